@@ -1,0 +1,272 @@
+/*
+ * alloc.c — the address space of one transaction (see alloc.h).
+ */
+#include "alloc.h"
+#include "error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool grow_array(void **array, size_t *capacity, size_t needed, size_t element_size)
+{
+    if (needed <= *capacity) return true;
+    size_t new_capacity = *capacity ? *capacity * 2 : 16;
+    while (new_capacity < needed) new_capacity *= 2;
+    void *grown = realloc(*array, new_capacity * element_size);
+    if (!grown) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", new_capacity * element_size);
+    *array = grown;
+    *capacity = new_capacity;
+    return true;
+}
+
+void space_init_read(ce_space *space, const uint8_t *base, uint64_t logical_size)
+{
+    memset(space, 0, sizeof *space);
+    space->base = base;
+    space->logical_size = logical_size;
+    space->current_extent = SIZE_MAX;
+}
+
+bool space_init_write(ce_space *space, const uint8_t *base, uint64_t logical_size,
+                      const ce_free_extent *free_list, size_t free_count,
+                      uint64_t oldest_pinned_version, uint64_t new_version)
+{
+    space_init_read(space, base, logical_size);
+    space->writable = true;
+    space->oldest_pinned_version = oldest_pinned_version;
+    space->new_version = new_version;
+    space->placement_end = logical_size;
+    if (!grow_array((void **)&space->free_list, &space->free_capacity, free_count + 1, sizeof *free_list))
+        return false;
+    for (size_t i = 0; i < free_count; i++) {
+        const ce_free_extent *extent = &free_list[i];
+        if (extent->size == 0) continue;
+        if (extent->position % 8 != 0 || extent->size % 8 != 0 || extent->position < CE_HEADER_SIZE ||
+            extent->position > logical_size || extent->size > logical_size - extent->position) {
+            space_release(space);
+            return ce_fail(CE_ERR_CORRUPT,
+                           "invalid database: free-list entry %zu (offset %llu, %llu bytes) lies outside the file",
+                           i, (unsigned long long)extent->position, (unsigned long long)extent->size);
+        }
+        space->free_list[space->free_count++] = *extent;
+    }
+    return true;
+}
+
+void space_release(ce_space *space)
+{
+    for (size_t i = 0; i < space->dirty_count; i++) free(space->dirty[i].bytes);
+    free(space->dirty);
+    free(space->unused_entries);
+    free(space->freed);
+    free(space->free_list);
+    free(space->stage);
+    free(space->pieces);
+    const uint8_t *base = space->base;
+    uint64_t logical_size = space->logical_size;
+    space_init_read(space, base, logical_size);
+}
+
+static inline size_t temporary_index(ce_ref ref) { return (size_t)((ref & ~CE_TEMP_REF_BIT) >> 3); }
+
+bool space_bytes(const ce_space *space, ce_ref ref, size_t length, const uint8_t **out_bytes)
+{
+    if (ref_is_temporary(ref)) {
+        size_t index = temporary_index(ref);
+        if (index >= space->dirty_count || space->dirty[index].capacity < length)
+            return ce_fail(CE_ERR_CORRUPT, "internal error: unknown temporary ref %llx", (unsigned long long)ref);
+        *out_bytes = space->dirty[index].bytes;
+        return true;
+    }
+    if (ref % 8 != 0 || ref < CE_HEADER_SIZE || ref > space->logical_size ||
+        length > space->logical_size - ref)
+        return ce_fail(CE_ERR_CORRUPT,
+                       "invalid database: ref %llu (%zu bytes) is outside the file (%llu bytes) or misaligned",
+                       (unsigned long long)ref, length, (unsigned long long)space->logical_size);
+    *out_bytes = space->base + ref;
+    return true;
+}
+
+bool space_dirty_create(ce_space *space, size_t size, ce_ref *out_ref, uint8_t **out_bytes)
+{
+    if (!space->writable) return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot modify data outside a write transaction");
+    size_t capacity = size < 64 ? 64 : size;
+    uint8_t *bytes = malloc(capacity);
+    if (!bytes) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", capacity);
+    size_t index;
+    if (space->unused_count > 0) {
+        index = space->unused_entries[--space->unused_count];
+    } else {
+        if (!grow_array((void **)&space->dirty, &space->dirty_capacity, space->dirty_count + 1, sizeof *space->dirty)) {
+            free(bytes);
+            return false;
+        }
+        index = space->dirty_count++;
+    }
+    space->dirty[index] = (ce_dirty_node){bytes, capacity};
+    *out_ref = CE_TEMP_REF_BIT | ((uint64_t)index << 3);
+    *out_bytes = bytes;
+    return true;
+}
+
+uint8_t *space_dirty_bytes(const ce_space *space, ce_ref ref) { return space->dirty[temporary_index(ref)].bytes; }
+
+bool space_dirty_reserve(ce_space *space, ce_ref ref, size_t size, uint8_t **out_bytes)
+{
+    ce_dirty_node *node = &space->dirty[temporary_index(ref)];
+    if (node->capacity < size) {
+        size_t capacity = node->capacity * 2;
+        if (capacity < size) capacity = size;
+        uint8_t *grown = realloc(node->bytes, capacity);
+        if (!grown) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", capacity);
+        node->bytes = grown;
+        node->capacity = capacity;
+    }
+    *out_bytes = node->bytes;
+    return true;
+}
+
+bool space_free(ce_space *space, ce_ref ref, uint64_t size)
+{
+    if (ref_is_temporary(ref)) {
+        size_t index = temporary_index(ref);
+        free(space->dirty[index].bytes);
+        space->dirty[index] = (ce_dirty_node){NULL, 0};
+        if (!grow_array((void **)&space->unused_entries, &space->unused_capacity, space->unused_count + 1,
+                        sizeof *space->unused_entries))
+            return false;
+        space->unused_entries[space->unused_count++] = (uint32_t)index;
+        return true;
+    }
+    if (!grow_array((void **)&space->freed, &space->freed_capacity, space->freed_count + 1, sizeof *space->freed))
+        return false;
+    space->freed[space->freed_count++] = (ce_free_extent){ref, size, 0};
+    return true;
+}
+
+static int compare_extents(const void *a, const void *b)
+{
+    const ce_free_extent *left = a, *right = b;
+    return (left->position > right->position) - (left->position < right->position);
+}
+
+bool space_commit_prepare(ce_space *space)
+{
+    if (!grow_array((void **)&space->free_list, &space->free_capacity, space->free_count + space->freed_count,
+                    sizeof *space->free_list))
+        return false;
+    for (size_t i = 0; i < space->freed_count; i++) {
+        ce_free_extent extent = space->freed[i];
+        extent.freed_in_version = space->new_version;
+        space->free_list[space->free_count++] = extent;
+    }
+    space->freed_count = 0;
+    qsort(space->free_list, space->free_count, sizeof *space->free_list, compare_extents);
+    size_t kept = 0;
+    for (size_t i = 0; i < space->free_count; i++) {
+        ce_free_extent extent = space->free_list[i];
+        if (kept > 0) {
+            ce_free_extent *previous = &space->free_list[kept - 1];
+            if (extent.position < previous->position + previous->size)
+                return ce_fail(CE_ERR_CORRUPT,
+                               "invalid database: free ranges at %llu and %llu overlap",
+                               (unsigned long long)previous->position, (unsigned long long)extent.position);
+            bool adjacent = previous->position + previous->size == extent.position;
+            bool both_reusable = previous->freed_in_version <= space->oldest_pinned_version &&
+                                 extent.freed_in_version <= space->oldest_pinned_version;
+            if (adjacent && (both_reusable || previous->freed_in_version == extent.freed_in_version)) {
+                previous->size += extent.size;
+                if (extent.freed_in_version > previous->freed_in_version)
+                    previous->freed_in_version = extent.freed_in_version;
+                continue;
+            }
+        }
+        space->free_list[kept++] = extent;
+    }
+    space->free_count = kept;
+    space->current_extent = SIZE_MAX;
+    return true;
+}
+
+static bool stage_piece(ce_space *space, uint64_t position, uint64_t size, uint8_t **out_buffer)
+{
+    if (!grow_array((void **)&space->stage, &space->stage_capacity, space->stage_length + size, 1)) return false;
+    if (!grow_array((void **)&space->pieces, &space->piece_capacity, space->piece_count + 1, sizeof *space->pieces))
+        return false;
+    space->pieces[space->piece_count++] = (ce_staged_piece){position, space->stage_length, (size_t)size};
+    *out_buffer = space->stage + space->stage_length;
+    space->stage_length += size;
+    return true;
+}
+
+bool space_place(ce_space *space, uint64_t size, uint64_t *out_position, uint8_t **out_buffer)
+{
+    size_t chosen = space->current_extent;
+    if (chosen == SIZE_MAX || space->free_list[chosen].size < size) {
+        chosen = SIZE_MAX;
+        for (size_t i = 0; i < space->free_count; i++) {
+            const ce_free_extent *extent = &space->free_list[i];
+            if (extent->size >= size && extent->freed_in_version <= space->oldest_pinned_version) {
+                chosen = i;
+                break;
+            }
+        }
+        space->current_extent = chosen;
+    }
+    uint64_t position;
+    if (chosen != SIZE_MAX) {
+        ce_free_extent *extent = &space->free_list[chosen];
+        position = extent->position;
+        extent->position += size;
+        extent->size -= size;
+    } else {
+        /* Nothing reusable is large enough: append. A free range that ends
+         * where the file ends is extended into, not wasted. */
+        position = space->placement_end;
+        space->placement_end += size;
+    }
+    *out_position = position;
+    return stage_piece(space, position, size, out_buffer);
+}
+
+uint8_t *space_placed_buffer(ce_space *space, uint64_t position)
+{
+    for (size_t i = space->piece_count; i-- > 0;)
+        if (space->pieces[i].position == position) return space->stage + space->pieces[i].buffer_offset;
+    return NULL;
+}
+
+const ce_free_extent *space_free_list(const ce_space *space, size_t *out_count)
+{
+    *out_count = space->free_count;
+    return space->free_list;
+}
+
+static int compare_pieces(const void *a, const void *b)
+{
+    const ce_staged_piece *left = a, *right = b;
+    return (left->position > right->position) - (left->position < right->position);
+}
+
+bool space_write_runs(ce_space *space, ce_write_run **out_runs, size_t *out_count)
+{
+    qsort(space->pieces, space->piece_count, sizeof *space->pieces, compare_pieces);
+    ce_write_run *runs = malloc((space->piece_count + 1) * sizeof *runs);
+    if (!runs) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory listing writes");
+    size_t count = 0;
+    for (size_t i = 0; i < space->piece_count; i++) {
+        const ce_staged_piece *piece = &space->pieces[i];
+        if (count > 0) {
+            ce_write_run *last = &runs[count - 1];
+            if (last->position + last->length == piece->position &&
+                last->bytes + last->length == space->stage + piece->buffer_offset) {
+                last->length += piece->length;
+                continue;
+            }
+        }
+        runs[count++] = (ce_write_run){piece->position, space->stage + piece->buffer_offset, piece->length};
+    }
+    *out_runs = runs;
+    *out_count = count;
+    return true;
+}

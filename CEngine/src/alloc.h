@@ -1,0 +1,145 @@
+/*
+ * alloc.h — the address space of one transaction.
+ *
+ * Owns: how a ref (a byte offset in the file) becomes a pointer, the nodes a
+ * write transaction has created or changed ("dirty" nodes, kept in heap
+ * memory under temporary refs until commit), the free list and its version
+ * tags, and where each dirty node lands in the file when the transaction
+ * commits.
+ * Never: writes to the file (the commit hands the placed bytes to the pager
+ * through the db layer), and never reuses a range that a pinned version can
+ * still reach.
+ *
+ * Refs. A committed node is addressed by its offset in the file: a multiple
+ * of 8, at least CE_HEADER_SIZE. A dirty node is addressed by a temporary
+ * ref with bit 62 set; it stays the same while the node grows or shrinks,
+ * so a parent need not be told. At commit every dirty node is placed and its
+ * temporary ref replaced by its offset (node_finalize_tree).
+ *
+ * Free space. A range freed by the commit that creates version V was used
+ * by version V-1 and earlier, so it is tagged V and may be reused once no
+ * reader pins a version older than V. Ranges created and freed inside one
+ * transaction were never committed and are reused at once.
+ */
+#ifndef CE_ALLOC_H
+#define CE_ALLOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint64_t ce_ref;
+
+/* The header occupies the first 16 KiB of every file (see docs/FORMAT.md). */
+#define CE_HEADER_SIZE 16384u
+#define CE_TEMP_REF_BIT (1ull << 62)
+
+static inline bool ref_is_temporary(ce_ref ref) { return (ref & CE_TEMP_REF_BIT) != 0; }
+
+/* A free range of the file and the version that freed it. */
+typedef struct ce_free_extent {
+    uint64_t position;
+    uint64_t size;
+    uint64_t freed_in_version;
+} ce_free_extent;
+
+/* A contiguous run of bytes to write at commit. */
+typedef struct ce_write_run {
+    uint64_t position;
+    const uint8_t *bytes;
+    size_t length;
+} ce_write_run;
+
+typedef struct ce_dirty_node {
+    uint8_t *bytes;    /* header + payload, the same layout as on disk */
+    size_t capacity;   /* bytes allocated; 0 marks an unused table entry */
+} ce_dirty_node;
+
+typedef struct ce_staged_piece {
+    uint64_t position;
+    size_t buffer_offset;
+    size_t length;
+} ce_staged_piece;
+
+typedef struct ce_space {
+    /* The committed version this transaction reads. */
+    const uint8_t *base;    /* a mapping of the file, at least logical_size long */
+    uint64_t logical_size;  /* every committed ref of this version lies below */
+    bool writable;
+
+    /* Dirty nodes (write transactions only). */
+    ce_dirty_node *dirty;
+    size_t dirty_count;     /* entries in use or free */
+    size_t dirty_capacity;
+    uint32_t *unused_entries; /* indexes of free table entries */
+    size_t unused_count, unused_capacity;
+
+    /* Committed ranges freed by this transaction (tagged at commit). */
+    ce_free_extent *freed;
+    size_t freed_count, freed_capacity;
+
+    /* The free list of the base version, then of the new one. */
+    ce_free_extent *free_list;
+    size_t free_count, free_capacity;
+    uint64_t oldest_pinned_version; /* ranges tagged <= this are reusable */
+    uint64_t new_version;
+
+    /* Placement at commit. */
+    uint64_t placement_end;  /* the new logical size */
+    size_t current_extent;   /* free-list entry being filled, or SIZE_MAX */
+    uint8_t *stage;          /* the placed bytes, in placement order */
+    size_t stage_length, stage_capacity;
+    ce_staged_piece *pieces;
+    size_t piece_count, piece_capacity;
+} ce_space;
+
+/* A read-only view of a committed version. */
+void space_init_read(ce_space *space, const uint8_t *base, uint64_t logical_size);
+
+/* A writable view on top of a committed version, with its free list (copied). */
+bool space_init_write(ce_space *space, const uint8_t *base, uint64_t logical_size,
+                      const ce_free_extent *free_list, size_t free_count,
+                      uint64_t oldest_pinned_version, uint64_t new_version);
+
+/* Releases every dirty node and buffer (the rollback of a write). */
+void space_release(ce_space *space);
+
+/* The bytes at a ref: a dirty node's buffer, or the mapped file after a
+ * bounds check that `length` bytes from `ref` lie inside the version. */
+bool space_bytes(const ce_space *space, ce_ref ref, size_t length, const uint8_t **out_bytes);
+
+/* Creates a dirty node with room for `size` bytes and returns its temporary ref. */
+bool space_dirty_create(ce_space *space, size_t size, ce_ref *out_ref, uint8_t **out_bytes);
+
+/* The buffer of a dirty node. */
+uint8_t *space_dirty_bytes(const ce_space *space, ce_ref ref);
+
+/* Makes room for `size` bytes in a dirty node (its contents are kept). */
+bool space_dirty_reserve(ce_space *space, ce_ref ref, size_t size, uint8_t **out_bytes);
+
+/* Frees a node: a dirty one at once; a committed one is added to the ranges
+ * this transaction frees, of `size` bytes. */
+bool space_free(ce_space *space, ce_ref ref, uint64_t size);
+
+/* --- commit --- */
+
+/* Moves this transaction's freed ranges into the free list, tagged with the
+ * new version, and merges neighbours. Call once, before placing. */
+bool space_commit_prepare(ce_space *space);
+
+/* Chooses where `size` bytes go in the file (a reusable free range, else the
+ * end of the file) and returns a buffer of that size to fill. The buffer is
+ * valid until the next call. */
+bool space_place(ce_space *space, uint64_t size, uint64_t *out_position, uint8_t **out_buffer);
+
+/* The buffer of an already placed piece (by its position), to fill late. */
+uint8_t *space_placed_buffer(ce_space *space, uint64_t position);
+
+/* The free list as it stands after placement. */
+const ce_free_extent *space_free_list(const ce_space *space, size_t *out_count);
+
+/* The placed bytes as contiguous runs sorted by position; the array is
+ * allocated and owned by the caller (free()). */
+bool space_write_runs(ce_space *space, ce_write_run **out_runs, size_t *out_count);
+
+#endif

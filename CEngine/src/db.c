@@ -1,0 +1,1217 @@
+/*
+ * db.c — transactions: the file header, the lock file, the reader table,
+ * versions, read and write transactions, and the commit protocol.
+ *
+ * Owns: which version is the latest, which versions readers pin, who may
+ * write, and the order in which a commit reaches the disk.
+ * Never: overwrites a node a durable version uses (invariant 1), lets a
+ * reader see a partial commit (invariant 2), or reports a commit that did
+ * not reach the disk (invariant 4).
+ *
+ * The file header (docs/FORMAT.md has the bytes) is four 4 KiB pages:
+ *   page 0  static: magic, format version, flags
+ *   page 1  slot A  (version, top ref, logical size, the runs the commit wrote
+ *   page 2  slot B   and their checksum, the slot's own checksum)
+ *   page 3  sync record: the newest version known to be on disk
+ * A commit writes its nodes into free space, then the slot that does not hold
+ * the latest version, then calls fdatasync once. If power fails before the
+ * sync completes, the slot may have reached the disk without some of the
+ * data: at the next open the slot's checksum over the runs it lists fails and
+ * the other slot (the previous, durable commit) wins. A commit that wrote
+ * more runs than a slot lists syncs its data first and the slot second.
+ *
+ * The lock file `<path>.lock` holds, in shared memory, the latest version
+ * (under a sequence lock) and the reader table. Open-file-description locks
+ * on its bytes say who is alive: byte 0 is held shared by every open handle
+ * (exclusively by the one that initializes the file), byte 1 exclusively by
+ * the writer, byte LIVENESS_BASE + pid shared by every handle of process pid.
+ */
+#include "db.h"
+#include "checksum.h"
+#include "error.h"
+#include "node.h"
+#include "os.h"
+#include "pager.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------------ */
+/* File header                                                               */
+/* ------------------------------------------------------------------------ */
+
+#define PAGE_SIZE_BYTES 4096u
+#define FORMAT_VERSION 1u
+static const uint8_t FILE_MAGIC[8] = {'O', 'R', 'E', 'A', 'L', 'M', 'D', 'B'};
+static const uint8_t SLOT_MAGIC[8] = {'O', 'R', 'S', 'L', 'O', 'T', '0', '1'};
+static const uint8_t SYNC_MAGIC[8] = {'O', 'R', 'S', 'Y', 'N', 'C', '0', '1'};
+
+#define STATIC_PAGE 0u
+#define SYNC_PAGE 3u
+#define SLOT_HEADER_SIZE 56u
+#define SLOT_MAX_RUNS ((PAGE_SIZE_BYTES - SLOT_HEADER_SIZE) / 16u)
+#define CHECKSUM_SEED_STATIC 0x53544154ull
+#define CHECKSUM_SEED_SLOT 0x534C4F54ull
+#define CHECKSUM_SEED_DATA 0x44415441ull
+#define CHECKSUM_SEED_SYNC 0x53594E43ull
+
+/* The top node of a version. */
+enum { TOP_USER_ROOT = 0, TOP_FREE_LIST = 1, TOP_VERSION = 2, TOP_HISTORY = 3, TOP_COUNT = 4 };
+
+typedef struct version_info {
+    uint64_t version;
+    ce_ref top_ref;
+    uint64_t logical_size;
+} version_info;
+
+typedef struct slot_record {
+    version_info info;
+    uint32_t run_count; /* 0: the data was synced before the slot */
+    uint64_t data_checksum;
+    uint64_t runs[SLOT_MAX_RUNS][2];
+} slot_record;
+
+static uint64_t load_u64(const uint8_t *bytes)
+{
+    uint64_t value;
+    memcpy(&value, bytes, 8);
+    return value;
+}
+static uint32_t load_u32(const uint8_t *bytes)
+{
+    uint32_t value;
+    memcpy(&value, bytes, 4);
+    return value;
+}
+static void store_u64(uint8_t *bytes, uint64_t value) { memcpy(bytes, &value, 8); }
+static void store_u32(uint8_t *bytes, uint32_t value) { memcpy(bytes, &value, 4); }
+
+static void encode_static_page(uint8_t *page)
+{
+    memset(page, 0, PAGE_SIZE_BYTES);
+    memcpy(page, FILE_MAGIC, 8);
+    store_u32(page + 8, FORMAT_VERSION);
+    store_u32(page + 12, 0); /* flags: bit 0 = encrypted (not in this format version) */
+    store_u32(page + 16, PAGE_SIZE_BYTES);
+    store_u32(page + 20, CE_HEADER_SIZE);
+    store_u64(page + 64, ce_checksum_of(page, 64, CHECKSUM_SEED_STATIC));
+}
+
+static void encode_slot_page(uint8_t *page, const slot_record *slot)
+{
+    memset(page, 0, PAGE_SIZE_BYTES);
+    memcpy(page, SLOT_MAGIC, 8);
+    store_u64(page + 8, slot->info.version);
+    store_u64(page + 16, slot->info.top_ref);
+    store_u64(page + 24, slot->info.logical_size);
+    store_u32(page + 32, slot->run_count);
+    store_u32(page + 36, 0);
+    store_u64(page + 40, slot->data_checksum);
+    for (uint32_t i = 0; i < slot->run_count; i++) {
+        store_u64(page + SLOT_HEADER_SIZE + 16 * i, slot->runs[i][0]);
+        store_u64(page + SLOT_HEADER_SIZE + 16 * i + 8, slot->runs[i][1]);
+    }
+    ce_checksum state;
+    ce_checksum_init(&state, CHECKSUM_SEED_SLOT);
+    ce_checksum_add(&state, page, 48);
+    ce_checksum_add(&state, page + SLOT_HEADER_SIZE, 16 * (size_t)slot->run_count);
+    store_u64(page + 48, ce_checksum_final(&state));
+}
+
+/* Decodes a slot page; false if it does not hold a valid slot. */
+static bool decode_slot_page(const uint8_t *page, uint64_t file_size, slot_record *slot)
+{
+    if (memcmp(page, SLOT_MAGIC, 8) != 0) return false;
+    uint32_t run_count = load_u32(page + 32);
+    if (run_count > SLOT_MAX_RUNS) return false;
+    ce_checksum state;
+    ce_checksum_init(&state, CHECKSUM_SEED_SLOT);
+    ce_checksum_add(&state, page, 48);
+    ce_checksum_add(&state, page + SLOT_HEADER_SIZE, 16 * (size_t)run_count);
+    if (ce_checksum_final(&state) != load_u64(page + 48)) return false;
+    slot->info.version = load_u64(page + 8);
+    slot->info.top_ref = load_u64(page + 16);
+    slot->info.logical_size = load_u64(page + 24);
+    slot->run_count = run_count;
+    slot->data_checksum = load_u64(page + 40);
+    uint64_t logical = slot->info.logical_size;
+    if (slot->info.version == 0 || logical < CE_HEADER_SIZE || logical > file_size || logical % 8 != 0 ||
+        slot->info.top_ref < CE_HEADER_SIZE || slot->info.top_ref >= logical || slot->info.top_ref % 8 != 0)
+        return false;
+    for (uint32_t i = 0; i < run_count; i++) {
+        uint64_t position = load_u64(page + SLOT_HEADER_SIZE + 16 * i);
+        uint64_t length = load_u64(page + SLOT_HEADER_SIZE + 16 * i + 8);
+        if (position < CE_HEADER_SIZE || position > logical || length > logical - position) return false;
+        slot->runs[i][0] = position;
+        slot->runs[i][1] = length;
+    }
+    return true;
+}
+
+static uint64_t runs_checksum(const uint8_t *base, const slot_record *slot)
+{
+    ce_checksum state;
+    ce_checksum_init(&state, CHECKSUM_SEED_DATA);
+    for (uint32_t i = 0; i < slot->run_count; i++)
+        ce_checksum_add(&state, base + slot->runs[i][0], (size_t)slot->runs[i][1]);
+    return ce_checksum_final(&state);
+}
+
+static void encode_sync_page(uint8_t *page, uint64_t version)
+{
+    memset(page, 0, PAGE_SIZE_BYTES);
+    memcpy(page, SYNC_MAGIC, 8);
+    store_u64(page + 8, version);
+    store_u64(page + 16, ce_checksum_of(page, 16, CHECKSUM_SEED_SYNC));
+}
+
+static uint64_t decode_sync_page(const uint8_t *page)
+{
+    if (memcmp(page, SYNC_MAGIC, 8) != 0) return 0;
+    if (ce_checksum_of(page, 16, CHECKSUM_SEED_SYNC) != load_u64(page + 16)) return 0;
+    return load_u64(page + 8);
+}
+
+static bool page_is_blank(const uint8_t *page)
+{
+    for (size_t i = 0; i < PAGE_SIZE_BYTES; i++)
+        if (page[i]) return false;
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Lock file                                                                 */
+/* ------------------------------------------------------------------------ */
+
+#define LOCK_MAGIC 0x4B434F4C4D4C524Full /* "ORLMLOCK" */
+#define LOCK_LAYOUT_VERSION 1u
+#define READER_SLOT_COUNT 1024u
+#define INIT_LOCK_BYTE 0u
+#define WRITER_LOCK_BYTE 1u
+#define LIVENESS_BASE (1ull << 32)
+
+typedef struct reader_slot {
+    _Atomic uint64_t owner_pid; /* 0: free */
+    _Atomic uint64_t version;   /* 0: claimed, not pinning yet */
+} reader_slot;
+
+typedef struct shared_state {
+    uint64_t magic;
+    uint32_t layout_version;
+    uint32_t slot_count;
+    uint32_t structure_size;
+    _Atomic uint32_t ready;
+    _Atomic uint64_t latest_sequence; /* odd while the latest is being written */
+    _Atomic uint64_t latest_version;
+    _Atomic uint64_t latest_top_ref;
+    _Atomic uint64_t latest_logical_size;
+    _Atomic uint64_t committing_version; /* non-zero while a commit writes to the file */
+    reader_slot readers[READER_SLOT_COUNT];
+} shared_state;
+
+/* ------------------------------------------------------------------------ */
+/* Handles                                                                   */
+/* ------------------------------------------------------------------------ */
+
+struct ce_db {
+    char *path;
+    char *lock_path;
+    ce_pager *pager;
+    int lock_fd;
+    shared_state *shared;
+    size_t shared_size;
+    ce_db_options options;
+    uint64_t pid;
+    pthread_mutex_t mutex;        /* guards the fields below */
+    pthread_cond_t writer_free;
+    bool writer_busy;             /* a thread of this handle holds the write lock */
+    size_t open_transactions;
+};
+
+struct ce_txn {
+    ce_db *db;
+    bool write;
+    version_info info; /* the version read; for a write, the one it builds on */
+    int reader_slot;   /* -1 for a write transaction */
+    ce_space space;
+    ce_ref user_root;
+    ce_ref free_list_ref;
+    ce_ref history_ref;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Publishing and reading the latest version                                */
+/* ------------------------------------------------------------------------ */
+
+static void publish_latest(shared_state *shared, const version_info *info)
+{
+    uint64_t sequence = atomic_load_explicit(&shared->latest_sequence, memory_order_relaxed);
+    atomic_store_explicit(&shared->latest_sequence, sequence + 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+    atomic_store_explicit(&shared->latest_version, info->version, memory_order_relaxed);
+    atomic_store_explicit(&shared->latest_top_ref, info->top_ref, memory_order_relaxed);
+    atomic_store_explicit(&shared->latest_logical_size, info->logical_size, memory_order_relaxed);
+    atomic_store_explicit(&shared->latest_sequence, sequence + 2, memory_order_release);
+}
+
+static version_info read_latest(shared_state *shared)
+{
+    for (;;) {
+        uint64_t before = atomic_load_explicit(&shared->latest_sequence, memory_order_acquire);
+        if (before & 1) continue;
+        version_info info;
+        info.version = atomic_load_explicit(&shared->latest_version, memory_order_relaxed);
+        info.top_ref = atomic_load_explicit(&shared->latest_top_ref, memory_order_relaxed);
+        info.logical_size = atomic_load_explicit(&shared->latest_logical_size, memory_order_relaxed);
+        atomic_thread_fence(memory_order_acquire);
+        if (atomic_load_explicit(&shared->latest_sequence, memory_order_relaxed) == before) return info;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Choosing the version at open                                              */
+/* ------------------------------------------------------------------------ */
+
+typedef enum header_state { HEADER_EMPTY, HEADER_VALID } header_state;
+
+/* Reads the header pages and picks the newest slot whose commit is whole.
+ * `verify_data`: check the runs of a slot that the sync record does not
+ * vouch for (the first opener after a possible power failure). */
+static bool choose_version(ce_db *db, bool verify_data, header_state *out_state, version_info *out_info,
+                           bool *out_needs_sync_record)
+{
+    uint64_t file_size;
+    if (!pager_file_size(db->pager, &file_size)) return false;
+    *out_needs_sync_record = false;
+    if (file_size == 0) {
+        *out_state = HEADER_EMPTY;
+        return true;
+    }
+    if (file_size < CE_HEADER_SIZE)
+        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' is too small (%llu bytes) to be a database",
+                       db->path, (unsigned long long)file_size);
+    uint8_t *pages = malloc(CE_HEADER_SIZE);
+    slot_record *slots = malloc(2 * sizeof *slots);
+    if (!pages || !slots) {
+        free(pages);
+        free(slots);
+        return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory opening '%s'", db->path);
+    }
+    bool ok = false;
+    if (!pager_read(db->pager, 0, pages, CE_HEADER_SIZE)) goto done;
+    const uint8_t *static_page = pages;
+    if (memcmp(static_page, FILE_MAGIC, 8) != 0) {
+        if (page_is_blank(static_page) && page_is_blank(pages + PAGE_SIZE_BYTES) &&
+            page_is_blank(pages + 2 * PAGE_SIZE_BYTES)) {
+            /* Created, but the first commit never reached the disk. */
+            *out_state = HEADER_EMPTY;
+            ok = true;
+            goto done;
+        }
+        ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' is not an OpenRealm database (bad magic)", db->path);
+        goto done;
+    }
+    if (ce_checksum_of(static_page, 64, CHECKSUM_SEED_STATIC) != load_u64(static_page + 64)) {
+        ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the header of '%s' is damaged (checksum mismatch)", db->path);
+        goto done;
+    }
+    uint32_t format = load_u32(static_page + 8);
+    if (format != FORMAT_VERSION) {
+        ce_fail(CE_ERR_FILE_FORMAT_UPGRADE_REQUIRED,
+                "'%s' has file format version %u; this engine reads version %u", db->path, format, FORMAT_VERSION);
+        goto done;
+    }
+    if (load_u32(static_page + 12) != 0 || load_u32(static_page + 16) != PAGE_SIZE_BYTES ||
+        load_u32(static_page + 20) != CE_HEADER_SIZE) {
+        ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' has header fields this engine does not support", db->path);
+        goto done;
+    }
+    bool valid[2];
+    for (int i = 0; i < 2; i++) valid[i] = decode_slot_page(pages + (size_t)(1 + i) * PAGE_SIZE_BYTES, file_size, &slots[i]);
+    uint64_t synced_version = decode_sync_page(pages + SYNC_PAGE * PAGE_SIZE_BYTES);
+    int order[2] = {0, 1};
+    if (valid[1] && (!valid[0] || slots[1].info.version > slots[0].info.version)) {
+        order[0] = 1;
+        order[1] = 0;
+    }
+    for (int k = 0; k < 2; k++) {
+        const slot_record *slot = &slots[order[k]];
+        if (!valid[order[k]]) continue;
+        bool trusted = !verify_data || slot->run_count == 0 || slot->info.version <= synced_version;
+        if (!trusted) {
+            const uint8_t *base;
+            if (!pager_map(db->pager, slot->info.logical_size, &base)) goto done;
+            trusted = runs_checksum(base, slot) == slot->data_checksum;
+            *out_needs_sync_record = trusted;
+        }
+        if (trusted) {
+            *out_info = slot->info;
+            *out_state = HEADER_VALID;
+            ok = true;
+            goto done;
+        }
+    }
+    if (!valid[0] && !valid[1] && page_is_blank(pages + PAGE_SIZE_BYTES) && page_is_blank(pages + 2 * PAGE_SIZE_BYTES)) {
+        *out_state = HEADER_EMPTY; /* the header was written, the first commit was not */
+        ok = true;
+        goto done;
+    }
+    ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' has no intact commit (both header slots are damaged)",
+            db->path);
+done:
+    free(pages);
+    free(slots);
+    return ok;
+}
+
+/* Writes the static page and blank slots of a new file, durably. */
+static bool write_new_header(ce_db *db)
+{
+    uint8_t *pages = calloc(1, CE_HEADER_SIZE);
+    if (!pages) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory creating '%s'", db->path);
+    encode_static_page(pages);
+    bool ok = pager_write(db->pager, 0, pages, CE_HEADER_SIZE);
+    free(pages);
+    if (ok && db->options.durability == CE_DURABILITY_FULL) ok = pager_sync(db->pager);
+    return ok;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reader table                                                              */
+/* ------------------------------------------------------------------------ */
+
+static bool process_is_alive(ce_db *db, uint64_t pid, bool *out_alive)
+{
+    if (pid == db->pid) {
+        *out_alive = true;
+        return true;
+    }
+    return os_range_is_locked(db->lock_fd, LIVENESS_BASE + pid, 1, out_alive, db->lock_path);
+}
+
+/* The oldest version any reader pins (at most `latest`), and how many
+ * distinct versions are live. Slots of processes that died are freed. */
+static bool scan_readers(ce_db *db, uint64_t latest, uint64_t *out_oldest, uint64_t *out_active)
+{
+    uint64_t oldest = latest;
+    uint64_t distinct[64];
+    size_t distinct_count = 0;
+    uint64_t active = 1; /* the latest version */
+    distinct[distinct_count++] = latest;
+    for (uint32_t i = 0; i < READER_SLOT_COUNT; i++) {
+        reader_slot *slot = &db->shared->readers[i];
+        uint64_t owner = atomic_load(&slot->owner_pid);
+        if (owner == 0) continue;
+        uint64_t version = atomic_load(&slot->version);
+        if (version == 0) continue;
+        if (version < latest) {
+            bool alive;
+            if (!process_is_alive(db, owner, &alive)) return false;
+            if (!alive) {
+                /* A reader of a process that died: free its slot. */
+                atomic_store(&slot->version, 0);
+                uint64_t expected = owner;
+                atomic_compare_exchange_strong(&slot->owner_pid, &expected, 0);
+                continue;
+            }
+        }
+        if (version < oldest) oldest = version;
+        bool seen = false;
+        for (size_t k = 0; k < distinct_count; k++)
+            if (distinct[k] == version) seen = true;
+        if (!seen) {
+            active++;
+            if (distinct_count < 64) distinct[distinct_count++] = version;
+        }
+    }
+    *out_oldest = oldest;
+    *out_active = active;
+    return true;
+}
+
+static bool claim_reader_slot(ce_db *db, int *out_slot)
+{
+    static _Thread_local uint32_t hint;
+    for (uint32_t attempt = 0; attempt < READER_SLOT_COUNT; attempt++) {
+        uint32_t index = (hint + attempt) % READER_SLOT_COUNT;
+        reader_slot *slot = &db->shared->readers[index];
+        uint64_t expected = 0;
+        if (atomic_load_explicit(&slot->owner_pid, memory_order_relaxed) == 0 &&
+            atomic_compare_exchange_strong(&slot->owner_pid, &expected, db->pid)) {
+            hint = index + 1;
+            *out_slot = (int)index;
+            return true;
+        }
+    }
+    return ce_fail(CE_ERR_TOO_MANY_READERS, "too many read transactions on '%s' (%u are open)", db->path,
+                   READER_SLOT_COUNT);
+}
+
+/* Pins the latest version in the slot: store, then check that it is still
+ * the latest, so a writer that scanned before the store cannot have freed it. */
+static version_info pin_latest(ce_db *db, int slot_index)
+{
+    reader_slot *slot = &db->shared->readers[slot_index];
+    for (;;) {
+        version_info info = read_latest(db->shared);
+        atomic_store(&slot->version, info.version);
+        if (atomic_load(&db->shared->latest_version) == info.version) return info;
+    }
+}
+
+static void release_reader_slot(ce_db *db, int slot_index)
+{
+    reader_slot *slot = &db->shared->readers[slot_index];
+    atomic_store(&slot->version, 0);
+    atomic_store(&slot->owner_pid, 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Top node                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static bool load_top(ce_txn *txn)
+{
+    ce_node top;
+    if (!node_read(&txn->space, txn->info.top_ref, &top)) return false;
+    if (!(top.flags & NODE_HAS_REFS) || top.count < TOP_COUNT ||
+        node_untag(node_get(&top, TOP_VERSION)) != (int64_t)txn->info.version)
+        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the top node of version %llu in '%s' is damaged",
+                       (unsigned long long)txn->info.version, txn->db->path);
+    int64_t values[3] = {node_get(&top, TOP_USER_ROOT), node_get(&top, TOP_FREE_LIST), node_get(&top, TOP_HISTORY)};
+    for (int i = 0; i < 3; i++)
+        if (values[i] != 0 && !node_value_is_ref(values[i]))
+            return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the top node of '%s' holds a bad ref", txn->db->path);
+    txn->user_root = (ce_ref)values[0];
+    txn->free_list_ref = (ce_ref)values[1];
+    txn->history_ref = (ce_ref)values[2];
+    return true;
+}
+
+static bool load_free_list(ce_txn *txn, ce_free_extent **out_list, size_t *out_count)
+{
+    *out_list = NULL;
+    *out_count = 0;
+    if (!txn->free_list_ref) return true;
+    ce_node list;
+    if (!node_read(&txn->space, txn->free_list_ref, &list)) return false;
+    if ((list.flags & (NODE_HAS_REFS | NODE_BYTES)) || list.count % 3 != 0)
+        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the free list of '%s' is damaged", txn->db->path);
+    size_t count = list.count / 3;
+    ce_free_extent *extents = malloc((count + 1) * sizeof *extents);
+    if (!extents) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory reading the free list");
+    for (size_t i = 0; i < count; i++) {
+        extents[i].position = (uint64_t)node_get(&list, 3 * i);
+        extents[i].size = (uint64_t)node_get(&list, 3 * i + 1);
+        extents[i].freed_in_version = (uint64_t)node_get(&list, 3 * i + 2);
+    }
+    *out_list = extents;
+    *out_count = count;
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Opening                                                                   */
+/* ------------------------------------------------------------------------ */
+
+void ce_db_options_init(ce_db_options *options)
+{
+    memset(options, 0, sizeof *options);
+    options->durability = CE_DURABILITY_FULL;
+}
+
+static char *in_memory_path(const char *identifier)
+{
+    const char *directory = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR");
+    if (!directory) directory = "/tmp";
+    size_t length = strlen(identifier);
+    char *path = malloc(strlen(directory) + 64 + 3 * length);
+    if (!path) return NULL;
+    char *cursor = path + sprintf(path, "%s/openrealm-%u-", directory, (unsigned)getuid());
+    for (size_t i = 0; i < length; i++) {
+        unsigned char c = (unsigned char)identifier[i];
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_')
+            *cursor++ = (char)c;
+        else
+            cursor += sprintf(cursor, "%%%02X", c);
+    }
+    strcpy(cursor, ".realm");
+    return path;
+}
+
+static void close_lock_file(ce_db *db)
+{
+    if (db->shared) ce_os->munmap(db->shared, db->shared_size);
+    db->shared = NULL;
+    if (db->lock_fd >= 0) ce_os->close(db->lock_fd);
+    db->lock_fd = -1;
+}
+
+static bool map_lock_file(ce_db *db)
+{
+    void *memory = ce_os->mmap(NULL, db->shared_size, PROT_READ | PROT_WRITE, MAP_SHARED, db->lock_fd, 0);
+    if (memory == MAP_FAILED) return ce_fail_errno(errno, "map lock file", db->lock_path);
+    db->shared = memory;
+    return true;
+}
+
+/* Sets up the data file and the lock file when this handle is the only one. */
+static bool initialize_as_first(ce_db *db)
+{
+    if (ce_os->ftruncate(db->lock_fd, 0) != 0 || ce_os->ftruncate(db->lock_fd, (off_t)db->shared_size) != 0)
+        return ce_fail_errno(errno, "reset lock file", db->lock_path);
+    if (!map_lock_file(db)) return false;
+    shared_state *shared = db->shared;
+    shared->magic = LOCK_MAGIC;
+    shared->layout_version = LOCK_LAYOUT_VERSION;
+    shared->slot_count = READER_SLOT_COUNT;
+    shared->structure_size = (uint32_t)sizeof(shared_state);
+
+    header_state state = HEADER_EMPTY;
+    version_info info = {0};
+    bool needs_sync_record = false;
+    if (!choose_version(db, true, &state, &info, &needs_sync_record)) return false;
+    if (state == HEADER_EMPTY) {
+        if (db->options.read_only)
+            return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' is empty and was opened read-only", db->path);
+        if (!write_new_header(db)) return false;
+        info = (version_info){0, 0, CE_HEADER_SIZE};
+    } else if (needs_sync_record && !db->options.read_only && db->options.durability == CE_DURABILITY_FULL) {
+        /* The commit verified from the page cache; make sure it is on disk
+         * before the sync record vouches for it. */
+        uint8_t page[PAGE_SIZE_BYTES];
+        encode_sync_page(page, info.version);
+        if (!pager_sync(db->pager) || !pager_write(db->pager, SYNC_PAGE * PAGE_SIZE_BYTES, page, sizeof page))
+            return false;
+    }
+    publish_latest(shared, &info);
+    atomic_store(&shared->ready, 1);
+    return true;
+}
+
+static bool attach_as_other(ce_db *db, bool *out_retry)
+{
+    *out_retry = false;
+    uint64_t size;
+    if (!os_file_size(db->lock_fd, &size, db->lock_path)) return false;
+    if (size < db->shared_size) {
+        *out_retry = true; /* the initializer died before sizing it */
+        return true;
+    }
+    if (!map_lock_file(db)) return false;
+    shared_state *shared = db->shared;
+    if (atomic_load(&shared->ready) != 1) {
+        close_lock_file(db);
+        *out_retry = true;
+        return true;
+    }
+    if (shared->magic != LOCK_MAGIC || shared->layout_version != LOCK_LAYOUT_VERSION ||
+        shared->slot_count != READER_SLOT_COUNT || shared->structure_size != sizeof(shared_state))
+        return ce_fail(CE_ERR_INCOMPATIBLE_LOCK_FILE,
+                       "the lock file '%s' was made by an incompatible version of the engine", db->lock_path);
+    return true;
+}
+
+static bool open_lock_file(ce_db *db)
+{
+    db->shared_size = (sizeof(shared_state) + 4095) & ~(size_t)4095;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        db->lock_fd = ce_os->open(db->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (db->lock_fd < 0) return ce_fail_errno(errno, "open lock file", db->lock_path);
+        bool busy;
+        if (os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, true, false, &busy, db->lock_path)) {
+            if (!initialize_as_first(db)) return false;
+            /* Downgrade: from now on others may attach. */
+            if (!os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, false, true, NULL, db->lock_path)) return false;
+            return true;
+        }
+        if (!busy) return false;
+        if (!os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, false, true, NULL, db->lock_path)) return false;
+        bool retry;
+        if (!attach_as_other(db, &retry)) return false;
+        if (!retry) return true;
+        close_lock_file(db);
+    }
+    return ce_fail(CE_ERR_INCOMPATIBLE_LOCK_FILE, "could not attach to the lock file '%s'", db->lock_path);
+}
+
+static void free_db(ce_db *db)
+{
+    close_lock_file(db);
+    pager_close(db->pager);
+    pthread_mutex_destroy(&db->mutex);
+    pthread_cond_destroy(&db->writer_free);
+    free(db->path);
+    free(db->lock_path);
+    free(db);
+}
+
+bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
+{
+    if (!options || !out_db) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_open: options and out_db are required");
+    *out_db = NULL;
+    ce_db *db = calloc(1, sizeof *db);
+    if (!db) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
+    db->lock_fd = -1;
+    db->options = *options;
+    db->pid = (uint64_t)getpid();
+    pthread_mutex_init(&db->mutex, NULL);
+    pthread_cond_init(&db->writer_free, NULL);
+    if (path) {
+        db->path = strdup(path);
+    } else if (options->durability == CE_DURABILITY_MEMORY_ONLY && options->in_memory_identifier) {
+        db->path = in_memory_path(options->in_memory_identifier);
+    } else {
+        free_db(db);
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_open: a path is required (or an in-memory identifier)");
+    }
+    if (!db->path || !(db->lock_path = malloc(strlen(db->path) + 6))) {
+        free_db(db);
+        return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    sprintf(db->lock_path, "%s.lock", db->path);
+    if (options->read_only && options->durability == CE_DURABILITY_MEMORY_ONLY) {
+        free_db(db);
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "an in-memory database cannot be opened read-only");
+    }
+    bool create = !options->read_only && !options->no_create;
+    if (!pager_open(db->path, options->read_only, create, &db->pager)) {
+        free_db(db);
+        return false;
+    }
+    if (!open_lock_file(db)) {
+        free_db(db);
+        return false;
+    }
+    if (!os_lock_range(db->lock_fd, LIVENESS_BASE + db->pid, 1, false, true, NULL, db->lock_path)) {
+        free_db(db);
+        return false;
+    }
+    version_info latest = read_latest(db->shared);
+    if (latest.version == 0) {
+        /* A new file: the first commit creates version 1 with an empty top. */
+        ce_txn *txn;
+        if (!ce_txn_begin_write(db, &txn) || !ce_txn_commit(txn)) {
+            ce_error_code code = ce_last_error_code();
+            char message[1024];
+            snprintf(message, sizeof message, "%s", ce_last_error_message());
+            free_db(db);
+            return ce_fail(code, "%s", message);
+        }
+    }
+    *out_db = db;
+    return true;
+}
+
+bool ce_db_close(ce_db *db)
+{
+    if (!db) return true;
+    pthread_mutex_lock(&db->mutex);
+    size_t open_transactions = db->open_transactions;
+    pthread_mutex_unlock(&db->mutex);
+    if (open_transactions > 0)
+        return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot close '%s': %zu transactions are still open", db->path,
+                       open_transactions);
+    if (db->options.durability == CE_DURABILITY_MEMORY_ONLY) {
+        bool busy;
+        /* The last handle of an in-memory database removes its files. */
+        if (os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, true, false, &busy, db->lock_path)) {
+            ce_os->unlink(db->path);
+            ce_os->unlink(db->lock_path);
+        }
+    }
+    free_db(db);
+    return true;
+}
+
+const char *ce_db_path(const ce_db *db) { return db->path; }
+
+bool ce_db_latest_version(ce_db *db, uint64_t *out_version)
+{
+    if (!db || !out_version) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_latest_version: arguments are required");
+    *out_version = read_latest(db->shared).version;
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Transactions                                                              */
+/* ------------------------------------------------------------------------ */
+
+static void count_transaction(ce_db *db, int delta)
+{
+    pthread_mutex_lock(&db->mutex);
+    db->open_transactions = (size_t)((ptrdiff_t)db->open_transactions + delta);
+    pthread_mutex_unlock(&db->mutex);
+}
+
+static bool attach_snapshot(ce_txn *txn)
+{
+    const uint8_t *base;
+    if (!pager_map(txn->db->pager, txn->info.logical_size, &base)) return false;
+    space_init_read(&txn->space, base, txn->info.logical_size);
+    if (txn->info.top_ref == 0) { /* version 0: the file is being created */
+        txn->user_root = txn->free_list_ref = txn->history_ref = 0;
+        return true;
+    }
+    return load_top(txn);
+}
+
+bool ce_txn_begin_read(ce_db *db, ce_txn **out_txn)
+{
+    if (!db || !out_txn) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_read: arguments are required");
+    ce_txn *txn = calloc(1, sizeof *txn);
+    if (!txn) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
+    txn->db = db;
+    if (!claim_reader_slot(db, &txn->reader_slot)) {
+        free(txn);
+        return false;
+    }
+    txn->info = pin_latest(db, txn->reader_slot);
+    if (!attach_snapshot(txn)) {
+        release_reader_slot(db, txn->reader_slot);
+        free(txn);
+        return false;
+    }
+    count_transaction(db, 1);
+    *out_txn = txn;
+    return true;
+}
+
+bool ce_txn_advance(ce_txn *txn)
+{
+    if (!txn) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_advance: txn is required");
+    if (txn->write) return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot advance a write transaction");
+    version_info previous = txn->info;
+    txn->info = pin_latest(txn->db, txn->reader_slot);
+    if (!attach_snapshot(txn)) {
+        txn->info = previous;
+        atomic_store(&txn->db->shared->readers[txn->reader_slot].version, previous.version);
+        attach_snapshot(txn);
+        return false;
+    }
+    return true;
+}
+
+/* Takes the write lock: first among this handle's threads, then among
+ * handles and processes (an exclusive lock on byte 1 of the lock file). */
+static bool acquire_writer(ce_db *db)
+{
+    pthread_mutex_lock(&db->mutex);
+    while (db->writer_busy) pthread_cond_wait(&db->writer_free, &db->mutex);
+    db->writer_busy = true;
+    pthread_mutex_unlock(&db->mutex);
+    if (!os_lock_range(db->lock_fd, WRITER_LOCK_BYTE, 1, true, true, NULL, db->lock_path)) {
+        pthread_mutex_lock(&db->mutex);
+        db->writer_busy = false;
+        pthread_cond_signal(&db->writer_free);
+        pthread_mutex_unlock(&db->mutex);
+        return false;
+    }
+    return true;
+}
+
+static void release_writer(ce_db *db)
+{
+    os_unlock_range(db->lock_fd, WRITER_LOCK_BYTE, 1, db->lock_path);
+    pthread_mutex_lock(&db->mutex);
+    db->writer_busy = false;
+    pthread_cond_signal(&db->writer_free);
+    pthread_mutex_unlock(&db->mutex);
+}
+
+/* A writer that died after writing its slot but before publishing leaves
+ * the header ahead of the lock file (and committing_version set): adopt the
+ * header's slot if it is whole. A commit that failed cleanly clears the
+ * mark, so its slot is never adopted. */
+static bool catch_up_with_header(ce_db *db, version_info *latest)
+{
+    if (atomic_load(&db->shared->committing_version) == 0) return true;
+    atomic_store(&db->shared->committing_version, 0);
+    if (latest->version == 0) return true;
+    const uint8_t *base;
+    uint64_t file_size;
+    if (!pager_file_size(db->pager, &file_size) || !pager_map(db->pager, CE_HEADER_SIZE, &base)) return false;
+    for (int i = 0; i < 2; i++) {
+        slot_record slot;
+        if (decode_slot_page(base + (size_t)(1 + i) * PAGE_SIZE_BYTES, file_size, &slot) &&
+            slot.info.version == latest->version + 1) {
+            *latest = slot.info;
+            publish_latest(db->shared, latest);
+        }
+    }
+    return true;
+}
+
+bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn)
+{
+    if (!db || !out_txn) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_write: arguments are required");
+    if (db->options.read_only) return ce_fail(CE_ERR_READ_ONLY, "cannot write to '%s': it was opened read-only", db->path);
+    ce_txn *txn = calloc(1, sizeof *txn);
+    if (!txn) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
+    txn->db = db;
+    txn->write = true;
+    txn->reader_slot = -1;
+    if (!acquire_writer(db)) {
+        free(txn);
+        return false;
+    }
+    version_info latest = read_latest(db->shared);
+    uint64_t oldest, active;
+    ce_free_extent *free_list = NULL;
+    size_t free_count = 0;
+    if (!catch_up_with_header(db, &latest) || !scan_readers(db, latest.version, &oldest, &active)) goto fail;
+    if (db->options.max_active_versions > 0 && active > db->options.max_active_versions) {
+        ce_fail(CE_ERR_TOO_MANY_VERSIONS, "Number of active versions (%llu) in the Realm exceeded the limit of %llu",
+                (unsigned long long)active, (unsigned long long)db->options.max_active_versions);
+        goto fail;
+    }
+    txn->info = latest;
+    if (!attach_snapshot(txn) || !load_free_list(txn, &free_list, &free_count)) goto fail;
+    if (!space_init_write(&txn->space, txn->space.base, latest.logical_size, free_list, free_count, oldest,
+                          latest.version + 1))
+        goto fail;
+    free(free_list);
+    count_transaction(db, 1);
+    *out_txn = txn;
+    return true;
+fail:
+    free(free_list);
+    space_release(&txn->space);
+    release_writer(db);
+    free(txn);
+    return false;
+}
+
+bool ce_txn_is_write(const ce_txn *txn) { return txn && txn->write; }
+uint64_t ce_txn_version(const ce_txn *txn) { return txn ? txn->info.version : 0; }
+
+ce_space *db_txn_space(ce_txn *txn) { return &txn->space; }
+ce_ref db_txn_root(const ce_txn *txn) { return txn->user_root; }
+
+bool db_txn_require_write(const ce_txn *txn)
+{
+    if (!txn || !txn->write)
+        return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "Cannot modify managed objects outside of a write transaction.");
+    return true;
+}
+
+bool db_txn_set_root(ce_txn *txn, ce_ref root)
+{
+    if (!db_txn_require_write(txn)) return false;
+    txn->user_root = root;
+    return true;
+}
+
+static void end_transaction(ce_txn *txn)
+{
+    ce_db *db = txn->db;
+    if (txn->write) {
+        space_release(&txn->space);
+        release_writer(db);
+    } else {
+        release_reader_slot(db, txn->reader_slot);
+    }
+    count_transaction(db, -1);
+    free(txn);
+}
+
+void ce_txn_end(ce_txn *txn)
+{
+    if (txn) end_transaction(txn);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Commit                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* Places every dirty node of the new version and fills in the free list.
+ * On return the space holds the bytes to write and `out_info` the version. */
+static bool build_new_version(ce_txn *txn, version_info *out_info)
+{
+    ce_space *space = &txn->space;
+    uint64_t new_version = txn->info.version + 1;
+    if (txn->info.top_ref && !node_free(space, txn->info.top_ref)) return false;
+    if (txn->free_list_ref && !node_free(space, txn->free_list_ref)) return false;
+    ce_ref root = 0, history = 0;
+    if (txn->user_root && !node_finalize_tree(space, txn->user_root, &root)) return false;
+    if (txn->history_ref && !node_finalize_tree(space, txn->history_ref, &history)) return false;
+    if (!space_commit_prepare(space)) return false;
+
+    /* The free list describes the space after every placement, including its
+     * own: reserve it first (placing never adds entries, so the current count
+     * is an upper bound), place the top, then fill it in. */
+    size_t free_count;
+    space_free_list(space, &free_count);
+    size_t reserved_entries = free_count + 1;
+    uint64_t list_size = node_size_for(64, 3 * reserved_entries);
+    uint64_t list_position;
+    uint8_t *list_bytes;
+    if (!space_place(space, list_size, &list_position, &list_bytes)) return false;
+
+    ce_ref top;
+    if (!node_create(space, NODE_HAS_REFS, TOP_COUNT, 0, &top)) return false;
+    if (!node_set(space, top, TOP_USER_ROOT, (int64_t)root) ||
+        !node_set(space, top, TOP_FREE_LIST, (int64_t)list_position) ||
+        !node_set(space, top, TOP_VERSION, node_tag((int64_t)new_version)) ||
+        !node_set(space, top, TOP_HISTORY, (int64_t)history))
+        return false;
+    ce_ref top_final;
+    if (!node_finalize_tree(space, top, &top_final)) return false;
+
+    const ce_free_extent *extents = space_free_list(space, &free_count);
+    if (free_count > reserved_entries)
+        return ce_fail(CE_ERR_FAIL, "internal error: the free list grew while it was being placed");
+    list_bytes = space_placed_buffer(space, list_position);
+    memset(list_bytes, 0, (size_t)list_size);
+    list_bytes[1] = 7; /* width code of 64 bits */
+    list_bytes[2] = 0x4E;
+    list_bytes[3] = 0xA1;
+    store_u32(list_bytes + 4, (uint32_t)(3 * reserved_entries));
+    size_t written = 0;
+    for (size_t i = 0; i < free_count; i++) {
+        if (extents[i].size == 0) continue; /* a range placement used up */
+        uint8_t *entry = list_bytes + NODE_HEADER_SIZE + 24 * written++;
+        store_u64(entry, extents[i].position);
+        store_u64(entry + 8, extents[i].size);
+        store_u64(entry + 16, extents[i].freed_in_version);
+    }
+    *out_info = (version_info){new_version, top_final, space->placement_end};
+    return true;
+}
+
+/* After a failed sync the slot may or may not be on disk: overwrite it so
+ * that the commit we report as failed cannot appear at the next open. */
+static void invalidate_slot(ce_db *db, uint64_t slot_offset)
+{
+    uint8_t page[PAGE_SIZE_BYTES];
+    memset(page, 0, sizeof page);
+    if (pager_write(db->pager, slot_offset, page, sizeof page) && db->options.durability == CE_DURABILITY_FULL)
+        pager_sync(db->pager);
+}
+
+static bool write_new_version(ce_txn *txn, const version_info *info)
+{
+    ce_db *db = txn->db;
+    bool sync = db->options.durability == CE_DURABILITY_FULL;
+    ce_write_run *runs = NULL;
+    size_t run_count = 0;
+    slot_record *slot = calloc(1, sizeof *slot);
+    uint8_t *page = malloc(PAGE_SIZE_BYTES);
+    bool ok = false, slot_written = false;
+    uint64_t slot_offset = (uint64_t)(1 + info->version % 2) * PAGE_SIZE_BYTES;
+    if (!slot || !page) {
+        ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory committing to '%s'", db->path);
+        goto done;
+    }
+    if (!space_write_runs(&txn->space, &runs, &run_count)) goto done;
+    atomic_store(&db->shared->committing_version, info->version);
+    if (!pager_ensure_size(db->pager, info->logical_size)) goto done;
+    slot->info = *info;
+    ce_checksum data;
+    ce_checksum_init(&data, CHECKSUM_SEED_DATA);
+    for (size_t i = 0; i < run_count; i++) {
+        if (!pager_write(db->pager, runs[i].position, runs[i].bytes, runs[i].length)) goto done;
+        if (sync && run_count <= SLOT_MAX_RUNS) {
+            ce_checksum_add(&data, runs[i].bytes, runs[i].length);
+            slot->runs[i][0] = runs[i].position;
+            slot->runs[i][1] = runs[i].length;
+        }
+    }
+    if (sync && run_count <= SLOT_MAX_RUNS) {
+        slot->run_count = (uint32_t)run_count;
+        slot->data_checksum = ce_checksum_final(&data);
+    } else if (sync && !pager_sync(db->pager)) {
+        goto done; /* too many runs for one slot: data first, then the slot */
+    }
+    encode_slot_page(page, slot);
+    slot_written = true;
+    if (!pager_write(db->pager, slot_offset, page, PAGE_SIZE_BYTES)) goto done;
+    if (sync && !pager_sync(db->pager)) goto done;
+    ok = true;
+done:
+    if (!ok && slot_written) {
+        ce_error_code code = ce_last_error_code();
+        char message[1024];
+        snprintf(message, sizeof message, "%s", ce_last_error_message());
+        invalidate_slot(db, slot_offset);
+        ce_fail(code, "%s", message);
+    }
+    free(runs);
+    free(slot);
+    free(page);
+    return ok;
+}
+
+bool ce_txn_commit(ce_txn *txn)
+{
+    if (!txn) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_commit: txn is required");
+    if (!txn->write) {
+        ce_txn_end(txn);
+        return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot commit a read transaction");
+    }
+    ce_db *db = txn->db;
+    version_info info = {0};
+    bool ok = build_new_version(txn, &info) && write_new_version(txn, &info);
+    if (ok) {
+        publish_latest(db->shared, &info);
+        if (db->options.durability == CE_DURABILITY_FULL) {
+            /* Not synced: the next commit's sync carries it, and until then
+             * a missing record only costs a verification at open. */
+            uint8_t page[PAGE_SIZE_BYTES];
+            encode_sync_page(page, info.version);
+            pager_write(db->pager, SYNC_PAGE * PAGE_SIZE_BYTES, page, sizeof page);
+        }
+    }
+    atomic_store(&db->shared->committing_version, 0);
+    end_transaction(txn);
+    return ok;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Verify                                                                    */
+/* ------------------------------------------------------------------------ */
+
+typedef struct extent_list {
+    ce_free_extent *items; /* freed_in_version unused: 1 = free range, 0 = node */
+    size_t count, capacity;
+    ce_ref *seen;          /* open-addressing set of visited refs */
+    size_t seen_capacity, seen_count;
+    uint64_t node_bytes, node_count;
+} extent_list;
+
+static bool add_extent(extent_list *list, uint64_t position, uint64_t size, uint64_t is_free)
+{
+    if (list->count == list->capacity) {
+        size_t capacity = list->capacity ? list->capacity * 2 : 256;
+        ce_free_extent *grown = realloc(list->items, capacity * sizeof *grown);
+        if (!grown) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory verifying");
+        list->items = grown;
+        list->capacity = capacity;
+    }
+    list->items[list->count++] = (ce_free_extent){position, size, is_free};
+    return true;
+}
+
+static bool mark_seen(extent_list *list, ce_ref ref)
+{
+    if (2 * (list->seen_count + 1) > list->seen_capacity) {
+        size_t capacity = list->seen_capacity ? list->seen_capacity * 2 : 1024;
+        ce_ref *table = calloc(capacity, sizeof *table);
+        if (!table) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory verifying");
+        for (size_t i = 0; i < list->seen_capacity; i++) {
+            ce_ref old = list->seen[i];
+            if (!old) continue;
+            size_t slot = (size_t)((old >> 3) * 0x9E3779B97F4A7C15ull) & (capacity - 1);
+            while (table[slot]) slot = (slot + 1) & (capacity - 1);
+            table[slot] = old;
+        }
+        free(list->seen);
+        list->seen = table;
+        list->seen_capacity = capacity;
+    }
+    size_t slot = (size_t)((ref >> 3) * 0x9E3779B97F4A7C15ull) & (list->seen_capacity - 1);
+    while (list->seen[slot]) {
+        if (list->seen[slot] == ref)
+            return ce_fail(CE_ERR_CORRUPT, "invalid database: the node at offset %llu is referenced twice",
+                           (unsigned long long)ref);
+        slot = (slot + 1) & (list->seen_capacity - 1);
+    }
+    list->seen[slot] = ref;
+    list->seen_count++;
+    return true;
+}
+
+static bool collect_node(void *context, ce_ref ref, const ce_node *node)
+{
+    extent_list *list = context;
+    if (!mark_seen(list, ref)) return false;
+    list->node_bytes += node_size(node);
+    list->node_count++;
+    return add_extent(list, ref, node_size(node), 0);
+}
+
+static int compare_positions(const void *a, const void *b)
+{
+    const ce_free_extent *left = a, *right = b;
+    return (left->position > right->position) - (left->position < right->position);
+}
+
+bool ce_db_verify(ce_db *db, ce_db_stats *out_stats)
+{
+    if (!db) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_verify: db is required");
+    ce_txn *txn;
+    if (!ce_txn_begin_read(db, &txn)) return false;
+    extent_list list = {0};
+    bool ok = false;
+    uint64_t free_bytes = 0, free_extents = 0;
+    const ce_space *space = &txn->space;
+    if (!node_walk_tree(space, txn->info.top_ref, 64, collect_node, &list)) goto done;
+    ce_free_extent *free_list = NULL;
+    size_t free_count = 0;
+    if (!load_free_list(txn, &free_list, &free_count)) goto done;
+    for (size_t i = 0; i < free_count; i++) {
+        if (free_list[i].size == 0) continue;
+        if (free_list[i].freed_in_version > txn->info.version) {
+            free(free_list);
+            ce_fail(CE_ERR_CORRUPT, "invalid database: free range at %llu is tagged with future version %llu",
+                    (unsigned long long)free_list[i].position, (unsigned long long)free_list[i].freed_in_version);
+            goto done;
+        }
+        free_bytes += free_list[i].size;
+        free_extents++;
+        if (!add_extent(&list, free_list[i].position, free_list[i].size, 1)) {
+            free(free_list);
+            goto done;
+        }
+    }
+    free(free_list);
+    qsort(list.items, list.count, sizeof *list.items, compare_positions);
+    uint64_t expected = CE_HEADER_SIZE;
+    for (size_t i = 0; i < list.count; i++) {
+        const ce_free_extent *item = &list.items[i];
+        if (item->position < expected) {
+            ce_fail(CE_ERR_CORRUPT, "invalid database: %s at offset %llu overlaps the range before it (which ends at %llu)",
+                    item->freed_in_version ? "a free range" : "a node", (unsigned long long)item->position,
+                    (unsigned long long)expected);
+            goto done;
+        }
+        if (item->position > expected) {
+            ce_fail(CE_ERR_CORRUPT, "invalid database: %llu bytes at offset %llu are neither used nor free (leaked)",
+                    (unsigned long long)(item->position - expected), (unsigned long long)expected);
+            goto done;
+        }
+        expected = item->position + item->size;
+    }
+    if (expected != txn->info.logical_size) {
+        ce_fail(CE_ERR_CORRUPT, "invalid database: the file's used and free ranges end at %llu, its logical size is %llu",
+                (unsigned long long)expected, (unsigned long long)txn->info.logical_size);
+        goto done;
+    }
+    if (out_stats) {
+        uint64_t oldest, active;
+        memset(out_stats, 0, sizeof *out_stats);
+        out_stats->version = txn->info.version;
+        pager_file_size(db->pager, &out_stats->file_size);
+        out_stats->logical_size = txn->info.logical_size;
+        out_stats->used_bytes = list.node_bytes + CE_HEADER_SIZE;
+        out_stats->free_bytes = free_bytes;
+        out_stats->node_count = list.node_count;
+        out_stats->free_extent_count = free_extents;
+        if (scan_readers(db, read_latest(db->shared).version, &oldest, &active)) out_stats->active_versions = active;
+    }
+    ok = true;
+done:
+    free(list.items);
+    free(list.seen);
+    ce_txn_end(txn);
+    return ok;
+}
+
+const char *ce_engine_version(void) { return "0.1.0"; }

@@ -1,0 +1,28 @@
+/*
+ * db.h — the transaction layer, as the layers above see it.
+ *
+ * The public half of this layer (ce_db_open, ce_txn_begin_read, ...) is in
+ * cengine.h. This header gives the layers above (table, query, compact) the
+ * address space of a transaction and the one ref they own: the user root,
+ * stored in the top node of each version.
+ */
+#ifndef CE_DB_H
+#define CE_DB_H
+
+#include "cengine.h"
+#include "alloc.h"
+
+/* The address space of a transaction (dirty nodes for a write). */
+ce_space *db_txn_space(ce_txn *txn);
+
+/* The root of the data above the db layer (0 in a new file). */
+ce_ref db_txn_root(const ce_txn *txn);
+
+/* Replaces the root (write transactions). The old tree is the caller's to
+ * free or keep. */
+bool db_txn_set_root(ce_txn *txn, ce_ref root);
+
+/* Fails with CE_ERR_WRONG_TRANSACTION_STATE unless txn is a write transaction. */
+bool db_txn_require_write(const ce_txn *txn);
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * error.h — the thread-local last error shared by every layer.
+ *
+ * Owns: the last error code and message of the calling thread.
+ * Never: decides policy. A layer that detects a failure calls ce_fail (which
+ * returns false) and returns that to its caller; callers pass it up unchanged.
+ */
+#ifndef CE_ERROR_H
+#define CE_ERROR_H
+
+#include <stdbool.h>
+#include "cengine.h"
+
+#if defined(__GNUC__)
+#define CE_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define CE_PRINTF(a, b)
+#endif
+
+/* Sets the thread's last error and returns false, so that a failure reads
+ * `return ce_fail(CE_ERR_CORRUPT, "node at %llu ...", ...);`. */
+bool ce_fail(ce_error_code code, const char *format, ...) CE_PRINTF(2, 3);
+
+/* Sets the last error from an errno value of a failed system call:
+ * ENOSPC/EDQUOT become CE_ERR_OUT_OF_DISK_SPACE, EACCES/EPERM/EROFS
+ * CE_ERR_FILE_PERMISSION_DENIED, ENOENT CE_ERR_FILE_NOT_FOUND, ENOMEM
+ * CE_ERR_OUT_OF_MEMORY, anything else CE_ERR_FILE_ACCESS. Returns false. */
+bool ce_fail_errno(int error_number, const char *what, const char *path);
+
+#endif

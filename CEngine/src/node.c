@@ -1,0 +1,395 @@
+/*
+ * node.c — the array node (see node.h for the layout).
+ *
+ * Dirty nodes hold the same bytes as they will on disk, so one reader
+ * (node_read + node_get) serves both. A dirty node may be wider than it needs
+ * (a value was overwritten by a smaller one, or it holds temporary refs,
+ * which need 64 bits); node_finalize_tree re-packs it at its smallest width.
+ */
+#include "node.h"
+#include "error.h"
+
+#include <stdlib.h>
+
+#define NODE_MARKER_0 0x4E
+#define NODE_MARKER_1 0xA1
+#define MAX_TREE_DEPTH 64
+
+static const uint8_t width_of_code[8] = {0, 1, 2, 4, 8, 16, 32, 64};
+
+static uint8_t code_of_width(uint8_t width)
+{
+    switch (width) {
+    case 0: return 0;
+    case 1: return 1;
+    case 2: return 2;
+    case 4: return 3;
+    case 8: return 4;
+    case 16: return 5;
+    case 32: return 6;
+    default: return 7;
+    }
+}
+
+static void write_header(uint8_t *bytes, uint8_t flags, uint8_t width, uint32_t count)
+{
+    bytes[0] = flags;
+    bytes[1] = code_of_width(width);
+    bytes[2] = NODE_MARKER_0;
+    bytes[3] = NODE_MARKER_1;
+    memcpy(bytes + 4, &count, 4);
+}
+
+static void set_count(uint8_t *bytes, uint32_t count) { memcpy(bytes + 4, &count, 4); }
+
+static void put_element(uint8_t *payload, uint8_t width, size_t index, int64_t value)
+{
+    switch (width) {
+    case 0: break;
+    case 1: {
+        unsigned shift = index & 7;
+        payload[index >> 3] = (uint8_t)((payload[index >> 3] & ~(1u << shift)) | ((unsigned)(value & 1) << shift));
+        break;
+    }
+    case 2: {
+        unsigned shift = (index & 3) << 1;
+        payload[index >> 2] = (uint8_t)((payload[index >> 2] & ~(3u << shift)) | ((unsigned)(value & 3) << shift));
+        break;
+    }
+    case 4: {
+        unsigned shift = (index & 1) << 2;
+        payload[index >> 1] = (uint8_t)((payload[index >> 1] & ~(15u << shift)) | ((unsigned)(value & 15) << shift));
+        break;
+    }
+    case 8: payload[index] = (uint8_t)(int8_t)value; break;
+    case 16: { int16_t narrow = (int16_t)value; memcpy(payload + 2 * index, &narrow, 2); break; }
+    case 32: { int32_t narrow = (int32_t)value; memcpy(payload + 4 * index, &narrow, 4); break; }
+    default: memcpy(payload + 8 * index, &value, 8); break;
+    }
+}
+
+static int64_t get_element(const uint8_t *payload, uint8_t width, size_t index)
+{
+    ce_node view = {.payload = payload, .width = width};
+    return node_get(&view, index);
+}
+
+uint8_t node_width_for(int64_t value)
+{
+    if (value == 0) return 0;
+    if (value > 0) {
+        if (value <= 1) return 1;
+        if (value <= 3) return 2;
+        if (value <= 15) return 4;
+    }
+    if (value >= INT8_MIN && value <= INT8_MAX) return 8;
+    if (value >= INT16_MIN && value <= INT16_MAX) return 16;
+    if (value >= INT32_MIN && value <= INT32_MAX) return 32;
+    return 64;
+}
+
+bool node_read(const ce_space *space, ce_ref ref, ce_node *out_node)
+{
+    const uint8_t *bytes;
+    if (!space_bytes(space, ref, NODE_HEADER_SIZE, &bytes)) return false;
+    uint8_t flags = bytes[0], code = bytes[1];
+    uint32_t count;
+    memcpy(&count, bytes + 4, 4);
+    if ((flags & ~NODE_FLAGS_ALL) != 0 || code > 7 || bytes[2] != NODE_MARKER_0 || bytes[3] != NODE_MARKER_1 ||
+        count > NODE_MAX_COUNT || ((flags & NODE_BYTES) && (code != 4 || (flags & NODE_HAS_REFS))))
+        return ce_fail(CE_ERR_CORRUPT, "invalid database: invalid node header at offset %llu",
+                       (unsigned long long)ref);
+    uint8_t width = width_of_code[code];
+    if (!ref_is_temporary(ref) && !space_bytes(space, ref, (size_t)node_size_for(width, count), &bytes))
+        return ce_fail(CE_ERR_CORRUPT, "invalid database: node at offset %llu (%u elements) extends past the end of the file",
+                       (unsigned long long)ref, count);
+    out_node->payload = bytes + NODE_HEADER_SIZE;
+    out_node->count = count;
+    out_node->flags = flags;
+    out_node->width = width;
+    return true;
+}
+
+/* The dirty node behind `ref`, as a view plus its buffer. */
+static bool dirty_view(ce_space *space, ce_ref ref, ce_node *out_node, uint8_t **out_bytes)
+{
+    if (!ref_is_temporary(ref))
+        return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "internal error: node %llu changed without copy-on-write",
+                       (unsigned long long)ref);
+    uint8_t *bytes = space_dirty_bytes(space, ref);
+    uint32_t count;
+    memcpy(&count, bytes + 4, 4);
+    out_node->payload = bytes + NODE_HEADER_SIZE;
+    out_node->count = count;
+    out_node->flags = bytes[0];
+    out_node->width = width_of_code[bytes[1]];
+    *out_bytes = bytes;
+    return true;
+}
+
+/* Makes the dirty node hold `count` elements of at least `width` bits,
+ * widening the existing elements in place when needed. */
+static bool ensure_room(ce_space *space, ce_ref ref, size_t count, uint8_t width, ce_node *node, uint8_t **bytes)
+{
+    if (count > NODE_MAX_COUNT) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a node cannot hold %zu elements", count);
+    uint8_t new_width = width > node->width ? width : node->width;
+    size_t needed = (size_t)node_size_for(new_width, count > node->count ? count : node->count);
+    if (!space_dirty_reserve(space, ref, needed, bytes)) return false;
+    uint8_t *payload = *bytes + NODE_HEADER_SIZE;
+    if (new_width != node->width) {
+        /* Widen from the last element down, so no element is overwritten
+         * before it is read (new positions are never below old ones). */
+        for (size_t i = node->count; i-- > 0;)
+            put_element(payload, new_width, i, get_element(payload, node->width, i));
+        (*bytes)[1] = code_of_width(new_width);
+    }
+    node->payload = payload;
+    node->width = new_width;
+    return true;
+}
+
+bool node_create(ce_space *space, uint8_t flags, size_t count, int64_t fill, ce_ref *out_ref)
+{
+    if (count > NODE_MAX_COUNT) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a node cannot hold %zu elements", count);
+    uint8_t width = (flags & NODE_BYTES) ? 8 : node_width_for(fill);
+    if (ref_is_temporary((ce_ref)fill)) width = 64;
+    size_t size = (size_t)node_size_for(width, count);
+    uint8_t *bytes;
+    if (!space_dirty_create(space, size, out_ref, &bytes)) return false;
+    memset(bytes, 0, size);
+    write_header(bytes, flags, width, (uint32_t)count);
+    if (fill != 0)
+        for (size_t i = 0; i < count; i++) put_element(bytes + NODE_HEADER_SIZE, width, i, fill);
+    return true;
+}
+
+bool node_create_bytes(ce_space *space, uint8_t flags, const void *data, size_t length, ce_ref *out_ref)
+{
+    if (length > NODE_MAX_COUNT) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a value of %zu bytes is too large", length);
+    size_t size = (size_t)node_size_for(8, length);
+    uint8_t *bytes;
+    if (!space_dirty_create(space, size, out_ref, &bytes)) return false;
+    memset(bytes + size - 8, 0, 8);
+    write_header(bytes, (uint8_t)(flags | NODE_BYTES), 8, (uint32_t)length);
+    if (length) memcpy(bytes + NODE_HEADER_SIZE, data, length);
+    return true;
+}
+
+bool node_make_writable(ce_space *space, ce_ref *ref)
+{
+    if (ref_is_temporary(*ref)) return true;
+    ce_node node;
+    if (!node_read(space, *ref, &node)) return false;
+    size_t size = (size_t)node_size(&node);
+    ce_ref copy;
+    uint8_t *bytes;
+    if (!space_dirty_create(space, size, &copy, &bytes)) return false;
+    memcpy(bytes, node.payload - NODE_HEADER_SIZE, size);
+    if (!space_free(space, *ref, size)) return false;
+    *ref = copy;
+    return true;
+}
+
+static uint8_t width_for_stored(int64_t value)
+{
+    return ref_is_temporary((ce_ref)value) ? 64 : node_width_for(value);
+}
+
+bool node_set(ce_space *space, ce_ref ref, size_t index, int64_t value)
+{
+    ce_node node = {0};
+    uint8_t *bytes = NULL;
+    if (!dirty_view(space, ref, &node, &bytes)) return false;
+    if (index >= node.count)
+        return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "index %zu is beyond the node's %u elements", index, node.count);
+    if (!ensure_room(space, ref, node.count, width_for_stored(value), &node, &bytes)) return false;
+    put_element(bytes + NODE_HEADER_SIZE, node.width, index, value);
+    return true;
+}
+
+bool node_insert(ce_space *space, ce_ref ref, size_t index, int64_t value)
+{
+    ce_node node = {0};
+    uint8_t *bytes = NULL;
+    if (!dirty_view(space, ref, &node, &bytes)) return false;
+    if (index > node.count)
+        return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "insert position %zu is beyond the node's %u elements", index, node.count);
+    if (!ensure_room(space, ref, (size_t)node.count + 1, width_for_stored(value), &node, &bytes)) return false;
+    uint8_t *payload = bytes + NODE_HEADER_SIZE;
+    if (node.width >= 8) {
+        size_t element = node.width / 8;
+        memmove(payload + (index + 1) * element, payload + index * element, (node.count - index) * element);
+    } else {
+        for (size_t i = node.count; i > index; i--)
+            put_element(payload, node.width, i, get_element(payload, node.width, i - 1));
+    }
+    put_element(payload, node.width, index, value);
+    set_count(bytes, node.count + 1);
+    return true;
+}
+
+bool node_append(ce_space *space, ce_ref ref, int64_t value)
+{
+    ce_node node = {0};
+    uint8_t *bytes = NULL;
+    if (!dirty_view(space, ref, &node, &bytes)) return false;
+    if (!ensure_room(space, ref, (size_t)node.count + 1, width_for_stored(value), &node, &bytes)) return false;
+    put_element(bytes + NODE_HEADER_SIZE, node.width, node.count, value);
+    set_count(bytes, node.count + 1);
+    return true;
+}
+
+bool node_erase(ce_space *space, ce_ref ref, size_t index)
+{
+    ce_node node = {0};
+    uint8_t *bytes = NULL;
+    if (!dirty_view(space, ref, &node, &bytes)) return false;
+    if (index >= node.count)
+        return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "index %zu is beyond the node's %u elements", index, node.count);
+    uint8_t *payload = bytes + NODE_HEADER_SIZE;
+    if (node.width >= 8) {
+        size_t element = node.width / 8;
+        memmove(payload + index * element, payload + (index + 1) * element, (node.count - index - 1) * element);
+    } else {
+        for (size_t i = index; i + 1 < node.count; i++)
+            put_element(payload, node.width, i, get_element(payload, node.width, i + 1));
+    }
+    set_count(bytes, node.count - 1);
+    return true;
+}
+
+bool node_truncate(ce_space *space, ce_ref ref, size_t count)
+{
+    ce_node node = {0};
+    uint8_t *bytes = NULL;
+    if (!dirty_view(space, ref, &node, &bytes)) return false;
+    if (count > node.count)
+        return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "cannot truncate %u elements to %zu", node.count, count);
+    set_count(bytes, (uint32_t)count);
+    return true;
+}
+
+bool node_set_bytes(ce_space *space, ce_ref ref, const void *data, size_t length)
+{
+    ce_node node = {0};
+    uint8_t *bytes = NULL;
+    if (!dirty_view(space, ref, &node, &bytes)) return false;
+    if (!(node.flags & NODE_BYTES)) return ce_fail(CE_ERR_INVALID_ARGUMENT, "internal error: not a byte node");
+    if (length > NODE_MAX_COUNT) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a value of %zu bytes is too large", length);
+    if (!space_dirty_reserve(space, ref, (size_t)node_size_for(8, length), &bytes)) return false;
+    if (length) memcpy(bytes + NODE_HEADER_SIZE, data, length);
+    set_count(bytes, (uint32_t)length);
+    return true;
+}
+
+bool node_set_flags(ce_space *space, ce_ref ref, uint8_t flags)
+{
+    ce_node node = {0};
+    uint8_t *bytes = NULL;
+    if (!dirty_view(space, ref, &node, &bytes)) return false;
+    bytes[0] = flags;
+    return true;
+}
+
+bool node_free(ce_space *space, ce_ref ref)
+{
+    if (ref_is_temporary(ref)) return space_free(space, ref, 0);
+    ce_node node;
+    if (!node_read(space, ref, &node)) return false;
+    return space_free(space, ref, node_size(&node));
+}
+
+static bool free_tree(ce_space *space, ce_ref ref, unsigned depth)
+{
+    if (depth > MAX_TREE_DEPTH)
+        return ce_fail(CE_ERR_CORRUPT, "invalid database: tree deeper than %d at offset %llu", MAX_TREE_DEPTH,
+                       (unsigned long long)ref);
+    ce_node node;
+    if (!node_read(space, ref, &node)) return false;
+    if (node.flags & NODE_HAS_REFS) {
+        for (size_t i = 0; i < node.count; i++) {
+            int64_t child = node_get(&node, i);
+            if (node_value_is_ref(child) && !free_tree(space, (ce_ref)child, depth + 1)) return false;
+            /* A dirty parent's buffer does not move when a child is freed. */
+        }
+    }
+    return node_free(space, ref);
+}
+
+bool node_free_tree(ce_space *space, ce_ref ref) { return free_tree(space, ref, 0); }
+
+static bool finalize(ce_space *space, ce_ref ref, ce_ref *out_final, unsigned depth)
+{
+    if (!ref_is_temporary(ref)) {
+        *out_final = ref;
+        return true;
+    }
+    if (depth > MAX_TREE_DEPTH) return ce_fail(CE_ERR_CORRUPT, "internal error: tree deeper than %d", MAX_TREE_DEPTH);
+    ce_node node = {0};
+    uint8_t *bytes = NULL;
+    if (!dirty_view(space, ref, &node, &bytes)) return false;
+    int64_t minimum = 0, maximum = 0;
+    for (size_t i = 0; i < node.count && !(node.flags & NODE_BYTES); i++) {
+        int64_t value = node_get(&node, i);
+        if ((node.flags & NODE_HAS_REFS) && ref_is_temporary((ce_ref)value) && node_value_is_ref(value)) {
+            ce_ref child_final;
+            if (!finalize(space, (ce_ref)value, &child_final, depth + 1)) return false;
+            value = (int64_t)child_final;
+            dirty_view(space, ref, &node, &bytes); /* re-read: placing may not move it, but be exact */
+            put_element(bytes + NODE_HEADER_SIZE, node.width, i, value);
+        }
+        if (value < minimum) minimum = value;
+        if (value > maximum) maximum = value;
+    }
+    uint8_t width = 8;
+    if (!(node.flags & NODE_BYTES)) {
+        width = node_width_for(minimum);
+        uint8_t width_of_maximum = node_width_for(maximum);
+        if (width_of_maximum > width) width = width_of_maximum;
+        if (minimum < 0 && width < 8) width = 8;
+    }
+    uint64_t size = node_size_for(width, node.count);
+    uint64_t position;
+    uint8_t *target;
+    if (!space_place(space, size, &position, &target)) return false;
+    memset(target, 0, (size_t)size);
+    write_header(target, node.flags, width, node.count);
+    if (node.flags & NODE_BYTES) {
+        memcpy(target + NODE_HEADER_SIZE, node.payload, node.count);
+    } else if (width == node.width) {
+        size_t used_bits = (size_t)node.count * width;
+        memcpy(target + NODE_HEADER_SIZE, node.payload, (used_bits + 7) / 8);
+        /* Clear the bits past the last element that the dirty buffer may hold. */
+        if (used_bits % 8) target[NODE_HEADER_SIZE + used_bits / 8] &= (uint8_t)((1u << (used_bits % 8)) - 1);
+    } else {
+        for (size_t i = 0; i < node.count; i++) put_element(target + NODE_HEADER_SIZE, width, i, node_get(&node, i));
+    }
+    if (!space_free(space, ref, 0)) return false;
+    *out_final = position;
+    return true;
+}
+
+bool node_finalize_tree(ce_space *space, ce_ref ref, ce_ref *out_final) { return finalize(space, ref, out_final, 0); }
+
+static bool walk(const ce_space *space, ce_ref ref, unsigned depth, unsigned max_depth, node_visitor visit, void *context)
+{
+    if (depth > max_depth)
+        return ce_fail(CE_ERR_CORRUPT, "invalid database: tree deeper than %u at offset %llu", max_depth,
+                       (unsigned long long)ref);
+    ce_node node;
+    if (!node_read(space, ref, &node)) return false;
+    if (!visit(context, ref, &node)) return false;
+    if (node.flags & NODE_HAS_REFS) {
+        for (size_t i = 0; i < node.count; i++) {
+            int64_t child = node_get(&node, i);
+            if (node_value_is_ref(child) && !walk(space, (ce_ref)child, depth + 1, max_depth, visit, context))
+                return false;
+        }
+    }
+    return true;
+}
+
+bool node_walk_tree(const ce_space *space, ce_ref ref, unsigned max_depth, node_visitor visit, void *context)
+{
+    return walk(space, ref, 0, max_depth, visit, context);
+}

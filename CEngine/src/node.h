@@ -1,0 +1,131 @@
+/*
+ * node.h — the array node, the one building block of the file.
+ *
+ * Owns: the byte layout of a node (an 8-byte header, then bit-packed
+ * integers or raw bytes), reading a node with every header field checked,
+ * changing a dirty node (widening its integers when a larger value arrives),
+ * copy-on-write of a committed node, freeing, and turning dirty nodes into
+ * their final bytes at commit.
+ * Never: knows what the integers mean, except that in a node flagged
+ * HAS_REFS an even non-zero element is a ref to a child node and an odd one
+ * is a tagged integer (value << 1 | 1). That one rule lets verify, free and
+ * copy walk any tree without knowing the layer that built it.
+ *
+ * Header (little-endian):
+ *   byte 0     flags: NODE_INNER, NODE_HAS_REFS, NODE_BYTES, NODE_CONTEXT
+ *   byte 1     width code w: elements are 0,1,2,4,8,16,32,64 bits (w = 0..7)
+ *   byte 2-3   the marker 0x4E 0xA1
+ *   byte 4-7   element count (bytes, for a NODE_BYTES node)
+ * Widths 1, 2 and 4 hold unsigned values; 8 to 64 hold signed values. The
+ * node occupies 8 + the payload rounded up to a multiple of 8 bytes.
+ */
+#ifndef CE_NODE_H
+#define CE_NODE_H
+
+#include "alloc.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+enum {
+    NODE_INNER = 1,    /* an inner node of a tree (the tree layer decides what that means) */
+    NODE_HAS_REFS = 2, /* even elements are refs to child nodes */
+    NODE_BYTES = 4,    /* the payload is raw bytes (a blob or a string) */
+    NODE_CONTEXT = 8,  /* a bit for the layer above */
+    NODE_FLAGS_ALL = 15
+};
+
+#define NODE_HEADER_SIZE 8u
+#define NODE_MAX_COUNT 0x7FFFFFFFu
+
+/* A read view of one node. `payload` stays valid while the transaction
+ * lasts (and, for a dirty node, until the node is next changed). */
+typedef struct ce_node {
+    const uint8_t *payload;
+    uint32_t count;
+    uint8_t flags;
+    uint8_t width; /* bits per element */
+} ce_node;
+
+/* Tagged integers in HAS_REFS nodes. */
+static inline int64_t node_tag(int64_t value) { return (int64_t)(((uint64_t)value << 1) | 1u); }
+static inline int64_t node_untag(int64_t tagged) { return tagged >> 1; }
+static inline bool node_value_is_ref(int64_t value) { return value != 0 && (value & 1) == 0; }
+
+/* Bytes a node of `count` elements of `width` bits occupies. */
+static inline uint64_t node_size_for(uint8_t width, uint64_t count)
+{
+    uint64_t payload = (count * width + 7) / 8;
+    return NODE_HEADER_SIZE + ((payload + 7) & ~7ull);
+}
+
+static inline uint64_t node_size(const ce_node *node) { return node_size_for(node->width, node->count); }
+
+/* Reads and checks a node header. Fails with CE_ERR_CORRUPT (naming the
+ * offset) if the header or the node's extent is not valid. */
+bool node_read(const ce_space *space, ce_ref ref, ce_node *out_node);
+
+/* The element at `index` (< count). */
+static inline int64_t node_get(const ce_node *node, size_t index)
+{
+    const uint8_t *payload = node->payload;
+    switch (node->width) {
+    case 0: return 0;
+    case 1: return (payload[index >> 3] >> (index & 7)) & 1;
+    case 2: return (payload[index >> 2] >> ((index & 3) << 1)) & 3;
+    case 4: return (payload[index >> 1] >> ((index & 1) << 2)) & 15;
+    case 8: return (int8_t)payload[index];
+    case 16: { int16_t value; memcpy(&value, payload + 2 * index, 2); return value; }
+    case 32: { int32_t value; memcpy(&value, payload + 4 * index, 4); return value; }
+    default: { int64_t value; memcpy(&value, payload + 8 * index, 8); return value; }
+    }
+}
+
+/* The smallest width that holds `value`. */
+uint8_t node_width_for(int64_t value);
+
+/* --- creating and changing (write transactions) --- */
+
+/* A new dirty node of `count` elements, each `fill`. */
+bool node_create(ce_space *space, uint8_t flags, size_t count, int64_t fill, ce_ref *out_ref);
+
+/* A new dirty NODE_BYTES node holding a copy of `bytes`. */
+bool node_create_bytes(ce_space *space, uint8_t flags, const void *bytes, size_t length, ce_ref *out_ref);
+
+/* Makes the node writable: a committed node is copied into a new dirty node
+ * (and its range freed), *ref is updated; a dirty node is left as it is.
+ * Store the new ref in the parent if it changed. */
+bool node_make_writable(ce_space *space, ce_ref *ref);
+
+/* The following require a dirty ref (from node_create or node_make_writable). */
+bool node_set(ce_space *space, ce_ref ref, size_t index, int64_t value);
+bool node_insert(ce_space *space, ce_ref ref, size_t index, int64_t value);
+bool node_append(ce_space *space, ce_ref ref, int64_t value);
+bool node_erase(ce_space *space, ce_ref ref, size_t index);
+/* Keeps the first `count` elements (count <= current count). */
+bool node_truncate(ce_space *space, ce_ref ref, size_t count);
+/* Replaces the payload of a NODE_BYTES node. */
+bool node_set_bytes(ce_space *space, ce_ref ref, const void *bytes, size_t length);
+/* Sets the flags (the payload is unchanged). */
+bool node_set_flags(ce_space *space, ce_ref ref, uint8_t flags);
+
+/* Frees one node (not its children). */
+bool node_free(ce_space *space, ce_ref ref);
+
+/* Frees a node and, through HAS_REFS, everything below it. */
+bool node_free_tree(ce_space *space, ce_ref ref);
+
+/* Commit: places every dirty node below and including `ref` in the file,
+ * children first, with each node re-packed at its smallest width, and
+ * returns the final ref. A committed ref is returned unchanged. */
+bool node_finalize_tree(ce_space *space, ce_ref ref, ce_ref *out_final);
+
+/* Walks every node reachable from `ref` (itself included), calling `visit`
+ * with each ref and its read view; stops with false if `visit` returns false
+ * or a node is invalid. Depth beyond `max_depth` is reported as corrupt. */
+typedef bool (*node_visitor)(void *context, ce_ref ref, const ce_node *node);
+bool node_walk_tree(const ce_space *space, ce_ref ref, unsigned max_depth, node_visitor visit, void *context);
+
+#endif

@@ -1,0 +1,155 @@
+/*
+ * os.c — the operating-system layer (see os.h).
+ *
+ * The default table calls the system directly. The helpers retry EINTR and
+ * short transfers, and report failures through ce_fail_errno.
+ */
+#include "os.h"
+#include "error.h"
+
+#include <errno.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <stdio.h>
+
+static int default_open(const char *path, int flags, mode_t mode) { return open(path, flags, mode); }
+static int default_fcntl_lock(int fd, int command, struct flock *lock) { return fcntl(fd, command, lock); }
+static int default_fallocate(int fd, off_t offset, off_t length)
+{
+    int result = posix_fallocate(fd, offset, length);
+    if (result != 0) {
+        errno = result;
+        return -1;
+    }
+    return 0;
+}
+
+const ce_os_methods ce_os_default = {
+    .open = default_open,
+    .close = close,
+    .pread = pread,
+    .pwrite = pwrite,
+    .fdatasync = fdatasync,
+    .fsync = fsync,
+    .ftruncate = ftruncate,
+    .fallocate = default_fallocate,
+    .fstat = fstat,
+    .mmap = mmap,
+    .munmap = munmap,
+    .fcntl_lock = default_fcntl_lock,
+    .unlink = unlink,
+    .rename = rename,
+};
+
+const ce_os_methods *ce_os = &ce_os_default;
+
+bool os_read_exact(int fd, void *buffer, size_t length, uint64_t offset, const char *path)
+{
+    uint8_t *bytes = buffer;
+    while (length > 0) {
+        ssize_t done = ce_os->pread(fd, bytes, length, (off_t)offset);
+        if (done < 0) {
+            if (errno == EINTR) continue;
+            return ce_fail_errno(errno, "read", path);
+        }
+        if (done == 0)
+            return ce_fail(CE_ERR_INVALID_DATABASE,
+                           "invalid database: unexpected end of file at offset %llu in '%s'",
+                           (unsigned long long)offset, path);
+        bytes += done;
+        length -= (size_t)done;
+        offset += (uint64_t)done;
+    }
+    return true;
+}
+
+bool os_write_all(int fd, const void *buffer, size_t length, uint64_t offset, const char *path)
+{
+    const uint8_t *bytes = buffer;
+    while (length > 0) {
+        ssize_t done = ce_os->pwrite(fd, bytes, length, (off_t)offset);
+        if (done < 0) {
+            if (errno == EINTR) continue;
+            return ce_fail_errno(errno, "write", path);
+        }
+        if (done == 0) return ce_fail_errno(ENOSPC, "write", path);
+        bytes += done;
+        length -= (size_t)done;
+        offset += (uint64_t)done;
+    }
+    return true;
+}
+
+bool os_sync(int fd, bool include_metadata, const char *path)
+{
+    for (;;) {
+        int result = include_metadata ? ce_os->fsync(fd) : ce_os->fdatasync(fd);
+        if (result == 0) return true;
+        if (errno != EINTR) return ce_fail_errno(errno, "fsync", path);
+    }
+}
+
+bool os_file_size(int fd, uint64_t *out_size, const char *path)
+{
+    struct stat status;
+    if (ce_os->fstat(fd, &status) != 0) return ce_fail_errno(errno, "stat", path);
+    *out_size = (uint64_t)status.st_size;
+    return true;
+}
+
+bool os_grow_file(int fd, uint64_t size, const char *path)
+{
+    uint64_t current;
+    if (!os_file_size(fd, &current, path)) return false;
+    if (current >= size) return true;
+    if (ce_os->fallocate(fd, (off_t)current, (off_t)(size - current)) == 0) return true;
+    /* File systems without fallocate (EOPNOTSUPP) still grow with ftruncate;
+     * ENOSPC and real I/O errors are reported. */
+    if (errno != EOPNOTSUPP && errno != EINVAL && errno != ENOSYS)
+        return ce_fail_errno(errno, "allocate space", path);
+    if (ce_os->ftruncate(fd, (off_t)size) != 0) return ce_fail_errno(errno, "grow file", path);
+    return true;
+}
+
+static void fill_lock(struct flock *lock, short type, uint64_t start, uint64_t length)
+{
+    lock->l_type = type;
+    lock->l_whence = SEEK_SET;
+    lock->l_start = (off_t)start;
+    lock->l_len = (off_t)length;
+    lock->l_pid = 0; /* required to be 0 for open-file-description locks */
+}
+
+bool os_lock_range(int fd, uint64_t start, uint64_t length, bool exclusive, bool wait,
+                   bool *out_busy, const char *path)
+{
+    struct flock lock;
+    if (out_busy) *out_busy = false;
+    for (;;) {
+        fill_lock(&lock, exclusive ? F_WRLCK : F_RDLCK, start, length);
+        if (ce_os->fcntl_lock(fd, wait ? F_OFD_SETLKW : F_OFD_SETLK, &lock) == 0) return true;
+        if (errno == EINTR) continue;
+        if (!wait && (errno == EAGAIN || errno == EACCES)) {
+            if (out_busy) *out_busy = true;
+            return false;
+        }
+        return ce_fail_errno(errno, "lock", path);
+    }
+}
+
+bool os_unlock_range(int fd, uint64_t start, uint64_t length, const char *path)
+{
+    struct flock lock;
+    fill_lock(&lock, F_UNLCK, start, length);
+    if (ce_os->fcntl_lock(fd, F_OFD_SETLK, &lock) != 0) return ce_fail_errno(errno, "unlock", path);
+    return true;
+}
+
+bool os_range_is_locked(int fd, uint64_t start, uint64_t length, bool *out_locked, const char *path)
+{
+    struct flock lock;
+    fill_lock(&lock, F_WRLCK, start, length);
+    if (ce_os->fcntl_lock(fd, F_OFD_GETLK, &lock) != 0) return ce_fail_errno(errno, "query lock", path);
+    *out_locked = lock.l_type != F_UNLCK;
+    return true;
+}

@@ -1,0 +1,76 @@
+/*
+ * os.h — the operating-system layer.
+ *
+ * Owns: every system call the engine makes on files (open, read, write,
+ * sync, size, map, lock, rename, unlink). Each goes through the function
+ * table `ce_os`, so that tests can replace entries to inject EIO, ENOSPC,
+ * short writes or a crash at any call.
+ * Never: interprets file contents, or keeps state about databases.
+ *
+ * Callers use the os_* helpers below, which loop over short reads and
+ * writes and turn errno into the thread's last error.
+ */
+#ifndef CE_OS_H
+#define CE_OS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+
+/* The system calls, one entry each. Semantics and return values are those
+ * of the POSIX/Linux call of the same name (-1 and errno on failure). */
+typedef struct ce_os_methods {
+    int (*open)(const char *path, int flags, mode_t mode);
+    int (*close)(int fd);
+    ssize_t (*pread)(int fd, void *buffer, size_t length, off_t offset);
+    ssize_t (*pwrite)(int fd, const void *buffer, size_t length, off_t offset);
+    int (*fdatasync)(int fd);
+    int (*fsync)(int fd);
+    int (*ftruncate)(int fd, off_t length);
+    int (*fallocate)(int fd, off_t offset, off_t length);
+    int (*fstat)(int fd, struct stat *status);
+    void *(*mmap)(void *address, size_t length, int protection, int flags, int fd, off_t offset);
+    int (*munmap)(void *address, size_t length);
+    int (*fcntl_lock)(int fd, int command, struct flock *lock);
+    int (*unlink)(const char *path);
+    int (*rename)(const char *from, const char *to);
+} ce_os_methods;
+
+/* The table in force. Tests may point it at their own table (and restore
+ * ce_os_default afterwards); production code never changes it. */
+extern const ce_os_methods *ce_os;
+extern const ce_os_methods ce_os_default;
+
+/* Reads exactly `length` bytes at `offset`; a file shorter than that is
+ * CE_ERR_INVALID_DATABASE ("unexpected end of file"). */
+bool os_read_exact(int fd, void *buffer, size_t length, uint64_t offset, const char *path);
+
+/* Writes all `length` bytes at `offset`, retrying short writes. */
+bool os_write_all(int fd, const void *buffer, size_t length, uint64_t offset, const char *path);
+
+/* fdatasync (or fsync when `include_metadata`) with the error reported. */
+bool os_sync(int fd, bool include_metadata, const char *path);
+
+/* The file's size in bytes. */
+bool os_file_size(int fd, uint64_t *out_size, const char *path);
+
+/* Grows the file to at least `size` bytes, allocating the blocks where the
+ * file system can (so later writes and syncs do not change the size). */
+bool os_grow_file(int fd, uint64_t size, const char *path);
+
+/* Advisory byte-range locks that belong to the open file description (not
+ * the process), so two handles in one process exclude each other too.
+ * `exclusive` = write lock. Returns true when taken; when `wait` is false and
+ * another description holds a conflicting lock, returns false with
+ * *out_busy = true and no error set. */
+bool os_lock_range(int fd, uint64_t start, uint64_t length, bool exclusive, bool wait,
+                   bool *out_busy, const char *path);
+bool os_unlock_range(int fd, uint64_t start, uint64_t length, const char *path);
+
+/* Whether any other open file description holds a lock overlapping the range. */
+bool os_range_is_locked(int fd, uint64_t start, uint64_t length, bool *out_locked, const char *path);
+
+#endif

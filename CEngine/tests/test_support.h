@@ -1,0 +1,111 @@
+/*
+ * test_support.h — what every C test shares: CHECK, temporary directories,
+ * and a tiny data model on the db layer (a B+tree of integers as the user
+ * root) so that storage tests have something to commit.
+ */
+#ifndef CE_TEST_SUPPORT_H
+#define CE_TEST_SUPPORT_H
+
+#include "cengine.h"
+#include "bptree.h"
+#include "db.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CHECK(condition)                                                                                   \
+    do {                                                                                                   \
+        if (!(condition)) {                                                                                \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n  last error: [%d] %s\n", __FILE__, __LINE__,       \
+                    #condition, (int)ce_last_error_code(), ce_last_error_message());                      \
+            exit(1);                                                                                       \
+        }                                                                                                  \
+    } while (0)
+
+/* A new empty directory under TMPDIR (or /tmp), removed by test_cleanup_dir. */
+static inline char *test_make_dir(const char *name)
+{
+    const char *base = getenv("TMPDIR");
+    if (!base) base = "/tmp";
+    char *path = malloc(strlen(base) + strlen(name) + 32);
+    sprintf(path, "%s/cengine-%s-XXXXXX", base, name);
+    CHECK(mkdtemp(path) != NULL);
+    return path;
+}
+
+static inline char *test_path(const char *dir, const char *file)
+{
+    char *path = malloc(strlen(dir) + strlen(file) + 2);
+    sprintf(path, "%s/%s", dir, file);
+    return path;
+}
+
+static inline void test_cleanup_dir(const char *dir)
+{
+    char command[4096];
+    snprintf(command, sizeof command, "rm -rf '%s'", dir);
+    if (system(command) != 0) fprintf(stderr, "warning: could not remove %s\n", dir);
+}
+
+static inline ce_db *test_open(const char *path)
+{
+    ce_db_options options;
+    ce_db_options_init(&options);
+    ce_db *db;
+    CHECK(ce_db_open(path, &options, &db));
+    return db;
+}
+
+/* The user root as a list of integers (created on first use). */
+static inline ce_ref test_list_root(ce_txn *txn)
+{
+    ce_ref root = db_txn_root(txn);
+    if (!root) {
+        CHECK(bptree_create(db_txn_space(txn), 0, &root));
+        CHECK(db_txn_set_root(txn, root));
+    }
+    return root;
+}
+
+static inline size_t test_list_size(ce_txn *txn)
+{
+    ce_ref root = db_txn_root(txn);
+    if (!root) return 0;
+    size_t size;
+    CHECK(bptree_size(db_txn_space(txn), root, &size));
+    return size;
+}
+
+static inline int64_t test_list_get(ce_txn *txn, size_t index)
+{
+    int64_t value;
+    CHECK(bptree_get(db_txn_space(txn), db_txn_root(txn), index, &value));
+    return value;
+}
+
+static inline void test_list_append(ce_txn *txn, int64_t value)
+{
+    ce_ref root = test_list_root(txn);
+    CHECK(bptree_append(db_txn_space(txn), &root, value));
+    CHECK(db_txn_set_root(txn, root));
+}
+
+static inline void test_list_set(ce_txn *txn, size_t index, int64_t value)
+{
+    ce_ref root = test_list_root(txn);
+    CHECK(bptree_set(db_txn_space(txn), &root, index, value));
+    CHECK(db_txn_set_root(txn, root));
+}
+
+static inline void test_verify(ce_db *db)
+{
+    ce_db_stats stats;
+    if (!ce_db_verify(db, &stats)) {
+        fprintf(stderr, "verify failed: %s\n", ce_last_error_message());
+        exit(1);
+    }
+}
+
+#endif

@@ -1,0 +1,47 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "OpenRealm",
+    products: [
+        .library(name: "OpenRealm", targets: ["OpenRealm"]),
+        .library(name: "CEngine", targets: ["CEngine"]),
+        .executable(name: "openrealm", targets: ["openrealm"]),
+    ],
+    targets: [
+        // The storage engine, in C. The same sources are built by CMakeLists.txt for C users.
+        .target(
+            name: "CEngine",
+            path: "CEngine",
+            exclude: ["tests"],
+            sources: ["src"],
+            publicHeadersPath: "include",
+            cSettings: [
+                .define("NDEBUG", .when(configuration: .release)),
+                .define("_GNU_SOURCE"),
+                .unsafeFlags(["-std=c11"]),
+            ],
+            linkerSettings: [
+                .linkedLibrary("crypto"),
+                .linkedLibrary("zstd"),
+                .linkedLibrary("pthread"),
+            ]
+        ),
+        .target(
+            name: "OpenRealm",
+            dependencies: ["CEngine"],
+            path: "Sources/OpenRealm"
+        ),
+        .executableTarget(
+            name: "openrealm",
+            dependencies: ["OpenRealm", "CEngine"],
+            path: "Sources/openrealm"
+        ),
+        .testTarget(
+            name: "OpenRealmTests",
+            dependencies: ["OpenRealm", "CEngine"],
+            path: "Tests/OpenRealmTests"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
