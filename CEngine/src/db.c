@@ -55,8 +55,9 @@ static const uint8_t SYNC_MAGIC[8] = {'O', 'R', 'S', 'Y', 'N', 'C', '0', '1'};
 
 #define STATIC_PAGE 0u
 #define SYNC_PAGE 3u
-#define SLOT_HEADER_SIZE 56u
-#define SLOT_MAX_RUNS ((PAGE_SIZE_BYTES - SLOT_HEADER_SIZE) / 16u)
+#define SLOT_HEADER_SIZE 48u
+#define SLOT_CHECKSUM_OFFSET (PAGE_SIZE_BYTES - 8u)
+#define SLOT_MAX_RUNS ((SLOT_CHECKSUM_OFFSET - SLOT_HEADER_SIZE) / 16u)
 #define CHECKSUM_SEED_STATIC 0x53544154ull
 #define CHECKSUM_SEED_SLOT 0x534C4F54ull
 #define CHECKSUM_SEED_DATA 0x44415441ull
@@ -118,24 +119,20 @@ static void encode_slot_page(uint8_t *page, const slot_record *slot)
         store_u64(page + SLOT_HEADER_SIZE + 16 * i, slot->runs[i][0]);
         store_u64(page + SLOT_HEADER_SIZE + 16 * i + 8, slot->runs[i][1]);
     }
-    ce_checksum state;
-    ce_checksum_init(&state, CHECKSUM_SEED_SLOT);
-    ce_checksum_add(&state, page, 48);
-    ce_checksum_add(&state, page + SLOT_HEADER_SIZE, 16 * (size_t)slot->run_count);
-    store_u64(page + 48, ce_checksum_final(&state));
+    /* The checksum covers the whole page and sits in its last bytes, so a
+     * slot whose write stopped part-way (a short write, a torn sector) never
+     * validates: only a completely written slot can name a version. */
+    store_u64(page + SLOT_CHECKSUM_OFFSET, ce_checksum_of(page, SLOT_CHECKSUM_OFFSET, CHECKSUM_SEED_SLOT));
 }
 
 /* Decodes a slot page; false if it does not hold a valid slot. */
 static bool decode_slot_page(const uint8_t *page, uint64_t file_size, slot_record *slot)
 {
     if (memcmp(page, SLOT_MAGIC, 8) != 0) return false;
+    if (ce_checksum_of(page, SLOT_CHECKSUM_OFFSET, CHECKSUM_SEED_SLOT) != load_u64(page + SLOT_CHECKSUM_OFFSET))
+        return false;
     uint32_t run_count = load_u32(page + 32);
     if (run_count > SLOT_MAX_RUNS) return false;
-    ce_checksum state;
-    ce_checksum_init(&state, CHECKSUM_SEED_SLOT);
-    ce_checksum_add(&state, page, 48);
-    ce_checksum_add(&state, page + SLOT_HEADER_SIZE, 16 * (size_t)run_count);
-    if (ce_checksum_final(&state) != load_u64(page + 48)) return false;
     slot->info.version = load_u64(page + 8);
     slot->info.top_ref = load_u64(page + 16);
     slot->info.logical_size = load_u64(page + 24);
@@ -232,6 +229,7 @@ struct ce_db {
     pthread_mutex_t mutex;        /* guards the fields below */
     pthread_cond_t writer_free;
     bool writer_busy;             /* a thread of this handle holds the write lock */
+    pthread_t writer_thread;      /* which one, while writer_busy */
     size_t open_transactions;
 };
 
@@ -627,7 +625,13 @@ static bool open_lock_file(ce_db *db)
         if (db->lock_fd < 0) return ce_fail_errno(errno, "open lock file", db->lock_path);
         bool busy;
         if (os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, true, false, &busy, db->lock_path)) {
-            if (!initialize_as_first(db)) return false;
+            if (!initialize_as_first(db)) {
+                /* Leave no lock file beside a file we could not open. A
+                 * process waiting on this one finds it not ready and
+                 * retries with a new lock file. */
+                ce_os->unlink(db->lock_path);
+                return false;
+            }
             /* Downgrade: from now on others may attach. */
             if (!os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, false, true, NULL, db->lock_path)) return false;
             return true;
@@ -804,8 +808,14 @@ bool ce_txn_advance(ce_txn *txn)
 static bool acquire_writer(ce_db *db)
 {
     pthread_mutex_lock(&db->mutex);
+    if (db->writer_busy && pthread_equal(db->writer_thread, pthread_self())) {
+        /* Waiting would wait for ourselves forever. */
+        pthread_mutex_unlock(&db->mutex);
+        return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "The Realm is already in a write transaction");
+    }
     while (db->writer_busy) pthread_cond_wait(&db->writer_free, &db->mutex);
     db->writer_busy = true;
+    db->writer_thread = pthread_self();
     pthread_mutex_unlock(&db->mutex);
     if (!os_lock_range(db->lock_fd, WRITER_LOCK_BYTE, 1, true, true, NULL, db->lock_path)) {
         pthread_mutex_lock(&db->mutex);

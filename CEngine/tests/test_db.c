@@ -66,6 +66,8 @@ static void test_create_and_reopen(const char *dir)
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_txn_is_write(txn) && ce_txn_version(txn) == 1);
+    ce_txn *nested;
+    CHECK(!ce_txn_begin_write(db, &nested) && ce_last_error_code() == CE_ERR_WRONG_TRANSACTION_STATE);
     test_list_append(txn, 42);
     CHECK(ce_txn_commit(txn));
     CHECK(ce_db_latest_version(db, &version) && version == 2);
@@ -104,6 +106,9 @@ static void test_open_errors(const char *dir)
     memset(junk, 'a', sizeof junk);
     write_file(text, junk, sizeof junk);
     expect_open_error(text, &options, CE_ERR_INVALID_DATABASE, "not an OpenRealm database");
+    char *text_lock = test_path(dir, "text.realm.lock");
+    CHECK(access(text_lock, F_OK) != 0); /* a failed open leaves no lock file */
+    free(text_lock);
     write_file(text, "hello", 5);
     expect_open_error(text, &options, CE_ERR_INVALID_DATABASE, "too small");
 
@@ -300,7 +305,7 @@ static void test_torn_commit_detected(const char *dir)
     uint32_t run_count;
     memcpy(&slot_version, slot + 8, 8);
     memcpy(&run_count, slot + 32, 4);
-    memcpy(&first_run, slot + 56, 8);
+    memcpy(&first_run, slot + 48, 8);
     CHECK(slot_version == latest && run_count >= 1);
     uint8_t byte;
     read_file_range(path, (long)first_run + 8, &byte, 1);

@@ -1,0 +1,130 @@
+/*
+ * test_crash.c — kill -9 during commits.
+ *
+ * A child process opens the database and commits numbered transactions in a
+ * loop, writing each number to a pipe after ce_txn_commit returns (an
+ * acknowledgement). Transaction n appends three elements (n, n*7, n^0x5A5A),
+ * and every tenth is large (it also rewrites a run of earlier elements), so
+ * that commits of both sizes are cut. The parent kills the child with
+ * SIGKILL after a random delay, reopens the file (as its first opener, which
+ * runs the torn-commit check), verifies it, and checks that
+ *   - the list holds whole transactions 1..m in order (no partial one), and
+ *   - m >= the last acknowledged number (nothing acknowledged is lost).
+ * The next child goes on from m + 1.
+ *
+ * CE_CRASH_KILLS sets the number of kills (default 200).
+ */
+#include "test_support.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+
+static uint64_t random_state = 0xC0FFEE;
+static uint64_t next_random(void)
+{
+    uint64_t z = (random_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static int64_t element_of(int64_t number, int k)
+{
+    return k == 0 ? number : k == 1 ? number * 7 : (number ^ 0x5A5A);
+}
+
+static void run_child(const char *path, int64_t first_number, int ack_fd)
+{
+    ce_db *db = test_open(path);
+    for (int64_t number = first_number;; number++) {
+        ce_txn *txn;
+        CHECK(ce_txn_begin_write(db, &txn));
+        for (int k = 0; k < 3; k++) test_list_append(txn, element_of(number, k));
+        if (number % 10 == 0) {
+            /* A larger commit: rewrite (with the same values) a stretch of
+             * earlier elements, touching many leaves. */
+            size_t size = test_list_size(txn);
+            for (size_t i = (size_t)(number % 7); i + 3 < size; i += 997)
+                test_list_set(txn, i, test_list_get(txn, i));
+        }
+        CHECK(ce_txn_commit(txn));
+        if (write(ack_fd, &number, sizeof number) != sizeof number) _exit(3);
+    }
+}
+
+/* Checks the file and returns the last whole transaction number in it. */
+static int64_t check_file(const char *path, int64_t acknowledged)
+{
+    ce_db *db = test_open(path);
+    test_verify(db);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_read(db, &txn));
+    size_t size = test_list_size(txn);
+    if (size % 3 != 0) {
+        fprintf(stderr, "partial transaction visible: %zu elements\n", size);
+        exit(1);
+    }
+    int64_t last = (int64_t)(size / 3);
+    /* Spot-check every transaction's three elements near the end, and a sample before. */
+    for (int64_t number = 1; number <= last; number += (number + 200 < last ? 97 : 1))
+        for (int k = 0; k < 3; k++)
+            if (test_list_get(txn, (size_t)(3 * (number - 1) + k)) != element_of(number, k)) {
+                fprintf(stderr, "transaction %lld element %d is wrong\n", (long long)number, k);
+                exit(1);
+            }
+    ce_txn_end(txn);
+    CHECK(ce_db_close(db));
+    if (last < acknowledged) {
+        fprintf(stderr, "acknowledged transaction %lld is missing (file ends at %lld)\n", (long long)acknowledged,
+                (long long)last);
+        exit(1);
+    }
+    return last;
+}
+
+int main(void)
+{
+    const char *kills_text = getenv("CE_CRASH_KILLS");
+    int kills = kills_text ? atoi(kills_text) : 200;
+    char *dir = test_make_dir("crash");
+    char *path = test_path(dir, "crash.realm");
+    random_state ^= (uint64_t)time(NULL);
+    int64_t last = 0, total_acknowledged = 0;
+    for (int round = 0; round < kills; round++) {
+        int pipe_fds[2];
+        CHECK(pipe(pipe_fds) == 0);
+        pid_t child = fork();
+        CHECK(child >= 0);
+        if (child == 0) {
+            close(pipe_fds[0]);
+            run_child(path, last + 1, pipe_fds[1]);
+            _exit(0);
+        }
+        close(pipe_fds[1]);
+        /* Let it run from 0 to 40 ms: some kills land during open, most in commits. */
+        struct timespec delay = {0, (long)(next_random() % 40000) * 1000};
+        nanosleep(&delay, NULL);
+        kill(child, SIGKILL);
+        int status;
+        CHECK(waitpid(child, &status, 0) == child);
+        if (!WIFSIGNALED(status)) {
+            fprintf(stderr, "child exited on its own (status %d): it failed\n", status);
+            return 1;
+        }
+        int64_t acknowledged = last, number;
+        while (read(pipe_fds[0], &number, sizeof number) == sizeof number) {
+            CHECK(number == acknowledged + 1);
+            acknowledged = number;
+        }
+        close(pipe_fds[0]);
+        total_acknowledged += acknowledged - last;
+        last = check_file(path, acknowledged);
+    }
+    printf("crash: %d kills, %lld acknowledged commits, file holds %lld transactions, all whole\n", kills,
+           (long long)total_acknowledged, (long long)last);
+    test_cleanup_dir(dir);
+    free(path);
+    free(dir);
+    return 0;
+}
