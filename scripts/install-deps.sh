@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build needs, when they are missing.
+#   scripts/install-deps.sh            what the library and the demo need
+#   scripts/install-deps.sh --tests    also what the tests, fuzzers and benchmarks need
+set -euo pipefail
+packages=(libssl-dev libzstd-dev)
+if [ "${1:-}" = "--tests" ]; then
+  packages+=(cmake libsqlite3-dev liblmdb-dev)
+fi
+missing=()
+for package in "${packages[@]}"; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+echo "installing: ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Runs every test: the Swift tests, the C tests (a plain build and an
+# ASan+UBSan build), and each fuzzer for FUZZ_SECONDS (default 60).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh --tests
+jobs=$(nproc)
+fuzz_seconds=${FUZZ_SECONDS:-60}
+
+echo "== Swift: build and test"
+swift build
+swift test
+
+echo "== C: build and ctest"
+cmake -S . -B build/test -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build/test -j "$jobs"
+ctest --test-dir build/test --output-on-failure
+
+echo "== C: ASan + UBSan build and ctest"
+CC=clang cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DCENGINE_SANITIZE=ON \
+  -DCENGINE_BUILD_BENCHMARKS=OFF -DCENGINE_BUILD_FUZZERS=OFF >/dev/null
+cmake --build build/sanitize -j "$jobs"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  ctest --test-dir build/sanitize --output-on-failure
+
+echo "== Fuzzers: ${fuzz_seconds} s each"
+bash Fuzz/run.sh "$fuzz_seconds" build/fuzz
+echo "== all tests passed"
