@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-swift run -c release openrealm demo "$@"
+swift run openrealm demo "$@"
