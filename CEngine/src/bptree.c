@@ -23,6 +23,28 @@ static bool corrupt_tree(ce_ref ref)
     return ce_fail(CE_ERR_CORRUPT, "invalid database: inconsistent tree counts at offset %llu", (unsigned long long)ref);
 }
 
+/* Reads a node of the tree on the way down, and checks the shape every node
+ * this file builds has: inserts split a leaf before it passes
+ * BPTREE_LEAF_MAX elements and an inner node before it passes
+ * BPTREE_INNER_MAX children, and inner nodes are HAS_REFS with a (child,
+ * count) pair per child. Anything else is damage that must not be trusted:
+ * a node of width 0 takes 8 bytes whatever its count, so a count of 2^31
+ * would cost a 16 KiB file seconds of looping per read and gigabytes of
+ * memory per insert; and an inner node without HAS_REFS would hide its
+ * children from verify, free and copy-on-write. */
+static bool read_tree_node(const ce_space *space, ce_ref ref, ce_node *out_node)
+{
+    if (!node_read(space, ref, out_node)) return false;
+    if (out_node->flags & NODE_INNER) {
+        if (!(out_node->flags & NODE_HAS_REFS) || out_node->count == 0 || out_node->count % 2 != 0 ||
+            out_node->count / 2 > BPTREE_INNER_MAX)
+            return corrupt_tree(ref);
+    } else if (out_node->count > BPTREE_LEAF_MAX) {
+        return corrupt_tree(ref);
+    }
+    return true;
+}
+
 bool bptree_create(ce_space *space, uint8_t leaf_flags, ce_ref *out_root)
 {
     return node_create(space, (uint8_t)(leaf_flags & ~NODE_INNER), 0, 0, out_root);
@@ -47,7 +69,7 @@ static bool subtree_size(const ce_node *node, size_t *out_size)
 bool bptree_size(const ce_space *space, ce_ref root, size_t *out_size)
 {
     ce_node node;
-    if (!node_read(space, root, &node)) return false;
+    if (!read_tree_node(space, root, &node)) return false;
     return subtree_size(&node, out_size);
 }
 
@@ -76,7 +98,7 @@ bool bptree_get(const ce_space *space, ce_ref root, size_t index, int64_t *out_v
     ce_ref ref = root;
     for (unsigned depth = 0; depth <= BPTREE_MAX_DEPTH; depth++) {
         ce_node node;
-        if (!node_read(space, ref, &node)) return false;
+        if (!read_tree_node(space, ref, &node)) return false;
         if (!(node.flags & NODE_INNER)) {
             if (index >= node.count)
                 return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "position %zu is beyond the end of the list", index);
@@ -95,7 +117,7 @@ static bool set_in(ce_space *space, ce_ref *ref, size_t index, int64_t value, un
     if (depth > BPTREE_MAX_DEPTH) return corrupt_tree(*ref);
     if (!node_make_writable(space, ref)) return false;
     ce_node node;
-    if (!node_read(space, *ref, &node)) return false;
+    if (!read_tree_node(space, *ref, &node)) return false;
     if (!(node.flags & NODE_INNER)) {
         if (index >= node.count)
             return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "position %zu is beyond the end of the list", index);
@@ -132,7 +154,7 @@ static bool insert_into(ce_space *space, ce_ref *ref, size_t index, int64_t valu
     if (depth > BPTREE_MAX_DEPTH) return corrupt_tree(*ref);
     if (!node_make_writable(space, ref)) return false;
     ce_node node;
-    if (!node_read(space, *ref, &node)) return false;
+    if (!read_tree_node(space, *ref, &node)) return false;
     if (!(node.flags & NODE_INNER)) {
         if (index > node.count)
             return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "position %zu is beyond the end of the list", index);
@@ -208,7 +230,7 @@ static bool erase_from(ce_space *space, ce_ref *ref, size_t index, unsigned dept
     if (depth > BPTREE_MAX_DEPTH) return corrupt_tree(*ref);
     if (!node_make_writable(space, ref)) return false;
     ce_node node;
-    if (!node_read(space, *ref, &node)) return false;
+    if (!read_tree_node(space, *ref, &node)) return false;
     if (!(node.flags & NODE_INNER)) return node_erase(space, *ref, index);
     size_t child;
     if (!find_child(&node, *ref, &index, &child, false)) return false;
@@ -241,11 +263,14 @@ bool bptree_erase(ce_space *space, ce_ref *root, size_t index)
 bool bptree_destroy(ce_space *space, ce_ref root) { return node_free_tree(space, root); }
 
 static bool visit_leaves(const ce_space *space, ce_ref ref, size_t *first_index, unsigned depth,
-                         bptree_leaf_visitor visit, void *context, bool *stop)
+                         bptree_leaf_visitor visit, void *context, bool *stop, uint64_t *visited_bytes)
 {
     if (depth > BPTREE_MAX_DEPTH) return corrupt_tree(ref);
     ce_node node;
-    if (!node_read(space, ref, &node)) return false;
+    if (!read_tree_node(space, ref, &node)) return false;
+    /* A damaged inner node may name one child many times: without the
+     * charge, 24 levels of shared children are exponentially many leaves. */
+    if (!node_charge_visit(space, ref, &node, visited_bytes)) return false;
     if (!(node.flags & NODE_INNER)) {
         if (!visit(context, &node, *first_index, stop)) return false;
         *first_index += node.count;
@@ -253,7 +278,8 @@ static bool visit_leaves(const ce_space *space, ce_ref ref, size_t *first_index,
     }
     if (node.count % 2 != 0) return corrupt_tree(ref);
     for (size_t i = 0; i < node.count && !*stop; i += 2) {
-        if (!visit_leaves(space, (ce_ref)node_get(&node, i), first_index, depth + 1, visit, context, stop)) return false;
+        if (!visit_leaves(space, (ce_ref)node_get(&node, i), first_index, depth + 1, visit, context, stop, visited_bytes))
+            return false;
         if (!node_read(space, ref, &node)) return false;
     }
     return true;
@@ -263,5 +289,6 @@ bool bptree_for_each_leaf(const ce_space *space, ce_ref root, bptree_leaf_visito
 {
     size_t first_index = 0;
     bool stop = false;
-    return visit_leaves(space, root, &first_index, 0, visit, context, &stop);
+    uint64_t visited_bytes = 0;
+    return visit_leaves(space, root, &first_index, 0, visit, context, &stop, &visited_bytes);
 }

@@ -484,8 +484,11 @@ static bool load_top(ce_txn *txn)
         return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the top node of version %llu in '%s' is damaged",
                        (unsigned long long)txn->info.version, txn->db->path);
     int64_t values[3] = {node_get(&top, TOP_USER_ROOT), node_get(&top, TOP_FREE_LIST), node_get(&top, TOP_HISTORY)};
+    /* A ref with the temporary bit names a dirty node of some transaction,
+     * never a node of the file: a write transaction that committed it would
+     * look it up in its own (empty) table of dirty nodes. */
     for (int i = 0; i < 3; i++)
-        if (values[i] != 0 && !node_value_is_ref(values[i]))
+        if (values[i] != 0 && (!node_value_is_ref(values[i]) || ref_is_temporary((ce_ref)values[i])))
             return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the top node of '%s' holds a bad ref", txn->db->path);
     txn->user_root = (ce_ref)values[0];
     txn->free_list_ref = (ce_ref)values[1];
@@ -500,7 +503,10 @@ static bool load_free_list(ce_txn *txn, ce_free_extent **out_list, size_t *out_c
     if (!txn->free_list_ref) return true;
     ce_node list;
     if (!node_read(&txn->space, txn->free_list_ref, &list)) return false;
-    if ((list.flags & (NODE_HAS_REFS | NODE_BYTES)) || list.count % 3 != 0)
+    /* build_new_version writes the free list with 64-bit entries. Checking
+     * the width also bounds the allocation below by the node's bytes: at
+     * width 0 a count of 2^31 takes 8 bytes of file and would ask for 17 GB. */
+    if ((list.flags & (NODE_HAS_REFS | NODE_BYTES)) || list.width != 64 || list.count % 3 != 0)
         return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the free list of '%s' is damaged", txn->db->path);
     size_t count = list.count / 3;
     ce_free_extent *extents = malloc((count + 1) * sizeof *extents);
@@ -1169,9 +1175,10 @@ bool ce_db_verify(ce_db *db, ce_db_stats *out_stats)
     for (size_t i = 0; i < free_count; i++) {
         if (free_list[i].size == 0) continue;
         if (free_list[i].freed_in_version > txn->info.version) {
-            free(free_list);
+            /* The message reads the entry: free the list after it. */
             ce_fail(CE_ERR_CORRUPT, "invalid database: free range at %llu is tagged with future version %llu",
                     (unsigned long long)free_list[i].position, (unsigned long long)free_list[i].freed_in_version);
+            free(free_list);
             goto done;
         }
         free_bytes += free_list[i].size;

@@ -110,6 +110,20 @@ bool node_read(const ce_space *space, ce_ref ref, ce_node *out_node)
     return true;
 }
 
+/* A committed node refers only to committed nodes: a dirty node exists only
+ * in the memory of the transaction that made it. A value with the
+ * temporary-ref bit in a committed HAS_REFS node (a negative even value has
+ * it too) can only be damage, and a write transaction that followed it would
+ * take it for one of its own dirty nodes: an index past the end of its table
+ * of dirty nodes, a freed entry, or a live node given a second parent. */
+static bool check_committed_child(ce_ref parent, int64_t child)
+{
+    if (!ref_is_temporary(parent) && ref_is_temporary((ce_ref)child))
+        return ce_fail(CE_ERR_CORRUPT, "invalid database: the node at offset %llu holds a bad ref (%llx)",
+                       (unsigned long long)parent, (unsigned long long)child);
+    return true;
+}
+
 /* The dirty node behind `ref`, as a view plus its buffer. */
 static bool dirty_view(ce_space *space, ce_ref ref, ce_node *out_node, uint8_t **out_bytes)
 {
@@ -180,6 +194,15 @@ bool node_make_writable(ce_space *space, ce_ref *ref)
     if (ref_is_temporary(*ref)) return true;
     ce_node node;
     if (!node_read(space, *ref, &node)) return false;
+    /* The copy turns committed bytes into a dirty node, whose refs the
+     * write paths follow without further checks: check them here, once.
+     * Widths below 8 hold only values 0 to 15, never a temporary ref. */
+    if ((node.flags & NODE_HAS_REFS) && node.width >= 8) {
+        for (size_t i = 0; i < node.count; i++) {
+            int64_t child = node_get(&node, i);
+            if (node_value_is_ref(child) && !check_committed_child(*ref, child)) return false;
+        }
+    }
     size_t size = (size_t)node_size(&node);
     ce_ref copy;
     uint8_t *bytes;
@@ -299,24 +322,33 @@ bool node_free(ce_space *space, ce_ref ref)
     return space_free(space, ref, node_size(&node));
 }
 
-static bool free_tree(ce_space *space, ce_ref ref, unsigned depth)
+static bool free_tree(ce_space *space, ce_ref ref, unsigned depth, uint64_t *visited_bytes)
 {
     if (depth > MAX_TREE_DEPTH)
         return ce_fail(CE_ERR_CORRUPT, "invalid database: tree deeper than %d at offset %llu", MAX_TREE_DEPTH,
                        (unsigned long long)ref);
     ce_node node;
     if (!node_read(space, ref, &node)) return false;
-    if (node.flags & NODE_HAS_REFS) {
+    if (!node_charge_visit(space, ref, &node, visited_bytes)) return false;
+    if ((node.flags & NODE_HAS_REFS) && node.width > 0) {
         for (size_t i = 0; i < node.count; i++) {
             int64_t child = node_get(&node, i);
-            if (node_value_is_ref(child) && !free_tree(space, (ce_ref)child, depth + 1)) return false;
+            if (!node_value_is_ref(child)) continue;
+            /* Freeing a "dirty" child named by a committed node would free
+             * memory that another part of the transaction still uses. */
+            if (!check_committed_child(ref, child) || !free_tree(space, (ce_ref)child, depth + 1, visited_bytes))
+                return false;
             /* A dirty parent's buffer does not move when a child is freed. */
         }
     }
     return node_free(space, ref);
 }
 
-bool node_free_tree(ce_space *space, ce_ref ref) { return free_tree(space, ref, 0); }
+bool node_free_tree(ce_space *space, ce_ref ref)
+{
+    uint64_t visited_bytes = 0;
+    return free_tree(space, ref, 0, &visited_bytes);
+}
 
 static bool finalize(ce_space *space, ce_ref ref, ce_ref *out_final, unsigned depth)
 {
@@ -371,18 +403,33 @@ static bool finalize(ce_space *space, ce_ref ref, ce_ref *out_final, unsigned de
 
 bool node_finalize_tree(ce_space *space, ce_ref ref, ce_ref *out_final) { return finalize(space, ref, out_final, 0); }
 
-static bool walk(const ce_space *space, ce_ref ref, unsigned depth, unsigned max_depth, node_visitor visit, void *context)
+bool node_charge_visit(const ce_space *space, ce_ref ref, const ce_node *node, uint64_t *visited_bytes)
+{
+    if (ref_is_temporary(ref)) return true;
+    *visited_bytes += node_size(node);
+    if (*visited_bytes > space->logical_size)
+        return ce_fail(CE_ERR_CORRUPT,
+                       "invalid database: the node at offset %llu is reached more than once (a shared child or a cycle)",
+                       (unsigned long long)ref);
+    return true;
+}
+
+static bool walk(const ce_space *space, ce_ref ref, unsigned depth, unsigned max_depth, node_visitor visit,
+                 void *context, uint64_t *visited_bytes)
 {
     if (depth > max_depth)
         return ce_fail(CE_ERR_CORRUPT, "invalid database: tree deeper than %u at offset %llu", max_depth,
                        (unsigned long long)ref);
     ce_node node;
     if (!node_read(space, ref, &node)) return false;
+    if (!node_charge_visit(space, ref, &node, visited_bytes)) return false;
     if (!visit(context, ref, &node)) return false;
-    if (node.flags & NODE_HAS_REFS) {
+    /* Width 0: every element is 0, no child; a count of 2^31 costs 8 bytes. */
+    if ((node.flags & NODE_HAS_REFS) && node.width > 0) {
         for (size_t i = 0; i < node.count; i++) {
             int64_t child = node_get(&node, i);
-            if (node_value_is_ref(child) && !walk(space, (ce_ref)child, depth + 1, max_depth, visit, context))
+            if (node_value_is_ref(child) &&
+                !walk(space, (ce_ref)child, depth + 1, max_depth, visit, context, visited_bytes))
                 return false;
         }
     }
@@ -391,5 +438,6 @@ static bool walk(const ce_space *space, ce_ref ref, unsigned depth, unsigned max
 
 bool node_walk_tree(const ce_space *space, ce_ref ref, unsigned max_depth, node_visitor visit, void *context)
 {
-    return walk(space, ref, 0, max_depth, visit, context);
+    uint64_t visited_bytes = 0;
+    return walk(space, ref, 0, max_depth, visit, context, &visited_bytes);
 }

@@ -128,4 +128,15 @@ bool node_finalize_tree(ce_space *space, ce_ref ref, ce_ref *out_final);
 typedef bool (*node_visitor)(void *context, ce_ref ref, const ce_node *node);
 bool node_walk_tree(const ce_space *space, ce_ref ref, unsigned max_depth, node_visitor visit, void *context);
 
+/* Shared children and cycles. In a sound version every node has one parent,
+ * so the committed nodes of one tree occupy distinct bytes and together fit
+ * in the version. A damaged file can give a node several parents (or make it
+ * its own descendant), and a depth limit alone then lets a walk follow
+ * exponentially many paths (a chain of 20 nodes of 4 children each is 4^20
+ * paths in under 1 KiB). Every walk over a whole tree charges each committed
+ * node it meets here (*visited_bytes starting at 0) and stops with
+ * CE_ERR_CORRUPT once it has met more bytes than the version holds. Dirty
+ * nodes are not charged: the transaction made them, one parent each. */
+bool node_charge_visit(const ce_space *space, ce_ref ref, const ce_node *node, uint64_t *visited_bytes);
+
 #endif
