@@ -161,15 +161,9 @@ bool space_commit_prepare(ce_space *space)
         space->free_list[space->free_count++] = extent;
     }
     space->freed_count = 0;
-    /* Drop the entries that placement has used up (size 0) before sorting.
-     * Placement can run before this call (db.c places the user tree first),
-     * and an entry used up to its end sits at the position where the next
-     * range starts; if this transaction freed that range, the two have the
-     * same position, qsort may order them either way (it is not stable: musl,
-     * the BSDs and newer glibc differ), and with the empty one second the
-     * overlap check below failed the commit with a spurious "free ranges at P
-     * and P overlap" (test_growth hit it on every equal pair once the
-     * comparison broke ties the other way). */
+    /* Entries of size 0 (padding read from the file) would sort at the
+     * position where the next range starts; with an unstable qsort they could
+     * land after it and trip the overlap check. Drop them first. */
     size_t nonempty = 0;
     for (size_t i = 0; i < space->free_count; i++)
         if (space->free_list[i].size > 0) space->free_list[nonempty++] = space->free_list[i];
@@ -195,6 +189,15 @@ bool space_commit_prepare(ce_space *space)
             }
         }
         space->free_list[kept++] = extent;
+    }
+    /* Reusable free space at the end of the file is given back to the end:
+     * new nodes are appended over it, and the logical size shrinks. */
+    while (kept > 0) {
+        ce_free_extent *last = &space->free_list[kept - 1];
+        if (last->freed_in_version > space->oldest_pinned_version || last->position + last->size != space->placement_end)
+            break;
+        space->placement_end = last->position;
+        kept--;
     }
     space->free_count = kept;
     space->current_extent = SIZE_MAX;
@@ -233,8 +236,8 @@ bool space_place(ce_space *space, uint64_t size, uint64_t *out_position, uint8_t
         extent->position += size;
         extent->size -= size;
     } else {
-        /* Nothing reusable is large enough: append. A free range that ends
-         * where the file ends is extended into, not wasted. */
+        /* Nothing reusable is large enough: append (reusable space at the
+         * end was already given back to the end by space_commit_prepare). */
         position = space->placement_end;
         space->placement_end += size;
     }

@@ -396,13 +396,17 @@ static bool process_is_alive(ce_db *db, uint64_t pid, bool *out_alive)
 
 /* The oldest version any reader pins (at most `latest`), and how many
  * distinct versions are live. Slots of processes that died are freed. */
+static int compare_versions(const void *a, const void *b)
+{
+    uint64_t left = *(const uint64_t *)a, right = *(const uint64_t *)b;
+    return (left > right) - (left < right);
+}
+
 static bool scan_readers(ce_db *db, uint64_t latest, uint64_t *out_oldest, uint64_t *out_active)
 {
-    uint64_t oldest = latest;
-    uint64_t distinct[64];
-    size_t distinct_count = 0;
-    uint64_t active = 1; /* the latest version */
-    distinct[distinct_count++] = latest;
+    uint64_t pinned[READER_SLOT_COUNT + 1];
+    size_t pinned_count = 0;
+    pinned[pinned_count++] = latest;
     for (uint32_t i = 0; i < READER_SLOT_COUNT; i++) {
         reader_slot *slot = &db->shared->readers[i];
         uint64_t owner = atomic_load(&slot->owner_pid);
@@ -420,16 +424,13 @@ static bool scan_readers(ce_db *db, uint64_t latest, uint64_t *out_oldest, uint6
                 continue;
             }
         }
-        if (version < oldest) oldest = version;
-        bool seen = false;
-        for (size_t k = 0; k < distinct_count; k++)
-            if (distinct[k] == version) seen = true;
-        if (!seen) {
-            active++;
-            if (distinct_count < 64) distinct[distinct_count++] = version;
-        }
+        pinned[pinned_count++] = version;
     }
-    *out_oldest = oldest;
+    qsort(pinned, pinned_count, sizeof *pinned, compare_versions);
+    uint64_t active = 0;
+    for (size_t i = 0; i < pinned_count; i++)
+        if (i == 0 || pinned[i] != pinned[i - 1]) active++;
+    *out_oldest = pinned[0];
     *out_active = active;
     return true;
 }
@@ -955,10 +956,12 @@ static bool build_new_version(ce_txn *txn, version_info *out_info)
     uint64_t new_version = txn->info.version + 1;
     if (txn->info.top_ref && !node_free(space, txn->info.top_ref)) return false;
     if (txn->free_list_ref && !node_free(space, txn->free_list_ref)) return false;
+    /* Every committed range this transaction frees is known now: merge them
+     * into the free list before anything is placed. */
+    if (!space_commit_prepare(space)) return false;
     ce_ref root = 0, history = 0;
     if (txn->user_root && !node_finalize_tree(space, txn->user_root, &root)) return false;
     if (txn->history_ref && !node_finalize_tree(space, txn->history_ref, &history)) return false;
-    if (!space_commit_prepare(space)) return false;
 
     /* The free list describes the space after every placement, including its
      * own: reserve it first (placing never adds entries, so the current count
