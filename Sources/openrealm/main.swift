@@ -112,6 +112,9 @@ func run(_ arguments: [String]) -> Int32 {
         command = { try info(path: arguments[1]) }
     case "verify" where arguments.count == 2:
         command = { try verify(path: arguments[1]) }
+    case "--help", "-h", "help":
+        print(usage)
+        return 0
     default:
         if let first = arguments.first, !["--help", "-h", "help", "demo", "info", "verify"].contains(first) {
             printError("openrealm: unknown command '\(first)'")

@@ -474,10 +474,22 @@ struct ToolTests {
         }
     }
 
-    @Test("--help, no command and unknown commands print the usage to stderr and exit 2")
+    @Test("--help prints the usage to stdout and exits 0")
+    func help() throws {
+        try withTemporaryDirectory { directory in
+            for arguments in [["--help"], ["-h"], ["help"]] {
+                let result = try runTool(arguments, in: directory)
+                #expect(result.status == 0, "\(arguments)")
+                #expect(result.output.contains("usage: openrealm"), "\(arguments)")
+                #expect(result.errors.isEmpty)
+            }
+        }
+    }
+
+    @Test("no command and unknown commands print the usage to stderr and exit 2")
     func usage() throws {
         try withTemporaryDirectory { directory in
-            for arguments in [["--help"], [], ["frobnicate"], ["info"], ["verify", "a", "b"], ["demo", "a", "b"]] {
+            for arguments in [[], ["frobnicate"], ["info"], ["verify", "a", "b"], ["demo", "a", "b"]] {
                 let result = try runTool(arguments, in: directory)
                 #expect(result.status == 2, "\(arguments)")
                 #expect(result.errors.contains("usage: openrealm"), "\(arguments)")
