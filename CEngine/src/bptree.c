@@ -35,13 +35,12 @@ static bool corrupt_tree(ce_ref ref)
 static bool read_tree_node(const ce_space *space, ce_ref ref, ce_node *out_node)
 {
     if (!node_read(space, ref, out_node)) return false;
-    if (out_node->flags & NODE_INNER) {
-        if (!(out_node->flags & NODE_HAS_REFS) || out_node->count == 0 || out_node->count % 2 != 0 ||
-            out_node->count / 2 > BPTREE_INNER_MAX)
-            return corrupt_tree(ref);
-    } else if (out_node->count > BPTREE_LEAF_MAX) {
-        return corrupt_tree(ref);
-    }
+    bool inner = (out_node->flags & NODE_INNER) != 0;
+    if (inner ? !(out_node->flags & NODE_HAS_REFS) || out_node->count == 0 || out_node->count % 2 != 0 ||
+                    out_node->count / 2 > BPTREE_INNER_MAX
+              : out_node->count > BPTREE_LEAF_MAX)
+        return ce_fail(CE_ERR_CORRUPT, "invalid database: the %s node of a tree at offset %llu is malformed (%u elements, flags %u)",
+                       inner ? "inner" : "leaf", (unsigned long long)ref, out_node->count, out_node->flags);
     return true;
 }
 
@@ -115,9 +114,10 @@ bool bptree_get(const ce_space *space, ce_ref root, size_t index, int64_t *out_v
 static bool set_in(ce_space *space, ce_ref *ref, size_t index, int64_t value, unsigned depth)
 {
     if (depth > BPTREE_MAX_DEPTH) return corrupt_tree(*ref);
-    if (!node_make_writable(space, ref)) return false;
     ce_node node;
-    if (!read_tree_node(space, *ref, &node)) return false;
+    /* Checked before the copy, so a damaged node is named by its offset. */
+    if (!read_tree_node(space, *ref, &node) || !node_make_writable(space, ref) || !node_read(space, *ref, &node))
+        return false;
     if (!(node.flags & NODE_INNER)) {
         if (index >= node.count)
             return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "position %zu is beyond the end of the list", index);
@@ -152,9 +152,10 @@ static bool insert_into(ce_space *space, ce_ref *ref, size_t index, int64_t valu
 {
     out->happened = false;
     if (depth > BPTREE_MAX_DEPTH) return corrupt_tree(*ref);
-    if (!node_make_writable(space, ref)) return false;
     ce_node node;
-    if (!read_tree_node(space, *ref, &node)) return false;
+    /* Checked before the copy, so a damaged node is named by its offset. */
+    if (!read_tree_node(space, *ref, &node) || !node_make_writable(space, ref) || !node_read(space, *ref, &node))
+        return false;
     if (!(node.flags & NODE_INNER)) {
         if (index > node.count)
             return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "position %zu is beyond the end of the list", index);
@@ -228,9 +229,10 @@ bool bptree_append_bulk(ce_space *space, ce_ref *root, const int64_t *values, si
 static bool erase_from(ce_space *space, ce_ref *ref, size_t index, unsigned depth)
 {
     if (depth > BPTREE_MAX_DEPTH) return corrupt_tree(*ref);
-    if (!node_make_writable(space, ref)) return false;
     ce_node node;
-    if (!read_tree_node(space, *ref, &node)) return false;
+    /* Checked before the copy, so a damaged node is named by its offset. */
+    if (!read_tree_node(space, *ref, &node) || !node_make_writable(space, ref) || !node_read(space, *ref, &node))
+        return false;
     if (!(node.flags & NODE_INNER)) return node_erase(space, *ref, index);
     size_t child;
     if (!find_child(&node, *ref, &index, &child, false)) return false;
