@@ -1,0 +1,828 @@
+/*
+ * bench_w5.c — workload W5 of /work/shared/BENCHMARKS.md: 10,000 write
+ * transactions of one new Person each, durable commit each, against SQLite
+ * (WAL, synchronous=FULL) and LMDB (default flags), interleaved per
+ * repetition, each repetition on a fresh file.
+ *
+ * Person { id: int64 primary key, name: string, age: int, score: double };
+ * object i (0-based): id = i + 1, name = "name-<i>", age = i % 100,
+ * score = splitmix64(i ^ 0x5EED) mapped to [0, 1) (top 53 bits * 2^-53).
+ *
+ * OpenRealm: the table layer does not exist yet, so this measures the
+ * storage core's path. The user root is a HAS_REFS node of four B+trees
+ * (ids; refs to byte nodes holding the names; ages; scores as the double's
+ * bits), and each commit appends one element to each tree. When the table
+ * layer lands, the benchmark moves to it.
+ *
+ * Usage: bench_w5 [--count N] [--reps N] [--dir DIR] [--systems ours,sqlite,lmdb] [--keep]
+ * Build it in Release and run it under `chrt -f 1` (Benchmarks/run_w5.sh).
+ */
+#include "cengine.h"
+#include "bptree.h"
+#include "db.h"
+#include "node.h"
+#include "os.h"
+
+#include <lmdb.h>
+#include <sqlite3.h>
+
+#include <errno.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------------ */
+/* The workload                                                              */
+/* ------------------------------------------------------------------------ */
+
+static uint64_t splitmix64(uint64_t x)
+{
+    uint64_t z = x + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+typedef struct person {
+    int64_t id;
+    int64_t age;
+    double score;
+    size_t name_length;
+    char name[32];
+} person;
+
+static void person_make(uint64_t i, person *p)
+{
+    p->id = (int64_t)i + 1;
+    p->age = (int64_t)(i % 100);
+    p->score = (double)(splitmix64(i ^ 0x5EEDull) >> 11) * 0x1.0p-53;
+    int length = snprintf(p->name, sizeof p->name, "name-%" PRIu64, i);
+    p->name_length = (size_t)length;
+}
+
+static int64_t double_bits(double value)
+{
+    int64_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    return bits;
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* What one repetition of one system measured. */
+typedef struct run_result {
+    double seconds;          /* wall time of the timed loop */
+    double commits_per_second;
+    double p50_us, p90_us, p99_us, max_us;
+    uint64_t file_bytes;     /* bytes of the database file(s) afterwards */
+    double syncs_per_commit; /* ours only: fdatasync + fsync calls per commit (counted) */
+    double writes_per_commit; /* ours only: pwrite calls per commit */
+    double grows_per_commit;  /* ours only: fallocate/ftruncate calls per commit */
+    double kib_per_commit;    /* ours only: bytes handed to pwrite per commit, KiB */
+    double sync_us_per_commit, write_us_per_commit; /* ours only: mean time in fdatasync/fsync, in pwrite */
+    uint64_t free_extents;    /* ours only: free-list entries after the run (ce_db_verify) */
+} run_result;
+
+static int compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Nearest-rank percentile of a sorted array. */
+static uint64_t percentile_u64(const uint64_t *sorted, size_t count, double fraction)
+{
+    size_t rank = (size_t)(fraction * (double)count + 0.999999);
+    if (rank < 1) rank = 1;
+    if (rank > count) rank = count;
+    return sorted[rank - 1];
+}
+
+static void finish_result(run_result *result, uint64_t *latencies, size_t count, uint64_t loop_ns)
+{
+    qsort(latencies, count, sizeof *latencies, compare_u64);
+    result->seconds = (double)loop_ns / 1e9;
+    result->commits_per_second = (double)count / result->seconds;
+    result->p50_us = (double)percentile_u64(latencies, count, 0.50) / 1e3;
+    result->p90_us = (double)percentile_u64(latencies, count, 0.90) / 1e3;
+    result->p99_us = (double)percentile_u64(latencies, count, 0.99) / 1e3;
+    result->max_us = (double)latencies[count - 1] / 1e3;
+}
+
+static uint64_t file_size_or_zero(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+static char *join_path(const char *dir, const char *name)
+{
+    size_t length = strlen(dir) + strlen(name) + 2;
+    char *path = malloc(length);
+    if (!path) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    snprintf(path, length, "%s/%s", dir, name);
+    return path;
+}
+
+/* ------------------------------------------------------------------------ */
+/* OpenRealm (the storage core's path)                                       */
+/* ------------------------------------------------------------------------ */
+
+/* Counts (and times) the engine's system calls through the os table: an
+ * indirect call the engine makes anyway; the wrappers add well under a
+ * microsecond a commit. */
+static uint64_t os_sync_calls, os_sync_ns, os_write_calls, os_write_bytes, os_write_ns, os_grow_calls;
+static int counting_fdatasync(int fd)
+{
+    os_sync_calls++;
+    uint64_t t0 = now_ns();
+    int result = ce_os_default.fdatasync(fd);
+    os_sync_ns += now_ns() - t0;
+    return result;
+}
+static int counting_fsync(int fd)
+{
+    os_sync_calls++;
+    uint64_t t0 = now_ns();
+    int result = ce_os_default.fsync(fd);
+    os_sync_ns += now_ns() - t0;
+    return result;
+}
+static ssize_t counting_pwrite(int fd, const void *buffer, size_t length, off_t offset)
+{
+    os_write_calls++;
+    os_write_bytes += length;
+    uint64_t t0 = now_ns();
+    ssize_t result = ce_os_default.pwrite(fd, buffer, length, offset);
+    os_write_ns += now_ns() - t0;
+    return result;
+}
+static int counting_ftruncate(int fd, off_t length) { os_grow_calls++; return ce_os_default.ftruncate(fd, length); }
+static int counting_fallocate(int fd, off_t offset, off_t length)
+{
+    os_grow_calls++;
+    return ce_os_default.fallocate(fd, offset, length);
+}
+static ce_os_methods counting_os;
+
+static void ours_check(bool ok, const char *what)
+{
+    if (ok) return;
+    fprintf(stderr, "OpenRealm: %s failed: [%d %s] %s\n", what, (int)ce_last_error_code(),
+            ce_error_name(ce_last_error_code()), ce_last_error_message());
+    exit(1);
+}
+
+enum { COL_ID, COL_NAME, COL_AGE, COL_SCORE, COL_COUNT };
+
+/* The empty "table": a HAS_REFS root of four empty trees. */
+static bool ours_create_schema(ce_txn *txn)
+{
+    ce_space *space = db_txn_space(txn);
+    ce_ref root;
+    if (!node_create(space, NODE_HAS_REFS, COL_COUNT, 0, &root)) return false;
+    for (int column = 0; column < COL_COUNT; column++) {
+        ce_ref tree;
+        if (!bptree_create(space, column == COL_NAME ? NODE_HAS_REFS : 0, &tree)) return false;
+        if (!node_set(space, root, (size_t)column, (int64_t)tree)) return false;
+    }
+    return db_txn_set_root(txn, root);
+}
+
+static bool ours_read_columns(ce_space *space, ce_ref root, ce_ref trees[COL_COUNT])
+{
+    ce_node node;
+    if (!node_read(space, root, &node)) return false;
+    if (node.count != COL_COUNT || !(node.flags & NODE_HAS_REFS)) {
+        fprintf(stderr, "OpenRealm: the user root is not the 4-column node this benchmark wrote\n");
+        exit(1);
+    }
+    for (int column = 0; column < COL_COUNT; column++) trees[column] = (ce_ref)node_get(&node, (size_t)column);
+    return true;
+}
+
+/* Appends one Person: copy the root, append to the four trees, store the
+ * trees' new roots in it, and make it the user root. */
+static bool ours_append(ce_txn *txn, const person *p)
+{
+    ce_space *space = db_txn_space(txn);
+    ce_ref root = db_txn_root(txn);
+    if (!node_make_writable(space, &root)) return false;
+    ce_ref trees[COL_COUNT];
+    if (!ours_read_columns(space, root, trees)) return false;
+    ce_ref name;
+    if (!node_create_bytes(space, 0, p->name, p->name_length, &name)) return false;
+    const int64_t values[COL_COUNT] = {p->id, (int64_t)name, p->age, double_bits(p->score)};
+    for (int column = 0; column < COL_COUNT; column++) {
+        ce_ref tree = trees[column];
+        if (!bptree_append(space, &tree, values[column])) return false;
+        if (tree != trees[column] && !node_set(space, root, (size_t)column, (int64_t)tree)) return false;
+    }
+    return db_txn_set_root(txn, root);
+}
+
+/* Reads everything back (untimed): sizes, the first and last objects, and
+ * the whole file through ce_db_verify. */
+static void ours_verify(ce_db *db, size_t count, run_result *result)
+{
+    ce_txn *txn;
+    ours_check(ce_txn_begin_read(db, &txn), "begin read (verification)");
+    ce_space *space = db_txn_space(txn);
+    ce_ref trees[COL_COUNT];
+    ours_check(ours_read_columns(space, db_txn_root(txn), trees), "read the root (verification)");
+    for (int column = 0; column < COL_COUNT; column++) {
+        size_t size;
+        ours_check(bptree_size(space, trees[column], &size), "bptree_size (verification)");
+        if (size != count) {
+            fprintf(stderr, "OpenRealm: column %d holds %zu values, expected %zu\n", column, size, count);
+            exit(1);
+        }
+    }
+    const size_t probes[2] = {0, count - 1};
+    for (int k = 0; k < 2; k++) {
+        size_t i = probes[k];
+        person expected;
+        person_make(i, &expected);
+        int64_t id, name_ref, age, score;
+        ours_check(bptree_get(space, trees[COL_ID], i, &id) && bptree_get(space, trees[COL_NAME], i, &name_ref) &&
+                       bptree_get(space, trees[COL_AGE], i, &age) && bptree_get(space, trees[COL_SCORE], i, &score),
+                   "bptree_get (verification)");
+        ce_node name;
+        ours_check(node_read(space, (ce_ref)name_ref, &name), "read a name (verification)");
+        if (id != expected.id || age != expected.age || score != double_bits(expected.score) ||
+            !(name.flags & NODE_BYTES) || name.count != expected.name_length ||
+            memcmp(name.payload, expected.name, expected.name_length) != 0) {
+            fprintf(stderr, "OpenRealm: object %zu read back wrong\n", i);
+            exit(1);
+        }
+    }
+    ce_txn_end(txn);
+    ce_db_stats stats;
+    ours_check(ce_db_verify(db, &stats), "ce_db_verify");
+    result->free_extents = stats.free_extent_count;
+}
+
+static void run_ours(const char *dir, size_t count, uint64_t *latencies, run_result *result)
+{
+    char *path = join_path(dir, "person.realm");
+    ce_db_options options;
+    ce_db_options_init(&options); /* durability full */
+    ce_db *db;
+    ours_check(ce_db_open(path, &options, &db), "ce_db_open");
+    ce_txn *txn;
+    ours_check(ce_txn_begin_write(db, &txn), "begin write (schema)");
+    ours_check(ours_create_schema(txn), "create the four trees");
+    ours_check(ce_txn_commit(txn), "commit (schema)");
+
+    const ce_os_methods *saved = ce_os;
+    ce_os = &counting_os;
+    uint64_t syncs0 = os_sync_calls, writes0 = os_write_calls, bytes0 = os_write_bytes, grows0 = os_grow_calls;
+    uint64_t sync_ns0 = os_sync_ns, write_ns0 = os_write_ns;
+    uint64_t loop_start = now_ns();
+    for (size_t i = 0; i < count; i++) {
+        uint64_t t0 = now_ns();
+        person p;
+        person_make(i, &p);
+        ours_check(ce_txn_begin_write(db, &txn), "ce_txn_begin_write");
+        if (!ours_append(txn, &p)) {
+            ours_check(false, "append a Person");
+        }
+        ours_check(ce_txn_commit(txn), "ce_txn_commit");
+        latencies[i] = now_ns() - t0;
+    }
+    uint64_t loop_ns = now_ns() - loop_start;
+    result->syncs_per_commit = (double)(os_sync_calls - syncs0) / (double)count;
+    result->writes_per_commit = (double)(os_write_calls - writes0) / (double)count;
+    result->grows_per_commit = (double)(os_grow_calls - grows0) / (double)count;
+    result->kib_per_commit = (double)(os_write_bytes - bytes0) / 1024.0 / (double)count;
+    result->sync_us_per_commit = (double)(os_sync_ns - sync_ns0) / 1e3 / (double)count;
+    result->write_us_per_commit = (double)(os_write_ns - write_ns0) / 1e3 / (double)count;
+    ce_os = saved;
+
+    ours_verify(db, count, result);
+    ours_check(ce_db_close(db), "ce_db_close");
+    finish_result(result, latencies, count, loop_ns);
+    result->file_bytes = file_size_or_zero(path);
+    free(path);
+}
+
+/* ------------------------------------------------------------------------ */
+/* SQLite: WAL, synchronous=FULL, prepared INSERT, one transaction a Person   */
+/* ------------------------------------------------------------------------ */
+
+static void sqlite_check(sqlite3 *db, int rc, int expected, const char *what)
+{
+    if (rc == expected) return;
+    fprintf(stderr, "SQLite: %s failed: %d %s\n", what, rc, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+    exit(1);
+}
+
+static void sqlite_exec(sqlite3 *db, const char *sql)
+{
+    char *message = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &message) != SQLITE_OK) {
+        fprintf(stderr, "SQLite: %s failed: %s\n", sql, message ? message : "?");
+        exit(1);
+    }
+}
+
+static void sqlite_step_reset(sqlite3 *db, sqlite3_stmt *statement, const char *what)
+{
+    sqlite_check(db, sqlite3_step(statement), SQLITE_DONE, what);
+    sqlite_check(db, sqlite3_reset(statement), SQLITE_OK, what);
+}
+
+static void run_sqlite(const char *dir, size_t count, uint64_t *latencies, run_result *result)
+{
+    char *path = join_path(dir, "person.sqlite");
+    sqlite3 *db = NULL;
+    sqlite_check(db, sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL), SQLITE_OK, "open");
+
+    sqlite3_stmt *mode;
+    sqlite_check(db, sqlite3_prepare_v2(db, "PRAGMA journal_mode=WAL", -1, &mode, NULL), SQLITE_OK, "journal_mode");
+    sqlite_check(db, sqlite3_step(mode), SQLITE_ROW, "journal_mode");
+    if (strcmp((const char *)sqlite3_column_text(mode, 0), "wal") != 0) {
+        fprintf(stderr, "SQLite: journal_mode is %s, not wal\n", sqlite3_column_text(mode, 0));
+        exit(1);
+    }
+    sqlite3_finalize(mode);
+    sqlite_exec(db, "PRAGMA synchronous=FULL");
+    sqlite_exec(db, "CREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT NOT NULL, age INTEGER NOT NULL, "
+                    "score REAL NOT NULL)");
+
+    sqlite3_stmt *begin, *commit, *insert;
+    sqlite_check(db, sqlite3_prepare_v2(db, "BEGIN", -1, &begin, NULL), SQLITE_OK, "prepare BEGIN");
+    sqlite_check(db, sqlite3_prepare_v2(db, "COMMIT", -1, &commit, NULL), SQLITE_OK, "prepare COMMIT");
+    sqlite_check(db, sqlite3_prepare_v2(db, "INSERT INTO person (id, name, age, score) VALUES (?1, ?2, ?3, ?4)",
+                                        -1, &insert, NULL),
+                 SQLITE_OK, "prepare INSERT");
+
+    uint64_t loop_start = now_ns();
+    for (size_t i = 0; i < count; i++) {
+        uint64_t t0 = now_ns();
+        person p;
+        person_make(i, &p);
+        sqlite_step_reset(db, begin, "BEGIN");
+        sqlite3_bind_int64(insert, 1, p.id);
+        sqlite3_bind_text(insert, 2, p.name, (int)p.name_length, SQLITE_STATIC);
+        sqlite3_bind_int64(insert, 3, p.age);
+        sqlite3_bind_double(insert, 4, p.score);
+        sqlite_step_reset(db, insert, "INSERT");
+        sqlite_step_reset(db, commit, "COMMIT");
+        latencies[i] = now_ns() - t0;
+    }
+    uint64_t loop_ns = now_ns() - loop_start;
+
+    /* Read back (untimed). */
+    sqlite3_stmt *check;
+    sqlite_check(db, sqlite3_prepare_v2(db, "SELECT count(*), max(id) FROM person", -1, &check, NULL), SQLITE_OK,
+                 "prepare check");
+    sqlite_check(db, sqlite3_step(check), SQLITE_ROW, "check");
+    if ((size_t)sqlite3_column_int64(check, 0) != count || (size_t)sqlite3_column_int64(check, 1) != count) {
+        fprintf(stderr, "SQLite: read back %lld rows\n", (long long)sqlite3_column_int64(check, 0));
+        exit(1);
+    }
+    sqlite3_finalize(check);
+    sqlite3_finalize(begin);
+    sqlite3_finalize(commit);
+    sqlite3_finalize(insert);
+
+    finish_result(result, latencies, count, loop_ns);
+    char *wal = join_path(dir, "person.sqlite-wal");
+    result->file_bytes = file_size_or_zero(path) + file_size_or_zero(wal); /* before close checkpoints */
+    free(wal);
+    sqlite_check(db, sqlite3_close(db), SQLITE_OK, "close");
+    free(path);
+}
+
+/* ------------------------------------------------------------------------ */
+/* LMDB: default flags, key = id big-endian, value = a packed struct          */
+/* ------------------------------------------------------------------------ */
+
+static void lmdb_check(int rc, const char *what)
+{
+    if (rc == MDB_SUCCESS) return;
+    fprintf(stderr, "LMDB: %s failed: %s\n", what, mdb_strerror(rc));
+    exit(1);
+}
+
+typedef struct __attribute__((packed)) lmdb_person {
+    int64_t id;
+    int32_t age;
+    double score;
+    uint32_t name_length;
+    char name[]; /* name_length bytes */
+} lmdb_person;
+
+static size_t lmdb_pack(const person *p, uint8_t *buffer)
+{
+    lmdb_person header = {.id = p->id, .age = (int32_t)p->age, .score = p->score,
+                          .name_length = (uint32_t)p->name_length};
+    memcpy(buffer, &header, sizeof header);
+    memcpy(buffer + sizeof header, p->name, p->name_length);
+    return sizeof header + p->name_length;
+}
+
+static void lmdb_key(int64_t id, uint8_t key[8])
+{
+    for (int b = 0; b < 8; b++) key[b] = (uint8_t)((uint64_t)id >> (56 - 8 * b));
+}
+
+static void run_lmdb(const char *dir, size_t count, uint64_t *latencies, run_result *result)
+{
+    MDB_env *env;
+    lmdb_check(mdb_env_create(&env), "mdb_env_create");
+    lmdb_check(mdb_env_set_mapsize(env, (size_t)1 << 30), "mdb_env_set_mapsize");
+    lmdb_check(mdb_env_open(env, dir, 0, 0644), "mdb_env_open"); /* default flags: durable */
+    MDB_txn *txn;
+    MDB_dbi dbi;
+    lmdb_check(mdb_txn_begin(env, NULL, 0, &txn), "mdb_txn_begin (open)");
+    lmdb_check(mdb_dbi_open(txn, NULL, 0, &dbi), "mdb_dbi_open");
+    lmdb_check(mdb_txn_commit(txn), "mdb_txn_commit (open)");
+
+    uint8_t key_bytes[8], value_bytes[sizeof(lmdb_person) + 32];
+    uint64_t loop_start = now_ns();
+    for (size_t i = 0; i < count; i++) {
+        uint64_t t0 = now_ns();
+        person p;
+        person_make(i, &p);
+        lmdb_key(p.id, key_bytes);
+        MDB_val key = {sizeof key_bytes, key_bytes};
+        MDB_val value = {lmdb_pack(&p, value_bytes), value_bytes};
+        lmdb_check(mdb_txn_begin(env, NULL, 0, &txn), "mdb_txn_begin");
+        lmdb_check(mdb_put(txn, dbi, &key, &value, 0), "mdb_put");
+        lmdb_check(mdb_txn_commit(txn), "mdb_txn_commit");
+        latencies[i] = now_ns() - t0;
+    }
+    uint64_t loop_ns = now_ns() - loop_start;
+
+    /* Read back (untimed). */
+    MDB_stat stat;
+    lmdb_check(mdb_txn_begin(env, NULL, MDB_RDONLY, &txn), "mdb_txn_begin (check)");
+    lmdb_check(mdb_stat(txn, dbi, &stat), "mdb_stat");
+    person last;
+    person_make(count - 1, &last);
+    lmdb_key(last.id, key_bytes);
+    MDB_val key = {sizeof key_bytes, key_bytes}, value;
+    lmdb_check(mdb_get(txn, dbi, &key, &value), "mdb_get (check)");
+    lmdb_person stored;
+    memcpy(&stored, value.mv_data, sizeof stored);
+    if (stat.ms_entries != count || stored.id != last.id || stored.name_length != last.name_length ||
+        memcmp((const uint8_t *)value.mv_data + sizeof stored, last.name, last.name_length) != 0) {
+        fprintf(stderr, "LMDB: read back %zu entries or a wrong last object\n", (size_t)stat.ms_entries);
+        exit(1);
+    }
+    mdb_txn_abort(txn);
+    mdb_env_close(env);
+
+    finish_result(result, latencies, count, loop_ns);
+    char *data = join_path(dir, "data.mdb");
+    result->file_bytes = file_size_or_zero(data);
+    free(data);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The machine and the file system                                           */
+/* ------------------------------------------------------------------------ */
+
+static void cpu_model(char *out, size_t size)
+{
+    snprintf(out, size, "unknown");
+    FILE *file = fopen("/proc/cpuinfo", "r");
+    if (!file) return;
+    char line[512];
+    while (fgets(line, sizeof line, file)) {
+        if (strncmp(line, "model name", 10) == 0) {
+            char *colon = strchr(line, ':');
+            if (colon) {
+                colon++;
+                while (*colon == ' ' || *colon == '\t') colon++;
+                colon[strcspn(colon, "\n")] = 0;
+                snprintf(out, size, "%s", colon);
+            }
+            break;
+        }
+    }
+    fclose(file);
+}
+
+/* The mount (device, mount point, type) that holds `path`: the longest
+ * mount point of /proc/self/mounts that prefixes its real path. */
+static void file_system_of(const char *path, char *out, size_t size)
+{
+    snprintf(out, size, "unknown");
+    char real[PATH_MAX];
+    if (!realpath(path, real)) return;
+    FILE *file = fopen("/proc/self/mounts", "r");
+    if (!file) return;
+    char device[512], mount_point[1024], type[128];
+    size_t best = 0;
+    char line[2048];
+    while (fgets(line, sizeof line, file)) {
+        if (sscanf(line, "%511s %1023s %127s", device, mount_point, type) != 3) continue;
+        size_t length = strlen(mount_point);
+        bool prefix = strcmp(mount_point, "/") == 0 ||
+                      (strncmp(real, mount_point, length) == 0 && (real[length] == '/' || real[length] == 0));
+        if (prefix && (length >= best)) {
+            best = length;
+            snprintf(out, size, "%s on %s (mounted at %s)", type, device, mount_point);
+        }
+    }
+    fclose(file);
+}
+
+#define TMPFS_MAGIC_NUMBER 0x01021994
+#define RAMFS_MAGIC_NUMBER 0x858458f6
+
+static bool is_memory_file_system(const char *path)
+{
+    struct statfs fs;
+    if (statfs(path, &fs) != 0) return false;
+    return fs.f_type == TMPFS_MAGIC_NUMBER || (unsigned long)fs.f_type == RAMFS_MAGIC_NUMBER;
+}
+
+/* A directory for the default run directory: not in memory, and on the same
+ * file system as /work when /work exists. */
+static const char *default_base_dir(void)
+{
+    struct stat work;
+    bool have_work = stat("/work", &work) == 0;
+    const char *candidates[] = {getenv("TMPDIR"), "/var/tmp", "/tmp"};
+    for (size_t k = 0; k < sizeof candidates / sizeof *candidates; k++) {
+        const char *dir = candidates[k];
+        struct stat st;
+        if (!dir || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK) != 0) continue;
+        if (is_memory_file_system(dir)) continue;
+        if (have_work && st.st_dev != work.st_dev) continue;
+        return dir;
+    }
+    return have_work ? "/work" : ".";
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    if (remove(path) != 0) fprintf(stderr, "warning: could not remove %s: %s\n", path, strerror(errno));
+    return 0;
+}
+
+static void remove_tree(const char *path) { nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
+/* ------------------------------------------------------------------------ */
+/* Main                                                                      */
+/* ------------------------------------------------------------------------ */
+
+enum { SYS_OURS, SYS_SQLITE, SYS_LMDB, SYS_COUNT };
+static const char *const SYSTEM_NAMES[SYS_COUNT] = {"ours", "sqlite", "lmdb"};
+static const char *const SYSTEM_TITLES[SYS_COUNT] = {
+    "OpenRealm (storage core: 4 B+trees)", "SQLite WAL, synchronous=FULL", "LMDB default flags"};
+typedef void (*run_function)(const char *dir, size_t count, uint64_t *latencies, run_result *result);
+static const run_function RUNS[SYS_COUNT] = {run_ours, run_sqlite, run_lmdb};
+
+static double median_of(double *values, size_t count)
+{
+    qsort(values, count, sizeof *values, compare_double);
+    return count % 2 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2;
+}
+
+typedef struct summary {
+    double commits_median, commits_min, commits_max;
+    double p50_median, p90_median, p99_median, max_median;
+    double file_mib_median;
+} summary;
+
+static summary summarize(const run_result *results, size_t reps)
+{
+    double *values = malloc(reps * sizeof *values);
+    summary s;
+    for (size_t r = 0; r < reps; r++) values[r] = results[r].commits_per_second;
+    s.commits_median = median_of(values, reps);
+    s.commits_min = values[0];
+    s.commits_max = values[reps - 1];
+    for (size_t r = 0; r < reps; r++) values[r] = results[r].p50_us;
+    s.p50_median = median_of(values, reps);
+    for (size_t r = 0; r < reps; r++) values[r] = results[r].p90_us;
+    s.p90_median = median_of(values, reps);
+    for (size_t r = 0; r < reps; r++) values[r] = results[r].p99_us;
+    s.p99_median = median_of(values, reps);
+    for (size_t r = 0; r < reps; r++) values[r] = results[r].max_us;
+    s.max_median = median_of(values, reps);
+    for (size_t r = 0; r < reps; r++) values[r] = (double)results[r].file_bytes / 1048576.0;
+    s.file_mib_median = median_of(values, reps);
+    free(values);
+    return s;
+}
+
+static void usage(const char *program)
+{
+    fprintf(stderr,
+            "usage: %s [--count N] [--reps N] [--dir DIR] [--systems ours,sqlite,lmdb] [--keep]\n"
+            "  --count N    Person objects, one durable commit each (default 10000)\n"
+            "  --reps N     repetitions, systems interleaved in each (default 5)\n"
+            "  --dir DIR    where the fresh files go (default: a temp dir on the same file\n"
+            "               system as /work, never tmpfs)\n"
+            "  --systems L  a comma-separated subset, in run order (default ours,sqlite,lmdb)\n"
+            "  --keep       keep the files (for inspection) instead of removing them\n",
+            program);
+    exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    size_t count = 10000, reps = 5;
+    const char *base_dir = NULL;
+    bool keep = false;
+    int order[SYS_COUNT] = {SYS_OURS, SYS_SQLITE, SYS_LMDB};
+    int system_count = SYS_COUNT;
+    for (int a = 1; a < argc; a++) {
+        if (strcmp(argv[a], "--count") == 0 && a + 1 < argc) {
+            count = strtoull(argv[++a], NULL, 10);
+        } else if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc) {
+            reps = strtoull(argv[++a], NULL, 10);
+        } else if (strcmp(argv[a], "--dir") == 0 && a + 1 < argc) {
+            base_dir = argv[++a];
+        } else if (strcmp(argv[a], "--keep") == 0) {
+            keep = true;
+        } else if (strcmp(argv[a], "--systems") == 0 && a + 1 < argc) {
+            char *list = strdup(argv[++a]);
+            system_count = 0;
+            for (char *name = strtok(list, ","); name; name = strtok(NULL, ",")) {
+                int found = -1;
+                for (int s = 0; s < SYS_COUNT; s++)
+                    if (strcmp(name, SYSTEM_NAMES[s]) == 0) found = s;
+                if (found < 0 || system_count == SYS_COUNT) usage(argv[0]);
+                order[system_count++] = found;
+            }
+            free(list);
+            if (system_count == 0) usage(argv[0]);
+        } else {
+            usage(argv[0]);
+        }
+    }
+    if (count == 0 || reps == 0) usage(argv[0]);
+
+    counting_os = ce_os_default;
+    counting_os.fdatasync = counting_fdatasync;
+    counting_os.fsync = counting_fsync;
+    counting_os.pwrite = counting_pwrite;
+    counting_os.ftruncate = counting_ftruncate;
+    counting_os.fallocate = counting_fallocate;
+
+    if (!base_dir) base_dir = default_base_dir();
+    char *run_dir = join_path(base_dir, "openrealm-w5-XXXXXX");
+    if (!mkdtemp(run_dir)) {
+        fprintf(stderr, "cannot create a directory under %s: %s\n", base_dir, strerror(errno));
+        return 1;
+    }
+
+    char model[256], fs[2048];
+    cpu_model(model, sizeof model);
+    file_system_of(run_dir, fs, sizeof fs);
+    struct utsname un;
+    uname(&un);
+    int policy = sched_getscheduler(0);
+    struct sched_param param;
+    sched_getparam(0, &param);
+    time_t now = time(NULL);
+    char date[64];
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
+
+    printf("W5: %zu write transactions of one new Person each, durable commit each; %zu repetitions,\n", count, reps);
+    printf("    systems interleaved in each repetition, each on a fresh file\n");
+    printf("date:        %s\n", date);
+    printf("machine:     %s, %ld online CPUs\n", model, sysconf(_SC_NPROCESSORS_ONLN));
+    printf("kernel:      %s %s\n", un.sysname, un.release);
+    printf("directory:   %s\n", run_dir);
+    printf("file system: %s%s\n", fs, is_memory_file_system(run_dir) ? "  WARNING: in memory, fsync is free" : "");
+    printf("scheduling:  %s (priority %d)%s\n",
+           policy == SCHED_FIFO ? "SCHED_FIFO" : policy == SCHED_RR ? "SCHED_RR" : "SCHED_OTHER",
+           param.sched_priority, policy == SCHED_FIFO ? "" : "  (not under chrt -f: fsync figures are noisier)");
+    printf("peers:       SQLite %s, %s\n", sqlite3_libversion(), mdb_version(NULL, NULL, NULL));
+    printf("engine:      OpenRealm %s, storage core's path (a HAS_REFS root of 4 B+trees: ids, name refs,\n"
+           "             ages, score bits; one append to each a commit); when the table layer lands the\n"
+           "             benchmark moves to it\n",
+           ce_engine_version());
+    printf("\n");
+    fflush(stdout);
+
+    uint64_t *latencies = malloc(count * sizeof *latencies);
+    run_result *results = calloc(reps * SYS_COUNT, sizeof *results);
+    if (!latencies || !results) {
+        fprintf(stderr, "out of memory\n");
+        return 1;
+    }
+    printf("%-4s %-7s %12s %10s %10s %10s %10s %10s\n", "rep", "system", "commits/s", "p50 us", "p90 us", "p99 us",
+           "max us", "file MiB");
+    for (size_t r = 0; r < reps; r++) {
+        for (int k = 0; k < system_count; k++) {
+            int s = order[k];
+            char name[64];
+            snprintf(name, sizeof name, "rep%zu-%s", r + 1, SYSTEM_NAMES[s]);
+            char *dir = join_path(run_dir, name);
+            if (mkdir(dir, 0755) != 0) {
+                fprintf(stderr, "cannot create %s: %s\n", dir, strerror(errno));
+                return 1;
+            }
+            run_result *result = &results[(size_t)s * reps + r];
+            RUNS[s](dir, count, latencies, result);
+            if (!keep) remove_tree(dir);
+            free(dir);
+            printf("%-4zu %-7s %12.0f %10.1f %10.1f %10.1f %10.1f %10.2f", r + 1, SYSTEM_NAMES[s],
+                   result->commits_per_second, result->p50_us, result->p90_us, result->p99_us, result->max_us,
+                   (double)result->file_bytes / 1048576.0);
+            if (s == SYS_OURS)
+                printf("   (a commit: %.3f fsyncs taking %.0f us, %.2f pwrites of %.1f KiB taking %.0f us, %.4f grows; "
+                       "%" PRIu64 " free extents at the end)",
+                       result->syncs_per_commit, result->sync_us_per_commit, result->writes_per_commit,
+                       result->kib_per_commit, result->write_us_per_commit, result->grows_per_commit,
+                       result->free_extents);
+            printf("\n");
+            fflush(stdout);
+        }
+    }
+    if (keep)
+        printf("(files kept in %s)\n", run_dir);
+    else
+        remove_tree(run_dir);
+
+    summary sums[SYS_COUNT];
+    bool ran[SYS_COUNT] = {false};
+    for (int k = 0; k < system_count; k++) {
+        ran[order[k]] = true;
+        sums[order[k]] = summarize(&results[(size_t)order[k] * reps], reps);
+    }
+    printf("\nSummary (median over %zu repetitions; spread = min-max of the repetitions):\n\n", reps);
+    printf("| system | commits/s median | commits/s spread | median µs/commit | p90 µs | p99 µs | max µs | file MiB |\n");
+    printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (int k = 0; k < system_count; k++) {
+        int s = order[k];
+        const summary *m = &sums[s];
+        printf("| %s | %.0f | %.0f–%.0f | %.1f | %.1f | %.1f | %.0f | %.2f |\n", SYSTEM_TITLES[s], m->commits_median,
+               m->commits_min, m->commits_max, m->p50_median, m->p90_median, m->p99_median, m->max_median,
+               m->file_mib_median);
+    }
+    if (ran[SYS_OURS]) {
+        double syncs = 0, writes = 0, kib = 0, sync_us = 0, write_us = 0, mean_us = 0;
+        for (size_t r = 0; r < reps; r++) {
+            const run_result *o = &results[SYS_OURS * reps + r];
+            syncs += o->syncs_per_commit;
+            writes += o->writes_per_commit;
+            kib += o->kib_per_commit;
+            sync_us += o->sync_us_per_commit;
+            write_us += o->write_us_per_commit;
+            mean_us += 1e6 / o->commits_per_second;
+        }
+        double n = (double)reps;
+        printf("\nOpenRealm, a commit (mean over all repetitions, counted and timed through the os table):\n"
+               "  %.3f fsync-type calls (fdatasync + fsync), %.2f pwrite calls of %.1f KiB in all\n"
+               "  %.1f µs in all: %.1f µs in fdatasync/fsync, %.1f µs in pwrite, %.1f µs elsewhere (engine CPU,\n"
+               "  begin/commit bookkeeping, building the Person)\n",
+               syncs / n, writes / n, kib / n, mean_us / n, sync_us / n, write_us / n,
+               (mean_us - sync_us - write_us) / n);
+    }
+    for (int peer = SYS_SQLITE; peer <= SYS_LMDB; peer++) {
+        if (!ran[SYS_OURS] || !ran[peer]) continue;
+        double *paired = malloc(reps * sizeof *paired);
+        for (size_t r = 0; r < reps; r++)
+            paired[r] = results[SYS_OURS * reps + r].commits_per_second / results[(size_t)peer * reps + r].commits_per_second;
+        double paired_median = median_of(paired, reps);
+        printf("ratio ours/%s (commits/s): %.2f (of the medians); per repetition %.2f–%.2f (median %.2f)\n",
+               SYSTEM_NAMES[peer], sums[SYS_OURS].commits_median / sums[peer].commits_median, paired[0],
+               paired[reps - 1], paired_median);
+        printf("ratio ours/%s (median µs a commit): %.2f\n", SYSTEM_NAMES[peer],
+               sums[SYS_OURS].p50_median / sums[peer].p50_median);
+        free(paired);
+    }
+    if (ran[SYS_OURS] && ran[SYS_SQLITE])
+        printf("target: W5 commits/s >= SQLite WAL's: %s\n",
+               sums[SYS_OURS].commits_median >= sums[SYS_SQLITE].commits_median ? "met" : "NOT met");
+    free(latencies);
+    free(results);
+    free(run_dir);
+    return 0;
+}
