@@ -215,29 +215,55 @@ static bool stage_piece(ce_space *space, uint64_t position, uint64_t size, uint8
     return true;
 }
 
+static bool reusable(const ce_space *space, const ce_free_extent *extent)
+{
+    return extent->size > 0 && extent->freed_in_version <= space->oldest_pinned_version;
+}
+
+void space_plan_placement(ce_space *space, uint64_t expected_size)
+{
+    /* The smallest reusable range that holds the whole commit keeps larger
+     * ranges for larger commits; if none does, the largest one. Either way
+     * the commit's nodes are placed one after another, so it reaches the disk
+     * as one or a few runs: a sync costs more for each separate range, and
+     * leftovers stay whole instead of becoming slivers. */
+    size_t best_fit = SIZE_MAX, largest = SIZE_MAX;
+    for (size_t i = 0; i < space->free_count; i++) {
+        const ce_free_extent *extent = &space->free_list[i];
+        if (!reusable(space, extent)) continue;
+        if (extent->size >= expected_size && (best_fit == SIZE_MAX || extent->size < space->free_list[best_fit].size))
+            best_fit = i;
+        if (largest == SIZE_MAX || extent->size > space->free_list[largest].size) largest = i;
+    }
+    space->current_extent = best_fit != SIZE_MAX ? best_fit : largest;
+    space->appending = false;
+}
+
 bool space_place(ce_space *space, uint64_t size, uint64_t *out_position, uint8_t **out_buffer)
 {
     size_t chosen = space->current_extent;
-    if (chosen == SIZE_MAX || space->free_list[chosen].size < size) {
+    if (!space->appending && (chosen == SIZE_MAX || space->free_list[chosen].size < size)) {
+        /* The current range is full: go on in the largest reusable range that
+         * holds this node, else at the end of the file from now on. */
         chosen = SIZE_MAX;
         for (size_t i = 0; i < space->free_count; i++) {
             const ce_free_extent *extent = &space->free_list[i];
-            if (extent->size >= size && extent->freed_in_version <= space->oldest_pinned_version) {
+            if (reusable(space, extent) && extent->size >= size &&
+                (chosen == SIZE_MAX || extent->size > space->free_list[chosen].size))
                 chosen = i;
-                break;
-            }
         }
         space->current_extent = chosen;
+        space->appending = chosen == SIZE_MAX;
     }
     uint64_t position;
-    if (chosen != SIZE_MAX) {
+    if (!space->appending) {
         ce_free_extent *extent = &space->free_list[chosen];
         position = extent->position;
         extent->position += size;
         extent->size -= size;
     } else {
-        /* Nothing reusable is large enough: append (reusable space at the
-         * end was already given back to the end by space_commit_prepare). */
+        /* Reusable space at the end was already given back to the end by
+         * space_commit_prepare. */
         position = space->placement_end;
         space->placement_end += size;
     }

@@ -87,6 +87,7 @@ typedef struct ce_space {
     /* Placement at commit. */
     uint64_t placement_end;  /* the new logical size */
     size_t current_extent;   /* free-list entry being filled, or SIZE_MAX */
+    bool appending;          /* placing at the end of the file */
     uint8_t *stage;          /* the placed bytes, in placement order */
     size_t stage_length, stage_capacity;
     ce_staged_piece *pieces;
@@ -127,7 +128,12 @@ bool space_free(ce_space *space, ce_ref ref, uint64_t size);
  * new version, and merges neighbours. Call once, before placing. */
 bool space_commit_prepare(ce_space *space);
 
-/* Chooses where `size` bytes go in the file (a reusable free range, else the
+/* Chooses where the commit starts placing, given an upper bound of the bytes
+ * it will place (call after space_commit_prepare, before space_place). */
+void space_plan_placement(ce_space *space, uint64_t expected_size);
+
+/* Chooses where `size` bytes go in the file (right after the previous node
+ * when it fits, else the largest reusable free range that holds it, else the
  * end of the file) and returns a buffer of that size to fill. The buffer is
  * valid until the next call. */
 bool space_place(ce_space *space, uint64_t size, uint64_t *out_position, uint8_t **out_buffer);

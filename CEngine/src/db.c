@@ -55,6 +55,7 @@ static const uint8_t SYNC_MAGIC[8] = {'O', 'R', 'S', 'Y', 'N', 'C', '0', '1'};
 
 #define STATIC_PAGE 0u
 #define SYNC_PAGE 3u
+#define SYNC_RECORD_MINIMUM_BYTES (1u << 20)
 #define SLOT_HEADER_SIZE 48u
 #define SLOT_CHECKSUM_OFFSET (PAGE_SIZE_BYTES - 8u)
 #define SLOT_MAX_RUNS ((SLOT_CHECKSUM_OFFSET - SLOT_HEADER_SIZE) / 16u)
@@ -232,6 +233,8 @@ struct ce_db {
     pthread_t writer_thread;      /* which one, while writer_busy */
     size_t open_transactions;
 };
+
+static void write_sync_record(ce_db *db, uint64_t version);
 
 struct ce_txn {
     ce_db *db;
@@ -730,6 +733,7 @@ bool ce_db_close(ce_db *db)
     if (open_transactions > 0)
         return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot close '%s': %zu transactions are still open", db->path,
                        open_transactions);
+    write_sync_record(db, read_latest(db->shared).version);
     if (db->options.durability == CE_DURABILITY_MEMORY_ONLY) {
         bool busy;
         /* The last handle of an in-memory database removes its files. */
@@ -959,6 +963,10 @@ static bool build_new_version(ce_txn *txn, version_info *out_info)
     /* Every committed range this transaction frees is known now: merge them
      * into the free list before anything is placed. */
     if (!space_commit_prepare(space)) return false;
+    size_t free_count;
+    space_free_list(space, &free_count);
+    space_plan_placement(space, node_dirty_size_bound(space) + node_size_for(64, TOP_COUNT) +
+                                    node_size_for(64, 3 * (free_count + 1)));
     ce_ref root = 0, history = 0;
     if (txn->user_root && !node_finalize_tree(space, txn->user_root, &root)) return false;
     if (txn->history_ref && !node_finalize_tree(space, txn->history_ref, &history)) return false;
@@ -966,7 +974,6 @@ static bool build_new_version(ce_txn *txn, version_info *out_info)
     /* The free list describes the space after every placement, including its
      * own: reserve it first (placing never adds entries, so the current count
      * is an upper bound), place the top, then fill it in. */
-    size_t free_count;
     space_free_list(space, &free_count);
     size_t reserved_entries = free_count + 1;
     uint64_t list_size = node_size_for(64, 3 * reserved_entries);
@@ -1005,6 +1012,18 @@ static bool build_new_version(ce_txn *txn, version_info *out_info)
     return true;
 }
 
+/* Records that `version` is on stable storage. Not synced: the next commit's
+ * sync carries it, and until then a missing or torn record only costs a
+ * verification at open. Written after large commits and at close only: every
+ * separate page a sync has to flush makes it slower. */
+static void write_sync_record(ce_db *db, uint64_t version)
+{
+    if (db->options.durability != CE_DURABILITY_FULL || db->options.read_only || version == 0) return;
+    uint8_t page[PAGE_SIZE_BYTES];
+    encode_sync_page(page, version);
+    pager_write(db->pager, SYNC_PAGE * PAGE_SIZE_BYTES, page, sizeof page);
+}
+
 /* After a failed sync the slot may or may not be on disk: overwrite it so
  * that the commit we report as failed cannot appear at the next open. */
 static void invalidate_slot(ce_db *db, uint64_t slot_offset)
@@ -1015,7 +1034,7 @@ static void invalidate_slot(ce_db *db, uint64_t slot_offset)
         pager_sync(db->pager);
 }
 
-static bool write_new_version(ce_txn *txn, const version_info *info)
+static bool write_new_version(ce_txn *txn, const version_info *info, uint64_t *out_bytes_written)
 {
     ce_db *db = txn->db;
     bool sync = db->options.durability == CE_DURABILITY_FULL;
@@ -1035,8 +1054,10 @@ static bool write_new_version(ce_txn *txn, const version_info *info)
     slot->info = *info;
     ce_checksum data;
     ce_checksum_init(&data, CHECKSUM_SEED_DATA);
+    *out_bytes_written = 0;
     for (size_t i = 0; i < run_count; i++) {
         if (!pager_write(db->pager, runs[i].position, runs[i].bytes, runs[i].length)) goto done;
+        *out_bytes_written += runs[i].length;
         if (sync && run_count <= SLOT_MAX_RUNS) {
             ce_checksum_add(&data, runs[i].bytes, runs[i].length);
             slot->runs[i][0] = runs[i].position;
@@ -1077,16 +1098,14 @@ bool ce_txn_commit(ce_txn *txn)
     }
     ce_db *db = txn->db;
     version_info info = {0};
-    bool ok = build_new_version(txn, &info) && write_new_version(txn, &info);
+    uint64_t bytes_written = 0;
+    bool ok = build_new_version(txn, &info) && write_new_version(txn, &info, &bytes_written);
     if (ok) {
         publish_latest(db->shared, &info);
-        if (db->options.durability == CE_DURABILITY_FULL) {
-            /* Not synced: the next commit's sync carries it, and until then
-             * a missing record only costs a verification at open. */
-            uint8_t page[PAGE_SIZE_BYTES];
-            encode_sync_page(page, info.version);
-            pager_write(db->pager, SYNC_PAGE * PAGE_SIZE_BYTES, page, sizeof page);
-        }
+        /* After a large commit, vouch for it so that an open after a crash
+         * need not read it all back; a small one is cheap to check, and one
+         * more page in the next sync is not (see write_sync_record). */
+        if (bytes_written >= SYNC_RECORD_MINIMUM_BYTES) write_sync_record(db, info.version);
     }
     atomic_store(&db->shared->committing_version, 0);
     end_transaction(txn);

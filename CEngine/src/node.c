@@ -401,6 +401,19 @@ static bool finalize(ce_space *space, ce_ref ref, ce_ref *out_final, unsigned de
     return true;
 }
 
+uint64_t node_dirty_size_bound(const ce_space *space)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < space->dirty_count; i++) {
+        const ce_dirty_node *dirty = &space->dirty[i];
+        if (dirty->capacity == 0) continue;
+        uint32_t count;
+        memcpy(&count, dirty->bytes + 4, 4);
+        total += node_size_for(width_of_code[dirty->bytes[1]], count);
+    }
+    return total;
+}
+
 bool node_finalize_tree(ce_space *space, ce_ref ref, ce_ref *out_final) { return finalize(space, ref, out_final, 0); }
 
 bool node_charge_visit(const ce_space *space, ce_ref ref, const ce_node *node, uint64_t *visited_bytes)

@@ -117,6 +117,10 @@ bool node_free(ce_space *space, ce_ref ref);
 /* Frees a node and, through HAS_REFS, everything below it. */
 bool node_free_tree(ce_space *space, ce_ref ref);
 
+/* An upper bound of the bytes the dirty nodes will occupy once finalized
+ * (finalizing only ever narrows a node). */
+uint64_t node_dirty_size_bound(const ce_space *space);
+
 /* Commit: places every dirty node below and including `ref` in the file,
  * children first, with each node re-packed at its smallest width, and
  * returns the final ref. A committed ref is returned unchanged. */
