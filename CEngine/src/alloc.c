@@ -87,7 +87,7 @@ bool space_bytes(const ce_space *space, ce_ref ref, size_t length, const uint8_t
     return true;
 }
 
-bool space_dirty_create(ce_space *space, size_t size, ce_ref *out_ref, uint8_t **out_bytes)
+bool space_dirty_create(ce_space *space, size_t size, bool fresh, ce_ref *out_ref, uint8_t **out_bytes)
 {
     if (!space->writable) return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot modify data outside a write transaction");
     size_t capacity = size < 64 ? 64 : size;
@@ -103,13 +103,30 @@ bool space_dirty_create(ce_space *space, size_t size, ce_ref *out_ref, uint8_t *
         }
         index = space->dirty_count++;
     }
-    space->dirty[index] = (ce_dirty_node){bytes, capacity};
+    space->dirty[index] = (ce_dirty_node){bytes, capacity, fresh, 0};
     *out_ref = CE_TEMP_REF_BIT | ((uint64_t)index << 3);
     *out_bytes = bytes;
     return true;
 }
 
 uint8_t *space_dirty_bytes(const ce_space *space, ce_ref ref) { return space->dirty[temporary_index(ref)].bytes; }
+
+bool space_dirty_is_fresh(const ce_space *space, ce_ref ref) { return space->dirty[temporary_index(ref)].fresh; }
+
+void space_dirty_mark_placed(ce_space *space, ce_ref ref, uint64_t position)
+{
+    ce_dirty_node *node = &space->dirty[temporary_index(ref)];
+    free(node->bytes);
+    node->bytes = NULL;
+    node->capacity = 0;
+    node->placed_at = position;
+}
+
+uint64_t space_dirty_placed_at(const ce_space *space, ce_ref ref)
+{
+    size_t index = temporary_index(ref);
+    return index < space->dirty_count ? space->dirty[index].placed_at : 0;
+}
 
 bool space_dirty_reserve(ce_space *space, ce_ref ref, size_t size, uint8_t **out_bytes)
 {
@@ -131,7 +148,7 @@ bool space_free(ce_space *space, ce_ref ref, uint64_t size)
     if (ref_is_temporary(ref)) {
         size_t index = temporary_index(ref);
         free(space->dirty[index].bytes);
-        space->dirty[index] = (ce_dirty_node){NULL, 0};
+        space->dirty[index] = (ce_dirty_node){NULL, 0, false, 0};
         if (!grow_array((void **)&space->unused_entries, &space->unused_capacity, space->unused_count + 1,
                         sizeof *space->unused_entries))
             return false;
@@ -215,36 +232,73 @@ static bool stage_piece(ce_space *space, uint64_t position, uint64_t size, uint8
     return true;
 }
 
+#define APPEND_GAP_MINIMUM 4096u
+#define APPEND_GAP_MAXIMUM (256u << 10)
+
 static bool reusable(const ce_space *space, const ce_free_extent *extent)
 {
     return extent->size > 0 && extent->freed_in_version <= space->oldest_pinned_version;
 }
 
-void space_plan_placement(ce_space *space, uint64_t expected_size)
+/* Starts placing at the end of the file. */
+static void start_appending(ce_space *space)
 {
-    /* The smallest reusable range that holds the whole commit keeps larger
-     * ranges for larger commits; if none does, the largest one. Either way
-     * the commit's nodes are placed one after another, so it reaches the disk
-     * as one or a few runs: a sync costs more for each separate range, and
-     * leftovers stay whole instead of becoming slivers. */
-    size_t best_fit = SIZE_MAX, largest = SIZE_MAX;
-    for (size_t i = 0; i < space->free_count; i++) {
-        const ce_free_extent *extent = &space->free_list[i];
-        if (!reusable(space, extent)) continue;
-        if (extent->size >= expected_size && (best_fit == SIZE_MAX || extent->size < space->free_list[best_fit].size))
-            best_fit = i;
-        if (largest == SIZE_MAX || extent->size > space->free_list[largest].size) largest = i;
-    }
-    space->current_extent = best_fit != SIZE_MAX ? best_fit : largest;
-    space->appending = false;
+    space->appending = true;
+    space->current_extent = SIZE_MAX;
 }
 
-bool space_place(ce_space *space, uint64_t size, uint64_t *out_position, uint8_t **out_buffer)
+/* A commit appended at the end leaves a gap of about half its size free
+ * between its new nodes and its copies of changed nodes: when those copies
+ * are rewritten and freed, gap and copies merge into a range that holds the
+ * next commit, which is a little larger (leaves grow), so commits come back
+ * to the ranges they freed instead of growing the file. The new nodes stay
+ * out of the way, before the gap. */
+static bool leave_gap(ce_space *space)
+{
+    space->gap_pending = false;
+    uint64_t gap = space->expected_size / 2;
+    if (gap < APPEND_GAP_MINIMUM) gap = APPEND_GAP_MINIMUM;
+    if (gap > APPEND_GAP_MAXIMUM) gap = APPEND_GAP_MAXIMUM;
+    gap &= ~7ull;
+    if (!grow_array((void **)&space->free_list, &space->free_capacity, space->free_count + 1, sizeof *space->free_list))
+        return false;
+    /* Never part of any version, so reusable at once (tag 0). */
+    space->free_list[space->free_count++] = (ce_free_extent){space->placement_end, gap, 0};
+    space->placement_end += gap;
+    return true;
+}
+
+bool space_plan_placement(ce_space *space, uint64_t expected_size)
+{
+    /* The whole commit goes into one range, so that it reaches the disk as
+     * one run (a sync costs more for each separate range) and leftovers stay
+     * whole: the smallest reusable range that holds it (keeping larger ones
+     * for larger commits), else the end of the file. */
+    space->expected_size = expected_size;
+    size_t best_fit = SIZE_MAX;
+    for (size_t i = 0; i < space->free_count; i++) {
+        const ce_free_extent *extent = &space->free_list[i];
+        if (reusable(space, extent) && extent->size >= expected_size &&
+            (best_fit == SIZE_MAX || extent->size < space->free_list[best_fit].size))
+            best_fit = i;
+    }
+    space->appending = false;
+    space->current_extent = best_fit;
+    space->gap_pending = false;
+    if (best_fit == SIZE_MAX) {
+        start_appending(space);
+        /* No gap in an empty file: there is nothing to come back to. */
+        space->gap_pending = space->placement_end > CE_HEADER_SIZE;
+    }
+    return true;
+}
+
+bool space_place(ce_space *space, uint64_t size, bool fresh, uint64_t *out_position, uint8_t **out_buffer)
 {
     size_t chosen = space->current_extent;
     if (!space->appending && (chosen == SIZE_MAX || space->free_list[chosen].size < size)) {
-        /* The current range is full: go on in the largest reusable range that
-         * holds this node, else at the end of the file from now on. */
+        /* More than planned: the largest reusable range that holds this node,
+         * else the end of the file from now on. */
         chosen = SIZE_MAX;
         for (size_t i = 0; i < space->free_count; i++) {
             const ce_free_extent *extent = &space->free_list[i];
@@ -253,8 +307,9 @@ bool space_place(ce_space *space, uint64_t size, uint64_t *out_position, uint8_t
                 chosen = i;
         }
         space->current_extent = chosen;
-        space->appending = chosen == SIZE_MAX;
+        if (chosen == SIZE_MAX) start_appending(space);
     }
+    if (space->appending && space->gap_pending && !fresh && !leave_gap(space)) return false;
     uint64_t position;
     if (!space->appending) {
         ce_free_extent *extent = &space->free_list[chosen];

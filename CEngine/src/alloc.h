@@ -52,7 +52,9 @@ typedef struct ce_write_run {
 
 typedef struct ce_dirty_node {
     uint8_t *bytes;    /* header + payload, the same layout as on disk */
-    size_t capacity;   /* bytes allocated; 0 marks an unused table entry */
+    size_t capacity;   /* bytes allocated; 0 marks an unused (or placed) entry */
+    bool fresh;        /* created in this transaction, not a copy of a committed node */
+    uint64_t placed_at; /* at commit: where the node went (0 until then) */
 } ce_dirty_node;
 
 typedef struct ce_staged_piece {
@@ -88,6 +90,8 @@ typedef struct ce_space {
     uint64_t placement_end;  /* the new logical size */
     size_t current_extent;   /* free-list entry being filled, or SIZE_MAX */
     bool appending;          /* placing at the end of the file */
+    uint64_t expected_size;  /* the commit's size, as space_plan_placement was told */
+    bool gap_pending;        /* appending: leave a gap before the first non-fresh node */
     uint8_t *stage;          /* the placed bytes, in placement order */
     size_t stage_length, stage_capacity;
     ce_staged_piece *pieces;
@@ -109,8 +113,20 @@ void space_release(ce_space *space);
  * bounds check that `length` bytes from `ref` lie inside the version. */
 bool space_bytes(const ce_space *space, ce_ref ref, size_t length, const uint8_t **out_bytes);
 
-/* Creates a dirty node with room for `size` bytes and returns its temporary ref. */
-bool space_dirty_create(ce_space *space, size_t size, ce_ref *out_ref, uint8_t **out_bytes);
+/* Creates a dirty node with room for `size` bytes and returns its temporary
+ * ref. `fresh`: a new node (not a copy of a committed one); placement puts
+ * those first, see node_finalize_tree. */
+bool space_dirty_create(ce_space *space, size_t size, bool fresh, ce_ref *out_ref, uint8_t **out_bytes);
+
+/* Whether a dirty node was created fresh in this transaction. */
+bool space_dirty_is_fresh(const ce_space *space, ce_ref ref);
+
+/* At commit: records that a dirty node was placed at `position` and
+ * releases its buffer; later lookups of the temporary ref get the position. */
+void space_dirty_mark_placed(ce_space *space, ce_ref ref, uint64_t position);
+
+/* Where a dirty node was placed at this commit, or 0 if not yet. */
+uint64_t space_dirty_placed_at(const ce_space *space, ce_ref ref);
 
 /* The buffer of a dirty node. */
 uint8_t *space_dirty_bytes(const ce_space *space, ce_ref ref);
@@ -130,13 +146,14 @@ bool space_commit_prepare(ce_space *space);
 
 /* Chooses where the commit starts placing, given an upper bound of the bytes
  * it will place (call after space_commit_prepare, before space_place). */
-void space_plan_placement(ce_space *space, uint64_t expected_size);
+bool space_plan_placement(ce_space *space, uint64_t expected_size);
 
 /* Chooses where `size` bytes go in the file (right after the previous node
+ * (`fresh`: a node created by this transaction rather than a copy)
  * when it fits, else the largest reusable free range that holds it, else the
  * end of the file) and returns a buffer of that size to fill. The buffer is
  * valid until the next call. */
-bool space_place(ce_space *space, uint64_t size, uint64_t *out_position, uint8_t **out_buffer);
+bool space_place(ce_space *space, uint64_t size, bool fresh, uint64_t *out_position, uint8_t **out_buffer);
 
 /* The buffer of an already placed piece (by its position), to fill late. */
 uint8_t *space_placed_buffer(ce_space *space, uint64_t position);

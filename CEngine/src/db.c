@@ -236,6 +236,8 @@ struct ce_db {
 
 static void write_sync_record(ce_db *db, uint64_t version);
 
+size_t db_slot_run_limit = SLOT_MAX_RUNS;
+
 struct ce_txn {
     ce_db *db;
     bool write;
@@ -965,8 +967,10 @@ static bool build_new_version(ce_txn *txn, version_info *out_info)
     if (!space_commit_prepare(space)) return false;
     size_t free_count;
     space_free_list(space, &free_count);
-    space_plan_placement(space, node_dirty_size_bound(space) + node_size_for(64, TOP_COUNT) +
-                                    node_size_for(64, 3 * (free_count + 1)));
+    /* The free list may gain the gap entry of space_plan_placement: +2. */
+    if (!space_plan_placement(space, node_dirty_size_bound(space) + node_size_for(64, TOP_COUNT) +
+                                         node_size_for(64, 3 * (free_count + 2))))
+        return false;
     ce_ref root = 0, history = 0;
     if (txn->user_root && !node_finalize_tree(space, txn->user_root, &root)) return false;
     if (txn->history_ref && !node_finalize_tree(space, txn->history_ref, &history)) return false;
@@ -979,7 +983,7 @@ static bool build_new_version(ce_txn *txn, version_info *out_info)
     uint64_t list_size = node_size_for(64, 3 * reserved_entries);
     uint64_t list_position;
     uint8_t *list_bytes;
-    if (!space_place(space, list_size, &list_position, &list_bytes)) return false;
+    if (!space_place(space, list_size, false, &list_position, &list_bytes)) return false;
 
     ce_ref top;
     if (!node_create(space, NODE_HAS_REFS, TOP_COUNT, 0, &top)) return false;
@@ -1058,13 +1062,13 @@ static bool write_new_version(ce_txn *txn, const version_info *info, uint64_t *o
     for (size_t i = 0; i < run_count; i++) {
         if (!pager_write(db->pager, runs[i].position, runs[i].bytes, runs[i].length)) goto done;
         *out_bytes_written += runs[i].length;
-        if (sync && run_count <= SLOT_MAX_RUNS) {
+        if (sync && run_count <= db_slot_run_limit && run_count <= SLOT_MAX_RUNS) {
             ce_checksum_add(&data, runs[i].bytes, runs[i].length);
             slot->runs[i][0] = runs[i].position;
             slot->runs[i][1] = runs[i].length;
         }
     }
-    if (sync && run_count <= SLOT_MAX_RUNS) {
+    if (sync && run_count <= db_slot_run_limit && run_count <= SLOT_MAX_RUNS) {
         slot->run_count = (uint32_t)run_count;
         slot->data_checksum = ce_checksum_final(&data);
     } else if (sync && !pager_sync(db->pager)) {

@@ -22,6 +22,11 @@ ce_ref db_txn_root(const ce_txn *txn);
  * free or keep. */
 bool db_txn_set_root(ce_txn *txn, ce_ref root);
 
+/* How many runs a slot may list before a commit syncs its data separately
+ * (at most the slot's room, 252). Commits are placed as one or two runs, so
+ * tests lower this to exercise the two-sync path. */
+extern size_t db_slot_run_limit;
+
 /* Fails with CE_ERR_WRONG_TRANSACTION_STATE unless txn is a write transaction. */
 bool db_txn_require_write(const ce_txn *txn);
 

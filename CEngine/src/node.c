@@ -169,7 +169,7 @@ bool node_create(ce_space *space, uint8_t flags, size_t count, int64_t fill, ce_
     if (ref_is_temporary((ce_ref)fill)) width = 64;
     size_t size = (size_t)node_size_for(width, count);
     uint8_t *bytes;
-    if (!space_dirty_create(space, size, out_ref, &bytes)) return false;
+    if (!space_dirty_create(space, size, true, out_ref, &bytes)) return false;
     memset(bytes, 0, size);
     write_header(bytes, flags, width, (uint32_t)count);
     if (fill != 0)
@@ -182,7 +182,7 @@ bool node_create_bytes(ce_space *space, uint8_t flags, const void *data, size_t 
     if (length > NODE_MAX_COUNT) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a value of %zu bytes is too large", length);
     size_t size = (size_t)node_size_for(8, length);
     uint8_t *bytes;
-    if (!space_dirty_create(space, size, out_ref, &bytes)) return false;
+    if (!space_dirty_create(space, size, true, out_ref, &bytes)) return false;
     memset(bytes + size - 8, 0, 8);
     write_header(bytes, (uint8_t)(flags | NODE_BYTES), 8, (uint32_t)length);
     if (length) memcpy(bytes + NODE_HEADER_SIZE, data, length);
@@ -206,7 +206,7 @@ bool node_make_writable(ce_space *space, ce_ref *ref)
     size_t size = (size_t)node_size(&node);
     ce_ref copy;
     uint8_t *bytes;
-    if (!space_dirty_create(space, size, &copy, &bytes)) return false;
+    if (!space_dirty_create(space, size, false, &copy, &bytes)) return false;
     memcpy(bytes, node.payload - NODE_HEADER_SIZE, size);
     if (!space_free(space, *ref, size)) return false;
     *ref = copy;
@@ -356,6 +356,11 @@ static bool finalize(ce_space *space, ce_ref ref, ce_ref *out_final, unsigned de
         *out_final = ref;
         return true;
     }
+    uint64_t placed = space_dirty_placed_at(space, ref);
+    if (placed) { /* placed by the first pass */
+        *out_final = placed;
+        return true;
+    }
     if (depth > MAX_TREE_DEPTH) return ce_fail(CE_ERR_CORRUPT, "internal error: tree deeper than %d", MAX_TREE_DEPTH);
     ce_node node = {0};
     uint8_t *bytes = NULL;
@@ -383,7 +388,7 @@ static bool finalize(ce_space *space, ce_ref ref, ce_ref *out_final, unsigned de
     uint64_t size = node_size_for(width, node.count);
     uint64_t position;
     uint8_t *target;
-    if (!space_place(space, size, &position, &target)) return false;
+    if (!space_place(space, size, space_dirty_is_fresh(space, ref), &position, &target)) return false;
     memset(target, 0, (size_t)size);
     write_header(target, node.flags, width, node.count);
     if (node.flags & NODE_BYTES) {
@@ -396,7 +401,7 @@ static bool finalize(ce_space *space, ce_ref ref, ce_ref *out_final, unsigned de
     } else {
         for (size_t i = 0; i < node.count; i++) put_element(target + NODE_HEADER_SIZE, width, i, node_get(&node, i));
     }
-    if (!space_free(space, ref, 0)) return false;
+    space_dirty_mark_placed(space, ref, position);
     *out_final = position;
     return true;
 }
@@ -414,7 +419,35 @@ uint64_t node_dirty_size_bound(const ce_space *space)
     return total;
 }
 
-bool node_finalize_tree(ce_space *space, ce_ref ref, ce_ref *out_final) { return finalize(space, ref, out_final, 0); }
+/* The first pass: places the new nodes that have no children (new values,
+ * new leaves) before everything else. A commit's nodes then lie as
+ * [new data][copies of changed nodes]; the copies are what the next commits
+ * rewrite and free, and with the new data kept out of their way, the space
+ * they free stays one range that the next commit can use whole. */
+static bool place_fresh_leaves(ce_space *space, ce_ref ref, unsigned depth)
+{
+    if (!ref_is_temporary(ref) || space_dirty_placed_at(space, ref)) return true;
+    if (depth > MAX_TREE_DEPTH) return ce_fail(CE_ERR_CORRUPT, "internal error: tree deeper than %d", MAX_TREE_DEPTH);
+    ce_node node = {0};
+    uint8_t *bytes = NULL;
+    if (!dirty_view(space, ref, &node, &bytes)) return false;
+    if (!(node.flags & NODE_HAS_REFS)) {
+        ce_ref final;
+        return !space_dirty_is_fresh(space, ref) || finalize(space, ref, &final, depth);
+    }
+    for (size_t i = 0; i < node.count; i++) {
+        int64_t value = node_get(&node, i);
+        if (node_value_is_ref(value) && ref_is_temporary((ce_ref)value) &&
+            !place_fresh_leaves(space, (ce_ref)value, depth + 1))
+            return false;
+    }
+    return true;
+}
+
+bool node_finalize_tree(ce_space *space, ce_ref ref, ce_ref *out_final)
+{
+    return place_fresh_leaves(space, ref, 0) && finalize(space, ref, out_final, 0);
+}
 
 bool node_charge_visit(const ce_space *space, ce_ref ref, const ce_node *node, uint64_t *visited_bytes)
 {

@@ -165,7 +165,8 @@ static void check_used_up_range_beside_freed_range(void)
     CHECK(space_init_write(&space, file, sizeof file, free_list, 1, 1, 3));
     uint64_t position;
     uint8_t *buffer;
-    CHECK(space_place(&space, 64, &position, &buffer)); /* uses up the range */
+    CHECK(space_plan_placement(&space, 64));
+    CHECK(space_place(&space, 64, false, &position, &buffer)); /* uses up the range */
     CHECK(position == CE_HEADER_SIZE);
     memset(buffer, 0, 64);
     CHECK(space_free(&space, CE_HEADER_SIZE + 64, 128)); /* the committed node right after it */
