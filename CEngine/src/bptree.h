@@ -16,7 +16,7 @@
 
 #include "node.h"
 
-#define BPTREE_LEAF_MAX 1000
+#define BPTREE_LEAF_MAX 256
 #define BPTREE_INNER_MAX 500 /* children */
 #define BPTREE_MAX_DEPTH 24
 

@@ -509,10 +509,11 @@ static bool load_free_list(ce_txn *txn, ce_free_extent **out_list, size_t *out_c
     if (!txn->free_list_ref) return true;
     ce_node list;
     if (!node_read(&txn->space, txn->free_list_ref, &list)) return false;
-    /* build_new_version writes the free list with 64-bit entries. Checking
+    /* build_new_version writes the free list at a width that holds file
+     * positions (at least 16 bits: every position is 16384 or more). Checking
      * the width also bounds the allocation below by the node's bytes: at
      * width 0 a count of 2^31 takes 8 bytes of file and would ask for 17 GB. */
-    if ((list.flags & (NODE_HAS_REFS | NODE_BYTES)) || list.width != 64 || list.count % 3 != 0)
+    if ((list.flags & (NODE_HAS_REFS | NODE_BYTES)) || list.width < 16 || list.count % 3 != 0)
         return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the free list of '%s' is damaged", txn->db->path);
     size_t count = list.count / 3;
     ce_free_extent *extents = malloc((count + 1) * sizeof *extents);
@@ -976,11 +977,17 @@ static bool build_new_version(ce_txn *txn, version_info *out_info)
     if (txn->history_ref && !node_finalize_tree(space, txn->history_ref, &history)) return false;
 
     /* The free list describes the space after every placement, including its
-     * own: reserve it first (placing never adds entries, so the current count
-     * is an upper bound), place the top, then fill it in. */
+     * own: reserve it first, place the top, then fill it in. Placing adds at
+     * most one entry (the gap of an appended commit), so the current count
+     * plus two is an upper bound; its width holds every position, size and
+     * version it can hold (the end of the file grows by at most the list, the
+     * gap and the top: a megabyte of margin). */
     space_free_list(space, &free_count);
-    size_t reserved_entries = free_count + 1;
-    uint64_t list_size = node_size_for(64, 3 * reserved_entries);
+    size_t reserved_entries = free_count + 2;
+    uint64_t largest_value = space->placement_end + node_size_for(64, 3 * reserved_entries) + (1u << 20);
+    if (new_version > largest_value) largest_value = new_version;
+    uint8_t list_width = node_width_for((int64_t)largest_value);
+    uint64_t list_size = node_size_for(list_width, 3 * reserved_entries);
     uint64_t list_position;
     uint8_t *list_bytes;
     if (!space_place(space, list_size, false, &list_position, &list_bytes)) return false;
@@ -996,21 +1003,19 @@ static bool build_new_version(ce_txn *txn, version_info *out_info)
     if (!node_finalize_tree(space, top, &top_final)) return false;
 
     const ce_free_extent *extents = space_free_list(space, &free_count);
-    if (free_count > reserved_entries)
-        return ce_fail(CE_ERR_FAIL, "internal error: the free list grew while it was being placed");
+    if (free_count > reserved_entries || space->placement_end > largest_value)
+        return ce_fail(CE_ERR_FAIL, "internal error: the free list outgrew its reservation");
     list_bytes = space_placed_buffer(space, list_position);
     memset(list_bytes, 0, (size_t)list_size);
-    list_bytes[1] = 7; /* width code of 64 bits */
-    list_bytes[2] = 0x4E;
-    list_bytes[3] = 0xA1;
-    store_u32(list_bytes + 4, (uint32_t)(3 * reserved_entries));
+    node_encode_header(list_bytes, 0, list_width, (uint32_t)(3 * reserved_entries));
+    uint8_t *entries = list_bytes + NODE_HEADER_SIZE;
     size_t written = 0;
     for (size_t i = 0; i < free_count; i++) {
         if (extents[i].size == 0) continue; /* a range placement used up */
-        uint8_t *entry = list_bytes + NODE_HEADER_SIZE + 24 * written++;
-        store_u64(entry, extents[i].position);
-        store_u64(entry + 8, extents[i].size);
-        store_u64(entry + 16, extents[i].freed_in_version);
+        node_encode_element(entries, list_width, 3 * written, (int64_t)extents[i].position);
+        node_encode_element(entries, list_width, 3 * written + 1, (int64_t)extents[i].size);
+        node_encode_element(entries, list_width, 3 * written + 2, (int64_t)extents[i].freed_in_version);
+        written++;
     }
     *out_info = (version_info){new_version, top_final, space->placement_end};
     return true;

@@ -406,6 +406,16 @@ static bool finalize(ce_space *space, ce_ref ref, ce_ref *out_final, unsigned de
     return true;
 }
 
+void node_encode_header(uint8_t *target, uint8_t flags, uint8_t width, uint32_t count)
+{
+    write_header(target, flags, width, count);
+}
+
+void node_encode_element(uint8_t *payload, uint8_t width, size_t index, int64_t value)
+{
+    put_element(payload, width, index, value);
+}
+
 uint64_t node_dirty_size_bound(const ce_space *space)
 {
     uint64_t total = 0;

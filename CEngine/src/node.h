@@ -117,6 +117,12 @@ bool node_free(ce_space *space, ce_ref ref);
 /* Frees a node and, through HAS_REFS, everything below it. */
 bool node_free_tree(ce_space *space, ce_ref ref);
 
+/* Writes the header and the elements of a node whose bytes are laid out by
+ * hand in a placed buffer: the free list, which must be placed before its
+ * contents are known. */
+void node_encode_header(uint8_t *target, uint8_t flags, uint8_t width, uint32_t count);
+void node_encode_element(uint8_t *payload, uint8_t width, size_t index, int64_t value);
+
 /* An upper bound of the bytes the dirty nodes will occupy once finalized
  * (finalizing only ever narrows a node). */
 uint64_t node_dirty_size_bound(const ce_space *space);
