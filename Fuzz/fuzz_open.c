@@ -1,0 +1,415 @@
+/*
+ * fuzz_open.c — arbitrary bytes as a database file: open, verify, walk,
+ * write, verify again.
+ *
+ * Invariant 5 of DESIGN.md: every byte read from a file is checked before it
+ * is trusted; damage yields an error code and a message, never a crash, a
+ * hang or undefined behaviour. This harness holds the engine to that for the
+ * whole path a damaged file can take: choosing a header slot, the torn-commit
+ * check, the top node, the free list, verify, reading the user root as a
+ * generic node tree and as a B+tree, and a write transaction that changes
+ * the list (copy-on-write through damaged nodes, placement into a damaged
+ * free list) and commits. Errors are expected. Reported as bugs besides
+ * crashes, hangs, leaks and undefined behaviour: a false return without an
+ * error code and message (invariant 8), a file descriptor left open after
+ * close, and a file that verified but no longer verifies after a commit that
+ * dropped no element (invariant 1).
+ *
+ * The input is the file, byte for byte. The last byte of the static header
+ * page (offset 4095: no checksum covers it, and the engine looks at it only
+ * to tell a blank header from a foreign file) selects the variant, so every
+ * corpus file stays a real database file and a plain database (where that
+ * byte is 0) gets the default variant:
+ *   bit 0     open read-only (no write transaction then)
+ *   bit 1     repair the header checksums before writing the file, so that
+ *             mutations of header fields (versions, top refs, sizes, runs)
+ *             reach the code behind the checksums instead of stopping there
+ *   bits 2-3  the change the write transaction makes: append, set, erase,
+ *             insert at the front
+ *   bit 4     keep a read transaction open during the write (the version it
+ *             pins must not be reused)
+ *   bit 5     durability "unsafe no sync" instead of "full"
+ *   bit 6     commit the write transaction without changing anything first
+ *             (the untouched roots of a damaged top go straight to commit)
+ */
+#include "bptree.h"
+#include "cengine.h"
+#include "checksum.h"
+#include "db.h"
+#include "error.h"
+#include "node.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The header layout of db.c (page 0 static, pages 1-2 slots, page 3 sync
+ * record), repeated here only to repair checksums in variant bit 1. If db.c
+ * changes it, the start-up self-check (repairing a valid file must change
+ * nothing) stops the fuzzer with a message saying so. */
+enum {
+    PAGE_BYTES = 4096,
+    OPTIONS_OFFSET = PAGE_BYTES - 1,
+    STATIC_CHECKED_BYTES = 64,                    /* the checksum follows them */
+    SLOT_RUNS_OFFSET = 48,                        /* (position, length) pairs */
+    SLOT_DATA_CHECKSUM_OFFSET = 40,
+    SLOT_CHECKSUM_OFFSET = PAGE_BYTES - 8,        /* over every byte before it */
+    SLOT_MAX_RUNS = (SLOT_CHECKSUM_OFFSET - SLOT_RUNS_OFFSET) / 16,
+    SYNC_CHECKED_BYTES = 16,
+};
+#define SEED_STATIC 0x53544154ull
+#define SEED_SLOT 0x534C4F54ull
+#define SEED_DATA 0x44415441ull
+#define SEED_SYNC 0x53594E43ull
+
+enum {
+    OPTION_READ_ONLY = 1,
+    OPTION_REPAIR_CHECKSUMS = 2,
+    OPTION_OPERATION_SHIFT = 2,
+    OPTION_HOLD_READER = 16,
+    OPTION_NO_SYNC = 32,
+    OPTION_EMPTY_COMMIT = 64,
+};
+
+enum { OPERATION_APPEND, OPERATION_SET, OPERATION_ERASE, OPERATION_INSERT_FRONT };
+
+static char *work_directory;
+static char *database_path;
+static char *lock_path;
+static int baseline_descriptor = -1;
+static bool verbose; /* FUZZ_OPEN_VERBOSE=1: print every failed call (for triage) */
+
+/* Aborts with a report: libFuzzer records the input as a crash. */
+static void harness_bug(const char *what, const char *call)
+{
+    fprintf(stderr, "fuzz_open: %s (%s); last error [%d] %s\n", what, call, (int)ce_last_error_code(),
+            ce_last_error_message());
+    abort();
+}
+
+/* Clears the thread's last error so that a failure can be seen to set it. */
+static void clear_error(void) { ce_fail(CE_OK, "%s", ""); }
+
+/* Every call of the engine goes through CALL: a false return must carry an
+ * error code and a message (invariant 8), and the error is cleared first so
+ * that a stale one from an earlier call cannot pass for it. */
+static bool check(bool result, const char *call)
+{
+    if (result) return true;
+    if (ce_last_error_code() == CE_OK || ce_last_error_message()[0] == '\0')
+        harness_bug("a call failed without an error code and message", call);
+    if (verbose)
+        fprintf(stderr, "fuzz_open: %s -> [%d] %s\n", call, (int)ce_last_error_code(), ce_last_error_message());
+    return false;
+}
+#define CALL(expression) (clear_error(), check((expression), #expression))
+
+static void remove_work_directory(void)
+{
+    if (database_path) unlink(database_path);
+    if (lock_path) unlink(lock_path);
+    if (work_directory) rmdir(work_directory);
+}
+
+static int lowest_free_descriptor(void)
+{
+    int descriptor = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (descriptor >= 0) close(descriptor);
+    return descriptor;
+}
+
+static uint64_t load_u64(const uint8_t *bytes)
+{
+    uint64_t value;
+    memcpy(&value, bytes, 8);
+    return value;
+}
+static uint32_t load_u32(const uint8_t *bytes)
+{
+    uint32_t value;
+    memcpy(&value, bytes, 4);
+    return value;
+}
+static void store_u64(uint8_t *bytes, uint64_t value) { memcpy(bytes, &value, 8); }
+
+/* Recomputes every header checksum from the fields as they are, so that a
+ * mutated field is judged by the engine's own checks, not by the checksum.
+ * The runs checksum is recomputed only when every run lies in the file. */
+static void repair_checksums(uint8_t *file, size_t size)
+{
+    if (size < 4 * (size_t)PAGE_BYTES) return;
+    store_u64(file + STATIC_CHECKED_BYTES, ce_checksum_of(file, STATIC_CHECKED_BYTES, SEED_STATIC));
+    for (int slot = 1; slot <= 2; slot++) {
+        uint8_t *page = file + (size_t)slot * PAGE_BYTES;
+        uint32_t run_count = load_u32(page + 32);
+        bool runs_inside = run_count <= SLOT_MAX_RUNS;
+        ce_checksum data;
+        ce_checksum_init(&data, SEED_DATA);
+        for (uint32_t i = 0; runs_inside && i < run_count; i++) {
+            uint64_t position = load_u64(page + SLOT_RUNS_OFFSET + 16 * i);
+            uint64_t length = load_u64(page + SLOT_RUNS_OFFSET + 16 * i + 8);
+            if (position > size || length > size - position) runs_inside = false;
+            else ce_checksum_add(&data, file + position, (size_t)length);
+        }
+        if (runs_inside) store_u64(page + SLOT_DATA_CHECKSUM_OFFSET, ce_checksum_final(&data));
+        store_u64(page + SLOT_CHECKSUM_OFFSET, ce_checksum_of(page, SLOT_CHECKSUM_OFFSET, SEED_SLOT));
+    }
+    uint8_t *sync = file + 3 * (size_t)PAGE_BYTES;
+    store_u64(sync + SYNC_CHECKED_BYTES, ce_checksum_of(sync, SYNC_CHECKED_BYTES, SEED_SYNC));
+}
+
+/* The repair must leave a sound file as it is; if it does not, the layout
+ * above no longer matches db.c and variant bit 1 would only break files. */
+static void check_repair_matches_engine(void)
+{
+    ce_db_options options;
+    ce_db_options_init(&options);
+    ce_db *db;
+    ce_txn *txn;
+    ce_ref root;
+    if (!ce_db_open(database_path, &options, &db) || !ce_txn_begin_write(db, &txn) ||
+        !bptree_create(db_txn_space(txn), 0, &root) || !bptree_append(db_txn_space(txn), &root, 1) ||
+        !db_txn_set_root(txn, root) || !ce_txn_commit(txn) || !ce_db_close(db))
+        harness_bug("cannot create the self-check database", "check_repair_matches_engine");
+    struct stat status;
+    int descriptor = open(database_path, O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0 || fstat(descriptor, &status) != 0)
+        harness_bug("cannot open the self-check database", "check_repair_matches_engine");
+    size_t size = (size_t)status.st_size;
+    uint8_t *file = malloc(size), *repaired = malloc(size);
+    if (!file || !repaired || pread(descriptor, file, size, 0) != (ssize_t)size)
+        harness_bug("cannot read the self-check database", "check_repair_matches_engine");
+    close(descriptor);
+    memcpy(repaired, file, size);
+    repair_checksums(repaired, size);
+    if (memcmp(file, repaired, size) != 0)
+        harness_bug("repair_checksums changed a sound file: its header layout no longer matches db.c; "
+                    "update the layout constants at the top of Fuzz/fuzz_open.c",
+                    "check_repair_matches_engine");
+    free(file);
+    free(repaired);
+    unlink(database_path);
+    unlink(lock_path);
+}
+
+static bool write_input(const uint8_t *data, size_t size, uint8_t options)
+{
+    uint8_t *copy = NULL;
+    if ((options & OPTION_REPAIR_CHECKSUMS) && size >= 4 * (size_t)PAGE_BYTES) {
+        copy = malloc(size);
+        if (!copy) abort();
+        memcpy(copy, data, size);
+        repair_checksums(copy, size);
+        data = copy;
+    }
+    int descriptor = open(database_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    bool ok = descriptor >= 0;
+    for (size_t done = 0; ok && done < size;) {
+        ssize_t written = write(descriptor, data + done, size - done);
+        if (written <= 0) ok = false;
+        else done += (size_t)written;
+    }
+    if (descriptor >= 0) close(descriptor);
+    free(copy);
+    return ok;
+}
+
+/* --- reading everything ---------------------------------------------------- */
+
+static volatile uint64_t sink; /* keeps the reads from being optimized away */
+
+/* Reads every element (or byte) of a node, so that a node whose extent the
+ * engine accepted but which reaches past the mapping is caught by ASan. */
+static uint64_t read_node(const ce_node *node)
+{
+    uint64_t sum = node->flags;
+    if (node->width == 0) return sum; /* every element is 0 and reads no memory */
+    if (node->flags & NODE_BYTES) {
+        for (uint32_t i = 0; i < node->count; i++) sum += node->payload[i];
+    } else {
+        for (uint32_t i = 0; i < node->count; i++) sum += (uint64_t)node_get(node, i);
+    }
+    return sum;
+}
+
+typedef struct walk_state {
+    uint64_t nodes;
+    uint64_t sum;
+} walk_state;
+
+static bool visit_node(void *context, ce_ref ref, const ce_node *node)
+{
+    walk_state *state = context;
+    state->nodes++;
+    state->sum += ref + read_node(node);
+    return true;
+}
+
+static bool visit_leaf(void *context, const ce_node *leaf, size_t first_index, bool *stop)
+{
+    (void)stop;
+    walk_state *state = context;
+    state->nodes++;
+    state->sum += first_index + read_node(leaf);
+    return true;
+}
+
+/* Reads the user root as a generic node tree and as a B+tree of integers. */
+static void read_user_root(ce_txn *txn)
+{
+    ce_space *space = db_txn_space(txn);
+    ce_ref root = db_txn_root(txn);
+    if (!root) return;
+    walk_state state = {0, 0};
+    CALL(node_walk_tree(space, root, 64, visit_node, &state));
+    size_t size = 0;
+    if (CALL(bptree_size(space, root, &size))) {
+        size_t positions[] = {0, size / 2, size ? size - 1 : 0, size};
+        for (size_t i = 0; i < sizeof positions / sizeof positions[0]; i++) {
+            int64_t value;
+            if (CALL(bptree_get(space, root, positions[i], &value))) state.sum += (uint64_t)value;
+        }
+    }
+    CALL(bptree_for_each_leaf(space, root, visit_leaf, &state));
+    sink = state.sum + state.nodes;
+}
+
+/* --- the write ------------------------------------------------------------- */
+
+/* Finds the leaf that holds a position: with NODE_HAS_REFS its elements own
+ * the nodes they refer to, and whoever overwrites or erases one frees it. */
+typedef struct leaf_search {
+    size_t position;
+    bool has_refs;
+} leaf_search;
+
+static bool find_leaf(void *context, const ce_node *leaf, size_t first_index, bool *stop)
+{
+    leaf_search *search = context;
+    if (search->position >= first_index && search->position - first_index < leaf->count) {
+        search->has_refs = (leaf->flags & NODE_HAS_REFS) != 0;
+        *stop = true;
+    }
+    return true;
+}
+
+/* Makes one change to the user root and commits it. Returns whether it
+ * committed a change that drops no element (append, insert, or nothing):
+ * after such a commit a file that verified must still verify. */
+static bool change_user_root(ce_db *db, int operation, bool empty_commit)
+{
+    ce_txn *txn;
+    if (!CALL(ce_txn_begin_write(db, &txn))) return false;
+    if (empty_commit) return CALL(ce_txn_commit(txn));
+    ce_space *space = db_txn_space(txn);
+    ce_ref root = db_txn_root(txn);
+    bool ok = true;
+    if (!root) ok = CALL(bptree_create(space, 0, &root));
+    size_t size = 0;
+    ok = ok && CALL(bptree_size(space, root, &size));
+    /* A tagged value (odd) is a plain integer in a leaf with or without refs. */
+    int64_t value = node_tag(12345);
+    bool drops_nothing = operation == OPERATION_APPEND || operation == OPERATION_INSERT_FRONT;
+    if (ok && (operation == OPERATION_SET || operation == OPERATION_ERASE) && size > 0) {
+        int64_t old_value;
+        leaf_search search = {size / 2, false};
+        ok = CALL(bptree_get(space, root, size / 2, &old_value)) &&
+             CALL(bptree_for_each_leaf(space, root, find_leaf, &search));
+        if (operation == OPERATION_SET) ok = ok && CALL(bptree_set(space, &root, size / 2, value));
+        else ok = ok && CALL(bptree_erase(space, &root, size / 2));
+        if (ok && search.has_refs && node_value_is_ref(old_value))
+            ok = CALL(node_free_tree(space, (ce_ref)old_value));
+    } else if (ok && operation == OPERATION_APPEND) {
+        ok = CALL(bptree_append(space, &root, value));
+    } else if (ok && operation == OPERATION_INSERT_FRONT) {
+        ok = CALL(bptree_insert(space, &root, 0, value));
+    }
+    ok = ok && CALL(db_txn_set_root(txn, root));
+    if (!ok) {
+        ce_txn_end(txn);
+        return false;
+    }
+    return CALL(ce_txn_commit(txn)) && drops_nothing;
+}
+
+/* --- entry point ----------------------------------------------------------- */
+
+/* One directory per process (libFuzzer's -jobs and -fork run several),
+ * on tmpfs when there is one: the harness writes a file per input. */
+static void set_up(void)
+{
+    const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR");
+    if (!base) base = "/tmp";
+    size_t length = strlen(base) + 96;
+    work_directory = malloc(length);
+    database_path = malloc(length + 16);
+    lock_path = malloc(length + 32);
+    if (!work_directory || !database_path || !lock_path) abort();
+    /* The pid in the name lets Fuzz/run.sh remove the directory of a run
+     * that crashed (a crash skips the atexit handler). */
+    snprintf(work_directory, length, "%s/openrealm-fuzz-open-%ld-XXXXXX", base, (long)getpid());
+    if (!mkdtemp(work_directory)) {
+        perror("fuzz_open: mkdtemp");
+        abort();
+    }
+    snprintf(database_path, length + 16, "%s/input.db", work_directory);
+    snprintf(lock_path, length + 32, "%s.lock", database_path);
+    atexit(remove_work_directory);
+    check_repair_matches_engine();
+    baseline_descriptor = lowest_free_descriptor();
+    const char *setting = getenv("FUZZ_OPEN_VERBOSE");
+    verbose = setting && setting[0] == '1';
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (!work_directory) set_up();
+    uint8_t options = size > OPTIONS_OFFSET ? data[OPTIONS_OFFSET] : 0;
+    if (!write_input(data, size, options)) {
+        perror("fuzz_open: cannot write the input file");
+        abort();
+    }
+    unlink(lock_path); /* a fresh lock file each time: the input is the data file alone */
+
+    ce_db_options db_options;
+    ce_db_options_init(&db_options);
+    db_options.read_only = (options & OPTION_READ_ONLY) != 0;
+    db_options.durability = (options & OPTION_NO_SYNC) ? CE_DURABILITY_UNSAFE_NO_SYNC : CE_DURABILITY_FULL;
+    ce_db *db;
+    if (CALL(ce_db_open(database_path, &db_options, &db))) {
+        ce_db_stats stats;
+        bool sound = CALL(ce_db_verify(db, &stats));
+        ce_txn *reader = NULL;
+        if (CALL(ce_txn_begin_read(db, &reader))) {
+            read_user_root(reader);
+            if (!(options & OPTION_HOLD_READER)) {
+                ce_txn_end(reader);
+                reader = NULL;
+            }
+        }
+        if (!db_options.read_only) {
+            bool kept_everything =
+                change_user_root(db, (options >> OPTION_OPERATION_SHIFT) & 3, (options & OPTION_EMPTY_COMMIT) != 0);
+            /* Copy-on-write, freeing and placement must keep a sound file
+             * sound (invariant 1): a commit must not leak, overlap or lose
+             * what verify had accounted for. */
+            if (!CALL(ce_db_verify(db, &stats)) && sound && kept_everything)
+                harness_bug("a file that verified does not verify after a successful commit", "ce_db_verify");
+            ce_txn *after;
+            if (CALL(ce_txn_begin_read(db, &after))) {
+                read_user_root(after);
+                ce_txn_end(after);
+            }
+        }
+        if (reader) ce_txn_end(reader);
+        if (!CALL(ce_db_close(db))) harness_bug("close failed with every transaction ended", "ce_db_close");
+    }
+    unlink(database_path);
+    unlink(lock_path);
+    if (lowest_free_descriptor() != baseline_descriptor)
+        harness_bug("a file descriptor was left open", "ce_db_open .. ce_db_close");
+    return 0;
+}
