@@ -168,6 +168,15 @@ bool pager_ensure_size(ce_pager *pager, uint64_t size)
             return false;
         target = size;
     }
+    /* Write zeros over the new blocks once: fallocate leaves them "unwritten"
+     * (ext4, XFS), and the first write into such a block makes the sync of
+     * every commit that touches it commit file-system metadata as well. Done
+     * here, one sync pays for the whole step. */
+    static const uint8_t zeros[64 * 1024];
+    for (uint64_t offset = current; offset < target; offset += sizeof zeros) {
+        uint64_t length = target - offset < sizeof zeros ? target - offset : sizeof zeros;
+        if (!os_write_all(pager->fd, zeros, (size_t)length, offset, pager->path)) return false;
+    }
     pthread_mutex_lock(&pager->mutex);
     if (pager->known_file_size < target) pager->known_file_size = target;
     pthread_mutex_unlock(&pager->mutex);
