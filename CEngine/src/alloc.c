@@ -169,23 +169,34 @@ static int compare_extents(const void *a, const void *b)
 
 bool space_commit_prepare(ce_space *space)
 {
-    if (!grow_array((void **)&space->free_list, &space->free_capacity, space->free_count + space->freed_count,
+    /* The free list of the base version is sorted (each commit writes it in
+     * order); only the ranges this transaction freed need sorting, and the
+     * two sorted lists are merged. The whole list is re-sorted only if the
+     * file's list turns out not to be in order. */
+    size_t base_count = space->free_count, freed_count = space->freed_count;
+    if (!grow_array((void **)&space->free_list, &space->free_capacity, 2 * (base_count + freed_count) + 1,
                     sizeof *space->free_list))
         return false;
-    for (size_t i = 0; i < space->freed_count; i++) {
-        ce_free_extent extent = space->freed[i];
-        extent.freed_in_version = space->new_version;
-        space->free_list[space->free_count++] = extent;
-    }
+    for (size_t i = 0; i < freed_count; i++) space->freed[i].freed_in_version = space->new_version;
+    qsort(space->freed, freed_count, sizeof *space->freed, compare_extents);
     space->freed_count = 0;
-    /* Entries of size 0 (padding read from the file) would sort at the
-     * position where the next range starts; with an unstable qsort they could
-     * land after it and trip the overlap check. Drop them first. */
-    size_t nonempty = 0;
-    for (size_t i = 0; i < space->free_count; i++)
-        if (space->free_list[i].size > 0) space->free_list[nonempty++] = space->free_list[i];
-    space->free_count = nonempty;
-    qsort(space->free_list, space->free_count, sizeof *space->free_list, compare_extents);
+    bool base_sorted = true;
+    for (size_t i = 1; i < base_count && base_sorted; i++)
+        base_sorted = space->free_list[i - 1].position <= space->free_list[i].position;
+    if (!base_sorted) qsort(space->free_list, base_count, sizeof *space->free_list, compare_extents);
+    /* Merge into the upper half of the array, then move down. */
+    ce_free_extent *merged = space->free_list + base_count + freed_count + 1;
+    size_t left = 0, right = 0, count = 0;
+    while (left < base_count || right < freed_count) {
+        bool take_left = right == freed_count ||
+                         (left < base_count && space->free_list[left].position <= space->freed[right].position);
+        ce_free_extent extent = take_left ? space->free_list[left++] : space->freed[right++];
+        /* Entries of size 0 (padding read from the file) are dropped: kept,
+         * they would sit where the next range starts. */
+        if (extent.size > 0) merged[count++] = extent;
+    }
+    memmove(space->free_list, merged, count * sizeof *merged);
+    space->free_count = count;
     size_t kept = 0;
     for (size_t i = 0; i < space->free_count; i++) {
         ce_free_extent extent = space->free_list[i];

@@ -189,7 +189,7 @@ static bool page_is_blank(const uint8_t *page)
 /* ------------------------------------------------------------------------ */
 
 #define LOCK_MAGIC 0x4B434F4C4D4C524Full /* "ORLMLOCK" */
-#define LOCK_LAYOUT_VERSION 1u
+#define LOCK_LAYOUT_VERSION 2u
 #define READER_SLOT_COUNT 1024u
 #define INIT_LOCK_BYTE 0u
 #define WRITER_LOCK_BYTE 1u
@@ -211,6 +211,7 @@ typedef struct shared_state {
     _Atomic uint64_t latest_top_ref;
     _Atomic uint64_t latest_logical_size;
     _Atomic uint64_t committing_version; /* non-zero while a commit writes to the file */
+    _Atomic uint32_t reader_high_water;  /* no slot at or past this index was ever claimed */
     reader_slot readers[READER_SLOT_COUNT];
 } shared_state;
 
@@ -412,7 +413,8 @@ static bool scan_readers(ce_db *db, uint64_t latest, uint64_t *out_oldest, uint6
     uint64_t pinned[READER_SLOT_COUNT + 1];
     size_t pinned_count = 0;
     pinned[pinned_count++] = latest;
-    for (uint32_t i = 0; i < READER_SLOT_COUNT; i++) {
+    uint32_t high_water = atomic_load(&db->shared->reader_high_water);
+    for (uint32_t i = 0; i < high_water && i < READER_SLOT_COUNT; i++) {
         reader_slot *slot = &db->shared->readers[i];
         uint64_t owner = atomic_load(&slot->owner_pid);
         if (owner == 0) continue;
@@ -450,6 +452,11 @@ static bool claim_reader_slot(ce_db *db, int *out_slot)
         if (atomic_load_explicit(&slot->owner_pid, memory_order_relaxed) == 0 &&
             atomic_compare_exchange_strong(&slot->owner_pid, &expected, db->pid)) {
             hint = index + 1;
+            /* Writers scan slots below the high-water mark only. */
+            uint32_t high_water = atomic_load(&db->shared->reader_high_water);
+            while (high_water < index + 1 &&
+                   !atomic_compare_exchange_weak(&db->shared->reader_high_water, &high_water, index + 1)) {
+            }
             *out_slot = (int)index;
             return true;
         }
