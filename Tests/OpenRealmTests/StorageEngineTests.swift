@@ -49,6 +49,16 @@ private func overwrite(_ path: String, at offset: UInt64, with bytes: [UInt8]) t
 
 private let headerSize = 16_384  // CE_HEADER_SIZE: the fixed header before the first node
 
+/// The top ref of the newest header slot (docs/FORMAT.md: slots at 4096 and 8192,
+/// version at +8, top ref at +16): where a file's data certainly is.
+private func newestTopRef(_ path: String) throws -> UInt64 {
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    func field(_ offset: Int) -> UInt64 {
+        (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << (8 * UInt64($1)) }
+    }
+    return field(4096 + 8) > field(8192 + 8) ? field(4096 + 16) : field(8192 + 16)
+}
+
 // MARK: - Opening, versions and transactions
 
 @Suite("StorageEngine")
@@ -467,7 +477,7 @@ struct ToolTests {
 
             #expect(try runTool(["demo", "damaged.realm"], in: directory).status == 0)
             let damaged = directory.appendingPathComponent("damaged.realm").path
-            try overwrite(damaged, at: UInt64(headerSize), with: [UInt8](repeating: 0xFF, count: 512))
+            try overwrite(damaged, at: try newestTopRef(damaged), with: [UInt8](repeating: 0xFF, count: 8))
             let verify = try runTool(["verify", "damaged.realm"], in: directory)
             #expect(verify.status == 1)
             #expect(verify.errors.contains("invalid database") || verify.errors.contains("corrupt"), "\(verify.errors)")
