@@ -178,12 +178,13 @@ bool space_commit_prepare(ce_space *space)
                     sizeof *space->free_list))
         return false;
     for (size_t i = 0; i < freed_count; i++) space->freed[i].freed_in_version = space->new_version;
-    qsort(space->freed, freed_count, sizeof *space->freed, compare_extents);
+    if (freed_count > 1) qsort(space->freed, freed_count, sizeof *space->freed, compare_extents);
     space->freed_count = 0;
     bool base_sorted = true;
     for (size_t i = 1; i < base_count && base_sorted; i++)
         base_sorted = space->free_list[i - 1].position <= space->free_list[i].position;
     if (!base_sorted) qsort(space->free_list, base_count, sizeof *space->free_list, compare_extents);
+    /* (base_sorted is false only with two or more entries.) */
     /* Merge into the upper half of the array, then move down. */
     ce_free_extent *merged = space->free_list + base_count + freed_count + 1;
     size_t left = 0, right = 0, count = 0;
@@ -358,7 +359,7 @@ static int compare_pieces(const void *a, const void *b)
 
 bool space_write_runs(ce_space *space, ce_write_run **out_runs, size_t *out_count)
 {
-    qsort(space->pieces, space->piece_count, sizeof *space->pieces, compare_pieces);
+    if (space->piece_count > 1) qsort(space->pieces, space->piece_count, sizeof *space->pieces, compare_pieces);
     ce_write_run *runs = malloc((space->piece_count + 1) * sizeof *runs);
     if (!runs) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory listing writes");
     size_t count = 0;

@@ -1227,7 +1227,7 @@ bool ce_db_verify(ce_db *db, ce_db_stats *out_stats)
         }
     }
     free(free_list);
-    qsort(list.items, list.count, sizeof *list.items, compare_positions);
+    if (list.count > 1) qsort(list.items, list.count, sizeof *list.items, compare_positions);
     uint64_t expected = CE_HEADER_SIZE;
     for (size_t i = 0; i < list.count; i++) {
         const ce_free_extent *item = &list.items[i];
