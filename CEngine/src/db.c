@@ -248,7 +248,25 @@ struct ce_txn {
     ce_ref user_root;
     ce_ref free_list_ref;
     ce_ref history_ref;
+    void *layer_state;                 /* see db_txn_set_layer_state */
+    void (*release_layer_state)(void *state);
 };
+
+static void release_layer_state(ce_txn *txn)
+{
+    if (txn->release_layer_state) txn->release_layer_state(txn->layer_state);
+    txn->layer_state = NULL;
+    txn->release_layer_state = NULL;
+}
+
+void *db_txn_layer_state(const ce_txn *txn) { return txn->layer_state; }
+
+void db_txn_set_layer_state(ce_txn *txn, void *state, void (*release)(void *state))
+{
+    release_layer_state(txn);
+    txn->layer_state = state;
+    txn->release_layer_state = release;
+}
 
 /* ------------------------------------------------------------------------ */
 /* Publishing and reading the latest version                                */
@@ -813,6 +831,7 @@ bool ce_txn_advance(ce_txn *txn)
 {
     if (!txn) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_advance: txn is required");
     if (txn->write) return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot advance a write transaction");
+    release_layer_state(txn);
     version_info previous = txn->info;
     txn->info = pin_latest(txn->db, txn->reader_slot);
     if (!attach_snapshot(txn)) {
@@ -943,6 +962,7 @@ bool db_txn_set_root(ce_txn *txn, ce_ref root)
 static void end_transaction(ce_txn *txn)
 {
     ce_db *db = txn->db;
+    release_layer_state(txn);
     if (txn->write) {
         space_release(&txn->space);
         release_writer(db);

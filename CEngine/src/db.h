@@ -27,6 +27,12 @@ bool db_txn_set_root(ce_txn *txn, ce_ref root);
  * tests lower this to exercise the two-sync path. */
 extern size_t db_slot_run_limit;
 
+/* A slot where the layer above keeps what it derived from the version the
+ * transaction sees (the parsed schema). `release` is called when the
+ * transaction ends or advances to another version. */
+void *db_txn_layer_state(const ce_txn *txn);
+void db_txn_set_layer_state(ce_txn *txn, void *state, void (*release)(void *state));
+
 /* Fails with CE_ERR_WRONG_TRANSACTION_STATE unless txn is a write transaction. */
 bool db_txn_require_write(const ce_txn *txn);
 
