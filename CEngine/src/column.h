@@ -1,0 +1,94 @@
+/*
+ * column.h — column arrays: the values of one property for the objects of
+ * one cluster leaf.
+ *
+ * Owns: the nodes that hold one column of one leaf (a few hundred values at
+ * most), their encoding per property type (see column.c and docs/FORMAT.md),
+ * checking those nodes when they are read, type checks of values written,
+ * zstd compression of large strings and binaries.
+ * Never: knows tables, properties, object keys or the cluster tree (the
+ * caller names the table and property in its messages); never handles mixed
+ * or link properties (the table layer does).
+ *
+ * Every call takes the property's type and nullability: the column's nodes
+ * do not repeat them, and a column whose nodes do not have the shape of that
+ * type is damage (CE_ERR_CORRUPT). Calls that change a column take its ref
+ * by pointer: copy-on-write may give it a new ref, which the caller stores
+ * where the old one was.
+ *
+ * Failures: a bad value (wrong type, null in a non-nullable column, invalid
+ * UTF-8, a malformed timestamp) is CE_ERR_INVALID_ARGUMENT and is detected
+ * before anything changes; a position past the end is
+ * CE_ERR_INDEX_OUT_OF_BOUNDS; damaged nodes are CE_ERR_CORRUPT. A failure
+ * after the checks (out of memory) may leave the column half changed: the
+ * write transaction must then be rolled back, as for every layer.
+ */
+#ifndef CE_COLUMN_H
+#define CE_COLUMN_H
+
+#include "cengine.h"
+#include "node.h"
+
+/* The most values a column array holds. Cluster leaves hold a few hundred;
+ * a larger count read from the file is damage (a node of width 0 holds any
+ * count in 8 bytes, and would make every operation loop for seconds). */
+#define COLUMN_MAX_COUNT 65536u
+
+/* Strings and binaries larger than this get a node of their own. */
+#define COLUMN_INLINE_MAX 65536u
+/* Strings and binaries of at least this many bytes are compressed with zstd
+ * (level 1) when that saves at least an eighth of their size. */
+#define COLUMN_COMPRESS_MIN 4096u
+
+/*
+ * Where column_get puts a value it had to decompress. Owned by the caller:
+ * initialize with CE_COLUMN_SCRATCH_INIT (or zeros), release with
+ * column_scratch_free. A decompressed value stays valid until the next
+ * column_get with the same scratch, or column_scratch_free. One scratch per
+ * value the caller needs at the same time (e.g. two for a comparison).
+ */
+typedef struct ce_column_scratch {
+    uint8_t *buffer;
+    size_t capacity;
+    void *decompressor; /* a ZSTD_DCtx, kept between calls */
+} ce_column_scratch;
+
+#define CE_COLUMN_SCRATCH_INIT {NULL, 0, NULL}
+
+void column_scratch_free(ce_column_scratch *scratch);
+
+/* A new column of `count` default values (null when nullable; else 0, false,
+ * 0.0, "", empty binary, timestamp 0, decimal128 0E0, all-zero object id and
+ * uuid). */
+bool column_create(ce_space *space, ce_type type, bool nullable, size_t count, ce_ref *out_column);
+
+bool column_size(const ce_space *space, ce_ref column, ce_type type, bool nullable, size_t *out_count);
+
+/*
+ * The value at `index`: of the column's type, or CE_TYPE_NULL. Strings and
+ * binaries point into the database (valid until the transaction changes this
+ * column or ends) or, for a compressed value, into `scratch` (see above).
+ * `scratch` may be NULL for columns other than string and binary; a string
+ * or binary column needs one (CE_ERR_INVALID_ARGUMENT without).
+ */
+bool column_get(const ce_space *space, ce_ref column, ce_type type, bool nullable, size_t index,
+                ce_column_scratch *scratch, ce_value *out_value);
+
+/* Replaces the value at `index`. The value must have the column's type, or
+ * be null in a nullable column. Its bytes are copied; they may point into the
+ * database, even into this column. */
+bool column_set(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index, const ce_value *value);
+
+/* Inserts the default value before `index` (index == count appends). */
+bool column_insert_default(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index);
+
+bool column_erase(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index);
+
+/* Moves the values [from, count) into a new column *out_right; the column
+ * keeps [0, from). */
+bool column_split(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t from, ce_ref *out_right);
+
+/* Frees every node of the column (its large values included). */
+bool column_destroy(ce_space *space, ce_ref column);
+
+#endif

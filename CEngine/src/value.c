@@ -1,0 +1,404 @@
+/*
+ * value.c — type names, UTF-8, order, equality and hashing of values (see
+ * value.h for the order).
+ *
+ * Hashes are computed over an explicit little-endian encoding of each value
+ * (never over a struct's memory, which has padding and host byte order), so
+ * that a hash is the same on every machine and may be stored in a file.
+ *
+ * Decimal128 (IEEE 754-2008, binary integer decimal encoding). Bit 127 is the
+ * sign. If bits 126-125 are not 11, bits 126-113 are the biased exponent and
+ * bits 112-0 the coefficient. If they are 11: bits 126-122 = 11110 is an
+ * infinity, 11111 a NaN; otherwise bits 124-111 are the exponent and the
+ * coefficient is 100 followed by bits 110-0, which is at least 2^113 and so
+ * above the largest valid coefficient (10^34 - 1): such a number is
+ * "non-canonical" and by the standard its value is zero, as is any
+ * coefficient above 10^34 - 1 in the first form. The exponent bias is 6176.
+ * Coefficients fit in 113 bits; they are handled as two 64-bit words so the
+ * code needs no compiler-specific 128-bit type.
+ */
+#include "value.h"
+#include "checksum.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *ce_type_name(ce_type type)
+{
+    switch (type) {
+    case CE_TYPE_NULL: return "null";
+    case CE_TYPE_INT: return "int";
+    case CE_TYPE_BOOL: return "bool";
+    case CE_TYPE_FLOAT: return "float";
+    case CE_TYPE_DOUBLE: return "double";
+    case CE_TYPE_STRING: return "string";
+    case CE_TYPE_BINARY: return "binary";
+    case CE_TYPE_TIMESTAMP: return "timestamp";
+    case CE_TYPE_DECIMAL128: return "decimal128";
+    case CE_TYPE_OBJECT_ID: return "objectId";
+    case CE_TYPE_UUID: return "uuid";
+    case CE_TYPE_MIXED: return "mixed";
+    case CE_TYPE_LINK: return "link";
+    }
+    return "unknown";
+}
+
+/* ------------------------------------------------------------------------ */
+/* UTF-8 and timestamps                                                      */
+/* ------------------------------------------------------------------------ */
+
+bool value_check_utf8(const char *data, size_t size)
+{
+    const unsigned char *bytes = (const unsigned char *)data;
+    size_t i = 0;
+    while (i < size) {
+        /* Long texts are mostly ASCII: skip 8 bytes at a time while no byte
+         * has its high bit set. */
+        while (size - i >= 8) {
+            uint64_t word;
+            memcpy(&word, bytes + i, 8);
+            if (word & 0x8080808080808080ull) break;
+            i += 8;
+        }
+        if (i >= size) break;
+        unsigned lead = bytes[i];
+        if (lead < 0x80) {
+            i++;
+            continue;
+        }
+        size_t following;
+        uint32_t code_point, smallest;
+        if (lead >= 0xC2 && lead <= 0xDF) { /* C0 and C1 would be overlong */
+            following = 1, code_point = lead & 0x1F, smallest = 0x80;
+        } else if ((lead & 0xF0) == 0xE0) {
+            following = 2, code_point = lead & 0x0F, smallest = 0x800;
+        } else if (lead >= 0xF0 && lead <= 0xF4) { /* F5 and above start code points past U+10FFFF */
+            following = 3, code_point = lead & 0x07, smallest = 0x10000;
+        } else {
+            return false; /* a continuation byte without a lead, or an invalid lead */
+        }
+        if (size - i - 1 < following) return false;
+        for (size_t k = 1; k <= following; k++) {
+            unsigned next = bytes[i + k];
+            if ((next & 0xC0) != 0x80) return false;
+            code_point = (code_point << 6) | (next & 0x3F);
+        }
+        if (code_point < smallest || code_point > 0x10FFFF || (code_point >= 0xD800 && code_point <= 0xDFFF))
+            return false;
+        i += following + 1;
+    }
+    return true;
+}
+
+bool value_timestamp_is_valid(ce_timestamp timestamp)
+{
+    if (timestamp.nanoseconds <= -1000000000 || timestamp.nanoseconds >= 1000000000) return false;
+    if (timestamp.seconds > 0 && timestamp.nanoseconds < 0) return false;
+    if (timestamp.seconds < 0 && timestamp.nanoseconds > 0) return false;
+    return true;
+}
+
+ce_value value_default(ce_type type, bool nullable)
+{
+    ce_value value;
+    memset(&value, 0, sizeof value);
+    value.type = nullable ? CE_TYPE_NULL : type;
+    if (nullable) return value;
+    switch (type) {
+    case CE_TYPE_STRING: value.string.data = ""; break;
+    case CE_TYPE_BINARY: value.binary.data = (const uint8_t *)""; break;
+    case CE_TYPE_DECIMAL128: value.decimal.high = VALUE_DECIMAL128_ZERO_HIGH; break;
+    case CE_TYPE_NULL:
+    case CE_TYPE_MIXED:
+    case CE_TYPE_LINK: value.type = CE_TYPE_NULL; break;
+    default: break;
+    }
+    return value;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Decimal128                                                                */
+/* ------------------------------------------------------------------------ */
+
+/* An unsigned 128-bit integer. */
+typedef struct wide {
+    uint64_t low, high;
+} wide;
+
+static int wide_compare(wide a, wide b)
+{
+    if (a.high != b.high) return a.high < b.high ? -1 : 1;
+    if (a.low != b.low) return a.low < b.low ? -1 : 1;
+    return 0;
+}
+
+static bool wide_is_zero(wide value) { return value.low == 0 && value.high == 0; }
+
+static wide wide_add(wide a, wide b)
+{
+    wide sum = {a.low + b.low, a.high + b.high};
+    if (sum.low < a.low) sum.high++;
+    return sum;
+}
+
+static wide wide_shift_left(wide value, unsigned bits) /* 0 < bits < 64 */
+{
+    return (wide){value.low << bits, (value.high << bits) | (value.low >> (64 - bits))};
+}
+
+/* value * 10; the callers keep the product below 10^35 < 2^128. */
+static wide wide_times_ten(wide value)
+{
+    return wide_add(wide_shift_left(value, 3), wide_shift_left(value, 1));
+}
+
+/* value / 10, by long division over 32-bit pieces. */
+static wide wide_divide_by_ten(wide value, unsigned *out_remainder)
+{
+    uint32_t pieces[4] = {(uint32_t)(value.high >> 32), (uint32_t)value.high, (uint32_t)(value.low >> 32),
+                          (uint32_t)value.low};
+    uint64_t remainder = 0;
+    for (int i = 0; i < 4; i++) {
+        uint64_t current = (remainder << 32) | pieces[i];
+        pieces[i] = (uint32_t)(current / 10);
+        remainder = current % 10;
+    }
+    *out_remainder = (unsigned)remainder;
+    return (wide){((uint64_t)pieces[2] << 32) | pieces[3], ((uint64_t)pieces[0] << 32) | pieces[1]};
+}
+
+/* The number of decimal digits of a non-zero coefficient (at most 34). */
+static unsigned wide_digits(wide value)
+{
+    unsigned digits = 0;
+    wide power = {1, 0};
+    while (wide_compare(power, value) <= 0) {
+        power = wide_times_ten(power);
+        digits++;
+    }
+    return digits;
+}
+
+enum decimal_kind { DECIMAL_NAN, DECIMAL_INFINITY, DECIMAL_ZERO, DECIMAL_FINITE };
+
+typedef struct decimal_parts {
+    enum decimal_kind kind;
+    bool negative;
+    int exponent;     /* unbiased */
+    wide coefficient; /* non-zero for DECIMAL_FINITE */
+} decimal_parts;
+
+#define DECIMAL_EXPONENT_BIAS 6176
+/* 10^34 - 1, the largest coefficient of a decimal128 */
+static const wide decimal_max_coefficient = {0x378D8E63FFFFFFFFull, 0x0001ED09BEAD87C0ull};
+
+static decimal_parts decimal_decode(ce_decimal128 decimal)
+{
+    decimal_parts parts = {DECIMAL_ZERO, (decimal.high >> 63) != 0, 0, {0, 0}};
+    if (((decimal.high >> 61) & 3) == 3) {
+        unsigned prefix = (unsigned)(decimal.high >> 58) & 0x1F;
+        if (prefix == 0x1F) parts.kind = DECIMAL_NAN;
+        else if (prefix == 0x1E) parts.kind = DECIMAL_INFINITY;
+        /* else: a coefficient of at least 2^113, non-canonical: zero */
+        return parts;
+    }
+    parts.exponent = (int)((decimal.high >> 49) & 0x3FFF) - DECIMAL_EXPONENT_BIAS;
+    parts.coefficient = (wide){decimal.low, decimal.high & ((1ull << 49) - 1)};
+    if (!wide_is_zero(parts.coefficient) && wide_compare(parts.coefficient, decimal_max_coefficient) <= 0)
+        parts.kind = DECIMAL_FINITE;
+    return parts;
+}
+
+/* Compares |a| and |b| for two finite non-zero decimals. */
+static int decimal_compare_magnitude(const decimal_parts *a, const decimal_parts *b)
+{
+    /* c·10^e lies in [10^(d+e-1), 10^(d+e)) for a coefficient of d digits:
+     * a larger d+e is a larger number. With equal d+e, give both
+     * coefficients the same number of digits (at most 34: no overflow) and
+     * compare them. */
+    int digits_a = (int)wide_digits(a->coefficient), digits_b = (int)wide_digits(b->coefficient);
+    int magnitude_a = digits_a + a->exponent, magnitude_b = digits_b + b->exponent;
+    if (magnitude_a != magnitude_b) return magnitude_a < magnitude_b ? -1 : 1;
+    wide coefficient_a = a->coefficient, coefficient_b = b->coefficient;
+    for (int i = digits_a; i < digits_b; i++) coefficient_a = wide_times_ten(coefficient_a);
+    for (int i = digits_b; i < digits_a; i++) coefficient_b = wide_times_ten(coefficient_b);
+    return wide_compare(coefficient_a, coefficient_b);
+}
+
+/* NaN, -inf, negative, zero, positive, +inf. */
+static int decimal_rank(const decimal_parts *parts)
+{
+    switch (parts->kind) {
+    case DECIMAL_NAN: return 0;
+    case DECIMAL_INFINITY: return parts->negative ? 1 : 5;
+    case DECIMAL_FINITE: return parts->negative ? 2 : 4;
+    case DECIMAL_ZERO: break;
+    }
+    return 3;
+}
+
+static int decimal_compare(ce_decimal128 a, ce_decimal128 b)
+{
+    decimal_parts parts_a = decimal_decode(a), parts_b = decimal_decode(b);
+    int rank_a = decimal_rank(&parts_a), rank_b = decimal_rank(&parts_b);
+    if (rank_a != rank_b) return rank_a < rank_b ? -1 : 1;
+    if (parts_a.kind != DECIMAL_FINITE) return 0;
+    int magnitude = decimal_compare_magnitude(&parts_a, &parts_b);
+    return parts_a.negative ? -magnitude : magnitude;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Order and equality                                                        */
+/* ------------------------------------------------------------------------ */
+
+static int compare_numbers(double a, double b)
+{
+    bool a_is_nan = isnan(a), b_is_nan = isnan(b);
+    if (a_is_nan || b_is_nan) return a_is_nan == b_is_nan ? 0 : (a_is_nan ? -1 : 1);
+    return a < b ? -1 : (a > b ? 1 : 0); /* -0.0 == 0.0 */
+}
+
+static int compare_bytes(const void *a, size_t a_size, const void *b, size_t b_size)
+{
+    size_t shorter = a_size < b_size ? a_size : b_size;
+    if (shorter > 0) {
+        int order = memcmp(a, b, shorter);
+        if (order != 0) return order < 0 ? -1 : 1;
+    }
+    return a_size < b_size ? -1 : (a_size > b_size ? 1 : 0);
+}
+
+#define COMPARE_SCALARS(a, b) ((a) < (b) ? -1 : ((a) > (b) ? 1 : 0))
+
+int value_compare(const ce_value *a, const ce_value *b)
+{
+    if (a->type != b->type) return COMPARE_SCALARS((int)a->type, (int)b->type);
+    switch (a->type) {
+    case CE_TYPE_INT: return COMPARE_SCALARS(a->integer, b->integer);
+    case CE_TYPE_BOOL: return COMPARE_SCALARS((int)a->boolean, (int)b->boolean);
+    case CE_TYPE_FLOAT: return compare_numbers(a->float_value, b->float_value);
+    case CE_TYPE_DOUBLE: return compare_numbers(a->double_value, b->double_value);
+    case CE_TYPE_STRING: return compare_bytes(a->string.data, a->string.size, b->string.data, b->string.size);
+    case CE_TYPE_BINARY: return compare_bytes(a->binary.data, a->binary.size, b->binary.data, b->binary.size);
+    case CE_TYPE_TIMESTAMP:
+        if (a->timestamp.seconds != b->timestamp.seconds)
+            return COMPARE_SCALARS(a->timestamp.seconds, b->timestamp.seconds);
+        return COMPARE_SCALARS(a->timestamp.nanoseconds, b->timestamp.nanoseconds);
+    case CE_TYPE_DECIMAL128: return decimal_compare(a->decimal, b->decimal);
+    case CE_TYPE_OBJECT_ID: return compare_bytes(a->object_id.bytes, 12, b->object_id.bytes, 12);
+    case CE_TYPE_UUID: return compare_bytes(a->uuid.bytes, 16, b->uuid.bytes, 16);
+    case CE_TYPE_LINK:
+        if (a->link.table != b->link.table) return COMPARE_SCALARS(a->link.table, b->link.table);
+        return COMPARE_SCALARS(a->link.key, b->link.key);
+    case CE_TYPE_NULL:
+    case CE_TYPE_MIXED: /* a property type, never a value's: nothing to compare */
+        break;
+    }
+    return 0;
+}
+
+bool value_equal(const ce_value *a, const ce_value *b)
+{
+    if (a->type != b->type) return false;
+    if (a->type == CE_TYPE_STRING)
+        return a->string.size == b->string.size &&
+               (a->string.size == 0 || memcmp(a->string.data, b->string.data, a->string.size) == 0);
+    if (a->type == CE_TYPE_BINARY)
+        return a->binary.size == b->binary.size &&
+               (a->binary.size == 0 || memcmp(a->binary.data, b->binary.data, a->binary.size) == 0);
+    return value_compare(a, b) == 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Hashing                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static void put_u64(uint8_t *target, uint64_t value)
+{
+    for (int i = 0; i < 8; i++) target[i] = (uint8_t)(value >> (8 * i));
+}
+
+static void put_u32(uint8_t *target, uint32_t value)
+{
+    for (int i = 0; i < 4; i++) target[i] = (uint8_t)(value >> (8 * i));
+}
+
+/* Each type hashes with its own seed, so that equal bytes of different
+ * types (a string and a binary) do not collide by construction. */
+static uint64_t hash_bytes(ce_type type, const void *data, size_t size)
+{
+    static const uint8_t nothing[1] = {0};
+    return ce_checksum_of(size ? data : nothing, size, 0x9E3779B97F4A7C15ull * ((uint64_t)type + 1));
+}
+
+static uint64_t hash_double(ce_type type, double value)
+{
+    /* Equal numbers must hash equal: one NaN for all, 0.0 for -0.0. */
+    uint8_t bytes[8];
+    uint64_t bits;
+    if (isnan(value)) bits = 0x7FF8000000000000ull;
+    else {
+        if (value == 0) value = 0.0;
+        memcpy(&bits, &value, 8);
+    }
+    put_u64(bytes, bits);
+    return hash_bytes(type, bytes, 8);
+}
+
+static uint64_t hash_decimal(ce_decimal128 decimal)
+{
+    /* The normal form of a finite number: the coefficient without trailing
+     * zeros (1.0E0 = 10E-1 -> 1E0), which every representation of it shares. */
+    decimal_parts parts = decimal_decode(decimal);
+    uint8_t bytes[22] = {0};
+    bytes[0] = (uint8_t)parts.kind;
+    if (parts.kind == DECIMAL_INFINITY) bytes[1] = parts.negative;
+    if (parts.kind == DECIMAL_FINITE) {
+        wide coefficient = parts.coefficient;
+        int exponent = parts.exponent;
+        for (;;) {
+            unsigned remainder;
+            wide quotient = wide_divide_by_ten(coefficient, &remainder);
+            if (remainder != 0) break;
+            coefficient = quotient;
+            exponent++;
+        }
+        bytes[1] = parts.negative;
+        put_u32(bytes + 2, (uint32_t)exponent);
+        put_u64(bytes + 6, coefficient.low);
+        put_u64(bytes + 14, coefficient.high);
+    }
+    return hash_bytes(CE_TYPE_DECIMAL128, bytes, sizeof bytes);
+}
+
+uint64_t value_hash(const ce_value *value)
+{
+    uint8_t bytes[16];
+    switch (value->type) {
+    case CE_TYPE_INT:
+        put_u64(bytes, (uint64_t)value->integer);
+        return hash_bytes(value->type, bytes, 8);
+    case CE_TYPE_BOOL:
+        bytes[0] = value->boolean ? 1 : 0;
+        return hash_bytes(value->type, bytes, 1);
+    case CE_TYPE_FLOAT: return hash_double(value->type, value->float_value);
+    case CE_TYPE_DOUBLE: return hash_double(value->type, value->double_value);
+    case CE_TYPE_STRING: return hash_bytes(value->type, value->string.data, value->string.size);
+    case CE_TYPE_BINARY: return hash_bytes(value->type, value->binary.data, value->binary.size);
+    case CE_TYPE_TIMESTAMP:
+        put_u64(bytes, (uint64_t)value->timestamp.seconds);
+        put_u32(bytes + 8, (uint32_t)value->timestamp.nanoseconds);
+        return hash_bytes(value->type, bytes, 12);
+    case CE_TYPE_DECIMAL128: return hash_decimal(value->decimal);
+    case CE_TYPE_OBJECT_ID: return hash_bytes(value->type, value->object_id.bytes, 12);
+    case CE_TYPE_UUID: return hash_bytes(value->type, value->uuid.bytes, 16);
+    case CE_TYPE_LINK:
+        put_u32(bytes, value->link.table);
+        put_u64(bytes + 4, (uint64_t)value->link.key);
+        return hash_bytes(value->type, bytes, 12);
+    case CE_TYPE_NULL:
+    case CE_TYPE_MIXED:
+        break;
+    }
+    return hash_bytes(value->type, NULL, 0);
+}
