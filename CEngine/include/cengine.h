@@ -77,7 +77,17 @@ typedef enum ce_error_code {
     CE_ERR_READ_ONLY = 24,             /* a write on a read-only handle */
     CE_ERR_OUT_OF_MEMORY = 25,
     CE_ERR_CORRUPT = 26,               /* a check on bytes read from the file failed */
-    CE_ERR_INDEX_OUT_OF_BOUNDS = 27
+    CE_ERR_INDEX_OUT_OF_BOUNDS = 27,
+    /* object store */
+    CE_ERR_NO_SUCH_TABLE = 40,
+    CE_ERR_NO_SUCH_PROPERTY = 41,
+    CE_ERR_NO_SUCH_OBJECT = 42,        /* deleted, or never existed */
+    CE_ERR_WRONG_TYPE = 43,            /* a value of another type than the property's */
+    CE_ERR_NULL_NOT_ALLOWED = 44,      /* null in a required property */
+    CE_ERR_DUPLICATE_PRIMARY_KEY = 45,
+    CE_ERR_PRIMARY_KEY_IMMUTABLE = 46, /* a primary key cannot change */
+    CE_ERR_DUPLICATE_NAME = 47,        /* a table or property of that name exists */
+    CE_ERR_INVALID_SCHEMA = 48         /* a property definition the engine cannot store */
 } ce_error_code;
 
 /* The code of the last failed call on this thread (CE_OK if none yet). */
@@ -188,6 +198,165 @@ uint64_t ce_txn_version(const ce_txn *txn);
 
 /* The latest committed version of the database, without a transaction. */
 bool ce_db_latest_version(ce_db *db, uint64_t *out_version);
+
+/* ------------------------------------------------------------------------ */
+/* Values                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* The types of properties and values. */
+typedef enum ce_type {
+    CE_TYPE_NULL = 0,       /* only as a value: no value */
+    CE_TYPE_INT = 1,        /* 64-bit signed integer */
+    CE_TYPE_BOOL = 2,
+    CE_TYPE_FLOAT = 3,
+    CE_TYPE_DOUBLE = 4,
+    CE_TYPE_STRING = 5,     /* UTF-8, checked on write */
+    CE_TYPE_BINARY = 6,
+    CE_TYPE_TIMESTAMP = 7,  /* seconds and nanoseconds since 1970-01-01 UTC */
+    CE_TYPE_DECIMAL128 = 8, /* IEEE 754-2008 decimal128, binary integer decimal encoding */
+    CE_TYPE_OBJECT_ID = 9,  /* 12 bytes */
+    CE_TYPE_UUID = 10,      /* 16 bytes */
+    CE_TYPE_MIXED = 11,     /* a property that holds a value of any type */
+    CE_TYPE_LINK = 12       /* a reference to an object */
+} ce_type;
+
+typedef struct ce_timestamp {
+    int64_t seconds;
+    int32_t nanoseconds; /* same sign as seconds (or either when seconds is 0), |ns| < 1e9 */
+} ce_timestamp;
+
+typedef struct ce_decimal128 {
+    uint64_t low, high; /* the 128 bits, little-endian words */
+} ce_decimal128;
+
+typedef struct ce_object_id {
+    uint8_t bytes[12];
+} ce_object_id;
+
+typedef struct ce_uuid {
+    uint8_t bytes[16];
+} ce_uuid;
+
+typedef int64_t ce_object_key; /* an object's key within its table (>= 0) */
+typedef uint32_t ce_table_key;
+typedef uint32_t ce_column_key;
+
+typedef struct ce_link {
+    ce_table_key table;
+    ce_object_key key;
+} ce_link;
+
+/*
+ * A value crossing the API: `type` says which member is set. Strings and
+ * binaries are (pointer, size) pairs: passed in, they are copied; handed
+ * out, they point into the database and stay valid until the transaction
+ * changes that object or ends.
+ */
+typedef struct ce_value {
+    ce_type type;
+    union {
+        int64_t integer;
+        bool boolean;
+        float float_value;
+        double double_value;
+        struct {
+            const char *data;
+            size_t size;
+        } string;
+        struct {
+            const uint8_t *data;
+            size_t size;
+        } binary;
+        ce_timestamp timestamp;
+        ce_decimal128 decimal;
+        ce_object_id object_id;
+        ce_uuid uuid;
+        ce_link link;
+    };
+} ce_value;
+
+/* A short constant name of a type ("int", "string", ...). */
+const char *ce_type_name(ce_type type);
+
+/* ------------------------------------------------------------------------ */
+/* Schema: tables and properties (changes need a write transaction)          */
+/* ------------------------------------------------------------------------ */
+
+typedef struct ce_property_info {
+    const char *name;
+    ce_type type;          /* not CE_TYPE_NULL */
+    bool nullable;         /* optional: may hold null */
+    bool primary_key;      /* int, string, object id or uuid; at most one per table */
+    bool indexed;          /* kept in an index: equality lookups without a scan */
+} ce_property_info;
+
+/* The number of table slots (removed tables keep their slot: keys are stable). */
+bool ce_table_count(ce_txn *txn, size_t *out_count);
+
+/* Adds a table. Errors: CE_ERR_DUPLICATE_NAME. */
+bool ce_table_add(ce_txn *txn, const char *name, ce_table_key *out_table);
+
+/* Finds a table by name; *out_found is false if there is none. */
+bool ce_table_find(ce_txn *txn, const char *name, ce_table_key *out_table, bool *out_found);
+
+/* The table's name (valid until the transaction ends or changes the schema). */
+bool ce_table_name(ce_txn *txn, ce_table_key table, const char **out_name);
+
+/* Removes a table with all its objects. */
+bool ce_table_remove(ce_txn *txn, ce_table_key table);
+
+/* Adds a property (column) to a table; existing objects get the default
+ * value (null, 0, false, "", ...). A primary key can only be added to an
+ * empty table. Errors: CE_ERR_DUPLICATE_NAME, CE_ERR_INVALID_SCHEMA. */
+bool ce_property_add(ce_txn *txn, ce_table_key table, const ce_property_info *info, ce_column_key *out_column);
+
+/* Finds a property by name. */
+bool ce_property_find(ce_txn *txn, ce_table_key table, const char *name, ce_column_key *out_column, bool *out_found);
+
+/* A property's definition (strings valid until the schema changes). */
+bool ce_property_get_info(ce_txn *txn, ce_table_key table, ce_column_key column, ce_property_info *out_info);
+
+/* The number of column slots of a table (removed properties keep their slot). */
+bool ce_property_count(ce_txn *txn, ce_table_key table, size_t *out_count);
+
+/* Removes a property and its values. */
+bool ce_property_remove(ce_txn *txn, ce_table_key table, ce_column_key column);
+
+/* The schema version the application stored (0 in a new file). */
+bool ce_schema_version(ce_txn *txn, uint64_t *out_version);
+bool ce_set_schema_version(ce_txn *txn, uint64_t version);
+
+/* ------------------------------------------------------------------------ */
+/* Objects                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Creates an object with default values. A table with a primary key needs
+ * `primary_key` (of the key's type; null for an optional key), a table
+ * without one takes NULL. Errors: CE_ERR_DUPLICATE_PRIMARY_KEY,
+ * CE_ERR_WRONG_TYPE, CE_ERR_NULL_NOT_ALLOWED. */
+bool ce_object_create(ce_txn *txn, ce_table_key table, const ce_value *primary_key, ce_object_key *out_object);
+
+/* Finds an object by its primary key; *out_found is false if there is none. */
+bool ce_object_find_primary_key(ce_txn *txn, ce_table_key table, const ce_value *primary_key,
+                                ce_object_key *out_object, bool *out_found);
+
+bool ce_object_exists(ce_txn *txn, ce_table_key table, ce_object_key object, bool *out_exists);
+
+/* Deletes an object. Errors: CE_ERR_NO_SUCH_OBJECT. */
+bool ce_object_delete(ce_txn *txn, ce_table_key table, ce_object_key object);
+
+/* Reads a property. Strings and binaries point into the database (see ce_value). */
+bool ce_object_get(ce_txn *txn, ce_table_key table, ce_object_key object, ce_column_key column, ce_value *out_value);
+
+/* Writes a property. Errors: CE_ERR_WRONG_TYPE, CE_ERR_NULL_NOT_ALLOWED,
+ * CE_ERR_PRIMARY_KEY_IMMUTABLE, CE_ERR_NO_SUCH_OBJECT, CE_ERR_INVALID_ARGUMENT
+ * (a string that is not UTF-8). */
+bool ce_object_set(ce_txn *txn, ce_table_key table, ce_object_key object, ce_column_key column, const ce_value *value);
+
+/* The number of objects in a table, and the key of the object at a position
+ * (in key order: the order of creation). */
+bool ce_object_count(ce_txn *txn, ce_table_key table, size_t *out_count);
+bool ce_object_key_at(ce_txn *txn, ce_table_key table, size_t index, ce_object_key *out_object);
 
 /* ------------------------------------------------------------------------ */
 /* Integrity                                                                 */

@@ -67,6 +67,15 @@ const char *ce_error_name(ce_error_code code)
     case CE_ERR_OUT_OF_MEMORY: return "out of memory";
     case CE_ERR_CORRUPT: return "corrupt data";
     case CE_ERR_INDEX_OUT_OF_BOUNDS: return "index out of bounds";
+    case CE_ERR_NO_SUCH_TABLE: return "no such table";
+    case CE_ERR_NO_SUCH_PROPERTY: return "no such property";
+    case CE_ERR_NO_SUCH_OBJECT: return "no such object";
+    case CE_ERR_WRONG_TYPE: return "wrong type";
+    case CE_ERR_NULL_NOT_ALLOWED: return "null not allowed";
+    case CE_ERR_DUPLICATE_PRIMARY_KEY: return "duplicate primary key";
+    case CE_ERR_PRIMARY_KEY_IMMUTABLE: return "primary key immutable";
+    case CE_ERR_DUPLICATE_NAME: return "duplicate name";
+    case CE_ERR_INVALID_SCHEMA: return "invalid schema";
     }
     return "unknown error";
 }
