@@ -1,0 +1,712 @@
+/*
+ * index.c — primary-key and secondary indexes (see index.h): an ordered
+ * multimap of (int64 key, int64 value) pairs stored as a B+tree of nodes.
+ *
+ * Owns: the layout below, lookups, copy-on-write inserts and erases, and the
+ * checks on every index node it reads.
+ * Never: interprets keys or values, and never follows or searches a node it
+ * has not checked: these bytes may come from a damaged file (DESIGN.md
+ * invariant 5), so a malformed node is CE_ERR_CORRUPT naming its offset,
+ * never an out-of-bounds read or an endless loop.
+ *
+ * Layout (also in docs/FORMAT.md, "Indexes"). Pairs are ordered by key, then
+ * by value.
+ *   Leaf: a plain integer node (no HAS_REFS) with flags exactly NODE_CONTEXT,
+ *     holding key0, value0, key1, value1, ... in strictly increasing pair
+ *     order; at most 256 pairs. Only the root may be an empty leaf (the
+ *     empty index).
+ *   Inner: flags exactly NODE_INNER | NODE_HAS_REFS. Element 0 is the ref of
+ *     its separator node, elements 1..n the refs of its n children
+ *     (1 <= n <= 256). The separator node is a plain integer node (flags 0)
+ *     of 2 (n - 1) integers: for each child i >= 1, the pair that was first
+ *     in it when it was split off, strictly increasing. Every pair p under
+ *     child i satisfies separator(i) <= p < separator(i + 1). Erases never
+ *     update separators: they stay valid bounds.
+ *   Depth: the root is at depth 0; no node lies deeper than 24.
+ * Separators sit in their own node so that a lookup binary-searches plain
+ * integers (no tagging, no refs in between), and the inner node stays a
+ * HAS_REFS node that verify, free and copy-on-write walk like any other.
+ *
+ * Shape of the tree. An insert that overflows a leaf splits it in half,
+ * except at the very end of the last leaf, where just the new pair moves to
+ * a new leaf: ascending inserts (the common case for primary keys) leave
+ * full leaves behind. Inner nodes split the same way. An erase that empties
+ * a leaf removes it from its parent unless it is the only child (an emptied
+ * only child empties its parent in turn), and a root inner node with one
+ * child is replaced by that child, so an empty index is one empty leaf.
+ *
+ * Writes copy on the way up: the descent only reads, the leaf is changed
+ * first and each parent is made writable after its child. An insert of a
+ * pair already present or an erase of a missing one is found at the leaf,
+ * before anything is copied, so such a call changes nothing.
+ *
+ * Checks. Every node gets its shape checked on every read (flags, counts,
+ * the separator node's flags and count, the depth), and every child ref is
+ * checked before it is followed. Order inside a node costs a pass over it,
+ * so it is checked where that pass is cheap against the work: before a
+ * committed node is copied by a write, and on every node an iteration reads
+ * (which also checks that the pairs it yields increase). Point lookups, the
+ * hot path of primary-key lookups, do not re-scan the nodes they search: a
+ * binary search over unordered integers still ends inside the node after at
+ * most log2(n) probes, so damage there can give a wrong answer, never a bad
+ * read or a hang.
+ */
+#include "index.h"
+#include "error.h"
+
+/* --- searches ---
+ *
+ * Pair i of a node is elements 2i (key) and 2i + 1 (value); separator nodes
+ * have the same layout. The searches run per element width so that each
+ * probe is one load, not a call through node_get's switch. */
+
+#define INDEX_DEFINE_SEARCHES(name, type)                                                                  \
+    static size_t search_key_##name(const uint8_t *payload, size_t low, size_t high, int64_t key)          \
+    {                                                                                                      \
+        while (low < high) {                                                                               \
+            size_t middle = low + (high - low) / 2;                                                        \
+            type probe;                                                                                    \
+            memcpy(&probe, payload + 2 * middle * sizeof(type), sizeof(type));                             \
+            if ((int64_t)probe < key) low = middle + 1;                                                    \
+            else high = middle;                                                                            \
+        }                                                                                                  \
+        return low;                                                                                        \
+    }                                                                                                      \
+    static size_t search_pair_##name(const uint8_t *payload, size_t low, size_t high, int64_t key,         \
+                                     int64_t value, bool after_equal)                                      \
+    {                                                                                                      \
+        while (low < high) {                                                                               \
+            size_t middle = low + (high - low) / 2;                                                        \
+            type probe_key;                                                                                \
+            memcpy(&probe_key, payload + 2 * middle * sizeof(type), sizeof(type));                         \
+            bool below = (int64_t)probe_key < key;                                                         \
+            if ((int64_t)probe_key == key) {                                                               \
+                type probe_value;                                                                          \
+                memcpy(&probe_value, payload + (2 * middle + 1) * sizeof(type), sizeof(type));             \
+                below = (int64_t)probe_value < value || (after_equal && (int64_t)probe_value == value);    \
+            }                                                                                              \
+            if (below) low = middle + 1;                                                                   \
+            else high = middle;                                                                            \
+        }                                                                                                  \
+        return low;                                                                                        \
+    }
+
+INDEX_DEFINE_SEARCHES(8, int8_t)
+INDEX_DEFINE_SEARCHES(16, int16_t)
+INDEX_DEFINE_SEARCHES(32, int32_t)
+INDEX_DEFINE_SEARCHES(64, int64_t)
+
+/* The first pair in [low, high) whose key is at least `key` (high if none). */
+static size_t search_key(const ce_node *node, size_t low, size_t high, int64_t key)
+{
+    switch (node->width) {
+    case 8: return search_key_8(node->payload, low, high, key);
+    case 16: return search_key_16(node->payload, low, high, key);
+    case 32: return search_key_32(node->payload, low, high, key);
+    case 64: return search_key_64(node->payload, low, high, key);
+    default: /* widths 0 to 4: keys 0 to 15, small nodes */
+        while (low < high) {
+            size_t middle = low + (high - low) / 2;
+            if (node_get(node, 2 * middle) < key) low = middle + 1;
+            else high = middle;
+        }
+        return low;
+    }
+}
+
+/* The first pair in [low, high) that is at least (key, value), or above it
+ * when `after_equal` (high if none). */
+static size_t search_pair(const ce_node *node, size_t low, size_t high, int64_t key, int64_t value, bool after_equal)
+{
+    switch (node->width) {
+    case 8: return search_pair_8(node->payload, low, high, key, value, after_equal);
+    case 16: return search_pair_16(node->payload, low, high, key, value, after_equal);
+    case 32: return search_pair_32(node->payload, low, high, key, value, after_equal);
+    case 64: return search_pair_64(node->payload, low, high, key, value, after_equal);
+    default:
+        while (low < high) {
+            size_t middle = low + (high - low) / 2;
+            int64_t probe_key = node_get(node, 2 * middle), probe_value = node_get(node, 2 * middle + 1);
+            bool below = probe_key < key || (probe_key == key && (probe_value < value || (after_equal && probe_value == value)));
+            if (below) low = middle + 1;
+            else high = middle;
+        }
+        return low;
+    }
+}
+
+static inline bool pair_less(int64_t key, int64_t value, int64_t other_key, int64_t other_value)
+{
+    return key < other_key || (key == other_key && value < other_value);
+}
+
+/* --- reading and checking nodes --- */
+
+typedef struct index_node {
+    ce_node node;         /* the leaf, or the inner node */
+    ce_node separators;   /* inner nodes: the separator node */
+    ce_ref separator_ref; /* inner nodes */
+    size_t count;         /* pairs of a leaf, children of an inner node */
+    bool inner;
+} index_node;
+
+static bool malformed(const char *what, ce_ref ref, const ce_node *node)
+{
+    return ce_fail(CE_ERR_CORRUPT, "invalid database: the %s of an index at offset %llu is malformed (%u elements, flags %u)",
+                   what, (unsigned long long)ref, node->count, node->flags);
+}
+
+static bool out_of_order(const char *what, ce_ref ref)
+{
+    return ce_fail(CE_ERR_CORRUPT, "invalid database: the %s of an index at offset %llu are out of order", what,
+                   (unsigned long long)ref);
+}
+
+/* Element `index` of an inner node as a child ref. A committed node refers
+ * only to committed nodes: a temporary ref in one is damage, and a write
+ * transaction that followed it would take it for one of its own dirty nodes. */
+static bool child_at(const ce_node *inner, ce_ref inner_ref, size_t index, ce_ref *out_child)
+{
+    int64_t child = node_get(inner, index);
+    if (!node_value_is_ref(child) || (!ref_is_temporary(inner_ref) && ref_is_temporary((ce_ref)child)))
+        return ce_fail(CE_ERR_CORRUPT, "invalid database: the index node at offset %llu holds a bad ref (%llx)",
+                       (unsigned long long)inner_ref, (unsigned long long)child);
+    *out_child = (ce_ref)child;
+    return true;
+}
+
+/* Whether the pairs of a node (leaf or separators) strictly increase. */
+static bool pairs_in_order(const ce_node *node, size_t pairs)
+{
+    for (size_t i = 1; i < pairs; i++)
+        if (!pair_less(node_get(node, 2 * i - 2), node_get(node, 2 * i - 1), node_get(node, 2 * i), node_get(node, 2 * i + 1)))
+            return false;
+    return true;
+}
+
+/* Reads an index node at `depth` and checks its shape (and, with
+ * `check_order`, for a committed node, the order of its pairs and every
+ * child ref). The shape bounds every loop and search over the node: a count
+ * of 2^31 in an 8-byte node of width 0 would otherwise be seconds of work
+ * per read. */
+static bool read_index_node(const ce_space *space, ce_ref ref, unsigned depth, bool check_order, index_node *out)
+{
+    if (depth > INDEX_MAX_DEPTH)
+        return ce_fail(CE_ERR_CORRUPT, "invalid database: an index is deeper than %d levels at offset %llu",
+                       INDEX_MAX_DEPTH, (unsigned long long)ref);
+    if (!node_read(space, ref, &out->node)) return false;
+    const ce_node *node = &out->node;
+    bool committed = !ref_is_temporary(ref);
+    if (node->flags == NODE_CONTEXT) {
+        /* An empty leaf is removed from its parent, so only the root is one. */
+        if (node->count % 2 != 0 || node->count > 2 * INDEX_LEAF_MAX_PAIRS || (node->count == 0 && depth > 0))
+            return malformed("leaf", ref, node);
+        out->inner = false;
+        out->count = node->count / 2;
+        if (check_order && committed && !pairs_in_order(node, out->count)) return out_of_order("pairs in the leaf", ref);
+        return true;
+    }
+    /* A leaf lies at depth 24 at most, so an inner node there is too deep. */
+    if (node->flags != (NODE_INNER | NODE_HAS_REFS) || node->count < 2 || node->count - 1 > INDEX_INNER_MAX_CHILDREN ||
+        depth >= INDEX_MAX_DEPTH)
+        return malformed("inner node", ref, node);
+    out->inner = true;
+    out->count = node->count - 1;
+    if (!child_at(node, ref, 0, &out->separator_ref)) return false;
+    if (!node_read(space, out->separator_ref, &out->separators)) return false;
+    if (out->separators.flags != 0 || out->separators.count != 2 * (out->count - 1))
+        return ce_fail(CE_ERR_CORRUPT,
+                       "invalid database: the separators of the index node at offset %llu are malformed "
+                       "(%u elements, flags %u, for %zu children)",
+                       (unsigned long long)ref, out->separators.count, out->separators.flags, out->count);
+    if (check_order && committed) {
+        if (!pairs_in_order(&out->separators, out->count - 1)) return out_of_order("separators of the node", ref);
+        ce_ref child;
+        for (size_t i = 1; i <= out->count; i++)
+            if (!child_at(node, ref, i, &child)) return false;
+    }
+    return true;
+}
+
+/* --- creating and looking up --- */
+
+bool index_create(ce_space *space, ce_ref *out_root) { return node_create(space, NODE_CONTEXT, 0, 0, out_root); }
+
+/* --- point lookups ---
+ *
+ * A point lookup misses the cache on nearly every probe of a large index,
+ * so it guesses where the key lies before it searches: by interpolation
+ * between the bounds the parent's separators give the node (or the node's
+ * own first and last keys at the root and along the edges), then gallops
+ * from the guess (1, 2, 4, ... pairs away) and finishes with a binary search
+ * inside the last step. Primary keys from a counter land on the pair itself
+ * (two probes on one cache line instead of eight spread over a 2 KiB leaf);
+ * hashed keys land a few pairs away. Each step at least doubles or halves a
+ * distance inside the node, so unordered (damaged) keys still end in
+ * bounded time inside the node. */
+
+#define INDEX_DEFINE_NEAR_SEARCH(name, type)                                                               \
+    static size_t search_key_near_##name(const uint8_t *payload, size_t pairs, int64_t key, size_t guess)  \
+    {                                                                                                      \
+        size_t low, high;                                                                                  \
+        type probe;                                                                                        \
+        memcpy(&probe, payload + 2 * guess * sizeof(type), sizeof(type));                                  \
+        if ((int64_t)probe < key) {                                                                        \
+            size_t bound = 1;                                                                              \
+            for (;;) {                                                                                     \
+                if (bound >= pairs - guess) break;                                                         \
+                memcpy(&probe, payload + 2 * (guess + bound) * sizeof(type), sizeof(type));                \
+                if ((int64_t)probe >= key) break;                                                          \
+                bound *= 2;                                                                                \
+            }                                                                                              \
+            low = guess + bound / 2 + 1;                                                                   \
+            high = bound >= pairs - guess ? pairs : guess + bound;                                         \
+        } else {                                                                                           \
+            size_t bound = 1;                                                                              \
+            for (;;) {                                                                                     \
+                if (bound > guess) break;                                                                  \
+                memcpy(&probe, payload + 2 * (guess - bound) * sizeof(type), sizeof(type));                \
+                if ((int64_t)probe < key) break;                                                           \
+                bound *= 2;                                                                                \
+            }                                                                                              \
+            low = bound > guess ? 0 : guess - bound + 1;                                                   \
+            high = guess - bound / 2;                                                                      \
+        }                                                                                                  \
+        return search_key_##name(payload, low, high, key);                                                 \
+    }
+
+INDEX_DEFINE_NEAR_SEARCH(8, int8_t)
+INDEX_DEFINE_NEAR_SEARCH(16, int16_t)
+INDEX_DEFINE_NEAR_SEARCH(32, int32_t)
+INDEX_DEFINE_NEAR_SEARCH(64, int64_t)
+
+/* Where `key` would lie among `pairs` pairs whose keys span [lower, upper],
+ * by linear interpolation (a guess in [0, pairs - 1]; pairs > 0). */
+static size_t interpolate(int64_t key, int64_t lower, int64_t upper, size_t pairs)
+{
+    if (key <= lower || upper <= lower) return 0;
+    if (key >= upper) return pairs - 1;
+    /* In doubles: upper - lower may not fit in an int64. */
+    double fraction = ((double)key - (double)lower) / ((double)upper - (double)lower);
+    double position = fraction * (double)pairs + 0.5;
+    if (!(position < (double)pairs)) return pairs - 1; /* also catches rounding to 1.0 */
+    return (size_t)position;
+}
+
+/* The bounds of the keys of a node as the parent's separators state them. */
+typedef struct key_bounds {
+    bool has_lower, has_upper;
+    int64_t lower, upper;
+} key_bounds;
+
+/* The first pair whose key is at least `key` among `pairs` pairs (pairs if
+ * none), starting from an interpolated guess. */
+static size_t search_key_guided(const ce_node *node, size_t pairs, int64_t key, const key_bounds *bounds)
+{
+    if (pairs == 0) return 0;
+    if (node->width < 8) return search_key(node, 0, pairs, key);
+    int64_t lower = bounds->has_lower ? bounds->lower : node_get(node, 0);
+    int64_t upper = bounds->has_upper ? bounds->upper : node_get(node, 2 * pairs - 2);
+    size_t guess = interpolate(key, lower, upper, pairs);
+    switch (node->width) {
+    case 8: return search_key_near_8(node->payload, pairs, key, guess);
+    case 16: return search_key_near_16(node->payload, pairs, key, guess);
+    case 32: return search_key_near_32(node->payload, pairs, key, guess);
+    default: return search_key_near_64(node->payload, pairs, key, guess);
+    }
+}
+
+bool index_find_first(const ce_space *space, ce_ref root, int64_t key, int64_t *out_value, bool *out_found)
+{
+    *out_found = false;
+    /* The descent takes, at each level, the last child whose separator has a
+     * smaller key: the first pair with `key` is in that child, or else it is
+     * the first pair of the next subtree in order, which is worth a look only
+     * when that subtree's separator has `key` itself. */
+    ce_ref ref = root, next_subtree = 0;
+    unsigned next_depth = 0;
+    key_bounds bounds = {false, false, 0, 0};
+    index_node node;
+    for (unsigned depth = 0;; depth++) {
+        if (!read_index_node(space, ref, depth, false, &node)) return false;
+        if (!node.inner) break;
+        size_t separators = node.count - 1;
+        size_t child = search_key_guided(&node.separators, separators, key, &bounds);
+        if (child > 0) {
+            bounds.has_lower = true;
+            bounds.lower = node_get(&node.separators, 2 * child - 2);
+        }
+        if (child < separators) {
+            int64_t next_key = node_get(&node.separators, 2 * child);
+            bounds.has_upper = true;
+            bounds.upper = next_key;
+            next_subtree = 0;
+            if (next_key == key) {
+                if (!child_at(&node.node, ref, child + 2, &next_subtree)) return false;
+                next_depth = depth + 1;
+            }
+        }
+        if (!child_at(&node.node, ref, child + 1, &ref)) return false;
+    }
+    size_t at = search_key_guided(&node.node, node.count, key, &bounds);
+    if (at < node.count) {
+        if (node_get(&node.node, 2 * at) == key) {
+            *out_value = node_get(&node.node, 2 * at + 1);
+            *out_found = true;
+        }
+        return true;
+    }
+    if (!next_subtree) return true;
+    ref = next_subtree;
+    for (unsigned depth = next_depth;; depth++) {
+        if (!read_index_node(space, ref, depth, false, &node)) return false;
+        if (!node.inner) break;
+        if (!child_at(&node.node, ref, 1, &ref)) return false;
+    }
+    /* Not the root, so not empty (read_index_node checked). */
+    if (node_get(&node.node, 0) == key) {
+        *out_value = node_get(&node.node, 1);
+        *out_found = true;
+    }
+    return true;
+}
+
+/* --- iteration --- */
+
+/* A position in the index: the inner nodes from the root down, the child
+ * taken in each, and a pair of a leaf. */
+typedef struct index_cursor {
+    const ce_space *space;
+    unsigned levels; /* inner nodes on the path */
+    index_node path[INDEX_MAX_DEPTH];
+    ce_ref path_ref[INDEX_MAX_DEPTH];
+    size_t path_child[INDEX_MAX_DEPTH];
+    index_node leaf;
+    ce_ref leaf_ref;
+    size_t position; /* a pair of the leaf */
+    /* A damaged file can give a node several parents: every node read is
+     * charged (node_charge_visit), so a walk ends within the version's size. */
+    uint64_t visited_bytes;
+    /* The last pair passed, to check that pairs increase across leaves. */
+    bool has_previous;
+    int64_t previous_key, previous_value;
+} index_cursor;
+
+/* Descends from `ref` at `depth` to a leaf: to the first pair with a key of
+ * at least `key`, or with `leftmost` to the first pair of the subtree. */
+static bool cursor_descend(index_cursor *cursor, ce_ref ref, unsigned depth, bool leftmost, int64_t key)
+{
+    for (;;) {
+        index_node node;
+        if (!read_index_node(cursor->space, ref, depth, true, &node) ||
+            !node_charge_visit(cursor->space, ref, &node.node, &cursor->visited_bytes))
+            return false;
+        if (!node.inner) {
+            cursor->leaf = node;
+            cursor->leaf_ref = ref;
+            cursor->position = leftmost ? 0 : search_key(&node.node, 0, node.count, key);
+            return true;
+        }
+        if (!node_charge_visit(cursor->space, node.separator_ref, &node.separators, &cursor->visited_bytes)) return false;
+        /* read_index_node refused an inner node at depth INDEX_MAX_DEPTH. */
+        size_t child = leftmost ? 0 : search_key(&node.separators, 0, node.count - 1, key);
+        cursor->path[depth] = node;
+        cursor->path_ref[depth] = ref;
+        cursor->path_child[depth] = child;
+        cursor->levels = depth + 1;
+        if (!child_at(&node.node, ref, child + 1, &ref)) return false;
+        depth++;
+    }
+}
+
+/* Moves to the first pair of the next leaf; *out_at_end if there is none. */
+static bool cursor_next_leaf(index_cursor *cursor, bool *out_at_end)
+{
+    while (cursor->levels > 0) {
+        unsigned level = cursor->levels - 1;
+        if (cursor->path_child[level] + 1 < cursor->path[level].count) {
+            size_t child = ++cursor->path_child[level];
+            ce_ref child_ref;
+            if (!child_at(&cursor->path[level].node, cursor->path_ref[level], child + 1, &child_ref)) return false;
+            *out_at_end = false;
+            return cursor_descend(cursor, child_ref, level + 1, true, 0);
+        }
+        cursor->levels--;
+    }
+    *out_at_end = true;
+    return true;
+}
+
+/* Positions the cursor at the first pair with a key of at least `key`. */
+static bool cursor_seek(index_cursor *cursor, const ce_space *space, ce_ref root, int64_t key, bool *out_at_end)
+{
+    cursor->space = space;
+    cursor->levels = 0;
+    cursor->visited_bytes = 0;
+    cursor->has_previous = false;
+    if (!cursor_descend(cursor, root, 0, false, key)) return false;
+    *out_at_end = false;
+    if (cursor->position < cursor->leaf.count) return true;
+    /* Every pair of the leaf is below `key`: the next one in order is the
+     * first of the next leaf. */
+    return cursor_next_leaf(cursor, out_at_end);
+}
+
+/* Checks that (key, value) comes after the last pair passed, and records it. */
+static bool cursor_pass(index_cursor *cursor, int64_t key, int64_t value)
+{
+    if (cursor->has_previous && !pair_less(cursor->previous_key, cursor->previous_value, key, value))
+        return out_of_order("pairs in the leaf", cursor->leaf_ref);
+    cursor->has_previous = true;
+    cursor->previous_key = key;
+    cursor->previous_value = value;
+    return true;
+}
+
+bool index_for_each_in_range(const ce_space *space, ce_ref root, int64_t first_key, int64_t last_key,
+                             index_visitor visit, void *context)
+{
+    if (first_key > last_key) return true;
+    index_cursor cursor;
+    bool at_end;
+    if (!cursor_seek(&cursor, space, root, first_key, &at_end)) return false;
+    while (!at_end) {
+        const ce_node *leaf = &cursor.leaf.node;
+        for (size_t i = cursor.position; i < cursor.leaf.count; i++) {
+            int64_t key = node_get(leaf, 2 * i), value = node_get(leaf, 2 * i + 1);
+            /* In a sound index the seek lands on a key >= first_key. */
+            if (key < first_key) return out_of_order("pairs in the leaf", cursor.leaf_ref);
+            if (key > last_key) return true;
+            if (!cursor_pass(&cursor, key, value)) return false;
+            bool stop = false;
+            if (!visit(context, key, value, &stop)) return false;
+            if (stop) return true;
+        }
+        if (!cursor_next_leaf(&cursor, &at_end)) return false;
+    }
+    return true;
+}
+
+bool index_for_each_with_key(const ce_space *space, ce_ref root, int64_t key, index_visitor visit, void *context)
+{
+    return index_for_each_in_range(space, root, key, key, visit, context);
+}
+
+bool index_count_key(const ce_space *space, ce_ref root, int64_t key, size_t *out_count)
+{
+    *out_count = 0;
+    index_cursor cursor;
+    bool at_end;
+    if (!cursor_seek(&cursor, space, root, key, &at_end)) return false;
+    size_t total = 0;
+    /* Counted a leaf at a time: the end of the run of `key` in a leaf is one
+     * more binary search, so a key with many values costs a read per leaf. */
+    while (!at_end) {
+        const ce_node *leaf = &cursor.leaf.node;
+        size_t first = cursor.position, pairs = cursor.leaf.count;
+        if (!cursor_pass(&cursor, node_get(leaf, 2 * first), node_get(leaf, 2 * first + 1))) return false;
+        if (node_get(leaf, 2 * first) != key) break;
+        size_t end = key == INT64_MAX ? pairs : search_key(leaf, first + 1, pairs, key + 1);
+        total += end - first;
+        if (end < pairs) break;
+        cursor.previous_key = node_get(leaf, 2 * pairs - 2);
+        cursor.previous_value = node_get(leaf, 2 * pairs - 1);
+        if (!cursor_next_leaf(&cursor, &at_end)) return false;
+    }
+    *out_count = total;
+    return true;
+}
+
+bool index_size(const ce_space *space, ce_ref root, size_t *out_count)
+{
+    *out_count = 0;
+    index_cursor cursor;
+    bool at_end;
+    if (!cursor_seek(&cursor, space, root, INT64_MIN, &at_end)) return false;
+    size_t total = 0;
+    while (!at_end) {
+        const ce_node *leaf = &cursor.leaf.node;
+        size_t pairs = cursor.leaf.count;
+        /* Leaves were checked in order when read; the check here is across them. */
+        if (!cursor_pass(&cursor, node_get(leaf, 0), node_get(leaf, 1))) return false;
+        cursor.previous_key = node_get(leaf, 2 * pairs - 2);
+        cursor.previous_value = node_get(leaf, 2 * pairs - 1);
+        total += pairs;
+        if (!cursor_next_leaf(&cursor, &at_end)) return false;
+    }
+    *out_count = total;
+    return true;
+}
+
+/* --- inserting --- */
+
+typedef struct split_result {
+    bool happened;
+    ce_ref right;                          /* the new right sibling */
+    int64_t separator_key, separator_value; /* the first pair under it */
+} split_result;
+
+/* Moves pairs [from, count) of a dirty leaf into a new leaf. */
+static bool split_leaf(ce_space *space, ce_ref ref, size_t from, split_result *out)
+{
+    ce_node node;
+    ce_ref right;
+    if (!node_read(space, ref, &node)) return false;
+    size_t elements = node.count - 2 * from;
+    if (!node_create(space, NODE_CONTEXT, elements, 0, &right)) return false;
+    /* Widening the new node never moves the old one's buffer: `node` stays valid. */
+    for (size_t i = 0; i < elements; i++)
+        if (!node_set(space, right, i, node_get(&node, 2 * from + i))) return false;
+    *out = (split_result){true, right, node_get(&node, 2 * from), node_get(&node, 2 * from + 1)};
+    return node_truncate(space, ref, 2 * from);
+}
+
+/* Moves children [keep, count) of a dirty inner node, whose separator node
+ * is dirty too, into a new inner node; the separator of child `keep` goes up. */
+static bool split_inner(ce_space *space, ce_ref ref, size_t keep, split_result *out)
+{
+    ce_node node, separators;
+    if (!node_read(space, ref, &node)) return false;
+    ce_ref separator_ref = (ce_ref)node_get(&node, 0);
+    if (!node_read(space, separator_ref, &separators)) return false;
+    size_t children = node.count - 1, right_children = children - keep;
+    ce_ref right, right_separators;
+    if (!node_create(space, 0, 2 * (right_children - 1), 0, &right_separators)) return false;
+    for (size_t i = 0; i < 2 * (right_children - 1); i++)
+        if (!node_set(space, right_separators, i, node_get(&separators, 2 * keep + i))) return false;
+    if (!node_create(space, NODE_INNER | NODE_HAS_REFS, 1 + right_children, 0, &right)) return false;
+    if (!node_set(space, right, 0, (int64_t)right_separators)) return false;
+    for (size_t i = 0; i < right_children; i++)
+        if (!node_set(space, right, 1 + i, node_get(&node, 1 + keep + i))) return false;
+    *out = (split_result){true, right, node_get(&separators, 2 * (keep - 1)), node_get(&separators, 2 * keep - 1)};
+    return node_truncate(space, separator_ref, 2 * (keep - 1)) && node_truncate(space, ref, 1 + keep);
+}
+
+/* `rightmost`: the node is the last one on its level, where an insert at the
+ * very end splits off only the new entry. */
+static bool insert_into(ce_space *space, ce_ref *ref, int64_t key, int64_t value, unsigned depth, bool rightmost,
+                        split_result *out)
+{
+    out->happened = false;
+    index_node node;
+    if (!read_index_node(space, *ref, depth, true, &node)) return false;
+    if (!node.inner) {
+        size_t at = search_pair(&node.node, 0, node.count, key, value, false);
+        if (at < node.count && node_get(&node.node, 2 * at) == key && node_get(&node.node, 2 * at + 1) == value)
+            return ce_fail(CE_ERR_INVALID_ARGUMENT, "the index already holds the entry (key %lld, value %lld)",
+                           (long long)key, (long long)value);
+        if (!node_make_writable(space, ref) || !node_insert(space, *ref, 2 * at, key) ||
+            !node_insert(space, *ref, 2 * at + 1, value))
+            return false;
+        size_t pairs = node.count + 1;
+        if (pairs <= INDEX_LEAF_MAX_PAIRS) return true;
+        return split_leaf(space, *ref, rightmost && at == node.count ? pairs - 1 : pairs / 2, out);
+    }
+    /* The last child whose separator is at most the pair. */
+    size_t child = search_pair(&node.separators, 0, node.count - 1, key, value, true);
+    ce_ref child_ref, original_child;
+    if (!child_at(&node.node, *ref, child + 1, &child_ref)) return false;
+    original_child = child_ref;
+    split_result child_split;
+    if (!insert_into(space, &child_ref, key, value, depth + 1, rightmost && child + 1 == node.count, &child_split))
+        return false;
+    /* A dirty child has a dirty parent already (its copy was stored here). */
+    if (child_ref == original_child && !child_split.happened) return true;
+    if (!node_make_writable(space, ref) || !node_set(space, *ref, 1 + child, (int64_t)child_ref)) return false;
+    if (!child_split.happened) return true;
+    ce_ref separator_ref = node.separator_ref;
+    if (!node_make_writable(space, &separator_ref) || !node_set(space, *ref, 0, (int64_t)separator_ref) ||
+        !node_insert(space, separator_ref, 2 * child, child_split.separator_key) ||
+        !node_insert(space, separator_ref, 2 * child + 1, child_split.separator_value) ||
+        !node_insert(space, *ref, 2 + child, (int64_t)child_split.right))
+        return false;
+    size_t children = node.count + 1;
+    if (children <= INDEX_INNER_MAX_CHILDREN) return true;
+    bool at_end = rightmost && child + 2 == children;
+    return split_inner(space, *ref, at_end ? children - 1 : children / 2, out);
+}
+
+bool index_insert(ce_space *space, ce_ref *root, int64_t key, int64_t value)
+{
+    split_result split;
+    if (!insert_into(space, root, key, value, 0, true, &split)) return false;
+    if (!split.happened) return true;
+    ce_ref separators, new_root;
+    if (!node_create(space, 0, 2, 0, &separators) || !node_set(space, separators, 0, split.separator_key) ||
+        !node_set(space, separators, 1, split.separator_value))
+        return false;
+    if (!node_create(space, NODE_INNER | NODE_HAS_REFS, 3, 0, &new_root) ||
+        !node_set(space, new_root, 0, (int64_t)separators) || !node_set(space, new_root, 1, (int64_t)*root) ||
+        !node_set(space, new_root, 2, (int64_t)split.right))
+        return false;
+    *root = new_root;
+    return true;
+}
+
+/* --- erasing --- */
+
+/* *out_emptied: the subtree holds no pair any more (and its parent removes
+ * it, unless it is the only child). */
+static bool erase_from(ce_space *space, ce_ref *ref, int64_t key, int64_t value, unsigned depth, bool *out_emptied)
+{
+    *out_emptied = false;
+    index_node node;
+    if (!read_index_node(space, *ref, depth, true, &node)) return false;
+    if (!node.inner) {
+        size_t at = search_pair(&node.node, 0, node.count, key, value, false);
+        if (at == node.count || node_get(&node.node, 2 * at) != key || node_get(&node.node, 2 * at + 1) != value)
+            return ce_fail(CE_ERR_CORRUPT, "index entry missing: the index holds no entry (key %lld, value %lld)",
+                           (long long)key, (long long)value);
+        if (!node_make_writable(space, ref) || !node_erase(space, *ref, 2 * at) || !node_erase(space, *ref, 2 * at))
+            return false;
+        *out_emptied = node.count == 1;
+        return true;
+    }
+    size_t child = search_pair(&node.separators, 0, node.count - 1, key, value, true);
+    ce_ref child_ref, original_child;
+    if (!child_at(&node.node, *ref, child + 1, &child_ref)) return false;
+    original_child = child_ref;
+    bool child_emptied;
+    if (!erase_from(space, &child_ref, key, value, depth + 1, &child_emptied)) return false;
+    if (child_emptied && node.count > 1) {
+        /* Drop the child and one separator: its own, or for the first child
+         * the next one's (the new first child needs none). */
+        ce_ref separator_ref = node.separator_ref;
+        size_t separator = child == 0 ? 0 : child - 1;
+        return node_make_writable(space, ref) && node_make_writable(space, &separator_ref) &&
+               node_set(space, *ref, 0, (int64_t)separator_ref) && node_free_tree(space, child_ref) &&
+               node_erase(space, *ref, 1 + child) && node_erase(space, separator_ref, 2 * separator) &&
+               node_erase(space, separator_ref, 2 * separator);
+    }
+    *out_emptied = child_emptied;
+    if (child_ref == original_child) return true;
+    return node_make_writable(space, ref) && node_set(space, *ref, 1 + child, (int64_t)child_ref);
+}
+
+bool index_erase(ce_space *space, ce_ref *root, int64_t key, int64_t value)
+{
+    bool emptied;
+    if (!erase_from(space, root, key, value, 0, &emptied)) return false;
+    /* A root with one child gives way to it (repeatedly: an emptied chain of
+     * only children ends as one empty leaf). */
+    for (unsigned level = 0; level <= INDEX_MAX_DEPTH; level++) {
+        index_node node;
+        if (!read_index_node(space, *root, 0, false, &node)) return false;
+        if (!node.inner || node.count != 1) return true;
+        ce_ref only_child;
+        if (!child_at(&node.node, *root, 1, &only_child)) return false;
+        if (!node_free(space, node.separator_ref) || !node_free(space, *root)) return false;
+        *root = only_child;
+    }
+    return ce_fail(CE_ERR_CORRUPT, "invalid database: an index is deeper than %d levels at offset %llu",
+                   INDEX_MAX_DEPTH, (unsigned long long)*root);
+}
+
+bool index_destroy(ce_space *space, ce_ref root)
+{
+    /* The free walk is generic (and bounded against damage); the root is
+     * checked so that a ref to something else is not freed as an index. */
+    index_node node;
+    if (!read_index_node(space, root, 0, false, &node)) return false;
+    return node_free_tree(space, root);
+}
