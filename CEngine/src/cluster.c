@@ -1,0 +1,699 @@
+/*
+ * cluster.c — the cluster tree (see cluster.h for the layout).
+ *
+ * Objects are kept in key order. A leaf stores keys as offsets from its base
+ * key, so the consecutive keys of a table that only grows need 8 bits each.
+ * Inserting descends by the children's first keys; a leaf that overflows at
+ * its end splits off just the new object (so a table filled in key order has
+ * full leaves), elsewhere in the middle. Every change is copy-on-write from
+ * the root down, and the caller stores the root it gets back.
+ */
+#include "cluster.h"
+#include "column.h"
+#include "error.h"
+
+enum { LEAF_BASE_KEY = 0, LEAF_KEY_OFFSETS = 1, LEAF_FIRST_COLUMN = 2 };
+enum { INNER_FIRST_KEYS = 0, INNER_COUNTS = 1, INNER_FIRST_CHILD = 2 };
+
+static bool corrupt_cluster(ce_ref ref, const char *what)
+{
+    return ce_fail(CE_ERR_CORRUPT, "invalid database: cluster node at offset %llu: %s", (unsigned long long)ref, what);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading nodes (every node from the file is checked before it is used)    */
+/* ------------------------------------------------------------------------ */
+
+typedef struct inner_view {
+    ce_node node;
+    ce_node first_keys;
+    ce_node counts;
+    size_t children;
+} inner_view;
+
+static bool read_plain(const ce_space *space, ce_ref ref, ce_node *out)
+{
+    if (!node_read(space, ref, out)) return false;
+    if (out->flags & (NODE_HAS_REFS | NODE_BYTES | NODE_INNER)) return corrupt_cluster(ref, "expected an integer node");
+    return true;
+}
+
+static bool read_leaf(const ce_space *space, ce_ref ref, size_t column_count, cluster_leaf *out)
+{
+    if (!node_read(space, ref, &out->slots)) return false;
+    if ((out->slots.flags & (NODE_INNER | NODE_HAS_REFS | NODE_BYTES)) != NODE_HAS_REFS ||
+        out->slots.count != LEAF_FIRST_COLUMN + column_count)
+        return corrupt_cluster(ref, "not a leaf of this table");
+    int64_t base = node_get(&out->slots, LEAF_BASE_KEY);
+    int64_t offsets = node_get(&out->slots, LEAF_KEY_OFFSETS);
+    if ((base & 1) == 0 || !node_value_is_ref(offsets)) return corrupt_cluster(ref, "bad leaf header");
+    if (!read_plain(space, (ce_ref)offsets, &out->key_offsets)) return false;
+    /* One more than the maximum: a leaf between an insert and its split. */
+    if (out->key_offsets.count > CLUSTER_LEAF_MAX + 1) return corrupt_cluster(ref, "too many objects in a leaf");
+    out->ref = ref;
+    out->base_key = node_untag(base);
+    return true;
+}
+
+static bool read_inner(const ce_space *space, ce_ref ref, inner_view *out)
+{
+    if (!node_read(space, ref, &out->node)) return false;
+    if ((out->node.flags & (NODE_INNER | NODE_HAS_REFS)) != (NODE_INNER | NODE_HAS_REFS) ||
+        out->node.count < INNER_FIRST_CHILD + 1 || out->node.count > INNER_FIRST_CHILD + CLUSTER_INNER_MAX)
+        return corrupt_cluster(ref, "bad inner node");
+    out->children = out->node.count - INNER_FIRST_CHILD;
+    int64_t keys = node_get(&out->node, INNER_FIRST_KEYS), counts = node_get(&out->node, INNER_COUNTS);
+    if (!node_value_is_ref(keys) || !node_value_is_ref(counts)) return corrupt_cluster(ref, "bad inner header");
+    if (!read_plain(space, (ce_ref)keys, &out->first_keys) || !read_plain(space, (ce_ref)counts, &out->counts))
+        return false;
+    if (out->first_keys.count != out->children || out->counts.count != out->children)
+        return corrupt_cluster(ref, "inner arrays disagree");
+    for (size_t i = 0; i < out->children; i++)
+        if (!node_value_is_ref(node_get(&out->node, INNER_FIRST_CHILD + i))) return corrupt_cluster(ref, "bad child");
+    return true;
+}
+
+static bool is_inner(const ce_space *space, ce_ref ref, bool *out_inner)
+{
+    ce_node node;
+    if (!node_read(space, ref, &node)) return false;
+    *out_inner = (node.flags & NODE_INNER) != 0;
+    return true;
+}
+
+/* The child whose keys cover `key`: the last one whose first key <= key. */
+static size_t child_for_key(const inner_view *inner, ce_object_key key)
+{
+    size_t low = 0, high = inner->children;
+    while (high - low > 1) {
+        size_t middle = (low + high) / 2;
+        if (node_get(&inner->first_keys, middle) <= key) low = middle;
+        else high = middle;
+    }
+    return low;
+}
+
+/* Position of the first offset >= target in a leaf (binary search). */
+static size_t lower_bound(const ce_node *offsets, int64_t target)
+{
+    size_t low = 0, high = offsets->count;
+    while (low < high) {
+        size_t middle = (low + high) / 2;
+        if (node_get(offsets, middle) < target) low = middle + 1;
+        else high = middle;
+    }
+    return low;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Creating and destroying                                                   */
+/* ------------------------------------------------------------------------ */
+
+static bool create_leaf(ce_space *space, const cluster_schema *schema, int64_t base_key, ce_ref *out_leaf)
+{
+    ce_ref leaf, offsets;
+    if (!node_create(space, NODE_HAS_REFS, LEAF_FIRST_COLUMN + schema->column_count, 0, &leaf)) return false;
+    if (!node_create(space, 0, 0, 0, &offsets)) return false;
+    if (!node_set(space, leaf, LEAF_BASE_KEY, node_tag(base_key)) ||
+        !node_set(space, leaf, LEAF_KEY_OFFSETS, (int64_t)offsets))
+        return false;
+    for (size_t c = 0; c < schema->column_count; c++) {
+        if (schema->columns[c].type == CE_TYPE_NULL) continue;
+        ce_ref column;
+        if (!column_create(space, schema->columns[c].type, schema->columns[c].nullable, 0, &column)) return false;
+        if (!node_set(space, leaf, LEAF_FIRST_COLUMN + c, (int64_t)column)) return false;
+    }
+    *out_leaf = leaf;
+    return true;
+}
+
+bool cluster_create(ce_space *space, const cluster_schema *schema, ce_ref *out_root)
+{
+    return create_leaf(space, schema, 0, out_root);
+}
+
+bool cluster_destroy(ce_space *space, ce_ref root) { return node_free_tree(space, root); }
+
+/* ------------------------------------------------------------------------ */
+/* Lookups                                                                   */
+/* ------------------------------------------------------------------------ */
+
+bool cluster_count(const ce_space *space, ce_ref root, size_t *out_count)
+{
+    bool inner;
+    if (!is_inner(space, root, &inner)) return false;
+    if (!inner) {
+        ce_node leaf, offsets;
+        if (!node_read(space, root, &leaf)) return false;
+        if (leaf.count < LEAF_FIRST_COLUMN || !node_value_is_ref(node_get(&leaf, LEAF_KEY_OFFSETS)))
+            return corrupt_cluster(root, "bad leaf header");
+        if (!read_plain(space, (ce_ref)node_get(&leaf, LEAF_KEY_OFFSETS), &offsets)) return false;
+        *out_count = offsets.count;
+        return true;
+    }
+    inner_view view;
+    if (!read_inner(space, root, &view)) return false;
+    size_t total = 0;
+    for (size_t i = 0; i < view.children; i++) {
+        int64_t count = node_get(&view.counts, i);
+        if (count < 0) return corrupt_cluster(root, "negative count");
+        total += (size_t)count;
+    }
+    *out_count = total;
+    return true;
+}
+
+/* Descends to the leaf whose range covers `key`. */
+static bool descend_to_leaf(const ce_space *space, ce_ref root, ce_object_key key, ce_ref *out_leaf)
+{
+    ce_ref ref = root;
+    for (unsigned depth = 0; depth <= CLUSTER_MAX_DEPTH; depth++) {
+        bool inner;
+        if (!is_inner(space, ref, &inner)) return false;
+        if (!inner) {
+            *out_leaf = ref;
+            return true;
+        }
+        inner_view view;
+        if (!read_inner(space, ref, &view)) return false;
+        ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + child_for_key(&view, key));
+    }
+    return corrupt_cluster(root, "tree too deep");
+}
+
+bool cluster_find(const ce_space *space, ce_ref root, ce_object_key key, cluster_position *out_position,
+                  bool *out_found)
+{
+    ce_ref leaf_ref = 0;
+    if (!descend_to_leaf(space, root, key, &leaf_ref)) return false;
+    ce_node leaf, offsets;
+    if (!node_read(space, leaf_ref, &leaf)) return false;
+    if (leaf.count < LEAF_FIRST_COLUMN || !node_value_is_ref(node_get(&leaf, LEAF_KEY_OFFSETS)))
+        return corrupt_cluster(leaf_ref, "bad leaf header");
+    if (!read_plain(space, (ce_ref)node_get(&leaf, LEAF_KEY_OFFSETS), &offsets)) return false;
+    int64_t base = node_untag(node_get(&leaf, LEAF_BASE_KEY));
+    size_t index = key >= base ? lower_bound(&offsets, key - base) : 0;
+    *out_found = key >= base && index < offsets.count && node_get(&offsets, index) == key - base;
+    out_position->leaf = leaf_ref;
+    out_position->index = index;
+    return true;
+}
+
+bool cluster_key_at(const ce_space *space, ce_ref root, size_t index, ce_object_key *out_key)
+{
+    ce_ref ref = root;
+    for (unsigned depth = 0; depth <= CLUSTER_MAX_DEPTH; depth++) {
+        bool inner;
+        if (!is_inner(space, ref, &inner)) return false;
+        if (!inner) {
+            ce_node leaf, offsets;
+            if (!node_read(space, ref, &leaf)) return false;
+            if (leaf.count < LEAF_FIRST_COLUMN || !node_value_is_ref(node_get(&leaf, LEAF_KEY_OFFSETS)))
+                return corrupt_cluster(ref, "bad leaf header");
+            if (!read_plain(space, (ce_ref)node_get(&leaf, LEAF_KEY_OFFSETS), &offsets)) return false;
+            if (index >= offsets.count)
+                return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "object index %zu is out of bounds", index);
+            *out_key = node_untag(node_get(&leaf, LEAF_BASE_KEY)) + node_get(&offsets, index);
+            return true;
+        }
+        inner_view view;
+        if (!read_inner(space, ref, &view)) return false;
+        size_t child = 0;
+        for (; child < view.children; child++) {
+            size_t count = (size_t)node_get(&view.counts, child);
+            if (index < count) break;
+            index -= count;
+        }
+        if (child == view.children) return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "object index is out of bounds");
+        ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + child);
+    }
+    return corrupt_cluster(root, "tree too deep");
+}
+
+bool cluster_get(const ce_space *space, ce_ref root, const cluster_schema *schema, ce_object_key key, size_t column,
+                 ce_column_scratch *scratch, ce_value *out_value)
+{
+    cluster_position position;
+    bool found;
+    if (!cluster_find(space, root, key, &position, &found)) return false;
+    if (!found) return ce_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
+    cluster_leaf leaf;
+    if (!read_leaf(space, position.leaf, schema->column_count, &leaf)) return false;
+    const cluster_column *spec = &schema->columns[column];
+    return column_get(space, cluster_leaf_column(&leaf, column), spec->type, spec->nullable, position.index, scratch,
+                      out_value);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Changing (copy-on-write from the root down)                              */
+/* ------------------------------------------------------------------------ */
+
+typedef struct split_result {
+    bool happened;
+    ce_ref right;
+    int64_t right_first_key;
+    size_t left_count, right_count;
+} split_result;
+
+/* Adds `delta` to every element of a plain integer node. */
+static bool shift_offsets(ce_space *space, ce_ref *offsets, int64_t delta)
+{
+    if (!node_make_writable(space, offsets)) return false;
+    ce_node node;
+    if (!node_read(space, *offsets, &node)) return false;
+    for (size_t i = 0; i < node.count; i++) {
+        if (!node_read(space, *offsets, &node)) return false;
+        if (!node_set(space, *offsets, i, node_get(&node, i) + delta)) return false;
+    }
+    return true;
+}
+
+/* Moves objects [from, count) of a writable leaf into a new leaf. */
+static bool split_leaf(ce_space *space, ce_ref leaf_ref, const cluster_schema *schema, size_t from,
+                       split_result *out)
+{
+    cluster_leaf leaf;
+    if (!read_leaf(space, leaf_ref, schema->column_count, &leaf)) return false;
+    size_t count = leaf.key_offsets.count;
+    int64_t right_base = leaf.base_key + node_get(&leaf.key_offsets, from);
+    ce_ref right, right_offsets;
+    if (!node_create(space, NODE_HAS_REFS, LEAF_FIRST_COLUMN + schema->column_count, 0, &right)) return false;
+    if (!node_create(space, 0, 0, 0, &right_offsets)) return false;
+    ce_ref offsets = (ce_ref)node_get(&leaf.slots, LEAF_KEY_OFFSETS);
+    for (size_t i = from; i < count; i++) {
+        ce_node view;
+        if (!node_read(space, offsets, &view)) return false;
+        if (!node_append(space, right_offsets, leaf.base_key + node_get(&view, i) - right_base)) return false;
+    }
+    if (!node_truncate(space, offsets, from)) return false;
+    if (!node_set(space, right, LEAF_BASE_KEY, node_tag(right_base)) ||
+        !node_set(space, right, LEAF_KEY_OFFSETS, (int64_t)right_offsets))
+        return false;
+    for (size_t c = 0; c < schema->column_count; c++) {
+        const cluster_column *spec = &schema->columns[c];
+        if (spec->type == CE_TYPE_NULL) continue;
+        ce_node slots;
+        if (!node_read(space, leaf_ref, &slots)) return false;
+        ce_ref column = (ce_ref)node_get(&slots, LEAF_FIRST_COLUMN + c), right_column;
+        if (!column_split(space, &column, spec->type, spec->nullable, from, &right_column)) return false;
+        if (!node_set(space, leaf_ref, LEAF_FIRST_COLUMN + c, (int64_t)column) ||
+            !node_set(space, right, LEAF_FIRST_COLUMN + c, (int64_t)right_column))
+            return false;
+    }
+    *out = (split_result){true, right, right_base, from, count - from};
+    return true;
+}
+
+static bool insert_into_leaf(ce_space *space, ce_ref *leaf_ref, const cluster_schema *schema, ce_object_key key,
+                             split_result *out)
+{
+    if (!node_make_writable(space, leaf_ref)) return false;
+    cluster_leaf leaf;
+    if (!read_leaf(space, *leaf_ref, schema->column_count, &leaf)) return false;
+    ce_ref offsets = (ce_ref)node_get(&leaf.slots, LEAF_KEY_OFFSETS);
+    size_t count = leaf.key_offsets.count;
+    if (!node_make_writable(space, &offsets) || !node_set(space, *leaf_ref, LEAF_KEY_OFFSETS, (int64_t)offsets))
+        return false;
+    int64_t base = leaf.base_key;
+    if (count == 0 || key < base) {
+        /* The new key becomes the base: existing offsets grow by the difference. */
+        if (count > 0 && !shift_offsets(space, &offsets, base - key)) return false;
+        base = key;
+        if (!node_set(space, *leaf_ref, LEAF_BASE_KEY, node_tag(base)) ||
+            !node_set(space, *leaf_ref, LEAF_KEY_OFFSETS, (int64_t)offsets))
+            return false;
+    }
+    ce_node offsets_view;
+    if (!node_read(space, offsets, &offsets_view)) return false;
+    size_t position = lower_bound(&offsets_view, key - base);
+    if (position < count && node_get(&offsets_view, position) == key - base)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "an object with key %lld exists already", (long long)key);
+    if (!node_insert(space, offsets, position, key - base)) return false;
+    for (size_t c = 0; c < schema->column_count; c++) {
+        const cluster_column *spec = &schema->columns[c];
+        if (spec->type == CE_TYPE_NULL) continue;
+        ce_node slots;
+        if (!node_read(space, *leaf_ref, &slots)) return false;
+        ce_ref column = (ce_ref)node_get(&slots, LEAF_FIRST_COLUMN + c);
+        if (!column_insert_default(space, &column, spec->type, spec->nullable, position)) return false;
+        if (!node_set(space, *leaf_ref, LEAF_FIRST_COLUMN + c, (int64_t)column)) return false;
+    }
+    out->happened = false;
+    if (count + 1 <= CLUSTER_LEAF_MAX) return true;
+    /* Full: split off just the new object when it went at the end (a table
+     * filled in key order keeps full leaves), else half. */
+    size_t from = position == count ? count : (count + 1) / 2;
+    return split_leaf(space, *leaf_ref, schema, from, out);
+}
+
+/* Inserts (first key, count, child) at `at` in a writable inner node. */
+static bool inner_insert_child(ce_space *space, ce_ref inner, size_t at, int64_t first_key, size_t count,
+                               ce_ref child)
+{
+    ce_node node;
+    if (!node_read(space, inner, &node)) return false;
+    ce_ref keys = (ce_ref)node_get(&node, INNER_FIRST_KEYS), counts = (ce_ref)node_get(&node, INNER_COUNTS);
+    if (!node_make_writable(space, &keys) || !node_make_writable(space, &counts)) return false;
+    if (!node_insert(space, keys, at, first_key) || !node_insert(space, counts, at, (int64_t)count)) return false;
+    if (!node_set(space, inner, INNER_FIRST_KEYS, (int64_t)keys) || !node_set(space, inner, INNER_COUNTS, (int64_t)counts))
+        return false;
+    return node_insert(space, inner, INNER_FIRST_CHILD + at, (int64_t)child);
+}
+
+/* Updates child i's first key and count in a writable inner node. */
+static bool inner_update_child(ce_space *space, ce_ref inner, size_t child, int64_t first_key, size_t count)
+{
+    ce_node node;
+    if (!node_read(space, inner, &node)) return false;
+    ce_ref keys = (ce_ref)node_get(&node, INNER_FIRST_KEYS), counts = (ce_ref)node_get(&node, INNER_COUNTS);
+    if (!node_make_writable(space, &keys) || !node_make_writable(space, &counts)) return false;
+    if (!node_set(space, keys, child, first_key) || !node_set(space, counts, child, (int64_t)count)) return false;
+    return node_set(space, inner, INNER_FIRST_KEYS, (int64_t)keys) && node_set(space, inner, INNER_COUNTS, (int64_t)counts);
+}
+
+/* Moves children [from, n) of a writable inner node into a new inner node. */
+static bool split_inner(ce_space *space, ce_ref inner, size_t from, split_result *out)
+{
+    inner_view view;
+    if (!read_inner(space, inner, &view)) return false;
+    size_t children = view.children;
+    ce_ref right, right_keys, right_counts;
+    if (!node_create(space, NODE_INNER | NODE_HAS_REFS, INNER_FIRST_CHILD, 0, &right) ||
+        !node_create(space, 0, 0, 0, &right_keys) || !node_create(space, 0, 0, 0, &right_counts))
+        return false;
+    size_t left_total = 0, right_total = 0;
+    int64_t right_first_key = 0;
+    for (size_t i = 0; i < children; i++) {
+        if (!read_inner(space, inner, &view)) return false;
+        size_t count = (size_t)node_get(&view.counts, i);
+        if (i < from) {
+            left_total += count;
+            continue;
+        }
+        if (i == from) right_first_key = node_get(&view.first_keys, i);
+        right_total += count;
+        if (!node_append(space, right_keys, node_get(&view.first_keys, i)) ||
+            !node_append(space, right_counts, (int64_t)count) ||
+            !node_append(space, right, node_get(&view.node, INNER_FIRST_CHILD + i)))
+            return false;
+    }
+    if (!node_set(space, right, INNER_FIRST_KEYS, (int64_t)right_keys) ||
+        !node_set(space, right, INNER_COUNTS, (int64_t)right_counts))
+        return false;
+    ce_ref keys = (ce_ref)node_get(&view.node, INNER_FIRST_KEYS), counts = (ce_ref)node_get(&view.node, INNER_COUNTS);
+    if (!node_make_writable(space, &keys) || !node_make_writable(space, &counts) ||
+        !node_truncate(space, keys, from) || !node_truncate(space, counts, from) ||
+        !node_set(space, inner, INNER_FIRST_KEYS, (int64_t)keys) || !node_set(space, inner, INNER_COUNTS, (int64_t)counts) ||
+        !node_truncate(space, inner, INNER_FIRST_CHILD + from))
+        return false;
+    *out = (split_result){true, right, right_first_key, left_total, right_total};
+    return true;
+}
+
+static bool insert_into(ce_space *space, ce_ref *ref, const cluster_schema *schema, ce_object_key key, unsigned depth,
+                        split_result *out)
+{
+    if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(*ref, "tree too deep");
+    bool inner;
+    if (!is_inner(space, *ref, &inner)) return false;
+    if (!inner) return insert_into_leaf(space, ref, schema, key, out);
+    if (!node_make_writable(space, ref)) return false;
+    inner_view view;
+    if (!read_inner(space, *ref, &view)) return false;
+    size_t child = child_for_key(&view, key);
+    ce_ref child_ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + child);
+    int64_t first_key = node_get(&view.first_keys, child);
+    size_t count = (size_t)node_get(&view.counts, child);
+    split_result child_split;
+    if (!insert_into(space, &child_ref, schema, key, depth + 1, &child_split)) return false;
+    if (!node_set(space, *ref, INNER_FIRST_CHILD + child, (int64_t)child_ref)) return false;
+    if (key < first_key) first_key = key;
+    out->happened = false;
+    if (!child_split.happened) return inner_update_child(space, *ref, child, first_key, count + 1);
+    if (!inner_update_child(space, *ref, child, first_key, child_split.left_count) ||
+        !inner_insert_child(space, *ref, child + 1, child_split.right_first_key, child_split.right_count,
+                            child_split.right))
+        return false;
+    if (view.children + 1 <= CLUSTER_INNER_MAX) return true;
+    size_t children = view.children + 1;
+    size_t from = child + 2 == children ? children - 1 : children / 2;
+    return split_inner(space, *ref, from, out);
+}
+
+bool cluster_insert(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key)
+{
+    if (key < 0) return ce_fail(CE_ERR_INVALID_ARGUMENT, "object keys are not negative (%lld)", (long long)key);
+    split_result split;
+    if (!insert_into(space, root, schema, key, 0, &split)) return false;
+    if (!split.happened) return true;
+    /* The root split: a new root above the two halves. */
+    int64_t left_first_key;
+    ce_object_key first;
+    if (!cluster_key_at(space, *root, 0, &first)) return false;
+    left_first_key = first;
+    ce_ref new_root, keys, counts;
+    if (!node_create(space, NODE_INNER | NODE_HAS_REFS, INNER_FIRST_CHILD, 0, &new_root) ||
+        !node_create(space, 0, 0, 0, &keys) || !node_create(space, 0, 0, 0, &counts))
+        return false;
+    if (!node_append(space, keys, left_first_key) || !node_append(space, keys, split.right_first_key) ||
+        !node_append(space, counts, (int64_t)split.left_count) || !node_append(space, counts, (int64_t)split.right_count) ||
+        !node_set(space, new_root, INNER_FIRST_KEYS, (int64_t)keys) || !node_set(space, new_root, INNER_COUNTS, (int64_t)counts) ||
+        !node_append(space, new_root, (int64_t)*root) || !node_append(space, new_root, (int64_t)split.right))
+        return false;
+    *root = new_root;
+    return true;
+}
+
+/* Erases `key` below `ref`. On return *out_count is the subtree's new object
+ * count and *out_first_key its new first key (when the count is not 0). */
+static bool erase_from(ce_space *space, ce_ref *ref, const cluster_schema *schema, ce_object_key key, unsigned depth,
+                       size_t *out_count, int64_t *out_first_key)
+{
+    if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(*ref, "tree too deep");
+    bool inner;
+    if (!is_inner(space, *ref, &inner)) return false;
+    if (!node_make_writable(space, ref)) return false;
+    if (!inner) {
+        cluster_leaf leaf;
+        if (!read_leaf(space, *ref, schema->column_count, &leaf)) return false;
+        size_t count = leaf.key_offsets.count;
+        size_t position = key >= leaf.base_key ? lower_bound(&leaf.key_offsets, key - leaf.base_key) : count;
+        if (position >= count || node_get(&leaf.key_offsets, position) != key - leaf.base_key)
+            return ce_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
+        ce_ref offsets = (ce_ref)node_get(&leaf.slots, LEAF_KEY_OFFSETS);
+        if (!node_make_writable(space, &offsets) || !node_erase(space, offsets, position) ||
+            !node_set(space, *ref, LEAF_KEY_OFFSETS, (int64_t)offsets))
+            return false;
+        for (size_t c = 0; c < schema->column_count; c++) {
+            const cluster_column *spec = &schema->columns[c];
+            if (spec->type == CE_TYPE_NULL) continue;
+            ce_node slots;
+            if (!node_read(space, *ref, &slots)) return false;
+            ce_ref column = (ce_ref)node_get(&slots, LEAF_FIRST_COLUMN + c);
+            if (!column_erase(space, &column, spec->type, spec->nullable, position)) return false;
+            if (!node_set(space, *ref, LEAF_FIRST_COLUMN + c, (int64_t)column)) return false;
+        }
+        *out_count = count - 1;
+        if (count > 1) {
+            ce_node view;
+            if (!node_read(space, offsets, &view)) return false;
+            *out_first_key = leaf.base_key + node_get(&view, 0);
+        }
+        return true;
+    }
+    inner_view view;
+    if (!read_inner(space, *ref, &view)) return false;
+    size_t child = child_for_key(&view, key);
+    ce_ref child_ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + child);
+    size_t child_count = 0;
+    int64_t child_first = 0;
+    if (!erase_from(space, &child_ref, schema, key, depth + 1, &child_count, &child_first)) return false;
+    if (!node_set(space, *ref, INNER_FIRST_CHILD + child, (int64_t)child_ref)) return false;
+    if (child_count == 0 && view.children > 1) {
+        /* The child emptied: drop it (its empty column arrays with it). */
+        if (!node_free_tree(space, child_ref)) return false;
+        ce_ref keys = (ce_ref)node_get(&view.node, INNER_FIRST_KEYS), counts = (ce_ref)node_get(&view.node, INNER_COUNTS);
+        if (!node_make_writable(space, &keys) || !node_make_writable(space, &counts) ||
+            !node_erase(space, keys, child) || !node_erase(space, counts, child) ||
+            !node_set(space, *ref, INNER_FIRST_KEYS, (int64_t)keys) || !node_set(space, *ref, INNER_COUNTS, (int64_t)counts) ||
+            !node_erase(space, *ref, INNER_FIRST_CHILD + child))
+            return false;
+    } else if (!inner_update_child(space, *ref, child, child_count ? child_first : node_get(&view.first_keys, child),
+                                   child_count)) {
+        return false;
+    }
+    if (!read_inner(space, *ref, &view)) return false;
+    size_t total = 0;
+    for (size_t i = 0; i < view.children; i++) total += (size_t)node_get(&view.counts, i);
+    *out_count = total;
+    *out_first_key = node_get(&view.first_keys, 0);
+    return true;
+}
+
+bool cluster_erase(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key)
+{
+    size_t count;
+    int64_t first_key;
+    if (!erase_from(space, root, schema, key, 0, &count, &first_key)) return false;
+    for (;;) { /* a root with one child gives way to it */
+        bool inner;
+        if (!is_inner(space, *root, &inner)) return false;
+        if (!inner) return true;
+        inner_view view;
+        if (!read_inner(space, *root, &view)) return false;
+        if (view.children != 1) return true;
+        ce_ref only_child = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD);
+        if (!node_free(space, (ce_ref)node_get(&view.node, INNER_FIRST_KEYS)) ||
+            !node_free(space, (ce_ref)node_get(&view.node, INNER_COUNTS)) || !node_free(space, *root))
+            return false;
+        *root = only_child;
+    }
+}
+
+/* Makes the path to `key`'s leaf writable and returns the leaf. */
+static bool writable_leaf(ce_space *space, ce_ref *ref, ce_object_key key, unsigned depth, ce_ref *out_leaf)
+{
+    if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(*ref, "tree too deep");
+    bool inner;
+    if (!is_inner(space, *ref, &inner)) return false;
+    if (!node_make_writable(space, ref)) return false;
+    if (!inner) {
+        *out_leaf = *ref;
+        return true;
+    }
+    inner_view view;
+    if (!read_inner(space, *ref, &view)) return false;
+    size_t child = child_for_key(&view, key);
+    ce_ref child_ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + child);
+    if (!writable_leaf(space, &child_ref, key, depth + 1, out_leaf)) return false;
+    return node_set(space, *ref, INNER_FIRST_CHILD + child, (int64_t)child_ref);
+}
+
+bool cluster_set(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key, size_t column,
+                 const ce_value *value)
+{
+    ce_ref leaf_ref = 0;
+    if (!writable_leaf(space, root, key, 0, &leaf_ref)) return false;
+    cluster_leaf leaf;
+    if (!read_leaf(space, leaf_ref, schema->column_count, &leaf)) return false;
+    size_t position = key >= leaf.base_key ? lower_bound(&leaf.key_offsets, key - leaf.base_key) : leaf.key_offsets.count;
+    if (position >= leaf.key_offsets.count || node_get(&leaf.key_offsets, position) != key - leaf.base_key)
+        return ce_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
+    const cluster_column *spec = &schema->columns[column];
+    ce_ref column_ref = cluster_leaf_column(&leaf, column);
+    if (!column_set(space, &column_ref, spec->type, spec->nullable, position, value)) return false;
+    return node_set(space, leaf_ref, LEAF_FIRST_COLUMN + column, (int64_t)column_ref);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Columns and leaves                                                        */
+/* ------------------------------------------------------------------------ */
+
+/* Applies `change` to every leaf, copy-on-write. */
+typedef bool (*leaf_change)(ce_space *space, ce_ref leaf, const cluster_schema *schema, size_t column);
+
+static bool change_every_leaf(ce_space *space, ce_ref *ref, const cluster_schema *schema, size_t column,
+                              leaf_change change, unsigned depth)
+{
+    if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(*ref, "tree too deep");
+    bool inner;
+    if (!is_inner(space, *ref, &inner)) return false;
+    if (!node_make_writable(space, ref)) return false;
+    if (!inner) return change(space, *ref, schema, column);
+    inner_view view;
+    if (!read_inner(space, *ref, &view)) return false;
+    for (size_t i = 0; i < view.children; i++) {
+        ce_node node;
+        if (!node_read(space, *ref, &node)) return false;
+        ce_ref child = (ce_ref)node_get(&node, INNER_FIRST_CHILD + i);
+        if (!change_every_leaf(space, &child, schema, column, change, depth + 1)) return false;
+        if (!node_set(space, *ref, INNER_FIRST_CHILD + i, (int64_t)child)) return false;
+    }
+    return true;
+}
+
+static bool add_column_to_leaf(ce_space *space, ce_ref leaf, const cluster_schema *schema, size_t column)
+{
+    ce_node slots, offsets;
+    if (!node_read(space, leaf, &slots)) return false;
+    if (slots.count != LEAF_FIRST_COLUMN + column) return corrupt_cluster(leaf, "column count disagrees");
+    if (!read_plain(space, (ce_ref)node_get(&slots, LEAF_KEY_OFFSETS), &offsets)) return false;
+    ce_ref array = 0;
+    const cluster_column *spec = &schema->columns[column];
+    if (spec->type != CE_TYPE_NULL && !column_create(space, spec->type, spec->nullable, offsets.count, &array))
+        return false;
+    return node_append(space, leaf, (int64_t)array);
+}
+
+static bool remove_column_from_leaf(ce_space *space, ce_ref leaf, const cluster_schema *schema, size_t column)
+{
+    (void)schema;
+    ce_node slots;
+    if (!node_read(space, leaf, &slots)) return false;
+    int64_t array = node_get(&slots, LEAF_FIRST_COLUMN + column);
+    if (node_value_is_ref(array) && !column_destroy(space, (ce_ref)array)) return false;
+    return node_set(space, leaf, LEAF_FIRST_COLUMN + column, 0);
+}
+
+bool cluster_add_column(ce_space *space, ce_ref *root, const cluster_schema *schema, size_t column)
+{
+    return change_every_leaf(space, root, schema, column, add_column_to_leaf, 0);
+}
+
+bool cluster_remove_column(ce_space *space, ce_ref *root, const cluster_schema *schema, size_t column)
+{
+    return change_every_leaf(space, root, schema, column, remove_column_from_leaf, 0);
+}
+
+static bool visit_leaves(const ce_space *space, ce_ref ref, size_t column_count, size_t *first_index, unsigned depth,
+                         cluster_leaf_visitor visit, void *context, bool *stop, uint64_t *visited_bytes)
+{
+    if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(ref, "tree too deep");
+    bool inner;
+    if (!is_inner(space, ref, &inner)) return false;
+    if (!inner) {
+        cluster_leaf leaf;
+        if (!read_leaf(space, ref, column_count, &leaf)) return false;
+        if (!node_charge_visit(space, ref, &leaf.slots, visited_bytes)) return false;
+        leaf.first_index = *first_index;
+        if (!visit(context, &leaf, stop)) return false;
+        *first_index += leaf.key_offsets.count;
+        return true;
+    }
+    inner_view view;
+    if (!read_inner(space, ref, &view)) return false;
+    if (!node_charge_visit(space, ref, &view.node, visited_bytes)) return false;
+    for (size_t i = 0; i < view.children && !*stop; i++) {
+        if (!read_inner(space, ref, &view)) return false;
+        if (!visit_leaves(space, (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + i), column_count, first_index,
+                          depth + 1, visit, context, stop, visited_bytes))
+            return false;
+    }
+    return true;
+}
+
+bool cluster_for_each_leaf(const ce_space *space, ce_ref root, cluster_leaf_visitor visit, void *context)
+{
+    /* The column count is read from the first leaf's own size: visitors get
+     * every slot; read_leaf checks all leaves agree. */
+    ce_ref ref = root;
+    size_t column_count = 0;
+    for (unsigned depth = 0; depth <= CLUSTER_MAX_DEPTH; depth++) {
+        bool inner;
+        if (!is_inner(space, ref, &inner)) return false;
+        if (!inner) {
+            ce_node leaf;
+            if (!node_read(space, ref, &leaf)) return false;
+            if (leaf.count < LEAF_FIRST_COLUMN) return corrupt_cluster(ref, "bad leaf header");
+            column_count = leaf.count - LEAF_FIRST_COLUMN;
+            break;
+        }
+        inner_view view;
+        if (!read_inner(space, ref, &view)) return false;
+        ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD);
+    }
+    size_t first_index = 0;
+    bool stop = false;
+    uint64_t visited_bytes = 0;
+    return visit_leaves(space, root, column_count, &first_index, 0, visit, context, &stop, &visited_bytes);
+}

@@ -1,0 +1,105 @@
+/*
+ * cluster.h — the objects of one table, stored column by column.
+ *
+ * Owns: the cluster tree: a B+tree keyed by object key whose leaves
+ * ("clusters") hold up to CLUSTER_LEAF_MAX objects as one column array per
+ * property (column.h), so that a query reads a property as a packed array.
+ * Never: knows property names, primary keys or links (table.c does), and
+ * never interprets a column array itself (column.c does).
+ *
+ * Leaf (NODE_HAS_REFS):
+ *   [0] tagged base key
+ *   [1] ref of an integer node: each object's key minus the base, ascending
+ *   [2 + c] ref of the column array of column c (0: a removed column)
+ * Inner (NODE_INNER | NODE_HAS_REFS):
+ *   [0] ref of an integer node: the first key of each child
+ *   [1] ref of an integer node: the number of objects under each child
+ *   [2 + i] ref of child i
+ */
+#ifndef CE_CLUSTER_H
+#define CE_CLUSTER_H
+
+#include "cengine.h"
+#include "column.h"
+#include "node.h"
+
+#define CLUSTER_LEAF_MAX 256
+#define CLUSTER_INNER_MAX 256
+#define CLUSTER_MAX_DEPTH 16
+
+/* The columns of a table as the cluster tree needs them: their types, in
+ * column order. A removed column has type CE_TYPE_NULL. */
+typedef struct cluster_column {
+    ce_type type;
+    bool nullable;
+} cluster_column;
+
+typedef struct cluster_schema {
+    const cluster_column *columns;
+    size_t column_count;
+} cluster_schema;
+
+/* Where an object lives: its leaf and its position in the leaf. */
+typedef struct cluster_position {
+    ce_ref leaf;
+    size_t index;
+} cluster_position;
+
+bool cluster_create(ce_space *space, const cluster_schema *schema, ce_ref *out_root);
+
+/* Frees the tree and every column array in it. */
+bool cluster_destroy(ce_space *space, ce_ref root);
+
+bool cluster_count(const ce_space *space, ce_ref root, size_t *out_count);
+
+/* Finds the leaf and position of `key`; *out_found is false if it is absent. */
+bool cluster_find(const ce_space *space, ce_ref root, ce_object_key key, cluster_position *out_position,
+                  bool *out_found);
+
+/* The key of the object at `index` in key order. */
+bool cluster_key_at(const ce_space *space, ce_ref root, size_t index, ce_object_key *out_key);
+
+/* Inserts an object with default values; a key that exists is an error. */
+bool cluster_insert(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key);
+
+/* Removes an object and its values. */
+bool cluster_erase(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key);
+
+/* Reads a value; a compressed string or binary is decompressed into
+ * `scratch` (see column.h), valid until the next read with it. */
+bool cluster_get(const ce_space *space, ce_ref root, const cluster_schema *schema, ce_object_key key,
+                 size_t column, ce_column_scratch *scratch, ce_value *out_value);
+
+bool cluster_set(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key, size_t column,
+                 const ce_value *value);
+
+/* Adds column `column` (== the schema's last column) to every leaf, with
+ * default values; removes one from every leaf, freeing its arrays. */
+bool cluster_add_column(ce_space *space, ce_ref *root, const cluster_schema *schema, size_t column);
+bool cluster_remove_column(ce_space *space, ce_ref *root, const cluster_schema *schema, size_t column);
+
+/* A leaf as visitors see it. */
+typedef struct cluster_leaf {
+    ce_ref ref;
+    int64_t base_key;
+    ce_node key_offsets; /* count = objects in the leaf */
+    ce_node slots;       /* the leaf node: slot 2 + c holds column c */
+    size_t first_index;  /* position of the leaf's first object in the table */
+} cluster_leaf;
+
+/* Column c's array in a visited leaf (0 for a removed column). */
+static inline ce_ref cluster_leaf_column(const cluster_leaf *leaf, size_t column)
+{
+    return (ce_ref)node_get(&leaf->slots, 2 + column);
+}
+
+static inline ce_object_key cluster_leaf_key(const cluster_leaf *leaf, size_t index)
+{
+    return leaf->base_key + node_get(&leaf->key_offsets, index);
+}
+
+/* Calls `visit` for each leaf in key order; stops early if it sets *stop. */
+typedef bool (*cluster_leaf_visitor)(void *context, const cluster_leaf *leaf, bool *stop);
+bool cluster_for_each_leaf(const ce_space *space, ce_ref root, cluster_leaf_visitor visit, void *context);
+
+#endif

@@ -1,0 +1,410 @@
+/*
+ * test_table.c — the object store through the public API: tables and
+ * properties, objects of every scalar type, primary keys, errors that name
+ * the table, property and value, rollback of each, schema changes, and a
+ * large table checked against a model. ce_db_verify after every commit.
+ */
+#include "test_support.h"
+
+#include <math.h>
+
+static uint64_t random_state = 0x7AB1E;
+static uint64_t next_random(void)
+{
+    uint64_t z = (random_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static ce_value int_value(int64_t v) { return (ce_value){.type = CE_TYPE_INT, .integer = v}; }
+static ce_value string_value(const char *text)
+{
+    return (ce_value){.type = CE_TYPE_STRING, .string = {text, strlen(text)}};
+}
+static ce_value null_value(void) { return (ce_value){.type = CE_TYPE_NULL}; }
+
+static void expect_error(bool ok, ce_error_code code, const char *fragment)
+{
+    if (ok || ce_last_error_code() != code || (fragment && !strstr(ce_last_error_message(), fragment))) {
+        fprintf(stderr, "expected error [%d] containing '%s', got %s [%d] %s\n", (int)code, fragment ? fragment : "",
+                ok ? "success" : "failure", (int)ce_last_error_code(), ce_last_error_message());
+        exit(1);
+    }
+}
+
+static ce_column_key add_property(ce_txn *txn, ce_table_key table, const char *name, ce_type type, bool nullable)
+{
+    ce_property_info info = {name, type, nullable, false, false};
+    ce_column_key column;
+    CHECK(ce_property_add(txn, table, &info, &column));
+    return column;
+}
+
+static void test_schema(ce_db *db)
+{
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    size_t count;
+    CHECK(ce_table_count(txn, &count) && count == 0);
+    ce_table_key person, dog;
+    CHECK(ce_table_add(txn, "Person", &person));
+    CHECK(ce_table_add(txn, "Dog", &dog));
+    expect_error(ce_table_add(txn, "Person", &dog), CE_ERR_DUPLICATE_NAME, "'Person'");
+    expect_error(ce_table_add(txn, "", &dog), CE_ERR_INVALID_ARGUMENT, "not a valid table name");
+    ce_column_key name = add_property(txn, person, "name", CE_TYPE_STRING, false);
+    add_property(txn, person, "age", CE_TYPE_INT, false);
+    expect_error(ce_property_add(txn, person, &(ce_property_info){"name", CE_TYPE_INT, false, false, false}, &name),
+                 CE_ERR_DUPLICATE_NAME, "'name'");
+    expect_error(ce_property_add(txn, person, &(ce_property_info){"score", CE_TYPE_DOUBLE, false, true, false}, &name),
+                 CE_ERR_INVALID_SCHEMA, "primary key must be");
+    CHECK(ce_set_schema_version(txn, 7));
+    CHECK(ce_txn_commit(txn));
+    test_verify(db);
+
+    CHECK(ce_txn_begin_read(db, &txn));
+    ce_table_key found_key;
+    bool found;
+    CHECK(ce_table_find(txn, "Dog", &found_key, &found) && found && found_key == dog);
+    CHECK(ce_table_find(txn, "Cat", &found_key, &found) && !found);
+    const char *table_name;
+    CHECK(ce_table_name(txn, person, &table_name) && strcmp(table_name, "Person") == 0);
+    ce_column_key column;
+    CHECK(ce_property_find(txn, person, "age", &column, &found) && found && column == 1);
+    ce_property_info info;
+    CHECK(ce_property_get_info(txn, person, column, &info));
+    CHECK(strcmp(info.name, "age") == 0 && info.type == CE_TYPE_INT && !info.nullable && !info.primary_key);
+    uint64_t version;
+    CHECK(ce_schema_version(txn, &version) && version == 7);
+    expect_error(ce_table_add(txn, "Cat", &found_key), CE_ERR_WRONG_TRANSACTION_STATE, NULL);
+    expect_error(ce_property_get_info(txn, 99, 0, &info), CE_ERR_NO_SUCH_TABLE, NULL);
+    expect_error(ce_property_get_info(txn, person, 99, &info), CE_ERR_NO_SUCH_PROPERTY, "'Person'");
+    ce_txn_end(txn);
+
+    /* A rolled-back schema change leaves nothing behind. */
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_table_add(txn, "Cat", &found_key));
+    add_property(txn, dog, "breed", CE_TYPE_STRING, true);
+    ce_txn_end(txn);
+    CHECK(ce_txn_begin_read(db, &txn));
+    CHECK(ce_table_find(txn, "Cat", &found_key, &found) && !found);
+    CHECK(ce_property_find(txn, dog, "breed", &column, &found) && !found);
+    ce_txn_end(txn);
+    test_verify(db);
+}
+
+/* One property of every scalar type, nullable and not; values round-trip
+ * through commits and reopen. */
+typedef struct typed_column {
+    const char *name;
+    ce_type type;
+    bool nullable;
+    ce_column_key key;
+} typed_column;
+
+static ce_value sample_value(ce_type type, int variant, char *buffer)
+{
+    ce_value value = {.type = type};
+    switch (type) {
+    case CE_TYPE_INT: value.integer = variant == 0 ? INT64_MIN : variant == 1 ? INT64_MAX : variant * 1000003LL; break;
+    case CE_TYPE_BOOL: value.boolean = variant % 2; break;
+    case CE_TYPE_FLOAT: value.float_value = variant == 0 ? -0.0f : (float)variant / 3.0f; break;
+    case CE_TYPE_DOUBLE: value.double_value = variant == 0 ? -1e308 : variant / 7.0; break;
+    case CE_TYPE_STRING:
+        sprintf(buffer, "héllo %d ✓", variant);
+        value.string.data = buffer;
+        value.string.size = strlen(buffer);
+        break;
+    case CE_TYPE_BINARY:
+        for (int i = 0; i < 20; i++) buffer[i] = (char)(variant * 31 + i);
+        value.binary.data = (const uint8_t *)buffer;
+        value.binary.size = (size_t)(variant % 20);
+        break;
+    case CE_TYPE_TIMESTAMP: value.timestamp = (ce_timestamp){variant * 86400LL - 5, variant * 1000}; break;
+    case CE_TYPE_DECIMAL128: value.decimal = (ce_decimal128){(uint64_t)variant, 0x3040000000000000ull}; break;
+    case CE_TYPE_OBJECT_ID: for (int i = 0; i < 12; i++) value.object_id.bytes[i] = (uint8_t)(variant + i); break;
+    case CE_TYPE_UUID: for (int i = 0; i < 16; i++) value.uuid.bytes[i] = (uint8_t)(variant * 7 + i); break;
+    default: break;
+    }
+    return value;
+}
+
+static bool same_value(const ce_value *a, const ce_value *b)
+{
+    if (a->type != b->type) return false;
+    switch (a->type) {
+    case CE_TYPE_NULL: return true;
+    case CE_TYPE_INT: return a->integer == b->integer;
+    case CE_TYPE_BOOL: return a->boolean == b->boolean;
+    case CE_TYPE_FLOAT: return memcmp(&a->float_value, &b->float_value, 4) == 0;
+    case CE_TYPE_DOUBLE: return memcmp(&a->double_value, &b->double_value, 8) == 0;
+    case CE_TYPE_STRING:
+        return a->string.size == b->string.size && memcmp(a->string.data, b->string.data, a->string.size) == 0;
+    case CE_TYPE_BINARY:
+        return a->binary.size == b->binary.size &&
+               (a->binary.size == 0 || memcmp(a->binary.data, b->binary.data, a->binary.size) == 0);
+    case CE_TYPE_TIMESTAMP:
+        return a->timestamp.seconds == b->timestamp.seconds && a->timestamp.nanoseconds == b->timestamp.nanoseconds;
+    case CE_TYPE_DECIMAL128: return a->decimal.low == b->decimal.low && a->decimal.high == b->decimal.high;
+    case CE_TYPE_OBJECT_ID: return memcmp(a->object_id.bytes, b->object_id.bytes, 12) == 0;
+    case CE_TYPE_UUID: return memcmp(a->uuid.bytes, b->uuid.bytes, 16) == 0;
+    default: return false;
+    }
+}
+
+static void test_every_type(const char *path)
+{
+    static const ce_type types[] = {CE_TYPE_INT, CE_TYPE_BOOL, CE_TYPE_FLOAT, CE_TYPE_DOUBLE, CE_TYPE_STRING,
+                                    CE_TYPE_BINARY, CE_TYPE_TIMESTAMP, CE_TYPE_DECIMAL128, CE_TYPE_OBJECT_ID, CE_TYPE_UUID};
+    enum { TYPE_COUNT = sizeof types / sizeof types[0], OBJECTS = 600 };
+    typed_column columns[2 * TYPE_COUNT];
+    char names[2 * TYPE_COUNT][32];
+    ce_db *db = test_open(path);
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_table_add(txn, "AllTypes", &table));
+    for (size_t i = 0; i < 2 * TYPE_COUNT; i++) {
+        ce_type type = types[i % TYPE_COUNT];
+        bool nullable = i >= TYPE_COUNT;
+        snprintf(names[i], sizeof names[i], "%s%s", ce_type_name(type), nullable ? "Optional" : "");
+        columns[i] = (typed_column){names[i], type, nullable, add_property(txn, table, names[i], type, nullable)};
+    }
+    /* Defaults of a new object. */
+    ce_object_key first;
+    CHECK(ce_object_create(txn, table, NULL, &first));
+    for (size_t i = 0; i < 2 * TYPE_COUNT; i++) {
+        ce_value value;
+        CHECK(ce_object_get(txn, table, first, columns[i].key, &value));
+        if (columns[i].nullable) CHECK(value.type == CE_TYPE_NULL);
+        else CHECK(value.type == columns[i].type);
+    }
+    char buffer[64];
+    for (int object = 1; object < OBJECTS; object++) {
+        ce_object_key key;
+        CHECK(ce_object_create(txn, table, NULL, &key));
+        CHECK(key == object);
+        for (size_t i = 0; i < 2 * TYPE_COUNT; i++) {
+            ce_value value = sample_value(columns[i].type, object, buffer);
+            if (columns[i].nullable && object % 3 == 0) value = null_value();
+            CHECK(ce_object_set(txn, table, key, columns[i].key, &value));
+        }
+    }
+    /* Wrong types and nulls are refused with the table and property named. */
+    ce_value text = string_value("x");
+    expect_error(ce_object_set(txn, table, 1, columns[0].key, &text), CE_ERR_WRONG_TYPE, "'AllTypes.int'");
+    ce_value none = null_value();
+    expect_error(ce_object_set(txn, table, 1, columns[0].key, &none), CE_ERR_NULL_NOT_ALLOWED, "'AllTypes.int'");
+    ce_value bad_utf8 = {.type = CE_TYPE_STRING, .string = {"\xC3\x28", 2}};
+    expect_error(ce_object_set(txn, table, 1, columns[4].key, &bad_utf8), CE_ERR_INVALID_ARGUMENT, "UTF-8");
+    expect_error(ce_object_set(txn, table, 99999, columns[0].key, &(ce_value){.type = CE_TYPE_INT}),
+                 CE_ERR_NO_SUCH_OBJECT, "'AllTypes'");
+    CHECK(ce_txn_commit(txn));
+    test_verify(db);
+    CHECK(ce_db_close(db));
+
+    db = test_open(path);
+    CHECK(ce_txn_begin_read(db, &txn));
+    size_t count;
+    CHECK(ce_object_count(txn, table, &count) && count == OBJECTS);
+    for (int object = 1; object < OBJECTS; object++) {
+        for (size_t i = 0; i < 2 * TYPE_COUNT; i++) {
+            ce_value expected = sample_value(columns[i].type, object, buffer), actual;
+            if (columns[i].nullable && object % 3 == 0) expected = null_value();
+            CHECK(ce_object_get(txn, table, object, columns[i].key, &actual));
+            if (!same_value(&expected, &actual)) {
+                fprintf(stderr, "object %d, property %s: wrong value\n", object, columns[i].name);
+                exit(1);
+            }
+        }
+    }
+    ce_txn_end(txn);
+    /* Removing a property drops its values; the file verifies (nothing leaks). */
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_property_remove(txn, table, columns[4].key));
+    ce_value value;
+    expect_error(ce_object_get(txn, table, 5, columns[4].key, &value), CE_ERR_NO_SUCH_PROPERTY, NULL);
+    CHECK(ce_object_get(txn, table, 5, columns[5].key, &value) && value.type == CE_TYPE_BINARY);
+    CHECK(ce_txn_commit(txn));
+    test_verify(db);
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_table_remove(txn, table));
+    expect_error(ce_object_count(txn, table, &count), CE_ERR_NO_SUCH_TABLE, NULL);
+    CHECK(ce_txn_commit(txn));
+    test_verify(db);
+    CHECK(ce_db_close(db));
+}
+
+static void test_primary_keys(ce_db *db)
+{
+    ce_txn *txn;
+    ce_table_key people, tags;
+    ce_column_key id, name, label;
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_table_add(txn, "Customer", &people));
+    CHECK(ce_property_add(txn, people, &(ce_property_info){"id", CE_TYPE_INT, false, true, false}, &id));
+    name = add_property(txn, people, "name", CE_TYPE_STRING, false);
+    CHECK(ce_table_add(txn, "Tag", &tags));
+    CHECK(ce_property_add(txn, tags, &(ce_property_info){"label", CE_TYPE_STRING, true, true, false}, &label));
+    expect_error(ce_property_add(txn, tags, &(ce_property_info){"other", CE_TYPE_INT, false, true, false}, &id),
+                 CE_ERR_INVALID_SCHEMA, "has a primary key already");
+    for (int64_t i = 0; i < 5000; i++) {
+        ce_object_key key;
+        ce_value pk = int_value(i * 3 - 7000);
+        CHECK(ce_object_create(txn, people, &pk, &key));
+        char text[32];
+        sprintf(text, "customer %lld", (long long)i);
+        ce_value value = string_value(text);
+        CHECK(ce_object_set(txn, people, key, name, &value));
+    }
+    ce_object_key key;
+    ce_value duplicate = int_value(-7000);
+    expect_error(ce_object_create(txn, people, &duplicate, &key), CE_ERR_DUPLICATE_PRIMARY_KEY,
+                 "type 'Customer' with an existing primary key value -7000");
+    expect_error(ce_object_create(txn, people, NULL, &key), CE_ERR_INVALID_ARGUMENT, "needs a primary key");
+    ce_value text_key = string_value("1");
+    expect_error(ce_object_create(txn, people, &text_key, &key), CE_ERR_WRONG_TYPE, "'Customer.id'");
+    ce_value new_id = int_value(1);
+    expect_error(ce_object_set(txn, people, 0, id, &new_id), CE_ERR_PRIMARY_KEY_IMMUTABLE, "'Customer.id'");
+    /* An optional string key takes null once. */
+    ce_value none = null_value();
+    CHECK(ce_object_create(txn, tags, &none, &key));
+    expect_error(ce_object_create(txn, tags, &none, &key), CE_ERR_DUPLICATE_PRIMARY_KEY, "null");
+    for (int i = 0; i < 300; i++) {
+        char text[16];
+        sprintf(text, "tag-%d", i);
+        ce_value pk = string_value(text);
+        CHECK(ce_object_create(txn, tags, &pk, &key));
+    }
+    CHECK(ce_txn_commit(txn));
+    test_verify(db);
+
+    CHECK(ce_txn_begin_read(db, &txn));
+    for (int64_t i = 0; i < 5000; i += 7) {
+        bool found;
+        ce_value pk = int_value(i * 3 - 7000), value;
+        CHECK(ce_object_find_primary_key(txn, people, &pk, &key, &found) && found && key == i);
+        CHECK(ce_object_get(txn, people, key, name, &value));
+        char text[32];
+        sprintf(text, "customer %lld", (long long)i);
+        CHECK(value.string.size == strlen(text) && memcmp(value.string.data, text, value.string.size) == 0);
+    }
+    bool found;
+    ce_value absent = int_value(1);
+    CHECK(ce_object_find_primary_key(txn, people, &absent, &key, &found) && !found);
+    ce_value tag = string_value("tag-123");
+    CHECK(ce_object_find_primary_key(txn, tags, &tag, &key, &found) && found && key == 124);
+    CHECK(ce_object_find_primary_key(txn, tags, &none, &key, &found) && found && key == 0);
+    ce_txn_end(txn);
+
+    /* Deleting frees the key for reuse; a deleted object is gone everywhere. */
+    CHECK(ce_txn_begin_write(db, &txn));
+    ce_value pk = int_value(-7000 + 3 * 10);
+    CHECK(ce_object_find_primary_key(txn, people, &pk, &key, &found) && found);
+    CHECK(ce_object_delete(txn, people, key));
+    expect_error(ce_object_delete(txn, people, key), CE_ERR_NO_SUCH_OBJECT, "'Customer'");
+    ce_value value;
+    expect_error(ce_object_get(txn, people, key, name, &value), CE_ERR_NO_SUCH_OBJECT, NULL);
+    CHECK(ce_object_find_primary_key(txn, people, &pk, &key, &found) && !found);
+    ce_object_key again;
+    CHECK(ce_object_create(txn, people, &pk, &again));
+    CHECK(again == 5000); /* keys are never reused */
+    CHECK(ce_txn_commit(txn));
+    test_verify(db);
+}
+
+/* Random creates, sets and deletes against a model, with commits and
+ * rollbacks: exercises splits and merges of the cluster tree. */
+static void test_against_model(ce_db *db)
+{
+    enum { CAPACITY = 30000 };
+    int64_t *model = calloc(CAPACITY, sizeof *model);
+    bool *alive = calloc(CAPACITY, sizeof *alive);
+    ce_txn *txn;
+    ce_table_key table;
+    ce_column_key value_column;
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_table_add(txn, "Model", &table));
+    value_column = add_property(txn, table, "value", CE_TYPE_INT, false);
+    CHECK(ce_txn_commit(txn));
+    int64_t next_key = 0;
+    for (int round = 0; round < 40; round++) {
+        int64_t *saved_model = malloc(CAPACITY * sizeof *model);
+        bool *saved_alive = malloc(CAPACITY * sizeof *alive);
+        memcpy(saved_model, model, CAPACITY * sizeof *model);
+        memcpy(saved_alive, alive, CAPACITY * sizeof *alive);
+        int64_t saved_next = next_key;
+        CHECK(ce_txn_begin_write(db, &txn));
+        for (int step = 0; step < 700; step++) {
+            uint64_t choice = next_random() % 10;
+            if (choice < 5 && next_key < CAPACITY) {
+                ce_object_key key;
+                CHECK(ce_object_create(txn, table, NULL, &key));
+                CHECK(key == next_key);
+                int64_t v = (int64_t)(next_random() % 1000000) - 500000;
+                CHECK(ce_object_set(txn, table, key, value_column, &(ce_value){.type = CE_TYPE_INT, .integer = v}));
+                model[key] = v;
+                alive[key] = true;
+                next_key++;
+            } else if (next_key > 0) {
+                int64_t key = (int64_t)(next_random() % (uint64_t)next_key);
+                if (!alive[key]) continue;
+                if (choice < 8) {
+                    int64_t v = (int64_t)next_random();
+                    CHECK(ce_object_set(txn, table, key, value_column, &(ce_value){.type = CE_TYPE_INT, .integer = v}));
+                    model[key] = v;
+                } else {
+                    CHECK(ce_object_delete(txn, table, key));
+                    alive[key] = false;
+                }
+            }
+        }
+        if (round % 4 == 3) {
+            ce_txn_end(txn); /* roll back: the model goes back too */
+            memcpy(model, saved_model, CAPACITY * sizeof *model);
+            memcpy(alive, saved_alive, CAPACITY * sizeof *alive);
+            next_key = saved_next;
+        } else {
+            CHECK(ce_txn_commit(txn));
+        }
+        free(saved_model);
+        free(saved_alive);
+        test_verify(db);
+        CHECK(ce_txn_begin_read(db, &txn));
+        size_t expected = 0, count;
+        for (int64_t key = 0; key < next_key; key++) {
+            bool exists;
+            CHECK(ce_object_exists(txn, table, key, &exists));
+            CHECK(exists == alive[key]);
+            if (!alive[key]) continue;
+            ce_value value;
+            CHECK(ce_object_get(txn, table, key, value_column, &value) && value.integer == model[key]);
+            ce_object_key at;
+            CHECK(ce_object_key_at(txn, table, expected, &at) && at == key);
+            expected++;
+        }
+        CHECK(ce_object_count(txn, table, &count) && count == expected);
+        ce_txn_end(txn);
+    }
+    free(model);
+    free(alive);
+}
+
+int main(void)
+{
+    char *dir = test_make_dir("table");
+    char *path = test_path(dir, "table.realm");
+    ce_db *db = test_open(path);
+    test_schema(db);
+    test_primary_keys(db);
+    test_against_model(db);
+    CHECK(ce_db_close(db));
+    char *types_path = test_path(dir, "types.realm");
+    test_every_type(types_path);
+    test_cleanup_dir(dir);
+    free(types_path);
+    free(path);
+    free(dir);
+    printf("table: all checks passed\n");
+    return 0;
+}
