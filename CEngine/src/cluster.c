@@ -58,8 +58,10 @@ static bool read_leaf(const ce_space *space, ce_ref ref, size_t column_count, cl
 static bool read_inner(const ce_space *space, ce_ref ref, inner_view *out)
 {
     if (!node_read(space, ref, &out->node)) return false;
+    /* One child more than the maximum: an inner node between an insert and
+     * its split. */
     if ((out->node.flags & (NODE_INNER | NODE_HAS_REFS)) != (NODE_INNER | NODE_HAS_REFS) ||
-        out->node.count < INNER_FIRST_CHILD + 1 || out->node.count > INNER_FIRST_CHILD + CLUSTER_INNER_MAX)
+        out->node.count < INNER_FIRST_CHILD + 1 || out->node.count > INNER_FIRST_CHILD + CLUSTER_INNER_MAX + 1)
         return corrupt_cluster(ref, "bad inner node");
     out->children = out->node.count - INNER_FIRST_CHILD;
     int64_t keys = node_get(&out->node, INNER_FIRST_KEYS), counts = node_get(&out->node, INNER_COUNTS);

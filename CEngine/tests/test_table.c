@@ -390,6 +390,51 @@ static void test_against_model(ce_db *db)
     free(alive);
 }
 
+/* A table large enough for inner nodes to split (over 256 leaves of 256
+ * objects), filled in key order, then thinned from the middle and the ends. */
+static void test_large_table(ce_db *db)
+{
+    enum { OBJECTS = 150000 };
+    ce_txn *txn;
+    ce_table_key table;
+    ce_column_key id, value_column;
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_table_add(txn, "Large", &table));
+    CHECK(ce_property_add(txn, table, &(ce_property_info){"id", CE_TYPE_INT, false, true, false}, &id));
+    value_column = add_property(txn, table, "value", CE_TYPE_DOUBLE, false);
+    for (int64_t i = 0; i < OBJECTS; i++) {
+        ce_object_key key;
+        ce_value pk = int_value(i + 1);
+        CHECK(ce_object_create(txn, table, &pk, &key));
+        CHECK(ce_object_set(txn, table, key, value_column, &(ce_value){.type = CE_TYPE_DOUBLE, .double_value = i * 0.5}));
+    }
+    CHECK(ce_txn_commit(txn));
+    test_verify(db);
+    CHECK(ce_txn_begin_write(db, &txn));
+    for (int64_t key = 0; key < OBJECTS; key++)
+        if (key % 3 == 0 || (key > 50000 && key < 90000)) CHECK(ce_object_delete(txn, table, key));
+    CHECK(ce_txn_commit(txn));
+    test_verify(db);
+    CHECK(ce_txn_begin_read(db, &txn));
+    size_t count, expected = 0;
+    for (int64_t key = 0; key < OBJECTS; key++) {
+        bool alive = !(key % 3 == 0 || (key > 50000 && key < 90000));
+        if (!alive) continue;
+        if (key % 101 == 1) {
+            ce_value value;
+            bool found;
+            ce_object_key at;
+            CHECK(ce_object_get(txn, table, key, value_column, &value) && value.double_value == key * 0.5);
+            CHECK(ce_object_key_at(txn, table, expected, &at) && at == key);
+            ce_value pk = int_value(key + 1);
+            CHECK(ce_object_find_primary_key(txn, table, &pk, &at, &found) && found && at == key);
+        }
+        expected++;
+    }
+    CHECK(ce_object_count(txn, table, &count) && count == expected);
+    ce_txn_end(txn);
+}
+
 int main(void)
 {
     char *dir = test_make_dir("table");
@@ -398,6 +443,7 @@ int main(void)
     test_schema(db);
     test_primary_keys(db);
     test_against_model(db);
+    test_large_table(db);
     CHECK(ce_db_close(db));
     char *types_path = test_path(dir, "types.realm");
     test_every_type(types_path);
