@@ -336,6 +336,24 @@ bool ce_set_schema_version(ce_txn *txn, uint64_t version);
  * CE_ERR_WRONG_TYPE, CE_ERR_NULL_NOT_ALLOWED. */
 bool ce_object_create(ce_txn *txn, ce_table_key table, const ce_value *primary_key, ce_object_key *out_object);
 
+/* Creates an object with all its values at once: `values` holds one value
+ * per column slot (value_count == ce_property_count), in column order; the
+ * slots of removed properties are ignored. The primary key, if the table
+ * has one, is the value in its column. Checks as ce_object_create and
+ * ce_object_set do; the fast way to add many objects.
+ *
+ *     ce_value person[4] = {
+ *         {.type = CE_TYPE_INT, .integer = 1},                         // id
+ *         {.type = CE_TYPE_STRING, .string = {"Ada", 3}},              // name
+ *         {.type = CE_TYPE_INT, .integer = 36},                        // age
+ *         {.type = CE_TYPE_DOUBLE, .double_value = 0.5},               // score
+ *     };
+ *     ce_object_key key;
+ *     ce_object_create_with_values(txn, people, person, 4, &key);
+ */
+bool ce_object_create_with_values(ce_txn *txn, ce_table_key table, const ce_value *values, size_t value_count,
+                                  ce_object_key *out_object);
+
 /* Finds an object by its primary key; *out_found is false if there is none. */
 bool ce_object_find_primary_key(ce_txn *txn, ce_table_key table, const ce_value *primary_key,
                                 ce_object_key *out_object, bool *out_found);

@@ -70,8 +70,8 @@ static bool read_inner(const ce_space *space, ce_ref ref, inner_view *out)
         return false;
     if (out->first_keys.count != out->children || out->counts.count != out->children)
         return corrupt_cluster(ref, "inner arrays disagree");
-    for (size_t i = 0; i < out->children; i++)
-        if (!node_value_is_ref(node_get(&out->node, INNER_FIRST_CHILD + i))) return corrupt_cluster(ref, "bad child");
+    /* Child refs are checked when followed (node_read checks every ref), not
+     * all of them on every step down. */
     return true;
 }
 
@@ -170,15 +170,16 @@ static bool descend_to_leaf(const ce_space *space, ce_ref root, ce_object_key ke
 {
     ce_ref ref = root;
     for (unsigned depth = 0; depth <= CLUSTER_MAX_DEPTH; depth++) {
-        bool inner;
-        if (!is_inner(space, ref, &inner)) return false;
-        if (!inner) {
+        inner_view view;
+        if (!node_read(space, ref, &view.node)) return false;
+        if (!(view.node.flags & NODE_INNER)) {
             *out_leaf = ref;
             return true;
         }
-        inner_view view;
         if (!read_inner(space, ref, &view)) return false;
-        ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + child_for_key(&view, key));
+        int64_t child = node_get(&view.node, INNER_FIRST_CHILD + child_for_key(&view, key));
+        if (!node_value_is_ref(child)) return corrupt_cluster(ref, "bad child");
+        ref = (ce_ref)child;
     }
     return corrupt_cluster(root, "tree too deep");
 }
@@ -307,7 +308,7 @@ static bool split_leaf(ce_space *space, ce_ref leaf_ref, const cluster_schema *s
 }
 
 static bool insert_into_leaf(ce_space *space, ce_ref *leaf_ref, const cluster_schema *schema, ce_object_key key,
-                             split_result *out)
+                             const ce_value *values, split_result *out)
 {
     if (!node_make_writable(space, leaf_ref)) return false;
     cluster_leaf leaf;
@@ -338,6 +339,7 @@ static bool insert_into_leaf(ce_space *space, ce_ref *leaf_ref, const cluster_sc
         if (!node_read(space, *leaf_ref, &slots)) return false;
         ce_ref column = (ce_ref)node_get(&slots, LEAF_FIRST_COLUMN + c);
         if (!column_insert_default(space, &column, spec->type, spec->nullable, position)) return false;
+        if (values && !column_set(space, &column, spec->type, spec->nullable, position, &values[c])) return false;
         if (!node_set(space, *leaf_ref, LEAF_FIRST_COLUMN + c, (int64_t)column)) return false;
     }
     out->happened = false;
@@ -412,13 +414,13 @@ static bool split_inner(ce_space *space, ce_ref inner, size_t from, split_result
     return true;
 }
 
-static bool insert_into(ce_space *space, ce_ref *ref, const cluster_schema *schema, ce_object_key key, unsigned depth,
-                        split_result *out)
+static bool insert_into(ce_space *space, ce_ref *ref, const cluster_schema *schema, ce_object_key key,
+                        const ce_value *values, unsigned depth, split_result *out)
 {
     if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(*ref, "tree too deep");
     bool inner;
     if (!is_inner(space, *ref, &inner)) return false;
-    if (!inner) return insert_into_leaf(space, ref, schema, key, out);
+    if (!inner) return insert_into_leaf(space, ref, schema, key, values, out);
     if (!node_make_writable(space, ref)) return false;
     inner_view view;
     if (!read_inner(space, *ref, &view)) return false;
@@ -427,7 +429,7 @@ static bool insert_into(ce_space *space, ce_ref *ref, const cluster_schema *sche
     int64_t first_key = node_get(&view.first_keys, child);
     size_t count = (size_t)node_get(&view.counts, child);
     split_result child_split;
-    if (!insert_into(space, &child_ref, schema, key, depth + 1, &child_split)) return false;
+    if (!insert_into(space, &child_ref, schema, key, values, depth + 1, &child_split)) return false;
     if (!node_set(space, *ref, INNER_FIRST_CHILD + child, (int64_t)child_ref)) return false;
     if (key < first_key) first_key = key;
     out->happened = false;
@@ -442,11 +444,12 @@ static bool insert_into(ce_space *space, ce_ref *ref, const cluster_schema *sche
     return split_inner(space, *ref, from, out);
 }
 
-bool cluster_insert(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key)
+bool cluster_insert(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key,
+                    const ce_value *values)
 {
     if (key < 0) return ce_fail(CE_ERR_INVALID_ARGUMENT, "object keys are not negative (%lld)", (long long)key);
     split_result split;
-    if (!insert_into(space, root, schema, key, 0, &split)) return false;
+    if (!insert_into(space, root, schema, key, values, 0, &split)) return false;
     if (!split.happened) return true;
     /* The root split: a new root above the two halves. */
     int64_t left_first_key;

@@ -59,8 +59,11 @@ bool cluster_find(const ce_space *space, ce_ref root, ce_object_key key, cluster
 /* The key of the object at `index` in key order. */
 bool cluster_key_at(const ce_space *space, ce_ref root, size_t index, ce_object_key *out_key);
 
-/* Inserts an object with default values; a key that exists is an error. */
-bool cluster_insert(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key);
+/* Inserts an object; a key that exists is an error. `values`: NULL for
+ * default values, else one value per column (removed columns' ignored),
+ * already checked against the columns' types by the caller. */
+bool cluster_insert(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key,
+                    const ce_value *values);
 
 /* Removes an object and its values. */
 bool cluster_erase(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key);

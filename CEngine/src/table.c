@@ -778,12 +778,51 @@ bool ce_object_create(ce_txn *txn, ce_table_key key, const ce_value *primary_key
         }
     }
     ce_object_key object = refs.next_key;
-    if (!cluster_insert(space, &refs.cluster, &columns, object)) return false;
+    if (!cluster_insert(space, &refs.cluster, &columns, object, NULL)) return false;
     if (table->primary_key != NO_PRIMARY_KEY) {
         if (!cluster_set(space, &refs.cluster, &columns, object, table->primary_key, primary_key) ||
             !index_insert(space, &refs.primary_index, primary_index_key(primary_key), object))
             return false;
     }
+    refs.next_key = object + 1;
+    if (!store_table_refs(txn, &refs)) return false;
+    *out_object = object;
+    return true;
+}
+
+bool ce_object_create_with_values(ce_txn *txn, ce_table_key key, const ce_value *values, size_t value_count,
+                                  ce_object_key *out_object)
+{
+    schema *loaded = NULL;
+    schema_table *table = NULL;
+    table_refs refs;
+    if (!values || !out_object) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_create_with_values: arguments are required");
+    if (!db_txn_require_write(txn) || !find_table(txn, key, &loaded, &table)) return false;
+    if (value_count != table->property_count)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "table '%s' has %zu column slots, %zu values were given", table->name,
+                       table->property_count, value_count);
+    for (size_t c = 0; c < table->property_count; c++)
+        if (!(table->properties[c].flags & PROPERTY_REMOVED) && !check_value(table, &table->properties[c], &values[c]))
+            return false;
+    if (!table_refs_for_write(txn, key, &refs)) return false;
+    const ce_value *primary_key = table->primary_key == NO_PRIMARY_KEY ? NULL : &values[table->primary_key];
+    if (primary_key) {
+        bool exists;
+        ce_object_key existing;
+        if (!find_by_primary_key(txn, loaded, &refs, table, primary_key, &existing, &exists)) return false;
+        if (exists) {
+            char text[64];
+            describe_value(primary_key, text, sizeof text);
+            return ce_fail(CE_ERR_DUPLICATE_PRIMARY_KEY,
+                           "Attempting to create an object of type '%s' with an existing primary key value %s.",
+                           table->name, text);
+        }
+    }
+    ce_space *space = db_txn_space(txn);
+    cluster_schema columns = cluster_schema_of(table);
+    ce_object_key object = refs.next_key;
+    if (!cluster_insert(space, &refs.cluster, &columns, object, values)) return false;
+    if (primary_key && !index_insert(space, &refs.primary_index, primary_index_key(primary_key), object)) return false;
     refs.next_key = object + 1;
     if (!store_table_refs(txn, &refs)) return false;
     *out_object = object;

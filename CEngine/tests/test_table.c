@@ -435,6 +435,53 @@ static void test_large_table(ce_db *db)
     ce_txn_end(txn);
 }
 
+/* Creating objects with all their values at once: the same checks as one
+ * value at a time, a removed property's slot ignored. */
+static void test_create_with_values(ce_db *db)
+{
+    ce_txn *txn;
+    ce_table_key table;
+    ce_column_key id, name, gone, score;
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_table_add(txn, "Bulk", &table));
+    CHECK(ce_property_add(txn, table, &(ce_property_info){"id", CE_TYPE_STRING, false, true, false}, &id));
+    name = add_property(txn, table, "name", CE_TYPE_STRING, true);
+    gone = add_property(txn, table, "gone", CE_TYPE_INT, false);
+    score = add_property(txn, table, "score", CE_TYPE_DOUBLE, false);
+    CHECK(ce_property_remove(txn, table, gone));
+    char text[32];
+    for (int i = 0; i < 2000; i++) {
+        sprintf(text, "key-%d", i);
+        ce_value values[4] = {string_value(text), i % 2 ? string_value("odd") : null_value(),
+                              {.type = CE_TYPE_BOOL}, {.type = CE_TYPE_DOUBLE, .double_value = i / 4.0}};
+        ce_object_key key;
+        CHECK(ce_object_create_with_values(txn, table, values, 4, &key) && key == i);
+    }
+    ce_object_key key;
+    ce_value duplicate[4] = {string_value("key-7"), null_value(), null_value(), {.type = CE_TYPE_DOUBLE}};
+    expect_error(ce_object_create_with_values(txn, table, duplicate, 4, &key), CE_ERR_DUPLICATE_PRIMARY_KEY, "'key-7'");
+    expect_error(ce_object_create_with_values(txn, table, duplicate, 3, &key), CE_ERR_INVALID_ARGUMENT, "4 column slots");
+    ce_value wrong[4] = {string_value("new"), null_value(), null_value(), int_value(1)};
+    expect_error(ce_object_create_with_values(txn, table, wrong, 4, &key), CE_ERR_WRONG_TYPE, "'Bulk.score'");
+    ce_value missing[4] = {null_value(), null_value(), null_value(), {.type = CE_TYPE_DOUBLE}};
+    expect_error(ce_object_create_with_values(txn, table, missing, 4, &key), CE_ERR_NULL_NOT_ALLOWED, "'Bulk.id'");
+    CHECK(ce_txn_commit(txn));
+    test_verify(db);
+    CHECK(ce_txn_begin_read(db, &txn));
+    size_t count;
+    CHECK(ce_object_count(txn, table, &count) && count == 2000);
+    for (int i = 0; i < 2000; i += 37) {
+        sprintf(text, "key-%d", i);
+        ce_value pk = string_value(text), value;
+        bool found;
+        CHECK(ce_object_find_primary_key(txn, table, &pk, &key, &found) && found && key == i);
+        CHECK(ce_object_get(txn, table, key, name, &value));
+        CHECK(i % 2 ? value.type == CE_TYPE_STRING && value.string.size == 3 : value.type == CE_TYPE_NULL);
+        CHECK(ce_object_get(txn, table, key, score, &value) && value.double_value == i / 4.0);
+    }
+    ce_txn_end(txn);
+}
+
 int main(void)
 {
     char *dir = test_make_dir("table");
@@ -444,6 +491,7 @@ int main(void)
     test_primary_keys(db);
     test_against_model(db);
     test_large_table(db);
+    test_create_with_values(db);
     CHECK(ce_db_close(db));
     char *types_path = test_path(dir, "types.realm");
     test_every_type(types_path);
