@@ -287,7 +287,8 @@ typedef struct ce_property_info {
     ce_type type;          /* not CE_TYPE_NULL */
     bool nullable;         /* optional: may hold null */
     bool primary_key;      /* int, string, object id or uuid; at most one per table */
-    bool indexed;          /* kept in an index: equality lookups without a scan */
+    bool indexed;          /* kept in an index: equality lookups without a scan
+                            * (int, bool, string, timestamp, object id, uuid) */
 } ce_property_info;
 
 /* The number of table slots (removed tables keep their slot: keys are stable). */
@@ -357,6 +358,11 @@ bool ce_object_create_with_values(ce_txn *txn, ce_table_key table, const ce_valu
 /* Finds an object by its primary key; *out_found is false if there is none. */
 bool ce_object_find_primary_key(ce_txn *txn, ce_table_key table, const ce_value *primary_key,
                                 ce_object_key *out_object, bool *out_found);
+
+/* Finds the first object (in key order) whose property equals `value`:
+ * through the property's index when it is indexed, else by a scan. */
+bool ce_object_find_first(ce_txn *txn, ce_table_key table, ce_column_key column, const ce_value *value,
+                          ce_object_key *out_object, bool *out_found);
 
 bool ce_object_exists(ce_txn *txn, ce_table_key table, ce_object_key object, bool *out_exists);
 

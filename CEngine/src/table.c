@@ -17,7 +17,9 @@
  * Table (NODE_HAS_REFS):
  *   [0] ref of the cluster tree
  *   [1] tagged next object key
- *   [2] ref of the primary-key index (0: no primary key)
+ *   [2] ref of the index list (0: no index): a NODE_HAS_REFS node with one
+ *       element per column slot, the root of that column's index or 0. The
+ *       primary key is an indexed column whose values are unique.
  *
  * Every change writes through: the schema node is rewritten when the schema
  * changes, so a commit needs nothing from this layer. The parsed schema is
@@ -37,7 +39,7 @@
 #include <string.h>
 
 enum { GROUP_SCHEMA = 0, GROUP_TABLES = 1, GROUP_VERSION = 2, GROUP_COUNT = 3 };
-enum { TABLE_CLUSTER = 0, TABLE_NEXT_KEY = 1, TABLE_PRIMARY_INDEX = 2, TABLE_COUNT = 3 };
+enum { TABLE_CLUSTER = 0, TABLE_NEXT_KEY = 1, TABLE_INDEXES = 2, TABLE_COUNT = 3 };
 
 #define NAME_MAX_BYTES 63
 #define NO_PRIMARY_KEY SIZE_MAX
@@ -361,7 +363,7 @@ typedef struct table_refs {
     ce_ref table;
     ce_ref cluster;
     int64_t next_key;
-    ce_ref primary_index;
+    ce_ref indexes;
 } table_refs;
 
 static bool read_table_node(ce_txn *txn, ce_ref table_ref, table_refs *out)
@@ -373,12 +375,12 @@ static bool read_table_node(ce_txn *txn, ce_ref table_ref, table_refs *out)
         node_untag(node_get(&view, TABLE_NEXT_KEY)) < 0)
         return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the table node at %llu is damaged",
                        (unsigned long long)table_ref);
-    int64_t index = node_get(&view, TABLE_PRIMARY_INDEX);
-    if (index != 0 && !node_value_is_ref(index))
+    int64_t indexes = node_get(&view, TABLE_INDEXES);
+    if (indexes != 0 && !node_value_is_ref(indexes))
         return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the table node at %llu is damaged",
                        (unsigned long long)table_ref);
     *out = (table_refs){table_ref, (ce_ref)node_get(&view, TABLE_CLUSTER), node_untag(node_get(&view, TABLE_NEXT_KEY)),
-                        (ce_ref)index};
+                        (ce_ref)indexes};
     return true;
 }
 
@@ -416,7 +418,7 @@ static bool store_table_refs(ce_txn *txn, const table_refs *refs)
     ce_space *space = db_txn_space(txn);
     return node_set(space, refs->table, TABLE_CLUSTER, (int64_t)refs->cluster) &&
            node_set(space, refs->table, TABLE_NEXT_KEY, node_tag(refs->next_key)) &&
-           node_set(space, refs->table, TABLE_PRIMARY_INDEX, (int64_t)refs->primary_index);
+           node_set(space, refs->table, TABLE_INDEXES, (int64_t)refs->indexes);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -507,12 +509,181 @@ bool ce_table_remove(ce_txn *txn, ce_table_key key)
         return false;
     ce_space *space = db_txn_space(txn);
     ce_ref group, tables;
-    if (!cluster_destroy(space, refs.cluster) || (refs.primary_index && !index_destroy(space, refs.primary_index)) ||
+    /* The index list is a has-refs tree: freeing it frees every index. */
+    if (!cluster_destroy(space, refs.cluster) || (refs.indexes && !node_free_tree(space, refs.indexes)) ||
         !node_free(space, refs.table) || !writable_group(txn, &group) || !writable_tables(txn, group, &tables) ||
         !node_set(space, tables, key, 0))
         return false;
     table->flags |= TABLE_REMOVED;
     return store_schema(txn, loaded);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Indexes: one per indexed column, the primary key's among them             */
+/* ------------------------------------------------------------------------ */
+
+static bool indexable_type(ce_type type)
+{
+    return type == CE_TYPE_INT || type == CE_TYPE_BOOL || type == CE_TYPE_STRING || type == CE_TYPE_TIMESTAMP ||
+           type == CE_TYPE_OBJECT_ID || type == CE_TYPE_UUID;
+}
+
+/* The integer a value is indexed under: ints and bools as themselves, null
+ * as INT64_MIN, everything else as its hash. Lookups compare the actual
+ * values of the candidates, so collisions cost time, never correctness. */
+static int64_t index_key_of(const ce_value *value)
+{
+    if (value->type == CE_TYPE_INT) return value->integer;
+    if (value->type == CE_TYPE_BOOL) return value->boolean;
+    if (value->type == CE_TYPE_NULL) return INT64_MIN;
+    return (int64_t)value_hash(value);
+}
+
+/* The root of a column's index, or 0. */
+static bool column_index(ce_txn *txn, const table_refs *refs, size_t column, ce_ref *out_index)
+{
+    *out_index = 0;
+    if (!refs->indexes) return true;
+    ce_node list;
+    if (!node_read(db_txn_space(txn), refs->indexes, &list)) return false;
+    if ((list.flags & (NODE_HAS_REFS | NODE_INNER | NODE_BYTES)) != NODE_HAS_REFS)
+        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the index list at %llu is damaged",
+                       (unsigned long long)refs->indexes);
+    if (column >= list.count) return true;
+    int64_t root = node_get(&list, column);
+    if (root != 0 && !node_value_is_ref(root))
+        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the index list at %llu is damaged",
+                       (unsigned long long)refs->indexes);
+    *out_index = (ce_ref)root;
+    return true;
+}
+
+/* Stores a column's index root in the index list (made writable, created,
+ * or grown to the table's column count as needed). */
+static bool set_column_index(ce_txn *txn, table_refs *refs, const schema_table *table, size_t column, ce_ref index)
+{
+    ce_space *space = db_txn_space(txn);
+    if (!refs->indexes) {
+        if (!node_create(space, NODE_HAS_REFS, table->property_count, 0, &refs->indexes)) return false;
+    } else if (!node_make_writable(space, &refs->indexes)) {
+        return false;
+    }
+    ce_node list;
+    if (!node_read(space, refs->indexes, &list)) return false;
+    for (size_t count = list.count; count < table->property_count; count++)
+        if (!node_append(space, refs->indexes, 0)) return false;
+    return node_set(space, refs->indexes, column, (int64_t)index);
+}
+
+static bool column_is_indexed(const schema_table *table, size_t column)
+{
+    uint8_t flags = table->properties[column].flags;
+    return (flags & PROPERTY_INDEXED) && !(flags & PROPERTY_REMOVED);
+}
+
+/* Adds (or removes) an object's entry in one column's index. */
+static bool update_index(ce_txn *txn, table_refs *refs, const schema_table *table, size_t column, const ce_value *value,
+                         ce_object_key object, bool insert)
+{
+    ce_ref root;
+    if (!column_index(txn, refs, column, &root)) return false;
+    if (!root) return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s.%s' is indexed but has no index",
+                              table->name, table->properties[column].name);
+    ce_space *space = db_txn_space(txn);
+    bool ok = insert ? index_insert(space, &root, index_key_of(value), object)
+                     : index_erase(space, &root, index_key_of(value), object);
+    return ok && set_column_index(txn, refs, table, column, root);
+}
+
+typedef struct value_search {
+    ce_txn *txn;
+    schema *schema;
+    const table_refs *refs;
+    const schema_table *table;
+    size_t column;
+    const ce_value *wanted;
+    ce_object_key found_key;
+    bool found;
+} value_search;
+
+static bool check_candidate(void *context, int64_t key, int64_t object, bool *stop)
+{
+    (void)key;
+    value_search *search = context;
+    ce_value actual;
+    cluster_schema columns = cluster_schema_of(search->table);
+    if (!cluster_get(db_txn_space(search->txn), search->refs->cluster, &columns, object, search->column,
+                     &search->schema->scratch, &actual))
+        return false;
+    if (value_equal(&actual, search->wanted)) {
+        search->found = true;
+        search->found_key = object;
+        *stop = true;
+    }
+    return true;
+}
+
+/* Checks every object of a leaf against the wanted value (a search without an index). */
+static bool scan_leaf(void *context, const cluster_leaf *leaf, bool *stop)
+{
+    value_search *search = context;
+    const cluster_column *spec = &search->table->columns[search->column];
+    ce_ref column = cluster_leaf_column(leaf, search->column);
+    for (size_t i = 0; i < leaf->key_offsets.count; i++) {
+        ce_value actual;
+        if (!column_get(db_txn_space(search->txn), column, spec->type, spec->nullable, i, &search->schema->scratch,
+                        &actual))
+            return false;
+        if (value_equal(&actual, search->wanted)) {
+            search->found = true;
+            search->found_key = cluster_leaf_key(leaf, i);
+            *stop = true;
+            return true;
+        }
+    }
+    return true;
+}
+
+/* The first object (in key order) whose `column` equals `value`: through
+ * the column's index if it has one, else by a scan. */
+static bool find_by_value(ce_txn *txn, schema *loaded, const table_refs *refs, const schema_table *table, size_t column,
+                          const ce_value *value, ce_object_key *out_key, bool *out_found)
+{
+    value_search search = {txn, loaded, refs, table, column, value, 0, false};
+    ce_ref root = 0;
+    if (column_is_indexed(table, column) && !column_index(txn, refs, column, &root)) return false;
+    bool ok = root ? index_for_each_with_key(db_txn_space(txn), root, index_key_of(value), check_candidate, &search)
+                   : cluster_for_each_leaf(db_txn_space(txn), refs->cluster, scan_leaf, &search);
+    if (!ok) return false;
+    *out_found = search.found;
+    *out_key = search.found_key;
+    return true;
+}
+
+/* Builds a column's index from the objects a table has (a property made
+ * indexed, or added indexed, to a table with objects). */
+typedef struct index_build {
+    ce_txn *txn;
+    schema *schema;
+    const schema_table *table;
+    size_t column;
+    ce_ref root;
+} index_build;
+
+static bool index_leaf(void *context, const cluster_leaf *leaf, bool *stop)
+{
+    (void)stop;
+    index_build *build = context;
+    const cluster_column *spec = &build->table->columns[build->column];
+    ce_space *space = db_txn_space(build->txn);
+    for (size_t i = 0; i < leaf->key_offsets.count; i++) {
+        ce_value value;
+        if (!column_get(space, cluster_leaf_column(leaf, build->column), spec->type, spec->nullable, i,
+                        &build->schema->scratch, &value) ||
+            !index_insert(space, &build->root, index_key_of(&value), cluster_leaf_key(leaf, i)))
+            return false;
+    }
+    return true;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -576,6 +747,9 @@ bool ce_property_add(ce_txn *txn, ce_table_key key, const ce_property_info *info
     if (info->type < CE_TYPE_INT || info->type > CE_TYPE_UUID)
         return ce_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s': the engine does not store properties of type %s",
                        table->name, info->name, ce_type_name(info->type));
+    if (info->indexed && !info->primary_key && !indexable_type(info->type))
+        return ce_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s': properties of type %s cannot be indexed", table->name,
+                       info->name, ce_type_name(info->type));
     table_refs refs;
     if (!table_refs_for_write(txn, key, &refs)) return false;
     if (info->primary_key) {
@@ -604,8 +778,15 @@ bool ce_property_add(ce_txn *txn, ce_table_key key, const ce_property_info *info
     if (!derive_columns(table)) return false;
     cluster_schema columns = cluster_schema_of(table);
     ce_space *space = db_txn_space(txn);
-    if (!cluster_add_column(space, &refs.cluster, &columns, table->property_count - 1)) return false;
-    if (info->primary_key && !index_create(space, &refs.primary_index)) return false;
+    size_t column = table->property_count - 1;
+    if (!cluster_add_column(space, &refs.cluster, &columns, column)) return false;
+    if (column_is_indexed(table, column)) {
+        /* Existing objects have the default value: index them. */
+        index_build build = {txn, loaded, table, column, 0};
+        if (!index_create(space, &build.root) || !cluster_for_each_leaf(space, refs.cluster, index_leaf, &build) ||
+            !set_column_index(txn, &refs, table, column, build.root))
+            return false;
+    }
     if (!store_table_refs(txn, &refs) || !store_schema(txn, loaded)) return false;
     *out_column = (ce_column_key)(table->property_count - 1);
     return true;
@@ -623,10 +804,9 @@ bool ce_property_remove(ce_txn *txn, ce_table_key key, ce_column_key column)
     ce_space *space = db_txn_space(txn);
     cluster_schema columns = cluster_schema_of(table);
     if (!cluster_remove_column(space, &refs.cluster, &columns, column)) return false;
-    if (table->primary_key == column) {
-        if (!index_destroy(space, refs.primary_index)) return false;
-        refs.primary_index = 0;
-    }
+    ce_ref index;
+    if (!column_index(txn, &refs, column, &index)) return false;
+    if (index && (!index_destroy(space, index) || !set_column_index(txn, &refs, table, column, 0))) return false;
     table->properties[column].flags |= PROPERTY_REMOVED;
     return derive_columns(table) && store_table_refs(txn, &refs) && store_schema(txn, loaded);
 }
@@ -693,101 +873,68 @@ static bool check_value(const schema_table *table, const schema_property *proper
     return true;
 }
 
-/* The integer a primary-key value is indexed under. */
-static int64_t primary_index_key(const ce_value *value)
-{
-    if (value->type == CE_TYPE_INT) return value->integer;
-    if (value->type == CE_TYPE_NULL) return INT64_MIN;
-    return (int64_t)value_hash(value);
-}
-
-typedef struct primary_search {
-    ce_txn *txn;
-    schema *schema;
-    const table_refs *refs;
-    const schema_table *table;
-    const ce_value *wanted;
-    ce_object_key found_key;
-    bool found;
-    bool failed;
-} primary_search;
-
-static bool check_candidate(void *context, int64_t key, int64_t object, bool *stop)
-{
-    (void)key;
-    primary_search *search = context;
-    ce_value actual;
-    cluster_schema columns = cluster_schema_of(search->table);
-    if (!cluster_get(db_txn_space(search->txn), search->refs->cluster, &columns, object, search->table->primary_key,
-                     &search->schema->scratch, &actual)) {
-        search->failed = true;
-        return false;
-    }
-    if (value_equal(&actual, search->wanted)) {
-        search->found = true;
-        search->found_key = object;
-        *stop = true;
-    }
-    return true;
-}
-
-static bool find_by_primary_key(ce_txn *txn, schema *loaded, const table_refs *refs, const schema_table *table,
-                                const ce_value *value, ce_object_key *out_key, bool *out_found)
-{
-    primary_search search = {txn, loaded, refs, table, value, 0, false, false};
-    if (!index_for_each_with_key(db_txn_space(txn), refs->primary_index, primary_index_key(value), check_candidate,
-                                 &search))
-        return false;
-    *out_found = search.found;
-    *out_key = search.found_key;
-    return true;
-}
-
 /* ------------------------------------------------------------------------ */
 /* Objects                                                                   */
 /* ------------------------------------------------------------------------ */
+
+static bool duplicate_primary_key(const schema_table *table, const ce_value *value)
+{
+    char text[64];
+    describe_value(value, text, sizeof text);
+    return ce_fail(CE_ERR_DUPLICATE_PRIMARY_KEY,
+                   "Attempting to create an object of type '%s' with an existing primary key value %s.", table->name,
+                   text);
+}
+
+/* Creates an object from checked values (one per column slot). */
+static bool create_object(ce_txn *txn, schema *loaded, ce_table_key key, schema_table *table, const ce_value *values,
+                          ce_object_key *out_object)
+{
+    table_refs refs;
+    if (!table_refs_for_write(txn, key, &refs)) return false;
+    if (table->primary_key != NO_PRIMARY_KEY) {
+        bool exists;
+        ce_object_key existing;
+        const ce_value *primary_key = &values[table->primary_key];
+        if (!find_by_value(txn, loaded, &refs, table, table->primary_key, primary_key, &existing, &exists))
+            return false;
+        if (exists) return duplicate_primary_key(table, primary_key);
+    }
+    ce_space *space = db_txn_space(txn);
+    cluster_schema columns = cluster_schema_of(table);
+    ce_object_key object = refs.next_key;
+    if (!cluster_insert(space, &refs.cluster, &columns, object, values)) return false;
+    for (size_t c = 0; c < table->property_count; c++)
+        if (column_is_indexed(table, c) && !update_index(txn, &refs, table, c, &values[c], object, true)) return false;
+    refs.next_key = object + 1;
+    if (!store_table_refs(txn, &refs)) return false;
+    *out_object = object;
+    return true;
+}
 
 bool ce_object_create(ce_txn *txn, ce_table_key key, const ce_value *primary_key, ce_object_key *out_object)
 {
     schema *loaded = NULL;
     schema_table *table = NULL;
-    table_refs refs;
     if (!out_object) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_create: out_object is required");
-    if (!db_txn_require_write(txn) || !find_table(txn, key, &loaded, &table) || !table_refs_for_write(txn, key, &refs))
-        return false;
-    ce_space *space = db_txn_space(txn);
-    cluster_schema columns = cluster_schema_of(table);
-    if (table->primary_key == NO_PRIMARY_KEY) {
-        if (primary_key)
-            return ce_fail(CE_ERR_INVALID_ARGUMENT, "table '%s' has no primary key, but one was given", table->name);
-    } else {
+    if (!db_txn_require_write(txn) || !find_table(txn, key, &loaded, &table)) return false;
+    if (table->primary_key == NO_PRIMARY_KEY && primary_key)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "table '%s' has no primary key, but one was given", table->name);
+    if (table->primary_key != NO_PRIMARY_KEY) {
         const schema_property *property = &table->properties[table->primary_key];
         if (!primary_key)
             return ce_fail(CE_ERR_INVALID_ARGUMENT, "table '%s' needs a primary key value ('%s')", table->name,
                            property->name);
         if (!check_value(table, property, primary_key)) return false;
-        bool exists;
-        ce_object_key existing;
-        if (!find_by_primary_key(txn, loaded, &refs, table, primary_key, &existing, &exists)) return false;
-        if (exists) {
-            char text[64];
-            describe_value(primary_key, text, sizeof text);
-            return ce_fail(CE_ERR_DUPLICATE_PRIMARY_KEY,
-                           "Attempting to create an object of type '%s' with an existing primary key value %s.",
-                           table->name, text);
-        }
     }
-    ce_object_key object = refs.next_key;
-    if (!cluster_insert(space, &refs.cluster, &columns, object, NULL)) return false;
-    if (table->primary_key != NO_PRIMARY_KEY) {
-        if (!cluster_set(space, &refs.cluster, &columns, object, table->primary_key, primary_key) ||
-            !index_insert(space, &refs.primary_index, primary_index_key(primary_key), object))
-            return false;
-    }
-    refs.next_key = object + 1;
-    if (!store_table_refs(txn, &refs)) return false;
-    *out_object = object;
-    return true;
+    ce_value *values = malloc((table->property_count + 1) * sizeof *values);
+    if (!values) return out_of_memory();
+    for (size_t c = 0; c < table->property_count; c++)
+        values[c] = value_default(table->columns[c].type, table->columns[c].nullable);
+    if (primary_key) values[table->primary_key] = *primary_key;
+    bool ok = create_object(txn, loaded, key, table, values, out_object);
+    free(values);
+    return ok;
 }
 
 bool ce_object_create_with_values(ce_txn *txn, ce_table_key key, const ce_value *values, size_t value_count,
@@ -795,7 +942,6 @@ bool ce_object_create_with_values(ce_txn *txn, ce_table_key key, const ce_value 
 {
     schema *loaded = NULL;
     schema_table *table = NULL;
-    table_refs refs;
     if (!values || !out_object) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_create_with_values: arguments are required");
     if (!db_txn_require_write(txn) || !find_table(txn, key, &loaded, &table)) return false;
     if (value_count != table->property_count)
@@ -804,29 +950,7 @@ bool ce_object_create_with_values(ce_txn *txn, ce_table_key key, const ce_value 
     for (size_t c = 0; c < table->property_count; c++)
         if (!(table->properties[c].flags & PROPERTY_REMOVED) && !check_value(table, &table->properties[c], &values[c]))
             return false;
-    if (!table_refs_for_write(txn, key, &refs)) return false;
-    const ce_value *primary_key = table->primary_key == NO_PRIMARY_KEY ? NULL : &values[table->primary_key];
-    if (primary_key) {
-        bool exists;
-        ce_object_key existing;
-        if (!find_by_primary_key(txn, loaded, &refs, table, primary_key, &existing, &exists)) return false;
-        if (exists) {
-            char text[64];
-            describe_value(primary_key, text, sizeof text);
-            return ce_fail(CE_ERR_DUPLICATE_PRIMARY_KEY,
-                           "Attempting to create an object of type '%s' with an existing primary key value %s.",
-                           table->name, text);
-        }
-    }
-    ce_space *space = db_txn_space(txn);
-    cluster_schema columns = cluster_schema_of(table);
-    ce_object_key object = refs.next_key;
-    if (!cluster_insert(space, &refs.cluster, &columns, object, values)) return false;
-    if (primary_key && !index_insert(space, &refs.primary_index, primary_index_key(primary_key), object)) return false;
-    refs.next_key = object + 1;
-    if (!store_table_refs(txn, &refs)) return false;
-    *out_object = object;
-    return true;
+    return create_object(txn, loaded, key, table, values, out_object);
 }
 
 bool ce_object_find_primary_key(ce_txn *txn, ce_table_key key, const ce_value *primary_key,
@@ -843,7 +967,22 @@ bool ce_object_find_primary_key(ce_txn *txn, ce_table_key key, const ce_value *p
     if (!check_value(table, &table->properties[table->primary_key], primary_key) ||
         !table_refs_for_read(txn, key, &refs))
         return false;
-    return find_by_primary_key(txn, loaded, &refs, table, primary_key, out_object, out_found);
+    return find_by_value(txn, loaded, &refs, table, table->primary_key, primary_key, out_object, out_found);
+}
+
+bool ce_object_find_first(ce_txn *txn, ce_table_key key, ce_column_key column, const ce_value *value,
+                          ce_object_key *out_object, bool *out_found)
+{
+    schema *loaded = NULL;
+    schema_table *table = NULL;
+    const schema_property *property = NULL;
+    table_refs refs;
+    if (!value || !out_object || !out_found)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_find_first: arguments are required");
+    if (!find_table(txn, key, &loaded, &table) || !find_column(table, column, &property) ||
+        !check_value(table, property, value) || !table_refs_for_read(txn, key, &refs))
+        return false;
+    return find_by_value(txn, loaded, &refs, table, column, value, out_object, out_found);
 }
 
 bool ce_object_exists(ce_txn *txn, ce_table_key key, ce_object_key object, bool *out_exists)
@@ -878,10 +1017,11 @@ bool ce_object_delete(ce_txn *txn, ce_table_key key, ce_object_key object)
         return false;
     ce_space *space = db_txn_space(txn);
     cluster_schema columns = cluster_schema_of(table);
-    if (table->primary_key != NO_PRIMARY_KEY) {
+    for (size_t c = 0; c < table->property_count; c++) {
+        if (!column_is_indexed(table, c)) continue;
         ce_value value;
-        if (!cluster_get(space, refs.cluster, &columns, object, table->primary_key, &loaded->scratch, &value) ||
-            !index_erase(space, &refs.primary_index, primary_index_key(&value), object))
+        if (!cluster_get(space, refs.cluster, &columns, object, c, &loaded->scratch, &value) ||
+            !update_index(txn, &refs, table, c, &value, object, false))
             return false;
     }
     return cluster_erase(space, &refs.cluster, &columns, object) && store_table_refs(txn, &refs);
@@ -915,7 +1055,15 @@ bool ce_object_set(ce_txn *txn, ce_table_key key, ce_object_key object, ce_colum
                        table->name, property->name);
     if (!table_refs_for_write(txn, key, &refs) || !require_object(txn, &refs, table, object)) return false;
     cluster_schema columns = cluster_schema_of(table);
-    return cluster_set(db_txn_space(txn), &refs.cluster, &columns, object, column, value) && store_table_refs(txn, &refs);
+    ce_space *space = db_txn_space(txn);
+    if (column_is_indexed(table, column)) {
+        ce_value old;
+        if (!cluster_get(space, refs.cluster, &columns, object, column, &loaded->scratch, &old) ||
+            !update_index(txn, &refs, table, column, &old, object, false) ||
+            !update_index(txn, &refs, table, column, value, object, true))
+            return false;
+    }
+    return cluster_set(space, &refs.cluster, &columns, object, column, value) && store_table_refs(txn, &refs);
 }
 
 bool ce_object_count(ce_txn *txn, ce_table_key key, size_t *out_count)
