@@ -355,6 +355,20 @@ bool ce_object_create(ce_txn *txn, ce_table_key table, const ce_value *primary_k
 bool ce_object_create_with_values(ce_txn *txn, ce_table_key table, const ce_value *values, size_t value_count,
                                   ce_object_key *out_object);
 
+/* Realm's UpdatePolicy: what creating an object whose primary key exists does. */
+typedef enum ce_update_policy {
+    CE_UPDATE_ERROR = 0,    /* fail with CE_ERR_DUPLICATE_PRIMARY_KEY */
+    CE_UPDATE_MODIFIED = 1, /* update the existing object's properties whose values differ */
+    CE_UPDATE_ALL = 2       /* write every property of the existing object */
+} ce_update_policy;
+
+/* Creates an object with all its values, or, when the table's primary key
+ * value exists already, updates that object as `policy` says. The table
+ * must have a primary key (CE_ERR_INVALID_ARGUMENT otherwise, unless the
+ * policy is CE_UPDATE_ERROR). *out_created tells which happened. */
+bool ce_object_create_or_update(ce_txn *txn, ce_table_key table, const ce_value *values, size_t value_count,
+                                ce_update_policy policy, ce_object_key *out_object, bool *out_created);
+
 /* Finds an object by its primary key; *out_found is false if there is none. */
 bool ce_object_find_primary_key(ce_txn *txn, ce_table_key table, const ce_value *primary_key,
                                 ce_object_key *out_object, bool *out_found);

@@ -953,6 +953,48 @@ bool ce_object_create_with_values(ce_txn *txn, ce_table_key key, const ce_value 
     return create_object(txn, loaded, key, table, values, out_object);
 }
 
+bool ce_object_create_or_update(ce_txn *txn, ce_table_key key, const ce_value *values, size_t value_count,
+                                ce_update_policy policy, ce_object_key *out_object, bool *out_created)
+{
+    schema *loaded = NULL;
+    schema_table *table = NULL;
+    table_refs refs;
+    if (!values || !out_object || !out_created)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_create_or_update: arguments are required");
+    if (policy != CE_UPDATE_ERROR && policy != CE_UPDATE_MODIFIED && policy != CE_UPDATE_ALL)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "unknown update policy %d", (int)policy);
+    if (!db_txn_require_write(txn) || !find_table(txn, key, &loaded, &table)) return false;
+    *out_created = true;
+    if (policy == CE_UPDATE_ERROR) return ce_object_create_with_values(txn, key, values, value_count, out_object);
+    if (table->primary_key == NO_PRIMARY_KEY)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "table '%s' has no primary key: objects cannot be updated by key",
+                       table->name);
+    if (value_count != table->property_count)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "table '%s' has %zu column slots, %zu values were given", table->name,
+                       table->property_count, value_count);
+    for (size_t c = 0; c < table->property_count; c++)
+        if (!(table->properties[c].flags & PROPERTY_REMOVED) && !check_value(table, &table->properties[c], &values[c]))
+            return false;
+    bool exists;
+    ce_object_key existing;
+    if (!table_refs_for_read(txn, key, &refs) ||
+        !find_by_value(txn, loaded, &refs, table, table->primary_key, &values[table->primary_key], &existing, &exists))
+        return false;
+    if (!exists) return create_object(txn, loaded, key, table, values, out_object);
+    *out_created = false;
+    for (size_t c = 0; c < table->property_count; c++) {
+        if (c == table->primary_key || (table->properties[c].flags & PROPERTY_REMOVED)) continue;
+        if (policy == CE_UPDATE_MODIFIED) {
+            ce_value current;
+            if (!ce_object_get(txn, key, existing, (ce_column_key)c, &current)) return false;
+            if (value_equal(&current, &values[c]) && current.type == values[c].type) continue;
+        }
+        if (!ce_object_set(txn, key, existing, (ce_column_key)c, &values[c])) return false;
+    }
+    *out_object = existing;
+    return true;
+}
+
 bool ce_object_find_primary_key(ce_txn *txn, ce_table_key key, const ce_value *primary_key,
                                 ce_object_key *out_object, bool *out_found)
 {

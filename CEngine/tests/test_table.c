@@ -559,6 +559,43 @@ static void test_secondary_indexes(ce_db *db)
     test_verify(db);
 }
 
+/* Realm's UpdatePolicy through create_or_update. */
+static void test_update_policies(ce_db *db)
+{
+    ce_txn *txn;
+    ce_table_key table;
+    ce_column_key id, name, age;
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_table_add(txn, "Updated", &table));
+    CHECK(ce_property_add(txn, table, &(ce_property_info){"id", CE_TYPE_INT, false, true, false}, &id));
+    name = add_property(txn, table, "name", CE_TYPE_STRING, false);
+    CHECK(ce_property_add(txn, table, &(ce_property_info){"age", CE_TYPE_INT, false, false, true}, &age));
+    ce_value first[3] = {int_value(1), string_value("Ada"), int_value(36)};
+    ce_object_key key, again;
+    bool created;
+    CHECK(ce_object_create_or_update(txn, table, first, 3, CE_UPDATE_ALL, &key, &created) && created);
+    ce_value second[3] = {int_value(1), string_value("Ada Lovelace"), int_value(37)};
+    expect_error(ce_object_create_or_update(txn, table, second, 3, CE_UPDATE_ERROR, &again, &created),
+                 CE_ERR_DUPLICATE_PRIMARY_KEY, "existing primary key value 1");
+    CHECK(ce_object_create_or_update(txn, table, second, 3, CE_UPDATE_MODIFIED, &again, &created));
+    CHECK(!created && again == key);
+    ce_value value;
+    CHECK(ce_object_get(txn, table, key, name, &value) && value.string.size == 12);
+    bool found;
+    CHECK(ce_object_find_first(txn, table, age, &second[2], &again, &found) && found && again == key);
+    CHECK(ce_object_find_first(txn, table, age, &first[2], &again, &found) && !found); /* the index moved on */
+    CHECK(ce_object_create_or_update(txn, table, first, 3, CE_UPDATE_ALL, &again, &created) && !created);
+    CHECK(ce_object_get(txn, table, key, age, &value) && value.integer == 36);
+    ce_value other[3] = {int_value(2), string_value("Grace"), int_value(85)};
+    CHECK(ce_object_create_or_update(txn, table, other, 3, CE_UPDATE_MODIFIED, &again, &created) && created);
+    expect_error(ce_object_create_or_update(txn, table, other, 3, (ce_update_policy)9, &again, &created),
+                 CE_ERR_INVALID_ARGUMENT, "policy");
+    size_t count;
+    CHECK(ce_object_count(txn, table, &count) && count == 2);
+    CHECK(ce_txn_commit(txn));
+    test_verify(db);
+}
+
 int main(void)
 {
     char *dir = test_make_dir("table");
@@ -570,6 +607,7 @@ int main(void)
     test_large_table(db);
     test_create_with_values(db);
     test_secondary_indexes(db);
+    test_update_policies(db);
     CHECK(ce_db_close(db));
     char *types_path = test_path(dir, "types.realm");
     test_every_type(types_path);
