@@ -870,6 +870,17 @@ static bool check_value(const schema_table *table, const schema_property *proper
     if (value->type == CE_TYPE_STRING && !value_check_utf8(value->string.data, value->string.size))
         return ce_fail(CE_ERR_INVALID_ARGUMENT, "property '%s.%s': the string is not valid UTF-8", table->name,
                        property->name);
+    /* The column layer refuses a malformed timestamp too, but only when it
+     * writes the value: after cluster_insert has inserted the object's key
+     * and the values of the columns before it (create with values), or
+     * after the index has traded the old value for the new one (a set of an
+     * indexed timestamp). Checked here, a bad value changes nothing. */
+    if (value->type == CE_TYPE_TIMESTAMP && !value_timestamp_is_valid(value->timestamp))
+        return ce_fail(CE_ERR_INVALID_ARGUMENT,
+                       "property '%s.%s': the timestamp (%lld s, %d ns) is malformed: nanoseconds must lie within "
+                       "+-999999999 and have the sign of seconds",
+                       table->name, property->name, (long long)value->timestamp.seconds,
+                       (int)value->timestamp.nanoseconds);
     return true;
 }
 
