@@ -55,6 +55,21 @@ static bool read_leaf(const ce_space *space, ce_ref ref, size_t column_count, cl
     return true;
 }
 
+/* A leaf's base key and key offsets, for the lookups that do not need its
+ * columns (and so not the table's column count). */
+static bool read_leaf_keys(const ce_space *space, ce_ref ref, int64_t *out_base, ce_node *out_offsets)
+{
+    ce_node leaf;
+    if (!node_read(space, ref, &leaf)) return false;
+    if (leaf.count < LEAF_FIRST_COLUMN || (node_get(&leaf, LEAF_BASE_KEY) & 1) == 0 ||
+        !node_value_is_ref(node_get(&leaf, LEAF_KEY_OFFSETS)))
+        return corrupt_cluster(ref, "bad leaf header");
+    if (!read_plain(space, (ce_ref)node_get(&leaf, LEAF_KEY_OFFSETS), out_offsets)) return false;
+    if (out_offsets->count > CLUSTER_LEAF_MAX + 1) return corrupt_cluster(ref, "too many objects in a leaf");
+    *out_base = node_untag(node_get(&leaf, LEAF_BASE_KEY));
+    return true;
+}
+
 static bool read_inner(const ce_space *space, ce_ref ref, inner_view *out)
 {
     if (!node_read(space, ref, &out->node)) return false;
@@ -145,11 +160,9 @@ bool cluster_count(const ce_space *space, ce_ref root, size_t *out_count)
     bool inner;
     if (!is_inner(space, root, &inner)) return false;
     if (!inner) {
-        ce_node leaf, offsets;
-        if (!node_read(space, root, &leaf)) return false;
-        if (leaf.count < LEAF_FIRST_COLUMN || !node_value_is_ref(node_get(&leaf, LEAF_KEY_OFFSETS)))
-            return corrupt_cluster(root, "bad leaf header");
-        if (!read_plain(space, (ce_ref)node_get(&leaf, LEAF_KEY_OFFSETS), &offsets)) return false;
+        ce_node offsets;
+        int64_t base;
+        if (!read_leaf_keys(space, root, &base, &offsets)) return false;
         *out_count = offsets.count;
         return true;
     }
@@ -189,12 +202,9 @@ bool cluster_find(const ce_space *space, ce_ref root, ce_object_key key, cluster
 {
     ce_ref leaf_ref = 0;
     if (!descend_to_leaf(space, root, key, &leaf_ref)) return false;
-    ce_node leaf, offsets;
-    if (!node_read(space, leaf_ref, &leaf)) return false;
-    if (leaf.count < LEAF_FIRST_COLUMN || !node_value_is_ref(node_get(&leaf, LEAF_KEY_OFFSETS)))
-        return corrupt_cluster(leaf_ref, "bad leaf header");
-    if (!read_plain(space, (ce_ref)node_get(&leaf, LEAF_KEY_OFFSETS), &offsets)) return false;
-    int64_t base = node_untag(node_get(&leaf, LEAF_BASE_KEY));
+    ce_node offsets;
+    int64_t base;
+    if (!read_leaf_keys(space, leaf_ref, &base, &offsets)) return false;
     size_t index = key >= base ? lower_bound(&offsets, key - base) : 0;
     *out_found = key >= base && index < offsets.count && node_get(&offsets, index) == key - base;
     out_position->leaf = leaf_ref;
@@ -209,14 +219,12 @@ bool cluster_key_at(const ce_space *space, ce_ref root, size_t index, ce_object_
         bool inner;
         if (!is_inner(space, ref, &inner)) return false;
         if (!inner) {
-            ce_node leaf, offsets;
-            if (!node_read(space, ref, &leaf)) return false;
-            if (leaf.count < LEAF_FIRST_COLUMN || !node_value_is_ref(node_get(&leaf, LEAF_KEY_OFFSETS)))
-                return corrupt_cluster(ref, "bad leaf header");
-            if (!read_plain(space, (ce_ref)node_get(&leaf, LEAF_KEY_OFFSETS), &offsets)) return false;
+            ce_node offsets;
+            int64_t base;
+            if (!read_leaf_keys(space, ref, &base, &offsets)) return false;
             if (index >= offsets.count)
                 return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "object index %zu is out of bounds", index);
-            *out_key = node_untag(node_get(&leaf, LEAF_BASE_KEY)) + node_get(&offsets, index);
+            *out_key = base + node_get(&offsets, index);
             return true;
         }
         inner_view view;

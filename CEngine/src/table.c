@@ -884,6 +884,18 @@ static bool check_value(const schema_table *table, const schema_property *proper
     return true;
 }
 
+/* Checks one value per column slot (a whole object's values). */
+static bool check_values(const schema_table *table, const ce_value *values, size_t value_count)
+{
+    if (value_count != table->property_count)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "table '%s' has %zu column slots, %zu values were given", table->name,
+                       table->property_count, value_count);
+    for (size_t c = 0; c < table->property_count; c++)
+        if (!(table->properties[c].flags & PROPERTY_REMOVED) && !check_value(table, &table->properties[c], &values[c]))
+            return false;
+    return true;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Objects                                                                   */
 /* ------------------------------------------------------------------------ */
@@ -955,12 +967,7 @@ bool ce_object_create_with_values(ce_txn *txn, ce_table_key key, const ce_value 
     schema_table *table = NULL;
     if (!values || !out_object) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_create_with_values: arguments are required");
     if (!db_txn_require_write(txn) || !find_table(txn, key, &loaded, &table)) return false;
-    if (value_count != table->property_count)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "table '%s' has %zu column slots, %zu values were given", table->name,
-                       table->property_count, value_count);
-    for (size_t c = 0; c < table->property_count; c++)
-        if (!(table->properties[c].flags & PROPERTY_REMOVED) && !check_value(table, &table->properties[c], &values[c]))
-            return false;
+    if (!check_values(table, values, value_count)) return false;
     return create_object(txn, loaded, key, table, values, out_object);
 }
 
@@ -980,12 +987,7 @@ bool ce_object_create_or_update(ce_txn *txn, ce_table_key key, const ce_value *v
     if (table->primary_key == NO_PRIMARY_KEY)
         return ce_fail(CE_ERR_INVALID_ARGUMENT, "table '%s' has no primary key: objects cannot be updated by key",
                        table->name);
-    if (value_count != table->property_count)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "table '%s' has %zu column slots, %zu values were given", table->name,
-                       table->property_count, value_count);
-    for (size_t c = 0; c < table->property_count; c++)
-        if (!(table->properties[c].flags & PROPERTY_REMOVED) && !check_value(table, &table->properties[c], &values[c]))
-            return false;
+    if (!check_values(table, values, value_count)) return false;
     bool exists;
     ce_object_key existing;
     if (!table_refs_for_read(txn, key, &refs) ||
