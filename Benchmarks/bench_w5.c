@@ -17,6 +17,7 @@
  * Usage: bench_w5 [--count N] [--reps N] [--dir DIR] [--systems ours,sqlite,lmdb] [--keep]
  * Build it in Release and run it under `chrt -f 1` (Benchmarks/run_w5.sh).
  */
+#include "bench_common.h"
 #include "cengine.h"
 #include "bptree.h"
 #include "db.h"
@@ -27,9 +28,7 @@
 #include <sqlite3.h>
 
 #include <errno.h>
-#include <ftw.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -37,7 +36,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,43 +44,11 @@
 /* The workload                                                              */
 /* ------------------------------------------------------------------------ */
 
-static uint64_t splitmix64(uint64_t x)
-{
-    uint64_t z = x + 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-typedef struct person {
-    int64_t id;
-    int64_t age;
-    double score;
-    size_t name_length;
-    char name[32];
-} person;
-
-static void person_make(uint64_t i, person *p)
-{
-    p->id = (int64_t)i + 1;
-    p->age = (int64_t)(i % 100);
-    p->score = (double)(splitmix64(i ^ 0x5EEDull) >> 11) * 0x1.0p-53;
-    int length = snprintf(p->name, sizeof p->name, "name-%" PRIu64, i);
-    p->name_length = (size_t)length;
-}
-
 static int64_t double_bits(double value)
 {
     int64_t bits;
     memcpy(&bits, &value, sizeof bits);
     return bits;
-}
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* What one repetition of one system measured. */
@@ -105,12 +71,6 @@ static int compare_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Nearest-rank percentile of a sorted array. */
 static uint64_t percentile_u64(const uint64_t *sorted, size_t count, double fraction)
 {
@@ -129,24 +89,6 @@ static void finish_result(run_result *result, uint64_t *latencies, size_t count,
     result->p90_us = (double)percentile_u64(latencies, count, 0.90) / 1e3;
     result->p99_us = (double)percentile_u64(latencies, count, 0.99) / 1e3;
     result->max_us = (double)latencies[count - 1] / 1e3;
-}
-
-static uint64_t file_size_or_zero(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
-}
-
-static char *join_path(const char *dir, const char *name)
-{
-    size_t length = strlen(dir) + strlen(name) + 2;
-    char *path = malloc(length);
-    if (!path) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
-    snprintf(path, length, "%s/%s", dir, name);
-    return path;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -507,93 +449,6 @@ static void run_lmdb(const char *dir, size_t count, uint64_t *latencies, run_res
 }
 
 /* ------------------------------------------------------------------------ */
-/* The machine and the file system                                           */
-/* ------------------------------------------------------------------------ */
-
-static void cpu_model(char *out, size_t size)
-{
-    snprintf(out, size, "unknown");
-    FILE *file = fopen("/proc/cpuinfo", "r");
-    if (!file) return;
-    char line[512];
-    while (fgets(line, sizeof line, file)) {
-        if (strncmp(line, "model name", 10) == 0) {
-            char *colon = strchr(line, ':');
-            if (colon) {
-                colon++;
-                while (*colon == ' ' || *colon == '\t') colon++;
-                colon[strcspn(colon, "\n")] = 0;
-                snprintf(out, size, "%s", colon);
-            }
-            break;
-        }
-    }
-    fclose(file);
-}
-
-/* The mount (device, mount point, type) that holds `path`: the longest
- * mount point of /proc/self/mounts that prefixes its real path. */
-static void file_system_of(const char *path, char *out, size_t size)
-{
-    snprintf(out, size, "unknown");
-    char real[PATH_MAX];
-    if (!realpath(path, real)) return;
-    FILE *file = fopen("/proc/self/mounts", "r");
-    if (!file) return;
-    char device[512], mount_point[1024], type[128];
-    size_t best = 0;
-    char line[2048];
-    while (fgets(line, sizeof line, file)) {
-        if (sscanf(line, "%511s %1023s %127s", device, mount_point, type) != 3) continue;
-        size_t length = strlen(mount_point);
-        bool prefix = strcmp(mount_point, "/") == 0 ||
-                      (strncmp(real, mount_point, length) == 0 && (real[length] == '/' || real[length] == 0));
-        if (prefix && (length >= best)) {
-            best = length;
-            snprintf(out, size, "%s on %s (mounted at %s)", type, device, mount_point);
-        }
-    }
-    fclose(file);
-}
-
-#define TMPFS_MAGIC_NUMBER 0x01021994
-#define RAMFS_MAGIC_NUMBER 0x858458f6
-
-static bool is_memory_file_system(const char *path)
-{
-    struct statfs fs;
-    if (statfs(path, &fs) != 0) return false;
-    return fs.f_type == TMPFS_MAGIC_NUMBER || (unsigned long)fs.f_type == RAMFS_MAGIC_NUMBER;
-}
-
-/* A directory for the default run directory: not in memory, and on the same
- * file system as /work when /work exists. */
-static const char *default_base_dir(void)
-{
-    struct stat work;
-    bool have_work = stat("/work", &work) == 0;
-    const char *candidates[] = {getenv("TMPDIR"), "/var/tmp", "/tmp"};
-    for (size_t k = 0; k < sizeof candidates / sizeof *candidates; k++) {
-        const char *dir = candidates[k];
-        struct stat st;
-        if (!dir || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK) != 0) continue;
-        if (is_memory_file_system(dir)) continue;
-        if (have_work && st.st_dev != work.st_dev) continue;
-        return dir;
-    }
-    return have_work ? "/work" : ".";
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    if (remove(path) != 0) fprintf(stderr, "warning: could not remove %s: %s\n", path, strerror(errno));
-    return 0;
-}
-
-static void remove_tree(const char *path) { nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
-
-/* ------------------------------------------------------------------------ */
 /* Main                                                                      */
 /* ------------------------------------------------------------------------ */
 
@@ -603,12 +458,6 @@ static const char *const SYSTEM_TITLES[SYS_COUNT] = {
     "OpenRealm (storage core: 4 B+trees)", "SQLite WAL, synchronous=FULL", "LMDB default flags"};
 typedef void (*run_function)(const char *dir, size_t count, uint64_t *latencies, run_result *result);
 static const run_function RUNS[SYS_COUNT] = {run_ours, run_sqlite, run_lmdb};
-
-static double median_of(double *values, size_t count)
-{
-    qsort(values, count, sizeof *values, compare_double);
-    return count % 2 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2;
-}
 
 typedef struct summary {
     double commits_median, commits_min, commits_max;
