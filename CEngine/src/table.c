@@ -652,6 +652,15 @@ static bool find_by_value(ce_txn *txn, schema *loaded, const table_refs *refs, c
     value_search search = {txn, loaded, refs, table, column, value, 0, false};
     ce_ref root = 0;
     if (column_is_indexed(table, column) && !column_index(txn, refs, column, &root)) return false;
+    if (root && ((value->type == CE_TYPE_INT && value->integer != INT64_MIN) || value->type == CE_TYPE_BOOL)) {
+        /* A non-null int or bool is its own index key (INT64_MIN excepted:
+         * null shares it): the index's first entry for it is the answer,
+         * with no candidate to re-read. */
+        int64_t object;
+        if (!index_find_first(db_txn_space(txn), root, index_key_of(value), &object, out_found)) return false;
+        *out_key = object;
+        return true;
+    }
     bool ok = root ? index_for_each_with_key(db_txn_space(txn), root, index_key_of(value), check_candidate, &search)
                    : cluster_for_each_leaf(db_txn_space(txn), refs->cluster, scan_leaf, &search);
     if (!ok) return false;
