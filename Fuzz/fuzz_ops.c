@@ -671,6 +671,26 @@ static error_set value_errors(const model_property *property, const ce_value *va
 /* Comparing the engine with the model                                      */
 /* ------------------------------------------------------------------------ */
 
+/* Invariant 6: the message of a failure about an object or a value names
+ * the table, and the property when the failure is about a value of one
+ * ('Table.property'). Failures of other kinds name other things. */
+static void check_message_names(const model_table *table, const model_property *property, const char *call)
+{
+    ce_error_code code = ce_last_error_code();
+    const char *message = ce_last_error_message();
+    bool about_value = code == CE_ERR_WRONG_TYPE || code == CE_ERR_NULL_NOT_ALLOWED ||
+                       code == CE_ERR_PRIMARY_KEY_IMMUTABLE || code == CE_ERR_INVALID_ARGUMENT;
+    bool about_object = code == CE_ERR_NO_SUCH_OBJECT || code == CE_ERR_DUPLICATE_PRIMARY_KEY;
+    if (!table || !(about_value || about_object)) return;
+    char wanted[2 * NAME_CAPACITY + 4];
+    if (about_value && property) snprintf(wanted, sizeof wanted, "'%s.%s'", table->name, property->name);
+    else snprintf(wanted, sizeof wanted, "'%s", table->name);
+    if (!strstr(message, wanted)) {
+        fprintf(stderr, "fuzz_ops: the message does not name %s\n", wanted);
+        harness_bug("an error message does not name the table and property", call);
+    }
+}
+
 static void check_same_value(const ce_value *engine, const ce_value *expected, const char *call)
 {
     if (same_value(engine, expected)) return;
@@ -1377,6 +1397,9 @@ static bool create_object(runner *run, ce_table_key key, model_table *table, con
     ce_object_key object = -2;
     size_t count;
     bool ok = EXPECT(expected, ce_object_create(txn, key, primary_key, &object));
+    long primary = primary_key_of(table);
+    if (!ok && run->txn_is_write && primary_key && primary >= 0)
+        check_message_names(table, &table->properties[primary], "ce_object_create");
     if (ok) {
         CHECK(object == table->next_key, "ce_object_create: the new object does not have the next key");
         model_create(table, object, primary_key, NULL);
@@ -1654,6 +1677,8 @@ static void op_delete(runner *run)
         model_delete(table, (size_t)position);
         check_deleted(run, key, table, object, primary >= 0 ? &primary_key.value : NULL);
         EXPECT(ERR(CE_ERR_NO_SUCH_OBJECT), ce_object_delete(txn, key, object));
+    } else if (run->txn_is_write) {
+        check_message_names(table, NULL, "ce_object_delete");
     }
     release_value(&primary_key);
     if (table) {
@@ -1710,6 +1735,8 @@ static void op_set(runner *run)
     }
     if (EXPECT(expected, ce_object_set(txn, key, object, column, &buffer.value)))
         model_set(table, (size_t)position, column, &buffer.value);
+    else if (run->txn_is_write)
+        check_message_names(table, property, "ce_object_set");
     value_buffer_free(&buffer);
     /* The value as the model has it (new, or unchanged after a failure), and
      * its neighbours in the column (a large value moves bytes around). */
