@@ -36,9 +36,12 @@ static bool read_tree_node(const ce_space *space, ce_ref ref, ce_node *out_node)
 {
     if (!node_read(space, ref, out_node)) return false;
     bool inner = (out_node->flags & NODE_INNER) != 0;
-    if (inner ? !(out_node->flags & NODE_HAS_REFS) || out_node->count == 0 || out_node->count % 2 != 0 ||
-                    out_node->count / 2 > BPTREE_INNER_MAX
-              : out_node->count > BPTREE_LEAF_MAX)
+    /* A tree's nodes are never byte nodes (a leaf of a list of strings holds
+     * refs to them): a damaged flag would make one a leaf to write into. */
+    if ((out_node->flags & NODE_BYTES) ||
+        (inner ? !(out_node->flags & NODE_HAS_REFS) || out_node->count == 0 || out_node->count % 2 != 0 ||
+                     out_node->count / 2 > BPTREE_INNER_MAX
+               : out_node->count > BPTREE_LEAF_MAX))
         return ce_fail(CE_ERR_CORRUPT, "invalid database: the %s node of a tree at offset %llu is malformed (%u elements, flags %u)",
                        inner ? "inner" : "leaf", (unsigned long long)ref, out_node->count, out_node->flags);
     return true;
@@ -57,8 +60,9 @@ static bool subtree_size(const ce_node *node, size_t *out_size)
     }
     size_t total = 0;
     for (size_t i = 1; i < node->count; i += 2) {
-        int64_t count = node_untag(node_get(node, i));
-        if (count < 0) return corrupt_tree(0);
+        int64_t tagged = node_get(node, i);
+        int64_t count = node_untag(tagged);
+        if ((tagged & 1) == 0 || count < 0) return corrupt_tree(0);
         total += (size_t)count;
     }
     *out_size = total;
@@ -79,8 +83,12 @@ static bool find_child(const ce_node *inner, ce_ref ref, size_t *index, size_t *
     if (children == 0 || inner->count % 2 != 0) return corrupt_tree(ref);
     size_t position = *index;
     for (size_t child = 0; child < children; child++) {
-        int64_t count = node_untag(node_get(inner, 2 * child + 1));
-        if (count < 0) return corrupt_tree(ref);
+        /* A count slot holds a tagged integer, a child slot a ref: a damaged
+         * node that swaps them would have a ref overwritten by a count (and
+         * the node it named leaked) when the path is copied. */
+        int64_t tagged = node_get(inner, 2 * child + 1);
+        int64_t count = node_untag(tagged);
+        if ((tagged & 1) == 0 || count < 0 || !node_value_is_ref(node_get(inner, 2 * child))) return corrupt_tree(ref);
         bool last = child + 1 == children;
         if (position < (size_t)count || (for_insert && last && position == (size_t)count)) {
             *out_child = child;
