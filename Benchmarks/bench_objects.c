@@ -22,9 +22,9 @@
  *
  * OpenRealm goes through cengine.h only: W1 is ce_object_create_with_values
  * per object (the API's bulk path); W2 is ce_object_find_primary_key +
- * ce_object_get; W4 and W6 walk ce_object_key_at (the only public way to
- * enumerate objects until the query engine brings a column scan) with
- * ce_object_get (and ce_object_set for W6). The system "ours-sets" runs W1
+ * ce_object_get; W4 is ce_table_sum (a leaf-by-leaf column scan); W6 walks
+ * ce_object_key_at (the only public way to enumerate objects until the query
+ * engine brings results) with ce_object_get and ce_object_set. The system "ours-sets" runs W1
  * only, the other way: ce_object_create + 3 ce_object_set per object.
  *
  * Usage: bench_objects [--count N] [--reps N] [--lookups N] [--w4-runs N] [--dir DIR]
@@ -249,17 +249,9 @@ static NOINLINE void ours_w4(ce_db *db, const ours_schema *s, const config *cfg,
     ours_check(ce_txn_begin_read(db, &txn), "W4 ce_txn_begin_read");
     for (size_t run = 0; run < cfg->w4_runs; run++) {
         uint64_t t0 = now_ns();
-        size_t count;
-        ours_check(ce_object_count(txn, s->table, &count), "W4 ce_object_count");
-        double sum = 0;
-        for (size_t i = 0; i < count; i++) {
-            ce_object_key object;
-            ce_value score;
-            ours_check(ce_object_key_at(txn, s->table, i, &object) &&
-                           ce_object_get(txn, s->table, object, s->score, &score),
-                       "W4 ce_object_key_at + ce_object_get score");
-            sum += score.double_value;
-        }
+        ce_value total;
+        ours_check(ce_table_sum(txn, s->table, s->score, &total, NULL), "W4 ce_table_sum");
+        double sum = total.double_value;
         times[run] = (double)(now_ns() - t0) / 1e6;
         r->w4_sum = sum;
     }
@@ -1069,7 +1061,7 @@ int main(int argc, char **argv)
            param.sched_priority, policy == SCHED_FIFO ? "" : "  (not under chrt -f: figures are noisier)");
     printf("peers:       SQLite %s, %s\n", sqlite3_libversion(), mdb_version(NULL, NULL, NULL));
     printf("engine:      OpenRealm %s, public object-store API (W1 by ce_object_create_with_values, and by\n"
-           "             create + 3 sets as ours-sets; W4/W6 walk ce_object_key_at + ce_object_get: no column\n"
+           "             create + 3 sets as ours-sets; W4 ce_table_sum; W6 walks ce_object_key_at + ce_object_get: no column\n"
            "             scan API before the query engine)\n",
            ce_engine_version());
     printf("expected:    W2 name checksum %016" PRIx64 ", W4 sum %.17g\n", cfg.expected_checksum, cfg.expected_sum);

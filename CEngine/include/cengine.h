@@ -391,6 +391,13 @@ bool ce_object_get(ce_txn *txn, ce_table_key table, ce_object_key object, ce_col
  * (a string that is not UTF-8). */
 bool ce_object_set(ce_txn *txn, ce_table_key table, ce_object_key object, ce_column_key column, const ce_value *value);
 
+/* The sum of an int, float or double property over all objects of a table,
+ * nulls skipped: an int (wrapping like unsigned arithmetic) for int
+ * properties, a double for float and double ones. *out_counted (may be
+ * NULL) is the number of non-null values. It reads the column leaf by
+ * leaf, not object by object. Errors: CE_ERR_WRONG_TYPE for other types. */
+bool ce_table_sum(ce_txn *txn, ce_table_key table, ce_column_key column, ce_value *out_sum, size_t *out_counted);
+
 /* The number of objects in a table, and the key of the object at a position
  * (in key order: the order of creation). */
 bool ce_object_count(ce_txn *txn, ce_table_key table, size_t *out_count);

@@ -1013,6 +1013,19 @@ bool column_split(ce_space *space, ce_ref *column, ce_type type, bool nullable, 
     return ok && assemble(space, &view.shape, right_parts, out_right);
 }
 
+bool column_numbers_view(const ce_space *space, ce_ref column, ce_type type, bool nullable, column_numbers *out)
+{
+    if (type != CE_TYPE_INT && type != CE_TYPE_BOOL && type != CE_TYPE_FLOAT && type != CE_TYPE_DOUBLE)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "a %s column has no packed numbers", ce_type_name(type));
+    column_view view;
+    if (!open_column(space, column, type, nullable, false, &view)) return false;
+    out->values = view.parts[PART_VALUES];
+    out->has_nulls = view.shape.null_part != PART_MAX;
+    if (out->has_nulls) out->nulls = view.parts[view.shape.null_part];
+    out->count = view.count;
+    return true;
+}
+
 bool column_destroy(ce_space *space, ce_ref column)
 {
     return node_free_tree(space, column);

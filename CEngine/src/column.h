@@ -89,6 +89,19 @@ bool column_erase(ce_space *space, ce_ref *column, ce_type type, bool nullable, 
 bool column_split(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t from, ce_ref *out_right);
 
 /* Frees every node of the column (its large values included). */
+/* The packed numbers of an int, bool, float or double column, for scans
+ * that read a whole leaf at once (sums, counts, comparisons): `values` holds
+ * the integers (for float and double: their bits, as column.c stores them),
+ * and `nulls`, when `has_nulls`, a 0/1 element per value (1 = null). */
+typedef struct column_numbers {
+    ce_node values;
+    ce_node nulls;
+    bool has_nulls;
+    size_t count;
+} column_numbers;
+
+bool column_numbers_view(const ce_space *space, ce_ref column, ce_type type, bool nullable, column_numbers *out);
+
 bool column_destroy(ce_space *space, ce_ref column);
 
 #endif

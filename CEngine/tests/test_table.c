@@ -634,6 +634,60 @@ static void test_malformed_timestamp(ce_db *db)
     test_verify(db);
 }
 
+/* Sums read the columns leaf by leaf: checked against the values summed one
+ * object at a time, with nulls, deletions and several leaves. */
+static void test_sums(ce_db *db)
+{
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_table_add(txn, "Sums", &table));
+    ce_column_key whole = add_property(txn, table, "whole", CE_TYPE_INT, false);
+    ce_column_key maybe = add_property(txn, table, "maybe", CE_TYPE_INT, true);
+    ce_column_key real = add_property(txn, table, "real", CE_TYPE_DOUBLE, false);
+    ce_column_key small = add_property(txn, table, "small", CE_TYPE_FLOAT, true);
+    ce_column_key text = add_property(txn, table, "text", CE_TYPE_STRING, false);
+    int64_t whole_total = 0, maybe_total = 0;
+    double real_total = 0, small_total = 0;
+    size_t maybe_count = 0, small_count = 0;
+    for (int i = 0; i < 5000; i++) {
+        ce_object_key key;
+        CHECK(ce_object_create(txn, table, NULL, &key));
+        int64_t w = (int64_t)(next_random() % 2001) - 1000;
+        double r = (double)(next_random() % 1000) / 8.0;
+        CHECK(ce_object_set(txn, table, key, whole, &(ce_value){.type = CE_TYPE_INT, .integer = w}));
+        CHECK(ce_object_set(txn, table, key, real, &(ce_value){.type = CE_TYPE_DOUBLE, .double_value = r}));
+        if (i % 3) {
+            CHECK(ce_object_set(txn, table, key, maybe, &(ce_value){.type = CE_TYPE_INT, .integer = i}));
+            CHECK(ce_object_set(txn, table, key, small, &(ce_value){.type = CE_TYPE_FLOAT, .float_value = 0.5f}));
+        }
+        if (i % 7 == 0) {
+            CHECK(ce_object_delete(txn, table, key));
+            continue;
+        }
+        whole_total += w;
+        real_total += r;
+        if (i % 3) {
+            maybe_total += i;
+            maybe_count++;
+            small_total += 0.5;
+            small_count++;
+        }
+    }
+    ce_value sum;
+    size_t counted;
+    CHECK(ce_table_sum(txn, table, whole, &sum, &counted) && sum.type == CE_TYPE_INT && sum.integer == whole_total);
+    CHECK(ce_table_sum(txn, table, maybe, &sum, &counted) && sum.integer == maybe_total && counted == maybe_count);
+    CHECK(ce_table_sum(txn, table, small, &sum, &counted) && sum.type == CE_TYPE_DOUBLE && sum.double_value == small_total &&
+          counted == small_count);
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_txn_begin_read(db, &txn));
+    /* Eighths of integers add up exactly in a double. */
+    CHECK(ce_table_sum(txn, table, real, &sum, NULL) && sum.double_value == real_total);
+    expect_error(ce_table_sum(txn, table, text, &sum, NULL), CE_ERR_WRONG_TYPE, "'Sums.text'");
+    ce_txn_end(txn);
+}
+
 int main(void)
 {
     char *dir = test_make_dir("table");
@@ -646,6 +700,7 @@ int main(void)
     test_create_with_values(db);
     test_secondary_indexes(db);
     test_update_policies(db);
+    test_sums(db);
     test_malformed_timestamp(db);
     CHECK(ce_db_close(db));
     char *types_path = test_path(dir, "types.realm");
