@@ -2,6 +2,7 @@
  * bench_common.c — see bench_common.h.
  */
 #include "bench_common.h"
+#include "cengine.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -176,3 +177,53 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 }
 
 void remove_tree(const char *path) { nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
+/* ------------------------------------------------------------------------ */
+/* Checks and the LMDB record                                                */
+/* ------------------------------------------------------------------------ */
+
+void ours_check(bool ok, const char *what)
+{
+    if (ok) return;
+    fprintf(stderr, "OpenRealm: %s failed: [%d %s] %s\n", what, (int)ce_last_error_code(),
+            ce_error_name(ce_last_error_code()), ce_last_error_message());
+    exit(1);
+}
+
+void sqlite_check(sqlite3 *db, int rc, int expected, const char *what)
+{
+    if (rc == expected) return;
+    fprintf(stderr, "SQLite: %s failed: %d %s\n", what, rc, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+    exit(1);
+}
+
+void sqlite_exec(sqlite3 *db, const char *sql)
+{
+    char *message = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &message) != SQLITE_OK) {
+        fprintf(stderr, "SQLite: %s failed: %s\n", sql, message ? message : "?");
+        exit(1);
+    }
+}
+
+void sqlite_step_reset(sqlite3 *db, sqlite3_stmt *statement, const char *what)
+{
+    sqlite_check(db, sqlite3_step(statement), SQLITE_DONE, what);
+    sqlite_check(db, sqlite3_reset(statement), SQLITE_OK, what);
+}
+
+void lmdb_check(int rc, const char *what)
+{
+    if (rc == MDB_SUCCESS) return;
+    fprintf(stderr, "LMDB: %s failed: %s\n", what, mdb_strerror(rc));
+    exit(1);
+}
+
+size_t lmdb_pack(const person *p, uint8_t *buffer)
+{
+    lmdb_person header = {.id = p->id, .age = (int32_t)p->age, .score = p->score,
+                          .name_length = (uint32_t)p->name_length};
+    memcpy(buffer, &header, sizeof header);
+    memcpy(buffer + sizeof header, p->name, p->name_length);
+    return sizeof header + p->name_length;
+}

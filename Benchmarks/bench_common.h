@@ -10,6 +10,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#include <lmdb.h>
+#include <sqlite3.h>
 
 /* ------------------------------------------------------------------------ */
 /* The workload                                                              */
@@ -67,5 +71,32 @@ const char *default_base_dir(void);
 
 /* Removes a directory tree (warnings on stderr, never fatal). */
 void remove_tree(const char *path);
+
+/* Checks shared by the benchmark programs: each prints what failed and
+ * exits, since a benchmark that goes on after a failure measures nothing. */
+void ours_check(bool ok, const char *what);
+void sqlite_check(sqlite3 *db, int rc, int expected, const char *what);
+void sqlite_exec(sqlite3 *db, const char *sql);
+void sqlite_step_reset(sqlite3 *db, sqlite3_stmt *statement, const char *what);
+void lmdb_check(int rc, const char *what);
+
+/* LMDB's record of a Person: a packed struct, then the name's bytes. */
+typedef struct __attribute__((packed)) lmdb_person {
+    int64_t id;
+    int32_t age;
+    double score;
+    uint32_t name_length;
+    char name[]; /* name_length bytes */
+} lmdb_person;
+
+/* Packs a Person into `buffer` (at least sizeof(lmdb_person) + the name). */
+size_t lmdb_pack(const person *p, uint8_t *buffer);
+
+/* LMDB's key: the id big-endian, so keys sort by id. */
+static inline void lmdb_key(int64_t id, uint8_t key[8])
+{
+    uint64_t big = __builtin_bswap64((uint64_t)id);
+    memcpy(key, &big, 8);
+}
 
 #endif

@@ -132,14 +132,6 @@ static int counting_fallocate(int fd, off_t offset, off_t length)
 }
 static ce_os_methods counting_os;
 
-static void ours_check(bool ok, const char *what)
-{
-    if (ok) return;
-    fprintf(stderr, "OpenRealm: %s failed: [%d %s] %s\n", what, (int)ce_last_error_code(),
-            ce_error_name(ce_last_error_code()), ce_last_error_message());
-    exit(1);
-}
-
 enum { COL_ID, COL_NAME, COL_AGE, COL_SCORE, COL_COUNT };
 
 /* The empty "table": a HAS_REFS root of four empty trees. */
@@ -277,28 +269,6 @@ static void run_ours(const char *dir, size_t count, uint64_t *latencies, run_res
 /* SQLite: WAL, synchronous=FULL, prepared INSERT, one transaction a Person   */
 /* ------------------------------------------------------------------------ */
 
-static void sqlite_check(sqlite3 *db, int rc, int expected, const char *what)
-{
-    if (rc == expected) return;
-    fprintf(stderr, "SQLite: %s failed: %d %s\n", what, rc, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
-    exit(1);
-}
-
-static void sqlite_exec(sqlite3 *db, const char *sql)
-{
-    char *message = NULL;
-    if (sqlite3_exec(db, sql, NULL, NULL, &message) != SQLITE_OK) {
-        fprintf(stderr, "SQLite: %s failed: %s\n", sql, message ? message : "?");
-        exit(1);
-    }
-}
-
-static void sqlite_step_reset(sqlite3 *db, sqlite3_stmt *statement, const char *what)
-{
-    sqlite_check(db, sqlite3_step(statement), SQLITE_DONE, what);
-    sqlite_check(db, sqlite3_reset(statement), SQLITE_OK, what);
-}
-
 static void run_sqlite(const char *dir, size_t count, uint64_t *latencies, run_result *result)
 {
     char *path = join_path(dir, "person.sqlite");
@@ -365,35 +335,6 @@ static void run_sqlite(const char *dir, size_t count, uint64_t *latencies, run_r
 /* ------------------------------------------------------------------------ */
 /* LMDB: default flags, key = id big-endian, value = a packed struct          */
 /* ------------------------------------------------------------------------ */
-
-static void lmdb_check(int rc, const char *what)
-{
-    if (rc == MDB_SUCCESS) return;
-    fprintf(stderr, "LMDB: %s failed: %s\n", what, mdb_strerror(rc));
-    exit(1);
-}
-
-typedef struct __attribute__((packed)) lmdb_person {
-    int64_t id;
-    int32_t age;
-    double score;
-    uint32_t name_length;
-    char name[]; /* name_length bytes */
-} lmdb_person;
-
-static size_t lmdb_pack(const person *p, uint8_t *buffer)
-{
-    lmdb_person header = {.id = p->id, .age = (int32_t)p->age, .score = p->score,
-                          .name_length = (uint32_t)p->name_length};
-    memcpy(buffer, &header, sizeof header);
-    memcpy(buffer + sizeof header, p->name, p->name_length);
-    return sizeof header + p->name_length;
-}
-
-static void lmdb_key(int64_t id, uint8_t key[8])
-{
-    for (int b = 0; b < 8; b++) key[b] = (uint8_t)((uint64_t)id >> (56 - 8 * b));
-}
 
 static void run_lmdb(const char *dir, size_t count, uint64_t *latencies, run_result *result)
 {
