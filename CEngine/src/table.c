@@ -1099,10 +1099,14 @@ bool ce_object_get(ce_txn *txn, ce_table_key key, ce_object_key object, ce_colum
     table_refs refs;
     if (!out_value) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_get: out_value is required");
     if (!find_table(txn, key, &loaded, &table) || !find_column(table, column, &property) ||
-        !table_refs_for_read(txn, key, &refs) || !require_object(txn, &refs, table, object))
+        !table_refs_for_read(txn, key, &refs))
         return false;
     cluster_schema columns = cluster_schema_of(table);
-    return cluster_get(db_txn_space(txn), refs.cluster, &columns, object, column, &loaded->scratch, out_value);
+    /* One descent: the cluster tree reports a missing object itself; only
+     * its message gains the table's name here. */
+    if (cluster_get(db_txn_space(txn), refs.cluster, &columns, object, column, &loaded->scratch, out_value)) return true;
+    if (ce_last_error_code() == CE_ERR_NO_SUCH_OBJECT) return require_object(txn, &refs, table, object);
+    return false;
 }
 
 bool ce_object_set(ce_txn *txn, ce_table_key key, ce_object_key object, ce_column_key column, const ce_value *value)
