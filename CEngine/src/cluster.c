@@ -710,3 +710,14 @@ bool cluster_for_each_leaf(const ce_space *space, ce_ref root, cluster_leaf_visi
     uint64_t visited_bytes = 0;
     return visit_leaves(space, root, column_count, &first_index, 0, visit, context, &stop, &visited_bytes);
 }
+
+/* ------------------------------------------------------------------------ */
+/* One leaf by its ref (objects the query layer found through an index)     */
+/* ------------------------------------------------------------------------ */
+
+bool cluster_leaf_at(const ce_space *space, ce_ref leaf_ref, size_t column_count, cluster_leaf *out)
+{
+    if (!read_leaf(space, leaf_ref, column_count, out)) return false;
+    out->first_index = SIZE_MAX; /* unknown without a walk from the root */
+    return true;
+}
