@@ -499,12 +499,29 @@ static ce_decimal128 decimal_of(const ce_value *v)
     }
 }
 
+/* trunc, floor and ceil without libm (the engine links no math library). */
+static double whole_part(double x)
+{
+    if (!(x < 4503599627370496.0 && x > -4503599627370496.0)) return x; /* integral already (or NaN) */
+    return (double)(int64_t)x;
+}
+static double floor_of(double x)
+{
+    double whole = whole_part(x);
+    return whole > x ? whole - 1 : whole;
+}
+static double ceil_of(double x)
+{
+    double whole = whole_part(x);
+    return whole < x ? whole + 1 : whole;
+}
+
 /* The order of an int and a double: -1, 0, 1 (the double is not NaN). */
 static int compare_int_double(int64_t i, double d)
 {
     if (d >= 9223372036854775808.0) return -1;
     if (d < -9223372036854775808.0) return 1;
-    double whole = trunc(d);
+    double whole = whole_part(d);
     int64_t w = (int64_t)whole;
     if (i != w) return i < w ? -1 : 1;
     double fraction = d - whole;
@@ -1280,7 +1297,7 @@ static int int_domain(parse_op op, double c, parse_op *out_op, int64_t *out_inte
     const double two63 = 9223372036854775808.0;
     if (isnan(c)) return op == PARSE_OP_NOT_EQUAL ? 1 : 0;
     *out_op = op;
-    double low = floor(c), high = ceil(c);
+    double low = floor_of(c), high = ceil_of(c);
     switch (op) {
     case PARSE_OP_EQUAL:
     case PARSE_OP_NOT_EQUAL:
@@ -1498,7 +1515,7 @@ static bool set_value(binder *b, const bound_path *path, const ce_value *element
         if (element->type == CE_TYPE_INT) {
             /* Equal to a double only if the double holds it exactly. */
             double real = (double)element->integer;
-            *out_keep = compare_int_double(element->integer, real) == 0 && fabs(real) < 9223372036854775808.0;
+            *out_keep = compare_int_double(element->integer, real) == 0 && real < 9223372036854775808.0;
             *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = real};
             return true;
         }
@@ -3140,7 +3157,13 @@ static bool bind_descriptor_key(query_core *core, ce_txn *txn, const descriptor_
         return bind_key_path(&b, &core->tree, node, 0, false, out);
     }
     parse_tree tree;
-    if (!parse_key_path(key->text, strlen(key->text), &tree)) return false;
+    if (!parse_key_path(key->text, strlen(key->text), &tree)) {
+        if (ce_last_error_code() != CE_ERR_INVALID_QUERY) return false;
+        char reason[300];
+        snprintf(reason, sizeof reason, "%s", ce_last_error_message());
+        return ce_fail(CE_ERR_INVALID_QUERY, "Invalid key path '%.80s': %s", key->text,
+                       reason + (strncmp(reason, "Invalid predicate: ", 19) == 0 ? 19 : 0));
+    }
     char subject[128];
     snprintf(subject, sizeof subject, "Invalid key path '%.80s'", key->text);
     b.text = tree.text;
