@@ -92,15 +92,16 @@ static const property_def properties[P_COUNT] = {
 static const int64_t int_pool[] = {0, 1, -1, 2, 3, 7, 100, -100, INT64_MAX, INT64_MIN};
 static const float float_pool[] = {0.0f, -0.0f, 1.5f, -2.25f, 3.0f, NAN, INFINITY, 1e-3f};
 static const double double_pool[] = {0.0, -0.0, 0.5, 1.5, -2.25, 3.0, NAN, -INFINITY, 1e300, 0.1};
-static const char *const string_pool[] = {
-    "", "a", "A", "abc", "ABC", "Ann", "annabel", "Zoë", "zoe", "ZOË", "ÉLISE", "élise", "elise", "naïve",
-    "NAÏVE", "a*b?", "łódź", "ŁÓDŹ", "Ά", "ά", "ё", "Ё", "日本", "x\0y", "Straße"};
-static const size_t string_pool_sizes[] = {0, 1, 1, 3, 3, 3, 7, 4, 3, 4, 6, 6, 5, 6, 6, 4, 7, 9, 2, 2, 2, 2, 6, 3, 7};
 typedef struct bytes {
     const char *data;
     size_t size;
 } bytes;
 static const bytes binary_pool[] = {{"", 0}, {"\0", 1}, {"\0\1", 2}, {"ab", 2}, {"abc", 3}, {"\xff\xfe", 2}, {"A", 1}};
+#define TEXT(literal) {literal, sizeof(literal) - 1}
+static const bytes string_pool[] = {
+    TEXT(""), TEXT("a"), TEXT("A"), TEXT("abc"), TEXT("ABC"), TEXT("Ann"), TEXT("annabel"), TEXT("Zoë"), TEXT("zoe"),
+    TEXT("ZOË"), TEXT("ÉLISE"), TEXT("élise"), TEXT("elise"), TEXT("naïve"), TEXT("NAÏVE"), TEXT("a*b?"), TEXT("łódź"),
+    TEXT("ŁÓDŹ"), TEXT("Ά"), TEXT("ά"), TEXT("ё"), TEXT("Ё"), TEXT("日本"), TEXT("x\0y"), TEXT("Straße")};
 static const ce_timestamp timestamp_pool[] = {{0, 0}, {1, 0}, {1, 5}, {-1, -5}, {1700000000, 0}, {1700000000, 999999999},
                                               {-62135596800, 0}};
 
@@ -152,8 +153,8 @@ static ce_value random_value(int p)
     case CE_TYPE_DOUBLE: v.double_value = double_pool[pick(COUNT_OF(double_pool))]; break;
     case CE_TYPE_STRING: {
         size_t k = pick(COUNT_OF(string_pool));
-        v.string.data = string_pool[k];
-        v.string.size = string_pool_sizes[k];
+        v.string.data = string_pool[k].data;
+        v.string.size = string_pool[k].size;
         break;
     }
     case CE_TYPE_BINARY: {
