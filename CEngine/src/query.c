@@ -1822,10 +1822,19 @@ static bool mask_is_empty(const mask *m)
     return any == 0;
 }
 
+/* Bits set in a word (SWAR: no call into libgcc without -mpopcnt). */
+static inline size_t popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (size_t)((x * 0x0101010101010101ull) >> 56);
+}
+
 static size_t mask_count(const mask *m)
 {
     size_t count = 0;
-    for (size_t w = 0; w < MASK_WORDS; w++) count += (size_t)__builtin_popcountll(m->words[w]);
+    for (size_t w = 0; w < MASK_WORDS; w++) count += popcount64(m->words[w]);
     return count;
 }
 
@@ -1914,6 +1923,18 @@ static bool open_column_of(const ce_space *space, const cluster_leaf *leaf, ce_c
     if (!node_value_is_ref((int64_t)ref)) return corrupt_leaf(leaf, "a property's column is missing");
     if (!column_scan_open(space, ref, type, nullable, out)) return false;
     if (out->count != leaf->key_offsets.count) return corrupt_leaf(leaf, "a column holds another number of values");
+    return true;
+}
+
+/* A leaf whose columns were opened already (the scan pipeline's): the
+ * evaluation reads them from `scans` (opened[slot] says which). */
+static bool enter_prepared_leaf(evaluation *e, const cluster_leaf *leaf, column_scan *scans, bool *opened)
+{
+    if (leaf->key_offsets.count > MASK_WORDS * 64) return corrupt_leaf(leaf, "it holds too many objects");
+    e->leaf = leaf;
+    e->count = leaf->key_offsets.count;
+    e->scans = scans;
+    e->opened = opened;
     return true;
 }
 
@@ -2042,7 +2063,7 @@ static int decide_by_width(uint8_t width, parse_op op, int64_t c)
     case 8: low = INT8_MIN, high = INT8_MAX; break;
     case 16: low = INT16_MIN, high = INT16_MAX; break;
     case 32: low = INT32_MIN, high = INT32_MAX; break;
-    default: return -1;
+    default: low = INT64_MIN, high = INT64_MAX; break;
     }
     switch (op) {
     case PARSE_OP_EQUAL: return (c < low || c > high) ? 0 : (low == high) ? 1 : -1;
@@ -2055,28 +2076,89 @@ static int decide_by_width(uint8_t width, parse_op op, int64_t c)
     }
 }
 
-/* A tight loop over the packed elements of one width: 64 comparisons make
- * one word of the mask. */
-#define SCAN_LOOP(TYPE, TEST)                                                                                          \
-    for (size_t base = 0; base < n; base += 64) {                                                                      \
-        size_t end = n - base < 64 ? n - base : 64;                                                                    \
-        const uint8_t *p = payload + base * sizeof(TYPE);                                                              \
-        uint64_t word = 0;                                                                                             \
-        for (size_t j = 0; j < end; j++) {                                                                             \
-            TYPE v;                                                                                                    \
-            memcpy(&v, p + j * sizeof(TYPE), sizeof(TYPE));                                                            \
-            word |= (uint64_t)(TEST) << j;                                                                             \
-        }                                                                                                              \
-        out->words[base >> 6] = word;                                                                                  \
+/* The comparisons of a scan kernel, after constants were brought into the
+ * range of the values: LE c is LT c+1, GE c is GT c-1. */
+enum { SCAN_EQ, SCAN_NE, SCAN_LT, SCAN_GT };
+
+/* A scalar loop over packed elements of one width (the tail of a vector
+ * loop, and every loop where SSE2 is missing). */
+#define SCALAR_LOOP(TYPE, FROM, TEST)                                                                                  \
+    for (size_t i = (FROM); i < n; i++) {                                                                              \
+        TYPE v;                                                                                                        \
+        memcpy(&v, payload + i * sizeof(TYPE), sizeof(TYPE));                                                         \
+        if (TEST) mask_set(out, i);                                                                                    \
     }
 
-#define INT_WIDTHS(OPERATOR)                                                                                           \
-    switch (values->width) {                                                                                           \
-    case 8: SCAN_LOOP(int8_t, (int64_t)v OPERATOR c) break;                                                            \
-    case 16: SCAN_LOOP(int16_t, (int64_t)v OPERATOR c) break;                                                          \
-    case 32: SCAN_LOOP(int32_t, (int64_t)v OPERATOR c) break;                                                          \
-    default: SCAN_LOOP(int64_t, v OPERATOR c) break;                                                                   \
+#define SCALAR_INTEGERS(TYPE, FROM)                                                                                    \
+    do {                                                                                                               \
+        TYPE k = (TYPE)c;                                                                                              \
+        switch (scan_op) {                                                                                             \
+        case SCAN_EQ: SCALAR_LOOP(TYPE, FROM, v == k) break;                                                           \
+        case SCAN_NE: SCALAR_LOOP(TYPE, FROM, v != k) break;                                                           \
+        case SCAN_LT: SCALAR_LOOP(TYPE, FROM, v < k) break;                                                            \
+        default: SCALAR_LOOP(TYPE, FROM, v > k) break;                                                                 \
+        }                                                                                                              \
+    } while (0)
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* 16 comparison results (bytes of 0 or 0xFF) as 16 bits. */
+static inline uint64_t byte_bits(__m128i compared) { return (uint64_t)(unsigned)_mm_movemask_epi8(compared); }
+
+static inline __m128i not_lanes(__m128i v) { return _mm_xor_si128(v, _mm_set1_epi8(-1)); }
+
+/* One loop per comparison (the choice is made once, not per element). The
+ * bits of 64 elements gather in a register and are stored once: an |= into
+ * the mask at every step would chain the steps through memory. A chunk
+ * function compares the 16 elements from `at` and returns their bits. */
+#define COMPARE_BY_OP(BITS, V)                                                                                         \
+    (scan_op == SCAN_EQ   ? _mm_cmpeq_epi##BITS(V, k)                                                                 \
+     : scan_op == SCAN_NE ? not_lanes(_mm_cmpeq_epi##BITS(V, k))                                                      \
+     : scan_op == SCAN_LT ? _mm_cmplt_epi##BITS(V, k)                                                                 \
+                          : _mm_cmpgt_epi##BITS(V, k))
+
+static inline uint64_t chunk8(const uint8_t *payload, size_t at, __m128i k, int scan_op)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(payload + at));
+    return byte_bits(COMPARE_BY_OP(8, v));
+}
+
+static inline uint64_t chunk16(const uint8_t *payload, size_t at, __m128i k, int scan_op)
+{
+    const __m128i *p = (const __m128i *)(const void *)(payload + 2 * at);
+    __m128i a = _mm_loadu_si128(p), b = _mm_loadu_si128(p + 1);
+    return byte_bits(_mm_packs_epi16(COMPARE_BY_OP(16, a), COMPARE_BY_OP(16, b)));
+}
+
+static inline uint64_t chunk32(const uint8_t *payload, size_t at, __m128i k, int scan_op)
+{
+    const __m128i *p = (const __m128i *)(const void *)(payload + 4 * at);
+    __m128i a = _mm_loadu_si128(p), b = _mm_loadu_si128(p + 1), c = _mm_loadu_si128(p + 2), d = _mm_loadu_si128(p + 3);
+    return byte_bits(_mm_packs_epi16(_mm_packs_epi32(COMPARE_BY_OP(32, a), COMPARE_BY_OP(32, b)),
+                                     _mm_packs_epi32(COMPARE_BY_OP(32, c), COMPARE_BY_OP(32, d))));
+}
+
+/* scan_op is a constant in each copy of the loop, so the compiler drops the
+ * other comparisons from it. */
+#define LANES_LOOP(CHUNK, OP)                                                                                          \
+    {                                                                                                                  \
+        const int fixed_op = OP;                                                                                       \
+        for (; done + 64 <= n; done += 64)                                                                             \
+            out->words[done >> 6] = CHUNK(payload, done, k, fixed_op) | CHUNK(payload, done + 16, k, fixed_op) << 16 | \
+                                    CHUNK(payload, done + 32, k, fixed_op) << 32 |                                    \
+                                    CHUNK(payload, done + 48, k, fixed_op) << 48;                                     \
+        for (; done + 16 <= n; done += 16) out->words[done >> 6] |= CHUNK(payload, done, k, fixed_op) << (done & 63);  \
     }
+
+#define LANES_BY_OP(CHUNK)                                                                                             \
+    switch (scan_op) {                                                                                                 \
+    case SCAN_EQ: LANES_LOOP(CHUNK, SCAN_EQ) break;                                                                    \
+    case SCAN_NE: LANES_LOOP(CHUNK, SCAN_NE) break;                                                                    \
+    case SCAN_LT: LANES_LOOP(CHUNK, SCAN_LT) break;                                                                    \
+    default: LANES_LOOP(CHUNK, SCAN_GT) break;                                                                         \
+    }
+#endif
 
 /* Which of the n packed integers satisfy `v op c`. */
 static void compare_integers(const ce_node *values, size_t n, parse_op op, int64_t c, mask *out)
@@ -2093,27 +2175,45 @@ static void compare_integers(const ce_node *values, size_t n, parse_op op, int64
             if (int_matches(op, node_get(values, i), c)) mask_set(out, i);
         return;
     }
+    /* Undecided by the width: c lies within the width's range, and so do
+     * c + 1 for LE (c < the largest) and c - 1 for GE (c > the smallest). */
+    int scan_op;
     switch (op) {
-    case PARSE_OP_EQUAL: INT_WIDTHS(==) break;
-    case PARSE_OP_NOT_EQUAL: INT_WIDTHS(!=) break;
-    case PARSE_OP_LESS: INT_WIDTHS(<) break;
-    case PARSE_OP_LESS_EQUAL: INT_WIDTHS(<=) break;
-    case PARSE_OP_GREATER: INT_WIDTHS(>) break;
-    case PARSE_OP_GREATER_EQUAL: INT_WIDTHS(>=) break;
-    default: break;
+    case PARSE_OP_EQUAL: scan_op = SCAN_EQ; break;
+    case PARSE_OP_NOT_EQUAL: scan_op = SCAN_NE; break;
+    case PARSE_OP_LESS: scan_op = SCAN_LT; break;
+    case PARSE_OP_LESS_EQUAL: scan_op = SCAN_LT, c = c + 1; break;
+    case PARSE_OP_GREATER: scan_op = SCAN_GT; break;
+    default: scan_op = SCAN_GT, c = c - 1; break;
+    }
+    size_t done = 0;
+#if defined(__SSE2__)
+    switch (values->width) {
+    case 8: {
+        __m128i k = _mm_set1_epi8((char)c);
+        LANES_BY_OP(chunk8)
+        break;
+    }
+    case 16: {
+        __m128i k = _mm_set1_epi16((short)c);
+        LANES_BY_OP(chunk16)
+        break;
+    }
+    case 32: {
+        __m128i k = _mm_set1_epi32((int)c);
+        LANES_BY_OP(chunk32)
+        break;
+    }
+    default: break; /* 64-bit integers: no SSE2 comparison */
+    }
+#endif
+    switch (values->width) {
+    case 8: SCALAR_INTEGERS(int8_t, done); break;
+    case 16: SCALAR_INTEGERS(int16_t, done); break;
+    case 32: SCALAR_INTEGERS(int32_t, done); break;
+    default: SCALAR_INTEGERS(int64_t, done); break;
     }
 }
-
-#define REAL_TESTS(TYPE)                                                                                               \
-    switch (op) {                                                                                                      \
-    case PARSE_OP_EQUAL: SCAN_LOOP(TYPE, (double)v == c) break;                                                        \
-    case PARSE_OP_NOT_EQUAL: SCAN_LOOP(TYPE, !((double)v == c)) break;                                                 \
-    case PARSE_OP_LESS: SCAN_LOOP(TYPE, (double)v < c) break;                                                          \
-    case PARSE_OP_LESS_EQUAL: SCAN_LOOP(TYPE, (double)v <= c) break;                                                   \
-    case PARSE_OP_GREATER: SCAN_LOOP(TYPE, (double)v > c) break;                                                       \
-    case PARSE_OP_GREATER_EQUAL: SCAN_LOOP(TYPE, (double)v >= c) break;                                                \
-    default: break;                                                                                                    \
-    }
 
 /* A float or double from the integer its column stores. */
 static inline double real_from_stored(bool is_float, int64_t stored)
@@ -2129,15 +2229,76 @@ static inline double real_from_stored(bool is_float, int64_t stored)
     return value;
 }
 
-/* Which of the n floats or doubles satisfy `v op c` (c is not NaN). */
+#if defined(__SSE2__)
+/* The bits of 8 doubles (or floats, widened) from `at`, compared by op. */
+static inline __m128d compare_pd(__m128d v, __m128d k, parse_op op)
+{
+    switch (op) {
+    case PARSE_OP_EQUAL: return _mm_cmpeq_pd(v, k);
+    case PARSE_OP_NOT_EQUAL: return _mm_cmpneq_pd(v, k);
+    case PARSE_OP_LESS: return _mm_cmplt_pd(v, k);
+    case PARSE_OP_LESS_EQUAL: return _mm_cmple_pd(v, k);
+    case PARSE_OP_GREATER: return _mm_cmpgt_pd(v, k);
+    default: return _mm_cmpge_pd(v, k);
+    }
+}
+static inline uint64_t double_chunk(const uint8_t *payload, size_t at, __m128d k, parse_op op)
+{
+    const double *p = (const double *)(const void *)(payload + 8 * at);
+    return (uint64_t)_mm_movemask_pd(compare_pd(_mm_loadu_pd(p), k, op)) |
+           (uint64_t)_mm_movemask_pd(compare_pd(_mm_loadu_pd(p + 2), k, op)) << 2 |
+           (uint64_t)_mm_movemask_pd(compare_pd(_mm_loadu_pd(p + 4), k, op)) << 4 |
+           (uint64_t)_mm_movemask_pd(compare_pd(_mm_loadu_pd(p + 6), k, op)) << 6;
+}
+static inline uint64_t float_chunk(const uint8_t *payload, size_t at, __m128d k, parse_op op)
+{
+    __m128 low = _mm_loadu_ps((const float *)(const void *)(payload + 4 * at));
+    __m128 high = _mm_loadu_ps((const float *)(const void *)(payload + 4 * at + 16));
+    return (uint64_t)_mm_movemask_pd(compare_pd(_mm_cvtps_pd(low), k, op)) |
+           (uint64_t)_mm_movemask_pd(compare_pd(_mm_cvtps_pd(_mm_movehl_ps(low, low)), k, op)) << 2 |
+           (uint64_t)_mm_movemask_pd(compare_pd(_mm_cvtps_pd(high), k, op)) << 4 |
+           (uint64_t)_mm_movemask_pd(compare_pd(_mm_cvtps_pd(_mm_movehl_ps(high, high)), k, op)) << 6;
+}
+#define REAL_LOOP(CHUNK, OP)                                                                                           \
+    {                                                                                                                  \
+        const parse_op fixed_op = OP;                                                                                  \
+        for (; done + 64 <= n; done += 64) {                                                                           \
+            uint64_t word = 0;                                                                                         \
+            for (size_t j = 0; j < 64; j += 8) word |= CHUNK(payload, done + j, k, fixed_op) << j;                     \
+            out->words[done >> 6] = word;                                                                              \
+        }                                                                                                              \
+        for (; done + 8 <= n; done += 8) out->words[done >> 6] |= CHUNK(payload, done, k, fixed_op) << (done & 63);    \
+    }
+#define REAL_LANES_BY_OP(CHUNK)                                                                                        \
+    switch (op) {                                                                                                      \
+    case PARSE_OP_EQUAL: REAL_LOOP(CHUNK, PARSE_OP_EQUAL) break;                                                       \
+    case PARSE_OP_NOT_EQUAL: REAL_LOOP(CHUNK, PARSE_OP_NOT_EQUAL) break;                                               \
+    case PARSE_OP_LESS: REAL_LOOP(CHUNK, PARSE_OP_LESS) break;                                                         \
+    case PARSE_OP_LESS_EQUAL: REAL_LOOP(CHUNK, PARSE_OP_LESS_EQUAL) break;                                             \
+    case PARSE_OP_GREATER: REAL_LOOP(CHUNK, PARSE_OP_GREATER) break;                                                   \
+    default: REAL_LOOP(CHUNK, PARSE_OP_GREATER_EQUAL) break;                                                           \
+    }
+#endif
+
+/* Which of the n floats or doubles satisfy `v op c` (c is not NaN; a NaN
+ * value satisfies only !=). */
 static void compare_reals(const ce_node *values, size_t n, bool is_float, parse_op op, double c, mask *out)
 {
     mask_clear(out);
     const uint8_t *payload = values->payload;
+    size_t done = 0;
     if (!is_float && values->width == 64) {
-        REAL_TESTS(double)
+#if defined(__SSE2__)
+        __m128d k = _mm_set1_pd(c);
+        REAL_LANES_BY_OP(double_chunk)
+#endif
+        SCALAR_LOOP(double, done, real_matches(op, v, c))
     } else if (is_float && values->width == 32) {
-        REAL_TESTS(float)
+#if defined(__SSE2__)
+        __m128d k = _mm_set1_pd(c);
+        REAL_LANES_BY_OP(float_chunk)
+#endif
+        SCALAR_LOOP(float, done, real_matches(op, (double)v, c))
     } else {
         for (size_t i = 0; i < n; i++)
             if (real_matches(op, real_from_stored(is_float, node_get(values, i)), c)) mask_set(out, i);
@@ -2819,13 +2980,126 @@ static bool act_on_leaf(scan_state *s, const cluster_leaf *leaf, const mask *mat
     return true;
 }
 
-static bool visit_leaf(void *context, const cluster_leaf *leaf, bool *stop)
+/*
+ * A scan is bound by memory latency: the column arrays of consecutive
+ * leaves lie apart, and the hardware cannot guess the next one. Leaves go
+ * through a short queue: when a leaf enters it, the headers of the columns
+ * the query reads are prefetched; PREFETCH_AHEAD leaves later those columns
+ * are opened (the headers are in cache by then) and their values
+ * prefetched; when the queue is full, its oldest leaf is evaluated with the
+ * columns opened for it. A column that fails to open early is opened again
+ * when its leaf is evaluated, which reports the error.
+ */
+#define PIPELINE_DEPTH 8
+#define PREFETCH_AHEAD 4
+
+/* One prefetch per 128 bytes: processors fetch lines in pairs. */
+static void prefetch_bytes(const uint8_t *bytes, size_t length)
 {
-    scan_state *s = context;
-    if (!enter_leaf(s->e, leaf)) return false;
+    for (size_t offset = 0; offset < length; offset += 128) __builtin_prefetch(bytes + offset);
+}
+
+static void prefetch_node(const ce_node *node)
+{
+    if (node->payload) prefetch_bytes(node->payload, (size_t)node_size(node) - NODE_HEADER_SIZE);
+}
+
+static void prefetch_headers(const evaluation *e, const cluster_leaf *leaf)
+{
+    for (size_t slot = 0; slot < e->bound->slot_count; slot++) {
+        ce_column_key column = e->bound->slot_columns[slot];
+        if ((size_t)column + 2 >= leaf->slots.count) continue;
+        const uint8_t *bytes;
+        ce_ref ref = cluster_leaf_column(leaf, column);
+        if (node_value_is_ref((int64_t)ref) && space_bytes(e->space, ref, NODE_HEADER_SIZE, &bytes))
+            __builtin_prefetch(bytes);
+    }
+}
+
+typedef struct pipeline {
+    scan_state *scan;
+    cluster_leaf leaves[PIPELINE_DEPTH];
+    column_scan *scans; /* PIPELINE_DEPTH x slots */
+    bool *opened;
+    size_t slots;
+    size_t first, count;
+    bool stopped;
+} pipeline;
+
+/* Opens the columns of the leaf at ring position `at` and prefetches their values. */
+static void prepare_leaf(pipeline *q, size_t at)
+{
+    const evaluation *e = q->scan->e;
+    const cluster_leaf *leaf = &q->leaves[at];
+    for (size_t slot = 0; slot < q->slots; slot++) {
+        column_scan *scan = &q->scans[at * q->slots + slot];
+        bool opened = open_column_of(e->space, leaf, e->bound->slot_columns[slot], e->bound->slot_types[slot],
+                                     e->bound->slot_nullable[slot], scan);
+        q->opened[at * q->slots + slot] = opened;
+        if (!opened) continue;
+        prefetch_node(&scan->values);
+        if (scan->type == CE_TYPE_TIMESTAMP || scan->type == CE_TYPE_STRING || scan->type == CE_TYPE_BINARY)
+            prefetch_node(&scan->second);
+        if (scan->has_nulls) prefetch_node(&scan->nulls);
+    }
+}
+
+static bool evaluate_oldest(pipeline *q, bool *stop)
+{
+    size_t at = q->first;
+    q->first = (q->first + 1) % PIPELINE_DEPTH;
+    q->count--;
+    evaluation *e = q->scan->e;
+    column_scan *own_scans = e->scans;
+    bool *own_opened = e->opened;
     mask all, matched;
-    mask_first(&all, s->e->count);
-    return eval_leaf(s->e, &all, &matched) && act_on_leaf(s, leaf, &matched, stop);
+    bool ok = enter_prepared_leaf(e, &q->leaves[at], &q->scans[at * q->slots], &q->opened[at * q->slots]);
+    if (ok) {
+        mask_first(&all, e->count);
+        ok = eval_leaf(e, &all, &matched) && act_on_leaf(q->scan, &q->leaves[at], &matched, stop);
+    }
+    e->scans = own_scans;
+    e->opened = own_opened;
+    return ok;
+}
+
+static bool queue_leaf(void *context, const cluster_leaf *leaf, bool *stop)
+{
+    pipeline *q = context;
+    prefetch_headers(q->scan->e, leaf);
+    q->leaves[(q->first + q->count) % PIPELINE_DEPTH] = *leaf;
+    q->count++;
+    if (q->count > PREFETCH_AHEAD) prepare_leaf(q, (q->first + q->count - 1 - PREFETCH_AHEAD) % PIPELINE_DEPTH);
+    if (q->count < PIPELINE_DEPTH) return true;
+    if (!evaluate_oldest(q, stop)) return false;
+    q->stopped = *stop;
+    return true;
+}
+
+/* Every leaf of the table, through the queue. */
+static bool scan_all_leaves(scan_state *s)
+{
+    size_t slots = s->e->bound->slot_count;
+    pipeline *q = calloc(1, sizeof *q);
+    if (q) {
+        q->scans = calloc(PIPELINE_DEPTH * slots + 1, sizeof *q->scans);
+        q->opened = calloc(PIPELINE_DEPTH * slots + 1, sizeof *q->opened);
+    }
+    if (!q || !q->scans || !q->opened) {
+        if (q) free(q->scans), free(q->opened);
+        free(q);
+        return out_of_memory();
+    }
+    q->scan = s;
+    q->slots = slots;
+    bool ok = cluster_for_each_leaf(s->e->space, s->e->root, queue_leaf, q);
+    for (size_t i = q->count > PREFETCH_AHEAD ? q->count - PREFETCH_AHEAD : 0; ok && i < q->count; i++)
+        prepare_leaf(q, (q->first + i) % PIPELINE_DEPTH);
+    while (ok && !q->stopped && q->count > 0) ok = evaluate_oldest(q, &q->stopped);
+    free(q->scans);
+    free(q->opened);
+    free(q);
+    return ok;
 }
 
 /* The values an index lookup for a comparison node needs; false if the
@@ -3025,7 +3299,7 @@ static bool run_scan(scan_state *s)
     bool used_index = false;
     if (!scan_by_index(s, &used_index)) return false;
     if (used_index) return true;
-    return cluster_for_each_leaf(s->e->space, s->e->root, visit_leaf, s);
+    return scan_all_leaves(s);
 }
 
 /* ------------------------------------------------------------------------ */
