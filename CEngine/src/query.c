@@ -679,6 +679,7 @@ typedef struct bound_path {
     ce_type type;        /* the property's type */
     bool nullable;
     bool indexed;
+    bool primary_key;
     bool size_of;        /* `.@count` / `.@size` of a string or binary: its length (an int) */
     unsigned slot;       /* the column's slot in an evaluation */
     const char *description; /* "Table.property", owned by the bound query */
@@ -1114,6 +1115,7 @@ static bool bind_key_path(binder *b, const parse_tree *tree, const parse_node *n
     out->type = property.type;
     out->nullable = property.nullable;
     out->indexed = property.indexed;
+    out->primary_key = property.primary_key;
     char description[160];
     snprintf(description, sizeof description, "%s.%s", b->table_name, property.name);
     char *kept;
@@ -3172,6 +3174,16 @@ static int compare_keys(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Whether every value of a lookup is a primary key's own index key: a
+ * non-null int other than INT64_MIN (which null shares). Such a key lists
+ * one object at most, found without a walk of the index. */
+static bool primary_key_lookup(const ce_value *values, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (values[i].type != CE_TYPE_INT || values[i].integer == INT64_MIN) return false;
+    return true;
+}
+
 /* Chooses an indexed == or IN among the root or the root's AND terms, the
  * one with the fewest candidates; *out_used false when a scan is cheaper. */
 static bool scan_by_index(scan_state *s, bool *out_used)
@@ -3195,7 +3207,10 @@ static bool scan_by_index(scan_state *s, bool *out_used)
         if (!usable) continue;
         size_t candidates = 0;
         bool ok = true;
-        for (size_t i = 0; ok && i < count; i++) {
+        bool unique = node->path.primary_key && primary_key_lookup(values, count);
+        /* Unique values that are their own index keys: one object each at most. */
+        if (unique) candidates = count;
+        for (size_t i = 0; ok && !unique && i < count; i++) {
             size_t n;
             bool indexed;
             ok = table_index_candidate_count(e->txn, e->core->table, node->path.column, &values[i], &n, &indexed);
@@ -3232,9 +3247,19 @@ static bool scan_by_index(scan_state *s, bool *out_used)
     const bound_node *node = root->kind == BOUND_AND ? &bound->nodes[bound->children[root->first_child + best_term]] : root;
     key_list list = {NULL, 0, 0};
     bool ok = true;
+    bool unique = node->path.primary_key && primary_key_lookup(best, best_count);
     for (size_t i = 0; ok && i < best_count; i++) {
-        bool indexed;
-        ok = table_index_candidates(e->txn, e->core->table, node->path.column, &best[i], collect_candidate, &list, &indexed);
+        bool indexed, found;
+        ce_object_key object;
+        if (!unique) {
+            ok = table_index_candidates(e->txn, e->core->table, node->path.column, &best[i], collect_candidate, &list,
+                                        &indexed);
+        } else if ((ok = table_index_first(e->txn, e->core->table, node->path.column, &best[i], &object, &found,
+                                           &indexed)) &&
+                   found) {
+            bool stop = false;
+            ok = collect_candidate(&list, object, &stop);
+        }
     }
     free(best);
     if (!ok) {
@@ -3504,7 +3529,23 @@ static bool reader_get(entry_reader *r, const entry *en, size_t p, ce_value *out
         r->opened[p] = true;
     }
     if (en->index >= r->leaf.key_offsets.count) return corrupt_leaf(&r->leaf, "an object's position lies past its end");
-    if (!scan_value(r->space, &r->scans[p], path, en->index, &r->scratch, out)) return false;
+    const column_scan *scan = &r->scans[p];
+    if (!path->size_of && (scan->type == CE_TYPE_INT || scan->type == CE_TYPE_DOUBLE)) {
+        /* Numbers straight from the packed array (the common sort key). */
+        if (scan->has_nulls) {
+            int64_t bit = node_get(&scan->nulls, en->index);
+            if (bit != 0 && bit != 1) return corrupt_column(scan, en->index, "has a null bit that is neither 0 nor 1");
+            if (bit) {
+                *out = (ce_value){.type = CE_TYPE_NULL};
+                return true;
+            }
+        }
+        int64_t stored = node_get(&scan->values, en->index);
+        if (scan->type == CE_TYPE_INT) *out = (ce_value){.type = CE_TYPE_INT, .integer = stored};
+        else *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = real_from_stored(false, stored)};
+        return true;
+    }
+    if (!scan_value(r->space, scan, path, en->index, &r->scratch, out)) return false;
     if (is_text_type(out->type) && r->scratch.buffer) {
         const char *data;
         size_t size;
@@ -3577,6 +3618,131 @@ static bool read_rows(entry_reader *reader, const entry *entries, size_t count, 
     return true;
 }
 
+/*
+ * Sorting by numbers is a stable LSD radix sort of 64-bit keys that order
+ * as the values do: ints with the sign bit flipped, floats and doubles by
+ * their bits made monotonic (NaN first, -0.0 as 0.0), bools as 0 and 1,
+ * timestamps as two passes (nanoseconds, then seconds). Nulls come first
+ * (a stable partition after the passes). Descending sorts the complemented
+ * keys and puts nulls last: exactly the reverse order, equal values still
+ * in their previous order.
+ */
+typedef struct radix_item {
+    uint64_t key;
+    size_t row;
+} radix_item;
+
+static bool radix_sortable(ce_type type)
+{
+    return type == CE_TYPE_INT || type == CE_TYPE_BOOL || type == CE_TYPE_FLOAT || type == CE_TYPE_DOUBLE ||
+           type == CE_TYPE_TIMESTAMP;
+}
+
+static uint64_t double_key(double value)
+{
+    if (value != value) return 0; /* NaN: before every number */
+    if (value == 0) value = 0.0;  /* -0.0 == 0.0 */
+    uint64_t bits;
+    memcpy(&bits, &value, 8);
+    return (bits >> 63) ? ~bits : bits | (1ull << 63);
+}
+
+/* The radix key of a non-null value; `pass` 0 or 1 for timestamps. */
+static uint64_t radix_key(const ce_value *v, int pass)
+{
+    switch (v->type) {
+    case CE_TYPE_INT: return (uint64_t)v->integer ^ (1ull << 63);
+    case CE_TYPE_BOOL: return v->boolean ? 1 : 0;
+    case CE_TYPE_FLOAT: return double_key(v->float_value);
+    case CE_TYPE_DOUBLE: return double_key(v->double_value);
+    case CE_TYPE_TIMESTAMP:
+        return pass == 0 ? (uint64_t)(int64_t)v->timestamp.nanoseconds ^ (1ull << 63)
+                         : (uint64_t)v->timestamp.seconds ^ (1ull << 63);
+    default: return 0;
+    }
+}
+
+/* A stable sort of items by key, 8 bits a pass; passes where every item
+ * has the same digit are skipped. */
+static void radix_sort(radix_item *items, radix_item *spare, size_t count)
+{
+    radix_item *from = items, *to = spare;
+    for (unsigned shift = 0; shift < 64; shift += 8) {
+        size_t counts[256] = {0};
+        for (size_t i = 0; i < count; i++) counts[(from[i].key >> shift) & 255]++;
+        if (counts[(from[0].key >> shift) & 255] == count) continue;
+        size_t position = 0;
+        for (int digit = 0; digit < 256; digit++) {
+            size_t here = counts[digit];
+            counts[digit] = position;
+            position += here;
+        }
+        for (size_t i = 0; i < count; i++) to[counts[(from[i].key >> shift) & 255]++] = from[i];
+        radix_item *swap = from;
+        from = to;
+        to = swap;
+    }
+    if (from != items) memcpy(items, from, count * sizeof *items);
+}
+
+/* Stably sorts `order` (row numbers) by one key whose values, by row, are
+ * in values[row * stride + k]. */
+static bool sort_by_key(size_t *order, size_t count, const ce_value *values, size_t stride, size_t k, bool ascending,
+                        ce_type type)
+{
+    if (radix_sortable(type)) {
+        radix_item *items = malloc(count * sizeof *items), *spare = malloc(count * sizeof *spare);
+        if (!items || !spare) {
+            free(items);
+            free(spare);
+            return out_of_memory();
+        }
+        for (int pass = 0; pass < (type == CE_TYPE_TIMESTAMP ? 2 : 1); pass++) {
+            for (size_t i = 0; i < count; i++) {
+                const ce_value *v = &values[order[i] * stride + k];
+                uint64_t key = v->type == CE_TYPE_NULL ? 0 : radix_key(v, pass);
+                items[i] = (radix_item){ascending ? key : ~key, order[i]};
+            }
+            radix_sort(items, spare, count);
+            for (size_t i = 0; i < count; i++) order[i] = items[i].row;
+        }
+        /* Nulls first (ascending) or last (descending), each side in order. */
+        size_t nulls = 0, placed = 0;
+        for (size_t i = 0; i < count; i++) nulls += values[order[i] * stride + k].type == CE_TYPE_NULL;
+        if (nulls) {
+            size_t null_at = ascending ? 0 : count - nulls, value_at = ascending ? nulls : 0;
+            for (size_t i = 0; i < count; i++) spare[placed++].row = order[i];
+            for (size_t i = 0; i < count; i++) {
+                size_t row = spare[i].row;
+                if (values[row * stride + k].type == CE_TYPE_NULL) order[null_at++] = row;
+                else order[value_at++] = row;
+            }
+        }
+        free(items);
+        free(spare);
+        return true;
+    }
+    size_t *spare = malloc(count * sizeof *spare);
+    if (!spare) return out_of_memory();
+    /* A merge sort by this one key: compare_rows reads values[row]. */
+    row_order o = {values, 1, &ascending};
+    if (stride == 1) {
+        merge_sort(&o, order, spare, count);
+    } else {
+        ce_value *column = malloc(count * sizeof *column);
+        if (!column) {
+            free(spare);
+            return out_of_memory();
+        }
+        for (size_t row = 0; row < count; row++) column[row] = values[row * stride + k];
+        o.values = column;
+        merge_sort(&o, order, spare, count);
+        free(column);
+    }
+    free(spare);
+    return true;
+}
+
 static bool apply_sort(ce_results *r, ce_txn *txn, size_t column_count, const bound_path *paths, const bool *ascending,
                        size_t key_count)
 {
@@ -3585,23 +3751,25 @@ static bool apply_sort(ce_results *r, ce_txn *txn, size_t column_count, const bo
     ce_value *values = NULL;
     if (!reader_start(&reader, txn, column_count, paths, key_count)) return false;
     bool ok = read_rows(&reader, r->entries, r->count, &values);
-    size_t *rows = ok ? malloc(r->count * sizeof *rows) : NULL;
-    size_t *spare = ok ? malloc(r->count * sizeof *spare) : NULL;
+    size_t *order = ok ? malloc(r->count * sizeof *order) : NULL;
     entry *sorted = ok ? malloc(r->count * sizeof *sorted) : NULL;
-    if (ok && (!rows || !spare || !sorted)) ok = out_of_memory();
+    if (ok && (!order || !sorted)) ok = out_of_memory();
     if (ok) {
-        for (size_t i = 0; i < r->count; i++) rows[i] = i;
-        row_order order = {values, key_count, ascending};
-        merge_sort(&order, rows, spare, r->count);
-        for (size_t i = 0; i < r->count; i++) sorted[i] = r->entries[rows[i]];
+        for (size_t i = 0; i < r->count; i++) order[i] = i;
+        /* Stable sorts from the last key to the first: the first key decides,
+         * the next ones break its ties. */
+        for (size_t k = key_count; ok && k-- > 0;)
+            ok = sort_by_key(order, r->count, values, key_count, k, ascending[k], path_value_type(&paths[k]));
+    }
+    if (ok) {
+        for (size_t i = 0; i < r->count; i++) sorted[i] = r->entries[order[i]];
         free(r->entries);
         r->entries = sorted;
         sorted = NULL;
         r->key_ordered = false;
     }
     free(sorted);
-    free(spare);
-    free(rows);
+    free(order);
     free(values);
     reader_end(&reader);
     return ok;

@@ -1323,6 +1323,20 @@ bool table_index_candidates(ce_txn *txn, ce_table_key key, ce_column_key column,
     return index_for_each_with_key(db_txn_space(txn), root, index_key_of(value), visit_candidate, &walk);
 }
 
+bool table_index_first(ce_txn *txn, ce_table_key key, ce_column_key column, const ce_value *value,
+                       ce_object_key *out_object, bool *out_found, bool *out_indexed)
+{
+    ce_ref root;
+    *out_found = false;
+    if (!query_index_root(txn, key, column, &root)) return false;
+    *out_indexed = root != 0;
+    if (!root) return true;
+    int64_t object;
+    if (!index_find_first(db_txn_space(txn), root, index_key_of(value), &object, out_found)) return false;
+    if (*out_found) *out_object = object;
+    return true;
+}
+
 bool table_index_candidate_count(ce_txn *txn, ce_table_key key, ce_column_key column, const ce_value *value,
                                  size_t *out_count, bool *out_indexed)
 {

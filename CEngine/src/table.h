@@ -60,6 +60,13 @@ typedef bool (*table_object_visitor)(void *context, ce_object_key object, bool *
 bool table_index_candidates(ce_txn *txn, ce_table_key table, ce_column_key column, const ce_value *value,
                             table_object_visitor visit, void *context, bool *out_indexed);
 
+/* The first candidate of a lookup alone (the smallest object key listed
+ * under `value`): for a primary key whose values are their own index keys
+ * (ints other than INT64_MIN, which null shares), the one object that can
+ * match. *out_indexed is false when the property has no index. */
+bool table_index_first(ce_txn *txn, ce_table_key table, ce_column_key column, const ce_value *value,
+                       ce_object_key *out_object, bool *out_found, bool *out_indexed);
+
 /* How many candidates table_index_candidates would visit (0 and
  * *out_indexed false without an index). */
 bool table_index_candidate_count(ce_txn *txn, ce_table_key table, ce_column_key column, const ce_value *value,
