@@ -2282,6 +2282,56 @@ static inline uint64_t float_chunk(const uint8_t *payload, size_t at, __m128d k,
     }
 #endif
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* With AVX (checked at run time: the processor and the operating system
+ * must both support it), 4 doubles a comparison instead of 2. */
+#include <cpuid.h>
+#include <immintrin.h>
+#define QUERY_AVX_DOUBLES 1
+
+static pthread_once_t avx_once = PTHREAD_ONCE_INIT;
+static bool avx_usable;
+
+static void detect_avx(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE) || !(c & bit_AVX)) return;
+    unsigned low, high;
+    __asm__ volatile("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
+    avx_usable = (low & 6) == 6; /* the OS saves the SSE and AVX registers */
+}
+
+#define AVX_BITS(P, PREDICATE) ((uint64_t)(unsigned)_mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(P), k, PREDICATE)))
+#define AVX_LOOP(PREDICATE)                                                                                            \
+    for (; done + 64 <= n; done += 64) {                                                                               \
+        uint64_t word = 0;                                                                                             \
+        for (size_t j = 0; j < 64; j += 16) {                                                                          \
+            const double *p = (const double *)(const void *)(payload + 8 * (done + j));                               \
+            uint64_t bits = AVX_BITS(p, PREDICATE) | AVX_BITS(p + 4, PREDICATE) << 4 |                                 \
+                            AVX_BITS(p + 8, PREDICATE) << 8 | AVX_BITS(p + 12, PREDICATE) << 12;                       \
+            word |= bits << j;                                                                                         \
+        }                                                                                                              \
+        out->words[done >> 6] = word;                                                                                  \
+    }
+
+/* The whole words of 64 doubles; returns how many doubles it did. */
+__attribute__((target("avx"))) static size_t compare_doubles_avx(const uint8_t *payload, size_t n, parse_op op, double c,
+                                                                 mask *out)
+{
+    __m256d k = _mm256_set1_pd(c);
+    size_t done = 0;
+    switch (op) {
+    case PARSE_OP_EQUAL: AVX_LOOP(_CMP_EQ_OQ) break;
+    case PARSE_OP_NOT_EQUAL: AVX_LOOP(_CMP_NEQ_UQ) break;
+    case PARSE_OP_LESS: AVX_LOOP(_CMP_LT_OQ) break;
+    case PARSE_OP_LESS_EQUAL: AVX_LOOP(_CMP_LE_OQ) break;
+    case PARSE_OP_GREATER: AVX_LOOP(_CMP_GT_OQ) break;
+    default: AVX_LOOP(_CMP_GE_OQ) break;
+    }
+    return done;
+}
+#endif
+
 /* Which of the n floats or doubles satisfy `v op c` (c is not NaN; a NaN
  * value satisfies only !=). */
 static void compare_reals(const ce_node *values, size_t n, bool is_float, parse_op op, double c, mask *out)
@@ -2290,6 +2340,10 @@ static void compare_reals(const ce_node *values, size_t n, bool is_float, parse_
     const uint8_t *payload = values->payload;
     size_t done = 0;
     if (!is_float && values->width == 64) {
+#if defined(QUERY_AVX_DOUBLES)
+        pthread_once(&avx_once, detect_avx);
+        if (avx_usable) done = compare_doubles_avx(payload, n, op, c, out);
+#endif
 #if defined(__SSE2__)
         __m128d k = _mm_set1_pd(c);
         REAL_LANES_BY_OP(double_chunk)
