@@ -834,8 +834,8 @@ static void check_expression(ce_txn *txn, const expression *e, bool with_argumen
     CHECK(ce_query_count(query, txn, &n));
     if (n != count) {
         fprintf(stderr, "'%s': count %zu, the model %zu\n", t.data, n, count);
-        for (size_t i = 0; i < model_count; i++)
-            if (model[i].alive && model_eval(&model[i], e)) fprintf(stderr, "  model: %lld\n", (long long)model[i].key);
+        for (size_t i = 0, shown = 0; i < model_count && shown < 10; i++)
+            if (model[i].alive && model_eval(&model[i], e)) fprintf(stderr, "  model: %lld\n", (long long)model[i].key), shown++;
         exit(1);
     }
     ce_object_key first;
@@ -1556,6 +1556,25 @@ static void test_literals(ce_db *db)
     CHECK(count_of(txn, events, "real < $0", &big, 1) == 3);
     ce_query_argument float_value = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_FLOAT, .float_value = 0.1f}};
     CHECK(count_of(txn, events, "real == $0", &float_value, 1) == 0); /* 0.1f is not 0.1 */
+    /* %@ and %K take the arguments in order; $N names one. */
+    ce_query_argument in_order[4] = {
+        {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_STRING, .string = {"n", 1}}},
+        {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_INT, .integer = 31}},
+        {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_STRING, .string = {"real", 4}}},
+        {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_DOUBLE, .double_value = 1e308}}};
+    CHECK(count_of(txn, events, "%K == %@ OR %K > %@", in_order, 4) == 2);
+    CHECK(count_of(txn, events, "%K == $1 AND $1 == %@", in_order, 4) == 1);
+    ce_value bounds[2] = {{.type = CE_TYPE_INT, .integer = -1}, {.type = CE_TYPE_INT, .integer = 31}};
+    ce_query_argument list = {.kind = CE_QUERY_ARGUMENT_LIST, .list = bounds, .list_count = 2};
+    CHECK(count_of(txn, events, "n BETWEEN %@", &list, 1) == 2);
+    CHECK(count_of(txn, events, "n IN %@", &list, 1) == 2);
+    CHECK(count_of(txn, events, "NOT n IN $0", &list, 1) == 2);
+    ce_value labels[3] = {{.type = CE_TYPE_STRING, .string = {"LEAP", 4}},
+                          {.type = CE_TYPE_NULL},
+                          {.type = CE_TYPE_STRING, .string = {"tab\there", 8}}};
+    ce_query_argument label_list = {.kind = CE_QUERY_ARGUMENT_LIST, .list = labels, .list_count = 3};
+    CHECK(count_of(txn, events, "label IN[c] %@", &label_list, 1) == 2);
+    CHECK(count_of(txn, events, "label IN %@", &label_list, 1) == 1);
     CHECK(count_of(txn, events, "TRUEPREDICATE", NULL, 0) == 4);
     CHECK(count_of(txn, events, "truepredicate && !FALSEPREDICATE", NULL, 0) == 4);
     CHECK(count_of(txn, events, "1 == 1", NULL, 0) == 4);
