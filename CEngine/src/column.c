@@ -55,7 +55,7 @@
 #include <string.h>
 #include <zstd.h>
 
-enum column_kind { KIND_INTEGER, KIND_TIMESTAMP, KIND_FIXED, KIND_VARIABLE };
+enum column_kind { KIND_INTEGER, KIND_TIMESTAMP, KIND_FIXED, KIND_VARIABLE, KIND_OWNED_REFS };
 
 /* The children of a column's top node. The null bits come after the value
  * parts (shape.null_part). */
@@ -96,6 +96,11 @@ static bool shape_of(ce_type type, bool nullable, column_shape *shape)
     memset(shape, 0, sizeof *shape);
     shape->type = type;
     shape->nullable = nullable;
+    if (type == COLUMN_TYPE_OWNED_REFS) {
+        if (nullable) return ce_fail(CE_ERR_INVALID_ARGUMENT, "internal error: a column of owned refs is never nullable");
+        shape->kind = KIND_OWNED_REFS, shape->value_parts = 1, shape->parts = 1, shape->null_part = PART_MAX;
+        return true;
+    }
     switch (type) {
     case CE_TYPE_INT:
     case CE_TYPE_BOOL:
@@ -122,6 +127,7 @@ static uint8_t part_flags(const column_shape *shape, unsigned part)
 {
     if (part == shape->null_part) return 0;
     if (shape->kind == KIND_FIXED) return NODE_BYTES;
+    if (shape->kind == KIND_OWNED_REFS) return NODE_HAS_REFS;
     if (shape->kind == KIND_VARIABLE && part == PART_BYTES) return NODE_BYTES;
     if (shape->kind == KIND_VARIABLE && part == PART_LARGE) return NODE_HAS_REFS;
     return 0;
@@ -135,6 +141,7 @@ static const char *part_name(const column_shape *shape, unsigned part)
     case KIND_VARIABLE: return part == PART_VALUES ? "ends" : part == PART_BYTES ? "bytes" : "large values";
     case KIND_INTEGER:
     case KIND_FIXED: break;
+    case KIND_OWNED_REFS: return "owned refs";
     }
     return "values";
 }
@@ -148,7 +155,8 @@ static bool corrupt(const column_view *view, const char *format, ...)
     vsnprintf(detail, sizeof detail, format, arguments);
     va_end(arguments);
     return ce_fail(CE_ERR_CORRUPT, "invalid database: the %s%s column at offset %llu is damaged: %s",
-                   view->shape.nullable ? "nullable " : "", ce_type_name(view->shape.type),
+                   view->shape.nullable ? "nullable " : "",
+                   view->shape.kind == KIND_OWNED_REFS ? "owned-refs" : ce_type_name(view->shape.type),
                    (unsigned long long)view->ref, detail);
 }
 
@@ -235,6 +243,18 @@ static bool check_integer(const column_view *view, size_t index, int64_t stored)
     return true;
 }
 
+/* An element of a column of owned refs: 0, or the ref of a node that only
+ * this element names (a committed column never names a dirty node). */
+static bool check_owned_ref(const column_view *view, size_t index, int64_t element)
+{
+    if (element == 0) return true;
+    if (!node_value_is_ref(element))
+        return corrupt(view, "owned ref %zu is not a ref (%lld)", index, (long long)element);
+    if (!ref_is_temporary(view->part_refs[PART_VALUES]) && ref_is_temporary((ce_ref)element))
+        return corrupt(view, "owned ref %zu is a bad ref (%llx)", index, (unsigned long long)element);
+    return true;
+}
+
 static bool check_timestamp(const column_view *view, size_t index, ce_timestamp timestamp)
 {
     if (!value_timestamp_is_valid(timestamp))
@@ -275,7 +295,7 @@ static bool check_every_value(const ce_space *space, const column_view *view)
     const column_shape *shape = &view->shape;
     ce_ref *large_refs = NULL;
     size_t large_count = 0;
-    if (view->part_refs[PART_LARGE] && shape->kind == KIND_VARIABLE) {
+    if ((view->part_refs[PART_LARGE] && shape->kind == KIND_VARIABLE) || shape->kind == KIND_OWNED_REFS) {
         large_refs = malloc(view->count * sizeof *large_refs + 1);
         if (!large_refs) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory checking a column");
     }
@@ -295,6 +315,12 @@ static bool check_every_value(const ce_space *space, const column_view *view)
             break;
         }
         case KIND_FIXED: break;
+        case KIND_OWNED_REFS: {
+            int64_t element = node_get(&view->parts[PART_VALUES], i);
+            ok = check_owned_ref(view, i, element);
+            if (ok && element != 0) large_refs[large_count++] = (ce_ref)element;
+            break;
+        }
         case KIND_VARIABLE: {
             size_t end = 0;
             ok = end_at(view, i, &end);
@@ -460,6 +486,12 @@ static bool check_value(const column_shape *shape, const ce_value *value)
         if (!shape->nullable)
             return ce_fail(CE_ERR_INVALID_ARGUMENT, "a non-nullable property of type %s cannot be set to null",
                            ce_type_name(shape->type));
+        return true;
+    }
+    if (shape->kind == KIND_OWNED_REFS) {
+        if (value->type != CE_TYPE_INT || (value->integer != 0 && !node_value_is_ref(value->integer)))
+            return ce_fail(CE_ERR_INVALID_ARGUMENT, "internal error: a column of owned refs holds refs, not %s",
+                           ce_type_name(value->type));
         return true;
     }
     if (value->type != shape->type)
@@ -645,6 +677,12 @@ bool column_get(const ce_space *space, ce_ref column, ce_type type, bool nullabl
     case KIND_FIXED:
         decode_fixed(type, view.parts[PART_VALUES].payload + index * view.shape.element_size, out_value);
         return true;
+    case KIND_OWNED_REFS: {
+        int64_t element = node_get(&view.parts[PART_VALUES], index);
+        if (!check_owned_ref(&view, index, element)) return false;
+        *out_value = (ce_value){.type = CE_TYPE_INT, .integer = element};
+        return true;
+    }
     case KIND_VARIABLE: break;
     }
     return get_variable(space, &view, index, scratch, out_value);
@@ -814,6 +852,7 @@ bool column_create(ce_space *space, ce_type type, bool nullable, size_t count, c
     bool ok = true;
     switch (shape.kind) {
     case KIND_INTEGER: ok = node_create(space, 0, count, 0, &parts[PART_VALUES]); break;
+    case KIND_OWNED_REFS: ok = node_create(space, NODE_HAS_REFS, count, 0, &parts[PART_VALUES]); break;
     case KIND_TIMESTAMP:
         ok = node_create(space, 0, count, 0, &parts[PART_VALUES]) &&
              node_create(space, 0, count, 0, &parts[PART_NANOSECONDS]);
@@ -877,6 +916,7 @@ bool column_set(ce_space *space, ce_ref *column, ce_type type, bool nullable, si
     bool ok = true;
     switch (view.shape.kind) {
     case KIND_INTEGER: ok = part_set(space, column, &view, PART_VALUES, index, encode_integer(value)); break;
+    case KIND_OWNED_REFS: ok = part_set(space, column, &view, PART_VALUES, index, value->integer); break;
     case KIND_TIMESTAMP:
         ok = part_set(space, column, &view, PART_VALUES, index, is_null ? 0 : value->timestamp.seconds) &&
              part_set(space, column, &view, PART_NANOSECONDS, index, is_null ? 0 : value->timestamp.nanoseconds);
@@ -904,7 +944,8 @@ bool column_insert_default(ce_space *space, ce_ref *column, ce_type type, bool n
         return ce_fail(CE_ERR_INVALID_ARGUMENT, "a column array holds at most %u values", COLUMN_MAX_COUNT);
     bool ok = true;
     switch (view.shape.kind) {
-    case KIND_INTEGER: ok = part_insert(space, column, &view, PART_VALUES, index, 0); break;
+    case KIND_INTEGER:
+    case KIND_OWNED_REFS: ok = part_insert(space, column, &view, PART_VALUES, index, 0); break;
     case KIND_TIMESTAMP:
         ok = part_insert(space, column, &view, PART_VALUES, index, 0) &&
              part_insert(space, column, &view, PART_NANOSECONDS, index, 0);
@@ -936,6 +977,12 @@ bool column_erase(ce_space *space, ce_ref *column, ce_type type, bool nullable, 
     bool ok = true;
     switch (view.shape.kind) {
     case KIND_INTEGER: ok = part_erase(space, column, &view, PART_VALUES, index); break;
+    case KIND_OWNED_REFS: {
+        int64_t element = node_get(&view.parts[PART_VALUES], index);
+        ok = check_owned_ref(&view, index, element) && part_erase(space, column, &view, PART_VALUES, index) &&
+             (element == 0 || node_free_tree(space, (ce_ref)element));
+        break;
+    }
     case KIND_TIMESTAMP:
         ok = part_erase(space, column, &view, PART_VALUES, index) &&
              part_erase(space, column, &view, PART_NANOSECONDS, index);
@@ -998,7 +1045,8 @@ bool column_split(ce_space *space, ce_ref *column, ce_type type, bool nullable, 
     ce_ref right_parts[PART_MAX] = {0};
     bool ok = true;
     switch (view.shape.kind) {
-    case KIND_INTEGER: ok = split_integers(space, column, &view, PART_VALUES, from, &right_parts[PART_VALUES]); break;
+    case KIND_INTEGER:
+    case KIND_OWNED_REFS: ok = split_integers(space, column, &view, PART_VALUES, from, &right_parts[PART_VALUES]); break;
     case KIND_TIMESTAMP:
         ok = split_integers(space, column, &view, PART_VALUES, from, &right_parts[PART_VALUES]) &&
              split_integers(space, column, &view, PART_NANOSECONDS, from, &right_parts[PART_NANOSECONDS]);

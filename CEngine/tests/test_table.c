@@ -35,7 +35,7 @@ static void expect_error(bool ok, ce_error_code code, const char *fragment)
 
 static ce_column_key add_property(ce_txn *txn, ce_table_key table, const char *name, ce_type type, bool nullable)
 {
-    ce_property_info info = {name, type, nullable, false, false};
+    ce_property_info info = {.name = name, .type = type, .nullable = nullable};
     ce_column_key column;
     CHECK(ce_property_add(txn, table, &info, &column));
     return column;
@@ -54,9 +54,9 @@ static void test_schema(ce_db *db)
     expect_error(ce_table_add(txn, "", &dog), CE_ERR_INVALID_ARGUMENT, "not a valid table name");
     ce_column_key name = add_property(txn, person, "name", CE_TYPE_STRING, false);
     add_property(txn, person, "age", CE_TYPE_INT, false);
-    expect_error(ce_property_add(txn, person, &(ce_property_info){"name", CE_TYPE_INT, false, false, false}, &name),
+    expect_error(ce_property_add(txn, person, &(ce_property_info){.name = "name", .type = CE_TYPE_INT, .nullable = false, .primary_key = false, .indexed = false}, &name),
                  CE_ERR_DUPLICATE_NAME, "'name'");
-    expect_error(ce_property_add(txn, person, &(ce_property_info){"score", CE_TYPE_DOUBLE, false, true, false}, &name),
+    expect_error(ce_property_add(txn, person, &(ce_property_info){.name = "score", .type = CE_TYPE_DOUBLE, .nullable = false, .primary_key = true, .indexed = false}, &name),
                  CE_ERR_INVALID_SCHEMA, "primary key must be");
     CHECK(ce_set_schema_version(txn, 7));
     CHECK(ce_txn_commit(txn));
@@ -242,11 +242,11 @@ static void test_primary_keys(ce_db *db)
     ce_column_key id, name, label;
     CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_table_add(txn, "Customer", &people));
-    CHECK(ce_property_add(txn, people, &(ce_property_info){"id", CE_TYPE_INT, false, true, false}, &id));
+    CHECK(ce_property_add(txn, people, &(ce_property_info){.name = "id", .type = CE_TYPE_INT, .nullable = false, .primary_key = true, .indexed = false}, &id));
     name = add_property(txn, people, "name", CE_TYPE_STRING, false);
     CHECK(ce_table_add(txn, "Tag", &tags));
-    CHECK(ce_property_add(txn, tags, &(ce_property_info){"label", CE_TYPE_STRING, true, true, false}, &label));
-    expect_error(ce_property_add(txn, tags, &(ce_property_info){"other", CE_TYPE_INT, false, true, false}, &id),
+    CHECK(ce_property_add(txn, tags, &(ce_property_info){.name = "label", .type = CE_TYPE_STRING, .nullable = true, .primary_key = true, .indexed = false}, &label));
+    expect_error(ce_property_add(txn, tags, &(ce_property_info){.name = "other", .type = CE_TYPE_INT, .nullable = false, .primary_key = true, .indexed = false}, &id),
                  CE_ERR_INVALID_SCHEMA, "has a primary key already");
     for (int64_t i = 0; i < 5000; i++) {
         ce_object_key key;
@@ -400,7 +400,7 @@ static void test_large_table(ce_db *db)
     ce_column_key id, value_column;
     CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_table_add(txn, "Large", &table));
-    CHECK(ce_property_add(txn, table, &(ce_property_info){"id", CE_TYPE_INT, false, true, false}, &id));
+    CHECK(ce_property_add(txn, table, &(ce_property_info){.name = "id", .type = CE_TYPE_INT, .nullable = false, .primary_key = true, .indexed = false}, &id));
     value_column = add_property(txn, table, "value", CE_TYPE_DOUBLE, false);
     for (int64_t i = 0; i < OBJECTS; i++) {
         ce_object_key key;
@@ -444,7 +444,7 @@ static void test_create_with_values(ce_db *db)
     ce_column_key id, name, gone, score;
     CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_table_add(txn, "Bulk", &table));
-    CHECK(ce_property_add(txn, table, &(ce_property_info){"id", CE_TYPE_STRING, false, true, false}, &id));
+    CHECK(ce_property_add(txn, table, &(ce_property_info){.name = "id", .type = CE_TYPE_STRING, .nullable = false, .primary_key = true, .indexed = false}, &id));
     name = add_property(txn, table, "name", CE_TYPE_STRING, true);
     gone = add_property(txn, table, "gone", CE_TYPE_INT, false);
     score = add_property(txn, table, "score", CE_TYPE_DOUBLE, false);
@@ -498,13 +498,13 @@ static void test_secondary_indexes(ce_db *db)
     }
     /* Added after the objects exist: the index starts from the defaults. */
     ce_column_key number, number_plain, text, text_plain, flag;
-    CHECK(ce_property_add(txn, table, &(ce_property_info){"number", CE_TYPE_INT, true, false, true}, &number));
+    CHECK(ce_property_add(txn, table, &(ce_property_info){.name = "number", .type = CE_TYPE_INT, .nullable = true, .primary_key = false, .indexed = true}, &number));
     number_plain = add_property(txn, table, "numberPlain", CE_TYPE_INT, true);
-    CHECK(ce_property_add(txn, table, &(ce_property_info){"text", CE_TYPE_STRING, false, false, true}, &text));
+    CHECK(ce_property_add(txn, table, &(ce_property_info){.name = "text", .type = CE_TYPE_STRING, .nullable = false, .primary_key = false, .indexed = true}, &text));
     text_plain = add_property(txn, table, "textPlain", CE_TYPE_STRING, false);
-    CHECK(ce_property_add(txn, table, &(ce_property_info){"flag", CE_TYPE_BOOL, false, false, true}, &flag));
+    CHECK(ce_property_add(txn, table, &(ce_property_info){.name = "flag", .type = CE_TYPE_BOOL, .nullable = false, .primary_key = false, .indexed = true}, &flag));
     ce_column_key unused;
-    expect_error(ce_property_add(txn, table, &(ce_property_info){"real", CE_TYPE_DOUBLE, false, false, true}, &unused),
+    expect_error(ce_property_add(txn, table, &(ce_property_info){.name = "real", .type = CE_TYPE_DOUBLE, .nullable = false, .primary_key = false, .indexed = true}, &unused),
                  CE_ERR_INVALID_SCHEMA, "cannot be indexed");
     CHECK(ce_txn_commit(txn));
     test_verify(db);
@@ -567,9 +567,9 @@ static void test_update_policies(ce_db *db)
     ce_column_key id, name, age;
     CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_table_add(txn, "Updated", &table));
-    CHECK(ce_property_add(txn, table, &(ce_property_info){"id", CE_TYPE_INT, false, true, false}, &id));
+    CHECK(ce_property_add(txn, table, &(ce_property_info){.name = "id", .type = CE_TYPE_INT, .nullable = false, .primary_key = true, .indexed = false}, &id));
     name = add_property(txn, table, "name", CE_TYPE_STRING, false);
-    CHECK(ce_property_add(txn, table, &(ce_property_info){"age", CE_TYPE_INT, false, false, true}, &age));
+    CHECK(ce_property_add(txn, table, &(ce_property_info){.name = "age", .type = CE_TYPE_INT, .nullable = false, .primary_key = false, .indexed = true}, &age));
     ce_value first[3] = {int_value(1), string_value("Ada"), int_value(36)};
     ce_object_key key, again;
     bool created;
@@ -610,7 +610,7 @@ static void test_malformed_timestamp(ce_db *db)
     CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_table_add(txn, "Event", &table));
     add_property(txn, table, "count", CE_TYPE_INT, false);
-    CHECK(ce_property_add(txn, table, &(ce_property_info){"when", CE_TYPE_TIMESTAMP, false, false, true}, &when));
+    CHECK(ce_property_add(txn, table, &(ce_property_info){.name = "when", .type = CE_TYPE_TIMESTAMP, .nullable = false, .primary_key = false, .indexed = true}, &when));
     ce_value good = {.type = CE_TYPE_TIMESTAMP, .timestamp = {100, 5}};
     ce_value values[2] = {int_value(1), good};
     ce_object_key key, other;
