@@ -1115,21 +1115,24 @@ static void describe_value(const ce_value *value, char *text, size_t size)
 }
 
 /* What one value slot holds: a property of one value, or the elements of a
- * collection. `where` names it in messages ("Person.dogs"). */
+ * collection, and the names messages give it ("Person.dogs"). */
 typedef struct element_spec {
     ce_type type;            /* LINK, MIXED or a scalar type */
     bool nullable;
     ce_table_key link_target; /* LINK */
     bool in_set;             /* sets hold no nested collections */
-    char where[2 * NAME_MAX_BYTES + 24];
+    const char *table_name;  /* for messages: "table.property" */
+    const char *property_name;
 } element_spec;
+
+/* The "%s.%s" arguments that name a spec's property in a message. */
+#define SPEC_WHERE(spec) (spec)->table_name, (spec)->property_name
 
 static element_spec spec_of_property(const schema_table *table, const schema_property *property)
 {
     element_spec spec = {property->type, (property->flags & PROPERTY_NULLABLE) != 0, property->link_target,
-                         property->collection == CE_COLLECTION_SET, ""};
+                         property->collection == CE_COLLECTION_SET, table->name, property->name};
     if (property->type == CE_TYPE_MIXED) spec.nullable = true;
-    snprintf(spec.where, sizeof spec.where, "%s.%s", table->name, property->name);
     return spec;
 }
 
@@ -1143,7 +1146,7 @@ static void storage_of(const element_spec *spec, ce_type *out_type, bool *out_nu
 static bool check_scalar_bytes(const element_spec *spec, const ce_value *value)
 {
     if (value->type == CE_TYPE_STRING && !value_check_utf8(value->string.data, value->string.size))
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "property '%s': the string is not valid UTF-8", spec->where);
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "property '%s.%s': the string is not valid UTF-8", SPEC_WHERE(spec));
     /* The column layer refuses a malformed timestamp too, but only when it
      * writes the value: after cluster_insert has inserted the object's key
      * and the values of the columns before it (create with values), or
@@ -1151,14 +1154,14 @@ static bool check_scalar_bytes(const element_spec *spec, const ce_value *value)
      * indexed timestamp). Checked here, a bad value changes nothing. */
     if (value->type == CE_TYPE_TIMESTAMP && !value_timestamp_is_valid(value->timestamp))
         return ce_fail(CE_ERR_INVALID_ARGUMENT,
-                       "property '%s': the timestamp (%lld s, %d ns) is malformed: nanoseconds must lie within "
+                       "property '%s.%s': the timestamp (%lld s, %d ns) is malformed: nanoseconds must lie within "
                        "+-999999999 and have the sign of seconds",
-                       spec->where, (long long)value->timestamp.seconds, (int)value->timestamp.nanoseconds);
+                       SPEC_WHERE(spec), (long long)value->timestamp.seconds, (int)value->timestamp.nanoseconds);
     if ((value->type == CE_TYPE_STRING || value->type == CE_TYPE_BINARY) && value->string.size > 0 && !value->string.data)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "property '%s': a value of %zu bytes has no data", spec->where,
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "property '%s.%s': a value of %zu bytes has no data", SPEC_WHERE(spec),
                        value->string.size);
     if ((value->type == CE_TYPE_STRING || value->type == CE_TYPE_BINARY) && value->string.size > NODE_MAX_COUNT - 1)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "property '%s': a value of %zu bytes is too large", spec->where,
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "property '%s.%s': a value of %zu bytes is too large", SPEC_WHERE(spec),
                        value->string.size);
     return true;
 }
@@ -1171,22 +1174,22 @@ static bool object_exists(ce_txn *txn, ce_table_key key, ce_object_key object, b
 static bool check_link_target(ce_txn *txn, schema *loaded, const element_spec *spec, ce_link link)
 {
     if (spec->type == CE_TYPE_LINK && link.table != spec->link_target)
-        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s' links to table '%s', not to table %u", spec->where,
+        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' links to table '%s', not to table %u", SPEC_WHERE(spec),
                        loaded->tables[spec->link_target].name, (unsigned)link.table);
     if (link.table >= loaded->table_count || (loaded->tables[link.table].flags & TABLE_REMOVED))
-        return ce_fail(CE_ERR_NO_SUCH_TABLE, "property '%s': no table with key %u to link to", spec->where,
+        return ce_fail(CE_ERR_NO_SUCH_TABLE, "property '%s.%s': no table with key %u to link to", SPEC_WHERE(spec),
                        (unsigned)link.table);
     const schema_table *target = &loaded->tables[link.table];
     if (target->flags & TABLE_EMBEDDED)
         return ce_fail(CE_ERR_EMBEDDED_OBJECT,
-                       "property '%s': cannot set a link to an existing managed embedded object of type '%s' (create it "
+                       "property '%s.%s': cannot set a link to an existing managed embedded object of type '%s' (create it "
                        "through its parent instead)",
-                       spec->where, target->name);
+                       SPEC_WHERE(spec), target->name);
     bool exists;
     if (!object_exists(txn, link.table, link.key, &exists)) return false;
     if (!exists)
-        return ce_fail(CE_ERR_NO_SUCH_OBJECT, "property '%s': the linked object %lld of type '%s' does not exist",
-                       spec->where, (long long)link.key, target->name);
+        return ce_fail(CE_ERR_NO_SUCH_OBJECT, "property '%s.%s': the linked object %lld of type '%s' does not exist",
+                       SPEC_WHERE(spec), (long long)link.key, target->name);
     return true;
 }
 
@@ -1196,21 +1199,21 @@ static bool check_element(ce_txn *txn, schema *loaded, const element_spec *spec,
     if (!value) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a value is required");
     if (value->type == CE_TYPE_NULL) {
         if (spec->nullable) return true;
-        return ce_fail(CE_ERR_NULL_NOT_ALLOWED, "property '%s' is required: it cannot be null", spec->where);
+        return ce_fail(CE_ERR_NULL_NOT_ALLOWED, "property '%s.%s' is required: it cannot be null", SPEC_WHERE(spec));
     }
     if (spec->type == CE_TYPE_MIXED) {
         if ((unsigned)value->type > CE_TYPE_DICTIONARY || value->type == CE_TYPE_MIXED)
-            return ce_fail(CE_ERR_WRONG_TYPE, "property '%s' is mixed: it cannot hold a value of type %d", spec->where,
+            return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' is mixed: it cannot hold a value of type %d", SPEC_WHERE(spec),
                            (int)value->type);
         if (spec->in_set && (value->type == CE_TYPE_LIST || value->type == CE_TYPE_DICTIONARY))
-            return ce_fail(CE_ERR_WRONG_TYPE, "property '%s': a set cannot hold a nested collection", spec->where);
+            return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s': a set cannot hold a nested collection", SPEC_WHERE(spec));
         if (value->type == CE_TYPE_LINK) return check_link_target(txn, loaded, spec, value->link);
         return check_scalar_bytes(spec, value);
     }
     if (value->type != spec->type) {
         char text[96];
         describe_value(value, text, sizeof text);
-        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s' is of type %s, not %s (value %s)", spec->where,
+        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' is of type %s, not %s (value %s)", SPEC_WHERE(spec),
                        ce_type_name(spec->type), ce_type_name(value->type), text);
     }
     if (value->type == CE_TYPE_LINK) return check_link_target(txn, loaded, spec, value->link);
@@ -1436,7 +1439,7 @@ static bool decode_element(const ce_space *space, const element_spec *spec, cons
 {
     if (spec->type == CE_TYPE_LINK) {
         if (stored->type != CE_TYPE_INT || stored->integer < 0)
-            return ce_fail(CE_ERR_CORRUPT, "invalid database: property '%s' holds a bad link", spec->where);
+            return ce_fail(CE_ERR_CORRUPT, "invalid database: property '%s.%s' holds a bad link", SPEC_WHERE(spec));
         if (stored->integer == 0) *out_value = (ce_value){.type = CE_TYPE_NULL};
         else *out_value = (ce_value){.type = CE_TYPE_LINK, .link = {spec->link_target, stored->integer - 1}};
         return true;
@@ -1575,7 +1578,7 @@ static bool collect_links(const ce_space *space, const element_spec *spec, const
                           unsigned depth)
 {
     if (spec->type == CE_TYPE_LINK) {
-        if (stored->integer < 0) return ce_fail(CE_ERR_CORRUPT, "invalid database: property '%s' holds a bad link", spec->where);
+        if (stored->integer < 0) return ce_fail(CE_ERR_CORRUPT, "invalid database: property '%s.%s' holds a bad link", SPEC_WHERE(spec));
         return stored->integer == 0 || link_list_push(links, (ce_link){spec->link_target, stored->integer - 1});
     }
     if (spec->type != CE_TYPE_MIXED || stored->integer == 0) return true;
@@ -2163,7 +2166,7 @@ static bool create_embedded(ce_txn *txn, schema *loaded, ce_table_key target, ce
 static bool require_embedded_target(const schema *loaded, const element_spec *spec)
 {
     if (spec->type != CE_TYPE_LINK || !(loaded->tables[spec->link_target].flags & TABLE_EMBEDDED))
-        return ce_fail(CE_ERR_EMBEDDED_OBJECT, "property '%s' does not link to an embedded table", spec->where);
+        return ce_fail(CE_ERR_EMBEDDED_OBJECT, "property '%s.%s' does not link to an embedded table", SPEC_WHERE(spec));
     return true;
 }
 
@@ -2393,8 +2396,8 @@ static bool find_nested(const ce_space *space, schema *loaded, const found_colle
                         const collection_step *step, found_collection *out, ce_ref *out_node)
 {
     if (found->spec.type != CE_TYPE_MIXED || found->kind == CE_COLLECTION_SET)
-        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s': only lists and dictionaries of mixed values nest collections",
-                       found->spec.where);
+        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s': only lists and dictionaries of mixed values nest collections",
+                       SPEC_WHERE(&found->spec));
     size_t index;
     ce_ref values;
     ce_value stored, value;
@@ -2403,7 +2406,7 @@ static bool find_nested(const ce_space *space, schema *loaded, const found_colle
         !mixed_read(space, (ce_ref)stored.integer, &value, &out->root))
         return false;
     if (value.type != CE_TYPE_LIST && value.type != CE_TYPE_DICTIONARY)
-        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s': the element holds a %s, not a collection", found->spec.where,
+        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s': the element holds a %s, not a collection", SPEC_WHERE(&found->spec),
                        ce_type_name(value.type));
     out->kind = kind_of_nested(value.type);
     out->spec = nested_spec(&found->spec);
@@ -2437,7 +2440,7 @@ static bool find_top(const ce_collection *collection, schema **out_schema, found
     ce_value value;
     if (!mixed_read(db_txn_space(collection->txn), (ce_ref)out_stored->integer, &value, &out->root)) return false;
     if (value.type != CE_TYPE_LIST && value.type != CE_TYPE_DICTIONARY)
-        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s' holds a %s, not a collection", out->spec.where,
+        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' holds a %s, not a collection", SPEC_WHERE(&out->spec),
                        ce_type_name(value.type));
     out->kind = kind_of_nested(value.type);
     out->spec = nested_spec(&out->spec);
@@ -2616,7 +2619,7 @@ static bool edit_list(ce_space *space, schema *loaded, found_collection *found, 
     }
     default: break;
     }
-    return ce_fail(CE_ERR_WRONG_TYPE, "property '%s': not a list operation", spec->where);
+    return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s': not a list operation", SPEC_WHERE(spec));
 }
 
 static bool edit_set(ce_space *space, schema *loaded, found_collection *found, edit_request *request)
@@ -2693,7 +2696,7 @@ static bool apply_edit(ce_txn *txn, schema *loaded, found_collection *found, edi
         return edit_dictionary(space, loaded, found, request);
     case CE_COLLECTION_NONE: break;
     }
-    return ce_fail(CE_ERR_WRONG_TYPE, "property '%s': that operation does not apply to a %s", found->spec.where,
+    return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s': that operation does not apply to a %s", SPEC_WHERE(&found->spec),
                    found->kind == CE_COLLECTION_LIST  ? "list"
                    : found->kind == CE_COLLECTION_SET ? "set"
                                                       : "dictionary");
@@ -3056,7 +3059,7 @@ bool ce_dictionary_get(const ce_collection *dictionary, const char *key, size_t 
     if (!key && key_size) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a dictionary key of %zu bytes has no data", key_size);
     if (!find_collection(dictionary, &loaded, &found)) return false;
     if (found.kind != CE_COLLECTION_DICTIONARY)
-        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s' is not a dictionary", found.spec.where);
+        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' is not a dictionary", SPEC_WHERE(&found.spec));
     const ce_space *space = db_txn_space(dictionary->txn);
     ce_ref keys, values;
     size_t position;
@@ -3079,7 +3082,7 @@ bool ce_dictionary_key_at(const ce_collection *dictionary, size_t index, ce_valu
     if (!out_key) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_dictionary_key_at: out_key is required");
     if (!find_collection(dictionary, &loaded, &found)) return false;
     if (found.kind != CE_COLLECTION_DICTIONARY)
-        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s' is not a dictionary", found.spec.where);
+        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' is not a dictionary", SPEC_WHERE(&found.spec));
     const ce_space *space = db_txn_space(dictionary->txn);
     ce_ref keys, values;
     return dictionary_parts(space, found.root, &keys, &values) &&
