@@ -346,8 +346,9 @@ static bool insert_into_leaf(ce_space *space, ce_ref *leaf_ref, const cluster_sc
         ce_node slots;
         if (!node_read(space, *leaf_ref, &slots)) return false;
         ce_ref column = (ce_ref)node_get(&slots, LEAF_FIRST_COLUMN + c);
-        if (!column_insert_default(space, &column, spec->type, spec->nullable, position)) return false;
-        if (values && !column_set(space, &column, spec->type, spec->nullable, position, &values[c])) return false;
+        if (values ? !column_insert(space, &column, spec->type, spec->nullable, position, &values[c])
+                   : !column_insert_default(space, &column, spec->type, spec->nullable, position))
+            return false;
         if (!node_set(space, *leaf_ref, LEAF_FIRST_COLUMN + c, (int64_t)column)) return false;
     }
     out->happened = false;

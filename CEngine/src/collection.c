@@ -195,8 +195,8 @@ bool collection_insert(ce_space *space, ce_ref *collection, ce_type type, bool n
     collection_view view;
     if (!open_collection(space, *collection, type, nullable, &view)) return false;
     if (index > view.total) return out_of_bounds(index, view.total);
-    /* Inserting moves bytes of the chunk; a string or binary that points
-     * into it is copied first. */
+    /* A split or a new root moves chunks around; a string or binary that
+     * points into one is copied first. */
     ce_value copy = *value;
     void *bytes = NULL;
     if ((value->type == CE_TYPE_STRING || value->type == CE_TYPE_BINARY) && value->string.size > 0) {
@@ -208,15 +208,13 @@ bool collection_insert(ce_space *space, ce_ref *collection, ce_type type, bool n
     bool ok = true;
     if (*collection == 0) {
         ok = column_create(space, type, nullable, 0, collection) &&
-             column_insert_default(space, collection, type, nullable, 0) &&
-             column_set(space, collection, type, nullable, 0, &copy);
+             column_insert(space, collection, type, nullable, 0, &copy);
     } else {
         if (!view.chunked && view.total == COLLECTION_CHUNK_MAX)
             ok = make_chunked(space, collection, type, nullable, view.total) &&
                  open_collection(space, *collection, type, nullable, &view);
         if (ok && !view.chunked) {
-            ok = column_insert_default(space, collection, type, nullable, index) &&
-                 column_set(space, collection, type, nullable, index, &copy);
+            ok = column_insert(space, collection, type, nullable, index, &copy);
         } else if (ok) {
             size_t chunk, offset;
             locate(&view, index, &chunk, &offset);
@@ -226,8 +224,7 @@ bool collection_insert(ce_space *space, ce_ref *collection, ce_type type, bool n
             }
             ce_ref ref = 0, counts;
             size_t count = ok ? (size_t)node_get(&view.counts, chunk) : 0;
-            ok = ok && chunk_ref(&view, chunk, &ref) && column_insert_default(space, &ref, type, nullable, offset) &&
-                 column_set(space, &ref, type, nullable, offset, &copy) &&
+            ok = ok && chunk_ref(&view, chunk, &ref) && column_insert(space, &ref, type, nullable, offset, &copy) &&
                  writable_root(space, collection, &view, &counts) &&
                  store_chunk(space, *collection, counts, chunk, ref, count + 1);
         }

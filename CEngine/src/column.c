@@ -969,6 +969,54 @@ bool column_insert_default(ce_space *space, ce_ref *column, ce_type type, bool n
     return ok;
 }
 
+bool column_insert(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index, const ce_value *value)
+{
+    column_view view;
+    if (!open_column(space, *column, type, nullable, true, &view)) return false;
+    if (!check_value(&view.shape, value)) return false;
+    if (index > view.count) return out_of_bounds(&view, index);
+    if (view.count >= COLUMN_MAX_COUNT)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "a column array holds at most %u values", COLUMN_MAX_COUNT);
+    bool is_null = value->type == CE_TYPE_NULL;
+    bool ok = true;
+    switch (view.shape.kind) {
+    case KIND_INTEGER: ok = part_insert(space, column, &view, PART_VALUES, index, encode_integer(value)); break;
+    case KIND_OWNED_REFS: ok = part_insert(space, column, &view, PART_VALUES, index, value->integer); break;
+    case KIND_TIMESTAMP:
+        ok = part_insert(space, column, &view, PART_VALUES, index, is_null ? 0 : value->timestamp.seconds) &&
+             part_insert(space, column, &view, PART_NANOSECONDS, index, is_null ? 0 : value->timestamp.nanoseconds);
+        break;
+    case KIND_FIXED: {
+        uint8_t element[16];
+        encode_fixed(type, is_null ? NULL : value, element);
+        size_t at = index * view.shape.element_size;
+        ok = bytes_splice(space, column, &view, PART_VALUES, at, at, element, view.shape.element_size);
+        break;
+    }
+    case KIND_VARIABLE: {
+        const uint8_t *data = NULL;
+        size_t size = 0, start = 0;
+        if (!is_null) {
+            data = type == CE_TYPE_STRING ? (const uint8_t *)value->string.data : value->binary.data;
+            size = type == CE_TYPE_STRING ? value->string.size : value->binary.size;
+        }
+        /* The value's own node first: `data` may point into this column. */
+        ce_ref own = 0;
+        if (!is_null && !store_alone_if_large(space, data, size, &own)) return false;
+        size_t inline_size = own ? 0 : size;
+        ok = (index == 0 || end_at(&view, index - 1, &start)) &&
+             bytes_splice(space, column, &view, PART_BYTES, start, start, data, inline_size) &&
+             part_insert(space, column, &view, PART_VALUES, index, (int64_t)(start + inline_size)) &&
+             shift_ends(space, column, &view, index + 1, (int64_t)inline_size);
+        if (ok && own) ok = ensure_large(space, column, &view, view.count);
+        if (ok && view.part_refs[PART_LARGE]) ok = part_insert(space, column, &view, PART_LARGE, index, (int64_t)own);
+        break;
+    }
+    }
+    if (ok && nullable) ok = part_insert(space, column, &view, view.shape.null_part, index, is_null ? 1 : 0);
+    return ok;
+}
+
 bool column_erase(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index)
 {
     column_view view;

@@ -92,6 +92,10 @@ bool column_set(ce_space *space, ce_ref *column, ce_type type, bool nullable, si
 /* Inserts the default value before `index` (index == count appends). */
 bool column_insert_default(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index);
 
+/* Inserts `value` before `index` (index == count appends): what
+ * column_insert_default and column_set do together, in one pass. */
+bool column_insert(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index, const ce_value *value);
+
 bool column_erase(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index);
 
 /* Moves the values [from, count) into a new column *out_right; the column
