@@ -12,6 +12,8 @@
 #include "column.h"
 #include "error.h"
 
+#include <stdlib.h>
+
 enum { LEAF_BASE_KEY = 0, LEAF_KEY_OFFSETS = 1, LEAF_FIRST_COLUMN = 2 };
 enum { INNER_FIRST_KEYS = 0, INNER_COUNTS = 1, INNER_FIRST_CHILD = 2 };
 
@@ -453,28 +455,160 @@ static bool insert_into(ce_space *space, ce_ref *ref, const cluster_schema *sche
     return split_inner(space, *ref, from, out);
 }
 
+/* A new root above the two halves of a root that split. */
+static bool grow_root(ce_space *space, ce_ref *root, const split_result *split)
+{
+    ce_object_key first;
+    if (!cluster_key_at(space, *root, 0, &first)) return false;
+    ce_ref new_root, keys, counts;
+    if (!node_create(space, NODE_INNER | NODE_HAS_REFS, INNER_FIRST_CHILD, 0, &new_root) ||
+        !node_create(space, 0, 0, 0, &keys) || !node_create(space, 0, 0, 0, &counts))
+        return false;
+    if (!node_append(space, keys, first) || !node_append(space, keys, split->right_first_key) ||
+        !node_append(space, counts, (int64_t)split->left_count) || !node_append(space, counts, (int64_t)split->right_count) ||
+        !node_set(space, new_root, INNER_FIRST_KEYS, (int64_t)keys) || !node_set(space, new_root, INNER_COUNTS, (int64_t)counts) ||
+        !node_append(space, new_root, (int64_t)*root) || !node_append(space, new_root, (int64_t)split->right))
+        return false;
+    *root = new_root;
+    return true;
+}
+
 bool cluster_insert(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key,
                     const ce_value *values)
 {
     if (key < 0) return ce_fail(CE_ERR_INVALID_ARGUMENT, "object keys are not negative (%lld)", (long long)key);
     split_result split;
     if (!insert_into(space, root, schema, key, values, 0, &split)) return false;
-    if (!split.happened) return true;
-    /* The root split: a new root above the two halves. */
-    int64_t left_first_key;
-    ce_object_key first;
-    if (!cluster_key_at(space, *root, 0, &first)) return false;
-    left_first_key = first;
-    ce_ref new_root, keys, counts;
-    if (!node_create(space, NODE_INNER | NODE_HAS_REFS, INNER_FIRST_CHILD, 0, &new_root) ||
-        !node_create(space, 0, 0, 0, &keys) || !node_create(space, 0, 0, 0, &counts))
+    return !split.happened || grow_root(space, root, &split);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Appending whole leaves                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* The rightmost leaf: its number of objects and its last key (-1 if none). */
+static bool rightmost_leaf(const ce_space *space, ce_ref root, size_t *out_count, int64_t *out_last_key)
+{
+    ce_ref ref = root;
+    for (unsigned depth = 0;; depth++) {
+        if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(root, "tree too deep");
+        bool inner;
+        if (!is_inner(space, ref, &inner)) return false;
+        if (!inner) break;
+        inner_view view;
+        if (!read_inner(space, ref, &view)) return false;
+        ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + view.children - 1);
+    }
+    int64_t base;
+    ce_node offsets;
+    if (!read_leaf_keys(space, ref, &base, &offsets)) return false;
+    *out_count = offsets.count;
+    *out_last_key = offsets.count ? base + node_get(&offsets, offsets.count - 1) : -1;
+    return true;
+}
+
+/* A new leaf of `count` objects with consecutive keys from first_key;
+ * column c's values are values[c * stride + i]. */
+static bool build_leaf(ce_space *space, const cluster_schema *schema, ce_object_key first_key, size_t count,
+                       const ce_value *values, size_t stride, ce_ref *out_leaf)
+{
+    int64_t offsets[CLUSTER_LEAF_MAX];
+    for (size_t i = 0; i < count; i++) offsets[i] = (int64_t)i;
+    ce_ref leaf, offsets_ref;
+    if (!node_create(space, NODE_HAS_REFS, LEAF_FIRST_COLUMN + schema->column_count, 0, &leaf) ||
+        !node_create_from(space, 0, offsets, count, &offsets_ref) ||
+        !node_set(space, leaf, LEAF_BASE_KEY, node_tag(first_key)) ||
+        !node_set(space, leaf, LEAF_KEY_OFFSETS, (int64_t)offsets_ref))
         return false;
-    if (!node_append(space, keys, left_first_key) || !node_append(space, keys, split.right_first_key) ||
-        !node_append(space, counts, (int64_t)split.left_count) || !node_append(space, counts, (int64_t)split.right_count) ||
-        !node_set(space, new_root, INNER_FIRST_KEYS, (int64_t)keys) || !node_set(space, new_root, INNER_COUNTS, (int64_t)counts) ||
-        !node_append(space, new_root, (int64_t)*root) || !node_append(space, new_root, (int64_t)split.right))
+    for (size_t c = 0; c < schema->column_count; c++) {
+        const cluster_column *spec = &schema->columns[c];
+        if (spec->type == CE_TYPE_NULL) continue;
+        ce_ref column;
+        if (!column_create_from_values(space, spec->type, spec->nullable, values + c * stride, count, &column) ||
+            !node_set(space, leaf, LEAF_FIRST_COLUMN + c, (int64_t)column))
+            return false;
+    }
+    *out_leaf = leaf;
+    return true;
+}
+
+/* Adds a leaf after the last one, splitting inner nodes on the way up as
+ * an insert would. The last leaf itself is left as it is. */
+static bool append_leaf_into(ce_space *space, ce_ref *ref, ce_ref leaf, ce_object_key first_key, size_t count,
+                             unsigned depth, split_result *out)
+{
+    if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(*ref, "tree too deep");
+    bool inner;
+    if (!is_inner(space, *ref, &inner)) return false;
+    if (!inner) {
+        int64_t base;
+        ce_node offsets;
+        if (!read_leaf_keys(space, *ref, &base, &offsets)) return false;
+        *out = (split_result){true, leaf, first_key, offsets.count, count};
+        return true;
+    }
+    if (!node_make_writable(space, ref)) return false;
+    inner_view view;
+    if (!read_inner(space, *ref, &view)) return false;
+    size_t child = view.children - 1;
+    ce_ref child_ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + child);
+    int64_t child_first_key = node_get(&view.first_keys, child);
+    size_t child_count = (size_t)node_get(&view.counts, child);
+    split_result child_split;
+    if (!append_leaf_into(space, &child_ref, leaf, first_key, count, depth + 1, &child_split) ||
+        !node_set(space, *ref, INNER_FIRST_CHILD + child, (int64_t)child_ref))
         return false;
-    *root = new_root;
+    out->happened = false;
+    if (!child_split.happened) return inner_update_child(space, *ref, child, child_first_key, child_count + count);
+    if (!inner_update_child(space, *ref, child, child_first_key, child_split.left_count) ||
+        !inner_insert_child(space, *ref, child + 1, child_split.right_first_key, child_split.right_count,
+                            child_split.right))
+        return false;
+    if (view.children + 1 <= CLUSTER_INNER_MAX) return true;
+    return split_inner(space, *ref, view.children, out);
+}
+
+bool cluster_append_objects(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key first_key,
+                            size_t count, const ce_value *values)
+{
+    size_t last_count = 0;
+    int64_t last_key = -1;
+    if (count == 0) return true;
+    if (!rightmost_leaf(space, *root, &last_count, &last_key)) return false;
+    if (first_key <= last_key || first_key < 0 || (uint64_t)first_key + count > (uint64_t)INT64_MAX)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "appended keys must follow the last key (%lld), not start at %lld",
+                       (long long)last_key, (long long)first_key);
+    size_t done = 0;
+    /* A last leaf with room is filled first, object by object, so that
+     * appends in several transactions still leave full leaves. */
+    if (last_count > 0 && last_count < CLUSTER_LEAF_MAX) {
+        ce_value *row = malloc((schema->column_count + 1) * sizeof *row);
+        if (!row) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory appending objects");
+        bool ok = true;
+        for (; ok && done < count && last_count + done < CLUSTER_LEAF_MAX; done++) {
+            for (size_t c = 0; c < schema->column_count; c++) row[c] = values[c * count + done];
+            ok = cluster_insert(space, root, schema, first_key + (int64_t)done, row);
+        }
+        free(row);
+        if (!ok) return false;
+    }
+    while (done < count) {
+        size_t batch = count - done < CLUSTER_LEAF_MAX ? count - done : CLUSTER_LEAF_MAX;
+        ce_ref leaf;
+        if (!build_leaf(space, schema, first_key + (int64_t)done, batch, values + done, count, &leaf)) return false;
+        if (last_count == 0) {
+            /* The empty root leaf of an empty table gives way. */
+            if (!node_free_tree(space, *root)) return false;
+            *root = leaf;
+        } else {
+            split_result split;
+            if (!append_leaf_into(space, root, leaf, first_key + (int64_t)done, batch, 0, &split) ||
+                (split.happened && !grow_root(space, root, &split)))
+                return false;
+        }
+        last_count = batch;
+        done += batch;
+    }
     return true;
 }
 

@@ -65,6 +65,13 @@ bool cluster_key_at(const ce_space *space, ce_ref root, size_t index, ce_object_
 bool cluster_insert(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key,
                     const ce_value *values);
 
+/* Appends `count` objects with the keys first_key, first_key + 1, ...,
+ * all above the table's last key: whole leaves are built at once (a last
+ * leaf with room is filled first). Column c's values are
+ * values[c * count + i], checked by the caller as for cluster_insert. */
+bool cluster_append_objects(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key first_key,
+                            size_t count, const ce_value *values);
+
 /* Removes an object and its values. */
 bool cluster_erase(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key);
 

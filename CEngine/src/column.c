@@ -877,6 +877,86 @@ bool column_create(ce_space *space, ce_type type, bool nullable, size_t count, c
     return ok && assemble(space, &shape, parts, out_column);
 }
 
+/* A column holding `values`, built in one pass (a cluster leaf filled at
+ * once). Values that would get a node of their own go through column_insert. */
+bool column_create_from_values(ce_space *space, ce_type type, bool nullable, const ce_value *values, size_t count,
+                               ce_ref *out_column)
+{
+    column_shape shape;
+    if (!shape_of(type, nullable, &shape)) return false;
+    if (count > COLUMN_MAX_COUNT)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "a column array holds at most %u values, not %zu", COLUMN_MAX_COUNT, count);
+    size_t bytes_total = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (!check_value(&shape, &values[i])) return false;
+        if (shape.kind == KIND_VARIABLE && values[i].type != CE_TYPE_NULL) {
+            if (values[i].string.size >= COLUMN_COMPRESS_MIN) {
+                /* Rare: a large value decides compression on its own. */
+                if (!column_create(space, type, nullable, 0, out_column)) return false;
+                for (size_t j = 0; j < count; j++)
+                    if (!column_insert(space, out_column, type, nullable, j, &values[j])) return false;
+                return true;
+            }
+            bytes_total += values[i].string.size;
+        }
+    }
+    int64_t *first = malloc((2 * count + 1) * sizeof *first);
+    uint8_t *bytes = malloc(shape.kind == KIND_FIXED ? count * shape.element_size + 1 : bytes_total + 1);
+    if (!first || !bytes) {
+        free(first);
+        free(bytes);
+        return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory building a column of %zu values", count);
+    }
+    int64_t *second = first + count; /* nanoseconds, or null bits */
+    ce_ref parts[PART_MAX] = {0};
+    bool ok = true;
+    switch (shape.kind) {
+    case KIND_INTEGER:
+    case KIND_OWNED_REFS:
+        for (size_t i = 0; i < count; i++)
+            first[i] = shape.kind == KIND_OWNED_REFS ? values[i].integer : encode_integer(&values[i]);
+        ok = node_create_from(space, part_flags(&shape, PART_VALUES), first, count, &parts[PART_VALUES]);
+        break;
+    case KIND_TIMESTAMP:
+        for (size_t i = 0; i < count; i++) {
+            bool is_null = values[i].type == CE_TYPE_NULL;
+            first[i] = is_null ? 0 : values[i].timestamp.seconds;
+            second[i] = is_null ? 0 : values[i].timestamp.nanoseconds;
+        }
+        ok = node_create_from(space, 0, first, count, &parts[PART_VALUES]) &&
+             node_create_from(space, 0, second, count, &parts[PART_NANOSECONDS]);
+        break;
+    case KIND_FIXED:
+        for (size_t i = 0; i < count; i++) {
+            uint8_t element[16]; /* encode_fixed writes 16 bytes; an object id keeps 12 */
+            encode_fixed(type, values[i].type == CE_TYPE_NULL ? NULL : &values[i], element);
+            memcpy(bytes + i * shape.element_size, element, shape.element_size);
+        }
+        ok = node_create_bytes(space, 0, bytes, count * shape.element_size, &parts[PART_VALUES]);
+        break;
+    case KIND_VARIABLE: {
+        size_t end = 0;
+        for (size_t i = 0; i < count; i++) {
+            if (values[i].type != CE_TYPE_NULL && values[i].string.size > 0) {
+                memcpy(bytes + end, values[i].string.data, values[i].string.size);
+                end += values[i].string.size;
+            }
+            first[i] = (int64_t)end;
+        }
+        ok = node_create_from(space, 0, first, count, &parts[PART_VALUES]) &&
+             node_create_bytes(space, 0, bytes, end, &parts[PART_BYTES]);
+        break;
+    }
+    }
+    if (ok && nullable) {
+        for (size_t i = 0; i < count; i++) second[i] = values[i].type == CE_TYPE_NULL ? 1 : 0;
+        ok = node_create_from(space, 0, second, count, &parts[shape.null_part]);
+    }
+    free(first);
+    free(bytes);
+    return ok && assemble(space, &shape, parts, out_column);
+}
+
 static bool set_variable(ce_space *space, ce_ref *column, column_view *view, size_t index, const ce_value *value)
 {
     bool is_null = value->type == CE_TYPE_NULL;

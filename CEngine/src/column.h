@@ -84,6 +84,11 @@ bool column_size(const ce_space *space, ce_ref column, ce_type type, bool nullab
 bool column_get(const ce_space *space, ce_ref column, ce_type type, bool nullable, size_t index,
                 ce_column_scratch *scratch, ce_value *out_value);
 
+/* A new column holding `count` values (checked as column_set checks them),
+ * built in one pass: how a cluster leaf is filled at once. */
+bool column_create_from_values(ce_space *space, ce_type type, bool nullable, const ce_value *values, size_t count,
+                               ce_ref *out_column);
+
 /* Replaces the value at `index`. The value must have the column's type, or
  * be null in a nullable column. Its bytes are copied; they may point into the
  * database, even into this column. */

@@ -250,6 +250,7 @@ struct ce_txn {
     ce_ref history_ref;
     void *layer_state;                 /* see db_txn_set_layer_state */
     void (*release_layer_state)(void *state);
+    bool (*before_commit)(ce_txn *txn, void *state); /* see db_txn_set_before_commit */
 };
 
 static void release_layer_state(ce_txn *txn)
@@ -257,9 +258,15 @@ static void release_layer_state(ce_txn *txn)
     if (txn->release_layer_state) txn->release_layer_state(txn->layer_state);
     txn->layer_state = NULL;
     txn->release_layer_state = NULL;
+    txn->before_commit = NULL;
 }
 
 void *db_txn_layer_state(const ce_txn *txn) { return txn->layer_state; }
+
+void db_txn_set_before_commit(ce_txn *txn, bool (*before_commit)(ce_txn *txn, void *state))
+{
+    txn->before_commit = before_commit;
+}
 
 void db_txn_set_layer_state(ce_txn *txn, void *state, void (*release)(void *state))
 {
@@ -1135,7 +1142,8 @@ bool ce_txn_commit(ce_txn *txn)
     ce_db *db = txn->db;
     version_info info = {0};
     uint64_t bytes_written = 0;
-    bool ok = build_new_version(txn, &info) && write_new_version(txn, &info, &bytes_written);
+    bool ok = (!txn->before_commit || txn->before_commit(txn, txn->layer_state)) && build_new_version(txn, &info) &&
+              write_new_version(txn, &info, &bytes_written);
     if (ok) {
         publish_latest(db->shared, &info);
         /* After a large commit, vouch for it so that an open after a crash

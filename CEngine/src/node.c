@@ -177,6 +177,27 @@ bool node_create(ce_space *space, uint8_t flags, size_t count, int64_t fill, ce_
     return true;
 }
 
+bool node_create_from(ce_space *space, uint8_t flags, const int64_t *values, size_t count, ce_ref *out_ref)
+{
+    if (count > NODE_MAX_COUNT) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a node cannot hold %zu elements", count);
+    uint8_t width = 0;
+    for (size_t i = 0; i < count && width < 64; i++) {
+        uint8_t needed = node_width_for(values[i]);
+        if (needed > width) width = needed;
+    }
+    if (flags & NODE_HAS_REFS)
+        for (size_t i = 0; i < count; i++)
+            if (ref_is_temporary((ce_ref)values[i])) width = 64;
+    size_t size = (size_t)node_size_for(width, count);
+    uint8_t *bytes;
+    if (!space_dirty_create(space, size, true, out_ref, &bytes)) return false;
+    memset(bytes, 0, size);
+    write_header(bytes, flags, width, (uint32_t)count);
+    if (width != 0)
+        for (size_t i = 0; i < count; i++) put_element(bytes + NODE_HEADER_SIZE, width, i, values[i]);
+    return true;
+}
+
 bool node_create_bytes(ce_space *space, uint8_t flags, const void *data, size_t length, ce_ref *out_ref)
 {
     if (length > NODE_MAX_COUNT) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a value of %zu bytes is too large", length);

@@ -91,6 +91,9 @@ uint8_t node_width_for(int64_t value);
 /* A new dirty node of `count` elements, each `fill`. */
 bool node_create(ce_space *space, uint8_t flags, size_t count, int64_t fill, ce_ref *out_ref);
 
+/* A new dirty node holding `values` (at the smallest width that holds them all). */
+bool node_create_from(ce_space *space, uint8_t flags, const int64_t *values, size_t count, ce_ref *out_ref);
+
 /* A new dirty NODE_BYTES node holding a copy of `bytes`. */
 bool node_create_bytes(ce_space *space, uint8_t flags, const void *bytes, size_t length, ce_ref *out_ref);
 

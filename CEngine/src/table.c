@@ -71,11 +71,31 @@ typedef struct schema_table {
     schema_property *properties;
     cluster_column *columns; /* derived: what the cluster tree needs */
     size_t primary_key;      /* column, or NO_PRIMARY_KEY */
+    bool appendable;         /* derived: new objects may be buffered (see "Appending") */
 } schema_table;
+
+/* Objects created but not yet in the cluster tree: a bulk load fills whole
+ * leaves at once (see "Appending"). Values column by column,
+ * values[c * CLUSTER_LEAF_MAX + i]; the bytes of strings and binaries are
+ * copied into `arena` (their data pointers are set when the buffer is flushed). */
+typedef struct append_buffer {
+    bool active;
+    ce_table_key table;
+    size_t count;
+    ce_object_key first_key;   /* the key of the first buffered object */
+    bool has_last_primary_key; /* the table's largest primary key, buffered ones included */
+    int64_t last_primary_key;
+    ce_value *values;
+    size_t *arena_offsets;     /* per value: where its bytes start in the arena */
+    size_t column_capacity;
+    uint8_t *arena;
+    size_t arena_size, arena_capacity;
+} append_buffer;
 
 typedef struct schema {
     size_t table_count;
     schema_table *tables;
+    append_buffer append;
     ce_column_scratch scratch;        /* compressed values handed out in this transaction */
     ce_column_scratch search_scratch; /* compressed values compared during a search */
 } schema;
@@ -98,6 +118,9 @@ static void free_schema(void *state)
     free(loaded->tables);
     column_scratch_free(&loaded->scratch);
     column_scratch_free(&loaded->search_scratch);
+    free(loaded->append.values);
+    free(loaded->append.arena_offsets);
+    free(loaded->append.arena);
     free(loaded);
 }
 
@@ -123,6 +146,20 @@ static bool derive_columns(schema_table *table)
                                                            : property->type;
         columns[p].nullable = !owned && property->type != CE_TYPE_LINK && (property->flags & PROPERTY_NULLABLE) != 0;
         if (!removed && (property->flags & PROPERTY_PRIMARY)) table->primary_key = p;
+    }
+    /* Buffered creation covers plain tables: scalar properties, no index but
+     * an int primary key (whose ascending values prove uniqueness), no link
+     * in or out, not embedded. */
+    table->appendable = !(table->flags & TABLE_EMBEDDED);
+    for (size_t p = 0; p < table->property_count; p++) {
+        const schema_property *property = &table->properties[p];
+        if (property->flags & PROPERTY_REMOVED) continue;
+        bool plain = property->collection == CE_COLLECTION_NONE && !(property->flags & PROPERTY_BACKLINK) &&
+                     property->type != CE_TYPE_MIXED && property->type != CE_TYPE_LINK;
+        bool index_ok = !(property->flags & PROPERTY_INDEXED) ||
+                        ((property->flags & PROPERTY_PRIMARY) && property->type == CE_TYPE_INT &&
+                         !(property->flags & PROPERTY_NULLABLE));
+        if (!plain || !index_ok) table->appendable = false;
     }
     return true;
 }
@@ -442,8 +479,11 @@ static bool read_table_node(ce_txn *txn, ce_ref table_ref, table_refs *out)
     return true;
 }
 
+static bool flush_appends_of(ce_txn *txn, ce_table_key key);
+
 static bool table_refs_for_read(ce_txn *txn, ce_table_key key, table_refs *out)
 {
+    if (!flush_appends_of(txn, key)) return false;
     ce_node group, tables;
     if (!read_group(txn, &group) || !node_read(db_txn_space(txn), (ce_ref)node_get(&group, GROUP_TABLES), &tables))
         return false;
@@ -455,6 +495,7 @@ static bool table_refs_for_read(ce_txn *txn, ce_table_key key, table_refs *out)
 /* Makes the path group → tables → table writable and returns the table's refs. */
 static bool table_refs_for_write(ce_txn *txn, ce_table_key key, table_refs *out)
 {
+    if (!flush_appends_of(txn, key)) return false;
     ce_ref group, tables;
     if (!writable_group(txn, &group) || !writable_tables(txn, group, &tables)) return false;
     ce_space *space = db_txn_space(txn);
@@ -1937,6 +1978,140 @@ static bool create_object(ce_txn *txn, schema *loaded, ce_table_key key, const c
     return true;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Appending: objects of a plain table created one after another are        */
+/* buffered and enter the cluster tree (and the primary-key index) a whole  */
+/* leaf at a time. Every other access to the table goes through             */
+/* table_refs_for_read/_write, which flush the buffer first, and so does    */
+/* the commit; a rollback drops it with the rest of the transaction.        */
+/* ------------------------------------------------------------------------ */
+
+static bool flush_appends(ce_txn *txn, schema *loaded)
+{
+    append_buffer *buffer = &loaded->append;
+    if (!buffer->active) return true;
+    buffer->active = false; /* the table_refs calls below must not flush again */
+    size_t count = buffer->count;
+    buffer->count = 0;
+    if (count == 0) return true;
+    ce_table_key key = buffer->table;
+    schema_table *table = &loaded->tables[key];
+    for (size_t c = 0; c < table->property_count; c++)
+        for (size_t i = 0; i < count; i++) {
+            ce_value *value = &buffer->values[c * CLUSTER_LEAF_MAX + i];
+            if ((value->type == CE_TYPE_STRING || value->type == CE_TYPE_BINARY) && value->string.size > 0)
+                value->string.data = (const char *)buffer->arena + buffer->arena_offsets[c * CLUSTER_LEAF_MAX + i];
+        }
+    buffer->arena_size = 0;
+    /* cluster_append_objects reads column c's values at values[c * count + i]. */
+    if (count < CLUSTER_LEAF_MAX)
+        for (size_t c = 1; c < table->property_count; c++)
+            memmove(&buffer->values[c * count], &buffer->values[c * CLUSTER_LEAF_MAX], count * sizeof *buffer->values);
+    table_refs refs;
+    ce_space *space = db_txn_space(txn);
+    cluster_schema columns = cluster_schema_of(table);
+    if (!table_refs_for_write(txn, key, &refs) ||
+        !cluster_append_objects(space, &refs.cluster, &columns, buffer->first_key, count, buffer->values))
+        return false;
+    if (table->primary_key != NO_PRIMARY_KEY) {
+        int64_t pairs[2 * CLUSTER_LEAF_MAX];
+        const ce_value *keys = &buffer->values[table->primary_key * count];
+        for (size_t i = 0; i < count; i++) {
+            pairs[2 * i] = keys[i].integer;
+            pairs[2 * i + 1] = buffer->first_key + (int64_t)i;
+        }
+        ce_ref root;
+        if (!column_index(txn, &refs, table->primary_key, &root)) return false;
+        if (!root) return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' has a primary key but no index",
+                                  table->name);
+        if (!index_append(space, &root, pairs, count) || !set_column_index(txn, &refs, table, table->primary_key, root))
+            return false;
+    }
+    refs.next_key = buffer->first_key + (int64_t)count;
+    return store_table_refs(txn, &refs);
+}
+
+static bool flush_appends_of(ce_txn *txn, ce_table_key key)
+{
+    schema *loaded = db_txn_layer_state(txn);
+    if (!loaded || !loaded->append.active || loaded->append.table != key) return true;
+    return flush_appends(txn, loaded);
+}
+
+/* The commit flushes what is buffered (db.h, db_txn_set_before_commit). */
+static bool flush_before_commit(ce_txn *txn, void *state)
+{
+    return flush_appends(txn, state);
+}
+
+static bool append_object(ce_txn *txn, schema *loaded, ce_table_key key, const ce_value *values,
+                          ce_object_key *out_object)
+{
+    append_buffer *buffer = &loaded->append;
+    schema_table *table = &loaded->tables[key];
+    if (buffer->active && buffer->table != key && !flush_appends(txn, loaded)) return false;
+    if (!buffer->active) {
+        table_refs refs;
+        if (!table_refs_for_read(txn, key, &refs)) return false;
+        if (buffer->column_capacity < table->property_count + 1) {
+            size_t slots = (table->property_count + 1) * CLUSTER_LEAF_MAX;
+            ce_value *grown = realloc(buffer->values, slots * sizeof *grown);
+            if (!grown) return out_of_memory();
+            buffer->values = grown;
+            size_t *offsets = realloc(buffer->arena_offsets, slots * sizeof *offsets);
+            if (!offsets) return out_of_memory();
+            buffer->arena_offsets = offsets;
+            buffer->column_capacity = table->property_count + 1;
+        }
+        buffer->has_last_primary_key = false;
+        if (table->primary_key != NO_PRIMARY_KEY) {
+            ce_ref root;
+            int64_t last_object;
+            if (!column_index(txn, &refs, table->primary_key, &root)) return false;
+            if (root && !index_last(db_txn_space(txn), root, &buffer->last_primary_key, &last_object,
+                                    &buffer->has_last_primary_key))
+                return false;
+        }
+        *buffer = (append_buffer){true, key, 0, refs.next_key, buffer->has_last_primary_key, buffer->last_primary_key,
+                                  buffer->values, buffer->arena_offsets, buffer->column_capacity, buffer->arena, 0,
+                                  buffer->arena_capacity};
+        db_txn_set_before_commit(txn, flush_before_commit);
+    }
+    if (table->primary_key != NO_PRIMARY_KEY) {
+        int64_t primary_key = values[table->primary_key].integer;
+        if (buffer->has_last_primary_key && primary_key <= buffer->last_primary_key) {
+            /* Not ascending: uniqueness needs the index. */
+            return flush_appends(txn, loaded) && create_object(txn, loaded, key, values, out_object);
+        }
+        buffer->last_primary_key = primary_key;
+        buffer->has_last_primary_key = true;
+    }
+    size_t at = buffer->count;
+    for (size_t c = 0; c < table->property_count; c++) {
+        ce_value value = values[c];
+        if ((value.type == CE_TYPE_STRING || value.type == CE_TYPE_BINARY) && value.string.size > 0) {
+            size_t size = value.string.size;
+            if (buffer->arena_size + size > buffer->arena_capacity) {
+                size_t grown = buffer->arena_capacity ? buffer->arena_capacity * 2 : 16384;
+                while (grown < buffer->arena_size + size) grown *= 2;
+                uint8_t *arena = realloc(buffer->arena, grown);
+                if (!arena) return out_of_memory();
+                buffer->arena = arena;
+                buffer->arena_capacity = grown;
+            }
+            memcpy(buffer->arena + buffer->arena_size, value.string.data, size);
+            buffer->arena_offsets[c * CLUSTER_LEAF_MAX + at] = buffer->arena_size;
+            buffer->arena_size += size;
+            value.string.data = NULL; /* set at the flush, when the arena no longer moves */
+        }
+        if (table->properties[c].flags & PROPERTY_REMOVED) value = (ce_value){.type = CE_TYPE_NULL};
+        buffer->values[c * CLUSTER_LEAF_MAX + at] = value;
+    }
+    buffer->count++;
+    *out_object = buffer->first_key + (int64_t)at;
+    return buffer->count < CLUSTER_LEAF_MAX || flush_appends(txn, loaded);
+}
+
 bool ce_object_create(ce_txn *txn, ce_table_key key, const ce_value *primary_key, ce_object_key *out_object)
 {
     schema *loaded = NULL;
@@ -1976,6 +2151,7 @@ bool ce_object_create_with_values(ce_txn *txn, ce_table_key key, const ce_value 
     if (!db_txn_require_write(txn) || !find_table(txn, key, &loaded, &table)) return false;
     if (table->flags & TABLE_EMBEDDED) return embedded_directly(table);
     if (!check_values(txn, loaded, table, values, value_count)) return false;
+    if (table->appendable) return append_object(txn, loaded, key, values, out_object);
     return create_object(txn, loaded, key, values, out_object);
 }
 

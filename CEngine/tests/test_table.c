@@ -688,6 +688,124 @@ static void test_sums(ce_db *db)
     ce_txn_end(txn);
 }
 
+/* Objects created one after another in a plain table are buffered and
+ * enter the tree a leaf at a time: every way of looking at the table in
+ * the same transaction, the commit and a rollback must see exactly what was
+ * created, and a non-ascending or duplicate primary key must still be
+ * caught. */
+static void test_buffered_creation(ce_db *db)
+{
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_table_add(txn, "Buffered", &table));
+    ce_property_info infos[] = {
+        {.name = "id", .type = CE_TYPE_INT, .primary_key = true},
+        {.name = "name", .type = CE_TYPE_STRING},
+        {.name = "maybe", .type = CE_TYPE_DOUBLE, .nullable = true},
+        {.name = "oid", .type = CE_TYPE_OBJECT_ID},
+        {.name = "when", .type = CE_TYPE_TIMESTAMP, .nullable = true},
+    };
+    ce_column_key columns[5];
+    for (int c = 0; c < 5; c++) CHECK(ce_property_add(txn, table, &infos[c], &columns[c]));
+    CHECK(ce_txn_commit(txn));
+
+    /* 1000 objects; a read of the table after 300 (mid-buffer) and a few
+     * large strings (compressed, stored alone) on the way. */
+    char *big = malloc(10000);
+    for (int i = 0; i < 10000; i++) big[i] = (char)('a' + i % 3);
+    CHECK(ce_txn_begin_write(db, &txn));
+    for (int i = 0; i < 1000; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "n%d", i);
+        ce_value values[5] = {int_value(2 * i + 10), i % 97 == 0 ? (ce_value){.type = CE_TYPE_STRING, .string = {big, 10000}}
+                                                                 : string_value(name),
+                              i % 3 ? (ce_value){.type = CE_TYPE_DOUBLE, .double_value = i * 0.5} : null_value(),
+                              {.type = CE_TYPE_OBJECT_ID}, i % 5 ? (ce_value){.type = CE_TYPE_TIMESTAMP, .timestamp = {i, 7}} : null_value()};
+        values[3].object_id.bytes[11] = (uint8_t)i;
+        ce_object_key key;
+        CHECK(ce_object_create_with_values(txn, table, values, 5, &key));
+        CHECK(key == i);
+        if (i == 300) {
+            size_t count;
+            ce_value name_value;
+            CHECK(ce_object_count(txn, table, &count));
+            CHECK(count == 301);
+            CHECK(ce_object_get(txn, table, 299, columns[1], &name_value));
+            CHECK(name_value.string.size == 4 && memcmp(name_value.string.data, "n299", 4) == 0);
+        }
+    }
+    /* A key that is not above the last one goes through the index: a
+     * duplicate is refused, a gap below is accepted. */
+    ce_value duplicate[5] = {int_value(20), string_value("dup"), null_value(), {.type = CE_TYPE_OBJECT_ID}, null_value()};
+    ce_object_key key;
+    expect_error(ce_object_create_with_values(txn, table, duplicate, 5, &key), CE_ERR_DUPLICATE_PRIMARY_KEY, "20");
+    ce_value below[5] = {int_value(11), string_value("odd"), null_value(), {.type = CE_TYPE_OBJECT_ID}, null_value()};
+    CHECK(ce_object_create_with_values(txn, table, below, 5, &key));
+    CHECK(key == 1000);
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_db_verify(db, NULL));
+
+    CHECK(ce_txn_begin_read(db, &txn));
+    size_t count;
+    CHECK(ce_object_count(txn, table, &count));
+    CHECK(count == 1001);
+    for (int i = 0; i < 1000; i++) {
+        ce_object_key found;
+        bool present;
+        ce_value value, id = int_value(2 * i + 10);
+        CHECK(ce_object_find_primary_key(txn, table, &id, &found, &present));
+        CHECK(present && found == i);
+        CHECK(ce_object_get(txn, table, i, columns[1], &value));
+        if (i % 97 == 0) {
+            CHECK(value.string.size == 10000 && memcmp(value.string.data, big, 10000) == 0);
+        } else {
+            char name[32];
+            snprintf(name, sizeof name, "n%d", i);
+            CHECK(value.string.size == strlen(name) && memcmp(value.string.data, name, value.string.size) == 0);
+        }
+        CHECK(ce_object_get(txn, table, i, columns[2], &value));
+        CHECK(i % 3 ? value.type == CE_TYPE_DOUBLE && value.double_value == i * 0.5 : value.type == CE_TYPE_NULL);
+        CHECK(ce_object_get(txn, table, i, columns[3], &value));
+        CHECK(value.type == CE_TYPE_OBJECT_ID && value.object_id.bytes[11] == (uint8_t)i && value.object_id.bytes[0] == 0);
+        CHECK(ce_object_get(txn, table, i, columns[4], &value));
+        CHECK(i % 5 ? value.type == CE_TYPE_TIMESTAMP && value.timestamp.seconds == i : value.type == CE_TYPE_NULL);
+    }
+    ce_value odd = int_value(11);
+    ce_object_key found;
+    bool present;
+    CHECK(ce_object_find_primary_key(txn, table, &odd, &found, &present));
+    CHECK(present && found == 1000);
+    ce_txn_end(txn);
+
+    /* A rollback drops buffered objects; the next write starts from the
+     * committed state, and appends after a partial last leaf fill it. */
+    CHECK(ce_txn_begin_write(db, &txn));
+    for (int i = 0; i < 600; i++) {
+        ce_value values[5] = {int_value(100000 + i), string_value("gone"), null_value(), {.type = CE_TYPE_OBJECT_ID}, null_value()};
+        CHECK(ce_object_create_with_values(txn, table, values, 5, &key));
+    }
+    ce_txn_end(txn);
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_object_count(txn, table, &count));
+    CHECK(count == 1001);
+    for (int i = 0; i < 300; i++) {
+        ce_value values[5] = {int_value(200000 + i), string_value("kept"), null_value(), {.type = CE_TYPE_OBJECT_ID}, null_value()};
+        CHECK(ce_object_create_with_values(txn, table, values, 5, &key));
+        CHECK(key == 1001 + i);
+    }
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_db_verify(db, NULL));
+    CHECK(ce_txn_begin_read(db, &txn));
+    CHECK(ce_object_count(txn, table, &count));
+    CHECK(count == 1301);
+    ce_value last = int_value(200299);
+    CHECK(ce_object_find_primary_key(txn, table, &last, &found, &present));
+    CHECK(present && found == 1300);
+    ce_txn_end(txn);
+    free(big);
+}
+
 int main(void)
 {
     char *dir = test_make_dir("table");
@@ -702,6 +820,7 @@ int main(void)
     test_update_policies(db);
     test_sums(db);
     test_malformed_timestamp(db);
+    test_buffered_creation(db);
     CHECK(ce_db_close(db));
     char *types_path = test_path(dir, "types.realm");
     test_every_type(types_path);
