@@ -1301,7 +1301,16 @@ static bool check_values(ce_txn *txn, schema *loaded, const schema_table *table,
             if (values[c].type != CE_TYPE_NULL) return not_one_value(table, property);
             continue;
         }
-        if (!check_value(txn, loaded, table, property, &values[c])) return false;
+        const ce_value *value = &values[c];
+        /* The common case first: a value of the property's scalar type that
+         * needs no further check (check_value finds and words any fault). */
+        if (value->type == property->type && value->type != CE_TYPE_STRING && value->type != CE_TYPE_BINARY &&
+            value->type != CE_TYPE_TIMESTAMP && value->type != CE_TYPE_LINK && property->type != CE_TYPE_MIXED)
+            continue;
+        if (value->type == CE_TYPE_STRING && property->type == CE_TYPE_STRING && value->string.size < 4096 &&
+            (value->string.data || value->string.size == 0) && value_check_utf8(value->string.data, value->string.size))
+            continue;
+        if (!check_value(txn, loaded, table, property, value)) return false;
     }
     return true;
 }
