@@ -40,9 +40,9 @@ static bool read_plain(const ce_space *space, ce_ref ref, ce_node *out)
     return true;
 }
 
-static bool read_leaf(const ce_space *space, ce_ref ref, size_t column_count, cluster_leaf *out)
+/* Checks a leaf whose node is read already (out->slots) and reads its keys. */
+static bool check_leaf(const ce_space *space, ce_ref ref, size_t column_count, cluster_leaf *out)
 {
-    if (!node_read(space, ref, &out->slots)) return false;
     if ((out->slots.flags & (NODE_INNER | NODE_HAS_REFS | NODE_BYTES)) != NODE_HAS_REFS ||
         out->slots.count != LEAF_FIRST_COLUMN + column_count)
         return corrupt_cluster(ref, "not a leaf of this table");
@@ -55,6 +55,11 @@ static bool read_leaf(const ce_space *space, ce_ref ref, size_t column_count, cl
     out->ref = ref;
     out->base_key = node_untag(base);
     return true;
+}
+
+static bool read_leaf(const ce_space *space, ce_ref ref, size_t column_count, cluster_leaf *out)
+{
+    return node_read(space, ref, &out->slots) && check_leaf(space, ref, column_count, out);
 }
 
 /* A leaf's base key and key offsets, for the lookups that do not need its
@@ -72,9 +77,9 @@ static bool read_leaf_keys(const ce_space *space, ce_ref ref, int64_t *out_base,
     return true;
 }
 
-static bool read_inner(const ce_space *space, ce_ref ref, inner_view *out)
+/* Checks an inner node whose node is read already (out->node) and reads its arrays. */
+static bool check_inner(const ce_space *space, ce_ref ref, inner_view *out)
 {
-    if (!node_read(space, ref, &out->node)) return false;
     /* One child more than the maximum: an inner node between an insert and
      * its split. */
     if ((out->node.flags & (NODE_INNER | NODE_HAS_REFS)) != (NODE_INNER | NODE_HAS_REFS) ||
@@ -90,6 +95,11 @@ static bool read_inner(const ce_space *space, ce_ref ref, inner_view *out)
     /* Child refs are checked when followed (node_read checks every ref), not
      * all of them on every step down. */
     return true;
+}
+
+static bool read_inner(const ce_space *space, ce_ref ref, inner_view *out)
+{
+    return node_read(space, ref, &out->node) && check_inner(space, ref, out);
 }
 
 static bool is_inner(const ce_space *space, ce_ref ref, bool *out_inner)
@@ -181,7 +191,9 @@ bool cluster_count(const ce_space *space, ce_ref root, size_t *out_count)
 }
 
 /* Descends to the leaf whose range covers `key`. */
-static bool descend_to_leaf(const ce_space *space, ce_ref root, ce_object_key key, ce_ref *out_leaf)
+/* The leaf that holds (or would hold) `key`, and its node. */
+static bool descend_to_leaf(const ce_space *space, ce_ref root, ce_object_key key, ce_ref *out_leaf,
+                            ce_node *out_leaf_node)
 {
     ce_ref ref = root;
     for (unsigned depth = 0; depth <= CLUSTER_MAX_DEPTH; depth++) {
@@ -189,9 +201,10 @@ static bool descend_to_leaf(const ce_space *space, ce_ref root, ce_object_key ke
         if (!node_read(space, ref, &view.node)) return false;
         if (!(view.node.flags & NODE_INNER)) {
             *out_leaf = ref;
+            *out_leaf_node = view.node;
             return true;
         }
-        if (!read_inner(space, ref, &view)) return false;
+        if (!check_inner(space, ref, &view)) return false;
         int64_t child = node_get(&view.node, INNER_FIRST_CHILD + child_for_key(&view, key));
         if (!node_value_is_ref(child)) return corrupt_cluster(ref, "bad child");
         ref = (ce_ref)child;
@@ -203,7 +216,8 @@ bool cluster_find(const ce_space *space, ce_ref root, ce_object_key key, cluster
                   bool *out_found)
 {
     ce_ref leaf_ref = 0;
-    if (!descend_to_leaf(space, root, key, &leaf_ref)) return false;
+    ce_node leaf_node;
+    if (!descend_to_leaf(space, root, key, &leaf_ref, &leaf_node)) return false;
     ce_node offsets;
     int64_t base;
     if (!read_leaf_keys(space, leaf_ref, &base, &offsets)) return false;
@@ -246,14 +260,17 @@ bool cluster_key_at(const ce_space *space, ce_ref root, size_t index, ce_object_
 bool cluster_get(const ce_space *space, ce_ref root, const cluster_schema *schema, ce_object_key key, size_t column,
                  ce_column_scratch *scratch, ce_value *out_value)
 {
-    cluster_position position;
-    bool found;
-    if (!cluster_find(space, root, key, &position, &found)) return false;
-    if (!found) return ce_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
+    /* One descent, and the leaf read once. */
+    ce_ref leaf_ref = 0;
     cluster_leaf leaf;
-    if (!read_leaf(space, position.leaf, schema->column_count, &leaf)) return false;
+    if (!descend_to_leaf(space, root, key, &leaf_ref, &leaf.slots) ||
+        !check_leaf(space, leaf_ref, schema->column_count, &leaf))
+        return false;
+    size_t index = key >= leaf.base_key ? lower_bound(&leaf.key_offsets, key - leaf.base_key) : 0;
+    if (key < leaf.base_key || index >= leaf.key_offsets.count || node_get(&leaf.key_offsets, index) != key - leaf.base_key)
+        return ce_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
     const cluster_column *spec = &schema->columns[column];
-    return column_get(space, cluster_leaf_column(&leaf, column), spec->type, spec->nullable, position.index, scratch,
+    return column_get(space, cluster_leaf_column(&leaf, column), spec->type, spec->nullable, index, scratch,
                       out_value);
 }
 

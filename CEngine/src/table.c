@@ -96,6 +96,7 @@ typedef struct schema {
     size_t table_count;
     schema_table *tables;
     append_buffer append;
+    struct table_refs *read_refs; /* read transactions: each table's refs, once read */
     ce_column_scratch scratch;        /* compressed values handed out in this transaction */
     ce_column_scratch search_scratch; /* compressed values compared during a search */
 } schema;
@@ -121,6 +122,7 @@ static void free_schema(void *state)
     free(loaded->append.values);
     free(loaded->append.arena_offsets);
     free(loaded->append.arena);
+    free(loaded->read_refs);
     free(loaded);
 }
 
@@ -484,12 +486,25 @@ static bool flush_appends_of(ce_txn *txn, ce_table_key key);
 static bool table_refs_for_read(ce_txn *txn, ce_table_key key, table_refs *out)
 {
     if (!flush_appends_of(txn, key)) return false;
+    /* A read transaction's version never changes under it: its table refs
+     * are read once (the cache goes with the layer state when it advances). */
+    schema *loaded = db_txn_layer_state(txn);
+    bool cacheable = loaded && !db_txn_space(txn)->writable && key < loaded->table_count;
+    if (cacheable && loaded->read_refs && loaded->read_refs[key].table) {
+        *out = loaded->read_refs[key];
+        return true;
+    }
     ce_node group, tables;
     if (!read_group(txn, &group) || !node_read(db_txn_space(txn), (ce_ref)node_get(&group, GROUP_TABLES), &tables))
         return false;
     if (key >= tables.count || !node_value_is_ref(node_get(&tables, key)))
         return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: table %u has no node", (unsigned)key);
-    return read_table_node(txn, (ce_ref)node_get(&tables, key), out);
+    if (!read_table_node(txn, (ce_ref)node_get(&tables, key), out)) return false;
+    if (cacheable) {
+        if (!loaded->read_refs) loaded->read_refs = calloc(loaded->table_count + 1, sizeof *loaded->read_refs);
+        if (loaded->read_refs) loaded->read_refs[key] = *out;
+    }
+    return true;
 }
 
 /* Makes the path group → tables → table writable and returns the table's refs. */
