@@ -371,6 +371,39 @@ bool node_free_tree(ce_space *space, ce_ref ref)
     return free_tree(space, ref, 0, &visited_bytes);
 }
 
+/* The smallest and largest element of an integer node without refs: typed
+ * loops for the byte widths (the compiler vectorizes them), node_get for
+ * the narrow ones. */
+static void integer_range(const ce_node *node, int64_t *out_minimum, int64_t *out_maximum)
+{
+    int64_t minimum = 0, maximum = 0;
+    const uint8_t *payload = node->payload;
+    size_t count = node->count;
+#define RANGE_OF(type)                                                                                           \
+    for (size_t i = 0; i < count; i++) {                                                                         \
+        type value;                                                                                              \
+        memcpy(&value, payload + i * sizeof value, sizeof value);                                                \
+        if (value < minimum) minimum = value;                                                                    \
+        if (value > maximum) maximum = value;                                                                    \
+    }
+    switch (node->width) {
+    case 8: RANGE_OF(int8_t) break;
+    case 16: RANGE_OF(int16_t) break;
+    case 32: RANGE_OF(int32_t) break;
+    case 64: RANGE_OF(int64_t) break;
+    default:
+        for (size_t i = 0; i < count; i++) {
+            int64_t value = node_get(node, i);
+            if (value < minimum) minimum = value;
+            if (value > maximum) maximum = value;
+        }
+        break;
+    }
+#undef RANGE_OF
+    *out_minimum = minimum;
+    *out_maximum = maximum;
+}
+
 static bool finalize(ce_space *space, ce_ref ref, ce_ref *out_final, unsigned depth)
 {
     if (!ref_is_temporary(ref)) {
@@ -387,7 +420,8 @@ static bool finalize(ce_space *space, ce_ref ref, ce_ref *out_final, unsigned de
     uint8_t *bytes = NULL;
     if (!dirty_view(space, ref, &node, &bytes)) return false;
     int64_t minimum = 0, maximum = 0;
-    for (size_t i = 0; i < node.count && !(node.flags & NODE_BYTES); i++) {
+    if (!(node.flags & (NODE_BYTES | NODE_HAS_REFS))) integer_range(&node, &minimum, &maximum);
+    for (size_t i = 0; i < node.count && (node.flags & NODE_HAS_REFS); i++) {
         int64_t value = node_get(&node, i);
         if ((node.flags & NODE_HAS_REFS) && ref_is_temporary((ce_ref)value) && node_value_is_ref(value)) {
             ce_ref child_final;
@@ -410,7 +444,12 @@ static bool finalize(ce_space *space, ce_ref ref, ce_ref *out_final, unsigned de
     uint64_t position;
     uint8_t *target;
     if (!space_place(space, size, space_dirty_is_fresh(space, ref), &position, &target)) return false;
-    memset(target, 0, (size_t)size);
+    /* Zero what the payload does not fill (the tail of the last 8 bytes);
+     * the rest is written below. */
+    uint64_t payload_bytes = (node.flags & NODE_BYTES) ? node.count : ((uint64_t)node.count * width + 7) / 8;
+    memset(target + NODE_HEADER_SIZE + payload_bytes, 0, (size_t)(size - NODE_HEADER_SIZE - payload_bytes));
+    if (width != node.width && !(node.flags & NODE_BYTES))
+        memset(target + NODE_HEADER_SIZE, 0, (size_t)payload_bytes); /* put_element reads the bytes it masks into */
     write_header(target, node.flags, width, node.count);
     if (node.flags & NODE_BYTES) {
         memcpy(target + NODE_HEADER_SIZE, node.payload, node.count);
