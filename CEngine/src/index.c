@@ -60,30 +60,35 @@
  * have the same layout. The searches run per element width so that each
  * probe is one load, not a call through node_get's switch. */
 
+/* A packed element plus the node's base (see NODE_BASED in node.h). */
+#define INDEX_FULL(probe) ((int64_t)((uint64_t)base + (uint64_t)(int64_t)(probe)))
+
 #define INDEX_DEFINE_SEARCHES(name, type)                                                                  \
-    static size_t search_key_##name(const uint8_t *payload, size_t low, size_t high, int64_t key)          \
+    static size_t search_key_##name(const uint8_t *payload, int64_t base, size_t low, size_t high,       \
+                                    int64_t key)                                                       \
     {                                                                                                      \
         while (low < high) {                                                                               \
             size_t middle = low + (high - low) / 2;                                                        \
             type probe;                                                                                    \
             memcpy(&probe, payload + 2 * middle * sizeof(type), sizeof(type));                             \
-            if ((int64_t)probe < key) low = middle + 1;                                                    \
+            if (INDEX_FULL(probe) < key) low = middle + 1;                                                    \
             else high = middle;                                                                            \
         }                                                                                                  \
         return low;                                                                                        \
     }                                                                                                      \
-    static size_t search_pair_##name(const uint8_t *payload, size_t low, size_t high, int64_t key,         \
+    static size_t search_pair_##name(const uint8_t *payload, int64_t base, size_t low, size_t high,      \
+                                     int64_t key,                                                      \
                                      int64_t value, bool after_equal)                                      \
     {                                                                                                      \
         while (low < high) {                                                                               \
             size_t middle = low + (high - low) / 2;                                                        \
             type probe_key;                                                                                \
             memcpy(&probe_key, payload + 2 * middle * sizeof(type), sizeof(type));                         \
-            bool below = (int64_t)probe_key < key;                                                         \
-            if ((int64_t)probe_key == key) {                                                               \
+            bool below = INDEX_FULL(probe_key) < key;                                                         \
+            if (INDEX_FULL(probe_key) == key) {                                                               \
                 type probe_value;                                                                          \
                 memcpy(&probe_value, payload + (2 * middle + 1) * sizeof(type), sizeof(type));             \
-                below = (int64_t)probe_value < value || (after_equal && (int64_t)probe_value == value);    \
+                below = INDEX_FULL(probe_value) < value || (after_equal && INDEX_FULL(probe_value) == value);    \
             }                                                                                              \
             if (below) low = middle + 1;                                                                   \
             else high = middle;                                                                            \
@@ -100,10 +105,10 @@ INDEX_DEFINE_SEARCHES(64, int64_t)
 static size_t search_key(const ce_node *node, size_t low, size_t high, int64_t key)
 {
     switch (node->width) {
-    case 8: return search_key_8(node->payload, low, high, key);
-    case 16: return search_key_16(node->payload, low, high, key);
-    case 32: return search_key_32(node->payload, low, high, key);
-    case 64: return search_key_64(node->payload, low, high, key);
+    case 8: return search_key_8(node->payload, node->base, low, high, key);
+    case 16: return search_key_16(node->payload, node->base, low, high, key);
+    case 32: return search_key_32(node->payload, node->base, low, high, key);
+    case 64: return search_key_64(node->payload, node->base, low, high, key);
     default: /* widths 0 to 4: keys 0 to 15, small nodes */
         while (low < high) {
             size_t middle = low + (high - low) / 2;
@@ -119,10 +124,10 @@ static size_t search_key(const ce_node *node, size_t low, size_t high, int64_t k
 static size_t search_pair(const ce_node *node, size_t low, size_t high, int64_t key, int64_t value, bool after_equal)
 {
     switch (node->width) {
-    case 8: return search_pair_8(node->payload, low, high, key, value, after_equal);
-    case 16: return search_pair_16(node->payload, low, high, key, value, after_equal);
-    case 32: return search_pair_32(node->payload, low, high, key, value, after_equal);
-    case 64: return search_pair_64(node->payload, low, high, key, value, after_equal);
+    case 8: return search_pair_8(node->payload, node->base, low, high, key, value, after_equal);
+    case 16: return search_pair_16(node->payload, node->base, low, high, key, value, after_equal);
+    case 32: return search_pair_32(node->payload, node->base, low, high, key, value, after_equal);
+    case 64: return search_pair_64(node->payload, node->base, low, high, key, value, after_equal);
     default:
         while (low < high) {
             size_t middle = low + (high - low) / 2;
@@ -246,17 +251,18 @@ bool index_create(ce_space *space, ce_ref *out_root) { return node_create(space,
  * bounded time inside the node. */
 
 #define INDEX_DEFINE_NEAR_SEARCH(name, type)                                                               \
-    static size_t search_key_near_##name(const uint8_t *payload, size_t pairs, int64_t key, size_t guess)  \
+    static size_t search_key_near_##name(const uint8_t *payload, int64_t base, size_t pairs, int64_t key, \
+                                         size_t guess)                                                 \
     {                                                                                                      \
         size_t low, high;                                                                                  \
         type probe;                                                                                        \
         memcpy(&probe, payload + 2 * guess * sizeof(type), sizeof(type));                                  \
-        if ((int64_t)probe < key) {                                                                        \
+        if (INDEX_FULL(probe) < key) {                                                                        \
             size_t bound = 1;                                                                              \
             for (;;) {                                                                                     \
                 if (bound >= pairs - guess) break;                                                         \
                 memcpy(&probe, payload + 2 * (guess + bound) * sizeof(type), sizeof(type));                \
-                if ((int64_t)probe >= key) break;                                                          \
+                if (INDEX_FULL(probe) >= key) break;                                                          \
                 bound *= 2;                                                                                \
             }                                                                                              \
             low = guess + bound / 2 + 1;                                                                   \
@@ -266,13 +272,13 @@ bool index_create(ce_space *space, ce_ref *out_root) { return node_create(space,
             for (;;) {                                                                                     \
                 if (bound > guess) break;                                                                  \
                 memcpy(&probe, payload + 2 * (guess - bound) * sizeof(type), sizeof(type));                \
-                if ((int64_t)probe < key) break;                                                           \
+                if (INDEX_FULL(probe) < key) break;                                                           \
                 bound *= 2;                                                                                \
             }                                                                                              \
             low = bound > guess ? 0 : guess - bound + 1;                                                   \
             high = guess - bound / 2;                                                                      \
         }                                                                                                  \
-        return search_key_##name(payload, low, high, key);                                                 \
+        return search_key_##name(payload, base, low, high, key);                                                 \
     }
 
 INDEX_DEFINE_NEAR_SEARCH(8, int8_t)
@@ -309,10 +315,10 @@ static size_t search_key_guided(const ce_node *node, size_t pairs, int64_t key, 
     int64_t upper = bounds->has_upper ? bounds->upper : node_get(node, 2 * pairs - 2);
     size_t guess = interpolate(key, lower, upper, pairs);
     switch (node->width) {
-    case 8: return search_key_near_8(node->payload, pairs, key, guess);
-    case 16: return search_key_near_16(node->payload, pairs, key, guess);
-    case 32: return search_key_near_32(node->payload, pairs, key, guess);
-    default: return search_key_near_64(node->payload, pairs, key, guess);
+    case 8: return search_key_near_8(node->payload, node->base, pairs, key, guess);
+    case 16: return search_key_near_16(node->payload, node->base, pairs, key, guess);
+    case 32: return search_key_near_32(node->payload, node->base, pairs, key, guess);
+    default: return search_key_near_64(node->payload, node->base, pairs, key, guess);
     }
 }
 

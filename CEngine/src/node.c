@@ -70,7 +70,7 @@ static void put_element(uint8_t *payload, uint8_t width, size_t index, int64_t v
 
 static int64_t get_element(const uint8_t *payload, uint8_t width, size_t index)
 {
-    ce_node view = {.payload = payload, .width = width};
+    ce_node view = {.base = 0, .payload = payload, .width = width};
     return node_get(&view, index);
 }
 
@@ -100,12 +100,22 @@ bool node_read(const ce_space *space, ce_ref ref, ce_node *out_node)
         return ce_fail(CE_ERR_CORRUPT, "invalid database: invalid node header at offset %llu",
                        (unsigned long long)ref);
     uint8_t width = width_of_code[code];
-    if (!ref_is_temporary(ref) && !space_bytes(space, ref, (size_t)node_size_for(width, count), &bytes))
+    bool based = (flags & NODE_BASED) != 0;
+    if (based && (ref_is_temporary(ref) || (flags & (NODE_HAS_REFS | NODE_BYTES))))
+        return ce_fail(CE_ERR_CORRUPT, "invalid database: invalid node header at offset %llu", (unsigned long long)ref);
+    if (!ref_is_temporary(ref) &&
+        !space_bytes(space, ref, (size_t)node_size_for(width, count) + (based ? NODE_BASE_SIZE : 0), &bytes))
         return ce_fail(CE_ERR_CORRUPT, "invalid database: node at offset %llu (%u elements) extends past the end of the file",
                        (unsigned long long)ref, count);
+    out_node->base = 0;
+    out_node->based = based;
+    if (based) {
+        memcpy(&out_node->base, bytes + NODE_HEADER_SIZE, NODE_BASE_SIZE);
+        bytes += NODE_BASE_SIZE;
+    }
     out_node->payload = bytes + NODE_HEADER_SIZE;
     out_node->count = count;
-    out_node->flags = flags;
+    out_node->flags = (uint8_t)(flags & ~NODE_BASED);
     out_node->width = width;
     return true;
 }
@@ -133,6 +143,8 @@ static bool dirty_view(ce_space *space, ce_ref ref, ce_node *out_node, uint8_t *
     uint8_t *bytes = space_dirty_bytes(space, ref);
     uint32_t count;
     memcpy(&count, bytes + 4, 4);
+    out_node->base = 0;
+    out_node->based = false;
     out_node->payload = bytes + NODE_HEADER_SIZE;
     out_node->count = count;
     out_node->flags = bytes[0];
@@ -227,8 +239,22 @@ bool node_make_writable(ce_space *space, ce_ref *ref)
     size_t size = (size_t)node_size(&node);
     ce_ref copy;
     uint8_t *bytes;
-    if (!space_dirty_create(space, size, false, &copy, &bytes)) return false;
-    memcpy(bytes, node.payload - NODE_HEADER_SIZE, size);
+    if (node.based) {
+        /* Dirty nodes have no base: the copy holds the values themselves. */
+        uint8_t width = 0;
+        for (size_t i = 0; i < node.count && width < 64; i++) {
+            uint8_t needed = node_width_for(node_get(&node, i));
+            if (needed > width) width = needed;
+        }
+        size_t copy_size = (size_t)node_size_for(width, node.count);
+        if (!space_dirty_create(space, copy_size, false, &copy, &bytes)) return false;
+        memset(bytes, 0, copy_size);
+        write_header(bytes, node.flags, width, node.count);
+        for (size_t i = 0; i < node.count; i++) put_element(bytes + NODE_HEADER_SIZE, width, i, node_get(&node, i));
+    } else {
+        if (!space_dirty_create(space, size, false, &copy, &bytes)) return false;
+        memcpy(bytes, node.payload - NODE_HEADER_SIZE, size);
+    }
     if (!space_free(space, *ref, size)) return false;
     *ref = copy;
     return true;
@@ -371,14 +397,16 @@ bool node_free_tree(ce_space *space, ce_ref ref)
     return free_tree(space, ref, 0, &visited_bytes);
 }
 
-/* The smallest and largest element of an integer node without refs: typed
+/* The smallest and largest element of an integer node without refs (0 and
+ * 0 when empty): typed
  * loops for the byte widths (the compiler vectorizes them), node_get for
  * the narrow ones. */
 static void integer_range(const ce_node *node, int64_t *out_minimum, int64_t *out_maximum)
 {
-    int64_t minimum = 0, maximum = 0;
     const uint8_t *payload = node->payload;
     size_t count = node->count;
+    /* The true extremes (not 0 and 0): the base is the minimum. */
+    int64_t minimum = count ? node_get(node, 0) : 0, maximum = minimum;
 #define RANGE_OF(type)                                                                                           \
     for (size_t i = 0; i < count; i++) {                                                                         \
         type value;                                                                                              \
@@ -440,18 +468,39 @@ static bool finalize(ce_space *space, ce_ref ref, ce_ref *out_final, unsigned de
         if (width_of_maximum > width) width = width_of_maximum;
         if (minimum < 0 && width < 8) width = 8;
     }
-    uint64_t size = node_size_for(width, node.count);
+    /* A base (the minimum) when the offsets from it pack enough narrower to
+     * pay for its 8 bytes. */
+    bool based = false;
+    int64_t base = 0;
+    if (!(node.flags & (NODE_BYTES | NODE_HAS_REFS)) && minimum != 0 &&
+        (uint64_t)maximum - (uint64_t)minimum <= (uint64_t)INT64_MAX) {
+        uint8_t offset_width = node_width_for(maximum - minimum);
+        if (node_size_for(offset_width, node.count) + NODE_BASE_SIZE < node_size_for(width, node.count)) {
+            based = true;
+            base = minimum;
+            width = offset_width;
+        }
+    }
+    uint64_t size = node_size_for(width, node.count) + (based ? NODE_BASE_SIZE : 0);
     uint64_t position;
     uint8_t *target;
     if (!space_place(space, size, space_dirty_is_fresh(space, ref), &position, &target)) return false;
+    write_header(target, (uint8_t)(node.flags | (based ? NODE_BASED : 0)), width, node.count);
+    if (based) {
+        memcpy(target + NODE_HEADER_SIZE, &base, NODE_BASE_SIZE);
+        target += NODE_BASE_SIZE; /* the elements follow the base */
+        size -= NODE_BASE_SIZE;
+    }
     /* Zero what the payload does not fill (the tail of the last 8 bytes);
      * the rest is written below. */
     uint64_t payload_bytes = (node.flags & NODE_BYTES) ? node.count : ((uint64_t)node.count * width + 7) / 8;
     memset(target + NODE_HEADER_SIZE + payload_bytes, 0, (size_t)(size - NODE_HEADER_SIZE - payload_bytes));
-    if (width != node.width && !(node.flags & NODE_BYTES))
+    if ((based || width != node.width) && !(node.flags & NODE_BYTES))
         memset(target + NODE_HEADER_SIZE, 0, (size_t)payload_bytes); /* put_element reads the bytes it masks into */
-    write_header(target, node.flags, width, node.count);
-    if (node.flags & NODE_BYTES) {
+    if (based) {
+        for (size_t i = 0; i < node.count; i++)
+            put_element(target + NODE_HEADER_SIZE, width, i, (int64_t)((uint64_t)node_get(&node, i) - (uint64_t)base));
+    } else if (node.flags & NODE_BYTES) {
         memcpy(target + NODE_HEADER_SIZE, node.payload, node.count);
     } else if (width == node.width) {
         size_t used_bits = (size_t)node.count * width;

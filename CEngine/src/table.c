@@ -3334,7 +3334,7 @@ static bool sum_leaf(void *context, const cluster_leaf *leaf, bool *stop)
                              &numbers))
         return false;
     const ce_node *values = &numbers.values;
-    if (sum->spec->type == CE_TYPE_DOUBLE && !numbers.has_nulls && values->width == 64) {
+    if (sum->spec->type == CE_TYPE_DOUBLE && !numbers.has_nulls && values->width == 64 && !values->based) {
         /* The common case, a plain array of doubles: one tight loop. */
         double total = 0;
         for (size_t i = 0; i < numbers.count; i++) {
