@@ -862,7 +862,9 @@ bool ce_property_get_info(ce_txn *txn, ce_table_key key, ce_column_key column, c
     *out_info = (ce_property_info){
         .name = property->name,
         .type = property->type,
-        .nullable = (property->flags & PROPERTY_NULLABLE) != 0,
+        /* Every mixed value may be null, a collection's elements too (as
+         * spec_of_property treats them), whatever the flag says. */
+        .nullable = (property->flags & PROPERTY_NULLABLE) != 0 || (!backlink && property->type == CE_TYPE_MIXED),
         .primary_key = (property->flags & PROPERTY_PRIMARY) != 0,
         .indexed = (property->flags & PROPERTY_INDEXED) != 0,
         .collection = (ce_collection_type)property->collection,
