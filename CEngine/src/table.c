@@ -2517,14 +2517,20 @@ static bool detach_bytes(ce_value *value, void **out_copy)
 }
 
 /* Replaces the element at `index` of `values` (links dropped and added). */
-static bool replace_element(ce_space *space, schema *loaded, const element_spec *spec, ce_ref *values, size_t index,
+static bool replace_element(ce_space *space, const element_spec *spec, ce_ref *values, size_t index,
                             const ce_value *value, edit_request *request)
 {
     ce_type type;
     bool nullable;
     storage_of(spec, &type, &nullable);
-    ce_value old_stored, new_stored;
-    if (!collection_get(space, *values, type, nullable, index, &loaded->scratch, &old_stored)) return false;
+    ce_value old_stored = stored_ref(0), new_stored;
+    /* Only a link or a mixed element is read (its links, its tree), never
+     * through a scratch: a string or binary decompressed into
+     * loaded->scratch would overwrite the value being written when the
+     * caller read that value from this collection. */
+    if ((spec->type == CE_TYPE_LINK || spec->type == CE_TYPE_MIXED) &&
+        !collection_get(space, *values, type, nullable, index, NULL, &old_stored))
+        return false;
     if (spec->type == CE_TYPE_LINK && old_stored.integer == (value->type == CE_TYPE_NULL ? 0 : value->link.key + 1))
         return true;
     request->changed = true;
@@ -2580,7 +2586,7 @@ static bool edit_list(ce_space *space, schema *loaded, found_collection *found, 
                insert_element(space, spec, &found->root, request->index, request->value, request);
     case EDIT_LIST_SET:
         return check_index(request->index, count, false) &&
-               replace_element(space, loaded, spec, &found->root, request->index, request->value, request);
+               replace_element(space, spec, &found->root, request->index, request->value, request);
     case EDIT_LIST_ERASE:
         return check_index(request->index, count, false) &&
                erase_element(space, loaded, spec, &found->root, request->index, request);
@@ -2651,7 +2657,7 @@ static bool edit_dictionary(ce_space *space, schema *loaded, found_collection *f
             !erase_element(space, loaded, &found->spec, &values, position, request))
             return false;
     } else if (present) {
-        if (!replace_element(space, loaded, &found->spec, &values, position, request->value, request)) return false;
+        if (!replace_element(space, &found->spec, &values, position, request->value, request)) return false;
     } else {
         ce_value key = {.type = CE_TYPE_STRING, .string = {request->key, request->key_size}};
         if (!collection_insert(space, &keys, CE_TYPE_STRING, false, position, &key) ||
