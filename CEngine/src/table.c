@@ -78,6 +78,10 @@ typedef struct schema {
     schema_table *tables;
     ce_column_scratch scratch;        /* compressed values handed out in this transaction */
     ce_column_scratch search_scratch; /* compressed values compared during a search */
+    /* Compressed dictionary keys handed out (ce_dictionary_key_at): apart
+     * from search_scratch, which a search through the keys for that very
+     * key would overwrite while comparing. */
+    ce_column_scratch key_scratch;
 } schema;
 
 /* ------------------------------------------------------------------------ */
@@ -98,6 +102,7 @@ static void free_schema(void *state)
     free(loaded->tables);
     column_scratch_free(&loaded->scratch);
     column_scratch_free(&loaded->search_scratch);
+    column_scratch_free(&loaded->key_scratch);
     free(loaded);
 }
 
@@ -3091,7 +3096,7 @@ bool ce_dictionary_key_at(const ce_collection *dictionary, size_t index, ce_valu
     const ce_space *space = db_txn_space(dictionary->txn);
     ce_ref keys, values;
     return dictionary_parts(space, found.root, &keys, &values) &&
-           collection_get(space, keys, CE_TYPE_STRING, false, index, &loaded->search_scratch, out_key);
+           collection_get(space, keys, CE_TYPE_STRING, false, index, &loaded->key_scratch, out_key);
 }
 
 bool ce_dictionary_set(ce_collection *dictionary, const char *key, size_t key_size, const ce_value *value)
