@@ -1,0 +1,1418 @@
+/*
+ * test_links.c — links and backlinks, lists, sets and dictionaries of every
+ * element type, embedded objects, and mixed values with nested collections,
+ * through the public API. Every result is checked against an expectation
+ * built here (an in-memory model of the objects, links and collections),
+ * ce_db_verify runs after each commit, every kind of change is also rolled
+ * back, and the state is read back after the file is closed and reopened.
+ */
+#include "test_support.h"
+#include "node.h"
+
+#include <math.h>
+
+static uint64_t random_state = 0x11A4C5;
+static uint64_t next_random(void)
+{
+    uint64_t z = (random_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static size_t random_below(size_t bound) { return (size_t)(next_random() % bound); }
+
+static ce_value int_value(int64_t v) { return (ce_value){.type = CE_TYPE_INT, .integer = v}; }
+static ce_value string_value(const char *text)
+{
+    return (ce_value){.type = CE_TYPE_STRING, .string = {text, strlen(text)}};
+}
+static ce_value null_value(void) { return (ce_value){.type = CE_TYPE_NULL}; }
+static ce_value link_value(ce_table_key table, ce_object_key key)
+{
+    return (ce_value){.type = CE_TYPE_LINK, .link = {table, key}};
+}
+static ce_value nested_value(ce_type kind) { return (ce_value){.type = kind}; }
+
+/* The call failed with `code`, its message containing `fragment` (if not NULL). */
+static void expect_error_at(const char *file, int line, bool ok, ce_error_code code, const char *fragment)
+{
+    if (ok || ce_last_error_code() != code || (fragment && !strstr(ce_last_error_message(), fragment))) {
+        fprintf(stderr, "%s:%d: expected error [%d] containing '%s', got %s [%d] %s\n", file, line, (int)code,
+                fragment ? fragment : "", ok ? "success" : "failure", (int)ce_last_error_code(), ce_last_error_message());
+        exit(1);
+    }
+}
+#define EXPECT_ERROR(call, code, fragment) expect_error_at(__FILE__, __LINE__, (call), (code), (fragment))
+
+static ce_column_key add_property(ce_txn *txn, ce_table_key table, const char *name, ce_type type, bool nullable,
+                                  ce_collection_type collection, ce_table_key link_target)
+{
+    ce_property_info info = {.name = name, .type = type, .nullable = nullable, .collection = collection,
+                             .link_target = link_target};
+    ce_column_key column;
+    CHECK(ce_property_add(txn, table, &info, &column));
+    return column;
+}
+
+static ce_column_key add_scalar(ce_txn *txn, ce_table_key table, const char *name, ce_type type, bool nullable)
+{
+    return add_property(txn, table, name, type, nullable, CE_COLLECTION_NONE, 0);
+}
+
+static ce_table_key add_table(ce_txn *txn, const char *name, bool embedded)
+{
+    ce_table_key table;
+    CHECK(embedded ? ce_table_add_embedded(txn, name, &table) : ce_table_add(txn, name, &table));
+    return table;
+}
+
+static ce_object_key create_object(ce_txn *txn, ce_table_key table)
+{
+    ce_object_key key;
+    CHECK(ce_object_create(txn, table, NULL, &key));
+    return key;
+}
+
+static size_t object_count(ce_txn *txn, ce_table_key table)
+{
+    size_t count;
+    CHECK(ce_object_count(txn, table, &count));
+    return count;
+}
+
+static bool object_exists(ce_txn *txn, ce_table_key table, ce_object_key key)
+{
+    bool exists;
+    CHECK(ce_object_exists(txn, table, key, &exists));
+    return exists;
+}
+
+static ce_value get_value(ce_txn *txn, ce_table_key table, ce_object_key key, ce_column_key column)
+{
+    ce_value value;
+    CHECK(ce_object_get(txn, table, key, column, &value));
+    return value;
+}
+
+static void set_value(ce_txn *txn, ce_table_key table, ce_object_key key, ce_column_key column, ce_value value)
+{
+    CHECK(ce_object_set(txn, table, key, column, &value));
+}
+
+static size_t backlink_count(ce_txn *txn, ce_table_key table, ce_object_key key, ce_table_key origin_table,
+                             ce_column_key origin_column)
+{
+    size_t count;
+    CHECK(ce_object_backlink_count(txn, table, key, origin_table, origin_column, &count));
+    return count;
+}
+
+static size_t backlink_total(ce_txn *txn, ce_table_key table, ce_object_key key)
+{
+    size_t count;
+    CHECK(ce_object_backlink_total(txn, table, key, &count));
+    return count;
+}
+
+static int compare_keys(const void *a, const void *b)
+{
+    ce_object_key left = *(const ce_object_key *)a, right = *(const ce_object_key *)b;
+    return (left > right) - (left < right);
+}
+
+/* The backlinks of one object from one origin property are exactly
+ * `expected` (any order here; the engine lists them in key order). */
+static void check_backlinks(ce_txn *txn, ce_table_key table, ce_object_key key, ce_table_key origin_table,
+                            ce_column_key origin_column, const ce_object_key *expected, size_t expected_count)
+{
+    ce_object_key *sorted = malloc((expected_count + 1) * sizeof *sorted);
+    CHECK(sorted != NULL);
+    if (expected_count) memcpy(sorted, expected, expected_count * sizeof *sorted);
+    qsort(sorted, expected_count, sizeof *sorted, compare_keys);
+    size_t count = backlink_count(txn, table, key, origin_table, origin_column);
+    if (count != expected_count) {
+        fprintf(stderr, "object %lld of table %u: %zu backlinks from %u.%u, expected %zu\n", (long long)key,
+                (unsigned)table, count, (unsigned)origin_table, (unsigned)origin_column, expected_count);
+        exit(1);
+    }
+    for (size_t i = 0; i < count; i++) {
+        ce_object_key origin;
+        CHECK(ce_object_backlink_at(txn, table, key, origin_table, origin_column, i, &origin));
+        CHECK(origin == sorted[i]);
+    }
+    ce_object_key origin;
+    EXPECT_ERROR(ce_object_backlink_at(txn, table, key, origin_table, origin_column, count, &origin),
+                 CE_ERR_INDEX_OUT_OF_BOUNDS, NULL);
+    free(sorted);
+}
+
+/* Equality written out here, independent of the engine's value.c: same
+ * type, same bits (floats and doubles bitwise: the samples hold no -0.0 or
+ * NaN), same bytes. */
+static bool same_value(const ce_value *a, const ce_value *b)
+{
+    if (a->type != b->type) return false;
+    switch (a->type) {
+    case CE_TYPE_NULL:
+    case CE_TYPE_LIST:
+    case CE_TYPE_DICTIONARY: return true;
+    case CE_TYPE_INT: return a->integer == b->integer;
+    case CE_TYPE_BOOL: return a->boolean == b->boolean;
+    case CE_TYPE_FLOAT: return memcmp(&a->float_value, &b->float_value, 4) == 0;
+    case CE_TYPE_DOUBLE: return memcmp(&a->double_value, &b->double_value, 8) == 0;
+    case CE_TYPE_STRING:
+        return a->string.size == b->string.size &&
+               (a->string.size == 0 || memcmp(a->string.data, b->string.data, a->string.size) == 0);
+    case CE_TYPE_BINARY:
+        return a->binary.size == b->binary.size &&
+               (a->binary.size == 0 || memcmp(a->binary.data, b->binary.data, a->binary.size) == 0);
+    case CE_TYPE_TIMESTAMP:
+        return a->timestamp.seconds == b->timestamp.seconds && a->timestamp.nanoseconds == b->timestamp.nanoseconds;
+    case CE_TYPE_DECIMAL128: return a->decimal.low == b->decimal.low && a->decimal.high == b->decimal.high;
+    case CE_TYPE_OBJECT_ID: return memcmp(a->object_id.bytes, b->object_id.bytes, 12) == 0;
+    case CE_TYPE_UUID: return memcmp(a->uuid.bytes, b->uuid.bytes, 16) == 0;
+    case CE_TYPE_LINK: return a->link.table == b->link.table && a->link.key == b->link.key;
+    default: return false;
+    }
+}
+
+static void describe(const ce_value *value, char *text, size_t size)
+{
+    switch (value->type) {
+    case CE_TYPE_NULL: snprintf(text, size, "null"); break;
+    case CE_TYPE_INT: snprintf(text, size, "int %lld", (long long)value->integer); break;
+    case CE_TYPE_STRING:
+        snprintf(text, size, "string of %zu bytes '%.*s'", value->string.size,
+                 value->string.size > 24 ? 24 : (int)value->string.size, value->string.data);
+        break;
+    case CE_TYPE_LINK:
+        snprintf(text, size, "link %u/%lld", (unsigned)value->link.table, (long long)value->link.key);
+        break;
+    default: snprintf(text, size, "a %s", ce_type_name(value->type)); break;
+    }
+}
+
+static void check_same(const ce_value *expected, const ce_value *actual, const char *where, size_t index)
+{
+    if (same_value(expected, actual)) return;
+    char want[96], got[96];
+    describe(expected, want, sizeof want);
+    describe(actual, got, sizeof got);
+    fprintf(stderr, "%s[%zu]: expected %s, got %s\n", where, index, want, got);
+    exit(1);
+}
+
+/* The nodes of the user's tree (the group and everything below it, not the
+ * free lists): equal counts before and after a collection is filled and
+ * emptied again mean its root went back to 0 and nothing of it stayed
+ * behind. Bytes are counted for nodes without refs only: refs are file
+ * offsets, and a file that grew needs wider ones. */
+typedef struct tree_size {
+    uint64_t nodes, bytes;
+} tree_size;
+
+static bool count_node(void *context, ce_ref ref, const ce_node *node)
+{
+    (void)ref;
+    tree_size *size = context;
+    size->nodes++;
+    if (!(node->flags & NODE_HAS_REFS)) size->bytes += node_size(node);
+    return true;
+}
+
+static tree_size user_tree_size(ce_db *db)
+{
+    ce_txn *txn;
+    tree_size size = {0, 0};
+    CHECK(ce_txn_begin_read(db, &txn));
+    CHECK(node_walk_tree(db_txn_space(txn), db_txn_root(txn), 64, count_node, &size));
+    ce_txn_end(txn);
+    return size;
+}
+
+static void commit_and_verify(ce_db *db, ce_txn *txn)
+{
+    CHECK(ce_txn_commit(txn));
+    test_verify(db);
+}
+
+static ce_db *reopen(ce_db *db, const char *path)
+{
+    CHECK(ce_db_close(db));
+    ce_db *reopened = test_open(path);
+    test_verify(reopened);
+    return reopened;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Sample values of every type                                               */
+/* ------------------------------------------------------------------------ */
+
+#define SAMPLE_BUFFER 8192
+#define SAMPLE_TARGETS 6
+
+/* Links in samples go to these objects. */
+static ce_table_key sample_table;
+static ce_object_key sample_targets[SAMPLE_TARGETS];
+
+/* A text of `size` bytes that zstd shrinks well (stored compressed once it
+ * reaches COLUMN_COMPRESS_MIN bytes). */
+static void fill_compressible(char *buffer, size_t size, unsigned seed)
+{
+    static const char words[] = "lorem ipsum dolor sit amet ";
+    int prefix = snprintf(buffer, size, "#%u:", seed);
+    for (size_t i = (size_t)prefix; i < size; i++) buffer[i] = words[(i + seed) % (sizeof words - 1)];
+}
+
+static ce_value sample_value(ce_type type, unsigned variant, char *buffer)
+{
+    ce_value value = {.type = type};
+    switch (type) {
+    case CE_TYPE_INT:
+        value.integer = variant == 0 ? INT64_MIN : variant == 1 ? INT64_MAX : (int64_t)variant * 7919 - 40000;
+        break;
+    case CE_TYPE_BOOL: value.boolean = variant & 1; break;
+    case CE_TYPE_FLOAT: value.float_value = (float)variant * 0.25f + 0.5f; break;
+    case CE_TYPE_DOUBLE: value.double_value = variant / 8.0 - 3.5; break;
+    case CE_TYPE_STRING:
+        if (variant % 7 == 3) {
+            size_t size = 4200 + (variant % 5) * 700;
+            fill_compressible(buffer, size, variant);
+            value.string.data = buffer;
+            value.string.size = size;
+        } else if (variant % 7 == 5) {
+            value.string.data = "";
+            value.string.size = 0;
+        } else {
+            snprintf(buffer, SAMPLE_BUFFER, "s%u-\xC3\xA9t\xC3\xA9", variant);
+            value.string.data = buffer;
+            value.string.size = strlen(buffer);
+        }
+        break;
+    case CE_TYPE_BINARY: {
+        size_t size = variant % 7 == 3 ? 4500 + (variant % 3) * 800 : variant % 17;
+        if (variant % 7 == 3) fill_compressible(buffer, size, variant);
+        else
+            for (size_t i = 0; i < size; i++) buffer[i] = (char)(variant * 31 + i);
+        value.binary.data = (const uint8_t *)buffer;
+        value.binary.size = size;
+        break;
+    }
+    case CE_TYPE_TIMESTAMP: value.timestamp = (ce_timestamp){(int64_t)variant * 1000 + 1, (int32_t)variant * 1000}; break;
+    case CE_TYPE_DECIMAL128: value.decimal = (ce_decimal128){variant, 0x3040000000000000ull}; break;
+    case CE_TYPE_OBJECT_ID:
+        for (int i = 0; i < 12; i++) value.object_id.bytes[i] = (uint8_t)(variant + i * 3);
+        break;
+    case CE_TYPE_UUID:
+        for (int i = 0; i < 16; i++) value.uuid.bytes[i] = (uint8_t)(variant * 7 + i);
+        break;
+    case CE_TYPE_LINK: value.link = (ce_link){sample_table, sample_targets[variant % SAMPLE_TARGETS]}; break;
+    case CE_TYPE_MIXED: {
+        static const ce_type kinds[] = {CE_TYPE_INT,    CE_TYPE_STRING,    CE_TYPE_DOUBLE,    CE_TYPE_BOOL,
+                                        CE_TYPE_NULL,   CE_TYPE_LINK,      CE_TYPE_TIMESTAMP, CE_TYPE_BINARY,
+                                        CE_TYPE_FLOAT,  CE_TYPE_DECIMAL128, CE_TYPE_OBJECT_ID, CE_TYPE_UUID};
+        enum { KINDS = sizeof kinds / sizeof kinds[0] };
+        ce_type kind = kinds[variant % KINDS];
+        if (kind == CE_TYPE_NULL) return null_value();
+        return sample_value(kind, variant / KINDS + 2, buffer);
+    }
+    default: break;
+    }
+    return value;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The model: values with their own copies of strings and binaries           */
+/* ------------------------------------------------------------------------ */
+
+typedef struct model_value {
+    ce_value value;
+    void *bytes;
+} model_value;
+
+static model_value model_make(const ce_value *value)
+{
+    model_value made = {*value, NULL};
+    if (value->type == CE_TYPE_STRING || value->type == CE_TYPE_BINARY) {
+        size_t size = value->type == CE_TYPE_STRING ? value->string.size : value->binary.size;
+        made.bytes = malloc(size + 1);
+        CHECK(made.bytes != NULL);
+        if (size) memcpy(made.bytes, value->type == CE_TYPE_STRING ? (const void *)value->string.data
+                                                                   : (const void *)value->binary.data, size);
+        if (value->type == CE_TYPE_STRING) made.value.string.data = made.bytes;
+        else made.value.binary.data = made.bytes;
+    }
+    return made;
+}
+
+typedef struct model_list {
+    model_value *items;
+    size_t count, capacity;
+} model_list;
+
+static void model_insert(model_list *list, size_t index, const ce_value *value)
+{
+    if (list->count == list->capacity) {
+        list->capacity = list->capacity ? 2 * list->capacity : 16;
+        list->items = realloc(list->items, list->capacity * sizeof *list->items);
+        CHECK(list->items != NULL);
+    }
+    memmove(&list->items[index + 1], &list->items[index], (list->count - index) * sizeof *list->items);
+    list->items[index] = model_make(value);
+    list->count++;
+}
+
+static void model_erase(model_list *list, size_t index)
+{
+    free(list->items[index].bytes);
+    memmove(&list->items[index], &list->items[index + 1], (list->count - index - 1) * sizeof *list->items);
+    list->count--;
+}
+
+static void model_set(model_list *list, size_t index, const ce_value *value)
+{
+    model_value made = model_make(value);
+    free(list->items[index].bytes);
+    list->items[index] = made;
+}
+
+static void model_move(model_list *list, size_t from, size_t to)
+{
+    model_value moved = list->items[from];
+    memmove(&list->items[from], &list->items[from + 1], (list->count - from - 1) * sizeof *list->items);
+    memmove(&list->items[to + 1], &list->items[to], (list->count - 1 - to) * sizeof *list->items);
+    list->items[to] = moved;
+}
+
+static void model_swap(model_list *list, size_t a, size_t b)
+{
+    model_value held = list->items[a];
+    list->items[a] = list->items[b];
+    list->items[b] = held;
+}
+
+static void model_clear(model_list *list)
+{
+    for (size_t i = 0; i < list->count; i++) free(list->items[i].bytes);
+    list->count = 0;
+}
+
+static void model_free(model_list *list)
+{
+    model_clear(list);
+    free(list->items);
+    *list = (model_list){0};
+}
+
+static model_list model_clone(const model_list *list)
+{
+    model_list copy = {0};
+    for (size_t i = 0; i < list->count; i++) model_insert(&copy, i, &list->items[i].value);
+    return copy;
+}
+
+/* The first index of the model holding `value`, or SIZE_MAX. */
+static size_t model_find(const model_list *list, const ce_value *value)
+{
+    for (size_t i = 0; i < list->count; i++)
+        if (same_value(&list->items[i].value, value)) return i;
+    return SIZE_MAX;
+}
+
+/* How many elements are links to `target`. */
+static size_t model_count_links(const model_list *list, ce_table_key table, ce_object_key target)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < list->count; i++) {
+        const ce_value *value = &list->items[i].value;
+        count += value->type == CE_TYPE_LINK && value->link.table == table && value->link.key == target;
+    }
+    return count;
+}
+
+static void check_collection(const ce_collection *collection, const model_list *model, const char *where)
+{
+    size_t count;
+    CHECK(ce_collection_size(collection, &count));
+    if (count != model->count) {
+        fprintf(stderr, "%s: %zu elements, expected %zu\n", where, count, model->count);
+        exit(1);
+    }
+    for (size_t i = 0; i < count; i++) {
+        ce_value value;
+        CHECK(ce_collection_get(collection, i, &value));
+        check_same(&model->items[i].value, &value, where, i);
+    }
+    ce_value value;
+    EXPECT_ERROR(ce_collection_get(collection, count, &value), CE_ERR_INDEX_OUT_OF_BOUNDS, NULL);
+}
+
+/* ------------------------------------------------------------------------ */
+/* To-one links: a model of people, their dogs and their best friends         */
+/* ------------------------------------------------------------------------ */
+
+enum { PEOPLE_MAX = 400, DOGS_MAX = 200 };
+
+typedef struct people_model {
+    bool person_alive[PEOPLE_MAX];
+    ce_object_key dog_of[PEOPLE_MAX];  /* -1: null */
+    ce_object_key best_of[PEOPLE_MAX]; /* -1: null */
+    bool dog_alive[DOGS_MAX];
+    size_t people, dogs; /* keys handed out */
+} people_model;
+
+typedef struct people_schema {
+    ce_table_key person, dog, cat;
+    ce_column_key name, dog_link, best_link, cat_name;
+} people_schema;
+
+static void check_people(ce_txn *txn, const people_schema *s, const people_model *m)
+{
+    ce_object_key *origins = malloc(PEOPLE_MAX * sizeof *origins);
+    CHECK(origins != NULL);
+    size_t alive_people = 0, alive_dogs = 0;
+    for (size_t p = 0; p < m->people; p++) {
+        CHECK(object_exists(txn, s->person, (ce_object_key)p) == m->person_alive[p]);
+        if (!m->person_alive[p]) continue;
+        alive_people++;
+        ce_value dog = get_value(txn, s->person, (ce_object_key)p, s->dog_link);
+        ce_value expected_dog = m->dog_of[p] < 0 ? null_value() : link_value(s->dog, m->dog_of[p]);
+        check_same(&expected_dog, &dog, "Person.dog", p);
+        ce_value best = get_value(txn, s->person, (ce_object_key)p, s->best_link);
+        ce_value expected_best = m->best_of[p] < 0 ? null_value() : link_value(s->person, m->best_of[p]);
+        check_same(&expected_best, &best, "Person.best", p);
+        /* Who calls p their best friend (p itself included). */
+        size_t count = 0;
+        for (size_t q = 0; q < m->people; q++)
+            if (m->person_alive[q] && m->best_of[q] == (ce_object_key)p) origins[count++] = (ce_object_key)q;
+        check_backlinks(txn, s->person, (ce_object_key)p, s->person, s->best_link, origins, count);
+        CHECK(backlink_total(txn, s->person, (ce_object_key)p) == count);
+    }
+    for (size_t d = 0; d < m->dogs; d++) {
+        CHECK(object_exists(txn, s->dog, (ce_object_key)d) == m->dog_alive[d]);
+        if (!m->dog_alive[d]) continue;
+        alive_dogs++;
+        size_t count = 0;
+        for (size_t p = 0; p < m->people; p++)
+            if (m->person_alive[p] && m->dog_of[p] == (ce_object_key)d) origins[count++] = (ce_object_key)p;
+        check_backlinks(txn, s->dog, (ce_object_key)d, s->person, s->dog_link, origins, count);
+        CHECK(backlink_total(txn, s->dog, (ce_object_key)d) == count);
+    }
+    CHECK(object_count(txn, s->person) == alive_people);
+    CHECK(object_count(txn, s->dog) == alive_dogs);
+    free(origins);
+}
+
+static ce_object_key random_alive(const bool *alive, size_t count)
+{
+    if (count == 0) return -1;
+    for (int attempt = 0; attempt < 8; attempt++) {
+        size_t key = random_below(count);
+        if (alive[key]) return (ce_object_key)key;
+    }
+    return -1;
+}
+
+static void test_to_one_links(ce_db **db, const char *path)
+{
+    people_schema s;
+    people_model *m = calloc(1, sizeof *m);
+    CHECK(m != NULL);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(*db, &txn));
+    s.person = add_table(txn, "Person", false);
+    s.dog = add_table(txn, "Dog", false);
+    s.cat = add_table(txn, "Cat", false);
+    s.name = add_scalar(txn, s.person, "name", CE_TYPE_STRING, false);
+    ce_column_key unused;
+    /* A to-one link must be nullable; it must name a live table. */
+    EXPECT_ERROR(ce_property_add(txn, s.person, &(ce_property_info){.name = "pet", .type = CE_TYPE_LINK, .link_target = s.dog},
+                                 &unused),
+                 CE_ERR_INVALID_SCHEMA, "must be nullable");
+    EXPECT_ERROR(ce_property_add(txn, s.person,
+                                 &(ce_property_info){.name = "pet", .type = CE_TYPE_LINK, .nullable = true, .link_target = 77},
+                                 &unused),
+                 CE_ERR_NO_SUCH_TABLE, "'Person.pet'");
+    EXPECT_ERROR(ce_property_add(txn, s.person,
+                                 &(ce_property_info){.name = "pets", .type = CE_TYPE_LINK, .nullable = true,
+                                                     .collection = CE_COLLECTION_LIST, .link_target = s.dog},
+                                 &unused),
+                 CE_ERR_INVALID_SCHEMA, "cannot hold null");
+    EXPECT_ERROR(ce_property_add(txn, s.person,
+                                 &(ce_property_info){.name = "pets", .type = CE_TYPE_LINK,
+                                                     .collection = CE_COLLECTION_DICTIONARY, .link_target = s.dog},
+                                 &unused),
+                 CE_ERR_INVALID_SCHEMA, "must be nullable");
+    EXPECT_ERROR(ce_property_add(txn, s.person,
+                                 &(ce_property_info){.name = "pets", .type = CE_TYPE_LINK, .nullable = true, .indexed = true,
+                                                     .link_target = s.dog},
+                                 &unused),
+                 CE_ERR_INVALID_SCHEMA, "cannot be indexed");
+    s.dog_link = add_property(txn, s.person, "dog", CE_TYPE_LINK, true, CE_COLLECTION_NONE, s.dog);
+    s.best_link = add_property(txn, s.person, "best", CE_TYPE_LINK, true, CE_COLLECTION_NONE, s.person);
+    s.cat_name = add_scalar(txn, s.cat, "name", CE_TYPE_STRING, false);
+    ce_object_key cat = create_object(txn, s.cat);
+    for (int i = 0; i < 40; i++) {
+        ce_object_key key = create_object(txn, s.person);
+        CHECK((size_t)key == m->people);
+        m->person_alive[m->people] = true;
+        m->dog_of[m->people] = m->best_of[m->people] = -1;
+        m->people++;
+    }
+    for (int i = 0; i < 20; i++) {
+        CHECK((size_t)create_object(txn, s.dog) == m->dogs);
+        m->dog_alive[m->dogs++] = true;
+    }
+    /* A new object's link is null; set, get, reassign, null. */
+    check_people(txn, &s, m);
+    set_value(txn, s.person, 0, s.dog_link, link_value(s.dog, 3));
+    m->dog_of[0] = 3;
+    check_people(txn, &s, m);
+    set_value(txn, s.person, 0, s.dog_link, link_value(s.dog, 4));
+    m->dog_of[0] = 4;
+    check_people(txn, &s, m);
+    set_value(txn, s.person, 0, s.dog_link, link_value(s.dog, 4)); /* the same link again */
+    check_people(txn, &s, m);
+    set_value(txn, s.person, 0, s.dog_link, null_value());
+    m->dog_of[0] = -1;
+    /* Many origins to one target; a self link; a cycle of two. */
+    for (size_t p = 0; p < 30; p++) {
+        set_value(txn, s.person, (ce_object_key)p, s.dog_link, link_value(s.dog, 7));
+        m->dog_of[p] = 7;
+    }
+    set_value(txn, s.person, 5, s.best_link, link_value(s.person, 5));
+    set_value(txn, s.person, 6, s.best_link, link_value(s.person, 5));
+    set_value(txn, s.person, 8, s.best_link, link_value(s.person, 9));
+    set_value(txn, s.person, 9, s.best_link, link_value(s.person, 8));
+    m->best_of[5] = 5, m->best_of[6] = 5, m->best_of[8] = 9, m->best_of[9] = 8;
+    check_people(txn, &s, m);
+
+    /* Errors change nothing. */
+    ce_value value = link_value(s.dog, 999);
+    EXPECT_ERROR(ce_object_set(txn, s.person, 1, s.dog_link, &value), CE_ERR_NO_SUCH_OBJECT, "'Person.dog'");
+    value = link_value(s.cat, cat);
+    EXPECT_ERROR(ce_object_set(txn, s.person, 1, s.dog_link, &value), CE_ERR_WRONG_TYPE, "'Person.dog' links to table 'Dog'");
+    value = link_value(99, 0);
+    EXPECT_ERROR(ce_object_set(txn, s.person, 1, s.dog_link, &value), CE_ERR_WRONG_TYPE, NULL);
+    value = int_value(3);
+    EXPECT_ERROR(ce_object_set(txn, s.person, 1, s.dog_link, &value), CE_ERR_WRONG_TYPE, "'Person.dog'");
+    value = link_value(s.dog, 3);
+    EXPECT_ERROR(ce_object_set(txn, s.person, 1, s.name, &value), CE_ERR_WRONG_TYPE, "'Person.name'");
+    EXPECT_ERROR(ce_object_set(txn, s.person, 999, s.dog_link, &value), CE_ERR_NO_SUCH_OBJECT, "'Person'");
+    size_t count;
+    EXPECT_ERROR(ce_object_backlink_count(txn, s.dog, 999, s.person, s.dog_link, &count), CE_ERR_NO_SUCH_OBJECT, NULL);
+    EXPECT_ERROR(ce_object_backlink_count(txn, s.dog, 3, s.person, s.name, &count), CE_ERR_WRONG_TYPE, "holds no links");
+    EXPECT_ERROR(ce_object_backlink_count(txn, s.dog, 3, s.person, 99, &count), CE_ERR_NO_SUCH_PROPERTY, NULL);
+    /* A link property of another table has no backlinks here: none. */
+    CHECK(backlink_count(txn, s.dog, 3, s.person, s.best_link) == 0);
+    check_people(txn, &s, m);
+    commit_and_verify(*db, txn);
+
+    /* Deleting an origin drops its backlinks; deleting a target nulls the
+     * links into it; deleting a self-linked object. */
+    CHECK(ce_txn_begin_write(*db, &txn));
+    CHECK(ce_object_delete(txn, s.person, 3));
+    m->person_alive[3] = false;
+    check_people(txn, &s, m);
+    CHECK(ce_object_delete(txn, s.dog, 7));
+    m->dog_alive[7] = false;
+    for (size_t p = 0; p < m->people; p++)
+        if (m->dog_of[p] == 7) m->dog_of[p] = -1;
+    check_people(txn, &s, m);
+    CHECK(ce_object_delete(txn, s.person, 5));
+    m->person_alive[5] = false;
+    m->best_of[6] = -1;
+    CHECK(ce_object_delete(txn, s.person, 8));
+    m->person_alive[8] = false;
+    m->best_of[9] = -1;
+    check_people(txn, &s, m);
+    value = link_value(s.dog, 7);
+    EXPECT_ERROR(ce_object_set(txn, s.person, 1, s.dog_link, &value), CE_ERR_NO_SUCH_OBJECT, "does not exist");
+    commit_and_verify(*db, txn);
+
+    /* Random changes against the model, committed or rolled back. */
+    for (int round = 0; round < 12; round++) {
+        people_model *saved = malloc(sizeof *saved);
+        CHECK(saved != NULL);
+        *saved = *m;
+        CHECK(ce_txn_begin_write(*db, &txn));
+        for (int step = 0; step < 60; step++) {
+            size_t choice = random_below(20);
+            ce_object_key person = random_alive(m->person_alive, m->people);
+            if (choice < 2 && m->people < PEOPLE_MAX) {
+                CHECK((size_t)create_object(txn, s.person) == m->people);
+                m->person_alive[m->people] = true;
+                m->dog_of[m->people] = m->best_of[m->people] = -1;
+                m->people++;
+            } else if (choice < 3 && m->dogs < DOGS_MAX) {
+                CHECK((size_t)create_object(txn, s.dog) == m->dogs);
+                m->dog_alive[m->dogs++] = true;
+            } else if (person < 0) {
+                continue;
+            } else if (choice < 9) {
+                ce_object_key dog = random_alive(m->dog_alive, m->dogs);
+                set_value(txn, s.person, person, s.dog_link, dog < 0 ? null_value() : link_value(s.dog, dog));
+                m->dog_of[person] = dog;
+            } else if (choice < 15) {
+                ce_object_key best = random_alive(m->person_alive, m->people);
+                set_value(txn, s.person, person, s.best_link, best < 0 ? null_value() : link_value(s.person, best));
+                m->best_of[person] = best;
+            } else if (choice < 17) {
+                CHECK(ce_object_delete(txn, s.person, person));
+                m->person_alive[person] = false;
+                for (size_t p = 0; p < m->people; p++)
+                    if (m->best_of[p] == person) m->best_of[p] = -1;
+            } else {
+                ce_object_key dog = random_alive(m->dog_alive, m->dogs);
+                if (dog < 0) continue;
+                CHECK(ce_object_delete(txn, s.dog, dog));
+                m->dog_alive[dog] = false;
+                for (size_t p = 0; p < m->people; p++)
+                    if (m->dog_of[p] == dog) m->dog_of[p] = -1;
+            }
+        }
+        check_people(txn, &s, m);
+        if (round % 3 == 2) {
+            ce_txn_end(txn);
+            *m = *saved;
+            test_verify(*db);
+        } else {
+            commit_and_verify(*db, txn);
+        }
+        free(saved);
+        CHECK(ce_txn_begin_read(*db, &txn));
+        check_people(txn, &s, m);
+        ce_txn_end(txn);
+    }
+
+    *db = reopen(*db, path);
+    CHECK(ce_txn_begin_read(*db, &txn));
+    check_people(txn, &s, m);
+    ce_txn_end(txn);
+    free(m);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Lists of every element type                                               */
+/* ------------------------------------------------------------------------ */
+
+typedef struct list_property {
+    ce_type type;
+    bool nullable;
+    ce_column_key column;
+    char name[32];
+} list_property;
+
+/* A value of another type than the list's elements (and not null). */
+static ce_value wrong_type_value(ce_type type)
+{
+    if (type == CE_TYPE_MIXED) return (ce_value){.type = CE_TYPE_MIXED};
+    return type == CE_TYPE_INT ? string_value("x") : int_value(1);
+}
+
+/* Backlinks from a list of links or of mixed values follow its elements:
+ * those of `object` (its list is `model`) and of `neighbour` (`neighbour_model`). */
+typedef struct list_owner {
+    ce_object_key object;
+    const model_list *model;
+} list_owner;
+
+static void check_list_backlinks(ce_txn *txn, ce_table_key table, ce_column_key column, const list_owner *owners,
+                                 size_t owner_count)
+{
+    ce_property_info info;
+    CHECK(ce_property_get_info(txn, table, column, &info));
+    if (info.type != CE_TYPE_LINK && info.type != CE_TYPE_MIXED) return;
+    for (size_t t = 0; t < SAMPLE_TARGETS; t++) {
+        ce_object_key origins[256];
+        size_t count = 0;
+        for (size_t o = 0; o < owner_count; o++) {
+            size_t links = owners[o].model ? model_count_links(owners[o].model, sample_table, sample_targets[t]) : 0;
+            for (size_t i = 0; i < links; i++) {
+                CHECK(count < 256);
+                origins[count++] = owners[o].object;
+            }
+        }
+        check_backlinks(txn, sample_table, sample_targets[t], table, column, origins, count);
+    }
+}
+
+/* Random inserts, sets, erases, moves, swaps and finds on one list, each
+ * checked against the model; rounds committed or rolled back. */
+static void exercise_list(ce_db *db, ce_table_key table, ce_object_key object, const list_property *property,
+                          model_list *model, ce_object_key neighbour, const model_list *neighbour_model)
+{
+    char buffer[SAMPLE_BUFFER];
+    for (int round = 0; round < 4; round++) {
+        bool roll_back = round == 2;
+        model_list saved = model_clone(model);
+        ce_txn *txn;
+        ce_collection *list;
+        CHECK(ce_txn_begin_write(db, &txn));
+        CHECK(ce_collection_open(txn, table, object, property->column, &list));
+        ce_collection_type kind;
+        ce_type element_type;
+        CHECK(ce_collection_kind(list, &kind, &element_type) && kind == CE_COLLECTION_LIST &&
+              element_type == property->type);
+        check_collection(list, model, property->name);
+        for (int step = 0; step < 36; step++) {
+            size_t count = model->count, choice = random_below(12);
+            ce_value value = property->nullable && random_below(6) == 0
+                                 ? null_value()
+                                 : sample_value(property->type, (unsigned)random_below(40), buffer);
+            if (choice < 5 || count == 0) {
+                size_t index = random_below(count + 1);
+                CHECK(ce_list_insert(list, index, &value));
+                model_insert(model, index, &value);
+            } else if (choice < 7) {
+                size_t index = random_below(count);
+                CHECK(ce_list_set(list, index, &value));
+                model_set(model, index, &value);
+            } else if (choice < 8) {
+                size_t index = random_below(count);
+                CHECK(ce_list_erase(list, index));
+                model_erase(model, index);
+            } else if (choice < 9) {
+                size_t from = random_below(count), to = random_below(count);
+                CHECK(ce_list_move(list, from, to));
+                model_move(model, from, to);
+            } else if (choice < 10) {
+                size_t a = random_below(count), b = random_below(count);
+                CHECK(ce_list_swap(list, a, b));
+                model_swap(model, a, b);
+            } else {
+                /* Find an element that is there, and maybe one that is not. */
+                ce_value wanted = random_below(2) ? model->items[random_below(count)].value : value;
+                size_t index, expected = model_find(model, &wanted);
+                bool found;
+                CHECK(ce_collection_find(list, &wanted, &index, &found));
+                CHECK(found == (expected != SIZE_MAX));
+                if (found) CHECK(index == expected);
+            }
+            check_collection(list, model, property->name);
+        }
+        check_list_backlinks(txn, table, property->column,
+                             (list_owner[]){{object, model}, {neighbour, neighbour_model}}, 2);
+        ce_collection_close(list);
+        if (roll_back) {
+            ce_txn_end(txn);
+            model_free(model);
+            *model = saved;
+            test_verify(db);
+        } else {
+            model_free(&saved);
+            commit_and_verify(db, txn);
+        }
+        CHECK(ce_txn_begin_read(db, &txn));
+        CHECK(ce_collection_open(txn, table, object, property->column, &list));
+        check_collection(list, model, property->name);
+        check_list_backlinks(txn, table, property->column,
+                             (list_owner[]){{object, model}, {neighbour, neighbour_model}}, 2);
+        /* A read transaction cannot change a list. */
+        ce_value value = sample_value(property->type, 2, buffer);
+        EXPECT_ERROR(ce_list_insert(list, 0, &value), CE_ERR_WRONG_TRANSACTION_STATE, NULL);
+        ce_collection_close(list);
+        ce_txn_end(txn);
+    }
+}
+
+/* What a list refuses, with the list unchanged after each refusal. */
+static void check_list_errors(ce_db *db, ce_table_key table, ce_object_key object, const list_property *property,
+                              const model_list *model, ce_table_key other_table, ce_object_key other_object)
+{
+    char buffer[SAMPLE_BUFFER];
+    ce_txn *txn;
+    ce_collection *list;
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_collection_open(txn, table, object, property->column, &list));
+    size_t count = model->count;
+    ce_value good = sample_value(property->type, 3, buffer), value;
+    EXPECT_ERROR(ce_collection_get(list, count, &value), CE_ERR_INDEX_OUT_OF_BOUNDS, NULL);
+    EXPECT_ERROR(ce_list_insert(list, count + 1, &good), CE_ERR_INDEX_OUT_OF_BOUNDS, NULL);
+    EXPECT_ERROR(ce_list_set(list, count, &good), CE_ERR_INDEX_OUT_OF_BOUNDS, NULL);
+    EXPECT_ERROR(ce_list_erase(list, count), CE_ERR_INDEX_OUT_OF_BOUNDS, NULL);
+    EXPECT_ERROR(ce_list_move(list, count, 0), CE_ERR_INDEX_OUT_OF_BOUNDS, NULL);
+    EXPECT_ERROR(ce_list_move(list, 0, count), CE_ERR_INDEX_OUT_OF_BOUNDS, NULL);
+    EXPECT_ERROR(ce_list_swap(list, 0, count), CE_ERR_INDEX_OUT_OF_BOUNDS, NULL);
+    EXPECT_ERROR(ce_list_swap(list, SIZE_MAX, 0), CE_ERR_INDEX_OUT_OF_BOUNDS, NULL);
+    value = null_value();
+    if (!property->nullable && property->type != CE_TYPE_MIXED) {
+        EXPECT_ERROR(ce_list_insert(list, 0, &value), CE_ERR_NULL_NOT_ALLOWED, property->name);
+        if (count) EXPECT_ERROR(ce_list_set(list, 0, &value), CE_ERR_NULL_NOT_ALLOWED, property->name);
+    }
+    value = wrong_type_value(property->type);
+    EXPECT_ERROR(ce_list_insert(list, 0, &value), CE_ERR_WRONG_TYPE, property->name);
+    if (count) EXPECT_ERROR(ce_list_set(list, 0, &value), CE_ERR_WRONG_TYPE, property->name);
+    EXPECT_ERROR(ce_list_insert(list, 0, NULL), CE_ERR_INVALID_ARGUMENT, NULL);
+    if (property->type == CE_TYPE_STRING || property->type == CE_TYPE_MIXED) {
+        value = (ce_value){.type = CE_TYPE_STRING, .string = {"\xC3\x28", 2}};
+        EXPECT_ERROR(ce_list_insert(list, 0, &value), CE_ERR_INVALID_ARGUMENT, "UTF-8");
+    }
+    if (property->type == CE_TYPE_TIMESTAMP || property->type == CE_TYPE_MIXED) {
+        value = (ce_value){.type = CE_TYPE_TIMESTAMP, .timestamp = {-5, 7}};
+        EXPECT_ERROR(ce_list_insert(list, 0, &value), CE_ERR_INVALID_ARGUMENT, "malformed");
+    }
+    if (property->type == CE_TYPE_LINK || property->type == CE_TYPE_MIXED) {
+        value = link_value(sample_table, 99999);
+        EXPECT_ERROR(ce_list_insert(list, 0, &value), CE_ERR_NO_SUCH_OBJECT, "does not exist");
+        value = link_value(5000, 0);
+        EXPECT_ERROR(ce_list_insert(list, 0, &value),
+                     property->type == CE_TYPE_LINK ? CE_ERR_WRONG_TYPE : CE_ERR_NO_SUCH_TABLE, property->name);
+    }
+    if (property->type == CE_TYPE_LINK) {
+        value = link_value(other_table, other_object);
+        EXPECT_ERROR(ce_list_insert(list, 0, &value), CE_ERR_WRONG_TYPE, property->name);
+    }
+    /* Set and dictionary calls do not apply to a list. */
+    bool changed;
+    EXPECT_ERROR(ce_set_insert(list, &good, &changed), CE_ERR_WRONG_TYPE, NULL);
+    EXPECT_ERROR(ce_dictionary_set(list, "k", 1, &good), CE_ERR_WRONG_TYPE, NULL);
+    EXPECT_ERROR(ce_dictionary_get(list, "k", 1, &value, &changed), CE_ERR_WRONG_TYPE, NULL);
+    EXPECT_ERROR(ce_dictionary_key_at(list, 0, &value), CE_ERR_WRONG_TYPE, NULL);
+    check_collection(list, model, property->name);
+    ce_collection_close(list);
+    commit_and_verify(db, txn);
+}
+
+static void test_lists(ce_db **db, const char *path)
+{
+    static const ce_type types[] = {CE_TYPE_INT,        CE_TYPE_BOOL,      CE_TYPE_FLOAT, CE_TYPE_DOUBLE,
+                                    CE_TYPE_STRING,     CE_TYPE_BINARY,    CE_TYPE_TIMESTAMP,
+                                    CE_TYPE_DECIMAL128, CE_TYPE_OBJECT_ID, CE_TYPE_UUID};
+    enum { TYPES = sizeof types / sizeof types[0], PROPERTIES = 2 * TYPES + 2 };
+    list_property properties[PROPERTIES];
+    model_list models[PROPERTIES], untouched[PROPERTIES];
+    memset(models, 0, sizeof models);
+    memset(untouched, 0, sizeof untouched);
+    char buffer[SAMPLE_BUFFER];
+    ce_txn *txn;
+    ce_table_key table, other_table;
+    CHECK(ce_txn_begin_write(*db, &txn));
+    sample_table = add_table(txn, "ListTarget", false);
+    add_scalar(txn, sample_table, "n", CE_TYPE_INT, false);
+    for (size_t t = 0; t < SAMPLE_TARGETS; t++) sample_targets[t] = create_object(txn, sample_table);
+    other_table = add_table(txn, "NotListTarget", false);
+    ce_object_key other_object = create_object(txn, other_table);
+    table = add_table(txn, "Lists", false);
+    for (size_t i = 0; i < PROPERTIES; i++) {
+        list_property *property = &properties[i];
+        property->type = i < 2 * TYPES ? types[i % TYPES] : i == 2 * TYPES ? CE_TYPE_MIXED : CE_TYPE_LINK;
+        property->nullable = i >= TYPES && i < 2 * TYPES;
+        snprintf(property->name, sizeof property->name, "Lists.%s%s", ce_type_name(property->type),
+                 property->nullable ? "Optional" : "");
+        property->column = add_property(txn, table, property->name + strlen("Lists."), property->type, property->nullable,
+                                        CE_COLLECTION_LIST, property->type == CE_TYPE_LINK ? sample_table : 0);
+        ce_property_info info;
+        CHECK(ce_property_get_info(txn, table, property->column, &info));
+        CHECK(info.collection == CE_COLLECTION_LIST && info.type == property->type && !info.backlink);
+        CHECK(info.nullable == (property->nullable || property->type == CE_TYPE_MIXED));
+        CHECK(info.link_target == (property->type == CE_TYPE_LINK ? sample_table : 0));
+    }
+    /* A list cannot be read or written as one value, nor opened as a mixed. */
+    ce_object_key neighbour = create_object(txn, table), object = create_object(txn, table);
+    ce_value value;
+    EXPECT_ERROR(ce_object_get(txn, table, object, properties[0].column, &value), CE_ERR_WRONG_TYPE, "ce_collection_open");
+    value = int_value(1);
+    EXPECT_ERROR(ce_object_set(txn, table, object, properties[0].column, &value), CE_ERR_WRONG_TYPE, NULL);
+    ce_collection *list;
+    EXPECT_ERROR(ce_collection_open_mixed(txn, table, object, properties[0].column, &list), CE_ERR_WRONG_TYPE, NULL);
+    EXPECT_ERROR(ce_collection_open(txn, table, 12345, properties[0].column, &list), CE_ERR_NO_SUCH_OBJECT, NULL);
+    /* The neighbour's lists hold a few values that must not move. */
+    for (size_t i = 0; i < PROPERTIES; i++) {
+        CHECK(ce_collection_open(txn, table, neighbour, properties[i].column, &list));
+        for (unsigned v = 0; v < 3; v++) {
+            value = sample_value(properties[i].type, v + 2, buffer);
+            CHECK(ce_list_insert(list, v, &value));
+            model_insert(&untouched[i], v, &value);
+        }
+        ce_collection_close(list);
+    }
+    commit_and_verify(*db, txn);
+
+    for (size_t i = 0; i < PROPERTIES; i++) {
+        exercise_list(*db, table, object, &properties[i], &models[i], neighbour, &untouched[i]);
+        check_list_errors(*db, table, object, &properties[i], &models[i], other_table, other_object);
+    }
+
+    /* Deleting targets removes them from the list of links (duplicates
+     * included) and from the list of mixed values. */
+    CHECK(ce_txn_begin_write(*db, &txn));
+    size_t link_list = PROPERTIES - 1, mixed_list = PROPERTIES - 2;
+    CHECK(ce_collection_open(txn, table, object, properties[link_list].column, &list));
+    value = link_value(sample_table, sample_targets[0]);
+    for (int i = 0; i < 3; i++) {
+        CHECK(ce_list_insert(list, 0, &value));
+        model_insert(&models[link_list], 0, &value);
+    }
+    CHECK(backlink_count(txn, sample_table, sample_targets[0], table, properties[link_list].column) ==
+          model_count_links(&models[link_list], sample_table, sample_targets[0]));
+    ce_collection_close(list);
+    CHECK(ce_collection_open(txn, table, object, properties[mixed_list].column, &list));
+    CHECK(ce_list_insert(list, 0, &value));
+    model_insert(&models[mixed_list], 0, &value);
+    ce_collection_close(list);
+    CHECK(ce_object_delete(txn, sample_table, sample_targets[0]));
+    for (size_t m = PROPERTIES - 2; m < PROPERTIES; m++) {
+        for (size_t i = models[m].count; i-- > 0;)
+            if (models[m].items[i].value.type == CE_TYPE_LINK && models[m].items[i].value.link.key == sample_targets[0])
+                model_erase(&models[m], i);
+        for (size_t i = untouched[m].count; i-- > 0;)
+            if (untouched[m].items[i].value.type == CE_TYPE_LINK &&
+                untouched[m].items[i].value.link.key == sample_targets[0])
+                model_erase(&untouched[m], i);
+    }
+    commit_and_verify(*db, txn);
+    CHECK(ce_txn_begin_write(*db, &txn));
+    CHECK(ce_object_create(txn, sample_table, NULL, &sample_targets[0])); /* a new key: nothing links to it */
+    CHECK(backlink_total(txn, sample_table, sample_targets[0]) == 0);
+    commit_and_verify(*db, txn);
+
+    /* Everything reads back after a reopen; clearing empties each list. */
+    *db = reopen(*db, path);
+    CHECK(ce_txn_begin_write(*db, &txn));
+    for (size_t i = 0; i < PROPERTIES; i++) {
+        CHECK(ce_collection_open(txn, table, object, properties[i].column, &list));
+        check_collection(list, &models[i], properties[i].name);
+        check_list_backlinks(txn, table, properties[i].column,
+                             (list_owner[]){{object, &models[i]}, {neighbour, &untouched[i]}}, 2);
+        CHECK(ce_collection_clear(list));
+        model_clear(&models[i]);
+        check_collection(list, &models[i], properties[i].name);
+        check_list_backlinks(txn, table, properties[i].column,
+                             (list_owner[]){{object, &models[i]}, {neighbour, &untouched[i]}}, 2);
+        CHECK(ce_collection_clear(list)); /* clearing an empty list */
+        ce_collection_close(list);
+        CHECK(ce_collection_open(txn, table, neighbour, properties[i].column, &list));
+        check_collection(list, &untouched[i], properties[i].name);
+        ce_collection_close(list);
+    }
+    commit_and_verify(*db, txn);
+    /* A deleted object's handle fails. */
+    CHECK(ce_txn_begin_write(*db, &txn));
+    CHECK(ce_collection_open(txn, table, neighbour, properties[PROPERTIES - 1].column, &list));
+    CHECK(ce_object_delete(txn, table, neighbour));
+    size_t count;
+    EXPECT_ERROR(ce_collection_size(list, &count), CE_ERR_NO_SUCH_OBJECT, NULL);
+    value = link_value(sample_table, sample_targets[1]);
+    EXPECT_ERROR(ce_list_insert(list, 0, &value), CE_ERR_NO_SUCH_OBJECT, NULL);
+    ce_collection_close(list);
+    for (size_t t = 0; t < SAMPLE_TARGETS; t++) CHECK(backlink_total(txn, sample_table, sample_targets[t]) == 0);
+    commit_and_verify(*db, txn);
+    for (size_t i = 0; i < PROPERTIES; i++) {
+        model_free(&models[i]);
+        model_free(&untouched[i]);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Large lists: chunks                                                       */
+/* ------------------------------------------------------------------------ */
+
+static ce_value large_list_value(ce_type type, char *buffer)
+{
+    if (type == CE_TYPE_INT) {
+        /* Small and wide values: the chunks' integer nodes change width. */
+        uint64_t bits = next_random();
+        return int_value(random_below(4) == 0 ? (int64_t)bits : (int64_t)(bits % 2000) - 1000);
+    }
+    if (type == CE_TYPE_STRING && random_below(8) == 0) return null_value();
+    return sample_value(type, (unsigned)random_below(1000), buffer);
+}
+
+/* 2500+ inserts at random positions (chunks split), random changes (the
+ * values of self-aliasing copies among them), commits and a rollback, then
+ * erases back to empty: the list's root returns to 0 (the user tree is
+ * exactly as before the list was filled). */
+static void exercise_large_list(ce_db *db, ce_table_key table, ce_object_key object, ce_column_key column,
+                                ce_type type, size_t target_size, const char *where)
+{
+    char buffer[SAMPLE_BUFFER];
+    model_list model = {0};
+    tree_size before = user_tree_size(db);
+    ce_txn *txn;
+    ce_collection *list;
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_collection_open(txn, table, object, column, &list));
+    for (size_t i = 0; i < target_size; i++) {
+        ce_value value = large_list_value(type, buffer);
+        size_t index = random_below(model.count + 1);
+        CHECK(ce_list_insert(list, index, &value));
+        model_insert(&model, index, &value);
+        ce_value read;
+        size_t probe = random_below(model.count);
+        CHECK(ce_collection_get(list, probe, &read));
+        check_same(&model.items[probe].value, &read, where, probe);
+        if (i % 400 == 399) check_collection(list, &model, where);
+        if (i == target_size / 2) { /* the rest changes committed chunks */
+            ce_collection_close(list);
+            commit_and_verify(db, txn);
+            CHECK(ce_txn_begin_write(db, &txn));
+            CHECK(ce_collection_open(txn, table, object, column, &list));
+        }
+    }
+    check_collection(list, &model, where);
+    ce_collection_close(list);
+    commit_and_verify(db, txn);
+
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_collection_open(txn, table, object, column, &list));
+    for (int step = 0; step < 600; step++) {
+        size_t count = model.count, choice = random_below(7);
+        size_t a = random_below(count), b = random_below(count);
+        if (choice == 0) {
+            ce_value value = large_list_value(type, buffer);
+            CHECK(ce_list_set(list, a, &value));
+            model_set(&model, a, &value);
+        } else if (choice == 1) {
+            /* A value read from the list itself, written elsewhere in it. */
+            ce_value value;
+            CHECK(ce_collection_get(list, a, &value));
+            CHECK(ce_list_set(list, b, &value));
+            model_set(&model, b, &model.items[a].value);
+        } else if (choice == 2) {
+            ce_value value;
+            CHECK(ce_collection_get(list, a, &value));
+            CHECK(ce_list_insert(list, b, &value));
+            ce_value copied = model.items[a].value; /* model_insert may move the items */
+            model_insert(&model, b, &copied);
+        } else if (choice == 3) {
+            CHECK(ce_list_move(list, a, b));
+            model_move(&model, a, b);
+        } else if (choice == 4) {
+            CHECK(ce_list_swap(list, a, b));
+            model_swap(&model, a, b);
+        } else {
+            CHECK(ce_list_erase(list, a));
+            model_erase(&model, a);
+        }
+        ce_value read;
+        size_t probe = random_below(model.count);
+        CHECK(ce_collection_get(list, probe, &read));
+        check_same(&model.items[probe].value, &read, where, probe);
+    }
+    check_collection(list, &model, where);
+    ce_collection_close(list);
+    commit_and_verify(db, txn);
+
+    /* Erasing half, rolled back. */
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_collection_open(txn, table, object, column, &list));
+    size_t full = model.count;
+    for (size_t i = 0; i < full / 2; i++) CHECK(ce_list_erase(list, random_below(full - i)));
+    ce_collection_close(list);
+    ce_txn_end(txn);
+    test_verify(db);
+    CHECK(ce_txn_begin_read(db, &txn));
+    CHECK(ce_collection_open(txn, table, object, column, &list));
+    check_collection(list, &model, where);
+    ce_collection_close(list);
+    ce_txn_end(txn);
+
+    /* Erasing everything, at random positions. */
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_collection_open(txn, table, object, column, &list));
+    while (model.count > 0) {
+        size_t index = random_below(model.count);
+        CHECK(ce_list_erase(list, index));
+        model_erase(&model, index);
+        if (model.count % 500 == 0) check_collection(list, &model, where);
+    }
+    check_collection(list, &model, where);
+    ce_collection_close(list);
+    commit_and_verify(db, txn);
+    tree_size after = user_tree_size(db);
+    if (after.nodes != before.nodes || after.bytes != before.bytes) {
+        fprintf(stderr, "%s: emptied, the user tree has %llu nodes (%llu bytes without refs), before %llu (%llu)\n", where,
+                (unsigned long long)after.nodes, (unsigned long long)after.bytes, (unsigned long long)before.nodes,
+                (unsigned long long)before.bytes);
+        exit(1);
+    }
+    model_free(&model);
+}
+
+/* Links to one target from thousands of list elements (its backlinks are
+ * chunked too), purged from every chunk when a target is deleted. */
+static void test_large_link_list(ce_db *db, ce_table_key table, ce_object_key object, ce_column_key column)
+{
+    model_list model = {0};
+    ce_txn *txn;
+    ce_collection *list;
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_collection_open(txn, table, object, column, &list));
+    for (int i = 0; i < 2400; i++) {
+        size_t target = random_below(10) < 7 ? 1 : random_below(SAMPLE_TARGETS);
+        ce_value value = link_value(sample_table, sample_targets[target]);
+        size_t index = random_below(model.count + 1);
+        CHECK(ce_list_insert(list, index, &value));
+        model_insert(&model, index, &value);
+    }
+    check_collection(list, &model, "Big.refs");
+    ce_collection_close(list);
+    commit_and_verify(db, txn);
+    CHECK(ce_txn_begin_write(db, &txn));
+    for (size_t t = 0; t < SAMPLE_TARGETS; t++) {
+        size_t expected = model_count_links(&model, sample_table, sample_targets[t]);
+        CHECK(backlink_count(txn, sample_table, sample_targets[t], table, column) == expected);
+        CHECK(backlink_total(txn, sample_table, sample_targets[t]) == expected);
+        for (size_t i = 0; i < expected; i += 97) {
+            ce_object_key origin;
+            CHECK(ce_object_backlink_at(txn, sample_table, sample_targets[t], table, column, i, &origin) && origin == object);
+        }
+    }
+    CHECK(model_count_links(&model, sample_table, sample_targets[1]) > 1000);
+    /* Deleting a target purges it from every chunk. */
+    CHECK(ce_object_delete(txn, sample_table, sample_targets[2]));
+    for (size_t i = model.count; i-- > 0;)
+        if (model.items[i].value.link.key == sample_targets[2]) model_erase(&model, i);
+    CHECK(ce_collection_open(txn, table, object, column, &list));
+    check_collection(list, &model, "Big.refs");
+    ce_collection_close(list);
+    commit_and_verify(db, txn);
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_object_create(txn, sample_table, NULL, &sample_targets[2]));
+    CHECK(ce_collection_open(txn, table, object, column, &list));
+    while (model.count > 0) {
+        size_t index = random_below(model.count);
+        CHECK(ce_list_erase(list, index));
+        model_erase(&model, index);
+        if (model.count % 600 == 0) {
+            check_collection(list, &model, "Big.refs");
+            for (size_t t = 0; t < SAMPLE_TARGETS; t++)
+                CHECK(backlink_count(txn, sample_table, sample_targets[t], table, column) ==
+                      model_count_links(&model, sample_table, sample_targets[t]));
+        }
+    }
+    ce_collection_close(list);
+    commit_and_verify(db, txn);
+    model_free(&model);
+}
+
+static void test_large_lists(ce_db *db)
+{
+    ce_txn *txn;
+    ce_table_key table;
+    ce_column_key numbers, texts, anys, refs;
+    CHECK(ce_txn_begin_write(db, &txn));
+    table = add_table(txn, "Big", false);
+    numbers = add_property(txn, table, "numbers", CE_TYPE_INT, false, CE_COLLECTION_LIST, 0);
+    texts = add_property(txn, table, "texts", CE_TYPE_STRING, true, CE_COLLECTION_LIST, 0);
+    anys = add_property(txn, table, "anys", CE_TYPE_MIXED, true, CE_COLLECTION_LIST, 0);
+    refs = add_property(txn, table, "refs", CE_TYPE_LINK, false, CE_COLLECTION_LIST, sample_table);
+    create_object(txn, table);
+    ce_object_key object = create_object(txn, table);
+    create_object(txn, table);
+    /* The first mixed link from Big.anys adds a backlink property to the
+     * target table: it is there before the list is measured. */
+    ce_collection *list;
+    CHECK(ce_collection_open(txn, table, object, anys, &list));
+    ce_value value = link_value(sample_table, sample_targets[0]);
+    CHECK(ce_list_insert(list, 0, &value) && ce_collection_clear(list));
+    ce_collection_close(list);
+    commit_and_verify(db, txn);
+    exercise_large_list(db, table, object, numbers, CE_TYPE_INT, 2600, "Big.numbers");
+    exercise_large_list(db, table, object, texts, CE_TYPE_STRING, 2500, "Big.texts");
+    exercise_large_list(db, table, object, anys, CE_TYPE_MIXED, 1400, "Big.anys");
+    test_large_link_list(db, table, object, refs);
+    CHECK(ce_txn_begin_write(db, &txn));
+    for (size_t t = 0; t < SAMPLE_TARGETS; t++) CHECK(backlink_total(txn, sample_table, sample_targets[t]) == 0);
+    ce_txn_end(txn);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Self-aliasing: values read from a collection (or an object), written back */
+/* ------------------------------------------------------------------------ */
+
+static void test_self_aliasing(ce_db *db)
+{
+    static char big_a[4200], big_b[7000], big_c[5600], key_one[8000], key_two[4500];
+    fill_compressible(big_a, sizeof big_a, 1);
+    fill_compressible(big_b, sizeof big_b, 2);
+    fill_compressible(big_c, sizeof big_c, 3);
+    fill_compressible(key_one, sizeof key_one, 5);
+    fill_compressible(key_two, sizeof key_two, 6);
+    ce_value a = {.type = CE_TYPE_STRING, .string = {big_a, sizeof big_a}};
+    ce_value b = {.type = CE_TYPE_STRING, .string = {big_b, sizeof big_b}};
+    ce_value c = {.type = CE_TYPE_STRING, .string = {big_c, sizeof big_c}};
+    ce_value x = string_value("x");
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    ce_table_key table = add_table(txn, "Alias", false);
+    ce_column_key texts = add_property(txn, table, "texts", CE_TYPE_STRING, false, CE_COLLECTION_LIST, 0);
+    ce_column_key blobs = add_property(txn, table, "blobs", CE_TYPE_BINARY, true, CE_COLLECTION_LIST, 0);
+    ce_column_key anys = add_property(txn, table, "anys", CE_TYPE_MIXED, true, CE_COLLECTION_LIST, 0);
+    ce_column_key words = add_property(txn, table, "words", CE_TYPE_STRING, true, CE_COLLECTION_DICTIONARY, 0);
+    ce_column_key note = add_scalar(txn, table, "note", CE_TYPE_STRING, false);
+    ce_object_key object = create_object(txn, table);
+    commit_and_verify(db, txn);
+
+    for (int pass = 0; pass < 2; pass++) { /* in one transaction; then with committed nodes */
+        CHECK(ce_txn_begin_write(db, &txn));
+        ce_collection *list;
+        model_list model = {0};
+        ce_value value;
+        CHECK(ce_collection_open(txn, table, object, texts, &list));
+        CHECK(ce_collection_clear(list));
+        const ce_value *initial[] = {&a, &b, &x, &c};
+        for (size_t i = 0; i < 4; i++) {
+            CHECK(ce_list_insert(list, i, initial[i]));
+            model_insert(&model, i, initial[i]);
+        }
+        if (pass == 1) {
+            ce_collection_close(list);
+            commit_and_verify(db, txn);
+            CHECK(ce_txn_begin_write(db, &txn));
+            CHECK(ce_collection_open(txn, table, object, texts, &list));
+        }
+        /* A decompressed value over an element of another size. */
+        CHECK(ce_collection_get(list, 0, &value));
+        CHECK(ce_list_set(list, 1, &value));
+        model_set(&model, 1, &a);
+        check_collection(list, &model, "Alias.texts");
+        CHECK(ce_collection_get(list, 3, &value));
+        CHECK(ce_list_set(list, 3, &value)); /* onto itself */
+        CHECK(ce_collection_get(list, 2, &value));
+        CHECK(ce_list_set(list, 0, &value)); /* an inline value of the same node */
+        model_set(&model, 0, &x);
+        check_collection(list, &model, "Alias.texts");
+        CHECK(ce_collection_get(list, 3, &value));
+        CHECK(ce_list_insert(list, 0, &value));
+        model_insert(&model, 0, &c);
+        CHECK(ce_collection_get(list, 1, &value));
+        CHECK(ce_list_insert(list, 3, &value));
+        model_insert(&model, 3, &x);
+        check_collection(list, &model, "Alias.texts");
+        /* Between an object's property and a list. */
+        CHECK(ce_object_set(txn, table, object, note, &b));
+        CHECK(ce_object_get(txn, table, object, note, &value));
+        CHECK(ce_list_set(list, 0, &value));
+        model_set(&model, 0, &b);
+        CHECK(ce_collection_get(list, 1, &value));
+        CHECK(ce_object_set(txn, table, object, note, &value));
+        ce_value read = get_value(txn, table, object, note);
+        check_same(&model.items[1].value, &read, "Alias.note", 0);
+        check_collection(list, &model, "Alias.texts");
+        ce_collection_close(list);
+
+        /* Binaries. */
+        model_clear(&model);
+        CHECK(ce_collection_open(txn, table, object, blobs, &list));
+        CHECK(ce_collection_clear(list));
+        ce_value blob_a = {.type = CE_TYPE_BINARY, .binary = {(const uint8_t *)big_a, sizeof big_a}};
+        ce_value blob_b = {.type = CE_TYPE_BINARY, .binary = {(const uint8_t *)big_b, sizeof big_b}};
+        ce_value none = null_value();
+        CHECK(ce_list_insert(list, 0, &blob_a) && ce_list_insert(list, 1, &blob_b) && ce_list_insert(list, 2, &none));
+        model_insert(&model, 0, &blob_a);
+        model_insert(&model, 1, &blob_b);
+        model_insert(&model, 2, &none);
+        CHECK(ce_collection_get(list, 0, &value));
+        CHECK(ce_list_set(list, 1, &value));
+        model_set(&model, 1, &blob_a);
+        CHECK(ce_collection_get(list, 1, &value));
+        CHECK(ce_list_set(list, 2, &value));
+        model_set(&model, 2, &blob_a);
+        check_collection(list, &model, "Alias.blobs");
+        ce_collection_close(list);
+
+        /* Mixed values: a string read from one element, written over it and
+         * over another. */
+        model_clear(&model);
+        CHECK(ce_collection_open(txn, table, object, anys, &list));
+        CHECK(ce_collection_clear(list));
+        ce_value hello = string_value("hello");
+        CHECK(ce_list_insert(list, 0, &hello) && ce_list_insert(list, 1, &b));
+        model_insert(&model, 0, &hello);
+        model_insert(&model, 1, &b);
+        CHECK(ce_collection_get(list, 1, &value));
+        CHECK(ce_list_set(list, 1, &value));
+        CHECK(ce_collection_get(list, 1, &value));
+        CHECK(ce_list_set(list, 0, &value));
+        model_set(&model, 0, &b);
+        CHECK(ce_collection_get(list, 0, &value));
+        CHECK(ce_list_insert(list, 1, &value));
+        model_insert(&model, 1, &b);
+        check_collection(list, &model, "Alias.anys");
+        ce_collection_close(list);
+
+        /* Dictionaries: a value read from one key written under another; a
+         * key read with key_at used to get, set and erase. */
+        ce_collection *dictionary;
+        CHECK(ce_collection_open(txn, table, object, words, &dictionary));
+        CHECK(ce_collection_clear(dictionary));
+        ce_value one = string_value("one"), two = string_value("two");
+        CHECK(ce_dictionary_set(dictionary, "a", 1, &a) && ce_dictionary_set(dictionary, "b", 1, &b));
+        CHECK(ce_dictionary_set(dictionary, key_one, sizeof key_one, &one));
+        CHECK(ce_dictionary_set(dictionary, key_two, sizeof key_two, &two));
+        if (pass == 1) {
+            ce_collection_close(dictionary);
+            commit_and_verify(db, txn);
+            CHECK(ce_txn_begin_write(db, &txn));
+            CHECK(ce_collection_open(txn, table, object, words, &dictionary));
+        }
+        bool found;
+        CHECK(ce_dictionary_get(dictionary, "a", 1, &value, &found) && found);
+        CHECK(ce_dictionary_set(dictionary, "b", 1, &value));
+        CHECK(ce_dictionary_get(dictionary, "b", 1, &value, &found) && found);
+        check_same(&a, &value, "Alias.words[b]", 0);
+        /* Keys in bytewise order: '#' < 'a' < 'b'. */
+        ce_value key;
+        CHECK(ce_dictionary_key_at(dictionary, 0, &key));
+        CHECK(key.type == CE_TYPE_STRING && key.string.size == sizeof key_one &&
+              memcmp(key.string.data, key_one, sizeof key_one) == 0);
+        CHECK(ce_dictionary_get(dictionary, key.string.data, key.string.size, &value, &found));
+        CHECK(found);
+        check_same(&one, &value, "Alias.words[key one]", 0);
+        CHECK(ce_dictionary_key_at(dictionary, 0, &key));
+        ce_value uno = string_value("uno");
+        CHECK(ce_dictionary_set(dictionary, key.string.data, key.string.size, &uno));
+        CHECK(ce_dictionary_get(dictionary, key_one, sizeof key_one, &value, &found) && found);
+        check_same(&uno, &value, "Alias.words[key one]", 0);
+        /* The second key (the search passes the first: its bytes are
+         * decompressed on the way). */
+        CHECK(ce_dictionary_key_at(dictionary, 1, &key));
+        CHECK(key.string.size == sizeof key_two && memcmp(key.string.data, key_two, sizeof key_two) == 0);
+        CHECK(ce_dictionary_get(dictionary, key.string.data, key.string.size, &value, &found) && found);
+        check_same(&two, &value, "Alias.words[key two]", 0);
+        CHECK(ce_dictionary_key_at(dictionary, 1, &key));
+        ce_value dos = string_value("dos");
+        CHECK(ce_dictionary_set(dictionary, key.string.data, key.string.size, &dos));
+        CHECK(ce_dictionary_get(dictionary, key_two, sizeof key_two, &value, &found) && found);
+        check_same(&dos, &value, "Alias.words[key two]", 0);
+        CHECK(ce_dictionary_get(dictionary, key_one, sizeof key_one, &value, &found) && found);
+        check_same(&uno, &value, "Alias.words[key one]", 0);
+        /* A key read with key_at, used as the value of a dictionary of strings. */
+        CHECK(ce_dictionary_key_at(dictionary, 1, &key));
+        CHECK(ce_dictionary_set(dictionary, "a", 1, &key));
+        CHECK(ce_dictionary_get(dictionary, "a", 1, &value, &found) && found);
+        ce_value expected_key = {.type = CE_TYPE_STRING, .string = {key_two, sizeof key_two}};
+        check_same(&expected_key, &value, "Alias.words[a]", 0);
+        two = dos;
+        size_t count;
+        CHECK(ce_collection_size(dictionary, &count) && count == 4);
+        CHECK(ce_dictionary_key_at(dictionary, 0, &key));
+        bool erased;
+        CHECK(ce_dictionary_erase(dictionary, key.string.data, key.string.size, &erased) && erased);
+        CHECK(ce_dictionary_get(dictionary, key_one, sizeof key_one, &value, &found) && !found);
+        CHECK(ce_dictionary_get(dictionary, key_two, sizeof key_two, &value, &found) && found);
+        check_same(&two, &value, "Alias.words[key two]", 0);
+        ce_collection_close(dictionary);
+        model_free(&model);
+        commit_and_verify(db, txn);
+    }
+}
+
+int main(void)
+{
+    char *dir = test_make_dir("links");
+    char *path = test_path(dir, "links.realm");
+    ce_db *db = test_open(path);
+    test_to_one_links(&db, path);
+    test_lists(&db, path);
+    test_large_lists(db);
+    test_self_aliasing(db);
+    CHECK(ce_db_close(db));
+    test_cleanup_dir(dir);
+    free(path);
+    free(dir);
+    printf("links: all checks passed\n");
+    return 0;
+}
