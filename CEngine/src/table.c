@@ -2669,6 +2669,10 @@ static bool edit_dictionary(ce_space *space, schema *loaded, found_collection *f
             !insert_element(space, &found->spec, &values, position, request->value, request))
             return false;
     }
+    /* A key set to the link it holds changes nothing: the root stays as it
+     * is (a copy made writable here would never be stored, and the
+     * committed root it replaces would be freed while still in use). */
+    if (!request->changed) return true;
     if (keys == 0 || values == 0) { /* the last key went: the dictionary is empty */
         if ((keys && !collection_destroy(space, keys)) || (values && !collection_destroy(space, values)) ||
             !node_free(space, found->root))
