@@ -1400,6 +1400,539 @@ static void test_self_aliasing(ce_db *db)
     }
 }
 
+/* ------------------------------------------------------------------------ */
+/* Sets                                                                      */
+/* ------------------------------------------------------------------------ */
+
+static int compare_bytes(const void *a, size_t a_size, const void *b, size_t b_size)
+{
+    int sign = memcmp(a, b, a_size < b_size ? a_size : b_size);
+    if (sign != 0) return sign < 0 ? -1 : 1;
+    return (a_size > b_size) - (a_size < b_size);
+}
+
+/* The order sets keep, written out here for the types the samples use:
+ * by type number first, then by value (the samples hold no NaN, no -0.0
+ * and decimals of one exponent). */
+static int model_compare(const ce_value *a, const ce_value *b)
+{
+    if (a->type != b->type) return a->type < b->type ? -1 : 1;
+    switch (a->type) {
+    case CE_TYPE_NULL: return 0;
+    case CE_TYPE_INT: return (a->integer > b->integer) - (a->integer < b->integer);
+    case CE_TYPE_BOOL: return (int)a->boolean - (int)b->boolean;
+    case CE_TYPE_FLOAT: return (a->float_value > b->float_value) - (a->float_value < b->float_value);
+    case CE_TYPE_DOUBLE: return (a->double_value > b->double_value) - (a->double_value < b->double_value);
+    case CE_TYPE_STRING: return compare_bytes(a->string.data, a->string.size, b->string.data, b->string.size);
+    case CE_TYPE_BINARY: return compare_bytes(a->binary.data, a->binary.size, b->binary.data, b->binary.size);
+    case CE_TYPE_TIMESTAMP:
+        if (a->timestamp.seconds != b->timestamp.seconds) return a->timestamp.seconds < b->timestamp.seconds ? -1 : 1;
+        return (a->timestamp.nanoseconds > b->timestamp.nanoseconds) - (a->timestamp.nanoseconds < b->timestamp.nanoseconds);
+    case CE_TYPE_DECIMAL128: CHECK(a->decimal.high == b->decimal.high); return (a->decimal.low > b->decimal.low) - (a->decimal.low < b->decimal.low);
+    case CE_TYPE_OBJECT_ID: return compare_bytes(a->object_id.bytes, 12, b->object_id.bytes, 12);
+    case CE_TYPE_UUID: return compare_bytes(a->uuid.bytes, 16, b->uuid.bytes, 16);
+    case CE_TYPE_LINK:
+        if (a->link.table != b->link.table) return a->link.table < b->link.table ? -1 : 1;
+        return (a->link.key > b->link.key) - (a->link.key < b->link.key);
+    default: CHECK(false); return 0;
+    }
+}
+
+/* The sorted model's position for `value`; *out_present if it is there. */
+static size_t model_position(const model_list *model, const ce_value *value, bool *out_present)
+{
+    size_t index = 0;
+    while (index < model->count && model_compare(&model->items[index].value, value) < 0) index++;
+    *out_present = index < model->count && model_compare(&model->items[index].value, value) == 0;
+    return index;
+}
+
+typedef struct set_property {
+    ce_type type;
+    bool nullable;
+    ce_column_key column;
+    const char *name;
+} set_property;
+
+static void exercise_set(ce_db *db, ce_table_key table, ce_object_key object, const set_property *property,
+                         model_list *model)
+{
+    char buffer[SAMPLE_BUFFER];
+    for (int round = 0; round < 4; round++) {
+        model_list saved = model_clone(model);
+        ce_txn *txn;
+        ce_collection *set;
+        CHECK(ce_txn_begin_write(db, &txn));
+        CHECK(ce_collection_open(txn, table, object, property->column, &set));
+        ce_collection_type kind;
+        ce_type element_type;
+        CHECK(ce_collection_kind(set, &kind, &element_type) && kind == CE_COLLECTION_SET && element_type == property->type);
+        for (int step = 0; step < 40; step++) {
+            ce_value value = property->nullable && random_below(8) == 0
+                                 ? null_value()
+                                 : sample_value(property->type, (unsigned)random_below(30), buffer);
+            bool present, changed, found;
+            size_t position = model_position(model, &value, &present), index;
+            size_t choice = random_below(4);
+            if (choice < 2) {
+                CHECK(ce_set_insert(set, &value, &changed));
+                CHECK(changed == !present);
+                if (!present) model_insert(model, position, &value);
+            } else if (choice == 2) {
+                CHECK(ce_set_erase(set, &value, &changed));
+                CHECK(changed == present);
+                if (present) model_erase(model, position);
+            } else {
+                CHECK(ce_collection_find(set, &value, &index, &found));
+                CHECK(found == present);
+                if (found) CHECK(index == position);
+            }
+            check_collection(set, model, property->name);
+        }
+        ce_collection_close(set);
+        if (round == 1) {
+            ce_txn_end(txn);
+            model_free(model);
+            *model = saved;
+            test_verify(db);
+        } else {
+            model_free(&saved);
+            commit_and_verify(db, txn);
+        }
+        CHECK(ce_txn_begin_read(db, &txn));
+        CHECK(ce_collection_open(txn, table, object, property->column, &set));
+        check_collection(set, model, property->name);
+        if (property->type == CE_TYPE_LINK || property->type == CE_TYPE_MIXED)
+            check_list_backlinks(txn, table, property->column, (list_owner[]){{object, model}}, 1);
+        ce_collection_close(set);
+        ce_txn_end(txn);
+    }
+}
+
+static void test_sets(ce_db **db, const char *path)
+{
+    set_property properties[] = {
+        {CE_TYPE_INT, false, 0, "Sets.ints"},         {CE_TYPE_STRING, false, 0, "Sets.texts"},
+        {CE_TYPE_DOUBLE, true, 0, "Sets.doubles"},     {CE_TYPE_TIMESTAMP, true, 0, "Sets.times"},
+        {CE_TYPE_BINARY, false, 0, "Sets.blobs"},      {CE_TYPE_UUID, false, 0, "Sets.uuids"},
+        {CE_TYPE_LINK, false, 0, "Sets.refs"},         {CE_TYPE_MIXED, true, 0, "Sets.anys"},
+    };
+    enum { PROPERTIES = sizeof properties / sizeof properties[0] };
+    model_list models[PROPERTIES];
+    memset(models, 0, sizeof models);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(*db, &txn));
+    ce_table_key table = add_table(txn, "Sets", false);
+    for (size_t i = 0; i < PROPERTIES; i++)
+        properties[i].column = add_property(txn, table, properties[i].name + strlen("Sets."), properties[i].type,
+                                            properties[i].nullable, CE_COLLECTION_SET,
+                                            properties[i].type == CE_TYPE_LINK ? sample_table : 0);
+    ce_column_key decimals = add_property(txn, table, "decimals", CE_TYPE_DECIMAL128, false, CE_COLLECTION_SET, 0);
+    ce_column_key unused;
+    EXPECT_ERROR(ce_property_add(txn, table,
+                                 &(ce_property_info){.name = "bad", .type = CE_TYPE_LINK, .nullable = true,
+                                                     .collection = CE_COLLECTION_SET, .link_target = sample_table},
+                                 &unused),
+                 CE_ERR_INVALID_SCHEMA, "cannot hold null");
+    ce_object_key object = create_object(txn, table);
+    /* The first mixed link adds the backlink property of Sets.anys. */
+    ce_collection *set;
+    ce_value value = link_value(sample_table, sample_targets[0]);
+    bool changed;
+    CHECK(ce_collection_open(txn, table, object, properties[PROPERTIES - 1].column, &set));
+    CHECK(ce_set_insert(set, &value, &changed) && changed && ce_set_erase(set, &value, &changed) && changed);
+    ce_collection_close(set);
+    commit_and_verify(*db, txn);
+    tree_size empty_sets = user_tree_size(*db);
+    for (size_t i = 0; i < PROPERTIES; i++) exercise_set(*db, table, object, &properties[i], &models[i]);
+
+    CHECK(ce_txn_begin_write(*db, &txn));
+    /* Sets of mixed values: no nested collections; an int and a double of
+     * the same number are two values; ordered by type, then value. */
+    CHECK(ce_collection_open(txn, table, object, properties[PROPERTIES - 1].column, &set));
+    value = nested_value(CE_TYPE_LIST);
+    EXPECT_ERROR(ce_set_insert(set, &value, &changed), CE_ERR_WRONG_TYPE, "set cannot hold a nested collection");
+    value = nested_value(CE_TYPE_DICTIONARY);
+    EXPECT_ERROR(ce_set_insert(set, &value, &changed), CE_ERR_WRONG_TYPE, "set cannot hold a nested collection");
+    CHECK(ce_collection_clear(set));
+    model_clear(&models[PROPERTIES - 1]);
+    ce_value mixed[] = {string_value("b"), int_value(5), {.type = CE_TYPE_DOUBLE, .double_value = 5.0},
+                        link_value(sample_table, sample_targets[1]), null_value(), {.type = CE_TYPE_BOOL, .boolean = true},
+                        string_value("a"), int_value(-3)};
+    for (size_t i = 0; i < sizeof mixed / sizeof mixed[0]; i++) {
+        CHECK(ce_set_insert(set, &mixed[i], &changed) && changed);
+        bool present;
+        model_insert(&models[PROPERTIES - 1], model_position(&models[PROPERTIES - 1], &mixed[i], &present), &mixed[i]);
+    }
+    ce_value expected_order[] = {null_value(), int_value(-3), int_value(5), {.type = CE_TYPE_BOOL, .boolean = true},
+                                 {.type = CE_TYPE_DOUBLE, .double_value = 5.0}, string_value("a"), string_value("b"),
+                                 link_value(sample_table, sample_targets[1])};
+    for (size_t i = 0; i < sizeof expected_order / sizeof expected_order[0]; i++) {
+        CHECK(ce_collection_get(set, i, &value));
+        check_same(&expected_order[i], &value, "Sets.anys", i);
+    }
+    check_collection(set, &models[PROPERTIES - 1], "Sets.anys");
+    ce_collection_close(set);
+    /* Errors on a typed set; list and dictionary calls do not apply. */
+    CHECK(ce_collection_open(txn, table, object, properties[0].column, &set));
+    value = null_value();
+    EXPECT_ERROR(ce_set_insert(set, &value, &changed), CE_ERR_NULL_NOT_ALLOWED, "'Sets.ints'");
+    value = string_value("5");
+    EXPECT_ERROR(ce_set_insert(set, &value, &changed), CE_ERR_WRONG_TYPE, "'Sets.ints'");
+    CHECK(ce_set_erase(set, &value, &changed) && !changed); /* nothing of another type is there */
+    value = int_value(1);
+    EXPECT_ERROR(ce_list_insert(set, 0, &value), CE_ERR_WRONG_TYPE, NULL);
+    EXPECT_ERROR(ce_list_erase(set, 0), CE_ERR_WRONG_TYPE, NULL);
+    EXPECT_ERROR(ce_dictionary_set(set, "k", 1, &value), CE_ERR_WRONG_TYPE, NULL);
+    check_collection(set, &models[0], "Sets.ints");
+    ce_collection_close(set);
+    CHECK(ce_collection_open(txn, table, object, properties[PROPERTIES - 2].column, &set));
+    value = link_value(sample_table, 98765);
+    EXPECT_ERROR(ce_set_insert(set, &value, &changed), CE_ERR_NO_SUCH_OBJECT, "'Sets.refs'");
+    check_collection(set, &models[PROPERTIES - 2], "Sets.refs");
+    ce_collection_close(set);
+    /* Decimals: two representations of one number are one value. */
+    CHECK(ce_collection_open(txn, table, object, decimals, &set));
+    ce_value one = {.type = CE_TYPE_DECIMAL128, .decimal = {1, 0x3040000000000000ull}};           /* 1E0 */
+    ce_value ten_tenths = {.type = CE_TYPE_DECIMAL128, .decimal = {10, 0x303E000000000000ull}};   /* 10E-1 */
+    ce_value two = {.type = CE_TYPE_DECIMAL128, .decimal = {2, 0x3040000000000000ull}};
+    CHECK(ce_set_insert(set, &two, &changed) && changed);
+    CHECK(ce_set_insert(set, &one, &changed) && changed);
+    CHECK(ce_set_insert(set, &ten_tenths, &changed) && !changed);
+    size_t count, index;
+    bool found;
+    CHECK(ce_collection_size(set, &count) && count == 2);
+    CHECK(ce_collection_get(set, 0, &value));
+    check_same(&one, &value, "Sets.decimals", 0);
+    CHECK(ce_collection_find(set, &ten_tenths, &index, &found) && found && index == 0);
+    CHECK(ce_set_erase(set, &ten_tenths, &changed) && changed);
+    CHECK(ce_collection_size(set, &count) && count == 1);
+    ce_collection_close(set);
+    commit_and_verify(*db, txn);
+
+    /* Deleting a target removes it from the sets that hold it. */
+    CHECK(ce_txn_begin_write(*db, &txn));
+    CHECK(ce_collection_open(txn, table, object, properties[PROPERTIES - 2].column, &set));
+    for (size_t t = 0; t < SAMPLE_TARGETS; t++) {
+        value = link_value(sample_table, sample_targets[t]);
+        CHECK(ce_set_insert(set, &value, &changed));
+        bool present;
+        size_t position = model_position(&models[PROPERTIES - 2], &value, &present);
+        CHECK(changed == !present);
+        if (!present) model_insert(&models[PROPERTIES - 2], position, &value);
+    }
+    ce_collection_close(set);
+    CHECK(backlink_count(txn, sample_table, sample_targets[1], table, properties[PROPERTIES - 2].column) == 1);
+    CHECK(backlink_count(txn, sample_table, sample_targets[1], table, properties[PROPERTIES - 1].column) == 1);
+    CHECK(backlink_total(txn, sample_table, sample_targets[1]) == 2);
+    CHECK(ce_object_delete(txn, sample_table, sample_targets[1]));
+    for (size_t m = PROPERTIES - 2; m < PROPERTIES; m++)
+        for (size_t i = models[m].count; i-- > 0;)
+            if (models[m].items[i].value.type == CE_TYPE_LINK && models[m].items[i].value.link.key == sample_targets[1])
+                model_erase(&models[m], i);
+    CHECK(ce_object_create(txn, sample_table, NULL, &sample_targets[1]));
+    commit_and_verify(*db, txn);
+
+    *db = reopen(*db, path);
+    CHECK(ce_txn_begin_read(*db, &txn));
+    for (size_t i = 0; i < PROPERTIES; i++) {
+        CHECK(ce_collection_open(txn, table, object, properties[i].column, &set));
+        check_collection(set, &models[i], properties[i].name);
+        if (properties[i].type == CE_TYPE_LINK || properties[i].type == CE_TYPE_MIXED)
+            check_list_backlinks(txn, table, properties[i].column, (list_owner[]){{object, &models[i]}}, 1);
+        ce_collection_close(set);
+    }
+    ce_txn_end(txn);
+    /* Cleared, or emptied one by one: the sets' roots return to 0 (the
+     * user tree has the nodes it had before; one target object was
+     * replaced meanwhile, so only nodes are counted). */
+    CHECK(ce_txn_begin_write(*db, &txn));
+    CHECK(ce_collection_open(txn, table, object, decimals, &set));
+    CHECK(ce_collection_clear(set));
+    ce_collection_close(set);
+    for (size_t i = 0; i < PROPERTIES; i++) {
+        CHECK(ce_collection_open(txn, table, object, properties[i].column, &set));
+        while (models[i].count > 0) {
+            size_t victim = random_below(models[i].count);
+            CHECK(ce_set_erase(set, &models[i].items[victim].value, &changed) && changed);
+            model_erase(&models[i], victim);
+        }
+        check_collection(set, &models[i], properties[i].name);
+        ce_collection_close(set);
+    }
+    commit_and_verify(*db, txn);
+    CHECK(user_tree_size(*db).nodes == empty_sets.nodes);
+    for (size_t i = 0; i < PROPERTIES; i++) model_free(&models[i]);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Dictionaries                                                              */
+/* ------------------------------------------------------------------------ */
+
+/* A dictionary model: keys (strings, bytewise sorted) and their values. */
+typedef struct model_dictionary {
+    model_list keys, values;
+} model_dictionary;
+
+static size_t dictionary_position(const model_dictionary *model, const char *key, size_t size, bool *out_present)
+{
+    ce_value wanted = {.type = CE_TYPE_STRING, .string = {key, size}};
+    return model_position(&model->keys, &wanted, out_present);
+}
+
+static void check_dictionary(const ce_collection *dictionary, const model_dictionary *model, const char *where)
+{
+    check_collection(dictionary, &model->values, where);
+    for (size_t i = 0; i < model->keys.count; i++) {
+        ce_value key, value;
+        bool found;
+        CHECK(ce_dictionary_key_at(dictionary, i, &key));
+        check_same(&model->keys.items[i].value, &key, where, i);
+        const ce_value *expected_key = &model->keys.items[i].value;
+        CHECK(ce_dictionary_get(dictionary, expected_key->string.data, expected_key->string.size, &value, &found));
+        CHECK(found);
+        check_same(&model->values.items[i].value, &value, where, i);
+    }
+    ce_value key;
+    EXPECT_ERROR(ce_dictionary_key_at(dictionary, model->keys.count, &key), CE_ERR_INDEX_OUT_OF_BOUNDS, NULL);
+}
+
+static const char *const dictionary_keys[] = {"", "a", "aa", "ab", "b", "B", "Z", "k0", "k1", "k2", "k10",
+                                              "\xC3\xA9t\xC3\xA9", "z\xF0\x9F\x98\x80", "long key with spaces"};
+enum { DICTIONARY_KEYS = sizeof dictionary_keys / sizeof dictionary_keys[0] };
+
+typedef struct dictionary_property {
+    ce_type type;
+    bool nullable;
+    ce_column_key column;
+    const char *name;
+} dictionary_property;
+
+static void exercise_dictionary(ce_db *db, ce_table_key table, ce_object_key object,
+                                const dictionary_property *property, model_dictionary *model)
+{
+    char buffer[SAMPLE_BUFFER];
+    for (int round = 0; round < 4; round++) {
+        model_dictionary saved = {model_clone(&model->keys), model_clone(&model->values)};
+        ce_txn *txn;
+        ce_collection *dictionary;
+        CHECK(ce_txn_begin_write(db, &txn));
+        CHECK(ce_collection_open(txn, table, object, property->column, &dictionary));
+        ce_collection_type kind;
+        ce_type element_type;
+        CHECK(ce_collection_kind(dictionary, &kind, &element_type) && kind == CE_COLLECTION_DICTIONARY &&
+              element_type == property->type);
+        for (int step = 0; step < 40; step++) {
+            const char *key = dictionary_keys[random_below(DICTIONARY_KEYS)];
+            size_t key_size = strlen(key), choice = random_below(10);
+            bool present, found;
+            size_t position = dictionary_position(model, key, key_size, &present);
+            ce_value value = property->nullable && random_below(6) == 0
+                                 ? null_value()
+                                 : sample_value(property->type, (unsigned)random_below(30), buffer);
+            if (choice < 5) {
+                CHECK(ce_dictionary_set(dictionary, key, key_size, &value));
+                if (present) {
+                    model_set(&model->values, position, &value);
+                } else {
+                    ce_value key_value = {.type = CE_TYPE_STRING, .string = {key, key_size}};
+                    model_insert(&model->keys, position, &key_value);
+                    model_insert(&model->values, position, &value);
+                }
+            } else if (choice < 6 && present) {
+                /* The value it holds already (a link: the same target). */
+                ce_value same = model->values.items[position].value;
+                CHECK(ce_dictionary_set(dictionary, key, key_size, &same));
+            } else if (choice < 8) {
+                bool erased;
+                CHECK(ce_dictionary_erase(dictionary, key, key_size, &erased));
+                CHECK(erased == present);
+                if (present) {
+                    model_erase(&model->keys, position);
+                    model_erase(&model->values, position);
+                }
+            } else if (choice < 9) {
+                ce_value read;
+                CHECK(ce_dictionary_get(dictionary, key, key_size, &read, &found));
+                CHECK(found == present);
+                if (found) check_same(&model->values.items[position].value, &read, property->name, position);
+            } else {
+                size_t index, expected = model_find(&model->values, &value);
+                CHECK(ce_collection_find(dictionary, &value, &index, &found));
+                CHECK(found == (expected != SIZE_MAX));
+                if (found) CHECK(index == expected);
+            }
+            check_dictionary(dictionary, model, property->name);
+        }
+        ce_collection_close(dictionary);
+        if (round == 2) {
+            ce_txn_end(txn);
+            model_free(&model->keys);
+            model_free(&model->values);
+            *model = saved;
+            test_verify(db);
+        } else {
+            model_free(&saved.keys);
+            model_free(&saved.values);
+            commit_and_verify(db, txn);
+        }
+        CHECK(ce_txn_begin_read(db, &txn));
+        CHECK(ce_collection_open(txn, table, object, property->column, &dictionary));
+        check_dictionary(dictionary, model, property->name);
+        if (property->type == CE_TYPE_LINK || property->type == CE_TYPE_MIXED)
+            check_list_backlinks(txn, table, property->column, (list_owner[]){{object, &model->values}}, 1);
+        ce_collection_close(dictionary);
+        ce_txn_end(txn);
+    }
+}
+
+static void test_dictionaries(ce_db **db, const char *path)
+{
+    dictionary_property properties[] = {
+        {CE_TYPE_INT, false, 0, "Dicts.ints"},     {CE_TYPE_STRING, true, 0, "Dicts.texts"},
+        {CE_TYPE_BINARY, false, 0, "Dicts.blobs"}, {CE_TYPE_OBJECT_ID, true, 0, "Dicts.ids"},
+        {CE_TYPE_LINK, true, 0, "Dicts.refs"},     {CE_TYPE_MIXED, true, 0, "Dicts.anys"},
+    };
+    enum { PROPERTIES = sizeof properties / sizeof properties[0], REFS = PROPERTIES - 2, ANYS = PROPERTIES - 1 };
+    model_dictionary models[PROPERTIES];
+    memset(models, 0, sizeof models);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(*db, &txn));
+    ce_table_key table = add_table(txn, "Dicts", false);
+    for (size_t i = 0; i < PROPERTIES; i++)
+        properties[i].column = add_property(txn, table, properties[i].name + strlen("Dicts."), properties[i].type,
+                                            properties[i].nullable, CE_COLLECTION_DICTIONARY,
+                                            properties[i].type == CE_TYPE_LINK ? sample_table : 0);
+    ce_object_key object = create_object(txn, table);
+    /* The first mixed link adds the backlink property of Dicts.anys. */
+    ce_collection *dictionary;
+    ce_value value = link_value(sample_table, sample_targets[0]);
+    bool erased, found;
+    CHECK(ce_collection_open(txn, table, object, properties[ANYS].column, &dictionary));
+    CHECK(ce_dictionary_set(dictionary, "x", 1, &value) && ce_dictionary_erase(dictionary, "x", 1, &erased) && erased);
+    ce_collection_close(dictionary);
+    commit_and_verify(*db, txn);
+    tree_size empty = user_tree_size(*db);
+    for (size_t i = 0; i < PROPERTIES; i++) exercise_dictionary(*db, table, object, &properties[i], &models[i]);
+
+    CHECK(ce_txn_begin_write(*db, &txn));
+    CHECK(ce_collection_open(txn, table, object, properties[0].column, &dictionary));
+    /* Keys: UTF-8, not starting with '$', without '.'. */
+    value = int_value(1);
+    EXPECT_ERROR(ce_dictionary_set(dictionary, "$x", 2, &value), CE_ERR_INVALID_ARGUMENT, "must not start with '$'");
+    EXPECT_ERROR(ce_dictionary_set(dictionary, "a.b", 3, &value), CE_ERR_INVALID_ARGUMENT, "must not contain '.'");
+    EXPECT_ERROR(ce_dictionary_set(dictionary, "\xC3\x28", 2, &value), CE_ERR_INVALID_ARGUMENT, "UTF-8");
+    EXPECT_ERROR(ce_dictionary_set(dictionary, NULL, 3, &value), CE_ERR_INVALID_ARGUMENT, NULL);
+    CHECK(ce_dictionary_set(dictionary, "x$", 2, &value)); /* '$' inside a key is fine */
+    CHECK(ce_dictionary_get(dictionary, "x$", 2, &value, &found) && found && value.integer == 1);
+    CHECK(ce_dictionary_erase(dictionary, "x$", 2, &erased) && erased);
+    CHECK(ce_dictionary_erase(dictionary, "x$", 2, &erased) && !erased);
+    CHECK(ce_dictionary_get(dictionary, "nope", 4, &value, &found) && !found);
+    /* Values: typed, not null in a required dictionary. */
+    value = null_value();
+    EXPECT_ERROR(ce_dictionary_set(dictionary, "k", 1, &value), CE_ERR_NULL_NOT_ALLOWED, "'Dicts.ints'");
+    value = string_value("1");
+    EXPECT_ERROR(ce_dictionary_set(dictionary, "k", 1, &value), CE_ERR_WRONG_TYPE, "'Dicts.ints'");
+    /* List and set calls do not apply. */
+    value = int_value(1);
+    EXPECT_ERROR(ce_list_insert(dictionary, 0, &value), CE_ERR_WRONG_TYPE, NULL);
+    EXPECT_ERROR(ce_set_insert(dictionary, &value, &found), CE_ERR_WRONG_TYPE, NULL);
+    check_dictionary(dictionary, &models[0], "Dicts.ints");
+    ce_collection_close(dictionary);
+    CHECK(ce_collection_open(txn, table, object, properties[REFS].column, &dictionary));
+    value = link_value(sample_table, 87654);
+    EXPECT_ERROR(ce_dictionary_set(dictionary, "k", 1, &value), CE_ERR_NO_SUCH_OBJECT, "'Dicts.refs'");
+    /* Several keys to one target, then the target is deleted: the keys
+     * stay, with null. */
+    const char *linking[] = {"one", "two", "three"};
+    for (size_t i = 0; i < 3; i++) {
+        value = link_value(sample_table, sample_targets[3]);
+        CHECK(ce_dictionary_set(dictionary, linking[i], strlen(linking[i]), &value));
+        bool present;
+        size_t position = dictionary_position(&models[REFS], linking[i], strlen(linking[i]), &present);
+        if (present) {
+            model_set(&models[REFS].values, position, &value);
+        } else {
+            ce_value key = string_value(linking[i]);
+            model_insert(&models[REFS].keys, position, &key);
+            model_insert(&models[REFS].values, position, &value);
+        }
+    }
+    ce_collection_close(dictionary);
+    CHECK(ce_collection_open(txn, table, object, properties[ANYS].column, &dictionary));
+    value = link_value(sample_table, sample_targets[3]);
+    CHECK(ce_dictionary_set(dictionary, "mixed", 5, &value));
+    bool present;
+    size_t position = dictionary_position(&models[ANYS], "mixed", 5, &present);
+    if (present) {
+        model_set(&models[ANYS].values, position, &value);
+    } else {
+        ce_value key = string_value("mixed");
+        model_insert(&models[ANYS].keys, position, &key);
+        model_insert(&models[ANYS].values, position, &value);
+    }
+    ce_collection_close(dictionary);
+    CHECK(backlink_count(txn, sample_table, sample_targets[3], table, properties[REFS].column) ==
+          model_count_links(&models[REFS].values, sample_table, sample_targets[3]));
+    commit_and_verify(*db, txn);
+    /* Setting a key of a committed dictionary to the link it holds changes
+     * nothing. */
+    CHECK(ce_txn_begin_write(*db, &txn));
+    CHECK(ce_collection_open(txn, table, object, properties[REFS].column, &dictionary));
+    value = link_value(sample_table, sample_targets[3]);
+    CHECK(ce_dictionary_set(dictionary, "two", 3, &value));
+    check_dictionary(dictionary, &models[REFS], properties[REFS].name);
+    ce_collection_close(dictionary);
+    commit_and_verify(*db, txn);
+    CHECK(ce_txn_begin_write(*db, &txn));
+    CHECK(ce_object_delete(txn, sample_table, sample_targets[3]));
+    for (size_t m = REFS; m <= ANYS; m++)
+        for (size_t i = 0; i < models[m].values.count; i++)
+            if (models[m].values.items[i].value.type == CE_TYPE_LINK &&
+                models[m].values.items[i].value.link.key == sample_targets[3]) {
+                ce_value none = null_value();
+                model_set(&models[m].values, i, &none);
+            }
+    for (size_t m = REFS; m <= ANYS; m++) {
+        CHECK(ce_collection_open(txn, table, object, properties[m].column, &dictionary));
+        check_dictionary(dictionary, &models[m], properties[m].name);
+        ce_collection_close(dictionary);
+    }
+    CHECK(ce_object_create(txn, sample_table, NULL, &sample_targets[3]));
+    commit_and_verify(*db, txn);
+
+    *db = reopen(*db, path);
+    CHECK(ce_txn_begin_write(*db, &txn));
+    for (size_t i = 0; i < PROPERTIES; i++) {
+        CHECK(ce_collection_open(txn, table, object, properties[i].column, &dictionary));
+        check_dictionary(dictionary, &models[i], properties[i].name);
+        if (properties[i].type == CE_TYPE_LINK || properties[i].type == CE_TYPE_MIXED)
+            check_list_backlinks(txn, table, properties[i].column, (list_owner[]){{object, &models[i].values}}, 1);
+        /* Emptied key by key (half of them) or cleared. */
+        if (i % 2 == 0) {
+            while (models[i].keys.count > 0) {
+                const ce_value *key = &models[i].keys.items[0].value;
+                CHECK(ce_dictionary_erase(dictionary, key->string.data, key->string.size, &erased) && erased);
+                model_erase(&models[i].keys, 0);
+                model_erase(&models[i].values, 0);
+            }
+        } else {
+            CHECK(ce_collection_clear(dictionary));
+            model_clear(&models[i].keys);
+            model_clear(&models[i].values);
+        }
+        check_dictionary(dictionary, &models[i], properties[i].name);
+        ce_collection_close(dictionary);
+    }
+    commit_and_verify(*db, txn);
+    /* Nodes only: target objects were replaced meanwhile. */
+    CHECK(user_tree_size(*db).nodes == empty.nodes);
+    for (size_t i = 0; i < PROPERTIES; i++) {
+        model_free(&models[i].keys);
+        model_free(&models[i].values);
+    }
+}
+
 int main(void)
 {
     char *dir = test_make_dir("links");
@@ -1409,6 +1942,8 @@ int main(void)
     test_lists(&db, path);
     test_large_lists(db);
     test_self_aliasing(db);
+    test_sets(&db, path);
+    test_dictionaries(&db, path);
     CHECK(ce_db_close(db));
     test_cleanup_dir(dir);
     free(path);
