@@ -1933,6 +1933,451 @@ static void test_dictionaries(ce_db **db, const char *path)
     }
 }
 
+/* ------------------------------------------------------------------------ */
+/* Deleting a target: every kind of holder lets go of it                     */
+/* ------------------------------------------------------------------------ */
+
+typedef struct purge_schema {
+    ce_table_key target, owner;
+    ce_column_key one, many, unique, named, any, anys;
+    ce_object_key t[4], o0, o1;
+} purge_schema;
+
+static void check_list_of(ce_txn *txn, ce_table_key table, ce_object_key object, ce_column_key column,
+                          const ce_value *expected, size_t count, const char *where)
+{
+    ce_collection *collection;
+    CHECK(ce_collection_open(txn, table, object, column, &collection));
+    model_list model = {0};
+    for (size_t i = 0; i < count; i++) model_insert(&model, i, &expected[i]);
+    check_collection(collection, &model, where);
+    model_free(&model);
+    ce_collection_close(collection);
+}
+
+static void check_nested_of(const ce_collection *parent, ce_value at, const ce_value *expected, size_t count,
+                            const char *where)
+{
+    ce_collection *nested;
+    CHECK(ce_collection_open_nested(parent, &at, &nested));
+    model_list model = {0};
+    for (size_t i = 0; i < count; i++) model_insert(&model, i, &expected[i]);
+    check_collection(nested, &model, where);
+    model_free(&model);
+    ce_collection_close(nested);
+}
+
+/* The state before t[0] is deleted, or after. */
+static void check_purge_state(ce_txn *txn, const purge_schema *s, bool deleted)
+{
+    ce_value t0 = link_value(s->target, s->t[0]), t1 = link_value(s->target, s->t[1]),
+             t2 = link_value(s->target, s->t[2]), none = null_value();
+    ce_value list = nested_value(CE_TYPE_LIST), dictionary = nested_value(CE_TYPE_DICTIONARY);
+    CHECK(object_exists(txn, s->target, s->t[0]) == !deleted);
+    ce_value one = get_value(txn, s->owner, s->o0, s->one);
+    check_same(deleted ? &none : &t0, &one, "PurgeOwner.one", 0);
+    one = get_value(txn, s->owner, s->o1, s->one);
+    check_same(deleted ? &none : &t0, &one, "PurgeOwner.one", 1);
+    ce_value any = get_value(txn, s->owner, s->o0, s->any);
+    check_same(deleted ? &none : &t0, &any, "PurgeOwner.any", 0);
+    if (deleted) {
+        check_list_of(txn, s->owner, s->o0, s->many, (ce_value[]){t1, t2}, 2, "PurgeOwner.many");
+        check_list_of(txn, s->owner, s->o1, s->many, NULL, 0, "PurgeOwner.many");
+        check_list_of(txn, s->owner, s->o0, s->unique, (ce_value[]){t1}, 1, "PurgeOwner.unique");
+        check_list_of(txn, s->owner, s->o0, s->named, (ce_value[]){none, t1, none}, 3, "PurgeOwner.named");
+        check_list_of(txn, s->owner, s->o0, s->anys, (ce_value[]){list, dictionary}, 2, "PurgeOwner.anys");
+    } else {
+        check_list_of(txn, s->owner, s->o0, s->many, (ce_value[]){t0, t1, t0, t2, t0}, 5, "PurgeOwner.many");
+        check_list_of(txn, s->owner, s->o1, s->many, (ce_value[]){t0, t0}, 2, "PurgeOwner.many");
+        check_list_of(txn, s->owner, s->o0, s->unique, (ce_value[]){t0, t1}, 2, "PurgeOwner.unique");
+        check_list_of(txn, s->owner, s->o0, s->named, (ce_value[]){t0, t1, t0}, 3, "PurgeOwner.named");
+        check_list_of(txn, s->owner, s->o0, s->anys, (ce_value[]){t0, list, dictionary}, 3, "PurgeOwner.anys");
+    }
+    ce_collection *anys;
+    CHECK(ce_collection_open(txn, s->owner, s->o0, s->anys, &anys));
+    size_t offset = deleted ? 0 : 1;
+    if (deleted) {
+        check_nested_of(anys, int_value(0), (ce_value[]){t1}, 1, "PurgeOwner.anys[0]");
+        check_nested_of(anys, int_value(1), (ce_value[]){none}, 1, "PurgeOwner.anys[1]");
+    } else {
+        check_nested_of(anys, int_value(1), (ce_value[]){t0, t1}, 2, "PurgeOwner.anys[1]");
+        check_nested_of(anys, int_value(2), (ce_value[]){t0}, 1, "PurgeOwner.anys[2]");
+    }
+    ce_collection *nested;
+    CHECK(ce_collection_open_nested(anys, &(ce_value){.type = CE_TYPE_INT, .integer = (int64_t)offset + 1}, &nested));
+    ce_value key;
+    CHECK(ce_dictionary_key_at(nested, 0, &key) && key.string.size == 1 && key.string.data[0] == 'x');
+    ce_collection_close(nested);
+    ce_collection_close(anys);
+    /* The dictionary keeps its keys. */
+    ce_collection *named;
+    CHECK(ce_collection_open(txn, s->owner, s->o0, s->named, &named));
+    const char *keys[] = {"a", "b", "c"};
+    for (size_t i = 0; i < 3; i++) {
+        CHECK(ce_dictionary_key_at(named, i, &key));
+        CHECK(key.string.size == 1 && key.string.data[0] == keys[i][0]);
+    }
+    ce_collection_close(named);
+    /* Backlinks: one entry per link (a list holding t0 three times gives
+     * three), in origin key order. */
+    if (!deleted) {
+        check_backlinks(txn, s->target, s->t[0], s->owner, s->one, (ce_object_key[]){s->o0, s->o1}, 2);
+        check_backlinks(txn, s->target, s->t[0], s->owner, s->many, (ce_object_key[]){s->o0, s->o0, s->o0, s->o1, s->o1}, 5);
+        check_backlinks(txn, s->target, s->t[0], s->owner, s->unique, (ce_object_key[]){s->o0}, 1);
+        check_backlinks(txn, s->target, s->t[0], s->owner, s->named, (ce_object_key[]){s->o0, s->o0}, 2);
+        check_backlinks(txn, s->target, s->t[0], s->owner, s->any, (ce_object_key[]){s->o0}, 1);
+        check_backlinks(txn, s->target, s->t[0], s->owner, s->anys, (ce_object_key[]){s->o0, s->o0, s->o0}, 3);
+        CHECK(backlink_total(txn, s->target, s->t[0]) == 14);
+    }
+    check_backlinks(txn, s->target, s->t[1], s->owner, s->many, (ce_object_key[]){s->o0}, 1);
+    check_backlinks(txn, s->target, s->t[1], s->owner, s->unique, (ce_object_key[]){s->o0}, 1);
+    check_backlinks(txn, s->target, s->t[1], s->owner, s->named, (ce_object_key[]){s->o0}, 1);
+    check_backlinks(txn, s->target, s->t[1], s->owner, s->anys, (ce_object_key[]){s->o0}, 1);
+    CHECK(backlink_total(txn, s->target, s->t[1]) == 4);
+    CHECK(backlink_total(txn, s->target, s->t[2]) == 1);
+    CHECK(backlink_total(txn, s->target, s->t[3]) == 0);
+}
+
+static void test_delete_target(ce_db **db, const char *path)
+{
+    purge_schema s;
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(*db, &txn));
+    s.target = add_table(txn, "PurgeTarget", false);
+    s.owner = add_table(txn, "PurgeOwner", false);
+    add_scalar(txn, s.target, "n", CE_TYPE_INT, false);
+    s.one = add_property(txn, s.owner, "one", CE_TYPE_LINK, true, CE_COLLECTION_NONE, s.target);
+    s.many = add_property(txn, s.owner, "many", CE_TYPE_LINK, false, CE_COLLECTION_LIST, s.target);
+    s.unique = add_property(txn, s.owner, "unique", CE_TYPE_LINK, false, CE_COLLECTION_SET, s.target);
+    s.named = add_property(txn, s.owner, "named", CE_TYPE_LINK, true, CE_COLLECTION_DICTIONARY, s.target);
+    s.any = add_scalar(txn, s.owner, "any", CE_TYPE_MIXED, true);
+    s.anys = add_property(txn, s.owner, "anys", CE_TYPE_MIXED, true, CE_COLLECTION_LIST, 0);
+    for (int i = 0; i < 4; i++) s.t[i] = create_object(txn, s.target);
+    s.o0 = create_object(txn, s.owner);
+    s.o1 = create_object(txn, s.owner);
+    ce_value t0 = link_value(s.target, s.t[0]), t1 = link_value(s.target, s.t[1]), t2 = link_value(s.target, s.t[2]);
+    set_value(txn, s.owner, s.o0, s.one, t0);
+    set_value(txn, s.owner, s.o1, s.one, t0);
+    set_value(txn, s.owner, s.o0, s.any, t0);
+    ce_collection *collection, *nested;
+    CHECK(ce_collection_open(txn, s.owner, s.o0, s.many, &collection));
+    const ce_value *many[] = {&t0, &t1, &t0, &t2, &t0};
+    for (size_t i = 0; i < 5; i++) CHECK(ce_list_insert(collection, i, many[i]));
+    ce_collection_close(collection);
+    CHECK(ce_collection_open(txn, s.owner, s.o1, s.many, &collection));
+    CHECK(ce_list_insert(collection, 0, &t0) && ce_list_insert(collection, 1, &t0));
+    ce_collection_close(collection);
+    CHECK(ce_collection_open(txn, s.owner, s.o0, s.unique, &collection));
+    bool changed;
+    CHECK(ce_set_insert(collection, &t1, &changed) && ce_set_insert(collection, &t0, &changed));
+    CHECK(ce_set_insert(collection, &t0, &changed) && !changed);
+    ce_collection_close(collection);
+    CHECK(ce_collection_open(txn, s.owner, s.o0, s.named, &collection));
+    CHECK(ce_dictionary_set(collection, "c", 1, &t0) && ce_dictionary_set(collection, "a", 1, &t0) &&
+          ce_dictionary_set(collection, "b", 1, &t1));
+    ce_collection_close(collection);
+    CHECK(ce_collection_open(txn, s.owner, s.o0, s.anys, &collection));
+    ce_value list = nested_value(CE_TYPE_LIST), dictionary = nested_value(CE_TYPE_DICTIONARY);
+    CHECK(ce_list_insert(collection, 0, &t0) && ce_list_insert(collection, 1, &list) &&
+          ce_list_insert(collection, 2, &dictionary));
+    CHECK(ce_collection_open_nested(collection, &(ce_value){.type = CE_TYPE_INT, .integer = 1}, &nested));
+    CHECK(ce_list_insert(nested, 0, &t0) && ce_list_insert(nested, 1, &t1));
+    ce_collection_close(nested);
+    CHECK(ce_collection_open_nested(collection, &(ce_value){.type = CE_TYPE_INT, .integer = 2}, &nested));
+    CHECK(ce_dictionary_set(nested, "x", 1, &t0));
+    ce_collection_close(nested);
+    ce_collection_close(collection);
+    check_purge_state(txn, &s, false);
+    commit_and_verify(*db, txn);
+
+    /* Rolled back, then committed. */
+    CHECK(ce_txn_begin_write(*db, &txn));
+    CHECK(ce_object_delete(txn, s.target, s.t[0]));
+    check_purge_state(txn, &s, true);
+    ce_txn_end(txn);
+    test_verify(*db);
+    CHECK(ce_txn_begin_read(*db, &txn));
+    check_purge_state(txn, &s, false);
+    ce_txn_end(txn);
+    CHECK(ce_txn_begin_write(*db, &txn));
+    CHECK(ce_object_delete(txn, s.target, s.t[0]));
+    EXPECT_ERROR(ce_object_delete(txn, s.target, s.t[0]), CE_ERR_NO_SUCH_OBJECT, "'PurgeTarget'");
+    size_t count;
+    EXPECT_ERROR(ce_object_backlink_count(txn, s.target, s.t[0], s.owner, s.many, &count), CE_ERR_NO_SUCH_OBJECT, NULL);
+    check_purge_state(txn, &s, true);
+    commit_and_verify(*db, txn);
+    *db = reopen(*db, path);
+    CHECK(ce_txn_begin_read(*db, &txn));
+    check_purge_state(txn, &s, true);
+    ce_txn_end(txn);
+
+    /* Deleting the owners drops every backlink they held. */
+    CHECK(ce_txn_begin_write(*db, &txn));
+    CHECK(ce_object_delete(txn, s.owner, s.o0));
+    CHECK(ce_object_delete(txn, s.owner, s.o1));
+    for (int i = 1; i < 4; i++) CHECK(backlink_total(txn, s.target, s.t[i]) == 0);
+    commit_and_verify(*db, txn);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Embedded objects                                                          */
+/* ------------------------------------------------------------------------ */
+
+typedef struct embedded_schema {
+    ce_table_key parent, child, grand, leaf, person;
+    ce_column_key child_link, children, by_name, any, name;
+    ce_column_key value, grand_link, owner;
+    ce_column_key leaf_link, grand_value, leaf_value;
+} embedded_schema;
+
+static void check_counts(ce_txn *txn, const embedded_schema *s, size_t children, size_t grands, size_t leaves)
+{
+    size_t child_count = object_count(txn, s->child), grand_count = object_count(txn, s->grand),
+           leaf_count = object_count(txn, s->leaf);
+    if (child_count != children || grand_count != grands || leaf_count != leaves) {
+        fprintf(stderr, "embedded objects: %zu children, %zu grandchildren, %zu leaves; expected %zu, %zu, %zu\n",
+                child_count, grand_count, leaf_count, children, grands, leaves);
+        exit(1);
+    }
+}
+
+/* The object a link property or list element holds (-1: null). */
+static ce_object_key linked(ce_txn *txn, ce_table_key table, ce_object_key object, ce_column_key column)
+{
+    ce_value value = get_value(txn, table, object, column);
+    if (value.type == CE_TYPE_NULL) return -1;
+    CHECK(value.type == CE_TYPE_LINK);
+    return value.link.key;
+}
+
+static void check_keys(const ce_collection *list, ce_table_key table, const ce_object_key *expected, size_t count,
+                       const char *where)
+{
+    model_list model = {0};
+    for (size_t i = 0; i < count; i++) {
+        ce_value value = expected[i] < 0 ? null_value() : link_value(table, expected[i]);
+        model_insert(&model, i, &value);
+    }
+    check_collection(list, &model, where);
+    model_free(&model);
+}
+
+/* A chain child -> grandchild -> leaf under `child`. */
+static void grow_chain(ce_txn *txn, const embedded_schema *s, ce_object_key child, ce_object_key *out_grand,
+                       ce_object_key *out_leaf)
+{
+    ce_object_key grand, leaf;
+    CHECK(ce_object_create_embedded(txn, s->child, child, s->grand_link, &grand));
+    CHECK(ce_object_create_embedded(txn, s->grand, grand, s->leaf_link, &leaf));
+    set_value(txn, s->leaf, leaf, s->leaf_value, int_value(grand * 100 + leaf));
+    if (out_grand) *out_grand = grand;
+    if (out_leaf) *out_leaf = leaf;
+}
+
+static void test_embedded(ce_db **db, const char *path)
+{
+    embedded_schema s;
+    ce_txn *txn;
+    ce_column_key unused;
+    CHECK(ce_txn_begin_write(*db, &txn));
+    s.person = add_table(txn, "EmbPerson", false);
+    s.name = add_scalar(txn, s.person, "name", CE_TYPE_STRING, false);
+    s.leaf = add_table(txn, "EmbLeaf", true);
+    s.grand = add_table(txn, "EmbGrand", true);
+    s.child = add_table(txn, "EmbChild", true);
+    s.parent = add_table(txn, "EmbParent", false);
+    bool embedded;
+    CHECK(ce_table_is_embedded(txn, s.child, &embedded) && embedded);
+    CHECK(ce_table_is_embedded(txn, s.parent, &embedded) && !embedded);
+    /* Embedded tables: no primary key, no index. */
+    EXPECT_ERROR(ce_property_add(txn, s.child, &(ce_property_info){.name = "id", .type = CE_TYPE_INT, .primary_key = true},
+                                 &unused),
+                 CE_ERR_INVALID_SCHEMA, "embedded tables have no primary key");
+    EXPECT_ERROR(ce_property_add(txn, s.child, &(ce_property_info){.name = "id", .type = CE_TYPE_INT, .indexed = true},
+                                 &unused),
+                 CE_ERR_INVALID_SCHEMA, "embedded tables");
+    s.leaf_value = add_scalar(txn, s.leaf, "value", CE_TYPE_INT, false);
+    s.grand_value = add_scalar(txn, s.grand, "value", CE_TYPE_INT, false);
+    s.leaf_link = add_property(txn, s.grand, "leaf", CE_TYPE_LINK, true, CE_COLLECTION_NONE, s.leaf);
+    s.value = add_scalar(txn, s.child, "value", CE_TYPE_INT, false);
+    s.grand_link = add_property(txn, s.child, "grand", CE_TYPE_LINK, true, CE_COLLECTION_NONE, s.grand);
+    s.owner = add_property(txn, s.child, "owner", CE_TYPE_LINK, true, CE_COLLECTION_NONE, s.person);
+    s.child_link = add_property(txn, s.parent, "child", CE_TYPE_LINK, true, CE_COLLECTION_NONE, s.child);
+    s.children = add_property(txn, s.parent, "children", CE_TYPE_LINK, false, CE_COLLECTION_LIST, s.child);
+    s.by_name = add_property(txn, s.parent, "byName", CE_TYPE_LINK, true, CE_COLLECTION_DICTIONARY, s.child);
+    s.any = add_scalar(txn, s.parent, "any", CE_TYPE_MIXED, true);
+    /* A set of embedded objects is refused. */
+    EXPECT_ERROR(ce_property_add(txn, s.parent,
+                                 &(ce_property_info){.name = "bag", .type = CE_TYPE_LINK, .collection = CE_COLLECTION_SET,
+                                                     .link_target = s.child},
+                                 &unused),
+                 CE_ERR_INVALID_SCHEMA, "a set cannot hold embedded objects");
+    ce_object_key object;
+    EXPECT_ERROR(ce_object_create(txn, s.child, NULL, &object), CE_ERR_EMBEDDED_OBJECT, "'EmbChild'");
+    ce_value values[3] = {int_value(1), null_value(), null_value()};
+    EXPECT_ERROR(ce_object_create_with_values(txn, s.child, values, 3, &object), CE_ERR_EMBEDDED_OBJECT, "'EmbChild'");
+    ce_object_key p0 = create_object(txn, s.parent), p1 = create_object(txn, s.parent);
+    ce_object_key person = create_object(txn, s.person);
+    check_counts(txn, &s, 0, 0, 0);
+
+    /* To-one: created through the parent; a new one replaces (and deletes)
+     * the old; an existing embedded object cannot be linked. */
+    ce_object_key c1, c2;
+    CHECK(ce_object_create_embedded(txn, s.parent, p0, s.child_link, &c1));
+    set_value(txn, s.child, c1, s.value, int_value(1));
+    CHECK(linked(txn, s.parent, p0, s.child_link) == c1);
+    check_backlinks(txn, s.child, c1, s.parent, s.child_link, (ce_object_key[]){p0}, 1);
+    CHECK(ce_object_create_embedded(txn, s.parent, p0, s.child_link, &c2));
+    CHECK(c2 != c1 && !object_exists(txn, s.child, c1) && linked(txn, s.parent, p0, s.child_link) == c2);
+    CHECK(get_value(txn, s.child, c2, s.value).integer == 0);
+    check_counts(txn, &s, 1, 0, 0);
+    ce_value value = link_value(s.child, c2);
+    EXPECT_ERROR(ce_object_set(txn, s.parent, p1, s.child_link, &value), CE_ERR_EMBEDDED_OBJECT, "'EmbParent.child'");
+    EXPECT_ERROR(ce_object_set(txn, s.parent, p0, s.child_link, &value), CE_ERR_EMBEDDED_OBJECT, NULL);
+    EXPECT_ERROR(ce_object_set(txn, s.parent, p0, s.any, &value), CE_ERR_EMBEDDED_OBJECT, "'EmbParent.any'");
+    EXPECT_ERROR(ce_object_create_embedded(txn, s.child, c2, s.owner, &object), CE_ERR_EMBEDDED_OBJECT,
+                 "does not link to an embedded table");
+    EXPECT_ERROR(ce_object_create_embedded(txn, s.parent, p0, s.any, &object), CE_ERR_EMBEDDED_OBJECT, NULL);
+    EXPECT_ERROR(ce_object_create_embedded(txn, s.parent, 999, s.child_link, &object), CE_ERR_NO_SUCH_OBJECT, NULL);
+    EXPECT_ERROR(ce_object_create_embedded(txn, s.parent, p0, s.children, &object), CE_ERR_WRONG_TYPE, NULL);
+    check_counts(txn, &s, 1, 0, 0);
+
+    /* Lists of embedded objects. */
+    ce_collection *list, *dictionary;
+    ce_object_key e0, e1, e2, e3;
+    CHECK(ce_collection_open(txn, s.parent, p0, s.children, &list));
+    EXPECT_ERROR(ce_list_insert(list, 0, &value), CE_ERR_EMBEDDED_OBJECT, "'EmbParent.children'");
+    CHECK(ce_list_insert_embedded(list, 0, &e0));
+    CHECK(ce_list_insert_embedded(list, 1, &e1));
+    CHECK(ce_list_insert_embedded(list, 0, &e2));
+    check_keys(list, s.child, (ce_object_key[]){e2, e0, e1}, 3, "EmbParent.children");
+    CHECK(ce_list_set_embedded(list, 1, &e3));
+    CHECK(!object_exists(txn, s.child, e0));
+    check_keys(list, s.child, (ce_object_key[]){e2, e3, e1}, 3, "EmbParent.children");
+    value = link_value(s.child, e1);
+    EXPECT_ERROR(ce_list_set(list, 0, &value), CE_ERR_EMBEDDED_OBJECT, NULL);
+    /* A bad position creates nothing. */
+    EXPECT_ERROR(ce_list_insert_embedded(list, 4, &object), CE_ERR_INDEX_OUT_OF_BOUNDS, NULL);
+    EXPECT_ERROR(ce_list_set_embedded(list, 3, &object), CE_ERR_INDEX_OUT_OF_BOUNDS, NULL);
+    check_counts(txn, &s, 4, 0, 0);
+    CHECK(ce_list_erase(list, 0));
+    CHECK(!object_exists(txn, s.child, e2));
+    check_keys(list, s.child, (ce_object_key[]){e3, e1}, 2, "EmbParent.children");
+    /* Moves and swaps keep the objects. */
+    CHECK(ce_list_swap(list, 0, 1) && ce_list_move(list, 0, 1) && ce_list_move(list, 1, 0));
+    check_keys(list, s.child, (ce_object_key[]){e1, e3}, 2, "EmbParent.children");
+    check_backlinks(txn, s.child, e3, s.parent, s.children, (ce_object_key[]){p0}, 1);
+    check_counts(txn, &s, 3, 0, 0);
+
+    /* Dictionaries of embedded objects. */
+    ce_object_key d1, d2;
+    CHECK(ce_collection_open(txn, s.parent, p0, s.by_name, &dictionary));
+    CHECK(ce_dictionary_insert_embedded(dictionary, "a", 1, &d1));
+    CHECK(ce_dictionary_insert_embedded(dictionary, "a", 1, &d2));
+    CHECK(!object_exists(txn, s.child, d1));
+    EXPECT_ERROR(ce_dictionary_insert_embedded(dictionary, "$a", 2, &object), CE_ERR_INVALID_ARGUMENT, NULL);
+    value = link_value(s.child, d2);
+    EXPECT_ERROR(ce_dictionary_set(dictionary, "b", 1, &value), CE_ERR_EMBEDDED_OBJECT, NULL);
+    value = null_value();
+    CHECK(ce_dictionary_set(dictionary, "b", 1, &value));
+    check_keys(dictionary, s.child, (ce_object_key[]){d2, -1}, 2, "EmbParent.byName");
+    check_counts(txn, &s, 4, 0, 0);
+    /* The call of the other kind of collection creates nothing either. */
+    EXPECT_ERROR(ce_list_insert_embedded(dictionary, 0, &object), CE_ERR_WRONG_TYPE, NULL);
+    EXPECT_ERROR(ce_dictionary_insert_embedded(list, "k", 1, &object), CE_ERR_WRONG_TYPE, NULL);
+    check_counts(txn, &s, 4, 0, 0);
+
+    /* Three levels deep. */
+    ce_object_key g0, l0, g1, l1, g2, l2;
+    grow_chain(txn, &s, c2, &g0, &l0);
+    grow_chain(txn, &s, e1, &g1, &l1);
+    grow_chain(txn, &s, d2, &g2, &l2);
+    set_value(txn, s.child, e3, s.owner, link_value(s.person, person));
+    check_backlinks(txn, s.person, person, s.child, s.owner, (ce_object_key[]){e3}, 1);
+    check_counts(txn, &s, 4, 3, 3);
+    ce_collection_close(list);
+    ce_collection_close(dictionary);
+    commit_and_verify(*db, txn);
+
+    /* Deleting the parent deletes the tree under it; rolled back first. */
+    for (int pass = 0; pass < 2; pass++) {
+        CHECK(ce_txn_begin_write(*db, &txn));
+        CHECK(ce_object_delete(txn, s.parent, p0));
+        check_counts(txn, &s, 0, 0, 0);
+        CHECK(backlink_total(txn, s.person, person) == 0);
+        if (pass == 0) {
+            ce_txn_end(txn);
+            test_verify(*db);
+            CHECK(ce_txn_begin_read(*db, &txn));
+            check_counts(txn, &s, 4, 3, 3);
+            CHECK(get_value(txn, s.leaf, l1, s.leaf_value).integer == g1 * 100 + l1);
+            CHECK(linked(txn, s.child, e1, s.grand_link) == g1 && linked(txn, s.grand, g1, s.leaf_link) == l1);
+            ce_txn_end(txn);
+            *db = reopen(*db, path);
+            /* Deleting an embedded object directly takes it out of its
+             * parent (and its own tree with it). */
+            CHECK(ce_txn_begin_write(*db, &txn));
+            CHECK(ce_object_delete(txn, s.child, e3));
+            CHECK(ce_collection_open(txn, s.parent, p0, s.children, &list));
+            check_keys(list, s.child, (ce_object_key[]){e1}, 1, "EmbParent.children");
+            ce_collection_close(list);
+            CHECK(ce_object_delete(txn, s.child, d2));
+            CHECK(ce_collection_open(txn, s.parent, p0, s.by_name, &dictionary));
+            check_keys(dictionary, s.child, (ce_object_key[]){-1, -1}, 2, "EmbParent.byName");
+            ce_collection_close(dictionary);
+            CHECK(ce_object_delete(txn, s.grand, g0));
+            CHECK(linked(txn, s.child, c2, s.grand_link) == -1);
+            check_counts(txn, &s, 2, 1, 1);
+            CHECK(ce_object_delete(txn, s.child, c2));
+            CHECK(linked(txn, s.parent, p0, s.child_link) == -1);
+            check_counts(txn, &s, 1, 1, 1);
+            /* Clearing the list deletes the rest, three levels. */
+            CHECK(ce_collection_open(txn, s.parent, p0, s.children, &list));
+            CHECK(ce_collection_clear(list));
+            ce_collection_close(list);
+            check_counts(txn, &s, 0, 0, 0);
+            ce_txn_end(txn);
+        } else {
+            commit_and_verify(*db, txn);
+        }
+    }
+    /* Setting a to-one link to null deletes its object; a list of
+     * embedded objects is cleared when its parent is deleted; an embedded
+     * object's own links go when it goes. */
+    CHECK(ce_txn_begin_write(*db, &txn));
+    CHECK(ce_object_create_embedded(txn, s.parent, p1, s.child_link, &c1));
+    grow_chain(txn, &s, c1, NULL, NULL);
+    set_value(txn, s.child, c1, s.owner, link_value(s.person, person));
+    set_value(txn, s.parent, p1, s.child_link, null_value());
+    check_counts(txn, &s, 0, 0, 0);
+    CHECK(backlink_total(txn, s.person, person) == 0);
+    CHECK(ce_collection_open(txn, s.parent, p1, s.children, &list));
+    for (int i = 0; i < 5; i++) {
+        CHECK(ce_list_insert_embedded(list, (size_t)i, &object));
+        grow_chain(txn, &s, object, NULL, NULL);
+        set_value(txn, s.child, object, s.owner, link_value(s.person, person));
+    }
+    ce_collection_close(list);
+    check_counts(txn, &s, 5, 5, 5);
+    CHECK(backlink_count(txn, s.person, person, s.child, s.owner) == 5);
+    commit_and_verify(*db, txn);
+    CHECK(ce_txn_begin_write(*db, &txn));
+    /* Deleting the person the embedded objects link to nulls their links. */
+    ce_object_key person2 = create_object(txn, s.person);
+    CHECK(ce_object_delete(txn, s.person, person));
+    CHECK(ce_collection_open(txn, s.parent, p1, s.children, &list));
+    for (size_t i = 0; i < 5; i++) {
+        CHECK(ce_collection_get(list, i, &value) && value.type == CE_TYPE_LINK);
+        CHECK(linked(txn, s.child, value.link.key, s.owner) == -1);
+        set_value(txn, s.child, value.link.key, s.owner, link_value(s.person, person2));
+    }
+    ce_collection_close(list);
+    CHECK(ce_object_delete(txn, s.parent, p1));
+    check_counts(txn, &s, 0, 0, 0);
+    CHECK(backlink_total(txn, s.person, person2) == 0);
+    commit_and_verify(*db, txn);
+}
+
 int main(void)
 {
     char *dir = test_make_dir("links");
@@ -1944,6 +2389,8 @@ int main(void)
     test_self_aliasing(db);
     test_sets(&db, path);
     test_dictionaries(&db, path);
+    test_delete_target(&db, path);
+    test_embedded(&db, path);
     CHECK(ce_db_close(db));
     test_cleanup_dir(dir);
     free(path);
