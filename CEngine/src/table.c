@@ -2768,11 +2768,30 @@ static bool edit_collection(ce_collection *collection, edit_request *request)
 }
 
 /* Checks a value for the collection's elements before an edit. */
+/* How many mixed values hold the collection: 0 for a collection property,
+ * 1 for the collection of a mixed property or of an element of a
+ * collection property, one more per step below. collect_links and
+ * purge_collection count levels the same way and take more than
+ * MAX_NESTING for damage, so no collection is created deeper. */
+static size_t nesting_level(const ce_collection *collection)
+{
+    return collection->depth + (collection->through_mixed ? 1 : 0);
+}
+
+static bool too_deep_to_nest(void)
+{
+    return ce_fail(CE_ERR_INVALID_ARGUMENT, "collections nest at most %d levels deep", MAX_NESTING);
+}
+
 static bool check_collection_value(const ce_collection *collection, const ce_value *value)
 {
     schema *loaded;
     found_collection found;
-    return find_collection(collection, &loaded, &found) && check_element(collection->txn, loaded, &found.spec, value);
+    if (!find_collection(collection, &loaded, &found) || !check_element(collection->txn, loaded, &found.spec, value))
+        return false;
+    if ((value->type == CE_TYPE_LIST || value->type == CE_TYPE_DICTIONARY) && nesting_level(collection) >= MAX_NESTING)
+        return too_deep_to_nest();
+    return true;
 }
 
 static bool check_dictionary_key(const char *key, size_t size)
@@ -2836,8 +2855,7 @@ bool ce_collection_open_nested(const ce_collection *parent, const ce_value *at, 
 {
     if (!parent || !at || !out_collection)
         return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_open_nested: arguments are required");
-    if (parent->depth >= MAX_NESTING)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "collections nest at most %d levels deep", MAX_NESTING);
+    if (nesting_level(parent) >= MAX_NESTING) return too_deep_to_nest();
     if (at->type != CE_TYPE_INT && at->type != CE_TYPE_STRING)
         return ce_fail(CE_ERR_INVALID_ARGUMENT, "a nested collection is reached by an index (int) or a key (string)");
     if (at->type == CE_TYPE_INT && at->integer < 0)
