@@ -2835,6 +2835,230 @@ static void test_nesting_limit(ce_db *db)
     commit_and_verify(db, txn);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Schema changes                                                            */
+/* ------------------------------------------------------------------------ */
+
+typedef struct schema_keys {
+    ce_table_key origin, target, emb;
+    ce_column_key to_one, to_many, emb_one, emb_many, any, other_any;
+} schema_keys;
+
+static ce_column_key find_property(ce_txn *txn, ce_table_key table, const char *name)
+{
+    ce_column_key column;
+    bool found;
+    CHECK(ce_property_find(txn, table, name, &column, &found));
+    if (!found) {
+        fprintf(stderr, "no property '%s' in table %u\n", name, (unsigned)table);
+        exit(1);
+    }
+    return column;
+}
+
+static bool has_property(ce_txn *txn, ce_table_key table, const char *name)
+{
+    ce_column_key column;
+    bool found;
+    CHECK(ce_property_find(txn, table, name, &column, &found));
+    return found;
+}
+
+/* The backlink property of a link property, as ce_property_get_info
+ * reports both. */
+static void check_link_info(ce_txn *txn, ce_table_key origin, ce_column_key column, const char *name, ce_table_key target,
+                            ce_collection_type collection, bool nullable)
+{
+    ce_property_info info;
+    CHECK(ce_property_get_info(txn, origin, column, &info));
+    CHECK(strcmp(info.name, name) == 0 && info.type == CE_TYPE_LINK && info.link_target == target &&
+          info.collection == collection && info.nullable == nullable && !info.backlink && !info.primary_key &&
+          !info.indexed);
+    const char *origin_name;
+    CHECK(ce_table_name(txn, origin, &origin_name));
+    char backlink_name[160];
+    snprintf(backlink_name, sizeof backlink_name, "@links.%s.%s", origin_name, name);
+    ce_column_key backlink = find_property(txn, target, backlink_name);
+    CHECK(ce_property_get_info(txn, target, backlink, &info));
+    CHECK(info.backlink && strcmp(info.name, backlink_name) == 0 && info.type == CE_TYPE_LINK &&
+          info.origin_table == origin && info.origin_column == column && info.collection == CE_COLLECTION_NONE);
+}
+
+static void test_schema_changes(ce_db **db, const char *path)
+{
+    schema_keys k;
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(*db, &txn));
+    k.target = add_table(txn, "SchemaTarget", false);
+    k.emb = add_table(txn, "SchemaEmb", true);
+    k.origin = add_table(txn, "SchemaOrigin", false);
+    ce_table_key other = add_table(txn, "SchemaOther", false);
+    add_scalar(txn, k.target, "n", CE_TYPE_INT, false);
+    add_scalar(txn, k.emb, "n", CE_TYPE_INT, false);
+    k.to_one = add_property(txn, k.origin, "toOne", CE_TYPE_LINK, true, CE_COLLECTION_NONE, k.target);
+    k.to_many = add_property(txn, k.origin, "toMany", CE_TYPE_LINK, false, CE_COLLECTION_LIST, k.target);
+    k.emb_one = add_property(txn, k.origin, "embOne", CE_TYPE_LINK, true, CE_COLLECTION_NONE, k.emb);
+    k.emb_many = add_property(txn, k.origin, "embMany", CE_TYPE_LINK, false, CE_COLLECTION_LIST, k.emb);
+    k.any = add_scalar(txn, k.origin, "any", CE_TYPE_MIXED, true);
+    k.other_any = add_property(txn, other, "anys", CE_TYPE_MIXED, true, CE_COLLECTION_LIST, 0);
+    size_t count;
+    CHECK(ce_property_count(txn, k.target, &count) && count == 3); /* n and two backlink properties */
+    check_link_info(txn, k.origin, k.to_one, "toOne", k.target, CE_COLLECTION_NONE, true);
+    check_link_info(txn, k.origin, k.to_many, "toMany", k.target, CE_COLLECTION_LIST, false);
+    check_link_info(txn, k.origin, k.emb_many, "embMany", k.emb, CE_COLLECTION_LIST, false);
+    /* Backlink properties are read only, and named by the engine. */
+    ce_column_key backlink = find_property(txn, k.target, "@links.SchemaOrigin.toMany");
+    EXPECT_ERROR(ce_property_remove(txn, k.target, backlink), CE_ERR_INVALID_ARGUMENT, "backlink property");
+    ce_column_key unused;
+    EXPECT_ERROR(ce_property_add(txn, k.target,
+                                 &(ce_property_info){.name = "@links.SchemaOrigin.x", .type = CE_TYPE_INT}, &unused),
+                 CE_ERR_INVALID_ARGUMENT, "names starting with '@'");
+    ce_object_key t0 = create_object(txn, k.target), t1 = create_object(txn, k.target);
+    ce_object_key o0 = create_object(txn, k.origin), o1 = create_object(txn, k.origin);
+    ce_object_key x0 = create_object(txn, other);
+    ce_value value;
+    EXPECT_ERROR(ce_object_get(txn, k.target, t0, backlink, &value), CE_ERR_WRONG_TYPE, "backlink property");
+    value = link_value(k.origin, o0);
+    EXPECT_ERROR(ce_object_set(txn, k.target, t0, backlink, &value), CE_ERR_WRONG_TYPE, "backlink property");
+    ce_collection *collection;
+    EXPECT_ERROR(ce_collection_open(txn, k.target, t0, backlink, &collection), CE_ERR_WRONG_TYPE, NULL);
+    /* Data through every link property. */
+    set_value(txn, k.origin, o0, k.to_one, link_value(k.target, t0));
+    set_value(txn, k.origin, o1, k.to_one, link_value(k.target, t0));
+    set_value(txn, k.origin, o0, k.any, link_value(k.target, t1));
+    CHECK(ce_collection_open(txn, k.origin, o0, k.to_many, &collection));
+    value = link_value(k.target, t0);
+    CHECK(ce_list_insert(collection, 0, &value) && ce_list_insert(collection, 0, &value));
+    ce_collection_close(collection);
+    ce_object_key e;
+    CHECK(ce_object_create_embedded(txn, k.origin, o0, k.emb_one, &e));
+    CHECK(ce_object_create_embedded(txn, k.origin, o1, k.emb_one, &e));
+    CHECK(ce_collection_open(txn, k.origin, o0, k.emb_many, &collection));
+    for (int i = 0; i < 3; i++) CHECK(ce_list_insert_embedded(collection, 0, &e));
+    ce_collection_close(collection);
+    /* A mixed list in another table holds links to the target, nested too. */
+    CHECK(ce_collection_open(txn, other, x0, k.other_any, &collection));
+    ce_value list = nested_value(CE_TYPE_LIST), t1_link = link_value(k.target, t1);
+    CHECK(ce_list_insert(collection, 0, &t1_link) && ce_list_insert(collection, 1, &list));
+    ce_collection *nested = open_nested(collection, int_value(1));
+    CHECK(ce_list_insert(nested, 0, &t1_link));
+    ce_collection_close(nested);
+    ce_collection_close(collection);
+    CHECK(object_count(txn, k.emb) == 5);
+    CHECK(backlink_total(txn, k.target, t0) == 4 && backlink_total(txn, k.target, t1) == 3);
+    /* Tables that a link property targets stay. */
+    EXPECT_ERROR(ce_table_remove(txn, k.target), CE_ERR_INVALID_SCHEMA, "'SchemaOrigin.toOne' links to it");
+    EXPECT_ERROR(ce_table_remove(txn, k.emb), CE_ERR_INVALID_SCHEMA, "'SchemaOrigin.embOne' links to it");
+    commit_and_verify(*db, txn);
+
+    /* The schema, backlink names included, survives a reopen. */
+    *db = reopen(*db, path);
+    CHECK(ce_txn_begin_read(*db, &txn));
+    check_link_info(txn, k.origin, k.to_one, "toOne", k.target, CE_COLLECTION_NONE, true);
+    check_link_info(txn, k.origin, k.to_many, "toMany", k.target, CE_COLLECTION_LIST, false);
+    check_link_info(txn, k.origin, k.emb_one, "embOne", k.emb, CE_COLLECTION_NONE, true);
+    check_link_info(txn, k.origin, k.emb_many, "embMany", k.emb, CE_COLLECTION_LIST, false);
+    CHECK(has_property(txn, k.target, "@links.SchemaOrigin.any") && has_property(txn, k.target, "@links.SchemaOther.anys"));
+    bool embedded;
+    CHECK(ce_table_is_embedded(txn, k.emb, &embedded) && embedded);
+    check_backlinks(txn, k.target, t0, k.origin, k.to_many, (ce_object_key[]){o0, o0}, 2);
+    check_backlinks(txn, k.target, t1, other, k.other_any, (ce_object_key[]){x0, x0}, 2);
+    ce_txn_end(txn);
+
+    /* Removing link properties (rolled back once): the backlink property
+     * goes, embedded targets are deleted, other links stay. */
+    for (int pass = 0; pass < 2; pass++) {
+        CHECK(ce_txn_begin_write(*db, &txn));
+        CHECK(ce_property_remove(txn, k.origin, k.emb_one));
+        CHECK(object_count(txn, k.emb) == 3);
+        CHECK(!has_property(txn, k.emb, "@links.SchemaOrigin.embOne"));
+        CHECK(has_property(txn, k.emb, "@links.SchemaOrigin.embMany"));
+        CHECK(ce_property_remove(txn, k.origin, k.emb_many));
+        CHECK(object_count(txn, k.emb) == 0);
+        CHECK(!has_property(txn, k.emb, "@links.SchemaOrigin.embMany"));
+        EXPECT_ERROR(ce_collection_open(txn, k.origin, o0, k.emb_many, &collection), CE_ERR_NO_SUCH_PROPERTY, NULL);
+        CHECK(ce_table_remove(txn, k.emb)); /* nothing links to it now */
+        CHECK(ce_property_remove(txn, k.origin, k.to_many));
+        CHECK(!has_property(txn, k.target, "@links.SchemaOrigin.toMany"));
+        size_t c;
+        EXPECT_ERROR(ce_object_backlink_count(txn, k.target, t0, k.origin, k.to_many, &c), CE_ERR_NO_SUCH_PROPERTY, NULL);
+        CHECK(backlink_total(txn, k.target, t0) == 2);
+        CHECK(ce_property_remove(txn, k.origin, k.to_one));
+        CHECK(backlink_total(txn, k.target, t0) == 0);
+        CHECK(backlink_total(txn, k.target, t1) == 3);
+        CHECK(ce_property_count(txn, k.target, &c) && c == 5); /* slots stay */
+        if (pass == 0) {
+            ce_txn_end(txn);
+            test_verify(*db);
+            CHECK(ce_txn_begin_read(*db, &txn));
+            CHECK(object_count(txn, k.emb) == 5);
+            check_link_info(txn, k.origin, k.emb_one, "embOne", k.emb, CE_COLLECTION_NONE, true);
+            check_backlinks(txn, k.target, t0, k.origin, k.to_one, (ce_object_key[]){o0, o1}, 2);
+            ce_txn_end(txn);
+        } else {
+            commit_and_verify(*db, txn);
+        }
+    }
+
+    /* Removing a table that mixed values link into clears those links
+     * (nested ones too); rolled back once. */
+    for (int pass = 0; pass < 2; pass++) {
+        CHECK(ce_txn_begin_write(*db, &txn));
+        CHECK(ce_table_remove(txn, k.target));
+        value = get_value(txn, k.origin, o0, k.any);
+        CHECK(value.type == CE_TYPE_NULL);
+        CHECK(ce_collection_open(txn, other, x0, k.other_any, &collection));
+        check_list_of(txn, other, x0, k.other_any, (ce_value[]){list}, 1, "SchemaOther.anys");
+        check_nested_of(collection, int_value(0), NULL, 0, "SchemaOther.anys[0]");
+        ce_collection_close(collection);
+        bool found;
+        ce_table_key key;
+        CHECK(ce_table_find(txn, "SchemaTarget", &key, &found) && !found);
+        EXPECT_ERROR(ce_object_count(txn, k.target, &count), CE_ERR_NO_SUCH_TABLE, NULL);
+        value = link_value(k.target, t1);
+        EXPECT_ERROR(ce_object_set(txn, k.origin, o0, k.any, &value), CE_ERR_NO_SUCH_TABLE, NULL);
+        if (pass == 0) {
+            ce_txn_end(txn);
+            test_verify(*db);
+            CHECK(ce_txn_begin_read(*db, &txn));
+            check_backlinks(txn, k.target, t1, other, k.other_any, (ce_object_key[]){x0, x0}, 2);
+            check_backlinks(txn, k.target, t1, k.origin, k.any, (ce_object_key[]){o0}, 1);
+            ce_txn_end(txn);
+        } else {
+            commit_and_verify(*db, txn);
+        }
+    }
+
+    /* A table that links to another is removed, then that other table:
+     * the file still opens (the removed table's link names a removed table). */
+    CHECK(ce_txn_begin_write(*db, &txn));
+    ce_table_key chain_b = add_table(txn, "ChainB", false);
+    ce_table_key chain_a = add_table(txn, "ChainA", false);
+    ce_column_key chain_link = add_property(txn, chain_a, "b", CE_TYPE_LINK, true, CE_COLLECTION_NONE, chain_b);
+    ce_object_key a0 = create_object(txn, chain_a), b0 = create_object(txn, chain_b);
+    set_value(txn, chain_a, a0, chain_link, link_value(chain_b, b0));
+    commit_and_verify(*db, txn);
+    CHECK(ce_txn_begin_write(*db, &txn));
+    EXPECT_ERROR(ce_table_remove(txn, chain_b), CE_ERR_INVALID_SCHEMA, "'ChainA.b'");
+    CHECK(ce_table_remove(txn, chain_a));
+    CHECK(backlink_total(txn, chain_b, b0) == 0);
+    CHECK(!has_property(txn, chain_b, "@links.ChainA.b"));
+    CHECK(ce_table_remove(txn, chain_b));
+    commit_and_verify(*db, txn);
+    CHECK(ce_txn_begin_read(*db, &txn));
+    bool found;
+    ce_table_key key;
+    CHECK(ce_table_find(txn, "ChainA", &key, &found) && !found);
+    CHECK(ce_table_find(txn, "ChainB", &key, &found) && !found);
+    ce_txn_end(txn);
+    *db = reopen(*db, path);
+    CHECK(ce_txn_begin_read(*db, &txn));
+    CHECK(ce_table_find(txn, "SchemaOrigin", &key, &found) && found && key == k.origin);
+    value = get_value(txn, k.origin, o0, k.any);
+    CHECK(value.type == CE_TYPE_NULL);
+    ce_txn_end(txn);
+}
+
 int main(void)
 {
     char *dir = test_make_dir("links");
@@ -2850,6 +3074,7 @@ int main(void)
     test_embedded(&db, path);
     test_mixed(&db, path);
     test_nesting_limit(db);
+    test_schema_changes(&db, path);
     CHECK(ce_db_close(db));
     test_cleanup_dir(dir);
     free(path);
