@@ -114,6 +114,26 @@ static size_t backlink_total(ce_txn *txn, ce_table_key table, ce_object_key key)
     return count;
 }
 
+static ce_column_key find_property(ce_txn *txn, ce_table_key table, const char *name)
+{
+    ce_column_key column;
+    bool found;
+    CHECK(ce_property_find(txn, table, name, &column, &found));
+    if (!found) {
+        fprintf(stderr, "no property '%s' in table %u\n", name, (unsigned)table);
+        exit(1);
+    }
+    return column;
+}
+
+static bool has_property(ce_txn *txn, ce_table_key table, const char *name)
+{
+    ce_column_key column;
+    bool found;
+    CHECK(ce_property_find(txn, table, name, &column, &found));
+    return found;
+}
+
 static int compare_keys(const void *a, const void *b)
 {
     ce_object_key left = *(const ce_object_key *)a, right = *(const ce_object_key *)b;
@@ -236,10 +256,22 @@ static void commit_and_verify(ce_db *db, ce_txn *txn)
     test_verify(db);
 }
 
+/* Commits reach the OS, not the disk: a close and reopen reads them back
+ * all the same, and the test spends its time in the engine, not in fsync. */
+static ce_db *open_db(const char *path)
+{
+    ce_db_options options;
+    ce_db_options_init(&options);
+    options.durability = CE_DURABILITY_UNSAFE_NO_SYNC;
+    ce_db *db;
+    CHECK(ce_db_open(path, &options, &db));
+    return db;
+}
+
 static ce_db *reopen(ce_db *db, const char *path)
 {
     CHECK(ce_db_close(db));
-    ce_db *reopened = test_open(path);
+    ce_db *reopened = open_db(path);
     test_verify(reopened);
     return reopened;
 }
@@ -447,6 +479,9 @@ static void check_collection(const ce_collection *collection, const model_list *
     EXPECT_ERROR(ce_collection_get(collection, count, &value), CE_ERR_INDEX_OUT_OF_BOUNDS, NULL);
 }
 
+static void check_list_of(ce_txn *txn, ce_table_key table, ce_object_key object, ce_column_key column,
+                          const ce_value *expected, size_t count, const char *where);
+
 /* ------------------------------------------------------------------------ */
 /* To-one links: a model of people, their dogs and their best friends         */
 /* ------------------------------------------------------------------------ */
@@ -635,6 +670,8 @@ static void test_to_one_links(ce_db **db, const char *path)
         people_model *saved = malloc(sizeof *saved);
         CHECK(saved != NULL);
         *saved = *m;
+        ce_txn *snapshot; /* keeps seeing the state before the round */
+        CHECK(ce_txn_begin_read(*db, &snapshot));
         CHECK(ce_txn_begin_write(*db, &txn));
         for (int step = 0; step < 60; step++) {
             size_t choice = random_below(20);
@@ -679,6 +716,8 @@ static void test_to_one_links(ce_db **db, const char *path)
         } else {
             commit_and_verify(*db, txn);
         }
+        check_people(snapshot, &s, saved);
+        ce_txn_end(snapshot);
         free(saved);
         CHECK(ce_txn_begin_read(*db, &txn));
         check_people(txn, &s, m);
@@ -690,6 +729,101 @@ static void test_to_one_links(ce_db **db, const char *path)
     check_people(txn, &s, m);
     ce_txn_end(txn);
     free(m);
+}
+
+/* Many origins (over a thousand, across cluster leaves) to one target;
+ * links written with the object's other values; lists of links into the
+ * origin's own table (an object in its own list); create_or_update. */
+static void test_many_origins(ce_db *db)
+{
+    enum { FANS = 1500 };
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    ce_table_key idol = add_table(txn, "Idol", false), fan = add_table(txn, "Fan", false);
+    ce_column_key idol_link = add_property(txn, fan, "idol", CE_TYPE_LINK, true, CE_COLLECTION_NONE, idol);
+    add_scalar(txn, fan, "n", CE_TYPE_INT, false);
+    ce_object_key i0 = create_object(txn, idol), i1 = create_object(txn, idol);
+    bool *fan_alive = calloc(FANS + 1, sizeof *fan_alive);
+    ce_object_key *origins = malloc((FANS + 1) * sizeof *origins);
+    CHECK(fan_alive && origins);
+    for (int i = 0; i < FANS; i++) {
+        ce_value values[2] = {link_value(idol, i0), int_value(i)};
+        ce_object_key key;
+        CHECK(ce_object_create_with_values(txn, fan, values, 2, &key) && key == i);
+        fan_alive[i] = true;
+    }
+    ce_value wrong[2] = {link_value(idol, 99), int_value(0)};
+    ce_object_key key;
+    EXPECT_ERROR(ce_object_create_with_values(txn, fan, wrong, 2, &key), CE_ERR_NO_SUCH_OBJECT, "'Fan.idol'");
+    CHECK(object_count(txn, fan) == FANS);
+    commit_and_verify(db, txn);
+    CHECK(ce_txn_begin_write(db, &txn));
+    for (int i = 0; i < 300; i++) {
+        ce_object_key victim = (ce_object_key)random_below(FANS);
+        if (!fan_alive[victim]) continue;
+        CHECK(ce_object_delete(txn, fan, victim));
+        fan_alive[victim] = false;
+    }
+    size_t count = 0;
+    for (int i = 0; i < FANS; i++)
+        if (fan_alive[i]) origins[count++] = i;
+    check_backlinks(txn, idol, i0, fan, idol_link, origins, count);
+    CHECK(count > 1000);
+    /* A list of links to the origin's own table, added to a table that has
+     * objects: every object starts with an empty list. */
+    ce_column_key friends = add_property(txn, fan, "friends", CE_TYPE_LINK, false, CE_COLLECTION_LIST, fan);
+    ce_object_key f0 = origins[0], f1 = origins[1];
+    ce_collection *list;
+    CHECK(ce_collection_open(txn, fan, origins[count - 1], friends, &list));
+    size_t size;
+    CHECK(ce_collection_size(list, &size) && size == 0);
+    ce_collection_close(list);
+    CHECK(ce_collection_open(txn, fan, f0, friends, &list));
+    ce_value self = link_value(fan, f0), other = link_value(fan, f1);
+    CHECK(ce_list_insert(list, 0, &self) && ce_list_insert(list, 1, &other) && ce_list_insert(list, 2, &self));
+    ce_collection_close(list);
+    CHECK(ce_collection_open(txn, fan, f1, friends, &list));
+    CHECK(ce_list_insert(list, 0, &self));
+    ce_collection_close(list);
+    check_backlinks(txn, fan, f0, fan, friends, (ce_object_key[]){f0, f0, f1}, 3);
+    check_backlinks(txn, fan, f1, fan, friends, (ce_object_key[]){f0}, 1);
+    commit_and_verify(db, txn);
+    /* Deleting the object in its own list, then the target of them all. */
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_object_delete(txn, fan, f0));
+    CHECK(backlink_total(txn, fan, f1) == 0);
+    check_list_of(txn, fan, f1, friends, NULL, 0, "Fan.friends");
+    CHECK(ce_object_delete(txn, idol, i0));
+    for (size_t i = 1; i < count; i += 37) CHECK(get_value(txn, fan, origins[i], idol_link).type == CE_TYPE_NULL);
+    set_value(txn, fan, f1, idol_link, link_value(idol, i1));
+    CHECK(backlink_total(txn, idol, i1) == 1);
+    commit_and_verify(db, txn);
+
+    /* create_or_update: links and mixed links kept true whatever the policy. */
+    CHECK(ce_txn_begin_write(db, &txn));
+    ce_table_key keyed = add_table(txn, "Keyed", false);
+    ce_column_key id;
+    CHECK(ce_property_add(txn, keyed, &(ce_property_info){.name = "id", .type = CE_TYPE_INT, .primary_key = true}, &id));
+    ce_column_key to_idol = add_property(txn, keyed, "idol", CE_TYPE_LINK, true, CE_COLLECTION_NONE, idol);
+    ce_column_key any = add_scalar(txn, keyed, "any", CE_TYPE_MIXED, true);
+    ce_value values[3] = {int_value(1), link_value(idol, i1), link_value(idol, i1)};
+    bool created;
+    CHECK(ce_object_create_or_update(txn, keyed, values, 3, CE_UPDATE_MODIFIED, &key, &created) && created);
+    for (int policy = CE_UPDATE_MODIFIED; policy <= CE_UPDATE_ALL; policy++) {
+        ce_object_key again;
+        CHECK(ce_object_create_or_update(txn, keyed, values, 3, (ce_update_policy)policy, &again, &created));
+        CHECK(!created && again == key);
+        check_backlinks(txn, idol, i1, keyed, to_idol, (ce_object_key[]){key}, 1);
+        check_backlinks(txn, idol, i1, keyed, any, (ce_object_key[]){key}, 1);
+    }
+    values[1] = null_value();
+    values[2] = nested_value(CE_TYPE_LIST);
+    CHECK(ce_object_create_or_update(txn, keyed, values, 3, CE_UPDATE_MODIFIED, &key, &created) && !created);
+    CHECK(backlink_count(txn, idol, i1, keyed, to_idol) == 0 && backlink_count(txn, idol, i1, keyed, any) == 0);
+    CHECK(get_value(txn, keyed, key, any).type == CE_TYPE_LIST);
+    commit_and_verify(db, txn);
+    free(fan_alive);
+    free(origins);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -746,8 +880,10 @@ static void exercise_list(ce_db *db, ce_table_key table, ce_object_key object, c
     for (int round = 0; round < 4; round++) {
         bool roll_back = round == 2;
         model_list saved = model_clone(model);
-        ce_txn *txn;
-        ce_collection *list;
+        ce_txn *txn, *snapshot;
+        ce_collection *list, *old_list;
+        CHECK(ce_txn_begin_read(db, &snapshot));
+        CHECK(ce_collection_open(snapshot, table, object, property->column, &old_list));
         CHECK(ce_txn_begin_write(db, &txn));
         CHECK(ce_collection_open(txn, table, object, property->column, &list));
         ce_collection_type kind;
@@ -800,9 +936,15 @@ static void exercise_list(ce_db *db, ce_table_key table, ce_object_key object, c
             *model = saved;
             test_verify(db);
         } else {
-            model_free(&saved);
             commit_and_verify(db, txn);
+            /* A reader of the version before still sees the list as it was. */
+            check_collection(old_list, &saved, property->name);
+            check_list_backlinks(snapshot, table, property->column,
+                                 (list_owner[]){{object, &saved}, {neighbour, neighbour_model}}, 2);
+            model_free(&saved);
         }
+        ce_collection_close(old_list);
+        ce_txn_end(snapshot);
         CHECK(ce_txn_begin_read(db, &txn));
         CHECK(ce_collection_open(txn, table, object, property->column, &list));
         check_collection(list, model, property->name);
@@ -1183,6 +1325,22 @@ static void test_large_link_list(ce_db *db, ce_table_key table, ce_object_key ob
         }
     }
     ce_collection_close(list);
+    commit_and_verify(db, txn);
+    /* Deleting the origin of a chunked list of links drops every backlink. */
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_collection_open(txn, table, object, column, &list));
+    for (int i = 0; i < 1800; i++) {
+        ce_value value = link_value(sample_table, sample_targets[random_below(SAMPLE_TARGETS)]);
+        CHECK(ce_list_insert(list, random_below((size_t)i + 1), &value));
+    }
+    ce_collection_close(list);
+    commit_and_verify(db, txn);
+    CHECK(ce_txn_begin_write(db, &txn));
+    size_t total = 0;
+    for (size_t t = 0; t < SAMPLE_TARGETS; t++) total += backlink_count(txn, sample_table, sample_targets[t], table, column);
+    CHECK(total == 1800);
+    CHECK(ce_object_delete(txn, table, object));
+    for (size_t t = 0; t < SAMPLE_TARGETS; t++) CHECK(backlink_total(txn, sample_table, sample_targets[t]) == 0);
     commit_and_verify(db, txn);
     model_free(&model);
 }
@@ -1939,7 +2097,7 @@ static void test_dictionaries(ce_db **db, const char *path)
 
 typedef struct purge_schema {
     ce_table_key target, owner;
-    ce_column_key one, many, unique, named, any, anys;
+    ce_column_key one, many, unique, named, any, anys, any_map;
     ce_object_key t[4], o0, o1;
 } purge_schema;
 
@@ -2018,6 +2176,17 @@ static void check_purge_state(ce_txn *txn, const purge_schema *s, bool deleted)
         CHECK(key.string.size == 1 && key.string.data[0] == keys[i][0]);
     }
     ce_collection_close(named);
+    /* A dictionary of mixed values: a nested list drops t0, a value of t0
+     * becomes null. */
+    ce_collection *any_map;
+    CHECK(ce_collection_open(txn, s->owner, s->o1, s->any_map, &any_map));
+    check_nested_of(any_map, string_value("l"), deleted ? (ce_value[]){t1} : (ce_value[]){t0, t1}, deleted ? 1 : 2,
+                    "PurgeOwner.anyMap[l]");
+    ce_value held;
+    bool found;
+    CHECK(ce_dictionary_get(any_map, "d", 1, &held, &found) && found);
+    check_same(deleted ? &none : &t0, &held, "PurgeOwner.anyMap[d]", 0);
+    ce_collection_close(any_map);
     /* Backlinks: one entry per link (a list holding t0 three times gives
      * three), in origin key order. */
     if (!deleted) {
@@ -2027,13 +2196,15 @@ static void check_purge_state(ce_txn *txn, const purge_schema *s, bool deleted)
         check_backlinks(txn, s->target, s->t[0], s->owner, s->named, (ce_object_key[]){s->o0, s->o0}, 2);
         check_backlinks(txn, s->target, s->t[0], s->owner, s->any, (ce_object_key[]){s->o0}, 1);
         check_backlinks(txn, s->target, s->t[0], s->owner, s->anys, (ce_object_key[]){s->o0, s->o0, s->o0}, 3);
-        CHECK(backlink_total(txn, s->target, s->t[0]) == 14);
+        check_backlinks(txn, s->target, s->t[0], s->owner, s->any_map, (ce_object_key[]){s->o1, s->o1}, 2);
+        CHECK(backlink_total(txn, s->target, s->t[0]) == 16);
     }
+    check_backlinks(txn, s->target, s->t[1], s->owner, s->any_map, (ce_object_key[]){s->o1}, 1);
     check_backlinks(txn, s->target, s->t[1], s->owner, s->many, (ce_object_key[]){s->o0}, 1);
     check_backlinks(txn, s->target, s->t[1], s->owner, s->unique, (ce_object_key[]){s->o0}, 1);
     check_backlinks(txn, s->target, s->t[1], s->owner, s->named, (ce_object_key[]){s->o0}, 1);
     check_backlinks(txn, s->target, s->t[1], s->owner, s->anys, (ce_object_key[]){s->o0}, 1);
-    CHECK(backlink_total(txn, s->target, s->t[1]) == 4);
+    CHECK(backlink_total(txn, s->target, s->t[1]) == 5);
     CHECK(backlink_total(txn, s->target, s->t[2]) == 1);
     CHECK(backlink_total(txn, s->target, s->t[3]) == 0);
 }
@@ -2052,6 +2223,7 @@ static void test_delete_target(ce_db **db, const char *path)
     s.named = add_property(txn, s.owner, "named", CE_TYPE_LINK, true, CE_COLLECTION_DICTIONARY, s.target);
     s.any = add_scalar(txn, s.owner, "any", CE_TYPE_MIXED, true);
     s.anys = add_property(txn, s.owner, "anys", CE_TYPE_MIXED, true, CE_COLLECTION_LIST, 0);
+    s.any_map = add_property(txn, s.owner, "anyMap", CE_TYPE_MIXED, true, CE_COLLECTION_DICTIONARY, 0);
     for (int i = 0; i < 4; i++) s.t[i] = create_object(txn, s.target);
     s.o0 = create_object(txn, s.owner);
     s.o1 = create_object(txn, s.owner);
@@ -2085,6 +2257,12 @@ static void test_delete_target(ce_db **db, const char *path)
     ce_collection_close(nested);
     CHECK(ce_collection_open_nested(collection, &(ce_value){.type = CE_TYPE_INT, .integer = 2}, &nested));
     CHECK(ce_dictionary_set(nested, "x", 1, &t0));
+    ce_collection_close(nested);
+    ce_collection_close(collection);
+    CHECK(ce_collection_open(txn, s.owner, s.o1, s.any_map, &collection));
+    CHECK(ce_dictionary_set(collection, "l", 1, &list) && ce_dictionary_set(collection, "d", 1, &t0));
+    CHECK(ce_collection_open_nested(collection, &(ce_value){.type = CE_TYPE_STRING, .string = {"l", 1}}, &nested));
+    CHECK(ce_list_insert(nested, 0, &t0) && ce_list_insert(nested, 1, &t1));
     ce_collection_close(nested);
     ce_collection_close(collection);
     check_purge_state(txn, &s, false);
@@ -2376,6 +2554,70 @@ static void test_embedded(ce_db **db, const char *path)
     check_counts(txn, &s, 0, 0, 0);
     CHECK(backlink_total(txn, s.person, person2) == 0);
     commit_and_verify(*db, txn);
+
+    /* Creating embedded objects, rolled back. */
+    CHECK(ce_txn_begin_write(*db, &txn));
+    ce_object_key p3 = create_object(txn, s.parent);
+    commit_and_verify(*db, txn);
+    CHECK(ce_txn_begin_write(*db, &txn));
+    CHECK(ce_object_create_embedded(txn, s.parent, p3, s.child_link, &c1));
+    grow_chain(txn, &s, c1, NULL, NULL);
+    CHECK(ce_collection_open(txn, s.parent, p3, s.children, &list));
+    CHECK(ce_list_insert_embedded(list, 0, &object));
+    ce_collection_close(list);
+    CHECK(ce_collection_open(txn, s.parent, p3, s.by_name, &dictionary));
+    CHECK(ce_dictionary_insert_embedded(dictionary, "k", 1, &object));
+    ce_collection_close(dictionary);
+    check_counts(txn, &s, 3, 1, 1);
+    ce_txn_end(txn);
+    test_verify(*db);
+    CHECK(ce_txn_begin_read(*db, &txn));
+    check_counts(txn, &s, 0, 0, 0);
+    CHECK(linked(txn, s.parent, p3, s.child_link) == -1);
+    check_list_of(txn, s.parent, p3, s.children, NULL, 0, "EmbParent.children");
+    ce_txn_end(txn);
+
+    /* A dictionary's embedded object is deleted when its key is set to
+     * null or erased. */
+    CHECK(ce_txn_begin_write(*db, &txn));
+    CHECK(ce_collection_open(txn, s.parent, p3, s.by_name, &dictionary));
+    CHECK(ce_collection_clear(dictionary));
+    CHECK(ce_dictionary_insert_embedded(dictionary, "c", 1, &c1) && ce_dictionary_insert_embedded(dictionary, "d", 1, &c2));
+    grow_chain(txn, &s, c1, NULL, NULL);
+    check_counts(txn, &s, 2, 1, 1);
+    value = null_value();
+    CHECK(ce_dictionary_set(dictionary, "c", 1, &value));
+    check_counts(txn, &s, 1, 0, 0);
+    bool erased;
+    CHECK(ce_dictionary_erase(dictionary, "d", 1, &erased) && erased);
+    check_counts(txn, &s, 0, 0, 0);
+    check_keys(dictionary, s.child, (ce_object_key[]){-1}, 1, "EmbParent.byName");
+    ce_collection_close(dictionary);
+    commit_and_verify(*db, txn);
+
+    /* An embedded table whose objects embed objects of the same table (a
+     * chain of six), one of them linking back to the top-level parent. */
+    CHECK(ce_txn_begin_write(*db, &txn));
+    ce_table_key node = add_table(txn, "EmbNode", true);
+    ce_column_key next = add_property(txn, node, "next", CE_TYPE_LINK, true, CE_COLLECTION_NONE, node);
+    ce_column_key back = add_property(txn, node, "back", CE_TYPE_LINK, true, CE_COLLECTION_NONE, s.parent);
+    ce_column_key head = add_property(txn, s.parent, "head", CE_TYPE_LINK, true, CE_COLLECTION_NONE, node);
+    ce_object_key p2 = create_object(txn, s.parent), at;
+    CHECK(ce_object_create_embedded(txn, s.parent, p2, head, &at));
+    set_value(txn, node, at, back, link_value(s.parent, p2));
+    for (int i = 0; i < 5; i++) CHECK(ce_object_create_embedded(txn, node, at, next, &at));
+    CHECK(object_count(txn, node) == 6);
+    check_backlinks(txn, s.parent, p2, node, back, (ce_object_key[]){0}, 1);
+    commit_and_verify(*db, txn);
+    CHECK(ce_txn_begin_write(*db, &txn));
+    /* Replacing the chain's third object drops the three below it. */
+    ce_object_key third = linked(txn, node, linked(txn, s.parent, p2, head), next);
+    third = linked(txn, node, third, next);
+    CHECK(ce_object_create_embedded(txn, node, third, next, &at));
+    CHECK(object_count(txn, node) == 4);
+    CHECK(ce_object_delete(txn, s.parent, p2));
+    CHECK(object_count(txn, node) == 0);
+    commit_and_verify(*db, txn);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -2515,9 +2757,18 @@ static void test_mixed(ce_db **db, const char *path)
     EXPECT_ERROR(ce_object_set(txn, s.holder, h0, s.any, &value), CE_ERR_INVALID_ARGUMENT, "UTF-8");
     value = (ce_value){.type = CE_TYPE_TIMESTAMP, .timestamp = {1, -1}};
     EXPECT_ERROR(ce_object_set(txn, s.holder, h0, s.any, &value), CE_ERR_INVALID_ARGUMENT, "malformed");
-    /* Links: the backlink property appears on first use. */
+    /* Links: the backlink property appears on first use (and goes with a
+     * rollback). */
     bool found;
     ce_column_key backlink;
+    commit_and_verify(*db, txn);
+    CHECK(ce_txn_begin_write(*db, &txn));
+    set_value(txn, s.holder, h0, s.any, link_value(s.target, t[0]));
+    CHECK(ce_property_find(txn, s.target, "@links.MixedHolder.any", &backlink, &found) && found);
+    ce_txn_end(txn);
+    test_verify(*db);
+    CHECK(ce_txn_begin_write(*db, &txn));
+    CHECK(get_value(txn, s.holder, h0, s.any).type == CE_TYPE_NULL);
     CHECK(ce_property_find(txn, s.target, "@links.MixedHolder.any", &backlink, &found) && !found);
     CHECK(backlink_count(txn, s.target, t[0], s.holder, s.any) == 0);
     set_value(txn, s.holder, h0, s.any, link_value(s.target, t[0]));
@@ -2737,8 +2988,24 @@ static void test_mixed(ce_db **db, const char *path)
     CHECK(ce_collection_open_mixed(txn, s.holder, created, s.any, &top));
     CHECK(ce_collection_size(top, &count) && count == 0);
     ce_collection_close(top);
-    values[1] = one; /* a collection slot takes only null */
-    EXPECT_ERROR(ce_object_create_with_values(txn, s.holder, values, 4, &created), CE_ERR_WRONG_TYPE, "'MixedHolder.anys'");
+    /* A link to an object of the holder's own table, the first such: the
+     * backlink property is added to the table the object is created in. */
+    CHECK(!has_property(txn, s.holder, "@links.MixedHolder.any"));
+    values[0] = link_value(s.holder, h0);
+    CHECK(ce_object_create_with_values(txn, s.holder, values, 4, &created));
+    CHECK(has_property(txn, s.holder, "@links.MixedHolder.any"));
+    check_backlinks(txn, s.holder, h0, s.holder, s.any, (ce_object_key[]){created}, 1);
+    value = get_value(txn, s.holder, created, s.any);
+    ce_value self_link = link_value(s.holder, h0);
+    check_same(&self_link, &value, "MixedHolder.any", 0);
+    ce_value five_values[5] = {int_value(2), one, null_value(), null_value(), null_value()};
+    /* A collection slot takes only null; so does a backlink slot. */
+    EXPECT_ERROR(ce_object_create_with_values(txn, s.holder, five_values, 5, &created), CE_ERR_WRONG_TYPE,
+                 "'MixedHolder.anys'");
+    five_values[1] = null_value();
+    five_values[4] = link_value(s.holder, h0);
+    EXPECT_ERROR(ce_object_create_with_values(txn, s.holder, five_values, 5, &created), CE_ERR_WRONG_TYPE,
+                 "backlink property");
     (void)h3;
     commit_and_verify(*db, txn);
 }
@@ -2843,26 +3110,6 @@ typedef struct schema_keys {
     ce_table_key origin, target, emb;
     ce_column_key to_one, to_many, emb_one, emb_many, any, other_any;
 } schema_keys;
-
-static ce_column_key find_property(ce_txn *txn, ce_table_key table, const char *name)
-{
-    ce_column_key column;
-    bool found;
-    CHECK(ce_property_find(txn, table, name, &column, &found));
-    if (!found) {
-        fprintf(stderr, "no property '%s' in table %u\n", name, (unsigned)table);
-        exit(1);
-    }
-    return column;
-}
-
-static bool has_property(ce_txn *txn, ce_table_key table, const char *name)
-{
-    ce_column_key column;
-    bool found;
-    CHECK(ce_property_find(txn, table, name, &column, &found));
-    return found;
-}
 
 /* The backlink property of a link property, as ce_property_get_info
  * reports both. */
@@ -3000,6 +3247,38 @@ static void test_schema_changes(ce_db **db, const char *path)
         }
     }
 
+    /* Adding a link property, rolled back: its backlink property goes too. */
+    CHECK(ce_txn_begin_write(*db, &txn));
+    ce_column_key added = add_property(txn, k.origin, "added", CE_TYPE_LINK, false, CE_COLLECTION_LIST, k.target);
+    CHECK(has_property(txn, k.target, "@links.SchemaOrigin.added"));
+    CHECK(ce_collection_open(txn, k.origin, o0, added, &collection));
+    CHECK(ce_list_insert(collection, 0, &t1_link));
+    ce_collection_close(collection);
+    ce_txn_end(txn);
+    CHECK(ce_txn_begin_read(*db, &txn));
+    CHECK(!has_property(txn, k.origin, "added") && !has_property(txn, k.target, "@links.SchemaOrigin.added"));
+    CHECK(backlink_total(txn, k.target, t1) == 3);
+    ce_txn_end(txn);
+    /* Removing a mixed property drops the links it held, nested ones too,
+     * and its backlink property. */
+    CHECK(ce_txn_begin_write(*db, &txn));
+    ce_column_key extra = add_scalar(txn, k.origin, "extra", CE_TYPE_MIXED, true);
+    set_value(txn, k.origin, o1, extra, list);
+    CHECK(ce_collection_open_mixed(txn, k.origin, o1, extra, &collection));
+    CHECK(ce_list_insert(collection, 0, &t1_link) && ce_list_insert(collection, 1, &list));
+    nested = open_nested(collection, int_value(1));
+    CHECK(ce_list_insert(nested, 0, &t1_link));
+    ce_collection_close(nested);
+    ce_collection_close(collection);
+    set_value(txn, k.origin, o0, extra, t1_link);
+    check_backlinks(txn, k.target, t1, k.origin, extra, (ce_object_key[]){o0, o1, o1}, 3);
+    commit_and_verify(*db, txn);
+    CHECK(ce_txn_begin_write(*db, &txn));
+    CHECK(ce_property_remove(txn, k.origin, extra));
+    CHECK(!has_property(txn, k.target, "@links.SchemaOrigin.extra"));
+    CHECK(backlink_total(txn, k.target, t1) == 3);
+    commit_and_verify(*db, txn);
+
     /* Removing a table that mixed values link into clears those links
      * (nested ones too); rolled back once. */
     for (int pass = 0; pass < 2; pass++) {
@@ -3063,8 +3342,9 @@ int main(void)
 {
     char *dir = test_make_dir("links");
     char *path = test_path(dir, "links.realm");
-    ce_db *db = test_open(path);
+    ce_db *db = open_db(path);
     test_to_one_links(&db, path);
+    test_many_origins(db);
     test_lists(&db, path);
     test_large_lists(db);
     test_self_aliasing(db);
