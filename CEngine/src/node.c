@@ -360,7 +360,8 @@ static bool finalize(ce_space *space, ce_ref ref, ce_ref *out_final, unsigned de
         *out_final = placed;
         return true;
     }
-    if (depth > NODE_MAX_TREE_DEPTH) return ce_fail(CE_ERR_CORRUPT, "internal error: tree deeper than %d", NODE_MAX_TREE_DEPTH);
+    if (depth > NODE_MAX_TREE_DEPTH)
+        return ce_fail(CE_ERR_CORRUPT, "internal error: tree deeper than %d", NODE_MAX_TREE_DEPTH);
     ce_node node = {0};
     uint8_t *bytes = NULL;
     if (!dirty_view(space, ref, &node, &bytes)) return false;
@@ -436,7 +437,8 @@ uint64_t node_dirty_size_bound(const ce_space *space)
 static bool place_fresh_leaves(ce_space *space, ce_ref ref, unsigned depth)
 {
     if (!ref_is_temporary(ref) || space_dirty_placed_at(space, ref)) return true;
-    if (depth > NODE_MAX_TREE_DEPTH) return ce_fail(CE_ERR_CORRUPT, "internal error: tree deeper than %d", NODE_MAX_TREE_DEPTH);
+    if (depth > NODE_MAX_TREE_DEPTH)
+        return ce_fail(CE_ERR_CORRUPT, "internal error: tree deeper than %d", NODE_MAX_TREE_DEPTH);
     ce_node node = {0};
     uint8_t *bytes = NULL;
     if (!dirty_view(space, ref, &node, &bytes)) return false;
