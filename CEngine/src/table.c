@@ -77,7 +77,11 @@ typedef struct schema {
     size_t table_count;
     schema_table *tables;
     ce_column_scratch scratch;        /* compressed values handed out in this transaction */
-    ce_column_scratch search_scratch; /* compressed values compared during a search */
+    /* Compressed values the engine reads for itself (compared during a
+     * search, hashed for an index): never handed out, so that a value the
+     * caller passes in, read from the database, is not overwritten while
+     * the engine still uses it. */
+    ce_column_scratch search_scratch;
     /* Compressed dictionary keys handed out (ce_dictionary_key_at): apart
      * from search_scratch, which a search through the keys for that very
      * key would overwrite while comparing. */
@@ -584,7 +588,7 @@ static bool check_candidate(void *context, int64_t key, int64_t object, bool *st
     ce_value actual;
     cluster_schema columns = cluster_schema_of(search->table);
     if (!cluster_get(db_txn_space(search->txn), search->refs->cluster, &columns, object, search->column,
-                     &search->schema->scratch, &actual))
+                     &search->schema->search_scratch, &actual))
         return false;
     if (value_equal(&actual, search->wanted)) {
         search->found = true;
@@ -602,8 +606,8 @@ static bool scan_leaf(void *context, const cluster_leaf *leaf, bool *stop)
     ce_ref column = cluster_leaf_column(leaf, search->column);
     for (size_t i = 0; i < leaf->key_offsets.count; i++) {
         ce_value actual;
-        if (!column_get(db_txn_space(search->txn), column, spec->type, spec->nullable, i, &search->schema->scratch,
-                        &actual))
+        if (!column_get(db_txn_space(search->txn), column, spec->type, spec->nullable, i,
+                        &search->schema->search_scratch, &actual))
             return false;
         if (value_equal(&actual, search->wanted)) {
             search->found = true;
@@ -659,7 +663,7 @@ static bool index_leaf(void *context, const cluster_leaf *leaf, bool *stop)
     for (size_t i = 0; i < leaf->key_offsets.count; i++) {
         ce_value value;
         if (!column_get(space, cluster_leaf_column(leaf, build->column), spec->type, spec->nullable, i,
-                        &build->schema->scratch, &value) ||
+                        &build->schema->search_scratch, &value) ||
             !index_insert(space, &build->root, index_key_of(&value), cluster_leaf_key(leaf, i)))
             return false;
     }
@@ -1832,7 +1836,7 @@ static bool delete_object(ce_txn *txn, schema *loaded, ce_table_key key, ce_obje
     for (size_t c = 0; c < table->property_count; c++) {
         if (!column_is_indexed(table, c)) continue;
         ce_value value;
-        if (!cluster_get(space, refs.cluster, &columns, object, c, &loaded->scratch, &value) ||
+        if (!cluster_get(space, refs.cluster, &columns, object, c, &loaded->search_scratch, &value) ||
             !update_index(txn, &refs, table, c, &value, object, false))
             return false;
     }
@@ -2144,7 +2148,7 @@ bool ce_object_set(ce_txn *txn, ce_table_key key, ce_object_key object, ce_colum
     ce_space *space = db_txn_space(txn);
     if (column_is_indexed(table, column)) {
         ce_value old;
-        if (!cluster_get(space, refs.cluster, &columns, object, column, &loaded->scratch, &old) ||
+        if (!cluster_get(space, refs.cluster, &columns, object, column, &loaded->search_scratch, &old) ||
             !update_index(txn, &refs, table, column, &old, object, false) ||
             !update_index(txn, &refs, table, column, value, object, true))
             return false;
