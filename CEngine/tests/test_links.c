@@ -631,6 +631,11 @@ static void test_to_one_links(ce_db **db, const char *path)
     EXPECT_ERROR(ce_object_set(txn, s.person, 1, s.dog_link, &value), CE_ERR_WRONG_TYPE, NULL);
     value = int_value(3);
     EXPECT_ERROR(ce_object_set(txn, s.person, 1, s.dog_link, &value), CE_ERR_WRONG_TYPE, "'Person.dog'");
+    bool found;
+    ce_object_key found_key;
+    value = link_value(s.dog, 3);
+    EXPECT_ERROR(ce_object_find_first(txn, s.person, s.dog_link, &value, &found_key, &found), CE_ERR_WRONG_TYPE,
+                 "not a scalar property");
     value = link_value(s.dog, 3);
     EXPECT_ERROR(ce_object_set(txn, s.person, 1, s.name, &value), CE_ERR_WRONG_TYPE, "'Person.name'");
     EXPECT_ERROR(ce_object_set(txn, s.person, 999, s.dog_link, &value), CE_ERR_NO_SUCH_OBJECT, "'Person'");
@@ -1400,6 +1405,8 @@ static void test_self_aliasing(ce_db *db)
     ce_column_key anys = add_property(txn, table, "anys", CE_TYPE_MIXED, true, CE_COLLECTION_LIST, 0);
     ce_column_key words = add_property(txn, table, "words", CE_TYPE_STRING, true, CE_COLLECTION_DICTIONARY, 0);
     ce_column_key note = add_scalar(txn, table, "note", CE_TYPE_STRING, false);
+    ce_column_key tag;
+    CHECK(ce_property_add(txn, table, &(ce_property_info){.name = "tag", .type = CE_TYPE_STRING, .indexed = true}, &tag));
     ce_object_key object = create_object(txn, table);
     commit_and_verify(db, txn);
 
@@ -1439,6 +1446,28 @@ static void test_self_aliasing(ce_db *db)
         CHECK(ce_list_insert(list, 3, &value));
         model_insert(&model, 3, &x);
         check_collection(list, &model, "Alias.texts");
+        /* Between objects: a value read from a property, searched for (by a
+         * scan of the property, and through an index) and written to another
+         * object's indexed property. */
+        ce_value read;
+        ce_object_key other = pass == 0 ? create_object(txn, table) : object + 1, found_object;
+        bool found;
+        set_value(txn, table, object, note, a);
+        set_value(txn, table, other, note, b);
+        set_value(txn, table, object, tag, b);
+        set_value(txn, table, other, tag, c);
+        CHECK(ce_object_get(txn, table, other, note, &value));
+        CHECK(ce_object_find_first(txn, table, note, &value, &found_object, &found) && found && found_object == other);
+        CHECK(ce_object_get(txn, table, other, tag, &value));
+        CHECK(ce_object_find_first(txn, table, tag, &value, &found_object, &found) && found && found_object == other);
+        CHECK(ce_object_get(txn, table, object, tag, &value));
+        CHECK(ce_object_set(txn, table, other, tag, &value));
+        read = get_value(txn, table, other, tag);
+        check_same(&b, &read, "Alias.tag", 1);
+        CHECK(ce_object_find_first(txn, table, tag, &c, &found_object, &found) && !found);
+        CHECK(ce_object_find_first(txn, table, tag, &b, &found_object, &found) && found && found_object == object);
+        set_value(txn, table, object, tag, x);
+        CHECK(ce_object_find_first(txn, table, tag, &b, &found_object, &found) && found && found_object == other);
         /* Between an object's property and a list. */
         CHECK(ce_object_set(txn, table, object, note, &b));
         CHECK(ce_object_get(txn, table, object, note, &value));
@@ -1446,7 +1475,7 @@ static void test_self_aliasing(ce_db *db)
         model_set(&model, 0, &b);
         CHECK(ce_collection_get(list, 1, &value));
         CHECK(ce_object_set(txn, table, object, note, &value));
-        ce_value read = get_value(txn, table, object, note);
+        read = get_value(txn, table, object, note);
         check_same(&model.items[1].value, &read, "Alias.note", 0);
         check_collection(list, &model, "Alias.texts");
         ce_collection_close(list);
@@ -1469,6 +1498,28 @@ static void test_self_aliasing(ce_db *db)
         CHECK(ce_list_set(list, 2, &value));
         model_set(&model, 2, &blob_a);
         check_collection(list, &model, "Alias.blobs");
+        /* A binary too large to lie inline that zstd cannot shrink: a node
+         * of its own, read in place. */
+        enum { NOISE = 70000 };
+        uint8_t *noise = malloc(NOISE);
+        CHECK(noise != NULL);
+        for (size_t i = 0; i < NOISE; i++) noise[i] = (uint8_t)(next_random() >> 56);
+        ce_value blob_noise = {.type = CE_TYPE_BINARY, .binary = {noise, NOISE}};
+        CHECK(ce_list_insert(list, 1, &blob_noise));
+        model_insert(&model, 1, &blob_noise);
+        CHECK(ce_collection_get(list, 1, &value));
+        CHECK(ce_list_set(list, 1, &value)); /* onto itself */
+        CHECK(ce_collection_get(list, 1, &value));
+        CHECK(ce_list_set(list, 0, &value));
+        model_set(&model, 0, &blob_noise);
+        CHECK(ce_collection_get(list, 0, &value));
+        CHECK(ce_list_insert(list, 4, &value));
+        model_insert(&model, 4, &blob_noise);
+        check_collection(list, &model, "Alias.blobs");
+        CHECK(ce_list_erase(list, 1));
+        model_erase(&model, 1);
+        check_collection(list, &model, "Alias.blobs");
+        free(noise);
         ce_collection_close(list);
 
         /* Mixed values: a string read from one element, written over it and
@@ -1506,7 +1557,6 @@ static void test_self_aliasing(ce_db *db)
             CHECK(ce_txn_begin_write(db, &txn));
             CHECK(ce_collection_open(txn, table, object, words, &dictionary));
         }
-        bool found;
         CHECK(ce_dictionary_get(dictionary, "a", 1, &value, &found) && found);
         CHECK(ce_dictionary_set(dictionary, "b", 1, &value));
         CHECK(ce_dictionary_get(dictionary, "b", 1, &value, &found) && found);
@@ -2915,6 +2965,12 @@ static void test_mixed(ce_db **db, const char *path)
     CHECK(ce_dictionary_set(top, "a", 1, &t1) && ce_dictionary_set(top, "b", 1, &list));
     ce_collection *b = open_nested(top, string_value("b"));
     CHECK(ce_list_insert(b, 0, &t1) && ce_list_insert(b, 1, &t2));
+    CHECK(backlink_total(txn, s.target, t[1]) == 2 && backlink_total(txn, s.target, t[2]) == 1);
+    CHECK(ce_collection_clear(b)); /* a nested collection, cleared */
+    CHECK(ce_collection_size(b, &count) && count == 0);
+    CHECK(backlink_total(txn, s.target, t[1]) == 1 && backlink_total(txn, s.target, t[2]) == 0);
+    CHECK(ce_list_insert(b, 0, &t1));
+    CHECK(ce_collection_get(top, 1, &value) && value.type == CE_TYPE_LIST);
     ce_collection_close(b);
     CHECK(backlink_total(txn, s.target, t[1]) == 2);
     CHECK(ce_collection_clear(top));
