@@ -1287,7 +1287,7 @@ static void test_large_link_list(ce_db *db, ce_table_key table, ce_object_key ob
     ce_collection *list;
     CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_collection_open(txn, table, object, column, &list));
-    for (int i = 0; i < 2400; i++) {
+    for (int i = 0; i < 1600; i++) {
         size_t target = random_below(10) < 7 ? 1 : random_below(SAMPLE_TARGETS);
         ce_value value = link_value(sample_table, sample_targets[target]);
         size_t index = random_below(model.count + 1);
@@ -1323,7 +1323,7 @@ static void test_large_link_list(ce_db *db, ce_table_key table, ce_object_key ob
         size_t index = random_below(model.count);
         CHECK(ce_list_erase(list, index));
         model_erase(&model, index);
-        if (model.count % 600 == 0) {
+        if (model.count % 500 == 0) {
             check_collection(list, &model, "Big.refs");
             for (size_t t = 0; t < SAMPLE_TARGETS; t++)
                 CHECK(backlink_count(txn, sample_table, sample_targets[t], table, column) ==
@@ -1335,7 +1335,7 @@ static void test_large_link_list(ce_db *db, ce_table_key table, ce_object_key ob
     /* Deleting the origin of a chunked list of links drops every backlink. */
     CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_collection_open(txn, table, object, column, &list));
-    for (int i = 0; i < 1800; i++) {
+    for (int i = 0; i < 1200; i++) {
         ce_value value = link_value(sample_table, sample_targets[random_below(SAMPLE_TARGETS)]);
         CHECK(ce_list_insert(list, random_below((size_t)i + 1), &value));
     }
@@ -1344,7 +1344,7 @@ static void test_large_link_list(ce_db *db, ce_table_key table, ce_object_key ob
     CHECK(ce_txn_begin_write(db, &txn));
     size_t total = 0;
     for (size_t t = 0; t < SAMPLE_TARGETS; t++) total += backlink_count(txn, sample_table, sample_targets[t], table, column);
-    CHECK(total == 1800);
+    CHECK(total == 1200);
     CHECK(ce_object_delete(txn, table, object));
     for (size_t t = 0; t < SAMPLE_TARGETS; t++) CHECK(backlink_total(txn, sample_table, sample_targets[t]) == 0);
     commit_and_verify(db, txn);
