@@ -49,6 +49,12 @@ enum {
 
 #define NODE_HEADER_SIZE 8u
 #define NODE_MAX_COUNT 0x7FFFFFFFu
+/* The deepest a node may lie below the top (freeing, finalizing, verify).
+ * Collections nested in mixed values go 100 levels deep (table.c,
+ * MAX_NESTING), each level up to four nodes (the mixed node, a
+ * dictionary's node, a chunked root and a chunk) below the cluster tree:
+ * about 430 nodes deep at most. */
+#define NODE_MAX_TREE_DEPTH 512
 
 /* A read view of one node. `payload` stays valid while the transaction
  * lasts (and, for a dirty node, until the node is next changed). */

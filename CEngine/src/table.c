@@ -98,7 +98,15 @@ typedef struct schema {
     append_buffer append;
     struct table_refs *read_refs; /* read transactions: each table's refs, once read */
     ce_column_scratch scratch;        /* compressed values handed out in this transaction */
-    ce_column_scratch search_scratch; /* compressed values compared during a search */
+    /* Compressed values the engine reads for itself (compared during a
+     * search, hashed for an index): never handed out, so that a value the
+     * caller passes in, read from the database, is not overwritten while
+     * the engine still uses it. */
+    ce_column_scratch search_scratch;
+    /* Compressed dictionary keys handed out (ce_dictionary_key_at): apart
+     * from search_scratch, which a search through the keys for that very
+     * key would overwrite while comparing. */
+    ce_column_scratch key_scratch;
 } schema;
 
 /* ------------------------------------------------------------------------ */
@@ -119,6 +127,7 @@ static void free_schema(void *state)
     free(loaded->tables);
     column_scratch_free(&loaded->scratch);
     column_scratch_free(&loaded->search_scratch);
+    column_scratch_free(&loaded->key_scratch);
     free(loaded->append.values);
     free(loaded->append.arena_offsets);
     free(loaded->append.arena);
@@ -244,8 +253,10 @@ static bool parse_schema(const uint8_t *bytes, size_t size, schema *out)
             property->type = (ce_type)type;
         }
     }
-    /* Links name live tables; backlinks name a link property of another
-     * table; then the derived names and columns. */
+    /* Links of live tables name live tables (a removed table keeps its
+     * properties as they were: the table it linked to may be gone since);
+     * backlinks name a link property of another table; then the derived
+     * names and columns. */
     for (size_t t = 0; t < out->table_count; t++) {
         schema_table *table = &out->tables[t];
         for (size_t p = 0; p < table->property_count; p++) {
@@ -263,6 +274,7 @@ static bool parse_schema(const uint8_t *bytes, size_t size, schema *out)
                 property->name = strdup(name);
                 if (!property->name) return false;
             } else if (property->type == CE_TYPE_LINK && !(property->flags & PROPERTY_REMOVED) &&
+                       !(table->flags & TABLE_REMOVED) &&
                        (property->link_target >= out->table_count ||
                         (out->tables[property->link_target].flags & TABLE_REMOVED))) {
                 return false;
@@ -632,7 +644,7 @@ static bool check_candidate(void *context, int64_t key, int64_t object, bool *st
     ce_value actual;
     cluster_schema columns = cluster_schema_of(search->table);
     if (!cluster_get(db_txn_space(search->txn), search->refs->cluster, &columns, object, search->column,
-                     &search->schema->scratch, &actual))
+                     &search->schema->search_scratch, &actual))
         return false;
     if (value_equal(&actual, search->wanted)) {
         search->found = true;
@@ -650,8 +662,8 @@ static bool scan_leaf(void *context, const cluster_leaf *leaf, bool *stop)
     ce_ref column = cluster_leaf_column(leaf, search->column);
     for (size_t i = 0; i < leaf->key_offsets.count; i++) {
         ce_value actual;
-        if (!column_get(db_txn_space(search->txn), column, spec->type, spec->nullable, i, &search->schema->scratch,
-                        &actual))
+        if (!column_get(db_txn_space(search->txn), column, spec->type, spec->nullable, i,
+                        &search->schema->search_scratch, &actual))
             return false;
         if (value_equal(&actual, search->wanted)) {
             search->found = true;
@@ -707,7 +719,7 @@ static bool index_leaf(void *context, const cluster_leaf *leaf, bool *stop)
     for (size_t i = 0; i < leaf->key_offsets.count; i++) {
         ce_value value;
         if (!column_get(space, cluster_leaf_column(leaf, build->column), spec->type, spec->nullable, i,
-                        &build->schema->scratch, &value) ||
+                        &build->schema->search_scratch, &value) ||
             !index_insert(space, &build->root, index_key_of(&value), cluster_leaf_key(leaf, i)))
             return false;
     }
@@ -918,7 +930,9 @@ bool ce_property_get_info(ce_txn *txn, ce_table_key key, ce_column_key column, c
     *out_info = (ce_property_info){
         .name = property->name,
         .type = property->type,
-        .nullable = (property->flags & PROPERTY_NULLABLE) != 0,
+        /* Every mixed value may be null, a collection's elements too (as
+         * spec_of_property treats them), whatever the flag says. */
+        .nullable = (property->flags & PROPERTY_NULLABLE) != 0 || (!backlink && property->type == CE_TYPE_MIXED),
         .primary_key = (property->flags & PROPERTY_PRIMARY) != 0,
         .indexed = (property->flags & PROPERTY_INDEXED) != 0,
         .collection = (ce_collection_type)property->collection,
@@ -1890,7 +1904,7 @@ static bool delete_object(ce_txn *txn, schema *loaded, ce_table_key key, ce_obje
     for (size_t c = 0; c < table->property_count; c++) {
         if (!column_is_indexed(table, c)) continue;
         ce_value value;
-        if (!cluster_get(space, refs.cluster, &columns, object, c, &loaded->scratch, &value) ||
+        if (!cluster_get(space, refs.cluster, &columns, object, c, &loaded->search_scratch, &value) ||
             !update_index(txn, &refs, table, c, &value, object, false))
             return false;
     }
@@ -2337,7 +2351,7 @@ bool ce_object_set(ce_txn *txn, ce_table_key key, ce_object_key object, ce_colum
     ce_space *space = db_txn_space(txn);
     if (column_is_indexed(table, column)) {
         ce_value old;
-        if (!cluster_get(space, refs.cluster, &columns, object, column, &loaded->scratch, &old) ||
+        if (!cluster_get(space, refs.cluster, &columns, object, column, &loaded->search_scratch, &old) ||
             !update_index(txn, &refs, table, column, &old, object, false) ||
             !update_index(txn, &refs, table, column, value, object, true))
             return false;
@@ -2718,14 +2732,20 @@ static bool detach_bytes(ce_value *value, void **out_copy)
 }
 
 /* Replaces the element at `index` of `values` (links dropped and added). */
-static bool replace_element(ce_space *space, schema *loaded, const element_spec *spec, ce_ref *values, size_t index,
+static bool replace_element(ce_space *space, const element_spec *spec, ce_ref *values, size_t index,
                             const ce_value *value, edit_request *request)
 {
     ce_type type;
     bool nullable;
     storage_of(spec, &type, &nullable);
-    ce_value old_stored, new_stored;
-    if (!collection_get(space, *values, type, nullable, index, &loaded->scratch, &old_stored)) return false;
+    ce_value old_stored = stored_ref(0), new_stored;
+    /* Only a link or a mixed element is read (its links, its tree), never
+     * through a scratch: a string or binary decompressed into
+     * loaded->scratch would overwrite the value being written when the
+     * caller read that value from this collection. */
+    if ((spec->type == CE_TYPE_LINK || spec->type == CE_TYPE_MIXED) &&
+        !collection_get(space, *values, type, nullable, index, NULL, &old_stored))
+        return false;
     if (spec->type == CE_TYPE_LINK && old_stored.integer == (value->type == CE_TYPE_NULL ? 0 : value->link.key + 1))
         return true;
     request->changed = true;
@@ -2781,7 +2801,7 @@ static bool edit_list(ce_space *space, schema *loaded, found_collection *found, 
                insert_element(space, spec, &found->root, request->index, request->value, request);
     case EDIT_LIST_SET:
         return check_index(request->index, count, false) &&
-               replace_element(space, loaded, spec, &found->root, request->index, request->value, request);
+               replace_element(space, spec, &found->root, request->index, request->value, request);
     case EDIT_LIST_ERASE:
         return check_index(request->index, count, false) &&
                erase_element(space, loaded, spec, &found->root, request->index, request);
@@ -2852,13 +2872,17 @@ static bool edit_dictionary(ce_space *space, schema *loaded, found_collection *f
             !erase_element(space, loaded, &found->spec, &values, position, request))
             return false;
     } else if (present) {
-        if (!replace_element(space, loaded, &found->spec, &values, position, request->value, request)) return false;
+        if (!replace_element(space, &found->spec, &values, position, request->value, request)) return false;
     } else {
         ce_value key = {.type = CE_TYPE_STRING, .string = {request->key, request->key_size}};
         if (!collection_insert(space, &keys, CE_TYPE_STRING, false, position, &key) ||
             !insert_element(space, &found->spec, &values, position, request->value, request))
             return false;
     }
+    /* A key set to the link it holds changes nothing: the root stays as it
+     * is (a copy made writable here would never be stored, and the
+     * committed root it replaces would be freed while still in use). */
+    if (!request->changed) return true;
     if (keys == 0 || values == 0) { /* the last key went: the dictionary is empty */
         if ((keys && !collection_destroy(space, keys)) || (values && !collection_destroy(space, values)) ||
             !node_free(space, found->root))
@@ -2954,11 +2978,30 @@ static bool edit_collection(ce_collection *collection, edit_request *request)
 }
 
 /* Checks a value for the collection's elements before an edit. */
+/* How many mixed values hold the collection: 0 for a collection property,
+ * 1 for the collection of a mixed property or of an element of a
+ * collection property, one more per step below. collect_links and
+ * purge_collection count levels the same way and take more than
+ * MAX_NESTING for damage, so no collection is created deeper. */
+static size_t nesting_level(const ce_collection *collection)
+{
+    return collection->depth + (collection->through_mixed ? 1 : 0);
+}
+
+static bool too_deep_to_nest(void)
+{
+    return ce_fail(CE_ERR_INVALID_ARGUMENT, "collections nest at most %d levels deep", MAX_NESTING);
+}
+
 static bool check_collection_value(const ce_collection *collection, const ce_value *value)
 {
     schema *loaded;
     found_collection found;
-    return find_collection(collection, &loaded, &found) && check_element(collection->txn, loaded, &found.spec, value);
+    if (!find_collection(collection, &loaded, &found) || !check_element(collection->txn, loaded, &found.spec, value))
+        return false;
+    if ((value->type == CE_TYPE_LIST || value->type == CE_TYPE_DICTIONARY) && nesting_level(collection) >= MAX_NESTING)
+        return too_deep_to_nest();
+    return true;
 }
 
 static bool check_dictionary_key(const char *key, size_t size)
@@ -3022,8 +3065,7 @@ bool ce_collection_open_nested(const ce_collection *parent, const ce_value *at, 
 {
     if (!parent || !at || !out_collection)
         return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_open_nested: arguments are required");
-    if (parent->depth >= MAX_NESTING)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "collections nest at most %d levels deep", MAX_NESTING);
+    if (nesting_level(parent) >= MAX_NESTING) return too_deep_to_nest();
     if (at->type != CE_TYPE_INT && at->type != CE_TYPE_STRING)
         return ce_fail(CE_ERR_INVALID_ARGUMENT, "a nested collection is reached by an index (int) or a key (string)");
     if (at->type == CE_TYPE_INT && at->integer < 0)
@@ -3206,8 +3248,13 @@ static bool edit_embedded(ce_collection *collection, edit_operation operation, s
     if (!collection || !db_txn_require_write(collection->txn) || !find_collection(collection, &loaded, &found) ||
         !require_embedded_target(loaded, &found.spec))
         return false;
-    /* The position is checked before the object exists, so that a bad
-     * index creates nothing. */
+    /* The kind of collection and the position are checked before the
+     * object exists, so that a call that fails creates nothing (an
+     * embedded object without a parent). */
+    ce_collection_type kind = operation == EDIT_DICTIONARY_SET ? CE_COLLECTION_DICTIONARY : CE_COLLECTION_LIST;
+    if (found.kind != kind)
+        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s': that operation does not apply to a %s", SPEC_WHERE(&found.spec),
+                       found.kind == CE_COLLECTION_LIST ? "list" : "dictionary");
     if (operation != EDIT_DICTIONARY_SET) {
         size_t count;
         if (!ce_collection_size(collection, &count) || !check_index(index, count, operation == EDIT_LIST_INSERT))
@@ -3286,7 +3333,7 @@ bool ce_dictionary_key_at(const ce_collection *dictionary, size_t index, ce_valu
     const ce_space *space = db_txn_space(dictionary->txn);
     ce_ref keys, values;
     return dictionary_parts(space, found.root, &keys, &values) &&
-           collection_get(space, keys, CE_TYPE_STRING, false, index, &loaded->search_scratch, out_key);
+           collection_get(space, keys, CE_TYPE_STRING, false, index, &loaded->key_scratch, out_key);
 }
 
 bool ce_dictionary_set(ce_collection *dictionary, const char *key, size_t key_size, const ce_value *value)
