@@ -256,7 +256,10 @@ typedef struct ce_link {
  * A value crossing the API: `type` says which member is set. Strings and
  * binaries are (pointer, size) pairs: passed in, they are copied; handed
  * out, they point into the database and stay valid until the transaction
- * changes that object or ends.
+ * changes that object or ends. One exception: a large value stored
+ * compressed (4096 bytes or more) is handed out from a buffer of the
+ * transaction that the next read of a compressed value reuses; copy it if
+ * you need two such values at once.
  */
 typedef struct ce_value {
     ce_type type;
@@ -388,7 +391,8 @@ bool ce_object_create(ce_txn *txn, ce_table_key table, const ce_value *primary_k
 
 /* Creates an object with all its values at once: `values` holds one value
  * per column slot (value_count == ce_property_count), in column order; the
- * slots of removed properties are ignored. The primary key, if the table
+ * slots of removed properties and backlinks are ignored, and may be left
+ * out at the end (the first mixed link into a table adds a backlink slot). The primary key, if the table
  * has one, is the value in its column. Checks as ce_object_create and
  * ce_object_set do; the fast way to add many objects.
  *

@@ -2180,6 +2180,27 @@ bool ce_object_create(ce_txn *txn, ce_table_key key, const ce_value *primary_key
     return ok;
 }
 
+/* The values of a whole object, one per column slot. A caller may give
+ * fewer when every slot past them is a backlink or removed property: the
+ * first mixed link into a table adds a backlink slot to it, which a binding
+ * that learned the column count before should not have to know about. Those
+ * slots take null. *out_padded is NULL or an array the caller frees. */
+static bool with_all_slots(const schema_table *table, const ce_value *values, size_t *value_count,
+                           ce_value **out_padded)
+{
+    *out_padded = NULL;
+    if (*value_count >= table->property_count) return true;
+    for (size_t c = *value_count; c < table->property_count; c++)
+        if (property_is_live(&table->properties[c]) && !(table->properties[c].flags & PROPERTY_BACKLINK)) return true;
+    ce_value *padded = malloc((table->property_count + 1) * sizeof *padded);
+    if (!padded) return out_of_memory();
+    memcpy(padded, values, *value_count * sizeof *padded);
+    for (size_t c = *value_count; c < table->property_count; c++) padded[c] = (ce_value){.type = CE_TYPE_NULL};
+    *value_count = table->property_count;
+    *out_padded = padded;
+    return true;
+}
+
 bool ce_object_create_with_values(ce_txn *txn, ce_table_key key, const ce_value *values, size_t value_count,
                                   ce_object_key *out_object)
 {
@@ -2188,9 +2209,14 @@ bool ce_object_create_with_values(ce_txn *txn, ce_table_key key, const ce_value 
     if (!values || !out_object) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_create_with_values: arguments are required");
     if (!db_txn_require_write(txn) || !find_table(txn, key, &loaded, &table)) return false;
     if (table->flags & TABLE_EMBEDDED) return embedded_directly(table);
-    if (!check_values(txn, loaded, table, values, value_count)) return false;
-    if (table->appendable) return append_object(txn, loaded, key, values, out_object);
-    return create_object(txn, loaded, key, values, out_object);
+    ce_value *padded;
+    if (!with_all_slots(table, values, &value_count, &padded)) return false;
+    if (padded) values = padded;
+    bool ok = check_values(txn, loaded, table, values, value_count) &&
+              (table->appendable ? append_object(txn, loaded, key, values, out_object)
+                                 : create_object(txn, loaded, key, values, out_object));
+    free(padded);
+    return ok;
 }
 
 bool ce_object_create_or_update(ce_txn *txn, ce_table_key key, const ce_value *values, size_t value_count,
@@ -2209,6 +2235,13 @@ bool ce_object_create_or_update(ce_txn *txn, ce_table_key key, const ce_value *v
     if (table->primary_key == NO_PRIMARY_KEY)
         return ce_fail(CE_ERR_INVALID_ARGUMENT, "table '%s' has no primary key: objects cannot be updated by key",
                        table->name);
+    ce_value *padded;
+    if (!with_all_slots(table, values, &value_count, &padded)) return false;
+    if (padded) {
+        bool ok = ce_object_create_or_update(txn, key, padded, value_count, policy, out_object, out_created);
+        free(padded);
+        return ok;
+    }
     if (!check_values(txn, loaded, table, values, value_count)) return false;
     bool exists;
     ce_object_key existing;

@@ -806,6 +806,36 @@ static void test_buffered_creation(ce_db *db)
     free(big);
 }
 
+/* The first mixed link into a table adds a backlink slot to it: a caller
+ * that learned the column count before may leave that slot out. */
+static void test_backlink_slots_may_be_left_out(ce_db *db)
+{
+    ce_txn *txn;
+    ce_table_key target, origin;
+    ce_column_key number, any;
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_table_add(txn, "SlotTarget", &target));
+    CHECK(ce_table_add(txn, "SlotOrigin", &origin));
+    CHECK(ce_property_add(txn, target, &(ce_property_info){.name = "number", .type = CE_TYPE_INT}, &number));
+    CHECK(ce_property_add(txn, origin, &(ce_property_info){.name = "any", .type = CE_TYPE_MIXED}, &any));
+    ce_value one = int_value(1);
+    ce_object_key first, holder, second;
+    CHECK(ce_object_create_with_values(txn, target, &one, 1, &first));
+    CHECK(ce_object_create(txn, origin, NULL, &holder));
+    CHECK(ce_object_set(txn, origin, holder, any, &(ce_value){.type = CE_TYPE_LINK, .link = {target, first}}));
+    size_t slots;
+    CHECK(ce_property_count(txn, target, &slots));
+    CHECK(slots == 2); /* number, @links.SlotOrigin.any */
+    ce_value two = int_value(2);
+    CHECK(ce_object_create_with_values(txn, target, &two, 1, &second));
+    ce_value read;
+    CHECK(ce_object_get(txn, target, second, number, &read));
+    CHECK(read.type == CE_TYPE_INT && read.integer == 2);
+    expect_error(ce_object_create_with_values(txn, origin, NULL, 0, &second), CE_ERR_INVALID_ARGUMENT, "arguments");
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_db_verify(db, NULL));
+}
+
 int main(void)
 {
     char *dir = test_make_dir("table");
@@ -821,6 +851,7 @@ int main(void)
     test_sums(db);
     test_malformed_timestamp(db);
     test_buffered_creation(db);
+    test_backlink_slots_may_be_left_out(db);
     CHECK(ce_db_close(db));
     char *types_path = test_path(dir, "types.realm");
     test_every_type(types_path);
