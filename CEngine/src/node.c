@@ -468,17 +468,23 @@ static bool finalize(ce_space *space, ce_ref ref, ce_ref *out_final, unsigned de
         if (width_of_maximum > width) width = width_of_maximum;
         if (minimum < 0 && width < 8) width = 8;
     }
-    /* A base (the minimum) when the offsets from it pack enough narrower to
-     * pay for its 8 bytes. */
+    /* A base when the offsets from it pack enough narrower to pay for its 8
+     * bytes: the minimum for the unsigned widths 1, 2 and 4; for the signed
+     * ones the middle of the range, so that 256 values fit 8 bits. */
     bool based = false;
     int64_t base = 0;
-    if (!(node.flags & (NODE_BYTES | NODE_HAS_REFS)) && minimum != 0 &&
-        (uint64_t)maximum - (uint64_t)minimum <= (uint64_t)INT64_MAX) {
-        uint8_t offset_width = node_width_for(maximum - minimum);
-        if (node_size_for(offset_width, node.count) + NODE_BASE_SIZE < node_size_for(width, node.count)) {
-            based = true;
-            base = minimum;
-            width = offset_width;
+    uint64_t range = (uint64_t)maximum - (uint64_t)minimum;
+    if (!(node.flags & (NODE_BYTES | NODE_HAS_REFS)) && node.count > 0 && (minimum != 0 || range >= 128)) {
+        static const uint8_t candidates[] = {1, 2, 4, 8, 16, 32};
+        for (size_t c = 0; c < sizeof candidates; c++) {
+            uint8_t candidate = candidates[c];
+            if (range >= (1ull << candidate)) continue;
+            if (node_size_for(candidate, node.count) + NODE_BASE_SIZE < node_size_for(width, node.count)) {
+                based = true;
+                base = candidate < 8 ? minimum : (int64_t)((uint64_t)minimum + (1ull << (candidate - 1)));
+                width = candidate;
+            }
+            break;
         }
     }
     uint64_t size = node_size_for(width, node.count) + (based ? NODE_BASE_SIZE : 0);
