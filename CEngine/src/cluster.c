@@ -814,11 +814,13 @@ static bool visit_leaves(const ce_space *space, ce_ref ref, size_t column_count,
                          cluster_leaf_visitor visit, void *context, bool *stop, uint64_t *visited_bytes)
 {
     if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(ref, "tree too deep");
-    bool inner;
-    if (!is_inner(space, ref, &inner)) return false;
-    if (!inner) {
+    /* Each node is read once: visitors read the tree, they never change it. */
+    ce_node node;
+    if (!node_read(space, ref, &node)) return false;
+    if (!(node.flags & NODE_INNER)) {
         cluster_leaf leaf;
-        if (!read_leaf(space, ref, column_count, &leaf)) return false;
+        leaf.slots = node;
+        if (!check_leaf(space, ref, column_count, &leaf)) return false;
         if (!node_charge_visit(space, ref, &leaf.slots, visited_bytes)) return false;
         leaf.first_index = *first_index;
         if (!visit(context, &leaf, stop)) return false;
@@ -826,10 +828,10 @@ static bool visit_leaves(const ce_space *space, ce_ref ref, size_t column_count,
         return true;
     }
     inner_view view;
-    if (!read_inner(space, ref, &view)) return false;
+    view.node = node;
+    if (!check_inner(space, ref, &view)) return false;
     if (!node_charge_visit(space, ref, &view.node, visited_bytes)) return false;
     for (size_t i = 0; i < view.children && !*stop; i++) {
-        if (!read_inner(space, ref, &view)) return false;
         if (!visit_leaves(space, (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + i), column_count, first_index,
                           depth + 1, visit, context, stop, visited_bytes))
             return false;

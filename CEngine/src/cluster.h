@@ -108,7 +108,8 @@ static inline ce_object_key cluster_leaf_key(const cluster_leaf *leaf, size_t in
     return leaf->base_key + node_get(&leaf->key_offsets, index);
 }
 
-/* Calls `visit` for each leaf in key order; stops early if it sets *stop. */
+/* Calls `visit` for each leaf in key order; stops early if it sets *stop.
+ * The visitor must not change the tree (each node is read once). */
 typedef bool (*cluster_leaf_visitor)(void *context, const cluster_leaf *leaf, bool *stop);
 bool cluster_for_each_leaf(const ce_space *space, ce_ref root, cluster_leaf_visitor visit, void *context);
 
