@@ -78,7 +78,9 @@ static bool read_leaf_keys(const ce_space *space, ce_ref ref, int64_t *out_base,
 }
 
 /* Checks an inner node whose node is read already (out->node) and reads its arrays. */
-static bool check_inner(const ce_space *space, ce_ref ref, inner_view *out)
+/* Checks an inner node whose node is read already (out->node) and reads
+ * its first keys; check_inner reads the counts too. */
+static bool check_inner_keys(const ce_space *space, ce_ref ref, inner_view *out)
 {
     /* One child more than the maximum: an inner node between an insert and
      * its split. */
@@ -86,14 +88,22 @@ static bool check_inner(const ce_space *space, ce_ref ref, inner_view *out)
         out->node.count < INNER_FIRST_CHILD + 1 || out->node.count > INNER_FIRST_CHILD + CLUSTER_INNER_MAX + 1)
         return corrupt_cluster(ref, "bad inner node");
     out->children = out->node.count - INNER_FIRST_CHILD;
-    int64_t keys = node_get(&out->node, INNER_FIRST_KEYS), counts = node_get(&out->node, INNER_COUNTS);
-    if (!node_value_is_ref(keys) || !node_value_is_ref(counts)) return corrupt_cluster(ref, "bad inner header");
-    if (!read_plain(space, (ce_ref)keys, &out->first_keys) || !read_plain(space, (ce_ref)counts, &out->counts))
-        return false;
-    if (out->first_keys.count != out->children || out->counts.count != out->children)
-        return corrupt_cluster(ref, "inner arrays disagree");
+    int64_t keys = node_get(&out->node, INNER_FIRST_KEYS);
+    if (!node_value_is_ref(keys)) return corrupt_cluster(ref, "bad inner header");
+    if (!read_plain(space, (ce_ref)keys, &out->first_keys)) return false;
+    if (out->first_keys.count != out->children) return corrupt_cluster(ref, "inner arrays disagree");
     /* Child refs are checked when followed (node_read checks every ref), not
      * all of them on every step down. */
+    return true;
+}
+
+static bool check_inner(const ce_space *space, ce_ref ref, inner_view *out)
+{
+    if (!check_inner_keys(space, ref, out)) return false;
+    int64_t counts = node_get(&out->node, INNER_COUNTS);
+    if (!node_value_is_ref(counts)) return corrupt_cluster(ref, "bad inner header");
+    if (!read_plain(space, (ce_ref)counts, &out->counts)) return false;
+    if (out->counts.count != out->children) return corrupt_cluster(ref, "inner arrays disagree");
     return true;
 }
 
@@ -204,7 +214,8 @@ static bool descend_to_leaf(const ce_space *space, ce_ref root, ce_object_key ke
             *out_leaf_node = view.node;
             return true;
         }
-        if (!check_inner(space, ref, &view)) return false;
+        /* A lookup needs the first keys, not the counts. */
+        if (!check_inner_keys(space, ref, &view)) return false;
         int64_t child = node_get(&view.node, INNER_FIRST_CHILD + child_for_key(&view, key));
         if (!node_value_is_ref(child)) return corrupt_cluster(ref, "bad child");
         ref = (ce_ref)child;
