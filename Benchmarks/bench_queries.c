@@ -130,10 +130,10 @@ static void ours_load(ours *o, const char *dir, const config *cfg)
     ce_column_key column;
     ours_check(ce_txn_begin_write(o->db, &txn), "begin write");
     ours_check(ce_table_add(txn, "Person", &o->table), "ce_table_add");
-    const ce_property_info properties[4] = {{"id", CE_TYPE_INT, false, true, false},
-                                            {"name", CE_TYPE_STRING, false, false, false},
-                                            {"age", CE_TYPE_INT, false, false, false},
-                                            {"score", CE_TYPE_DOUBLE, false, false, false}};
+    const ce_property_info properties[4] = {{.name = "id", .type = CE_TYPE_INT, .nullable = false, .primary_key = true, .indexed = false},
+                                            {.name = "name", .type = CE_TYPE_STRING, .nullable = false, .primary_key = false, .indexed = false},
+                                            {.name = "age", .type = CE_TYPE_INT, .nullable = false, .primary_key = false, .indexed = false},
+                                            {.name = "score", .type = CE_TYPE_DOUBLE, .nullable = false, .primary_key = false, .indexed = false}};
     for (int p = 0; p < 4; p++) ours_check(ce_property_add(txn, o->table, &properties[p], &column), "ce_property_add");
     for (size_t i = 0; i < cfg->count; i++) {
         person p;

@@ -895,7 +895,8 @@ static void decode_name(runner *run, char name[80])
 static bool name_is_valid(const char *name)
 {
     size_t length = strlen(name);
-    return length >= 1 && length < NAME_CAPACITY && is_utf8((const uint8_t *)name, length);
+    /* Names starting with "@" are the engine's (backlink properties). */
+    return length >= 1 && length < NAME_CAPACITY && name[0] != '@' && is_utf8((const uint8_t *)name, length);
 }
 
 /* A value being decoded: its bytes, when it owns them. */
@@ -1252,9 +1253,10 @@ static void op_add_property(runner *run)
     char name[80];
     decode_name(run, name);
     uint8_t type_choice = take(&run->input), flags = take(&run->input);
-    static const ce_type unstorable[] = {CE_TYPE_NULL, CE_TYPE_MIXED, CE_TYPE_LINK, (ce_type)13, (ce_type)99};
-    ce_property_info info = {name, type_choice < 0xF0 ? (ce_type)(1 + type_choice % 10) : unstorable[type_choice % 5],
-                             flags & 1, (flags & 6) == 6, (flags & 8) != 0};
+    static const ce_type unstorable[] = {CE_TYPE_NULL, CE_TYPE_LIST, CE_TYPE_DICTIONARY, (ce_type)15, (ce_type)99};
+    ce_property_info info = {.name = name,
+                             .type = type_choice < 0xF0 ? (ce_type)(1 + type_choice % 10) : unstorable[type_choice % 5],
+                             .nullable = flags & 1, .primary_key = (flags & 6) == 6, .indexed = (flags & 8) != 0};
     ce_txn *txn = transaction(run);
     model_table *table = live_table(&run->current, key);
     bool valid = name_is_valid(name);

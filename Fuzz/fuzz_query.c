@@ -189,12 +189,12 @@ static void set_up(void)
     must(ce_txn_begin_write(db, &write), "begin write");
     must(ce_table_add(write, "Item", &items), "add Item");
     for (int p = 0; p < PROPERTY_COUNT; p++) {
-        ce_property_info info = {properties[p].name, properties[p].type, properties[p].nullable, properties[p].primary,
-                                 properties[p].indexed};
+        ce_property_info info = {.name = properties[p].name, .type = properties[p].type, .nullable = properties[p].nullable,
+                                 .primary_key = properties[p].primary, .indexed = properties[p].indexed};
         must(ce_property_add(write, items, &info, &column), "add property");
     }
     must(ce_table_add(write, "Other", &other), "add Other");
-    ce_property_info name = {"name", CE_TYPE_STRING, false, false, false};
+    ce_property_info name = {.name = "name", .type = CE_TYPE_STRING};
     must(ce_property_add(write, other, &name, &column), "add Other.name");
     ce_object_key keys[OBJECT_COUNT];
     for (int k = 0; k < OBJECT_COUNT; k++) {

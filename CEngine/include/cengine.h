@@ -88,6 +88,7 @@ typedef enum ce_error_code {
     CE_ERR_PRIMARY_KEY_IMMUTABLE = 46, /* a primary key cannot change */
     CE_ERR_DUPLICATE_NAME = 47,        /* a table or property of that name exists */
     CE_ERR_INVALID_SCHEMA = 48,        /* a property definition the engine cannot store */
+    CE_ERR_EMBEDDED_OBJECT = 49,       /* an embedded object used as a top-level one, or given a second parent */
     /* queries */
     CE_ERR_INVALID_QUERY = 60          /* a predicate, key path or argument that does not parse or bind;
                                         * the message names the position and the token */
@@ -220,7 +221,12 @@ typedef enum ce_type {
     CE_TYPE_OBJECT_ID = 9,  /* 12 bytes */
     CE_TYPE_UUID = 10,      /* 16 bytes */
     CE_TYPE_MIXED = 11,     /* a property that holds a value of any type */
-    CE_TYPE_LINK = 12       /* a reference to an object */
+    CE_TYPE_LINK = 12,      /* a reference to an object */
+    /* Only as a value read from or written to a mixed property or element:
+     * a nested list or dictionary of mixed values, reached through
+     * ce_collection_open_nested. Writing one stores a new empty collection. */
+    CE_TYPE_LIST = 13,
+    CE_TYPE_DICTIONARY = 14
 } ce_type;
 
 typedef struct ce_timestamp {
@@ -253,7 +259,10 @@ typedef struct ce_link {
  * A value crossing the API: `type` says which member is set. Strings and
  * binaries are (pointer, size) pairs: passed in, they are copied; handed
  * out, they point into the database and stay valid until the transaction
- * changes that object or ends.
+ * changes that object or ends. One exception: a large value stored
+ * compressed (4096 bytes or more) is handed out from a buffer of the
+ * transaction that the next read of a compressed value reuses; copy it if
+ * you need two such values at once.
  */
 typedef struct ce_value {
     ce_type type;
@@ -285,13 +294,42 @@ const char *ce_type_name(ce_type type);
 /* Schema: tables and properties (changes need a write transaction)          */
 /* ------------------------------------------------------------------------ */
 
+/* Whether a property holds one value or a collection of values of its type. */
+typedef enum ce_collection_type {
+    CE_COLLECTION_NONE = 0,
+    CE_COLLECTION_LIST = 1,       /* ordered, duplicates allowed */
+    CE_COLLECTION_SET = 2,        /* unique values, kept in value order */
+    CE_COLLECTION_DICTIONARY = 3  /* string keys (sorted) to values */
+} ce_collection_type;
+
+/*
+ * A property. Zero-initialize it and set what applies:
+ *
+ *     ce_property_info dogs = {.name = "dogs", .type = CE_TYPE_LINK,
+ *                              .collection = CE_COLLECTION_LIST, .link_target = dog_table};
+ *
+ * Links (CE_TYPE_LINK) name their target table. A to-one link is always
+ * nullable (set `nullable`); a list or set of links holds no nulls; a
+ * dictionary of links is nullable (a deleted target leaves null). A link to
+ * an embedded table owns its target: see ce_object_create_embedded.
+ * Mixed properties hold null or a value of any type, a link to an object of
+ * any top-level table, or a nested list or dictionary (`nullable` is
+ * implied). Every link property gets a backlink property on its target
+ * table (named "@links.<Table>.<property>", `backlink` set, read only).
+ */
 typedef struct ce_property_info {
     const char *name;
-    ce_type type;          /* not CE_TYPE_NULL */
-    bool nullable;         /* optional: may hold null */
+    ce_type type;          /* not CE_TYPE_NULL; for collections the element type */
+    bool nullable;         /* optional: may hold null (elements, for collections) */
     bool primary_key;      /* int, string, object id or uuid; at most one per table */
     bool indexed;          /* kept in an index: equality lookups without a scan
                             * (int, bool, string, timestamp, object id, uuid) */
+    ce_collection_type collection;
+    ce_table_key link_target;   /* type CE_TYPE_LINK: the table linked to */
+    /* Filled by ce_property_get_info, ignored by ce_property_add: */
+    bool backlink;              /* the links of origin_table.origin_column into this table */
+    ce_table_key origin_table;
+    ce_column_key origin_column;
 } ce_property_info;
 
 /* The number of table slots (removed tables keep their slot: keys are stable). */
@@ -306,7 +344,19 @@ bool ce_table_find(ce_txn *txn, const char *name, ce_table_key *out_table, bool 
 /* The table's name (valid until the transaction ends or changes the schema). */
 bool ce_table_name(ce_txn *txn, ce_table_key table, const char **out_name);
 
-/* Removes a table with all its objects. */
+/* Adds an embedded table: its objects exist only inside one parent object
+ * (a link, list or dictionary property of another table that targets it),
+ * are created through that parent (ce_object_create_embedded,
+ * ce_list_insert_embedded, ce_dictionary_insert_embedded) and deleted with
+ * it. Embedded tables have no primary key and no indexes. */
+bool ce_table_add_embedded(ce_txn *txn, const char *name, ce_table_key *out_table);
+
+bool ce_table_is_embedded(ce_txn *txn, ce_table_key table, bool *out_embedded);
+
+/* Removes a table with all its objects (links into them from other tables
+ * are cleared as if the objects were deleted one by one). A table that
+ * another table's link property targets cannot be removed while that
+ * property exists (CE_ERR_INVALID_SCHEMA). */
 bool ce_table_remove(ce_txn *txn, ce_table_key table);
 
 /* Adds a property (column) to a table; existing objects get the default
@@ -323,7 +373,9 @@ bool ce_property_get_info(ce_txn *txn, ce_table_key table, ce_column_key column,
 /* The number of column slots of a table (removed properties keep their slot). */
 bool ce_property_count(ce_txn *txn, ce_table_key table, size_t *out_count);
 
-/* Removes a property and its values. */
+/* Removes a property and its values (a link property's links are cleared
+ * first: its embedded targets are deleted, its backlink property removed).
+ * Backlink properties cannot be removed by themselves. */
 bool ce_property_remove(ce_txn *txn, ce_table_key table, ce_column_key column);
 
 /* The schema version the application stored (0 in a new file). */
@@ -342,7 +394,8 @@ bool ce_object_create(ce_txn *txn, ce_table_key table, const ce_value *primary_k
 
 /* Creates an object with all its values at once: `values` holds one value
  * per column slot (value_count == ce_property_count), in column order; the
- * slots of removed properties are ignored. The primary key, if the table
+ * slots of removed properties and backlinks are ignored, and may be left
+ * out at the end (the first mixed link into a table adds a backlink slot). The primary key, if the table
  * has one, is the value in its column. Checks as ce_object_create and
  * ce_object_set do; the fast way to add many objects.
  *
@@ -386,13 +439,39 @@ bool ce_object_exists(ce_txn *txn, ce_table_key table, ce_object_key object, boo
 /* Deletes an object. Errors: CE_ERR_NO_SUCH_OBJECT. */
 bool ce_object_delete(ce_txn *txn, ce_table_key table, ce_object_key object);
 
-/* Reads a property. Strings and binaries point into the database (see ce_value). */
+/* Reads a property. Strings and binaries point into the database (see
+ * ce_value). A link reads as CE_TYPE_LINK or CE_TYPE_NULL; a mixed property
+ * holding a nested collection as CE_TYPE_LIST or CE_TYPE_DICTIONARY (open it
+ * with ce_collection_open). A collection property cannot be read as one value
+ * (CE_ERR_WRONG_TYPE): open it with ce_collection_open. */
 bool ce_object_get(ce_txn *txn, ce_table_key table, ce_object_key object, ce_column_key column, ce_value *out_value);
 
-/* Writes a property. Errors: CE_ERR_WRONG_TYPE, CE_ERR_NULL_NOT_ALLOWED,
- * CE_ERR_PRIMARY_KEY_IMMUTABLE, CE_ERR_NO_SUCH_OBJECT, CE_ERR_INVALID_ARGUMENT
- * (a string that is not UTF-8). */
+/* Writes a property. A link takes {CE_TYPE_LINK, {target table, key}} of an
+ * existing object, or null; the object it linked before loses the backlink
+ * (and, in an embedded table, is deleted). Errors: CE_ERR_WRONG_TYPE,
+ * CE_ERR_NULL_NOT_ALLOWED, CE_ERR_PRIMARY_KEY_IMMUTABLE,
+ * CE_ERR_NO_SUCH_OBJECT (this object, or the link's target),
+ * CE_ERR_EMBEDDED_OBJECT (a link to an existing embedded object),
+ * CE_ERR_INVALID_ARGUMENT (a string that is not UTF-8). */
 bool ce_object_set(ce_txn *txn, ce_table_key table, ce_object_key object, ce_column_key column, const ce_value *value);
+
+/* Creates a new object of the embedded table that the link property
+ * `column` targets and links it from the object, deleting the embedded
+ * object linked there before (Realm's `parent.child = Child()`). */
+bool ce_object_create_embedded(ce_txn *txn, ce_table_key table, ce_object_key object, ce_column_key column,
+                               ce_object_key *out_embedded);
+
+/* The links into an object from origin_table.origin_column (a link, a
+ * collection of links or a mixed property): how many there are, and the
+ * origin object of the link at `index` (origins in key order; an origin that
+ * links twice, e.g. from a list, appears twice). This is LinkingObjects. */
+bool ce_object_backlink_count(ce_txn *txn, ce_table_key table, ce_object_key object, ce_table_key origin_table,
+                              ce_column_key origin_column, size_t *out_count);
+bool ce_object_backlink_at(ce_txn *txn, ce_table_key table, ce_object_key object, ce_table_key origin_table,
+                           ce_column_key origin_column, size_t index, ce_object_key *out_origin);
+
+/* Every link into an object, from any table and property. */
+bool ce_object_backlink_total(ce_txn *txn, ce_table_key table, ce_object_key object, size_t *out_count);
 
 /* The sum of an int, float or double property over all objects of a table,
  * nulls skipped: an int (wrapping like unsigned arithmetic) for int
@@ -405,6 +484,95 @@ bool ce_table_sum(ce_txn *txn, ce_table_key table, ce_column_key column, ce_valu
  * (in key order: the order of creation). */
 bool ce_object_count(ce_txn *txn, ce_table_key table, size_t *out_count);
 bool ce_object_key_at(ce_txn *txn, ce_table_key table, size_t index, ce_object_key *out_object);
+
+/* ------------------------------------------------------------------------ */
+/* Collections: lists, sets and dictionaries                                 */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A handle on one collection: a collection property of an object, or a
+ * list or dictionary nested in a mixed value. It names the collection, it
+ * does not pin it: every call finds the collection again in the
+ * transaction's current state, so a handle stays usable across changes (and
+ * fails with CE_ERR_NO_SUCH_OBJECT once the object is deleted). It belongs to
+ * the transaction it was opened in; close it before the transaction ends.
+ *
+ *     ce_collection *dogs;
+ *     ce_collection_open(txn, people, ada, dogs_column, &dogs);
+ *     ce_value rex = {.type = CE_TYPE_LINK, .link = {dog_table, rex_key}};
+ *     ce_list_insert(dogs, 0, &rex);
+ *     size_t count;
+ *     ce_collection_size(dogs, &count);
+ *     ce_collection_close(dogs);
+ *
+ * Values follow the property's element type (links as CE_TYPE_LINK). A set
+ * reads in value order (ce_value's order), a dictionary in key order
+ * (bytewise). Removing a link to an embedded object deletes that object.
+ */
+typedef struct ce_collection ce_collection;
+
+bool ce_collection_open(ce_txn *txn, ce_table_key table, ce_object_key object, ce_column_key column,
+                        ce_collection **out_collection);
+
+/* Opens the list or dictionary held by a mixed element of `parent`: `at` is
+ * the element's index (CE_TYPE_INT) in a list, or its key (CE_TYPE_STRING)
+ * in a dictionary. Errors: CE_ERR_WRONG_TYPE if the element holds no
+ * collection. */
+bool ce_collection_open_nested(const ce_collection *parent, const ce_value *at, ce_collection **out_collection);
+
+/* Opens the list or dictionary held by a mixed property. */
+bool ce_collection_open_mixed(ce_txn *txn, ce_table_key table, ce_object_key object, ce_column_key column,
+                              ce_collection **out_collection);
+
+void ce_collection_close(ce_collection *collection);
+
+/* What the collection is: CE_COLLECTION_LIST, _SET or _DICTIONARY, and the
+ * type of its elements (CE_TYPE_MIXED for nested collections). */
+bool ce_collection_kind(const ce_collection *collection, ce_collection_type *out_kind, ce_type *out_element_type);
+
+bool ce_collection_size(const ce_collection *collection, size_t *out_count);
+
+/* The element at `index` (a dictionary: the value of the index-th key). */
+bool ce_collection_get(const ce_collection *collection, size_t index, ce_value *out_value);
+
+/* The first index whose element equals `value` (a dictionary: whose value
+ * does); *out_found is false if none. */
+bool ce_collection_find(const ce_collection *collection, const ce_value *value, size_t *out_index, bool *out_found);
+
+/* Removes every element. */
+bool ce_collection_clear(ce_collection *collection);
+
+/* Lists. Errors: CE_ERR_INDEX_OUT_OF_BOUNDS, CE_ERR_WRONG_TYPE,
+ * CE_ERR_NULL_NOT_ALLOWED, CE_ERR_NO_SUCH_OBJECT (a link to a missing
+ * object), CE_ERR_EMBEDDED_OBJECT (a link to an existing embedded object). */
+bool ce_list_insert(ce_collection *list, size_t index, const ce_value *value);
+bool ce_list_set(ce_collection *list, size_t index, const ce_value *value);
+bool ce_list_erase(ce_collection *list, size_t index);
+/* Moves the element at `from` so that it ends up at index `to`. */
+bool ce_list_move(ce_collection *list, size_t from, size_t to);
+bool ce_list_swap(ce_collection *list, size_t a, size_t b);
+/* A new embedded object inserted at `index` (or replacing the element at
+ * `index`, which is deleted) of a list of links to an embedded table. */
+bool ce_list_insert_embedded(ce_collection *list, size_t index, ce_object_key *out_embedded);
+bool ce_list_set_embedded(ce_collection *list, size_t index, ce_object_key *out_embedded);
+
+/* Sets. *out_changed tells whether the set changed (may be NULL). */
+bool ce_set_insert(ce_collection *set, const ce_value *value, bool *out_changed);
+bool ce_set_erase(ce_collection *set, const ce_value *value, bool *out_changed);
+
+/* Dictionaries. Keys are UTF-8, not empty of meaning: a key may not start
+ * with '$' or contain '.' (as in Realm). */
+bool ce_dictionary_get(const ce_collection *dictionary, const char *key, size_t key_size, ce_value *out_value,
+                       bool *out_found);
+/* The key at `index` (key order). */
+bool ce_dictionary_key_at(const ce_collection *dictionary, size_t index, ce_value *out_key);
+/* Inserts or replaces. */
+bool ce_dictionary_set(ce_collection *dictionary, const char *key, size_t key_size, const ce_value *value);
+bool ce_dictionary_erase(ce_collection *dictionary, const char *key, size_t key_size, bool *out_erased);
+/* A new embedded object stored under `key` of a dictionary of links to an
+ * embedded table (the object stored there before is deleted). */
+bool ce_dictionary_insert_embedded(ce_collection *dictionary, const char *key, size_t key_size,
+                                   ce_object_key *out_embedded);
 
 /* ------------------------------------------------------------------------ */
 /* Queries                                                                   */

@@ -12,6 +12,8 @@
 #include "column.h"
 #include "error.h"
 
+#include <stdlib.h>
+
 enum { LEAF_BASE_KEY = 0, LEAF_KEY_OFFSETS = 1, LEAF_FIRST_COLUMN = 2 };
 enum { INNER_FIRST_KEYS = 0, INNER_COUNTS = 1, INNER_FIRST_CHILD = 2 };
 
@@ -38,9 +40,9 @@ static bool read_plain(const ce_space *space, ce_ref ref, ce_node *out)
     return true;
 }
 
-static bool read_leaf(const ce_space *space, ce_ref ref, size_t column_count, cluster_leaf *out)
+/* Checks a leaf whose node is read already (out->slots) and reads its keys. */
+static bool check_leaf(const ce_space *space, ce_ref ref, size_t column_count, cluster_leaf *out)
 {
-    if (!node_read(space, ref, &out->slots)) return false;
     if ((out->slots.flags & (NODE_INNER | NODE_HAS_REFS | NODE_BYTES)) != NODE_HAS_REFS ||
         out->slots.count != LEAF_FIRST_COLUMN + column_count)
         return corrupt_cluster(ref, "not a leaf of this table");
@@ -53,6 +55,11 @@ static bool read_leaf(const ce_space *space, ce_ref ref, size_t column_count, cl
     out->ref = ref;
     out->base_key = node_untag(base);
     return true;
+}
+
+static bool read_leaf(const ce_space *space, ce_ref ref, size_t column_count, cluster_leaf *out)
+{
+    return node_read(space, ref, &out->slots) && check_leaf(space, ref, column_count, out);
 }
 
 /* A leaf's base key and key offsets, for the lookups that do not need its
@@ -70,24 +77,39 @@ static bool read_leaf_keys(const ce_space *space, ce_ref ref, int64_t *out_base,
     return true;
 }
 
-static bool read_inner(const ce_space *space, ce_ref ref, inner_view *out)
+/* Checks an inner node whose node is read already (out->node) and reads its arrays. */
+/* Checks an inner node whose node is read already (out->node) and reads
+ * its first keys; check_inner reads the counts too. */
+static bool check_inner_keys(const ce_space *space, ce_ref ref, inner_view *out)
 {
-    if (!node_read(space, ref, &out->node)) return false;
     /* One child more than the maximum: an inner node between an insert and
      * its split. */
     if ((out->node.flags & (NODE_INNER | NODE_HAS_REFS)) != (NODE_INNER | NODE_HAS_REFS) ||
         out->node.count < INNER_FIRST_CHILD + 1 || out->node.count > INNER_FIRST_CHILD + CLUSTER_INNER_MAX + 1)
         return corrupt_cluster(ref, "bad inner node");
     out->children = out->node.count - INNER_FIRST_CHILD;
-    int64_t keys = node_get(&out->node, INNER_FIRST_KEYS), counts = node_get(&out->node, INNER_COUNTS);
-    if (!node_value_is_ref(keys) || !node_value_is_ref(counts)) return corrupt_cluster(ref, "bad inner header");
-    if (!read_plain(space, (ce_ref)keys, &out->first_keys) || !read_plain(space, (ce_ref)counts, &out->counts))
-        return false;
-    if (out->first_keys.count != out->children || out->counts.count != out->children)
-        return corrupt_cluster(ref, "inner arrays disagree");
+    int64_t keys = node_get(&out->node, INNER_FIRST_KEYS);
+    if (!node_value_is_ref(keys)) return corrupt_cluster(ref, "bad inner header");
+    if (!read_plain(space, (ce_ref)keys, &out->first_keys)) return false;
+    if (out->first_keys.count != out->children) return corrupt_cluster(ref, "inner arrays disagree");
     /* Child refs are checked when followed (node_read checks every ref), not
      * all of them on every step down. */
     return true;
+}
+
+static bool check_inner(const ce_space *space, ce_ref ref, inner_view *out)
+{
+    if (!check_inner_keys(space, ref, out)) return false;
+    int64_t counts = node_get(&out->node, INNER_COUNTS);
+    if (!node_value_is_ref(counts)) return corrupt_cluster(ref, "bad inner header");
+    if (!read_plain(space, (ce_ref)counts, &out->counts)) return false;
+    if (out->counts.count != out->children) return corrupt_cluster(ref, "inner arrays disagree");
+    return true;
+}
+
+static bool read_inner(const ce_space *space, ce_ref ref, inner_view *out)
+{
+    return node_read(space, ref, &out->node) && check_inner(space, ref, out);
 }
 
 static bool is_inner(const ce_space *space, ce_ref ref, bool *out_inner)
@@ -179,7 +201,9 @@ bool cluster_count(const ce_space *space, ce_ref root, size_t *out_count)
 }
 
 /* Descends to the leaf whose range covers `key`. */
-static bool descend_to_leaf(const ce_space *space, ce_ref root, ce_object_key key, ce_ref *out_leaf)
+/* The leaf that holds (or would hold) `key`, and its node. */
+static bool descend_to_leaf(const ce_space *space, ce_ref root, ce_object_key key, ce_ref *out_leaf,
+                            ce_node *out_leaf_node)
 {
     ce_ref ref = root;
     for (unsigned depth = 0; depth <= CLUSTER_MAX_DEPTH; depth++) {
@@ -187,9 +211,11 @@ static bool descend_to_leaf(const ce_space *space, ce_ref root, ce_object_key ke
         if (!node_read(space, ref, &view.node)) return false;
         if (!(view.node.flags & NODE_INNER)) {
             *out_leaf = ref;
+            *out_leaf_node = view.node;
             return true;
         }
-        if (!read_inner(space, ref, &view)) return false;
+        /* A lookup needs the first keys, not the counts. */
+        if (!check_inner_keys(space, ref, &view)) return false;
         int64_t child = node_get(&view.node, INNER_FIRST_CHILD + child_for_key(&view, key));
         if (!node_value_is_ref(child)) return corrupt_cluster(ref, "bad child");
         ref = (ce_ref)child;
@@ -201,7 +227,8 @@ bool cluster_find(const ce_space *space, ce_ref root, ce_object_key key, cluster
                   bool *out_found)
 {
     ce_ref leaf_ref = 0;
-    if (!descend_to_leaf(space, root, key, &leaf_ref)) return false;
+    ce_node leaf_node;
+    if (!descend_to_leaf(space, root, key, &leaf_ref, &leaf_node)) return false;
     ce_node offsets;
     int64_t base;
     if (!read_leaf_keys(space, leaf_ref, &base, &offsets)) return false;
@@ -244,14 +271,17 @@ bool cluster_key_at(const ce_space *space, ce_ref root, size_t index, ce_object_
 bool cluster_get(const ce_space *space, ce_ref root, const cluster_schema *schema, ce_object_key key, size_t column,
                  ce_column_scratch *scratch, ce_value *out_value)
 {
-    cluster_position position;
-    bool found;
-    if (!cluster_find(space, root, key, &position, &found)) return false;
-    if (!found) return ce_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
+    /* One descent, and the leaf read once. */
+    ce_ref leaf_ref = 0;
     cluster_leaf leaf;
-    if (!read_leaf(space, position.leaf, schema->column_count, &leaf)) return false;
+    if (!descend_to_leaf(space, root, key, &leaf_ref, &leaf.slots) ||
+        !check_leaf(space, leaf_ref, schema->column_count, &leaf))
+        return false;
+    size_t index = key >= leaf.base_key ? lower_bound(&leaf.key_offsets, key - leaf.base_key) : 0;
+    if (key < leaf.base_key || index >= leaf.key_offsets.count || node_get(&leaf.key_offsets, index) != key - leaf.base_key)
+        return ce_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
     const cluster_column *spec = &schema->columns[column];
-    return column_get(space, cluster_leaf_column(&leaf, column), spec->type, spec->nullable, position.index, scratch,
+    return column_get(space, cluster_leaf_column(&leaf, column), spec->type, spec->nullable, index, scratch,
                       out_value);
 }
 
@@ -346,8 +376,9 @@ static bool insert_into_leaf(ce_space *space, ce_ref *leaf_ref, const cluster_sc
         ce_node slots;
         if (!node_read(space, *leaf_ref, &slots)) return false;
         ce_ref column = (ce_ref)node_get(&slots, LEAF_FIRST_COLUMN + c);
-        if (!column_insert_default(space, &column, spec->type, spec->nullable, position)) return false;
-        if (values && !column_set(space, &column, spec->type, spec->nullable, position, &values[c])) return false;
+        if (values ? !column_insert(space, &column, spec->type, spec->nullable, position, &values[c])
+                   : !column_insert_default(space, &column, spec->type, spec->nullable, position))
+            return false;
         if (!node_set(space, *leaf_ref, LEAF_FIRST_COLUMN + c, (int64_t)column)) return false;
     }
     out->happened = false;
@@ -452,28 +483,160 @@ static bool insert_into(ce_space *space, ce_ref *ref, const cluster_schema *sche
     return split_inner(space, *ref, from, out);
 }
 
+/* A new root above the two halves of a root that split. */
+static bool grow_root(ce_space *space, ce_ref *root, const split_result *split)
+{
+    ce_object_key first;
+    if (!cluster_key_at(space, *root, 0, &first)) return false;
+    ce_ref new_root, keys, counts;
+    if (!node_create(space, NODE_INNER | NODE_HAS_REFS, INNER_FIRST_CHILD, 0, &new_root) ||
+        !node_create(space, 0, 0, 0, &keys) || !node_create(space, 0, 0, 0, &counts))
+        return false;
+    if (!node_append(space, keys, first) || !node_append(space, keys, split->right_first_key) ||
+        !node_append(space, counts, (int64_t)split->left_count) || !node_append(space, counts, (int64_t)split->right_count) ||
+        !node_set(space, new_root, INNER_FIRST_KEYS, (int64_t)keys) || !node_set(space, new_root, INNER_COUNTS, (int64_t)counts) ||
+        !node_append(space, new_root, (int64_t)*root) || !node_append(space, new_root, (int64_t)split->right))
+        return false;
+    *root = new_root;
+    return true;
+}
+
 bool cluster_insert(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key,
                     const ce_value *values)
 {
     if (key < 0) return ce_fail(CE_ERR_INVALID_ARGUMENT, "object keys are not negative (%lld)", (long long)key);
     split_result split;
     if (!insert_into(space, root, schema, key, values, 0, &split)) return false;
-    if (!split.happened) return true;
-    /* The root split: a new root above the two halves. */
-    int64_t left_first_key;
-    ce_object_key first;
-    if (!cluster_key_at(space, *root, 0, &first)) return false;
-    left_first_key = first;
-    ce_ref new_root, keys, counts;
-    if (!node_create(space, NODE_INNER | NODE_HAS_REFS, INNER_FIRST_CHILD, 0, &new_root) ||
-        !node_create(space, 0, 0, 0, &keys) || !node_create(space, 0, 0, 0, &counts))
+    return !split.happened || grow_root(space, root, &split);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Appending whole leaves                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* The rightmost leaf: its number of objects and its last key (-1 if none). */
+static bool rightmost_leaf(const ce_space *space, ce_ref root, size_t *out_count, int64_t *out_last_key)
+{
+    ce_ref ref = root;
+    for (unsigned depth = 0;; depth++) {
+        if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(root, "tree too deep");
+        bool inner;
+        if (!is_inner(space, ref, &inner)) return false;
+        if (!inner) break;
+        inner_view view;
+        if (!read_inner(space, ref, &view)) return false;
+        ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + view.children - 1);
+    }
+    int64_t base;
+    ce_node offsets;
+    if (!read_leaf_keys(space, ref, &base, &offsets)) return false;
+    *out_count = offsets.count;
+    *out_last_key = offsets.count ? base + node_get(&offsets, offsets.count - 1) : -1;
+    return true;
+}
+
+/* A new leaf of `count` objects with consecutive keys from first_key;
+ * column c's values are values[c * stride + i]. */
+static bool build_leaf(ce_space *space, const cluster_schema *schema, ce_object_key first_key, size_t count,
+                       const ce_value *values, size_t stride, ce_ref *out_leaf)
+{
+    int64_t offsets[CLUSTER_LEAF_MAX];
+    for (size_t i = 0; i < count; i++) offsets[i] = (int64_t)i;
+    ce_ref leaf, offsets_ref;
+    if (!node_create(space, NODE_HAS_REFS, LEAF_FIRST_COLUMN + schema->column_count, 0, &leaf) ||
+        !node_create_from(space, 0, offsets, count, &offsets_ref) ||
+        !node_set(space, leaf, LEAF_BASE_KEY, node_tag(first_key)) ||
+        !node_set(space, leaf, LEAF_KEY_OFFSETS, (int64_t)offsets_ref))
         return false;
-    if (!node_append(space, keys, left_first_key) || !node_append(space, keys, split.right_first_key) ||
-        !node_append(space, counts, (int64_t)split.left_count) || !node_append(space, counts, (int64_t)split.right_count) ||
-        !node_set(space, new_root, INNER_FIRST_KEYS, (int64_t)keys) || !node_set(space, new_root, INNER_COUNTS, (int64_t)counts) ||
-        !node_append(space, new_root, (int64_t)*root) || !node_append(space, new_root, (int64_t)split.right))
+    for (size_t c = 0; c < schema->column_count; c++) {
+        const cluster_column *spec = &schema->columns[c];
+        if (spec->type == CE_TYPE_NULL) continue;
+        ce_ref column;
+        if (!column_create_from_values(space, spec->type, spec->nullable, values + c * stride, count, &column) ||
+            !node_set(space, leaf, LEAF_FIRST_COLUMN + c, (int64_t)column))
+            return false;
+    }
+    *out_leaf = leaf;
+    return true;
+}
+
+/* Adds a leaf after the last one, splitting inner nodes on the way up as
+ * an insert would. The last leaf itself is left as it is. */
+static bool append_leaf_into(ce_space *space, ce_ref *ref, ce_ref leaf, ce_object_key first_key, size_t count,
+                             unsigned depth, split_result *out)
+{
+    if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(*ref, "tree too deep");
+    bool inner;
+    if (!is_inner(space, *ref, &inner)) return false;
+    if (!inner) {
+        int64_t base;
+        ce_node offsets;
+        if (!read_leaf_keys(space, *ref, &base, &offsets)) return false;
+        *out = (split_result){true, leaf, first_key, offsets.count, count};
+        return true;
+    }
+    if (!node_make_writable(space, ref)) return false;
+    inner_view view;
+    if (!read_inner(space, *ref, &view)) return false;
+    size_t child = view.children - 1;
+    ce_ref child_ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + child);
+    int64_t child_first_key = node_get(&view.first_keys, child);
+    size_t child_count = (size_t)node_get(&view.counts, child);
+    split_result child_split;
+    if (!append_leaf_into(space, &child_ref, leaf, first_key, count, depth + 1, &child_split) ||
+        !node_set(space, *ref, INNER_FIRST_CHILD + child, (int64_t)child_ref))
         return false;
-    *root = new_root;
+    out->happened = false;
+    if (!child_split.happened) return inner_update_child(space, *ref, child, child_first_key, child_count + count);
+    if (!inner_update_child(space, *ref, child, child_first_key, child_split.left_count) ||
+        !inner_insert_child(space, *ref, child + 1, child_split.right_first_key, child_split.right_count,
+                            child_split.right))
+        return false;
+    if (view.children + 1 <= CLUSTER_INNER_MAX) return true;
+    return split_inner(space, *ref, view.children, out);
+}
+
+bool cluster_append_objects(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key first_key,
+                            size_t count, const ce_value *values)
+{
+    size_t last_count = 0;
+    int64_t last_key = -1;
+    if (count == 0) return true;
+    if (!rightmost_leaf(space, *root, &last_count, &last_key)) return false;
+    if (first_key <= last_key || first_key < 0 || (uint64_t)first_key + count > (uint64_t)INT64_MAX)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "appended keys must follow the last key (%lld), not start at %lld",
+                       (long long)last_key, (long long)first_key);
+    size_t done = 0;
+    /* A last leaf with room is filled first, object by object, so that
+     * appends in several transactions still leave full leaves. */
+    if (last_count > 0 && last_count < CLUSTER_LEAF_MAX) {
+        ce_value *row = malloc((schema->column_count + 1) * sizeof *row);
+        if (!row) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory appending objects");
+        bool ok = true;
+        for (; ok && done < count && last_count + done < CLUSTER_LEAF_MAX; done++) {
+            for (size_t c = 0; c < schema->column_count; c++) row[c] = values[c * count + done];
+            ok = cluster_insert(space, root, schema, first_key + (int64_t)done, row);
+        }
+        free(row);
+        if (!ok) return false;
+    }
+    while (done < count) {
+        size_t batch = count - done < CLUSTER_LEAF_MAX ? count - done : CLUSTER_LEAF_MAX;
+        ce_ref leaf;
+        if (!build_leaf(space, schema, first_key + (int64_t)done, batch, values + done, count, &leaf)) return false;
+        if (last_count == 0) {
+            /* The empty root leaf of an empty table gives way. */
+            if (!node_free_tree(space, *root)) return false;
+            *root = leaf;
+        } else {
+            split_result split;
+            if (!append_leaf_into(space, root, leaf, first_key + (int64_t)done, batch, 0, &split) ||
+                (split.happened && !grow_root(space, root, &split)))
+                return false;
+        }
+        last_count = batch;
+        done += batch;
+    }
     return true;
 }
 
@@ -694,7 +857,9 @@ static void prefetch_child(const ce_space *space, const inner_view *view, size_t
     uint32_t count;
     memcpy(&count, bytes + 4, 4);
     if (!(bytes[0] & NODE_HAS_REFS) || (bytes[0] & NODE_INNER) || code > 7 || count <= LEAF_KEY_OFFSETS) return;
-    ce_node leaf = {bytes + NODE_HEADER_SIZE, count, bytes[0], (uint8_t)(code ? 1u << (code - 1) : 0)};
+    if (bytes[0] & NODE_BASED) return;
+    ce_node leaf = {.payload = bytes + NODE_HEADER_SIZE, .count = count, .flags = bytes[0],
+                    .width = (uint8_t)(code ? 1u << (code - 1) : 0)};
     const uint8_t *offsets_bytes = prefetchable(space, node_get(&leaf, LEAF_KEY_OFFSETS), NODE_HEADER_SIZE);
     if (offsets_bytes) __builtin_prefetch(offsets_bytes);
 }
@@ -703,11 +868,13 @@ static bool visit_leaves(const ce_space *space, ce_ref ref, size_t column_count,
                          cluster_leaf_visitor visit, void *context, bool *stop, uint64_t *visited_bytes)
 {
     if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(ref, "tree too deep");
-    bool inner;
-    if (!is_inner(space, ref, &inner)) return false;
-    if (!inner) {
+    /* Each node is read once: visitors read the tree, they never change it. */
+    ce_node node;
+    if (!node_read(space, ref, &node)) return false;
+    if (!(node.flags & NODE_INNER)) {
         cluster_leaf leaf;
-        if (!read_leaf(space, ref, column_count, &leaf)) return false;
+        leaf.slots = node;
+        if (!check_leaf(space, ref, column_count, &leaf)) return false;
         if (!node_charge_visit(space, ref, &leaf.slots, visited_bytes)) return false;
         leaf.first_index = *first_index;
         if (!visit(context, &leaf, stop)) return false;
@@ -715,12 +882,10 @@ static bool visit_leaves(const ce_space *space, ce_ref ref, size_t column_count,
         return true;
     }
     inner_view view;
-    if (!read_inner(space, ref, &view)) return false;
+    view.node = node;
+    if (!check_inner(space, ref, &view)) return false;
     if (!node_charge_visit(space, ref, &view.node, visited_bytes)) return false;
     for (size_t i = 0; i < view.children && !*stop; i++) {
-        /* A committed node never changes under a transaction; a dirty one
-         * is read again after each child, in case the visitor changed it. */
-        if (i > 0 && ref_is_temporary(ref) && !read_inner(space, ref, &view)) return false;
         prefetch_child(space, &view, i + 2 * VISIT_PREFETCH_AHEAD, false);
         prefetch_child(space, &view, i + VISIT_PREFETCH_AHEAD, true);
         if (!visit_leaves(space, (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + i), column_count, first_index,

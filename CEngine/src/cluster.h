@@ -65,6 +65,13 @@ bool cluster_key_at(const ce_space *space, ce_ref root, size_t index, ce_object_
 bool cluster_insert(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key,
                     const ce_value *values);
 
+/* Appends `count` objects with the keys first_key, first_key + 1, ...,
+ * all above the table's last key: whole leaves are built at once (a last
+ * leaf with room is filled first). Column c's values are
+ * values[c * count + i], checked by the caller as for cluster_insert. */
+bool cluster_append_objects(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key first_key,
+                            size_t count, const ce_value *values);
+
 /* Removes an object and its values. */
 bool cluster_erase(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key);
 
@@ -101,7 +108,8 @@ static inline ce_object_key cluster_leaf_key(const cluster_leaf *leaf, size_t in
     return leaf->base_key + node_get(&leaf->key_offsets, index);
 }
 
-/* Calls `visit` for each leaf in key order; stops early if it sets *stop. */
+/* Calls `visit` for each leaf in key order; stops early if it sets *stop.
+ * The visitor must not change the tree (each node is read once). */
 typedef bool (*cluster_leaf_visitor)(void *context, const cluster_leaf *leaf, bool *stop);
 bool cluster_for_each_leaf(const ce_space *space, ce_ref root, cluster_leaf_visitor visit, void *context);
 

@@ -55,7 +55,7 @@
 #include <string.h>
 #include <zstd.h>
 
-enum column_kind { KIND_INTEGER, KIND_TIMESTAMP, KIND_FIXED, KIND_VARIABLE };
+enum column_kind { KIND_INTEGER, KIND_TIMESTAMP, KIND_FIXED, KIND_VARIABLE, KIND_OWNED_REFS };
 
 /* The children of a column's top node. The null bits come after the value
  * parts (shape.null_part). */
@@ -96,6 +96,11 @@ static bool shape_of(ce_type type, bool nullable, column_shape *shape)
     memset(shape, 0, sizeof *shape);
     shape->type = type;
     shape->nullable = nullable;
+    if (type == COLUMN_TYPE_OWNED_REFS) {
+        if (nullable) return ce_fail(CE_ERR_INVALID_ARGUMENT, "internal error: a column of owned refs is never nullable");
+        shape->kind = KIND_OWNED_REFS, shape->value_parts = 1, shape->parts = 1, shape->null_part = PART_MAX;
+        return true;
+    }
     switch (type) {
     case CE_TYPE_INT:
     case CE_TYPE_BOOL:
@@ -122,6 +127,7 @@ static uint8_t part_flags(const column_shape *shape, unsigned part)
 {
     if (part == shape->null_part) return 0;
     if (shape->kind == KIND_FIXED) return NODE_BYTES;
+    if (shape->kind == KIND_OWNED_REFS) return NODE_HAS_REFS;
     if (shape->kind == KIND_VARIABLE && part == PART_BYTES) return NODE_BYTES;
     if (shape->kind == KIND_VARIABLE && part == PART_LARGE) return NODE_HAS_REFS;
     return 0;
@@ -135,6 +141,7 @@ static const char *part_name(const column_shape *shape, unsigned part)
     case KIND_VARIABLE: return part == PART_VALUES ? "ends" : part == PART_BYTES ? "bytes" : "large values";
     case KIND_INTEGER:
     case KIND_FIXED: break;
+    case KIND_OWNED_REFS: return "owned refs";
     }
     return "values";
 }
@@ -148,7 +155,8 @@ static bool corrupt(const column_view *view, const char *format, ...)
     vsnprintf(detail, sizeof detail, format, arguments);
     va_end(arguments);
     return ce_fail(CE_ERR_CORRUPT, "invalid database: the %s%s column at offset %llu is damaged: %s",
-                   view->shape.nullable ? "nullable " : "", ce_type_name(view->shape.type),
+                   view->shape.nullable ? "nullable " : "",
+                   view->shape.kind == KIND_OWNED_REFS ? "owned-refs" : ce_type_name(view->shape.type),
                    (unsigned long long)view->ref, detail);
 }
 
@@ -235,6 +243,18 @@ static bool check_integer(const column_view *view, size_t index, int64_t stored)
     return true;
 }
 
+/* An element of a column of owned refs: 0, or the ref of a node that only
+ * this element names (a committed column never names a dirty node). */
+static bool check_owned_ref(const column_view *view, size_t index, int64_t element)
+{
+    if (element == 0) return true;
+    if (!node_value_is_ref(element))
+        return corrupt(view, "owned ref %zu is not a ref (%lld)", index, (long long)element);
+    if (!ref_is_temporary(view->part_refs[PART_VALUES]) && ref_is_temporary((ce_ref)element))
+        return corrupt(view, "owned ref %zu is a bad ref (%llx)", index, (unsigned long long)element);
+    return true;
+}
+
 static bool check_timestamp(const column_view *view, size_t index, ce_timestamp timestamp)
 {
     if (!value_timestamp_is_valid(timestamp))
@@ -275,7 +295,7 @@ static bool check_every_value(const ce_space *space, const column_view *view)
     const column_shape *shape = &view->shape;
     ce_ref *large_refs = NULL;
     size_t large_count = 0;
-    if (view->part_refs[PART_LARGE] && shape->kind == KIND_VARIABLE) {
+    if ((view->part_refs[PART_LARGE] && shape->kind == KIND_VARIABLE) || shape->kind == KIND_OWNED_REFS) {
         large_refs = malloc(view->count * sizeof *large_refs + 1);
         if (!large_refs) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory checking a column");
     }
@@ -295,6 +315,12 @@ static bool check_every_value(const ce_space *space, const column_view *view)
             break;
         }
         case KIND_FIXED: break;
+        case KIND_OWNED_REFS: {
+            int64_t element = node_get(&view->parts[PART_VALUES], i);
+            ok = check_owned_ref(view, i, element);
+            if (ok && element != 0) large_refs[large_count++] = (ce_ref)element;
+            break;
+        }
         case KIND_VARIABLE: {
             size_t end = 0;
             ok = end_at(view, i, &end);
@@ -460,6 +486,12 @@ static bool check_value(const column_shape *shape, const ce_value *value)
         if (!shape->nullable)
             return ce_fail(CE_ERR_INVALID_ARGUMENT, "a non-nullable property of type %s cannot be set to null",
                            ce_type_name(shape->type));
+        return true;
+    }
+    if (shape->kind == KIND_OWNED_REFS) {
+        if (value->type != CE_TYPE_INT || (value->integer != 0 && !node_value_is_ref(value->integer)))
+            return ce_fail(CE_ERR_INVALID_ARGUMENT, "internal error: a column of owned refs holds refs, not %s",
+                           ce_type_name(value->type));
         return true;
     }
     if (value->type != shape->type)
@@ -657,6 +689,12 @@ static bool view_get(const ce_space *space, const column_view *opened, size_t in
     case KIND_FIXED:
         decode_fixed(type, view.parts[PART_VALUES].payload + index * view.shape.element_size, out_value);
         return true;
+    case KIND_OWNED_REFS: {
+        int64_t element = node_get(&view.parts[PART_VALUES], index);
+        if (!check_owned_ref(&view, index, element)) return false;
+        *out_value = (ce_value){.type = CE_TYPE_INT, .integer = element};
+        return true;
+    }
     case KIND_VARIABLE: break;
     }
     return get_variable(space, &view, index, scratch, out_value);
@@ -826,6 +864,7 @@ bool column_create(ce_space *space, ce_type type, bool nullable, size_t count, c
     bool ok = true;
     switch (shape.kind) {
     case KIND_INTEGER: ok = node_create(space, 0, count, 0, &parts[PART_VALUES]); break;
+    case KIND_OWNED_REFS: ok = node_create(space, NODE_HAS_REFS, count, 0, &parts[PART_VALUES]); break;
     case KIND_TIMESTAMP:
         ok = node_create(space, 0, count, 0, &parts[PART_VALUES]) &&
              node_create(space, 0, count, 0, &parts[PART_NANOSECONDS]);
@@ -847,6 +886,86 @@ bool column_create(ce_space *space, ce_type type, bool nullable, size_t count, c
         break;
     }
     if (ok && nullable) ok = node_create(space, 0, count, 1, &parts[shape.null_part]);
+    return ok && assemble(space, &shape, parts, out_column);
+}
+
+/* A column holding `values`, built in one pass (a cluster leaf filled at
+ * once). Values that would get a node of their own go through column_insert. */
+bool column_create_from_values(ce_space *space, ce_type type, bool nullable, const ce_value *values, size_t count,
+                               ce_ref *out_column)
+{
+    column_shape shape;
+    if (!shape_of(type, nullable, &shape)) return false;
+    if (count > COLUMN_MAX_COUNT)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "a column array holds at most %u values, not %zu", COLUMN_MAX_COUNT, count);
+    size_t bytes_total = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (!check_value(&shape, &values[i])) return false;
+        if (shape.kind == KIND_VARIABLE && values[i].type != CE_TYPE_NULL) {
+            if (values[i].string.size >= COLUMN_COMPRESS_MIN) {
+                /* Rare: a large value decides compression on its own. */
+                if (!column_create(space, type, nullable, 0, out_column)) return false;
+                for (size_t j = 0; j < count; j++)
+                    if (!column_insert(space, out_column, type, nullable, j, &values[j])) return false;
+                return true;
+            }
+            bytes_total += values[i].string.size;
+        }
+    }
+    int64_t *first = malloc((2 * count + 1) * sizeof *first);
+    uint8_t *bytes = malloc(shape.kind == KIND_FIXED ? count * shape.element_size + 1 : bytes_total + 1);
+    if (!first || !bytes) {
+        free(first);
+        free(bytes);
+        return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory building a column of %zu values", count);
+    }
+    int64_t *second = first + count; /* nanoseconds, or null bits */
+    ce_ref parts[PART_MAX] = {0};
+    bool ok = true;
+    switch (shape.kind) {
+    case KIND_INTEGER:
+    case KIND_OWNED_REFS:
+        for (size_t i = 0; i < count; i++)
+            first[i] = shape.kind == KIND_OWNED_REFS ? values[i].integer : encode_integer(&values[i]);
+        ok = node_create_from(space, part_flags(&shape, PART_VALUES), first, count, &parts[PART_VALUES]);
+        break;
+    case KIND_TIMESTAMP:
+        for (size_t i = 0; i < count; i++) {
+            bool is_null = values[i].type == CE_TYPE_NULL;
+            first[i] = is_null ? 0 : values[i].timestamp.seconds;
+            second[i] = is_null ? 0 : values[i].timestamp.nanoseconds;
+        }
+        ok = node_create_from(space, 0, first, count, &parts[PART_VALUES]) &&
+             node_create_from(space, 0, second, count, &parts[PART_NANOSECONDS]);
+        break;
+    case KIND_FIXED:
+        for (size_t i = 0; i < count; i++) {
+            uint8_t element[16]; /* encode_fixed writes 16 bytes; an object id keeps 12 */
+            encode_fixed(type, values[i].type == CE_TYPE_NULL ? NULL : &values[i], element);
+            memcpy(bytes + i * shape.element_size, element, shape.element_size);
+        }
+        ok = node_create_bytes(space, 0, bytes, count * shape.element_size, &parts[PART_VALUES]);
+        break;
+    case KIND_VARIABLE: {
+        size_t end = 0;
+        for (size_t i = 0; i < count; i++) {
+            if (values[i].type != CE_TYPE_NULL && values[i].string.size > 0) {
+                memcpy(bytes + end, values[i].string.data, values[i].string.size);
+                end += values[i].string.size;
+            }
+            first[i] = (int64_t)end;
+        }
+        ok = node_create_from(space, 0, first, count, &parts[PART_VALUES]) &&
+             node_create_bytes(space, 0, bytes, end, &parts[PART_BYTES]);
+        break;
+    }
+    }
+    if (ok && nullable) {
+        for (size_t i = 0; i < count; i++) second[i] = values[i].type == CE_TYPE_NULL ? 1 : 0;
+        ok = node_create_from(space, 0, second, count, &parts[shape.null_part]);
+    }
+    free(first);
+    free(bytes);
     return ok && assemble(space, &shape, parts, out_column);
 }
 
@@ -889,6 +1008,7 @@ bool column_set(ce_space *space, ce_ref *column, ce_type type, bool nullable, si
     bool ok = true;
     switch (view.shape.kind) {
     case KIND_INTEGER: ok = part_set(space, column, &view, PART_VALUES, index, encode_integer(value)); break;
+    case KIND_OWNED_REFS: ok = part_set(space, column, &view, PART_VALUES, index, value->integer); break;
     case KIND_TIMESTAMP:
         ok = part_set(space, column, &view, PART_VALUES, index, is_null ? 0 : value->timestamp.seconds) &&
              part_set(space, column, &view, PART_NANOSECONDS, index, is_null ? 0 : value->timestamp.nanoseconds);
@@ -916,7 +1036,8 @@ bool column_insert_default(ce_space *space, ce_ref *column, ce_type type, bool n
         return ce_fail(CE_ERR_INVALID_ARGUMENT, "a column array holds at most %u values", COLUMN_MAX_COUNT);
     bool ok = true;
     switch (view.shape.kind) {
-    case KIND_INTEGER: ok = part_insert(space, column, &view, PART_VALUES, index, 0); break;
+    case KIND_INTEGER:
+    case KIND_OWNED_REFS: ok = part_insert(space, column, &view, PART_VALUES, index, 0); break;
     case KIND_TIMESTAMP:
         ok = part_insert(space, column, &view, PART_VALUES, index, 0) &&
              part_insert(space, column, &view, PART_NANOSECONDS, index, 0);
@@ -940,6 +1061,54 @@ bool column_insert_default(ce_space *space, ce_ref *column, ce_type type, bool n
     return ok;
 }
 
+bool column_insert(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index, const ce_value *value)
+{
+    column_view view;
+    if (!open_column(space, *column, type, nullable, true, &view)) return false;
+    if (!check_value(&view.shape, value)) return false;
+    if (index > view.count) return out_of_bounds(&view, index);
+    if (view.count >= COLUMN_MAX_COUNT)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "a column array holds at most %u values", COLUMN_MAX_COUNT);
+    bool is_null = value->type == CE_TYPE_NULL;
+    bool ok = true;
+    switch (view.shape.kind) {
+    case KIND_INTEGER: ok = part_insert(space, column, &view, PART_VALUES, index, encode_integer(value)); break;
+    case KIND_OWNED_REFS: ok = part_insert(space, column, &view, PART_VALUES, index, value->integer); break;
+    case KIND_TIMESTAMP:
+        ok = part_insert(space, column, &view, PART_VALUES, index, is_null ? 0 : value->timestamp.seconds) &&
+             part_insert(space, column, &view, PART_NANOSECONDS, index, is_null ? 0 : value->timestamp.nanoseconds);
+        break;
+    case KIND_FIXED: {
+        uint8_t element[16];
+        encode_fixed(type, is_null ? NULL : value, element);
+        size_t at = index * view.shape.element_size;
+        ok = bytes_splice(space, column, &view, PART_VALUES, at, at, element, view.shape.element_size);
+        break;
+    }
+    case KIND_VARIABLE: {
+        const uint8_t *data = NULL;
+        size_t size = 0, start = 0;
+        if (!is_null) {
+            data = type == CE_TYPE_STRING ? (const uint8_t *)value->string.data : value->binary.data;
+            size = type == CE_TYPE_STRING ? value->string.size : value->binary.size;
+        }
+        /* The value's own node first: `data` may point into this column. */
+        ce_ref own = 0;
+        if (!is_null && !store_alone_if_large(space, data, size, &own)) return false;
+        size_t inline_size = own ? 0 : size;
+        ok = (index == 0 || end_at(&view, index - 1, &start)) &&
+             bytes_splice(space, column, &view, PART_BYTES, start, start, data, inline_size) &&
+             part_insert(space, column, &view, PART_VALUES, index, (int64_t)(start + inline_size)) &&
+             shift_ends(space, column, &view, index + 1, (int64_t)inline_size);
+        if (ok && own) ok = ensure_large(space, column, &view, view.count);
+        if (ok && view.part_refs[PART_LARGE]) ok = part_insert(space, column, &view, PART_LARGE, index, (int64_t)own);
+        break;
+    }
+    }
+    if (ok && nullable) ok = part_insert(space, column, &view, view.shape.null_part, index, is_null ? 1 : 0);
+    return ok;
+}
+
 bool column_erase(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index)
 {
     column_view view;
@@ -948,6 +1117,12 @@ bool column_erase(ce_space *space, ce_ref *column, ce_type type, bool nullable, 
     bool ok = true;
     switch (view.shape.kind) {
     case KIND_INTEGER: ok = part_erase(space, column, &view, PART_VALUES, index); break;
+    case KIND_OWNED_REFS: {
+        int64_t element = node_get(&view.parts[PART_VALUES], index);
+        ok = check_owned_ref(&view, index, element) && part_erase(space, column, &view, PART_VALUES, index) &&
+             (element == 0 || node_free_tree(space, (ce_ref)element));
+        break;
+    }
     case KIND_TIMESTAMP:
         ok = part_erase(space, column, &view, PART_VALUES, index) &&
              part_erase(space, column, &view, PART_NANOSECONDS, index);
@@ -1010,7 +1185,8 @@ bool column_split(ce_space *space, ce_ref *column, ce_type type, bool nullable, 
     ce_ref right_parts[PART_MAX] = {0};
     bool ok = true;
     switch (view.shape.kind) {
-    case KIND_INTEGER: ok = split_integers(space, column, &view, PART_VALUES, from, &right_parts[PART_VALUES]); break;
+    case KIND_INTEGER:
+    case KIND_OWNED_REFS: ok = split_integers(space, column, &view, PART_VALUES, from, &right_parts[PART_VALUES]); break;
     case KIND_TIMESTAMP:
         ok = split_integers(space, column, &view, PART_VALUES, from, &right_parts[PART_VALUES]) &&
              split_integers(space, column, &view, PART_NANOSECONDS, from, &right_parts[PART_NANOSECONDS]);
@@ -1091,6 +1267,7 @@ bool column_scan_open(const ce_space *space, ce_ref column, ce_type type, bool n
         if (out->has_large) out->large = view.parts[PART_LARGE];
         out->part_refs[2] = view.part_refs[PART_LARGE];
         break;
+    case KIND_OWNED_REFS: break; /* values: the refs */
     }
     out->has_nulls = view.shape.null_part != PART_MAX;
     if (out->has_nulls) {

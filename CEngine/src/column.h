@@ -7,7 +7,8 @@
  * checking those nodes when they are read, type checks of values written,
  * zstd compression of large strings and binaries.
  * Never: knows tables, properties, object keys or the cluster tree (the
- * caller names the table and property in its messages); never handles mixed
+ * caller names the table and property in its messages); never interprets
+ * the trees of an owned-refs column (see COLUMN_TYPE_OWNED_REFS) or mixed
  * or link properties (the table layer does).
  *
  * Every call takes the property's type and nullability: the column's nodes
@@ -33,6 +34,15 @@
  * a larger count read from the file is damage (a node of width 0 holds any
  * count in 8 bytes, and would make every operation loop for seconds). */
 #define COLUMN_MAX_COUNT 65536u
+
+/* A column type of the engine's own (not a property type): each element is
+ * 0 or the ref of a tree that the element owns (an object's list, set,
+ * dictionary, backlinks or mixed value). column_get hands an element out as
+ * a CE_TYPE_INT value holding the ref; column_set stores one without freeing
+ * what the element named before (the caller changed that tree in place, or
+ * freed it); column_erase and column_destroy free the trees they drop.
+ * Never nullable. */
+#define COLUMN_TYPE_OWNED_REFS ((ce_type)64)
 
 /* Strings and binaries larger than this get a node of their own. */
 #define COLUMN_INLINE_MAX 65536u
@@ -74,6 +84,11 @@ bool column_size(const ce_space *space, ce_ref column, ce_type type, bool nullab
 bool column_get(const ce_space *space, ce_ref column, ce_type type, bool nullable, size_t index,
                 ce_column_scratch *scratch, ce_value *out_value);
 
+/* A new column holding `count` values (checked as column_set checks them),
+ * built in one pass: how a cluster leaf is filled at once. */
+bool column_create_from_values(ce_space *space, ce_type type, bool nullable, const ce_value *values, size_t count,
+                               ce_ref *out_column);
+
 /* Replaces the value at `index`. The value must have the column's type, or
  * be null in a nullable column. Its bytes are copied; they may point into the
  * database, even into this column. */
@@ -81,6 +96,10 @@ bool column_set(ce_space *space, ce_ref *column, ce_type type, bool nullable, si
 
 /* Inserts the default value before `index` (index == count appends). */
 bool column_insert_default(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index);
+
+/* Inserts `value` before `index` (index == count appends): what
+ * column_insert_default and column_set do together, in one pass. */
+bool column_insert(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index, const ce_value *value);
 
 bool column_erase(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index);
 

@@ -251,6 +251,7 @@ struct ce_txn {
     void *layer_state;                 /* see db_txn_set_layer_state */
     void (*release_layer_state)(void *state);
     uint64_t stamp;                    /* see db_txn_stamp */
+    bool (*before_commit)(ce_txn *txn, void *state); /* see db_txn_set_before_commit */
 };
 
 /* Stamps are unique in the process: a new one for every begin, advance and
@@ -266,9 +267,15 @@ static void release_layer_state(ce_txn *txn)
     if (txn->release_layer_state) txn->release_layer_state(txn->layer_state);
     txn->layer_state = NULL;
     txn->release_layer_state = NULL;
+    txn->before_commit = NULL;
 }
 
 void *db_txn_layer_state(const ce_txn *txn) { return txn->layer_state; }
+
+void db_txn_set_before_commit(ce_txn *txn, bool (*before_commit)(ce_txn *txn, void *state))
+{
+    txn->before_commit = before_commit;
+}
 
 void db_txn_set_layer_state(ce_txn *txn, void *state, void (*release)(void *state))
 {
@@ -1146,7 +1153,8 @@ bool ce_txn_commit(ce_txn *txn)
     ce_db *db = txn->db;
     version_info info = {0};
     uint64_t bytes_written = 0;
-    bool ok = build_new_version(txn, &info) && write_new_version(txn, &info, &bytes_written);
+    bool ok = (!txn->before_commit || txn->before_commit(txn, txn->layer_state)) && build_new_version(txn, &info) &&
+              write_new_version(txn, &info, &bytes_written);
     if (ok) {
         publish_latest(db->shared, &info);
         /* After a large commit, vouch for it so that an open after a crash
@@ -1237,7 +1245,7 @@ bool ce_db_verify(ce_db *db, ce_db_stats *out_stats)
     bool ok = false;
     uint64_t free_bytes = 0, free_extents = 0;
     const ce_space *space = &txn->space;
-    if (!node_walk_tree(space, txn->info.top_ref, 64, collect_node, &list)) goto done;
+    if (!node_walk_tree(space, txn->info.top_ref, NODE_MAX_TREE_DEPTH, collect_node, &list)) goto done;
     ce_free_extent *free_list = NULL;
     size_t free_count = 0;
     if (!load_free_list(txn, &free_list, &free_count)) goto done;

@@ -40,6 +40,11 @@ void db_txn_set_layer_state(ce_txn *txn, void *state, void (*release)(void *stat
  * (a query's results) stays right while the stamp is the same. */
 uint64_t db_txn_stamp(const ce_txn *txn);
 
+/* A call the commit makes first, with the layer state (the table layer
+ * flushes the objects it buffered); its failure fails the commit. Cleared
+ * with the layer state. */
+void db_txn_set_before_commit(ce_txn *txn, bool (*before_commit)(ce_txn *txn, void *state));
+
 /* Fails with CE_ERR_WRONG_TRANSACTION_STATE unless txn is a write transaction. */
 bool db_txn_require_write(const ce_txn *txn);
 

@@ -60,30 +60,35 @@
  * have the same layout. The searches run per element width so that each
  * probe is one load, not a call through node_get's switch. */
 
+/* A packed element plus the node's base (see NODE_BASED in node.h). */
+#define INDEX_FULL(probe) ((int64_t)((uint64_t)base + (uint64_t)(int64_t)(probe)))
+
 #define INDEX_DEFINE_SEARCHES(name, type)                                                                  \
-    static size_t search_key_##name(const uint8_t *payload, size_t low, size_t high, int64_t key)          \
+    static size_t search_key_##name(const uint8_t *payload, int64_t base, size_t low, size_t high,       \
+                                    int64_t key)                                                       \
     {                                                                                                      \
         while (low < high) {                                                                               \
             size_t middle = low + (high - low) / 2;                                                        \
             type probe;                                                                                    \
             memcpy(&probe, payload + 2 * middle * sizeof(type), sizeof(type));                             \
-            if ((int64_t)probe < key) low = middle + 1;                                                    \
+            if (INDEX_FULL(probe) < key) low = middle + 1;                                                    \
             else high = middle;                                                                            \
         }                                                                                                  \
         return low;                                                                                        \
     }                                                                                                      \
-    static size_t search_pair_##name(const uint8_t *payload, size_t low, size_t high, int64_t key,         \
+    static size_t search_pair_##name(const uint8_t *payload, int64_t base, size_t low, size_t high,      \
+                                     int64_t key,                                                      \
                                      int64_t value, bool after_equal)                                      \
     {                                                                                                      \
         while (low < high) {                                                                               \
             size_t middle = low + (high - low) / 2;                                                        \
             type probe_key;                                                                                \
             memcpy(&probe_key, payload + 2 * middle * sizeof(type), sizeof(type));                         \
-            bool below = (int64_t)probe_key < key;                                                         \
-            if ((int64_t)probe_key == key) {                                                               \
+            bool below = INDEX_FULL(probe_key) < key;                                                         \
+            if (INDEX_FULL(probe_key) == key) {                                                               \
                 type probe_value;                                                                          \
                 memcpy(&probe_value, payload + (2 * middle + 1) * sizeof(type), sizeof(type));             \
-                below = (int64_t)probe_value < value || (after_equal && (int64_t)probe_value == value);    \
+                below = INDEX_FULL(probe_value) < value || (after_equal && INDEX_FULL(probe_value) == value);    \
             }                                                                                              \
             if (below) low = middle + 1;                                                                   \
             else high = middle;                                                                            \
@@ -100,10 +105,10 @@ INDEX_DEFINE_SEARCHES(64, int64_t)
 static size_t search_key(const ce_node *node, size_t low, size_t high, int64_t key)
 {
     switch (node->width) {
-    case 8: return search_key_8(node->payload, low, high, key);
-    case 16: return search_key_16(node->payload, low, high, key);
-    case 32: return search_key_32(node->payload, low, high, key);
-    case 64: return search_key_64(node->payload, low, high, key);
+    case 8: return search_key_8(node->payload, node->base, low, high, key);
+    case 16: return search_key_16(node->payload, node->base, low, high, key);
+    case 32: return search_key_32(node->payload, node->base, low, high, key);
+    case 64: return search_key_64(node->payload, node->base, low, high, key);
     default: /* widths 0 to 4: keys 0 to 15, small nodes */
         while (low < high) {
             size_t middle = low + (high - low) / 2;
@@ -119,10 +124,10 @@ static size_t search_key(const ce_node *node, size_t low, size_t high, int64_t k
 static size_t search_pair(const ce_node *node, size_t low, size_t high, int64_t key, int64_t value, bool after_equal)
 {
     switch (node->width) {
-    case 8: return search_pair_8(node->payload, low, high, key, value, after_equal);
-    case 16: return search_pair_16(node->payload, low, high, key, value, after_equal);
-    case 32: return search_pair_32(node->payload, low, high, key, value, after_equal);
-    case 64: return search_pair_64(node->payload, low, high, key, value, after_equal);
+    case 8: return search_pair_8(node->payload, node->base, low, high, key, value, after_equal);
+    case 16: return search_pair_16(node->payload, node->base, low, high, key, value, after_equal);
+    case 32: return search_pair_32(node->payload, node->base, low, high, key, value, after_equal);
+    case 64: return search_pair_64(node->payload, node->base, low, high, key, value, after_equal);
     default:
         while (low < high) {
             size_t middle = low + (high - low) / 2;
@@ -246,17 +251,18 @@ bool index_create(ce_space *space, ce_ref *out_root) { return node_create(space,
  * bounded time inside the node. */
 
 #define INDEX_DEFINE_NEAR_SEARCH(name, type)                                                               \
-    static size_t search_key_near_##name(const uint8_t *payload, size_t pairs, int64_t key, size_t guess)  \
+    static size_t search_key_near_##name(const uint8_t *payload, int64_t base, size_t pairs, int64_t key, \
+                                         size_t guess)                                                 \
     {                                                                                                      \
         size_t low, high;                                                                                  \
         type probe;                                                                                        \
         memcpy(&probe, payload + 2 * guess * sizeof(type), sizeof(type));                                  \
-        if ((int64_t)probe < key) {                                                                        \
+        if (INDEX_FULL(probe) < key) {                                                                        \
             size_t bound = 1;                                                                              \
             for (;;) {                                                                                     \
                 if (bound >= pairs - guess) break;                                                         \
                 memcpy(&probe, payload + 2 * (guess + bound) * sizeof(type), sizeof(type));                \
-                if ((int64_t)probe >= key) break;                                                          \
+                if (INDEX_FULL(probe) >= key) break;                                                          \
                 bound *= 2;                                                                                \
             }                                                                                              \
             low = guess + bound / 2 + 1;                                                                   \
@@ -266,13 +272,13 @@ bool index_create(ce_space *space, ce_ref *out_root) { return node_create(space,
             for (;;) {                                                                                     \
                 if (bound > guess) break;                                                                  \
                 memcpy(&probe, payload + 2 * (guess - bound) * sizeof(type), sizeof(type));                \
-                if ((int64_t)probe < key) break;                                                           \
+                if (INDEX_FULL(probe) < key) break;                                                           \
                 bound *= 2;                                                                                \
             }                                                                                              \
             low = bound > guess ? 0 : guess - bound + 1;                                                   \
             high = guess - bound / 2;                                                                      \
         }                                                                                                  \
-        return search_key_##name(payload, low, high, key);                                                 \
+        return search_key_##name(payload, base, low, high, key);                                                 \
     }
 
 INDEX_DEFINE_NEAR_SEARCH(8, int8_t)
@@ -309,10 +315,10 @@ static size_t search_key_guided(const ce_node *node, size_t pairs, int64_t key, 
     int64_t upper = bounds->has_upper ? bounds->upper : node_get(node, 2 * pairs - 2);
     size_t guess = interpolate(key, lower, upper, pairs);
     switch (node->width) {
-    case 8: return search_key_near_8(node->payload, pairs, key, guess);
-    case 16: return search_key_near_16(node->payload, pairs, key, guess);
-    case 32: return search_key_near_32(node->payload, pairs, key, guess);
-    default: return search_key_near_64(node->payload, pairs, key, guess);
+    case 8: return search_key_near_8(node->payload, node->base, pairs, key, guess);
+    case 16: return search_key_near_16(node->payload, node->base, pairs, key, guess);
+    case 32: return search_key_near_32(node->payload, node->base, pairs, key, guess);
+    default: return search_key_near_64(node->payload, node->base, pairs, key, guess);
     }
 }
 
@@ -626,20 +632,125 @@ static bool insert_into(ce_space *space, ce_ref *ref, int64_t key, int64_t value
     return split_inner(space, *ref, at_end ? children - 1 : children / 2, out);
 }
 
+/* A new root above a root that split. */
+static bool grow_root(ce_space *space, ce_ref *root, const split_result *split)
+{
+    ce_ref separators, new_root;
+    if (!node_create(space, 0, 2, 0, &separators) || !node_set(space, separators, 0, split->separator_key) ||
+        !node_set(space, separators, 1, split->separator_value))
+        return false;
+    if (!node_create(space, NODE_INNER | NODE_HAS_REFS, 3, 0, &new_root) ||
+        !node_set(space, new_root, 0, (int64_t)separators) || !node_set(space, new_root, 1, (int64_t)*root) ||
+        !node_set(space, new_root, 2, (int64_t)split->right))
+        return false;
+    *root = new_root;
+    return true;
+}
+
 bool index_insert(ce_space *space, ce_ref *root, int64_t key, int64_t value)
 {
     split_result split;
     if (!insert_into(space, root, key, value, 0, true, &split)) return false;
-    if (!split.happened) return true;
-    ce_ref separators, new_root;
-    if (!node_create(space, 0, 2, 0, &separators) || !node_set(space, separators, 0, split.separator_key) ||
-        !node_set(space, separators, 1, split.separator_value))
+    return !split.happened || grow_root(space, root, &split);
+}
+
+/* --- appending whole leaves --- */
+
+/* The last leaf: its pair count and its last pair. */
+static bool last_leaf(const ce_space *space, ce_ref root, size_t *out_pairs, int64_t *out_key, int64_t *out_value)
+{
+    ce_ref ref = root;
+    for (unsigned depth = 0;; depth++) {
+        index_node node;
+        if (!read_index_node(space, ref, depth, false, &node)) return false;
+        if (!node.inner) {
+            *out_pairs = node.count;
+            if (node.count) {
+                *out_key = node_get(&node.node, 2 * node.count - 2);
+                *out_value = node_get(&node.node, 2 * node.count - 1);
+            }
+            return true;
+        }
+        if (!child_at(&node.node, ref, node.count, &ref)) return false;
+    }
+}
+
+/* Adds a leaf after the last one (its first pair the separator), splitting
+ * inner nodes on the way up as an insert at the end would. */
+static bool append_leaf_into(ce_space *space, ce_ref *ref, ce_ref leaf, int64_t first_key, int64_t first_value,
+                             unsigned depth, split_result *out)
+{
+    out->happened = false;
+    index_node node;
+    if (!read_index_node(space, *ref, depth, false, &node)) return false;
+    if (!node.inner) {
+        *out = (split_result){true, leaf, first_key, first_value};
+        return true;
+    }
+    size_t child = node.count - 1;
+    ce_ref child_ref, original_child;
+    split_result child_split;
+    if (!child_at(&node.node, *ref, child + 1, &child_ref)) return false;
+    original_child = child_ref;
+    if (!append_leaf_into(space, &child_ref, leaf, first_key, first_value, depth + 1, &child_split)) return false;
+    if (!child_split.happened) {
+        /* The child took the leaf (it may be a copy now); no new sibling here. */
+        if (child_ref == original_child) return true;
+        return node_make_writable(space, ref) && node_set(space, *ref, 1 + child, (int64_t)child_ref);
+    }
+    ce_ref separator_ref = node.separator_ref;
+    if (!node_make_writable(space, ref) || !node_set(space, *ref, 1 + child, (int64_t)child_ref) ||
+        !node_make_writable(space, &separator_ref) || !node_set(space, *ref, 0, (int64_t)separator_ref) ||
+        !node_insert(space, separator_ref, 2 * child, child_split.separator_key) ||
+        !node_insert(space, separator_ref, 2 * child + 1, child_split.separator_value) ||
+        !node_insert(space, *ref, 2 + child, (int64_t)child_split.right))
         return false;
-    if (!node_create(space, NODE_INNER | NODE_HAS_REFS, 3, 0, &new_root) ||
-        !node_set(space, new_root, 0, (int64_t)separators) || !node_set(space, new_root, 1, (int64_t)*root) ||
-        !node_set(space, new_root, 2, (int64_t)split.right))
-        return false;
-    *root = new_root;
+    size_t children = node.count + 1;
+    if (children <= INDEX_INNER_MAX_CHILDREN) return true;
+    return split_inner(space, *ref, children - 1, out);
+}
+
+bool index_append(ce_space *space, ce_ref *root, const int64_t *pairs, size_t pair_count)
+{
+    if (pair_count == 0) return true;
+    for (size_t i = 1; i < pair_count; i++)
+        if (!pair_less(pairs[2 * i - 2], pairs[2 * i - 1], pairs[2 * i], pairs[2 * i + 1]))
+            return ce_fail(CE_ERR_INVALID_ARGUMENT, "index_append: the pairs are not in increasing order");
+    size_t last_pairs = 0;
+    int64_t last_key = 0, last_value = 0;
+    if (!last_leaf(space, *root, &last_pairs, &last_key, &last_value)) return false;
+    if (last_pairs > 0 && !pair_less(last_key, last_value, pairs[0], pairs[1]))
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "index_append: the pairs do not follow the index's last pair");
+    size_t done = 0;
+    /* A last leaf with room is filled first, so that leaves stay full. */
+    for (; done < pair_count && last_pairs > 0 && last_pairs + done < INDEX_LEAF_MAX_PAIRS; done++)
+        if (!index_insert(space, root, pairs[2 * done], pairs[2 * done + 1])) return false;
+    while (done < pair_count) {
+        size_t batch = pair_count - done < INDEX_LEAF_MAX_PAIRS ? pair_count - done : INDEX_LEAF_MAX_PAIRS;
+        ce_ref leaf;
+        if (!node_create_from(space, NODE_CONTEXT, pairs + 2 * done, 2 * batch, &leaf)) return false;
+        if (last_pairs == 0) {
+            /* The empty root leaf of an empty index gives way. */
+            if (!node_free(space, *root)) return false;
+            *root = leaf;
+        } else {
+            split_result split;
+            if (!append_leaf_into(space, root, leaf, pairs[2 * done], pairs[2 * done + 1], 0, &split) ||
+                (split.happened && !grow_root(space, root, &split)))
+                return false;
+        }
+        last_pairs = batch;
+        done += batch;
+    }
+    return true;
+}
+
+/* The last pair; *out_found is false for an empty index. */
+bool index_last(const ce_space *space, ce_ref root, int64_t *out_key, int64_t *out_value, bool *out_found)
+{
+    size_t pairs = 0;
+    if (!last_leaf(space, root, &pairs, out_key, out_value)) return false;
+    *out_found = pairs > 0;
     return true;
 }
 

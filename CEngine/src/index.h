@@ -31,6 +31,14 @@ bool index_create(ce_space *space, ce_ref *out_root);
  * index is unchanged). */
 bool index_insert(ce_space *space, ce_ref *root, int64_t key, int64_t value);
 
+/* Adds `pair_count` pairs (pairs[2i] = key, pairs[2i + 1] = value), in
+ * increasing order and all after the index's last pair, filling whole leaves
+ * at once (a bulk load). */
+bool index_append(ce_space *space, ce_ref *root, const int64_t *pairs, size_t pair_count);
+
+/* The last pair; *out_found is false for an empty index. */
+bool index_last(const ce_space *space, ce_ref root, int64_t *out_key, int64_t *out_value, bool *out_found);
+
 /* Removes a pair; a missing pair is CE_ERR_CORRUPT "index entry missing"
  * (the layer above only erases what it inserted, so the index disagrees with
  * the data), and the index is unchanged. */

@@ -13,7 +13,6 @@
 
 #define NODE_MARKER_0 0x4E
 #define NODE_MARKER_1 0xA1
-#define MAX_TREE_DEPTH 64
 
 static const uint8_t width_of_code[8] = {0, 1, 2, 4, 8, 16, 32, 64};
 
@@ -70,7 +69,7 @@ static void put_element(uint8_t *payload, uint8_t width, size_t index, int64_t v
 
 static int64_t get_element(const uint8_t *payload, uint8_t width, size_t index)
 {
-    ce_node view = {.payload = payload, .width = width};
+    ce_node view = {.base = 0, .payload = payload, .width = width};
     return node_get(&view, index);
 }
 
@@ -100,12 +99,22 @@ bool node_read(const ce_space *space, ce_ref ref, ce_node *out_node)
         return ce_fail(CE_ERR_CORRUPT, "invalid database: invalid node header at offset %llu",
                        (unsigned long long)ref);
     uint8_t width = width_of_code[code];
-    if (!ref_is_temporary(ref) && !space_bytes(space, ref, (size_t)node_size_for(width, count), &bytes))
+    bool based = (flags & NODE_BASED) != 0;
+    if (based && (ref_is_temporary(ref) || (flags & (NODE_HAS_REFS | NODE_BYTES))))
+        return ce_fail(CE_ERR_CORRUPT, "invalid database: invalid node header at offset %llu", (unsigned long long)ref);
+    if (!ref_is_temporary(ref) &&
+        !space_bytes(space, ref, (size_t)node_size_for(width, count) + (based ? NODE_BASE_SIZE : 0), &bytes))
         return ce_fail(CE_ERR_CORRUPT, "invalid database: node at offset %llu (%u elements) extends past the end of the file",
                        (unsigned long long)ref, count);
+    out_node->base = 0;
+    out_node->based = based;
+    if (based) {
+        memcpy(&out_node->base, bytes + NODE_HEADER_SIZE, NODE_BASE_SIZE);
+        bytes += NODE_BASE_SIZE;
+    }
     out_node->payload = bytes + NODE_HEADER_SIZE;
     out_node->count = count;
-    out_node->flags = flags;
+    out_node->flags = (uint8_t)(flags & ~NODE_BASED);
     out_node->width = width;
     return true;
 }
@@ -133,6 +142,8 @@ static bool dirty_view(ce_space *space, ce_ref ref, ce_node *out_node, uint8_t *
     uint8_t *bytes = space_dirty_bytes(space, ref);
     uint32_t count;
     memcpy(&count, bytes + 4, 4);
+    out_node->base = 0;
+    out_node->based = false;
     out_node->payload = bytes + NODE_HEADER_SIZE;
     out_node->count = count;
     out_node->flags = bytes[0];
@@ -177,6 +188,27 @@ bool node_create(ce_space *space, uint8_t flags, size_t count, int64_t fill, ce_
     return true;
 }
 
+bool node_create_from(ce_space *space, uint8_t flags, const int64_t *values, size_t count, ce_ref *out_ref)
+{
+    if (count > NODE_MAX_COUNT) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a node cannot hold %zu elements", count);
+    uint8_t width = 0;
+    for (size_t i = 0; i < count && width < 64; i++) {
+        uint8_t needed = node_width_for(values[i]);
+        if (needed > width) width = needed;
+    }
+    if (flags & NODE_HAS_REFS)
+        for (size_t i = 0; i < count; i++)
+            if (ref_is_temporary((ce_ref)values[i])) width = 64;
+    size_t size = (size_t)node_size_for(width, count);
+    uint8_t *bytes;
+    if (!space_dirty_create(space, size, true, out_ref, &bytes)) return false;
+    memset(bytes, 0, size);
+    write_header(bytes, flags, width, (uint32_t)count);
+    if (width != 0)
+        for (size_t i = 0; i < count; i++) put_element(bytes + NODE_HEADER_SIZE, width, i, values[i]);
+    return true;
+}
+
 bool node_create_bytes(ce_space *space, uint8_t flags, const void *data, size_t length, ce_ref *out_ref)
 {
     if (length > NODE_MAX_COUNT) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a value of %zu bytes is too large", length);
@@ -206,8 +238,22 @@ bool node_make_writable(ce_space *space, ce_ref *ref)
     size_t size = (size_t)node_size(&node);
     ce_ref copy;
     uint8_t *bytes;
-    if (!space_dirty_create(space, size, false, &copy, &bytes)) return false;
-    memcpy(bytes, node.payload - NODE_HEADER_SIZE, size);
+    if (node.based) {
+        /* Dirty nodes have no base: the copy holds the values themselves. */
+        uint8_t width = 0;
+        for (size_t i = 0; i < node.count && width < 64; i++) {
+            uint8_t needed = node_width_for(node_get(&node, i));
+            if (needed > width) width = needed;
+        }
+        size_t copy_size = (size_t)node_size_for(width, node.count);
+        if (!space_dirty_create(space, copy_size, false, &copy, &bytes)) return false;
+        memset(bytes, 0, copy_size);
+        write_header(bytes, node.flags, width, node.count);
+        for (size_t i = 0; i < node.count; i++) put_element(bytes + NODE_HEADER_SIZE, width, i, node_get(&node, i));
+    } else {
+        if (!space_dirty_create(space, size, false, &copy, &bytes)) return false;
+        memcpy(bytes, node.payload - NODE_HEADER_SIZE, size);
+    }
     if (!space_free(space, *ref, size)) return false;
     *ref = copy;
     return true;
@@ -324,8 +370,8 @@ bool node_free(ce_space *space, ce_ref ref)
 
 static bool free_tree(ce_space *space, ce_ref ref, unsigned depth, uint64_t *visited_bytes)
 {
-    if (depth > MAX_TREE_DEPTH)
-        return ce_fail(CE_ERR_CORRUPT, "invalid database: tree deeper than %d at offset %llu", MAX_TREE_DEPTH,
+    if (depth > NODE_MAX_TREE_DEPTH)
+        return ce_fail(CE_ERR_CORRUPT, "invalid database: tree deeper than %d at offset %llu", NODE_MAX_TREE_DEPTH,
                        (unsigned long long)ref);
     ce_node node;
     if (!node_read(space, ref, &node)) return false;
@@ -350,6 +396,41 @@ bool node_free_tree(ce_space *space, ce_ref ref)
     return free_tree(space, ref, 0, &visited_bytes);
 }
 
+/* The smallest and largest element of an integer node without refs (0 and
+ * 0 when empty): typed
+ * loops for the byte widths (the compiler vectorizes them), node_get for
+ * the narrow ones. */
+static void integer_range(const ce_node *node, int64_t *out_minimum, int64_t *out_maximum)
+{
+    const uint8_t *payload = node->payload;
+    size_t count = node->count;
+    /* The true extremes (not 0 and 0): the base is the minimum. */
+    int64_t minimum = count ? node_get(node, 0) : 0, maximum = minimum;
+#define RANGE_OF(type)                                                                                           \
+    for (size_t i = 0; i < count; i++) {                                                                         \
+        type value;                                                                                              \
+        memcpy(&value, payload + i * sizeof value, sizeof value);                                                \
+        if (value < minimum) minimum = value;                                                                    \
+        if (value > maximum) maximum = value;                                                                    \
+    }
+    switch (node->width) {
+    case 8: RANGE_OF(int8_t) break;
+    case 16: RANGE_OF(int16_t) break;
+    case 32: RANGE_OF(int32_t) break;
+    case 64: RANGE_OF(int64_t) break;
+    default:
+        for (size_t i = 0; i < count; i++) {
+            int64_t value = node_get(node, i);
+            if (value < minimum) minimum = value;
+            if (value > maximum) maximum = value;
+        }
+        break;
+    }
+#undef RANGE_OF
+    *out_minimum = minimum;
+    *out_maximum = maximum;
+}
+
 static bool finalize(ce_space *space, ce_ref ref, ce_ref *out_final, unsigned depth)
 {
     if (!ref_is_temporary(ref)) {
@@ -361,12 +442,14 @@ static bool finalize(ce_space *space, ce_ref ref, ce_ref *out_final, unsigned de
         *out_final = placed;
         return true;
     }
-    if (depth > MAX_TREE_DEPTH) return ce_fail(CE_ERR_CORRUPT, "internal error: tree deeper than %d", MAX_TREE_DEPTH);
+    if (depth > NODE_MAX_TREE_DEPTH)
+        return ce_fail(CE_ERR_CORRUPT, "internal error: tree deeper than %d", NODE_MAX_TREE_DEPTH);
     ce_node node = {0};
     uint8_t *bytes = NULL;
     if (!dirty_view(space, ref, &node, &bytes)) return false;
     int64_t minimum = 0, maximum = 0;
-    for (size_t i = 0; i < node.count && !(node.flags & NODE_BYTES); i++) {
+    if (!(node.flags & (NODE_BYTES | NODE_HAS_REFS))) integer_range(&node, &minimum, &maximum);
+    for (size_t i = 0; i < node.count && (node.flags & NODE_HAS_REFS); i++) {
         int64_t value = node_get(&node, i);
         if ((node.flags & NODE_HAS_REFS) && ref_is_temporary((ce_ref)value) && node_value_is_ref(value)) {
             ce_ref child_final;
@@ -385,13 +468,45 @@ static bool finalize(ce_space *space, ce_ref ref, ce_ref *out_final, unsigned de
         if (width_of_maximum > width) width = width_of_maximum;
         if (minimum < 0 && width < 8) width = 8;
     }
-    uint64_t size = node_size_for(width, node.count);
+    /* A base when the offsets from it pack enough narrower to pay for its 8
+     * bytes: the minimum for the unsigned widths 1, 2 and 4; for the signed
+     * ones the middle of the range, so that 256 values fit 8 bits. */
+    bool based = false;
+    int64_t base = 0;
+    uint64_t range = (uint64_t)maximum - (uint64_t)minimum;
+    if (!(node.flags & (NODE_BYTES | NODE_HAS_REFS)) && node.count > 0 && (minimum != 0 || range >= 128)) {
+        static const uint8_t candidates[] = {1, 2, 4, 8, 16, 32};
+        for (size_t c = 0; c < sizeof candidates; c++) {
+            uint8_t candidate = candidates[c];
+            if (range >= (1ull << candidate)) continue;
+            if (node_size_for(candidate, node.count) + NODE_BASE_SIZE < node_size_for(width, node.count)) {
+                based = true;
+                base = candidate < 8 ? minimum : (int64_t)((uint64_t)minimum + (1ull << (candidate - 1)));
+                width = candidate;
+            }
+            break;
+        }
+    }
+    uint64_t size = node_size_for(width, node.count) + (based ? NODE_BASE_SIZE : 0);
     uint64_t position;
     uint8_t *target;
     if (!space_place(space, size, space_dirty_is_fresh(space, ref), &position, &target)) return false;
-    memset(target, 0, (size_t)size);
-    write_header(target, node.flags, width, node.count);
-    if (node.flags & NODE_BYTES) {
+    write_header(target, (uint8_t)(node.flags | (based ? NODE_BASED : 0)), width, node.count);
+    if (based) {
+        memcpy(target + NODE_HEADER_SIZE, &base, NODE_BASE_SIZE);
+        target += NODE_BASE_SIZE; /* the elements follow the base */
+        size -= NODE_BASE_SIZE;
+    }
+    /* Zero what the payload does not fill (the tail of the last 8 bytes);
+     * the rest is written below. */
+    uint64_t payload_bytes = (node.flags & NODE_BYTES) ? node.count : ((uint64_t)node.count * width + 7) / 8;
+    memset(target + NODE_HEADER_SIZE + payload_bytes, 0, (size_t)(size - NODE_HEADER_SIZE - payload_bytes));
+    if ((based || width != node.width) && !(node.flags & NODE_BYTES))
+        memset(target + NODE_HEADER_SIZE, 0, (size_t)payload_bytes); /* put_element reads the bytes it masks into */
+    if (based) {
+        for (size_t i = 0; i < node.count; i++)
+            put_element(target + NODE_HEADER_SIZE, width, i, (int64_t)((uint64_t)node_get(&node, i) - (uint64_t)base));
+    } else if (node.flags & NODE_BYTES) {
         memcpy(target + NODE_HEADER_SIZE, node.payload, node.count);
     } else if (width == node.width) {
         size_t used_bits = (size_t)node.count * width;
@@ -437,7 +552,8 @@ uint64_t node_dirty_size_bound(const ce_space *space)
 static bool place_fresh_leaves(ce_space *space, ce_ref ref, unsigned depth)
 {
     if (!ref_is_temporary(ref) || space_dirty_placed_at(space, ref)) return true;
-    if (depth > MAX_TREE_DEPTH) return ce_fail(CE_ERR_CORRUPT, "internal error: tree deeper than %d", MAX_TREE_DEPTH);
+    if (depth > NODE_MAX_TREE_DEPTH)
+        return ce_fail(CE_ERR_CORRUPT, "internal error: tree deeper than %d", NODE_MAX_TREE_DEPTH);
     ce_node node = {0};
     uint8_t *bytes = NULL;
     if (!dirty_view(space, ref, &node, &bytes)) return false;

@@ -34,15 +34,33 @@ enum {
     NODE_HAS_REFS = 2, /* even elements are refs to child nodes */
     NODE_BYTES = 4,    /* the payload is raw bytes (a blob or a string) */
     NODE_CONTEXT = 8,  /* a bit for the layer above */
-    NODE_FLAGS_ALL = 15
+    /* Frame of reference: the payload starts with an 8-byte base added to
+     * every element, so values that lie close together pack narrow (object
+     * keys, primary keys, timestamps). Only committed integer nodes (never
+     * has-refs or bytes) have it: the commit chooses it when it makes the
+     * node smaller, and a copy for writing drops it. node_read hands out the
+     * other flags in ce_node.flags and the base in ce_node.base, so that
+     * node_get and every check of flags work unchanged. */
+    NODE_BASED = 16,
+    NODE_FLAGS_ALL = 31
 };
+
+#define NODE_BASE_SIZE 8u
 
 #define NODE_HEADER_SIZE 8u
 #define NODE_MAX_COUNT 0x7FFFFFFFu
+/* The deepest a node may lie below the top (freeing, finalizing, verify).
+ * Collections nested in mixed values go 100 levels deep (table.c,
+ * MAX_NESTING), each level up to four nodes (the mixed node, a
+ * dictionary's node, a chunked root and a chunk) below the cluster tree:
+ * about 430 nodes deep at most. */
+#define NODE_MAX_TREE_DEPTH 512
 
 /* A read view of one node. `payload` stays valid while the transaction
  * lasts (and, for a dirty node, until the node is next changed). */
 typedef struct ce_node {
+    int64_t base; /* added to every element (NODE_BASED on disk); else 0 */
+    bool based;   /* the node on disk has NODE_BASED (which `flags` leaves out) */
     const uint8_t *payload;
     uint32_t count;
     uint8_t flags;
@@ -61,14 +79,17 @@ static inline uint64_t node_size_for(uint8_t width, uint64_t count)
     return NODE_HEADER_SIZE + ((payload + 7) & ~7ull);
 }
 
-static inline uint64_t node_size(const ce_node *node) { return node_size_for(node->width, node->count); }
+static inline uint64_t node_size(const ce_node *node)
+{
+    return node_size_for(node->width, node->count) + (node->based ? NODE_BASE_SIZE : 0);
+}
 
 /* Reads and checks a node header. Fails with CE_ERR_CORRUPT (naming the
  * offset) if the header or the node's extent is not valid. */
 bool node_read(const ce_space *space, ce_ref ref, ce_node *out_node);
 
-/* The element at `index` (< count). */
-static inline int64_t node_get(const ce_node *node, size_t index)
+/* The element at `index` (< count) as packed, before the base is added. */
+static inline int64_t node_get_packed(const ce_node *node, size_t index)
 {
     const uint8_t *payload = node->payload;
     switch (node->width) {
@@ -83,6 +104,13 @@ static inline int64_t node_get(const ce_node *node, size_t index)
     }
 }
 
+/* The element at `index` (< count). A damaged base cannot overflow: the
+ * sum wraps as unsigned arithmetic does. */
+static inline int64_t node_get(const ce_node *node, size_t index)
+{
+    return (int64_t)((uint64_t)node->base + (uint64_t)node_get_packed(node, index));
+}
+
 /* The smallest width that holds `value`. */
 uint8_t node_width_for(int64_t value);
 
@@ -90,6 +118,9 @@ uint8_t node_width_for(int64_t value);
 
 /* A new dirty node of `count` elements, each `fill`. */
 bool node_create(ce_space *space, uint8_t flags, size_t count, int64_t fill, ce_ref *out_ref);
+
+/* A new dirty node holding `values` (at the smallest width that holds them all). */
+bool node_create_from(ce_space *space, uint8_t flags, const int64_t *values, size_t count, ce_ref *out_ref);
 
 /* A new dirty NODE_BYTES node holding a copy of `bytes`. */
 bool node_create_bytes(ce_space *space, uint8_t flags, const void *bytes, size_t length, ce_ref *out_ref);

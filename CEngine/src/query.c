@@ -923,10 +923,12 @@ static bool check_argument_value(const ce_value *value, size_t index)
                            "within +-999999999 and have the sign of seconds",
                            index, (long long)value->timestamp.seconds, (int)value->timestamp.nanoseconds);
         return true;
-    case CE_TYPE_MIXED: break;
+    case CE_TYPE_MIXED:
+    case CE_TYPE_LIST:
+    case CE_TYPE_DICTIONARY: break;
     }
-    return ce_fail(CE_ERR_INVALID_ARGUMENT, "query argument %zu has type %d, which is not a value's type", index,
-                   (int)value->type);
+    return ce_fail(CE_ERR_INVALID_ARGUMENT, "query argument %zu has type %d, which is not a value a query compares",
+                   index, (int)value->type);
 }
 
 /* A copy of a value whose bytes the core owns. */
@@ -1103,6 +1105,13 @@ static bool bind_key_path(binder *b, const parse_tree *tree, const parse_node *n
     bool found;
     if (!table_find_property(b->txn, b->core->table, first->name, first->name_length, &property, &found)) return false;
     if (!found) return bind_error(b, position, "class '%s' has no property '%s'", b->table_name, first->name);
+    if (property.collection != CE_COLLECTION_NONE || property.type == CE_TYPE_LINK || property.type == CE_TYPE_MIXED)
+        return bind_error(b, position, "property '%s.%s' is a %s: queries do not go through links, collections and mixed values yet",
+                          b->table_name, property.name,
+                          property.collection == CE_COLLECTION_LIST ? "list"
+                          : property.collection == CE_COLLECTION_SET ? "set"
+                          : property.collection == CE_COLLECTION_DICTIONARY ? "dictionary"
+                          : property.type == CE_TYPE_LINK ? "link" : "mixed value");
     if (count > 1) {
         const parse_component *next = &components[1];
         bool is_size = next->kind == PARSE_COMPONENT_OPERATOR &&
@@ -1962,8 +1971,8 @@ static bool corrupt_column(const column_scan *scan, size_t index, const char *wh
 static bool null_mask(const column_scan *scan, size_t count, mask *out)
 {
     mask_clear(out);
-    if (!scan->has_nulls || scan->nulls.width == 0) return true;
-    if (scan->nulls.width == 1) {
+    if (!scan->has_nulls || (scan->nulls.width == 0 && !scan->nulls.based)) return true;
+    if (scan->nulls.width == 1 && !scan->nulls.based) {
         /* Width 1: element i is bit i of the little-endian payload. */
         memcpy(out->words, scan->nulls.payload, (count + 7) / 8);
         mask all;
@@ -2166,6 +2175,21 @@ static inline uint64_t chunk32(const uint8_t *payload, size_t at, __m128i k, int
 static void compare_integers(const ce_node *values, size_t n, parse_op op, int64_t c, mask *out)
 {
     mask_clear(out);
+    if (values->base != 0) {
+        /* A based node: v = base + packed, so compare packed with c - base
+         * (values of a sound node never wrap). When c - base leaves the
+         * int64 range, every packed value lies on one side of it. */
+        int64_t shifted;
+        if (__builtin_sub_overflow(c, values->base, &shifted)) {
+            bool all_above = values->base > 0; /* c - base is below INT64_MIN */
+            bool match = op == PARSE_OP_NOT_EQUAL ||
+                         (all_above ? (op == PARSE_OP_GREATER || op == PARSE_OP_GREATER_EQUAL)
+                                    : (op == PARSE_OP_LESS || op == PARSE_OP_LESS_EQUAL));
+            if (match) mask_first(out, n);
+            return;
+        }
+        c = shifted;
+    }
     int decided = decide_by_width(values->width, op, c);
     if (decided >= 0) {
         if (decided) mask_first(out, n);
@@ -2174,7 +2198,7 @@ static void compare_integers(const ce_node *values, size_t n, parse_op op, int64
     const uint8_t *payload = values->payload;
     if (values->width < 8) {
         for (size_t i = 0; i < n; i++)
-            if (int_matches(op, node_get(values, i), c)) mask_set(out, i);
+            if (int_matches(op, node_get_packed(values, i), c)) mask_set(out, i);
         return;
     }
     /* Undecided by the width: c lies within the width's range, and so do
@@ -2339,7 +2363,7 @@ static void compare_reals(const ce_node *values, size_t n, bool is_float, parse_
     mask_clear(out);
     const uint8_t *payload = values->payload;
     size_t done = 0;
-    if (!is_float && values->width == 64) {
+    if (!is_float && values->width == 64 && !values->based) {
 #if defined(QUERY_AVX_DOUBLES)
         pthread_once(&avx_once, detect_avx);
         if (avx_usable) done = compare_doubles_avx(payload, n, op, c, out);
@@ -2349,7 +2373,7 @@ static void compare_reals(const ce_node *values, size_t n, bool is_float, parse_
         REAL_LANES_BY_OP(double_chunk)
 #endif
         SCALAR_LOOP(double, done, real_matches(op, v, c))
-    } else if (is_float && values->width == 32) {
+    } else if (is_float && values->width == 32 && !values->based) {
 #if defined(__SSE2__)
         __m128d k = _mm_set1_pd(c);
         REAL_LANES_BY_OP(float_chunk)
@@ -3936,6 +3960,8 @@ static bool apply_descriptor(ce_results *r, ce_txn *txn, const descriptor *d)
 static bool results_evaluate(ce_results *r, ce_txn *txn)
 {
     if (!r || !txn) return ce_fail(CE_ERR_INVALID_ARGUMENT, "results and a transaction are required");
+    /* Objects the table buffered count: flushing them moves the stamp. */
+    if (!table_flush(txn, r->core->table)) return false;
     if (r->evaluated && r->stamp == db_txn_stamp(txn)) return true;
     results_forget(r);
     evaluation e;
@@ -3968,6 +3994,7 @@ static bool results_evaluate(ce_results *r, ce_txn *txn)
 bool ce_results_count(ce_results *results, ce_txn *txn, size_t *out_count)
 {
     if (!results || !txn || !out_count) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_count: arguments are required");
+    if (!table_flush(txn, results->core->table)) return false;
     uint64_t stamp = db_txn_stamp(txn);
     if (results->evaluated && results->stamp == stamp) {
         *out_count = results->count;
@@ -4062,7 +4089,8 @@ bool ce_results_aggregate(ce_results *results, ce_txn *txn, const char *key_path
     bound_query scratch;
     memset(&scratch, 0, sizeof scratch);
     bound_path path;
-    if (!bind_core(results->core, txn) || !bind_descriptor_key(results->core, txn, &key, &scratch, &path)) {
+    if (!table_flush(txn, results->core->table) || !bind_core(results->core, txn) ||
+        !bind_descriptor_key(results->core, txn, &key, &scratch, &path)) {
         bound_query_free(&scratch);
         return false;
     }

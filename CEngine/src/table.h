@@ -18,16 +18,18 @@
 #include "cengine.h"
 #include "cluster.h"
 
-/* A property of a table, as a query binds it. Scalar properties only
- * today: a link, a collection or a backlink is a kind this struct will
- * grow when the table layer stores them. */
+/* A property of a table, as a query binds it. */
 typedef struct table_property {
     const char *name;
     ce_column_key column;
-    ce_type type;
-    bool nullable;
-    bool indexed; /* has an index (the primary key has one) */
+    ce_type type;                  /* for collections: the element type */
+    bool nullable;                 /* for collections: the elements */
+    bool indexed;                  /* has an index (the primary key has one) */
     bool primary_key;
+    ce_collection_type collection; /* CE_COLLECTION_NONE: one value */
+    bool backlink;                 /* the links of origin_table.origin_column into this table */
+    ce_table_key link_target;      /* links: the table linked to; backlinks: the origin table */
+    ce_column_key origin_column;   /* backlinks */
 } table_property;
 
 /* The table's name (as ce_table_name). */
@@ -37,12 +39,24 @@ bool table_name_of(ce_txn *txn, ce_table_key table, const char **out_name);
 bool table_find_by_name(ce_txn *txn, const char *name, size_t length, ce_table_key *out_table, bool *out_found);
 
 /* A property by a name of `length` bytes; *out_found is false if the table
- * has no such (live) property. */
+ * has no such (live) property. Backlink properties have no name of their
+ * own: table_find_backlink finds them. */
 bool table_find_property(ce_txn *txn, ce_table_key table, const char *name, size_t length, table_property *out_property,
                          bool *out_found);
 
-/* The root of the table's cluster tree in the transaction's version, and
- * the column types that reading its leaves needs (one per column slot; a
+/* The backlink property of `table` that holds the links of
+ * origin_table.origin_column into it; *out_found is false if there is none
+ * (the origin property is no link to this table). */
+bool table_find_backlink(ce_txn *txn, ce_table_key table, ce_table_key origin_table, ce_column_key origin_column,
+                         table_property *out_property, bool *out_found);
+
+/* Puts objects the table buffered (a bulk load in a write transaction) into
+ * its cluster tree, so that what a query reads is complete; a flush sets
+ * the transaction's root (a new db_txn_stamp). Nothing to do otherwise. */
+bool table_flush(ce_txn *txn, ce_table_key table);
+
+/* The root of the table's cluster tree in the transaction's version (after
+ * a flush), and the column types that reading its leaves needs (one per column slot; a
  * removed column has type CE_TYPE_NULL). */
 bool table_cluster(ce_txn *txn, ce_table_key table, ce_ref *out_root, cluster_schema *out_columns);
 

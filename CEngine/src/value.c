@@ -39,6 +39,8 @@ const char *ce_type_name(ce_type type)
     case CE_TYPE_UUID: return "uuid";
     case CE_TYPE_MIXED: return "mixed";
     case CE_TYPE_LINK: return "link";
+    case CE_TYPE_LIST: return "list";
+    case CE_TYPE_DICTIONARY: return "dictionary";
     }
     return "unknown";
 }
@@ -110,7 +112,9 @@ ce_value value_default(ce_type type, bool nullable)
     case CE_TYPE_DECIMAL128: value.decimal.high = VALUE_DECIMAL128_ZERO_HIGH; break;
     case CE_TYPE_NULL:
     case CE_TYPE_MIXED:
-    case CE_TYPE_LINK: value.type = CE_TYPE_NULL; break;
+    case CE_TYPE_LINK:
+    case CE_TYPE_LIST:
+    case CE_TYPE_DICTIONARY: value.type = CE_TYPE_NULL; break;
     default: break;
     }
     return value;
@@ -292,6 +296,8 @@ int value_compare(const ce_value *a, const ce_value *b)
         return COMPARE_SCALARS(a->link.key, b->link.key);
     case CE_TYPE_NULL:
     case CE_TYPE_MIXED: /* a property type, never a value's: nothing to compare */
+    case CE_TYPE_LIST:  /* nested collections: equal by type only */
+    case CE_TYPE_DICTIONARY:
         break;
     }
     return 0;
@@ -398,6 +404,8 @@ uint64_t value_hash(const ce_value *value)
         return hash_bytes(value->type, bytes, 12);
     case CE_TYPE_NULL:
     case CE_TYPE_MIXED:
+    case CE_TYPE_LIST:
+    case CE_TYPE_DICTIONARY:
         break;
     }
     return hash_bytes(value->type, NULL, 0);

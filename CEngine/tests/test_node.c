@@ -57,12 +57,57 @@ static void test_widths(ce_db *db)
         uint8_t expected_width = node_width_for(boundary_values[v]);
         if (expected_width < 1) expected_width = 1; /* the appended 1 */
         if (boundary_values[v] < 0 && expected_width < 8) expected_width = 8;
-        CHECK(node.width == expected_width);
+        /* With a base (a frame of reference), the node must come out smaller
+         * than at the plain width; without, it has the plain width. */
+        if (node.based) CHECK(node_size(&node) < node_size_for(expected_width, 38));
+        else CHECK(node.width == expected_width && node.base == 0);
         for (size_t i = 0; i < 37; i++) CHECK(node_get(&node, i) == (i == 11 ? boundary_values[v] : 0));
         CHECK(node_get(&node, 37) == 1);
         ce_txn_end(txn);
         test_verify(db);
     }
+}
+
+/* Frame of reference: values close together but far from 0 commit as a
+ * base plus narrow offsets; a copy for writing holds the values again. */
+static void test_based_nodes(ce_db *db)
+{
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    ce_space *space = db_txn_space(txn);
+    int64_t values[256];
+    for (int i = 0; i < 256; i++) values[i] = 5000000000LL + 3 * i;
+    ce_ref ref;
+    CHECK(node_create_from(space, NODE_CONTEXT, values, 256, &ref));
+    if (db_txn_root(txn)) CHECK(node_free_tree(space, db_txn_root(txn)));
+    CHECK(db_txn_set_root(txn, ref));
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_txn_begin_read(db, &txn));
+    ce_node node;
+    CHECK(node_read(db_txn_space(txn), db_txn_root(txn), &node));
+    /* 256 values over a range of 766: 16 bits around the middle of the range. */
+    CHECK(node.based && node.base == 5000000000LL + 32768 && node.width == 16 && node.flags == NODE_CONTEXT);
+    CHECK(node_size(&node) == NODE_HEADER_SIZE + NODE_BASE_SIZE + 512);
+    for (int i = 0; i < 256; i++) CHECK(node_get(&node, i) == values[i]);
+    ce_txn_end(txn);
+    test_verify(db);
+
+    CHECK(ce_txn_begin_write(db, &txn));
+    space = db_txn_space(txn);
+    ref = db_txn_root(txn);
+    CHECK(node_make_writable(space, &ref));
+    CHECK(node_read(space, ref, &node));
+    CHECK(!node.based && node.base == 0 && node.width == 64 && node.flags == NODE_CONTEXT);
+    for (int i = 0; i < 256; i++) CHECK(node_get(&node, i) == values[i]);
+    CHECK(node_set(space, ref, 7, -1));
+    CHECK(db_txn_set_root(txn, ref));
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_txn_begin_read(db, &txn));
+    CHECK(node_read(db_txn_space(txn), db_txn_root(txn), &node));
+    CHECK(!node.based && node.width == 64); /* -1 .. 5e9: the range needs 64 bits anyway */
+    for (int i = 0; i < 256; i++) CHECK(node_get(&node, i) == (i == 7 ? -1 : values[i]));
+    ce_txn_end(txn);
+    test_verify(db);
 }
 
 static void test_node_operations(ce_db *db)
@@ -249,6 +294,7 @@ int main(void)
     char *path = test_path(dir, "node.realm");
     ce_db *db = test_open(path);
     test_widths(db);
+    test_based_nodes(db);
     test_node_operations(db);
     test_bytes(db);
     test_bptree_against_model(db);

@@ -912,14 +912,14 @@ static void create_schema(ce_db *db)
     CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_table_add(txn, "Thing", &things));
     for (int p = 0; p < P_COUNT; p++) {
-        ce_property_info info = {properties[p].name, properties[p].type, properties[p].nullable, properties[p].primary,
-                                 properties[p].indexed};
+        ce_property_info info = {.name = properties[p].name, .type = properties[p].type, .nullable = properties[p].nullable,
+                                 .primary_key = properties[p].primary, .indexed = properties[p].indexed};
         CHECK(ce_property_add(txn, things, &info, &columns[p]));
         CHECK(columns[p] == (ce_column_key)p);
     }
     CHECK(ce_table_add(txn, "Owner", &owners));
     ce_column_key column;
-    ce_property_info name = {"name", CE_TYPE_STRING, false, false, false};
+    ce_property_info name = {.name = "name", .type = CE_TYPE_STRING, .nullable = false, .primary_key = false, .indexed = false};
     CHECK(ce_property_add(txn, owners, &name, &column));
     CHECK(ce_txn_commit(txn));
 }
@@ -1456,12 +1456,12 @@ static void test_literals(ce_db *db)
     ce_column_key column;
     CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_table_add(txn, "Event", &events));
-    const ce_property_info when = {"when", CE_TYPE_TIMESTAMP, false, false, false};
-    const ce_property_info label = {"label", CE_TYPE_STRING, false, false, false};
-    const ce_property_info data = {"data", CE_TYPE_BINARY, false, false, false};
-    const ce_property_info amount = {"amount", CE_TYPE_DECIMAL128, false, false, false};
-    const ce_property_info real = {"real", CE_TYPE_DOUBLE, false, false, false};
-    const ce_property_info n = {"n", CE_TYPE_INT, false, false, false};
+    const ce_property_info when = {.name = "when", .type = CE_TYPE_TIMESTAMP, .nullable = false, .primary_key = false, .indexed = false};
+    const ce_property_info label = {.name = "label", .type = CE_TYPE_STRING, .nullable = false, .primary_key = false, .indexed = false};
+    const ce_property_info data = {.name = "data", .type = CE_TYPE_BINARY, .nullable = false, .primary_key = false, .indexed = false};
+    const ce_property_info amount = {.name = "amount", .type = CE_TYPE_DECIMAL128, .nullable = false, .primary_key = false, .indexed = false};
+    const ce_property_info real = {.name = "real", .type = CE_TYPE_DOUBLE, .nullable = false, .primary_key = false, .indexed = false};
+    const ce_property_info n = {.name = "n", .type = CE_TYPE_INT, .nullable = false, .primary_key = false, .indexed = false};
     CHECK(ce_property_add(txn, events, &when, &column) && ce_property_add(txn, events, &label, &column) &&
           ce_property_add(txn, events, &data, &column) && ce_property_add(txn, events, &amount, &column) &&
           ce_property_add(txn, events, &real, &column) && ce_property_add(txn, events, &n, &column));
@@ -1661,6 +1661,71 @@ static void test_fold_and_like(void)
     }
 }
 
+/* Integer nodes the commit stores with a base (frame of reference): values
+ * close together in one leaf, and null bits that are all 1. */
+static void test_based_nodes(ce_db *db)
+{
+    ce_txn *txn;
+    ce_table_key table;
+    ce_column_key column;
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_table_add(txn, "Based", &table));
+    const ce_property_info v = {.name = "v", .type = CE_TYPE_INT};
+    const ce_property_info none = {.name = "absent", .type = CE_TYPE_INT, .nullable = true};
+    const ce_property_info some = {.name = "part", .type = CE_TYPE_INT, .nullable = true};
+    CHECK(ce_property_add(txn, table, &v, &column) && ce_property_add(txn, table, &none, &column) &&
+          ce_property_add(txn, table, &some, &column));
+    int64_t values[300];
+    for (int i = 0; i < 300; i++) {
+        values[i] = 1000000000 + (i * 7) % 11;
+        ce_value row[3] = {{.type = CE_TYPE_INT, .integer = values[i]},
+                           {.type = CE_TYPE_NULL},
+                           i % 3 ? (ce_value){.type = CE_TYPE_INT, .integer = -5000000000 + i % 4} : (ce_value){.type = CE_TYPE_NULL}};
+        ce_object_key key;
+        CHECK(ce_object_create_with_values(txn, table, row, 3, &key));
+    }
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_txn_begin_read(db, &txn));
+    static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
+    for (int o = 0; o < 6; o++) {
+        for (int64_t c = 999999998; c <= 1000000012; c++) {
+            char predicate[96];
+            snprintf(predicate, sizeof predicate, "v %s %lld", ops[o], (long long)c);
+            size_t expected = 0;
+            for (int i = 0; i < 300; i++) {
+                int64_t x = values[i];
+                expected += o == 0 ? x == c : o == 1 ? x != c : o == 2 ? x < c : o == 3 ? x <= c : o == 4 ? x > c : x >= c;
+            }
+            if (count_of(txn, table, predicate, NULL, 0) != expected) {
+                fprintf(stderr, "'%s': expected %zu\n", predicate, expected);
+                exit(1);
+            }
+        }
+        char predicate[96];
+        snprintf(predicate, sizeof predicate, "v %s -9223372036854775808", ops[o]);
+        CHECK(count_of(txn, table, predicate, NULL, 0) == (o == 1 || o >= 4 ? 300u : 0u));
+        snprintf(predicate, sizeof predicate, "part %s -4999999998", ops[o]);
+        size_t expected = 0;
+        for (int i = 0; i < 300; i++) {
+            if (i % 3 == 0) {
+                expected += o == 1;
+                continue;
+            }
+            int64_t x = -5000000000 + i % 4, c = -4999999998;
+            expected += o == 0 ? x == c : o == 1 ? x != c : o == 2 ? x < c : o == 3 ? x <= c : o == 4 ? x > c : x >= c;
+        }
+        CHECK(count_of(txn, table, predicate, NULL, 0) == expected);
+    }
+    /* 256 nulls in the first leaf: null bits of 1 only, stored as a base. */
+    CHECK(count_of(txn, table, "absent == nil", NULL, 0) == 300);
+    CHECK(count_of(txn, table, "absent != nil", NULL, 0) == 0);
+    CHECK(count_of(txn, table, "part == nil", NULL, 0) == 100);
+    size_t in_list = 0;
+    for (int i = 0; i < 300; i++) in_list += i % 3 != 0 && i % 4 < 2;
+    CHECK(count_of(txn, table, "part IN {-5000000000, -4999999999}", NULL, 0) == in_list);
+    ce_txn_end(txn);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Live results, schema changes                                              */
 /* ------------------------------------------------------------------------ */
@@ -1720,8 +1785,8 @@ static void test_live_results(ce_db *db)
     ce_table_key extra;
     ce_column_key a, gone;
     CHECK(ce_table_add(writer, "Extra", &extra));
-    const ce_property_info info_a = {"a", CE_TYPE_INT, false, false, false};
-    const ce_property_info info_gone = {"gone", CE_TYPE_INT, false, false, false};
+    const ce_property_info info_a = {.name = "a", .type = CE_TYPE_INT, .nullable = false, .primary_key = false, .indexed = false};
+    const ce_property_info info_gone = {.name = "gone", .type = CE_TYPE_INT, .nullable = false, .primary_key = false, .indexed = false};
     CHECK(ce_property_add(writer, extra, &info_a, &a) && ce_property_add(writer, extra, &info_gone, &gone));
     ce_object_key k;
     ce_value values[2] = {{.type = CE_TYPE_INT, .integer = 1}, {.type = CE_TYPE_INT, .integer = 2}};
@@ -1729,13 +1794,46 @@ static void test_live_results(ce_db *db)
     ce_query *on_gone;
     CHECK(ce_query_parse(writer, extra, "gone == 2", NULL, 0, &on_gone));
     CHECK(ce_query_count(on_gone, writer, &count) && count == 1);
-    const ce_property_info info_more = {"more", CE_TYPE_STRING, true, false, false};
+    const ce_property_info info_more = {.name = "more", .type = CE_TYPE_STRING, .nullable = true, .primary_key = false, .indexed = false};
     ce_column_key more;
     CHECK(ce_property_add(writer, extra, &info_more, &more));
     CHECK(ce_query_count(on_gone, writer, &count) && count == 1);
     CHECK(ce_property_remove(writer, extra, gone));
     expect_error(ce_query_count(on_gone, writer, &count), CE_ERR_INVALID_QUERY, "class 'Extra' has no property 'gone'");
     ce_query_free(on_gone);
+    /* A plain table buffers the objects a write creates: results see them. */
+    ce_table_key plain;
+    const ce_property_info plain_key = {.name = "key", .type = CE_TYPE_INT, .primary_key = true};
+    const ce_property_info value = {.name = "value", .type = CE_TYPE_DOUBLE};
+    CHECK(ce_table_add(writer, "Plain", &plain) && ce_property_add(writer, plain, &plain_key, &a) &&
+          ce_property_add(writer, plain, &value, &a));
+    ce_query *on_plain;
+    ce_results *plain_results, *plain_sorted;
+    CHECK(ce_query_parse(writer, plain, "value > 0.1", NULL, 0, &on_plain) && ce_query_find_all(on_plain, &plain_results));
+    ce_sort_key by_value = {"value", false};
+    CHECK(ce_results_sort(writer, plain_results, &by_value, 1, &plain_sorted));
+    CHECK(ce_results_count(plain_results, writer, &count) && count == 0);
+    CHECK(ce_results_count(plain_sorted, writer, &count) && count == 0);
+    for (int i = 1; i <= 300; i++) {
+        ce_value row[2] = {{.type = CE_TYPE_INT, .integer = i}, {.type = CE_TYPE_DOUBLE, .double_value = i / 300.0}};
+        CHECK(ce_object_create_with_values(writer, plain, row, 2, &k));
+        if (i % 100 == 0) {
+            size_t expected = (size_t)(i - 30); /* value > 0.1: i > 30 */
+            CHECK(ce_results_count(plain_results, writer, &count) && count == expected);
+            CHECK(ce_results_count(plain_sorted, writer, &count) && count == expected);
+            ce_value sum;
+            size_t counted;
+            CHECK(ce_results_aggregate(plain_results, writer, "value", CE_AGGREGATE_COUNT, &sum, &counted) &&
+                  counted == expected);
+        }
+    }
+    CHECK(ce_query_count(on_plain, writer, &count) && count == 270);
+    CHECK(ce_results_get(plain_sorted, writer, 0, &top));
+    ce_value top_value;
+    CHECK(ce_object_get(writer, plain, top, 1, &top_value) && top_value.double_value == 1.0);
+    ce_results_free(plain_sorted);
+    ce_results_free(plain_results);
+    ce_query_free(on_plain);
     ce_txn_end(writer); /* rolled back */
 
     ce_results_free(sorted);
@@ -1788,6 +1886,7 @@ int main(void)
 
     test_live_results(db);
     test_literals(db);
+    test_based_nodes(db);
     test_verify(db);
     printf("test_query: %zu queries checked against the model\n", checked_queries);
     CHECK(ce_db_close(db));

@@ -1,0 +1,62 @@
+/*
+ * collection.h — the values of one list, set or dictionary: a sequence of
+ * values of one column type, addressed by position.
+ *
+ * Owns: the nodes of one collection (column arrays from column.h, chunked
+ * under a root once they outgrow one array) and the checks of those nodes.
+ * Never: knows objects, links, keys or what a set or dictionary means (the
+ * table layer keeps sets and dictionary keys sorted through
+ * collection_lower_bound, and decodes mixed values); never interprets the
+ * trees an owned-refs element names.
+ *
+ * A collection is 0 (empty) or the ref of either
+ *   - one column array of 1..COLLECTION_CHUNK_MAX values (small collections), or
+ *   - a chunked root (NODE_INNER | NODE_HAS_REFS): [0] the ref of an integer
+ *     node holding the number of values in each chunk, [1 + i] chunk i, a
+ *     column array of 1..COLLECTION_CHUNK_MAX values.
+ * A column array's own node never has NODE_INNER, so the root's flags tell
+ * the forms apart. Calls that change a collection take its ref by pointer:
+ * it changes with copy-on-write, and becomes 0 when the last value goes.
+ *
+ * The element type is a column type (column.h), COLUMN_TYPE_OWNED_REFS
+ * included; `nullable` as for columns.
+ */
+#ifndef CE_COLLECTION_H
+#define CE_COLLECTION_H
+
+#include "cengine.h"
+#include "column.h"
+#include "node.h"
+
+#define COLLECTION_CHUNK_MAX 1000u
+
+bool collection_size(const ce_space *space, ce_ref collection, ce_type type, bool nullable, size_t *out_count);
+
+/* The value at `index` (see column_get for strings, binaries and scratch). */
+bool collection_get(const ce_space *space, ce_ref collection, ce_type type, bool nullable, size_t index,
+                    ce_column_scratch *scratch, ce_value *out_value);
+
+bool collection_set(ce_space *space, ce_ref *collection, ce_type type, bool nullable, size_t index,
+                    const ce_value *value);
+
+/* Inserts `value` before `index` (index == size appends). The value's bytes
+ * may point into this collection. */
+bool collection_insert(ce_space *space, ce_ref *collection, ce_type type, bool nullable, size_t index,
+                       const ce_value *value);
+
+/* Removes the value at `index` (an owned-refs element's tree is freed). */
+bool collection_erase(ce_space *space, ce_ref *collection, ce_type type, bool nullable, size_t index);
+
+/* Frees every node of the collection (0 is the empty collection). */
+bool collection_destroy(ce_space *space, ce_ref collection);
+
+/* The sign of (stored value - the value searched for), for a sorted search. */
+typedef bool (*collection_compare)(void *context, const ce_value *stored, int *out_sign);
+
+/* In a collection sorted by `compare`: the first position whose value is
+ * not below the one searched for, and whether the value there equals it. */
+bool collection_lower_bound(const ce_space *space, ce_ref collection, ce_type type, bool nullable,
+                            ce_column_scratch *scratch, collection_compare compare, void *context,
+                            size_t *out_index, bool *out_equal);
+
+#endif
