@@ -3,10 +3,12 @@
  * parser and evaluator, over a small fixed database.
  *
  * The database (built once per process): a table "Item" with a property of
- * every type, required and optional, some indexed, an int primary key, and
- * 700 objects (three cluster leaves) of pseudo-random values from small
- * pools (so that comparisons find equal values), a few deleted; and a table
- * "Other". One read transaction serves every input.
+ * every type, required and optional, some indexed, an int primary key, a
+ * link, a list of links, a set, a list and a dictionary of values and a
+ * mixed property, and 700 objects (three cluster leaves) of pseudo-random
+ * values from small pools (so that comparisons find equal values), a few
+ * deleted; and a table "Other" that they link to. One read transaction
+ * serves every input.
  *
  * The input:
  *   byte 0       the number of arguments (low 3 bits), and options: bit 3
@@ -195,12 +197,72 @@ static void set_up(void)
     }
     must(ce_table_add(write, "Other", &other), "add Other");
     ce_property_info name = {.name = "name", .type = CE_TYPE_STRING};
-    must(ce_property_add(write, other, &name, &column), "add Other.name");
+    ce_property_info score = {.name = "score", .type = CE_TYPE_INT, .nullable = true};
+    must(ce_property_add(write, other, &name, &column) && ce_property_add(write, other, &score, &column), "add Other's");
+    /* Links, collections and a mixed value (after the scalar properties,
+     * so that their columns are PROPERTY_COUNT ...). */
+    const ce_property_info more[] = {
+        {.name = "link", .type = CE_TYPE_LINK, .nullable = true, .link_target = other},
+        {.name = "links", .type = CE_TYPE_LINK, .collection = CE_COLLECTION_LIST, .link_target = other},
+        {.name = "tags", .type = CE_TYPE_STRING, .collection = CE_COLLECTION_SET},
+        {.name = "nums", .type = CE_TYPE_INT, .nullable = true, .collection = CE_COLLECTION_LIST},
+        {.name = "dict", .type = CE_TYPE_DOUBLE, .nullable = true, .collection = CE_COLLECTION_DICTIONARY},
+        {.name = "m", .type = CE_TYPE_MIXED, .nullable = true}};
+    for (size_t k = 0; k < sizeof more / sizeof *more; k++) must(ce_property_add(write, items, &more[k], &column), "add more");
+    ce_object_key others[8];
+    for (int k = 0; k < 8; k++) {
+        ce_value values[2] = {{.type = CE_TYPE_STRING, .string = {strings[k], strlen(strings[k])}},
+                              k % 3 ? (ce_value){.type = CE_TYPE_INT, .integer = k} : (ce_value){.type = CE_TYPE_NULL}};
+        size_t column_count;
+        must(ce_property_count(write, other, &column_count), "count Other's columns");
+        ce_value all[8];
+        for (size_t c = 0; c < column_count; c++) all[c] = c < 2 ? values[c] : (ce_value){.type = CE_TYPE_NULL};
+        must(ce_object_create_with_values(write, other, all, column_count, &others[k]), "create Other");
+    }
+    size_t item_columns;
+    must(ce_property_count(write, items, &item_columns), "count Item's columns");
     ce_object_key keys[OBJECT_COUNT];
     for (int k = 0; k < OBJECT_COUNT; k++) {
-        ce_value values[PROPERTY_COUNT];
-        for (int p = 0; p < PROPERTY_COUNT; p++) values[p] = random_value(&properties[p], k + 1);
-        must(ce_object_create_with_values(write, items, values, PROPERTY_COUNT, &keys[k]), "create");
+        ce_value values[PROPERTY_COUNT + 8];
+        for (size_t p = 0; p < item_columns; p++)
+            values[p] = p < PROPERTY_COUNT ? random_value(&properties[p], k + 1) : (ce_value){.type = CE_TYPE_NULL};
+        uint64_t r = next_random();
+        if (r % 4) values[PROPERTY_COUNT] = (ce_value){.type = CE_TYPE_LINK, .link = {other, others[r % 8]}};
+        must(ce_object_create_with_values(write, items, values, item_columns, &keys[k]), "create");
+        ce_collection *collection;
+        must(ce_collection_open(write, items, keys[k], PROPERTY_COUNT + 1, &collection), "open links");
+        for (uint64_t n = 0; n < r % 4; n++) {
+            ce_value link = {.type = CE_TYPE_LINK, .link = {other, others[(r >> (8 + n)) % 8]}};
+            must(ce_list_insert(collection, n, &link), "insert link");
+        }
+        ce_collection_close(collection);
+        must(ce_collection_open(write, items, keys[k], PROPERTY_COUNT + 2, &collection), "open tags");
+        for (uint64_t n = 0; n < (r >> 4) % 3; n++) {
+            const char *tag = strings[(r >> (12 + n)) % 6];
+            ce_value value = {.type = CE_TYPE_STRING, .string = {tag, strlen(tag)}};
+            bool changed;
+            must(ce_set_insert(collection, &value, &changed), "insert tag");
+        }
+        ce_collection_close(collection);
+        must(ce_collection_open(write, items, keys[k], PROPERTY_COUNT + 3, &collection), "open nums");
+        for (uint64_t n = 0; n < (r >> 20) % 4; n++) {
+            ce_value value = (r >> (24 + n)) % 5 ? (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)((r >> (30 + n)) % 9)}
+                                                 : (ce_value){.type = CE_TYPE_NULL};
+            must(ce_list_insert(collection, n, &value), "insert num");
+        }
+        ce_collection_close(collection);
+        must(ce_collection_open(write, items, keys[k], PROPERTY_COUNT + 4, &collection), "open dict");
+        for (uint64_t n = 0; n < (r >> 40) % 3; n++) {
+            const char key[2] = {(char)('a' + (r >> (44 + n)) % 3), 0};
+            ce_value value = {.type = CE_TYPE_DOUBLE, .double_value = (double)((r >> (48 + n)) % 7) / 2};
+            must(ce_dictionary_set(collection, key, 1, &value), "set dict");
+        }
+        ce_collection_close(collection);
+        ce_value mixed = (r >> 56) % 4 == 0 ? (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)(r % 5)}
+                         : (r >> 56) % 4 == 1 ? (ce_value){.type = CE_TYPE_STRING, .string = {"x", 1}}
+                         : (r >> 56) % 4 == 2 ? (ce_value){.type = CE_TYPE_LINK, .link = {other, others[r % 8]}}
+                                               : (ce_value){.type = CE_TYPE_NULL};
+        must(ce_object_set(write, items, keys[k], PROPERTY_COUNT + 5, &mixed), "set mixed");
     }
     for (int k = 0; k < OBJECT_COUNT; k += 37) must(ce_object_delete(write, items, keys[k]), "delete");
     must(ce_txn_commit(write), "commit");

@@ -602,17 +602,29 @@ bool ce_dictionary_insert_embedded(ce_collection *dictionary, const char *key, s
  *     timestamps T<seconds>:<nanoseconds> and YYYY-MM-DD@HH:MM:SS[:ns] (UTC),
  *     oid(<24 hex digits>), uuid(<8-4-4-4-12 hex digits>), B64"<base64>".
  *   - Key paths: a property name; `name.@count` / `name.@size` (the length of
- *     a string or binary in bytes). The syntax of link, list, set,
- *     dictionary and backlink paths (`dog.name`, ANY/ALL/NONE, `@count`,
- *     `@sum`, `@avg`, `@min`, `@max`, `@allKeys`, `@allValues`, `['key']`,
- *     `@links.Class.property`, SUBQUERY(list, $x, ...).@count) parses; the
- *     engine does not store such properties yet, and binding one fails with
- *     "property 'T.p' is not a link/collection".
+ *     a string or binary in bytes); through to-one links (`dog.owner.name`:
+ *     null when a link on the way is null), lists and sets of links and
+ *     dictionaries of links (`dogs.age`), backlinks (`@links.Person.dogs`:
+ *     the Persons whose `dogs` hold the object, Realm's LinkingObjects);
+ *     ending at a property, at the objects themselves (`owner == %@`,
+ *     `$0 IN dogs`), at a list or set of values (`scores`), or at a
+ *     dictionary (`ratings` and `ratings.@allValues`: its values,
+ *     `ratings.@allKeys`, `ratings['key']`: null when absent). A path through
+ *     a collection yields several values: a comparison holds when ANY of
+ *     them matches (the default, also ANY or SOME), ALL of them (true for
+ *     none), or NONE. `@count`/`@size` (elements, entries, objects), `@sum`,
+ *     `@avg`, `@min`, `@max` (of numbers; min and max also of timestamps;
+ *     nulls skipped) make one value of them: `scores.@avg > 3`,
+ *     `dogs.@max.age == 9`. SUBQUERY(dogs, $d, $d.age > 3 AND $d.vet != nil)
+ *     .@count counts the objects of a collection for which a predicate holds.
+ *     A mixed property compares with a value of any type.
  *   - Comparisons: null equals only null (`x != 5` matches null, an ordered
  *     comparison never does); numbers of any types compare by value; == on
  *     floats and doubles treats NaN as equal to NaN, < <= > >= never match
- *     NaN; other types compare within their type (a binary also with a
- *     string), in the order ce_results sorts by.
+ *     NaN; objects compare by identity (==, != and IN only); other types
+ *     compare within their type (a binary also with a string), in the order
+ *     ce_results sorts by; values of types that do not compare (in a mixed
+ *     property) are only unequal.
  *   - Suffixes SORT(keyPath ASC|DESC, ...), DISTINCT(keyPath, ...) and
  *     LIMIT(n) apply, in the order written, to the results of
  *     ce_query_find_all.
@@ -711,8 +723,10 @@ typedef struct ce_sort_key {
  *   ce_results_distinct  keeps the first object of each distinct
  *                        combination of the key paths' values.
  *   ce_results_limit     keeps the first `limit` objects.
- * Descriptors apply in the order they are added. Errors: CE_ERR_INVALID_QUERY
- * for a key path that does not name a property.
+ * Key paths may go through to-one links (`owner.name`) or end at an
+ * aggregate (`dogs.@count`): one value per object. Descriptors apply in the
+ * order they are added. Errors: CE_ERR_INVALID_QUERY for a key path that
+ * does not name a property or holds several values.
  */
 bool ce_results_sort(ce_txn *txn, const ce_results *results, const ce_sort_key *keys, size_t key_count,
                      ce_results **out_results);

@@ -1034,7 +1034,7 @@ static bool parse_subquery(parser *p, int *out)
     if (!new_node(p->tree, PARSE_SUBQUERY, keyword->start, &index) || !enter(p, keyword->start)) return false;
     if (!expect(p, TOKEN_LEFT_PAREN, "'(' after SUBQUERY")) return false;
     const token *t = peek(p);
-    if (t->kind != TOKEN_NAME || is_reserved(p, t))
+    if ((t->kind != TOKEN_NAME || is_reserved(p, t)) && t->kind != TOKEN_AT_NAME && t->kind != TOKEN_DOLLAR_NAME)
         return syntax_error_at(p, t->start, "expected the key path of a collection as the first part of SUBQUERY");
     int collection;
     if (!parse_key_path_value(p, &collection) || !expect(p, TOKEN_COMMA, "',' after the collection of SUBQUERY"))

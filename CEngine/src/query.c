@@ -672,20 +672,58 @@ static bool compare_values(const ce_value *a, parse_op op, const ce_value *b, un
 /* The bound tree                                                            */
 /* ------------------------------------------------------------------------ */
 
-/* A property path bound to a column of the queried table. */
+/* A step of a key path from one object to others. */
+typedef enum hop_kind {
+    HOP_LINK,     /* from.column: a to-one link */
+    HOP_LINKS,    /* from.column: a list, set or dictionary of links (every target) */
+    HOP_BACKLINKS /* the objects of origin.origin_column that link to the object (in `from`) */
+} hop_kind;
+
+typedef struct path_hop {
+    hop_kind kind;
+    ce_table_key from;
+    ce_column_key column;
+    ce_table_key to;
+} path_hop;
+
+/* What a key path ends at, in the last table it reaches. */
+typedef enum path_final {
+    FINAL_COLUMN,     /* a property holding one value */
+    FINAL_OBJECT,     /* the objects reached (a path ending at a link, or a SUBQUERY variable) */
+    FINAL_COLLECTION, /* the elements of a list or set of values, or a dictionary's values */
+    FINAL_KEYS,       /* a dictionary's keys */
+    FINAL_ENTRY       /* a dictionary's value under one key (null when the key is absent) */
+} path_final;
+
+typedef enum path_aggregate { PATH_ALL_VALUES, PATH_COUNT, PATH_SUM, PATH_AVG, PATH_MIN, PATH_MAX } path_aggregate;
+
+/* A property path bound to the queried table: a column of the object itself
+ * (`local`: the leaf kernels read it), or a path through links,
+ * collections, backlinks and dictionaries, read object by object. */
 typedef struct bound_path {
     size_t position;     /* in the predicate, for messages */
-    ce_column_key column;
-    ce_type type;        /* the property's type */
+    ce_column_key column; /* the final property's column */
+    ce_type type;        /* the final values' type (elements; CE_TYPE_LINK for objects; CE_TYPE_MIXED: any) */
     bool nullable;
     bool indexed;
     bool primary_key;
     bool size_of;        /* `.@count` / `.@size` of a string or binary: its length (an int) */
-    unsigned slot;       /* the column's slot in an evaluation */
+    unsigned slot;       /* the column's slot in an evaluation (local paths) */
     const char *description; /* "Table.property", owned by the bound query */
+    bool local;
+    const path_hop *hops; /* owned by the bound query */
+    size_t hop_count;
+    ce_table_key final_table;
+    path_final final;
+    path_aggregate aggregate;
+    bool multi;          /* several values (before an aggregate makes one of them) */
+    bool from_variable;  /* rooted at the SUBQUERY variable's object */
+    const char *entry_key; /* FINAL_ENTRY */
+    size_t entry_key_size;
+    bool link_column;    /* a to-one link of the object itself, compared as its stored key + 1 */
 } bound_path;
 
-typedef enum operand_kind { OPERAND_VALUE, OPERAND_LIST, OPERAND_PATH } operand_kind;
+typedef enum operand_kind { OPERAND_VALUE, OPERAND_LIST, OPERAND_PATH, OPERAND_SUBQUERY } operand_kind;
 
 typedef struct operand {
     operand_kind kind;
@@ -697,7 +735,8 @@ typedef struct operand {
     size_t list_count;
     bool from_argument;    /* for messages */
     int argument;
-    bound_path path;       /* PATH */
+    bound_path path;       /* PATH; SUBQUERY: the collection of objects */
+    size_t subquery;       /* SUBQUERY: the bound predicate over the collection's objects */
 } operand;
 
 typedef enum kernel_kind {
@@ -742,6 +781,7 @@ typedef struct bound_node {
     size_t integer_count;
     value_set set;     /* KERNEL_IN_SET */
     operand left, right; /* KERNEL_GENERIC */
+    parse_quantifier quantifier; /* KERNEL_GENERIC: over the left side's values */
 } bound_node;
 
 typedef struct bound_query {
@@ -991,6 +1031,10 @@ typedef struct binder {
     const char *text;
     size_t text_length;
     const char *subject; /* "Invalid predicate", "Invalid key path '...'" */
+    /* Inside SUBQUERY(collection, $x, ...): key paths start at $x, an object
+     * of variable_table, and every comparison is evaluated object by object. */
+    const char *variable;
+    ce_table_key variable_table;
 } binder;
 
 /* Every bind error names the position and token of the predicate. */
@@ -1065,72 +1109,353 @@ static bool not_a_collection(const binder *b, size_t position, const char *table
     return bind_error(b, position, "property '%s.%s' is not a link/collection", table, property);
 }
 
+static const char *kind_name(const table_property *property)
+{
+    if (property->collection == CE_COLLECTION_LIST) return property->type == CE_TYPE_LINK ? "list of links" : "list";
+    if (property->collection == CE_COLLECTION_SET) return property->type == CE_TYPE_LINK ? "set of links" : "set";
+    if (property->collection == CE_COLLECTION_DICTIONARY)
+        return property->type == CE_TYPE_LINK ? "dictionary of links" : "dictionary";
+    if (property->type == CE_TYPE_LINK) return "link";
+    if (property->type == CE_TYPE_MIXED) return "mixed property";
+    return ce_type_name(property->type);
+}
+
+static bool is_aggregate_name(const char *name)
+{
+    return strcmp(name, "sum") == 0 || strcmp(name, "avg") == 0 || strcmp(name, "min") == 0 || strcmp(name, "max") == 0;
+}
+
+static path_aggregate aggregate_of_name(const char *name)
+{
+    if (strcmp(name, "count") == 0 || strcmp(name, "size") == 0) return PATH_COUNT;
+    if (strcmp(name, "sum") == 0) return PATH_SUM;
+    if (strcmp(name, "avg") == 0) return PATH_AVG;
+    if (strcmp(name, "min") == 0) return PATH_MIN;
+    return PATH_MAX;
+}
+
+/* A path under construction. */
+typedef struct path_builder {
+    path_hop hops[16];
+    size_t hop_count;
+    char description[256];
+} path_builder;
+
+static bool add_hop(binder *b, path_builder *builder, size_t position, hop_kind kind, ce_table_key from,
+                    ce_column_key column, ce_table_key to)
+{
+    if (builder->hop_count == sizeof builder->hops / sizeof *builder->hops)
+        return bind_error(b, position, "the key path goes through more than %zu links",
+                          sizeof builder->hops / sizeof *builder->hops);
+    builder->hops[builder->hop_count++] = (path_hop){kind, from, column, to};
+    return true;
+}
+
+static void describe_more(path_builder *builder, const char *separator, const char *name)
+{
+    size_t used = strlen(builder->description);
+    snprintf(builder->description + used, sizeof builder->description - used, "%s%s", separator, name);
+}
+
+/* Finishes a path: its description and hops kept by the bound query, and
+ * the slot of a local column. */
+static bool finish_path(binder *b, path_builder *builder, bound_path *out)
+{
+    if ((out->aggregate == PATH_SUM || out->aggregate == PATH_AVG) && !is_number_type(out->type))
+        return bind_error(b, out->position, "'@%s' needs numbers, and '%s' holds %s values",
+                          out->aggregate == PATH_SUM ? "sum" : "avg", builder->description, ce_type_name(out->type));
+    if ((out->aggregate == PATH_MIN || out->aggregate == PATH_MAX) && !is_number_type(out->type) &&
+        out->type != CE_TYPE_TIMESTAMP)
+        return bind_error(b, out->position, "'@%s' needs numbers or timestamps, and '%s' holds %s values",
+                          out->aggregate == PATH_MIN ? "min" : "max", builder->description, ce_type_name(out->type));
+    char *kept;
+    if (!keep_bytes(b->out, builder->description, strlen(builder->description), &kept)) return false;
+    out->description = kept;
+    out->hop_count = builder->hop_count;
+    if (builder->hop_count) {
+        if (!keep_bytes(b->out, builder->hops, builder->hop_count * sizeof *builder->hops, &kept)) return false;
+        out->hops = (const path_hop *)(const void *)kept;
+    }
+    out->local = !out->from_variable && builder->hop_count == 0 && out->final == FINAL_COLUMN &&
+                 out->aggregate == PATH_ALL_VALUES && out->type != CE_TYPE_MIXED;
+    /* A to-one link of the object itself: its column holds the target's key
+     * + 1 (0: null), which the leaf kernels compare. */
+    if (!out->from_variable && builder->hop_count == 1 && builder->hops[0].kind == HOP_LINK && out->final == FINAL_OBJECT &&
+        out->aggregate == PATH_ALL_VALUES) {
+        out->link_column = true;
+        out->local = true;
+        out->column = builder->hops[0].column;
+    }
+    if (!out->local) return true;
+    bound_path slot_path = *out;
+    if (out->link_column) slot_path.type = CE_TYPE_INT, slot_path.nullable = false;
+    if (!path_slot(b->out, &slot_path, &out->slot)) return false;
+    return true;
+}
+
 /*
  * Binds a key path of `tree` (the predicate's, or a %K argument's own tree)
- * to a column of the queried table. Positions in messages are the
- * predicate's: `at` overrides the tree's own positions for a %K argument.
+ * to the queried table: property names, through to-one links, lists, sets
+ * and dictionaries of links, and @links.Class.property backlinks, to a
+ * property, the objects reached, a collection's elements, a dictionary's
+ * keys, values or entry, with @count/@size, @sum, @avg, @min, @max. Positions
+ * in messages are the predicate's: `at` overrides the tree's own positions
+ * for a %K argument.
  */
 static bool bind_key_path(binder *b, const parse_tree *tree, const parse_node *node, size_t at, bool use_at,
                           bound_path *out)
 {
     const parse_component *components = &tree->components[node->first_item];
     size_t count = node->item_count;
-    const parse_component *first = &components[0];
-    size_t position = use_at ? at : first->position;
+    size_t position = use_at ? at : components[0].position;
+#define AT(i) (use_at ? at : components[i].position)
     memset(out, 0, sizeof *out);
     out->position = position;
-    if (first->kind == PARSE_COMPONENT_VARIABLE)
-        return bind_error(b, position, "'$%s' is not defined here: a variable exists only inside SUBQUERY(collection, $%s, ...)",
-                          first->name, first->name);
-    if (first->kind == PARSE_COMPONENT_OPERATOR) {
-        if (strcmp(first->name, "links") != 0)
-            return bind_error(b, position, "'@%s' must follow the key path of a collection (like list.@%s)", first->name,
-                              first->name);
-        /* @links.Class.property: the objects of Class whose link `property` points here. */
-        if (count < 3 || components[1].kind != PARSE_COMPONENT_NAME || components[2].kind != PARSE_COMPONENT_NAME)
-            return bind_error(b, position, "'@links' is followed by a class and a property: @links.Class.property");
-        ce_table_key origin;
-        bool found;
-        if (!table_find_by_name(b->txn, components[1].name, components[1].name_length, &origin, &found)) return false;
-        if (!found) return bind_error(b, use_at ? at : components[1].position, "no class named '%s'", components[1].name);
+    path_builder builder;
+    builder.hop_count = 0;
+    ce_table_key table = b->core->table;
+    const char *table_name = b->table_name;
+    size_t i = 0;
+    if (components[0].kind == PARSE_COMPONENT_VARIABLE) {
+        if (!b->variable || strcmp(components[0].name, b->variable) != 0) {
+            if (b->variable)
+                return bind_error(b, position, "'$%s' is not defined here: this SUBQUERY's variable is $%s",
+                                  components[0].name, b->variable);
+            return bind_error(b, position, "'$%s' is not defined here: a variable exists only inside SUBQUERY(collection, $%s, ...)",
+                              components[0].name, components[0].name);
+        }
+        out->from_variable = true;
+        table = b->variable_table;
+        if (!table_name_of(b->txn, table, &table_name)) return false;
+        i = 1;
+    } else if (b->variable) {
+        return bind_error(b, position, "inside SUBQUERY, a key path starts with its variable ($%s)", b->variable);
+    }
+    snprintf(builder.description, sizeof builder.description, "%s", table_name);
+    if (i == count) {
+        /* The variable alone: the object itself. */
+        out->final = FINAL_OBJECT;
+        out->type = CE_TYPE_LINK;
+        out->final_table = table;
+        return finish_path(b, &builder, out);
+    }
+    bool ended = false; /* the path reached a value: only an operator may follow */
+    while (i < count && !ended) {
+        const parse_component *component = &components[i];
+        if (component->kind == PARSE_COMPONENT_OPERATOR && strcmp(component->name, "links") == 0) {
+            /* @links.Class.property: the objects of Class whose `property` links here. */
+            if (i + 2 >= count || components[i + 1].kind != PARSE_COMPONENT_NAME ||
+                components[i + 2].kind != PARSE_COMPONENT_NAME)
+                return bind_error(b, AT(i), "'@links' is followed by a class and a property: @links.Class.property");
+            ce_table_key origin;
+            bool found;
+            if (!table_find_by_name(b->txn, components[i + 1].name, components[i + 1].name_length, &origin, &found))
+                return false;
+            if (!found) return bind_error(b, AT(i + 1), "no class named '%s'", components[i + 1].name);
+            table_property origin_property, backlink;
+            if (!table_find_property(b->txn, origin, components[i + 2].name, components[i + 2].name_length,
+                                     &origin_property, &found))
+                return false;
+            if (!found)
+                return bind_error(b, AT(i + 2), "class '%s' has no property '%s'", components[i + 1].name,
+                                  components[i + 2].name);
+            if (origin_property.type != CE_TYPE_LINK && origin_property.type != CE_TYPE_MIXED)
+                return not_a_collection(b, AT(i + 2), components[i + 1].name, components[i + 2].name);
+            if (!table_find_backlink(b->txn, table, origin, origin_property.column, &backlink, &found)) return false;
+            if (!found)
+                return bind_error(b, AT(i + 2), "'%s.%s' does not link to class '%s'", components[i + 1].name,
+                                  components[i + 2].name, table_name);
+            if (!add_hop(b, &builder, AT(i), HOP_BACKLINKS, table, origin_property.column, origin)) return false;
+            describe_more(&builder, ".@links.", components[i + 1].name);
+            describe_more(&builder, ".", components[i + 2].name);
+            out->multi = true;
+            table = origin;
+            if (!table_name_of(b->txn, table, &table_name)) return false;
+            i += 3;
+            if (i == count) {
+                out->final = FINAL_OBJECT;
+                out->type = CE_TYPE_LINK;
+                out->final_table = table;
+                ended = true;
+            }
+            continue;
+        }
+        if (component->kind == PARSE_COMPONENT_OPERATOR) {
+            /* @count, @sum, ... after objects reached through a collection. */
+            if (builder.hop_count == 0 || !out->multi)
+                return bind_error(b, AT(i), "'@%s' must follow the key path of a collection (like list.@%s)",
+                                  component->name, component->name);
+            if (strcmp(component->name, "count") == 0 || strcmp(component->name, "size") == 0) {
+                if (i + 1 != count) return bind_error(b, AT(i + 1), "nothing may follow '@%s'", component->name);
+                out->final = FINAL_OBJECT;
+                out->type = CE_TYPE_LINK;
+                out->final_table = table;
+                out->aggregate = PATH_COUNT;
+                describe_more(&builder, ".@", component->name);
+                ended = true;
+                i++;
+                continue;
+            }
+            if (!is_aggregate_name(component->name))
+                return bind_error(b, AT(i), "'@%s' does not apply to links: @count, @size, @sum, @avg, @min and @max do",
+                                  component->name);
+            /* links.@avg.property */
+            if (i + 2 != count || components[i + 1].kind != PARSE_COMPONENT_NAME)
+                return bind_error(b, AT(i), "'@%s' over links needs one property of the objects after it, like dogs.@%s.age",
+                                  component->name, component->name);
+            table_property property;
+            bool found;
+            if (!table_find_property(b->txn, table, components[i + 1].name, components[i + 1].name_length, &property,
+                                     &found))
+                return false;
+            if (!found) return bind_error(b, AT(i + 1), "class '%s' has no property '%s'", table_name, components[i + 1].name);
+            if (property.collection != CE_COLLECTION_NONE || property.type == CE_TYPE_LINK)
+                return bind_error(b, AT(i + 1), "'@%s' needs a property holding one value, and '%s.%s' is a %s",
+                                  component->name, table_name, property.name, kind_name(&property));
+            out->aggregate = aggregate_of_name(component->name);
+            out->final = FINAL_COLUMN;
+            out->column = property.column;
+            out->type = property.type;
+            out->nullable = property.nullable;
+            out->final_table = table;
+            describe_more(&builder, ".@", component->name);
+            describe_more(&builder, ".", property.name);
+            ended = true;
+            i += 2;
+            continue;
+        }
+        if (component->kind != PARSE_COMPONENT_NAME)
+            return bind_error(b, AT(i), "expected a property name in the key path");
         table_property property;
-        if (!table_find_property(b->txn, origin, components[2].name, components[2].name_length, &property, &found))
-            return false;
-        if (!found)
-            return bind_error(b, use_at ? at : components[2].position, "class '%s' has no property '%s'",
-                              components[1].name, components[2].name);
-        return not_a_collection(b, use_at ? at : components[2].position, components[1].name, components[2].name);
+        bool found;
+        if (!table_find_property(b->txn, table, component->name, component->name_length, &property, &found)) return false;
+        if (!found) return bind_error(b, AT(i), "class '%s' has no property '%s'", table_name, component->name);
+        describe_more(&builder, i == 0 || (i == 1 && out->from_variable) ? "." : ".", property.name);
+        const parse_component *next = i + 1 < count ? &components[i + 1] : NULL;
+        if (property.type == CE_TYPE_LINK && property.collection != CE_COLLECTION_DICTIONARY) {
+            /* A to-one link, or a list or set of links. */
+            bool many = property.collection != CE_COLLECTION_NONE;
+            if (!add_hop(b, &builder, AT(i), many ? HOP_LINKS : HOP_LINK, table, property.column, property.link_target))
+                return false;
+            out->multi = out->multi || many;
+            table = property.link_target;
+            if (!table_name_of(b->txn, table, &table_name)) return false;
+            i++;
+            if (i == count) {
+                out->final = FINAL_OBJECT;
+                out->type = CE_TYPE_LINK;
+                out->final_table = table;
+                ended = true;
+            }
+            continue;
+        }
+        if (property.collection == CE_COLLECTION_DICTIONARY) {
+            /* dict['key'], dict.@allKeys, dict.@allValues, dict.@count, dict.@sum, ..., dict (its values). */
+            out->column = property.column;
+            out->final_table = table;
+            out->nullable = property.nullable;
+            bool links = property.type == CE_TYPE_LINK;
+            if (next && next->kind == PARSE_COMPONENT_SUBSCRIPT) {
+                if (next->argument >= 0) {
+                    if ((size_t)next->argument >= b->core->argument_count ||
+                        b->core->arguments[next->argument].kind != CE_QUERY_ARGUMENT_VALUE ||
+                        b->core->arguments[next->argument].value.type != CE_TYPE_STRING)
+                        return bind_error(b, AT(i + 1), "the key in [...] must be a string (argument %d is not one)",
+                                          next->argument);
+                    out->entry_key = b->core->arguments[next->argument].value.string.data;
+                    out->entry_key_size = b->core->arguments[next->argument].value.string.size;
+                } else {
+                    out->entry_key = next->name;
+                    out->entry_key_size = next->name_length;
+                }
+                if (links)
+                    return bind_error(b, AT(i + 1), "'%s.%s' is a dictionary of links: compare its values with ANY %s.@allValues",
+                                      table_name, property.name, property.name);
+                out->final = FINAL_ENTRY;
+                out->type = property.type;
+                out->nullable = true; /* an absent key reads as null */
+                describe_more(&builder, "[...]", "");
+                i += 2;
+            } else if (next && next->kind == PARSE_COMPONENT_OPERATOR && strcmp(next->name, "allKeys") == 0) {
+                out->final = FINAL_KEYS;
+                out->type = CE_TYPE_STRING;
+                out->nullable = false;
+                out->multi = true;
+                describe_more(&builder, ".@", "allKeys");
+                i += 2;
+            } else if (links && !(next && next->kind == PARSE_COMPONENT_OPERATOR &&
+                                  (strcmp(next->name, "count") == 0 || strcmp(next->name, "size") == 0))) {
+                /* The objects its values link to (null values skipped); its
+                 * @count counts entries (below, as a collection's). */
+                if (!add_hop(b, &builder, AT(i), HOP_LINKS, table, property.column, property.link_target)) return false;
+                out->multi = true;
+                table = property.link_target;
+                if (!table_name_of(b->txn, table, &table_name)) return false;
+                i += next && next->kind == PARSE_COMPONENT_OPERATOR && strcmp(next->name, "allValues") == 0 ? 2 : 1;
+                if (i == count) {
+                    out->final = FINAL_OBJECT;
+                    out->type = CE_TYPE_LINK;
+                    out->final_table = table;
+                    ended = true;
+                }
+                continue;
+            } else {
+                out->final = FINAL_COLLECTION;
+                out->type = property.type;
+                out->multi = true;
+                i += next && next->kind == PARSE_COMPONENT_OPERATOR && strcmp(next->name, "allValues") == 0 ? 2 : 1;
+            }
+            ended = true;
+            continue;
+        }
+        if (property.collection != CE_COLLECTION_NONE) {
+            /* A list or set of values. */
+            out->final = FINAL_COLLECTION;
+            out->column = property.column;
+            out->type = property.type;
+            out->nullable = property.nullable;
+            out->final_table = table;
+            out->multi = true;
+            ended = true;
+            i++;
+            continue;
+        }
+        /* A property holding one value (mixed included). */
+        out->final = FINAL_COLUMN;
+        out->column = property.column;
+        out->type = property.type;
+        out->nullable = property.nullable || property.type == CE_TYPE_MIXED;
+        out->indexed = property.indexed;
+        out->primary_key = property.primary_key;
+        out->final_table = table;
+        ended = true;
+        i++;
+        if (i < count && components[i].kind == PARSE_COMPONENT_OPERATOR &&
+            (strcmp(components[i].name, "count") == 0 || strcmp(components[i].name, "size") == 0) &&
+            (property.type == CE_TYPE_STRING || property.type == CE_TYPE_BINARY) && i + 1 == count) {
+            out->size_of = true;
+            describe_more(&builder, ".@", components[i].name);
+            i++;
+        }
+        if (i < count) return not_a_collection(b, position, table_name, property.name);
     }
-    table_property property;
-    bool found;
-    if (!table_find_property(b->txn, b->core->table, first->name, first->name_length, &property, &found)) return false;
-    if (!found) return bind_error(b, position, "class '%s' has no property '%s'", b->table_name, first->name);
-    if (property.collection != CE_COLLECTION_NONE || property.type == CE_TYPE_LINK || property.type == CE_TYPE_MIXED)
-        return bind_error(b, position, "property '%s.%s' is a %s: queries do not go through links, collections and mixed values yet",
-                          b->table_name, property.name,
-                          property.collection == CE_COLLECTION_LIST ? "list"
-                          : property.collection == CE_COLLECTION_SET ? "set"
-                          : property.collection == CE_COLLECTION_DICTIONARY ? "dictionary"
-                          : property.type == CE_TYPE_LINK ? "link" : "mixed value");
-    if (count > 1) {
-        const parse_component *next = &components[1];
-        bool is_size = next->kind == PARSE_COMPONENT_OPERATOR &&
-                       (strcmp(next->name, "count") == 0 || strcmp(next->name, "size") == 0);
-        if (!(is_size && count == 2 && (property.type == CE_TYPE_STRING || property.type == CE_TYPE_BINARY)))
-            return not_a_collection(b, position, b->table_name, property.name);
-        out->size_of = true;
+    /* After a collection's values: @count, @size, @sum, @avg, @min, @max. */
+    if (i < count) {
+        const parse_component *component = &components[i];
+        if (component->kind != PARSE_COMPONENT_OPERATOR || (strcmp(component->name, "count") != 0 &&
+                                                            strcmp(component->name, "size") != 0 &&
+                                                            !is_aggregate_name(component->name)))
+            return bind_error(b, AT(i), "only @count, @size, @sum, @avg, @min or @max may follow a collection here");
+        if (!out->multi || out->aggregate != PATH_ALL_VALUES)
+            return bind_error(b, AT(i), "'@%s' must follow the key path of a collection", component->name);
+        if (i + 1 != count) return bind_error(b, AT(i + 1), "nothing may follow '@%s'", component->name);
+        out->aggregate = aggregate_of_name(component->name);
+        describe_more(&builder, ".@", component->name);
+        i++;
     }
-    out->column = property.column;
-    out->type = property.type;
-    out->nullable = property.nullable;
-    out->indexed = property.indexed;
-    out->primary_key = property.primary_key;
-    char description[160];
-    snprintf(description, sizeof description, "%s.%s", b->table_name, property.name);
-    char *kept;
-    if (!keep_bytes(b->out, description, strlen(description), &kept)) return false;
-    out->description = kept;
-    return path_slot(b->out, out, &out->slot);
+    if (i != count) return bind_error(b, AT(i), "the key path goes on after a value");
+#undef AT
+    return finish_path(b, &builder, out);
 }
 
 /* The key path a %K argument holds, bound. */
@@ -1154,6 +1479,8 @@ static bool bind_key_path_argument(binder *b, const parse_node *node, bound_path
     parse_tree_free(&path);
     return ok;
 }
+
+static bool bind_predicate(binder *b, int index, size_t *out);
 
 static bool bind_operand(binder *b, int index, operand *out)
 {
@@ -1214,10 +1541,25 @@ static bool bind_operand(binder *b, int index, operand *out)
         out->kind = OPERAND_PATH;
         return bind_key_path_argument(b, node, &out->path);
     case PARSE_SUBQUERY: {
+        /* SUBQUERY(collection, $x, predicate).@count: the collection's
+         * objects for which the predicate holds, with $x each of them. */
         const parse_node *collection = &tree->nodes[node->left];
-        bound_path path;
-        if (!bind_key_path(b, tree, collection, 0, false, &path)) return false;
-        return bind_error(b, collection->position, "property '%s' is not a link/collection", path.description);
+        if (!bind_key_path(b, tree, collection, 0, false, &out->path)) return false;
+        if (out->path.local && !out->path.link_column)
+            return bind_error(b, collection->position, "property '%s' is not a link/collection", out->path.description);
+        if (out->path.final != FINAL_OBJECT || !out->path.multi || out->path.aggregate != PATH_ALL_VALUES)
+            return bind_error(b, collection->position,
+                              "SUBQUERY needs a list, set or dictionary of links or backlinks, and '%s' is not one",
+                              out->path.description);
+        const char *outer_variable = b->variable;
+        ce_table_key outer_table = b->variable_table;
+        b->variable = node->variable;
+        b->variable_table = out->path.final_table;
+        bool ok = bind_predicate(b, node->right, &out->subquery);
+        b->variable = outer_variable;
+        b->variable_table = outer_table;
+        out->kind = OPERAND_SUBQUERY;
+        return ok;
     }
     default: break;
     }
@@ -1240,7 +1582,14 @@ static bool constant_node(binder *b, bool value, size_t position, size_t *out)
     return new_bound_node(b->out, value ? BOUND_TRUE : BOUND_FALSE, position, out);
 }
 
-static ce_type path_value_type(const bound_path *path) { return path->size_of ? CE_TYPE_INT : path->type; }
+/* The type of what a path yields (after its aggregate). */
+static ce_type path_value_type(const bound_path *path)
+{
+    if (path->size_of || path->aggregate == PATH_COUNT) return CE_TYPE_INT;
+    if (path->aggregate == PATH_AVG) return path->type == CE_TYPE_DECIMAL128 ? CE_TYPE_DECIMAL128 : CE_TYPE_DOUBLE;
+    if (path->aggregate == PATH_SUM && path->type == CE_TYPE_FLOAT) return CE_TYPE_DOUBLE;
+    return path->type;
+}
 
 static bool is_ordered_operator(parse_op op)
 {
@@ -1266,6 +1615,19 @@ static bool check_comparison(binder *b, const bound_path *path, parse_op op, uns
         if (op != PARSE_OP_EQUAL && op != PARSE_OP_NOT_EQUAL && op != PARSE_OP_IN)
             return bind_error(b, position, "'%s' cannot compare '%s' with nil: only ==, != and IN can", parse_op_name(op),
                               path->description);
+        return true;
+    }
+    if (type == CE_TYPE_MIXED) return true; /* a mixed value compares with anything */
+    if (type == CE_TYPE_LINK) {
+        if (op != PARSE_OP_EQUAL && op != PARSE_OP_NOT_EQUAL && op != PARSE_OP_IN)
+            return bind_error(b, position, "objects ('%s') compare only by ==, != and IN, not %s", path->description,
+                              parse_op_name(op));
+        if (flags) return bind_error(b, position, "[c] and [d] compare strings, and '%s' holds objects", path->description);
+        if (value->type != CE_TYPE_LINK) {
+            describe_operand_value(o, value, shown, sizeof shown);
+            return bind_error(b, position, "'%s' holds objects: it compares with an object or nil, not %s",
+                              path->description, shown);
+        }
         return true;
     }
     if (value->type == CE_TYPE_LINK)
@@ -1421,6 +1783,18 @@ static bool bind_path_value(binder *b, const operand *left, parse_op op, unsigne
     const bound_path *path = &left->path;
     const ce_value *value = &right->value;
     if (!check_comparison(b, path, op, flags, right, value, right->position)) return false;
+    if (path->link_column) {
+        /* A to-one link of the object: its column holds the target's key + 1 (0: null). */
+        int64_t stored = 0;
+        if (value->type == CE_TYPE_LINK) {
+            if (value->link.table != path->final_table || value->link.key < 0 || value->link.key == INT64_MAX)
+                return constant_node(b, op == PARSE_OP_NOT_EQUAL, position, out);
+            stored = value->link.key + 1;
+        }
+        if (!kernel_node(b, KERNEL_INT, path, op, 0, position, out)) return false;
+        b->out->nodes[*out].integer = stored;
+        return true;
+    }
     if (value->type == CE_TYPE_NULL) {
         if (!path->nullable) return constant_node(b, op == PARSE_OP_NOT_EQUAL, position, out);
         if (!kernel_node(b, KERNEL_NULL, path, PARSE_OP_EQUAL, 0, position, out)) return false;
@@ -1546,6 +1920,39 @@ static bool set_value(binder *b, const bound_path *path, const ce_value *element
 static bool bind_in(binder *b, const operand *left, unsigned flags, const operand *right, size_t position, size_t *out)
 {
     const bound_path *path = &left->path;
+    if (path->link_column) {
+        /* Objects: their stored keys + 1 (0: null), sorted, distinct. */
+        int64_t *integers = malloc((right->list_count + 1) * sizeof *integers);
+        if (!integers) return out_of_memory();
+        size_t count = 0;
+        for (size_t i = 0; i < right->list_count; i++) {
+            const ce_value *element = &right->list[i];
+            if (!check_comparison(b, path, PARSE_OP_IN, flags, right, element, right->position)) {
+                free(integers);
+                return false;
+            }
+            if (element->type == CE_TYPE_NULL) integers[count++] = 0;
+            else if (element->link.table == path->final_table && element->link.key >= 0 && element->link.key < INT64_MAX)
+                integers[count++] = element->link.key + 1;
+        }
+        for (size_t i = 1; i < count; i++)
+            for (size_t j = i; j > 0 && integers[j - 1] > integers[j]; j--) {
+                int64_t swap = integers[j];
+                integers[j] = integers[j - 1];
+                integers[j - 1] = swap;
+            }
+        size_t distinct = 0;
+        for (size_t i = 0; i < count; i++)
+            if (distinct == 0 || integers[distinct - 1] != integers[i]) integers[distinct++] = integers[i];
+        if (!kernel_node(b, KERNEL_INT_IN, path, PARSE_OP_IN, 0, position, out)) {
+            free(integers);
+            return false;
+        }
+        b->out->nodes[*out].integers = integers;
+        b->out->nodes[*out].integer_count = distinct;
+        b->out->nodes[*out].nulls_match = false;
+        return true;
+    }
     bool generic = false;
     for (size_t i = 0; i < right->list_count; i++) {
         const ce_value *element = &right->list[i];
@@ -1642,10 +2049,115 @@ static bool bind_in(binder *b, const operand *left, unsigned flags, const operan
 
 static bool bind_predicate(binder *b, int index, size_t *out);
 
+/* Whether an operand is read object by object (a path through links or
+ * collections, a mixed property, a SUBQUERY, anything inside a SUBQUERY). */
+static bool is_generic_operand(const binder *b, const operand *o)
+{
+    return o->kind == OPERAND_SUBQUERY || (o->kind == OPERAND_PATH && (b->variable || !o->path.local));
+}
+
+static ce_type operand_type(const operand *o)
+{
+    if (o->kind == OPERAND_SUBQUERY) return CE_TYPE_INT;
+    if (o->kind == OPERAND_PATH) return path_value_type(&o->path);
+    return o->value.type;
+}
+
+static const char *operand_description(const operand *o)
+{
+    return o->kind == OPERAND_PATH ? o->path.description : o->kind == OPERAND_SUBQUERY ? "SUBQUERY(...).@count" : "a value";
+}
+
+/* Two operands that both yield values from objects: whether they compare. */
+static bool check_two_sides(binder *b, const operand *left, parse_op op, unsigned flags, const operand *right,
+                            size_t position)
+{
+    ce_type a = operand_type(left), c = operand_type(right);
+    if (a == CE_TYPE_MIXED || c == CE_TYPE_MIXED) return true;
+    if (a == CE_TYPE_LINK || c == CE_TYPE_LINK) {
+        if (a != c) return bind_error(b, position, "cannot compare objects with %s values", ce_type_name(a == CE_TYPE_LINK ? c : a));
+        if (op != PARSE_OP_EQUAL && op != PARSE_OP_NOT_EQUAL && op != PARSE_OP_IN)
+            return bind_error(b, position, "objects compare only by ==, != and IN, not %s", parse_op_name(op));
+        return true;
+    }
+    if (!types_compare(a, c))
+        return bind_error(b, position, "cannot compare %s values of '%s' with %s values of '%s'", ce_type_name(a),
+                          operand_description(left), ce_type_name(c), operand_description(right));
+    if (is_string_operator(op) && !is_text_type(a))
+        return bind_error(b, position, "%s needs strings or binaries, and '%s' holds %s values", parse_op_name(op),
+                          operand_description(left), ce_type_name(a));
+    if (flags && (a != CE_TYPE_STRING || c != CE_TYPE_STRING || is_ordered_operator(op)))
+        return bind_error(b, position, "[c] and [d] compare strings with ==, !=, IN, BEGINSWITH, ENDSWITH, CONTAINS and LIKE");
+    return true;
+}
+
+/* A comparison evaluated object by object: `left op right`, each side a
+ * value, a list (IN, BETWEEN), a path (several values: ANY unless the
+ * quantifier says ALL or NONE) or a SUBQUERY count. */
+static bool bind_generic(binder *b, operand *left, parse_op op, unsigned flags, operand *right,
+                         parse_quantifier quantifier, size_t position, size_t *out)
+{
+    if (op == PARSE_OP_BETWEEN) {
+        if (right->kind != OPERAND_LIST || right->list_count != 2)
+            return bind_error(b, right->position, "BETWEEN needs a list of two values, like {1, 10}");
+        if (flags) return bind_error(b, position, "[c] and [d] do not apply to BETWEEN");
+    }
+    if (op == PARSE_OP_IN || op == PARSE_OP_BETWEEN) {
+        if (right->kind == OPERAND_PATH && !right->path.multi)
+            return bind_error(b, right->position, "property '%s' is not a link/collection", right->path.description);
+        if (right->kind == OPERAND_VALUE || right->kind == OPERAND_SUBQUERY)
+            return bind_error(b, right->position, "%s needs a list on its right: {...}, a list argument%s",
+                              parse_op_name(op), op == PARSE_OP_IN ? " or a collection" : "");
+        if (left->kind == OPERAND_LIST) return bind_error(b, left->position, "%s needs a value or a key path on its left",
+                                                          parse_op_name(op));
+        if (right->kind == OPERAND_LIST) {
+            for (size_t i = 0; i < right->list_count; i++) {
+                if (left->kind == OPERAND_PATH) {
+                    if (op == PARSE_OP_BETWEEN && right->list[i].type == CE_TYPE_NULL)
+                        return bind_error(b, right->position, "BETWEEN cannot compare '%s' with nil", left->path.description);
+                    if (!check_comparison(b, &left->path, op == PARSE_OP_IN ? PARSE_OP_IN : PARSE_OP_LESS, flags, right,
+                                          &right->list[i], right->position))
+                        return false;
+                }
+            }
+        } else if (left->kind == OPERAND_VALUE) {
+            if (!check_comparison(b, &right->path, PARSE_OP_EQUAL, flags, left, &left->value, left->position)) return false;
+        } else if (!check_two_sides(b, left, PARSE_OP_EQUAL, flags, right, position)) {
+            return false;
+        }
+    } else {
+        if (left->kind == OPERAND_LIST || right->kind == OPERAND_LIST) {
+            const operand *list = left->kind == OPERAND_LIST ? left : right;
+            return bind_error(b, list->position, "a list is compared only by IN or BETWEEN, not by %s", parse_op_name(op));
+        }
+        if (left->kind == OPERAND_PATH && right->kind == OPERAND_VALUE) {
+            if (!check_comparison(b, &left->path, op, flags, right, &right->value, right->position)) return false;
+        } else if (right->kind == OPERAND_PATH && left->kind == OPERAND_VALUE) {
+            if (!check_comparison(b, &right->path, is_string_operator(op) ? op : mirror(op), flags, left, &left->value,
+                                  left->position))
+                return false;
+        } else if (left->kind != OPERAND_VALUE && right->kind != OPERAND_VALUE) {
+            if (!check_two_sides(b, left, op, flags, right, position)) return false;
+        } else {
+            const operand *other = left->kind == OPERAND_VALUE ? left : right;
+            const operand *count = left->kind == OPERAND_VALUE ? right : left;
+            if (other->value.type != CE_TYPE_NULL && !is_number_type(other->value.type))
+                return bind_error(b, other->position, "a SUBQUERY count compares with numbers, not a %s",
+                                  ce_type_name(other->value.type));
+            (void)count;
+        }
+    }
+    if (!generic_node(b, left, op, flags, right, position, out)) return false;
+    b->out->nodes[*out].quantifier = quantifier;
+    return true;
+}
+
 /* left op right, both bound. */
 static bool bind_simple(binder *b, operand *left, parse_op op, unsigned flags, operand *right, size_t position,
                         size_t *out)
 {
+    if (is_generic_operand(b, left) || is_generic_operand(b, right))
+        return bind_generic(b, left, op, flags, right, PARSE_QUANTIFIER_NONE_GIVEN, position, out);
     if (op == PARSE_OP_IN) {
         if (right->kind == OPERAND_PATH)
             return bind_error(b, right->position, "property '%s' is not a link/collection", right->path.description);
@@ -1704,11 +2216,15 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
                      (node->flags & PARSE_DIACRITIC_INSENSITIVE ? QUERY_FOLD_DIACRITICS : 0);
     if (node->quantifier != PARSE_QUANTIFIER_NONE_GIVEN) {
         static const char *const names[] = {"", "ANY", "ALL", "NONE"};
-        if (left.kind == OPERAND_PATH)
+        if (left.kind != OPERAND_PATH)
+            return bind_error(b, node->position, "%s needs the key path of a collection after it", names[node->quantifier]);
+        if (!left.path.multi || left.path.aggregate != PATH_ALL_VALUES)
             return bind_error(b, left.position, "property '%s' is not a link/collection (%s needs one)",
                               left.path.description, names[node->quantifier]);
-        return bind_error(b, node->position, "%s needs the key path of a collection after it", names[node->quantifier]);
+        return bind_generic(b, &left, node->op, flags, &right, node->quantifier, node->position, out);
     }
+    if (left.kind == OPERAND_PATH && left.path.multi && node->op == PARSE_OP_BETWEEN)
+        return bind_generic(b, &left, node->op, flags, &right, PARSE_QUANTIFIER_ANY, node->position, out);
     if (node->op == PARSE_OP_BETWEEN) {
         if (right.kind != OPERAND_LIST || right.list_count != 2)
             return bind_error(b, right.position, "BETWEEN needs a list of two values, like {1, 10}%s",
@@ -1804,6 +2320,334 @@ static bool bind_core(query_core *core, ce_txn *txn)
     core->is_bound = true;
     core->bound_stamp = stamp;
     return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Decimal arithmetic for sums and averages                                  */
+/* ------------------------------------------------------------------------ */
+
+/* An unsigned 256-bit integer, little-endian 64-bit limbs. */
+typedef struct big {
+    uint64_t limbs[4];
+} big;
+
+static big big_of(wide value) { return (big){{value.low, value.high, 0, 0}}; }
+
+static bool big_is_zero(const big *a) { return !(a->limbs[0] | a->limbs[1] | a->limbs[2] | a->limbs[3]); }
+
+static int big_compare(const big *a, const big *b)
+{
+    for (int i = 3; i >= 0; i--)
+        if (a->limbs[i] != b->limbs[i]) return a->limbs[i] < b->limbs[i] ? -1 : 1;
+    return 0;
+}
+
+static big big_add(const big *a, const big *b)
+{
+    big sum;
+    uint64_t carry = 0;
+    for (int i = 0; i < 4; i++) {
+        uint64_t partial = a->limbs[i] + carry;
+        carry = partial < carry;
+        sum.limbs[i] = partial + b->limbs[i];
+        carry += sum.limbs[i] < partial;
+    }
+    return sum;
+}
+
+static big big_subtract(const big *a, const big *b) /* a >= b */
+{
+    big difference;
+    uint64_t borrow = 0;
+    for (int i = 0; i < 4; i++) {
+        uint64_t partial = a->limbs[i] - borrow;
+        borrow = a->limbs[i] < borrow;
+        difference.limbs[i] = partial - b->limbs[i];
+        borrow += partial < b->limbs[i];
+    }
+    return difference;
+}
+
+static big big_times_ten(const big *a)
+{
+    big result;
+    uint64_t carry = 0;
+    for (int i = 0; i < 4; i++) {
+        /* a limb * 10 + carry, in 32-bit halves */
+        uint64_t low = (a->limbs[i] & 0xFFFFFFFFull) * 10 + carry;
+        uint64_t high = (a->limbs[i] >> 32) * 10 + (low >> 32);
+        result.limbs[i] = (low & 0xFFFFFFFFull) | (high << 32);
+        carry = high >> 32;
+    }
+    return result;
+}
+
+static big big_divide_small(const big *a, uint32_t divisor, uint32_t *out_remainder)
+{
+    big quotient;
+    uint64_t remainder = 0;
+    for (int i = 3; i >= 0; i--) {
+        uint64_t high = (remainder << 32) | (a->limbs[i] >> 32);
+        uint64_t q_high = high / divisor;
+        remainder = high % divisor;
+        uint64_t low = (remainder << 32) | (a->limbs[i] & 0xFFFFFFFFull);
+        uint64_t q_low = low / divisor;
+        remainder = low % divisor;
+        quotient.limbs[i] = (q_high << 32) | q_low;
+    }
+    *out_remainder = (uint32_t)remainder;
+    return quotient;
+}
+
+/* a / divisor by shift and subtract (once per average: simplicity wins). */
+static big big_divide(const big *a, uint64_t divisor, bool *out_inexact)
+{
+    big quotient = {{0, 0, 0, 0}};
+    uint64_t remainder = 0;
+    for (int bit = 255; bit >= 0; bit--) {
+        bool top = remainder >> 63;
+        remainder = (remainder << 1) | ((a->limbs[bit / 64] >> (bit % 64)) & 1);
+        if (top || remainder >= divisor) {
+            remainder -= divisor;
+            quotient.limbs[bit / 64] |= 1ull << (bit % 64);
+        }
+    }
+    *out_inexact = remainder != 0;
+    return quotient;
+}
+
+typedef struct decimal_value {
+    int kind; /* 0 NaN, 1 infinity, 2 zero, 3 finite */
+    bool negative;
+    int64_t exponent;
+    big coefficient;
+} decimal_value;
+
+static decimal_value decimal_unpack(ce_decimal128 d)
+{
+    decimal_value v = {2, (d.high >> 63) != 0, 0, {{0, 0, 0, 0}}};
+    if (((d.high >> 61) & 3) == 3) {
+        unsigned prefix = (unsigned)(d.high >> 58) & 0x1F;
+        v.kind = prefix == 0x1F ? 0 : prefix == 0x1E ? 1 : 2;
+        return v;
+    }
+    v.exponent = (int64_t)((d.high >> 49) & 0x3FFF) - DECIMAL_BIAS;
+    wide coefficient = {d.low, d.high & ((1ull << 49) - 1)};
+    if (!wide_is_zero(coefficient) && wide_compare(coefficient, decimal_limit) < 0) {
+        v.kind = 3;
+        v.coefficient = big_of(coefficient);
+    }
+    return v;
+}
+
+/* Rounds a coefficient to at most 34 digits (half to even, `sticky` when
+ * nonzero digits were dropped before) and packs it. */
+static ce_decimal128 decimal_pack(bool negative, big coefficient, int64_t exponent, bool sticky)
+{
+    big limit = big_of(decimal_limit);
+    uint32_t last = 0;
+    bool dropped = false;
+    while (big_compare(&coefficient, &limit) >= 0) {
+        if (dropped && last) sticky = true;
+        coefficient = big_divide_small(&coefficient, 10, &last);
+        dropped = true;
+        exponent++;
+    }
+    if (dropped && (last > 5 || (last == 5 && (sticky || (coefficient.limbs[0] & 1))))) {
+        big one = {{1, 0, 0, 0}};
+        coefficient = big_add(&coefficient, &one);
+        if (big_compare(&coefficient, &limit) >= 0) {
+            coefficient = big_divide_small(&coefficient, 10, &last);
+            exponent++;
+        }
+    }
+    return decimal_make(negative, (wide){coefficient.limbs[0], coefficient.limbs[1]}, exponent);
+}
+
+static ce_decimal128 decimal_add(ce_decimal128 x, ce_decimal128 y)
+{
+    decimal_value a = decimal_unpack(x), b = decimal_unpack(y);
+    if (a.kind == 0 || b.kind == 0) return decimal_special(false, true);
+    if (a.kind == 1 || b.kind == 1) {
+        if (a.kind == 1 && b.kind == 1 && a.negative != b.negative) return decimal_special(false, true);
+        return decimal_special(a.kind == 1 ? a.negative : b.negative, false);
+    }
+    if (a.kind == 2) return y;
+    if (b.kind == 2) return x;
+    if (a.exponent < b.exponent) {
+        decimal_value swap = a;
+        a = b;
+        b = swap;
+    }
+    /* a has the larger exponent: give it 34 digits first (no value
+     * changes), then bring b's exponent up to a's by scaling a. */
+    big limit = big_of(decimal_limit);
+    while (a.exponent > b.exponent) {
+        big larger = big_times_ten(&a.coefficient);
+        if (big_compare(&larger, &limit) >= 0) break;
+        a.coefficient = larger;
+        a.exponent--;
+    }
+    if (a.exponent - b.exponent > 36) {
+        /* |b| is below a hundredth of a's last digit: the sum rounds to a. */
+        return decimal_pack(a.negative, a.coefficient, a.exponent, false);
+    }
+    while (a.exponent > b.exponent) {
+        a.coefficient = big_times_ten(&a.coefficient);
+        a.exponent--;
+    }
+    big sum;
+    bool negative;
+    if (a.negative == b.negative) {
+        sum = big_add(&a.coefficient, &b.coefficient);
+        negative = a.negative;
+    } else if (big_compare(&a.coefficient, &b.coefficient) >= 0) {
+        sum = big_subtract(&a.coefficient, &b.coefficient);
+        negative = a.negative;
+    } else {
+        sum = big_subtract(&b.coefficient, &a.coefficient);
+        negative = b.negative;
+    }
+    if (big_is_zero(&sum)) negative = false;
+    return decimal_pack(negative, sum, b.exponent, false);
+}
+
+static ce_decimal128 decimal_divide_by_count(ce_decimal128 x, uint64_t count)
+{
+    decimal_value a = decimal_unpack(x);
+    if (a.kind != 3) return x; /* NaN, infinity and zero stay what they are */
+    /* Scale the coefficient to about 54 digits, so the quotient keeps 34
+     * or more whatever the count (below 10^20). */
+    big scaled = a.coefficient;
+    int64_t exponent = a.exponent;
+    big bound = big_of(decimal_limit);
+    for (int i = 0; i < 20; i++) bound = big_times_ten(&bound); /* 10^54 */
+    for (;;) {
+        big larger = big_times_ten(&scaled);
+        if (big_compare(&larger, &bound) >= 0) break;
+        scaled = larger;
+        exponent--;
+    }
+    bool inexact;
+    big quotient = big_divide(&scaled, count, &inexact);
+    return decimal_pack(a.negative, quotient, exponent, inexact);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Aggregates                                                                */
+/* ------------------------------------------------------------------------ */
+
+typedef struct aggregator {
+    ce_aggregate aggregate;
+    ce_type type; /* the values' type */
+    size_t counted;
+    bool has_value;
+    ce_value best;       /* MIN, MAX */
+    uint64_t int_sum;    /* SUM of ints (wraps) */
+    wide int_total;      /* AVG of ints: the exact sum, two's complement */
+    double real_sum;
+    ce_decimal128 decimal_sum;
+} aggregator;
+
+static bool aggregate_supported(ce_aggregate aggregate, ce_type type)
+{
+    switch (aggregate) {
+    case CE_AGGREGATE_COUNT: return true;
+    case CE_AGGREGATE_MIN:
+    case CE_AGGREGATE_MAX: return is_number_type(type) || type == CE_TYPE_TIMESTAMP;
+    case CE_AGGREGATE_SUM:
+    case CE_AGGREGATE_AVG: return is_number_type(type);
+    }
+    return false;
+}
+
+static const char *aggregate_name(ce_aggregate aggregate)
+{
+    switch (aggregate) {
+    case CE_AGGREGATE_MIN: return "min";
+    case CE_AGGREGATE_MAX: return "max";
+    case CE_AGGREGATE_SUM: return "sum";
+    case CE_AGGREGATE_AVG: return "average";
+    case CE_AGGREGATE_COUNT: return "count";
+    }
+    return "?";
+}
+
+static void aggregator_init(aggregator *a, ce_aggregate aggregate, ce_type type)
+{
+    memset(a, 0, sizeof *a);
+    a->aggregate = aggregate;
+    a->type = type;
+    a->decimal_sum = (ce_decimal128){0, VALUE_DECIMAL128_ZERO_HIGH};
+}
+
+static void aggregator_add(aggregator *a, const ce_value *value)
+{
+    if (value->type == CE_TYPE_NULL) return;
+    a->counted++;
+    switch (a->aggregate) {
+    case CE_AGGREGATE_COUNT: return;
+    case CE_AGGREGATE_MIN:
+    case CE_AGGREGATE_MAX: {
+        int order = a->has_value ? value_compare(value, &a->best) : 0;
+        if (!a->has_value || (a->aggregate == CE_AGGREGATE_MIN ? order < 0 : order > 0)) a->best = *value;
+        a->has_value = true;
+        return;
+    }
+    case CE_AGGREGATE_SUM:
+    case CE_AGGREGATE_AVG:
+        switch (value->type) {
+        case CE_TYPE_INT: {
+            a->int_sum += (uint64_t)value->integer;
+            wide addend = {(uint64_t)value->integer, value->integer < 0 ? ~0ull : 0};
+            wide sum = {a->int_total.low + addend.low, a->int_total.high + addend.high};
+            if (sum.low < a->int_total.low) sum.high++;
+            a->int_total = sum;
+            break;
+        }
+        case CE_TYPE_FLOAT:
+        case CE_TYPE_DOUBLE: a->real_sum += real_of(value); break;
+        case CE_TYPE_DECIMAL128: a->decimal_sum = decimal_add(a->decimal_sum, value->decimal); break;
+        default: break;
+        }
+        return;
+    }
+}
+
+static void aggregator_result(const aggregator *a, ce_value *out)
+{
+    memset(out, 0, sizeof *out);
+    switch (a->aggregate) {
+    case CE_AGGREGATE_COUNT: *out = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)a->counted}; return;
+    case CE_AGGREGATE_MIN:
+    case CE_AGGREGATE_MAX:
+        if (a->has_value) *out = a->best;
+        else out->type = CE_TYPE_NULL;
+        return;
+    case CE_AGGREGATE_SUM:
+        if (a->type == CE_TYPE_INT) *out = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)a->int_sum};
+        else if (a->type == CE_TYPE_DECIMAL128) *out = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = a->decimal_sum};
+        else *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = a->real_sum};
+        return;
+    case CE_AGGREGATE_AVG:
+        if (a->counted == 0) {
+            out->type = CE_TYPE_NULL;
+        } else if (a->type == CE_TYPE_INT) {
+            wide total = a->int_total;
+            bool negative = (total.high >> 63) != 0;
+            if (negative) {
+                total.low = ~total.low + 1;
+                total.high = ~total.high + (total.low == 0);
+            }
+            double magnitude = (double)total.high * 18446744073709551616.0 + (double)total.low;
+            *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = (negative ? -magnitude : magnitude) / (double)a->counted};
+        } else if (a->type == CE_TYPE_DECIMAL128) {
+            *out = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = decimal_divide_by_count(a->decimal_sum, a->counted)};
+        } else {
+            *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = a->real_sum / (double)a->counted};
+        }
+        return;
+    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -2542,13 +3386,281 @@ static bool kernel_values(evaluation *e, const bound_node *node, const column_sc
     return ce_fail(CE_ERR_FAIL, "internal error: kernel %d has no values", (int)node->kernel);
 }
 
-static bool operand_value(evaluation *e, const operand *o, size_t i, ce_column_scratch *scratch, ce_value *out)
+/* ------------------------------------------------------------------------ */
+/* Object by object: paths through links, collections and backlinks          */
+/* ------------------------------------------------------------------------ */
+
+/* Values read from objects, with copies of their bytes (a value read
+ * through the public API stays valid only until the next read). */
+typedef struct value_bag {
+    ce_value *values;
+    size_t count, capacity;
+    char **copies;
+    size_t copy_count, copy_capacity;
+} value_bag;
+
+static void bag_clear(value_bag *bag)
 {
-    if (o->kind == OPERAND_VALUE) {
-        *out = o->value;
+    for (size_t i = 0; i < bag->copy_count; i++) free(bag->copies[i]);
+    bag->copy_count = 0;
+    bag->count = 0;
+}
+
+static void bag_free(value_bag *bag)
+{
+    bag_clear(bag);
+    free(bag->values);
+    free(bag->copies);
+    memset(bag, 0, sizeof *bag);
+}
+
+static bool bag_push(value_bag *bag, const ce_value *value)
+{
+    if (!grow_array((void **)&bag->values, &bag->capacity, bag->count, sizeof *bag->values)) return false;
+    ce_value copy = *value;
+    if (is_text_type(value->type)) {
+        const char *data;
+        size_t size;
+        text_of(value, &data, &size);
+        if (!grow_array((void **)&bag->copies, &bag->copy_capacity, bag->copy_count, sizeof *bag->copies)) return false;
+        char *bytes = malloc(size + 1);
+        if (!bytes) return out_of_memory();
+        if (size) memcpy(bytes, data, size);
+        bag->copies[bag->copy_count++] = bytes;
+        if (value->type == CE_TYPE_STRING) copy.string.data = bytes;
+        else copy.binary.data = (const uint8_t *)bytes;
+    }
+    bag->values[bag->count++] = copy;
+    return true;
+}
+
+/* The values of a path's final step at object (table, key). */
+static bool gather_final(ce_txn *txn, const bound_path *path, ce_table_key table, ce_object_key key, value_bag *bag)
+{
+    ce_value value;
+    switch (path->final) {
+    case FINAL_OBJECT:
+        value = (ce_value){.type = CE_TYPE_LINK, .link = {table, key}};
+        return bag_push(bag, &value);
+    case FINAL_COLUMN:
+        if (!ce_object_get(txn, table, key, path->column, &value)) return false;
+        if (path->size_of && is_text_type(value.type)) {
+            const char *data;
+            size_t size;
+            text_of(&value, &data, &size);
+            value = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)size};
+        }
+        return bag_push(bag, &value);
+    case FINAL_COLLECTION:
+    case FINAL_KEYS:
+    case FINAL_ENTRY: {
+        ce_collection *collection;
+        if (!ce_collection_open(txn, table, key, path->column, &collection)) return false;
+        bool ok = true;
+        if (path->final == FINAL_ENTRY) {
+            bool found;
+            ok = ce_dictionary_get(collection, path->entry_key, path->entry_key_size, &value, &found);
+            if (ok && !found) value = (ce_value){.type = CE_TYPE_NULL};
+            if (ok) ok = bag_push(bag, &value);
+        } else {
+            size_t size;
+            ok = ce_collection_size(collection, &size);
+            for (size_t i = 0; ok && i < size; i++) {
+                ok = path->final == FINAL_KEYS ? ce_dictionary_key_at(collection, i, &value)
+                                               : ce_collection_get(collection, i, &value);
+                if (ok) ok = bag_push(bag, &value);
+            }
+        }
+        ce_collection_close(collection);
+        return ok;
+    }
+    }
+    return true;
+}
+
+/* The values a path yields from object (table, key), from hop `hop` on. A
+ * path of to-one links only yields one value: null where a link is null. */
+static bool gather_path(ce_txn *txn, const bound_path *path, size_t hop, ce_table_key table, ce_object_key key,
+                        value_bag *bag)
+{
+    if (hop == path->hop_count) return gather_final(txn, path, table, key, bag);
+    const path_hop *h = &path->hops[hop];
+    switch (h->kind) {
+    case HOP_LINK: {
+        ce_value link;
+        if (!ce_object_get(txn, table, key, h->column, &link)) return false;
+        if (link.type == CE_TYPE_LINK) return gather_path(txn, path, hop + 1, h->to, link.link.key, bag);
+        if (path->multi) return true;
+        ce_value null = {.type = CE_TYPE_NULL};
+        return bag_push(bag, &null);
+    }
+    case HOP_LINKS: {
+        ce_collection *collection;
+        size_t size;
+        if (!ce_collection_open(txn, table, key, h->column, &collection)) return false;
+        bool ok = ce_collection_size(collection, &size);
+        for (size_t i = 0; ok && i < size; i++) {
+            ce_value link;
+            ok = ce_collection_get(collection, i, &link);
+            if (ok && link.type == CE_TYPE_LINK) ok = gather_path(txn, path, hop + 1, h->to, link.link.key, bag);
+        }
+        ce_collection_close(collection);
+        return ok;
+    }
+    case HOP_BACKLINKS: {
+        size_t count;
+        if (!ce_object_backlink_count(txn, table, key, h->to, h->column, &count)) return false;
+        for (size_t i = 0; i < count; i++) {
+            ce_object_key origin;
+            if (!ce_object_backlink_at(txn, table, key, h->to, h->column, i, &origin) ||
+                !gather_path(txn, path, hop + 1, h->to, origin, bag))
+                return false;
+        }
         return true;
     }
-    return path_value(e, &o->path, i, scratch, out);
+    }
+    return true;
+}
+
+/* A path's values reduced by its aggregate (@count, @sum, ...) to one. */
+static bool aggregate_bag(const bound_path *path, value_bag *bag)
+{
+    if (path->aggregate == PATH_ALL_VALUES) return true;
+    ce_value result;
+    if (path->aggregate == PATH_COUNT) {
+        result = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)bag->count};
+    } else {
+        aggregator a;
+        static const ce_aggregate kinds[] = {CE_AGGREGATE_COUNT, CE_AGGREGATE_COUNT, CE_AGGREGATE_SUM,
+                                             CE_AGGREGATE_AVG, CE_AGGREGATE_MIN, CE_AGGREGATE_MAX};
+        aggregator_init(&a, kinds[path->aggregate], path->type);
+        for (size_t i = 0; i < bag->count; i++) aggregator_add(&a, &bag->values[i]);
+        aggregator_result(&a, &result);
+        /* Min and max hand out one of the values, whose bytes the bag keeps:
+         * numbers and timestamps only, so nothing to keep. */
+    }
+    bag->count = 0;
+    return bag_push(bag, &result);
+}
+
+/* The object a comparison is evaluated for: the queried object, or the
+ * object a SUBQUERY variable stands for. `leaf_index` is the queried
+ * object's position in the current leaf (SIZE_MAX inside a SUBQUERY, where
+ * no local column is read). */
+typedef struct object_context {
+    ce_table_key table;
+    ce_object_key key;
+    size_t leaf_index;
+} object_context;
+
+static bool eval_object(evaluation *e, size_t index, const object_context *context, bool *out);
+
+/* The values of one side of a comparison for an object; *out_many when they
+ * are several values (a collection's) rather than one. */
+static bool operand_bag(evaluation *e, const operand *o, const object_context *context, value_bag *bag, bool *out_many)
+{
+    *out_many = false;
+    switch (o->kind) {
+    case OPERAND_VALUE: return bag_push(bag, &o->value);
+    case OPERAND_LIST:
+        *out_many = true;
+        for (size_t i = 0; i < o->list_count; i++)
+            if (!bag_push(bag, &o->list[i])) return false;
+        return true;
+    case OPERAND_PATH:
+        if (o->path.local && context->leaf_index != SIZE_MAX) {
+            ce_value value;
+            return path_value(e, &o->path, context->leaf_index, &e->scratch[0], &value) && bag_push(bag, &value);
+        }
+        if (!gather_path(e->txn, &o->path, 0, context->table, context->key, bag)) return false;
+        *out_many = o->path.multi && o->path.aggregate == PATH_ALL_VALUES;
+        return aggregate_bag(&o->path, bag);
+    case OPERAND_SUBQUERY: {
+        value_bag objects = {0};
+        bool ok = gather_path(e->txn, &o->path, 0, context->table, context->key, &objects);
+        int64_t matches = 0;
+        for (size_t i = 0; ok && i < objects.count; i++) {
+            object_context element = {objects.values[i].link.table, objects.values[i].link.key, SIZE_MAX};
+            bool match;
+            ok = eval_object(e, o->subquery, &element, &match);
+            matches += ok && match;
+        }
+        bag_free(&objects);
+        ce_value count = {.type = CE_TYPE_INT, .integer = matches};
+        return ok && bag_push(bag, &count);
+    }
+    }
+    return true;
+}
+
+/* Whether `value op right` holds for one of the right side's values (IN:
+ * equal to one of them; BETWEEN: within the two). */
+static bool matches_right(evaluation *e, const bound_node *node, const ce_value *value, const value_bag *right, bool *out)
+{
+    *out = false;
+    if (node->op == PARSE_OP_BETWEEN) {
+        bool low, high;
+        if (!compare_values(value, PARSE_OP_GREATER_EQUAL, &right->values[0], 0, &e->folder, &low) ||
+            !compare_values(value, PARSE_OP_LESS_EQUAL, &right->values[1], 0, &e->folder, &high))
+            return false;
+        *out = low && high;
+        return true;
+    }
+    parse_op op = node->op == PARSE_OP_IN ? PARSE_OP_EQUAL : node->op;
+    for (size_t i = 0; i < right->count && !*out; i++)
+        if (!compare_values(value, op, &right->values[i], node->flags, &e->folder, out)) return false;
+    return true;
+}
+
+/* A generic comparison for one object: the left side's values against the
+ * right side's, ANY of the left ones unless the quantifier says ALL or NONE. */
+static bool generic_match(evaluation *e, const bound_node *node, const object_context *context, bool *out)
+{
+    value_bag left = {0}, right = {0};
+    bool left_many, right_many;
+    bool ok = operand_bag(e, &node->left, context, &left, &left_many) &&
+              operand_bag(e, &node->right, context, &right, &right_many);
+    bool any = false, all = true;
+    for (size_t i = 0; ok && i < left.count; i++) {
+        bool match;
+        ok = matches_right(e, node, &left.values[i], &right, &match);
+        any = any || match;
+        all = all && match;
+    }
+    if (ok) {
+        switch (node->quantifier) {
+        case PARSE_QUANTIFIER_ALL: *out = all; break;
+        case PARSE_QUANTIFIER_NONE: *out = !any; break;
+        default: *out = any; break;
+        }
+    }
+    bag_free(&left);
+    bag_free(&right);
+    return ok;
+}
+
+/* A predicate inside a SUBQUERY, for one object. */
+static bool eval_object(evaluation *e, size_t index, const object_context *context, bool *out)
+{
+    const bound_node *node = &e->bound->nodes[index];
+    switch (node->kind) {
+    case BOUND_TRUE: *out = true; return true;
+    case BOUND_FALSE: *out = false; return true;
+    case BOUND_NOT:
+        if (!eval_object(e, e->bound->children[node->first_child], context, out)) return false;
+        *out = !*out;
+        return true;
+    case BOUND_AND:
+    case BOUND_OR:
+        *out = node->kind == BOUND_AND;
+        for (size_t c = 0; c < node->child_count && *out == (node->kind == BOUND_AND); c++)
+            if (!eval_object(e, e->bound->children[node->first_child + c], context, out)) return false;
+        return true;
+    case BOUND_COMPARE:
+        if (node->kernel == KERNEL_GENERIC) return generic_match(e, node, context, out);
+        break;
+    }
+    return ce_fail(CE_ERR_FAIL, "internal error: a SUBQUERY holds a comparison of kind %d", (int)node->kernel);
 }
 
 static bool eval_compare(evaluation *e, const bound_node *node, const mask *in, mask *out)
@@ -2556,12 +3668,9 @@ static bool eval_compare(evaluation *e, const bound_node *node, const mask *in, 
     if (node->kernel == KERNEL_GENERIC) {
         mask_clear(out);
         FOR_EACH_BIT(in, i, {
-            ce_value left, right;
+            object_context context = {e->core->table, cluster_leaf_key(e->leaf, i), i};
             bool result;
-            if (!operand_value(e, &node->left, i, &e->scratch[0], &left) ||
-                !operand_value(e, &node->right, i, &e->scratch[1], &right) ||
-                !compare_values(&left, node->op, &right, node->flags, &e->folder, &result))
-                return false;
+            if (!generic_match(e, node, &context, &result)) return false;
             if (result) mask_set(out, i);
         })
         return true;
@@ -2626,334 +3735,6 @@ static bool eval_node(evaluation *e, size_t index, const mask *in, mask *out)
 static bool eval_leaf(evaluation *e, const mask *candidates, mask *out)
 {
     return eval_node(e, e->bound->root, candidates, out);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Decimal arithmetic for sums and averages                                  */
-/* ------------------------------------------------------------------------ */
-
-/* An unsigned 256-bit integer, little-endian 64-bit limbs. */
-typedef struct big {
-    uint64_t limbs[4];
-} big;
-
-static big big_of(wide value) { return (big){{value.low, value.high, 0, 0}}; }
-
-static bool big_is_zero(const big *a) { return !(a->limbs[0] | a->limbs[1] | a->limbs[2] | a->limbs[3]); }
-
-static int big_compare(const big *a, const big *b)
-{
-    for (int i = 3; i >= 0; i--)
-        if (a->limbs[i] != b->limbs[i]) return a->limbs[i] < b->limbs[i] ? -1 : 1;
-    return 0;
-}
-
-static big big_add(const big *a, const big *b)
-{
-    big sum;
-    uint64_t carry = 0;
-    for (int i = 0; i < 4; i++) {
-        uint64_t partial = a->limbs[i] + carry;
-        carry = partial < carry;
-        sum.limbs[i] = partial + b->limbs[i];
-        carry += sum.limbs[i] < partial;
-    }
-    return sum;
-}
-
-static big big_subtract(const big *a, const big *b) /* a >= b */
-{
-    big difference;
-    uint64_t borrow = 0;
-    for (int i = 0; i < 4; i++) {
-        uint64_t partial = a->limbs[i] - borrow;
-        borrow = a->limbs[i] < borrow;
-        difference.limbs[i] = partial - b->limbs[i];
-        borrow += partial < b->limbs[i];
-    }
-    return difference;
-}
-
-static big big_times_ten(const big *a)
-{
-    big result;
-    uint64_t carry = 0;
-    for (int i = 0; i < 4; i++) {
-        /* a limb * 10 + carry, in 32-bit halves */
-        uint64_t low = (a->limbs[i] & 0xFFFFFFFFull) * 10 + carry;
-        uint64_t high = (a->limbs[i] >> 32) * 10 + (low >> 32);
-        result.limbs[i] = (low & 0xFFFFFFFFull) | (high << 32);
-        carry = high >> 32;
-    }
-    return result;
-}
-
-static big big_divide_small(const big *a, uint32_t divisor, uint32_t *out_remainder)
-{
-    big quotient;
-    uint64_t remainder = 0;
-    for (int i = 3; i >= 0; i--) {
-        uint64_t high = (remainder << 32) | (a->limbs[i] >> 32);
-        uint64_t q_high = high / divisor;
-        remainder = high % divisor;
-        uint64_t low = (remainder << 32) | (a->limbs[i] & 0xFFFFFFFFull);
-        uint64_t q_low = low / divisor;
-        remainder = low % divisor;
-        quotient.limbs[i] = (q_high << 32) | q_low;
-    }
-    *out_remainder = (uint32_t)remainder;
-    return quotient;
-}
-
-/* a / divisor by shift and subtract (once per average: simplicity wins). */
-static big big_divide(const big *a, uint64_t divisor, bool *out_inexact)
-{
-    big quotient = {{0, 0, 0, 0}};
-    uint64_t remainder = 0;
-    for (int bit = 255; bit >= 0; bit--) {
-        bool top = remainder >> 63;
-        remainder = (remainder << 1) | ((a->limbs[bit / 64] >> (bit % 64)) & 1);
-        if (top || remainder >= divisor) {
-            remainder -= divisor;
-            quotient.limbs[bit / 64] |= 1ull << (bit % 64);
-        }
-    }
-    *out_inexact = remainder != 0;
-    return quotient;
-}
-
-typedef struct decimal_value {
-    int kind; /* 0 NaN, 1 infinity, 2 zero, 3 finite */
-    bool negative;
-    int64_t exponent;
-    big coefficient;
-} decimal_value;
-
-static decimal_value decimal_unpack(ce_decimal128 d)
-{
-    decimal_value v = {2, (d.high >> 63) != 0, 0, {{0, 0, 0, 0}}};
-    if (((d.high >> 61) & 3) == 3) {
-        unsigned prefix = (unsigned)(d.high >> 58) & 0x1F;
-        v.kind = prefix == 0x1F ? 0 : prefix == 0x1E ? 1 : 2;
-        return v;
-    }
-    v.exponent = (int64_t)((d.high >> 49) & 0x3FFF) - DECIMAL_BIAS;
-    wide coefficient = {d.low, d.high & ((1ull << 49) - 1)};
-    if (!wide_is_zero(coefficient) && wide_compare(coefficient, decimal_limit) < 0) {
-        v.kind = 3;
-        v.coefficient = big_of(coefficient);
-    }
-    return v;
-}
-
-/* Rounds a coefficient to at most 34 digits (half to even, `sticky` when
- * nonzero digits were dropped before) and packs it. */
-static ce_decimal128 decimal_pack(bool negative, big coefficient, int64_t exponent, bool sticky)
-{
-    big limit = big_of(decimal_limit);
-    uint32_t last = 0;
-    bool dropped = false;
-    while (big_compare(&coefficient, &limit) >= 0) {
-        if (dropped && last) sticky = true;
-        coefficient = big_divide_small(&coefficient, 10, &last);
-        dropped = true;
-        exponent++;
-    }
-    if (dropped && (last > 5 || (last == 5 && (sticky || (coefficient.limbs[0] & 1))))) {
-        big one = {{1, 0, 0, 0}};
-        coefficient = big_add(&coefficient, &one);
-        if (big_compare(&coefficient, &limit) >= 0) {
-            coefficient = big_divide_small(&coefficient, 10, &last);
-            exponent++;
-        }
-    }
-    return decimal_make(negative, (wide){coefficient.limbs[0], coefficient.limbs[1]}, exponent);
-}
-
-static ce_decimal128 decimal_add(ce_decimal128 x, ce_decimal128 y)
-{
-    decimal_value a = decimal_unpack(x), b = decimal_unpack(y);
-    if (a.kind == 0 || b.kind == 0) return decimal_special(false, true);
-    if (a.kind == 1 || b.kind == 1) {
-        if (a.kind == 1 && b.kind == 1 && a.negative != b.negative) return decimal_special(false, true);
-        return decimal_special(a.kind == 1 ? a.negative : b.negative, false);
-    }
-    if (a.kind == 2) return y;
-    if (b.kind == 2) return x;
-    if (a.exponent < b.exponent) {
-        decimal_value swap = a;
-        a = b;
-        b = swap;
-    }
-    /* a has the larger exponent: give it 34 digits first (no value
-     * changes), then bring b's exponent up to a's by scaling a. */
-    big limit = big_of(decimal_limit);
-    while (a.exponent > b.exponent) {
-        big larger = big_times_ten(&a.coefficient);
-        if (big_compare(&larger, &limit) >= 0) break;
-        a.coefficient = larger;
-        a.exponent--;
-    }
-    if (a.exponent - b.exponent > 36) {
-        /* |b| is below a hundredth of a's last digit: the sum rounds to a. */
-        return decimal_pack(a.negative, a.coefficient, a.exponent, false);
-    }
-    while (a.exponent > b.exponent) {
-        a.coefficient = big_times_ten(&a.coefficient);
-        a.exponent--;
-    }
-    big sum;
-    bool negative;
-    if (a.negative == b.negative) {
-        sum = big_add(&a.coefficient, &b.coefficient);
-        negative = a.negative;
-    } else if (big_compare(&a.coefficient, &b.coefficient) >= 0) {
-        sum = big_subtract(&a.coefficient, &b.coefficient);
-        negative = a.negative;
-    } else {
-        sum = big_subtract(&b.coefficient, &a.coefficient);
-        negative = b.negative;
-    }
-    if (big_is_zero(&sum)) negative = false;
-    return decimal_pack(negative, sum, b.exponent, false);
-}
-
-static ce_decimal128 decimal_divide_by_count(ce_decimal128 x, uint64_t count)
-{
-    decimal_value a = decimal_unpack(x);
-    if (a.kind != 3) return x; /* NaN, infinity and zero stay what they are */
-    /* Scale the coefficient to about 54 digits, so the quotient keeps 34
-     * or more whatever the count (below 10^20). */
-    big scaled = a.coefficient;
-    int64_t exponent = a.exponent;
-    big bound = big_of(decimal_limit);
-    for (int i = 0; i < 20; i++) bound = big_times_ten(&bound); /* 10^54 */
-    for (;;) {
-        big larger = big_times_ten(&scaled);
-        if (big_compare(&larger, &bound) >= 0) break;
-        scaled = larger;
-        exponent--;
-    }
-    bool inexact;
-    big quotient = big_divide(&scaled, count, &inexact);
-    return decimal_pack(a.negative, quotient, exponent, inexact);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Aggregates                                                                */
-/* ------------------------------------------------------------------------ */
-
-typedef struct aggregator {
-    ce_aggregate aggregate;
-    ce_type type; /* the values' type */
-    size_t counted;
-    bool has_value;
-    ce_value best;       /* MIN, MAX */
-    uint64_t int_sum;    /* SUM of ints (wraps) */
-    wide int_total;      /* AVG of ints: the exact sum, two's complement */
-    double real_sum;
-    ce_decimal128 decimal_sum;
-} aggregator;
-
-static bool aggregate_supported(ce_aggregate aggregate, ce_type type)
-{
-    switch (aggregate) {
-    case CE_AGGREGATE_COUNT: return true;
-    case CE_AGGREGATE_MIN:
-    case CE_AGGREGATE_MAX: return is_number_type(type) || type == CE_TYPE_TIMESTAMP;
-    case CE_AGGREGATE_SUM:
-    case CE_AGGREGATE_AVG: return is_number_type(type);
-    }
-    return false;
-}
-
-static const char *aggregate_name(ce_aggregate aggregate)
-{
-    switch (aggregate) {
-    case CE_AGGREGATE_MIN: return "min";
-    case CE_AGGREGATE_MAX: return "max";
-    case CE_AGGREGATE_SUM: return "sum";
-    case CE_AGGREGATE_AVG: return "average";
-    case CE_AGGREGATE_COUNT: return "count";
-    }
-    return "?";
-}
-
-static void aggregator_init(aggregator *a, ce_aggregate aggregate, ce_type type)
-{
-    memset(a, 0, sizeof *a);
-    a->aggregate = aggregate;
-    a->type = type;
-    a->decimal_sum = (ce_decimal128){0, VALUE_DECIMAL128_ZERO_HIGH};
-}
-
-static void aggregator_add(aggregator *a, const ce_value *value)
-{
-    if (value->type == CE_TYPE_NULL) return;
-    a->counted++;
-    switch (a->aggregate) {
-    case CE_AGGREGATE_COUNT: return;
-    case CE_AGGREGATE_MIN:
-    case CE_AGGREGATE_MAX: {
-        int order = a->has_value ? value_compare(value, &a->best) : 0;
-        if (!a->has_value || (a->aggregate == CE_AGGREGATE_MIN ? order < 0 : order > 0)) a->best = *value;
-        a->has_value = true;
-        return;
-    }
-    case CE_AGGREGATE_SUM:
-    case CE_AGGREGATE_AVG:
-        switch (value->type) {
-        case CE_TYPE_INT: {
-            a->int_sum += (uint64_t)value->integer;
-            wide addend = {(uint64_t)value->integer, value->integer < 0 ? ~0ull : 0};
-            wide sum = {a->int_total.low + addend.low, a->int_total.high + addend.high};
-            if (sum.low < a->int_total.low) sum.high++;
-            a->int_total = sum;
-            break;
-        }
-        case CE_TYPE_FLOAT:
-        case CE_TYPE_DOUBLE: a->real_sum += real_of(value); break;
-        case CE_TYPE_DECIMAL128: a->decimal_sum = decimal_add(a->decimal_sum, value->decimal); break;
-        default: break;
-        }
-        return;
-    }
-}
-
-static void aggregator_result(const aggregator *a, ce_value *out)
-{
-    memset(out, 0, sizeof *out);
-    switch (a->aggregate) {
-    case CE_AGGREGATE_COUNT: *out = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)a->counted}; return;
-    case CE_AGGREGATE_MIN:
-    case CE_AGGREGATE_MAX:
-        if (a->has_value) *out = a->best;
-        else out->type = CE_TYPE_NULL;
-        return;
-    case CE_AGGREGATE_SUM:
-        if (a->type == CE_TYPE_INT) *out = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)a->int_sum};
-        else if (a->type == CE_TYPE_DECIMAL128) *out = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = a->decimal_sum};
-        else *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = a->real_sum};
-        return;
-    case CE_AGGREGATE_AVG:
-        if (a->counted == 0) {
-            out->type = CE_TYPE_NULL;
-        } else if (a->type == CE_TYPE_INT) {
-            wide total = a->int_total;
-            bool negative = (total.high >> 63) != 0;
-            if (negative) {
-                total.low = ~total.low + 1;
-                total.high = ~total.high + (total.low == 0);
-            }
-            double magnitude = (double)total.high * 18446744073709551616.0 + (double)total.low;
-            *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = (negative ? -magnitude : magnitude) / (double)a->counted};
-        } else if (a->type == CE_TYPE_DECIMAL128) {
-            *out = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = decimal_divide_by_count(a->decimal_sum, a->counted)};
-        } else {
-            *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = a->real_sum / (double)a->counted};
-        }
-        return;
-    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -3553,6 +4334,9 @@ static bool bind_descriptor_key(query_core *core, ce_txn *txn, const descriptor_
 
 /* Reads values of bound paths for entries, leaf by leaf. */
 typedef struct entry_reader {
+    ce_txn *txn;
+    ce_table_key table;
+    value_bag bag; /* a path through links: its value, read object by object */
     const ce_space *space;
     size_t column_count;
     ce_ref leaf_ref;
@@ -3566,9 +4350,12 @@ typedef struct entry_reader {
     size_t copy_count, copy_capacity;
 } entry_reader;
 
-static bool reader_start(entry_reader *r, ce_txn *txn, size_t column_count, const bound_path *paths, size_t path_count)
+static bool reader_start(entry_reader *r, ce_txn *txn, ce_table_key table, size_t column_count, const bound_path *paths,
+                         size_t path_count)
 {
     memset(r, 0, sizeof *r);
+    r->txn = txn;
+    r->table = table;
     r->space = db_txn_space(txn);
     r->column_count = column_count;
     r->paths = paths;
@@ -3585,6 +4372,7 @@ static bool reader_start(entry_reader *r, ce_txn *txn, size_t column_count, cons
 
 static void reader_end(entry_reader *r)
 {
+    bag_free(&r->bag);
     for (size_t i = 0; i < r->copy_count; i++) free(r->copies[i]);
     free(r->copies);
     free(r->scans);
@@ -3596,6 +4384,26 @@ static void reader_end(entry_reader *r)
  * decompressed is copied (it must outlive the next read). */
 static bool reader_get(entry_reader *r, const entry *en, size_t p, ce_value *out)
 {
+    const bound_path *generic = &r->paths[p];
+    if (!generic->local) {
+        /* One value (the descriptors' checks make sure), kept as a copy. */
+        bag_clear(&r->bag);
+        if (!gather_path(r->txn, generic, 0, r->table, en->key, &r->bag) || !aggregate_bag(generic, &r->bag)) return false;
+        *out = r->bag.count ? r->bag.values[0] : (ce_value){.type = CE_TYPE_NULL};
+        if (is_text_type(out->type)) {
+            const char *data;
+            size_t size;
+            text_of(out, &data, &size);
+            if (!grow_array((void **)&r->copies, &r->copy_capacity, r->copy_count, sizeof *r->copies)) return false;
+            char *copy = malloc(size + 1);
+            if (!copy) return out_of_memory();
+            if (size) memcpy(copy, data, size);
+            r->copies[r->copy_count++] = copy;
+            if (out->type == CE_TYPE_STRING) out->string.data = copy;
+            else out->binary.data = (const uint8_t *)copy;
+        }
+        return true;
+    }
     if (r->leaf_ref != en->leaf) {
         if (!cluster_leaf_at(r->space, en->leaf, r->column_count, &r->leaf)) return false;
         r->leaf_ref = en->leaf;
@@ -3827,7 +4635,7 @@ static bool apply_sort(ce_results *r, ce_txn *txn, size_t column_count, const bo
     if (r->count < 2) return true;
     entry_reader reader;
     ce_value *values = NULL;
-    if (!reader_start(&reader, txn, column_count, paths, key_count)) return false;
+    if (!reader_start(&reader, txn, r->core->table, column_count, paths, key_count)) return false;
     bool ok = read_rows(&reader, r->entries, r->count, &values);
     size_t *order = ok ? malloc(r->count * sizeof *order) : NULL;
     entry *sorted = ok ? malloc(r->count * sizeof *sorted) : NULL;
@@ -3878,7 +4686,7 @@ static bool apply_distinct(ce_results *r, ce_txn *txn, size_t column_count, cons
     if (r->count < 2) return true;
     entry_reader reader;
     ce_value *values = NULL;
-    if (!reader_start(&reader, txn, column_count, paths, key_count)) return false;
+    if (!reader_start(&reader, txn, r->core->table, column_count, paths, key_count)) return false;
     bool ok = read_rows(&reader, r->entries, r->count, &values);
     size_t capacity = 4;
     while (capacity < 2 * r->count) capacity *= 2;
@@ -3910,6 +4718,17 @@ static bool apply_distinct(ce_results *r, ce_txn *txn, size_t column_count, cons
 }
 
 /* Binds a descriptor's key paths (into `scratch`). */
+/* Sorting, distinct and aggregates need one value per object. */
+static bool check_single_value(const bound_path *path, const char *what)
+{
+    if (path->final == FINAL_OBJECT && path->aggregate == PATH_ALL_VALUES)
+        return ce_fail(CE_ERR_INVALID_QUERY, "cannot %s by '%s': it holds objects, not a value", what, path->description);
+    if (path->multi && path->aggregate == PATH_ALL_VALUES)
+        return ce_fail(CE_ERR_INVALID_QUERY, "cannot %s by '%s': it holds several values (use @count, @sum, @min, ...)",
+                       what, path->description);
+    return true;
+}
+
 static bool bind_descriptor(query_core *core, ce_txn *txn, const descriptor *d, bound_query *scratch, bound_path **out_paths,
                             bool **out_ascending)
 {
@@ -3922,7 +4741,8 @@ static bool bind_descriptor(query_core *core, ce_txn *txn, const descriptor *d, 
     }
     for (size_t k = 0; k < d->key_count; k++) {
         ascending[k] = d->keys[k].ascending;
-        if (!bind_descriptor_key(core, txn, &d->keys[k], scratch, &paths[k])) {
+        if (!bind_descriptor_key(core, txn, &d->keys[k], scratch, &paths[k]) ||
+            !check_single_value(&paths[k], d->kind == DESCRIPTOR_SORT ? "sort" : "make results distinct")) {
             free(paths);
             free(ascending);
             return false;
@@ -4094,6 +4914,10 @@ bool ce_results_aggregate(ce_results *results, ce_txn *txn, const char *key_path
         bound_query_free(&scratch);
         return false;
     }
+    if (!check_single_value(&path, "aggregate")) {
+        bound_query_free(&scratch);
+        return false;
+    }
     ce_type type = path_value_type(&path);
     if (!aggregate_supported(aggregate, type)) {
         bool ok = ce_fail(CE_ERR_WRONG_TYPE, "cannot compute the %s of %s property '%s'", aggregate_name(aggregate),
@@ -4104,7 +4928,7 @@ bool ce_results_aggregate(ce_results *results, ce_txn *txn, const char *key_path
     aggregator a;
     aggregator_init(&a, aggregate, type);
     bool ok;
-    if (results->descriptor_count == 0 && !(results->evaluated && results->stamp == db_txn_stamp(txn))) {
+    if (path.local && results->descriptor_count == 0 && !(results->evaluated && results->stamp == db_txn_stamp(txn))) {
         /* Straight from the leaves: no list of objects. */
         evaluation e;
         ok = evaluation_start(&e, results->core, txn);
@@ -4120,7 +4944,8 @@ bool ce_results_aggregate(ce_results *results, ce_txn *txn, const char *key_path
         }
     } else {
         entry_reader reader;
-        ok = results_evaluate(results, txn) && reader_start(&reader, txn, results->core->column_count, &path, 1);
+        ok = results_evaluate(results, txn) &&
+             reader_start(&reader, txn, results->core->table, results->core->column_count, &path, 1);
         if (ok) {
             for (size_t i = 0; ok && i < results->count; i++) {
                 ce_value value;
