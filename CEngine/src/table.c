@@ -205,8 +205,10 @@ static bool parse_schema(const uint8_t *bytes, size_t size, schema *out)
             property->type = (ce_type)type;
         }
     }
-    /* Links name live tables; backlinks name a link property of another
-     * table; then the derived names and columns. */
+    /* Links of live tables name live tables (a removed table keeps its
+     * properties as they were: a link of its own to itself, or to a table
+     * removed after it, names a removed table); backlinks name a link
+     * property of another table; then the derived names and columns. */
     for (size_t t = 0; t < out->table_count; t++) {
         schema_table *table = &out->tables[t];
         for (size_t p = 0; p < table->property_count; p++) {
@@ -224,6 +226,7 @@ static bool parse_schema(const uint8_t *bytes, size_t size, schema *out)
                 property->name = strdup(name);
                 if (!property->name) return false;
             } else if (property->type == CE_TYPE_LINK && !(property->flags & PROPERTY_REMOVED) &&
+                       !(table->flags & TABLE_REMOVED) &&
                        (property->link_target >= out->table_count ||
                         (out->tables[property->link_target].flags & TABLE_REMOVED))) {
                 return false;
