@@ -3006,8 +3006,13 @@ static bool edit_embedded(ce_collection *collection, edit_operation operation, s
     if (!collection || !db_txn_require_write(collection->txn) || !find_collection(collection, &loaded, &found) ||
         !require_embedded_target(loaded, &found.spec))
         return false;
-    /* The position is checked before the object exists, so that a bad
-     * index creates nothing. */
+    /* The kind and the position are checked before the object exists, so
+     * that a list call on a dictionary, or a bad index, creates nothing (an
+     * embedded object without a parent). */
+    ce_collection_type wanted = operation == EDIT_DICTIONARY_SET ? CE_COLLECTION_DICTIONARY : CE_COLLECTION_LIST;
+    if (found.kind != wanted)
+        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s': that operation does not apply to a %s", found.spec.where,
+                       found.kind == CE_COLLECTION_LIST ? "list" : found.kind == CE_COLLECTION_SET ? "set" : "dictionary");
     if (operation != EDIT_DICTIONARY_SET) {
         size_t count;
         if (!ce_collection_size(collection, &count) || !check_index(index, count, operation == EDIT_LIST_INSERT))
