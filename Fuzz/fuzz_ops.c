@@ -10,7 +10,14 @@
  * transaction, after a commit, in a read transaction that outlives later
  * commits, and after the file is closed and opened again, whether objects
  * were created one by one, with all their values, or by create_or_update
- * under each policy; a rolled-back transaction leaves nothing
+ * under each policy; links (to-one, lists, sets and dictionaries of links),
+ * collections of every scalar type, mixed values holding scalars, links and
+ * lists and dictionaries nested in them, and embedded objects read back as
+ * written, through collection handles opened level by level; every link
+ * has its backlink (counts and origins per origin property, totals), a
+ * deleted object's links are purged as table.c says and the embedded
+ * objects it owned go with it, and so for removed link properties and
+ * tables; a rolled-back transaction leaves nothing
  * behind; every commit leaves a file that ce_db_verify proves sound; bad
  * input from the API (a wrong type, a null in a required property, a string
  * that is not UTF-8, a malformed timestamp, a duplicate or changed primary
@@ -24,8 +31,10 @@
  * file descriptor left open.
  *
  * The model (tables -> properties -> objects -> values, string and binary
- * bytes copied into reference-counted blobs so that copies of the model are
- * cheap) is changed only when a call succeeds. It keeps a committed copy:
+ * bytes copied into reference-counted blobs and collections shared until
+ * one copy changes them, so that copies of the model are cheap) is changed
+ * only when a call succeeds. Backlinks are not stored in it: they are
+ * counted from the links its objects hold. It keeps a committed copy:
  * a rollback and a reopen restore it, a held reader compares against the
  * copy taken when it began.
  *
@@ -35,7 +44,7 @@
  *
  * The input. Byte 0 holds options (bit 0: durability "unsafe no sync"
  * instead of "full"). Then operations, at most MAX_OPERATIONS, until the
- * input ends: one byte whose low 6 bits pick the operation through
+ * input ends: one byte whose low 7 bits pick the operation through
  * operation_of_byte (weighted: sets and creates are common, reopens rare),
  * then the operation's arguments (see the decode_* functions and
  * run_operation). An input that runs out in the middle of an operation reads
@@ -3743,7 +3752,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
  * Writes programs in the encoding above: one per area (every type, each
  * kind of primary key, the errors, large values, bulk creates and deletes,
  * rollback, schema changes, read transactions, a held reader, misuse,
- * indexes, create with values and create or update), then a few of random
+ * indexes, create with values and create or update, links, collections of
+ * links, embedded objects, scalar collections, mixed values with nested
+ * collections, bulk inserts past a chunk), then a few of random
  * bytes. Each is run through the harness first, so a seed that trips it is
  * never written. FUZZ_OPS_VERBOSE=1 prints what each one does.
  */
@@ -4252,6 +4263,305 @@ static void seed_rows(void)
     write_seed("rows");
 }
 
+/* Links, collections, embedded objects and mixed values. */
+static void raw_name(const char *text)
+{
+    put(0xF8), put((unsigned)strlen(text));
+    for (const char *c = text; *c; c++) put((uint8_t)*c);
+}
+static void add_table_named(const char *text) { operation(OP_ADD_TABLE), raw_name(text); }
+static void add_embedded_named(const char *text) { operation(OP_ADD_EMBEDDED_TABLE), raw_name(text); }
+/* A link property with the nullability its kind needs (flag bit 7). */
+static void add_link(unsigned table, const char *text, ce_collection_type collection, unsigned target)
+{
+    operation(OP_ADD_PROPERTY), table_rank(table), raw_name(text), put(CE_TYPE_LINK - 1), put(0x80 | collection << 4);
+    table_rank(target);
+}
+static void add_typed(unsigned table, const char *text, ce_type type, ce_collection_type collection, bool nullable)
+{
+    operation(OP_ADD_PROPERTY), table_rank(table), raw_name(text), put(type - 1), put((nullable ? 1 : 0) | collection << 4);
+}
+/* A collection: table, object, rank among the table's collection and mixed
+ * properties, then `depth` steps (each the rank among nested elements). */
+static void target(unsigned table, unsigned object, unsigned collection_rank, unsigned depth)
+{
+    table_rank(table), object_rank(object), put(collection_rank), put(depth << 5);
+}
+static void fresh(void) { put(0x40); } /* an element value that is not a copy of an element */
+static void link_value(unsigned object) { put(3), object_rank(object); }
+static void mixed_int(int64_t value) { put(8), put(0), put(0xC0), put_u64((uint64_t)value); }
+static void mixed_text(const char *ascii)
+{
+    put(8), put(4), put((unsigned)strlen(ascii));
+    for (const char *c = ascii; *c; c++) put((unsigned)(*c - 0x20));
+}
+static void mixed_double(double value)
+{
+    uint64_t bits;
+    memcpy(&bits, &value, 8);
+    put(8), put(3), put(0x80), put_u64(bits);
+}
+static void mixed_list(void) { put(1), put(0); }
+static void mixed_dictionary(void) { put(2), put(0); }
+static void mixed_link(unsigned table, unsigned object) { put(3), put(0), table_rank(table), object_rank(object); }
+/* Pooled dictionary key i (see pooled_keys). */
+static void pooled_key(unsigned i) { put(0x80 + (i + POOLED_KEYS - 0x80 % POOLED_KEYS) % POOLED_KEYS); }
+enum { KEY_A, KEY_B, KEY_KEY, KEY_EMPTY, KEY_N_TILDE, KEY_DOLLAR, KEY_DOT, KEY_BAD_UTF8, KEY_NUL, KEY_ZZ };
+enum { LIST_INSERT, LIST_SET, LIST_ERASE, LIST_MOVE, LIST_SWAP, LIST_INSERT_EMBEDDED, LIST_SET_EMBEDDED };
+static void list_arguments(unsigned operation_code, unsigned index, unsigned other)
+{
+    put(operation_code), put(index), put(other);
+}
+static void backlinks(unsigned table, unsigned object, unsigned backlink_rank, unsigned index)
+{
+    operation(OP_BACKLINKS), table_rank(table), object_rank(object), put(backlink_rank), put(index);
+}
+
+/* To-one links (one to its own table), a list of links with a duplicate,
+ * backlinks; deleting targets purges the links; a linked table cannot be
+ * removed until its links go. */
+static void seed_links(void)
+{
+    begin(0);
+    add_table_named("Person");                       /* table 0 */
+    add_table_named("Dog");                          /* table 1 */
+    add_typed(0, "name", CE_TYPE_STRING, CE_COLLECTION_NONE, false);
+    add_link(0, "friend", CE_COLLECTION_NONE, 0);    /* Person: name, friend, @links.Person.friend */
+    add_link(0, "dogs", CE_COLLECTION_LIST, 1);      /* Person 3; Dog 0: @links.Person.dogs */
+    add_link(1, "owner", CE_COLLECTION_NONE, 0);     /* Dog 1; Person 4: @links.Dog.owner */
+    create(0), create(0), create(0), create(1), create(1), create(1);
+    set(0, 0, 1), link_value(1);
+    set(0, 1, 1), link_value(1); /* itself */
+    set(0, 2, 1), put(3), missing_object(); /* no such object */
+    set(1, 0, 1), link_value(0);
+    set(1, 1, 1), put(2), table_rank(1), object_rank(0); /* a Dog where a Person goes */
+    for (unsigned dog = 0; dog < 3; dog++) operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_INSERT, 0xC0, 0), fresh(), link_value(dog);
+    operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_INSERT, 1, 0), fresh(), link_value(0); /* twice */
+    operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_MOVE, 0, 3);
+    backlinks(1, 0, 0, 1);
+    backlinks(0, 1, 0, 0);
+    simple(OP_COMMIT);
+    operation(OP_DELETE), table_rank(1), object_rank(0); /* both occurrences go */
+    operation(OP_DELETE), table_rank(0), object_rank(1); /* friends become null */
+    check_table_operation(0);
+    simple(OP_COMMIT);
+    simple(OP_REOPEN);
+    operation(OP_REMOVE_TABLE), table_rank(1);            /* Person.dogs links to it */
+    operation(OP_REMOVE_PROPERTY), table_rank(0), column_rank(3);
+    operation(OP_REMOVE_TABLE), table_rank(0);            /* Dog.owner links to it */
+    operation(OP_REMOVE_TABLE), table_rank(1);
+    check_table_operation(0);
+    simple(OP_COMMIT);
+    write_seed("links");
+}
+
+/* Sets and dictionaries of links: a deleted target leaves a set, and a
+ * dictionary keeps the key with null; clear; a held reader across it. */
+static void seed_link_collections(void)
+{
+    begin(1);
+    add_table_named("Person");
+    add_table_named("Dog");
+    add_link(0, "pets", CE_COLLECTION_SET, 1);
+    add_link(0, "byName", CE_COLLECTION_DICTIONARY, 1);
+    create(0), create(0);
+    for (unsigned i = 0; i < 4; i++) create(1);
+    for (unsigned dog = 4; dog-- > 0;) operation(OP_SET_EDIT), target(0, 0, 0, 0), put(0), fresh(), link_value(dog);
+    operation(OP_SET_EDIT), target(0, 0, 0, 0), put(0), put(0); /* one it holds: unchanged */
+    operation(OP_DICTIONARY_EDIT), target(0, 0, 1, 0), put(0), pooled_key(KEY_A), fresh(), link_value(2);
+    operation(OP_DICTIONARY_EDIT), target(0, 0, 1, 0), put(0), pooled_key(KEY_N_TILDE), fresh(), link_value(1);
+    operation(OP_DICTIONARY_EDIT), target(0, 0, 1, 0), put(0), pooled_key(KEY_EMPTY), fresh(), put(0); /* null */
+    operation(OP_DICTIONARY_EDIT), target(0, 0, 1, 0), put(0), pooled_key(KEY_DOLLAR), fresh(), link_value(1);
+    operation(OP_DICTIONARY_EDIT), target(0, 1, 1, 0), put(0), pooled_key(KEY_NUL), fresh(), link_value(2);
+    simple(OP_COMMIT);
+    simple(OP_HOLD_READER);
+    operation(OP_DELETE), table_rank(1), object_rank(2);
+    operation(OP_COLLECTION_READ), target(0, 0, 1, 0), put(4), put(0), pooled_key(KEY_A);
+    operation(OP_SET_EDIT), target(0, 0, 0, 0), put(1), fresh(), link_value(0);
+    operation(OP_DICTIONARY_EDIT), target(0, 0, 1, 0), put(1), pooled_key(KEY_N_TILDE);
+    backlinks(1, 1, 1, 0);
+    simple(OP_COMMIT);
+    operation(OP_COLLECTION_CLEAR), target(0, 0, 0, 0);
+    simple(OP_COMMIT);
+    simple(OP_HOLD_READER);
+    simple(OP_REOPEN);
+    check_table_operation(0), check_table_operation(1);
+    write_seed("link-collections");
+}
+
+/* Embedded objects: to-one, in a list, in a dictionary, two levels deep;
+ * replaced and removed links delete them, deleting the parent deletes them
+ * all; they cannot be created directly nor linked to. */
+static void seed_embedded(void)
+{
+    begin(0);
+    add_table_named("Person");                     /* table 0 */
+    add_embedded_named("Address");                 /* table 1 */
+    add_embedded_named("Geo");                     /* table 2 */
+    add_typed(1, "street", CE_TYPE_STRING, CE_COLLECTION_NONE, true);
+    add_link(1, "geo", CE_COLLECTION_NONE, 2);     /* Address: street, geo; Geo: @links.Address.geo */
+    add_typed(2, "lat", CE_TYPE_DOUBLE, CE_COLLECTION_NONE, false);
+    add_link(0, "home", CE_COLLECTION_NONE, 1);    /* Person 0; Address 2: @links */
+    add_link(0, "past", CE_COLLECTION_LIST, 1);    /* Person 1; Address 3 */
+    add_link(0, "named", CE_COLLECTION_DICTIONARY, 1);
+    add_link(0, "bad", CE_COLLECTION_SET, 1);      /* a set of embedded objects: refused */
+    create(0), create(0);
+    create(1);                                     /* embedded: refused */
+    operation(OP_CREATE_EMBEDDED), table_rank(0), object_rank(0), put(0);
+    operation(OP_CREATE_EMBEDDED), table_rank(1), object_rank(0), put(0); /* Address.geo */
+    set(1, 0, 0), text_value("Main St");
+    operation(OP_CREATE_EMBEDDED), table_rank(0), object_rank(0), put(0); /* replaces, deletes the old one */
+    operation(OP_CREATE_EMBEDDED), table_rank(0), object_rank(1), put(0);
+    for (unsigned i = 0; i < 3; i++)
+        operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_INSERT_EMBEDDED, 0xC0, 0);
+    operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_SET_EMBEDDED, 1, 0);
+    operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_INSERT, 0, 0), fresh(), link_value(0); /* an existing one */
+    operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_ERASE, 0, 0);
+    operation(OP_LIST_EDIT), target(0, 0, 1, 0), list_arguments(LIST_INSERT_EMBEDDED, 0, 0); /* a dictionary */
+    operation(OP_DICTIONARY_EDIT), target(0, 0, 1, 0), put(2), pooled_key(KEY_KEY);
+    operation(OP_DICTIONARY_EDIT), target(0, 0, 1, 0), put(2), pooled_key(KEY_KEY); /* replaces */
+    operation(OP_DICTIONARY_EDIT), target(0, 0, 0, 0), put(2), pooled_key(KEY_B);   /* a list */
+    set(0, 1, 0), put(0);                          /* home = null deletes it */
+    set(0, 0, 0), link_value(0);                   /* a link to an existing embedded object */
+    backlinks(1, 0, 0, 0);
+    simple(OP_COMMIT);
+    operation(OP_DELETE), table_rank(0), object_rank(0);
+    check_table_operation(1), check_table_operation(2);
+    simple(OP_COMMIT);
+    operation(OP_CREATE_EMBEDDED), table_rank(0), object_rank(0), put(0);
+    operation(OP_REMOVE_PROPERTY), table_rank(0), column_rank(0); /* deletes what it owned */
+    simple(OP_COMMIT);
+    simple(OP_REOPEN);
+    check_table_operation(0), check_table_operation(1);
+    write_seed("embedded");
+}
+
+/* Lists, sets and dictionaries of scalars, required and optional: every
+ * list operation, a set in value order (-0.0 is 0.0, decimals by number),
+ * dictionary keys in byte order and the keys refused. */
+static void seed_scalar_collections(void)
+{
+    begin(0);
+    add_table_named("Box");
+    add_typed(0, "ints", CE_TYPE_INT, CE_COLLECTION_LIST, false);
+    add_typed(0, "texts", CE_TYPE_STRING, CE_COLLECTION_LIST, true);
+    add_typed(0, "doubles", CE_TYPE_DOUBLE, CE_COLLECTION_SET, false);
+    add_typed(0, "decimals", CE_TYPE_DECIMAL128, CE_COLLECTION_SET, true);
+    add_typed(0, "counts", CE_TYPE_INT, CE_COLLECTION_DICTIONARY, true);
+    add_typed(0, "stamps", CE_TYPE_TIMESTAMP, CE_COLLECTION_DICTIONARY, false);
+    create(0), create(0);
+    for (unsigned i = 0; i < 5; i++) operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_INSERT, i / 2, 0), fresh(), int_value((int64_t)i * 7 - 3);
+    operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_INSERT, 0, 0), fresh(), null_value();   /* required */
+    operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_INSERT, 9, 0), fresh(), int_value(1);   /* past the end */
+    operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_SET, 2, 0), fresh(), int_value(INT64_MIN);
+    operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_MOVE, 0, 4);
+    operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_SWAP, 1, 3);
+    operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_ERASE, 2, 0);
+    operation(OP_LIST_EDIT), target(0, 0, 1, 0), list_arguments(LIST_INSERT, 0, 0), fresh(), null_value();
+    operation(OP_LIST_EDIT), target(0, 0, 1, 0), list_arguments(LIST_INSERT, 0, 0), fresh(), text_value("b");
+    operation(OP_LIST_EDIT), target(0, 0, 1, 0), list_arguments(LIST_INSERT, 0, 0), fresh(), raw_string_value("\xC3\x28");
+    operation(OP_LIST_EDIT), target(0, 0, 2, 0), list_arguments(LIST_INSERT, 0, 0), fresh(), double_value(1); /* a set */
+    double doubles[] = {2.5, -0.0, 0.0, -1e300, 1.0 / 0.0};
+    for (unsigned i = 0; i < 5; i++) operation(OP_SET_EDIT), target(0, 0, 2, 0), put(0), fresh(), double_value(doubles[i]);
+    operation(OP_SET_EDIT), target(0, 0, 2, 0), put(0), fresh(), int_value(3); /* wrong type */
+    operation(OP_SET_EDIT), target(0, 0, 2, 0), put(1), fresh(), double_value(0.0);
+    for (unsigned i = 0; i < 4; i++) operation(OP_SET_EDIT), target(0, 0, 3, 0), put(0), fresh(), decimal_value(10 * (i & 1) + 1, i, i == 2);
+    operation(OP_SET_EDIT), target(0, 0, 3, 0), put(0), fresh(), decimal_value(10, 0, false); /* 10E0 == 1E1 */
+    operation(OP_SET_EDIT), target(0, 0, 3, 0), put(0), fresh(), null_value();
+    static const unsigned keys[] = {KEY_ZZ, KEY_A, KEY_EMPTY, KEY_NUL, KEY_N_TILDE, KEY_DOLLAR, KEY_DOT, KEY_BAD_UTF8};
+    for (unsigned i = 0; i < 8; i++)
+        operation(OP_DICTIONARY_EDIT), target(0, 0, 4, 0), put(0), pooled_key(keys[i]), fresh(), int_value((int64_t)i);
+    operation(OP_DICTIONARY_EDIT), target(0, 0, 4, 0), put(0), pooled_key(KEY_A), fresh(), null_value();
+    operation(OP_DICTIONARY_EDIT), target(0, 0, 4, 0), put(1), pooled_key(KEY_ZZ);
+    operation(OP_DICTIONARY_EDIT), target(0, 0, 5, 0), put(0), pooled_key(KEY_B), fresh(), timestamp_value(-5, 0);
+    operation(OP_DICTIONARY_EDIT), target(0, 0, 5, 0), put(0), pooled_key(KEY_A), fresh(), raw_timestamp_value(1, -1);
+    operation(OP_COLLECTION_READ), target(0, 0, 4, 0), put(3), put(1), put(0);
+    operation(OP_COLLECTION_READ), target(0, 0, 2, 0), put(2), put(0), put(0), fresh(), double_value(-0.0);
+    operation(OP_COLLECTION_READ), target(0, 0, 0, 0), put(1), put(9), put(0);
+    simple(OP_COMMIT);
+    simple(OP_REOPEN);
+    check_table_operation(0);
+    operation(OP_COLLECTION_CLEAR), target(0, 0, 4, 0);
+    simple(OP_ROLLBACK);
+    check_table_operation(0);
+    write_seed("scalar-collections");
+}
+
+/* Mixed values: scalars, links (the target table gets its backlink
+ * property then), lists and dictionaries nested three levels; deleting a
+ * linked object clears it at every level. */
+static void seed_mixed(void)
+{
+    begin(0);
+    add_table_named("Doc");                          /* table 0 */
+    add_table_named("Tag");                          /* table 1 */
+    add_typed(0, "any", CE_TYPE_MIXED, CE_COLLECTION_NONE, true);
+    add_typed(0, "items", CE_TYPE_MIXED, CE_COLLECTION_LIST, true);
+    add_typed(0, "fields", CE_TYPE_MIXED, CE_COLLECTION_DICTIONARY, true);
+    add_typed(0, "kinds", CE_TYPE_MIXED, CE_COLLECTION_SET, true);
+    create(0), create(0), create(1), create(1);
+    set(0, 0, 0), fresh(), mixed_int(42);
+    set(0, 1, 0), fresh(), mixed_link(1, 0);         /* Tag gets @links.Doc.any */
+    set(0, 0, 0), fresh(), mixed_list();
+    operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_INSERT, 0, 0), fresh(), mixed_text("x");
+    operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_INSERT, 0xC0, 0), fresh(), mixed_dictionary();
+    operation(OP_DICTIONARY_EDIT), target(0, 0, 0, 1), put(0), put(0), pooled_key(KEY_A), fresh(), mixed_list();
+    operation(OP_LIST_EDIT), target(0, 0, 0, 2), put(0), put(0), list_arguments(LIST_INSERT, 0, 0), fresh(), mixed_link(1, 1);
+    operation(OP_LIST_EDIT), target(0, 0, 0, 2), put(0), put(0), list_arguments(LIST_INSERT, 0, 0), fresh(), mixed_double(-0.0);
+    operation(OP_DICTIONARY_EDIT), target(0, 0, 0, 1), put(0), put(0), pooled_key(KEY_B), fresh(), mixed_link(1, 1);
+    operation(OP_LIST_EDIT), target(0, 0, 1, 0), list_arguments(LIST_INSERT, 0, 0), fresh(), mixed_list();
+    operation(OP_LIST_EDIT), target(0, 0, 1, 1), put(0), list_arguments(LIST_INSERT, 0, 0), fresh(), mixed_link(1, 1);
+    operation(OP_DICTIONARY_EDIT), target(0, 0, 2, 0), put(0), pooled_key(KEY_KEY), fresh(), mixed_dictionary();
+    operation(OP_DICTIONARY_EDIT), target(0, 0, 2, 1), put(0), put(0), pooled_key(KEY_A), fresh(), mixed_int(-1);
+    operation(OP_SET_EDIT), target(0, 0, 3, 0), put(0), fresh(), mixed_text("b");
+    operation(OP_SET_EDIT), target(0, 0, 3, 0), put(0), fresh(), mixed_int(1);
+    operation(OP_SET_EDIT), target(0, 0, 3, 0), put(0), fresh(), mixed_double(1);
+    operation(OP_SET_EDIT), target(0, 0, 3, 0), put(0), fresh(), mixed_link(1, 1);
+    operation(OP_SET_EDIT), target(0, 0, 3, 0), put(0), fresh(), mixed_list(); /* a set nests nothing */
+    operation(OP_COLLECTION_READ), target(0, 0, 0, 0), put(2), put(0), put(0), fresh(), mixed_text("x");
+    backlinks(1, 1, 0, 2);
+    simple(OP_COMMIT);
+    operation(OP_DELETE), table_rank(1), object_rank(1);
+    check_table_operation(0);
+    set(0, 1, 0), fresh(), mixed_text("replaced");
+    simple(OP_COMMIT);
+    simple(OP_REOPEN);
+    check_table_operation(0), check_table_operation(1);
+    operation(OP_REMOVE_PROPERTY), table_rank(0), column_rank(0);
+    operation(OP_REMOVE_TABLE), table_rank(1);
+    simple(OP_COMMIT);
+    write_seed("mixed");
+}
+
+/* Bulk inserts past one chunk (1000 elements): a list appended to and one
+ * inserted into at positions, a set, a dictionary; then edits at the ends
+ * and in the middle, a commit, a reopen. */
+static void seed_bulk_collections(void)
+{
+    begin(1);
+    add_table_named("Log");
+    add_typed(0, "lines", CE_TYPE_INT, CE_COLLECTION_LIST, false);
+    add_typed(0, "names", CE_TYPE_STRING, CE_COLLECTION_LIST, true);
+    add_typed(0, "seen", CE_TYPE_UUID, CE_COLLECTION_SET, false);
+    add_typed(0, "index", CE_TYPE_DOUBLE, CE_COLLECTION_DICTIONARY, false);
+    create(0);
+    operation(OP_BULK_INSERT), target(0, 0, 0, 0), put(255), put(0), put_u32(11);
+    operation(OP_BULK_INSERT), target(0, 0, 1, 0), put(200), put(1), put_u32(12);
+    simple(OP_COMMIT);
+    operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_MOVE, 0, 0xC0 - 1);
+    operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_ERASE, 100, 0);
+    operation(OP_LIST_EDIT), target(0, 0, 1, 0), list_arguments(LIST_INSERT, 0xC0, 0), fresh(), text_value("last");
+    operation(OP_BULK_INSERT), target(0, 0, 2, 0), put(180), put(0), put_u32(13);
+    operation(OP_BULK_INSERT), target(0, 0, 3, 0), put(180), put(0), put_u32(14);
+    simple(OP_COMMIT);
+    simple(OP_REOPEN);
+    check_table_operation(0);
+    operation(OP_COLLECTION_CLEAR), target(0, 0, 1, 0);
+    operation(OP_DELETE), table_rank(0), object_rank(0);
+    simple(OP_COMMIT);
+    write_seed("bulk-collections");
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -4286,6 +4596,12 @@ int main(int argc, char **argv)
     seed_misuse();
     seed_indexes();
     seed_rows();
+    seed_links();
+    seed_link_collections();
+    seed_embedded();
+    seed_scalar_collections();
+    seed_mixed();
+    seed_bulk_collections();
     /* Random programs of a few lengths: whatever the weights make of them. */
     uint64_t state = 0x0F5EED;
     for (unsigned i = 0; i < 8; i++) {
