@@ -895,7 +895,9 @@ static void model_ensure_backlink(model *state, ce_table_key target, ce_table_ke
     const model_table *origin = &state->tables[origin_table];
     model_property property;
     memset(&property, 0, sizeof property);
-    snprintf(property.name, sizeof property.name, "@links.%s.%s", origin->name, origin->properties[origin_column].name);
+    /* Link and mixed properties have user names: at most 63 bytes each. */
+    snprintf(property.name, sizeof property.name, "@links.%.63s.%.63s", origin->name,
+             origin->properties[origin_column].name);
     property.type = CE_TYPE_LINK;
     property.backlink = true;
     property.link_target = origin_table;
@@ -1232,7 +1234,7 @@ static void check_message_names(const model_table *table, const model_property *
                        code == CE_ERR_PRIMARY_KEY_IMMUTABLE || code == CE_ERR_INVALID_ARGUMENT;
     bool about_object = code == CE_ERR_NO_SUCH_OBJECT || code == CE_ERR_DUPLICATE_PRIMARY_KEY;
     if (!table || !(about_value || about_object)) return;
-    char wanted[2 * NAME_CAPACITY + 4];
+    char wanted[NAME_CAPACITY + PROPERTY_NAME_CAPACITY + 4];
     if (about_value && property) snprintf(wanted, sizeof wanted, "'%s.%s'", table->name, property->name);
     else snprintf(wanted, sizeof wanted, "'%s", table->name);
     if (!strstr(message, wanted)) {
@@ -2057,6 +2059,7 @@ static bool is_collection_column(const model_property *property)
 static void decode_target(runner *run, collection_target *target, model_view *view, bool *out_resolved)
 {
     memset(target, 0, sizeof *target);
+    memset(view, 0, sizeof *view);
     target->table = decode_table(run);
     const model_table *table = live_table(&run->current, target->table);
     target->object = decode_object(run, table);
@@ -2097,7 +2100,9 @@ static void decode_target(runner *run, collection_target *target, model_view *vi
             /* Any index (perhaps past the end), or a key (perhaps to a list). */
             step->by_key = at & 1;
             step->index = (at >> 1 & 7) % (count + 1);
-            if (step->by_key) decode_key(run, view->elements, view->kind == CE_COLLECTION_DICTIONARY, &step->key);
+            if (step->by_key)
+                decode_key(run, *out_resolved ? view->elements : NULL,
+                           *out_resolved && view->kind == CE_COLLECTION_DICTIONARY, &step->key);
         }
         target->depth = i + 1;
         model_view inner;
@@ -2399,7 +2404,7 @@ static void op_remove_property(runner *run)
     if (was_primary_key && table->object_count) old_key = store_value(&value_at(table, 0, column)->value);
     if (EXPECT(expected, ce_property_remove(txn, key, column))) {
         char name[PROPERTY_NAME_CAPACITY];
-        snprintf(name, sizeof name, "%s", property->name);
+        snprintf(name, sizeof name, "%s", property ? property->name : ""); /* a success had a property */
         bool links = holds_links(property);
         ce_table_key target = property->link_target;
         if (links) model_clear_link_property(&run->current, key, column);
