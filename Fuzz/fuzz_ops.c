@@ -81,6 +81,7 @@ enum {
     MAX_PATH_DEPTH = 3,         /* nested collections below a mixed value or element, for the operations */
     KEY_CAPACITY = 48,          /* dictionary keys the harness spells */
     ELEMENT_SAMPLE = 24,        /* elements of a long collection compared in a check */
+    MAX_EMBEDDING_DEPTH = 100,  /* embedded objects below one top-level object, as in Realm */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -3112,6 +3113,41 @@ static bool owns_embedded(const model *state, const element_kind *kind)
     return kind->type == CE_TYPE_LINK && state->tables[kind->link_target].embedded;
 }
 
+/* How many embedded objects lie from a top-level object down to this one
+ * (0 for a top-level object; counted up to MAX_EMBEDDING_DEPTH): a parent
+ * at that depth takes no new embedded object. An embedded object's parent
+ * is the one object that links to it. */
+static unsigned model_embedding_depth(const model *state, ce_table_key key, ce_object_key object)
+{
+    unsigned levels = 0;
+    while (state->tables[key].embedded && levels < MAX_EMBEDDING_DEPTH) {
+        levels++;
+        const model_table *table = &state->tables[key];
+        ce_link child = {key, object};
+        bool found = false;
+        for (size_t p = 0; p < table->property_count && !found; p++) {
+            const model_property *backlinks = &table->properties[p];
+            if (backlinks->removed || !backlinks->backlink) continue;
+            const model_table *origin = &state->tables[backlinks->link_target];
+            for (size_t i = 0; i < origin->object_count && !found; i++)
+                if (slot_links_to(value_at(origin, i, backlinks->origin_column), child)) {
+                    key = backlinks->link_target;
+                    object = origin->keys[i];
+                    found = true;
+                }
+        }
+        if (!found) break;
+    }
+    return levels;
+}
+
+static error_set embedding_depth_errors(const runner *run, ce_table_key key, ce_object_key object)
+{
+    const model_table *table = live_table(&run->current, key);
+    if (!table || position_of(table, object) < 0) return 0;
+    return model_embedding_depth(&run->current, key, object) >= MAX_EMBEDDING_DEPTH ? ERR(CE_ERR_INVALID_ARGUMENT) : 0;
+}
+
 /* Room for one more object of the model (embedded ones count). */
 static bool room_for_objects(const runner *run, size_t count) { return total_objects(&run->current) + count <= MAX_OBJECTS; }
 
@@ -3143,6 +3179,7 @@ static void op_create_embedded(runner *run)
         if (property->type != CE_TYPE_LINK || !run->current.tables[property->link_target].embedded)
             expected |= ERR(CE_ERR_EMBEDDED_OBJECT);
         if (position < 0) expected |= ERR(CE_ERR_NO_SUCH_OBJECT);
+        if (!expected) expected |= embedding_depth_errors(run, key, object);
     }
     if (!expected && !room_for_objects(run, 1)) return;
     ce_object_key child = -2;
@@ -3275,6 +3312,7 @@ static void op_list_edit(runner *run)
         bool insert = operation == 5;
         if (!owns_embedded(&run->current, &view.element)) expected |= ERR(CE_ERR_EMBEDDED_OBJECT);
         if (insert ? index > count : index >= count) expected |= ERR(CE_ERR_INDEX_OUT_OF_BOUNDS);
+        if (!expected) expected |= embedding_depth_errors(run, target.table, target.object);
         if (!expected && (!room_for_objects(run, 1) || count >= MAX_COLLECTION_SIZE)) break;
         ok = insert ? EXPECT(expected, ce_list_insert_embedded(handle, index, &child))
                     : EXPECT(expected, ce_list_set_embedded(handle, index, &child));
@@ -3385,6 +3423,7 @@ static void op_dictionary_edit(runner *run)
     } else {
         ce_object_key child = -2;
         expected |= key_errors | (owns_embedded(&run->current, &view.element) ? 0 : ERR(CE_ERR_EMBEDDED_OBJECT));
+        if (!expected) expected |= embedding_depth_errors(run, target.table, target.object);
         if (!expected && (!room_for_objects(run, 1) || (!found && count >= MAX_COLLECTION_SIZE))) goto done;
         if (EXPECT(expected, ce_dictionary_insert_embedded(handle, key.bytes, key.size, &child))) {
             model_table *embedded = &run->current.tables[view.element.link_target];
@@ -4441,6 +4480,28 @@ static void seed_embedded(void)
     write_seed("embedded");
 }
 
+/* A chain of embedded objects as deep as they go (100 below the top-level
+ * object; the next one is refused), replaced from the top, deleted with
+ * its top-level object. */
+static void seed_embedded_deep(void)
+{
+    begin(1);
+    add_table_named("Root");                        /* table 0 */
+    add_embedded_named("Node");                     /* table 1 */
+    add_link(0, "head", CE_COLLECTION_NONE, 1);
+    add_link(1, "next", CE_COLLECTION_NONE, 1);     /* Node: @links.Root.head, next, @links.Node.next */
+    create(0);
+    operation(OP_CREATE_EMBEDDED), table_rank(0), object_rank(0), put(0);
+    for (unsigned depth = 1; depth <= 100; depth++) /* the last one is refused */
+        operation(OP_CREATE_EMBEDDED), table_rank(1), object_rank(depth - 1), put(0);
+    simple(OP_COMMIT);
+    operation(OP_CREATE_EMBEDDED), table_rank(1), object_rank(50), put(0); /* the 50 below it go */
+    simple(OP_COMMIT);
+    operation(OP_DELETE), table_rank(0), object_rank(0);
+    simple(OP_COMMIT);
+    write_seed("embedded-deep");
+}
+
 /* Lists, sets and dictionaries of scalars, required and optional: every
  * list operation, a set in value order (-0.0 is 0.0, decimals by number),
  * dictionary keys in byte order and the keys refused. */
@@ -4604,6 +4665,7 @@ int main(int argc, char **argv)
     seed_links();
     seed_link_collections();
     seed_embedded();
+    seed_embedded_deep();
     seed_scalar_collections();
     seed_mixed();
     seed_bulk_collections();
