@@ -76,8 +76,7 @@ enum {
     COMMIT_SAMPLE = 8,        /* objects per table compared after a commit */
     /* Names of backlink properties: "@links.<table>.<property>" */
     PROPERTY_NAME_CAPACITY = 2 * NAME_CAPACITY + 16,
-    MAX_COLLECTION_SIZE = 2500, /* elements of one collection: bulk inserts pass 1000 (one chunk) */
-    MAX_BULK_INSERT = 1530,     /* elements one bulk insert adds at most */
+    MAX_COLLECTION_SIZE = 1500, /* elements of one collection: bulk inserts pass 1000 (one chunk) */
     MAX_PATH_DEPTH = 3,         /* nested collections below a mixed value or element, for the operations */
     KEY_CAPACITY = 48,          /* dictionary keys the harness spells */
     ELEMENT_SAMPLE = 24,        /* elements of a long collection compared in a check */
@@ -3522,16 +3521,18 @@ static void op_collection_clear(runner *run)
     ce_collection_close(handle);
 }
 
-/* Up to MAX_BULK_INSERT elements from a stream the input seeds, into a
- * list (appended, or at positions from the stream), set or dictionary
- * (keys "k<n>"): a list passes 1000 elements and becomes chunked. */
+/* Elements from a stream the input seeds, into a list (appended, or at
+ * positions from the stream), set or dictionary (keys "k<n>"): mostly up
+ * to 64, one time in 16 over 1000 (a collection of more than one chunk).
+ * Each insert is a call: under the sanitizers a thousand take a second. */
 static void op_bulk_insert(runner *run)
 {
     collection_target target;
     model_view view;
     bool resolved;
     decode_target(run, &target, &view, &resolved);
-    size_t wanted = 1 + 6 * (size_t)take(&run->input);
+    uint8_t size_choice = take(&run->input);
+    size_t wanted = size_choice < 0xF0 ? 1 + size_choice % 64 : 1001 + 8 * (size_t)(size_choice & 15);
     bool at_positions = take(&run->input) & 1;
     source stream = random_source(take_u32(&run->input));
     transaction(run);
@@ -4599,9 +4600,9 @@ static void seed_mixed(void)
     write_seed("mixed");
 }
 
-/* Bulk inserts past one chunk (1000 elements): a list appended to and one
- * inserted into at positions, a set, a dictionary; then edits at the ends
- * and in the middle, a commit, a reopen. */
+/* A bulk insert past one chunk (1000 elements), more at positions in it,
+ * smaller ones into a list of strings, a set and a dictionary; then edits
+ * at the ends and in the middle, a commit, a reopen. */
 static void seed_bulk_collections(void)
 {
     begin(1);
@@ -4611,14 +4612,15 @@ static void seed_bulk_collections(void)
     add_typed(0, "seen", CE_TYPE_UUID, CE_COLLECTION_SET, false);
     add_typed(0, "index", CE_TYPE_DOUBLE, CE_COLLECTION_DICTIONARY, false);
     create(0);
-    operation(OP_BULK_INSERT), target(0, 0, 0, 0), put(255), put(0), put_u32(11);
-    operation(OP_BULK_INSERT), target(0, 0, 1, 0), put(200), put(1), put_u32(12);
+    operation(OP_BULK_INSERT), target(0, 0, 0, 0), put(0xF3), put(0), put_u32(11); /* 1025 */
+    operation(OP_BULK_INSERT), target(0, 0, 1, 0), put(63), put(1), put_u32(12);
     simple(OP_COMMIT);
     operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_MOVE, 0, 0xC0 - 1);
     operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_ERASE, 100, 0);
     operation(OP_LIST_EDIT), target(0, 0, 1, 0), list_arguments(LIST_INSERT, 0xC0, 0), fresh(), text_value("last");
-    operation(OP_BULK_INSERT), target(0, 0, 2, 0), put(180), put(0), put_u32(13);
-    operation(OP_BULK_INSERT), target(0, 0, 3, 0), put(180), put(0), put_u32(14);
+    operation(OP_BULK_INSERT), target(0, 0, 2, 0), put(50), put(0), put_u32(13);
+    operation(OP_BULK_INSERT), target(0, 0, 3, 0), put(60), put(0), put_u32(14);
+    operation(OP_BULK_INSERT), target(0, 0, 0, 0), put(40), put(1), put_u32(15); /* into the chunks */
     simple(OP_COMMIT);
     simple(OP_REOPEN);
     check_table_operation(0);
