@@ -4591,6 +4591,10 @@ static void seed_mixed(void)
     operation(OP_DELETE), table_rank(1), object_rank(1);
     check_table_operation(0);
     set(0, 1, 0), fresh(), mixed_text("replaced");
+    /* A link in a dictionary nested in a dictionary, then the outer one
+     * cleared: the link goes with it, and its backlink. */
+    operation(OP_DICTIONARY_EDIT), target(0, 0, 2, 1), put(0), put(0), pooled_key(KEY_B), fresh(), mixed_link(1, 0);
+    operation(OP_COLLECTION_CLEAR), target(0, 0, 2, 0);
     simple(OP_COMMIT);
     simple(OP_REOPEN);
     check_table_operation(0), check_table_operation(1);
