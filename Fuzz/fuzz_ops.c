@@ -1156,6 +1156,8 @@ typedef struct runner {
     model snapshot;    /* what the held reader sees */
     uint64_t version;  /* the latest committed version, as ce_db_verify reports it */
     int large_values;  /* left for this input */
+    ce_collection *held;       /* a collection handle kept open across operations, or NULL */
+    struct collection_target *held_target; /* what it names */
 } runner;
 
 /* The transaction operations run in: a new write transaction when none is
@@ -2198,6 +2200,7 @@ enum operation {
     OP_COLLECTION_CLEAR,
     OP_BULK_INSERT,
     OP_BACKLINKS,
+    OP_HOLD_COLLECTION,
     OPERATION_COUNT
 };
 
@@ -2208,7 +2211,7 @@ static const char *const operation_names[OPERATION_COUNT] = {
     "schema version", "commit",
     "rollback", "reopen", "begin read", "hold reader", "transaction misuse", "check table",
     "add embedded table", "create embedded", "list edit", "set edit", "dictionary edit", "collection read",
-    "collection clear", "bulk insert", "backlinks",
+    "collection clear", "bulk insert", "backlinks", "hold collection",
 };
 
 /* Weights out of OPERATION_SLOTS: the operation of an opcode byte is
@@ -2218,8 +2221,8 @@ static const struct {
     enum operation operation;
     unsigned weight;
 } operation_weights[] = {
-    {OP_SET, 13},         {OP_CREATE, 8},      {OP_CREATE_WITH_VALUES, 3}, {OP_CREATE_OR_UPDATE, 3}, {OP_GET, 5},
-    {OP_ADD_PROPERTY, 10}, {OP_ADD_TABLE, 4},  {OP_DELETE, 5},      {OP_FIND_PRIMARY_KEY, 2},
+    {OP_SET, 12},         {OP_CREATE, 8},      {OP_CREATE_WITH_VALUES, 3}, {OP_CREATE_OR_UPDATE, 3}, {OP_GET, 5},
+    {OP_ADD_PROPERTY, 9}, {OP_ADD_TABLE, 4},  {OP_DELETE, 5},      {OP_FIND_PRIMARY_KEY, 2},
     {OP_FIND_FIRST, 3},   {OP_COMMIT, 6},
     {OP_CREATE_MANY, 2},  {OP_DELETE_MANY, 1}, {OP_REMOVE_PROPERTY, 3}, {OP_REMOVE_TABLE, 2},
     {OP_COUNT, 1},        {OP_KEY_AT, 2},      {OP_EXISTS, 1},      {OP_SCHEMA_VERSION, 1},
@@ -2227,7 +2230,7 @@ static const struct {
     {OP_TRANSACTION_MISUSE, 1}, {OP_CHECK_TABLE, 3},
     {OP_ADD_EMBEDDED_TABLE, 2}, {OP_CREATE_EMBEDDED, 4}, {OP_LIST_EDIT, 11}, {OP_SET_EDIT, 6},
     {OP_DICTIONARY_EDIT, 7}, {OP_COLLECTION_READ, 4}, {OP_COLLECTION_CLEAR, 2}, {OP_BULK_INSERT, 1},
-    {OP_BACKLINKS, 3},
+    {OP_BACKLINKS, 3},    {OP_HOLD_COLLECTION, 2},
 };
 static uint8_t operation_of_byte[OPERATION_SLOTS];
 
@@ -3638,6 +3641,49 @@ static void op_backlinks(runner *run)
     if (table && position >= 0) check_backlinks(txn, &run->current, key, (size_t)position);
 }
 
+/* The held handle finds its collection again in the current state: the
+ * same errors as opening its path now would give, else the same contents. */
+static void check_held(runner *run)
+{
+    const collection_target *target = run->held_target;
+    collection_target top = *target;
+    top.depth = 0;
+    model_view view;
+    error_set expected = resolve_top(&run->current, &top, &view);
+    for (size_t i = 0; i < target->depth && !expected; i++) {
+        model_view inner;
+        expected = resolve_step(&view, &target->steps[i], &inner);
+        view = inner;
+    }
+    size_t count;
+    if (EXPECT(expected, ce_collection_size(run->held, &count)))
+        check_collection(run->held, view.kind, &view.element, view.elements, 0);
+}
+
+static void release_held(runner *run)
+{
+    if (!run->held) return;
+    ce_collection_close(run->held);
+    run->held = NULL;
+}
+
+/* A handle opened now and kept until this operation comes again or the
+ * transaction ends: after every step it is read again (it names a path,
+ * so it follows the changes, and fails once the path leads nowhere). */
+static void op_hold_collection(runner *run)
+{
+    if (run->held) {
+        check_held(run);
+        release_held(run);
+        return;
+    }
+    model_view view;
+    bool resolved;
+    decode_target(run, run->held_target, &view, &resolved);
+    transaction(run);
+    run->held = open_target(run, run->held_target, &view);
+}
+
 /* After every step in a write transaction: the backlinks of a few objects
  * of each table that has backlink properties. */
 static void check_links_sample(runner *run)
@@ -3660,6 +3706,9 @@ static void run_operation(runner *run, enum operation operation)
 {
     current_operation = operation_names[operation];
     if (verbose) fprintf(stderr, "fuzz_ops: step %zu: %s\n", current_step, current_operation);
+    /* A handle belongs to its transaction: closed before it ends. */
+    if (operation == OP_COMMIT || operation == OP_ROLLBACK || operation == OP_REOPEN || operation == OP_BEGIN_READ)
+        release_held(run);
     switch (operation) {
     case OP_ADD_TABLE: op_add_table(run, false); break;
     case OP_ADD_EMBEDDED_TABLE: op_add_table(run, true); break;
@@ -3671,6 +3720,7 @@ static void run_operation(runner *run, enum operation operation)
     case OP_COLLECTION_CLEAR: op_collection_clear(run); break;
     case OP_BULK_INSERT: op_bulk_insert(run); break;
     case OP_BACKLINKS: op_backlinks(run); break;
+    case OP_HOLD_COLLECTION: op_hold_collection(run); break;
     case OP_REMOVE_TABLE: op_remove_table(run); break;
     case OP_ADD_PROPERTY: op_add_property(run); break;
     case OP_REMOVE_PROPERTY: op_remove_property(run); break;
@@ -3698,6 +3748,7 @@ static void run_operation(runner *run, enum operation operation)
     default: break;
     }
     check_links_sample(run);
+    if (run->held) check_held(run);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -3755,6 +3806,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&run, 0, sizeof run);
     run.input = (source){data, size, 0, 0};
     run.large_values = MAX_LARGE_VALUES;
+    run.held_target = allocate(sizeof *run.held_target);
     ce_db_options_init(&run.options);
     uint8_t options = take(&run.input);
     run.options.durability = (options & 1) ? CE_DURABILITY_UNSAFE_NO_SYNC : CE_DURABILITY_FULL;
@@ -3768,6 +3820,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* The end: what the open transaction sees, then everything rolled back
      * and the file closed. */
     current_operation = "end";
+    release_held(&run);
+    free(run.held_target);
     if (run.txn) check_everything(run.txn, &run.current, 2);
     if (run.txn && run.txn_is_write) end_write(&run);
     else if (run.txn) ce_txn_end(run.txn);
@@ -4470,6 +4524,7 @@ static void seed_embedded(void)
     set(0, 0, 0), link_value(0);                   /* a link to an existing embedded object */
     backlinks(1, 0, 0, 0);
     simple(OP_COMMIT);
+    operation(OP_HOLD_COLLECTION), target(0, 0, 0, 0); /* Person 0's list, until its object goes */
     operation(OP_DELETE), table_rank(0), object_rank(0);
     check_table_operation(1), check_table_operation(2);
     simple(OP_COMMIT);
@@ -4575,6 +4630,7 @@ static void seed_mixed(void)
     operation(OP_DICTIONARY_EDIT), target(0, 0, 0, 1), put(0), put(0), pooled_key(KEY_A), fresh(), mixed_list();
     operation(OP_LIST_EDIT), target(0, 0, 0, 2), put(0), put(0), list_arguments(LIST_INSERT, 0, 0), fresh(), mixed_link(1, 1);
     operation(OP_LIST_EDIT), target(0, 0, 0, 2), put(0), put(0), list_arguments(LIST_INSERT, 0, 0), fresh(), mixed_double(-0.0);
+    operation(OP_HOLD_COLLECTION), target(0, 0, 0, 2), put(0), put(0); /* the list in any[1]["a"] */
     operation(OP_DICTIONARY_EDIT), target(0, 0, 0, 1), put(0), put(0), pooled_key(KEY_B), fresh(), mixed_link(1, 1);
     operation(OP_LIST_EDIT), target(0, 0, 1, 0), list_arguments(LIST_INSERT, 0, 0), fresh(), mixed_list();
     operation(OP_LIST_EDIT), target(0, 0, 1, 1), put(0), list_arguments(LIST_INSERT, 0, 0), fresh(), mixed_link(1, 1);
