@@ -3535,7 +3535,7 @@ static void op_bulk_insert(runner *run)
     bool resolved;
     decode_target(run, &target, &view, &resolved);
     uint8_t size_choice = take(&run->input);
-    size_t wanted = size_choice < 0xF0 ? 1 + size_choice % 64 : 1001 + 8 * (size_t)(size_choice & 15);
+    size_t wanted = size_choice < 0xF0 ? 1 + (size_t)(size_choice % 64) : 1001 + 8 * (size_t)(size_choice & 15);
     bool at_positions = take(&run->input) & 1;
     source stream = random_source(take_u32(&run->input));
     transaction(run);
