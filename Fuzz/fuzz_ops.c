@@ -3684,7 +3684,8 @@ static void op_hold_collection(runner *run)
     run->held = open_target(run, run->held_target, &view);
 }
 
-/* After every step in a write transaction: the backlinks of a few objects
+/* After every step in a transaction: the number of objects of every table
+ * (a cascade deletes in other tables), and the backlinks of a few objects
  * of each table that has backlink properties. */
 static void check_links_sample(runner *run)
 {
@@ -3692,6 +3693,11 @@ static void check_links_sample(runner *run)
     const model *state = &run->current;
     for (size_t t = 0; t < state->table_count; t++) {
         const model_table *table = &state->tables[t];
+        size_t count;
+        if (!table->removed) {
+            MUST(ce_object_count(run->txn, (ce_table_key)t, &count));
+            CHECK(count == table->object_count, "ce_object_count differs from the model");
+        }
         bool has_backlinks = false;
         for (size_t p = 0; !table->removed && p < table->property_count; p++)
             has_backlinks |= !table->properties[p].removed && table->properties[p].backlink;
