@@ -2878,8 +2878,10 @@ static void op_set(runner *run)
     /* The value as the model has it (new, or unchanged after a failure), and
      * its neighbours in the column (a large value moves bytes around). A
      * link set to null may have deleted objects of this table (an embedded
-     * table that links to itself). */
+     * table that links to itself), and a mixed link into its own table
+     * added a backlink property (the properties moved). */
     position = position_of(table, object);
+    property = live_property(table, column);
     if (property && position >= 0 && holds_one_value(property)) {
         for (long neighbour = position - 1; neighbour <= position + 1; neighbour++) {
             if (neighbour < 0 || (size_t)neighbour >= table->object_count) continue;
@@ -3186,14 +3188,15 @@ static void op_create_embedded(runner *run)
     if (!expected && !room_for_objects(run, 1)) return;
     ce_object_key child = -2;
     if (!EXPECT(expected, ce_object_create_embedded(txn, key, object, column, &child))) return;
-    model_table *target = &run->current.tables[property->link_target];
+    ce_table_key target_key = property->link_target;
+    model_table *target = &run->current.tables[target_key];
     CHECK(child == target->next_key, "ce_object_create_embedded: the new object does not have the next key");
     model_create(target, child, NULL, NULL);
-    ce_value link = {.type = CE_TYPE_LINK, .link = {property->link_target, child}};
+    ce_value link = {.type = CE_TYPE_LINK, .link = {target_key, child}};
     model_set(&run->current, key, (size_t)position, column, &link);
     position = position_of(table, object);
     if (position >= 0) check_object(txn, &run->current, table, key, (size_t)position);
-    check_object(txn, &run->current, target, property->link_target, (size_t)position_of(target, child));
+    check_object(txn, &run->current, target, target_key, (size_t)position_of(target, child));
 }
 
 /* An index for a collection of `count` elements: mostly in [0, count],
