@@ -1226,7 +1226,7 @@ bool ce_db_verify(ce_db *db, ce_db_stats *out_stats)
     bool ok = false;
     uint64_t free_bytes = 0, free_extents = 0;
     const ce_space *space = &txn->space;
-    if (!node_walk_tree(space, txn->info.top_ref, 64, collect_node, &list)) goto done;
+    if (!node_walk_tree(space, txn->info.top_ref, NODE_MAX_TREE_DEPTH, collect_node, &list)) goto done;
     ce_free_extent *free_list = NULL;
     size_t free_count = 0;
     if (!load_free_list(txn, &free_list, &free_count)) goto done;

@@ -13,7 +13,6 @@
 
 #define NODE_MARKER_0 0x4E
 #define NODE_MARKER_1 0xA1
-#define MAX_TREE_DEPTH 64
 
 static const uint8_t width_of_code[8] = {0, 1, 2, 4, 8, 16, 32, 64};
 
@@ -324,8 +323,8 @@ bool node_free(ce_space *space, ce_ref ref)
 
 static bool free_tree(ce_space *space, ce_ref ref, unsigned depth, uint64_t *visited_bytes)
 {
-    if (depth > MAX_TREE_DEPTH)
-        return ce_fail(CE_ERR_CORRUPT, "invalid database: tree deeper than %d at offset %llu", MAX_TREE_DEPTH,
+    if (depth > NODE_MAX_TREE_DEPTH)
+        return ce_fail(CE_ERR_CORRUPT, "invalid database: tree deeper than %d at offset %llu", NODE_MAX_TREE_DEPTH,
                        (unsigned long long)ref);
     ce_node node;
     if (!node_read(space, ref, &node)) return false;
@@ -361,7 +360,8 @@ static bool finalize(ce_space *space, ce_ref ref, ce_ref *out_final, unsigned de
         *out_final = placed;
         return true;
     }
-    if (depth > MAX_TREE_DEPTH) return ce_fail(CE_ERR_CORRUPT, "internal error: tree deeper than %d", MAX_TREE_DEPTH);
+    if (depth > NODE_MAX_TREE_DEPTH)
+        return ce_fail(CE_ERR_CORRUPT, "internal error: tree deeper than %d", NODE_MAX_TREE_DEPTH);
     ce_node node = {0};
     uint8_t *bytes = NULL;
     if (!dirty_view(space, ref, &node, &bytes)) return false;
@@ -437,7 +437,8 @@ uint64_t node_dirty_size_bound(const ce_space *space)
 static bool place_fresh_leaves(ce_space *space, ce_ref ref, unsigned depth)
 {
     if (!ref_is_temporary(ref) || space_dirty_placed_at(space, ref)) return true;
-    if (depth > MAX_TREE_DEPTH) return ce_fail(CE_ERR_CORRUPT, "internal error: tree deeper than %d", MAX_TREE_DEPTH);
+    if (depth > NODE_MAX_TREE_DEPTH)
+        return ce_fail(CE_ERR_CORRUPT, "internal error: tree deeper than %d", NODE_MAX_TREE_DEPTH);
     ce_node node = {0};
     uint8_t *bytes = NULL;
     if (!dirty_view(space, ref, &node, &bytes)) return false;
