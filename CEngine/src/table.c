@@ -2785,12 +2785,20 @@ static bool edit_collection(ce_collection *collection, edit_request *request)
     return ok;
 }
 
-/* Checks a value for the collection's elements before an edit. */
+/* Checks a value for the collection's elements before an edit. A nested
+ * list or dictionary stored in a collection MAX_NESTING levels deep would
+ * lie deeper than the link walks go (too_deep). */
 static bool check_collection_value(const ce_collection *collection, const ce_value *value)
 {
     schema *loaded;
     found_collection found;
-    return find_collection(collection, &loaded, &found) && check_element(collection->txn, loaded, &found.spec, value);
+    if (!find_collection(collection, &loaded, &found) || !check_element(collection->txn, loaded, &found.spec, value))
+        return false;
+    size_t level = collection->depth + (collection->through_mixed ? 1 : 0);
+    if ((value->type == CE_TYPE_LIST || value->type == CE_TYPE_DICTIONARY) && level >= MAX_NESTING)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "property '%s': collections nest at most %d levels deep",
+                       found.spec.where, MAX_NESTING);
+    return true;
 }
 
 static bool check_dictionary_key(const char *key, size_t size)
