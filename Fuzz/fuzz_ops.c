@@ -81,6 +81,8 @@ enum {
     KEY_CAPACITY = 48,          /* dictionary keys the harness spells */
     ELEMENT_SAMPLE = 24,        /* elements of a long collection compared in a check */
     MAX_EMBEDDING_DEPTH = 100,  /* embedded objects below one top-level object, as in Realm */
+    MAX_NESTING_LEVEL = 100,    /* levels of collections nested in mixed values, as in Realm */
+    CHECK_NESTING = 6,          /* nested levels a check reads (each level's calls find the path again) */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -1308,7 +1310,7 @@ static bool model_find(ce_collection_type kind, const model_collection *collecti
  * (all of a short collection, a spread of a long one) with their keys, a
  * find, and nested collections, recursively. */
 static void check_collection(const ce_collection *handle, ce_collection_type kind, const element_kind *element,
-                             const model_collection *expected, unsigned depth)
+                             const model_collection *expected, unsigned depth, unsigned max_depth)
 {
     ce_collection_type engine_kind;
     ce_type engine_type;
@@ -1341,12 +1343,13 @@ static void check_collection(const ce_collection *handle, ce_collection_type kin
             bool model_found = model_find(kind, expected, &model_element->value, &model_index);
             CHECK(found == model_found && (!found || index == model_index), "ce_collection_find differs from the model");
         }
-        if (is_nested_type(value.type)) {
+        if (is_nested_type(value.type) && depth < max_depth) {
             ce_value at = kind == CE_COLLECTION_DICTIONARY ? expected->keys[i].value
                                                            : (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)i};
             ce_collection *inner;
             MUST(ce_collection_open_nested(handle, &at, &inner));
-            check_collection(inner, kind_of_nested_value(value.type), &nested_kind, model_element->nested, depth + 1);
+            check_collection(inner, kind_of_nested_value(value.type), &nested_kind, model_element->nested, depth + 1,
+                             max_depth);
             ce_collection_close(inner);
         }
     }
@@ -1408,7 +1411,7 @@ static void check_object(ce_txn *txn, const model *state, const model_table *tab
             ce_collection *handle;
             MUST(ce_collection_open(txn, key, object, (ce_column_key)p, &handle));
             element_kind kind = kind_of_property(property);
-            check_collection(handle, property->collection, &kind, slot->nested, 0);
+            check_collection(handle, property->collection, &kind, slot->nested, 0, CHECK_NESTING);
             ce_collection_close(handle);
             continue;
         }
@@ -1416,7 +1419,7 @@ static void check_object(ce_txn *txn, const model *state, const model_table *tab
         if (is_nested_type(value.type)) {
             ce_collection *handle;
             MUST(ce_collection_open_mixed(txn, key, object, (ce_column_key)p, &handle));
-            check_collection(handle, kind_of_nested_value(value.type), &nested_kind, slot->nested, 1);
+            check_collection(handle, kind_of_nested_value(value.type), &nested_kind, slot->nested, 1, CHECK_NESTING);
             ce_collection_close(handle);
         }
         if (!property->indexed) continue;
@@ -2158,7 +2161,7 @@ static void check_target(runner *run, const ce_collection *handle, const collect
         CHECK(resolve_step(&view, &target->steps[i], &inner) == 0, "the model lost a nested collection it edited");
         view = inner;
     }
-    check_collection(handle, view.kind, &view.element, view.elements, 0);
+    check_collection(handle, view.kind, &view.element, view.elements, 0, CHECK_NESTING);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -2201,6 +2204,7 @@ enum operation {
     OP_BULK_INSERT,
     OP_BACKLINKS,
     OP_HOLD_COLLECTION,
+    OP_NEST,
     OPERATION_COUNT
 };
 
@@ -2211,7 +2215,7 @@ static const char *const operation_names[OPERATION_COUNT] = {
     "schema version", "commit",
     "rollback", "reopen", "begin read", "hold reader", "transaction misuse", "check table",
     "add embedded table", "create embedded", "list edit", "set edit", "dictionary edit", "collection read",
-    "collection clear", "bulk insert", "backlinks", "hold collection",
+    "collection clear", "bulk insert", "backlinks", "hold collection", "nest",
 };
 
 /* Weights out of OPERATION_SLOTS: the operation of an opcode byte is
@@ -2221,7 +2225,7 @@ static const struct {
     enum operation operation;
     unsigned weight;
 } operation_weights[] = {
-    {OP_SET, 12},         {OP_CREATE, 8},      {OP_CREATE_WITH_VALUES, 3}, {OP_CREATE_OR_UPDATE, 3}, {OP_GET, 5},
+    {OP_SET, 11},         {OP_CREATE, 8},      {OP_CREATE_WITH_VALUES, 3}, {OP_CREATE_OR_UPDATE, 3}, {OP_GET, 5},
     {OP_ADD_PROPERTY, 9}, {OP_ADD_TABLE, 4},  {OP_DELETE, 5},      {OP_FIND_PRIMARY_KEY, 2},
     {OP_FIND_FIRST, 3},   {OP_COMMIT, 6},
     {OP_CREATE_MANY, 2},  {OP_DELETE_MANY, 1}, {OP_REMOVE_PROPERTY, 3}, {OP_REMOVE_TABLE, 2},
@@ -2230,7 +2234,7 @@ static const struct {
     {OP_TRANSACTION_MISUSE, 1}, {OP_CHECK_TABLE, 3},
     {OP_ADD_EMBEDDED_TABLE, 2}, {OP_CREATE_EMBEDDED, 4}, {OP_LIST_EDIT, 11}, {OP_SET_EDIT, 6},
     {OP_DICTIONARY_EDIT, 7}, {OP_COLLECTION_READ, 4}, {OP_COLLECTION_CLEAR, 2}, {OP_BULK_INSERT, 1},
-    {OP_BACKLINKS, 3},    {OP_HOLD_COLLECTION, 2},
+    {OP_BACKLINKS, 3},    {OP_HOLD_COLLECTION, 2}, {OP_NEST, 1},
 };
 static uint8_t operation_of_byte[OPERATION_SLOTS];
 
@@ -3660,7 +3664,7 @@ static void check_held(runner *run)
     }
     size_t count;
     if (EXPECT(expected, ce_collection_size(run->held, &count)))
-        check_collection(run->held, view.kind, &view.element, view.elements, 0);
+        check_collection(run->held, view.kind, &view.element, view.elements, 0, CHECK_NESTING);
 }
 
 static void release_held(runner *run)
@@ -3685,6 +3689,96 @@ static void op_hold_collection(runner *run)
     decode_target(run, run->held_target, &view, &resolved);
     transaction(run);
     run->held = open_target(run, run->held_target, &view);
+}
+
+/* Collections nested in one another from the target down: mostly a few
+ * levels, one time in 32 over 100 (past the 100 levels a collection may
+ * lie at: the last ones are refused), lists and dictionaries as a stream
+ * says, a link at the bottom sometimes. The node trees of such values are
+ * the deepest the object store builds. */
+static void op_nest(runner *run)
+{
+    collection_target target;
+    model_view view;
+    bool resolved;
+    decode_target(run, &target, &view, &resolved);
+    uint8_t size_choice = take(&run->input);
+    size_t levels = size_choice < 0xF8 ? 1 + (size_t)(size_choice % 6) : 100 + (size_t)(size_choice % 8);
+    source stream = random_source(take_u32(&run->input));
+    ce_table_key link_table = decode_table(run);
+    ce_object_key link_object = decode_object(run, live_table(&run->current, link_table));
+    transaction(run);
+    ce_collection *handle = open_target(run, &target, &view);
+    if (!handle) return;
+    if (!run->txn_is_write || view.element.type != CE_TYPE_MIXED || view.kind == CE_COLLECTION_SET) {
+        ce_collection_close(handle);
+        return;
+    }
+    /* The model follows level by level: below the target every collection
+     * is new, so its pointers stay this operation's own. */
+    model_collection **slot = NULL;
+    size_t level = target.depth + (target.through_mixed ? 1 : 0);
+    ce_collection_type kind = view.kind;
+    for (size_t i = 0; i < levels; i++, level++) {
+        ce_value nested = {.type = take(&stream) & 1 ? CE_TYPE_DICTIONARY : CE_TYPE_LIST};
+        error_set expected = level >= MAX_NESTING_LEVEL ? ERR(CE_ERR_INVALID_ARGUMENT) : 0;
+        model_collection *collection = slot ? writable_collection(slot) : writable_target(&run->current, &target);
+        if (!expected && collection->count >= MAX_COLLECTION_SIZE) break;
+        char key[8] = "n";
+        size_t position = collection->count, key_size = 1;
+        bool found = false;
+        ce_value at = {.type = CE_TYPE_INT, .integer = (int64_t)position};
+        if (kind == CE_COLLECTION_DICTIONARY) {
+            key_size = (size_t)snprintf(key, sizeof key, "n%zu", i % 1000);
+            position = key_position(collection, key, key_size, &found);
+            at = (ce_value){.type = CE_TYPE_STRING, .string = {key, key_size}};
+        }
+        bool ok = kind == CE_COLLECTION_LIST ? EXPECT(expected, ce_list_insert(handle, position, &nested))
+                                             : EXPECT(expected, ce_dictionary_set(handle, key, key_size, &nested));
+        if (!ok) break;
+        if (kind == CE_COLLECTION_LIST) {
+            collection_insert_at(collection, position, store_value(&nested), NULL);
+        } else if (found) {
+            release_value(&collection->elements[position]);
+            collection->elements[position] = store_value(&nested);
+        } else {
+            ce_value key_value = {.type = CE_TYPE_STRING, .string = {key, key_size}};
+            stored_value stored_key = store_value(&key_value);
+            collection_insert_at(collection, position, store_value(&nested), &stored_key);
+        }
+        slot = &collection->elements[position].nested;
+        ce_collection *inner;
+        MUST(ce_collection_open_nested(handle, &at, &inner));
+        ce_collection_close(handle);
+        handle = inner;
+        kind = kind_of_nested_value(nested.type);
+    }
+    /* A link at the bottom, to be purged from there. */
+    if (slot && (take(&stream) & 1)) {
+        ce_value link = {.type = CE_TYPE_LINK, .link = {link_table, link_object}};
+        error_set expected = element_errors(&run->current, &nested_kind, &link);
+        bool ok = kind == CE_COLLECTION_LIST ? EXPECT(expected, ce_list_insert(handle, 0, &link))
+                                             : EXPECT(expected, ce_dictionary_set(handle, "link", 4, &link));
+        if (ok) {
+            /* The bottom collection is new and empty: the link is its only element. */
+            ce_value key_value = {.type = CE_TYPE_STRING, .string = {"link", 4}};
+            stored_value stored_key = store_value(&key_value);
+            collection_insert_at(writable_collection(slot), 0, store_value(&link),
+                                 kind == CE_COLLECTION_DICTIONARY ? &stored_key : NULL);
+            if (kind != CE_COLLECTION_DICTIONARY) release_value(&stored_key);
+            model_ensure_backlink(&run->current, link_table, target.table, target.column);
+        }
+    }
+    /* The bottom through its handle, the top levels from the target down
+     * (every level between was opened on the way: each read of a level
+     * finds the path from the top again, so reading them all again would
+     * cost the square of the depth). */
+    if (slot) check_collection(handle, kind, &nested_kind, *slot, 0, CHECK_NESTING);
+    ce_collection_close(handle);
+    handle = open_target(run, &target, &view);
+    CHECK(handle != NULL, "the nested collections' target cannot be opened again");
+    check_collection(handle, view.kind, &view.element, view.elements, 0, CHECK_NESTING);
+    ce_collection_close(handle);
 }
 
 /* After every step in a transaction: the number of objects of every table
@@ -3730,6 +3824,7 @@ static void run_operation(runner *run, enum operation operation)
     case OP_BULK_INSERT: op_bulk_insert(run); break;
     case OP_BACKLINKS: op_backlinks(run); break;
     case OP_HOLD_COLLECTION: op_hold_collection(run); break;
+    case OP_NEST: op_nest(run); break;
     case OP_REMOVE_TABLE: op_remove_table(run); break;
     case OP_ADD_PROPERTY: op_add_property(run); break;
     case OP_REMOVE_PROPERTY: op_remove_property(run); break;
@@ -4413,6 +4508,7 @@ static void mixed_list(void) { put(1), put(0); }
 static void mixed_dictionary(void) { put(2), put(0); }
 static void mixed_link(unsigned table, unsigned object) { put(3), put(0), table_rank(table), object_rank(object); }
 /* Pooled dictionary key i (see pooled_keys). */
+enum { NEST_SEED = 7 }; /* a stream whose last choice puts a link at the bottom */
 static void pooled_key(unsigned i) { put(0x80 + (i + POOLED_KEYS - 0x80 % POOLED_KEYS) % POOLED_KEYS); }
 enum { KEY_A, KEY_B, KEY_KEY, KEY_EMPTY, KEY_N_TILDE, KEY_DOLLAR, KEY_DOT, KEY_BAD_UTF8, KEY_NUL, KEY_ZZ };
 enum { LIST_INSERT, LIST_SET, LIST_ERASE, LIST_MOVE, LIST_SWAP, LIST_INSERT_EMBEDDED, LIST_SET_EMBEDDED };
@@ -4565,6 +4661,31 @@ static void seed_embedded_deep(void)
     operation(OP_DELETE), table_rank(0), object_rank(0);
     simple(OP_COMMIT);
     write_seed("embedded-deep");
+}
+
+/* Mixed collections nested 100 levels (the next ones refused) with a link
+ * at the bottom: committed, reopened, the link purged from there, the
+ * whole replaced; a few levels in a list of mixed values. */
+static void seed_nested_deep(void)
+{
+    begin(1);
+    add_table_named("Doc");
+    add_table_named("Tag");
+    add_typed(0, "any", CE_TYPE_MIXED, CE_COLLECTION_NONE, true);
+    add_typed(0, "items", CE_TYPE_MIXED, CE_COLLECTION_LIST, true);
+    create(0), create(1);
+    set(0, 0, 0), fresh(), mixed_list();
+    operation(OP_NEST), target(0, 0, 0, 0), put(0xFF), put_u32(NEST_SEED), table_rank(1), object_rank(0); /* 107 */
+    simple(OP_COMMIT);
+    simple(OP_REOPEN);
+    operation(OP_NEST), target(0, 0, 1, 0), put(3), put_u32(NEST_SEED), table_rank(1), object_rank(0);
+    backlinks(1, 0, 0, 0);
+    operation(OP_DELETE), table_rank(1), object_rank(0);
+    simple(OP_COMMIT);
+    set(0, 0, 0), fresh(), mixed_int(1);
+    simple(OP_COMMIT);
+    check_table_operation(0);
+    write_seed("nested-deep");
 }
 
 /* Lists, sets and dictionaries of scalars, required and optional: every
@@ -4737,6 +4858,7 @@ int main(int argc, char **argv)
     seed_link_collections();
     seed_embedded();
     seed_embedded_deep();
+    seed_nested_deep();
     seed_scalar_collections();
     seed_mixed();
     seed_bulk_collections();
