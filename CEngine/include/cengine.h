@@ -454,7 +454,10 @@ bool ce_object_set(ce_txn *txn, ce_table_key table, ce_object_key object, ce_col
 
 /* Creates a new object of the embedded table that the link property
  * `column` targets and links it from the object, deleting the embedded
- * object linked there before (Realm's `parent.child = Child()`). */
+ * object linked there before (Realm's `parent.child = Child()`). Embedded
+ * objects nest at most 100 levels below their top-level object: a parent
+ * that deep fails with CE_ERR_INVALID_ARGUMENT (here and in
+ * ce_list_insert_embedded, ce_list_set_embedded, ce_dictionary_insert_embedded). */
 bool ce_object_create_embedded(ce_txn *txn, ce_table_key table, ce_object_key object, ce_column_key column,
                                ce_object_key *out_embedded);
 

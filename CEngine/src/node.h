@@ -56,6 +56,15 @@ enum {
  * about 430 nodes deep at most. */
 #define NODE_MAX_TREE_DEPTH 512
 
+/* How deep a tree may go: node_free_tree, node_finalize_tree and
+ * ce_db_verify's walk refuse deeper ones (damage, or a cycle). The object
+ * store builds the deepest trees: 4 levels down to a table's cluster tree,
+ * at most 16 inner levels and a leaf (CLUSTER_MAX_DEPTH), a column array,
+ * a collection (a dictionary node, a chunked root, a chunk), then mixed
+ * values nested up to 100 levels (Realm's limit), each at most 4 nodes
+ * (the mixed node, a dictionary node, a chunked root, a chunk): about 430. */
+#define NODE_MAX_TREE_DEPTH 512
+
 /* A read view of one node. `payload` stays valid while the transaction
  * lasts (and, for a dirty node, until the node is next changed). */
 typedef struct ce_node {
