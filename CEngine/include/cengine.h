@@ -427,6 +427,77 @@ typedef struct ce_db_stats {
  */
 bool ce_db_verify(ce_db *db, ce_db_stats *out_stats);
 
+/* ------------------------------------------------------------------------ */
+/* Copies and compaction                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* Progress of a copy: `done` of `total` bytes of live data copied. Called on
+ * the copying thread about every megabyte, and last with done == total. */
+typedef void (*ce_progress_fn)(void *context, uint64_t done, uint64_t total);
+
+typedef struct ce_copy_options {
+    ce_progress_fn progress;    /* NULL: no progress reports */
+    void *progress_context;     /* passed to progress */
+} ce_copy_options;
+
+/* Fills options with the defaults: no progress reports. */
+void ce_copy_options_init(ce_copy_options *options);
+
+/*
+ * Realm's writeCopy(toFile:): writes a compacted copy of the latest version
+ * to a new file at `path`: only the live nodes, packed one after another,
+ * with no free space. It reads through a read transaction of its own, so
+ * writers (in any thread or process) go on meanwhile; the copy is the
+ * version that was latest when it began. The new file appears at `path`
+ * only once it is complete and on disk (it is written beside it under a
+ * temporary name first), and it can be opened like any database.
+ * `options` may be NULL.
+ *
+ * Errors: CE_ERR_FILE_EXISTS (something exists at `path`: it is never
+ * replaced), CE_ERR_OUT_OF_DISK_SPACE, CE_ERR_FILE_ACCESS, CE_ERR_CORRUPT
+ * (the source is damaged: nothing is written at `path`).
+ *
+ *     static void show(void *context, uint64_t done, uint64_t total)
+ *     {
+ *         fprintf(stderr, "\r%s: %3d %%", (const char *)context, (int)(100 * done / (total ? total : 1)));
+ *     }
+ *     ...
+ *     ce_copy_options copy;
+ *     ce_copy_options_init(&copy);
+ *     copy.progress = show;
+ *     copy.progress_context = "backup";
+ *     if (!ce_db_write_copy(db, "backup.realm", &copy))
+ *         fprintf(stderr, "%s\n", ce_last_error_message());
+ */
+bool ce_db_write_copy(ce_db *db, const char *path, const ce_copy_options *options);
+
+/*
+ * Compacts the file in place (Realm's compaction, shouldCompactOnLaunch):
+ * writes a compacted copy beside it (`<path>.compact`), syncs it, and renames
+ * it over the file; the handle continues on the compacted file. A crash at
+ * any point leaves either the old or the new file at the path, each whole.
+ * The handle must be the only one on the file in every process, and none of
+ * its transactions may be open; meanwhile other threads of the handle wait
+ * to begin transactions and other handles wait to open the file.
+ * `options` may be NULL.
+ *
+ * Errors: CE_ERR_ALREADY_OPEN (another handle or process has the file open:
+ * nothing changed), CE_ERR_WRONG_TRANSACTION_STATE (a transaction of this
+ * handle is open), CE_ERR_READ_ONLY, and those of ce_db_write_copy.
+ *
+ *     uint64_t total, used;
+ *     if (ce_db_size_info(db, &total, &used) && total > 100 * 1024 * 1024 && used < total / 2)
+ *         ce_db_compact(db, NULL);
+ */
+bool ce_db_compact(ce_db *db, const ce_copy_options *options);
+
+/*
+ * The two numbers of Realm's shouldCompactOnLaunch(totalBytes, usedBytes):
+ * the size of the file on disk, and about the size a compacted copy of the
+ * latest version would have (the header and the live data).
+ */
+bool ce_db_size_info(ce_db *db, uint64_t *out_total_bytes, uint64_t *out_used_bytes);
+
 /* The engine's version string, e.g. "0.1.0". */
 const char *ce_engine_version(void);
 

@@ -233,6 +233,12 @@ struct ce_db {
     bool writer_busy;             /* a thread of this handle holds the write lock */
     pthread_t writer_thread;      /* which one, while writer_busy */
     size_t open_transactions;
+    /* Compaction: while `exclusive` is set, the handle holds the lock file's
+     * byte 0 exclusively and only `exclusive_thread` may begin transactions
+     * (the others wait on `exclusive_over`). */
+    bool exclusive;
+    pthread_t exclusive_thread;
+    pthread_cond_t exclusive_over;
 };
 
 static void write_sync_record(ce_db *db, uint64_t version);
@@ -655,6 +661,21 @@ static bool attach_as_other(ce_db *db, bool *out_retry)
     return true;
 }
 
+/* The data file is opened only once this handle holds byte 0 of the lock
+ * file: compaction replaces the file while it holds that byte exclusively,
+ * so a descriptor opened before could name the replaced file. */
+static bool open_data_file(ce_db *db)
+{
+    bool create = !db->options.read_only && !db->options.no_create;
+    return pager_open(db->path, db->options.read_only, create, &db->pager);
+}
+
+static void close_data_file(ce_db *db)
+{
+    pager_close(db->pager);
+    db->pager = NULL;
+}
+
 static bool open_lock_file(ce_db *db)
 {
     db->shared_size = (sizeof(shared_state) + 4095) & ~(size_t)4095;
@@ -663,7 +684,7 @@ static bool open_lock_file(ce_db *db)
         if (db->lock_fd < 0) return ce_fail_errno(errno, "open lock file", db->lock_path);
         bool busy;
         if (os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, true, false, &busy, db->lock_path)) {
-            if (!initialize_as_first(db)) {
+            if (!open_data_file(db) || !initialize_as_first(db)) {
                 /* Leave no lock file beside a file we could not open. A
                  * process waiting on this one finds it not ready and
                  * retries with a new lock file. */
@@ -678,7 +699,7 @@ static bool open_lock_file(ce_db *db)
         if (!os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, false, true, NULL, db->lock_path)) return false;
         bool retry;
         if (!attach_as_other(db, &retry)) return false;
-        if (!retry) return true;
+        if (!retry) return open_data_file(db);
         close_lock_file(db);
     }
     return ce_fail(CE_ERR_INCOMPATIBLE_LOCK_FILE, "could not attach to the lock file '%s'", db->lock_path);
@@ -687,9 +708,10 @@ static bool open_lock_file(ce_db *db)
 static void free_db(ce_db *db)
 {
     close_lock_file(db);
-    pager_close(db->pager);
+    close_data_file(db);
     pthread_mutex_destroy(&db->mutex);
     pthread_cond_destroy(&db->writer_free);
+    pthread_cond_destroy(&db->exclusive_over);
     free(db->path);
     free(db->lock_path);
     free(db);
@@ -706,6 +728,7 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
     db->pid = (uint64_t)getpid();
     pthread_mutex_init(&db->mutex, NULL);
     pthread_cond_init(&db->writer_free, NULL);
+    pthread_cond_init(&db->exclusive_over, NULL);
     if (path) {
         db->path = strdup(path);
     } else if (options->durability == CE_DURABILITY_MEMORY_ONLY && options->in_memory_identifier) {
@@ -722,11 +745,6 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
     if (options->read_only && options->durability == CE_DURABILITY_MEMORY_ONLY) {
         free_db(db);
         return ce_fail(CE_ERR_INVALID_ARGUMENT, "an in-memory database cannot be opened read-only");
-    }
-    bool create = !options->read_only && !options->no_create;
-    if (!pager_open(db->path, options->read_only, create, &db->pager)) {
-        free_db(db);
-        return false;
     }
     if (!open_lock_file(db)) {
         free_db(db);
@@ -787,10 +805,21 @@ bool ce_db_latest_version(ce_db *db, uint64_t *out_version)
 /* Transactions                                                              */
 /* ------------------------------------------------------------------------ */
 
-static void count_transaction(ce_db *db, int delta)
+/* Counts a transaction that begins; waits while another thread of this
+ * handle compacts the file (the file is being replaced under the handle). */
+static void enter_transaction(ce_db *db)
 {
     pthread_mutex_lock(&db->mutex);
-    db->open_transactions = (size_t)((ptrdiff_t)db->open_transactions + delta);
+    while (db->exclusive && !pthread_equal(db->exclusive_thread, pthread_self()))
+        pthread_cond_wait(&db->exclusive_over, &db->mutex);
+    db->open_transactions++;
+    pthread_mutex_unlock(&db->mutex);
+}
+
+static void leave_transaction(ce_db *db)
+{
+    pthread_mutex_lock(&db->mutex);
+    db->open_transactions--;
     pthread_mutex_unlock(&db->mutex);
 }
 
@@ -812,17 +841,19 @@ bool ce_txn_begin_read(ce_db *db, ce_txn **out_txn)
     ce_txn *txn = calloc(1, sizeof *txn);
     if (!txn) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
     txn->db = db;
+    enter_transaction(db);
     if (!claim_reader_slot(db, &txn->reader_slot)) {
+        leave_transaction(db);
         free(txn);
         return false;
     }
     txn->info = pin_latest(db, txn->reader_slot);
     if (!attach_snapshot(txn)) {
         release_reader_slot(db, txn->reader_slot);
+        leave_transaction(db);
         free(txn);
         return false;
     }
-    count_transaction(db, 1);
     *out_txn = txn;
     return true;
 }
@@ -908,7 +939,9 @@ bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn)
     txn->db = db;
     txn->write = true;
     txn->reader_slot = -1;
+    enter_transaction(db);
     if (!acquire_writer(db)) {
+        leave_transaction(db);
         free(txn);
         return false;
     }
@@ -928,13 +961,13 @@ bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn)
                           latest.version + 1))
         goto fail;
     free(free_list);
-    count_transaction(db, 1);
     *out_txn = txn;
     return true;
 fail:
     free(free_list);
     space_release(&txn->space);
     release_writer(db);
+    leave_transaction(db);
     free(txn);
     return false;
 }
@@ -944,6 +977,7 @@ uint64_t ce_txn_version(const ce_txn *txn) { return txn ? txn->info.version : 0;
 
 ce_space *db_txn_space(ce_txn *txn) { return &txn->space; }
 ce_ref db_txn_root(const ce_txn *txn) { return txn->user_root; }
+ce_ref db_txn_history(const ce_txn *txn) { return txn->history_ref; }
 
 bool db_txn_require_write(const ce_txn *txn)
 {
@@ -969,7 +1003,7 @@ static void end_transaction(ce_txn *txn)
     } else {
         release_reader_slot(db, txn->reader_slot);
     }
-    count_transaction(db, -1);
+    leave_transaction(db);
     free(txn);
 }
 
@@ -1287,6 +1321,255 @@ done:
     free(list.seen);
     ce_txn_end(txn);
     return ok;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Copies: a new file written front to back, and replacing the file          */
+/* ------------------------------------------------------------------------ */
+
+bool db_txn_space_usage(ce_txn *txn, db_space_usage *out_usage)
+{
+    memset(out_usage, 0, sizeof *out_usage);
+    ce_free_extent *free_list = NULL;
+    size_t free_count = 0;
+    if (!pager_file_size(txn->db->pager, &out_usage->file_size) || !load_free_list(txn, &free_list, &free_count))
+        return false;
+    uint64_t free_bytes = 0;
+    for (size_t i = 0; i < free_count; i++) free_bytes += free_list[i].size;
+    free(free_list);
+    /* The db layer's own nodes: the top and the free list. */
+    uint64_t own_bytes = 0;
+    ce_node node;
+    if (txn->info.top_ref) {
+        if (!node_read(&txn->space, txn->info.top_ref, &node)) return false;
+        own_bytes += node_size(&node);
+    }
+    if (txn->free_list_ref) {
+        if (!node_read(&txn->space, txn->free_list_ref, &node)) return false;
+        own_bytes += node_size(&node);
+    }
+    uint64_t logical = txn->info.logical_size;
+    if (free_bytes > logical - CE_HEADER_SIZE || own_bytes > logical - CE_HEADER_SIZE - free_bytes)
+        return ce_fail(CE_ERR_CORRUPT,
+                       "invalid database: the free list of '%s' holds more bytes (%llu) than the file has free",
+                       txn->db->path, (unsigned long long)free_bytes);
+    out_usage->logical_size = logical;
+    out_usage->free_bytes = free_bytes;
+    out_usage->data_bytes = logical - CE_HEADER_SIZE - free_bytes - own_bytes;
+    out_usage->compacted_size = CE_HEADER_SIZE + out_usage->data_bytes + node_size_for(64, TOP_COUNT);
+    return true;
+}
+
+#define WRITER_FLUSH_BYTES (1u << 20)
+
+struct db_file_writer {
+    ce_db *source;
+    ce_pager *pager;
+    char *path;
+    uint8_t *buffer;          /* bytes not yet written, from buffer_position on */
+    size_t length, capacity;
+    uint64_t buffer_position; /* a multiple of the page size */
+    version_info info;        /* once finished */
+};
+
+bool db_path_exists(const char *path)
+{
+    int fd = ce_os->open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0);
+    if (fd >= 0) {
+        ce_os->close(fd);
+        return true;
+    }
+    return errno != ENOENT; /* a name that cannot be opened (a link, no permission) is there */
+}
+
+bool db_file_writer_create(ce_db *source, const char *temporary_path, bool replace_stale,
+                           db_file_writer **out_writer)
+{
+    if (replace_stale) ce_os->unlink(temporary_path);
+    db_file_writer *writer = calloc(1, sizeof *writer);
+    uint8_t *header = calloc(1, CE_HEADER_SIZE);
+    if (!writer || !header || !(writer->path = strdup(temporary_path))) {
+        free(writer ? writer->path : NULL);
+        free(writer);
+        free(header);
+        return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory creating '%s'", temporary_path);
+    }
+    writer->source = source;
+    writer->buffer_position = CE_HEADER_SIZE;
+    if (!pager_create_new(temporary_path, &writer->pager)) {
+        free(writer->path);
+        free(writer);
+        free(header);
+        return false;
+    }
+    /* The static page now, blank slots: until the slot is written last, the
+     * file holds no version. */
+    encode_static_page(header);
+    bool ok = pager_write(writer->pager, 0, header, CE_HEADER_SIZE);
+    free(header);
+    if (!ok) {
+        db_file_writer_discard(writer);
+        return false;
+    }
+    *out_writer = writer;
+    return true;
+}
+
+/* Writes the whole pages of the buffer (all of it when `everything`): a
+ * page is written once, complete. */
+static bool flush_writer(db_file_writer *writer, bool everything)
+{
+    size_t length = everything ? writer->length : writer->length & ~(size_t)(PAGE_SIZE_BYTES - 1);
+    if (length == 0) return true;
+    if (!pager_write(writer->pager, writer->buffer_position, writer->buffer, length)) return false;
+    memmove(writer->buffer, writer->buffer + length, writer->length - length);
+    writer->length -= length;
+    writer->buffer_position += length;
+    return true;
+}
+
+bool db_file_writer_reserve(db_file_writer *writer, size_t size, ce_ref *out_position, uint8_t **out_bytes)
+{
+    if (writer->length >= WRITER_FLUSH_BYTES && !flush_writer(writer, false)) return false;
+    if (writer->length + size > writer->capacity) {
+        size_t capacity = writer->capacity ? writer->capacity : 2 * WRITER_FLUSH_BYTES;
+        while (capacity < writer->length + size) capacity *= 2;
+        uint8_t *grown = realloc(writer->buffer, capacity);
+        if (!grown) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory writing '%s'", writer->path);
+        writer->buffer = grown;
+        writer->capacity = capacity;
+    }
+    *out_position = writer->buffer_position + writer->length;
+    *out_bytes = writer->buffer + writer->length;
+    writer->length += size;
+    return true;
+}
+
+bool db_file_writer_finish(db_file_writer *writer, uint64_t version, ce_ref user_root, ce_ref history)
+{
+    int64_t top_values[TOP_COUNT];
+    top_values[TOP_USER_ROOT] = (int64_t)user_root;
+    top_values[TOP_FREE_LIST] = 0; /* nothing is free in a compacted file */
+    top_values[TOP_VERSION] = node_tag((int64_t)version);
+    top_values[TOP_HISTORY] = (int64_t)history;
+    uint8_t width = 0;
+    for (int i = 0; i < TOP_COUNT; i++)
+        if (node_width_for(top_values[i]) > width) width = node_width_for(top_values[i]);
+    ce_ref top_ref;
+    uint8_t *top;
+    size_t top_size = (size_t)node_size_for(width, TOP_COUNT);
+    if (!db_file_writer_reserve(writer, top_size, &top_ref, &top)) return false;
+    memset(top, 0, top_size);
+    node_encode_header(top, NODE_HAS_REFS, width, TOP_COUNT);
+    for (int i = 0; i < TOP_COUNT; i++) node_encode_element(top + NODE_HEADER_SIZE, width, (size_t)i, top_values[i]);
+    writer->info = (version_info){version, top_ref, writer->buffer_position + writer->length};
+    if (!flush_writer(writer, true) || !pager_sync(writer->pager)) return false;
+    /* The data is on disk: the slot lists no runs, and the sync record
+     * vouches for the version. */
+    slot_record *slot = calloc(1, sizeof *slot);
+    uint8_t *page = malloc(PAGE_SIZE_BYTES);
+    bool ok = slot && page;
+    if (!ok) ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory writing '%s'", writer->path);
+    if (ok) {
+        slot->info = writer->info;
+        encode_slot_page(page, slot);
+        ok = pager_write(writer->pager, (uint64_t)(1 + version % 2) * PAGE_SIZE_BYTES, page, PAGE_SIZE_BYTES);
+    }
+    if (ok) {
+        encode_sync_page(page, version);
+        ok = pager_write(writer->pager, SYNC_PAGE * PAGE_SIZE_BYTES, page, PAGE_SIZE_BYTES) &&
+             pager_sync(writer->pager);
+    }
+    free(slot);
+    free(page);
+    return ok;
+}
+
+uint64_t db_file_writer_size(const db_file_writer *writer) { return writer->info.logical_size; }
+
+static void release_writer_memory(db_file_writer *writer)
+{
+    free(writer->buffer);
+    free(writer->path);
+    free(writer);
+}
+
+void db_file_writer_discard(db_file_writer *writer)
+{
+    if (!writer) return;
+    pager_close(writer->pager);
+    ce_os->unlink(writer->path);
+    release_writer_memory(writer);
+}
+
+bool db_file_writer_install(db_file_writer *writer, const char *path)
+{
+    if (ce_os->rename_noreplace(writer->path, path) != 0) {
+        if (errno == EEXIST)
+            return ce_fail(CE_ERR_FILE_EXISTS, "cannot write a copy to '%s': the file exists", path);
+        return ce_fail_errno(errno, "rename", path);
+    }
+    pager_close(writer->pager);
+    release_writer_memory(writer);
+    return os_sync_directory_of(path);
+}
+
+bool db_begin_exclusive(ce_db *db)
+{
+    if (db->options.read_only)
+        return ce_fail(CE_ERR_READ_ONLY, "cannot compact '%s': it was opened read-only", db->path);
+    pthread_mutex_lock(&db->mutex);
+    size_t open_transactions = db->open_transactions;
+    bool busy = db->exclusive;
+    if (open_transactions == 0 && !busy) {
+        db->exclusive = true;
+        db->exclusive_thread = pthread_self();
+    }
+    pthread_mutex_unlock(&db->mutex);
+    if (busy) return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "'%s' is being compacted by another thread", db->path);
+    if (open_transactions > 0)
+        return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot compact '%s': %zu transactions of the handle are open",
+                       db->path, open_transactions);
+    /* Every handle holds byte 0 shared: an exclusive lock is granted only
+     * when this handle is the only one (in any process). */
+    bool others;
+    if (os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, true, false, &others, db->lock_path)) return true;
+    if (others)
+        ce_fail(CE_ERR_ALREADY_OPEN, "cannot compact '%s': it is open in another handle or process", db->path);
+    pthread_mutex_lock(&db->mutex);
+    db->exclusive = false;
+    pthread_cond_broadcast(&db->exclusive_over);
+    pthread_mutex_unlock(&db->mutex);
+    return false;
+}
+
+void db_end_exclusive(ce_db *db)
+{
+    /* Back to shared (waiting: nobody else can hold it now). A failure
+     * would leave the byte exclusive: other handles would wait to open. */
+    os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, false, true, NULL, db->lock_path);
+    pthread_mutex_lock(&db->mutex);
+    db->exclusive = false;
+    pthread_cond_broadcast(&db->exclusive_over);
+    pthread_mutex_unlock(&db->mutex);
+}
+
+bool db_replace_file(ce_db *db, db_file_writer *writer)
+{
+    if (ce_os->rename(writer->path, db->path) != 0) {
+        bool result = ce_fail_errno(errno, "rename", db->path);
+        db_file_writer_discard(writer);
+        return result;
+    }
+    /* From here the new file is the file: the handle continues on the
+     * writer's descriptor, which names it. The lock file is this handle's
+     * alone, so the latest version is simply republished. */
+    pager_close(db->pager);
+    db->pager = writer->pager;
+    atomic_store(&db->shared->committing_version, 0);
+    publish_latest(db->shared, &writer->info);
+    release_writer_memory(writer);
+    return os_sync_directory_of(db->path);
 }
 
 const char *ce_engine_version(void) { return "0.1.0"; }

@@ -37,6 +37,10 @@ typedef struct ce_os_methods {
     int (*fcntl_lock)(int fd, int command, struct flock *lock);
     int (*unlink)(const char *path);
     int (*rename)(const char *from, const char *to);
+    /* rename(2) that fails with EEXIST instead of replacing `to`
+     * (renameat2 RENAME_NOREPLACE, or link + unlink where the file system
+     * does not support the flag). */
+    int (*rename_noreplace)(const char *from, const char *to);
 } ce_os_methods;
 
 /* The table in force. Tests may point it at their own table (and restore
@@ -53,6 +57,10 @@ bool os_write_all(int fd, const void *buffer, size_t length, uint64_t offset, co
 
 /* fdatasync (or fsync when `include_metadata`) with the error reported. */
 bool os_sync(int fd, bool include_metadata, const char *path);
+
+/* Makes a rename or a new file in the directory that holds `path` durable
+ * (fsync of the directory). */
+bool os_sync_directory_of(const char *path);
 
 /* The file's size in bytes. */
 bool os_file_size(int fd, uint64_t *out_size, const char *path);

@@ -36,14 +36,13 @@ struct ce_pager {
     uint64_t known_file_size; /* a lower bound of the file's size */
 };
 
-bool pager_open(const char *path, bool read_only, bool create, ce_pager **out_pager)
+static bool open_with_flags(const char *path, int flags, bool read_only, ce_pager **out_pager)
 {
-    int flags = (read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC;
-    if (create && !read_only) flags |= O_CREAT;
     int fd = ce_os->open(path, flags, 0644);
     if (fd < 0) {
         if (errno == ENOENT)
             return ce_fail(CE_ERR_FILE_NOT_FOUND, "file not found: '%s'", path);
+        if (errno == EEXIST) return ce_fail(CE_ERR_FILE_EXISTS, "'%s' exists already", path);
         return ce_fail_errno(errno, "open", path);
     }
     ce_pager *pager = calloc(1, sizeof *pager);
@@ -64,6 +63,18 @@ bool pager_open(const char *path, bool read_only, bool create, ce_pager **out_pa
     }
     *out_pager = pager;
     return true;
+}
+
+bool pager_open(const char *path, bool read_only, bool create, ce_pager **out_pager)
+{
+    int flags = (read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC;
+    if (create && !read_only) flags |= O_CREAT;
+    return open_with_flags(path, flags, read_only, out_pager);
+}
+
+bool pager_create_new(const char *path, ce_pager **out_pager)
+{
+    return open_with_flags(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, false, out_pager);
 }
 
 void pager_close(ce_pager *pager)

@@ -22,6 +22,10 @@ typedef struct ce_pager ce_pager;
 /* Opens the data file. `create`: create it if missing (it starts empty). */
 bool pager_open(const char *path, bool read_only, bool create, ce_pager **out_pager);
 
+/* Creates a new, empty file for writing; fails with CE_ERR_FILE_EXISTS if
+ * `path` exists. */
+bool pager_create_new(const char *path, ce_pager **out_pager);
+
 void pager_close(ce_pager *pager);
 
 const char *pager_path(const ce_pager *pager);
