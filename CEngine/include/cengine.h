@@ -131,6 +131,22 @@ typedef struct ce_db_options {
     /* Beginning a write fails with CE_ERR_TOO_MANY_VERSIONS while more than
      * this many versions are pinned by live read transactions. 0 = no limit. */
     uint64_t max_active_versions;
+    /* Encryption (Realm's encryptionKey): a 64-byte key, or NULL for a plain
+     * file. A new file is created encrypted with it; an existing file opens
+     * only with the key it was created with. Every page is encrypted and
+     * authenticated (AES-256-GCM under keys derived from all 64 bytes with
+     * HKDF-SHA256). The handle copies the key and wipes its copy once the
+     * keys are derived; the key is never written anywhere, and the derived
+     * keys are wiped at close. */
+    const void *encryption_key;
+    size_t encryption_key_size; /* must be 64 when encryption_key is set */
+    /* Encrypted files: the most decrypted bytes the handle keeps in memory
+     * (0 = the default: 1/16 of physical memory, between 16 MiB and
+     * 512 MiB). Pages are decrypted when first read, so opening a large file
+     * decrypts almost nothing, and a file larger than memory can be used.
+     * A transaction keeps the pages it read until it ends (pointers handed
+     * out stay valid): one that reads more than this exceeds it meanwhile. */
+    uint64_t encryption_cache_bytes;
 } ce_db_options;
 
 /* Fills options with the defaults: read-write, create if missing, full
@@ -150,6 +166,20 @@ typedef struct ce_txn ce_txn;
  * file, or damaged beyond its last good commit),
  * CE_ERR_FILE_FORMAT_UPGRADE_REQUIRED (written by a newer format version),
  * CE_ERR_FILE_ACCESS (any other I/O error).
+ * Encryption, each with its own message: CE_ERR_INVALID_DATABASE
+ * "invalid database: decryption failed: ..." for a wrong key, for no key on
+ * an encrypted file, and for a key on a plain file; CE_ERR_INVALID_ARGUMENT
+ * for a key that is not 64 bytes. A page of an encrypted file that fails
+ * authentication when read (a flipped bit, a truncated or swapped page) is
+ * CE_ERR_INVALID_DATABASE naming the page, from whichever call read it.
+ *
+ *     uint8_t key[64];                      // from the keychain, never a constant
+ *     ce_db_options options;
+ *     ce_db_options_init(&options);
+ *     options.encryption_key = key;
+ *     options.encryption_key_size = sizeof key;
+ *     ce_db *db;
+ *     if (!ce_db_open("secret.realm", &options, &db)) ...
  */
 bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db);
 
@@ -436,11 +466,17 @@ bool ce_db_verify(ce_db *db, ce_db_stats *out_stats);
 typedef void (*ce_progress_fn)(void *context, uint64_t done, uint64_t total);
 
 typedef struct ce_copy_options {
+    /* ce_db_write_copy: the key of the new file (64 bytes), or NULL for an
+     * unencrypted copy, whatever the source is (Realm's writeCopy(toFile:
+     * encryptionKey:)); to keep the source's key, pass it again. It is not
+     * kept. ce_db_compact keeps the file's key and takes none here. */
+    const void *encryption_key;
+    size_t encryption_key_size; /* must be 64 when encryption_key is set */
     ce_progress_fn progress;    /* NULL: no progress reports */
     void *progress_context;     /* passed to progress */
 } ce_copy_options;
 
-/* Fills options with the defaults: no progress reports. */
+/* Fills options with the defaults: no key, no progress reports. */
 void ce_copy_options_init(ce_copy_options *options);
 
 /*

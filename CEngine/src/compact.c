@@ -15,6 +15,7 @@
  * in may be evicted once the walk has moved on (see db_txn_release_pages).
  */
 #include "compact.h"
+#include "crypt.h"
 #include "error.h"
 #include "node.h"
 
@@ -76,6 +77,11 @@ static void report(copier *c)
 {
     if (c->done < c->next_report) return;
     c->next_report = c->done + PROGRESS_INTERVAL;
+    /* No pointer into the file is held here (every node's elements were
+     * copied out): the pages read so far may leave an encrypted file's
+     * cache, so that a copy of a file larger than the cache stays within
+     * it. */
+    db_txn_release_pages(c->txn);
     if (c->options && c->options->progress)
         c->options->progress(c->options->progress_context, c->done < c->total ? c->done : c->total, c->total);
 }
@@ -159,6 +165,16 @@ bool compact_copy_version(ce_txn *txn, db_file_writer *writer, const ce_copy_opt
 bool ce_db_write_copy(ce_db *db, const char *path, const ce_copy_options *options)
 {
     if (!db || !path) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_write_copy: db and path are required");
+    db_copy_encryption encryption = {NULL, false};
+    if (options && options->encryption_key) {
+        if (options->encryption_key_size != CRYPT_KEY_SIZE)
+            return ce_fail(CE_ERR_INVALID_ARGUMENT, "the encryption key must be %u bytes long (it is %zu)",
+                           CRYPT_KEY_SIZE, options->encryption_key_size);
+        encryption.key = options->encryption_key;
+    } else if (options && options->encryption_key_size != 0) {
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "encryption_key_size is %zu but encryption_key is NULL",
+                       options->encryption_key_size);
+    }
     /* An early answer, before the work; the final rename, which never
      * replaces, is what guarantees it. */
     if (db_path_exists(path)) return ce_fail(CE_ERR_FILE_EXISTS, "cannot write a copy to '%s': the file exists", path);
@@ -173,7 +189,7 @@ bool ce_db_write_copy(ce_db *db, const char *path, const ce_copy_options *option
     bool ok = ce_txn_begin_read(db, &txn);
     for (int attempt = 0; ok && !writer; attempt++) {
         snprintf(temporary, length, "%s.writecopy-%ld-%u", path, (long)getpid(), atomic_fetch_add(&copy_counter, 1));
-        ok = db_file_writer_create(db, temporary, false, &writer);
+        ok = db_file_writer_create(db, temporary, false, &encryption, &writer);
         /* A name left behind by an earlier process of the same pid: next. */
         if (!ok && ce_last_error_code() == CE_ERR_FILE_EXISTS && attempt < 100) ok = true;
     }
@@ -188,7 +204,11 @@ bool ce_db_write_copy(ce_db *db, const char *path, const ce_copy_options *option
 bool ce_db_compact(ce_db *db, const ce_copy_options *options)
 {
     if (!db) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_compact: db is required");
+    if (options && (options->encryption_key || options->encryption_key_size))
+        return ce_fail(CE_ERR_INVALID_ARGUMENT,
+                       "compaction keeps the file's encryption key; ce_db_write_copy writes a copy with another");
     if (!db_begin_exclusive(db)) return false;
+    db_copy_encryption same = {NULL, true};
     const char *path = ce_db_path(db);
     size_t length = strlen(path) + 16;
     char *temporary = malloc(length);
@@ -199,7 +219,7 @@ bool ce_db_compact(ce_db *db, const ce_copy_options *options)
     if (ok) {
         snprintf(temporary, length, "%s.compact", path);
         /* (A copy left there by a compaction that crashed is replaced.) */
-        ok = ce_txn_begin_read(db, &txn) && db_file_writer_create(db, temporary, true, &writer) &&
+        ok = ce_txn_begin_read(db, &txn) && db_file_writer_create(db, temporary, true, &same, &writer) &&
              compact_copy_version(txn, writer, options);
     }
     if (txn) ce_txn_end(txn);

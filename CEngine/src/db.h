@@ -36,6 +36,12 @@ void db_txn_set_layer_state(ce_txn *txn, void *state, void (*release)(void *stat
 /* Fails with CE_ERR_WRONG_TRANSACTION_STATE unless txn is a write transaction. */
 bool db_txn_require_write(const ce_txn *txn);
 
+/* Encrypted files: declares that the transaction holds no pointer into
+ * the file it got so far, so that the decrypted pages it read may leave the
+ * cache (a copy reads a whole file in one transaction). No effect on a
+ * plain file. */
+void db_txn_release_pages(ce_txn *txn);
+
 /* The root of the change history (0: none), the other tree a version holds
  * besides the user root. */
 ce_ref db_txn_history(const ce_txn *txn);
@@ -59,13 +65,19 @@ bool db_txn_space_usage(ce_txn *txn, db_space_usage *out_usage);
  * (with an empty free list), syncs the data, writes and syncs the header slot.
  * `replace_stale`: a file left at the temporary path (by a copy that
  * crashed) is removed first; otherwise its existence is CE_ERR_FILE_EXISTS.
+ * `encryption` says whether and how the new file is encrypted.
  * Then the file is either installed at its final path (which must not exist)
  * or replaces the handle's own file (compaction). Until one of those
  * succeeds, db_file_writer_discard removes it. */
 typedef struct db_file_writer db_file_writer;
 
+typedef struct db_copy_encryption {
+    const uint8_t *key;  /* a new 64-byte key for the copy (not kept), or NULL */
+    bool same_as_source; /* encrypted with the source's keys if the source is encrypted */
+} db_copy_encryption;
+
 bool db_file_writer_create(ce_db *source, const char *temporary_path, bool replace_stale,
-                           db_file_writer **out_writer);
+                           const db_copy_encryption *encryption, db_file_writer **out_writer);
 
 /* Whether a file (or anything else) exists at `path`. */
 bool db_path_exists(const char *path);
@@ -88,6 +100,12 @@ bool db_file_writer_install(db_file_writer *writer, const char *path);
 
 /* Closes and removes the temporary file, and releases the writer. */
 void db_file_writer_discard(db_file_writer *writer);
+
+/* For tests and benchmarks: the decrypted pages the handle's cache holds
+ * and its limit (0 and 0 for a plain file), and whether the handle still
+ * holds any byte of the user's key (it must not once open returned). */
+void db_cache_usage(ce_db *db, uint64_t *out_pages, uint64_t *out_limit_pages);
+bool db_holds_key(const ce_db *db);
 
 /* --- replacing the file under a handle (compaction in place) --- */
 

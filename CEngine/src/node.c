@@ -100,9 +100,16 @@ bool node_read(const ce_space *space, ce_ref ref, ce_node *out_node)
         return ce_fail(CE_ERR_CORRUPT, "invalid database: invalid node header at offset %llu",
                        (unsigned long long)ref);
     uint8_t width = width_of_code[code];
-    if (!ref_is_temporary(ref) && !space_bytes(space, ref, (size_t)node_size_for(width, count), &bytes))
-        return ce_fail(CE_ERR_CORRUPT, "invalid database: node at offset %llu (%u elements) extends past the end of the file",
-                       (unsigned long long)ref, count);
+    if (!ref_is_temporary(ref)) {
+        /* (The header's read checked ref <= logical_size.) */
+        uint64_t size = node_size_for(width, count);
+        if (size > space->logical_size - ref)
+            return ce_fail(CE_ERR_CORRUPT,
+                           "invalid database: node at offset %llu (%u elements) extends past the end of the file",
+                           (unsigned long long)ref, count);
+        /* An encrypted file's page may fail here: its error stands. */
+        if (!space_bytes(space, ref, (size_t)size, &bytes)) return false;
+    }
     out_node->payload = bytes + NODE_HEADER_SIZE;
     out_node->count = count;
     out_node->flags = flags;

@@ -1,10 +1,10 @@
 /*
  * os.h — the operating-system layer.
  *
- * Owns: every system call the engine makes on files (open, read, write,
- * sync, size, map, lock, rename, unlink). Each goes through the function
- * table `ce_os`, so that tests can replace entries to inject EIO, ENOSPC,
- * short writes or a crash at any call.
+ * Owns: every system call the engine makes on files and memory (open, read,
+ * write, sync, size, map, protect, advise, lock, rename, unlink). Each goes
+ * through the function table `ce_os`, so that tests can replace entries to
+ * inject EIO, ENOSPC, short writes or a crash at any call.
  * Never: interprets file contents, or keeps state about databases.
  *
  * Callers use the os_* helpers below, which loop over short reads and
@@ -34,6 +34,8 @@ typedef struct ce_os_methods {
     int (*fstat)(int fd, struct stat *status);
     void *(*mmap)(void *address, size_t length, int protection, int flags, int fd, off_t offset);
     int (*munmap)(void *address, size_t length);
+    int (*mprotect)(void *address, size_t length, int protection);
+    int (*madvise)(void *address, size_t length, int advice);
     int (*fcntl_lock)(int fd, int command, struct flock *lock);
     int (*unlink)(const char *path);
     int (*rename)(const char *from, const char *to);

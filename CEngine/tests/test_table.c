@@ -688,8 +688,9 @@ static void test_sums(ce_db *db)
     ce_txn_end(txn);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    test_parse_variant(argc, argv);
     char *dir = test_make_dir("table");
     char *path = test_path(dir, "table.realm");
     ce_db *db = test_open(path);
