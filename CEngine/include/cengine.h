@@ -145,7 +145,10 @@ typedef struct ce_db_options {
      * 512 MiB). Pages are decrypted when first read, so opening a large file
      * decrypts almost nothing, and a file larger than memory can be used.
      * A transaction keeps the pages it read until it ends (pointers handed
-     * out stay valid): one that reads more than this exceeds it meanwhile. */
+     * out stay valid): one that reads more than this exceeds it meanwhile.
+     * Where the kernel can, 2 MiB regions of the first this-many bytes of
+     * the file that are read much are moved into huge pages (faster scans);
+     * the memory held then stays under twice this figure. */
     uint64_t encryption_cache_bytes;
 } ce_db_options;
 

@@ -60,6 +60,15 @@ void space_set_cipher_reader(ce_space *space, ce_pager *pager, uint64_t version,
     space->read_version = version;
     space->read_epoch = epoch;
     space->page_aligned = true;
+    space->ready_first = 1;
+    space->ready_last = 0;
+}
+
+void space_set_read_epoch(ce_space *space, uint64_t epoch)
+{
+    space->read_epoch = epoch;
+    space->ready_first = 1;
+    space->ready_last = 0;
 }
 
 void space_release(ce_space *space)
@@ -74,6 +83,8 @@ void space_release(ce_space *space)
     ce_space kept = *space;
     space_init_read(space, kept.base, kept.logical_size);
     if (kept.cipher_pager) space_set_cipher_reader(space, kept.cipher_pager, kept.read_version, kept.read_epoch);
+    space->ready_first = kept.ready_first;
+    space->ready_last = kept.ready_last;
 }
 
 static inline size_t temporary_index(ce_ref ref) { return (size_t)((ref & ~CE_TEMP_REF_BIT) >> 3); }
@@ -93,17 +104,24 @@ bool space_bytes(const ce_space *space, ce_ref ref, size_t length, const uint8_t
                        "invalid database: ref %llu (%zu bytes) is outside the file (%llu bytes) or misaligned",
                        (unsigned long long)ref, length, (unsigned long long)space->logical_size);
     if (space->cipher_pager) {
-        /* The read barrier of an encrypted file: usually one page, found
-         * decrypted and current without a lock. */
+        /* The read barrier of an encrypted file: usually the pages last
+         * found ready, else one page found decrypted and current without a
+         * lock. */
         uint64_t first = ref / PAGER_PAGE_SIZE, last = (ref + (length ? length - 1 : 0)) / PAGER_PAGE_SIZE;
-        for (uint64_t page = first; page <= last; page++) {
-            if (!pager_page_ready(&space->page_entries[page], space->read_version, space->read_epoch)) {
-                if (!pager_make_readable(space->cipher_pager, page * PAGER_PAGE_SIZE,
-                                         (size_t)((last - page + 1) * PAGER_PAGE_SIZE), space->read_version,
-                                         space->read_epoch))
-                    return false;
-                break;
+        if (first < space->ready_first || last > space->ready_last) {
+            for (uint64_t page = first; page <= last; page++) {
+                if (!pager_page_ready(&space->page_entries[page], space->read_version, space->read_epoch)) {
+                    if (!pager_make_readable(space->cipher_pager, page * PAGER_PAGE_SIZE,
+                                             (size_t)((last - page + 1) * PAGER_PAGE_SIZE), space->read_version,
+                                             space->read_epoch))
+                        return false;
+                    break;
+                }
             }
+            /* The space is the transaction's own (see ready_first). */
+            ce_space *mutable_space = (ce_space *)space;
+            mutable_space->ready_first = first;
+            mutable_space->ready_last = last;
         }
     }
     *out_bytes = space->base + ref;

@@ -72,6 +72,12 @@ typedef struct ce_space {
     ce_page_entry *page_entries;
     uint64_t read_version, read_epoch;
     bool page_aligned;
+    /* The pages this transaction last found ready (first > last: none). A
+     * page stays ready for the transaction that found it so (its epoch keeps
+     * it from eviction, and no commit rewrites a page it reaches), so the
+     * next read in the same pages needs no check. Updated by space_bytes,
+     * which is why a transaction belongs to one thread at a time. */
+    uint64_t ready_first, ready_last;
 
     /* Dirty nodes (write transactions only). */
     ce_dirty_node *dirty;
@@ -115,6 +121,9 @@ bool space_init_write(ce_space *space, const uint8_t *base, uint64_t logical_siz
  * `version` with epoch `epoch` (call after space_init_read or
  * space_init_write; space_release keeps it). */
 void space_set_cipher_reader(ce_space *space, ce_pager *pager, uint64_t version, uint64_t epoch);
+
+/* A new reader epoch (the transaction let go of the pages it read). */
+void space_set_read_epoch(ce_space *space, uint64_t epoch);
 
 /* Releases every dirty node and buffer (the rollback of a write). */
 void space_release(ce_space *space);

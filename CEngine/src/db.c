@@ -210,7 +210,8 @@ static bool runs_checksum(ce_pager *pager, const slot_record *slot, uint64_t *ou
             uint64_t position = slot->runs[i][0] + done;
             size_t length = (size_t)(slot->runs[i][1] - done < RUNS_CHECK_CHUNK ? slot->runs[i][1] - done : RUNS_CHECK_CHUNK);
             if (encrypted) {
-                uint64_t epoch = pager_begin_reading(pager);
+                uint64_t epoch;
+                if (!pager_begin_reading(pager, &epoch)) return false;
                 bool ok = pager_make_readable(pager, position, length, slot->info.version, epoch);
                 if (ok) ce_checksum_add(&state, base + position, length);
                 pager_end_reading(pager, epoch);
@@ -1055,8 +1056,7 @@ bool ce_txn_begin_read(ce_db *db, ce_txn **out_txn)
         return false;
     }
     txn->info = pin_latest(db, txn->reader_slot);
-    txn->epoch = pager_begin_reading(db->pager);
-    if (!attach_snapshot(txn)) {
+    if (!pager_begin_reading(db->pager, &txn->epoch) || !attach_snapshot(txn)) {
         pager_end_reading(db->pager, txn->epoch);
         release_reader_slot(db, txn->reader_slot);
         leave_transaction(db);
@@ -1074,9 +1074,12 @@ bool ce_txn_advance(ce_txn *txn)
     release_layer_state(txn);
     version_info previous = txn->info;
     uint64_t previous_epoch = txn->epoch;
-    txn->info = pin_latest(txn->db, txn->reader_slot);
     /* Pointers from before the advance are no longer valid: a new epoch. */
-    txn->epoch = pager_begin_reading(txn->db->pager);
+    if (!pager_begin_reading(txn->db->pager, &txn->epoch)) {
+        txn->epoch = previous_epoch;
+        return false;
+    }
+    txn->info = pin_latest(txn->db, txn->reader_slot);
     if (!attach_snapshot(txn)) {
         pager_end_reading(txn->db->pager, txn->epoch);
         txn->epoch = previous_epoch;
@@ -1092,9 +1095,11 @@ bool ce_txn_advance(ce_txn *txn)
 void db_txn_release_pages(ce_txn *txn)
 {
     if (!pager_is_encrypted(txn->db->pager)) return;
-    uint64_t previous = txn->epoch;
-    txn->epoch = pager_begin_reading(txn->db->pager);
-    txn->space.read_epoch = txn->epoch;
+    uint64_t previous = txn->epoch, epoch;
+    /* Out of memory: the pages stay (the cache is then over its limit). */
+    if (!pager_begin_reading(txn->db->pager, &epoch)) return;
+    txn->epoch = epoch;
+    space_set_read_epoch(&txn->space, txn->epoch);
     pager_end_reading(txn->db->pager, previous);
 }
 
@@ -1184,8 +1189,9 @@ bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn)
         goto fail;
     }
     txn->info = latest;
-    txn->epoch = pager_begin_reading(db->pager);
-    if (!attach_snapshot(txn) || !load_free_list(txn, &free_list, &free_count)) goto fail;
+    if (!pager_begin_reading(db->pager, &txn->epoch) || !attach_snapshot(txn) ||
+        !load_free_list(txn, &free_list, &free_count))
+        goto fail;
     if (!space_init_write(&txn->space, txn->space.base, latest.logical_size, free_list, free_count, oldest,
                           latest.version + 1))
         goto fail;
@@ -1599,6 +1605,8 @@ bool db_txn_space_usage(ce_txn *txn, db_space_usage *out_usage)
 
 #define WRITER_FLUSH_BYTES (1u << 20)
 
+bool db_file_writer_syncs = true;
+
 struct db_file_writer {
     ce_db *source;
     ce_pager *pager;
@@ -1720,7 +1728,7 @@ bool db_file_writer_finish(db_file_writer *writer, uint64_t version, ce_ref user
     node_encode_header(top, NODE_HAS_REFS, width, TOP_COUNT);
     for (int i = 0; i < TOP_COUNT; i++) node_encode_element(top + NODE_HEADER_SIZE, width, (size_t)i, top_values[i]);
     writer->info = (version_info){version, top_ref, writer->buffer_position + writer->length};
-    if (!flush_writer(writer, true) || !pager_sync(writer->pager)) return false;
+    if (!flush_writer(writer, true) || (db_file_writer_syncs && !pager_sync(writer->pager))) return false;
     /* The data is on disk: the slot lists no runs, and the sync record
      * vouches for the version. */
     slot_record *slot = calloc(1, sizeof *slot);
@@ -1735,7 +1743,7 @@ bool db_file_writer_finish(db_file_writer *writer, uint64_t version, ce_ref user
     if (ok) {
         encode_sync_page(page, version);
         ok = pager_write(writer->pager, SYNC_PAGE * PAGE_SIZE_BYTES, page, PAGE_SIZE_BYTES) &&
-             pager_sync(writer->pager);
+             (!db_file_writer_syncs || pager_sync(writer->pager));
     }
     free(slot);
     free(page);

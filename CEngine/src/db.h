@@ -86,6 +86,11 @@ bool db_path_exists(const char *path);
  * they land, *out_bytes (valid until the next call) is to be filled. */
 bool db_file_writer_reserve(db_file_writer *writer, size_t size, ce_ref *out_position, uint8_t **out_bytes);
 
+/* Benchmarks only (the default, true, is the only safe setting): false
+ * leaves out the syncs of db_file_writer_finish, to measure a copy's own
+ * work apart from the disk's. */
+extern bool db_file_writer_syncs;
+
 /* Writes the top node of `version` over the two roots and makes the file
  * durable. */
 bool db_file_writer_finish(db_file_writer *writer, uint64_t version, ce_ref user_root, ce_ref history);

@@ -13,7 +13,8 @@
  * inaccessible private anonymous mapping (address space only: 256 GiB, or
  * four times the file if larger); the part the file's versions use is made
  * readable and writable as the file grows (MAP_NORESERVE: untouched pages
- * cost nothing). The page entries are a second such mapping, one entry per
+ * cost nothing). Regions of its first `limit` bytes that fill up are
+ * collapsed into huge pages (see note_resident). The page entries are a second such mapping, one entry per
  * page. Both keep their addresses until close, so pointers into the view
  * need no translation: a ref is an offset from the view's base, as from the
  * file mapping's base for a plain file.
@@ -40,6 +41,7 @@
 #define VIEW_RESERVATION (256ull << 30)
 #define VIEW_MINIMUM_RESERVATION (1ull << 30)
 #define VIEW_GROWTH_STEP (64ull << 20)
+#define HUGE_PAGE (2ull << 20)
 #define WRITE_BATCH_PAGES 256u
 #define CACHE_MINIMUM_BYTES (16ull << 20)
 #define CACHE_MAXIMUM_BYTES (512ull << 20)
@@ -54,8 +56,10 @@ typedef struct cipher_state {
     ce_crypt *crypt;
     uint32_t group_pages;       /* data pages per metadata page */
     uint64_t cache_bytes;       /* as configured (0: the default) */
-    uint8_t *view;              /* the decrypted view */
-    uint64_t view_reserved;     /* bytes of address space */
+    uint8_t *view;              /* the decrypted view (aligned to a huge page) */
+    uint8_t *view_mapping;      /* the reservation it lies in */
+    uint64_t view_mapping_size;
+    uint64_t view_reserved;     /* bytes of address space from view on */
     uint64_t view_usable;       /* the readable and writable prefix */
     ce_page_entry *entries;     /* one per page of the reservation */
     uint64_t entries_reserved;  /* bytes */
@@ -64,6 +68,10 @@ typedef struct cipher_state {
     size_t ring_capacity, ring_head, ring_count;
     size_t limit_pages;         /* the cache's bound */
     size_t evict_at;            /* try to evict when ring_count exceeds this */
+    /* Per 2 MiB region of the view's first `limit` bytes: how many of its
+     * pages are counted in the cache (bit 15: collapsed). */
+    uint16_t *region_pages;
+    size_t region_count;
     /* Epochs of the readers of this handle. */
     uint64_t next_epoch;
     uint64_t *live_epochs;
@@ -129,10 +137,11 @@ static void free_cipher(cipher_state *cipher)
     /* The decrypted pages are secrets too: dropped before the memory goes. */
     if (cipher->view) {
         if (cipher->view_usable) ce_os->madvise(cipher->view, (size_t)cipher->view_usable, MADV_DONTNEED);
-        ce_os->munmap(cipher->view, (size_t)cipher->view_reserved);
+        ce_os->munmap(cipher->view_mapping, (size_t)cipher->view_mapping_size);
     }
     if (cipher->entries) ce_os->munmap(cipher->entries, (size_t)cipher->entries_reserved);
     free(cipher->ring);
+    free(cipher->region_pages);
     free(cipher->live_epochs);
     free(cipher);
 }
@@ -261,20 +270,29 @@ bool pager_enable_cipher(ce_pager *pager, ce_crypt *crypt, uint32_t group_pages,
     uint64_t limit = (cache_bytes ? cache_bytes : default_cache_bytes()) / PAGER_PAGE_SIZE;
     cipher->limit_pages = limit < 64 ? 64 : (size_t)limit;
     cipher->evict_at = cipher->limit_pages;
+    cipher->region_count = (size_t)((uint64_t)cipher->limit_pages * PAGER_PAGE_SIZE / HUGE_PAGE);
+    cipher->region_pages = calloc(cipher->region_count ? cipher->region_count : 1, sizeof *cipher->region_pages);
+    if (!cipher->region_pages) {
+        free_cipher(cipher);
+        return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory opening '%s'", pager->path);
+    }
     uint64_t file_size = pager->known_file_size;
     uint64_t wanted = file_size > VIEW_RESERVATION / 4 ? 4 * file_size : VIEW_RESERVATION;
     uint64_t least = file_size > VIEW_MINIMUM_RESERVATION / 4 ? 4 * file_size : VIEW_MINIMUM_RESERVATION;
     /* Less where address space is limited (RLIMIT_AS, 32-bit): the file
      * can then grow to the reservation while the handle is open. */
     for (uint64_t size = wanted; size >= least && !cipher->view; size /= 2) {
-        cipher->view = reserve(size);
-        if (!cipher->view) continue;
+        /* One huge page more, to start the view on a huge-page boundary. */
+        cipher->view_mapping = reserve(size + HUGE_PAGE);
+        if (!cipher->view_mapping) continue;
         cipher->entries = reserve(entries_bytes_for(size));
         if (!cipher->entries) {
-            ce_os->munmap(cipher->view, (size_t)size);
-            cipher->view = NULL;
+            ce_os->munmap(cipher->view_mapping, (size_t)(size + HUGE_PAGE));
+            cipher->view_mapping = NULL;
             continue;
         }
+        cipher->view_mapping_size = size + HUGE_PAGE;
+        cipher->view = (uint8_t *)(((uintptr_t)cipher->view_mapping + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
         cipher->view_reserved = size;
         cipher->entries_reserved = entries_bytes_for(size);
     }
@@ -327,6 +345,10 @@ static bool grow_view_locked(ce_pager *pager, uint64_t size)
                            (unsigned long long)usable, pager->path);
         return ce_fail_errno(errno, "protect memory", pager->path);
     }
+    /* No huge page is allocated by a fault (also where the system's default
+     * is "always"): a first read would zero 2 MiB per region it touches.
+     * Regions that fill up are collapsed instead (see note_resident). */
+    ce_os->madvise(cipher->view + cipher->view_usable, (size_t)(usable - cipher->view_usable), MADV_NOHUGEPAGE);
     cipher->view_usable = usable;
     return true;
 }
@@ -347,28 +369,63 @@ bool pager_map(ce_pager *pager, uint64_t size, const uint8_t **out_base)
 
 /* --- epochs and eviction --- */
 
-uint64_t pager_begin_reading(ce_pager *pager)
+bool pager_begin_reading(ce_pager *pager, uint64_t *out_epoch)
 {
     cipher_state *cipher = pager->cipher;
-    if (!cipher) return 0;
+    *out_epoch = 0;
+    if (!cipher) return true;
     pthread_mutex_lock(&pager->mutex);
-    uint64_t epoch = ++cipher->next_epoch;
     if (cipher->live_count == cipher->live_capacity) {
+        /* Without a record, the epoch would not keep its pages. */
         size_t capacity = cipher->live_capacity ? 2 * cipher->live_capacity : 16;
         uint64_t *grown = realloc(cipher->live_epochs, capacity * sizeof *grown);
         if (!grown) {
-            /* Without a record the epoch would not hold its pages; the one
-             * before it (live or not) is as good: only newer pages than the
-             * oldest live epoch are kept, and this one is older than none. */
             pthread_mutex_unlock(&pager->mutex);
-            return epoch;
+            return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory beginning to read '%s'", pager->path);
         }
         cipher->live_epochs = grown;
         cipher->live_capacity = capacity;
     }
-    cipher->live_epochs[cipher->live_count++] = epoch;
+    *out_epoch = ++cipher->next_epoch;
+    cipher->live_epochs[cipher->live_count++] = *out_epoch;
     pthread_mutex_unlock(&pager->mutex);
-    return epoch;
+    return true;
+}
+
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25 /* Linux 6.1 */
+#endif
+#define REGION_PAGES ((size_t)(HUGE_PAGE / PAGER_PAGE_SIZE))
+#define REGION_COLLAPSED 0x8000u
+/* A region is collapsed once this many of its pages are decrypted. */
+#define REGION_COLLAPSE_AT (REGION_PAGES / 4)
+
+/* Counts a page in or out of its region. A region of the view's first
+ * `limit` bytes in which a quarter of the pages have been decrypted is
+ * collapsed into one huge page (MADV_COLLAPSE copies the pages that are
+ * there and keeps their addresses): a scan of decrypted pages then costs
+ * the TLB no more than one of the page cache (W4 and W2 ran 15-20 % slower
+ * on 4 KiB pages), while a first read that touches a few pages here and
+ * there pays for 4 KiB pages only (a huge page allocated at the first fault
+ * would zero 2 MiB per region it touches). A collapsed region holds all its
+ * 2 MiB until close, so only those in the first `limit` bytes are: the
+ * memory the view holds stays under twice the cache's limit. Advice only:
+ * where the kernel cannot, nothing changes. Mutex held. */
+static void note_resident(cipher_state *cipher, uint64_t page, bool resident)
+{
+    size_t region = (size_t)(page / REGION_PAGES);
+    if (region >= cipher->region_count) return;
+    uint16_t *count = &cipher->region_pages[region];
+    uint16_t pages = (uint16_t)(*count & ~REGION_COLLAPSED);
+    pages = resident ? (uint16_t)(pages + 1) : (uint16_t)(pages - (pages > 0));
+    *count = (uint16_t)((*count & REGION_COLLAPSED) | pages);
+    if (resident && pages == REGION_COLLAPSE_AT && !(*count & REGION_COLLAPSED)) {
+        *count |= REGION_COLLAPSED;
+        uint8_t *start = cipher->view + (uint64_t)region * HUGE_PAGE;
+        if ((uint64_t)(region + 1) * HUGE_PAGE <= cipher->view_usable &&
+            ce_os->madvise(start, (size_t)HUGE_PAGE, MADV_HUGEPAGE) == 0)
+            ce_os->madvise(start, (size_t)HUGE_PAGE, MADV_COLLAPSE);
+    }
 }
 
 static void ring_push(cipher_state *cipher, uint64_t page)
@@ -386,6 +443,7 @@ static void ring_push(cipher_state *cipher, uint64_t page)
     }
     cipher->ring[(cipher->ring_head + cipher->ring_count) % cipher->ring_capacity] = page;
     cipher->ring_count++;
+    if (!cipher->entries[page].resident) note_resident(cipher, page, true);
     cipher->entries[page].resident = 1;
 }
 
@@ -437,6 +495,7 @@ static void evict_locked(cipher_state *cipher)
             continue;
         }
         entry->resident = 0;
+        note_resident(cipher, page, false);
         victims[victim_count++] = page;
         if (victim_count == sizeof victims / sizeof victims[0]) {
             drop_pages(cipher, victims, victim_count);
@@ -476,6 +535,7 @@ void pager_reset_cache(ce_pager *pager)
     cipher->ring_count = 0;
     cipher->ring_head = 0;
     cipher->evict_at = cipher->limit_pages;
+    memset(cipher->region_pages, 0, cipher->region_count * sizeof *cipher->region_pages);
     pthread_mutex_unlock(&pager->mutex);
 }
 

@@ -149,7 +149,7 @@ ce_page_entry *pager_page_entries(const ce_pager *pager);
 /* Epochs: a transaction (or any reader of the view) takes one before
  * reading and returns it when it no longer holds pointers into the view.
  * 0 for a plain file. */
-uint64_t pager_begin_reading(ce_pager *pager);
+bool pager_begin_reading(ce_pager *pager, uint64_t *out_epoch);
 void pager_end_reading(ce_pager *pager, uint64_t epoch);
 
 /* The lock-free half of the read barrier: records that the reader of
