@@ -5,7 +5,7 @@
 # to stdout, after the engine's source revision and the exact command.
 #
 # Usage: Benchmarks/run.sh PROGRAM [options of the program...]
-#   PROGRAM: bench_w5 or bench_objects (see run_w5.sh, run_objects.sh)
+#   PROGRAM: bench_w5, bench_objects or bench_crypt (see run_w5.sh, run_objects.sh, run_crypt.sh)
 set -eu
 
 program=${1:?usage: Benchmarks/run.sh PROGRAM [options...]}

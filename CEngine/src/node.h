@@ -88,6 +88,12 @@ static inline uint64_t node_size_for(uint8_t width, uint64_t count)
     return NODE_HEADER_SIZE + ((payload + 7) & ~7ull);
 }
 
+/* The first byte of a node as stored (its header): node_size bytes from here. */
+static inline const uint8_t *node_start(const ce_node *node)
+{
+    return node->payload - NODE_HEADER_SIZE - (node->based ? NODE_BASE_SIZE : 0);
+}
+
 static inline uint64_t node_size(const ce_node *node)
 {
     return node_size_for(node->width, node->count) + (node->based ? NODE_BASE_SIZE : 0);

@@ -889,8 +889,9 @@ static void test_nesting_limits(ce_db *db)
     CHECK(ce_db_verify(db, NULL));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    test_parse_variant(argc, argv);
     char *dir = test_make_dir("table");
     char *path = test_path(dir, "table.realm");
     ce_db *db = test_open(path);
