@@ -88,7 +88,10 @@ typedef enum ce_error_code {
     CE_ERR_PRIMARY_KEY_IMMUTABLE = 46, /* a primary key cannot change */
     CE_ERR_DUPLICATE_NAME = 47,        /* a table or property of that name exists */
     CE_ERR_INVALID_SCHEMA = 48,        /* a property definition the engine cannot store */
-    CE_ERR_EMBEDDED_OBJECT = 49        /* an embedded object used as a top-level one, or given a second parent */
+    CE_ERR_EMBEDDED_OBJECT = 49,       /* an embedded object used as a top-level one, or given a second parent */
+    /* queries */
+    CE_ERR_INVALID_QUERY = 60          /* a predicate, key path or argument that does not parse or bind;
+                                        * the message names the position and the token */
 } ce_error_code;
 
 /* The code of the last failed call on this thread (CE_OK if none yet). */
@@ -606,6 +609,198 @@ bool ce_dictionary_erase(ce_collection *dictionary, const char *key, size_t key_
  * embedded table (the object stored there before is deleted). */
 bool ce_dictionary_insert_embedded(ce_collection *dictionary, const char *key, size_t key_size,
                                    ce_object_key *out_embedded);
+
+/* ------------------------------------------------------------------------ */
+/* Queries                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A query is a predicate over the objects of one table, written in the
+ * format Realm Swift's `filter(_:_:)` takes (NSPredicate's), with Realm
+ * Query Language's `$0` arguments:
+ *
+ *     age >= 50 AND score < 0.5
+ *     name BEGINSWITH[c] %@ OR name ==[cd] 'Zoë'
+ *     id IN {1, 2, 3} AND NOT (flag == true)
+ *     %K BETWEEN {$1, $2}
+ *     born > 2020-01-31@12:00:00 AND uid == uuid(3b241101-e2bb-4255-8caf-4136c566a962)
+ *     TRUEPREDICATE SORT(score DESC, name ASC) DISTINCT(age) LIMIT(10)
+ *
+ * Language:
+ *   - Operators: == (=), != (<>), <, <=, >, >=, BETWEEN {a, b}, IN {a, b, ...},
+ *     BEGINSWITH, ENDSWITH, CONTAINS, LIKE ('*' any run, '?' one
+ *     character); modifiers [c] (case-insensitive), [d]
+ *     (diacritic-insensitive) and [cd] after the operator, for strings.
+ *     AND (&&), OR (||), NOT (!), parentheses, TRUEPREDICATE,
+ *     FALSEPREDICATE. Keywords are case-insensitive.
+ *   - Literals: numbers (42, -7, 2.5, 1e-3, 0x1F, inf, nan), strings in '...'
+ *     or "..." (escapes \\ \' \" \n \r \t \0 \uXXXX), true, false, nil, NULL,
+ *     timestamps T<seconds>:<nanoseconds> and YYYY-MM-DD@HH:MM:SS[:ns] (UTC),
+ *     oid(<24 hex digits>), uuid(<8-4-4-4-12 hex digits>), B64"<base64>".
+ *   - Key paths: a property name; `name.@count` / `name.@size` (the length of
+ *     a string or binary in bytes); through to-one links (`dog.owner.name`:
+ *     null when a link on the way is null), lists and sets of links and
+ *     dictionaries of links (`dogs.age`), backlinks (`@links.Person.dogs`:
+ *     the Persons whose `dogs` hold the object, Realm's LinkingObjects);
+ *     ending at a property, at the objects themselves (`owner == %@`,
+ *     `$0 IN dogs`), at a list or set of values (`scores`), or at a
+ *     dictionary (`ratings` and `ratings.@allValues`: its values,
+ *     `ratings.@allKeys`, `ratings['key']`: null when absent). A path through
+ *     a collection yields several values: a comparison holds when ANY of
+ *     them matches (the default, also ANY or SOME), ALL of them (true for
+ *     none), or NONE. `@count`/`@size` (elements, entries, objects), `@sum`,
+ *     `@avg`, `@min`, `@max` (of numbers; min and max also of timestamps;
+ *     nulls skipped) make one value of them: `scores.@avg > 3`,
+ *     `dogs.@max.age == 9`. SUBQUERY(dogs, $d, $d.age > 3 AND $d.vet != nil)
+ *     .@count counts the objects of a collection for which a predicate holds.
+ *     A mixed property compares with a value of any type.
+ *   - Comparisons: null equals only null (`x != 5` matches null, an ordered
+ *     comparison never does); numbers of any types compare by value; == on
+ *     floats and doubles treats NaN as equal to NaN, < <= > >= never match
+ *     NaN; objects compare by identity (==, != and IN only); other types
+ *     compare within their type (a binary also with a string), in the order
+ *     ce_results sorts by; values of types that do not compare (in a mixed
+ *     property) are only unequal.
+ *   - Suffixes SORT(keyPath ASC|DESC, ...), DISTINCT(keyPath, ...) and
+ *     LIMIT(n) apply, in the order written, to the results of
+ *     ce_query_find_all.
+ *
+ * Arguments: each %@ and %K takes the next argument in order of appearance
+ * (counting only % placeholders), $N takes argument N. A %K argument is a
+ * value whose string is a key path. IN %@ and BETWEEN %@ take a list
+ * argument. Extra arguments are ignored. Arguments are copied: the caller's
+ * memory is not used after ce_query_parse returns.
+ *
+ * Errors: a predicate that does not parse or bind is CE_ERR_INVALID_QUERY,
+ * whose message names the position (a byte offset into the predicate) and
+ * the token there: "Invalid predicate: at position 6 ('>'): expected a value
+ * or a key path"; "... class 'Person' has no property 'agee'"; "...
+ * cannot compare int property 'Person.age' with a string ('x')".
+ *
+ * Evaluation is lazy and live: ce_query_count, ce_query_find_first and the
+ * ce_results calls evaluate against the transaction they are given, and a
+ * results view re-evaluates itself when that transaction has advanced or
+ * changed data since the view last ran (the schema is re-bound too). A
+ * query or results handle is used by one thread at a time; queries and
+ * results may outlive the transaction they were made in and be used with
+ * any later transaction of the same database.
+ *
+ * Example:
+ *
+ *     ce_query_argument minimum = {.kind = CE_QUERY_ARGUMENT_VALUE,
+ *                                  .value = {.type = CE_TYPE_INT, .integer = 50}};
+ *     ce_query *query;
+ *     if (!ce_query_parse(txn, people, "age >= $0 AND score < 0.5", &minimum, 1, &query))
+ *         fprintf(stderr, "%s\n", ce_last_error_message());
+ *     size_t count;
+ *     ce_query_count(query, txn, &count);
+ *     ce_results *all, *sorted;
+ *     ce_query_find_all(query, &all);
+ *     ce_sort_key by_score = {"score", false};          // descending
+ *     ce_results_sort(txn, all, &by_score, 1, &sorted);
+ *     ce_object_key best;
+ *     ce_results_get(sorted, txn, 0, &best);
+ *     ce_results_free(sorted);
+ *     ce_results_free(all);
+ *     ce_query_free(query);
+ */
+typedef struct ce_query ce_query;
+typedef struct ce_results ce_results;
+
+typedef enum ce_query_argument_kind {
+    CE_QUERY_ARGUMENT_VALUE = 0, /* one value (for %K: a string holding a key path) */
+    CE_QUERY_ARGUMENT_LIST = 1   /* a list of values, for IN %@ and BETWEEN %@ */
+} ce_query_argument_kind;
+
+typedef struct ce_query_argument {
+    ce_query_argument_kind kind;
+    ce_value value;       /* CE_QUERY_ARGUMENT_VALUE */
+    const ce_value *list; /* CE_QUERY_ARGUMENT_LIST: list_count values */
+    size_t list_count;
+} ce_query_argument;
+
+/* Parses `predicate` (NUL-terminated UTF-8) and binds it to `table` in the
+ * transaction's schema. Errors: CE_ERR_INVALID_QUERY (with position and
+ * token), CE_ERR_NO_SUCH_TABLE, CE_ERR_INVALID_ARGUMENT (a malformed
+ * argument: an unknown kind, a bad timestamp). */
+bool ce_query_parse(ce_txn *txn, ce_table_key table, const char *predicate, const ce_query_argument *arguments,
+                    size_t argument_count, ce_query **out_query);
+
+/* Releases a query (results made from it stay valid). NULL is ignored. */
+void ce_query_free(ce_query *query);
+
+/* The number of objects that match. */
+bool ce_query_count(ce_query *query, ce_txn *txn, size_t *out_count);
+
+/* The first matching object in key order (creation order); *out_found is
+ * false if none matches. */
+bool ce_query_find_first(ce_query *query, ce_txn *txn, ce_object_key *out_object, bool *out_found);
+
+/* A results view of the matching objects, in key order, then sorted,
+ * made distinct and limited as the predicate's SORT/DISTINCT/LIMIT say.
+ * Nothing is evaluated until the view is read. */
+bool ce_query_find_all(ce_query *query, ce_results **out_results);
+
+/* One key of a sort: a key path of the results' table, and a direction. */
+typedef struct ce_sort_key {
+    const char *key_path;
+    bool ascending;
+} ce_sort_key;
+
+/*
+ * New views of a results view (which is left as it is):
+ *   ce_results_sort      by several key paths, the first one first; a
+ *                        stable sort, so objects equal on every key keep
+ *                        their order (sorting a sorted view by another key
+ *                        makes the earlier sort the tie-breaker). Order:
+ *                        null first, then as ce_value compares (numbers by
+ *                        value, NaN first; strings by bytes, i.e. code
+ *                        points; false < true; ...); descending reverses it.
+ *   ce_results_distinct  keeps the first object of each distinct
+ *                        combination of the key paths' values.
+ *   ce_results_limit     keeps the first `limit` objects.
+ * Key paths may go through to-one links (`owner.name`) or end at an
+ * aggregate (`dogs.@count`): one value per object. Descriptors apply in the
+ * order they are added. Errors: CE_ERR_INVALID_QUERY for a key path that
+ * does not name a property or holds several values.
+ */
+bool ce_results_sort(ce_txn *txn, const ce_results *results, const ce_sort_key *keys, size_t key_count,
+                     ce_results **out_results);
+bool ce_results_distinct(ce_txn *txn, const ce_results *results, const char *const *key_paths, size_t key_path_count,
+                         ce_results **out_results);
+bool ce_results_limit(const ce_results *results, size_t limit, ce_results **out_results);
+
+/* Releases a results view. NULL is ignored. */
+void ce_results_free(ce_results *results);
+
+/* The table of the results' objects. */
+ce_table_key ce_results_table(const ce_results *results);
+
+/* The number of objects in the view. */
+bool ce_results_count(ce_results *results, ce_txn *txn, size_t *out_count);
+
+/* The object at `index`. Errors: CE_ERR_INDEX_OUT_OF_BOUNDS. */
+bool ce_results_get(ce_results *results, ce_txn *txn, size_t index, ce_object_key *out_object);
+
+/* The position of an object in the view; *out_found is false if it is not
+ * in it. */
+bool ce_results_index_of(ce_results *results, ce_txn *txn, ce_object_key object, size_t *out_index, bool *out_found);
+
+typedef enum ce_aggregate {
+    CE_AGGREGATE_MIN = 0, /* int, float, double, decimal128, timestamp: null if no value */
+    CE_AGGREGATE_MAX = 1, /* the same */
+    CE_AGGREGATE_SUM = 2, /* int (an int, wrapping like unsigned arithmetic), float and double (a double),
+                           * decimal128 (a decimal128): 0 if no value */
+    CE_AGGREGATE_AVG = 3, /* int, float, double (a double), decimal128 (a decimal128): null if no value */
+    CE_AGGREGATE_COUNT = 4 /* any property: the number of non-null values (an int) */
+} ce_aggregate;
+
+/* An aggregate of a property (a key path) over the objects of the view,
+ * nulls skipped. *out_counted (may be NULL) is the number of non-null
+ * values. Errors: CE_ERR_INVALID_QUERY (no such property),
+ * CE_ERR_WRONG_TYPE (an aggregate the property's type does not have). */
+bool ce_results_aggregate(ce_results *results, ce_txn *txn, const char *key_path, ce_aggregate aggregate,
+                          ce_value *out_value, size_t *out_counted);
 
 /* ------------------------------------------------------------------------ */
 /* Integrity                                                                 */

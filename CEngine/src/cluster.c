@@ -821,6 +821,49 @@ bool cluster_remove_column(ce_space *space, ce_ref *root, const cluster_schema *
     return change_every_leaf(space, root, schema, column, remove_column_from_leaf, 0);
 }
 
+/* Scans are bound by memory latency: the leaves of an inner node lie apart,
+ * the hardware cannot guess the next one, and a leaf's key offsets are a
+ * second read that depends on the first. While child i is visited, child
+ * i + 2k gets its node prefetched and child i + k (whose node is in cache
+ * by then) its key offsets. These are hints: only committed refs inside the
+ * version are touched, what is read is never trusted for anything else, and
+ * nothing here can fail or change the last error. */
+#define VISIT_PREFETCH_AHEAD 4
+
+/* The bytes of a committed node at `element`, if `length` of them lie inside the version. */
+static const uint8_t *prefetchable(const ce_space *space, int64_t element, size_t length)
+{
+    if (!node_value_is_ref(element) || ref_is_temporary((ce_ref)element)) return NULL;
+    ce_ref ref = (ce_ref)element;
+    const uint8_t *bytes;
+    if (ref % 8 != 0 || ref < CE_HEADER_SIZE || ref >= space->logical_size || space->logical_size - ref < length ||
+        !space_bytes(space, ref, length, &bytes))
+        return NULL;
+    return bytes;
+}
+
+static void prefetch_child(const ce_space *space, const inner_view *view, size_t child, bool offsets)
+{
+    if (child >= view->children) return;
+    const uint8_t *bytes = prefetchable(space, node_get(&view->node, INNER_FIRST_CHILD + child), NODE_HEADER_SIZE + 16);
+    if (!bytes) return;
+    if (!offsets) {
+        __builtin_prefetch(bytes);
+        return;
+    }
+    /* A leaf's element 1 (the ref of its key offsets) lies within the 16
+     * bytes after its header at any width. */
+    uint8_t code = bytes[1];
+    uint32_t count;
+    memcpy(&count, bytes + 4, 4);
+    if (!(bytes[0] & NODE_HAS_REFS) || (bytes[0] & NODE_INNER) || code > 7 || count <= LEAF_KEY_OFFSETS) return;
+    if (bytes[0] & NODE_BASED) return;
+    ce_node leaf = {.payload = bytes + NODE_HEADER_SIZE, .count = count, .flags = bytes[0],
+                    .width = (uint8_t)(code ? 1u << (code - 1) : 0)};
+    const uint8_t *offsets_bytes = prefetchable(space, node_get(&leaf, LEAF_KEY_OFFSETS), NODE_HEADER_SIZE);
+    if (offsets_bytes) __builtin_prefetch(offsets_bytes);
+}
+
 static bool visit_leaves(const ce_space *space, ce_ref ref, size_t column_count, size_t *first_index, unsigned depth,
                          cluster_leaf_visitor visit, void *context, bool *stop, uint64_t *visited_bytes)
 {
@@ -843,6 +886,8 @@ static bool visit_leaves(const ce_space *space, ce_ref ref, size_t column_count,
     if (!check_inner(space, ref, &view)) return false;
     if (!node_charge_visit(space, ref, &view.node, visited_bytes)) return false;
     for (size_t i = 0; i < view.children && !*stop; i++) {
+        prefetch_child(space, &view, i + 2 * VISIT_PREFETCH_AHEAD, false);
+        prefetch_child(space, &view, i + VISIT_PREFETCH_AHEAD, true);
         if (!visit_leaves(space, (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + i), column_count, first_index,
                           depth + 1, visit, context, stop, visited_bytes))
             return false;
@@ -874,4 +919,15 @@ bool cluster_for_each_leaf(const ce_space *space, ce_ref root, cluster_leaf_visi
     bool stop = false;
     uint64_t visited_bytes = 0;
     return visit_leaves(space, root, column_count, &first_index, 0, visit, context, &stop, &visited_bytes);
+}
+
+/* ------------------------------------------------------------------------ */
+/* One leaf by its ref (objects the query layer found through an index)     */
+/* ------------------------------------------------------------------------ */
+
+bool cluster_leaf_at(const ce_space *space, ce_ref leaf_ref, size_t column_count, cluster_leaf *out)
+{
+    if (!read_leaf(space, leaf_ref, column_count, out)) return false;
+    out->first_index = SIZE_MAX; /* unknown without a walk from the root */
+    return true;
 }

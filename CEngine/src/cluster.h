@@ -113,4 +113,8 @@ static inline ce_object_key cluster_leaf_key(const cluster_leaf *leaf, size_t in
 typedef bool (*cluster_leaf_visitor)(void *context, const cluster_leaf *leaf, bool *stop);
 bool cluster_for_each_leaf(const ce_space *space, ce_ref root, cluster_leaf_visitor visit, void *context);
 
+/* The leaf at `leaf_ref` (a cluster_position's leaf), checked to hold
+ * `column_count` columns; its first_index is SIZE_MAX (unknown). */
+bool cluster_leaf_at(const ce_space *space, ce_ref leaf_ref, size_t column_count, cluster_leaf *out);
+
 #endif

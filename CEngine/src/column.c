@@ -642,11 +642,23 @@ static bool get_variable(const ce_space *space, const column_view *view, size_t 
     return true;
 }
 
+static bool view_get(const ce_space *space, const column_view *view, size_t index, ce_column_scratch *scratch,
+                     ce_value *out_value);
+
 bool column_get(const ce_space *space, ce_ref column, ce_type type, bool nullable, size_t index,
                 ce_column_scratch *scratch, ce_value *out_value)
 {
     column_view view;
     if (!open_column(space, column, type, nullable, false, &view)) return false;
+    return view_get(space, &view, index, scratch, out_value);
+}
+
+/* The value at `index` of a column already opened (and checked). */
+static bool view_get(const ce_space *space, const column_view *opened, size_t index, ce_column_scratch *scratch,
+                     ce_value *out_value)
+{
+    const column_view view = *opened;
+    ce_type type = view.shape.type;
     if (view.shape.kind == KIND_VARIABLE && !scratch)
         return ce_fail(CE_ERR_INVALID_ARGUMENT, "internal error: reading a %s column needs a scratch buffer",
                        ce_type_name(type));
@@ -1205,4 +1217,87 @@ bool column_numbers_view(const ce_space *space, ce_ref column, ce_type type, boo
 bool column_destroy(ce_space *space, ce_ref column)
 {
     return node_free_tree(space, column);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Scans: a whole column array at once (the query layer)                     */
+/* ------------------------------------------------------------------------ */
+
+bool column_scan_open(const ce_space *space, ce_ref column, ce_type type, bool nullable, column_scan *out)
+{
+    /* The common case, a column of one node (a required number, decimal,
+     * object id or uuid): the checks of open_column, without its setup. */
+    if (!nullable && (type == CE_TYPE_INT || type == CE_TYPE_BOOL || type == CE_TYPE_FLOAT || type == CE_TYPE_DOUBLE)) {
+        ce_node node;
+        if (node_value_is_ref((int64_t)column) && node_read(space, column, &node) && node.flags == 0 &&
+            node.count <= COLUMN_MAX_COUNT) {
+            out->type = type;
+            out->nullable = false;
+            out->count = node.count;
+            out->values = node;
+            out->has_large = out->has_nulls = false;
+            out->element_size = 0;
+            out->ref = column;
+            out->part_refs[0] = column;
+            out->part_refs[1] = out->part_refs[2] = out->part_refs[3] = 0;
+            return true;
+        }
+        /* Anything else: open_column says what is wrong. */
+    }
+    column_view view;
+    if (!open_column(space, column, type, nullable, false, &view)) return false;
+    memset(out, 0, sizeof *out);
+    out->type = type;
+    out->nullable = nullable;
+    out->count = view.count;
+    out->ref = column;
+    out->values = view.parts[PART_VALUES];
+    out->part_refs[0] = view.part_refs[PART_VALUES];
+    switch (view.shape.kind) {
+    case KIND_INTEGER: break;
+    case KIND_TIMESTAMP:
+        out->second = view.parts[PART_NANOSECONDS];
+        out->part_refs[1] = view.part_refs[PART_NANOSECONDS];
+        break;
+    case KIND_FIXED: out->element_size = view.shape.element_size; break;
+    case KIND_VARIABLE:
+        out->second = view.parts[PART_BYTES];
+        out->part_refs[1] = view.part_refs[PART_BYTES];
+        out->has_large = view.part_refs[PART_LARGE] != 0;
+        if (out->has_large) out->large = view.parts[PART_LARGE];
+        out->part_refs[2] = view.part_refs[PART_LARGE];
+        break;
+    case KIND_OWNED_REFS: break; /* values: the refs */
+    }
+    out->has_nulls = view.shape.null_part != PART_MAX;
+    if (out->has_nulls) {
+        out->nulls = view.parts[view.shape.null_part];
+        out->part_refs[3] = view.part_refs[view.shape.null_part];
+    }
+    return true;
+}
+
+bool column_scan_get(const ce_space *space, const column_scan *scan, size_t index, ce_column_scratch *scratch,
+                     ce_value *out_value)
+{
+    column_view view;
+    memset(&view, 0, sizeof view);
+    if (!shape_of(scan->type, scan->nullable, &view.shape)) return false;
+    view.ref = scan->ref;
+    view.count = scan->count;
+    view.parts[PART_VALUES] = scan->values;
+    view.part_refs[PART_VALUES] = scan->part_refs[0];
+    if (view.shape.kind == KIND_TIMESTAMP || view.shape.kind == KIND_VARIABLE) {
+        view.parts[1] = scan->second;
+        view.part_refs[1] = scan->part_refs[1];
+    }
+    if (view.shape.kind == KIND_VARIABLE && scan->has_large) {
+        view.parts[PART_LARGE] = scan->large;
+        view.part_refs[PART_LARGE] = scan->part_refs[2];
+    }
+    if (scan->has_nulls) {
+        view.parts[view.shape.null_part] = scan->nulls;
+        view.part_refs[view.shape.null_part] = scan->part_refs[3];
+    }
+    return view_get(space, &view, index, scratch, out_value);
 }

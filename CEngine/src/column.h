@@ -123,4 +123,37 @@ bool column_numbers_view(const ce_space *space, ce_ref column, ce_type type, boo
 
 bool column_destroy(ce_space *space, ce_ref column);
 
+/*
+ * A whole column array of any type, opened and checked once, for scans that
+ * read many of its values (the query layer's leaf evaluation):
+ *   int, bool, float, double  values: the integers (as column_numbers)
+ *   timestamp                 values: seconds, second: nanoseconds
+ *   decimal128, objectId, uuid values: a bytes node, element_size bytes a value
+ *   string, binary            values: the ends, second: the bytes, large: the
+ *                             values stored alone (has_large; see column.c)
+ *   nullable                  nulls: one 0/1 element per value (1 = null)
+ * The shape is checked; the values are not (a reader checks what it uses:
+ * ends in order within the bytes, a large value through column_scan_get).
+ */
+typedef struct column_scan {
+    ce_type type;
+    bool nullable;
+    size_t count;
+    ce_node values;
+    ce_node second;
+    ce_node large;
+    bool has_large;
+    ce_node nulls;
+    bool has_nulls;
+    size_t element_size;
+    ce_ref ref;          /* the column, and its parts: for column_scan_get */
+    ce_ref part_refs[4]; /* values, second, large, nulls */
+} column_scan;
+
+bool column_scan_open(const ce_space *space, ce_ref column, ce_type type, bool nullable, column_scan *out);
+
+/* The value at `index`, as column_get reads it (every check included). */
+bool column_scan_get(const ce_space *space, const column_scan *scan, size_t index, ce_column_scratch *scratch,
+                     ce_value *out_value);
+
 #endif

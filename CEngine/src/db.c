@@ -326,8 +326,17 @@ struct ce_txn {
     ce_ref history_ref;
     void *layer_state;                 /* see db_txn_set_layer_state */
     void (*release_layer_state)(void *state);
+    uint64_t stamp;                    /* see db_txn_stamp */
     bool (*before_commit)(ce_txn *txn, void *state); /* see db_txn_set_before_commit */
 };
+
+/* Stamps are unique in the process: a new one for every begin, advance and
+ * change of the root. */
+static _Atomic uint64_t last_stamp;
+
+static void new_stamp(ce_txn *txn) { txn->stamp = atomic_fetch_add(&last_stamp, 1) + 1; }
+
+uint64_t db_txn_stamp(const ce_txn *txn) { return txn->stamp; }
 
 static void release_layer_state(ce_txn *txn)
 {
@@ -1043,6 +1052,7 @@ static bool attach_snapshot(ce_txn *txn)
     if (!pager_map(pager, txn->info.logical_size, &base)) return false;
     space_init_read(&txn->space, base, txn->info.logical_size);
     if (pager_is_encrypted(pager)) space_set_cipher_reader(&txn->space, pager, txn->info.version, txn->epoch);
+    new_stamp(txn);
     if (txn->info.top_ref == 0) { /* version 0: the file is being created */
         txn->user_root = txn->free_list_ref = txn->history_ref = 0;
         return true;
@@ -1234,6 +1244,7 @@ bool db_txn_set_root(ce_txn *txn, ce_ref root)
 {
     if (!db_txn_require_write(txn)) return false;
     txn->user_root = root;
+    new_stamp(txn);
     return true;
 }
 

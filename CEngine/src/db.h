@@ -33,6 +33,13 @@ extern size_t db_slot_run_limit;
 void *db_txn_layer_state(const ce_txn *txn);
 void db_txn_set_layer_state(ce_txn *txn, void *state, void (*release)(void *state));
 
+/* A number that changes whenever what the transaction sees may have
+ * changed: when it begins or advances, and whenever a write transaction sets
+ * its root (every change of the table layer does, through the group). Never
+ * reused within the process, so what a layer above computed at one stamp
+ * (a query's results) stays right while the stamp is the same. */
+uint64_t db_txn_stamp(const ce_txn *txn);
+
 /* A call the commit makes first, with the layer state (the table layer
  * flushes the objects it buffered); its failure fails the commit. Cleared
  * with the layer state. */

@@ -77,6 +77,7 @@ const char *ce_error_name(ce_error_code code)
     case CE_ERR_DUPLICATE_NAME: return "duplicate name";
     case CE_ERR_INVALID_SCHEMA: return "invalid schema";
     case CE_ERR_EMBEDDED_OBJECT: return "embedded object misuse";
+    case CE_ERR_INVALID_QUERY: return "invalid query";
     }
     return "unknown error";
 }

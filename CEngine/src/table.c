@@ -3506,3 +3506,161 @@ bool ce_table_sum(ce_txn *txn, ce_table_key key, ce_column_key column, ce_value 
     if (out_counted) *out_counted = sum.counted;
     return true;
 }
+
+/* ------------------------------------------------------------------------ */
+/* Internal interface for the query layer (table.h)                          */
+/* ------------------------------------------------------------------------ */
+
+#include "table.h"
+
+bool table_name_of(ce_txn *txn, ce_table_key key, const char **out_name) { return ce_table_name(txn, key, out_name); }
+
+bool table_find_by_name(ce_txn *txn, const char *name, size_t length, ce_table_key *out_table, bool *out_found)
+{
+    schema *loaded = NULL;
+    if (!txn) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a transaction is required");
+    if (!load_schema(txn, &loaded)) return false;
+    *out_found = false;
+    for (size_t t = 0; t < loaded->table_count; t++) {
+        const schema_table *table = &loaded->tables[t];
+        if (!(table->flags & TABLE_REMOVED) && strlen(table->name) == length && memcmp(table->name, name, length) == 0) {
+            *out_table = (ce_table_key)t;
+            *out_found = true;
+        }
+    }
+    return true;
+}
+
+static void describe_for_query(const schema_table *table, size_t column, table_property *out)
+{
+    const schema_property *property = &table->properties[column];
+    *out = (table_property){property->name,
+                            (ce_column_key)column,
+                            property->type,
+                            (property->flags & PROPERTY_NULLABLE) != 0,
+                            column_is_indexed(table, column),
+                            (property->flags & PROPERTY_PRIMARY) != 0,
+                            (ce_collection_type)property->collection,
+                            (property->flags & PROPERTY_BACKLINK) != 0,
+                            (ce_table_key)property->link_target,
+                            (ce_column_key)property->origin_column};
+}
+
+bool table_find_property(ce_txn *txn, ce_table_key key, const char *name, size_t length, table_property *out_property,
+                         bool *out_found)
+{
+    schema *loaded = NULL;
+    schema_table *table = NULL;
+    if (!find_table(txn, key, &loaded, &table)) return false;
+    *out_found = false;
+    for (size_t p = 0; p < table->property_count; p++) {
+        const schema_property *property = &table->properties[p];
+        if (!property_is_live(property) || (property->flags & PROPERTY_BACKLINK) || strlen(property->name) != length ||
+            memcmp(property->name, name, length) != 0)
+            continue;
+        describe_for_query(table, p, out_property);
+        *out_found = true;
+    }
+    return true;
+}
+
+bool table_find_backlink(ce_txn *txn, ce_table_key key, ce_table_key origin_table, ce_column_key origin_column,
+                         table_property *out_property, bool *out_found)
+{
+    schema *loaded = NULL;
+    schema_table *table = NULL;
+    if (!find_table(txn, key, &loaded, &table)) return false;
+    *out_found = false;
+    for (size_t p = 0; p < table->property_count; p++) {
+        const schema_property *property = &table->properties[p];
+        if (!property_is_live(property) || !(property->flags & PROPERTY_BACKLINK) ||
+            property->link_target != origin_table || property->origin_column != origin_column)
+            continue;
+        describe_for_query(table, p, out_property);
+        *out_found = true;
+    }
+    return true;
+}
+
+bool table_flush(ce_txn *txn, ce_table_key key)
+{
+    schema *loaded = NULL;
+    schema_table *table = NULL;
+    return find_table(txn, key, &loaded, &table) && flush_appends_of(txn, key);
+}
+
+bool table_cluster(ce_txn *txn, ce_table_key key, ce_ref *out_root, cluster_schema *out_columns)
+{
+    schema *loaded = NULL;
+    schema_table *table = NULL;
+    table_refs refs;
+    if (!find_table(txn, key, &loaded, &table) || !table_refs_for_read(txn, key, &refs)) return false;
+    *out_root = refs.cluster;
+    *out_columns = cluster_schema_of(table);
+    return true;
+}
+
+/* The root of an indexed column's index (0: the column has no index). */
+static bool query_index_root(ce_txn *txn, ce_table_key key, ce_column_key column, ce_ref *out_root)
+{
+    schema *loaded = NULL;
+    schema_table *table = NULL;
+    const schema_property *property = NULL;
+    table_refs refs;
+    *out_root = 0;
+    if (!find_table(txn, key, &loaded, &table) || !find_column(table, column, &property)) return false;
+    if (!column_is_indexed(table, column)) return true;
+    if (!table_refs_for_read(txn, key, &refs) || !column_index(txn, &refs, column, out_root)) return false;
+    if (!*out_root)
+        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s.%s' is indexed but has no index", table->name,
+                       property->name);
+    return true;
+}
+
+typedef struct candidate_walk {
+    table_object_visitor visit;
+    void *context;
+} candidate_walk;
+
+static bool visit_candidate(void *context, int64_t key, int64_t object, bool *stop)
+{
+    (void)key;
+    const candidate_walk *walk = context;
+    return walk->visit(walk->context, object, stop);
+}
+
+bool table_index_candidates(ce_txn *txn, ce_table_key key, ce_column_key column, const ce_value *value,
+                            table_object_visitor visit, void *context, bool *out_indexed)
+{
+    ce_ref root;
+    if (!query_index_root(txn, key, column, &root)) return false;
+    *out_indexed = root != 0;
+    if (!root) return true;
+    candidate_walk walk = {visit, context};
+    return index_for_each_with_key(db_txn_space(txn), root, index_key_of(value), visit_candidate, &walk);
+}
+
+bool table_index_first(ce_txn *txn, ce_table_key key, ce_column_key column, const ce_value *value,
+                       ce_object_key *out_object, bool *out_found, bool *out_indexed)
+{
+    ce_ref root;
+    *out_found = false;
+    if (!query_index_root(txn, key, column, &root)) return false;
+    *out_indexed = root != 0;
+    if (!root) return true;
+    int64_t object;
+    if (!index_find_first(db_txn_space(txn), root, index_key_of(value), &object, out_found)) return false;
+    if (*out_found) *out_object = object;
+    return true;
+}
+
+bool table_index_candidate_count(ce_txn *txn, ce_table_key key, ce_column_key column, const ce_value *value,
+                                 size_t *out_count, bool *out_indexed)
+{
+    ce_ref root;
+    *out_count = 0;
+    if (!query_index_root(txn, key, column, &root)) return false;
+    *out_indexed = root != 0;
+    if (!root) return true;
+    return index_count_key(db_txn_space(txn), root, index_key_of(value), out_count);
+}

@@ -1,0 +1,5193 @@
+/*
+ * query.c — queries: binding a parsed predicate to a table, evaluating it
+ * leaf by leaf over column arrays, results (sort, distinct, limit) and
+ * aggregates; the public API of cengine.h's "Queries" section.
+ *
+ * Owns: the bound query tree (property paths resolved to columns, constants
+ * converted to each property's type, a kernel chosen per comparison), the
+ * evaluation of that tree as bit masks over the objects of one cluster leaf
+ * (tight loops over bit-packed integers and doubles, per-leaf bounds from a
+ * node's width, strings read in place), index lookups for == and IN on
+ * indexed properties, results as a lazy view re-evaluated when the
+ * transaction's stamp changes, sorting, distinct, limits and aggregates, the
+ * string folding of [c] and [d], and every bind error's message (position,
+ * token, table and property).
+ * Never: parses text (parse.c), reads the schema or table nodes itself
+ * (table.h), interprets a column's nodes beyond the views column.h gives,
+ * changes data, or trusts what it reads: lengths, offsets and bits from a
+ * column are checked before use (a damaged file is CE_ERR_CORRUPT).
+ *
+ * Links, lists, sets, dictionaries, backlinks and mixed properties are not
+ * stored by the table layer yet. Their syntax parses; binding a path that
+ * would go through one fails with "property 'T.p' is not a
+ * link/collection", which is also the right message for a scalar property
+ * used that way. A bound path is a column of the queried table; when the
+ * table layer grows links, a path gains hops before its final column.
+ */
+#include "query.h"
+#include "cluster.h"
+#include "column.h"
+#include "db.h"
+#include "error.h"
+#include "node.h"
+#include "parse.h"
+#include "table.h"
+#include "value.h"
+
+#include <locale.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static bool out_of_memory(void) { return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory in a query"); }
+
+/* ------------------------------------------------------------------------ */
+/* Folding text for [c] and [d]                                              */
+/* ------------------------------------------------------------------------ */
+
+/* Base letters of U+00C0..U+00FF and U+0100..U+017F ('.': no base letter). */
+static const char latin1_base[64 + 1] = "AAAAAA.CEEEEIIII"
+                                        "DNOOOOO.OUUUUY.."
+                                        "aaaaaa.ceeeeiiii"
+                                        "dnooooo.ouuuuy.y";
+static const char latin_a_base[128 + 1] = "AaAaAaCcCcCcCcDd"
+                                          "DdEeEeEeEeEeGgGg"
+                                          "GgGgHhHhIiIiIiIi"
+                                          "Ii..JjKk.LlLlLlL"
+                                          "lLlNnNnNnn..OoOo"
+                                          "Oo..RrRrRrSsSsSs"
+                                          "SsTtTtTtUuUuUuUu"
+                                          "UuUuWwYyYZzZzZz.";
+/* Latin Extended Additional: one base letter per pair (upper, lower) of
+ * U+1E00..U+1E95, and of U+1EA0..U+1EF9. */
+static const char latin_additional_base[75 + 1] =
+    "ABBBCDDDDDEEEEEFGHHHHHIIKKKLLLLMMMNNNNOOOOPPRRRRSSSSSTTTTUUUUUVVWWWWWXXYZZZ";
+static const char vietnamese_base[45 + 1] = "AAAAAAAAAAAAEEEEEEEEIIOOOOOOOOOOOOUUUUUUUYYYY";
+
+static uint32_t strip_diacritic(uint32_t c)
+{
+    if (c < 0xC0) return c;
+    if (c <= 0xFF) return latin1_base[c - 0xC0] == '.' ? c : (uint32_t)(unsigned char)latin1_base[c - 0xC0];
+    if (c <= 0x17F) return latin_a_base[c - 0x100] == '.' ? c : (uint32_t)(unsigned char)latin_a_base[c - 0x100];
+    if (c >= 0x300 && c <= 0x36F) return 0; /* combining marks: dropped */
+    if (c >= 0x386 && c <= 0x3CE) {
+        switch (c) {
+        case 0x386: return 0x391;
+        case 0x388: return 0x395;
+        case 0x389: return 0x397;
+        case 0x38A: return 0x399;
+        case 0x38C: return 0x39F;
+        case 0x38E: return 0x3A5;
+        case 0x38F: return 0x3A9;
+        case 0x390: return 0x3B9;
+        case 0x3AA: return 0x399;
+        case 0x3AB: return 0x3A5;
+        case 0x3AC: return 0x3B1;
+        case 0x3AD: return 0x3B5;
+        case 0x3AE: return 0x3B7;
+        case 0x3AF: return 0x3B9;
+        case 0x3B0: return 0x3C5;
+        case 0x3CA: return 0x3B9;
+        case 0x3CB: return 0x3C5;
+        case 0x3CC: return 0x3BF;
+        case 0x3CD: return 0x3C5;
+        case 0x3CE: return 0x3C9;
+        default: return c;
+        }
+    }
+    if (c >= 0x400 && c <= 0x45F) {
+        switch (c) {
+        case 0x400: case 0x401: return 0x415; /* Ѐ Ё -> Е */
+        case 0x403: return 0x413;             /* Ѓ -> Г */
+        case 0x407: return 0x406;             /* Ї -> І */
+        case 0x40C: return 0x41A;             /* Ќ -> К */
+        case 0x40D: case 0x419: return 0x418; /* Ѝ Й -> И */
+        case 0x40E: return 0x423;             /* Ў -> У */
+        case 0x439: case 0x45D: return 0x438; /* й ѝ -> и */
+        case 0x450: case 0x451: return 0x435; /* ѐ ё -> е */
+        case 0x453: return 0x433;
+        case 0x457: return 0x456;
+        case 0x45C: return 0x43A;
+        case 0x45E: return 0x443;
+        default: return c;
+        }
+    }
+    if (c >= 0x1E00 && c <= 0x1E95) {
+        char base = latin_additional_base[(c - 0x1E00) / 2];
+        return (c & 1) ? (uint32_t)(base - 'A' + 'a') : (uint32_t)base;
+    }
+    if (c >= 0x1E96 && c <= 0x1E9B) return (uint32_t)(unsigned char)"htwyas"[c - 0x1E96];
+    if (c >= 0x1EA0 && c <= 0x1EF9) {
+        char base = vietnamese_base[(c - 0x1EA0) / 2];
+        return (c & 1) ? (uint32_t)(base - 'A' + 'a') : (uint32_t)base;
+    }
+    return c;
+}
+
+/* Simple case folding: the lowercase of an uppercase letter. */
+static uint32_t fold_case(uint32_t c)
+{
+    if (c < 0x80) return (c >= 'A' && c <= 'Z') ? c + 32 : c;
+    if (c < 0x100) return (c >= 0xC0 && c <= 0xDE && c != 0xD7) ? c + 32 : c;
+    if (c <= 0x17F) {
+        switch (c) {
+        case 0x130: return 'i'; /* İ */
+        case 0x131: case 0x138: case 0x149: return c;
+        case 0x178: return 0xFF; /* Ÿ */
+        case 0x17F: return 's';  /* ſ */
+        default: break;
+        }
+        if ((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E)) return (c & 1) ? c + 1 : c;
+        return (c & 1) ? c : c + 1;
+    }
+    if (c >= 0x386 && c <= 0x3AB) {
+        if (c == 0x386) return 0x3AC;
+        if (c >= 0x388 && c <= 0x38A) return c + 37;
+        if (c == 0x38C) return 0x3CC;
+        if (c == 0x38E || c == 0x38F) return c + 63;
+        if (c >= 0x391 && c != 0x3A2) return c + 32;
+        return c;
+    }
+    if (c == 0x3C2) return 0x3C3; /* final sigma */
+    if (c >= 0x400 && c <= 0x40F) return c + 80;
+    if (c >= 0x410 && c <= 0x42F) return c + 32;
+    if ((c >= 0x460 && c <= 0x481) || (c >= 0x48A && c <= 0x4BF) || (c >= 0x4D0 && c <= 0x4FF))
+        return (c & 1) ? c : c + 1;
+    if (c == 0x4C0) return 0x4CF;
+    if (c >= 0x4C1 && c <= 0x4CE) return (c & 1) ? c + 1 : c;
+    if ((c >= 0x1E00 && c <= 0x1E95) || (c >= 0x1EA0 && c <= 0x1EFF)) return (c & 1) ? c : c + 1;
+    if (c == 0x1E9E) return 0xDF; /* ẞ */
+    return c;
+}
+
+/* The code point at text[*i] (advancing *i); an invalid sequence yields its
+ * first byte as itself, with *out_valid false. */
+static uint32_t next_code_point(const unsigned char *text, size_t size, size_t *i, bool *out_valid)
+{
+    unsigned lead = text[*i];
+    size_t length = lead < 0x80 ? 1 : (lead >= 0xC2 && lead <= 0xDF) ? 2 : (lead & 0xF0) == 0xE0 ? 3
+                                  : (lead >= 0xF0 && lead <= 0xF4) ? 4 : 0;
+    *out_valid = false;
+    if (length == 0 || length > size - *i) {
+        (*i)++;
+        return lead;
+    }
+    uint32_t c = length == 1 ? lead : length == 2 ? (lead & 0x1F) : length == 3 ? (lead & 0x0F) : (lead & 0x07);
+    for (size_t k = 1; k < length; k++) {
+        unsigned next = text[*i + k];
+        if ((next & 0xC0) != 0x80) {
+            (*i)++;
+            return lead;
+        }
+        c = (c << 6) | (next & 0x3F);
+    }
+    static const uint32_t smallest[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (c < smallest[length] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) {
+        (*i)++;
+        return lead;
+    }
+    *i += length;
+    *out_valid = true;
+    return c;
+}
+
+static size_t put_code_point(char *out, uint32_t c)
+{
+    if (c < 0x80) {
+        out[0] = (char)c;
+        return 1;
+    }
+    if (c < 0x800) {
+        out[0] = (char)(0xC0 | (c >> 6));
+        out[1] = (char)(0x80 | (c & 0x3F));
+        return 2;
+    }
+    if (c < 0x10000) {
+        out[0] = (char)(0xE0 | (c >> 12));
+        out[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (c & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (c >> 18));
+    out[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (c & 0x3F));
+    return 4;
+}
+
+bool query_fold_text(const char *text, size_t size, unsigned flags, char **out_text, size_t *capacity, size_t *out_size)
+{
+    /* A folded code point never takes more bytes than the original, and an
+     * invalid byte is copied as one byte: size + 4 is always enough. */
+    if (*capacity < size + 4) {
+        size_t larger = size + 4 > 2 * *capacity ? size + 4 : 2 * *capacity;
+        char *grown = realloc(*out_text, larger);
+        if (!grown) return out_of_memory();
+        *out_text = grown;
+        *capacity = larger;
+    }
+    const unsigned char *bytes = (const unsigned char *)text;
+    char *out = *out_text;
+    size_t used = 0, i = 0;
+    while (i < size) {
+        if (bytes[i] < 0x80) {
+            unsigned char c = bytes[i++];
+            out[used++] = (char)((flags & QUERY_FOLD_CASE) && c >= 'A' && c <= 'Z' ? c + 32 : c);
+            continue;
+        }
+        size_t start = i;
+        bool valid;
+        uint32_t c = next_code_point(bytes, size, &i, &valid);
+        if (!valid) {
+            out[used++] = (char)bytes[start];
+            continue;
+        }
+        if (flags & QUERY_FOLD_DIACRITICS) c = strip_diacritic(c);
+        if (c == 0) continue;
+        if (flags & QUERY_FOLD_CASE) c = fold_case(c);
+        used += put_code_point(out + used, c);
+    }
+    *out_size = used;
+    return true;
+}
+
+/* The bytes of the code point at text[i] (1 for an invalid byte). */
+static size_t code_point_size(const char *text, size_t size, size_t i, bool bytes)
+{
+    if (bytes) return 1;
+    size_t next = i;
+    bool valid;
+    next_code_point((const unsigned char *)text, size, &next, &valid);
+    return next - i;
+}
+
+bool query_like(const char *text, size_t text_size, const char *pattern, size_t pattern_size, bool bytes)
+{
+    size_t t = 0, p = 0, star_pattern = SIZE_MAX, star_text = 0;
+    while (t < text_size) {
+        if (p < pattern_size && pattern[p] == '*') {
+            star_pattern = ++p;
+            star_text = t;
+        } else if (p < pattern_size && pattern[p] == '?') {
+            t += code_point_size(text, text_size, t, bytes);
+            p++;
+        } else if (p < pattern_size && pattern[p] == text[t]) {
+            t++;
+            p++;
+        } else if (star_pattern != SIZE_MAX) {
+            /* Let the last '*' take one more character, and retry after it. */
+            star_text += code_point_size(text, text_size, star_text, bytes);
+            t = star_text;
+            p = star_pattern;
+        } else {
+            return false;
+        }
+    }
+    while (p < pattern_size && pattern[p] == '*') p++;
+    return p == pattern_size;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Numbers across types, and decimal128                                      */
+/* ------------------------------------------------------------------------ */
+
+static locale_t c_locale;
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+static void make_c_locale(void) { c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0); }
+
+/* An unsigned 128-bit integer (no compiler-specific type). */
+typedef struct wide {
+    uint64_t low, high;
+} wide;
+
+static int wide_compare(wide a, wide b)
+{
+    if (a.high != b.high) return a.high < b.high ? -1 : 1;
+    if (a.low != b.low) return a.low < b.low ? -1 : 1;
+    return 0;
+}
+
+static wide wide_add_small(wide a, uint64_t b)
+{
+    wide sum = {a.low + b, a.high};
+    if (sum.low < a.low) sum.high++;
+    return sum;
+}
+
+/* a * 10 (the callers keep it below 2^128). */
+static wide wide_times_ten(wide a)
+{
+    wide eight = {a.low << 3, (a.high << 3) | (a.low >> 61)};
+    wide two = {a.low << 1, (a.high << 1) | (a.low >> 63)};
+    wide sum = {eight.low + two.low, eight.high + two.high};
+    if (sum.low < eight.low) sum.high++;
+    return sum;
+}
+
+static wide wide_divide_small(wide a, uint32_t divisor, uint32_t *out_remainder)
+{
+    uint32_t pieces[4] = {(uint32_t)(a.high >> 32), (uint32_t)a.high, (uint32_t)(a.low >> 32), (uint32_t)a.low};
+    uint64_t remainder = 0;
+    for (int i = 0; i < 4; i++) {
+        uint64_t current = (remainder << 32) | pieces[i];
+        pieces[i] = (uint32_t)(current / divisor);
+        remainder = current % divisor;
+    }
+    *out_remainder = (uint32_t)remainder;
+    return (wide){((uint64_t)pieces[2] << 32) | pieces[3], ((uint64_t)pieces[0] << 32) | pieces[1]};
+}
+
+static bool wide_is_zero(wide a) { return a.low == 0 && a.high == 0; }
+
+#define DECIMAL_BIAS 6176
+#define DECIMAL_MAX_BIASED 12287
+#define DECIMAL_DIGITS 34
+/* 10^34 */
+static const wide decimal_limit = {0x378D8E6400000000ull, 0x0001ED09BEAD87C0ull};
+
+static ce_decimal128 decimal_special(bool negative, bool nan)
+{
+    ce_decimal128 d = {0, (nan ? 0x7C00000000000000ull : 0x7800000000000000ull) | (negative ? 1ull << 63 : 0)};
+    return d;
+}
+
+/* A decimal from a coefficient below 10^34 and an exponent, brought into
+ * the representable range (rounding half to even when digits are lost). */
+static ce_decimal128 decimal_make(bool negative, wide coefficient, int64_t exponent)
+{
+    if (wide_is_zero(coefficient)) {
+        if (exponent < -DECIMAL_BIAS) exponent = -DECIMAL_BIAS;
+        if (exponent > DECIMAL_MAX_BIASED - DECIMAL_BIAS) exponent = DECIMAL_MAX_BIASED - DECIMAL_BIAS;
+    }
+    while (exponent > DECIMAL_MAX_BIASED - DECIMAL_BIAS) {
+        wide larger = wide_times_ten(coefficient);
+        if (wide_compare(larger, decimal_limit) >= 0) return decimal_special(negative, false);
+        coefficient = larger;
+        exponent--;
+    }
+    bool sticky = false;
+    uint32_t last = 0;
+    bool dropped = false;
+    while (exponent < -DECIMAL_BIAS) {
+        if (dropped && last) sticky = true;
+        coefficient = wide_divide_small(coefficient, 10, &last);
+        dropped = true;
+        exponent++;
+    }
+    if (dropped && (last > 5 || (last == 5 && (sticky || (coefficient.low & 1))))) coefficient = wide_add_small(coefficient, 1);
+    uint64_t biased = (uint64_t)(exponent + DECIMAL_BIAS);
+    ce_decimal128 d = {coefficient.low, (negative ? 1ull << 63 : 0) | (biased << 49) | coefficient.high};
+    return d;
+}
+
+/* A decimal from text: [sign] digits [. digits] [e [sign] digits], or
+ * inf, infinity, nan. Rounds to 34 digits, half to even. */
+static bool decimal_from_text(const char *text, ce_decimal128 *out)
+{
+    const char *c = text;
+    bool negative = false;
+    if (*c == '-' || *c == '+') negative = *c++ == '-';
+    if (strcasecmp(c, "inf") == 0 || strcasecmp(c, "infinity") == 0) {
+        *out = decimal_special(negative, false);
+        return true;
+    }
+    if (strcasecmp(c, "nan") == 0) {
+        *out = decimal_special(false, true);
+        return true;
+    }
+    wide coefficient = {0, 0};
+    int digits = 0, round_digit = -1;
+    bool sticky = false, seen_point = false, any_digit = false;
+    int64_t adjust = 0;
+    for (; *c; c++) {
+        if (*c >= '0' && *c <= '9') {
+            unsigned digit = (unsigned)(*c - '0');
+            any_digit = true;
+            if (digits == 0 && digit == 0) {
+                if (seen_point) adjust--;
+            } else if (digits < DECIMAL_DIGITS) {
+                coefficient = wide_add_small(wide_times_ten(coefficient), digit);
+                digits++;
+                if (seen_point) adjust--;
+            } else {
+                if (round_digit < 0) round_digit = (int)digit;
+                else if (digit) sticky = true;
+                if (!seen_point) adjust++;
+            }
+        } else if (*c == '.' && !seen_point) {
+            seen_point = true;
+        } else {
+            break;
+        }
+    }
+    if (!any_digit) return false;
+    int64_t exponent = 0;
+    if (*c == 'e' || *c == 'E') {
+        c++;
+        bool negative_exponent = false;
+        if (*c == '-' || *c == '+') negative_exponent = *c++ == '-';
+        if (!(*c >= '0' && *c <= '9')) return false;
+        for (; *c >= '0' && *c <= '9'; c++)
+            if (exponent < 1000000) exponent = exponent * 10 + (*c - '0');
+        if (negative_exponent) exponent = -exponent;
+    }
+    if (*c) return false;
+    exponent += adjust;
+    if (round_digit > 5 || (round_digit == 5 && (sticky || (coefficient.low & 1)))) {
+        coefficient = wide_add_small(coefficient, 1);
+        if (wide_compare(coefficient, decimal_limit) == 0) {
+            uint32_t remainder;
+            coefficient = wide_divide_small(coefficient, 10, &remainder);
+            exponent++;
+        }
+    }
+    *out = decimal_make(negative, coefficient, exponent);
+    return true;
+}
+
+static ce_decimal128 decimal_from_int(int64_t value)
+{
+    uint64_t magnitude = value < 0 ? 0 - (uint64_t)value : (uint64_t)value;
+    return decimal_make(value < 0, (wide){magnitude, 0}, 0);
+}
+
+static ce_decimal128 decimal_from_double(double value)
+{
+    if (isnan(value)) return decimal_special(false, true);
+    if (isinf(value)) return decimal_special(value < 0, false);
+    pthread_once(&c_locale_once, make_c_locale);
+    char text[64];
+    locale_t previous = c_locale ? uselocale(c_locale) : (locale_t)0;
+    snprintf(text, sizeof text, "%.17g", value);
+    if (c_locale) uselocale(previous);
+    ce_decimal128 result;
+    if (!decimal_from_text(text, &result)) result = decimal_special(false, true);
+    return result;
+}
+
+static bool decimal_is_nan(ce_decimal128 d) { return ((d.high >> 58) & 0x1F) == 0x1F; }
+
+static bool is_number_type(ce_type type)
+{
+    return type == CE_TYPE_INT || type == CE_TYPE_FLOAT || type == CE_TYPE_DOUBLE || type == CE_TYPE_DECIMAL128;
+}
+
+static double real_of(const ce_value *v) { return v->type == CE_TYPE_FLOAT ? (double)v->float_value : v->double_value; }
+
+static bool value_is_nan(const ce_value *v)
+{
+    switch (v->type) {
+    case CE_TYPE_FLOAT: return isnan(v->float_value);
+    case CE_TYPE_DOUBLE: return isnan(v->double_value);
+    case CE_TYPE_DECIMAL128: return decimal_is_nan(v->decimal);
+    default: return false;
+    }
+}
+
+static ce_decimal128 decimal_of(const ce_value *v)
+{
+    switch (v->type) {
+    case CE_TYPE_INT: return decimal_from_int(v->integer);
+    case CE_TYPE_FLOAT:
+    case CE_TYPE_DOUBLE: return decimal_from_double(real_of(v));
+    default: return v->decimal;
+    }
+}
+
+/* trunc, floor and ceil without libm (the engine links no math library). */
+static double whole_part(double x)
+{
+    if (!(x < 4503599627370496.0 && x > -4503599627370496.0)) return x; /* integral already (or NaN) */
+    return (double)(int64_t)x;
+}
+static double floor_of(double x)
+{
+    double whole = whole_part(x);
+    return whole > x ? whole - 1 : whole;
+}
+static double ceil_of(double x)
+{
+    double whole = whole_part(x);
+    return whole < x ? whole + 1 : whole;
+}
+
+/* The order of an int and a double: -1, 0, 1 (the double is not NaN). */
+static int compare_int_double(int64_t i, double d)
+{
+    if (d >= 9223372036854775808.0) return -1;
+    if (d < -9223372036854775808.0) return 1;
+    double whole = whole_part(d);
+    int64_t w = (int64_t)whole;
+    if (i != w) return i < w ? -1 : 1;
+    double fraction = d - whole;
+    return fraction > 0 ? -1 : fraction < 0 ? 1 : 0;
+}
+
+enum { ORDER_INCOMPARABLE = 2, ORDER_UNORDERED = 3 };
+
+/* The order of two numbers of any numeric types: -1, 0, 1, or
+ * ORDER_UNORDERED when one is NaN. */
+static int compare_numbers(const ce_value *a, const ce_value *b)
+{
+    if (value_is_nan(a) || value_is_nan(b)) return ORDER_UNORDERED;
+    if (a->type == CE_TYPE_DECIMAL128 || b->type == CE_TYPE_DECIMAL128) {
+        ce_value x = {.type = CE_TYPE_DECIMAL128}, y = {.type = CE_TYPE_DECIMAL128};
+        x.decimal = decimal_of(a);
+        y.decimal = decimal_of(b);
+        return value_compare(&x, &y);
+    }
+    if (a->type == CE_TYPE_INT && b->type == CE_TYPE_INT)
+        return a->integer < b->integer ? -1 : a->integer > b->integer;
+    if (a->type == CE_TYPE_INT) return compare_int_double(a->integer, real_of(b));
+    if (b->type == CE_TYPE_INT) return -compare_int_double(b->integer, real_of(a));
+    double x = real_of(a), y = real_of(b);
+    return x < y ? -1 : x > y;
+}
+
+static bool is_text_type(ce_type type) { return type == CE_TYPE_STRING || type == CE_TYPE_BINARY; }
+
+static void text_of(const ce_value *v, const char **out_data, size_t *out_size)
+{
+    if (v->type == CE_TYPE_STRING) {
+        *out_data = v->string.data;
+        *out_size = v->string.size;
+    } else {
+        *out_data = (const char *)v->binary.data;
+        *out_size = v->binary.size;
+    }
+}
+
+static int compare_text(const char *a, size_t a_size, const char *b, size_t b_size)
+{
+    size_t shorter = a_size < b_size ? a_size : b_size;
+    int order = shorter ? memcmp(a, b, shorter) : 0;
+    if (order) return order < 0 ? -1 : 1;
+    return a_size < b_size ? -1 : a_size > b_size;
+}
+
+/* The order of two non-null values: -1, 0, 1, ORDER_UNORDERED (NaN) or
+ * ORDER_INCOMPARABLE (types that do not compare). */
+static int order_values(const ce_value *a, const ce_value *b)
+{
+    if (is_number_type(a->type) && is_number_type(b->type)) return compare_numbers(a, b);
+    if (is_text_type(a->type) && is_text_type(b->type)) {
+        const char *x, *y;
+        size_t x_size, y_size;
+        text_of(a, &x, &x_size);
+        text_of(b, &y, &y_size);
+        return compare_text(x, x_size, y, y_size);
+    }
+    if (a->type != b->type) return ORDER_INCOMPARABLE;
+    return value_compare(a, b);
+}
+
+/* Buffers for folding both sides of a comparison with [c] or [d]. */
+typedef struct folder {
+    char *buffers[2];
+    size_t capacities[2];
+} folder;
+
+static void folder_free(folder *f)
+{
+    free(f->buffers[0]);
+    free(f->buffers[1]);
+    memset(f, 0, sizeof *f);
+}
+
+static bool text_operator(parse_op op, const char *a, size_t a_size, const char *b, size_t b_size, bool bytes)
+{
+    switch (op) {
+    case PARSE_OP_BEGINS_WITH: return a_size >= b_size && (b_size == 0 || memcmp(a, b, b_size) == 0);
+    case PARSE_OP_ENDS_WITH: return a_size >= b_size && (b_size == 0 || memcmp(a + a_size - b_size, b, b_size) == 0);
+    case PARSE_OP_CONTAINS: return b_size == 0 || (a_size >= b_size && memmem(a, a_size, b, b_size) != NULL);
+    case PARSE_OP_LIKE: return query_like(a, a_size, b, b_size, bytes);
+    case PARSE_OP_EQUAL: return a_size == b_size && (a_size == 0 || memcmp(a, b, a_size) == 0);
+    case PARSE_OP_NOT_EQUAL: return !(a_size == b_size && (a_size == 0 || memcmp(a, b, a_size) == 0));
+    default: break;
+    }
+    int order = compare_text(a, a_size, b, b_size);
+    switch (op) {
+    case PARSE_OP_LESS: return order < 0;
+    case PARSE_OP_LESS_EQUAL: return order <= 0;
+    case PARSE_OP_GREATER: return order > 0;
+    case PARSE_OP_GREATER_EQUAL: return order >= 0;
+    default: return false;
+    }
+}
+
+static bool is_string_operator(parse_op op)
+{
+    return op == PARSE_OP_BEGINS_WITH || op == PARSE_OP_ENDS_WITH || op == PARSE_OP_CONTAINS || op == PARSE_OP_LIKE;
+}
+
+/* The result of `a op b` (op: ==, !=, <, <=, >, >=, or a string operator)
+ * for any two values, with the semantics of query.h. */
+static bool compare_values(const ce_value *a, parse_op op, const ce_value *b, unsigned flags, folder *f, bool *out)
+{
+    bool a_null = a->type == CE_TYPE_NULL, b_null = b->type == CE_TYPE_NULL;
+    if (a_null || b_null) {
+        *out = op == PARSE_OP_EQUAL ? a_null && b_null : op == PARSE_OP_NOT_EQUAL ? !(a_null && b_null) : false;
+        return true;
+    }
+    if (is_string_operator(op) || (is_text_type(a->type) && is_text_type(b->type))) {
+        if (!is_text_type(a->type) || !is_text_type(b->type)) {
+            *out = op == PARSE_OP_NOT_EQUAL;
+            return true;
+        }
+        const char *x, *y;
+        size_t x_size, y_size;
+        text_of(a, &x, &x_size);
+        text_of(b, &y, &y_size);
+        bool strings = a->type == CE_TYPE_STRING && b->type == CE_TYPE_STRING;
+        if (flags && strings) {
+            if (!query_fold_text(x, x_size, flags, &f->buffers[0], &f->capacities[0], &x_size) ||
+                !query_fold_text(y, y_size, flags, &f->buffers[1], &f->capacities[1], &y_size))
+                return false;
+            x = f->buffers[0];
+            y = f->buffers[1];
+        }
+        *out = text_operator(op, x, x_size, y, y_size, !strings);
+        return true;
+    }
+    int order = order_values(a, b);
+    bool both_nan = order == ORDER_UNORDERED && value_is_nan(a) && value_is_nan(b);
+    switch (op) {
+    case PARSE_OP_EQUAL: *out = order == 0 || both_nan; break;
+    case PARSE_OP_NOT_EQUAL: *out = !(order == 0 || both_nan); break;
+    case PARSE_OP_LESS: *out = order == -1; break;
+    case PARSE_OP_LESS_EQUAL: *out = order == -1 || order == 0; break;
+    case PARSE_OP_GREATER: *out = order == 1; break;
+    case PARSE_OP_GREATER_EQUAL: *out = order == 1 || order == 0; break;
+    default: *out = false; break;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The bound tree                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* A step of a key path from one object to others. */
+typedef enum hop_kind {
+    HOP_LINK,     /* from.column: a to-one link */
+    HOP_LINKS,    /* from.column: a list, set or dictionary of links (every target) */
+    HOP_BACKLINKS /* the objects of origin.origin_column that link to the object (in `from`) */
+} hop_kind;
+
+typedef struct path_hop {
+    hop_kind kind;
+    ce_table_key from;
+    ce_column_key column;
+    ce_table_key to;
+} path_hop;
+
+/* What a key path ends at, in the last table it reaches. */
+typedef enum path_final {
+    FINAL_COLUMN,     /* a property holding one value */
+    FINAL_OBJECT,     /* the objects reached (a path ending at a link, or a SUBQUERY variable) */
+    FINAL_COLLECTION, /* the elements of a list or set of values, or a dictionary's values */
+    FINAL_KEYS,       /* a dictionary's keys */
+    FINAL_ENTRY       /* a dictionary's value under one key (null when the key is absent) */
+} path_final;
+
+typedef enum path_aggregate { PATH_ALL_VALUES, PATH_COUNT, PATH_SUM, PATH_AVG, PATH_MIN, PATH_MAX } path_aggregate;
+
+/* A property path bound to the queried table: a column of the object itself
+ * (`local`: the leaf kernels read it), or a path through links,
+ * collections, backlinks and dictionaries, read object by object. */
+typedef struct bound_path {
+    size_t position;     /* in the predicate, for messages */
+    ce_column_key column; /* the final property's column */
+    ce_type type;        /* the final values' type (elements; CE_TYPE_LINK for objects; CE_TYPE_MIXED: any) */
+    bool nullable;
+    bool indexed;
+    bool primary_key;
+    bool size_of;        /* `.@count` / `.@size` of a string or binary: its length (an int) */
+    unsigned slot;       /* the column's slot in an evaluation (local paths) */
+    const char *description; /* "Table.property", owned by the bound query */
+    bool local;
+    const path_hop *hops; /* owned by the bound query */
+    size_t hop_count;
+    ce_table_key final_table;
+    path_final final;
+    path_aggregate aggregate;
+    bool multi;          /* several values (before an aggregate makes one of them) */
+    bool from_variable;  /* rooted at the SUBQUERY variable's object */
+    const char *entry_key; /* FINAL_ENTRY */
+    size_t entry_key_size;
+    bool link_column;    /* a to-one link of the object itself, compared as its stored key + 1 */
+} bound_path;
+
+typedef enum operand_kind { OPERAND_VALUE, OPERAND_LIST, OPERAND_PATH, OPERAND_SUBQUERY } operand_kind;
+
+typedef struct operand {
+    operand_kind kind;
+    size_t position;
+    ce_value value;        /* VALUE */
+    const char *text;      /* VALUE: a number literal as written, else NULL */
+    const ce_value *list;  /* LIST */
+    const char **texts;    /* LIST: each element's number text or NULL */
+    size_t list_count;
+    bool from_argument;    /* for messages */
+    int argument;
+    bound_path path;       /* PATH; SUBQUERY: the collection of objects */
+    size_t subquery;       /* SUBQUERY: the bound predicate over the collection's objects */
+} operand;
+
+typedef enum kernel_kind {
+    KERNEL_INT,       /* int or bool column (or a length): values op integer */
+    KERNEL_INT_IN,    /* the same, value in a sorted list of integers */
+    KERNEL_REAL,      /* float or double column: values op real (not NaN) */
+    KERNEL_REAL_NAN,  /* float or double column: value is NaN (negate: is not) */
+    KERNEL_NULL,      /* value is null (negate: is not) */
+    KERNEL_TIMESTAMP, /* values op constant */
+    KERNEL_FIXED,     /* decimal128, object id, uuid: values op constant */
+    KERNEL_TEXT,      /* string or binary: values op constant (folded with flags) */
+    KERNEL_IN_SET,    /* any column: value in a set of constants */
+    KERNEL_GENERIC    /* per object: left op right, each a path or a value */
+} kernel_kind;
+
+/* A hash set of values (KERNEL_IN_SET): open addressing, slots hold index + 1. */
+typedef struct value_set {
+    ce_value *values;
+    size_t count;
+    size_t *slots;
+    size_t capacity; /* a power of two, at least twice count */
+    bool has_null;
+} value_set;
+
+typedef enum bound_kind { BOUND_TRUE, BOUND_FALSE, BOUND_AND, BOUND_OR, BOUND_NOT, BOUND_COMPARE } bound_kind;
+
+typedef struct bound_node {
+    bound_kind kind;
+    size_t position;
+    size_t first_child, child_count; /* AND, OR, NOT: indexes into bound_query.children */
+    /* COMPARE */
+    kernel_kind kernel;
+    parse_op op;
+    unsigned flags;   /* QUERY_FOLD_CASE, QUERY_FOLD_DIACRITICS */
+    bool nulls_match; /* objects whose value is null match too (x != 5) */
+    bool negate;      /* KERNEL_NULL, KERNEL_REAL_NAN */
+    bound_path path;  /* every kernel but GENERIC */
+    int64_t integer;  /* KERNEL_INT */
+    double real;      /* KERNEL_REAL */
+    ce_value constant; /* KERNEL_TIMESTAMP, KERNEL_FIXED, KERNEL_TEXT */
+    int64_t *integers; /* KERNEL_INT_IN, sorted, distinct */
+    size_t integer_count;
+    value_set set;     /* KERNEL_IN_SET */
+    operand left, right; /* KERNEL_GENERIC */
+    parse_quantifier quantifier; /* KERNEL_GENERIC: over the left side's values */
+} bound_node;
+
+typedef struct bound_query {
+    bound_node *nodes;
+    size_t node_count, node_capacity;
+    size_t *children;
+    size_t child_count, child_capacity;
+    size_t root;
+    /* The columns the tree reads, one slot each. */
+    ce_column_key *slot_columns;
+    ce_type *slot_types;
+    bool *slot_nullable;
+    size_t slot_count, slot_capacity;
+    char **blocks; /* owned bytes: descriptions, converted and folded constants */
+    size_t block_count, block_capacity;
+} bound_query;
+
+static bool grow_array(void **array, size_t *capacity, size_t count, size_t element_size)
+{
+    if (count < *capacity) return true;
+    size_t larger = *capacity ? 2 * *capacity : 8;
+    void *grown = realloc(*array, larger * element_size);
+    if (!grown) return out_of_memory();
+    *array = grown;
+    *capacity = larger;
+    return true;
+}
+
+static void value_set_free(value_set *set)
+{
+    free(set->values);
+    free(set->slots);
+    memset(set, 0, sizeof *set);
+}
+
+static void bound_query_free(bound_query *bound)
+{
+    for (size_t i = 0; i < bound->node_count; i++) {
+        free(bound->nodes[i].integers);
+        value_set_free(&bound->nodes[i].set);
+    }
+    for (size_t i = 0; i < bound->block_count; i++) free(bound->blocks[i]);
+    free(bound->nodes);
+    free(bound->children);
+    free(bound->slot_columns);
+    free(bound->slot_types);
+    free(bound->slot_nullable);
+    free(bound->blocks);
+    memset(bound, 0, sizeof *bound);
+}
+
+/* Bytes owned by the bound query: a copy of `data` (zeros if NULL), NUL-terminated. */
+static bool keep_bytes(bound_query *bound, const void *data, size_t size, char **out)
+{
+    if (!grow_array((void **)&bound->blocks, &bound->block_capacity, bound->block_count, sizeof *bound->blocks))
+        return false;
+    /* Aligned for any type: lists of values live in blocks too. */
+    char *block = calloc(1, size + 1);
+    if (!block) return out_of_memory();
+    if (size && data) memcpy(block, data, size);
+    bound->blocks[bound->block_count++] = block;
+    *out = block;
+    return true;
+}
+
+static bool value_set_add(value_set *set, const ce_value *value)
+{
+    if (value->type == CE_TYPE_NULL) {
+        set->has_null = true;
+        return true;
+    }
+    ce_value *grown = realloc(set->values, (set->count + 1) * sizeof *grown);
+    if (!grown) return out_of_memory();
+    set->values = grown;
+    set->values[set->count++] = *value;
+    return true;
+}
+
+static bool value_set_find(const value_set *set, const ce_value *value)
+{
+    if (value->type == CE_TYPE_NULL) return set->has_null;
+    if (!set->capacity) return false;
+    size_t mask = set->capacity - 1;
+    for (size_t slot = (size_t)value_hash(value) & mask;; slot = (slot + 1) & mask) {
+        size_t entry = set->slots[slot];
+        if (!entry) return false;
+        if (value_equal(&set->values[entry - 1], value)) return true;
+    }
+}
+
+/* Builds the table of a set once its values are in. */
+static bool value_set_index(value_set *set)
+{
+    size_t capacity = 4;
+    while (capacity < 2 * set->count + 1) capacity *= 2;
+    set->slots = calloc(capacity, sizeof *set->slots);
+    if (!set->slots) return out_of_memory();
+    set->capacity = capacity;
+    for (size_t i = 0; i < set->count; i++) {
+        if (value_set_find(set, &set->values[i])) continue;
+        size_t slot = (size_t)value_hash(&set->values[i]) & (capacity - 1);
+        while (set->slots[slot]) slot = (slot + 1) & (capacity - 1);
+        set->slots[slot] = i + 1;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Queries and their arguments                                               */
+/* ------------------------------------------------------------------------ */
+
+/* What a ce_query and the ce_results made from it share. */
+typedef struct query_core {
+    atomic_int references;
+    ce_table_key table;
+    parse_tree tree;
+    ce_query_argument *arguments; /* deep copies of the caller's */
+    size_t argument_count;
+    char **argument_blocks;
+    size_t argument_block_count;
+    /* The tree bound to the schema of the transaction state `stamp`. */
+    bound_query bound;
+    bool is_bound;
+    uint64_t bound_stamp;
+    size_t column_count; /* the table's column slots when bound */
+} query_core;
+
+struct ce_query {
+    query_core *core;
+};
+
+static void query_core_release(query_core *core)
+{
+    if (!core || atomic_fetch_sub(&core->references, 1) != 1) return;
+    parse_tree_free(&core->tree);
+    for (size_t i = 0; i < core->argument_block_count; i++) free(core->argument_blocks[i]);
+    free(core->argument_blocks);
+    free(core->arguments);
+    bound_query_free(&core->bound);
+    free(core);
+}
+
+static bool keep_argument_bytes(query_core *core, const void *data, size_t size, const void **out)
+{
+    char **grown = realloc(core->argument_blocks, (core->argument_block_count + 1) * sizeof *grown);
+    if (!grown) return out_of_memory();
+    core->argument_blocks = grown;
+    char *copy = malloc(size + 1);
+    if (!copy) return out_of_memory();
+    if (size) memcpy(copy, data, size);
+    copy[size] = 0;
+    core->argument_blocks[core->argument_block_count++] = copy;
+    *out = copy;
+    return true;
+}
+
+static bool check_argument_value(const ce_value *value, size_t index)
+{
+    switch (value->type) {
+    case CE_TYPE_NULL:
+    case CE_TYPE_INT:
+    case CE_TYPE_BOOL:
+    case CE_TYPE_FLOAT:
+    case CE_TYPE_DOUBLE:
+    case CE_TYPE_DECIMAL128:
+    case CE_TYPE_OBJECT_ID:
+    case CE_TYPE_UUID:
+    case CE_TYPE_LINK: return true;
+    case CE_TYPE_STRING:
+    case CE_TYPE_BINARY:
+        if (value->string.size && !value->string.data)
+            return ce_fail(CE_ERR_INVALID_ARGUMENT, "query argument %zu: a %s of %zu bytes without data", index,
+                           ce_type_name(value->type), value->string.size);
+        return true;
+    case CE_TYPE_TIMESTAMP:
+        if (!value_timestamp_is_valid(value->timestamp))
+            return ce_fail(CE_ERR_INVALID_ARGUMENT,
+                           "query argument %zu: the timestamp (%lld s, %d ns) is malformed: nanoseconds must lie "
+                           "within +-999999999 and have the sign of seconds",
+                           index, (long long)value->timestamp.seconds, (int)value->timestamp.nanoseconds);
+        return true;
+    case CE_TYPE_MIXED:
+    case CE_TYPE_LIST:
+    case CE_TYPE_DICTIONARY: break;
+    }
+    return ce_fail(CE_ERR_INVALID_ARGUMENT, "query argument %zu has type %d, which is not a value a query compares",
+                   index, (int)value->type);
+}
+
+/* A copy of a value whose bytes the core owns. */
+static bool copy_argument_value(query_core *core, const ce_value *value, size_t index, ce_value *out)
+{
+    if (!check_argument_value(value, index)) return false;
+    *out = *value;
+    if (value->type == CE_TYPE_STRING || value->type == CE_TYPE_BINARY) {
+        const void *copy;
+        if (!keep_argument_bytes(core, value->string.data, value->string.size, &copy)) return false;
+        if (value->type == CE_TYPE_STRING) out->string.data = copy;
+        else out->binary.data = copy;
+    }
+    return true;
+}
+
+static bool copy_arguments(query_core *core, const ce_query_argument *arguments, size_t count)
+{
+    if (count && !arguments) return ce_fail(CE_ERR_INVALID_ARGUMENT, "%zu query arguments were announced but none given", count);
+    core->arguments = calloc(count + 1, sizeof *core->arguments);
+    if (!core->arguments) return out_of_memory();
+    core->argument_count = count;
+    for (size_t i = 0; i < count; i++) {
+        const ce_query_argument *argument = &arguments[i];
+        ce_query_argument *copy = &core->arguments[i];
+        copy->kind = argument->kind;
+        if (argument->kind == CE_QUERY_ARGUMENT_VALUE) {
+            if (!copy_argument_value(core, &argument->value, i, &copy->value)) return false;
+        } else if (argument->kind == CE_QUERY_ARGUMENT_LIST) {
+            if (argument->list_count && !argument->list)
+                return ce_fail(CE_ERR_INVALID_ARGUMENT, "query argument %zu: a list of %zu values without values", i,
+                               argument->list_count);
+            const void *values;
+            if (!keep_argument_bytes(core, argument->list, argument->list_count * sizeof(ce_value), &values)) return false;
+            ce_value *list = (ce_value *)values;
+            for (size_t k = 0; k < argument->list_count; k++) {
+                if (argument->list[k].type == CE_TYPE_NULL) continue;
+                if (!copy_argument_value(core, &argument->list[k], i, &list[k])) return false;
+            }
+            copy->list = list;
+            copy->list_count = argument->list_count;
+        } else {
+            return ce_fail(CE_ERR_INVALID_ARGUMENT, "query argument %zu has an unknown kind %d", i, (int)argument->kind);
+        }
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Binding                                                                   */
+/* ------------------------------------------------------------------------ */
+
+typedef struct binder {
+    query_core *core;
+    ce_txn *txn;
+    bound_query *out;
+    const char *table_name;
+    folder folder;
+    /* What messages quote: the predicate, or a key path given on its own. */
+    const char *text;
+    size_t text_length;
+    const char *subject; /* "Invalid predicate", "Invalid key path '...'" */
+    /* Inside SUBQUERY(collection, $x, ...): key paths start at $x, an object
+     * of variable_table, and every comparison is evaluated object by object. */
+    const char *variable;
+    ce_table_key variable_table;
+} binder;
+
+/* Every bind error names the position and token of the predicate. */
+static bool bind_error(const binder *b, size_t position, const char *format, ...) CE_PRINTF(3, 4);
+static bool bind_error(const binder *b, size_t position, const char *format, ...)
+{
+    char what[384], token[128];
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(what, sizeof what, format, arguments);
+    va_end(arguments);
+    parse_describe_token(b->text, b->text_length, position, token, sizeof token);
+    if (position >= b->text_length)
+        return ce_fail(CE_ERR_INVALID_QUERY, "%s: at position %zu (end of predicate): %s", b->subject, position, what);
+    return ce_fail(CE_ERR_INVALID_QUERY, "%s: at position %zu ('%s'): %s", b->subject, position, token, what);
+}
+
+/* "an int (5)", "a string ('abc')", "argument 2 (a string)", ... for messages. */
+static void describe_operand_value(const operand *o, const ce_value *value, char *out, size_t size)
+{
+    char shown[96];
+    switch (value->type) {
+    case CE_TYPE_NULL: snprintf(shown, sizeof shown, "nil"); break;
+    case CE_TYPE_INT: snprintf(shown, sizeof shown, "an int (%lld)", (long long)value->integer); break;
+    case CE_TYPE_BOOL: snprintf(shown, sizeof shown, "a bool (%s)", value->boolean ? "true" : "false"); break;
+    case CE_TYPE_FLOAT: snprintf(shown, sizeof shown, "a float (%g)", (double)value->float_value); break;
+    case CE_TYPE_DOUBLE: snprintf(shown, sizeof shown, "a double (%g)", value->double_value); break;
+    case CE_TYPE_STRING: {
+        char text[40];
+        size_t n = value->string.size < 32 ? value->string.size : 32, used = 0;
+        for (size_t i = 0; i < n; i++) {
+            unsigned char c = (unsigned char)value->string.data[i];
+            text[used++] = (c >= 0x20 && c < 0x7F) ? (char)c : '?';
+        }
+        text[used] = 0;
+        snprintf(shown, sizeof shown, "a string ('%s%s')", text, value->string.size > 32 ? "..." : "");
+        break;
+    }
+    case CE_TYPE_LINK: snprintf(shown, sizeof shown, "an object"); break;
+    default: snprintf(shown, sizeof shown, "a %s", ce_type_name(value->type)); break;
+    }
+    if (o && o->from_argument) snprintf(out, size, "argument %d, %s", o->argument, shown);
+    else snprintf(out, size, "%s", shown);
+}
+
+static bool path_slot(bound_query *bound, const bound_path *path, unsigned *out_slot)
+{
+    for (size_t i = 0; i < bound->slot_count; i++) {
+        if (bound->slot_columns[i] == path->column) {
+            *out_slot = (unsigned)i;
+            return true;
+        }
+    }
+    size_t capacity = bound->slot_capacity;
+    if (!grow_array((void **)&bound->slot_columns, &capacity, bound->slot_count, sizeof *bound->slot_columns))
+        return false;
+    size_t other = bound->slot_capacity;
+    if (!grow_array((void **)&bound->slot_types, &other, bound->slot_count, sizeof *bound->slot_types)) return false;
+    other = bound->slot_capacity;
+    if (!grow_array((void **)&bound->slot_nullable, &other, bound->slot_count, sizeof *bound->slot_nullable))
+        return false;
+    bound->slot_capacity = capacity;
+    bound->slot_columns[bound->slot_count] = path->column;
+    bound->slot_types[bound->slot_count] = path->type;
+    bound->slot_nullable[bound->slot_count] = path->nullable;
+    *out_slot = (unsigned)bound->slot_count++;
+    return true;
+}
+
+static bool not_a_collection(const binder *b, size_t position, const char *table, const char *property)
+{
+    return bind_error(b, position, "property '%s.%s' is not a link/collection", table, property);
+}
+
+static const char *kind_name(const table_property *property)
+{
+    if (property->collection == CE_COLLECTION_LIST) return property->type == CE_TYPE_LINK ? "list of links" : "list";
+    if (property->collection == CE_COLLECTION_SET) return property->type == CE_TYPE_LINK ? "set of links" : "set";
+    if (property->collection == CE_COLLECTION_DICTIONARY)
+        return property->type == CE_TYPE_LINK ? "dictionary of links" : "dictionary";
+    if (property->type == CE_TYPE_LINK) return "link";
+    if (property->type == CE_TYPE_MIXED) return "mixed property";
+    return ce_type_name(property->type);
+}
+
+static bool is_aggregate_name(const char *name)
+{
+    return strcmp(name, "sum") == 0 || strcmp(name, "avg") == 0 || strcmp(name, "min") == 0 || strcmp(name, "max") == 0;
+}
+
+static path_aggregate aggregate_of_name(const char *name)
+{
+    if (strcmp(name, "count") == 0 || strcmp(name, "size") == 0) return PATH_COUNT;
+    if (strcmp(name, "sum") == 0) return PATH_SUM;
+    if (strcmp(name, "avg") == 0) return PATH_AVG;
+    if (strcmp(name, "min") == 0) return PATH_MIN;
+    return PATH_MAX;
+}
+
+/* A path under construction. */
+typedef struct path_builder {
+    path_hop hops[16];
+    size_t hop_count;
+    char description[256];
+} path_builder;
+
+static bool add_hop(binder *b, path_builder *builder, size_t position, hop_kind kind, ce_table_key from,
+                    ce_column_key column, ce_table_key to)
+{
+    if (builder->hop_count == sizeof builder->hops / sizeof *builder->hops)
+        return bind_error(b, position, "the key path goes through more than %zu links",
+                          sizeof builder->hops / sizeof *builder->hops);
+    builder->hops[builder->hop_count++] = (path_hop){kind, from, column, to};
+    return true;
+}
+
+static void describe_more(path_builder *builder, const char *separator, const char *name)
+{
+    size_t used = strlen(builder->description);
+    snprintf(builder->description + used, sizeof builder->description - used, "%s%s", separator, name);
+}
+
+/* Finishes a path: its description and hops kept by the bound query, and
+ * the slot of a local column. */
+static bool finish_path(binder *b, path_builder *builder, bound_path *out)
+{
+    if ((out->aggregate == PATH_SUM || out->aggregate == PATH_AVG) && !is_number_type(out->type))
+        return bind_error(b, out->position, "'@%s' needs numbers, and '%s' holds %s values",
+                          out->aggregate == PATH_SUM ? "sum" : "avg", builder->description, ce_type_name(out->type));
+    if ((out->aggregate == PATH_MIN || out->aggregate == PATH_MAX) && !is_number_type(out->type) &&
+        out->type != CE_TYPE_TIMESTAMP)
+        return bind_error(b, out->position, "'@%s' needs numbers or timestamps, and '%s' holds %s values",
+                          out->aggregate == PATH_MIN ? "min" : "max", builder->description, ce_type_name(out->type));
+    char *kept;
+    if (!keep_bytes(b->out, builder->description, strlen(builder->description), &kept)) return false;
+    out->description = kept;
+    out->hop_count = builder->hop_count;
+    if (builder->hop_count) {
+        if (!keep_bytes(b->out, builder->hops, builder->hop_count * sizeof *builder->hops, &kept)) return false;
+        out->hops = (const path_hop *)(const void *)kept;
+    }
+    out->local = !out->from_variable && builder->hop_count == 0 && out->final == FINAL_COLUMN &&
+                 out->aggregate == PATH_ALL_VALUES && out->type != CE_TYPE_MIXED;
+    /* A to-one link of the object itself: its column holds the target's key
+     * + 1 (0: null), which the leaf kernels compare. */
+    if (!out->from_variable && builder->hop_count == 1 && builder->hops[0].kind == HOP_LINK && out->final == FINAL_OBJECT &&
+        out->aggregate == PATH_ALL_VALUES) {
+        out->link_column = true;
+        out->local = true;
+        out->column = builder->hops[0].column;
+    }
+    if (!out->local) return true;
+    bound_path slot_path = *out;
+    if (out->link_column) slot_path.type = CE_TYPE_INT, slot_path.nullable = false;
+    if (!path_slot(b->out, &slot_path, &out->slot)) return false;
+    return true;
+}
+
+/*
+ * Binds a key path of `tree` (the predicate's, or a %K argument's own tree)
+ * to the queried table: property names, through to-one links, lists, sets
+ * and dictionaries of links, and @links.Class.property backlinks, to a
+ * property, the objects reached, a collection's elements, a dictionary's
+ * keys, values or entry, with @count/@size, @sum, @avg, @min, @max. Positions
+ * in messages are the predicate's: `at` overrides the tree's own positions
+ * for a %K argument.
+ */
+static bool bind_key_path(binder *b, const parse_tree *tree, const parse_node *node, size_t at, bool use_at,
+                          bound_path *out)
+{
+    const parse_component *components = &tree->components[node->first_item];
+    size_t count = node->item_count;
+    size_t position = use_at ? at : components[0].position;
+#define AT(i) (use_at ? at : components[i].position)
+    memset(out, 0, sizeof *out);
+    out->position = position;
+    path_builder builder;
+    builder.hop_count = 0;
+    ce_table_key table = b->core->table;
+    const char *table_name = b->table_name;
+    size_t i = 0;
+    if (components[0].kind == PARSE_COMPONENT_VARIABLE) {
+        if (!b->variable || strcmp(components[0].name, b->variable) != 0) {
+            if (b->variable)
+                return bind_error(b, position, "'$%s' is not defined here: this SUBQUERY's variable is $%s",
+                                  components[0].name, b->variable);
+            return bind_error(b, position, "'$%s' is not defined here: a variable exists only inside SUBQUERY(collection, $%s, ...)",
+                              components[0].name, components[0].name);
+        }
+        out->from_variable = true;
+        table = b->variable_table;
+        if (!table_name_of(b->txn, table, &table_name)) return false;
+        i = 1;
+    } else if (b->variable) {
+        return bind_error(b, position, "inside SUBQUERY, a key path starts with its variable ($%s)", b->variable);
+    }
+    snprintf(builder.description, sizeof builder.description, "%s", table_name);
+    if (i == count) {
+        /* The variable alone: the object itself. */
+        out->final = FINAL_OBJECT;
+        out->type = CE_TYPE_LINK;
+        out->final_table = table;
+        return finish_path(b, &builder, out);
+    }
+    bool ended = false; /* the path reached a value: only an operator may follow */
+    while (i < count && !ended) {
+        const parse_component *component = &components[i];
+        if (component->kind == PARSE_COMPONENT_OPERATOR && strcmp(component->name, "links") == 0) {
+            /* @links.Class.property: the objects of Class whose `property` links here. */
+            if (i + 2 >= count || components[i + 1].kind != PARSE_COMPONENT_NAME ||
+                components[i + 2].kind != PARSE_COMPONENT_NAME)
+                return bind_error(b, AT(i), "'@links' is followed by a class and a property: @links.Class.property");
+            ce_table_key origin;
+            bool found;
+            if (!table_find_by_name(b->txn, components[i + 1].name, components[i + 1].name_length, &origin, &found))
+                return false;
+            if (!found) return bind_error(b, AT(i + 1), "no class named '%s'", components[i + 1].name);
+            table_property origin_property, backlink;
+            if (!table_find_property(b->txn, origin, components[i + 2].name, components[i + 2].name_length,
+                                     &origin_property, &found))
+                return false;
+            if (!found)
+                return bind_error(b, AT(i + 2), "class '%s' has no property '%s'", components[i + 1].name,
+                                  components[i + 2].name);
+            if (origin_property.type != CE_TYPE_LINK && origin_property.type != CE_TYPE_MIXED)
+                return not_a_collection(b, AT(i + 2), components[i + 1].name, components[i + 2].name);
+            if (!table_find_backlink(b->txn, table, origin, origin_property.column, &backlink, &found)) return false;
+            if (!found)
+                return bind_error(b, AT(i + 2), "'%s.%s' does not link to class '%s'", components[i + 1].name,
+                                  components[i + 2].name, table_name);
+            if (!add_hop(b, &builder, AT(i), HOP_BACKLINKS, table, origin_property.column, origin)) return false;
+            describe_more(&builder, ".@links.", components[i + 1].name);
+            describe_more(&builder, ".", components[i + 2].name);
+            out->multi = true;
+            table = origin;
+            if (!table_name_of(b->txn, table, &table_name)) return false;
+            i += 3;
+            if (i == count) {
+                out->final = FINAL_OBJECT;
+                out->type = CE_TYPE_LINK;
+                out->final_table = table;
+                ended = true;
+            }
+            continue;
+        }
+        if (component->kind == PARSE_COMPONENT_OPERATOR) {
+            /* @count, @sum, ... after objects reached through a collection. */
+            if (builder.hop_count == 0 || !out->multi)
+                return bind_error(b, AT(i), "'@%s' must follow the key path of a collection (like list.@%s)",
+                                  component->name, component->name);
+            if (strcmp(component->name, "count") == 0 || strcmp(component->name, "size") == 0) {
+                if (i + 1 != count) return bind_error(b, AT(i + 1), "nothing may follow '@%s'", component->name);
+                out->final = FINAL_OBJECT;
+                out->type = CE_TYPE_LINK;
+                out->final_table = table;
+                out->aggregate = PATH_COUNT;
+                describe_more(&builder, ".@", component->name);
+                ended = true;
+                i++;
+                continue;
+            }
+            if (!is_aggregate_name(component->name))
+                return bind_error(b, AT(i), "'@%s' does not apply to links: @count, @size, @sum, @avg, @min and @max do",
+                                  component->name);
+            /* links.@avg.property */
+            if (i + 2 != count || components[i + 1].kind != PARSE_COMPONENT_NAME)
+                return bind_error(b, AT(i), "'@%s' over links needs one property of the objects after it, like dogs.@%s.age",
+                                  component->name, component->name);
+            table_property property;
+            bool found;
+            if (!table_find_property(b->txn, table, components[i + 1].name, components[i + 1].name_length, &property,
+                                     &found))
+                return false;
+            if (!found) return bind_error(b, AT(i + 1), "class '%s' has no property '%s'", table_name, components[i + 1].name);
+            if (property.collection != CE_COLLECTION_NONE || property.type == CE_TYPE_LINK)
+                return bind_error(b, AT(i + 1), "'@%s' needs a property holding one value, and '%s.%s' is a %s",
+                                  component->name, table_name, property.name, kind_name(&property));
+            out->aggregate = aggregate_of_name(component->name);
+            out->final = FINAL_COLUMN;
+            out->column = property.column;
+            out->type = property.type;
+            out->nullable = property.nullable;
+            out->final_table = table;
+            describe_more(&builder, ".@", component->name);
+            describe_more(&builder, ".", property.name);
+            ended = true;
+            i += 2;
+            continue;
+        }
+        if (component->kind != PARSE_COMPONENT_NAME)
+            return bind_error(b, AT(i), "expected a property name in the key path");
+        table_property property;
+        bool found;
+        if (!table_find_property(b->txn, table, component->name, component->name_length, &property, &found)) return false;
+        if (!found) return bind_error(b, AT(i), "class '%s' has no property '%s'", table_name, component->name);
+        describe_more(&builder, i == 0 || (i == 1 && out->from_variable) ? "." : ".", property.name);
+        const parse_component *next = i + 1 < count ? &components[i + 1] : NULL;
+        if (property.type == CE_TYPE_LINK && property.collection != CE_COLLECTION_DICTIONARY) {
+            /* A to-one link, or a list or set of links. */
+            bool many = property.collection != CE_COLLECTION_NONE;
+            if (!add_hop(b, &builder, AT(i), many ? HOP_LINKS : HOP_LINK, table, property.column, property.link_target))
+                return false;
+            out->multi = out->multi || many;
+            table = property.link_target;
+            if (!table_name_of(b->txn, table, &table_name)) return false;
+            i++;
+            if (i == count) {
+                out->final = FINAL_OBJECT;
+                out->type = CE_TYPE_LINK;
+                out->final_table = table;
+                ended = true;
+            }
+            continue;
+        }
+        if (property.collection == CE_COLLECTION_DICTIONARY) {
+            /* dict['key'], dict.@allKeys, dict.@allValues, dict.@count, dict.@sum, ..., dict (its values). */
+            out->column = property.column;
+            out->final_table = table;
+            out->nullable = property.nullable;
+            bool links = property.type == CE_TYPE_LINK;
+            if (next && next->kind == PARSE_COMPONENT_SUBSCRIPT) {
+                if (next->argument >= 0) {
+                    if ((size_t)next->argument >= b->core->argument_count ||
+                        b->core->arguments[next->argument].kind != CE_QUERY_ARGUMENT_VALUE ||
+                        b->core->arguments[next->argument].value.type != CE_TYPE_STRING)
+                        return bind_error(b, AT(i + 1), "the key in [...] must be a string (argument %d is not one)",
+                                          next->argument);
+                    out->entry_key = b->core->arguments[next->argument].value.string.data;
+                    out->entry_key_size = b->core->arguments[next->argument].value.string.size;
+                } else {
+                    out->entry_key = next->name;
+                    out->entry_key_size = next->name_length;
+                }
+                if (links)
+                    return bind_error(b, AT(i + 1), "'%s.%s' is a dictionary of links: compare its values with ANY %s.@allValues",
+                                      table_name, property.name, property.name);
+                out->final = FINAL_ENTRY;
+                out->type = property.type;
+                out->nullable = true; /* an absent key reads as null */
+                describe_more(&builder, "[...]", "");
+                i += 2;
+            } else if (next && next->kind == PARSE_COMPONENT_OPERATOR && strcmp(next->name, "allKeys") == 0) {
+                out->final = FINAL_KEYS;
+                out->type = CE_TYPE_STRING;
+                out->nullable = false;
+                out->multi = true;
+                describe_more(&builder, ".@", "allKeys");
+                i += 2;
+            } else if (links && !(next && next->kind == PARSE_COMPONENT_OPERATOR &&
+                                  (strcmp(next->name, "count") == 0 || strcmp(next->name, "size") == 0))) {
+                /* The objects its values link to (null values skipped); its
+                 * @count counts entries (below, as a collection's). */
+                if (!add_hop(b, &builder, AT(i), HOP_LINKS, table, property.column, property.link_target)) return false;
+                out->multi = true;
+                table = property.link_target;
+                if (!table_name_of(b->txn, table, &table_name)) return false;
+                i += next && next->kind == PARSE_COMPONENT_OPERATOR && strcmp(next->name, "allValues") == 0 ? 2 : 1;
+                if (i == count) {
+                    out->final = FINAL_OBJECT;
+                    out->type = CE_TYPE_LINK;
+                    out->final_table = table;
+                    ended = true;
+                }
+                continue;
+            } else {
+                out->final = FINAL_COLLECTION;
+                out->type = property.type;
+                out->multi = true;
+                i += next && next->kind == PARSE_COMPONENT_OPERATOR && strcmp(next->name, "allValues") == 0 ? 2 : 1;
+            }
+            ended = true;
+            continue;
+        }
+        if (property.collection != CE_COLLECTION_NONE) {
+            /* A list or set of values. */
+            out->final = FINAL_COLLECTION;
+            out->column = property.column;
+            out->type = property.type;
+            out->nullable = property.nullable;
+            out->final_table = table;
+            out->multi = true;
+            ended = true;
+            i++;
+            continue;
+        }
+        /* A property holding one value (mixed included). */
+        out->final = FINAL_COLUMN;
+        out->column = property.column;
+        out->type = property.type;
+        out->nullable = property.nullable || property.type == CE_TYPE_MIXED;
+        out->indexed = property.indexed;
+        out->primary_key = property.primary_key;
+        out->final_table = table;
+        ended = true;
+        i++;
+        if (i < count && components[i].kind == PARSE_COMPONENT_OPERATOR &&
+            (strcmp(components[i].name, "count") == 0 || strcmp(components[i].name, "size") == 0) &&
+            (property.type == CE_TYPE_STRING || property.type == CE_TYPE_BINARY) && i + 1 == count) {
+            out->size_of = true;
+            describe_more(&builder, ".@", components[i].name);
+            i++;
+        }
+        if (i < count) return not_a_collection(b, position, table_name, property.name);
+    }
+    /* After a collection's values: @count, @size, @sum, @avg, @min, @max. */
+    if (i < count) {
+        const parse_component *component = &components[i];
+        if (component->kind != PARSE_COMPONENT_OPERATOR || (strcmp(component->name, "count") != 0 &&
+                                                            strcmp(component->name, "size") != 0 &&
+                                                            !is_aggregate_name(component->name)))
+            return bind_error(b, AT(i), "only @count, @size, @sum, @avg, @min or @max may follow a collection here");
+        if (!out->multi || out->aggregate != PATH_ALL_VALUES)
+            return bind_error(b, AT(i), "'@%s' must follow the key path of a collection", component->name);
+        if (i + 1 != count) return bind_error(b, AT(i + 1), "nothing may follow '@%s'", component->name);
+        out->aggregate = aggregate_of_name(component->name);
+        describe_more(&builder, ".@", component->name);
+        i++;
+    }
+    if (i != count) return bind_error(b, AT(i), "the key path goes on after a value");
+#undef AT
+    return finish_path(b, &builder, out);
+}
+
+/* The key path a %K argument holds, bound. */
+static bool bind_key_path_argument(binder *b, const parse_node *node, bound_path *out)
+{
+    if ((size_t)node->argument >= b->core->argument_count)
+        return bind_error(b, node->position, "argument %d is missing (%zu arguments were given)", node->argument,
+                          b->core->argument_count);
+    const ce_query_argument *argument = &b->core->arguments[node->argument];
+    if (argument->kind != CE_QUERY_ARGUMENT_VALUE || argument->value.type != CE_TYPE_STRING)
+        return bind_error(b, node->position, "argument %d for %%K must be a string holding a key path", node->argument);
+    parse_tree path;
+    if (!parse_key_path(argument->value.string.data, argument->value.string.size, &path)) {
+        if (ce_last_error_code() != CE_ERR_INVALID_QUERY) return false;
+        char reason[300];
+        snprintf(reason, sizeof reason, "%s", ce_last_error_message());
+        return bind_error(b, node->position, "argument %d for %%K is not a key path: %s", node->argument,
+                          reason + (strncmp(reason, "Invalid predicate: ", 19) == 0 ? 19 : 0));
+    }
+    bool ok = bind_key_path(b, &path, &path.nodes[path.root], node->position, true, out);
+    parse_tree_free(&path);
+    return ok;
+}
+
+static bool bind_predicate(binder *b, int index, size_t *out);
+
+static bool bind_operand(binder *b, int index, operand *out)
+{
+    const parse_tree *tree = &b->core->tree;
+    const parse_node *node = &tree->nodes[index];
+    memset(out, 0, sizeof *out);
+    out->position = node->position;
+    out->argument = -1;
+    switch (node->kind) {
+    case PARSE_LITERAL:
+        out->kind = OPERAND_VALUE;
+        out->value = node->literal.value;
+        out->text = node->literal.text;
+        return true;
+    case PARSE_ARGUMENT: {
+        if ((size_t)node->argument >= b->core->argument_count)
+            return bind_error(b, node->position, "argument %d is missing (%zu arguments were given)", node->argument,
+                              b->core->argument_count);
+        const ce_query_argument *argument = &b->core->arguments[node->argument];
+        out->from_argument = true;
+        out->argument = node->argument;
+        if (argument->kind == CE_QUERY_ARGUMENT_LIST) {
+            out->kind = OPERAND_LIST;
+            out->list = argument->list;
+            out->list_count = argument->list_count;
+        } else {
+            out->kind = OPERAND_VALUE;
+            out->value = argument->value;
+        }
+        return true;
+    }
+    case PARSE_LIST: {
+        out->kind = OPERAND_LIST;
+        out->list_count = node->item_count;
+        /* Room for the values and their texts, owned by the bound query. */
+        char *values, *texts;
+        if (!keep_bytes(b->out, NULL, (node->item_count + 1) * sizeof(ce_value), &values) ||
+            !keep_bytes(b->out, NULL, (node->item_count + 1) * sizeof(char *), &texts))
+            return false;
+        ce_value *list = (ce_value *)(void *)values;
+        const char **list_texts = (const char **)(void *)texts;
+        for (size_t i = 0; i < node->item_count; i++) {
+            operand element;
+            if (!bind_operand(b, tree->items[node->first_item + i], &element)) return false;
+            if (element.kind != OPERAND_VALUE)
+                return bind_error(b, element.position, "a list '{...}' holds values, not lists");
+            list[i] = element.value;
+            list_texts[i] = element.text;
+        }
+        out->list = list;
+        out->texts = list_texts;
+        return true;
+    }
+    case PARSE_KEY_PATH:
+        out->kind = OPERAND_PATH;
+        return bind_key_path(b, tree, node, 0, false, &out->path);
+    case PARSE_KEY_PATH_ARGUMENT:
+        out->kind = OPERAND_PATH;
+        return bind_key_path_argument(b, node, &out->path);
+    case PARSE_SUBQUERY: {
+        /* SUBQUERY(collection, $x, predicate).@count: the collection's
+         * objects for which the predicate holds, with $x each of them. */
+        const parse_node *collection = &tree->nodes[node->left];
+        if (!bind_key_path(b, tree, collection, 0, false, &out->path)) return false;
+        if (out->path.local && !out->path.link_column)
+            return bind_error(b, collection->position, "property '%s' is not a link/collection", out->path.description);
+        if (out->path.final != FINAL_OBJECT || !out->path.multi || out->path.aggregate != PATH_ALL_VALUES)
+            return bind_error(b, collection->position,
+                              "SUBQUERY needs a list, set or dictionary of links or backlinks, and '%s' is not one",
+                              out->path.description);
+        const char *outer_variable = b->variable;
+        ce_table_key outer_table = b->variable_table;
+        b->variable = node->variable;
+        b->variable_table = out->path.final_table;
+        bool ok = bind_predicate(b, node->right, &out->subquery);
+        b->variable = outer_variable;
+        b->variable_table = outer_table;
+        out->kind = OPERAND_SUBQUERY;
+        return ok;
+    }
+    default: break;
+    }
+    return bind_error(b, node->position, "expected a value or a key path");
+}
+
+static bool new_bound_node(bound_query *bound, bound_kind kind, size_t position, size_t *out_index)
+{
+    if (!grow_array((void **)&bound->nodes, &bound->node_capacity, bound->node_count, sizeof *bound->nodes)) return false;
+    bound_node *node = &bound->nodes[bound->node_count];
+    memset(node, 0, sizeof *node);
+    node->kind = kind;
+    node->position = position;
+    *out_index = bound->node_count++;
+    return true;
+}
+
+static bool constant_node(binder *b, bool value, size_t position, size_t *out)
+{
+    return new_bound_node(b->out, value ? BOUND_TRUE : BOUND_FALSE, position, out);
+}
+
+/* The type of what a path yields (after its aggregate). */
+static ce_type path_value_type(const bound_path *path)
+{
+    if (path->size_of || path->aggregate == PATH_COUNT) return CE_TYPE_INT;
+    if (path->aggregate == PATH_AVG) return path->type == CE_TYPE_DECIMAL128 ? CE_TYPE_DECIMAL128 : CE_TYPE_DOUBLE;
+    if (path->aggregate == PATH_SUM && path->type == CE_TYPE_FLOAT) return CE_TYPE_DOUBLE;
+    return path->type;
+}
+
+static bool is_ordered_operator(parse_op op)
+{
+    return op == PARSE_OP_LESS || op == PARSE_OP_LESS_EQUAL || op == PARSE_OP_GREATER || op == PARSE_OP_GREATER_EQUAL;
+}
+
+/* Whether a property's values and values of `type` compare at all. */
+static bool types_compare(ce_type property, ce_type value)
+{
+    if (is_number_type(property)) return is_number_type(value);
+    if (is_text_type(property)) return is_text_type(value);
+    return property == value;
+}
+
+/* The checks of `path op value` that do not depend on the value's content. */
+static bool check_comparison(binder *b, const bound_path *path, parse_op op, unsigned flags, const operand *o,
+                             const ce_value *value, size_t position)
+{
+    char shown[160];
+    ce_type type = path_value_type(path);
+    const char *type_name = path->size_of ? "length of a" : ce_type_name(path->type);
+    if (value->type == CE_TYPE_NULL) {
+        if (op != PARSE_OP_EQUAL && op != PARSE_OP_NOT_EQUAL && op != PARSE_OP_IN)
+            return bind_error(b, position, "'%s' cannot compare '%s' with nil: only ==, != and IN can", parse_op_name(op),
+                              path->description);
+        return true;
+    }
+    if (type == CE_TYPE_MIXED) return true; /* a mixed value compares with anything */
+    if (type == CE_TYPE_LINK) {
+        if (op != PARSE_OP_EQUAL && op != PARSE_OP_NOT_EQUAL && op != PARSE_OP_IN)
+            return bind_error(b, position, "objects ('%s') compare only by ==, != and IN, not %s", path->description,
+                              parse_op_name(op));
+        if (flags) return bind_error(b, position, "[c] and [d] compare strings, and '%s' holds objects", path->description);
+        if (value->type != CE_TYPE_LINK) {
+            describe_operand_value(o, value, shown, sizeof shown);
+            return bind_error(b, position, "'%s' holds objects: it compares with an object or nil, not %s",
+                              path->description, shown);
+        }
+        return true;
+    }
+    if (value->type == CE_TYPE_LINK)
+        return bind_error(b, position, "cannot compare %s property '%s' with an object: object equality needs a link",
+                          ce_type_name(path->type), path->description);
+    if (is_string_operator(op) && !is_text_type(type))
+        return bind_error(b, position, "%s needs a string or binary property, and '%s' is %s %s", parse_op_name(op),
+                          path->description, path->size_of ? "the" : "of type", path->size_of ? "length of a text" : type_name);
+    if (!types_compare(type, value->type)) {
+        describe_operand_value(o, value, shown, sizeof shown);
+        return bind_error(b, position, "cannot compare %s%s property '%s' with %s", path->size_of ? "the length of " : "",
+                          ce_type_name(path->type), path->description, shown);
+    }
+    if (flags) {
+        if (type != CE_TYPE_STRING || value->type != CE_TYPE_STRING)
+            return bind_error(b, position, "[c] and [d] compare strings, and '%s' is %s %s", path->description,
+                              path->size_of ? "the length of a" : "of type", ce_type_name(path->type));
+        if (is_ordered_operator(op))
+            return bind_error(b, position, "[c] and [d] work with ==, !=, IN, BEGINSWITH, ENDSWITH, CONTAINS and LIKE, not %s",
+                              parse_op_name(op));
+    }
+    return true;
+}
+
+static parse_op mirror(parse_op op)
+{
+    switch (op) {
+    case PARSE_OP_LESS: return PARSE_OP_GREATER;
+    case PARSE_OP_LESS_EQUAL: return PARSE_OP_GREATER_EQUAL;
+    case PARSE_OP_GREATER: return PARSE_OP_LESS;
+    case PARSE_OP_GREATER_EQUAL: return PARSE_OP_LESS_EQUAL;
+    default: return op;
+    }
+}
+
+/* `int op c` for a real c, as an int comparison: 0 none match, 1 all
+ * (non-null) match, 2 compare with *out_op and *out_integer. */
+static int int_domain(parse_op op, double c, parse_op *out_op, int64_t *out_integer)
+{
+    const double two63 = 9223372036854775808.0;
+    if (isnan(c)) return op == PARSE_OP_NOT_EQUAL ? 1 : 0;
+    *out_op = op;
+    double low = floor_of(c), high = ceil_of(c);
+    switch (op) {
+    case PARSE_OP_EQUAL:
+    case PARSE_OP_NOT_EQUAL:
+        if (low != c || c < -two63 || c >= two63) return op == PARSE_OP_EQUAL ? 0 : 1;
+        *out_integer = (int64_t)c;
+        return 2;
+    case PARSE_OP_GREATER: /* x > c  <=>  x > floor(c) */
+        if (low >= two63) return 0;
+        if (low < -two63) return 1;
+        *out_integer = (int64_t)low;
+        return 2;
+    case PARSE_OP_GREATER_EQUAL: /* x >= c  <=>  x >= ceil(c) */
+        if (high >= two63) return 0;
+        if (high <= -two63) return 1;
+        *out_integer = (int64_t)high;
+        return 2;
+    case PARSE_OP_LESS: /* x < c  <=>  x < ceil(c) */
+        if (high >= two63) return 1;
+        if (high <= -two63) return 0;
+        *out_integer = (int64_t)high;
+        return 2;
+    case PARSE_OP_LESS_EQUAL: /* x <= c  <=>  x <= floor(c) */
+        if (low >= two63) return 1;
+        if (low < -two63) return 0;
+        *out_integer = (int64_t)low;
+        return 2;
+    default: break;
+    }
+    return 0;
+}
+
+/* Whether an int converts to a double exactly. */
+static bool int_is_exact_double(int64_t value) { return value >= -(1ll << 53) && value <= (1ll << 53); }
+
+/* A comparison node reading `path` with kernel `kernel`. */
+static bool kernel_node(binder *b, kernel_kind kernel, const bound_path *path, parse_op op, unsigned flags,
+                        size_t position, size_t *out)
+{
+    if (!new_bound_node(b->out, BOUND_COMPARE, position, out)) return false;
+    bound_node *node = &b->out->nodes[*out];
+    node->kernel = kernel;
+    node->path = *path;
+    node->op = op;
+    node->flags = flags;
+    node->nulls_match = op == PARSE_OP_NOT_EQUAL && path->nullable;
+    return true;
+}
+
+/* "matches every non-null value" (with nulls too when they match). */
+static bool all_values_node(binder *b, const bound_path *path, bool nulls_match, size_t position, size_t *out)
+{
+    if (!path->nullable || nulls_match) return constant_node(b, true, position, out);
+    if (!kernel_node(b, KERNEL_NULL, path, PARSE_OP_EQUAL, 0, position, out)) return false;
+    b->out->nodes[*out].negate = true;
+    b->out->nodes[*out].nulls_match = false;
+    return true;
+}
+
+/* A decimal for a numeric constant: from a literal's text when there is one
+ * (exact), else converted. */
+static ce_decimal128 constant_decimal(const ce_value *value, const char *text)
+{
+    ce_decimal128 decimal;
+    if (text && value->type != CE_TYPE_DECIMAL128 && decimal_from_text(text, &decimal)) return decimal;
+    return decimal_of(value);
+}
+
+/* A string constant for a text kernel: folded with [c]/[d], owned. */
+static bool text_constant(binder *b, ce_type property_type, const ce_value *value, unsigned flags, ce_value *out)
+{
+    const char *data;
+    size_t size;
+    text_of(value, &data, &size);
+    if (flags) {
+        if (!query_fold_text(data, size, flags, &b->folder.buffers[0], &b->folder.capacities[0], &size)) return false;
+        data = b->folder.buffers[0];
+    }
+    char *kept;
+    if (!keep_bytes(b->out, data, size, &kept)) return false;
+    memset(out, 0, sizeof *out);
+    out->type = property_type;
+    if (property_type == CE_TYPE_STRING) {
+        out->string.data = kept;
+        out->string.size = size;
+    } else {
+        out->binary.data = (const uint8_t *)kept;
+        out->binary.size = size;
+    }
+    return true;
+}
+
+/* A generic comparison: `left op right` evaluated object by object. */
+static bool generic_node(binder *b, const operand *left, parse_op op, unsigned flags, const operand *right,
+                         size_t position, size_t *out)
+{
+    if (!new_bound_node(b->out, BOUND_COMPARE, position, out)) return false;
+    bound_node *node = &b->out->nodes[*out];
+    node->kernel = KERNEL_GENERIC;
+    node->op = op;
+    node->flags = flags;
+    node->left = *left;
+    node->right = *right;
+    return true;
+}
+
+/* `path op value` (op: ==, !=, <, <=, >, >=, or a string operator). */
+static bool bind_path_value(binder *b, const operand *left, parse_op op, unsigned flags, const operand *right,
+                            size_t position, size_t *out)
+{
+    const bound_path *path = &left->path;
+    const ce_value *value = &right->value;
+    if (!check_comparison(b, path, op, flags, right, value, right->position)) return false;
+    if (path->link_column) {
+        /* A to-one link of the object: its column holds the target's key + 1 (0: null). */
+        int64_t stored = 0;
+        if (value->type == CE_TYPE_LINK) {
+            if (value->link.table != path->final_table || value->link.key < 0 || value->link.key == INT64_MAX)
+                return constant_node(b, op == PARSE_OP_NOT_EQUAL, position, out);
+            stored = value->link.key + 1;
+        }
+        if (!kernel_node(b, KERNEL_INT, path, op, 0, position, out)) return false;
+        b->out->nodes[*out].integer = stored;
+        return true;
+    }
+    if (value->type == CE_TYPE_NULL) {
+        if (!path->nullable) return constant_node(b, op == PARSE_OP_NOT_EQUAL, position, out);
+        if (!kernel_node(b, KERNEL_NULL, path, PARSE_OP_EQUAL, 0, position, out)) return false;
+        b->out->nodes[*out].negate = op == PARSE_OP_NOT_EQUAL;
+        b->out->nodes[*out].nulls_match = false;
+        return true;
+    }
+    bool nulls_match = op == PARSE_OP_NOT_EQUAL && path->nullable;
+    switch (path_value_type(path)) {
+    case CE_TYPE_INT:
+    case CE_TYPE_BOOL: {
+        int64_t integer;
+        parse_op int_op = op;
+        if (value->type == CE_TYPE_INT) {
+            integer = value->integer;
+        } else if (value->type == CE_TYPE_BOOL) {
+            integer = value->boolean;
+        } else if (value->type == CE_TYPE_FLOAT || value->type == CE_TYPE_DOUBLE) {
+            int decided = int_domain(op, real_of(value), &int_op, &integer);
+            if (decided == 0) return constant_node(b, false, position, out);
+            if (decided == 1) return all_values_node(b, path, nulls_match, position, out);
+        } else {
+            return generic_node(b, left, op, flags, right, position, out);
+        }
+        if (!kernel_node(b, KERNEL_INT, path, int_op, 0, position, out)) return false;
+        b->out->nodes[*out].integer = integer;
+        return true;
+    }
+    case CE_TYPE_FLOAT:
+    case CE_TYPE_DOUBLE: {
+        double real;
+        if (value->type == CE_TYPE_INT && int_is_exact_double(value->integer)) real = (double)value->integer;
+        else if (value->type == CE_TYPE_FLOAT || value->type == CE_TYPE_DOUBLE) real = real_of(value);
+        else return generic_node(b, left, op, flags, right, position, out);
+        if (isnan(real)) {
+            if (op != PARSE_OP_EQUAL && op != PARSE_OP_NOT_EQUAL) return constant_node(b, false, position, out);
+            if (!kernel_node(b, KERNEL_REAL_NAN, path, op, 0, position, out)) return false;
+            b->out->nodes[*out].negate = op == PARSE_OP_NOT_EQUAL;
+            return true;
+        }
+        if (!kernel_node(b, KERNEL_REAL, path, op, 0, position, out)) return false;
+        b->out->nodes[*out].real = real;
+        return true;
+    }
+    case CE_TYPE_DECIMAL128: {
+        ce_value constant = {.type = CE_TYPE_DECIMAL128};
+        constant.decimal = constant_decimal(value, right->text);
+        if (decimal_is_nan(constant.decimal) && is_ordered_operator(op)) return constant_node(b, false, position, out);
+        if (!kernel_node(b, KERNEL_FIXED, path, op, 0, position, out)) return false;
+        b->out->nodes[*out].constant = constant;
+        return true;
+    }
+    case CE_TYPE_TIMESTAMP:
+    case CE_TYPE_OBJECT_ID:
+    case CE_TYPE_UUID:
+        if (!kernel_node(b, path->type == CE_TYPE_TIMESTAMP ? KERNEL_TIMESTAMP : KERNEL_FIXED, path, op, 0, position, out))
+            return false;
+        b->out->nodes[*out].constant = *value;
+        return true;
+    case CE_TYPE_STRING:
+    case CE_TYPE_BINARY: {
+        ce_value constant;
+        if (!text_constant(b, path->type, value, flags, &constant) ||
+            !kernel_node(b, KERNEL_TEXT, path, op, flags, position, out))
+            return false;
+        b->out->nodes[*out].constant = constant;
+        return true;
+    }
+    default: break;
+    }
+    return bind_error(b, position, "properties of type %s cannot be queried", ce_type_name(path->type));
+}
+
+/* The value an IN-set holds for a list element, in the domain of the
+ * property's values as the kernel reads them; false in *out_keep when no
+ * value of the property can equal it. */
+static bool set_value(binder *b, const bound_path *path, const ce_value *element, const char *text, unsigned flags,
+                      ce_value *out, bool *out_keep)
+{
+    *out_keep = true;
+    *out = *element;
+    if (element->type == CE_TYPE_NULL) return true;
+    switch (path_value_type(path)) {
+    case CE_TYPE_INT:
+        if (element->type == CE_TYPE_INT) return true;
+        if (element->type == CE_TYPE_DECIMAL128) {
+            *out_keep = false; /* handled generically: see bind_in */
+            return true;
+        }
+        {
+            parse_op op;
+            int64_t integer = 0;
+            *out_keep = int_domain(PARSE_OP_EQUAL, real_of(element), &op, &integer) == 2;
+            *out = (ce_value){.type = CE_TYPE_INT, .integer = integer};
+        }
+        return true;
+    case CE_TYPE_FLOAT:
+    case CE_TYPE_DOUBLE:
+        if (element->type == CE_TYPE_DECIMAL128) {
+            *out_keep = false;
+            return true;
+        }
+        if (element->type == CE_TYPE_INT) {
+            /* Equal to a double only if the double holds it exactly. */
+            double real = (double)element->integer;
+            *out_keep = compare_int_double(element->integer, real) == 0 && real < 9223372036854775808.0;
+            *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = real};
+            return true;
+        }
+        *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = real_of(element)};
+        return true;
+    case CE_TYPE_DECIMAL128:
+        *out = (ce_value){.type = CE_TYPE_DECIMAL128};
+        out->decimal = constant_decimal(element, text);
+        return true;
+    case CE_TYPE_STRING:
+    case CE_TYPE_BINARY: return text_constant(b, path->type, element, flags, out);
+    default: return true;
+    }
+}
+
+/* `path IN list`. */
+static bool bind_in(binder *b, const operand *left, unsigned flags, const operand *right, size_t position, size_t *out)
+{
+    const bound_path *path = &left->path;
+    if (path->link_column) {
+        /* Objects: their stored keys + 1 (0: null), sorted, distinct. */
+        int64_t *integers = malloc((right->list_count + 1) * sizeof *integers);
+        if (!integers) return out_of_memory();
+        size_t count = 0;
+        for (size_t i = 0; i < right->list_count; i++) {
+            const ce_value *element = &right->list[i];
+            if (!check_comparison(b, path, PARSE_OP_IN, flags, right, element, right->position)) {
+                free(integers);
+                return false;
+            }
+            if (element->type == CE_TYPE_NULL) integers[count++] = 0;
+            else if (element->link.table == path->final_table && element->link.key >= 0 && element->link.key < INT64_MAX)
+                integers[count++] = element->link.key + 1;
+        }
+        for (size_t i = 1; i < count; i++)
+            for (size_t j = i; j > 0 && integers[j - 1] > integers[j]; j--) {
+                int64_t swap = integers[j];
+                integers[j] = integers[j - 1];
+                integers[j - 1] = swap;
+            }
+        size_t distinct = 0;
+        for (size_t i = 0; i < count; i++)
+            if (distinct == 0 || integers[distinct - 1] != integers[i]) integers[distinct++] = integers[i];
+        if (!kernel_node(b, KERNEL_INT_IN, path, PARSE_OP_IN, 0, position, out)) {
+            free(integers);
+            return false;
+        }
+        b->out->nodes[*out].integers = integers;
+        b->out->nodes[*out].integer_count = distinct;
+        b->out->nodes[*out].nulls_match = false;
+        return true;
+    }
+    bool generic = false;
+    for (size_t i = 0; i < right->list_count; i++) {
+        const ce_value *element = &right->list[i];
+        if (!check_comparison(b, path, PARSE_OP_IN, flags, right, element, right->position)) return false;
+        if (element->type == CE_TYPE_DECIMAL128 && path_value_type(path) != CE_TYPE_DECIMAL128) generic = true;
+        if (element->type == CE_TYPE_INT && is_number_type(path->type) && path->type != CE_TYPE_INT && !path->size_of &&
+            path->type != CE_TYPE_DECIMAL128 && !int_is_exact_double(element->integer))
+            generic = true;
+    }
+    if (generic) {
+        /* An OR of generic equalities: a decimal against an int or double
+         * column, or an int beyond 2^53 against a double column. */
+        size_t first = b->out->child_count;
+        size_t *items = malloc((right->list_count + 1) * sizeof *items);
+        if (!items) return out_of_memory();
+        bool ok = true;
+        for (size_t i = 0; ok && i < right->list_count; i++) {
+            operand element = *right;
+            element.kind = OPERAND_VALUE;
+            element.value = right->list[i];
+            element.text = right->texts ? right->texts[i] : NULL;
+            ok = right->list[i].type == CE_TYPE_NULL ? bind_path_value(b, left, PARSE_OP_EQUAL, flags, &element, position, &items[i])
+                                                     : generic_node(b, left, PARSE_OP_EQUAL, flags, &element, position, &items[i]);
+        }
+        for (size_t i = 0; ok && i < right->list_count; i++) {
+            ok = grow_array((void **)&b->out->children, &b->out->child_capacity, b->out->child_count,
+                            sizeof *b->out->children);
+            if (ok) b->out->children[b->out->child_count++] = items[i];
+        }
+        free(items);
+        if (!ok || !new_bound_node(b->out, BOUND_OR, position, out)) return false;
+        b->out->nodes[*out].first_child = first;
+        b->out->nodes[*out].child_count = right->list_count;
+        return true;
+    }
+    ce_type type = path_value_type(path);
+    if (type == CE_TYPE_INT || type == CE_TYPE_BOOL) {
+        int64_t *integers = malloc((right->list_count + 1) * sizeof *integers);
+        if (!integers) return out_of_memory();
+        size_t count = 0;
+        bool has_null = false;
+        for (size_t i = 0; i < right->list_count; i++) {
+            ce_value converted;
+            bool keep;
+            const ce_value *element = &right->list[i];
+            if (element->type == CE_TYPE_NULL) {
+                has_null = true;
+                continue;
+            }
+            if (element->type == CE_TYPE_BOOL) {
+                integers[count++] = element->boolean;
+                continue;
+            }
+            if (!set_value(b, path, element, NULL, flags, &converted, &keep)) {
+                free(integers);
+                return false;
+            }
+            if (keep) integers[count++] = converted.integer;
+        }
+        /* Sort (insertion sort on a small list; shell gaps for a long one) and drop repeats. */
+        for (size_t gap = count / 2; gap > 0; gap /= 2)
+            for (size_t i = gap; i < count; i++)
+                for (size_t j = i; j >= gap && integers[j - gap] > integers[j]; j -= gap) {
+                    int64_t swap = integers[j];
+                    integers[j] = integers[j - gap];
+                    integers[j - gap] = swap;
+                }
+        size_t distinct = 0;
+        for (size_t i = 0; i < count; i++)
+            if (distinct == 0 || integers[distinct - 1] != integers[i]) integers[distinct++] = integers[i];
+        if (!kernel_node(b, KERNEL_INT_IN, path, PARSE_OP_IN, 0, position, out)) {
+            free(integers);
+            return false;
+        }
+        bound_node *node = &b->out->nodes[*out];
+        node->integers = integers;
+        node->integer_count = distinct;
+        node->nulls_match = has_null && path->nullable;
+        return true;
+    }
+    if (!kernel_node(b, KERNEL_IN_SET, path, PARSE_OP_IN, flags, position, out)) return false;
+    value_set *set = &b->out->nodes[*out].set;
+    for (size_t i = 0; i < right->list_count; i++) {
+        ce_value converted;
+        bool keep;
+        if (!set_value(b, path, &right->list[i], right->texts ? right->texts[i] : NULL, flags, &converted, &keep))
+            return false;
+        if (keep && !value_set_add(set, &converted)) return false;
+    }
+    if (!path->nullable) set->has_null = false;
+    b->out->nodes[*out].nulls_match = set->has_null;
+    return value_set_index(set);
+}
+
+static bool bind_predicate(binder *b, int index, size_t *out);
+
+/* Whether an operand is read object by object (a path through links or
+ * collections, a mixed property, a SUBQUERY, anything inside a SUBQUERY). */
+static bool is_generic_operand(const binder *b, const operand *o)
+{
+    return o->kind == OPERAND_SUBQUERY || (o->kind == OPERAND_PATH && (b->variable || !o->path.local));
+}
+
+static ce_type operand_type(const operand *o)
+{
+    if (o->kind == OPERAND_SUBQUERY) return CE_TYPE_INT;
+    if (o->kind == OPERAND_PATH) return path_value_type(&o->path);
+    return o->value.type;
+}
+
+static const char *operand_description(const operand *o)
+{
+    return o->kind == OPERAND_PATH ? o->path.description : o->kind == OPERAND_SUBQUERY ? "SUBQUERY(...).@count" : "a value";
+}
+
+/* Two operands that both yield values from objects: whether they compare. */
+static bool check_two_sides(binder *b, const operand *left, parse_op op, unsigned flags, const operand *right,
+                            size_t position)
+{
+    ce_type a = operand_type(left), c = operand_type(right);
+    if (a == CE_TYPE_MIXED || c == CE_TYPE_MIXED) return true;
+    if (a == CE_TYPE_LINK || c == CE_TYPE_LINK) {
+        if (a != c) return bind_error(b, position, "cannot compare objects with %s values", ce_type_name(a == CE_TYPE_LINK ? c : a));
+        if (op != PARSE_OP_EQUAL && op != PARSE_OP_NOT_EQUAL && op != PARSE_OP_IN)
+            return bind_error(b, position, "objects compare only by ==, != and IN, not %s", parse_op_name(op));
+        return true;
+    }
+    if (!types_compare(a, c))
+        return bind_error(b, position, "cannot compare %s values of '%s' with %s values of '%s'", ce_type_name(a),
+                          operand_description(left), ce_type_name(c), operand_description(right));
+    if (is_string_operator(op) && !is_text_type(a))
+        return bind_error(b, position, "%s needs strings or binaries, and '%s' holds %s values", parse_op_name(op),
+                          operand_description(left), ce_type_name(a));
+    if (flags && (a != CE_TYPE_STRING || c != CE_TYPE_STRING || is_ordered_operator(op)))
+        return bind_error(b, position, "[c] and [d] compare strings with ==, !=, IN, BEGINSWITH, ENDSWITH, CONTAINS and LIKE");
+    return true;
+}
+
+/* A comparison evaluated object by object: `left op right`, each side a
+ * value, a list (IN, BETWEEN), a path (several values: ANY unless the
+ * quantifier says ALL or NONE) or a SUBQUERY count. */
+static bool bind_generic(binder *b, operand *left, parse_op op, unsigned flags, operand *right,
+                         parse_quantifier quantifier, size_t position, size_t *out)
+{
+    if (op == PARSE_OP_BETWEEN) {
+        if (right->kind != OPERAND_LIST || right->list_count != 2)
+            return bind_error(b, right->position, "BETWEEN needs a list of two values, like {1, 10}");
+        if (flags) return bind_error(b, position, "[c] and [d] do not apply to BETWEEN");
+    }
+    if (op == PARSE_OP_IN || op == PARSE_OP_BETWEEN) {
+        if (right->kind == OPERAND_PATH && !right->path.multi)
+            return bind_error(b, right->position, "property '%s' is not a link/collection", right->path.description);
+        if (right->kind == OPERAND_VALUE || right->kind == OPERAND_SUBQUERY)
+            return bind_error(b, right->position, "%s needs a list on its right: {...}, a list argument%s",
+                              parse_op_name(op), op == PARSE_OP_IN ? " or a collection" : "");
+        if (left->kind == OPERAND_LIST) return bind_error(b, left->position, "%s needs a value or a key path on its left",
+                                                          parse_op_name(op));
+        if (right->kind == OPERAND_LIST) {
+            for (size_t i = 0; i < right->list_count; i++) {
+                if (left->kind == OPERAND_PATH) {
+                    if (op == PARSE_OP_BETWEEN && right->list[i].type == CE_TYPE_NULL)
+                        return bind_error(b, right->position, "BETWEEN cannot compare '%s' with nil", left->path.description);
+                    if (!check_comparison(b, &left->path, op == PARSE_OP_IN ? PARSE_OP_IN : PARSE_OP_LESS, flags, right,
+                                          &right->list[i], right->position))
+                        return false;
+                }
+            }
+        } else if (left->kind == OPERAND_VALUE) {
+            if (!check_comparison(b, &right->path, PARSE_OP_EQUAL, flags, left, &left->value, left->position)) return false;
+        } else if (!check_two_sides(b, left, PARSE_OP_EQUAL, flags, right, position)) {
+            return false;
+        }
+    } else {
+        if (left->kind == OPERAND_LIST || right->kind == OPERAND_LIST) {
+            const operand *list = left->kind == OPERAND_LIST ? left : right;
+            return bind_error(b, list->position, "a list is compared only by IN or BETWEEN, not by %s", parse_op_name(op));
+        }
+        if (left->kind == OPERAND_PATH && right->kind == OPERAND_VALUE) {
+            if (!check_comparison(b, &left->path, op, flags, right, &right->value, right->position)) return false;
+        } else if (right->kind == OPERAND_PATH && left->kind == OPERAND_VALUE) {
+            if (!check_comparison(b, &right->path, is_string_operator(op) ? op : mirror(op), flags, left, &left->value,
+                                  left->position))
+                return false;
+        } else if (left->kind != OPERAND_VALUE && right->kind != OPERAND_VALUE) {
+            if (!check_two_sides(b, left, op, flags, right, position)) return false;
+        } else {
+            const operand *other = left->kind == OPERAND_VALUE ? left : right;
+            const operand *count = left->kind == OPERAND_VALUE ? right : left;
+            if (other->value.type != CE_TYPE_NULL && !is_number_type(other->value.type))
+                return bind_error(b, other->position, "a SUBQUERY count compares with numbers, not a %s",
+                                  ce_type_name(other->value.type));
+            (void)count;
+        }
+    }
+    if (!generic_node(b, left, op, flags, right, position, out)) return false;
+    b->out->nodes[*out].quantifier = quantifier;
+    return true;
+}
+
+/* left op right, both bound. */
+static bool bind_simple(binder *b, operand *left, parse_op op, unsigned flags, operand *right, size_t position,
+                        size_t *out)
+{
+    if (is_generic_operand(b, left) || is_generic_operand(b, right))
+        return bind_generic(b, left, op, flags, right, PARSE_QUANTIFIER_NONE_GIVEN, position, out);
+    if (op == PARSE_OP_IN) {
+        if (right->kind == OPERAND_PATH)
+            return bind_error(b, right->position, "property '%s' is not a link/collection", right->path.description);
+        if (right->kind != OPERAND_LIST)
+            return bind_error(b, right->position, "IN needs a list on its right: {...} or a list argument");
+        if (left->kind == OPERAND_LIST) return bind_error(b, left->position, "IN needs a value or a key path on its left");
+        if (left->kind == OPERAND_VALUE) {
+            bool any = false;
+            for (size_t i = 0; i < right->list_count && !any; i++)
+                if (!compare_values(&left->value, PARSE_OP_EQUAL, &right->list[i], flags, &b->folder, &any)) return false;
+            return constant_node(b, any, position, out);
+        }
+        return bind_in(b, left, flags, right, position, out);
+    }
+    if (left->kind == OPERAND_LIST || right->kind == OPERAND_LIST) {
+        const operand *list = left->kind == OPERAND_LIST ? left : right;
+        return bind_error(b, list->position, "a list is compared only by IN or BETWEEN, not by %s", parse_op_name(op));
+    }
+    if (left->kind == OPERAND_VALUE && right->kind == OPERAND_VALUE) {
+        bool result;
+        if (!compare_values(&left->value, op, &right->value, flags, &b->folder, &result)) return false;
+        return constant_node(b, result, position, out);
+    }
+    if (left->kind == OPERAND_VALUE && !is_string_operator(op)) {
+        operand *swap = left;
+        left = right;
+        right = swap;
+        op = mirror(op);
+    }
+    if (left->kind == OPERAND_PATH && right->kind == OPERAND_VALUE)
+        return bind_path_value(b, left, op, flags, right, position, out);
+    /* A value before a string operator ('abc' CONTAINS name), or two paths. */
+    const bound_path *path = left->kind == OPERAND_PATH ? &left->path : &right->path;
+    const operand *other = left->kind == OPERAND_PATH ? right : left;
+    if (other->kind == OPERAND_VALUE) {
+        if (!check_comparison(b, path, op, flags, other, &other->value, other->position)) return false;
+    } else {
+        ce_type a = path_value_type(&left->path), c = path_value_type(&right->path);
+        if (!types_compare(a, c))
+            return bind_error(b, position, "cannot compare %s property '%s' with %s property '%s'", ce_type_name(a),
+                              left->path.description, ce_type_name(c), right->path.description);
+        if (is_string_operator(op) && !is_text_type(a))
+            return bind_error(b, position, "%s needs strings or binaries, and '%s' is of type %s", parse_op_name(op),
+                              left->path.description, ce_type_name(a));
+        if (flags && (a != CE_TYPE_STRING || c != CE_TYPE_STRING || is_ordered_operator(op)))
+            return bind_error(b, position, "[c] and [d] compare strings with ==, !=, BEGINSWITH, ENDSWITH, CONTAINS and LIKE");
+    }
+    return generic_node(b, left, op, flags, right, position, out);
+}
+
+static bool bind_compare(binder *b, const parse_node *node, size_t *out)
+{
+    operand left, right;
+    if (!bind_operand(b, node->left, &left) || !bind_operand(b, node->right, &right)) return false;
+    unsigned flags = (node->flags & PARSE_CASE_INSENSITIVE ? QUERY_FOLD_CASE : 0) |
+                     (node->flags & PARSE_DIACRITIC_INSENSITIVE ? QUERY_FOLD_DIACRITICS : 0);
+    if (node->quantifier != PARSE_QUANTIFIER_NONE_GIVEN) {
+        static const char *const names[] = {"", "ANY", "ALL", "NONE"};
+        if (left.kind != OPERAND_PATH)
+            return bind_error(b, node->position, "%s needs the key path of a collection after it", names[node->quantifier]);
+        if (!left.path.multi || left.path.aggregate != PATH_ALL_VALUES)
+            return bind_error(b, left.position, "property '%s' is not a link/collection (%s needs one)",
+                              left.path.description, names[node->quantifier]);
+        return bind_generic(b, &left, node->op, flags, &right, node->quantifier, node->position, out);
+    }
+    if (left.kind == OPERAND_PATH && left.path.multi && node->op == PARSE_OP_BETWEEN)
+        return bind_generic(b, &left, node->op, flags, &right, PARSE_QUANTIFIER_ANY, node->position, out);
+    if (node->op == PARSE_OP_BETWEEN) {
+        if (right.kind != OPERAND_LIST || right.list_count != 2)
+            return bind_error(b, right.position, "BETWEEN needs a list of two values, like {1, 10}%s",
+                              right.from_argument ? " (the argument is not one)" : "");
+        if (flags) return bind_error(b, node->op_position, "[c] and [d] do not apply to BETWEEN");
+        operand low = right, high = right;
+        low.kind = high.kind = OPERAND_VALUE;
+        low.value = right.list[0];
+        high.value = right.list[1];
+        low.text = right.texts ? right.texts[0] : NULL;
+        high.text = right.texts ? right.texts[1] : NULL;
+        size_t children[2];
+        operand left_copy = left;
+        if (!bind_simple(b, &left, PARSE_OP_GREATER_EQUAL, 0, &low, node->position, &children[0]) ||
+            !bind_simple(b, &left_copy, PARSE_OP_LESS_EQUAL, 0, &high, node->position, &children[1]))
+            return false;
+        size_t first = b->out->child_count;
+        for (int i = 0; i < 2; i++) {
+            if (!grow_array((void **)&b->out->children, &b->out->child_capacity, b->out->child_count,
+                            sizeof *b->out->children))
+                return false;
+            b->out->children[b->out->child_count++] = children[i];
+        }
+        if (!new_bound_node(b->out, BOUND_AND, node->position, out)) return false;
+        b->out->nodes[*out].first_child = first;
+        b->out->nodes[*out].child_count = 2;
+        return true;
+    }
+    return bind_simple(b, &left, node->op, flags, &right, node->position, out);
+}
+
+static bool bind_predicate(binder *b, int index, size_t *out)
+{
+    const parse_node *node = &b->core->tree.nodes[index];
+    switch (node->kind) {
+    case PARSE_TRUE: return constant_node(b, true, node->position, out);
+    case PARSE_FALSE: return constant_node(b, false, node->position, out);
+    case PARSE_COMPARE: return bind_compare(b, node, out);
+    case PARSE_NOT:
+    case PARSE_AND:
+    case PARSE_OR: {
+        size_t count = node->kind == PARSE_NOT ? 1 : node->item_count;
+        size_t *items = malloc(count * sizeof *items);
+        if (!items) return out_of_memory();
+        bool ok = true;
+        for (size_t i = 0; ok && i < count; i++)
+            ok = bind_predicate(b, node->kind == PARSE_NOT ? node->left : b->core->tree.items[node->first_item + i],
+                                &items[i]);
+        size_t first = b->out->child_count;
+        for (size_t i = 0; ok && i < count; i++) {
+            ok = grow_array((void **)&b->out->children, &b->out->child_capacity, b->out->child_count,
+                            sizeof *b->out->children);
+            if (ok) b->out->children[b->out->child_count++] = items[i];
+        }
+        free(items);
+        bound_kind kind = node->kind == PARSE_NOT ? BOUND_NOT : node->kind == PARSE_AND ? BOUND_AND : BOUND_OR;
+        if (!ok || !new_bound_node(b->out, kind, node->position, out)) return false;
+        b->out->nodes[*out].first_child = first;
+        b->out->nodes[*out].child_count = count;
+        return true;
+    }
+    default: break;
+    }
+    return bind_error(b, node->position, "expected a predicate (a comparison, TRUEPREDICATE or FALSEPREDICATE)");
+}
+
+/* Binds the core's tree to the schema of the transaction's state, unless it
+ * is bound to it already. */
+static bool bind_core(query_core *core, ce_txn *txn)
+{
+    uint64_t stamp = db_txn_stamp(txn);
+    if (core->is_bound && core->bound_stamp == stamp) return true;
+    bound_query_free(&core->bound);
+    core->is_bound = false;
+    binder b;
+    memset(&b, 0, sizeof b);
+    b.core = core;
+    b.txn = txn;
+    b.out = &core->bound;
+    b.text = core->tree.text;
+    b.text_length = core->tree.text_length;
+    b.subject = "Invalid predicate";
+    ce_ref root;
+    cluster_schema columns;
+    bool ok = table_name_of(txn, core->table, &b.table_name) && table_cluster(txn, core->table, &root, &columns) &&
+              bind_predicate(&b, core->tree.root, &core->bound.root);
+    folder_free(&b.folder);
+    if (!ok) {
+        bound_query_free(&core->bound);
+        return false;
+    }
+    core->column_count = columns.column_count;
+    core->is_bound = true;
+    core->bound_stamp = stamp;
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Decimal arithmetic for sums and averages                                  */
+/* ------------------------------------------------------------------------ */
+
+/* An unsigned 256-bit integer, little-endian 64-bit limbs. */
+typedef struct big {
+    uint64_t limbs[4];
+} big;
+
+static big big_of(wide value) { return (big){{value.low, value.high, 0, 0}}; }
+
+static bool big_is_zero(const big *a) { return !(a->limbs[0] | a->limbs[1] | a->limbs[2] | a->limbs[3]); }
+
+static int big_compare(const big *a, const big *b)
+{
+    for (int i = 3; i >= 0; i--)
+        if (a->limbs[i] != b->limbs[i]) return a->limbs[i] < b->limbs[i] ? -1 : 1;
+    return 0;
+}
+
+static big big_add(const big *a, const big *b)
+{
+    big sum;
+    uint64_t carry = 0;
+    for (int i = 0; i < 4; i++) {
+        uint64_t partial = a->limbs[i] + carry;
+        carry = partial < carry;
+        sum.limbs[i] = partial + b->limbs[i];
+        carry += sum.limbs[i] < partial;
+    }
+    return sum;
+}
+
+static big big_subtract(const big *a, const big *b) /* a >= b */
+{
+    big difference;
+    uint64_t borrow = 0;
+    for (int i = 0; i < 4; i++) {
+        uint64_t partial = a->limbs[i] - borrow;
+        borrow = a->limbs[i] < borrow;
+        difference.limbs[i] = partial - b->limbs[i];
+        borrow += partial < b->limbs[i];
+    }
+    return difference;
+}
+
+static big big_times_ten(const big *a)
+{
+    big result;
+    uint64_t carry = 0;
+    for (int i = 0; i < 4; i++) {
+        /* a limb * 10 + carry, in 32-bit halves */
+        uint64_t low = (a->limbs[i] & 0xFFFFFFFFull) * 10 + carry;
+        uint64_t high = (a->limbs[i] >> 32) * 10 + (low >> 32);
+        result.limbs[i] = (low & 0xFFFFFFFFull) | (high << 32);
+        carry = high >> 32;
+    }
+    return result;
+}
+
+static big big_divide_small(const big *a, uint32_t divisor, uint32_t *out_remainder)
+{
+    big quotient;
+    uint64_t remainder = 0;
+    for (int i = 3; i >= 0; i--) {
+        uint64_t high = (remainder << 32) | (a->limbs[i] >> 32);
+        uint64_t q_high = high / divisor;
+        remainder = high % divisor;
+        uint64_t low = (remainder << 32) | (a->limbs[i] & 0xFFFFFFFFull);
+        uint64_t q_low = low / divisor;
+        remainder = low % divisor;
+        quotient.limbs[i] = (q_high << 32) | q_low;
+    }
+    *out_remainder = (uint32_t)remainder;
+    return quotient;
+}
+
+/* a / divisor by shift and subtract (once per average: simplicity wins). */
+static big big_divide(const big *a, uint64_t divisor, bool *out_inexact)
+{
+    big quotient = {{0, 0, 0, 0}};
+    uint64_t remainder = 0;
+    for (int bit = 255; bit >= 0; bit--) {
+        bool top = remainder >> 63;
+        remainder = (remainder << 1) | ((a->limbs[bit / 64] >> (bit % 64)) & 1);
+        if (top || remainder >= divisor) {
+            remainder -= divisor;
+            quotient.limbs[bit / 64] |= 1ull << (bit % 64);
+        }
+    }
+    *out_inexact = remainder != 0;
+    return quotient;
+}
+
+typedef struct decimal_value {
+    int kind; /* 0 NaN, 1 infinity, 2 zero, 3 finite */
+    bool negative;
+    int64_t exponent;
+    big coefficient;
+} decimal_value;
+
+static decimal_value decimal_unpack(ce_decimal128 d)
+{
+    decimal_value v = {2, (d.high >> 63) != 0, 0, {{0, 0, 0, 0}}};
+    if (((d.high >> 61) & 3) == 3) {
+        unsigned prefix = (unsigned)(d.high >> 58) & 0x1F;
+        v.kind = prefix == 0x1F ? 0 : prefix == 0x1E ? 1 : 2;
+        return v;
+    }
+    v.exponent = (int64_t)((d.high >> 49) & 0x3FFF) - DECIMAL_BIAS;
+    wide coefficient = {d.low, d.high & ((1ull << 49) - 1)};
+    if (!wide_is_zero(coefficient) && wide_compare(coefficient, decimal_limit) < 0) {
+        v.kind = 3;
+        v.coefficient = big_of(coefficient);
+    }
+    return v;
+}
+
+/* Rounds a coefficient to at most 34 digits (half to even, `sticky` when
+ * nonzero digits were dropped before) and packs it. */
+static ce_decimal128 decimal_pack(bool negative, big coefficient, int64_t exponent, bool sticky)
+{
+    big limit = big_of(decimal_limit);
+    uint32_t last = 0;
+    bool dropped = false;
+    while (big_compare(&coefficient, &limit) >= 0) {
+        if (dropped && last) sticky = true;
+        coefficient = big_divide_small(&coefficient, 10, &last);
+        dropped = true;
+        exponent++;
+    }
+    if (dropped && (last > 5 || (last == 5 && (sticky || (coefficient.limbs[0] & 1))))) {
+        big one = {{1, 0, 0, 0}};
+        coefficient = big_add(&coefficient, &one);
+        if (big_compare(&coefficient, &limit) >= 0) {
+            coefficient = big_divide_small(&coefficient, 10, &last);
+            exponent++;
+        }
+    }
+    return decimal_make(negative, (wide){coefficient.limbs[0], coefficient.limbs[1]}, exponent);
+}
+
+static ce_decimal128 decimal_add(ce_decimal128 x, ce_decimal128 y)
+{
+    decimal_value a = decimal_unpack(x), b = decimal_unpack(y);
+    if (a.kind == 0 || b.kind == 0) return decimal_special(false, true);
+    if (a.kind == 1 || b.kind == 1) {
+        if (a.kind == 1 && b.kind == 1 && a.negative != b.negative) return decimal_special(false, true);
+        return decimal_special(a.kind == 1 ? a.negative : b.negative, false);
+    }
+    if (a.kind == 2) return y;
+    if (b.kind == 2) return x;
+    if (a.exponent < b.exponent) {
+        decimal_value swap = a;
+        a = b;
+        b = swap;
+    }
+    /* a has the larger exponent: give it 34 digits first (no value
+     * changes), then bring b's exponent up to a's by scaling a. */
+    big limit = big_of(decimal_limit);
+    while (a.exponent > b.exponent) {
+        big larger = big_times_ten(&a.coefficient);
+        if (big_compare(&larger, &limit) >= 0) break;
+        a.coefficient = larger;
+        a.exponent--;
+    }
+    if (a.exponent - b.exponent > 36) {
+        /* |b| is below a hundredth of a's last digit: the sum rounds to a. */
+        return decimal_pack(a.negative, a.coefficient, a.exponent, false);
+    }
+    while (a.exponent > b.exponent) {
+        a.coefficient = big_times_ten(&a.coefficient);
+        a.exponent--;
+    }
+    big sum;
+    bool negative;
+    if (a.negative == b.negative) {
+        sum = big_add(&a.coefficient, &b.coefficient);
+        negative = a.negative;
+    } else if (big_compare(&a.coefficient, &b.coefficient) >= 0) {
+        sum = big_subtract(&a.coefficient, &b.coefficient);
+        negative = a.negative;
+    } else {
+        sum = big_subtract(&b.coefficient, &a.coefficient);
+        negative = b.negative;
+    }
+    if (big_is_zero(&sum)) negative = false;
+    return decimal_pack(negative, sum, b.exponent, false);
+}
+
+static ce_decimal128 decimal_divide_by_count(ce_decimal128 x, uint64_t count)
+{
+    decimal_value a = decimal_unpack(x);
+    if (a.kind != 3) return x; /* NaN, infinity and zero stay what they are */
+    /* Scale the coefficient to about 54 digits, so the quotient keeps 34
+     * or more whatever the count (below 10^20). */
+    big scaled = a.coefficient;
+    int64_t exponent = a.exponent;
+    big bound = big_of(decimal_limit);
+    for (int i = 0; i < 20; i++) bound = big_times_ten(&bound); /* 10^54 */
+    for (;;) {
+        big larger = big_times_ten(&scaled);
+        if (big_compare(&larger, &bound) >= 0) break;
+        scaled = larger;
+        exponent--;
+    }
+    bool inexact;
+    big quotient = big_divide(&scaled, count, &inexact);
+    return decimal_pack(a.negative, quotient, exponent, inexact);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Aggregates                                                                */
+/* ------------------------------------------------------------------------ */
+
+typedef struct aggregator {
+    ce_aggregate aggregate;
+    ce_type type; /* the values' type */
+    size_t counted;
+    bool has_value;
+    ce_value best;       /* MIN, MAX */
+    uint64_t int_sum;    /* SUM of ints (wraps) */
+    wide int_total;      /* AVG of ints: the exact sum, two's complement */
+    double real_sum;
+    ce_decimal128 decimal_sum;
+} aggregator;
+
+static bool aggregate_supported(ce_aggregate aggregate, ce_type type)
+{
+    switch (aggregate) {
+    case CE_AGGREGATE_COUNT: return true;
+    case CE_AGGREGATE_MIN:
+    case CE_AGGREGATE_MAX: return is_number_type(type) || type == CE_TYPE_TIMESTAMP;
+    case CE_AGGREGATE_SUM:
+    case CE_AGGREGATE_AVG: return is_number_type(type);
+    }
+    return false;
+}
+
+static const char *aggregate_name(ce_aggregate aggregate)
+{
+    switch (aggregate) {
+    case CE_AGGREGATE_MIN: return "min";
+    case CE_AGGREGATE_MAX: return "max";
+    case CE_AGGREGATE_SUM: return "sum";
+    case CE_AGGREGATE_AVG: return "average";
+    case CE_AGGREGATE_COUNT: return "count";
+    }
+    return "?";
+}
+
+static void aggregator_init(aggregator *a, ce_aggregate aggregate, ce_type type)
+{
+    memset(a, 0, sizeof *a);
+    a->aggregate = aggregate;
+    a->type = type;
+    a->decimal_sum = (ce_decimal128){0, VALUE_DECIMAL128_ZERO_HIGH};
+}
+
+static void aggregator_add(aggregator *a, const ce_value *value)
+{
+    if (value->type == CE_TYPE_NULL) return;
+    a->counted++;
+    switch (a->aggregate) {
+    case CE_AGGREGATE_COUNT: return;
+    case CE_AGGREGATE_MIN:
+    case CE_AGGREGATE_MAX: {
+        int order = a->has_value ? value_compare(value, &a->best) : 0;
+        if (!a->has_value || (a->aggregate == CE_AGGREGATE_MIN ? order < 0 : order > 0)) a->best = *value;
+        a->has_value = true;
+        return;
+    }
+    case CE_AGGREGATE_SUM:
+    case CE_AGGREGATE_AVG:
+        switch (value->type) {
+        case CE_TYPE_INT: {
+            a->int_sum += (uint64_t)value->integer;
+            wide addend = {(uint64_t)value->integer, value->integer < 0 ? ~0ull : 0};
+            wide sum = {a->int_total.low + addend.low, a->int_total.high + addend.high};
+            if (sum.low < a->int_total.low) sum.high++;
+            a->int_total = sum;
+            break;
+        }
+        case CE_TYPE_FLOAT:
+        case CE_TYPE_DOUBLE: a->real_sum += real_of(value); break;
+        case CE_TYPE_DECIMAL128: a->decimal_sum = decimal_add(a->decimal_sum, value->decimal); break;
+        default: break;
+        }
+        return;
+    }
+}
+
+static void aggregator_result(const aggregator *a, ce_value *out)
+{
+    memset(out, 0, sizeof *out);
+    switch (a->aggregate) {
+    case CE_AGGREGATE_COUNT: *out = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)a->counted}; return;
+    case CE_AGGREGATE_MIN:
+    case CE_AGGREGATE_MAX:
+        if (a->has_value) *out = a->best;
+        else out->type = CE_TYPE_NULL;
+        return;
+    case CE_AGGREGATE_SUM:
+        if (a->type == CE_TYPE_INT) *out = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)a->int_sum};
+        else if (a->type == CE_TYPE_DECIMAL128) *out = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = a->decimal_sum};
+        else *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = a->real_sum};
+        return;
+    case CE_AGGREGATE_AVG:
+        if (a->counted == 0) {
+            out->type = CE_TYPE_NULL;
+        } else if (a->type == CE_TYPE_INT) {
+            wide total = a->int_total;
+            bool negative = (total.high >> 63) != 0;
+            if (negative) {
+                total.low = ~total.low + 1;
+                total.high = ~total.high + (total.low == 0);
+            }
+            double magnitude = (double)total.high * 18446744073709551616.0 + (double)total.low;
+            *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = (negative ? -magnitude : magnitude) / (double)a->counted};
+        } else if (a->type == CE_TYPE_DECIMAL128) {
+            *out = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = decimal_divide_by_count(a->decimal_sum, a->counted)};
+        } else {
+            *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = a->real_sum / (double)a->counted};
+        }
+        return;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Evaluation: bit masks over the objects of one leaf                        */
+/* ------------------------------------------------------------------------ */
+
+/* One bit per object of a leaf (a leaf holds at most CLUSTER_LEAF_MAX + 1). */
+#define MASK_WORDS ((CLUSTER_LEAF_MAX + 1 + 63) / 64)
+typedef struct mask {
+    uint64_t words[MASK_WORDS];
+} mask;
+
+static void mask_clear(mask *m) { memset(m, 0, sizeof *m); }
+
+static void mask_first(mask *m, size_t count)
+{
+    for (size_t w = 0; w < MASK_WORDS; w++) {
+        size_t start = w * 64;
+        m->words[w] = count >= start + 64 ? ~0ull : count > start ? (1ull << (count - start)) - 1 : 0;
+    }
+}
+
+static bool mask_is_empty(const mask *m)
+{
+    uint64_t any = 0;
+    for (size_t w = 0; w < MASK_WORDS; w++) any |= m->words[w];
+    return any == 0;
+}
+
+/* Bits set in a word (SWAR: no call into libgcc without -mpopcnt). */
+static inline size_t popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (size_t)((x * 0x0101010101010101ull) >> 56);
+}
+
+static size_t mask_count(const mask *m)
+{
+    size_t count = 0;
+    for (size_t w = 0; w < MASK_WORDS; w++) count += popcount64(m->words[w]);
+    return count;
+}
+
+static bool mask_has(const mask *m, size_t i) { return (m->words[i >> 6] >> (i & 63)) & 1; }
+static void mask_set(mask *m, size_t i) { m->words[i >> 6] |= 1ull << (i & 63); }
+
+/* Runs the body (the variadic part) with `i` bound to each set bit of MASK,
+ * in order; `continue` goes on to the next bit. */
+#define FOR_EACH_BIT(MASK, i, ...)                                                                                     \
+    for (size_t word_ = 0; word_ < MASK_WORDS; word_++) {                                                              \
+        uint64_t bits_ = (MASK)->words[word_];                                                                         \
+        while (bits_) {                                                                                                \
+            size_t i = word_ * 64 + (size_t)__builtin_ctzll(bits_);                                                    \
+            bits_ &= bits_ - 1;                                                                                        \
+            __VA_ARGS__                                                                                                \
+        }                                                                                                              \
+    }
+
+typedef struct evaluation {
+    ce_txn *txn;
+    const ce_space *space;
+    query_core *core;
+    const bound_query *bound;
+    ce_ref root;
+    cluster_schema columns;
+    /* The current leaf and its columns, opened on first use. */
+    const cluster_leaf *leaf;
+    size_t count;
+    column_scan *scans;
+    bool *opened;
+    ce_column_scratch scratch[2];
+    folder folder;
+} evaluation;
+
+static bool evaluation_start(evaluation *e, query_core *core, ce_txn *txn)
+{
+    memset(e, 0, sizeof *e);
+    if (!txn) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a transaction is required");
+    if (!bind_core(core, txn) || !table_cluster(txn, core->table, &e->root, &e->columns)) return false;
+    e->txn = txn;
+    e->space = db_txn_space(txn);
+    e->core = core;
+    e->bound = &core->bound;
+    size_t slots = core->bound.slot_count;
+    e->scans = calloc(slots + 1, sizeof *e->scans);
+    e->opened = calloc(slots + 1, sizeof *e->opened);
+    if (!e->scans || !e->opened) {
+        free(e->scans);
+        free(e->opened);
+        return out_of_memory();
+    }
+    return true;
+}
+
+static void evaluation_end(evaluation *e)
+{
+    free(e->scans);
+    free(e->opened);
+    column_scratch_free(&e->scratch[0]);
+    column_scratch_free(&e->scratch[1]);
+    folder_free(&e->folder);
+    memset(e, 0, sizeof *e);
+}
+
+static bool corrupt_leaf(const cluster_leaf *leaf, const char *what)
+{
+    return ce_fail(CE_ERR_CORRUPT, "invalid database: the cluster leaf at offset %llu is damaged: %s",
+                   (unsigned long long)leaf->ref, what);
+}
+
+static bool enter_leaf(evaluation *e, const cluster_leaf *leaf)
+{
+    if (leaf->key_offsets.count > MASK_WORDS * 64) return corrupt_leaf(leaf, "it holds too many objects");
+    e->leaf = leaf;
+    e->count = leaf->key_offsets.count;
+    memset(e->opened, 0, e->bound->slot_count * sizeof *e->opened);
+    return true;
+}
+
+/* The column array of `column` in a leaf, opened and checked. */
+static bool open_column_of(const ce_space *space, const cluster_leaf *leaf, ce_column_key column, ce_type type,
+                           bool nullable, column_scan *out)
+{
+    if ((size_t)column + 2 >= leaf->slots.count) return corrupt_leaf(leaf, "it has fewer columns than the table");
+    ce_ref ref = cluster_leaf_column(leaf, column);
+    if (!node_value_is_ref((int64_t)ref)) return corrupt_leaf(leaf, "a property's column is missing");
+    if (!column_scan_open(space, ref, type, nullable, out)) return false;
+    if (out->count != leaf->key_offsets.count) return corrupt_leaf(leaf, "a column holds another number of values");
+    return true;
+}
+
+/* A leaf whose columns were opened already (the scan pipeline's): the
+ * evaluation reads them from `scans` (opened[slot] says which). */
+static bool enter_prepared_leaf(evaluation *e, const cluster_leaf *leaf, column_scan *scans, bool *opened)
+{
+    if (leaf->key_offsets.count > MASK_WORDS * 64) return corrupt_leaf(leaf, "it holds too many objects");
+    e->leaf = leaf;
+    e->count = leaf->key_offsets.count;
+    e->scans = scans;
+    e->opened = opened;
+    return true;
+}
+
+static bool slot_scan(evaluation *e, unsigned slot, const column_scan **out)
+{
+    if (!e->opened[slot]) {
+        if (!open_column_of(e->space, e->leaf, e->bound->slot_columns[slot], e->bound->slot_types[slot],
+                            e->bound->slot_nullable[slot], &e->scans[slot]))
+            return false;
+        e->opened[slot] = true;
+    }
+    *out = &e->scans[slot];
+    return true;
+}
+
+static bool corrupt_column(const column_scan *scan, size_t index, const char *what)
+{
+    return ce_fail(CE_ERR_CORRUPT, "invalid database: the %s column at offset %llu is damaged: value %zu %s",
+                   ce_type_name(scan->type), (unsigned long long)scan->ref, index, what);
+}
+
+/* The null bits of a column as a mask (nothing for a required one). */
+static bool null_mask(const column_scan *scan, size_t count, mask *out)
+{
+    mask_clear(out);
+    if (!scan->has_nulls || (scan->nulls.width == 0 && !scan->nulls.based)) return true;
+    if (scan->nulls.width == 1 && !scan->nulls.based) {
+        /* Width 1: element i is bit i of the little-endian payload. */
+        memcpy(out->words, scan->nulls.payload, (count + 7) / 8);
+        mask all;
+        mask_first(&all, count);
+        for (size_t w = 0; w < MASK_WORDS; w++) out->words[w] &= all.words[w];
+        return true;
+    }
+    for (size_t i = 0; i < count; i++) {
+        int64_t bit = node_get(&scan->nulls, i);
+        if (bit != 0 && bit != 1) return corrupt_column(scan, i, "has a null bit that is neither 0 nor 1");
+        if (bit) mask_set(out, i);
+    }
+    return true;
+}
+
+/* A string or binary in place (or, stored alone, through `scratch`). */
+static bool text_at(const evaluation *e, const column_scan *scan, size_t i, ce_column_scratch *scratch,
+                    const char **out_data, size_t *out_size)
+{
+    int64_t start = i ? node_get(&scan->values, i - 1) : 0, end = node_get(&scan->values, i);
+    if (start < 0 || end < start || (uint64_t)end > scan->second.count)
+        return corrupt_column(scan, i, "lies outside the column's bytes");
+    if (scan->has_large && node_get(&scan->large, i) != 0) {
+        ce_value value;
+        if (!column_scan_get(e->space, scan, i, scratch, &value)) return false;
+        text_of(&value, out_data, out_size);
+        return true;
+    }
+    *out_data = (const char *)scan->second.payload + start;
+    *out_size = (size_t)(end - start);
+    return true;
+}
+
+/* The value of a path for object i of the leaf (null, or of the path's
+ * value type). */
+static bool path_value(evaluation *e, const bound_path *path, size_t i, ce_column_scratch *scratch, ce_value *out)
+{
+    const column_scan *scan;
+    if (!slot_scan(e, path->slot, &scan) || !column_scan_get(e->space, scan, i, scratch, out)) return false;
+    if (path->size_of && out->type != CE_TYPE_NULL) {
+        const char *data;
+        size_t size;
+        text_of(out, &data, &size);
+        *out = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)size};
+    }
+    return true;
+}
+
+static inline bool int_matches(parse_op op, int64_t v, int64_t c)
+{
+    switch (op) {
+    case PARSE_OP_EQUAL: return v == c;
+    case PARSE_OP_NOT_EQUAL: return v != c;
+    case PARSE_OP_LESS: return v < c;
+    case PARSE_OP_LESS_EQUAL: return v <= c;
+    case PARSE_OP_GREATER: return v > c;
+    case PARSE_OP_GREATER_EQUAL: return v >= c;
+    default: return false;
+    }
+}
+
+static inline bool real_matches(parse_op op, double v, double c)
+{
+    switch (op) {
+    case PARSE_OP_EQUAL: return v == c;
+    case PARSE_OP_NOT_EQUAL: return !(v == c);
+    case PARSE_OP_LESS: return v < c;
+    case PARSE_OP_LESS_EQUAL: return v <= c;
+    case PARSE_OP_GREATER: return v > c;
+    case PARSE_OP_GREATER_EQUAL: return v >= c;
+    default: return false;
+    }
+}
+
+static inline bool order_matches(parse_op op, int order)
+{
+    switch (op) {
+    case PARSE_OP_EQUAL: return order == 0;
+    case PARSE_OP_NOT_EQUAL: return order != 0;
+    case PARSE_OP_LESS: return order < 0;
+    case PARSE_OP_LESS_EQUAL: return order <= 0;
+    case PARSE_OP_GREATER: return order > 0;
+    case PARSE_OP_GREATER_EQUAL: return order >= 0;
+    default: return false;
+    }
+}
+
+/* The bounds of what an integer node of a width can hold: a whole leaf is
+ * decided by them when the constant lies outside (or the node holds one
+ * value only). 1: all match, 0: none, -1: look at the values. */
+static int decide_by_width(uint8_t width, parse_op op, int64_t c)
+{
+    int64_t low, high;
+    switch (width) {
+    case 0: low = high = 0; break;
+    case 1: low = 0, high = 1; break;
+    case 2: low = 0, high = 3; break;
+    case 4: low = 0, high = 15; break;
+    case 8: low = INT8_MIN, high = INT8_MAX; break;
+    case 16: low = INT16_MIN, high = INT16_MAX; break;
+    case 32: low = INT32_MIN, high = INT32_MAX; break;
+    default: low = INT64_MIN, high = INT64_MAX; break;
+    }
+    switch (op) {
+    case PARSE_OP_EQUAL: return (c < low || c > high) ? 0 : (low == high) ? 1 : -1;
+    case PARSE_OP_NOT_EQUAL: return (c < low || c > high) ? 1 : (low == high) ? 0 : -1;
+    case PARSE_OP_LESS: return high < c ? 1 : low >= c ? 0 : -1;
+    case PARSE_OP_LESS_EQUAL: return high <= c ? 1 : low > c ? 0 : -1;
+    case PARSE_OP_GREATER: return low > c ? 1 : high <= c ? 0 : -1;
+    case PARSE_OP_GREATER_EQUAL: return low >= c ? 1 : high < c ? 0 : -1;
+    default: return -1;
+    }
+}
+
+/* The comparisons of a scan kernel, after constants were brought into the
+ * range of the values: LE c is LT c+1, GE c is GT c-1. */
+enum { SCAN_EQ, SCAN_NE, SCAN_LT, SCAN_GT };
+
+/* A scalar loop over packed elements of one width (the tail of a vector
+ * loop, and every loop where SSE2 is missing). */
+#define SCALAR_LOOP(TYPE, FROM, TEST)                                                                                  \
+    for (size_t i = (FROM); i < n; i++) {                                                                              \
+        TYPE v;                                                                                                        \
+        memcpy(&v, payload + i * sizeof(TYPE), sizeof(TYPE));                                                         \
+        if (TEST) mask_set(out, i);                                                                                    \
+    }
+
+#define SCALAR_INTEGERS(TYPE, FROM)                                                                                    \
+    do {                                                                                                               \
+        TYPE k = (TYPE)c;                                                                                              \
+        switch (scan_op) {                                                                                             \
+        case SCAN_EQ: SCALAR_LOOP(TYPE, FROM, v == k) break;                                                           \
+        case SCAN_NE: SCALAR_LOOP(TYPE, FROM, v != k) break;                                                           \
+        case SCAN_LT: SCALAR_LOOP(TYPE, FROM, v < k) break;                                                            \
+        default: SCALAR_LOOP(TYPE, FROM, v > k) break;                                                                 \
+        }                                                                                                              \
+    } while (0)
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* 16 comparison results (bytes of 0 or 0xFF) as 16 bits. */
+static inline uint64_t byte_bits(__m128i compared) { return (uint64_t)(unsigned)_mm_movemask_epi8(compared); }
+
+static inline __m128i not_lanes(__m128i v) { return _mm_xor_si128(v, _mm_set1_epi8(-1)); }
+
+/* One loop per comparison (the choice is made once, not per element). The
+ * bits of 64 elements gather in a register and are stored once: an |= into
+ * the mask at every step would chain the steps through memory. A chunk
+ * function compares the 16 elements from `at` and returns their bits. */
+#define COMPARE_BY_OP(BITS, V)                                                                                         \
+    (scan_op == SCAN_EQ   ? _mm_cmpeq_epi##BITS(V, k)                                                                 \
+     : scan_op == SCAN_NE ? not_lanes(_mm_cmpeq_epi##BITS(V, k))                                                      \
+     : scan_op == SCAN_LT ? _mm_cmplt_epi##BITS(V, k)                                                                 \
+                          : _mm_cmpgt_epi##BITS(V, k))
+
+static inline uint64_t chunk8(const uint8_t *payload, size_t at, __m128i k, int scan_op)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(payload + at));
+    return byte_bits(COMPARE_BY_OP(8, v));
+}
+
+static inline uint64_t chunk16(const uint8_t *payload, size_t at, __m128i k, int scan_op)
+{
+    const __m128i *p = (const __m128i *)(const void *)(payload + 2 * at);
+    __m128i a = _mm_loadu_si128(p), b = _mm_loadu_si128(p + 1);
+    return byte_bits(_mm_packs_epi16(COMPARE_BY_OP(16, a), COMPARE_BY_OP(16, b)));
+}
+
+static inline uint64_t chunk32(const uint8_t *payload, size_t at, __m128i k, int scan_op)
+{
+    const __m128i *p = (const __m128i *)(const void *)(payload + 4 * at);
+    __m128i a = _mm_loadu_si128(p), b = _mm_loadu_si128(p + 1), c = _mm_loadu_si128(p + 2), d = _mm_loadu_si128(p + 3);
+    return byte_bits(_mm_packs_epi16(_mm_packs_epi32(COMPARE_BY_OP(32, a), COMPARE_BY_OP(32, b)),
+                                     _mm_packs_epi32(COMPARE_BY_OP(32, c), COMPARE_BY_OP(32, d))));
+}
+
+/* scan_op is a constant in each copy of the loop, so the compiler drops the
+ * other comparisons from it. */
+#define LANES_LOOP(CHUNK, OP)                                                                                          \
+    {                                                                                                                  \
+        const int fixed_op = OP;                                                                                       \
+        for (; done + 64 <= n; done += 64)                                                                             \
+            out->words[done >> 6] = CHUNK(payload, done, k, fixed_op) | CHUNK(payload, done + 16, k, fixed_op) << 16 | \
+                                    CHUNK(payload, done + 32, k, fixed_op) << 32 |                                    \
+                                    CHUNK(payload, done + 48, k, fixed_op) << 48;                                     \
+        for (; done + 16 <= n; done += 16) out->words[done >> 6] |= CHUNK(payload, done, k, fixed_op) << (done & 63);  \
+    }
+
+#define LANES_BY_OP(CHUNK)                                                                                             \
+    switch (scan_op) {                                                                                                 \
+    case SCAN_EQ: LANES_LOOP(CHUNK, SCAN_EQ) break;                                                                    \
+    case SCAN_NE: LANES_LOOP(CHUNK, SCAN_NE) break;                                                                    \
+    case SCAN_LT: LANES_LOOP(CHUNK, SCAN_LT) break;                                                                    \
+    default: LANES_LOOP(CHUNK, SCAN_GT) break;                                                                         \
+    }
+#endif
+
+/* Which of the n packed integers satisfy `v op c`. */
+static void compare_integers(const ce_node *values, size_t n, parse_op op, int64_t c, mask *out)
+{
+    mask_clear(out);
+    if (values->base != 0) {
+        /* A based node: v = base + packed, so compare packed with c - base
+         * (values of a sound node never wrap). When c - base leaves the
+         * int64 range, every packed value lies on one side of it. */
+        int64_t shifted;
+        if (__builtin_sub_overflow(c, values->base, &shifted)) {
+            bool all_above = values->base > 0; /* c - base is below INT64_MIN */
+            bool match = op == PARSE_OP_NOT_EQUAL ||
+                         (all_above ? (op == PARSE_OP_GREATER || op == PARSE_OP_GREATER_EQUAL)
+                                    : (op == PARSE_OP_LESS || op == PARSE_OP_LESS_EQUAL));
+            if (match) mask_first(out, n);
+            return;
+        }
+        c = shifted;
+    }
+    int decided = decide_by_width(values->width, op, c);
+    if (decided >= 0) {
+        if (decided) mask_first(out, n);
+        return;
+    }
+    const uint8_t *payload = values->payload;
+    if (values->width < 8) {
+        for (size_t i = 0; i < n; i++)
+            if (int_matches(op, node_get_packed(values, i), c)) mask_set(out, i);
+        return;
+    }
+    /* Undecided by the width: c lies within the width's range, and so do
+     * c + 1 for LE (c < the largest) and c - 1 for GE (c > the smallest). */
+    int scan_op;
+    switch (op) {
+    case PARSE_OP_EQUAL: scan_op = SCAN_EQ; break;
+    case PARSE_OP_NOT_EQUAL: scan_op = SCAN_NE; break;
+    case PARSE_OP_LESS: scan_op = SCAN_LT; break;
+    case PARSE_OP_LESS_EQUAL: scan_op = SCAN_LT, c = c + 1; break;
+    case PARSE_OP_GREATER: scan_op = SCAN_GT; break;
+    default: scan_op = SCAN_GT, c = c - 1; break;
+    }
+    size_t done = 0;
+#if defined(__SSE2__)
+    switch (values->width) {
+    case 8: {
+        __m128i k = _mm_set1_epi8((char)c);
+        LANES_BY_OP(chunk8)
+        break;
+    }
+    case 16: {
+        __m128i k = _mm_set1_epi16((short)c);
+        LANES_BY_OP(chunk16)
+        break;
+    }
+    case 32: {
+        __m128i k = _mm_set1_epi32((int)c);
+        LANES_BY_OP(chunk32)
+        break;
+    }
+    default: break; /* 64-bit integers: no SSE2 comparison */
+    }
+#endif
+    switch (values->width) {
+    case 8: SCALAR_INTEGERS(int8_t, done); break;
+    case 16: SCALAR_INTEGERS(int16_t, done); break;
+    case 32: SCALAR_INTEGERS(int32_t, done); break;
+    default: SCALAR_INTEGERS(int64_t, done); break;
+    }
+}
+
+/* A float or double from the integer its column stores. */
+static inline double real_from_stored(bool is_float, int64_t stored)
+{
+    if (is_float) {
+        uint32_t bits = (uint32_t)stored;
+        float value;
+        memcpy(&value, &bits, 4);
+        return value;
+    }
+    double value;
+    memcpy(&value, &stored, 8);
+    return value;
+}
+
+#if defined(__SSE2__)
+/* The bits of 8 doubles (or floats, widened) from `at`, compared by op. */
+static inline __m128d compare_pd(__m128d v, __m128d k, parse_op op)
+{
+    switch (op) {
+    case PARSE_OP_EQUAL: return _mm_cmpeq_pd(v, k);
+    case PARSE_OP_NOT_EQUAL: return _mm_cmpneq_pd(v, k);
+    case PARSE_OP_LESS: return _mm_cmplt_pd(v, k);
+    case PARSE_OP_LESS_EQUAL: return _mm_cmple_pd(v, k);
+    case PARSE_OP_GREATER: return _mm_cmpgt_pd(v, k);
+    default: return _mm_cmpge_pd(v, k);
+    }
+}
+static inline uint64_t double_chunk(const uint8_t *payload, size_t at, __m128d k, parse_op op)
+{
+    const double *p = (const double *)(const void *)(payload + 8 * at);
+    return (uint64_t)_mm_movemask_pd(compare_pd(_mm_loadu_pd(p), k, op)) |
+           (uint64_t)_mm_movemask_pd(compare_pd(_mm_loadu_pd(p + 2), k, op)) << 2 |
+           (uint64_t)_mm_movemask_pd(compare_pd(_mm_loadu_pd(p + 4), k, op)) << 4 |
+           (uint64_t)_mm_movemask_pd(compare_pd(_mm_loadu_pd(p + 6), k, op)) << 6;
+}
+static inline uint64_t float_chunk(const uint8_t *payload, size_t at, __m128d k, parse_op op)
+{
+    __m128 low = _mm_loadu_ps((const float *)(const void *)(payload + 4 * at));
+    __m128 high = _mm_loadu_ps((const float *)(const void *)(payload + 4 * at + 16));
+    return (uint64_t)_mm_movemask_pd(compare_pd(_mm_cvtps_pd(low), k, op)) |
+           (uint64_t)_mm_movemask_pd(compare_pd(_mm_cvtps_pd(_mm_movehl_ps(low, low)), k, op)) << 2 |
+           (uint64_t)_mm_movemask_pd(compare_pd(_mm_cvtps_pd(high), k, op)) << 4 |
+           (uint64_t)_mm_movemask_pd(compare_pd(_mm_cvtps_pd(_mm_movehl_ps(high, high)), k, op)) << 6;
+}
+#define REAL_LOOP(CHUNK, OP)                                                                                           \
+    {                                                                                                                  \
+        const parse_op fixed_op = OP;                                                                                  \
+        for (; done + 64 <= n; done += 64) {                                                                           \
+            uint64_t word = 0;                                                                                         \
+            for (size_t j = 0; j < 64; j += 8) word |= CHUNK(payload, done + j, k, fixed_op) << j;                     \
+            out->words[done >> 6] = word;                                                                              \
+        }                                                                                                              \
+        for (; done + 8 <= n; done += 8) out->words[done >> 6] |= CHUNK(payload, done, k, fixed_op) << (done & 63);    \
+    }
+#define REAL_LANES_BY_OP(CHUNK)                                                                                        \
+    switch (op) {                                                                                                      \
+    case PARSE_OP_EQUAL: REAL_LOOP(CHUNK, PARSE_OP_EQUAL) break;                                                       \
+    case PARSE_OP_NOT_EQUAL: REAL_LOOP(CHUNK, PARSE_OP_NOT_EQUAL) break;                                               \
+    case PARSE_OP_LESS: REAL_LOOP(CHUNK, PARSE_OP_LESS) break;                                                         \
+    case PARSE_OP_LESS_EQUAL: REAL_LOOP(CHUNK, PARSE_OP_LESS_EQUAL) break;                                             \
+    case PARSE_OP_GREATER: REAL_LOOP(CHUNK, PARSE_OP_GREATER) break;                                                   \
+    default: REAL_LOOP(CHUNK, PARSE_OP_GREATER_EQUAL) break;                                                           \
+    }
+#endif
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* With AVX (checked at run time: the processor and the operating system
+ * must both support it), 4 doubles a comparison instead of 2. */
+#include <cpuid.h>
+#include <immintrin.h>
+#define QUERY_AVX_DOUBLES 1
+
+static pthread_once_t avx_once = PTHREAD_ONCE_INIT;
+static bool avx_usable;
+
+static void detect_avx(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE) || !(c & bit_AVX)) return;
+    unsigned low, high;
+    __asm__ volatile("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
+    avx_usable = (low & 6) == 6; /* the OS saves the SSE and AVX registers */
+}
+
+#define AVX_BITS(P, PREDICATE) ((uint64_t)(unsigned)_mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(P), k, PREDICATE)))
+#define AVX_LOOP(PREDICATE)                                                                                            \
+    for (; done + 64 <= n; done += 64) {                                                                               \
+        uint64_t word = 0;                                                                                             \
+        for (size_t j = 0; j < 64; j += 16) {                                                                          \
+            const double *p = (const double *)(const void *)(payload + 8 * (done + j));                               \
+            uint64_t bits = AVX_BITS(p, PREDICATE) | AVX_BITS(p + 4, PREDICATE) << 4 |                                 \
+                            AVX_BITS(p + 8, PREDICATE) << 8 | AVX_BITS(p + 12, PREDICATE) << 12;                       \
+            word |= bits << j;                                                                                         \
+        }                                                                                                              \
+        out->words[done >> 6] = word;                                                                                  \
+    }
+
+/* The whole words of 64 doubles; returns how many doubles it did. */
+__attribute__((target("avx"))) static size_t compare_doubles_avx(const uint8_t *payload, size_t n, parse_op op, double c,
+                                                                 mask *out)
+{
+    __m256d k = _mm256_set1_pd(c);
+    size_t done = 0;
+    switch (op) {
+    case PARSE_OP_EQUAL: AVX_LOOP(_CMP_EQ_OQ) break;
+    case PARSE_OP_NOT_EQUAL: AVX_LOOP(_CMP_NEQ_UQ) break;
+    case PARSE_OP_LESS: AVX_LOOP(_CMP_LT_OQ) break;
+    case PARSE_OP_LESS_EQUAL: AVX_LOOP(_CMP_LE_OQ) break;
+    case PARSE_OP_GREATER: AVX_LOOP(_CMP_GT_OQ) break;
+    default: AVX_LOOP(_CMP_GE_OQ) break;
+    }
+    return done;
+}
+#endif
+
+/* Which of the n floats or doubles satisfy `v op c` (c is not NaN; a NaN
+ * value satisfies only !=). */
+static void compare_reals(const ce_node *values, size_t n, bool is_float, parse_op op, double c, mask *out)
+{
+    mask_clear(out);
+    const uint8_t *payload = values->payload;
+    size_t done = 0;
+    if (!is_float && values->width == 64 && !values->based) {
+#if defined(QUERY_AVX_DOUBLES)
+        pthread_once(&avx_once, detect_avx);
+        if (avx_usable) done = compare_doubles_avx(payload, n, op, c, out);
+#endif
+#if defined(__SSE2__)
+        __m128d k = _mm_set1_pd(c);
+        REAL_LANES_BY_OP(double_chunk)
+#endif
+        SCALAR_LOOP(double, done, real_matches(op, v, c))
+    } else if (is_float && values->width == 32 && !values->based) {
+#if defined(__SSE2__)
+        __m128d k = _mm_set1_pd(c);
+        REAL_LANES_BY_OP(float_chunk)
+#endif
+        SCALAR_LOOP(float, done, real_matches(op, (double)v, c))
+    } else {
+        for (size_t i = 0; i < n; i++)
+            if (real_matches(op, real_from_stored(is_float, node_get(values, i)), c)) mask_set(out, i);
+    }
+}
+
+static int compare_timestamps(int64_t seconds, int64_t nanoseconds, ce_timestamp c)
+{
+    if (seconds != c.seconds) return seconds < c.seconds ? -1 : 1;
+    return nanoseconds < c.nanoseconds ? -1 : nanoseconds > c.nanoseconds;
+}
+
+/* The lengths of strings and binaries (@size): per candidate. */
+static bool text_size_at(evaluation *e, const column_scan *scan, size_t i, int64_t *out_size)
+{
+    const char *data;
+    size_t size;
+    if (!text_at(e, scan, i, &e->scratch[0], &data, &size)) return false;
+    *out_size = (int64_t)size;
+    return true;
+}
+
+static bool int_in(const bound_node *node, int64_t v)
+{
+    size_t low = 0, high = node->integer_count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (node->integers[middle] < v) low = middle + 1;
+        else high = middle;
+    }
+    return low < node->integer_count && node->integers[low] == v;
+}
+
+/* The value an IN-set compares: the kernel's domain (see set_value). */
+static bool set_probe(evaluation *e, const bound_node *node, size_t i, ce_value *out)
+{
+    if (!path_value(e, &node->path, i, &e->scratch[0], out)) return false;
+    switch (out->type) {
+    case CE_TYPE_FLOAT: *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = out->float_value}; break;
+    case CE_TYPE_STRING:
+        if (node->flags) {
+            size_t size;
+            if (!query_fold_text(out->string.data, out->string.size, node->flags, &e->folder.buffers[0],
+                                 &e->folder.capacities[0], &size))
+                return false;
+            out->string.data = e->folder.buffers[0];
+            out->string.size = size;
+        }
+        break;
+    default: break;
+    }
+    return true;
+}
+
+/* The values of a comparison's kernel for the objects in `in`, ignoring
+ * nulls (the caller applies them): `matched` gets the bits of objects whose
+ * non-null value satisfies the comparison. */
+static bool kernel_values(evaluation *e, const bound_node *node, const column_scan *scan, const mask *in,
+                          const mask *nulls, mask *matched)
+{
+    size_t n = e->count;
+    switch (node->kernel) {
+    case KERNEL_INT:
+        if (node->path.size_of) {
+            mask_clear(matched);
+            FOR_EACH_BIT(in, i, {
+                if (mask_has(nulls, i)) continue;
+                int64_t size;
+                if (!text_size_at(e, scan, i, &size)) return false;
+                if (int_matches(node->op, size, node->integer)) mask_set(matched, i);
+            })
+            return true;
+        }
+        compare_integers(&scan->values, n, node->op, node->integer, matched);
+        return true;
+    case KERNEL_INT_IN:
+        mask_clear(matched);
+        FOR_EACH_BIT(in, i, {
+            if (mask_has(nulls, i)) continue;
+            int64_t v;
+            if (node->path.size_of) {
+                if (!text_size_at(e, scan, i, &v)) return false;
+            } else {
+                v = node_get(&scan->values, i);
+            }
+            if (int_in(node, v)) mask_set(matched, i);
+        })
+        return true;
+    case KERNEL_REAL: compare_reals(&scan->values, n, scan->type == CE_TYPE_FLOAT, node->op, node->real, matched); return true;
+    case KERNEL_REAL_NAN:
+        mask_clear(matched);
+        for (size_t i = 0; i < n; i++) {
+            bool nan = isnan(real_from_stored(scan->type == CE_TYPE_FLOAT, node_get(&scan->values, i)));
+            if (nan != node->negate) mask_set(matched, i);
+        }
+        return true;
+    case KERNEL_TIMESTAMP:
+        mask_clear(matched);
+        FOR_EACH_BIT(in, i, {
+            int64_t seconds = node_get(&scan->values, i), nanoseconds = node_get(&scan->second, i);
+            if (order_matches(node->op, compare_timestamps(seconds, nanoseconds, node->constant.timestamp)))
+                mask_set(matched, i);
+        })
+        return true;
+    case KERNEL_FIXED: {
+        mask_clear(matched);
+        size_t size = scan->element_size;
+        const uint8_t *constant = scan->type == CE_TYPE_OBJECT_ID ? node->constant.object_id.bytes : node->constant.uuid.bytes;
+        FOR_EACH_BIT(in, i, {
+            const uint8_t *bytes = scan->values.payload + i * size;
+            int order;
+            if (scan->type == CE_TYPE_DECIMAL128) {
+                ce_value value = {.type = CE_TYPE_DECIMAL128};
+                uint64_t words[2] = {0, 0};
+                for (int k = 0; k < 8; k++) {
+                    words[0] |= (uint64_t)bytes[k] << (8 * k);
+                    words[1] |= (uint64_t)bytes[8 + k] << (8 * k);
+                }
+                value.decimal.low = words[0];
+                value.decimal.high = words[1];
+                if (decimal_is_nan(value.decimal) && is_ordered_operator(node->op)) continue;
+                order = value_compare(&value, &node->constant);
+            } else {
+                order = memcmp(bytes, constant, size);
+            }
+            if (order_matches(node->op, order)) mask_set(matched, i);
+        })
+        return true;
+    }
+    case KERNEL_TEXT: {
+        mask_clear(matched);
+        const char *pattern;
+        size_t pattern_size;
+        text_of(&node->constant, &pattern, &pattern_size);
+        bool bytes = scan->type == CE_TYPE_BINARY;
+        FOR_EACH_BIT(in, i, {
+            if (mask_has(nulls, i)) continue;
+            const char *data;
+            size_t size;
+            if (!text_at(e, scan, i, &e->scratch[0], &data, &size)) return false;
+            if (node->flags) {
+                if (!query_fold_text(data, size, node->flags, &e->folder.buffers[0], &e->folder.capacities[0], &size))
+                    return false;
+                data = e->folder.buffers[0];
+            }
+            if (text_operator(node->op, data, size, pattern, pattern_size, bytes)) mask_set(matched, i);
+        })
+        return true;
+    }
+    case KERNEL_IN_SET:
+        mask_clear(matched);
+        FOR_EACH_BIT(in, i, {
+            if (mask_has(nulls, i)) continue;
+            ce_value probe;
+            if (!set_probe(e, node, i, &probe)) return false;
+            if (value_set_find(&node->set, &probe)) mask_set(matched, i);
+        })
+        return true;
+    default: break;
+    }
+    return ce_fail(CE_ERR_FAIL, "internal error: kernel %d has no values", (int)node->kernel);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Object by object: paths through links, collections and backlinks          */
+/* ------------------------------------------------------------------------ */
+
+/* Values read from objects, with copies of their bytes (a value read
+ * through the public API stays valid only until the next read). */
+typedef struct value_bag {
+    ce_value *values;
+    size_t count, capacity;
+    char **copies;
+    size_t copy_count, copy_capacity;
+} value_bag;
+
+static void bag_clear(value_bag *bag)
+{
+    for (size_t i = 0; i < bag->copy_count; i++) free(bag->copies[i]);
+    bag->copy_count = 0;
+    bag->count = 0;
+}
+
+static void bag_free(value_bag *bag)
+{
+    bag_clear(bag);
+    free(bag->values);
+    free(bag->copies);
+    memset(bag, 0, sizeof *bag);
+}
+
+static bool bag_push(value_bag *bag, const ce_value *value)
+{
+    if (!grow_array((void **)&bag->values, &bag->capacity, bag->count, sizeof *bag->values)) return false;
+    ce_value copy = *value;
+    if (is_text_type(value->type)) {
+        const char *data;
+        size_t size;
+        text_of(value, &data, &size);
+        if (!grow_array((void **)&bag->copies, &bag->copy_capacity, bag->copy_count, sizeof *bag->copies)) return false;
+        char *bytes = malloc(size + 1);
+        if (!bytes) return out_of_memory();
+        if (size) memcpy(bytes, data, size);
+        bag->copies[bag->copy_count++] = bytes;
+        if (value->type == CE_TYPE_STRING) copy.string.data = bytes;
+        else copy.binary.data = (const uint8_t *)bytes;
+    }
+    bag->values[bag->count++] = copy;
+    return true;
+}
+
+/* The values of a path's final step at object (table, key). */
+static bool gather_final(ce_txn *txn, const bound_path *path, ce_table_key table, ce_object_key key, value_bag *bag)
+{
+    ce_value value;
+    switch (path->final) {
+    case FINAL_OBJECT:
+        value = (ce_value){.type = CE_TYPE_LINK, .link = {table, key}};
+        return bag_push(bag, &value);
+    case FINAL_COLUMN:
+        if (!ce_object_get(txn, table, key, path->column, &value)) return false;
+        if (path->size_of && is_text_type(value.type)) {
+            const char *data;
+            size_t size;
+            text_of(&value, &data, &size);
+            value = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)size};
+        }
+        return bag_push(bag, &value);
+    case FINAL_COLLECTION:
+    case FINAL_KEYS:
+    case FINAL_ENTRY: {
+        ce_collection *collection;
+        if (!ce_collection_open(txn, table, key, path->column, &collection)) return false;
+        bool ok = true;
+        if (path->final == FINAL_ENTRY) {
+            bool found;
+            ok = ce_dictionary_get(collection, path->entry_key, path->entry_key_size, &value, &found);
+            if (ok && !found) value = (ce_value){.type = CE_TYPE_NULL};
+            if (ok) ok = bag_push(bag, &value);
+        } else {
+            size_t size;
+            ok = ce_collection_size(collection, &size);
+            for (size_t i = 0; ok && i < size; i++) {
+                ok = path->final == FINAL_KEYS ? ce_dictionary_key_at(collection, i, &value)
+                                               : ce_collection_get(collection, i, &value);
+                if (ok) ok = bag_push(bag, &value);
+            }
+        }
+        ce_collection_close(collection);
+        return ok;
+    }
+    }
+    return true;
+}
+
+/* The values a path yields from object (table, key), from hop `hop` on. A
+ * path of to-one links only yields one value: null where a link is null. */
+static bool gather_path(ce_txn *txn, const bound_path *path, size_t hop, ce_table_key table, ce_object_key key,
+                        value_bag *bag)
+{
+    if (hop == path->hop_count) return gather_final(txn, path, table, key, bag);
+    const path_hop *h = &path->hops[hop];
+    switch (h->kind) {
+    case HOP_LINK: {
+        ce_value link;
+        if (!ce_object_get(txn, table, key, h->column, &link)) return false;
+        if (link.type == CE_TYPE_LINK) return gather_path(txn, path, hop + 1, h->to, link.link.key, bag);
+        if (path->multi) return true;
+        ce_value null = {.type = CE_TYPE_NULL};
+        return bag_push(bag, &null);
+    }
+    case HOP_LINKS: {
+        ce_collection *collection;
+        size_t size;
+        if (!ce_collection_open(txn, table, key, h->column, &collection)) return false;
+        bool ok = ce_collection_size(collection, &size);
+        for (size_t i = 0; ok && i < size; i++) {
+            ce_value link;
+            ok = ce_collection_get(collection, i, &link);
+            if (ok && link.type == CE_TYPE_LINK) ok = gather_path(txn, path, hop + 1, h->to, link.link.key, bag);
+        }
+        ce_collection_close(collection);
+        return ok;
+    }
+    case HOP_BACKLINKS: {
+        size_t count;
+        if (!ce_object_backlink_count(txn, table, key, h->to, h->column, &count)) return false;
+        for (size_t i = 0; i < count; i++) {
+            ce_object_key origin;
+            if (!ce_object_backlink_at(txn, table, key, h->to, h->column, i, &origin) ||
+                !gather_path(txn, path, hop + 1, h->to, origin, bag))
+                return false;
+        }
+        return true;
+    }
+    }
+    return true;
+}
+
+/* A path's values reduced by its aggregate (@count, @sum, ...) to one. */
+static bool aggregate_bag(const bound_path *path, value_bag *bag)
+{
+    if (path->aggregate == PATH_ALL_VALUES) return true;
+    ce_value result;
+    if (path->aggregate == PATH_COUNT) {
+        result = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)bag->count};
+    } else {
+        aggregator a;
+        static const ce_aggregate kinds[] = {CE_AGGREGATE_COUNT, CE_AGGREGATE_COUNT, CE_AGGREGATE_SUM,
+                                             CE_AGGREGATE_AVG, CE_AGGREGATE_MIN, CE_AGGREGATE_MAX};
+        aggregator_init(&a, kinds[path->aggregate], path->type);
+        for (size_t i = 0; i < bag->count; i++) aggregator_add(&a, &bag->values[i]);
+        aggregator_result(&a, &result);
+        /* Min and max hand out one of the values, whose bytes the bag keeps:
+         * numbers and timestamps only, so nothing to keep. */
+    }
+    bag->count = 0;
+    return bag_push(bag, &result);
+}
+
+/* The object a comparison is evaluated for: the queried object, or the
+ * object a SUBQUERY variable stands for. `leaf_index` is the queried
+ * object's position in the current leaf (SIZE_MAX inside a SUBQUERY, where
+ * no local column is read). */
+typedef struct object_context {
+    ce_table_key table;
+    ce_object_key key;
+    size_t leaf_index;
+} object_context;
+
+static bool eval_object(evaluation *e, size_t index, const object_context *context, bool *out);
+
+/* The values of one side of a comparison for an object; *out_many when they
+ * are several values (a collection's) rather than one. */
+static bool operand_bag(evaluation *e, const operand *o, const object_context *context, value_bag *bag, bool *out_many)
+{
+    *out_many = false;
+    switch (o->kind) {
+    case OPERAND_VALUE: return bag_push(bag, &o->value);
+    case OPERAND_LIST:
+        *out_many = true;
+        for (size_t i = 0; i < o->list_count; i++)
+            if (!bag_push(bag, &o->list[i])) return false;
+        return true;
+    case OPERAND_PATH:
+        if (o->path.local && context->leaf_index != SIZE_MAX) {
+            ce_value value;
+            return path_value(e, &o->path, context->leaf_index, &e->scratch[0], &value) && bag_push(bag, &value);
+        }
+        if (!gather_path(e->txn, &o->path, 0, context->table, context->key, bag)) return false;
+        *out_many = o->path.multi && o->path.aggregate == PATH_ALL_VALUES;
+        return aggregate_bag(&o->path, bag);
+    case OPERAND_SUBQUERY: {
+        value_bag objects = {0};
+        bool ok = gather_path(e->txn, &o->path, 0, context->table, context->key, &objects);
+        int64_t matches = 0;
+        for (size_t i = 0; ok && i < objects.count; i++) {
+            object_context element = {objects.values[i].link.table, objects.values[i].link.key, SIZE_MAX};
+            bool match;
+            ok = eval_object(e, o->subquery, &element, &match);
+            matches += ok && match;
+        }
+        bag_free(&objects);
+        ce_value count = {.type = CE_TYPE_INT, .integer = matches};
+        return ok && bag_push(bag, &count);
+    }
+    }
+    return true;
+}
+
+/* Whether `value op right` holds for one of the right side's values (IN:
+ * equal to one of them; BETWEEN: within the two). */
+static bool matches_right(evaluation *e, const bound_node *node, const ce_value *value, const value_bag *right, bool *out)
+{
+    *out = false;
+    if (node->op == PARSE_OP_BETWEEN) {
+        bool low, high;
+        if (!compare_values(value, PARSE_OP_GREATER_EQUAL, &right->values[0], 0, &e->folder, &low) ||
+            !compare_values(value, PARSE_OP_LESS_EQUAL, &right->values[1], 0, &e->folder, &high))
+            return false;
+        *out = low && high;
+        return true;
+    }
+    parse_op op = node->op == PARSE_OP_IN ? PARSE_OP_EQUAL : node->op;
+    for (size_t i = 0; i < right->count && !*out; i++)
+        if (!compare_values(value, op, &right->values[i], node->flags, &e->folder, out)) return false;
+    return true;
+}
+
+/* A generic comparison for one object: the left side's values against the
+ * right side's, ANY of the left ones unless the quantifier says ALL or NONE. */
+static bool generic_match(evaluation *e, const bound_node *node, const object_context *context, bool *out)
+{
+    value_bag left = {0}, right = {0};
+    bool left_many, right_many;
+    bool ok = operand_bag(e, &node->left, context, &left, &left_many) &&
+              operand_bag(e, &node->right, context, &right, &right_many);
+    bool any = false, all = true;
+    for (size_t i = 0; ok && i < left.count; i++) {
+        bool match;
+        ok = matches_right(e, node, &left.values[i], &right, &match);
+        any = any || match;
+        all = all && match;
+    }
+    if (ok) {
+        switch (node->quantifier) {
+        case PARSE_QUANTIFIER_ALL: *out = all; break;
+        case PARSE_QUANTIFIER_NONE: *out = !any; break;
+        default: *out = any; break;
+        }
+    }
+    bag_free(&left);
+    bag_free(&right);
+    return ok;
+}
+
+/* A predicate inside a SUBQUERY, for one object. */
+static bool eval_object(evaluation *e, size_t index, const object_context *context, bool *out)
+{
+    const bound_node *node = &e->bound->nodes[index];
+    switch (node->kind) {
+    case BOUND_TRUE: *out = true; return true;
+    case BOUND_FALSE: *out = false; return true;
+    case BOUND_NOT:
+        if (!eval_object(e, e->bound->children[node->first_child], context, out)) return false;
+        *out = !*out;
+        return true;
+    case BOUND_AND:
+    case BOUND_OR:
+        *out = node->kind == BOUND_AND;
+        for (size_t c = 0; c < node->child_count && *out == (node->kind == BOUND_AND); c++)
+            if (!eval_object(e, e->bound->children[node->first_child + c], context, out)) return false;
+        return true;
+    case BOUND_COMPARE:
+        if (node->kernel == KERNEL_GENERIC) return generic_match(e, node, context, out);
+        break;
+    }
+    return ce_fail(CE_ERR_FAIL, "internal error: a SUBQUERY holds a comparison of kind %d", (int)node->kernel);
+}
+
+static bool eval_compare(evaluation *e, const bound_node *node, const mask *in, mask *out)
+{
+    if (node->kernel == KERNEL_GENERIC) {
+        mask_clear(out);
+        FOR_EACH_BIT(in, i, {
+            object_context context = {e->core->table, cluster_leaf_key(e->leaf, i), i};
+            bool result;
+            if (!generic_match(e, node, &context, &result)) return false;
+            if (result) mask_set(out, i);
+        })
+        return true;
+    }
+    const column_scan *scan;
+    mask nulls;
+    if (!slot_scan(e, node->path.slot, &scan) || !null_mask(scan, e->count, &nulls)) return false;
+    if (node->kernel == KERNEL_NULL) {
+        for (size_t w = 0; w < MASK_WORDS; w++)
+            out->words[w] = in->words[w] & (node->negate ? ~nulls.words[w] : nulls.words[w]);
+        return true;
+    }
+    mask matched;
+    if (!kernel_values(e, node, scan, in, &nulls, &matched)) return false;
+    for (size_t w = 0; w < MASK_WORDS; w++)
+        out->words[w] = in->words[w] & ((matched.words[w] & ~nulls.words[w]) | (node->nulls_match ? nulls.words[w] : 0));
+    return true;
+}
+
+static bool eval_node(evaluation *e, size_t index, const mask *in, mask *out)
+{
+    const bound_node *node = &e->bound->nodes[index];
+    switch (node->kind) {
+    case BOUND_TRUE: *out = *in; return true;
+    case BOUND_FALSE: mask_clear(out); return true;
+    case BOUND_AND: {
+        mask current = *in;
+        for (size_t c = 0; c < node->child_count && !mask_is_empty(&current); c++) {
+            mask next;
+            if (!eval_node(e, e->bound->children[node->first_child + c], &current, &next)) return false;
+            current = next;
+        }
+        *out = current;
+        return true;
+    }
+    case BOUND_OR: {
+        mask result, remaining = *in;
+        mask_clear(&result);
+        for (size_t c = 0; c < node->child_count && !mask_is_empty(&remaining); c++) {
+            mask matched;
+            if (!eval_node(e, e->bound->children[node->first_child + c], &remaining, &matched)) return false;
+            for (size_t w = 0; w < MASK_WORDS; w++) {
+                result.words[w] |= matched.words[w];
+                remaining.words[w] &= ~matched.words[w];
+            }
+        }
+        *out = result;
+        return true;
+    }
+    case BOUND_NOT: {
+        mask matched;
+        if (!eval_node(e, e->bound->children[node->first_child], in, &matched)) return false;
+        for (size_t w = 0; w < MASK_WORDS; w++) out->words[w] = in->words[w] & ~matched.words[w];
+        return true;
+    }
+    case BOUND_COMPARE: return eval_compare(e, node, in, out);
+    }
+    return ce_fail(CE_ERR_FAIL, "internal error: bound node of kind %d", (int)node->kind);
+}
+
+/* The matches among the objects of `candidates` in the current leaf. */
+static bool eval_leaf(evaluation *e, const mask *candidates, mask *out)
+{
+    return eval_node(e, e->bound->root, candidates, out);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Scans: every leaf, or the leaves of an index's candidates                 */
+/* ------------------------------------------------------------------------ */
+
+/* An object of a results view: its key and where it lives. */
+typedef struct entry {
+    ce_object_key key;
+    ce_ref leaf;
+    size_t index;
+} entry;
+
+typedef enum scan_goal { GOAL_COUNT, GOAL_FIRST, GOAL_COLLECT, GOAL_AGGREGATE } scan_goal;
+
+typedef struct scan_state {
+    evaluation *e;
+    scan_goal goal;
+    size_t count;
+    bool found;
+    ce_object_key first;
+    entry *entries;
+    size_t entry_count, entry_capacity;
+    size_t limit; /* GOAL_COLLECT: stop after this many */
+    /* GOAL_AGGREGATE */
+    aggregator *aggregate;
+    const bound_path *aggregate_path;
+    column_scan aggregate_scan;
+} scan_state;
+
+static bool add_entry(scan_state *s, ce_object_key key, ce_ref leaf, size_t index)
+{
+    if (!grow_array((void **)&s->entries, &s->entry_capacity, s->entry_count, sizeof *s->entries)) return false;
+    s->entries[s->entry_count++] = (entry){key, leaf, index};
+    return true;
+}
+
+/* The value of `path` for object i of a leaf whose column is open in `scan`. */
+static bool scan_value(const ce_space *space, const column_scan *scan, const bound_path *path, size_t i,
+                       ce_column_scratch *scratch, ce_value *out)
+{
+    if (!column_scan_get(space, scan, i, scratch, out)) return false;
+    if (path->size_of && out->type != CE_TYPE_NULL) {
+        const char *data;
+        size_t size;
+        text_of(out, &data, &size);
+        *out = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)size};
+    }
+    return true;
+}
+
+static bool act_on_leaf(scan_state *s, const cluster_leaf *leaf, const mask *matched, bool *stop)
+{
+    switch (s->goal) {
+    case GOAL_COUNT: s->count += mask_count(matched); return true;
+    case GOAL_FIRST:
+        if (mask_is_empty(matched)) return true;
+        FOR_EACH_BIT(matched, i, {
+            s->first = cluster_leaf_key(leaf, i);
+            s->found = true;
+            *stop = true;
+            return true;
+        })
+        return true;
+    case GOAL_COLLECT:
+        FOR_EACH_BIT(matched, i, {
+            if (s->entry_count >= s->limit) {
+                *stop = true;
+                return true;
+            }
+            if (!add_entry(s, cluster_leaf_key(leaf, i), leaf->ref, i)) return false;
+        })
+        if (s->entry_count >= s->limit) *stop = true;
+        return true;
+    case GOAL_AGGREGATE: {
+        if (mask_is_empty(matched)) return true;
+        const bound_path *path = s->aggregate_path;
+        if (!open_column_of(s->e->space, leaf, path->column, path->type, path->nullable, &s->aggregate_scan)) return false;
+        const column_scan *scan = &s->aggregate_scan;
+        if ((scan->type == CE_TYPE_DOUBLE || scan->type == CE_TYPE_INT) && !path->size_of &&
+            (s->aggregate->aggregate == CE_AGGREGATE_SUM || s->aggregate->aggregate == CE_AGGREGATE_AVG ||
+             s->aggregate->aggregate == CE_AGGREGATE_COUNT)) {
+            /* Numbers straight from the packed array. */
+            mask nulls;
+            if (!null_mask(scan, leaf->key_offsets.count, &nulls)) return false;
+            FOR_EACH_BIT(matched, i, {
+                if (mask_has(&nulls, i)) continue;
+                int64_t stored = node_get(&scan->values, i);
+                ce_value value;
+                if (scan->type == CE_TYPE_INT) value = (ce_value){.type = CE_TYPE_INT, .integer = stored};
+                else value = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = real_from_stored(false, stored)};
+                aggregator_add(s->aggregate, &value);
+            })
+            return true;
+        }
+        FOR_EACH_BIT(matched, i, {
+            ce_value value;
+            if (!scan_value(s->e->space, scan, path, i, &s->e->scratch[1], &value)) return false;
+            aggregator_add(s->aggregate, &value);
+        })
+        return true;
+    }
+    }
+    return true;
+}
+
+/*
+ * A scan is bound by memory latency: the column arrays of consecutive
+ * leaves lie apart, and the hardware cannot guess the next one. Leaves go
+ * through a short queue: when a leaf enters it, the headers of the columns
+ * the query reads are prefetched; PREFETCH_AHEAD leaves later those columns
+ * are opened (the headers are in cache by then) and their values
+ * prefetched; when the queue is full, its oldest leaf is evaluated with the
+ * columns opened for it. A column that fails to open early is opened again
+ * when its leaf is evaluated, which reports the error.
+ */
+#define PIPELINE_DEPTH 8
+#define PREFETCH_AHEAD 4
+
+/* One prefetch per 128 bytes: processors fetch lines in pairs. */
+static void prefetch_bytes(const uint8_t *bytes, size_t length)
+{
+    for (size_t offset = 0; offset < length; offset += 128) __builtin_prefetch(bytes + offset);
+}
+
+static void prefetch_node(const ce_node *node)
+{
+    if (node->payload) prefetch_bytes(node->payload, (size_t)node_size(node) - NODE_HEADER_SIZE);
+}
+
+static void prefetch_headers(const evaluation *e, const cluster_leaf *leaf)
+{
+    for (size_t slot = 0; slot < e->bound->slot_count; slot++) {
+        ce_column_key column = e->bound->slot_columns[slot];
+        if ((size_t)column + 2 >= leaf->slots.count) continue;
+        const uint8_t *bytes;
+        ce_ref ref = cluster_leaf_column(leaf, column);
+        if (node_value_is_ref((int64_t)ref) && space_bytes(e->space, ref, NODE_HEADER_SIZE, &bytes))
+            __builtin_prefetch(bytes);
+    }
+}
+
+typedef struct pipeline {
+    scan_state *scan;
+    cluster_leaf leaves[PIPELINE_DEPTH];
+    column_scan *scans; /* PIPELINE_DEPTH x slots */
+    bool *opened;
+    size_t slots;
+    size_t first, count;
+    bool stopped;
+} pipeline;
+
+/* Opens the columns of the leaf at ring position `at` and prefetches their values. */
+static void prepare_leaf(pipeline *q, size_t at)
+{
+    const evaluation *e = q->scan->e;
+    const cluster_leaf *leaf = &q->leaves[at];
+    for (size_t slot = 0; slot < q->slots; slot++) {
+        column_scan *scan = &q->scans[at * q->slots + slot];
+        bool opened = open_column_of(e->space, leaf, e->bound->slot_columns[slot], e->bound->slot_types[slot],
+                                     e->bound->slot_nullable[slot], scan);
+        q->opened[at * q->slots + slot] = opened;
+        if (!opened) continue;
+        prefetch_node(&scan->values);
+        if (scan->type == CE_TYPE_TIMESTAMP || scan->type == CE_TYPE_STRING || scan->type == CE_TYPE_BINARY)
+            prefetch_node(&scan->second);
+        if (scan->has_nulls) prefetch_node(&scan->nulls);
+    }
+}
+
+static bool evaluate_oldest(pipeline *q, bool *stop)
+{
+    size_t at = q->first;
+    q->first = (q->first + 1) % PIPELINE_DEPTH;
+    q->count--;
+    evaluation *e = q->scan->e;
+    column_scan *own_scans = e->scans;
+    bool *own_opened = e->opened;
+    mask all, matched;
+    bool ok = enter_prepared_leaf(e, &q->leaves[at], &q->scans[at * q->slots], &q->opened[at * q->slots]);
+    if (ok) {
+        mask_first(&all, e->count);
+        ok = eval_leaf(e, &all, &matched) && act_on_leaf(q->scan, &q->leaves[at], &matched, stop);
+    }
+    e->scans = own_scans;
+    e->opened = own_opened;
+    return ok;
+}
+
+static bool queue_leaf(void *context, const cluster_leaf *leaf, bool *stop)
+{
+    pipeline *q = context;
+    prefetch_headers(q->scan->e, leaf);
+    q->leaves[(q->first + q->count) % PIPELINE_DEPTH] = *leaf;
+    q->count++;
+    if (q->count > PREFETCH_AHEAD) prepare_leaf(q, (q->first + q->count - 1 - PREFETCH_AHEAD) % PIPELINE_DEPTH);
+    if (q->count < PIPELINE_DEPTH) return true;
+    if (!evaluate_oldest(q, stop)) return false;
+    q->stopped = *stop;
+    return true;
+}
+
+/* Every leaf of the table, through the queue. */
+static bool scan_all_leaves(scan_state *s)
+{
+    size_t slots = s->e->bound->slot_count;
+    pipeline *q = calloc(1, sizeof *q);
+    if (q) {
+        q->scans = calloc(PIPELINE_DEPTH * slots + 1, sizeof *q->scans);
+        q->opened = calloc(PIPELINE_DEPTH * slots + 1, sizeof *q->opened);
+    }
+    if (!q || !q->scans || !q->opened) {
+        if (q) free(q->scans), free(q->opened);
+        free(q);
+        return out_of_memory();
+    }
+    q->scan = s;
+    q->slots = slots;
+    bool ok = cluster_for_each_leaf(s->e->space, s->e->root, queue_leaf, q);
+    for (size_t i = q->count > PREFETCH_AHEAD ? q->count - PREFETCH_AHEAD : 0; ok && i < q->count; i++)
+        prepare_leaf(q, (q->first + i) % PIPELINE_DEPTH);
+    while (ok && !q->stopped && q->count > 0) ok = evaluate_oldest(q, &q->stopped);
+    free(q->scans);
+    free(q->opened);
+    free(q);
+    return ok;
+}
+
+/* The values an index lookup for a comparison node needs; false if the
+ * node cannot use an index. */
+static bool index_values(const bound_node *node, ce_value **out_values, size_t *out_count, bool *out_usable)
+{
+    *out_usable = false;
+    *out_values = NULL;
+    *out_count = 0;
+    if (node->kind != BOUND_COMPARE || !node->path.indexed || node->path.size_of || node->flags) return true;
+    ce_type type = node->path.type;
+    ce_value *values = NULL;
+    size_t count = 0;
+    switch (node->kernel) {
+    case KERNEL_INT:
+    case KERNEL_TEXT:
+    case KERNEL_TIMESTAMP:
+    case KERNEL_FIXED:
+        if (node->op != PARSE_OP_EQUAL || type == CE_TYPE_BINARY || type == CE_TYPE_DECIMAL128) return true;
+        if (!(values = malloc(sizeof *values))) return out_of_memory();
+        if (node->kernel == KERNEL_INT)
+            values[0] = type == CE_TYPE_BOOL ? (ce_value){.type = CE_TYPE_BOOL, .boolean = node->integer != 0}
+                                             : (ce_value){.type = CE_TYPE_INT, .integer = node->integer};
+        else values[0] = node->constant;
+        count = 1;
+        break;
+    case KERNEL_NULL:
+        if (node->negate) return true;
+        if (!(values = malloc(sizeof *values))) return out_of_memory();
+        values[count++] = (ce_value){.type = CE_TYPE_NULL};
+        break;
+    case KERNEL_INT_IN:
+        if (!(values = malloc((node->integer_count + 1) * sizeof *values))) return out_of_memory();
+        for (size_t i = 0; i < node->integer_count; i++)
+            values[count++] = type == CE_TYPE_BOOL ? (ce_value){.type = CE_TYPE_BOOL, .boolean = node->integers[i] != 0}
+                                                   : (ce_value){.type = CE_TYPE_INT, .integer = node->integers[i]};
+        if (node->nulls_match) values[count++] = (ce_value){.type = CE_TYPE_NULL};
+        break;
+    case KERNEL_IN_SET:
+        if (type == CE_TYPE_BINARY || type == CE_TYPE_DECIMAL128 || is_number_type(type)) return true;
+        if (!(values = malloc((node->set.count + 1) * sizeof *values))) return out_of_memory();
+        for (size_t i = 0; i < node->set.count; i++) values[count++] = node->set.values[i];
+        if (node->set.has_null) values[count++] = (ce_value){.type = CE_TYPE_NULL};
+        break;
+    default: return true;
+    }
+    *out_values = values;
+    *out_count = count;
+    *out_usable = true;
+    return true;
+}
+
+typedef struct key_list {
+    ce_object_key *keys;
+    size_t count, capacity;
+} key_list;
+
+static bool collect_candidate(void *context, ce_object_key object, bool *stop)
+{
+    (void)stop;
+    key_list *list = context;
+    if (!grow_array((void **)&list->keys, &list->capacity, list->count, sizeof *list->keys)) return false;
+    list->keys[list->count++] = object;
+    return true;
+}
+
+static int compare_keys(const void *a, const void *b)
+{
+    ce_object_key x = *(const ce_object_key *)a, y = *(const ce_object_key *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Whether every value of a lookup is a primary key's own index key: a
+ * non-null int other than INT64_MIN (which null shares). Such a key lists
+ * one object at most, found without a walk of the index. */
+static bool primary_key_lookup(const ce_value *values, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (values[i].type != CE_TYPE_INT || values[i].integer == INT64_MIN) return false;
+    return true;
+}
+
+/* Chooses an indexed == or IN among the root or the root's AND terms, the
+ * one with the fewest candidates; *out_used false when a scan is cheaper. */
+static bool scan_by_index(scan_state *s, bool *out_used)
+{
+    evaluation *e = s->e;
+    const bound_query *bound = e->bound;
+    const bound_node *root = &bound->nodes[bound->root];
+    size_t terms = root->kind == BOUND_AND ? root->child_count : 1;
+    ce_value *best = NULL;
+    size_t best_count = 0, best_candidates = SIZE_MAX, best_term = 0;
+    *out_used = false;
+    for (size_t t = 0; t < terms; t++) {
+        const bound_node *node = root->kind == BOUND_AND ? &bound->nodes[bound->children[root->first_child + t]] : root;
+        ce_value *values;
+        size_t count;
+        bool usable;
+        if (!index_values(node, &values, &count, &usable)) {
+            free(best);
+            return false;
+        }
+        if (!usable) continue;
+        size_t candidates = 0;
+        bool ok = true;
+        bool unique = node->path.primary_key && primary_key_lookup(values, count);
+        /* Unique values that are their own index keys: one object each at most. */
+        if (unique) candidates = count;
+        for (size_t i = 0; ok && !unique && i < count; i++) {
+            size_t n;
+            bool indexed;
+            ok = table_index_candidate_count(e->txn, e->core->table, node->path.column, &values[i], &n, &indexed);
+            if (ok && !indexed) candidates = SIZE_MAX;
+            if (ok && candidates != SIZE_MAX) candidates += n;
+        }
+        if (!ok) {
+            free(values);
+            free(best);
+            return false;
+        }
+        if (candidates < best_candidates) {
+            free(best);
+            best = values;
+            best_count = count;
+            best_candidates = candidates;
+            best_term = t;
+        } else {
+            free(values);
+        }
+    }
+    if (!best) return true;
+    size_t objects;
+    if (!cluster_count(e->space, e->root, &objects)) {
+        free(best);
+        return false;
+    }
+    /* A scan reads every leaf at memory speed; a candidate costs a descent
+     * of the tree. Use the index when it names few objects. */
+    if (best_candidates > objects / 16 + 64) {
+        free(best);
+        return true;
+    }
+    const bound_node *node = root->kind == BOUND_AND ? &bound->nodes[bound->children[root->first_child + best_term]] : root;
+    key_list list = {NULL, 0, 0};
+    bool ok = true;
+    bool unique = node->path.primary_key && primary_key_lookup(best, best_count);
+    for (size_t i = 0; ok && i < best_count; i++) {
+        bool indexed, found;
+        ce_object_key object;
+        if (!unique) {
+            ok = table_index_candidates(e->txn, e->core->table, node->path.column, &best[i], collect_candidate, &list,
+                                        &indexed);
+        } else if ((ok = table_index_first(e->txn, e->core->table, node->path.column, &best[i], &object, &found,
+                                           &indexed)) &&
+                   found) {
+            bool stop = false;
+            ok = collect_candidate(&list, object, &stop);
+        }
+    }
+    free(best);
+    if (!ok) {
+        free(list.keys);
+        return false;
+    }
+    *out_used = true;
+    if (list.count) qsort(list.keys, list.count, sizeof *list.keys, compare_keys);
+    /* Group the candidates by leaf (keys in order: leaves in order), and
+     * evaluate the whole predicate on each leaf's candidates. */
+    bool stop = false;
+    for (size_t i = 0; ok && i < list.count && !stop;) {
+        cluster_position position;
+        bool found;
+        ok = cluster_find(e->space, e->root, list.keys[i], &position, &found);
+        if (!ok) break;
+        if (!found) {
+            ok = ce_fail(CE_ERR_CORRUPT, "invalid database: the index of '%s' names object %lld, which does not exist",
+                         node->path.description, (long long)list.keys[i]);
+            break;
+        }
+        cluster_leaf leaf;
+        ok = cluster_leaf_at(e->space, position.leaf, e->columns.column_count, &leaf) && enter_leaf(e, &leaf);
+        if (!ok) break;
+        mask candidates;
+        mask_clear(&candidates);
+        /* The following candidates in the same leaf. */
+        size_t j = i;
+        while (j < list.count) {
+            if (j > i && list.keys[j] == list.keys[j - 1]) {
+                j++;
+                continue;
+            }
+            if (j > i) {
+                ok = cluster_find(e->space, e->root, list.keys[j], &position, &found);
+                if (!ok) break;
+                if (!found) {
+                    ok = ce_fail(CE_ERR_CORRUPT, "invalid database: the index of '%s' names object %lld, which does not exist",
+                                 node->path.description, (long long)list.keys[j]);
+                    break;
+                }
+                if (position.leaf != leaf.ref) break;
+            }
+            if (position.index >= e->count) {
+                ok = corrupt_leaf(&leaf, "an object's position lies past its end");
+                break;
+            }
+            mask_set(&candidates, position.index);
+            j++;
+        }
+        if (!ok) break;
+        mask matched;
+        ok = eval_leaf(e, &candidates, &matched) && act_on_leaf(s, &leaf, &matched, &stop);
+        i = j;
+    }
+    free(list.keys);
+    return ok;
+}
+
+static bool run_scan(scan_state *s)
+{
+    bool used_index = false;
+    if (!scan_by_index(s, &used_index)) return false;
+    if (used_index) return true;
+    return scan_all_leaves(s);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Results: a query, then sorts, distincts and limits, evaluated lazily      */
+/* ------------------------------------------------------------------------ */
+
+typedef enum descriptor_kind { DESCRIPTOR_SORT, DESCRIPTOR_DISTINCT, DESCRIPTOR_LIMIT } descriptor_kind;
+
+/* A key path of a sort or distinct: a node of the predicate's tree (SORT(...)
+ * in the text), or a key path given through the API. */
+typedef struct descriptor_key {
+    int node;   /* in the core's tree, or -1 */
+    char *text; /* when node is -1: owned */
+    bool ascending;
+} descriptor_key;
+
+typedef struct descriptor {
+    descriptor_kind kind;
+    descriptor_key *keys;
+    size_t key_count;
+    size_t limit;
+} descriptor;
+
+struct ce_results {
+    query_core *core;
+    descriptor *descriptors;
+    size_t descriptor_count;
+    /* The view as last evaluated, at transaction stamp `stamp`. */
+    bool evaluated;
+    uint64_t stamp;
+    entry *entries;
+    size_t count;
+    bool key_ordered;       /* entries in key order (no sort applied) */
+    entry *by_key;          /* index_of on a sorted view: the entries ordered by key, */
+    size_t *by_key_position; /* and their positions in the view */
+    /* A count without the entries (no descriptors). */
+    bool counted;
+    uint64_t count_stamp;
+    size_t cached_count;
+};
+
+static void descriptors_free(descriptor *descriptors, size_t count)
+{
+    for (size_t d = 0; d < count; d++) {
+        for (size_t k = 0; k < descriptors[d].key_count; k++) free(descriptors[d].keys[k].text);
+        free(descriptors[d].keys);
+    }
+    free(descriptors);
+}
+
+static void results_forget(ce_results *r)
+{
+    free(r->entries);
+    free(r->by_key);
+    free(r->by_key_position);
+    r->entries = NULL;
+    r->by_key = NULL;
+    r->by_key_position = NULL;
+    r->count = 0;
+    r->evaluated = false;
+}
+
+void ce_results_free(ce_results *results)
+{
+    if (!results) return;
+    results_forget(results);
+    descriptors_free(results->descriptors, results->descriptor_count);
+    query_core_release(results->core);
+    free(results);
+}
+
+ce_table_key ce_results_table(const ce_results *results) { return results ? results->core->table : 0; }
+
+/* A new results view of the same query with the descriptors of `base` and
+ * room for one more. */
+static bool results_copy(const ce_results *base, ce_results **out)
+{
+    ce_results *r = calloc(1, sizeof *r);
+    if (!r) return out_of_memory();
+    r->descriptors = calloc(base->descriptor_count + 1, sizeof *r->descriptors);
+    if (!r->descriptors) {
+        free(r);
+        return out_of_memory();
+    }
+    for (size_t d = 0; d < base->descriptor_count; d++) {
+        const descriptor *from = &base->descriptors[d];
+        descriptor *to = &r->descriptors[d];
+        to->kind = from->kind;
+        to->limit = from->limit;
+        to->keys = calloc(from->key_count + 1, sizeof *to->keys);
+        r->descriptor_count = d + 1;
+        if (!to->keys) {
+            ce_results_free(r);
+            return out_of_memory();
+        }
+        to->key_count = from->key_count;
+        for (size_t k = 0; k < from->key_count; k++) {
+            to->keys[k] = from->keys[k];
+            if (from->keys[k].text && !(to->keys[k].text = strdup(from->keys[k].text))) {
+                to->keys[k].text = NULL;
+                ce_results_free(r);
+                return out_of_memory();
+            }
+        }
+    }
+    atomic_fetch_add(&base->core->references, 1);
+    r->core = base->core;
+    *out = r;
+    return true;
+}
+
+/* Binds a descriptor's key path to a column of the table (temporary slots
+ * and descriptions go to `scratch`). */
+static bool bind_descriptor_key(query_core *core, ce_txn *txn, const descriptor_key *key, bound_query *scratch,
+                                bound_path *out)
+{
+    binder b;
+    memset(&b, 0, sizeof b);
+    b.core = core;
+    b.txn = txn;
+    b.out = scratch;
+    if (!table_name_of(txn, core->table, &b.table_name)) return false;
+    if (key->node >= 0) {
+        b.text = core->tree.text;
+        b.text_length = core->tree.text_length;
+        b.subject = "Invalid predicate";
+        const parse_node *node = &core->tree.nodes[key->node];
+        if (node->kind == PARSE_KEY_PATH_ARGUMENT) return bind_key_path_argument(&b, node, out);
+        return bind_key_path(&b, &core->tree, node, 0, false, out);
+    }
+    parse_tree tree;
+    if (!parse_key_path(key->text, strlen(key->text), &tree)) {
+        if (ce_last_error_code() != CE_ERR_INVALID_QUERY) return false;
+        char reason[300];
+        snprintf(reason, sizeof reason, "%s", ce_last_error_message());
+        return ce_fail(CE_ERR_INVALID_QUERY, "Invalid key path '%.80s': %s", key->text,
+                       reason + (strncmp(reason, "Invalid predicate: ", 19) == 0 ? 19 : 0));
+    }
+    char subject[128];
+    snprintf(subject, sizeof subject, "Invalid key path '%.80s'", key->text);
+    b.text = tree.text;
+    b.text_length = tree.text_length;
+    b.subject = subject;
+    bool ok = bind_key_path(&b, &tree, &tree.nodes[tree.root], 0, false, out);
+    parse_tree_free(&tree);
+    return ok;
+}
+
+/* Reads values of bound paths for entries, leaf by leaf. */
+typedef struct entry_reader {
+    ce_txn *txn;
+    ce_table_key table;
+    value_bag bag; /* a path through links: its value, read object by object */
+    const ce_space *space;
+    size_t column_count;
+    ce_ref leaf_ref;
+    cluster_leaf leaf;
+    const bound_path *paths;
+    size_t path_count;
+    column_scan *scans;
+    bool *opened;
+    ce_column_scratch scratch;
+    char **copies; /* values that were decompressed into the scratch, copied */
+    size_t copy_count, copy_capacity;
+} entry_reader;
+
+static bool reader_start(entry_reader *r, ce_txn *txn, ce_table_key table, size_t column_count, const bound_path *paths,
+                         size_t path_count)
+{
+    memset(r, 0, sizeof *r);
+    r->txn = txn;
+    r->table = table;
+    r->space = db_txn_space(txn);
+    r->column_count = column_count;
+    r->paths = paths;
+    r->path_count = path_count;
+    r->scans = calloc(path_count + 1, sizeof *r->scans);
+    r->opened = calloc(path_count + 1, sizeof *r->opened);
+    if (!r->scans || !r->opened) {
+        free(r->scans);
+        free(r->opened);
+        return out_of_memory();
+    }
+    return true;
+}
+
+static void reader_end(entry_reader *r)
+{
+    bag_free(&r->bag);
+    for (size_t i = 0; i < r->copy_count; i++) free(r->copies[i]);
+    free(r->copies);
+    free(r->scans);
+    free(r->opened);
+    column_scratch_free(&r->scratch);
+}
+
+/* The value of path p for an entry; a string or binary that had to be
+ * decompressed is copied (it must outlive the next read). */
+static bool reader_get(entry_reader *r, const entry *en, size_t p, ce_value *out)
+{
+    const bound_path *generic = &r->paths[p];
+    if (!generic->local) {
+        /* One value (the descriptors' checks make sure), kept as a copy. */
+        bag_clear(&r->bag);
+        if (!gather_path(r->txn, generic, 0, r->table, en->key, &r->bag) || !aggregate_bag(generic, &r->bag)) return false;
+        *out = r->bag.count ? r->bag.values[0] : (ce_value){.type = CE_TYPE_NULL};
+        if (is_text_type(out->type)) {
+            const char *data;
+            size_t size;
+            text_of(out, &data, &size);
+            if (!grow_array((void **)&r->copies, &r->copy_capacity, r->copy_count, sizeof *r->copies)) return false;
+            char *copy = malloc(size + 1);
+            if (!copy) return out_of_memory();
+            if (size) memcpy(copy, data, size);
+            r->copies[r->copy_count++] = copy;
+            if (out->type == CE_TYPE_STRING) out->string.data = copy;
+            else out->binary.data = (const uint8_t *)copy;
+        }
+        return true;
+    }
+    if (r->leaf_ref != en->leaf) {
+        if (!cluster_leaf_at(r->space, en->leaf, r->column_count, &r->leaf)) return false;
+        r->leaf_ref = en->leaf;
+        memset(r->opened, 0, r->path_count * sizeof *r->opened);
+    }
+    const bound_path *path = &r->paths[p];
+    if (!r->opened[p]) {
+        if (!open_column_of(r->space, &r->leaf, path->column, path->type, path->nullable, &r->scans[p])) return false;
+        r->opened[p] = true;
+    }
+    if (en->index >= r->leaf.key_offsets.count) return corrupt_leaf(&r->leaf, "an object's position lies past its end");
+    const column_scan *scan = &r->scans[p];
+    if (!path->size_of && (scan->type == CE_TYPE_INT || scan->type == CE_TYPE_DOUBLE)) {
+        /* Numbers straight from the packed array (the common sort key). */
+        if (scan->has_nulls) {
+            int64_t bit = node_get(&scan->nulls, en->index);
+            if (bit != 0 && bit != 1) return corrupt_column(scan, en->index, "has a null bit that is neither 0 nor 1");
+            if (bit) {
+                *out = (ce_value){.type = CE_TYPE_NULL};
+                return true;
+            }
+        }
+        int64_t stored = node_get(&scan->values, en->index);
+        if (scan->type == CE_TYPE_INT) *out = (ce_value){.type = CE_TYPE_INT, .integer = stored};
+        else *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = real_from_stored(false, stored)};
+        return true;
+    }
+    if (!scan_value(r->space, scan, path, en->index, &r->scratch, out)) return false;
+    if (is_text_type(out->type) && r->scratch.buffer) {
+        const char *data;
+        size_t size;
+        text_of(out, &data, &size);
+        if (size && data >= (const char *)r->scratch.buffer && data < (const char *)r->scratch.buffer + r->scratch.capacity) {
+            if (!grow_array((void **)&r->copies, &r->copy_capacity, r->copy_count, sizeof *r->copies)) return false;
+            char *copy = malloc(size);
+            if (!copy) return out_of_memory();
+            memcpy(copy, data, size);
+            r->copies[r->copy_count++] = copy;
+            if (out->type == CE_TYPE_STRING) out->string.data = copy;
+            else out->binary.data = (const uint8_t *)copy;
+        }
+    }
+    return true;
+}
+
+/* Null first, then the order of value.h. */
+static int sort_order(const ce_value *a, const ce_value *b)
+{
+    bool a_null = a->type == CE_TYPE_NULL, b_null = b->type == CE_TYPE_NULL;
+    if (a_null || b_null) return a_null == b_null ? 0 : a_null ? -1 : 1;
+    return value_compare(a, b);
+}
+
+typedef struct row_order {
+    const ce_value *values; /* row r, key k: values[r * key_count + k] */
+    size_t key_count;
+    const bool *ascending;
+} row_order;
+
+static int compare_rows(const row_order *o, size_t a, size_t b)
+{
+    for (size_t k = 0; k < o->key_count; k++) {
+        int order = sort_order(&o->values[a * o->key_count + k], &o->values[b * o->key_count + k]);
+        if (order) return o->ascending[k] ? order : -order;
+    }
+    return 0;
+}
+
+/* A stable merge sort of row numbers. */
+static void merge_sort(const row_order *o, size_t *rows, size_t *spare, size_t count)
+{
+    for (size_t width = 1; width < count; width *= 2) {
+        for (size_t start = 0; start < count; start += 2 * width) {
+            size_t middle = start + width < count ? start + width : count;
+            size_t end = start + 2 * width < count ? start + 2 * width : count;
+            size_t i = start, j = middle, k = start;
+            while (i < middle && j < end) spare[k++] = compare_rows(o, rows[j], rows[i]) < 0 ? rows[j++] : rows[i++];
+            while (i < middle) spare[k++] = rows[i++];
+            while (j < end) spare[k++] = rows[j++];
+        }
+        memcpy(rows, spare, count * sizeof *rows);
+    }
+}
+
+/* The values of the key paths for every entry (row-major). */
+static bool read_rows(entry_reader *reader, const entry *entries, size_t count, ce_value **out_values)
+{
+    size_t keys = reader->path_count;
+    ce_value *values = malloc((count * keys + 1) * sizeof *values);
+    if (!values) return out_of_memory();
+    for (size_t i = 0; i < count; i++)
+        for (size_t k = 0; k < keys; k++)
+            if (!reader_get(reader, &entries[i], k, &values[i * keys + k])) {
+                free(values);
+                return false;
+            }
+    *out_values = values;
+    return true;
+}
+
+/*
+ * Sorting by numbers is a stable LSD radix sort of 64-bit keys that order
+ * as the values do: ints with the sign bit flipped, floats and doubles by
+ * their bits made monotonic (NaN first, -0.0 as 0.0), bools as 0 and 1,
+ * timestamps as two passes (nanoseconds, then seconds). Nulls come first
+ * (a stable partition after the passes). Descending sorts the complemented
+ * keys and puts nulls last: exactly the reverse order, equal values still
+ * in their previous order.
+ */
+typedef struct radix_item {
+    uint64_t key;
+    size_t row;
+} radix_item;
+
+static bool radix_sortable(ce_type type)
+{
+    return type == CE_TYPE_INT || type == CE_TYPE_BOOL || type == CE_TYPE_FLOAT || type == CE_TYPE_DOUBLE ||
+           type == CE_TYPE_TIMESTAMP;
+}
+
+static uint64_t double_key(double value)
+{
+    if (value != value) return 0; /* NaN: before every number */
+    if (value == 0) value = 0.0;  /* -0.0 == 0.0 */
+    uint64_t bits;
+    memcpy(&bits, &value, 8);
+    return (bits >> 63) ? ~bits : bits | (1ull << 63);
+}
+
+/* The radix key of a non-null value; `pass` 0 or 1 for timestamps. */
+static uint64_t radix_key(const ce_value *v, int pass)
+{
+    switch (v->type) {
+    case CE_TYPE_INT: return (uint64_t)v->integer ^ (1ull << 63);
+    case CE_TYPE_BOOL: return v->boolean ? 1 : 0;
+    case CE_TYPE_FLOAT: return double_key(v->float_value);
+    case CE_TYPE_DOUBLE: return double_key(v->double_value);
+    case CE_TYPE_TIMESTAMP:
+        return pass == 0 ? (uint64_t)(int64_t)v->timestamp.nanoseconds ^ (1ull << 63)
+                         : (uint64_t)v->timestamp.seconds ^ (1ull << 63);
+    default: return 0;
+    }
+}
+
+/* A stable sort of items by key, 8 bits a pass; passes where every item
+ * has the same digit are skipped. */
+static void radix_sort(radix_item *items, radix_item *spare, size_t count)
+{
+    radix_item *from = items, *to = spare;
+    for (unsigned shift = 0; shift < 64; shift += 8) {
+        size_t counts[256] = {0};
+        for (size_t i = 0; i < count; i++) counts[(from[i].key >> shift) & 255]++;
+        if (counts[(from[0].key >> shift) & 255] == count) continue;
+        size_t position = 0;
+        for (int digit = 0; digit < 256; digit++) {
+            size_t here = counts[digit];
+            counts[digit] = position;
+            position += here;
+        }
+        for (size_t i = 0; i < count; i++) to[counts[(from[i].key >> shift) & 255]++] = from[i];
+        radix_item *swap = from;
+        from = to;
+        to = swap;
+    }
+    if (from != items) memcpy(items, from, count * sizeof *items);
+}
+
+/* Stably sorts `order` (row numbers) by one key whose values, by row, are
+ * in values[row * stride + k]. */
+static bool sort_by_key(size_t *order, size_t count, const ce_value *values, size_t stride, size_t k, bool ascending,
+                        ce_type type)
+{
+    if (radix_sortable(type)) {
+        radix_item *items = malloc(count * sizeof *items), *spare = malloc(count * sizeof *spare);
+        if (!items || !spare) {
+            free(items);
+            free(spare);
+            return out_of_memory();
+        }
+        for (int pass = 0; pass < (type == CE_TYPE_TIMESTAMP ? 2 : 1); pass++) {
+            for (size_t i = 0; i < count; i++) {
+                const ce_value *v = &values[order[i] * stride + k];
+                uint64_t key = v->type == CE_TYPE_NULL ? 0 : radix_key(v, pass);
+                items[i] = (radix_item){ascending ? key : ~key, order[i]};
+            }
+            radix_sort(items, spare, count);
+            for (size_t i = 0; i < count; i++) order[i] = items[i].row;
+        }
+        /* Nulls first (ascending) or last (descending), each side in order. */
+        size_t nulls = 0, placed = 0;
+        for (size_t i = 0; i < count; i++) nulls += values[order[i] * stride + k].type == CE_TYPE_NULL;
+        if (nulls) {
+            size_t null_at = ascending ? 0 : count - nulls, value_at = ascending ? nulls : 0;
+            for (size_t i = 0; i < count; i++) spare[placed++].row = order[i];
+            for (size_t i = 0; i < count; i++) {
+                size_t row = spare[i].row;
+                if (values[row * stride + k].type == CE_TYPE_NULL) order[null_at++] = row;
+                else order[value_at++] = row;
+            }
+        }
+        free(items);
+        free(spare);
+        return true;
+    }
+    size_t *spare = malloc(count * sizeof *spare);
+    if (!spare) return out_of_memory();
+    /* A merge sort by this one key: compare_rows reads values[row]. */
+    row_order o = {values, 1, &ascending};
+    if (stride == 1) {
+        merge_sort(&o, order, spare, count);
+    } else {
+        ce_value *column = malloc(count * sizeof *column);
+        if (!column) {
+            free(spare);
+            return out_of_memory();
+        }
+        for (size_t row = 0; row < count; row++) column[row] = values[row * stride + k];
+        o.values = column;
+        merge_sort(&o, order, spare, count);
+        free(column);
+    }
+    free(spare);
+    return true;
+}
+
+static bool apply_sort(ce_results *r, ce_txn *txn, size_t column_count, const bound_path *paths, const bool *ascending,
+                       size_t key_count)
+{
+    if (r->count < 2) return true;
+    entry_reader reader;
+    ce_value *values = NULL;
+    if (!reader_start(&reader, txn, r->core->table, column_count, paths, key_count)) return false;
+    bool ok = read_rows(&reader, r->entries, r->count, &values);
+    size_t *order = ok ? malloc(r->count * sizeof *order) : NULL;
+    entry *sorted = ok ? malloc(r->count * sizeof *sorted) : NULL;
+    if (ok && (!order || !sorted)) ok = out_of_memory();
+    if (ok) {
+        for (size_t i = 0; i < r->count; i++) order[i] = i;
+        /* Stable sorts from the last key to the first: the first key decides,
+         * the next ones break its ties. */
+        for (size_t k = key_count; ok && k-- > 0;)
+            ok = sort_by_key(order, r->count, values, key_count, k, ascending[k], path_value_type(&paths[k]));
+    }
+    if (ok) {
+        for (size_t i = 0; i < r->count; i++) sorted[i] = r->entries[order[i]];
+        free(r->entries);
+        r->entries = sorted;
+        sorted = NULL;
+        r->key_ordered = false;
+    }
+    free(sorted);
+    free(order);
+    free(values);
+    reader_end(&reader);
+    return ok;
+}
+
+static uint64_t row_hash(const ce_value *row, size_t key_count)
+{
+    uint64_t hash = 0x51ED270B27A3F1C5ull;
+    for (size_t k = 0; k < key_count; k++) {
+        uint64_t part = row[k].type == CE_TYPE_NULL ? 0x9E3779B97F4A7C15ull : value_hash(&row[k]);
+        hash = (hash ^ part) * 0xFF51AFD7ED558CCDull;
+        hash ^= hash >> 29;
+    }
+    return hash;
+}
+
+static bool rows_equal(const ce_value *a, const ce_value *b, size_t key_count)
+{
+    for (size_t k = 0; k < key_count; k++) {
+        if (a[k].type != b[k].type) return false;
+        if (a[k].type != CE_TYPE_NULL && !value_equal(&a[k], &b[k])) return false;
+    }
+    return true;
+}
+
+static bool apply_distinct(ce_results *r, ce_txn *txn, size_t column_count, const bound_path *paths, size_t key_count)
+{
+    if (r->count < 2) return true;
+    entry_reader reader;
+    ce_value *values = NULL;
+    if (!reader_start(&reader, txn, r->core->table, column_count, paths, key_count)) return false;
+    bool ok = read_rows(&reader, r->entries, r->count, &values);
+    size_t capacity = 4;
+    while (capacity < 2 * r->count) capacity *= 2;
+    size_t *slots = ok ? calloc(capacity, sizeof *slots) : NULL;
+    if (ok && !slots) ok = out_of_memory();
+    if (ok) {
+        size_t kept = 0;
+        for (size_t i = 0; i < r->count; i++) {
+            const ce_value *row = &values[i * key_count];
+            size_t slot = (size_t)row_hash(row, key_count) & (capacity - 1);
+            bool seen = false;
+            while (slots[slot]) {
+                if (rows_equal(&values[(slots[slot] - 1) * key_count], row, key_count)) {
+                    seen = true;
+                    break;
+                }
+                slot = (slot + 1) & (capacity - 1);
+            }
+            if (seen) continue;
+            slots[slot] = i + 1;
+            r->entries[kept++] = r->entries[i];
+        }
+        r->count = kept;
+    }
+    free(slots);
+    free(values);
+    reader_end(&reader);
+    return ok;
+}
+
+/* Binds a descriptor's key paths (into `scratch`). */
+/* Sorting, distinct and aggregates need one value per object. */
+static bool check_single_value(const bound_path *path, const char *what)
+{
+    if (path->final == FINAL_OBJECT && path->aggregate == PATH_ALL_VALUES)
+        return ce_fail(CE_ERR_INVALID_QUERY, "cannot %s by '%s': it holds objects, not a value", what, path->description);
+    if (path->multi && path->aggregate == PATH_ALL_VALUES)
+        return ce_fail(CE_ERR_INVALID_QUERY, "cannot %s by '%s': it holds several values (use @count, @sum, @min, ...)",
+                       what, path->description);
+    return true;
+}
+
+static bool bind_descriptor(query_core *core, ce_txn *txn, const descriptor *d, bound_query *scratch, bound_path **out_paths,
+                            bool **out_ascending)
+{
+    bound_path *paths = calloc(d->key_count + 1, sizeof *paths);
+    bool *ascending = calloc(d->key_count + 1, sizeof *ascending);
+    if (!paths || !ascending) {
+        free(paths);
+        free(ascending);
+        return out_of_memory();
+    }
+    for (size_t k = 0; k < d->key_count; k++) {
+        ascending[k] = d->keys[k].ascending;
+        if (!bind_descriptor_key(core, txn, &d->keys[k], scratch, &paths[k]) ||
+            !check_single_value(&paths[k], d->kind == DESCRIPTOR_SORT ? "sort" : "make results distinct")) {
+            free(paths);
+            free(ascending);
+            return false;
+        }
+    }
+    *out_paths = paths;
+    *out_ascending = ascending;
+    return true;
+}
+
+static bool apply_descriptor(ce_results *r, ce_txn *txn, const descriptor *d)
+{
+    if (d->kind == DESCRIPTOR_LIMIT) {
+        if (r->count > d->limit) r->count = d->limit;
+        return true;
+    }
+    bound_query scratch;
+    memset(&scratch, 0, sizeof scratch);
+    bound_path *paths;
+    bool *ascending;
+    if (!bind_descriptor(r->core, txn, d, &scratch, &paths, &ascending)) {
+        bound_query_free(&scratch);
+        return false;
+    }
+    bool ok = d->kind == DESCRIPTOR_SORT
+                  ? apply_sort(r, txn, r->core->column_count, paths, ascending, d->key_count)
+                  : apply_distinct(r, txn, r->core->column_count, paths, d->key_count);
+    free(paths);
+    free(ascending);
+    bound_query_free(&scratch);
+    return ok;
+}
+
+/* Evaluates the view unless it is up to date for the transaction's state. */
+static bool results_evaluate(ce_results *r, ce_txn *txn)
+{
+    if (!r || !txn) return ce_fail(CE_ERR_INVALID_ARGUMENT, "results and a transaction are required");
+    /* Objects the table buffered count: flushing them moves the stamp. */
+    if (!table_flush(txn, r->core->table)) return false;
+    if (r->evaluated && r->stamp == db_txn_stamp(txn)) return true;
+    results_forget(r);
+    evaluation e;
+    if (!evaluation_start(&e, r->core, txn)) return false;
+    scan_state s;
+    memset(&s, 0, sizeof s);
+    s.e = &e;
+    s.goal = GOAL_COLLECT;
+    s.limit = SIZE_MAX;
+    if (r->descriptor_count && r->descriptors[0].kind == DESCRIPTOR_LIMIT) s.limit = r->descriptors[0].limit;
+    bool ok = run_scan(&s);
+    evaluation_end(&e);
+    if (!ok) {
+        free(s.entries);
+        return false;
+    }
+    r->entries = s.entries;
+    r->count = s.entry_count;
+    r->key_ordered = true;
+    for (size_t d = 0; ok && d < r->descriptor_count; d++) ok = apply_descriptor(r, txn, &r->descriptors[d]);
+    if (!ok) {
+        results_forget(r);
+        return false;
+    }
+    r->evaluated = true;
+    r->stamp = db_txn_stamp(txn);
+    return true;
+}
+
+bool ce_results_count(ce_results *results, ce_txn *txn, size_t *out_count)
+{
+    if (!results || !txn || !out_count) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_count: arguments are required");
+    if (!table_flush(txn, results->core->table)) return false;
+    uint64_t stamp = db_txn_stamp(txn);
+    if (results->evaluated && results->stamp == stamp) {
+        *out_count = results->count;
+        return true;
+    }
+    if (results->descriptor_count == 0) {
+        /* Counting needs no list of objects. */
+        if (!(results->counted && results->count_stamp == stamp)) {
+            evaluation e;
+            if (!evaluation_start(&e, results->core, txn)) return false;
+            scan_state s;
+            memset(&s, 0, sizeof s);
+            s.e = &e;
+            s.goal = GOAL_COUNT;
+            bool ok = run_scan(&s);
+            evaluation_end(&e);
+            if (!ok) return false;
+            results->cached_count = s.count;
+            results->counted = true;
+            results->count_stamp = stamp;
+        }
+        *out_count = results->cached_count;
+        return true;
+    }
+    if (!results_evaluate(results, txn)) return false;
+    *out_count = results->count;
+    return true;
+}
+
+bool ce_results_get(ce_results *results, ce_txn *txn, size_t index, ce_object_key *out_object)
+{
+    if (!results || !txn || !out_object) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_get: arguments are required");
+    if (!results_evaluate(results, txn)) return false;
+    if (index >= results->count)
+        return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "Index %zu is out of bounds (must be less than %zu).", index,
+                       results->count);
+    *out_object = results->entries[index].key;
+    return true;
+}
+
+static int compare_entry_keys(const void *a, const void *b)
+{
+    ce_object_key x = ((const entry *)a)->key, y = ((const entry *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+bool ce_results_index_of(ce_results *results, ce_txn *txn, ce_object_key object, size_t *out_index, bool *out_found)
+{
+    if (!results || !txn || !out_index || !out_found)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_index_of: arguments are required");
+    if (!results_evaluate(results, txn)) return false;
+    const entry *entries = results->entries;
+    if (!results->key_ordered && !results->by_key && results->count) {
+        /* Entries by key, each with its position in the view (in the
+         * index field: by_key is a private copy). */
+        entry *by_key = malloc(results->count * sizeof *by_key);
+        size_t *positions = malloc(results->count * sizeof *positions);
+        if (!by_key || !positions) {
+            free(by_key);
+            free(positions);
+            return out_of_memory();
+        }
+        for (size_t i = 0; i < results->count; i++) {
+            by_key[i] = results->entries[i];
+            by_key[i].index = i;
+        }
+        qsort(by_key, results->count, sizeof *by_key, compare_entry_keys);
+        for (size_t i = 0; i < results->count; i++) positions[i] = by_key[i].index;
+        results->by_key = by_key;
+        results->by_key_position = positions;
+    }
+    if (!results->key_ordered) entries = results->by_key;
+    size_t low = 0, high = results->count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (entries[middle].key < object) low = middle + 1;
+        else high = middle;
+    }
+    *out_found = low < results->count && entries[low].key == object;
+    if (*out_found) *out_index = results->key_ordered ? low : results->by_key_position[low];
+    return true;
+}
+
+bool ce_results_aggregate(ce_results *results, ce_txn *txn, const char *key_path, ce_aggregate aggregate,
+                          ce_value *out_value, size_t *out_counted)
+{
+    if (!results || !txn || !key_path || !out_value)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_aggregate: arguments are required");
+    if ((unsigned)aggregate > CE_AGGREGATE_COUNT)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "unknown aggregate %d", (int)aggregate);
+    descriptor_key key = {-1, (char *)key_path, true};
+    bound_query scratch;
+    memset(&scratch, 0, sizeof scratch);
+    bound_path path;
+    if (!table_flush(txn, results->core->table) || !bind_core(results->core, txn) ||
+        !bind_descriptor_key(results->core, txn, &key, &scratch, &path)) {
+        bound_query_free(&scratch);
+        return false;
+    }
+    if (!check_single_value(&path, "aggregate")) {
+        bound_query_free(&scratch);
+        return false;
+    }
+    ce_type type = path_value_type(&path);
+    if (!aggregate_supported(aggregate, type)) {
+        bool ok = ce_fail(CE_ERR_WRONG_TYPE, "cannot compute the %s of %s property '%s'", aggregate_name(aggregate),
+                          path.size_of ? "the length of a" : ce_type_name(path.type), path.description);
+        bound_query_free(&scratch);
+        return ok;
+    }
+    aggregator a;
+    aggregator_init(&a, aggregate, type);
+    bool ok;
+    if (path.local && results->descriptor_count == 0 && !(results->evaluated && results->stamp == db_txn_stamp(txn))) {
+        /* Straight from the leaves: no list of objects. */
+        evaluation e;
+        ok = evaluation_start(&e, results->core, txn);
+        if (ok) {
+            scan_state s;
+            memset(&s, 0, sizeof s);
+            s.e = &e;
+            s.goal = GOAL_AGGREGATE;
+            s.aggregate = &a;
+            s.aggregate_path = &path;
+            ok = run_scan(&s);
+            evaluation_end(&e);
+        }
+    } else {
+        entry_reader reader;
+        ok = results_evaluate(results, txn) &&
+             reader_start(&reader, txn, results->core->table, results->core->column_count, &path, 1);
+        if (ok) {
+            for (size_t i = 0; ok && i < results->count; i++) {
+                ce_value value;
+                ok = reader_get(&reader, &results->entries[i], 0, &value);
+                if (ok) aggregator_add(&a, &value);
+            }
+            reader_end(&reader);
+        }
+    }
+    bound_query_free(&scratch);
+    if (!ok) return false;
+    aggregator_result(&a, out_value);
+    if (out_counted) *out_counted = a.counted;
+    return true;
+}
+
+static bool add_descriptor(ce_results *r, descriptor_kind kind, size_t key_count, size_t limit, descriptor **out)
+{
+    descriptor *d = &r->descriptors[r->descriptor_count];
+    memset(d, 0, sizeof *d);
+    d->kind = kind;
+    d->limit = limit;
+    d->keys = calloc(key_count + 1, sizeof *d->keys);
+    if (!d->keys) return out_of_memory();
+    r->descriptor_count++;
+    *out = d;
+    return true;
+}
+
+/* Checks that every key path of a new descriptor binds. */
+static bool check_descriptor(query_core *core, ce_txn *txn, const descriptor *d)
+{
+    if (!bind_core(core, txn)) return false;
+    bound_query scratch;
+    memset(&scratch, 0, sizeof scratch);
+    bound_path *paths;
+    bool *ascending;
+    bool ok = bind_descriptor(core, txn, d, &scratch, &paths, &ascending);
+    if (ok) {
+        free(paths);
+        free(ascending);
+    }
+    bound_query_free(&scratch);
+    return ok;
+}
+
+bool ce_results_sort(ce_txn *txn, const ce_results *results, const ce_sort_key *keys, size_t key_count,
+                     ce_results **out_results)
+{
+    if (!txn || !results || (!keys && key_count) || !out_results)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_sort: arguments are required");
+    ce_results *r;
+    descriptor *d;
+    if (!results_copy(results, &r)) return false;
+    if (!add_descriptor(r, DESCRIPTOR_SORT, key_count, 0, &d)) {
+        ce_results_free(r);
+        return false;
+    }
+    for (size_t k = 0; k < key_count; k++) {
+        if (!keys[k].key_path) {
+            ce_results_free(r);
+            return ce_fail(CE_ERR_INVALID_ARGUMENT, "sort key %zu has no key path", k);
+        }
+        d->keys[k] = (descriptor_key){-1, strdup(keys[k].key_path), keys[k].ascending};
+        d->key_count = k + 1;
+        if (!d->keys[k].text) {
+            ce_results_free(r);
+            return out_of_memory();
+        }
+    }
+    if (!check_descriptor(r->core, txn, d)) {
+        ce_results_free(r);
+        return false;
+    }
+    *out_results = r;
+    return true;
+}
+
+bool ce_results_distinct(ce_txn *txn, const ce_results *results, const char *const *key_paths, size_t key_path_count,
+                         ce_results **out_results)
+{
+    if (!txn || !results || (!key_paths && key_path_count) || !out_results)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_distinct: arguments are required");
+    ce_results *r;
+    descriptor *d;
+    if (!results_copy(results, &r)) return false;
+    if (!add_descriptor(r, DESCRIPTOR_DISTINCT, key_path_count, 0, &d)) {
+        ce_results_free(r);
+        return false;
+    }
+    for (size_t k = 0; k < key_path_count; k++) {
+        if (!key_paths[k]) {
+            ce_results_free(r);
+            return ce_fail(CE_ERR_INVALID_ARGUMENT, "distinct key path %zu is missing", k);
+        }
+        d->keys[k] = (descriptor_key){-1, strdup(key_paths[k]), true};
+        d->key_count = k + 1;
+        if (!d->keys[k].text) {
+            ce_results_free(r);
+            return out_of_memory();
+        }
+    }
+    if (!check_descriptor(r->core, txn, d)) {
+        ce_results_free(r);
+        return false;
+    }
+    *out_results = r;
+    return true;
+}
+
+bool ce_results_limit(const ce_results *results, size_t limit, ce_results **out_results)
+{
+    if (!results || !out_results) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_limit: arguments are required");
+    ce_results *r;
+    descriptor *d;
+    if (!results_copy(results, &r)) return false;
+    if (!add_descriptor(r, DESCRIPTOR_LIMIT, 0, limit, &d)) {
+        ce_results_free(r);
+        return false;
+    }
+    *out_results = r;
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Queries                                                                   */
+/* ------------------------------------------------------------------------ */
+
+bool ce_query_parse(ce_txn *txn, ce_table_key table, const char *predicate, const ce_query_argument *arguments,
+                    size_t argument_count, ce_query **out_query)
+{
+    if (!txn || !predicate || !out_query) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_query_parse: arguments are required");
+    const char *name;
+    if (!table_name_of(txn, table, &name)) return false;
+    query_core *core = calloc(1, sizeof *core);
+    ce_query *query = calloc(1, sizeof *query);
+    if (!core || !query) {
+        free(core);
+        free(query);
+        return out_of_memory();
+    }
+    atomic_init(&core->references, 1);
+    core->table = table;
+    query->core = core;
+    bool ok = parse_predicate(predicate, strlen(predicate), &core->tree) &&
+              copy_arguments(core, arguments, argument_count) && bind_core(core, txn);
+    /* SORT/DISTINCT key paths of the text must bind too. */
+    for (size_t d = 0; ok && d < core->tree.descriptor_count; d++) {
+        const parse_descriptor *written = &core->tree.descriptors[d];
+        if (written->kind == PARSE_LIMIT) continue;
+        descriptor check = {written->kind == PARSE_SORT ? DESCRIPTOR_SORT : DESCRIPTOR_DISTINCT, NULL, written->key_count, 0};
+        check.keys = calloc(written->key_count + 1, sizeof *check.keys);
+        if (!check.keys) {
+            ok = out_of_memory();
+            break;
+        }
+        for (size_t k = 0; k < written->key_count; k++) {
+            const parse_key *key = &core->tree.keys[written->first_key + k];
+            check.keys[k] = (descriptor_key){key->key_path, NULL, key->ascending};
+        }
+        ok = check_descriptor(core, txn, &check);
+        free(check.keys);
+    }
+    if (!ok) {
+        ce_query_free(query);
+        return false;
+    }
+    *out_query = query;
+    return true;
+}
+
+void ce_query_free(ce_query *query)
+{
+    if (!query) return;
+    query_core_release(query->core);
+    free(query);
+}
+
+bool ce_query_count(ce_query *query, ce_txn *txn, size_t *out_count)
+{
+    if (!query || !txn || !out_count) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_query_count: arguments are required");
+    evaluation e;
+    if (!evaluation_start(&e, query->core, txn)) return false;
+    scan_state s;
+    memset(&s, 0, sizeof s);
+    s.e = &e;
+    s.goal = GOAL_COUNT;
+    bool ok = run_scan(&s);
+    evaluation_end(&e);
+    if (ok) *out_count = s.count;
+    return ok;
+}
+
+bool ce_query_find_first(ce_query *query, ce_txn *txn, ce_object_key *out_object, bool *out_found)
+{
+    if (!query || !txn || !out_object || !out_found)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_query_find_first: arguments are required");
+    evaluation e;
+    if (!evaluation_start(&e, query->core, txn)) return false;
+    scan_state s;
+    memset(&s, 0, sizeof s);
+    s.e = &e;
+    s.goal = GOAL_FIRST;
+    bool ok = run_scan(&s);
+    evaluation_end(&e);
+    if (ok) {
+        *out_found = s.found;
+        if (s.found) *out_object = s.first;
+    }
+    return ok;
+}
+
+bool ce_query_find_all(ce_query *query, ce_results **out_results)
+{
+    if (!query || !out_results) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_query_find_all: arguments are required");
+    query_core *core = query->core;
+    ce_results *r = calloc(1, sizeof *r);
+    if (!r) return out_of_memory();
+    r->descriptors = calloc(core->tree.descriptor_count + 1, sizeof *r->descriptors);
+    if (!r->descriptors) {
+        free(r);
+        return out_of_memory();
+    }
+    atomic_fetch_add(&core->references, 1);
+    r->core = core;
+    for (size_t d = 0; d < core->tree.descriptor_count; d++) {
+        const parse_descriptor *written = &core->tree.descriptors[d];
+        descriptor *to;
+        descriptor_kind kind = written->kind == PARSE_SORT ? DESCRIPTOR_SORT
+                               : written->kind == PARSE_DISTINCT ? DESCRIPTOR_DISTINCT
+                                                                 : DESCRIPTOR_LIMIT;
+        size_t limit = written->limit > SIZE_MAX ? SIZE_MAX : (size_t)written->limit;
+        if (!add_descriptor(r, kind, written->key_count, limit, &to)) {
+            ce_results_free(r);
+            return false;
+        }
+        for (size_t k = 0; k < written->key_count; k++) {
+            const parse_key *key = &core->tree.keys[written->first_key + k];
+            to->keys[k] = (descriptor_key){key->key_path, NULL, key->ascending};
+        }
+        to->key_count = written->key_count;
+    }
+    *out_results = r;
+    return true;
+}

@@ -1,0 +1,57 @@
+/*
+ * query.h — queries: a predicate bound to a table, evaluated leaf by leaf;
+ * results (query + sort + distinct + limit) and aggregates.
+ *
+ * The public API is cengine.h, section "Queries" (ce_query, ce_results).
+ * This header holds what tests and fuzzers reach inside the layer: the
+ * string folding behind [c] and [d], and LIKE.
+ *
+ * Semantics (the contract the C tests check against a brute-force model):
+ *   - null equals only null: `x == nil` matches nulls, `x != 5` matches
+ *     nulls too; an ordered comparison (< <= > >= BETWEEN) or a string
+ *     operator never matches a null, and comparing with nil by one of them
+ *     is a bind error.
+ *   - Numbers (int, float, double, decimal128) compare by value across
+ *     types (an int property against 2.5 is exact). == treats NaN as equal
+ *     to NaN (as value.h does); < <= > >= are false when either side is NaN.
+ *   - Other types compare within their type, ordered as value.h orders them
+ *     (strings and binaries bytewise, timestamps by time, object ids and
+ *     uuids bytewise, false < true). A binary also compares with a string
+ *     (its bytes).
+ *   - BEGINSWITH, ENDSWITH, CONTAINS, LIKE work on strings (by bytes; LIKE's
+ *     '?' is one code point, '*' any run) and binaries (by bytes: '?' is one
+ *     byte). [c] folds case, [d] removes diacritics (query_fold_text); both
+ *     apply to ==, !=, IN and the string operators on strings only.
+ *   - x IN {a, b} is x == a OR x == b; x BETWEEN {a, b} is x >= a AND x <= b.
+ *   - `name.@count` / `name.@size` of a string or binary is its length in
+ *     bytes (null for null).
+ */
+#ifndef CE_QUERY_H
+#define CE_QUERY_H
+
+#include "cengine.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum { QUERY_FOLD_CASE = 1, QUERY_FOLD_DIACRITICS = 2 };
+
+/*
+ * Folds UTF-8 text for a comparison with [c] (QUERY_FOLD_CASE: simple case
+ * folding of Latin-1 Supplement, Latin Extended-A, Latin Extended
+ * Additional, Greek and Cyrillic), [d] (QUERY_FOLD_DIACRITICS: letters with
+ * diacritics of those scripts become their base letter, combining marks
+ * U+0300-U+036F are dropped) or both. Bytes that are not valid UTF-8 are
+ * kept as they are. *out_text is a buffer of *capacity bytes the caller owns
+ * (realloc'ed as needed, free it when done); returns false only when memory
+ * runs out.
+ */
+bool query_fold_text(const char *text, size_t size, unsigned flags, char **out_text, size_t *capacity,
+                     size_t *out_size);
+
+/* Whether `text` matches the LIKE `pattern` ('*' any run, '?' one code
+ * point, or one byte when `bytes`). Linear in memory, O(text x pattern)
+ * time at worst. */
+bool query_like(const char *text, size_t text_size, const char *pattern, size_t pattern_size, bool bytes);
+
+#endif

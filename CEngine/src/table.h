@@ -1,0 +1,89 @@
+/*
+ * table.h — the object store as the query layer sees it (internal).
+ *
+ * The public half of the table layer is in cengine.h ("Schema", "Objects").
+ * This header gives query.c what it needs to bind a predicate to a table and
+ * to scan it: properties by name, the cluster tree of a table in the
+ * transaction's version, and lookups through a property's index. It is
+ * implemented at the end of table.c ("Internal interface for the query
+ * layer"), which owns the schema, the table nodes and the mapping of values
+ * to index keys.
+ *
+ * Pointers handed out (names, column lists) stay valid until the
+ * transaction's schema changes, it advances or it ends.
+ */
+#ifndef CE_TABLE_H
+#define CE_TABLE_H
+
+#include "cengine.h"
+#include "cluster.h"
+
+/* A property of a table, as a query binds it. */
+typedef struct table_property {
+    const char *name;
+    ce_column_key column;
+    ce_type type;                  /* for collections: the element type */
+    bool nullable;                 /* for collections: the elements */
+    bool indexed;                  /* has an index (the primary key has one) */
+    bool primary_key;
+    ce_collection_type collection; /* CE_COLLECTION_NONE: one value */
+    bool backlink;                 /* the links of origin_table.origin_column into this table */
+    ce_table_key link_target;      /* links: the table linked to; backlinks: the origin table */
+    ce_column_key origin_column;   /* backlinks */
+} table_property;
+
+/* The table's name (as ce_table_name). */
+bool table_name_of(ce_txn *txn, ce_table_key table, const char **out_name);
+
+/* A table by a name of `length` bytes (not NUL-terminated). */
+bool table_find_by_name(ce_txn *txn, const char *name, size_t length, ce_table_key *out_table, bool *out_found);
+
+/* A property by a name of `length` bytes; *out_found is false if the table
+ * has no such (live) property. Backlink properties have no name of their
+ * own: table_find_backlink finds them. */
+bool table_find_property(ce_txn *txn, ce_table_key table, const char *name, size_t length, table_property *out_property,
+                         bool *out_found);
+
+/* The backlink property of `table` that holds the links of
+ * origin_table.origin_column into it; *out_found is false if there is none
+ * (the origin property is no link to this table). */
+bool table_find_backlink(ce_txn *txn, ce_table_key table, ce_table_key origin_table, ce_column_key origin_column,
+                         table_property *out_property, bool *out_found);
+
+/* Puts objects the table buffered (a bulk load in a write transaction) into
+ * its cluster tree, so that what a query reads is complete; a flush sets
+ * the transaction's root (a new db_txn_stamp). Nothing to do otherwise. */
+bool table_flush(ce_txn *txn, ce_table_key table);
+
+/* The root of the table's cluster tree in the transaction's version (after
+ * a flush), and the column types that reading its leaves needs (one per column slot; a
+ * removed column has type CE_TYPE_NULL). */
+bool table_cluster(ce_txn *txn, ce_table_key table, ce_ref *out_root, cluster_schema *out_columns);
+
+/* Called with each candidate object of an index lookup, in key order;
+ * setting *stop ends the walk. */
+typedef bool (*table_object_visitor)(void *context, ce_object_key object, bool *stop);
+
+/*
+ * The objects an indexed property's index lists under `value` (of the
+ * property's type, or null): a superset of the objects whose value equals
+ * it (strings, timestamps, object ids and uuids are indexed by hash, so a
+ * candidate's value must be checked). *out_indexed is false (and nothing is
+ * visited) when the property has no index.
+ */
+bool table_index_candidates(ce_txn *txn, ce_table_key table, ce_column_key column, const ce_value *value,
+                            table_object_visitor visit, void *context, bool *out_indexed);
+
+/* The first candidate of a lookup alone (the smallest object key listed
+ * under `value`): for a primary key whose values are their own index keys
+ * (ints other than INT64_MIN, which null shares), the one object that can
+ * match. *out_indexed is false when the property has no index. */
+bool table_index_first(ce_txn *txn, ce_table_key table, ce_column_key column, const ce_value *value,
+                       ce_object_key *out_object, bool *out_found, bool *out_indexed);
+
+/* How many candidates table_index_candidates would visit (0 and
+ * *out_indexed false without an index). */
+bool table_index_candidate_count(ce_txn *txn, ce_table_key table, ce_column_key column, const ce_value *value,
+                                 size_t *out_count, bool *out_indexed);
+
+#endif
