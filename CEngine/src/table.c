@@ -2685,6 +2685,10 @@ static bool edit_dictionary(ce_space *space, schema *loaded, found_collection *f
             return false;
     } else if (present) {
         if (!replace_element(space, loaded, &found->spec, &values, position, request->value, request)) return false;
+        /* The same link again changes nothing: the root must not be made
+         * writable (the copy would never be written back, and the
+         * committed root it replaced would be freed while still in use). */
+        if (!request->changed) return true;
     } else {
         ce_value key = {.type = CE_TYPE_STRING, .string = {request->key, request->key_size}};
         if (!collection_insert(space, &keys, CE_TYPE_STRING, false, position, &key) ||
