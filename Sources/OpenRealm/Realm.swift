@@ -272,13 +272,13 @@ public struct Realm: Equatable {
         guard let pk = info.primaryKey else {
             throwRealmException("'\(info.className)' does not have a primary key and can not be queried by one")
         }
-        guard let table = core.tableInfo(for: type) else { return nil }
         let property = info.properties[pk]
         let arena = _CArena()
         guard var value = property.field.cValue(fromAny: key as Any, arena, self) else {
             throwRealmException(
                 "Invalid value '\(key)' of type '\(KeyType.self)' for '\(property.typeText)' property '\(info.className).\(property.name)'.")
         }
+        guard let table = core.tableInfo(for: type) else { return nil }
         var objectKey: ce_object_key = 0
         var found = false
         guard ce_object_find_primary_key(core.currentTxn(), table.tableKey, &value, &objectKey, &found) else {

@@ -1,0 +1,167 @@
+// ProgrammerErrorTests.swift — the mistakes Realm reports with an exception stop the program with
+// a precondition failure and Realm's message (exit tests: each body runs in a child process).
+
+import Foundation
+import Testing
+
+import OpenRealm
+
+/// Expects `body` to stop the process with a message on stderr containing `message`.
+private func expectStop(_ message: String, sourceLocation: SourceLocation = #_sourceLocation,
+                        _ result: ExitTest.Result?) {
+    guard let result else {
+        Issue.record("the process did not stop", sourceLocation: sourceLocation)
+        return
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(stderr.contains(message), "stderr: \(stderr)", sourceLocation: sourceLocation)
+}
+
+@Suite("Programmer errors stop with Realm's message")
+struct ProgrammerErrorTests {
+    @Test("changing a managed object outside a write transaction")
+    func writeOutsideTransaction() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: UUID().uuidString))
+            let dog = try realm.write { realm.create(Dog.self) }
+            dog.name = "Rex"
+        }
+        expectStop("Attempting to modify object outside of a write transaction", result)
+    }
+
+    @Test("adding an object outside a write transaction")
+    func addOutsideTransaction() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: UUID().uuidString))
+            realm.add(Dog())
+        }
+        expectStop("Can only add, remove, or create objects in a Realm in a write transaction", result)
+    }
+
+    @Test("a write inside a write")
+    func nestedWrite() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: UUID().uuidString))
+            try realm.write { try realm.write {} }
+        }
+        expectStop("The Realm is already in a write transaction", result)
+    }
+
+    @Test("adding a duplicate primary key with update: .error")
+    func duplicatePrimaryKey() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: UUID().uuidString))
+            try realm.write {
+                realm.add(Person(value: ["id": 1]))
+                realm.add(Person(value: ["id": 1]))
+            }
+        }
+        expectStop("Attempting to create an object of type 'Person' with an existing primary key value '1'.", result)
+    }
+
+    @Test("using a deleted object")
+    func deletedObject() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: UUID().uuidString))
+            let dog = try realm.write { realm.create(Dog.self) }
+            try realm.write { realm.delete(dog) }
+            _ = dog.name
+        }
+        expectStop("Object has been deleted or invalidated.", result)
+    }
+
+    @Test("using an object after invalidate()")
+    func invalidatedObject() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: UUID().uuidString))
+            let dog = try realm.write { realm.create(Dog.self) }
+            realm.invalidate()
+            _ = dog.age
+        }
+        expectStop("Object has been deleted or invalidated.", result)
+    }
+
+    @Test("changing a primary key")
+    func primaryKeyChange() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: UUID().uuidString))
+            let person = try realm.write { realm.create(Person.self, value: ["id": 1]) }
+            try realm.write { person.id = 2 }
+        }
+        expectStop("Primary key can't be changed after an object is inserted.", result)
+    }
+
+    @Test("a class outside the configuration's objectTypes")
+    func classNotInObjectTypes() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: UUID().uuidString, objectTypes: [V1.Item.self]))
+            _ = realm.objects(Dog.self).count
+        }
+        expectStop("Object type 'Dog' is not managed by the Realm.", result)
+    }
+
+    @Test("a Realm used on another thread")
+    func wrongThread() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: UUID().uuidString))
+            nonisolated(unsafe) let shared = realm
+            _ = try onOtherThread { shared.objects(Dog.self).count }
+        }
+        expectStop("Realm accessed from incorrect thread.", result)
+    }
+
+    @Test("a list index past the end")
+    func listIndexOutOfBounds() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: UUID().uuidString))
+            let person = try realm.write { realm.create(Person.self, value: ["id": 1]) }
+            _ = person.nicknames[5]
+        }
+        expectStop("Index 5 is out of bounds (must be less than 0).", result)
+    }
+
+    @Test("assigning a managed embedded object to another parent")
+    func managedEmbeddedObject() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: UUID().uuidString))
+            try realm.write {
+                let a = realm.create(Person.self, value: ["id": 1, "address": ["street": "Main", "city": "Oslo"]])
+                let b = realm.create(Person.self, value: ["id": 2])
+                b.address = a.address
+            }
+        }
+        expectStop("Cannot set a link to an existing managed embedded object", result)
+    }
+
+    @Test("a primary key of the wrong type")
+    func wrongPrimaryKeyType() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: UUID().uuidString))
+            _ = realm.object(ofType: Person.self, forPrimaryKey: "one")
+        }
+        expectStop("Invalid value 'one' of type 'String' for 'int' property 'Person.id'.", result)
+    }
+
+    @Test("a write transaction on a read-only Realm")
+    func readOnlyWrite() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("openrealm-exit-read-only.realm")
+            _ = try Realm(fileURL: url)
+            let realm = try Realm(configuration: .init(fileURL: url, readOnly: true))
+            realm.beginWrite()
+        }
+        expectStop("Can't perform transactions on read-only Realms.", result)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("openrealm-exit-read-only.realm").path
+        try? FileManager.default.removeItem(atPath: path)
+        try? FileManager.default.removeItem(atPath: path + ".lock")
+    }
+
+    @Test("setting an unknown property by name")
+    func unknownProperty() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let dog = Dog()
+            dog["color"] = "brown"
+        }
+        expectStop("Invalid property name 'color' for class 'Dog'.", result)
+    }
+}
