@@ -500,6 +500,8 @@ final class RealmCore {
 
     /// A managed accessor for the object `key` of `table`.
     func makeObject(_ table: TableInfo, _ key: ce_object_key) -> ObjectBase {
+        // Tokens count from 0 for this instance even if a stray wrapper was made outside an object.
+        resetPersistedTokens()
         let object = table.schema.objectClass.init()
         object.bind(self, table, key)
         return object

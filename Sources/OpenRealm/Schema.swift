@@ -275,6 +275,7 @@ final class ObjectSchemaInfo: @unchecked Sendable {
         isEmbedded = cls is EmbeddedObject.Type
 
         // A probe instance: its wrappers tell their tokens, options and default values.
+        resetPersistedTokens()
         let probe = cls.init()
         var found: [PropertyInfo] = []
         withExtendedLifetime(probe) {
