@@ -9,7 +9,11 @@ import Foundation
 /// opened on first use in each transaction (the engine's handles belong to one transaction).
 final class ManagedCollection {
     let core: RealmCore
-    let owner: ObjectBase
+    /// The owning object's row, copied rather than referenced: the object caches its collections,
+    /// and a reference back would keep both (and the Realm) alive forever.
+    let table: TableInfo
+    let key: ce_object_key
+    let epoch: UInt64
     let column: ce_column_key
     /// Opened with ce_collection_open_mixed: the list or dictionary held by a mixed property.
     let mixed: Bool
@@ -18,7 +22,9 @@ final class ManagedCollection {
 
     init(owner: ObjectBase, column: ce_column_key, mixed: Bool = false) {
         self.core = owner._core.unsafelyUnwrapped
-        self.owner = owner
+        self.table = owner._table.unsafelyUnwrapped
+        self.key = owner._key
+        self.epoch = owner._epoch
         self.column = column
         self.mixed = mixed
     }
@@ -27,20 +33,20 @@ final class ManagedCollection {
 
     /// The handle, for reading.
     func read() -> OpaquePointer {
-        open(core.txn(for: owner))
+        open(core.txn(epoch: epoch))
     }
 
     /// The handle, for writing (stops outside a write transaction).
     func write() -> OpaquePointer {
-        open(core.writeTxn(for: owner))
+        open(core.writeTxn(epoch: epoch))
     }
 
     private func open(_ txn: OpaquePointer) -> OpaquePointer {
         if generation == core.collectionGeneration, let handle { return handle }
         var raw: OpaquePointer?
         let ok = mixed
-            ? ce_collection_open_mixed(txn, owner._tableKey, owner._key, column, &raw)
-            : ce_collection_open(txn, owner._tableKey, owner._key, column, &raw)
+            ? ce_collection_open_mixed(txn, table.tableKey, key, column, &raw)
+            : ce_collection_open(txn, table.tableKey, key, column, &raw)
         guard ok, let raw else { engineFailure() }
         core.register(raw)
         handle = raw
@@ -72,7 +78,7 @@ final class ManagedCollection {
         guard ce_collection_clear(write()) else { engineFailure() }
     }
 
-    var isInvalidated: Bool { owner.isInvalidated }
+    var isInvalidated: Bool { !core.objectExists(epoch: epoch, table: table, key: key) }
 }
 
 /// Stops with Realm's message for an index past the end.

@@ -325,8 +325,23 @@ final class RealmCore {
     /// The transaction to read a property of `object` in; stops if the object is invalidated.
     @inline(__always)
     func txn(for object: ObjectBase) -> OpaquePointer {
-        if object._epoch != epoch { throwRealmException(invalidatedObjectMessage) }
+        txn(epoch: object._epoch)
+    }
+
+    /// The transaction to read in, for something bound at `boundEpoch`.
+    @inline(__always)
+    func txn(epoch boundEpoch: UInt64) -> OpaquePointer {
+        if boundEpoch != epoch { throwRealmException(invalidatedObjectMessage) }
         return currentTxn()
+    }
+
+    /// The write transaction, for something bound at `boundEpoch`.
+    @inline(__always)
+    func writeTxn(epoch boundEpoch: UInt64) -> OpaquePointer {
+        checkThread()
+        if boundEpoch != epoch { throwRealmException(invalidatedObjectMessage) }
+        if !isInWriteTransaction { throwRealmException(writeOutsideTransactionMessage) }
+        return txn.unsafelyUnwrapped
     }
 
     /// The write transaction to change `object` in; stops outside a write transaction.
@@ -354,9 +369,14 @@ final class RealmCore {
 
     /// Whether the object still exists (its Realm not invalidated, its row not deleted).
     func objectExists(_ object: ObjectBase, _ table: TableInfo) -> Bool {
-        if object._epoch != epoch { return false }
+        objectExists(epoch: object._epoch, table: table, key: object._key)
+    }
+
+    /// Whether the row `key` of `table`, bound at `boundEpoch`, still exists.
+    func objectExists(epoch boundEpoch: UInt64, table: TableInfo, key: ce_object_key) -> Bool {
+        if boundEpoch != epoch { return false }
         var exists = false
-        guard ce_object_exists(currentTxn(), table.tableKey, object._key, &exists) else { return false }
+        guard ce_object_exists(currentTxn(), table.tableKey, key, &exists) else { return false }
         return exists
     }
 

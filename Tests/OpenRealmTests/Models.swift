@@ -114,3 +114,22 @@ enum V3 {
         @Persisted var count: String?
     }
 }
+
+/// Primary keys of the other allowed types.
+final class StringKeyed: Object {
+    @Persisted(primaryKey: true) var key: String
+    @Persisted var value: Int
+}
+
+final class ObjectIdKeyed: Object {
+    @Persisted(primaryKey: true) var _id: ObjectId
+    @Persisted var value: Int
+}
+
+final class UUIDKeyed: Object {
+    @Persisted(primaryKey: true) var id: UUID
+}
+
+final class OptionalIntKeyed: Object {
+    @Persisted(primaryKey: true) var id: Int?
+}

@@ -562,3 +562,60 @@ struct ObjectTests {
         #expect(throws: Realm.Error.self) { _ = try ObjectId(string: "xyz") }
     }
 }
+
+@Suite("Realm: primary keys and identity")
+struct PrimaryKeyTests {
+    @Test("String, ObjectId (named _id), UUID and optional Int primary keys")
+    func keyTypes() throws {
+        let realm = try memoryRealm()
+        let id = ObjectId.generate()
+        let uuid = UUID()
+        try realm.write {
+            realm.add(StringKeyed(value: ["key": "a", "value": 1]))
+            realm.add(ObjectIdKeyed(value: ["_id": id, "value": 2]))
+            realm.add(UUIDKeyed(value: ["id": uuid]))
+            realm.add(OptionalIntKeyed(value: ["id": 5]))
+            realm.add(OptionalIntKeyed())
+        }
+        #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: "a")?.value == 1)
+        #expect(realm.object(ofType: ObjectIdKeyed.self, forPrimaryKey: id)?.value == 2)
+        #expect(ObjectIdKeyed().objectSchema.primaryKeyProperty?.name == "_id")
+        #expect(realm.object(ofType: UUIDKeyed.self, forPrimaryKey: uuid) != nil)
+        #expect(realm.object(ofType: OptionalIntKeyed.self, forPrimaryKey: 5)?.id == 5)
+        #expect(realm.object(ofType: OptionalIntKeyed.self, forPrimaryKey: Int?.none)?.id == nil)
+        #expect(realm.object(ofType: OptionalIntKeyed.self, forPrimaryKey: Int?.none) != nil)
+    }
+
+    @Test("adding a managed object again is a no-op")
+    func addTwice() throws {
+        let realm = try memoryRealm()
+        let dog = Dog()
+        try realm.write {
+            realm.add(dog)
+            realm.add(dog)
+        }
+        #expect(realm.objects(Dog.self).count == 1)
+    }
+
+    @Test("accessors of one object are equal and hash alike; unmanaged objects by identity")
+    func identity() throws {
+        let realm = try memoryRealm()
+        try realm.write { realm.add(Person(value: ["id": 1])) }
+        let a = try #require(realm.object(ofType: Person.self, forPrimaryKey: 1))
+        let b = try #require(realm.object(ofType: Person.self, forPrimaryKey: 1))
+        #expect(a !== b)
+        #expect(a == b)
+        #expect(Set([a, b]).count == 1)
+        #expect(Dog() != Dog())
+    }
+
+    @Test("descriptions of collections and configurations")
+    func descriptions() throws {
+        let realm = try memoryRealm()
+        try realm.write { realm.add(Person(value: ["id": 1, "nicknames": ["x"]])) }
+        let results = realm.objects(Person.self)
+        #expect(results.description.hasPrefix("Results<Person> ("))
+        #expect(results[0].nicknames.description.contains("[0] x"))
+        #expect(realm.configuration.description.contains("inMemoryIdentifier: test-"))
+    }
+}
