@@ -181,6 +181,10 @@ public enum AnyRealmValue: RealmCollectionValue, _Persistable {
         case let v as Decimal128: .decimal128(v)
         case let v as UUID: .uuid(v)
         case is NSNull: AnyRealmValue.none
+        case let dictionary as [String: Any]:
+            Map<String, AnyRealmValue>._rlmFromAny(dictionary).map(AnyRealmValue.dictionary)
+        case let array as [Any]:
+            List<AnyRealmValue>._rlmFromAny(array).map(AnyRealmValue.list)
         default: nil
         }
     }
@@ -201,18 +205,11 @@ public enum AnyRealmValue: RealmCollectionValue, _Persistable {
         let core = object._core.unsafelyUnwrapped
         let txn = core.writeTxn(for: object)
         // Copy a collection's elements before the property (which may hold it) is replaced.
-        let listElements = value.listValue.map(Array.init)
-        let dictionaryEntries = value.dictionaryValue.map { $0.asKeyValueSequence() }
+        let contents = nestedContents(value)
         let arena = _CArena()
         var cValue = value._ceValue(arena, Realm(core))
         guard ce_object_set(txn, object._tableKey, object._key, column.key, &cValue) else { engineFailure() }
-        if let listElements {
-            List<AnyRealmValue>(managed: ManagedCollection(owner: object, column: column.key, mixed: true)).append(objectsIn: listElements)
-        }
-        if let dictionaryEntries {
-            let map = Map<String, AnyRealmValue>(managed: ManagedCollection(owner: object, column: column.key, mixed: true))
-            for (key, element) in dictionaryEntries { map.updateValue(element, forKey: key) }
-        }
+        contents?(ManagedCollection(owner: object, column: column.key, mixed: true))
     }
 
     public func _rlmCreationValue(_ arena: _CArena, _ realm: Realm) -> ce_value {
@@ -231,6 +228,12 @@ public enum AnyRealmValue: RealmCollectionValue, _Persistable {
             AnyRealmValue._rlmSet(object, column, self)
         default: break
         }
+    }
+}
+
+extension AnyRealmValue: _NestedCollectionHolder {
+    static func _nested(_ type: ce_type, _ collection: ManagedCollection) -> Any {
+        type == CE_TYPE_LIST ? AnyRealmValue.list(List(managed: collection)) : AnyRealmValue.dictionary(Map(managed: collection))
     }
 }
 

@@ -8,6 +8,19 @@ import Foundation
 /// A collection property of a managed object, reached through a `ce_collection` handle that is
 /// opened on first use in each transaction (the engine's handles belong to one transaction).
 final class ManagedCollection {
+    /// Where the collection is: a collection property (or the list or dictionary a mixed
+    /// property holds), or the list or dictionary held by an element of another collection.
+    enum Origin {
+        case property(mixed: Bool)
+        case nested(parent: ManagedCollection, at: NestedPosition)
+    }
+
+    /// The element of a parent collection that holds a nested collection.
+    enum NestedPosition {
+        case index(Int)
+        case key(String)
+    }
+
     let core: RealmCore
     /// The owning object's row, copied rather than referenced: the object caches its collections,
     /// and a reference back would keep both (and the Realm) alive forever.
@@ -15,8 +28,7 @@ final class ManagedCollection {
     let key: ce_object_key
     let epoch: UInt64
     let column: ce_column_key
-    /// Opened with ce_collection_open_mixed: the list or dictionary held by a mixed property.
-    let mixed: Bool
+    let origin: Origin
     private var handle: OpaquePointer?
     private var generation: UInt64 = .max
 
@@ -26,32 +38,67 @@ final class ManagedCollection {
         self.key = owner._key
         self.epoch = owner._epoch
         self.column = column
-        self.mixed = mixed
+        self.origin = .property(mixed: mixed)
+    }
+
+    /// The collection held by the element `at` of `parent`. (It follows the position, not the
+    /// element: an insertion before it in the parent makes it name another element.)
+    init(parent: ManagedCollection, at position: NestedPosition) {
+        self.core = parent.core
+        self.table = parent.table
+        self.key = parent.key
+        self.epoch = parent.epoch
+        self.column = parent.column
+        self.origin = .nested(parent: parent, at: position)
     }
 
     var realm: Realm { Realm(core) }
 
     /// The handle, for reading.
     func read() -> OpaquePointer {
-        open(core.txn(epoch: epoch))
+        _ = core.txn(epoch: epoch)
+        return current()
     }
 
     /// The handle, for writing (stops outside a write transaction).
     func write() -> OpaquePointer {
-        open(core.writeTxn(epoch: epoch))
+        _ = core.writeTxn(epoch: epoch)
+        return current()
     }
 
-    private func open(_ txn: OpaquePointer) -> OpaquePointer {
+    /// The handle in the current transaction, opened if needed.
+    private func current() -> OpaquePointer {
         if generation == core.collectionGeneration, let handle { return handle }
+        let txn = core.currentTxn()
         var raw: OpaquePointer?
-        let ok = mixed
-            ? ce_collection_open_mixed(txn, table.tableKey, key, column, &raw)
-            : ce_collection_open(txn, table.tableKey, key, column, &raw)
+        let ok: Bool
+        switch origin {
+        case .property(let mixed):
+            ok = mixed
+                ? ce_collection_open_mixed(txn, table.tableKey, key, column, &raw)
+                : ce_collection_open(txn, table.tableKey, key, column, &raw)
+        case .nested(let parent, .index(let index)):
+            var at = ce_value.int(Int64(index))
+            ok = ce_collection_open_nested(parent.current(), &at, &raw)
+        case .nested(let parent, .key(let name)):
+            let arena = _CArena()
+            var at = arena.string(name)
+            ok = ce_collection_open_nested(parent.current(), &at, &raw)
+        }
         guard ok, let raw else { engineFailure() }
         core.register(raw)
         handle = raw
         generation = core.collectionGeneration
         return raw
+    }
+
+    /// An element read from the collection: a nested list or dictionary (in a collection of
+    /// mixed values) becomes a managed collection, anything else a value of `T`.
+    func element<T: _CValueConvertible>(_ value: ce_value, at position: NestedPosition, as type: T.Type) -> T {
+        if value.type == CE_TYPE_LIST || value.type == CE_TYPE_DICTIONARY, let mixed = T.self as? _NestedCollectionHolder.Type {
+            return mixed._nested(value.type, ManagedCollection(parent: self, at: position)) as! T
+        }
+        return T._ceRead(value, realm)
     }
 
     var count: Int {
@@ -79,6 +126,31 @@ final class ManagedCollection {
     }
 
     var isInvalidated: Bool { !core.objectExists(epoch: epoch, table: table, key: key) }
+}
+
+/// Element types that may hold a nested list or dictionary (AnyRealmValue).
+protocol _NestedCollectionHolder {
+    /// The element for a nested collection of `type` (CE_TYPE_LIST or CE_TYPE_DICTIONARY).
+    static func _nested(_ type: ce_type, _ collection: ManagedCollection) -> Any
+}
+
+/// For an element that is a list or dictionary of mixed values: a copy of its contents (taken
+/// before the element is written) and how to write them into the new nested collection.
+func nestedContents<T>(_ element: T) -> ((ManagedCollection) -> Void)? {
+    guard let mixed = element as? AnyRealmValue else { return nil }
+    switch mixed {
+    case .list(let list):
+        let items = Array(list)
+        return { List<AnyRealmValue>(managed: $0).append(objectsIn: items) }
+    case .dictionary(let map):
+        let entries = map.asKeyValueSequence()
+        return { collection in
+            let nested = Map<String, AnyRealmValue>(managed: collection)
+            for (key, value) in entries { nested.updateValue(value, forKey: key) }
+        }
+    default:
+        return nil
+    }
 }
 
 /// Stops with Realm's message for an index past the end.
@@ -163,7 +235,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     ///     person.nicknames[0] = "Countess"
     public subscript(position: Int) -> Element {
         get {
-            if let managed { return Element._ceRead(managed.get(position), managed.realm) }
+            if let managed { return managed.element(managed.get(position), at: .index(position), as: Element.self) }
             guard position >= 0, position < unmanaged.count else { indexFailure(position, unmanaged.count) }
             return unmanaged[position]
         }
@@ -211,9 +283,11 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
             fillEmbedded(managed.core, object, key)
             return
         }
+        let contents = nestedContents(object)
         let arena = _CArena()
         var value = object._ceValue(arena, managed.realm)
         guard ce_list_insert(list, index, &value) else { listFailure(index, managed.count + 1) }
+        contents?(ManagedCollection(parent: managed, at: .index(index)))
     }
 
     /// Replaces the element at `index`.
@@ -232,9 +306,11 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
             fillEmbedded(managed.core, object, key)
             return
         }
+        let contents = nestedContents(object)
         let arena = _CArena()
         var value = object._ceValue(arena, managed.realm)
         guard ce_list_set(list, index, &value) else { listFailure(index, managed.count) }
+        contents?(ManagedCollection(parent: managed, at: .index(index)))
     }
 
     /// Removes the element at `index` (an embedded object is deleted; an object stays in the

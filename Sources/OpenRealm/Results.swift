@@ -16,16 +16,28 @@ import Foundation
 /// Filtering and sorting arrive with the query engine; a Results then holds a query in place of
 /// the whole table.
 public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, CustomStringConvertible {
+    /// Where the objects come from. Every access goes through `count` and `key(at:)`, so a query
+    /// (a `ce_query`/`ce_results` handle with its sort and distinct descriptors, re-evaluated
+    /// when the version advances) slots in as another case without changing the public surface.
+    enum Source {
+        /// Every object of a class, in key (creation) order.
+        case table(ObjectBase.Type)
+    }
+
     let core: RealmCore
-    let objectClass: ObjectBase.Type
+    let source: Source
 
     init(core: RealmCore, objectClass: ObjectBase.Type) {
         self.core = core
-        self.objectClass = objectClass
+        self.source = .table(objectClass)
     }
 
     /// The class's table; nil while the file has none (the class was never written).
-    private var table: TableInfo? { core.tableInfo(for: objectClass) }
+    private var table: TableInfo? {
+        switch source {
+        case .table(let objectClass): core.tableInfo(for: objectClass)
+        }
+    }
 
     /// The Realm of the results.
     public var realm: Realm? { Realm(core) }

@@ -291,7 +291,8 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
     /// The values, in key order.
     public var values: [Value] {
         guard let managed else { return unmanaged.sorted { $0.key < $1.key }.map(\.value) }
-        return (0..<managed.count).map { Value._ceRead(managed.get($0), managed.realm) }
+        let keys = self.keys
+        return keys.indices.map { managed.element(managed.get($0), at: .key(keys[$0]._mapKeyString), as: Value.self) }
     }
 
     /// The value of `key`, or nil if the map has no such key. Setting a value inserts or
@@ -306,7 +307,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
             let string = key._mapKeyString
             let ok = string.withCString { ce_dictionary_get(managed.read(), $0, string.utf8.count, &value, &found) }
             guard ok else { engineFailure() }
-            return found ? Value._ceRead(value, managed.realm) : nil
+            return found ? managed.element(value, at: .key(string), as: Value.self) : nil
         }
         set {
             if let newValue {
@@ -334,10 +335,12 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
             fillEmbedded(managed.core, value, objectKey)
             return
         }
+        let contents = nestedContents(value)
         let arena = _CArena()
         var cValue = value._ceValue(arena, managed.realm)
         let ok = string.withCString { ce_dictionary_set(dictionary, $0, string.utf8.count, &cValue) }
         guard ok else { engineFailure("Map key '\(string)'") }
+        contents?(ManagedCollection(parent: managed, at: .key(string)))
     }
 
     /// Removes `key` and its value, if present.
@@ -371,7 +374,9 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
             return unmanaged.sorted { $0.key < $1.key }.map { SingleMapEntry(key: $0.key, value: $0.value) }.makeIterator()
         }
         let keys = self.keys
-        return keys.indices.map { SingleMapEntry(key: keys[$0], value: Value._ceRead(managed.get($0), managed.realm)) }
+        return keys.indices.map {
+            SingleMapEntry(key: keys[$0], value: managed.element(managed.get($0), at: .key(keys[$0]._mapKeyString), as: Value.self))
+        }
             .makeIterator()
     }
 

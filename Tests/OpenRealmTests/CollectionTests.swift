@@ -191,4 +191,42 @@ struct CollectionTests {
         try realm.write { person.nicknames = replacement }
         #expect(Array(person.nicknames) == ["x", "y"])
     }
+
+    @Test("AnyRealmValue: lists and dictionaries nested in properties, lists and maps")
+    func nestedMixedCollections() throws {
+        let realm = try memoryRealm()
+        let person = Person(value: ["id": 1])
+        try realm.write { realm.add(person) }
+        let inner = Map<String, AnyRealmValue>()
+        inner["k"] = .int(1)
+        let outer = List<AnyRealmValue>()
+        outer.append(.string("first"))
+        outer.append(.dictionary(inner))
+        try realm.write { person.anything = .list(outer) }
+        let list = try #require(person.anything.listValue)
+        #expect(list.count == 2)
+        let dictionary = try #require(list[1].dictionaryValue)
+        #expect(dictionary["k"] == .int(1))
+        try realm.write {
+            dictionary["nested"] = .list(List())
+            dictionary["nested"]?.listValue?.append(.bool(true))
+        }
+        #expect(person.anything.listValue?[1].dictionaryValue?["nested"]?.listValue?.first == .bool(true))
+
+        let collections = Collections()
+        collections.mixedList.append(.list(List()))
+        try realm.write { realm.add(collections) }
+        try realm.write { collections.mixedList[0].listValue?.append(.int(42)) }
+        #expect(collections.mixedList[0].listValue?[0] == .int(42))
+    }
+
+    @Test("AnyRealmValue from loosely typed arrays and dictionaries")
+    func mixedFromAny() throws {
+        let realm = try memoryRealm()
+        let person = try realm.write {
+            realm.create(Person.self, value: ["id": 1, "anything": ["a": 1, "b": "two"] as [String: Any]])
+        }
+        #expect(person.anything.dictionaryValue?["b"] == .string("two"))
+        #expect(person.anything.dictionaryValue?.count == 2)
+    }
 }
