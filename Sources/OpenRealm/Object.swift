@@ -10,7 +10,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     /// The Realm that manages the object; nil while unmanaged.
     var _core: RealmCore?
     /// The object's table in that Realm; nil while unmanaged (the managed check of every access).
-    var _table: TableInfo?
+    @usableFromInline var _table: TableInfo?
     /// The object's key in its table.
     var _key: ce_object_key = -1
     /// The Realm's invalidation count when the object was bound: `invalidate()` ends every object.
@@ -32,6 +32,14 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     open class func _realmObjectName() -> String? { nil }
 
     var _tableKey: ce_table_key { _table.unsafelyUnwrapped.tableKey }
+
+    /// Stops for a write to the primary key of a managed object (Realm's message), after the
+    /// checks every write has.
+    @usableFromInline
+    func _primaryKeyChanged() -> Never {
+        _core?.checkWrite(self)
+        throwRealmException("Primary key can't be changed after an object is inserted.")
+    }
 
     /// The schema of the object's class.
     var _schemaInfo: ObjectSchemaInfo { _table?.schema ?? ObjectSchemaInfo.of(type(of: self)) }
@@ -123,9 +131,9 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     func _value(of index: Int) -> Any {
         let property = _schemaInfo.properties[index]
         if let table = _table {
-            return property.field.managedValue(self, table.columns[index])
+            return property.field._rlmManagedValue(self, table.columns[index])
         }
-        return withUnsafeMutableFieldPointer(property) { property.field.unmanagedValue(at: $0) }
+        return withUnsafeMutableFieldPointer(property) { property.field._rlmUnmanagedValue(at: $0) }
     }
 
     /// Sets the property at `index` from a loosely typed value.
@@ -138,9 +146,9 @@ open class ObjectBase: CustomStringConvertible, Hashable {
                 _core?.checkWrite(self)
                 throwRealmException("Primary key can't be changed after an object is inserted.")
             }
-            ok = property.field.setManaged(self, table.columns[index], value)
+            ok = property.field._rlmSetManaged(self, table.columns[index], value)
         } else {
-            ok = withUnsafeMutableFieldPointer(property) { property.field.setUnmanaged(at: $0, value) }
+            ok = withUnsafeMutableFieldPointer(property) { property.field._rlmSetUnmanaged(at: $0, value) }
         }
         if !ok {
             throwRealmException(

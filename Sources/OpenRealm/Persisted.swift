@@ -29,8 +29,8 @@ private let tokenKey: pthread_key_t = {
 }()
 
 /// The next wrapper token of this thread.
-@inline(__always)
-private func nextToken() -> Int32 {
+@usableFromInline
+func nextToken() -> Int32 {
     let current = Int(bitPattern: pthread_getspecific(tokenKey))
     pthread_setspecific(tokenKey, UnsafeRawPointer(bitPattern: current + 1))
     return Int32(truncatingIfNeeded: current)
@@ -68,6 +68,29 @@ public protocol _Persistable {
     static func _rlmFromAny(_ value: Any) -> Self?
     /// The origin property of a `LinkingObjects` value.
     var _rlmOriginProperty: String? { get }
+
+    // Reaching the `Persisted<Self>` wrapper of a property in an instance's memory (its offset
+    // comes from schema discovery).
+
+    /// The wrapper's token, the property's shape and options.
+    static func _rlmDescribeField(at pointer: UnsafeRawPointer)
+        -> (token: Int, shape: _PropertyShape, primaryKey: Bool, indexed: Bool, originProperty: String?)
+    /// The unmanaged wrapper's value for the new object's slot. Unless `keep` (the value is
+    /// needed by `_rlmAfterCreateField`), the wrapper forgets it: the object is about to be managed.
+    static func _rlmTakeCreationValue(at pointer: UnsafeMutableRawPointer, _ arena: _CArena, _ realm: Realm, keep: Bool) -> ce_value
+    /// Writes the parts of the unmanaged value that need the object to exist, then forgets it.
+    static func _rlmAfterCreateField(at pointer: UnsafeMutableRawPointer, _ object: ObjectBase, _ column: _ManagedColumn, replace: Bool)
+    /// The unmanaged value, boxed.
+    static func _rlmUnmanagedValue(at pointer: UnsafeMutableRawPointer) -> Any
+    /// Sets the unmanaged value from a loosely typed value; false if it has the wrong type.
+    static func _rlmSetUnmanaged(at pointer: UnsafeMutableRawPointer, _ value: Any) -> Bool
+    /// The managed value, boxed.
+    static func _rlmManagedValue(_ object: ObjectBase, _ column: _ManagedColumn) -> Any
+    /// Sets the managed value from a loosely typed value; false if it has the wrong type.
+    static func _rlmSetManaged(_ object: ObjectBase, _ column: _ManagedColumn, _ value: Any) -> Bool
+    /// The engine value of a loosely typed value (a primary key to look up); nil if it has the
+    /// wrong type.
+    static func _rlmCValue(fromAny value: Any, _ arena: _CArena, _ realm: Realm) -> ce_value?
 }
 
 extension _Persistable {
@@ -162,6 +185,7 @@ extension Optional: _Persistable where Wrapped: _CValueConvertible {}
 /// and write goes to the database (one C call).
 @propertyWrapper
 public struct Persisted<Value: _Persistable> {
+    @usableFromInline
     enum Storage {
         /// Unmanaged, never set: reads give `Value._rlmDefault()`.
         case unset
@@ -171,12 +195,12 @@ public struct Persisted<Value: _Persistable> {
         case managedCache(Value)
     }
 
-    var storage: Storage
-    let token: Int32
-    let options: UInt8
+    @usableFromInline var storage: Storage
+    @usableFromInline let token: Int32
+    @usableFromInline let options: UInt8
 
-    static var primaryKeyOption: UInt8 { 1 }
-    static var indexedOption: UInt8 { 2 }
+    @usableFromInline static var primaryKeyOption: UInt8 { 1 }
+    @usableFromInline static var indexedOption: UInt8 { 2 }
 
     /// Not available: a `@Persisted` property is reached through its object.
     @available(*, unavailable, message: "@Persisted can only be used as a property on a Realm object")
@@ -189,6 +213,7 @@ public struct Persisted<Value: _Persistable> {
     /// A property with the type's default value (0, "", nil, an empty list...).
     ///
     ///     @Persisted var name: String
+    @inlinable
     public init() {
         token = nextToken()
         storage = .unset
@@ -198,6 +223,7 @@ public struct Persisted<Value: _Persistable> {
     /// A property with a default value.
     ///
     ///     @Persisted var age = 18
+    @inlinable
     public init(wrappedValue value: Value) {
         token = nextToken()
         storage = .value(value)
@@ -208,6 +234,7 @@ public struct Persisted<Value: _Persistable> {
     /// how `object(ofType:forPrimaryKey:)` finds an object.
     ///
     ///     @Persisted(primaryKey: true) var id: Int
+    @inlinable
     public init(primaryKey: Bool) {
         token = nextToken()
         storage = .unset
@@ -217,6 +244,7 @@ public struct Persisted<Value: _Persistable> {
     /// The primary key, with a default value.
     ///
     ///     @Persisted(primaryKey: true) var _id = ObjectId.generate()
+    @inlinable
     public init(wrappedValue value: Value, primaryKey: Bool) {
         token = nextToken()
         storage = .value(value)
@@ -226,6 +254,7 @@ public struct Persisted<Value: _Persistable> {
     /// An indexed property: equality lookups without a scan.
     ///
     ///     @Persisted(indexed: true) var email: String
+    @inlinable
     public init(indexed: Bool) {
         token = nextToken()
         storage = .unset
@@ -235,6 +264,7 @@ public struct Persisted<Value: _Persistable> {
     /// An indexed property with a default value.
     ///
     ///     @Persisted(indexed: true) var category = "none"
+    @inlinable
     public init(wrappedValue value: Value, indexed: Bool) {
         token = nextToken()
         storage = .value(value)
@@ -252,6 +282,7 @@ public struct Persisted<Value: _Persistable> {
 
     /// The value of an unmanaged wrapper (its default stored on first read, so that a collection
     /// read twice is the same instance).
+    @inlinable
     mutating func unmanagedValue() -> Value {
         switch storage {
         case .value(let value), .managedCache(let value): return value
@@ -263,7 +294,8 @@ public struct Persisted<Value: _Persistable> {
     }
 
     /// Routes a property access to the object: its own value while unmanaged, the database once
-    /// managed.
+    /// managed. Inlinable, so that it is specialised for each model class and property type.
+    @inlinable
     public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance observed: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
@@ -287,9 +319,8 @@ public struct Persisted<Value: _Persistable> {
                 return
             }
             let column = table.columnsByToken[Int(observed[keyPath: storageKeyPath].token)]
-            if table.schema.primaryKey == column.property {
-                observed._core?.checkWrite(observed)
-                throwRealmException("Primary key can't be changed after an object is inserted.")
+            if table.primaryKeyProperty == column.property {
+                observed._primaryKeyChanged()
             }
             Value._rlmSet(observed, column, newValue)
         }
@@ -298,90 +329,84 @@ public struct Persisted<Value: _Persistable> {
 
 // MARK: - Reaching a wrapper by its offset
 
-/// `Persisted<Value>` seen without its Value: what schema discovery, `add` and `init(value:)`
-/// need of a wrapper in an instance's memory.
-protocol _PersistedField {
-    static func describe(at pointer: UnsafeRawPointer)
-        -> (token: Int, shape: _PropertyShape, primaryKey: Bool, indexed: Bool, originProperty: String?)
-    /// The unmanaged wrapper's value, for the engine (the value of its slot on creation).
-    static func creationValue(at pointer: UnsafeMutableRawPointer, _ arena: _CArena, _ realm: Realm) -> ce_value
-    /// Writes the parts of the unmanaged value that need the object to exist.
-    static func afterCreate(at pointer: UnsafeMutableRawPointer, _ object: ObjectBase, _ column: _ManagedColumn, replace: Bool)
-    /// Forgets the unmanaged value (after the object became managed).
-    static func reset(at pointer: UnsafeMutableRawPointer)
-    /// The unmanaged value, boxed.
-    static func unmanagedValue(at pointer: UnsafeMutableRawPointer) -> Any
-    /// Sets the unmanaged value from a loosely typed value; false if it has the wrong type.
-    static func setUnmanaged(at pointer: UnsafeMutableRawPointer, _ value: Any) -> Bool
-    /// The managed value, boxed.
-    static func managedValue(_ object: ObjectBase, _ column: _ManagedColumn) -> Any
-    /// Sets the managed value from a loosely typed value; false if it has the wrong type.
-    static func setManaged(_ object: ObjectBase, _ column: _ManagedColumn, _ value: Any) -> Bool
-    /// The engine value of a loosely typed value (a primary key to look up); nil if it has the
-    /// wrong type.
-    static func cValue(fromAny value: Any, _ arena: _CArena, _ realm: Realm) -> ce_value?
+/// `Persisted<Value>` seen without its Value, for schema discovery.
+protocol _PersistedWrapper {
+    static var valueType: any _Persistable.Type { get }
 }
 
-extension Persisted: _PersistedField {
-    private static func wrapper(_ pointer: UnsafeRawPointer) -> UnsafePointer<Persisted<Value>> {
-        pointer.assumingMemoryBound(to: Persisted<Value>.self)
+extension Persisted: _PersistedWrapper {
+    static var valueType: any _Persistable.Type { Value.self }
+}
+
+/// What schema discovery, `add` and `init(value:)` need of a wrapper in an instance's memory.
+/// They are requirements of `_Persistable` (rather than of `Persisted`) so that each concrete
+/// type's witness is specialised: `add` calls them through the property's value type, with no
+/// generic metadata to look up per call.
+extension _Persistable {
+    private static func wrapper(_ pointer: UnsafeRawPointer) -> UnsafePointer<Persisted<Self>> {
+        pointer.assumingMemoryBound(to: Persisted<Self>.self)
     }
 
-    private static func wrapper(_ pointer: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Persisted<Value>> {
-        pointer.assumingMemoryBound(to: Persisted<Value>.self)
+    private static func wrapper(_ pointer: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Persisted<Self>> {
+        pointer.assumingMemoryBound(to: Persisted<Self>.self)
     }
 
-    static func describe(at pointer: UnsafeRawPointer)
+    public static func _rlmDescribeField(at pointer: UnsafeRawPointer)
         -> (token: Int, shape: _PropertyShape, primaryKey: Bool, indexed: Bool, originProperty: String?)
     {
         let field = wrapper(pointer).pointee
         var origin: String?
         if case .value(let value) = field.storage { origin = value._rlmOriginProperty }
-        return (Int(field.token), Value._rlmShape(), field.options & primaryKeyOption != 0,
-                field.options & indexedOption != 0, origin)
+        return (Int(field.token), _rlmShape(), field.options & Persisted<Self>.primaryKeyOption != 0,
+                field.options & Persisted<Self>.indexedOption != 0, origin)
     }
 
-    static func creationValue(at pointer: UnsafeMutableRawPointer, _ arena: _CArena, _ realm: Realm) -> ce_value {
-        wrapper(pointer).pointee.unmanagedValue()._rlmCreationValue(arena, realm)
+    public static func _rlmTakeCreationValue(at pointer: UnsafeMutableRawPointer, _ arena: _CArena, _ realm: Realm, keep: Bool) -> ce_value {
+        let field = wrapper(pointer)
+        let value: Self
+        switch field.pointee.storage {
+        case .value(let stored), .managedCache(let stored): value = stored
+        case .unset:
+            if keep { value = field.pointee.unmanagedValue() } else { value = _rlmDefault() }
+        }
+        if !keep { field.pointee.storage = .unset }
+        return value._rlmCreationValue(arena, realm)
     }
 
-    static func afterCreate(at pointer: UnsafeMutableRawPointer, _ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {
+    public static func _rlmAfterCreateField(at pointer: UnsafeMutableRawPointer, _ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {
         let value = wrapper(pointer).pointee.unmanagedValue()
+        wrapper(pointer).pointee.storage = .unset
         value._rlmAfterCreate(object, column, replace: replace)
     }
 
-    static func reset(at pointer: UnsafeMutableRawPointer) {
-        wrapper(pointer).pointee.storage = .unset
-    }
-
-    static func unmanagedValue(at pointer: UnsafeMutableRawPointer) -> Any {
+    public static func _rlmUnmanagedValue(at pointer: UnsafeMutableRawPointer) -> Any {
         wrapper(pointer).pointee.unmanagedValue()
     }
 
-    static func setUnmanaged(at pointer: UnsafeMutableRawPointer, _ value: Any) -> Bool {
-        if Value._rlmCachesManagedValue, let collection = wrapper(pointer).pointee.unmanagedValue() as? _AssignableCollection {
+    public static func _rlmSetUnmanaged(at pointer: UnsafeMutableRawPointer, _ value: Any) -> Bool {
+        if _rlmCachesManagedValue, let collection = wrapper(pointer).pointee.unmanagedValue() as? _AssignableCollection {
             return collection._assign(from: value)
         }
-        guard let converted = Value._rlmFromAny(value) else { return false }
+        guard let converted = _rlmFromAny(value) else { return false }
         wrapper(pointer).pointee.storage = .value(converted)
         return true
     }
 
-    static func managedValue(_ object: ObjectBase, _ column: _ManagedColumn) -> Any {
-        Value._rlmGet(object, column)
+    public static func _rlmManagedValue(_ object: ObjectBase, _ column: _ManagedColumn) -> Any {
+        _rlmGet(object, column)
     }
 
-    static func setManaged(_ object: ObjectBase, _ column: _ManagedColumn, _ value: Any) -> Bool {
-        if Value._rlmCachesManagedValue, let collection = Value._rlmGet(object, column) as? _AssignableCollection {
+    public static func _rlmSetManaged(_ object: ObjectBase, _ column: _ManagedColumn, _ value: Any) -> Bool {
+        if _rlmCachesManagedValue, let collection = _rlmGet(object, column) as? _AssignableCollection {
             return collection._assign(from: value)
         }
-        guard let converted = Value._rlmFromAny(value) else { return false }
-        Value._rlmSet(object, column, converted)
+        guard let converted = _rlmFromAny(value) else { return false }
+        _rlmSet(object, column, converted)
         return true
     }
 
-    static func cValue(fromAny value: Any, _ arena: _CArena, _ realm: Realm) -> ce_value? {
-        guard let converted = Value._rlmFromAny(value) else { return nil }
+    public static func _rlmCValue(fromAny value: Any, _ arena: _CArena, _ realm: Realm) -> ce_value? {
+        guard let converted = _rlmFromAny(value) else { return nil }
         return converted._rlmCreationValue(arena, realm)
     }
 }

@@ -274,7 +274,7 @@ public struct Realm: Equatable {
         }
         let property = info.properties[pk]
         let arena = _CArena()
-        guard var value = property.field.cValue(fromAny: key as Any, arena, self) else {
+        guard var value = property.field._rlmCValue(fromAny: key as Any, arena, self) else {
             throwRealmException(
                 "Invalid value '\(key)' of type '\(KeyType.self)' for '\(property.typeText)' property '\(info.className).\(property.name)'.")
         }

@@ -58,6 +58,15 @@ final class RealmCore {
     /// The update policy of the `add` in progress (linked objects are added with it).
     private var addPolicy: ce_update_policy = CE_UPDATE_ERROR
 
+    /// Reused by `add` (not by an add nested in another): the bytes of the new object's strings
+    /// and its values.
+    private let scratchArena = _CArena()
+    private var scratchValues: [ce_value] = []
+    private var scratchInUse = false
+
+    /// The table looked up last (adding many objects of one class looks up the same one).
+    private var lastTable: TableInfo?
+
     // MARK: Opening
 
     /// The Realm instance of this thread for `configuration`: the cached one, or a new one.
@@ -425,6 +434,7 @@ final class RealmCore {
         // Tables created in the cancelled transaction are gone.
         tables.removeAll()
         tablesByKey.removeAll()
+        lastTable = nil
     }
 
     /// Moves the read transaction to the latest version; whether anything changed.
@@ -452,7 +462,11 @@ final class RealmCore {
     /// The table of `cls`, or nil if the file has none (yet). In a write transaction, a missing
     /// table is created.
     func tableInfo(for cls: ObjectBase.Type) -> TableInfo? {
-        if let known = tables[ObjectIdentifier(cls)] { return known }
+        if let lastTable, lastTable.schema.objectClass == cls { return lastTable }
+        if let known = tables[ObjectIdentifier(cls)] {
+            lastTable = known
+            return known
+        }
         if let allowedClasses, !allowedClasses.contains(ObjectIdentifier(cls)) {
             let name = ObjectSchemaInfo.className(of: cls)
             throwRealmException(
@@ -554,11 +568,25 @@ final class RealmCore {
         let table = requireTableInfo(for: type(of: object))
         let schema = table.schema
         let realm = Realm(self)
-        let arena = _CArena()
-        var values = [ce_value](repeating: .null, count: table.slotCount)
+        // The scratch arena and values buffer, unless an outer add (of a linking object) has them.
+        let scratch = !scratchInUse
+        scratchInUse = true
+        let arena = scratch ? scratchArena : _CArena()
+        var values: [ce_value] = []
+        if scratch { swap(&values, &scratchValues) }
+        defer {
+            if scratch {
+                arena.reset()
+                swap(&values, &scratchValues)
+                scratchInUse = false
+            }
+        }
+        values.removeAll(keepingCapacity: true)
+        values.append(contentsOf: repeatElement(ce_value.null, count: table.slotCount))
         let base = Unmanaged.passUnretained(object).toOpaque()
-        for (index, property) in schema.properties.enumerated() where property.isStored {
-            values[Int(table.columns[index].key)] = property.field.creationValue(at: base + property.offset, arena, realm)
+        for field in table.creationFields {
+            values[Int(field.column.key)] = field.field._rlmTakeCreationValue(
+                at: base + field.offset, arena, realm, keep: field.needsAfterCreate)
         }
         var key: ce_object_key = 0
         var created = true
@@ -578,11 +606,8 @@ final class RealmCore {
             engineFailure("Cannot add an object of type '\(schema.className)'")
         }
         object.bind(self, table, key)
-        for (index, property) in schema.properties.enumerated() where property.isStored {
-            property.field.afterCreate(at: base + property.offset, object, table.columns[index], replace: !created)
-        }
-        for property in schema.properties where property.isStored {
-            property.field.reset(at: base + property.offset)
+        for field in table.creationFields where field.needsAfterCreate {
+            field.field._rlmAfterCreateField(at: base + field.offset, object, field.column, replace: !created)
         }
         withExtendedLifetime(object) {}
     }
@@ -611,23 +636,19 @@ final class RealmCore {
     /// Writes the values of an unmanaged object into the existing (new, embedded) object `key`
     /// and binds it.
     func fill(_ object: ObjectBase, _ table: TableInfo, _ key: ce_object_key) {
-        let schema = table.schema
         let realm = Realm(self)
         let arena = _CArena()
         let base = Unmanaged.passUnretained(object).toOpaque()
-        for (index, property) in schema.properties.enumerated() where property.isStored {
-            var value = property.field.creationValue(at: base + property.offset, arena, realm)
-            if value.isNull && property.shape.collection != CE_COLLECTION_NONE { continue }
-            guard ce_object_set(txn, table.tableKey, key, table.columns[index].key, &value) else {
-                engineFailure("Property '\(schema.className).\(property.name)'")
+        for field in table.creationFields {
+            var value = field.field._rlmTakeCreationValue(at: base + field.offset, arena, realm, keep: field.needsAfterCreate)
+            if value.isNull && field.isCollection { continue }
+            guard ce_object_set(txn, table.tableKey, key, field.column.key, &value) else {
+                engineFailure("Property '\(table.schema.className).\(table.schema.properties[field.column.property].name)'")
             }
         }
         object.bind(self, table, key)
-        for (index, property) in schema.properties.enumerated() where property.isStored {
-            property.field.afterCreate(at: base + property.offset, object, table.columns[index], replace: false)
-        }
-        for property in schema.properties where property.isStored {
-            property.field.reset(at: base + property.offset)
+        for field in table.creationFields where field.needsAfterCreate {
+            field.field._rlmAfterCreateField(at: base + field.offset, object, field.column, replace: false)
         }
         withExtendedLifetime(object) {}
     }

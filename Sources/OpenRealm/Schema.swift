@@ -216,8 +216,8 @@ struct PropertyInfo: @unchecked Sendable {
     let offset: Int
     /// The position of the wrapper in the order instances initialise them (its token).
     let token: Int
-    /// `Persisted<Value>.self`, to read and write the wrapper of an unmanaged instance.
-    let field: any _PersistedField.Type
+    /// The property's value type, whose static requirements read and write the wrapper.
+    let field: any _Persistable.Type
     let shape: _PropertyShape
     let isPrimaryKey: Bool
     let isIndexed: Bool
@@ -225,6 +225,12 @@ struct PropertyInfo: @unchecked Sendable {
 
     /// A property with a column (not LinkingObjects).
     var isStored: Bool { !shape.isLinkingObjects }
+
+    /// Whether adding an object writes this property after creating it (collections, links and
+    /// mixed values: what may need the new object or other new objects).
+    var needsAfterCreate: Bool {
+        shape.collection != CE_COLLECTION_NONE || shape.type == CE_TYPE_LINK || shape.type == CE_TYPE_MIXED
+    }
 
     var linkTargetName: String? { shape.linkTarget.map { ObjectSchemaInfo.className(of: $0) } }
 
@@ -283,10 +289,11 @@ final class ObjectSchemaInfo: @unchecked Sendable {
             // _EachFieldOptions.classType (rawValue 1): walk the stored fields of a class,
             // superclasses included.
             _ = _forEachField(of: cls, options: _EachFieldOptions(rawValue: 1)) { namePointer, offset, type, _ in
-                guard let field = type as? any _PersistedField.Type else { return true }
+                guard let wrapper = type as? any _PersistedWrapper.Type else { return true }
+                let field = wrapper.valueType
                 var name = String(cString: namePointer)
                 if name.hasPrefix("_") { name.removeFirst() }
-                let described = field.describe(at: base + offset)
+                let described = field._rlmDescribeField(at: base + offset)
                 found.append(PropertyInfo(
                     name: name, offset: offset, token: described.token, field: field, shape: described.shape,
                     isPrimaryKey: described.primaryKey, isIndexed: described.indexed, originProperty: described.originProperty))
@@ -382,26 +389,47 @@ public struct _ManagedColumn: Sendable {
     /// The column key of the property (unused for LinkingObjects).
     let key: ce_column_key
     /// The index of the property in its class's schema.
-    let property: Int
+    @usableFromInline let property: Int
 }
 
 /// A model class bound to its table in one open file: the table key and every column key.
+@usableFromInline
 final class TableInfo {
     let schema: ObjectSchemaInfo
     let tableKey: ce_table_key
     /// By property index.
     let columns: [_ManagedColumn]
     /// By wrapper token: what a managed accessor uses, one array index per access.
-    let columnsByToken: [_ManagedColumn]
+    @usableFromInline let columnsByToken: [_ManagedColumn]
+    /// The index of the primary key property, or -1.
+    @usableFromInline let primaryKeyProperty: Int
     /// The number of column slots of the table (values for ce_object_create_with_values).
     let slotCount: Int
+    /// The stored properties as adding an object reads them, without copying a PropertyInfo.
+    let creationFields: [CreationField]
+
+    /// One stored property, for adding an object.
+    struct CreationField {
+        let offset: Int
+        let field: any _Persistable.Type
+        let column: _ManagedColumn
+        let needsAfterCreate: Bool
+        let isCollection: Bool
+    }
 
     init(schema: ObjectSchemaInfo, tableKey: ce_table_key, columns: [_ManagedColumn], slotCount: Int) {
         self.schema = schema
         self.tableKey = tableKey
         self.columns = columns
         self.columnsByToken = schema.propertyIndexByToken.map { columns[$0] }
+        self.primaryKeyProperty = schema.primaryKey ?? -1
         self.slotCount = slotCount
+        self.creationFields = schema.properties.indices.filter { schema.properties[$0].isStored }.map { index in
+            let property = schema.properties[index]
+            return CreationField(
+                offset: property.offset, field: property.field, column: columns[index],
+                needsAfterCreate: property.needsAfterCreate, isCollection: property.shape.collection != CE_COLLECTION_NONE)
+        }
     }
 }
 

@@ -10,21 +10,41 @@ import Synchronization
 /// Keeps copies of strings and binaries alive while a C call reads the `ce_value`s that point
 /// at them. Internal machinery of OpenRealm; not for use by applications.
 public final class _CArena {
-    private var buffers: [UnsafeMutableRawPointer] = []
+    /// Chunks of bytes handed out front to back; the first one is kept by `reset()`.
+    private var chunks: [UnsafeMutableRawPointer] = []
+    private var used = 0
+    private var capacity = 0
+
+    private static let chunkSize = 4096
 
     init() {}
 
     deinit {
-        for buffer in buffers { buffer.deallocate() }
+        for chunk in chunks { chunk.deallocate() }
     }
 
-    /// A copy of `bytes` that lives as long as the arena.
+    /// A copy of `bytes` that lives until the arena is reset or released.
     func copy(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawPointer? {
         guard bytes.count > 0, let base = bytes.baseAddress else { return nil }
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: bytes.count, alignment: 1)
-        buffer.copyMemory(from: base, byteCount: bytes.count)
-        buffers.append(buffer)
-        return UnsafeRawPointer(buffer)
+        if chunks.isEmpty || used + bytes.count > capacity {
+            let size = Swift.max(_CArena.chunkSize, bytes.count)
+            chunks.append(UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8))
+            used = 0
+            capacity = size
+        }
+        let target = chunks[chunks.count - 1] + used
+        target.copyMemory(from: base, byteCount: bytes.count)
+        used += bytes.count
+        return UnsafeRawPointer(target)
+    }
+
+    /// Forgets every copy (the pointers handed out are no longer valid), keeping one chunk.
+    func reset() {
+        used = 0
+        guard chunks.count > 1 else { return }
+        for chunk in chunks.dropFirst() { chunk.deallocate() }
+        chunks.removeSubrange(1...)
+        capacity = _CArena.chunkSize  // the first chunk holds at least this much
     }
 
     /// A string value whose bytes live as long as the arena.
