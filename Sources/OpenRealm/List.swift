@@ -284,7 +284,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
             return
         }
         let contents = nestedContents(object)
-        let arena = _CArena()
+        let arena = managed.core.borrowArena()
+        defer { managed.core.returnArena(arena) }
         var value = object._ceValue(arena, managed.realm)
         guard ce_list_insert(list, index, &value) else { listFailure(index, managed.count + 1) }
         contents?(ManagedCollection(parent: managed, at: .index(index)))
@@ -307,7 +308,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
             return
         }
         let contents = nestedContents(object)
-        let arena = _CArena()
+        let arena = managed.core.borrowArena()
+        defer { managed.core.returnArena(arena) }
         var value = object._ceValue(arena, managed.realm)
         guard ce_list_set(list, index, &value) else { listFailure(index, managed.count) }
         contents?(ManagedCollection(parent: managed, at: .index(index)))

@@ -120,7 +120,8 @@ extension _Persistable where Self: _CValueConvertible {
             core.setEmbedded(object, column, value as Any)
             return
         }
-        let arena = _CArena()
+        let arena = core.borrowArena()
+        defer { core.returnArena(arena) }
         var cValue = value._ceValue(arena, Realm(core))
         guard ce_object_set(txn, object._tableKey, object._key, column.key, &cValue) else {
             engineFailure("Property '\(object._schemaInfo.className).\(object._schemaInfo.properties[column.property].name)'")

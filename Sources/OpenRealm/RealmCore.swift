@@ -61,8 +61,23 @@ final class RealmCore {
     /// Reused by `add` (not by an add nested in another): the bytes of the new object's strings
     /// and its values.
     private let scratchArena = _CArena()
+    private var scratchArenaInUse = false
     private var scratchValues: [ce_value] = []
-    private var scratchInUse = false
+    private var scratchValuesInUse = false
+
+    /// An arena for one write: the reused one, or a new one while the reused one is lent out
+    /// (a write that adds a linked object nests). Give it back with `returnArena`.
+    func borrowArena() -> _CArena {
+        if scratchArenaInUse { return _CArena() }
+        scratchArenaInUse = true
+        return scratchArena
+    }
+
+    func returnArena(_ arena: _CArena) {
+        guard arena === scratchArena else { return }
+        arena.reset()
+        scratchArenaInUse = false
+    }
 
     /// The table looked up last (adding many objects of one class looks up the same one).
     private var lastTable: TableInfo?
@@ -569,16 +584,18 @@ final class RealmCore {
         let schema = table.schema
         let realm = Realm(self)
         // The scratch arena and values buffer, unless an outer add (of a linking object) has them.
-        let scratch = !scratchInUse
-        scratchInUse = true
-        let arena = scratch ? scratchArena : _CArena()
+        let arena = borrowArena()
+        let scratchValuesFree = !scratchValuesInUse
         var values: [ce_value] = []
-        if scratch { swap(&values, &scratchValues) }
+        if scratchValuesFree {
+            scratchValuesInUse = true
+            swap(&values, &scratchValues)
+        }
         defer {
-            if scratch {
-                arena.reset()
+            returnArena(arena)
+            if scratchValuesFree {
                 swap(&values, &scratchValues)
-                scratchInUse = false
+                scratchValuesInUse = false
             }
         }
         values.removeAll(keepingCapacity: true)
