@@ -289,6 +289,35 @@ public struct Realm: Equatable {
     }
 }
 
+extension Realm {
+    /// Deletes the file of `config` and its auxiliary files (the lock file); returns whether a
+    /// file existed. Throws `.alreadyOpen` if a Realm of this file is open in this process, and
+    /// `Realm.Error` if a file cannot be removed. In-memory configurations have no files.
+    ///
+    ///     try Realm.deleteFiles(for: config)
+    @discardableResult
+    public static func deleteFiles(for config: Realm.Configuration) throws -> Bool {
+        guard config.inMemoryIdentifier == nil else { return false }
+        if RealmCore.isOpen(config) {
+            throw Realm.Error(code: .alreadyOpen, message:
+                "Cannot delete files of an open Realm: '\((config.fileURL ?? Configuration.defaultFileURL).path)' is still in use.",
+                fileURL: config.fileURL)
+        }
+        let path = (config.fileURL ?? Configuration.defaultFileURL).path
+        let manager = FileManager.default
+        var existed = false
+        for file in [path, path + ".lock"] where manager.fileExists(atPath: file) {
+            existed = existed || file == path
+            do {
+                try manager.removeItem(atPath: file)
+            } catch {
+                throw Realm.Error(code: .fileAccess, message: "Cannot delete '\(file)': \(error.localizedDescription)", fileURL: config.fileURL)
+            }
+        }
+        return existed
+    }
+}
+
 /// What adding an object whose primary key exists does (Realm's `UpdatePolicy`).
 ///
 ///     realm.add(dog, update: .modified)

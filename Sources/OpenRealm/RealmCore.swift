@@ -150,6 +150,13 @@ final class RealmCore {
         self.engine = engine!
     }
 
+    /// Whether a Realm of `configuration`'s file is open in this process (on any thread).
+    static func isOpen(_ configuration: Realm.Configuration) -> Bool {
+        openEngines.withLock { engines in
+            [configuration.storageKey, configuration.storageKey + "#ro"].contains { engines[$0]?.engine != nil }
+        }
+    }
+
     private static func openEngine(_ configuration: Realm.Configuration) throws(Realm.Error) -> StorageEngine {
         let key = configuration.storageKey + (configuration.readOnly ? "#ro" : "")
         if let engine = openEngines.withLock({ $0[key]?.engine }) { return engine }

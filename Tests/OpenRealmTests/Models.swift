@@ -133,3 +133,8 @@ final class UUIDKeyed: Object {
 final class OptionalIntKeyed: Object {
     @Persisted(primaryKey: true) var id: Int?
 }
+
+/// A model that is Identifiable through its object key.
+final class Tag: Object, ObjectKeyIdentifiable {
+    @Persisted var label: String
+}

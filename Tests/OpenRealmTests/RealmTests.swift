@@ -618,4 +618,31 @@ struct PrimaryKeyTests {
         #expect(results[0].nicknames.description.contains("[0] x"))
         #expect(realm.configuration.description.contains("inMemoryIdentifier: test-"))
     }
+
+    @Test("ObjectKeyIdentifiable gives managed objects their key as id")
+    func objectKeyIdentifiable() throws {
+        let realm = try memoryRealm()
+        try realm.write {
+            realm.add(Tag(value: ["label": "a"]))
+            realm.add(Tag(value: ["label": "b"]))
+        }
+        let tags = realm.objects(Tag.self)
+        #expect(tags[0].id != tags[1].id)
+        #expect(tags[1].id == realm.objects(Tag.self)[1].id)
+    }
+
+    @Test("deleteFiles removes a closed Realm's files and refuses an open one")
+    func deleteFiles() throws {
+        try withDirectory { directory in
+            let config = Realm.Configuration(fileURL: directory.appendingPathComponent("gone.realm"))
+            try autoreleasepoolish {
+                let realm = try Realm(configuration: config)
+                #expect { try Realm.deleteFiles(for: config) } throws: { ($0 as? Realm.Error)?.code == .alreadyOpen }
+                try realm.write { realm.add(Dog()) }
+            }
+            #expect(try Realm.deleteFiles(for: config))
+            #expect(!FileManager.default.fileExists(atPath: config.fileURL!.path))
+            #expect(try !Realm.deleteFiles(for: config))
+        }
+    }
 }
