@@ -81,6 +81,15 @@ extension Realm {
         ///     config.schemaVersion = 3
         public var schemaVersion: UInt64
 
+        /// Runs when the file's schema version is lower than `schemaVersion`, after the tables
+        /// were brought in line with the models, in the same write transaction: copy, convert or
+        /// compute the values the new schema needs from the objects as they were.
+        ///
+        ///     config.migrationBlock = { migration, oldSchemaVersion in
+        ///         migration.renameProperty(onType: "Person", from: "name", to: "fullName")
+        ///     }
+        public var migrationBlock: MigrationBlock?
+
         /// Delete the file and start empty when its schema needs a migration, instead of throwing
         /// `.schemaMismatch`.
         ///
@@ -118,6 +127,7 @@ extension Realm {
             encryptionKey: Data? = nil,
             readOnly: Bool = false,
             schemaVersion: UInt64 = 0,
+            migrationBlock: MigrationBlock? = nil,
             deleteRealmIfMigrationNeeded: Bool = false,
             shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)? = nil,
             objectTypes: [ObjectBase.Type]? = nil,
@@ -128,6 +138,7 @@ extension Realm {
             self.encryptionKey = encryptionKey
             self.readOnly = readOnly
             self.schemaVersion = schemaVersion
+            self.migrationBlock = migrationBlock
             self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
             self.shouldCompactOnLaunch = shouldCompactOnLaunch
             self._objectTypes = objectTypes.map(ObjectTypes.init)

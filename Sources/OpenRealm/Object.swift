@@ -111,6 +111,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     ///     person["age"] as? Int
     public subscript(key: String) -> Any? {
         get {
+            if let dynamic = self as? DynamicObject, dynamic.dynamic != nil { return dynamic.dynamicValue(key) }
             let info = _schemaInfo
             guard let index = info.indexByName[key] else {
                 throwRealmException("Invalid property name '\(key)' for class '\(info.className)'.")
@@ -119,6 +120,10 @@ open class ObjectBase: CustomStringConvertible, Hashable {
             return Self.unwrapOptional(value)
         }
         set {
+            if let dynamic = self as? DynamicObject, dynamic.dynamic != nil {
+                dynamic.setDynamicValue(newValue, key)
+                return
+            }
             let info = _schemaInfo
             guard let index = info.indexByName[key] else {
                 throwRealmException("Invalid property name '\(key)' for class '\(info.className)'.")
@@ -178,6 +183,11 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     public var description: String { _describe(depth: 0) }
 
     func _describe(depth: Int) -> String {
+        if let dynamic = self as? DynamicObject, let binding = dynamic.dynamic {
+            let names = binding.context.table(binding.table).properties.keys.sorted()
+            let lines = names.map { "\t\($0) = \(dynamic.dynamicValue($0).map { "\($0)" } ?? "(null)");" }
+            return "\(dynamic.objectTypeName) {\n" + lines.joined(separator: "\n") + "\n}"
+        }
         let info = _schemaInfo
         if _table != nil, isInvalidated { return "[invalid object]" }
         let indent = String(repeating: "\t", count: depth + 1)

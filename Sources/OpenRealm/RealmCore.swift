@@ -245,6 +245,13 @@ final class RealmCore {
             // A read-only Realm reads what the file has; classes it lacks read as empty.
             return
         }
+        // The migration block reads the old objects in a read transaction begun before the write:
+        // the file as it was.
+        var snapshot: OpaquePointer?
+        if configuration.migrationBlock != nil && versionChanges && !isNew {
+            guard ce_txn_begin_read(engine.handle, &snapshot) else { throw Realm.Error.last() }
+        }
+        defer { if let snapshot { ce_txn_end(snapshot) } }
         do {
             try engine.write { txn in
                 try createTables(txn.handle, missing)
@@ -252,6 +259,9 @@ final class RealmCore {
                     for info in classes where !missing.contains(where: { $0 === info }) {
                         try migrate(txn.handle, info)
                     }
+                }
+                if let snapshot, let block = configuration.migrationBlock {
+                    block(Migration(old: snapshot, new: txn.handle), fileVersion)
                 }
                 if versionChanges || isNew {
                     guard ce_set_schema_version(txn.handle, configuration.schemaVersion) else { throw Realm.Error.last() }
@@ -310,7 +320,7 @@ final class RealmCore {
         if differences.contains(where: { $0.hasPrefix("Primary Key") || $0.hasPrefix("Class") }) {
             throw Realm.Error(code: .schemaMismatch, message:
                 "Migration is required due to the following errors:\n" + differences.map { "- " + $0 }.joined(separator: "\n")
-                    + "\nChanging a primary key or the kind of a class needs a migration block, which OpenRealm does not run yet.")
+                    + "\nOpenRealm cannot change a primary key, or make a class embedded or top-level, yet.")
         }
         let modelNames = Set(info.properties.filter(\.isStored).map(\.name))
         for (name, stored) in table.properties where !modelNames.contains(name) {
@@ -506,7 +516,12 @@ final class RealmCore {
             guard let stored else { return nil }
             let differences = SchemaReader.differences(info, stored)
             if !differences.isEmpty {
-                throwRealmException("Migration is required due to the following errors:\n" + differences.map { "- " + $0 }.joined(separator: "\n"))
+                var message = "Migration is required due to the following errors:\n" + differences.map { "- " + $0 }.joined(separator: "\n")
+                if configuration.objectTypes == nil {
+                    message += "\nList the model classes in Realm.Configuration.objectTypes: OpenRealm checks and migrates the "
+                        + "classes it knows when the Realm is opened, and a Swift program on Linux has no list of its classes."
+                }
+                throwRealmException(message)
             }
             let columns = info.properties.enumerated().map { index, property in
                 _ManagedColumn(key: stored.properties[property.name]?.column ?? 0, property: index)

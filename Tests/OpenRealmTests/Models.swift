@@ -138,3 +138,31 @@ final class OptionalIntKeyed: Object {
 final class Tag: Object, ObjectKeyIdentifiable {
     @Persisted var label: String
 }
+
+/// Versions of "Contact" for migration tests.
+enum ContactV1 {
+    final class Contact: Object {
+        @Persisted(primaryKey: true) var id: Int
+        @Persisted var first: String
+        @Persisted var last: String
+        @Persisted var age: String
+    }
+}
+
+enum ContactV2 {
+    final class Contact: Object {
+        @Persisted(primaryKey: true) var id: Int
+        @Persisted var fullName: String
+        @Persisted var age: Int
+        @Persisted var isAdult: Bool
+    }
+}
+
+enum ContactV3 {
+    final class Contact: Object {
+        @Persisted(primaryKey: true) var id: Int
+        @Persisted var name: String
+        @Persisted var age: Int
+        @Persisted var isAdult: Bool
+    }
+}

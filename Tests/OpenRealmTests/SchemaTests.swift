@@ -126,3 +126,68 @@ struct SchemaTests {
         }
     }
 }
+
+@Suite("Migrations")
+struct MigrationTests {
+    @Test("a migration block reads the old objects and writes the new ones, changed types included")
+    func migrationBlock() throws {
+        try withDirectory { directory in
+            let url = directory.appendingPathComponent("contacts.realm")
+            do {
+                let realm = try Realm(configuration: .init(fileURL: url, objectTypes: [ContactV1.Contact.self]))
+                try realm.write {
+                    realm.add(ContactV1.Contact(value: ["id": 1, "first": "Ada", "last": "Lovelace", "age": "36"]))
+                    realm.add(ContactV1.Contact(value: ["id": 2, "first": "Tim", "last": "Small", "age": "9"]))
+                }
+            }
+            let seen = ResultBox<UInt64>()
+            let config = Realm.Configuration(fileURL: url, schemaVersion: 1, migrationBlock: { migration, oldVersion in
+                seen.result = .success(oldVersion)
+                migration.enumerateObjects(ofType: "Contact") { old, new in
+                    guard let old, let new else { return }
+                    new["fullName"] = "\(old["first"] as? String ?? "") \(old["last"] as? String ?? "")"
+                    let age = Int(old["age"] as? String ?? "") ?? 0
+                    new.age = age
+                    new["isAdult"] = age >= 18
+                }
+            }, objectTypes: [ContactV2.Contact.self])
+            let realm = try Realm(configuration: config)
+            #expect(try seen.result?.get() == 0)
+            let ada = try #require(realm.object(ofType: ContactV2.Contact.self, forPrimaryKey: 1))
+            #expect(ada.fullName == "Ada Lovelace")
+            #expect(ada.age == 36)
+            #expect(ada.isAdult)
+            let tim = try #require(realm.object(ofType: ContactV2.Contact.self, forPrimaryKey: 2))
+            #expect(tim.age == 9)
+            #expect(!tim.isAdult)
+        }
+    }
+
+    @Test("renameProperty carries values over; create, delete and deleteData")
+    func renameAndCreate() throws {
+        try withDirectory { directory in
+            let url = directory.appendingPathComponent("contacts.realm")
+            do {
+                let realm = try Realm(configuration: .init(fileURL: url, objectTypes: [ContactV2.Contact.self, Dog.self, Person.self, Address.self]))
+                try realm.write {
+                    realm.add(ContactV2.Contact(value: ["id": 1, "fullName": "Ada", "age": 36]))
+                    realm.add(ContactV2.Contact(value: ["id": 2, "fullName": "Gone", "age": 1]))
+                    realm.add(Dog(value: ["name": "Rex"]))
+                }
+            }
+            let config = Realm.Configuration(fileURL: url, schemaVersion: 2, migrationBlock: { migration, _ in
+                migration.renameProperty(onType: "Contact", from: "fullName", to: "name")
+                migration.enumerateObjects(ofType: "Contact") { old, new in
+                    if old?["id"] as? Int == 2, let new { migration.delete(new) }
+                }
+                migration.create("Contact", value: ["id": 3, "name": "New", "age": 5])
+                migration.deleteData(forType: "Dog")
+            }, objectTypes: [ContactV3.Contact.self, Dog.self, Person.self, Address.self])
+            let realm = try Realm(configuration: config)
+            let contacts = realm.objects(ContactV3.Contact.self)
+            #expect(contacts.map(\.name) == ["Ada", "New"])
+            #expect(contacts.map(\.age) == [36, 5])
+            #expect(realm.objects(Dog.self).isEmpty)
+        }
+    }
+}
