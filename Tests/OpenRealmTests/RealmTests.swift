@@ -238,6 +238,36 @@ struct TransactionTests {
         #expect(!realm.refresh())
     }
 
+    @Test("threads write to one Realm concurrently; every write lands")
+    func concurrentWriters() throws {
+        let identifier = "writers-\(UUID().uuidString)"
+        let keep = try Realm(configuration: .init(inMemoryIdentifier: identifier))  // keeps the data alive
+        let group = DispatchGroup()
+        let failures = ResultBox<Int>()
+        failures.result = .success(0)
+        let lock = NSLock()
+        for thread in 0..<4 {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                do {
+                    let realm = try Realm(configuration: .init(inMemoryIdentifier: identifier))
+                    for i in 0..<50 {
+                        try realm.write { realm.add(Dog(value: ["name": "t\(thread)-\(i)", "age": i])) }
+                    }
+                } catch {
+                    lock.lock()
+                    failures.result = .success(((try? failures.result?.get()) ?? 0) + 1)
+                    lock.unlock()
+                }
+            }.start()
+        }
+        group.wait()
+        #expect(try failures.result?.get() == 0)
+        keep.refresh()
+        #expect(keep.objects(Dog.self).count == 200)
+    }
+
     @Test("invalidate invalidates objects; the Realm reads the latest version afterwards")
     func invalidate() throws {
         let realm = try memoryRealm()
