@@ -157,7 +157,9 @@ public func ~= (code: Realm.Error.Code, error: any Swift.Error) -> Bool {
 
 /// Stops the program with Realm's message for a programmer error (Realm throws an exception).
 func throwRealmException(_ message: String, file: StaticString = #file, line: UInt = #line) -> Never {
-    preconditionFailure(message, file: file, line: line)
+    // fatalError, not preconditionFailure: an optimised build drops a precondition's message, and
+    // Realm's messages are what users see (Realm reports these with an exception in every build).
+    fatalError(message, file: file, line: line)
 }
 
 /// Realm's message for an object that was deleted, or whose Realm was invalidated.
