@@ -89,9 +89,19 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         return nil
     }
 
-    /// Iterates over the objects present when iteration starts.
+    /// Iterates over the objects present when iteration starts (a snapshot of their keys, as
+    /// Realm's for-in: deleting objects in the loop does not skip any; a deleted one is
+    /// invalidated).
     public func makeIterator() -> ResultsIterator<Element> {
-        ResultsIterator(results: self, count: count)
+        guard let table else { return ResultsIterator(core: core, table: nil, keys: []) }
+        let txn = core.currentTxn()
+        var count = 0
+        guard ce_object_count(txn, table.tableKey, &count) else { engineFailure() }
+        var keys = [ce_object_key](repeating: 0, count: count)
+        for index in 0..<count {
+            guard ce_object_key_at(txn, table.tableKey, index, &keys[index]) else { engineFailure() }
+        }
+        return ResultsIterator(core: core, table: table, keys: keys)
     }
 
     /// Realm's form: `Results<Dog> <0x...> (\n\t[0] Dog {...}\n)`.
@@ -110,17 +120,24 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     }
 }
 
-/// The iterator of a `Results`.
+/// The iterator of a `Results`: the objects whose keys it took when iteration started.
 public struct ResultsIterator<Element: RealmCollectionValue>: IteratorProtocol {
-    let results: Results<Element>
-    let count: Int
+    let core: RealmCore
+    let table: TableInfo?
+    let keys: [ce_object_key]
     var index = 0
+
+    init(core: RealmCore, table: TableInfo?, keys: [ce_object_key]) {
+        self.core = core
+        self.table = table
+        self.keys = keys
+    }
 
     /// The next object, or nil at the end.
     public mutating func next() -> Element? {
-        guard index < count, index < results.count else { return nil }
+        guard index < keys.count, let table else { return nil }
         defer { index += 1 }
-        return results[index]
+        return core.makeObject(table, keys[index]) as? Element
     }
 }
 

@@ -486,6 +486,21 @@ struct ObjectTests {
         #expect(realm.objects(Cat.self).isEmpty)
     }
 
+    @Test("deleting objects while iterating over Results visits every one")
+    func deleteWhileIterating() throws {
+        let realm = try memoryRealm()
+        try realm.write { for i in 0..<10 { realm.add(Dog(value: ["age": i])) } }
+        var visited = 0
+        try realm.write {
+            for dog in realm.objects(Dog.self) {
+                visited += 1
+                realm.delete(dog)
+            }
+        }
+        #expect(visited == 10)
+        #expect(realm.objects(Dog.self).isEmpty)
+    }
+
     @Test("embedded objects: assigned through a property or a list, deleted with the parent")
     func embedded() throws {
         let realm = try memoryRealm()
