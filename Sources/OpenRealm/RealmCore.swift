@@ -505,6 +505,7 @@ final class RealmCore {
                 "Object type '\(name)' is not managed by the Realm. If using a custom `objectClassNames` / `objectTypes` array in your configuration, add `\(name)` to the list of `objectClassNames` / `objectTypes`.")
         }
         let info = ObjectSchemaInfo.of(cls)
+        info.validateLinkingObjects()
         let txn = currentTxn()
         do {
             var stored = try SchemaReader.table(txn, named: info.className)

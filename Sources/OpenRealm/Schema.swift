@@ -330,10 +330,17 @@ final class ObjectSchemaInfo: @unchecked Sendable {
                 throwRealmException("Embedded object type '\(className)' cannot have a primary key.")
             }
         }
-        for property in found where property.shape.isLinkingObjects {
+    }
+
+    /// Checks that each LinkingObjects property names a property of its class that links here.
+    /// (Not in init: two classes may each list the objects linking from the other.)
+    func validateLinkingObjects() {
+        for property in properties where property.shape.isLinkingObjects {
             guard let origin = property.originProperty, let target = property.shape.linkTarget else { continue }
             let targetInfo = ObjectSchemaInfo.of(target)
-            guard let originIndex = targetInfo.indexByName[origin], targetInfo.properties[originIndex].shape.linkTarget.map({ isSubclass(cls, of: $0) }) ?? false else {
+            guard let originIndex = targetInfo.indexByName[origin],
+                targetInfo.properties[originIndex].shape.linkTarget.map({ isSubclass(objectClass, of: $0) }) ?? false
+            else {
                 throwRealmException(
                     "Property '\(targetInfo.className).\(origin)' declared as origin of linking objects property '\(className).\(property.name)' does not exist or does not link to '\(className)'.")
             }

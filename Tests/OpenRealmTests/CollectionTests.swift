@@ -181,6 +181,18 @@ struct CollectionTests {
         #expect(rex.owners.index(of: b) != nil)
     }
 
+    @Test("two classes listing the objects linking from each other")
+    func mutualLinkingObjects() throws {
+        let realm = try memoryRealm()
+        let club = Club(value: ["name": "chess"])
+        let member = Member(value: ["name": "Ada"])
+        club.members.append(member)
+        member.clubs.append(club)
+        try realm.write { realm.add(club) }
+        #expect(member.joined.first?.name == "chess")
+        #expect(club.memberOf.first?.name == "Ada")
+    }
+
     @Test("assigning a collection property replaces its contents")
     func assignCollection() throws {
         let realm = try memoryRealm()

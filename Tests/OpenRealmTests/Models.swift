@@ -166,3 +166,21 @@ enum ContactV3 {
         @Persisted var isAdult: Bool
     }
 }
+
+/// Two classes that each list the objects linking from the other.
+final class Club: Object {
+    @Persisted var name: String
+    @Persisted var members: List<Member>
+    @Persisted(originProperty: "clubs") var memberOf: LinkingObjects<Member>
+}
+
+final class Member: Object {
+    @Persisted var name: String
+    @Persisted var clubs: List<Club>
+    @Persisted(originProperty: "members") var joined: LinkingObjects<Club>
+}
+
+/// A LinkingObjects property whose origin does not exist (a programmer error when used).
+final class BadLinks: Object {
+    @Persisted(originProperty: "nope") var owners: LinkingObjects<Person>
+}

@@ -225,6 +225,19 @@ struct MoreProgrammerErrorTests {
         #expect(stderr.contains("Object is already managed by another Realm. Use create instead to copy it into this Realm."))
     }
 
+    @Test("a LinkingObjects property whose origin property does not exist")
+    func badLinkingObjects() async {
+        removeInMemoryRealm("openrealm-exit-badLinkingObjects")
+        defer { removeInMemoryRealm("openrealm-exit-badLinkingObjects") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-badLinkingObjects"))
+            _ = realm.objects(BadLinks.self).count
+        }
+        let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(stderr.contains(
+            "Property 'Person.nope' declared as origin of linking objects property 'BadLinks.owners' does not exist or does not link to 'BadLinks'."))
+    }
+
     @Test("deleting an unmanaged object")
     func deleteUnmanaged() async {
         removeInMemoryRealm("openrealm-exit-deleteUnmanaged")
