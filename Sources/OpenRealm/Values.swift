@@ -238,7 +238,7 @@ extension Data: RealmCollectionValue {
 
 extension Date: RealmCollectionValue {
     public static var _ceType: ce_type { CE_TYPE_TIMESTAMP }
-    public static func _ceDefault() -> Date { Date(timeIntervalSince1970: 0) }
+    public static func _ceDefault() -> Date { Date() }  // as Realm: now
     public static func _ceRead(_ value: ce_value, _ realm: Realm) -> Date {
         Date(timeIntervalSince1970: Double(value.timestamp.seconds) + Double(value.timestamp.nanoseconds) / 1e9)
     }
@@ -260,7 +260,7 @@ extension Date: RealmCollectionValue {
 
 extension UUID: RealmCollectionValue {
     public static var _ceType: ce_type { CE_TYPE_UUID }
-    public static func _ceDefault() -> UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
+    public static func _ceDefault() -> UUID { UUID() }  // as Realm: a new random UUID
     public static func _ceRead(_ value: ce_value, _ realm: Realm) -> UUID { UUID(ceUUID: value.uuid) }
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
         var value = ce_value()
@@ -691,7 +691,7 @@ public final class ObjectId: RealmCollectionValue, Comparable, CustomStringConve
     public func hash(into hasher: inout Hasher) { hasher.combine(byteArray) }
 
     public static var _ceType: ce_type { CE_TYPE_OBJECT_ID }
-    public static func _ceDefault() -> Self { Self(ce_object_id()) }
+    public static func _ceDefault() -> Self { Self(ObjectId.generate().bytes) }  // as Realm: a new ObjectId
     public static func _ceRead(_ value: ce_value, _ realm: Realm) -> Self { Self(value.object_id) }
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
         var value = ce_value()

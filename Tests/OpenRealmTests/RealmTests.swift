@@ -631,6 +631,20 @@ struct PrimaryKeyTests {
         #expect(realm.object(ofType: OptionalIntKeyed.self, forPrimaryKey: Int?.none) != nil)
     }
 
+    @Test("ObjectId and UUID properties default to new values, as Realm's (primary keys need not be set)")
+    func generatedDefaults() throws {
+        let realm = try memoryRealm()
+        try realm.write {
+            realm.add(ObjectIdKeyed())
+            realm.add(ObjectIdKeyed())
+            realm.add(UUIDKeyed())
+            realm.add(UUIDKeyed())
+        }
+        #expect(realm.objects(ObjectIdKeyed.self).count == 2)
+        #expect(realm.objects(UUIDKeyed.self).count == 2)
+        #expect(abs(AllTypes().date.timeIntervalSinceNow) < 60)
+    }
+
     @Test("adding a managed object again is a no-op")
     func addTwice() throws {
         let realm = try memoryRealm()
