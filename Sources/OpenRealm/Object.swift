@@ -132,6 +132,17 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         }
     }
 
+    /// The value of the property named `key` (key-value coding, as Realm objects have it from
+    /// NSObject): the same as `self[key]`.
+    ///
+    ///     person.value(forKey: "name") as? String
+    open func value(forKey key: String) -> Any? { self[key] }
+
+    /// Sets the property named `key` (key-value coding): the same as `self[key] = value`.
+    ///
+    ///     person.setValue("Ada", forKey: "name")
+    open func setValue(_ value: Any?, forKey key: String) { self[key] = value }
+
     /// The property at `index` of the schema, boxed.
     func _value(of index: Int) -> Any {
         let property = _schemaInfo.properties[index]

@@ -559,6 +559,8 @@ struct ObjectTests {
         try realm.write { person["age"] = 50 }
         #expect(person.age == 50)
         #expect(person["age"] as? Int == 50)
+        try realm.write { person.setValue("Bea", forKey: "name") }
+        #expect(person.value(forKey: "name") as? String == "Bea")
     }
 
     @Test("objectSchema, Property and schema describe the models as Realm does")
