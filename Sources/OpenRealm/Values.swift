@@ -413,6 +413,8 @@ public final class Decimal128: RealmCollectionValue, Comparable, CustomStringCon
         var exponent = 0
         var sawPoint = false
         var sawDigit = false
+        var droppedFirst = -1
+        var sticky = false
         var index = chars.startIndex
         while index < chars.endIndex {
             let c = chars[index]
@@ -423,11 +425,14 @@ public final class Decimal128: RealmCollectionValue, Comparable, CustomStringCon
                 sawDigit = true
                 if coefficient == 0 && digit == 0 {
                     if sawPoint { exponent -= 1 }
-                } else {
-                    guard digits < 34 else { return nil }
+                } else if digits < 34 {
                     coefficient = coefficient * 10 + UInt128(digit)
                     digits += 1
                     if sawPoint { exponent -= 1 }
+                } else {
+                    // Past 34 significant digits: remembered for rounding, then dropped.
+                    if droppedFirst < 0 { droppedFirst = digit } else if digit != 0 { sticky = true }
+                    if !sawPoint { exponent += 1 }
                 }
             } else if c == "e" || c == "E" {
                 guard let e = Int(chars[chars.index(after: index)...]) else { return nil }
@@ -440,6 +445,14 @@ public final class Decimal128: RealmCollectionValue, Comparable, CustomStringCon
             index = chars.index(after: index)
         }
         guard sawDigit else { return nil }
+        // Round half to even to 34 digits.
+        if droppedFirst > 5 || (droppedFirst == 5 && (sticky || coefficient % 2 == 1)) {
+            coefficient += 1
+            if coefficient > Decimal128.maxCoefficient {
+                coefficient /= 10
+                exponent += 1
+            }
+        }
         guard exponent + Decimal128.exponentBias >= 0, exponent + Decimal128.exponentBias < 12288 else { return nil }
         self.init(sign: negative, coefficient: coefficient, exponent: exponent)
     }
@@ -541,6 +554,56 @@ public final class Decimal128: RealmCollectionValue, Comparable, CustomStringCon
         if d1 < d2 { for _ in 0..<(d2 - d1) { x *= 10 } }
         if d2 < d1 { for _ in 0..<(d1 - d2) { y *= 10 } }
         return x == y ? 0 : (x < y ? -1 : 1)
+    }
+
+    /// The value as a Foundation `Decimal` (38 digits, exponents -128...127), for arithmetic.
+    private var foundationDecimal: Decimal? {
+        guard !isNaN, !isInfinite else { return nil }
+        let (coefficient, exponent) = parts
+        guard exponent >= -128, exponent <= 127, let significand = Decimal(string: String(coefficient)) else { return nil }
+        return Decimal(sign: isNegative ? .minus : .plus, exponent: exponent, significand: significand)
+    }
+
+    private static func arithmetic(_ lhs: Decimal128, _ rhs: Decimal128, _ operation: (Decimal, Decimal) -> Decimal) -> Decimal128 {
+        guard let a = lhs.foundationDecimal, let b = rhs.foundationDecimal else { return Decimal128(bits: nan.bits) }
+        let result = operation(a, b)
+        guard !result.isNaN else { return Decimal128(bits: nan.bits) }
+        return Decimal128(parsing: "\(result)") ?? Decimal128(bits: nan.bits)
+    }
+
+    /// The sum, rounded to 34 digits: `Decimal128(1) + "0.5"` is 1.5. Values beyond Foundation
+    /// `Decimal`'s exponent range (-128...127) give NaN.
+    public static func + (lhs: Decimal128, rhs: Decimal128) -> Decimal128 { arithmetic(lhs, rhs, +) }
+
+    /// The difference, rounded to 34 digits.
+    public static func - (lhs: Decimal128, rhs: Decimal128) -> Decimal128 { arithmetic(lhs, rhs, -) }
+
+    /// The product, rounded to 34 digits: `Decimal128(stringLiteral: "19.99") * 3` is 59.97.
+    public static func * (lhs: Decimal128, rhs: Decimal128) -> Decimal128 { arithmetic(lhs, rhs, *) }
+
+    /// The quotient, rounded to 34 digits; dividing by zero gives NaN.
+    public static func / (lhs: Decimal128, rhs: Decimal128) -> Decimal128 {
+        if let b = rhs.foundationDecimal, b.isZero { return Decimal128(bits: nan.bits) }
+        return arithmetic(lhs, rhs, /)
+    }
+
+    /// Adds in place (a new value: Decimal128 is immutable).
+    public static func += (lhs: inout Decimal128, rhs: Decimal128) { lhs = lhs + rhs }
+    /// Subtracts in place.
+    public static func -= (lhs: inout Decimal128, rhs: Decimal128) { lhs = lhs - rhs }
+    /// Multiplies in place.
+    public static func *= (lhs: inout Decimal128, rhs: Decimal128) { lhs = lhs * rhs }
+    /// Divides in place.
+    public static func /= (lhs: inout Decimal128, rhs: Decimal128) { lhs = lhs / rhs }
+
+    /// The negated value: `-Decimal128(1)`.
+    public static prefix func - (operand: Decimal128) -> Decimal128 {
+        Decimal128(bits: ce_decimal128(low: operand.bits.low, high: operand.bits.high ^ (1 << 63)))
+    }
+
+    /// The absolute value.
+    public var magnitude: Decimal128 {
+        Decimal128(bits: ce_decimal128(low: bits.low, high: bits.high & ~(UInt64(1) << 63)))
     }
 
     /// Hashes the numeric value (equal numbers hash equally).
