@@ -40,11 +40,7 @@ public struct Realm: Equatable {
     ///
     ///     let realm = try Realm(configuration: .init(inMemoryIdentifier: "test"))
     public init(configuration: Realm.Configuration, queue: DispatchQueue? = nil) throws {
-        do {
-            core = try RealmCore.instance(for: configuration)
-        } catch {
-            throw error
-        }
+        core = try RealmCore.instance(for: configuration)
     }
 
     /// Opens the Realm in the file at `fileURL`, with the default configuration's other options.

@@ -141,9 +141,11 @@ final class RealmCore {
         } catch let error where error.code == .schemaMismatch && configuration.deleteRealmIfMigrationNeeded
             && configuration.inMemoryIdentifier == nil && !configuration.readOnly
         {
-            // Start again with an empty file (closed first: only this handle may have it open).
+            // Start again with an empty file, closed first; not while another Realm of this
+            // process has it open (its handle would go on with a deleted file).
             let path = engine!.path
             engine = nil
+            if RealmCore.isOpen(configuration) { throw error }
             engine = try RealmCore.reopenEmpty(path: path, configuration)
             try RealmCore.prepareSchema(engine!, modelClasses, createMissing: allowed != nil, configuration)
         }
