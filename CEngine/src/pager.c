@@ -758,7 +758,7 @@ static bool write_encrypted_runs(ce_pager *pager, const ce_write_run *runs, size
                 atomic_store(&cipher->entries[written[i].page].valid_through, 0);
         pthread_mutex_unlock(&pager->mutex);
     }
-    crypt_wipe(plain ? plain : nonce, plain ? PAGER_PAGE_SIZE : sizeof nonce);
+    if (plain) crypt_wipe(plain, PAGER_PAGE_SIZE); /* a page's plaintext */
     free(written);
     free(out);
     free(plain);
