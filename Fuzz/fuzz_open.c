@@ -264,7 +264,7 @@ static void read_user_root(ce_txn *txn)
     ce_ref root = db_txn_root(txn);
     if (!root) return;
     walk_state state = {0, 0};
-    CALL(node_walk_tree(space, root, 64, visit_node, &state));
+    CALL(node_walk_tree(space, root, NODE_MAX_TREE_DEPTH, visit_node, &state));
     size_t size = 0;
     if (CALL(bptree_size(space, root, &size))) {
         size_t positions[] = {0, size / 2, size ? size - 1 : 0, size};

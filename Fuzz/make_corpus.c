@@ -6,7 +6,9 @@
  * Seeds are what lets a fuzzer get past the magic numbers and checksums of
  * the header to the code behind them, so the corpus holds valid databases
  * built through the engine (an empty one, lists of integers as the user root
- * in one or several commits, one leaf or several, with and without refs), the
+ * in one or several commits, one leaf or several, with and without refs, one
+ * of the object store with links, collections, an embedded object and a
+ * mixed value nested 40 levels deep), the
  * same with the variant byte of fuzz_open set (read-only, checksum repair,
  * other write operations), and damaged copies that each put the engine on
  * one error path: truncated files, flipped bytes in each header page, in the
@@ -220,6 +222,83 @@ static void commit_strings(ce_db *db, size_t count)
     REQUIRE(ce_txn_commit(txn));
 }
 
+/* A database of the object store (fuzz_open reads its group as any tree of
+ * nodes): links, a list, a set and a dictionary, an embedded object, and a
+ * mixed value of lists nested 40 levels deep with a link at the bottom,
+ * a tree deeper than 64 nodes. Two commits, the second changing each. */
+static void commit_objects(ce_db *db)
+{
+    ce_txn *txn;
+    REQUIRE(ce_txn_begin_write(db, &txn));
+    ce_table_key person, dog, address;
+    REQUIRE(ce_table_add(txn, "Person", &person));
+    REQUIRE(ce_table_add(txn, "Dog", &dog));
+    REQUIRE(ce_table_add_embedded(txn, "Address", &address));
+    ce_property_info properties[] = {
+        {.name = "name", .type = CE_TYPE_STRING},
+        {.name = "friend", .type = CE_TYPE_LINK, .nullable = true, .link_target = person},
+        {.name = "dogs", .type = CE_TYPE_LINK, .collection = CE_COLLECTION_LIST, .link_target = dog},
+        {.name = "tags", .type = CE_TYPE_STRING, .collection = CE_COLLECTION_SET},
+        {.name = "scores", .type = CE_TYPE_DOUBLE, .collection = CE_COLLECTION_DICTIONARY},
+        {.name = "any", .type = CE_TYPE_MIXED},
+        {.name = "home", .type = CE_TYPE_LINK, .nullable = true, .link_target = address},
+    };
+    ce_column_key columns[7], street;
+    for (int i = 0; i < 7; i++) REQUIRE(ce_property_add(txn, person, &properties[i], &columns[i]));
+    ce_property_info street_info = {.name = "street", .type = CE_TYPE_STRING};
+    REQUIRE(ce_property_add(txn, address, &street_info, &street));
+    ce_object_key people[3], dogs[2], home;
+    for (int i = 0; i < 3; i++) REQUIRE(ce_object_create(txn, person, NULL, &people[i]));
+    for (int i = 0; i < 2; i++) REQUIRE(ce_object_create(txn, dog, NULL, &dogs[i]));
+    ce_value text = {.type = CE_TYPE_STRING, .string = {"Ada", 3}};
+    ce_value link = {.type = CE_TYPE_LINK, .link = {person, people[1]}};
+    REQUIRE(ce_object_set(txn, person, people[0], columns[0], &text));
+    REQUIRE(ce_object_set(txn, person, people[0], columns[1], &link));
+    ce_collection *collection;
+    REQUIRE(ce_collection_open(txn, person, people[0], columns[2], &collection));
+    for (int i = 0; i < 3; i++) {
+        ce_value to_dog = {.type = CE_TYPE_LINK, .link = {dog, dogs[i % 2]}};
+        REQUIRE(ce_list_insert(collection, (size_t)i, &to_dog));
+    }
+    ce_collection_close(collection);
+    REQUIRE(ce_collection_open(txn, person, people[0], columns[3], &collection));
+    const char *tags[] = {"b", "a", "c"};
+    for (int i = 0; i < 3; i++) {
+        ce_value tag = {.type = CE_TYPE_STRING, .string = {tags[i], 1}};
+        REQUIRE(ce_set_insert(collection, &tag, NULL));
+    }
+    ce_collection_close(collection);
+    REQUIRE(ce_collection_open(txn, person, people[1], columns[4], &collection));
+    ce_value score = {.type = CE_TYPE_DOUBLE, .double_value = 2.5};
+    REQUIRE(ce_dictionary_set(collection, "math", 4, &score));
+    REQUIRE(ce_dictionary_set(collection, "art", 3, &score));
+    ce_collection_close(collection);
+    REQUIRE(ce_object_create_embedded(txn, person, people[2], columns[6], &home));
+    REQUIRE(ce_object_set(txn, address, home, street, &text));
+    ce_value list = {.type = CE_TYPE_LIST}, first = {.type = CE_TYPE_INT, .integer = 0};
+    REQUIRE(ce_object_set(txn, person, people[1], columns[5], &list));
+    REQUIRE(ce_collection_open_mixed(txn, person, people[1], columns[5], &collection));
+    for (int depth = 1; depth < 40; depth++) {
+        ce_collection *inner;
+        REQUIRE(ce_list_insert(collection, 0, &list));
+        REQUIRE(ce_collection_open_nested(collection, &first, &inner));
+        ce_collection_close(collection);
+        collection = inner;
+    }
+    ce_value to_dog = {.type = CE_TYPE_LINK, .link = {dog, dogs[1]}};
+    REQUIRE(ce_list_insert(collection, 0, &to_dog));
+    ce_collection_close(collection);
+    REQUIRE(ce_txn_commit(txn));
+
+    REQUIRE(ce_txn_begin_write(db, &txn));
+    REQUIRE(ce_object_delete(txn, dog, dogs[0]));         /* purged from the list */
+    REQUIRE(ce_object_delete(txn, person, people[2]));    /* and its embedded address */
+    REQUIRE(ce_collection_open(txn, person, people[1], columns[4], &collection));
+    REQUIRE(ce_dictionary_erase(collection, "art", 3, NULL));
+    ce_collection_close(collection);
+    REQUIRE(ce_txn_commit(txn));
+}
+
 /* Verifies, closes, and returns the file cut to its logical size. */
 static file_image finish(ce_db *db)
 {
@@ -344,6 +423,12 @@ int main(int argc, char **argv)
     commit_change(db, 0, CHANGE_APPEND, small_values, 10);
     file_image small = finish(db);
     emit("valid-small-list", &small);
+
+    db = open_new("objects", CE_DURABILITY_FULL);
+    commit_objects(db);
+    file_image objects = finish(db);
+    emit("valid-objects", &objects);
+    free(objects.bytes);
 
     /* Several commits: appends, a set, an erase, so the free list has
      * entries of several versions. */

@@ -5,7 +5,7 @@
 set -euo pipefail
 packages=(libssl-dev libzstd-dev)
 if [ "${1:-}" = "--tests" ]; then
-  packages+=(cmake libsqlite3-dev liblmdb-dev)
+  packages+=(cmake libsqlite3-dev liblmdb-dev libsqlcipher-dev)
 fi
 missing=()
 for package in "${packages[@]}"; do

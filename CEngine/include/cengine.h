@@ -135,6 +135,25 @@ typedef struct ce_db_options {
     /* Beginning a write fails with CE_ERR_TOO_MANY_VERSIONS while more than
      * this many versions are pinned by live read transactions. 0 = no limit. */
     uint64_t max_active_versions;
+    /* Encryption (Realm's encryptionKey): a 64-byte key, or NULL for a plain
+     * file. A new file is created encrypted with it; an existing file opens
+     * only with the key it was created with. Every page is encrypted and
+     * authenticated (AES-256-GCM under keys derived from all 64 bytes with
+     * HKDF-SHA256). The handle copies the key and wipes its copy once the
+     * keys are derived; the key is never written anywhere, and the derived
+     * keys are wiped at close. */
+    const void *encryption_key;
+    size_t encryption_key_size; /* must be 64 when encryption_key is set */
+    /* Encrypted files: the most decrypted bytes the handle keeps in memory
+     * (0 = the default: 1/16 of physical memory, between 16 MiB and
+     * 512 MiB). Pages are decrypted when first read, so opening a large file
+     * decrypts almost nothing, and a file larger than memory can be used.
+     * A transaction keeps the pages it read until it ends (pointers handed
+     * out stay valid): one that reads more than this exceeds it meanwhile.
+     * Where the kernel can, 2 MiB regions of the first this-many bytes of
+     * the file that are read much are moved into huge pages (faster scans);
+     * the memory held then stays under twice this figure. */
+    uint64_t encryption_cache_bytes;
 } ce_db_options;
 
 /* Fills options with the defaults: read-write, create if missing, full
@@ -154,6 +173,20 @@ typedef struct ce_txn ce_txn;
  * file, or damaged beyond its last good commit),
  * CE_ERR_FILE_FORMAT_UPGRADE_REQUIRED (written by a newer format version),
  * CE_ERR_FILE_ACCESS (any other I/O error).
+ * Encryption, each with its own message: CE_ERR_INVALID_DATABASE
+ * "invalid database: decryption failed: ..." for a wrong key, for no key on
+ * an encrypted file, and for a key on a plain file; CE_ERR_INVALID_ARGUMENT
+ * for a key that is not 64 bytes. A page of an encrypted file that fails
+ * authentication when read (a flipped bit, a truncated or swapped page) is
+ * CE_ERR_INVALID_DATABASE naming the page, from whichever call read it.
+ *
+ *     uint8_t key[64];                      // from the keychain, never a constant
+ *     ce_db_options options;
+ *     ce_db_options_init(&options);
+ *     options.encryption_key = key;
+ *     options.encryption_key_size = sizeof key;
+ *     ce_db *db;
+ *     if (!ce_db_open("secret.realm", &options, &db)) ...
  */
 bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db);
 
@@ -457,7 +490,10 @@ bool ce_object_set(ce_txn *txn, ce_table_key table, ce_object_key object, ce_col
 
 /* Creates a new object of the embedded table that the link property
  * `column` targets and links it from the object, deleting the embedded
- * object linked there before (Realm's `parent.child = Child()`). */
+ * object linked there before (Realm's `parent.child = Child()`). Embedded
+ * objects nest at most 100 levels below their top-level object: a parent
+ * that deep fails with CE_ERR_INVALID_ARGUMENT (here and in
+ * ce_list_insert_embedded, ce_list_set_embedded, ce_dictionary_insert_embedded). */
 bool ce_object_create_embedded(ce_txn *txn, ce_table_key table, ce_object_key object, ce_column_key column,
                                ce_object_key *out_embedded);
 
@@ -789,6 +825,83 @@ typedef struct ce_db_stats {
  * Errors: CE_ERR_CORRUPT with a message naming the offset.
  */
 bool ce_db_verify(ce_db *db, ce_db_stats *out_stats);
+
+/* ------------------------------------------------------------------------ */
+/* Copies and compaction                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* Progress of a copy: `done` of `total` bytes of live data copied. Called on
+ * the copying thread about every megabyte, and last with done == total. */
+typedef void (*ce_progress_fn)(void *context, uint64_t done, uint64_t total);
+
+typedef struct ce_copy_options {
+    /* ce_db_write_copy: the key of the new file (64 bytes), or NULL for an
+     * unencrypted copy, whatever the source is (Realm's writeCopy(toFile:
+     * encryptionKey:)); to keep the source's key, pass it again. It is not
+     * kept. ce_db_compact keeps the file's key and takes none here. */
+    const void *encryption_key;
+    size_t encryption_key_size; /* must be 64 when encryption_key is set */
+    ce_progress_fn progress;    /* NULL: no progress reports */
+    void *progress_context;     /* passed to progress */
+} ce_copy_options;
+
+/* Fills options with the defaults: no key, no progress reports. */
+void ce_copy_options_init(ce_copy_options *options);
+
+/*
+ * Realm's writeCopy(toFile:): writes a compacted copy of the latest version
+ * to a new file at `path`: only the live nodes, packed one after another,
+ * with no free space. It reads through a read transaction of its own, so
+ * writers (in any thread or process) go on meanwhile; the copy is the
+ * version that was latest when it began. The new file appears at `path`
+ * only once it is complete and on disk (it is written beside it under a
+ * temporary name first), and it can be opened like any database.
+ * `options` may be NULL.
+ *
+ * Errors: CE_ERR_FILE_EXISTS (something exists at `path`: it is never
+ * replaced), CE_ERR_OUT_OF_DISK_SPACE, CE_ERR_FILE_ACCESS, CE_ERR_CORRUPT
+ * (the source is damaged: nothing is written at `path`).
+ *
+ *     static void show(void *context, uint64_t done, uint64_t total)
+ *     {
+ *         fprintf(stderr, "\r%s: %3d %%", (const char *)context, (int)(100 * done / (total ? total : 1)));
+ *     }
+ *     ...
+ *     ce_copy_options copy;
+ *     ce_copy_options_init(&copy);
+ *     copy.progress = show;
+ *     copy.progress_context = "backup";
+ *     if (!ce_db_write_copy(db, "backup.realm", &copy))
+ *         fprintf(stderr, "%s\n", ce_last_error_message());
+ */
+bool ce_db_write_copy(ce_db *db, const char *path, const ce_copy_options *options);
+
+/*
+ * Compacts the file in place (Realm's compaction, shouldCompactOnLaunch):
+ * writes a compacted copy beside it (`<path>.compact`), syncs it, and renames
+ * it over the file; the handle continues on the compacted file. A crash at
+ * any point leaves either the old or the new file at the path, each whole.
+ * The handle must be the only one on the file in every process, and none of
+ * its transactions may be open; meanwhile other threads of the handle wait
+ * to begin transactions and other handles wait to open the file.
+ * `options` may be NULL.
+ *
+ * Errors: CE_ERR_ALREADY_OPEN (another handle or process has the file open:
+ * nothing changed), CE_ERR_WRONG_TRANSACTION_STATE (a transaction of this
+ * handle is open), CE_ERR_READ_ONLY, and those of ce_db_write_copy.
+ *
+ *     uint64_t total, used;
+ *     if (ce_db_size_info(db, &total, &used) && total > 100 * 1024 * 1024 && used < total / 2)
+ *         ce_db_compact(db, NULL);
+ */
+bool ce_db_compact(ce_db *db, const ce_copy_options *options);
+
+/*
+ * The two numbers of Realm's shouldCompactOnLaunch(totalBytes, usedBytes):
+ * the size of the file on disk, and about the size a compacted copy of the
+ * latest version would have (the header and the live data).
+ */
+bool ce_db_size_info(ce_db *db, uint64_t *out_total_bytes, uint64_t *out_used_bytes);
 
 /* The engine's version string, e.g. "0.1.0". */
 const char *ce_engine_version(void);

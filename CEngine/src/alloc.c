@@ -53,6 +53,24 @@ bool space_init_write(ce_space *space, const uint8_t *base, uint64_t logical_siz
     return true;
 }
 
+void space_set_cipher_reader(ce_space *space, ce_pager *pager, uint64_t version, uint64_t epoch)
+{
+    space->cipher_pager = pager;
+    space->page_entries = pager_page_entries(pager);
+    space->read_version = version;
+    space->read_epoch = epoch;
+    space->page_aligned = true;
+    space->ready_first = 1;
+    space->ready_last = 0;
+}
+
+void space_set_read_epoch(ce_space *space, uint64_t epoch)
+{
+    space->read_epoch = epoch;
+    space->ready_first = 1;
+    space->ready_last = 0;
+}
+
 void space_release(ce_space *space)
 {
     for (size_t i = 0; i < space->dirty_count; i++) free(space->dirty[i].bytes);
@@ -62,9 +80,11 @@ void space_release(ce_space *space)
     free(space->free_list);
     free(space->stage);
     free(space->pieces);
-    const uint8_t *base = space->base;
-    uint64_t logical_size = space->logical_size;
-    space_init_read(space, base, logical_size);
+    ce_space kept = *space;
+    space_init_read(space, kept.base, kept.logical_size);
+    if (kept.cipher_pager) space_set_cipher_reader(space, kept.cipher_pager, kept.read_version, kept.read_epoch);
+    space->ready_first = kept.ready_first;
+    space->ready_last = kept.ready_last;
 }
 
 static inline size_t temporary_index(ce_ref ref) { return (size_t)((ref & ~CE_TEMP_REF_BIT) >> 3); }
@@ -83,6 +103,27 @@ bool space_bytes(const ce_space *space, ce_ref ref, size_t length, const uint8_t
         return ce_fail(CE_ERR_CORRUPT,
                        "invalid database: ref %llu (%zu bytes) is outside the file (%llu bytes) or misaligned",
                        (unsigned long long)ref, length, (unsigned long long)space->logical_size);
+    if (space->cipher_pager) {
+        /* The read barrier of an encrypted file: usually the pages last
+         * found ready, else one page found decrypted and current without a
+         * lock. */
+        uint64_t first = ref / PAGER_PAGE_SIZE, last = (ref + (length ? length - 1 : 0)) / PAGER_PAGE_SIZE;
+        if (first < space->ready_first || last > space->ready_last) {
+            for (uint64_t page = first; page <= last; page++) {
+                if (!pager_page_ready(&space->page_entries[page], space->read_version, space->read_epoch)) {
+                    if (!pager_make_readable(space->cipher_pager, page * PAGER_PAGE_SIZE,
+                                             (size_t)((last - page + 1) * PAGER_PAGE_SIZE), space->read_version,
+                                             space->read_epoch))
+                        return false;
+                    break;
+                }
+            }
+            /* The space is the transaction's own (see ready_first). */
+            ce_space *mutable_space = (ce_space *)space;
+            mutable_space->ready_first = first;
+            mutable_space->ready_last = last;
+        }
+    }
     *out_bytes = space->base + ref;
     return true;
 }
@@ -252,11 +293,70 @@ static bool reusable(const ce_space *space, const ce_free_extent *extent)
     return extent->size > 0 && extent->freed_in_version <= space->oldest_pinned_version;
 }
 
-/* Starts placing at the end of the file. */
-static void start_appending(ce_space *space)
+/* Encrypted files are written a whole page at a time (a page is encrypted
+ * as one), and a torn page write must only ever damage pages that no
+ * durable version uses (invariant 1 at the granularity of pages). So a
+ * commit is placed only on pages that are free as a whole, or that it has
+ * started itself: within a free range, from its first page boundary, up to
+ * its last; at the end of the file, from the next page boundary. */
+#define PLACEMENT_PAGE ((uint64_t)PAGER_PAGE_SIZE)
+static uint64_t page_up(uint64_t value) { return (value + PLACEMENT_PAGE - 1) & ~(PLACEMENT_PAGE - 1); }
+static uint64_t page_down(uint64_t value) { return value & ~(PLACEMENT_PAGE - 1); }
+
+/* The bytes of free-list entry `index` that this commit may place into. */
+static uint64_t usable_size(const ce_space *space, size_t index)
+{
+    const ce_free_extent *extent = &space->free_list[index];
+    if (!space->page_aligned) return extent->size;
+    bool entered = index == space->current_extent && space->current_entered;
+    uint64_t start = entered ? extent->position : page_up(extent->position);
+    uint64_t end = page_down(extent->position + extent->size);
+    return end > start ? end - start : 0;
+}
+
+/* Begins placing into the current entry: for an encrypted file, its bytes
+ * before the first page boundary become an entry of their own (their page
+ * holds another version's nodes). */
+static bool enter_current_extent(ce_space *space)
+{
+    size_t index = space->current_extent;
+    ce_free_extent *extent = &space->free_list[index];
+    uint64_t start = space->page_aligned ? page_up(extent->position) : extent->position;
+    if (start != extent->position) {
+        if (!grow_array((void **)&space->free_list, &space->free_capacity, space->free_count + 1,
+                        sizeof *space->free_list))
+            return false;
+        extent = &space->free_list[index];
+        memmove(extent + 1, extent, (space->free_count - index) * sizeof *extent);
+        space->free_count++;
+        uint64_t head = start - extent->position;
+        extent->size = head;
+        extent = &space->free_list[index + 1];
+        extent->position = start;
+        extent->size -= head;
+        space->current_extent = index + 1;
+    }
+    space->current_entered = true;
+    return true;
+}
+
+/* Starts placing at the end of the file (for an encrypted file at the next
+ * page boundary; the bytes before it stay free). */
+static bool start_appending(ce_space *space)
 {
     space->appending = true;
     space->current_extent = SIZE_MAX;
+    space->current_entered = false;
+    if (space->page_aligned && space->placement_end % PLACEMENT_PAGE != 0) {
+        if (!grow_array((void **)&space->free_list, &space->free_capacity, space->free_count + 1,
+                        sizeof *space->free_list))
+            return false;
+        uint64_t start = page_up(space->placement_end);
+        /* Never part of any version: reusable at once (tag 0). */
+        space->free_list[space->free_count++] = (ce_free_extent){space->placement_end, start - space->placement_end, 0};
+        space->placement_end = start;
+    }
+    return true;
 }
 
 /* A commit appended at the end leaves a gap of about half its size free
@@ -272,6 +372,8 @@ static bool leave_gap(ce_space *space)
     if (gap < APPEND_GAP_MINIMUM) gap = APPEND_GAP_MINIMUM;
     if (gap > APPEND_GAP_MAXIMUM) gap = APPEND_GAP_MAXIMUM;
     gap &= ~7ull;
+    /* Encrypted: the copies begin on a page of their own. */
+    if (space->page_aligned) gap = page_up(space->placement_end + gap) - space->placement_end;
     if (!grow_array((void **)&space->free_list, &space->free_capacity, space->free_count + 1, sizeof *space->free_list))
         return false;
     /* Never part of any version, so reusable at once (tag 0). */
@@ -287,18 +389,23 @@ bool space_plan_placement(ce_space *space, uint64_t expected_size)
      * whole: the smallest reusable range that holds it (keeping larger ones
      * for larger commits), else the end of the file. */
     space->expected_size = expected_size;
+    space->current_extent = SIZE_MAX;
+    space->current_entered = false;
     size_t best_fit = SIZE_MAX;
+    uint64_t best_size = 0;
     for (size_t i = 0; i < space->free_count; i++) {
-        const ce_free_extent *extent = &space->free_list[i];
-        if (reusable(space, extent) && extent->size >= expected_size &&
-            (best_fit == SIZE_MAX || extent->size < space->free_list[best_fit].size))
+        uint64_t usable = usable_size(space, i);
+        if (reusable(space, &space->free_list[i]) && usable >= expected_size &&
+            (best_fit == SIZE_MAX || usable < best_size)) {
             best_fit = i;
+            best_size = usable;
+        }
     }
     space->appending = false;
     space->current_extent = best_fit;
     space->gap_pending = false;
     if (best_fit == SIZE_MAX) {
-        start_appending(space);
+        if (!start_appending(space)) return false;
         /* No gap in an empty file: there is nothing to come back to. */
         space->gap_pending = space->placement_end > CE_HEADER_SIZE;
     }
@@ -308,23 +415,27 @@ bool space_plan_placement(ce_space *space, uint64_t expected_size)
 bool space_place(ce_space *space, uint64_t size, bool fresh, uint64_t *out_position, uint8_t **out_buffer)
 {
     size_t chosen = space->current_extent;
-    if (!space->appending && (chosen == SIZE_MAX || space->free_list[chosen].size < size)) {
+    if (!space->appending && (chosen == SIZE_MAX || usable_size(space, chosen) < size)) {
         /* More than planned: the largest reusable range that holds this node,
          * else the end of the file from now on. */
         chosen = SIZE_MAX;
+        uint64_t chosen_size = 0;
         for (size_t i = 0; i < space->free_count; i++) {
-            const ce_free_extent *extent = &space->free_list[i];
-            if (reusable(space, extent) && extent->size >= size &&
-                (chosen == SIZE_MAX || extent->size > space->free_list[chosen].size))
+            uint64_t usable = usable_size(space, i);
+            if (reusable(space, &space->free_list[i]) && usable >= size && (chosen == SIZE_MAX || usable > chosen_size)) {
                 chosen = i;
+                chosen_size = usable;
+            }
         }
         space->current_extent = chosen;
-        if (chosen == SIZE_MAX) start_appending(space);
+        space->current_entered = false;
+        if (chosen == SIZE_MAX && !start_appending(space)) return false;
     }
     if (space->appending && space->gap_pending && !fresh && !leave_gap(space)) return false;
     uint64_t position;
     if (!space->appending) {
-        ce_free_extent *extent = &space->free_list[chosen];
+        if (!space->current_entered && !enter_current_extent(space)) return false;
+        ce_free_extent *extent = &space->free_list[space->current_extent];
         position = extent->position;
         extent->position += size;
         extent->size -= size;

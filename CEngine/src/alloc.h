@@ -28,6 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pager.h" /* ce_write_run, and the read barrier of encrypted files */
+
 typedef uint64_t ce_ref;
 
 /* The header occupies the first 16 KiB of every file (see docs/FORMAT.md). */
@@ -42,13 +44,6 @@ typedef struct ce_free_extent {
     uint64_t size;
     uint64_t freed_in_version;
 } ce_free_extent;
-
-/* A contiguous run of bytes to write at commit. */
-typedef struct ce_write_run {
-    uint64_t position;
-    const uint8_t *bytes;
-    size_t length;
-} ce_write_run;
 
 typedef struct ce_dirty_node {
     uint8_t *bytes;    /* header + payload, the same layout as on disk */
@@ -68,6 +63,21 @@ typedef struct ce_space {
     const uint8_t *base;    /* a mapping of the file, at least logical_size long */
     uint64_t logical_size;  /* every committed ref of this version lies below */
     bool writable;
+
+    /* Encrypted files: the pager whose decrypted view `base` is (NULL for a
+     * plain file), its page entries, and the version and epoch this
+     * transaction reads with (see pager.h). Placement then puts a commit
+     * only on pages that no version uses (page_aligned). */
+    ce_pager *cipher_pager;
+    ce_page_entry *page_entries;
+    uint64_t read_version, read_epoch;
+    bool page_aligned;
+    /* The pages this transaction last found ready (first > last: none). A
+     * page stays ready for the transaction that found it so (its epoch keeps
+     * it from eviction, and no commit rewrites a page it reaches), so the
+     * next read in the same pages needs no check. Updated by space_bytes,
+     * which is why a transaction belongs to one thread at a time. */
+    uint64_t ready_first, ready_last;
 
     /* Dirty nodes (write transactions only). */
     ce_dirty_node *dirty;
@@ -89,6 +99,7 @@ typedef struct ce_space {
     /* Placement at commit. */
     uint64_t placement_end;  /* the new logical size */
     size_t current_extent;   /* free-list entry being filled, or SIZE_MAX */
+    bool current_entered;    /* page_aligned: its first page holds this commit's nodes only */
     bool appending;          /* placing at the end of the file */
     uint64_t expected_size;  /* the commit's size, as space_plan_placement was told */
     bool gap_pending;        /* appending: leave a gap before the first non-fresh node */
@@ -106,11 +117,21 @@ bool space_init_write(ce_space *space, const uint8_t *base, uint64_t logical_siz
                       const ce_free_extent *free_list, size_t free_count,
                       uint64_t oldest_pinned_version, uint64_t new_version);
 
+/* Reads an encrypted file through `pager`'s decrypted view, as version
+ * `version` with epoch `epoch` (call after space_init_read or
+ * space_init_write; space_release keeps it). */
+void space_set_cipher_reader(ce_space *space, ce_pager *pager, uint64_t version, uint64_t epoch);
+
+/* A new reader epoch (the transaction let go of the pages it read). */
+void space_set_read_epoch(ce_space *space, uint64_t epoch);
+
 /* Releases every dirty node and buffer (the rollback of a write). */
 void space_release(ce_space *space);
 
 /* The bytes at a ref: a dirty node's buffer, or the mapped file after a
- * bounds check that `length` bytes from `ref` lie inside the version. */
+ * bounds check that `length` bytes from `ref` lie inside the version. For
+ * an encrypted file this is the read barrier: the pages of the range are
+ * made readable (decrypted) first. */
 bool space_bytes(const ce_space *space, ce_ref ref, size_t length, const uint8_t **out_bytes);
 
 /* Creates a dirty node with room for `size` bytes and returns its temporary

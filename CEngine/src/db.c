@@ -30,6 +30,7 @@
 #include "checksum.h"
 #include "error.h"
 #include "node.h"
+#include "crypt.h"
 #include "os.h"
 #include "pager.h"
 
@@ -59,6 +60,15 @@ static const uint8_t SYNC_MAGIC[8] = {'O', 'R', 'S', 'Y', 'N', 'C', '0', '1'};
 #define SLOT_HEADER_SIZE 48u
 #define SLOT_CHECKSUM_OFFSET (PAGE_SIZE_BYTES - 8u)
 #define SLOT_MAX_RUNS ((SLOT_CHECKSUM_OFFSET - SLOT_HEADER_SIZE) / 16u)
+/* Encrypted files: the slot's HMAC (over the bytes before it) sits before
+ * the checksum, in the room of the last two runs. */
+#define SLOT_MAC_OFFSET (SLOT_CHECKSUM_OFFSET - 40u)
+#define SLOT_MAX_RUNS_ENCRYPTED ((SLOT_MAC_OFFSET - SLOT_HEADER_SIZE) / 16u)
+#define STATIC_FLAG_ENCRYPTED 1u
+#define STATIC_SALT_OFFSET 24u
+#define STATIC_KEY_CHECK_OFFSET 40u
+#define STATIC_GROUP_PAGES_OFFSET 56u
+#define MAX_LOGICAL_SIZE (1ull << 48)
 #define CHECKSUM_SEED_STATIC 0x53544154ull
 #define CHECKSUM_SEED_SLOT 0x534C4F54ull
 #define CHECKSUM_SEED_DATA 0x44415441ull
@@ -95,18 +105,34 @@ static uint32_t load_u32(const uint8_t *bytes)
 static void store_u64(uint8_t *bytes, uint64_t value) { memcpy(bytes, &value, 8); }
 static void store_u32(uint8_t *bytes, uint32_t value) { memcpy(bytes, &value, 4); }
 
-static void encode_static_page(uint8_t *page)
+/* What the static page says about encryption (nothing secret: the salt
+ * and the key check value are stored in the file). */
+typedef struct cipher_header {
+    bool encrypted;
+    uint8_t salt[CRYPT_SALT_SIZE];
+    uint8_t key_check[CRYPT_CHECK_SIZE];
+    uint32_t group_pages; /* data pages per metadata page */
+} cipher_header;
+
+static void encode_static_page(uint8_t *page, const cipher_header *cipher)
 {
     memset(page, 0, PAGE_SIZE_BYTES);
     memcpy(page, FILE_MAGIC, 8);
     store_u32(page + 8, FORMAT_VERSION);
-    store_u32(page + 12, 0); /* flags: bit 0 = encrypted (not in this format version) */
+    store_u32(page + 12, cipher->encrypted ? STATIC_FLAG_ENCRYPTED : 0);
     store_u32(page + 16, PAGE_SIZE_BYTES);
     store_u32(page + 20, CE_HEADER_SIZE);
+    if (cipher->encrypted) {
+        memcpy(page + STATIC_SALT_OFFSET, cipher->salt, CRYPT_SALT_SIZE);
+        memcpy(page + STATIC_KEY_CHECK_OFFSET, cipher->key_check, CRYPT_CHECK_SIZE);
+        store_u32(page + STATIC_GROUP_PAGES_OFFSET, cipher->group_pages);
+    }
     store_u64(page + 64, ce_checksum_of(page, 64, CHECKSUM_SEED_STATIC));
 }
 
-static void encode_slot_page(uint8_t *page, const slot_record *slot)
+/* Encrypted slots carry an HMAC, so that a slot cannot be forged without
+ * the key (the data pages authenticate themselves). */
+static bool encode_slot_page(uint8_t *page, const slot_record *slot, const ce_pager *pager)
 {
     memset(page, 0, PAGE_SIZE_BYTES);
     memcpy(page, SLOT_MAGIC, 8);
@@ -120,20 +146,33 @@ static void encode_slot_page(uint8_t *page, const slot_record *slot)
         store_u64(page + SLOT_HEADER_SIZE + 16 * i, slot->runs[i][0]);
         store_u64(page + SLOT_HEADER_SIZE + 16 * i + 8, slot->runs[i][1]);
     }
+    if (pager_is_encrypted(pager) && !pager_header_mac(pager, page, SLOT_MAC_OFFSET, page + SLOT_MAC_OFFSET))
+        return false;
     /* The checksum covers the whole page and sits in its last bytes, so a
      * slot whose write stopped part-way (a short write, a torn sector) never
      * validates: only a completely written slot can name a version. */
     store_u64(page + SLOT_CHECKSUM_OFFSET, ce_checksum_of(page, SLOT_CHECKSUM_OFFSET, CHECKSUM_SEED_SLOT));
+    return true;
 }
 
-/* Decodes a slot page; false if it does not hold a valid slot. */
-static bool decode_slot_page(const uint8_t *page, uint64_t file_size, slot_record *slot)
+/* Decodes a slot page; false if it does not hold a valid slot. A plain
+ * file's slot must lie within the file; an encrypted one's may reach past
+ * its end (a truncated file then fails naming the missing page when it is
+ * read, instead of silently opening an older version). */
+static bool decode_slot_page(const uint8_t *page, uint64_t file_size, slot_record *slot, const ce_pager *pager)
 {
     if (memcmp(page, SLOT_MAGIC, 8) != 0) return false;
     if (ce_checksum_of(page, SLOT_CHECKSUM_OFFSET, CHECKSUM_SEED_SLOT) != load_u64(page + SLOT_CHECKSUM_OFFSET))
         return false;
+    bool encrypted = pager_is_encrypted(pager);
+    if (encrypted) {
+        uint8_t mac[CRYPT_MAC_SIZE];
+        if (!pager_header_mac(pager, page, SLOT_MAC_OFFSET, mac) || !crypt_equal(mac, page + SLOT_MAC_OFFSET, sizeof mac))
+            return false;
+        file_size = MAX_LOGICAL_SIZE;
+    }
     uint32_t run_count = load_u32(page + 32);
-    if (run_count > SLOT_MAX_RUNS) return false;
+    if (run_count > (encrypted ? SLOT_MAX_RUNS_ENCRYPTED : SLOT_MAX_RUNS)) return false;
     slot->info.version = load_u64(page + 8);
     slot->info.top_ref = load_u64(page + 16);
     slot->info.logical_size = load_u64(page + 24);
@@ -153,13 +192,38 @@ static bool decode_slot_page(const uint8_t *page, uint64_t file_size, slot_recor
     return true;
 }
 
-static uint64_t runs_checksum(const uint8_t *base, const slot_record *slot)
+#define RUNS_CHECK_CHUNK (1u << 20)
+
+/* The checksum of the bytes of a slot's runs, as the file holds them now.
+ * Encrypted: read through the decrypted view a chunk at a time, each under
+ * an epoch of its own so that the cache may drop it after; a page that
+ * fails authentication or is missing fails with CE_ERR_INVALID_DATABASE. */
+static bool runs_checksum(ce_pager *pager, const slot_record *slot, uint64_t *out_checksum)
 {
+    const uint8_t *base;
+    if (!pager_map(pager, slot->info.logical_size, &base)) return false;
     ce_checksum state;
     ce_checksum_init(&state, CHECKSUM_SEED_DATA);
-    for (uint32_t i = 0; i < slot->run_count; i++)
-        ce_checksum_add(&state, base + slot->runs[i][0], (size_t)slot->runs[i][1]);
-    return ce_checksum_final(&state);
+    bool encrypted = pager_is_encrypted(pager);
+    for (uint32_t i = 0; i < slot->run_count; i++) {
+        for (uint64_t done = 0; done < slot->runs[i][1];) {
+            uint64_t position = slot->runs[i][0] + done;
+            size_t length = (size_t)(slot->runs[i][1] - done < RUNS_CHECK_CHUNK ? slot->runs[i][1] - done : RUNS_CHECK_CHUNK);
+            if (encrypted) {
+                uint64_t epoch;
+                if (!pager_begin_reading(pager, &epoch)) return false;
+                bool ok = pager_make_readable(pager, position, length, slot->info.version, epoch);
+                if (ok) ce_checksum_add(&state, base + position, length);
+                pager_end_reading(pager, epoch);
+                if (!ok) return false;
+            } else {
+                ce_checksum_add(&state, base + position, length);
+            }
+            done += length;
+        }
+    }
+    *out_checksum = ce_checksum_final(&state);
+    return true;
 }
 
 static void encode_sync_page(uint8_t *page, uint64_t version)
@@ -223,6 +287,11 @@ struct ce_db {
     char *path;
     char *lock_path;
     ce_pager *pager;
+    /* The user's key, from ce_db_open until the keys are derived (then
+     * wiped); never written anywhere. */
+    uint8_t key[CRYPT_KEY_SIZE];
+    bool key_given;
+    cipher_header cipher; /* what the static page says */
     int lock_fd;
     shared_state *shared;
     size_t shared_size;
@@ -233,6 +302,12 @@ struct ce_db {
     bool writer_busy;             /* a thread of this handle holds the write lock */
     pthread_t writer_thread;      /* which one, while writer_busy */
     size_t open_transactions;
+    /* Compaction: while `exclusive` is set, the handle holds the lock file's
+     * byte 0 exclusively and only `exclusive_thread` may begin transactions
+     * (the others wait on `exclusive_over`). */
+    bool exclusive;
+    pthread_t exclusive_thread;
+    pthread_cond_t exclusive_over;
 };
 
 static void write_sync_record(ce_db *db, uint64_t version);
@@ -245,6 +320,7 @@ struct ce_txn {
     version_info info; /* the version read; for a write, the one it builds on */
     int reader_slot;   /* -1 for a write transaction */
     ce_space space;
+    uint64_t epoch; /* the pager's reader epoch (encrypted files; 0 otherwise) */
     ce_ref user_root;
     ce_ref free_list_ref;
     ce_ref history_ref;
@@ -319,6 +395,89 @@ static version_info read_latest(shared_state *shared)
 
 typedef enum header_state { HEADER_EMPTY, HEADER_VALID } header_state;
 
+/* Checks the static page (magic, checksum, format, fields) and reads what
+ * it says about encryption. */
+static bool check_static_page(ce_db *db, const uint8_t *page, cipher_header *out_cipher)
+{
+    if (memcmp(page, FILE_MAGIC, 8) != 0)
+        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' is not an OpenRealm database (bad magic)",
+                       db->path);
+    if (ce_checksum_of(page, 64, CHECKSUM_SEED_STATIC) != load_u64(page + 64))
+        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the header of '%s' is damaged (checksum mismatch)",
+                       db->path);
+    uint32_t format = load_u32(page + 8);
+    if (format != FORMAT_VERSION)
+        return ce_fail(CE_ERR_FILE_FORMAT_UPGRADE_REQUIRED, "'%s' has file format version %u; this engine reads version %u",
+                       db->path, format, FORMAT_VERSION);
+    uint32_t flags = load_u32(page + 12);
+    memset(out_cipher, 0, sizeof *out_cipher);
+    out_cipher->encrypted = (flags & STATIC_FLAG_ENCRYPTED) != 0;
+    bool fields_ok = (flags & ~STATIC_FLAG_ENCRYPTED) == 0 && load_u32(page + 16) == PAGE_SIZE_BYTES &&
+                     load_u32(page + 20) == CE_HEADER_SIZE && load_u32(page + 60) == 0;
+    if (out_cipher->encrypted) {
+        memcpy(out_cipher->salt, page + STATIC_SALT_OFFSET, CRYPT_SALT_SIZE);
+        memcpy(out_cipher->key_check, page + STATIC_KEY_CHECK_OFFSET, CRYPT_CHECK_SIZE);
+        out_cipher->group_pages = load_u32(page + STATIC_GROUP_PAGES_OFFSET);
+        fields_ok = fields_ok && out_cipher->group_pages >= 1 && out_cipher->group_pages <= PAGER_MAX_GROUP_PAGES;
+    } else {
+        for (size_t i = STATIC_SALT_OFFSET; i < 60 && fields_ok; i++) fields_ok = page[i] == 0;
+    }
+    if (!fields_ok)
+        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' has header fields this engine does not support",
+                       db->path);
+    return true;
+}
+
+/* Wipes this handle's copy of the user's key: once derived (or refused),
+ * it is not needed again. */
+static void wipe_key(ce_db *db)
+{
+    crypt_wipe(db->key, sizeof db->key);
+}
+
+/* Matches the key given at open with what the file says, and turns on the
+ * pager's encryption for an encrypted file. Distinct errors for each way
+ * the key can be wrong, before any data is read. */
+static bool start_cipher(ce_db *db, const cipher_header *cipher)
+{
+    db->cipher = *cipher;
+    if (!cipher->encrypted) {
+        if (db->key_given)
+            return ce_fail(CE_ERR_INVALID_DATABASE,
+                           "invalid database: decryption failed: '%s' is not encrypted, but an encryption key was given",
+                           db->path);
+        return true;
+    }
+    if (!db->key_given)
+        return ce_fail(CE_ERR_INVALID_DATABASE,
+                       "invalid database: decryption failed: '%s' is encrypted and no encryption key was given",
+                       db->path);
+    ce_crypt *crypt;
+    uint8_t check[CRYPT_CHECK_SIZE];
+    bool derived = crypt_create(db->key, cipher->salt, &crypt, check);
+    wipe_key(db);
+    if (!derived) return false;
+    bool matches = crypt_equal(check, cipher->key_check, sizeof check);
+    crypt_wipe(check, sizeof check);
+    if (!matches) {
+        crypt_destroy(crypt);
+        return ce_fail(CE_ERR_INVALID_DATABASE,
+                       "invalid database: decryption failed: the encryption key is not the key of '%s'", db->path);
+    }
+    return pager_enable_cipher(db->pager, crypt, cipher->group_pages, db->options.encryption_cache_bytes);
+}
+
+/* A new cipher header (a fresh salt) for `key`, and the cipher it
+ * derives. */
+static bool new_cipher(const uint8_t key[CRYPT_KEY_SIZE], cipher_header *out_header, ce_crypt **out_crypt)
+{
+    memset(out_header, 0, sizeof *out_header);
+    out_header->encrypted = true;
+    out_header->group_pages = PAGER_MAX_GROUP_PAGES;
+    return crypt_random(out_header->salt, sizeof out_header->salt) &&
+           crypt_create(key, out_header->salt, out_crypt, out_header->key_check);
+}
+
 /* Reads the header pages and picks the newest slot whose commit is whole.
  * `verify_data`: check the runs of a slot that the sync record does not
  * vouch for (the first opener after a possible power failure). */
@@ -345,35 +504,39 @@ static bool choose_version(ce_db *db, bool verify_data, header_state *out_state,
     bool ok = false;
     if (!pager_read(db->pager, 0, pages, CE_HEADER_SIZE)) goto done;
     const uint8_t *static_page = pages;
-    if (memcmp(static_page, FILE_MAGIC, 8) != 0) {
-        if (page_is_blank(static_page) && page_is_blank(pages + PAGE_SIZE_BYTES) &&
-            page_is_blank(pages + 2 * PAGE_SIZE_BYTES)) {
-            /* Created, but the first commit never reached the disk. */
-            *out_state = HEADER_EMPTY;
-            ok = true;
-            goto done;
-        }
-        ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' is not an OpenRealm database (bad magic)", db->path);
+    bool slots_blank = page_is_blank(pages + PAGE_SIZE_BYTES) && page_is_blank(pages + 2 * PAGE_SIZE_BYTES);
+    if (memcmp(static_page, FILE_MAGIC, 8) != 0 && page_is_blank(static_page) && slots_blank) {
+        /* Created, but the first commit never reached the disk. */
+        *out_state = HEADER_EMPTY;
+        ok = true;
         goto done;
     }
-    if (ce_checksum_of(static_page, 64, CHECKSUM_SEED_STATIC) != load_u64(static_page + 64)) {
-        ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the header of '%s' is damaged (checksum mismatch)", db->path);
+    cipher_header cipher;
+    if (!check_static_page(db, static_page, &cipher)) goto done;
+    if (slots_blank) {
+        *out_state = HEADER_EMPTY; /* the header was written, the first commit was not */
+        ok = true;
         goto done;
     }
-    uint32_t format = load_u32(static_page + 8);
-    if (format != FORMAT_VERSION) {
-        ce_fail(CE_ERR_FILE_FORMAT_UPGRADE_REQUIRED,
-                "'%s' has file format version %u; this engine reads version %u", db->path, format, FORMAT_VERSION);
-        goto done;
-    }
-    if (load_u32(static_page + 12) != 0 || load_u32(static_page + 16) != PAGE_SIZE_BYTES ||
-        load_u32(static_page + 20) != CE_HEADER_SIZE) {
-        ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' has header fields this engine does not support", db->path);
-        goto done;
-    }
+    if (!start_cipher(db, &cipher)) goto done;
     bool valid[2];
-    for (int i = 0; i < 2; i++) valid[i] = decode_slot_page(pages + (size_t)(1 + i) * PAGE_SIZE_BYTES, file_size, &slots[i]);
+    for (int i = 0; i < 2; i++)
+        valid[i] = decode_slot_page(pages + (size_t)(1 + i) * PAGE_SIZE_BYTES, file_size, &slots[i], db->pager);
     uint64_t synced_version = decode_sync_page(pages + SYNC_PAGE * PAGE_SIZE_BYTES);
+    /* The sync record names a version that reached the disk, and a slot of
+     * that version or a newer one is never overwritten before a newer one
+     * is durable: if no valid slot is that new, a slot was damaged after the
+     * fact. For an encrypted file that is an error, not a silent return to
+     * an older version (a plain file keeps the older slot, as before). */
+    uint64_t newest_valid = 0;
+    for (int i = 0; i < 2; i++)
+        if (valid[i] && slots[i].info.version > newest_valid) newest_valid = slots[i].info.version;
+    if (cipher.encrypted && synced_version > newest_valid) {
+        ce_fail(CE_ERR_INVALID_DATABASE,
+                "invalid database: decryption failed: the header slot of version %llu of '%s' fails authentication",
+                (unsigned long long)synced_version, db->path);
+        goto done;
+    }
     int order[2] = {0, 1};
     if (valid[1] && (!valid[0] || slots[1].info.version > slots[0].info.version)) {
         order[0] = 1;
@@ -384,9 +547,14 @@ static bool choose_version(ce_db *db, bool verify_data, header_state *out_state,
         if (!valid[order[k]]) continue;
         bool trusted = !verify_data || slot->run_count == 0 || slot->info.version <= synced_version;
         if (!trusted) {
-            const uint8_t *base;
-            if (!pager_map(db->pager, slot->info.logical_size, &base)) goto done;
-            trusted = runs_checksum(base, slot) == slot->data_checksum;
+            uint64_t checksum;
+            if (runs_checksum(db->pager, slot, &checksum)) {
+                trusted = checksum == slot->data_checksum;
+            } else if (ce_last_error_code() != CE_ERR_INVALID_DATABASE) {
+                goto done; /* an I/O error: nothing is known */
+            }
+            /* (A page of an encrypted commit that fails authentication or
+             * is missing: the commit did not reach the disk whole.) */
             *out_needs_sync_record = trusted;
         }
         if (trusted) {
@@ -396,25 +564,48 @@ static bool choose_version(ce_db *db, bool verify_data, header_state *out_state,
             goto done;
         }
     }
-    if (!valid[0] && !valid[1] && page_is_blank(pages + PAGE_SIZE_BYTES) && page_is_blank(pages + 2 * PAGE_SIZE_BYTES)) {
-        *out_state = HEADER_EMPTY; /* the header was written, the first commit was not */
-        ok = true;
-        goto done;
-    }
     ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' has no intact commit (both header slots are damaged)",
             db->path);
 done:
+    /* Pages read while checking a commit that lost are not the chosen
+     * version's: forget them. */
+    pager_reset_cache(db->pager);
     free(pages);
     free(slots);
     return ok;
 }
 
-/* Writes the static page and blank slots of a new file, durably. */
+/* A handle that attaches to a file another handle opened reads the static
+ * page itself: its key must be checked too. */
+static bool attach_header(ce_db *db)
+{
+    uint8_t *page = malloc(PAGE_SIZE_BYTES);
+    if (!page) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory opening '%s'", db->path);
+    cipher_header cipher;
+    bool ok = pager_read(db->pager, 0, page, PAGE_SIZE_BYTES) && check_static_page(db, page, &cipher) &&
+              start_cipher(db, &cipher);
+    free(page);
+    return ok;
+}
+
+/* Writes the static page and blank slots of a new file, durably; with a
+ * key, the file is encrypted from its first commit on. */
 static bool write_new_header(ce_db *db)
 {
+    cipher_header cipher;
+    memset(&cipher, 0, sizeof cipher);
+    if (db->key_given) {
+        ce_crypt *crypt;
+        bool created = new_cipher(db->key, &cipher, &crypt);
+        wipe_key(db);
+        if (!created ||
+            !pager_enable_cipher(db->pager, crypt, cipher.group_pages, db->options.encryption_cache_bytes))
+            return false;
+    }
+    db->cipher = cipher;
     uint8_t *pages = calloc(1, CE_HEADER_SIZE);
     if (!pages) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory creating '%s'", db->path);
-    encode_static_page(pages);
+    encode_static_page(pages, &cipher);
     bool ok = pager_write(db->pager, 0, pages, CE_HEADER_SIZE);
     free(pages);
     if (ok && db->options.durability == CE_DURABILITY_FULL) ok = pager_sync(db->pager);
@@ -617,9 +808,16 @@ static bool map_lock_file(ce_db *db)
 /* Sets up the data file and the lock file when this handle is the only one. */
 static bool initialize_as_first(ce_db *db)
 {
-    if (ce_os->ftruncate(db->lock_fd, 0) != 0 || ce_os->ftruncate(db->lock_fd, (off_t)db->shared_size) != 0)
+    /* Reset by zeroing it through the mapping, not by truncating it to
+     * zero: ext4 flushes a file truncated to zero when it is closed
+     * (auto_da_alloc), and the next open then waits for that I/O, a few
+     * milliseconds for a file that never needs to reach the disk. */
+    uint64_t size;
+    if (!os_file_size(db->lock_fd, &size, db->lock_path)) return false;
+    if (size != db->shared_size && ce_os->ftruncate(db->lock_fd, (off_t)db->shared_size) != 0)
         return ce_fail_errno(errno, "reset lock file", db->lock_path);
     if (!map_lock_file(db)) return false;
+    memset(db->shared, 0, db->shared_size);
     shared_state *shared = db->shared;
     shared->magic = LOCK_MAGIC;
     shared->layout_version = LOCK_LAYOUT_VERSION;
@@ -671,6 +869,21 @@ static bool attach_as_other(ce_db *db, bool *out_retry)
     return true;
 }
 
+/* The data file is opened only once this handle holds byte 0 of the lock
+ * file: compaction replaces the file while it holds that byte exclusively,
+ * so a descriptor opened before could name the replaced file. */
+static bool open_data_file(ce_db *db)
+{
+    bool create = !db->options.read_only && !db->options.no_create;
+    return pager_open(db->path, db->options.read_only, create, &db->pager);
+}
+
+static void close_data_file(ce_db *db)
+{
+    pager_close(db->pager);
+    db->pager = NULL;
+}
+
 static bool open_lock_file(ce_db *db)
 {
     db->shared_size = (sizeof(shared_state) + 4095) & ~(size_t)4095;
@@ -679,7 +892,7 @@ static bool open_lock_file(ce_db *db)
         if (db->lock_fd < 0) return ce_fail_errno(errno, "open lock file", db->lock_path);
         bool busy;
         if (os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, true, false, &busy, db->lock_path)) {
-            if (!initialize_as_first(db)) {
+            if (!open_data_file(db) || !initialize_as_first(db)) {
                 /* Leave no lock file beside a file we could not open. A
                  * process waiting on this one finds it not ready and
                  * retries with a new lock file. */
@@ -694,7 +907,7 @@ static bool open_lock_file(ce_db *db)
         if (!os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, false, true, NULL, db->lock_path)) return false;
         bool retry;
         if (!attach_as_other(db, &retry)) return false;
-        if (!retry) return true;
+        if (!retry) return open_data_file(db) && attach_header(db);
         close_lock_file(db);
     }
     return ce_fail(CE_ERR_INCOMPATIBLE_LOCK_FILE, "could not attach to the lock file '%s'", db->lock_path);
@@ -702,10 +915,12 @@ static bool open_lock_file(ce_db *db)
 
 static void free_db(ce_db *db)
 {
+    wipe_key(db); /* if the open failed before the keys were derived */
     close_lock_file(db);
-    pager_close(db->pager);
+    close_data_file(db); /* wipes the derived keys and the decrypted pages */
     pthread_mutex_destroy(&db->mutex);
     pthread_cond_destroy(&db->writer_free);
+    pthread_cond_destroy(&db->exclusive_over);
     free(db->path);
     free(db->lock_path);
     free(db);
@@ -715,13 +930,27 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
 {
     if (!options || !out_db) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_open: options and out_db are required");
     *out_db = NULL;
+    if (options->encryption_key && options->encryption_key_size != CRYPT_KEY_SIZE)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "the encryption key must be %u bytes long (it is %zu)", CRYPT_KEY_SIZE,
+                       options->encryption_key_size);
+    if (!options->encryption_key && options->encryption_key_size != 0)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "encryption_key_size is %zu but encryption_key is NULL",
+                       options->encryption_key_size);
     ce_db *db = calloc(1, sizeof *db);
     if (!db) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
     db->lock_fd = -1;
     db->options = *options;
+    /* The key is copied (the caller's buffer stays the caller's) and the
+     * handle keeps no pointer to it. */
+    if (options->encryption_key) {
+        memcpy(db->key, options->encryption_key, CRYPT_KEY_SIZE);
+        db->key_given = true;
+    }
+    db->options.encryption_key = NULL;
     db->pid = (uint64_t)getpid();
     pthread_mutex_init(&db->mutex, NULL);
     pthread_cond_init(&db->writer_free, NULL);
+    pthread_cond_init(&db->exclusive_over, NULL);
     if (path) {
         db->path = strdup(path);
     } else if (options->durability == CE_DURABILITY_MEMORY_ONLY && options->in_memory_identifier) {
@@ -738,11 +967,6 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
     if (options->read_only && options->durability == CE_DURABILITY_MEMORY_ONLY) {
         free_db(db);
         return ce_fail(CE_ERR_INVALID_ARGUMENT, "an in-memory database cannot be opened read-only");
-    }
-    bool create = !options->read_only && !options->no_create;
-    if (!pager_open(db->path, options->read_only, create, &db->pager)) {
-        free_db(db);
-        return false;
     }
     if (!open_lock_file(db)) {
         free_db(db);
@@ -803,18 +1027,31 @@ bool ce_db_latest_version(ce_db *db, uint64_t *out_version)
 /* Transactions                                                              */
 /* ------------------------------------------------------------------------ */
 
-static void count_transaction(ce_db *db, int delta)
+/* Counts a transaction that begins; waits while another thread of this
+ * handle compacts the file (the file is being replaced under the handle). */
+static void enter_transaction(ce_db *db)
 {
     pthread_mutex_lock(&db->mutex);
-    db->open_transactions = (size_t)((ptrdiff_t)db->open_transactions + delta);
+    while (db->exclusive && !pthread_equal(db->exclusive_thread, pthread_self()))
+        pthread_cond_wait(&db->exclusive_over, &db->mutex);
+    db->open_transactions++;
+    pthread_mutex_unlock(&db->mutex);
+}
+
+static void leave_transaction(ce_db *db)
+{
+    pthread_mutex_lock(&db->mutex);
+    db->open_transactions--;
     pthread_mutex_unlock(&db->mutex);
 }
 
 static bool attach_snapshot(ce_txn *txn)
 {
     const uint8_t *base;
-    if (!pager_map(txn->db->pager, txn->info.logical_size, &base)) return false;
+    ce_pager *pager = txn->db->pager;
+    if (!pager_map(pager, txn->info.logical_size, &base)) return false;
     space_init_read(&txn->space, base, txn->info.logical_size);
+    if (pager_is_encrypted(pager)) space_set_cipher_reader(&txn->space, pager, txn->info.version, txn->epoch);
     new_stamp(txn);
     if (txn->info.top_ref == 0) { /* version 0: the file is being created */
         txn->user_root = txn->free_list_ref = txn->history_ref = 0;
@@ -829,17 +1066,20 @@ bool ce_txn_begin_read(ce_db *db, ce_txn **out_txn)
     ce_txn *txn = calloc(1, sizeof *txn);
     if (!txn) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
     txn->db = db;
+    enter_transaction(db);
     if (!claim_reader_slot(db, &txn->reader_slot)) {
+        leave_transaction(db);
         free(txn);
         return false;
     }
     txn->info = pin_latest(db, txn->reader_slot);
-    if (!attach_snapshot(txn)) {
+    if (!pager_begin_reading(db->pager, &txn->epoch) || !attach_snapshot(txn)) {
+        pager_end_reading(db->pager, txn->epoch);
         release_reader_slot(db, txn->reader_slot);
+        leave_transaction(db);
         free(txn);
         return false;
     }
-    count_transaction(db, 1);
     *out_txn = txn;
     return true;
 }
@@ -850,14 +1090,34 @@ bool ce_txn_advance(ce_txn *txn)
     if (txn->write) return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot advance a write transaction");
     release_layer_state(txn);
     version_info previous = txn->info;
+    uint64_t previous_epoch = txn->epoch;
+    /* Pointers from before the advance are no longer valid: a new epoch. */
+    if (!pager_begin_reading(txn->db->pager, &txn->epoch)) {
+        txn->epoch = previous_epoch;
+        return false;
+    }
     txn->info = pin_latest(txn->db, txn->reader_slot);
     if (!attach_snapshot(txn)) {
+        pager_end_reading(txn->db->pager, txn->epoch);
+        txn->epoch = previous_epoch;
         txn->info = previous;
         atomic_store(&txn->db->shared->readers[txn->reader_slot].version, previous.version);
         attach_snapshot(txn);
         return false;
     }
+    pager_end_reading(txn->db->pager, previous_epoch);
     return true;
+}
+
+void db_txn_release_pages(ce_txn *txn)
+{
+    if (!pager_is_encrypted(txn->db->pager)) return;
+    uint64_t previous = txn->epoch, epoch;
+    /* Out of memory: the pages stay (the cache is then over its limit). */
+    if (!pager_begin_reading(txn->db->pager, &epoch)) return;
+    txn->epoch = epoch;
+    space_set_read_epoch(&txn->space, txn->epoch);
+    pager_end_reading(txn->db->pager, previous);
 }
 
 /* Takes the write lock: first among this handle's threads, then among
@@ -902,18 +1162,22 @@ static bool catch_up_with_header(ce_db *db, version_info *latest)
     if (atomic_load(&db->shared->committing_version) == 0) return true;
     atomic_store(&db->shared->committing_version, 0);
     if (latest->version == 0) return true;
-    const uint8_t *base;
     uint64_t file_size;
-    if (!pager_file_size(db->pager, &file_size) || !pager_map(db->pager, CE_HEADER_SIZE, &base)) return false;
-    for (int i = 0; i < 2; i++) {
-        slot_record slot;
-        if (decode_slot_page(base + (size_t)(1 + i) * PAGE_SIZE_BYTES, file_size, &slot) &&
-            slot.info.version == latest->version + 1) {
-            *latest = slot.info;
+    uint8_t *pages = malloc(2 * PAGE_SIZE_BYTES);
+    slot_record *slot = malloc(sizeof *slot);
+    bool ok = pages && slot;
+    if (!ok) ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory reading the header of '%s'", db->path);
+    ok = ok && pager_file_size(db->pager, &file_size) && pager_read(db->pager, PAGE_SIZE_BYTES, pages, 2 * PAGE_SIZE_BYTES);
+    for (int i = 0; ok && i < 2; i++) {
+        if (decode_slot_page(pages + (size_t)i * PAGE_SIZE_BYTES, file_size, slot, db->pager) &&
+            slot->info.version == latest->version + 1) {
+            *latest = slot->info;
             publish_latest(db->shared, latest);
         }
     }
-    return true;
+    free(pages);
+    free(slot);
+    return ok;
 }
 
 bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn)
@@ -925,7 +1189,9 @@ bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn)
     txn->db = db;
     txn->write = true;
     txn->reader_slot = -1;
+    enter_transaction(db);
     if (!acquire_writer(db)) {
+        leave_transaction(db);
         free(txn);
         return false;
     }
@@ -940,18 +1206,22 @@ bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn)
         goto fail;
     }
     txn->info = latest;
-    if (!attach_snapshot(txn) || !load_free_list(txn, &free_list, &free_count)) goto fail;
+    if (!pager_begin_reading(db->pager, &txn->epoch) || !attach_snapshot(txn) ||
+        !load_free_list(txn, &free_list, &free_count))
+        goto fail;
     if (!space_init_write(&txn->space, txn->space.base, latest.logical_size, free_list, free_count, oldest,
                           latest.version + 1))
         goto fail;
+    if (pager_is_encrypted(db->pager)) space_set_cipher_reader(&txn->space, db->pager, latest.version, txn->epoch);
     free(free_list);
-    count_transaction(db, 1);
     *out_txn = txn;
     return true;
 fail:
     free(free_list);
     space_release(&txn->space);
+    pager_end_reading(db->pager, txn->epoch);
     release_writer(db);
+    leave_transaction(db);
     free(txn);
     return false;
 }
@@ -961,6 +1231,7 @@ uint64_t ce_txn_version(const ce_txn *txn) { return txn ? txn->info.version : 0;
 
 ce_space *db_txn_space(ce_txn *txn) { return &txn->space; }
 ce_ref db_txn_root(const ce_txn *txn) { return txn->user_root; }
+ce_ref db_txn_history(const ce_txn *txn) { return txn->history_ref; }
 
 bool db_txn_require_write(const ce_txn *txn)
 {
@@ -987,7 +1258,8 @@ static void end_transaction(ce_txn *txn)
     } else {
         release_reader_slot(db, txn->reader_slot);
     }
-    count_transaction(db, -1);
+    pager_end_reading(db->pager, txn->epoch);
+    leave_transaction(db);
     free(txn);
 }
 
@@ -1109,22 +1381,26 @@ static bool write_new_version(ce_txn *txn, const version_info *info, uint64_t *o
     ce_checksum data;
     ce_checksum_init(&data, CHECKSUM_SEED_DATA);
     *out_bytes_written = 0;
+    size_t slot_room = pager_is_encrypted(db->pager) ? SLOT_MAX_RUNS_ENCRYPTED : SLOT_MAX_RUNS;
+    bool listed = sync && run_count <= db_slot_run_limit && run_count <= slot_room;
+    if (!pager_write_runs(db->pager, runs, run_count)) goto done;
     for (size_t i = 0; i < run_count; i++) {
-        if (!pager_write(db->pager, runs[i].position, runs[i].bytes, runs[i].length)) goto done;
         *out_bytes_written += runs[i].length;
-        if (sync && run_count <= db_slot_run_limit && run_count <= SLOT_MAX_RUNS) {
+        if (listed) {
+            /* Over the bytes as the layers above wrote them: for an
+             * encrypted file, what its pages decrypt to. */
             ce_checksum_add(&data, runs[i].bytes, runs[i].length);
             slot->runs[i][0] = runs[i].position;
             slot->runs[i][1] = runs[i].length;
         }
     }
-    if (sync && run_count <= db_slot_run_limit && run_count <= SLOT_MAX_RUNS) {
+    if (listed) {
         slot->run_count = (uint32_t)run_count;
         slot->data_checksum = ce_checksum_final(&data);
     } else if (sync && !pager_sync(db->pager)) {
         goto done; /* too many runs for one slot: data first, then the slot */
     }
-    encode_slot_page(page, slot);
+    if (!encode_slot_page(page, slot, db->pager)) goto done;
     slot_written = true;
     if (!pager_write(db->pager, slot_offset, page, PAGE_SIZE_BYTES)) goto done;
     if (sync && !pager_sync(db->pager)) goto done;
@@ -1306,6 +1582,290 @@ done:
     free(list.seen);
     ce_txn_end(txn);
     return ok;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Copies: a new file written front to back, and replacing the file          */
+/* ------------------------------------------------------------------------ */
+
+bool db_txn_space_usage(ce_txn *txn, db_space_usage *out_usage)
+{
+    memset(out_usage, 0, sizeof *out_usage);
+    ce_free_extent *free_list = NULL;
+    size_t free_count = 0;
+    if (!pager_file_size(txn->db->pager, &out_usage->file_size) || !load_free_list(txn, &free_list, &free_count))
+        return false;
+    uint64_t free_bytes = 0;
+    for (size_t i = 0; i < free_count; i++) free_bytes += free_list[i].size;
+    free(free_list);
+    /* The db layer's own nodes: the top and the free list. */
+    uint64_t own_bytes = 0;
+    ce_node node;
+    if (txn->info.top_ref) {
+        if (!node_read(&txn->space, txn->info.top_ref, &node)) return false;
+        own_bytes += node_size(&node);
+    }
+    if (txn->free_list_ref) {
+        if (!node_read(&txn->space, txn->free_list_ref, &node)) return false;
+        own_bytes += node_size(&node);
+    }
+    uint64_t logical = txn->info.logical_size;
+    if (free_bytes > logical - CE_HEADER_SIZE || own_bytes > logical - CE_HEADER_SIZE - free_bytes)
+        return ce_fail(CE_ERR_CORRUPT,
+                       "invalid database: the free list of '%s' holds more bytes (%llu) than the file has free",
+                       txn->db->path, (unsigned long long)free_bytes);
+    out_usage->logical_size = logical;
+    out_usage->free_bytes = free_bytes;
+    out_usage->data_bytes = logical - CE_HEADER_SIZE - free_bytes - own_bytes;
+    out_usage->compacted_size =
+        pager_physical_size(txn->db->pager, CE_HEADER_SIZE + out_usage->data_bytes + node_size_for(64, TOP_COUNT));
+    return true;
+}
+
+#define WRITER_FLUSH_BYTES (1u << 20)
+
+bool db_file_writer_syncs = true;
+
+struct db_file_writer {
+    ce_db *source;
+    ce_pager *pager;
+    char *path;
+    uint8_t *buffer;          /* bytes not yet written, from buffer_position on */
+    size_t length, capacity;
+    uint64_t buffer_position; /* a multiple of the page size */
+    version_info info;        /* once finished */
+};
+
+bool db_path_exists(const char *path)
+{
+    int fd = ce_os->open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0);
+    if (fd >= 0) {
+        ce_os->close(fd);
+        return true;
+    }
+    return errno != ENOENT; /* a name that cannot be opened (a link, no permission) is there */
+}
+
+bool db_file_writer_create(ce_db *source, const char *temporary_path, bool replace_stale,
+                           const db_copy_encryption *encryption, db_file_writer **out_writer)
+{
+    if (replace_stale) ce_os->unlink(temporary_path);
+    if (encryption->same_as_source && encryption->key)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "internal error: a copy with both the source's key and a new one");
+    db_file_writer *writer = calloc(1, sizeof *writer);
+    uint8_t *header = calloc(1, CE_HEADER_SIZE);
+    if (!writer || !header || !(writer->path = strdup(temporary_path))) {
+        free(writer ? writer->path : NULL);
+        free(writer);
+        free(header);
+        return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory creating '%s'", temporary_path);
+    }
+    writer->source = source;
+    writer->buffer_position = CE_HEADER_SIZE;
+    if (!pager_create_new(temporary_path, &writer->pager)) {
+        free(writer->path);
+        free(writer);
+        free(header);
+        return false;
+    }
+    /* The copy's cipher: the source's keys (its salt, so its key opens the
+     * copy), keys derived from a new key under a new salt, or none. */
+    cipher_header cipher;
+    memset(&cipher, 0, sizeof cipher);
+    ce_crypt *crypt = NULL;
+    uint64_t cache_bytes = source->options.encryption_cache_bytes;
+    bool ok = true;
+    if (encryption->same_as_source && source->cipher.encrypted) {
+        cipher = source->cipher;
+        uint32_t group_pages;
+        ok = pager_clone_cipher(source->pager, &crypt, &group_pages, &cache_bytes);
+    } else if (encryption->key) {
+        ok = new_cipher(encryption->key, &cipher, &crypt);
+    }
+    if (ok && crypt) ok = pager_enable_cipher(writer->pager, crypt, cipher.group_pages, cache_bytes);
+    /* The static page now, blank slots: until the slot is written last, the
+     * file holds no version. */
+    if (ok) {
+        encode_static_page(header, &cipher);
+        ok = pager_write(writer->pager, 0, header, CE_HEADER_SIZE);
+    }
+    free(header);
+    if (!ok) {
+        db_file_writer_discard(writer);
+        return false;
+    }
+    *out_writer = writer;
+    return true;
+}
+
+/* Writes the whole pages of the buffer (all of it when `everything`): a
+ * page is written once, complete. */
+static bool flush_writer(db_file_writer *writer, bool everything)
+{
+    size_t length = everything ? writer->length : writer->length & ~(size_t)(PAGE_SIZE_BYTES - 1);
+    if (length == 0) return true;
+    ce_write_run run = {writer->buffer_position, writer->buffer, length};
+    if (!pager_write_runs(writer->pager, &run, 1)) return false;
+    memmove(writer->buffer, writer->buffer + length, writer->length - length);
+    writer->length -= length;
+    writer->buffer_position += length;
+    return true;
+}
+
+bool db_file_writer_reserve(db_file_writer *writer, size_t size, ce_ref *out_position, uint8_t **out_bytes)
+{
+    if (writer->length >= WRITER_FLUSH_BYTES && !flush_writer(writer, false)) return false;
+    if (writer->length + size > writer->capacity) {
+        size_t capacity = writer->capacity ? writer->capacity : 2 * WRITER_FLUSH_BYTES;
+        while (capacity < writer->length + size) capacity *= 2;
+        uint8_t *grown = realloc(writer->buffer, capacity);
+        if (!grown) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory writing '%s'", writer->path);
+        writer->buffer = grown;
+        writer->capacity = capacity;
+    }
+    *out_position = writer->buffer_position + writer->length;
+    *out_bytes = writer->buffer + writer->length;
+    writer->length += size;
+    return true;
+}
+
+bool db_file_writer_finish(db_file_writer *writer, uint64_t version, ce_ref user_root, ce_ref history)
+{
+    int64_t top_values[TOP_COUNT];
+    top_values[TOP_USER_ROOT] = (int64_t)user_root;
+    top_values[TOP_FREE_LIST] = 0; /* nothing is free in a compacted file */
+    top_values[TOP_VERSION] = node_tag((int64_t)version);
+    top_values[TOP_HISTORY] = (int64_t)history;
+    uint8_t width = 0;
+    for (int i = 0; i < TOP_COUNT; i++)
+        if (node_width_for(top_values[i]) > width) width = node_width_for(top_values[i]);
+    ce_ref top_ref;
+    uint8_t *top;
+    size_t top_size = (size_t)node_size_for(width, TOP_COUNT);
+    if (!db_file_writer_reserve(writer, top_size, &top_ref, &top)) return false;
+    memset(top, 0, top_size);
+    node_encode_header(top, NODE_HAS_REFS, width, TOP_COUNT);
+    for (int i = 0; i < TOP_COUNT; i++) node_encode_element(top + NODE_HEADER_SIZE, width, (size_t)i, top_values[i]);
+    writer->info = (version_info){version, top_ref, writer->buffer_position + writer->length};
+    if (!flush_writer(writer, true) || (db_file_writer_syncs && !pager_sync(writer->pager))) return false;
+    /* The data is on disk: the slot lists no runs, and the sync record
+     * vouches for the version. */
+    slot_record *slot = calloc(1, sizeof *slot);
+    uint8_t *page = malloc(PAGE_SIZE_BYTES);
+    bool ok = slot && page;
+    if (!ok) ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory writing '%s'", writer->path);
+    if (ok) {
+        slot->info = writer->info;
+        ok = encode_slot_page(page, slot, writer->pager) &&
+             pager_write(writer->pager, (uint64_t)(1 + version % 2) * PAGE_SIZE_BYTES, page, PAGE_SIZE_BYTES);
+    }
+    if (ok) {
+        encode_sync_page(page, version);
+        ok = pager_write(writer->pager, SYNC_PAGE * PAGE_SIZE_BYTES, page, PAGE_SIZE_BYTES) &&
+             (!db_file_writer_syncs || pager_sync(writer->pager));
+    }
+    free(slot);
+    free(page);
+    return ok;
+}
+
+uint64_t db_file_writer_size(const db_file_writer *writer) { return writer->info.logical_size; }
+
+static void release_writer_memory(db_file_writer *writer)
+{
+    free(writer->buffer);
+    free(writer->path);
+    free(writer);
+}
+
+void db_file_writer_discard(db_file_writer *writer)
+{
+    if (!writer) return;
+    pager_close(writer->pager);
+    ce_os->unlink(writer->path);
+    release_writer_memory(writer);
+}
+
+bool db_file_writer_install(db_file_writer *writer, const char *path)
+{
+    if (ce_os->rename_noreplace(writer->path, path) != 0) {
+        if (errno == EEXIST)
+            return ce_fail(CE_ERR_FILE_EXISTS, "cannot write a copy to '%s': the file exists", path);
+        return ce_fail_errno(errno, "rename", path);
+    }
+    pager_close(writer->pager);
+    release_writer_memory(writer);
+    return os_sync_directory_of(path);
+}
+
+void db_cache_usage(ce_db *db, uint64_t *out_pages, uint64_t *out_limit_pages)
+{
+    pager_cache_usage(db->pager, out_pages, out_limit_pages);
+}
+
+bool db_holds_key(const ce_db *db)
+{
+    uint8_t any = 0;
+    for (size_t i = 0; i < sizeof db->key; i++) any |= db->key[i];
+    return any != 0;
+}
+
+bool db_begin_exclusive(ce_db *db)
+{
+    if (db->options.read_only)
+        return ce_fail(CE_ERR_READ_ONLY, "cannot compact '%s': it was opened read-only", db->path);
+    pthread_mutex_lock(&db->mutex);
+    size_t open_transactions = db->open_transactions;
+    bool busy = db->exclusive;
+    if (open_transactions == 0 && !busy) {
+        db->exclusive = true;
+        db->exclusive_thread = pthread_self();
+    }
+    pthread_mutex_unlock(&db->mutex);
+    if (busy) return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "'%s' is being compacted by another thread", db->path);
+    if (open_transactions > 0)
+        return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot compact '%s': %zu transactions of the handle are open",
+                       db->path, open_transactions);
+    /* Every handle holds byte 0 shared: an exclusive lock is granted only
+     * when this handle is the only one (in any process). */
+    bool others;
+    if (os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, true, false, &others, db->lock_path)) return true;
+    if (others)
+        ce_fail(CE_ERR_ALREADY_OPEN, "cannot compact '%s': it is open in another handle or process", db->path);
+    pthread_mutex_lock(&db->mutex);
+    db->exclusive = false;
+    pthread_cond_broadcast(&db->exclusive_over);
+    pthread_mutex_unlock(&db->mutex);
+    return false;
+}
+
+void db_end_exclusive(ce_db *db)
+{
+    /* Back to shared (waiting: nobody else can hold it now). A failure
+     * would leave the byte exclusive: other handles would wait to open. */
+    os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, false, true, NULL, db->lock_path);
+    pthread_mutex_lock(&db->mutex);
+    db->exclusive = false;
+    pthread_cond_broadcast(&db->exclusive_over);
+    pthread_mutex_unlock(&db->mutex);
+}
+
+bool db_replace_file(ce_db *db, db_file_writer *writer)
+{
+    if (ce_os->rename(writer->path, db->path) != 0) {
+        bool result = ce_fail_errno(errno, "rename", db->path);
+        db_file_writer_discard(writer);
+        return result;
+    }
+    /* From here the new file is the file: the handle continues on the
+     * writer's descriptor, which names it. The lock file is this handle's
+     * alone, so the latest version is simply republished. */
+    pager_close(db->pager);
+    db->pager = writer->pager;
+    atomic_store(&db->shared->committing_version, 0);
+    publish_latest(db->shared, &writer->info);
+    release_writer_memory(writer);
+    return os_sync_directory_of(db->path);
 }
 
 const char *ce_engine_version(void) { return "0.1.0"; }

@@ -102,10 +102,16 @@ bool node_read(const ce_space *space, ce_ref ref, ce_node *out_node)
     bool based = (flags & NODE_BASED) != 0;
     if (based && (ref_is_temporary(ref) || (flags & (NODE_HAS_REFS | NODE_BYTES))))
         return ce_fail(CE_ERR_CORRUPT, "invalid database: invalid node header at offset %llu", (unsigned long long)ref);
-    if (!ref_is_temporary(ref) &&
-        !space_bytes(space, ref, (size_t)node_size_for(width, count) + (based ? NODE_BASE_SIZE : 0), &bytes))
-        return ce_fail(CE_ERR_CORRUPT, "invalid database: node at offset %llu (%u elements) extends past the end of the file",
-                       (unsigned long long)ref, count);
+    if (!ref_is_temporary(ref)) {
+        /* (The header's read checked ref <= logical_size.) */
+        uint64_t size = node_size_for(width, count) + (based ? NODE_BASE_SIZE : 0);
+        if (size > space->logical_size - ref)
+            return ce_fail(CE_ERR_CORRUPT,
+                           "invalid database: node at offset %llu (%u elements) extends past the end of the file",
+                           (unsigned long long)ref, count);
+        /* An encrypted file's page may fail here: its error stands. */
+        if (!space_bytes(space, ref, (size_t)size, &bytes)) return false;
+    }
     out_node->base = 0;
     out_node->based = based;
     if (based) {
@@ -252,7 +258,7 @@ bool node_make_writable(ce_space *space, ce_ref *ref)
         for (size_t i = 0; i < node.count; i++) put_element(bytes + NODE_HEADER_SIZE, width, i, node_get(&node, i));
     } else {
         if (!space_dirty_create(space, size, false, &copy, &bytes)) return false;
-        memcpy(bytes, node.payload - NODE_HEADER_SIZE, size);
+        memcpy(bytes, node_start(&node), size);
     }
     if (!space_free(space, *ref, size)) return false;
     *ref = copy;

@@ -56,6 +56,15 @@ enum {
  * about 430 nodes deep at most. */
 #define NODE_MAX_TREE_DEPTH 512
 
+/* How deep a tree may go: node_free_tree, node_finalize_tree and
+ * ce_db_verify's walk refuse deeper ones (damage, or a cycle). The object
+ * store builds the deepest trees: 4 levels down to a table's cluster tree,
+ * at most 16 inner levels and a leaf (CLUSTER_MAX_DEPTH), a column array,
+ * a collection (a dictionary node, a chunked root, a chunk), then mixed
+ * values nested up to 100 levels (Realm's limit), each at most 4 nodes
+ * (the mixed node, a dictionary node, a chunked root, a chunk): about 430. */
+#define NODE_MAX_TREE_DEPTH 512
+
 /* A read view of one node. `payload` stays valid while the transaction
  * lasts (and, for a dirty node, until the node is next changed). */
 typedef struct ce_node {
@@ -77,6 +86,12 @@ static inline uint64_t node_size_for(uint8_t width, uint64_t count)
 {
     uint64_t payload = (count * width + 7) / 8;
     return NODE_HEADER_SIZE + ((payload + 7) & ~7ull);
+}
+
+/* The first byte of a node as stored (its header): node_size bytes from here. */
+static inline const uint8_t *node_start(const ce_node *node)
+{
+    return node->payload - NODE_HEADER_SIZE - (node->based ? NODE_BASE_SIZE : 0);
 }
 
 static inline uint64_t node_size(const ce_node *node)

@@ -8,9 +8,12 @@
 #include "error.h"
 
 #include <errno.h>
-#include <sys/mman.h>
-#include <unistd.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 static int default_open(const char *path, int flags, mode_t mode) { return open(path, flags, mode); }
 static int default_fcntl_lock(int fd, int command, struct flock *lock) { return fcntl(fd, command, lock); }
@@ -21,6 +24,20 @@ static int default_fallocate(int fd, off_t offset, off_t length)
         errno = result;
         return -1;
     }
+    return 0;
+}
+
+static int default_rename_noreplace(const char *from, const char *to)
+{
+#if defined(SYS_renameat2)
+    /* RENAME_NOREPLACE = 1; called through syscall() so that C libraries
+     * without the renameat2 wrapper build too. */
+    if (syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, 1u) == 0) return 0;
+    if (errno != EINVAL && errno != ENOSYS) return -1;
+#endif
+    /* No RENAME_NOREPLACE here: link(2) also refuses an existing name. */
+    if (link(from, to) != 0) return -1;
+    unlink(from);
     return 0;
 }
 
@@ -36,9 +53,12 @@ const ce_os_methods ce_os_default = {
     .fstat = fstat,
     .mmap = mmap,
     .munmap = munmap,
+    .mprotect = mprotect,
+    .madvise = madvise,
     .fcntl_lock = default_fcntl_lock,
     .unlink = unlink,
     .rename = rename,
+    .rename_noreplace = default_rename_noreplace,
 };
 
 const ce_os_methods *ce_os = &ce_os_default;
@@ -87,6 +107,23 @@ bool os_sync(int fd, bool include_metadata, const char *path)
         if (result == 0) return true;
         if (errno != EINTR) return ce_fail_errno(errno, "fsync", path);
     }
+}
+
+bool os_sync_directory_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *directory = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    if (!directory) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory syncing the directory of '%s'", path);
+    int fd = ce_os->open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+    if (fd < 0) {
+        bool result = ce_fail_errno(errno, "open directory", directory);
+        free(directory);
+        return result;
+    }
+    bool ok = os_sync(fd, true, directory);
+    ce_os->close(fd);
+    free(directory);
+    return ok;
 }
 
 bool os_file_size(int fd, uint64_t *out_size, const char *path)

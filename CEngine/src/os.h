@@ -1,10 +1,10 @@
 /*
  * os.h — the operating-system layer.
  *
- * Owns: every system call the engine makes on files (open, read, write,
- * sync, size, map, lock, rename, unlink). Each goes through the function
- * table `ce_os`, so that tests can replace entries to inject EIO, ENOSPC,
- * short writes or a crash at any call.
+ * Owns: every system call the engine makes on files and memory (open, read,
+ * write, sync, size, map, protect, advise, lock, rename, unlink). Each goes
+ * through the function table `ce_os`, so that tests can replace entries to
+ * inject EIO, ENOSPC, short writes or a crash at any call.
  * Never: interprets file contents, or keeps state about databases.
  *
  * Callers use the os_* helpers below, which loop over short reads and
@@ -34,9 +34,15 @@ typedef struct ce_os_methods {
     int (*fstat)(int fd, struct stat *status);
     void *(*mmap)(void *address, size_t length, int protection, int flags, int fd, off_t offset);
     int (*munmap)(void *address, size_t length);
+    int (*mprotect)(void *address, size_t length, int protection);
+    int (*madvise)(void *address, size_t length, int advice);
     int (*fcntl_lock)(int fd, int command, struct flock *lock);
     int (*unlink)(const char *path);
     int (*rename)(const char *from, const char *to);
+    /* rename(2) that fails with EEXIST instead of replacing `to`
+     * (renameat2 RENAME_NOREPLACE, or link + unlink where the file system
+     * does not support the flag). */
+    int (*rename_noreplace)(const char *from, const char *to);
 } ce_os_methods;
 
 /* The table in force. Tests may point it at their own table (and restore
@@ -53,6 +59,10 @@ bool os_write_all(int fd, const void *buffer, size_t length, uint64_t offset, co
 
 /* fdatasync (or fsync when `include_metadata`) with the error reported. */
 bool os_sync(int fd, bool include_metadata, const char *path);
+
+/* Makes a rename or a new file in the directory that holds `path` durable
+ * (fsync of the directory). */
+bool os_sync_directory_of(const char *path);
 
 /* The file's size in bytes. */
 bool os_file_size(int fd, uint64_t *out_size, const char *path);

@@ -2,26 +2,79 @@
  * pager.h — the file as memory.
  *
  * Owns: the database file descriptor, the read-only shared mappings of the
- * file, file growth, and the writes and syncs of a commit.
- * Never: interprets the bytes it maps (the layers above check every byte
- * before trusting it), and never writes through a mapping.
+ * file, file growth, and the writes and syncs of a commit. For an encrypted
+ * file also: where each logical page lies in the file (between metadata
+ * pages), the metadata pages (each page's nonce and tag), the decrypted view
+ * of the file with its bounded page cache, and encrypting what a commit
+ * writes.
+ * Never: interprets the bytes of nodes (the layers above check every byte
+ * before trusting it), never writes through a mapping, and never hands out
+ * decrypted bytes whose authentication failed.
  *
- * A mapping, once handed out, stays valid until pager_close: when the file
- * outgrows it, a larger mapping is made and the old one is kept, so a reader
- * holding a pointer into an older snapshot is never invalidated.
+ * Plain files. A mapping, once handed out, stays valid until pager_close:
+ * when the file outgrows it, a larger mapping is made and the old one is
+ * kept, so a reader holding a pointer into an older snapshot is never
+ * invalidated.
+ *
+ * Encrypted files (see docs/FORMAT.md for the bytes). The layers above see
+ * the same logical address space as for a plain file: refs are offsets in
+ * it, and pager_map returns the base of the *decrypted view*, an anonymous
+ * mapping reserved at open for the whole address range, into which pages
+ * are decrypted on demand. Logical page p (p >= 4; pages 0-3 are the
+ * header, not encrypted) is data page (p - 4) % G of group (p - 4) / G; a
+ * group is one metadata page followed by its G data pages, so data pages
+ * stay 4096-aligned in the file. Before reading committed bytes, a reader
+ * makes their pages readable (the read barrier, called by space_bytes):
+ * pager_page_ready checks each page's entry without a lock, and
+ * pager_make_readable does the rest under the pager's mutex.
+ *
+ * Each page entry records up to which version its decrypted bytes are
+ * known to be the file's (valid_through) and the newest transaction epoch
+ * that read it. A transaction gets an epoch when it begins
+ * (pager_begin_reading). The cache holds at most its limit of pages:
+ * beyond it, pages that no live transaction of this handle has read are
+ * evicted (madvise DONTNEED); pages read by a live transaction stay until it
+ * ends, so a pointer into the view stays valid for the transaction that got
+ * it, and a single transaction that reads more than the limit exceeds it.
+ * Another process may rewrite a page once no version that reaches it is
+ * pinned: an entry valid through an older version than the transaction's is
+ * checked against the page's current nonce in the metadata page before it
+ * is used, and decrypted again if the page was rewritten.
  */
 #ifndef CE_PAGER_H
 #define CE_PAGER_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "crypt.h"
+
+#define PAGER_PAGE_SIZE 4096u
+#define PAGER_HEADER_PAGES 4u
+/* Metadata entry of a data page: nonce (12 bytes), then tag (16 bytes). */
+#define PAGER_METADATA_ENTRY_SIZE (CRYPT_NONCE_SIZE + CRYPT_TAG_SIZE)
+/* The most data pages one metadata page describes. */
+#define PAGER_MAX_GROUP_PAGES (PAGER_PAGE_SIZE / PAGER_METADATA_ENTRY_SIZE)
+
 typedef struct ce_pager ce_pager;
+
+/* A contiguous run of bytes a commit writes. */
+typedef struct ce_write_run {
+    uint64_t position;
+    const uint8_t *bytes;
+    size_t length;
+} ce_write_run;
 
 /* Opens the data file. `create`: create it if missing (it starts empty). */
 bool pager_open(const char *path, bool read_only, bool create, ce_pager **out_pager);
 
+/* Creates a new, empty file for writing; fails with CE_ERR_FILE_EXISTS if
+ * `path` exists. */
+bool pager_create_new(const char *path, ce_pager **out_pager);
+
+/* Closes the file and releases the mappings; wipes the cipher's keys. */
 void pager_close(ce_pager *pager);
 
 const char *pager_path(const ce_pager *pager);
@@ -31,16 +84,24 @@ int pager_fd(const ce_pager *pager);
 
 bool pager_read_only(const ce_pager *pager);
 
-/* Returns the base address of a mapping that covers at least the first
- * `size` bytes of the file (which must exist: size <= the file's size).
- * Thread-safe. */
+/* Returns the base of the logical address space (the file's mapping, or
+ * the decrypted view) with at least the first `size` bytes usable (for a
+ * plain file they must exist: size <= the file's size). Thread-safe. */
 bool pager_map(ce_pager *pager, uint64_t size, const uint8_t **out_base);
 
-/* Reads bytes with pread (for the header, before anything is mapped). */
+/* Reads bytes of the file with pread (the header pages). */
 bool pager_read(ce_pager *pager, uint64_t offset, void *buffer, size_t length);
 
-/* Writes bytes at `offset` (pwrite, all of them). */
+/* Writes bytes of the file at `offset` (pwrite, all of them): the header
+ * pages, and the data of a plain file. */
 bool pager_write(ce_pager *pager, uint64_t offset, const void *buffer, size_t length);
+
+/* Writes a commit's runs (sorted by position, at or after the header, not
+ * overlapping). Encrypted: every page a run touches is encrypted whole
+ * under a new nonce (bytes of the page no run covers are written as zeros:
+ * the allocator places an encrypted file's commits on pages no version
+ * uses), then the metadata pages get the new nonces and tags. */
+bool pager_write_runs(ce_pager *pager, const ce_write_run *runs, size_t count);
 
 /* Makes every write so far durable (fdatasync). */
 bool pager_sync(ce_pager *pager);
@@ -48,9 +109,76 @@ bool pager_sync(ce_pager *pager);
 /* The file's size on disk. */
 bool pager_file_size(ce_pager *pager, uint64_t *out_size);
 
-/* Grows the file so that at least `size` bytes exist, preallocating ahead
- * (an eighth of the file, at least 1 MiB) so that most commits write into
- * blocks that already exist and their sync need not change the file size. */
-bool pager_ensure_size(ce_pager *pager, uint64_t size);
+/* The size on disk of a file whose logical size is `logical_size`. */
+uint64_t pager_physical_size(const ce_pager *pager, uint64_t logical_size);
+
+/* Grows the file so that the first `logical_size` bytes of the address
+ * space exist, preallocating ahead (an eighth of the file, at least 1 MiB)
+ * so that most commits write into blocks that already exist and their sync
+ * need not change the file size. */
+bool pager_ensure_size(ce_pager *pager, uint64_t logical_size);
+
+/* --- encryption --- */
+
+/* Encrypts the file from now on with `crypt` (the pager owns it, also on
+ * failure), `group_pages` data pages per metadata page, and a cache of at
+ * most `cache_bytes` decrypted bytes (0: 1/16 of physical memory, between
+ * 16 MiB and 512 MiB). */
+bool pager_enable_cipher(ce_pager *pager, ce_crypt *crypt, uint32_t group_pages, uint64_t cache_bytes);
+
+bool pager_is_encrypted(const ce_pager *pager);
+
+/* The cipher's settings, for a file written with the same keys. */
+bool pager_clone_cipher(const ce_pager *pager, ce_crypt **out_crypt, uint32_t *out_group_pages,
+                        uint64_t *out_cache_bytes);
+
+/* HMAC of a header page under the file's header key (encrypted files). */
+bool pager_header_mac(const ce_pager *pager, const void *data, size_t length, uint8_t out_mac[CRYPT_MAC_SIZE]);
+
+/* The state of one logical page of an encrypted file's view. */
+typedef struct ce_page_entry {
+    _Atomic uint64_t valid_through; /* 0: not decrypted; else the newest version its bytes are known good for */
+    _Atomic uint64_t epoch;         /* the newest epoch of a transaction that read it */
+    uint64_t nonce_check;           /* 8 bytes of the nonce it was decrypted with (under the mutex) */
+    uint64_t resident;              /* 1 while counted in the cache (under the mutex) */
+} ce_page_entry;
+
+/* The page entries, indexed by logical page number (NULL: a plain file). */
+ce_page_entry *pager_page_entries(const ce_pager *pager);
+
+/* Epochs: a transaction (or any reader of the view) takes one before
+ * reading and returns it when it no longer holds pointers into the view.
+ * 0 for a plain file. */
+bool pager_begin_reading(ce_pager *pager, uint64_t *out_epoch);
+void pager_end_reading(ce_pager *pager, uint64_t epoch);
+
+/* The lock-free half of the read barrier: records that the reader of
+ * `epoch` reads the page (first, so that an evictor that does not see it
+ * sees the page not ready), then tells whether its bytes are good for
+ * `version`. The seq_cst order of the two against the evictor's (clear
+ * valid_through, then read epoch) makes a page that the reader found
+ * ready never evicted under it. */
+static inline bool pager_page_ready(ce_page_entry *entry, uint64_t version, uint64_t epoch)
+{
+    uint64_t seen = atomic_load(&entry->epoch);
+    while (seen < epoch && !atomic_compare_exchange_weak(&entry->epoch, &seen, epoch)) {
+    }
+    uint64_t valid = atomic_load(&entry->valid_through);
+    return valid != 0 && valid >= version;
+}
+
+/* The rest of the read barrier: makes the pages of [offset, offset +
+ * length) of the view readable for a transaction of `version` and `epoch`
+ * (the range is inside that version's logical size). Fails with
+ * CE_ERR_INVALID_DATABASE naming the page if it fails authentication or
+ * lies beyond the end of the file. */
+bool pager_make_readable(ce_pager *pager, uint64_t offset, size_t length, uint64_t version, uint64_t epoch);
+
+/* Forgets every decrypted page (at open, after pages were read for a
+ * version that might not be the one chosen). */
+void pager_reset_cache(ce_pager *pager);
+
+/* How many pages the cache holds now, and its limit (tests, benchmarks). */
+void pager_cache_usage(ce_pager *pager, uint64_t *out_pages, uint64_t *out_limit_pages);
 
 #endif

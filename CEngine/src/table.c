@@ -2409,6 +2409,38 @@ static bool create_embedded(ce_txn *txn, schema *loaded, ce_table_key target, ce
     return ok;
 }
 
+/* Refuses a parent that would put a new embedded object deeper than
+ * MAX_NESTING levels below its top-level object: deleting deeper ones
+ * would fail as damage (delete_object's guard against cycles). The parent
+ * of an embedded object is the origin of its one backlink. */
+static bool check_embedding_depth(ce_txn *txn, schema *loaded, ce_table_key key, ce_object_key object)
+{
+    ce_space *space = db_txn_space(txn);
+    for (unsigned embedded_levels = 0; loaded->tables[key].flags & TABLE_EMBEDDED;) {
+        if (++embedded_levels >= MAX_NESTING)
+            return ce_fail(CE_ERR_INVALID_ARGUMENT, "embedded objects nest at most %d levels deep ('%s')", MAX_NESTING,
+                           loaded->tables[key].name);
+        const schema_table *table = &loaded->tables[key];
+        bool found = false;
+        for (size_t c = 0; c < table->property_count && !found; c++) {
+            const schema_property *property = &table->properties[c];
+            ce_value stored, origin;
+            size_t count;
+            if (!property_is_live(property) || !(property->flags & PROPERTY_BACKLINK)) continue;
+            if (!read_stored(txn, loaded, key, object, c, &stored) ||
+                !collection_size(space, (ce_ref)stored.integer, CE_TYPE_INT, false, &count))
+                return false;
+            if (count == 0) continue;
+            if (!collection_get(space, (ce_ref)stored.integer, CE_TYPE_INT, false, 0, NULL, &origin)) return false;
+            key = property->link_target;
+            object = origin.integer;
+            found = true;
+        }
+        if (!found) return true; /* no parent: nothing above it */
+    }
+    return true;
+}
+
 /* The embedded table a link property or collection of links targets. */
 static bool require_embedded_target(const schema *loaded, const element_spec *spec)
 {
@@ -2430,7 +2462,7 @@ bool ce_object_create_embedded(ce_txn *txn, ce_table_key key, ce_object_key obje
     if (!holds_one_value(property)) return not_one_value(table, property);
     element_spec spec = spec_of_property(table, property);
     if (!require_embedded_target(loaded, &spec) || !table_refs_for_read(txn, key, &refs) ||
-        !require_object(txn, &refs, table, object))
+        !require_object(txn, &refs, table, object) || !check_embedding_depth(txn, loaded, key, object))
         return false;
     ce_object_key child;
     ce_value old_stored, new_stored;
@@ -3033,7 +3065,8 @@ static bool check_collection_value(const ce_collection *collection, const ce_val
     if (!find_collection(collection, &loaded, &found) || !check_element(collection->txn, loaded, &found.spec, value))
         return false;
     if ((value->type == CE_TYPE_LIST || value->type == CE_TYPE_DICTIONARY) && nesting_level(collection) >= MAX_NESTING)
-        return too_deep_to_nest();
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "property '%s.%s': collections nest at most %d levels deep",
+                       SPEC_WHERE(&found.spec), MAX_NESTING);
     return true;
 }
 
@@ -3293,6 +3326,7 @@ static bool edit_embedded(ce_collection *collection, edit_operation operation, s
         if (!ce_collection_size(collection, &count) || !check_index(index, count, operation == EDIT_LIST_INSERT))
             return false;
     }
+    if (!check_embedding_depth(collection->txn, loaded, collection->table, collection->object)) return false;
     ce_object_key child;
     if (!create_embedded(collection->txn, loaded, found.spec.link_target, &child)) return false;
     ce_value link = {.type = CE_TYPE_LINK, .link = {found.spec.link_target, child}};

@@ -83,8 +83,9 @@ static int64_t check_file(const char *path, int64_t acknowledged)
     return last;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    test_parse_variant(argc, argv);
     const char *kills_text = getenv("CE_CRASH_KILLS");
     int kills = kills_text ? atoi(kills_text) : 200;
     char *dir = test_make_dir("crash");

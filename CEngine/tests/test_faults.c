@@ -387,8 +387,9 @@ static void run_scenario(const char *base, const char *work, const scenario *s, 
     printf("faults: %s commit: %d calls, %d sync(s), %d fault cases passed\n", s->name, calls, syncs, cases);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    test_parse_variant(argc, argv);
     faulty_os = ce_os_default;
     faulty_os.pwrite = faulty_pwrite;
     faulty_os.fdatasync = faulty_fdatasync;

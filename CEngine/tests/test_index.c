@@ -762,8 +762,9 @@ static void test_destroy(ce_db *db)
     test_verify(db); /* every node freed */
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    test_parse_variant(argc, argv);
     char *dir = test_make_dir("index");
     char *path = test_path(dir, "index.realm");
     ce_db *db = test_open(path);

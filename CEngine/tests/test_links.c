@@ -261,6 +261,7 @@ static ce_db *open_db(const char *path)
     ce_db_options options;
     ce_db_options_init(&options);
     options.durability = CE_DURABILITY_UNSAFE_NO_SYNC;
+    test_set_key(&options); /* the encrypted variant */
     ce_db *db;
     CHECK(ce_db_open(path, &options, &db));
     return db;
@@ -3527,8 +3528,9 @@ static void test_schema_changes(ce_db **db, const char *path)
     ce_txn_end(txn);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    test_parse_variant(argc, argv);
     char *dir = test_make_dir("links");
     char *path = test_path(dir, "links.realm");
     ce_db *db = open_db(path);

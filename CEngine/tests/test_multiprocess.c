@@ -167,6 +167,7 @@ static int reader_process(int ready_fd)
 {
     ce_db_options options;
     ce_db_options_init(&options);
+    test_set_key(&options);
     options.read_only = true;
     ce_db *db;
     CHECK(ce_db_open(db_path, &options, &db));
@@ -275,8 +276,9 @@ static int writer_entry(int process_index)
     return writer_process(process_index);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    test_parse_variant(argc, argv);
     double start = now_seconds();
     char *dir = test_make_dir("multiprocess");
     char *path = test_path(dir, "shared.realm");

@@ -49,10 +49,41 @@ static inline void test_cleanup_dir(const char *dir)
     if (system(command) != 0) fprintf(stderr, "warning: could not remove %s\n", dir);
 }
 
+/* The key test_open uses: NULL (plain files) unless the test runs its
+ * encrypted variant (test_parse_variant). */
+static const uint8_t *test_key;
+
+/* A fixed 64-byte key for tests (every byte distinct). */
+static inline const uint8_t *test_fixed_key(uint8_t seed)
+{
+    static uint8_t keys[4][64];
+    uint8_t *key = keys[seed % 4];
+    for (int i = 0; i < 64; i++) key[i] = (uint8_t)(seed * 67 + i * 13 + 1);
+    return key;
+}
+
+/* `--encrypted` on the command line: test_open opens every file with a key
+ * (ctest runs such tests twice, plain and encrypted). */
+static inline void test_parse_variant(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--encrypted") == 0) {
+        test_key = test_fixed_key(1);
+        printf("(encrypted variant)\n");
+    }
+}
+
+static inline void test_set_key(ce_db_options *options)
+{
+    if (!test_key) return;
+    options->encryption_key = test_key;
+    options->encryption_key_size = 64;
+}
+
 static inline ce_db *test_open(const char *path)
 {
     ce_db_options options;
     ce_db_options_init(&options);
+    test_set_key(&options);
     ce_db *db;
     CHECK(ce_db_open(path, &options, &db));
     return db;

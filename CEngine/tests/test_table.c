@@ -836,8 +836,62 @@ static void test_backlink_slots_may_be_left_out(ce_db *db)
     CHECK(ce_db_verify(db, NULL));
 }
 
-int main(void)
+/* The deepest nesting the API allows commits, verifies and deletes:
+ * mixed lists 100 levels deep (the node layer once refused trees deeper
+ * than 64 nodes, about 30 levels: such a transaction could not commit), a
+ * chain of 100 embedded objects (deleting a deeper one failed as damage).
+ * One level more is refused. */
+static void test_nesting_limits(ce_db *db)
 {
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    ce_table_key doc, tag, root, node;
+    ce_column_key any, head, next;
+    ce_object_key document, target, parent, child;
+    CHECK(ce_table_add(txn, "NestedDoc", &doc) && ce_table_add(txn, "NestedTag", &tag));
+    ce_property_info mixed = {.name = "any", .type = CE_TYPE_MIXED};
+    CHECK(ce_property_add(txn, doc, &mixed, &any));
+    CHECK(ce_object_create(txn, doc, NULL, &document) && ce_object_create(txn, tag, NULL, &target));
+    ce_value list = {.type = CE_TYPE_LIST}, first = {.type = CE_TYPE_INT, .integer = 0};
+    ce_value link = {.type = CE_TYPE_LINK, .link = {tag, target}};
+    CHECK(ce_object_set(txn, doc, document, any, &list));
+    ce_collection *level;
+    CHECK(ce_collection_open_mixed(txn, doc, document, any, &level));
+    for (int depth = 1; depth < 100; depth++) {
+        ce_collection *inner;
+        CHECK(ce_list_insert(level, 0, &list) && ce_collection_open_nested(level, &first, &inner));
+        ce_collection_close(level);
+        level = inner;
+    }
+    expect_error(ce_list_insert(level, 0, &list), CE_ERR_INVALID_ARGUMENT, "'NestedDoc.any'");
+    CHECK(ce_list_insert(level, 0, &link));
+    ce_collection_close(level);
+
+    CHECK(ce_table_add(txn, "NestedRoot", &root) && ce_table_add_embedded(txn, "NestedNode", &node));
+    ce_property_info head_info = {.name = "head", .type = CE_TYPE_LINK, .nullable = true, .link_target = node};
+    ce_property_info next_info = {.name = "next", .type = CE_TYPE_LINK, .nullable = true, .link_target = node};
+    CHECK(ce_property_add(txn, root, &head_info, &head) && ce_property_add(txn, node, &next_info, &next));
+    CHECK(ce_object_create(txn, root, NULL, &parent) && ce_object_create_embedded(txn, root, parent, head, &child));
+    for (int depth = 2; depth <= 100; depth++) CHECK(ce_object_create_embedded(txn, node, child, next, &child));
+    expect_error(ce_object_create_embedded(txn, node, child, next, &child), CE_ERR_INVALID_ARGUMENT, "100 levels");
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_db_verify(db, NULL));
+
+    CHECK(ce_txn_begin_write(db, &txn));
+    size_t count;
+    CHECK(ce_object_backlink_total(txn, tag, target, &count) && count == 1);
+    CHECK(ce_object_delete(txn, tag, target)); /* reaches the link 100 levels down */
+    CHECK(ce_object_delete(txn, root, parent));
+    CHECK(ce_object_count(txn, node, &count) && count == 0);
+    ce_value null = {.type = CE_TYPE_NULL};
+    CHECK(ce_object_set(txn, doc, document, any, &null)); /* frees the 100 levels */
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_db_verify(db, NULL));
+}
+
+int main(int argc, char **argv)
+{
+    test_parse_variant(argc, argv);
     char *dir = test_make_dir("table");
     char *path = test_path(dir, "table.realm");
     ce_db *db = test_open(path);
@@ -852,6 +906,7 @@ int main(void)
     test_malformed_timestamp(db);
     test_buffered_creation(db);
     test_backlink_slots_may_be_left_out(db);
+    test_nesting_limits(db);
     CHECK(ce_db_close(db));
     char *types_path = test_path(dir, "types.realm");
     test_every_type(types_path);

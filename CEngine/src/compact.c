@@ -1,0 +1,249 @@
+/*
+ * compact.c — copies: writeCopy and compaction (see compact.h).
+ *
+ * The copy walks the version depth first and writes each node after its
+ * children (post-order), so that a parent's refs are known when it is
+ * written: the new file is one run of nodes from the header on, a subtree's
+ * nodes next to each other, the top node last. Nodes without children are
+ * copied byte for byte; a node with children is re-packed at the smallest
+ * width that holds its new refs (a ref may need more or fewer bits than
+ * before). A node met twice (a shared child or a cycle: damage) stops the
+ * copy with CE_ERR_CORRUPT, as ce_db_verify would.
+ *
+ * A node's elements are copied into memory of the copy's own before its
+ * children are visited: in an encrypted file the decrypted page a node lies
+ * in may be evicted once the walk has moved on (see db_txn_release_pages).
+ */
+#include "compact.h"
+#include "crypt.h"
+#include "error.h"
+#include "node.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_COPY_DEPTH 64           /* as ce_db_verify's walk */
+#define PROGRESS_INTERVAL (1u << 20) /* bytes between progress reports */
+
+typedef struct copier {
+    const ce_space *space;
+    ce_txn *txn;
+    db_file_writer *writer;
+    const ce_copy_options *options;
+    uint64_t done, total, next_report;
+    ce_ref *seen; /* open-addressing set of the refs copied so far */
+    size_t seen_count, seen_capacity;
+} copier;
+
+void ce_copy_options_init(ce_copy_options *options) { memset(options, 0, sizeof *options); }
+
+static size_t seen_slot(ce_ref ref, size_t capacity)
+{
+    return (size_t)((ref >> 3) * 0x9E3779B97F4A7C15ull) & (capacity - 1);
+}
+
+static bool mark_seen(copier *c, ce_ref ref)
+{
+    if (2 * (c->seen_count + 1) > c->seen_capacity) {
+        size_t capacity = c->seen_capacity ? 2 * c->seen_capacity : 4096;
+        ce_ref *table = calloc(capacity, sizeof *table);
+        if (!table) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory copying");
+        for (size_t i = 0; i < c->seen_capacity; i++) {
+            if (!c->seen[i]) continue;
+            size_t slot = seen_slot(c->seen[i], capacity);
+            while (table[slot]) slot = (slot + 1) & (capacity - 1);
+            table[slot] = c->seen[i];
+        }
+        free(c->seen);
+        c->seen = table;
+        c->seen_capacity = capacity;
+    }
+    size_t slot = seen_slot(ref, c->seen_capacity);
+    while (c->seen[slot]) {
+        if (c->seen[slot] == ref)
+            return ce_fail(CE_ERR_CORRUPT, "invalid database: the node at offset %llu is referenced twice",
+                           (unsigned long long)ref);
+        slot = (slot + 1) & (c->seen_capacity - 1);
+    }
+    c->seen[slot] = ref;
+    c->seen_count++;
+    return true;
+}
+
+static void report(copier *c)
+{
+    if (c->done < c->next_report) return;
+    c->next_report = c->done + PROGRESS_INTERVAL;
+    /* No pointer into the file is held here (every node's elements were
+     * copied out): the pages read so far may leave an encrypted file's
+     * cache, so that a copy of a file larger than the cache stays within
+     * it. */
+    db_txn_release_pages(c->txn);
+    if (c->options && c->options->progress)
+        c->options->progress(c->options->progress_context, c->done < c->total ? c->done : c->total, c->total);
+}
+
+/* The smallest width that holds every value (the rule of node_finalize_tree:
+ * widths below 8 hold only non-negative values). */
+static uint8_t width_for_values(const int64_t *values, size_t count)
+{
+    uint8_t width = 0;
+    for (size_t i = 0; i < count; i++) {
+        uint8_t needed = node_width_for(values[i]);
+        if (values[i] < 0 && needed < 8) needed = 8;
+        if (needed > width) width = needed;
+    }
+    return width;
+}
+
+static bool copy_node(copier *c, ce_ref ref, unsigned depth, ce_ref *out_ref)
+{
+    if (depth > MAX_COPY_DEPTH)
+        return ce_fail(CE_ERR_CORRUPT, "invalid database: tree deeper than %d at offset %llu", MAX_COPY_DEPTH,
+                       (unsigned long long)ref);
+    if (ref_is_temporary(ref))
+        return ce_fail(CE_ERR_CORRUPT, "invalid database: a committed node holds a bad ref (%llx)",
+                       (unsigned long long)ref);
+    ce_node node;
+    if (!mark_seen(c, ref) || !node_read(c->space, ref, &node)) return false;
+    size_t size = (size_t)node_size(&node);
+    c->done += size;
+    uint8_t *target;
+    if (!(node.flags & NODE_HAS_REFS) || node.width == 0) {
+        /* No children: the node as it is. */
+        if (!db_file_writer_reserve(c->writer, size, out_ref, &target)) return false;
+        memcpy(target, node_start(&node), size);
+        report(c);
+        return true;
+    }
+    uint8_t flags = node.flags;
+    size_t count = node.count;
+    int64_t *values = malloc((count ? count : 1) * sizeof *values);
+    if (!values) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory copying the node at offset %llu",
+                                (unsigned long long)ref);
+    for (size_t i = 0; i < count; i++) values[i] = node_get(&node, i);
+    bool ok = true;
+    for (size_t i = 0; ok && i < count; i++) {
+        if (!node_value_is_ref(values[i])) continue;
+        ce_ref child;
+        ok = copy_node(c, (ce_ref)values[i], depth + 1, &child);
+        values[i] = (int64_t)child;
+    }
+    if (ok) {
+        uint8_t width = width_for_values(values, count);
+        size_t new_size = (size_t)node_size_for(width, count);
+        ok = db_file_writer_reserve(c->writer, new_size, out_ref, &target);
+        if (ok) {
+            memset(target, 0, new_size);
+            node_encode_header(target, flags, width, (uint32_t)count);
+            for (size_t i = 0; i < count; i++) node_encode_element(target + NODE_HEADER_SIZE, width, i, values[i]);
+            report(c);
+        }
+    }
+    free(values);
+    return ok;
+}
+
+bool compact_copy_version(ce_txn *txn, db_file_writer *writer, const ce_copy_options *options)
+{
+    db_space_usage usage;
+    if (!db_txn_space_usage(txn, &usage)) return false;
+    copier c = {.space = db_txn_space(txn), .txn = txn, .writer = writer, .options = options,
+                .total = usage.data_bytes, .next_report = PROGRESS_INTERVAL};
+    ce_ref root = 0, history = 0;
+    bool ok = (!db_txn_root(txn) || copy_node(&c, db_txn_root(txn), 0, &root)) &&
+              (!db_txn_history(txn) || copy_node(&c, db_txn_history(txn), 0, &history)) &&
+              db_file_writer_finish(writer, ce_txn_version(txn), root, history);
+    free(c.seen);
+    if (ok && options && options->progress) options->progress(options->progress_context, c.total, c.total);
+    return ok;
+}
+
+bool ce_db_write_copy(ce_db *db, const char *path, const ce_copy_options *options)
+{
+    if (!db || !path) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_write_copy: db and path are required");
+    db_copy_encryption encryption = {NULL, false};
+    if (options && options->encryption_key) {
+        if (options->encryption_key_size != CRYPT_KEY_SIZE)
+            return ce_fail(CE_ERR_INVALID_ARGUMENT, "the encryption key must be %u bytes long (it is %zu)",
+                           CRYPT_KEY_SIZE, options->encryption_key_size);
+        encryption.key = options->encryption_key;
+    } else if (options && options->encryption_key_size != 0) {
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "encryption_key_size is %zu but encryption_key is NULL",
+                       options->encryption_key_size);
+    }
+    /* An early answer, before the work; the final rename, which never
+     * replaces, is what guarantees it. */
+    if (db_path_exists(path)) return ce_fail(CE_ERR_FILE_EXISTS, "cannot write a copy to '%s': the file exists", path);
+    /* Written beside the destination under a name of its own, so that a
+     * crash leaves no partial file at `path`. */
+    static _Atomic unsigned copy_counter;
+    size_t length = strlen(path) + 64;
+    char *temporary = malloc(length);
+    if (!temporary) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
+    db_file_writer *writer = NULL;
+    ce_txn *txn = NULL;
+    bool ok = ce_txn_begin_read(db, &txn);
+    for (int attempt = 0; ok && !writer; attempt++) {
+        snprintf(temporary, length, "%s.writecopy-%ld-%u", path, (long)getpid(), atomic_fetch_add(&copy_counter, 1));
+        ok = db_file_writer_create(db, temporary, false, &encryption, &writer);
+        /* A name left behind by an earlier process of the same pid: next. */
+        if (!ok && ce_last_error_code() == CE_ERR_FILE_EXISTS && attempt < 100) ok = true;
+    }
+    ok = ok && compact_copy_version(txn, writer, options);
+    if (txn) ce_txn_end(txn);
+    ok = ok && db_file_writer_install(writer, path);
+    if (!ok) db_file_writer_discard(writer);
+    free(temporary);
+    return ok;
+}
+
+bool ce_db_compact(ce_db *db, const ce_copy_options *options)
+{
+    if (!db) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_compact: db is required");
+    if (options && (options->encryption_key || options->encryption_key_size))
+        return ce_fail(CE_ERR_INVALID_ARGUMENT,
+                       "compaction keeps the file's encryption key; ce_db_write_copy writes a copy with another");
+    if (!db_begin_exclusive(db)) return false;
+    db_copy_encryption same = {NULL, true};
+    const char *path = ce_db_path(db);
+    size_t length = strlen(path) + 16;
+    char *temporary = malloc(length);
+    db_file_writer *writer = NULL;
+    ce_txn *txn = NULL;
+    bool ok = temporary != NULL;
+    if (!ok) ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
+    if (ok) {
+        snprintf(temporary, length, "%s.compact", path);
+        /* (A copy left there by a compaction that crashed is replaced.) */
+        ok = ce_txn_begin_read(db, &txn) && db_file_writer_create(db, temporary, true, &same, &writer) &&
+             compact_copy_version(txn, writer, options);
+    }
+    if (txn) ce_txn_end(txn);
+    if (ok) {
+        ok = db_replace_file(db, writer); /* releases the writer */
+    } else {
+        db_file_writer_discard(writer);
+    }
+    db_end_exclusive(db);
+    free(temporary);
+    return ok;
+}
+
+bool ce_db_size_info(ce_db *db, uint64_t *out_total_bytes, uint64_t *out_used_bytes)
+{
+    if (!db || !out_total_bytes || !out_used_bytes)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_size_info: arguments are required");
+    ce_txn *txn;
+    if (!ce_txn_begin_read(db, &txn)) return false;
+    db_space_usage usage;
+    bool ok = db_txn_space_usage(txn, &usage);
+    ce_txn_end(txn);
+    if (!ok) return false;
+    *out_total_bytes = usage.file_size;
+    *out_used_bytes = usage.compacted_size;
+    return true;
+}

@@ -1,0 +1,418 @@
+// Persisted.swift — the @Persisted property wrapper and the _Persistable protocol.
+//
+// How a managed property access costs one C call (DESIGN.md §9): every wrapper takes, when it is
+// initialised, a token — its position in the order an instance initialises its wrappers, counted
+// per thread and reset by ObjectBase.init. That order is the same for every instance of a class,
+// so the class's schema (discovered once) maps each token to a property, and a TableInfo maps it
+// to a column key (once per class and file). A managed get is then: the wrapper's token, an array
+// index, ce_object_get. No dictionary, no key path lookup, nothing to set up per object.
+
+import CEngine
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - Tokens
+
+/// The per-thread count of wrappers initialised since the last ObjectBase.init.
+private let tokenKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let created = pthread_key_create(&key, nil)
+    precondition(created == 0, "pthread_key_create failed")
+    return key
+}()
+
+/// The next wrapper token of this thread.
+@usableFromInline
+func nextToken() -> Int32 {
+    let current = Int(bitPattern: pthread_getspecific(tokenKey))
+    pthread_setspecific(tokenKey, UnsafeRawPointer(bitPattern: current + 1))
+    return Int32(truncatingIfNeeded: current)
+}
+
+/// Called by ObjectBase.init, which runs after every wrapper of the instance is initialised.
+func resetPersistedTokens() {
+    pthread_setspecific(tokenKey, nil)
+}
+
+// MARK: - _Persistable
+
+/// A type that a `@Persisted` property can have: the scalar types, their optionals, optional
+/// links (`Dog?`), `List`, `MutableSet`, `Map`, `LinkingObjects`, `AnyRealmValue` and
+/// `PersistableEnum` types. Internal machinery of OpenRealm: applications use the conforming types
+/// and never call these requirements.
+public protocol _Persistable {
+    /// What a property of this type stores.
+    static func _rlmShape() -> _PropertyShape
+    /// The value of a property that was never set.
+    static func _rlmDefault() -> Self
+    /// Whether a managed object keeps the value it read (collections: the same `List` each time).
+    static var _rlmCachesManagedValue: Bool { get }
+    /// Reads the property of a managed object.
+    static func _rlmGet(_ object: ObjectBase, _ column: _ManagedColumn) -> Self
+    /// Writes the property of a managed object (in a write transaction).
+    static func _rlmSet(_ object: ObjectBase, _ column: _ManagedColumn, _ value: Self)
+    /// The value for the property's slot when an unmanaged object is added (collections, and links
+    /// that must be added first, give null and are written by `_rlmAfterCreate`).
+    func _rlmCreationValue(_ arena: _CArena, _ realm: Realm) -> ce_value
+    /// Writes what `_rlmCreationValue` could not, once the object exists. `replace`: the object
+    /// existed (an update): collections are replaced rather than appended to.
+    func _rlmAfterCreate(_ object: ObjectBase, _ column: _ManagedColumn, replace: Bool)
+    /// This type from a loosely typed value (`init(value:)`, `create(_:value:)`).
+    static func _rlmFromAny(_ value: Any) -> Self?
+    /// The origin property of a `LinkingObjects` value.
+    var _rlmOriginProperty: String? { get }
+
+    // Reaching the `Persisted<Self>` wrapper of a property in an instance's memory (its offset
+    // comes from schema discovery).
+
+    /// The wrapper's token, the property's shape and options.
+    static func _rlmDescribeField(at pointer: UnsafeRawPointer)
+        -> (token: Int, shape: _PropertyShape, primaryKey: Bool, indexed: Bool, originProperty: String?)
+    /// The unmanaged wrapper's value for the new object's slot. Unless `keep` (the value is
+    /// needed by `_rlmAfterCreateField`), the wrapper forgets it: the object is about to be managed.
+    static func _rlmTakeCreationValue(at pointer: UnsafeMutableRawPointer, _ arena: _CArena, _ realm: Realm, keep: Bool) -> ce_value
+    /// Writes the parts of the unmanaged value that need the object to exist, then forgets it.
+    static func _rlmAfterCreateField(at pointer: UnsafeMutableRawPointer, _ object: ObjectBase, _ column: _ManagedColumn, replace: Bool)
+    /// The unmanaged value, boxed.
+    static func _rlmUnmanagedValue(at pointer: UnsafeMutableRawPointer) -> Any
+    /// Sets the unmanaged value from a loosely typed value; false if it has the wrong type.
+    static func _rlmSetUnmanaged(at pointer: UnsafeMutableRawPointer, _ value: Any) -> Bool
+    /// The managed value, boxed.
+    static func _rlmManagedValue(_ object: ObjectBase, _ column: _ManagedColumn) -> Any
+    /// Sets the managed value from a loosely typed value; false if it has the wrong type.
+    static func _rlmSetManaged(_ object: ObjectBase, _ column: _ManagedColumn, _ value: Any) -> Bool
+    /// The engine value of a loosely typed value (a primary key to look up); nil if it has the
+    /// wrong type.
+    static func _rlmCValue(fromAny value: Any, _ arena: _CArena, _ realm: Realm) -> ce_value?
+}
+
+extension _Persistable {
+    public static var _rlmCachesManagedValue: Bool { false }
+    public func _rlmAfterCreate(_ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {}
+    public var _rlmOriginProperty: String? { nil }
+}
+
+/// Scalars, optionals and links: one value in one column, read and written with ce_object_get/_set.
+extension _Persistable where Self: _CValueConvertible {
+    public static func _rlmShape() -> _PropertyShape { _PropertyShape(Self.self) }
+    public static func _rlmDefault() -> Self { _ceDefault() }
+    public static func _rlmFromAny(_ value: Any) -> Self? { _ceFromAny(value) }
+
+    public static func _rlmGet(_ object: ObjectBase, _ column: _ManagedColumn) -> Self {
+        let core = object._core.unsafelyUnwrapped
+        let txn = core.txn(for: object)
+        var value = ce_value()
+        guard ce_object_get(txn, object._tableKey, object._key, column.key, &value) else { engineFailure() }
+        return _ceRead(value, Realm(core))
+    }
+
+    public static func _rlmSet(_ object: ObjectBase, _ column: _ManagedColumn, _ value: Self) {
+        let core = object._core.unsafelyUnwrapped
+        let txn = core.writeTxn(for: object)
+        if let target = _ceLinkTarget, target is EmbeddedObject.Type {
+            core.setEmbedded(object, column, value as Any)
+            return
+        }
+        let arena = core.borrowArena()
+        defer { core.returnArena(arena) }
+        var cValue = value._ceValue(arena, Realm(core))
+        guard ce_object_set(txn, object._tableKey, object._key, column.key, &cValue) else {
+            engineFailure("Property '\(object._schemaInfo.className).\(object._schemaInfo.properties[column.property].name)'")
+        }
+    }
+
+    public func _rlmCreationValue(_ arena: _CArena, _ realm: Realm) -> ce_value {
+        // Links to unmanaged or embedded objects are written once the object exists (a cycle of
+        // new objects then needs no special case).
+        if Self._ceLinkTarget != nil, let object = self as Any as? ObjectBase, !object.isManaged(by: realm.core) {
+            return .null
+        }
+        if Self._ceLinkTarget != nil, Self._ceLinkTarget is EmbeddedObject.Type { return .null }
+        return _ceValue(arena, realm)
+    }
+
+    public func _rlmAfterCreate(_ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {
+        guard let target = Self._ceLinkTarget, let linked = self as Any as? ObjectBase else { return }
+        let core = object._core.unsafelyUnwrapped
+        if target is EmbeddedObject.Type {
+            core.setEmbedded(object, column, linked)
+        } else if !linked.isManaged(by: core) {
+            Self._rlmSet(object, column, self)
+        }
+    }
+}
+
+extension Int: _Persistable {}
+extension Int8: _Persistable {}
+extension Int16: _Persistable {}
+extension Int32: _Persistable {}
+extension Int64: _Persistable {}
+extension Bool: _Persistable {}
+extension Float: _Persistable {}
+extension Double: _Persistable {}
+extension String: _Persistable {}
+extension Data: _Persistable {}
+extension Date: _Persistable {}
+extension UUID: _Persistable {}
+extension Decimal128: _Persistable {}
+extension ObjectId: _Persistable {}
+extension Optional: _Persistable where Wrapped: _CValueConvertible {}
+
+// MARK: - @Persisted
+
+/// Declares a persisted property of an `Object` or `EmbeddedObject`, as in Realm Swift.
+///
+///     class Person: Object {
+///         @Persisted(primaryKey: true) var id: Int
+///         @Persisted(indexed: true) var name: String
+///         @Persisted var age = 18
+///         @Persisted var dog: Dog?
+///         @Persisted var nicknames: List<String>
+///         @Persisted var scores: Map<String, Int>
+///     }
+///     class Dog: Object {
+///         @Persisted var name: String
+///         @Persisted(originProperty: "dog") var owners: LinkingObjects<Person>
+///     }
+///
+/// An unmanaged object keeps the values itself; once the object is managed by a Realm, each read
+/// and write goes to the database (one C call).
+@propertyWrapper
+public struct Persisted<Value: _Persistable> {
+    @usableFromInline
+    enum Storage {
+        /// Unmanaged, never set: reads give `Value._rlmDefault()`.
+        case unset
+        /// Unmanaged value.
+        case value(Value)
+        /// A managed collection, kept so that each read gives the same instance.
+        case managedCache(Value)
+    }
+
+    @usableFromInline var storage: Storage
+    @usableFromInline let token: Int32
+    @usableFromInline let options: UInt8
+
+    @usableFromInline static var primaryKeyOption: UInt8 { 1 }
+    @usableFromInline static var indexedOption: UInt8 { 2 }
+
+    /// Not available: a `@Persisted` property is reached through its object.
+    @available(*, unavailable, message: "@Persisted can only be used as a property on a Realm object")
+    public var wrappedValue: Value {
+        get { fatalError("@Persisted can only be used as a property on a Realm object") }
+        // swiftlint:disable:next unused_setter_value
+        set { fatalError("@Persisted can only be used as a property on a Realm object") }
+    }
+
+    /// A property with the type's default value (0, "", nil, an empty list...).
+    ///
+    ///     @Persisted var name: String
+    @inlinable
+    public init() {
+        token = nextToken()
+        storage = .unset
+        options = 0
+    }
+
+    /// A property with a default value.
+    ///
+    ///     @Persisted var age = 18
+    @inlinable
+    public init(wrappedValue value: Value) {
+        token = nextToken()
+        storage = .value(value)
+        options = 0
+    }
+
+    /// The primary key of the class (Int, String, ObjectId or UUID, optional or not): unique, and
+    /// how `object(ofType:forPrimaryKey:)` finds an object.
+    ///
+    ///     @Persisted(primaryKey: true) var id: Int
+    @inlinable
+    public init(primaryKey: Bool) {
+        token = nextToken()
+        storage = .unset
+        options = primaryKey ? Self.primaryKeyOption : 0
+    }
+
+    /// The primary key, with a default value.
+    ///
+    ///     @Persisted(primaryKey: true) var _id = ObjectId.generate()
+    @inlinable
+    public init(wrappedValue value: Value, primaryKey: Bool) {
+        token = nextToken()
+        storage = .value(value)
+        options = primaryKey ? Self.primaryKeyOption : 0
+    }
+
+    /// An indexed property: equality lookups without a scan.
+    ///
+    ///     @Persisted(indexed: true) var email: String
+    @inlinable
+    public init(indexed: Bool) {
+        token = nextToken()
+        storage = .unset
+        options = indexed ? Self.indexedOption : 0
+    }
+
+    /// An indexed property with a default value.
+    ///
+    ///     @Persisted(indexed: true) var category = "none"
+    @inlinable
+    public init(wrappedValue value: Value, indexed: Bool) {
+        token = nextToken()
+        storage = .value(value)
+        options = indexed ? Self.indexedOption : 0
+    }
+
+    /// The objects that link to this one through `originProperty` of `O`.
+    ///
+    ///     @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
+    public init<O: ObjectBase>(originProperty: String) where Value == LinkingObjects<O> {
+        token = nextToken()
+        storage = .value(LinkingObjects(fromType: O.self, property: originProperty))
+        options = 0
+    }
+
+    /// The value of an unmanaged wrapper (its default stored on first read, so that a collection
+    /// read twice is the same instance).
+    @inlinable
+    mutating func unmanagedValue() -> Value {
+        switch storage {
+        case .value(let value), .managedCache(let value): return value
+        case .unset:
+            let value = Value._rlmDefault()
+            storage = .value(value)
+            return value
+        }
+    }
+
+    /// Routes a property access to the object: its own value while unmanaged, the database once
+    /// managed. Inlinable, so that it is specialised for each model class and property type.
+    @inlinable
+    public static subscript<EnclosingSelf: ObjectBase>(
+        _enclosingInstance observed: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
+    ) -> Value {
+        get {
+            guard let table = observed._table else {
+                return observed[keyPath: storageKeyPath].unmanagedValue()
+            }
+            if Value._rlmCachesManagedValue {
+                if case .managedCache(let value) = observed[keyPath: storageKeyPath].storage { return value }
+                let value = Value._rlmGet(observed, table.columnsByToken[Int(observed[keyPath: storageKeyPath].token)])
+                observed[keyPath: storageKeyPath].storage = .managedCache(value)
+                return value
+            }
+            return Value._rlmGet(observed, table.columnsByToken[Int(observed[keyPath: storageKeyPath].token)])
+        }
+        set {
+            guard let table = observed._table else {
+                observed[keyPath: storageKeyPath].storage = .value(newValue)
+                return
+            }
+            let column = table.columnsByToken[Int(observed[keyPath: storageKeyPath].token)]
+            if table.primaryKeyProperty == column.property {
+                observed._primaryKeyChanged()
+            }
+            Value._rlmSet(observed, column, newValue)
+        }
+    }
+}
+
+// MARK: - Reaching a wrapper by its offset
+
+/// `Persisted<Value>` seen without its Value, for schema discovery.
+protocol _PersistedWrapper {
+    static var valueType: any _Persistable.Type { get }
+}
+
+extension Persisted: _PersistedWrapper {
+    static var valueType: any _Persistable.Type { Value.self }
+}
+
+/// What schema discovery, `add` and `init(value:)` need of a wrapper in an instance's memory.
+/// They are requirements of `_Persistable` (rather than of `Persisted`) so that each concrete
+/// type's witness is specialised: `add` calls them through the property's value type, with no
+/// generic metadata to look up per call.
+extension _Persistable {
+    private static func wrapper(_ pointer: UnsafeRawPointer) -> UnsafePointer<Persisted<Self>> {
+        pointer.assumingMemoryBound(to: Persisted<Self>.self)
+    }
+
+    private static func wrapper(_ pointer: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Persisted<Self>> {
+        pointer.assumingMemoryBound(to: Persisted<Self>.self)
+    }
+
+    public static func _rlmDescribeField(at pointer: UnsafeRawPointer)
+        -> (token: Int, shape: _PropertyShape, primaryKey: Bool, indexed: Bool, originProperty: String?)
+    {
+        let field = wrapper(pointer).pointee
+        var origin: String?
+        if case .value(let value) = field.storage { origin = value._rlmOriginProperty }
+        return (Int(field.token), _rlmShape(), field.options & Persisted<Self>.primaryKeyOption != 0,
+                field.options & Persisted<Self>.indexedOption != 0, origin)
+    }
+
+    public static func _rlmTakeCreationValue(at pointer: UnsafeMutableRawPointer, _ arena: _CArena, _ realm: Realm, keep: Bool) -> ce_value {
+        let field = wrapper(pointer)
+        let value: Self
+        switch field.pointee.storage {
+        case .value(let stored), .managedCache(let stored): value = stored
+        case .unset:
+            if keep { value = field.pointee.unmanagedValue() } else { value = _rlmDefault() }
+        }
+        if !keep { field.pointee.storage = .unset }
+        return value._rlmCreationValue(arena, realm)
+    }
+
+    public static func _rlmAfterCreateField(at pointer: UnsafeMutableRawPointer, _ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {
+        let value = wrapper(pointer).pointee.unmanagedValue()
+        wrapper(pointer).pointee.storage = .unset
+        value._rlmAfterCreate(object, column, replace: replace)
+    }
+
+    public static func _rlmUnmanagedValue(at pointer: UnsafeMutableRawPointer) -> Any {
+        wrapper(pointer).pointee.unmanagedValue()
+    }
+
+    public static func _rlmSetUnmanaged(at pointer: UnsafeMutableRawPointer, _ value: Any) -> Bool {
+        if _rlmCachesManagedValue, let collection = wrapper(pointer).pointee.unmanagedValue() as? _AssignableCollection {
+            return collection._assign(from: value)
+        }
+        guard let converted = _rlmFromAny(value) else { return false }
+        wrapper(pointer).pointee.storage = .value(converted)
+        return true
+    }
+
+    public static func _rlmManagedValue(_ object: ObjectBase, _ column: _ManagedColumn) -> Any {
+        _rlmGet(object, column)
+    }
+
+    public static func _rlmSetManaged(_ object: ObjectBase, _ column: _ManagedColumn, _ value: Any) -> Bool {
+        if _rlmCachesManagedValue, let collection = _rlmGet(object, column) as? _AssignableCollection {
+            return collection._assign(from: value)
+        }
+        guard let converted = _rlmFromAny(value) else { return false }
+        _rlmSet(object, column, converted)
+        return true
+    }
+
+    public static func _rlmCValue(fromAny value: Any, _ arena: _CArena, _ realm: Realm) -> ce_value? {
+        guard let converted = _rlmFromAny(value) else { return nil }
+        return converted._rlmCreationValue(arena, realm)
+    }
+}
+
+/// Collections that `init(value:)` and `subscript(key:)` fill from an array or a dictionary.
+protocol _AssignableCollection: AnyObject {
+    func _assign(from value: Any) -> Bool
+}

@@ -1,0 +1,748 @@
+// RealmCore.swift — the state behind a Realm instance: its database handle, its transaction, the
+// tables of its model classes; opening (schema check and update), adding, deleting.
+
+import CEngine
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One open database per file (or in-memory identifier) and mode in the process, shared by the
+/// Realm instances of every thread; closed when the last one goes away.
+private struct WeakEngine: Sendable {
+    weak var engine: StorageEngine?
+}
+
+private let openEngines = Mutex<[String: WeakEngine]>([:])
+
+/// The per-thread cache of Realm instances: one per configuration and thread while in use.
+private final class ThreadRealms {
+    var realms: [String: WeakCore] = [:]
+
+    struct WeakCore {
+        weak var core: RealmCore?
+    }
+}
+
+private let threadRealmsKey = "io.openrealm.threadRealms"
+
+/// The state of one Realm instance (a `Realm` is a handle on it). Confined to its thread.
+final class RealmCore {
+    let configuration: Realm.Configuration
+    let engine: StorageEngine
+    private let thread: pthread_t
+
+    /// The current transaction: a read transaction pinning a version, or the write transaction.
+    private(set) var txn: OpaquePointer?
+    private(set) var isInWriteTransaction = false
+    /// Incremented by `invalidate()`: objects bound before are invalidated.
+    private(set) var epoch: UInt64 = 0
+
+    /// Incremented whenever the transaction ends or advances: collection handles opened before
+    /// are closed and must be reopened.
+    private(set) var collectionGeneration: UInt64 = 0
+    private var openCollections: [OpaquePointer] = []
+
+    /// The tables of model classes, resolved once per class.
+    private var tables: [ObjectIdentifier: TableInfo] = [:]
+    private var tablesByKey: [ce_table_key: TableInfo] = [:]
+    /// With `objectTypes`: the classes the Realm may hold (their links included).
+    private let allowedClasses: Set<ObjectIdentifier>?
+
+    /// The update policy of the `add` in progress (linked objects are added with it).
+    private var addPolicy: ce_update_policy = CE_UPDATE_ERROR
+
+    /// Reused by `add` (not by an add nested in another): the bytes of the new object's strings
+    /// and its values.
+    private let scratchArena = _CArena()
+    private var scratchArenaInUse = false
+    private var scratchValues: [ce_value] = []
+    private var scratchValuesInUse = false
+
+    /// An arena for one write: the reused one, or a new one while the reused one is lent out
+    /// (a write that adds a linked object nests). Give it back with `returnArena`.
+    func borrowArena() -> _CArena {
+        if scratchArenaInUse { return _CArena() }
+        scratchArenaInUse = true
+        return scratchArena
+    }
+
+    func returnArena(_ arena: _CArena) {
+        guard arena === scratchArena else { return }
+        arena.reset()
+        scratchArenaInUse = false
+    }
+
+    /// The table looked up last (adding many objects of one class looks up the same one).
+    private var lastTable: TableInfo?
+
+    // MARK: Opening
+
+    /// The Realm instance of this thread for `configuration`: the cached one, or a new one.
+    static func instance(for configuration: Realm.Configuration) throws(Realm.Error) -> RealmCore {
+        let key = configuration.storageKey
+        let cache: ThreadRealms
+        if let existing = Thread.current.threadDictionary[threadRealmsKey] as? ThreadRealms {
+            cache = existing
+        } else {
+            cache = ThreadRealms()
+            Thread.current.threadDictionary[threadRealmsKey] = cache
+        }
+        if let core = cache.realms[key]?.core {
+            if core.configuration.readOnly != configuration.readOnly {
+                throw Realm.Error(code: .fail, message: "Realm at path '\(core.engine.path)' already opened with different read permissions.")
+            }
+            if core.configuration.schemaVersion != configuration.schemaVersion {
+                throw Realm.Error(code: .fail, message: "Realm at path '\(core.engine.path)' already opened with different schema version.")
+            }
+            return core
+        }
+        let core = try RealmCore(configuration: configuration)
+        cache.realms[key] = ThreadRealms.WeakCore(core: core)
+        return core
+    }
+
+    private init(configuration: Realm.Configuration) throws(Realm.Error) {
+        if configuration.encryptionKey != nil {
+            throw Realm.Error(code: .fail, message:
+                "Encryption is not available yet: OpenRealm's encryption is being built in the storage engine. Open the Realm without an encryptionKey for now.")
+        }
+        if configuration.shouldCompactOnLaunch != nil {
+            throw Realm.Error(code: .fail, message:
+                "Compaction is not available yet: OpenRealm's compaction is being built in the storage engine. Open the Realm without shouldCompactOnLaunch for now.")
+        }
+        if configuration.readOnly && configuration.inMemoryIdentifier != nil {
+            throw Realm.Error(code: .fail, message: "Realm cannot be both read-only and in-memory.")
+        }
+        self.configuration = configuration
+        self.thread = pthread_self()
+        var allowed: Set<ObjectIdentifier>?
+        var modelClasses: [ObjectSchemaInfo]
+        if let types = configuration.objectTypes {
+            modelClasses = RealmCore.closure(types.map(ObjectSchemaInfo.of))
+            allowed = Set(modelClasses.map { ObjectIdentifier($0.objectClass) })
+        } else {
+            // Every class used so far whose name no other class has (nested types may share
+            // one); the others are checked when first used. Tables are created on first use.
+            let known = RealmCore.closure(ObjectSchemaInfo.known)
+            let names = Dictionary(grouping: known, by: \.className)
+            modelClasses = known.filter { names[$0.className]?.count == 1 }
+        }
+        allowedClasses = allowed
+        var engine: StorageEngine? = try RealmCore.openEngine(configuration)
+        do {
+            try RealmCore.prepareSchema(engine!, modelClasses, createMissing: allowed != nil, configuration)
+        } catch let error where error.code == .schemaMismatch && configuration.deleteRealmIfMigrationNeeded
+            && configuration.inMemoryIdentifier == nil && !configuration.readOnly
+        {
+            // Start again with an empty file, closed first; not while another Realm of this
+            // process has it open (its handle would go on with a deleted file).
+            let path = engine!.path
+            engine = nil
+            if RealmCore.isOpen(configuration) { throw error }
+            engine = try RealmCore.reopenEmpty(path: path, configuration)
+            try RealmCore.prepareSchema(engine!, modelClasses, createMissing: allowed != nil, configuration)
+        }
+        self.engine = engine!
+    }
+
+    /// Whether a Realm of `configuration`'s file is open in this process (on any thread).
+    static func isOpen(_ configuration: Realm.Configuration) -> Bool {
+        openEngines.withLock { engines in
+            [configuration.storageKey, configuration.storageKey + "#ro"].contains { engines[$0]?.engine != nil }
+        }
+    }
+
+    private static func openEngine(_ configuration: Realm.Configuration) throws(Realm.Error) -> StorageEngine {
+        let key = configuration.storageKey + (configuration.readOnly ? "#ro" : "")
+        if let engine = openEngines.withLock({ $0[key]?.engine }) { return engine }
+        let engine: StorageEngine
+        let maxVersions = UInt64(configuration.maximumNumberOfActiveVersions ?? 0)
+        do {
+            if let identifier = configuration.inMemoryIdentifier {
+                engine = try StorageEngine(inMemoryIdentifier: identifier, maxActiveVersions: maxVersions)
+            } else {
+                let url = configuration.fileURL ?? Realm.Configuration.defaultFileURL
+                engine = try StorageEngine(path: url.path, options: .init(
+                    readOnly: configuration.readOnly, createIfMissing: !configuration.readOnly,
+                    durability: .full, maxActiveVersions: maxVersions))
+            }
+        } catch {
+            throw Realm.Error(error, fileURL: configuration.fileURL)
+        }
+        openEngines.withLock { $0[key] = WeakEngine(engine: engine) }
+        return engine
+    }
+
+    /// Deletes the file at `path` (it must not be open elsewhere) and opens it anew.
+    private static func reopenEmpty(path: String, _ configuration: Realm.Configuration) throws(Realm.Error) -> StorageEngine {
+        let key = configuration.storageKey
+        openEngines.withLock { _ = $0.removeValue(forKey: key) }
+        // The previous engine was released by the caller; make sure it is gone from the registry.
+        try? FileManager.default.removeItem(atPath: path)
+        try? FileManager.default.removeItem(atPath: path + ".lock")
+        return try openEngine(configuration)
+    }
+
+    /// `classes` with every class they link to, or that links to them through LinkingObjects.
+    static func closure(_ classes: [ObjectSchemaInfo]) -> [ObjectSchemaInfo] {
+        var seen = Set<ObjectIdentifier>()
+        var result: [ObjectSchemaInfo] = []
+        var pending = classes
+        while let info = pending.popLast() {
+            guard seen.insert(ObjectIdentifier(info.objectClass)).inserted else { continue }
+            result.append(info)
+            pending.append(contentsOf: info.linkedClasses.map(ObjectSchemaInfo.of))
+        }
+        return result.sorted { $0.className < $1.className }
+    }
+
+    /// Checks the file's schema against the models and brings it up to date: throws
+    /// `.schemaMismatch` when a migration is needed, adds tables and properties otherwise.
+    private static func prepareSchema(
+        _ engine: StorageEngine, _ classes: [ObjectSchemaInfo], createMissing: Bool, _ configuration: Realm.Configuration
+    ) throws(Realm.Error) {
+        var differences: [String] = []
+        var missing: [ObjectSchemaInfo] = []
+        var fileVersion: UInt64 = 0
+        var tableCount = 0
+        do {
+            try engine.read { txn in
+                guard ce_schema_version(txn.handle, &fileVersion), ce_table_count(txn.handle, &tableCount) else {
+                    throw Realm.Error.last()
+                }
+                for info in classes {
+                    if let table = try SchemaReader.table(txn.handle, named: info.className) {
+                        differences += SchemaReader.differences(info, table)
+                    } else if createMissing {
+                        missing.append(info)
+                    }
+                }
+            }
+        } catch let error as Realm.Error {
+            throw error
+        } catch {
+            throw Realm.Error(code: .fail, message: "\(error)")
+        }
+        let isNew = tableCount == 0 && fileVersion == 0
+        if !isNew && configuration.schemaVersion < fileVersion {
+            throw Realm.Error(code: .schemaMismatch, message:
+                "Provided schema version \(configuration.schemaVersion) is less than last set version \(fileVersion).",
+                fileURL: configuration.fileURL)
+        }
+        if !differences.isEmpty && (configuration.schemaVersion == fileVersion || configuration.readOnly || configuration.deleteRealmIfMigrationNeeded) {
+            throw Realm.Error(code: .schemaMismatch, message:
+                "Migration is required due to the following errors:\n" + differences.map { "- " + $0 }.joined(separator: "\n"),
+                fileURL: configuration.fileURL)
+        }
+        let versionChanges = configuration.schemaVersion != fileVersion
+        guard !missing.isEmpty || !differences.isEmpty || versionChanges else { return }
+        if configuration.readOnly {
+            // A read-only Realm reads what the file has; classes it lacks read as empty.
+            return
+        }
+        // The migration block reads the old objects in a read transaction begun before the write:
+        // the file as it was.
+        var snapshot: OpaquePointer?
+        if configuration.migrationBlock != nil && versionChanges && !isNew {
+            guard ce_txn_begin_read(engine.handle, &snapshot) else { throw Realm.Error.last() }
+        }
+        defer { if let snapshot { ce_txn_end(snapshot) } }
+        do {
+            try engine.write { txn in
+                try createTables(txn.handle, missing)
+                if !differences.isEmpty {
+                    for info in classes where !missing.contains(where: { $0 === info }) {
+                        try migrate(txn.handle, info)
+                    }
+                }
+                if let snapshot, let block = configuration.migrationBlock {
+                    block(Migration(old: snapshot, new: txn.handle), fileVersion)
+                }
+                if versionChanges || isNew {
+                    guard ce_set_schema_version(txn.handle, configuration.schemaVersion) else { throw Realm.Error.last() }
+                }
+            }
+        } catch let error as Realm.Error {
+            throw error
+        } catch let error as EngineError {
+            throw Realm.Error(error, fileURL: configuration.fileURL)
+        } catch {
+            throw Realm.Error(code: .fail, message: "\(error)")
+        }
+    }
+
+    /// Adds the tables of `classes` (all first, then their properties: links need their target).
+    static func createTables(_ txn: OpaquePointer, _ classes: [ObjectSchemaInfo]) throws(Realm.Error) {
+        var created: [(ObjectSchemaInfo, ce_table_key)] = []
+        for info in classes {
+            var key: ce_table_key = 0
+            var found = false
+            guard ce_table_find(txn, info.className, &key, &found) else { throw Realm.Error.last() }
+            if found { continue }
+            let ok = info.isEmbedded ? ce_table_add_embedded(txn, info.className, &key) : ce_table_add(txn, info.className, &key)
+            guard ok else { throw Realm.Error.last() }
+            created.append((info, key))
+        }
+        for (info, key) in created {
+            // The primary key first (the table is empty, as the engine requires).
+            let order = info.properties.indices.sorted { (info.properties[$0].isPrimaryKey ? 0 : 1) < (info.properties[$1].isPrimaryKey ? 0 : 1) }
+            for index in order where info.properties[index].isStored {
+                try addProperty(txn, key, info.properties[index])
+            }
+        }
+    }
+
+    private static func addProperty(_ txn: OpaquePointer, _ table: ce_table_key, _ property: PropertyInfo) throws(Realm.Error) {
+        var target: ce_table_key = 0
+        if let targetName = property.linkTargetName {
+            var found = false
+            guard ce_table_find(txn, targetName, &target, &found), found else {
+                throw Realm.Error(code: .schemaMismatch, message: "Property '\(property.name)' links to '\(targetName)', which has no table.")
+            }
+        }
+        var column: ce_column_key = 0
+        let ok = SchemaReader.withPropertyInfo(property, target: target) { info in ce_property_add(txn, table, &info, &column) }
+        guard ok else { throw Realm.Error(code: .schemaMismatch, message: String(cString: ce_last_error_message())) }
+    }
+
+    /// Brings an existing table in line with its class after a schema version bump: properties
+    /// removed from the model are removed, new ones added, changed ones replaced (their values
+    /// reset, as Realm's automatic migration does).
+    private static func migrate(_ txn: OpaquePointer, _ info: ObjectSchemaInfo) throws(Realm.Error) {
+        guard let table = try SchemaReader.table(txn, named: info.className) else { return }
+        let differences = SchemaReader.differences(info, table)
+        guard !differences.isEmpty else { return }
+        if differences.contains(where: { $0.hasPrefix("Primary Key") || $0.hasPrefix("Class") }) {
+            throw Realm.Error(code: .schemaMismatch, message:
+                "Migration is required due to the following errors:\n" + differences.map { "- " + $0 }.joined(separator: "\n")
+                    + "\nOpenRealm cannot change a primary key, or make a class embedded or top-level, yet.")
+        }
+        let modelNames = Set(info.properties.filter(\.isStored).map(\.name))
+        for (name, stored) in table.properties where !modelNames.contains(name) {
+            guard ce_property_remove(txn, table.key, stored.column) else { throw Realm.Error.last() }
+        }
+        for property in info.properties where property.isStored {
+            if let (column, stored) = table.properties[property.name] {
+                let same = stored.type == property.shape.type && stored.collection == property.shape.collection
+                    && (stored.type != CE_TYPE_LINK || stored.targetName == property.linkTargetName)
+                    && (stored.type == CE_TYPE_MIXED || stored.type == CE_TYPE_LINK || stored.nullable == property.shape.nullable)
+                if same { continue }
+                guard ce_property_remove(txn, table.key, column) else { throw Realm.Error.last() }
+            }
+            try addProperty(txn, table.key, property)
+        }
+    }
+
+    deinit {
+        closeCollections()
+        if let txn { ce_txn_end(txn) }
+    }
+
+    // MARK: Threads and transactions
+
+    /// Stops unless called on the thread the Realm was opened on.
+    @inline(__always)
+    func checkThread() {
+        if pthread_equal(thread, pthread_self()) == 0 {
+            throwRealmException("Realm accessed from incorrect thread.")
+        }
+    }
+
+    /// The current transaction, beginning a read transaction if there is none.
+    func currentTxn() -> OpaquePointer {
+        checkThread()
+        if let txn { return txn }
+        var raw: OpaquePointer?
+        guard ce_txn_begin_read(engine.handle, &raw), let raw else { engineFailure("Cannot begin a read transaction") }
+        txn = raw
+        return raw
+    }
+
+    /// The transaction to read a property of `object` in; stops if the object is invalidated.
+    @inline(__always)
+    func txn(for object: ObjectBase) -> OpaquePointer {
+        txn(epoch: object._epoch)
+    }
+
+    /// The transaction to read in, for something bound at `boundEpoch`.
+    @inline(__always)
+    func txn(epoch boundEpoch: UInt64) -> OpaquePointer {
+        if boundEpoch != epoch { throwRealmException(invalidatedObjectMessage) }
+        return currentTxn()
+    }
+
+    /// The write transaction, for something bound at `boundEpoch`.
+    @inline(__always)
+    func writeTxn(epoch boundEpoch: UInt64) -> OpaquePointer {
+        checkThread()
+        if boundEpoch != epoch { throwRealmException(invalidatedObjectMessage) }
+        if !isInWriteTransaction { throwRealmException(writeOutsideTransactionMessage) }
+        return txn.unsafelyUnwrapped
+    }
+
+    /// The write transaction to change `object` in; stops outside a write transaction.
+    @inline(__always)
+    func writeTxn(for object: ObjectBase) -> OpaquePointer {
+        checkWrite(object)
+        return txn.unsafelyUnwrapped
+    }
+
+    /// Stops unless a change to `object` is allowed now.
+    func checkWrite(_ object: ObjectBase) {
+        checkThread()
+        if object._epoch != epoch { throwRealmException(invalidatedObjectMessage) }
+        if !isInWriteTransaction { throwRealmException(writeOutsideTransactionMessage) }
+    }
+
+    /// Stops unless in a write transaction (adding, creating, deleting).
+    func checkInWrite() {
+        checkThread()
+        if !isInWriteTransaction {
+            throwRealmException(
+                "Can only add, remove, or create objects in a Realm in a write transaction - call beginWriteTransaction on an RLMRealm instance first.")
+        }
+    }
+
+    /// Whether the object still exists (its Realm not invalidated, its row not deleted).
+    func objectExists(_ object: ObjectBase, _ table: TableInfo) -> Bool {
+        objectExists(epoch: object._epoch, table: table, key: object._key)
+    }
+
+    /// Whether the row `key` of `table`, bound at `boundEpoch`, still exists.
+    func objectExists(epoch boundEpoch: UInt64, table: TableInfo, key: ce_object_key) -> Bool {
+        if boundEpoch != epoch { return false }
+        var exists = false
+        guard ce_object_exists(currentTxn(), table.tableKey, key, &exists) else { return false }
+        return exists
+    }
+
+    /// A collection handle, closed when the transaction ends or advances.
+    func register(_ collection: OpaquePointer) {
+        openCollections.append(collection)
+    }
+
+    private func closeCollections() {
+        for collection in openCollections { ce_collection_close(collection) }
+        openCollections.removeAll(keepingCapacity: true)
+        collectionGeneration &+= 1
+    }
+
+    private func endTransaction() {
+        closeCollections()
+        if let txn { ce_txn_end(txn) }
+        txn = nil
+        isInWriteTransaction = false
+    }
+
+    func beginWrite() throws(Realm.Error) {
+        checkThread()
+        if isInWriteTransaction { throwRealmException("The Realm is already in a write transaction") }
+        if configuration.readOnly { throwRealmException("Can't perform transactions on read-only Realms.") }
+        endTransaction()
+        var raw: OpaquePointer?
+        guard ce_txn_begin_write(engine.handle, &raw), let raw else { throw Realm.Error.last(fileURL: configuration.fileURL) }
+        txn = raw
+        isInWriteTransaction = true
+    }
+
+    func commitWrite() throws(Realm.Error) {
+        checkThread()
+        guard isInWriteTransaction, let txn else { throwRealmException("Can't commit a non-existing write transaction") }
+        closeCollections()
+        self.txn = nil
+        isInWriteTransaction = false
+        guard ce_txn_commit(txn) else { throw Realm.Error.last(fileURL: configuration.fileURL) }
+    }
+
+    func cancelWrite() {
+        checkThread()
+        guard isInWriteTransaction else { throwRealmException("Can't cancel a non-existing write transaction") }
+        endTransaction()
+        // Tables created in the cancelled transaction are gone.
+        tables.removeAll()
+        tablesByKey.removeAll()
+        lastTable = nil
+    }
+
+    /// Moves the read transaction to the latest version; whether anything changed.
+    func refresh() -> Bool {
+        checkThread()
+        guard !isInWriteTransaction, let txn else { return false }
+        let before = ce_txn_version(txn)
+        closeCollections()
+        guard ce_txn_advance(txn) else { engineFailure("Cannot refresh the Realm") }
+        return ce_txn_version(txn) != before
+    }
+
+    func invalidate() {
+        checkThread()
+        if isInWriteTransaction {
+            cancelWrite()
+        } else {
+            endTransaction()
+        }
+        epoch &+= 1
+    }
+
+    // MARK: Tables of classes
+
+    /// The table of `cls`, or nil if the file has none (yet). In a write transaction, a missing
+    /// table is created.
+    func tableInfo(for cls: ObjectBase.Type) -> TableInfo? {
+        if let lastTable, lastTable.schema.objectClass == cls { return lastTable }
+        if let known = tables[ObjectIdentifier(cls)] {
+            lastTable = known
+            return known
+        }
+        if let allowedClasses, !allowedClasses.contains(ObjectIdentifier(cls)) {
+            let name = ObjectSchemaInfo.className(of: cls)
+            throwRealmException(
+                "Object type '\(name)' is not managed by the Realm. If using a custom `objectClassNames` / `objectTypes` array in your configuration, add `\(name)` to the list of `objectClassNames` / `objectTypes`.")
+        }
+        let info = ObjectSchemaInfo.of(cls)
+        info.validateLinkingObjects()
+        let txn = currentTxn()
+        do {
+            var stored = try SchemaReader.table(txn, named: info.className)
+            if stored == nil {
+                guard isInWriteTransaction else { return nil }
+                try RealmCore.createTables(txn, RealmCore.closure([info]))
+                stored = try SchemaReader.table(txn, named: info.className)
+            }
+            guard let stored else { return nil }
+            let differences = SchemaReader.differences(info, stored)
+            if !differences.isEmpty {
+                var message = "Migration is required due to the following errors:\n" + differences.map { "- " + $0 }.joined(separator: "\n")
+                if configuration.objectTypes == nil {
+                    message += "\nList the model classes in Realm.Configuration.objectTypes: OpenRealm checks and migrates the "
+                        + "classes it knows when the Realm is opened, and a Swift program on Linux has no list of its classes."
+                }
+                throwRealmException(message)
+            }
+            let columns = info.properties.enumerated().map { index, property in
+                _ManagedColumn(key: stored.properties[property.name]?.column ?? 0, property: index)
+            }
+            let table = TableInfo(schema: info, tableKey: stored.key, columns: columns, slotCount: stored.slotCount)
+            tables[ObjectIdentifier(cls)] = table
+            tablesByKey[stored.key] = table
+            return table
+        } catch {
+            throwRealmException(error.message)
+        }
+    }
+
+    /// The table of `cls`, created if needed (in a write transaction).
+    func requireTableInfo(for cls: ObjectBase.Type) -> TableInfo {
+        guard let table = tableInfo(for: cls) else {
+            throwRealmException("Object type '\(ObjectSchemaInfo.className(of: cls))' has no table in the Realm.")
+        }
+        return table
+    }
+
+    /// The table info of a table key (a link read from a mixed value names only the table).
+    func tableInfo(forKey key: ce_table_key) -> TableInfo {
+        if let known = tablesByKey[key] { return known }
+        var cName: UnsafePointer<CChar>?
+        guard ce_table_name(currentTxn(), key, &cName), let cName else { engineFailure() }
+        let name = String(cString: cName)
+        let candidates = (configuration.objectTypes?.map(ObjectSchemaInfo.of) ?? []) + ObjectSchemaInfo.known
+        guard let info = candidates.first(where: { $0.className == name }) else {
+            throwRealmException("No model class for the objects of type '\(name)' in this program.")
+        }
+        return requireTableInfo(for: info.objectClass)
+    }
+
+    /// The classes whose tables this Realm has resolved, and those of its configuration.
+    var schemaInfos: [ObjectSchemaInfo] {
+        if let types = configuration.objectTypes { return RealmCore.closure(types.map(ObjectSchemaInfo.of)) }
+        var infos = tables.values.map(\.schema)
+        let txn = currentTxn()
+        for info in ObjectSchemaInfo.known where !infos.contains(where: { $0 === info }) {
+            if (try? SchemaReader.table(txn, named: info.className)) ?? nil != nil { infos.append(info) }
+        }
+        return infos.sorted { $0.className < $1.className }
+    }
+
+    // MARK: Objects
+
+    /// A managed accessor for the object `key` of `table`.
+    func makeObject(_ table: TableInfo, _ key: ce_object_key) -> ObjectBase {
+        // Tokens count from 0 for this instance even if a stray wrapper was made outside an object.
+        resetPersistedTokens()
+        let object = table.schema.objectClass.init()
+        object.bind(self, table, key)
+        return object
+    }
+
+    /// The accessor of a link's target, typed as `cls` (or its table's class).
+    func object(ofClass cls: ObjectBase.Type, link: ce_link) -> ObjectBase {
+        if let table = tables[ObjectIdentifier(cls)], table.tableKey == link.table {
+            return makeObject(table, link.key)
+        }
+        return makeObject(tableInfo(forKey: link.table), link.key)
+    }
+
+    /// Adds an unmanaged object (and, recursively, the unmanaged objects it links to).
+    func add(_ object: ObjectBase, policy: ce_update_policy) {
+        checkInWrite()
+        if let core = object._core {
+            if core === self {
+                if object._epoch != epoch { throwRealmException(invalidatedObjectMessage) }
+                return
+            }
+            throwRealmException("Object is already managed by another Realm. Use create instead to copy it into this Realm.")
+        }
+        if object is EmbeddedObject {
+            throwRealmException("Cannot add an embedded object to a Realm directly: assign it to a property of an object instead.")
+        }
+        let previousPolicy = addPolicy
+        addPolicy = policy
+        defer { addPolicy = previousPolicy }
+        let table = requireTableInfo(for: type(of: object))
+        let schema = table.schema
+        let realm = Realm(self)
+        // The scratch arena and values buffer, unless an outer add (of a linking object) has them.
+        let arena = borrowArena()
+        let scratchValuesFree = !scratchValuesInUse
+        var values: [ce_value] = []
+        if scratchValuesFree {
+            scratchValuesInUse = true
+            swap(&values, &scratchValues)
+        }
+        defer {
+            returnArena(arena)
+            if scratchValuesFree {
+                swap(&values, &scratchValues)
+                scratchValuesInUse = false
+            }
+        }
+        values.removeAll(keepingCapacity: true)
+        values.append(contentsOf: repeatElement(ce_value.null, count: table.slotCount))
+        let base = Unmanaged.passUnretained(object).toOpaque()
+        for field in table.creationFields {
+            values[Int(field.column.key)] = field.field._rlmTakeCreationValue(
+                at: base + field.offset, arena, realm, keep: field.needsAfterCreate)
+        }
+        var key: ce_object_key = 0
+        var created = true
+        let ok = values.withUnsafeBufferPointer { buffer in
+            if schema.primaryKey != nil {
+                return ce_object_create_or_update(txn, table.tableKey, buffer.baseAddress, buffer.count, policy, &key, &created)
+            }
+            return ce_object_create_with_values(txn, table.tableKey, buffer.baseAddress, buffer.count, &key)
+        }
+        guard ok else {
+            if ce_last_error_code() == CE_ERR_DUPLICATE_PRIMARY_KEY, let pk = schema.primaryKey {
+                let value = values[Int(table.columns[pk].key)]
+                let text = value.type == CE_TYPE_STRING ? value.stringValue : (value.isNull ? "null" : value.debugText)
+                throwRealmException(
+                    "Attempting to create an object of type '\(schema.className)' with an existing primary key value '\(text)'.")
+            }
+            engineFailure("Cannot add an object of type '\(schema.className)'")
+        }
+        object.bind(self, table, key)
+        for field in table.creationFields where field.needsAfterCreate {
+            field.field._rlmAfterCreateField(at: base + field.offset, object, field.column, replace: !created)
+        }
+        withExtendedLifetime(object) {}
+    }
+
+    /// Adds an unmanaged object that a link being written points to.
+    func addForLink(_ object: ObjectBase) {
+        add(object, policy: addPolicy)
+    }
+
+    /// Writes an embedded object (or nil) into a link property of `object`.
+    func setEmbedded(_ object: ObjectBase, _ column: _ManagedColumn, _ value: Any) {
+        let txn = writeTxn(for: object)
+        guard let embedded = unwrap(value) as? EmbeddedObject else {
+            var null = ce_value.null
+            guard ce_object_set(txn, object._tableKey, object._key, column.key, &null) else { engineFailure() }
+            return
+        }
+        if embedded._table != nil {
+            throwRealmException("Cannot set a link to an existing managed embedded object")
+        }
+        var key: ce_object_key = 0
+        guard ce_object_create_embedded(txn, object._tableKey, object._key, column.key, &key) else { engineFailure() }
+        fill(embedded, requireTableInfo(for: type(of: embedded)), key)
+    }
+
+    /// Writes the values of an unmanaged object into the existing (new, embedded) object `key`
+    /// and binds it.
+    func fill(_ object: ObjectBase, _ table: TableInfo, _ key: ce_object_key) {
+        let realm = Realm(self)
+        let arena = _CArena()
+        let base = Unmanaged.passUnretained(object).toOpaque()
+        for field in table.creationFields {
+            var value = field.field._rlmTakeCreationValue(at: base + field.offset, arena, realm, keep: field.needsAfterCreate)
+            if value.isNull && field.isCollection { continue }
+            guard ce_object_set(txn, table.tableKey, key, field.column.key, &value) else {
+                engineFailure("Property '\(table.schema.className).\(table.schema.properties[field.column.property].name)'")
+            }
+        }
+        object.bind(self, table, key)
+        for field in table.creationFields where field.needsAfterCreate {
+            field.field._rlmAfterCreateField(at: base + field.offset, object, field.column, replace: false)
+        }
+        withExtendedLifetime(object) {}
+    }
+
+    private func unwrap(_ value: Any) -> Any? {
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return value }
+        return mirror.children.first.map(\.value)
+    }
+
+    /// Deletes a managed object of this Realm.
+    func delete(_ object: ObjectBase) {
+        checkInWrite()
+        guard object._core === self, let table = object._table else {
+            throwRealmException("Can only delete an object from the Realm it belongs to.")
+        }
+        if object._epoch != epoch { throwRealmException(invalidatedObjectMessage) }
+        guard ce_object_delete(txn, table.tableKey, object._key) else { engineFailure() }
+    }
+
+    /// Deletes every object of every top-level table.
+    func deleteAll() {
+        checkInWrite()
+        let txn = currentTxn()
+        var count = 0
+        guard ce_table_count(txn, &count) else { engineFailure() }
+        for table in 0..<count {
+            var embedded = false
+            guard ce_table_is_embedded(txn, ce_table_key(table), &embedded), !embedded else { continue }
+            var objects = 0
+            guard ce_object_count(txn, ce_table_key(table), &objects) else { continue }
+            while objects > 0 {
+                var key: ce_object_key = 0
+                guard ce_object_key_at(txn, ce_table_key(table), objects - 1, &key),
+                    ce_object_delete(txn, ce_table_key(table), key)
+                else { engineFailure() }
+                objects -= 1
+            }
+        }
+    }
+
+    /// Whether no top-level table has objects.
+    var isEmpty: Bool {
+        let txn = currentTxn()
+        var count = 0
+        guard ce_table_count(txn, &count) else { engineFailure() }
+        for table in 0..<count {
+            var embedded = false
+            guard ce_table_is_embedded(txn, ce_table_key(table), &embedded), !embedded else { continue }
+            var objects = 0
+            if ce_object_count(txn, ce_table_key(table), &objects), objects > 0 { return false }
+        }
+        return true
+    }
+}

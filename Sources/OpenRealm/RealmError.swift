@@ -1,0 +1,189 @@
+// RealmError.swift — Realm.Error: the errors users catch, mapped from the engine's codes; and the
+// programmer errors that stop the program with Realm's messages.
+
+import CEngine
+import Foundation
+
+extension Realm {
+    /// An error thrown by OpenRealm for a runtime condition: a file that cannot be opened, a
+    /// schema that needs a migration, a full disk. Its `code` is one of Realm's `Code`s.
+    ///
+    /// Programmer errors (a write outside a write transaction, a nested write, modifying a
+    /// deleted object) are not thrown: they stop the program with a precondition failure and
+    /// Realm's message, as Realm's exceptions do.
+    ///
+    ///     do {
+    ///         let realm = try Realm(configuration: .init(fileURL: url, readOnly: true))
+    ///     } catch Realm.Error.fileNotFound {
+    ///         print("no such file")
+    ///     } catch let error as Realm.Error where error.code == .schemaMismatch {
+    ///         print(error.localizedDescription)   // Migration is required due to the following errors: ...
+    ///     }
+    public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
+        /// Realm's error codes (`RLMError.Code`), with Realm's numeric values.
+        ///
+        ///     error.code == .fileNotFound
+        public enum Code: Int, Sendable, Hashable {
+            /// A generic failure; the message says what failed.
+            case fail = 1
+            /// An I/O error on the file.
+            case fileAccess = 2
+            /// The operating system refused access to the file.
+            case filePermissionDenied = 3
+            /// The destination file exists already.
+            case fileExists = 4
+            /// The file does not exist (opening read-only, or a missing directory).
+            case fileNotFound = 5
+            /// The file has a format this version cannot open without an upgrade.
+            case fileFormatUpgradeRequired = 6
+            /// The lock file was made by a process that cannot share it with this one.
+            case incompatibleLockFile = 8
+            /// The file cannot be mapped into memory.
+            case addressSpaceExhausted = 9
+            /// The models differ from the file's schema, and a migration is required.
+            case schemaMismatch = 10
+            /// The operation cannot be performed on a file that is open.
+            case alreadyOpen = 12
+            /// An input value was invalid.
+            case invalidInput = 13
+            /// A write failed for lack of disk space.
+            case outOfDiskSpace = 14
+            /// Another process opened the file in a way that cannot be shared.
+            case incompatibleSession = 15
+            /// A file operation failed in a way no other code describes.
+            case fileOperationFailed = 19
+            /// The file is not a Realm database, or is damaged.
+            case invalidDatabase = 20
+        }
+
+        /// What went wrong, as a stable code: `error.code == .schemaMismatch`.
+        public let code: Code
+
+        /// The sentence describing the error, e.g. `"file not found: '/data/app.realm'"`.
+        public let message: String
+
+        /// The file the error concerns, when it concerns one.
+        ///
+        ///     error.fileURL?.lastPathComponent   // "app.realm"
+        public let fileURL: URL?
+
+        /// An error with a code and a message.
+        ///
+        ///     throw Realm.Error(code: .fail, message: "cannot do that")
+        public init(code: Code, message: String, fileURL: URL? = nil) {
+            self.code = code
+            self.message = message
+            self.fileURL = fileURL
+        }
+
+        /// The message: `print(error)`.
+        public var description: String { message }
+
+        /// The message, as `error.localizedDescription` shows it.
+        public var errorDescription: String? { message }
+
+        /// `Realm.Error.fail`, for `catch Realm.Error.fail`.
+        public static var fail: Code { .fail }
+        /// `Realm.Error.fileAccess`, for `catch Realm.Error.fileAccess`.
+        public static var fileAccess: Code { .fileAccess }
+        /// `Realm.Error.filePermissionDenied`, for `catch Realm.Error.filePermissionDenied`.
+        public static var filePermissionDenied: Code { .filePermissionDenied }
+        /// `Realm.Error.fileExists`, for `catch Realm.Error.fileExists`.
+        public static var fileExists: Code { .fileExists }
+        /// `Realm.Error.fileNotFound`, for `catch Realm.Error.fileNotFound`.
+        public static var fileNotFound: Code { .fileNotFound }
+        /// `Realm.Error.fileFormatUpgradeRequired`, for `catch Realm.Error.fileFormatUpgradeRequired`.
+        public static var fileFormatUpgradeRequired: Code { .fileFormatUpgradeRequired }
+        /// `Realm.Error.incompatibleLockFile`, for `catch Realm.Error.incompatibleLockFile`.
+        public static var incompatibleLockFile: Code { .incompatibleLockFile }
+        /// `Realm.Error.addressSpaceExhausted`, for `catch Realm.Error.addressSpaceExhausted`.
+        public static var addressSpaceExhausted: Code { .addressSpaceExhausted }
+        /// `Realm.Error.schemaMismatch`, for `catch Realm.Error.schemaMismatch`.
+        public static var schemaMismatch: Code { .schemaMismatch }
+        /// `Realm.Error.alreadyOpen`, for `catch Realm.Error.alreadyOpen`.
+        public static var alreadyOpen: Code { .alreadyOpen }
+        /// `Realm.Error.invalidInput`, for `catch Realm.Error.invalidInput`.
+        public static var invalidInput: Code { .invalidInput }
+        /// `Realm.Error.outOfDiskSpace`, for `catch Realm.Error.outOfDiskSpace`.
+        public static var outOfDiskSpace: Code { .outOfDiskSpace }
+        /// `Realm.Error.incompatibleSession`, for `catch Realm.Error.incompatibleSession`.
+        public static var incompatibleSession: Code { .incompatibleSession }
+        /// `Realm.Error.fileOperationFailed`, for `catch Realm.Error.fileOperationFailed`.
+        public static var fileOperationFailed: Code { .fileOperationFailed }
+        /// `Realm.Error.invalidDatabase`, for `catch Realm.Error.invalidDatabase`.
+        public static var invalidDatabase: Code { .invalidDatabase }
+
+        /// The Realm code of an engine code.
+        static func code(for engineCode: ce_error_code) -> Code {
+            switch engineCode {
+            case CE_ERR_FILE_ACCESS, CE_ERR_READ_ONLY: .fileAccess
+            case CE_ERR_FILE_PERMISSION_DENIED: .filePermissionDenied
+            case CE_ERR_FILE_EXISTS: .fileExists
+            case CE_ERR_FILE_NOT_FOUND: .fileNotFound
+            case CE_ERR_INCOMPATIBLE_LOCK_FILE: .incompatibleLockFile
+            case CE_ERR_FILE_FORMAT_UPGRADE_REQUIRED: .fileFormatUpgradeRequired
+            case CE_ERR_ADDRESS_SPACE_EXHAUSTED: .addressSpaceExhausted
+            case CE_ERR_SCHEMA_MISMATCH: .schemaMismatch
+            case CE_ERR_INCOMPATIBLE_SESSION: .incompatibleSession
+            case CE_ERR_OUT_OF_DISK_SPACE: .outOfDiskSpace
+            case CE_ERR_INVALID_DATABASE, CE_ERR_CORRUPT: .invalidDatabase
+            case CE_ERR_ALREADY_OPEN: .alreadyOpen
+            case CE_ERR_INVALID_ARGUMENT: .invalidInput
+            default: .fail
+            }
+        }
+
+        /// The engine's last error on this thread as a Realm.Error.
+        static func last(fileURL: URL? = nil) -> Realm.Error {
+            let engine = EngineError.last()
+            return Realm.Error(code: code(for: engine.code.cValue), message: engine.message, fileURL: fileURL)
+        }
+
+        /// An engine error as a Realm.Error.
+        init(_ engine: EngineError, fileURL: URL? = nil) {
+            self.init(code: Realm.Error.code(for: engine.code.cValue), message: engine.message, fileURL: fileURL)
+        }
+    }
+}
+
+/// Matches an error against a Realm error code, so that `catch Realm.Error.fileNotFound` works.
+///
+///     catch Realm.Error.schemaMismatch { ... }
+public func ~= (code: Realm.Error.Code, error: any Swift.Error) -> Bool {
+    (error as? Realm.Error)?.code == code
+}
+
+// MARK: - Programmer errors
+
+/// Stops the program with Realm's message for a programmer error (Realm throws an exception).
+func throwRealmException(_ message: String, file: StaticString = #file, line: UInt = #line) -> Never {
+    // fatalError, not preconditionFailure: an optimised build drops a precondition's message, and
+    // Realm's messages are what users see (Realm reports these with an exception in every build).
+    fatalError(message, file: file, line: line)
+}
+
+/// Realm's message for an object that was deleted, or whose Realm was invalidated.
+let invalidatedObjectMessage = "Object has been deleted or invalidated."
+
+/// Realm's message for a change outside a write transaction.
+let writeOutsideTransactionMessage =
+    "Attempting to modify object outside of a write transaction - call beginWriteTransaction on an RLMRealm instance first."
+
+/// Stops with the message that fits the engine's last error, after a call on an object or a
+/// collection failed: a deleted object reads as Realm's "Object has been deleted or invalidated."
+func engineFailure(_ context: @autoclosure () -> String = "", file: StaticString = #file, line: UInt = #line) -> Never {
+    let code = ce_last_error_code()
+    let message = String(cString: ce_last_error_message())
+    switch code {
+    case CE_ERR_NO_SUCH_OBJECT where !message.contains("linked object"):
+        throwRealmException(invalidatedObjectMessage, file: file, line: line)
+    case CE_ERR_PRIMARY_KEY_IMMUTABLE:
+        throwRealmException("Primary key can't be changed after an object is inserted.", file: file, line: line)
+    case CE_ERR_INDEX_OUT_OF_BOUNDS:
+        let extra = context()
+        throwRealmException(extra.isEmpty ? "Index out of bounds: \(message)" : extra, file: file, line: line)
+    default:
+        let extra = context()
+        throwRealmException(extra.isEmpty ? message : "\(extra): \(message)", file: file, line: line)
+    }
+}
