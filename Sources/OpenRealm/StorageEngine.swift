@@ -114,8 +114,8 @@ package struct EngineError: Error, CustomStringConvertible, Equatable, Sendable 
 
 /// One open database file of the storage engine: an owned `ce_db` handle, closed on deinit.
 ///
-/// Only the storage core exists so far: transactions begin, commit and roll back, and the file
-/// can be verified; tables and objects arrive with the object store.
+/// The storage core as the command-line tool uses it: transactions begin, commit and roll back,
+/// and the file can be verified. Objects go through `Realm` instead.
 ///
 ///     let engine = try StorageEngine(path: "app.realm")
 ///     try engine.write { txn in /* changes */ }       // committed, durable on return

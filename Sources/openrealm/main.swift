@@ -25,7 +25,7 @@ let usage = """
       verify FILE   check the integrity of FILE: prints "ok" (exit 0) or the problem (exit 1)
       --help        print this help
 
-    storage core only: tables and objects arrive with the object store.
+    this demo shows the storage core; the Realm demo (models, queries, encryption, a compacted copy) is not written yet.
     exit status: 0 success, 1 an error from the engine, 2 a usage error.
     """
 
@@ -76,7 +76,7 @@ func demo(path: String) throws {
     print("used: \(stats.usedBytes) bytes, free: \(stats.freeBytes) bytes in \(stats.freeExtentCount) extents")
     print("nodes: \(stats.nodeCount)")
     print("verify: ok")
-    print("storage core only: tables and objects arrive with the object store")
+    print("this demo shows the storage core; the Realm demo (models, queries, encryption, a compacted copy) is not written yet")
 }
 
 /// `openrealm info FILE`
