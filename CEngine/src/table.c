@@ -80,6 +80,7 @@ typedef struct schema_table {
  * copied into `arena` (their data pointers are set when the buffer is flushed). */
 typedef struct append_buffer {
     bool active;
+    bool lost;                 /* a flush failed: objects reported created are gone, so the commit must fail */
     ce_table_key table;
     size_t count;
     ce_object_key first_key;   /* the key of the first buffered object */
@@ -2024,7 +2025,7 @@ static bool create_object(ce_txn *txn, schema *loaded, ce_table_key key, const c
 /* the commit; a rollback drops it with the rest of the transaction.        */
 /* ------------------------------------------------------------------------ */
 
-static bool flush_appends(ce_txn *txn, schema *loaded)
+static bool store_buffered_objects(ce_txn *txn, schema *loaded)
 {
     append_buffer *buffer = &loaded->append;
     if (!buffer->active) return true;
@@ -2069,6 +2070,13 @@ static bool flush_appends(ce_txn *txn, schema *loaded)
     return store_table_refs(txn, &refs);
 }
 
+static bool flush_appends(ce_txn *txn, schema *loaded)
+{
+    if (store_buffered_objects(txn, loaded)) return true;
+    loaded->append.lost = true;
+    return false;
+}
+
 static bool flush_appends_of(ce_txn *txn, ce_table_key key)
 {
     schema *loaded = db_txn_layer_state(txn);
@@ -2079,7 +2087,12 @@ static bool flush_appends_of(ce_txn *txn, ce_table_key key)
 /* The commit flushes what is buffered (db.h, db_txn_set_before_commit). */
 static bool flush_before_commit(ce_txn *txn, void *state)
 {
-    return flush_appends(txn, state);
+    schema *loaded = state;
+    if (!flush_appends(txn, loaded)) return false;
+    if (loaded->append.lost)
+        return ce_fail(CE_ERR_FAIL, "objects created in this transaction could not be stored (an earlier call failed): "
+                                    "the transaction cannot commit; roll it back");
+    return true;
 }
 
 static bool append_object(ce_txn *txn, schema *loaded, ce_table_key key, const ce_value *values,
@@ -2110,9 +2123,11 @@ static bool append_object(ce_txn *txn, schema *loaded, ce_table_key key, const c
                                     &buffer->has_last_primary_key))
                 return false;
         }
-        *buffer = (append_buffer){true, key, 0, refs.next_key, buffer->has_last_primary_key, buffer->last_primary_key,
-                                  buffer->values, buffer->arena_offsets, buffer->column_capacity, buffer->arena, 0,
-                                  buffer->arena_capacity};
+        *buffer = (append_buffer){.active = true, .lost = buffer->lost, .table = key, .count = 0,
+                                  .first_key = refs.next_key, .has_last_primary_key = buffer->has_last_primary_key,
+                                  .last_primary_key = buffer->last_primary_key, .values = buffer->values,
+                                  .arena_offsets = buffer->arena_offsets, .column_capacity = buffer->column_capacity,
+                                  .arena = buffer->arena, .arena_size = 0, .arena_capacity = buffer->arena_capacity};
         db_txn_set_before_commit(txn, flush_before_commit);
     }
     if (table->primary_key != NO_PRIMARY_KEY) {
@@ -2150,6 +2165,22 @@ static bool append_object(ce_txn *txn, schema *loaded, ce_table_key key, const c
     return buffer->count < CLUSTER_LEAF_MAX || flush_appends(txn, loaded);
 }
 
+/* A new object's values, one per column slot: each scalar property's
+ * default, null for links, mixed values and collections (NULL when out of
+ * memory; the caller frees the array). */
+static ce_value *default_values(const schema_table *table)
+{
+    ce_value *values = malloc((table->property_count + 1) * sizeof *values);
+    if (!values) return NULL;
+    for (size_t c = 0; c < table->property_count; c++) {
+        const schema_property *property = &table->properties[c];
+        values[c] = holds_one_value(property) && property->type != CE_TYPE_LINK && property->type != CE_TYPE_MIXED
+                        ? value_default(property->type, (property->flags & PROPERTY_NULLABLE) != 0)
+                        : (ce_value){.type = CE_TYPE_NULL};
+    }
+    return values;
+}
+
 bool ce_object_create(ce_txn *txn, ce_table_key key, const ce_value *primary_key, ce_object_key *out_object)
 {
     schema *loaded = NULL;
@@ -2166,14 +2197,8 @@ bool ce_object_create(ce_txn *txn, ce_table_key key, const ce_value *primary_key
                            property->name);
         if (!check_value(txn, loaded, table, property, primary_key)) return false;
     }
-    ce_value *values = malloc((table->property_count + 1) * sizeof *values);
+    ce_value *values = default_values(table);
     if (!values) return out_of_memory();
-    for (size_t c = 0; c < table->property_count; c++) {
-        const schema_property *property = &table->properties[c];
-        values[c] = holds_one_value(property) && property->type != CE_TYPE_LINK && property->type != CE_TYPE_MIXED
-                        ? value_default(property->type, (property->flags & PROPERTY_NULLABLE) != 0)
-                        : (ce_value){.type = CE_TYPE_NULL};
-    }
     if (primary_key) values[table->primary_key] = *primary_key;
     bool ok = create_object(txn, loaded, key, values, out_object);
     free(values);
@@ -2396,14 +2421,8 @@ bool ce_object_set(ce_txn *txn, ce_table_key key, ce_object_key object, ce_colum
 static bool create_embedded(ce_txn *txn, schema *loaded, ce_table_key target, ce_object_key *out_object)
 {
     const schema_table *table = &loaded->tables[target];
-    ce_value *values = malloc((table->property_count + 1) * sizeof *values);
+    ce_value *values = default_values(table);
     if (!values) return out_of_memory();
-    for (size_t c = 0; c < table->property_count; c++) {
-        const schema_property *property = &table->properties[c];
-        values[c] = holds_one_value(property) && property->type != CE_TYPE_LINK && property->type != CE_TYPE_MIXED
-                        ? value_default(property->type, (property->flags & PROPERTY_NULLABLE) != 0)
-                        : (ce_value){.type = CE_TYPE_NULL};
-    }
     bool ok = create_object(txn, loaded, target, values, out_object);
     free(values);
     return ok;
@@ -2724,6 +2743,17 @@ static bool find_top(const ce_collection *collection, schema **out_schema, found
     out->kind = kind_of_nested(value.type);
     out->spec = nested_spec(&out->spec);
     return true;
+}
+
+/* Where a found collection's elements are (a dictionary's values; the
+ * collection itself otherwise) and their column type. */
+static bool found_values(const ce_space *space, const found_collection *found, ce_ref *out_values, ce_type *out_type,
+                         bool *out_nullable)
+{
+    ce_ref keys;
+    *out_values = found->root;
+    storage_of(&found->spec, out_type, out_nullable);
+    return found->kind != CE_COLLECTION_DICTIONARY || dictionary_parts(space, found->root, &keys, out_values);
 }
 
 static bool find_collection(const ce_collection *collection, schema **out_schema, found_collection *out)
@@ -3201,12 +3231,11 @@ bool ce_collection_size(const ce_collection *collection, size_t *out_count)
     if (!out_count) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_size: out_count is required");
     if (!find_collection(collection, &loaded, &found)) return false;
     const ce_space *space = db_txn_space(collection->txn);
-    ce_ref keys, values = found.root;
-    if (found.kind == CE_COLLECTION_DICTIONARY && !dictionary_parts(space, found.root, &keys, &values)) return false;
+    ce_ref values;
     ce_type type;
     bool nullable;
-    storage_of(&found.spec, &type, &nullable);
-    return collection_size(space, values, type, nullable, out_count);
+    return found_values(space, &found, &values, &type, &nullable) &&
+           collection_size(space, values, type, nullable, out_count);
 }
 
 bool ce_collection_get(const ce_collection *collection, size_t index, ce_value *out_value)
@@ -3216,13 +3245,12 @@ bool ce_collection_get(const ce_collection *collection, size_t index, ce_value *
     if (!out_value) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_get: out_value is required");
     if (!find_collection(collection, &loaded, &found)) return false;
     const ce_space *space = db_txn_space(collection->txn);
-    ce_ref keys, values = found.root;
-    if (found.kind == CE_COLLECTION_DICTIONARY && !dictionary_parts(space, found.root, &keys, &values)) return false;
+    ce_ref values;
     ce_type type;
     bool nullable;
     ce_value stored;
-    storage_of(&found.spec, &type, &nullable);
-    return collection_get(space, values, type, nullable, index, &loaded->scratch, &stored) &&
+    return found_values(space, &found, &values, &type, &nullable) &&
+           collection_get(space, values, type, nullable, index, &loaded->scratch, &stored) &&
            decode_element(space, &found.spec, &stored, out_value);
 }
 
@@ -3243,10 +3271,9 @@ bool ce_collection_find(const ce_collection *collection, const ce_value *value, 
         return collection_lower_bound(space, found.root, type, nullable, &loaded->search_scratch, compare_element,
                                       &search, out_index, out_found);
     }
-    ce_ref keys, values = found.root;
+    ce_ref values;
     size_t count;
-    if ((found.kind == CE_COLLECTION_DICTIONARY && !dictionary_parts(space, found.root, &keys, &values)) ||
-        !collection_size(space, values, type, nullable, &count))
+    if (!found_values(space, &found, &values, &type, &nullable) || !collection_size(space, values, type, nullable, &count))
         return false;
     for (size_t i = 0; i < count; i++) {
         ce_value stored, element;
