@@ -120,28 +120,27 @@ static bool is_inner(const ce_space *space, ce_ref ref, bool *out_inner)
     return true;
 }
 
-/* The child whose keys cover `key`: the last one whose first key <= key. */
+/* The child whose keys cover `key`: the last one whose first key <= key.
+ * Keys come from a counter, so the first keys of a table that grew in order
+ * are evenly spaced: interpolation lands on the child (see node.h). */
 static size_t child_for_key(const inner_view *inner, ce_object_key key)
 {
-    size_t low = 0, high = inner->children;
-    while (high - low > 1) {
-        size_t middle = (low + high) / 2;
-        if (node_get(&inner->first_keys, middle) <= key) low = middle;
-        else high = middle;
-    }
-    return low;
+    size_t children = inner->children;
+    if (key == INT64_MAX) return children - 1;
+    size_t guess = node_guess_position(key, node_get(&inner->first_keys, 0),
+                                       node_get(&inner->first_keys, children - 1), children);
+    size_t after = node_lower_bound_near(&inner->first_keys, 1, children, key + 1, guess);
+    return after == 0 ? 0 : after - 1;
 }
 
-/* Position of the first offset >= target in a leaf (binary search). */
+/* Position of the first offset >= target in a leaf: where target lies when
+ * the leaf's keys have no gaps, else near it. */
 static size_t lower_bound(const ce_node *offsets, int64_t target)
 {
-    size_t low = 0, high = offsets->count;
-    while (low < high) {
-        size_t middle = (low + high) / 2;
-        if (node_get(offsets, middle) < target) low = middle + 1;
-        else high = middle;
-    }
-    return low;
+    size_t count = offsets->count;
+    if (count == 0) return 0;
+    size_t guess = target < 0 ? 0 : (uint64_t)target >= count ? count - 1 : (size_t)target;
+    return node_lower_bound_near(offsets, 1, count, target, guess);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -268,18 +267,31 @@ bool cluster_key_at(const ce_space *space, ce_ref root, size_t index, ce_object_
     return corrupt_cluster(root, "tree too deep");
 }
 
-bool cluster_get(const ce_space *space, ce_ref root, const cluster_schema *schema, ce_object_key key, size_t column,
-                 ce_column_scratch *scratch, ce_value *out_value)
+/* Where `key` lies in a leaf: its index, if the leaf holds it. */
+static bool leaf_index_of(const cluster_leaf *leaf, ce_object_key key, size_t *out_index)
 {
-    /* One descent, and the leaf read once. */
-    ce_ref leaf_ref = 0;
+    if (key < leaf->base_key) return false;
+    *out_index = lower_bound(&leaf->key_offsets, key - leaf->base_key);
+    return *out_index < leaf->key_offsets.count && node_get(&leaf->key_offsets, *out_index) == key - leaf->base_key;
+}
+
+bool cluster_get(const ce_space *space, ce_ref root, const cluster_schema *schema, ce_object_key key, size_t column,
+                 ce_column_scratch *scratch, ce_ref *leaf_hint, ce_value *out_value)
+{
     cluster_leaf leaf;
-    if (!descend_to_leaf(space, root, key, &leaf_ref, &leaf.slots) ||
-        !check_leaf(space, leaf_ref, schema->column_count, &leaf))
-        return false;
-    size_t index = key >= leaf.base_key ? lower_bound(&leaf.key_offsets, key - leaf.base_key) : 0;
-    if (key < leaf.base_key || index >= leaf.key_offsets.count || node_get(&leaf.key_offsets, index) != key - leaf.base_key)
-        return ce_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
+    size_t index;
+    bool hinted = leaf_hint && *leaf_hint && read_leaf(space, *leaf_hint, schema->column_count, &leaf) &&
+                  leaf_index_of(&leaf, key, &index);
+    if (!hinted) {
+        /* One descent, and the leaf read once. */
+        ce_ref leaf_ref = 0;
+        if (!descend_to_leaf(space, root, key, &leaf_ref, &leaf.slots) ||
+            !check_leaf(space, leaf_ref, schema->column_count, &leaf))
+            return false;
+        if (!leaf_index_of(&leaf, key, &index))
+            return ce_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
+        if (leaf_hint) *leaf_hint = leaf_ref;
+    }
     const cluster_column *spec = &schema->columns[column];
     return column_get(space, cluster_leaf_column(&leaf, column), spec->type, spec->nullable, index, scratch,
                       out_value);
