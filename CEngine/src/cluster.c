@@ -63,18 +63,23 @@ static bool read_leaf(const ce_space *space, ce_ref ref, size_t column_count, cl
 }
 
 /* A leaf's base key and key offsets, for the lookups that do not need its
- * columns (and so not the table's column count). */
+ * columns (and so not the table's column count); the leaf's node is read
+ * already. */
+static bool leaf_keys_of(const ce_space *space, ce_ref ref, const ce_node *leaf, int64_t *out_base, ce_node *out_offsets)
+{
+    if (leaf->count < LEAF_FIRST_COLUMN || (node_get(leaf, LEAF_BASE_KEY) & 1) == 0 ||
+        !node_value_is_ref(node_get(leaf, LEAF_KEY_OFFSETS)))
+        return corrupt_cluster(ref, "bad leaf header");
+    if (!read_plain(space, (ce_ref)node_get(leaf, LEAF_KEY_OFFSETS), out_offsets)) return false;
+    if (out_offsets->count > CLUSTER_LEAF_MAX + 1) return corrupt_cluster(ref, "too many objects in a leaf");
+    *out_base = node_untag(node_get(leaf, LEAF_BASE_KEY));
+    return true;
+}
+
 static bool read_leaf_keys(const ce_space *space, ce_ref ref, int64_t *out_base, ce_node *out_offsets)
 {
     ce_node leaf;
-    if (!node_read(space, ref, &leaf)) return false;
-    if (leaf.count < LEAF_FIRST_COLUMN || (node_get(&leaf, LEAF_BASE_KEY) & 1) == 0 ||
-        !node_value_is_ref(node_get(&leaf, LEAF_KEY_OFFSETS)))
-        return corrupt_cluster(ref, "bad leaf header");
-    if (!read_plain(space, (ce_ref)node_get(&leaf, LEAF_KEY_OFFSETS), out_offsets)) return false;
-    if (out_offsets->count > CLUSTER_LEAF_MAX + 1) return corrupt_cluster(ref, "too many objects in a leaf");
-    *out_base = node_untag(node_get(&leaf, LEAF_BASE_KEY));
-    return true;
+    return node_read(space, ref, &leaf) && leaf_keys_of(space, ref, &leaf, out_base, out_offsets);
 }
 
 /* Checks an inner node whose node is read already (out->node) and reads its arrays. */
@@ -222,6 +227,24 @@ static bool descend_to_leaf(const ce_space *space, ce_ref root, ce_object_key ke
     return corrupt_cluster(root, "tree too deep");
 }
 
+static const uint8_t *prefetchable(const ce_space *space, int64_t element, size_t length);
+
+/* An object that is looked up is usually read next: the arrays of a leaf's
+ * first columns are fetched while its key offsets are searched, so their
+ * cache misses overlap instead of following one another. At most
+ * PREFETCH_LEAF_COLUMNS: a wide table's reads touch few of its columns. */
+#define PREFETCH_LEAF_COLUMNS 8
+
+static void prefetch_leaf_columns(const ce_space *space, const ce_node *leaf)
+{
+    size_t end = leaf->count < LEAF_FIRST_COLUMN + PREFETCH_LEAF_COLUMNS ? leaf->count
+                                                                         : LEAF_FIRST_COLUMN + PREFETCH_LEAF_COLUMNS;
+    for (size_t slot = LEAF_FIRST_COLUMN; slot < end; slot++) {
+        const uint8_t *bytes = prefetchable(space, node_get(leaf, slot), NODE_HEADER_SIZE);
+        if (bytes) prefetch_line(bytes);
+    }
+}
+
 bool cluster_find(const ce_space *space, ce_ref root, ce_object_key key, cluster_position *out_position,
                   bool *out_found)
 {
@@ -230,7 +253,8 @@ bool cluster_find(const ce_space *space, ce_ref root, ce_object_key key, cluster
     if (!descend_to_leaf(space, root, key, &leaf_ref, &leaf_node)) return false;
     ce_node offsets;
     int64_t base;
-    if (!read_leaf_keys(space, leaf_ref, &base, &offsets)) return false;
+    if (!leaf_keys_of(space, leaf_ref, &leaf_node, &base, &offsets)) return false;
+    prefetch_leaf_columns(space, &leaf_node);
     size_t index = key >= base ? lower_bound(&offsets, key - base) : 0;
     *out_found = key >= base && index < offsets.count && node_get(&offsets, index) == key - base;
     out_position->leaf = leaf_ref;
@@ -860,7 +884,7 @@ static void prefetch_child(const ce_space *space, const inner_view *view, size_t
     const uint8_t *bytes = prefetchable(space, node_get(&view->node, INNER_FIRST_CHILD + child), NODE_HEADER_SIZE + 16);
     if (!bytes) return;
     if (!offsets) {
-        __builtin_prefetch(bytes);
+        prefetch_line(bytes);
         return;
     }
     /* A leaf's element 1 (the ref of its key offsets) lies within the 16
@@ -873,7 +897,7 @@ static void prefetch_child(const ce_space *space, const inner_view *view, size_t
     ce_node leaf = {.payload = bytes + NODE_HEADER_SIZE, .count = count, .flags = bytes[0],
                     .width = (uint8_t)(code ? 1u << (code - 1) : 0)};
     const uint8_t *offsets_bytes = prefetchable(space, node_get(&leaf, LEAF_KEY_OFFSETS), NODE_HEADER_SIZE);
-    if (offsets_bytes) __builtin_prefetch(offsets_bytes);
+    if (offsets_bytes) prefetch_line(offsets_bytes);
 }
 
 static bool visit_leaves(const ce_space *space, ce_ref ref, size_t column_count, size_t *first_index, unsigned depth,

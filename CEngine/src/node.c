@@ -182,6 +182,19 @@ uint8_t node_width_for(int64_t value)
     return 64;
 }
 
+/* The errors of node_read, out of its way: the common path then keeps its
+ * few values in registers. */
+static CE_COLD bool invalid_node_header(ce_ref ref)
+{
+    return ce_fail(CE_ERR_CORRUPT, "invalid database: invalid node header at offset %llu", (unsigned long long)ref);
+}
+
+static CE_COLD bool node_past_end(ce_ref ref, uint32_t count)
+{
+    return ce_fail(CE_ERR_CORRUPT, "invalid database: node at offset %llu (%u elements) extends past the end of the file",
+                   (unsigned long long)ref, count);
+}
+
 bool node_read(const ce_space *space, ce_ref ref, ce_node *out_node)
 {
     const uint8_t *bytes;
@@ -189,23 +202,20 @@ bool node_read(const ce_space *space, ce_ref ref, ce_node *out_node)
     uint8_t flags = bytes[0], code = bytes[1];
     uint32_t count;
     memcpy(&count, bytes + 4, 4);
-    if ((flags & ~NODE_FLAGS_ALL) != 0 || code > 7 || bytes[2] != NODE_MARKER_0 || bytes[3] != NODE_MARKER_1 ||
-        count > NODE_MAX_COUNT || ((flags & NODE_BYTES) && (code != 4 || (flags & NODE_HAS_REFS))))
-        return ce_fail(CE_ERR_CORRUPT, "invalid database: invalid node header at offset %llu",
-                       (unsigned long long)ref);
-    uint8_t width = width_of_code[code];
     bool based = (flags & NODE_BASED) != 0;
-    if (based && (ref_is_temporary(ref) || (flags & (NODE_HAS_REFS | NODE_BYTES))))
-        return ce_fail(CE_ERR_CORRUPT, "invalid database: invalid node header at offset %llu", (unsigned long long)ref);
+    if ((flags & ~NODE_FLAGS_ALL) != 0 || code > 7 || bytes[2] != NODE_MARKER_0 || bytes[3] != NODE_MARKER_1 ||
+        count > NODE_MAX_COUNT || ((flags & NODE_BYTES) && (code != 4 || (flags & NODE_HAS_REFS))) ||
+        (based && (ref_is_temporary(ref) || (flags & (NODE_HAS_REFS | NODE_BYTES)))))
+        return invalid_node_header(ref);
+    uint8_t width = width_of_code[code];
     if (!ref_is_temporary(ref)) {
         /* (The header's read checked ref <= logical_size.) */
         uint64_t size = node_size_for(width, count) + (based ? NODE_BASE_SIZE : 0);
-        if (size > space->logical_size - ref)
-            return ce_fail(CE_ERR_CORRUPT,
-                           "invalid database: node at offset %llu (%u elements) extends past the end of the file",
-                           (unsigned long long)ref, count);
-        /* An encrypted file's page may fail here: its error stands. */
-        if (!space_bytes(space, ref, (size_t)size, &bytes)) return false;
+        if (size > space->logical_size - ref) return node_past_end(ref, count);
+        /* An encrypted file's read barrier covers the whole node (its page
+         * may fail here: that error stands); a plain file's mapping holds
+         * every byte the bounds check let through. */
+        if (space->cipher_pager && !space_bytes(space, ref, (size_t)size, &bytes)) return false;
     }
     out_node->base = 0;
     out_node->based = based;

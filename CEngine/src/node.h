@@ -129,6 +129,22 @@ static inline int64_t node_get(const ce_node *node, size_t index)
 /* The smallest width that holds `value`. */
 uint8_t node_width_for(int64_t value);
 
+/* A hint to fetch the cache line at `bytes`. GCC deletes a loop whose body
+ * is __builtin_prefetch alone (it counts the call as free of effects), so on
+ * x86-64 and AArch64 the instruction is written out; it never faults, and
+ * every address given must lie inside the version (a node node_read checked,
+ * or a ref checked against the version's size). */
+static inline void prefetch_line(const uint8_t *bytes)
+{
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    __asm__ volatile("prefetcht0 %0" : : "m"(*(const volatile uint8_t *)bytes));
+#elif defined(__GNUC__) && defined(__aarch64__)
+    __asm__ volatile("prfm pldl1keep, %0" : : "Q"(*(const volatile uint8_t *)bytes));
+#else
+    __builtin_prefetch(bytes);
+#endif
+}
+
 /* --- searching ascending elements ---
  *
  * Item i of a search is element i * stride: stride 1 searches a sorted
