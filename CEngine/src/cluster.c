@@ -858,13 +858,15 @@ bool cluster_remove_column(ce_space *space, ce_ref *root, const cluster_schema *
 }
 
 /* Scans are bound by memory latency: the leaves of an inner node lie apart,
- * the hardware cannot guess the next one, and a leaf's key offsets are a
- * second read that depends on the first. While child i is visited, child
- * i + 2k gets its node prefetched and child i + k (whose node is in cache
- * by then) its key offsets. These are hints: only committed refs inside the
- * version are touched, what is read is never trusted for anything else, and
- * nothing here can fail or change the last error. */
-#define VISIT_PREFETCH_AHEAD 4
+ * the hardware cannot guess the next one, and each step inside a leaf (its
+ * key offsets, the array of the column read) is a read that depends on the
+ * one before. So while child i is visited, child i + 3k gets its node
+ * prefetched, child i + 2k (whose node is in cache by then) its key offsets
+ * and the header of the column read, and child i + k that column's values.
+ * These are hints: only committed refs inside the version are touched, what
+ * is read is never trusted for anything else, and nothing here can fail or
+ * change the last error. */
+#define VISIT_PREFETCH_AHEAD 2
 
 /* The bytes of a committed node at `element`, if `length` of them lie inside the version. */
 static const uint8_t *prefetchable(const ce_space *space, int64_t element, size_t length)
@@ -878,30 +880,59 @@ static const uint8_t *prefetchable(const ce_space *space, int64_t element, size_
     return bytes;
 }
 
-static void prefetch_child(const ce_space *space, const inner_view *view, size_t child, bool offsets)
+/* A view of the node whose header is at `bytes` (in cache), or false if the
+ * header is not plausible; only for prefetching: nothing checked it. */
+static bool prefetch_view(const uint8_t *bytes, ce_node *out)
+{
+    uint8_t code = bytes[1];
+    uint32_t count;
+    memcpy(&count, bytes + 4, 4);
+    if (code > 7 || (bytes[0] & NODE_BASED)) return false;
+    *out = (ce_node){.payload = bytes + NODE_HEADER_SIZE, .count = count, .flags = bytes[0],
+                     .width = (uint8_t)(code ? 1u << (code - 1) : 0)};
+    return true;
+}
+
+typedef enum prefetch_stage { PREFETCH_NODE, PREFETCH_HEADERS, PREFETCH_VALUES } prefetch_stage;
+
+static void prefetch_child(const ce_space *space, const inner_view *view, size_t child, size_t read_column,
+                           prefetch_stage stage)
 {
     if (child >= view->children) return;
     const uint8_t *bytes = prefetchable(space, node_get(&view->node, INNER_FIRST_CHILD + child), NODE_HEADER_SIZE + 16);
     if (!bytes) return;
-    if (!offsets) {
+    if (stage == PREFETCH_NODE) {
         prefetch_line(bytes);
         return;
     }
-    /* A leaf's element 1 (the ref of its key offsets) lies within the 16
-     * bytes after its header at any width. */
-    uint8_t code = bytes[1];
-    uint32_t count;
-    memcpy(&count, bytes + 4, 4);
-    if (!(bytes[0] & NODE_HAS_REFS) || (bytes[0] & NODE_INNER) || code > 7 || count <= LEAF_KEY_OFFSETS) return;
-    if (bytes[0] & NODE_BASED) return;
-    ce_node leaf = {.payload = bytes + NODE_HEADER_SIZE, .count = count, .flags = bytes[0],
-                    .width = (uint8_t)(code ? 1u << (code - 1) : 0)};
-    const uint8_t *offsets_bytes = prefetchable(space, node_get(&leaf, LEAF_KEY_OFFSETS), NODE_HEADER_SIZE);
-    if (offsets_bytes) prefetch_line(offsets_bytes);
+    ce_node leaf;
+    if (!prefetch_view(bytes, &leaf) || !(leaf.flags & NODE_HAS_REFS) || (leaf.flags & NODE_INNER) ||
+        leaf.count <= LEAF_KEY_OFFSETS)
+        return;
+    /* Element 1 (the key offsets' ref) lies in the 16 bytes after the
+     * header at any width; the column's slot may not: check it is there. */
+    bool has_column = read_column != CLUSTER_NO_COLUMN && read_column < leaf.count - LEAF_FIRST_COLUMN &&
+                      node_size_for(leaf.width, LEAF_FIRST_COLUMN + read_column + 1) <=
+                          space->logical_size - (uint64_t)(bytes - space->base);
+    const uint8_t *column = has_column ? prefetchable(space, node_get(&leaf, LEAF_FIRST_COLUMN + read_column),
+                                                      NODE_HEADER_SIZE)
+                                       : NULL;
+    if (stage == PREFETCH_HEADERS) {
+        const uint8_t *offsets = prefetchable(space, node_get(&leaf, LEAF_KEY_OFFSETS), NODE_HEADER_SIZE);
+        if (offsets) prefetch_line(offsets);
+        if (column) prefetch_line(column);
+        return;
+    }
+    ce_node values;
+    if (!column || !prefetch_view(column, &values)) return;
+    uint64_t size = node_size_for(values.width, values.count);
+    if (size > space->logical_size - (uint64_t)(column - space->base) || size > 64 * 1024) return;
+    for (uint64_t offset = 64; offset < size; offset += 64) prefetch_line(column + offset);
 }
 
-static bool visit_leaves(const ce_space *space, ce_ref ref, size_t column_count, size_t *first_index, unsigned depth,
-                         cluster_leaf_visitor visit, void *context, bool *stop, uint64_t *visited_bytes)
+static bool visit_leaves(const ce_space *space, ce_ref ref, size_t column_count, size_t read_column,
+                         size_t *first_index, unsigned depth, cluster_leaf_visitor visit, void *context, bool *stop,
+                         uint64_t *visited_bytes)
 {
     if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(ref, "tree too deep");
     /* Each node is read once: visitors read the tree, they never change it. */
@@ -922,16 +953,18 @@ static bool visit_leaves(const ce_space *space, ce_ref ref, size_t column_count,
     if (!check_inner(space, ref, &view)) return false;
     if (!node_charge_visit(space, ref, &view.node, visited_bytes)) return false;
     for (size_t i = 0; i < view.children && !*stop; i++) {
-        prefetch_child(space, &view, i + 2 * VISIT_PREFETCH_AHEAD, false);
-        prefetch_child(space, &view, i + VISIT_PREFETCH_AHEAD, true);
-        if (!visit_leaves(space, (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + i), column_count, first_index,
-                          depth + 1, visit, context, stop, visited_bytes))
+        prefetch_child(space, &view, i + 3 * VISIT_PREFETCH_AHEAD, read_column, PREFETCH_NODE);
+        prefetch_child(space, &view, i + 2 * VISIT_PREFETCH_AHEAD, read_column, PREFETCH_HEADERS);
+        prefetch_child(space, &view, i + VISIT_PREFETCH_AHEAD, read_column, PREFETCH_VALUES);
+        if (!visit_leaves(space, (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + i), column_count, read_column,
+                          first_index, depth + 1, visit, context, stop, visited_bytes))
             return false;
     }
     return true;
 }
 
-bool cluster_for_each_leaf(const ce_space *space, ce_ref root, cluster_leaf_visitor visit, void *context)
+bool cluster_for_each_leaf(const ce_space *space, ce_ref root, size_t read_column, cluster_leaf_visitor visit,
+                           void *context)
 {
     /* The column count is read from the first leaf's own size: visitors get
      * every slot; read_leaf checks all leaves agree. */
@@ -954,7 +987,8 @@ bool cluster_for_each_leaf(const ce_space *space, ce_ref root, cluster_leaf_visi
     size_t first_index = 0;
     bool stop = false;
     uint64_t visited_bytes = 0;
-    return visit_leaves(space, root, column_count, &first_index, 0, visit, context, &stop, &visited_bytes);
+    return visit_leaves(space, root, column_count, read_column, &first_index, 0, visit, context, &stop,
+                        &visited_bytes);
 }
 
 /* ------------------------------------------------------------------------ */

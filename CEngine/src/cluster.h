@@ -114,9 +114,13 @@ static inline ce_object_key cluster_leaf_key(const cluster_leaf *leaf, size_t in
 }
 
 /* Calls `visit` for each leaf in key order; stops early if it sets *stop.
- * The visitor must not change the tree (each node is read once). */
+ * The visitor must not change the tree (each node is read once). The
+ * arrays of `read_column` (CLUSTER_NO_COLUMN: none), the column the visitor
+ * reads, are prefetched a few leaves ahead with the leaves themselves. */
 typedef bool (*cluster_leaf_visitor)(void *context, const cluster_leaf *leaf, bool *stop);
-bool cluster_for_each_leaf(const ce_space *space, ce_ref root, cluster_leaf_visitor visit, void *context);
+#define CLUSTER_NO_COLUMN SIZE_MAX
+bool cluster_for_each_leaf(const ce_space *space, ce_ref root, size_t read_column, cluster_leaf_visitor visit,
+                           void *context);
 
 /* The leaf at `leaf_ref` (a cluster_position's leaf), checked to hold
  * `column_count` columns; its first_index is SIZE_MAX (unknown). */

@@ -3975,7 +3975,7 @@ static bool scan_all_leaves(scan_state *s)
     }
     q->scan = s;
     q->slots = slots;
-    bool ok = cluster_for_each_leaf(s->e->space, s->e->root, queue_leaf, q);
+    bool ok = cluster_for_each_leaf(s->e->space, s->e->root, CLUSTER_NO_COLUMN, queue_leaf, q);
     for (size_t i = q->count > PREFETCH_AHEAD ? q->count - PREFETCH_AHEAD : 0; ok && i < q->count; i++)
         prepare_leaf(q, (q->first + i) % PIPELINE_DEPTH);
     while (ok && !q->stopped && q->count > 0) ok = evaluate_oldest(q, &q->stopped);

@@ -772,7 +772,7 @@ static bool find_by_value(ce_txn *txn, schema *loaded, const table_refs *refs, c
         return true;
     }
     bool ok = root ? index_for_each_with_key(db_txn_space(txn), root, index_key_of(value), check_candidate, &search)
-                   : cluster_for_each_leaf(db_txn_space(txn), refs->cluster, scan_leaf, &search);
+                   : cluster_for_each_leaf(db_txn_space(txn), refs->cluster, column, scan_leaf, &search);
     if (!ok) return false;
     *out_found = search.found;
     *out_key = search.found_key;
@@ -1090,7 +1090,7 @@ static bool append_property(ce_txn *txn, schema *loaded, ce_table_key key, const
     if (column_is_indexed(table, column)) {
         /* Existing objects have the default value: index them. */
         index_build build = {txn, loaded, table, column, 0};
-        if (!index_create(space, &build.root) || !cluster_for_each_leaf(space, refs.cluster, index_leaf, &build) ||
+        if (!index_create(space, &build.root) || !cluster_for_each_leaf(space, refs.cluster, column, index_leaf, &build) ||
             !set_column_index(txn, &refs, table, column, build.root))
             return false;
     }
@@ -3613,7 +3613,7 @@ bool ce_table_sum(ce_txn *txn, ce_table_key key, ce_column_key column, ce_value 
                        ce_type_name(property->type));
     if (!table_refs_for_read(txn, key, &refs)) return false;
     column_sum sum = {db_txn_space(txn), &table->columns[column], column, 0, 0, 0};
-    if (!cluster_for_each_leaf(db_txn_space(txn), refs.cluster, sum_leaf, &sum)) return false;
+    if (!cluster_for_each_leaf(db_txn_space(txn), refs.cluster, column, sum_leaf, &sum)) return false;
     if (property->type == CE_TYPE_INT) *out_sum = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)sum.integer_sum};
     else *out_sum = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = sum.double_sum};
     if (out_counted) *out_counted = sum.counted;
