@@ -5036,7 +5036,7 @@ static bool results_evaluate(ce_results *r, ce_txn *txn)
     if (!table_flush(txn, r->core->table)) return false;
     if (r->evaluated && r->stamp == db_txn_stamp(txn)) return true;
     results_forget(r);
-    bool ok;
+    bool ok = true;
     if (r->source.kind == SOURCE_TABLE) {
         evaluation e;
         if (!evaluation_start(&e, r->core, txn)) return false;
