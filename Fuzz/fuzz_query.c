@@ -504,7 +504,7 @@ static void check_collection_aggregates(unsigned view)
     if (!exists) return;
     for (ce_column_key column = PROPERTY_COUNT + 3; column <= PROPERTY_COUNT + 4; column++) {
         ce_collection *collection;
-        size_t size, counted = 0;
+        size_t size = 0, counted = 0;
         int64_t int_sum = 0;
         double real_sum = 0;
         ce_value low = {.type = CE_TYPE_NULL}, high = {.type = CE_TYPE_NULL}, out;
