@@ -18,6 +18,13 @@
  * - aggregates on every numeric type and on empty views;
  * - live results: re-evaluated when a write changes data and when a read
  *   transaction advances; a schema change re-binds;
+ * - results views of lists (repeats), sets, lists of embedded objects and
+ *   backlinks; filters of them, of sorted views, chained, with SORT in the
+ *   predicate; sort, distinct, limit, index_of and aggregates on them;
+ *   liveness across write and read transactions; a deleted owner; wrong
+ *   types; ce_collection_aggregate and ce_collection_sorted_indices over
+ *   collections of every numeric type, timestamps and mixed values (empty,
+ *   all null, with NaN);
  * - parser and binder errors: position, token and message;
  * - literals: dates, timestamps, escapes, base64, oid, uuid, hex, inf, nan;
  * - query_fold_text and query_like on their own.
