@@ -4897,7 +4897,7 @@ static bool check_owner(ce_txn *txn, const results_source *source, const char *w
     const char *table = "?";
     (void)table_name_of(txn, source->owner_table, &table);
     return ce_fail(CE_ERR_NO_SUCH_OBJECT,
-                   "the results view of %s is invalidated: object %lld of '%s' that holds them was deleted", what,
+                   "the results view of %s is invalidated: its object %lld of '%s' was deleted", what,
                    (long long)source->owner, table);
 }
 

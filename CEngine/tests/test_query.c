@@ -3125,7 +3125,7 @@ static void test_live_collection_views(ce_db *db)
     CHECK(ce_results_count(owners, writer, &owners_before));
     CHECK(ce_object_delete(writer, person_table, holder));
     expect_error(ce_results_count(view, writer, &n), CE_ERR_NO_SUCH_OBJECT,
-                 "the results view of a collection is invalidated: object");
+                 "the results view of a collection is invalidated: its object");
     expect_error(ce_results_count(sorted, writer, &n), CE_ERR_NO_SUCH_OBJECT, "invalidated");
     expect_error(ce_results_count(old, writer, &n), CE_ERR_NO_SUCH_OBJECT, "invalidated");
     ce_object_key key;
