@@ -198,6 +198,22 @@ bool ce_db_close(ce_db *db);
 /* The path of the database file. */
 const char *ce_db_path(const ce_db *db);
 
+/*
+ * Realm's deleteFiles(for:): deletes the database file at `path` and the
+ * files the engine keeps beside it (`<path>.lock`, and `<path>.compact` left
+ * by an interrupted compaction), provided no handle has the file open in any
+ * process. *out_deleted (may be NULL) says whether the database file
+ * existed. Missing files are not an error.
+ *
+ * Errors: CE_ERR_ALREADY_OPEN "Cannot delete files of an open Realm: '<path>'
+ * is still in use." (nothing is deleted), CE_ERR_FILE_PERMISSION_DENIED,
+ * CE_ERR_FILE_ACCESS.
+ *
+ *     bool deleted;
+ *     if (!ce_db_delete_files("app.realm", &deleted)) fprintf(stderr, "%s\n", ce_last_error_message());
+ */
+bool ce_db_delete_files(const char *path, bool *out_deleted);
+
 /* ------------------------------------------------------------------------ */
 /* Transactions                                                              */
 /* ------------------------------------------------------------------------ */

@@ -1016,6 +1016,59 @@ bool ce_db_close(ce_db *db)
 
 const char *ce_db_path(const ce_db *db) { return db->path; }
 
+/* Removes `path` if it exists; whether it did, or false with the error. */
+static bool remove_if_exists(const char *path, bool *out_removed)
+{
+    *out_removed = false;
+    if (ce_os->unlink(path) == 0) {
+        *out_removed = true;
+        return true;
+    }
+    if (errno == ENOENT) return true;
+    return ce_fail_errno(errno, "unlink", path);
+}
+
+bool ce_db_delete_files(const char *path, bool *out_deleted)
+{
+    if (!path) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_delete_files: path is required");
+    if (out_deleted) *out_deleted = false;
+    size_t length = strlen(path) + 16;
+    char *lock_path = malloc(length), *compact_path = malloc(length);
+    if (!lock_path || !compact_path) {
+        free(lock_path);
+        free(compact_path);
+        return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    snprintf(lock_path, length, "%s.lock", path);
+    snprintf(compact_path, length, "%s.compact", path);
+    bool ok = true;
+    int lock_fd = ce_os->open(lock_path, O_RDWR | O_CLOEXEC, 0);
+    if (lock_fd < 0 && errno != ENOENT) ok = ce_fail_errno(errno, "open lock file", lock_path);
+    if (ok && lock_fd >= 0) {
+        /* Every handle holds byte 0 of the lock file shared while it is
+         * open: holding it exclusively proves that none is, in any process. */
+        bool busy;
+        if (!os_lock_range(lock_fd, INIT_LOCK_BYTE, 1, true, false, &busy, lock_path)) {
+            ok = busy ? ce_fail(CE_ERR_ALREADY_OPEN, "Cannot delete files of an open Realm: '%s' is still in use.", path)
+                      : false;
+        } else if (ce_os->ftruncate(lock_fd, 0) != 0) {
+            /* Emptied first: a handle that opened the lock file before it is
+             * unlinked finds it uninitialized and starts again with a new
+             * one, instead of attaching to the deleted one. */
+            ok = ce_fail_errno(errno, "truncate", lock_path);
+        }
+    }
+    bool removed = false, ignored;
+    if (ok) ok = remove_if_exists(path, &removed);
+    if (ok) ok = remove_if_exists(compact_path, &ignored);
+    if (ok && lock_fd >= 0) ok = remove_if_exists(lock_path, &ignored);
+    if (lock_fd >= 0) ce_os->close(lock_fd); /* releases the lock */
+    if (ok && out_deleted) *out_deleted = removed;
+    free(lock_path);
+    free(compact_path);
+    return ok;
+}
+
 bool ce_db_latest_version(ce_db *db, uint64_t *out_version)
 {
     if (!db || !out_version) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_latest_version: arguments are required");
