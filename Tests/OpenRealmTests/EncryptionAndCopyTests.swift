@@ -37,6 +37,12 @@ private func dogs(in realm: Realm, _ keep: (String) -> Bool) -> [Dog] {
     Array(realm.objects(Dog.self)).filter { keep($0.name) }
 }
 
+/// Deletes every dog of `configuration`'s Realm but the one named `name`.
+private func deleteAllDogsBut(_ name: String, _ configuration: Realm.Configuration) throws {
+    let realm = try Realm(configuration: configuration)
+    try realm.write { realm.delete(dogs(in: realm) { $0 != name }) }
+}
+
 /// The size of the file at `url`.
 private func fileSize(_ url: URL) throws -> Int {
     try #require(FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
@@ -433,6 +439,60 @@ struct FileManagementTests {
 private func standardError(_ result: ExitTest.Result?) -> String {
     guard let result else { return "" }
     return String(decoding: result.standardErrorContent, as: UTF8.self)
+}
+
+/// A file that this test process and the child process of an exit test both name: the child
+/// finds it through its parent's pid (an exit test's body captures nothing).
+private func sharedPath(_ name: String, pid: pid_t) -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("openrealm-\(name)-\(pid).realm")
+}
+
+@Suite("Another process has the file open")
+struct OtherProcessTests {
+    @Test("shouldCompactOnLaunch: the file opens as it is (Realm skips compaction then)")
+    func compactionSkipped() async throws {
+        let url = sharedPath("compact-busy", pid: getpid())
+        let configuration = Realm.Configuration(fileURL: url, objectTypes: [Dog.self])
+        _ = try? Realm.deleteFiles(for: configuration)
+        defer { _ = try? Realm.deleteFiles(for: configuration) }
+        try addDogs(configuration, (0..<3000).map { "dog \($0) " + String(repeating: "z", count: 50) })
+        try deleteAllDogsBut("dog 0 " + String(repeating: "z", count: 50), configuration)
+        // This process holds the file open across the await (a handle, not a thread-bound Realm).
+        let holder = try StorageEngine(path: url.path)
+        let before = try fileSize(url)
+        // The child asks to compact; the open handle of this process makes it skip.
+        await #expect(processExitsWith: .success) {
+            var configuration = Realm.Configuration(fileURL: sharedPath("compact-busy", pid: getppid()), objectTypes: [Dog.self])
+            configuration.shouldCompactOnLaunch = { _, _ in true }
+            let realm = try Realm(configuration: configuration)
+            guard realm.objects(Dog.self).count == 1 else { exit(2) }
+        }
+        #expect(try fileSize(url) == before)
+        withExtendedLifetime(holder) {}
+    }
+
+    @Test("deleteFiles: .alreadyOpen, nothing deleted")
+    func deleteRefused() async throws {
+        let url = sharedPath("delete-busy", pid: getpid())
+        let configuration = Realm.Configuration(fileURL: url, objectTypes: [Dog.self])
+        _ = try? Realm.deleteFiles(for: configuration)
+        defer { _ = try? Realm.deleteFiles(for: configuration) }
+        try addDogs(configuration, ["Rex"])
+        let holder = try StorageEngine(path: url.path)
+        await #expect(processExitsWith: .success) {
+            let url = sharedPath("delete-busy", pid: getppid())
+            do {
+                try Realm.deleteFiles(for: Realm.Configuration(fileURL: url))
+                exit(2)
+            } catch let error as Realm.Error {
+                let expected = "Cannot delete files of an open Realm: '\(url.path)' is still in use."
+                exit(error.code == .alreadyOpen && error.message == expected ? 0 : 3)
+            }
+        }
+        #expect(FileManager.default.fileExists(atPath: url.path))
+        withExtendedLifetime(holder) {}
+        #expect(try dogNames(configuration) == ["Rex"])
+    }
 }
 
 @Suite("Encryption and compaction: programmer errors stop with Realm's message")
