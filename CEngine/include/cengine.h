@@ -893,6 +893,23 @@ void ce_copy_options_init(ce_copy_options *options);
 bool ce_db_write_copy(ce_db *db, const char *path, const ce_copy_options *options);
 
 /*
+ * Realm's Realm.writeCopy(toFile:): as ce_db_write_copy, but copies what
+ * `txn` sees: the version a read transaction reads, or, for a write
+ * transaction, that version with the transaction's changes, not committed
+ * yet (the copy holds them; the transaction goes on and may still commit or
+ * roll back). The transaction stays open and usable; on an encrypted file
+ * the pages the copy read stay in memory until it ends. Errors: those of
+ * ce_db_write_copy.
+ *
+ *     ce_txn *txn;
+ *     ce_txn_begin_write(db, &txn);
+ *     ...                                   // changes
+ *     ce_txn_write_copy(txn, "with-changes.realm", NULL);
+ *     ce_txn_end(txn);                      // rolled back; the copy keeps them
+ */
+bool ce_txn_write_copy(ce_txn *txn, const char *path, const ce_copy_options *options);
+
+/*
  * Compacts the file in place (Realm's compaction, shouldCompactOnLaunch):
  * writes a compacted copy beside it (`<path>.compact`), syncs it, and renames
  * it over the file; the handle continues on the compacted file. A crash at

@@ -1283,6 +1283,14 @@ bool ce_txn_is_write(const ce_txn *txn) { return txn && txn->write; }
 uint64_t ce_txn_version(const ce_txn *txn) { return txn ? txn->info.version : 0; }
 
 ce_space *db_txn_space(ce_txn *txn) { return &txn->space; }
+
+ce_db *db_txn_db(const ce_txn *txn) { return txn->db; }
+
+bool db_txn_flush_layer(ce_txn *txn)
+{
+    if (!txn->write) return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "only a write transaction buffers changes");
+    return !txn->before_commit || txn->before_commit(txn, txn->layer_state);
+}
 ce_ref db_txn_root(const ce_txn *txn) { return txn->user_root; }
 ce_ref db_txn_history(const ce_txn *txn) { return txn->history_ref; }
 

@@ -290,8 +290,10 @@ extension Realm {
 
     /// Writes a compacted copy of the Realm to a new file at `fileURL`: only the live data, with
     /// no free space, encrypted with `encryptionKey` (64 bytes), or a plain copy without one,
-    /// whether or not this Realm is encrypted. The copy is the latest committed version; other
-    /// threads and processes go on writing meanwhile. The file appears only once it is whole.
+    /// whether or not this Realm is encrypted. The copy holds the version this Realm reads; called
+    /// inside a write transaction, the *current* data, with the changes not committed yet (the
+    /// write goes on). Other threads and processes go on writing meanwhile. The file appears
+    /// only once it is whole.
     ///
     ///     try realm.writeCopy(toFile: URL(fileURLWithPath: "backup.realm"))
     ///     try realm.writeCopy(toFile: URL(fileURLWithPath: "secret.realm"), encryptionKey: key)
@@ -299,9 +301,7 @@ extension Realm {
     /// Throws `.fileExists` if something exists at `fileURL` (it is never replaced),
     /// `.fileNotFound` if its directory does not exist, `.outOfDiskSpace`, `.fileAccess`. A key
     /// that is not 64 bytes is a programmer error ("Encryption key must be exactly 64 bytes
-    /// long"). Realm copies the uncommitted changes when called inside a write transaction;
-    /// OpenRealm copies committed versions only, and throws `.fail` there instead of copying
-    /// something else: commit or cancel the write first.
+    /// long").
     public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
         try core.writeCopy(to: fileURL, encryptionKey: encryptionKey)
     }

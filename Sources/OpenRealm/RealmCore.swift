@@ -521,17 +521,14 @@ final class RealmCore {
         lastTable = nil
     }
 
-    /// Writes a compacted copy of the latest committed version to a new file at `url`, encrypted
-    /// with `encryptionKey` or plain (see `Realm.writeCopy(toFile:encryptionKey:)`).
+    /// Writes a compacted copy of the version this Realm reads (in a write transaction: with its
+    /// changes) to a new file at `url`, encrypted with `encryptionKey` or plain (see
+    /// `Realm.writeCopy(toFile:encryptionKey:)`).
     func writeCopy(to url: URL, encryptionKey: Data?) throws(Realm.Error) {
         checkThread()
         RealmCore.validateEncryptionKey(encryptionKey)
-        if isInWriteTransaction {
-            throw Realm.Error(code: .fail, message:
-                "Cannot write a copy of the Realm inside a write transaction: OpenRealm copies committed versions only. Commit or cancel the write first.")
-        }
         do {
-            try engine.writeCopy(to: url.path, encryptionKey: encryptionKey.map { [UInt8]($0) })
+            try StorageEngine.writeCopy(of: currentTxn(), to: url.path, encryptionKey: encryptionKey.map { [UInt8]($0) })
         } catch where error.code == .fileExists {
             throw Realm.Error(code: .fileExists, message: "File at path '\(url.path)' already exists.", fileURL: url)
         } catch {

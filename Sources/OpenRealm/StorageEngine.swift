@@ -389,18 +389,19 @@ package final class StorageEngine: @unchecked Sendable {
 }
 
 extension StorageEngine {
-    /// Writes a compacted copy of the latest committed version to a new file at `path` (which must
-    /// not exist: `.fileExists`), encrypted with `encryptionKey` or plain without one, whatever
-    /// this file is. Writers go on meanwhile; the file appears at `path` only once it is whole.
+    /// Writes a compacted copy of what the transaction `txn` sees (a `ce_txn`; for a write
+    /// transaction, with its uncommitted changes) to a new file at `path`, which must not exist
+    /// (`.fileExists`): encrypted with `encryptionKey`, or plain without one, whatever the source
+    /// is. The transaction stays open; the file appears at `path` only once it is whole.
     ///
-    ///     try engine.writeCopy(to: "backup.realm", encryptionKey: nil)
-    package func writeCopy(to path: String, encryptionKey: [UInt8]?) throws(EngineError) {
+    ///     try engine.read { txn in try StorageEngine.writeCopy(of: txn.handle, to: "backup.realm", encryptionKey: nil) }
+    package static func writeCopy(of txn: OpaquePointer, to path: String, encryptionKey: [UInt8]?) throws(EngineError) {
         var options = ce_copy_options()
         ce_copy_options_init(&options)
-        let ok = Self.withOptionalKey(encryptionKey) { key, size in
+        let ok = withOptionalKey(encryptionKey) { key, size in
             options.encryption_key = key
             options.encryption_key_size = size
-            return ce_db_write_copy(handle, path, &options)
+            return ce_txn_write_copy(txn, path, &options)
         }
         guard ok else { throw EngineError.last() }
     }

@@ -247,20 +247,41 @@ struct WriteCopyTests {
         }
     }
 
-    @Test("inside a write transaction: .fail with a clear message, nothing written, the write goes on")
+    @Test("inside a write transaction: the current data, uncommitted changes included; the write goes on")
     func insideWrite() throws {
         try withDirectory { directory in
-            let realm = try Realm(configuration: config(directory, "source.realm"))
+            let source = config(directory, "source.realm", key: key(1))
+            try addDogs(source, ["Rex", "Fido"])
+            let realm = try Realm(configuration: source)
             let target = directory.appendingPathComponent("copy.realm")
-            try realm.write {
-                realm.add(Dog(value: ["name": "Rex"]))
-                #expect { try realm.writeCopy(toFile: target) } throws: { error in
-                    (error as? Realm.Error)?.code == .fail && "\(error)".contains("inside a write transaction")
-                }
-            }
-            #expect(!FileManager.default.fileExists(atPath: target.path))
-            try realm.writeCopy(toFile: target)
-            #expect(try dogNames(config(directory, "copy.realm")) == ["Rex"])
+            realm.beginWrite()
+            realm.add(Dog(value: ["name": "Laika"]))
+            realm.objects(Dog.self)[0].age = 99
+            realm.delete(realm.objects(Dog.self)[1])
+            try realm.writeCopy(toFile: target, encryptionKey: key(2))
+            realm.add(Dog(value: ["name": "After the copy"]))
+            realm.cancelWrite()
+            // The source never had the changes; the copy has them all.
+            #expect(realm.objects(Dog.self).map(\.name) == ["Rex", "Fido"])
+            let copy = try Realm(configuration: config(directory, "copy.realm", key: key(2)))
+            #expect(copy.objects(Dog.self).map(\.name) == ["Rex", "Laika"])
+            #expect(copy.objects(Dog.self)[0].age == 99)
+        }
+    }
+
+    @Test("the copy is the version the Realm reads, not a later commit of another thread")
+    func readVersion() throws {
+        try withDirectory { directory in
+            let source = config(directory, "source.realm")
+            try addDogs(source, ["Rex"])
+            let realm = try Realm(configuration: source)
+            #expect(realm.objects(Dog.self).count == 1)  // pins the version it reads
+            try onOtherThread { try addDogs(source, ["Fido"]) }
+            try realm.writeCopy(toFile: directory.appendingPathComponent("then.realm"))
+            #expect(try dogNames(config(directory, "then.realm")) == ["Rex"])
+            realm.refresh()
+            try realm.writeCopy(toFile: directory.appendingPathComponent("now.realm"))
+            #expect(try dogNames(config(directory, "now.realm")) == ["Rex", "Fido"])
         }
     }
 
