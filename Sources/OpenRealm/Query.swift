@@ -29,8 +29,14 @@ final class KeyPathRecorder {
     @usableFromInline
     func record<Value: _Persistable>(_ object: ObjectBase, token: Int32, _: Value.Type) -> Value? {
         let info = ObjectSchemaInfo.of(type(of: object))
-        names.append(info.properties[info.propertyIndexByToken[Int(token)]].name)
+        let property = info.properties[info.propertyIndexByToken[Int(token)]]
         let shape = Value._rlmShape()
+        if shape.isLinkingObjects, let origin = property.originProperty, let originClass = shape.linkTarget {
+            // The engine names linking objects by the links they follow back.
+            names.append("@links.\(ObjectSchemaInfo.className(of: originClass)).\(origin)")
+            return nil
+        }
+        names.append(property.name)
         guard let target = shape.linkTarget, shape.collection == CE_COLLECTION_NONE, !shape.isLinkingObjects else { return nil }
         return instance(of: target) as? Value
     }

@@ -40,3 +40,346 @@ struct QueryTests {
         #expect(people.sum(ofProperty: "age") as Int == 230)
     }
 }
+
+/// Three objects of every type: `low` (small values, optionals nil), `mid`, `high`.
+private func allTypesRealm() throws -> (Realm, [ObjectId], [UUID], [Date]) {
+    let realm = try memoryRealm()
+    let oids = [try ObjectId(string: "000000000000000000000001"), try ObjectId(string: "000000000000000000000002"),
+                try ObjectId(string: "000000000000000000000003")]
+    let uuids = [UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, UUID(uuidString: "00000000-0000-0000-0000-000000000002")!,
+                 UUID(uuidString: "00000000-0000-0000-0000-000000000003")!]
+    let dates = [Date(timeIntervalSince1970: 1_000), Date(timeIntervalSince1970: 2_000), Date(timeIntervalSince1970: 3_000)]
+    try realm.write {
+        for i in 0..<3 {
+            let object = AllTypes()
+            object.int = i
+            object.int8 = Int8(i)
+            object.int16 = Int16(i)
+            object.int32 = Int32(i)
+            object.int64 = Int64(i)
+            object.bool = i == 1
+            object.float = Float(i) + 0.5
+            object.double = Double(i) + 0.25
+            object.string = ["a", "b", "c"][i]
+            object.data = Data([UInt8(i)])
+            object.date = dates[i]
+            object.decimal = Decimal128(i)
+            object.objectId = oids[i]
+            object.uuid = uuids[i]
+            if i > 0 {
+                object.optInt = i * 10
+                object.optBool = i == 2
+                object.optFloat = Float(i)
+                object.optDouble = Double(i)
+                object.optString = "s\(i)"
+                object.optData = Data([UInt8(i), 0])
+                object.optDate = dates[i]
+                object.optDecimal = Decimal128(i * 100)
+                object.optObjectId = oids[i]
+                object.optUUID = uuids[i]
+                object.optMood = .happy
+            }
+            realm.add(object)
+        }
+    }
+    return (realm, oids, uuids, dates)
+}
+
+/// The `int` values (0, 1, 2) of the objects of results, in order.
+private func ints(_ results: Results<AllTypes>) -> [Int] { results.map(\.int) }
+
+extension QueryTests {
+    @Test("comparisons on integers of every width, floats, doubles, decimals")
+    func numericComparisons() throws {
+        let (realm, _, _, _) = try allTypesRealm()
+        let all = realm.objects(AllTypes.self)
+        for property in ["int", "int8", "int16", "int32", "int64", "decimal"] {
+            #expect(ints(all.filter("\(property) == %@", 1)) == [1], "\(property)")
+            #expect(ints(all.filter("\(property) != %@", 1)) == [0, 2], "\(property)")
+            #expect(ints(all.filter("\(property) < %@", 1)) == [0], "\(property)")
+            #expect(ints(all.filter("\(property) <= %@", 1)) == [0, 1], "\(property)")
+            #expect(ints(all.filter("\(property) > %@", 1)) == [2], "\(property)")
+            #expect(ints(all.filter("\(property) >= %@", 1)) == [1, 2], "\(property)")
+        }
+        #expect(ints(all.filter("float > %@", Float(1))) == [1, 2])
+        #expect(ints(all.filter("float == %@", Float(1.5))) == [1])
+        #expect(ints(all.filter("double < %@", 1.25)) == [0])
+        #expect(ints(all.filter("double <= %@", 1.25)) == [0, 1])
+        #expect(ints(all.filter("double >= 2.25")) == [2])
+        #expect(ints(all.filter("decimal > %@", Decimal128(stringLiteral: "0.5"))) == [1, 2])
+        #expect(ints(all.filter("double BETWEEN {%@, %@}", 0.0, 1.5)) == [0, 1])
+    }
+
+    @Test("comparisons on strings, bools, dates, data, object ids and UUIDs")
+    func otherComparisons() throws {
+        let (realm, oids, uuids, dates) = try allTypesRealm()
+        let all = realm.objects(AllTypes.self)
+        #expect(ints(all.filter("string == %@", "b")) == [1])
+        #expect(ints(all.filter("string != 'b'")) == [0, 2])
+        #expect(ints(all.filter("string > %@", "a")) == [1, 2])
+        #expect(ints(all.filter("string <= %@", "b")) == [0, 1])
+        #expect(ints(all.filter("bool == %@", true)) == [1])
+        #expect(ints(all.filter("bool != true")) == [0, 2])
+        #expect(ints(all.filter("date == %@", dates[1])) == [1])
+        #expect(ints(all.filter("date < %@", dates[1])) == [0])
+        #expect(ints(all.filter("date >= %@", dates[1])) == [1, 2])
+        #expect(ints(all.filter("data == %@", Data([2]))) == [2])
+        #expect(ints(all.filter("data != %@", Data([2]))) == [0, 1])
+        #expect(ints(all.filter("objectId == %@", oids[0])) == [0])
+        #expect(ints(all.filter("objectId > %@", oids[0])) == [1, 2])
+        #expect(ints(all.filter("uuid == %@", uuids[2])) == [2])
+        #expect(ints(all.filter("uuid != %@", uuids[2])) == [0, 1])
+    }
+
+    @Test("optionals: nil compares equal only to nil; ordered comparisons skip nil")
+    func optionals() throws {
+        let (realm, oids, uuids, dates) = try allTypesRealm()
+        let all = realm.objects(AllTypes.self)
+        for property in ["optInt", "optBool", "optFloat", "optDouble", "optString", "optData", "optDate", "optDecimal",
+                         "optObjectId", "optUUID", "optMood"] {
+            #expect(ints(all.filter("\(property) == nil")) == [0], "\(property)")
+            #expect(ints(all.filter("\(property) == %@", NSNull())) == [0], "\(property)")
+            #expect(ints(all.filter("\(property) != nil")) == [1, 2], "\(property)")
+        }
+        let none: Int? = nil
+        #expect(ints(all.filter("optInt == %@", none as Any)) == [0])
+        #expect(ints(all.filter("optInt == %@", Optional(20) as Any)) == [2])
+        #expect(ints(all.filter("optInt < %@", 15)) == [1])  // nil is not less than anything
+        #expect(ints(all.filter("optInt != %@", 10)) == [0, 2])  // nil is unequal to 10
+        #expect(ints(all.filter("optDate > %@", dates[0])) == [1, 2])
+        #expect(ints(all.filter("optObjectId == %@", oids[1])) == [1])
+        #expect(ints(all.filter("optUUID == %@", uuids[2])) == [2])
+        #expect(ints(all.filter("optString BEGINSWITH 's'")) == [1, 2])
+        #expect(ints(all.filter("optMood == %@", Mood.happy)) == [1, 2])
+        #expect(ints(all.filter("optBool == false")) == [1])
+    }
+
+    @Test("string operators with [c], [d] and [cd]")
+    func stringOperators() throws {
+        let realm = try peopleRealm()
+        let people = realm.objects(Person.self)
+        #expect(ids(people.filter("name BEGINSWITH %@", "A")) == [1])
+        #expect(ids(people.filter("name BEGINSWITH[c] %@", "a")) == [1, 3])
+        #expect(ids(people.filter("name ENDSWITH %@", "e")) == [2])
+        #expect(ids(people.filter("name ENDSWITH[c] 'A'")) == [1])
+        #expect(ids(people.filter("name CONTAINS %@", "ra")) == [2])
+        #expect(ids(people.filter("name CONTAINS[c] %@", "A")) == [1, 2, 3])
+        #expect(ids(people.filter("name LIKE %@", "?d*")) == [1, 5])
+        #expect(ids(people.filter("name LIKE[c] %@", "A*")) == [1, 3])
+        #expect(ids(people.filter("name == %@", "zoe")) == [])
+        #expect(ids(people.filter("name ==[d] %@", "Zoe")) == [4])
+        #expect(ids(people.filter("name ==[cd] %@", "zoe")) == [4])
+        #expect(ids(people.filter("name CONTAINS[cd] %@", "OE")) == [4])
+        #expect(ids(people.filter("name ==[c] %@", "ALAN")) == [3])
+    }
+
+    @Test("%K names a key path; IN takes an array; ANY over a list; @count")
+    func argumentsInAndCollections() throws {
+        let realm = try peopleRealm()
+        let people = realm.objects(Person.self)
+        #expect(ids(people.filter("%K == %@", "name", "Grace")) == [2])
+        #expect(ids(people.filter("%K > %@ AND %K < %@", "age", 40, "age", 50)) == [2, 3])
+        #expect(ids(people.filter("name IN %@", ["Ada", "alan", "Nobody"])) == [1, 3])
+        #expect(ids(people.filter("age IN %@", Set([36, 72]))) == [1, 4, 5])
+        #expect(ids(people.filter("id IN {2, 4}")) == [2, 4])
+        #expect(ids(people.filter("NOT (id IN %@)", [1, 2, 3])) == [4, 5])
+        #expect(ids(people.filter("dogs.@count == %@", 2)) == [1])
+        #expect(ids(people.filter("dogs.@count > 0")) == [1, 2, 4])
+        #expect(ids(people.filter("ANY dogs.name == %@", "Fido")) == [1, 2])
+        #expect(ids(people.filter("ANY dogs.age > 5")) == [1, 2])
+        #expect(ids(people.filter("ALL dogs.age < 5")) == [3, 4, 5])  // ALL holds for no dogs
+        #expect(ids(people.filter("NONE dogs.age > 2")) == [3, 4, 5])
+        #expect(ids(people.filter("ANY nicknames == %@", "Admiral")) == [2])
+        #expect(ids(people.filter("nicknames.@count == 2")) == [2])
+        #expect(ids(people.filter("dogs.@max.age >= 7")) == [1, 2])
+        #expect(ids(people.filter("SUBQUERY(dogs, $d, $d.age < 5).@count > 0")) == [1, 4])
+    }
+
+    @Test("link paths and objects as arguments")
+    func linkPaths() throws {
+        let realm = try peopleRealm()
+        let people = realm.objects(Person.self)
+        let fido = realm.objects(Dog.self).filter("name == 'Fido'").first!
+        #expect(ids(people.filter("dog.name == %@", "Rex")) == [1])
+        #expect(ids(people.filter("dog.age > 5")) == [2])
+        #expect(ids(people.filter("dog == nil")) == [3, 4, 5])
+        #expect(ids(people.filter("dog == %@", fido)) == [2])
+        #expect(ids(people.filter("dog != %@", fido)) == [1, 3, 4, 5])
+        #expect(ids(people.filter("ANY dogs == %@", fido)) == [1, 2])
+        #expect(ids(people.filter("%@ IN dogs", fido)) == [1, 2])
+        #expect(realm.objects(Dog.self).filter("@links.Person.dogs.@count == 2").map(\.name) == ["Fido"])
+        #expect(ids(people.sorted(byKeyPath: "dog.name").filter("dog != nil")) == [2, 1])
+    }
+
+    @Test("chained filters, and a filter after a sort keeps the sort's order")
+    func chainedAndAfterSort() throws {
+        let realm = try peopleRealm()
+        let people = realm.objects(Person.self)
+        let chained = people.filter("age > %@", 30).filter("name CONTAINS[c] %@", "a").filter("height != nil")
+        #expect(ids(chained) == [1, 3])
+        // Extra arguments are ignored, as NSPredicate does: the next filter takes its own.
+        #expect(ids(people.filter("age > %@", 40, "ignored").filter("name == %@", "alan")) == [3])
+        let sorted = people.sorted(byKeyPath: "name", ascending: false)
+        #expect(ids(sorted) == [3, 4, 2, 5, 1])  // by code points: "alan" > "Zoë" > "Grace" > "Edsger" > "Ada"
+        #expect(ids(sorted.filter("age > %@", 40)) == [3, 2, 5])
+        #expect(ids(sorted.filter("age > %@", 40).filter("height != nil")) == [3, 5])
+        #expect(ids(people.filter("age < 50").sorted(byKeyPath: "age").filter("name != 'Grace'")) == [1, 4, 3])
+    }
+}
+
+extension QueryTests {
+    @Test("sorting by several keys, by key paths and descriptors; a sort is stable")
+    func sorting() throws {
+        let realm = try peopleRealm()
+        let people = realm.objects(Person.self)
+        // Ada and Zoë are both 36: the second key orders them, and without it creation order does.
+        #expect(ids(people.sorted(byKeyPath: "age")) == [1, 4, 3, 2, 5])
+        #expect(ids(people.sorted(by: [SortDescriptor(keyPath: "age"), SortDescriptor(keyPath: "name", ascending: false)])) == [4, 1, 3, 2, 5])
+        #expect(ids(people.sorted(by: [SortDescriptor(keyPath: "age", ascending: false), "name"])) == [5, 2, 3, 1, 4])
+        #expect(ids(people.sorted(by: \.age, ascending: false)) == [5, 2, 3, 1, 4])
+        #expect(ids(people.sorted(by: [SortDescriptor(keyPath: \Person.height)])) == [2, 1, 4, 3, 5])  // nil first
+        #expect(ids(people.sorted(by: [SortDescriptor(keyPath: "height").reversed()])) == [5, 3, 4, 1, 2])
+        // Sorting sorted results: the earlier sort breaks ties of the later one.
+        #expect(ids(people.sorted(byKeyPath: "name", ascending: false).sorted(byKeyPath: "age")) == [4, 1, 3, 2, 5])
+        #expect(ids(people.sorted(byKeyPath: "dog.age", ascending: false)) == [2, 1, 3, 4, 5])
+        #expect(ids(people.sorted(byKeyPath: "dogs.@count", ascending: false)) == [1, 2, 4, 3, 5])
+        #expect(SortDescriptor(keyPath: \Person.dog?.name).keyPath == "dog.name")
+    }
+
+    @Test("distinct keeps the first object of each combination of values")
+    func distinct() throws {
+        let realm = try peopleRealm()
+        let people = realm.objects(Person.self)
+        #expect(ids(people.distinct(by: ["age"])) == [1, 2, 3, 5])
+        #expect(ids(people.sorted(byKeyPath: "id", ascending: false).distinct(by: ["age"])) == [5, 4, 3, 2])
+        #expect(ids(people.distinct(by: [\Person.age])) == [1, 2, 3, 5])
+        #expect(ids(people.distinct(by: ["age", "height"])) == [1, 2, 3, 4, 5])
+        #expect(ids(people.distinct(by: ["height"])) == [1, 2, 3, 4, 5])
+        // As in Realm, a filter applies before the descriptors: Zoë is the first 36-year-old left.
+        #expect(ids(people.distinct(by: ["age"]).filter("name != 'Ada'")) == [2, 3, 4, 5])
+        #expect(people.distinct(by: ["age"]).count == 4)
+    }
+
+    @Test("min, max, sum and average by name and by key path, on every numeric type and dates")
+    func aggregates() throws {
+        let (realm, _, _, dates) = try allTypesRealm()
+        let all = realm.objects(AllTypes.self)
+        #expect(all.min(ofProperty: "int") as Int? == 0)
+        #expect(all.max(ofProperty: "int8") as Int8? == 2)
+        #expect(all.sum(ofProperty: "int16") as Int16 == 3)
+        #expect(all.average(ofProperty: "int32") as Double? == 1)
+        #expect(all.sum(ofProperty: "int64") as Int64 == 3)
+        #expect(all.min(ofProperty: "float") as Float? == 0.5)
+        #expect(all.sum(ofProperty: "float") as Float == 4.5)
+        #expect(all.average(ofProperty: "float") as Float? == 1.5)
+        #expect(all.max(ofProperty: "double") as Double? == 2.25)
+        #expect(all.sum(ofProperty: "double") as Double == 3.75)
+        #expect(all.average(ofProperty: "double") as Double? == 1.25)
+        #expect(all.sum(ofProperty: "decimal") as Decimal128 == Decimal128(3))
+        #expect(all.average(ofProperty: "decimal") as Decimal128? == Decimal128(1))
+        #expect(all.max(ofProperty: "decimal") as Decimal128? == Decimal128(2))
+        #expect(all.min(ofProperty: "date") as Date? == dates[0])
+        #expect(all.max(ofProperty: "date") as Date? == dates[2])
+        // nil values are skipped.
+        #expect(all.min(ofProperty: "optInt") as Int? == 10)
+        #expect(all.sum(ofProperty: "optInt") as Int == 30)
+        #expect(all.average(ofProperty: "optDouble") as Double? == 1.5)
+        #expect(all.max(ofProperty: "optDate") as Date? == dates[2])
+        // Key path variants.
+        #expect(all.min(of: \.int) == 0)
+        #expect(all.max(of: \.double) == 2.25)
+        #expect(all.sum(of: \.int) == 3)
+        #expect(all.average(of: \.double) == 1.25)
+        #expect(all.max(of: \.optInt) == .some(20))
+        // Over filtered results.
+        let some = all.filter("int >= 1")
+        #expect(some.sum(ofProperty: "int") as Int == 3)
+        #expect(some.min(of: \.double) == 1.25)
+    }
+
+    @Test("aggregates of no objects: sum 0, the others nil")
+    func emptyAggregates() throws {
+        let (realm, _, _, _) = try allTypesRealm()
+        let none = realm.objects(AllTypes.self).filter("int > 100")
+        #expect(none.isEmpty)
+        #expect(none.sum(ofProperty: "int") as Int == 0)
+        #expect(none.sum(ofProperty: "double") as Double == 0)
+        #expect(none.sum(ofProperty: "decimal") as Decimal128 == Decimal128(0))
+        #expect(none.min(ofProperty: "int") as Int? == nil)
+        #expect(none.max(ofProperty: "date") as Date? == nil)
+        #expect(none.average(ofProperty: "double") as Double? == nil)
+        // Only nil values: as none.
+        let nils = realm.objects(AllTypes.self).filter("optInt == nil")
+        #expect(nils.count == 1)
+        #expect(nils.min(ofProperty: "optInt") as Int? == nil)
+        #expect(nils.sum(ofProperty: "optInt") as Int == 0)
+        // A class never written (no table yet).
+        let empty = try memoryRealm().objects(Dog.self)
+        #expect(empty.sum(ofProperty: "age") as Int == 0)
+        #expect(empty.max(ofProperty: "age") as Int? == nil)
+        #expect(empty.filter("age > 1").count == 0)
+    }
+
+    @Test("first, last, count, isEmpty, index(of:), index(matching:)")
+    func accessors() throws {
+        let realm = try peopleRealm()
+        let people = realm.objects(Person.self)
+        let byAge = people.sorted(byKeyPath: "age", ascending: false)
+        #expect(byAge.first?.name == "Edsger")
+        #expect(byAge.last?.name == "Zoë")
+        #expect(byAge.count == 5)
+        #expect(!byAge.isEmpty)
+        #expect(people.filter("name == 'Nobody'").first == nil)
+        #expect(people.filter("name == 'Nobody'").isEmpty)
+        #expect(people.filter("age == 36").last?.id == 4)
+        let grace = people.filter("name == %@", "Grace").first!
+        #expect(byAge.index(of: grace) == 1)
+        #expect(byAge.filter("age < 40").index(of: grace) == nil)
+        #expect(byAge.index(matching: "age < %@", 40) == 3)
+        #expect(byAge.index(matching: "name == 'Nobody'") == nil)
+        #expect(byAge.index(matching: { $0.name == "alan" }) == 2)
+        #expect(people.distinct(by: ["age"]).sorted(byKeyPath: "id", ascending: false).index(matching: "age == 36") == 3)
+        #expect(byAge[1].name == "Grace")
+        #expect(Array(byAge.filter("age < 40")).map(\.id) == [1, 4])
+    }
+
+    @Test("Results are live: the same Results sees later commits")
+    func liveness() throws {
+        let realm = try peopleRealm()
+        let adults = realm.objects(Person.self).filter("age >= %@", 40).sorted(byKeyPath: "age")
+        let total = realm.objects(Person.self)
+        #expect(ids(adults) == [3, 2, 5])
+        #expect(adults.sum(ofProperty: "age") as Int == 158)
+        try realm.write {
+            realm.add(Person(value: ["id": 6, "name": "Barbara", "age": 50]))
+            realm.objects(Person.self).filter("id == 3").first!.age = 20
+        }
+        #expect(ids(adults) == [2, 6, 5])
+        #expect(adults.sum(ofProperty: "age") as Int == 167)
+        #expect(total.count == 6)
+        // Inside a write transaction, the results see the uncommitted changes.
+        realm.beginWrite()
+        realm.delete(realm.objects(Person.self).filter("id == 5").first!)
+        #expect(ids(adults) == [2, 6])
+        realm.cancelWrite()
+        #expect(ids(adults) == [2, 6, 5])
+    }
+
+    @Test("Results see commits made by another Realm instance after refresh")
+    func livenessAcrossInstances() throws {
+        let identifier = "query-live-\(UUID().uuidString)"
+        let realm = try Realm(configuration: .init(inMemoryIdentifier: identifier))
+        try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 3])) }
+        let old = realm.objects(Dog.self).filter("age > 2")
+        #expect(old.count == 1)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let other = try! Realm(configuration: .init(inMemoryIdentifier: identifier))
+            try! other.write { other.add(Dog(value: ["name": "Fido", "age": 7])) }
+            done.signal()
+        }.start()
+        done.wait()
+        _ = realm.refresh()
+        #expect(old.map(\.name) == ["Rex", "Fido"])
+    }
+}
