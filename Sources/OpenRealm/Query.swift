@@ -256,6 +256,40 @@ extension Query where T: _QueryableCollection {
     }
 }
 
+extension Query where T: _QueryableCollection, T.Element: _CValueConvertible {
+    /// Any element equals a value.
+    ///
+    ///     people.where { $0.nicknames == "Ada" }    // a person with the nickname Ada
+    public static func == (lhs: Query, rhs: T.Element) -> Query<Bool> { lhs.compare("==", rhs) }
+
+    /// Any element differs from a value.
+    ///
+    ///     people.where { $0.nicknames != "Ada" }
+    public static func != (lhs: Query, rhs: T.Element) -> Query<Bool> { lhs.compare("!=", rhs) }
+}
+
+extension Query where T: _QueryableCollection, T.Element: _QueryComparable {
+    /// Any element is less than a value.
+    ///
+    ///     items.where { $0.scores < 3 }
+    public static func < (lhs: Query, rhs: T.Element) -> Query<Bool> { lhs.compare("<", rhs) }
+
+    /// Any element is less than or equal to a value.
+    ///
+    ///     items.where { $0.scores <= 3 }
+    public static func <= (lhs: Query, rhs: T.Element) -> Query<Bool> { lhs.compare("<=", rhs) }
+
+    /// Any element is greater than a value.
+    ///
+    ///     items.where { $0.scores > 3 }
+    public static func > (lhs: Query, rhs: T.Element) -> Query<Bool> { lhs.compare(">", rhs) }
+
+    /// Any element is greater than or equal to a value.
+    ///
+    ///     items.where { $0.scores >= 3 }
+    public static func >= (lhs: Query, rhs: T.Element) -> Query<Bool> { lhs.compare(">=", rhs) }
+}
+
 extension Query where T: _QueryableCollection, T.Element: _QueryNumeric {
     /// The smallest element of a collection of numbers or dates (`@min`).
     ///

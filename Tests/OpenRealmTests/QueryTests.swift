@@ -383,3 +383,111 @@ extension QueryTests {
         #expect(old.map(\.name) == ["Rex", "Fido"])
     }
 }
+
+/// Expects a type-safe query and a predicate string to select the same, non-empty objects.
+private func expectSame<T: Object>(
+    _ typed: Results<T>, _ string: Results<T>, _ expected: Int, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let a = typed.map { ObjectIdentifier(type(of: $0)).hashValue ^ $0.hashValue }
+    let b = string.map { ObjectIdentifier(type(of: $0)).hashValue ^ $0.hashValue }
+    #expect(a == b, sourceLocation: sourceLocation)
+    #expect(typed.count == expected, sourceLocation: sourceLocation)
+}
+
+extension QueryTests {
+    @Test("type-safe comparisons, logic and string operators select what the predicate strings do")
+    func typeSafeBasics() throws {
+        let realm = try peopleRealm()
+        let p = realm.objects(Person.self)
+        expectSame(p.where { $0.age == 36 }, p.filter("age == 36"), 2)
+        expectSame(p.where { $0.age != 36 }, p.filter("age != 36"), 3)
+        expectSame(p.where { $0.age < 41 }, p.filter("age < 41"), 2)
+        expectSame(p.where { $0.age <= 41 }, p.filter("age <= 41"), 3)
+        expectSame(p.where { $0.age > 41 }, p.filter("age > 41"), 2)
+        expectSame(p.where { $0.age >= 41 }, p.filter("age >= 41"), 3)
+        expectSame(p.where { $0.height == nil }, p.filter("height == nil"), 1)
+        expectSame(p.where { $0.height != nil }, p.filter("height != nil"), 4)
+        expectSame(p.where { $0.height > 1.7 }, p.filter("height > 1.7"), 2)
+        expectSame(p.where { $0.age > 40 && $0.height != nil }, p.filter("age > 40 AND height != nil"), 2)
+        expectSame(p.where { $0.age < 40 || $0.name == "Grace" }, p.filter("age < 40 OR name == 'Grace'"), 3)
+        expectSame(p.where { !($0.age < 40) }, p.filter("NOT age < 40"), 3)
+        expectSame(p.where { $0.age > 40 && ($0.name == "alan" || $0.name == "Edsger") }, p.filter("age > 40 AND (name == 'alan' OR name == 'Edsger')"), 2)
+        expectSame(p.where { $0.name.starts(with: "A") }, p.filter("name BEGINSWITH 'A'"), 1)
+        expectSame(p.where { $0.name.starts(with: "a", options: .caseInsensitive) }, p.filter("name BEGINSWITH[c] 'a'"), 2)
+        expectSame(p.where { $0.name.ends(with: "CE", options: [.caseInsensitive]) }, p.filter("name ENDSWITH[c] 'ce'"), 1)
+        expectSame(p.where { $0.name.contains("a") }, p.filter("name CONTAINS 'a'"), 3)
+        expectSame(p.where { $0.name.contains("zoe", options: [.caseInsensitive, .diacriticInsensitive]) }, p.filter("name CONTAINS[cd] 'zoe'"), 1)
+        expectSame(p.where { $0.name.like("?d*") }, p.filter("name LIKE '?d*'"), 2)
+        expectSame(p.where { $0.name.like("a*", caseInsensitive: true) }, p.filter("name LIKE[c] 'a*'"), 2)
+        expectSame(p.where { $0.name.equals("ADA", options: .caseInsensitive) }, p.filter("name ==[c] 'ADA'"), 1)
+        expectSame(p.where { $0.name.notEquals("ADA", options: .caseInsensitive) }, p.filter("name !=[c] 'ADA'"), 4)
+        expectSame(p.where { $0.name.in(["Ada", "Grace", "x"]) }, p.filter("name IN %@", ["Ada", "Grace", "x"]), 2)
+        expectSame(p.where { $0.age.contains(36...41) }, p.filter("age BETWEEN {36, 41}"), 3)
+        expectSame(p.where { $0.age.contains(36..<41) }, p.filter("age >= 36 AND age < 41"), 2)
+        expectSame(p.where { $0.mood == .happy }, p.filter("mood == %@", Mood.happy), 5)
+        expectSame(p.where { $0.id == $0.age }, p.filter("id == age"), 0)
+        expectSame(p.where { $0.id < $0.age }, p.filter("id < age"), 5)
+        // A Bool property alone is a condition.
+        let (all, _, _, _) = try allTypesRealm()
+        let t = all.objects(AllTypes.self)
+        expectSame(t.where { $0.bool }, t.filter("bool == true"), 1)
+        expectSame(t.where { !$0.bool }, t.filter("NOT bool == true"), 2)
+        expectSame(t.where { $0.bool && $0.int > 0 }, t.filter("bool == true AND int > 0"), 1)
+        expectSame(t.where { $0.optString == "s1" }, t.filter("optString == 's1'"), 1)
+        expectSame(t.where { $0.optString.starts(with: "s") }, t.filter("optString BEGINSWITH 's'"), 2)
+        expectSame(t.where { $0.decimal > Decimal128(0) }, t.filter("decimal > 0"), 2)
+        expectSame(t.where { $0.date.contains(Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 2_000)) }, t.filter("date <= %@", Date(timeIntervalSince1970: 2_000)), 2)
+        expectSame(t.where { $0.optInt.in([10, nil]) }, t.filter("optInt IN {10, nil}"), 2)
+    }
+
+    @Test("type-safe link paths, collections (@count, ANY, contains, aggregates) and linking objects")
+    func typeSafeCollections() throws {
+        let realm = try peopleRealm()
+        let p = realm.objects(Person.self)
+        let fido = realm.objects(Dog.self).where { $0.name == "Fido" }.first!
+        expectSame(p.where { $0.dog.name == "Rex" }, p.filter("dog.name == 'Rex'"), 1)
+        expectSame(p.where { $0.dog.age > 2 }, p.filter("dog.age > 2"), 2)
+        expectSame(p.where { $0.dog == nil }, p.filter("dog == nil"), 3)
+        expectSame(p.where { $0.dog == fido }, p.filter("dog == %@", fido), 1)
+        expectSame(p.where { $0.dogs.count > 0 }, p.filter("dogs.@count > 0"), 3)
+        expectSame(p.where { $0.dogs.count == 2 }, p.filter("dogs.@count == 2"), 1)
+        expectSame(p.where { $0.dogs.name == "Fido" }, p.filter("ANY dogs.name == 'Fido'"), 2)
+        expectSame(p.where { $0.dogs.age < 2 }, p.filter("ANY dogs.age < 2"), 1)
+        expectSame(p.where { $0.dogs.contains(fido) }, p.filter("%@ IN dogs", fido), 2)
+        expectSame(p.where { $0.nicknames.contains("Admiral") }, p.filter("'Admiral' IN nicknames"), 1)
+        expectSame(p.where { $0.nicknames.containsAny(in: ["Countess", "Admiral"]) }, p.filter("ANY nicknames IN %@", ["Countess", "Admiral"]), 2)
+        expectSame(p.where { $0.nicknames.count >= 1 }, p.filter("nicknames.@count >= 1"), 2)
+        expectSame(p.where { $0.tags.contains("math") }, p.filter("'math' IN tags"), 1)
+        let dogs = realm.objects(Dog.self)
+        expectSame(dogs.where { $0.owners.count == 2 }, dogs.filter("@links.Person.dogs.@count == 2"), 1)
+        expectSame(dogs.where { $0.owners.name == "Zoë" }, dogs.filter("ANY @links.Person.dogs.name == 'Zoë'"), 1)
+
+        let c = try memoryRealm()
+        try c.write {
+            c.add(Collections(value: ["ints": [1, 2, 3]]))
+            c.add(Collections(value: ["ints": [10]]))
+            c.add(Collections())
+        }
+        let cs = c.objects(Collections.self)
+        expectSame(cs.where { $0.ints.avg > 2 }, cs.filter("ints.@avg > 2"), 1)
+        expectSame(cs.where { $0.ints.sum == 6 }, cs.filter("ints.@sum == 6"), 1)
+        expectSame(cs.where { $0.ints.min == 1 }, cs.filter("ints.@min == 1"), 1)
+        expectSame(cs.where { $0.ints.max >= 3 }, cs.filter("ints.@max >= 3"), 2)
+        expectSame(cs.where { $0.ints.count == 0 }, cs.filter("ints.@count == 0"), 1)
+        expectSame(cs.where { $0.ints > 5 }, cs.filter("ANY ints > 5"), 1)
+    }
+
+    @Test("where, sorted and aggregates by key path chain like their string forms")
+    func typeSafeChains() throws {
+        let realm = try peopleRealm()
+        let p = realm.objects(Person.self)
+        let typed = p.where { $0.age > 30 }.sorted(by: \.name).where { $0.height != nil }
+        let string = p.filter("age > 30").sorted(byKeyPath: "name").filter("height != nil")
+        #expect(ids(typed) == ids(string))
+        #expect(ids(typed) == [1, 5, 4, 3])
+        #expect(p.where { $0.age > 40 }.max(of: \.age) == 72)
+        let meanHeight = p.where { $0.dogs.count > 0 }.average(of: \.height)  // Ada 1.65 and Zoë 1.70; Grace has none
+        let mean: Double = (meanHeight ?? nil) ?? 0
+        #expect(abs(mean - 1.675) < 1e-9)
+    }
+}
