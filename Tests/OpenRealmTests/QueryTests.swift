@@ -491,3 +491,69 @@ extension QueryTests {
         #expect(abs(mean - 1.675) < 1e-9)
     }
 }
+
+/// Expects an exit test to have stopped the process with `message` on stderr.
+private func expectStopped(_ result: ExitTest.Result?, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    guard let result else {
+        Issue.record("the process did not stop", sourceLocation: sourceLocation)
+        return
+    }
+    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(stderr.contains(message), "stderr: \(stderr)", sourceLocation: sourceLocation)
+}
+
+@Suite("Query programmer errors stop with Realm's message and the engine's position")
+struct QueryErrorTests {
+    @Test("a predicate that does not parse")
+    func parseError() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryParse"))
+            try realm.write { realm.add(Dog()) }
+            _ = realm.objects(Dog.self).filter("age > > 5")
+        }
+        expectStopped(result, "Unable to parse the format string \"age > > 5\"")
+        expectStopped(result, "at position 6 ('>')")
+    }
+
+    @Test("a predicate naming an unknown property")
+    func unknownProperty() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryProperty"))
+            try realm.write { realm.add(Dog()) }
+            _ = realm.objects(Dog.self).filter("agee > %@", 5)
+        }
+        expectStopped(result, "Invalid property name")
+        expectStopped(result, "'agee'")
+    }
+
+    @Test("an argument of the wrong type")
+    func wrongArgumentType() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryArgument"))
+            try realm.write { realm.add(Dog()) }
+            _ = realm.objects(Dog.self).filter("age > %@", "five")
+        }
+        expectStopped(result, "Unable to parse the format string \"age > %@\"")
+    }
+
+    @Test("sorting by an unknown property")
+    func unknownSortKey() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-querySort"))
+            try realm.write { realm.add(Dog()) }
+            _ = realm.objects(Dog.self).sorted(byKeyPath: "weight")
+        }
+        expectStopped(result, "Cannot sort on key path 'weight' of class 'Dog'")
+    }
+
+    @Test("the sum of a string property")
+    func wrongAggregate() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryAggregate"))
+            try realm.write { realm.add(Dog()) }
+            let total: Int = realm.objects(Dog.self).sum(ofProperty: "name")
+            print(total)
+        }
+        expectStopped(result, "Invalid sum on property 'Dog.name'")
+    }
+}
