@@ -557,3 +557,125 @@ struct QueryErrorTests {
         expectStopped(result, "Invalid sum on property 'Dog.name'")
     }
 }
+
+@Suite("Queries on collections")
+struct CollectionQueryTests {
+    @Test("a List of objects filters, sorts, makes distinct and aggregates in its own order, live")
+    func listOfObjects() throws {
+        let realm = try peopleRealm()
+        let ada = realm.object(ofType: Person.self, forPrimaryKey: 1)!
+        let bello = realm.objects(Dog.self).filter("name == 'Bello'").first!
+        try realm.write { ada.dogs.insert(bello, at: 0) }  // Bello, Rex, Fido: not key order
+        #expect(ada.dogs.map(\.name) == ["Bello", "Rex", "Fido"])
+        let young = ada.dogs.filter("age < %@", 5)
+        #expect(young.map(\.name) == ["Bello", "Rex"])
+        #expect(ada.dogs.where { $0.age > 2 }.map(\.name) == ["Rex", "Fido"])
+        #expect(ada.dogs.sorted(byKeyPath: "name").map(\.name) == ["Bello", "Fido", "Rex"])
+        #expect(ada.dogs.sorted(by: \.age, ascending: false).map(\.name) == ["Fido", "Rex", "Bello"])
+        #expect(ada.dogs.sorted(by: [SortDescriptor(keyPath: "age")]).filter("age > 1").map(\.name) == ["Rex", "Fido"])
+        #expect(ada.dogs.index(matching: "name == %@", "Fido") == 2)
+        #expect(ada.dogs.index(matching: { $0.name == "Rex" }) == 1)
+        #expect(ada.dogs.index(matching: "name == 'Nobody'") == nil)
+        #expect(ada.dogs.min(ofProperty: "age") as Int? == 1)
+        #expect(ada.dogs.max(of: \.age) == 7)
+        #expect(ada.dogs.sum(ofProperty: "age") as Int == 11)
+        #expect(ada.dogs.sum(of: \.age) == 11)
+        #expect(ada.dogs.average(ofProperty: "age") as Double? == 11.0 / 3)
+        #expect(ada.dogs.average(of: \.age) == 3)  // read as Int: truncated
+        // The same Results sees the list change.
+        try realm.write { ada.dogs.append(Dog(value: ["name": "Puppy", "age": 0])) }
+        #expect(young.map(\.name) == ["Bello", "Rex", "Puppy"])
+        #expect(young.count == 3)
+        try realm.write { ada.dogs.remove(at: 0) }
+        #expect(young.map(\.name) == ["Rex", "Puppy"])
+        // A list holding an object twice lists it twice.
+        try realm.write { ada.dogs.append(bello); ada.dogs.append(bello) }
+        #expect(ada.dogs.filter("name == 'Bello'").count == 2)
+        #expect(ada.dogs.distinct(by: ["name"]).map(\.name) == ["Rex", "Fido", "Puppy", "Bello"])
+        #expect(ada.dogs.distinct(by: [\Dog.age]).count == 4)
+        // An empty list: sum 0, the others nil.
+        let alan = realm.object(ofType: Person.self, forPrimaryKey: 3)!
+        #expect(alan.dogs.filter("age > 0").isEmpty)
+        #expect(alan.dogs.sum(ofProperty: "age") as Int == 0)
+        #expect(alan.dogs.max(ofProperty: "age") as Int? == nil)
+        #expect(alan.dogs.average(of: \.age) == nil)
+    }
+
+    @Test("a MutableSet of objects filters and sorts")
+    func setOfObjects() throws {
+        let realm = try memoryRealm()
+        let holder = Collections()
+        try realm.write {
+            holder.dogSet.insert(objectsIn: [Dog(value: ["name": "Rex", "age": 3]), Dog(value: ["name": "Fido", "age": 7]),
+                                             Dog(value: ["name": "Bello", "age": 1])])
+            realm.add(holder)
+            realm.add(Dog(value: ["name": "Stray", "age": 5]))
+        }
+        #expect(holder.dogSet.filter("age > 2").count == 2)
+        #expect(holder.dogSet.sorted(byKeyPath: "age").map(\.name) == ["Bello", "Rex", "Fido"])
+        #expect(holder.dogSet.where { $0.name.ends(with: "o") }.sorted(by: \.name).map(\.name) == ["Bello", "Fido"])
+        #expect(holder.dogSet.max(ofProperty: "age") as Int? == 7)
+        #expect(holder.dogSet.sum(of: \.age) == 11)
+    }
+
+    @Test("LinkingObjects filter, sort and aggregate the objects linking to one")
+    func linkingObjects() throws {
+        let realm = try peopleRealm()
+        let fido = realm.objects(Dog.self).filter("name == 'Fido'").first!
+        #expect(fido.owners.count == 2)
+        #expect(fido.owners.filter("age > 40").map(\.id) == [2])
+        #expect(fido.owners.where { $0.name.starts(with: "A") }.map(\.id) == [1])
+        #expect(fido.owners.sorted(byKeyPath: "age", ascending: false).map(\.id) == [2, 1])
+        #expect(fido.owners.sum(ofProperty: "age") as Int == 81)
+        #expect(fido.owners.min(of: \.age) == 36)
+        #expect(fido.owners.index(matching: "name == 'Grace'") == 1)
+        let owners = fido.owners.filter("age < 100")
+        try realm.write { realm.object(ofType: Person.self, forPrimaryKey: 5)!.dogs.append(fido) }
+        #expect(owners.map(\.id) == [1, 2, 5])
+        #expect(realm.objects(Dog.self).filter("name == 'Bello'").first!.owners.filter("age > 0").map(\.id) == [4])
+    }
+
+    @Test("aggregates of lists and sets of values, managed and unmanaged")
+    func collectionsOfValues() throws {
+        let realm = try memoryRealm()
+        let dates = [Date(timeIntervalSince1970: 1_000), Date(timeIntervalSince1970: 3_000), Date(timeIntervalSince1970: 2_000)]
+        let holder = Collections(value: ["ints": [4, 1, 7], "dates": dates])
+        let unmanagedInts = List<Int>()
+        unmanagedInts.append(objectsIn: [4, 1, 7])
+        #expect(unmanagedInts.min() == 1)
+        #expect(unmanagedInts.max() == 7)
+        #expect(unmanagedInts.sum() == 12)
+        #expect(unmanagedInts.average() as Double? == 4)
+        #expect(List<Double>().sum() == 0)
+        #expect(List<Double>().average() as Double? == nil)
+        try realm.write { realm.add(holder) }
+        #expect(holder.ints.min() == 1)
+        #expect(holder.ints.max() == 7)
+        #expect(holder.ints.sum() == 12)
+        #expect(holder.ints.average() as Double? == 4)
+        #expect(holder.dates.min() == dates[0])
+        #expect(holder.dates.max() == dates[1])
+        try realm.write { holder.ints.append(8) }
+        #expect(holder.ints.sum() == 20)
+        let empty = try memoryRealm()
+        let none = Collections()
+        try empty.write { empty.add(none) }
+        #expect(none.ints.sum() == 0)
+        #expect(none.ints.min() == nil)
+        #expect(none.ints.average() as Double? == nil)
+        #expect(none.dates.max() == nil)
+        let optionals = List<Int?>()
+        optionals.append(objectsIn: [nil, 2, nil, 4])
+        #expect(optionals.sum() == .some(6))
+        #expect(optionals.average() as Double? == 3)
+    }
+
+    @Test("filtering an unmanaged List stops with Realm's message")
+    func unmanagedFilter() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Person().dogs.filter("age > 1")
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("This method may only be called on List instances retrieved from a Realm."), "\(stderr)")
+    }
+}
