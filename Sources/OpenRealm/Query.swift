@@ -29,8 +29,14 @@ final class KeyPathRecorder {
     @usableFromInline
     func record<Value: _Persistable>(_ object: ObjectBase, token: Int32, _: Value.Type) -> Value? {
         let info = ObjectSchemaInfo.of(type(of: object))
-        names.append(info.properties[info.propertyIndexByToken[Int(token)]].name)
+        let property = info.properties[info.propertyIndexByToken[Int(token)]]
         let shape = Value._rlmShape()
+        if shape.isLinkingObjects, let origin = property.originProperty, let originClass = shape.linkTarget {
+            // The engine names linking objects by the links they follow back.
+            names.append("@links.\(ObjectSchemaInfo.className(of: originClass)).\(origin)")
+            return nil
+        }
+        names.append(property.name)
         guard let target = shape.linkTarget, shape.collection == CE_COLLECTION_NONE, !shape.isLinkingObjects else { return nil }
         return instance(of: target) as? Value
     }
@@ -248,6 +254,40 @@ extension Query where T: _QueryableCollection {
     public func containsAny<U: Sequence>(in values: U) -> Query<Bool> where U.Element == T.Element {
         Query<Bool>(predicate: "ANY \(keyPath) IN %@", [Array(values)])
     }
+}
+
+extension Query where T: _QueryableCollection, T.Element: _CValueConvertible {
+    /// Any element equals a value.
+    ///
+    ///     people.where { $0.nicknames == "Ada" }    // a person with the nickname Ada
+    public static func == (lhs: Query, rhs: T.Element) -> Query<Bool> { lhs.compare("==", rhs) }
+
+    /// Any element differs from a value.
+    ///
+    ///     people.where { $0.nicknames != "Ada" }
+    public static func != (lhs: Query, rhs: T.Element) -> Query<Bool> { lhs.compare("!=", rhs) }
+}
+
+extension Query where T: _QueryableCollection, T.Element: _QueryComparable {
+    /// Any element is less than a value.
+    ///
+    ///     items.where { $0.scores < 3 }
+    public static func < (lhs: Query, rhs: T.Element) -> Query<Bool> { lhs.compare("<", rhs) }
+
+    /// Any element is less than or equal to a value.
+    ///
+    ///     items.where { $0.scores <= 3 }
+    public static func <= (lhs: Query, rhs: T.Element) -> Query<Bool> { lhs.compare("<=", rhs) }
+
+    /// Any element is greater than a value.
+    ///
+    ///     items.where { $0.scores > 3 }
+    public static func > (lhs: Query, rhs: T.Element) -> Query<Bool> { lhs.compare(">", rhs) }
+
+    /// Any element is greater than or equal to a value.
+    ///
+    ///     items.where { $0.scores >= 3 }
+    public static func >= (lhs: Query, rhs: T.Element) -> Query<Bool> { lhs.compare(">=", rhs) }
 }
 
 extension Query where T: _QueryableCollection, T.Element: _QueryNumeric {

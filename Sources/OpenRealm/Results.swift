@@ -49,7 +49,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     /// The query of these results: theirs, or one that matches every object of the class.
     var resultsQuery: ResultsQuery {
         switch source {
-        case .table(let objectClass): ResultsQuery(objectClass: objectClass, predicate: nil, arguments: [], descriptors: [])
+        case .table(let objectClass): ResultsQuery(objectClass: objectClass)
         case .query(let query): query
         }
     }
@@ -406,7 +406,7 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
     public var isInvalidated: Bool { owner?.isInvalidated ?? false }
 
     /// (origin table, origin column) of the links, or nil if the origin class has no table yet.
-    private var origin: (core: RealmCore, table: TableInfo, column: ce_column_key)? {
+    var origin: (core: RealmCore, table: TableInfo, column: ce_column_key)? {
         guard let owner, let core = owner._core, let originTable = core.tableInfo(for: Element.self),
             let index = originTable.schema.indexByName[propertyName]
         else { return nil }

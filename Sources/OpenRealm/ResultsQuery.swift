@@ -252,29 +252,45 @@ func queryFailure(_ predicate: String, _ table: TableInfo) -> Never {
 
 // MARK: - A query's engine handles
 
-/// What a filtered, sorted or distinct `Results` is: the objects of a class that match a
-/// predicate (the filters joined with AND; nil: all of them), then its sort and distinct
-/// descriptors in the order they were added — as Realm, a filter added after a sort filters
-/// before the sort and distinct apply. The engine handles are made on first use and evaluate
-/// against whatever transaction the Realm has at each call, so the results stay live.
+/// What a filtered, sorted or distinct `Results` is: objects (those of a class, of a list or set
+/// of links, or those linking to an object), those of them that match a predicate (the filters
+/// joined with AND; nil: all of them), then its sort and distinct descriptors in the order they
+/// were added — as Realm, a filter added after a sort filters before the sort and distinct
+/// apply. The engine handles are made on first use and evaluate against whatever transaction the
+/// Realm has at each call, so the results stay live.
 final class ResultsQuery {
+    /// The objects filtered.
+    enum Base {
+        /// Every object of the class, in key order.
+        case table
+        /// The objects of a list or set of links, in its order.
+        case collection(ManagedCollection)
+        /// The objects of the class whose link property `property` links to `owner`, in key
+        /// order (a LinkingObjects property).
+        case backlinks(owner: ObjectBase, property: String)
+    }
+
     enum Descriptor {
         case sort([SortDescriptor])
         case distinct([String])
     }
 
     let objectClass: ObjectBase.Type
+    let base: Base
     let predicate: String?
     let arguments: [Any]
     let descriptors: [Descriptor]
 
     private var query: OpaquePointer?
-    /// The view of the matching objects, then one view per descriptor (the last one is read).
+    /// The view of the base objects, of those that match, then one view per descriptor (the last
+    /// one is read).
     private var views: [OpaquePointer] = []
     private var table: TableInfo?
 
-    init(objectClass: ObjectBase.Type, predicate: String?, arguments: [Any], descriptors: [Descriptor]) {
+    init(objectClass: ObjectBase.Type, base: Base = .table, predicate: String? = nil, arguments: [Any] = [],
+         descriptors: [Descriptor] = []) {
         self.objectClass = objectClass
+        self.base = base
         self.predicate = predicate
         self.arguments = arguments
         self.descriptors = descriptors
@@ -289,12 +305,14 @@ final class ResultsQuery {
     func filtered(_ predicate: String, _ arguments: [Any]) -> ResultsQuery {
         let taken = Array(arguments.prefix(placeholderCount(predicate)))
         let joined = self.predicate.map { "(\($0)) AND (\(predicate))" } ?? predicate
-        return ResultsQuery(objectClass: objectClass, predicate: joined, arguments: self.arguments + taken, descriptors: descriptors)
+        return ResultsQuery(objectClass: objectClass, base: base, predicate: joined, arguments: self.arguments + taken,
+                            descriptors: descriptors)
     }
 
     /// This query with one more descriptor.
     func adding(_ descriptor: Descriptor) -> ResultsQuery {
-        ResultsQuery(objectClass: objectClass, predicate: predicate, arguments: arguments, descriptors: descriptors + [descriptor])
+        ResultsQuery(objectClass: objectClass, base: base, predicate: predicate, arguments: arguments,
+                     descriptors: descriptors + [descriptor])
     }
 
     var hasDistinct: Bool {
@@ -306,11 +324,32 @@ final class ResultsQuery {
         if let last = views.last, let table { return (last, table) }
         guard let table = core.tableInfo(for: objectClass) else { return nil }
         let txn = core.currentTxn()
-        let query = parseQuery(core, table, predicate ?? "TRUEPREDICATE", arguments)
-        self.query = query
-        var base: OpaquePointer?
-        guard ce_query_find_all(query, &base), let base else { engineFailure() }
-        views = [base]
+        var first: OpaquePointer?
+        switch base {
+        case .table:
+            let query = parseQuery(core, table, predicate ?? "TRUEPREDICATE", arguments)
+            self.query = query
+            guard ce_query_find_all(query, &first) else { engineFailure() }
+        case .collection(let collection):
+            guard ce_results_from_collection(txn, collection.read(), &first) else { engineFailure() }
+        case .backlinks(let owner, let property):
+            guard let index = table.schema.indexByName[property] else {
+                throwRealmException("Property '\(table.schema.className).\(property)' declared as origin of linking objects does not exist.")
+            }
+            _ = core.txn(for: owner)
+            guard ce_results_from_backlinks(txn, owner._tableKey, owner._key, table.tableKey, table.columns[index].key, &first) else {
+                engineFailure()
+            }
+        }
+        guard let first else { engineFailure() }
+        views = [first]
+        if let predicate, query == nil {
+            let query = parseQuery(core, table, predicate, arguments)
+            self.query = query
+            var filtered: OpaquePointer?
+            guard ce_results_filter(txn, first, query, &filtered), let filtered else { engineFailure() }
+            views.append(filtered)
+        }
         for descriptor in descriptors {
             var next: OpaquePointer?
             let ok: Bool
