@@ -142,15 +142,15 @@ struct Demo {
         func names(_ results: Results<Person>) -> String {
             results.map { "\($0.name) (\($0.age))" }.joined(separator: ", ")
         }
-        print("5. queries (Results.filter, evaluated by the C query engine):")
+        print("5. queries (Results.filter and where, evaluated by the C query engine):")
         let adults = people.filter("age >= %@", 30).sorted(byKeyPath: "age")
         print("   filter(\"age >= %@\", 30), sorted by age: \(names(adults))")
         let rDogs = people.filter("ANY dogs.name BEGINSWITH[c] %@", "r")
         print("   filter(\"ANY dogs.name BEGINSWITH[c] %@\", \"r\"): \(names(rDogs))")
         let friendsOfAlice = people.filter("bestFriend.name == %@", "Alice")
         print("   filter(\"bestFriend.name == %@\", \"Alice\"): \(names(friendsOfAlice))")
-        let twoDogs = people.filter("dogs.@count >= 2 AND name != %@", "Frank")
-        print("   filter(\"dogs.@count >= 2 AND name != %@\", \"Frank\"): \(names(twoDogs))")
+        let popular = people.where { $0.bestFriendOf.count >= 2 }
+        print("   where { $0.bestFriendOf.count >= 2 } (LinkingObjects, type-safe): \(names(popular))")
         if let alice = realm.object(ofType: Person.self, forPrimaryKey: 1) {
             print("   Alice's LinkingObjects bestFriendOf: \(alice.bestFriendOf.map(\.name).sorted().joined(separator: ", "))")
         }
