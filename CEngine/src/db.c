@@ -892,6 +892,14 @@ static bool open_lock_file(ce_db *db)
         if (db->lock_fd < 0) return ce_fail_errno(errno, "open lock file", db->lock_path);
         bool busy;
         if (os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, true, false, &busy, db->lock_path)) {
+            /* Deleted since it was opened (ce_db_delete_files, the last close
+             * of an in-memory database): a handle that initialized it would
+             * be alone with it. Start again with the file at the path. */
+            struct stat status;
+            if (ce_os->fstat(db->lock_fd, &status) == 0 && status.st_nlink == 0) {
+                close_lock_file(db);
+                continue;
+            }
             if (!open_data_file(db) || !initialize_as_first(db)) {
                 /* Leave no lock file beside a file we could not open. A
                  * process waiting on this one finds it not ready and

@@ -447,6 +447,53 @@ static void test_delete_files(const char *dir)
     free(compact);
 }
 
+/* A lock file deleted between a handle's open() of it and its lock: the
+ * handle must not initialize the deleted file (it would be alone with it,
+ * while the next handle makes a new one), but start again. */
+static const char *race_path, *race_lock_path;
+static bool race_done;
+
+static int open_then_delete(const char *path, int flags, mode_t mode)
+{
+    int fd = ce_os_default.open(path, flags, mode);
+    if (fd >= 0 && !race_done && strcmp(path, race_lock_path) == 0) {
+        race_done = true;
+        bool deleted;
+        CHECK(ce_db_delete_files(race_path, &deleted));
+    }
+    return fd;
+}
+
+static void test_lock_file_deleted_while_opening(const char *dir)
+{
+    char *path = test_path(dir, "race.realm");
+    char *lock = test_path(dir, "race.realm.lock");
+    ce_db *db = test_open(path);
+    CHECK(ce_db_close(db));
+    race_path = path;
+    race_lock_path = lock;
+    race_done = false;
+    ce_os_methods racing = ce_os_default;
+    racing.open = open_then_delete;
+    ce_os = &racing;
+    db = test_open(path);
+    ce_os = &ce_os_default;
+    CHECK(race_done);
+    /* The handle uses the lock file at the path, which a second handle shares. */
+    CHECK(exists(lock));
+    ce_db *other = test_open(path);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    test_list_append(txn, 1);
+    CHECK(ce_txn_commit(txn));
+    uint64_t seen = 0, latest = 0;
+    CHECK(ce_db_latest_version(db, &latest) && ce_db_latest_version(other, &seen) && seen == latest);
+    CHECK(ce_db_close(other));
+    CHECK(ce_db_close(db));
+    free(path);
+    free(lock);
+}
+
 int main(void)
 {
     char *dir = test_make_dir("db");
@@ -459,6 +506,7 @@ int main(void)
     test_torn_commit_detected(dir);
     test_dead_reader_reclaimed(dir);
     test_delete_files(dir);
+    test_lock_file_deleted_while_opening(dir);
     test_cleanup_dir(dir);
     free(dir);
     printf("db: all checks passed\n");
