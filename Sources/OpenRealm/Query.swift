@@ -31,11 +31,6 @@ final class KeyPathRecorder {
         let info = ObjectSchemaInfo.of(type(of: object))
         let property = info.properties[info.propertyIndexByToken[Int(token)]]
         let shape = Value._rlmShape()
-        if shape.isLinkingObjects, let origin = property.originProperty, let originClass = shape.linkTarget {
-            // The engine names linking objects by the links they follow back.
-            names.append("@links.\(ObjectSchemaInfo.className(of: originClass)).\(origin)")
-            return nil
-        }
         names.append(property.name)
         guard let target = shape.linkTarget, shape.collection == CE_COLLECTION_NONE, !shape.isLinkingObjects else { return nil }
         return instance(of: target) as? Value

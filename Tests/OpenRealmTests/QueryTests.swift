@@ -208,6 +208,14 @@ extension QueryTests {
         #expect(ids(people.filter("ANY dogs == %@", fido)) == [1, 2])
         #expect(ids(people.filter("%@ IN dogs", fido)) == [1, 2])
         #expect(realm.objects(Dog.self).filter("@links.Person.dogs.@count == 2").map(\.name) == ["Fido"])
+        // LinkingObjects properties by their model names, as Realm's predicates write them.
+        let dogs = realm.objects(Dog.self)
+        #expect(dogs.filter("owners.@count == 2").map(\.name) == ["Fido"])
+        #expect(dogs.filter("ANY owners.name == %@", "Zoë").map(\.name) == ["Bello"])
+        #expect(dogs.filter("%K == 1", "owners.@count").map(\.name) == ["Rex", "Bello"])
+        #expect(dogs.filter("SUBQUERY(owners, $o, $o.age > 40).@count > 0 AND name != 'owners'").map(\.name) == ["Fido"])
+        #expect(dogs.sorted(byKeyPath: "owners.@count", ascending: false).first?.name == "Fido")
+        #expect(ids(people.filter("ANY dogs.owners.name == 'Grace'")) == [1, 2])
         #expect(ids(people.sorted(byKeyPath: "dog.name").filter("dog != nil")) == [2, 1])
     }
 
