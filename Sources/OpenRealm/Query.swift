@@ -82,6 +82,14 @@ public protocol _QueryString: _QueryComparable {}
 /// Internal machinery of OpenRealm.
 public protocol _QueryableCollection: Sequence {}
 
+/// The dictionaries a query reaches into: `Map` properties. Internal machinery of OpenRealm.
+public protocol _QueryableMap {
+    /// The type of the keys.
+    associatedtype Key: _MapKey
+    /// The type of the values.
+    associatedtype Value: RealmCollectionValue
+}
+
 extension Int: _QueryNumeric {}
 extension Int8: _QueryNumeric {}
 extension Int16: _QueryNumeric {}
@@ -101,6 +109,7 @@ extension Optional: _QueryString where Wrapped: _QueryString {}
 extension List: _QueryableCollection {}
 extension MutableSet: _QueryableCollection {}
 extension LinkingObjects: _QueryableCollection {}
+extension Map: _QueryableMap {}
 
 /// How string operators of a type-safe query compare (Realm's `StringOptions`).
 ///
@@ -305,6 +314,67 @@ extension Query where T: _QueryableCollection, T.Element: _QueryNumeric {
     ///
     ///     people.where { $0.scores.avg > 5 }
     public var avg: Query<T.Element> { Query<T.Element>(keyPath: keyPath + ".@avg") }
+}
+
+extension Query where T: _QueryableMap {
+    /// The value stored under `key` (null when there is none).
+    ///
+    ///     people.where { $0.scores["math"] > 5 }
+    public subscript(key: T.Key) -> Query<T.Value> {
+        let escaped = key._mapKeyString.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+        return Query<T.Value>(keyPath: "\(keyPath)['\(escaped)']")
+    }
+
+    /// The keys of the dictionary: a comparison holds when any key matches (`@allKeys`).
+    ///
+    ///     people.where { $0.scores.keys == "math" }
+    public var keys: Query<T.Key> { Query<T.Key>(keyPath: keyPath + ".@allKeys") }
+
+    /// The values of the dictionary: a comparison holds when any value matches (`@allValues`).
+    ///
+    ///     people.where { $0.scores.values > 5 }
+    public var values: Query<T.Value> { Query<T.Value>(keyPath: keyPath + ".@allValues") }
+
+    /// The number of entries (`@count`).
+    ///
+    ///     people.where { $0.scores.count > 2 }
+    public var count: Query<Int> { Query<Int>(keyPath: keyPath + ".@count") }
+
+    /// Whether some entry holds `value`.
+    ///
+    ///     people.where { $0.scores.contains(10) }
+    public func contains(_ value: T.Value) -> Query<Bool> {
+        Query<Bool>(predicate: "%@ IN \(keyPath)", [value])
+    }
+
+    /// Whether some entry holds one of `values`.
+    ///
+    ///     people.where { $0.scores.containsAny(in: [9, 10]) }
+    public func containsAny<U: Sequence>(in values: U) -> Query<Bool> where U.Element == T.Value {
+        Query<Bool>(predicate: "ANY \(keyPath) IN %@", [Array(values)])
+    }
+}
+
+extension Query where T: _QueryableMap, T.Value: _QueryNumeric {
+    /// The smallest value (`@min`).
+    ///
+    ///     people.where { $0.scores.min >= 5 }
+    public var min: Query<T.Value> { Query<T.Value>(keyPath: keyPath + ".@min") }
+
+    /// The largest value (`@max`).
+    ///
+    ///     people.where { $0.scores.max == 10 }
+    public var max: Query<T.Value> { Query<T.Value>(keyPath: keyPath + ".@max") }
+
+    /// The sum of the values (`@sum`).
+    ///
+    ///     people.where { $0.scores.sum > 20 }
+    public var sum: Query<T.Value> { Query<T.Value>(keyPath: keyPath + ".@sum") }
+
+    /// The average of the values (`@avg`).
+    ///
+    ///     people.where { $0.scores.avg > 5 }
+    public var avg: Query<T.Value> { Query<T.Value>(keyPath: keyPath + ".@avg") }
 }
 
 // MARK: Comparisons

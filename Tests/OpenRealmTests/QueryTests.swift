@@ -485,6 +485,29 @@ extension QueryTests {
         expectSame(cs.where { $0.ints > 5 }, cs.filter("ANY ints > 5"), 1)
     }
 
+    @Test("type-safe queries on maps: a key's value, keys, values, count, contains, aggregates")
+    func typeSafeMaps() throws {
+        let realm = try memoryRealm()
+        try realm.write {
+            realm.add(Person(value: ["id": 1, "name": "Ada", "scores": ["math": 10, "art": 4]]))
+            realm.add(Person(value: ["id": 2, "name": "Grace", "scores": ["math": 7, "o'clock": 1]]))
+            realm.add(Person(value: ["id": 3, "name": "Alan"]))
+        }
+        let p = realm.objects(Person.self)
+        expectSame(p.where { $0.scores["math"] > 8 }, p.filter("scores['math'] > 8"), 1)
+        expectSame(p.where { $0.scores["art"] != 4 }, p.filter("scores['art'] != 4"), 2)  // absent: null
+        expectSame(p.where { $0.scores["o'clock"] == 1 }, p.filter("scores['o\\'clock'] == 1"), 1)
+        expectSame(p.where { $0.scores.keys == "art" }, p.filter("scores.@allKeys == 'art'"), 1)
+        expectSame(p.where { $0.scores.values < 5 }, p.filter("ANY scores.@allValues < 5"), 2)
+        expectSame(p.where { $0.scores.count == 0 }, p.filter("scores.@count == 0"), 1)
+        expectSame(p.where { $0.scores.contains(7) }, p.filter("7 IN scores"), 1)
+        expectSame(p.where { $0.scores.containsAny(in: [4, 1]) }, p.filter("ANY scores IN {4, 1}"), 2)
+        expectSame(p.where { $0.scores.sum > 10 }, p.filter("scores.@sum > 10"), 1)
+        expectSame(p.where { $0.scores.max == 7 }, p.filter("scores.@max == 7"), 1)
+        expectSame(p.where { $0.scores.min < 2 }, p.filter("scores.@min < 2"), 1)
+        expectSame(p.where { $0.scores.avg == 7 }, p.filter("scores.@avg == 7"), 1)
+    }
+
     @Test("where, sorted and aggregates by key path chain like their string forms")
     func typeSafeChains() throws {
         let realm = try peopleRealm()
