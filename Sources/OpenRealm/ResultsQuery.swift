@@ -394,8 +394,16 @@ final class ResultsQuery {
 
     /// The results view and the class's table; nil while the file has no table for the class.
     func view(_ core: RealmCore) -> (view: OpaquePointer, table: TableInfo)? {
-        if let last = views.last, let table { return (last, table) }
+        // The class's table as the Realm knows it now: a write that created it may have been
+        // cancelled since the handles were made.
         guard let table = core.tableInfo(for: objectClass) else { return nil }
+        if let last = views.last, let built = self.table {
+            if built.tableKey == table.tableKey { return (last, built) }
+            for view in views.reversed() { ce_results_free(view) }
+            views = []
+            ce_query_free(query)
+            query = nil
+        }
         let txn = core.currentTxn()
         var first: OpaquePointer?
         switch base {

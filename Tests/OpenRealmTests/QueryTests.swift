@@ -373,6 +373,20 @@ extension QueryTests {
         #expect(ids(adults) == [2, 6, 5])
     }
 
+    @Test("Results made in a cancelled write that created the class's table read as empty, then live again")
+    func cancelledTable() throws {
+        let realm = try memoryRealm()
+        realm.beginWrite()
+        realm.add(Dog(value: ["name": "Rex", "age": 3]))
+        let dogs = realm.objects(Dog.self).filter("age >= 0").sorted(byKeyPath: "name")
+        #expect(dogs.count == 1)
+        realm.cancelWrite()
+        #expect(dogs.count == 0)
+        #expect(dogs.max(ofProperty: "age") as Int? == nil)
+        try realm.write { realm.add(Dog(value: ["name": "Fido", "age": 7])) }
+        #expect(dogs.map(\.name) == ["Fido"])
+    }
+
     @Test("Results see commits made by another Realm instance after refresh")
     func livenessAcrossInstances() throws {
         let identifier = "query-live-\(UUID().uuidString)"
