@@ -480,6 +480,16 @@ extension QueryTests {
         expectSame(p.where { $0.nicknames.containsAny(in: ["Countess", "Admiral"]) }, p.filter("ANY nicknames IN %@", ["Countess", "Admiral"]), 2)
         expectSame(p.where { $0.nicknames.count >= 1 }, p.filter("nicknames.@count >= 1"), 2)
         expectSame(p.where { $0.tags.contains("math") }, p.filter("'math' IN tags"), 1)
+        // Subqueries: the conditions hold for one and the same dog.
+        expectSame(p.where { ($0.dogs.age < 5 && $0.dogs.name.starts(with: "F")).count > 0 },
+                   p.filter("SUBQUERY(dogs, $d, $d.age < 5 AND $d.name BEGINSWITH 'F').@count > 0"), 0)
+        expectSame(p.where { $0.dogs.age < 5 && $0.dogs.name.starts(with: "F") },
+                   p.filter("ANY dogs.age < 5 AND ANY dogs.name BEGINSWITH 'F'"), 1)
+        expectSame(p.where { ($0.dogs.age > 2 && $0.dogs.name.starts(with: "F")).count > 0 },
+                   p.filter("SUBQUERY(dogs, $d, $d.age > 2 AND $d.name BEGINSWITH 'F').@count > 0"), 2)
+        expectSame(p.where { ($0.dogs.age > 0).count == 2 }, p.filter("SUBQUERY(dogs, $d, $d.age > 0).@count == 2"), 1)
+        expectSame(p.where { (!($0.dogs.name == "Rex") || $0.dogs.age.in([3])).count == 2 && $0.age > 30 },
+                   p.filter("SUBQUERY(dogs, $d, NOT $d.name == 'Rex' OR $d.age IN {3}).@count == 2 AND age > 30"), 1)
         let dogs = realm.objects(Dog.self)
         expectSame(dogs.where { $0.owners.count == 2 }, dogs.filter("@links.Person.dogs.@count == 2"), 1)
         expectSame(dogs.where { $0.owners.name == "Zoë" }, dogs.filter("ANY @links.Person.dogs.name == 'Zoë'"), 1)
