@@ -15,12 +15,18 @@ import Synchronization
 @usableFromInline
 final class KeyPathRecorder {
     private(set) var names: [String] = []
+    /// Whether the reads formed one path: each property read on the object the previous read
+    /// returned (a computed property that reads several properties is not a path).
+    private(set) var isPath = true
+    /// The instance the next read must come from: the root, then each linked instance.
+    private var next: ObjectIdentifier?
 
-    /// A recording instance of `objectClass`.
+    /// A recording instance of `objectClass`, from which the next read must come.
     func instance(of objectClass: ObjectBase.Type) -> ObjectBase {
         resetPersistedTokens()
         let object = objectClass.init()
         object._keyPathRecorder = self
+        next = ObjectIdentifier(object)
         return object
     }
 
@@ -28,6 +34,8 @@ final class KeyPathRecorder {
     /// of the target for a to-one link, nil otherwise (the caller returns the unmanaged value).
     @usableFromInline
     func record<Value: _Persistable>(_ object: ObjectBase, token: Int32, _: Value.Type) -> Value? {
+        if next != ObjectIdentifier(object) { isPath = false }
+        next = nil
         let info = ObjectSchemaInfo.of(type(of: object))
         let property = info.properties[info.propertyIndexByToken[Int(token)]]
         let shape = Value._rlmShape()
@@ -54,8 +62,8 @@ func propertyPath<Root: ObjectBase>(of keyPath: PartialKeyPath<Root>) -> String 
     if let known = propertyPaths.withLock({ $0[key] }) { return known }
     let recorder = KeyPathRecorder()
     let root = recorder.instance(of: Root.self) as! Root
-    _ = root[keyPath: keyPath]
-    guard !recorder.names.isEmpty else {
+    withExtendedLifetime(root) { _ = $0[keyPath: keyPath] }
+    guard !recorder.names.isEmpty, recorder.isPath else {
         throwRealmException("Key path '\(keyPath)' does not reach a persisted property of '\(ObjectSchemaInfo.className(of: Root.self))'.")
     }
     let path = recorder.names.joined(separator: ".")

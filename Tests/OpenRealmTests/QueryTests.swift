@@ -734,3 +734,15 @@ struct CollectionQueryTests {
         #expect(stderr.contains("This method may only be called on List instances retrieved from a Realm."), "\(stderr)")
     }
 }
+
+extension QueryErrorTests {
+    @Test("a key path that is not a persisted property")
+    func keyPathNotPersisted() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryKeyPath"))
+            try realm.write { realm.add(Dog()) }
+            _ = realm.objects(Dog.self).sorted(by: \.description)  // computed: reads every property
+        }
+        expectStopped(result, "does not reach a persisted property of 'Dog'")
+    }
+}
