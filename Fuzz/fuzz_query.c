@@ -41,7 +41,8 @@
  * of the collection that the query's own results hold, in the collection's
  * order (and as many of them through a sorted view). Aggregates of an
  * Item's `nums` and `dict` (ce_collection_aggregate) must agree with the
- * values read one by one.
+ * values read one by one, and their sorted positions
+ * (ce_collection_sorted_indices) be a permutation in order.
  */
 #include "cengine.h"
 #include "error.h"
@@ -544,6 +545,29 @@ static void check_collection_aggregates(unsigned view)
             default: right = out.type == CE_TYPE_INT && (size_t)out.integer == counted; break;
             }
             if (!right) bug("ce_collection_aggregate disagrees with the values read one by one");
+        }
+        /* Sorted positions: a permutation, in order (null first). */
+        size_t order[16], sorted_count = 0;
+        bool ascending = (view >> 2) & 1;
+        if (size <= 16) {
+            if (!ce_collection_sorted_indices(collection, ascending, order, 16, &sorted_count) || sorted_count != size)
+                bug("ce_collection_sorted_indices failed");
+            bool seen[16] = {false};
+            ce_value previous = {.type = CE_TYPE_NULL};
+            for (size_t i = 0; i < size; i++) {
+                ce_value v;
+                if (order[i] >= size || seen[order[i]]) bug("sorted indices are not a permutation");
+                seen[order[i]] = true;
+                if (!ce_collection_get(collection, order[i], &v)) bug("ce_collection_get failed");
+                if (i > 0) {
+                    int sign = previous.type == CE_TYPE_NULL || v.type == CE_TYPE_NULL
+                                   ? (previous.type != CE_TYPE_NULL) - (v.type != CE_TYPE_NULL)
+                                   : ints ? (previous.integer > v.integer) - (previous.integer < v.integer)
+                                          : (previous.double_value > v.double_value) - (previous.double_value < v.double_value);
+                    if (ascending ? sign > 0 : sign < 0) bug("sorted indices are out of order");
+                }
+                previous = v;
+            }
         }
         ce_collection_close(collection);
     }

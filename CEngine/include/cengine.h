@@ -903,6 +903,30 @@ bool ce_results_filter(ce_txn *txn, const ce_results *results, ce_query *query, 
  */
 bool ce_collection_aggregate(const ce_collection *collection, ce_aggregate aggregate, ce_value *out_value);
 
+/*
+ * Realm's `list.sorted(ascending:)` of a list, set or dictionary (its
+ * values) of values: fills out_indices with the positions of its elements
+ * (ce_collection_get's indexes) in sorted order, in the order
+ * ce_results_sort uses (null first, then as ce_value compares: numbers of
+ * one type by value, NaN first, strings by bytes, ...; a mixed collection
+ * orders by type first). The sort is stable in both directions: equal
+ * elements keep their order. *out_count is the collection's size;
+ * `capacity` (the room in out_indices) must be at least that, else
+ * CE_ERR_INVALID_ARGUMENT (with *out_count set, to allocate and call
+ * again). A snapshot, not a live view: call it again after a change.
+ * Errors: CE_ERR_WRONG_TYPE for a collection of links (sort its objects
+ * with ce_results_from_collection and ce_results_sort).
+ *
+ *     size_t count;
+ *     ce_collection_size(scores, &count);
+ *     size_t *order = malloc(count * sizeof *order);
+ *     ce_collection_sorted_indices(scores, false, order, count, &count);   // highest first
+ *     ce_value best;
+ *     if (count) ce_collection_get(scores, order[0], &best);
+ */
+bool ce_collection_sorted_indices(const ce_collection *collection, bool ascending, size_t *out_indices, size_t capacity,
+                                  size_t *out_count);
+
 /* ------------------------------------------------------------------------ */
 /* Integrity                                                                 */
 /* ------------------------------------------------------------------------ */

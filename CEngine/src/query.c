@@ -4897,7 +4897,7 @@ static bool check_owner(ce_txn *txn, const results_source *source, const char *w
     const char *table = "?";
     (void)table_name_of(txn, source->owner_table, &table);
     return ce_fail(CE_ERR_NO_SUCH_OBJECT,
-                   "the results view of %s is invalidated: object %lld of '%s' that holds them was deleted", what,
+                   "the results view of %s is invalidated: its object %lld of '%s' was deleted", what,
                    (long long)source->owner, table);
 }
 
@@ -5471,6 +5471,42 @@ bool ce_collection_aggregate(const ce_collection *collection, ce_aggregate aggre
     }
     aggregator_result(&a, out_value);
     return true;
+}
+
+bool ce_collection_sorted_indices(const ce_collection *collection, bool ascending, size_t *out_indices, size_t capacity,
+                                  size_t *out_count)
+{
+    if (!collection || !out_count || (capacity && !out_indices))
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_sorted_indices: arguments are required");
+    ce_collection_type kind;
+    ce_type element;
+    size_t size;
+    if (!ce_collection_kind(collection, &kind, &element) || !ce_collection_size(collection, &size)) return false;
+    if (element == CE_TYPE_LINK)
+        return ce_fail(CE_ERR_WRONG_TYPE, "cannot sort a collection of links by value: sort its objects by a property "
+                                          "through ce_results_from_collection and ce_results_sort");
+    *out_count = size;
+    if (capacity < size)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT,
+                       "ce_collection_sorted_indices: room for %zu indices, but the collection holds %zu", capacity, size);
+    /* The values are copied (bag_push): a large string read from a
+     * compressed node lives in a buffer that the next read reuses. */
+    value_bag bag;
+    memset(&bag, 0, sizeof bag);
+    size_t *spare = malloc((size + 1) * sizeof *spare);
+    bool ok = spare ? true : out_of_memory();
+    for (size_t i = 0; ok && i < size; i++) {
+        ce_value value;
+        ok = ce_collection_get(collection, i, &value) && bag_push(&bag, &value);
+        out_indices[i] = i;
+    }
+    if (ok) {
+        row_order order = {bag.values, 1, &ascending};
+        merge_sort(&order, out_indices, spare, size);
+    }
+    free(spare);
+    bag_free(&bag);
+    return ok;
 }
 
 /* ------------------------------------------------------------------------ */

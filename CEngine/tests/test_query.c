@@ -18,6 +18,13 @@
  * - aggregates on every numeric type and on empty views;
  * - live results: re-evaluated when a write changes data and when a read
  *   transaction advances; a schema change re-binds;
+ * - results views of lists (repeats), sets, lists of embedded objects and
+ *   backlinks; filters of them, of sorted views, chained, with SORT in the
+ *   predicate; sort, distinct, limit, index_of and aggregates on them;
+ *   liveness across write and read transactions; a deleted owner; wrong
+ *   types; ce_collection_aggregate and ce_collection_sorted_indices over
+ *   collections of every numeric type, timestamps and mixed values (empty,
+ *   all null, with NaN);
  * - parser and binder errors: position, token and message;
  * - literals: dates, timestamps, escapes, base64, oid, uuid, hex, inf, nan;
  * - query_fold_text and query_like on their own.
@@ -2747,6 +2754,11 @@ static void test_collection_views(ce_db *db)
     expect_error(ce_collection_aggregate(tags, CE_AGGREGATE_MIN, &value), CE_ERR_WRONG_TYPE, "min of a collection of string");
     CHECK(ce_collection_aggregate(tags, CE_AGGREGATE_COUNT, &value));
     expect_int("tags.count", &value, first->tag_count);
+    size_t order[MAX_ITEMS + 1], ordered = 0;
+    CHECK(ce_collection_sorted_indices(tags, true, order, MAX_ITEMS + 1, &ordered) && ordered == (size_t)first->tag_count);
+    for (size_t i = 0; i < ordered; i++) CHECK(order[i] == i); /* a set is in value order already */
+    expect_error(ce_collection_sorted_indices(dogs_list, true, order, MAX_ITEMS + 1, &ordered), CE_ERR_WRONG_TYPE,
+                 "cannot sort a collection of links");
     expect_error(ce_collection_aggregate(scores, (ce_aggregate)9, &value), CE_ERR_INVALID_ARGUMENT, "unknown aggregate 9");
     expect_error(ce_results_filter(txn, list, old_people, &bad), CE_ERR_INVALID_ARGUMENT,
                  "cannot filter results of 'Dog' with a query on 'Person'");
@@ -2912,6 +2924,56 @@ static void check_collection_aggregates(ce_collection *collection, int n, const 
     }
 }
 
+/* The model's order of sorted collections: null first, then by type, then
+ * by value within the type (NaN first, strings by bytes). */
+static int model_value_order(const ce_value *a, const ce_value *b)
+{
+    if (a->type != b->type) {
+        if (a->type == CE_TYPE_NULL || b->type == CE_TYPE_NULL) return a->type == CE_TYPE_NULL ? -1 : 1;
+        return a->type < b->type ? -1 : 1;
+    }
+    switch (a->type) {
+    case CE_TYPE_NULL: return 0;
+    case CE_TYPE_BOOL: return (int)a->boolean - (int)b->boolean;
+    case CE_TYPE_STRING: return bytes_order(a->string.data, a->string.size, b->string.data, b->string.size);
+    default: return model_aggregate_order(a, b);
+    }
+}
+
+/* ce_collection_sorted_indices against a stable insertion sort. */
+static void check_sorted_indices(ce_collection *collection, const ce_value *elements, size_t count)
+{
+    for (int direction = 0; direction < 2; direction++) {
+        bool ascending = direction == 0;
+        size_t expected[N_ITEMS + 1], got[N_ITEMS + 1], n = 0;
+        for (size_t i = 0; i < count; i++) {
+            size_t j = i;
+            while (j > 0) {
+                int order = model_value_order(&elements[expected[j - 1]], &elements[i]);
+                if (!(ascending ? order > 0 : order < 0)) break;
+                expected[j] = expected[j - 1];
+                j--;
+            }
+            expected[j] = i;
+        }
+        CHECK(ce_collection_sorted_indices(collection, ascending, got, N_ITEMS + 1, &n) && n == count);
+        for (size_t i = 0; i < count; i++) {
+            if (got[i] != expected[i]) {
+                fprintf(stderr, "sorted indices (%s) of a collection of %s: position %zu is %zu, the model %zu\n",
+                        ascending ? "ascending" : "descending", ce_type_name(elements[expected[i]].type), i, got[i],
+                        expected[i]);
+                exit(1);
+            }
+        }
+    }
+    if (count > 0) {
+        size_t n = 0, room[1];
+        expect_error(ce_collection_sorted_indices(collection, true, room, count - 1 < 1 ? count - 1 : 1, &n),
+                     CE_ERR_INVALID_ARGUMENT, "room for");
+        CHECK(n == count);
+    }
+}
+
 static void test_collection_aggregates(ce_db *db)
 {
     static const char *const names[N_COUNT] = {"ints", "floats", "doubles", "decimals", "times", "mixeds", "int_set"};
@@ -2956,6 +3018,7 @@ static void test_collection_aggregates(ce_db *db)
                 CHECK(ce_collection_size(collection, &size) && size <= N_ITEMS);
                 for (size_t i = 0; i < size; i++) CHECK(ce_collection_get(collection, i, &elements[i]));
                 check_collection_aggregates(collection, n, elements, size);
+                check_sorted_indices(collection, elements, size);
                 ce_results *bad;
                 expect_error(ce_results_from_collection(txn, collection, &bad), CE_ERR_WRONG_TYPE, "not links to objects");
                 ce_collection_close(collection);
@@ -3062,7 +3125,7 @@ static void test_live_collection_views(ce_db *db)
     CHECK(ce_results_count(owners, writer, &owners_before));
     CHECK(ce_object_delete(writer, person_table, holder));
     expect_error(ce_results_count(view, writer, &n), CE_ERR_NO_SUCH_OBJECT,
-                 "the results view of a collection is invalidated: object");
+                 "the results view of a collection is invalidated: its object");
     expect_error(ce_results_count(sorted, writer, &n), CE_ERR_NO_SUCH_OBJECT, "invalidated");
     expect_error(ce_results_count(old, writer, &n), CE_ERR_NO_SUCH_OBJECT, "invalidated");
     ce_object_key key;

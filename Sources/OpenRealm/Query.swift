@@ -15,12 +15,18 @@ import Synchronization
 @usableFromInline
 final class KeyPathRecorder {
     private(set) var names: [String] = []
+    /// Whether the reads formed one path: each property read on the object the previous read
+    /// returned (a computed property that reads several properties is not a path).
+    private(set) var isPath = true
+    /// The instance the next read must come from: the root, then each linked instance.
+    private var next: ObjectIdentifier?
 
-    /// A recording instance of `objectClass`.
+    /// A recording instance of `objectClass`, from which the next read must come.
     func instance(of objectClass: ObjectBase.Type) -> ObjectBase {
         resetPersistedTokens()
         let object = objectClass.init()
         object._keyPathRecorder = self
+        next = ObjectIdentifier(object)
         return object
     }
 
@@ -28,14 +34,11 @@ final class KeyPathRecorder {
     /// of the target for a to-one link, nil otherwise (the caller returns the unmanaged value).
     @usableFromInline
     func record<Value: _Persistable>(_ object: ObjectBase, token: Int32, _: Value.Type) -> Value? {
+        if next != ObjectIdentifier(object) { isPath = false }
+        next = nil
         let info = ObjectSchemaInfo.of(type(of: object))
         let property = info.properties[info.propertyIndexByToken[Int(token)]]
         let shape = Value._rlmShape()
-        if shape.isLinkingObjects, let origin = property.originProperty, let originClass = shape.linkTarget {
-            // The engine names linking objects by the links they follow back.
-            names.append("@links.\(ObjectSchemaInfo.className(of: originClass)).\(origin)")
-            return nil
-        }
         names.append(property.name)
         guard let target = shape.linkTarget, shape.collection == CE_COLLECTION_NONE, !shape.isLinkingObjects else { return nil }
         return instance(of: target) as? Value
@@ -59,8 +62,8 @@ func propertyPath<Root: ObjectBase>(of keyPath: PartialKeyPath<Root>) -> String 
     if let known = propertyPaths.withLock({ $0[key] }) { return known }
     let recorder = KeyPathRecorder()
     let root = recorder.instance(of: Root.self) as! Root
-    _ = root[keyPath: keyPath]
-    guard !recorder.names.isEmpty else {
+    withExtendedLifetime(root) { _ = $0[keyPath: keyPath] }
+    guard !recorder.names.isEmpty, recorder.isPath else {
         throwRealmException("Key path '\(keyPath)' does not reach a persisted property of '\(ObjectSchemaInfo.className(of: Root.self))'.")
     }
     let path = recorder.names.joined(separator: ".")
@@ -87,6 +90,14 @@ public protocol _QueryString: _QueryComparable {}
 /// Internal machinery of OpenRealm.
 public protocol _QueryableCollection: Sequence {}
 
+/// The dictionaries a query reaches into: `Map` properties. Internal machinery of OpenRealm.
+public protocol _QueryableMap {
+    /// The type of the keys.
+    associatedtype Key: _MapKey
+    /// The type of the values.
+    associatedtype Value: RealmCollectionValue
+}
+
 extension Int: _QueryNumeric {}
 extension Int8: _QueryNumeric {}
 extension Int16: _QueryNumeric {}
@@ -106,6 +117,7 @@ extension Optional: _QueryString where Wrapped: _QueryString {}
 extension List: _QueryableCollection {}
 extension MutableSet: _QueryableCollection {}
 extension LinkingObjects: _QueryableCollection {}
+extension Map: _QueryableMap {}
 
 /// How string operators of a type-safe query compare (Realm's `StringOptions`).
 ///
@@ -151,59 +163,125 @@ public struct StringOptions: OptionSet, Sendable {
 /// Supported: `==`, `!=`, `<`, `<=`, `>`, `>=` (with values or other properties), `&&`, `||`,
 /// `!`, `contains`/`starts(with:)`/`ends(with:)`/`like`/`equals`/`notEquals` with
 /// `StringOptions`, `in(_:)`, `contains(range)`, and on collections `count`, `contains(_:)`,
-/// `containsAny(in:)`, `min`, `max`, `sum`, `avg` and element properties (any element matches).
+/// `containsAny(in:)`, `min`, `max`, `sum`, `avg` and element properties (any element matches),
+/// subqueries (`($0.dogs.age > 5 && $0.dogs.name == "Rex").count > 0`), and on maps a key's value,
+/// `keys` and `values`.
+/// For a query expression through a collection of objects (`$0.dogs.age`, `$0.dogs.age > 5`):
+/// the collection's key path, and the same expression from one of its objects (`$obj.age > %@`,
+/// with the same placeholders), which a subquery over the collection uses.
+struct QueryElement {
+    let collection: String
+    let expression: String
+}
+
 @dynamicMemberLookup
 public struct Query<T> {
+    /// What an expression is: `$0`, a key path (with the arguments of the `%@` placeholders a
+    /// subquery in it has), or a condition (with the arguments of its placeholders, in order).
     enum Node {
-        /// The objects queried (`$0`).
         case root
-        /// A key path from the objects: the values a condition compares.
-        case keyPath(String)
-        /// A condition, with the arguments of its `%@` placeholders in order.
+        case keyPath(String, [Any])
         case predicate(String, [Any])
     }
 
     let node: Node
+    let element: QueryElement?
 
-    init(root: ()) { node = .root }
+    init(root: ()) {
+        node = .root
+        element = nil
+    }
 
-    init(keyPath: String) { node = .keyPath(keyPath) }
+    init(keyPath: String, _ arguments: [Any] = [], element: QueryElement? = nil) {
+        node = .keyPath(keyPath, arguments)
+        self.element = element
+    }
 
-    init(predicate: String, _ arguments: [Any]) { node = .predicate(predicate, arguments) }
+    init(predicate: String, _ arguments: [Any], element: QueryElement? = nil) {
+        node = .predicate(predicate, arguments)
+        self.element = element
+    }
 
     /// The key path of this expression (a condition or `$0` itself where a key path is needed is
     /// a programmer error).
     var keyPath: String {
         switch node {
-        case .keyPath(let path): return path
+        case .keyPath(let path, _): return path
         case .root: return "SELF"
         case .predicate(let predicate, _): throwRealmException("A condition (\(predicate)) was used where a property was expected.")
         }
     }
 
-    /// The key path of `name` reached from this expression.
-    func appending(_ name: String) -> String {
-        if case .root = node { return name }
-        return keyPath + "." + name
+    /// The arguments of the placeholders in the key path (those of a subquery).
+    private var keyPathArguments: [Any] {
+        if case .keyPath(_, let arguments) = node { return arguments }
+        return []
+    }
+
+    /// The property `name` of this expression's objects.
+    func member<V>(_ name: String) -> Query<V> {
+        if case .root = node { return Query<V>(keyPath: name) }
+        return Query<V>(keyPath: keyPath + "." + name, keyPathArguments,
+                        element: element.map { QueryElement(collection: $0.collection, expression: $0.expression + "." + name) })
+    }
+
+    /// The property `name` of the objects of this collection: through a subquery, one object.
+    func elementMember<V>(_ name: String) -> Query<V> {
+        Query<V>(keyPath: keyPath + "." + name, keyPathArguments, element: QueryElement(collection: keyPath, expression: "$obj." + name))
+    }
+
+    /// This key path followed by `suffix` (`.@count`, `['key']`).
+    func suffixed<V>(_ suffix: String) -> Query<V> {
+        Query<V>(keyPath: keyPath + suffix, keyPathArguments,
+                 element: element.map { QueryElement(collection: $0.collection, expression: $0.expression + suffix) })
+    }
+
+    /// A condition on this key path: `build` writes it around a key path, `arguments` orders the
+    /// key path's own arguments (the first parameter) with the condition's values.
+    func condition(_ build: (String) -> String, _ arguments: ([Any]) -> [Any]) -> Query<Bool> {
+        Query<Bool>(predicate: build(keyPath), arguments(keyPathArguments),
+                    element: element.map { QueryElement(collection: $0.collection, expression: build($0.expression)) })
     }
 
     /// The predicate of a condition: a Bool property alone means `property == true`.
     func predicate() -> (String, [Any]) {
         switch node {
         case .predicate(let predicate, let arguments): return (predicate, arguments)
-        case .keyPath(let path): return ("\(path) == true", [])
+        case .keyPath(let path, let arguments): return ("\(path) == true", arguments)
         case .root: return ("TRUEPREDICATE", [])
         }
     }
 
     /// A comparison of this key path with one value.
     func compare(_ op: String, _ value: Any) -> Query<Bool> {
-        Query<Bool>(predicate: "\(keyPath) \(op) %@", [value])
+        condition({ "\($0) \(op) %@" }, { $0 + [value] })
     }
 
     /// A comparison of this key path with another one.
     func compare<U>(_ op: String, _ other: Query<U>) -> Query<Bool> {
-        Query<Bool>(predicate: "\(keyPath) \(op) \(other.keyPath)", [])
+        let otherPath = other.keyPath
+        let otherArguments = other.keyPathArguments
+        let element = self.element.map { mine in
+            QueryElement(collection: mine.collection,
+                    expression: "\(mine.expression) \(op) \(other.element.flatMap { $0.collection == mine.collection ? $0.expression : nil } ?? otherPath)")
+        }
+        return Query<Bool>(predicate: "\(keyPath) \(op) \(otherPath)", keyPathArguments + otherArguments, element: element)
+    }
+}
+
+// MARK: Subqueries
+
+extension Query where T == Bool {
+    /// The number of objects of a collection for which this condition on their properties holds
+    /// (Realm's subquery): conditions on the objects of one collection, joined with `&&`, `||`
+    /// or `!`, hold for the same object.
+    ///
+    ///     people.where { ($0.dogs.age > 5 && $0.dogs.name.starts(with: "R")).count > 0 }
+    public var count: Query<Int> {
+        guard let element, case .predicate(_, let arguments) = node else {
+            throwRealmException("A subquery's count needs a condition on the properties of a collection's objects (such as `($0.dogs.age > 5).count`).")
+        }
+        return Query<Int>(keyPath: "SUBQUERY(\(element.collection), $obj, \(element.expression)).@count", arguments)
     }
 }
 
@@ -214,7 +292,7 @@ extension Query where T: ObjectBase {
     ///
     ///     people.where { $0.name == "Ada" }
     public subscript<V>(dynamicMember member: KeyPath<T, V>) -> Query<V> {
-        Query<V>(keyPath: appending(propertyPath(of: member)))
+        self.member(propertyPath(of: member))
     }
 }
 
@@ -223,7 +301,7 @@ extension Query {
     ///
     ///     people.where { $0.dog.name == "Rex" }
     public subscript<O: ObjectBase, V>(dynamicMember member: KeyPath<O, V>) -> Query<V> where T == O? {
-        Query<V>(keyPath: appending(propertyPath(of: member)))
+        self.member(propertyPath(of: member))
     }
 }
 
@@ -232,27 +310,28 @@ extension Query where T: _QueryableCollection {
     ///
     ///     people.where { $0.dogs.name == "Rex" }    // a person with a dog named Rex
     public subscript<V>(dynamicMember member: KeyPath<T.Element, V>) -> Query<V> where T.Element: ObjectBase {
-        Query<V>(keyPath: appending(propertyPath(of: member)))
+        elementMember(propertyPath(of: member))
     }
 
     /// The number of elements of the collection (`@count`).
     ///
     ///     people.where { $0.dogs.count > 1 }
-    public var count: Query<Int> { Query<Int>(keyPath: keyPath + ".@count") }
+    public var count: Query<Int> { suffixed(".@count") }
 
     /// Whether the collection holds `value` (an object by identity).
     ///
     ///     people.where { $0.nicknames.contains("Ada") }
     ///     people.where { $0.dogs.contains(rex) }
     public func contains(_ value: T.Element) -> Query<Bool> {
-        Query<Bool>(predicate: "%@ IN \(keyPath)", [value])
+        condition({ "%@ IN \($0)" }, { [value] + $0 })
     }
 
     /// Whether the collection holds any of `values`.
     ///
     ///     people.where { $0.nicknames.containsAny(in: ["Ada", "Countess"]) }
     public func containsAny<U: Sequence>(in values: U) -> Query<Bool> where U.Element == T.Element {
-        Query<Bool>(predicate: "ANY \(keyPath) IN %@", [Array(values)])
+        let list = Array(values)
+        return condition({ "ANY \($0) IN %@" }, { $0 + [list] })
     }
 }
 
@@ -294,22 +373,84 @@ extension Query where T: _QueryableCollection, T.Element: _QueryNumeric {
     /// The smallest element of a collection of numbers or dates (`@min`).
     ///
     ///     people.where { $0.scores.min > 3 }
-    public var min: Query<T.Element> { Query<T.Element>(keyPath: keyPath + ".@min") }
+    public var min: Query<T.Element> { suffixed(".@min") }
 
     /// The largest element (`@max`).
     ///
     ///     people.where { $0.scores.max < 10 }
-    public var max: Query<T.Element> { Query<T.Element>(keyPath: keyPath + ".@max") }
+    public var max: Query<T.Element> { suffixed(".@max") }
 
     /// The sum of the elements (`@sum`).
     ///
     ///     people.where { $0.scores.sum >= 100 }
-    public var sum: Query<T.Element> { Query<T.Element>(keyPath: keyPath + ".@sum") }
+    public var sum: Query<T.Element> { suffixed(".@sum") }
 
     /// The average of the elements (`@avg`).
     ///
     ///     people.where { $0.scores.avg > 5 }
-    public var avg: Query<T.Element> { Query<T.Element>(keyPath: keyPath + ".@avg") }
+    public var avg: Query<T.Element> { suffixed(".@avg") }
+}
+
+extension Query where T: _QueryableMap {
+    /// The value stored under `key` (null when there is none).
+    ///
+    ///     people.where { $0.scores["math"] > 5 }
+    public subscript(key: T.Key) -> Query<T.Value> {
+        let escaped = key._mapKeyString.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+        return suffixed("['\(escaped)']")
+    }
+
+    /// The keys of the dictionary: a comparison holds when any key matches (`@allKeys`).
+    ///
+    ///     people.where { $0.scores.keys == "math" }
+    public var keys: Query<T.Key> { suffixed(".@allKeys") }
+
+    /// The values of the dictionary: a comparison holds when any value matches (`@allValues`).
+    ///
+    ///     people.where { $0.scores.values > 5 }
+    public var values: Query<T.Value> { suffixed(".@allValues") }
+
+    /// The number of entries (`@count`).
+    ///
+    ///     people.where { $0.scores.count > 2 }
+    public var count: Query<Int> { suffixed(".@count") }
+
+    /// Whether some entry holds `value`.
+    ///
+    ///     people.where { $0.scores.contains(10) }
+    public func contains(_ value: T.Value) -> Query<Bool> {
+        condition({ "%@ IN \($0)" }, { [value] + $0 })
+    }
+
+    /// Whether some entry holds one of `values`.
+    ///
+    ///     people.where { $0.scores.containsAny(in: [9, 10]) }
+    public func containsAny<U: Sequence>(in values: U) -> Query<Bool> where U.Element == T.Value {
+        let list = Array(values)
+        return condition({ "ANY \($0) IN %@" }, { $0 + [list] })
+    }
+}
+
+extension Query where T: _QueryableMap, T.Value: _QueryNumeric {
+    /// The smallest value (`@min`).
+    ///
+    ///     people.where { $0.scores.min >= 5 }
+    public var min: Query<T.Value> { suffixed(".@min") }
+
+    /// The largest value (`@max`).
+    ///
+    ///     people.where { $0.scores.max == 10 }
+    public var max: Query<T.Value> { suffixed(".@max") }
+
+    /// The sum of the values (`@sum`).
+    ///
+    ///     people.where { $0.scores.sum > 20 }
+    public var sum: Query<T.Value> { suffixed(".@sum") }
+
+    /// The average of the values (`@avg`).
+    ///
+    ///     people.where { $0.scores.avg > 5 }
+    public var avg: Query<T.Value> { suffixed(".@avg") }
 }
 
 // MARK: Comparisons
@@ -340,7 +481,8 @@ extension Query where T: _CValueConvertible {
     ///
     ///     people.where { $0.name.in(["Ada", "Grace"]) }
     public func `in`<U: Sequence>(_ values: U) -> Query<Bool> where U.Element == T {
-        Query<Bool>(predicate: "\(keyPath) IN %@", [Array(values)])
+        let list = Array(values)
+        return condition({ "\($0) IN %@" }, { $0 + [list] })
     }
 }
 
@@ -391,14 +533,14 @@ extension Query where T: _QueryNumeric & Comparable {
     ///
     ///     people.where { $0.age.contains(18...65) }
     public func contains(_ range: ClosedRange<T>) -> Query<Bool> {
-        Query<Bool>(predicate: "\(keyPath) BETWEEN {%@, %@}", [range.lowerBound, range.upperBound])
+        condition({ "\($0) BETWEEN {%@, %@}" }, { $0 + [range.lowerBound, range.upperBound] })
     }
 
     /// Within a half-open range (at least its lower bound, less than its upper bound).
     ///
     ///     people.where { $0.age.contains(18..<65) }
     public func contains(_ range: Range<T>) -> Query<Bool> {
-        Query<Bool>(predicate: "(\(keyPath) >= %@ AND \(keyPath) < %@)", [range.lowerBound, range.upperBound])
+        condition({ "(\($0) >= %@ AND \($0) < %@)" }, { $0 + [range.lowerBound] + $0 + [range.upperBound] })
     }
 }
 
@@ -406,7 +548,7 @@ extension Query where T: _QueryNumeric & Comparable {
 
 extension Query where T: _QueryString {
     private func stringOperator(_ op: String, _ value: T, _ options: StringOptions) -> Query<Bool> {
-        Query<Bool>(predicate: "\(keyPath) \(op)\(options.modifier) %@", [value])
+        condition({ "\($0) \(op)\(options.modifier) %@" }, { $0 + [value] })
     }
 
     /// Contains a substring (`CONTAINS`).
@@ -455,29 +597,33 @@ extension Query where T: _QueryString {
 // MARK: Logic
 
 extension Query where T == Bool {
+    /// `lhs` and `rhs` joined by `op`; their subquery forms too when both are on one collection.
+    private static func join(_ lhs: Query<Bool>, _ op: String, _ rhs: Query<Bool>) -> Query<Bool> {
+        let (l, lArguments) = lhs.predicate()
+        let (r, rArguments) = rhs.predicate()
+        var element: QueryElement?
+        if let a = lhs.element, let b = rhs.element, a.collection == b.collection {
+            element = QueryElement(collection: a.collection, expression: "(\(a.expression)) \(op) (\(b.expression))")
+        }
+        return Query<Bool>(predicate: "(\(l)) \(op) (\(r))", lArguments + rArguments, element: element)
+    }
+
     /// Both conditions hold.
     ///
     ///     people.where { $0.age > 18 && $0.name == "Ada" }
-    public static func && (lhs: Query<Bool>, rhs: Query<Bool>) -> Query<Bool> {
-        let (l, lArguments) = lhs.predicate()
-        let (r, rArguments) = rhs.predicate()
-        return Query<Bool>(predicate: "(\(l)) AND (\(r))", lArguments + rArguments)
-    }
+    public static func && (lhs: Query<Bool>, rhs: Query<Bool>) -> Query<Bool> { join(lhs, "AND", rhs) }
 
     /// Either condition holds.
     ///
     ///     people.where { $0.age < 18 || $0.age > 65 }
-    public static func || (lhs: Query<Bool>, rhs: Query<Bool>) -> Query<Bool> {
-        let (l, lArguments) = lhs.predicate()
-        let (r, rArguments) = rhs.predicate()
-        return Query<Bool>(predicate: "(\(l)) OR (\(r))", lArguments + rArguments)
-    }
+    public static func || (lhs: Query<Bool>, rhs: Query<Bool>) -> Query<Bool> { join(lhs, "OR", rhs) }
 
     /// The condition does not hold.
     ///
     ///     people.where { !$0.name.starts(with: "A") }
     public static prefix func ! (query: Query<Bool>) -> Query<Bool> {
         let (predicate, arguments) = query.predicate()
-        return Query<Bool>(predicate: "NOT (\(predicate))", arguments)
+        let element = query.element.map { QueryElement(collection: $0.collection, expression: "NOT (\($0.expression))") }
+        return Query<Bool>(predicate: "NOT (\(predicate))", arguments, element: element)
     }
 }

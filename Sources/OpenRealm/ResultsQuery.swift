@@ -230,14 +230,87 @@ func placeholderCount(_ predicate: String) -> Int {
 /// Parses `predicate` for `table`; a predicate that does not parse or bind is a programmer
 /// error, reported with Realm's opening and the engine's message (position and token).
 func parseQuery(_ core: RealmCore, _ table: TableInfo, _ predicate: String, _ values: [Any]) -> OpaquePointer {
+    var values = values
+    let enginePredicate = enginePredicate(predicate, table.schema, &values)
     let arguments = QueryArguments(values, core)
     var query: OpaquePointer?
     let ok = arguments.arguments.withUnsafeBufferPointer { buffer in
-        ce_query_parse(core.currentTxn(), table.tableKey, predicate, buffer.baseAddress, buffer.count, &query)
+        ce_query_parse(core.currentTxn(), table.tableKey, enginePredicate, buffer.baseAddress, buffer.count, &query)
     }
     withExtendedLifetime(arguments) {}
     guard ok, let query else { queryFailure(predicate, table) }
     return query
+}
+
+// MARK: - LinkingObjects in key paths
+
+/// `path` with each LinkingObjects property on its way (as the model names it: `owners`) written
+/// as the engine names the links it follows back (`@links.Person.dogs`); anything else as it is.
+///
+///     engineKeyPath("owners.name", dogSchema) == "@links.Person.dogs.name"
+func engineKeyPath(_ path: String, _ schema: ObjectSchemaInfo) -> String {
+    var info = schema
+    var parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    var changed = false
+    for index in parts.indices {
+        guard let property = info.indexByName[parts[index]].map({ info.properties[$0] }),
+            let target = property.shape.linkTarget
+        else { break }
+        if property.shape.isLinkingObjects, let origin = property.originProperty {
+            parts[index] = "@links.\(ObjectSchemaInfo.className(of: target)).\(origin)"
+            changed = true
+        }
+        info = ObjectSchemaInfo.of(target)
+    }
+    return changed ? parts.joined(separator: ".") : path
+}
+
+/// A predicate with the key paths in it (and in its `%K` arguments) passed through
+/// `engineKeyPath`: Realm's predicates name LinkingObjects properties, the engine's name
+/// backlinks. String literals, `$` variables and numbers are left as they are.
+func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ arguments: inout [Any]) -> String {
+    let bytes = Array(predicate.utf8)
+    var output: [UInt8] = []
+    output.reserveCapacity(bytes.count)
+    var placeholder = 0
+    var index = 0
+    func isWordByte(_ byte: UInt8) -> Bool {
+        byte >= 0x80 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: ".")
+            || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
+    while index < bytes.count {
+        let byte = bytes[index]
+        if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") {
+            // A string literal, escapes included, copied as it is.
+            var end = index + 1
+            while end < bytes.count && bytes[end] != byte { end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1 }
+            end = Swift.min(end + 1, bytes.count)
+            output += bytes[index..<end]
+            index = end
+        } else if byte == UInt8(ascii: "%"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "@") || bytes[index + 1] == UInt8(ascii: "K") {
+            if bytes[index + 1] == UInt8(ascii: "K"), placeholder < arguments.count, let path = arguments[placeholder] as? String {
+                arguments[placeholder] = engineKeyPath(path, schema)
+            }
+            placeholder += 1
+            output += bytes[index..<index + 2]
+            index += 2
+        } else if isWordByte(byte) || byte == UInt8(ascii: "$") {
+            var end = index + 1
+            while end < bytes.count && isWordByte(bytes[end]) { end += 1 }
+            let isPath = byte != UInt8(ascii: "$") && !(byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            if isPath, let word = String(bytes: bytes[index..<end], encoding: .utf8) {
+                output += Array(engineKeyPath(word, schema).utf8)
+            } else {
+                output += bytes[index..<end]
+            }
+            index = end
+        } else {
+            output.append(byte)
+            index += 1
+        }
+    }
+    return String(decoding: output, as: UTF8.self)
 }
 
 /// Stops with Realm's message for a predicate or key path the engine refused.
@@ -321,8 +394,16 @@ final class ResultsQuery {
 
     /// The results view and the class's table; nil while the file has no table for the class.
     func view(_ core: RealmCore) -> (view: OpaquePointer, table: TableInfo)? {
-        if let last = views.last, let table { return (last, table) }
+        // The class's table as the Realm knows it now: a write that created it may have been
+        // cancelled since the handles were made.
         guard let table = core.tableInfo(for: objectClass) else { return nil }
+        if let last = views.last, let built = self.table {
+            if built.tableKey == table.tableKey { return (last, built) }
+            for view in views.reversed() { ce_results_free(view) }
+            views = []
+            ce_query_free(query)
+            query = nil
+        }
         let txn = core.currentTxn()
         var first: OpaquePointer?
         switch base {
@@ -354,11 +435,12 @@ final class ResultsQuery {
             var next: OpaquePointer?
             let ok: Bool
             switch descriptor {
-            case .sort(let keys):
+            case .sort(let descriptors):
+                let keys = descriptors.map { SortDescriptor(keyPath: engineKeyPath($0.keyPath, table.schema), ascending: $0.ascending) }
                 ok = withSortKeys(keys) { ce_results_sort(txn, views[views.count - 1], $0.baseAddress, $0.count, &next) }
-                if !ok { descriptorFailure("sort on", keys.map(\.keyPath), table) }
+                if !ok { descriptorFailure("sort on", descriptors.map(\.keyPath), table) }
             case .distinct(let keyPaths):
-                ok = withCStrings(keyPaths) { ce_results_distinct(txn, views[views.count - 1], $0.baseAddress, $0.count, &next) }
+                ok = withCStrings(keyPaths.map { engineKeyPath($0, table.schema) }) { ce_results_distinct(txn, views[views.count - 1], $0.baseAddress, $0.count, &next) }
                 if !ok { descriptorFailure("distinct on", keyPaths, table) }
             }
             guard let next else { engineFailure() }
@@ -408,7 +490,7 @@ func aggregate<T: _CValueConvertible>(
     _ view: OpaquePointer, _ core: RealmCore, _ table: TableInfo, _ keyPath: String, _ aggregate: ce_aggregate, as type: T.Type
 ) -> T? {
     var value = ce_value()
-    guard ce_results_aggregate(view, core.currentTxn(), keyPath, aggregate, &value, nil) else {
+    guard ce_results_aggregate(view, core.currentTxn(), engineKeyPath(keyPath, table.schema), aggregate, &value, nil) else {
         let message = String(cString: ce_last_error_message())
         if ce_last_error_code() == CE_ERR_WRONG_TYPE {
             throwRealmException("Invalid \(aggregateName(aggregate)) on property '\(table.schema.className).\(keyPath)': \(message)")

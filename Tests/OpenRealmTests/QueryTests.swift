@@ -208,6 +208,14 @@ extension QueryTests {
         #expect(ids(people.filter("ANY dogs == %@", fido)) == [1, 2])
         #expect(ids(people.filter("%@ IN dogs", fido)) == [1, 2])
         #expect(realm.objects(Dog.self).filter("@links.Person.dogs.@count == 2").map(\.name) == ["Fido"])
+        // LinkingObjects properties by their model names, as Realm's predicates write them.
+        let dogs = realm.objects(Dog.self)
+        #expect(dogs.filter("owners.@count == 2").map(\.name) == ["Fido"])
+        #expect(dogs.filter("ANY owners.name == %@", "Zoë").map(\.name) == ["Bello"])
+        #expect(dogs.filter("%K == 1", "owners.@count").map(\.name) == ["Rex", "Bello"])
+        #expect(dogs.filter("SUBQUERY(owners, $o, $o.age > 40).@count > 0 AND name != 'owners'").map(\.name) == ["Fido"])
+        #expect(dogs.sorted(byKeyPath: "owners.@count", ascending: false).first?.name == "Fido")
+        #expect(ids(people.filter("ANY dogs.owners.name == 'Grace'")) == [1, 2])
         #expect(ids(people.sorted(byKeyPath: "dog.name").filter("dog != nil")) == [2, 1])
     }
 
@@ -365,6 +373,20 @@ extension QueryTests {
         #expect(ids(adults) == [2, 6, 5])
     }
 
+    @Test("Results made in a cancelled write that created the class's table read as empty, then live again")
+    func cancelledTable() throws {
+        let realm = try memoryRealm()
+        realm.beginWrite()
+        realm.add(Dog(value: ["name": "Rex", "age": 3]))
+        let dogs = realm.objects(Dog.self).filter("age >= 0").sorted(byKeyPath: "name")
+        #expect(dogs.count == 1)
+        realm.cancelWrite()
+        #expect(dogs.count == 0)
+        #expect(dogs.max(ofProperty: "age") as Int? == nil)
+        try realm.write { realm.add(Dog(value: ["name": "Fido", "age": 7])) }
+        #expect(dogs.map(\.name) == ["Fido"])
+    }
+
     @Test("Results see commits made by another Realm instance after refresh")
     func livenessAcrossInstances() throws {
         let identifier = "query-live-\(UUID().uuidString)"
@@ -458,6 +480,16 @@ extension QueryTests {
         expectSame(p.where { $0.nicknames.containsAny(in: ["Countess", "Admiral"]) }, p.filter("ANY nicknames IN %@", ["Countess", "Admiral"]), 2)
         expectSame(p.where { $0.nicknames.count >= 1 }, p.filter("nicknames.@count >= 1"), 2)
         expectSame(p.where { $0.tags.contains("math") }, p.filter("'math' IN tags"), 1)
+        // Subqueries: the conditions hold for one and the same dog.
+        expectSame(p.where { ($0.dogs.age < 5 && $0.dogs.name.starts(with: "F")).count > 0 },
+                   p.filter("SUBQUERY(dogs, $d, $d.age < 5 AND $d.name BEGINSWITH 'F').@count > 0"), 0)
+        expectSame(p.where { $0.dogs.age < 5 && $0.dogs.name.starts(with: "F") },
+                   p.filter("ANY dogs.age < 5 AND ANY dogs.name BEGINSWITH 'F'"), 1)
+        expectSame(p.where { ($0.dogs.age > 2 && $0.dogs.name.starts(with: "F")).count > 0 },
+                   p.filter("SUBQUERY(dogs, $d, $d.age > 2 AND $d.name BEGINSWITH 'F').@count > 0"), 2)
+        expectSame(p.where { ($0.dogs.age > 0).count == 2 }, p.filter("SUBQUERY(dogs, $d, $d.age > 0).@count == 2"), 1)
+        expectSame(p.where { (!($0.dogs.name == "Rex") || $0.dogs.age.in([3])).count == 2 && $0.age > 30 },
+                   p.filter("SUBQUERY(dogs, $d, NOT $d.name == 'Rex' OR $d.age IN {3}).@count == 2 AND age > 30"), 1)
         let dogs = realm.objects(Dog.self)
         expectSame(dogs.where { $0.owners.count == 2 }, dogs.filter("@links.Person.dogs.@count == 2"), 1)
         expectSame(dogs.where { $0.owners.name == "Zoë" }, dogs.filter("ANY @links.Person.dogs.name == 'Zoë'"), 1)
@@ -475,6 +507,29 @@ extension QueryTests {
         expectSame(cs.where { $0.ints.max >= 3 }, cs.filter("ints.@max >= 3"), 2)
         expectSame(cs.where { $0.ints.count == 0 }, cs.filter("ints.@count == 0"), 1)
         expectSame(cs.where { $0.ints > 5 }, cs.filter("ANY ints > 5"), 1)
+    }
+
+    @Test("type-safe queries on maps: a key's value, keys, values, count, contains, aggregates")
+    func typeSafeMaps() throws {
+        let realm = try memoryRealm()
+        try realm.write {
+            realm.add(Person(value: ["id": 1, "name": "Ada", "scores": ["math": 10, "art": 4]]))
+            realm.add(Person(value: ["id": 2, "name": "Grace", "scores": ["math": 7, "o'clock": 1]]))
+            realm.add(Person(value: ["id": 3, "name": "Alan"]))
+        }
+        let p = realm.objects(Person.self)
+        expectSame(p.where { $0.scores["math"] > 8 }, p.filter("scores['math'] > 8"), 1)
+        expectSame(p.where { $0.scores["art"] != 4 }, p.filter("scores['art'] != 4"), 2)  // absent: null
+        expectSame(p.where { $0.scores["o'clock"] == 1 }, p.filter("scores['o\\'clock'] == 1"), 1)
+        expectSame(p.where { $0.scores.keys == "art" }, p.filter("scores.@allKeys == 'art'"), 1)
+        expectSame(p.where { $0.scores.values < 5 }, p.filter("ANY scores.@allValues < 5"), 2)
+        expectSame(p.where { $0.scores.count == 0 }, p.filter("scores.@count == 0"), 1)
+        expectSame(p.where { $0.scores.contains(7) }, p.filter("7 IN scores"), 1)
+        expectSame(p.where { $0.scores.containsAny(in: [4, 1]) }, p.filter("ANY scores IN {4, 1}"), 2)
+        expectSame(p.where { $0.scores.sum > 10 }, p.filter("scores.@sum > 10"), 1)
+        expectSame(p.where { $0.scores.max == 7 }, p.filter("scores.@max == 7"), 1)
+        expectSame(p.where { $0.scores.min < 2 }, p.filter("scores.@min < 2"), 1)
+        expectSame(p.where { $0.scores.avg == 7 }, p.filter("scores.@avg == 7"), 1)
     }
 
     @Test("where, sorted and aggregates by key path chain like their string forms")
@@ -677,5 +732,17 @@ struct CollectionQueryTests {
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(stderr.contains("This method may only be called on List instances retrieved from a Realm."), "\(stderr)")
+    }
+}
+
+extension QueryErrorTests {
+    @Test("a key path that is not a persisted property")
+    func keyPathNotPersisted() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryKeyPath"))
+            try realm.write { realm.add(Dog()) }
+            _ = realm.objects(Dog.self).sorted(by: \.description)  // computed: reads every property
+        }
+        expectStopped(result, "does not reach a persisted property of 'Dog'")
     }
 }
