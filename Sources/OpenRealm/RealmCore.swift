@@ -17,6 +17,8 @@ import Darwin
 /// Realm instances of every thread; closed when the last one goes away.
 private struct WeakEngine: Sendable {
     weak var engine: StorageEngine?
+    /// The key it was opened with: another key for the same file is refused.
+    var encryptionKey: Data?
 }
 
 private let openEngines = Mutex<[String: WeakEngine]>([:])
@@ -86,6 +88,7 @@ final class RealmCore {
 
     /// The Realm instance of this thread for `configuration`: the cached one, or a new one.
     static func instance(for configuration: Realm.Configuration) throws(Realm.Error) -> RealmCore {
+        validate(configuration)
         let key = configuration.storageKey
         let cache: ThreadRealms
         if let existing = Thread.current.threadDictionary[threadRealmsKey] as? ThreadRealms {
@@ -101,6 +104,9 @@ final class RealmCore {
             if core.configuration.schemaVersion != configuration.schemaVersion {
                 throw Realm.Error(code: .fail, message: "Realm at path '\(core.engine.path)' already opened with different schema version.")
             }
+            if core.configuration.encryptionKey != configuration.encryptionKey {
+                throw differentKeyError(core.engine.path)
+            }
             return core
         }
         let core = try RealmCore(configuration: configuration)
@@ -108,15 +114,27 @@ final class RealmCore {
         return core
     }
 
+    /// Stops with Realm's message for a configuration Realm refuses as a programmer error: a key
+    /// that is not 64 bytes, `shouldCompactOnLaunch` with `readOnly`.
+    static func validate(_ configuration: Realm.Configuration) {
+        validateEncryptionKey(configuration.encryptionKey)
+        if configuration.readOnly && configuration.shouldCompactOnLaunch != nil {
+            throwRealmException("Cannot set `shouldCompactOnLaunch` when `readOnly` is set.")
+        }
+    }
+
+    /// Stops with Realm's message unless `key` is nil or 64 bytes long.
+    static func validateEncryptionKey(_ key: Data?) {
+        if let key, key.count != 64 {
+            throwRealmException("Encryption key must be exactly 64 bytes long")
+        }
+    }
+
+    private static func differentKeyError(_ path: String) -> Realm.Error {
+        Realm.Error(code: .fail, message: "Realm at path '\(path)' already opened with different encryption key.")
+    }
+
     private init(configuration: Realm.Configuration) throws(Realm.Error) {
-        if configuration.encryptionKey != nil {
-            throw Realm.Error(code: .fail, message:
-                "Encryption is not available yet: OpenRealm's encryption is being built in the storage engine. Open the Realm without an encryptionKey for now.")
-        }
-        if configuration.shouldCompactOnLaunch != nil {
-            throw Realm.Error(code: .fail, message:
-                "Compaction is not available yet: OpenRealm's compaction is being built in the storage engine. Open the Realm without shouldCompactOnLaunch for now.")
-        }
         if configuration.readOnly && configuration.inMemoryIdentifier != nil {
             throw Realm.Error(code: .fail, message: "Realm cannot be both read-only and in-memory.")
         }
@@ -161,23 +179,55 @@ final class RealmCore {
 
     private static func openEngine(_ configuration: Realm.Configuration) throws(Realm.Error) -> StorageEngine {
         let key = configuration.storageKey + (configuration.readOnly ? "#ro" : "")
-        if let engine = openEngines.withLock({ $0[key]?.engine }) { return engine }
+        let open = openEngines.withLock { engines -> WeakEngine? in
+            // Either mode's handle has the key of the file.
+            for name in [key, configuration.storageKey, configuration.storageKey + "#ro"] {
+                if let entry = engines[name], entry.engine != nil { return entry }
+            }
+            return nil
+        }
+        if let open, let engine = open.engine {
+            if open.encryptionKey != configuration.encryptionKey { throw differentKeyError(engine.path) }
+            if let same = openEngines.withLock({ $0[key]?.engine }) { return same }
+        }
         let engine: StorageEngine
         let maxVersions = UInt64(configuration.maximumNumberOfActiveVersions ?? 0)
+        let encryptionKey = configuration.encryptionKey.map { [UInt8]($0) }
+        let url = configuration.fileURL ?? Realm.Configuration.defaultFileURL
         do {
             if let identifier = configuration.inMemoryIdentifier {
-                engine = try StorageEngine(inMemoryIdentifier: identifier, maxActiveVersions: maxVersions)
+                engine = try StorageEngine(inMemoryIdentifier: identifier, maxActiveVersions: maxVersions, encryptionKey: encryptionKey)
             } else {
-                let url = configuration.fileURL ?? Realm.Configuration.defaultFileURL
                 engine = try StorageEngine(path: url.path, options: .init(
                     readOnly: configuration.readOnly, createIfMissing: !configuration.readOnly,
-                    durability: .full, maxActiveVersions: maxVersions))
+                    durability: .full, maxActiveVersions: maxVersions, encryptionKey: encryptionKey))
             }
+        } catch {
+            throw Realm.Error(opening: error, path: configuration.inMemoryIdentifier == nil ? url.path : nil,
+                              fileURL: configuration.fileURL)
+        }
+        // The first open of the file in this process (no handle of either mode is open).
+        if open == nil, configuration.inMemoryIdentifier == nil, let shouldCompact = configuration.shouldCompactOnLaunch {
+            try compactOnLaunch(engine, shouldCompact, configuration)
+        }
+        openEngines.withLock { $0[key] = WeakEngine(engine: engine, encryptionKey: configuration.encryptionKey) }
+        return engine
+    }
+
+    /// Asks `shouldCompact` with the file's total and used bytes, and compacts the file when it
+    /// says so, unless another process has the file open (then it opens as it is, as in Realm).
+    private static func compactOnLaunch(
+        _ engine: StorageEngine, _ shouldCompact: @Sendable (Int, Int) -> Bool, _ configuration: Realm.Configuration
+    ) throws(Realm.Error) {
+        do {
+            let (total, used) = try engine.sizeInfo()
+            guard shouldCompact(Int(clamping: total), Int(clamping: used)) else { return }
+            try engine.compact()
+        } catch where error.code == .alreadyOpen {
+            return
         } catch {
             throw Realm.Error(error, fileURL: configuration.fileURL)
         }
-        openEngines.withLock { $0[key] = WeakEngine(engine: engine) }
-        return engine
     }
 
     /// Deletes the file at `path` (it must not be open elsewhere) and opens it anew.
@@ -469,6 +519,21 @@ final class RealmCore {
         tables.removeAll()
         tablesByKey.removeAll()
         lastTable = nil
+    }
+
+    /// Writes a compacted copy of the version this Realm reads (in a write transaction: with its
+    /// changes) to a new file at `url`, encrypted with `encryptionKey` or plain (see
+    /// `Realm.writeCopy(toFile:encryptionKey:)`).
+    func writeCopy(to url: URL, encryptionKey: Data?) throws(Realm.Error) {
+        checkThread()
+        RealmCore.validateEncryptionKey(encryptionKey)
+        do {
+            try StorageEngine.writeCopy(of: currentTxn(), to: url.path, encryptionKey: encryptionKey.map { [UInt8]($0) })
+        } catch where error.code == .fileExists {
+            throw Realm.Error(code: .fileExists, message: "File at path '\(url.path)' already exists.", fileURL: url)
+        } catch {
+            throw Realm.Error(error, fileURL: url)
+        }
     }
 
     /// Moves the read transaction to the latest version; whether anything changed.
