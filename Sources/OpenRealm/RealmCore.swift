@@ -25,8 +25,18 @@ private let openEngines = Mutex<[String: WeakEngine]>([:])
 private final class ThreadRealms {
     var realms: [String: WeakCore] = [:]
 
+    /// A weak reference to the instance's `CacheHandle`, not to the instance itself: a weakly
+    /// referenced object keeps its reference count in a side table, which would make every
+    /// retain and release of the instance (one per managed object and property access) a
+    /// slow-path runtime call.
     struct WeakCore {
-        weak var core: RealmCore?
+        weak var handle: CacheHandle?
+        var core: RealmCore? { handle?.core }
+    }
+
+    /// Owned by its RealmCore alone, so it lives exactly as long as the instance.
+    final class CacheHandle {
+        unowned(unsafe) var core: RealmCore?
     }
 }
 
@@ -54,6 +64,8 @@ final class RealmCore {
     private var tablesByKey: [ce_table_key: TableInfo] = [:]
     /// With `objectTypes`: the classes the Realm may hold (their links included).
     private let allowedClasses: Set<ObjectIdentifier>?
+    /// What the thread's instance cache refers to (see `ThreadRealms.WeakCore`).
+    fileprivate let cacheHandle = ThreadRealms.CacheHandle()
 
     /// The update policy of the `add` in progress (linked objects are added with it).
     private var addPolicy: ce_update_policy = CE_UPDATE_ERROR
@@ -104,7 +116,8 @@ final class RealmCore {
             return core
         }
         let core = try RealmCore(configuration: configuration)
-        cache.realms[key] = ThreadRealms.WeakCore(core: core)
+        core.cacheHandle.core = core
+        cache.realms[key] = ThreadRealms.WeakCore(handle: core.cacheHandle)
         return core
     }
 

@@ -24,8 +24,8 @@ func splitmix64(_ x: UInt64) -> UInt64 {
     Double(splitmix64(UInt64(i) ^ 0x5EED) >> 11) * 0x1.0p-53
 }
 
-/// Writes "name-<i>" (ASCII, no terminator) at `out`, which has room for 32 bytes; returns the
-/// length. Without String interpolation, as bench_common.c formats without snprintf: building
+/// Writes "name-<i>" (ASCII, no terminator) at `out`, which has room for it (15 bytes while
+/// i < 10^10); returns the length. Without String interpolation, as bench_common.c formats without snprintf: building
 /// the Person is common to every system and should cost little next to what is measured.
 @inline(__always)
 func formatName(_ i: Int, _ out: UnsafeMutablePointer<UInt8>) -> Int {
@@ -46,11 +46,12 @@ func formatName(_ i: Int, _ out: UnsafeMutablePointer<UInt8>) -> Int {
     return 5 + digits
 }
 
-/// The name of Person i as a Swift String (a small string: at most 15 bytes live inline, so no
-/// allocation for this workload's names).
+/// The name of Person i as a Swift String: a small string (up to 15 UTF-8 bytes live inline in
+/// the String, so no allocation; "name-" and up to 10 digits fit). A capacity above 15 would
+/// allocate heap storage for every name.
 @inline(__always)
 func personName(_ i: Int) -> String {
-    String(unsafeUninitializedCapacity: 32) { buffer in formatName(i, buffer.baseAddress!) }
+    String(unsafeUninitializedCapacity: 15) { buffer in formatName(i, buffer.baseAddress!) }
 }
 
 /// The id of W2's lookup k (bench_objects.c's lookup_id).
