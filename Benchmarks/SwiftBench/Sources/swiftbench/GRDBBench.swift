@@ -99,7 +99,7 @@ func runGRDB(directory: String, _ config: BenchConfig, records: Bool) -> Measure
         try checkpoint(pool)
         m[.w1MiB] = mebibytes(fileSize(path) + fileSize(wal))
         try verifyGRDB(pool, config, afterW6: false, system)
-        if records { return m }
+        if records || config.w1Only { return m }
 
         // W2: point lookups in one read transaction.
         t0 = nowNs()

@@ -9,7 +9,7 @@
 // age >= 50 AND score < 0.5 (250,558 for 1M); W4 sums `score` (checked); W6 sets age = age + 1
 // on every object in one write transaction with a durable commit. Checks run untimed.
 //
-// Usage: swiftbench [--count N] [--reps N] [--lookups N] [--w4-runs N] [--w3] [--w3-runs N]
+// Usage: swiftbench [--count N] [--reps N] [--lookups N] [--w4-runs N] [--w3] [--w3-runs N] [--w1-only]
 //                   [--dir DIR] [--systems openrealm,capi,grdb,grdb-records] [--keep]
 // Build and run it with Benchmarks/run_swift.sh (release build, `chrt -f 1`).
 
@@ -28,6 +28,8 @@ struct BenchConfig {
     var w4Runs = 5
     var w3 = false
     var w3Runs = 20
+    /// Only W1 (for profiling the insert path).
+    var w1Only = false
     var expectedChecksum: UInt64 = 0
     var expectedSum = 0.0
     var expectedCount = 0
@@ -129,13 +131,14 @@ func checkW4(_ system: String, _ config: BenchConfig, _ sum: Double) {
 
 func usage() -> Never {
     printError("""
-        usage: swiftbench [--count N] [--reps N] [--lookups N] [--w4-runs N] [--w3] [--w3-runs N]
+        usage: swiftbench [--count N] [--reps N] [--lookups N] [--w4-runs N] [--w3] [--w3-runs N] [--w1-only]
                           [--dir DIR] [--systems openrealm,capi,grdb,grdb-records] [--keep]
           --count N     Person objects (default 1000000)
           --reps N      repetitions, systems interleaved in each (default 3)
           --lookups N   W2 point lookups (default 1000000)
           --w4-runs N   W4 sums per repetition, the median is the figure (default 5)
           --w3          run W3 (the count query) too; --w3-runs N queries per repetition (default 20)
+          --w1-only     run W1 only (for profiling the insert path)
           --dir DIR     where the fresh files go (default: a temp dir on /work's file system)
           --systems L   a comma-separated subset, in run order (default openrealm,capi,grdb,grdb-records;
                         grdb-records runs W1 only)
@@ -163,6 +166,7 @@ while let argument = arguments.next() {
     case "--w4-runs": config.w4Runs = number(arguments.next())
     case "--w3": config.w3 = true
     case "--w3-runs": config.w3Runs = number(arguments.next())
+    case "--w1-only": config.w1Only = true
     case "--dir":
         guard let directory = arguments.next() else { usage() }
         baseDirectory = directory
