@@ -7,8 +7,9 @@
  * link, a list of links, a set, a list and a dictionary of values and a
  * mixed property, and 700 objects (three cluster leaves) of pseudo-random
  * values from small pools (so that comparisons find equal values), a few
- * deleted; and a table "Other" that they link to. One read transaction
- * serves every input.
+ * deleted; a table "Other" that they link to; and a table "Bag" whose
+ * objects hold a list of Items (with repeats) and a set of Items. One read
+ * transaction serves every input.
  *
  * The input:
  *   byte 0       the number of arguments (low 3 bits), and options: bit 3
@@ -33,6 +34,14 @@
  * object's index in the view; a sorted view that is not in order or not a
  * permutation; a distinct view with repeats; an aggregate count that
  * disagrees with the values read one by one).
+ *
+ * The same predicate also filters results views of collections (a Bag's
+ * list and set of Items, and the Items whose `links` hold an Other:
+ * backlinks), sorted or not: a filtered view must hold exactly the elements
+ * of the collection that the query's own results hold, in the collection's
+ * order (and as many of them through a sorted view). Aggregates of an
+ * Item's `nums` and `dict` (ce_collection_aggregate) must agree with the
+ * values read one by one.
  */
 #include "cengine.h"
 #include "error.h"
@@ -76,7 +85,10 @@ static const char *const strings[] = {"", "a", "A", "abc", "Zoë", "zoe", "ÉLIS
 static char *work_directory, *database_path;
 static ce_db *db;
 static ce_txn *txn;
-static ce_table_key items;
+static ce_table_key items, bags, other_table;
+
+enum { BAG_COUNT = 4, OTHER_COUNT = 8 };
+static ce_object_key bag_keys[BAG_COUNT], other_keys[OTHER_COUNT], item_keys[OBJECT_COUNT];
 
 static uint64_t seed = 0xF022;
 static uint64_t next_random(void)
@@ -188,6 +200,7 @@ static void set_up(void)
     ce_txn *write;
     ce_column_key column;
     ce_table_key other;
+    ce_object_key *others = other_keys, *keys = item_keys;
     must(ce_txn_begin_write(db, &write), "begin write");
     must(ce_table_add(write, "Item", &items), "add Item");
     for (int p = 0; p < PROPERTY_COUNT; p++) {
@@ -196,6 +209,7 @@ static void set_up(void)
         must(ce_property_add(write, items, &info, &column), "add property");
     }
     must(ce_table_add(write, "Other", &other), "add Other");
+    other_table = other;
     ce_property_info name = {.name = "name", .type = CE_TYPE_STRING};
     ce_property_info score = {.name = "score", .type = CE_TYPE_INT, .nullable = true};
     must(ce_property_add(write, other, &name, &column) && ce_property_add(write, other, &score, &column), "add Other's");
@@ -209,8 +223,7 @@ static void set_up(void)
         {.name = "dict", .type = CE_TYPE_DOUBLE, .nullable = true, .collection = CE_COLLECTION_DICTIONARY},
         {.name = "m", .type = CE_TYPE_MIXED, .nullable = true}};
     for (size_t k = 0; k < sizeof more / sizeof *more; k++) must(ce_property_add(write, items, &more[k], &column), "add more");
-    ce_object_key others[8];
-    for (int k = 0; k < 8; k++) {
+    for (int k = 0; k < OTHER_COUNT; k++) {
         ce_value values[2] = {{.type = CE_TYPE_STRING, .string = {strings[k], strlen(strings[k])}},
                               k % 3 ? (ce_value){.type = CE_TYPE_INT, .integer = k} : (ce_value){.type = CE_TYPE_NULL}};
         size_t column_count;
@@ -221,7 +234,6 @@ static void set_up(void)
     }
     size_t item_columns;
     must(ce_property_count(write, items, &item_columns), "count Item's columns");
-    ce_object_key keys[OBJECT_COUNT];
     for (int k = 0; k < OBJECT_COUNT; k++) {
         ce_value values[PROPERTY_COUNT + 8];
         for (size_t p = 0; p < item_columns; p++)
@@ -263,6 +275,33 @@ static void set_up(void)
                          : (r >> 56) % 4 == 2 ? (ce_value){.type = CE_TYPE_LINK, .link = {other, others[r % 8]}}
                                                : (ce_value){.type = CE_TYPE_NULL};
         must(ce_object_set(write, items, keys[k], PROPERTY_COUNT + 5, &mixed), "set mixed");
+    }
+    /* Bags of Items: lists with repeats, sets; the deletes below take
+     * some of their elements out. */
+    ce_column_key bag_list, bag_set;
+    must(ce_table_add(write, "Bag", &bags), "add Bag");
+    const ce_property_info bag_list_info = {.name = "items", .type = CE_TYPE_LINK, .collection = CE_COLLECTION_LIST,
+                                            .link_target = items};
+    const ce_property_info bag_set_info = {.name = "item_set", .type = CE_TYPE_LINK, .collection = CE_COLLECTION_SET,
+                                           .link_target = items};
+    must(ce_property_add(write, bags, &bag_list_info, &bag_list) && ce_property_add(write, bags, &bag_set_info, &bag_set),
+         "add Bag's");
+    for (int b = 0; b < BAG_COUNT; b++) {
+        must(ce_object_create(write, bags, NULL, &bag_keys[b]), "create Bag");
+        ce_collection *list, *set;
+        must(ce_collection_open(write, bags, bag_keys[b], bag_list, &list) &&
+                 ce_collection_open(write, bags, bag_keys[b], bag_set, &set),
+             "open Bag's");
+        size_t length = b == 0 ? 0 : (size_t)(next_random() % (b * 40));
+        for (size_t n = 0; n < length; n++) {
+            /* Repeats: a narrow range of Items for the list. */
+            ce_value in_list = {.type = CE_TYPE_LINK, .link = {items, keys[next_random() % (OBJECT_COUNT / 8)]}};
+            ce_value in_set = {.type = CE_TYPE_LINK, .link = {items, keys[next_random() % OBJECT_COUNT]}};
+            bool changed;
+            must(ce_list_insert(list, n, &in_list) && ce_set_insert(set, &in_set, &changed), "fill Bag");
+        }
+        ce_collection_close(list);
+        ce_collection_close(set);
     }
     for (int k = 0; k < OBJECT_COUNT; k += 37) must(ce_object_delete(write, items, keys[k]), "delete");
     must(ce_txn_commit(write), "commit");
@@ -387,7 +426,130 @@ static void check_failure(void)
     if (ce_last_error_code() == CE_OK || !message || !message[0]) bug("a call failed without an error code and message");
 }
 
-static void evaluate(ce_query *query, unsigned options, unsigned view)
+/* The filter of one collection view (and of its sorted copy) by the
+ * query, against the query's own results `matches` (a view of every
+ * matching Item, when `membership` says it holds them all). `ordered`: the
+ * filter keeps the collection's order (the predicate has no SORT). */
+static void check_collection_view(ce_results *collection_view, ce_query *query, ce_results *matches, bool membership,
+                                  bool ordered, unsigned view)
+{
+    size_t size, kept;
+    ce_results *filtered, *sorted, *sorted_filtered;
+    if (!ce_results_count(collection_view, txn, &size)) bug("ce_results_count of a collection view failed");
+    if (!ce_results_filter(txn, collection_view, query, &filtered)) bug("ce_results_filter failed");
+    if (!ce_results_count(filtered, txn, &kept)) bug("ce_results_count of a filtered view failed");
+    const property_def *by = &properties[view % PROPERTY_COUNT];
+    ce_sort_key key = {by->name, (view >> 6) & 1};
+    if (!ce_results_sort(txn, collection_view, &key, 1, &sorted)) bug("ce_results_sort of a collection view failed");
+    if (!ce_results_filter(txn, sorted, query, &sorted_filtered)) bug("ce_results_filter of a sorted view failed");
+    size_t sorted_kept;
+    if (!ce_results_count(sorted_filtered, txn, &sorted_kept)) bug("ce_results_count of a filtered sorted view failed");
+    if (membership) {
+        size_t expected = 0;
+        for (size_t i = 0; i < size; i++) {
+            ce_object_key element, kept_element;
+            size_t index;
+            bool matched;
+            if (!ce_results_get(collection_view, txn, i, &element)) bug("ce_results_get of a collection view failed");
+            if (!ce_results_index_of(matches, txn, element, &index, &matched)) bug("ce_results_index_of failed");
+            if (!matched) continue;
+            if (ordered && expected < kept && (!ce_results_get(filtered, txn, expected, &kept_element) || kept_element != element))
+                bug("a filtered collection view is not the matching elements in the collection's order");
+            expected++;
+        }
+        if (kept != expected) bug("a filtered collection view holds another number of objects than match");
+        if (sorted_kept != expected) bug("a filtered sorted collection view holds another number of objects than match");
+    }
+    if (kept > size && membership) bug("a filtered collection view holds more objects than the collection");
+    ce_value out;
+    size_t counted;
+    clear_error();
+    if (ce_results_aggregate(filtered, txn, by->name, (ce_aggregate)(view % 5), &out, &counted)) {
+        if (counted > kept) bug("an aggregate of a filtered collection view counted more values than it holds");
+    } else {
+        check_failure();
+        if (ce_last_error_code() != CE_ERR_WRONG_TYPE) bug("an aggregate of a filtered view failed other than by its type");
+    }
+    ce_results_free(sorted_filtered);
+    ce_results_free(sorted);
+    ce_results_free(filtered);
+}
+
+static void evaluate_collections(ce_query *query, ce_results *matches, bool membership, bool ordered, unsigned view)
+{
+    ce_column_key bag_column = (ce_column_key)(view & 1); /* the list or the set */
+    ce_collection *collection;
+    ce_results *collection_view;
+    if (!ce_collection_open(txn, bags, bag_keys[(view >> 1) % BAG_COUNT], bag_column, &collection))
+        bug("ce_collection_open of a Bag failed");
+    if (!ce_results_from_collection(txn, collection, &collection_view)) bug("ce_results_from_collection failed");
+    ce_collection_close(collection);
+    check_collection_view(collection_view, query, matches, membership, ordered, view);
+    ce_results_free(collection_view);
+    /* The Items whose `links` hold an Other. */
+    if (!ce_results_from_backlinks(txn, other_table, other_keys[(view >> 3) % OTHER_COUNT], items, PROPERTY_COUNT + 1,
+                                   &collection_view))
+        bug("ce_results_from_backlinks failed");
+    check_collection_view(collection_view, query, matches, membership, ordered, view);
+    ce_results_free(collection_view);
+}
+
+/* ce_collection_aggregate of an Item's `nums` (int?) and `dict` (double?)
+ * against their values read one by one. */
+static void check_collection_aggregates(unsigned view)
+{
+    ce_object_key item = item_keys[(view * 7) % OBJECT_COUNT];
+    bool exists;
+    if (!ce_object_exists(txn, items, item, &exists)) bug("ce_object_exists failed");
+    if (!exists) return;
+    for (ce_column_key column = PROPERTY_COUNT + 3; column <= PROPERTY_COUNT + 4; column++) {
+        ce_collection *collection;
+        size_t size = 0, counted = 0;
+        int64_t int_sum = 0;
+        double real_sum = 0;
+        ce_value low = {.type = CE_TYPE_NULL}, high = {.type = CE_TYPE_NULL}, out;
+        if (!ce_collection_open(txn, items, item, column, &collection) || !ce_collection_size(collection, &size))
+            bug("reading a collection of values failed");
+        bool ints = column == PROPERTY_COUNT + 3;
+        for (size_t i = 0; i < size; i++) {
+            ce_value v;
+            if (!ce_collection_get(collection, i, &v)) bug("ce_collection_get failed");
+            if (v.type == CE_TYPE_NULL) continue;
+            counted++;
+            if (ints) int_sum += v.integer;
+            else real_sum += v.double_value;
+            if (low.type == CE_TYPE_NULL || (ints ? v.integer < low.integer : v.double_value < low.double_value)) low = v;
+            if (high.type == CE_TYPE_NULL || (ints ? v.integer > high.integer : v.double_value > high.double_value)) high = v;
+        }
+        for (int aggregate = 0; aggregate <= CE_AGGREGATE_COUNT; aggregate++) {
+            if (!ce_collection_aggregate(collection, (ce_aggregate)aggregate, &out)) bug("ce_collection_aggregate failed");
+            bool right;
+            switch (aggregate) {
+            case CE_AGGREGATE_MIN:
+            case CE_AGGREGATE_MAX: {
+                const ce_value *best = aggregate == CE_AGGREGATE_MIN ? &low : &high;
+                right = out.type == best->type &&
+                        (best->type == CE_TYPE_NULL || (ints ? out.integer == best->integer : out.double_value == best->double_value));
+                break;
+            }
+            case CE_AGGREGATE_SUM:
+                right = ints ? out.type == CE_TYPE_INT && out.integer == int_sum
+                             : out.type == CE_TYPE_DOUBLE && out.double_value == real_sum;
+                break;
+            case CE_AGGREGATE_AVG:
+                right = counted == 0 ? out.type == CE_TYPE_NULL
+                                     : out.type == CE_TYPE_DOUBLE &&
+                                           out.double_value == (ints ? (double)int_sum : real_sum) / (double)counted;
+                break;
+            default: right = out.type == CE_TYPE_INT && (size_t)out.integer == counted; break;
+            }
+            if (!right) bug("ce_collection_aggregate disagrees with the values read one by one");
+        }
+        ce_collection_close(collection);
+    }
+}
+
+static void evaluate(ce_query *query, unsigned options, unsigned view, bool membership, bool ordered)
 {
     size_t count, view_count;
     ce_object_key first;
@@ -469,6 +631,7 @@ static void evaluate(ce_query *query, unsigned options, unsigned view)
             }
         }
     }
+    evaluate_collections(query, results, membership && plain, ordered, view);
     ce_results_free(results);
 }
 
@@ -505,10 +668,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)query_like(predicate, half, predicate + half, length - half, (view & 1) != 0);
     free(folded);
 
+    check_collection_aggregates(view);
+
     ce_query *query;
     clear_error();
     if (ce_query_parse(txn, items, predicate, arguments, argument_count, &query)) {
-        evaluate(query, options, view);
+        /* Whether the query's results hold every match (no DISTINCT or
+         * LIMIT of its own) and keep key order (no SORT either). */
+        bool membership = true, ordered = true;
+        if (parse_predicate(predicate, length, &tree)) {
+            for (size_t d = 0; d < tree.descriptor_count; d++) {
+                ordered = false;
+                if (tree.descriptors[d].kind != PARSE_SORT) membership = false;
+            }
+            parse_tree_free(&tree);
+        } else {
+            bug("a predicate that ce_query_parse took does not parse");
+        }
+        evaluate(query, options, view, membership, ordered);
         ce_query_free(query);
     } else {
         check_failure();

@@ -802,6 +802,91 @@ typedef enum ce_aggregate {
 bool ce_results_aggregate(ce_results *results, ce_txn *txn, const char *key_path, ce_aggregate aggregate,
                           ce_value *out_value, size_t *out_counted);
 
+/*
+ * Results views of a collection, of backlinks, and of another view
+ * (Realm's `person.dogs`, `dog.owners` (LinkingObjects) and `.filter(...)`
+ * on any of them, as Results).
+ *
+ * These views are lazy and live like those of ce_query_find_all: they
+ * remember what they read (an object and a property), not the objects they
+ * found, and read it again from the transaction they are given whenever it
+ * has advanced or changed data. Every ce_results call takes them: count,
+ * get, index_of, sort, distinct, limit, aggregate, and ce_results_filter
+ * again. They may outlive the collection handle and the transaction they
+ * were made in.
+ *
+ * ce_results_from_collection: the objects a list or set of links holds
+ * (also a list of embedded objects), in the collection's order; an object
+ * a list holds twice is in the view twice (index_of names its first
+ * position). ce_results_table is the link's target table. A collection of
+ * values, a dictionary, or a collection nested in a mixed value is
+ * CE_ERR_WRONG_TYPE (aggregate values with ce_collection_aggregate).
+ *
+ * ce_results_from_backlinks: the objects of origin_table whose property
+ * origin_column (a link, a list or set of links, or a mixed property)
+ * links to `target`, in key order, an origin once per link (as
+ * ce_object_backlink_at lists them). Errors: CE_ERR_NO_SUCH_PROPERTY when
+ * origin_column holds no links to target_table, CE_ERR_NO_SUCH_OBJECT when
+ * the target does not exist.
+ *
+ * Once the object that holds the collection (the target of the backlinks)
+ * is deleted, reading the view fails with CE_ERR_NO_SUCH_OBJECT ("the
+ * results view of a collection is invalidated: ..."), as Realm invalidates
+ * the List and the Results made from it; views made from it fail the same
+ * way.
+ *
+ * ce_results_filter: the objects of `results` that match `query`, in the
+ * order of `results` (a filter of a sorted view stays sorted); then the
+ * query's own SORT/DISTINCT/LIMIT suffixes apply. The query must be on the
+ * results' table (CE_ERR_INVALID_ARGUMENT otherwise). `results` is copied:
+ * free it whenever you like. Filters chain.
+ *
+ *     ce_collection *dogs;
+ *     ce_collection_open(txn, people, ada, dogs_column, &dogs);
+ *     ce_results *ada_dogs, *old, *by_name;
+ *     ce_results_from_collection(txn, dogs, &ada_dogs);       // person.dogs
+ *     ce_collection_close(dogs);
+ *     ce_query *older;
+ *     ce_query_parse(txn, dog_table, "age > 2", NULL, 0, &older);
+ *     ce_results_filter(txn, ada_dogs, older, &old);           // .filter("age > 2")
+ *     ce_sort_key by = {"name", true};
+ *     ce_results_sort(txn, old, &by, 1, &by_name);             // .sorted(byKeyPath: "name")
+ *     ce_value total;
+ *     ce_results_aggregate(ada_dogs, txn, "age", CE_AGGREGATE_SUM, &total, NULL);
+ *     ...                                                      // later transactions: same handles
+ *     ce_results_free(by_name); ce_results_free(old); ce_results_free(ada_dogs);
+ *     ce_query_free(older);
+ *
+ *     ce_results *owners;                                      // dog.owners: LinkingObjects
+ *     ce_results_from_backlinks(txn, dog_table, rex, people, dogs_column, &owners);
+ */
+bool ce_results_from_collection(ce_txn *txn, const ce_collection *collection, ce_results **out_results);
+bool ce_results_from_backlinks(ce_txn *txn, ce_table_key target_table, ce_object_key target, ce_table_key origin_table,
+                               ce_column_key origin_column, ce_results **out_results);
+bool ce_results_filter(ce_txn *txn, const ce_results *results, ce_query *query, ce_results **out_results);
+
+/*
+ * An aggregate of the values of a list, set or dictionary (its values) of
+ * values: Realm's `scores.sum()`, `.min()`, `.max()`, `.average()`. The
+ * same types and results as ce_results_aggregate, nulls skipped: sum of
+ * none is 0, min, max and average of none are null; count is the number of
+ * non-null values (any element type, links too). A collection of mixed
+ * values aggregates the numbers among it (int, float, double, decimal128;
+ * other values are skipped like nulls, except by count): min and max give
+ * the number as stored, compared by value; sum and average give a
+ * decimal128 (as Realm does for mixed). Errors: CE_ERR_WRONG_TYPE for an
+ * aggregate the element type does not have (for links: aggregate a
+ * property through ce_results_from_collection and ce_results_aggregate),
+ * CE_ERR_NO_SUCH_OBJECT once the collection's object is deleted.
+ *
+ *     ce_collection *scores;
+ *     ce_collection_open(txn, people, ada, scores_column, &scores);
+ *     ce_value average;
+ *     ce_collection_aggregate(scores, CE_AGGREGATE_AVG, &average);   // null if no score
+ *     ce_collection_close(scores);
+ */
+bool ce_collection_aggregate(const ce_collection *collection, ce_aggregate aggregate, ce_value *out_value);
+
 /* ------------------------------------------------------------------------ */
 /* Integrity                                                                 */
 /* ------------------------------------------------------------------------ */

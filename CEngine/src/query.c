@@ -2573,6 +2573,15 @@ static const char *aggregate_name(ce_aggregate aggregate)
     return "?";
 }
 
+/* The order of two numbers of any numeric types for min and max of mixed
+ * values: by value, NaN first (as value_compare orders one type). */
+static int mixed_number_order(const ce_value *a, const ce_value *b)
+{
+    bool a_nan = value_is_nan(a), b_nan = value_is_nan(b);
+    if (a_nan || b_nan) return a_nan == b_nan ? 0 : a_nan ? -1 : 1;
+    return compare_numbers(a, b);
+}
+
 static void aggregator_init(aggregator *a, ce_aggregate aggregate, ce_type type)
 {
     memset(a, 0, sizeof *a);
@@ -2589,7 +2598,8 @@ static void aggregator_add(aggregator *a, const ce_value *value)
     case CE_AGGREGATE_COUNT: return;
     case CE_AGGREGATE_MIN:
     case CE_AGGREGATE_MAX: {
-        int order = a->has_value ? value_compare(value, &a->best) : 0;
+        int order = !a->has_value ? 0 : a->type == CE_TYPE_MIXED ? mixed_number_order(value, &a->best)
+                                                                  : value_compare(value, &a->best);
         if (!a->has_value || (a->aggregate == CE_AGGREGATE_MIN ? order < 0 : order > 0)) a->best = *value;
         a->has_value = true;
         return;
@@ -4243,8 +4253,27 @@ typedef struct descriptor {
     size_t limit;
 } descriptor;
 
+/* Where a view's objects come from, before its descriptors apply. */
+typedef enum source_kind {
+    SOURCE_TABLE,      /* the objects of core->table that match core's predicate, in key order */
+    SOURCE_COLLECTION, /* the objects a list or set of links holds, in its order */
+    SOURCE_BACKLINKS,  /* the objects of core->table whose `column` links to the owner */
+    SOURCE_FILTER      /* the objects of `base` that match core's predicate, in base's order */
+} source_kind;
+
+/* A source names what it reads (an object and a property), never the keys
+ * it found: every evaluation reads them again from the transaction. */
+typedef struct results_source {
+    source_kind kind;
+    ce_table_key owner_table; /* COLLECTION: the collection's object; BACKLINKS: the linked object */
+    ce_object_key owner;
+    ce_column_key column; /* COLLECTION: the owner's property; BACKLINKS: the origin property of core->table */
+    ce_results *base;     /* FILTER: a private copy of the view filtered */
+} results_source;
+
 struct ce_results {
-    query_core *core;
+    query_core *core; /* the predicate (TRUEPREDICATE for a collection or backlinks) and its table */
+    results_source source;
     descriptor *descriptors;
     size_t descriptor_count;
     /* The view as last evaluated, at transaction stamp `stamp`. */
@@ -4288,6 +4317,7 @@ void ce_results_free(ce_results *results)
     results_forget(results);
     descriptors_free(results->descriptors, results->descriptor_count);
     query_core_release(results->core);
+    ce_results_free(results->source.base);
     free(results);
 }
 
@@ -4327,6 +4357,13 @@ static bool results_copy(const ce_results *base, ce_results **out)
     }
     atomic_fetch_add(&base->core->references, 1);
     r->core = base->core;
+    /* The filtered view is copied too: a view's evaluation state is its own. */
+    r->source = base->source;
+    r->source.base = NULL;
+    if (base->source.base && !results_copy(base->source.base, &r->source.base)) {
+        ce_results_free(r);
+        return false;
+    }
     *out = r;
     return true;
 }
@@ -4812,6 +4849,185 @@ static bool apply_descriptor(ce_results *r, ce_txn *txn, const descriptor *d)
     return ok;
 }
 
+static bool results_evaluate(ce_results *r, ce_txn *txn);
+
+/* ------------------------------------------------------------------------ */
+/* Sources other than a table scan: a collection, backlinks, another view    */
+/* ------------------------------------------------------------------------ */
+
+/* The entries (leaf and position) of objects of `table` given by key, in
+ * the order given; repeats stay. */
+static bool entries_of_keys(ce_txn *txn, ce_table_key table, const ce_object_key *keys, size_t count, const char *source,
+                            entry **out_entries)
+{
+    ce_ref root;
+    cluster_schema columns;
+    if (!table_cluster(txn, table, &root, &columns)) return false;
+    entry *entries = malloc((count + 1) * sizeof *entries);
+    if (!entries) return out_of_memory();
+    const ce_space *space = db_txn_space(txn);
+    for (size_t i = 0; i < count; i++) {
+        cluster_position position;
+        bool found;
+        if (!cluster_find(space, root, keys[i], &position, &found)) {
+            free(entries);
+            return false;
+        }
+        if (!found) {
+            const char *name = "?";
+            (void)table_name_of(txn, table, &name);
+            free(entries);
+            return ce_fail(CE_ERR_CORRUPT, "invalid database: %s names object %lld of '%s', which does not exist", source,
+                           (long long)keys[i], name);
+        }
+        entries[i] = (entry){keys[i], position.leaf, position.index};
+    }
+    *out_entries = entries;
+    return true;
+}
+
+/* A view of a collection or of backlinks reads them from an object that a
+ * later transaction may have deleted: then, as Realm invalidates the List
+ * or LinkingObjects, the view fails (and does not pretend to be empty). */
+static bool check_owner(ce_txn *txn, const results_source *source, const char *what)
+{
+    bool exists;
+    if (!ce_object_exists(txn, source->owner_table, source->owner, &exists)) return false;
+    if (exists) return true;
+    const char *table = "?";
+    (void)table_name_of(txn, source->owner_table, &table);
+    return ce_fail(CE_ERR_NO_SUCH_OBJECT,
+                   "the results view of %s is invalidated: object %lld of '%s' that holds them was deleted", what,
+                   (long long)source->owner, table);
+}
+
+static bool push_key(key_list *list, ce_object_key key)
+{
+    bool stop = false;
+    return collect_candidate(list, key, &stop);
+}
+
+/* The keys the source's collection holds, in its order. */
+static bool collection_keys(ce_txn *txn, const results_source *source, key_list *out)
+{
+    if (!check_owner(txn, source, "a collection")) return false;
+    ce_collection *collection;
+    if (!ce_collection_open(txn, source->owner_table, source->owner, source->column, &collection)) return false;
+    size_t size;
+    bool ok = ce_collection_size(collection, &size);
+    for (size_t i = 0; ok && i < size; i++) {
+        ce_value link;
+        ok = ce_collection_get(collection, i, &link);
+        if (ok && link.type != CE_TYPE_LINK)
+            ok = ce_fail(CE_ERR_WRONG_TYPE, "a results view of a collection holds links, but element %zu is a %s", i,
+                         ce_type_name(link.type));
+        if (ok) ok = push_key(out, link.link.key);
+    }
+    ce_collection_close(collection);
+    return ok;
+}
+
+/* The origins of the links into the source's object, in key order. */
+static bool backlink_keys(ce_txn *txn, const results_source *source, ce_table_key origin_table, key_list *out)
+{
+    if (!check_owner(txn, source, "backlinks")) return false;
+    size_t count;
+    if (!ce_object_backlink_count(txn, source->owner_table, source->owner, origin_table, source->column, &count))
+        return false;
+    for (size_t i = 0; i < count; i++) {
+        ce_object_key origin;
+        if (!ce_object_backlink_at(txn, source->owner_table, source->owner, origin_table, source->column, i, &origin) ||
+            !push_key(out, origin))
+            return false;
+    }
+    return true;
+}
+
+typedef struct entry_place {
+    ce_ref leaf;
+    size_t index;
+    size_t position; /* in the view */
+} entry_place;
+
+static int compare_places(const void *a, const void *b)
+{
+    const entry_place *x = a, *y = b;
+    if (x->leaf != y->leaf) return x->leaf < y->leaf ? -1 : 1;
+    if (x->index != y->index) return x->index < y->index ? -1 : 1;
+    return x->position < y->position ? -1 : x->position > y->position;
+}
+
+/* Keeps the entries whose objects match the core's predicate, in their
+ * order. The entries are grouped by leaf so that the predicate runs as in
+ * a scan: once per leaf, over a mask of the entries' positions there. */
+static bool keep_matching(query_core *core, ce_txn *txn, entry *entries, size_t *count)
+{
+    size_t n = *count;
+    if (n == 0) return true;
+    evaluation e;
+    if (!evaluation_start(&e, core, txn)) return false;
+    entry_place *places = malloc(n * sizeof *places);
+    bool *keep = calloc(n, sizeof *keep);
+    bool ok = places && keep ? true : out_of_memory();
+    if (ok) {
+        for (size_t i = 0; i < n; i++) places[i] = (entry_place){entries[i].leaf, entries[i].index, i};
+        qsort(places, n, sizeof *places, compare_places);
+    }
+    for (size_t i = 0; ok && i < n;) {
+        cluster_leaf leaf;
+        ok = cluster_leaf_at(e.space, places[i].leaf, e.columns.column_count, &leaf) && enter_leaf(&e, &leaf);
+        if (!ok) break;
+        mask candidates, matched;
+        mask_clear(&candidates);
+        size_t end = i;
+        for (; end < n && places[end].leaf == places[i].leaf; end++) {
+            if (places[end].index >= e.count) {
+                ok = corrupt_leaf(&leaf, "an object's position lies past its end");
+                break;
+            }
+            mask_set(&candidates, places[end].index);
+        }
+        if (ok) ok = eval_leaf(&e, &candidates, &matched);
+        for (size_t k = i; ok && k < end; k++) keep[places[k].position] = mask_has(&matched, places[k].index);
+        i = end;
+    }
+    if (ok) {
+        size_t kept = 0;
+        for (size_t i = 0; i < n; i++)
+            if (keep[i]) entries[kept++] = entries[i];
+        *count = kept;
+    }
+    free(places);
+    free(keep);
+    evaluation_end(&e);
+    return ok;
+}
+
+/* Fills r->entries and r->count from a source other than a table scan. */
+static bool source_entries(ce_results *r, ce_txn *txn)
+{
+    const results_source *source = &r->source;
+    if (source->kind == SOURCE_FILTER) {
+        ce_results *base = source->base;
+        if (!results_evaluate(base, txn)) return false;
+        r->entries = malloc((base->count + 1) * sizeof *r->entries);
+        if (!r->entries) return out_of_memory();
+        if (base->count) memcpy(r->entries, base->entries, base->count * sizeof *r->entries);
+        r->count = base->count;
+        return keep_matching(r->core, txn, r->entries, &r->count);
+    }
+    key_list keys = {NULL, 0, 0};
+    bool ok = source->kind == SOURCE_COLLECTION ? collection_keys(txn, source, &keys)
+                                                : backlink_keys(txn, source, r->core->table, &keys);
+    if (ok) {
+        ok = entries_of_keys(txn, r->core->table, keys.keys, keys.count,
+                             source->kind == SOURCE_COLLECTION ? "a collection of links" : "a backlink", &r->entries);
+        if (ok) r->count = keys.count;
+    }
+    free(keys.keys);
+    return ok;
+}
+
 /* Evaluates the view unless it is up to date for the transaction's state. */
 static bool results_evaluate(ce_results *r, ce_txn *txn)
 {
@@ -4820,23 +5036,32 @@ static bool results_evaluate(ce_results *r, ce_txn *txn)
     if (!table_flush(txn, r->core->table)) return false;
     if (r->evaluated && r->stamp == db_txn_stamp(txn)) return true;
     results_forget(r);
-    evaluation e;
-    if (!evaluation_start(&e, r->core, txn)) return false;
-    scan_state s;
-    memset(&s, 0, sizeof s);
-    s.e = &e;
-    s.goal = GOAL_COLLECT;
-    s.limit = SIZE_MAX;
-    if (r->descriptor_count && r->descriptors[0].kind == DESCRIPTOR_LIMIT) s.limit = r->descriptors[0].limit;
-    bool ok = run_scan(&s);
-    evaluation_end(&e);
-    if (!ok) {
-        free(s.entries);
-        return false;
+    bool ok = true;
+    if (r->source.kind == SOURCE_TABLE) {
+        evaluation e;
+        if (!evaluation_start(&e, r->core, txn)) return false;
+        scan_state s;
+        memset(&s, 0, sizeof s);
+        s.e = &e;
+        s.goal = GOAL_COLLECT;
+        s.limit = SIZE_MAX;
+        if (r->descriptor_count && r->descriptors[0].kind == DESCRIPTOR_LIMIT) s.limit = r->descriptors[0].limit;
+        ok = run_scan(&s);
+        evaluation_end(&e);
+        if (!ok) {
+            free(s.entries);
+            return false;
+        }
+        r->entries = s.entries;
+        r->count = s.entry_count;
+        r->key_ordered = true;
+    } else {
+        if (!source_entries(r, txn)) {
+            results_forget(r);
+            return false;
+        }
+        r->key_ordered = false;
     }
-    r->entries = s.entries;
-    r->count = s.entry_count;
-    r->key_ordered = true;
     for (size_t d = 0; ok && d < r->descriptor_count; d++) ok = apply_descriptor(r, txn, &r->descriptors[d]);
     if (!ok) {
         results_forget(r);
@@ -4856,7 +5081,7 @@ bool ce_results_count(ce_results *results, ce_txn *txn, size_t *out_count)
         *out_count = results->count;
         return true;
     }
-    if (results->descriptor_count == 0) {
+    if (results->descriptor_count == 0 && results->source.kind == SOURCE_TABLE) {
         /* Counting needs no list of objects. */
         if (!(results->counted && results->count_stamp == stamp)) {
             evaluation e;
@@ -4891,10 +5116,13 @@ bool ce_results_get(ce_results *results, ce_txn *txn, size_t index, ce_object_ke
     return true;
 }
 
+/* By key, then by position (the index field of index_of's copy): a view of
+ * a list may hold an object twice, and index_of names its first position. */
 static int compare_entry_keys(const void *a, const void *b)
 {
-    ce_object_key x = ((const entry *)a)->key, y = ((const entry *)b)->key;
-    return x < y ? -1 : x > y;
+    const entry *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
 }
 
 bool ce_results_index_of(ce_results *results, ce_txn *txn, ce_object_key object, size_t *out_index, bool *out_found)
@@ -4964,7 +5192,8 @@ bool ce_results_aggregate(ce_results *results, ce_txn *txn, const char *key_path
     aggregator a;
     aggregator_init(&a, aggregate, type);
     bool ok;
-    if (path.local && results->descriptor_count == 0 && !(results->evaluated && results->stamp == db_txn_stamp(txn))) {
+    if (path.local && results->descriptor_count == 0 && results->source.kind == SOURCE_TABLE &&
+        !(results->evaluated && results->stamp == db_txn_stamp(txn))) {
         /* Straight from the leaves: no list of objects. */
         evaluation e;
         ok = evaluation_start(&e, results->core, txn);
@@ -5103,6 +5332,144 @@ bool ce_results_limit(const ce_results *results, size_t limit, ce_results **out_
         return false;
     }
     *out_results = r;
+    return true;
+}
+
+/* A view of every object of `table` (a TRUEPREDICATE query, which the
+ * descriptors and aggregates bind their key paths through) read from
+ * `source` instead of a scan. */
+static bool results_of_source(ce_txn *txn, ce_table_key table, const results_source *source, ce_results **out_results)
+{
+    ce_query *every;
+    if (!ce_query_parse(txn, table, "TRUEPREDICATE", NULL, 0, &every)) return false;
+    ce_results *r;
+    bool ok = ce_query_find_all(every, &r);
+    ce_query_free(every);
+    if (!ok) return false;
+    r->source = *source;
+    *out_results = r;
+    return true;
+}
+
+bool ce_results_from_collection(ce_txn *txn, const ce_collection *collection, ce_results **out_results)
+{
+    if (!txn || !collection || !out_results)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_from_collection: arguments are required");
+    results_source source = {.kind = SOURCE_COLLECTION};
+    bool nested;
+    ce_collection_type kind;
+    ce_type element;
+    ce_property_info info;
+    const char *table_name;
+    if (!table_collection_owner(collection, &source.owner_table, &source.owner, &source.column, &nested) ||
+        !ce_collection_kind(collection, &kind, &element) ||
+        !ce_property_get_info(txn, source.owner_table, source.column, &info) ||
+        !table_name_of(txn, source.owner_table, &table_name))
+        return false;
+    if (nested)
+        return ce_fail(CE_ERR_WRONG_TYPE,
+                       "cannot make a results view of a collection in mixed property '%s.%s': its elements are mixed "
+                       "values, not links to objects of one table",
+                       table_name, info.name);
+    if (element != CE_TYPE_LINK)
+        return ce_fail(CE_ERR_WRONG_TYPE,
+                       "cannot make a results view of '%s.%s': it holds %s values, not links to objects (aggregate it "
+                       "with ce_collection_aggregate)",
+                       table_name, info.name, ce_type_name(element));
+    if (kind == CE_COLLECTION_DICTIONARY)
+        return ce_fail(CE_ERR_WRONG_TYPE,
+                       "cannot make a results view of '%s.%s': it is a dictionary; a results view holds the objects of "
+                       "a list or a set of links",
+                       table_name, info.name);
+    return results_of_source(txn, info.link_target, &source, out_results);
+}
+
+bool ce_results_from_backlinks(ce_txn *txn, ce_table_key target_table, ce_object_key target, ce_table_key origin_table,
+                               ce_column_key origin_column, ce_results **out_results)
+{
+    if (!txn || !out_results) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_from_backlinks: arguments are required");
+    const char *target_name, *origin_name;
+    ce_property_info origin;
+    table_property backlink;
+    bool found, exists;
+    if (!table_name_of(txn, target_table, &target_name) || !table_name_of(txn, origin_table, &origin_name) ||
+        !ce_property_get_info(txn, origin_table, origin_column, &origin) ||
+        !table_find_backlink(txn, target_table, origin_table, origin_column, &backlink, &found))
+        return false;
+    if (!found)
+        return ce_fail(CE_ERR_NO_SUCH_PROPERTY, "'%s.%s' holds no links to '%s', so its objects have no such backlinks",
+                       origin_name, origin.name, target_name);
+    if (!ce_object_exists(txn, target_table, target, &exists)) return false;
+    if (!exists)
+        return ce_fail(CE_ERR_NO_SUCH_OBJECT, "'%s' has no object %lld whose backlinks to view", target_name,
+                       (long long)target);
+    results_source source = {.kind = SOURCE_BACKLINKS, .owner_table = target_table, .owner = target, .column = origin_column};
+    return results_of_source(txn, origin_table, &source, out_results);
+}
+
+bool ce_results_filter(ce_txn *txn, const ce_results *results, ce_query *query, ce_results **out_results)
+{
+    if (!txn || !results || !query || !out_results)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_filter: arguments are required");
+    if (query->core->table != results->core->table) {
+        const char *query_table = "?", *results_table = "?";
+        (void)table_name_of(txn, query->core->table, &query_table);
+        (void)table_name_of(txn, results->core->table, &results_table);
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "cannot filter results of '%s' with a query on '%s': the tables differ",
+                       results_table, query_table);
+    }
+    if (!bind_core(query->core, txn)) return false;
+    ce_results *base, *r;
+    if (!results_copy(results, &base)) return false;
+    /* The query's own SORT/DISTINCT/LIMIT apply to what the filter keeps. */
+    if (!ce_query_find_all(query, &r)) {
+        ce_results_free(base);
+        return false;
+    }
+    r->source = (results_source){.kind = SOURCE_FILTER, .base = base};
+    *out_results = r;
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Aggregates of a collection of values                                      */
+/* ------------------------------------------------------------------------ */
+
+bool ce_collection_aggregate(const ce_collection *collection, ce_aggregate aggregate, ce_value *out_value)
+{
+    if (!collection || !out_value) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_aggregate: arguments are required");
+    if ((unsigned)aggregate > CE_AGGREGATE_COUNT)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "unknown aggregate %d", (int)aggregate);
+    ce_collection_type kind;
+    ce_type element;
+    if (!ce_collection_kind(collection, &kind, &element)) return false;
+    bool mixed = element == CE_TYPE_MIXED;
+    if (element == CE_TYPE_LINK && aggregate != CE_AGGREGATE_COUNT)
+        return ce_fail(CE_ERR_WRONG_TYPE,
+                       "cannot compute the %s of a collection of links: aggregate a property of its objects through "
+                       "ce_results_from_collection and ce_results_aggregate",
+                       aggregate_name(aggregate));
+    if (!mixed && !aggregate_supported(aggregate, element))
+        return ce_fail(CE_ERR_WRONG_TYPE, "cannot compute the %s of a collection of %s values", aggregate_name(aggregate),
+                       ce_type_name(element));
+    /* Mixed values: the numbers among them (of any numeric type), summed
+     * and averaged exactly as decimal128 (as Realm does); other values are
+     * skipped like nulls, except by count. */
+    bool as_decimal = mixed && (aggregate == CE_AGGREGATE_SUM || aggregate == CE_AGGREGATE_AVG);
+    aggregator a;
+    aggregator_init(&a, aggregate, as_decimal ? CE_TYPE_DECIMAL128 : element);
+    size_t size;
+    if (!ce_collection_size(collection, &size)) return false;
+    for (size_t i = 0; i < size; i++) {
+        ce_value value;
+        if (!ce_collection_get(collection, i, &value)) return false;
+        if (mixed && aggregate != CE_AGGREGATE_COUNT) {
+            if (!is_number_type(value.type)) continue;
+            if (as_decimal) value = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = decimal_of(&value)};
+        }
+        aggregator_add(&a, &value);
+    }
+    aggregator_result(&a, out_value);
     return true;
 }
 

@@ -3691,3 +3691,14 @@ bool table_index_candidate_count(ce_txn *txn, ce_table_key key, ce_column_key co
     if (!root) return true;
     return index_count_key(db_txn_space(txn), root, index_key_of(value), out_count);
 }
+
+bool table_collection_owner(const ce_collection *collection, ce_table_key *out_table, ce_object_key *out_object,
+                            ce_column_key *out_column, bool *out_nested)
+{
+    if (!collection) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a collection is required");
+    *out_table = collection->table;
+    *out_object = collection->object;
+    *out_column = (ce_column_key)collection->column;
+    *out_nested = collection->through_mixed || collection->depth > 0;
+    return true;
+}

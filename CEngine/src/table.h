@@ -86,4 +86,11 @@ bool table_index_first(ce_txn *txn, ce_table_key table, ce_column_key column, co
 bool table_index_candidate_count(ce_txn *txn, ce_table_key table, ce_column_key column, const ce_value *value,
                                  size_t *out_count, bool *out_indexed);
 
+/* What a collection handle names: the object and property that hold it,
+ * and whether it lies in a mixed property (its own or nested in one; then
+ * `column` is that mixed property). The query layer keeps these, not the
+ * handle, to find the collection again in later transactions. */
+bool table_collection_owner(const ce_collection *collection, ce_table_key *out_table, ce_object_key *out_object,
+                            ce_column_key *out_column, bool *out_nested);
+
 #endif

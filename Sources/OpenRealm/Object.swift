@@ -19,6 +19,9 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     @exclusivity(unchecked) var _key: ce_object_key = -1
     /// The Realm's invalidation count when the object was bound: `invalidate()` ends every object.
     @exclusivity(unchecked) var _epoch: UInt64 = 0
+    /// Set only on the unmanaged instances that read a key path to learn its property names
+    /// (see `propertyPath(of:)`); read on the unmanaged path of an access, never the managed one.
+    @usableFromInline var _keyPathRecorder: KeyPathRecorder?
 
     /// Creates an unmanaged object with default values.
     ///

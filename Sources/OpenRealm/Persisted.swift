@@ -318,6 +318,11 @@ public struct Persisted<Value: _Persistable> {
     ) -> Value {
         @inline(__always) get {
             guard let table = observed._table else {
+                if let recorder = observed._keyPathRecorder,
+                    let link = recorder.record(observed, token: observed[keyPath: storageKeyPath].token, Value.self)
+                {
+                    return link
+                }
                 return observed[keyPath: storageKeyPath].unmanagedValue()
             }
             if Value._rlmCachesManagedValue {

@@ -6,22 +6,23 @@ import Foundation
 // MARK: - Results
 
 /// The objects of a class in a Realm, as Realm's `Results`: live (each access reads the Realm's
-/// current version) and lazy (an object is read when it is reached), in creation order.
+/// current version) and lazy (an object is read when it is reached), in creation order unless
+/// sorted. Filtering, sorting and `distinct` make new Results; aggregates are computed by the
+/// engine.
 ///
 ///     let dogs = realm.objects(Dog.self)
 ///     dogs.count
 ///     dogs.first?.name
 ///     for dog in dogs { print(dog.name) }
-///
-/// Filtering and sorting arrive with the query engine; a Results then holds a query in place of
-/// the whole table.
+///     let puppies = dogs.filter("age < %@", 2).sorted(byKeyPath: "name")
 public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, CustomStringConvertible {
-    /// Where the objects come from. Every access goes through `count` and `key(at:)`, so a query
-    /// (a `ce_query`/`ce_results` handle with its sort and distinct descriptors, re-evaluated
-    /// when the version advances) slots in as another case without changing the public surface.
+    /// Where the objects come from. Every access goes through `count` and `key(at:)`.
     enum Source {
         /// Every object of a class, in key (creation) order.
         case table(ObjectBase.Type)
+        /// A predicate and descriptors over the objects of a class (engine handles, evaluated
+        /// against the Realm's transaction at each call).
+        case query(ResultsQuery)
     }
 
     let core: RealmCore
@@ -32,10 +33,32 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         self.source = .table(objectClass)
     }
 
+    init(core: RealmCore, query: ResultsQuery) {
+        self.core = core
+        self.source = .query(query)
+    }
+
+    /// The class of the objects.
+    private var objectClass: ObjectBase.Type {
+        switch source {
+        case .table(let objectClass): objectClass
+        case .query(let query): query.objectClass
+        }
+    }
+
+    /// The query of these results: theirs, or one that matches every object of the class.
+    var resultsQuery: ResultsQuery {
+        switch source {
+        case .table(let objectClass): ResultsQuery(objectClass: objectClass)
+        case .query(let query): query
+        }
+    }
+
     /// The class's table; nil while the file has none (the class was never written).
     private var table: TableInfo? {
         switch source {
         case .table(let objectClass): core.tableInfo(for: objectClass)
+        case .query(let query): query.view(core)?.table
         }
     }
 
@@ -49,9 +72,15 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     ///
     ///     realm.objects(Dog.self).count
     public var count: Int {
-        guard let table else { return 0 }
         var count = 0
-        guard ce_object_count(core.currentTxn(), table.tableKey, &count) else { engineFailure() }
+        switch source {
+        case .table:
+            guard let table else { return 0 }
+            guard ce_object_count(core.currentTxn(), table.tableKey, &count) else { engineFailure() }
+        case .query(let query):
+            guard let (view, _) = query.view(core) else { return 0 }
+            guard ce_results_count(view, core.currentTxn(), &count) else { engineFailure() }
+        }
         return count
     }
 
@@ -61,13 +90,26 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     /// `count`.
     public var endIndex: Int { count }
 
+    /// The key of the object at `position`, with its table; nil past the end.
+    private func key(at position: Int) -> (ce_object_key, TableInfo)? {
+        var key: ce_object_key = 0
+        switch source {
+        case .table:
+            guard let table, position >= 0, ce_object_key_at(core.currentTxn(), table.tableKey, position, &key) else { return nil }
+            return (key, table)
+        case .query(let query):
+            guard let (view, table) = query.view(core), position >= 0,
+                ce_results_get(view, core.currentTxn(), position, &key)
+            else { return nil }
+            return (key, table)
+        }
+    }
+
     /// The object at `position`. An index past the end is a programmer error.
     ///
     ///     let first = dogs[0]
     public subscript(position: Int) -> Element {
-        guard let table else { indexFailure(position, 0) }
-        var key: ce_object_key = 0
-        guard ce_object_key_at(core.currentTxn(), table.tableKey, position, &key) else { indexFailure(position, count) }
+        guard let (key, table) = key(at: position) else { indexFailure(position, count) }
         return core.makeObject(table, key) as! Element
     }
 
@@ -75,31 +117,39 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     ///
     ///     dogs.index(of: rex)    // 0
     public func index(of object: Element) -> Int? {
-        guard let object = object as Any as? ObjectBase, let table, object.isManaged(by: core),
+        guard let object = object as Any as? ObjectBase, object.isManaged(by: core), let table,
             object._table?.tableKey == table.tableKey
         else { return nil }
         let txn = core.currentTxn()
-        var count = 0
-        guard ce_object_count(txn, table.tableKey, &count) else { engineFailure() }
-        for index in 0..<count {
-            var key: ce_object_key = 0
-            guard ce_object_key_at(txn, table.tableKey, index, &key) else { engineFailure() }
-            if key == object._key { return index }
+        switch source {
+        case .table:
+            var count = 0
+            guard ce_object_count(txn, table.tableKey, &count) else { engineFailure() }
+            for index in 0..<count {
+                var key: ce_object_key = 0
+                guard ce_object_key_at(txn, table.tableKey, index, &key) else { engineFailure() }
+                if key == object._key { return index }
+            }
+            return nil
+        case .query(let query):
+            guard let (view, _) = query.view(core) else { return nil }
+            var index = 0
+            var found = false
+            guard ce_results_index_of(view, txn, object._key, &index, &found) else { engineFailure() }
+            return found ? index : nil
         }
-        return nil
     }
 
     /// Iterates over the objects present when iteration starts (a snapshot of their keys, as
     /// Realm's for-in: deleting objects in the loop does not skip any; a deleted one is
     /// invalidated).
     public func makeIterator() -> ResultsIterator<Element> {
-        guard let table else { return ResultsIterator(core: core, table: nil, keys: []) }
-        let txn = core.currentTxn()
-        var count = 0
-        guard ce_object_count(txn, table.tableKey, &count) else { engineFailure() }
+        let count = self.count
+        guard count > 0, let table else { return ResultsIterator(core: core, table: nil, keys: []) }
         var keys = [ce_object_key](repeating: 0, count: count)
         for index in 0..<count {
-            guard ce_object_key_at(txn, table.tableKey, index, &keys[index]) else { engineFailure() }
+            guard let (key, _) = key(at: index) else { engineFailure() }
+            keys[index] = key
         }
         return ResultsIterator(core: core, table: table, keys: keys)
     }
@@ -117,6 +167,184 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         }
         lines.append(")")
         return lines.joined(separator: "\n")
+    }
+
+    // MARK: Filtering
+
+    /// The objects that match a predicate in Realm's (NSPredicate's) format; `%@` takes the next
+    /// argument as a value (a list for `IN %@`), `%K` as a key path. Filters can be chained and
+    /// follow a sort (the order is kept). A predicate that does not parse, or names no property,
+    /// is a programmer error.
+    ///
+    ///     let adults = people.filter("age >= %@ AND name BEGINSWITH[c] %@", 18, "a")
+    ///     let some = people.filter("%K IN %@", "name", ["Ada", "Grace"])
+    ///     let ownersOfRex = people.filter("ANY dogs == %@", rex)
+    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
+        filtered(predicateFormat, args)
+    }
+
+    /// The objects for which a type-safe query holds (Realm's `where`): the same predicates as
+    /// `filter(_:_:)`, checked by the compiler.
+    ///
+    ///     let adults = people.where { $0.age >= 18 && $0.name.starts(with: "A", options: .caseInsensitive) }
+    ///     let dogOwners = people.where { $0.dogs.count > 0 }
+    public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
+        let (predicate, arguments) = isIncluded(Query<Element>(root: ())).predicate()
+        return filtered(predicate, arguments)
+    }
+
+    /// These results with one more predicate (checked now if the class has a table).
+    func filtered(_ predicate: String, _ arguments: [Any]) -> Results<Element> {
+        let taken = Array(arguments.prefix(placeholderCount(predicate)))
+        if let table = core.tableInfo(for: objectClass) {
+            // Parsed alone first: an error names the position in the caller's own predicate.
+            ce_query_free(parseQuery(core, table, predicate, taken))
+        }
+        return Results(core: core, query: resultsQuery.filtered(predicate, taken))
+    }
+
+    /// The position of the first object that matches a predicate, or nil.
+    ///
+    ///     people.sorted(byKeyPath: "age").index(matching: "name == %@", "Ada")
+    public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
+        firstIndex(matching: filtered(predicateFormat, args))
+    }
+
+    /// The position of the first object for which a type-safe query holds, or nil.
+    ///
+    ///     people.index { $0.name == "Ada" }
+    public func index(matching isIncluded: (Query<Element>) -> Query<Bool>) -> Int? {
+        firstIndex(matching: self.where(isIncluded))
+    }
+
+    /// The first position of an object of `matching` (these results filtered) in these results.
+    private func firstIndex(matching: Results<Element>) -> Int? {
+        if !resultsQuery.hasDistinct {
+            // Filtering keeps the order: the first match is the first object of the filtered view.
+            return matching.first.flatMap { index(of: $0) }
+        }
+        // A distinct view filtered keeps other objects: the smallest position of those in both.
+        return matching.compactMap { index(of: $0) }.min()
+    }
+
+    // MARK: Sorting and distinct
+
+    /// The objects sorted by a key path (a property, or a path through to-one links). A sort is
+    /// stable: sorting sorted results makes the earlier sort the tie-breaker.
+    ///
+    ///     let byAge = people.sorted(byKeyPath: "age", ascending: false)
+    ///     let byDogName = people.sorted(byKeyPath: "dog.name")
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
+        sorted(by: [SortDescriptor(keyPath: keyPath, ascending: ascending)])
+    }
+
+    /// The objects sorted by several key paths, the first one first.
+    ///
+    ///     people.sorted(by: [SortDescriptor(keyPath: "age"), SortDescriptor(keyPath: "name", ascending: false)])
+    public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Iterator.Element == SortDescriptor {
+        adding(.sort(Array(sortDescriptors)))
+    }
+
+    /// The objects with one object kept of each distinct combination of the key paths' values
+    /// (the first one, in the current order).
+    ///
+    ///     let oneOfEachAge = people.distinct(by: ["age"])
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Iterator.Element == String {
+        adding(.distinct(Array(keyPaths)))
+    }
+
+    /// These results with a descriptor added (checked now if the class has a table).
+    private func adding(_ descriptor: ResultsQuery.Descriptor) -> Results<Element> {
+        let query = resultsQuery.adding(descriptor)
+        _ = query.view(core)
+        return Results(core: core, query: query)
+    }
+
+    // MARK: Aggregates
+
+    /// The smallest value of a property (int, float, double, Decimal128, Date), nil if there are
+    /// no objects (or only nil values).
+    ///
+    ///     let youngest: Int? = people.min(ofProperty: "age")
+    public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        aggregate(property, CE_AGGREGATE_MIN)
+    }
+
+    /// The largest value of a property, nil if there are no objects (or only nil values).
+    ///
+    ///     let oldest: Int? = people.max(ofProperty: "age")
+    public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        aggregate(property, CE_AGGREGATE_MAX)
+    }
+
+    /// The sum of a numeric property (0 if there are no objects; nil values are skipped).
+    ///
+    ///     let totalAge: Int = people.sum(ofProperty: "age")
+    public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
+        aggregate(property, CE_AGGREGATE_SUM) ?? T._ceRead(aggregateValue(.int(0), as: T._ceType), Realm(core))
+    }
+
+    /// The average of a numeric property, nil if there are no objects (or only nil values).
+    ///
+    ///     let meanAge: Double? = people.average(ofProperty: "age")
+    public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
+        aggregate(property, CE_AGGREGATE_AVG)
+    }
+
+    /// An aggregate of a property over these results, read as `T`.
+    private func aggregate<T: _CValueConvertible>(_ property: String, _ kind: ce_aggregate) -> T? {
+        // For a whole table, a query made here: its view lives as long as it does.
+        let query = resultsQuery
+        return withExtendedLifetime(query) {
+            guard let (view, table) = query.view(core) else { return nil }
+            return OpenRealm.aggregate(view, core, table, property, kind, as: T.self)
+        }
+    }
+}
+
+// MARK: - Key path variants
+
+extension Results where Element: ObjectBase {
+    /// The objects sorted by a Swift key path.
+    ///
+    ///     let byAge = people.sorted(by: \.age, ascending: false)
+    public func sorted<Value>(by keyPath: KeyPath<Element, Value>, ascending: Bool = true) -> Results<Element> {
+        sorted(by: [SortDescriptor(keyPath: propertyPath(of: keyPath), ascending: ascending)])
+    }
+
+    /// The objects with one object kept of each distinct combination of the key paths' values.
+    ///
+    ///     let oneOfEachAge = people.distinct(by: [\Person.age])
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Iterator.Element == PartialKeyPath<Element> {
+        distinct(by: keyPaths.map { propertyPath(of: $0) })
+    }
+
+    /// The smallest value of a property, nil if there are no objects.
+    ///
+    ///     let youngest = people.min(of: \.age)
+    public func min<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
+        min(ofProperty: propertyPath(of: keyPath))
+    }
+
+    /// The largest value of a property, nil if there are no objects.
+    ///
+    ///     let oldest = people.max(of: \.age)
+    public func max<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
+        max(ofProperty: propertyPath(of: keyPath))
+    }
+
+    /// The sum of a numeric property (0 if there are no objects).
+    ///
+    ///     let totalAge = people.sum(of: \.age)
+    public func sum<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T where T.PersistedType: AddableType {
+        sum(ofProperty: propertyPath(of: keyPath))
+    }
+
+    /// The average of a numeric property, nil if there are no objects.
+    ///
+    ///     let meanHeight = people.average(of: \.height)
+    public func average<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: AddableType {
+        average(ofProperty: propertyPath(of: keyPath))
     }
 }
 
@@ -178,7 +406,7 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
     public var isInvalidated: Bool { owner?.isInvalidated ?? false }
 
     /// (origin table, origin column) of the links, or nil if the origin class has no table yet.
-    private var origin: (core: RealmCore, table: TableInfo, column: ce_column_key)? {
+    var origin: (core: RealmCore, table: TableInfo, column: ce_column_key)? {
         guard let owner, let core = owner._core, let originTable = core.tableInfo(for: Element.self),
             let index = originTable.schema.indexByName[propertyName]
         else { return nil }
