@@ -6,8 +6,8 @@
 # C runners do (run.sh). GRDB comes from the local package mirror.
 #
 # Usage: Benchmarks/run_swift.sh [swiftbench options...]
-#   e.g. Benchmarks/run_swift.sh --reps 3 --w3
-# Defaults: --count 1000000 --lookups 1000000 --w4-runs 5 --reps 3,
+#   e.g. Benchmarks/run_swift.sh --reps 5
+# Defaults: --count 1000000 --lookups 1000000 --w4-runs 5 --w3-runs 20 --reps 3,
 #   systems openrealm,capi,grdb,grdb-records, files in a temp dir on /work's file system.
 set -eu
 
@@ -16,6 +16,9 @@ cd "$root"
 package=Benchmarks/SwiftBench
 scratch=$package/.build-swiftbench
 
+# A cached build plan can miss source files added to the root package since (seen after a
+# merge): let swift build plan again (it recompiles only what changed).
+rm -f "$scratch/release.yaml" "$scratch/release/description.json"
 swift build -c release -j 2 --package-path "$package" --scratch-path "$scratch" >/dev/null
 bench=$scratch/release/swiftbench
 if [ ! -x "$bench" ]; then

@@ -1,4 +1,4 @@
-// swiftbench — W1, W2, W4, W6 (and W3 with --w3) of /work/shared/BENCHMARKS.md through
+// swiftbench — W1, W2, W3, W4, W6 of /work/shared/BENCHMARKS.md through
 // OpenRealm's Swift API, against GRDB (SQLite through Swift) and against OpenRealm's C API
 // called from Swift, interleaved per repetition in one process, each system on a fresh file.
 //
@@ -9,7 +9,7 @@
 // age >= 50 AND score < 0.5 (250,558 for 1M); W4 sums `score` (checked); W6 sets age = age + 1
 // on every object in one write transaction with a durable commit. Checks run untimed.
 //
-// Usage: swiftbench [--count N] [--reps N] [--lookups N] [--w4-runs N] [--w3] [--w3-runs N] [--w1-only]
+// Usage: swiftbench [--count N] [--reps N] [--lookups N] [--w4-runs N] [--no-w3] [--w3-runs N] [--w1-only]
 //                   [--dir DIR] [--systems openrealm,capi,grdb,grdb-records] [--keep]
 // Build and run it with Benchmarks/run_swift.sh (release build, `chrt -f 1`).
 
@@ -26,7 +26,7 @@ struct BenchConfig {
     var count = 1_000_000
     var lookups = 1_000_000
     var w4Runs = 5
-    var w3 = false
+    var w3 = true
     var w3Runs = 20
     /// Only W1 (for profiling the insert path).
     var w1Only = false
@@ -37,6 +37,7 @@ struct BenchConfig {
 
 enum Metric: Int, CaseIterable {
     case w1Seconds, w1Rate, w1CommitSeconds, w1MiB, w1RawMiB, w2Microseconds, w3Milliseconds, w4Milliseconds,
+         w4IterateMilliseconds,
          w6Seconds, w6CommitSeconds, w6MiB, w6RawMiB, w6Growth
 
     var title: String {
@@ -49,6 +50,7 @@ enum Metric: Int, CaseIterable {
         case .w2Microseconds: "W2 µs/lookup"
         case .w3Milliseconds: "W3 ms (median of runs)"
         case .w4Milliseconds: "W4 ms (median of runs)"
+        case .w4IterateMilliseconds: "W4 by iterating the objects, ms (one run; not the workload's figure)"
         case .w6Seconds: "W6 s"
         case .w6CommitSeconds: "W6 s in the commit"
         case .w6MiB: "W6 file MiB"
@@ -131,13 +133,13 @@ func checkW4(_ system: String, _ config: BenchConfig, _ sum: Double) {
 
 func usage() -> Never {
     printError("""
-        usage: swiftbench [--count N] [--reps N] [--lookups N] [--w4-runs N] [--w3] [--w3-runs N] [--w1-only]
+        usage: swiftbench [--count N] [--reps N] [--lookups N] [--w4-runs N] [--no-w3] [--w3-runs N] [--w1-only]
                           [--dir DIR] [--systems openrealm,capi,grdb,grdb-records] [--keep]
           --count N     Person objects (default 1000000)
           --reps N      repetitions, systems interleaved in each (default 3)
           --lookups N   W2 point lookups (default 1000000)
           --w4-runs N   W4 sums per repetition, the median is the figure (default 5)
-          --w3          run W3 (the count query) too; --w3-runs N queries per repetition (default 20)
+          --no-w3       leave W3 (the count query) out; --w3-runs N queries per repetition (default 20)
           --w1-only     run W1 only (for profiling the insert path)
           --dir DIR     where the fresh files go (default: a temp dir on /work's file system)
           --systems L   a comma-separated subset, in run order (default openrealm,capi,grdb,grdb-records;
@@ -164,7 +166,7 @@ while let argument = arguments.next() {
     case "--reps": reps = number(arguments.next())
     case "--lookups": config.lookups = number(arguments.next())
     case "--w4-runs": config.w4Runs = number(arguments.next())
-    case "--w3": config.w3 = true
+    case "--no-w3": config.w3 = false
     case "--w3-runs": config.w3Runs = number(arguments.next())
     case "--w1-only": config.w1Only = true
     case "--dir":
@@ -274,7 +276,7 @@ if systems.contains(.openrealm) {
     print("\nRatios OpenRealm Swift API / peer (objects/s: > 1 is faster; times and sizes: < 1 is faster/smaller)\n")
     print("| metric | peer | of medians | paired median | paired min–max |")
     print("|---|---|---:|---:|---:|")
-    for metric in [Metric.w1Rate, .w1MiB, .w2Microseconds, .w3Milliseconds, .w4Milliseconds, .w6Seconds, .w6MiB] {
+    for metric in [Metric.w1Rate, .w1MiB, .w2Microseconds, .w3Milliseconds, .w4Milliseconds, .w6Seconds, .w6MiB, .w6Growth] {
         for peer in systems where peer != .openrealm {
             guard let r = ratio(.openrealm, peer, metric) else { continue }
             print(String(format: "| %@ | %@ | %.3f | %.3f | %.3f–%.3f |", metric.title as NSString, peer.rawValue as NSString,
