@@ -12,13 +12,13 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     // confined to its thread and nothing holds an access to them across a call).
 
     /// The Realm that manages the object; nil while unmanaged.
-    @exclusivity(unchecked) var _core: RealmCore?
+    @exclusivity(unchecked) final var _core: RealmCore?
     /// The object's table in that Realm; nil while unmanaged (the managed check of every access).
-    @exclusivity(unchecked) @usableFromInline var _table: TableInfo?
+    @exclusivity(unchecked) @usableFromInline final var _table: TableInfo?
     /// The object's key in its table.
-    @exclusivity(unchecked) var _key: ce_object_key = -1
+    @exclusivity(unchecked) final var _key: ce_object_key = -1
     /// The Realm's invalidation count when the object was bound: `invalidate()` ends every object.
-    @exclusivity(unchecked) var _epoch: UInt64 = 0
+    @exclusivity(unchecked) final var _epoch: UInt64 = 0
     /// Set only on the unmanaged instances that read a key path to learn its property names
     /// (see `propertyPath(of:)`); read on the unmanaged path of an access, never the managed one.
     @usableFromInline var _keyPathRecorder: KeyPathRecorder?

@@ -614,7 +614,9 @@ final class RealmCore {
             throwRealmException("Object is already managed by another Realm. Use create instead to copy it into this Realm.")
         }
         // Adding many objects of one class finds its (non-embedded) table cached: no type check.
-        let table: TableInfo
+        // The table and its schema live as long as this instance (`tables` holds them): no
+        // reference counting on them here.
+        unowned(unsafe) let table: TableInfo
         if let last = lastTable, last.schema.objectClass == type(of: object), !last.schema.isEmbedded {
             table = last
         } else {
@@ -626,7 +628,7 @@ final class RealmCore {
         let previousPolicy = addPolicy
         addPolicy = policy
         defer { addPolicy = previousPolicy }
-        let schema = table.schema
+        unowned(unsafe) let schema = table.schema
         let realm = Realm(self)
         // The scratch arena, unless an outer add (of a linking object) has it; the values on the
         // stack (a nested add has its own).
