@@ -269,7 +269,8 @@ public struct Realm: Equatable {
             throwRealmException("'\(info.className)' does not have a primary key and can not be queried by one")
         }
         let property = info.properties[pk]
-        let arena = _CArena()
+        let arena = core.borrowArena()
+        defer { core.returnArena(arena) }
         guard var value = property.field._rlmCValue(fromAny: key as Any, arena, self) else {
             throwRealmException(
                 "Invalid value '\(key)' of type '\(KeyType.self)' for '\(property.typeText)' property '\(info.className).\(property.name)'.")
