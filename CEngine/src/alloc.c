@@ -21,7 +21,13 @@ static bool grow_array(void **array, size_t *capacity, size_t needed, size_t ele
 
 void space_init_read(ce_space *space, const uint8_t *base, uint64_t logical_size)
 {
+    /* The ready-page bits outlive a new snapshot (their buffer; their
+     * content is cleared by space_set_cipher_reader). */
+    uint64_t *ready_bits = space->ready_bits;
+    size_t ready_words = space->ready_words;
     memset(space, 0, sizeof *space);
+    space->ready_bits = ready_bits;
+    space->ready_words = ready_words;
     space->base = base;
     space->logical_size = logical_size;
     space->current_extent = SIZE_MAX;
@@ -62,6 +68,7 @@ void space_set_cipher_reader(ce_space *space, ce_pager *pager, uint64_t version,
     space->page_aligned = true;
     space->ready_first = 1;
     space->ready_last = 0;
+    if (space->ready_words) memset(space->ready_bits, 0, space->ready_words * sizeof *space->ready_bits);
 }
 
 void space_set_read_epoch(ce_space *space, uint64_t epoch)
@@ -69,6 +76,31 @@ void space_set_read_epoch(ce_space *space, uint64_t epoch)
     space->read_epoch = epoch;
     space->ready_first = 1;
     space->ready_last = 0;
+    if (space->ready_words) memset(space->ready_bits, 0, space->ready_words * sizeof *space->ready_bits);
+}
+
+void space_free_ready_pages(ce_space *space)
+{
+    free(space->ready_bits);
+    space->ready_bits = NULL;
+    space->ready_words = 0;
+}
+
+/* Records pages [first, last] as ready for the transaction (no bits: out of
+ * memory, or pages past SPACE_READY_BITS_PAGES, just miss the fast path). */
+static void note_ready_pages(ce_space *space, uint64_t first, uint64_t last)
+{
+    uint64_t pages = (space->logical_size + PAGER_PAGE_SIZE - 1) / PAGER_PAGE_SIZE;
+    if (pages > SPACE_READY_BITS_PAGES) pages = SPACE_READY_BITS_PAGES;
+    size_t words = (size_t)((pages + 63) / 64);
+    if (space->ready_words < words) {
+        uint64_t *grown = realloc(space->ready_bits, words * sizeof *grown);
+        if (!grown) return;
+        memset(grown + space->ready_words, 0, (words - space->ready_words) * sizeof *grown);
+        space->ready_bits = grown;
+        space->ready_words = words;
+    }
+    for (uint64_t page = first; page <= last && page < pages; page++) space->ready_bits[page >> 6] |= UINT64_C(1) << (page & 63);
 }
 
 void space_release(ce_space *space)
@@ -122,6 +154,7 @@ bool space_bytes_general(const ce_space *space, ce_ref ref, size_t length, const
             ce_space *mutable_space = (ce_space *)space;
             mutable_space->ready_first = first;
             mutable_space->ready_last = last;
+            note_ready_pages(mutable_space, first, last);
         }
     }
     *out_bytes = space->base + ref;

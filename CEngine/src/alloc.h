@@ -78,6 +78,14 @@ typedef struct ce_space {
      * next read in the same pages needs no check. Updated by space_bytes,
      * which is why a transaction belongs to one thread at a time. */
     uint64_t ready_first, ready_last;
+    /* And every page this transaction found ready since its epoch began,
+     * one bit per page of the first SPACE_READY_BITS_PAGES (allocated at
+     * the first page found; kept by space_init_read, freed by
+     * space_free_ready_pages): random reads return to pages read before,
+     * and a bit is one load from a small array where a page entry is a
+     * likely cache miss in a large one. */
+    uint64_t *ready_bits;
+    size_t ready_words; /* allocated words; 0 while none */
 
     /* Dirty nodes (write transactions only). */
     ce_dirty_node *dirty;
@@ -125,6 +133,12 @@ void space_set_cipher_reader(ce_space *space, ce_pager *pager, uint64_t version,
 /* A new reader epoch (the transaction let go of the pages it read). */
 void space_set_read_epoch(ce_space *space, uint64_t epoch);
 
+/* Pages past this many have no bit (a 1 GiB file's bits take 32 KiB). */
+#define SPACE_READY_BITS_PAGES (UINT64_C(1) << 18)
+
+/* Frees the ready-page bits (when the transaction ends). */
+void space_free_ready_pages(ce_space *space);
+
 /* Releases every dirty node and buffer (the rollback of a write). */
 void space_release(ce_space *space);
 
@@ -143,11 +157,17 @@ bool space_bytes_general(const ce_space *space, ce_ref ref, size_t length, const
  * of a plain file, or of an encrypted file in the pages last found ready. */
 static inline bool space_bytes(const ce_space *space, ce_ref ref, size_t length, const uint8_t **out_bytes)
 {
-    if (ref % 8 == 0 && ref >= CE_HEADER_SIZE && ref <= space->logical_size && length <= space->logical_size - ref &&
-        (!space->cipher_pager || (ref / PAGER_PAGE_SIZE >= space->ready_first &&
-                                  (ref + (length ? length - 1 : 0)) / PAGER_PAGE_SIZE <= space->ready_last))) {
-        *out_bytes = space->base + ref;
-        return true;
+    if (ref % 8 == 0 && ref >= CE_HEADER_SIZE && ref <= space->logical_size && length <= space->logical_size - ref) {
+        if (!space->cipher_pager) {
+            *out_bytes = space->base + ref;
+            return true;
+        }
+        uint64_t first = ref / PAGER_PAGE_SIZE, last = (ref + (length ? length - 1 : 0)) / PAGER_PAGE_SIZE;
+        if ((first >= space->ready_first && last <= space->ready_last) ||
+            (first == last && (first >> 6) < space->ready_words && ((space->ready_bits[first >> 6] >> (first & 63)) & 1))) {
+            *out_bytes = space->base + ref;
+            return true;
+        }
     }
     return space_bytes_general(space, ref, length, out_bytes);
 }

@@ -1138,6 +1138,7 @@ bool ce_txn_begin_read(ce_db *db, ce_txn **out_txn)
         pager_end_reading(db->pager, txn->epoch);
         release_reader_slot(db, txn->reader_slot);
         leave_transaction(db);
+        space_free_ready_pages(&txn->space);
         free(txn);
         return false;
     }
@@ -1280,6 +1281,7 @@ bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn)
 fail:
     free(free_list);
     space_release(&txn->space);
+    space_free_ready_pages(&txn->space);
     pager_end_reading(db->pager, txn->epoch);
     release_writer(db);
     leave_transaction(db);
@@ -1327,6 +1329,7 @@ static void end_transaction(ce_txn *txn)
     } else {
         release_reader_slot(db, txn->reader_slot);
     }
+    space_free_ready_pages(&txn->space);
     pager_end_reading(db->pager, txn->epoch);
     leave_transaction(db);
     free(txn);
