@@ -195,12 +195,12 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
 
     /// These results with one more predicate (checked now if the class has a table).
     func filtered(_ predicate: String, _ arguments: [Any]) -> Results<Element> {
-        let taken = Array(arguments.prefix(placeholderCount(predicate)))
+        let (text, taken) = enginePredicate(predicate, ObjectSchemaInfo.of(objectClass), arguments)
         if let table = core.tableInfo(for: objectClass) {
             // Parsed alone first: an error names the position in the caller's own predicate.
-            ce_query_free(parseQuery(core, table, predicate, taken))
+            ce_query_free(parseQuery(core, table, text, taken, shown: predicate))
         }
-        return Results(core: core, query: resultsQuery.filtered(predicate, taken))
+        return Results(core: core, query: resultsQuery.filtered(text, taken))
     }
 
     /// The position of the first object that matches a predicate, or nil.

@@ -199,46 +199,19 @@ func unwrapOptional(_ value: Any) -> Any? {
     return unwrapOptional(child.value)
 }
 
-/// The number of `%@` and `%K` placeholders of a predicate (outside its string literals): how
-/// many arguments it takes. Extra arguments are dropped, as NSPredicate ignores them, so that
-/// chained filters each take their own.
-func placeholderCount(_ predicate: String) -> Int {
-    var count = 0
-    var quote: UInt8?
-    var escaped = false
-    var previousPercent = false
-    for byte in predicate.utf8 {
-        if let open = quote {
-            if escaped {
-                escaped = false
-            } else if byte == UInt8(ascii: "\\") {
-                escaped = true
-            } else if byte == open {
-                quote = nil
-            }
-            continue
-        }
-        if previousPercent && (byte == UInt8(ascii: "@") || byte == UInt8(ascii: "K")) { count += 1 }
-        previousPercent = byte == UInt8(ascii: "%") && !previousPercent
-        if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") { quote = byte }
-    }
-    return count
-}
-
 // MARK: - Parsing
 
-/// Parses `predicate` for `table`; a predicate that does not parse or bind is a programmer
-/// error, reported with Realm's opening and the engine's message (position and token).
-func parseQuery(_ core: RealmCore, _ table: TableInfo, _ predicate: String, _ values: [Any]) -> OpaquePointer {
-    var values = values
-    let enginePredicate = enginePredicate(predicate, table.schema, &values)
+/// Parses `predicate` (as `enginePredicate` wrote it) for `table`; a predicate that does not
+/// parse or bind is a programmer error, reported with Realm's opening, the predicate as the
+/// caller wrote it (`shown`), and the engine's message (position and token).
+func parseQuery(_ core: RealmCore, _ table: TableInfo, _ predicate: String, _ values: [Any], shown: String? = nil) -> OpaquePointer {
     let arguments = QueryArguments(values, core)
     var query: OpaquePointer?
     let ok = arguments.arguments.withUnsafeBufferPointer { buffer in
-        ce_query_parse(core.currentTxn(), table.tableKey, enginePredicate, buffer.baseAddress, buffer.count, &query)
+        ce_query_parse(core.currentTxn(), table.tableKey, predicate, buffer.baseAddress, buffer.count, &query)
     }
     withExtendedLifetime(arguments) {}
-    guard ok, let query else { queryFailure(predicate, table) }
+    guard ok, let query else { queryFailure(shown ?? predicate, table) }
     return query
 }
 
@@ -265,10 +238,13 @@ func engineKeyPath(_ path: String, _ schema: ObjectSchemaInfo) -> String {
     return changed ? parts.joined(separator: ".") : path
 }
 
-/// A predicate with the key paths in it (and in its `%K` arguments) passed through
-/// `engineKeyPath`: Realm's predicates name LinkingObjects properties, the engine's name
-/// backlinks. String literals, `$` variables and numbers are left as they are.
-func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ arguments: inout [Any]) -> String {
+/// A predicate as the engine takes it, with its arguments: the key paths in it (and in its `%K`
+/// arguments) passed through `engineKeyPath` (Realm's predicates name LinkingObjects
+/// properties, the engine's name backlinks; string literals, `$` variables and numbers are left
+/// as they are), and only as many arguments as it has `%@`/`%K` placeholders (NSPredicate
+/// ignores extra ones; dropping them lets chained filters each take their own).
+func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ arguments: [Any]) -> (predicate: String, arguments: [Any]) {
+    var arguments = arguments
     let bytes = Array(predicate.utf8)
     var output: [UInt8] = []
     output.reserveCapacity(bytes.count)
@@ -310,7 +286,7 @@ func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ argument
             index += 1
         }
     }
-    return String(decoding: output, as: UTF8.self)
+    return (String(decoding: output, as: UTF8.self), Array(arguments.prefix(placeholder)))
 }
 
 /// Stops with Realm's message for a predicate or key path the engine refused.
@@ -374,11 +350,11 @@ final class ResultsQuery {
         ce_query_free(query)
     }
 
-    /// This query with `predicate` (taking `arguments`) joined to its filters with AND.
+    /// This query with `predicate` (as `enginePredicate` wrote it, with its arguments) joined to
+    /// its filters with AND.
     func filtered(_ predicate: String, _ arguments: [Any]) -> ResultsQuery {
-        let taken = Array(arguments.prefix(placeholderCount(predicate)))
         let joined = self.predicate.map { "(\($0)) AND (\(predicate))" } ?? predicate
-        return ResultsQuery(objectClass: objectClass, base: base, predicate: joined, arguments: self.arguments + taken,
+        return ResultsQuery(objectClass: objectClass, base: base, predicate: joined, arguments: self.arguments + arguments,
                             descriptors: descriptors)
     }
 
