@@ -107,7 +107,7 @@ extension _ObjectCollection where Element: ObjectBase {
     ///     person.dogs.index(matching: "name == %@", "Rex")
     public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
         let view = _resultsView()
-        return view.filtered(predicateFormat, args).first.flatMap { view.index(of: $0) }
+        return view.firstIndex(matching: view.filtered(predicateFormat, args))
     }
 
     /// The position in the collection of the first object for which a type-safe query holds.

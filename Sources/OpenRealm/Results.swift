@@ -212,13 +212,13 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
 
     /// The position of the first object for which a type-safe query holds, or nil.
     ///
-    ///     people.index { $0.name == "Ada" }
+    ///     people.index(matching: { $0.name == "Ada" })
     public func index(matching isIncluded: (Query<Element>) -> Query<Bool>) -> Int? {
         firstIndex(matching: self.where(isIncluded))
     }
 
     /// The first position of an object of `matching` (these results filtered) in these results.
-    private func firstIndex(matching: Results<Element>) -> Int? {
+    func firstIndex(matching: Results<Element>) -> Int? {
         if !resultsQuery.hasDistinct {
             // Filtering keeps the order: the first match is the first object of the filtered view.
             return matching.first.flatMap { index(of: $0) }
