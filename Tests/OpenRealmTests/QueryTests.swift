@@ -532,6 +532,27 @@ extension QueryTests {
         expectSame(p.where { $0.scores.avg == 7 }, p.filter("scores.@avg == 7"), 1)
     }
 
+    @Test("type-safe queries on embedded objects, inherited properties and mixed values")
+    func typeSafeOtherShapes() throws {
+        let realm = try memoryRealm()
+        try realm.write {
+            realm.add(Person(value: ["id": 1, "address": ["street": "1 Main St", "city": "Oslo"], "anything": AnyRealmValue.int(5)]))
+            realm.add(Person(value: ["id": 2, "address": ["street": "2 High St", "city": "Bergen"], "anything": AnyRealmValue.string("five")]))
+            realm.add(Person(value: ["id": 3]))
+            realm.add(Cat(value: ["species": "tabby", "lives": 9]))
+            realm.add(Cat(value: ["species": "siamese", "lives": 3]))
+        }
+        let p = realm.objects(Person.self)
+        expectSame(p.where { $0.address.city == "Oslo" }, p.filter("address.city == 'Oslo'"), 1)
+        expectSame(p.where { $0.address == nil }, p.filter("address == nil"), 1)
+        expectSame(p.where { $0.anything == .int(5) }, p.filter("anything == 5"), 1)
+        expectSame(p.where { $0.anything == .string("five") }, p.filter("anything == 'five'"), 1)
+        #expect(ids(p.sorted(by: \.address?.city)) == [3, 2, 1])
+        let cats = realm.objects(Cat.self)
+        expectSame(cats.where { $0.species.starts(with: "t") && $0.lives > 5 }, cats.filter("species BEGINSWITH 't' AND lives > 5"), 1)
+        #expect(cats.sorted(by: \.species).map(\.lives) == [3, 9])
+    }
+
     @Test("where, sorted and aggregates by key path chain like their string forms")
     func typeSafeChains() throws {
         let realm = try peopleRealm()
