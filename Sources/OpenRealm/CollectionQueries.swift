@@ -266,6 +266,28 @@ private func valueLess(_ a: ce_value, _ b: ce_value) -> Bool {
     return numericValue(a) < numericValue(b)
 }
 
+extension List where Element: _QueryComparable {
+    /// The values sorted (nil first; strings by code points), as live `Results`. A managed list
+    /// only (Realm's rule).
+    ///
+    ///     let ranked = person.scores.sorted(ascending: false)    // List<Int>
+    public func sorted(ascending: Bool = true) -> Results<Element> {
+        guard let managed else { unmanagedQueryFailure("List") }
+        return Results(sortedValues: managed, ascending: ascending)
+    }
+}
+
+extension MutableSet where Element: _QueryComparable {
+    /// The values sorted (nil first; strings by code points), as live `Results`. A managed set
+    /// only (Realm's rule).
+    ///
+    ///     let ordered = person.luckyNumbers.sorted(ascending: false)    // MutableSet<Int>
+    public func sorted(ascending: Bool = true) -> Results<Element> {
+        guard let managed else { unmanagedQueryFailure("MutableSet") }
+        return Results(sortedValues: managed, ascending: ascending)
+    }
+}
+
 extension List where Element: MinMaxType {
     /// The smallest element (nil elements skipped), nil if there is none.
     ///

@@ -746,6 +746,29 @@ struct CollectionQueryTests {
         #expect(optionals.average() as Double? == 3)
     }
 
+    @Test("lists and sets of values sorted by value, as live Results")
+    func sortedValues() throws {
+        let realm = try memoryRealm()
+        let dates = [Date(timeIntervalSince1970: 1_000), Date(timeIntervalSince1970: 3_000), Date(timeIntervalSince1970: 2_000)]
+        let holder = Collections(value: ["ints": [4, 1, 7, 1], "optionalStrings": ["b", nil, "a"], "dates": dates])
+        try realm.write { realm.add(holder) }
+        let ascending: Results<Int> = holder.ints.sorted()
+        let descending = holder.ints.sorted(ascending: false)
+        #expect(Array(ascending) == [1, 1, 4, 7])
+        #expect(Array(descending) == [7, 4, 1, 1])
+        #expect(descending.count == 4)
+        #expect(descending.first == 7)
+        #expect(descending.last == 1)
+        #expect(descending[1] == 4)
+        #expect(descending.index(of: 4) == 1)
+        #expect(descending.index(of: 5) == nil)
+        try realm.write { holder.ints.append(10) }
+        #expect(descending.first == 10)
+        #expect(Array(holder.optionalStrings.sorted()) == [nil, "a", "b"])
+        #expect(Array(holder.dates.sorted(ascending: false)) == [dates[1], dates[2], dates[0]])
+        #expect(holder.ints.sorted().description.contains("[0] 1"))
+    }
+
     @Test("filtering an unmanaged List stops with Realm's message")
     func unmanagedFilter() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -765,5 +788,18 @@ extension QueryErrorTests {
             _ = realm.objects(Dog.self).sorted(by: \.description)  // computed: reads every property
         }
         expectStopped(result, "does not reach a persisted property of 'Dog'")
+    }
+}
+
+extension QueryErrorTests {
+    @Test("filtering results of values")
+    func filterValues() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryValues"))
+            let holder = Collections(value: ["ints": [1, 2]])
+            try realm.write { realm.add(holder) }
+            _ = holder.ints.sorted().filter("self > 1")
+        }
+        expectStopped(result, "Results<Int> holds values: it cannot be filtered")
     }
 }
