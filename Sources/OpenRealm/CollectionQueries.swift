@@ -30,6 +30,7 @@ private func objectClass<Element>(_: Element.Type, _ kind: String) -> ObjectBase
 }
 
 extension List: _ObjectCollection {
+    /// A live `Results` of the list's objects in its order (see `_ObjectCollection`).
     public func _resultsView() -> Results<Element> {
         guard let managed else { unmanagedQueryFailure("List") }
         return Results(core: managed.core, query: ResultsQuery(objectClass: objectClass(Element.self, "List"), base: .collection(managed)))
@@ -37,6 +38,7 @@ extension List: _ObjectCollection {
 }
 
 extension MutableSet: _ObjectCollection {
+    /// A live `Results` of the set's objects in its order (see `_ObjectCollection`).
     public func _resultsView() -> Results<Element> {
         guard let managed else { unmanagedQueryFailure("MutableSet") }
         return Results(core: managed.core, query: ResultsQuery(objectClass: objectClass(Element.self, "MutableSet"), base: .collection(managed)))
@@ -44,6 +46,7 @@ extension MutableSet: _ObjectCollection {
 }
 
 extension LinkingObjects: _ObjectCollection where Element: RealmCollectionValue {
+    /// A live `Results` of the linking objects, in key order (see `_ObjectCollection`).
     public func _resultsView() -> Results<Element> {
         guard let owner, let core = owner._core, owner._table != nil else { unmanagedQueryFailure("LinkingObjects") }
         return Results(core: core, query: ResultsQuery(objectClass: Element.self, base: .backlinks(owner: owner, property: propertyName)))
