@@ -147,8 +147,8 @@ final class QueryArguments {
 
     private func argument(_ value: Any) -> ce_query_argument {
         var argument = ce_query_argument()
-        if let unwrapped = unwrapOptional(value), !(unwrapped is String), !(unwrapped is any _CValueConvertible),
-            !(unwrapped is ObjectBase), let sequence = unwrapped as? any Sequence
+        if let unwrapped = unwrapOptional(value), !(unwrapped is String), !(unwrapped is Data),
+            !(unwrapped is any _CValueConvertible), !(unwrapped is ObjectBase), let sequence = unwrapped as? any Sequence
         {
             let items = sequenceElements(sequence)
             let buffer = UnsafeMutableBufferPointer<ce_value>.allocate(capacity: max(items.count, 1))
@@ -180,6 +180,14 @@ final class QueryArguments {
             return arena.string(String(string))
         case let convertible as any _CValueConvertible:
             return convertible._ceValue(arena, Realm(core))
+        // Foundation's reference types (NSDate, NSData, NSNumber), as Realm takes them.
+        case let date as Date:
+            return date._ceValue(arena, nil)
+        case let data as Data:
+            return data._ceValue(arena, nil)
+        case let number as NSNumber:
+            if let integer = number as? Int { return .int(Int64(integer)) }
+            return number.doubleValue._ceValue(arena, nil)
         default:
             throwRealmException("Unsupported predicate value type '\(type(of: value))' for '\(value)'.")
         }

@@ -129,6 +129,11 @@ extension QueryTests {
         #expect(ints(all.filter("objectId > %@", oids[0])) == [1, 2])
         #expect(ints(all.filter("uuid == %@", uuids[2])) == [2])
         #expect(ints(all.filter("uuid != %@", uuids[2])) == [0, 1])
+        // Foundation's reference types, as Realm takes them.
+        #expect(ints(all.filter("date == %@", NSDate(timeIntervalSince1970: 2_000))) == [1])
+        #expect(ints(all.filter("data == %@", NSData(data: Data([2])))) == [2])
+        #expect(ints(all.filter("int == %@ OR double == %@", NSNumber(value: 0), NSNumber(value: 2.25))) == [0, 2])
+        #expect(ints(all.filter("string == %@", NSString(string: "c"))) == [2])
     }
 
     @Test("optionals: nil compares equal only to nil; ordered comparisons skip nil")
