@@ -120,7 +120,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
                 throwRealmException("Invalid property name '\(key)' for class '\(info.className)'.")
             }
             let value = _value(of: index)
-            return Self.unwrapOptional(value)
+            return unwrapOptional(value)
         }
         set {
             if let dynamic = self as? DynamicObject, dynamic.dynamic != nil {
@@ -182,12 +182,6 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         }
     }
 
-    private static func unwrapOptional(_ value: Any) -> Any? {
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
-        return mirror.children.first.map(\.value)
-    }
-
     /// A readable form of the object, as Realm prints it:
     ///
     ///     Person {
@@ -209,9 +203,9 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         for (index, property) in info.properties.enumerated() {
             let value = _value(of: index)
             let text: String
-            if let object = Self.unwrapOptional(value) as? ObjectBase {
+            if let object = unwrapOptional(value) as? ObjectBase {
                 text = depth < 2 ? object._describe(depth: depth + 1) : "<\(object._schemaInfo.className)>"
-            } else if let described = Self.unwrapOptional(value) {
+            } else if let described = unwrapOptional(value) {
                 text = "\(described)"
             } else {
                 text = "(null)"

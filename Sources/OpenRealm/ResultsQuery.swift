@@ -199,14 +199,6 @@ private func sequenceElements<S: Sequence>(_ sequence: S) -> [Any] {
     sequence.map { $0 as Any }
 }
 
-/// The value inside an Optional boxed in Any (nil for nil); any other value as it is.
-func unwrapOptional(_ value: Any) -> Any? {
-    let mirror = Mirror(reflecting: value)
-    guard mirror.displayStyle == .optional else { return value }
-    guard let child = mirror.children.first else { return nil }
-    return unwrapOptional(child.value)
-}
-
 // MARK: - Parsing
 
 /// Parses `predicate` (as `enginePredicate` wrote it) for `table`; a predicate that does not
