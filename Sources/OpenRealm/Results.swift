@@ -245,12 +245,14 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
 
     /// These results with one more predicate (checked now if the class has a table).
     func filtered(_ predicate: String, _ arguments: [Any]) -> Results<Element> {
-        let (text, taken) = enginePredicate(predicate, ObjectSchemaInfo.of(objectClass), arguments)
+        let query = resultsQuery
+        let (text, taken) = enginePredicate(predicate, ObjectSchemaInfo.of(objectClass), arguments, offset: query.arguments.count)
         if let table = core.tableInfo(for: objectClass) {
-            // Parsed alone first: an error names the position in the caller's own predicate.
-            ce_query_free(parseQuery(core, table, text, taken, shown: predicate))
+            // Parsed alone first (its arguments after the earlier filters'): a bad predicate
+            // stops where it is written.
+            ce_query_free(parseQuery(core, table, text, query.arguments + taken, shown: predicate))
         }
-        return Results(core: core, query: resultsQuery.filtered(text, taken))
+        return Results(core: core, query: query.filtered(text, taken))
     }
 
     /// The position of the first object that matches a predicate, or nil.

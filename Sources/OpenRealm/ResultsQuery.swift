@@ -238,23 +238,30 @@ func engineKeyPath(_ path: String, _ schema: ObjectSchemaInfo) -> String {
     return changed ? parts.joined(separator: ".") : path
 }
 
-/// A predicate as the engine takes it, with its arguments: the key paths in it (and in its `%K`
-/// arguments) passed through `engineKeyPath` (Realm's predicates name LinkingObjects
-/// properties, the engine's name backlinks; string literals, `$` variables and numbers are left
-/// as they are), and only as many arguments as it has `%@`/`%K` placeholders (NSPredicate
-/// ignores extra ones; dropping them lets chained filters each take their own).
-func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ arguments: [Any]) -> (predicate: String, arguments: [Any]) {
-    var arguments = arguments
+/// A predicate as the engine takes it, with its arguments, to be joined after `offset` earlier
+/// arguments (those of the filters before it):
+/// - the key paths in it pass through `engineKeyPath` (Realm's predicates name LinkingObjects
+///   properties, the engine's name backlinks); string literals, `$` variables and numbers are
+///   left as they are;
+/// - each `%@` becomes `$<offset + n>`, n counting the `%` placeholders, and each `$N` becomes
+///   `$<offset + N>`: every argument is then named by position, so filters joined with AND
+///   each take their own;
+/// - each `%K` is replaced by its argument, a key path (checked to be one);
+/// - the arguments are those the placeholders name (NSPredicate ignores extra ones).
+func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ arguments: [Any], offset: Int = 0)
+    -> (predicate: String, arguments: [Any])
+{
     let bytes = Array(predicate.utf8)
     var output: [UInt8] = []
     output.reserveCapacity(bytes.count)
     var placeholder = 0
+    var used = 0
     var index = 0
     func isWordByte(_ byte: UInt8) -> Bool {
-        byte >= 0x80 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: ".")
+        byte >= 0x80 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: ".") || isDigit(byte)
             || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
     }
+    func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
     while index < bytes.count {
         let byte = bytes[index]
         if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") {
@@ -264,18 +271,33 @@ func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ argument
             end = Swift.min(end + 1, bytes.count)
             output += bytes[index..<end]
             index = end
-        } else if byte == UInt8(ascii: "%"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "@") || bytes[index + 1] == UInt8(ascii: "K") {
-            if bytes[index + 1] == UInt8(ascii: "K"), placeholder < arguments.count, let path = arguments[placeholder] as? String {
-                arguments[placeholder] = engineKeyPath(path, schema)
-            }
+        } else if byte == UInt8(ascii: "%"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "@") {
+            output += Array("$\(offset + placeholder)".utf8)
             placeholder += 1
-            output += bytes[index..<index + 2]
+            used = Swift.max(used, placeholder)
             index += 2
+        } else if byte == UInt8(ascii: "%"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "K") {
+            guard placeholder < arguments.count, let path = unwrapOptional(arguments[placeholder]) as? String,
+                !path.isEmpty, path.utf8.allSatisfy(isWordByte)
+            else {
+                throwRealmException("Unable to parse the format string \"\(predicate)\": %K takes a key path string, "
+                    + "argument \(placeholder) is \(placeholder < arguments.count ? "'\(arguments[placeholder])'" : "missing").")
+            }
+            output += Array(engineKeyPath(path, schema).utf8)
+            placeholder += 1
+            used = Swift.max(used, placeholder)
+            index += 2
+        } else if byte == UInt8(ascii: "$"), index + 1 < bytes.count, isDigit(bytes[index + 1]) {
+            var end = index + 1
+            while end < bytes.count && isDigit(bytes[end]) { end += 1 }
+            let number = Int(String(decoding: bytes[(index + 1)..<end], as: UTF8.self)) ?? 0
+            output += Array("$\(offset + number)".utf8)
+            used = Swift.max(used, number + 1)
+            index = end
         } else if isWordByte(byte) || byte == UInt8(ascii: "$") {
             var end = index + 1
             while end < bytes.count && isWordByte(bytes[end]) { end += 1 }
-            let isPath = byte != UInt8(ascii: "$") && !(byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-            if isPath, let word = String(bytes: bytes[index..<end], encoding: .utf8) {
+            if byte != UInt8(ascii: "$") && !isDigit(byte), let word = String(bytes: bytes[index..<end], encoding: .utf8) {
                 output += Array(engineKeyPath(word, schema).utf8)
             } else {
                 output += bytes[index..<end]
@@ -286,7 +308,7 @@ func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ argument
             index += 1
         }
     }
-    return (String(decoding: output, as: UTF8.self), Array(arguments.prefix(placeholder)))
+    return (String(decoding: output, as: UTF8.self), Array(arguments.prefix(used)))
 }
 
 /// Stops with Realm's message for a predicate or key path the engine refused.

@@ -230,6 +230,10 @@ extension QueryTests {
         let people = realm.objects(Person.self)
         let chained = people.filter("age > %@", 30).filter("name CONTAINS[c] %@", "a").filter("height != nil")
         #expect(ids(chained) == [1, 3])
+        // Realm Query Language's $N arguments, alone, mixed with %@ and chained.
+        #expect(ids(people.filter("age > $0 AND name BEGINSWITH $1", 40, "G")) == [2])
+        #expect(ids(people.filter("age > $0", 30).filter("name == %@", "alan").filter("height > $0 AND height < $1", 1.0, 2.0)) == [3])
+        #expect(ids(people.filter("name == %@", "alan").filter("%K > $1", "age", 40)) == [3])
         // Extra arguments are ignored, as NSPredicate does: the next filter takes its own.
         #expect(ids(people.filter("age > %@", 40, "ignored").filter("name == %@", "alan")) == [3])
         let sorted = people.sorted(byKeyPath: "name", ascending: false)
@@ -806,5 +810,17 @@ extension QueryErrorTests {
             _ = holder.ints.sorted().filter("self > 1")
         }
         expectStopped(result, "Results<Int> holds values: it cannot be filtered")
+    }
+}
+
+extension QueryErrorTests {
+    @Test("a %K argument that is not a key path")
+    func badKeyPathArgument() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryK"))
+            try realm.write { realm.add(Dog()) }
+            _ = realm.objects(Dog.self).filter("%K == 1", "age == 1 OR TRUEPREDICATE")
+        }
+        expectStopped(result, "%K takes a key path string, argument 0 is 'age == 1 OR TRUEPREDICATE'")
     }
 }
