@@ -340,7 +340,7 @@ static ce_node node_at(const file_image *image, ce_ref ref)
 {
     REQUIRE(ref + NODE_HEADER_SIZE <= image->size);
     const uint8_t *bytes = image->bytes + ref;
-    ce_node node;
+    ce_node node = {0}; /* base 0: these files have no based nodes where it looks */
     node.flags = bytes[0];
     node.width = bytes[1] == 0 ? 0 : (uint8_t)(1u << (bytes[1] - 1));
     memcpy(&node.count, bytes + 4, 4);

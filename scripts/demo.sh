@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the demo on ./default.realm (or the file given).
+# Runs the demo on ./openrealm-demo.realm (or the file given); it replaces the files of its previous run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh

@@ -198,6 +198,22 @@ bool ce_db_close(ce_db *db);
 /* The path of the database file. */
 const char *ce_db_path(const ce_db *db);
 
+/*
+ * Realm's deleteFiles(for:): deletes the database file at `path` and the
+ * files the engine keeps beside it (`<path>.lock`, and `<path>.compact` left
+ * by an interrupted compaction), provided no handle has the file open in any
+ * process. *out_deleted (may be NULL) says whether the database file
+ * existed. Missing files are not an error.
+ *
+ * Errors: CE_ERR_ALREADY_OPEN "Cannot delete files of an open Realm: '<path>'
+ * is still in use." (nothing is deleted), CE_ERR_FILE_PERMISSION_DENIED,
+ * CE_ERR_FILE_ACCESS.
+ *
+ *     bool deleted;
+ *     if (!ce_db_delete_files("app.realm", &deleted)) fprintf(stderr, "%s\n", ce_last_error_message());
+ */
+bool ce_db_delete_files(const char *path, bool *out_deleted);
+
 /* ------------------------------------------------------------------------ */
 /* Transactions                                                              */
 /* ------------------------------------------------------------------------ */
@@ -984,6 +1000,23 @@ void ce_copy_options_init(ce_copy_options *options);
  *         fprintf(stderr, "%s\n", ce_last_error_message());
  */
 bool ce_db_write_copy(ce_db *db, const char *path, const ce_copy_options *options);
+
+/*
+ * Realm's Realm.writeCopy(toFile:): as ce_db_write_copy, but copies what
+ * `txn` sees: the version a read transaction reads, or, for a write
+ * transaction, that version with the transaction's changes, not committed
+ * yet (the copy holds them; the transaction goes on and may still commit or
+ * roll back). The transaction stays open and usable; on an encrypted file
+ * the pages the copy read stay in memory until it ends. Errors: those of
+ * ce_db_write_copy.
+ *
+ *     ce_txn *txn;
+ *     ce_txn_begin_write(db, &txn);
+ *     ...                                   // changes
+ *     ce_txn_write_copy(txn, "with-changes.realm", NULL);
+ *     ce_txn_end(txn);                      // rolled back; the copy keeps them
+ */
+bool ce_txn_write_copy(ce_txn *txn, const char *path, const ce_copy_options *options);
 
 /*
  * Compacts the file in place (Realm's compaction, shouldCompactOnLaunch):

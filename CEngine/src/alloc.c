@@ -89,7 +89,7 @@ void space_release(ce_space *space)
 
 static inline size_t temporary_index(ce_ref ref) { return (size_t)((ref & ~CE_TEMP_REF_BIT) >> 3); }
 
-bool space_bytes(const ce_space *space, ce_ref ref, size_t length, const uint8_t **out_bytes)
+bool space_bytes_general(const ce_space *space, ce_ref ref, size_t length, const uint8_t **out_bytes)
 {
     if (ref_is_temporary(ref)) {
         size_t index = temporary_index(ref);

@@ -132,7 +132,25 @@ void space_release(ce_space *space);
  * bounds check that `length` bytes from `ref` lie inside the version. For
  * an encrypted file this is the read barrier: the pages of the range are
  * made readable (decrypted) first. */
-bool space_bytes(const ce_space *space, ce_ref ref, size_t length, const uint8_t **out_bytes);
+static inline bool space_bytes(const ce_space *space, ce_ref ref, size_t length, const uint8_t **out_bytes);
+
+/* space_bytes for what its inline part leaves: dirty nodes, encrypted pages
+ * not yet found ready, and every error. */
+bool space_bytes_general(const ce_space *space, ce_ref ref, size_t length, const uint8_t **out_bytes);
+
+/* Every node read starts here, so the common case stays inline: a committed
+ * ref in bounds (a temporary ref has bit 62 set and so fails the bounds test)
+ * of a plain file, or of an encrypted file in the pages last found ready. */
+static inline bool space_bytes(const ce_space *space, ce_ref ref, size_t length, const uint8_t **out_bytes)
+{
+    if (ref % 8 == 0 && ref >= CE_HEADER_SIZE && ref <= space->logical_size && length <= space->logical_size - ref &&
+        (!space->cipher_pager || (ref / PAGER_PAGE_SIZE >= space->ready_first &&
+                                  (ref + (length ? length - 1 : 0)) / PAGER_PAGE_SIZE <= space->ready_last))) {
+        *out_bytes = space->base + ref;
+        return true;
+    }
+    return space_bytes_general(space, ref, length, out_bytes);
+}
 
 /* Creates a dirty node with room for `size` bytes and returns its temporary
  * ref. `fresh`: a new node (not a copy of a committed one); placement puts

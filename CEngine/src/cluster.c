@@ -63,18 +63,23 @@ static bool read_leaf(const ce_space *space, ce_ref ref, size_t column_count, cl
 }
 
 /* A leaf's base key and key offsets, for the lookups that do not need its
- * columns (and so not the table's column count). */
+ * columns (and so not the table's column count); the leaf's node is read
+ * already. */
+static bool leaf_keys_of(const ce_space *space, ce_ref ref, const ce_node *leaf, int64_t *out_base, ce_node *out_offsets)
+{
+    if (leaf->count < LEAF_FIRST_COLUMN || (node_get(leaf, LEAF_BASE_KEY) & 1) == 0 ||
+        !node_value_is_ref(node_get(leaf, LEAF_KEY_OFFSETS)))
+        return corrupt_cluster(ref, "bad leaf header");
+    if (!read_plain(space, (ce_ref)node_get(leaf, LEAF_KEY_OFFSETS), out_offsets)) return false;
+    if (out_offsets->count > CLUSTER_LEAF_MAX + 1) return corrupt_cluster(ref, "too many objects in a leaf");
+    *out_base = node_untag(node_get(leaf, LEAF_BASE_KEY));
+    return true;
+}
+
 static bool read_leaf_keys(const ce_space *space, ce_ref ref, int64_t *out_base, ce_node *out_offsets)
 {
     ce_node leaf;
-    if (!node_read(space, ref, &leaf)) return false;
-    if (leaf.count < LEAF_FIRST_COLUMN || (node_get(&leaf, LEAF_BASE_KEY) & 1) == 0 ||
-        !node_value_is_ref(node_get(&leaf, LEAF_KEY_OFFSETS)))
-        return corrupt_cluster(ref, "bad leaf header");
-    if (!read_plain(space, (ce_ref)node_get(&leaf, LEAF_KEY_OFFSETS), out_offsets)) return false;
-    if (out_offsets->count > CLUSTER_LEAF_MAX + 1) return corrupt_cluster(ref, "too many objects in a leaf");
-    *out_base = node_untag(node_get(&leaf, LEAF_BASE_KEY));
-    return true;
+    return node_read(space, ref, &leaf) && leaf_keys_of(space, ref, &leaf, out_base, out_offsets);
 }
 
 /* Checks an inner node whose node is read already (out->node) and reads its arrays. */
@@ -120,28 +125,27 @@ static bool is_inner(const ce_space *space, ce_ref ref, bool *out_inner)
     return true;
 }
 
-/* The child whose keys cover `key`: the last one whose first key <= key. */
+/* The child whose keys cover `key`: the last one whose first key <= key.
+ * Keys come from a counter, so the first keys of a table that grew in order
+ * are evenly spaced: interpolation lands on the child (see node.h). */
 static size_t child_for_key(const inner_view *inner, ce_object_key key)
 {
-    size_t low = 0, high = inner->children;
-    while (high - low > 1) {
-        size_t middle = (low + high) / 2;
-        if (node_get(&inner->first_keys, middle) <= key) low = middle;
-        else high = middle;
-    }
-    return low;
+    size_t children = inner->children;
+    if (key == INT64_MAX) return children - 1;
+    size_t guess = node_guess_position(key, node_get(&inner->first_keys, 0),
+                                       node_get(&inner->first_keys, children - 1), children);
+    size_t after = node_lower_bound_near(&inner->first_keys, 1, children, key + 1, guess);
+    return after == 0 ? 0 : after - 1;
 }
 
-/* Position of the first offset >= target in a leaf (binary search). */
+/* Position of the first offset >= target in a leaf: where target lies when
+ * the leaf's keys have no gaps, else near it. */
 static size_t lower_bound(const ce_node *offsets, int64_t target)
 {
-    size_t low = 0, high = offsets->count;
-    while (low < high) {
-        size_t middle = (low + high) / 2;
-        if (node_get(offsets, middle) < target) low = middle + 1;
-        else high = middle;
-    }
-    return low;
+    size_t count = offsets->count;
+    if (count == 0) return 0;
+    size_t guess = target < 0 ? 0 : (uint64_t)target >= count ? count - 1 : (size_t)target;
+    return node_lower_bound_near(offsets, 1, count, target, guess);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -223,6 +227,24 @@ static bool descend_to_leaf(const ce_space *space, ce_ref root, ce_object_key ke
     return corrupt_cluster(root, "tree too deep");
 }
 
+static const uint8_t *prefetchable(const ce_space *space, int64_t element, size_t length);
+
+/* An object that is looked up is usually read next: the arrays of a leaf's
+ * first columns are fetched while its key offsets are searched, so their
+ * cache misses overlap instead of following one another. At most
+ * PREFETCH_LEAF_COLUMNS: a wide table's reads touch few of its columns. */
+#define PREFETCH_LEAF_COLUMNS 8
+
+static void prefetch_leaf_columns(const ce_space *space, const ce_node *leaf)
+{
+    size_t end = leaf->count < LEAF_FIRST_COLUMN + PREFETCH_LEAF_COLUMNS ? leaf->count
+                                                                         : LEAF_FIRST_COLUMN + PREFETCH_LEAF_COLUMNS;
+    for (size_t slot = LEAF_FIRST_COLUMN; slot < end; slot++) {
+        const uint8_t *bytes = prefetchable(space, node_get(leaf, slot), NODE_HEADER_SIZE);
+        if (bytes) prefetch_line(bytes);
+    }
+}
+
 bool cluster_find(const ce_space *space, ce_ref root, ce_object_key key, cluster_position *out_position,
                   bool *out_found)
 {
@@ -231,7 +253,8 @@ bool cluster_find(const ce_space *space, ce_ref root, ce_object_key key, cluster
     if (!descend_to_leaf(space, root, key, &leaf_ref, &leaf_node)) return false;
     ce_node offsets;
     int64_t base;
-    if (!read_leaf_keys(space, leaf_ref, &base, &offsets)) return false;
+    if (!leaf_keys_of(space, leaf_ref, &leaf_node, &base, &offsets)) return false;
+    prefetch_leaf_columns(space, &leaf_node);
     size_t index = key >= base ? lower_bound(&offsets, key - base) : 0;
     *out_found = key >= base && index < offsets.count && node_get(&offsets, index) == key - base;
     out_position->leaf = leaf_ref;
@@ -268,18 +291,31 @@ bool cluster_key_at(const ce_space *space, ce_ref root, size_t index, ce_object_
     return corrupt_cluster(root, "tree too deep");
 }
 
-bool cluster_get(const ce_space *space, ce_ref root, const cluster_schema *schema, ce_object_key key, size_t column,
-                 ce_column_scratch *scratch, ce_value *out_value)
+/* Where `key` lies in a leaf: its index, if the leaf holds it. */
+static bool leaf_index_of(const cluster_leaf *leaf, ce_object_key key, size_t *out_index)
 {
-    /* One descent, and the leaf read once. */
-    ce_ref leaf_ref = 0;
+    if (key < leaf->base_key) return false;
+    *out_index = lower_bound(&leaf->key_offsets, key - leaf->base_key);
+    return *out_index < leaf->key_offsets.count && node_get(&leaf->key_offsets, *out_index) == key - leaf->base_key;
+}
+
+bool cluster_get(const ce_space *space, ce_ref root, const cluster_schema *schema, ce_object_key key, size_t column,
+                 ce_column_scratch *scratch, ce_ref *leaf_hint, ce_value *out_value)
+{
     cluster_leaf leaf;
-    if (!descend_to_leaf(space, root, key, &leaf_ref, &leaf.slots) ||
-        !check_leaf(space, leaf_ref, schema->column_count, &leaf))
-        return false;
-    size_t index = key >= leaf.base_key ? lower_bound(&leaf.key_offsets, key - leaf.base_key) : 0;
-    if (key < leaf.base_key || index >= leaf.key_offsets.count || node_get(&leaf.key_offsets, index) != key - leaf.base_key)
-        return ce_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
+    size_t index;
+    bool hinted = leaf_hint && *leaf_hint && read_leaf(space, *leaf_hint, schema->column_count, &leaf) &&
+                  leaf_index_of(&leaf, key, &index);
+    if (!hinted) {
+        /* One descent, and the leaf read once. */
+        ce_ref leaf_ref = 0;
+        if (!descend_to_leaf(space, root, key, &leaf_ref, &leaf.slots) ||
+            !check_leaf(space, leaf_ref, schema->column_count, &leaf))
+            return false;
+        if (!leaf_index_of(&leaf, key, &index))
+            return ce_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
+        if (leaf_hint) *leaf_hint = leaf_ref;
+    }
     const cluster_column *spec = &schema->columns[column];
     return column_get(space, cluster_leaf_column(&leaf, column), spec->type, spec->nullable, index, scratch,
                       out_value);
@@ -822,13 +858,15 @@ bool cluster_remove_column(ce_space *space, ce_ref *root, const cluster_schema *
 }
 
 /* Scans are bound by memory latency: the leaves of an inner node lie apart,
- * the hardware cannot guess the next one, and a leaf's key offsets are a
- * second read that depends on the first. While child i is visited, child
- * i + 2k gets its node prefetched and child i + k (whose node is in cache
- * by then) its key offsets. These are hints: only committed refs inside the
- * version are touched, what is read is never trusted for anything else, and
- * nothing here can fail or change the last error. */
-#define VISIT_PREFETCH_AHEAD 4
+ * the hardware cannot guess the next one, and each step inside a leaf (its
+ * key offsets, the array of the column read) is a read that depends on the
+ * one before. So while child i is visited, child i + 3k gets its node
+ * prefetched, child i + 2k (whose node is in cache by then) its key offsets
+ * and the header of the column read, and child i + k that column's values.
+ * These are hints: only committed refs inside the version are touched, what
+ * is read is never trusted for anything else, and nothing here can fail or
+ * change the last error. */
+#define VISIT_PREFETCH_AHEAD 2
 
 /* The bytes of a committed node at `element`, if `length` of them lie inside the version. */
 static const uint8_t *prefetchable(const ce_space *space, int64_t element, size_t length)
@@ -842,30 +880,59 @@ static const uint8_t *prefetchable(const ce_space *space, int64_t element, size_
     return bytes;
 }
 
-static void prefetch_child(const ce_space *space, const inner_view *view, size_t child, bool offsets)
+/* A view of the node whose header is at `bytes` (in cache), or false if the
+ * header is not plausible; only for prefetching: nothing checked it. */
+static bool prefetch_view(const uint8_t *bytes, ce_node *out)
+{
+    uint8_t code = bytes[1];
+    uint32_t count;
+    memcpy(&count, bytes + 4, 4);
+    if (code > 7 || (bytes[0] & NODE_BASED)) return false;
+    *out = (ce_node){.payload = bytes + NODE_HEADER_SIZE, .count = count, .flags = bytes[0],
+                     .width = (uint8_t)(code ? 1u << (code - 1) : 0)};
+    return true;
+}
+
+typedef enum prefetch_stage { PREFETCH_NODE, PREFETCH_HEADERS, PREFETCH_VALUES } prefetch_stage;
+
+static void prefetch_child(const ce_space *space, const inner_view *view, size_t child, size_t read_column,
+                           prefetch_stage stage)
 {
     if (child >= view->children) return;
     const uint8_t *bytes = prefetchable(space, node_get(&view->node, INNER_FIRST_CHILD + child), NODE_HEADER_SIZE + 16);
     if (!bytes) return;
-    if (!offsets) {
-        __builtin_prefetch(bytes);
+    if (stage == PREFETCH_NODE) {
+        prefetch_line(bytes);
         return;
     }
-    /* A leaf's element 1 (the ref of its key offsets) lies within the 16
-     * bytes after its header at any width. */
-    uint8_t code = bytes[1];
-    uint32_t count;
-    memcpy(&count, bytes + 4, 4);
-    if (!(bytes[0] & NODE_HAS_REFS) || (bytes[0] & NODE_INNER) || code > 7 || count <= LEAF_KEY_OFFSETS) return;
-    if (bytes[0] & NODE_BASED) return;
-    ce_node leaf = {.payload = bytes + NODE_HEADER_SIZE, .count = count, .flags = bytes[0],
-                    .width = (uint8_t)(code ? 1u << (code - 1) : 0)};
-    const uint8_t *offsets_bytes = prefetchable(space, node_get(&leaf, LEAF_KEY_OFFSETS), NODE_HEADER_SIZE);
-    if (offsets_bytes) __builtin_prefetch(offsets_bytes);
+    ce_node leaf;
+    if (!prefetch_view(bytes, &leaf) || !(leaf.flags & NODE_HAS_REFS) || (leaf.flags & NODE_INNER) ||
+        leaf.count <= LEAF_KEY_OFFSETS)
+        return;
+    /* Element 1 (the key offsets' ref) lies in the 16 bytes after the
+     * header at any width; the column's slot may not: check it is there. */
+    bool has_column = read_column != CLUSTER_NO_COLUMN && read_column < leaf.count - LEAF_FIRST_COLUMN &&
+                      node_size_for(leaf.width, LEAF_FIRST_COLUMN + read_column + 1) <=
+                          space->logical_size - (uint64_t)(bytes - space->base);
+    const uint8_t *column = has_column ? prefetchable(space, node_get(&leaf, LEAF_FIRST_COLUMN + read_column),
+                                                      NODE_HEADER_SIZE)
+                                       : NULL;
+    if (stage == PREFETCH_HEADERS) {
+        const uint8_t *offsets = prefetchable(space, node_get(&leaf, LEAF_KEY_OFFSETS), NODE_HEADER_SIZE);
+        if (offsets) prefetch_line(offsets);
+        if (column) prefetch_line(column);
+        return;
+    }
+    ce_node values;
+    if (!column || !prefetch_view(column, &values)) return;
+    uint64_t size = node_size_for(values.width, values.count);
+    if (size > space->logical_size - (uint64_t)(column - space->base) || size > 64 * 1024) return;
+    for (uint64_t offset = 64; offset < size; offset += 64) prefetch_line(column + offset);
 }
 
-static bool visit_leaves(const ce_space *space, ce_ref ref, size_t column_count, size_t *first_index, unsigned depth,
-                         cluster_leaf_visitor visit, void *context, bool *stop, uint64_t *visited_bytes)
+static bool visit_leaves(const ce_space *space, ce_ref ref, size_t column_count, size_t read_column,
+                         size_t *first_index, unsigned depth, cluster_leaf_visitor visit, void *context, bool *stop,
+                         uint64_t *visited_bytes)
 {
     if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(ref, "tree too deep");
     /* Each node is read once: visitors read the tree, they never change it. */
@@ -886,16 +953,18 @@ static bool visit_leaves(const ce_space *space, ce_ref ref, size_t column_count,
     if (!check_inner(space, ref, &view)) return false;
     if (!node_charge_visit(space, ref, &view.node, visited_bytes)) return false;
     for (size_t i = 0; i < view.children && !*stop; i++) {
-        prefetch_child(space, &view, i + 2 * VISIT_PREFETCH_AHEAD, false);
-        prefetch_child(space, &view, i + VISIT_PREFETCH_AHEAD, true);
-        if (!visit_leaves(space, (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + i), column_count, first_index,
-                          depth + 1, visit, context, stop, visited_bytes))
+        prefetch_child(space, &view, i + 3 * VISIT_PREFETCH_AHEAD, read_column, PREFETCH_NODE);
+        prefetch_child(space, &view, i + 2 * VISIT_PREFETCH_AHEAD, read_column, PREFETCH_HEADERS);
+        prefetch_child(space, &view, i + VISIT_PREFETCH_AHEAD, read_column, PREFETCH_VALUES);
+        if (!visit_leaves(space, (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + i), column_count, read_column,
+                          first_index, depth + 1, visit, context, stop, visited_bytes))
             return false;
     }
     return true;
 }
 
-bool cluster_for_each_leaf(const ce_space *space, ce_ref root, cluster_leaf_visitor visit, void *context)
+bool cluster_for_each_leaf(const ce_space *space, ce_ref root, size_t read_column, cluster_leaf_visitor visit,
+                           void *context)
 {
     /* The column count is read from the first leaf's own size: visitors get
      * every slot; read_leaf checks all leaves agree. */
@@ -918,7 +987,8 @@ bool cluster_for_each_leaf(const ce_space *space, ce_ref root, cluster_leaf_visi
     size_t first_index = 0;
     bool stop = false;
     uint64_t visited_bytes = 0;
-    return visit_leaves(space, root, column_count, &first_index, 0, visit, context, &stop, &visited_bytes);
+    return visit_leaves(space, root, column_count, read_column, &first_index, 0, visit, context, &stop,
+                        &visited_bytes);
 }
 
 /* ------------------------------------------------------------------------ */

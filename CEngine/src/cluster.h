@@ -76,9 +76,14 @@ bool cluster_append_objects(ce_space *space, ce_ref *root, const cluster_schema 
 bool cluster_erase(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key);
 
 /* Reads a value; a compressed string or binary is decompressed into
- * `scratch` (see column.h), valid until the next read with it. */
+ * `scratch` (see column.h), valid until the next read with it.
+ * `leaf_hint` (NULL for none) is where a reader's last lookup in this tree
+ * ended (a leaf ref, 0 at first): when the object is in that leaf there is
+ * no descent; on return it holds the leaf that held the object. Only a
+ * version that cannot change may be read with a hint (a read transaction):
+ * a write transaction changes and frees leaves. */
 bool cluster_get(const ce_space *space, ce_ref root, const cluster_schema *schema, ce_object_key key,
-                 size_t column, ce_column_scratch *scratch, ce_value *out_value);
+                 size_t column, ce_column_scratch *scratch, ce_ref *leaf_hint, ce_value *out_value);
 
 bool cluster_set(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key, size_t column,
                  const ce_value *value);
@@ -109,9 +114,13 @@ static inline ce_object_key cluster_leaf_key(const cluster_leaf *leaf, size_t in
 }
 
 /* Calls `visit` for each leaf in key order; stops early if it sets *stop.
- * The visitor must not change the tree (each node is read once). */
+ * The visitor must not change the tree (each node is read once). The
+ * arrays of `read_column` (CLUSTER_NO_COLUMN: none), the column the visitor
+ * reads, are prefetched a few leaves ahead with the leaves themselves. */
 typedef bool (*cluster_leaf_visitor)(void *context, const cluster_leaf *leaf, bool *stop);
-bool cluster_for_each_leaf(const ce_space *space, ce_ref root, cluster_leaf_visitor visit, void *context);
+#define CLUSTER_NO_COLUMN SIZE_MAX
+bool cluster_for_each_leaf(const ce_space *space, ce_ref root, size_t read_column, cluster_leaf_visitor visit,
+                           void *context);
 
 /* The leaf at `leaf_ref` (a cluster_position's leaf), checked to hold
  * `column_count` columns; its first_index is SIZE_MAX (unknown). */

@@ -38,8 +38,8 @@
  *
  * Checks. Every read checks the shape: the top's flags and child count,
  * each part's flags, that the parts hold the same number of values, that
- * the last end equals the size of `bytes`, that no ref repeats. A read of
- * one value checks what it uses (its offsets lie in order inside `bytes`,
+ * no ref repeats; a read of many values and a change also that the last end
+ * equals the size of `bytes`. A read of one value checks what it uses (its offsets lie in order inside `bytes`,
  * a bool is 0 or 1, a null bit 0 or 1, ...). A change first checks every
  * value of a column that still has committed parts (a change copies and
  * rewrites them, so damage must be caught before it spreads); a column whose
@@ -346,7 +346,14 @@ static bool check_every_value(const ce_space *space, const column_view *view)
 
 /* Reads a column and checks its shape; `for_change`: also every value, if
  * some part is still committed. */
-static bool open_column(const ce_space *space, ce_ref ref, ce_type type, bool nullable, bool for_change,
+/* What a column is opened for: what open_column checks beyond the shape. */
+typedef enum column_purpose {
+    FOR_ONE_VALUE, /* a point read: the value's own checks suffice (the last end is not read: one cache line less) */
+    FOR_READING,   /* reads of many values: also the last end against the size of `bytes` */
+    FOR_CHANGE,    /* a change: also every value of a column with committed parts */
+} column_purpose;
+
+static bool open_column(const ce_space *space, ce_ref ref, ce_type type, bool nullable, column_purpose purpose,
                         column_view *view)
 {
     memset(view, 0, sizeof *view);
@@ -359,6 +366,14 @@ static bool open_column(const ce_space *space, ce_ref ref, ce_type type, bool nu
         if (top.flags != NODE_HAS_REFS || top.count != shape->parts)
             return corrupt(view, "its top node has flags %u and %u children, not %u and %u", top.flags, top.count,
                            NODE_HAS_REFS, shape->parts);
+        /* The parts' headers are fetched together: their misses overlap. */
+        for (unsigned part = 0; part < shape->parts; part++) {
+            ce_ref part_ref = (ce_ref)node_get(&top, part);
+            const uint8_t *bytes;
+            if (node_value_is_ref((int64_t)part_ref) && !ref_is_temporary(part_ref) && part_ref < space->logical_size &&
+                space_bytes(space, part_ref, NODE_HEADER_SIZE, &bytes))
+                prefetch_line(bytes);
+        }
         for (unsigned part = 0; part < shape->parts; part++)
             if (!read_part(space, view, part, node_get(&top, part))) return false;
     } else if (!read_part(space, view, PART_VALUES, (int64_t)ref)) {
@@ -387,13 +402,13 @@ static bool open_column(const ce_space *space, ce_ref ref, ce_type type, bool nu
         for (unsigned b = a + 1; b < shape->parts; b++)
             if (view->part_refs[a] && view->part_refs[a] == view->part_refs[b])
                 return corrupt(view, "its %s and %s are the same node", part_name(shape, a), part_name(shape, b));
-    if (shape->kind == KIND_VARIABLE) {
+    if (shape->kind == KIND_VARIABLE && purpose != FOR_ONE_VALUE) {
         size_t last_end = 0;
         if (view->count > 0 && !end_at(view, view->count - 1, &last_end)) return false;
         if (last_end != view->parts[PART_BYTES].count)
             return corrupt(view, "its values end at %zu but it holds %u bytes", last_end, view->parts[PART_BYTES].count);
     }
-    if (for_change && committed) return check_every_value(space, view);
+    if (purpose == FOR_CHANGE && committed) return check_every_value(space, view);
     return true;
 }
 
@@ -607,7 +622,7 @@ static bool out_of_bounds(const column_view *view, size_t index)
 bool column_size(const ce_space *space, ce_ref column, ce_type type, bool nullable, size_t *out_count)
 {
     column_view view;
-    if (!open_column(space, column, type, nullable, false, &view)) return false;
+    if (!open_column(space, column, type, nullable, FOR_READING, &view)) return false;
     *out_count = view.count;
     return true;
 }
@@ -649,55 +664,54 @@ bool column_get(const ce_space *space, ce_ref column, ce_type type, bool nullabl
                 ce_column_scratch *scratch, ce_value *out_value)
 {
     column_view view;
-    if (!open_column(space, column, type, nullable, false, &view)) return false;
+    if (!open_column(space, column, type, nullable, FOR_ONE_VALUE, &view)) return false;
     return view_get(space, &view, index, scratch, out_value);
 }
 
 /* The value at `index` of a column already opened (and checked). */
-static bool view_get(const ce_space *space, const column_view *opened, size_t index, ce_column_scratch *scratch,
+static bool view_get(const ce_space *space, const column_view *view, size_t index, ce_column_scratch *scratch,
                      ce_value *out_value)
 {
-    const column_view view = *opened;
-    ce_type type = view.shape.type;
-    if (view.shape.kind == KIND_VARIABLE && !scratch)
+    ce_type type = view->shape.type;
+    if (view->shape.kind == KIND_VARIABLE && !scratch)
         return ce_fail(CE_ERR_INVALID_ARGUMENT, "internal error: reading a %s column needs a scratch buffer",
                        ce_type_name(type));
-    if (index >= view.count) return out_of_bounds(&view, index);
+    if (index >= view->count) return out_of_bounds(view, index);
     memset(out_value, 0, sizeof *out_value);
     bool is_null;
-    if (!check_null_bit(&view, index, &is_null)) return false;
+    if (!check_null_bit(view, index, &is_null)) return false;
     if (is_null) {
         out_value->type = CE_TYPE_NULL;
         return true;
     }
-    switch (view.shape.kind) {
+    switch (view->shape.kind) {
     case KIND_INTEGER: {
-        int64_t stored = node_get(&view.parts[PART_VALUES], index);
-        if (!check_integer(&view, index, stored)) return false;
+        int64_t stored = node_get(&view->parts[PART_VALUES], index);
+        if (!check_integer(view, index, stored)) return false;
         decode_integer(type, stored, out_value);
         return true;
     }
     case KIND_TIMESTAMP: {
-        int64_t seconds = node_get(&view.parts[PART_VALUES], index);
-        int64_t nanoseconds = node_get(&view.parts[PART_NANOSECONDS], index);
+        int64_t seconds = node_get(&view->parts[PART_VALUES], index);
+        int64_t nanoseconds = node_get(&view->parts[PART_NANOSECONDS], index);
         ce_timestamp timestamp = {seconds, nanoseconds < INT32_MIN || nanoseconds > INT32_MAX ? INT32_MAX : (int32_t)nanoseconds};
-        if (!check_timestamp(&view, index, timestamp)) return false;
+        if (!check_timestamp(view, index, timestamp)) return false;
         out_value->type = type;
         out_value->timestamp = timestamp;
         return true;
     }
     case KIND_FIXED:
-        decode_fixed(type, view.parts[PART_VALUES].payload + index * view.shape.element_size, out_value);
+        decode_fixed(type, view->parts[PART_VALUES].payload + index * view->shape.element_size, out_value);
         return true;
     case KIND_OWNED_REFS: {
-        int64_t element = node_get(&view.parts[PART_VALUES], index);
-        if (!check_owned_ref(&view, index, element)) return false;
+        int64_t element = node_get(&view->parts[PART_VALUES], index);
+        if (!check_owned_ref(view, index, element)) return false;
         *out_value = (ce_value){.type = CE_TYPE_INT, .integer = element};
         return true;
     }
     case KIND_VARIABLE: break;
     }
-    return get_variable(space, &view, index, scratch, out_value);
+    return get_variable(space, view, index, scratch, out_value);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1001,7 +1015,7 @@ static bool set_variable(ce_space *space, ce_ref *column, column_view *view, siz
 bool column_set(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index, const ce_value *value)
 {
     column_view view;
-    if (!open_column(space, *column, type, nullable, true, &view)) return false;
+    if (!open_column(space, *column, type, nullable, FOR_CHANGE, &view)) return false;
     if (!check_value(&view.shape, value)) return false;
     if (index >= view.count) return out_of_bounds(&view, index);
     bool is_null = value->type == CE_TYPE_NULL;
@@ -1030,7 +1044,7 @@ bool column_set(ce_space *space, ce_ref *column, ce_type type, bool nullable, si
 bool column_insert_default(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index)
 {
     column_view view;
-    if (!open_column(space, *column, type, nullable, true, &view)) return false;
+    if (!open_column(space, *column, type, nullable, FOR_CHANGE, &view)) return false;
     if (index > view.count) return out_of_bounds(&view, index);
     if (view.count >= COLUMN_MAX_COUNT)
         return ce_fail(CE_ERR_INVALID_ARGUMENT, "a column array holds at most %u values", COLUMN_MAX_COUNT);
@@ -1064,7 +1078,7 @@ bool column_insert_default(ce_space *space, ce_ref *column, ce_type type, bool n
 bool column_insert(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index, const ce_value *value)
 {
     column_view view;
-    if (!open_column(space, *column, type, nullable, true, &view)) return false;
+    if (!open_column(space, *column, type, nullable, FOR_CHANGE, &view)) return false;
     if (!check_value(&view.shape, value)) return false;
     if (index > view.count) return out_of_bounds(&view, index);
     if (view.count >= COLUMN_MAX_COUNT)
@@ -1112,7 +1126,7 @@ bool column_insert(ce_space *space, ce_ref *column, ce_type type, bool nullable,
 bool column_erase(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index)
 {
     column_view view;
-    if (!open_column(space, *column, type, nullable, true, &view)) return false;
+    if (!open_column(space, *column, type, nullable, FOR_CHANGE, &view)) return false;
     if (index >= view.count) return out_of_bounds(&view, index);
     bool ok = true;
     switch (view.shape.kind) {
@@ -1180,7 +1194,7 @@ static bool split_variable(ce_space *space, ce_ref *column, column_view *view, s
 bool column_split(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t from, ce_ref *out_right)
 {
     column_view view;
-    if (!open_column(space, *column, type, nullable, true, &view)) return false;
+    if (!open_column(space, *column, type, nullable, FOR_CHANGE, &view)) return false;
     if (from > view.count) return out_of_bounds(&view, from);
     ce_ref right_parts[PART_MAX] = {0};
     bool ok = true;
@@ -1206,7 +1220,7 @@ bool column_numbers_view(const ce_space *space, ce_ref column, ce_type type, boo
     if (type != CE_TYPE_INT && type != CE_TYPE_BOOL && type != CE_TYPE_FLOAT && type != CE_TYPE_DOUBLE)
         return ce_fail(CE_ERR_INVALID_ARGUMENT, "a %s column has no packed numbers", ce_type_name(type));
     column_view view;
-    if (!open_column(space, column, type, nullable, false, &view)) return false;
+    if (!open_column(space, column, type, nullable, FOR_READING, &view)) return false;
     out->values = view.parts[PART_VALUES];
     out->has_nulls = view.shape.null_part != PART_MAX;
     if (out->has_nulls) out->nulls = view.parts[view.shape.null_part];
@@ -1245,7 +1259,7 @@ bool column_scan_open(const ce_space *space, ce_ref column, ce_type type, bool n
         /* Anything else: open_column says what is wrong. */
     }
     column_view view;
-    if (!open_column(space, column, type, nullable, false, &view)) return false;
+    if (!open_column(space, column, type, nullable, FOR_READING, &view)) return false;
     memset(out, 0, sizeof *out);
     out->type = type;
     out->nullable = nullable;

@@ -36,6 +36,9 @@ typedef struct copier {
     uint64_t done, total, next_report;
     ce_ref *seen; /* open-addressing set of the refs copied so far */
     size_t seen_count, seen_capacity;
+    /* The caller's transaction (ce_txn_write_copy): pointers it handed out
+     * may point into the pages read, so none may leave the cache. */
+    bool borrowed;
 } copier;
 
 void ce_copy_options_init(ce_copy_options *options) { memset(options, 0, sizeof *options); }
@@ -81,7 +84,7 @@ static void report(copier *c)
      * copied out): the pages read so far may leave an encrypted file's
      * cache, so that a copy of a file larger than the cache stays within
      * it. */
-    db_txn_release_pages(c->txn);
+    if (!c->borrowed) db_txn_release_pages(c->txn);
     if (c->options && c->options->progress)
         c->options->progress(c->options->progress_context, c->done < c->total ? c->done : c->total, c->total);
 }
@@ -104,7 +107,9 @@ static bool copy_node(copier *c, ce_ref ref, unsigned depth, ce_ref *out_ref)
     if (depth > MAX_COPY_DEPTH)
         return ce_fail(CE_ERR_CORRUPT, "invalid database: tree deeper than %d at offset %llu", MAX_COPY_DEPTH,
                        (unsigned long long)ref);
-    if (ref_is_temporary(ref))
+    /* A write transaction's own nodes are in memory under temporary refs;
+     * in a committed version such a ref is damage. */
+    if (ref_is_temporary(ref) && !ce_txn_is_write(c->txn))
         return ce_fail(CE_ERR_CORRUPT, "invalid database: a committed node holds a bad ref (%llx)",
                        (unsigned long long)ref);
     ce_node node;
@@ -147,24 +152,32 @@ static bool copy_node(copier *c, ce_ref ref, unsigned depth, ce_ref *out_ref)
     return ok;
 }
 
-bool compact_copy_version(ce_txn *txn, db_file_writer *writer, const ce_copy_options *options)
+static bool copy_version(ce_txn *txn, bool borrowed, db_file_writer *writer, const ce_copy_options *options)
 {
     db_space_usage usage;
     if (!db_txn_space_usage(txn, &usage)) return false;
     copier c = {.space = db_txn_space(txn), .txn = txn, .writer = writer, .options = options,
-                .total = usage.data_bytes, .next_report = PROGRESS_INTERVAL};
+                .total = usage.data_bytes, .next_report = PROGRESS_INTERVAL, .borrowed = borrowed};
     ce_ref root = 0, history = 0;
+    /* A write transaction's changes are the version it will commit. */
+    uint64_t version = ce_txn_version(txn) + (ce_txn_is_write(txn) ? 1 : 0);
     bool ok = (!db_txn_root(txn) || copy_node(&c, db_txn_root(txn), 0, &root)) &&
               (!db_txn_history(txn) || copy_node(&c, db_txn_history(txn), 0, &history)) &&
-              db_file_writer_finish(writer, ce_txn_version(txn), root, history);
+              db_file_writer_finish(writer, version, root, history);
     free(c.seen);
     if (ok && options && options->progress) options->progress(options->progress_context, c.total, c.total);
     return ok;
 }
 
-bool ce_db_write_copy(ce_db *db, const char *path, const ce_copy_options *options)
+bool compact_copy_version(ce_txn *txn, db_file_writer *writer, const ce_copy_options *options)
 {
-    if (!db || !path) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_write_copy: db and path are required");
+    return copy_version(txn, false, writer, options);
+}
+
+/* ce_db_write_copy (given == NULL: a read transaction of its own) and
+ * ce_txn_write_copy (the caller's transaction `given`). */
+static bool write_copy(ce_db *db, ce_txn *given, const char *path, const ce_copy_options *options)
+{
     db_copy_encryption encryption = {NULL, false};
     if (options && options->encryption_key) {
         if (options->encryption_key_size != CRYPT_KEY_SIZE)
@@ -185,20 +198,33 @@ bool ce_db_write_copy(ce_db *db, const char *path, const ce_copy_options *option
     char *temporary = malloc(length);
     if (!temporary) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
     db_file_writer *writer = NULL;
-    ce_txn *txn = NULL;
-    bool ok = ce_txn_begin_read(db, &txn);
+    ce_txn *txn = given;
+    /* What a write transaction buffered goes into its trees first. */
+    bool ok = given ? (!ce_txn_is_write(given) || db_txn_flush_layer(given)) : ce_txn_begin_read(db, &txn);
     for (int attempt = 0; ok && !writer; attempt++) {
         snprintf(temporary, length, "%s.writecopy-%ld-%u", path, (long)getpid(), atomic_fetch_add(&copy_counter, 1));
         ok = db_file_writer_create(db, temporary, false, &encryption, &writer);
         /* A name left behind by an earlier process of the same pid: next. */
         if (!ok && ce_last_error_code() == CE_ERR_FILE_EXISTS && attempt < 100) ok = true;
     }
-    ok = ok && compact_copy_version(txn, writer, options);
-    if (txn) ce_txn_end(txn);
+    ok = ok && copy_version(txn, given != NULL, writer, options);
+    if (txn && !given) ce_txn_end(txn);
     ok = ok && db_file_writer_install(writer, path);
     if (!ok) db_file_writer_discard(writer);
     free(temporary);
     return ok;
+}
+
+bool ce_db_write_copy(ce_db *db, const char *path, const ce_copy_options *options)
+{
+    if (!db || !path) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_write_copy: db and path are required");
+    return write_copy(db, NULL, path, options);
+}
+
+bool ce_txn_write_copy(ce_txn *txn, const char *path, const ce_copy_options *options)
+{
+    if (!txn || !path) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_write_copy: txn and path are required");
+    return write_copy(db_txn_db(txn), txn, path, options);
 }
 
 bool ce_db_compact(ce_db *db, const ce_copy_options *options)

@@ -892,6 +892,14 @@ static bool open_lock_file(ce_db *db)
         if (db->lock_fd < 0) return ce_fail_errno(errno, "open lock file", db->lock_path);
         bool busy;
         if (os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, true, false, &busy, db->lock_path)) {
+            /* Deleted since it was opened (ce_db_delete_files, the last close
+             * of an in-memory database): a handle that initialized it would
+             * be alone with it. Start again with the file at the path. */
+            struct stat status;
+            if (ce_os->fstat(db->lock_fd, &status) == 0 && status.st_nlink == 0) {
+                close_lock_file(db);
+                continue;
+            }
             if (!open_data_file(db) || !initialize_as_first(db)) {
                 /* Leave no lock file beside a file we could not open. A
                  * process waiting on this one finds it not ready and
@@ -1015,6 +1023,59 @@ bool ce_db_close(ce_db *db)
 }
 
 const char *ce_db_path(const ce_db *db) { return db->path; }
+
+/* Removes `path` if it exists; whether it did, or false with the error. */
+static bool remove_if_exists(const char *path, bool *out_removed)
+{
+    *out_removed = false;
+    if (ce_os->unlink(path) == 0) {
+        *out_removed = true;
+        return true;
+    }
+    if (errno == ENOENT) return true;
+    return ce_fail_errno(errno, "unlink", path);
+}
+
+bool ce_db_delete_files(const char *path, bool *out_deleted)
+{
+    if (!path) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_delete_files: path is required");
+    if (out_deleted) *out_deleted = false;
+    size_t length = strlen(path) + 16;
+    char *lock_path = malloc(length), *compact_path = malloc(length);
+    if (!lock_path || !compact_path) {
+        free(lock_path);
+        free(compact_path);
+        return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    snprintf(lock_path, length, "%s.lock", path);
+    snprintf(compact_path, length, "%s.compact", path);
+    bool ok = true;
+    int lock_fd = ce_os->open(lock_path, O_RDWR | O_CLOEXEC, 0);
+    if (lock_fd < 0 && errno != ENOENT) ok = ce_fail_errno(errno, "open lock file", lock_path);
+    if (ok && lock_fd >= 0) {
+        /* Every handle holds byte 0 of the lock file shared while it is
+         * open: holding it exclusively proves that none is, in any process. */
+        bool busy;
+        if (!os_lock_range(lock_fd, INIT_LOCK_BYTE, 1, true, false, &busy, lock_path)) {
+            ok = busy ? ce_fail(CE_ERR_ALREADY_OPEN, "Cannot delete files of an open Realm: '%s' is still in use.", path)
+                      : false;
+        } else if (ce_os->ftruncate(lock_fd, 0) != 0) {
+            /* Emptied first: a handle that opened the lock file before it is
+             * unlinked finds it uninitialized and starts again with a new
+             * one, instead of attaching to the deleted one. */
+            ok = ce_fail_errno(errno, "truncate", lock_path);
+        }
+    }
+    bool removed = false, ignored;
+    if (ok) ok = remove_if_exists(path, &removed);
+    if (ok) ok = remove_if_exists(compact_path, &ignored);
+    if (ok && lock_fd >= 0) ok = remove_if_exists(lock_path, &ignored);
+    if (lock_fd >= 0) ce_os->close(lock_fd); /* releases the lock */
+    if (ok && out_deleted) *out_deleted = removed;
+    free(lock_path);
+    free(compact_path);
+    return ok;
+}
 
 bool ce_db_latest_version(ce_db *db, uint64_t *out_version)
 {
@@ -1230,6 +1291,14 @@ bool ce_txn_is_write(const ce_txn *txn) { return txn && txn->write; }
 uint64_t ce_txn_version(const ce_txn *txn) { return txn ? txn->info.version : 0; }
 
 ce_space *db_txn_space(ce_txn *txn) { return &txn->space; }
+
+ce_db *db_txn_db(const ce_txn *txn) { return txn->db; }
+
+bool db_txn_flush_layer(ce_txn *txn)
+{
+    if (!txn->write) return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "only a write transaction buffers changes");
+    return !txn->before_commit || txn->before_commit(txn, txn->layer_state);
+}
 ce_ref db_txn_root(const ce_txn *txn) { return txn->user_root; }
 ce_ref db_txn_history(const ce_txn *txn) { return txn->history_ref; }
 

@@ -45,6 +45,14 @@ uint64_t db_txn_stamp(const ce_txn *txn);
  * with the layer state. */
 void db_txn_set_before_commit(ce_txn *txn, bool (*before_commit)(ce_txn *txn, void *state));
 
+/* The database of a transaction. */
+ce_db *db_txn_db(const ce_txn *txn);
+
+/* Write transactions: runs the before-commit call now (the table layer puts
+ * the objects it buffered into its trees), so that the transaction's trees
+ * hold every change, as a copy of it must. The transaction goes on. */
+bool db_txn_flush_layer(ce_txn *txn);
+
 /* Fails with CE_ERR_WRONG_TRANSACTION_STATE unless txn is a write transaction. */
 bool db_txn_require_write(const ce_txn *txn);
 

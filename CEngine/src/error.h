@@ -13,8 +13,11 @@
 
 #if defined(__GNUC__)
 #define CE_PRINTF(a, b) __attribute__((format(printf, a, b)))
+/* An error path kept out of line, so the hot path around it stays lean. */
+#define CE_COLD __attribute__((noinline, cold))
 #else
 #define CE_PRINTF(a, b)
+#define CE_COLD
 #endif
 
 /* Sets the thread's last error and returns false, so that a failure reads

@@ -57,25 +57,14 @@
 /* --- searches ---
  *
  * Pair i of a node is elements 2i (key) and 2i + 1 (value); separator nodes
- * have the same layout. The searches run per element width so that each
- * probe is one load, not a call through node_get's switch. */
+ * have the same layout. A search by key is the node layer's (stride 2); a
+ * search by pair runs here, per element width so that each probe is one
+ * load, not a call through node_get's switch. */
 
 /* A packed element plus the node's base (see NODE_BASED in node.h). */
 #define INDEX_FULL(probe) ((int64_t)((uint64_t)base + (uint64_t)(int64_t)(probe)))
 
 #define INDEX_DEFINE_SEARCHES(name, type)                                                                  \
-    static size_t search_key_##name(const uint8_t *payload, int64_t base, size_t low, size_t high,       \
-                                    int64_t key)                                                       \
-    {                                                                                                      \
-        while (low < high) {                                                                               \
-            size_t middle = low + (high - low) / 2;                                                        \
-            type probe;                                                                                    \
-            memcpy(&probe, payload + 2 * middle * sizeof(type), sizeof(type));                             \
-            if (INDEX_FULL(probe) < key) low = middle + 1;                                                    \
-            else high = middle;                                                                            \
-        }                                                                                                  \
-        return low;                                                                                        \
-    }                                                                                                      \
     static size_t search_pair_##name(const uint8_t *payload, int64_t base, size_t low, size_t high,      \
                                      int64_t key,                                                      \
                                      int64_t value, bool after_equal)                                      \
@@ -104,19 +93,7 @@ INDEX_DEFINE_SEARCHES(64, int64_t)
 /* The first pair in [low, high) whose key is at least `key` (high if none). */
 static size_t search_key(const ce_node *node, size_t low, size_t high, int64_t key)
 {
-    switch (node->width) {
-    case 8: return search_key_8(node->payload, node->base, low, high, key);
-    case 16: return search_key_16(node->payload, node->base, low, high, key);
-    case 32: return search_key_32(node->payload, node->base, low, high, key);
-    case 64: return search_key_64(node->payload, node->base, low, high, key);
-    default: /* widths 0 to 4: keys 0 to 15, small nodes */
-        while (low < high) {
-            size_t middle = low + (high - low) / 2;
-            if (node_get(node, 2 * middle) < key) low = middle + 1;
-            else high = middle;
-        }
-        return low;
-    }
+    return node_lower_bound(node, 2, low, high, key);
 }
 
 /* The first pair in [low, high) that is at least (key, value), or above it
@@ -250,55 +227,6 @@ bool index_create(ce_space *space, ce_ref *out_root) { return node_create(space,
  * distance inside the node, so unordered (damaged) keys still end in
  * bounded time inside the node. */
 
-#define INDEX_DEFINE_NEAR_SEARCH(name, type)                                                               \
-    static size_t search_key_near_##name(const uint8_t *payload, int64_t base, size_t pairs, int64_t key, \
-                                         size_t guess)                                                 \
-    {                                                                                                      \
-        size_t low, high;                                                                                  \
-        type probe;                                                                                        \
-        memcpy(&probe, payload + 2 * guess * sizeof(type), sizeof(type));                                  \
-        if (INDEX_FULL(probe) < key) {                                                                        \
-            size_t bound = 1;                                                                              \
-            for (;;) {                                                                                     \
-                if (bound >= pairs - guess) break;                                                         \
-                memcpy(&probe, payload + 2 * (guess + bound) * sizeof(type), sizeof(type));                \
-                if (INDEX_FULL(probe) >= key) break;                                                          \
-                bound *= 2;                                                                                \
-            }                                                                                              \
-            low = guess + bound / 2 + 1;                                                                   \
-            high = bound >= pairs - guess ? pairs : guess + bound;                                         \
-        } else {                                                                                           \
-            size_t bound = 1;                                                                              \
-            for (;;) {                                                                                     \
-                if (bound > guess) break;                                                                  \
-                memcpy(&probe, payload + 2 * (guess - bound) * sizeof(type), sizeof(type));                \
-                if (INDEX_FULL(probe) < key) break;                                                           \
-                bound *= 2;                                                                                \
-            }                                                                                              \
-            low = bound > guess ? 0 : guess - bound + 1;                                                   \
-            high = guess - bound / 2;                                                                      \
-        }                                                                                                  \
-        return search_key_##name(payload, base, low, high, key);                                                 \
-    }
-
-INDEX_DEFINE_NEAR_SEARCH(8, int8_t)
-INDEX_DEFINE_NEAR_SEARCH(16, int16_t)
-INDEX_DEFINE_NEAR_SEARCH(32, int32_t)
-INDEX_DEFINE_NEAR_SEARCH(64, int64_t)
-
-/* Where `key` would lie among `pairs` pairs whose keys span [lower, upper],
- * by linear interpolation (a guess in [0, pairs - 1]; pairs > 0). */
-static size_t interpolate(int64_t key, int64_t lower, int64_t upper, size_t pairs)
-{
-    if (key <= lower || upper <= lower) return 0;
-    if (key >= upper) return pairs - 1;
-    /* In doubles: upper - lower may not fit in an int64. */
-    double fraction = ((double)key - (double)lower) / ((double)upper - (double)lower);
-    double position = fraction * (double)pairs + 0.5;
-    if (!(position < (double)pairs)) return pairs - 1; /* also catches rounding to 1.0 */
-    return (size_t)position;
-}
-
 /* The bounds of the keys of a node as the parent's separators state them. */
 typedef struct key_bounds {
     bool has_lower, has_upper;
@@ -313,13 +241,7 @@ static size_t search_key_guided(const ce_node *node, size_t pairs, int64_t key, 
     if (node->width < 8) return search_key(node, 0, pairs, key);
     int64_t lower = bounds->has_lower ? bounds->lower : node_get(node, 0);
     int64_t upper = bounds->has_upper ? bounds->upper : node_get(node, 2 * pairs - 2);
-    size_t guess = interpolate(key, lower, upper, pairs);
-    switch (node->width) {
-    case 8: return search_key_near_8(node->payload, node->base, pairs, key, guess);
-    case 16: return search_key_near_16(node->payload, node->base, pairs, key, guess);
-    case 32: return search_key_near_32(node->payload, node->base, pairs, key, guess);
-    default: return search_key_near_64(node->payload, node->base, pairs, key, guess);
-    }
+    return node_lower_bound_near(node, 2, pairs, key, node_guess_position(key, lower, upper, pairs));
 }
 
 bool index_find_first(const ce_space *space, ce_ref root, int64_t key, int64_t *out_value, bool *out_found)

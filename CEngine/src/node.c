@@ -73,6 +73,101 @@ static int64_t get_element(const uint8_t *payload, uint8_t width, size_t index)
     return node_get(&view, index);
 }
 
+/* --- searching ascending elements --- */
+
+/* A packed element plus the node's base (unsigned: a damaged base wraps). */
+#define NODE_FULL(probe) ((int64_t)((uint64_t)base + (uint64_t)(int64_t)(probe)))
+
+#define NODE_DEFINE_SEARCHES(name, type)                                                                         \
+    static size_t lower_bound_##name(const uint8_t *payload, int64_t base, size_t stride, size_t low, size_t high, \
+                                     int64_t key)                                                                \
+    {                                                                                                            \
+        while (low < high) {                                                                                     \
+            size_t middle = low + (high - low) / 2;                                                              \
+            type probe;                                                                                          \
+            memcpy(&probe, payload + stride * middle * sizeof(type), sizeof(type));                              \
+            if (NODE_FULL(probe) < key) low = middle + 1;                                                        \
+            else high = middle;                                                                                  \
+        }                                                                                                        \
+        return low;                                                                                              \
+    }                                                                                                            \
+    /* Gallops from `guess` to a range that holds the answer, then searches it. */                               \
+    static size_t lower_bound_near_##name(const uint8_t *payload, int64_t base, size_t stride, size_t items,     \
+                                          int64_t key, size_t guess)                                             \
+    {                                                                                                            \
+        size_t low, high, step = 1;                                                                              \
+        type probe;                                                                                              \
+        memcpy(&probe, payload + stride * guess * sizeof(type), sizeof(type));                                   \
+        if (NODE_FULL(probe) < key) {                                                                            \
+            while (step < items - guess) {                                                                       \
+                memcpy(&probe, payload + stride * (guess + step) * sizeof(type), sizeof(type));                  \
+                if (NODE_FULL(probe) >= key) break;                                                              \
+                step *= 2;                                                                                       \
+            }                                                                                                    \
+            low = guess + step / 2 + 1;                                                                          \
+            high = step >= items - guess ? items : guess + step;                                                 \
+        } else {                                                                                                 \
+            while (step <= guess) {                                                                              \
+                memcpy(&probe, payload + stride * (guess - step) * sizeof(type), sizeof(type));                  \
+                if (NODE_FULL(probe) < key) break;                                                               \
+                step *= 2;                                                                                       \
+            }                                                                                                    \
+            low = step > guess ? 0 : guess - step + 1;                                                           \
+            high = guess - step / 2;                                                                             \
+        }                                                                                                        \
+        return lower_bound_##name(payload, base, stride, low, high, key);                                        \
+    }
+
+NODE_DEFINE_SEARCHES(8, int8_t)
+NODE_DEFINE_SEARCHES(16, int16_t)
+NODE_DEFINE_SEARCHES(32, int32_t)
+NODE_DEFINE_SEARCHES(64, int64_t)
+
+size_t node_lower_bound(const ce_node *node, size_t stride, size_t low, size_t high, int64_t key)
+{
+    const uint8_t *payload = node->payload;
+    int64_t base = node->base;
+    switch (node->width) {
+    case 8: return lower_bound_8(payload, base, stride, low, high, key);
+    case 16: return lower_bound_16(payload, base, stride, low, high, key);
+    case 32: return lower_bound_32(payload, base, stride, low, high, key);
+    case 64: return lower_bound_64(payload, base, stride, low, high, key);
+    default: /* widths 0 to 4: small values, through node_get */
+        while (low < high) {
+            size_t middle = low + (high - low) / 2;
+            if (node_get(node, stride * middle) < key) low = middle + 1;
+            else high = middle;
+        }
+        return low;
+    }
+}
+
+size_t node_lower_bound_near(const ce_node *node, size_t stride, size_t items, int64_t key, size_t guess)
+{
+    const uint8_t *payload = node->payload;
+    int64_t base = node->base;
+    if (items == 0) return 0;
+    if (guess >= items) guess = items - 1;
+    switch (node->width) {
+    case 8: return lower_bound_near_8(payload, base, stride, items, key, guess);
+    case 16: return lower_bound_near_16(payload, base, stride, items, key, guess);
+    case 32: return lower_bound_near_32(payload, base, stride, items, key, guess);
+    case 64: return lower_bound_near_64(payload, base, stride, items, key, guess);
+    default: return node_lower_bound(node, stride, 0, items, key);
+    }
+}
+
+size_t node_guess_position(int64_t key, int64_t lower, int64_t upper, size_t items)
+{
+    if (key <= lower || upper <= lower) return 0;
+    if (key >= upper) return items - 1;
+    /* In doubles: upper - lower may not fit in an int64. */
+    double fraction = ((double)key - (double)lower) / ((double)upper - (double)lower);
+    double position = fraction * (double)(items - 1) + 0.5;
+    if (!(position < (double)items)) return items - 1; /* also catches rounding up */
+    return (size_t)position;
+}
+
 uint8_t node_width_for(int64_t value)
 {
     if (value == 0) return 0;
@@ -87,6 +182,19 @@ uint8_t node_width_for(int64_t value)
     return 64;
 }
 
+/* The errors of node_read, out of its way: the common path then keeps its
+ * few values in registers. */
+static CE_COLD bool invalid_node_header(ce_ref ref)
+{
+    return ce_fail(CE_ERR_CORRUPT, "invalid database: invalid node header at offset %llu", (unsigned long long)ref);
+}
+
+static CE_COLD bool node_past_end(ce_ref ref, uint32_t count)
+{
+    return ce_fail(CE_ERR_CORRUPT, "invalid database: node at offset %llu (%u elements) extends past the end of the file",
+                   (unsigned long long)ref, count);
+}
+
 bool node_read(const ce_space *space, ce_ref ref, ce_node *out_node)
 {
     const uint8_t *bytes;
@@ -94,23 +202,20 @@ bool node_read(const ce_space *space, ce_ref ref, ce_node *out_node)
     uint8_t flags = bytes[0], code = bytes[1];
     uint32_t count;
     memcpy(&count, bytes + 4, 4);
-    if ((flags & ~NODE_FLAGS_ALL) != 0 || code > 7 || bytes[2] != NODE_MARKER_0 || bytes[3] != NODE_MARKER_1 ||
-        count > NODE_MAX_COUNT || ((flags & NODE_BYTES) && (code != 4 || (flags & NODE_HAS_REFS))))
-        return ce_fail(CE_ERR_CORRUPT, "invalid database: invalid node header at offset %llu",
-                       (unsigned long long)ref);
-    uint8_t width = width_of_code[code];
     bool based = (flags & NODE_BASED) != 0;
-    if (based && (ref_is_temporary(ref) || (flags & (NODE_HAS_REFS | NODE_BYTES))))
-        return ce_fail(CE_ERR_CORRUPT, "invalid database: invalid node header at offset %llu", (unsigned long long)ref);
+    if ((flags & ~NODE_FLAGS_ALL) != 0 || code > 7 || bytes[2] != NODE_MARKER_0 || bytes[3] != NODE_MARKER_1 ||
+        count > NODE_MAX_COUNT || ((flags & NODE_BYTES) && (code != 4 || (flags & NODE_HAS_REFS))) ||
+        (based && (ref_is_temporary(ref) || (flags & (NODE_HAS_REFS | NODE_BYTES)))))
+        return invalid_node_header(ref);
+    uint8_t width = width_of_code[code];
     if (!ref_is_temporary(ref)) {
         /* (The header's read checked ref <= logical_size.) */
         uint64_t size = node_size_for(width, count) + (based ? NODE_BASE_SIZE : 0);
-        if (size > space->logical_size - ref)
-            return ce_fail(CE_ERR_CORRUPT,
-                           "invalid database: node at offset %llu (%u elements) extends past the end of the file",
-                           (unsigned long long)ref, count);
-        /* An encrypted file's page may fail here: its error stands. */
-        if (!space_bytes(space, ref, (size_t)size, &bytes)) return false;
+        if (size > space->logical_size - ref) return node_past_end(ref, count);
+        /* An encrypted file's read barrier covers the whole node (its page
+         * may fail here: that error stands); a plain file's mapping holds
+         * every byte the bounds check let through. */
+        if (space->cipher_pager && !space_bytes(space, ref, (size_t)size, &bytes)) return false;
     }
     out_node->base = 0;
     out_node->based = based;

@@ -129,6 +129,45 @@ static inline int64_t node_get(const ce_node *node, size_t index)
 /* The smallest width that holds `value`. */
 uint8_t node_width_for(int64_t value);
 
+/* A hint to fetch the cache line at `bytes`. GCC deletes a loop whose body
+ * is __builtin_prefetch alone (it counts the call as free of effects), so on
+ * x86-64 and AArch64 the instruction is written out; it never faults, and
+ * every address given must lie inside the version (a node node_read checked,
+ * or a ref checked against the version's size). */
+static inline void prefetch_line(const uint8_t *bytes)
+{
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    __asm__ volatile("prefetcht0 %0" : : "m"(*(const volatile uint8_t *)bytes));
+#elif defined(__GNUC__) && defined(__aarch64__)
+    __asm__ volatile("prfm pldl1keep, %0" : : "Q"(*(const volatile uint8_t *)bytes));
+#else
+    __builtin_prefetch(bytes);
+#endif
+}
+
+/* --- searching ascending elements ---
+ *
+ * Item i of a search is element i * stride: stride 1 searches a sorted
+ * node, stride 2 the keys of a node of (key, value) pairs. The searches run
+ * per element width, so each probe is one load rather than a trip through
+ * node_get's switch. Unordered (damaged) elements give some position in
+ * range, in bounded time. */
+
+/* The first item in [low, high) that is at least `key` (high if none), by
+ * binary search. */
+size_t node_lower_bound(const ce_node *node, size_t stride, size_t low, size_t high, int64_t key);
+
+/* The same over [0, items), starting from `guess` (< items): galloping
+ * 1, 2, 4, ... items away, then a binary search inside the last step. A good
+ * guess (node_guess_position) costs one or two probes on one cache line
+ * instead of eight spread over the node. */
+size_t node_lower_bound_near(const ce_node *node, size_t stride, size_t items, int64_t key, size_t guess);
+
+/* Where `key` would lie among `items` (> 0) items whose values span
+ * [lower, upper], by linear interpolation: a guess in [0, items - 1]. Keys
+ * from a counter (object keys, auto-incremented ids) land on their item. */
+size_t node_guess_position(int64_t key, int64_t lower, int64_t upper, size_t items);
+
 /* --- creating and changing (write transactions) --- */
 
 /* A new dirty node of `count` elements, each `fill`. */

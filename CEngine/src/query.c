@@ -3883,20 +3883,6 @@ static bool act_on_leaf(scan_state *s, const cluster_leaf *leaf, const mask *mat
 #define PIPELINE_DEPTH 8
 #define PREFETCH_AHEAD 4
 
-/* A hint to fetch the cache line at `bytes`. GCC deletes a loop whose body
- * is __builtin_prefetch alone (it counts the call as free of effects), so on
- * x86-64 and AArch64 the instruction is written out; it never faults, and
- * every address given here lies inside a node that node_read checked. */
-static inline void prefetch_line(const uint8_t *bytes)
-{
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-    __asm__ volatile("prefetcht0 %0" : : "m"(*(const volatile uint8_t *)bytes));
-#elif defined(__GNUC__) && defined(__aarch64__)
-    __asm__ volatile("prfm pldl1keep, %0" : : "Q"(*(const volatile uint8_t *)bytes));
-#else
-    __builtin_prefetch(bytes);
-#endif
-}
 
 /* One prefetch per 64-byte line: fetching a line does not bring its
  * neighbour on every processor (measured on AMD EPYC: a prefetch per 128
@@ -3919,7 +3905,7 @@ static void prefetch_headers(const evaluation *e, const cluster_leaf *leaf)
         const uint8_t *bytes;
         ce_ref ref = cluster_leaf_column(leaf, column);
         if (node_value_is_ref((int64_t)ref) && space_bytes(e->space, ref, NODE_HEADER_SIZE, &bytes))
-            __builtin_prefetch(bytes);
+            prefetch_line(bytes);
     }
 }
 
@@ -3999,7 +3985,7 @@ static bool scan_all_leaves(scan_state *s)
     }
     q->scan = s;
     q->slots = slots;
-    bool ok = cluster_for_each_leaf(s->e->space, s->e->root, queue_leaf, q);
+    bool ok = cluster_for_each_leaf(s->e->space, s->e->root, CLUSTER_NO_COLUMN, queue_leaf, q);
     for (size_t i = q->count > PREFETCH_AHEAD ? q->count - PREFETCH_AHEAD : 0; ok && i < q->count; i++)
         prepare_leaf(q, (q->first + i) % PIPELINE_DEPTH);
     while (ok && !q->stopped && q->count > 0) ok = evaluate_oldest(q, &q->stopped);

@@ -40,7 +40,7 @@
 #include <string.h>
 
 enum { GROUP_SCHEMA = 0, GROUP_TABLES = 1, GROUP_VERSION = 2, GROUP_COUNT = 3 };
-enum { TABLE_CLUSTER = 0, TABLE_NEXT_KEY = 1, TABLE_INDEXES = 2, TABLE_COUNT = 3 };
+enum { TABLE_CLUSTER = 0, TABLE_NEXT_KEY = 1, TABLE_INDEXES = 2, TABLE_KEYS_FOLLOW = 3, TABLE_COUNT = 4 };
 
 #define NAME_MAX_BYTES 63
 #define NO_PRIMARY_KEY SIZE_MAX
@@ -468,12 +468,32 @@ static bool find_column(const schema_table *table, ce_column_key column, const s
     return true;
 }
 
-/* A table node, read-only: its cluster tree, next key and index. */
+/* Whether a table's object keys follow its int primary key (the table
+ * node's TABLE_KEYS_FOLLOW slot). Objects get the next key in creation
+ * order; when ids are created in order too (an auto-incremented id, the
+ * common case), every object's primary key is its key plus one constant,
+ * and a lookup by primary key is a lookup by key: no index descent. The
+ * first object after the primary key was added fixes the constant; an
+ * object that breaks the rule (or a null key) turns it off for good. */
+typedef enum keys_follow_state {
+    KEYS_DO_NOT_FOLLOW, /* slot 0: lookups use the index */
+    KEYS_FOLLOW_UNDECIDED, /* slot tag(0): no object since the primary key was added to the empty table */
+    KEYS_FOLLOW,        /* slot tag(2 * offset + 1): every object's primary key is its key + offset */
+} keys_follow_state;
+
+/* The offset is stored doubled, so it must fit 61 bits. */
+#define KEYS_FOLLOW_OFFSET_LIMIT (INT64_C(1) << 60)
+
+/* A table node, read-only: its cluster tree, next key, index, and whether
+ * its keys follow its primary key. */
 typedef struct table_refs {
     ce_ref table;
     ce_ref cluster;
     int64_t next_key;
     ce_ref indexes;
+    keys_follow_state keys_follow;
+    int64_t primary_key_offset; /* KEYS_FOLLOW: primary key - object key */
+    ce_ref leaf_hint;           /* read transactions' cache only: see leaf_hint_of */
 } table_refs;
 
 static bool read_table_node(ce_txn *txn, ce_ref table_ref, table_refs *out)
@@ -485,16 +505,38 @@ static bool read_table_node(ce_txn *txn, ce_ref table_ref, table_refs *out)
         node_untag(node_get(&view, TABLE_NEXT_KEY)) < 0)
         return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the table node at %llu is damaged",
                        (unsigned long long)table_ref);
-    int64_t indexes = node_get(&view, TABLE_INDEXES);
-    if (indexes != 0 && !node_value_is_ref(indexes))
+    int64_t indexes = node_get(&view, TABLE_INDEXES), follow = node_get(&view, TABLE_KEYS_FOLLOW);
+    if ((indexes != 0 && !node_value_is_ref(indexes)) || (follow != 0 && (follow & 1) == 0))
         return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the table node at %llu is damaged",
                        (unsigned long long)table_ref);
     *out = (table_refs){table_ref, (ce_ref)node_get(&view, TABLE_CLUSTER), node_untag(node_get(&view, TABLE_NEXT_KEY)),
-                        (ce_ref)indexes};
+                        (ce_ref)indexes, KEYS_DO_NOT_FOLLOW, 0, 0};
+    if (follow != 0) {
+        int64_t stored = node_untag(follow);
+        out->keys_follow = stored == 0 ? KEYS_FOLLOW_UNDECIDED : KEYS_FOLLOW;
+        out->primary_key_offset = stored >> 1; /* (stored - 1) / 2, rounding down for negative offsets too */
+        if (stored != 0 && (stored & 1) == 0)
+            return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the table node at %llu is damaged",
+                           (unsigned long long)table_ref);
+    }
     return true;
 }
 
 static bool flush_appends_of(ce_txn *txn, ce_table_key key);
+
+/* Read transactions: the leaf where the last lookup of an object of the
+ * table ended (see cluster_get), so that reading several properties of one
+ * object, or an object just found by its primary key, descends once. NULL
+ * in write transactions (their leaves change) and before the table's refs
+ * are cached (table_refs_for_read caches them). */
+static ce_ref *leaf_hint_of(ce_txn *txn, ce_table_key key)
+{
+    schema *loaded = db_txn_layer_state(txn);
+    if (!loaded || db_txn_space(txn)->writable || !loaded->read_refs || key >= loaded->table_count ||
+        !loaded->read_refs[key].table)
+        return NULL;
+    return &loaded->read_refs[key].leaf_hint;
+}
 
 static bool table_refs_for_read(ce_txn *txn, ce_table_key key, table_refs *out)
 {
@@ -543,9 +585,29 @@ static bool table_refs_for_write(ce_txn *txn, ce_table_key key, table_refs *out)
 static bool store_table_refs(ce_txn *txn, const table_refs *refs)
 {
     ce_space *space = db_txn_space(txn);
+    int64_t follow = refs->keys_follow == KEYS_DO_NOT_FOLLOW     ? 0
+                     : refs->keys_follow == KEYS_FOLLOW_UNDECIDED ? node_tag(0)
+                                                                  : node_tag(2 * refs->primary_key_offset + 1);
     return node_set(space, refs->table, TABLE_CLUSTER, (int64_t)refs->cluster) &&
            node_set(space, refs->table, TABLE_NEXT_KEY, node_tag(refs->next_key)) &&
-           node_set(space, refs->table, TABLE_INDEXES, (int64_t)refs->indexes);
+           node_set(space, refs->table, TABLE_INDEXES, (int64_t)refs->indexes) &&
+           node_set(space, refs->table, TABLE_KEYS_FOLLOW, follow);
+}
+
+/* Keeps TABLE_KEYS_FOLLOW true for a new object of `key` whose primary key
+ * is `primary_key` (the caller stores the refs). */
+static void note_primary_key_of_new_object(table_refs *refs, ce_object_key key, const ce_value *primary_key)
+{
+    if (refs->keys_follow == KEYS_DO_NOT_FOLLOW) return;
+    int64_t offset;
+    if (primary_key->type != CE_TYPE_INT || __builtin_sub_overflow(primary_key->integer, key, &offset) ||
+        offset >= KEYS_FOLLOW_OFFSET_LIMIT || offset <= -KEYS_FOLLOW_OFFSET_LIMIT ||
+        (refs->keys_follow == KEYS_FOLLOW && offset != refs->primary_key_offset)) {
+        refs->keys_follow = KEYS_DO_NOT_FOLLOW;
+        return;
+    }
+    refs->keys_follow = KEYS_FOLLOW;
+    refs->primary_key_offset = offset;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -645,7 +707,7 @@ static bool check_candidate(void *context, int64_t key, int64_t object, bool *st
     ce_value actual;
     cluster_schema columns = cluster_schema_of(search->table);
     if (!cluster_get(db_txn_space(search->txn), search->refs->cluster, &columns, object, search->column,
-                     &search->schema->search_scratch, &actual))
+                     &search->schema->search_scratch, NULL, &actual))
         return false;
     if (value_equal(&actual, search->wanted)) {
         search->found = true;
@@ -681,6 +743,22 @@ static bool scan_leaf(void *context, const cluster_leaf *leaf, bool *stop)
 static bool find_by_value(ce_txn *txn, schema *loaded, const table_refs *refs, const schema_table *table, size_t column,
                           const ce_value *value, ce_object_key *out_key, bool *out_found)
 {
+    if (column == table->primary_key && refs->keys_follow != KEYS_DO_NOT_FOLLOW && value->type == CE_TYPE_INT) {
+        /* The keys follow the primary key: the object is the one with the
+         * key it implies, if it exists (see keys_follow_state). */
+        ce_object_key object;
+        *out_found = false;
+        if (refs->keys_follow == KEYS_FOLLOW_UNDECIDED ||
+            __builtin_sub_overflow(value->integer, refs->primary_key_offset, &object) || object < 0 ||
+            object >= refs->next_key)
+            return true;
+        cluster_position position;
+        if (!cluster_find(db_txn_space(txn), refs->cluster, object, &position, out_found)) return false;
+        ce_ref *hint = leaf_hint_of(txn, (ce_table_key)(table - loaded->tables));
+        if (hint && *out_found) *hint = position.leaf;
+        *out_key = object;
+        return true;
+    }
     value_search search = {txn, loaded, refs, table, column, value, 0, false};
     ce_ref root = 0;
     if (column_is_indexed(table, column) && !column_index(txn, refs, column, &root)) return false;
@@ -694,7 +772,7 @@ static bool find_by_value(ce_txn *txn, schema *loaded, const table_refs *refs, c
         return true;
     }
     bool ok = root ? index_for_each_with_key(db_txn_space(txn), root, index_key_of(value), check_candidate, &search)
-                   : cluster_for_each_leaf(db_txn_space(txn), refs->cluster, scan_leaf, &search);
+                   : cluster_for_each_leaf(db_txn_space(txn), refs->cluster, column, scan_leaf, &search);
     if (!ok) return false;
     *out_found = search.found;
     *out_key = search.found_key;
@@ -1012,10 +1090,13 @@ static bool append_property(ce_txn *txn, schema *loaded, ce_table_key key, const
     if (column_is_indexed(table, column)) {
         /* Existing objects have the default value: index them. */
         index_build build = {txn, loaded, table, column, 0};
-        if (!index_create(space, &build.root) || !cluster_for_each_leaf(space, refs.cluster, index_leaf, &build) ||
+        if (!index_create(space, &build.root) || !cluster_for_each_leaf(space, refs.cluster, column, index_leaf, &build) ||
             !set_column_index(txn, &refs, table, column, build.root))
             return false;
     }
+    /* A primary key is only added to an empty table. */
+    if (definition->flags & PROPERTY_PRIMARY)
+        refs.keys_follow = definition->type == CE_TYPE_INT ? KEYS_FOLLOW_UNDECIDED : KEYS_DO_NOT_FOLLOW;
     if (!store_table_refs(txn, &refs) || !store_schema(txn, loaded)) return false;
     *out_column = column;
     return true;
@@ -1105,6 +1186,7 @@ static bool remove_column(ce_txn *txn, schema *loaded, ce_table_key key, size_t 
     ce_ref index;
     if (!column_index(txn, &refs, column, &index)) return false;
     if (index && (!index_destroy(space, index) || !set_column_index(txn, &refs, table, column, 0))) return false;
+    if (column == table->primary_key) refs.keys_follow = KEYS_DO_NOT_FOLLOW;
     table->properties[column].flags |= PROPERTY_REMOVED;
     return derive_columns(table) && store_table_refs(txn, &refs) && store_schema(txn, loaded);
 }
@@ -1539,7 +1621,8 @@ static bool read_stored(ce_txn *txn, schema *loaded, ce_table_key key, ce_object
     table_refs refs;
     cluster_schema columns = cluster_schema_of(&loaded->tables[key]);
     return table_refs_for_read(txn, key, &refs) &&
-           cluster_get(db_txn_space(txn), refs.cluster, &columns, object, column, &loaded->scratch, out_stored);
+           cluster_get(db_txn_space(txn), refs.cluster, &columns, object, column, &loaded->scratch,
+                       leaf_hint_of(txn, key), out_stored);
 }
 
 static bool write_stored(ce_txn *txn, schema *loaded, ce_table_key key, ce_object_key object, size_t column,
@@ -1905,7 +1988,7 @@ static bool delete_object(ce_txn *txn, schema *loaded, ce_table_key key, ce_obje
     for (size_t c = 0; c < table->property_count; c++) {
         if (!column_is_indexed(table, c)) continue;
         ce_value value;
-        if (!cluster_get(space, refs.cluster, &columns, object, c, &loaded->search_scratch, &value) ||
+        if (!cluster_get(space, refs.cluster, &columns, object, c, &loaded->search_scratch, NULL, &value) ||
             !update_index(txn, &refs, table, c, &value, object, false))
             return false;
     }
@@ -1997,6 +2080,7 @@ static bool create_object(ce_txn *txn, schema *loaded, ce_table_key key, const c
     }
     cluster_schema columns = cluster_schema_of(table);
     ce_object_key object = refs.next_key;
+    if (table->primary_key != NO_PRIMARY_KEY) note_primary_key_of_new_object(&refs, object, &values[table->primary_key]);
     ok = ok && cluster_insert(space, &refs.cluster, &columns, object, stored);
     for (size_t c = 0; c < table->property_count && ok; c++)
         if (column_is_indexed(table, c)) ok = update_index(txn, &refs, table, c, &values[c], object, true);
@@ -2058,6 +2142,7 @@ static bool store_buffered_objects(ce_txn *txn, schema *loaded)
         for (size_t i = 0; i < count; i++) {
             pairs[2 * i] = keys[i].integer;
             pairs[2 * i + 1] = buffer->first_key + (int64_t)i;
+            note_primary_key_of_new_object(&refs, buffer->first_key + (int64_t)i, &keys[i]);
         }
         ce_ref root;
         if (!column_index(txn, &refs, table->primary_key, &root)) return false;
@@ -2356,7 +2441,8 @@ bool ce_object_get(ce_txn *txn, ce_table_key key, ce_object_key object, ce_colum
     cluster_schema columns = cluster_schema_of(table);
     /* One descent: the cluster tree reports a missing object itself; only
      * its message gains the table's name here. */
-    if (!cluster_get(db_txn_space(txn), refs.cluster, &columns, object, column, &loaded->scratch, out_value)) {
+    if (!cluster_get(db_txn_space(txn), refs.cluster, &columns, object, column, &loaded->scratch, leaf_hint_of(txn, key),
+                     out_value)) {
         if (ce_last_error_code() == CE_ERR_NO_SUCH_OBJECT) return require_object(txn, &refs, table, object);
         return false;
     }
@@ -2409,7 +2495,7 @@ bool ce_object_set(ce_txn *txn, ce_table_key key, ce_object_key object, ce_colum
     ce_space *space = db_txn_space(txn);
     if (column_is_indexed(table, column)) {
         ce_value old;
-        if (!cluster_get(space, refs.cluster, &columns, object, column, &loaded->search_scratch, &old) ||
+        if (!cluster_get(space, refs.cluster, &columns, object, column, &loaded->search_scratch, NULL, &old) ||
             !update_index(txn, &refs, table, column, &old, object, false) ||
             !update_index(txn, &refs, table, column, value, object, true))
             return false;
@@ -3527,7 +3613,7 @@ bool ce_table_sum(ce_txn *txn, ce_table_key key, ce_column_key column, ce_value 
                        ce_type_name(property->type));
     if (!table_refs_for_read(txn, key, &refs)) return false;
     column_sum sum = {db_txn_space(txn), &table->columns[column], column, 0, 0, 0};
-    if (!cluster_for_each_leaf(db_txn_space(txn), refs.cluster, sum_leaf, &sum)) return false;
+    if (!cluster_for_each_leaf(db_txn_space(txn), refs.cluster, column, sum_leaf, &sum)) return false;
     if (property->type == CE_TYPE_INT) *out_sum = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)sum.integer_sum};
     else *out_sum = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = sum.double_sum};
     if (out_counted) *out_counted = sum.counted;

@@ -315,6 +315,107 @@ static void test_copy_objects(const char *dir)
     free(copy);
 }
 
+/* ce_txn_write_copy: a read transaction's version, even after later
+ * commits; a write transaction's changes (objects still buffered by the
+ * table layer included) before they are committed, and the transaction
+ * goes on to roll back or commit. */
+static void test_copy_from_transaction(const char *dir)
+{
+    char *source = test_path(dir, "txn.realm");
+    char *old_copy = test_path(dir, "txn-old.realm");
+    char *write_copy = test_path(dir, "txn-write.realm");
+    char *second_copy = test_path(dir, "txn-write-2.realm");
+    make_object_file(source);
+    ce_db *db = test_open(source);
+    uint64_t before = object_fingerprint(db);
+    ce_txn *reader;
+    CHECK(ce_txn_begin_read(db, &reader));
+    uint64_t read_version = ce_txn_version(reader);
+    /* A commit after the reader began: the reader's copy does not have it. */
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    ce_table_key table;
+    bool found;
+    CHECK(ce_table_find(txn, "Person", &table, &found) && found);
+    CHECK(ce_object_delete(txn, table, 5));
+    CHECK(ce_txn_commit(txn));
+    ce_copy_options options = copy_options();
+    CHECK(ce_txn_write_copy(reader, old_copy, &options));
+    CHECK(ce_txn_version(reader) == read_version); /* still open, still usable */
+    size_t count_before;
+    CHECK(ce_object_count(reader, table, &count_before));
+    ce_txn_end(reader);
+    CHECK(!ce_txn_write_copy(NULL, old_copy, &options) && ce_last_error_code() == CE_ERR_INVALID_ARGUMENT);
+
+    ce_db *copy = test_open(old_copy);
+    CHECK(object_fingerprint(copy) == before);
+    test_verify(copy);
+    CHECK(ce_db_close(copy));
+    check_compacted(old_copy);
+
+    /* A write transaction: new objects (buffered), a change, a deletion. */
+    CHECK(ce_txn_begin_write(db, &txn));
+    for (int i = 0; i < 500; i++) {
+        ce_value values[4] = {
+            {.type = CE_TYPE_INT, .integer = 100000 + i},
+            {.type = CE_TYPE_STRING, .string = {"uncommitted", 11}},
+            {.type = CE_TYPE_INT, .integer = i},
+            {.type = CE_TYPE_STRING, .string = {"", 0}},
+        };
+        ce_object_key key;
+        CHECK(ce_object_create_with_values(txn, table, values, 4, &key));
+    }
+    ce_value age = {.type = CE_TYPE_INT, .integer = 4242};
+    CHECK(ce_object_set(txn, table, 2, 2, &age));
+    size_t count_in_write;
+    CHECK(ce_object_count(txn, table, &count_in_write));
+    CHECK(ce_txn_write_copy(txn, write_copy, &options));
+    CHECK(!ce_txn_write_copy(txn, write_copy, &options) && ce_last_error_code() == CE_ERR_FILE_EXISTS);
+    /* The transaction goes on, then rolls back: the source never had them. */
+    ce_value more = {.type = CE_TYPE_INT, .integer = 200000};
+    ce_object_key key;
+    CHECK(ce_object_create(txn, table, &more, &key));
+    ce_txn_end(txn);
+    size_t count_after;
+    CHECK(ce_txn_begin_read(db, &txn));
+    CHECK(ce_object_count(txn, table, &count_after));
+    ce_txn_end(txn);
+    CHECK(count_after + 500 == count_in_write && count_after + 1 == count_before);
+
+    copy = test_open(write_copy);
+    test_verify(copy);
+    CHECK(ce_txn_begin_read(copy, &txn));
+    size_t copied;
+    CHECK(ce_object_count(txn, table, &copied) && copied == count_in_write);
+    ce_value key_value = {.type = CE_TYPE_INT, .integer = 100499}, read;
+    ce_object_key object;
+    CHECK(ce_object_find_primary_key(txn, table, &key_value, &object, &found) && found);
+    CHECK(ce_object_get(txn, table, object, 1, &read) && read.type == CE_TYPE_STRING && read.string.size == 11 &&
+          memcmp(read.string.data, "uncommitted", 11) == 0);
+    CHECK(ce_object_get(txn, table, 2, 2, &read) && read.type == CE_TYPE_INT && read.integer == 4242);
+    ce_value missing = {.type = CE_TYPE_INT, .integer = 200000};
+    CHECK(ce_object_find_primary_key(txn, table, &missing, &object, &found) && !found);
+    ce_txn_end(txn);
+    CHECK(ce_db_close(copy));
+    check_compacted(write_copy);
+
+    /* Copied, then committed: both have the changes. */
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_object_delete(txn, table, 4));
+    CHECK(ce_txn_write_copy(txn, second_copy, &options));
+    CHECK(ce_txn_commit(txn));
+    test_verify(db);
+    uint64_t committed = object_fingerprint(db);
+    CHECK(ce_db_close(db));
+    copy = test_open(second_copy);
+    CHECK(object_fingerprint(copy) == committed);
+    CHECK(ce_db_close(copy));
+    free(source);
+    free(old_copy);
+    free(write_copy);
+    free(second_copy);
+}
+
 static void test_copy_destination_exists(const char *dir)
 {
     char *source = test_path(dir, "exists.realm");
@@ -791,6 +892,7 @@ int main(int argc, char **argv)
     char *dir = test_make_dir("compact");
     test_copy_list(dir);
     test_copy_objects(dir);
+    test_copy_from_transaction(dir);
     test_copy_destination_exists(dir);
     test_copy_does_not_block_writers(dir);
     test_compact_in_place(dir);

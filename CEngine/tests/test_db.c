@@ -387,6 +387,113 @@ static void test_dead_reader_reclaimed(const char *dir)
     free(path);
 }
 
+static bool exists(const char *path) { return access(path, F_OK) == 0; }
+
+/* ce_db_delete_files removes the file and what the engine keeps beside it,
+ * and refuses while any handle, of this process or another, has it open. */
+static void test_delete_files(const char *dir)
+{
+    char *path = test_path(dir, "delete.realm");
+    char *lock = test_path(dir, "delete.realm.lock");
+    char *compact = test_path(dir, "delete.realm.compact");
+    bool deleted = true;
+    CHECK(ce_db_delete_files(path, &deleted) && !deleted); /* nothing there */
+    ce_db *db = test_open(path);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    test_list_append(txn, 7);
+    CHECK(ce_txn_commit(txn));
+    CHECK(!ce_db_delete_files(path, &deleted) && ce_last_error_code() == CE_ERR_ALREADY_OPEN);
+    CHECK(strstr(ce_last_error_message(), "Cannot delete files of an open Realm") != NULL);
+    CHECK(exists(path) && exists(lock));
+    CHECK(ce_db_close(db));
+    /* Another process holding it open. */
+    int ready[2], done[2];
+    CHECK(pipe(ready) == 0 && pipe(done) == 0);
+    pid_t child = fork();
+    CHECK(child >= 0);
+    if (child == 0) {
+        ce_db *child_db = test_open(path);
+        char byte = 1;
+        if (write(ready[1], &byte, 1) != 1) _exit(2);
+        if (read(done[0], &byte, 1) != 1) _exit(3);
+        _exit(ce_db_close(child_db) ? 0 : 4);
+    }
+    char byte = 0;
+    CHECK(read(ready[0], &byte, 1) == 1);
+    CHECK(!ce_db_delete_files(path, NULL) && ce_last_error_code() == CE_ERR_ALREADY_OPEN);
+    CHECK(exists(path));
+    CHECK(write(done[1], &byte, 1) == 1);
+    int status;
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    /* Closed everywhere: every file goes, a compaction's leftover too. */
+    int fd = open(compact, O_CREAT | O_WRONLY, 0644);
+    CHECK(fd >= 0);
+    close(fd);
+    CHECK(ce_db_delete_files(path, &deleted) && deleted);
+    CHECK(!exists(path) && !exists(lock) && !exists(compact));
+    /* And the path opens anew, empty. */
+    db = test_open(path);
+    CHECK(ce_txn_begin_read(db, &txn));
+    CHECK(db_txn_root(txn) == 0);
+    ce_txn_end(txn);
+    CHECK(ce_db_close(db));
+    close(ready[0]);
+    close(ready[1]);
+    close(done[0]);
+    close(done[1]);
+    free(path);
+    free(lock);
+    free(compact);
+}
+
+/* A lock file deleted between a handle's open() of it and its lock: the
+ * handle must not initialize the deleted file (it would be alone with it,
+ * while the next handle makes a new one), but start again. */
+static const char *race_path, *race_lock_path;
+static bool race_done;
+
+static int open_then_delete(const char *path, int flags, mode_t mode)
+{
+    int fd = ce_os_default.open(path, flags, mode);
+    if (fd >= 0 && !race_done && strcmp(path, race_lock_path) == 0) {
+        race_done = true;
+        bool deleted;
+        CHECK(ce_db_delete_files(race_path, &deleted));
+    }
+    return fd;
+}
+
+static void test_lock_file_deleted_while_opening(const char *dir)
+{
+    char *path = test_path(dir, "race.realm");
+    char *lock = test_path(dir, "race.realm.lock");
+    ce_db *db = test_open(path);
+    CHECK(ce_db_close(db));
+    race_path = path;
+    race_lock_path = lock;
+    race_done = false;
+    ce_os_methods racing = ce_os_default;
+    racing.open = open_then_delete;
+    ce_os = &racing;
+    db = test_open(path);
+    ce_os = &ce_os_default;
+    CHECK(race_done);
+    /* The handle uses the lock file at the path, which a second handle shares. */
+    CHECK(exists(lock));
+    ce_db *other = test_open(path);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    test_list_append(txn, 1);
+    CHECK(ce_txn_commit(txn));
+    uint64_t seen = 0, latest = 0;
+    CHECK(ce_db_latest_version(db, &latest) && ce_db_latest_version(other, &seen) && seen == latest);
+    CHECK(ce_db_close(other));
+    CHECK(ce_db_close(db));
+    free(path);
+    free(lock);
+}
+
 int main(void)
 {
     char *dir = test_make_dir("db");
@@ -398,6 +505,8 @@ int main(void)
     test_in_memory(dir);
     test_torn_commit_detected(dir);
     test_dead_reader_reclaimed(dir);
+    test_delete_files(dir);
+    test_lock_file_deleted_while_opening(dir);
     test_cleanup_dir(dir);
     free(dir);
     printf("db: all checks passed\n");

@@ -889,6 +889,161 @@ static void test_nesting_limits(ce_db *db)
     CHECK(ce_db_verify(db, NULL));
 }
 
+/* Lookups by an int primary key skip the index while every object's key
+ * follows its primary key (ids created in order; see keys_follow_state in
+ * table.c). Each phase checks every lookup (present, deleted, never
+ * created, far out of range, extremes) against a model: while the rule
+ * holds, after one object breaks it, with a nullable key and a null, after
+ * rollbacks, after the key property is removed and another added, and in
+ * read and write transactions. */
+typedef struct follow_model {
+    int64_t primary_keys[600];
+    ce_object_key keys[600];
+    bool live[600];
+    size_t count;
+} follow_model;
+
+static void check_follow_lookups(ce_txn *txn, ce_table_key table, const follow_model *model, int64_t low, int64_t high)
+{
+    for (int64_t id = low; id <= high; id++) {
+        ce_value wanted = int_value(id);
+        ce_object_key found_key = -1;
+        bool found;
+        CHECK(ce_object_find_primary_key(txn, table, &wanted, &found_key, &found));
+        bool expected = false;
+        ce_object_key expected_key = -1;
+        for (size_t i = 0; i < model->count; i++)
+            if (model->live[i] && model->primary_keys[i] == id) expected = true, expected_key = model->keys[i];
+        if (found != expected || (found && found_key != expected_key)) {
+            fprintf(stderr, "lookup of %lld: found %d key %lld, expected %d key %lld\n", (long long)id, found,
+                    (long long)found_key, expected, (long long)expected_key);
+            exit(1);
+        }
+    }
+    int64_t extremes[] = {INT64_MIN, INT64_MIN + 1, -1, INT64_MAX, INT64_MAX - 1, (int64_t)1 << 61, -((int64_t)1 << 61)};
+    for (size_t e = 0; e < sizeof extremes / sizeof *extremes; e++) {
+        bool expected = false;
+        for (size_t i = 0; i < model->count; i++)
+            if (model->live[i] && model->primary_keys[i] == extremes[e]) expected = true;
+        ce_value wanted = int_value(extremes[e]);
+        ce_object_key found_key;
+        bool found;
+        CHECK(ce_object_find_primary_key(txn, table, &wanted, &found_key, &found));
+        CHECK(found == expected);
+    }
+}
+
+static void create_following(ce_txn *txn, ce_table_key table, follow_model *model, int64_t id)
+{
+    ce_value primary_key = int_value(id);
+    ce_object_key key;
+    CHECK(ce_object_create_with_values(txn, table, &primary_key, 1, &key));
+    model->primary_keys[model->count] = id;
+    model->keys[model->count] = key;
+    model->live[model->count] = true;
+    model->count++;
+}
+
+static void test_keys_follow_primary_keys(ce_db *db)
+{
+    ce_txn *txn;
+    ce_table_key table;
+    ce_column_key id_column;
+    follow_model model = {0};
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_table_add(txn, "Following", &table));
+    ce_property_info id_info = {.name = "id", .type = CE_TYPE_INT, .primary_key = true};
+    CHECK(ce_property_add(txn, table, &id_info, &id_column));
+    check_follow_lookups(txn, table, &model, -3, 3); /* empty: nothing is found */
+    /* Ids 100.. in order: buffered creation, then a lookup mid-buffer. */
+    for (int64_t id = 100; id < 400; id++) create_following(txn, table, &model, id);
+    check_follow_lookups(txn, table, &model, 95, 405);
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_db_verify(db, NULL));
+
+    CHECK(ce_txn_begin_read(db, &txn));
+    check_follow_lookups(txn, table, &model, 95, 405);
+    ce_txn_end(txn);
+
+    /* Deleting keeps the rule; a rolled-back object that would break it
+     * changes nothing. */
+    CHECK(ce_txn_begin_write(db, &txn));
+    for (size_t i = 0; i < model.count; i += 7) {
+        CHECK(ce_object_delete(txn, table, model.keys[i]));
+        model.live[i] = false;
+    }
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_txn_begin_write(db, &txn));
+    ce_value out_of_order = int_value(50);
+    ce_object_key ignored;
+    CHECK(ce_object_create_with_values(txn, table, &out_of_order, 1, &ignored));
+    ce_txn_end(txn); /* a write ended without commit rolls back */
+    CHECK(ce_txn_begin_read(db, &txn));
+    check_follow_lookups(txn, table, &model, 40, 405);
+    ce_txn_end(txn);
+
+    /* An id out of order breaks the rule for good: later ids in order
+     * again, a duplicate of a deleted id, and every lookup still right. */
+    CHECK(ce_txn_begin_write(db, &txn));
+    create_following(txn, table, &model, 50);
+    for (int64_t id = 400; id < 450; id++) create_following(txn, table, &model, id);
+    create_following(txn, table, &model, 100); /* deleted above (i = 0) */
+    ce_value duplicate = int_value(101);
+    expect_error(ce_object_create_with_values(txn, table, &duplicate, 1, &ignored), CE_ERR_DUPLICATE_PRIMARY_KEY, "101");
+    check_follow_lookups(txn, table, &model, 40, 455);
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_db_verify(db, NULL));
+    CHECK(ce_txn_begin_read(db, &txn));
+    check_follow_lookups(txn, table, &model, 40, 455);
+    ce_txn_end(txn);
+
+    /* The key property removed (the table keeps its objects) and a nullable
+     * int key added to an emptied table: ids follow keys from a new offset
+     * until a null arrives. */
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_property_remove(txn, table, id_column));
+    for (size_t i = 0; i < model.count; i++)
+        if (model.live[i]) CHECK(ce_object_delete(txn, table, model.keys[i]));
+    memset(&model, 0, sizeof model);
+    ce_property_info nullable_info = {.name = "maybe", .type = CE_TYPE_INT, .nullable = true, .primary_key = true};
+    CHECK(ce_property_add(txn, table, &nullable_info, &id_column));
+    check_follow_lookups(txn, table, &model, -2, 2);
+    for (int64_t id = -5; id < 20; id++) {
+        ce_value values[2] = {null_value(), int_value(id)};
+        ce_object_key key;
+        /* Column 0 is the removed "id": creation takes one value per slot. */
+        CHECK(ce_object_create_with_values(txn, table, values, 2, &key));
+        model.primary_keys[model.count] = id;
+        model.keys[model.count] = key;
+        model.live[model.count++] = true;
+    }
+    check_follow_lookups(txn, table, &model, -10, 25);
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_txn_begin_write(db, &txn));
+    ce_value with_null[2] = {null_value(), null_value()};
+    ce_object_key null_key;
+    CHECK(ce_object_create_with_values(txn, table, with_null, 2, &null_key));
+    ce_value null_id = null_value();
+    ce_object_key found_key;
+    bool found;
+    CHECK(ce_object_find_primary_key(txn, table, &null_id, &found_key, &found) && found && found_key == null_key);
+    for (int64_t id = 20; id < 30; id++) {
+        ce_value values[2] = {null_value(), int_value(id)};
+        ce_object_key key;
+        CHECK(ce_object_create_with_values(txn, table, values, 2, &key));
+        model.primary_keys[model.count] = id;
+        model.keys[model.count] = key;
+        model.live[model.count++] = true;
+    }
+    check_follow_lookups(txn, table, &model, -10, 35);
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_db_verify(db, NULL));
+    CHECK(ce_txn_begin_read(db, &txn));
+    check_follow_lookups(txn, table, &model, -10, 35);
+    CHECK(ce_object_find_primary_key(txn, table, &null_id, &found_key, &found) && found && found_key == null_key);
+    ce_txn_end(txn);
+}
+
 int main(int argc, char **argv)
 {
     test_parse_variant(argc, argv);
@@ -905,6 +1060,7 @@ int main(int argc, char **argv)
     test_sums(db);
     test_malformed_timestamp(db);
     test_buffered_creation(db);
+    test_keys_follow_primary_keys(db);
     test_backlink_slots_may_be_left_out(db);
     test_nesting_limits(db);
     CHECK(ce_db_close(db));

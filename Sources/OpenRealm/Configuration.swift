@@ -63,10 +63,20 @@ extension Realm {
             }
         }
 
-        /// A 64-byte key to encrypt the file with. Encryption is being built in the engine and is
-        /// not available yet: opening a Realm with a key throws `Realm.Error` (`.fail`).
+        /// The 64-byte key of an encrypted Realm, or nil for a plain file. A new file is created
+        /// encrypted with it (every page AES-256-GCM, under keys derived from all 64 bytes); an
+        /// existing file opens only with the key it was created with. Keep the key somewhere safe
+        /// (a keychain, a secrets store): without it the data cannot be read.
         ///
-        ///     config.encryptionKey = key    // throws on open, for now
+        ///     var key = Data(count: 64)
+        ///     key.withUnsafeMutableBytes { _ = getentropy($0.baseAddress, 64) }
+        ///     var config = Realm.Configuration(fileURL: url, encryptionKey: key)
+        ///     let realm = try Realm(configuration: config)
+        ///
+        /// A key of another length is a programmer error ("Encryption key must be exactly 64
+        /// bytes long"). A wrong key, a key for a plain file, or no key for an encrypted file
+        /// throws `.invalidDatabase` ("... Realm file decryption failed ..."). In-memory Realms
+        /// may have a key too (their backing file is encrypted).
         public var encryptionKey: Data?
 
         /// Open the file without writing to it: writes are programmer errors, the file must
@@ -96,9 +106,19 @@ extension Realm {
         ///     config.deleteRealmIfMigrationNeeded = true
         public var deleteRealmIfMigrationNeeded: Bool
 
-        /// Called on the first open of the file in the process with the file's total and used
-        /// bytes, to decide whether to compact it. Compaction is being built in the engine and is
-        /// not available yet: opening a Realm with this set throws `Realm.Error` (`.fail`).
+        /// Decides whether to compact the file when it is first opened in the process: called with
+        /// the file's size on disk (`totalBytes`) and about the size of its live data
+        /// (`usedBytes`); returning true compacts the file in place (a copy of the live data
+        /// renamed over it, keeping its key) before the Realm is returned. Skipped when another
+        /// process has the file open, when a Realm of the file is already open in this process
+        /// (the block is not called), and for in-memory Realms.
+        ///
+        ///     config.shouldCompactOnLaunch = { totalBytes, usedBytes in
+        ///         totalBytes > 100 * 1024 * 1024 && Double(usedBytes) / Double(totalBytes) < 0.5
+        ///     }
+        ///
+        /// Setting it together with `readOnly` is a programmer error ("Cannot set
+        /// `shouldCompactOnLaunch` when `readOnly` is set.").
         public var shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)?
 
         /// The model classes the Realm holds. nil: every class the program uses (a class gets its

@@ -7,14 +7,18 @@ import Foundation
 ///
 /// Subclass `Object` (or `EmbeddedObject`), not this class.
 open class ObjectBase: CustomStringConvertible, Hashable {
+    // These four are read by every property access of a managed object: their exclusivity is
+    // not checked at run time (a runtime call per access, more than the C call; an object is
+    // confined to its thread and nothing holds an access to them across a call).
+
     /// The Realm that manages the object; nil while unmanaged.
-    var _core: RealmCore?
+    @exclusivity(unchecked) final var _core: RealmCore?
     /// The object's table in that Realm; nil while unmanaged (the managed check of every access).
-    @usableFromInline var _table: TableInfo?
+    @exclusivity(unchecked) @usableFromInline final var _table: TableInfo?
     /// The object's key in its table.
-    var _key: ce_object_key = -1
+    @exclusivity(unchecked) final var _key: ce_object_key = -1
     /// The Realm's invalidation count when the object was bound: `invalidate()` ends every object.
-    var _epoch: UInt64 = 0
+    @exclusivity(unchecked) final var _epoch: UInt64 = 0
     /// Set only on the unmanaged instances that read a key path to learn its property names
     /// (see `propertyPath(of:)`); read on the unmanaged path of an access, never the managed one.
     @usableFromInline var _keyPathRecorder: KeyPathRecorder?

@@ -20,25 +20,39 @@ import Darwin
 
 // MARK: - Tokens
 
-/// The per-thread count of wrappers initialised since the last ObjectBase.init.
+/// The per-thread count of wrappers initialised since the last ObjectBase.init: a pointer to a
+/// counter of this thread's own (freed when the thread exits), so that taking a token is one
+/// pthread_getspecific and an increment in memory.
 private let tokenKey: pthread_key_t = {
     var key = pthread_key_t()
-    let created = pthread_key_create(&key, nil)
+    let created = pthread_key_create(&key) { counter in free(counter) }
     precondition(created == 0, "pthread_key_create failed")
     return key
 }()
 
+/// This thread's token counter.
+@inline(__always)
+private func tokenCounter() -> UnsafeMutablePointer<Int> {
+    if let counter = pthread_getspecific(tokenKey) { return counter.assumingMemoryBound(to: Int.self) }
+    guard let memory = malloc(MemoryLayout<Int>.size) else { fatalError("out of memory") }
+    let counter = memory.bindMemory(to: Int.self, capacity: 1)
+    counter.initialize(to: 0)
+    pthread_setspecific(tokenKey, counter)
+    return counter
+}
+
 /// The next wrapper token of this thread.
 @usableFromInline
 func nextToken() -> Int32 {
-    let current = Int(bitPattern: pthread_getspecific(tokenKey))
-    pthread_setspecific(tokenKey, UnsafeRawPointer(bitPattern: current + 1))
+    let counter = tokenCounter()
+    let current = counter.pointee
+    counter.pointee = current + 1
     return Int32(truncatingIfNeeded: current)
 }
 
 /// Called by ObjectBase.init, which runs after every wrapper of the instance is initialised.
 func resetPersistedTokens() {
-    pthread_setspecific(tokenKey, nil)
+    tokenCounter().pointee = 0
 }
 
 // MARK: - _Persistable
@@ -302,7 +316,7 @@ public struct Persisted<Value: _Persistable> {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
     ) -> Value {
-        get {
+        @inline(__always) get {
             guard let table = observed._table else {
                 if let recorder = observed._keyPathRecorder,
                     let link = recorder.record(observed, token: observed[keyPath: storageKeyPath].token, Value.self)
@@ -319,7 +333,7 @@ public struct Persisted<Value: _Persistable> {
             }
             return Value._rlmGet(observed, table.columnsByToken[Int(observed[keyPath: storageKeyPath].token)])
         }
-        set {
+        @inline(__always) set {
             guard let table = observed._table else {
                 observed[keyPath: storageKeyPath].storage = .value(newValue)
                 return

@@ -17,6 +17,8 @@ import Darwin
 /// Realm instances of every thread; closed when the last one goes away.
 private struct WeakEngine: Sendable {
     weak var engine: StorageEngine?
+    /// The key it was opened with: another key for the same file is refused.
+    var encryptionKey: Data?
 }
 
 private let openEngines = Mutex<[String: WeakEngine]>([:])
@@ -25,8 +27,18 @@ private let openEngines = Mutex<[String: WeakEngine]>([:])
 private final class ThreadRealms {
     var realms: [String: WeakCore] = [:]
 
+    /// A weak reference to the instance's `CacheHandle`, not to the instance itself: a weakly
+    /// referenced object keeps its reference count in a side table, which would make every
+    /// retain and release of the instance (one per managed object and property access) a
+    /// slow-path runtime call.
     struct WeakCore {
-        weak var core: RealmCore?
+        weak var handle: CacheHandle?
+        var core: RealmCore? { handle?.core }
+    }
+
+    /// Owned by its RealmCore alone, so it lives exactly as long as the instance.
+    final class CacheHandle {
+        unowned(unsafe) var core: RealmCore?
     }
 }
 
@@ -38,11 +50,15 @@ final class RealmCore {
     let engine: StorageEngine
     private let thread: pthread_t
 
+    // The vars read by every property access or add are marked @exclusivity(unchecked): a
+    // dynamic exclusivity check is a runtime call per access, and the instance is confined to
+    // its thread.
+
     /// The current transaction: a read transaction pinning a version, or the write transaction.
-    private(set) var txn: OpaquePointer?
-    private(set) var isInWriteTransaction = false
+    @exclusivity(unchecked) private(set) var txn: OpaquePointer?
+    @exclusivity(unchecked) private(set) var isInWriteTransaction = false
     /// Incremented by `invalidate()`: objects bound before are invalidated.
-    private(set) var epoch: UInt64 = 0
+    @exclusivity(unchecked) private(set) var epoch: UInt64 = 0
 
     /// Incremented whenever the transaction ends or advances: collection handles opened before
     /// are closed and must be reopened.
@@ -54,16 +70,15 @@ final class RealmCore {
     private var tablesByKey: [ce_table_key: TableInfo] = [:]
     /// With `objectTypes`: the classes the Realm may hold (their links included).
     private let allowedClasses: Set<ObjectIdentifier>?
+    /// What the thread's instance cache refers to (see `ThreadRealms.WeakCore`).
+    fileprivate let cacheHandle = ThreadRealms.CacheHandle()
 
     /// The update policy of the `add` in progress (linked objects are added with it).
-    private var addPolicy: ce_update_policy = CE_UPDATE_ERROR
+    @exclusivity(unchecked) private var addPolicy: ce_update_policy = CE_UPDATE_ERROR
 
-    /// Reused by `add` (not by an add nested in another): the bytes of the new object's strings
-    /// and its values.
+    /// Reused by `add` (not by an add nested in another): the bytes of the new object's strings.
     private let scratchArena = _CArena()
-    private var scratchArenaInUse = false
-    private var scratchValues: [ce_value] = []
-    private var scratchValuesInUse = false
+    @exclusivity(unchecked) private var scratchArenaInUse = false
 
     /// An arena for one write: the reused one, or a new one while the reused one is lent out
     /// (a write that adds a linked object nests). Give it back with `returnArena`.
@@ -80,12 +95,13 @@ final class RealmCore {
     }
 
     /// The table looked up last (adding many objects of one class looks up the same one).
-    private var lastTable: TableInfo?
+    @exclusivity(unchecked) private var lastTable: TableInfo?
 
     // MARK: Opening
 
     /// The Realm instance of this thread for `configuration`: the cached one, or a new one.
     static func instance(for configuration: Realm.Configuration) throws(Realm.Error) -> RealmCore {
+        validate(configuration)
         let key = configuration.storageKey
         let cache: ThreadRealms
         if let existing = Thread.current.threadDictionary[threadRealmsKey] as? ThreadRealms {
@@ -101,22 +117,38 @@ final class RealmCore {
             if core.configuration.schemaVersion != configuration.schemaVersion {
                 throw Realm.Error(code: .fail, message: "Realm at path '\(core.engine.path)' already opened with different schema version.")
             }
+            if core.configuration.encryptionKey != configuration.encryptionKey {
+                throw differentKeyError(core.engine.path)
+            }
             return core
         }
         let core = try RealmCore(configuration: configuration)
-        cache.realms[key] = ThreadRealms.WeakCore(core: core)
+        core.cacheHandle.core = core
+        cache.realms[key] = ThreadRealms.WeakCore(handle: core.cacheHandle)
         return core
     }
 
+    /// Stops with Realm's message for a configuration Realm refuses as a programmer error: a key
+    /// that is not 64 bytes, `shouldCompactOnLaunch` with `readOnly`.
+    static func validate(_ configuration: Realm.Configuration) {
+        validateEncryptionKey(configuration.encryptionKey)
+        if configuration.readOnly && configuration.shouldCompactOnLaunch != nil {
+            throwRealmException("Cannot set `shouldCompactOnLaunch` when `readOnly` is set.")
+        }
+    }
+
+    /// Stops with Realm's message unless `key` is nil or 64 bytes long.
+    static func validateEncryptionKey(_ key: Data?) {
+        if let key, key.count != 64 {
+            throwRealmException("Encryption key must be exactly 64 bytes long")
+        }
+    }
+
+    private static func differentKeyError(_ path: String) -> Realm.Error {
+        Realm.Error(code: .fail, message: "Realm at path '\(path)' already opened with different encryption key.")
+    }
+
     private init(configuration: Realm.Configuration) throws(Realm.Error) {
-        if configuration.encryptionKey != nil {
-            throw Realm.Error(code: .fail, message:
-                "Encryption is not available yet: OpenRealm's encryption is being built in the storage engine. Open the Realm without an encryptionKey for now.")
-        }
-        if configuration.shouldCompactOnLaunch != nil {
-            throw Realm.Error(code: .fail, message:
-                "Compaction is not available yet: OpenRealm's compaction is being built in the storage engine. Open the Realm without shouldCompactOnLaunch for now.")
-        }
         if configuration.readOnly && configuration.inMemoryIdentifier != nil {
             throw Realm.Error(code: .fail, message: "Realm cannot be both read-only and in-memory.")
         }
@@ -161,23 +193,55 @@ final class RealmCore {
 
     private static func openEngine(_ configuration: Realm.Configuration) throws(Realm.Error) -> StorageEngine {
         let key = configuration.storageKey + (configuration.readOnly ? "#ro" : "")
-        if let engine = openEngines.withLock({ $0[key]?.engine }) { return engine }
+        let open = openEngines.withLock { engines -> WeakEngine? in
+            // Either mode's handle has the key of the file.
+            for name in [key, configuration.storageKey, configuration.storageKey + "#ro"] {
+                if let entry = engines[name], entry.engine != nil { return entry }
+            }
+            return nil
+        }
+        if let open, let engine = open.engine {
+            if open.encryptionKey != configuration.encryptionKey { throw differentKeyError(engine.path) }
+            if let same = openEngines.withLock({ $0[key]?.engine }) { return same }
+        }
         let engine: StorageEngine
         let maxVersions = UInt64(configuration.maximumNumberOfActiveVersions ?? 0)
+        let encryptionKey = configuration.encryptionKey.map { [UInt8]($0) }
+        let url = configuration.fileURL ?? Realm.Configuration.defaultFileURL
         do {
             if let identifier = configuration.inMemoryIdentifier {
-                engine = try StorageEngine(inMemoryIdentifier: identifier, maxActiveVersions: maxVersions)
+                engine = try StorageEngine(inMemoryIdentifier: identifier, maxActiveVersions: maxVersions, encryptionKey: encryptionKey)
             } else {
-                let url = configuration.fileURL ?? Realm.Configuration.defaultFileURL
                 engine = try StorageEngine(path: url.path, options: .init(
                     readOnly: configuration.readOnly, createIfMissing: !configuration.readOnly,
-                    durability: .full, maxActiveVersions: maxVersions))
+                    durability: .full, maxActiveVersions: maxVersions, encryptionKey: encryptionKey))
             }
+        } catch {
+            throw Realm.Error(opening: error, path: configuration.inMemoryIdentifier == nil ? url.path : nil,
+                              fileURL: configuration.fileURL)
+        }
+        // The first open of the file in this process (no handle of either mode is open).
+        if open == nil, configuration.inMemoryIdentifier == nil, let shouldCompact = configuration.shouldCompactOnLaunch {
+            try compactOnLaunch(engine, shouldCompact, configuration)
+        }
+        openEngines.withLock { $0[key] = WeakEngine(engine: engine, encryptionKey: configuration.encryptionKey) }
+        return engine
+    }
+
+    /// Asks `shouldCompact` with the file's total and used bytes, and compacts the file when it
+    /// says so, unless another process has the file open (then it opens as it is, as in Realm).
+    private static func compactOnLaunch(
+        _ engine: StorageEngine, _ shouldCompact: @Sendable (Int, Int) -> Bool, _ configuration: Realm.Configuration
+    ) throws(Realm.Error) {
+        do {
+            let (total, used) = try engine.sizeInfo()
+            guard shouldCompact(Int(clamping: total), Int(clamping: used)) else { return }
+            try engine.compact()
+        } catch where error.code == .alreadyOpen {
+            return
         } catch {
             throw Realm.Error(error, fileURL: configuration.fileURL)
         }
-        openEngines.withLock { $0[key] = WeakEngine(engine: engine) }
-        return engine
     }
 
     /// Deletes the file at `path` (it must not be open elsewhere) and opens it anew.
@@ -471,6 +535,21 @@ final class RealmCore {
         lastTable = nil
     }
 
+    /// Writes a compacted copy of the version this Realm reads (in a write transaction: with its
+    /// changes) to a new file at `url`, encrypted with `encryptionKey` or plain (see
+    /// `Realm.writeCopy(toFile:encryptionKey:)`).
+    func writeCopy(to url: URL, encryptionKey: Data?) throws(Realm.Error) {
+        checkThread()
+        RealmCore.validateEncryptionKey(encryptionKey)
+        do {
+            try StorageEngine.writeCopy(of: currentTxn(), to: url.path, encryptionKey: encryptionKey.map { [UInt8]($0) })
+        } catch where error.code == .fileExists {
+            throw Realm.Error(code: .fileExists, message: "File at path '\(url.path)' already exists.", fileURL: url)
+        } catch {
+            throw Realm.Error(error, fileURL: url)
+        }
+    }
+
     /// Moves the read transaction to the latest version; whether anything changed.
     func refresh() -> Bool {
         checkThread()
@@ -599,54 +678,49 @@ final class RealmCore {
             }
             throwRealmException("Object is already managed by another Realm. Use create instead to copy it into this Realm.")
         }
-        if object is EmbeddedObject {
-            throwRealmException("Cannot add an embedded object to a Realm directly: assign it to a property of an object instead.")
+        // Adding many objects of one class finds its (non-embedded) table cached: no type check.
+        // The table and its schema live as long as this instance (`tables` holds them): no
+        // reference counting on them here.
+        unowned(unsafe) let table: TableInfo
+        if let last = lastTable, last.schema.objectClass == type(of: object), !last.schema.isEmbedded {
+            table = last
+        } else {
+            if object is EmbeddedObject {
+                throwRealmException("Cannot add an embedded object to a Realm directly: assign it to a property of an object instead.")
+            }
+            table = requireTableInfo(for: type(of: object))
         }
         let previousPolicy = addPolicy
         addPolicy = policy
         defer { addPolicy = previousPolicy }
-        let table = requireTableInfo(for: type(of: object))
-        let schema = table.schema
+        unowned(unsafe) let schema = table.schema
         let realm = Realm(self)
-        // The scratch arena and values buffer, unless an outer add (of a linking object) has them.
+        // The scratch arena, unless an outer add (of a linking object) has it; the values on the
+        // stack (a nested add has its own).
         let arena = borrowArena()
-        let scratchValuesFree = !scratchValuesInUse
-        var values: [ce_value] = []
-        if scratchValuesFree {
-            scratchValuesInUse = true
-            swap(&values, &scratchValues)
-        }
-        defer {
-            returnArena(arena)
-            if scratchValuesFree {
-                swap(&values, &scratchValues)
-                scratchValuesInUse = false
-            }
-        }
-        values.removeAll(keepingCapacity: true)
-        values.append(contentsOf: repeatElement(ce_value.null, count: table.slotCount))
+        defer { returnArena(arena) }
         let base = Unmanaged.passUnretained(object).toOpaque()
-        for field in table.creationFields {
-            values[Int(field.column.key)] = field.field._rlmTakeCreationValue(
-                at: base + field.offset, arena, realm, keep: field.needsAfterCreate)
-        }
         var key: ce_object_key = 0
         var created = true
-        let ok = values.withUnsafeBufferPointer { buffer in
-            if schema.primaryKey != nil {
-                return ce_object_create_or_update(txn, table.tableKey, buffer.baseAddress, buffer.count, policy, &key, &created)
+        let fields = table.creationFields
+        let ok = withUnsafeTemporaryAllocation(of: ce_value.self, capacity: table.slotCount) { values -> Bool in
+            values.initialize(repeating: .null)
+            for field in fields {
+                values[Int(field.column.key)] = field.field._rlmTakeCreationValue(
+                    at: base + field.offset, arena, realm, keep: field.needsAfterCreate)
             }
-            return ce_object_create_with_values(txn, table.tableKey, buffer.baseAddress, buffer.count, &key)
-        }
-        guard ok else {
-            if ce_last_error_code() == CE_ERR_DUPLICATE_PRIMARY_KEY, let pk = schema.primaryKey {
+            let ok = schema.primaryKey != nil
+                ? ce_object_create_or_update(txn, table.tableKey, values.baseAddress, values.count, policy, &key, &created)
+                : ce_object_create_with_values(txn, table.tableKey, values.baseAddress, values.count, &key)
+            if !ok, ce_last_error_code() == CE_ERR_DUPLICATE_PRIMARY_KEY, let pk = schema.primaryKey {
                 let value = values[Int(table.columns[pk].key)]
                 let text = value.type == CE_TYPE_STRING ? value.stringValue : (value.isNull ? "null" : value.debugText)
                 throwRealmException(
                     "Attempting to create an object of type '\(schema.className)' with an existing primary key value '\(text)'.")
             }
-            engineFailure("Cannot add an object of type '\(schema.className)'")
+            return ok
         }
+        guard ok else { engineFailure("Cannot add an object of type '\(schema.className)'") }
         object.bind(self, table, key)
         for field in table.creationFields where field.needsAfterCreate {
             field.field._rlmAfterCreateField(at: base + field.offset, object, field.column, replace: !created)

@@ -143,6 +143,33 @@ extension Realm {
         init(_ engine: EngineError, fileURL: URL? = nil) {
             self.init(code: Realm.Error.code(for: engine.code.cValue), message: engine.message, fileURL: fileURL)
         }
+
+        /// An error from opening the file at `path` (nil: an in-memory Realm): as `init(_:fileURL:)`,
+        /// except that a key that does not fit the file gets Realm's `.invalidDatabase` messages:
+        /// "Realm file decryption failed" for a wrong key or a key on a plain file, and the
+        /// "invalid mnemonic" message that names a missing key for an encrypted file opened without.
+        init(opening engine: EngineError, path: String?, fileURL: URL?) {
+            let message = engine.message
+            guard engine.code == .invalidDatabase, let range = message.range(of: "decryption failed: ") else {
+                self.init(engine, fileURL: fileURL)
+                return
+            }
+            let prefix = path.map { "Failed to open Realm file at path '\($0)': " } ?? "Failed to open the in-memory Realm: "
+            let reason: String
+            if message.contains("is encrypted and no encryption key was given") {
+                self.init(code: .invalidDatabase, message: prefix
+                    + "header has invalid mnemonic. The file is either not a Realm file, is an encrypted Realm file but no encryption key was supplied, or is corrupted.",
+                    fileURL: fileURL)
+                return
+            } else if message.contains("is not encrypted, but an encryption key was given") {
+                reason = "Decryption failed: the file is not encrypted, but an encryption key was given"
+            } else if message.contains("the encryption key is not the key of") {
+                reason = "Decryption failed: the encryption key is incorrect"
+            } else {
+                reason = "Decryption failed: " + message[range.upperBound...]
+            }
+            self.init(code: .invalidDatabase, message: prefix + "Realm file decryption failed (\(reason))", fileURL: fileURL)
+        }
     }
 }
 

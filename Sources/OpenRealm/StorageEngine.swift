@@ -166,18 +166,23 @@ package final class StorageEngine: @unchecked Sendable {
         /// Beginning a write fails with `.tooManyVersions` while more than this many versions are
         /// live (the latest one plus each older one pinned by a read transaction); 0 means no limit.
         package var maxActiveVersions: UInt64
+        /// The 64-byte key of an encrypted file (a new file is created encrypted with it), or nil
+        /// for a plain file. Another length fails with `.invalidArgument`.
+        package var encryptionKey: [UInt8]?
 
         /// Options with the given values: `StorageEngine.Options(createIfMissing: false)`.
         package init(
             readOnly: Bool = false,
             createIfMissing: Bool = true,
             durability: Durability = .full,
-            maxActiveVersions: UInt64 = 0
+            maxActiveVersions: UInt64 = 0,
+            encryptionKey: [UInt8]? = nil
         ) {
             self.readOnly = readOnly
             self.createIfMissing = createIfMissing
             self.durability = durability
             self.maxActiveVersions = maxActiveVersions
+            self.encryptionKey = encryptionKey
         }
     }
 
@@ -271,8 +276,10 @@ package final class StorageEngine: @unchecked Sendable {
     /// with the same identifier share it, and its files are removed when the last one closes.
     ///
     ///     let engine = try StorageEngine(inMemoryIdentifier: "cache")
-    package convenience init(inMemoryIdentifier identifier: String, maxActiveVersions: UInt64 = 0) throws(EngineError) {
-        let options = Options(durability: .memoryOnly, maxActiveVersions: maxActiveVersions)
+    package convenience init(
+        inMemoryIdentifier identifier: String, maxActiveVersions: UInt64 = 0, encryptionKey: [UInt8]? = nil
+    ) throws(EngineError) {
+        let options = Options(durability: .memoryOnly, maxActiveVersions: maxActiveVersions, encryptionKey: encryptionKey)
         try self.init(path: nil, inMemoryIdentifier: identifier, options: options)
     }
 
@@ -286,8 +293,12 @@ package final class StorageEngine: @unchecked Sendable {
         var db: OpaquePointer?
         let opened = Self.withOptionalCString(path) { cPath in
             Self.withOptionalCString(inMemoryIdentifier) { cIdentifier in
-                cOptions.in_memory_identifier = cIdentifier
-                return ce_db_open(cPath, &cOptions, &db)
+                Self.withOptionalKey(options.encryptionKey) { key, size in
+                    cOptions.in_memory_identifier = cIdentifier
+                    cOptions.encryption_key = key
+                    cOptions.encryption_key_size = size
+                    return ce_db_open(cPath, &cOptions, &db)
+                }
             }
         }
         guard opened, let db else { throw EngineError.last() }
@@ -298,6 +309,12 @@ package final class StorageEngine: @unchecked Sendable {
     private static func withOptionalCString<R>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
         guard let string else { return body(nil) }
         return string.withCString { body($0) }
+    }
+
+    /// Calls `body` with the address and size of `key` (nil and 0 without a key).
+    private static func withOptionalKey<R>(_ key: [UInt8]?, _ body: (UnsafeRawPointer?, Int) -> R) -> R {
+        guard let key else { return body(nil, 0) }
+        return key.withUnsafeBytes { body($0.baseAddress, $0.count) }
     }
 
     deinit {
@@ -368,6 +385,45 @@ package final class StorageEngine: @unchecked Sendable {
         var stats = ce_db_stats()
         guard ce_db_verify(handle, &stats) else { throw EngineError.last() }
         return Stats(stats)
+    }
+}
+
+extension StorageEngine {
+    /// Writes a compacted copy of what the transaction `txn` sees (a `ce_txn`; for a write
+    /// transaction, with its uncommitted changes) to a new file at `path`, which must not exist
+    /// (`.fileExists`): encrypted with `encryptionKey`, or plain without one, whatever the source
+    /// is. The transaction stays open; the file appears at `path` only once it is whole.
+    ///
+    ///     try engine.read { txn in try StorageEngine.writeCopy(of: txn.handle, to: "backup.realm", encryptionKey: nil) }
+    package static func writeCopy(of txn: OpaquePointer, to path: String, encryptionKey: [UInt8]?) throws(EngineError) {
+        var options = ce_copy_options()
+        ce_copy_options_init(&options)
+        let ok = withOptionalKey(encryptionKey) { key, size in
+            options.encryption_key = key
+            options.encryption_key_size = size
+            return ce_txn_write_copy(txn, path, &options)
+        }
+        guard ok else { throw EngineError.last() }
+    }
+
+    /// Compacts the file in place, keeping its key: throws `.alreadyOpen` (nothing changed) when
+    /// another handle or process has it open, `.wrongTransactionState` while a transaction of
+    /// this handle is open, `.readOnly` on a read-only handle.
+    ///
+    ///     try engine.compact()
+    package func compact() throws(EngineError) {
+        guard ce_db_compact(handle, nil) else { throw EngineError.last() }
+    }
+
+    /// The size of the file on disk and about the size a compacted copy would have
+    /// (Realm's `shouldCompactOnLaunch` arguments).
+    ///
+    ///     let (total, used) = try engine.sizeInfo()
+    package func sizeInfo() throws(EngineError) -> (totalBytes: UInt64, usedBytes: UInt64) {
+        var total: UInt64 = 0
+        var used: UInt64 = 0
+        guard ce_db_size_info(handle, &total, &used) else { throw EngineError.last() }
+        return (total, used)
     }
 }
 

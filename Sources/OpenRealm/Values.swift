@@ -11,9 +11,9 @@ import Synchronization
 /// at them. Internal machinery of OpenRealm; not for use by applications.
 public final class _CArena {
     /// Chunks of bytes handed out front to back; the first one is kept by `reset()`.
-    private var chunks: [UnsafeMutableRawPointer] = []
-    private var used = 0
-    private var capacity = 0
+    @exclusivity(unchecked) private var chunks: [UnsafeMutableRawPointer] = []
+    @exclusivity(unchecked) private var used = 0
+    @exclusivity(unchecked) private var capacity = 0
 
     private static let chunkSize = 4096
 

@@ -1,9 +1,11 @@
 // main.swift — the openrealm command-line tool.
 //
-// Only the storage core exists so far, so the tool offers what it can do: a demo that commits
-// transactions, `info` and `verify`. Exit status: 0 success, 1 an engine error (its message is
-// printed), 2 a usage error.
+// `demo` shows a small app on the Realm Swift API: models with a primary key, embedded objects, links
+// and LinkingObjects, written to an encrypted file, reopened, queried, copied and compacted.
+// `info` and `verify` read a plain file through the storage core. Exit status: 0 success, 1 an
+// error (its message is printed), 2 a usage error.
 
+import Foundation
 import OpenRealm
 
 #if canImport(Glibc)
@@ -18,15 +20,17 @@ let usage = """
     usage: openrealm <command> [arguments]
 
     commands:
-      demo [FILE]   open or create FILE (default: default.realm in the current directory),
-                    commit three write transactions, read the latest version back and verify it
+      demo [FILE]   a small app on the Realm Swift API: writes people with embedded dogs and
+                    best-friend links to FILE (default: openrealm-demo.realm in the current
+                    directory), encrypted with a demo key; reopens it, queries it, writes a
+                    compacted copy (FILE without .realm + .compacted.realm) and compacts FILE on
+                    launch. The files of a previous demo run at those paths are replaced.
       info FILE     print the version, sizes, node count, free extents and active versions of FILE
-                    (opened read-only)
-      verify FILE   check the integrity of FILE: prints "ok" (exit 0) or the problem (exit 1)
+                    (an unencrypted file, opened read-only)
+      verify FILE   check the integrity of FILE (unencrypted): prints "ok" (exit 0) or the problem (exit 1)
       --help        print this help
 
-    this demo shows the storage core; the Realm demo (models, queries, encryption, a compacted copy) is not written yet.
-    exit status: 0 success, 1 an error from the engine, 2 a usage error.
+    exit status: 0 success, 1 an error, 2 a usage error.
     """
 
 /// Writes `text` to standard error, unbuffered.
@@ -52,31 +56,6 @@ func absolutePath(_ path: String) -> String {
     guard let resolved = realpath(path, nil) else { return path }
     defer { free(resolved) }
     return String(cString: resolved)
-}
-
-/// `openrealm demo [FILE]`
-func demo(path: String) throws {
-    let existed = fileExists(path)
-    let engine = try StorageEngine(path: path)
-    let before = engine.latestVersion
-    var committed: [UInt64] = []
-    for _ in 0..<3 {
-        let base = try engine.write { txn in txn.version }
-        committed.append(base + 1)
-    }
-    let after = engine.latestVersion
-    let seen = try engine.read { txn in txn.version }
-    let stats = try engine.verify()
-    print("openrealm \(StorageEngine.engineVersion) demo")
-    print("file: \(absolutePath(engine.path)) (\(existed ? "opened" : "created"))")
-    print("version before: \(before)")
-    print("committed 3 write transactions: versions \(committed.map(String.init).joined(separator: ", "))")
-    print("version after: \(after) (a read transaction sees version \(seen))")
-    print("file size: \(stats.fileSize) bytes (logical size \(stats.logicalSize) bytes)")
-    print("used: \(stats.usedBytes) bytes, free: \(stats.freeBytes) bytes in \(stats.freeExtentCount) extents")
-    print("nodes: \(stats.nodeCount)")
-    print("verify: ok")
-    print("this demo shows the storage core; the Realm demo (models, queries, encryption, a compacted copy) is not written yet")
 }
 
 /// `openrealm info FILE`
@@ -106,8 +85,8 @@ func run(_ arguments: [String]) -> Int32 {
     let command: () throws -> Void
     switch arguments.first {
     case "demo" where arguments.count <= 2:
-        let path = arguments.count == 2 ? arguments[1] : "default.realm"
-        command = { try demo(path: path) }
+        let path = arguments.count == 2 ? arguments[1] : "openrealm-demo.realm"
+        command = { try Demo(path: path).run() }
     case "info" where arguments.count == 2:
         command = { try info(path: arguments[1]) }
     case "verify" where arguments.count == 2:

@@ -144,20 +144,6 @@ struct OpeningTests {
         }
     }
 
-    @Test("an encryption key or shouldCompactOnLaunch throws a clear error until the engine has them")
-    func notYetSupported() throws {
-        var config = Realm.Configuration(inMemoryIdentifier: "enc-\(UUID().uuidString)")
-        config.encryptionKey = Data(count: 64)
-        #expect { _ = try Realm(configuration: config) } throws: { error in
-            (error as? Realm.Error)?.code == .fail && "\(error)".contains("Encryption is not available yet")
-        }
-        config.encryptionKey = nil
-        config.shouldCompactOnLaunch = { _, _ in true }
-        #expect { _ = try Realm(configuration: config) } throws: { error in
-            "\(error)".contains("Compaction is not available yet")
-        }
-    }
-
     @Test("Realm.Error codes have Realm's numeric values")
     func errorCodes() {
         #expect(Realm.Error.Code.fail.rawValue == 1)

@@ -425,35 +425,53 @@ private func runTool(_ arguments: [String], in directory: URL) throws -> ToolRes
 
 @Suite("openrealm tool", .enabled(if: openrealmBinary != nil, "the openrealm executable was not built"))
 struct ToolTests {
-    @Test("demo creates default.realm, commits three transactions and verifies; info and verify read it")
+    @Test("demo writes an encrypted Realm, queries it, copies and compacts it; a second run replaces its files; info and verify read the copy")
     func demoInfoVerify() throws {
         try withTemporaryDirectory { directory in
             let demo = try runTool(["demo"], in: directory)
             #expect(demo.status == 0, "\(demo.errors)")
-            #expect(demo.output.contains("(created)"))
-            #expect(demo.output.contains("version before: 1"))
-            #expect(demo.output.contains("versions 2, 3, 4"))
-            #expect(demo.output.contains("version after: 4"))
-            #expect(demo.output.contains("verify: ok"))
-            #expect(demo.output.contains("this demo shows the storage core; the Realm demo (models, queries, encryption, a compacted copy) is not written yet"))
-            let path = directory.appendingPathComponent("default.realm").path
-            #expect(FileManager.default.fileExists(atPath: path))
+            let expected = [
+                "1. previous run: none",
+                "2. created openrealm-demo.realm, encrypted",
+                "with a DEMO key",
+                "wrote 6 people (primary key id), 8 embedded dogs, 6 best-friend links",
+                "3. added 3000 visitors with a dog each, then deleted them: 6 people",
+                "4. reopening without the key fails: Realm.Error.invalidDatabase",
+                "reopened with the key: 6 people: Alice, Bob, Carol, Dave, Erin, Frank",
+                "5. queries (Results.filter and where",
+                "filter(\"age >= %@\", 30), sorted by age: Alice (34), Erin (37), Carol (41), Frank (52)",
+                "filter(\"ANY dogs.name BEGINSWITH[c] %@\", \"r\"): Alice (34), Carol (41), Frank (52)",
+                "filter(\"bestFriend.name == %@\", \"Alice\"): Bob (29), Carol (41)",
+                "where { $0.bestFriendOf.count >= 2 } (LinkingObjects, type-safe): Alice (34), Carol (41)",
+                "Alice's LinkingObjects bestFriendOf: Bob, Carol",
+                "6. writeCopy(toFile: openrealm-demo.compacted.realm) without a key",
+                "6 people in the copy",
+                "7. reopened with shouldCompactOnLaunch: called with totalBytes",
+                "-> compact",
+                "done:",
+            ]
+            for line in expected { #expect(demo.output.contains(line), "missing: \(line)\n\(demo.output)") }
+            let file = directory.appendingPathComponent("openrealm-demo.realm")
+            let copy = directory.appendingPathComponent("openrealm-demo.compacted.realm")
+            // Encrypted: the names are not in the file; the decrypted copy has them.
+            #expect(try Data(contentsOf: file).range(of: Data("Carol".utf8)) == nil)
+            #expect(try Data(contentsOf: copy).range(of: Data("Carol".utf8)) != nil)
 
-            let again = try runTool(["demo", "default.realm"], in: directory)
-            #expect(again.status == 0)
-            #expect(again.output.contains("(opened)"))
-            #expect(again.output.contains("version before: 4"))
-            #expect(again.output.contains("version after: 7"))
+            let again = try runTool(["demo", "openrealm-demo.realm"], in: directory)
+            #expect(again.status == 0, "\(again.errors)")
+            #expect(again.output.contains("1. previous run: removed openrealm-demo.realm, openrealm-demo.compacted.realm"))
+            #expect(again.output.contains("reopened with the key: 6 people:"))
 
-            let info = try runTool(["info", "default.realm"], in: directory)
+            let info = try runTool(["info", copy.lastPathComponent], in: directory)
             #expect(info.status == 0, "\(info.errors)")
-            #expect(info.output.contains("version: 7"))
             #expect(info.output.contains("nodes: "))
             #expect(info.output.contains("active versions: 1"))
-
-            let verify = try runTool(["verify", path], in: directory)
+            let verify = try runTool(["verify", copy.path], in: directory)
             #expect(verify.status == 0)
             #expect(verify.output == "ok\n")
+            let encrypted = try runTool(["verify", file.path], in: directory)
+            #expect(encrypted.status == 1)
+            #expect(encrypted.errors.contains("decryption failed"), "\(encrypted.errors)")
         }
     }
 
@@ -467,16 +485,22 @@ struct ToolTests {
             #expect(missingInfo.status == 1)
             #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("missing.realm").path))
 
-            try Data(repeating: 0x42, count: 40_000).write(to: directory.appendingPathComponent("junk.bin"))
-            for command in ["verify", "info", "demo"] {
+            let junkData = Data(repeating: 0x42, count: 40_000)
+            try junkData.write(to: directory.appendingPathComponent("junk.bin"))
+            for command in ["verify", "info"] {
                 let junk = try runTool([command, "junk.bin"], in: directory)
                 #expect(junk.status == 1, "\(command)")
                 #expect(junk.errors.contains("invalid database"), "\(command): \(junk.errors)")
                 #expect(junk.output.isEmpty)
             }
+            // The demo replaces only files of an earlier demo run: anything else is left alone.
+            let demo = try runTool(["demo", "junk.bin"], in: directory)
+            #expect(demo.status == 1)
+            #expect(demo.errors.contains("exists and is not a file of an earlier demo run"), "\(demo.errors)")
+            #expect(try Data(contentsOf: directory.appendingPathComponent("junk.bin")) == junkData)
 
-            #expect(try runTool(["demo", "damaged.realm"], in: directory).status == 0)
             let damaged = directory.appendingPathComponent("damaged.realm").path
+            try withEngine(damaged) { engine in _ = try engine.write { txn in txn.version } }
             try overwrite(damaged, at: try newestTopRef(damaged), with: [UInt8](repeating: 0xFF, count: 8))
             let verify = try runTool(["verify", "damaged.realm"], in: directory)
             #expect(verify.status == 1)
