@@ -21,7 +21,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     @exclusivity(unchecked) final var _epoch: UInt64 = 0
     /// Set only on the unmanaged instances that read a key path to learn its property names
     /// (see `propertyPath(of:)`); read on the unmanaged path of an access, never the managed one.
-    @usableFromInline var _keyPathRecorder: KeyPathRecorder?
+    @usableFromInline final var _keyPathRecorder: KeyPathRecorder?
 
     /// Creates an unmanaged object with default values.
     ///

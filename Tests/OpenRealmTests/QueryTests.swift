@@ -591,6 +591,8 @@ private func expectStopped(_ result: ExitTest.Result?, _ message: String, source
 struct QueryErrorTests {
     @Test("a predicate that does not parse")
     func parseError() async {
+        removeInMemoryRealm("openrealm-exit-queryParse")
+        defer { removeInMemoryRealm("openrealm-exit-queryParse") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryParse"))
             try realm.write { realm.add(Dog()) }
@@ -602,6 +604,8 @@ struct QueryErrorTests {
 
     @Test("a predicate naming an unknown property")
     func unknownProperty() async {
+        removeInMemoryRealm("openrealm-exit-queryProperty")
+        defer { removeInMemoryRealm("openrealm-exit-queryProperty") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryProperty"))
             try realm.write { realm.add(Dog()) }
@@ -613,6 +617,8 @@ struct QueryErrorTests {
 
     @Test("an argument of the wrong type")
     func wrongArgumentType() async {
+        removeInMemoryRealm("openrealm-exit-queryArgument")
+        defer { removeInMemoryRealm("openrealm-exit-queryArgument") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryArgument"))
             try realm.write { realm.add(Dog()) }
@@ -623,6 +629,8 @@ struct QueryErrorTests {
 
     @Test("sorting by an unknown property")
     func unknownSortKey() async {
+        removeInMemoryRealm("openrealm-exit-querySort")
+        defer { removeInMemoryRealm("openrealm-exit-querySort") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-querySort"))
             try realm.write { realm.add(Dog()) }
@@ -633,6 +641,8 @@ struct QueryErrorTests {
 
     @Test("the sum of a string property")
     func wrongAggregate() async {
+        removeInMemoryRealm("openrealm-exit-queryAggregate")
+        defer { removeInMemoryRealm("openrealm-exit-queryAggregate") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryAggregate"))
             try realm.write { realm.add(Dog()) }
@@ -791,6 +801,8 @@ struct CollectionQueryTests {
 extension QueryErrorTests {
     @Test("a key path that is not a persisted property")
     func keyPathNotPersisted() async {
+        removeInMemoryRealm("openrealm-exit-queryKeyPath")
+        defer { removeInMemoryRealm("openrealm-exit-queryKeyPath") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryKeyPath"))
             try realm.write { realm.add(Dog()) }
@@ -803,6 +815,8 @@ extension QueryErrorTests {
 extension QueryErrorTests {
     @Test("filtering results of values")
     func filterValues() async {
+        removeInMemoryRealm("openrealm-exit-queryValues")
+        defer { removeInMemoryRealm("openrealm-exit-queryValues") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryValues"))
             let holder = Collections(value: ["ints": [1, 2]])
@@ -816,6 +830,8 @@ extension QueryErrorTests {
 extension QueryErrorTests {
     @Test("a %K argument that is not a key path")
     func badKeyPathArgument() async {
+        removeInMemoryRealm("openrealm-exit-queryK")
+        defer { removeInMemoryRealm("openrealm-exit-queryK") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryK"))
             try realm.write { realm.add(Dog()) }
