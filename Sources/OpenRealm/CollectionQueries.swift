@@ -30,6 +30,7 @@ private func objectClass<Element>(_: Element.Type, _ kind: String) -> ObjectBase
 }
 
 extension List: _ObjectCollection {
+    /// A live `Results` of the list's objects in its order (see `_ObjectCollection`).
     public func _resultsView() -> Results<Element> {
         guard let managed else { unmanagedQueryFailure("List") }
         return Results(core: managed.core, query: ResultsQuery(objectClass: objectClass(Element.self, "List"), base: .collection(managed)))
@@ -37,6 +38,7 @@ extension List: _ObjectCollection {
 }
 
 extension MutableSet: _ObjectCollection {
+    /// A live `Results` of the set's objects in its order (see `_ObjectCollection`).
     public func _resultsView() -> Results<Element> {
         guard let managed else { unmanagedQueryFailure("MutableSet") }
         return Results(core: managed.core, query: ResultsQuery(objectClass: objectClass(Element.self, "MutableSet"), base: .collection(managed)))
@@ -44,6 +46,7 @@ extension MutableSet: _ObjectCollection {
 }
 
 extension LinkingObjects: _ObjectCollection where Element: RealmCollectionValue {
+    /// A live `Results` of the linking objects, in key order (see `_ObjectCollection`).
     public func _resultsView() -> Results<Element> {
         guard let owner, let core = owner._core, owner._table != nil else { unmanagedQueryFailure("LinkingObjects") }
         return Results(core: core, query: ResultsQuery(objectClass: Element.self, base: .backlinks(owner: owner, property: propertyName)))
@@ -107,7 +110,7 @@ extension _ObjectCollection where Element: ObjectBase {
     ///     person.dogs.index(matching: "name == %@", "Rex")
     public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
         let view = _resultsView()
-        return view.filtered(predicateFormat, args).first.flatMap { view.index(of: $0) }
+        return view.firstIndex(matching: view.filtered(predicateFormat, args))
     }
 
     /// The position in the collection of the first object for which a type-safe query holds.
@@ -264,6 +267,28 @@ private func valueLess(_ a: ce_value, _ b: ce_value) -> Bool {
         return Decimal128(bits: a.decimal) < Decimal128(bits: b.decimal)
     }
     return numericValue(a) < numericValue(b)
+}
+
+extension List where Element: _QueryComparable {
+    /// The values sorted (nil first; strings by code points), as live `Results`. A managed list
+    /// only (Realm's rule).
+    ///
+    ///     let ranked = person.scores.sorted(ascending: false)    // List<Int>
+    public func sorted(ascending: Bool = true) -> Results<Element> {
+        guard let managed else { unmanagedQueryFailure("List") }
+        return Results(sortedValues: managed, ascending: ascending)
+    }
+}
+
+extension MutableSet where Element: _QueryComparable {
+    /// The values sorted (nil first; strings by code points), as live `Results`. A managed set
+    /// only (Realm's rule).
+    ///
+    ///     let ordered = person.luckyNumbers.sorted(ascending: false)    // MutableSet<Int>
+    public func sorted(ascending: Bool = true) -> Results<Element> {
+        guard let managed else { unmanagedQueryFailure("MutableSet") }
+        return Results(sortedValues: managed, ascending: ascending)
+    }
 }
 
 extension List where Element: MinMaxType {

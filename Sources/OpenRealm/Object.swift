@@ -21,7 +21,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     @exclusivity(unchecked) final var _epoch: UInt64 = 0
     /// Set only on the unmanaged instances that read a key path to learn its property names
     /// (see `propertyPath(of:)`); read on the unmanaged path of an access, never the managed one.
-    @usableFromInline var _keyPathRecorder: KeyPathRecorder?
+    @usableFromInline final var _keyPathRecorder: KeyPathRecorder?
 
     /// Creates an unmanaged object with default values.
     ///
@@ -124,7 +124,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
                 throwRealmException("Invalid property name '\(key)' for class '\(info.className)'.")
             }
             let value = _value(of: index)
-            return Self.unwrapOptional(value)
+            return unwrapOptional(value)
         }
         set {
             if let dynamic = self as? DynamicObject, dynamic.dynamic != nil {
@@ -186,12 +186,6 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         }
     }
 
-    private static func unwrapOptional(_ value: Any) -> Any? {
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
-        return mirror.children.first.map(\.value)
-    }
-
     /// A readable form of the object, as Realm prints it:
     ///
     ///     Person {
@@ -213,9 +207,9 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         for (index, property) in info.properties.enumerated() {
             let value = _value(of: index)
             let text: String
-            if let object = Self.unwrapOptional(value) as? ObjectBase {
+            if let object = unwrapOptional(value) as? ObjectBase {
                 text = depth < 2 ? object._describe(depth: depth + 1) : "<\(object._schemaInfo.className)>"
-            } else if let described = Self.unwrapOptional(value) {
+            } else if let described = unwrapOptional(value) {
                 text = "\(described)"
             } else {
                 text = "(null)"

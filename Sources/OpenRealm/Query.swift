@@ -138,7 +138,7 @@ public struct StringOptions: OptionSet, Sendable {
 
     /// Letters with and without diacritics compare equal (`[d]`).
     ///
-    ///     $0.name.equals("zoe", options: .diacriticInsensitive)   // matches "Zoë"? only with [c] too
+    ///     $0.name.equals("Zoe", options: .diacriticInsensitive)   // matches "Zoë"
     public static let diacriticInsensitive = StringOptions(rawValue: 2)
 
     /// The predicate modifier: "", "[c]", "[d]" or "[cd]".
@@ -150,6 +150,14 @@ public struct StringOptions: OptionSet, Sendable {
 }
 
 // MARK: - Query
+
+/// For a query expression through a collection of objects (`$0.dogs.age`, `$0.dogs.age > 5`):
+/// the collection's key path, and the same expression from one of its objects (`$obj.age > %@`,
+/// with the same placeholders), which a subquery over the collection uses.
+struct QueryElement {
+    let collection: String
+    let expression: String
+}
 
 /// A type-safe query expression, as Realm's `Query`: the parameter of `where` and
 /// `index(matching:)`. Its members are the properties of the model (`$0.age`, `$0.dog.name`,
@@ -166,14 +174,6 @@ public struct StringOptions: OptionSet, Sendable {
 /// `containsAny(in:)`, `min`, `max`, `sum`, `avg` and element properties (any element matches),
 /// subqueries (`($0.dogs.age > 5 && $0.dogs.name == "Rex").count > 0`), and on maps a key's value,
 /// `keys` and `values`.
-/// For a query expression through a collection of objects (`$0.dogs.age`, `$0.dogs.age > 5`):
-/// the collection's key path, and the same expression from one of its objects (`$obj.age > %@`,
-/// with the same placeholders), which a subquery over the collection uses.
-struct QueryElement {
-    let collection: String
-    let expression: String
-}
-
 @dynamicMemberLookup
 public struct Query<T> {
     /// What an expression is: `$0`, a key path (with the arguments of the `%@` placeholders a

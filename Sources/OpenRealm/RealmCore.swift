@@ -736,7 +736,7 @@ final class RealmCore {
     /// Writes an embedded object (or nil) into a link property of `object`.
     func setEmbedded(_ object: ObjectBase, _ column: _ManagedColumn, _ value: Any) {
         let txn = writeTxn(for: object)
-        guard let embedded = unwrap(value) as? EmbeddedObject else {
+        guard let embedded = unwrapOptional(value) as? EmbeddedObject else {
             var null = ce_value.null
             guard ce_object_set(txn, object._tableKey, object._key, column.key, &null) else { engineFailure() }
             return
@@ -767,12 +767,6 @@ final class RealmCore {
             field.field._rlmAfterCreateField(at: base + field.offset, object, field.column, replace: false)
         }
         withExtendedLifetime(object) {}
-    }
-
-    private func unwrap(_ value: Any) -> Any? {
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
-        return mirror.children.first.map(\.value)
     }
 
     /// Deletes a managed object of this Realm.

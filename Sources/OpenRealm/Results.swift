@@ -23,6 +23,9 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         /// A predicate and descriptors over the objects of a class (engine handles, evaluated
         /// against the Realm's transaction at each call).
         case query(ResultsQuery)
+        /// The values of a list or set of values in sorted order (the order is read at each
+        /// access; iteration reads it once).
+        case sortedValues(ManagedCollection, ascending: Bool)
     }
 
     let core: RealmCore
@@ -38,11 +41,39 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         self.source = .query(query)
     }
 
+    init(sortedValues collection: ManagedCollection, ascending: Bool) {
+        self.core = collection.core
+        self.source = .sortedValues(collection, ascending: ascending)
+    }
+
+    /// Stops: results of values are not filtered, sorted by key path or made distinct.
+    private func valuesFailure() -> Never {
+        throwRealmException("Results<\(Element.self)> holds values: it cannot be filtered, sorted by a key path, made distinct or aggregated by property.")
+    }
+
+    /// The positions in the collection of its values in sorted order, read now.
+    private func sortedOrder(_ collection: ManagedCollection, _ ascending: Bool) -> [Int] {
+        let handle = collection.read()
+        var count = 0
+        guard ce_collection_size(handle, &count) else { engineFailure() }
+        var order = [Int](repeating: 0, count: Swift.max(count, 1))
+        var filled = 0
+        let ok = order.withUnsafeMutableBufferPointer { ce_collection_sorted_indices(handle, ascending, $0.baseAddress, count, &filled) }
+        guard ok else { engineFailure() }
+        return Array(order.prefix(filled))
+    }
+
+    /// The values of a sorted collection of values, in order, read now.
+    private func sortedValues(_ collection: ManagedCollection, _ ascending: Bool) -> [Element] {
+        sortedOrder(collection, ascending).map { collection.element(collection.get($0), at: .index($0), as: Element.self) }
+    }
+
     /// The class of the objects.
     private var objectClass: ObjectBase.Type {
         switch source {
         case .table(let objectClass): objectClass
         case .query(let query): query.objectClass
+        case .sortedValues: valuesFailure()
         }
     }
 
@@ -51,6 +82,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         switch source {
         case .table(let objectClass): ResultsQuery(objectClass: objectClass)
         case .query(let query): query
+        case .sortedValues: valuesFailure()
         }
     }
 
@@ -59,6 +91,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         switch source {
         case .table(let objectClass): core.tableInfo(for: objectClass)
         case .query(let query): query.view(core)?.table
+        case .sortedValues: nil
         }
     }
 
@@ -80,6 +113,8 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         case .query(let query):
             guard let (view, _) = query.view(core) else { return 0 }
             guard ce_results_count(view, core.currentTxn(), &count) else { engineFailure() }
+        case .sortedValues(let collection, _):
+            return collection.count
         }
         return count
     }
@@ -102,6 +137,8 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
                 ce_results_get(view, core.currentTxn(), position, &key)
             else { return nil }
             return (key, table)
+        case .sortedValues:
+            return nil
         }
     }
 
@@ -109,6 +146,11 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     ///
     ///     let first = dogs[0]
     public subscript(position: Int) -> Element {
+        if case .sortedValues(let collection, let ascending) = source {
+            let order = sortedOrder(collection, ascending)
+            guard position >= 0, position < order.count else { indexFailure(position, order.count) }
+            return collection.element(collection.get(order[position]), at: .index(order[position]), as: Element.self)
+        }
         guard let (key, table) = key(at: position) else { indexFailure(position, count) }
         return core.makeObject(table, key) as! Element
     }
@@ -117,6 +159,9 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     ///
     ///     dogs.index(of: rex)    // 0
     public func index(of object: Element) -> Int? {
+        if case .sortedValues(let collection, let ascending) = source {
+            return sortedValues(collection, ascending).firstIndex(of: object)
+        }
         guard let object = object as Any as? ObjectBase, object.isManaged(by: core), let table,
             object._table?.tableKey == table.tableKey
         else { return nil }
@@ -137,6 +182,8 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
             var found = false
             guard ce_results_index_of(view, txn, object._key, &index, &found) else { engineFailure() }
             return found ? index : nil
+        case .sortedValues:
+            return nil
         }
     }
 
@@ -144,6 +191,9 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     /// Realm's for-in: deleting objects in the loop does not skip any; a deleted one is
     /// invalidated).
     public func makeIterator() -> ResultsIterator<Element> {
+        if case .sortedValues(let collection, let ascending) = source {
+            return ResultsIterator(values: sortedValues(collection, ascending))
+        }
         let count = self.count
         guard count > 0, let table else { return ResultsIterator(core: core, table: nil, keys: []) }
         var keys = [ce_object_key](repeating: 0, count: count)
@@ -195,12 +245,14 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
 
     /// These results with one more predicate (checked now if the class has a table).
     func filtered(_ predicate: String, _ arguments: [Any]) -> Results<Element> {
-        let taken = Array(arguments.prefix(placeholderCount(predicate)))
+        let query = resultsQuery
+        let (text, taken) = enginePredicate(predicate, ObjectSchemaInfo.of(objectClass), arguments, offset: query.arguments.count)
         if let table = core.tableInfo(for: objectClass) {
-            // Parsed alone first: an error names the position in the caller's own predicate.
-            ce_query_free(parseQuery(core, table, predicate, taken))
+            // Parsed alone first (its arguments after the earlier filters'): a bad predicate
+            // stops where it is written.
+            ce_query_free(parseQuery(core, table, text, query.arguments + taken, shown: predicate))
         }
-        return Results(core: core, query: resultsQuery.filtered(predicate, taken))
+        return Results(core: core, query: query.filtered(text, taken))
     }
 
     /// The position of the first object that matches a predicate, or nil.
@@ -212,13 +264,13 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
 
     /// The position of the first object for which a type-safe query holds, or nil.
     ///
-    ///     people.index { $0.name == "Ada" }
+    ///     people.index(matching: { $0.name == "Ada" })
     public func index(matching isIncluded: (Query<Element>) -> Query<Bool>) -> Int? {
         firstIndex(matching: self.where(isIncluded))
     }
 
     /// The first position of an object of `matching` (these results filtered) in these results.
-    private func firstIndex(matching: Results<Element>) -> Int? {
+    func firstIndex(matching: Results<Element>) -> Int? {
         if !resultsQuery.hasDistinct {
             // Filtering keeps the order: the first match is the first object of the filtered view.
             return matching.first.flatMap { index(of: $0) }
@@ -348,22 +400,36 @@ extension Results where Element: ObjectBase {
     }
 }
 
-/// The iterator of a `Results`: the objects whose keys it took when iteration started.
+/// The iterator of a `Results`: the objects whose keys it took when iteration started (or the
+/// values, for results of values).
 public struct ResultsIterator<Element: RealmCollectionValue>: IteratorProtocol {
-    let core: RealmCore
+    let core: RealmCore?
     let table: TableInfo?
     let keys: [ce_object_key]
+    let values: [Element]
     var index = 0
 
     init(core: RealmCore, table: TableInfo?, keys: [ce_object_key]) {
         self.core = core
         self.table = table
         self.keys = keys
+        self.values = []
     }
 
-    /// The next object, or nil at the end.
+    init(values: [Element]) {
+        self.core = nil
+        self.table = nil
+        self.keys = []
+        self.values = values
+    }
+
+    /// The next object (or value), or nil at the end.
     public mutating func next() -> Element? {
-        guard index < keys.count, let table else { return nil }
+        if index < values.count {
+            defer { index += 1 }
+            return values[index]
+        }
+        guard index < keys.count, let core, let table else { return nil }
         defer { index += 1 }
         return core.makeObject(table, keys[index]) as? Element
     }

@@ -147,8 +147,8 @@ final class QueryArguments {
 
     private func argument(_ value: Any) -> ce_query_argument {
         var argument = ce_query_argument()
-        if let unwrapped = unwrapOptional(value), !(unwrapped is String), !(unwrapped is any _CValueConvertible),
-            !(unwrapped is ObjectBase), let sequence = unwrapped as? any Sequence
+        if let unwrapped = unwrapOptional(value), !(unwrapped is String), !(unwrapped is Data),
+            !(unwrapped is any _CValueConvertible), !(unwrapped is ObjectBase), let sequence = unwrapped as? any Sequence
         {
             let items = sequenceElements(sequence)
             let buffer = UnsafeMutableBufferPointer<ce_value>.allocate(capacity: max(items.count, 1))
@@ -180,6 +180,14 @@ final class QueryArguments {
             return arena.string(String(string))
         case let convertible as any _CValueConvertible:
             return convertible._ceValue(arena, Realm(core))
+        // Foundation's reference types (NSDate, NSData, NSNumber), as Realm takes them.
+        case let date as Date:
+            return date._ceValue(arena, nil)
+        case let data as Data:
+            return data._ceValue(arena, nil)
+        case let number as NSNumber:
+            if let integer = number as? Int { return .int(Int64(integer)) }
+            return number.doubleValue._ceValue(arena, nil)
         default:
             throwRealmException("Unsupported predicate value type '\(type(of: value))' for '\(value)'.")
         }
@@ -191,54 +199,19 @@ private func sequenceElements<S: Sequence>(_ sequence: S) -> [Any] {
     sequence.map { $0 as Any }
 }
 
-/// The value inside an Optional boxed in Any (nil for nil); any other value as it is.
-func unwrapOptional(_ value: Any) -> Any? {
-    let mirror = Mirror(reflecting: value)
-    guard mirror.displayStyle == .optional else { return value }
-    guard let child = mirror.children.first else { return nil }
-    return unwrapOptional(child.value)
-}
-
-/// The number of `%@` and `%K` placeholders of a predicate (outside its string literals): how
-/// many arguments it takes. Extra arguments are dropped, as NSPredicate ignores them, so that
-/// chained filters each take their own.
-func placeholderCount(_ predicate: String) -> Int {
-    var count = 0
-    var quote: UInt8?
-    var escaped = false
-    var previousPercent = false
-    for byte in predicate.utf8 {
-        if let open = quote {
-            if escaped {
-                escaped = false
-            } else if byte == UInt8(ascii: "\\") {
-                escaped = true
-            } else if byte == open {
-                quote = nil
-            }
-            continue
-        }
-        if previousPercent && (byte == UInt8(ascii: "@") || byte == UInt8(ascii: "K")) { count += 1 }
-        previousPercent = byte == UInt8(ascii: "%") && !previousPercent
-        if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") { quote = byte }
-    }
-    return count
-}
-
 // MARK: - Parsing
 
-/// Parses `predicate` for `table`; a predicate that does not parse or bind is a programmer
-/// error, reported with Realm's opening and the engine's message (position and token).
-func parseQuery(_ core: RealmCore, _ table: TableInfo, _ predicate: String, _ values: [Any]) -> OpaquePointer {
-    var values = values
-    let enginePredicate = enginePredicate(predicate, table.schema, &values)
+/// Parses `predicate` (as `enginePredicate` wrote it) for `table`; a predicate that does not
+/// parse or bind is a programmer error, reported with Realm's opening, the predicate as the
+/// caller wrote it (`shown`), and the engine's message (position and token).
+func parseQuery(_ core: RealmCore, _ table: TableInfo, _ predicate: String, _ values: [Any], shown: String? = nil) -> OpaquePointer {
     let arguments = QueryArguments(values, core)
     var query: OpaquePointer?
     let ok = arguments.arguments.withUnsafeBufferPointer { buffer in
-        ce_query_parse(core.currentTxn(), table.tableKey, enginePredicate, buffer.baseAddress, buffer.count, &query)
+        ce_query_parse(core.currentTxn(), table.tableKey, predicate, buffer.baseAddress, buffer.count, &query)
     }
     withExtendedLifetime(arguments) {}
-    guard ok, let query else { queryFailure(predicate, table) }
+    guard ok, let query else { queryFailure(shown ?? predicate, table) }
     return query
 }
 
@@ -265,20 +238,30 @@ func engineKeyPath(_ path: String, _ schema: ObjectSchemaInfo) -> String {
     return changed ? parts.joined(separator: ".") : path
 }
 
-/// A predicate with the key paths in it (and in its `%K` arguments) passed through
-/// `engineKeyPath`: Realm's predicates name LinkingObjects properties, the engine's name
-/// backlinks. String literals, `$` variables and numbers are left as they are.
-func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ arguments: inout [Any]) -> String {
+/// A predicate as the engine takes it, with its arguments, to be joined after `offset` earlier
+/// arguments (those of the filters before it):
+/// - the key paths in it pass through `engineKeyPath` (Realm's predicates name LinkingObjects
+///   properties, the engine's name backlinks); string literals, `$` variables and numbers are
+///   left as they are;
+/// - each `%@` becomes `$<offset + n>`, n counting the `%` placeholders, and each `$N` becomes
+///   `$<offset + N>`: every argument is then named by position, so filters joined with AND
+///   each take their own;
+/// - each `%K` is replaced by its argument, a key path (checked to be one);
+/// - the arguments are those the placeholders name (NSPredicate ignores extra ones).
+func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ arguments: [Any], offset: Int = 0)
+    -> (predicate: String, arguments: [Any])
+{
     let bytes = Array(predicate.utf8)
     var output: [UInt8] = []
     output.reserveCapacity(bytes.count)
     var placeholder = 0
+    var used = 0
     var index = 0
     func isWordByte(_ byte: UInt8) -> Bool {
-        byte >= 0x80 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: ".")
+        byte >= 0x80 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: ".") || isDigit(byte)
             || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
     }
+    func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
     while index < bytes.count {
         let byte = bytes[index]
         if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") {
@@ -288,18 +271,33 @@ func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ argument
             end = Swift.min(end + 1, bytes.count)
             output += bytes[index..<end]
             index = end
-        } else if byte == UInt8(ascii: "%"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "@") || bytes[index + 1] == UInt8(ascii: "K") {
-            if bytes[index + 1] == UInt8(ascii: "K"), placeholder < arguments.count, let path = arguments[placeholder] as? String {
-                arguments[placeholder] = engineKeyPath(path, schema)
-            }
+        } else if byte == UInt8(ascii: "%"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "@") {
+            output += Array("$\(offset + placeholder)".utf8)
             placeholder += 1
-            output += bytes[index..<index + 2]
+            used = Swift.max(used, placeholder)
             index += 2
+        } else if byte == UInt8(ascii: "%"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "K") {
+            guard placeholder < arguments.count, let path = unwrapOptional(arguments[placeholder]) as? String,
+                !path.isEmpty, path.utf8.allSatisfy(isWordByte)
+            else {
+                throwRealmException("Unable to parse the format string \"\(predicate)\": %K takes a key path string, "
+                    + "argument \(placeholder) is \(placeholder < arguments.count ? "'\(arguments[placeholder])'" : "missing").")
+            }
+            output += Array(engineKeyPath(path, schema).utf8)
+            placeholder += 1
+            used = Swift.max(used, placeholder)
+            index += 2
+        } else if byte == UInt8(ascii: "$"), index + 1 < bytes.count, isDigit(bytes[index + 1]) {
+            var end = index + 1
+            while end < bytes.count && isDigit(bytes[end]) { end += 1 }
+            let number = Int(String(decoding: bytes[(index + 1)..<end], as: UTF8.self)) ?? 0
+            output += Array("$\(offset + number)".utf8)
+            used = Swift.max(used, number + 1)
+            index = end
         } else if isWordByte(byte) || byte == UInt8(ascii: "$") {
             var end = index + 1
             while end < bytes.count && isWordByte(bytes[end]) { end += 1 }
-            let isPath = byte != UInt8(ascii: "$") && !(byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-            if isPath, let word = String(bytes: bytes[index..<end], encoding: .utf8) {
+            if byte != UInt8(ascii: "$") && !isDigit(byte), let word = String(bytes: bytes[index..<end], encoding: .utf8) {
                 output += Array(engineKeyPath(word, schema).utf8)
             } else {
                 output += bytes[index..<end]
@@ -310,7 +308,7 @@ func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ argument
             index += 1
         }
     }
-    return String(decoding: output, as: UTF8.self)
+    return (String(decoding: output, as: UTF8.self), Array(arguments.prefix(used)))
 }
 
 /// Stops with Realm's message for a predicate or key path the engine refused.
@@ -374,11 +372,11 @@ final class ResultsQuery {
         ce_query_free(query)
     }
 
-    /// This query with `predicate` (taking `arguments`) joined to its filters with AND.
+    /// This query with `predicate` (as `enginePredicate` wrote it, with its arguments) joined to
+    /// its filters with AND.
     func filtered(_ predicate: String, _ arguments: [Any]) -> ResultsQuery {
-        let taken = Array(arguments.prefix(placeholderCount(predicate)))
         let joined = self.predicate.map { "(\($0)) AND (\(predicate))" } ?? predicate
-        return ResultsQuery(objectClass: objectClass, base: base, predicate: joined, arguments: self.arguments + taken,
+        return ResultsQuery(objectClass: objectClass, base: base, predicate: joined, arguments: self.arguments + arguments,
                             descriptors: descriptors)
     }
 

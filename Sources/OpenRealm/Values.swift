@@ -118,6 +118,15 @@ extension ce_value {
     }
 }
 
+/// The value inside an Optional boxed in Any, unwrapped through nested optionals (nil for nil);
+/// any other value as it is.
+func unwrapOptional(_ value: Any) -> Any? {
+    let mirror = Mirror(reflecting: value)
+    guard mirror.displayStyle == .optional else { return value }
+    guard let child = mirror.children.first else { return nil }
+    return unwrapOptional(child.value)
+}
+
 // MARK: - The value protocol
 
 /// A type whose values OpenRealm stores: the scalar types, `Object` subclasses (as links),

@@ -129,6 +129,11 @@ extension QueryTests {
         #expect(ints(all.filter("objectId > %@", oids[0])) == [1, 2])
         #expect(ints(all.filter("uuid == %@", uuids[2])) == [2])
         #expect(ints(all.filter("uuid != %@", uuids[2])) == [0, 1])
+        // Foundation's reference types, as Realm takes them.
+        #expect(ints(all.filter("date == %@", NSDate(timeIntervalSince1970: 2_000))) == [1])
+        #expect(ints(all.filter("data == %@", NSData(data: Data([2])))) == [2])
+        #expect(ints(all.filter("int == %@ OR double == %@", NSNumber(value: 0), NSNumber(value: 2.25))) == [0, 2])
+        #expect(ints(all.filter("string == %@", NSString(string: "c"))) == [2])
     }
 
     @Test("optionals: nil compares equal only to nil; ordered comparisons skip nil")
@@ -225,6 +230,10 @@ extension QueryTests {
         let people = realm.objects(Person.self)
         let chained = people.filter("age > %@", 30).filter("name CONTAINS[c] %@", "a").filter("height != nil")
         #expect(ids(chained) == [1, 3])
+        // Realm Query Language's $N arguments, alone, mixed with %@ and chained.
+        #expect(ids(people.filter("age > $0 AND name BEGINSWITH $1", 40, "G")) == [2])
+        #expect(ids(people.filter("age > $0", 30).filter("name == %@", "alan").filter("height > $0 AND height < $1", 1.0, 2.0)) == [3])
+        #expect(ids(people.filter("name == %@", "alan").filter("%K > $1", "age", 40)) == [3])
         // Extra arguments are ignored, as NSPredicate does: the next filter takes its own.
         #expect(ids(people.filter("age > %@", 40, "ignored").filter("name == %@", "alan")) == [3])
         let sorted = people.sorted(byKeyPath: "name", ascending: false)
@@ -532,6 +541,27 @@ extension QueryTests {
         expectSame(p.where { $0.scores.avg == 7 }, p.filter("scores.@avg == 7"), 1)
     }
 
+    @Test("type-safe queries on embedded objects, inherited properties and mixed values")
+    func typeSafeOtherShapes() throws {
+        let realm = try memoryRealm()
+        try realm.write {
+            realm.add(Person(value: ["id": 1, "address": ["street": "1 Main St", "city": "Oslo"], "anything": AnyRealmValue.int(5)]))
+            realm.add(Person(value: ["id": 2, "address": ["street": "2 High St", "city": "Bergen"], "anything": AnyRealmValue.string("five")]))
+            realm.add(Person(value: ["id": 3]))
+            realm.add(Cat(value: ["species": "tabby", "lives": 9]))
+            realm.add(Cat(value: ["species": "siamese", "lives": 3]))
+        }
+        let p = realm.objects(Person.self)
+        expectSame(p.where { $0.address.city == "Oslo" }, p.filter("address.city == 'Oslo'"), 1)
+        expectSame(p.where { $0.address == nil }, p.filter("address == nil"), 1)
+        expectSame(p.where { $0.anything == .int(5) }, p.filter("anything == 5"), 1)
+        expectSame(p.where { $0.anything == .string("five") }, p.filter("anything == 'five'"), 1)
+        #expect(ids(p.sorted(by: \.address?.city)) == [3, 2, 1])
+        let cats = realm.objects(Cat.self)
+        expectSame(cats.where { $0.species.starts(with: "t") && $0.lives > 5 }, cats.filter("species BEGINSWITH 't' AND lives > 5"), 1)
+        #expect(cats.sorted(by: \.species).map(\.lives) == [3, 9])
+    }
+
     @Test("where, sorted and aggregates by key path chain like their string forms")
     func typeSafeChains() throws {
         let realm = try peopleRealm()
@@ -561,6 +591,8 @@ private func expectStopped(_ result: ExitTest.Result?, _ message: String, source
 struct QueryErrorTests {
     @Test("a predicate that does not parse")
     func parseError() async {
+        removeInMemoryRealm("openrealm-exit-queryParse")
+        defer { removeInMemoryRealm("openrealm-exit-queryParse") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryParse"))
             try realm.write { realm.add(Dog()) }
@@ -572,6 +604,8 @@ struct QueryErrorTests {
 
     @Test("a predicate naming an unknown property")
     func unknownProperty() async {
+        removeInMemoryRealm("openrealm-exit-queryProperty")
+        defer { removeInMemoryRealm("openrealm-exit-queryProperty") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryProperty"))
             try realm.write { realm.add(Dog()) }
@@ -583,6 +617,8 @@ struct QueryErrorTests {
 
     @Test("an argument of the wrong type")
     func wrongArgumentType() async {
+        removeInMemoryRealm("openrealm-exit-queryArgument")
+        defer { removeInMemoryRealm("openrealm-exit-queryArgument") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryArgument"))
             try realm.write { realm.add(Dog()) }
@@ -593,6 +629,8 @@ struct QueryErrorTests {
 
     @Test("sorting by an unknown property")
     func unknownSortKey() async {
+        removeInMemoryRealm("openrealm-exit-querySort")
+        defer { removeInMemoryRealm("openrealm-exit-querySort") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-querySort"))
             try realm.write { realm.add(Dog()) }
@@ -603,6 +641,8 @@ struct QueryErrorTests {
 
     @Test("the sum of a string property")
     func wrongAggregate() async {
+        removeInMemoryRealm("openrealm-exit-queryAggregate")
+        defer { removeInMemoryRealm("openrealm-exit-queryAggregate") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryAggregate"))
             try realm.write { realm.add(Dog()) }
@@ -725,6 +765,29 @@ struct CollectionQueryTests {
         #expect(optionals.average() as Double? == 3)
     }
 
+    @Test("lists and sets of values sorted by value, as live Results")
+    func sortedValues() throws {
+        let realm = try memoryRealm()
+        let dates = [Date(timeIntervalSince1970: 1_000), Date(timeIntervalSince1970: 3_000), Date(timeIntervalSince1970: 2_000)]
+        let holder = Collections(value: ["ints": [4, 1, 7, 1], "optionalStrings": ["b", nil, "a"], "dates": dates])
+        try realm.write { realm.add(holder) }
+        let ascending: Results<Int> = holder.ints.sorted()
+        let descending = holder.ints.sorted(ascending: false)
+        #expect(Array(ascending) == [1, 1, 4, 7])
+        #expect(Array(descending) == [7, 4, 1, 1])
+        #expect(descending.count == 4)
+        #expect(descending.first == 7)
+        #expect(descending.last == 1)
+        #expect(descending[1] == 4)
+        #expect(descending.index(of: 4) == 1)
+        #expect(descending.index(of: 5) == nil)
+        try realm.write { holder.ints.append(10) }
+        #expect(descending.first == 10)
+        #expect(Array(holder.optionalStrings.sorted()) == [nil, "a", "b"])
+        #expect(Array(holder.dates.sorted(ascending: false)) == [dates[1], dates[2], dates[0]])
+        #expect(holder.ints.sorted().description.contains("[0] 1"))
+    }
+
     @Test("filtering an unmanaged List stops with Realm's message")
     func unmanagedFilter() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -738,11 +801,42 @@ struct CollectionQueryTests {
 extension QueryErrorTests {
     @Test("a key path that is not a persisted property")
     func keyPathNotPersisted() async {
+        removeInMemoryRealm("openrealm-exit-queryKeyPath")
+        defer { removeInMemoryRealm("openrealm-exit-queryKeyPath") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryKeyPath"))
             try realm.write { realm.add(Dog()) }
             _ = realm.objects(Dog.self).sorted(by: \.description)  // computed: reads every property
         }
         expectStopped(result, "does not reach a persisted property of 'Dog'")
+    }
+}
+
+extension QueryErrorTests {
+    @Test("filtering results of values")
+    func filterValues() async {
+        removeInMemoryRealm("openrealm-exit-queryValues")
+        defer { removeInMemoryRealm("openrealm-exit-queryValues") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryValues"))
+            let holder = Collections(value: ["ints": [1, 2]])
+            try realm.write { realm.add(holder) }
+            _ = holder.ints.sorted().filter("self > 1")
+        }
+        expectStopped(result, "Results<Int> holds values: it cannot be filtered")
+    }
+}
+
+extension QueryErrorTests {
+    @Test("a %K argument that is not a key path")
+    func badKeyPathArgument() async {
+        removeInMemoryRealm("openrealm-exit-queryK")
+        defer { removeInMemoryRealm("openrealm-exit-queryK") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryK"))
+            try realm.write { realm.add(Dog()) }
+            _ = realm.objects(Dog.self).filter("%K == 1", "age == 1 OR TRUEPREDICATE")
+        }
+        expectStopped(result, "%K takes a key path string, argument 0 is 'age == 1 OR TRUEPREDICATE'")
     }
 }
