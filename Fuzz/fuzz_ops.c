@@ -1587,8 +1587,10 @@ static void decode_name(runner *run, char name[80])
 static bool name_is_valid(const char *name)
 {
     size_t length = strlen(name);
-    /* Names starting with "@" are the engine's (backlink properties). */
-    return length >= 1 && length < NAME_CAPACITY && name[0] != '@' && is_utf8((const uint8_t *)name, length);
+    /* Names starting with "@" are the engine's (backlink properties); a '.'
+     * separates key path steps. */
+    return length >= 1 && length < NAME_CAPACITY && name[0] != '@' && !strchr(name, '.') &&
+           is_utf8((const uint8_t *)name, length);
 }
 
 /* A value being decoded: its bytes, when it owns them. */
@@ -2205,6 +2207,7 @@ enum operation {
     OP_BACKLINKS,
     OP_HOLD_COLLECTION,
     OP_NEST,
+    OP_SET_INDEXED,
     OPERATION_COUNT
 };
 
@@ -2215,7 +2218,7 @@ static const char *const operation_names[OPERATION_COUNT] = {
     "schema version", "commit",
     "rollback", "reopen", "begin read", "hold reader", "transaction misuse", "check table",
     "add embedded table", "create embedded", "list edit", "set edit", "dictionary edit", "collection read",
-    "collection clear", "bulk insert", "backlinks", "hold collection", "nest",
+    "collection clear", "bulk insert", "backlinks", "hold collection", "nest", "set indexed",
 };
 
 /* Weights out of OPERATION_SLOTS: the operation of an opcode byte is
@@ -2225,7 +2228,7 @@ static const struct {
     enum operation operation;
     unsigned weight;
 } operation_weights[] = {
-    {OP_SET, 11},         {OP_CREATE, 8},      {OP_CREATE_WITH_VALUES, 3}, {OP_CREATE_OR_UPDATE, 3}, {OP_GET, 5},
+    {OP_SET, 10},         {OP_CREATE, 8},      {OP_CREATE_WITH_VALUES, 3}, {OP_CREATE_OR_UPDATE, 3}, {OP_GET, 5},
     {OP_ADD_PROPERTY, 9}, {OP_ADD_TABLE, 4},  {OP_DELETE, 5},      {OP_FIND_PRIMARY_KEY, 2},
     {OP_FIND_FIRST, 3},   {OP_COMMIT, 6},
     {OP_CREATE_MANY, 2},  {OP_DELETE_MANY, 1}, {OP_REMOVE_PROPERTY, 3}, {OP_REMOVE_TABLE, 2},
@@ -2234,7 +2237,7 @@ static const struct {
     {OP_TRANSACTION_MISUSE, 1}, {OP_CHECK_TABLE, 3},
     {OP_ADD_EMBEDDED_TABLE, 2}, {OP_CREATE_EMBEDDED, 4}, {OP_LIST_EDIT, 11}, {OP_SET_EDIT, 6},
     {OP_DICTIONARY_EDIT, 7}, {OP_COLLECTION_READ, 4}, {OP_COLLECTION_CLEAR, 2}, {OP_BULK_INSERT, 1},
-    {OP_BACKLINKS, 3},    {OP_HOLD_COLLECTION, 2}, {OP_NEST, 1},
+    {OP_BACKLINKS, 3},    {OP_HOLD_COLLECTION, 2}, {OP_NEST, 1}, {OP_SET_INDEXED, 1},
 };
 static uint8_t operation_of_byte[OPERATION_SLOTS];
 
@@ -3816,6 +3819,37 @@ static void check_links_sample(runner *run)
     }
 }
 
+/* ce_property_set_indexed: the rules of an indexed property are those of
+ * ce_property_add; the primary key keeps its index; no change is no error. */
+static void op_set_indexed(runner *run)
+{
+    ce_table_key key = decode_table(run);
+    model_table *table = live_table(&run->current, key);
+    ce_column_key column = decode_column(run, table);
+    bool indexed = take(&run->input) & 1;
+    ce_txn *txn = transaction(run);
+    model_property *property = live_property(table, column) ? &table->properties[column] : NULL;
+    error_set expected =
+        write_errors(run) | (table ? 0 : ERR(CE_ERR_NO_SUCH_TABLE)) | (property ? 0 : ERR(CE_ERR_NO_SUCH_PROPERTY));
+    if (!table) expected &= ~ERR(CE_ERR_NO_SUCH_PROPERTY);
+    if (property && property->backlink) {
+        expected |= ERR(CE_ERR_INVALID_SCHEMA);
+    } else if (property && property->primary_key) {
+        if (!indexed) expected |= ERR(CE_ERR_INVALID_SCHEMA);
+    } else if (property && property->indexed != indexed && indexed &&
+               (property->collection != CE_COLLECTION_NONE || property->type == CE_TYPE_LINK ||
+                property->type == CE_TYPE_MIXED || table->embedded || !is_indexable_type(property->type))) {
+        expected |= ERR(CE_ERR_INVALID_SCHEMA);
+    }
+    if (EXPECT(expected, ce_property_set_indexed(txn, key, column, indexed))) {
+        if (!property->primary_key) property->indexed = indexed;
+        check_property_info(txn, table, key, column);
+        check_table(txn, &run->current, key, 2);
+    } else if (table) {
+        check_table(txn, &run->current, key, 2);
+    }
+}
+
 static void run_operation(runner *run, enum operation operation)
 {
     current_operation = operation_names[operation];
@@ -3860,6 +3894,7 @@ static void run_operation(runner *run, enum operation operation)
     case OP_HOLD_READER: op_hold_reader(run); break;
     case OP_TRANSACTION_MISUSE: op_transaction_misuse(run); break;
     case OP_CHECK_TABLE: op_check_table(run); break;
+    case OP_SET_INDEXED: op_set_indexed(run); break;
     default: break;
     }
     check_links_sample(run);

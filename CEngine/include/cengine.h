@@ -384,7 +384,10 @@ typedef struct ce_property_info {
 /* The number of table slots (removed tables keep their slot: keys are stable). */
 bool ce_table_count(ce_txn *txn, size_t *out_count);
 
-/* Adds a table. Errors: CE_ERR_DUPLICATE_NAME. */
+/* Adds a table. Table and property names are 1 to 63 bytes of UTF-8, do
+ * not start with '@' (the engine's backlink properties do) and do not
+ * contain '.' (it separates key path steps). Errors: CE_ERR_DUPLICATE_NAME,
+ * CE_ERR_INVALID_ARGUMENT (a name that breaks those rules). */
 bool ce_table_add(ce_txn *txn, const char *name, ce_table_key *out_table);
 
 /* Finds a table by name; *out_found is false if there is none. */
@@ -412,6 +415,16 @@ bool ce_table_remove(ce_txn *txn, ce_table_key table);
  * value (null, 0, false, "", ...). A primary key can only be added to an
  * empty table. Errors: CE_ERR_DUPLICATE_NAME, CE_ERR_INVALID_SCHEMA. */
 bool ce_property_add(ce_txn *txn, ce_table_key table, const ce_property_info *info, ce_column_key *out_column);
+
+/* Makes a property indexed or not (Realm's `indexed:` changed by a
+ * migration): an index is built from the objects the table has, or
+ * dropped. The rules are ce_property_add's (int, bool, string, timestamp,
+ * object id and uuid properties of top-level tables); the primary key's
+ * index cannot be dropped; no change is no error. A rollback undoes it.
+ *
+ *     ce_property_set_indexed(txn, people, name_column, true);
+ */
+bool ce_property_set_indexed(ce_txn *txn, ce_table_key table, ce_column_key column, bool indexed);
 
 /* Finds a property by name. */
 bool ce_property_find(ce_txn *txn, ce_table_key table, const char *name, ce_column_key *out_column, bool *out_found);

@@ -822,6 +822,11 @@ static bool check_name(const char *name, const char *what)
     if (name[0] == '@')
         return ce_fail(CE_ERR_INVALID_ARGUMENT, "'%s' is not a valid %s name: names starting with '@' are the engine's",
                        name, what);
+    /* A '.' separates the steps of a key path, and the parts of a backlink
+     * property's name (@links.<table>.<property>): in a name it would make
+     * both ambiguous. */
+    if (strchr(name, '.'))
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "'%s' is not a valid %s name: names cannot contain '.'", name, what);
     return true;
 }
 
@@ -1068,6 +1073,16 @@ static bool check_property_definition(ce_txn *txn, schema *loaded, const schema_
 }
 
 /* Appends a property to a table: schema, cluster columns, index. */
+/* Builds a column's index from the objects the table has and stores its root. */
+static bool build_column_index(ce_txn *txn, schema *loaded, table_refs *refs, const schema_table *table, size_t column)
+{
+    ce_space *space = db_txn_space(txn);
+    index_build build = {txn, loaded, table, column, 0};
+    return index_create(space, &build.root) &&
+           cluster_for_each_leaf(space, refs->cluster, column, index_leaf, &build) &&
+           set_column_index(txn, refs, table, column, build.root);
+}
+
 static bool append_property(ce_txn *txn, schema *loaded, ce_table_key key, const schema_property *definition,
                             size_t *out_column)
 {
@@ -1087,13 +1102,8 @@ static bool append_property(ce_txn *txn, schema *loaded, ce_table_key key, const
     ce_space *space = db_txn_space(txn);
     size_t column = table->property_count - 1;
     if (!cluster_add_column(space, &refs.cluster, &columns, column)) return false;
-    if (column_is_indexed(table, column)) {
-        /* Existing objects have the default value: index them. */
-        index_build build = {txn, loaded, table, column, 0};
-        if (!index_create(space, &build.root) || !cluster_for_each_leaf(space, refs.cluster, column, index_leaf, &build) ||
-            !set_column_index(txn, &refs, table, column, build.root))
-            return false;
-    }
+    /* Existing objects have the default value: index them. */
+    if (column_is_indexed(table, column) && !build_column_index(txn, loaded, &refs, table, column)) return false;
     /* A primary key is only added to an empty table. */
     if (definition->flags & PROPERTY_PRIMARY)
         refs.keys_follow = definition->type == CE_TYPE_INT ? KEYS_FOLLOW_UNDECIDED : KEYS_DO_NOT_FOLLOW;
@@ -1172,6 +1182,43 @@ bool ce_property_add(ce_txn *txn, ce_table_key key, const ce_property_info *info
         return false;
     *out_column = (ce_column_key)column;
     return true;
+}
+
+bool ce_property_set_indexed(ce_txn *txn, ce_table_key key, ce_column_key column, bool indexed)
+{
+    schema *loaded = NULL;
+    schema_table *table = NULL;
+    const schema_property *property = NULL;
+    ce_property_info info;
+    if (!db_txn_require_write(txn) || !find_table(txn, key, &loaded, &table) || !find_column(table, column, &property) ||
+        !ce_property_get_info(txn, key, column, &info))
+        return false;
+    if (info.backlink)
+        return ce_fail(CE_ERR_INVALID_SCHEMA, "'%s.%s' is a backlink property: it has no index", table->name,
+                       property->name);
+    if (info.primary_key) {
+        if (indexed) return true;
+        return ce_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s' is the primary key: its index cannot be removed",
+                       table->name, property->name);
+    }
+    if (info.indexed == indexed) return true;
+    /* The rules of an indexed property are those of ce_property_add. */
+    info.indexed = indexed;
+    if (indexed && !check_property_definition(txn, loaded, table, &info)) return false;
+    table_refs refs;
+    if (!table_refs_for_write(txn, key, &refs)) return false;
+    schema_property *changed = &table->properties[column];
+    if (indexed) {
+        changed->flags |= PROPERTY_INDEXED;
+        if (!build_column_index(txn, loaded, &refs, table, column)) return false;
+    } else {
+        ce_ref root;
+        if (!column_index(txn, &refs, column, &root)) return false;
+        if (root && (!index_destroy(db_txn_space(txn), root) || !set_column_index(txn, &refs, table, column, 0)))
+            return false;
+        changed->flags &= (uint8_t)~PROPERTY_INDEXED;
+    }
+    return derive_columns(table) && store_table_refs(txn, &refs) && store_schema(txn, loaded);
 }
 
 /* Removes one column of a table (its values, its index) from the schema. */

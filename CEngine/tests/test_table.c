@@ -552,6 +552,46 @@ static void test_secondary_indexes(ce_db *db)
         CHECK(found && key % 2 == 1);
         ce_txn_end(txn);
     }
+    /* Indexes made and dropped later (ce_property_set_indexed): numberPlain
+     * gains one, number loses its own, a rolled-back change leaves textPlain
+     * as it was; each lookup still agrees with the other column, before and
+     * after more changes, and verify finds no leaked node. */
+    ce_property_info info;
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_property_set_indexed(txn, table, text_plain, true));
+    ce_txn_end(txn); /* rolled back */
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_property_get_info(txn, table, text_plain, &info) && !info.indexed);
+    CHECK(ce_property_set_indexed(txn, table, number_plain, true));
+    CHECK(ce_property_set_indexed(txn, table, number_plain, true)); /* no change: no error */
+    CHECK(ce_property_set_indexed(txn, table, number, false));
+    CHECK(ce_property_get_info(txn, table, number_plain, &info) && info.indexed);
+    CHECK(ce_property_get_info(txn, table, number, &info) && !info.indexed);
+    ce_column_key real = add_property(txn, table, "realPlain", CE_TYPE_DOUBLE, false);
+    expect_error(ce_property_set_indexed(txn, table, real, true), CE_ERR_INVALID_SCHEMA, "cannot be indexed");
+    for (int step = 0; step < 500; step++) {
+        ce_object_key key = (ce_object_key)(next_random() % OBJECTS);
+        bool exists;
+        CHECK(ce_object_exists(txn, table, key, &exists));
+        if (!exists) continue;
+        ce_value number_value = next_random() % 5 == 0 ? null_value() : int_value((int64_t)(next_random() % 50));
+        CHECK(ce_object_set(txn, table, key, number, &number_value));
+        CHECK(ce_object_set(txn, table, key, number_plain, &number_value));
+    }
+    CHECK(ce_txn_commit(txn));
+    test_verify(db);
+    CHECK(ce_txn_begin_read(db, &txn));
+    CHECK(ce_property_get_info(txn, table, number_plain, &info) && info.indexed);
+    for (int probe = -1; probe < 55; probe++) {
+        ce_value wanted = probe < 0 ? null_value() : int_value(probe);
+        ce_object_key with_index, with_scan;
+        bool found_index, found_scan;
+        CHECK(ce_object_find_first(txn, table, number_plain, &wanted, &with_index, &found_index));
+        CHECK(ce_object_find_first(txn, table, number, &wanted, &with_scan, &found_scan));
+        CHECK(found_index == found_scan && (!found_index || with_index == with_scan));
+    }
+    ce_txn_end(txn);
+
     /* Removing an indexed property frees its index (verify: no leak). */
     CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_property_remove(txn, table, text));
@@ -954,6 +994,13 @@ static void test_keys_follow_primary_keys(ce_db *db)
     CHECK(ce_table_add(txn, "Following", &table));
     ce_property_info id_info = {.name = "id", .type = CE_TYPE_INT, .primary_key = true};
     CHECK(ce_property_add(txn, table, &id_info, &id_column));
+    expect_error(ce_property_set_indexed(txn, table, id_column, false), CE_ERR_INVALID_SCHEMA, "primary key");
+    CHECK(ce_property_set_indexed(txn, table, id_column, true));
+    ce_column_key dotted;
+    ce_table_key dotted_table;
+    expect_error(ce_property_add(txn, table, &(ce_property_info){.name = "a.b", .type = CE_TYPE_INT}, &dotted),
+                 CE_ERR_INVALID_ARGUMENT, "cannot contain '.'");
+    expect_error(ce_table_add(txn, "Dotted.Name", &dotted_table), CE_ERR_INVALID_ARGUMENT, "cannot contain '.'");
     check_follow_lookups(txn, table, &model, -3, 3); /* empty: nothing is found */
     /* Ids 100.. in order: buffered creation, then a lookup mid-buffer. */
     for (int64_t id = 100; id < 400; id++) create_following(txn, table, &model, id);
