@@ -24,7 +24,8 @@ final class FrozenState {
     private var threads: [UInt: PerThread] = [:]
 
     /// What one thread reads with. Only that thread uses it (a thread that ended leaves it to
-    /// a new thread with the same id, never to two at once).
+    /// a new thread with the same id, never to two at once). Collection handles stay open until
+    /// the frozen instance goes away, as the accessors of a frozen Realm do in Realm.
     final class PerThread {
         /// Nil for the instance's own thread until first needed (it reads with `RealmCore.txn`).
         var txn: OpaquePointer?
@@ -85,6 +86,8 @@ final class FrozenState {
         let id = ObjectIdentifier(query)
         if let entry = state.queries[id], entry.original.query === query { return entry.copy }
         let copy = query.copy()
+        // Forget the copies of queries that are gone, now and then.
+        if state.queries.count >= 64 { state.queries = state.queries.filter { $0.value.original.query != nil } }
         state.queries[id] = (Weak(query: query), copy)
         return copy
     }

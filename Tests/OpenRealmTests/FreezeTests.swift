@@ -146,6 +146,7 @@ struct FreezeTests {
             nonisolated(unsafe) let people = frozenPeople
             nonisolated(unsafe) let adults = frozenAdults
             nonisolated(unsafe) let first = frozenFirst
+            nonisolated(unsafe) let frozenRealm = frozenFirst.realm!
             let failures = Counter()
             let writing = DispatchSemaphore(value: 0)
             let writer = Thread {
@@ -167,6 +168,8 @@ struct FreezeTests {
                     if people[worker * 7].nicknames.first != "n\(worker * 7)" { failures.add() }
                     if adults.first.map({ $0.age }) != 49 { failures.add() }
                     if first.name != "P0" || first.age != 0 { failures.add() }
+                    if frozenRealm.object(ofType: Person.self, forPrimaryKey: worker + 3)?.age != worker + 3 { failures.add() }
+                    if frozenRealm.object(ofType: Person.self, forPrimaryKey: 1000 + worker) != nil { failures.add() }
                 }
             }
             writing.wait()
@@ -201,6 +204,26 @@ struct FreezeTests {
             #expect(dogReference.isInvalidated && resultsReference.isInvalidated)
             realm.refresh()
             #expect(rex.age == 5)
+        }
+    }
+
+    @Test("ThreadSafeReference to a list and to linking objects")
+    func threadSafeReferencesToCollections() throws {
+        try withFileRealm { configuration in
+            let realm = try Realm(configuration: configuration)
+            let person = try realm.write {
+                realm.create(Person.self, value: ["id": 7, "name": "Ada", "nicknames": ["a", "b"], "dogs": [["name": "Rex"]]])
+            }
+            let listReference = ThreadSafeReference(to: person.nicknames)
+            let ownersReference = ThreadSafeReference(to: person.dogs[0].owners)
+            let (nicknames, owner) = try onOtherThread { () -> ([String], String?) in
+                let other = try Realm(configuration: configuration)
+                let list = try #require(other.resolve(listReference))
+                try other.write { list.append("c") }
+                return (Array(list), other.resolve(ownersReference)?.first?.name)
+            }
+            #expect(nicknames == ["a", "b", "c"])
+            #expect(owner == "Ada")
         }
     }
 
