@@ -470,9 +470,6 @@ final class RealmCore {
         throwRealmException("Realm accessed from incorrect thread.")
     }
 
-    /// Whether the caller is on the thread the instance was made on.
-    var isOnOwningThread: Bool { pthread_equal(thread, pthread_self()) != 0 }
-
     /// The current transaction, beginning a read transaction if there is none. On another thread
     /// than the instance's: the thread's own transaction of a frozen instance.
     func currentTxn() -> OpaquePointer {
