@@ -312,14 +312,24 @@ extension Map {
 ///     func send<T: ThreadConfined>(_ value: T) -> ThreadSafeReference<T> { ThreadSafeReference(to: value) }
 public protocol ThreadConfined {
     /// The Realm the value belongs to; nil while unmanaged.
+    ///
+    ///     dog.realm?.isFrozen
     var realm: Realm? { get }
     /// Whether the value can no longer be used.
+    ///
+    ///     if dog.isInvalidated { return }
     var isInvalidated: Bool { get }
     /// Whether the value is frozen.
+    ///
+    ///     dog.freeze().isFrozen    // true
     var isFrozen: Bool { get }
     /// A frozen copy of the value.
+    ///
+    ///     let frozen = dogs.freeze()
     func freeze() -> Self
     /// The live value, in the calling thread's Realm, of a frozen one.
+    ///
+    ///     let live = frozenDogs.thaw()
     func thaw() -> Self?
 }
 
@@ -364,7 +374,7 @@ extension Map: ThreadConfined, RealmMovable {
 ///         let dogs = realm.resolve(reference)!
 ///         print(dogs.count)
 ///     }
-public struct ThreadSafeReference<Confined: ThreadConfined>: @unchecked Sendable {
+public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
     /// What the reference holds until resolved: the value frozen at the version it was made at
     /// (a frozen value is readable from any thread and pins its version).
     /// The value is frozen, so any thread may hold it; `lock` guards taking it.
