@@ -226,6 +226,30 @@ bool ce_db_delete_files(const char *path, bool *out_deleted);
 bool ce_txn_begin_read(ce_db *db, ce_txn **out_txn);
 
 /*
+ * Begins a read transaction at `version`, which another live read transaction
+ * of the same handle pins (for example one kept open to hold a frozen
+ * snapshot). The new transaction pins the version by itself: it stays
+ * readable, byte for byte, after the other one ends, until this one ends,
+ * whatever commits and reuse of free space happen meanwhile. A transaction
+ * belongs to one thread at a time; this is how several threads read one
+ * version at once, each with its own transaction.
+ *
+ * Errors: CE_ERR_WRONG_TRANSACTION_STATE "cannot begin a read transaction at
+ * version <v> of '<path>': no live read transaction of this handle pins it"
+ * (a version nobody pins may already be overwritten; a write transaction does
+ * not count), CE_ERR_TOO_MANY_READERS.
+ *
+ *     ce_txn *pin, *reader;
+ *     ce_txn_begin_read(db, &pin);                 // on thread A
+ *     uint64_t version = ce_txn_version(pin);
+ *     // on thread B, while `pin` lives:
+ *     if (!ce_txn_begin_read_at(db, version, &reader)) fprintf(stderr, "%s\n", ce_last_error_message());
+ *     ...                                          // reads `version`, never a later commit
+ *     ce_txn_end(reader);
+ */
+bool ce_txn_begin_read_at(ce_db *db, uint64_t version, ce_txn **out_txn);
+
+/*
  * Begins the write transaction, waiting until no other thread or process
  * holds it. It starts from the latest committed version.
  * Errors: CE_ERR_READ_ONLY, CE_ERR_TOO_MANY_VERSIONS.

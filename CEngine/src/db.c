@@ -308,6 +308,9 @@ struct ce_db {
     bool exclusive;
     pthread_t exclusive_thread;
     pthread_cond_t exclusive_over;
+    /* The live read transactions of this handle (see ce_txn_begin_read_at):
+     * linked and unlinked under `mutex`, and their `info` changes under it. */
+    ce_txn *readers;
 };
 
 static void write_sync_record(ce_db *db, uint64_t version);
@@ -328,6 +331,7 @@ struct ce_txn {
     void (*release_layer_state)(void *state);
     uint64_t stamp;                    /* see db_txn_stamp */
     bool (*before_commit)(ce_txn *txn, void *state); /* see db_txn_set_before_commit */
+    ce_txn *next_reader, *previous_reader;           /* ce_db.readers */
 };
 
 /* Stamps are unique in the process: a new one for every begin, advance and
@@ -1121,9 +1125,29 @@ static bool attach_snapshot(ce_txn *txn)
     return load_top(txn);
 }
 
-bool ce_txn_begin_read(ce_db *db, ce_txn **out_txn)
+/* Links a read transaction into its handle's list (db->mutex held). */
+static void link_reader(ce_db *db, ce_txn *txn)
 {
-    if (!db || !out_txn) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_read: arguments are required");
+    txn->previous_reader = NULL;
+    txn->next_reader = db->readers;
+    if (db->readers) db->readers->previous_reader = txn;
+    db->readers = txn;
+}
+
+static void unlink_reader(ce_db *db, ce_txn *txn)
+{
+    pthread_mutex_lock(&db->mutex);
+    if (txn->previous_reader) txn->previous_reader->next_reader = txn->next_reader;
+    else if (db->readers == txn) db->readers = txn->next_reader;
+    if (txn->next_reader) txn->next_reader->previous_reader = txn->previous_reader;
+    txn->next_reader = txn->previous_reader = NULL;
+    pthread_mutex_unlock(&db->mutex);
+}
+
+/* Begins a read transaction: at the latest version (`at` NULL), or at the
+ * version `*at` that a live read transaction of the handle pins. */
+static bool begin_read(ce_db *db, const uint64_t *at, ce_txn **out_txn)
+{
     ce_txn *txn = calloc(1, sizeof *txn);
     if (!txn) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
     txn->db = db;
@@ -1133,7 +1157,30 @@ bool ce_txn_begin_read(ce_db *db, ce_txn **out_txn)
         free(txn);
         return false;
     }
-    txn->info = pin_latest(db, txn->reader_slot);
+    if (at) {
+        /* The version is pinned by `pinning` for as long as we hold the
+         * mutex (it unlinks itself under it before it releases its slot, and
+         * advances under it): pin it in our slot before letting go. */
+        pthread_mutex_lock(&db->mutex);
+        ce_txn *pinning = db->readers;
+        while (pinning && pinning->info.version != *at) pinning = pinning->next_reader;
+        if (pinning) {
+            txn->info = pinning->info;
+            atomic_store(&db->shared->readers[txn->reader_slot].version, txn->info.version);
+        }
+        pthread_mutex_unlock(&db->mutex);
+        if (!pinning) {
+            release_reader_slot(db, txn->reader_slot);
+            leave_transaction(db);
+            free(txn);
+            return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE,
+                           "cannot begin a read transaction at version %llu of '%s': no live read transaction of this "
+                           "handle pins it (a version nobody pins may already be overwritten)",
+                           (unsigned long long)*at, db->path);
+        }
+    } else {
+        txn->info = pin_latest(db, txn->reader_slot);
+    }
     if (!pager_begin_reading(db->pager, &txn->epoch) || !attach_snapshot(txn)) {
         pager_end_reading(db->pager, txn->epoch);
         release_reader_slot(db, txn->reader_slot);
@@ -1142,8 +1189,23 @@ bool ce_txn_begin_read(ce_db *db, ce_txn **out_txn)
         free(txn);
         return false;
     }
+    pthread_mutex_lock(&db->mutex);
+    link_reader(db, txn);
+    pthread_mutex_unlock(&db->mutex);
     *out_txn = txn;
     return true;
+}
+
+bool ce_txn_begin_read(ce_db *db, ce_txn **out_txn)
+{
+    if (!db || !out_txn) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_read: arguments are required");
+    return begin_read(db, NULL, out_txn);
+}
+
+bool ce_txn_begin_read_at(ce_db *db, uint64_t version, ce_txn **out_txn)
+{
+    if (!db || !out_txn) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_read_at: arguments are required");
+    return begin_read(db, &version, out_txn);
 }
 
 bool ce_txn_advance(ce_txn *txn)
@@ -1158,12 +1220,19 @@ bool ce_txn_advance(ce_txn *txn)
         txn->epoch = previous_epoch;
         return false;
     }
+    /* Under the mutex: ce_txn_begin_read_at reads `info` of the handle's readers. */
+    pthread_mutex_lock(&txn->db->mutex);
     txn->info = pin_latest(txn->db, txn->reader_slot);
+    pthread_mutex_unlock(&txn->db->mutex);
     if (!attach_snapshot(txn)) {
         pager_end_reading(txn->db->pager, txn->epoch);
         txn->epoch = previous_epoch;
+        /* Our slot now pins the newer version; the previous one may already
+         * have been reused by a writer if nobody else pins it. */
+        pthread_mutex_lock(&txn->db->mutex);
         txn->info = previous;
         atomic_store(&txn->db->shared->readers[txn->reader_slot].version, previous.version);
+        pthread_mutex_unlock(&txn->db->mutex);
         attach_snapshot(txn);
         return false;
     }
@@ -1327,6 +1396,7 @@ static void end_transaction(ce_txn *txn)
         space_release(&txn->space);
         release_writer(db);
     } else {
+        unlink_reader(db, txn);
         release_reader_slot(db, txn->reader_slot);
     }
     space_free_ready_pages(&txn->space);

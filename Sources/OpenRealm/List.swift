@@ -66,9 +66,53 @@ final class ManagedCollection {
         return current()
     }
 
-    /// The handle in the current transaction, opened if needed.
+    /// The handle in the current transaction, opened if needed. A frozen Realm's threads read
+    /// at once: each has its own handles, by collection.
     private func current() -> OpaquePointer {
+        if let frozen = core.frozen { return frozen.collection(frozenKey) { open() } }
         if generation == core.collectionGeneration, let handle { return handle }
+        let raw = open()
+        core.register(raw)
+        handle = raw
+        generation = core.collectionGeneration
+        return raw
+    }
+
+    /// What names the collection among a frozen Realm's handles.
+    private var frozenKey: String {
+        switch origin {
+        case .property(let mixed): "\(table.tableKey)/\(key)/\(column)/\(mixed)"
+        case .nested(let parent, .index(let index)): parent.frozenKey + "/#\(index)"
+        case .nested(let parent, .key(let name)): parent.frozenKey + "/k\(name.utf8.count):" + name
+        }
+    }
+
+    /// The same collection in `core` (a frozen or thawed Realm of the same file); nil if its
+    /// object does not exist there.
+    func rebased(onto core: RealmCore) -> ManagedCollection? {
+        switch origin {
+        case .property(let mixed):
+            guard let table = core.tableInfo(for: table.schema.objectClass),
+                core.objectExists(epoch: core.epoch, table: table, key: key)
+            else { return nil }
+            return ManagedCollection(core: core, table: table, key: key, column: column, origin: .property(mixed: mixed))
+        case .nested(let parent, let position):
+            guard let parent = parent.rebased(onto: core) else { return nil }
+            return ManagedCollection(parent: parent, at: position)
+        }
+    }
+
+    private init(core: RealmCore, table: TableInfo, key: ce_object_key, column: ce_column_key, origin: Origin) {
+        self.core = core
+        self.table = table
+        self.key = key
+        self.epoch = core.epoch
+        self.column = column
+        self.origin = origin
+    }
+
+    /// Opens the collection's handle in the current transaction.
+    private func open() -> OpaquePointer {
         let txn = core.currentTxn()
         var raw: OpaquePointer?
         let ok: Bool
@@ -86,9 +130,6 @@ final class ManagedCollection {
             ok = ce_collection_open_nested(parent.current(), &at, &raw)
         }
         guard ok, let raw else { engineFailure() }
-        core.register(raw)
-        handle = raw
-        generation = core.collectionGeneration
         return raw
     }
 

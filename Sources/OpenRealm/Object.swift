@@ -19,6 +19,9 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     @exclusivity(unchecked) final var _key: ce_object_key = -1
     /// The Realm's invalidation count when the object was bound: `invalidate()` ends every object.
     @exclusivity(unchecked) final var _epoch: UInt64 = 0
+    /// Whether the object is bound to a frozen Realm: its collection properties are not cached
+    /// in the object (threads read a frozen object at once). Read on the collection path only.
+    @exclusivity(unchecked) @usableFromInline final var _isFrozenObject = false
     /// Set only on the unmanaged instances that read a key path to learn its property names
     /// (see `propertyPath(of:)`); read on the unmanaged path of an access, never the managed one.
     @usableFromInline final var _keyPathRecorder: KeyPathRecorder?
@@ -60,6 +63,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         _table = table
         _key = key
         _epoch = core.epoch
+        _isFrozenObject = core.frozen != nil
     }
 
     /// The Realm that manages the object, or nil if it is unmanaged.

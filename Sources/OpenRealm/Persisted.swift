@@ -325,7 +325,7 @@ public struct Persisted<Value: _Persistable> {
                 }
                 return observed[keyPath: storageKeyPath].unmanagedValue()
             }
-            if Value._rlmCachesManagedValue {
+            if Value._rlmCachesManagedValue && !observed._isFrozenObject {
                 if case .managedCache(let value) = observed[keyPath: storageKeyPath].storage { return value }
                 let value = Value._rlmGet(observed, table.columnsByToken[Int(observed[keyPath: storageKeyPath].token)])
                 observed[keyPath: storageKeyPath].storage = .managedCache(value)

@@ -256,7 +256,8 @@ public struct Realm: Equatable {
     ///     let dogs = realm.objects(Dog.self)
     ///     print(dogs.count, dogs.first?.name ?? "-")
     public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
-        Results(core: core, objectClass: type)
+        core.checkThread()
+        return Results(core: core, objectClass: type)
     }
 
     /// The object of `type` whose primary key is `key`, or nil. A class without a primary key, or
@@ -269,7 +270,8 @@ public struct Realm: Equatable {
             throwRealmException("'\(info.className)' does not have a primary key and can not be queried by one")
         }
         let property = info.properties[pk]
-        let arena = core.borrowArena()
+        // A frozen Realm's threads read at once: not its shared scratch arena.
+        let arena = core.frozen == nil ? core.borrowArena() : _CArena()
         defer { core.returnArena(arena) }
         guard var value = property.field._rlmCValue(fromAny: key as Any, arena, self) else {
             throwRealmException(

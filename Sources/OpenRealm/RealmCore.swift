@@ -44,11 +44,31 @@ private final class ThreadRealms {
 
 private let threadRealmsKey = "io.openrealm.threadRealms"
 
-/// The state of one Realm instance (a `Realm` is a handle on it). Confined to its thread.
+/// The state of one Realm instance (a `Realm` is a handle on it). Confined to its thread, unless
+/// frozen.
+///
+/// Frozen instances (`Realm.freeze()`): one RealmCore, shared by every thread that reads frozen
+/// data of it, reads one version forever. The engine's transactions belong to one thread at a
+/// time (a read mutates the transaction's caches), so each thread reads with its own: the
+/// creating thread with `txn`, which pins the version for as long as the instance lives; any
+/// other thread with a transaction of its own begun at the same version
+/// (`ce_txn_begin_read_at`), kept in `FrozenState` by thread and ended with the instance. The
+/// thread check of every access is what routes there: on the owning thread nothing changes (the
+/// fast path stays one comparison); on another thread, a live instance stops with Realm's
+/// message and a frozen one looks up its thread's transaction. The rest of the instance's
+/// mutable state is either never changed once frozen (`epoch`, `isInWriteTransaction`), or,
+/// when frozen, only touched under `FrozenState.lock` (the resolved tables) or kept per thread
+/// (collection handles and query views, which belong to a transaction).
 final class RealmCore {
     let configuration: Realm.Configuration
     let engine: StorageEngine
     private let thread: pthread_t
+    /// Set for a frozen instance: the per-thread transactions and the lock of its shared state.
+    let frozen: FrozenState?
+    var isFrozen: Bool { frozen != nil }
+    /// The frozen instance made last from this one (`freeze()` of many objects of one version
+    /// shares it, and so its engine transactions).
+    weak var lastFrozen: RealmCore?
 
     // The vars read by every property access or add are marked @exclusivity(unchecked): a
     // dynamic exclusivity check is a runtime call per access, and the instance is confined to
@@ -154,6 +174,7 @@ final class RealmCore {
         }
         self.configuration = configuration
         self.thread = pthread_self()
+        self.frozen = nil
         var allowed: Set<ObjectIdentifier>?
         var modelClasses: [ObjectSchemaInfo]
         if let types = configuration.objectTypes {
@@ -182,6 +203,28 @@ final class RealmCore {
             try RealmCore.prepareSchema(engine!, modelClasses, createMissing: allowed != nil, configuration)
         }
         self.engine = engine!
+    }
+
+    /// A frozen instance reading the version `live` reads (in a write transaction: the version the
+    /// write began on, the latest committed one). Its `txn` pins the version while it lives.
+    init(freezing live: RealmCore) {
+        live.checkThread()
+        configuration = live.configuration
+        engine = live.engine
+        thread = pthread_self()
+        allowedClasses = live.allowedClasses
+        var raw: OpaquePointer?
+        let ok: Bool
+        if live.isFrozen {
+            ok = ce_txn_begin_read_at(engine.handle, live.frozen.unsafelyUnwrapped.version, &raw)
+        } else if live.isInWriteTransaction {
+            ok = ce_txn_begin_read(engine.handle, &raw)
+        } else {
+            ok = ce_txn_begin_read_at(engine.handle, ce_txn_version(live.currentTxn()), &raw)
+        }
+        guard ok, let raw else { engineFailure("Cannot freeze the Realm") }
+        txn = raw
+        frozen = FrozenState(version: ce_txn_version(raw))
     }
 
     /// Whether a Realm of `configuration`'s file is open in this process (on any thread).
@@ -406,27 +449,49 @@ final class RealmCore {
 
     deinit {
         closeCollections()
+        // The other threads' transactions first: `txn` pins the version they began at. Nothing
+        // uses them any more (the instance is going away).
+        frozen?.endTransactions()
         if let txn { ce_txn_end(txn) }
     }
 
     // MARK: Threads and transactions
 
-    /// Stops unless called on the thread the Realm was opened on.
+    /// Stops unless called on the thread the Realm was opened on (a frozen Realm may be used on
+    /// any thread).
     @inline(__always)
     func checkThread() {
-        if pthread_equal(thread, pthread_self()) == 0 {
-            throwRealmException("Realm accessed from incorrect thread.")
+        if pthread_equal(thread, pthread_self()) == 0 && frozen == nil {
+            wrongThread()
         }
     }
 
-    /// The current transaction, beginning a read transaction if there is none.
+    private func wrongThread() -> Never {
+        throwRealmException("Realm accessed from incorrect thread.")
+    }
+
+    /// The current transaction, beginning a read transaction if there is none. On another thread
+    /// than the instance's: the thread's own transaction of a frozen instance.
     func currentTxn() -> OpaquePointer {
-        checkThread()
+        if pthread_equal(thread, pthread_self()) == 0 { return otherThreadTxn() }
         if let txn { return txn }
         var raw: OpaquePointer?
         guard ce_txn_begin_read(engine.handle, &raw), let raw else { engineFailure("Cannot begin a read transaction") }
         txn = raw
         return raw
+    }
+
+    /// The transaction of a frozen instance for a thread other than its own; stops for a live one.
+    private func otherThreadTxn() -> OpaquePointer {
+        guard let frozen else { wrongThread() }
+        return frozen.transaction(engine)
+    }
+
+    /// Stops with Realm's message for a change to frozen data (called when not in a write).
+    private func checkNotFrozen() {
+        if frozen != nil {
+            throwRealmException("Attempting to modify a frozen object - call thaw on the Object instance first.")
+        }
     }
 
     /// The transaction to read a property of `object` in; stops if the object is invalidated.
@@ -447,7 +512,10 @@ final class RealmCore {
     func writeTxn(epoch boundEpoch: UInt64) -> OpaquePointer {
         checkThread()
         if boundEpoch != epoch { throwRealmException(invalidatedObjectMessage) }
-        if !isInWriteTransaction { throwRealmException(writeOutsideTransactionMessage) }
+        if !isInWriteTransaction {
+            checkNotFrozen()
+            throwRealmException(writeOutsideTransactionMessage)
+        }
         return txn.unsafelyUnwrapped
     }
 
@@ -462,7 +530,10 @@ final class RealmCore {
     func checkWrite(_ object: ObjectBase) {
         checkThread()
         if object._epoch != epoch { throwRealmException(invalidatedObjectMessage) }
-        if !isInWriteTransaction { throwRealmException(writeOutsideTransactionMessage) }
+        if !isInWriteTransaction {
+            checkNotFrozen()
+            throwRealmException(writeOutsideTransactionMessage)
+        }
     }
 
     /// Stops unless in a write transaction (adding, creating, deleting).
@@ -487,7 +558,8 @@ final class RealmCore {
         return exists
     }
 
-    /// A collection handle, closed when the transaction ends or advances.
+    /// A collection handle, closed when the transaction ends or advances. (Frozen instances
+    /// keep their handles per thread: see `FrozenState.collection`.)
     func register(_ collection: OpaquePointer) {
         openCollections.append(collection)
     }
@@ -506,6 +578,7 @@ final class RealmCore {
     }
 
     func beginWrite() throws(Realm.Error) {
+        if frozen != nil { throwRealmException("Can't perform transactions on a frozen Realm") }
         checkThread()
         if isInWriteTransaction { throwRealmException("The Realm is already in a write transaction") }
         if configuration.readOnly { throwRealmException("Can't perform transactions on read-only Realms.") }
@@ -553,7 +626,8 @@ final class RealmCore {
     /// Moves the read transaction to the latest version; whether anything changed.
     func refresh() -> Bool {
         checkThread()
-        guard !isInWriteTransaction, let txn else { return false }
+        // A frozen Realm reads its version forever.
+        guard frozen == nil, !isInWriteTransaction, let txn else { return false }
         let before = ce_txn_version(txn)
         closeCollections()
         guard ce_txn_advance(txn) else { engineFailure("Cannot refresh the Realm") }
@@ -562,6 +636,8 @@ final class RealmCore {
 
     func invalidate() {
         checkThread()
+        // A frozen Realm keeps its version (frozen objects stay readable, as in Realm).
+        if frozen != nil { return }
         if isInWriteTransaction {
             cancelWrite()
         } else {
@@ -575,11 +651,22 @@ final class RealmCore {
     /// The table of `cls`, or nil if the file has none (yet). In a write transaction, a missing
     /// table is created.
     func tableInfo(for cls: ObjectBase.Type) -> TableInfo? {
+        if let frozen {
+            return frozen.lock.withLock { tables[ObjectIdentifier(cls)] ?? resolveTable(for: cls) }
+        }
         if let lastTable, lastTable.schema.objectClass == cls { return lastTable }
         if let known = tables[ObjectIdentifier(cls)] {
             lastTable = known
             return known
         }
+        let table = resolveTable(for: cls)
+        if let table { lastTable = table }
+        return table
+    }
+
+    /// Looks up the table of `cls` in the file (created in a write transaction if missing) and
+    /// checks it against the class; remembers it.
+    private func resolveTable(for cls: ObjectBase.Type) -> TableInfo? {
         if let allowedClasses, !allowedClasses.contains(ObjectIdentifier(cls)) {
             let name = ObjectSchemaInfo.className(of: cls)
             throwRealmException(
@@ -627,6 +714,11 @@ final class RealmCore {
 
     /// The table info of a table key (a link read from a mixed value names only the table).
     func tableInfo(forKey key: ce_table_key) -> TableInfo {
+        if let frozen { return frozen.lock.withLock { resolveTable(forKey: key) } }
+        return resolveTable(forKey: key)
+    }
+
+    private func resolveTable(forKey key: ce_table_key) -> TableInfo {
         if let known = tablesByKey[key] { return known }
         var cName: UnsafePointer<CChar>?
         guard ce_table_name(currentTxn(), key, &cName), let cName else { engineFailure() }
@@ -641,7 +733,7 @@ final class RealmCore {
     /// The classes whose tables this Realm has resolved, and those of its configuration.
     var schemaInfos: [ObjectSchemaInfo] {
         if let types = configuration.objectTypes { return RealmCore.closure(types.map(ObjectSchemaInfo.of)) }
-        var infos = tables.values.map(\.schema)
+        var infos = frozen.map { frozen in frozen.lock.withLock { tables.values.map(\.schema) } } ?? tables.values.map(\.schema)
         let txn = currentTxn()
         for info in ObjectSchemaInfo.known where !infos.contains(where: { $0 === info }) {
             if (try? SchemaReader.table(txn, named: info.className)) ?? nil != nil { infos.append(info) }

@@ -386,12 +386,40 @@ final class ResultsQuery {
                      descriptors: descriptors + [descriptor])
     }
 
+    /// The same query with engine handles of its own (a frozen Realm's thread reads with one).
+    func copy() -> ResultsQuery {
+        ResultsQuery(objectClass: objectClass, base: base, predicate: predicate, arguments: arguments, descriptors: descriptors)
+    }
+
+    /// The same query over the data of `core` (a frozen or thawed Realm of the same file); nil
+    /// if the object whose collection or linking objects it filters does not exist there.
+    func rebased(onto core: RealmCore) -> ResultsQuery? {
+        let newBase: Base
+        switch base {
+        case .table: newBase = .table
+        case .collection(let collection):
+            guard let moved = collection.rebased(onto: core) else { return nil }
+            newBase = .collection(moved)
+        case .backlinks(let owner, let property):
+            guard let moved = core.importObject(owner) else { return nil }
+            newBase = .backlinks(owner: moved, property: property)
+        }
+        return ResultsQuery(objectClass: objectClass, base: newBase, predicate: predicate, arguments: arguments,
+                            descriptors: descriptors)
+    }
+
     var hasDistinct: Bool {
         descriptors.contains { if case .distinct = $0 { true } else { false } }
     }
 
     /// The results view and the class's table; nil while the file has no table for the class.
     func view(_ core: RealmCore) -> (view: OpaquePointer, table: TableInfo)? {
+        // A frozen Realm's threads read at once: each with its own copy (and handles).
+        if let frozen = core.frozen { return frozen.query(self).ownView(core) }
+        return ownView(core)
+    }
+
+    private func ownView(_ core: RealmCore) -> (view: OpaquePointer, table: TableInfo)? {
         // The class's table as the Realm knows it now: a write that created it may have been
         // cancelled since the handles were made.
         guard let table = core.tableInfo(for: objectClass) else { return nil }
