@@ -448,6 +448,11 @@ final class RealmCore {
     }
 
     deinit {
+        // The thread's cache must stop handing this instance out before anything else (its
+        // reference is unowned(unsafe), see ThreadRealms). A live Realm is released on its own
+        // thread unless the program sends one to another thread, which Realm forbids; only then
+        // could a lookup on its thread race with this line.
+        cacheHandle.core = nil
         closeCollections()
         // The other threads' transactions first: `txn` pins the version they began at. Nothing
         // uses them any more (the instance is going away).
