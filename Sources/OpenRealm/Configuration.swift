@@ -52,16 +52,31 @@ extension Realm {
 
         /// The name of an in-memory Realm: Realms opened with the same identifier in this process
         /// share their data, which is lost when the last of them closes. Setting it clears
-        /// `fileURL`.
+        /// `fileURL` and `seedFilePath` (Realm's rule).
         ///
         ///     config.inMemoryIdentifier = "test"
         public var inMemoryIdentifier: String? {
             get { _inMemoryIdentifier }
             set {
                 _inMemoryIdentifier = newValue
-                if newValue != nil { _fileURL = nil }
+                if newValue != nil {
+                    _fileURL = nil
+                    seedFilePath = nil
+                }
             }
         }
+
+        /// A Realm file copied to `fileURL` when the Realm is opened and no file exists there
+        /// yet (a database shipped with the app, for example); an existing file is opened as it
+        /// is. A seed that cannot be copied (it does not exist) throws `.fileAccess` ("Unable to
+        /// copy seed file ..."). An encrypted seed needs the configuration's `encryptionKey`. Not
+        /// for in-memory Realms: setting `inMemoryIdentifier` clears it, and opening a
+        /// configuration that has both throws `.fail`.
+        ///
+        ///     var config = Realm.Configuration(fileURL: documents.appendingPathComponent("app.realm"))
+        ///     config.seedFilePath = Bundle.main.url(forResource: "seed", withExtension: "realm")
+        ///     let realm = try Realm(configuration: config)
+        public var seedFilePath: URL?
 
         /// The 64-byte key of an encrypted Realm, or nil for a plain file. A new file is created
         /// encrypted with it (every page AES-256-GCM, under keys derived from all 64 bytes); an
@@ -151,7 +166,8 @@ extension Realm {
             deleteRealmIfMigrationNeeded: Bool = false,
             shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)? = nil,
             objectTypes: [ObjectBase.Type]? = nil,
-            maximumNumberOfActiveVersions: UInt? = nil
+            maximumNumberOfActiveVersions: UInt? = nil,
+            seedFilePath: URL? = nil
         ) {
             self._fileURL = fileURL
             self._inMemoryIdentifier = nil
@@ -163,6 +179,7 @@ extension Realm {
             self.shouldCompactOnLaunch = shouldCompactOnLaunch
             self._objectTypes = objectTypes.map(ObjectTypes.init)
             self.maximumNumberOfActiveVersions = maximumNumberOfActiveVersions
+            self.seedFilePath = seedFilePath
             if let inMemoryIdentifier { self.inMemoryIdentifier = inMemoryIdentifier }
         }
 
@@ -171,12 +188,34 @@ extension Realm {
             var parts: [String] = []
             if let fileURL { parts.append("fileURL: \(fileURL.path)") }
             if let inMemoryIdentifier { parts.append("inMemoryIdentifier: \(inMemoryIdentifier)") }
+            if let seedFilePath { parts.append("seedFilePath: \(seedFilePath.path)") }
             parts.append("readOnly: \(readOnly)")
             parts.append("schemaVersion: \(schemaVersion)")
             parts.append("deleteRealmIfMigrationNeeded: \(deleteRealmIfMigrationNeeded)")
             if let objectTypes { parts.append("objectTypes: [\(objectTypes.map { "\($0)" }.joined(separator: ", "))]") }
             if let maximumNumberOfActiveVersions { parts.append("maximumNumberOfActiveVersions: \(maximumNumberOfActiveVersions)") }
             return "Realm.Configuration(\(parts.joined(separator: ", ")))"
+        }
+
+        /// Copies `seedFilePath` to the file when the file does not exist (Realm copies the seed
+        /// only then); nothing without a seed.
+        func copySeedFileIfNeeded() throws(Realm.Error) {
+            guard let seedFilePath else { return }
+            if inMemoryIdentifier != nil {
+                throw Realm.Error(code: .fail, message: "Cannot use `seedFilePath` with an in-memory Realm (`inMemoryIdentifier` is set).")
+            }
+            let url = fileURL ?? Configuration.defaultFileURL
+            if FileManager.default.fileExists(atPath: url.path) { return }
+            do {
+                try FileManager.default.copyItem(at: seedFilePath, to: url)
+            } catch {
+                // Another thread or process copied it first: open what is there.
+                if FileManager.default.fileExists(atPath: url.path) { return }
+                let reason = FileManager.default.fileExists(atPath: seedFilePath.path)
+                    ? error.localizedDescription : "no file exists at '\(seedFilePath.path)'"
+                throw Realm.Error(code: .fileAccess, message: "Unable to copy seed file '\(seedFilePath.path)' to '\(url.path)': \(reason)",
+                                  fileURL: seedFilePath)
+            }
         }
 
         /// The key of the open database: the absolute path, or the in-memory identifier.

@@ -251,6 +251,7 @@ final class RealmCore {
         let maxVersions = UInt64(configuration.maximumNumberOfActiveVersions ?? 0)
         let encryptionKey = configuration.encryptionKey.map { [UInt8]($0) }
         let url = configuration.fileURL ?? Realm.Configuration.defaultFileURL
+        try configuration.copySeedFileIfNeeded()
         do {
             if let identifier = configuration.inMemoryIdentifier {
                 engine = try StorageEngine(inMemoryIdentifier: identifier, maxActiveVersions: maxVersions, encryptionKey: encryptionKey)
