@@ -58,12 +58,17 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     /// Whether the set holds `object`.
     ///
     ///     person.tags.contains("admin")
-    public func contains(_ object: Element) -> Bool {
-        guard let managed else { return unmanaged.contains(object) }
-        if let linked = object as Any as? ObjectBase, !linked.isManaged(by: managed.core) { return false }
+    public func contains(_ object: Element) -> Bool { index(of: object) != nil }
+
+    /// The position of `object` in the set (value order when managed), or nil.
+    ///
+    ///     person.tags.index(of: "admin")    // 0
+    public func index(of object: Element) -> Int? {
+        guard let managed else { return unmanaged.firstIndex(of: object) }
+        if let linked = object as Any as? ObjectBase, !linked.isManaged(by: managed.core) { return nil }
         let arena = _CArena()
         var value = object._ceValue(arena, managed.realm)
-        return managed.find(&value) != nil
+        return managed.find(&value)
     }
 
     /// Inserts `object` if the set does not hold it. An unmanaged object inserted into a managed
