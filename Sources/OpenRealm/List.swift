@@ -429,7 +429,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     public var description: String {
         var lines = ["List<\(Element.self)> <\(ObjectIdentifier(self))> ("]
         for (index, element) in enumerated() {
-            let text = (element as Any as? ObjectBase)?._describe(depth: 1) ?? "\(element)"
+            let text = (element as Any as? ObjectBase)?._describe(depth: DescriptionNesting.depth + 1) ?? "\(element)"
             lines.append("\t[\(index)] \(text)")
         }
         lines.append(")")

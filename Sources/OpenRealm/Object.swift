@@ -196,9 +196,12 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     ///         name = Ada;
     ///         age = 36;
     ///     }
-    public var description: String { _describe(depth: 0) }
+    public var description: String { _describe(depth: DescriptionNesting.depth) }
 
     func _describe(depth: Int) -> String {
+        // Objects reach collections that reach objects again (a dog's owners own the dog): the
+        // depth travels through collections' descriptions (DescriptionNesting) and ends here.
+        if depth > DescriptionNesting.maximumDepth { return "<Maximum depth exceeded>" }
         if let dynamic = self as? DynamicObject, let binding = dynamic.dynamic {
             let names = binding.context.table(binding.table).properties.keys.sorted()
             let lines = names.map { "\t\($0) = \(dynamic.dynamicValue($0).map { "\($0)" } ?? "(null)");" }
@@ -214,7 +217,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
             if let object = unwrapOptional(value) as? ObjectBase {
                 text = depth < 2 ? object._describe(depth: depth + 1) : "<\(object._schemaInfo.className)>"
             } else if let described = unwrapOptional(value) {
-                text = "\(described)"
+                text = DescriptionNesting.$depth.withValue(depth + 1) { "\(described)" }
             } else {
                 text = "(null)"
             }
@@ -379,4 +382,13 @@ extension ObjectKeyIdentifiable where Self: ObjectBase {
         if _table != nil { return UInt64(bitPattern: _key) }
         return UInt64(UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()))
     }
+}
+
+/// How deep the description being built is nested. A collection's description describes its
+/// objects one level deeper than itself, an object's its collections' one level deeper again,
+/// so that a cycle of links (a dog's owners own the dog) ends at Realm's maximum depth.
+enum DescriptionNesting {
+    /// Realm prints `<Maximum depth exceeded>` past five levels.
+    static let maximumDepth = 5
+    @TaskLocal static var depth = 0
 }

@@ -208,7 +208,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     public var description: String {
         var lines = ["Results<\(Element.self)> ("]
         for (index, element) in enumerated() {
-            let text = (element as Any as? ObjectBase)?._describe(depth: 1) ?? "\(element)"
+            let text = (element as Any as? ObjectBase)?._describe(depth: DescriptionNesting.depth + 1) ?? "\(element)"
             lines.append("\t[\(index)] \(text)")
             if index >= 99 {
                 lines.append("\t... \(count - 100) objects skipped.")
@@ -511,7 +511,7 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
     /// Realm's form: `LinkingObjects<Person> (\n\t[0] Person {...}\n)`.
     public var description: String {
         var lines = ["LinkingObjects<\(Element.self)> ("]
-        for (index, element) in enumerated() { lines.append("\t[\(index)] \(element._describe(depth: 1))") }
+        for (index, element) in enumerated() { lines.append("\t[\(index)] \(element._describe(depth: DescriptionNesting.depth + 1))") }
         lines.append(")")
         return lines.joined(separator: "\n")
     }

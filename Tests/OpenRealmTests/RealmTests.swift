@@ -579,6 +579,20 @@ struct ObjectTests {
         #expect(dog.description.contains("age = 3;"))
     }
 
+    @Test("description of objects whose links loop back ends at Realm's maximum depth")
+    func cyclicDescription() throws {
+        let realm = try memoryRealm()
+        try realm.write {
+            realm.add(Person(value: ["id": 1, "name": "Ada", "dogs": [["name": "Rex", "age": 3]]]))
+        }
+        let ada = try #require(realm.object(ofType: Person.self, forPrimaryKey: 1))
+        // Ada's dogs list Rex, whose owners list Ada, whose dogs list Rex, ...
+        for text in [ada.description, ada.dogs.description, "\(realm.objects(Dog.self))"] {
+            #expect(text.contains("Rex"))
+            #expect(text.contains("<Maximum depth exceeded>"))
+        }
+    }
+
     @Test("Decimal128 and ObjectId")
     func valueTypes() throws {
         let d = try Decimal128(string: "-12.500")
