@@ -993,11 +993,10 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
         /* A new file: the first commit creates version 1 with an empty top. */
         ce_txn *txn;
         if (!ce_txn_begin_write(db, &txn) || !ce_txn_commit(txn)) {
-            ce_error_code code = ce_last_error_code();
-            char message[1024];
-            snprintf(message, sizeof message, "%s", ce_last_error_message());
+            ce_saved_error saved;
+            ce_error_save(&saved);
             free_db(db);
-            return ce_fail(code, "%s", message);
+            return ce_error_restore(&saved);
         }
     }
     *out_db = db;
@@ -1212,31 +1211,46 @@ bool ce_txn_advance(ce_txn *txn)
 {
     if (!txn) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_advance: txn is required");
     if (txn->write) return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot advance a write transaction");
+    ce_db *db = txn->db;
     release_layer_state(txn);
+    /* The new version is pinned in a second slot, and the old slot let go
+     * only once the new snapshot is attached: if attaching fails (the file
+     * cannot be mapped that far), the transaction stays on its version,
+     * which its own slot kept pinned all along, so no writer reused it. */
+    int next_slot;
+    if (!claim_reader_slot(db, &next_slot)) return false;
     version_info previous = txn->info;
+    int previous_slot = txn->reader_slot;
     uint64_t previous_epoch = txn->epoch;
     /* Pointers from before the advance are no longer valid: a new epoch. */
-    if (!pager_begin_reading(txn->db->pager, &txn->epoch)) {
+    if (!pager_begin_reading(db->pager, &txn->epoch)) {
         txn->epoch = previous_epoch;
+        release_reader_slot(db, next_slot);
         return false;
     }
     /* Under the mutex: ce_txn_begin_read_at reads `info` of the handle's readers. */
-    pthread_mutex_lock(&txn->db->mutex);
-    txn->info = pin_latest(txn->db, txn->reader_slot);
-    pthread_mutex_unlock(&txn->db->mutex);
+    pthread_mutex_lock(&db->mutex);
+    txn->info = pin_latest(db, next_slot);
+    txn->reader_slot = next_slot;
+    pthread_mutex_unlock(&db->mutex);
     if (!attach_snapshot(txn)) {
-        pager_end_reading(txn->db->pager, txn->epoch);
+        /* Back to the previous snapshot, which the old slot kept pinned
+         * (its error is the one reported; mapping and reading that
+         * version worked before). */
+        pager_end_reading(db->pager, txn->epoch);
         txn->epoch = previous_epoch;
-        /* Our slot now pins the newer version; the previous one may already
-         * have been reused by a writer if nobody else pins it. */
-        pthread_mutex_lock(&txn->db->mutex);
+        pthread_mutex_lock(&db->mutex);
         txn->info = previous;
-        atomic_store(&txn->db->shared->readers[txn->reader_slot].version, previous.version);
-        pthread_mutex_unlock(&txn->db->mutex);
+        txn->reader_slot = previous_slot;
+        pthread_mutex_unlock(&db->mutex);
+        release_reader_slot(db, next_slot);
+        ce_saved_error saved;
+        ce_error_save(&saved);
         attach_snapshot(txn);
-        return false;
+        return ce_error_restore(&saved);
     }
-    pager_end_reading(txn->db->pager, previous_epoch);
+    release_reader_slot(db, previous_slot);
+    pager_end_reading(db->pager, previous_epoch);
     return true;
 }
 
@@ -1549,11 +1563,10 @@ static bool write_new_version(ce_txn *txn, const version_info *info, uint64_t *o
     ok = true;
 done:
     if (!ok && slot_written) {
-        ce_error_code code = ce_last_error_code();
-        char message[1024];
-        snprintf(message, sizeof message, "%s", ce_last_error_message());
+        ce_saved_error saved;
+        ce_error_save(&saved);
         invalidate_slot(db, slot_offset);
-        ce_fail(code, "%s", message);
+        ce_error_restore(&saved);
     }
     free(runs);
     free(slot);

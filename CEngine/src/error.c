@@ -42,6 +42,14 @@ ce_error_code ce_last_error_code(void) { return last_code; }
 
 const char *ce_last_error_message(void) { return last_message; }
 
+void ce_error_save(ce_saved_error *saved)
+{
+    saved->code = ce_last_error_code();
+    snprintf(saved->message, sizeof saved->message, "%s", last_message);
+}
+
+bool ce_error_restore(const ce_saved_error *saved) { return ce_fail(saved->code, "%s", saved->message); }
+
 const char *ce_error_name(ce_error_code code)
 {
     switch (code) {

@@ -24,6 +24,16 @@
  * `return ce_fail(CE_ERR_CORRUPT, "node at %llu ...", ...);`. */
 bool ce_fail(ce_error_code code, const char *format, ...) CE_PRINTF(2, 3);
 
+/* The thread's last error, kept across a cleanup that may set another one:
+ * ce_error_save before the cleanup, then `return ce_error_restore(&saved);`
+ * (it sets the saved error again and returns false). */
+typedef struct ce_saved_error {
+    ce_error_code code;
+    char message[1024];
+} ce_saved_error;
+void ce_error_save(ce_saved_error *saved);
+bool ce_error_restore(const ce_saved_error *saved);
+
 /* Sets the last error from an errno value of a failed system call:
  * ENOSPC/EDQUOT become CE_ERR_OUT_OF_DISK_SPACE, EACCES/EPERM/EROFS
  * CE_ERR_FILE_PERMISSION_DENIED, ENOENT CE_ERR_FILE_NOT_FOUND, ENOMEM

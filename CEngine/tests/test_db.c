@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -215,6 +216,89 @@ static void test_snapshots_and_rollback(const char *dir)
     CHECK(test_list_get(old_reader, 3) == -5);
     ce_txn_end(old_reader);
     test_verify(db);
+    CHECK(ce_db_close(db));
+    free(path);
+}
+
+/* mmap that fails as when address space runs out. */
+static void *mmap_out_of_space(void *address, size_t length, int protection, int flags, int fd, off_t offset)
+{
+    (void)address, (void)length, (void)protection, (void)flags, (void)fd, (void)offset;
+    errno = ENOMEM;
+    return MAP_FAILED;
+}
+
+/* An advance that cannot map the newer version fails with its error and
+ * leaves the reader on its version, still pinned: commits that rewrite
+ * every value (and reuse the space they free) do not reach it, and a later
+ * advance works. */
+static void test_advance_that_cannot_map(const char *dir)
+{
+    enum { ITEMS = 3000, BLOB_BYTES = 2 << 20, BLOBS = 40 };
+    char *path = test_path(dir, "advance-map.realm");
+    ce_db *db = test_open(path), *writer = test_open(path);
+    ce_txn *write, *reader;
+    ce_table_key items, blobs;
+    ce_column_key number, bytes_column;
+    CHECK(ce_txn_begin_write(writer, &write));
+    CHECK(ce_table_add(write, "Item", &items));
+    CHECK(ce_property_add(write, items, &(ce_property_info){.name = "number", .type = CE_TYPE_INT}, &number));
+    CHECK(ce_table_add(write, "Blob", &blobs));
+    CHECK(ce_property_add(write, blobs, &(ce_property_info){.name = "bytes", .type = CE_TYPE_BINARY}, &bytes_column));
+    for (int i = 0; i < ITEMS; i++) {
+        ce_value value = {.type = CE_TYPE_INT, .integer = i};
+        ce_object_key object;
+        CHECK(ce_object_create_with_values(write, items, &value, 1, &object) && object == i);
+    }
+    CHECK(ce_txn_commit(write));
+    CHECK(ce_txn_begin_read(db, &reader));
+    uint64_t pinned = ce_txn_version(reader);
+    /* A version larger than the reader handle's mapping (at least 64 MiB),
+     * written through the other handle: 40 random 2 MiB binaries. */
+    uint8_t *blob = malloc(BLOB_BYTES);
+    CHECK(blob != NULL);
+    uint64_t state = 0x5EED;
+    CHECK(ce_txn_begin_write(writer, &write));
+    for (int b = 0; b < BLOBS; b++) {
+        for (size_t i = 0; i < BLOB_BYTES; i += 8) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            memcpy(blob + i, &state, 8);
+        }
+        ce_value value = {.type = CE_TYPE_BINARY, .binary = {blob, BLOB_BYTES}};
+        ce_object_key object;
+        CHECK(ce_object_create_with_values(write, blobs, &value, 1, &object));
+    }
+    CHECK(ce_txn_commit(write));
+    free(blob);
+    static ce_os_methods failing;
+    failing = ce_os_default;
+    failing.mmap = mmap_out_of_space;
+    ce_os = &failing;
+    bool advanced = ce_txn_advance(reader);
+    ce_os = &ce_os_default;
+    CHECK(!advanced && ce_last_error_code() == CE_ERR_ADDRESS_SPACE_EXHAUSTED);
+    CHECK(ce_txn_version(reader) == pinned);
+    for (int round = 1; round <= 4; round++) {
+        CHECK(ce_txn_begin_write(writer, &write));
+        for (int i = 0; i < ITEMS; i++)
+            CHECK(ce_object_set(write, items, i, number, &(ce_value){.type = CE_TYPE_INT, .integer = -i - round}));
+        CHECK(ce_txn_commit(write));
+    }
+    size_t count;
+    CHECK(ce_object_count(reader, items, &count) && count == ITEMS);
+    CHECK(ce_object_count(reader, blobs, &count) && count == 0);
+    for (int i = 0; i < ITEMS; i++) {
+        ce_value value;
+        CHECK(ce_object_get(reader, items, i, number, &value) && value.integer == i);
+    }
+    CHECK(ce_txn_advance(reader));
+    CHECK(ce_txn_version(reader) == pinned + 5);
+    ce_value value;
+    CHECK(ce_object_get(reader, items, 1, number, &value) && value.integer == -5);
+    CHECK(ce_object_count(reader, blobs, &count) && count == BLOBS);
+    ce_txn_end(reader);
+    test_verify(db);
+    CHECK(ce_db_close(writer));
     CHECK(ce_db_close(db));
     free(path);
 }
@@ -501,6 +585,7 @@ int main(void)
     test_open_errors(dir);
     test_read_only(dir);
     test_snapshots_and_rollback(dir);
+    test_advance_that_cannot_map(dir);
     test_version_limit(dir);
     test_in_memory(dir);
     test_torn_commit_detected(dir);
