@@ -40,6 +40,36 @@ void person_make(uint64_t i, person *p);
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t now_ns(void);
 
+static inline double seconds_since(uint64_t t0) { return (double)(now_ns() - t0) / 1e9; }
+
+/* The W2 stream: the id of lookup k among `count` objects; `salt` 0 for W2
+ * itself, another value for a stream of its own (bench_queries' W3i). */
+static inline int64_t lookup_id(uint64_t k, size_t count, uint64_t salt)
+{
+    return (int64_t)(splitmix64(k ^ salt) % count) + 1;
+}
+
+/* A cheap order-sensitive hash of a name (8-byte chunks): the same small
+ * cost for every system, so the names are really read. */
+static inline uint64_t name_hash(const char *data, size_t length)
+{
+    uint64_t h = (uint64_t)length * 0x9E3779B97F4A7C15ull;
+    while (length > 0) {
+        uint64_t chunk = 0;
+        size_t n = length < 8 ? length : 8;
+        memcpy(&chunk, data, n);
+        h = (h ^ chunk) * 0xFF51AFD7ED558CCDull;
+        h ^= h >> 32;
+        data += n;
+        length -= n;
+    }
+    return h;
+}
+
+/* Keeps the compiler from assuming it knows the memory behind `pointer`
+ * (so a repeated pass over the same data is really repeated). */
+static inline void escape(const void *pointer) { __asm__ __volatile__("" : : "r"(pointer) : "memory"); }
+
 int compare_double(const void *a, const void *b);
 
 /* The median of `values` (sorted in place, so values[0] and

@@ -99,24 +99,6 @@ static const uint8_t ENGINE_KEY[64] = {
     0x5d, 0xc9, 0x06, 0x7b, 0xe0, 0x44, 0x1f, 0xa8, 0x93, 0x38, 0xdf, 0x62, 0x0e, 0xb5, 0x7a, 0x21};
 static const char SQLCIPHER_KEY[] = "PRAGMA key = \"x'3b915e07c4228f6d10a759e3740cd1469a2fb86305ee711c8834cb5af0176e92'\"";
 
-static inline int64_t lookup_id(uint64_t k, size_t count) { return (int64_t)(splitmix64(k) % count) + 1; }
-
-static inline uint64_t name_hash(const char *data, size_t length)
-{
-    uint64_t h = (uint64_t)length * 0x9E3779B97F4A7C15ull;
-    while (length > 0) {
-        uint64_t chunk = 0;
-        size_t n = length < 8 ? length : 8;
-        memcpy(&chunk, data, n);
-        h = (h ^ chunk) * 0xFF51AFD7ED558CCDull;
-        h ^= h >> 32;
-        data += n;
-        length -= n;
-    }
-    return h;
-}
-
-static double seconds_since(uint64_t t0) { return (double)(now_ns() - t0) / 1e9; }
 
 static void expect(bool condition, const char *system, const char *what)
 {
@@ -186,7 +168,7 @@ static NOINLINE double ours_w2(ce_db *db, const ours_schema *s, const config *cf
     ce_txn *txn;
     ours_check(ce_txn_begin_read(db, &txn), "W2 ce_txn_begin_read");
     for (size_t k = 0; k < cfg->lookups; k++) {
-        ce_value key = {.type = CE_TYPE_INT, .integer = lookup_id(k, cfg->count)}, name;
+        ce_value key = {.type = CE_TYPE_INT, .integer = lookup_id(k, cfg->count, 0)}, name;
         ce_object_key object;
         bool found;
         ours_check(ce_object_find_primary_key(txn, s->table, &key, &object, &found) && found &&
@@ -448,7 +430,7 @@ static void run_sqlcipher(const char *dir, const config *cfg, bool key, result *
     t0 = now_ns();
     sqlite_exec(db, "BEGIN");
     for (size_t k = 0; k < cfg->lookups; k++) {
-        sqlite3_bind_int64(select, 1, lookup_id(k, cfg->count));
+        sqlite3_bind_int64(select, 1, lookup_id(k, cfg->count, 0));
         sqlite_check(db, sqlite3_step(select), SQLITE_ROW, "W2 SELECT");
         checksum += name_hash((const char *)sqlite3_column_text(select, 0), (size_t)sqlite3_column_bytes(select, 0));
         sqlite_check(db, sqlite3_reset(select), SQLITE_OK, "W2 reset");
@@ -607,7 +589,7 @@ int main(int argc, char **argv)
         usage(argv[0]);
     for (size_t k = 0; k < cfg.lookups; k++) {
         person p;
-        person_make((uint64_t)lookup_id(k, cfg.count) - 1, &p);
+        person_make((uint64_t)lookup_id(k, cfg.count, 0) - 1, &p);
         cfg.expected_checksum += name_hash(p.name, p.name_length);
     }
     for (size_t i = 0; i < cfg.count; i++) {

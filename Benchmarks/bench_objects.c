@@ -83,31 +83,6 @@ typedef struct result {
     ce_db_stats stats_w1, stats_w6;  /* ours: ce_db_verify after W1 and after W6 */
 } result;
 
-/* The W2 stream: the id of lookup k. */
-static inline int64_t lookup_id(uint64_t k, size_t count) { return (int64_t)(splitmix64(k) % count) + 1; }
-
-/* A cheap order-sensitive hash of a name (8-byte chunks): the same small
- * cost for every system, so the names are really read. */
-static inline uint64_t name_hash(const char *data, size_t length)
-{
-    uint64_t h = (uint64_t)length * 0x9E3779B97F4A7C15ull;
-    while (length > 0) {
-        uint64_t chunk = 0;
-        size_t n = length < 8 ? length : 8;
-        memcpy(&chunk, data, n);
-        h = (h ^ chunk) * 0xFF51AFD7ED558CCDull;
-        h ^= h >> 32;
-        data += n;
-        length -= n;
-    }
-    return h;
-}
-
-/* Keeps the compiler from assuming it knows the memory behind `pointer`
- * (so a repeated sum over arrays is really repeated). */
-static inline void escape(const void *pointer) { __asm__ __volatile__("" : : "r"(pointer) : "memory"); }
-
-static double seconds_since(uint64_t t0) { return (double)(now_ns() - t0) / 1e9; }
 
 static void w4_finish(result *r, double *times_ms, size_t runs)
 {
@@ -221,7 +196,7 @@ static NOINLINE void ours_w2(ce_db *db, const ours_schema *s, const config *cfg,
     ce_txn *txn;
     ours_check(ce_txn_begin_read(db, &txn), "W2 ce_txn_begin_read");
     for (size_t k = 0; k < cfg->lookups; k++) {
-        ce_value key = {.type = CE_TYPE_INT, .integer = lookup_id(k, cfg->count)};
+        ce_value key = {.type = CE_TYPE_INT, .integer = lookup_id(k, cfg->count, 0)};
         ce_object_key object;
         bool found;
         ours_check(ce_object_find_primary_key(txn, s->table, &key, &object, &found), "W2 ce_object_find_primary_key");
@@ -404,7 +379,7 @@ static NOINLINE void sqlite_w2(sqlite_handles *h, const config *cfg, result *r)
     uint64_t t0 = now_ns();
     sqlite_step_reset(h->db, h->begin, "W2 BEGIN");
     for (size_t k = 0; k < cfg->lookups; k++) {
-        sqlite3_bind_int64(h->select_name, 1, lookup_id(k, cfg->count));
+        sqlite3_bind_int64(h->select_name, 1, lookup_id(k, cfg->count, 0));
         sqlite_check(h->db, sqlite3_step(h->select_name), SQLITE_ROW, "W2 SELECT name");
         const char *name = (const char *)sqlite3_column_text(h->select_name, 0);
         int length = sqlite3_column_bytes(h->select_name, 0);
@@ -555,7 +530,7 @@ static NOINLINE void lmdb_w2(lmdb_handles *h, const config *cfg, result *r)
     MDB_txn *txn;
     lmdb_check(mdb_txn_begin(h->env, NULL, MDB_RDONLY, &txn), "W2 mdb_txn_begin");
     for (size_t k = 0; k < cfg->lookups; k++) {
-        lmdb_key(lookup_id(k, cfg->count), key_bytes);
+        lmdb_key(lookup_id(k, cfg->count, 0), key_bytes);
         MDB_val key = {sizeof key_bytes, key_bytes}, value;
         lmdb_check(mdb_get(txn, h->dbi, &key, &value), "W2 mdb_get");
         uint32_t length;
@@ -739,7 +714,7 @@ static NOINLINE void array_w2(arrays *a, const config *cfg, result *r)
     uint64_t checksum = 0;
     uint64_t t0 = now_ns();
     for (size_t k = 0; k < cfg->lookups; k++) {
-        int64_t id = lookup_id(k, cfg->count);
+        int64_t id = lookup_id(k, cfg->count, 0);
         size_t index = (size_t)id - 1;
         if (a->id[index] != id) {
             fprintf(stderr, "arrays: id %" PRId64 " at index %zu\n", a->id[index], index);
@@ -959,7 +934,7 @@ int main(int argc, char **argv)
     /* What every system must read (untimed). */
     for (size_t k = 0; k < cfg.lookups; k++) {
         person p;
-        person_make((uint64_t)lookup_id(k, cfg.count) - 1, &p);
+        person_make((uint64_t)lookup_id(k, cfg.count, 0) - 1, &p);
         cfg.expected_checksum += name_hash(p.name, p.name_length);
     }
     for (size_t i = 0; i < cfg.count; i++) {

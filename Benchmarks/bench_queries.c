@@ -62,13 +62,15 @@ typedef struct config {
     int64_t first_id, last_id; /* the ids of the lowest and highest score */
 } config;
 
+/* W3i looks up ids of a stream of its own (not W2's). */
+#define W3I_SALT 0xC0FFEEu
+
 typedef struct result {
     double w3_ms, w3_min, w3_max; /* median of the runs, and their spread */
     double w3i_us;
     double w3s_ms;
 } result;
 
-static inline int64_t lookup_id(uint64_t k, size_t count) { return (int64_t)(splitmix64(k ^ 0xC0FFEE) % count) + 1; }
 
 static void w3_check(const char *system, const config *cfg, size_t count)
 {
@@ -175,7 +177,7 @@ static NOINLINE void ours_w3i(ours *o, const config *cfg, result *r)
     uint64_t t0 = now_ns();
     for (size_t k = 0; k < cfg->lookups; k++) {
         ce_query_argument id = {.kind = CE_QUERY_ARGUMENT_VALUE,
-                                .value = {.type = CE_TYPE_INT, .integer = lookup_id(k, cfg->count)}};
+                                .value = {.type = CE_TYPE_INT, .integer = lookup_id(k, cfg->count, W3I_SALT)}};
         ce_query *query;
         size_t count;
         ours_check(ce_query_parse(txn, o->table, "id == $0", &id, 1, &query), "W3i ce_query_parse");
@@ -292,7 +294,7 @@ static NOINLINE void sqlite_w3i(lite *l, const config *cfg, result *r, bool prep
     uint64_t t0 = now_ns();
     for (size_t k = 0; k < cfg->lookups; k++) {
         sqlite3_stmt *statement = prepare_each ? prepare(l->db, "SELECT count(*) FROM person WHERE id = ?1") : l->w3i;
-        sqlite3_bind_int64(statement, 1, lookup_id(k, cfg->count));
+        sqlite3_bind_int64(statement, 1, lookup_id(k, cfg->count, W3I_SALT));
         sqlite_check(l->db, sqlite3_step(statement), SQLITE_ROW, "W3i step");
         found += (size_t)sqlite3_column_int64(statement, 0);
         if (prepare_each) sqlite3_finalize(statement);
@@ -401,7 +403,7 @@ static NOINLINE void lmdb_w3i(lm *l, const config *cfg, result *r)
     uint8_t key_bytes[8];
     uint64_t t0 = now_ns();
     for (size_t k = 0; k < cfg->lookups; k++) {
-        lmdb_key(lookup_id(k, cfg->count), key_bytes);
+        lmdb_key(lookup_id(k, cfg->count, W3I_SALT), key_bytes);
         MDB_val key = {sizeof key_bytes, key_bytes}, value;
         int rc = mdb_get(txn, l->dbi, &key, &value);
         if (rc == MDB_SUCCESS) found++;
@@ -450,7 +452,6 @@ typedef struct arrays {
     double *score;
 } arrays;
 
-static inline void escape(const void *pointer) { __asm__ __volatile__("" : : "r"(pointer) : "memory"); }
 
 static void array_load(arrays *a, const config *cfg)
 {
@@ -489,7 +490,7 @@ static NOINLINE void array_w3i(arrays *a, const config *cfg, result *r)
     size_t found = 0;
     uint64_t t0 = now_ns();
     for (size_t k = 0; k < cfg->lookups; k++) {
-        int64_t id = lookup_id(k, cfg->count);
+        int64_t id = lookup_id(k, cfg->count, W3I_SALT);
         found += a->id[id - 1] == id;
     }
     r->w3i_us = (double)(now_ns() - t0) / 1e3 / (double)cfg->lookups;

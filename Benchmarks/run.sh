@@ -19,7 +19,7 @@ cmake --build build-bench -j2 --target "$program" >/dev/null
 
 bench=build-bench/Benchmarks/$program
 if [ ! -x "$bench" ]; then
-    echo "run.sh: $bench was not built (are libsqlite3-dev and liblmdb-dev installed? see the cmake output)" >&2
+    echo "run.sh: $bench was not built (are libsqlite3-dev, liblmdb-dev and libsqlcipher-dev installed? see the cmake output)" >&2
     exit 1
 fi
 

@@ -334,8 +334,8 @@ static int sign_of(long long difference) { return difference < 0 ? -1 : differen
 
 static int compare_bytes_of(const void *a, size_t a_size, const void *b, size_t b_size)
 {
-    int sign = memcmp(a, b, a_size < b_size ? a_size : b_size);
-    if (a_size == 0 || b_size == 0) sign = 0;
+    /* memcmp with a null pointer is undefined even for 0 bytes. */
+    int sign = a_size == 0 || b_size == 0 ? 0 : memcmp(a, b, a_size < b_size ? a_size : b_size);
     return sign ? (sign < 0 ? -1 : 1) : sign_of((long long)a_size - (long long)b_size);
 }
 

@@ -5,7 +5,8 @@
 set -euo pipefail
 packages=(libssl-dev libzstd-dev)
 if [ "${1:-}" = "--tests" ]; then
-  packages+=(cmake libsqlite3-dev liblmdb-dev libsqlcipher-dev)
+  # make: CMake's default generator (a cmake without Recommends lacks it).
+  packages+=(cmake make libsqlite3-dev liblmdb-dev libsqlcipher-dev)
 fi
 missing=()
 for package in "${packages[@]}"; do
@@ -13,7 +14,13 @@ for package in "${packages[@]}"; do
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 sudo=""
-[ "$(id -u)" -ne 0 ] && sudo="sudo"
+if [ "$(id -u)" -ne 0 ]; then
+  if ! command -v sudo >/dev/null; then
+    echo "install-deps.sh: missing packages: ${missing[*]}; run as root or install sudo" >&2
+    exit 1
+  fi
+  sudo="sudo"
+fi
 echo "installing: ${missing[*]}"
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null

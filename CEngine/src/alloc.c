@@ -64,11 +64,8 @@ void space_set_cipher_reader(ce_space *space, ce_pager *pager, uint64_t version,
     space->cipher_pager = pager;
     space->page_entries = pager_page_entries(pager);
     space->read_version = version;
-    space->read_epoch = epoch;
     space->page_aligned = true;
-    space->ready_first = 1;
-    space->ready_last = 0;
-    if (space->ready_words) memset(space->ready_bits, 0, space->ready_words * sizeof *space->ready_bits);
+    space_set_read_epoch(space, epoch);
 }
 
 void space_set_read_epoch(ce_space *space, uint64_t epoch)

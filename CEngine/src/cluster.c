@@ -82,7 +82,6 @@ static bool read_leaf_keys(const ce_space *space, ce_ref ref, int64_t *out_base,
     return node_read(space, ref, &leaf) && leaf_keys_of(space, ref, &leaf, out_base, out_offsets);
 }
 
-/* Checks an inner node whose node is read already (out->node) and reads its arrays. */
 /* Checks an inner node whose node is read already (out->node) and reads
  * its first keys; check_inner reads the counts too. */
 static bool check_inner_keys(const ce_space *space, ce_ref ref, inner_view *out)
@@ -227,8 +226,6 @@ static bool descend_to_leaf(const ce_space *space, ce_ref root, ce_object_key ke
     return corrupt_cluster(root, "tree too deep");
 }
 
-static const uint8_t *prefetchable(const ce_space *space, int64_t element, size_t length);
-
 /* An object that is looked up is usually read next: the arrays of a leaf's
  * first columns are fetched while its key offsets are searched, so their
  * cache misses overlap instead of following one another. At most
@@ -240,7 +237,7 @@ static void prefetch_leaf_columns(const ce_space *space, const ce_node *leaf)
     size_t end = leaf->count < LEAF_FIRST_COLUMN + PREFETCH_LEAF_COLUMNS ? leaf->count
                                                                          : LEAF_FIRST_COLUMN + PREFETCH_LEAF_COLUMNS;
     for (size_t slot = LEAF_FIRST_COLUMN; slot < end; slot++) {
-        const uint8_t *bytes = prefetchable(space, node_get(leaf, slot), NODE_HEADER_SIZE);
+        const uint8_t *bytes = node_prefetchable(space, node_get(leaf, slot), NODE_HEADER_SIZE);
         if (bytes) prefetch_line(bytes);
     }
 }
@@ -868,18 +865,6 @@ bool cluster_remove_column(ce_space *space, ce_ref *root, const cluster_schema *
  * change the last error. */
 #define VISIT_PREFETCH_AHEAD 2
 
-/* The bytes of a committed node at `element`, if `length` of them lie inside the version. */
-static const uint8_t *prefetchable(const ce_space *space, int64_t element, size_t length)
-{
-    if (!node_value_is_ref(element) || ref_is_temporary((ce_ref)element)) return NULL;
-    ce_ref ref = (ce_ref)element;
-    const uint8_t *bytes;
-    if (ref % 8 != 0 || ref < CE_HEADER_SIZE || ref >= space->logical_size || space->logical_size - ref < length ||
-        !space_bytes(space, ref, length, &bytes))
-        return NULL;
-    return bytes;
-}
-
 /* A view of the node whose header is at `bytes` (in cache), or false if the
  * header is not plausible; only for prefetching: nothing checked it. */
 static bool prefetch_view(const uint8_t *bytes, ce_node *out)
@@ -887,9 +872,10 @@ static bool prefetch_view(const uint8_t *bytes, ce_node *out)
     uint8_t code = bytes[1];
     uint32_t count;
     memcpy(&count, bytes + 4, 4);
-    if (code > 7 || (bytes[0] & NODE_BASED)) return false;
-    *out = (ce_node){.payload = bytes + NODE_HEADER_SIZE, .count = count, .flags = bytes[0],
-                     .width = (uint8_t)(code ? 1u << (code - 1) : 0)};
+    if (code > 7) return false;
+    bool based = (bytes[0] & NODE_BASED) != 0; /* a based node's base (not read here) precedes its payload */
+    *out = (ce_node){.payload = bytes + NODE_HEADER_SIZE + (based ? NODE_BASE_SIZE : 0), .based = based,
+                     .count = count, .flags = bytes[0], .width = (uint8_t)(code ? 1u << (code - 1) : 0)};
     return true;
 }
 
@@ -899,7 +885,7 @@ static void prefetch_child(const ce_space *space, const inner_view *view, size_t
                            prefetch_stage stage)
 {
     if (child >= view->children) return;
-    const uint8_t *bytes = prefetchable(space, node_get(&view->node, INNER_FIRST_CHILD + child), NODE_HEADER_SIZE + 16);
+    const uint8_t *bytes = node_prefetchable(space, node_get(&view->node, INNER_FIRST_CHILD + child), NODE_HEADER_SIZE + 16);
     if (!bytes) return;
     if (stage == PREFETCH_NODE) {
         prefetch_line(bytes);
@@ -914,20 +900,20 @@ static void prefetch_child(const ce_space *space, const inner_view *view, size_t
     bool has_column = read_column != CLUSTER_NO_COLUMN && read_column < leaf.count - LEAF_FIRST_COLUMN &&
                       node_size_for(leaf.width, LEAF_FIRST_COLUMN + read_column + 1) <=
                           space->logical_size - (uint64_t)(bytes - space->base);
-    const uint8_t *column = has_column ? prefetchable(space, node_get(&leaf, LEAF_FIRST_COLUMN + read_column),
+    const uint8_t *column = has_column ? node_prefetchable(space, node_get(&leaf, LEAF_FIRST_COLUMN + read_column),
                                                       NODE_HEADER_SIZE)
                                        : NULL;
     if (stage == PREFETCH_HEADERS) {
-        const uint8_t *offsets = prefetchable(space, node_get(&leaf, LEAF_KEY_OFFSETS), NODE_HEADER_SIZE);
+        const uint8_t *offsets = node_prefetchable(space, node_get(&leaf, LEAF_KEY_OFFSETS), NODE_HEADER_SIZE);
         if (offsets) prefetch_line(offsets);
         if (column) prefetch_line(column);
         return;
     }
     ce_node values;
     if (!column || !prefetch_view(column, &values)) return;
-    uint64_t size = node_size_for(values.width, values.count);
+    uint64_t size = node_size(&values);
     if (size > space->logical_size - (uint64_t)(column - space->base) || size > 64 * 1024) return;
-    for (uint64_t offset = 64; offset < size; offset += 64) prefetch_line(column + offset);
+    prefetch_lines(column + 64, size > 64 ? (size_t)size - 64 : 0); /* the header's line came at PREFETCH_HEADERS */
 }
 
 static bool visit_leaves(const ce_space *space, ce_ref ref, size_t column_count, size_t read_column,

@@ -368,11 +368,8 @@ static bool open_column(const ce_space *space, ce_ref ref, ce_type type, bool nu
                            NODE_HAS_REFS, shape->parts);
         /* The parts' headers are fetched together: their misses overlap. */
         for (unsigned part = 0; part < shape->parts; part++) {
-            ce_ref part_ref = (ce_ref)node_get(&top, part);
-            const uint8_t *bytes;
-            if (node_value_is_ref((int64_t)part_ref) && !ref_is_temporary(part_ref) && part_ref < space->logical_size &&
-                space_bytes(space, part_ref, NODE_HEADER_SIZE, &bytes))
-                prefetch_line(bytes);
+            const uint8_t *bytes = node_prefetchable(space, node_get(&top, part), NODE_HEADER_SIZE);
+            if (bytes) prefetch_line(bytes);
         }
         for (unsigned part = 0; part < shape->parts; part++)
             if (!read_part(space, view, part, node_get(&top, part))) return false;

@@ -73,6 +73,17 @@ static int64_t get_element(const uint8_t *payload, uint8_t width, size_t index)
     return node_get(&view, index);
 }
 
+const uint8_t *node_prefetchable(const ce_space *space, int64_t element, size_t length)
+{
+    if (!node_value_is_ref(element) || ref_is_temporary((ce_ref)element)) return NULL;
+    ce_ref ref = (ce_ref)element;
+    const uint8_t *bytes;
+    if (ref % 8 != 0 || ref < CE_HEADER_SIZE || ref >= space->logical_size || space->logical_size - ref < length ||
+        !space_bytes(space, ref, length, &bytes))
+        return NULL;
+    return bytes;
+}
+
 /* --- searching ascending elements --- */
 
 /* A packed element plus the node's base (unsigned: a damaged base wraps). */

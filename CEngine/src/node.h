@@ -145,6 +145,21 @@ static inline void prefetch_line(const uint8_t *bytes)
 #endif
 }
 
+/* One prefetch per 64-byte line of [bytes, bytes + length): fetching a line
+ * does not bring its neighbour on every processor (measured on AMD EPYC: a
+ * prefetch per 128 bytes left a strided scan twice as slow as one per 64). */
+static inline void prefetch_lines(const uint8_t *bytes, size_t length)
+{
+    for (size_t offset = 0; offset < length; offset += 64) prefetch_line(bytes + offset);
+}
+
+/* For prefetching: the bytes of the committed node whose ref is `element`
+ * (an element read from a node), if `length` of them lie inside the
+ * version; NULL for anything else (0, a tagged value, a dirty node, a ref
+ * out of bounds). Nothing is trusted from what it returns but an address
+ * to hint at. */
+const uint8_t *node_prefetchable(const ce_space *space, int64_t element, size_t length);
+
 /* --- searching ascending elements ---
  *
  * Item i of a search is element i * stride: stride 1 searches a sorted

@@ -164,36 +164,6 @@ static void check_backlinks(ce_txn *txn, ce_table_key table, ce_object_key key, 
     free(sorted);
 }
 
-/* Equality written out here, independent of the engine's value.c: same
- * type, same bits (floats and doubles bitwise: the samples hold no -0.0 or
- * NaN), same bytes. */
-static bool same_value(const ce_value *a, const ce_value *b)
-{
-    if (a->type != b->type) return false;
-    switch (a->type) {
-    case CE_TYPE_NULL:
-    case CE_TYPE_LIST:
-    case CE_TYPE_DICTIONARY: return true;
-    case CE_TYPE_INT: return a->integer == b->integer;
-    case CE_TYPE_BOOL: return a->boolean == b->boolean;
-    case CE_TYPE_FLOAT: return memcmp(&a->float_value, &b->float_value, 4) == 0;
-    case CE_TYPE_DOUBLE: return memcmp(&a->double_value, &b->double_value, 8) == 0;
-    case CE_TYPE_STRING:
-        return a->string.size == b->string.size &&
-               (a->string.size == 0 || memcmp(a->string.data, b->string.data, a->string.size) == 0);
-    case CE_TYPE_BINARY:
-        return a->binary.size == b->binary.size &&
-               (a->binary.size == 0 || memcmp(a->binary.data, b->binary.data, a->binary.size) == 0);
-    case CE_TYPE_TIMESTAMP:
-        return a->timestamp.seconds == b->timestamp.seconds && a->timestamp.nanoseconds == b->timestamp.nanoseconds;
-    case CE_TYPE_DECIMAL128: return a->decimal.low == b->decimal.low && a->decimal.high == b->decimal.high;
-    case CE_TYPE_OBJECT_ID: return memcmp(a->object_id.bytes, b->object_id.bytes, 12) == 0;
-    case CE_TYPE_UUID: return memcmp(a->uuid.bytes, b->uuid.bytes, 16) == 0;
-    case CE_TYPE_LINK: return a->link.table == b->link.table && a->link.key == b->link.key;
-    default: return false;
-    }
-}
-
 static void describe(const ce_value *value, char *text, size_t size)
 {
     switch (value->type) {
@@ -212,7 +182,7 @@ static void describe(const ce_value *value, char *text, size_t size)
 
 static void check_same(const ce_value *expected, const ce_value *actual, const char *where, size_t index)
 {
-    if (same_value(expected, actual)) return;
+    if (test_same_value(expected, actual)) return;
     char want[96], got[96];
     describe(expected, want, sizeof want);
     describe(actual, got, sizeof got);
@@ -446,7 +416,7 @@ static model_list model_clone(const model_list *list)
 static size_t model_find(const model_list *list, const ce_value *value)
 {
     for (size_t i = 0; i < list->count; i++)
-        if (same_value(&list->items[i].value, value)) return i;
+        if (test_same_value(&list->items[i].value, value)) return i;
     return SIZE_MAX;
 }
 

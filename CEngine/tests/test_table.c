@@ -129,29 +129,6 @@ static ce_value sample_value(ce_type type, int variant, char *buffer)
     return value;
 }
 
-static bool same_value(const ce_value *a, const ce_value *b)
-{
-    if (a->type != b->type) return false;
-    switch (a->type) {
-    case CE_TYPE_NULL: return true;
-    case CE_TYPE_INT: return a->integer == b->integer;
-    case CE_TYPE_BOOL: return a->boolean == b->boolean;
-    case CE_TYPE_FLOAT: return memcmp(&a->float_value, &b->float_value, 4) == 0;
-    case CE_TYPE_DOUBLE: return memcmp(&a->double_value, &b->double_value, 8) == 0;
-    case CE_TYPE_STRING:
-        return a->string.size == b->string.size && memcmp(a->string.data, b->string.data, a->string.size) == 0;
-    case CE_TYPE_BINARY:
-        return a->binary.size == b->binary.size &&
-               (a->binary.size == 0 || memcmp(a->binary.data, b->binary.data, a->binary.size) == 0);
-    case CE_TYPE_TIMESTAMP:
-        return a->timestamp.seconds == b->timestamp.seconds && a->timestamp.nanoseconds == b->timestamp.nanoseconds;
-    case CE_TYPE_DECIMAL128: return a->decimal.low == b->decimal.low && a->decimal.high == b->decimal.high;
-    case CE_TYPE_OBJECT_ID: return memcmp(a->object_id.bytes, b->object_id.bytes, 12) == 0;
-    case CE_TYPE_UUID: return memcmp(a->uuid.bytes, b->uuid.bytes, 16) == 0;
-    default: return false;
-    }
-}
-
 static void test_every_type(const char *path)
 {
     static const ce_type types[] = {CE_TYPE_INT, CE_TYPE_BOOL, CE_TYPE_FLOAT, CE_TYPE_DOUBLE, CE_TYPE_STRING,
@@ -212,7 +189,7 @@ static void test_every_type(const char *path)
             ce_value expected = sample_value(columns[i].type, object, buffer), actual;
             if (columns[i].nullable && object % 3 == 0) expected = null_value();
             CHECK(ce_object_get(txn, table, object, columns[i].key, &actual));
-            if (!same_value(&expected, &actual)) {
+            if (!test_same_value(&expected, &actual)) {
                 fprintf(stderr, "object %d, property %s: wrong value\n", object, columns[i].name);
                 exit(1);
             }

@@ -427,13 +427,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
 
     /// Realm's form: `List<String> <0x...> (\n\t[0] Ada\n)`.
     public var description: String {
-        var lines = ["List<\(Element.self)> <\(ObjectIdentifier(self))> ("]
-        for (index, element) in enumerated() {
-            let text = (element as Any as? ObjectBase)?._describe(depth: DescriptionNesting.depth + 1) ?? "\(element)"
-            lines.append("\t[\(index)] \(text)")
-        }
-        lines.append(")")
-        return lines.joined(separator: "\n")
+        describeCollection("List<\(Element.self)> <\(ObjectIdentifier(self))>", self, count: count)
     }
 
     /// Lists are equal when they are the same instance.
@@ -457,10 +451,10 @@ extension List: _Persistable {
         list.append(objectsIn: elements)
     }
     public func _rlmCreationValue(_ arena: _CArena, _ realm: Realm) -> ce_value { .null }
+    /// The new object's collection gets this one's elements: kept here while unmanaged, or read
+    /// from the managed collection it was given (`new.dogs = old.dogs`), snapshot first.
     public func _rlmAfterCreate(_ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {
-        let list = List._rlmGet(object, column)
-        if replace { list.removeAll() }
-        list.append(objectsIn: unmanaged)
+        List._rlmSet(object, column, self)
     }
     public static func _rlmFromAny(_ value: Any) -> List? {
         let list = List()

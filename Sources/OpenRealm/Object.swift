@@ -392,3 +392,19 @@ enum DescriptionNesting {
     static let maximumDepth = 5
     @TaskLocal static var depth = 0
 }
+
+/// A collection's description in Realm's form, `header (\n\t[0] element\n)`: its objects one
+/// level deeper than the collection, at most `limit` elements.
+func describeCollection<S: Sequence>(_ header: String, _ elements: S, count: Int, limit: Int = .max) -> String {
+    var lines = [header + " ("]
+    for (index, element) in elements.enumerated() {
+        if index == limit {
+            lines.append("\t... \(count - limit) objects skipped.")
+            break
+        }
+        let text = (element as Any as? ObjectBase)?._describe(depth: DescriptionNesting.depth + 1) ?? "\(element)"
+        lines.append("\t[\(index)] \(text)")
+    }
+    lines.append(")")
+    return lines.joined(separator: "\n")
+}

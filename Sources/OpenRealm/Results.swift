@@ -206,17 +206,8 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
 
     /// Realm's form: `Results<Dog> <0x...> (\n\t[0] Dog {...}\n)`.
     public var description: String {
-        var lines = ["Results<\(Element.self)> ("]
-        for (index, element) in enumerated() {
-            let text = (element as Any as? ObjectBase)?._describe(depth: DescriptionNesting.depth + 1) ?? "\(element)"
-            lines.append("\t[\(index)] \(text)")
-            if index >= 99 {
-                lines.append("\t... \(count - 100) objects skipped.")
-                break
-            }
-        }
-        lines.append(")")
-        return lines.joined(separator: "\n")
+        // Realm prints the first 100 objects.
+        describeCollection("Results<\(Element.self)>", self, count: count, limit: 100)
     }
 
     // MARK: Filtering
@@ -510,10 +501,7 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
 
     /// Realm's form: `LinkingObjects<Person> (\n\t[0] Person {...}\n)`.
     public var description: String {
-        var lines = ["LinkingObjects<\(Element.self)> ("]
-        for (index, element) in enumerated() { lines.append("\t[\(index)] \(element._describe(depth: DescriptionNesting.depth + 1))") }
-        lines.append(")")
-        return lines.joined(separator: "\n")
+        describeCollection("LinkingObjects<\(Element.self)>", self, count: count)
     }
 }
 

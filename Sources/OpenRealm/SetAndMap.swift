@@ -162,10 +162,7 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
 
     /// Realm's form: `MutableSet<String> <0x...> (\n\t[0] a\n)`.
     public var description: String {
-        var lines = ["MutableSet<\(Element.self)> <\(ObjectIdentifier(self))> ("]
-        for (index, element) in enumerated() { lines.append("\t[\(index)] \(element)") }
-        lines.append(")")
-        return lines.joined(separator: "\n")
+        describeCollection("MutableSet<\(Element.self)> <\(ObjectIdentifier(self))>", self, count: count)
     }
 
     /// Sets are equal when they are the same instance.
@@ -189,10 +186,10 @@ extension MutableSet: _Persistable {
         set.insert(objectsIn: elements)
     }
     public func _rlmCreationValue(_ arena: _CArena, _ realm: Realm) -> ce_value { .null }
+    /// The new object's collection gets this one's elements: kept here while unmanaged, or read
+    /// from the managed collection it was given (`new.dogs = old.dogs`), snapshot first.
     public func _rlmAfterCreate(_ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {
-        let set = MutableSet._rlmGet(object, column)
-        if replace { set.removeAll() }
-        set.insert(objectsIn: unmanaged)
+        MutableSet._rlmSet(object, column, self)
     }
     public static func _rlmFromAny(_ value: Any) -> MutableSet? {
         let set = MutableSet()
@@ -421,10 +418,10 @@ extension Map: _Persistable {
         for entry in entries { map.updateValue(entry.value, forKey: entry.key) }
     }
     public func _rlmCreationValue(_ arena: _CArena, _ realm: Realm) -> ce_value { .null }
+    /// The new object's collection gets this one's elements: kept here while unmanaged, or read
+    /// from the managed collection it was given (`new.dogs = old.dogs`), snapshot first.
     public func _rlmAfterCreate(_ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {
-        let map = Map._rlmGet(object, column)
-        if replace { map.removeAll() }
-        for (key, value) in unmanaged { map.updateValue(value, forKey: key) }
+        Map._rlmSet(object, column, self)
     }
     public static func _rlmFromAny(_ value: Any) -> Map? {
         let map = Map()

@@ -61,6 +61,26 @@ struct CollectionTests {
         #expect(realm.objects(Dog.self).count == 2)
     }
 
+    @Test("an unmanaged object given another object's managed collections gets their elements when added")
+    func managedCollectionsAssignedBeforeAdd() throws {
+        let realm = try memoryRealm()
+        try realm.write {
+            realm.add(Person(value: ["id": 1, "name": "Ada", "dogs": [["name": "Rex"], ["name": "Fido"]],
+                                     "tags": ["a", "b"], "scores": ["math": 90]]))
+        }
+        let ada = try #require(realm.object(ofType: Person.self, forPrimaryKey: 1))
+        let copy = Person(value: ["id": 2, "name": "Copy"])
+        copy.dogs = ada.dogs
+        copy.tags = ada.tags
+        copy.scores = ada.scores
+        try realm.write { realm.add(copy) }
+        let added = try #require(realm.object(ofType: Person.self, forPrimaryKey: 2))
+        #expect(added.dogs.map(\.name) == ["Rex", "Fido"])
+        #expect(Set(added.tags) == ["a", "b"])
+        #expect(added.scores["math"] == 90)
+        #expect(ada.dogs.count == 2)  // the source keeps its elements
+    }
+
     @Test("unmanaged List behaves as an array")
     func unmanagedList() {
         let list = List<Int>()
