@@ -123,7 +123,7 @@ public enum AnyRealmValue: RealmCollectionValue, _Persistable {
     public static var _ceNullable: Bool { true }
     public static func _ceDefault() -> AnyRealmValue { .none }
 
-    public static func _ceRead(_ value: ce_value, _ realm: Realm) -> AnyRealmValue {
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> AnyRealmValue {
         switch value.type {
         case CE_TYPE_INT: .int(Int(value.integer))
         case CE_TYPE_BOOL: .bool(value.boolean)
@@ -136,7 +136,7 @@ public enum AnyRealmValue: RealmCollectionValue, _Persistable {
         case CE_TYPE_OBJECT_ID: .objectId(ObjectId(value.object_id))
         case CE_TYPE_UUID: .uuid(UUID(ceUUID: value.uuid))
         case CE_TYPE_LINK:
-            if let object = realm.core.object(ofClass: Object.self, link: value.link) as? Object { .object(object) } else { .none }
+            if let realm, let object = realm.core.object(ofClass: Object.self, link: value.link) as? Object { .object(object) } else { .none }
         default: .none
         }
     }
@@ -257,7 +257,7 @@ extension PersistableEnum {
         guard let first = allCases.first else { throwRealmException("PersistableEnum '\(Self.self)' has no cases.") }
         return first
     }
-    public static func _ceRead(_ value: ce_value, _ realm: Realm) -> Self {
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Self {
         let raw = RawValue._ceRead(value, realm)
         guard let result = Self(rawValue: raw) else {
             throwRealmException("The stored value '\(raw)' is not a raw value of '\(Self.self)'.")

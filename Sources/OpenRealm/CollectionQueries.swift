@@ -180,22 +180,16 @@ extension _ObjectCollection where Element: ObjectBase {
 // MARK: - Collections of values
 
 /// An aggregate of a collection of values: by the engine when managed, else over the unmanaged
-/// elements' engine values, aggregated the same way.
+/// elements' engine values, aggregated the same way; either way read back as the managed path
+/// reads values.
 private func valuesAggregate<Element: _CValueConvertible, T: _CValueConvertible>(
     _ managed: ManagedCollection?, _ unmanaged: [Element], _ kind: ce_aggregate, as _: T.Type
 ) -> T? {
     guard let managed else {
         let arena = _CArena()
         let value = aggregateValues(unmanaged.map { $0._ceValue(arena, nil) }, kind)
-        let number: Any? = switch value.type {
-        case CE_TYPE_INT: Int(value.integer)
-        case CE_TYPE_FLOAT: value.float_value
-        case CE_TYPE_DOUBLE: value.double_value
-        case CE_TYPE_DECIMAL128: Decimal128(bits: value.decimal)
-        case CE_TYPE_TIMESTAMP: Date(timeIntervalSince1970: numericValue(value))
-        default: nil
-        }
-        return number.flatMap { T._ceFromAny($0) }
+        if value.isNull { return nil }
+        return T._ceRead(aggregateValue(value, as: T._ceType), nil)
     }
     var value = ce_value()
     guard ce_collection_aggregate(managed.read(), kind, &value) else {

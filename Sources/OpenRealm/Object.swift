@@ -293,8 +293,10 @@ open class Object: ObjectBase, RealmCollectionValue {
     public static var _ceType: ce_type { CE_TYPE_LINK }
     public static var _ceLinkTarget: ObjectBase.Type? { self }
     public static func _ceDefault() -> Self { Self() }
-    public static func _ceRead(_ value: ce_value, _ realm: Realm) -> Self {
-        guard value.type == CE_TYPE_LINK else { throwRealmException("Expected a link, read \(value.debugText).") }
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Self {
+        guard value.type == CE_TYPE_LINK, let realm else {
+            throwRealmException("Expected a link in a Realm, read \(value.debugText).")
+        }
         return realm.core.object(ofClass: self, link: value.link) as! Self
     }
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
@@ -345,8 +347,10 @@ open class EmbeddedObject: ObjectBase, RealmCollectionValue {
     public static var _ceType: ce_type { CE_TYPE_LINK }
     public static var _ceLinkTarget: ObjectBase.Type? { self }
     public static func _ceDefault() -> Self { Self() }
-    public static func _ceRead(_ value: ce_value, _ realm: Realm) -> Self {
-        guard value.type == CE_TYPE_LINK else { throwRealmException("Expected a link, read \(value.debugText).") }
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Self {
+        guard value.type == CE_TYPE_LINK, let realm else {
+            throwRealmException("Expected a link in a Realm, read \(value.debugText).")
+        }
         return realm.core.object(ofClass: self, link: value.link) as! Self
     }
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {

@@ -144,7 +144,7 @@ public protocol _CValueConvertible {
     /// The value of a new object's property or a new element: 0, "", false, nil, ...
     static func _ceDefault() -> Self
     /// The Swift value of a value read from the engine.
-    static func _ceRead(_ value: ce_value, _ realm: Realm) -> Self
+    static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Self
     /// The engine value of this value; bytes live in `arena`. Unmanaged objects are added to
     /// `realm` first (links need a managed target).
     func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value
@@ -168,7 +168,7 @@ public protocol RealmCollectionValue: _CValueConvertible, Hashable {}
 extension FixedWidthInteger where Self: _CValueConvertible {
     public static var _ceType: ce_type { CE_TYPE_INT }
     public static func _ceDefault() -> Self { 0 }
-    public static func _ceRead(_ value: ce_value, _ realm: Realm) -> Self { Self(truncatingIfNeeded: value.integer) }
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Self { Self(truncatingIfNeeded: value.integer) }
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value { .int(Int64(self)) }
     public static func _ceFromAny(_ value: Any) -> Self? {
         if let same = value as? Self { return same }
@@ -186,7 +186,7 @@ extension Int64: RealmCollectionValue {}
 extension Bool: RealmCollectionValue {
     public static var _ceType: ce_type { CE_TYPE_BOOL }
     public static func _ceDefault() -> Bool { false }
-    public static func _ceRead(_ value: ce_value, _ realm: Realm) -> Bool { value.boolean }
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Bool { value.boolean }
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
         var value = ce_value()
         value.type = CE_TYPE_BOOL
@@ -198,7 +198,7 @@ extension Bool: RealmCollectionValue {
 extension Float: RealmCollectionValue {
     public static var _ceType: ce_type { CE_TYPE_FLOAT }
     public static func _ceDefault() -> Float { 0 }
-    public static func _ceRead(_ value: ce_value, _ realm: Realm) -> Float { value.float_value }
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Float { value.float_value }
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
         var value = ce_value()
         value.type = CE_TYPE_FLOAT
@@ -216,7 +216,7 @@ extension Float: RealmCollectionValue {
 extension Double: RealmCollectionValue {
     public static var _ceType: ce_type { CE_TYPE_DOUBLE }
     public static func _ceDefault() -> Double { 0 }
-    public static func _ceRead(_ value: ce_value, _ realm: Realm) -> Double { value.double_value }
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Double { value.double_value }
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
         var value = ce_value()
         value.type = CE_TYPE_DOUBLE
@@ -234,21 +234,21 @@ extension Double: RealmCollectionValue {
 extension String: RealmCollectionValue {
     public static var _ceType: ce_type { CE_TYPE_STRING }
     public static func _ceDefault() -> String { "" }
-    public static func _ceRead(_ value: ce_value, _ realm: Realm) -> String { value.stringValue }
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> String { value.stringValue }
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value { arena.string(self) }
 }
 
 extension Data: RealmCollectionValue {
     public static var _ceType: ce_type { CE_TYPE_BINARY }
     public static func _ceDefault() -> Data { Data() }
-    public static func _ceRead(_ value: ce_value, _ realm: Realm) -> Data { value.dataValue }
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Data { value.dataValue }
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value { arena.binary(self) }
 }
 
 extension Date: RealmCollectionValue {
     public static var _ceType: ce_type { CE_TYPE_TIMESTAMP }
     public static func _ceDefault() -> Date { Date() }  // as Realm: now
-    public static func _ceRead(_ value: ce_value, _ realm: Realm) -> Date {
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Date {
         Date(timeIntervalSince1970: Double(value.timestamp.seconds) + Double(value.timestamp.nanoseconds) / 1e9)
     }
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
@@ -270,7 +270,7 @@ extension Date: RealmCollectionValue {
 extension UUID: RealmCollectionValue {
     public static var _ceType: ce_type { CE_TYPE_UUID }
     public static func _ceDefault() -> UUID { UUID() }  // as Realm: a new random UUID
-    public static func _ceRead(_ value: ce_value, _ realm: Realm) -> UUID { UUID(ceUUID: value.uuid) }
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> UUID { UUID(ceUUID: value.uuid) }
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
         var value = ce_value()
         value.type = CE_TYPE_UUID
@@ -299,7 +299,7 @@ extension Optional: _CValueConvertible where Wrapped: _CValueConvertible {
     public static var _ceNullable: Bool { true }
     public static var _ceLinkTarget: ObjectBase.Type? { Wrapped._ceLinkTarget }
     public static func _ceDefault() -> Wrapped? { nil }
-    public static func _ceRead(_ value: ce_value, _ realm: Realm) -> Wrapped? {
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Wrapped? {
         value.isNull ? nil : Wrapped._ceRead(value, realm)
     }
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
@@ -625,7 +625,7 @@ public final class Decimal128: RealmCollectionValue, Comparable, CustomStringCon
 
     public static var _ceType: ce_type { CE_TYPE_DECIMAL128 }
     public static func _ceDefault() -> Self { Self(bits: Decimal128().bits) }
-    public static func _ceRead(_ value: ce_value, _ realm: Realm) -> Self { Self(bits: value.decimal) }
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Self { Self(bits: value.decimal) }
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
         var value = ce_value()
         value.type = CE_TYPE_DECIMAL128
@@ -764,7 +764,7 @@ public final class ObjectId: RealmCollectionValue, Comparable, CustomStringConve
 
     public static var _ceType: ce_type { CE_TYPE_OBJECT_ID }
     public static func _ceDefault() -> Self { Self(ObjectId.generate().bytes) }  // as Realm: a new ObjectId
-    public static func _ceRead(_ value: ce_value, _ realm: Realm) -> Self { Self(value.object_id) }
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Self { Self(value.object_id) }
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
         var value = ce_value()
         value.type = CE_TYPE_OBJECT_ID
