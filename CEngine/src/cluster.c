@@ -203,22 +203,41 @@ bool cluster_count(const ce_space *space, ce_ref root, size_t *out_count)
     return true;
 }
 
-/* Descends to the leaf whose range covers `key`. */
-/* The leaf that holds (or would hold) `key`, and its node. */
-static bool descend_to_leaf(const ce_space *space, ce_ref root, ce_object_key key, ce_ref *out_leaf,
-                            ce_node *out_leaf_node)
+/* Whether the hint was made in this read epoch (its nodes are still held;
+ * the snapshot is the caller's). */
+static bool hint_current(const ce_space *space, const cluster_hint *hint)
+{
+    return hint && hint->read_epoch == space->read_epoch;
+}
+
+/* The leaf that holds (or would hold) `key`, and its node. A root that is
+ * an inner node is taken from the hint, or remembered in it. */
+static bool descend_to_leaf(const ce_space *space, ce_ref root, ce_object_key key, cluster_hint *hint,
+                            ce_ref *out_leaf, ce_node *out_leaf_node)
 {
     ce_ref ref = root;
     for (unsigned depth = 0; depth <= CLUSTER_MAX_DEPTH; depth++) {
         inner_view view;
-        if (!node_read(space, ref, &view.node)) return false;
-        if (!(view.node.flags & NODE_INNER)) {
-            *out_leaf = ref;
-            *out_leaf_node = view.node;
-            return true;
+        if (depth == 0 && hint_current(space, hint) && hint->root == root) {
+            view.node = hint->root_node;
+            view.first_keys = hint->root_first_keys;
+            view.children = view.node.count - INNER_FIRST_CHILD;
+        } else {
+            if (!node_read(space, ref, &view.node)) return false;
+            if (!(view.node.flags & NODE_INNER)) {
+                *out_leaf = ref;
+                *out_leaf_node = view.node;
+                return true;
+            }
+            /* A lookup needs the first keys, not the counts. */
+            if (!check_inner_keys(space, ref, &view)) return false;
+            if (depth == 0 && hint) {
+                if (!hint_current(space, hint)) *hint = (cluster_hint){.read_epoch = space->read_epoch};
+                hint->root = root;
+                hint->root_node = view.node;
+                hint->root_first_keys = view.first_keys;
+            }
         }
-        /* A lookup needs the first keys, not the counts. */
-        if (!check_inner_keys(space, ref, &view)) return false;
         int64_t child = node_get(&view.node, INNER_FIRST_CHILD + child_for_key(&view, key));
         if (!node_value_is_ref(child)) return corrupt_cluster(ref, "bad child");
         ref = (ce_ref)child;
@@ -242,20 +261,33 @@ static void prefetch_leaf_columns(const ce_space *space, const ce_node *leaf)
     }
 }
 
-bool cluster_find(const ce_space *space, ce_ref root, ce_object_key key, cluster_position *out_position,
-                  bool *out_found)
+/* Whether the hint's leaf may stand for a leaf of this table in this read. */
+static bool hint_leaf_usable(const ce_space *space, const cluster_hint *hint, size_t column_count)
 {
-    ce_ref leaf_ref = 0;
-    ce_node leaf_node;
-    if (!descend_to_leaf(space, root, key, &leaf_ref, &leaf_node)) return false;
-    ce_node offsets;
-    int64_t base;
-    if (!leaf_keys_of(space, leaf_ref, &leaf_node, &base, &offsets)) return false;
-    prefetch_leaf_columns(space, &leaf_node);
-    size_t index = key >= base ? lower_bound(&offsets, key - base) : 0;
-    *out_found = key >= base && index < offsets.count && node_get(&offsets, index) == key - base;
-    out_position->leaf = leaf_ref;
+    return hint_current(space, hint) && hint->leaf.ref && hint->leaf.slots.count == LEAF_FIRST_COLUMN + column_count &&
+           (hint->leaf.slots.flags & (NODE_INNER | NODE_HAS_REFS | NODE_BYTES)) == NODE_HAS_REFS;
+}
+
+static void remember_leaf(const ce_space *space, cluster_hint *hint, const cluster_leaf *leaf)
+{
+    if (!hint) return;
+    if (!hint_current(space, hint)) *hint = (cluster_hint){.read_epoch = space->read_epoch};
+    hint->leaf = *leaf;
+}
+
+bool cluster_find(const ce_space *space, ce_ref root, ce_object_key key, cluster_position *out_position,
+                  bool *out_found, cluster_hint *hint)
+{
+    cluster_leaf leaf = {0};
+    if (!descend_to_leaf(space, root, key, hint, &leaf.ref, &leaf.slots)) return false;
+    if (!leaf_keys_of(space, leaf.ref, &leaf.slots, &leaf.base_key, &leaf.key_offsets)) return false;
+    prefetch_leaf_columns(space, &leaf.slots);
+    int64_t base = leaf.base_key;
+    size_t index = key >= base ? lower_bound(&leaf.key_offsets, key - base) : 0;
+    *out_found = key >= base && index < leaf.key_offsets.count && node_get(&leaf.key_offsets, index) == key - base;
+    out_position->leaf = leaf.ref;
     out_position->index = index;
+    if (*out_found) remember_leaf(space, hint, &leaf);
     return true;
 }
 
@@ -297,24 +329,25 @@ static bool leaf_index_of(const cluster_leaf *leaf, ce_object_key key, size_t *o
 }
 
 bool cluster_get(const ce_space *space, ce_ref root, const cluster_schema *schema, ce_object_key key, size_t column,
-                 ce_column_scratch *scratch, ce_ref *leaf_hint, ce_value *out_value)
+                 ce_column_scratch *scratch, cluster_hint *hint, ce_value *out_value)
 {
+    const cluster_leaf *found;
     cluster_leaf leaf;
     size_t index;
-    bool hinted = leaf_hint && *leaf_hint && read_leaf(space, *leaf_hint, schema->column_count, &leaf) &&
-                  leaf_index_of(&leaf, key, &index);
-    if (!hinted) {
+    if (hint_leaf_usable(space, hint, schema->column_count) && leaf_index_of(&hint->leaf, key, &index)) {
+        found = &hint->leaf;
+    } else {
         /* One descent, and the leaf read once. */
-        ce_ref leaf_ref = 0;
-        if (!descend_to_leaf(space, root, key, &leaf_ref, &leaf.slots) ||
-            !check_leaf(space, leaf_ref, schema->column_count, &leaf))
+        if (!descend_to_leaf(space, root, key, hint, &leaf.ref, &leaf.slots) ||
+            !check_leaf(space, leaf.ref, schema->column_count, &leaf))
             return false;
         if (!leaf_index_of(&leaf, key, &index))
             return ce_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
-        if (leaf_hint) *leaf_hint = leaf_ref;
+        remember_leaf(space, hint, &leaf);
+        found = &leaf;
     }
     const cluster_column *spec = &schema->columns[column];
-    return column_get(space, cluster_leaf_column(&leaf, column), spec->type, spec->nullable, index, scratch,
+    return column_get(space, cluster_leaf_column(found, column), spec->type, spec->nullable, index, scratch,
                       out_value);
 }
 

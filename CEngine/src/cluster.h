@@ -52,9 +52,21 @@ bool cluster_destroy(ce_space *space, ce_ref root);
 
 bool cluster_count(const ce_space *space, ce_ref root, size_t *out_count);
 
-/* Finds the leaf and position of `key`; *out_found is false if it is absent. */
+/* What a read transaction remembers of its last lookup in one table: the
+ * root (when it is an inner node) and the leaf where the lookup ended, both
+ * read and checked already. The next lookup starts below the root, and one
+ * in the same leaf (another property of the object, or the object just
+ * found by its primary key) reads no node of the tree at all. Valid while
+ * the transaction reads the same snapshot with the same read epoch, which
+ * keep every node it read in place (see alloc.h); the caller drops it when
+ * the snapshot changes. Never used in a write transaction (its nodes
+ * change). Zeroed: empty. */
+typedef struct cluster_hint cluster_hint;
+
+/* Finds the leaf and position of `key`; *out_found is false if it is
+ * absent. `hint` (or NULL) remembers the leaf when the object is found. */
 bool cluster_find(const ce_space *space, ce_ref root, ce_object_key key, cluster_position *out_position,
-                  bool *out_found);
+                  bool *out_found, cluster_hint *hint);
 
 /* The key of the object at `index` in key order. */
 bool cluster_key_at(const ce_space *space, ce_ref root, size_t index, ce_object_key *out_key);
@@ -77,13 +89,11 @@ bool cluster_erase(ce_space *space, ce_ref *root, const cluster_schema *schema, 
 
 /* Reads a value; a compressed string or binary is decompressed into
  * `scratch` (see column.h), valid until the next read with it.
- * `leaf_hint` (NULL for none) is where a reader's last lookup in this tree
- * ended (a leaf ref, 0 at first): when the object is in that leaf there is
- * no descent; on return it holds the leaf that held the object. Only a
- * version that cannot change may be read with a hint (a read transaction):
- * a write transaction changes and frees leaves. */
+ * `hint` (NULL for none, see cluster_hint): when the object is in the
+ * leaf it remembers there is no descent and no node is read but the
+ * value's; on return it remembers the leaf that held the object. */
 bool cluster_get(const ce_space *space, ce_ref root, const cluster_schema *schema, ce_object_key key,
-                 size_t column, ce_column_scratch *scratch, ce_ref *leaf_hint, ce_value *out_value);
+                 size_t column, ce_column_scratch *scratch, cluster_hint *hint, ce_value *out_value);
 
 bool cluster_set(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key, size_t column,
                  const ce_value *value);
@@ -101,6 +111,13 @@ typedef struct cluster_leaf {
     ce_node slots;       /* the leaf node: slot 2 + c holds column c */
     size_t first_index;  /* position of the leaf's first object in the table */
 } cluster_leaf;
+
+struct cluster_hint {
+    uint64_t read_epoch;
+    cluster_leaf leaf;        /* leaf.ref == 0: none remembered */
+    ce_ref root;              /* 0: none remembered */
+    ce_node root_node, root_first_keys;
+};
 
 /* Column c's array in a visited leaf (0 for a removed column). */
 static inline ce_ref cluster_leaf_column(const cluster_leaf *leaf, size_t column)

@@ -4155,7 +4155,7 @@ static bool scan_by_index(scan_state *s, bool *out_used)
     for (size_t i = 0; ok && i < list.count && !stop;) {
         cluster_position position;
         bool found;
-        ok = cluster_find(e->space, e->root, list.keys[i], &position, &found);
+        ok = cluster_find(e->space, e->root, list.keys[i], &position, &found, NULL);
         if (!ok) break;
         if (!found) {
             ok = ce_fail(CE_ERR_CORRUPT, "invalid database: the index of '%s' names object %lld, which does not exist",
@@ -4175,7 +4175,7 @@ static bool scan_by_index(scan_state *s, bool *out_used)
                 continue;
             }
             if (j > i) {
-                ok = cluster_find(e->space, e->root, list.keys[j], &position, &found);
+                ok = cluster_find(e->space, e->root, list.keys[j], &position, &found, NULL);
                 if (!ok) break;
                 if (!found) {
                     ok = ce_fail(CE_ERR_CORRUPT, "invalid database: the index of '%s' names object %lld, which does not exist",
@@ -4845,7 +4845,7 @@ static bool entries_of_keys(ce_txn *txn, ce_table_key table, const ce_object_key
     for (size_t i = 0; i < count; i++) {
         cluster_position position;
         bool found;
-        if (!cluster_find(space, root, keys[i], &position, &found)) {
+        if (!cluster_find(space, root, keys[i], &position, &found, NULL)) {
             free(entries);
             return false;
         }

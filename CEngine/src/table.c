@@ -98,6 +98,7 @@ typedef struct schema {
     schema_table *tables;
     append_buffer append;
     struct table_refs *read_refs; /* read transactions: each table's refs, once read */
+    cluster_hint *hints;          /* read transactions: each table's lookup hint (see table_refs_for_read) */
     ce_column_scratch scratch;        /* compressed values handed out in this transaction */
     /* Compressed values the engine reads for itself (compared during a
      * search, hashed for an index): never handed out, so that a value the
@@ -133,6 +134,7 @@ static void free_schema(void *state)
     free(loaded->append.arena_offsets);
     free(loaded->append.arena);
     free(loaded->read_refs);
+    free(loaded->hints);
     free(loaded);
 }
 
@@ -493,7 +495,7 @@ typedef struct table_refs {
     ce_ref indexes;
     keys_follow_state keys_follow;
     int64_t primary_key_offset; /* KEYS_FOLLOW: primary key - object key */
-    ce_ref leaf_hint;           /* read transactions' cache only: see leaf_hint_of */
+    cluster_hint *hint;         /* read transactions: the table's lookup hint; NULL in writes */
 } table_refs;
 
 static bool read_table_node(ce_txn *txn, ce_ref table_ref, table_refs *out)
@@ -510,7 +512,7 @@ static bool read_table_node(ce_txn *txn, ce_ref table_ref, table_refs *out)
         return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the table node at %llu is damaged",
                        (unsigned long long)table_ref);
     *out = (table_refs){table_ref, (ce_ref)node_get(&view, TABLE_CLUSTER), node_untag(node_get(&view, TABLE_NEXT_KEY)),
-                        (ce_ref)indexes, KEYS_DO_NOT_FOLLOW, 0, 0};
+                        (ce_ref)indexes, KEYS_DO_NOT_FOLLOW, 0, NULL};
     if (follow != 0) {
         int64_t stored = node_untag(follow);
         out->keys_follow = stored == 0 ? KEYS_FOLLOW_UNDECIDED : KEYS_FOLLOW;
@@ -524,25 +526,15 @@ static bool read_table_node(ce_txn *txn, ce_ref table_ref, table_refs *out)
 
 static bool flush_appends_of(ce_txn *txn, ce_table_key key);
 
-/* Read transactions: the leaf where the last lookup of an object of the
- * table ended (see cluster_get), so that reading several properties of one
- * object, or an object just found by its primary key, descends once. NULL
- * in write transactions (their leaves change) and before the table's refs
- * are cached (table_refs_for_read caches them). */
-static ce_ref *leaf_hint_of(ce_txn *txn, ce_table_key key)
-{
-    schema *loaded = db_txn_layer_state(txn);
-    if (!loaded || db_txn_space(txn)->writable || !loaded->read_refs || key >= loaded->table_count ||
-        !loaded->read_refs[key].table)
-        return NULL;
-    return &loaded->read_refs[key].leaf_hint;
-}
-
+/* A table's refs for reading. A read transaction's version never changes
+ * under it: its table refs are read once, and come with the table's
+ * cluster_hint (the leaf and root of its last lookup, so that reading
+ * several properties of one object, or an object just found by its
+ * primary key, reads the tree once). Both caches go with the layer state
+ * when the transaction moves to another version. */
 static bool table_refs_for_read(ce_txn *txn, ce_table_key key, table_refs *out)
 {
     if (!flush_appends_of(txn, key)) return false;
-    /* A read transaction's version never changes under it: its table refs
-     * are read once (the cache goes with the layer state when it advances). */
     schema *loaded = db_txn_layer_state(txn);
     bool cacheable = loaded && !db_txn_space(txn)->writable && key < loaded->table_count;
     if (cacheable && loaded->read_refs && loaded->read_refs[key].table) {
@@ -557,6 +549,8 @@ static bool table_refs_for_read(ce_txn *txn, ce_table_key key, table_refs *out)
     if (!read_table_node(txn, (ce_ref)node_get(&tables, key), out)) return false;
     if (cacheable) {
         if (!loaded->read_refs) loaded->read_refs = calloc(loaded->table_count + 1, sizeof *loaded->read_refs);
+        if (!loaded->hints) loaded->hints = calloc(loaded->table_count + 1, sizeof *loaded->hints);
+        if (loaded->hints) out->hint = &loaded->hints[key];
         if (loaded->read_refs) loaded->read_refs[key] = *out;
     }
     return true;
@@ -753,9 +747,7 @@ static bool find_by_value(ce_txn *txn, schema *loaded, const table_refs *refs, c
             object >= refs->next_key)
             return true;
         cluster_position position;
-        if (!cluster_find(db_txn_space(txn), refs->cluster, object, &position, out_found)) return false;
-        ce_ref *hint = leaf_hint_of(txn, (ce_table_key)(table - loaded->tables));
-        if (hint && *out_found) *hint = position.leaf;
+        if (!cluster_find(db_txn_space(txn), refs->cluster, object, &position, out_found, refs->hint)) return false;
         *out_key = object;
         return true;
     }
@@ -1669,7 +1661,7 @@ static bool read_stored(ce_txn *txn, schema *loaded, ce_table_key key, ce_object
     cluster_schema columns = cluster_schema_of(&loaded->tables[key]);
     return table_refs_for_read(txn, key, &refs) &&
            cluster_get(db_txn_space(txn), refs.cluster, &columns, object, column, &loaded->scratch,
-                       leaf_hint_of(txn, key), out_stored);
+                       refs.hint, out_stored);
 }
 
 static bool write_stored(ce_txn *txn, schema *loaded, ce_table_key key, ce_object_key object, size_t column,
@@ -1688,14 +1680,14 @@ static bool object_exists(ce_txn *txn, ce_table_key key, ce_object_key object, b
     table_refs refs;
     cluster_position position;
     return table_refs_for_read(txn, key, &refs) &&
-           cluster_find(db_txn_space(txn), refs.cluster, object, &position, out_exists);
+           cluster_find(db_txn_space(txn), refs.cluster, object, &position, out_exists, NULL);
 }
 
 static bool require_object(ce_txn *txn, const table_refs *refs, const schema_table *table, ce_object_key object)
 {
     bool exists;
     cluster_position position;
-    if (!cluster_find(db_txn_space(txn), refs->cluster, object, &position, &exists)) return false;
+    if (!cluster_find(db_txn_space(txn), refs->cluster, object, &position, &exists, NULL)) return false;
     if (!exists)
         return ce_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld of type '%s' does not exist (it was deleted, or never existed)",
                        (long long)object, table->name);
@@ -2488,7 +2480,7 @@ bool ce_object_get(ce_txn *txn, ce_table_key key, ce_object_key object, ce_colum
     cluster_schema columns = cluster_schema_of(table);
     /* One descent: the cluster tree reports a missing object itself; only
      * its message gains the table's name here. */
-    if (!cluster_get(db_txn_space(txn), refs.cluster, &columns, object, column, &loaded->scratch, leaf_hint_of(txn, key),
+    if (!cluster_get(db_txn_space(txn), refs.cluster, &columns, object, column, &loaded->scratch, refs.hint,
                      out_value)) {
         if (ce_last_error_code() == CE_ERR_NO_SUCH_OBJECT) return require_object(txn, &refs, table, object);
         return false;

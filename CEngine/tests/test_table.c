@@ -1068,6 +1068,125 @@ static void test_keys_follow_primary_keys(ce_db *db)
     ce_txn_end(txn);
 }
 
+/* The lookup hints of a read transaction (the root and the leaf of its last
+ * lookup per table, cluster_hint) stand for its snapshot only: lookups that
+ * alternate between two tables and jump between leaves read the right
+ * objects, a commit by another transaction changes nothing a reader sees,
+ * and after ce_txn_advance the reader sees the new version (changed names in
+ * the leaf it last read, deleted objects, a tree that grew a level). */
+typedef struct hint_model {
+    int64_t ids;      /* objects with ids 1 ... ids */
+    int version[3000]; /* per id: the version in its name; -1 when deleted */
+} hint_model;
+
+static void hint_name(char *buffer, size_t size, int64_t id, int version)
+{
+    snprintf(buffer, size, "name-%lld-v%d", (long long)id, version);
+}
+
+static void check_hint_lookups(ce_txn *txn, ce_table_key table, ce_column_key name, ce_table_key other,
+                               const hint_model *model, int rounds)
+{
+    char expected[64];
+    for (int round = 0; round < rounds; round++) {
+        int64_t id = (int64_t)(next_random() % (uint64_t)(model->ids + 5)) + 1;
+        ce_object_key object;
+        bool found;
+        ce_value key = int_value(id);
+        CHECK(ce_object_find_primary_key(txn, table, &key, &object, &found));
+        bool live = id <= model->ids && model->version[id] >= 0;
+        CHECK(found == live);
+        if (live) {
+            ce_value value;
+            CHECK(ce_object_get(txn, table, object, name, &value) && value.type == CE_TYPE_STRING);
+            hint_name(expected, sizeof expected, id, model->version[id]);
+            CHECK(value.string.size == strlen(expected) && memcmp(value.string.data, expected, value.string.size) == 0);
+        }
+        /* The other table's hint moves too: its objects are read between. */
+        ce_value other_key = int_value(id % 300 + 1), other_value;
+        CHECK(ce_object_find_primary_key(txn, other, &other_key, &object, &found) && found);
+        CHECK(ce_object_get(txn, other, object, 1, &other_value) && other_value.integer == (id % 300 + 1) * 7);
+    }
+}
+
+static void test_lookup_hints(ce_db *db)
+{
+    static hint_model model;
+    ce_txn *txn;
+    ce_table_key table, other;
+    ce_column_key id_column, name, other_id, other_value;
+    char text[64];
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_table_add(txn, "Hinted", &table));
+    CHECK(ce_property_add(txn, table, &(ce_property_info){.name = "id", .type = CE_TYPE_INT, .primary_key = true},
+                          &id_column));
+    name = add_property(txn, table, "name", CE_TYPE_STRING, false);
+    CHECK(ce_table_add(txn, "HintedOther", &other));
+    CHECK(ce_property_add(txn, other, &(ce_property_info){.name = "id", .type = CE_TYPE_INT, .primary_key = true},
+                          &other_id));
+    other_value = add_property(txn, other, "value", CE_TYPE_INT, false);
+    CHECK(other_value == 1);
+    model.ids = 2000;
+    for (int64_t id = 1; id <= model.ids; id++) {
+        hint_name(text, sizeof text, id, 0);
+        ce_value values[2] = {int_value(id), string_value(text)};
+        ce_object_key object;
+        CHECK(ce_object_create_with_values(txn, table, values, 2, &object));
+    }
+    for (int64_t id = 1; id <= 300; id++) {
+        ce_value values[2] = {int_value(id), int_value(id * 7)};
+        ce_object_key object;
+        CHECK(ce_object_create_with_values(txn, other, values, 2, &object));
+    }
+    CHECK(ce_txn_commit(txn));
+    test_verify(db);
+
+    ce_txn *reader;
+    CHECK(ce_txn_begin_read(db, &reader));
+    check_hint_lookups(reader, table, name, other, &model, 3000);
+    /* The reader's last lookup left a hint in some leaf; the next commit
+     * renames every object, deletes some and grows the tree. */
+    hint_model before = model;
+    CHECK(ce_txn_begin_write(db, &txn));
+    for (int64_t id = 1; id <= model.ids; id++) {
+        ce_object_key object;
+        bool found;
+        ce_value key = int_value(id);
+        CHECK(ce_object_find_primary_key(txn, table, &key, &object, &found) && found);
+        if (id % 13 == 0) {
+            CHECK(ce_object_delete(txn, table, object));
+            model.version[id] = -1;
+        } else {
+            hint_name(text, sizeof text, id, 1);
+            ce_value value = string_value(text);
+            CHECK(ce_object_set(txn, table, object, name, &value));
+            model.version[id] = 1;
+        }
+    }
+    for (int64_t id = model.ids + 1; id <= 2900; id++) {
+        hint_name(text, sizeof text, id, 1);
+        ce_value values[2] = {int_value(id), string_value(text)};
+        ce_object_key object;
+        CHECK(ce_object_create_with_values(txn, table, values, 2, &object));
+        model.version[id] = 1;
+    }
+    model.ids = 2900;
+    CHECK(ce_txn_commit(txn));
+    test_verify(db);
+
+    check_hint_lookups(reader, table, name, other, &before, 3000);
+    CHECK(ce_txn_advance(reader));
+    check_hint_lookups(reader, table, name, other, &model, 3000);
+    /* An object deleted under the hinted leaf is reported missing. */
+    ce_value key = int_value(12), value;
+    ce_object_key object;
+    bool found;
+    CHECK(ce_object_find_primary_key(reader, table, &key, &object, &found) && found);
+    CHECK(ce_object_get(reader, table, object + 1, name, &value) == false);
+    CHECK(ce_last_error_code() == CE_ERR_NO_SUCH_OBJECT);
+    ce_txn_end(reader);
+}
+
 int main(int argc, char **argv)
 {
     test_parse_variant(argc, argv);
@@ -1085,6 +1204,7 @@ int main(int argc, char **argv)
     test_malformed_timestamp(db);
     test_buffered_creation(db);
     test_keys_follow_primary_keys(db);
+    test_lookup_hints(db);
     test_backlink_slots_may_be_left_out(db);
     test_nesting_limits(db);
     CHECK(ce_db_close(db));
