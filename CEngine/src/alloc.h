@@ -163,8 +163,10 @@ static inline bool space_bytes(const ce_space *space, ce_ref ref, size_t length,
             return true;
         }
         uint64_t first = ref / PAGER_PAGE_SIZE, last = (ref + (length ? length - 1 : 0)) / PAGER_PAGE_SIZE;
+        /* A node spans one page or, when larger, often two. */
         if ((first >= space->ready_first && last <= space->ready_last) ||
-            (first == last && (first >> 6) < space->ready_words && ((space->ready_bits[first >> 6] >> (first & 63)) & 1))) {
+            (last - first <= 1 && (last >> 6) < space->ready_words &&
+             ((space->ready_bits[first >> 6] >> (first & 63)) & (space->ready_bits[last >> 6] >> (last & 63)) & 1))) {
             *out_bytes = space->base + ref;
             return true;
         }

@@ -224,9 +224,12 @@ bool node_read(const ce_space *space, ce_ref ref, ce_node *out_node)
         uint64_t size = node_size_for(width, count) + (based ? NODE_BASE_SIZE : 0);
         if (size > space->logical_size - ref) return node_past_end(ref, count);
         /* An encrypted file's read barrier covers the whole node (its page
-         * may fail here: that error stands); a plain file's mapping holds
-         * every byte the bounds check let through. */
-        if (space->cipher_pager && !space_bytes(space, ref, (size_t)size, &bytes)) return false;
+         * may fail here: that error stands), beyond the header's page when
+         * the node reaches past it; a plain file's mapping holds every byte
+         * the bounds check let through. */
+        if (space->cipher_pager && (ref + size - 1) / PAGER_PAGE_SIZE != ref / PAGER_PAGE_SIZE &&
+            !space_bytes(space, ref, (size_t)size, &bytes))
+            return false;
     }
     out_node->base = 0;
     out_node->based = based;
