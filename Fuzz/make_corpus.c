@@ -225,7 +225,8 @@ static void commit_strings(ce_db *db, size_t count)
 /* A database of the object store (fuzz_open reads its group as any tree of
  * nodes): links, a list, a set and a dictionary, an embedded object, and a
  * mixed value of lists nested 40 levels deep with a link at the bottom,
- * a tree deeper than 64 nodes. Two commits, the second changing each. */
+ * a tree deeper than 64 nodes, and a packed string column. Two commits, the
+ * second changing most. */
 static void commit_objects(ce_db *db)
 {
     ce_txn *txn;
@@ -288,6 +289,19 @@ static void commit_objects(ce_db *db)
     ce_value to_dog = {.type = CE_TYPE_LINK, .link = {dog, dogs[1]}};
     REQUIRE(ce_list_insert(collection, 0, &to_dog));
     ce_collection_close(collection);
+    /* Objects created with their values are built a leaf at once: a
+     * required string column in the packed form (see column.c). */
+    ce_table_key note;
+    ce_column_key note_text;
+    REQUIRE(ce_table_add(txn, "Note", &note));
+    REQUIRE(ce_property_add(txn, note, &(ce_property_info){.name = "text", .type = CE_TYPE_STRING}, &note_text));
+    for (int i = 0; i < 20; i++) {
+        char words[32];
+        int length = snprintf(words, sizeof words, "note %d", i);
+        ce_value note_value = {.type = CE_TYPE_STRING, .string = {words, (size_t)length}};
+        ce_object_key created;
+        REQUIRE(ce_object_create_with_values(txn, note, &note_value, 1, &created));
+    }
     REQUIRE(ce_txn_commit(txn));
 
     REQUIRE(ce_txn_begin_write(db, &txn));

@@ -32,6 +32,14 @@
  *                  frame with its content size), or when it is larger than
  *                  COLUMN_INLINE_MAX. `large` is 0 while no value has its own
  *                  node.
+ * A required string or binary column built at once (column_create_from_values,
+ * no value with a node of its own) is instead one bytes node, "packed":
+ * byte 0 the width in bits of its ends (8, 16 or 32), bytes 1-3 zero,
+ * bytes 4-7 the number of values (u32), then the ends (signed, little-
+ * endian, that width), then the values' bytes. A point read then reads one
+ * node where the parts take three. Reading sees the same ends and bytes as
+ * the parts (open_column makes views of them); a change first turns a
+ * packed column into parts (unpack_for_change), so changes know one form.
  * A null holds the default in the value parts (0, empty, decimal 0E0).
  * Integer nodes are changed with node_set/node_insert at whatever width they
  * have; the commit re-packs each at its smallest width.
@@ -82,9 +90,10 @@ typedef struct column_shape {
 typedef struct column_view {
     column_shape shape;
     ce_ref ref;
-    ce_ref part_refs[PART_MAX]; /* 0: absent (only PART_LARGE may be) */
+    ce_ref part_refs[PART_MAX]; /* 0: absent (only PART_LARGE may be, or the parts of a packed column) */
     ce_node parts[PART_MAX];    /* valid until a part changes; re-read after */
     size_t count;
+    bool packed;                /* one node: its ends and bytes are views of it (see the top) */
 } column_view;
 
 /* ------------------------------------------------------------------------ */
@@ -344,6 +353,32 @@ static bool check_every_value(const ce_space *space, const column_view *view)
     return ok;
 }
 
+/* The packed form (see the top of this file). */
+enum { PACKED_HEADER_SIZE = 8 };
+
+/* Views of a packed column's ends and bytes, its node read already. */
+static bool open_packed(column_view *view, const ce_node *node)
+{
+    const uint8_t *payload = node->payload;
+    if (node->count < PACKED_HEADER_SIZE) return corrupt(view, "its packed node holds %u bytes", node->count);
+    uint8_t width = payload[0];
+    uint32_t count;
+    memcpy(&count, payload + 4, 4);
+    if ((width != 8 && width != 16 && width != 32) || payload[1] || payload[2] || payload[3])
+        return corrupt(view, "its packed node has a bad header (ends of width %u)", width);
+    if (count > COLUMN_MAX_COUNT) return corrupt(view, "it claims %u values (at most %u)", count, COLUMN_MAX_COUNT);
+    size_t ends_size = (size_t)count * (width / 8);
+    if (ends_size > node->count - PACKED_HEADER_SIZE)
+        return corrupt(view, "its packed node of %u bytes cannot hold %u ends", node->count, count);
+    view->packed = true;
+    view->parts[PART_VALUES] = (ce_node){.payload = payload + PACKED_HEADER_SIZE, .count = count, .width = width};
+    view->parts[PART_BYTES] = (ce_node){.payload = payload + PACKED_HEADER_SIZE + ends_size,
+                                        .count = (uint32_t)(node->count - PACKED_HEADER_SIZE - ends_size),
+                                        .flags = NODE_BYTES,
+                                        .width = 8};
+    return true;
+}
+
 /* Reads a column and checks its shape; `for_change`: also every value, if
  * some part is still committed. */
 /* What a column is opened for: what open_column checks beyond the shape. */
@@ -363,16 +398,20 @@ static bool open_column(const ce_space *space, ce_ref ref, ce_type type, bool nu
     if (shape->has_top) {
         ce_node top;
         if (!read_child(space, view, ref, (int64_t)ref, "top", &top)) return false;
-        if (top.flags != NODE_HAS_REFS || top.count != shape->parts)
-            return corrupt(view, "its top node has flags %u and %u children, not %u and %u", top.flags, top.count,
-                           NODE_HAS_REFS, shape->parts);
-        /* The parts' headers are fetched together: their misses overlap. */
-        for (unsigned part = 0; part < shape->parts; part++) {
-            const uint8_t *bytes = node_prefetchable(space, node_get(&top, part), NODE_HEADER_SIZE);
-            if (bytes) prefetch_line(bytes);
+        if (top.flags == NODE_BYTES && shape->kind == KIND_VARIABLE && !shape->nullable) {
+            if (!open_packed(view, &top)) return false;
+        } else {
+            if (top.flags != NODE_HAS_REFS || top.count != shape->parts)
+                return corrupt(view, "its top node has flags %u and %u children, not %u and %u", top.flags,
+                               top.count, NODE_HAS_REFS, shape->parts);
+            /* The parts' headers are fetched together: their misses overlap. */
+            for (unsigned part = 0; part < shape->parts; part++) {
+                const uint8_t *bytes = node_prefetchable(space, node_get(&top, part), NODE_HEADER_SIZE);
+                if (bytes) prefetch_line(bytes);
+            }
+            for (unsigned part = 0; part < shape->parts; part++)
+                if (!read_part(space, view, part, node_get(&top, part))) return false;
         }
-        for (unsigned part = 0; part < shape->parts; part++)
-            if (!read_part(space, view, part, node_get(&top, part))) return false;
     } else if (!read_part(space, view, PART_VALUES, (int64_t)ref)) {
         return false;
     }
@@ -865,6 +904,64 @@ static bool assemble(ce_space *space, const column_shape *shape, const ce_ref *p
     return true;
 }
 
+/* A packed column (see the top of this file) of `count` values ending at
+ * `ends`, their bytes `data`. */
+static bool create_packed(ce_space *space, const int64_t *ends, size_t count, const uint8_t *data, size_t data_size,
+                          ce_ref *out_column)
+{
+    int64_t last_end = count ? ends[count - 1] : 0;
+    unsigned width = last_end <= INT8_MAX ? 8 : last_end <= INT16_MAX ? 16 : 32;
+    size_t ends_size = count * (width / 8), size = PACKED_HEADER_SIZE + ends_size + data_size;
+    if (last_end > INT32_MAX || size > NODE_MAX_COUNT)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "the values of one column array cannot exceed %u bytes", NODE_MAX_COUNT);
+    uint8_t *payload = malloc(size);
+    if (!payload) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", size);
+    uint32_t count32 = (uint32_t)count;
+    memset(payload, 0, PACKED_HEADER_SIZE);
+    payload[0] = (uint8_t)width;
+    memcpy(payload + 4, &count32, 4);
+    for (size_t i = 0; i < count; i++) {
+        uint8_t *at = payload + PACKED_HEADER_SIZE + i * (width / 8);
+        if (width == 8) {
+            at[0] = (uint8_t)ends[i];
+        } else if (width == 16) {
+            uint16_t end = (uint16_t)ends[i];
+            memcpy(at, &end, 2);
+        } else {
+            uint32_t end = (uint32_t)ends[i];
+            memcpy(at, &end, 4);
+        }
+    }
+    if (data_size) memcpy(payload + PACKED_HEADER_SIZE + ends_size, data, data_size);
+    bool ok = node_create_bytes(space, 0, payload, size, out_column);
+    free(payload);
+    return ok;
+}
+
+/* Turns a packed column into parts before a change (see the top of this
+ * file); any other column is left as it is. */
+static bool unpack_for_change(ce_space *space, ce_ref *column, ce_type type, bool nullable)
+{
+    if ((type != CE_TYPE_STRING && type != CE_TYPE_BINARY) || nullable) return true;
+    column_view view;
+    /* Checked as a change checks committed parts: the parts made here are
+     * not checked again. */
+    if (!open_column(space, *column, type, nullable, FOR_CHANGE, &view)) return false;
+    if (!view.packed) return true;
+    int64_t *ends = malloc((view.count + 1) * sizeof *ends);
+    if (!ends) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory unpacking a column of %zu values", view.count);
+    for (size_t i = 0; i < view.count; i++) ends[i] = node_get(&view.parts[PART_VALUES], i);
+    ce_ref parts[PART_MAX] = {0};
+    ce_ref packed = *column;
+    /* The new parts copy the bytes before the packed node is freed. */
+    bool ok = node_create_from(space, 0, ends, view.count, &parts[PART_VALUES]) &&
+              node_create_bytes(space, 0, view.parts[PART_BYTES].payload, view.parts[PART_BYTES].count,
+                                &parts[PART_BYTES]) &&
+              node_free(space, packed) && assemble(space, &view.shape, parts, column);
+    free(ends);
+    return ok;
+}
+
 bool column_create(ce_space *space, ce_type type, bool nullable, size_t count, ce_ref *out_column)
 {
     column_shape shape;
@@ -966,6 +1063,13 @@ bool column_create_from_values(ce_space *space, ce_type type, bool nullable, con
             }
             first[i] = (int64_t)end;
         }
+        if (!nullable) {
+            /* No null bits and no value alone: the packed form. */
+            ok = create_packed(space, first, count, bytes, end, out_column);
+            free(first);
+            free(bytes);
+            return ok;
+        }
         ok = node_create_from(space, 0, first, count, &parts[PART_VALUES]) &&
              node_create_bytes(space, 0, bytes, end, &parts[PART_BYTES]);
         break;
@@ -1012,6 +1116,7 @@ static bool set_variable(ce_space *space, ce_ref *column, column_view *view, siz
 bool column_set(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index, const ce_value *value)
 {
     column_view view;
+    if (!unpack_for_change(space, column, type, nullable)) return false;
     if (!open_column(space, *column, type, nullable, FOR_CHANGE, &view)) return false;
     if (!check_value(&view.shape, value)) return false;
     if (index >= view.count) return out_of_bounds(&view, index);
@@ -1041,6 +1146,7 @@ bool column_set(ce_space *space, ce_ref *column, ce_type type, bool nullable, si
 bool column_insert_default(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index)
 {
     column_view view;
+    if (!unpack_for_change(space, column, type, nullable)) return false;
     if (!open_column(space, *column, type, nullable, FOR_CHANGE, &view)) return false;
     if (index > view.count) return out_of_bounds(&view, index);
     if (view.count >= COLUMN_MAX_COUNT)
@@ -1075,6 +1181,7 @@ bool column_insert_default(ce_space *space, ce_ref *column, ce_type type, bool n
 bool column_insert(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index, const ce_value *value)
 {
     column_view view;
+    if (!unpack_for_change(space, column, type, nullable)) return false;
     if (!open_column(space, *column, type, nullable, FOR_CHANGE, &view)) return false;
     if (!check_value(&view.shape, value)) return false;
     if (index > view.count) return out_of_bounds(&view, index);
@@ -1123,6 +1230,7 @@ bool column_insert(ce_space *space, ce_ref *column, ce_type type, bool nullable,
 bool column_erase(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index)
 {
     column_view view;
+    if (!unpack_for_change(space, column, type, nullable)) return false;
     if (!open_column(space, *column, type, nullable, FOR_CHANGE, &view)) return false;
     if (index >= view.count) return out_of_bounds(&view, index);
     bool ok = true;
@@ -1191,6 +1299,7 @@ static bool split_variable(ce_space *space, ce_ref *column, column_view *view, s
 bool column_split(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t from, ce_ref *out_right)
 {
     column_view view;
+    if (!unpack_for_change(space, column, type, nullable)) return false;
     if (!open_column(space, *column, type, nullable, FOR_CHANGE, &view)) return false;
     if (from > view.count) return out_of_bounds(&view, from);
     ce_ref right_parts[PART_MAX] = {0};

@@ -588,6 +588,25 @@ static void replace_root(ce_txn *txn, ce_ref column)
     CHECK(db_txn_set_root(txn, column));
 }
 
+/* A column of the model's values built at once (column_create_from_values:
+ * the packed form for required strings and binaries without large values). */
+static void build_from_model(ce_space *space, ce_type type, bool nullable, const model *m, ce_ref *out_column)
+{
+    ce_value *values = malloc((m->count + 1) * sizeof *values);
+    CHECK(values != NULL);
+    for (size_t i = 0; i < m->count; i++) values[i] = m->values[i].value;
+    CHECK(column_create_from_values(space, type, nullable, values, m->count, out_column));
+    bool small = true;
+    for (size_t i = 0; i < m->count; i++)
+        if ((type == CE_TYPE_STRING || type == CE_TYPE_BINARY) && values[i].type != CE_TYPE_NULL)
+            small = small && values[i].string.size < COLUMN_COMPRESS_MIN;
+    free(values);
+    if ((type == CE_TYPE_STRING || type == CE_TYPE_BINARY) && !nullable && small) {
+        ce_node node;
+        CHECK(node_read(space, *out_column, &node) && node.flags == NODE_BYTES); /* packed */
+    }
+}
+
 static void random_operations(ce_db *db, ce_type type, bool nullable)
 {
     model m = {0}, saved = {0};
@@ -597,8 +616,16 @@ static void random_operations(ce_db *db, ce_type type, bool nullable)
     ce_space *space = db_txn_space(txn);
     size_t initial = next_random() % 2 ? next_random() % 150 : 0;
     ce_ref column;
-    CHECK(column_create(space, type, nullable, initial, &column));
-    for (size_t i = 0; i < initial; i++) model_insert(&m, i, &default_value);
+    if (next_random() % 2) {
+        CHECK(column_create(space, type, nullable, initial, &column));
+        for (size_t i = 0; i < initial; i++) model_insert(&m, i, &default_value);
+    } else {
+        for (size_t i = 0; i < initial; i++) {
+            ce_value value = random_value(type, nullable);
+            model_insert(&m, i, &value);
+        }
+        build_from_model(space, type, nullable, &m, &column);
+    }
     replace_root(txn, column);
     check_column(space, column, type, nullable, &m, 0, m.count);
     CHECK(ce_txn_commit(txn));
@@ -665,6 +692,16 @@ static void random_operations(ce_db *db, ce_type type, bool nullable)
             CHECK(column == before);
         }
         check_column(space, column, type, nullable, &m, 0, m.count);
+        if (round % 3 == 1) {
+            /* Built again at once (packed, for a required string or
+             * binary): the next round changes the committed packed form. */
+            ce_ref rebuilt;
+            build_from_model(space, type, nullable, &m, &rebuilt);
+            CHECK(db_txn_set_root(txn, rebuilt));
+            CHECK(column_destroy(space, column));
+            column = rebuilt;
+            check_column(space, column, type, nullable, &m, 0, m.count);
+        }
         if (round % 5 == 4) {
             ce_txn_end(txn); /* rollback */
             model_copy(&m, &saved);
@@ -1239,6 +1276,143 @@ static void test_random_damage(const char *dir)
     free(copy_path);
 }
 
+/* The packed form of a required string or binary column (column.c): ends of
+ * each width at their limits read back, each kind of change unpacks it into
+ * parts first, and a damaged packed node is reported, never read. */
+static void test_packed_columns(ce_db *db)
+{
+    /* Values whose last ends fall on the limits of 8-, 16- and 32-bit ends. */
+    static const size_t last_ends[] = {0, 1, 127, 128, 255, 256, 32767, 32768, 70000};
+    static uint8_t text[70000];
+    for (size_t i = 0; i < sizeof text; i++) text[i] = (uint8_t)('a' + i % 26);
+    for (size_t e = 0; e < sizeof last_ends / sizeof *last_ends; e++) {
+        for (int change = 0; change < 5; change++) {
+            ce_type type = change % 2 ? CE_TYPE_BINARY : CE_TYPE_STRING;
+            model m = {0};
+            /* Three values: two short ones and the rest, so the last end is
+             * last_ends[e] (values stay below the compression threshold). */
+            size_t total = last_ends[e], sizes[3] = {total / 4, total / 4, total - 2 * (total / 4)};
+            size_t at = 0;
+            for (size_t i = 0; i < 3; i++) {
+                ce_value value = {.type = type};
+                size_t size = sizes[i] < COLUMN_COMPRESS_MIN ? sizes[i] : COLUMN_COMPRESS_MIN - 1;
+                if (type == CE_TYPE_STRING) {
+                    value.string.data = (const char *)text + at;
+                    value.string.size = size;
+                } else {
+                    value.binary.data = text + at;
+                    value.binary.size = size;
+                }
+                at += size;
+                model_insert(&m, i, &value);
+            }
+            ce_txn *txn;
+            CHECK(ce_txn_begin_write(db, &txn));
+            ce_space *space = db_txn_space(txn);
+            ce_ref column;
+            build_from_model(space, type, false, &m, &column);
+            replace_root(txn, column);
+            check_column(space, column, type, false, &m, 0, m.count);
+            CHECK(ce_txn_commit(txn));
+            test_verify(db);
+            CHECK(ce_txn_begin_write(db, &txn));
+            space = db_txn_space(txn);
+            column = db_txn_root(txn);
+            check_column(space, column, type, false, &m, 0, m.count);
+            ce_value short_value = make_string("xyz");
+            if (type == CE_TYPE_BINARY) {
+                short_value.type = type;
+                short_value.binary.data = text;
+                short_value.binary.size = 3;
+            }
+            switch (change) {
+            case 0:
+                CHECK(column_set(space, &column, type, false, 1, &short_value));
+                model_set(&m, 1, &short_value);
+                break;
+            case 1:
+                CHECK(column_insert(space, &column, type, false, 3, &short_value));
+                model_insert(&m, 3, &short_value);
+                break;
+            case 2:
+                CHECK(column_erase(space, &column, type, false, 0));
+                model_erase(&m, 0);
+                break;
+            case 3: CHECK(column_insert_default(space, &column, type, false, 0));
+                model_insert(&m, 0, &(ce_value){.type = type});
+                break;
+            default: {
+                ce_ref right;
+                CHECK(column_split(space, &column, type, false, 1, &right));
+                check_column(space, right, type, false, &m, 1, 2);
+                CHECK(column_destroy(space, right));
+                model_erase(&m, 2);
+                model_erase(&m, 1);
+                break;
+            }
+            }
+            CHECK(db_txn_set_root(txn, column));
+            ce_node node;
+            CHECK(node_read(space, column, &node) && node.flags == NODE_HAS_REFS); /* parts now */
+            check_column(space, column, type, false, &m, 0, m.count);
+            CHECK(ce_txn_commit(txn));
+            test_verify(db);
+            CHECK(ce_txn_begin_write(db, &txn));
+            CHECK(column_destroy(db_txn_space(txn), db_txn_root(txn)));
+            CHECK(db_txn_set_root(txn, 0));
+            CHECK(ce_txn_commit(txn));
+            model_free(&m);
+        }
+    }
+
+    /* Damaged packed nodes: header, count, ends, last end. */
+    static const struct {
+        uint8_t bytes[24];
+        size_t size;
+        const char *message;
+    } damaged[] = {
+        {{8, 0, 0, 0, 1, 0, 0, 0, 3, 'a', 'b', 'c'}, 12, NULL},              /* sound: "abc" */
+        {{12, 0, 0, 0, 1, 0, 0, 0, 3, 'a', 'b', 'c'}, 12, "bad header"},      /* width 12 */
+        {{8, 0, 1, 0, 1, 0, 0, 0, 3, 'a', 'b', 'c'}, 12, "bad header"},       /* padding */
+        {{8, 0, 0, 0, 9, 0, 0, 0, 3, 'a', 'b', 'c'}, 12, "cannot hold"},      /* 9 ends in 4 bytes */
+        {{8, 0, 0, 0, 1, 0, 2, 0, 3, 'a', 'b', 'c'}, 12, "at most"},          /* 131073 values */
+        {{8, 0, 0, 0, 1, 0, 0, 0, 9, 'a', 'b', 'c'}, 12, "lies outside"},     /* end past the bytes */
+        {{8, 0, 0, 0, 1, 0, 0, 0, 2, 'a', 'b', 'c'}, 12, "holds 3 bytes"},    /* last end short */
+        {{8, 0, 0, 0}, 4, "holds 4 bytes"},                                    /* header cut */
+        {{16, 0, 0, 0, 3, 0, 0, 0, 3, 0, 1, 0, 3, 0, 'a', 'b', 'c'}, 17, "before it starts"}, /* ends out of order */
+    };
+    for (size_t d = 0; d < sizeof damaged / sizeof *damaged; d++) {
+        /* Committed, as damage read from the file is. */
+        ce_txn *txn;
+        CHECK(ce_txn_begin_write(db, &txn));
+        ce_ref column;
+        CHECK(node_create_bytes(db_txn_space(txn), 0, damaged[d].bytes, damaged[d].size, &column));
+        CHECK(db_txn_set_root(txn, column));
+        CHECK(ce_txn_commit(txn));
+        CHECK(ce_txn_begin_write(db, &txn));
+        ce_space *space = db_txn_space(txn);
+        column = db_txn_root(txn);
+        ce_column_scratch scratch = CE_COLUMN_SCRATCH_INIT;
+        ce_value value;
+        size_t count = 0;
+        bool read = column_size(space, column, CE_TYPE_STRING, false, &count);
+        for (size_t i = 0; i < count && read; i++) read = column_get(space, column, CE_TYPE_STRING, false, i, &scratch, &value);
+        if (!damaged[d].message) {
+            CHECK(read && value.string.size == 3 && memcmp(value.string.data, "abc", 3) == 0);
+        } else {
+            CHECK(!read && ce_last_error_code() == CE_ERR_CORRUPT && strstr(ce_last_error_message(), damaged[d].message));
+            /* A change reports it too, and leaves the column as it was. */
+            ce_ref before = column;
+            CHECK(!column_set(space, &column, CE_TYPE_STRING, false, 0, &(ce_value){.type = CE_TYPE_STRING}));
+            CHECK(ce_last_error_code() == CE_ERR_CORRUPT && column == before);
+        }
+        column_scratch_free(&scratch);
+        CHECK(node_free(space, column) && db_txn_set_root(txn, 0));
+        CHECK(ce_txn_commit(txn));
+        test_verify(db);
+    }
+}
+
 int main(void)
 {
     test_type_names();
@@ -1253,6 +1427,7 @@ int main(void)
     ce_db *db = open_fast(path);
     test_boundaries(db);
     test_rejected_values(db);
+    test_packed_columns(db);
     for (size_t t = 0; t < COLUMN_TYPE_COUNT; t++) {
         random_operations(db, column_types[t], false);
         random_operations(db, column_types[t], true);
