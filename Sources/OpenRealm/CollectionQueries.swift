@@ -1,20 +1,11 @@
-// CollectionQueries.swift — filtering, sorting and aggregating the objects of a List, MutableSet
-// or LinkingObjects (through a Results view of the collection), and aggregates of collections of
+// CollectionQueries.swift — the Results views of List, MutableSet and LinkingObjects (through which
+// RealmCollection filters, sorts and aggregates their objects), and aggregates of collections of
 // values (List<Int>.sum(), MutableSet<Date>.max()).
 
 import CEngine
 import Foundation
 
 // MARK: - Collections of objects
-
-/// The collections whose objects can be filtered, sorted and aggregated as a `Results`: `List`,
-/// `MutableSet` and `LinkingObjects` of objects. Internal machinery of OpenRealm: applications
-/// call the methods below on the collections.
-public protocol _ObjectCollection: Sequence where Element: RealmCollectionValue {
-    /// A live `Results` of the collection's objects, in the collection's order. The collection
-    /// must be managed (Realm's rule for filtering and sorting).
-    func _resultsView() -> Results<Element>
-}
 
 /// Realm's message for a query on an unmanaged collection.
 private func unmanagedQueryFailure(_ kind: String) -> Never {
@@ -29,151 +20,33 @@ private func objectClass<Element>(_: Element.Type, _ kind: String) -> ObjectBase
     return objectClass
 }
 
-extension List: _ObjectCollection {
-    /// A live `Results` of the list's objects in its order (see `_ObjectCollection`).
+extension List {
+    /// A live `Results` of the list's objects in its order (see `RealmCollectionBase`).
+    ///
+    ///     person.dogs._resultsView().count
     public func _resultsView() -> Results<Element> {
         guard let managed else { unmanagedQueryFailure("List") }
         return Results(core: managed.core, query: ResultsQuery(objectClass: objectClass(Element.self, "List"), base: .collection(managed)))
     }
 }
 
-extension MutableSet: _ObjectCollection {
-    /// A live `Results` of the set's objects in its order (see `_ObjectCollection`).
+extension MutableSet {
+    /// A live `Results` of the set's objects in its order (see `RealmCollectionBase`).
+    ///
+    ///     collections.dogSet._resultsView().count
     public func _resultsView() -> Results<Element> {
         guard let managed else { unmanagedQueryFailure("MutableSet") }
         return Results(core: managed.core, query: ResultsQuery(objectClass: objectClass(Element.self, "MutableSet"), base: .collection(managed)))
     }
 }
 
-extension LinkingObjects: _ObjectCollection where Element: RealmCollectionValue {
-    /// A live `Results` of the linking objects, in key order (see `_ObjectCollection`).
+extension LinkingObjects where Element: RealmCollectionValue {
+    /// A live `Results` of the linking objects, in key order (see `RealmCollectionBase`).
+    ///
+    ///     rex.owners._resultsView().count
     public func _resultsView() -> Results<Element> {
         guard let owner, let core = owner._core, owner._table != nil else { unmanagedQueryFailure("LinkingObjects") }
         return Results(core: core, query: ResultsQuery(objectClass: Element.self, base: .backlinks(owner: owner, property: propertyName)))
-    }
-}
-
-extension _ObjectCollection where Element: ObjectBase {
-    /// The objects of the collection that match a predicate (as `Results.filter(_:_:)`), in the
-    /// collection's order.
-    ///
-    ///     let oldDogs = person.dogs.filter("age > %@", 10)
-    ///     let ownersNamedA = dog.owners.filter("name BEGINSWITH 'A'")
-    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
-        _resultsView().filtered(predicateFormat, args)
-    }
-
-    /// The objects of the collection for which a type-safe query holds, in the collection's order.
-    ///
-    ///     let oldDogs = person.dogs.where { $0.age > 10 }
-    public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
-        _resultsView().where(isIncluded)
-    }
-
-    /// The objects sorted by a key path.
-    ///
-    ///     let byName = person.dogs.sorted(byKeyPath: "name")
-    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
-        _resultsView().sorted(byKeyPath: keyPath, ascending: ascending)
-    }
-
-    /// The objects sorted by several key paths, the first one first.
-    ///
-    ///     person.dogs.sorted(by: [SortDescriptor(keyPath: "age", ascending: false), "name"])
-    public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Iterator.Element == SortDescriptor {
-        _resultsView().sorted(by: sortDescriptors)
-    }
-
-    /// The objects sorted by a Swift key path.
-    ///
-    ///     let byAge = person.dogs.sorted(by: \.age, ascending: false)
-    public func sorted<Value>(by keyPath: KeyPath<Element, Value>, ascending: Bool = true) -> Results<Element> {
-        _resultsView().sorted(by: keyPath, ascending: ascending)
-    }
-
-    /// The objects with one kept of each distinct combination of the key paths' values.
-    ///
-    ///     let oneDogPerAge = person.dogs.distinct(by: ["age"])
-    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Iterator.Element == String {
-        _resultsView().distinct(by: keyPaths)
-    }
-
-    /// The objects with one kept of each distinct combination of the Swift key paths' values.
-    ///
-    ///     let oneDogPerAge = person.dogs.distinct(by: [\Dog.age])
-    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Iterator.Element == PartialKeyPath<Element> {
-        _resultsView().distinct(by: keyPaths)
-    }
-
-    /// The position in the collection of the first object that matches a predicate, or nil.
-    ///
-    ///     person.dogs.index(matching: "name == %@", "Rex")
-    public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
-        let view = _resultsView()
-        return view.firstIndex(matching: view.filtered(predicateFormat, args))
-    }
-
-    /// The position in the collection of the first object for which a type-safe query holds.
-    ///
-    ///     person.dogs.index(matching: { $0.name == "Rex" })
-    public func index(matching isIncluded: (Query<Element>) -> Query<Bool>) -> Int? {
-        _resultsView().index(matching: isIncluded)
-    }
-
-    /// The smallest value of a property of the objects, nil if there are none.
-    ///
-    ///     let youngest: Int? = person.dogs.min(ofProperty: "age")
-    public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        _resultsView().min(ofProperty: property)
-    }
-
-    /// The largest value of a property of the objects, nil if there are none.
-    ///
-    ///     let oldest: Int? = person.dogs.max(ofProperty: "age")
-    public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        _resultsView().max(ofProperty: property)
-    }
-
-    /// The sum of a numeric property of the objects (0 if there are none).
-    ///
-    ///     let years: Int = person.dogs.sum(ofProperty: "age")
-    public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
-        _resultsView().sum(ofProperty: property)
-    }
-
-    /// The average of a numeric property of the objects, nil if there are none.
-    ///
-    ///     let meanAge: Double? = person.dogs.average(ofProperty: "age")
-    public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
-        _resultsView().average(ofProperty: property)
-    }
-
-    /// The smallest value of a property by key path, nil if there are no objects.
-    ///
-    ///     let youngest = person.dogs.min(of: \.age)
-    public func min<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
-        _resultsView().min(of: keyPath)
-    }
-
-    /// The largest value of a property by key path, nil if there are no objects.
-    ///
-    ///     let oldest = person.dogs.max(of: \.age)
-    public func max<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
-        _resultsView().max(of: keyPath)
-    }
-
-    /// The sum of a numeric property by key path (0 if there are no objects).
-    ///
-    ///     let years = person.dogs.sum(of: \.age)
-    public func sum<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T where T.PersistedType: AddableType {
-        _resultsView().sum(of: keyPath)
-    }
-
-    /// The average of a numeric property by key path, nil if there are no objects.
-    ///
-    ///     let meanAge = person.dogs.average(of: \.age)
-    public func average<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: AddableType {
-        _resultsView().average(of: keyPath)
     }
 }
 
