@@ -869,11 +869,15 @@ bool ce_results_aggregate(ce_results *results, ce_txn *txn, const char *key_path
  * were made in.
  *
  * ce_results_from_collection: the objects a list or set of links holds
- * (also a list of embedded objects), in the collection's order; an object
- * a list holds twice is in the view twice (index_of names its first
- * position). ce_results_table is the link's target table. A collection of
- * values, a dictionary, or a collection nested in a mixed value is
- * CE_ERR_WRONG_TYPE (aggregate values with ce_collection_aggregate).
+ * (also a list of embedded objects), in the collection's order; or the
+ * objects a dictionary of links holds as values, in key order, its null
+ * values (keys set to null, or whose object was deleted) left out (Realm's
+ * `map.filter(...)`, `map.sorted(byKeyPath:)`, `map.min(ofProperty:)`). An
+ * object the collection holds twice (a list, or a dictionary under two
+ * keys) is in the view twice (index_of names its first position).
+ * ce_results_table is the link's target table. A collection of values, or
+ * a collection nested in a mixed value, is CE_ERR_WRONG_TYPE (aggregate
+ * values with ce_collection_aggregate).
  *
  * ce_results_from_backlinks: the objects of origin_table whose property
  * origin_column (a link, a list or set of links, or a mixed property)

@@ -4232,7 +4232,7 @@ typedef struct descriptor {
 /* Where a view's objects come from, before its descriptors apply. */
 typedef enum source_kind {
     SOURCE_TABLE,      /* the objects of core->table that match core's predicate, in key order */
-    SOURCE_COLLECTION, /* the objects a list or set of links holds, in its order */
+    SOURCE_COLLECTION, /* the objects a list, set or dictionary of links holds, in its order */
     SOURCE_BACKLINKS,  /* the objects of core->table whose `column` links to the owner */
     SOURCE_FILTER      /* the objects of `base` that match core's predicate, in base's order */
 } source_kind;
@@ -4883,17 +4883,21 @@ static bool push_key(key_list *list, ce_object_key key)
     return collect_candidate(list, key, &stop);
 }
 
-/* The keys the source's collection holds, in its order. */
+/* The keys the source's collection holds, in its order (a dictionary's:
+ * in key order, its null values left out). */
 static bool collection_keys(ce_txn *txn, const results_source *source, key_list *out)
 {
     if (!check_owner(txn, source, "a collection")) return false;
     ce_collection *collection;
     if (!ce_collection_open(txn, source->owner_table, source->owner, source->column, &collection)) return false;
     size_t size;
-    bool ok = ce_collection_size(collection, &size);
+    ce_collection_type kind;
+    ce_type element;
+    bool ok = ce_collection_size(collection, &size) && ce_collection_kind(collection, &kind, &element);
     for (size_t i = 0; ok && i < size; i++) {
         ce_value link;
         ok = ce_collection_get(collection, i, &link);
+        if (ok && link.type == CE_TYPE_NULL && kind == CE_COLLECTION_DICTIONARY) continue;
         if (ok && link.type != CE_TYPE_LINK)
             ok = ce_fail(CE_ERR_WRONG_TYPE, "a results view of a collection holds links, but element %zu is a %s", i,
                          ce_type_name(link.type));
@@ -5352,11 +5356,6 @@ bool ce_results_from_collection(ce_txn *txn, const ce_collection *collection, ce
                        "cannot make a results view of '%s.%s': it holds %s values, not links to objects (aggregate it "
                        "with ce_collection_aggregate)",
                        table_name, info.name, ce_type_name(element));
-    if (kind == CE_COLLECTION_DICTIONARY)
-        return ce_fail(CE_ERR_WRONG_TYPE,
-                       "cannot make a results view of '%s.%s': it is a dictionary; a results view holds the objects of "
-                       "a list or a set of links",
-                       table_name, info.name);
     return results_of_source(txn, info.link_target, &source, out_results);
 }
 

@@ -1,6 +1,7 @@
 // CollectionQueries.swift — the Results views of List, MutableSet and LinkingObjects (through which
-// RealmCollection filters, sorts and aggregates their objects), and aggregates of collections of
-// values (List<Int>.sum(), MutableSet<Date>.max()).
+// RealmCollection filters, sorts and aggregates their objects), the queries of a Map of objects
+// (Results of its values), and aggregates of collections of values (List<Int>.sum(),
+// MutableSet<Date>.max(), Map<String, Double>.average()).
 
 import CEngine
 import Foundation
@@ -12,32 +13,29 @@ private func unmanagedQueryFailure(_ kind: String) -> Never {
     throwRealmException("This method may only be called on \(kind) instances retrieved from a Realm.")
 }
 
-/// The class of the objects of a collection; elements of another type are a programmer error.
-private func objectClass<Element>(_: Element.Type, _ kind: String) -> ObjectBase.Type {
-    guard let objectClass = Element.self as? ObjectBase.Type else {
-        throwRealmException("\(kind)<\(Element.self)> holds values, not objects: it cannot be filtered or sorted as Results.")
+/// A live `Results` of the objects of a managed list, set or map of links (`kind` names the
+/// collection in messages): the list's or set's in its order, a map's non-nil values in key
+/// order. An unmanaged collection, or one of values, is a programmer error.
+private func objectsView<Element: RealmCollectionValue>(_ managed: ManagedCollection?, _ kind: String, _ type: String) -> Results<Element> {
+    guard let managed else { unmanagedQueryFailure(kind) }
+    guard let objectClass = Element._ceLinkTarget else {
+        throwRealmException("\(type) holds values, not objects: it cannot be filtered or sorted as Results.")
     }
-    return objectClass
+    return Results(core: managed.core, query: ResultsQuery(objectClass: objectClass, base: .collection(managed)))
 }
 
 extension List {
     /// A live `Results` of the list's objects in its order (see `RealmCollectionBase`).
     ///
     ///     person.dogs._resultsView().count
-    public func _resultsView() -> Results<Element> {
-        guard let managed else { unmanagedQueryFailure("List") }
-        return Results(core: managed.core, query: ResultsQuery(objectClass: objectClass(Element.self, "List"), base: .collection(managed)))
-    }
+    public func _resultsView() -> Results<Element> { objectsView(managed, "List", "List<\(Element.self)>") }
 }
 
 extension MutableSet {
     /// A live `Results` of the set's objects in its order (see `RealmCollectionBase`).
     ///
     ///     collections.dogSet._resultsView().count
-    public func _resultsView() -> Results<Element> {
-        guard let managed else { unmanagedQueryFailure("MutableSet") }
-        return Results(core: managed.core, query: ResultsQuery(objectClass: objectClass(Element.self, "MutableSet"), base: .collection(managed)))
-    }
+    public func _resultsView() -> Results<Element> { objectsView(managed, "MutableSet", "MutableSet<\(Element.self)>") }
 }
 
 extension LinkingObjects where Element: RealmCollectionValue {
@@ -48,6 +46,22 @@ extension LinkingObjects where Element: RealmCollectionValue {
         guard let owner, let core = owner._core, owner._table != nil else { unmanagedQueryFailure("LinkingObjects") }
         return Results(core: core, query: ResultsQuery(objectClass: Element.self, base: .backlinks(owner: owner, property: propertyName)))
     }
+}
+
+// MARK: - Maps of objects
+
+// A Map of objects is filtered, sorted and aggregated by property as the collections are
+// (`_ResultsViewable`): `filter(_:_:)`, `where`, `sorted(byKeyPath:ascending:)`, `sorted(by:)` and
+// `min/max/sum/average(ofProperty:)` give or read Results of its values, as in Realm:
+//
+//     let oldPets = person.pets.filter("age > %@", 10)     // Map<String, Dog?>: Results<Dog?>
+//     let youngest: Int? = person.pets.min(ofProperty: "age")
+extension Map: _ResultsViewable {
+    /// A live `Results` of the map's objects: its non-nil values, in key order (nil values are not
+    /// objects and are left out). The map must be managed and hold objects (Realm's rules).
+    ///
+    ///     person.pets._resultsView().count    // the keys with a dog
+    public func _resultsView() -> Results<Value> { objectsView(managed, "Map", "Map<\(Key.self), \(Value.self)>") }
 }
 
 // MARK: - Collections of values
@@ -211,5 +225,33 @@ extension MutableSet where Element: AddableType {
     ///     let mean: Double? = person.luckyNumbers.average()
     public func average<T: _HasPersistedType>() -> T? where T.PersistedType: AddableType {
         valuesAggregate(managed, unmanaged, CE_AGGREGATE_AVG, as: T.self)
+    }
+}
+
+extension Map where Value: MinMaxType {
+    /// The smallest value (nil values skipped), nil if there is none.
+    ///
+    ///     person.scores.min()    // Map<String, Int>
+    public func min() -> Value? { valuesAggregate(managed, Array(unmanaged.values), CE_AGGREGATE_MIN, as: Value.self) }
+
+    /// The largest value (nil values skipped), nil if there is none.
+    ///
+    ///     person.scores.max()
+    public func max() -> Value? { valuesAggregate(managed, Array(unmanaged.values), CE_AGGREGATE_MAX, as: Value.self) }
+}
+
+extension Map where Value: AddableType {
+    /// The sum of the values (0 for none; nil values skipped).
+    ///
+    ///     let total = person.scores.sum()
+    public func sum() -> Value {
+        valuesAggregate(managed, Array(unmanaged.values), CE_AGGREGATE_SUM, as: Value.self) ?? Value._ceFromAny(0)!
+    }
+
+    /// The average of the values, nil for none (nil values skipped).
+    ///
+    ///     let mean: Double? = person.scores.average()
+    public func average<T: _HasPersistedType>() -> T? where T.PersistedType: AddableType {
+        valuesAggregate(managed, Array(unmanaged.values), CE_AGGREGATE_AVG, as: T.self)
     }
 }

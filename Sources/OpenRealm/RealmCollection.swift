@@ -5,21 +5,30 @@
 
 import Foundation
 
+/// The collections whose objects can be read as a live `Results` (`RealmCollection`s and `Map`):
+/// filtering, sorting and the `ofProperty:` aggregates go through that view. Internal machinery
+/// of OpenRealm: applications call those methods on the collections.
+///
+///     person.dogs._resultsView().count == person.dogs.count
+public protocol _ResultsViewable {
+    /// The type of the objects of the view: the collection's elements, or a map's values.
+    associatedtype _ViewElement: RealmCollectionValue
+
+    /// A live `Results` of the collection's objects, in the collection's order: the results
+    /// themselves, or a view of a managed list, set, map (its non-nil values, in key order) or
+    /// linking objects. Filtering and sorting a collection require it to be managed, as in Realm.
+    ///
+    ///     person.dogs._resultsView().count == person.dogs.count
+    func _resultsView() -> Results<_ViewElement>
+}
+
 /// The base of `RealmCollection` (Realm's protocol of the same name): a random-access, thread
 /// confined collection of Realm values with integer indexes. Internal machinery of OpenRealm:
 /// write generic code against `RealmCollection`.
 ///
 ///     func count<C: RealmCollectionBase>(_ collection: C) -> Int { collection.count }
-public protocol RealmCollectionBase<Element>: RandomAccessCollection, CustomStringConvertible, ThreadConfined
-    where Element: RealmCollectionValue, Index == Int
-{
-    /// A live `Results` of the collection's elements, in the collection's order: the results
-    /// themselves, or a view of a managed list, set or linking objects (filtering and sorting a
-    /// collection require it to be managed, as in Realm). Internal machinery of OpenRealm.
-    ///
-    ///     person.dogs._resultsView().count == person.dogs.count
-    func _resultsView() -> Results<Element>
-}
+public protocol RealmCollectionBase<Element>: RandomAccessCollection, CustomStringConvertible, ThreadConfined, _ResultsViewable
+    where Element: RealmCollectionValue, Index == Int, _ViewElement == Element {}
 
 /// A collection of Realm objects or values that can be read, filtered, sorted and aggregated:
 /// `Results`, `List`, `MutableSet`, `LinkingObjects` and `AnyRealmCollection` (Realm's
@@ -136,72 +145,43 @@ public protocol RealmCollection<Element>: RealmCollectionBase {
 
 // MARK: - Shared implementations (through the collection's Results view)
 
+// Filtering, sorting and the aggregates of a property, for every collection (and Map): on its
+// objects as `Results`.
+
 /// Realm's message for `objects(at:)` with an index past the end.
 private func indexesFailure() -> Never {
     throwRealmException("Indexes for collection are out of bounds.")
 }
 
-extension RealmCollection {
-    /// The elements at `indexes`, in index order; an index past the end is a programmer error
-    /// (Realm's message).
-    ///
-    ///     person.dogs.objects(at: IndexSet([0, 2]))
-    public func objects(at indexes: IndexSet) -> [Element] {
-        let count = self.count
-        if let last = indexes.last, last >= count { indexesFailure() }
-        return indexes.map { self[$0] }
-    }
-
+extension _ResultsViewable {
     /// The objects of the collection that match a predicate (as `Results.filter(_:_:)`), in the
     /// collection's order.
     ///
     ///     let oldDogs = person.dogs.filter("age > %@", 10)
     ///     let ownersNamedA = dog.owners.filter("name BEGINSWITH 'A'")
-    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
+    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<_ViewElement> {
         _resultsView().filtered(predicateFormat, args)
     }
 
     /// The objects of the collection for which a type-safe query holds, in the collection's order.
     ///
     ///     let oldDogs = person.dogs.where { $0.age > 10 }
-    public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
+    public func `where`(_ isIncluded: (Query<_ViewElement>) -> Query<Bool>) -> Results<_ViewElement> {
         _resultsView().where(isIncluded)
     }
 
     /// The objects sorted by a key path.
     ///
     ///     let byName = person.dogs.sorted(byKeyPath: "name")
-    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<_ViewElement> {
         _resultsView().sorted(byKeyPath: keyPath, ascending: ascending)
     }
 
     /// The objects sorted by several key paths, the first one first.
     ///
     ///     person.dogs.sorted(by: [SortDescriptor(keyPath: "age", ascending: false), "name"])
-    public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Iterator.Element == SortDescriptor {
+    public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<_ViewElement> where S.Iterator.Element == SortDescriptor {
         _resultsView().sorted(by: sortDescriptors)
-    }
-
-    /// The objects with one kept of each distinct combination of the key paths' values.
-    ///
-    ///     let oneDogPerAge = person.dogs.distinct(by: ["age"])
-    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Iterator.Element == String {
-        _resultsView().distinct(by: keyPaths)
-    }
-
-    /// The position in the collection of the first object that matches a predicate, or nil.
-    ///
-    ///     person.dogs.index(matching: "name == %@", "Rex")
-    public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
-        let view = _resultsView()
-        return view.firstIndex(matching: view.filtered(predicateFormat, args))
-    }
-
-    /// The position in the collection of the first object for which a type-safe query holds.
-    ///
-    ///     person.dogs.index(matching: { $0.name == "Rex" })
-    public func index(matching isIncluded: (Query<Element>) -> Query<Bool>) -> Int? {
-        _resultsView().index(matching: isIncluded)
     }
 
     /// The smallest value of a property of the objects, nil if there are none.
@@ -230,6 +210,40 @@ extension RealmCollection {
     ///     let meanAge: Double? = person.dogs.average(ofProperty: "age")
     public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
         _resultsView().average(ofProperty: property)
+    }
+}
+
+extension RealmCollection {
+    /// The elements at `indexes`, in index order; an index past the end is a programmer error
+    /// (Realm's message).
+    ///
+    ///     person.dogs.objects(at: IndexSet([0, 2]))
+    public func objects(at indexes: IndexSet) -> [Element] {
+        let count = self.count
+        if let last = indexes.last, last >= count { indexesFailure() }
+        return indexes.map { self[$0] }
+    }
+
+    /// The objects with one kept of each distinct combination of the key paths' values.
+    ///
+    ///     let oneDogPerAge = person.dogs.distinct(by: ["age"])
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Iterator.Element == String {
+        _resultsView().distinct(by: keyPaths)
+    }
+
+    /// The position in the collection of the first object that matches a predicate, or nil.
+    ///
+    ///     person.dogs.index(matching: "name == %@", "Rex")
+    public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
+        let view = _resultsView()
+        return view.firstIndex(matching: view.filtered(predicateFormat, args))
+    }
+
+    /// The position in the collection of the first object for which a type-safe query holds.
+    ///
+    ///     person.dogs.index(matching: { $0.name == "Rex" })
+    public func index(matching isIncluded: (Query<Element>) -> Query<Bool>) -> Int? {
+        _resultsView().index(matching: isIncluded)
     }
 }
 
@@ -280,7 +294,7 @@ extension RealmCollection where Element: ObjectBase {
 // MARK: - Conformances
 
 extension Results: RealmCollection {
-    /// The results themselves (see `RealmCollectionBase`).
+    /// The results themselves (see `_ResultsViewable`).
     ///
     ///     realm.objects(Dog.self)._resultsView().count
     public func _resultsView() -> Results<Element> { self }
@@ -288,5 +302,5 @@ extension Results: RealmCollection {
 
 extension List: RealmCollection {}
 extension MutableSet: RealmCollection {}
-extension LinkingObjects: RealmCollectionBase, RealmCollection where Element: RealmCollectionValue {}
+extension LinkingObjects: _ResultsViewable, RealmCollectionBase, RealmCollection where Element: RealmCollectionValue {}
 extension AnyRealmCollection: RealmCollection {}
