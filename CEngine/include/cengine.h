@@ -945,6 +945,24 @@ bool ce_results_filter(ce_txn *txn, const ce_results *results, ce_query *query, 
 bool ce_collection_aggregate(const ce_collection *collection, ce_aggregate aggregate, ce_value *out_value);
 
 /*
+ * The same aggregate of `count` values in memory, as if they were the
+ * elements of a collection of `element` values (CE_TYPE_MIXED: of mixed
+ * values): the same types, results, exact decimal128 sums and errors as
+ * ce_collection_aggregate, so that a collection not yet in the database
+ * (Realm's unmanaged `List<Decimal128>().sum()`) aggregates as it will
+ * once stored. Each value is null or of type `element` (any type for
+ * mixed), else CE_ERR_WRONG_TYPE. Strings and binaries the values point
+ * at are only read during the call.
+ *
+ *     ce_value prices[] = {{.type = CE_TYPE_DECIMAL128, .decimal = tenth},
+ *                          {.type = CE_TYPE_DECIMAL128, .decimal = tenth}};
+ *     ce_value total;
+ *     ce_values_aggregate(prices, 2, CE_TYPE_DECIMAL128, CE_AGGREGATE_SUM, &total);   // 0.2 exactly
+ */
+bool ce_values_aggregate(const ce_value *values, size_t count, ce_type element, ce_aggregate aggregate,
+                         ce_value *out_value);
+
+/*
  * Realm's `list.sorted(ascending:)` of a list, set or dictionary (its
  * values) of values: fills out_indices with the positions of its elements
  * (ce_collection_get's indexes) in sorted order, in the order

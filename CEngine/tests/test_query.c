@@ -3001,6 +3001,62 @@ static void check_sorted_indices(ce_collection *collection, const ce_value *elem
     }
 }
 
+/* ce_values_aggregate of a collection's elements copied out gives what
+ * ce_collection_aggregate gives, bit for bit, for every aggregate (errors
+ * included). */
+static void check_values_aggregates(const ce_collection *collection, ce_type element, const ce_value *elements, size_t size)
+{
+    for (int aggregate = CE_AGGREGATE_MIN; aggregate <= CE_AGGREGATE_COUNT; aggregate++) {
+        ce_value stored, copied;
+        bool stored_ok = ce_collection_aggregate(collection, (ce_aggregate)aggregate, &stored);
+        ce_error_code stored_code = stored_ok ? CE_OK : ce_last_error_code();
+        bool copied_ok = ce_values_aggregate(elements, size, element, (ce_aggregate)aggregate, &copied);
+        CHECK(stored_ok == copied_ok);
+        if (!stored_ok) {
+            CHECK(ce_last_error_code() == stored_code);
+            continue;
+        }
+        if (!test_same_value(&stored, &copied)) {
+            fprintf(stderr, "ce_values_aggregate(aggregate %d of %s) differs from ce_collection_aggregate\n", aggregate,
+                    ce_type_name(element));
+            exit(1);
+        }
+    }
+}
+
+/* ce_values_aggregate: exact decimal sums, mixed values, errors. */
+static void test_values_aggregate(void)
+{
+    ce_decimal128 tenth = decimal(1, -1), one = decimal(10, -1);
+    ce_value tenths[10];
+    for (int i = 0; i < 10; i++) tenths[i] = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = tenth};
+    ce_value value, expected = {.type = CE_TYPE_DECIMAL128, .decimal = one};
+    CHECK(ce_values_aggregate(tenths, 10, CE_TYPE_DECIMAL128, CE_AGGREGATE_SUM, &value) && test_same_value(&value, &expected));
+    /* The average: 10^33 x 10^-34, 0.1 exactly at full precision. */
+    expected.decimal = (ce_decimal128){0x38c15b0a00000000ull, (6176ull - 34) << 49 | 0x314dc6448d93ull};
+    CHECK(ce_values_aggregate(tenths, 10, CE_TYPE_DECIMAL128, CE_AGGREGATE_AVG, &value) && test_same_value(&value, &expected));
+    /* Mixed: the numbers among them, as decimal128; a string is skipped. */
+    ce_value mixed[] = {{.type = CE_TYPE_INT, .integer = 2}, {.type = CE_TYPE_STRING, .string = {"x", 1}},
+                        {.type = CE_TYPE_DECIMAL128, .decimal = tenth}, {.type = CE_TYPE_NULL},
+                        {.type = CE_TYPE_DOUBLE, .double_value = 0.5}};
+    expected.decimal = decimal(26, -1);
+    CHECK(ce_values_aggregate(mixed, 5, CE_TYPE_MIXED, CE_AGGREGATE_SUM, &value) && test_same_value(&value, &expected));
+    CHECK(ce_values_aggregate(mixed, 5, CE_TYPE_MIXED, CE_AGGREGATE_MAX, &value) && value.type == CE_TYPE_INT &&
+          value.integer == 2);
+    CHECK(ce_values_aggregate(mixed, 5, CE_TYPE_MIXED, CE_AGGREGATE_COUNT, &value) && value.integer == 4);
+    CHECK(ce_values_aggregate(NULL, 0, CE_TYPE_INT, CE_AGGREGATE_SUM, &value) && value.type == CE_TYPE_INT &&
+          value.integer == 0);
+    CHECK(ce_values_aggregate(NULL, 0, CE_TYPE_INT, CE_AGGREGATE_AVG, &value) && value.type == CE_TYPE_NULL);
+    expect_error(ce_values_aggregate(mixed, 5, CE_TYPE_INT, CE_AGGREGATE_SUM, &value), CE_ERR_WRONG_TYPE,
+                 "value 1 is a string, not a int");
+    expect_error(ce_values_aggregate(mixed, 1, CE_TYPE_STRING, CE_AGGREGATE_SUM, &value), CE_ERR_WRONG_TYPE,
+                 "sum of a collection of string values");
+    expect_error(ce_values_aggregate(NULL, 1, CE_TYPE_INT, CE_AGGREGATE_SUM, &value), CE_ERR_INVALID_ARGUMENT,
+                 "ce_values_aggregate");
+    expect_error(ce_values_aggregate(mixed, 1, CE_TYPE_INT, (ce_aggregate)9, &value), CE_ERR_INVALID_ARGUMENT,
+                 "unknown aggregate");
+}
+
 static void test_collection_aggregates(ce_db *db)
 {
     static const char *const names[N_COUNT] = {"ints", "floats", "doubles", "decimals", "times", "mixeds", "int_set"};
@@ -3045,6 +3101,7 @@ static void test_collection_aggregates(ce_db *db)
                 CHECK(ce_collection_size(collection, &size) && size <= N_ITEMS);
                 for (size_t i = 0; i < size; i++) CHECK(ce_collection_get(collection, i, &elements[i]));
                 check_collection_aggregates(collection, n, elements, size);
+                check_values_aggregates(collection, number_types[n], elements, size);
                 check_sorted_indices(collection, elements, size);
                 ce_results *bad;
                 expect_error(ce_results_from_collection(txn, collection, &bad), CE_ERR_WRONG_TYPE, "not links to objects");
@@ -3325,6 +3382,7 @@ int main(int argc, char **argv)
     test_based_nodes(db);
     test_links_and_collections(db);
     test_collection_views(db);
+    test_values_aggregate();
     test_collection_aggregates(db);
     test_live_collection_views(db);
     test_verify(db);

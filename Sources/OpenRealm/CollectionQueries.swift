@@ -66,88 +66,31 @@ extension Map: _ResultsViewable {
 
 // MARK: - Collections of values
 
-/// An aggregate of a collection of values: by the engine when managed, else over the unmanaged
-/// elements' engine values, aggregated the same way; either way read back as the managed path
-/// reads values.
+/// An aggregate of a collection of values, by the engine: of the managed collection, or of the
+/// unmanaged elements' values aggregated as the engine would once they are stored (exact
+/// Decimal128 sums; the numbers among mixed values). Read back as the managed path reads values.
 private func valuesAggregate<Element: _CValueConvertible, T: _CValueConvertible>(
     _ managed: ManagedCollection?, _ unmanaged: [Element], _ kind: ce_aggregate, as _: T.Type
 ) -> T? {
-    guard let managed else {
-        let arena = _CArena()
-        let value = aggregateValues(unmanaged.map { $0._ceValue(arena, nil) }, kind)
-        if value.isNull { return nil }
-        return T._ceRead(aggregateValue(value, as: T._ceType), nil)
-    }
     var value = ce_value()
-    guard ce_collection_aggregate(managed.read(), kind, &value) else {
+    let ok: Bool
+    if let managed {
+        ok = ce_collection_aggregate(managed.read(), kind, &value)
+    } else {
+        let arena = _CArena()
+        let values = unmanaged.map { $0._ceValue(arena, nil) }
+        ok = withExtendedLifetime(arena) {
+            values.withUnsafeBufferPointer { ce_values_aggregate($0.baseAddress, $0.count, Element._ceType, kind, &value) }
+        }
+    }
+    guard ok else {
         if ce_last_error_code() == CE_ERR_WRONG_TYPE {
             throwRealmException("Invalid \(aggregateName(kind)) of a collection of \(Element.self): \(String(cString: ce_last_error_message()))")
         }
         engineFailure()
     }
     if value.isNull { return nil }
-    return T._ceRead(aggregateValue(value, as: T._ceType), managed.realm)
-}
-
-/// Aggregates engine values as the engine does: nulls skipped; min and max compare numbers by
-/// value and dates by time; sum of none is 0; the average of integers is a double.
-func aggregateValues(_ values: [ce_value], _ kind: ce_aggregate) -> ce_value {
-    let present = values.filter { !$0.isNull }
-    switch kind {
-    case CE_AGGREGATE_MIN, CE_AGGREGATE_MAX:
-        var best: ce_value?
-        for value in present {
-            guard let current = best else {
-                best = value
-                continue
-            }
-            if kind == CE_AGGREGATE_MIN ? valueLess(value, current) : valueLess(current, value) { best = value }
-        }
-        return best ?? .null
-    case CE_AGGREGATE_COUNT:
-        return .int(Int64(present.count))
-    default:
-        guard let first = present.first else { return kind == CE_AGGREGATE_SUM ? .int(0) : .null }
-        var result = ce_value()
-        switch first.type {
-        case CE_TYPE_DECIMAL128:
-            var sum = Decimal128(0)
-            for value in present { sum += Decimal128(bits: value.decimal) }
-            if kind == CE_AGGREGATE_AVG { sum /= Decimal128(present.count) }
-            result.type = CE_TYPE_DECIMAL128
-            result.decimal = sum.bits
-        case CE_TYPE_INT where kind == CE_AGGREGATE_SUM:
-            return .int(present.reduce(Int64(0)) { $0 &+ $1.integer })
-        default:
-            let sum = present.reduce(0.0) { $0 + numericValue($1) }
-            result.type = CE_TYPE_DOUBLE
-            result.double_value = kind == CE_AGGREGATE_AVG ? sum / Double(present.count) : sum
-        }
-        return result
-    }
-}
-
-/// A number as a double (for unmanaged aggregates).
-private func numericValue(_ value: ce_value) -> Double {
-    switch value.type {
-    case CE_TYPE_INT: Double(value.integer)
-    case CE_TYPE_FLOAT: Double(value.float_value)
-    case CE_TYPE_DOUBLE: value.double_value
-    case CE_TYPE_DECIMAL128: Decimal128(bits: value.decimal).doubleValue
-    case CE_TYPE_TIMESTAMP: Double(value.timestamp.seconds) + Double(value.timestamp.nanoseconds) / 1e9
-    default: .nan
-    }
-}
-
-/// The order min and max use: timestamps by time, decimals exactly, other numbers by value.
-private func valueLess(_ a: ce_value, _ b: ce_value) -> Bool {
-    if a.type == CE_TYPE_TIMESTAMP, b.type == CE_TYPE_TIMESTAMP {
-        return (a.timestamp.seconds, a.timestamp.nanoseconds) < (b.timestamp.seconds, b.timestamp.nanoseconds)
-    }
-    if a.type == CE_TYPE_DECIMAL128, b.type == CE_TYPE_DECIMAL128 {
-        return Decimal128(bits: a.decimal) < Decimal128(bits: b.decimal)
-    }
-    return numericValue(a) < numericValue(b)
+    return T._ceRead(aggregateValue(value, as: T._ceType), managed?.realm)
 }
 
 extension List where Element: _QueryComparable {
