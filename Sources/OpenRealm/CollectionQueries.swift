@@ -14,12 +14,16 @@ private func unmanagedQueryFailure(_ kind: String) -> Never {
 }
 
 /// A live `Results` of the objects of a managed list, set or map of links (`kind` names the
-/// collection in messages): the list's or set's in its order, a map's non-nil values in key
-/// order. An unmanaged collection, or one of values, is a programmer error.
-private func objectsView<Element: RealmCollectionValue>(_ managed: ManagedCollection?, _ kind: String, _ type: String) -> Results<Element> {
+/// collection in messages, `plural` as Realm's message does: "arrays", "sets", "dictionaries"):
+/// the list's or set's in its order, a map's non-nil values in key order. An unmanaged
+/// collection, or one of values, is a programmer error (Realm does not query collections of
+/// values either).
+private func objectsView<Element: RealmCollectionValue>(_ managed: ManagedCollection?, _ kind: String, _ plural: String,
+                                                        _ type: String) -> Results<Element> {
     guard let managed else { unmanagedQueryFailure(kind) }
     guard let objectClass = Element._ceLinkTarget else {
-        throwRealmException("\(type) holds values, not objects: it cannot be filtered or sorted as Results.")
+        throwRealmException("Querying is currently only implemented for \(plural) of Realm Objects "
+            + "(\(type) holds values, not objects: it cannot be filtered or sorted as Results).")
     }
     return Results(core: managed.core, query: ResultsQuery(objectClass: objectClass, base: .collection(managed)))
 }
@@ -28,14 +32,14 @@ extension List {
     /// A live `Results` of the list's objects in its order (see `RealmCollectionBase`).
     ///
     ///     person.dogs._resultsView().count
-    public func _resultsView() -> Results<Element> { objectsView(managed, "List", "List<\(Element.self)>") }
+    public func _resultsView() -> Results<Element> { objectsView(managed, "List", "arrays", "List<\(Element.self)>") }
 }
 
 extension MutableSet {
     /// A live `Results` of the set's objects in its order (see `RealmCollectionBase`).
     ///
     ///     collections.dogSet._resultsView().count
-    public func _resultsView() -> Results<Element> { objectsView(managed, "MutableSet", "MutableSet<\(Element.self)>") }
+    public func _resultsView() -> Results<Element> { objectsView(managed, "MutableSet", "sets", "MutableSet<\(Element.self)>") }
 }
 
 extension LinkingObjects where Element: RealmCollectionValue {
@@ -61,7 +65,7 @@ extension Map: _ResultsViewable {
     /// objects and are left out). The map must be managed and hold objects (Realm's rules).
     ///
     ///     person.pets._resultsView().count    // the keys with a dog
-    public func _resultsView() -> Results<Value> { objectsView(managed, "Map", "Map<\(Key.self), \(Value.self)>") }
+    public func _resultsView() -> Results<Value> { objectsView(managed, "Map", "dictionaries", "Map<\(Key.self), \(Value.self)>") }
 }
 
 // MARK: - Collections of values

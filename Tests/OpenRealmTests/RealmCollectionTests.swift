@@ -175,4 +175,33 @@ struct RealmCollectionTests {
         let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
         #expect(stderr.contains("Indexes for collection are out of bounds."), "stderr: \(stderr)")
     }
+
+    // Realm does not query collections of values: RLMManagedArray, RLMManagedSet and
+    // RLMManagedDictionary throw for filter(_:) on them; so does OpenRealm, with Realm's message.
+
+    @Test("filtering a List of values stops with Realm's message")
+    func filterListOfValues() async {
+        removeInMemoryRealm("openrealm-exit-filterListOfValues")
+        defer { removeInMemoryRealm("openrealm-exit-filterListOfValues") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-filterListOfValues"))
+            let holder = try realm.write { realm.create(Collections.self, value: ["ints": [1, 6, 9]]) }
+            _ = holder.ints.filter("self > 5")
+        }
+        let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(stderr.contains("Querying is currently only implemented for arrays of Realm Objects"), "stderr: \(stderr)")
+    }
+
+    @Test("filtering a MutableSet of values stops with Realm's message")
+    func filterSetOfValues() async {
+        removeInMemoryRealm("openrealm-exit-filterSetOfValues")
+        defer { removeInMemoryRealm("openrealm-exit-filterSetOfValues") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-filterSetOfValues"))
+            let person = try realm.write { realm.create(Person.self, value: ["id": 1, "tags": ["a", "b"]]) }
+            _ = person.tags.where { $0 == "a" }
+        }
+        let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(stderr.contains("Querying is currently only implemented for sets of Realm Objects"), "stderr: \(stderr)")
+    }
 }
