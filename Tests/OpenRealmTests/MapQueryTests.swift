@@ -142,21 +142,19 @@ struct MapQueryTests {
             map["rex"] = Dog()
             _ = map.filter("age > 1")
         }
-        let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
-        #expect(stderr.contains("This method may only be called on Map instances retrieved from a Realm."), "stderr: \(stderr)")
+        expectStop("This method may only be called on Map instances retrieved from a Realm.", result)
     }
 
     @Test("filtering a map of values stops with Realm's message: it holds no objects")
-    func valuesByKeyPath() async {
-        removeInMemoryRealm("openrealm-exit-mapValuesByKeyPath")
-        defer { removeInMemoryRealm("openrealm-exit-mapValuesByKeyPath") }
+    func filterValues() async {
+        removeInMemoryRealm("openrealm-exit-mapFilterValues")
+        defer { removeInMemoryRealm("openrealm-exit-mapFilterValues") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-mapValuesByKeyPath"))
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-mapFilterValues"))
             let person = try realm.write { realm.create(Person.self, value: ["id": 1, "scores": ["a": 1]]) }
             _ = person.scores.filter("self > 0")
         }
-        let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
-        #expect(stderr.contains("Querying is currently only implemented for dictionaries of Realm Objects"), "stderr: \(stderr)")
-        #expect(stderr.contains("Map<String, Int> holds values, not objects"), "stderr: \(stderr)")
+        expectStop("Querying is currently only implemented for dictionaries of Realm Objects", result)
+        expectStop("Map<String, Int> holds values, not objects", result)
     }
 }
