@@ -12,6 +12,8 @@ import Foundation
 ///     person.dogs._resultsView().count == person.dogs.count
 public protocol _ResultsViewable {
     /// The type of the objects of the view: the collection's elements, or a map's values.
+    ///
+    ///     let pets: Results<Map<String, Dog?>._ViewElement> = person.pets.filter("age > 2")   // Results<Dog?>
     associatedtype _ViewElement: RealmCollectionValue
 
     /// A live `Results` of the collection's objects, in the collection's order: the results
