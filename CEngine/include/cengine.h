@@ -869,11 +869,15 @@ bool ce_results_aggregate(ce_results *results, ce_txn *txn, const char *key_path
  * were made in.
  *
  * ce_results_from_collection: the objects a list or set of links holds
- * (also a list of embedded objects), in the collection's order; an object
- * a list holds twice is in the view twice (index_of names its first
- * position). ce_results_table is the link's target table. A collection of
- * values, a dictionary, or a collection nested in a mixed value is
- * CE_ERR_WRONG_TYPE (aggregate values with ce_collection_aggregate).
+ * (also a list of embedded objects), in the collection's order; or the
+ * objects a dictionary of links holds as values, in key order, its null
+ * values (keys set to null, or whose object was deleted) left out (Realm's
+ * `map.filter(...)`, `map.sorted(byKeyPath:)`, `map.min(ofProperty:)`). An
+ * object the collection holds twice (a list, or a dictionary under two
+ * keys) is in the view twice (index_of names its first position).
+ * ce_results_table is the link's target table. A collection of values, or
+ * a collection nested in a mixed value, is CE_ERR_WRONG_TYPE (aggregate
+ * values with ce_collection_aggregate).
  *
  * ce_results_from_backlinks: the objects of origin_table whose property
  * origin_column (a link, a list or set of links, or a mixed property)
@@ -939,6 +943,24 @@ bool ce_results_filter(ce_txn *txn, const ce_results *results, ce_query *query, 
  *     ce_collection_close(scores);
  */
 bool ce_collection_aggregate(const ce_collection *collection, ce_aggregate aggregate, ce_value *out_value);
+
+/*
+ * The same aggregate of `count` values in memory, as if they were the
+ * elements of a collection of `element` values (CE_TYPE_MIXED: of mixed
+ * values): the same types, results, exact decimal128 sums and errors as
+ * ce_collection_aggregate, so that a collection not yet in the database
+ * (Realm's unmanaged `List<Decimal128>().sum()`) aggregates as it will
+ * once stored. Each value is null or of type `element` (any type for
+ * mixed), else CE_ERR_WRONG_TYPE. Strings and binaries the values point
+ * at are only read during the call.
+ *
+ *     ce_value prices[] = {{.type = CE_TYPE_DECIMAL128, .decimal = tenth},
+ *                          {.type = CE_TYPE_DECIMAL128, .decimal = tenth}};
+ *     ce_value total;
+ *     ce_values_aggregate(prices, 2, CE_TYPE_DECIMAL128, CE_AGGREGATE_SUM, &total);   // 0.2 exactly
+ */
+bool ce_values_aggregate(const ce_value *values, size_t count, ce_type element, ce_aggregate aggregate,
+                         ce_value *out_value);
 
 /*
  * Realm's `list.sorted(ascending:)` of a list, set or dictionary (its

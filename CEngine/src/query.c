@@ -2547,6 +2547,7 @@ typedef struct aggregator {
     wide int_total;      /* AVG of ints: the exact sum, two's complement */
     double real_sum;
     ce_decimal128 decimal_sum;
+    bool numbers_only; /* values of a mixed collection: only numbers count (COUNT excepted) */
 } aggregator;
 
 static bool aggregate_supported(ce_aggregate aggregate, ce_type type)
@@ -4232,7 +4233,7 @@ typedef struct descriptor {
 /* Where a view's objects come from, before its descriptors apply. */
 typedef enum source_kind {
     SOURCE_TABLE,      /* the objects of core->table that match core's predicate, in key order */
-    SOURCE_COLLECTION, /* the objects a list or set of links holds, in its order */
+    SOURCE_COLLECTION, /* the objects a list, set or dictionary of links holds, in its order */
     SOURCE_BACKLINKS,  /* the objects of core->table whose `column` links to the owner */
     SOURCE_FILTER      /* the objects of `base` that match core's predicate, in base's order */
 } source_kind;
@@ -4883,17 +4884,21 @@ static bool push_key(key_list *list, ce_object_key key)
     return collect_candidate(list, key, &stop);
 }
 
-/* The keys the source's collection holds, in its order. */
+/* The keys the source's collection holds, in its order (a dictionary's:
+ * in key order, its null values left out). */
 static bool collection_keys(ce_txn *txn, const results_source *source, key_list *out)
 {
     if (!check_owner(txn, source, "a collection")) return false;
     ce_collection *collection;
     if (!ce_collection_open(txn, source->owner_table, source->owner, source->column, &collection)) return false;
     size_t size;
-    bool ok = ce_collection_size(collection, &size);
+    ce_collection_type kind;
+    ce_type element;
+    bool ok = ce_collection_size(collection, &size) && ce_collection_kind(collection, &kind, &element);
     for (size_t i = 0; ok && i < size; i++) {
         ce_value link;
         ok = ce_collection_get(collection, i, &link);
+        if (ok && link.type == CE_TYPE_NULL && kind == CE_COLLECTION_DICTIONARY) continue;
         if (ok && link.type != CE_TYPE_LINK)
             ok = ce_fail(CE_ERR_WRONG_TYPE, "a results view of a collection holds links, but element %zu is a %s", i,
                          ce_type_name(link.type));
@@ -5352,11 +5357,6 @@ bool ce_results_from_collection(ce_txn *txn, const ce_collection *collection, ce
                        "cannot make a results view of '%s.%s': it holds %s values, not links to objects (aggregate it "
                        "with ce_collection_aggregate)",
                        table_name, info.name, ce_type_name(element));
-    if (kind == CE_COLLECTION_DICTIONARY)
-        return ce_fail(CE_ERR_WRONG_TYPE,
-                       "cannot make a results view of '%s.%s': it is a dictionary; a results view holds the objects of "
-                       "a list or a set of links",
-                       table_name, info.name);
     return results_of_source(txn, info.link_target, &source, out_results);
 }
 
@@ -5411,14 +5411,14 @@ bool ce_results_filter(ce_txn *txn, const ce_results *results, ce_query *query, 
 /* Aggregates of a collection of values                                      */
 /* ------------------------------------------------------------------------ */
 
-bool ce_collection_aggregate(const ce_collection *collection, ce_aggregate aggregate, ce_value *out_value)
+/* Starts the aggregate of a collection of `element` values (checked):
+ * a mixed collection aggregates the numbers among it, summed and averaged
+ * exactly as decimal128 (as Realm does); other values are skipped like
+ * nulls, except by count. */
+static bool values_aggregator_start(aggregator *a, ce_aggregate aggregate, ce_type element)
 {
-    if (!collection || !out_value) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_aggregate: arguments are required");
     if ((unsigned)aggregate > CE_AGGREGATE_COUNT)
         return ce_fail(CE_ERR_INVALID_ARGUMENT, "unknown aggregate %d", (int)aggregate);
-    ce_collection_type kind;
-    ce_type element;
-    if (!ce_collection_kind(collection, &kind, &element)) return false;
     bool mixed = element == CE_TYPE_MIXED;
     if (element == CE_TYPE_LINK && aggregate != CE_AGGREGATE_COUNT)
         return ce_fail(CE_ERR_WRONG_TYPE,
@@ -5428,22 +5428,52 @@ bool ce_collection_aggregate(const ce_collection *collection, ce_aggregate aggre
     if (!mixed && !aggregate_supported(aggregate, element))
         return ce_fail(CE_ERR_WRONG_TYPE, "cannot compute the %s of a collection of %s values", aggregate_name(aggregate),
                        ce_type_name(element));
-    /* Mixed values: the numbers among them (of any numeric type), summed
-     * and averaged exactly as decimal128 (as Realm does); other values are
-     * skipped like nulls, except by count. */
     bool as_decimal = mixed && (aggregate == CE_AGGREGATE_SUM || aggregate == CE_AGGREGATE_AVG);
+    aggregator_init(a, aggregate, as_decimal ? CE_TYPE_DECIMAL128 : element);
+    a->numbers_only = mixed && aggregate != CE_AGGREGATE_COUNT;
+    return true;
+}
+
+static void values_aggregator_add(aggregator *a, ce_value value)
+{
+    if (a->numbers_only) {
+        if (!is_number_type(value.type)) return;
+        if (a->type == CE_TYPE_DECIMAL128) value = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = decimal_of(&value)};
+    }
+    aggregator_add(a, &value);
+}
+
+bool ce_collection_aggregate(const ce_collection *collection, ce_aggregate aggregate, ce_value *out_value)
+{
+    if (!collection || !out_value) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_aggregate: arguments are required");
+    ce_collection_type kind;
+    ce_type element;
     aggregator a;
-    aggregator_init(&a, aggregate, as_decimal ? CE_TYPE_DECIMAL128 : element);
     size_t size;
-    if (!ce_collection_size(collection, &size)) return false;
+    if (!ce_collection_kind(collection, &kind, &element) || !values_aggregator_start(&a, aggregate, element) ||
+        !ce_collection_size(collection, &size))
+        return false;
     for (size_t i = 0; i < size; i++) {
         ce_value value;
         if (!ce_collection_get(collection, i, &value)) return false;
-        if (mixed && aggregate != CE_AGGREGATE_COUNT) {
-            if (!is_number_type(value.type)) continue;
-            if (as_decimal) value = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = decimal_of(&value)};
-        }
-        aggregator_add(&a, &value);
+        values_aggregator_add(&a, value);
+    }
+    aggregator_result(&a, out_value);
+    return true;
+}
+
+bool ce_values_aggregate(const ce_value *values, size_t count, ce_type element, ce_aggregate aggregate, ce_value *out_value)
+{
+    if ((count && !values) || !out_value)
+        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_values_aggregate: arguments are required");
+    aggregator a;
+    if (!values_aggregator_start(&a, aggregate, element)) return false;
+    for (size_t i = 0; i < count; i++) {
+        ce_type type = values[i].type;
+        if (type != CE_TYPE_NULL && element != CE_TYPE_MIXED && type != element)
+            return ce_fail(CE_ERR_WRONG_TYPE, "ce_values_aggregate: value %zu is a %s, not a %s", i, ce_type_name(type),
+                           ce_type_name(element));
+        values_aggregator_add(&a, values[i]);
     }
     aggregator_result(&a, out_value);
     return true;

@@ -2631,6 +2631,34 @@ static void test_collection_views(ce_db *db)
         count = m->dog_count < 2 ? (size_t)m->dog_count : 2;
         for (size_t i = 0; i < count; i++) expected[i] = dogs[sorted_dogs[i]].key;
         check_view("limit 2 of a sorted list", limited, txn, expected, count);
+        /* The dictionary of links: its non-null values in key order,
+         * filtered, sorted and aggregated as a list of them would be. */
+        ce_results *friends = view_of(txn, person_table, m->key, 8);
+        CHECK(ce_results_table(friends) == dog_table);
+        int friend_dogs[MAX_ITEMS];
+        size_t friend_count = 0;
+        for (int i = 0; i < m->friend_count; i++)
+            if (m->friends[i] >= 0) friend_dogs[friend_count++] = m->friends[i];
+        for (size_t i = 0; i < friend_count; i++) expected[i] = dogs[friend_dogs[i]].key;
+        check_view("person.friends (a dictionary)", friends, txn, expected, friend_count);
+        check_dog_aggregates("person.friends", txn, friends, friend_dogs, friend_count);
+        for (size_t k = 0; k < COUNT_OF(dog_filters); k++) {
+            ce_results *of_friends = filtered(txn, friends, filters[k]);
+            count = 0;
+            for (size_t i = 0; i < friend_count; i++)
+                if (dog_filter_match(friend_dogs[i], k)) kept[count++] = friend_dogs[i];
+            for (size_t i = 0; i < count; i++) expected[i] = dogs[kept[i]].key;
+            check_view("filter of a dictionary", of_friends, txn, expected, count);
+            check_dog_aggregates("filter of a dictionary", txn, of_friends, kept, count);
+            ce_results_free(of_friends);
+        }
+        ce_results *friends_by_age;
+        CHECK(ce_results_sort(txn, friends, &by_age_descending, 1, &friends_by_age));
+        model_sort_dogs(friend_dogs, friend_count, false);
+        for (size_t i = 0; i < friend_count; i++) expected[i] = dogs[friend_dogs[i]].key;
+        check_view("a dictionary sorted by age", friends_by_age, txn, expected, friend_count);
+        ce_results_free(friends_by_age);
+        ce_results_free(friends);
         ce_results_free(limited);
         ce_results_free(distinct);
         ce_results_free(suffixed);
@@ -2742,7 +2770,6 @@ static void test_collection_views(ce_db *db)
     ce_results *bad = NULL, *list = view_of(txn, person_table, first->key, 3);
     expect_error(ce_results_from_collection(txn, scores, &bad), CE_ERR_WRONG_TYPE, "'Person.scores': it holds int values");
     expect_error(ce_results_from_collection(txn, ratings, &bad), CE_ERR_WRONG_TYPE, "holds double values");
-    expect_error(ce_results_from_collection(txn, friends, &bad), CE_ERR_WRONG_TYPE, "'Person.friends': it is a dictionary");
     expect_error(ce_results_from_collection(txn, NULL, &bad), CE_ERR_INVALID_ARGUMENT, "ce_results_from_collection");
     ce_value value;
     expect_error(ce_collection_aggregate(dogs_list, CE_AGGREGATE_SUM, &value), CE_ERR_WRONG_TYPE,
@@ -2974,6 +3001,62 @@ static void check_sorted_indices(ce_collection *collection, const ce_value *elem
     }
 }
 
+/* ce_values_aggregate of a collection's elements copied out gives what
+ * ce_collection_aggregate gives, bit for bit, for every aggregate (errors
+ * included). */
+static void check_values_aggregates(const ce_collection *collection, ce_type element, const ce_value *elements, size_t size)
+{
+    for (int aggregate = CE_AGGREGATE_MIN; aggregate <= CE_AGGREGATE_COUNT; aggregate++) {
+        ce_value stored, copied;
+        bool stored_ok = ce_collection_aggregate(collection, (ce_aggregate)aggregate, &stored);
+        ce_error_code stored_code = stored_ok ? CE_OK : ce_last_error_code();
+        bool copied_ok = ce_values_aggregate(elements, size, element, (ce_aggregate)aggregate, &copied);
+        CHECK(stored_ok == copied_ok);
+        if (!stored_ok) {
+            CHECK(ce_last_error_code() == stored_code);
+            continue;
+        }
+        if (!test_same_value(&stored, &copied)) {
+            fprintf(stderr, "ce_values_aggregate(aggregate %d of %s) differs from ce_collection_aggregate\n", aggregate,
+                    ce_type_name(element));
+            exit(1);
+        }
+    }
+}
+
+/* ce_values_aggregate: exact decimal sums, mixed values, errors. */
+static void test_values_aggregate(void)
+{
+    ce_decimal128 tenth = decimal(1, -1), one = decimal(10, -1);
+    ce_value tenths[10];
+    for (int i = 0; i < 10; i++) tenths[i] = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = tenth};
+    ce_value value, expected = {.type = CE_TYPE_DECIMAL128, .decimal = one};
+    CHECK(ce_values_aggregate(tenths, 10, CE_TYPE_DECIMAL128, CE_AGGREGATE_SUM, &value) && test_same_value(&value, &expected));
+    /* The average: 10^33 x 10^-34, 0.1 exactly at full precision. */
+    expected.decimal = (ce_decimal128){0x38c15b0a00000000ull, (6176ull - 34) << 49 | 0x314dc6448d93ull};
+    CHECK(ce_values_aggregate(tenths, 10, CE_TYPE_DECIMAL128, CE_AGGREGATE_AVG, &value) && test_same_value(&value, &expected));
+    /* Mixed: the numbers among them, as decimal128; a string is skipped. */
+    ce_value mixed[] = {{.type = CE_TYPE_INT, .integer = 2}, {.type = CE_TYPE_STRING, .string = {"x", 1}},
+                        {.type = CE_TYPE_DECIMAL128, .decimal = tenth}, {.type = CE_TYPE_NULL},
+                        {.type = CE_TYPE_DOUBLE, .double_value = 0.5}};
+    expected.decimal = decimal(26, -1);
+    CHECK(ce_values_aggregate(mixed, 5, CE_TYPE_MIXED, CE_AGGREGATE_SUM, &value) && test_same_value(&value, &expected));
+    CHECK(ce_values_aggregate(mixed, 5, CE_TYPE_MIXED, CE_AGGREGATE_MAX, &value) && value.type == CE_TYPE_INT &&
+          value.integer == 2);
+    CHECK(ce_values_aggregate(mixed, 5, CE_TYPE_MIXED, CE_AGGREGATE_COUNT, &value) && value.integer == 4);
+    CHECK(ce_values_aggregate(NULL, 0, CE_TYPE_INT, CE_AGGREGATE_SUM, &value) && value.type == CE_TYPE_INT &&
+          value.integer == 0);
+    CHECK(ce_values_aggregate(NULL, 0, CE_TYPE_INT, CE_AGGREGATE_AVG, &value) && value.type == CE_TYPE_NULL);
+    expect_error(ce_values_aggregate(mixed, 5, CE_TYPE_INT, CE_AGGREGATE_SUM, &value), CE_ERR_WRONG_TYPE,
+                 "value 1 is a string, not a int");
+    expect_error(ce_values_aggregate(mixed, 1, CE_TYPE_STRING, CE_AGGREGATE_SUM, &value), CE_ERR_WRONG_TYPE,
+                 "sum of a collection of string values");
+    expect_error(ce_values_aggregate(NULL, 1, CE_TYPE_INT, CE_AGGREGATE_SUM, &value), CE_ERR_INVALID_ARGUMENT,
+                 "ce_values_aggregate");
+    expect_error(ce_values_aggregate(mixed, 1, CE_TYPE_INT, (ce_aggregate)9, &value), CE_ERR_INVALID_ARGUMENT,
+                 "unknown aggregate");
+}
+
 static void test_collection_aggregates(ce_db *db)
 {
     static const char *const names[N_COUNT] = {"ints", "floats", "doubles", "decimals", "times", "mixeds", "int_set"};
@@ -3018,6 +3101,7 @@ static void test_collection_aggregates(ce_db *db)
                 CHECK(ce_collection_size(collection, &size) && size <= N_ITEMS);
                 for (size_t i = 0; i < size; i++) CHECK(ce_collection_get(collection, i, &elements[i]));
                 check_collection_aggregates(collection, n, elements, size);
+                check_values_aggregates(collection, number_types[n], elements, size);
                 check_sorted_indices(collection, elements, size);
                 ce_results *bad;
                 expect_error(ce_results_from_collection(txn, collection, &bad), CE_ERR_WRONG_TYPE, "not links to objects");
@@ -3200,6 +3284,46 @@ static void test_live_collection_views(ce_db *db)
     CHECK(ce_collection_aggregate(list, CE_AGGREGATE_COUNT, &value));
     expect_int("count of a nested mixed list", &value, 2);
     ce_collection_close(list);
+
+    /* A dictionary of links, live: a key set to null and a deleted target
+     * leave null values, which the view leaves out. */
+    ce_object_key keeper;
+    ce_collection *friends;
+    CHECK(ce_object_create(writer, person_table, NULL, &keeper));
+    CHECK(ce_collection_open(writer, person_table, keeper, 8, &friends));
+    const char *friend_keys[] = {"d", "b", "a", "c"};
+    int friend_dogs[] = {3, 2, 4, 2}; /* by key: a: 4, b: 2, c: 2, d: 3 */
+    for (size_t i = 0; i < 4; i++) {
+        link = link_to(dog_table, dogs[friend_dogs[i]].key);
+        CHECK(ce_dictionary_set(friends, friend_keys[i], 1, &link));
+    }
+    ce_results *pals, *old_pals;
+    CHECK(ce_results_from_collection(writer, friends, &pals));
+    old_pals = filtered(writer, pals, older);
+    ce_object_key by_key[] = {dogs[4].key, dogs[2].key, dogs[2].key, dogs[3].key};
+    check_view("a dictionary of links", pals, writer, by_key, 4);
+    int by_key_dogs[] = {4, 2, 2, 3}, kept_count = 0;
+    ce_object_key old_expected[4];
+    for (size_t i = 0; i < 4; i++)
+        if (dogs[by_key_dogs[i]].age > 5) old_expected[kept_count++] = dogs[by_key_dogs[i]].key;
+    check_view("a filtered dictionary of links", old_pals, writer, old_expected, (size_t)kept_count);
+    check_dog_aggregates("a dictionary of links", writer, pals, by_key_dogs, 4);
+    ce_value null_value = {.type = CE_TYPE_NULL};
+    CHECK(ce_dictionary_set(friends, "b", 1, &null_value));
+    ce_object_key without_b[] = {dogs[4].key, dogs[2].key, dogs[3].key};
+    check_view("a dictionary with a key set to null", pals, writer, without_b, 3);
+    CHECK(ce_object_delete(writer, dog_table, dogs[2].key));
+    ce_object_key without_dog[] = {dogs[4].key, dogs[3].key};
+    check_view("a dictionary whose dog was deleted", pals, writer, without_dog, 2);
+    int left_dogs[] = {4, 3};
+    check_dog_aggregates("a dictionary whose dog was deleted", writer, pals, left_dogs, 2);
+    size_t size;
+    CHECK(ce_collection_size(friends, &size) && size == 4); /* the keys stay, with null values */
+    ce_collection_close(friends);
+    CHECK(ce_object_delete(writer, person_table, keeper));
+    expect_error(ce_results_count(pals, writer, &n), CE_ERR_NO_SUCH_OBJECT, "invalidated");
+    ce_results_free(old_pals);
+    ce_results_free(pals);
     ce_txn_end(writer);
 
     ce_results_free(by_zip);
@@ -3258,6 +3382,7 @@ int main(int argc, char **argv)
     test_based_nodes(db);
     test_links_and_collections(db);
     test_collection_views(db);
+    test_values_aggregate();
     test_collection_aggregates(db);
     test_live_collection_views(db);
     test_verify(db);

@@ -1,33 +1,6 @@
 // AnyRealmCollection.swift — AnyRealmCollection: a Results, List, MutableSet or LinkingObjects
 // behind one type, as in Realm Swift. It forwards to the collection it wraps; its queries and
-// aggregates are the shared ones of `_ObjectCollection` (CollectionQueries.swift).
-
-/// The collections an `AnyRealmCollection` can wrap: `Results`, `List`, `MutableSet`,
-/// `LinkingObjects` (and `AnyRealmCollection`). Internal machinery of OpenRealm: applications
-/// pass one of these collections to `AnyRealmCollection(_:)`.
-///
-///     func names<C: _RealmCollectionBase>(_ dogs: C) -> [String] where C.Element == Dog {
-///         AnyRealmCollection(dogs).map(\.name)
-///     }
-public protocol _RealmCollectionBase<Element>: _ObjectCollection, RandomAccessCollection, ThreadConfined,
-    CustomStringConvertible where Index == Int
-{
-    /// The position of `object` in the collection, or nil.
-    ///
-    ///     person.dogs.index(of: rex)    // 0
-    func index(of object: Element) -> Int?
-}
-
-extension Results: _ObjectCollection, _RealmCollectionBase {
-    /// The results themselves (see `_ObjectCollection`).
-    ///
-    ///     realm.objects(Dog.self)._resultsView().count
-    public func _resultsView() -> Results<Element> { self }
-}
-
-extension List: _RealmCollectionBase {}
-extension MutableSet: _RealmCollectionBase {}
-extension LinkingObjects: _RealmCollectionBase where Element: RealmCollectionValue {}
+// aggregates are the shared ones of `RealmCollection` (RealmCollection.swift).
 
 /// Any of Realm's collections — `Results`, `List`, `MutableSet`, `LinkingObjects` — as one type
 /// (Realm's `AnyRealmCollection`): for a property or parameter that may hold any of them. It
@@ -41,14 +14,14 @@ extension LinkingObjects: _RealmCollectionBase where Element: RealmCollectionVal
 ///     }
 public struct AnyRealmCollection<Element: RealmCollectionValue>: RandomAccessCollection, CustomStringConvertible {
     /// The wrapped collection (never itself an `AnyRealmCollection`).
-    let base: any _RealmCollectionBase<Element>
+    let base: any RealmCollection<Element>
 
     /// Wraps a `Results`, `List`, `MutableSet` or `LinkingObjects` (an `AnyRealmCollection` is
     /// not wrapped again: the result wraps the same collection).
     ///
     ///     let dogs = AnyRealmCollection(person.dogs)
     ///     let owners = AnyRealmCollection(rex.owners)
-    public init<C: _RealmCollectionBase>(_ base: C) where C.Element == Element {
+    public init<C: RealmCollection>(_ base: C) where C.Element == Element {
         if let erased = base as? AnyRealmCollection<Element> {
             self = erased
         } else {
@@ -57,7 +30,7 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RandomAccessCol
     }
 
     /// Wraps a collection already erased (a frozen or thawed copy of `base`).
-    private init(erased base: any _RealmCollectionBase<Element>) {
+    private init(erased base: any RealmCollection<Element>) {
         self.base = base
     }
 
@@ -117,8 +90,8 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RandomAccessCol
     public var description: String { base.description }
 }
 
-extension AnyRealmCollection: _RealmCollectionBase {
-    /// The wrapped collection's objects as `Results` (see `_ObjectCollection`).
+extension AnyRealmCollection {
+    /// The wrapped collection's objects as `Results` (see `RealmCollectionBase`).
     ///
     ///     AnyRealmCollection(person.dogs)._resultsView().count
     public func _resultsView() -> Results<Element> { base._resultsView() }
@@ -149,6 +122,6 @@ extension AnyRealmCollection: _RealmCollectionBase {
 extension AnyRealmCollection: RealmMovable {
     func moved(to core: RealmCore) -> Any? {
         guard let movable = base as? RealmMovable, let moved = movable.moved(to: core) else { return nil }
-        return (moved as? any _RealmCollectionBase<Element>).map { AnyRealmCollection(erased: $0) }
+        return (moved as? any RealmCollection<Element>).map { AnyRealmCollection(erased: $0) }
     }
 }

@@ -1,266 +1,100 @@
-// CollectionQueries.swift — filtering, sorting and aggregating the objects of a List, MutableSet
-// or LinkingObjects (through a Results view of the collection), and aggregates of collections of
-// values (List<Int>.sum(), MutableSet<Date>.max()).
+// CollectionQueries.swift — the Results views of List, MutableSet and LinkingObjects (through which
+// RealmCollection filters, sorts and aggregates their objects), the queries of a Map of objects
+// (Results of its values), and aggregates of collections of values (List<Int>.sum(),
+// MutableSet<Date>.max(), Map<String, Double>.average()).
 
 import CEngine
 import Foundation
 
 // MARK: - Collections of objects
 
-/// The collections whose objects can be filtered, sorted and aggregated as a `Results`: `List`,
-/// `MutableSet` and `LinkingObjects` of objects. Internal machinery of OpenRealm: applications
-/// call the methods below on the collections.
-public protocol _ObjectCollection: Sequence where Element: RealmCollectionValue {
-    /// A live `Results` of the collection's objects, in the collection's order. The collection
-    /// must be managed (Realm's rule for filtering and sorting).
-    func _resultsView() -> Results<Element>
-}
-
 /// Realm's message for a query on an unmanaged collection.
 private func unmanagedQueryFailure(_ kind: String) -> Never {
     throwRealmException("This method may only be called on \(kind) instances retrieved from a Realm.")
 }
 
-/// The class of the objects of a collection; elements of another type are a programmer error.
-private func objectClass<Element>(_: Element.Type, _ kind: String) -> ObjectBase.Type {
-    guard let objectClass = Element.self as? ObjectBase.Type else {
-        throwRealmException("\(kind)<\(Element.self)> holds values, not objects: it cannot be filtered or sorted as Results.")
+/// A live `Results` of the objects of a managed list, set or map of links (`kind` names the
+/// collection in messages, `plural` as Realm's message does: "arrays", "sets", "dictionaries"):
+/// the list's or set's in its order, a map's non-nil values in key order. An unmanaged
+/// collection, or one of values, is a programmer error (Realm does not query collections of
+/// values either).
+private func objectsView<Element: RealmCollectionValue>(_ managed: ManagedCollection?, _ kind: String, _ plural: String,
+                                                        _ type: String) -> Results<Element> {
+    guard let managed else { unmanagedQueryFailure(kind) }
+    guard let objectClass = Element._ceLinkTarget else {
+        throwRealmException("Querying is currently only implemented for \(plural) of Realm Objects "
+            + "(\(type) holds values, not objects: it cannot be filtered or sorted as Results).")
     }
-    return objectClass
+    return Results(core: managed.core, query: ResultsQuery(objectClass: objectClass, base: .collection(managed)))
 }
 
-extension List: _ObjectCollection {
-    /// A live `Results` of the list's objects in its order (see `_ObjectCollection`).
-    public func _resultsView() -> Results<Element> {
-        guard let managed else { unmanagedQueryFailure("List") }
-        return Results(core: managed.core, query: ResultsQuery(objectClass: objectClass(Element.self, "List"), base: .collection(managed)))
-    }
+extension List {
+    /// A live `Results` of the list's objects in its order (see `RealmCollectionBase`).
+    ///
+    ///     person.dogs._resultsView().count
+    public func _resultsView() -> Results<Element> { objectsView(managed, "List", "arrays", "List<\(Element.self)>") }
 }
 
-extension MutableSet: _ObjectCollection {
-    /// A live `Results` of the set's objects in its order (see `_ObjectCollection`).
-    public func _resultsView() -> Results<Element> {
-        guard let managed else { unmanagedQueryFailure("MutableSet") }
-        return Results(core: managed.core, query: ResultsQuery(objectClass: objectClass(Element.self, "MutableSet"), base: .collection(managed)))
-    }
+extension MutableSet {
+    /// A live `Results` of the set's objects in its order (see `RealmCollectionBase`).
+    ///
+    ///     collections.dogSet._resultsView().count
+    public func _resultsView() -> Results<Element> { objectsView(managed, "MutableSet", "sets", "MutableSet<\(Element.self)>") }
 }
 
-extension LinkingObjects: _ObjectCollection where Element: RealmCollectionValue {
-    /// A live `Results` of the linking objects, in key order (see `_ObjectCollection`).
+extension LinkingObjects where Element: RealmCollectionValue {
+    /// A live `Results` of the linking objects, in key order (see `RealmCollectionBase`).
+    ///
+    ///     rex.owners._resultsView().count
     public func _resultsView() -> Results<Element> {
         guard let owner, let core = owner._core, owner._table != nil else { unmanagedQueryFailure("LinkingObjects") }
         return Results(core: core, query: ResultsQuery(objectClass: Element.self, base: .backlinks(owner: owner, property: propertyName)))
     }
 }
 
-extension _ObjectCollection where Element: ObjectBase {
-    /// The objects of the collection that match a predicate (as `Results.filter(_:_:)`), in the
-    /// collection's order.
-    ///
-    ///     let oldDogs = person.dogs.filter("age > %@", 10)
-    ///     let ownersNamedA = dog.owners.filter("name BEGINSWITH 'A'")
-    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
-        _resultsView().filtered(predicateFormat, args)
-    }
+// MARK: - Maps of objects
 
-    /// The objects of the collection for which a type-safe query holds, in the collection's order.
+// A Map of objects is filtered, sorted and aggregated by property as the collections are
+// (`_ResultsViewable`): `filter(_:_:)`, `where`, `sorted(byKeyPath:ascending:)`, `sorted(by:)` and
+// `min/max/sum/average(ofProperty:)` give or read Results of its values, as in Realm:
+//
+//     let oldPets = person.pets.filter("age > %@", 10)     // Map<String, Dog?>: Results<Dog?>
+//     let youngest: Int? = person.pets.min(ofProperty: "age")
+extension Map: _ResultsViewable {
+    /// A live `Results` of the map's objects: its non-nil values, in key order (nil values are not
+    /// objects and are left out). The map must be managed and hold objects (Realm's rules).
     ///
-    ///     let oldDogs = person.dogs.where { $0.age > 10 }
-    public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
-        _resultsView().where(isIncluded)
-    }
-
-    /// The objects sorted by a key path.
-    ///
-    ///     let byName = person.dogs.sorted(byKeyPath: "name")
-    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
-        _resultsView().sorted(byKeyPath: keyPath, ascending: ascending)
-    }
-
-    /// The objects sorted by several key paths, the first one first.
-    ///
-    ///     person.dogs.sorted(by: [SortDescriptor(keyPath: "age", ascending: false), "name"])
-    public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Iterator.Element == SortDescriptor {
-        _resultsView().sorted(by: sortDescriptors)
-    }
-
-    /// The objects sorted by a Swift key path.
-    ///
-    ///     let byAge = person.dogs.sorted(by: \.age, ascending: false)
-    public func sorted<Value>(by keyPath: KeyPath<Element, Value>, ascending: Bool = true) -> Results<Element> {
-        _resultsView().sorted(by: keyPath, ascending: ascending)
-    }
-
-    /// The objects with one kept of each distinct combination of the key paths' values.
-    ///
-    ///     let oneDogPerAge = person.dogs.distinct(by: ["age"])
-    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Iterator.Element == String {
-        _resultsView().distinct(by: keyPaths)
-    }
-
-    /// The objects with one kept of each distinct combination of the Swift key paths' values.
-    ///
-    ///     let oneDogPerAge = person.dogs.distinct(by: [\Dog.age])
-    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Iterator.Element == PartialKeyPath<Element> {
-        _resultsView().distinct(by: keyPaths)
-    }
-
-    /// The position in the collection of the first object that matches a predicate, or nil.
-    ///
-    ///     person.dogs.index(matching: "name == %@", "Rex")
-    public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
-        let view = _resultsView()
-        return view.firstIndex(matching: view.filtered(predicateFormat, args))
-    }
-
-    /// The position in the collection of the first object for which a type-safe query holds.
-    ///
-    ///     person.dogs.index(matching: { $0.name == "Rex" })
-    public func index(matching isIncluded: (Query<Element>) -> Query<Bool>) -> Int? {
-        _resultsView().index(matching: isIncluded)
-    }
-
-    /// The smallest value of a property of the objects, nil if there are none.
-    ///
-    ///     let youngest: Int? = person.dogs.min(ofProperty: "age")
-    public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        _resultsView().min(ofProperty: property)
-    }
-
-    /// The largest value of a property of the objects, nil if there are none.
-    ///
-    ///     let oldest: Int? = person.dogs.max(ofProperty: "age")
-    public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        _resultsView().max(ofProperty: property)
-    }
-
-    /// The sum of a numeric property of the objects (0 if there are none).
-    ///
-    ///     let years: Int = person.dogs.sum(ofProperty: "age")
-    public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
-        _resultsView().sum(ofProperty: property)
-    }
-
-    /// The average of a numeric property of the objects, nil if there are none.
-    ///
-    ///     let meanAge: Double? = person.dogs.average(ofProperty: "age")
-    public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
-        _resultsView().average(ofProperty: property)
-    }
-
-    /// The smallest value of a property by key path, nil if there are no objects.
-    ///
-    ///     let youngest = person.dogs.min(of: \.age)
-    public func min<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
-        _resultsView().min(of: keyPath)
-    }
-
-    /// The largest value of a property by key path, nil if there are no objects.
-    ///
-    ///     let oldest = person.dogs.max(of: \.age)
-    public func max<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
-        _resultsView().max(of: keyPath)
-    }
-
-    /// The sum of a numeric property by key path (0 if there are no objects).
-    ///
-    ///     let years = person.dogs.sum(of: \.age)
-    public func sum<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T where T.PersistedType: AddableType {
-        _resultsView().sum(of: keyPath)
-    }
-
-    /// The average of a numeric property by key path, nil if there are no objects.
-    ///
-    ///     let meanAge = person.dogs.average(of: \.age)
-    public func average<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: AddableType {
-        _resultsView().average(of: keyPath)
-    }
+    ///     person.pets._resultsView().count    // the keys with a dog
+    public func _resultsView() -> Results<Value> { objectsView(managed, "Map", "dictionaries", "Map<\(Key.self), \(Value.self)>") }
 }
 
 // MARK: - Collections of values
 
-/// An aggregate of a collection of values: by the engine when managed, else over the unmanaged
-/// elements' engine values, aggregated the same way; either way read back as the managed path
-/// reads values.
+/// An aggregate of a collection of values, by the engine: of the managed collection, or of the
+/// unmanaged elements' values aggregated as the engine would once they are stored (exact
+/// Decimal128 sums; the numbers among mixed values). Read back as the managed path reads values.
 private func valuesAggregate<Element: _CValueConvertible, T: _CValueConvertible>(
     _ managed: ManagedCollection?, _ unmanaged: [Element], _ kind: ce_aggregate, as _: T.Type
 ) -> T? {
-    guard let managed else {
-        let arena = _CArena()
-        let value = aggregateValues(unmanaged.map { $0._ceValue(arena, nil) }, kind)
-        if value.isNull { return nil }
-        return T._ceRead(aggregateValue(value, as: T._ceType), nil)
-    }
     var value = ce_value()
-    guard ce_collection_aggregate(managed.read(), kind, &value) else {
+    let ok: Bool
+    if let managed {
+        ok = ce_collection_aggregate(managed.read(), kind, &value)
+    } else {
+        let arena = _CArena()
+        let values = unmanaged.map { $0._ceValue(arena, nil) }
+        ok = withExtendedLifetime(arena) {
+            values.withUnsafeBufferPointer { ce_values_aggregate($0.baseAddress, $0.count, Element._ceType, kind, &value) }
+        }
+    }
+    guard ok else {
         if ce_last_error_code() == CE_ERR_WRONG_TYPE {
             throwRealmException("Invalid \(aggregateName(kind)) of a collection of \(Element.self): \(String(cString: ce_last_error_message()))")
         }
         engineFailure()
     }
     if value.isNull { return nil }
-    return T._ceRead(aggregateValue(value, as: T._ceType), managed.realm)
-}
-
-/// Aggregates engine values as the engine does: nulls skipped; min and max compare numbers by
-/// value and dates by time; sum of none is 0; the average of integers is a double.
-func aggregateValues(_ values: [ce_value], _ kind: ce_aggregate) -> ce_value {
-    let present = values.filter { !$0.isNull }
-    switch kind {
-    case CE_AGGREGATE_MIN, CE_AGGREGATE_MAX:
-        var best: ce_value?
-        for value in present {
-            guard let current = best else {
-                best = value
-                continue
-            }
-            if kind == CE_AGGREGATE_MIN ? valueLess(value, current) : valueLess(current, value) { best = value }
-        }
-        return best ?? .null
-    case CE_AGGREGATE_COUNT:
-        return .int(Int64(present.count))
-    default:
-        guard let first = present.first else { return kind == CE_AGGREGATE_SUM ? .int(0) : .null }
-        var result = ce_value()
-        switch first.type {
-        case CE_TYPE_DECIMAL128:
-            var sum = Decimal128(0)
-            for value in present { sum += Decimal128(bits: value.decimal) }
-            if kind == CE_AGGREGATE_AVG { sum /= Decimal128(present.count) }
-            result.type = CE_TYPE_DECIMAL128
-            result.decimal = sum.bits
-        case CE_TYPE_INT where kind == CE_AGGREGATE_SUM:
-            return .int(present.reduce(Int64(0)) { $0 &+ $1.integer })
-        default:
-            let sum = present.reduce(0.0) { $0 + numericValue($1) }
-            result.type = CE_TYPE_DOUBLE
-            result.double_value = kind == CE_AGGREGATE_AVG ? sum / Double(present.count) : sum
-        }
-        return result
-    }
-}
-
-/// A number as a double (for unmanaged aggregates).
-private func numericValue(_ value: ce_value) -> Double {
-    switch value.type {
-    case CE_TYPE_INT: Double(value.integer)
-    case CE_TYPE_FLOAT: Double(value.float_value)
-    case CE_TYPE_DOUBLE: value.double_value
-    case CE_TYPE_DECIMAL128: Decimal128(bits: value.decimal).doubleValue
-    case CE_TYPE_TIMESTAMP: Double(value.timestamp.seconds) + Double(value.timestamp.nanoseconds) / 1e9
-    default: .nan
-    }
-}
-
-/// The order min and max use: timestamps by time, decimals exactly, other numbers by value.
-private func valueLess(_ a: ce_value, _ b: ce_value) -> Bool {
-    if a.type == CE_TYPE_TIMESTAMP, b.type == CE_TYPE_TIMESTAMP {
-        return (a.timestamp.seconds, a.timestamp.nanoseconds) < (b.timestamp.seconds, b.timestamp.nanoseconds)
-    }
-    if a.type == CE_TYPE_DECIMAL128, b.type == CE_TYPE_DECIMAL128 {
-        return Decimal128(bits: a.decimal) < Decimal128(bits: b.decimal)
-    }
-    return numericValue(a) < numericValue(b)
+    return T._ceRead(aggregateValue(value, as: T._ceType), managed?.realm)
 }
 
 extension List where Element: _QueryComparable {
@@ -338,5 +172,33 @@ extension MutableSet where Element: AddableType {
     ///     let mean: Double? = person.luckyNumbers.average()
     public func average<T: _HasPersistedType>() -> T? where T.PersistedType: AddableType {
         valuesAggregate(managed, unmanaged, CE_AGGREGATE_AVG, as: T.self)
+    }
+}
+
+extension Map where Value: MinMaxType {
+    /// The smallest value (nil values skipped), nil if there is none.
+    ///
+    ///     person.scores.min()    // Map<String, Int>
+    public func min() -> Value? { valuesAggregate(managed, Array(unmanaged.values), CE_AGGREGATE_MIN, as: Value.self) }
+
+    /// The largest value (nil values skipped), nil if there is none.
+    ///
+    ///     person.scores.max()
+    public func max() -> Value? { valuesAggregate(managed, Array(unmanaged.values), CE_AGGREGATE_MAX, as: Value.self) }
+}
+
+extension Map where Value: AddableType {
+    /// The sum of the values (0 for none; nil values skipped).
+    ///
+    ///     let total = person.scores.sum()
+    public func sum() -> Value {
+        valuesAggregate(managed, Array(unmanaged.values), CE_AGGREGATE_SUM, as: Value.self) ?? Value._ceFromAny(0)!
+    }
+
+    /// The average of the values, nil for none (nil values skipped).
+    ///
+    ///     let mean: Double? = person.scores.average()
+    public func average<T: _HasPersistedType>() -> T? where T.PersistedType: AddableType {
+        valuesAggregate(managed, Array(unmanaged.values), CE_AGGREGATE_AVG, as: T.self)
     }
 }

@@ -48,7 +48,8 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
 
     /// Stops: results of values are not filtered, sorted by key path or made distinct.
     private func valuesFailure() -> Never {
-        throwRealmException("Results<\(Element.self)> holds values: it cannot be filtered, sorted by a key path, made distinct or aggregated by property.")
+        throwRealmException("Querying is currently only implemented for arrays of Realm Objects (Results<\(Element.self)> holds "
+            + "values: it cannot be filtered, sorted by a key path, made distinct or aggregated by property).")
     }
 
     /// The positions in the collection of its values in sorted order, read now.

@@ -29,7 +29,7 @@ private func names<S: Sequence>(_ objects: S) -> [String] {
 
 /// Checks that `erased` reads and queries as `wrapped` does: the same elements in the same order,
 /// and the same filtered, sorted, distinct and aggregated results.
-private func expectSameAs<C: _RealmCollectionBase>(_ erased: AnyRealmCollection<C.Element>, _ wrapped: C) where C.Element: Object {
+private func expectSameAs<C: RealmCollection>(_ erased: AnyRealmCollection<C.Element>, _ wrapped: C) where C.Element: Object {
     #expect(erased.count == wrapped.count)
     #expect(erased.isEmpty == wrapped.isEmpty)
     #expect(names(erased) == names(wrapped))

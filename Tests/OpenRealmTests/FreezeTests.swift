@@ -290,15 +290,6 @@ private final class Counter: @unchecked Sendable {
     }
 }
 
-/// Expects `result` to be a stop with `message` on stderr.
-private func expectStopped(_ message: String, _ result: ExitTest.Result?, sourceLocation: SourceLocation = #_sourceLocation) {
-    guard let result else {
-        Issue.record("the process did not stop", sourceLocation: sourceLocation)
-        return
-    }
-    let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(stderr.contains(message), "stderr: \(stderr)", sourceLocation: sourceLocation)
-}
 
 @Suite("Frozen data and thread confinement: programmer errors")
 struct FreezeErrorTests {
@@ -312,7 +303,7 @@ struct FreezeErrorTests {
             let frozen = dog.freeze()
             try realm.write { frozen.name = "Rex" }
         }
-        expectStopped("Attempting to modify a frozen object - call thaw on the Object instance first.", result)
+        expectStop("Attempting to modify a frozen object - call thaw on the Object instance first.", result)
     }
 
     @Test("appending to a frozen list")
@@ -325,7 +316,7 @@ struct FreezeErrorTests {
             let frozen = person.nicknames.freeze()
             try realm.write { frozen.append("x") }
         }
-        expectStopped("Attempting to modify a frozen object - call thaw on the Object instance first.", result)
+        expectStop("Attempting to modify a frozen object - call thaw on the Object instance first.", result)
     }
 
     @Test("write on a frozen Realm")
@@ -336,7 +327,7 @@ struct FreezeErrorTests {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-writeOnFrozenRealm"))
             try realm.freeze().write {}
         }
-        expectStopped("Can't perform transactions on a frozen Realm", result)
+        expectStop("Can't perform transactions on a frozen Realm", result)
     }
 
     @Test("beginWrite on a frozen Realm")
@@ -347,7 +338,7 @@ struct FreezeErrorTests {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-beginWriteOnFrozenRealm"))
             realm.freeze().beginWrite()
         }
-        expectStopped("Can't perform transactions on a frozen Realm", result)
+        expectStop("Can't perform transactions on a frozen Realm", result)
     }
 
     @Test("resolving a reference twice")
@@ -361,7 +352,7 @@ struct FreezeErrorTests {
             _ = realm.resolve(reference)
             _ = realm.resolve(reference)
         }
-        expectStopped("Can only resolve a thread safe reference once.", result)
+        expectStop("Can only resolve a thread safe reference once.", result)
     }
 
     @Test("a reference to an unmanaged object")
@@ -369,7 +360,7 @@ struct FreezeErrorTests {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = ThreadSafeReference(to: Dog())
         }
-        expectStopped("Cannot construct reference to unmanaged object, which can be passed across threads directly", result)
+        expectStop("Cannot construct reference to unmanaged object, which can be passed across threads directly", result)
     }
 
     @Test("freezing an unmanaged object")
@@ -377,7 +368,7 @@ struct FreezeErrorTests {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Dog().freeze()
         }
-        expectStopped("Unmanaged objects cannot be frozen.", result)
+        expectStop("Unmanaged objects cannot be frozen.", result)
     }
 
     @Test("a live object read on another thread")
@@ -390,7 +381,7 @@ struct FreezeErrorTests {
             nonisolated(unsafe) let shared = dog
             _ = try onOtherThread { shared.name }
         }
-        expectStopped("Realm accessed from incorrect thread.", result)
+        expectStop("Realm accessed from incorrect thread.", result)
     }
 
     @Test("a live list read on another thread")
@@ -403,6 +394,6 @@ struct FreezeErrorTests {
             nonisolated(unsafe) let list = person.nicknames
             _ = try onOtherThread { list.count }
         }
-        expectStopped("Realm accessed from incorrect thread.", result)
+        expectStop("Realm accessed from incorrect thread.", result)
     }
 }

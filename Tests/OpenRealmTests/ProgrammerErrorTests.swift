@@ -6,8 +6,9 @@ import Testing
 
 import OpenRealm
 
-/// Expects `body` to stop the process with a message on stderr containing `message`.
-private func expectStop(_ message: String, sourceLocation: SourceLocation = #_sourceLocation,
+/// Expects an exit test's process to have stopped with a message on stderr containing `message`
+/// (the exit tests of every suite use it).
+func expectStop(_ message: String, sourceLocation: SourceLocation = #_sourceLocation,
                         _ result: ExitTest.Result?) {
     guard let result else {
         Issue.record("the process did not stop", sourceLocation: sourceLocation)
