@@ -531,7 +531,9 @@ static void decode_fixed(ce_type type, const uint8_t *bytes, ce_value *out_value
 }
 
 /* A value passed to column_set, checked before anything changes. */
-static bool check_value(const column_shape *shape, const ce_value *value)
+/* Whether a value fits the column's type and nullability (what
+ * column_create_from_values checks; check_value also its content). */
+static bool check_value_type(const column_shape *shape, const ce_value *value)
 {
     if (value->type == CE_TYPE_NULL) {
         if (!shape->nullable)
@@ -548,6 +550,13 @@ static bool check_value(const column_shape *shape, const ce_value *value)
     if (value->type != shape->type)
         return ce_fail(CE_ERR_INVALID_ARGUMENT, "a property of type %s cannot hold a value of type %s",
                        ce_type_name(shape->type), ce_type_name(value->type));
+    return true;
+}
+
+static bool check_value(const column_shape *shape, const ce_value *value)
+{
+    if (!check_value_type(shape, value)) return false;
+    if (value->type == CE_TYPE_NULL || shape->kind == KIND_OWNED_REFS) return true;
     switch (value->type) {
     case CE_TYPE_STRING:
         if (value->string.size > 0 && !value->string.data)
@@ -1008,7 +1017,8 @@ bool column_create_from_values(ce_space *space, ce_type type, bool nullable, con
         return ce_fail(CE_ERR_INVALID_ARGUMENT, "a column array holds at most %u values, not %zu", COLUMN_MAX_COUNT, count);
     size_t bytes_total = 0;
     for (size_t i = 0; i < count; i++) {
-        if (!check_value(&shape, &values[i])) return false;
+        /* The content was checked when the values were given (see column.h). */
+        if (!check_value_type(&shape, &values[i])) return false;
         if (shape.kind == KIND_VARIABLE && values[i].type != CE_TYPE_NULL) {
             if (values[i].string.size >= COLUMN_COMPRESS_MIN) {
                 /* Rare: a large value decides compression on its own. */

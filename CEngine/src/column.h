@@ -84,8 +84,10 @@ bool column_size(const ce_space *space, ce_ref column, ce_type type, bool nullab
 bool column_get(const ce_space *space, ce_ref column, ce_type type, bool nullable, size_t index,
                 ce_column_scratch *scratch, ce_value *out_value);
 
-/* A new column holding `count` values (checked as column_set checks them),
- * built in one pass: how a cluster leaf is filled at once. */
+/* A new column holding `count` values, built in one pass: how a cluster
+ * leaf is filled at once. Each value's type and nullability are checked;
+ * its content (UTF-8, sizes, timestamps) must have been checked already, as
+ * column_set checks it (the table layer checks every value it buffers). */
 bool column_create_from_values(ce_space *space, ce_type type, bool nullable, const ce_value *values, size_t count,
                                ce_ref *out_column);
 
