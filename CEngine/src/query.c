@@ -562,14 +562,6 @@ static void text_of(const ce_value *v, const char **out_data, size_t *out_size)
     }
 }
 
-static int compare_text(const char *a, size_t a_size, const char *b, size_t b_size)
-{
-    size_t shorter = a_size < b_size ? a_size : b_size;
-    int order = shorter ? memcmp(a, b, shorter) : 0;
-    if (order) return order < 0 ? -1 : 1;
-    return a_size < b_size ? -1 : a_size > b_size;
-}
-
 /* The order of two non-null values: -1, 0, 1, ORDER_UNORDERED (NaN) or
  * ORDER_INCOMPARABLE (types that do not compare). */
 static int order_values(const ce_value *a, const ce_value *b)
@@ -580,7 +572,7 @@ static int order_values(const ce_value *a, const ce_value *b)
         size_t x_size, y_size;
         text_of(a, &x, &x_size);
         text_of(b, &y, &y_size);
-        return compare_text(x, x_size, y, y_size);
+        return value_compare_bytes(x, x_size, y, y_size);
     }
     if (a->type != b->type) return ORDER_INCOMPARABLE;
     return value_compare(a, b);
@@ -606,11 +598,11 @@ static bool text_operator(parse_op op, const char *a, size_t a_size, const char 
     case PARSE_OP_ENDS_WITH: return a_size >= b_size && (b_size == 0 || memcmp(a + a_size - b_size, b, b_size) == 0);
     case PARSE_OP_CONTAINS: return b_size == 0 || (a_size >= b_size && memmem(a, a_size, b, b_size) != NULL);
     case PARSE_OP_LIKE: return query_like(a, a_size, b, b_size, bytes);
-    case PARSE_OP_EQUAL: return a_size == b_size && (a_size == 0 || memcmp(a, b, a_size) == 0);
-    case PARSE_OP_NOT_EQUAL: return !(a_size == b_size && (a_size == 0 || memcmp(a, b, a_size) == 0));
+    case PARSE_OP_EQUAL: return value_bytes_equal(a, a_size, b, b_size);
+    case PARSE_OP_NOT_EQUAL: return !value_bytes_equal(a, a_size, b, b_size);
     default: break;
     }
-    int order = compare_text(a, a_size, b, b_size);
+    int order = value_compare_bytes(a, a_size, b, b_size);
     switch (op) {
     case PARSE_OP_LESS: return order < 0;
     case PARSE_OP_LESS_EQUAL: return order <= 0;

@@ -2766,12 +2766,6 @@ static ce_collection_type kind_of_nested(ce_type type)
     return type == CE_TYPE_LIST ? CE_COLLECTION_LIST : CE_COLLECTION_DICTIONARY;
 }
 
-static int compare_key_bytes(const char *a, size_t a_size, const char *b, size_t b_size)
-{
-    int sign = memcmp(a, b, a_size < b_size ? a_size : b_size);
-    return sign != 0 ? sign : (a_size > b_size) - (a_size < b_size);
-}
-
 typedef struct key_search {
     const char *key;
     size_t size;
@@ -2780,8 +2774,7 @@ typedef struct key_search {
 static bool compare_key(void *context, const ce_value *stored, int *out_sign)
 {
     const key_search *search = context;
-    int sign = compare_key_bytes(stored->string.data, stored->string.size, search->key, search->size);
-    *out_sign = sign < 0 ? -1 : sign > 0;
+    *out_sign = value_compare_bytes(stored->string.data, stored->string.size, search->key, search->size);
     return true;
 }
 
