@@ -3484,13 +3484,12 @@ static bool gather_final(ce_txn *txn, const bound_path *path, ce_table_key table
             if (ok && !found) value = (ce_value){.type = CE_TYPE_NULL};
             if (ok) ok = bag_push(bag, &value);
         } else {
+            table_collection_reader *reader = NULL;
             size_t size;
-            ok = ce_collection_size(collection, &size);
-            for (size_t i = 0; ok && i < size; i++) {
-                ok = path->final == FINAL_KEYS ? ce_dictionary_key_at(collection, i, &value)
-                                               : ce_collection_get(collection, i, &value);
-                if (ok) ok = bag_push(bag, &value);
-            }
+            ok = table_collection_reader_open(collection, path->final == FINAL_KEYS, &reader, &size);
+            for (size_t i = 0; ok && i < size; i++)
+                ok = table_collection_reader_get(reader, i, &value) && bag_push(bag, &value);
+            table_collection_reader_close(reader);
         }
         ce_collection_close(collection);
         return ok;
@@ -3517,14 +3516,16 @@ static bool gather_path(ce_txn *txn, const bound_path *path, size_t hop, ce_tabl
     }
     case HOP_LINKS: {
         ce_collection *collection;
+        table_collection_reader *reader = NULL;
         size_t size;
         if (!ce_collection_open(txn, table, key, h->column, &collection)) return false;
-        bool ok = ce_collection_size(collection, &size);
+        bool ok = table_collection_reader_open(collection, false, &reader, &size);
         for (size_t i = 0; ok && i < size; i++) {
             ce_value link;
-            ok = ce_collection_get(collection, i, &link);
+            ok = table_collection_reader_get(reader, i, &link);
             if (ok && link.type == CE_TYPE_LINK) ok = gather_path(txn, path, hop + 1, h->to, link.link.key, bag);
         }
+        table_collection_reader_close(reader);
         ce_collection_close(collection);
         return ok;
     }
@@ -4881,16 +4882,18 @@ static bool collection_keys(ce_txn *txn, const results_source *source, key_list 
     if (!check_owner(txn, source, "a collection")) return false;
     ce_collection *collection;
     if (!ce_collection_open(txn, source->owner_table, source->owner, source->column, &collection)) return false;
+    table_collection_reader *reader = NULL;
     size_t size;
-    bool ok = ce_collection_size(collection, &size);
+    bool ok = table_collection_reader_open(collection, false, &reader, &size);
     for (size_t i = 0; ok && i < size; i++) {
         ce_value link;
-        ok = ce_collection_get(collection, i, &link);
+        ok = table_collection_reader_get(reader, i, &link);
         if (ok && link.type != CE_TYPE_LINK)
             ok = ce_fail(CE_ERR_WRONG_TYPE, "a results view of a collection holds links, but element %zu is a %s", i,
                          ce_type_name(link.type));
         if (ok) ok = push_key(out, link.link.key);
     }
+    table_collection_reader_close(reader);
     ce_collection_close(collection);
     return ok;
 }
@@ -5426,19 +5429,22 @@ bool ce_collection_aggregate(const ce_collection *collection, ce_aggregate aggre
     bool as_decimal = mixed && (aggregate == CE_AGGREGATE_SUM || aggregate == CE_AGGREGATE_AVG);
     aggregator a;
     aggregator_init(&a, aggregate, as_decimal ? CE_TYPE_DECIMAL128 : element);
+    table_collection_reader *reader = NULL;
     size_t size;
-    if (!ce_collection_size(collection, &size)) return false;
-    for (size_t i = 0; i < size; i++) {
+    bool ok = table_collection_reader_open(collection, false, &reader, &size);
+    for (size_t i = 0; ok && i < size; i++) {
         ce_value value;
-        if (!ce_collection_get(collection, i, &value)) return false;
+        ok = table_collection_reader_get(reader, i, &value);
+        if (!ok) break;
         if (mixed && aggregate != CE_AGGREGATE_COUNT) {
             if (!is_number_type(value.type)) continue;
             if (as_decimal) value = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = decimal_of(&value)};
         }
         aggregator_add(&a, &value);
     }
-    aggregator_result(&a, out_value);
-    return true;
+    table_collection_reader_close(reader);
+    if (ok) aggregator_result(&a, out_value);
+    return ok;
 }
 
 bool ce_collection_sorted_indices(const ce_collection *collection, bool ascending, size_t *out_indices, size_t capacity,
@@ -5448,26 +5454,30 @@ bool ce_collection_sorted_indices(const ce_collection *collection, bool ascendin
         return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_sorted_indices: arguments are required");
     ce_collection_type kind;
     ce_type element;
-    size_t size;
-    if (!ce_collection_kind(collection, &kind, &element) || !ce_collection_size(collection, &size)) return false;
+    if (!ce_collection_kind(collection, &kind, &element)) return false;
     if (element == CE_TYPE_LINK)
         return ce_fail(CE_ERR_WRONG_TYPE, "cannot sort a collection of links by value: sort its objects by a property "
                                           "through ce_results_from_collection and ce_results_sort");
+    table_collection_reader *reader;
+    size_t size;
+    if (!table_collection_reader_open(collection, false, &reader, &size)) return false;
     *out_count = size;
-    if (capacity < size)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT,
-                       "ce_collection_sorted_indices: room for %zu indices, but the collection holds %zu", capacity, size);
+    bool ok = capacity >= size || ce_fail(CE_ERR_INVALID_ARGUMENT,
+                                          "ce_collection_sorted_indices: room for %zu indices, but the collection "
+                                          "holds %zu",
+                                          capacity, size);
     /* The values are copied (bag_push): a large string read from a
      * compressed node lives in a buffer that the next read reuses. */
     value_bag bag;
     memset(&bag, 0, sizeof bag);
-    size_t *spare = malloc((size + 1) * sizeof *spare);
-    bool ok = spare ? true : out_of_memory();
+    size_t *spare = ok ? malloc((size + 1) * sizeof *spare) : NULL;
+    if (ok && !spare) ok = out_of_memory();
     for (size_t i = 0; ok && i < size; i++) {
         ce_value value;
-        ok = ce_collection_get(collection, i, &value) && bag_push(&bag, &value);
+        ok = table_collection_reader_get(reader, i, &value) && bag_push(&bag, &value);
         out_indices[i] = i;
     }
+    table_collection_reader_close(reader);
     if (ok) {
         row_order order = {bag.values, 1, &ascending};
         merge_sort(&order, out_indices, spare, size);
