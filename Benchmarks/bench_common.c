@@ -7,11 +7,13 @@
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -73,6 +75,15 @@ double median_of(double *values, size_t count)
 {
     qsort(values, count, sizeof *values, compare_double);
     return count % 2 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2;
+}
+
+spread spread_of(double *values, size_t count)
+{
+    spread s;
+    s.median = median_of(values, count);
+    s.min = values[0];
+    s.max = values[count - 1];
+    return s;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -177,6 +188,68 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 }
 
 void remove_tree(const char *path) { nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
+char *make_run_dir(const char *base_dir, const char *program)
+{
+    if (!base_dir) base_dir = default_base_dir();
+    char name[64];
+    snprintf(name, sizeof name, "openrealm-%s-XXXXXX", program);
+    char *run_dir = join_path(base_dir, name);
+    if (!mkdtemp(run_dir)) {
+        fprintf(stderr, "cannot create a directory under %s: %s\n", base_dir, strerror(errno));
+        exit(1);
+    }
+    return run_dir;
+}
+
+void print_run_header(const char *run_dir, const char *noisier)
+{
+    char model[256], fs[2048], date[64];
+    cpu_model(model, sizeof model);
+    file_system_of(run_dir, fs, sizeof fs);
+    struct utsname un;
+    uname(&un);
+    int policy = sched_getscheduler(0);
+    struct sched_param param;
+    sched_getparam(0, &param);
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
+    printf("date:        %s\n", date);
+    printf("machine:     %s, %ld online CPUs\n", model, sysconf(_SC_NPROCESSORS_ONLN));
+    printf("kernel:      %s %s\n", un.sysname, un.release);
+    printf("directory:   %s\n", run_dir);
+    printf("file system: %s%s\n", fs, is_memory_file_system(run_dir) ? "  WARNING: in memory, fsync is free" : "");
+    printf("scheduling:  %s (priority %d)",
+           policy == SCHED_FIFO ? "SCHED_FIFO" : policy == SCHED_RR ? "SCHED_RR" : "SCHED_OTHER", param.sched_priority);
+    if (policy != SCHED_FIFO) printf("  (not under chrt -f: %s)", noisier);
+    printf("\n");
+}
+
+char *make_rep_dir(const char *run_dir, size_t rep, const char *system)
+{
+    char name[64];
+    snprintf(name, sizeof name, "rep%zu-%s", rep, system);
+    char *dir = join_path(run_dir, name);
+    if (mkdir(dir, 0755) != 0) {
+        fprintf(stderr, "cannot create %s: %s\n", dir, strerror(errno));
+        exit(1);
+    }
+    return dir;
+}
+
+void end_rep_dir(char *dir, bool keep)
+{
+    if (!keep) remove_tree(dir);
+    free(dir);
+}
+
+void end_run_dir(const char *run_dir, bool keep)
+{
+    if (keep)
+        printf("(files kept in %s)\n", run_dir);
+    else
+        remove_tree(run_dir);
+}
 
 /* ------------------------------------------------------------------------ */
 /* Checks and the LMDB record                                                */

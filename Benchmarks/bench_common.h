@@ -76,6 +76,13 @@ int compare_double(const void *a, const void *b);
  * values[count - 1] are the spread afterwards). */
 double median_of(double *values, size_t count);
 
+/* The median of `values` and their spread (sorted in place, count > 0). */
+typedef struct spread {
+    double median, min, max;
+} spread;
+
+spread spread_of(double *values, size_t count);
+
 /* ------------------------------------------------------------------------ */
 /* Files, the machine and the run directory                                  */
 /* ------------------------------------------------------------------------ */
@@ -101,6 +108,27 @@ const char *default_base_dir(void);
 
 /* Removes a directory tree (warnings on stderr, never fatal). */
 void remove_tree(const char *path);
+
+/* The directory of a run: a new "openrealm-<program>-XXXXXX" under
+ * `base_dir` (default_base_dir() when NULL), malloc'ed; exits if it cannot
+ * be created. */
+char *make_run_dir(const char *base_dir, const char *program);
+
+/* The lines that describe where and how a run goes: date, machine, kernel,
+ * directory, file system (with a warning when it is in memory) and
+ * scheduling; `noisier` ends the scheduling line's note when the program is
+ * not under chrt -f ("figures are noisier"). */
+void print_run_header(const char *run_dir, const char *noisier);
+
+/* A fresh directory for repetition `rep` (1-based) of `system`:
+ * "<run_dir>/rep<rep>-<system>", malloc'ed; exits if it cannot be created. */
+char *make_rep_dir(const char *run_dir, size_t rep, const char *system);
+
+/* After a repetition: removes its directory (unless `keep`) and frees the path. */
+void end_rep_dir(char *dir, bool keep);
+
+/* After the run: removes its directory, or says where the files were kept. */
+void end_run_dir(const char *run_dir, bool keep);
 
 /* Checks shared by the benchmark programs: each prints what failed and
  * exits, since a benchmark that goes on after a failure measures nothing. */

@@ -49,16 +49,11 @@
 
 #include <sqlite3.h> /* SQLCipher's (the build puts its directory first) */
 
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
 #define NOINLINE __attribute__((noinline))
@@ -516,19 +511,11 @@ static double m_compact_rate(const result *r) { return (double)r->compact_live_b
 static double m_w9(const result *r) { return r->w9_ms; }
 static double m_w9_small(const result *r) { return r->w9_small_ms; }
 
-typedef struct spread {
-    double median, low, high;
-} spread;
-
-static spread spread_of(const result *results, size_t reps, metric_fn metric)
+static spread metric_spread(const result *results, size_t reps, metric_fn metric)
 {
     double values[MAX_RUNS];
     for (size_t i = 0; i < reps; i++) values[i] = metric(&results[i]);
-    spread s;
-    s.median = median_of(values, reps);
-    s.low = values[0];
-    s.high = values[reps - 1];
-    return s;
+    return spread_of(values, reps);
 }
 
 /* The median over repetitions of the per-repetition ratio a / b. */
@@ -536,11 +523,7 @@ static spread ratio_of(const result *a, const result *b, size_t reps, metric_fn 
 {
     double values[MAX_RUNS];
     for (size_t i = 0; i < reps; i++) values[i] = metric(&a[i]) / metric(&b[i]);
-    spread s;
-    s.median = median_of(values, reps);
-    s.low = values[0];
-    s.high = values[reps - 1];
-    return s;
+    return spread_of(values, reps);
 }
 
 static void usage(const char *program)
@@ -599,29 +582,11 @@ int main(int argc, char **argv)
         if (p.age >= 50 && p.score < 0.5) cfg.expected_w3++;
     }
 
-    if (!base_dir) base_dir = default_base_dir();
-    char *run_dir = join_path(base_dir, "openrealm-crypt-XXXXXX");
-    if (!mkdtemp(run_dir)) {
-        fprintf(stderr, "cannot create a directory under %s: %s\n", base_dir, strerror(errno));
-        return 1;
-    }
-    char model[256], fs[2048], date[64];
-    cpu_model(model, sizeof model);
-    file_system_of(run_dir, fs, sizeof fs);
-    struct utsname un;
-    uname(&un);
-    int policy = sched_getscheduler(0);
-    time_t now = time(NULL);
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
+    char *run_dir = make_run_dir(base_dir, "crypt");
     printf("W7, W8, W9: %zu Person objects, %zu lookups, W3 median of %zu counts, W4 median of %zu sums, W9 median of\n"
            "    %zu opens (and on a file of %zu objects); %zu repetitions, systems interleaved in each\n",
            cfg.count, cfg.lookups, cfg.w3_runs, cfg.w4_runs, cfg.w9_opens, cfg.w9_small, reps);
-    printf("date:        %s\n", date);
-    printf("machine:     %s, %ld online CPUs\n", model, sysconf(_SC_NPROCESSORS_ONLN));
-    printf("kernel:      %s %s\n", un.sysname, un.release);
-    printf("directory:   %s\n", run_dir);
-    printf("file system: %s%s\n", fs, is_memory_file_system(run_dir) ? "  WARNING: in memory, fsync is free" : "");
-    printf("scheduling:  %s\n", policy == SCHED_FIFO ? "SCHED_FIFO" : "SCHED_OTHER (not under chrt -f: noisier)");
+    print_run_header(run_dir, "noisier");
     printf("peer:        SQLCipher (SQLite %s), WAL, synchronous=FULL; key: raw 256-bit (PRAGMA key = \"x'...'\")\n",
            sqlite3_libversion());
     printf("engine:      OpenRealm %s; key: 64 bytes; encrypted cache: default\n", ce_engine_version());
@@ -636,17 +601,10 @@ int main(int argc, char **argv)
         for (int k = 0; k < SYS_COUNT; k++) {
             int s = order[k];
             if (!enabled[s]) continue;
-            char name[64];
-            snprintf(name, sizeof name, "rep%zu-%s", rep + 1, SYSTEM_NAMES[s]);
-            char *dir = join_path(run_dir, name);
-            if (mkdir(dir, 0755) != 0) {
-                fprintf(stderr, "cannot create %s: %s\n", dir, strerror(errno));
-                return 1;
-            }
+            char *dir = make_rep_dir(run_dir, rep + 1, SYSTEM_NAMES[s]);
             result *r = &results[(size_t)s * reps + rep];
             RUNS[s](dir, &cfg, r);
-            remove_tree(dir);
-            free(dir);
+            end_rep_dir(dir, false);
             bool ours = s == SYS_OURS || s == SYS_OURS_KEY;
             char copy[16] = "-", rate[16] = "-", compact[24] = "-";
             if (ours) {
@@ -681,9 +639,9 @@ int main(int argc, char **argv)
                 printf("  %-13s %22s", SYSTEM_NAMES[s], "-");
                 continue;
             }
-            spread v = spread_of(&results[(size_t)s * reps], reps, metrics[m].metric);
+            spread v = metric_spread(&results[(size_t)s * reps], reps, metrics[m].metric);
             char text[64];
-            snprintf(text, sizeof text, "%.3f (%.3f-%.3f)", v.median, v.low, v.high);
+            snprintf(text, sizeof text, "%.3f (%.3f-%.3f)", v.median, v.min, v.max);
             printf("  %-13s %22s", SYSTEM_NAMES[s], text);
         }
         printf("\n");
@@ -721,9 +679,9 @@ int main(int argc, char **argv)
         if (!enabled[ratios[i].a] || !enabled[ratios[i].b]) continue;
         spread v = ratio_of(&results[(size_t)ratios[i].a * reps], &results[(size_t)ratios[i].b * reps], reps,
                             ratios[i].metric);
-        printf("  %-44s %6.3f (%.3f-%.3f)\n", ratios[i].name, v.median, v.low, v.high);
+        printf("  %-44s %6.3f (%.3f-%.3f)\n", ratios[i].name, v.median, v.min, v.max);
     }
-    remove_tree(run_dir);
+    end_run_dir(run_dir, false);
     free(run_dir);
     free(results);
     return 0;

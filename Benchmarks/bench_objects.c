@@ -37,18 +37,13 @@
 #include <lmdb.h>
 #include <sqlite3.h>
 
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
 #define NOINLINE __attribute__((noinline))
@@ -86,9 +81,10 @@ typedef struct result {
 
 static void w4_finish(result *r, double *times_ms, size_t runs)
 {
-    r->w4_ms = median_of(times_ms, runs);
-    r->w4_min_ms = times_ms[0];
-    r->w4_max_ms = times_ms[runs - 1];
+    spread s = spread_of(times_ms, runs);
+    r->w4_ms = s.median;
+    r->w4_min_ms = s.min;
+    r->w4_max_ms = s.max;
 }
 
 static void check_w2(const char *system, const config *cfg, uint64_t checksum)
@@ -813,19 +809,6 @@ static double metric_of(const result *r, int metric, const config *cfg)
     return NAN;
 }
 
-typedef struct spread {
-    double median, min, max;
-} spread;
-
-static spread spread_of(double *values, size_t count)
-{
-    spread s;
-    s.median = median_of(values, count);
-    s.min = values[0];
-    s.max = values[count - 1];
-    return s;
-}
-
 static spread metric_spread(const result *results, size_t reps, int metric, const config *cfg)
 {
     double values[reps];
@@ -943,37 +926,13 @@ int main(int argc, char **argv)
         cfg.expected_sum += p.score;
     }
 
-    if (!base_dir) base_dir = default_base_dir();
-    char *run_dir = join_path(base_dir, "openrealm-objects-XXXXXX");
-    if (!mkdtemp(run_dir)) {
-        fprintf(stderr, "cannot create a directory under %s: %s\n", base_dir, strerror(errno));
-        return 1;
-    }
-
-    char model[256], fs[2048];
-    cpu_model(model, sizeof model);
-    file_system_of(run_dir, fs, sizeof fs);
-    struct utsname un;
-    uname(&un);
-    int policy = sched_getscheduler(0);
-    struct sched_param param;
-    sched_getparam(0, &param);
-    time_t now = time(NULL);
-    char date[64];
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
+    char *run_dir = make_run_dir(base_dir, "objects");
 
     printf("W1, W2, W4, W6: %zu Person objects, %zu lookups, W4 median of %zu sums; %zu repetitions,\n", cfg.count,
            cfg.lookups, cfg.w4_runs, reps);
     printf("    systems interleaved in each repetition (W1 W2 W4 W6 per system), each on a fresh file;\n");
     printf("    W3 (the query engine's) is not part of this program\n");
-    printf("date:        %s\n", date);
-    printf("machine:     %s, %ld online CPUs\n", model, sysconf(_SC_NPROCESSORS_ONLN));
-    printf("kernel:      %s %s\n", un.sysname, un.release);
-    printf("directory:   %s\n", run_dir);
-    printf("file system: %s%s\n", fs, is_memory_file_system(run_dir) ? "  WARNING: in memory, fsync is free" : "");
-    printf("scheduling:  %s (priority %d)%s\n",
-           policy == SCHED_FIFO ? "SCHED_FIFO" : policy == SCHED_RR ? "SCHED_RR" : "SCHED_OTHER",
-           param.sched_priority, policy == SCHED_FIFO ? "" : "  (not under chrt -f: figures are noisier)");
+    print_run_header(run_dir, "figures are noisier");
     printf("peers:       SQLite %s, %s\n", sqlite3_libversion(), mdb_version(NULL, NULL, NULL));
     printf("engine:      OpenRealm %s, public object-store API (W1 by ce_object_create_with_values, and by\n"
            "             create + 3 sets as ours-sets; W4 ce_table_sum; W6 walks ce_object_key_at + ce_object_get: no column\n"
@@ -995,17 +954,10 @@ int main(int argc, char **argv)
     for (size_t rep = 0; rep < reps; rep++) {
         for (int k = 0; k < system_count; k++) {
             int s = order[k];
-            char name[64];
-            snprintf(name, sizeof name, "rep%zu-%s", rep + 1, SYSTEM_NAMES[s]);
-            char *dir = join_path(run_dir, name);
-            if (mkdir(dir, 0755) != 0) {
-                fprintf(stderr, "cannot create %s: %s\n", dir, strerror(errno));
-                return 1;
-            }
+            char *dir = make_rep_dir(run_dir, rep + 1, SYSTEM_NAMES[s]);
             result *r = &results[(size_t)s * reps + rep];
             RUNS[s](dir, &cfg, r);
-            if (!keep) remove_tree(dir);
-            free(dir);
+            end_rep_dir(dir, keep);
             printf("%-4zu %-9s %8.3f %10.3f", rep + 1, SYSTEM_NAMES[s], r->w1_seconds,
                    (double)cfg.count / r->w1_seconds / 1e6);
             if (s == SYS_ARRAY) {
@@ -1046,10 +998,7 @@ int main(int argc, char **argv)
             fflush(stdout);
         }
     }
-    if (keep)
-        printf("(files kept in %s)\n", run_dir);
-    else
-        remove_tree(run_dir);
+    end_run_dir(run_dir, keep);
 
     bool ran[SYS_COUNT] = {false};
     for (int k = 0; k < system_count; k++) ran[order[k]] = true;

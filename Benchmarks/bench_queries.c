@@ -41,15 +41,12 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
 #define NOINLINE __attribute__((noinline))
@@ -96,9 +93,10 @@ static void w3s_check(const char *system, const config *cfg, int64_t first, int6
 
 static void finish_w3(result *r, double *times, size_t runs)
 {
-    r->w3_ms = median_of(times, runs);
-    r->w3_min = times[0];
-    r->w3_max = times[runs - 1];
+    spread s = spread_of(times, runs);
+    r->w3_ms = s.median;
+    r->w3_min = s.min;
+    r->w3_max = s.max;
 }
 
 typedef struct score_id {
@@ -532,20 +530,12 @@ static void usage(const char *program)
     exit(2);
 }
 
-typedef struct spread {
-    double median, min, max;
-} spread;
-
-static spread spread_of(const result *results, size_t reps, int metric)
+static spread metric_spread(const result *results, size_t reps, int metric)
 {
     double values[reps];
     for (size_t r = 0; r < reps; r++)
         values[r] = metric == 0 ? results[r].w3_ms : metric == 1 ? results[r].w3i_us : results[r].w3s_ms;
-    spread s;
-    s.median = median_of(values, reps);
-    s.min = values[0];
-    s.max = values[reps - 1];
-    return s;
+    return spread_of(values, reps);
 }
 
 int main(int argc, char **argv)
@@ -573,27 +563,11 @@ int main(int argc, char **argv)
     }
     cfg.expected_lookups = cfg.lookups;
 
-    if (!base_dir) base_dir = default_base_dir();
-    char *run_dir = join_path(base_dir, "openrealm-queries-XXXXXX");
-    if (!mkdtemp(run_dir)) {
-        fprintf(stderr, "cannot create a directory under %s: %s\n", base_dir, strerror(errno));
-        return 1;
-    }
-    char model[256], fs[2048], date[64];
-    cpu_model(model, sizeof model);
-    file_system_of(run_dir, fs, sizeof fs);
-    struct utsname un;
-    uname(&un);
-    int policy = sched_getscheduler(0);
-    time_t now = time(NULL);
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
+    char *run_dir = make_run_dir(base_dir, "queries");
     printf("W3 (count where age >= 50 AND score < 0.5, median of %zu), W3i (%zu indexed equality queries),\n"
            "W3s (sort of every object by score): %zu Person objects, %zu repetitions, systems interleaved\n",
            cfg.w3_runs, cfg.lookups, cfg.count, cfg.reps);
-    printf("date:        %s\n", date);
-    printf("machine:     %s, %ld online CPUs; %s %s\n", model, sysconf(_SC_NPROCESSORS_ONLN), un.sysname, un.release);
-    printf("directory:   %s (%s)\n", run_dir, fs);
-    printf("scheduling:  %s\n", policy == SCHED_FIFO ? "SCHED_FIFO" : "SCHED_OTHER (not under chrt -f: noisier)");
+    print_run_header(run_dir, "noisier");
     printf("peers:       SQLite %s, %s\n", sqlite3_libversion(), mdb_version(NULL, NULL, NULL));
     printf("engine:      OpenRealm %s, cengine.h queries\n", ce_engine_version());
     printf("expected:    W3 %zu objects; W3s ids %" PRId64 " .. %" PRId64 "\n\n", cfg.expected_w3, cfg.first_id,
@@ -661,7 +635,7 @@ int main(int argc, char **argv)
                 printf(" — |");
                 continue;
             }
-            spread v = spread_of(&results[(size_t)s * cfg.reps], cfg.reps, metric);
+            spread v = metric_spread(&results[(size_t)s * cfg.reps], cfg.reps, metric);
             printf(metric == 1 ? " %.3f [%.3f–%.3f] |" : " %.2f [%.2f–%.2f] |", v.median, v.min, v.max);
         }
         printf("\n");
@@ -680,11 +654,11 @@ int main(int argc, char **argv)
                               : metric == 1 ? mine->w3i_us / theirs->w3i_us
                                             : mine->w3s_ms / theirs->w3s_ms;
             }
-            double of_medians = spread_of(&results[(size_t)SYS_OURS * cfg.reps], cfg.reps, metric).median /
-                                spread_of(&results[(size_t)peer * cfg.reps], cfg.reps, metric).median;
-            double median = median_of(paired, cfg.reps);
-            printf("| %s | %s | %.4f | %.4f | %.4f–%.4f |\n", metric_names[metric], SYSTEM_NAMES[peer], of_medians, median,
-                   paired[0], paired[cfg.reps - 1]);
+            double of_medians = metric_spread(&results[(size_t)SYS_OURS * cfg.reps], cfg.reps, metric).median /
+                                metric_spread(&results[(size_t)peer * cfg.reps], cfg.reps, metric).median;
+            spread ratio = spread_of(paired, cfg.reps);
+            printf("| %s | %s | %.4f | %.4f | %.4f–%.4f |\n", metric_names[metric], SYSTEM_NAMES[peer], of_medians,
+                   ratio.median, ratio.min, ratio.max);
             if (metric == 0 && peer == SYS_SQLITE) w3_sqlite = of_medians;
             if (metric == 0 && peer == SYS_ARRAY) w3_array = of_medians;
         }
@@ -697,7 +671,7 @@ int main(int argc, char **argv)
     sqlite_close(&l);
     mdb_env_close(m.env);
     free(a.id), free(a.age), free(a.score);
-    remove_tree(run_dir);
+    end_run_dir(run_dir, false);
     free(ours_dir), free(sqlite_dir), free(lmdb_dir), free(run_dir), free(results);
     return 0;
 }

@@ -27,17 +27,12 @@
 #include <lmdb.h>
 #include <sqlite3.h>
 
-#include <errno.h>
 #include <inttypes.h>
-#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
 /* ------------------------------------------------------------------------ */
@@ -401,7 +396,7 @@ typedef void (*run_function)(const char *dir, size_t count, uint64_t *latencies,
 static const run_function RUNS[SYS_COUNT] = {run_ours, run_sqlite, run_lmdb};
 
 typedef struct summary {
-    double commits_median, commits_min, commits_max;
+    spread commits;
     double p50_median, p90_median, p99_median, max_median;
     double file_mib_median;
 } summary;
@@ -411,9 +406,7 @@ static summary summarize(const run_result *results, size_t reps)
     double *values = malloc(reps * sizeof *values);
     summary s;
     for (size_t r = 0; r < reps; r++) values[r] = results[r].commits_per_second;
-    s.commits_median = median_of(values, reps);
-    s.commits_min = values[0];
-    s.commits_max = values[reps - 1];
+    s.commits = spread_of(values, reps);
     for (size_t r = 0; r < reps; r++) values[r] = results[r].p50_us;
     s.p50_median = median_of(values, reps);
     for (size_t r = 0; r < reps; r++) values[r] = results[r].p90_us;
@@ -483,35 +476,11 @@ int main(int argc, char **argv)
     counting_os.ftruncate = counting_ftruncate;
     counting_os.fallocate = counting_fallocate;
 
-    if (!base_dir) base_dir = default_base_dir();
-    char *run_dir = join_path(base_dir, "openrealm-w5-XXXXXX");
-    if (!mkdtemp(run_dir)) {
-        fprintf(stderr, "cannot create a directory under %s: %s\n", base_dir, strerror(errno));
-        return 1;
-    }
-
-    char model[256], fs[2048];
-    cpu_model(model, sizeof model);
-    file_system_of(run_dir, fs, sizeof fs);
-    struct utsname un;
-    uname(&un);
-    int policy = sched_getscheduler(0);
-    struct sched_param param;
-    sched_getparam(0, &param);
-    time_t now = time(NULL);
-    char date[64];
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
+    char *run_dir = make_run_dir(base_dir, "w5");
 
     printf("W5: %zu write transactions of one new Person each, durable commit each; %zu repetitions,\n", count, reps);
     printf("    systems interleaved in each repetition, each on a fresh file\n");
-    printf("date:        %s\n", date);
-    printf("machine:     %s, %ld online CPUs\n", model, sysconf(_SC_NPROCESSORS_ONLN));
-    printf("kernel:      %s %s\n", un.sysname, un.release);
-    printf("directory:   %s\n", run_dir);
-    printf("file system: %s%s\n", fs, is_memory_file_system(run_dir) ? "  WARNING: in memory, fsync is free" : "");
-    printf("scheduling:  %s (priority %d)%s\n",
-           policy == SCHED_FIFO ? "SCHED_FIFO" : policy == SCHED_RR ? "SCHED_RR" : "SCHED_OTHER",
-           param.sched_priority, policy == SCHED_FIFO ? "" : "  (not under chrt -f: fsync figures are noisier)");
+    print_run_header(run_dir, "fsync figures are noisier");
     printf("peers:       SQLite %s, %s\n", sqlite3_libversion(), mdb_version(NULL, NULL, NULL));
     printf("engine:      OpenRealm %s, storage core's path (a HAS_REFS root of 4 B+trees: ids, name refs,\n"
            "             ages, score bits; one append to each a commit); when the table layer lands the\n"
@@ -531,17 +500,10 @@ int main(int argc, char **argv)
     for (size_t r = 0; r < reps; r++) {
         for (int k = 0; k < system_count; k++) {
             int s = order[k];
-            char name[64];
-            snprintf(name, sizeof name, "rep%zu-%s", r + 1, SYSTEM_NAMES[s]);
-            char *dir = join_path(run_dir, name);
-            if (mkdir(dir, 0755) != 0) {
-                fprintf(stderr, "cannot create %s: %s\n", dir, strerror(errno));
-                return 1;
-            }
+            char *dir = make_rep_dir(run_dir, r + 1, SYSTEM_NAMES[s]);
             run_result *result = &results[(size_t)s * reps + r];
             RUNS[s](dir, count, latencies, result);
-            if (!keep) remove_tree(dir);
-            free(dir);
+            end_rep_dir(dir, keep);
             printf("%-4zu %-7s %12.0f %10.1f %10.1f %10.1f %10.1f %10.2f", r + 1, SYSTEM_NAMES[s],
                    result->commits_per_second, result->p50_us, result->p90_us, result->p99_us, result->max_us,
                    (double)result->file_bytes / 1048576.0);
@@ -555,10 +517,7 @@ int main(int argc, char **argv)
             fflush(stdout);
         }
     }
-    if (keep)
-        printf("(files kept in %s)\n", run_dir);
-    else
-        remove_tree(run_dir);
+    end_run_dir(run_dir, keep);
 
     summary sums[SYS_COUNT];
     bool ran[SYS_COUNT] = {false};
@@ -572,8 +531,8 @@ int main(int argc, char **argv)
     for (int k = 0; k < system_count; k++) {
         int s = order[k];
         const summary *m = &sums[s];
-        printf("| %s | %.0f | %.0f–%.0f | %.1f | %.1f | %.1f | %.0f | %.2f |\n", SYSTEM_TITLES[s], m->commits_median,
-               m->commits_min, m->commits_max, m->p50_median, m->p90_median, m->p99_median, m->max_median,
+        printf("| %s | %.0f | %.0f–%.0f | %.1f | %.1f | %.1f | %.0f | %.2f |\n", SYSTEM_TITLES[s], m->commits.median,
+               m->commits.min, m->commits.max, m->p50_median, m->p90_median, m->p99_median, m->max_median,
                m->file_mib_median);
     }
     if (ran[SYS_OURS]) {
@@ -600,17 +559,17 @@ int main(int argc, char **argv)
         double *paired = malloc(reps * sizeof *paired);
         for (size_t r = 0; r < reps; r++)
             paired[r] = results[SYS_OURS * reps + r].commits_per_second / results[(size_t)peer * reps + r].commits_per_second;
-        double paired_median = median_of(paired, reps);
+        spread ratio = spread_of(paired, reps);
         printf("ratio ours/%s (commits/s): %.2f (of the medians); per repetition %.2f–%.2f (median %.2f)\n",
-               SYSTEM_NAMES[peer], sums[SYS_OURS].commits_median / sums[peer].commits_median, paired[0],
-               paired[reps - 1], paired_median);
+               SYSTEM_NAMES[peer], sums[SYS_OURS].commits.median / sums[peer].commits.median, ratio.min, ratio.max,
+               ratio.median);
         printf("ratio ours/%s (median µs a commit): %.2f\n", SYSTEM_NAMES[peer],
                sums[SYS_OURS].p50_median / sums[peer].p50_median);
         free(paired);
     }
     if (ran[SYS_OURS] && ran[SYS_SQLITE])
         printf("target: W5 commits/s >= SQLite WAL's: %s\n",
-               sums[SYS_OURS].commits_median >= sums[SYS_SQLITE].commits_median ? "met" : "NOT met");
+               sums[SYS_OURS].commits.median >= sums[SYS_SQLITE].commits.median ? "met" : "NOT met");
     free(latencies);
     free(results);
     free(run_dir);

@@ -33,11 +33,10 @@ void space_init_read(ce_space *space, const uint8_t *base, uint64_t logical_size
     space->current_extent = SIZE_MAX;
 }
 
-bool space_init_write(ce_space *space, const uint8_t *base, uint64_t logical_size,
-                      const ce_free_extent *free_list, size_t free_count,
+bool space_init_write(ce_space *space, const ce_free_extent *free_list, size_t free_count,
                       uint64_t oldest_pinned_version, uint64_t new_version)
 {
-    space_init_read(space, base, logical_size);
+    uint64_t logical_size = space->logical_size;
     space->writable = true;
     space->oldest_pinned_version = oldest_pinned_version;
     space->new_version = new_version;

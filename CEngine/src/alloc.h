@@ -120,14 +120,16 @@ typedef struct ce_space {
 /* A read-only view of a committed version. */
 void space_init_read(ce_space *space, const uint8_t *base, uint64_t logical_size);
 
-/* A writable view on top of a committed version, with its free list (copied). */
-bool space_init_write(ce_space *space, const uint8_t *base, uint64_t logical_size,
-                      const ce_free_extent *free_list, size_t free_count,
+/* Makes a read view of a committed version (space_init_read, and
+ * space_set_cipher_reader for an encrypted file) writable, with the
+ * version's free list (copied). What the read view holds stays: the
+ * mapping, the cipher reader and the pages found ready. */
+bool space_init_write(ce_space *space, const ce_free_extent *free_list, size_t free_count,
                       uint64_t oldest_pinned_version, uint64_t new_version);
 
 /* Reads an encrypted file through `pager`'s decrypted view, as version
- * `version` with epoch `epoch` (call after space_init_read or
- * space_init_write; space_release keeps it). */
+ * `version` with epoch `epoch` (call after space_init_read;
+ * space_init_write and space_release keep it). */
 void space_set_cipher_reader(ce_space *space, ce_pager *pager, uint64_t version, uint64_t epoch);
 
 /* A new reader epoch (the transaction let go of the pages it read). */

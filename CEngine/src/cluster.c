@@ -627,18 +627,16 @@ static bool build_leaf(ce_space *space, const cluster_schema *schema, ce_object_
 }
 
 /* Adds a leaf after the last one, splitting inner nodes on the way up as
- * an insert would. The last leaf itself is left as it is. */
+ * an insert would. The last leaf itself, of `last_count` objects (the
+ * caller read it), is left as it is. */
 static bool append_leaf_into(ce_space *space, ce_ref *ref, ce_ref leaf, ce_object_key first_key, size_t count,
-                             unsigned depth, split_result *out)
+                             size_t last_count, unsigned depth, split_result *out)
 {
     if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(*ref, "tree too deep");
     bool inner;
     if (!is_inner(space, *ref, &inner)) return false;
     if (!inner) {
-        int64_t base;
-        ce_node offsets;
-        if (!read_leaf_keys(space, *ref, &base, &offsets)) return false;
-        *out = (split_result){true, leaf, first_key, offsets.count, count};
+        *out = (split_result){true, leaf, first_key, last_count, count};
         return true;
     }
     if (!node_make_writable(space, ref)) return false;
@@ -649,7 +647,7 @@ static bool append_leaf_into(ce_space *space, ce_ref *ref, ce_ref leaf, ce_objec
     int64_t child_first_key = node_get(&view.first_keys, child);
     size_t child_count = (size_t)node_get(&view.counts, child);
     split_result child_split;
-    if (!append_leaf_into(space, &child_ref, leaf, first_key, count, depth + 1, &child_split) ||
+    if (!append_leaf_into(space, &child_ref, leaf, first_key, count, last_count, depth + 1, &child_split) ||
         !node_set(space, *ref, INNER_FIRST_CHILD + child, (int64_t)child_ref))
         return false;
     out->happened = false;
@@ -685,6 +683,7 @@ bool cluster_append_objects(ce_space *space, ce_ref *root, const cluster_schema 
         }
         free(row);
         if (!ok) return false;
+        last_count += done; /* full now, unless the objects ran out */
     }
     while (done < count) {
         size_t batch = count - done < CLUSTER_LEAF_MAX ? count - done : CLUSTER_LEAF_MAX;
@@ -696,7 +695,7 @@ bool cluster_append_objects(ce_space *space, ce_ref *root, const cluster_schema 
             *root = leaf;
         } else {
             split_result split;
-            if (!append_leaf_into(space, root, leaf, first_key + (int64_t)done, batch, 0, &split) ||
+            if (!append_leaf_into(space, root, leaf, first_key + (int64_t)done, batch, last_count, 0, &split) ||
                 (split.happened && !grow_root(space, root, &split)))
                 return false;
         }

@@ -15,20 +15,12 @@
 #include "collection.h"
 #include "error.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define ROOT_FLAGS (NODE_INNER | NODE_HAS_REFS)
 #define ROOT_COUNTS 0
-
-typedef struct collection_view {
-    ce_ref root;
-    bool chunked;
-    ce_node root_node; /* chunked only */
-    ce_node counts;    /* chunked only: values per chunk */
-    size_t chunk_count;
-    size_t total;
-} collection_view;
 
 static bool corrupt(ce_ref root, const char *detail)
 {
@@ -124,6 +116,39 @@ bool collection_get(const ce_space *space, ce_ref collection, ce_type type, bool
     ce_ref ref;
     locate(&view, index, &chunk, &offset);
     return chunk_ref(&view, chunk, &ref) && column_get(space, ref, type, nullable, offset, scratch, out_value);
+}
+
+bool collection_reader_open(const ce_space *space, ce_ref collection, ce_type type, bool nullable,
+                            collection_reader *out_reader)
+{
+    out_reader->space = space;
+    out_reader->type = type;
+    out_reader->nullable = nullable;
+    out_reader->chunk = SIZE_MAX;
+    out_reader->chunk_start = 0;
+    return open_collection(space, collection, type, nullable, &out_reader->view);
+}
+
+bool collection_reader_get(collection_reader *reader, size_t index, ce_column_scratch *scratch, ce_value *out_value)
+{
+    const collection_view *view = &reader->view;
+    if (index >= view->total) return out_of_bounds(index, view->total);
+    if (reader->chunk == SIZE_MAX || index < reader->chunk_start || index - reader->chunk_start >= reader->scan.count) {
+        size_t chunk, offset;
+        ce_ref ref;
+        locate(view, index, &chunk, &offset);
+        reader->chunk = SIZE_MAX;
+        if (!chunk_ref(view, chunk, &ref) ||
+            !column_scan_open(reader->space, ref, reader->type, reader->nullable, &reader->scan))
+            return false;
+        /* The chunk must hold what its count says: else a position past
+         * its end would fall into no chunk, or the next one twice. */
+        size_t expected = view->chunked ? (size_t)node_get(&view->counts, chunk) : view->total;
+        if (reader->scan.count != expected) return corrupt(view->root, "a chunk does not hold its count of values");
+        reader->chunk = chunk;
+        reader->chunk_start = index - offset;
+    }
+    return column_scan_get(reader->space, &reader->scan, index - reader->chunk_start, scratch, out_value);
 }
 
 /* Writable root and counts of a chunked collection; returns the counts' ref. */

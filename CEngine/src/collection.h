@@ -47,6 +47,43 @@ bool collection_insert(ce_space *space, ce_ref *collection, ce_type type, bool n
 /* Removes the value at `index` (an owned-refs element's tree is freed). */
 bool collection_erase(ce_space *space, ce_ref *collection, ce_type type, bool nullable, size_t index);
 
+/* The checked root of a collection (filled by collection_reader_open; its
+ * fields are collection.c's). */
+typedef struct collection_view {
+    ce_ref root;
+    bool chunked;
+    ce_node root_node; /* chunked only */
+    ce_node counts;    /* chunked only: values per chunk */
+    size_t chunk_count;
+    size_t total;
+} collection_view;
+
+/*
+ * A collection resolved once, for reading many of its values: the root and
+ * the chunk counts are checked when it opens, and the chunk read last stays
+ * open (a column_scan), so that reading the positions in order costs no
+ * descent from the root. collection_get does all of that for each value.
+ * Valid while the collection is unchanged and the transaction lasts.
+ */
+typedef struct collection_reader {
+    const ce_space *space;
+    ce_type type;
+    bool nullable;
+    collection_view view;
+    size_t chunk;       /* the chunk open in `scan`; SIZE_MAX: none */
+    size_t chunk_start; /* the position of its first value */
+    column_scan scan;
+} collection_reader;
+
+bool collection_reader_open(const ce_space *space, ce_ref collection, ce_type type, bool nullable,
+                            collection_reader *out_reader);
+
+/* How many values the collection holds. */
+static inline size_t collection_reader_size(const collection_reader *reader) { return reader->view.total; }
+
+/* The value at `index`, as collection_get reads it (scratch as for column_get). */
+bool collection_reader_get(collection_reader *reader, size_t index, ce_column_scratch *scratch, ce_value *out_value);
+
 /* Frees every node of the collection (0 is the empty collection). */
 bool collection_destroy(ce_space *space, ce_ref collection);
 

@@ -89,19 +89,6 @@ static void report(copier *c)
         c->options->progress(c->options->progress_context, c->done < c->total ? c->done : c->total, c->total);
 }
 
-/* The smallest width that holds every value (the rule of node_finalize_tree:
- * widths below 8 hold only non-negative values). */
-static uint8_t width_for_values(const int64_t *values, size_t count)
-{
-    uint8_t width = 0;
-    for (size_t i = 0; i < count; i++) {
-        uint8_t needed = node_width_for(values[i]);
-        if (values[i] < 0 && needed < 8) needed = 8;
-        if (needed > width) width = needed;
-    }
-    return width;
-}
-
 static bool copy_node(copier *c, ce_ref ref, unsigned depth, ce_ref *out_ref)
 {
     if (depth > MAX_COPY_DEPTH)
@@ -138,7 +125,8 @@ static bool copy_node(copier *c, ce_ref ref, unsigned depth, ce_ref *out_ref)
         values[i] = (int64_t)child;
     }
     if (ok) {
-        uint8_t width = width_for_values(values, count);
+        ce_node view = node_view_of_values(values, count);
+        uint8_t width = node_width_for_values(&view);
         size_t new_size = (size_t)node_size_for(width, count);
         ok = db_file_writer_reserve(c->writer, new_size, out_ref, &target);
         if (ok) {

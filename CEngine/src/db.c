@@ -1354,10 +1354,8 @@ bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn)
     if (!pager_begin_reading(db->pager, &txn->epoch) || !attach_snapshot(txn) ||
         !load_free_list(txn, &free_list, &free_count))
         goto fail;
-    if (!space_init_write(&txn->space, txn->space.base, latest.logical_size, free_list, free_count, oldest,
-                          latest.version + 1))
-        goto fail;
-    if (pager_is_encrypted(db->pager)) space_set_cipher_reader(&txn->space, db->pager, latest.version, txn->epoch);
+    /* The snapshot's read view (its cipher reader included) becomes writable. */
+    if (!space_init_write(&txn->space, free_list, free_count, oldest, latest.version + 1)) goto fail;
     free(free_list);
     *out_txn = txn;
     return true;

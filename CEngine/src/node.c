@@ -193,6 +193,16 @@ uint8_t node_width_for(int64_t value)
     return 64;
 }
 
+uint8_t node_width_for_values(const ce_node *node)
+{
+    uint8_t width = 0;
+    for (size_t i = 0; i < node->count && width < 64; i++) {
+        uint8_t needed = node_width_for(node_get(node, i));
+        if (needed > width) width = needed;
+    }
+    return width;
+}
+
 /* The errors of node_read, out of its way: the common path then keeps its
  * few values in registers. */
 static CE_COLD bool invalid_node_header(ce_ref ref)
@@ -316,11 +326,8 @@ bool node_create(ce_space *space, uint8_t flags, size_t count, int64_t fill, ce_
 bool node_create_from(ce_space *space, uint8_t flags, const int64_t *values, size_t count, ce_ref *out_ref)
 {
     if (count > NODE_MAX_COUNT) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a node cannot hold %zu elements", count);
-    uint8_t width = 0;
-    for (size_t i = 0; i < count && width < 64; i++) {
-        uint8_t needed = node_width_for(values[i]);
-        if (needed > width) width = needed;
-    }
+    ce_node view = node_view_of_values(values, count);
+    uint8_t width = node_width_for_values(&view);
     if (flags & NODE_HAS_REFS)
         for (size_t i = 0; i < count; i++)
             if (ref_is_temporary((ce_ref)values[i])) width = 64;
@@ -365,11 +372,7 @@ bool node_make_writable(ce_space *space, ce_ref *ref)
     uint8_t *bytes;
     if (node.based) {
         /* Dirty nodes have no base: the copy holds the values themselves. */
-        uint8_t width = 0;
-        for (size_t i = 0; i < node.count && width < 64; i++) {
-            uint8_t needed = node_width_for(node_get(&node, i));
-            if (needed > width) width = needed;
-        }
+        uint8_t width = node_width_for_values(&node);
         size_t copy_size = (size_t)node_size_for(width, node.count);
         if (!space_dirty_create(space, copy_size, false, &copy, &bytes)) return false;
         memset(bytes, 0, copy_size);

@@ -129,6 +129,18 @@ static inline int64_t node_get(const ce_node *node, size_t index)
 /* The smallest width that holds `value`. */
 uint8_t node_width_for(int64_t value);
 
+/* The smallest width that holds every element of `node` (its base added):
+ * the width at which those values are packed. For values in an array, view
+ * them with node_view_of_values. */
+uint8_t node_width_for_values(const ce_node *node);
+
+/* A read view of `count` (<= NODE_MAX_COUNT) values in memory, as a node of
+ * 64-bit elements. */
+static inline ce_node node_view_of_values(const int64_t *values, size_t count)
+{
+    return (ce_node){.payload = (const uint8_t *)values, .count = (uint32_t)count, .width = 64};
+}
+
 /* A hint to fetch the cache line at `bytes`. GCC deletes a loop whose body
  * is __builtin_prefetch alone (it counts the call as free of effects), so on
  * x86-64 and AArch64 the instruction is written out; it never faults, and

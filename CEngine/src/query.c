@@ -562,14 +562,6 @@ static void text_of(const ce_value *v, const char **out_data, size_t *out_size)
     }
 }
 
-static int compare_text(const char *a, size_t a_size, const char *b, size_t b_size)
-{
-    size_t shorter = a_size < b_size ? a_size : b_size;
-    int order = shorter ? memcmp(a, b, shorter) : 0;
-    if (order) return order < 0 ? -1 : 1;
-    return a_size < b_size ? -1 : a_size > b_size;
-}
-
 /* The order of two non-null values: -1, 0, 1, ORDER_UNORDERED (NaN) or
  * ORDER_INCOMPARABLE (types that do not compare). */
 static int order_values(const ce_value *a, const ce_value *b)
@@ -580,7 +572,7 @@ static int order_values(const ce_value *a, const ce_value *b)
         size_t x_size, y_size;
         text_of(a, &x, &x_size);
         text_of(b, &y, &y_size);
-        return compare_text(x, x_size, y, y_size);
+        return value_compare_bytes(x, x_size, y, y_size);
     }
     if (a->type != b->type) return ORDER_INCOMPARABLE;
     return value_compare(a, b);
@@ -606,11 +598,11 @@ static bool text_operator(parse_op op, const char *a, size_t a_size, const char 
     case PARSE_OP_ENDS_WITH: return a_size >= b_size && (b_size == 0 || memcmp(a + a_size - b_size, b, b_size) == 0);
     case PARSE_OP_CONTAINS: return b_size == 0 || (a_size >= b_size && memmem(a, a_size, b, b_size) != NULL);
     case PARSE_OP_LIKE: return query_like(a, a_size, b, b_size, bytes);
-    case PARSE_OP_EQUAL: return a_size == b_size && (a_size == 0 || memcmp(a, b, a_size) == 0);
-    case PARSE_OP_NOT_EQUAL: return !(a_size == b_size && (a_size == 0 || memcmp(a, b, a_size) == 0));
+    case PARSE_OP_EQUAL: return value_bytes_equal(a, a_size, b, b_size);
+    case PARSE_OP_NOT_EQUAL: return !value_bytes_equal(a, a_size, b, b_size);
     default: break;
     }
-    int order = compare_text(a, a_size, b, b_size);
+    int order = value_compare_bytes(a, a_size, b, b_size);
     switch (op) {
     case PARSE_OP_LESS: return order < 0;
     case PARSE_OP_LESS_EQUAL: return order <= 0;
@@ -3493,13 +3485,12 @@ static bool gather_final(ce_txn *txn, const bound_path *path, ce_table_key table
             if (ok && !found) value = (ce_value){.type = CE_TYPE_NULL};
             if (ok) ok = bag_push(bag, &value);
         } else {
+            table_collection_reader *reader = NULL;
             size_t size;
-            ok = ce_collection_size(collection, &size);
-            for (size_t i = 0; ok && i < size; i++) {
-                ok = path->final == FINAL_KEYS ? ce_dictionary_key_at(collection, i, &value)
-                                               : ce_collection_get(collection, i, &value);
-                if (ok) ok = bag_push(bag, &value);
-            }
+            ok = table_collection_reader_open(collection, path->final == FINAL_KEYS, &reader, &size);
+            for (size_t i = 0; ok && i < size; i++)
+                ok = table_collection_reader_get(reader, i, &value) && bag_push(bag, &value);
+            table_collection_reader_close(reader);
         }
         ce_collection_close(collection);
         return ok;
@@ -3526,14 +3517,16 @@ static bool gather_path(ce_txn *txn, const bound_path *path, size_t hop, ce_tabl
     }
     case HOP_LINKS: {
         ce_collection *collection;
+        table_collection_reader *reader = NULL;
         size_t size;
         if (!ce_collection_open(txn, table, key, h->column, &collection)) return false;
-        bool ok = ce_collection_size(collection, &size);
+        bool ok = table_collection_reader_open(collection, false, &reader, &size);
         for (size_t i = 0; ok && i < size; i++) {
             ce_value link;
-            ok = ce_collection_get(collection, i, &link);
+            ok = table_collection_reader_get(reader, i, &link);
             if (ok && link.type == CE_TYPE_LINK) ok = gather_path(txn, path, hop + 1, h->to, link.link.key, bag);
         }
+        table_collection_reader_close(reader);
         ce_collection_close(collection);
         return ok;
     }
@@ -4891,19 +4884,22 @@ static bool collection_keys(ce_txn *txn, const results_source *source, key_list 
     if (!check_owner(txn, source, "a collection")) return false;
     ce_collection *collection;
     if (!ce_collection_open(txn, source->owner_table, source->owner, source->column, &collection)) return false;
+    table_collection_reader *reader = NULL;
     size_t size;
     ce_collection_type kind;
     ce_type element;
-    bool ok = ce_collection_size(collection, &size) && ce_collection_kind(collection, &kind, &element);
+    bool ok = ce_collection_kind(collection, &kind, &element) &&
+              table_collection_reader_open(collection, false, &reader, &size);
     for (size_t i = 0; ok && i < size; i++) {
         ce_value link;
-        ok = ce_collection_get(collection, i, &link);
+        ok = table_collection_reader_get(reader, i, &link);
         if (ok && link.type == CE_TYPE_NULL && kind == CE_COLLECTION_DICTIONARY) continue;
         if (ok && link.type != CE_TYPE_LINK)
             ok = ce_fail(CE_ERR_WRONG_TYPE, "a results view of a collection holds links, but element %zu is a %s", i,
                          ce_type_name(link.type));
         if (ok) ok = push_key(out, link.link.key);
     }
+    table_collection_reader_close(reader);
     ce_collection_close(collection);
     return ok;
 }
@@ -5449,17 +5445,19 @@ bool ce_collection_aggregate(const ce_collection *collection, ce_aggregate aggre
     ce_collection_type kind;
     ce_type element;
     aggregator a;
-    size_t size;
-    if (!ce_collection_kind(collection, &kind, &element) || !values_aggregator_start(&a, aggregate, element) ||
-        !ce_collection_size(collection, &size))
+    if (!ce_collection_kind(collection, &kind, &element) || !values_aggregator_start(&a, aggregate, element))
         return false;
-    for (size_t i = 0; i < size; i++) {
+    table_collection_reader *reader = NULL;
+    size_t size;
+    bool ok = table_collection_reader_open(collection, false, &reader, &size);
+    for (size_t i = 0; ok && i < size; i++) {
         ce_value value;
-        if (!ce_collection_get(collection, i, &value)) return false;
-        values_aggregator_add(&a, value);
+        ok = table_collection_reader_get(reader, i, &value);
+        if (ok) values_aggregator_add(&a, value);
     }
-    aggregator_result(&a, out_value);
-    return true;
+    table_collection_reader_close(reader);
+    if (ok) aggregator_result(&a, out_value);
+    return ok;
 }
 
 bool ce_values_aggregate(const ce_value *values, size_t count, ce_type element, ce_aggregate aggregate, ce_value *out_value)
@@ -5486,26 +5484,30 @@ bool ce_collection_sorted_indices(const ce_collection *collection, bool ascendin
         return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_sorted_indices: arguments are required");
     ce_collection_type kind;
     ce_type element;
-    size_t size;
-    if (!ce_collection_kind(collection, &kind, &element) || !ce_collection_size(collection, &size)) return false;
+    if (!ce_collection_kind(collection, &kind, &element)) return false;
     if (element == CE_TYPE_LINK)
         return ce_fail(CE_ERR_WRONG_TYPE, "cannot sort a collection of links by value: sort its objects by a property "
                                           "through ce_results_from_collection and ce_results_sort");
+    table_collection_reader *reader;
+    size_t size;
+    if (!table_collection_reader_open(collection, false, &reader, &size)) return false;
     *out_count = size;
-    if (capacity < size)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT,
-                       "ce_collection_sorted_indices: room for %zu indices, but the collection holds %zu", capacity, size);
+    bool ok = capacity >= size || ce_fail(CE_ERR_INVALID_ARGUMENT,
+                                          "ce_collection_sorted_indices: room for %zu indices, but the collection "
+                                          "holds %zu",
+                                          capacity, size);
     /* The values are copied (bag_push): a large string read from a
      * compressed node lives in a buffer that the next read reuses. */
     value_bag bag;
     memset(&bag, 0, sizeof bag);
-    size_t *spare = malloc((size + 1) * sizeof *spare);
-    bool ok = spare ? true : out_of_memory();
+    size_t *spare = ok ? malloc((size + 1) * sizeof *spare) : NULL;
+    if (ok && !spare) ok = out_of_memory();
     for (size_t i = 0; ok && i < size; i++) {
         ce_value value;
-        ok = ce_collection_get(collection, i, &value) && bag_push(&bag, &value);
+        ok = table_collection_reader_get(reader, i, &value) && bag_push(&bag, &value);
         out_indices[i] = i;
     }
+    table_collection_reader_close(reader);
     if (ok) {
         row_order order = {bag.values, 1, &ascending};
         merge_sort(&order, out_indices, spare, size);

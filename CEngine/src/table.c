@@ -2758,12 +2758,6 @@ static ce_collection_type kind_of_nested(ce_type type)
     return type == CE_TYPE_LIST ? CE_COLLECTION_LIST : CE_COLLECTION_DICTIONARY;
 }
 
-static int compare_key_bytes(const char *a, size_t a_size, const char *b, size_t b_size)
-{
-    int sign = memcmp(a, b, a_size < b_size ? a_size : b_size);
-    return sign != 0 ? sign : (a_size > b_size) - (a_size < b_size);
-}
-
 typedef struct key_search {
     const char *key;
     size_t size;
@@ -2772,8 +2766,7 @@ typedef struct key_search {
 static bool compare_key(void *context, const ce_value *stored, int *out_sign)
 {
     const key_search *search = context;
-    int sign = compare_key_bytes(stored->string.data, stored->string.size, search->key, search->size);
-    *out_sign = sign < 0 ? -1 : sign > 0;
+    *out_sign = value_compare_bytes(stored->string.data, stored->string.size, search->key, search->size);
     return true;
 }
 
@@ -3397,12 +3390,13 @@ bool ce_collection_find(const ce_collection *collection, const ce_value *value, 
                                       &search, out_index, out_found);
     }
     ce_ref values;
-    size_t count;
-    if (!found_values(space, &found, &values, &type, &nullable) || !collection_size(space, values, type, nullable, &count))
+    collection_reader reader;
+    if (!found_values(space, &found, &values, &type, &nullable) ||
+        !collection_reader_open(space, values, type, nullable, &reader))
         return false;
-    for (size_t i = 0; i < count; i++) {
+    for (size_t i = 0; i < collection_reader_size(&reader); i++) {
         ce_value stored, element;
-        if (!collection_get(space, values, type, nullable, i, &loaded->search_scratch, &stored) ||
+        if (!collection_reader_get(&reader, i, &loaded->search_scratch, &stored) ||
             !decode_element(space, &found.spec, &stored, &element))
             return false;
         if (element.type == value->type && value_equal(&element, value) && element.type != CE_TYPE_LIST &&
@@ -3827,3 +3821,51 @@ bool table_collection_owner(const ce_collection *collection, ce_table_key *out_t
     *out_nested = collection->through_mixed || collection->depth > 0;
     return true;
 }
+
+struct table_collection_reader {
+    const ce_space *space;
+    element_spec spec; /* how the values decode; unused for keys */
+    bool keys;
+    ce_column_scratch *scratch;
+    collection_reader values;
+};
+
+bool table_collection_reader_open(const ce_collection *collection, bool keys, table_collection_reader **out_reader,
+                                  size_t *out_count)
+{
+    schema *loaded;
+    found_collection found;
+    if (!find_collection(collection, &loaded, &found)) return false;
+    if (keys && found.kind != CE_COLLECTION_DICTIONARY)
+        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' is not a dictionary", SPEC_WHERE(&found.spec));
+    const ce_space *space = db_txn_space(collection->txn);
+    ce_ref values, dictionary_values;
+    ce_type type = CE_TYPE_STRING;
+    bool nullable = false;
+    if (keys ? !dictionary_parts(space, found.root, &values, &dictionary_values)
+             : !found_values(space, &found, &values, &type, &nullable))
+        return false;
+    table_collection_reader *reader = malloc(sizeof *reader);
+    if (!reader) return out_of_memory();
+    reader->space = space;
+    reader->spec = found.spec;
+    reader->keys = keys;
+    reader->scratch = keys ? &loaded->key_scratch : &loaded->scratch;
+    if (!collection_reader_open(space, values, type, nullable, &reader->values)) {
+        free(reader);
+        return false;
+    }
+    *out_reader = reader;
+    *out_count = collection_reader_size(&reader->values);
+    return true;
+}
+
+bool table_collection_reader_get(table_collection_reader *reader, size_t index, ce_value *out_value)
+{
+    if (reader->keys) return collection_reader_get(&reader->values, index, reader->scratch, out_value);
+    ce_value stored;
+    return collection_reader_get(&reader->values, index, reader->scratch, &stored) &&
+           decode_element(reader->space, &reader->spec, &stored, out_value);
+}
+
+void table_collection_reader_close(table_collection_reader *reader) { free(reader); }

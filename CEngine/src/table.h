@@ -93,4 +93,24 @@ bool table_index_candidate_count(ce_txn *txn, ce_table_key table, ce_column_key 
 bool table_collection_owner(const ce_collection *collection, ce_table_key *out_table, ce_object_key *out_object,
                             ce_column_key *out_column, bool *out_nested);
 
+/*
+ * A collection resolved once, for reading its values in turn: the object and
+ * property found, the steps into nested collections followed, the root
+ * checked. ce_collection_get and ce_dictionary_key_at do all of that on
+ * every call. `keys`: a dictionary's keys (as ce_dictionary_key_at), else
+ * its values (as ce_collection_get). *out_count is how many there are. The
+ * reader stays valid while the collection is unchanged and the transaction
+ * lasts; close it with table_collection_reader_close.
+ */
+typedef struct table_collection_reader table_collection_reader;
+bool table_collection_reader_open(const ce_collection *collection, bool keys, table_collection_reader **out_reader,
+                                  size_t *out_count);
+
+/* The value at `index` (< *out_count), as ce_collection_get or
+ * ce_dictionary_key_at returns it (its bytes valid until the next read). */
+bool table_collection_reader_get(table_collection_reader *reader, size_t index, ce_value *out_value);
+
+/* NULL is ignored. */
+void table_collection_reader_close(table_collection_reader *reader);
+
 #endif

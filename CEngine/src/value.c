@@ -262,16 +262,6 @@ static int compare_numbers(double a, double b)
     return a < b ? -1 : (a > b ? 1 : 0); /* -0.0 == 0.0 */
 }
 
-static int compare_bytes(const void *a, size_t a_size, const void *b, size_t b_size)
-{
-    size_t shorter = a_size < b_size ? a_size : b_size;
-    if (shorter > 0) {
-        int order = memcmp(a, b, shorter);
-        if (order != 0) return order < 0 ? -1 : 1;
-    }
-    return a_size < b_size ? -1 : (a_size > b_size ? 1 : 0);
-}
-
 #define COMPARE_SCALARS(a, b) ((a) < (b) ? -1 : ((a) > (b) ? 1 : 0))
 
 int value_compare(const ce_value *a, const ce_value *b)
@@ -282,15 +272,15 @@ int value_compare(const ce_value *a, const ce_value *b)
     case CE_TYPE_BOOL: return COMPARE_SCALARS((int)a->boolean, (int)b->boolean);
     case CE_TYPE_FLOAT: return compare_numbers(a->float_value, b->float_value);
     case CE_TYPE_DOUBLE: return compare_numbers(a->double_value, b->double_value);
-    case CE_TYPE_STRING: return compare_bytes(a->string.data, a->string.size, b->string.data, b->string.size);
-    case CE_TYPE_BINARY: return compare_bytes(a->binary.data, a->binary.size, b->binary.data, b->binary.size);
+    case CE_TYPE_STRING: return value_compare_bytes(a->string.data, a->string.size, b->string.data, b->string.size);
+    case CE_TYPE_BINARY: return value_compare_bytes(a->binary.data, a->binary.size, b->binary.data, b->binary.size);
     case CE_TYPE_TIMESTAMP:
         if (a->timestamp.seconds != b->timestamp.seconds)
             return COMPARE_SCALARS(a->timestamp.seconds, b->timestamp.seconds);
         return COMPARE_SCALARS(a->timestamp.nanoseconds, b->timestamp.nanoseconds);
     case CE_TYPE_DECIMAL128: return decimal_compare(a->decimal, b->decimal);
-    case CE_TYPE_OBJECT_ID: return compare_bytes(a->object_id.bytes, 12, b->object_id.bytes, 12);
-    case CE_TYPE_UUID: return compare_bytes(a->uuid.bytes, 16, b->uuid.bytes, 16);
+    case CE_TYPE_OBJECT_ID: return value_compare_bytes(a->object_id.bytes, 12, b->object_id.bytes, 12);
+    case CE_TYPE_UUID: return value_compare_bytes(a->uuid.bytes, 16, b->uuid.bytes, 16);
     case CE_TYPE_LINK:
         if (a->link.table != b->link.table) return COMPARE_SCALARS(a->link.table, b->link.table);
         return COMPARE_SCALARS(a->link.key, b->link.key);
@@ -306,12 +296,8 @@ int value_compare(const ce_value *a, const ce_value *b)
 bool value_equal(const ce_value *a, const ce_value *b)
 {
     if (a->type != b->type) return false;
-    if (a->type == CE_TYPE_STRING)
-        return a->string.size == b->string.size &&
-               (a->string.size == 0 || memcmp(a->string.data, b->string.data, a->string.size) == 0);
-    if (a->type == CE_TYPE_BINARY)
-        return a->binary.size == b->binary.size &&
-               (a->binary.size == 0 || memcmp(a->binary.data, b->binary.data, a->binary.size) == 0);
+    if (a->type == CE_TYPE_STRING) return value_bytes_equal(a->string.data, a->string.size, b->string.data, b->string.size);
+    if (a->type == CE_TYPE_BINARY) return value_bytes_equal(a->binary.data, a->binary.size, b->binary.data, b->binary.size);
     return value_compare(a, b) == 0;
 }
 

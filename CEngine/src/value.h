@@ -37,6 +37,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The decimal128 zero with exponent 0 (BID: biased exponent 6176, coefficient 0). */
 #define VALUE_DECIMAL128_ZERO_HIGH 0x3040000000000000ull
@@ -58,6 +59,24 @@ ce_value value_default(ce_type type, bool nullable);
 
 /* -1, 0 or 1: the total order described above. */
 int value_compare(const ce_value *a, const ce_value *b);
+
+/* -1, 0 or 1: the order of strings and binaries above, over raw bytes.
+ * A pointer may be NULL when its size is 0 (memcmp's may not be). */
+static inline int value_compare_bytes(const void *a, size_t a_size, const void *b, size_t b_size)
+{
+    size_t shorter = a_size < b_size ? a_size : b_size;
+    if (shorter > 0) {
+        int order = memcmp(a, b, shorter);
+        if (order != 0) return order < 0 ? -1 : 1;
+    }
+    return a_size < b_size ? -1 : (a_size > b_size ? 1 : 0);
+}
+
+/* Whether two byte strings are the same bytes (NULL allowed with size 0). */
+static inline bool value_bytes_equal(const void *a, size_t a_size, const void *b, size_t b_size)
+{
+    return a_size == b_size && (a_size == 0 || memcmp(a, b, a_size) == 0);
+}
 
 /* value_compare(a, b) == 0; for strings and binaries exactly the same bytes. */
 bool value_equal(const ce_value *a, const ce_value *b);

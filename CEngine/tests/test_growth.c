@@ -162,7 +162,9 @@ static void check_used_up_range_beside_freed_range(void)
     static uint8_t file[CE_HEADER_SIZE + 4096];
     ce_free_extent free_list[1] = {{CE_HEADER_SIZE, 64, 1}};
     ce_space space;
-    CHECK(space_init_write(&space, file, sizeof file, free_list, 1, 1, 3));
+    memset(&space, 0, sizeof space); /* no ready-page bits yet */
+    space_init_read(&space, file, sizeof file);
+    CHECK(space_init_write(&space, free_list, 1, 1, 3));
     uint64_t position;
     uint8_t *buffer;
     CHECK(space_plan_placement(&space, 64));

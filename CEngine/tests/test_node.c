@@ -32,6 +32,20 @@ static void test_widths(ce_db *db)
     CHECK(node_width_for(-32769) == 32);
     CHECK(node_width_for(INT64_MIN) == 64);
 
+    /* A set of values takes the widest of their widths; a negative one
+     * among small ones takes 8 bits. */
+    const int64_t small[] = {0, 3, 1};
+    const int64_t mixed[] = {2, -1, 15};
+    const int64_t wide[] = {1, INT64_MIN, 4};
+    ce_node view = node_view_of_values(small, 0);
+    CHECK(node_width_for_values(&view) == 0);
+    view = node_view_of_values(small, 3);
+    CHECK(node_width_for_values(&view) == 2);
+    view = node_view_of_values(mixed, 3);
+    CHECK(node_width_for_values(&view) == 8);
+    view = node_view_of_values(wide, 3);
+    CHECK(node_width_for_values(&view) == 64);
+
     /* Each value in a node of zeros: widening keeps every other element. */
     for (size_t v = 0; v < BOUNDARY_COUNT; v++) {
         ce_txn *txn;

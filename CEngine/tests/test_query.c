@@ -3113,6 +3113,135 @@ static void test_collection_aggregates(ce_db *db)
     ce_txn_end(txn);
 }
 
+/* Collections of several chunks (more than COLLECTION_CHUNK_MAX values,
+ * inserted at random positions so that the chunks differ in size), read by
+ * every loop of the query layer over a collection's values: each position
+ * must come from its own chunk. */
+#define CHUNKED_VALUES 2600
+
+/* `name` followed by x's: 4999 bytes, stored compressed. */
+static ce_value chunked_long_name(const char *name, size_t length)
+{
+    static char long_name[5000];
+    memset(long_name, 'x', sizeof long_name - 1);
+    memcpy(long_name, name, length);
+    return (ce_value){.type = CE_TYPE_STRING, .string = {long_name, sizeof long_name - 1}};
+}
+static void test_chunked_collections(ce_db *db)
+{
+    ce_txn *txn;
+    ce_table_key owners, targets;
+    ce_column_key value_column, links_column, ints_column, names_column, tags_column;
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_table_add(txn, "ChunkTarget", &targets));
+    CHECK(ce_table_add(txn, "ChunkOwner", &owners));
+    ce_property_info value_info = {.name = "value", .type = CE_TYPE_INT};
+    ce_property_info links_info = {.name = "links", .type = CE_TYPE_LINK, .collection = CE_COLLECTION_LIST,
+                                   .link_target = targets};
+    ce_property_info ints_info = {.name = "ints", .type = CE_TYPE_INT, .collection = CE_COLLECTION_LIST};
+    ce_property_info names_info = {.name = "names", .type = CE_TYPE_STRING, .nullable = true,
+                                   .collection = CE_COLLECTION_LIST};
+    ce_property_info tags_info = {.name = "tags", .type = CE_TYPE_INT, .collection = CE_COLLECTION_DICTIONARY};
+    CHECK(ce_property_add(txn, targets, &value_info, &value_column));
+    CHECK(ce_property_add(txn, owners, &links_info, &links_column));
+    CHECK(ce_property_add(txn, owners, &ints_info, &ints_column));
+    CHECK(ce_property_add(txn, owners, &names_info, &names_column));
+    CHECK(ce_property_add(txn, owners, &tags_info, &tags_column));
+    ce_object_key owner;
+    CHECK(ce_object_create(txn, owners, NULL, &owner));
+    /* The model: the values in list order. Value v is the target's value,
+     * the int, the name "name-v" (a long compressible one every 500) and
+     * the dictionary key "k%05d". */
+    static int64_t order[CHUNKED_VALUES];
+    static ce_object_key target_keys[CHUNKED_VALUES];
+    ce_collection *links, *ints, *names, *tags;
+    CHECK(ce_collection_open(txn, owners, owner, links_column, &links));
+    CHECK(ce_collection_open(txn, owners, owner, ints_column, &ints));
+    CHECK(ce_collection_open(txn, owners, owner, names_column, &names));
+    CHECK(ce_collection_open(txn, owners, owner, tags_column, &tags));
+    int64_t sum = 0;
+    for (size_t v = 0; v < CHUNKED_VALUES; v++) {
+        size_t at = pick(v + 1);
+        memmove(order + at + 1, order + at, (v - at) * sizeof *order);
+        order[at] = (int64_t)v;
+        sum += (int64_t)v;
+        CHECK(ce_object_create(txn, targets, NULL, &target_keys[v]));
+        ce_value number = {.type = CE_TYPE_INT, .integer = (int64_t)v};
+        CHECK(ce_object_set(txn, targets, target_keys[v], value_column, &number));
+        ce_value link = {.type = CE_TYPE_LINK, .link = {targets, target_keys[v]}};
+        char name[32];
+        int length = snprintf(name, sizeof name, "name-%zu", v);
+        ce_value text = {.type = CE_TYPE_STRING, .string = {name, (size_t)length}};
+        if (v % 500 == 7) text = chunked_long_name(name, (size_t)length);
+        CHECK(ce_list_insert(links, at, &link));
+        CHECK(ce_list_insert(ints, at, &number));
+        CHECK(ce_list_insert(names, at, &text));
+        char key[16];
+        length = snprintf(key, sizeof key, "k%05zu", v);
+        CHECK(ce_dictionary_set(tags, key, (size_t)length, &number));
+    }
+    ce_collection_close(links);
+    ce_collection_close(ints);
+    ce_collection_close(names);
+    ce_collection_close(tags);
+    static size_t sorted[CHUNKED_VALUES];
+    /* Checked in the write transaction (dirty nodes), then after the commit. */
+    for (int round = 0; round < 2; round++) {
+        if (round == 1) {
+            CHECK(ce_txn_commit(txn));
+            CHECK(ce_txn_begin_read(db, &txn));
+        }
+        CHECK(ce_collection_open(txn, owners, owner, links_column, &links));
+        CHECK(ce_collection_open(txn, owners, owner, ints_column, &ints));
+        ce_results *results;
+        size_t count;
+        CHECK(ce_results_from_collection(txn, links, &results));
+        CHECK(ce_results_count(results, txn, &count) && count == CHUNKED_VALUES);
+        for (size_t i = 0; i < CHUNKED_VALUES; i++) {
+            ce_object_key key;
+            CHECK(ce_results_get(results, txn, i, &key) && key == target_keys[order[i]]);
+        }
+        ce_results_free(results);
+        ce_value total;
+        CHECK(ce_collection_aggregate(ints, CE_AGGREGATE_SUM, &total));
+        CHECK(total.type == CE_TYPE_INT && total.integer == sum);
+        CHECK(ce_collection_sorted_indices(ints, false, sorted, CHUNKED_VALUES, &count) && count == CHUNKED_VALUES);
+        for (size_t i = 0; i < CHUNKED_VALUES; i++) CHECK(order[sorted[i]] == (int64_t)(CHUNKED_VALUES - 1 - i));
+        for (size_t i = 0; i < CHUNKED_VALUES; i += 433) {
+            ce_value wanted = {.type = CE_TYPE_INT, .integer = order[i]};
+            size_t index;
+            bool found;
+            CHECK(ce_collection_find(ints, &wanted, &index, &found) && found && index == i);
+        }
+        ce_collection_close(links);
+        ce_collection_close(ints);
+        /* A value in each chunk, and one nowhere: through the links, the
+         * ints, the names and the dictionary's keys. */
+        const int64_t probes[] = {order[0], order[700], order[1400], order[CHUNKED_VALUES - 1], 7, 2007, -1};
+        for (size_t p = 0; p < COUNT_OF(probes); p++) {
+            size_t expected = probes[p] >= 0;
+            char name[32], key[16];
+            int name_length = snprintf(name, sizeof name, "name-%lld", (long long)probes[p]);
+            int key_length = snprintf(key, sizeof key, "k%05lld", (long long)probes[p]);
+            ce_value text = {.type = CE_TYPE_STRING, .string = {name, (size_t)name_length}};
+            if (probes[p] % 500 == 7) text = chunked_long_name(name, (size_t)name_length);
+            ce_query_argument arguments[3] = {
+                {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_INT, .integer = probes[p]}},
+                {.kind = CE_QUERY_ARGUMENT_VALUE, .value = text},
+                {.kind = CE_QUERY_ARGUMENT_VALUE,
+                 .value = {.type = CE_TYPE_STRING, .string = {key, (size_t)key_length}}}};
+            CHECK(count_of(txn, owners, "ANY links.value == $0", arguments, 3) == expected);
+            CHECK(count_of(txn, owners, "ANY ints == $0", arguments, 3) == expected);
+            CHECK(count_of(txn, owners, "ANY names == $1", arguments, 3) == expected);
+            CHECK(count_of(txn, owners, "ANY tags.@allKeys == $2", arguments, 3) == expected);
+        }
+        ce_query_argument total_argument = {.kind = CE_QUERY_ARGUMENT_VALUE,
+                                            .value = {.type = CE_TYPE_INT, .integer = sum}};
+        CHECK(count_of(txn, owners, "links.@count == 2600 AND ints.@sum == $0", &total_argument, 1) == 1);
+    }
+    ce_txn_end(txn);
+}
+
 /* Views stay live across transactions; a deleted owner invalidates them;
  * lists of embedded objects; collections nested in a mixed value. */
 static void test_live_collection_views(ce_db *db)
@@ -3384,6 +3513,7 @@ int main(int argc, char **argv)
     test_collection_views(db);
     test_values_aggregate();
     test_collection_aggregates(db);
+    test_chunked_collections(db);
     test_live_collection_views(db);
     test_verify(db);
     printf("test_query: %zu queries checked against the model\n", checked_queries);
