@@ -879,7 +879,9 @@ static bool attach_as_other(ce_db *db, bool *out_retry)
 static bool open_data_file(ce_db *db)
 {
     bool create = !db->options.read_only && !db->options.no_create;
-    return pager_open(db->path, db->options.read_only, create, &db->pager);
+    if (!pager_open(db->path, db->options.read_only, create, &db->pager)) return false;
+    pager_set_early_writeback(db->pager, db->options.durability == CE_DURABILITY_FULL);
+    return true;
 }
 
 static void close_data_file(ce_db *db)
@@ -1821,6 +1823,7 @@ bool db_file_writer_create(ce_db *source, const char *temporary_path, bool repla
         free(header);
         return false;
     }
+    pager_set_early_writeback(writer->pager, db_file_writer_syncs);
     /* The copy's cipher: the source's keys (its salt, so its key opens the
      * copy), keys derived from a new key under a new salt, or none. */
     cipher_header cipher;

@@ -59,6 +59,7 @@ const ce_os_methods ce_os_default = {
     .unlink = unlink,
     .rename = rename,
     .rename_noreplace = default_rename_noreplace,
+    .sync_file_range = sync_file_range,
 };
 
 const ce_os_methods *ce_os = &ce_os_default;
@@ -107,6 +108,13 @@ bool os_sync(int fd, bool include_metadata, const char *path)
         if (result == 0) return true;
         if (errno != EINTR) return ce_fail_errno(errno, "fsync", path);
     }
+}
+
+void os_start_writeback(int fd, uint64_t offset, uint64_t length)
+{
+    int saved = errno;
+    (void)ce_os->sync_file_range(fd, (off_t)offset, (off_t)length, SYNC_FILE_RANGE_WRITE);
+    errno = saved;
 }
 
 bool os_sync_directory_of(const char *path)

@@ -43,6 +43,9 @@ typedef struct ce_os_methods {
      * (renameat2 RENAME_NOREPLACE, or link + unlink where the file system
      * does not support the flag). */
     int (*rename_noreplace)(const char *from, const char *to);
+    /* Linux's sync_file_range(2); the engine uses it only to start the
+     * writeback of a range early (os_start_writeback). */
+    int (*sync_file_range)(int fd, off_t offset, off_t length, unsigned int flags);
 } ce_os_methods;
 
 /* The table in force. Tests may point it at their own table (and restore
@@ -59,6 +62,12 @@ bool os_write_all(int fd, const void *buffer, size_t length, uint64_t offset, co
 
 /* fdatasync (or fsync when `include_metadata`) with the error reported. */
 bool os_sync(int fd, bool include_metadata, const char *path);
+
+/* Starts writing the range to the device without waiting (so that a
+ * large write overlaps with its own writeback, and a later os_sync waits
+ * for less). Advisory: it makes nothing durable, and a failure (or a file
+ * system without it) changes nothing, so none is reported. */
+void os_start_writeback(int fd, uint64_t offset, uint64_t length);
 
 /* Makes a rename or a new file in the directory that holds `path` durable
  * (fsync of the directory). */

@@ -81,6 +81,7 @@ typedef struct cipher_state {
 struct ce_pager {
     int fd;
     bool read_only;
+    bool early_writeback; /* see pager_set_early_writeback */
     char *path;
     pthread_mutex_t mutex; /* guards the mapping list, the size cache and the cipher state */
     mapping *mappings;     /* the last one is the largest and current */
@@ -688,6 +689,27 @@ static void nonce_for(const uint8_t base[CRYPT_NONCE_SIZE], uint64_t counter, ui
     memcpy(out + CRYPT_NONCE_SIZE - 8, &low, 8);
 }
 
+/* Writes bytes at `offset` in pieces of at most WRITEBACK_CHUNK. With
+ * early writeback, each piece of WRITEBACK_MINIMUM or more starts its
+ * writeback as soon as it is written: a commit or copy of many megabytes
+ * then overlaps with the device's work, and its sync waits for the last
+ * piece only. Small writes (a commit of a few pages) are left to the sync. */
+#define WRITEBACK_CHUNK (4u << 20)
+#define WRITEBACK_MINIMUM (1u << 20)
+
+static bool write_bytes(ce_pager *pager, const uint8_t *bytes, size_t length, uint64_t offset)
+{
+    while (length > 0) {
+        size_t piece = length < WRITEBACK_CHUNK ? length : WRITEBACK_CHUNK;
+        if (!os_write_all(pager->fd, bytes, piece, offset, pager->path)) return false;
+        if (pager->early_writeback && piece >= WRITEBACK_MINIMUM) os_start_writeback(pager->fd, offset, piece);
+        bytes += piece;
+        length -= piece;
+        offset += piece;
+    }
+    return true;
+}
+
 static bool write_encrypted_runs(ce_pager *pager, const ce_write_run *runs, size_t count)
 {
     cipher_state *cipher = pager->cipher;
@@ -734,7 +756,7 @@ static bool write_encrypted_runs(ce_pager *pager, const ce_write_run *runs, size
             }
             uint64_t offset = data_page_offset(cipher, page);
             if (out_pages > 0 && (out_offset + out_pages * PAGER_PAGE_SIZE != offset || out_pages == WRITE_BATCH_PAGES)) {
-                ok = os_write_all(pager->fd, out, out_pages * PAGER_PAGE_SIZE, out_offset, pager->path);
+                ok = write_bytes(pager, out, out_pages * PAGER_PAGE_SIZE, out_offset);
                 out_pages = 0;
             }
             if (out_pages == 0) out_offset = offset;
@@ -747,7 +769,7 @@ static bool write_encrypted_runs(ce_pager *pager, const ce_write_run *runs, size
             out_pages++;
         }
     }
-    if (ok && out_pages > 0) ok = os_write_all(pager->fd, out, out_pages * PAGER_PAGE_SIZE, out_offset, pager->path);
+    if (ok && out_pages > 0) ok = write_bytes(pager, out, out_pages * PAGER_PAGE_SIZE, out_offset);
     ok = ok && write_metadata(pager, written, written_count, plain);
     /* Whatever reached the file, the decrypted copies of these pages (of
      * versions no reader pins: the pages were free) are stale now. */
@@ -770,11 +792,13 @@ bool pager_write_runs(ce_pager *pager, const ce_write_run *runs, size_t count)
     if (pager->read_only) return ce_fail(CE_ERR_READ_ONLY, "'%s' is open read-only", pager->path);
     if (pager->cipher) return write_encrypted_runs(pager, runs, count);
     for (size_t i = 0; i < count; i++)
-        if (!os_write_all(pager->fd, runs[i].bytes, runs[i].length, runs[i].position, pager->path)) return false;
+        if (!write_bytes(pager, runs[i].bytes, runs[i].length, runs[i].position)) return false;
     return true;
 }
 
 bool pager_sync(ce_pager *pager) { return os_sync(pager->fd, false, pager->path); }
+
+void pager_set_early_writeback(ce_pager *pager, bool early) { pager->early_writeback = early; }
 
 bool pager_file_size(ce_pager *pager, uint64_t *out_size)
 {

@@ -106,6 +106,12 @@ bool pager_write_runs(ce_pager *pager, const ce_write_run *runs, size_t count);
 /* Makes every write so far durable (fdatasync). */
 bool pager_sync(ce_pager *pager);
 
+/* Whether writes of a megabyte or more start their writeback at once (see
+ * os_start_writeback): for a file whose writes are synced soon after (a
+ * durable commit, a copy), so that the sync waits for less. Off by
+ * default: a file that is not synced leaves writeback to the kernel. */
+void pager_set_early_writeback(ce_pager *pager, bool early);
+
 /* The file's size on disk. */
 bool pager_file_size(ce_pager *pager, uint64_t *out_size);
 
