@@ -929,18 +929,7 @@ static bool create_packed(ce_space *space, const int64_t *ends, size_t count, co
     memset(payload, 0, PACKED_HEADER_SIZE);
     payload[0] = (uint8_t)width;
     memcpy(payload + 4, &count32, 4);
-    for (size_t i = 0; i < count; i++) {
-        uint8_t *at = payload + PACKED_HEADER_SIZE + i * (width / 8);
-        if (width == 8) {
-            at[0] = (uint8_t)ends[i];
-        } else if (width == 16) {
-            uint16_t end = (uint16_t)ends[i];
-            memcpy(at, &end, 2);
-        } else {
-            uint32_t end = (uint32_t)ends[i];
-            memcpy(at, &end, 4);
-        }
-    }
+    for (size_t i = 0; i < count; i++) node_encode_element(payload + PACKED_HEADER_SIZE, (uint8_t)width, i, ends[i]);
     if (data_size) memcpy(payload + PACKED_HEADER_SIZE + ends_size, data, data_size);
     bool ok = node_create_bytes(space, 0, payload, size, out_column);
     free(payload);
