@@ -307,7 +307,10 @@ public struct Persisted<Value: _Persistable> {
         }
         @inline(__always) set {
             guard let table = observed._table else {
-                observed[keyPath: storageKeyPath].storage = .value(newValue)
+                // Swapped in, the old value released after the access to the wrapper ends (an
+                // assignment retains the object and the value around the old value's release).
+                var replaced = Storage.value(newValue)
+                swap(&replaced, &observed[keyPath: storageKeyPath].storage)
                 return
             }
             let column = table.columnsByToken[Int(observed[keyPath: storageKeyPath].token)]
@@ -355,14 +358,16 @@ extension _Persistable {
 
     public static func _rlmTakeCreationValue(at pointer: UnsafeMutableRawPointer, _ arena: _CArena, _ realm: Realm, keep: Bool) -> ce_value {
         let field = wrapper(pointer)
-        let value: Self
-        switch field.pointee.storage {
-        case .value(let stored), .managedCache(let stored): value = stored
-        case .unset:
-            if keep { value = field.pointee.unmanagedValue() } else { value = _rlmDefault() }
+        if keep {
+            return field.pointee.unmanagedValue()._rlmCreationValue(arena, realm)
         }
-        if !keep { field.pointee.storage = .unset }
-        return value._rlmCreationValue(arena, realm)
+        // Moved out of the wrapper (no copy of the value, no retain): it forgets it.
+        var storage = Persisted<Self>.Storage.unset
+        swap(&storage, &field.pointee.storage)
+        switch consume storage {
+        case .value(let value), .managedCache(let value): return value._rlmCreationValue(arena, realm)
+        case .unset: return _rlmDefault()._rlmCreationValue(arena, realm)
+        }
     }
 
     public static func _rlmAfterCreateField(at pointer: UnsafeMutableRawPointer, _ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {

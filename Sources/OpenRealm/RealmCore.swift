@@ -543,6 +543,7 @@ final class RealmCore {
     }
 
     /// Stops unless in a write transaction (adding, creating, deleting).
+    @inline(__always)
     func checkInWrite() {
         checkThread()
         if !isInWriteTransaction {
@@ -768,6 +769,12 @@ final class RealmCore {
 
     /// Adds an unmanaged object (and, recursively, the unmanaged objects it links to).
     func add(_ object: ObjectBase, policy: ce_update_policy) {
+        add(object, policy: policy, in: Realm(self))
+    }
+
+    /// `add(_:policy:)` with the caller's `Realm` of this instance (`Realm.add` passes itself: no
+    /// new `Realm`, so no retain, per object).
+    func add(_ object: ObjectBase, policy: ce_update_policy, in realm: Realm) {
         checkInWrite()
         if let core = object._core {
             if core === self {
@@ -791,12 +798,28 @@ final class RealmCore {
         let previousPolicy = addPolicy
         addPolicy = policy
         defer { addPolicy = previousPolicy }
-        unowned(unsafe) let schema = table.schema
-        let realm = Realm(self)
         // The scratch arena, unless an outer add (of a linking object) has it; the values on the
-        // stack (a nested add has its own).
-        let arena = borrowArena()
-        defer { returnArena(arena) }
+        // stack (a nested add has its own). The scratch arena is passed straight from its `let`
+        // property: borrowed, not retained.
+        // The table goes unretained too (a strong argument would cost a retain and a release).
+        let tableRef = Unmanaged.passUnretained(table)
+        if scratchArenaInUse {
+            add(object, tableRef, policy, realm, _CArena())
+        } else {
+            scratchArenaInUse = true
+            add(object, tableRef, policy, realm, scratchArena)
+            scratchArena.reset()
+            scratchArenaInUse = false
+        }
+    }
+
+    private func add(_ object: ObjectBase, _ tableRef: Unmanaged<TableInfo>, _ policy: ce_update_policy, _ realm: Realm, _ arena: _CArena) {
+        tableRef._withUnsafeGuaranteedRef { table in add(object, table, policy, realm, arena) }
+    }
+
+    @inline(__always)
+    private func add(_ object: ObjectBase, _ table: TableInfo, _ policy: ce_update_policy, _ realm: Realm, _ arena: _CArena) {
+        unowned(unsafe) let schema = table.schema
         let base = Unmanaged.passUnretained(object).toOpaque()
         var key: ce_object_key = 0
         var created = true
@@ -820,8 +843,10 @@ final class RealmCore {
         }
         guard ok else { engineFailure("Cannot add an object of type '\(schema.className)'") }
         object.bind(self, table, key)
-        for field in table.creationFields where field.needsAfterCreate {
-            field.field._rlmAfterCreateField(at: base + field.offset, object, field.column, replace: !created)
+        if table.anyNeedsAfterCreate {
+            for field in fields where field.needsAfterCreate {
+                field.field._rlmAfterCreateField(at: base + field.offset, object, field.column, replace: !created)
+            }
         }
         withExtendedLifetime(object) {}
     }
