@@ -827,8 +827,23 @@ final class RealmCore {
         let ok = withUnsafeTemporaryAllocation(of: ce_value.self, capacity: table.slotCount) { values -> Bool in
             values.initialize(repeating: .null)
             for field in fields {
-                values[Int(field.column.key)] = field.field._rlmTakeCreationValue(
-                    at: base + field.offset, arena, realm, keep: field.needsAfterCreate)
+                let pointer = base + field.offset
+                let value: ce_value
+                // The common types by a direct call, inlined (`.other` has every type needing
+                // work after the object is created: `keep` is false for the others).
+                switch field.kind {
+                case .int: value = Int._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
+                case .int64: value = Int64._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
+                case .double: value = Double._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
+                case .float: value = Float._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
+                case .bool: value = Bool._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
+                case .string: value = String._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
+                case .optionalInt: value = Int?._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
+                case .optionalDouble: value = Double?._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
+                case .optionalString: value = String?._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
+                case .other: value = field.field._rlmTakeCreationValue(at: pointer, arena, realm, keep: field.needsAfterCreate)
+                }
+                values[Int(field.column.key)] = value
             }
             let ok = schema.primaryKey != nil
                 ? ce_object_create_or_update(txn, table.tableKey, values.baseAddress, values.count, policy, &key, &created)

@@ -427,6 +427,28 @@ final class TableInfo {
         let column: _ManagedColumn
         let needsAfterCreate: Bool
         let isCollection: Bool
+        /// The common value types, which `add` reads with a direct (inlined) call rather than
+        /// through `field`'s witness table.
+        let kind: Kind
+
+        enum Kind: UInt8 {
+            case other, int, int64, double, float, bool, string, optionalInt, optionalDouble, optionalString
+
+            init(_ type: any _Persistable.Type) {
+                switch ObjectIdentifier(type) {
+                case ObjectIdentifier(Int.self): self = .int
+                case ObjectIdentifier(Int64.self): self = .int64
+                case ObjectIdentifier(Double.self): self = .double
+                case ObjectIdentifier(Float.self): self = .float
+                case ObjectIdentifier(Bool.self): self = .bool
+                case ObjectIdentifier(String.self): self = .string
+                case ObjectIdentifier(Int?.self): self = .optionalInt
+                case ObjectIdentifier(Double?.self): self = .optionalDouble
+                case ObjectIdentifier(String?.self): self = .optionalString
+                default: self = .other
+                }
+            }
+        }
     }
 
     init(schema: ObjectSchemaInfo, tableKey: ce_table_key, columns: [_ManagedColumn], slotCount: Int) {
@@ -440,7 +462,8 @@ final class TableInfo {
             let property = schema.properties[index]
             return CreationField(
                 offset: property.offset, field: property.field, column: columns[index],
-                needsAfterCreate: property.needsAfterCreate, isCollection: property.shape.collection != CE_COLLECTION_NONE)
+                needsAfterCreate: property.needsAfterCreate, isCollection: property.shape.collection != CE_COLLECTION_NONE,
+                kind: property.needsAfterCreate ? .other : CreationField.Kind(property.field))
         }
         let buffer = UnsafeMutableBufferPointer<CreationField>.allocate(capacity: fields.count)
         _ = buffer.initialize(from: fields)
