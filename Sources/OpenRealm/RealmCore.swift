@@ -845,7 +845,9 @@ final class RealmCore {
                 }
                 values[Int(field.column.key)] = value
             }
-            let ok = schema.primaryKey != nil
+            // With `.error`, ce_object_create_or_update only calls ce_object_create_with_values
+            // (after looking up the table once more): called directly.
+            let ok = schema.primaryKey != nil && policy != CE_UPDATE_ERROR
                 ? ce_object_create_or_update(txn, table.tableKey, values.baseAddress, values.count, policy, &key, &created)
                 : ce_object_create_with_values(txn, table.tableKey, values.baseAddress, values.count, &key)
             if !ok, ce_last_error_code() == CE_ERR_DUPLICATE_PRIMARY_KEY, let pk = schema.primaryKey {
