@@ -27,9 +27,14 @@ let package = Package(
                 .linkedLibrary("pthread"),
             ]
         ),
+        // What the Swift layer needs from C besides the engine: a thread-local counter.
+        .target(
+            name: "COpenRealmSupport",
+            path: "Sources/COpenRealmSupport"
+        ),
         .target(
             name: "OpenRealm",
-            dependencies: ["CEngine"],
+            dependencies: ["CEngine", "COpenRealmSupport"],
             path: "Sources/OpenRealm"
         ),
         .executableTarget(

@@ -57,7 +57,9 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     /// Whether `core` manages the object.
     func isManaged(by core: RealmCore) -> Bool { _core === core && _table != nil }
 
-    /// Binds an object to a row: it is managed from now on.
+    /// Binds an object to a row: it is managed from now on. Inlined: `add` passes an unowned
+    /// table, which a call would retain around it.
+    @inline(__always)
     func bind(_ core: RealmCore, _ table: TableInfo, _ key: ce_object_key) {
         _core = core
         _table = table

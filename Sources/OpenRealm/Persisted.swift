@@ -8,51 +8,23 @@
 // index, ce_object_get. No dictionary, no key path lookup, nothing to set up per object.
 
 import CEngine
+import COpenRealmSupport
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // MARK: - Tokens
 
-/// The per-thread count of wrappers initialised since the last ObjectBase.init: a pointer to a
-/// counter of this thread's own (freed when the thread exits), so that taking a token is one
-/// pthread_getspecific and an increment in memory.
-private let tokenKey: pthread_key_t = {
-    var key = pthread_key_t()
-    let created = pthread_key_create(&key) { counter in free(counter) }
-    precondition(created == 0, "pthread_key_create failed")
-    return key
-}()
-
-/// This thread's token counter.
-@inline(__always)
-private func tokenCounter() -> UnsafeMutablePointer<Int> {
-    if let counter = pthread_getspecific(tokenKey) { return counter.assumingMemoryBound(to: Int.self) }
-    guard let memory = malloc(MemoryLayout<Int>.size) else { fatalError("out of memory") }
-    let counter = memory.bindMemory(to: Int.self, capacity: 1)
-    counter.initialize(to: 0)
-    pthread_setspecific(tokenKey, counter)
-    return counter
-}
-
-/// The next wrapper token of this thread.
-@usableFromInline
+/// The per-thread count of wrappers initialised since the last ObjectBase.init: a C thread-local
+/// (COpenRealmSupport), so that taking a token is one %fs-relative load and store, inlined into
+/// the wrapper's init (no call, no lazily created pthread key).
+@inlinable
 func nextToken() -> Int32 {
-    let counter = tokenCounter()
-    let current = counter.pointee
-    counter.pointee = current + 1
-    return Int32(truncatingIfNeeded: current)
+    openrealm_next_token()
 }
 
 /// Called by ObjectBase.init, which runs after every wrapper of the instance is initialised.
+@inline(__always)
 func resetPersistedTokens() {
-    tokenCounter().pointee = 0
+    openrealm_reset_tokens()
 }
 
 // MARK: - _Persistable
@@ -335,7 +307,10 @@ public struct Persisted<Value: _Persistable> {
         }
         @inline(__always) set {
             guard let table = observed._table else {
-                observed[keyPath: storageKeyPath].storage = .value(newValue)
+                // Swapped in, the old value released after the access to the wrapper ends (an
+                // assignment retains the object and the value around the old value's release).
+                var replaced = Storage.value(newValue)
+                swap(&replaced, &observed[keyPath: storageKeyPath].storage)
                 return
             }
             let column = table.columnsByToken[Int(observed[keyPath: storageKeyPath].token)]
@@ -383,14 +358,16 @@ extension _Persistable {
 
     public static func _rlmTakeCreationValue(at pointer: UnsafeMutableRawPointer, _ arena: _CArena, _ realm: Realm, keep: Bool) -> ce_value {
         let field = wrapper(pointer)
-        let value: Self
-        switch field.pointee.storage {
-        case .value(let stored), .managedCache(let stored): value = stored
-        case .unset:
-            if keep { value = field.pointee.unmanagedValue() } else { value = _rlmDefault() }
+        if keep {
+            return field.pointee.unmanagedValue()._rlmCreationValue(arena, realm)
         }
-        if !keep { field.pointee.storage = .unset }
-        return value._rlmCreationValue(arena, realm)
+        // Moved out of the wrapper (no copy of the value, no retain): it forgets it.
+        var storage = Persisted<Self>.Storage.unset
+        swap(&storage, &field.pointee.storage)
+        switch consume storage {
+        case .value(let value), .managedCache(let value): return value._rlmCreationValue(arena, realm)
+        case .unset: return _rlmDefault()._rlmCreationValue(arena, realm)
+        }
     }
 
     public static func _rlmAfterCreateField(at pointer: UnsafeMutableRawPointer, _ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {

@@ -164,14 +164,14 @@ public struct Realm: Equatable {
     ///         realm.add(Dog(value: ["name": "Rex", "age": 4]), update: .modified)
     ///     }
     public func add(_ object: Object, update: UpdatePolicy = .error) {
-        core.add(object, policy: update.cValue)
+        core.add(object, policy: update.cValue, in: self)
     }
 
     /// Adds each object of a sequence, as `add(_:update:)`.
     ///
     ///     try realm.write { realm.add([rex, fido]) }
     public func add<S: Sequence>(_ objects: S, update: UpdatePolicy = .error) where S.Iterator.Element: Object {
-        for object in objects { core.add(object, policy: update.cValue) }
+        for object in objects { core.add(object, policy: update.cValue, in: self) }
     }
 
     /// Creates an object of `type` from a dictionary, an array in property order or another

@@ -543,6 +543,7 @@ final class RealmCore {
     }
 
     /// Stops unless in a write transaction (adding, creating, deleting).
+    @inline(__always)
     func checkInWrite() {
         checkThread()
         if !isInWriteTransaction {
@@ -768,6 +769,12 @@ final class RealmCore {
 
     /// Adds an unmanaged object (and, recursively, the unmanaged objects it links to).
     func add(_ object: ObjectBase, policy: ce_update_policy) {
+        add(object, policy: policy, in: Realm(self))
+    }
+
+    /// `add(_:policy:)` with the caller's `Realm` of this instance (`Realm.add` passes itself: no
+    /// new `Realm`, so no retain, per object).
+    func add(_ object: ObjectBase, policy: ce_update_policy, in realm: Realm) {
         checkInWrite()
         if let core = object._core {
             if core === self {
@@ -791,12 +798,28 @@ final class RealmCore {
         let previousPolicy = addPolicy
         addPolicy = policy
         defer { addPolicy = previousPolicy }
-        unowned(unsafe) let schema = table.schema
-        let realm = Realm(self)
         // The scratch arena, unless an outer add (of a linking object) has it; the values on the
-        // stack (a nested add has its own).
-        let arena = borrowArena()
-        defer { returnArena(arena) }
+        // stack (a nested add has its own). The scratch arena is passed straight from its `let`
+        // property: borrowed, not retained.
+        // The table goes unretained too (a strong argument would cost a retain and a release).
+        let tableRef = Unmanaged.passUnretained(table)
+        if scratchArenaInUse {
+            add(object, tableRef, policy, realm, _CArena())
+        } else {
+            scratchArenaInUse = true
+            add(object, tableRef, policy, realm, scratchArena)
+            scratchArena.reset()
+            scratchArenaInUse = false
+        }
+    }
+
+    private func add(_ object: ObjectBase, _ tableRef: Unmanaged<TableInfo>, _ policy: ce_update_policy, _ realm: Realm, _ arena: _CArena) {
+        tableRef._withUnsafeGuaranteedRef { table in add(object, table, policy, realm, arena) }
+    }
+
+    @inline(__always)
+    private func add(_ object: ObjectBase, _ table: TableInfo, _ policy: ce_update_policy, _ realm: Realm, _ arena: _CArena) {
+        unowned(unsafe) let schema = table.schema
         let base = Unmanaged.passUnretained(object).toOpaque()
         var key: ce_object_key = 0
         var created = true
@@ -804,10 +827,27 @@ final class RealmCore {
         let ok = withUnsafeTemporaryAllocation(of: ce_value.self, capacity: table.slotCount) { values -> Bool in
             values.initialize(repeating: .null)
             for field in fields {
-                values[Int(field.column.key)] = field.field._rlmTakeCreationValue(
-                    at: base + field.offset, arena, realm, keep: field.needsAfterCreate)
+                let pointer = base + field.offset
+                let value: ce_value
+                // The common types by a direct call, inlined (`.other` has every type needing
+                // work after the object is created: `keep` is false for the others).
+                switch field.kind {
+                case .int: value = Int._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
+                case .int64: value = Int64._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
+                case .double: value = Double._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
+                case .float: value = Float._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
+                case .bool: value = Bool._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
+                case .string: value = String._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
+                case .optionalInt: value = Int?._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
+                case .optionalDouble: value = Double?._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
+                case .optionalString: value = String?._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
+                case .other: value = field.field._rlmTakeCreationValue(at: pointer, arena, realm, keep: field.needsAfterCreate)
+                }
+                values[Int(field.column.key)] = value
             }
-            let ok = schema.primaryKey != nil
+            // With `.error`, ce_object_create_or_update only calls ce_object_create_with_values
+            // (after looking up the table once more): called directly.
+            let ok = schema.primaryKey != nil && policy != CE_UPDATE_ERROR
                 ? ce_object_create_or_update(txn, table.tableKey, values.baseAddress, values.count, policy, &key, &created)
                 : ce_object_create_with_values(txn, table.tableKey, values.baseAddress, values.count, &key)
             if !ok, ce_last_error_code() == CE_ERR_DUPLICATE_PRIMARY_KEY, let pk = schema.primaryKey {
@@ -820,8 +860,10 @@ final class RealmCore {
         }
         guard ok else { engineFailure("Cannot add an object of type '\(schema.className)'") }
         object.bind(self, table, key)
-        for field in table.creationFields where field.needsAfterCreate {
-            field.field._rlmAfterCreateField(at: base + field.offset, object, field.column, replace: !created)
+        if table.anyNeedsAfterCreate {
+            for field in fields where field.needsAfterCreate {
+                field.field._rlmAfterCreateField(at: base + field.offset, object, field.column, replace: !created)
+            }
         }
         withExtendedLifetime(object) {}
     }

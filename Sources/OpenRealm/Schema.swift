@@ -413,7 +413,12 @@ final class TableInfo {
     /// The number of column slots of the table (values for ce_object_create_with_values).
     let slotCount: Int
     /// The stored properties as adding an object reads them, without copying a PropertyInfo.
-    let creationFields: [CreationField]
+    /// A buffer of this instance's own (freed by deinit), not an array: `add` walks it without
+    /// retaining anything.
+    let creationFields: UnsafeMutableBufferPointer<CreationField>
+    /// Whether any stored property is written after the object is created (`needsAfterCreate`):
+    /// `add` walks the fields a second time only then.
+    let anyNeedsAfterCreate: Bool
 
     /// One stored property, for adding an object.
     struct CreationField {
@@ -422,6 +427,28 @@ final class TableInfo {
         let column: _ManagedColumn
         let needsAfterCreate: Bool
         let isCollection: Bool
+        /// The common value types, which `add` reads with a direct (inlined) call rather than
+        /// through `field`'s witness table.
+        let kind: Kind
+
+        enum Kind: UInt8 {
+            case other, int, int64, double, float, bool, string, optionalInt, optionalDouble, optionalString
+
+            init(_ type: any _Persistable.Type) {
+                switch ObjectIdentifier(type) {
+                case ObjectIdentifier(Int.self): self = .int
+                case ObjectIdentifier(Int64.self): self = .int64
+                case ObjectIdentifier(Double.self): self = .double
+                case ObjectIdentifier(Float.self): self = .float
+                case ObjectIdentifier(Bool.self): self = .bool
+                case ObjectIdentifier(String.self): self = .string
+                case ObjectIdentifier(Int?.self): self = .optionalInt
+                case ObjectIdentifier(Double?.self): self = .optionalDouble
+                case ObjectIdentifier(String?.self): self = .optionalString
+                default: self = .other
+                }
+            }
+        }
     }
 
     init(schema: ObjectSchemaInfo, tableKey: ce_table_key, columns: [_ManagedColumn], slotCount: Int) {
@@ -431,12 +458,22 @@ final class TableInfo {
         self.columnsByToken = schema.propertyIndexByToken.map { columns[$0] }
         self.primaryKeyProperty = schema.primaryKey ?? -1
         self.slotCount = slotCount
-        self.creationFields = schema.properties.indices.filter { schema.properties[$0].isStored }.map { index in
+        let fields = schema.properties.indices.filter { schema.properties[$0].isStored }.map { index in
             let property = schema.properties[index]
             return CreationField(
                 offset: property.offset, field: property.field, column: columns[index],
-                needsAfterCreate: property.needsAfterCreate, isCollection: property.shape.collection != CE_COLLECTION_NONE)
+                needsAfterCreate: property.needsAfterCreate, isCollection: property.shape.collection != CE_COLLECTION_NONE,
+                kind: property.needsAfterCreate ? .other : CreationField.Kind(property.field))
         }
+        let buffer = UnsafeMutableBufferPointer<CreationField>.allocate(capacity: fields.count)
+        _ = buffer.initialize(from: fields)
+        self.creationFields = buffer
+        self.anyNeedsAfterCreate = fields.contains { $0.needsAfterCreate }
+    }
+
+    deinit {
+        creationFields.deinitialize()
+        creationFields.deallocate()
     }
 }
 

@@ -12,8 +12,12 @@ import Synchronization
 public final class _CArena {
     /// Chunks of bytes handed out front to back; the first one is kept by `reset()`.
     @exclusivity(unchecked) private var chunks: [UnsafeMutableRawPointer] = []
+    /// The last chunk (the one being filled), nil before the first copy.
+    @exclusivity(unchecked) private var current: UnsafeMutableRawPointer?
     @exclusivity(unchecked) private var used = 0
     @exclusivity(unchecked) private var capacity = 0
+    /// Whether there is more than the first chunk (`reset()` frees the others).
+    @exclusivity(unchecked) private var hasMoreChunks = false
 
     private static let chunkSize = 4096
 
@@ -24,37 +28,59 @@ public final class _CArena {
     }
 
     /// A copy of `bytes` that lives until the arena is reset or released.
+    @inline(__always)
     func copy(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawPointer? {
         guard bytes.count > 0, let base = bytes.baseAddress else { return nil }
-        if chunks.isEmpty || used + bytes.count > capacity {
-            let size = Swift.max(_CArena.chunkSize, bytes.count)
-            chunks.append(UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8))
-            used = 0
-            capacity = size
-        }
-        let target = chunks[chunks.count - 1] + used
+        // `capacity` is 0 before the first chunk.
+        if used + bytes.count > capacity { addChunk(for: bytes.count) }
+        let target = current.unsafelyUnwrapped + used
         target.copyMemory(from: base, byteCount: bytes.count)
         used += bytes.count
         return UnsafeRawPointer(target)
     }
 
+    @inline(never)
+    private func addChunk(for count: Int) {
+        let size = Swift.max(_CArena.chunkSize, count)
+        let chunk = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        chunks.append(chunk)
+        hasMoreChunks = chunks.count > 1
+        current = chunk
+        used = 0
+        capacity = size
+    }
+
     /// Forgets every copy (the pointers handed out are no longer valid), keeping one chunk.
+    @inline(__always)
     func reset() {
         used = 0
-        guard chunks.count > 1 else { return }
+        if hasMoreChunks { dropChunks() }
+    }
+
+    @inline(never)
+    private func dropChunks() {
         for chunk in chunks.dropFirst() { chunk.deallocate() }
         chunks.removeSubrange(1...)
+        current = chunks[0]
         capacity = _CArena.chunkSize  // the first chunk holds at least this much
+        hasMoreChunks = false
     }
 
     /// A string value whose bytes live as long as the arena.
     func string(_ string: String) -> ce_value {
         var value = ce_value()
         value.type = CE_TYPE_STRING
-        var text = string
-        text.withUTF8 { utf8 in
+        // A native string's bytes are read in place (no copy of the String, no retain).
+        let copied: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
             value.string.data = copy(UnsafeRawBufferPointer(utf8))?.assumingMemoryBound(to: CChar.self)
             value.string.size = utf8.count
+        }
+        if copied == nil {
+            var text = string
+            text.withUTF8 { utf8 in
+                value.string.data = copy(UnsafeRawBufferPointer(utf8))?.assumingMemoryBound(to: CChar.self)
+                value.string.size = utf8.count
+            }
         }
         return value
     }
