@@ -311,8 +311,12 @@ struct CompactOnLaunchTests {
     private func sparseFile(_ directory: URL, key: Data? = nil) throws -> Realm.Configuration {
         let configuration = config(directory, "sparse.realm", key: key)
         try addDogs(configuration, (0..<4000).map { "dog \($0) " + String(repeating: "y", count: 60) })
-        let realm = try Realm(configuration: configuration)
-        try realm.write { realm.delete(dogs(in: realm) { !$0.hasPrefix("dog 1 ") }) }
+        try autoreleasepoolish {
+            let realm = try Realm(configuration: configuration)
+            try realm.write { realm.delete(dogs(in: realm) { !$0.hasPrefix("dog 1 ") }) }
+        }
+        // Closed here; compaction on launch needs it closed in every process too.
+        waitUntilClosedEverywhere(configuration.fileURL!)
         return configuration
     }
 
@@ -434,6 +438,7 @@ struct FileManagementTests {
             }
             // What an interrupted compaction leaves goes too.
             try Data().write(to: URL(fileURLWithPath: url.path + ".compact"))
+            waitUntilClosedEverywhere(url)
             #expect(try Realm.deleteFiles(for: configuration))
             let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             #expect(left.isEmpty, "\(left)")

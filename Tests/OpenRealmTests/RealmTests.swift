@@ -29,6 +29,35 @@ func onOtherThread<R: Sendable>(_ body: @escaping @Sendable () throws -> R) thro
     return try box.result!.get()
 }
 
+/// Waits (at most 10 s) until no open file of any process holds the Realm file's lock file,
+/// after this process closed it. Why a test must: other tests start child processes (exit
+/// tests), and a child holds a copy of this process's open files from its start until it runs
+/// its program; the engine's file locks belong to open files, so for that moment a file this
+/// process just closed is still open in another process, and deleteFiles refuses it and
+/// shouldCompactOnLaunch skips it, as they must. Probed with an exclusive record lock on byte 0,
+/// which every open handle holds shared.
+func waitUntilClosedEverywhere(_ url: URL) {
+    let lockPath = url.path + ".lock"
+    let deadline = Date().addingTimeInterval(10)
+    while Date() < deadline {
+        let fd = open(lockPath, O_RDWR | O_CLOEXEC)
+        if fd < 0 { return } // no lock file: nothing holds the file
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 0
+        lock.l_len = 1
+        let free = fcntl(fd, F_SETLK, &lock) == 0
+        if free {
+            lock.l_type = Int16(F_UNLCK)
+            _ = fcntl(fd, F_SETLK, &lock)
+        }
+        close(fd)
+        if free { return }
+        usleep(20_000)
+    }
+}
+
 /// Runs `body` with a new empty directory, removed afterwards.
 func withDirectory<R>(_ body: (URL) throws -> R) throws -> R {
     let directory = FileManager.default.temporaryDirectory
@@ -712,6 +741,7 @@ struct PrimaryKeyTests {
                 #expect { try Realm.deleteFiles(for: config) } throws: { ($0 as? Realm.Error)?.code == .alreadyOpen }
                 try realm.write { realm.add(Dog()) }
             }
+            waitUntilClosedEverywhere(config.fileURL!)
             #expect(try Realm.deleteFiles(for: config))
             #expect(!FileManager.default.fileExists(atPath: config.fileURL!.path))
             #expect(try !Realm.deleteFiles(for: config))
