@@ -255,10 +255,7 @@ static void prefetch_leaf_columns(const ce_space *space, const ce_node *leaf)
 {
     size_t end = leaf->count < LEAF_FIRST_COLUMN + PREFETCH_LEAF_COLUMNS ? leaf->count
                                                                          : LEAF_FIRST_COLUMN + PREFETCH_LEAF_COLUMNS;
-    for (size_t slot = LEAF_FIRST_COLUMN; slot < end; slot++) {
-        const uint8_t *bytes = node_prefetchable(space, node_get(leaf, slot), NODE_HEADER_SIZE);
-        if (bytes) prefetch_line(bytes);
-    }
+    for (size_t slot = LEAF_FIRST_COLUMN; slot < end; slot++) node_prefetch_header(space, node_get(leaf, slot));
 }
 
 /* Whether the hint's leaf may stand for a leaf of this table in this read. */
@@ -917,12 +914,14 @@ static void prefetch_child(const ce_space *space, const inner_view *view, size_t
                            prefetch_stage stage)
 {
     if (child >= view->children) return;
-    const uint8_t *bytes = node_prefetchable(space, node_get(&view->node, INNER_FIRST_CHILD + child), NODE_HEADER_SIZE + 16);
-    if (!bytes) return;
+    int64_t child_ref = node_get(&view->node, INNER_FIRST_CHILD + child);
     if (stage == PREFETCH_NODE) {
-        prefetch_line(bytes);
+        node_prefetch_header(space, child_ref);
         return;
     }
+    /* Later stages read the leaf's header and slots: through the barrier. */
+    const uint8_t *bytes = node_prefetchable(space, child_ref, NODE_HEADER_SIZE + 16);
+    if (!bytes) return;
     ce_node leaf;
     if (!prefetch_view(bytes, &leaf) || !(leaf.flags & NODE_HAS_REFS) || (leaf.flags & NODE_INNER) ||
         leaf.count <= LEAF_KEY_OFFSETS)
@@ -932,15 +931,15 @@ static void prefetch_child(const ce_space *space, const inner_view *view, size_t
     bool has_column = read_column != CLUSTER_NO_COLUMN && read_column < leaf.count - LEAF_FIRST_COLUMN &&
                       node_size_for(leaf.width, LEAF_FIRST_COLUMN + read_column + 1) <=
                           space->logical_size - (uint64_t)(bytes - space->base);
+    if (stage == PREFETCH_HEADERS) {
+        node_prefetch_header(space, node_get(&leaf, LEAF_KEY_OFFSETS));
+        if (has_column) node_prefetch_header(space, node_get(&leaf, LEAF_FIRST_COLUMN + read_column));
+        return;
+    }
+    /* The values: the column's header is read to size them. */
     const uint8_t *column = has_column ? node_prefetchable(space, node_get(&leaf, LEAF_FIRST_COLUMN + read_column),
                                                       NODE_HEADER_SIZE)
                                        : NULL;
-    if (stage == PREFETCH_HEADERS) {
-        const uint8_t *offsets = node_prefetchable(space, node_get(&leaf, LEAF_KEY_OFFSETS), NODE_HEADER_SIZE);
-        if (offsets) prefetch_line(offsets);
-        if (column) prefetch_line(column);
-        return;
-    }
     ce_node values;
     if (!column || !prefetch_view(column, &values)) return;
     uint64_t size = node_size(&values);

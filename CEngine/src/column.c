@@ -405,10 +405,7 @@ static bool open_column(const ce_space *space, ce_ref ref, ce_type type, bool nu
                 return corrupt(view, "its top node has flags %u and %u children, not %u and %u", top.flags,
                                top.count, NODE_HAS_REFS, shape->parts);
             /* The parts' headers are fetched together: their misses overlap. */
-            for (unsigned part = 0; part < shape->parts; part++) {
-                const uint8_t *bytes = node_prefetchable(space, node_get(&top, part), NODE_HEADER_SIZE);
-                if (bytes) prefetch_line(bytes);
-            }
+            for (unsigned part = 0; part < shape->parts; part++) node_prefetch_header(space, node_get(&top, part));
             for (unsigned part = 0; part < shape->parts; part++)
                 if (!read_part(space, view, part, node_get(&top, part))) return false;
         }

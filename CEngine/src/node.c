@@ -84,6 +84,16 @@ const uint8_t *node_prefetchable(const ce_space *space, int64_t element, size_t 
     return bytes;
 }
 
+void node_prefetch_header(const ce_space *space, int64_t element)
+{
+    if (!node_value_is_ref(element) || ref_is_temporary((ce_ref)element)) return;
+    ce_ref ref = (ce_ref)element;
+    if (ref % 8 != 0 || ref < CE_HEADER_SIZE || ref >= space->logical_size ||
+        space->logical_size - ref < NODE_HEADER_SIZE)
+        return;
+    prefetch_line(space->base + ref);
+}
+
 /* --- searching ascending elements --- */
 
 /* A packed element plus the node's base (unsigned: a damaged base wraps). */

@@ -3888,8 +3888,7 @@ static void prefetch_headers(const evaluation *e, const cluster_leaf *leaf)
     for (size_t slot = 0; slot < e->bound->slot_count; slot++) {
         ce_column_key column = e->bound->slot_columns[slot];
         if ((size_t)column + 2 >= leaf->slots.count) continue;
-        const uint8_t *bytes = node_prefetchable(e->space, (int64_t)cluster_leaf_column(leaf, column), NODE_HEADER_SIZE);
-        if (bytes) prefetch_line(bytes);
+        node_prefetch_header(e->space, (int64_t)cluster_leaf_column(leaf, column));
     }
 }
 
