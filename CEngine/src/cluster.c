@@ -203,22 +203,24 @@ bool cluster_count(const ce_space *space, ce_ref root, size_t *out_count)
     return true;
 }
 
-/* Whether the hint was made in this read epoch (its nodes are still held;
- * the snapshot is the caller's). */
-static bool hint_current(const ce_space *space, const cluster_hint *hint)
+/* The hint for a lookup of this read: emptied first if it was made in
+ * another read epoch (its nodes may have left the cache; the snapshot is
+ * the caller's). NULL stays NULL. */
+static cluster_hint *hint_for_read(const ce_space *space, cluster_hint *hint)
 {
-    return hint && hint->read_epoch == space->read_epoch;
+    if (hint && hint->read_epoch != space->read_epoch) *hint = (cluster_hint){.read_epoch = space->read_epoch};
+    return hint;
 }
 
 /* The leaf that holds (or would hold) `key`, and its node. A root that is
- * an inner node is taken from the hint, or remembered in it. */
+ * an inner node is taken from the hint (hint_for_read's), or remembered in it. */
 static bool descend_to_leaf(const ce_space *space, ce_ref root, ce_object_key key, cluster_hint *hint,
                             ce_ref *out_leaf, ce_node *out_leaf_node)
 {
     ce_ref ref = root;
     for (unsigned depth = 0; depth <= CLUSTER_MAX_DEPTH; depth++) {
         inner_view view;
-        if (depth == 0 && hint_current(space, hint) && hint->root == root) {
+        if (depth == 0 && hint && hint->root == root) {
             view.node = hint->root_node;
             view.first_keys = hint->root_first_keys;
             view.children = view.node.count - INNER_FIRST_CHILD;
@@ -232,7 +234,6 @@ static bool descend_to_leaf(const ce_space *space, ce_ref root, ce_object_key ke
             /* A lookup needs the first keys, not the counts. */
             if (!check_inner_keys(space, ref, &view)) return false;
             if (depth == 0 && hint) {
-                if (!hint_current(space, hint)) *hint = (cluster_hint){.read_epoch = space->read_epoch};
                 hint->root = root;
                 hint->root_node = view.node;
                 hint->root_first_keys = view.first_keys;
@@ -259,23 +260,17 @@ static void prefetch_leaf_columns(const ce_space *space, const ce_node *leaf)
 }
 
 /* Whether the hint's leaf may stand for a leaf of this table in this read. */
-static bool hint_leaf_usable(const ce_space *space, const cluster_hint *hint, size_t column_count)
+static bool hint_leaf_usable(const cluster_hint *hint, size_t column_count)
 {
-    return hint_current(space, hint) && hint->leaf.ref && hint->leaf.slots.count == LEAF_FIRST_COLUMN + column_count &&
+    return hint && hint->leaf.ref && hint->leaf.slots.count == LEAF_FIRST_COLUMN + column_count &&
            (hint->leaf.slots.flags & (NODE_INNER | NODE_HAS_REFS | NODE_BYTES)) == NODE_HAS_REFS;
-}
-
-static void remember_leaf(const ce_space *space, cluster_hint *hint, const cluster_leaf *leaf)
-{
-    if (!hint) return;
-    if (!hint_current(space, hint)) *hint = (cluster_hint){.read_epoch = space->read_epoch};
-    hint->leaf = *leaf;
 }
 
 bool cluster_find(const ce_space *space, ce_ref root, ce_object_key key, cluster_position *out_position,
                   bool *out_found, cluster_hint *hint)
 {
     cluster_leaf leaf = {0};
+    hint = hint_for_read(space, hint);
     if (!descend_to_leaf(space, root, key, hint, &leaf.ref, &leaf.slots)) return false;
     if (!leaf_keys_of(space, leaf.ref, &leaf.slots, &leaf.base_key, &leaf.key_offsets)) return false;
     prefetch_leaf_columns(space, &leaf.slots);
@@ -284,7 +279,7 @@ bool cluster_find(const ce_space *space, ce_ref root, ce_object_key key, cluster
     *out_found = key >= base && index < leaf.key_offsets.count && node_get(&leaf.key_offsets, index) == key - base;
     out_position->leaf = leaf.ref;
     out_position->index = index;
-    if (*out_found) remember_leaf(space, hint, &leaf);
+    if (*out_found && hint) hint->leaf = leaf;
     return true;
 }
 
@@ -331,7 +326,8 @@ bool cluster_get(const ce_space *space, ce_ref root, const cluster_schema *schem
     const cluster_leaf *found;
     cluster_leaf leaf;
     size_t index;
-    if (hint_leaf_usable(space, hint, schema->column_count) && leaf_index_of(&hint->leaf, key, &index)) {
+    hint = hint_for_read(space, hint);
+    if (hint_leaf_usable(hint, schema->column_count) && leaf_index_of(&hint->leaf, key, &index)) {
         found = &hint->leaf;
     } else {
         /* One descent, and the leaf read once. */
@@ -340,7 +336,7 @@ bool cluster_get(const ce_space *space, ce_ref root, const cluster_schema *schem
             return false;
         if (!leaf_index_of(&leaf, key, &index))
             return ce_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
-        remember_leaf(space, hint, &leaf);
+        if (hint) hint->leaf = leaf;
         found = &leaf;
     }
     const cluster_column *spec = &schema->columns[column];

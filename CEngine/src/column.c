@@ -938,11 +938,16 @@ static bool create_packed(ce_space *space, const int64_t *ends, size_t count, co
 static bool unpack_for_change(ce_space *space, ce_ref *column, ce_type type, bool nullable)
 {
     if ((type != CE_TYPE_STRING && type != CE_TYPE_BINARY) || nullable) return true;
+    /* A glance at the column's own node: a column of parts is opened (and
+     * checked) once, by the change itself. */
+    ce_node node;
+    if (!node_value_is_ref((int64_t)*column)) return true; /* the change reports it */
+    if (!node_read(space, *column, &node)) return false;
+    if (node.flags != NODE_BYTES) return true;
     column_view view;
     /* Checked as a change checks committed parts: the parts made here are
      * not checked again. */
     if (!open_column(space, *column, type, nullable, FOR_CHANGE, &view)) return false;
-    if (!view.packed) return true;
     int64_t *ends = malloc((view.count + 1) * sizeof *ends);
     if (!ends) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory unpacking a column of %zu values", view.count);
     for (size_t i = 0; i < view.count; i++) ends[i] = node_get(&view.parts[PART_VALUES], i);

@@ -73,25 +73,25 @@ static int64_t get_element(const uint8_t *payload, uint8_t width, size_t index)
     return node_get(&view, index);
 }
 
+/* Whether `element` is the ref of a committed node with `length` bytes
+ * inside the version (what a hint may point at). */
+static bool prefetch_ref(const ce_space *space, int64_t element, size_t length)
+{
+    if (!node_value_is_ref(element) || ref_is_temporary((ce_ref)element)) return false;
+    ce_ref ref = (ce_ref)element;
+    return ref % 8 == 0 && ref >= CE_HEADER_SIZE && ref < space->logical_size && space->logical_size - ref >= length;
+}
+
 const uint8_t *node_prefetchable(const ce_space *space, int64_t element, size_t length)
 {
-    if (!node_value_is_ref(element) || ref_is_temporary((ce_ref)element)) return NULL;
-    ce_ref ref = (ce_ref)element;
     const uint8_t *bytes;
-    if (ref % 8 != 0 || ref < CE_HEADER_SIZE || ref >= space->logical_size || space->logical_size - ref < length ||
-        !space_bytes(space, ref, length, &bytes))
-        return NULL;
+    if (!prefetch_ref(space, element, length) || !space_bytes(space, (ce_ref)element, length, &bytes)) return NULL;
     return bytes;
 }
 
 void node_prefetch_header(const ce_space *space, int64_t element)
 {
-    if (!node_value_is_ref(element) || ref_is_temporary((ce_ref)element)) return;
-    ce_ref ref = (ce_ref)element;
-    if (ref % 8 != 0 || ref < CE_HEADER_SIZE || ref >= space->logical_size ||
-        space->logical_size - ref < NODE_HEADER_SIZE)
-        return;
-    prefetch_line(space->base + ref);
+    if (prefetch_ref(space, element, NODE_HEADER_SIZE)) prefetch_line(space->base + (ce_ref)element);
 }
 
 /* --- searching ascending elements --- */
