@@ -1903,9 +1903,11 @@ bool db_file_writer_finish(db_file_writer *writer, uint64_t version, ce_ref user
     node_encode_header(top, NODE_HAS_REFS, width, TOP_COUNT);
     for (int i = 0; i < TOP_COUNT; i++) node_encode_element(top + NODE_HEADER_SIZE, width, (size_t)i, top_values[i]);
     writer->info = (version_info){version, top_ref, writer->buffer_position + writer->length};
-    if (!flush_writer(writer, true) || (db_file_writer_syncs && !pager_sync(writer->pager))) return false;
-    /* The data is on disk: the slot lists no runs, and the sync record
-     * vouches for the version. */
+    if (!flush_writer(writer, true)) return false;
+    /* One sync for the data and the slot after it: the file gets its name
+     * (db_file_writer_install, db_replace_file) only once the sync is done,
+     * so no open can meet the slot without the data. The slot therefore
+     * lists no runs, and the sync record vouches for the version. */
     slot_record *slot = calloc(1, sizeof *slot);
     uint8_t *page = malloc(PAGE_SIZE_BYTES);
     bool ok = slot && page;
@@ -2016,7 +2018,7 @@ bool db_replace_file(ce_db *db, db_file_writer *writer)
     /* From here the new file is the file: the handle continues on the
      * writer's descriptor, which names it. The lock file is this handle's
      * alone, so the latest version is simply republished. */
-    pager_close(db->pager);
+    pager_close_replaced(db->pager);
     db->pager = writer->pager;
     atomic_store(&db->shared->committing_version, 0);
     publish_latest(db->shared, &writer->info);

@@ -8,6 +8,7 @@
 #include "error.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,42 @@ void os_start_writeback(int fd, uint64_t offset, uint64_t length)
 {
     int saved = errno;
     (void)ce_os->sync_file_range(fd, (off_t)offset, (off_t)length, SYNC_FILE_RANGE_WRITE);
+    errno = saved;
+}
+
+/* What the helper thread of os_close_in_background needs: the close of the
+ * table in force when it was asked (tests swap the table; the thread must
+ * not read it while they do). */
+typedef struct background_close {
+    int fd;
+    int (*close)(int fd);
+} background_close;
+
+static void *close_on_helper_thread(void *argument)
+{
+    background_close *request = argument;
+    (void)request->close(request->fd);
+    free(request);
+    return NULL;
+}
+
+void os_close_in_background(int fd)
+{
+    int saved = errno;
+    background_close *request = malloc(sizeof *request);
+    pthread_attr_t attributes;
+    bool started = false;
+    if (request && pthread_attr_init(&attributes) == 0) {
+        *request = (background_close){fd, ce_os->close};
+        pthread_t thread;
+        started = pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED) == 0 &&
+                  pthread_create(&thread, &attributes, close_on_helper_thread, request) == 0;
+        pthread_attr_destroy(&attributes);
+    }
+    if (!started) {
+        free(request);
+        (void)ce_os->close(fd);
+    }
     errno = saved;
 }
 

@@ -147,18 +147,26 @@ static void free_cipher(cipher_state *cipher)
     free(cipher);
 }
 
-void pager_close(ce_pager *pager)
+static void close_pager(ce_pager *pager, bool descriptor_in_background)
 {
     if (!pager) return;
     for (size_t i = 0; i < pager->mapping_count; i++)
         ce_os->munmap((void *)pager->mappings[i].base, pager->mappings[i].length);
     free(pager->mappings);
     free_cipher(pager->cipher);
-    ce_os->close(pager->fd);
+    if (descriptor_in_background) {
+        os_close_in_background(pager->fd);
+    } else {
+        ce_os->close(pager->fd);
+    }
     pthread_mutex_destroy(&pager->mutex);
     free(pager->path);
     free(pager);
 }
+
+void pager_close(ce_pager *pager) { close_pager(pager, false); }
+
+void pager_close_replaced(ce_pager *pager) { close_pager(pager, true); }
 
 const char *pager_path(const ce_pager *pager) { return pager->path; }
 int pager_fd(const ce_pager *pager) { return pager->fd; }

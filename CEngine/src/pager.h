@@ -77,6 +77,11 @@ bool pager_create_new(const char *path, ce_pager **out_pager);
 /* Closes the file and releases the mappings; wipes the cipher's keys. */
 void pager_close(ce_pager *pager);
 
+/* pager_close for a file that a rename has just replaced (compaction): its
+ * descriptor is closed in the background (os_close_in_background), since
+ * that last close is when the kernel frees the old file. */
+void pager_close_replaced(ce_pager *pager);
+
 const char *pager_path(const ce_pager *pager);
 
 /* The file descriptor, for the layers that lock ranges or read the header. */
