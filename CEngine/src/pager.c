@@ -779,6 +779,18 @@ static bool write_encrypted_runs(ce_pager *pager, const ce_write_run *runs, size
     }
     if (ok && out_pages > 0) ok = write_bytes(pager, out, out_pages * PAGER_PAGE_SIZE, out_offset);
     ok = ok && write_metadata(pager, written, written_count, plain);
+    /* The pieces between metadata pages are under WRITEBACK_MINIMUM: the
+     * early writeback of a large batch covers the whole of it at once. */
+    if (ok && pager->early_writeback && written_count * (uint64_t)PAGER_PAGE_SIZE >= WRITEBACK_MINIMUM) {
+        uint64_t lowest = written[0].page, highest = written[0].page;
+        for (size_t i = 1; i < written_count; i++) {
+            if (written[i].page < lowest) lowest = written[i].page;
+            if (written[i].page > highest) highest = written[i].page;
+        }
+        uint64_t from = metadata_page_offset(cipher, lowest);
+        uint64_t to = data_page_offset(cipher, highest) + PAGER_PAGE_SIZE;
+        os_start_writeback(pager->fd, from, to - from);
+    }
     /* Whatever reached the file, the decrypted copies of these pages (of
      * versions no reader pins: the pages were free) are stale now. */
     if (written) {
