@@ -99,6 +99,47 @@ static void note_ready_pages(ce_space *space, uint64_t first, uint64_t last)
     for (uint64_t page = first; page <= last && page < pages; page++) space->ready_bits[page >> 6] |= UINT64_C(1) << (page & 63);
 }
 
+/* How far the range of pages found ready may widen each way at a time. */
+#define READY_RANGE_WIDENING 4096u
+
+/* Widens [ready_first, ready_last] over the pages around it that the bits
+ * show found ready, up to READY_RANGE_WIDENING each way: a scan through
+ * pages read before then passes the inline check's first test (two
+ * compares) rather than its bit test, for thousands of pages at a time.
+ * Word at a time: a widening costs at most 64 steps each way. */
+static void widen_ready_range(ce_space *space)
+{
+    uint64_t bit_pages = (uint64_t)space->ready_words * 64;
+    uint64_t first = space->ready_first, last = space->ready_last;
+    if (first > last || last >= bit_pages) return;
+    const uint64_t *bits = space->ready_bits;
+    /* Upward from last + 1: the run of ones from each position. */
+    uint64_t ceiling = bit_pages - last - 1 < READY_RANGE_WIDENING ? bit_pages : last + 1 + READY_RANGE_WIDENING;
+    uint64_t page = last + 1;
+    while (page < ceiling) {
+        unsigned offset = (unsigned)(page & 63);
+        uint64_t ones_from_here = ~(bits[page >> 6] >> offset); /* zero where ready */
+        unsigned run = ones_from_here == 0 ? 64u : (unsigned)__builtin_ctzll(ones_from_here);
+        if (run > 64 - offset) run = 64 - offset;
+        page += run;
+        if (run < 64 - offset) break; /* a page not found ready */
+    }
+    space->ready_last = (page < ceiling ? page : ceiling) - 1;
+    /* Downward from first - 1, the same way. */
+    uint64_t floor = first > READY_RANGE_WIDENING ? first - READY_RANGE_WIDENING : 0;
+    page = first; /* the lowest page known ready */
+    while (page > floor) {
+        uint64_t below = page - 1;
+        unsigned offset = (unsigned)(below & 63);
+        uint64_t ones_down = ~(bits[below >> 6] << (63 - offset)); /* zero where ready, from bit 63 down */
+        unsigned run = ones_down == 0 ? 64u : (unsigned)__builtin_clzll(ones_down);
+        if (run > offset + 1) run = offset + 1;
+        page -= run;
+        if (run < offset + 1) break;
+    }
+    space->ready_first = page > floor ? page : floor;
+}
+
 void space_release(ce_space *space)
 {
     for (size_t i = 0; i < space->dirty_count; i++) free(space->dirty[i].bytes);
@@ -151,6 +192,7 @@ bool space_bytes_general(const ce_space *space, ce_ref ref, size_t length, const
             mutable_space->ready_first = first;
             mutable_space->ready_last = last;
             note_ready_pages(mutable_space, first, last);
+            widen_ready_range(mutable_space);
         }
     }
     *out_bytes = space->base + ref;

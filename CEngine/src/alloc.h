@@ -72,7 +72,8 @@ typedef struct ce_space {
     ce_page_entry *page_entries;
     uint64_t read_version, read_epoch;
     bool page_aligned;
-    /* The pages this transaction last found ready (first > last: none). A
+    /* A run of pages this transaction found ready: those it last found,
+     * widened over their neighbours already found (first > last: none). A
      * page stays ready for the transaction that found it so (its epoch keeps
      * it from eviction, and no commit rewrites a page it reaches), so the
      * next read in the same pages needs no check. Updated by space_bytes,
