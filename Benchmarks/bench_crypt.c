@@ -25,7 +25,7 @@
  *       internal switch, db_file_writer_syncs), for the copy's own work
  *       apart from the disk's; then W6 (age = age + 1 on every object, one
  *       durable commit) and compaction in place (ce_db_compact): time and
- *       sizes before and after; then a second compaction without the sync
+ *       sizes before and after
  *   W9  open the 1M-object file (after W6, compacted) and read one object
  *       by primary key, --w9-opens times (median; the close is not timed),
  *       and the same on a file of --w9-small objects (independence of the
@@ -82,7 +82,7 @@ typedef struct result {
     /* W8 (the engine only) */
     double copy_seconds, copy_nosync_seconds;
     uint64_t copy_live_bytes, copy_source_bytes, copy_bytes;
-    double compact_seconds, compact_nosync_seconds;
+    double compact_seconds;
     uint64_t compact_before, compact_after, compact_live_bytes;
     /* W9 */
     double w9_ms, w9_small_ms;
@@ -328,13 +328,6 @@ static void run_ours(const char *dir, const config *cfg, bool key, result *r)
     r->compact_seconds = seconds_since(t0);
     r->compact_after = file_size_or_zero(path);
     ours_check(ce_db_verify(db, &stats), "ce_db_verify after compaction");
-    /* Again without the copy's sync, the compaction's own work: the file
-     * is compact already, but its live bytes are the same. */
-    db_file_writer_syncs = false;
-    t0 = now_ns();
-    ours_check(ce_db_compact(db, NULL), "W8 ce_db_compact (no sync)");
-    r->compact_nosync_seconds = seconds_since(t0);
-    db_file_writer_syncs = true;
     ours_check(ce_db_close(db), "ce_db_close");
 
     /* W9 on this file and on a small one. */
@@ -528,10 +521,6 @@ static double m_copy_rate(const result *r) { return (double)r->copy_live_bytes /
 static double m_copy_s(const result *r) { return r->copy_seconds; }
 static double m_copy_nosync_rate(const result *r) { return (double)r->copy_live_bytes / r->copy_nosync_seconds / 1e6; }
 static double m_compact_rate(const result *r) { return (double)r->compact_live_bytes / r->compact_seconds / 1e6; }
-static double m_compact_nosync_rate(const result *r)
-{
-    return (double)r->compact_live_bytes / r->compact_nosync_seconds / 1e6;
-}
 static double m_w9(const result *r) { return r->w9_ms; }
 static double m_w9_small(const result *r) { return r->w9_small_ms; }
 
@@ -655,7 +644,6 @@ int main(int argc, char **argv)
                    {"W8 copy MB/s", m_copy_rate, true, false},
                    {"W8 copy MB/s, no sync", m_copy_nosync_rate, true, false},
                    {"W8 compact MB/s", m_compact_rate, true, false},
-                   {"W8 compact MB/s, no sync", m_compact_nosync_rate, true, false},
                    {"W9 ms", m_w9, false, false},          {"W9 small ms", m_w9_small, false, false}};
     for (size_t m = 0; m < sizeof metrics / sizeof metrics[0]; m++) {
         printf("%-25s", metrics[m].name);

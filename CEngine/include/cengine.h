@@ -621,7 +621,10 @@ bool ce_collection_kind(const ce_collection *collection, ce_collection_type *out
 
 bool ce_collection_size(const ce_collection *collection, size_t *out_count);
 
-/* The element at `index` (a dictionary: the value of the index-th key). */
+/* The element at `index` (a dictionary: the value of the index-th key).
+ * The handle keeps what its last read found (the object, the collection's
+ * root, the part read) while the transaction sees no change, so reading
+ * every element in turn costs one search, not one per element. */
 bool ce_collection_get(const ce_collection *collection, size_t index, ce_value *out_value);
 
 /* The first index whose element equals `value` (a dictionary: whose value

@@ -33,6 +33,7 @@
 #include "error.h"
 #include "index.h"
 #include "node.h"
+#include "table.h"
 #include "value.h"
 
 #include <stdio.h>
@@ -2736,6 +2737,17 @@ typedef struct collection_step {
     size_t key_size;
 } collection_step;
 
+/* A reader of a collection handle's values (or a dictionary's keys),
+ * resolved at transaction stamp `stamp` (db_txn_stamp): reads in a row then
+ * find the object and descend into the collection once, not per read. Any
+ * change in the transaction, and an advance, changes the stamp, and the next
+ * read resolves the collection again. */
+typedef struct cached_reader {
+    table_collection_reader *reader; /* NULL: none yet */
+    size_t count;                    /* how many values it reads */
+    uint64_t stamp;
+} cached_reader;
+
 struct ce_collection {
     ce_txn *txn;
     ce_table_key table;
@@ -2744,6 +2756,7 @@ struct ce_collection {
     bool through_mixed; /* a mixed property: its value holds the first collection */
     size_t depth;
     collection_step *steps;
+    cached_reader values, keys; /* the handle's own (a handle belongs to one thread) */
 };
 
 /* A collection as found in the transaction's current state. */
@@ -3239,7 +3252,7 @@ static bool open_handle(ce_txn *txn, ce_table_key table, ce_object_key object, c
     if (!out_collection) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_open: out_collection is required");
     ce_collection *collection = calloc(1, sizeof *collection);
     if (!collection) return out_of_memory();
-    *collection = (ce_collection){txn, table, object, column, through_mixed, 0, NULL};
+    *collection = (ce_collection){txn, table, object, column, through_mixed, 0, NULL, {NULL, 0, 0}, {NULL, 0, 0}};
     schema *loaded;
     found_collection found;
     if (!find_collection(collection, &loaded, &found)) {
@@ -3292,6 +3305,7 @@ bool ce_collection_open_nested(const ce_collection *parent, const ce_value *at, 
         return out_of_memory();
     }
     *collection = *parent;
+    collection->values = collection->keys = (cached_reader){NULL, 0, 0}; /* the parent's are its own */
     collection->steps = steps;
     collection->depth = parent->depth + 1;
     bool ok = true;
@@ -3326,6 +3340,8 @@ bool ce_collection_open_nested(const ce_collection *parent, const ce_value *at, 
 void ce_collection_close(ce_collection *collection)
 {
     if (!collection) return;
+    table_collection_reader_close(collection->values.reader);
+    table_collection_reader_close(collection->keys.reader);
     for (size_t i = 0; i < collection->depth; i++) free(collection->steps[i].key);
     free(collection->steps);
     free(collection);
@@ -3342,34 +3358,38 @@ bool ce_collection_kind(const ce_collection *collection, ce_collection_type *out
     return true;
 }
 
+/* The handle's reader of its values (`keys`: of a dictionary's keys) in the
+ * transaction's current state: the cached one, unless anything changed
+ * since it was resolved. */
+static bool current_reader(const ce_collection *collection, bool keys, table_collection_reader **out_reader,
+                           size_t *out_count)
+{
+    ce_collection *own = (ce_collection *)collection; /* every handle is allocated writable; only its cache changes */
+    cached_reader *cached = keys ? &own->keys : &own->values;
+    if (!cached->reader || cached->stamp != db_txn_stamp(collection->txn)) {
+        table_collection_reader_close(cached->reader);
+        cached->reader = NULL;
+        if (!table_collection_reader_open(collection, keys, &cached->reader, &cached->count)) return false;
+        /* (Taken after: resolving may flush objects the table layer buffered.) */
+        cached->stamp = db_txn_stamp(collection->txn);
+    }
+    *out_reader = cached->reader;
+    if (out_count) *out_count = cached->count;
+    return true;
+}
+
 bool ce_collection_size(const ce_collection *collection, size_t *out_count)
 {
-    schema *loaded;
-    found_collection found;
+    table_collection_reader *reader;
     if (!out_count) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_size: out_count is required");
-    if (!find_collection(collection, &loaded, &found)) return false;
-    const ce_space *space = db_txn_space(collection->txn);
-    ce_ref values;
-    ce_type type;
-    bool nullable;
-    return found_values(space, &found, &values, &type, &nullable) &&
-           collection_size(space, values, type, nullable, out_count);
+    return current_reader(collection, false, &reader, out_count);
 }
 
 bool ce_collection_get(const ce_collection *collection, size_t index, ce_value *out_value)
 {
-    schema *loaded;
-    found_collection found;
+    table_collection_reader *reader;
     if (!out_value) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_get: out_value is required");
-    if (!find_collection(collection, &loaded, &found)) return false;
-    const ce_space *space = db_txn_space(collection->txn);
-    ce_ref values;
-    ce_type type;
-    bool nullable;
-    ce_value stored;
-    return found_values(space, &found, &values, &type, &nullable) &&
-           collection_get(space, values, type, nullable, index, &loaded->scratch, &stored) &&
-           decode_element(space, &found.spec, &stored, out_value);
+    return current_reader(collection, false, &reader, NULL) && table_collection_reader_get(reader, index, out_value);
 }
 
 bool ce_collection_find(const ce_collection *collection, const ce_value *value, size_t *out_index, bool *out_found)
@@ -3537,16 +3557,9 @@ bool ce_dictionary_get(const ce_collection *dictionary, const char *key, size_t 
 
 bool ce_dictionary_key_at(const ce_collection *dictionary, size_t index, ce_value *out_key)
 {
-    schema *loaded;
-    found_collection found;
+    table_collection_reader *reader;
     if (!out_key) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_dictionary_key_at: out_key is required");
-    if (!find_collection(dictionary, &loaded, &found)) return false;
-    if (found.kind != CE_COLLECTION_DICTIONARY)
-        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' is not a dictionary", SPEC_WHERE(&found.spec));
-    const ce_space *space = db_txn_space(dictionary->txn);
-    ce_ref keys, values;
-    return dictionary_parts(space, found.root, &keys, &values) &&
-           collection_get(space, keys, CE_TYPE_STRING, false, index, &loaded->key_scratch, out_key);
+    return current_reader(dictionary, true, &reader, NULL) && table_collection_reader_get(reader, index, out_key);
 }
 
 bool ce_dictionary_set(ce_collection *dictionary, const char *key, size_t key_size, const ce_value *value)

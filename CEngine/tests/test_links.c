@@ -3498,6 +3498,136 @@ static void test_schema_changes(ce_db **db, const char *path)
     ce_txn_end(txn);
 }
 
+/* Reads through a collection handle in the values the transaction sees now:
+ * the handle keeps a reader between reads, which must not outlive a change
+ * made through another handle, a change of the object, a deletion, or an
+ * advance of a read transaction. */
+static void check_list_reads(ce_collection *list, const int64_t *expected, size_t count)
+{
+    size_t size;
+    CHECK(ce_collection_size(list, &size));
+    CHECK(size == count);
+    for (size_t i = 0; i < count; i++) {
+        ce_value value;
+        CHECK(ce_collection_get(list, i, &value));
+        CHECK(value.type == CE_TYPE_INT && value.integer == expected[i]);
+    }
+    ce_value past;
+    EXPECT_ERROR(ce_collection_get(list, count, &past), CE_ERR_INDEX_OUT_OF_BOUNDS, NULL);
+}
+
+static void test_handles_follow_changes(ce_db *db)
+{
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    ce_table_key table = add_table(txn, "Handles", false);
+    ce_column_key numbers = add_property(txn, table, "numbers", CE_TYPE_INT, false, CE_COLLECTION_LIST, 0);
+    ce_column_key names = add_property(txn, table, "names", CE_TYPE_INT, false, CE_COLLECTION_DICTIONARY, 0);
+    ce_column_key label = add_scalar(txn, table, "label", CE_TYPE_INT, false);
+    ce_object_key object = create_object(txn, table), doomed = create_object(txn, table);
+    ce_collection *reading, *writing;
+    CHECK(ce_collection_open(txn, table, object, numbers, &reading));
+    CHECK(ce_collection_open(txn, table, object, numbers, &writing));
+    int64_t model[8] = {0};
+    size_t count = 0;
+    check_list_reads(reading, model, count);
+    for (int64_t v = 1; v <= 5; v++) {
+        ce_value value = int_value(10 * v);
+        CHECK(ce_list_insert(writing, count, &value));
+        model[count++] = 10 * v;
+        check_list_reads(reading, model, count);
+    }
+    ce_value value = int_value(99);
+    CHECK(ce_list_set(writing, 2, &value));
+    model[2] = 99;
+    check_list_reads(reading, model, count);
+    CHECK(ce_list_erase(writing, 0));
+    memmove(model, model + 1, --count * sizeof *model);
+    check_list_reads(reading, model, count);
+    /* A change elsewhere in the object. */
+    value = int_value(7);
+    CHECK(ce_object_set(txn, table, object, label, &value));
+    check_list_reads(reading, model, count);
+
+    /* A nested handle opened from one that holds a reader must not share it
+     * (closing both would free it twice: ASan). */
+    ce_column_key anything = add_scalar(txn, table, "anything", CE_TYPE_MIXED, true);
+    value = (ce_value){.type = CE_TYPE_LIST};
+    CHECK(ce_object_set(txn, table, object, anything, &value));
+    ce_collection *outer, *inner;
+    CHECK(ce_collection_open_mixed(txn, table, object, anything, &outer));
+    CHECK(ce_list_insert(outer, 0, &value)); /* element 0: a list */
+    ce_value element;
+    CHECK(ce_collection_get(outer, 0, &element) && element.type == CE_TYPE_LIST);
+    ce_value at = int_value(0);
+    CHECK(ce_collection_open_nested(outer, &at, &inner));
+    value = int_value(5);
+    CHECK(ce_list_insert(inner, 0, &value));
+    ce_collection_close(outer);
+    int64_t five = 5;
+    check_list_reads(inner, &five, 1);
+    ce_collection_close(inner);
+
+    /* A dictionary's keys and values, read and changed through two handles. */
+    ce_collection *dictionary_reading, *dictionary_writing;
+    CHECK(ce_collection_open(txn, table, object, names, &dictionary_reading));
+    CHECK(ce_collection_open(txn, table, object, names, &dictionary_writing));
+    static const char *const keys[] = {"b", "d", "a", "c"};
+    for (size_t k = 0; k < 4; k++) {
+        value = int_value((int64_t)k);
+        CHECK(ce_dictionary_set(dictionary_writing, keys[k], 1, &value));
+        size_t size;
+        CHECK(ce_collection_size(dictionary_reading, &size));
+        CHECK(size == k + 1);
+        /* Key order is bytewise: the new key's position among those read before. */
+        ce_value key, stored;
+        bool seen = false;
+        for (size_t i = 0; i < size; i++) {
+            CHECK(ce_dictionary_key_at(dictionary_reading, i, &key) && ce_collection_get(dictionary_reading, i, &stored));
+            CHECK(key.type == CE_TYPE_STRING && key.string.size == 1);
+            if (key.string.data[0] == keys[k][0]) {
+                seen = true;
+                CHECK(stored.type == CE_TYPE_INT && stored.integer == (int64_t)k);
+            }
+        }
+        CHECK(seen);
+    }
+    ce_collection_close(dictionary_reading);
+    ce_collection_close(dictionary_writing);
+
+    /* A handle whose object is deleted reports it, as before the first read. */
+    ce_collection *orphan;
+    CHECK(ce_collection_open(txn, table, doomed, numbers, &orphan));
+    check_list_reads(orphan, model, 0);
+    CHECK(ce_object_delete(txn, table, doomed));
+    size_t size;
+    EXPECT_ERROR(ce_collection_size(orphan, &size), CE_ERR_NO_SUCH_OBJECT, NULL);
+    EXPECT_ERROR(ce_collection_get(orphan, 0, &value), CE_ERR_NO_SUCH_OBJECT, NULL);
+    ce_collection_close(orphan);
+    ce_collection_close(writing);
+    ce_collection_close(reading);
+    commit_and_verify(db, txn);
+
+    /* A read transaction's handle, before and after it advances past a commit. */
+    ce_txn *reader;
+    CHECK(ce_txn_begin_read(db, &reader));
+    CHECK(ce_collection_open(reader, table, object, numbers, &reading));
+    check_list_reads(reading, model, count);
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_collection_open(txn, table, object, numbers, &writing));
+    value = int_value(123);
+    CHECK(ce_list_insert(writing, 0, &value));
+    ce_collection_close(writing);
+    commit_and_verify(db, txn);
+    check_list_reads(reading, model, count); /* still the version it reads */
+    CHECK(ce_txn_advance(reader));
+    memmove(model + 1, model, count++ * sizeof *model);
+    model[0] = 123;
+    check_list_reads(reading, model, count);
+    ce_collection_close(reading);
+    ce_txn_end(reader);
+}
+
 int main(int argc, char **argv)
 {
     test_parse_variant(argc, argv);
@@ -3517,6 +3647,7 @@ int main(int argc, char **argv)
     test_mixed(&db, path);
     test_nesting_limit(db);
     test_schema_changes(&db, path);
+    test_handles_follow_changes(db);
     CHECK(ce_db_close(db));
     test_cleanup_dir(dir);
     free(path);
