@@ -266,6 +266,17 @@ static bool hint_leaf_usable(const cluster_hint *hint, size_t column_count)
            (hint->leaf.slots.flags & (NODE_INNER | NODE_HAS_REFS | NODE_BYTES)) == NODE_HAS_REFS;
 }
 
+/* Remembers `leaf` in the hint, with the position of its first object
+ * (SIZE_MAX: not known, for a leaf found by key; the same leaf keeps the
+ * position known before). */
+static void remember_leaf(cluster_hint *hint, const cluster_leaf *leaf, size_t first_index)
+{
+    if (!hint) return;
+    if (first_index == SIZE_MAX && hint->leaf.ref == leaf->ref) first_index = hint->leaf_first_index;
+    hint->leaf = *leaf;
+    hint->leaf_first_index = first_index;
+}
+
 bool cluster_find(const ce_space *space, ce_ref root, ce_object_key key, cluster_position *out_position,
                   bool *out_found, cluster_hint *hint)
 {
@@ -279,34 +290,44 @@ bool cluster_find(const ce_space *space, ce_ref root, ce_object_key key, cluster
     *out_found = key >= base && index < leaf.key_offsets.count && node_get(&leaf.key_offsets, index) == key - base;
     out_position->leaf = leaf.ref;
     out_position->index = index;
-    if (*out_found && hint) hint->leaf = leaf;
+    if (*out_found) remember_leaf(hint, &leaf, SIZE_MAX);
     return true;
 }
 
-bool cluster_key_at(const ce_space *space, ce_ref root, size_t index, ce_object_key *out_key)
+bool cluster_key_at(const ce_space *space, ce_ref root, size_t index, cluster_hint *hint, ce_object_key *out_key)
 {
+    hint = hint_for_read(space, hint);
+    /* Positions in a row (a Results iterated, every object updated) stay
+     * in the leaf remembered last. */
+    if (hint && hint->leaf.ref && hint->leaf_first_index != SIZE_MAX && index >= hint->leaf_first_index &&
+        index - hint->leaf_first_index < hint->leaf.key_offsets.count) {
+        *out_key = cluster_leaf_key(&hint->leaf, index - hint->leaf_first_index);
+        return true;
+    }
     ce_ref ref = root;
+    size_t first_index = 0; /* the position of the first object under ref */
     for (unsigned depth = 0; depth <= CLUSTER_MAX_DEPTH; depth++) {
-        bool inner;
-        if (!is_inner(space, ref, &inner)) return false;
-        if (!inner) {
-            ce_node offsets;
-            int64_t base;
-            if (!read_leaf_keys(space, ref, &base, &offsets)) return false;
-            if (index >= offsets.count)
-                return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "object index %zu is out of bounds", index);
-            *out_key = base + node_get(&offsets, index);
+        inner_view view;
+        if (!node_read(space, ref, &view.node)) return false;
+        if (!(view.node.flags & NODE_INNER)) {
+            cluster_leaf leaf = {.ref = ref, .slots = view.node};
+            if (!leaf_keys_of(space, ref, &leaf.slots, &leaf.base_key, &leaf.key_offsets)) return false;
+            if (index >= leaf.key_offsets.count)
+                return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "object index %zu is out of bounds", first_index + index);
+            *out_key = cluster_leaf_key(&leaf, index);
+            remember_leaf(hint, &leaf, first_index);
             return true;
         }
-        inner_view view;
-        if (!read_inner(space, ref, &view)) return false;
+        if (!check_inner(space, ref, &view)) return false;
         size_t child = 0;
         for (; child < view.children; child++) {
             size_t count = (size_t)node_get(&view.counts, child);
             if (index < count) break;
             index -= count;
+            first_index += count;
         }
-        if (child == view.children) return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "object index is out of bounds");
+        if (child == view.children)
+            return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "object index %zu is out of bounds", first_index + index);
         ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + child);
     }
     return corrupt_cluster(root, "tree too deep");
@@ -336,7 +357,7 @@ bool cluster_get(const ce_space *space, ce_ref root, const cluster_schema *schem
             return false;
         if (!leaf_index_of(&leaf, key, &index))
             return ce_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
-        if (hint) hint->leaf = leaf;
+        remember_leaf(hint, &leaf, SIZE_MAX);
         found = &leaf;
     }
     const cluster_column *spec = &schema->columns[column];
@@ -546,7 +567,7 @@ static bool insert_into(ce_space *space, ce_ref *ref, const cluster_schema *sche
 static bool grow_root(ce_space *space, ce_ref *root, const split_result *split)
 {
     ce_object_key first;
-    if (!cluster_key_at(space, *root, 0, &first)) return false;
+    if (!cluster_key_at(space, *root, 0, NULL, &first)) return false;
     ce_ref new_root, keys, counts;
     if (!node_create(space, NODE_INNER | NODE_HAS_REFS, INNER_FIRST_CHILD, 0, &new_root) ||
         !node_create(space, 0, 0, 0, &keys) || !node_create(space, 0, 0, 0, &counts))

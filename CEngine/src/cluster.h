@@ -68,8 +68,10 @@ typedef struct cluster_hint cluster_hint;
 bool cluster_find(const ce_space *space, ce_ref root, ce_object_key key, cluster_position *out_position,
                   bool *out_found, cluster_hint *hint);
 
-/* The key of the object at `index` in key order. */
-bool cluster_key_at(const ce_space *space, ce_ref root, size_t index, ce_object_key *out_key);
+/* The key of the object at `index` in key order. `hint` (or NULL): its
+ * leaf answers positions in the same leaf, and the leaf found is
+ * remembered with its first position. */
+bool cluster_key_at(const ce_space *space, ce_ref root, size_t index, cluster_hint *hint, ce_object_key *out_key);
 
 /* Inserts an object; a key that exists is an error. `values`: NULL for
  * default values, else one value per column (removed columns' ignored),
@@ -115,6 +117,7 @@ typedef struct cluster_leaf {
 struct cluster_hint {
     uint64_t read_epoch;
     cluster_leaf leaf;        /* leaf.ref == 0: none remembered */
+    size_t leaf_first_index;  /* the position of its first object; SIZE_MAX: not known */
     ce_ref root;              /* 0: none remembered */
     ce_node root_node, root_first_keys;
 };

@@ -944,7 +944,7 @@ bool ce_table_remove(ce_txn *txn, ce_table_key key)
         ce_object_key object;
         if (!table_refs_for_read(txn, key, &refs) || !cluster_count(db_txn_space(txn), refs.cluster, &count)) return false;
         if (count == 0) break;
-        if (!cluster_key_at(db_txn_space(txn), refs.cluster, 0, &object) || !delete_object(txn, loaded, key, object, 0))
+        if (!cluster_key_at(db_txn_space(txn), refs.cluster, 0, NULL, &object) || !delete_object(txn, loaded, key, object, 0))
             return false;
     }
     for (size_t p = 0; p < table->property_count; p++)
@@ -2044,7 +2044,7 @@ static bool clear_links_of_column(ce_txn *txn, schema *loaded, ce_table_key key,
     ce_object_key *objects = malloc((count + 1) * sizeof *objects);
     if (!objects) return out_of_memory();
     bool ok = true;
-    for (size_t i = 0; i < count && ok; i++) ok = cluster_key_at(db_txn_space(txn), refs.cluster, i, &objects[i]);
+    for (size_t i = 0; i < count && ok; i++) ok = cluster_key_at(db_txn_space(txn), refs.cluster, i, NULL, &objects[i]);
     link_list none = {0};
     for (size_t i = 0; i < count && ok; i++) {
         bool exists;
@@ -2721,7 +2721,7 @@ bool ce_object_key_at(ce_txn *txn, ce_table_key key, size_t index, ce_object_key
     table_refs refs;
     if (!out_object) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_key_at: out_object is required");
     if (!find_table(txn, key, &loaded, &table) || !table_refs_for_read(txn, key, &refs)) return false;
-    return cluster_key_at(db_txn_space(txn), refs.cluster, index, out_object);
+    return cluster_key_at(db_txn_space(txn), refs.cluster, index, refs.hint, out_object);
 }
 
 /* ------------------------------------------------------------------------ */

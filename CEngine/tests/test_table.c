@@ -1109,6 +1109,41 @@ static void check_hint_lookups(ce_txn *txn, ce_table_key table, ce_column_key na
     }
 }
 
+/* Positions read through ce_object_key_at (which keeps its leaf and the
+ * leaf's first position in the same hint): runs of neighbouring positions,
+ * jumps, and lookups by key between them that move the hint to other
+ * leaves. Ids grow with the object keys, so the object at position p has
+ * the p-th live id. */
+static void check_hint_positions(ce_txn *txn, ce_table_key table, ce_column_key id_column, const hint_model *model,
+                                 int rounds)
+{
+    static int64_t live[3000];
+    size_t count = 0;
+    for (int64_t id = 1; id <= model->ids; id++)
+        if (model->version[id] >= 0) live[count++] = id;
+    size_t position = 0;
+    for (int round = 0; round < rounds; round++) {
+        uint64_t choice = next_random() % 8;
+        if (choice == 0) position = (size_t)(next_random() % count);                 /* a jump */
+        if (choice == 1) position = position > 300 ? position - 300 : count - 1; /* back a leaf or so */
+        if (choice == 2) {
+            /* A lookup by key somewhere else moves the hint's leaf. */
+            ce_value key = int_value(live[next_random() % count]);
+            ce_object_key object;
+            bool found;
+            CHECK(ce_object_find_primary_key(txn, table, &key, &object, &found) && found);
+        }
+        ce_object_key object;
+        ce_value id;
+        CHECK(ce_object_key_at(txn, table, position, &object));
+        CHECK(ce_object_get(txn, table, object, id_column, &id) && id.integer == live[position]);
+        position = (position + 1) % count;
+    }
+    ce_object_key object;
+    CHECK(ce_object_key_at(txn, table, count - 1, &object));
+    CHECK(!ce_object_key_at(txn, table, count, &object) && ce_last_error_code() == CE_ERR_INDEX_OUT_OF_BOUNDS);
+}
+
 static void test_lookup_hints(ce_db *db)
 {
     static hint_model model;
@@ -1144,6 +1179,7 @@ static void test_lookup_hints(ce_db *db)
     ce_txn *reader;
     CHECK(ce_txn_begin_read(db, &reader));
     check_hint_lookups(reader, table, name, other, &model, 3000);
+    check_hint_positions(reader, table, id_column, &model, 5000);
     /* The reader's last lookup left a hint in some leaf; the next commit
      * renames every object, deletes some and grows the tree. */
     hint_model before = model;
@@ -1175,7 +1211,9 @@ static void test_lookup_hints(ce_db *db)
     test_verify(db);
 
     check_hint_lookups(reader, table, name, other, &before, 3000);
+    check_hint_positions(reader, table, id_column, &before, 5000);
     CHECK(ce_txn_advance(reader));
+    check_hint_positions(reader, table, id_column, &model, 5000);
     check_hint_lookups(reader, table, name, other, &model, 3000);
     /* An object deleted under the hinted leaf is reported missing. */
     ce_value key = int_value(12), value;
