@@ -84,7 +84,7 @@ static bool read_leaf_keys(const ce_space *space, ce_ref ref, int64_t *out_base,
 
 /* Checks an inner node whose node is read already (out->node) and reads
  * its first keys; check_inner reads the counts too. */
-static bool check_inner_keys(const ce_space *space, ce_ref ref, inner_view *out)
+static bool check_inner_header(ce_ref ref, inner_view *out)
 {
     /* One child more than the maximum: an inner node between an insert and
      * its split. */
@@ -92,6 +92,12 @@ static bool check_inner_keys(const ce_space *space, ce_ref ref, inner_view *out)
         out->node.count < INNER_FIRST_CHILD + 1 || out->node.count > INNER_FIRST_CHILD + CLUSTER_INNER_MAX + 1)
         return corrupt_cluster(ref, "bad inner node");
     out->children = out->node.count - INNER_FIRST_CHILD;
+    return true;
+}
+
+static bool check_inner_keys(const ce_space *space, ce_ref ref, inner_view *out)
+{
+    if (!check_inner_header(ref, out)) return false;
     int64_t keys = node_get(&out->node, INNER_FIRST_KEYS);
     if (!node_value_is_ref(keys)) return corrupt_cluster(ref, "bad inner header");
     if (!read_plain(space, (ce_ref)keys, &out->first_keys)) return false;
@@ -101,14 +107,19 @@ static bool check_inner_keys(const ce_space *space, ce_ref ref, inner_view *out)
     return true;
 }
 
-static bool check_inner(const ce_space *space, ce_ref ref, inner_view *out)
+/* Reads the counts of an inner node whose header is checked. */
+static bool read_inner_counts(const ce_space *space, ce_ref ref, inner_view *out)
 {
-    if (!check_inner_keys(space, ref, out)) return false;
     int64_t counts = node_get(&out->node, INNER_COUNTS);
     if (!node_value_is_ref(counts)) return corrupt_cluster(ref, "bad inner header");
     if (!read_plain(space, (ce_ref)counts, &out->counts)) return false;
     if (out->counts.count != out->children) return corrupt_cluster(ref, "inner arrays disagree");
     return true;
+}
+
+static bool check_inner(const ce_space *space, ce_ref ref, inner_view *out)
+{
+    return check_inner_keys(space, ref, out) && read_inner_counts(space, ref, out);
 }
 
 static bool read_inner(const ce_space *space, ce_ref ref, inner_view *out)
@@ -318,14 +329,12 @@ bool cluster_key_at(const ce_space *space, ce_ref root, size_t index, cluster_hi
             remember_leaf(hint, &leaf, first_index);
             return true;
         }
-        if (!check_inner(space, ref, &view)) return false;
-        size_t child = 0;
-        for (; child < view.children; child++) {
-            size_t count = (size_t)node_get(&view.counts, child);
-            if (index < count) break;
-            index -= count;
-            first_index += count;
-        }
+        /* (Positions need the counts, not the first keys.) */
+        if (!check_inner_header(ref, &view) || !read_inner_counts(space, ref, &view)) return false;
+        uint64_t inside = index;
+        size_t child = node_find_run(&view.counts, view.children, &inside);
+        first_index += index - (size_t)inside;
+        index = (size_t)inside;
         if (child == view.children)
             return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "object index %zu is out of bounds", first_index + index);
         ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + child);
@@ -809,19 +818,18 @@ bool cluster_erase(ce_space *space, ce_ref *root, const cluster_schema *schema, 
 static bool writable_leaf(ce_space *space, ce_ref *ref, ce_object_key key, unsigned depth, ce_ref *out_leaf)
 {
     if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(*ref, "tree too deep");
-    bool inner;
-    if (!is_inner(space, *ref, &inner)) return false;
-    if (!node_make_writable(space, ref)) return false;
-    if (!inner) {
+    inner_view view;
+    if (!node_make_writable(space, ref) || !node_read(space, *ref, &view.node)) return false;
+    if (!(view.node.flags & NODE_INNER)) {
         *out_leaf = *ref;
         return true;
     }
-    inner_view view;
-    if (!read_inner(space, *ref, &view)) return false;
+    if (!check_inner(space, *ref, &view)) return false;
     size_t child = child_for_key(&view, key);
-    ce_ref child_ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + child);
+    ce_ref child_ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + child), before = child_ref;
     if (!writable_leaf(space, &child_ref, key, depth + 1, out_leaf)) return false;
-    return node_set(space, *ref, INNER_FIRST_CHILD + child, (int64_t)child_ref);
+    /* A child made writable before keeps its (temporary) ref. */
+    return child_ref == before || node_set(space, *ref, INNER_FIRST_CHILD + child, (int64_t)child_ref);
 }
 
 bool cluster_set(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key, size_t column,
@@ -835,9 +843,9 @@ bool cluster_set(ce_space *space, ce_ref *root, const cluster_schema *schema, ce
     if (position >= leaf.key_offsets.count || node_get(&leaf.key_offsets, position) != key - leaf.base_key)
         return ce_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
     const cluster_column *spec = &schema->columns[column];
-    ce_ref column_ref = cluster_leaf_column(&leaf, column);
+    ce_ref column_ref = cluster_leaf_column(&leaf, column), before = column_ref;
     if (!column_set(space, &column_ref, spec->type, spec->nullable, position, value)) return false;
-    return node_set(space, leaf_ref, LEAF_FIRST_COLUMN + column, (int64_t)column_ref);
+    return column_ref == before || node_set(space, leaf_ref, LEAF_FIRST_COLUMN + column, (int64_t)column_ref);
 }
 
 /* ------------------------------------------------------------------------ */

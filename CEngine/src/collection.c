@@ -72,15 +72,10 @@ static bool open_collection(const ce_space *space, ce_ref root, ce_type type, bo
  * gives the end of the last chunk (an append). */
 static void locate(const collection_view *view, size_t index, size_t *out_chunk, size_t *out_offset)
 {
-    size_t chunk = 0;
-    while (chunk + 1 < view->chunk_count) {
-        size_t count = (size_t)node_get(&view->counts, chunk);
-        if (index < count) break;
-        index -= count;
-        chunk++;
-    }
-    *out_chunk = chunk;
-    *out_offset = index;
+    /* The last chunk takes whatever position lies past the others. */
+    uint64_t offset = index;
+    *out_chunk = view->chunk_count > 1 ? node_find_run(&view->counts, view->chunk_count - 1, &offset) : 0;
+    *out_offset = (size_t)offset;
 }
 
 static bool chunk_ref(const collection_view *view, size_t chunk, ce_ref *out_ref)

@@ -189,6 +189,60 @@ size_t node_guess_position(int64_t key, int64_t lower, int64_t upper, size_t ite
     return (size_t)position;
 }
 
+/* One loop of node_find_run for elements of type `type` (the base added). */
+#define FIND_RUN(type)                                                                                              \
+    for (; run < runs; run++) {                                                                                     \
+        type packed;                                                                                                \
+        memcpy(&packed, counts->payload + run * sizeof(type), sizeof(type));                                      \
+        uint64_t count = base + (uint64_t)(int64_t)packed;                                                          \
+        if (remaining < count) break;                                                                               \
+        remaining -= count;                                                                                         \
+    }
+
+size_t node_find_run(const ce_node *counts, size_t runs, uint64_t *position)
+{
+    if (runs > counts->count) runs = counts->count;
+    uint64_t remaining = *position, base = (uint64_t)counts->base;
+    size_t run = 0;
+    switch (counts->width) {
+    case 0: /* every run is `base` long (full leaves, stored as a base alone) */
+        run = base == 0 ? runs : (size_t)(remaining / base < runs ? remaining / base : runs);
+        remaining -= (uint64_t)run * base;
+        break;
+    case 1: {
+        /* Full leaves: counts of `base` or base + 1. Whole words of 64 runs
+         * at a time while the position lies past them, then bit by bit. */
+        while (run + 64 <= runs && run % 64 == 0) {
+            uint64_t bits;
+            memcpy(&bits, counts->payload + run / 8, 8);
+            uint64_t total = 64 * base + (uint64_t)__builtin_popcountll(bits);
+            if (remaining < total) break;
+            remaining -= total;
+            run += 64;
+        }
+        for (; run < runs; run++) {
+            uint64_t count = base + ((counts->payload[run / 8] >> (run % 8)) & 1);
+            if (remaining < count) break;
+            remaining -= count;
+        }
+        break;
+    }
+    case 8: FIND_RUN(int8_t) break;
+    case 16: FIND_RUN(int16_t) break;
+    case 32: FIND_RUN(int32_t) break;
+    case 64: FIND_RUN(int64_t) break;
+    default:
+        for (; run < runs; run++) {
+            uint64_t count = (uint64_t)node_get(counts, run);
+            if (remaining < count) break;
+            remaining -= count;
+        }
+    }
+    *position = remaining;
+    return run;
+}
+#undef FIND_RUN
+
 uint8_t node_width_for(int64_t value)
 {
     if (value == 0) return 0;
@@ -409,6 +463,7 @@ bool node_set(ce_space *space, ce_ref ref, size_t index, int64_t value)
     if (!dirty_view(space, ref, &node, &bytes)) return false;
     if (index >= node.count)
         return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "index %zu is beyond the node's %u elements", index, node.count);
+    if (node_get(&node, index) == value) return true; /* (a ref stored again, a table's counters unchanged) */
     if (!ensure_room(space, ref, node.count, width_for_stored(value), &node, &bytes)) return false;
     put_element(bytes + NODE_HEADER_SIZE, node.width, index, value);
     return true;

@@ -202,6 +202,14 @@ size_t node_lower_bound_near(const ce_node *node, size_t stride, size_t items, i
  * from a counter (object keys, auto-incremented ids) land on their item. */
 size_t node_guess_position(int64_t key, int64_t lower, int64_t upper, size_t items);
 
+/* For a node whose elements are the lengths of consecutive runs (an inner
+ * node's object counts, a collection's chunk counts): the run among the
+ * first `runs` that holds position *position, which becomes the position
+ * inside that run. Past them: returns `runs`, *position less their total.
+ * A loop per width, since a wide node's counts are summed on every
+ * positional read. */
+size_t node_find_run(const ce_node *counts, size_t runs, uint64_t *position);
+
 /* --- creating and changing (write transactions) --- */
 
 /* A new dirty node of `count` elements, each `fill`. */

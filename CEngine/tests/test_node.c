@@ -302,6 +302,69 @@ static void test_bptree_against_model(ce_db *db)
     free(model);
 }
 
+/* node_find_run against a plain loop, for counts stored at every width
+ * (committed nodes may be based: a base and small deltas, or a base alone)
+ * and for in-memory views, at every position up to past the total. */
+static size_t model_find_run(const int64_t *counts, size_t runs, uint64_t *position)
+{
+    size_t run = 0;
+    for (; run < runs && *position >= (uint64_t)counts[run]; run++) *position -= (uint64_t)counts[run];
+    return run;
+}
+
+static void check_find_run(const ce_node *node, const int64_t *counts, size_t count)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < count; i++) total += (uint64_t)counts[i];
+    const size_t limits[] = {count, count > 0 ? count - 1 : 0, count / 2, 0};
+    for (size_t l = 0; l < sizeof limits / sizeof limits[0]; l++) {
+        for (uint64_t position = 0; position <= total + 3; position += 1 + total / 997) {
+            uint64_t expected_inside = position, inside = position;
+            size_t expected = model_find_run(counts, limits[l], &expected_inside);
+            CHECK(node_find_run(node, limits[l], &inside) == expected && inside == expected_inside);
+        }
+    }
+}
+
+static void test_find_run(ce_db *db)
+{
+    static int64_t counts[300];
+    for (int pattern = 0; pattern < 8; pattern++) {
+        const size_t lengths[] = {1, 63, 64, 65, 130, 300};
+        for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
+            size_t count = lengths[l];
+            for (size_t i = 0; i < count; i++) {
+                uint64_t r = (uint64_t)(i * 2654435761u + (size_t)pattern * 40503u);
+                switch (pattern) {
+                case 0: counts[i] = 256; break;                          /* full leaves: a base alone */
+                case 1: counts[i] = 256 + (int64_t)(r % 7 == 0); break;  /* a base and one bit */
+                case 2: counts[i] = (int64_t)(r % 4); break;             /* 2 bits, zeros among them */
+                case 3: counts[i] = 100 + (int64_t)(r % 16); break;      /* a base and 4 bits */
+                case 4: counts[i] = (int64_t)(r % 120); break;           /* 8 bits */
+                case 5: counts[i] = (int64_t)(r % 30000); break;         /* 16 bits */
+                case 6: counts[i] = (int64_t)(r % 3000000); break;       /* 32 bits */
+                default: counts[i] = (int64_t)(r % 7) * 1000000000000LL; /* 64 bits */
+                }
+            }
+            ce_node view = node_view_of_values(counts, count);
+            check_find_run(&view, counts, count);
+            ce_txn *txn;
+            CHECK(ce_txn_begin_write(db, &txn));
+            ce_ref ref;
+            CHECK(node_create_from(db_txn_space(txn), NODE_CONTEXT, counts, count, &ref));
+            if (db_txn_root(txn)) CHECK(node_free_tree(db_txn_space(txn), db_txn_root(txn)));
+            CHECK(db_txn_set_root(txn, ref));
+            CHECK(ce_txn_commit(txn));
+            CHECK(ce_txn_begin_read(db, &txn));
+            ce_node node;
+            CHECK(node_read(db_txn_space(txn), db_txn_root(txn), &node));
+            check_find_run(&node, counts, count);
+            ce_txn_end(txn);
+        }
+    }
+    test_verify(db);
+}
+
 int main(void)
 {
     char *dir = test_make_dir("node");
@@ -309,6 +372,7 @@ int main(void)
     ce_db *db = test_open(path);
     test_widths(db);
     test_based_nodes(db);
+    test_find_run(db);
     test_node_operations(db);
     test_bytes(db);
     test_bptree_against_model(db);
