@@ -814,29 +814,45 @@ bool cluster_erase(ce_space *space, ce_ref *root, const cluster_schema *schema, 
     }
 }
 
-/* Makes the path to `key`'s leaf writable and returns the leaf. */
-static bool writable_leaf(ce_space *space, ce_ref *ref, ce_object_key key, unsigned depth, ce_ref *out_leaf)
+/* Makes the path to `key`'s leaf writable and returns the leaf; *out_found
+ * false (and nothing copied) when the leaf does not hold `key`. The nodes
+ * are copied from the leaf up, once the key is found: a set of a missing
+ * object must change nothing, and copying a node frees its committed bytes
+ * while its parent may still name them until the parent is copied too. */
+static bool writable_leaf(ce_space *space, ce_ref *ref, ce_object_key key, unsigned depth, ce_ref *out_leaf,
+                          bool *out_found)
 {
     if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(*ref, "tree too deep");
     inner_view view;
-    if (!node_make_writable(space, ref) || !node_read(space, *ref, &view.node)) return false;
+    if (!node_read(space, *ref, &view.node)) return false;
     if (!(view.node.flags & NODE_INNER)) {
+        int64_t base;
+        ce_node offsets;
+        if (!leaf_keys_of(space, *ref, &view.node, &base, &offsets)) return false;
+        size_t position = key >= base ? lower_bound(&offsets, key - base) : offsets.count;
+        *out_found = position < offsets.count && node_get(&offsets, position) == key - base;
+        if (!*out_found) return true;
+        if (!node_make_writable(space, ref)) return false;
         *out_leaf = *ref;
         return true;
     }
-    if (!check_inner(space, *ref, &view)) return false;
+    if (!check_inner_keys(space, *ref, &view)) return false;
     size_t child = child_for_key(&view, key);
     ce_ref child_ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + child), before = child_ref;
-    if (!writable_leaf(space, &child_ref, key, depth + 1, out_leaf)) return false;
+    if (!writable_leaf(space, &child_ref, key, depth + 1, out_leaf, out_found)) return false;
+    if (!*out_found) return true;
     /* A child made writable before keeps its (temporary) ref. */
-    return child_ref == before || node_set(space, *ref, INNER_FIRST_CHILD + child, (int64_t)child_ref);
+    return node_make_writable(space, ref) &&
+           (child_ref == before || node_set(space, *ref, INNER_FIRST_CHILD + child, (int64_t)child_ref));
 }
 
 bool cluster_set(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key, size_t column,
                  const ce_value *value)
 {
     ce_ref leaf_ref = 0;
-    if (!writable_leaf(space, root, key, 0, &leaf_ref)) return false;
+    bool found;
+    if (!writable_leaf(space, root, key, 0, &leaf_ref, &found)) return false;
+    if (!found) return ce_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
     cluster_leaf leaf;
     if (!read_leaf(space, leaf_ref, schema->column_count, &leaf)) return false;
     size_t position = key >= leaf.base_key ? lower_bound(&leaf.key_offsets, key - leaf.base_key) : leaf.key_offsets.count;

@@ -1695,6 +1695,16 @@ static bool require_object(ce_txn *txn, const table_refs *refs, const schema_tab
     return true;
 }
 
+/* After a call into the cluster tree failed, which reports a missing
+ * object itself: that error gets require_object's message, which names the
+ * table (one descent for the call, a second only on this error path). */
+static bool fail_for_missing_object(ce_txn *txn, const table_refs *refs, const schema_table *table,
+                                    ce_object_key object)
+{
+    if (ce_last_error_code() == CE_ERR_NO_SUCH_OBJECT) (void)require_object(txn, refs, table, object);
+    return false;
+}
+
 /* A dictionary is 0 or a NODE_HAS_REFS node [keys, values]: two
  * collections of the same size, keys sorted bytewise. */
 static bool dictionary_parts(const ce_space *space, ce_ref dictionary, ce_ref *out_keys, ce_ref *out_values)
@@ -2479,13 +2489,9 @@ bool ce_object_get(ce_txn *txn, ce_table_key key, ce_object_key object, ce_colum
         return false;
     if (!holds_one_value(property)) return not_one_value(table, property);
     cluster_schema columns = cluster_schema_of(table);
-    /* One descent: the cluster tree reports a missing object itself; only
-     * its message gains the table's name here. */
     if (!cluster_get(db_txn_space(txn), refs.cluster, &columns, object, column, &loaded->scratch, refs.hint,
-                     out_value)) {
-        if (ce_last_error_code() == CE_ERR_NO_SUCH_OBJECT) return require_object(txn, &refs, table, object);
-        return false;
-    }
+                     out_value))
+        return fail_for_missing_object(txn, &refs, table, object);
     if (property->type != CE_TYPE_LINK && property->type != CE_TYPE_MIXED) return true;
     ce_value stored = *out_value;
     element_spec spec = spec_of_property(table, property);
@@ -2528,19 +2534,23 @@ bool ce_object_set(ce_txn *txn, ce_table_key key, ce_object_key object, ce_colum
     if (table->primary_key == column)
         return ce_fail(CE_ERR_PRIMARY_KEY_IMMUTABLE, "Primary key can't be changed after an object is inserted ('%s.%s').",
                        table->name, property->name);
-    if (!table_refs_for_write(txn, key, &refs) || !require_object(txn, &refs, table, object)) return false;
+    if (!table_refs_for_write(txn, key, &refs)) return false;
     if (property->type == CE_TYPE_LINK || property->type == CE_TYPE_MIXED)
-        return set_link_holder(txn, loaded, key, object, column, value);
+        return require_object(txn, &refs, table, object) && set_link_holder(txn, loaded, key, object, column, value);
     cluster_schema columns = cluster_schema_of(table);
     ce_space *space = db_txn_space(txn);
     if (column_is_indexed(table, column)) {
         ce_value old;
-        if (!cluster_get(space, refs.cluster, &columns, object, column, &loaded->search_scratch, NULL, &old) ||
-            !update_index(txn, &refs, table, column, &old, object, false) ||
+        if (!cluster_get(space, refs.cluster, &columns, object, column, &loaded->search_scratch, NULL, &old))
+            return fail_for_missing_object(txn, &refs, table, object);
+        if (!update_index(txn, &refs, table, column, &old, object, false) ||
             !update_index(txn, &refs, table, column, value, object, true))
             return false;
     }
-    return cluster_set(space, &refs.cluster, &columns, object, column, value) && store_table_refs(txn, &refs);
+    /* (A missing object is found before anything is copied.) */
+    if (!cluster_set(space, &refs.cluster, &columns, object, column, value))
+        return fail_for_missing_object(txn, &refs, table, object);
+    return store_table_refs(txn, &refs);
 }
 
 /* A new object of an embedded table, with default values, not yet linked. */

@@ -1215,6 +1215,22 @@ static void test_lookup_hints(ce_db *db)
     CHECK(ce_txn_advance(reader));
     check_hint_positions(reader, table, id_column, &model, 5000);
     check_hint_lookups(reader, table, name, other, &model, 3000);
+    /* Setting a value of a missing object (deleted, or a key never used)
+     * fails naming the table and changes nothing: the tree is searched
+     * before any node of it is copied. */
+    CHECK(ce_txn_begin_write(db, &txn));
+    ce_object_key twelve;
+    bool twelve_found;
+    ce_value twelve_id = int_value(12);
+    CHECK(ce_object_find_primary_key(txn, table, &twelve_id, &twelve, &twelve_found) && twelve_found);
+    /* id 13's object (deleted above: ids grow with the keys), and a key far past the last */
+    const ce_object_key missing[2] = {twelve + 1, twelve + 1000000};
+    for (int m = 0; m < 2; m++) {
+        ce_value renamed = string_value("renamed");
+        expect_error(ce_object_set(txn, table, missing[m], name, &renamed), CE_ERR_NO_SUCH_OBJECT, "'Hinted'");
+    }
+    CHECK(ce_txn_commit(txn));
+    test_verify(db);
     /* An object deleted under the hinted leaf is reported missing. */
     ce_value key = int_value(12), value;
     ce_object_key object;
