@@ -156,7 +156,6 @@ void space_release(ce_space *space)
     space->ready_last = kept.ready_last;
 }
 
-static inline size_t temporary_index(ce_ref ref) { return (size_t)((ref & ~CE_TEMP_REF_BIT) >> 3); }
 
 bool space_bytes_general(const ce_space *space, ce_ref ref, size_t length, const uint8_t **out_bytes)
 {

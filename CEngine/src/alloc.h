@@ -38,6 +38,9 @@ typedef uint64_t ce_ref;
 
 static inline bool ref_is_temporary(ce_ref ref) { return (ref & CE_TEMP_REF_BIT) != 0; }
 
+/* A temporary ref's entry in the transaction's table of dirty nodes. */
+static inline size_t temporary_index(ce_ref ref) { return (size_t)((ref & ~CE_TEMP_REF_BIT) >> 3); }
+
 /* A free range of the file and the version that freed it. */
 typedef struct ce_free_extent {
     uint64_t position;
@@ -155,9 +158,10 @@ static inline bool space_bytes(const ce_space *space, ce_ref ref, size_t length,
  * not yet found ready, and every error. */
 bool space_bytes_general(const ce_space *space, ce_ref ref, size_t length, const uint8_t **out_bytes);
 
-/* Every node read starts here, so the common case stays inline: a committed
+/* Every node read starts here, so the common cases stay inline: a committed
  * ref in bounds (a temporary ref has bit 62 set and so fails the bounds test)
- * of a plain file, or of an encrypted file in the pages last found ready. */
+ * of a plain file, or of an encrypted file in the pages found ready; and a
+ * dirty node of the transaction. */
 static inline bool space_bytes(const ce_space *space, ce_ref ref, size_t length, const uint8_t **out_bytes)
 {
     if (ref % 8 == 0 && ref >= CE_HEADER_SIZE && ref <= space->logical_size && length <= space->logical_size - ref) {
@@ -171,6 +175,15 @@ static inline bool space_bytes(const ce_space *space, ce_ref ref, size_t length,
             (last - first <= 1 && (last >> 6) < space->ready_words &&
              ((space->ready_bits[first >> 6] >> (first & 63)) & (space->ready_bits[last >> 6] >> (last & 63)) & 1))) {
             *out_bytes = space->base + ref;
+            return true;
+        }
+    } else if (ref_is_temporary(ref)) {
+        /* A write transaction's own node (the nodes above a change stay
+         * dirty for the rest of the transaction, and are read on every
+         * change after it). */
+        size_t index = temporary_index(ref);
+        if (index < space->dirty_count && space->dirty[index].capacity >= length) {
+            *out_bytes = space->dirty[index].bytes;
             return true;
         }
     }
