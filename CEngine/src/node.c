@@ -243,6 +243,23 @@ size_t node_find_run(const ce_node *counts, size_t runs, uint64_t *position)
 }
 #undef FIND_RUN
 
+double node_sum_doubles(const ce_node *values, size_t count)
+{
+    double partial[4] = {0, 0, 0, 0};
+    size_t i = 0;
+    for (; i + 4 <= count; i += 4) {
+        double quad[4];
+        memcpy(quad, values->payload + 8 * i, sizeof quad);
+        for (int lane = 0; lane < 4; lane++) partial[lane] += quad[lane];
+    }
+    for (; i < count; i++) {
+        double value;
+        memcpy(&value, values->payload + 8 * i, 8);
+        partial[0] += value;
+    }
+    return (partial[0] + partial[1]) + (partial[2] + partial[3]);
+}
+
 uint8_t node_width_for(int64_t value)
 {
     if (value == 0) return 0;

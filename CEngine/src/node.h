@@ -210,6 +210,12 @@ size_t node_guess_position(int64_t key, int64_t lower, int64_t upper, size_t ite
  * positional read. */
 size_t node_find_run(const ce_node *counts, size_t runs, uint64_t *position);
 
+/* The sum of the first `count` elements of a plain (not based) node of
+ * 64-bit elements read as doubles: four running sums, so that the additions
+ * do not wait on each other (the order of the additions differs from one
+ * after another in the last bits only). */
+double node_sum_doubles(const ce_node *values, size_t count);
+
 /* --- creating and changing (write transactions) --- */
 
 /* A new dirty node of `count` elements, each `fill`. */

@@ -3837,6 +3837,16 @@ static bool act_on_leaf(scan_state *s, const cluster_leaf *leaf, const mask *mat
         const bound_path *path = s->aggregate_path;
         if (!open_column_of(s->e->space, leaf, path->column, path->type, path->nullable, &s->aggregate_scan)) return false;
         const column_scan *scan = &s->aggregate_scan;
+        size_t objects = leaf->key_offsets.count;
+        if (scan->type == CE_TYPE_DOUBLE && !path->size_of && !scan->has_nulls && scan->values.width == 64 &&
+            !scan->values.based && mask_count(matched) == objects &&
+            (s->aggregate->aggregate == CE_AGGREGATE_SUM || s->aggregate->aggregate == CE_AGGREGATE_AVG)) {
+            /* Every object of the leaf, a plain array of doubles: summed as
+             * ce_table_sum sums it. */
+            s->aggregate->real_sum += node_sum_doubles(&scan->values, objects);
+            s->aggregate->counted += objects;
+            return true;
+        }
         if ((scan->type == CE_TYPE_DOUBLE || scan->type == CE_TYPE_INT) && !path->size_of &&
             (s->aggregate->aggregate == CE_AGGREGATE_SUM || s->aggregate->aggregate == CE_AGGREGATE_AVG ||
              s->aggregate->aggregate == CE_AGGREGATE_COUNT)) {
@@ -3968,7 +3978,10 @@ static bool scan_all_leaves(scan_state *s)
     }
     q->scan = s;
     q->slots = slots;
-    bool ok = cluster_for_each_leaf(s->e->space, s->e->root, CLUSTER_NO_COLUMN, queue_leaf, q);
+    /* An aggregate's column is read from every leaf: prefetched ahead, as
+     * ce_table_sum's is. */
+    size_t read_column = s->goal == GOAL_AGGREGATE ? (size_t)s->aggregate_path->column : CLUSTER_NO_COLUMN;
+    bool ok = cluster_for_each_leaf(s->e->space, s->e->root, read_column, queue_leaf, q);
     for (size_t i = q->count > PREFETCH_AHEAD ? q->count - PREFETCH_AHEAD : 0; ok && i < q->count; i++)
         prepare_leaf(q, (q->first + i) % PIPELINE_DEPTH);
     while (ok && !q->stopped && q->count > 0) ok = evaluate_oldest(q, &q->stopped);

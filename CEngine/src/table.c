@@ -3618,21 +3618,8 @@ static bool sum_leaf(void *context, const cluster_leaf *leaf, bool *stop)
         return false;
     const ce_node *values = &numbers.values;
     if (sum->spec->type == CE_TYPE_DOUBLE && !numbers.has_nulls && values->width == 64 && !values->based) {
-        /* The common case, a plain array of doubles: one tight loop, with
-         * four running sums so that the additions do not wait on each other. */
-        double partial[4] = {0, 0, 0, 0};
-        size_t i = 0;
-        for (; i + 4 <= numbers.count; i += 4) {
-            double quad[4];
-            memcpy(quad, values->payload + 8 * i, sizeof quad);
-            for (int lane = 0; lane < 4; lane++) partial[lane] += quad[lane];
-        }
-        for (; i < numbers.count; i++) {
-            double value;
-            memcpy(&value, values->payload + 8 * i, 8);
-            partial[0] += value;
-        }
-        sum->double_sum += (partial[0] + partial[1]) + (partial[2] + partial[3]);
+        /* The common case, a plain array of doubles: one tight loop. */
+        sum->double_sum += node_sum_doubles(values, numbers.count);
         sum->counted += numbers.count;
         return true;
     }

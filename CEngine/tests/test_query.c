@@ -3467,6 +3467,51 @@ static void test_live_collection_views(ce_db *db)
     ce_txn_end(reader);
 }
 
+/* Sums of a required double property over results whose leaves match
+ * whole (summed from the leaf's array, as ce_table_sum does: the two agree
+ * to the bit) and in part (one value at a time), against a model. */
+static void test_double_sums(ce_db *db)
+{
+    ce_txn *txn;
+    ce_table_key table;
+    ce_column_key value_column, flag_column;
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_table_add(txn, "Sums", &table));
+    CHECK(ce_property_add(txn, table, &(ce_property_info){.name = "value", .type = CE_TYPE_DOUBLE}, &value_column));
+    CHECK(ce_property_add(txn, table, &(ce_property_info){.name = "flag", .type = CE_TYPE_INT}, &flag_column));
+    enum { OBJECTS = 700 };
+    long double all_total = 0, flagged_total = 0;
+    size_t flagged = 0;
+    for (int i = 0; i < OBJECTS; i++) {
+        double value = (double)((i * 7919) % 1000) / 7.0 - 50.0;
+        ce_value values[2] = {{.type = CE_TYPE_DOUBLE, .double_value = value}, {.type = CE_TYPE_INT, .integer = i % 3}};
+        ce_object_key object;
+        CHECK(ce_object_create_with_values(txn, table, values, 2, &object));
+        all_total += value;
+        if (i % 3 == 0) flagged_total += value, flagged++;
+    }
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_txn_begin_read(db, &txn));
+    ce_query *all_query, *flagged_query;
+    ce_results *all, *some;
+    CHECK(ce_query_parse(txn, table, "TRUEPREDICATE", NULL, 0, &all_query) && ce_query_find_all(all_query, &all));
+    CHECK(ce_query_parse(txn, table, "flag == 0", NULL, 0, &flagged_query) && ce_query_find_all(flagged_query, &some));
+    ce_value sum, table_sum, average;
+    size_t counted;
+    CHECK(ce_results_aggregate(all, txn, "value", CE_AGGREGATE_SUM, &sum, &counted) && counted == OBJECTS);
+    CHECK(ce_table_sum(txn, table, value_column, &table_sum, NULL) && sum.double_value == table_sum.double_value);
+    CHECK(fabsl((long double)sum.double_value - all_total) < 1e-6L);
+    CHECK(ce_results_aggregate(all, txn, "value", CE_AGGREGATE_AVG, &average, &counted) && counted == OBJECTS);
+    CHECK(average.double_value == sum.double_value / OBJECTS);
+    CHECK(ce_results_aggregate(some, txn, "value", CE_AGGREGATE_SUM, &sum, &counted) && counted == flagged);
+    CHECK(fabsl((long double)sum.double_value - flagged_total) < 1e-6L);
+    ce_results_free(all);
+    ce_results_free(some);
+    ce_query_free(all_query);
+    ce_query_free(flagged_query);
+    ce_txn_end(txn);
+}
+
 int main(int argc, char **argv)
 {
     test_parse_variant(argc, argv);
@@ -3474,6 +3519,7 @@ int main(int argc, char **argv)
     char *path = test_path(dir, "query.realm");
     ce_db *db = test_open(path);
     test_fold_and_like();
+    test_double_sums(db);
     create_schema(db);
 
     ce_txn *txn;
