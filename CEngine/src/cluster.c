@@ -82,8 +82,8 @@ static bool read_leaf_keys(const ce_space *space, ce_ref ref, int64_t *out_base,
     return node_read(space, ref, &leaf) && leaf_keys_of(space, ref, &leaf, out_base, out_offsets);
 }
 
-/* Checks an inner node whose node is read already (out->node) and reads
- * its first keys; check_inner reads the counts too. */
+/* Checks the header of an inner node whose node is read already
+ * (out->node). */
 static bool check_inner_header(ce_ref ref, inner_view *out)
 {
     /* One child more than the maximum: an inner node between an insert and
@@ -95,6 +95,8 @@ static bool check_inner_header(ce_ref ref, inner_view *out)
     return true;
 }
 
+/* Checks an inner node whose node is read already and reads its first
+ * keys; check_inner reads the counts too. */
 static bool check_inner_keys(const ce_space *space, ce_ref ref, inner_view *out)
 {
     if (!check_inner_header(ref, out)) return false;
