@@ -377,7 +377,7 @@ bool cluster_get(const ce_space *space, ce_ref root, const cluster_schema *schem
 }
 
 /* ------------------------------------------------------------------------ */
-/* Changing (copy-on-write from the root down)                              */
+/* Changing (copy-on-write along the path to a leaf)                        */
 /* ------------------------------------------------------------------------ */
 
 typedef struct split_result {
