@@ -209,9 +209,13 @@ size_t node_find_run(const ce_node *counts, size_t runs, uint64_t *position)
         run = base == 0 ? runs : (size_t)(remaining / base < runs ? remaining / base : runs);
         remaining -= (uint64_t)run * base;
         break;
-    case 1: {
+    case 8: FIND_RUN(int8_t) break;
+    case 16: FIND_RUN(int16_t) break;
+    case 32: FIND_RUN(int32_t) break;
+    case 64: FIND_RUN(int64_t) break;
+    case 1:
         /* Full leaves: counts of `base` or base + 1. Whole words of 64 runs
-         * at a time while the position lies past them, then bit by bit. */
+         * at a time while the position lies past them, then one at a time. */
         while (run + 64 <= runs && run % 64 == 0) {
             uint64_t bits;
             memcpy(&bits, counts->payload + run / 8, 8);
@@ -220,18 +224,8 @@ size_t node_find_run(const ce_node *counts, size_t runs, uint64_t *position)
             remaining -= total;
             run += 64;
         }
-        for (; run < runs; run++) {
-            uint64_t count = base + ((counts->payload[run / 8] >> (run % 8)) & 1);
-            if (remaining < count) break;
-            remaining -= count;
-        }
-        break;
-    }
-    case 8: FIND_RUN(int8_t) break;
-    case 16: FIND_RUN(int16_t) break;
-    case 32: FIND_RUN(int32_t) break;
-    case 64: FIND_RUN(int64_t) break;
-    default:
+        __attribute__((fallthrough));
+    default: /* widths 2 and 4, and the rest of width 1 */
         for (; run < runs; run++) {
             uint64_t count = (uint64_t)node_get(counts, run);
             if (remaining < count) break;

@@ -82,6 +82,9 @@ struct ce_pager {
     int fd;
     bool read_only;
     bool early_writeback; /* see pager_set_early_writeback */
+    /* Bytes written whose writeback has not been started (from == end:
+     * none); see note_written. Only the writer writes. */
+    uint64_t unstarted_from, unstarted_end;
     char *path;
     pthread_mutex_t mutex; /* guards the mapping list, the size cache and the cipher state */
     mapping *mappings;     /* the last one is the largest and current */
@@ -697,20 +700,35 @@ static void nonce_for(const uint8_t base[CRYPT_NONCE_SIZE], uint64_t counter, ui
     memcpy(out + CRYPT_NONCE_SIZE - 8, &low, 8);
 }
 
-/* Writes bytes at `offset` in pieces of at most WRITEBACK_CHUNK. With
- * early writeback, each piece of WRITEBACK_MINIMUM or more starts its
- * writeback as soon as it is written: a commit or copy of many megabytes
- * then overlaps with the device's work, and its sync waits for the last
- * piece only. Small writes (a commit of a few pages) are left to the sync. */
+/* Early writeback: writes next to one another gather into one range (a
+ * page apart at most: an encrypted file's metadata pages lie between its
+ * groups of data pages), whose writeback starts as soon as it reaches
+ * WRITEBACK_MINIMUM. A commit or copy of many megabytes then overlaps with
+ * the device's work, and its sync waits for the last piece only; small
+ * writes (a commit of a few pages) are left to the sync. */
 #define WRITEBACK_CHUNK (4u << 20)
 #define WRITEBACK_MINIMUM (1u << 20)
 
+static void note_written(ce_pager *pager, uint64_t offset, uint64_t length)
+{
+    if (!pager->early_writeback) return;
+    if (pager->unstarted_from == pager->unstarted_end || offset < pager->unstarted_from ||
+        offset > pager->unstarted_end + PAGER_PAGE_SIZE)
+        pager->unstarted_from = pager->unstarted_end = offset;
+    if (offset + length > pager->unstarted_end) pager->unstarted_end = offset + length;
+    if (pager->unstarted_end - pager->unstarted_from < WRITEBACK_MINIMUM) return;
+    os_start_writeback(pager->fd, pager->unstarted_from, pager->unstarted_end - pager->unstarted_from);
+    pager->unstarted_from = pager->unstarted_end;
+}
+
+/* Writes bytes at `offset` in pieces of at most WRITEBACK_CHUNK, each
+ * noted for early writeback. */
 static bool write_bytes(ce_pager *pager, const uint8_t *bytes, size_t length, uint64_t offset)
 {
     while (length > 0) {
         size_t piece = length < WRITEBACK_CHUNK ? length : WRITEBACK_CHUNK;
         if (!os_write_all(pager->fd, bytes, piece, offset, pager->path)) return false;
-        if (pager->early_writeback && piece >= WRITEBACK_MINIMUM) os_start_writeback(pager->fd, offset, piece);
+        note_written(pager, offset, piece);
         bytes += piece;
         length -= piece;
         offset += piece;
@@ -779,18 +797,6 @@ static bool write_encrypted_runs(ce_pager *pager, const ce_write_run *runs, size
     }
     if (ok && out_pages > 0) ok = write_bytes(pager, out, out_pages * PAGER_PAGE_SIZE, out_offset);
     ok = ok && write_metadata(pager, written, written_count, plain);
-    /* The pieces between metadata pages are under WRITEBACK_MINIMUM: the
-     * early writeback of a large batch covers the whole of it at once. */
-    if (ok && pager->early_writeback && written_count * (uint64_t)PAGER_PAGE_SIZE >= WRITEBACK_MINIMUM) {
-        uint64_t lowest = written[0].page, highest = written[0].page;
-        for (size_t i = 1; i < written_count; i++) {
-            if (written[i].page < lowest) lowest = written[i].page;
-            if (written[i].page > highest) highest = written[i].page;
-        }
-        uint64_t from = metadata_page_offset(cipher, lowest);
-        uint64_t to = data_page_offset(cipher, highest) + PAGER_PAGE_SIZE;
-        os_start_writeback(pager->fd, from, to - from);
-    }
     /* Whatever reached the file, the decrypted copies of these pages (of
      * versions no reader pins: the pages were free) are stale now. */
     if (written) {
