@@ -1,6 +1,6 @@
 /*
  * bench_common.h — what the benchmark programs share: the Person workload of
- * /work/shared/BENCHMARKS.md, timing and medians, and the choice and
+ * docs/BENCHMARKS.md, timing and medians, and the choice and
  * description of the run directory (on /work's file system, never in
  * memory). Compiled into each benchmark with bench_common.c.
  */

@@ -1,5 +1,5 @@
 /*
- * bench_crypt.c — workloads W7, W8 and W9 of /work/shared/BENCHMARKS.md:
+ * bench_crypt.c — workloads W7, W8 and W9 of docs/BENCHMARKS.md:
  * the engine with and without a 64-byte encryption key against SQLCipher
  * with and without a key (the same library both ways: it is an older
  * SQLite), in one run, systems interleaved per repetition, each on a fresh

@@ -1,5 +1,5 @@
 /*
- * bench_objects.c — workloads W1, W2, W4 and W6 of /work/shared/BENCHMARKS.md
+ * bench_objects.c — workloads W1, W2, W4 and W6 of docs/BENCHMARKS.md
  * through the engine's public object-store API (cengine.h), against SQLite
  * (WAL, synchronous=FULL), LMDB (default flags) and the in-memory C-array
  * bound, interleaved per repetition, each system on a fresh file.
@@ -1067,7 +1067,7 @@ int main(int argc, char **argv)
     }
 
     if (ran[SYS_OURS]) {
-        printf("\nTargets (/work/shared/BENCHMARKS.md), on the medians:\n");
+        printf("\nTargets (docs/BENCHMARKS.md), on the medians:\n");
         const result *ours = &results[SYS_OURS * reps];
         if (ran[SYS_SQLITE]) {
             ratio v = metric_ratio(ours, &results[SYS_SQLITE * reps], reps, M_W1_RATE, &cfg);

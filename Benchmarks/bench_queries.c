@@ -1,5 +1,5 @@
 /*
- * bench_queries.c — W3 of /work/shared/BENCHMARKS.md, an indexed equality
+ * bench_queries.c — W3 of docs/BENCHMARKS.md, an indexed equality
  * query and a sort of every object, through the query engine (cengine.h,
  * "Queries") against SQLite (WAL, synchronous=FULL), LMDB (default flags)
  * and the in-memory C-array bound, in one run.
@@ -663,7 +663,7 @@ int main(int argc, char **argv)
             if (metric == 0 && peer == SYS_ARRAY) w3_array = of_medians;
         }
     }
-    printf("\nTargets (/work/shared/BENCHMARKS.md), on the medians:\n");
+    printf("\nTargets (docs/BENCHMARKS.md), on the medians:\n");
     printf("  W3 >= 40x faster than SQLite:       %.1fx  %s\n", 1 / w3_sqlite, 1 / w3_sqlite >= 40 ? "met" : "NOT met");
     printf("  W3 within 2.5x of the C arrays:     %.2fx  %s\n", w3_array, w3_array <= 2.5 ? "met" : "NOT met");
 

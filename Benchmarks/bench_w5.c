@@ -1,5 +1,5 @@
 /*
- * bench_w5.c — workload W5 of /work/shared/BENCHMARKS.md: 10,000 write
+ * bench_w5.c — workload W5 of docs/BENCHMARKS.md: 10,000 write
  * transactions of one new Person each, durable commit each, against SQLite
  * (WAL, synchronous=FULL) and LMDB (default flags), interleaved per
  * repetition, each repetition on a fresh file.
@@ -98,7 +98,7 @@ static int counting_fdatasync(int fd)
 {
     os_sync_calls++;
     uint64_t t0 = now_ns();
-    int result = ce_os_default.fdatasync(fd);
+    int result = os_default.fdatasync(fd);
     os_sync_ns += now_ns() - t0;
     return result;
 }
@@ -106,7 +106,7 @@ static int counting_fsync(int fd)
 {
     os_sync_calls++;
     uint64_t t0 = now_ns();
-    int result = ce_os_default.fsync(fd);
+    int result = os_default.fsync(fd);
     os_sync_ns += now_ns() - t0;
     return result;
 }
@@ -115,43 +115,43 @@ static ssize_t counting_pwrite(int fd, const void *buffer, size_t length, off_t 
     os_write_calls++;
     os_write_bytes += length;
     uint64_t t0 = now_ns();
-    ssize_t result = ce_os_default.pwrite(fd, buffer, length, offset);
+    ssize_t result = os_default.pwrite(fd, buffer, length, offset);
     os_write_ns += now_ns() - t0;
     return result;
 }
-static int counting_ftruncate(int fd, off_t length) { os_grow_calls++; return ce_os_default.ftruncate(fd, length); }
+static int counting_ftruncate(int fd, off_t length) { os_grow_calls++; return os_default.ftruncate(fd, length); }
 static int counting_fallocate(int fd, off_t offset, off_t length)
 {
     os_grow_calls++;
-    return ce_os_default.fallocate(fd, offset, length);
+    return os_default.fallocate(fd, offset, length);
 }
-static ce_os_methods counting_os;
+static os_methods counting_os;
 
 enum { COL_ID, COL_NAME, COL_AGE, COL_SCORE, COL_COUNT };
 
 /* The empty "table": a HAS_REFS root of four empty trees. */
 static bool ours_create_schema(ce_txn *txn)
 {
-    ce_space *space = db_txn_space(txn);
-    ce_ref root;
+    space_state *space = db_txn_space(txn);
+    space_ref root;
     if (!node_create(space, NODE_HAS_REFS, COL_COUNT, 0, &root)) return false;
     for (int column = 0; column < COL_COUNT; column++) {
-        ce_ref tree;
+        space_ref tree;
         if (!bptree_create(space, column == COL_NAME ? NODE_HAS_REFS : 0, &tree)) return false;
         if (!node_set(space, root, (size_t)column, (int64_t)tree)) return false;
     }
     return db_txn_set_root(txn, root);
 }
 
-static bool ours_read_columns(ce_space *space, ce_ref root, ce_ref trees[COL_COUNT])
+static bool ours_read_columns(space_state *space, space_ref root, space_ref trees[COL_COUNT])
 {
-    ce_node node;
+    node_view node;
     if (!node_read(space, root, &node)) return false;
     if (node.count != COL_COUNT || !(node.flags & NODE_HAS_REFS)) {
         fprintf(stderr, "OpenRealm: the user root is not the 4-column node this benchmark wrote\n");
         exit(1);
     }
-    for (int column = 0; column < COL_COUNT; column++) trees[column] = (ce_ref)node_get(&node, (size_t)column);
+    for (int column = 0; column < COL_COUNT; column++) trees[column] = (space_ref)node_get(&node, (size_t)column);
     return true;
 }
 
@@ -159,16 +159,16 @@ static bool ours_read_columns(ce_space *space, ce_ref root, ce_ref trees[COL_COU
  * trees' new roots in it, and make it the user root. */
 static bool ours_append(ce_txn *txn, const person *p)
 {
-    ce_space *space = db_txn_space(txn);
-    ce_ref root = db_txn_root(txn);
+    space_state *space = db_txn_space(txn);
+    space_ref root = db_txn_root(txn);
     if (!node_make_writable(space, &root)) return false;
-    ce_ref trees[COL_COUNT];
+    space_ref trees[COL_COUNT];
     if (!ours_read_columns(space, root, trees)) return false;
-    ce_ref name;
+    space_ref name;
     if (!node_create_bytes(space, 0, p->name, p->name_length, &name)) return false;
     const int64_t values[COL_COUNT] = {p->id, (int64_t)name, p->age, double_bits(p->score)};
     for (int column = 0; column < COL_COUNT; column++) {
-        ce_ref tree = trees[column];
+        space_ref tree = trees[column];
         if (!bptree_append(space, &tree, values[column])) return false;
         if (tree != trees[column] && !node_set(space, root, (size_t)column, (int64_t)tree)) return false;
     }
@@ -181,8 +181,8 @@ static void ours_verify(ce_db *db, size_t count, run_result *result)
 {
     ce_txn *txn;
     ours_check(ce_txn_begin_read(db, &txn), "begin read (verification)");
-    ce_space *space = db_txn_space(txn);
-    ce_ref trees[COL_COUNT];
+    space_state *space = db_txn_space(txn);
+    space_ref trees[COL_COUNT];
     ours_check(ours_read_columns(space, db_txn_root(txn), trees), "read the root (verification)");
     for (int column = 0; column < COL_COUNT; column++) {
         size_t size;
@@ -201,8 +201,8 @@ static void ours_verify(ce_db *db, size_t count, run_result *result)
         ours_check(bptree_get(space, trees[COL_ID], i, &id) && bptree_get(space, trees[COL_NAME], i, &name_ref) &&
                        bptree_get(space, trees[COL_AGE], i, &age) && bptree_get(space, trees[COL_SCORE], i, &score),
                    "bptree_get (verification)");
-        ce_node name;
-        ours_check(node_read(space, (ce_ref)name_ref, &name), "read a name (verification)");
+        node_view name;
+        ours_check(node_read(space, (space_ref)name_ref, &name), "read a name (verification)");
         if (id != expected.id || age != expected.age || score != double_bits(expected.score) ||
             !(name.flags & NODE_BYTES) || name.count != expected.name_length ||
             memcmp(name.payload, expected.name, expected.name_length) != 0) {
@@ -228,8 +228,8 @@ static void run_ours(const char *dir, size_t count, uint64_t *latencies, run_res
     ours_check(ours_create_schema(txn), "create the four trees");
     ours_check(ce_txn_commit(txn), "commit (schema)");
 
-    const ce_os_methods *saved = ce_os;
-    ce_os = &counting_os;
+    const os_methods *saved = os_active;
+    os_active = &counting_os;
     uint64_t syncs0 = os_sync_calls, writes0 = os_write_calls, bytes0 = os_write_bytes, grows0 = os_grow_calls;
     uint64_t sync_ns0 = os_sync_ns, write_ns0 = os_write_ns;
     uint64_t loop_start = now_ns();
@@ -251,7 +251,7 @@ static void run_ours(const char *dir, size_t count, uint64_t *latencies, run_res
     result->kib_per_commit = (double)(os_write_bytes - bytes0) / 1024.0 / (double)count;
     result->sync_us_per_commit = (double)(os_sync_ns - sync_ns0) / 1e3 / (double)count;
     result->write_us_per_commit = (double)(os_write_ns - write_ns0) / 1e3 / (double)count;
-    ce_os = saved;
+    os_active = saved;
 
     ours_verify(db, count, result);
     ours_check(ce_db_close(db), "ce_db_close");
@@ -469,7 +469,7 @@ int main(int argc, char **argv)
     }
     if (count == 0 || reps == 0) usage(argv[0]);
 
-    counting_os = ce_os_default;
+    counting_os = os_default;
     counting_os.fdatasync = counting_fdatasync;
     counting_os.fsync = counting_fsync;
     counting_os.pwrite = counting_pwrite;

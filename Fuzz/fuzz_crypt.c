@@ -78,7 +78,7 @@ __attribute__((noreturn)) static void harness_bug(const char *what, const char *
     abort();
 }
 
-static void clear_error(void) { ce_fail(CE_OK, "%s", ""); }
+static void clear_error(void) { error_fail(CE_OK, "%s", ""); }
 
 static bool check(bool result, const char *call)
 {
@@ -123,7 +123,7 @@ static void check_descriptors(void)
 
 /* --- contents --------------------------------------------------------- */
 
-static bool hash_leaf(void *context, const ce_node *leaf, size_t first_index, bool *stop)
+static bool hash_leaf(void *context, const node_view *leaf, size_t first_index, bool *stop)
 {
     (void)first_index, (void)stop;
     uint64_t *hash = context;
@@ -148,7 +148,7 @@ static bool fingerprint(ce_db *db, int base, uint64_t *out)
     uint64_t hash = 1469598103934665603ull;
     bool ok = true;
     if (base == 0) {
-        ce_ref root = db_txn_root(txn);
+        space_ref root = db_txn_root(txn);
         size_t size = 0;
         ok = !root || (CALL(bptree_size(db_txn_space(txn), root, &size)) &&
                        CALL(bptree_for_each_leaf(db_txn_space(txn), root, hash_leaf, &hash)));
@@ -202,7 +202,7 @@ static ce_db *open_database(const char *path, const uint8_t *with_key, uint64_t 
 static void build_list(ce_db *db, uint64_t *versions)
 {
     ce_txn *txn;
-    ce_ref root;
+    space_ref root;
     if (!CALL(ce_txn_begin_write(db, &txn)) || !CALL(bptree_create(db_txn_space(txn), 0, &root)))
         harness_bug("cannot build the list base", "build_list");
     for (int i = 0; i < 5000; i++)
@@ -455,8 +455,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ce_txn *txn;
             bool committed = false;
             if (CALL(ce_txn_begin_write(db, &txn))) {
-                ce_space *space = db_txn_space(txn);
-                ce_ref root = db_txn_root(txn);
+                space_state *space = db_txn_space(txn);
+                space_ref root = db_txn_root(txn);
                 bool ok = true;
                 if (base == 0) {
                     ok = root && CALL(bptree_append(space, &root, 12345)) && CALL(db_txn_set_root(txn, root));

@@ -91,7 +91,7 @@ static void harness_bug(const char *what, const char *call)
 }
 
 /* Clears the thread's last error so that a failure can be seen to set it. */
-static void clear_error(void) { ce_fail(CE_OK, "%s", ""); }
+static void clear_error(void) { error_fail(CE_OK, "%s", ""); }
 
 /* Every call of the engine goes through CALL: a false return must carry an
  * error code and a message (invariant 8), and the error is cleared first so
@@ -141,24 +141,24 @@ static void store_u64(uint8_t *bytes, uint64_t value) { memcpy(bytes, &value, 8)
 static void repair_checksums(uint8_t *file, size_t size)
 {
     if (size < 4 * (size_t)PAGE_BYTES) return;
-    store_u64(file + STATIC_CHECKED_BYTES, ce_checksum_of(file, STATIC_CHECKED_BYTES, SEED_STATIC));
+    store_u64(file + STATIC_CHECKED_BYTES, checksum_of(file, STATIC_CHECKED_BYTES, SEED_STATIC));
     for (int slot = 1; slot <= 2; slot++) {
         uint8_t *page = file + (size_t)slot * PAGE_BYTES;
         uint32_t run_count = load_u32(page + 32);
         bool runs_inside = run_count <= SLOT_MAX_RUNS;
-        ce_checksum data;
-        ce_checksum_init(&data, SEED_DATA);
+        checksum_state data;
+        checksum_init(&data, SEED_DATA);
         for (uint32_t i = 0; runs_inside && i < run_count; i++) {
             uint64_t position = load_u64(page + SLOT_RUNS_OFFSET + 16 * i);
             uint64_t length = load_u64(page + SLOT_RUNS_OFFSET + 16 * i + 8);
             if (position > size || length > size - position) runs_inside = false;
-            else ce_checksum_add(&data, file + position, (size_t)length);
+            else checksum_add(&data, file + position, (size_t)length);
         }
-        if (runs_inside) store_u64(page + SLOT_DATA_CHECKSUM_OFFSET, ce_checksum_final(&data));
-        store_u64(page + SLOT_CHECKSUM_OFFSET, ce_checksum_of(page, SLOT_CHECKSUM_OFFSET, SEED_SLOT));
+        if (runs_inside) store_u64(page + SLOT_DATA_CHECKSUM_OFFSET, checksum_final(&data));
+        store_u64(page + SLOT_CHECKSUM_OFFSET, checksum_of(page, SLOT_CHECKSUM_OFFSET, SEED_SLOT));
     }
     uint8_t *sync = file + 3 * (size_t)PAGE_BYTES;
-    store_u64(sync + SYNC_CHECKED_BYTES, ce_checksum_of(sync, SYNC_CHECKED_BYTES, SEED_SYNC));
+    store_u64(sync + SYNC_CHECKED_BYTES, checksum_of(sync, SYNC_CHECKED_BYTES, SEED_SYNC));
 }
 
 /* The repair must leave a sound file as it is; if it does not, the layout
@@ -169,7 +169,7 @@ static void check_repair_matches_engine(void)
     ce_db_options_init(&options);
     ce_db *db;
     ce_txn *txn;
-    ce_ref root;
+    space_ref root;
     if (!ce_db_open(database_path, &options, &db) || !ce_txn_begin_write(db, &txn) ||
         !bptree_create(db_txn_space(txn), 0, &root) || !bptree_append(db_txn_space(txn), &root, 1) ||
         !db_txn_set_root(txn, root) || !ce_txn_commit(txn) || !ce_db_close(db))
@@ -223,7 +223,7 @@ static volatile uint64_t sink; /* keeps the reads from being optimized away */
 
 /* Reads every element (or byte) of a node, so that a node whose extent the
  * engine accepted but which reaches past the mapping is caught by ASan. */
-static uint64_t read_node(const ce_node *node)
+static uint64_t read_node(const node_view *node)
 {
     uint64_t sum = node->flags;
     if (node->width == 0) return sum; /* every element is 0 and reads no memory */
@@ -240,7 +240,7 @@ typedef struct walk_state {
     uint64_t sum;
 } walk_state;
 
-static bool visit_node(void *context, ce_ref ref, const ce_node *node)
+static bool visit_node(void *context, space_ref ref, const node_view *node)
 {
     walk_state *state = context;
     state->nodes++;
@@ -248,7 +248,7 @@ static bool visit_node(void *context, ce_ref ref, const ce_node *node)
     return true;
 }
 
-static bool visit_leaf(void *context, const ce_node *leaf, size_t first_index, bool *stop)
+static bool visit_leaf(void *context, const node_view *leaf, size_t first_index, bool *stop)
 {
     (void)stop;
     walk_state *state = context;
@@ -260,8 +260,8 @@ static bool visit_leaf(void *context, const ce_node *leaf, size_t first_index, b
 /* Reads the user root as a generic node tree and as a B+tree of integers. */
 static void read_user_root(ce_txn *txn)
 {
-    ce_space *space = db_txn_space(txn);
-    ce_ref root = db_txn_root(txn);
+    space_state *space = db_txn_space(txn);
+    space_ref root = db_txn_root(txn);
     if (!root) return;
     walk_state state = {0, 0};
     CALL(node_walk_tree(space, root, NODE_MAX_TREE_DEPTH, visit_node, &state));
@@ -286,7 +286,7 @@ typedef struct leaf_search {
     bool has_refs;
 } leaf_search;
 
-static bool find_leaf(void *context, const ce_node *leaf, size_t first_index, bool *stop)
+static bool find_leaf(void *context, const node_view *leaf, size_t first_index, bool *stop)
 {
     leaf_search *search = context;
     if (search->position >= first_index && search->position - first_index < leaf->count) {
@@ -304,8 +304,8 @@ static bool change_user_root(ce_db *db, int operation, bool empty_commit)
     ce_txn *txn;
     if (!CALL(ce_txn_begin_write(db, &txn))) return false;
     if (empty_commit) return CALL(ce_txn_commit(txn));
-    ce_space *space = db_txn_space(txn);
-    ce_ref root = db_txn_root(txn);
+    space_state *space = db_txn_space(txn);
+    space_ref root = db_txn_root(txn);
     bool ok = true;
     if (!root) ok = CALL(bptree_create(space, 0, &root));
     size_t size = 0;
@@ -321,7 +321,7 @@ static bool change_user_root(ce_db *db, int operation, bool empty_commit)
         if (operation == OPERATION_SET) ok = ok && CALL(bptree_set(space, &root, size / 2, value));
         else ok = ok && CALL(bptree_erase(space, &root, size / 2));
         if (ok && search.has_refs && node_value_is_ref(old_value))
-            ok = CALL(node_free_tree(space, (ce_ref)old_value));
+            ok = CALL(node_free_tree(space, (space_ref)old_value));
     } else if (ok && operation == OPERATION_APPEND) {
         ok = CALL(bptree_append(space, &root, value));
     } else if (ok && operation == OPERATION_INSERT_FRONT) {

@@ -117,7 +117,7 @@ static void harness_bug(const char *what, const char *call)
 }
 
 /* Clears the thread's last error so that a failure can be seen to set it. */
-static void clear_error(void) { ce_fail(CE_OK, "%s", ""); }
+static void clear_error(void) { error_fail(CE_OK, "%s", ""); }
 
 /* Holds a call to what the model expects: success when `expected` is empty,
  * else a failure with one of its codes, and a code and a message with every

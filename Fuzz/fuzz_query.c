@@ -418,7 +418,7 @@ static void bug(const char *what)
     abort();
 }
 
-static void clear_error(void) { ce_fail(CE_OK, "%s", ""); }
+static void clear_error(void) { error_fail(CE_OK, "%s", ""); }
 
 /* A failure must leave a code and a message. */
 static void check_failure(void)

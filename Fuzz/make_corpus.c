@@ -184,8 +184,8 @@ static void commit_change(ce_db *db, uint8_t leaf_flags, list_change change, con
 {
     ce_txn *txn;
     REQUIRE(ce_txn_begin_write(db, &txn));
-    ce_space *space = db_txn_space(txn);
-    ce_ref root = db_txn_root(txn);
+    space_state *space = db_txn_space(txn);
+    space_ref root = db_txn_root(txn);
     if (!root) REQUIRE(bptree_create(space, leaf_flags, &root));
     for (size_t i = 0; i < count; i++) {
         switch (change) {
@@ -204,8 +204,8 @@ static void commit_strings(ce_db *db, size_t count)
 {
     ce_txn *txn;
     REQUIRE(ce_txn_begin_write(db, &txn));
-    ce_space *space = db_txn_space(txn);
-    ce_ref root = db_txn_root(txn);
+    space_state *space = db_txn_space(txn);
+    space_ref root = db_txn_root(txn);
     if (!root) REQUIRE(bptree_create(space, NODE_HAS_REFS, &root));
     for (size_t i = 0; i < count; i++) {
         if (i % 3 == 2) {
@@ -214,7 +214,7 @@ static void commit_strings(ce_db *db, size_t count)
         }
         char text[64];
         int length = snprintf(text, sizeof text, "string number %zu of the seed corpus", i);
-        ce_ref string;
+        space_ref string;
         REQUIRE(node_create_bytes(space, 0, text, (size_t)length, &string));
         REQUIRE(bptree_append(space, &root, (int64_t)string));
     }
@@ -344,17 +344,17 @@ static size_t latest_slot(const file_image *image, uint64_t *out_version)
     return version_a > version_b ? SLOT_A : SLOT_B;
 }
 
-static ce_ref top_ref_of(const file_image *image)
+static space_ref top_ref_of(const file_image *image)
 {
     uint64_t version;
     return load_u64(image->bytes + latest_slot(image, &version) + 16);
 }
 
-static ce_node node_at(const file_image *image, ce_ref ref)
+static node_view node_at(const file_image *image, space_ref ref)
 {
     REQUIRE(ref + NODE_HEADER_SIZE <= image->size);
     const uint8_t *bytes = image->bytes + ref;
-    ce_node node = {0}; /* base 0: these files have no based nodes where it looks */
+    node_view node = {0}; /* base 0: these files have no based nodes where it looks */
     node.flags = bytes[0];
     node.width = bytes[1] == 0 ? 0 : (uint8_t)(1u << (bytes[1] - 1));
     memcpy(&node.count, bytes + 4, 4);
@@ -362,26 +362,26 @@ static ce_node node_at(const file_image *image, ce_ref ref)
     return node;
 }
 
-static int64_t element_of(const file_image *image, ce_ref ref, size_t index)
+static int64_t element_of(const file_image *image, space_ref ref, size_t index)
 {
-    ce_node node = node_at(image, ref);
+    node_view node = node_at(image, ref);
     REQUIRE(index < node.count);
     return node_get(&node, index);
 }
 
 /* The largest value an element of the node can hold (the engine packs each
  * node at the smallest width its values need, so a patch must fit it). */
-static int64_t largest_element(const file_image *image, ce_ref ref)
+static int64_t largest_element(const file_image *image, space_ref ref)
 {
-    ce_node node = node_at(image, ref);
+    node_view node = node_at(image, ref);
     REQUIRE(node.width >= 8);
     return node.width == 64 ? INT64_MAX : ((int64_t)1 << (node.width - 1)) - 1;
 }
 
 /* Overwrites one element in place; the node's width must hold the value. */
-static void patch_element(file_image *image, ce_ref ref, size_t index, int64_t value)
+static void patch_element(file_image *image, space_ref ref, size_t index, int64_t value)
 {
-    ce_node node = node_at(image, ref);
+    node_view node = node_at(image, ref);
     REQUIRE(index < node.count && node.width >= 8);
     if (node.width < 64) {
         int64_t limit = (int64_t)1 << (node.width - 1);
@@ -519,7 +519,7 @@ int main(int argc, char **argv)
     emit_flipped("static-checksum-flipped", &commits, 64, 0x01);
     file_image newer = copy_image(&commits);
     newer.bytes[8] = 2; /* format version 2, with a checksum that matches */
-    store_u64(newer.bytes + 64, ce_checksum_of(newer.bytes, 64, SEED_STATIC));
+    store_u64(newer.bytes + 64, checksum_of(newer.bytes, 64, SEED_STATIC));
     emit("static-newer-format", &newer);
     free(newer.bytes);
     emit_flipped("slot-latest-top-flipped", &commits, latest + 16, 0x08);
@@ -531,9 +531,9 @@ int main(int argc, char **argv)
     emit_flipped("sync-record-flipped", &commits, SYNC_PAGE + 8, 0x01);
 
     /* Node damage (the sync record vouches for the data: no checksum stops it). */
-    ce_ref top = top_ref_of(&commits);
-    ce_ref root = (ce_ref)element_of(&commits, top, TOP_USER_ROOT);
-    ce_ref free_list = (ce_ref)element_of(&commits, top, TOP_FREE_LIST);
+    space_ref top = top_ref_of(&commits);
+    space_ref root = (space_ref)element_of(&commits, top, TOP_USER_ROOT);
+    space_ref free_list = (space_ref)element_of(&commits, top, TOP_FREE_LIST);
     emit_flipped("node-top-marker-flipped", &commits, top + 2, 0x01);
     emit_flipped("node-top-root-odd", &commits, top + NODE_HEADER_SIZE, 0x01);
     emit_flipped("node-root-count-high", &commits, root + 5, 0x40);
@@ -556,9 +556,9 @@ int main(int argc, char **argv)
     free(torn.bytes);
 
     /* Structure that passes every checksum. */
-    ce_ref inner = (ce_ref)element_of(&leaves, top_ref_of(&leaves), TOP_USER_ROOT);
+    space_ref inner = (space_ref)element_of(&leaves, top_ref_of(&leaves), TOP_USER_ROOT);
     REQUIRE(node_at(&leaves, inner).flags & NODE_INNER);
-    ce_ref first_leaf = (ce_ref)element_of(&leaves, inner, 0);
+    space_ref first_leaf = (space_ref)element_of(&leaves, inner, 0);
     file_image cycle = copy_image(&leaves);
     patch_element(&cycle, inner, 2, (int64_t)inner); /* the second child is the root itself */
     emit("tree-cycle", &cycle);
@@ -590,7 +590,7 @@ int main(int argc, char **argv)
     store_u32(zero_width.bytes + free_list + 4, 0x7FFFFFFE);
     emit("free-list-width-zero-huge-count", &zero_width);
     free(zero_width.bytes);
-    ce_ref wide_leaf = (ce_ref)element_of(&wide, top_ref_of(&wide), TOP_USER_ROOT);
+    space_ref wide_leaf = (space_ref)element_of(&wide, top_ref_of(&wide), TOP_USER_ROOT);
     file_image lookalike = copy_image(&wide);
     lookalike.bytes[wide_leaf] |= NODE_HAS_REFS;
     patch_element(&lookalike, wide_leaf, 0, (int64_t)(1ull << 62)); /* looks like a dirty node's ref */
@@ -606,8 +606,8 @@ int main(int argc, char **argv)
     REQUIRE(chain.bytes != NULL);
     memcpy(chain.bytes, leaves.bytes, leaves.size);
     for (size_t level = 0; level < 20; level++) {
-        ce_ref ref = leaves.size + 24 * level;
-        ce_ref child = level + 1 < 20 ? ref + 24 : first_leaf;
+        space_ref ref = leaves.size + 24 * level;
+        space_ref child = level + 1 < 20 ? ref + 24 : first_leaf;
         uint8_t *node = chain.bytes + ref;
         memset(node, 0, 24);
         node[0] = NODE_INNER | NODE_HAS_REFS;

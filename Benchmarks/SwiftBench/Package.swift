@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// The Swift-API benchmark (W1-W4, W6 of /work/shared/BENCHMARKS.md): OpenRealm's Swift API
+// The Swift-API benchmark (W1-W4, W6 of docs/BENCHMARKS.md): OpenRealm's Swift API
 // against GRDB (SQLite through Swift) and against OpenRealm's C API called from Swift, in one
 // process run. A separate package so that the main build does not depend on GRDB.
 // Build and run it with Benchmarks/run_swift.sh.

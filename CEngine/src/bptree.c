@@ -13,14 +13,14 @@
 
 typedef struct split_result {
     bool happened;
-    ce_ref right;         /* the new right sibling */
+    space_ref right;         /* the new right sibling */
     size_t left_count;    /* elements left in the original */
     size_t right_count;   /* elements in the new sibling */
 } split_result;
 
-static bool corrupt_tree(ce_ref ref)
+static bool corrupt_tree(space_ref ref)
 {
-    return ce_fail(CE_ERR_CORRUPT, "invalid database: inconsistent tree counts at offset %llu", (unsigned long long)ref);
+    return error_fail(CE_ERR_CORRUPT, "invalid database: inconsistent tree counts at offset %llu", (unsigned long long)ref);
 }
 
 /* Reads a node of the tree on the way down, and checks the shape every node
@@ -32,7 +32,7 @@ static bool corrupt_tree(ce_ref ref)
  * would cost a 16 KiB file seconds of looping per read and gigabytes of
  * memory per insert; and an inner node without HAS_REFS would hide its
  * children from verify, free and copy-on-write. */
-static bool read_tree_node(const ce_space *space, ce_ref ref, ce_node *out_node)
+static bool read_tree_node(const space_state *space, space_ref ref, node_view *out_node)
 {
     if (!node_read(space, ref, out_node)) return false;
     bool inner = (out_node->flags & NODE_INNER) != 0;
@@ -42,17 +42,17 @@ static bool read_tree_node(const ce_space *space, ce_ref ref, ce_node *out_node)
         (inner ? !(out_node->flags & NODE_HAS_REFS) || out_node->count == 0 || out_node->count % 2 != 0 ||
                      out_node->count / 2 > BPTREE_INNER_MAX
                : out_node->count > BPTREE_LEAF_MAX))
-        return ce_fail(CE_ERR_CORRUPT, "invalid database: the %s node of a tree at offset %llu is malformed (%u elements, flags %u)",
+        return error_fail(CE_ERR_CORRUPT, "invalid database: the %s node of a tree at offset %llu is malformed (%u elements, flags %u)",
                        inner ? "inner" : "leaf", (unsigned long long)ref, out_node->count, out_node->flags);
     return true;
 }
 
-bool bptree_create(ce_space *space, uint8_t leaf_flags, ce_ref *out_root)
+bool bptree_create(space_state *space, uint8_t leaf_flags, space_ref *out_root)
 {
     return node_create(space, (uint8_t)(leaf_flags & ~NODE_INNER), 0, 0, out_root);
 }
 
-static bool subtree_size(const ce_node *node, size_t *out_size)
+static bool subtree_size(const node_view *node, size_t *out_size)
 {
     if (!(node->flags & NODE_INNER)) {
         *out_size = node->count;
@@ -69,15 +69,15 @@ static bool subtree_size(const ce_node *node, size_t *out_size)
     return true;
 }
 
-bool bptree_size(const ce_space *space, ce_ref root, size_t *out_size)
+bool bptree_size(const space_state *space, space_ref root, size_t *out_size)
 {
-    ce_node node;
+    node_view node;
     if (!read_tree_node(space, root, &node)) return false;
     return subtree_size(&node, out_size);
 }
 
 /* Finds the child holding `*index`; on return *index is the position inside it. */
-static bool find_child(const ce_node *inner, ce_ref ref, size_t *index, size_t *out_child, bool for_insert)
+static bool find_child(const node_view *inner, space_ref ref, size_t *index, size_t *out_child, bool for_insert)
 {
     size_t children = inner->count / 2;
     if (children == 0 || inner->count % 2 != 0) return corrupt_tree(ref);
@@ -97,56 +97,56 @@ static bool find_child(const ce_node *inner, ce_ref ref, size_t *index, size_t *
         }
         position -= (size_t)count;
     }
-    return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "position %zu is beyond the end of the list", *index);
+    return error_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "position %zu is beyond the end of the list", *index);
 }
 
-bool bptree_get(const ce_space *space, ce_ref root, size_t index, int64_t *out_value)
+bool bptree_get(const space_state *space, space_ref root, size_t index, int64_t *out_value)
 {
-    ce_ref ref = root;
+    space_ref ref = root;
     for (unsigned depth = 0; depth <= BPTREE_MAX_DEPTH; depth++) {
-        ce_node node;
+        node_view node;
         if (!read_tree_node(space, ref, &node)) return false;
         if (!(node.flags & NODE_INNER)) {
             if (index >= node.count)
-                return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "position %zu is beyond the end of the list", index);
+                return error_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "position %zu is beyond the end of the list", index);
             *out_value = node_get(&node, index);
             return true;
         }
         size_t child;
         if (!find_child(&node, ref, &index, &child, false)) return false;
-        ref = (ce_ref)node_get(&node, 2 * child);
+        ref = (space_ref)node_get(&node, 2 * child);
     }
     return corrupt_tree(root);
 }
 
-static bool set_in(ce_space *space, ce_ref *ref, size_t index, int64_t value, unsigned depth)
+static bool set_in(space_state *space, space_ref *ref, size_t index, int64_t value, unsigned depth)
 {
     if (depth > BPTREE_MAX_DEPTH) return corrupt_tree(*ref);
-    ce_node node;
+    node_view node;
     /* Checked before the copy, so a damaged node is named by its offset. */
     if (!read_tree_node(space, *ref, &node) || !node_make_writable(space, ref) || !node_read(space, *ref, &node))
         return false;
     if (!(node.flags & NODE_INNER)) {
         if (index >= node.count)
-            return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "position %zu is beyond the end of the list", index);
+            return error_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "position %zu is beyond the end of the list", index);
         return node_set(space, *ref, index, value);
     }
     size_t child;
     if (!find_child(&node, *ref, &index, &child, false)) return false;
-    ce_ref child_ref = (ce_ref)node_get(&node, 2 * child);
+    space_ref child_ref = (space_ref)node_get(&node, 2 * child);
     if (!set_in(space, &child_ref, index, value, depth + 1)) return false;
     return node_set(space, *ref, 2 * child, (int64_t)child_ref);
 }
 
-bool bptree_set(ce_space *space, ce_ref *root, size_t index, int64_t value)
+bool bptree_set(space_state *space, space_ref *root, size_t index, int64_t value)
 {
     return set_in(space, root, index, value, 0);
 }
 
 /* Moves elements [from, count) of a dirty node into a new node with the same flags. */
-static bool split_off(ce_space *space, ce_ref ref, size_t from, ce_ref *out_right)
+static bool split_off(space_state *space, space_ref ref, size_t from, space_ref *out_right)
 {
-    ce_node node;
+    node_view node;
     if (!node_read(space, ref, &node)) return false;
     if (!node_create(space, node.flags, 0, 0, out_right)) return false;
     for (size_t i = from; i < node.count; i++) {
@@ -156,17 +156,17 @@ static bool split_off(ce_space *space, ce_ref ref, size_t from, ce_ref *out_righ
     return node_truncate(space, ref, from);
 }
 
-static bool insert_into(ce_space *space, ce_ref *ref, size_t index, int64_t value, unsigned depth, split_result *out)
+static bool insert_into(space_state *space, space_ref *ref, size_t index, int64_t value, unsigned depth, split_result *out)
 {
     out->happened = false;
     if (depth > BPTREE_MAX_DEPTH) return corrupt_tree(*ref);
-    ce_node node;
+    node_view node;
     /* Checked before the copy, so a damaged node is named by its offset. */
     if (!read_tree_node(space, *ref, &node) || !node_make_writable(space, ref) || !node_read(space, *ref, &node))
         return false;
     if (!(node.flags & NODE_INNER)) {
         if (index > node.count)
-            return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "position %zu is beyond the end of the list", index);
+            return error_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "position %zu is beyond the end of the list", index);
         bool at_end = index == node.count;
         if (!node_insert(space, *ref, index, value)) return false;
         size_t count = (size_t)node.count + 1;
@@ -178,7 +178,7 @@ static bool insert_into(ce_space *space, ce_ref *ref, size_t index, int64_t valu
     }
     size_t child;
     if (!find_child(&node, *ref, &index, &child, true)) return false;
-    ce_ref child_ref = (ce_ref)node_get(&node, 2 * child);
+    space_ref child_ref = (space_ref)node_get(&node, 2 * child);
     int64_t child_count = node_untag(node_get(&node, 2 * child + 1));
     split_result child_split;
     if (!insert_into(space, &child_ref, index, value, depth + 1, &child_split)) return false;
@@ -198,18 +198,18 @@ static bool insert_into(ce_space *space, ce_ref *ref, size_t index, int64_t valu
         if (i < keep) left_total += count;
         else right_total += count;
     }
-    ce_ref right;
+    space_ref right;
     if (!split_off(space, *ref, 2 * keep, &right)) return false;
     *out = (split_result){true, right, left_total, right_total};
     return true;
 }
 
-bool bptree_insert(ce_space *space, ce_ref *root, size_t index, int64_t value)
+bool bptree_insert(space_state *space, space_ref *root, size_t index, int64_t value)
 {
     split_result split;
     if (!insert_into(space, root, index, value, 0, &split)) return false;
     if (!split.happened) return true;
-    ce_ref new_root;
+    space_ref new_root;
     if (!node_create(space, NODE_INNER | NODE_HAS_REFS, 4, 0, &new_root)) return false;
     if (!node_set(space, new_root, 0, (int64_t)*root) || !node_set(space, new_root, 1, node_tag((int64_t)split.left_count)) ||
         !node_set(space, new_root, 2, (int64_t)split.right) || !node_set(space, new_root, 3, node_tag((int64_t)split.right_count)))
@@ -218,14 +218,14 @@ bool bptree_insert(ce_space *space, ce_ref *root, size_t index, int64_t value)
     return true;
 }
 
-bool bptree_append(ce_space *space, ce_ref *root, int64_t value)
+bool bptree_append(space_state *space, space_ref *root, int64_t value)
 {
     size_t size;
     if (!bptree_size(space, *root, &size)) return false;
     return bptree_insert(space, root, size, value);
 }
 
-bool bptree_append_bulk(ce_space *space, ce_ref *root, const int64_t *values, size_t count)
+bool bptree_append_bulk(space_state *space, space_ref *root, const int64_t *values, size_t count)
 {
     size_t size;
     if (!bptree_size(space, *root, &size)) return false;
@@ -234,17 +234,17 @@ bool bptree_append_bulk(ce_space *space, ce_ref *root, const int64_t *values, si
     return true;
 }
 
-static bool erase_from(ce_space *space, ce_ref *ref, size_t index, unsigned depth)
+static bool erase_from(space_state *space, space_ref *ref, size_t index, unsigned depth)
 {
     if (depth > BPTREE_MAX_DEPTH) return corrupt_tree(*ref);
-    ce_node node;
+    node_view node;
     /* Checked before the copy, so a damaged node is named by its offset. */
     if (!read_tree_node(space, *ref, &node) || !node_make_writable(space, ref) || !node_read(space, *ref, &node))
         return false;
     if (!(node.flags & NODE_INNER)) return node_erase(space, *ref, index);
     size_t child;
     if (!find_child(&node, *ref, &index, &child, false)) return false;
-    ce_ref child_ref = (ce_ref)node_get(&node, 2 * child);
+    space_ref child_ref = (space_ref)node_get(&node, 2 * child);
     int64_t child_count = node_untag(node_get(&node, 2 * child + 1));
     if (!erase_from(space, &child_ref, index, depth + 1)) return false;
     if (child_count == 1 && node.count > 2) {
@@ -257,26 +257,26 @@ static bool erase_from(ce_space *space, ce_ref *ref, size_t index, unsigned dept
     return node_set(space, *ref, 2 * child + 1, node_tag(child_count - 1));
 }
 
-bool bptree_erase(ce_space *space, ce_ref *root, size_t index)
+bool bptree_erase(space_state *space, space_ref *root, size_t index)
 {
     if (!erase_from(space, root, index, 0)) return false;
     for (;;) {
-        ce_node node;
+        node_view node;
         if (!node_read(space, *root, &node)) return false;
         if (!(node.flags & NODE_INNER) || node.count != 2) return true;
-        ce_ref only_child = (ce_ref)node_get(&node, 0);
+        space_ref only_child = (space_ref)node_get(&node, 0);
         if (!node_free(space, *root)) return false;
         *root = only_child;
     }
 }
 
-bool bptree_destroy(ce_space *space, ce_ref root) { return node_free_tree(space, root); }
+bool bptree_destroy(space_state *space, space_ref root) { return node_free_tree(space, root); }
 
-static bool visit_leaves(const ce_space *space, ce_ref ref, size_t *first_index, unsigned depth,
+static bool visit_leaves(const space_state *space, space_ref ref, size_t *first_index, unsigned depth,
                          bptree_leaf_visitor visit, void *context, bool *stop, uint64_t *visited_bytes)
 {
     if (depth > BPTREE_MAX_DEPTH) return corrupt_tree(ref);
-    ce_node node;
+    node_view node;
     if (!read_tree_node(space, ref, &node)) return false;
     /* A damaged inner node may name one child many times: without the
      * charge, 24 levels of shared children are exponentially many leaves. */
@@ -288,14 +288,14 @@ static bool visit_leaves(const ce_space *space, ce_ref ref, size_t *first_index,
     }
     if (node.count % 2 != 0) return corrupt_tree(ref);
     for (size_t i = 0; i < node.count && !*stop; i += 2) {
-        if (!visit_leaves(space, (ce_ref)node_get(&node, i), first_index, depth + 1, visit, context, stop, visited_bytes))
+        if (!visit_leaves(space, (space_ref)node_get(&node, i), first_index, depth + 1, visit, context, stop, visited_bytes))
             return false;
         if (!node_read(space, ref, &node)) return false;
     }
     return true;
 }
 
-bool bptree_for_each_leaf(const ce_space *space, ce_ref root, bptree_leaf_visitor visit, void *context)
+bool bptree_for_each_leaf(const space_state *space, space_ref root, bptree_leaf_visitor visit, void *context)
 {
     size_t first_index = 0;
     bool stop = false;

@@ -21,23 +21,23 @@
 #define BPTREE_MAX_DEPTH 24
 
 /* An empty tree whose leaves have `leaf_flags` (0 or NODE_HAS_REFS). */
-bool bptree_create(ce_space *space, uint8_t leaf_flags, ce_ref *out_root);
+bool bptree_create(space_state *space, uint8_t leaf_flags, space_ref *out_root);
 
-bool bptree_size(const ce_space *space, ce_ref root, size_t *out_size);
-bool bptree_get(const ce_space *space, ce_ref root, size_t index, int64_t *out_value);
+bool bptree_size(const space_state *space, space_ref root, size_t *out_size);
+bool bptree_get(const space_state *space, space_ref root, size_t index, int64_t *out_value);
 
-bool bptree_set(ce_space *space, ce_ref *root, size_t index, int64_t value);
-bool bptree_insert(ce_space *space, ce_ref *root, size_t index, int64_t value);
-bool bptree_append(ce_space *space, ce_ref *root, int64_t value);
-bool bptree_append_bulk(ce_space *space, ce_ref *root, const int64_t *values, size_t count);
-bool bptree_erase(ce_space *space, ce_ref *root, size_t index);
+bool bptree_set(space_state *space, space_ref *root, size_t index, int64_t value);
+bool bptree_insert(space_state *space, space_ref *root, size_t index, int64_t value);
+bool bptree_append(space_state *space, space_ref *root, int64_t value);
+bool bptree_append_bulk(space_state *space, space_ref *root, const int64_t *values, size_t count);
+bool bptree_erase(space_state *space, space_ref *root, size_t index);
 
 /* Frees every node of the tree (and, for NODE_HAS_REFS leaves, what they refer to). */
-bool bptree_destroy(ce_space *space, ce_ref root);
+bool bptree_destroy(space_state *space, space_ref root);
 
 /* Calls `visit` for each leaf in order with the position of its first
  * element; stops early (returning true) if `visit` sets *stop. */
-typedef bool (*bptree_leaf_visitor)(void *context, const ce_node *leaf, size_t first_index, bool *stop);
-bool bptree_for_each_leaf(const ce_space *space, ce_ref root, bptree_leaf_visitor visit, void *context);
+typedef bool (*bptree_leaf_visitor)(void *context, const node_view *leaf, size_t first_index, bool *stop);
+bool bptree_for_each_leaf(const space_state *space, space_ref root, bptree_leaf_visitor visit, void *context);
 
 #endif

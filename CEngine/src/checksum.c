@@ -34,7 +34,7 @@ static inline uint64_t absorb(uint64_t lane, uint64_t input)
     return lane * PRIME_A;
 }
 
-void ce_checksum_init(ce_checksum *state, uint64_t seed)
+void checksum_init(checksum_state *state, uint64_t seed)
 {
     state->lanes[0] = seed + PRIME_A + PRIME_B;
     state->lanes[1] = seed + PRIME_B;
@@ -52,7 +52,7 @@ static void absorb_block(uint64_t lanes[4], const uint8_t *block)
     lanes[3] = absorb(lanes[3], read_u64(block + 24));
 }
 
-void ce_checksum_add(ce_checksum *state, const void *data, size_t length)
+void checksum_add(checksum_state *state, const void *data, size_t length)
 {
     const uint8_t *bytes = data;
     state->total_length += length;
@@ -85,7 +85,7 @@ void ce_checksum_add(ce_checksum *state, const void *data, size_t length)
     state->pending_length = length;
 }
 
-uint64_t ce_checksum_final(const ce_checksum *state)
+uint64_t checksum_final(const checksum_state *state)
 {
     uint64_t hash = rotate_left(state->lanes[0], 1) + rotate_left(state->lanes[1], 7) +
                     rotate_left(state->lanes[2], 12) + rotate_left(state->lanes[3], 18);
@@ -104,10 +104,10 @@ uint64_t ce_checksum_final(const ce_checksum *state)
     return hash;
 }
 
-uint64_t ce_checksum_of(const void *data, size_t length, uint64_t seed)
+uint64_t checksum_of(const void *data, size_t length, uint64_t seed)
 {
-    ce_checksum state;
-    ce_checksum_init(&state, seed);
-    ce_checksum_add(&state, data, length);
-    return ce_checksum_final(&state);
+    checksum_state state;
+    checksum_init(&state, seed);
+    checksum_add(&state, data, length);
+    return checksum_final(&state);
 }

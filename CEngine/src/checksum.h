@@ -12,18 +12,18 @@
 #include <stdint.h>
 
 /* A running checksum over several pieces of memory, in order. */
-typedef struct ce_checksum {
+typedef struct checksum_state {
     uint64_t lanes[4];
     uint8_t pending[32];
     size_t pending_length;
     uint64_t total_length;
-} ce_checksum;
+} checksum_state;
 
-void ce_checksum_init(ce_checksum *state, uint64_t seed);
-void ce_checksum_add(ce_checksum *state, const void *data, size_t length);
-uint64_t ce_checksum_final(const ce_checksum *state);
+void checksum_init(checksum_state *state, uint64_t seed);
+void checksum_add(checksum_state *state, const void *data, size_t length);
+uint64_t checksum_final(const checksum_state *state);
 
 /* The checksum of one piece of memory. */
-uint64_t ce_checksum_of(const void *data, size_t length, uint64_t seed);
+uint64_t checksum_of(const void *data, size_t length, uint64_t seed);
 
 #endif

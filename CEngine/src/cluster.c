@@ -17,9 +17,9 @@
 enum { LEAF_BASE_KEY = 0, LEAF_KEY_OFFSETS = 1, LEAF_FIRST_COLUMN = 2 };
 enum { INNER_FIRST_KEYS = 0, INNER_COUNTS = 1, INNER_FIRST_CHILD = 2 };
 
-static bool corrupt_cluster(ce_ref ref, const char *what)
+static bool corrupt_cluster(space_ref ref, const char *what)
 {
-    return ce_fail(CE_ERR_CORRUPT, "invalid database: cluster node at offset %llu: %s", (unsigned long long)ref, what);
+    return error_fail(CE_ERR_CORRUPT, "invalid database: cluster node at offset %llu: %s", (unsigned long long)ref, what);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -27,13 +27,13 @@ static bool corrupt_cluster(ce_ref ref, const char *what)
 /* ------------------------------------------------------------------------ */
 
 typedef struct inner_view {
-    ce_node node;
-    ce_node first_keys;
-    ce_node counts;
+    node_view node;
+    node_view first_keys;
+    node_view counts;
     size_t children;
 } inner_view;
 
-static bool read_plain(const ce_space *space, ce_ref ref, ce_node *out)
+static bool read_plain(const space_state *space, space_ref ref, node_view *out)
 {
     if (!node_read(space, ref, out)) return false;
     if (out->flags & (NODE_HAS_REFS | NODE_BYTES | NODE_INNER)) return corrupt_cluster(ref, "expected an integer node");
@@ -41,7 +41,7 @@ static bool read_plain(const ce_space *space, ce_ref ref, ce_node *out)
 }
 
 /* Checks a leaf whose node is read already (out->slots) and reads its keys. */
-static bool check_leaf(const ce_space *space, ce_ref ref, size_t column_count, cluster_leaf *out)
+static bool check_leaf(const space_state *space, space_ref ref, size_t column_count, cluster_leaf *out)
 {
     if ((out->slots.flags & (NODE_INNER | NODE_HAS_REFS | NODE_BYTES)) != NODE_HAS_REFS ||
         out->slots.count != LEAF_FIRST_COLUMN + column_count)
@@ -49,7 +49,7 @@ static bool check_leaf(const ce_space *space, ce_ref ref, size_t column_count, c
     int64_t base = node_get(&out->slots, LEAF_BASE_KEY);
     int64_t offsets = node_get(&out->slots, LEAF_KEY_OFFSETS);
     if ((base & 1) == 0 || !node_value_is_ref(offsets)) return corrupt_cluster(ref, "bad leaf header");
-    if (!read_plain(space, (ce_ref)offsets, &out->key_offsets)) return false;
+    if (!read_plain(space, (space_ref)offsets, &out->key_offsets)) return false;
     /* One more than the maximum: a leaf between an insert and its split. */
     if (out->key_offsets.count > CLUSTER_LEAF_MAX + 1) return corrupt_cluster(ref, "too many objects in a leaf");
     out->ref = ref;
@@ -57,7 +57,7 @@ static bool check_leaf(const ce_space *space, ce_ref ref, size_t column_count, c
     return true;
 }
 
-static bool read_leaf(const ce_space *space, ce_ref ref, size_t column_count, cluster_leaf *out)
+static bool read_leaf(const space_state *space, space_ref ref, size_t column_count, cluster_leaf *out)
 {
     return node_read(space, ref, &out->slots) && check_leaf(space, ref, column_count, out);
 }
@@ -65,26 +65,26 @@ static bool read_leaf(const ce_space *space, ce_ref ref, size_t column_count, cl
 /* A leaf's base key and key offsets, for the lookups that do not need its
  * columns (and so not the table's column count); the leaf's node is read
  * already. */
-static bool leaf_keys_of(const ce_space *space, ce_ref ref, const ce_node *leaf, int64_t *out_base, ce_node *out_offsets)
+static bool leaf_keys_of(const space_state *space, space_ref ref, const node_view *leaf, int64_t *out_base, node_view *out_offsets)
 {
     if (leaf->count < LEAF_FIRST_COLUMN || (node_get(leaf, LEAF_BASE_KEY) & 1) == 0 ||
         !node_value_is_ref(node_get(leaf, LEAF_KEY_OFFSETS)))
         return corrupt_cluster(ref, "bad leaf header");
-    if (!read_plain(space, (ce_ref)node_get(leaf, LEAF_KEY_OFFSETS), out_offsets)) return false;
+    if (!read_plain(space, (space_ref)node_get(leaf, LEAF_KEY_OFFSETS), out_offsets)) return false;
     if (out_offsets->count > CLUSTER_LEAF_MAX + 1) return corrupt_cluster(ref, "too many objects in a leaf");
     *out_base = node_untag(node_get(leaf, LEAF_BASE_KEY));
     return true;
 }
 
-static bool read_leaf_keys(const ce_space *space, ce_ref ref, int64_t *out_base, ce_node *out_offsets)
+static bool read_leaf_keys(const space_state *space, space_ref ref, int64_t *out_base, node_view *out_offsets)
 {
-    ce_node leaf;
+    node_view leaf;
     return node_read(space, ref, &leaf) && leaf_keys_of(space, ref, &leaf, out_base, out_offsets);
 }
 
 /* Checks the header of an inner node whose node is read already
  * (out->node). */
-static bool check_inner_header(ce_ref ref, inner_view *out)
+static bool check_inner_header(space_ref ref, inner_view *out)
 {
     /* One child more than the maximum: an inner node between an insert and
      * its split. */
@@ -97,12 +97,12 @@ static bool check_inner_header(ce_ref ref, inner_view *out)
 
 /* Checks an inner node whose node is read already and reads its first
  * keys; check_inner reads the counts too. */
-static bool check_inner_keys(const ce_space *space, ce_ref ref, inner_view *out)
+static bool check_inner_keys(const space_state *space, space_ref ref, inner_view *out)
 {
     if (!check_inner_header(ref, out)) return false;
     int64_t keys = node_get(&out->node, INNER_FIRST_KEYS);
     if (!node_value_is_ref(keys)) return corrupt_cluster(ref, "bad inner header");
-    if (!read_plain(space, (ce_ref)keys, &out->first_keys)) return false;
+    if (!read_plain(space, (space_ref)keys, &out->first_keys)) return false;
     if (out->first_keys.count != out->children) return corrupt_cluster(ref, "inner arrays disagree");
     /* Child refs are checked when followed (node_read checks every ref), not
      * all of them on every step down. */
@@ -110,28 +110,28 @@ static bool check_inner_keys(const ce_space *space, ce_ref ref, inner_view *out)
 }
 
 /* Reads the counts of an inner node whose header is checked. */
-static bool read_inner_counts(const ce_space *space, ce_ref ref, inner_view *out)
+static bool read_inner_counts(const space_state *space, space_ref ref, inner_view *out)
 {
     int64_t counts = node_get(&out->node, INNER_COUNTS);
     if (!node_value_is_ref(counts)) return corrupt_cluster(ref, "bad inner header");
-    if (!read_plain(space, (ce_ref)counts, &out->counts)) return false;
+    if (!read_plain(space, (space_ref)counts, &out->counts)) return false;
     if (out->counts.count != out->children) return corrupt_cluster(ref, "inner arrays disagree");
     return true;
 }
 
-static bool check_inner(const ce_space *space, ce_ref ref, inner_view *out)
+static bool check_inner(const space_state *space, space_ref ref, inner_view *out)
 {
     return check_inner_keys(space, ref, out) && read_inner_counts(space, ref, out);
 }
 
-static bool read_inner(const ce_space *space, ce_ref ref, inner_view *out)
+static bool read_inner(const space_state *space, space_ref ref, inner_view *out)
 {
     return node_read(space, ref, &out->node) && check_inner(space, ref, out);
 }
 
-static bool is_inner(const ce_space *space, ce_ref ref, bool *out_inner)
+static bool is_inner(const space_state *space, space_ref ref, bool *out_inner)
 {
-    ce_node node;
+    node_view node;
     if (!node_read(space, ref, &node)) return false;
     *out_inner = (node.flags & NODE_INNER) != 0;
     return true;
@@ -152,7 +152,7 @@ static size_t child_for_key(const inner_view *inner, ce_object_key key)
 
 /* Position of the first offset >= target in a leaf: where target lies when
  * the leaf's keys have no gaps, else near it. */
-static size_t lower_bound(const ce_node *offsets, int64_t target)
+static size_t lower_bound(const node_view *offsets, int64_t target)
 {
     size_t count = offsets->count;
     if (count == 0) return 0;
@@ -164,9 +164,9 @@ static size_t lower_bound(const ce_node *offsets, int64_t target)
 /* Creating and destroying                                                   */
 /* ------------------------------------------------------------------------ */
 
-static bool create_leaf(ce_space *space, const cluster_schema *schema, int64_t base_key, ce_ref *out_leaf)
+static bool create_leaf(space_state *space, const cluster_schema *schema, int64_t base_key, space_ref *out_leaf)
 {
-    ce_ref leaf, offsets;
+    space_ref leaf, offsets;
     if (!node_create(space, NODE_HAS_REFS, LEAF_FIRST_COLUMN + schema->column_count, 0, &leaf)) return false;
     if (!node_create(space, 0, 0, 0, &offsets)) return false;
     if (!node_set(space, leaf, LEAF_BASE_KEY, node_tag(base_key)) ||
@@ -174,7 +174,7 @@ static bool create_leaf(ce_space *space, const cluster_schema *schema, int64_t b
         return false;
     for (size_t c = 0; c < schema->column_count; c++) {
         if (schema->columns[c].type == CE_TYPE_NULL) continue;
-        ce_ref column;
+        space_ref column;
         if (!column_create(space, schema->columns[c].type, schema->columns[c].nullable, 0, &column)) return false;
         if (!node_set(space, leaf, LEAF_FIRST_COLUMN + c, (int64_t)column)) return false;
     }
@@ -182,23 +182,23 @@ static bool create_leaf(ce_space *space, const cluster_schema *schema, int64_t b
     return true;
 }
 
-bool cluster_create(ce_space *space, const cluster_schema *schema, ce_ref *out_root)
+bool cluster_create(space_state *space, const cluster_schema *schema, space_ref *out_root)
 {
     return create_leaf(space, schema, 0, out_root);
 }
 
-bool cluster_destroy(ce_space *space, ce_ref root) { return node_free_tree(space, root); }
+bool cluster_destroy(space_state *space, space_ref root) { return node_free_tree(space, root); }
 
 /* ------------------------------------------------------------------------ */
 /* Lookups                                                                   */
 /* ------------------------------------------------------------------------ */
 
-bool cluster_count(const ce_space *space, ce_ref root, size_t *out_count)
+bool cluster_count(const space_state *space, space_ref root, size_t *out_count)
 {
     bool inner;
     if (!is_inner(space, root, &inner)) return false;
     if (!inner) {
-        ce_node offsets;
+        node_view offsets;
         int64_t base;
         if (!read_leaf_keys(space, root, &base, &offsets)) return false;
         *out_count = offsets.count;
@@ -219,7 +219,7 @@ bool cluster_count(const ce_space *space, ce_ref root, size_t *out_count)
 /* The hint for a lookup of this read: emptied first if it was made in
  * another read epoch (its nodes may have left the cache; the snapshot is
  * the caller's). NULL stays NULL. */
-static cluster_hint *hint_for_read(const ce_space *space, cluster_hint *hint)
+static cluster_hint *hint_for_read(const space_state *space, cluster_hint *hint)
 {
     if (hint && hint->read_epoch != space->read_epoch) *hint = (cluster_hint){.read_epoch = space->read_epoch};
     return hint;
@@ -227,10 +227,10 @@ static cluster_hint *hint_for_read(const ce_space *space, cluster_hint *hint)
 
 /* The leaf that holds (or would hold) `key`, and its node. A root that is
  * an inner node is taken from the hint (hint_for_read's), or remembered in it. */
-static bool descend_to_leaf(const ce_space *space, ce_ref root, ce_object_key key, cluster_hint *hint,
-                            ce_ref *out_leaf, ce_node *out_leaf_node)
+static bool descend_to_leaf(const space_state *space, space_ref root, ce_object_key key, cluster_hint *hint,
+                            space_ref *out_leaf, node_view *out_leaf_node)
 {
-    ce_ref ref = root;
+    space_ref ref = root;
     for (unsigned depth = 0; depth <= CLUSTER_MAX_DEPTH; depth++) {
         inner_view view;
         if (depth == 0 && hint && hint->root == root) {
@@ -254,7 +254,7 @@ static bool descend_to_leaf(const ce_space *space, ce_ref root, ce_object_key ke
         }
         int64_t child = node_get(&view.node, INNER_FIRST_CHILD + child_for_key(&view, key));
         if (!node_value_is_ref(child)) return corrupt_cluster(ref, "bad child");
-        ref = (ce_ref)child;
+        ref = (space_ref)child;
     }
     return corrupt_cluster(root, "tree too deep");
 }
@@ -265,7 +265,7 @@ static bool descend_to_leaf(const ce_space *space, ce_ref root, ce_object_key ke
  * PREFETCH_LEAF_COLUMNS: a wide table's reads touch few of its columns. */
 #define PREFETCH_LEAF_COLUMNS 8
 
-static void prefetch_leaf_columns(const ce_space *space, const ce_node *leaf)
+static void prefetch_leaf_columns(const space_state *space, const node_view *leaf)
 {
     size_t end = leaf->count < LEAF_FIRST_COLUMN + PREFETCH_LEAF_COLUMNS ? leaf->count
                                                                          : LEAF_FIRST_COLUMN + PREFETCH_LEAF_COLUMNS;
@@ -290,7 +290,7 @@ static void remember_leaf(cluster_hint *hint, const cluster_leaf *leaf, size_t f
     hint->leaf_first_index = first_index;
 }
 
-bool cluster_find(const ce_space *space, ce_ref root, ce_object_key key, cluster_position *out_position,
+bool cluster_find(const space_state *space, space_ref root, ce_object_key key, cluster_position *out_position,
                   bool *out_found, cluster_hint *hint)
 {
     cluster_leaf leaf = {0};
@@ -307,7 +307,7 @@ bool cluster_find(const ce_space *space, ce_ref root, ce_object_key key, cluster
     return true;
 }
 
-bool cluster_key_at(const ce_space *space, ce_ref root, size_t index, cluster_hint *hint, ce_object_key *out_key)
+bool cluster_key_at(const space_state *space, space_ref root, size_t index, cluster_hint *hint, ce_object_key *out_key)
 {
     hint = hint_for_read(space, hint);
     /* Positions in a row (a Results iterated, every object updated) stay
@@ -317,7 +317,7 @@ bool cluster_key_at(const ce_space *space, ce_ref root, size_t index, cluster_hi
         *out_key = cluster_leaf_key(&hint->leaf, index - hint->leaf_first_index);
         return true;
     }
-    ce_ref ref = root;
+    space_ref ref = root;
     size_t first_index = 0; /* the position of the first object under ref */
     for (unsigned depth = 0; depth <= CLUSTER_MAX_DEPTH; depth++) {
         inner_view view;
@@ -326,7 +326,7 @@ bool cluster_key_at(const ce_space *space, ce_ref root, size_t index, cluster_hi
             cluster_leaf leaf = {.ref = ref, .slots = view.node};
             if (!leaf_keys_of(space, ref, &leaf.slots, &leaf.base_key, &leaf.key_offsets)) return false;
             if (index >= leaf.key_offsets.count)
-                return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "object index %zu is out of bounds", first_index + index);
+                return error_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "object index %zu is out of bounds", first_index + index);
             *out_key = cluster_leaf_key(&leaf, index);
             remember_leaf(hint, &leaf, first_index);
             return true;
@@ -338,8 +338,8 @@ bool cluster_key_at(const ce_space *space, ce_ref root, size_t index, cluster_hi
         first_index += index - (size_t)inside;
         index = (size_t)inside;
         if (child == view.children)
-            return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "object index %zu is out of bounds", first_index + index);
-        ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + child);
+            return error_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "object index %zu is out of bounds", first_index + index);
+        ref = (space_ref)node_get(&view.node, INNER_FIRST_CHILD + child);
     }
     return corrupt_cluster(root, "tree too deep");
 }
@@ -352,8 +352,8 @@ static bool leaf_index_of(const cluster_leaf *leaf, ce_object_key key, size_t *o
     return *out_index < leaf->key_offsets.count && node_get(&leaf->key_offsets, *out_index) == key - leaf->base_key;
 }
 
-bool cluster_get(const ce_space *space, ce_ref root, const cluster_schema *schema, ce_object_key key, size_t column,
-                 ce_column_scratch *scratch, cluster_hint *hint, ce_value *out_value)
+bool cluster_get(const space_state *space, space_ref root, const cluster_schema *schema, ce_object_key key, size_t column,
+                 column_scratch *scratch, cluster_hint *hint, ce_value *out_value)
 {
     const cluster_leaf *found;
     cluster_leaf leaf;
@@ -367,7 +367,7 @@ bool cluster_get(const ce_space *space, ce_ref root, const cluster_schema *schem
             !check_leaf(space, leaf.ref, schema->column_count, &leaf))
             return false;
         if (!leaf_index_of(&leaf, key, &index))
-            return ce_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
+            return error_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
         remember_leaf(hint, &leaf, SIZE_MAX);
         found = &leaf;
     }
@@ -382,16 +382,16 @@ bool cluster_get(const ce_space *space, ce_ref root, const cluster_schema *schem
 
 typedef struct split_result {
     bool happened;
-    ce_ref right;
+    space_ref right;
     int64_t right_first_key;
     size_t left_count, right_count;
 } split_result;
 
 /* Adds `delta` to every element of a plain integer node. */
-static bool shift_offsets(ce_space *space, ce_ref *offsets, int64_t delta)
+static bool shift_offsets(space_state *space, space_ref *offsets, int64_t delta)
 {
     if (!node_make_writable(space, offsets)) return false;
-    ce_node node;
+    node_view node;
     if (!node_read(space, *offsets, &node)) return false;
     for (size_t i = 0; i < node.count; i++) {
         if (!node_read(space, *offsets, &node)) return false;
@@ -401,19 +401,19 @@ static bool shift_offsets(ce_space *space, ce_ref *offsets, int64_t delta)
 }
 
 /* Moves objects [from, count) of a writable leaf into a new leaf. */
-static bool split_leaf(ce_space *space, ce_ref leaf_ref, const cluster_schema *schema, size_t from,
+static bool split_leaf(space_state *space, space_ref leaf_ref, const cluster_schema *schema, size_t from,
                        split_result *out)
 {
     cluster_leaf leaf;
     if (!read_leaf(space, leaf_ref, schema->column_count, &leaf)) return false;
     size_t count = leaf.key_offsets.count;
     int64_t right_base = leaf.base_key + node_get(&leaf.key_offsets, from);
-    ce_ref right, right_offsets;
+    space_ref right, right_offsets;
     if (!node_create(space, NODE_HAS_REFS, LEAF_FIRST_COLUMN + schema->column_count, 0, &right)) return false;
     if (!node_create(space, 0, 0, 0, &right_offsets)) return false;
-    ce_ref offsets = (ce_ref)node_get(&leaf.slots, LEAF_KEY_OFFSETS);
+    space_ref offsets = (space_ref)node_get(&leaf.slots, LEAF_KEY_OFFSETS);
     for (size_t i = from; i < count; i++) {
-        ce_node view;
+        node_view view;
         if (!node_read(space, offsets, &view)) return false;
         if (!node_append(space, right_offsets, leaf.base_key + node_get(&view, i) - right_base)) return false;
     }
@@ -424,9 +424,9 @@ static bool split_leaf(ce_space *space, ce_ref leaf_ref, const cluster_schema *s
     for (size_t c = 0; c < schema->column_count; c++) {
         const cluster_column *spec = &schema->columns[c];
         if (spec->type == CE_TYPE_NULL) continue;
-        ce_node slots;
+        node_view slots;
         if (!node_read(space, leaf_ref, &slots)) return false;
-        ce_ref column = (ce_ref)node_get(&slots, LEAF_FIRST_COLUMN + c), right_column;
+        space_ref column = (space_ref)node_get(&slots, LEAF_FIRST_COLUMN + c), right_column;
         if (!column_split(space, &column, spec->type, spec->nullable, from, &right_column)) return false;
         if (!node_set(space, leaf_ref, LEAF_FIRST_COLUMN + c, (int64_t)column) ||
             !node_set(space, right, LEAF_FIRST_COLUMN + c, (int64_t)right_column))
@@ -436,13 +436,13 @@ static bool split_leaf(ce_space *space, ce_ref leaf_ref, const cluster_schema *s
     return true;
 }
 
-static bool insert_into_leaf(ce_space *space, ce_ref *leaf_ref, const cluster_schema *schema, ce_object_key key,
+static bool insert_into_leaf(space_state *space, space_ref *leaf_ref, const cluster_schema *schema, ce_object_key key,
                              const ce_value *values, split_result *out)
 {
     if (!node_make_writable(space, leaf_ref)) return false;
     cluster_leaf leaf;
     if (!read_leaf(space, *leaf_ref, schema->column_count, &leaf)) return false;
-    ce_ref offsets = (ce_ref)node_get(&leaf.slots, LEAF_KEY_OFFSETS);
+    space_ref offsets = (space_ref)node_get(&leaf.slots, LEAF_KEY_OFFSETS);
     size_t count = leaf.key_offsets.count;
     if (!node_make_writable(space, &offsets) || !node_set(space, *leaf_ref, LEAF_KEY_OFFSETS, (int64_t)offsets))
         return false;
@@ -455,18 +455,18 @@ static bool insert_into_leaf(ce_space *space, ce_ref *leaf_ref, const cluster_sc
             !node_set(space, *leaf_ref, LEAF_KEY_OFFSETS, (int64_t)offsets))
             return false;
     }
-    ce_node offsets_view;
+    node_view offsets_view;
     if (!node_read(space, offsets, &offsets_view)) return false;
     size_t position = lower_bound(&offsets_view, key - base);
     if (position < count && node_get(&offsets_view, position) == key - base)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "an object with key %lld exists already", (long long)key);
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "an object with key %lld exists already", (long long)key);
     if (!node_insert(space, offsets, position, key - base)) return false;
     for (size_t c = 0; c < schema->column_count; c++) {
         const cluster_column *spec = &schema->columns[c];
         if (spec->type == CE_TYPE_NULL) continue;
-        ce_node slots;
+        node_view slots;
         if (!node_read(space, *leaf_ref, &slots)) return false;
-        ce_ref column = (ce_ref)node_get(&slots, LEAF_FIRST_COLUMN + c);
+        space_ref column = (space_ref)node_get(&slots, LEAF_FIRST_COLUMN + c);
         if (values ? !column_insert(space, &column, spec->type, spec->nullable, position, &values[c])
                    : !column_insert_default(space, &column, spec->type, spec->nullable, position))
             return false;
@@ -481,12 +481,12 @@ static bool insert_into_leaf(ce_space *space, ce_ref *leaf_ref, const cluster_sc
 }
 
 /* Inserts (first key, count, child) at `at` in a writable inner node. */
-static bool inner_insert_child(ce_space *space, ce_ref inner, size_t at, int64_t first_key, size_t count,
-                               ce_ref child)
+static bool inner_insert_child(space_state *space, space_ref inner, size_t at, int64_t first_key, size_t count,
+                               space_ref child)
 {
-    ce_node node;
+    node_view node;
     if (!node_read(space, inner, &node)) return false;
-    ce_ref keys = (ce_ref)node_get(&node, INNER_FIRST_KEYS), counts = (ce_ref)node_get(&node, INNER_COUNTS);
+    space_ref keys = (space_ref)node_get(&node, INNER_FIRST_KEYS), counts = (space_ref)node_get(&node, INNER_COUNTS);
     if (!node_make_writable(space, &keys) || !node_make_writable(space, &counts)) return false;
     if (!node_insert(space, keys, at, first_key) || !node_insert(space, counts, at, (int64_t)count)) return false;
     if (!node_set(space, inner, INNER_FIRST_KEYS, (int64_t)keys) || !node_set(space, inner, INNER_COUNTS, (int64_t)counts))
@@ -495,23 +495,23 @@ static bool inner_insert_child(ce_space *space, ce_ref inner, size_t at, int64_t
 }
 
 /* Updates child i's first key and count in a writable inner node. */
-static bool inner_update_child(ce_space *space, ce_ref inner, size_t child, int64_t first_key, size_t count)
+static bool inner_update_child(space_state *space, space_ref inner, size_t child, int64_t first_key, size_t count)
 {
-    ce_node node;
+    node_view node;
     if (!node_read(space, inner, &node)) return false;
-    ce_ref keys = (ce_ref)node_get(&node, INNER_FIRST_KEYS), counts = (ce_ref)node_get(&node, INNER_COUNTS);
+    space_ref keys = (space_ref)node_get(&node, INNER_FIRST_KEYS), counts = (space_ref)node_get(&node, INNER_COUNTS);
     if (!node_make_writable(space, &keys) || !node_make_writable(space, &counts)) return false;
     if (!node_set(space, keys, child, first_key) || !node_set(space, counts, child, (int64_t)count)) return false;
     return node_set(space, inner, INNER_FIRST_KEYS, (int64_t)keys) && node_set(space, inner, INNER_COUNTS, (int64_t)counts);
 }
 
 /* Moves children [from, n) of a writable inner node into a new inner node. */
-static bool split_inner(ce_space *space, ce_ref inner, size_t from, split_result *out)
+static bool split_inner(space_state *space, space_ref inner, size_t from, split_result *out)
 {
     inner_view view;
     if (!read_inner(space, inner, &view)) return false;
     size_t children = view.children;
-    ce_ref right, right_keys, right_counts;
+    space_ref right, right_keys, right_counts;
     if (!node_create(space, NODE_INNER | NODE_HAS_REFS, INNER_FIRST_CHILD, 0, &right) ||
         !node_create(space, 0, 0, 0, &right_keys) || !node_create(space, 0, 0, 0, &right_counts))
         return false;
@@ -534,7 +534,7 @@ static bool split_inner(ce_space *space, ce_ref inner, size_t from, split_result
     if (!node_set(space, right, INNER_FIRST_KEYS, (int64_t)right_keys) ||
         !node_set(space, right, INNER_COUNTS, (int64_t)right_counts))
         return false;
-    ce_ref keys = (ce_ref)node_get(&view.node, INNER_FIRST_KEYS), counts = (ce_ref)node_get(&view.node, INNER_COUNTS);
+    space_ref keys = (space_ref)node_get(&view.node, INNER_FIRST_KEYS), counts = (space_ref)node_get(&view.node, INNER_COUNTS);
     if (!node_make_writable(space, &keys) || !node_make_writable(space, &counts) ||
         !node_truncate(space, keys, from) || !node_truncate(space, counts, from) ||
         !node_set(space, inner, INNER_FIRST_KEYS, (int64_t)keys) || !node_set(space, inner, INNER_COUNTS, (int64_t)counts) ||
@@ -544,7 +544,7 @@ static bool split_inner(ce_space *space, ce_ref inner, size_t from, split_result
     return true;
 }
 
-static bool insert_into(ce_space *space, ce_ref *ref, const cluster_schema *schema, ce_object_key key,
+static bool insert_into(space_state *space, space_ref *ref, const cluster_schema *schema, ce_object_key key,
                         const ce_value *values, unsigned depth, split_result *out)
 {
     if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(*ref, "tree too deep");
@@ -555,7 +555,7 @@ static bool insert_into(ce_space *space, ce_ref *ref, const cluster_schema *sche
     inner_view view;
     if (!read_inner(space, *ref, &view)) return false;
     size_t child = child_for_key(&view, key);
-    ce_ref child_ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + child);
+    space_ref child_ref = (space_ref)node_get(&view.node, INNER_FIRST_CHILD + child);
     int64_t first_key = node_get(&view.first_keys, child);
     size_t count = (size_t)node_get(&view.counts, child);
     split_result child_split;
@@ -575,11 +575,11 @@ static bool insert_into(ce_space *space, ce_ref *ref, const cluster_schema *sche
 }
 
 /* A new root above the two halves of a root that split. */
-static bool grow_root(ce_space *space, ce_ref *root, const split_result *split)
+static bool grow_root(space_state *space, space_ref *root, const split_result *split)
 {
     ce_object_key first;
     if (!cluster_key_at(space, *root, 0, NULL, &first)) return false;
-    ce_ref new_root, keys, counts;
+    space_ref new_root, keys, counts;
     if (!node_create(space, NODE_INNER | NODE_HAS_REFS, INNER_FIRST_CHILD, 0, &new_root) ||
         !node_create(space, 0, 0, 0, &keys) || !node_create(space, 0, 0, 0, &counts))
         return false;
@@ -592,10 +592,10 @@ static bool grow_root(ce_space *space, ce_ref *root, const split_result *split)
     return true;
 }
 
-bool cluster_insert(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key,
+bool cluster_insert(space_state *space, space_ref *root, const cluster_schema *schema, ce_object_key key,
                     const ce_value *values)
 {
-    if (key < 0) return ce_fail(CE_ERR_INVALID_ARGUMENT, "object keys are not negative (%lld)", (long long)key);
+    if (key < 0) return error_fail(CE_ERR_INVALID_ARGUMENT, "object keys are not negative (%lld)", (long long)key);
     split_result split;
     if (!insert_into(space, root, schema, key, values, 0, &split)) return false;
     return !split.happened || grow_root(space, root, &split);
@@ -606,9 +606,9 @@ bool cluster_insert(ce_space *space, ce_ref *root, const cluster_schema *schema,
 /* ------------------------------------------------------------------------ */
 
 /* The rightmost leaf: its number of objects and its last key (-1 if none). */
-static bool rightmost_leaf(const ce_space *space, ce_ref root, size_t *out_count, int64_t *out_last_key)
+static bool rightmost_leaf(const space_state *space, space_ref root, size_t *out_count, int64_t *out_last_key)
 {
-    ce_ref ref = root;
+    space_ref ref = root;
     for (unsigned depth = 0;; depth++) {
         if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(root, "tree too deep");
         bool inner;
@@ -616,10 +616,10 @@ static bool rightmost_leaf(const ce_space *space, ce_ref root, size_t *out_count
         if (!inner) break;
         inner_view view;
         if (!read_inner(space, ref, &view)) return false;
-        ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + view.children - 1);
+        ref = (space_ref)node_get(&view.node, INNER_FIRST_CHILD + view.children - 1);
     }
     int64_t base;
-    ce_node offsets;
+    node_view offsets;
     if (!read_leaf_keys(space, ref, &base, &offsets)) return false;
     *out_count = offsets.count;
     *out_last_key = offsets.count ? base + node_get(&offsets, offsets.count - 1) : -1;
@@ -628,12 +628,12 @@ static bool rightmost_leaf(const ce_space *space, ce_ref root, size_t *out_count
 
 /* A new leaf of `count` objects with consecutive keys from first_key;
  * column c's values are values[c * stride + i]. */
-static bool build_leaf(ce_space *space, const cluster_schema *schema, ce_object_key first_key, size_t count,
-                       const ce_value *values, size_t stride, ce_ref *out_leaf)
+static bool build_leaf(space_state *space, const cluster_schema *schema, ce_object_key first_key, size_t count,
+                       const ce_value *values, size_t stride, space_ref *out_leaf)
 {
     int64_t offsets[CLUSTER_LEAF_MAX];
     for (size_t i = 0; i < count; i++) offsets[i] = (int64_t)i;
-    ce_ref leaf, offsets_ref;
+    space_ref leaf, offsets_ref;
     if (!node_create(space, NODE_HAS_REFS, LEAF_FIRST_COLUMN + schema->column_count, 0, &leaf) ||
         !node_create_from(space, 0, offsets, count, &offsets_ref) ||
         !node_set(space, leaf, LEAF_BASE_KEY, node_tag(first_key)) ||
@@ -642,7 +642,7 @@ static bool build_leaf(ce_space *space, const cluster_schema *schema, ce_object_
     for (size_t c = 0; c < schema->column_count; c++) {
         const cluster_column *spec = &schema->columns[c];
         if (spec->type == CE_TYPE_NULL) continue;
-        ce_ref column;
+        space_ref column;
         if (!column_create_from_values(space, spec->type, spec->nullable, values + c * stride, count, &column) ||
             !node_set(space, leaf, LEAF_FIRST_COLUMN + c, (int64_t)column))
             return false;
@@ -654,7 +654,7 @@ static bool build_leaf(ce_space *space, const cluster_schema *schema, ce_object_
 /* Adds a leaf after the last one, splitting inner nodes on the way up as
  * an insert would. The last leaf itself, of `last_count` objects (the
  * caller read it), is left as it is. */
-static bool append_leaf_into(ce_space *space, ce_ref *ref, ce_ref leaf, ce_object_key first_key, size_t count,
+static bool append_leaf_into(space_state *space, space_ref *ref, space_ref leaf, ce_object_key first_key, size_t count,
                              size_t last_count, unsigned depth, split_result *out)
 {
     if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(*ref, "tree too deep");
@@ -668,7 +668,7 @@ static bool append_leaf_into(ce_space *space, ce_ref *ref, ce_ref leaf, ce_objec
     inner_view view;
     if (!read_inner(space, *ref, &view)) return false;
     size_t child = view.children - 1;
-    ce_ref child_ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + child);
+    space_ref child_ref = (space_ref)node_get(&view.node, INNER_FIRST_CHILD + child);
     int64_t child_first_key = node_get(&view.first_keys, child);
     size_t child_count = (size_t)node_get(&view.counts, child);
     split_result child_split;
@@ -685,7 +685,7 @@ static bool append_leaf_into(ce_space *space, ce_ref *ref, ce_ref leaf, ce_objec
     return split_inner(space, *ref, view.children, out);
 }
 
-bool cluster_append_objects(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key first_key,
+bool cluster_append_objects(space_state *space, space_ref *root, const cluster_schema *schema, ce_object_key first_key,
                             size_t count, const ce_value *values)
 {
     size_t last_count = 0;
@@ -693,14 +693,14 @@ bool cluster_append_objects(ce_space *space, ce_ref *root, const cluster_schema 
     if (count == 0) return true;
     if (!rightmost_leaf(space, *root, &last_count, &last_key)) return false;
     if (first_key <= last_key || first_key < 0 || (uint64_t)first_key + count > (uint64_t)INT64_MAX)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "appended keys must follow the last key (%lld), not start at %lld",
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "appended keys must follow the last key (%lld), not start at %lld",
                        (long long)last_key, (long long)first_key);
     size_t done = 0;
     /* A last leaf with room is filled first, object by object, so that
      * appends in several transactions still leave full leaves. */
     if (last_count > 0 && last_count < CLUSTER_LEAF_MAX) {
         ce_value *row = malloc((schema->column_count + 1) * sizeof *row);
-        if (!row) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory appending objects");
+        if (!row) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory appending objects");
         bool ok = true;
         for (; ok && done < count && last_count + done < CLUSTER_LEAF_MAX; done++) {
             for (size_t c = 0; c < schema->column_count; c++) row[c] = values[c * count + done];
@@ -712,7 +712,7 @@ bool cluster_append_objects(ce_space *space, ce_ref *root, const cluster_schema 
     }
     while (done < count) {
         size_t batch = count - done < CLUSTER_LEAF_MAX ? count - done : CLUSTER_LEAF_MAX;
-        ce_ref leaf;
+        space_ref leaf;
         if (!build_leaf(space, schema, first_key + (int64_t)done, batch, values + done, count, &leaf)) return false;
         if (last_count == 0) {
             /* The empty root leaf of an empty table gives way. */
@@ -732,7 +732,7 @@ bool cluster_append_objects(ce_space *space, ce_ref *root, const cluster_schema 
 
 /* Erases `key` below `ref`. On return *out_count is the subtree's new object
  * count and *out_first_key its new first key (when the count is not 0). */
-static bool erase_from(ce_space *space, ce_ref *ref, const cluster_schema *schema, ce_object_key key, unsigned depth,
+static bool erase_from(space_state *space, space_ref *ref, const cluster_schema *schema, ce_object_key key, unsigned depth,
                        size_t *out_count, int64_t *out_first_key)
 {
     if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(*ref, "tree too deep");
@@ -745,23 +745,23 @@ static bool erase_from(ce_space *space, ce_ref *ref, const cluster_schema *schem
         size_t count = leaf.key_offsets.count;
         size_t position = key >= leaf.base_key ? lower_bound(&leaf.key_offsets, key - leaf.base_key) : count;
         if (position >= count || node_get(&leaf.key_offsets, position) != key - leaf.base_key)
-            return ce_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
-        ce_ref offsets = (ce_ref)node_get(&leaf.slots, LEAF_KEY_OFFSETS);
+            return error_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
+        space_ref offsets = (space_ref)node_get(&leaf.slots, LEAF_KEY_OFFSETS);
         if (!node_make_writable(space, &offsets) || !node_erase(space, offsets, position) ||
             !node_set(space, *ref, LEAF_KEY_OFFSETS, (int64_t)offsets))
             return false;
         for (size_t c = 0; c < schema->column_count; c++) {
             const cluster_column *spec = &schema->columns[c];
             if (spec->type == CE_TYPE_NULL) continue;
-            ce_node slots;
+            node_view slots;
             if (!node_read(space, *ref, &slots)) return false;
-            ce_ref column = (ce_ref)node_get(&slots, LEAF_FIRST_COLUMN + c);
+            space_ref column = (space_ref)node_get(&slots, LEAF_FIRST_COLUMN + c);
             if (!column_erase(space, &column, spec->type, spec->nullable, position)) return false;
             if (!node_set(space, *ref, LEAF_FIRST_COLUMN + c, (int64_t)column)) return false;
         }
         *out_count = count - 1;
         if (count > 1) {
-            ce_node view;
+            node_view view;
             if (!node_read(space, offsets, &view)) return false;
             *out_first_key = leaf.base_key + node_get(&view, 0);
         }
@@ -770,7 +770,7 @@ static bool erase_from(ce_space *space, ce_ref *ref, const cluster_schema *schem
     inner_view view;
     if (!read_inner(space, *ref, &view)) return false;
     size_t child = child_for_key(&view, key);
-    ce_ref child_ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + child);
+    space_ref child_ref = (space_ref)node_get(&view.node, INNER_FIRST_CHILD + child);
     size_t child_count = 0;
     int64_t child_first = 0;
     if (!erase_from(space, &child_ref, schema, key, depth + 1, &child_count, &child_first)) return false;
@@ -778,7 +778,7 @@ static bool erase_from(ce_space *space, ce_ref *ref, const cluster_schema *schem
     if (child_count == 0 && view.children > 1) {
         /* The child emptied: drop it (its empty column arrays with it). */
         if (!node_free_tree(space, child_ref)) return false;
-        ce_ref keys = (ce_ref)node_get(&view.node, INNER_FIRST_KEYS), counts = (ce_ref)node_get(&view.node, INNER_COUNTS);
+        space_ref keys = (space_ref)node_get(&view.node, INNER_FIRST_KEYS), counts = (space_ref)node_get(&view.node, INNER_COUNTS);
         if (!node_make_writable(space, &keys) || !node_make_writable(space, &counts) ||
             !node_erase(space, keys, child) || !node_erase(space, counts, child) ||
             !node_set(space, *ref, INNER_FIRST_KEYS, (int64_t)keys) || !node_set(space, *ref, INNER_COUNTS, (int64_t)counts) ||
@@ -796,7 +796,7 @@ static bool erase_from(ce_space *space, ce_ref *ref, const cluster_schema *schem
     return true;
 }
 
-bool cluster_erase(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key)
+bool cluster_erase(space_state *space, space_ref *root, const cluster_schema *schema, ce_object_key key)
 {
     size_t count;
     int64_t first_key;
@@ -808,9 +808,9 @@ bool cluster_erase(ce_space *space, ce_ref *root, const cluster_schema *schema, 
         inner_view view;
         if (!read_inner(space, *root, &view)) return false;
         if (view.children != 1) return true;
-        ce_ref only_child = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD);
-        if (!node_free(space, (ce_ref)node_get(&view.node, INNER_FIRST_KEYS)) ||
-            !node_free(space, (ce_ref)node_get(&view.node, INNER_COUNTS)) || !node_free(space, *root))
+        space_ref only_child = (space_ref)node_get(&view.node, INNER_FIRST_CHILD);
+        if (!node_free(space, (space_ref)node_get(&view.node, INNER_FIRST_KEYS)) ||
+            !node_free(space, (space_ref)node_get(&view.node, INNER_COUNTS)) || !node_free(space, *root))
             return false;
         *root = only_child;
     }
@@ -821,7 +821,7 @@ bool cluster_erase(ce_space *space, ce_ref *root, const cluster_schema *schema, 
  * are copied from the leaf up, once the key is found: a set of a missing
  * object must change nothing, and copying a node frees its committed bytes
  * while its parent may still name them until the parent is copied too. */
-static bool writable_leaf(ce_space *space, ce_ref *ref, ce_object_key key, unsigned depth, ce_ref *out_leaf,
+static bool writable_leaf(space_state *space, space_ref *ref, ce_object_key key, unsigned depth, space_ref *out_leaf,
                           bool *out_found)
 {
     if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(*ref, "tree too deep");
@@ -829,7 +829,7 @@ static bool writable_leaf(ce_space *space, ce_ref *ref, ce_object_key key, unsig
     if (!node_read(space, *ref, &view.node)) return false;
     if (!(view.node.flags & NODE_INNER)) {
         int64_t base;
-        ce_node offsets;
+        node_view offsets;
         if (!leaf_keys_of(space, *ref, &view.node, &base, &offsets)) return false;
         size_t position = key >= base ? lower_bound(&offsets, key - base) : offsets.count;
         *out_found = position < offsets.count && node_get(&offsets, position) == key - base;
@@ -840,7 +840,7 @@ static bool writable_leaf(ce_space *space, ce_ref *ref, ce_object_key key, unsig
     }
     if (!check_inner_keys(space, *ref, &view)) return false;
     size_t child = child_for_key(&view, key);
-    ce_ref child_ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + child), before = child_ref;
+    space_ref child_ref = (space_ref)node_get(&view.node, INNER_FIRST_CHILD + child), before = child_ref;
     if (!writable_leaf(space, &child_ref, key, depth + 1, out_leaf, out_found)) return false;
     if (!*out_found) return true;
     /* A child made writable before keeps its (temporary) ref. */
@@ -848,20 +848,20 @@ static bool writable_leaf(ce_space *space, ce_ref *ref, ce_object_key key, unsig
            (child_ref == before || node_set(space, *ref, INNER_FIRST_CHILD + child, (int64_t)child_ref));
 }
 
-bool cluster_set(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key, size_t column,
+bool cluster_set(space_state *space, space_ref *root, const cluster_schema *schema, ce_object_key key, size_t column,
                  const ce_value *value)
 {
-    ce_ref leaf_ref = 0;
+    space_ref leaf_ref = 0;
     bool found;
     if (!writable_leaf(space, root, key, 0, &leaf_ref, &found)) return false;
-    if (!found) return ce_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
+    if (!found) return error_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
     cluster_leaf leaf;
     if (!read_leaf(space, leaf_ref, schema->column_count, &leaf)) return false;
     size_t position = key >= leaf.base_key ? lower_bound(&leaf.key_offsets, key - leaf.base_key) : leaf.key_offsets.count;
     if (position >= leaf.key_offsets.count || node_get(&leaf.key_offsets, position) != key - leaf.base_key)
-        return ce_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
+        return error_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
     const cluster_column *spec = &schema->columns[column];
-    ce_ref column_ref = cluster_leaf_column(&leaf, column), before = column_ref;
+    space_ref column_ref = cluster_leaf_column(&leaf, column), before = column_ref;
     if (!column_set(space, &column_ref, spec->type, spec->nullable, position, value)) return false;
     return column_ref == before || node_set(space, leaf_ref, LEAF_FIRST_COLUMN + column, (int64_t)column_ref);
 }
@@ -871,9 +871,9 @@ bool cluster_set(ce_space *space, ce_ref *root, const cluster_schema *schema, ce
 /* ------------------------------------------------------------------------ */
 
 /* Applies `change` to every leaf, copy-on-write. */
-typedef bool (*leaf_change)(ce_space *space, ce_ref leaf, const cluster_schema *schema, size_t column);
+typedef bool (*leaf_change)(space_state *space, space_ref leaf, const cluster_schema *schema, size_t column);
 
-static bool change_every_leaf(ce_space *space, ce_ref *ref, const cluster_schema *schema, size_t column,
+static bool change_every_leaf(space_state *space, space_ref *ref, const cluster_schema *schema, size_t column,
                               leaf_change change, unsigned depth)
 {
     if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(*ref, "tree too deep");
@@ -884,44 +884,44 @@ static bool change_every_leaf(ce_space *space, ce_ref *ref, const cluster_schema
     inner_view view;
     if (!read_inner(space, *ref, &view)) return false;
     for (size_t i = 0; i < view.children; i++) {
-        ce_node node;
+        node_view node;
         if (!node_read(space, *ref, &node)) return false;
-        ce_ref child = (ce_ref)node_get(&node, INNER_FIRST_CHILD + i);
+        space_ref child = (space_ref)node_get(&node, INNER_FIRST_CHILD + i);
         if (!change_every_leaf(space, &child, schema, column, change, depth + 1)) return false;
         if (!node_set(space, *ref, INNER_FIRST_CHILD + i, (int64_t)child)) return false;
     }
     return true;
 }
 
-static bool add_column_to_leaf(ce_space *space, ce_ref leaf, const cluster_schema *schema, size_t column)
+static bool add_column_to_leaf(space_state *space, space_ref leaf, const cluster_schema *schema, size_t column)
 {
-    ce_node slots, offsets;
+    node_view slots, offsets;
     if (!node_read(space, leaf, &slots)) return false;
     if (slots.count != LEAF_FIRST_COLUMN + column) return corrupt_cluster(leaf, "column count disagrees");
-    if (!read_plain(space, (ce_ref)node_get(&slots, LEAF_KEY_OFFSETS), &offsets)) return false;
-    ce_ref array = 0;
+    if (!read_plain(space, (space_ref)node_get(&slots, LEAF_KEY_OFFSETS), &offsets)) return false;
+    space_ref array = 0;
     const cluster_column *spec = &schema->columns[column];
     if (spec->type != CE_TYPE_NULL && !column_create(space, spec->type, spec->nullable, offsets.count, &array))
         return false;
     return node_append(space, leaf, (int64_t)array);
 }
 
-static bool remove_column_from_leaf(ce_space *space, ce_ref leaf, const cluster_schema *schema, size_t column)
+static bool remove_column_from_leaf(space_state *space, space_ref leaf, const cluster_schema *schema, size_t column)
 {
     (void)schema;
-    ce_node slots;
+    node_view slots;
     if (!node_read(space, leaf, &slots)) return false;
     int64_t array = node_get(&slots, LEAF_FIRST_COLUMN + column);
-    if (node_value_is_ref(array) && !column_destroy(space, (ce_ref)array)) return false;
+    if (node_value_is_ref(array) && !column_destroy(space, (space_ref)array)) return false;
     return node_set(space, leaf, LEAF_FIRST_COLUMN + column, 0);
 }
 
-bool cluster_add_column(ce_space *space, ce_ref *root, const cluster_schema *schema, size_t column)
+bool cluster_add_column(space_state *space, space_ref *root, const cluster_schema *schema, size_t column)
 {
     return change_every_leaf(space, root, schema, column, add_column_to_leaf, 0);
 }
 
-bool cluster_remove_column(ce_space *space, ce_ref *root, const cluster_schema *schema, size_t column)
+bool cluster_remove_column(space_state *space, space_ref *root, const cluster_schema *schema, size_t column)
 {
     return change_every_leaf(space, root, schema, column, remove_column_from_leaf, 0);
 }
@@ -939,21 +939,21 @@ bool cluster_remove_column(ce_space *space, ce_ref *root, const cluster_schema *
 
 /* A view of the node whose header is at `bytes` (in cache), or false if the
  * header is not plausible; only for prefetching: nothing checked it. */
-static bool prefetch_view(const uint8_t *bytes, ce_node *out)
+static bool prefetch_view(const uint8_t *bytes, node_view *out)
 {
     uint8_t code = bytes[1];
     uint32_t count;
     memcpy(&count, bytes + 4, 4);
     if (code > 7) return false;
     bool based = (bytes[0] & NODE_BASED) != 0; /* a based node's base (not read here) precedes its payload */
-    *out = (ce_node){.payload = bytes + NODE_HEADER_SIZE + (based ? NODE_BASE_SIZE : 0), .based = based,
+    *out = (node_view){.payload = bytes + NODE_HEADER_SIZE + (based ? NODE_BASE_SIZE : 0), .based = based,
                      .count = count, .flags = bytes[0], .width = (uint8_t)(code ? 1u << (code - 1) : 0)};
     return true;
 }
 
 typedef enum prefetch_stage { PREFETCH_NODE, PREFETCH_HEADERS, PREFETCH_VALUES } prefetch_stage;
 
-static void prefetch_child(const ce_space *space, const inner_view *view, size_t child, size_t read_column,
+static void prefetch_child(const space_state *space, const inner_view *view, size_t child, size_t read_column,
                            prefetch_stage stage)
 {
     if (child >= view->children) return;
@@ -965,7 +965,7 @@ static void prefetch_child(const ce_space *space, const inner_view *view, size_t
     /* Later stages read the leaf's header and slots: through the barrier. */
     const uint8_t *bytes = node_prefetchable(space, child_ref, NODE_HEADER_SIZE + 16);
     if (!bytes) return;
-    ce_node leaf;
+    node_view leaf;
     if (!prefetch_view(bytes, &leaf) || !(leaf.flags & NODE_HAS_REFS) || (leaf.flags & NODE_INNER) ||
         leaf.count <= LEAF_KEY_OFFSETS)
         return;
@@ -983,20 +983,20 @@ static void prefetch_child(const ce_space *space, const inner_view *view, size_t
     const uint8_t *column = has_column ? node_prefetchable(space, node_get(&leaf, LEAF_FIRST_COLUMN + read_column),
                                                       NODE_HEADER_SIZE)
                                        : NULL;
-    ce_node values;
+    node_view values;
     if (!column || !prefetch_view(column, &values)) return;
     uint64_t size = node_size(&values);
     if (size > space->logical_size - (uint64_t)(column - space->base) || size > 64 * 1024) return;
     prefetch_lines(column + 64, size > 64 ? (size_t)size - 64 : 0); /* the header's line came at PREFETCH_HEADERS */
 }
 
-static bool visit_leaves(const ce_space *space, ce_ref ref, size_t column_count, size_t read_column,
+static bool visit_leaves(const space_state *space, space_ref ref, size_t column_count, size_t read_column,
                          size_t *first_index, unsigned depth, cluster_leaf_visitor visit, void *context, bool *stop,
                          uint64_t *visited_bytes)
 {
     if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(ref, "tree too deep");
     /* Each node is read once: visitors read the tree, they never change it. */
-    ce_node node;
+    node_view node;
     if (!node_read(space, ref, &node)) return false;
     if (!(node.flags & NODE_INNER)) {
         cluster_leaf leaf;
@@ -1016,25 +1016,25 @@ static bool visit_leaves(const ce_space *space, ce_ref ref, size_t column_count,
         prefetch_child(space, &view, i + 3 * VISIT_PREFETCH_AHEAD, read_column, PREFETCH_NODE);
         prefetch_child(space, &view, i + 2 * VISIT_PREFETCH_AHEAD, read_column, PREFETCH_HEADERS);
         prefetch_child(space, &view, i + VISIT_PREFETCH_AHEAD, read_column, PREFETCH_VALUES);
-        if (!visit_leaves(space, (ce_ref)node_get(&view.node, INNER_FIRST_CHILD + i), column_count, read_column,
+        if (!visit_leaves(space, (space_ref)node_get(&view.node, INNER_FIRST_CHILD + i), column_count, read_column,
                           first_index, depth + 1, visit, context, stop, visited_bytes))
             return false;
     }
     return true;
 }
 
-bool cluster_for_each_leaf(const ce_space *space, ce_ref root, size_t read_column, cluster_leaf_visitor visit,
+bool cluster_for_each_leaf(const space_state *space, space_ref root, size_t read_column, cluster_leaf_visitor visit,
                            void *context)
 {
     /* The column count is read from the first leaf's own size: visitors get
      * every slot; read_leaf checks all leaves agree. */
-    ce_ref ref = root;
+    space_ref ref = root;
     size_t column_count = 0;
     for (unsigned depth = 0; depth <= CLUSTER_MAX_DEPTH; depth++) {
         bool inner;
         if (!is_inner(space, ref, &inner)) return false;
         if (!inner) {
-            ce_node leaf;
+            node_view leaf;
             if (!node_read(space, ref, &leaf)) return false;
             if (leaf.count < LEAF_FIRST_COLUMN) return corrupt_cluster(ref, "bad leaf header");
             column_count = leaf.count - LEAF_FIRST_COLUMN;
@@ -1042,7 +1042,7 @@ bool cluster_for_each_leaf(const ce_space *space, ce_ref root, size_t read_colum
         }
         inner_view view;
         if (!read_inner(space, ref, &view)) return false;
-        ref = (ce_ref)node_get(&view.node, INNER_FIRST_CHILD);
+        ref = (space_ref)node_get(&view.node, INNER_FIRST_CHILD);
     }
     size_t first_index = 0;
     bool stop = false;
@@ -1055,7 +1055,7 @@ bool cluster_for_each_leaf(const ce_space *space, ce_ref root, size_t read_colum
 /* One leaf by its ref (objects the query layer found through an index)     */
 /* ------------------------------------------------------------------------ */
 
-bool cluster_leaf_at(const ce_space *space, ce_ref leaf_ref, size_t column_count, cluster_leaf *out)
+bool cluster_leaf_at(const space_state *space, space_ref leaf_ref, size_t column_count, cluster_leaf *out)
 {
     if (!read_leaf(space, leaf_ref, column_count, out)) return false;
     out->first_index = SIZE_MAX; /* unknown without a walk from the root */

@@ -41,16 +41,16 @@ typedef struct cluster_schema {
 
 /* Where an object lives: its leaf and its position in the leaf. */
 typedef struct cluster_position {
-    ce_ref leaf;
+    space_ref leaf;
     size_t index;
 } cluster_position;
 
-bool cluster_create(ce_space *space, const cluster_schema *schema, ce_ref *out_root);
+bool cluster_create(space_state *space, const cluster_schema *schema, space_ref *out_root);
 
 /* Frees the tree and every column array in it. */
-bool cluster_destroy(ce_space *space, ce_ref root);
+bool cluster_destroy(space_state *space, space_ref root);
 
-bool cluster_count(const ce_space *space, ce_ref root, size_t *out_count);
+bool cluster_count(const space_state *space, space_ref root, size_t *out_count);
 
 /* What a read transaction remembers of its last lookup in one table: the
  * root (when it is an inner node) and the leaf where the lookup ended, both
@@ -58,59 +58,59 @@ bool cluster_count(const ce_space *space, ce_ref root, size_t *out_count);
  * in the same leaf (another property of the object, or the object just
  * found by its primary key) reads no node of the tree at all. Valid while
  * the transaction reads the same snapshot with the same read epoch, which
- * keep every node it read in place (see alloc.h); the caller drops it when
+ * keep every node it read in place (see space.h); the caller drops it when
  * the snapshot changes. Never used in a write transaction (its nodes
  * change). Zeroed: empty. */
 typedef struct cluster_hint cluster_hint;
 
 /* Finds the leaf and position of `key`; *out_found is false if it is
  * absent. `hint` (or NULL) remembers the leaf when the object is found. */
-bool cluster_find(const ce_space *space, ce_ref root, ce_object_key key, cluster_position *out_position,
+bool cluster_find(const space_state *space, space_ref root, ce_object_key key, cluster_position *out_position,
                   bool *out_found, cluster_hint *hint);
 
 /* The key of the object at `index` in key order. `hint` (or NULL): its
  * leaf answers positions in the same leaf, and the leaf found is
  * remembered with its first position. */
-bool cluster_key_at(const ce_space *space, ce_ref root, size_t index, cluster_hint *hint, ce_object_key *out_key);
+bool cluster_key_at(const space_state *space, space_ref root, size_t index, cluster_hint *hint, ce_object_key *out_key);
 
 /* Inserts an object; a key that exists is an error. `values`: NULL for
  * default values, else one value per column (removed columns' ignored),
  * already checked against the columns' types by the caller. */
-bool cluster_insert(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key,
+bool cluster_insert(space_state *space, space_ref *root, const cluster_schema *schema, ce_object_key key,
                     const ce_value *values);
 
 /* Appends `count` objects with the keys first_key, first_key + 1, ...,
  * all above the table's last key: whole leaves are built at once (a last
  * leaf with room is filled first). Column c's values are
  * values[c * count + i], checked by the caller as for cluster_insert. */
-bool cluster_append_objects(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key first_key,
+bool cluster_append_objects(space_state *space, space_ref *root, const cluster_schema *schema, ce_object_key first_key,
                             size_t count, const ce_value *values);
 
 /* Removes an object and its values. */
-bool cluster_erase(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key);
+bool cluster_erase(space_state *space, space_ref *root, const cluster_schema *schema, ce_object_key key);
 
 /* Reads a value; a compressed string or binary is decompressed into
  * `scratch` (see column.h), valid until the next read with it.
  * `hint` (NULL for none, see cluster_hint): when the object is in the
  * leaf it remembers there is no descent and no node is read but the
  * value's; on return it remembers the leaf that held the object. */
-bool cluster_get(const ce_space *space, ce_ref root, const cluster_schema *schema, ce_object_key key,
-                 size_t column, ce_column_scratch *scratch, cluster_hint *hint, ce_value *out_value);
+bool cluster_get(const space_state *space, space_ref root, const cluster_schema *schema, ce_object_key key,
+                 size_t column, column_scratch *scratch, cluster_hint *hint, ce_value *out_value);
 
-bool cluster_set(ce_space *space, ce_ref *root, const cluster_schema *schema, ce_object_key key, size_t column,
+bool cluster_set(space_state *space, space_ref *root, const cluster_schema *schema, ce_object_key key, size_t column,
                  const ce_value *value);
 
 /* Adds column `column` (== the schema's last column) to every leaf, with
  * default values; removes one from every leaf, freeing its arrays. */
-bool cluster_add_column(ce_space *space, ce_ref *root, const cluster_schema *schema, size_t column);
-bool cluster_remove_column(ce_space *space, ce_ref *root, const cluster_schema *schema, size_t column);
+bool cluster_add_column(space_state *space, space_ref *root, const cluster_schema *schema, size_t column);
+bool cluster_remove_column(space_state *space, space_ref *root, const cluster_schema *schema, size_t column);
 
 /* A leaf as visitors see it. */
 typedef struct cluster_leaf {
-    ce_ref ref;
+    space_ref ref;
     int64_t base_key;
-    ce_node key_offsets; /* count = objects in the leaf */
-    ce_node slots;       /* the leaf node: slot 2 + c holds column c */
+    node_view key_offsets; /* count = objects in the leaf */
+    node_view slots;       /* the leaf node: slot 2 + c holds column c */
     size_t first_index;  /* position of the leaf's first object in the table */
 } cluster_leaf;
 
@@ -118,14 +118,14 @@ struct cluster_hint {
     uint64_t read_epoch;
     cluster_leaf leaf;        /* leaf.ref == 0: none remembered */
     size_t leaf_first_index;  /* the position of its first object; SIZE_MAX: not known */
-    ce_ref root;              /* 0: none remembered */
-    ce_node root_node, root_first_keys;
+    space_ref root;              /* 0: none remembered */
+    node_view root_node, root_first_keys;
 };
 
 /* Column c's array in a visited leaf (0 for a removed column). */
-static inline ce_ref cluster_leaf_column(const cluster_leaf *leaf, size_t column)
+static inline space_ref cluster_leaf_column(const cluster_leaf *leaf, size_t column)
 {
-    return (ce_ref)node_get(&leaf->slots, 2 + column);
+    return (space_ref)node_get(&leaf->slots, 2 + column);
 }
 
 static inline ce_object_key cluster_leaf_key(const cluster_leaf *leaf, size_t index)
@@ -139,11 +139,11 @@ static inline ce_object_key cluster_leaf_key(const cluster_leaf *leaf, size_t in
  * reads, are prefetched a few leaves ahead with the leaves themselves. */
 typedef bool (*cluster_leaf_visitor)(void *context, const cluster_leaf *leaf, bool *stop);
 #define CLUSTER_NO_COLUMN SIZE_MAX
-bool cluster_for_each_leaf(const ce_space *space, ce_ref root, size_t read_column, cluster_leaf_visitor visit,
+bool cluster_for_each_leaf(const space_state *space, space_ref root, size_t read_column, cluster_leaf_visitor visit,
                            void *context);
 
 /* The leaf at `leaf_ref` (a cluster_position's leaf), checked to hold
  * `column_count` columns; its first_index is SIZE_MAX (unknown). */
-bool cluster_leaf_at(const ce_space *space, ce_ref leaf_ref, size_t column_count, cluster_leaf *out);
+bool cluster_leaf_at(const space_state *space, space_ref leaf_ref, size_t column_count, cluster_leaf *out);
 
 #endif

@@ -22,28 +22,28 @@
 #define ROOT_FLAGS (NODE_INNER | NODE_HAS_REFS)
 #define ROOT_COUNTS 0
 
-static bool corrupt(ce_ref root, const char *detail)
+static bool corrupt(space_ref root, const char *detail)
 {
-    return ce_fail(CE_ERR_CORRUPT, "invalid database: the collection at offset %llu is damaged: %s",
+    return error_fail(CE_ERR_CORRUPT, "invalid database: the collection at offset %llu is damaged: %s",
                    (unsigned long long)root, detail);
 }
 
 /* A child of a committed root is committed (see node.c, check_committed_child). */
-static bool child_ref(const collection_view *view, size_t slot, ce_ref *out_child)
+static bool child_ref(const collection_view *view, size_t slot, space_ref *out_child)
 {
     int64_t element = node_get(&view->root_node, slot);
-    if (!node_value_is_ref(element) || (!ref_is_temporary(view->root) && ref_is_temporary((ce_ref)element)))
+    if (!node_value_is_ref(element) || (!ref_is_temporary(view->root) && ref_is_temporary((space_ref)element)))
         return corrupt(view->root, "a chunk ref is not a ref");
-    *out_child = (ce_ref)element;
+    *out_child = (space_ref)element;
     return true;
 }
 
-static bool open_collection(const ce_space *space, ce_ref root, ce_type type, bool nullable, collection_view *view)
+static bool open_collection(const space_state *space, space_ref root, ce_type type, bool nullable, collection_view *view)
 {
     memset(view, 0, sizeof *view);
     view->root = root;
     if (root == 0) return true;
-    ce_node node;
+    node_view node;
     if (!node_read(space, root, &node)) return false;
     if (!(node.flags & NODE_INNER)) {
         if (!column_size(space, root, type, nullable, &view->total)) return false;
@@ -56,7 +56,7 @@ static bool open_collection(const ce_space *space, ce_ref root, ce_type type, bo
     view->chunked = true;
     view->root_node = node;
     view->chunk_count = node.count - 1;
-    ce_ref counts;
+    space_ref counts;
     if (!child_ref(view, ROOT_COUNTS, &counts) || !node_read(space, counts, &view->counts)) return false;
     if (view->counts.flags != 0 || view->counts.count != view->chunk_count)
         return corrupt(root, "its chunk counts do not match its chunks");
@@ -78,7 +78,7 @@ static void locate(const collection_view *view, size_t index, size_t *out_chunk,
     *out_offset = (size_t)offset;
 }
 
-static bool chunk_ref(const collection_view *view, size_t chunk, ce_ref *out_ref)
+static bool chunk_ref(const collection_view *view, size_t chunk, space_ref *out_ref)
 {
     if (!view->chunked) {
         *out_ref = view->root;
@@ -89,11 +89,11 @@ static bool chunk_ref(const collection_view *view, size_t chunk, ce_ref *out_ref
 
 static bool out_of_bounds(size_t index, size_t count)
 {
-    return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "index %zu is out of bounds (the collection holds %zu values)", index,
+    return error_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "index %zu is out of bounds (the collection holds %zu values)", index,
                    count);
 }
 
-bool collection_size(const ce_space *space, ce_ref collection, ce_type type, bool nullable, size_t *out_count)
+bool collection_size(const space_state *space, space_ref collection, ce_type type, bool nullable, size_t *out_count)
 {
     collection_view view;
     if (!open_collection(space, collection, type, nullable, &view)) return false;
@@ -101,19 +101,19 @@ bool collection_size(const ce_space *space, ce_ref collection, ce_type type, boo
     return true;
 }
 
-bool collection_get(const ce_space *space, ce_ref collection, ce_type type, bool nullable, size_t index,
-                    ce_column_scratch *scratch, ce_value *out_value)
+bool collection_get(const space_state *space, space_ref collection, ce_type type, bool nullable, size_t index,
+                    column_scratch *scratch, ce_value *out_value)
 {
     collection_view view;
     if (!open_collection(space, collection, type, nullable, &view)) return false;
     if (index >= view.total) return out_of_bounds(index, view.total);
     size_t chunk, offset;
-    ce_ref ref;
+    space_ref ref;
     locate(&view, index, &chunk, &offset);
     return chunk_ref(&view, chunk, &ref) && column_get(space, ref, type, nullable, offset, scratch, out_value);
 }
 
-bool collection_reader_open(const ce_space *space, ce_ref collection, ce_type type, bool nullable,
+bool collection_reader_open(const space_state *space, space_ref collection, ce_type type, bool nullable,
                             collection_reader *out_reader)
 {
     out_reader->space = space;
@@ -124,13 +124,13 @@ bool collection_reader_open(const ce_space *space, ce_ref collection, ce_type ty
     return open_collection(space, collection, type, nullable, &out_reader->view);
 }
 
-bool collection_reader_get(collection_reader *reader, size_t index, ce_column_scratch *scratch, ce_value *out_value)
+bool collection_reader_get(collection_reader *reader, size_t index, column_scratch *scratch, ce_value *out_value)
 {
     const collection_view *view = &reader->view;
     if (index >= view->total) return out_of_bounds(index, view->total);
     if (reader->chunk == SIZE_MAX || index < reader->chunk_start || index - reader->chunk_start >= reader->scan.count) {
         size_t chunk, offset;
-        ce_ref ref;
+        space_ref ref;
         locate(view, index, &chunk, &offset);
         reader->chunk = SIZE_MAX;
         if (!chunk_ref(view, chunk, &ref) ||
@@ -147,24 +147,24 @@ bool collection_reader_get(collection_reader *reader, size_t index, ce_column_sc
 }
 
 /* Writable root and counts of a chunked collection; returns the counts' ref. */
-static bool writable_root(ce_space *space, ce_ref *collection, collection_view *view, ce_ref *out_counts)
+static bool writable_root(space_state *space, space_ref *collection, collection_view *view, space_ref *out_counts)
 {
     if (!node_make_writable(space, collection)) return false;
     view->root = *collection;
     if (!node_read(space, *collection, &view->root_node)) return false;
-    ce_ref counts = (ce_ref)node_get(&view->root_node, ROOT_COUNTS);
+    space_ref counts = (space_ref)node_get(&view->root_node, ROOT_COUNTS);
     if (!node_make_writable(space, &counts) || !node_set(space, *collection, ROOT_COUNTS, (int64_t)counts)) return false;
     *out_counts = counts;
     return node_read(space, *collection, &view->root_node) && node_read(space, counts, &view->counts);
 }
 
 /* Stores a chunk's new ref and count in a writable chunked root. */
-static bool store_chunk(ce_space *space, ce_ref root, ce_ref counts, size_t chunk, ce_ref ref, size_t count)
+static bool store_chunk(space_state *space, space_ref root, space_ref counts, size_t chunk, space_ref ref, size_t count)
 {
     return node_set(space, root, 1 + chunk, (int64_t)ref) && node_set(space, counts, chunk, (int64_t)count);
 }
 
-bool collection_set(ce_space *space, ce_ref *collection, ce_type type, bool nullable, size_t index,
+bool collection_set(space_state *space, space_ref *collection, ce_type type, bool nullable, size_t index,
                     const ce_value *value)
 {
     collection_view view;
@@ -172,7 +172,7 @@ bool collection_set(ce_space *space, ce_ref *collection, ce_type type, bool null
     if (index >= view.total) return out_of_bounds(index, view.total);
     if (!view.chunked) return column_set(space, collection, type, nullable, index, value);
     size_t chunk, offset;
-    ce_ref ref, counts;
+    space_ref ref, counts;
     locate(&view, index, &chunk, &offset);
     if (!chunk_ref(&view, chunk, &ref)) return false;
     size_t count = (size_t)node_get(&view.counts, chunk);
@@ -181,9 +181,9 @@ bool collection_set(ce_space *space, ce_ref *collection, ce_type type, bool null
 }
 
 /* Turns a full single chunk into a chunked root of two halves. */
-static bool make_chunked(ce_space *space, ce_ref *collection, ce_type type, bool nullable, size_t count)
+static bool make_chunked(space_state *space, space_ref *collection, ce_type type, bool nullable, size_t count)
 {
-    ce_ref right, root, counts;
+    space_ref right, root, counts;
     size_t half = count / 2;
     if (!column_split(space, collection, type, nullable, half, &right)) return false;
     if (!node_create(space, 0, 2, 0, &counts) || !node_set(space, counts, 0, (int64_t)half) ||
@@ -196,10 +196,10 @@ static bool make_chunked(ce_space *space, ce_ref *collection, ce_type type, bool
 }
 
 /* Splits a full chunk of a chunked collection in halves. */
-static bool split_chunk(ce_space *space, ce_ref *collection, collection_view *view, ce_type type, bool nullable,
+static bool split_chunk(space_state *space, space_ref *collection, collection_view *view, ce_type type, bool nullable,
                         size_t chunk)
 {
-    ce_ref ref, right, counts;
+    space_ref ref, right, counts;
     size_t count = (size_t)node_get(&view->counts, chunk), half = count / 2;
     if (!chunk_ref(view, chunk, &ref) || !column_split(space, &ref, type, nullable, half, &right) ||
         !writable_root(space, collection, view, &counts) || !store_chunk(space, *collection, counts, chunk, ref, half) ||
@@ -209,7 +209,7 @@ static bool split_chunk(ce_space *space, ce_ref *collection, collection_view *vi
     return open_collection(space, *collection, type, nullable, view);
 }
 
-bool collection_insert(ce_space *space, ce_ref *collection, ce_type type, bool nullable, size_t index,
+bool collection_insert(space_state *space, space_ref *collection, ce_type type, bool nullable, size_t index,
                        const ce_value *value)
 {
     collection_view view;
@@ -221,7 +221,7 @@ bool collection_insert(ce_space *space, ce_ref *collection, ce_type type, bool n
     void *bytes = NULL;
     if ((value->type == CE_TYPE_STRING || value->type == CE_TYPE_BINARY) && value->string.size > 0) {
         bytes = malloc(value->string.size);
-        if (!bytes) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", value->string.size);
+        if (!bytes) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", value->string.size);
         memcpy(bytes, value->string.data, value->string.size);
         copy.string.data = bytes;
     }
@@ -242,7 +242,7 @@ bool collection_insert(ce_space *space, ce_ref *collection, ce_type type, bool n
                 ok = split_chunk(space, collection, &view, type, nullable, chunk);
                 if (ok) locate(&view, index, &chunk, &offset);
             }
-            ce_ref ref = 0, counts;
+            space_ref ref = 0, counts;
             size_t count = ok ? (size_t)node_get(&view.counts, chunk) : 0;
             ok = ok && chunk_ref(&view, chunk, &ref) && column_insert(space, &ref, type, nullable, offset, &copy) &&
                  writable_root(space, collection, &view, &counts) &&
@@ -253,7 +253,7 @@ bool collection_insert(ce_space *space, ce_ref *collection, ce_type type, bool n
     return ok;
 }
 
-bool collection_erase(ce_space *space, ce_ref *collection, ce_type type, bool nullable, size_t index)
+bool collection_erase(space_state *space, space_ref *collection, ce_type type, bool nullable, size_t index)
 {
     collection_view view;
     if (!open_collection(space, *collection, type, nullable, &view)) return false;
@@ -265,7 +265,7 @@ bool collection_erase(ce_space *space, ce_ref *collection, ce_type type, bool nu
         return true;
     }
     size_t chunk, offset;
-    ce_ref ref, counts;
+    space_ref ref, counts;
     locate(&view, index, &chunk, &offset);
     size_t count = (size_t)node_get(&view.counts, chunk);
     if (!chunk_ref(&view, chunk, &ref) || !writable_root(space, collection, &view, &counts)) return false;
@@ -276,21 +276,21 @@ bool collection_erase(ce_space *space, ce_ref *collection, ce_type type, bool nu
         return false;
     if (view.chunk_count - 1 > 1) return true;
     /* One chunk left: it becomes the collection. */
-    ce_node root;
+    node_view root;
     if (!node_read(space, *collection, &root)) return false;
-    ce_ref last = (ce_ref)node_get(&root, 1);
+    space_ref last = (space_ref)node_get(&root, 1);
     if (!node_free(space, counts) || !node_free(space, *collection)) return false;
     *collection = last;
     return true;
 }
 
-bool collection_destroy(ce_space *space, ce_ref collection)
+bool collection_destroy(space_state *space, space_ref collection)
 {
     return collection == 0 || node_free_tree(space, collection);
 }
 
-bool collection_lower_bound(const ce_space *space, ce_ref collection, ce_type type, bool nullable,
-                            ce_column_scratch *scratch, collection_compare compare, void *context,
+bool collection_lower_bound(const space_state *space, space_ref collection, ce_type type, bool nullable,
+                            column_scratch *scratch, collection_compare compare, void *context,
                             size_t *out_index, bool *out_equal)
 {
     size_t low = 0, high;

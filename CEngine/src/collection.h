@@ -30,30 +30,30 @@
 
 #define COLLECTION_CHUNK_MAX 1000u
 
-bool collection_size(const ce_space *space, ce_ref collection, ce_type type, bool nullable, size_t *out_count);
+bool collection_size(const space_state *space, space_ref collection, ce_type type, bool nullable, size_t *out_count);
 
 /* The value at `index` (see column_get for strings, binaries and scratch). */
-bool collection_get(const ce_space *space, ce_ref collection, ce_type type, bool nullable, size_t index,
-                    ce_column_scratch *scratch, ce_value *out_value);
+bool collection_get(const space_state *space, space_ref collection, ce_type type, bool nullable, size_t index,
+                    column_scratch *scratch, ce_value *out_value);
 
-bool collection_set(ce_space *space, ce_ref *collection, ce_type type, bool nullable, size_t index,
+bool collection_set(space_state *space, space_ref *collection, ce_type type, bool nullable, size_t index,
                     const ce_value *value);
 
 /* Inserts `value` before `index` (index == size appends). The value's bytes
  * may point into this collection. */
-bool collection_insert(ce_space *space, ce_ref *collection, ce_type type, bool nullable, size_t index,
+bool collection_insert(space_state *space, space_ref *collection, ce_type type, bool nullable, size_t index,
                        const ce_value *value);
 
 /* Removes the value at `index` (an owned-refs element's tree is freed). */
-bool collection_erase(ce_space *space, ce_ref *collection, ce_type type, bool nullable, size_t index);
+bool collection_erase(space_state *space, space_ref *collection, ce_type type, bool nullable, size_t index);
 
 /* The checked root of a collection (filled by collection_reader_open; its
  * fields are collection.c's). */
 typedef struct collection_view {
-    ce_ref root;
+    space_ref root;
     bool chunked;
-    ce_node root_node; /* chunked only */
-    ce_node counts;    /* chunked only: values per chunk */
+    node_view root_node; /* chunked only */
+    node_view counts;    /* chunked only: values per chunk */
     size_t chunk_count;
     size_t total;
 } collection_view;
@@ -66,7 +66,7 @@ typedef struct collection_view {
  * Valid while the collection is unchanged and the transaction lasts.
  */
 typedef struct collection_reader {
-    const ce_space *space;
+    const space_state *space;
     ce_type type;
     bool nullable;
     collection_view view;
@@ -75,25 +75,25 @@ typedef struct collection_reader {
     column_scan scan;
 } collection_reader;
 
-bool collection_reader_open(const ce_space *space, ce_ref collection, ce_type type, bool nullable,
+bool collection_reader_open(const space_state *space, space_ref collection, ce_type type, bool nullable,
                             collection_reader *out_reader);
 
 /* How many values the collection holds. */
 static inline size_t collection_reader_size(const collection_reader *reader) { return reader->view.total; }
 
 /* The value at `index`, as collection_get reads it (scratch as for column_get). */
-bool collection_reader_get(collection_reader *reader, size_t index, ce_column_scratch *scratch, ce_value *out_value);
+bool collection_reader_get(collection_reader *reader, size_t index, column_scratch *scratch, ce_value *out_value);
 
 /* Frees every node of the collection (0 is the empty collection). */
-bool collection_destroy(ce_space *space, ce_ref collection);
+bool collection_destroy(space_state *space, space_ref collection);
 
 /* The sign of (stored value - the value searched for), for a sorted search. */
 typedef bool (*collection_compare)(void *context, const ce_value *stored, int *out_sign);
 
 /* In a collection sorted by `compare`: the first position whose value is
  * not below the one searched for, and whether the value there equals it. */
-bool collection_lower_bound(const ce_space *space, ce_ref collection, ce_type type, bool nullable,
-                            ce_column_scratch *scratch, collection_compare compare, void *context,
+bool collection_lower_bound(const space_state *space, space_ref collection, ce_type type, bool nullable,
+                            column_scratch *scratch, collection_compare compare, void *context,
                             size_t *out_index, bool *out_equal);
 
 #endif

@@ -89,9 +89,9 @@ typedef struct column_shape {
 /* A column as read: its parts and its number of values. */
 typedef struct column_view {
     column_shape shape;
-    ce_ref ref;
-    ce_ref part_refs[PART_MAX]; /* 0: absent (only PART_LARGE may be, or the parts of a packed column) */
-    ce_node parts[PART_MAX];    /* valid until a part changes; re-read after */
+    space_ref ref;
+    space_ref part_refs[PART_MAX]; /* 0: absent (only PART_LARGE may be, or the parts of a packed column) */
+    node_view parts[PART_MAX];    /* valid until a part changes; re-read after */
     size_t count;
     bool packed;                /* one node: its ends and bytes are views of it (see the top) */
 } column_view;
@@ -106,7 +106,7 @@ static bool shape_of(ce_type type, bool nullable, column_shape *shape)
     shape->type = type;
     shape->nullable = nullable;
     if (type == COLUMN_TYPE_OWNED_REFS) {
-        if (nullable) return ce_fail(CE_ERR_INVALID_ARGUMENT, "internal error: a column of owned refs is never nullable");
+        if (nullable) return error_fail(CE_ERR_INVALID_ARGUMENT, "internal error: a column of owned refs is never nullable");
         shape->kind = KIND_OWNED_REFS, shape->value_parts = 1, shape->parts = 1, shape->null_part = PART_MAX;
         return true;
     }
@@ -122,7 +122,7 @@ static bool shape_of(ce_type type, bool nullable, column_shape *shape)
     case CE_TYPE_STRING:
     case CE_TYPE_BINARY: shape->kind = KIND_VARIABLE, shape->value_parts = 3; break;
     default:
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "%s properties are not supported by column arrays",
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "%s properties are not supported by column arrays",
                        ce_type_name(type));
     }
     shape->parts = shape->value_parts + (nullable ? 1 : 0);
@@ -163,7 +163,7 @@ static bool corrupt(const column_view *view, const char *format, ...)
     va_start(arguments, format);
     vsnprintf(detail, sizeof detail, format, arguments);
     va_end(arguments);
-    return ce_fail(CE_ERR_CORRUPT, "invalid database: the %s%s column at offset %llu is damaged: %s",
+    return error_fail(CE_ERR_CORRUPT, "invalid database: the %s%s column at offset %llu is damaged: %s",
                    view->shape.nullable ? "nullable " : "",
                    view->shape.kind == KIND_OWNED_REFS ? "owned-refs" : ce_type_name(view->shape.type),
                    (unsigned long long)view->ref, detail);
@@ -172,17 +172,17 @@ static bool corrupt(const column_view *view, const char *format, ...)
 /* Reads the node a HAS_REFS element names: a ref (even, non-zero), never a
  * dirty node under a committed parent (that can only be damage, and would
  * alias a node of this transaction). */
-static bool read_child(const ce_space *space, const column_view *view, ce_ref parent, int64_t element,
-                       const char *what, ce_node *out_node)
+static bool read_child(const space_state *space, const column_view *view, space_ref parent, int64_t element,
+                       const char *what, node_view *out_node)
 {
     if (!node_value_is_ref(element))
         return corrupt(view, "its %s element is not a ref (%lld)", what, (long long)element);
-    if (!ref_is_temporary(parent) && ref_is_temporary((ce_ref)element))
+    if (!ref_is_temporary(parent) && ref_is_temporary((space_ref)element))
         return corrupt(view, "its %s element is a bad ref (%llx)", what, (unsigned long long)element);
-    return node_read(space, (ce_ref)element, out_node);
+    return node_read(space, (space_ref)element, out_node);
 }
 
-static bool read_part(const ce_space *space, column_view *view, unsigned part, int64_t element)
+static bool read_part(const space_state *space, column_view *view, unsigned part, int64_t element)
 {
     const column_shape *shape = &view->shape;
     if (element == 0 && shape->kind == KIND_VARIABLE && part == PART_LARGE) {
@@ -195,7 +195,7 @@ static bool read_part(const ce_space *space, column_view *view, unsigned part, i
     if (view->parts[part].flags != expected)
         return corrupt(view, "its %s node has flags %u, not %u", part_name(shape, part), view->parts[part].flags,
                        expected);
-    view->part_refs[part] = (ce_ref)element;
+    view->part_refs[part] = (space_ref)element;
     return true;
 }
 
@@ -232,8 +232,8 @@ static bool range_at(const column_view *view, size_t index, size_t *out_start, s
 }
 
 /* The node of a value stored alone (element of `large`). */
-static bool read_large_value(const ce_space *space, const column_view *view, size_t index, int64_t element,
-                             ce_node *out_node)
+static bool read_large_value(const space_state *space, const column_view *view, size_t index, int64_t element,
+                             node_view *out_node)
 {
     char what[48];
     snprintf(what, sizeof what, "large value %zu", index);
@@ -259,7 +259,7 @@ static bool check_owned_ref(const column_view *view, size_t index, int64_t eleme
     if (element == 0) return true;
     if (!node_value_is_ref(element))
         return corrupt(view, "owned ref %zu is not a ref (%lld)", index, (long long)element);
-    if (!ref_is_temporary(view->part_refs[PART_VALUES]) && ref_is_temporary((ce_ref)element))
+    if (!ref_is_temporary(view->part_refs[PART_VALUES]) && ref_is_temporary((space_ref)element))
         return corrupt(view, "owned ref %zu is a bad ref (%llx)", index, (unsigned long long)element);
     return true;
 }
@@ -274,18 +274,18 @@ static bool check_timestamp(const column_view *view, size_t index, ce_timestamp 
 
 static int compare_refs(const void *a, const void *b)
 {
-    ce_ref left = *(const ce_ref *)a, right = *(const ce_ref *)b;
+    space_ref left = *(const space_ref *)a, right = *(const space_ref *)b;
     return (left > right) - (left < right);
 }
 
 /* No node may have two parents: freeing or copying one of them would free
  * the other's child too. The top, the parts and the large values of one
  * column are checked against each other. */
-static bool check_distinct_refs(const column_view *view, const ce_ref *large_refs, size_t large_count)
+static bool check_distinct_refs(const column_view *view, const space_ref *large_refs, size_t large_count)
 {
     size_t count = 0;
-    ce_ref *refs = malloc((large_count + PART_MAX + 1) * sizeof *refs);
-    if (!refs) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory checking a column");
+    space_ref *refs = malloc((large_count + PART_MAX + 1) * sizeof *refs);
+    if (!refs) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory checking a column");
     if (view->shape.has_top) refs[count++] = view->ref;
     for (unsigned part = 0; part < view->shape.parts; part++)
         if (view->part_refs[part]) refs[count++] = view->part_refs[part];
@@ -299,14 +299,14 @@ static bool check_distinct_refs(const column_view *view, const ce_ref *large_ref
 }
 
 /* Every value, before a change (see the top of this file). */
-static bool check_every_value(const ce_space *space, const column_view *view)
+static bool check_every_value(const space_state *space, const column_view *view)
 {
     const column_shape *shape = &view->shape;
-    ce_ref *large_refs = NULL;
+    space_ref *large_refs = NULL;
     size_t large_count = 0;
     if ((view->part_refs[PART_LARGE] && shape->kind == KIND_VARIABLE) || shape->kind == KIND_OWNED_REFS) {
         large_refs = malloc(view->count * sizeof *large_refs + 1);
-        if (!large_refs) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory checking a column");
+        if (!large_refs) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory checking a column");
     }
     bool ok = true;
     size_t previous_end = 0;
@@ -327,7 +327,7 @@ static bool check_every_value(const ce_space *space, const column_view *view)
         case KIND_OWNED_REFS: {
             int64_t element = node_get(&view->parts[PART_VALUES], i);
             ok = check_owned_ref(view, i, element);
-            if (ok && element != 0) large_refs[large_count++] = (ce_ref)element;
+            if (ok && element != 0) large_refs[large_count++] = (space_ref)element;
             break;
         }
         case KIND_VARIABLE: {
@@ -336,10 +336,10 @@ static bool check_every_value(const ce_space *space, const column_view *view)
             if (ok && end < previous_end) ok = corrupt(view, "value %zu ends (%zu) before it starts (%zu)", i, end, previous_end);
             int64_t element = view->part_refs[PART_LARGE] ? node_get(&view->parts[PART_LARGE], i) : 0;
             if (ok && element != 0) {
-                ce_node node;
+                node_view node;
                 ok = read_large_value(space, view, i, element, &node);
                 if (ok && end != previous_end) ok = corrupt(view, "large value %zu also has bytes inline", i);
-                if (ok) large_refs[large_count++] = (ce_ref)element;
+                if (ok) large_refs[large_count++] = (space_ref)element;
             }
             if (ok && is_null && (end != previous_end || element != 0))
                 ok = corrupt(view, "null value %zu holds bytes", i);
@@ -357,7 +357,7 @@ static bool check_every_value(const ce_space *space, const column_view *view)
 enum { PACKED_HEADER_SIZE = 8 };
 
 /* Views of a packed column's ends and bytes, its node read already. */
-static bool open_packed(column_view *view, const ce_node *node)
+static bool open_packed(column_view *view, const node_view *node)
 {
     const uint8_t *payload = node->payload;
     if (node->count < PACKED_HEADER_SIZE) return corrupt(view, "its packed node holds %u bytes", node->count);
@@ -371,8 +371,8 @@ static bool open_packed(column_view *view, const ce_node *node)
     if (ends_size > node->count - PACKED_HEADER_SIZE)
         return corrupt(view, "its packed node of %u bytes cannot hold %u ends", node->count, count);
     view->packed = true;
-    view->parts[PART_VALUES] = (ce_node){.payload = payload + PACKED_HEADER_SIZE, .count = count, .width = width};
-    view->parts[PART_BYTES] = (ce_node){.payload = payload + PACKED_HEADER_SIZE + ends_size,
+    view->parts[PART_VALUES] = (node_view){.payload = payload + PACKED_HEADER_SIZE, .count = count, .width = width};
+    view->parts[PART_BYTES] = (node_view){.payload = payload + PACKED_HEADER_SIZE + ends_size,
                                         .count = (uint32_t)(node->count - PACKED_HEADER_SIZE - ends_size),
                                         .flags = NODE_BYTES,
                                         .width = 8};
@@ -388,7 +388,7 @@ typedef enum column_purpose {
     FOR_CHANGE,    /* a change: also every value of a column with committed parts */
 } column_purpose;
 
-static bool open_column(const ce_space *space, ce_ref ref, ce_type type, bool nullable, column_purpose purpose,
+static bool open_column(const space_state *space, space_ref ref, ce_type type, bool nullable, column_purpose purpose,
                         column_view *view)
 {
     memset(view, 0, sizeof *view);
@@ -396,7 +396,7 @@ static bool open_column(const ce_space *space, ce_ref ref, ce_type type, bool nu
     const column_shape *shape = &view->shape;
     view->ref = ref;
     if (shape->has_top) {
-        ce_node top;
+        node_view top;
         if (!read_child(space, view, ref, (int64_t)ref, "top", &top)) return false;
         if (top.flags == NODE_BYTES && shape->kind == KIND_VARIABLE && !shape->nullable) {
             if (!open_packed(view, &top)) return false;
@@ -534,18 +534,18 @@ static bool check_value_type(const column_shape *shape, const ce_value *value)
 {
     if (value->type == CE_TYPE_NULL) {
         if (!shape->nullable)
-            return ce_fail(CE_ERR_INVALID_ARGUMENT, "a non-nullable property of type %s cannot be set to null",
+            return error_fail(CE_ERR_INVALID_ARGUMENT, "a non-nullable property of type %s cannot be set to null",
                            ce_type_name(shape->type));
         return true;
     }
     if (shape->kind == KIND_OWNED_REFS) {
         if (value->type != CE_TYPE_INT || (value->integer != 0 && !node_value_is_ref(value->integer)))
-            return ce_fail(CE_ERR_INVALID_ARGUMENT, "internal error: a column of owned refs holds refs, not %s",
+            return error_fail(CE_ERR_INVALID_ARGUMENT, "internal error: a column of owned refs holds refs, not %s",
                            ce_type_name(value->type));
         return true;
     }
     if (value->type != shape->type)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "a property of type %s cannot hold a value of type %s",
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "a property of type %s cannot hold a value of type %s",
                        ce_type_name(shape->type), ce_type_name(value->type));
     return true;
 }
@@ -557,23 +557,23 @@ static bool check_value(const column_shape *shape, const ce_value *value)
     switch (value->type) {
     case CE_TYPE_STRING:
         if (value->string.size > 0 && !value->string.data)
-            return ce_fail(CE_ERR_INVALID_ARGUMENT, "a string value of %zu bytes has no data", value->string.size);
+            return error_fail(CE_ERR_INVALID_ARGUMENT, "a string value of %zu bytes has no data", value->string.size);
         if (value->string.size > NODE_MAX_COUNT)
-            return ce_fail(CE_ERR_INVALID_ARGUMENT, "a string value of %zu bytes is too large (at most %u)",
+            return error_fail(CE_ERR_INVALID_ARGUMENT, "a string value of %zu bytes is too large (at most %u)",
                            value->string.size, NODE_MAX_COUNT);
         if (!value_check_utf8(value->string.data, value->string.size))
-            return ce_fail(CE_ERR_INVALID_ARGUMENT, "a string value is not valid UTF-8");
+            return error_fail(CE_ERR_INVALID_ARGUMENT, "a string value is not valid UTF-8");
         break;
     case CE_TYPE_BINARY:
         if (value->binary.size > 0 && !value->binary.data)
-            return ce_fail(CE_ERR_INVALID_ARGUMENT, "a binary value of %zu bytes has no data", value->binary.size);
+            return error_fail(CE_ERR_INVALID_ARGUMENT, "a binary value of %zu bytes has no data", value->binary.size);
         if (value->binary.size > NODE_MAX_COUNT)
-            return ce_fail(CE_ERR_INVALID_ARGUMENT, "a binary value of %zu bytes is too large (at most %u)",
+            return error_fail(CE_ERR_INVALID_ARGUMENT, "a binary value of %zu bytes is too large (at most %u)",
                            value->binary.size, NODE_MAX_COUNT);
         break;
     case CE_TYPE_TIMESTAMP:
         if (!value_timestamp_is_valid(value->timestamp))
-            return ce_fail(CE_ERR_INVALID_ARGUMENT,
+            return error_fail(CE_ERR_INVALID_ARGUMENT,
                            "the timestamp (%lld s, %d ns) is malformed: nanoseconds must lie within "
                            "+-999999999 and have the sign of seconds",
                            (long long)value->timestamp.seconds, (int)value->timestamp.nanoseconds);
@@ -587,26 +587,26 @@ static bool check_value(const column_shape *shape, const ce_value *value)
 /* Large and compressed values                                               */
 /* ------------------------------------------------------------------------ */
 
-void column_scratch_free(ce_column_scratch *scratch)
+void column_scratch_free(column_scratch *scratch)
 {
     free(scratch->buffer);
     ZSTD_freeDCtx(scratch->decompressor); /* accepts NULL */
-    *scratch = (ce_column_scratch)CE_COLUMN_SCRATCH_INIT;
+    *scratch = (column_scratch)CE_COLUMN_SCRATCH_INIT;
 }
 
 /* Decides where a string or binary value goes: *out_own is the ref of a
  * new node holding it alone (compressed or not), or 0 for inline. */
-static bool store_alone_if_large(ce_space *space, const uint8_t *data, size_t size, ce_ref *out_own)
+static bool store_alone_if_large(space_state *space, const uint8_t *data, size_t size, space_ref *out_own)
 {
     *out_own = 0;
     if (size >= COLUMN_COMPRESS_MIN) {
         size_t bound = ZSTD_compressBound(size);
         uint8_t *compressed = malloc(bound);
-        if (!compressed) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", bound);
+        if (!compressed) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", bound);
         size_t compressed_size = ZSTD_compress(compressed, bound, data, size, 1);
         if (ZSTD_isError(compressed_size)) {
             free(compressed);
-            return ce_fail(CE_ERR_FAIL, "zstd could not compress a value of %zu bytes: %s", size,
+            return error_fail(CE_ERR_FAIL, "zstd could not compress a value of %zu bytes: %s", size,
                            ZSTD_getErrorName(compressed_size));
         }
         bool worth_it = compressed_size <= size - size / 8;
@@ -618,7 +618,7 @@ static bool store_alone_if_large(ce_space *space, const uint8_t *data, size_t si
     return true;
 }
 
-static bool decompress(const column_view *view, size_t index, const ce_node *node, ce_column_scratch *scratch,
+static bool decompress(const column_view *view, size_t index, const node_view *node, column_scratch *scratch,
                        const uint8_t **out_data, size_t *out_size)
 {
     unsigned long long size = ZSTD_getFrameContentSize(node->payload, node->count);
@@ -631,12 +631,12 @@ static bool decompress(const column_view *view, size_t index, const ce_node *nod
         return corrupt(view, "compressed value %zu claims %llu bytes from %u", index, size, node->count);
     if (scratch->capacity < size || !scratch->buffer) {
         uint8_t *grown = realloc(scratch->buffer, size ? (size_t)size : 1);
-        if (!grown) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%llu bytes)", size);
+        if (!grown) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%llu bytes)", size);
         scratch->buffer = grown;
         scratch->capacity = size ? (size_t)size : 1;
     }
     if (!scratch->decompressor && !(scratch->decompressor = ZSTD_createDCtx()))
-        return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (a zstd decompressor)");
+        return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (a zstd decompressor)");
     size_t result = ZSTD_decompressDCtx(scratch->decompressor, scratch->buffer, (size_t)size, node->payload, node->count);
     if (ZSTD_isError(result) || result != size) {
         /* A damaged frame may have claimed a huge size: do not keep the buffer. */
@@ -657,11 +657,11 @@ static bool decompress(const column_view *view, size_t index, const ce_node *nod
 
 static bool out_of_bounds(const column_view *view, size_t index)
 {
-    return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "position %zu is beyond the %zu values of the column", index,
+    return error_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "position %zu is beyond the %zu values of the column", index,
                    view->count);
 }
 
-bool column_size(const ce_space *space, ce_ref column, ce_type type, bool nullable, size_t *out_count)
+bool column_size(const space_state *space, space_ref column, ce_type type, bool nullable, size_t *out_count)
 {
     column_view view;
     if (!open_column(space, column, type, nullable, FOR_READING, &view)) return false;
@@ -669,7 +669,7 @@ bool column_size(const ce_space *space, ce_ref column, ce_type type, bool nullab
     return true;
 }
 
-static bool get_variable(const ce_space *space, const column_view *view, size_t index, ce_column_scratch *scratch,
+static bool get_variable(const space_state *space, const column_view *view, size_t index, column_scratch *scratch,
                          ce_value *out_value)
 {
     size_t start, end;
@@ -678,7 +678,7 @@ static bool get_variable(const ce_space *space, const column_view *view, size_t 
     size_t size = end - start;
     int64_t element = view->part_refs[PART_LARGE] ? node_get(&view->parts[PART_LARGE], index) : 0;
     if (element != 0) {
-        ce_node node;
+        node_view node;
         if (!read_large_value(space, view, index, element, &node)) return false;
         if (size != 0) return corrupt(view, "large value %zu also has bytes inline", index);
         if (node.flags & NODE_CONTEXT) {
@@ -699,11 +699,11 @@ static bool get_variable(const ce_space *space, const column_view *view, size_t 
     return true;
 }
 
-static bool view_get(const ce_space *space, const column_view *view, size_t index, ce_column_scratch *scratch,
+static bool view_get(const space_state *space, const column_view *view, size_t index, column_scratch *scratch,
                      ce_value *out_value);
 
-bool column_get(const ce_space *space, ce_ref column, ce_type type, bool nullable, size_t index,
-                ce_column_scratch *scratch, ce_value *out_value)
+bool column_get(const space_state *space, space_ref column, ce_type type, bool nullable, size_t index,
+                column_scratch *scratch, ce_value *out_value)
 {
     column_view view;
     if (!open_column(space, column, type, nullable, FOR_ONE_VALUE, &view)) return false;
@@ -711,12 +711,12 @@ bool column_get(const ce_space *space, ce_ref column, ce_type type, bool nullabl
 }
 
 /* The value at `index` of a column already opened (and checked). */
-static bool view_get(const ce_space *space, const column_view *view, size_t index, ce_column_scratch *scratch,
+static bool view_get(const space_state *space, const column_view *view, size_t index, column_scratch *scratch,
                      ce_value *out_value)
 {
     ce_type type = view->shape.type;
     if (view->shape.kind == KIND_VARIABLE && !scratch)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "internal error: reading a %s column needs a scratch buffer",
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "internal error: reading a %s column needs a scratch buffer",
                        ce_type_name(type));
     if (index >= view->count) return out_of_bounds(view, index);
     memset(out_value, 0, sizeof *out_value);
@@ -761,7 +761,7 @@ static bool view_get(const ce_space *space, const column_view *view, size_t inde
 /* ------------------------------------------------------------------------ */
 
 /* Makes the column's own node writable (the top, or its only part). */
-static bool writable_top(ce_space *space, ce_ref *column, column_view *view)
+static bool writable_top(space_state *space, space_ref *column, column_view *view)
 {
     if (!node_make_writable(space, column)) return false;
     view->ref = *column;
@@ -771,54 +771,54 @@ static bool writable_top(ce_space *space, ce_ref *column, column_view *view)
 
 /* Makes a part writable: the top first, then the part, whose new ref the
  * top then names. */
-static bool writable_part(ce_space *space, ce_ref *column, column_view *view, unsigned part)
+static bool writable_part(space_state *space, space_ref *column, column_view *view, unsigned part)
 {
     if (!writable_top(space, column, view)) return false;
     if (!view->shape.has_top || ref_is_temporary(view->part_refs[part])) return true;
-    ce_ref child = view->part_refs[part];
+    space_ref child = view->part_refs[part];
     if (!node_make_writable(space, &child)) return false;
     view->part_refs[part] = child;
     return node_set(space, *column, part, (int64_t)child);
 }
 
-static bool part_read(const ce_space *space, const column_view *view, unsigned part, ce_node *out_node)
+static bool part_read(const space_state *space, const column_view *view, unsigned part, node_view *out_node)
 {
     return node_read(space, view->part_refs[part], out_node);
 }
 
 /* Sets an integer of a part, copying the part only if the value changes. */
-static bool part_set(ce_space *space, ce_ref *column, column_view *view, unsigned part, size_t index, int64_t value)
+static bool part_set(space_state *space, space_ref *column, column_view *view, unsigned part, size_t index, int64_t value)
 {
-    ce_node node;
+    node_view node;
     if (!part_read(space, view, part, &node)) return false;
     if (index < node.count && node_get(&node, index) == value) return true;
     return writable_part(space, column, view, part) && node_set(space, view->part_refs[part], index, value);
 }
 
-static bool part_insert(ce_space *space, ce_ref *column, column_view *view, unsigned part, size_t index, int64_t value)
+static bool part_insert(space_state *space, space_ref *column, column_view *view, unsigned part, size_t index, int64_t value)
 {
     return writable_part(space, column, view, part) && node_insert(space, view->part_refs[part], index, value);
 }
 
-static bool part_erase(ce_space *space, ce_ref *column, column_view *view, unsigned part, size_t index)
+static bool part_erase(space_state *space, space_ref *column, column_view *view, unsigned part, size_t index)
 {
     return writable_part(space, column, view, part) && node_erase(space, view->part_refs[part], index);
 }
 
 /* Replaces bytes [start, end) of a bytes part with `insert`. The new payload
  * is built apart first: `insert` may point into the part itself. */
-static bool bytes_splice(ce_space *space, ce_ref *column, column_view *view, unsigned part, size_t start, size_t end,
+static bool bytes_splice(space_state *space, space_ref *column, column_view *view, unsigned part, size_t start, size_t end,
                          const void *insert, size_t insert_size)
 {
-    ce_node node;
+    node_view node;
     if (!part_read(space, view, part, &node)) return false;
     size_t total = node.count;
     if (end == start && insert_size == 0) return true;
     size_t new_total = total - (end - start) + insert_size;
     if (new_total > NODE_MAX_COUNT)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "the values of one column array cannot exceed %u bytes", NODE_MAX_COUNT);
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "the values of one column array cannot exceed %u bytes", NODE_MAX_COUNT);
     uint8_t *buffer = malloc(new_total ? new_total : 1);
-    if (!buffer) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", new_total);
+    if (!buffer) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", new_total);
     if (start) memcpy(buffer, node.payload, start);
     if (insert_size) memcpy(buffer + start, insert, insert_size);
     if (total > end) memcpy(buffer + start + insert_size, node.payload + end, total - end);
@@ -828,10 +828,10 @@ static bool bytes_splice(ce_space *space, ce_ref *column, column_view *view, uns
 }
 
 /* Adds `delta` to the ends of values [from, count). */
-static bool shift_ends(ce_space *space, ce_ref *column, column_view *view, size_t from, int64_t delta)
+static bool shift_ends(space_state *space, space_ref *column, column_view *view, size_t from, int64_t delta)
 {
     if (delta == 0) return true;
-    ce_node ends;
+    node_view ends;
     if (!part_read(space, view, PART_VALUES, &ends)) return false;
     if (from >= ends.count) return true;
     if (!writable_part(space, column, view, PART_VALUES)) return false;
@@ -843,34 +843,34 @@ static bool shift_ends(ce_space *space, ce_ref *column, column_view *view, size_
 }
 
 /* Gives the column a `large` part of zeros, if it has none. */
-static bool ensure_large(ce_space *space, ce_ref *column, column_view *view, size_t count)
+static bool ensure_large(space_state *space, space_ref *column, column_view *view, size_t count)
 {
     if (view->part_refs[PART_LARGE]) return true;
-    ce_ref large;
+    space_ref large;
     if (!node_create(space, NODE_HAS_REFS, count, 0, &large)) return false;
     view->part_refs[PART_LARGE] = large;
     return writable_top(space, column, view) && node_set(space, *column, PART_LARGE, (int64_t)large);
 }
 
 /* Drops the `large` part once no value has a node of its own. */
-static bool drop_large_if_unused(ce_space *space, ce_ref *column, column_view *view)
+static bool drop_large_if_unused(space_state *space, space_ref *column, column_view *view)
 {
     if (!view->part_refs[PART_LARGE]) return true;
-    ce_node large;
+    node_view large;
     if (!part_read(space, view, PART_LARGE, &large)) return false;
     for (size_t i = 0; i < large.count; i++)
         if (node_get(&large, i) != 0) return true;
     if (!writable_top(space, column, view) || !node_set(space, *column, PART_LARGE, 0)) return false;
-    ce_ref old = view->part_refs[PART_LARGE];
+    space_ref old = view->part_refs[PART_LARGE];
     view->part_refs[PART_LARGE] = 0;
     return node_free(space, old);
 }
 
 /* Moves integers [from, count) of a part into a new node. */
-static bool split_integers(ce_space *space, ce_ref *column, column_view *view, unsigned part, size_t from,
-                           ce_ref *out_right)
+static bool split_integers(space_state *space, space_ref *column, column_view *view, unsigned part, size_t from,
+                           space_ref *out_right)
 {
-    ce_node node;
+    node_view node;
     if (!part_read(space, view, part, &node)) return false;
     size_t moved = node.count - from;
     if (!node_create(space, part_flags(&view->shape, part), moved, 0, out_right)) return false;
@@ -884,10 +884,10 @@ static bool split_integers(ce_space *space, ce_ref *column, column_view *view, u
 
 /* Moves the first `length` bytes of a bytes part, from `start`, into a new
  * node, and keeps [0, start). */
-static bool split_bytes(ce_space *space, ce_ref *column, column_view *view, unsigned part, size_t start,
-                        ce_ref *out_right)
+static bool split_bytes(space_state *space, space_ref *column, column_view *view, unsigned part, size_t start,
+                        space_ref *out_right)
 {
-    ce_node node;
+    node_view node;
     if (!part_read(space, view, part, &node)) return false;
     if (!node_create_bytes(space, 0, node.payload + start, node.count - start, out_right)) return false;
     return writable_part(space, column, view, part) && node_truncate(space, view->part_refs[part], start);
@@ -898,7 +898,7 @@ static bool split_bytes(ce_space *space, ce_ref *column, column_view *view, unsi
 /* ------------------------------------------------------------------------ */
 
 /* The column's own node from its parts. */
-static bool assemble(ce_space *space, const column_shape *shape, const ce_ref *parts, ce_ref *out_column)
+static bool assemble(space_state *space, const column_shape *shape, const space_ref *parts, space_ref *out_column)
 {
     if (!shape->has_top) {
         *out_column = parts[PART_VALUES];
@@ -912,16 +912,16 @@ static bool assemble(ce_space *space, const column_shape *shape, const ce_ref *p
 
 /* A packed column (see the top of this file) of `count` values ending at
  * `ends`, their bytes `data`. */
-static bool create_packed(ce_space *space, const int64_t *ends, size_t count, const uint8_t *data, size_t data_size,
-                          ce_ref *out_column)
+static bool create_packed(space_state *space, const int64_t *ends, size_t count, const uint8_t *data, size_t data_size,
+                          space_ref *out_column)
 {
     int64_t last_end = count ? ends[count - 1] : 0;
     unsigned width = last_end <= INT8_MAX ? 8 : last_end <= INT16_MAX ? 16 : 32;
     size_t ends_size = count * (width / 8), size = PACKED_HEADER_SIZE + ends_size + data_size;
     if (last_end > INT32_MAX || size > NODE_MAX_COUNT)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "the values of one column array cannot exceed %u bytes", NODE_MAX_COUNT);
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "the values of one column array cannot exceed %u bytes", NODE_MAX_COUNT);
     uint8_t *payload = malloc(size);
-    if (!payload) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", size);
+    if (!payload) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", size);
     uint32_t count32 = (uint32_t)count;
     memset(payload, 0, PACKED_HEADER_SIZE);
     payload[0] = (uint8_t)width;
@@ -935,12 +935,12 @@ static bool create_packed(ce_space *space, const int64_t *ends, size_t count, co
 
 /* Turns a packed column into parts before a change (see the top of this
  * file); any other column is left as it is. */
-static bool unpack_for_change(ce_space *space, ce_ref *column, ce_type type, bool nullable)
+static bool unpack_for_change(space_state *space, space_ref *column, ce_type type, bool nullable)
 {
     if ((type != CE_TYPE_STRING && type != CE_TYPE_BINARY) || nullable) return true;
     /* A glance at the column's own node: a column of parts is opened (and
      * checked) once, by the change itself. */
-    ce_node node;
+    node_view node;
     if (!node_value_is_ref((int64_t)*column)) return true; /* the change reports it */
     if (!node_read(space, *column, &node)) return false;
     if (node.flags != NODE_BYTES) return true;
@@ -949,10 +949,10 @@ static bool unpack_for_change(ce_space *space, ce_ref *column, ce_type type, boo
      * not checked again. */
     if (!open_column(space, *column, type, nullable, FOR_CHANGE, &view)) return false;
     int64_t *ends = malloc((view.count + 1) * sizeof *ends);
-    if (!ends) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory unpacking a column of %zu values", view.count);
+    if (!ends) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory unpacking a column of %zu values", view.count);
     for (size_t i = 0; i < view.count; i++) ends[i] = node_get(&view.parts[PART_VALUES], i);
-    ce_ref parts[PART_MAX] = {0};
-    ce_ref packed = *column;
+    space_ref parts[PART_MAX] = {0};
+    space_ref packed = *column;
     /* The new parts copy the bytes before the packed node is freed. */
     bool ok = node_create_from(space, 0, ends, view.count, &parts[PART_VALUES]) &&
               node_create_bytes(space, 0, view.parts[PART_BYTES].payload, view.parts[PART_BYTES].count,
@@ -962,13 +962,13 @@ static bool unpack_for_change(ce_space *space, ce_ref *column, ce_type type, boo
     return ok;
 }
 
-bool column_create(ce_space *space, ce_type type, bool nullable, size_t count, ce_ref *out_column)
+bool column_create(space_state *space, ce_type type, bool nullable, size_t count, space_ref *out_column)
 {
     column_shape shape;
     if (!shape_of(type, nullable, &shape)) return false;
     if (count > COLUMN_MAX_COUNT)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "a column array holds at most %u values, not %zu", COLUMN_MAX_COUNT, count);
-    ce_ref parts[PART_MAX] = {0};
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "a column array holds at most %u values, not %zu", COLUMN_MAX_COUNT, count);
+    space_ref parts[PART_MAX] = {0};
     bool ok = true;
     switch (shape.kind) {
     case KIND_INTEGER: ok = node_create(space, 0, count, 0, &parts[PART_VALUES]); break;
@@ -982,7 +982,7 @@ bool column_create(ce_space *space, ce_type type, bool nullable, size_t count, c
         encode_fixed(type, NULL, element);
         size_t size = count * shape.element_size;
         uint8_t *bytes = malloc(size ? size : 1);
-        if (!bytes) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", size);
+        if (!bytes) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", size);
         for (size_t i = 0; i < count; i++) memcpy(bytes + i * shape.element_size, element, shape.element_size);
         ok = node_create_bytes(space, 0, bytes, size, &parts[PART_VALUES]);
         free(bytes);
@@ -999,13 +999,13 @@ bool column_create(ce_space *space, ce_type type, bool nullable, size_t count, c
 
 /* A column holding `values`, built in one pass (a cluster leaf filled at
  * once). Values that would get a node of their own go through column_insert. */
-bool column_create_from_values(ce_space *space, ce_type type, bool nullable, const ce_value *values, size_t count,
-                               ce_ref *out_column)
+bool column_create_from_values(space_state *space, ce_type type, bool nullable, const ce_value *values, size_t count,
+                               space_ref *out_column)
 {
     column_shape shape;
     if (!shape_of(type, nullable, &shape)) return false;
     if (count > COLUMN_MAX_COUNT)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "a column array holds at most %u values, not %zu", COLUMN_MAX_COUNT, count);
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "a column array holds at most %u values, not %zu", COLUMN_MAX_COUNT, count);
     size_t bytes_total = 0;
     for (size_t i = 0; i < count; i++) {
         /* The content was checked when the values were given (see column.h). */
@@ -1026,10 +1026,10 @@ bool column_create_from_values(ce_space *space, ce_type type, bool nullable, con
     if (!first || !bytes) {
         free(first);
         free(bytes);
-        return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory building a column of %zu values", count);
+        return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory building a column of %zu values", count);
     }
     int64_t *second = first + count; /* nanoseconds, or null bits */
-    ce_ref parts[PART_MAX] = {0};
+    space_ref parts[PART_MAX] = {0};
     bool ok = true;
     switch (shape.kind) {
     case KIND_INTEGER:
@@ -1085,7 +1085,7 @@ bool column_create_from_values(ce_space *space, ce_type type, bool nullable, con
     return ok && assemble(space, &shape, parts, out_column);
 }
 
-static bool set_variable(ce_space *space, ce_ref *column, column_view *view, size_t index, const ce_value *value)
+static bool set_variable(space_state *space, space_ref *column, column_view *view, size_t index, const ce_value *value)
 {
     bool is_null = value->type == CE_TYPE_NULL;
     const uint8_t *data = NULL;
@@ -1095,7 +1095,7 @@ static bool set_variable(ce_space *space, ce_ref *column, column_view *view, siz
         size = view->shape.type == CE_TYPE_STRING ? value->string.size : value->binary.size;
     }
     /* The new value's own node first: `data` may point into this column. */
-    ce_ref own = 0;
+    space_ref own = 0;
     if (!is_null && !store_alone_if_large(space, data, size, &own)) return false;
     size_t inline_size = own ? 0 : size;
     size_t start, end;
@@ -1108,13 +1108,13 @@ static bool set_variable(ce_space *space, ce_ref *column, column_view *view, siz
     if (own || old_own) {
         if (own && !ensure_large(space, column, view, view->count)) return false;
         if (!part_set(space, column, view, PART_LARGE, index, (int64_t)own)) return false;
-        if (old_own && !node_free_tree(space, (ce_ref)old_own)) return false;
+        if (old_own && !node_free_tree(space, (space_ref)old_own)) return false;
         if (!drop_large_if_unused(space, column, view)) return false;
     }
     return true;
 }
 
-bool column_set(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index, const ce_value *value)
+bool column_set(space_state *space, space_ref *column, ce_type type, bool nullable, size_t index, const ce_value *value)
 {
     column_view view;
     if (!unpack_for_change(space, column, type, nullable)) return false;
@@ -1144,14 +1144,14 @@ bool column_set(ce_space *space, ce_ref *column, ce_type type, bool nullable, si
     return ok;
 }
 
-bool column_insert_default(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index)
+bool column_insert_default(space_state *space, space_ref *column, ce_type type, bool nullable, size_t index)
 {
     column_view view;
     if (!unpack_for_change(space, column, type, nullable)) return false;
     if (!open_column(space, *column, type, nullable, FOR_CHANGE, &view)) return false;
     if (index > view.count) return out_of_bounds(&view, index);
     if (view.count >= COLUMN_MAX_COUNT)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "a column array holds at most %u values", COLUMN_MAX_COUNT);
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "a column array holds at most %u values", COLUMN_MAX_COUNT);
     bool ok = true;
     switch (view.shape.kind) {
     case KIND_INTEGER:
@@ -1179,7 +1179,7 @@ bool column_insert_default(ce_space *space, ce_ref *column, ce_type type, bool n
     return ok;
 }
 
-bool column_insert(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index, const ce_value *value)
+bool column_insert(space_state *space, space_ref *column, ce_type type, bool nullable, size_t index, const ce_value *value)
 {
     column_view view;
     if (!unpack_for_change(space, column, type, nullable)) return false;
@@ -1187,7 +1187,7 @@ bool column_insert(ce_space *space, ce_ref *column, ce_type type, bool nullable,
     if (!check_value(&view.shape, value)) return false;
     if (index > view.count) return out_of_bounds(&view, index);
     if (view.count >= COLUMN_MAX_COUNT)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "a column array holds at most %u values", COLUMN_MAX_COUNT);
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "a column array holds at most %u values", COLUMN_MAX_COUNT);
     bool is_null = value->type == CE_TYPE_NULL;
     bool ok = true;
     switch (view.shape.kind) {
@@ -1212,7 +1212,7 @@ bool column_insert(ce_space *space, ce_ref *column, ce_type type, bool nullable,
             size = type == CE_TYPE_STRING ? value->string.size : value->binary.size;
         }
         /* The value's own node first: `data` may point into this column. */
-        ce_ref own = 0;
+        space_ref own = 0;
         if (!is_null && !store_alone_if_large(space, data, size, &own)) return false;
         size_t inline_size = own ? 0 : size;
         ok = (index == 0 || end_at(&view, index - 1, &start)) &&
@@ -1228,7 +1228,7 @@ bool column_insert(ce_space *space, ce_ref *column, ce_type type, bool nullable,
     return ok;
 }
 
-bool column_erase(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index)
+bool column_erase(space_state *space, space_ref *column, ce_type type, bool nullable, size_t index)
 {
     column_view view;
     if (!unpack_for_change(space, column, type, nullable)) return false;
@@ -1240,7 +1240,7 @@ bool column_erase(ce_space *space, ce_ref *column, ce_type type, bool nullable, 
     case KIND_OWNED_REFS: {
         int64_t element = node_get(&view.parts[PART_VALUES], index);
         ok = check_owned_ref(&view, index, element) && part_erase(space, column, &view, PART_VALUES, index) &&
-             (element == 0 || node_free_tree(space, (ce_ref)element));
+             (element == 0 || node_free_tree(space, (space_ref)element));
         break;
     }
     case KIND_TIMESTAMP:
@@ -1260,7 +1260,7 @@ bool column_erase(ce_space *space, ce_ref *column, ce_type type, bool nullable, 
              part_erase(space, column, &view, PART_VALUES, index) &&
              shift_ends(space, column, &view, index, -(int64_t)(end - start));
         if (ok && view.part_refs[PART_LARGE]) {
-            ok = part_erase(space, column, &view, PART_LARGE, index) && (!own || node_free_tree(space, (ce_ref)own)) &&
+            ok = part_erase(space, column, &view, PART_LARGE, index) && (!own || node_free_tree(space, (space_ref)own)) &&
                  drop_large_if_unused(space, column, &view);
         }
         break;
@@ -1270,13 +1270,13 @@ bool column_erase(ce_space *space, ce_ref *column, ce_type type, bool nullable, 
     return ok;
 }
 
-static bool split_variable(ce_space *space, ce_ref *column, column_view *view, size_t from, ce_ref *right_parts)
+static bool split_variable(space_state *space, space_ref *column, column_view *view, size_t from, space_ref *right_parts)
 {
     size_t base = 0;
     if (from > 0 && !end_at(view, from - 1, &base)) return false;
     /* The ends of the moved values, less the bytes that stay. */
     if (!split_integers(space, column, view, PART_VALUES, from, &right_parts[PART_VALUES])) return false;
-    ce_node right_ends;
+    node_view right_ends;
     for (size_t i = 0;; i++) {
         if (!node_read(space, right_parts[PART_VALUES], &right_ends)) return false;
         if (i >= right_ends.count) break;
@@ -1284,7 +1284,7 @@ static bool split_variable(ce_space *space, ce_ref *column, column_view *view, s
     }
     if (!split_bytes(space, column, view, PART_BYTES, base, &right_parts[PART_BYTES])) return false;
     if (!view->part_refs[PART_LARGE]) return true;
-    ce_node large;
+    node_view large;
     if (!part_read(space, view, PART_LARGE, &large)) return false;
     bool any_moved = false;
     for (size_t i = from; i < large.count && !any_moved; i++) any_moved = node_get(&large, i) != 0;
@@ -1297,13 +1297,13 @@ static bool split_variable(ce_space *space, ce_ref *column, column_view *view, s
     return drop_large_if_unused(space, column, view);
 }
 
-bool column_split(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t from, ce_ref *out_right)
+bool column_split(space_state *space, space_ref *column, ce_type type, bool nullable, size_t from, space_ref *out_right)
 {
     column_view view;
     if (!unpack_for_change(space, column, type, nullable)) return false;
     if (!open_column(space, *column, type, nullable, FOR_CHANGE, &view)) return false;
     if (from > view.count) return out_of_bounds(&view, from);
-    ce_ref right_parts[PART_MAX] = {0};
+    space_ref right_parts[PART_MAX] = {0};
     bool ok = true;
     switch (view.shape.kind) {
     case KIND_INTEGER:
@@ -1322,10 +1322,10 @@ bool column_split(ce_space *space, ce_ref *column, ce_type type, bool nullable, 
     return ok && assemble(space, &view.shape, right_parts, out_right);
 }
 
-bool column_numbers_view(const ce_space *space, ce_ref column, ce_type type, bool nullable, column_numbers *out)
+bool column_numbers_view(const space_state *space, space_ref column, ce_type type, bool nullable, column_numbers *out)
 {
     if (type != CE_TYPE_INT && type != CE_TYPE_BOOL && type != CE_TYPE_FLOAT && type != CE_TYPE_DOUBLE)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "a %s column has no packed numbers", ce_type_name(type));
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "a %s column has no packed numbers", ce_type_name(type));
     column_view view;
     if (!open_column(space, column, type, nullable, FOR_READING, &view)) return false;
     out->values = view.parts[PART_VALUES];
@@ -1335,7 +1335,7 @@ bool column_numbers_view(const ce_space *space, ce_ref column, ce_type type, boo
     return true;
 }
 
-bool column_destroy(ce_space *space, ce_ref column)
+bool column_destroy(space_state *space, space_ref column)
 {
     return node_free_tree(space, column);
 }
@@ -1344,12 +1344,12 @@ bool column_destroy(ce_space *space, ce_ref column)
 /* Scans: a whole column array at once (the query layer)                     */
 /* ------------------------------------------------------------------------ */
 
-bool column_scan_open(const ce_space *space, ce_ref column, ce_type type, bool nullable, column_scan *out)
+bool column_scan_open(const space_state *space, space_ref column, ce_type type, bool nullable, column_scan *out)
 {
     /* The common case, a column of one node (a required number, decimal,
      * object id or uuid): the checks of open_column, without its setup. */
     if (!nullable && (type == CE_TYPE_INT || type == CE_TYPE_BOOL || type == CE_TYPE_FLOAT || type == CE_TYPE_DOUBLE)) {
-        ce_node node;
+        node_view node;
         if (node_value_is_ref((int64_t)column) && node_read(space, column, &node) && node.flags == 0 &&
             node.count <= COLUMN_MAX_COUNT) {
             out->type = type;
@@ -1398,7 +1398,7 @@ bool column_scan_open(const ce_space *space, ce_ref column, ce_type type, bool n
     return true;
 }
 
-bool column_scan_get(const ce_space *space, const column_scan *scan, size_t index, ce_column_scratch *scratch,
+bool column_scan_get(const space_state *space, const column_scan *scan, size_t index, column_scratch *scratch,
                      ce_value *out_value)
 {
     column_view view;

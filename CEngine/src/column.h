@@ -57,22 +57,22 @@
  * column_get with the same scratch, or column_scratch_free. One scratch per
  * value the caller needs at the same time (e.g. two for a comparison).
  */
-typedef struct ce_column_scratch {
+typedef struct column_scratch {
     uint8_t *buffer;
     size_t capacity;
     void *decompressor; /* a ZSTD_DCtx, kept between calls */
-} ce_column_scratch;
+} column_scratch;
 
 #define CE_COLUMN_SCRATCH_INIT {NULL, 0, NULL}
 
-void column_scratch_free(ce_column_scratch *scratch);
+void column_scratch_free(column_scratch *scratch);
 
 /* A new column of `count` default values (null when nullable; else 0, false,
  * 0.0, "", empty binary, timestamp 0, decimal128 0E0, all-zero object id and
  * uuid). */
-bool column_create(ce_space *space, ce_type type, bool nullable, size_t count, ce_ref *out_column);
+bool column_create(space_state *space, ce_type type, bool nullable, size_t count, space_ref *out_column);
 
-bool column_size(const ce_space *space, ce_ref column, ce_type type, bool nullable, size_t *out_count);
+bool column_size(const space_state *space, space_ref column, ce_type type, bool nullable, size_t *out_count);
 
 /*
  * The value at `index`: of the column's type, or CE_TYPE_NULL. Strings and
@@ -81,33 +81,33 @@ bool column_size(const ce_space *space, ce_ref column, ce_type type, bool nullab
  * `scratch` may be NULL for columns other than string and binary; a string
  * or binary column needs one (CE_ERR_INVALID_ARGUMENT without).
  */
-bool column_get(const ce_space *space, ce_ref column, ce_type type, bool nullable, size_t index,
-                ce_column_scratch *scratch, ce_value *out_value);
+bool column_get(const space_state *space, space_ref column, ce_type type, bool nullable, size_t index,
+                column_scratch *scratch, ce_value *out_value);
 
 /* A new column holding `count` values, built in one pass: how a cluster
  * leaf is filled at once. Each value's type and nullability are checked;
  * its content (UTF-8, sizes, timestamps) must have been checked already, as
  * column_set checks it (the table layer checks every value it buffers). */
-bool column_create_from_values(ce_space *space, ce_type type, bool nullable, const ce_value *values, size_t count,
-                               ce_ref *out_column);
+bool column_create_from_values(space_state *space, ce_type type, bool nullable, const ce_value *values, size_t count,
+                               space_ref *out_column);
 
 /* Replaces the value at `index`. The value must have the column's type, or
  * be null in a nullable column. Its bytes are copied; they may point into the
  * database, even into this column. */
-bool column_set(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index, const ce_value *value);
+bool column_set(space_state *space, space_ref *column, ce_type type, bool nullable, size_t index, const ce_value *value);
 
 /* Inserts the default value before `index` (index == count appends). */
-bool column_insert_default(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index);
+bool column_insert_default(space_state *space, space_ref *column, ce_type type, bool nullable, size_t index);
 
 /* Inserts `value` before `index` (index == count appends): what
  * column_insert_default and column_set do together, in one pass. */
-bool column_insert(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index, const ce_value *value);
+bool column_insert(space_state *space, space_ref *column, ce_type type, bool nullable, size_t index, const ce_value *value);
 
-bool column_erase(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t index);
+bool column_erase(space_state *space, space_ref *column, ce_type type, bool nullable, size_t index);
 
 /* Moves the values [from, count) into a new column *out_right; the column
  * keeps [0, from). */
-bool column_split(ce_space *space, ce_ref *column, ce_type type, bool nullable, size_t from, ce_ref *out_right);
+bool column_split(space_state *space, space_ref *column, ce_type type, bool nullable, size_t from, space_ref *out_right);
 
 /* Frees every node of the column (its large values included). */
 /* The packed numbers of an int, bool, float or double column, for scans
@@ -115,15 +115,15 @@ bool column_split(ce_space *space, ce_ref *column, ce_type type, bool nullable, 
  * the integers (for float and double: their bits, as column.c stores them),
  * and `nulls`, when `has_nulls`, a 0/1 element per value (1 = null). */
 typedef struct column_numbers {
-    ce_node values;
-    ce_node nulls;
+    node_view values;
+    node_view nulls;
     bool has_nulls;
     size_t count;
 } column_numbers;
 
-bool column_numbers_view(const ce_space *space, ce_ref column, ce_type type, bool nullable, column_numbers *out);
+bool column_numbers_view(const space_state *space, space_ref column, ce_type type, bool nullable, column_numbers *out);
 
-bool column_destroy(ce_space *space, ce_ref column);
+bool column_destroy(space_state *space, space_ref column);
 
 /*
  * A whole column array of any type, opened and checked once, for scans that
@@ -141,21 +141,21 @@ typedef struct column_scan {
     ce_type type;
     bool nullable;
     size_t count;
-    ce_node values;
-    ce_node second;
-    ce_node large;
+    node_view values;
+    node_view second;
+    node_view large;
     bool has_large;
-    ce_node nulls;
+    node_view nulls;
     bool has_nulls;
     size_t element_size;
-    ce_ref ref;          /* the column, and its parts: for column_scan_get */
-    ce_ref part_refs[4]; /* values, second, large, nulls */
+    space_ref ref;          /* the column, and its parts: for column_scan_get */
+    space_ref part_refs[4]; /* values, second, large, nulls */
 } column_scan;
 
-bool column_scan_open(const ce_space *space, ce_ref column, ce_type type, bool nullable, column_scan *out);
+bool column_scan_open(const space_state *space, space_ref column, ce_type type, bool nullable, column_scan *out);
 
 /* The value at `index`, as column_get reads it (every check included). */
-bool column_scan_get(const ce_space *space, const column_scan *scan, size_t index, ce_column_scratch *scratch,
+bool column_scan_get(const space_state *space, const column_scan *scan, size_t index, column_scratch *scratch,
                      ce_value *out_value);
 
 #endif

@@ -29,12 +29,12 @@
 #define PROGRESS_INTERVAL (1u << 20) /* bytes between progress reports */
 
 typedef struct copier {
-    const ce_space *space;
+    const space_state *space;
     ce_txn *txn;
     db_file_writer *writer;
     const ce_copy_options *options;
     uint64_t done, total, next_report;
-    ce_ref *seen; /* open-addressing set of the refs copied so far */
+    space_ref *seen; /* open-addressing set of the refs copied so far */
     size_t seen_count, seen_capacity;
     /* The caller's transaction (ce_txn_write_copy): pointers it handed out
      * may point into the pages read, so none may leave the cache. */
@@ -43,17 +43,17 @@ typedef struct copier {
 
 void ce_copy_options_init(ce_copy_options *options) { memset(options, 0, sizeof *options); }
 
-static size_t seen_slot(ce_ref ref, size_t capacity)
+static size_t seen_slot(space_ref ref, size_t capacity)
 {
     return (size_t)((ref >> 3) * 0x9E3779B97F4A7C15ull) & (capacity - 1);
 }
 
-static bool mark_seen(copier *c, ce_ref ref)
+static bool mark_seen(copier *c, space_ref ref)
 {
     if (2 * (c->seen_count + 1) > c->seen_capacity) {
         size_t capacity = c->seen_capacity ? 2 * c->seen_capacity : 4096;
-        ce_ref *table = calloc(capacity, sizeof *table);
-        if (!table) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory copying");
+        space_ref *table = calloc(capacity, sizeof *table);
+        if (!table) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory copying");
         for (size_t i = 0; i < c->seen_capacity; i++) {
             if (!c->seen[i]) continue;
             size_t slot = seen_slot(c->seen[i], capacity);
@@ -67,7 +67,7 @@ static bool mark_seen(copier *c, ce_ref ref)
     size_t slot = seen_slot(ref, c->seen_capacity);
     while (c->seen[slot]) {
         if (c->seen[slot] == ref)
-            return ce_fail(CE_ERR_CORRUPT, "invalid database: the node at offset %llu is referenced twice",
+            return error_fail(CE_ERR_CORRUPT, "invalid database: the node at offset %llu is referenced twice",
                            (unsigned long long)ref);
         slot = (slot + 1) & (c->seen_capacity - 1);
     }
@@ -89,17 +89,17 @@ static void report(copier *c)
         c->options->progress(c->options->progress_context, c->done < c->total ? c->done : c->total, c->total);
 }
 
-static bool copy_node(copier *c, ce_ref ref, unsigned depth, ce_ref *out_ref)
+static bool copy_node(copier *c, space_ref ref, unsigned depth, space_ref *out_ref)
 {
     if (depth > MAX_COPY_DEPTH)
-        return ce_fail(CE_ERR_CORRUPT, "invalid database: tree deeper than %d at offset %llu", MAX_COPY_DEPTH,
+        return error_fail(CE_ERR_CORRUPT, "invalid database: tree deeper than %d at offset %llu", MAX_COPY_DEPTH,
                        (unsigned long long)ref);
     /* A write transaction's own nodes are in memory under temporary refs;
      * in a committed version such a ref is damage. */
     if (ref_is_temporary(ref) && !ce_txn_is_write(c->txn))
-        return ce_fail(CE_ERR_CORRUPT, "invalid database: a committed node holds a bad ref (%llx)",
+        return error_fail(CE_ERR_CORRUPT, "invalid database: a committed node holds a bad ref (%llx)",
                        (unsigned long long)ref);
-    ce_node node;
+    node_view node;
     if (!mark_seen(c, ref) || !node_read(c->space, ref, &node)) return false;
     size_t size = (size_t)node_size(&node);
     c->done += size;
@@ -114,18 +114,18 @@ static bool copy_node(copier *c, ce_ref ref, unsigned depth, ce_ref *out_ref)
     uint8_t flags = node.flags;
     size_t count = node.count;
     int64_t *values = malloc((count ? count : 1) * sizeof *values);
-    if (!values) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory copying the node at offset %llu",
+    if (!values) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory copying the node at offset %llu",
                                 (unsigned long long)ref);
     for (size_t i = 0; i < count; i++) values[i] = node_get(&node, i);
     bool ok = true;
     for (size_t i = 0; ok && i < count; i++) {
         if (!node_value_is_ref(values[i])) continue;
-        ce_ref child;
-        ok = copy_node(c, (ce_ref)values[i], depth + 1, &child);
+        space_ref child;
+        ok = copy_node(c, (space_ref)values[i], depth + 1, &child);
         values[i] = (int64_t)child;
     }
     if (ok) {
-        ce_node view = node_view_of_values(values, count);
+        node_view view = node_view_of_values(values, count);
         uint8_t width = node_width_for_values(&view);
         size_t new_size = (size_t)node_size_for(width, count);
         ok = db_file_writer_reserve(c->writer, new_size, out_ref, &target);
@@ -146,7 +146,7 @@ static bool copy_version(ce_txn *txn, bool borrowed, db_file_writer *writer, con
     if (!db_txn_space_usage(txn, &usage)) return false;
     copier c = {.space = db_txn_space(txn), .txn = txn, .writer = writer, .options = options,
                 .total = usage.data_bytes, .next_report = PROGRESS_INTERVAL, .borrowed = borrowed};
-    ce_ref root = 0, history = 0;
+    space_ref root = 0, history = 0;
     /* A write transaction's changes are the version it will commit. */
     uint64_t version = ce_txn_version(txn) + (ce_txn_is_write(txn) ? 1 : 0);
     bool ok = (!db_txn_root(txn) || copy_node(&c, db_txn_root(txn), 0, &root)) &&
@@ -169,22 +169,22 @@ static bool write_copy(ce_db *db, ce_txn *given, const char *path, const ce_copy
     db_copy_encryption encryption = {NULL, false};
     if (options && options->encryption_key) {
         if (options->encryption_key_size != CRYPT_KEY_SIZE)
-            return ce_fail(CE_ERR_INVALID_ARGUMENT, "the encryption key must be %u bytes long (it is %zu)",
+            return error_fail(CE_ERR_INVALID_ARGUMENT, "the encryption key must be %u bytes long (it is %zu)",
                            CRYPT_KEY_SIZE, options->encryption_key_size);
         encryption.key = options->encryption_key;
     } else if (options && options->encryption_key_size != 0) {
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "encryption_key_size is %zu but encryption_key is NULL",
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "encryption_key_size is %zu but encryption_key is NULL",
                        options->encryption_key_size);
     }
     /* An early answer, before the work; the final rename, which never
      * replaces, is what guarantees it. */
-    if (db_path_exists(path)) return ce_fail(CE_ERR_FILE_EXISTS, "cannot write a copy to '%s': the file exists", path);
+    if (db_path_exists(path)) return error_fail(CE_ERR_FILE_EXISTS, "cannot write a copy to '%s': the file exists", path);
     /* Written beside the destination under a name of its own, so that a
      * crash leaves no partial file at `path`. */
     static _Atomic unsigned copy_counter;
     size_t length = strlen(path) + 64;
     char *temporary = malloc(length);
-    if (!temporary) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
+    if (!temporary) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
     db_file_writer *writer = NULL;
     ce_txn *txn = given;
     /* What a write transaction buffered goes into its trees first. */
@@ -205,21 +205,21 @@ static bool write_copy(ce_db *db, ce_txn *given, const char *path, const ce_copy
 
 bool ce_db_write_copy(ce_db *db, const char *path, const ce_copy_options *options)
 {
-    if (!db || !path) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_write_copy: db and path are required");
+    if (!db || !path) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_write_copy: db and path are required");
     return write_copy(db, NULL, path, options);
 }
 
 bool ce_txn_write_copy(ce_txn *txn, const char *path, const ce_copy_options *options)
 {
-    if (!txn || !path) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_write_copy: txn and path are required");
+    if (!txn || !path) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_write_copy: txn and path are required");
     return write_copy(db_txn_db(txn), txn, path, options);
 }
 
 bool ce_db_compact(ce_db *db, const ce_copy_options *options)
 {
-    if (!db) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_compact: db is required");
+    if (!db) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_compact: db is required");
     if (options && (options->encryption_key || options->encryption_key_size))
-        return ce_fail(CE_ERR_INVALID_ARGUMENT,
+        return error_fail(CE_ERR_INVALID_ARGUMENT,
                        "compaction keeps the file's encryption key; ce_db_write_copy writes a copy with another");
     if (!db_begin_exclusive(db)) return false;
     db_copy_encryption same = {NULL, true};
@@ -229,7 +229,7 @@ bool ce_db_compact(ce_db *db, const ce_copy_options *options)
     db_file_writer *writer = NULL;
     ce_txn *txn = NULL;
     bool ok = temporary != NULL;
-    if (!ok) ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
+    if (!ok) error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
     if (ok) {
         snprintf(temporary, length, "%s.compact", path);
         /* (A copy left there by a compaction that crashed is replaced.) */
@@ -250,7 +250,7 @@ bool ce_db_compact(ce_db *db, const ce_copy_options *options)
 bool ce_db_size_info(ce_db *db, uint64_t *out_total_bytes, uint64_t *out_used_bytes)
 {
     if (!db || !out_total_bytes || !out_used_bytes)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_size_info: arguments are required");
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_size_info: arguments are required");
     ce_txn *txn;
     if (!ce_txn_begin_read(db, &txn)) return false;
     db_space_usage usage;

@@ -1,7 +1,7 @@
 /*
  * crypt.c — the page cipher (see crypt.h).
  *
- * Each ce_crypt keeps one EVP context for encryption and one for
+ * Each crypt_state keeps one EVP context for encryption and one for
  * decryption, keyed once; a page only sets the nonce, which costs no key
  * schedule. The derived keys live in the structure until crypt_destroy,
  * which wipes them (EVP_CIPHER_CTX_free wipes the contexts' copies).
@@ -25,7 +25,7 @@
 
 static const char KEY_MATERIAL_INFO[] = "OpenRealm key material v1";
 
-struct ce_crypt {
+struct crypt_state {
     uint8_t page_key[PAGE_KEY_SIZE];
     uint8_t header_key[HEADER_KEY_SIZE];
     EVP_CIPHER_CTX *encrypt;
@@ -38,7 +38,7 @@ static bool fail_openssl(const char *what)
     char text[256] = "unknown reason";
     if (code) ERR_error_string_n(code, text, sizeof text);
     ERR_clear_error();
-    return ce_fail(CE_ERR_FAIL, "%s failed (OpenSSL: %s)", what, text);
+    return error_fail(CE_ERR_FAIL, "%s failed (OpenSSL: %s)", what, text);
 }
 
 void crypt_wipe(void *memory, size_t length) { OPENSSL_cleanse(memory, length); }
@@ -52,18 +52,18 @@ bool crypt_random(void *out, size_t length)
 }
 
 /* Both contexts keyed with the page key. */
-static bool key_contexts(ce_crypt *crypt)
+static bool key_contexts(crypt_state *crypt)
 {
     crypt->encrypt = EVP_CIPHER_CTX_new();
     crypt->decrypt = EVP_CIPHER_CTX_new();
-    if (!crypt->encrypt || !crypt->decrypt) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory setting up the cipher");
+    if (!crypt->encrypt || !crypt->decrypt) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory setting up the cipher");
     if (EVP_EncryptInit_ex(crypt->encrypt, EVP_aes_256_gcm(), NULL, crypt->page_key, NULL) != 1 ||
         EVP_DecryptInit_ex(crypt->decrypt, EVP_aes_256_gcm(), NULL, crypt->page_key, NULL) != 1)
         return fail_openssl("setting up AES-256-GCM");
     return true;
 }
 
-bool crypt_create(const uint8_t key[CRYPT_KEY_SIZE], const uint8_t salt[CRYPT_SALT_SIZE], ce_crypt **out_crypt,
+bool crypt_create(const uint8_t key[CRYPT_KEY_SIZE], const uint8_t salt[CRYPT_SALT_SIZE], crypt_state **out_crypt,
                   uint8_t out_check[CRYPT_CHECK_SIZE])
 {
     uint8_t material[KEY_MATERIAL_SIZE];
@@ -80,10 +80,10 @@ bool crypt_create(const uint8_t key[CRYPT_KEY_SIZE], const uint8_t salt[CRYPT_SA
         crypt_wipe(material, sizeof material);
         return fail_openssl("deriving the encryption keys (HKDF-SHA256)");
     }
-    ce_crypt *crypt = calloc(1, sizeof *crypt);
+    crypt_state *crypt = calloc(1, sizeof *crypt);
     if (!crypt) {
         crypt_wipe(material, sizeof material);
-        return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory setting up the cipher");
+        return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory setting up the cipher");
     }
     memcpy(crypt->page_key, material, PAGE_KEY_SIZE);
     memcpy(crypt->header_key, material + PAGE_KEY_SIZE, HEADER_KEY_SIZE);
@@ -97,10 +97,10 @@ bool crypt_create(const uint8_t key[CRYPT_KEY_SIZE], const uint8_t salt[CRYPT_SA
     return true;
 }
 
-bool crypt_clone(const ce_crypt *crypt, ce_crypt **out_crypt)
+bool crypt_clone(const crypt_state *crypt, crypt_state **out_crypt)
 {
-    ce_crypt *copy = calloc(1, sizeof *copy);
-    if (!copy) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory setting up the cipher");
+    crypt_state *copy = calloc(1, sizeof *copy);
+    if (!copy) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory setting up the cipher");
     memcpy(copy->page_key, crypt->page_key, PAGE_KEY_SIZE);
     memcpy(copy->header_key, crypt->header_key, HEADER_KEY_SIZE);
     if (!key_contexts(copy)) {
@@ -111,7 +111,7 @@ bool crypt_clone(const ce_crypt *crypt, ce_crypt **out_crypt)
     return true;
 }
 
-void crypt_destroy(ce_crypt *crypt)
+void crypt_destroy(crypt_state *crypt)
 {
     if (!crypt) return;
     EVP_CIPHER_CTX_free(crypt->encrypt);
@@ -125,7 +125,7 @@ static void encode_page_number(uint8_t out[8], uint64_t page_number)
     for (int i = 0; i < 8; i++) out[i] = (uint8_t)(page_number >> (8 * i));
 }
 
-bool crypt_encrypt_page(ce_crypt *crypt, uint64_t page_number, const uint8_t nonce[CRYPT_NONCE_SIZE],
+bool crypt_encrypt_page(crypt_state *crypt, uint64_t page_number, const uint8_t nonce[CRYPT_NONCE_SIZE],
                         const uint8_t *plain, uint8_t *cipher, uint8_t out_tag[CRYPT_TAG_SIZE])
 {
     uint8_t aad[8];
@@ -141,7 +141,7 @@ bool crypt_encrypt_page(ce_crypt *crypt, uint64_t page_number, const uint8_t non
     return true;
 }
 
-bool crypt_decrypt_page(ce_crypt *crypt, uint64_t page_number, const uint8_t nonce[CRYPT_NONCE_SIZE],
+bool crypt_decrypt_page(crypt_state *crypt, uint64_t page_number, const uint8_t nonce[CRYPT_NONCE_SIZE],
                         const uint8_t tag[CRYPT_TAG_SIZE], const uint8_t *cipher, uint8_t *plain,
                         bool *out_authentic)
 {
@@ -162,7 +162,7 @@ bool crypt_decrypt_page(ce_crypt *crypt, uint64_t page_number, const uint8_t non
     return true;
 }
 
-bool crypt_mac(const ce_crypt *crypt, const void *data, size_t length, uint8_t out_mac[CRYPT_MAC_SIZE])
+bool crypt_mac(const crypt_state *crypt, const void *data, size_t length, uint8_t out_mac[CRYPT_MAC_SIZE])
 {
     unsigned int mac_length = 0;
     if (!HMAC(EVP_sha256(), crypt->header_key, (int)HEADER_KEY_SIZE, data, length, out_mac, &mac_length) ||

@@ -38,37 +38,37 @@
 #define CRYPT_MAC_SIZE 32u
 #define CRYPT_PAGE_SIZE 4096u
 
-typedef struct ce_crypt ce_crypt;
+typedef struct crypt_state crypt_state;
 
 /* Derives the keys of a file from `key` (64 bytes; not kept) and the file's
  * salt, and its key check value. */
-bool crypt_create(const uint8_t key[CRYPT_KEY_SIZE], const uint8_t salt[CRYPT_SALT_SIZE], ce_crypt **out_crypt,
+bool crypt_create(const uint8_t key[CRYPT_KEY_SIZE], const uint8_t salt[CRYPT_SALT_SIZE], crypt_state **out_crypt,
                   uint8_t out_check[CRYPT_CHECK_SIZE]);
 
 /* A second cipher with the same keys (for another file of the same key). */
-bool crypt_clone(const ce_crypt *crypt, ce_crypt **out_crypt);
+bool crypt_clone(const crypt_state *crypt, crypt_state **out_crypt);
 
 /* Wipes the derived keys and releases the cipher (NULL is ignored). */
-void crypt_destroy(ce_crypt *crypt);
+void crypt_destroy(crypt_state *crypt);
 
 /* Cryptographically random bytes (salts, nonce bases). */
 bool crypt_random(void *out, size_t length);
 
 /* Encrypts one page. `plain` and `cipher` may be the same buffer. Not
- * thread-safe for one ce_crypt (the pager serializes). */
-bool crypt_encrypt_page(ce_crypt *crypt, uint64_t page_number, const uint8_t nonce[CRYPT_NONCE_SIZE],
+ * thread-safe for one crypt_state (the pager serializes). */
+bool crypt_encrypt_page(crypt_state *crypt, uint64_t page_number, const uint8_t nonce[CRYPT_NONCE_SIZE],
                         const uint8_t *plain, uint8_t *cipher, uint8_t out_tag[CRYPT_TAG_SIZE]);
 
 /* Decrypts one page and checks its tag: *out_authentic is false (and the
  * output is to be discarded) if the page, its nonce, its tag or its number
  * do not match. Returns false only if the cipher itself failed. `cipher`
- * and `plain` may be the same buffer. Not thread-safe for one ce_crypt. */
-bool crypt_decrypt_page(ce_crypt *crypt, uint64_t page_number, const uint8_t nonce[CRYPT_NONCE_SIZE],
+ * and `plain` may be the same buffer. Not thread-safe for one crypt_state. */
+bool crypt_decrypt_page(crypt_state *crypt, uint64_t page_number, const uint8_t nonce[CRYPT_NONCE_SIZE],
                         const uint8_t tag[CRYPT_TAG_SIZE], const uint8_t *cipher, uint8_t *plain,
                         bool *out_authentic);
 
 /* HMAC-SHA256 of a header page under the header key. */
-bool crypt_mac(const ce_crypt *crypt, const void *data, size_t length, uint8_t out_mac[CRYPT_MAC_SIZE]);
+bool crypt_mac(const crypt_state *crypt, const void *data, size_t length, uint8_t out_mac[CRYPT_MAC_SIZE]);
 
 /* Compares secrets in constant time. */
 bool crypt_equal(const void *a, const void *b, size_t length);

@@ -79,7 +79,7 @@ enum { TOP_USER_ROOT = 0, TOP_FREE_LIST = 1, TOP_VERSION = 2, TOP_HISTORY = 3, T
 
 typedef struct version_info {
     uint64_t version;
-    ce_ref top_ref;
+    space_ref top_ref;
     uint64_t logical_size;
 } version_info;
 
@@ -127,12 +127,12 @@ static void encode_static_page(uint8_t *page, const cipher_header *cipher)
         memcpy(page + STATIC_KEY_CHECK_OFFSET, cipher->key_check, CRYPT_CHECK_SIZE);
         store_u32(page + STATIC_GROUP_PAGES_OFFSET, cipher->group_pages);
     }
-    store_u64(page + 64, ce_checksum_of(page, 64, CHECKSUM_SEED_STATIC));
+    store_u64(page + 64, checksum_of(page, 64, CHECKSUM_SEED_STATIC));
 }
 
 /* Encrypted slots carry an HMAC, so that a slot cannot be forged without
  * the key (the data pages authenticate themselves). */
-static bool encode_slot_page(uint8_t *page, const slot_record *slot, const ce_pager *pager)
+static bool encode_slot_page(uint8_t *page, const slot_record *slot, const pager_state *pager)
 {
     memset(page, 0, PAGE_SIZE_BYTES);
     memcpy(page, SLOT_MAGIC, 8);
@@ -151,7 +151,7 @@ static bool encode_slot_page(uint8_t *page, const slot_record *slot, const ce_pa
     /* The checksum covers the whole page and sits in its last bytes, so a
      * slot whose write stopped part-way (a short write, a torn sector) never
      * validates: only a completely written slot can name a version. */
-    store_u64(page + SLOT_CHECKSUM_OFFSET, ce_checksum_of(page, SLOT_CHECKSUM_OFFSET, CHECKSUM_SEED_SLOT));
+    store_u64(page + SLOT_CHECKSUM_OFFSET, checksum_of(page, SLOT_CHECKSUM_OFFSET, CHECKSUM_SEED_SLOT));
     return true;
 }
 
@@ -159,10 +159,10 @@ static bool encode_slot_page(uint8_t *page, const slot_record *slot, const ce_pa
  * file's slot must lie within the file; an encrypted one's may reach past
  * its end (a truncated file then fails naming the missing page when it is
  * read, instead of silently opening an older version). */
-static bool decode_slot_page(const uint8_t *page, uint64_t file_size, slot_record *slot, const ce_pager *pager)
+static bool decode_slot_page(const uint8_t *page, uint64_t file_size, slot_record *slot, const pager_state *pager)
 {
     if (memcmp(page, SLOT_MAGIC, 8) != 0) return false;
-    if (ce_checksum_of(page, SLOT_CHECKSUM_OFFSET, CHECKSUM_SEED_SLOT) != load_u64(page + SLOT_CHECKSUM_OFFSET))
+    if (checksum_of(page, SLOT_CHECKSUM_OFFSET, CHECKSUM_SEED_SLOT) != load_u64(page + SLOT_CHECKSUM_OFFSET))
         return false;
     bool encrypted = pager_is_encrypted(pager);
     if (encrypted) {
@@ -198,12 +198,12 @@ static bool decode_slot_page(const uint8_t *page, uint64_t file_size, slot_recor
  * Encrypted: read through the decrypted view a chunk at a time, each under
  * an epoch of its own so that the cache may drop it after; a page that
  * fails authentication or is missing fails with CE_ERR_INVALID_DATABASE. */
-static bool runs_checksum(ce_pager *pager, const slot_record *slot, uint64_t *out_checksum)
+static bool runs_checksum(pager_state *pager, const slot_record *slot, uint64_t *out_checksum)
 {
     const uint8_t *base;
     if (!pager_map(pager, slot->info.logical_size, &base)) return false;
-    ce_checksum state;
-    ce_checksum_init(&state, CHECKSUM_SEED_DATA);
+    checksum_state state;
+    checksum_init(&state, CHECKSUM_SEED_DATA);
     bool encrypted = pager_is_encrypted(pager);
     for (uint32_t i = 0; i < slot->run_count; i++) {
         for (uint64_t done = 0; done < slot->runs[i][1];) {
@@ -213,16 +213,16 @@ static bool runs_checksum(ce_pager *pager, const slot_record *slot, uint64_t *ou
                 uint64_t epoch;
                 if (!pager_begin_reading(pager, &epoch)) return false;
                 bool ok = pager_make_readable(pager, position, length, slot->info.version, epoch);
-                if (ok) ce_checksum_add(&state, base + position, length);
+                if (ok) checksum_add(&state, base + position, length);
                 pager_end_reading(pager, epoch);
                 if (!ok) return false;
             } else {
-                ce_checksum_add(&state, base + position, length);
+                checksum_add(&state, base + position, length);
             }
             done += length;
         }
     }
-    *out_checksum = ce_checksum_final(&state);
+    *out_checksum = checksum_final(&state);
     return true;
 }
 
@@ -231,13 +231,13 @@ static void encode_sync_page(uint8_t *page, uint64_t version)
     memset(page, 0, PAGE_SIZE_BYTES);
     memcpy(page, SYNC_MAGIC, 8);
     store_u64(page + 8, version);
-    store_u64(page + 16, ce_checksum_of(page, 16, CHECKSUM_SEED_SYNC));
+    store_u64(page + 16, checksum_of(page, 16, CHECKSUM_SEED_SYNC));
 }
 
 static uint64_t decode_sync_page(const uint8_t *page)
 {
     if (memcmp(page, SYNC_MAGIC, 8) != 0) return 0;
-    if (ce_checksum_of(page, 16, CHECKSUM_SEED_SYNC) != load_u64(page + 16)) return 0;
+    if (checksum_of(page, 16, CHECKSUM_SEED_SYNC) != load_u64(page + 16)) return 0;
     return load_u64(page + 8);
 }
 
@@ -286,7 +286,7 @@ typedef struct shared_state {
 struct ce_db {
     char *path;
     char *lock_path;
-    ce_pager *pager;
+    pager_state *pager;
     /* The user's key, from ce_db_open until the keys are derived (then
      * wiped); never written anywhere. */
     uint8_t key[CRYPT_KEY_SIZE];
@@ -322,11 +322,11 @@ struct ce_txn {
     bool write;
     version_info info; /* the version read; for a write, the one it builds on */
     int reader_slot;   /* -1 for a write transaction */
-    ce_space space;
+    space_state space;
     uint64_t epoch; /* the pager's reader epoch (encrypted files; 0 otherwise) */
-    ce_ref user_root;
-    ce_ref free_list_ref;
-    ce_ref history_ref;
+    space_ref user_root;
+    space_ref free_list_ref;
+    space_ref history_ref;
     void *layer_state;                 /* see db_txn_set_layer_state */
     void (*release_layer_state)(void *state);
     uint64_t stamp;                    /* see db_txn_stamp */
@@ -404,14 +404,14 @@ typedef enum header_state { HEADER_EMPTY, HEADER_VALID } header_state;
 static bool check_static_page(ce_db *db, const uint8_t *page, cipher_header *out_cipher)
 {
     if (memcmp(page, FILE_MAGIC, 8) != 0)
-        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' is not an OpenRealm database (bad magic)",
+        return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' is not an OpenRealm database (bad magic)",
                        db->path);
-    if (ce_checksum_of(page, 64, CHECKSUM_SEED_STATIC) != load_u64(page + 64))
-        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the header of '%s' is damaged (checksum mismatch)",
+    if (checksum_of(page, 64, CHECKSUM_SEED_STATIC) != load_u64(page + 64))
+        return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: the header of '%s' is damaged (checksum mismatch)",
                        db->path);
     uint32_t format = load_u32(page + 8);
     if (format != FORMAT_VERSION)
-        return ce_fail(CE_ERR_FILE_FORMAT_UPGRADE_REQUIRED, "'%s' has file format version %u; this engine reads version %u",
+        return error_fail(CE_ERR_FILE_FORMAT_UPGRADE_REQUIRED, "'%s' has file format version %u; this engine reads version %u",
                        db->path, format, FORMAT_VERSION);
     uint32_t flags = load_u32(page + 12);
     memset(out_cipher, 0, sizeof *out_cipher);
@@ -427,7 +427,7 @@ static bool check_static_page(ce_db *db, const uint8_t *page, cipher_header *out
         for (size_t i = STATIC_SALT_OFFSET; i < 60 && fields_ok; i++) fields_ok = page[i] == 0;
     }
     if (!fields_ok)
-        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' has header fields this engine does not support",
+        return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' has header fields this engine does not support",
                        db->path);
     return true;
 }
@@ -447,16 +447,16 @@ static bool start_cipher(ce_db *db, const cipher_header *cipher)
     db->cipher = *cipher;
     if (!cipher->encrypted) {
         if (db->key_given)
-            return ce_fail(CE_ERR_INVALID_DATABASE,
+            return error_fail(CE_ERR_INVALID_DATABASE,
                            "invalid database: decryption failed: '%s' is not encrypted, but an encryption key was given",
                            db->path);
         return true;
     }
     if (!db->key_given)
-        return ce_fail(CE_ERR_INVALID_DATABASE,
+        return error_fail(CE_ERR_INVALID_DATABASE,
                        "invalid database: decryption failed: '%s' is encrypted and no encryption key was given",
                        db->path);
-    ce_crypt *crypt;
+    crypt_state *crypt;
     uint8_t check[CRYPT_CHECK_SIZE];
     bool derived = crypt_create(db->key, cipher->salt, &crypt, check);
     wipe_key(db);
@@ -465,7 +465,7 @@ static bool start_cipher(ce_db *db, const cipher_header *cipher)
     crypt_wipe(check, sizeof check);
     if (!matches) {
         crypt_destroy(crypt);
-        return ce_fail(CE_ERR_INVALID_DATABASE,
+        return error_fail(CE_ERR_INVALID_DATABASE,
                        "invalid database: decryption failed: the encryption key is not the key of '%s'", db->path);
     }
     return pager_enable_cipher(db->pager, crypt, cipher->group_pages, db->options.encryption_cache_bytes);
@@ -473,7 +473,7 @@ static bool start_cipher(ce_db *db, const cipher_header *cipher)
 
 /* A new cipher header (a fresh salt) for `key`, and the cipher it
  * derives. */
-static bool new_cipher(const uint8_t key[CRYPT_KEY_SIZE], cipher_header *out_header, ce_crypt **out_crypt)
+static bool new_cipher(const uint8_t key[CRYPT_KEY_SIZE], cipher_header *out_header, crypt_state **out_crypt)
 {
     memset(out_header, 0, sizeof *out_header);
     out_header->encrypted = true;
@@ -496,14 +496,14 @@ static bool choose_version(ce_db *db, bool verify_data, header_state *out_state,
         return true;
     }
     if (file_size < CE_HEADER_SIZE)
-        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' is too small (%llu bytes) to be a database",
+        return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' is too small (%llu bytes) to be a database",
                        db->path, (unsigned long long)file_size);
     uint8_t *pages = malloc(CE_HEADER_SIZE);
     slot_record *slots = malloc(2 * sizeof *slots);
     if (!pages || !slots) {
         free(pages);
         free(slots);
-        return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory opening '%s'", db->path);
+        return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory opening '%s'", db->path);
     }
     bool ok = false;
     if (!pager_read(db->pager, 0, pages, CE_HEADER_SIZE)) goto done;
@@ -536,7 +536,7 @@ static bool choose_version(ce_db *db, bool verify_data, header_state *out_state,
     for (int i = 0; i < 2; i++)
         if (valid[i] && slots[i].info.version > newest_valid) newest_valid = slots[i].info.version;
     if (cipher.encrypted && synced_version > newest_valid) {
-        ce_fail(CE_ERR_INVALID_DATABASE,
+        error_fail(CE_ERR_INVALID_DATABASE,
                 "invalid database: decryption failed: the header slot of version %llu of '%s' fails authentication",
                 (unsigned long long)synced_version, db->path);
         goto done;
@@ -568,7 +568,7 @@ static bool choose_version(ce_db *db, bool verify_data, header_state *out_state,
             goto done;
         }
     }
-    ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' has no intact commit (both header slots are damaged)",
+    error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' has no intact commit (both header slots are damaged)",
             db->path);
 done:
     /* Pages read while checking a commit that lost are not the chosen
@@ -584,7 +584,7 @@ done:
 static bool attach_header(ce_db *db)
 {
     uint8_t *page = malloc(PAGE_SIZE_BYTES);
-    if (!page) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory opening '%s'", db->path);
+    if (!page) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory opening '%s'", db->path);
     cipher_header cipher;
     bool ok = pager_read(db->pager, 0, page, PAGE_SIZE_BYTES) && check_static_page(db, page, &cipher) &&
               start_cipher(db, &cipher);
@@ -599,7 +599,7 @@ static bool write_new_header(ce_db *db)
     cipher_header cipher;
     memset(&cipher, 0, sizeof cipher);
     if (db->key_given) {
-        ce_crypt *crypt;
+        crypt_state *crypt;
         bool created = new_cipher(db->key, &cipher, &crypt);
         wipe_key(db);
         if (!created ||
@@ -608,7 +608,7 @@ static bool write_new_header(ce_db *db)
     }
     db->cipher = cipher;
     uint8_t *pages = calloc(1, CE_HEADER_SIZE);
-    if (!pages) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory creating '%s'", db->path);
+    if (!pages) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory creating '%s'", db->path);
     encode_static_page(pages, &cipher);
     bool ok = pager_write(db->pager, 0, pages, CE_HEADER_SIZE);
     free(pages);
@@ -690,7 +690,7 @@ static bool claim_reader_slot(ce_db *db, int *out_slot)
             return true;
         }
     }
-    return ce_fail(CE_ERR_TOO_MANY_READERS, "too many read transactions on '%s' (%u are open)", db->path,
+    return error_fail(CE_ERR_TOO_MANY_READERS, "too many read transactions on '%s' (%u are open)", db->path,
                    READER_SLOT_COUNT);
 }
 
@@ -719,41 +719,41 @@ static void release_reader_slot(ce_db *db, int slot_index)
 
 static bool load_top(ce_txn *txn)
 {
-    ce_node top;
+    node_view top;
     if (!node_read(&txn->space, txn->info.top_ref, &top)) return false;
     if (!(top.flags & NODE_HAS_REFS) || top.count < TOP_COUNT ||
         node_untag(node_get(&top, TOP_VERSION)) != (int64_t)txn->info.version)
-        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the top node of version %llu in '%s' is damaged",
+        return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: the top node of version %llu in '%s' is damaged",
                        (unsigned long long)txn->info.version, txn->db->path);
     int64_t values[3] = {node_get(&top, TOP_USER_ROOT), node_get(&top, TOP_FREE_LIST), node_get(&top, TOP_HISTORY)};
     /* A ref with the temporary bit names a dirty node of some transaction,
      * never a node of the file: a write transaction that committed it would
      * look it up in its own (empty) table of dirty nodes. */
     for (int i = 0; i < 3; i++)
-        if (values[i] != 0 && (!node_value_is_ref(values[i]) || ref_is_temporary((ce_ref)values[i])))
-            return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the top node of '%s' holds a bad ref", txn->db->path);
-    txn->user_root = (ce_ref)values[0];
-    txn->free_list_ref = (ce_ref)values[1];
-    txn->history_ref = (ce_ref)values[2];
+        if (values[i] != 0 && (!node_value_is_ref(values[i]) || ref_is_temporary((space_ref)values[i])))
+            return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: the top node of '%s' holds a bad ref", txn->db->path);
+    txn->user_root = (space_ref)values[0];
+    txn->free_list_ref = (space_ref)values[1];
+    txn->history_ref = (space_ref)values[2];
     return true;
 }
 
-static bool load_free_list(ce_txn *txn, ce_free_extent **out_list, size_t *out_count)
+static bool load_free_list(ce_txn *txn, space_free_extent **out_list, size_t *out_count)
 {
     *out_list = NULL;
     *out_count = 0;
     if (!txn->free_list_ref) return true;
-    ce_node list;
+    node_view list;
     if (!node_read(&txn->space, txn->free_list_ref, &list)) return false;
     /* build_new_version writes the free list at a width that holds file
      * positions (at least 16 bits: every position is 16384 or more). Checking
      * the width also bounds the allocation below by the node's bytes: at
      * width 0 a count of 2^31 takes 8 bytes of file and would ask for 17 GB. */
     if ((list.flags & (NODE_HAS_REFS | NODE_BYTES)) || list.width < 16 || list.count % 3 != 0)
-        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the free list of '%s' is damaged", txn->db->path);
+        return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: the free list of '%s' is damaged", txn->db->path);
     size_t count = list.count / 3;
-    ce_free_extent *extents = malloc((count + 1) * sizeof *extents);
-    if (!extents) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory reading the free list");
+    space_free_extent *extents = malloc((count + 1) * sizeof *extents);
+    if (!extents) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory reading the free list");
     for (size_t i = 0; i < count; i++) {
         extents[i].position = (uint64_t)node_get(&list, 3 * i);
         extents[i].size = (uint64_t)node_get(&list, 3 * i + 1);
@@ -795,16 +795,16 @@ static char *in_memory_path(const char *identifier)
 
 static void close_lock_file(ce_db *db)
 {
-    if (db->shared) ce_os->munmap(db->shared, db->shared_size);
+    if (db->shared) os_active->munmap(db->shared, db->shared_size);
     db->shared = NULL;
-    if (db->lock_fd >= 0) ce_os->close(db->lock_fd);
+    if (db->lock_fd >= 0) os_active->close(db->lock_fd);
     db->lock_fd = -1;
 }
 
 static bool map_lock_file(ce_db *db)
 {
-    void *memory = ce_os->mmap(NULL, db->shared_size, PROT_READ | PROT_WRITE, MAP_SHARED, db->lock_fd, 0);
-    if (memory == MAP_FAILED) return ce_fail_errno(errno, "map lock file", db->lock_path);
+    void *memory = os_active->mmap(NULL, db->shared_size, PROT_READ | PROT_WRITE, MAP_SHARED, db->lock_fd, 0);
+    if (memory == MAP_FAILED) return error_fail_errno(errno, "map lock file", db->lock_path);
     db->shared = memory;
     return true;
 }
@@ -818,8 +818,8 @@ static bool initialize_as_first(ce_db *db)
      * milliseconds for a file that never needs to reach the disk. */
     uint64_t size;
     if (!os_file_size(db->lock_fd, &size, db->lock_path)) return false;
-    if (size != db->shared_size && ce_os->ftruncate(db->lock_fd, (off_t)db->shared_size) != 0)
-        return ce_fail_errno(errno, "reset lock file", db->lock_path);
+    if (size != db->shared_size && os_active->ftruncate(db->lock_fd, (off_t)db->shared_size) != 0)
+        return error_fail_errno(errno, "reset lock file", db->lock_path);
     if (!map_lock_file(db)) return false;
     memset(db->shared, 0, db->shared_size);
     shared_state *shared = db->shared;
@@ -834,7 +834,7 @@ static bool initialize_as_first(ce_db *db)
     if (!choose_version(db, true, &state, &info, &needs_sync_record)) return false;
     if (state == HEADER_EMPTY) {
         if (db->options.read_only)
-            return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' is empty and was opened read-only", db->path);
+            return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' is empty and was opened read-only", db->path);
         if (!write_new_header(db)) return false;
         info = (version_info){0, 0, CE_HEADER_SIZE};
     } else if (needs_sync_record && !db->options.read_only && db->options.durability == CE_DURABILITY_FULL) {
@@ -868,7 +868,7 @@ static bool attach_as_other(ce_db *db, bool *out_retry)
     }
     if (shared->magic != LOCK_MAGIC || shared->layout_version != LOCK_LAYOUT_VERSION ||
         shared->slot_count != READER_SLOT_COUNT || shared->structure_size != sizeof(shared_state))
-        return ce_fail(CE_ERR_INCOMPATIBLE_LOCK_FILE,
+        return error_fail(CE_ERR_INCOMPATIBLE_LOCK_FILE,
                        "the lock file '%s' was made by an incompatible version of the engine", db->lock_path);
     return true;
 }
@@ -894,15 +894,15 @@ static bool open_lock_file(ce_db *db)
 {
     db->shared_size = (sizeof(shared_state) + 4095) & ~(size_t)4095;
     for (int attempt = 0; attempt < 100; attempt++) {
-        db->lock_fd = ce_os->open(db->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-        if (db->lock_fd < 0) return ce_fail_errno(errno, "open lock file", db->lock_path);
+        db->lock_fd = os_active->open(db->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (db->lock_fd < 0) return error_fail_errno(errno, "open lock file", db->lock_path);
         bool busy;
         if (os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, true, false, &busy, db->lock_path)) {
             /* Deleted since it was opened (ce_db_delete_files, the last close
              * of an in-memory database): a handle that initialized it would
              * be alone with it. Start again with the file at the path. */
             struct stat status;
-            if (ce_os->fstat(db->lock_fd, &status) == 0 && status.st_nlink == 0) {
+            if (os_active->fstat(db->lock_fd, &status) == 0 && status.st_nlink == 0) {
                 close_lock_file(db);
                 continue;
             }
@@ -910,7 +910,7 @@ static bool open_lock_file(ce_db *db)
                 /* Leave no lock file beside a file we could not open. A
                  * process waiting on this one finds it not ready and
                  * retries with a new lock file. */
-                ce_os->unlink(db->lock_path);
+                os_active->unlink(db->lock_path);
                 return false;
             }
             /* Downgrade: from now on others may attach. */
@@ -924,7 +924,7 @@ static bool open_lock_file(ce_db *db)
         if (!retry) return open_data_file(db) && attach_header(db);
         close_lock_file(db);
     }
-    return ce_fail(CE_ERR_INCOMPATIBLE_LOCK_FILE, "could not attach to the lock file '%s'", db->lock_path);
+    return error_fail(CE_ERR_INCOMPATIBLE_LOCK_FILE, "could not attach to the lock file '%s'", db->lock_path);
 }
 
 static void free_db(ce_db *db)
@@ -942,16 +942,16 @@ static void free_db(ce_db *db)
 
 bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
 {
-    if (!options || !out_db) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_open: options and out_db are required");
+    if (!options || !out_db) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_open: options and out_db are required");
     *out_db = NULL;
     if (options->encryption_key && options->encryption_key_size != CRYPT_KEY_SIZE)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "the encryption key must be %u bytes long (it is %zu)", CRYPT_KEY_SIZE,
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "the encryption key must be %u bytes long (it is %zu)", CRYPT_KEY_SIZE,
                        options->encryption_key_size);
     if (!options->encryption_key && options->encryption_key_size != 0)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "encryption_key_size is %zu but encryption_key is NULL",
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "encryption_key_size is %zu but encryption_key is NULL",
                        options->encryption_key_size);
     ce_db *db = calloc(1, sizeof *db);
-    if (!db) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
+    if (!db) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
     db->lock_fd = -1;
     db->options = *options;
     /* The key is copied (the caller's buffer stays the caller's) and the
@@ -971,16 +971,16 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
         db->path = in_memory_path(options->in_memory_identifier);
     } else {
         free_db(db);
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_open: a path is required (or an in-memory identifier)");
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_open: a path is required (or an in-memory identifier)");
     }
     if (!db->path || !(db->lock_path = malloc(strlen(db->path) + 6))) {
         free_db(db);
-        return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
+        return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
     }
     sprintf(db->lock_path, "%s.lock", db->path);
     if (options->read_only && options->durability == CE_DURABILITY_MEMORY_ONLY) {
         free_db(db);
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "an in-memory database cannot be opened read-only");
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "an in-memory database cannot be opened read-only");
     }
     if (!open_lock_file(db)) {
         free_db(db);
@@ -995,10 +995,10 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
         /* A new file: the first commit creates version 1 with an empty top. */
         ce_txn *txn;
         if (!ce_txn_begin_write(db, &txn) || !ce_txn_commit(txn)) {
-            ce_saved_error saved;
-            ce_error_save(&saved);
+            error_saved saved;
+            error_save(&saved);
             free_db(db);
-            return ce_error_restore(&saved);
+            return error_restore(&saved);
         }
     }
     *out_db = db;
@@ -1012,15 +1012,15 @@ bool ce_db_close(ce_db *db)
     size_t open_transactions = db->open_transactions;
     pthread_mutex_unlock(&db->mutex);
     if (open_transactions > 0)
-        return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot close '%s': %zu transactions are still open", db->path,
+        return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot close '%s': %zu transactions are still open", db->path,
                        open_transactions);
     write_sync_record(db, read_latest(db->shared).version);
     if (db->options.durability == CE_DURABILITY_MEMORY_ONLY) {
         bool busy;
         /* The last handle of an in-memory database removes its files. */
         if (os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, true, false, &busy, db->lock_path)) {
-            ce_os->unlink(db->path);
-            ce_os->unlink(db->lock_path);
+            os_active->unlink(db->path);
+            os_active->unlink(db->lock_path);
         }
     }
     free_db(db);
@@ -1033,49 +1033,49 @@ const char *ce_db_path(const ce_db *db) { return db->path; }
 static bool remove_if_exists(const char *path, bool *out_removed)
 {
     *out_removed = false;
-    if (ce_os->unlink(path) == 0) {
+    if (os_active->unlink(path) == 0) {
         *out_removed = true;
         return true;
     }
     if (errno == ENOENT) return true;
-    return ce_fail_errno(errno, "unlink", path);
+    return error_fail_errno(errno, "unlink", path);
 }
 
 bool ce_db_delete_files(const char *path, bool *out_deleted)
 {
-    if (!path) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_delete_files: path is required");
+    if (!path) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_delete_files: path is required");
     if (out_deleted) *out_deleted = false;
     size_t length = strlen(path) + 16;
     char *lock_path = malloc(length), *compact_path = malloc(length);
     if (!lock_path || !compact_path) {
         free(lock_path);
         free(compact_path);
-        return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
+        return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
     }
     snprintf(lock_path, length, "%s.lock", path);
     snprintf(compact_path, length, "%s.compact", path);
     bool ok = true;
-    int lock_fd = ce_os->open(lock_path, O_RDWR | O_CLOEXEC, 0);
-    if (lock_fd < 0 && errno != ENOENT) ok = ce_fail_errno(errno, "open lock file", lock_path);
+    int lock_fd = os_active->open(lock_path, O_RDWR | O_CLOEXEC, 0);
+    if (lock_fd < 0 && errno != ENOENT) ok = error_fail_errno(errno, "open lock file", lock_path);
     if (ok && lock_fd >= 0) {
         /* Every handle holds byte 0 of the lock file shared while it is
          * open: holding it exclusively proves that none is, in any process. */
         bool busy;
         if (!os_lock_range(lock_fd, INIT_LOCK_BYTE, 1, true, false, &busy, lock_path)) {
-            ok = busy ? ce_fail(CE_ERR_ALREADY_OPEN, "Cannot delete files of an open Realm: '%s' is still in use.", path)
+            ok = busy ? error_fail(CE_ERR_ALREADY_OPEN, "Cannot delete files of an open Realm: '%s' is still in use.", path)
                       : false;
-        } else if (ce_os->ftruncate(lock_fd, 0) != 0) {
+        } else if (os_active->ftruncate(lock_fd, 0) != 0) {
             /* Emptied first: a handle that opened the lock file before it is
              * unlinked finds it uninitialized and starts again with a new
              * one, instead of attaching to the deleted one. */
-            ok = ce_fail_errno(errno, "truncate", lock_path);
+            ok = error_fail_errno(errno, "truncate", lock_path);
         }
     }
     bool removed = false, ignored;
     if (ok) ok = remove_if_exists(path, &removed);
     if (ok) ok = remove_if_exists(compact_path, &ignored);
     if (ok && lock_fd >= 0) ok = remove_if_exists(lock_path, &ignored);
-    if (lock_fd >= 0) ce_os->close(lock_fd); /* releases the lock */
+    if (lock_fd >= 0) os_active->close(lock_fd); /* releases the lock */
     if (ok && out_deleted) *out_deleted = removed;
     free(lock_path);
     free(compact_path);
@@ -1084,7 +1084,7 @@ bool ce_db_delete_files(const char *path, bool *out_deleted)
 
 bool ce_db_latest_version(ce_db *db, uint64_t *out_version)
 {
-    if (!db || !out_version) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_latest_version: arguments are required");
+    if (!db || !out_version) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_latest_version: arguments are required");
     *out_version = read_latest(db->shared).version;
     return true;
 }
@@ -1114,7 +1114,7 @@ static void leave_transaction(ce_db *db)
 static bool attach_snapshot(ce_txn *txn)
 {
     const uint8_t *base;
-    ce_pager *pager = txn->db->pager;
+    pager_state *pager = txn->db->pager;
     if (!pager_map(pager, txn->info.logical_size, &base)) return false;
     space_init_read(&txn->space, base, txn->info.logical_size);
     if (pager_is_encrypted(pager)) space_set_cipher_reader(&txn->space, pager, txn->info.version, txn->epoch);
@@ -1150,7 +1150,7 @@ static void unlink_reader(ce_db *db, ce_txn *txn)
 static bool begin_read(ce_db *db, const uint64_t *at, ce_txn **out_txn)
 {
     ce_txn *txn = calloc(1, sizeof *txn);
-    if (!txn) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
+    if (!txn) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
     txn->db = db;
     enter_transaction(db);
     if (!claim_reader_slot(db, &txn->reader_slot)) {
@@ -1174,7 +1174,7 @@ static bool begin_read(ce_db *db, const uint64_t *at, ce_txn **out_txn)
             release_reader_slot(db, txn->reader_slot);
             leave_transaction(db);
             free(txn);
-            return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE,
+            return error_fail(CE_ERR_WRONG_TRANSACTION_STATE,
                            "cannot begin a read transaction at version %llu of '%s': no live read transaction of this "
                            "handle pins it (a version nobody pins may already be overwritten)",
                            (unsigned long long)*at, db->path);
@@ -1199,20 +1199,20 @@ static bool begin_read(ce_db *db, const uint64_t *at, ce_txn **out_txn)
 
 bool ce_txn_begin_read(ce_db *db, ce_txn **out_txn)
 {
-    if (!db || !out_txn) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_read: arguments are required");
+    if (!db || !out_txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_read: arguments are required");
     return begin_read(db, NULL, out_txn);
 }
 
 bool ce_txn_begin_read_at(ce_db *db, uint64_t version, ce_txn **out_txn)
 {
-    if (!db || !out_txn) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_read_at: arguments are required");
+    if (!db || !out_txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_read_at: arguments are required");
     return begin_read(db, &version, out_txn);
 }
 
 bool ce_txn_advance(ce_txn *txn)
 {
-    if (!txn) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_advance: txn is required");
-    if (txn->write) return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot advance a write transaction");
+    if (!txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_advance: txn is required");
+    if (txn->write) return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot advance a write transaction");
     ce_db *db = txn->db;
     release_layer_state(txn);
     /* The new version is pinned in a second slot, and the old slot let go
@@ -1246,10 +1246,10 @@ bool ce_txn_advance(ce_txn *txn)
         txn->reader_slot = previous_slot;
         pthread_mutex_unlock(&db->mutex);
         release_reader_slot(db, next_slot);
-        ce_saved_error saved;
-        ce_error_save(&saved);
+        error_saved saved;
+        error_save(&saved);
         attach_snapshot(txn);
-        return ce_error_restore(&saved);
+        return error_restore(&saved);
     }
     release_reader_slot(db, previous_slot);
     pager_end_reading(db->pager, previous_epoch);
@@ -1275,7 +1275,7 @@ static bool acquire_writer(ce_db *db)
     if (db->writer_busy && pthread_equal(db->writer_thread, pthread_self())) {
         /* Waiting would wait for ourselves forever. */
         pthread_mutex_unlock(&db->mutex);
-        return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "The Realm is already in a write transaction");
+        return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "The Realm is already in a write transaction");
     }
     while (db->writer_busy) pthread_cond_wait(&db->writer_free, &db->mutex);
     db->writer_busy = true;
@@ -1313,7 +1313,7 @@ static bool catch_up_with_header(ce_db *db, version_info *latest)
     uint8_t *pages = malloc(2 * PAGE_SIZE_BYTES);
     slot_record *slot = malloc(sizeof *slot);
     bool ok = pages && slot;
-    if (!ok) ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory reading the header of '%s'", db->path);
+    if (!ok) error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory reading the header of '%s'", db->path);
     ok = ok && pager_file_size(db->pager, &file_size) && pager_read(db->pager, PAGE_SIZE_BYTES, pages, 2 * PAGE_SIZE_BYTES);
     for (int i = 0; ok && i < 2; i++) {
         if (decode_slot_page(pages + (size_t)i * PAGE_SIZE_BYTES, file_size, slot, db->pager) &&
@@ -1329,10 +1329,10 @@ static bool catch_up_with_header(ce_db *db, version_info *latest)
 
 bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn)
 {
-    if (!db || !out_txn) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_write: arguments are required");
-    if (db->options.read_only) return ce_fail(CE_ERR_READ_ONLY, "cannot write to '%s': it was opened read-only", db->path);
+    if (!db || !out_txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_write: arguments are required");
+    if (db->options.read_only) return error_fail(CE_ERR_READ_ONLY, "cannot write to '%s': it was opened read-only", db->path);
     ce_txn *txn = calloc(1, sizeof *txn);
-    if (!txn) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
+    if (!txn) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
     txn->db = db;
     txn->write = true;
     txn->reader_slot = -1;
@@ -1344,11 +1344,11 @@ bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn)
     }
     version_info latest = read_latest(db->shared);
     uint64_t oldest, active;
-    ce_free_extent *free_list = NULL;
+    space_free_extent *free_list = NULL;
     size_t free_count = 0;
     if (!catch_up_with_header(db, &latest) || !scan_readers(db, latest.version, &oldest, &active)) goto fail;
     if (db->options.max_active_versions > 0 && active > db->options.max_active_versions) {
-        ce_fail(CE_ERR_TOO_MANY_VERSIONS, "Number of active versions (%llu) in the Realm exceeded the limit of %llu",
+        error_fail(CE_ERR_TOO_MANY_VERSIONS, "Number of active versions (%llu) in the Realm exceeded the limit of %llu",
                 (unsigned long long)active, (unsigned long long)db->options.max_active_versions);
         goto fail;
     }
@@ -1375,26 +1375,26 @@ fail:
 bool ce_txn_is_write(const ce_txn *txn) { return txn && txn->write; }
 uint64_t ce_txn_version(const ce_txn *txn) { return txn ? txn->info.version : 0; }
 
-ce_space *db_txn_space(ce_txn *txn) { return &txn->space; }
+space_state *db_txn_space(ce_txn *txn) { return &txn->space; }
 
 ce_db *db_txn_db(const ce_txn *txn) { return txn->db; }
 
 bool db_txn_flush_layer(ce_txn *txn)
 {
-    if (!txn->write) return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "only a write transaction buffers changes");
+    if (!txn->write) return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "only a write transaction buffers changes");
     return !txn->before_commit || txn->before_commit(txn, txn->layer_state);
 }
-ce_ref db_txn_root(const ce_txn *txn) { return txn->user_root; }
-ce_ref db_txn_history(const ce_txn *txn) { return txn->history_ref; }
+space_ref db_txn_root(const ce_txn *txn) { return txn->user_root; }
+space_ref db_txn_history(const ce_txn *txn) { return txn->history_ref; }
 
 bool db_txn_require_write(const ce_txn *txn)
 {
     if (!txn || !txn->write)
-        return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "Cannot modify managed objects outside of a write transaction.");
+        return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "Cannot modify managed objects outside of a write transaction.");
     return true;
 }
 
-bool db_txn_set_root(ce_txn *txn, ce_ref root)
+bool db_txn_set_root(ce_txn *txn, space_ref root)
 {
     if (!db_txn_require_write(txn)) return false;
     txn->user_root = root;
@@ -1432,7 +1432,7 @@ void ce_txn_end(ce_txn *txn)
  * On return the space holds the bytes to write and `out_info` the version. */
 static bool build_new_version(ce_txn *txn, version_info *out_info)
 {
-    ce_space *space = &txn->space;
+    space_state *space = &txn->space;
     uint64_t new_version = txn->info.version + 1;
     if (txn->info.top_ref && !node_free(space, txn->info.top_ref)) return false;
     if (txn->free_list_ref && !node_free(space, txn->free_list_ref)) return false;
@@ -1445,7 +1445,7 @@ static bool build_new_version(ce_txn *txn, version_info *out_info)
     if (!space_plan_placement(space, node_dirty_size_bound(space) + node_size_for(64, TOP_COUNT) +
                                          node_size_for(64, 3 * (free_count + 2))))
         return false;
-    ce_ref root = 0, history = 0;
+    space_ref root = 0, history = 0;
     if (txn->user_root && !node_finalize_tree(space, txn->user_root, &root)) return false;
     if (txn->history_ref && !node_finalize_tree(space, txn->history_ref, &history)) return false;
 
@@ -1465,19 +1465,19 @@ static bool build_new_version(ce_txn *txn, version_info *out_info)
     uint8_t *list_bytes;
     if (!space_place(space, list_size, false, &list_position, &list_bytes)) return false;
 
-    ce_ref top;
+    space_ref top;
     if (!node_create(space, NODE_HAS_REFS, TOP_COUNT, 0, &top)) return false;
     if (!node_set(space, top, TOP_USER_ROOT, (int64_t)root) ||
         !node_set(space, top, TOP_FREE_LIST, (int64_t)list_position) ||
         !node_set(space, top, TOP_VERSION, node_tag((int64_t)new_version)) ||
         !node_set(space, top, TOP_HISTORY, (int64_t)history))
         return false;
-    ce_ref top_final;
+    space_ref top_final;
     if (!node_finalize_tree(space, top, &top_final)) return false;
 
-    const ce_free_extent *extents = space_free_list(space, &free_count);
+    const space_free_extent *extents = space_free_list(space, &free_count);
     if (free_count > reserved_entries || space->placement_end > largest_value)
-        return ce_fail(CE_ERR_FAIL, "internal error: the free list outgrew its reservation");
+        return error_fail(CE_ERR_FAIL, "internal error: the free list outgrew its reservation");
     list_bytes = space_placed_buffer(space, list_position);
     memset(list_bytes, 0, (size_t)list_size);
     node_encode_header(list_bytes, 0, list_width, (uint32_t)(3 * reserved_entries));
@@ -1520,22 +1520,22 @@ static bool write_new_version(ce_txn *txn, const version_info *info, uint64_t *o
 {
     ce_db *db = txn->db;
     bool sync = db->options.durability == CE_DURABILITY_FULL;
-    ce_write_run *runs = NULL;
+    pager_write_run *runs = NULL;
     size_t run_count = 0;
     slot_record *slot = calloc(1, sizeof *slot);
     uint8_t *page = malloc(PAGE_SIZE_BYTES);
     bool ok = false, slot_written = false;
     uint64_t slot_offset = (uint64_t)(1 + info->version % 2) * PAGE_SIZE_BYTES;
     if (!slot || !page) {
-        ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory committing to '%s'", db->path);
+        error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory committing to '%s'", db->path);
         goto done;
     }
     if (!space_write_runs(&txn->space, &runs, &run_count)) goto done;
     atomic_store(&db->shared->committing_version, info->version);
     if (!pager_ensure_size(db->pager, info->logical_size)) goto done;
     slot->info = *info;
-    ce_checksum data;
-    ce_checksum_init(&data, CHECKSUM_SEED_DATA);
+    checksum_state data;
+    checksum_init(&data, CHECKSUM_SEED_DATA);
     *out_bytes_written = 0;
     size_t slot_room = pager_is_encrypted(db->pager) ? SLOT_MAX_RUNS_ENCRYPTED : SLOT_MAX_RUNS;
     bool listed = sync && run_count <= db_slot_run_limit && run_count <= slot_room;
@@ -1545,14 +1545,14 @@ static bool write_new_version(ce_txn *txn, const version_info *info, uint64_t *o
         if (listed) {
             /* Over the bytes as the layers above wrote them: for an
              * encrypted file, what its pages decrypt to. */
-            ce_checksum_add(&data, runs[i].bytes, runs[i].length);
+            checksum_add(&data, runs[i].bytes, runs[i].length);
             slot->runs[i][0] = runs[i].position;
             slot->runs[i][1] = runs[i].length;
         }
     }
     if (listed) {
         slot->run_count = (uint32_t)run_count;
-        slot->data_checksum = ce_checksum_final(&data);
+        slot->data_checksum = checksum_final(&data);
     } else if (sync && !pager_sync(db->pager)) {
         goto done; /* too many runs for one slot: data first, then the slot */
     }
@@ -1563,10 +1563,10 @@ static bool write_new_version(ce_txn *txn, const version_info *info, uint64_t *o
     ok = true;
 done:
     if (!ok && slot_written) {
-        ce_saved_error saved;
-        ce_error_save(&saved);
+        error_saved saved;
+        error_save(&saved);
         invalidate_slot(db, slot_offset);
-        ce_error_restore(&saved);
+        error_restore(&saved);
     }
     free(runs);
     free(slot);
@@ -1576,10 +1576,10 @@ done:
 
 bool ce_txn_commit(ce_txn *txn)
 {
-    if (!txn) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_commit: txn is required");
+    if (!txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_commit: txn is required");
     if (!txn->write) {
         ce_txn_end(txn);
-        return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot commit a read transaction");
+        return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot commit a read transaction");
     }
     ce_db *db = txn->db;
     version_info info = {0};
@@ -1603,9 +1603,9 @@ bool ce_txn_commit(ce_txn *txn)
 /* ------------------------------------------------------------------------ */
 
 typedef struct extent_list {
-    ce_free_extent *items; /* freed_in_version unused: 1 = free range, 0 = node */
+    space_free_extent *items; /* freed_in_version unused: 1 = free range, 0 = node */
     size_t count, capacity;
-    ce_ref *seen;          /* open-addressing set of visited refs */
+    space_ref *seen;          /* open-addressing set of visited refs */
     size_t seen_capacity, seen_count;
     uint64_t node_bytes, node_count;
 } extent_list;
@@ -1614,23 +1614,23 @@ static bool add_extent(extent_list *list, uint64_t position, uint64_t size, uint
 {
     if (list->count == list->capacity) {
         size_t capacity = list->capacity ? list->capacity * 2 : 256;
-        ce_free_extent *grown = realloc(list->items, capacity * sizeof *grown);
-        if (!grown) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory verifying");
+        space_free_extent *grown = realloc(list->items, capacity * sizeof *grown);
+        if (!grown) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory verifying");
         list->items = grown;
         list->capacity = capacity;
     }
-    list->items[list->count++] = (ce_free_extent){position, size, is_free};
+    list->items[list->count++] = (space_free_extent){position, size, is_free};
     return true;
 }
 
-static bool mark_seen(extent_list *list, ce_ref ref)
+static bool mark_seen(extent_list *list, space_ref ref)
 {
     if (2 * (list->seen_count + 1) > list->seen_capacity) {
         size_t capacity = list->seen_capacity ? list->seen_capacity * 2 : 1024;
-        ce_ref *table = calloc(capacity, sizeof *table);
-        if (!table) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory verifying");
+        space_ref *table = calloc(capacity, sizeof *table);
+        if (!table) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory verifying");
         for (size_t i = 0; i < list->seen_capacity; i++) {
-            ce_ref old = list->seen[i];
+            space_ref old = list->seen[i];
             if (!old) continue;
             size_t slot = (size_t)((old >> 3) * 0x9E3779B97F4A7C15ull) & (capacity - 1);
             while (table[slot]) slot = (slot + 1) & (capacity - 1);
@@ -1643,7 +1643,7 @@ static bool mark_seen(extent_list *list, ce_ref ref)
     size_t slot = (size_t)((ref >> 3) * 0x9E3779B97F4A7C15ull) & (list->seen_capacity - 1);
     while (list->seen[slot]) {
         if (list->seen[slot] == ref)
-            return ce_fail(CE_ERR_CORRUPT, "invalid database: the node at offset %llu is referenced twice",
+            return error_fail(CE_ERR_CORRUPT, "invalid database: the node at offset %llu is referenced twice",
                            (unsigned long long)ref);
         slot = (slot + 1) & (list->seen_capacity - 1);
     }
@@ -1652,7 +1652,7 @@ static bool mark_seen(extent_list *list, ce_ref ref)
     return true;
 }
 
-static bool collect_node(void *context, ce_ref ref, const ce_node *node)
+static bool collect_node(void *context, space_ref ref, const node_view *node)
 {
     extent_list *list = context;
     if (!mark_seen(list, ref)) return false;
@@ -1663,28 +1663,28 @@ static bool collect_node(void *context, ce_ref ref, const ce_node *node)
 
 static int compare_positions(const void *a, const void *b)
 {
-    const ce_free_extent *left = a, *right = b;
+    const space_free_extent *left = a, *right = b;
     return (left->position > right->position) - (left->position < right->position);
 }
 
 bool ce_db_verify(ce_db *db, ce_db_stats *out_stats)
 {
-    if (!db) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_verify: db is required");
+    if (!db) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_verify: db is required");
     ce_txn *txn;
     if (!ce_txn_begin_read(db, &txn)) return false;
     extent_list list = {0};
     bool ok = false;
     uint64_t free_bytes = 0, free_extents = 0;
-    const ce_space *space = &txn->space;
+    const space_state *space = &txn->space;
     if (!node_walk_tree(space, txn->info.top_ref, NODE_MAX_TREE_DEPTH, collect_node, &list)) goto done;
-    ce_free_extent *free_list = NULL;
+    space_free_extent *free_list = NULL;
     size_t free_count = 0;
     if (!load_free_list(txn, &free_list, &free_count)) goto done;
     for (size_t i = 0; i < free_count; i++) {
         if (free_list[i].size == 0) continue;
         if (free_list[i].freed_in_version > txn->info.version) {
             /* The message reads the entry: free the list after it. */
-            ce_fail(CE_ERR_CORRUPT, "invalid database: free range at %llu is tagged with future version %llu",
+            error_fail(CE_ERR_CORRUPT, "invalid database: free range at %llu is tagged with future version %llu",
                     (unsigned long long)free_list[i].position, (unsigned long long)free_list[i].freed_in_version);
             free(free_list);
             goto done;
@@ -1700,22 +1700,22 @@ bool ce_db_verify(ce_db *db, ce_db_stats *out_stats)
     if (list.count > 1) qsort(list.items, list.count, sizeof *list.items, compare_positions);
     uint64_t expected = CE_HEADER_SIZE;
     for (size_t i = 0; i < list.count; i++) {
-        const ce_free_extent *item = &list.items[i];
+        const space_free_extent *item = &list.items[i];
         if (item->position < expected) {
-            ce_fail(CE_ERR_CORRUPT, "invalid database: %s at offset %llu overlaps the range before it (which ends at %llu)",
+            error_fail(CE_ERR_CORRUPT, "invalid database: %s at offset %llu overlaps the range before it (which ends at %llu)",
                     item->freed_in_version ? "a free range" : "a node", (unsigned long long)item->position,
                     (unsigned long long)expected);
             goto done;
         }
         if (item->position > expected) {
-            ce_fail(CE_ERR_CORRUPT, "invalid database: %llu bytes at offset %llu are neither used nor free (leaked)",
+            error_fail(CE_ERR_CORRUPT, "invalid database: %llu bytes at offset %llu are neither used nor free (leaked)",
                     (unsigned long long)(item->position - expected), (unsigned long long)expected);
             goto done;
         }
         expected = item->position + item->size;
     }
     if (expected != txn->info.logical_size) {
-        ce_fail(CE_ERR_CORRUPT, "invalid database: the file's used and free ranges end at %llu, its logical size is %llu",
+        error_fail(CE_ERR_CORRUPT, "invalid database: the file's used and free ranges end at %llu, its logical size is %llu",
                 (unsigned long long)expected, (unsigned long long)txn->info.logical_size);
         goto done;
     }
@@ -1746,7 +1746,7 @@ done:
 bool db_txn_space_usage(ce_txn *txn, db_space_usage *out_usage)
 {
     memset(out_usage, 0, sizeof *out_usage);
-    ce_free_extent *free_list = NULL;
+    space_free_extent *free_list = NULL;
     size_t free_count = 0;
     if (!pager_file_size(txn->db->pager, &out_usage->file_size) || !load_free_list(txn, &free_list, &free_count))
         return false;
@@ -1755,7 +1755,7 @@ bool db_txn_space_usage(ce_txn *txn, db_space_usage *out_usage)
     free(free_list);
     /* The db layer's own nodes: the top and the free list. */
     uint64_t own_bytes = 0;
-    ce_node node;
+    node_view node;
     if (txn->info.top_ref) {
         if (!node_read(&txn->space, txn->info.top_ref, &node)) return false;
         own_bytes += node_size(&node);
@@ -1766,7 +1766,7 @@ bool db_txn_space_usage(ce_txn *txn, db_space_usage *out_usage)
     }
     uint64_t logical = txn->info.logical_size;
     if (free_bytes > logical - CE_HEADER_SIZE || own_bytes > logical - CE_HEADER_SIZE - free_bytes)
-        return ce_fail(CE_ERR_CORRUPT,
+        return error_fail(CE_ERR_CORRUPT,
                        "invalid database: the free list of '%s' holds more bytes (%llu) than the file has free",
                        txn->db->path, (unsigned long long)free_bytes);
     out_usage->logical_size = logical;
@@ -1783,7 +1783,7 @@ bool db_file_writer_syncs = true;
 
 struct db_file_writer {
     ce_db *source;
-    ce_pager *pager;
+    pager_state *pager;
     char *path;
     uint8_t *buffer;          /* bytes not yet written, from buffer_position on */
     size_t length, capacity;
@@ -1793,9 +1793,9 @@ struct db_file_writer {
 
 bool db_path_exists(const char *path)
 {
-    int fd = ce_os->open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0);
+    int fd = os_active->open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0);
     if (fd >= 0) {
-        ce_os->close(fd);
+        os_active->close(fd);
         return true;
     }
     return errno != ENOENT; /* a name that cannot be opened (a link, no permission) is there */
@@ -1804,16 +1804,16 @@ bool db_path_exists(const char *path)
 bool db_file_writer_create(ce_db *source, const char *temporary_path, bool replace_stale,
                            const db_copy_encryption *encryption, db_file_writer **out_writer)
 {
-    if (replace_stale) ce_os->unlink(temporary_path);
+    if (replace_stale) os_active->unlink(temporary_path);
     if (encryption->same_as_source && encryption->key)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "internal error: a copy with both the source's key and a new one");
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "internal error: a copy with both the source's key and a new one");
     db_file_writer *writer = calloc(1, sizeof *writer);
     uint8_t *header = calloc(1, CE_HEADER_SIZE);
     if (!writer || !header || !(writer->path = strdup(temporary_path))) {
         free(writer ? writer->path : NULL);
         free(writer);
         free(header);
-        return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory creating '%s'", temporary_path);
+        return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory creating '%s'", temporary_path);
     }
     writer->source = source;
     writer->buffer_position = CE_HEADER_SIZE;
@@ -1828,7 +1828,7 @@ bool db_file_writer_create(ce_db *source, const char *temporary_path, bool repla
      * copy), keys derived from a new key under a new salt, or none. */
     cipher_header cipher;
     memset(&cipher, 0, sizeof cipher);
-    ce_crypt *crypt = NULL;
+    crypt_state *crypt = NULL;
     uint64_t cache_bytes = source->options.encryption_cache_bytes;
     bool ok = true;
     if (encryption->same_as_source && source->cipher.encrypted) {
@@ -1860,7 +1860,7 @@ static bool flush_writer(db_file_writer *writer, bool everything)
 {
     size_t length = everything ? writer->length : writer->length & ~(size_t)(PAGE_SIZE_BYTES - 1);
     if (length == 0) return true;
-    ce_write_run run = {writer->buffer_position, writer->buffer, length};
+    pager_write_run run = {writer->buffer_position, writer->buffer, length};
     if (!pager_write_runs(writer->pager, &run, 1)) return false;
     memmove(writer->buffer, writer->buffer + length, writer->length - length);
     writer->length -= length;
@@ -1868,14 +1868,14 @@ static bool flush_writer(db_file_writer *writer, bool everything)
     return true;
 }
 
-bool db_file_writer_reserve(db_file_writer *writer, size_t size, ce_ref *out_position, uint8_t **out_bytes)
+bool db_file_writer_reserve(db_file_writer *writer, size_t size, space_ref *out_position, uint8_t **out_bytes)
 {
     if (writer->length >= WRITER_FLUSH_BYTES && !flush_writer(writer, false)) return false;
     if (writer->length + size > writer->capacity) {
         size_t capacity = writer->capacity ? writer->capacity : 2 * WRITER_FLUSH_BYTES;
         while (capacity < writer->length + size) capacity *= 2;
         uint8_t *grown = realloc(writer->buffer, capacity);
-        if (!grown) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory writing '%s'", writer->path);
+        if (!grown) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory writing '%s'", writer->path);
         writer->buffer = grown;
         writer->capacity = capacity;
     }
@@ -1885,7 +1885,7 @@ bool db_file_writer_reserve(db_file_writer *writer, size_t size, ce_ref *out_pos
     return true;
 }
 
-bool db_file_writer_finish(db_file_writer *writer, uint64_t version, ce_ref user_root, ce_ref history)
+bool db_file_writer_finish(db_file_writer *writer, uint64_t version, space_ref user_root, space_ref history)
 {
     int64_t top_values[TOP_COUNT];
     top_values[TOP_USER_ROOT] = (int64_t)user_root;
@@ -1895,7 +1895,7 @@ bool db_file_writer_finish(db_file_writer *writer, uint64_t version, ce_ref user
     uint8_t width = 0;
     for (int i = 0; i < TOP_COUNT; i++)
         if (node_width_for(top_values[i]) > width) width = node_width_for(top_values[i]);
-    ce_ref top_ref;
+    space_ref top_ref;
     uint8_t *top;
     size_t top_size = (size_t)node_size_for(width, TOP_COUNT);
     if (!db_file_writer_reserve(writer, top_size, &top_ref, &top)) return false;
@@ -1911,7 +1911,7 @@ bool db_file_writer_finish(db_file_writer *writer, uint64_t version, ce_ref user
     slot_record *slot = calloc(1, sizeof *slot);
     uint8_t *page = malloc(PAGE_SIZE_BYTES);
     bool ok = slot && page;
-    if (!ok) ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory writing '%s'", writer->path);
+    if (!ok) error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory writing '%s'", writer->path);
     if (ok) {
         slot->info = writer->info;
         ok = encode_slot_page(page, slot, writer->pager) &&
@@ -1940,16 +1940,16 @@ void db_file_writer_discard(db_file_writer *writer)
 {
     if (!writer) return;
     pager_close(writer->pager);
-    ce_os->unlink(writer->path);
+    os_active->unlink(writer->path);
     release_writer_memory(writer);
 }
 
 bool db_file_writer_install(db_file_writer *writer, const char *path)
 {
-    if (ce_os->rename_noreplace(writer->path, path) != 0) {
+    if (os_active->rename_noreplace(writer->path, path) != 0) {
         if (errno == EEXIST)
-            return ce_fail(CE_ERR_FILE_EXISTS, "cannot write a copy to '%s': the file exists", path);
-        return ce_fail_errno(errno, "rename", path);
+            return error_fail(CE_ERR_FILE_EXISTS, "cannot write a copy to '%s': the file exists", path);
+        return error_fail_errno(errno, "rename", path);
     }
     pager_close(writer->pager);
     release_writer_memory(writer);
@@ -1971,7 +1971,7 @@ bool db_holds_key(const ce_db *db)
 bool db_begin_exclusive(ce_db *db)
 {
     if (db->options.read_only)
-        return ce_fail(CE_ERR_READ_ONLY, "cannot compact '%s': it was opened read-only", db->path);
+        return error_fail(CE_ERR_READ_ONLY, "cannot compact '%s': it was opened read-only", db->path);
     pthread_mutex_lock(&db->mutex);
     size_t open_transactions = db->open_transactions;
     bool busy = db->exclusive;
@@ -1980,16 +1980,16 @@ bool db_begin_exclusive(ce_db *db)
         db->exclusive_thread = pthread_self();
     }
     pthread_mutex_unlock(&db->mutex);
-    if (busy) return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "'%s' is being compacted by another thread", db->path);
+    if (busy) return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "'%s' is being compacted by another thread", db->path);
     if (open_transactions > 0)
-        return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot compact '%s': %zu transactions of the handle are open",
+        return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot compact '%s': %zu transactions of the handle are open",
                        db->path, open_transactions);
     /* Every handle holds byte 0 shared: an exclusive lock is granted only
      * when this handle is the only one (in any process). */
     bool others;
     if (os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, true, false, &others, db->lock_path)) return true;
     if (others)
-        ce_fail(CE_ERR_ALREADY_OPEN, "cannot compact '%s': it is open in another handle or process", db->path);
+        error_fail(CE_ERR_ALREADY_OPEN, "cannot compact '%s': it is open in another handle or process", db->path);
     pthread_mutex_lock(&db->mutex);
     db->exclusive = false;
     pthread_cond_broadcast(&db->exclusive_over);
@@ -2010,8 +2010,8 @@ void db_end_exclusive(ce_db *db)
 
 bool db_replace_file(ce_db *db, db_file_writer *writer)
 {
-    if (ce_os->rename(writer->path, db->path) != 0) {
-        bool result = ce_fail_errno(errno, "rename", db->path);
+    if (os_active->rename(writer->path, db->path) != 0) {
+        bool result = error_fail_errno(errno, "rename", db->path);
         db_file_writer_discard(writer);
         return result;
     }

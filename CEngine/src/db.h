@@ -10,17 +10,17 @@
 #define CE_DB_H
 
 #include "cengine.h"
-#include "alloc.h"
+#include "space.h"
 
 /* The address space of a transaction (dirty nodes for a write). */
-ce_space *db_txn_space(ce_txn *txn);
+space_state *db_txn_space(ce_txn *txn);
 
 /* The root of the data above the db layer (0 in a new file). */
-ce_ref db_txn_root(const ce_txn *txn);
+space_ref db_txn_root(const ce_txn *txn);
 
 /* Replaces the root (write transactions). The old tree is the caller's to
  * free or keep. */
-bool db_txn_set_root(ce_txn *txn, ce_ref root);
+bool db_txn_set_root(ce_txn *txn, space_ref root);
 
 /* How many runs a slot may list before a commit syncs its data separately
  * (at most the slot's room, 252). Commits are placed as one or two runs, so
@@ -64,7 +64,7 @@ void db_txn_release_pages(ce_txn *txn);
 
 /* The root of the change history (0: none), the other tree a version holds
  * besides the user root. */
-ce_ref db_txn_history(const ce_txn *txn);
+space_ref db_txn_history(const ce_txn *txn);
 
 /* How the space of the version a transaction reads is used. */
 typedef struct db_space_usage {
@@ -104,7 +104,7 @@ bool db_path_exists(const char *path);
 
 /* Room for `size` bytes at the end of the new file: *out_position is where
  * they land, *out_bytes (valid until the next call) is to be filled. */
-bool db_file_writer_reserve(db_file_writer *writer, size_t size, ce_ref *out_position, uint8_t **out_bytes);
+bool db_file_writer_reserve(db_file_writer *writer, size_t size, space_ref *out_position, uint8_t **out_bytes);
 
 /* Benchmarks only (the default, true, is the only safe setting): false
  * leaves out the syncs of db_file_writer_finish, to measure a copy's own
@@ -113,7 +113,7 @@ extern bool db_file_writer_syncs;
 
 /* Writes the top node of `version` over the two roots and makes the file
  * durable. */
-bool db_file_writer_finish(db_file_writer *writer, uint64_t version, ce_ref user_root, ce_ref history);
+bool db_file_writer_finish(db_file_writer *writer, uint64_t version, space_ref user_root, space_ref history);
 
 /* The logical size of the finished file. */
 uint64_t db_file_writer_size(const db_file_writer *writer);

@@ -11,7 +11,7 @@
 static _Thread_local ce_error_code last_code = CE_OK;
 static _Thread_local char last_message[1024];
 
-bool ce_fail(ce_error_code code, const char *format, ...)
+bool error_fail(ce_error_code code, const char *format, ...)
 {
     va_list args;
     va_start(args, format);
@@ -21,7 +21,7 @@ bool ce_fail(ce_error_code code, const char *format, ...)
     return false;
 }
 
-bool ce_fail_errno(int error_number, const char *what, const char *path)
+bool error_fail_errno(int error_number, const char *what, const char *path)
 {
     ce_error_code code;
     switch (error_number) {
@@ -34,7 +34,7 @@ bool ce_fail_errno(int error_number, const char *what, const char *path)
     case ENOMEM: code = CE_ERR_OUT_OF_MEMORY; break;
     default: code = CE_ERR_FILE_ACCESS; break;
     }
-    return ce_fail(code, "%s failed for '%s': %s", what, path ? path : "(unnamed)",
+    return error_fail(code, "%s failed for '%s': %s", what, path ? path : "(unnamed)",
                    strerror(error_number));
 }
 
@@ -42,13 +42,13 @@ ce_error_code ce_last_error_code(void) { return last_code; }
 
 const char *ce_last_error_message(void) { return last_message; }
 
-void ce_error_save(ce_saved_error *saved)
+void error_save(error_saved *saved)
 {
     saved->code = ce_last_error_code();
     snprintf(saved->message, sizeof saved->message, "%s", last_message);
 }
 
-bool ce_error_restore(const ce_saved_error *saved) { return ce_fail(saved->code, "%s", saved->message); }
+bool error_restore(const error_saved *saved) { return error_fail(saved->code, "%s", saved->message); }
 
 const char *ce_error_name(ce_error_code code)
 {

@@ -2,7 +2,7 @@
  * error.h — the thread-local last error shared by every layer.
  *
  * Owns: the last error code and message of the calling thread.
- * Never: decides policy. A layer that detects a failure calls ce_fail (which
+ * Never: decides policy. A layer that detects a failure calls error_fail (which
  * returns false) and returns that to its caller; callers pass it up unchanged.
  */
 #ifndef CE_ERROR_H
@@ -21,23 +21,23 @@
 #endif
 
 /* Sets the thread's last error and returns false, so that a failure reads
- * `return ce_fail(CE_ERR_CORRUPT, "node at %llu ...", ...);`. */
-bool ce_fail(ce_error_code code, const char *format, ...) CE_PRINTF(2, 3);
+ * `return error_fail(CE_ERR_CORRUPT, "node at %llu ...", ...);`. */
+bool error_fail(ce_error_code code, const char *format, ...) CE_PRINTF(2, 3);
 
 /* The thread's last error, kept across a cleanup that may set another one:
- * ce_error_save before the cleanup, then `return ce_error_restore(&saved);`
+ * error_save before the cleanup, then `return error_restore(&saved);`
  * (it sets the saved error again and returns false). */
-typedef struct ce_saved_error {
+typedef struct error_saved {
     ce_error_code code;
     char message[1024];
-} ce_saved_error;
-void ce_error_save(ce_saved_error *saved);
-bool ce_error_restore(const ce_saved_error *saved);
+} error_saved;
+void error_save(error_saved *saved);
+bool error_restore(const error_saved *saved);
 
 /* Sets the last error from an errno value of a failed system call:
  * ENOSPC/EDQUOT become CE_ERR_OUT_OF_DISK_SPACE, EACCES/EPERM/EROFS
  * CE_ERR_FILE_PERMISSION_DENIED, ENOENT CE_ERR_FILE_NOT_FOUND, ENOMEM
  * CE_ERR_OUT_OF_MEMORY, anything else CE_ERR_FILE_ACCESS. Returns false. */
-bool ce_fail_errno(int error_number, const char *what, const char *path);
+bool error_fail_errno(int error_number, const char *what, const char *path);
 
 #endif

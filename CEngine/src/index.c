@@ -91,14 +91,14 @@ INDEX_DEFINE_SEARCHES(32, int32_t)
 INDEX_DEFINE_SEARCHES(64, int64_t)
 
 /* The first pair in [low, high) whose key is at least `key` (high if none). */
-static size_t search_key(const ce_node *node, size_t low, size_t high, int64_t key)
+static size_t search_key(const node_view *node, size_t low, size_t high, int64_t key)
 {
     return node_lower_bound(node, 2, low, high, key);
 }
 
 /* The first pair in [low, high) that is at least (key, value), or above it
  * when `after_equal` (high if none). */
-static size_t search_pair(const ce_node *node, size_t low, size_t high, int64_t key, int64_t value, bool after_equal)
+static size_t search_pair(const node_view *node, size_t low, size_t high, int64_t key, int64_t value, bool after_equal)
 {
     switch (node->width) {
     case 8: return search_pair_8(node->payload, node->base, low, high, key, value, after_equal);
@@ -125,40 +125,40 @@ static inline bool pair_less(int64_t key, int64_t value, int64_t other_key, int6
 /* --- reading and checking nodes --- */
 
 typedef struct index_node {
-    ce_node node;         /* the leaf, or the inner node */
-    ce_node separators;   /* inner nodes: the separator node */
-    ce_ref separator_ref; /* inner nodes */
+    node_view node;         /* the leaf, or the inner node */
+    node_view separators;   /* inner nodes: the separator node */
+    space_ref separator_ref; /* inner nodes */
     size_t count;         /* pairs of a leaf, children of an inner node */
     bool inner;
 } index_node;
 
-static bool malformed(const char *what, ce_ref ref, const ce_node *node)
+static bool malformed(const char *what, space_ref ref, const node_view *node)
 {
-    return ce_fail(CE_ERR_CORRUPT, "invalid database: the %s of an index at offset %llu is malformed (%u elements, flags %u)",
+    return error_fail(CE_ERR_CORRUPT, "invalid database: the %s of an index at offset %llu is malformed (%u elements, flags %u)",
                    what, (unsigned long long)ref, node->count, node->flags);
 }
 
-static bool out_of_order(const char *what, ce_ref ref)
+static bool out_of_order(const char *what, space_ref ref)
 {
-    return ce_fail(CE_ERR_CORRUPT, "invalid database: the %s of an index at offset %llu are out of order", what,
+    return error_fail(CE_ERR_CORRUPT, "invalid database: the %s of an index at offset %llu are out of order", what,
                    (unsigned long long)ref);
 }
 
 /* Element `index` of an inner node as a child ref. A committed node refers
  * only to committed nodes: a temporary ref in one is damage, and a write
  * transaction that followed it would take it for one of its own dirty nodes. */
-static bool child_at(const ce_node *inner, ce_ref inner_ref, size_t index, ce_ref *out_child)
+static bool child_at(const node_view *inner, space_ref inner_ref, size_t index, space_ref *out_child)
 {
     int64_t child = node_get(inner, index);
-    if (!node_value_is_ref(child) || (!ref_is_temporary(inner_ref) && ref_is_temporary((ce_ref)child)))
-        return ce_fail(CE_ERR_CORRUPT, "invalid database: the index node at offset %llu holds a bad ref (%llx)",
+    if (!node_value_is_ref(child) || (!ref_is_temporary(inner_ref) && ref_is_temporary((space_ref)child)))
+        return error_fail(CE_ERR_CORRUPT, "invalid database: the index node at offset %llu holds a bad ref (%llx)",
                        (unsigned long long)inner_ref, (unsigned long long)child);
-    *out_child = (ce_ref)child;
+    *out_child = (space_ref)child;
     return true;
 }
 
 /* Whether the pairs of a node (leaf or separators) strictly increase. */
-static bool pairs_in_order(const ce_node *node, size_t pairs)
+static bool pairs_in_order(const node_view *node, size_t pairs)
 {
     for (size_t i = 1; i < pairs; i++)
         if (!pair_less(node_get(node, 2 * i - 2), node_get(node, 2 * i - 1), node_get(node, 2 * i), node_get(node, 2 * i + 1)))
@@ -171,13 +171,13 @@ static bool pairs_in_order(const ce_node *node, size_t pairs)
  * child ref). The shape bounds every loop and search over the node: a count
  * of 2^31 in an 8-byte node of width 0 would otherwise be seconds of work
  * per read. */
-static bool read_index_node(const ce_space *space, ce_ref ref, unsigned depth, bool check_order, index_node *out)
+static bool read_index_node(const space_state *space, space_ref ref, unsigned depth, bool check_order, index_node *out)
 {
     if (depth > INDEX_MAX_DEPTH)
-        return ce_fail(CE_ERR_CORRUPT, "invalid database: an index is deeper than %d levels at offset %llu",
+        return error_fail(CE_ERR_CORRUPT, "invalid database: an index is deeper than %d levels at offset %llu",
                        INDEX_MAX_DEPTH, (unsigned long long)ref);
     if (!node_read(space, ref, &out->node)) return false;
-    const ce_node *node = &out->node;
+    const node_view *node = &out->node;
     bool committed = !ref_is_temporary(ref);
     if (node->flags == NODE_CONTEXT) {
         /* An empty leaf is removed from its parent, so only the root is one. */
@@ -197,13 +197,13 @@ static bool read_index_node(const ce_space *space, ce_ref ref, unsigned depth, b
     if (!child_at(node, ref, 0, &out->separator_ref)) return false;
     if (!node_read(space, out->separator_ref, &out->separators)) return false;
     if (out->separators.flags != 0 || out->separators.count != 2 * (out->count - 1))
-        return ce_fail(CE_ERR_CORRUPT,
+        return error_fail(CE_ERR_CORRUPT,
                        "invalid database: the separators of the index node at offset %llu are malformed "
                        "(%u elements, flags %u, for %zu children)",
                        (unsigned long long)ref, out->separators.count, out->separators.flags, out->count);
     if (check_order && committed) {
         if (!pairs_in_order(&out->separators, out->count - 1)) return out_of_order("separators of the node", ref);
-        ce_ref child;
+        space_ref child;
         for (size_t i = 1; i <= out->count; i++)
             if (!child_at(node, ref, i, &child)) return false;
     }
@@ -212,7 +212,7 @@ static bool read_index_node(const ce_space *space, ce_ref ref, unsigned depth, b
 
 /* --- creating and looking up --- */
 
-bool index_create(ce_space *space, ce_ref *out_root) { return node_create(space, NODE_CONTEXT, 0, 0, out_root); }
+bool index_create(space_state *space, space_ref *out_root) { return node_create(space, NODE_CONTEXT, 0, 0, out_root); }
 
 /* --- point lookups ---
  *
@@ -235,7 +235,7 @@ typedef struct key_bounds {
 
 /* The first pair whose key is at least `key` among `pairs` pairs (pairs if
  * none), starting from an interpolated guess. */
-static size_t search_key_guided(const ce_node *node, size_t pairs, int64_t key, const key_bounds *bounds)
+static size_t search_key_guided(const node_view *node, size_t pairs, int64_t key, const key_bounds *bounds)
 {
     if (pairs == 0) return 0;
     if (node->width < 8) return search_key(node, 0, pairs, key);
@@ -244,14 +244,14 @@ static size_t search_key_guided(const ce_node *node, size_t pairs, int64_t key, 
     return node_lower_bound_near(node, 2, pairs, key, node_guess_position(key, lower, upper, pairs));
 }
 
-bool index_find_first(const ce_space *space, ce_ref root, int64_t key, int64_t *out_value, bool *out_found)
+bool index_find_first(const space_state *space, space_ref root, int64_t key, int64_t *out_value, bool *out_found)
 {
     *out_found = false;
     /* The descent takes, at each level, the last child whose separator has a
      * smaller key: the first pair with `key` is in that child, or else it is
      * the first pair of the next subtree in order, which is worth a look only
      * when that subtree's separator has `key` itself. */
-    ce_ref ref = root, next_subtree = 0;
+    space_ref ref = root, next_subtree = 0;
     unsigned next_depth = 0;
     key_bounds bounds = {false, false, 0, 0};
     index_node node;
@@ -304,13 +304,13 @@ bool index_find_first(const ce_space *space, ce_ref root, int64_t key, int64_t *
 /* A position in the index: the inner nodes from the root down, the child
  * taken in each, and a pair of a leaf. */
 typedef struct index_cursor {
-    const ce_space *space;
+    const space_state *space;
     unsigned levels; /* inner nodes on the path */
     index_node path[INDEX_MAX_DEPTH];
-    ce_ref path_ref[INDEX_MAX_DEPTH];
+    space_ref path_ref[INDEX_MAX_DEPTH];
     size_t path_child[INDEX_MAX_DEPTH];
     index_node leaf;
-    ce_ref leaf_ref;
+    space_ref leaf_ref;
     size_t position; /* a pair of the leaf */
     /* A damaged file can give a node several parents: every node read is
      * charged (node_charge_visit), so a walk ends within the version's size. */
@@ -322,7 +322,7 @@ typedef struct index_cursor {
 
 /* Descends from `ref` at `depth` to a leaf: to the first pair with a key of
  * at least `key`, or with `leftmost` to the first pair of the subtree. */
-static bool cursor_descend(index_cursor *cursor, ce_ref ref, unsigned depth, bool leftmost, int64_t key)
+static bool cursor_descend(index_cursor *cursor, space_ref ref, unsigned depth, bool leftmost, int64_t key)
 {
     for (;;) {
         index_node node;
@@ -354,7 +354,7 @@ static bool cursor_next_leaf(index_cursor *cursor, bool *out_at_end)
         unsigned level = cursor->levels - 1;
         if (cursor->path_child[level] + 1 < cursor->path[level].count) {
             size_t child = ++cursor->path_child[level];
-            ce_ref child_ref;
+            space_ref child_ref;
             if (!child_at(&cursor->path[level].node, cursor->path_ref[level], child + 1, &child_ref)) return false;
             *out_at_end = false;
             return cursor_descend(cursor, child_ref, level + 1, true, 0);
@@ -366,7 +366,7 @@ static bool cursor_next_leaf(index_cursor *cursor, bool *out_at_end)
 }
 
 /* Positions the cursor at the first pair with a key of at least `key`. */
-static bool cursor_seek(index_cursor *cursor, const ce_space *space, ce_ref root, int64_t key, bool *out_at_end)
+static bool cursor_seek(index_cursor *cursor, const space_state *space, space_ref root, int64_t key, bool *out_at_end)
 {
     cursor->space = space;
     cursor->levels = 0;
@@ -391,7 +391,7 @@ static bool cursor_pass(index_cursor *cursor, int64_t key, int64_t value)
     return true;
 }
 
-bool index_for_each_in_range(const ce_space *space, ce_ref root, int64_t first_key, int64_t last_key,
+bool index_for_each_in_range(const space_state *space, space_ref root, int64_t first_key, int64_t last_key,
                              index_visitor visit, void *context)
 {
     if (first_key > last_key) return true;
@@ -399,7 +399,7 @@ bool index_for_each_in_range(const ce_space *space, ce_ref root, int64_t first_k
     bool at_end;
     if (!cursor_seek(&cursor, space, root, first_key, &at_end)) return false;
     while (!at_end) {
-        const ce_node *leaf = &cursor.leaf.node;
+        const node_view *leaf = &cursor.leaf.node;
         for (size_t i = cursor.position; i < cursor.leaf.count; i++) {
             int64_t key = node_get(leaf, 2 * i), value = node_get(leaf, 2 * i + 1);
             /* In a sound index the seek lands on a key >= first_key. */
@@ -415,12 +415,12 @@ bool index_for_each_in_range(const ce_space *space, ce_ref root, int64_t first_k
     return true;
 }
 
-bool index_for_each_with_key(const ce_space *space, ce_ref root, int64_t key, index_visitor visit, void *context)
+bool index_for_each_with_key(const space_state *space, space_ref root, int64_t key, index_visitor visit, void *context)
 {
     return index_for_each_in_range(space, root, key, key, visit, context);
 }
 
-bool index_count_key(const ce_space *space, ce_ref root, int64_t key, size_t *out_count)
+bool index_count_key(const space_state *space, space_ref root, int64_t key, size_t *out_count)
 {
     *out_count = 0;
     index_cursor cursor;
@@ -430,7 +430,7 @@ bool index_count_key(const ce_space *space, ce_ref root, int64_t key, size_t *ou
     /* Counted a leaf at a time: the end of the run of `key` in a leaf is one
      * more binary search, so a key with many values costs a read per leaf. */
     while (!at_end) {
-        const ce_node *leaf = &cursor.leaf.node;
+        const node_view *leaf = &cursor.leaf.node;
         size_t first = cursor.position, pairs = cursor.leaf.count;
         if (!cursor_pass(&cursor, node_get(leaf, 2 * first), node_get(leaf, 2 * first + 1))) return false;
         if (node_get(leaf, 2 * first) != key) break;
@@ -445,7 +445,7 @@ bool index_count_key(const ce_space *space, ce_ref root, int64_t key, size_t *ou
     return true;
 }
 
-bool index_size(const ce_space *space, ce_ref root, size_t *out_count)
+bool index_size(const space_state *space, space_ref root, size_t *out_count)
 {
     *out_count = 0;
     index_cursor cursor;
@@ -453,7 +453,7 @@ bool index_size(const ce_space *space, ce_ref root, size_t *out_count)
     if (!cursor_seek(&cursor, space, root, INT64_MIN, &at_end)) return false;
     size_t total = 0;
     while (!at_end) {
-        const ce_node *leaf = &cursor.leaf.node;
+        const node_view *leaf = &cursor.leaf.node;
         size_t pairs = cursor.leaf.count;
         /* Leaves were checked in order when read; the check here is across them. */
         if (!cursor_pass(&cursor, node_get(leaf, 0), node_get(leaf, 1))) return false;
@@ -470,15 +470,15 @@ bool index_size(const ce_space *space, ce_ref root, size_t *out_count)
 
 typedef struct split_result {
     bool happened;
-    ce_ref right;                          /* the new right sibling */
+    space_ref right;                          /* the new right sibling */
     int64_t separator_key, separator_value; /* the first pair under it */
 } split_result;
 
 /* Moves pairs [from, count) of a dirty leaf into a new leaf. */
-static bool split_leaf(ce_space *space, ce_ref ref, size_t from, split_result *out)
+static bool split_leaf(space_state *space, space_ref ref, size_t from, split_result *out)
 {
-    ce_node node;
-    ce_ref right;
+    node_view node;
+    space_ref right;
     if (!node_read(space, ref, &node)) return false;
     size_t elements = node.count - 2 * from;
     if (!node_create(space, NODE_CONTEXT, elements, 0, &right)) return false;
@@ -491,14 +491,14 @@ static bool split_leaf(ce_space *space, ce_ref ref, size_t from, split_result *o
 
 /* Moves children [keep, count) of a dirty inner node, whose separator node
  * is dirty too, into a new inner node; the separator of child `keep` goes up. */
-static bool split_inner(ce_space *space, ce_ref ref, size_t keep, split_result *out)
+static bool split_inner(space_state *space, space_ref ref, size_t keep, split_result *out)
 {
-    ce_node node, separators;
+    node_view node, separators;
     if (!node_read(space, ref, &node)) return false;
-    ce_ref separator_ref = (ce_ref)node_get(&node, 0);
+    space_ref separator_ref = (space_ref)node_get(&node, 0);
     if (!node_read(space, separator_ref, &separators)) return false;
     size_t children = node.count - 1, right_children = children - keep;
-    ce_ref right, right_separators;
+    space_ref right, right_separators;
     if (!node_create(space, 0, 2 * (right_children - 1), 0, &right_separators)) return false;
     for (size_t i = 0; i < 2 * (right_children - 1); i++)
         if (!node_set(space, right_separators, i, node_get(&separators, 2 * keep + i))) return false;
@@ -512,7 +512,7 @@ static bool split_inner(ce_space *space, ce_ref ref, size_t keep, split_result *
 
 /* `rightmost`: the node is the last one on its level, where an insert at the
  * very end splits off only the new entry. */
-static bool insert_into(ce_space *space, ce_ref *ref, int64_t key, int64_t value, unsigned depth, bool rightmost,
+static bool insert_into(space_state *space, space_ref *ref, int64_t key, int64_t value, unsigned depth, bool rightmost,
                         split_result *out)
 {
     out->happened = false;
@@ -521,7 +521,7 @@ static bool insert_into(ce_space *space, ce_ref *ref, int64_t key, int64_t value
     if (!node.inner) {
         size_t at = search_pair(&node.node, 0, node.count, key, value, false);
         if (at < node.count && node_get(&node.node, 2 * at) == key && node_get(&node.node, 2 * at + 1) == value)
-            return ce_fail(CE_ERR_INVALID_ARGUMENT, "the index already holds the entry (key %lld, value %lld)",
+            return error_fail(CE_ERR_INVALID_ARGUMENT, "the index already holds the entry (key %lld, value %lld)",
                            (long long)key, (long long)value);
         if (!node_make_writable(space, ref) || !node_insert(space, *ref, 2 * at, key) ||
             !node_insert(space, *ref, 2 * at + 1, value))
@@ -532,7 +532,7 @@ static bool insert_into(ce_space *space, ce_ref *ref, int64_t key, int64_t value
     }
     /* The last child whose separator is at most the pair. */
     size_t child = search_pair(&node.separators, 0, node.count - 1, key, value, true);
-    ce_ref child_ref, original_child;
+    space_ref child_ref, original_child;
     if (!child_at(&node.node, *ref, child + 1, &child_ref)) return false;
     original_child = child_ref;
     split_result child_split;
@@ -542,7 +542,7 @@ static bool insert_into(ce_space *space, ce_ref *ref, int64_t key, int64_t value
     if (child_ref == original_child && !child_split.happened) return true;
     if (!node_make_writable(space, ref) || !node_set(space, *ref, 1 + child, (int64_t)child_ref)) return false;
     if (!child_split.happened) return true;
-    ce_ref separator_ref = node.separator_ref;
+    space_ref separator_ref = node.separator_ref;
     if (!node_make_writable(space, &separator_ref) || !node_set(space, *ref, 0, (int64_t)separator_ref) ||
         !node_insert(space, separator_ref, 2 * child, child_split.separator_key) ||
         !node_insert(space, separator_ref, 2 * child + 1, child_split.separator_value) ||
@@ -555,9 +555,9 @@ static bool insert_into(ce_space *space, ce_ref *ref, int64_t key, int64_t value
 }
 
 /* A new root above a root that split. */
-static bool grow_root(ce_space *space, ce_ref *root, const split_result *split)
+static bool grow_root(space_state *space, space_ref *root, const split_result *split)
 {
-    ce_ref separators, new_root;
+    space_ref separators, new_root;
     if (!node_create(space, 0, 2, 0, &separators) || !node_set(space, separators, 0, split->separator_key) ||
         !node_set(space, separators, 1, split->separator_value))
         return false;
@@ -569,7 +569,7 @@ static bool grow_root(ce_space *space, ce_ref *root, const split_result *split)
     return true;
 }
 
-bool index_insert(ce_space *space, ce_ref *root, int64_t key, int64_t value)
+bool index_insert(space_state *space, space_ref *root, int64_t key, int64_t value)
 {
     split_result split;
     if (!insert_into(space, root, key, value, 0, true, &split)) return false;
@@ -579,9 +579,9 @@ bool index_insert(ce_space *space, ce_ref *root, int64_t key, int64_t value)
 /* --- appending whole leaves --- */
 
 /* The last leaf: its pair count and its last pair. */
-static bool last_leaf(const ce_space *space, ce_ref root, size_t *out_pairs, int64_t *out_key, int64_t *out_value)
+static bool last_leaf(const space_state *space, space_ref root, size_t *out_pairs, int64_t *out_key, int64_t *out_value)
 {
-    ce_ref ref = root;
+    space_ref ref = root;
     for (unsigned depth = 0;; depth++) {
         index_node node;
         if (!read_index_node(space, ref, depth, false, &node)) return false;
@@ -599,7 +599,7 @@ static bool last_leaf(const ce_space *space, ce_ref root, size_t *out_pairs, int
 
 /* Adds a leaf after the last one (its first pair the separator), splitting
  * inner nodes on the way up as an insert at the end would. */
-static bool append_leaf_into(ce_space *space, ce_ref *ref, ce_ref leaf, int64_t first_key, int64_t first_value,
+static bool append_leaf_into(space_state *space, space_ref *ref, space_ref leaf, int64_t first_key, int64_t first_value,
                              unsigned depth, split_result *out)
 {
     out->happened = false;
@@ -610,7 +610,7 @@ static bool append_leaf_into(ce_space *space, ce_ref *ref, ce_ref leaf, int64_t 
         return true;
     }
     size_t child = node.count - 1;
-    ce_ref child_ref, original_child;
+    space_ref child_ref, original_child;
     split_result child_split;
     if (!child_at(&node.node, *ref, child + 1, &child_ref)) return false;
     original_child = child_ref;
@@ -620,7 +620,7 @@ static bool append_leaf_into(ce_space *space, ce_ref *ref, ce_ref leaf, int64_t 
         if (child_ref == original_child) return true;
         return node_make_writable(space, ref) && node_set(space, *ref, 1 + child, (int64_t)child_ref);
     }
-    ce_ref separator_ref = node.separator_ref;
+    space_ref separator_ref = node.separator_ref;
     if (!node_make_writable(space, ref) || !node_set(space, *ref, 1 + child, (int64_t)child_ref) ||
         !node_make_writable(space, &separator_ref) || !node_set(space, *ref, 0, (int64_t)separator_ref) ||
         !node_insert(space, separator_ref, 2 * child, child_split.separator_key) ||
@@ -632,24 +632,24 @@ static bool append_leaf_into(ce_space *space, ce_ref *ref, ce_ref leaf, int64_t 
     return split_inner(space, *ref, children - 1, out);
 }
 
-bool index_append(ce_space *space, ce_ref *root, const int64_t *pairs, size_t pair_count)
+bool index_append(space_state *space, space_ref *root, const int64_t *pairs, size_t pair_count)
 {
     if (pair_count == 0) return true;
     for (size_t i = 1; i < pair_count; i++)
         if (!pair_less(pairs[2 * i - 2], pairs[2 * i - 1], pairs[2 * i], pairs[2 * i + 1]))
-            return ce_fail(CE_ERR_INVALID_ARGUMENT, "index_append: the pairs are not in increasing order");
+            return error_fail(CE_ERR_INVALID_ARGUMENT, "index_append: the pairs are not in increasing order");
     size_t last_pairs = 0;
     int64_t last_key = 0, last_value = 0;
     if (!last_leaf(space, *root, &last_pairs, &last_key, &last_value)) return false;
     if (last_pairs > 0 && !pair_less(last_key, last_value, pairs[0], pairs[1]))
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "index_append: the pairs do not follow the index's last pair");
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "index_append: the pairs do not follow the index's last pair");
     size_t done = 0;
     /* A last leaf with room is filled first, so that leaves stay full. */
     for (; done < pair_count && last_pairs > 0 && last_pairs + done < INDEX_LEAF_MAX_PAIRS; done++)
         if (!index_insert(space, root, pairs[2 * done], pairs[2 * done + 1])) return false;
     while (done < pair_count) {
         size_t batch = pair_count - done < INDEX_LEAF_MAX_PAIRS ? pair_count - done : INDEX_LEAF_MAX_PAIRS;
-        ce_ref leaf;
+        space_ref leaf;
         if (!node_create_from(space, NODE_CONTEXT, pairs + 2 * done, 2 * batch, &leaf)) return false;
         if (last_pairs == 0) {
             /* The empty root leaf of an empty index gives way. */
@@ -668,7 +668,7 @@ bool index_append(ce_space *space, ce_ref *root, const int64_t *pairs, size_t pa
 }
 
 /* The last pair; *out_found is false for an empty index. */
-bool index_last(const ce_space *space, ce_ref root, int64_t *out_key, int64_t *out_value, bool *out_found)
+bool index_last(const space_state *space, space_ref root, int64_t *out_key, int64_t *out_value, bool *out_found)
 {
     size_t pairs = 0;
     if (!last_leaf(space, root, &pairs, out_key, out_value)) return false;
@@ -680,7 +680,7 @@ bool index_last(const ce_space *space, ce_ref root, int64_t *out_key, int64_t *o
 
 /* *out_emptied: the subtree holds no pair any more (and its parent removes
  * it, unless it is the only child). */
-static bool erase_from(ce_space *space, ce_ref *ref, int64_t key, int64_t value, unsigned depth, bool *out_emptied)
+static bool erase_from(space_state *space, space_ref *ref, int64_t key, int64_t value, unsigned depth, bool *out_emptied)
 {
     *out_emptied = false;
     index_node node;
@@ -688,7 +688,7 @@ static bool erase_from(ce_space *space, ce_ref *ref, int64_t key, int64_t value,
     if (!node.inner) {
         size_t at = search_pair(&node.node, 0, node.count, key, value, false);
         if (at == node.count || node_get(&node.node, 2 * at) != key || node_get(&node.node, 2 * at + 1) != value)
-            return ce_fail(CE_ERR_CORRUPT, "index entry missing: the index holds no entry (key %lld, value %lld)",
+            return error_fail(CE_ERR_CORRUPT, "index entry missing: the index holds no entry (key %lld, value %lld)",
                            (long long)key, (long long)value);
         if (!node_make_writable(space, ref) || !node_erase(space, *ref, 2 * at) || !node_erase(space, *ref, 2 * at))
             return false;
@@ -696,7 +696,7 @@ static bool erase_from(ce_space *space, ce_ref *ref, int64_t key, int64_t value,
         return true;
     }
     size_t child = search_pair(&node.separators, 0, node.count - 1, key, value, true);
-    ce_ref child_ref, original_child;
+    space_ref child_ref, original_child;
     if (!child_at(&node.node, *ref, child + 1, &child_ref)) return false;
     original_child = child_ref;
     bool child_emptied;
@@ -704,7 +704,7 @@ static bool erase_from(ce_space *space, ce_ref *ref, int64_t key, int64_t value,
     if (child_emptied && node.count > 1) {
         /* Drop the child and one separator: its own, or for the first child
          * the next one's (the new first child needs none). */
-        ce_ref separator_ref = node.separator_ref;
+        space_ref separator_ref = node.separator_ref;
         size_t separator = child == 0 ? 0 : child - 1;
         return node_make_writable(space, ref) && node_make_writable(space, &separator_ref) &&
                node_set(space, *ref, 0, (int64_t)separator_ref) && node_free_tree(space, child_ref) &&
@@ -716,7 +716,7 @@ static bool erase_from(ce_space *space, ce_ref *ref, int64_t key, int64_t value,
     return node_make_writable(space, ref) && node_set(space, *ref, 1 + child, (int64_t)child_ref);
 }
 
-bool index_erase(ce_space *space, ce_ref *root, int64_t key, int64_t value)
+bool index_erase(space_state *space, space_ref *root, int64_t key, int64_t value)
 {
     bool emptied;
     if (!erase_from(space, root, key, value, 0, &emptied)) return false;
@@ -726,16 +726,16 @@ bool index_erase(ce_space *space, ce_ref *root, int64_t key, int64_t value)
         index_node node;
         if (!read_index_node(space, *root, 0, false, &node)) return false;
         if (!node.inner || node.count != 1) return true;
-        ce_ref only_child;
+        space_ref only_child;
         if (!child_at(&node.node, *root, 1, &only_child)) return false;
         if (!node_free(space, node.separator_ref) || !node_free(space, *root)) return false;
         *root = only_child;
     }
-    return ce_fail(CE_ERR_CORRUPT, "invalid database: an index is deeper than %d levels at offset %llu",
+    return error_fail(CE_ERR_CORRUPT, "invalid database: an index is deeper than %d levels at offset %llu",
                    INDEX_MAX_DEPTH, (unsigned long long)*root);
 }
 
-bool index_destroy(ce_space *space, ce_ref root)
+bool index_destroy(space_state *space, space_ref root)
 {
     /* The free walk is generic (and bounded against damage); the root is
      * checked so that a ref to something else is not freed as an index. */

@@ -69,29 +69,29 @@ static void put_element(uint8_t *payload, uint8_t width, size_t index, int64_t v
 
 static int64_t get_element(const uint8_t *payload, uint8_t width, size_t index)
 {
-    ce_node view = {.base = 0, .payload = payload, .width = width};
+    node_view view = {.base = 0, .payload = payload, .width = width};
     return node_get(&view, index);
 }
 
 /* Whether `element` is the ref of a committed node with `length` bytes
  * inside the version (what a hint may point at). */
-static bool prefetch_ref(const ce_space *space, int64_t element, size_t length)
+static bool prefetch_ref(const space_state *space, int64_t element, size_t length)
 {
-    if (!node_value_is_ref(element) || ref_is_temporary((ce_ref)element)) return false;
-    ce_ref ref = (ce_ref)element;
+    if (!node_value_is_ref(element) || ref_is_temporary((space_ref)element)) return false;
+    space_ref ref = (space_ref)element;
     return ref % 8 == 0 && ref >= CE_HEADER_SIZE && ref < space->logical_size && space->logical_size - ref >= length;
 }
 
-const uint8_t *node_prefetchable(const ce_space *space, int64_t element, size_t length)
+const uint8_t *node_prefetchable(const space_state *space, int64_t element, size_t length)
 {
     const uint8_t *bytes;
-    if (!prefetch_ref(space, element, length) || !space_bytes(space, (ce_ref)element, length, &bytes)) return NULL;
+    if (!prefetch_ref(space, element, length) || !space_bytes(space, (space_ref)element, length, &bytes)) return NULL;
     return bytes;
 }
 
-void node_prefetch_header(const ce_space *space, int64_t element)
+void node_prefetch_header(const space_state *space, int64_t element)
 {
-    if (prefetch_ref(space, element, NODE_HEADER_SIZE)) prefetch_line(space->base + (ce_ref)element);
+    if (prefetch_ref(space, element, NODE_HEADER_SIZE)) prefetch_line(space->base + (space_ref)element);
 }
 
 /* --- searching ascending elements --- */
@@ -144,7 +144,7 @@ NODE_DEFINE_SEARCHES(16, int16_t)
 NODE_DEFINE_SEARCHES(32, int32_t)
 NODE_DEFINE_SEARCHES(64, int64_t)
 
-size_t node_lower_bound(const ce_node *node, size_t stride, size_t low, size_t high, int64_t key)
+size_t node_lower_bound(const node_view *node, size_t stride, size_t low, size_t high, int64_t key)
 {
     const uint8_t *payload = node->payload;
     int64_t base = node->base;
@@ -163,7 +163,7 @@ size_t node_lower_bound(const ce_node *node, size_t stride, size_t low, size_t h
     }
 }
 
-size_t node_lower_bound_near(const ce_node *node, size_t stride, size_t items, int64_t key, size_t guess)
+size_t node_lower_bound_near(const node_view *node, size_t stride, size_t items, int64_t key, size_t guess)
 {
     const uint8_t *payload = node->payload;
     int64_t base = node->base;
@@ -199,7 +199,7 @@ size_t node_guess_position(int64_t key, int64_t lower, int64_t upper, size_t ite
         remaining -= count;                                                                                         \
     }
 
-size_t node_find_run(const ce_node *counts, size_t runs, uint64_t *position)
+size_t node_find_run(const node_view *counts, size_t runs, uint64_t *position)
 {
     if (runs > counts->count) runs = counts->count;
     uint64_t remaining = *position, base = (uint64_t)counts->base;
@@ -237,7 +237,7 @@ size_t node_find_run(const ce_node *counts, size_t runs, uint64_t *position)
 }
 #undef FIND_RUN
 
-double node_sum_doubles(const ce_node *values, size_t count)
+double node_sum_doubles(const node_view *values, size_t count)
 {
     double partial[4] = {0, 0, 0, 0};
     size_t i = 0;
@@ -268,7 +268,7 @@ uint8_t node_width_for(int64_t value)
     return 64;
 }
 
-uint8_t node_width_for_values(const ce_node *node)
+uint8_t node_width_for_values(const node_view *node)
 {
     uint8_t width = 0;
     for (size_t i = 0; i < node->count && width < 64; i++) {
@@ -280,18 +280,18 @@ uint8_t node_width_for_values(const ce_node *node)
 
 /* The errors of node_read, out of its way: the common path then keeps its
  * few values in registers. */
-static CE_COLD bool invalid_node_header(ce_ref ref)
+static CE_COLD bool invalid_node_header(space_ref ref)
 {
-    return ce_fail(CE_ERR_CORRUPT, "invalid database: invalid node header at offset %llu", (unsigned long long)ref);
+    return error_fail(CE_ERR_CORRUPT, "invalid database: invalid node header at offset %llu", (unsigned long long)ref);
 }
 
-static CE_COLD bool node_past_end(ce_ref ref, uint32_t count)
+static CE_COLD bool node_past_end(space_ref ref, uint32_t count)
 {
-    return ce_fail(CE_ERR_CORRUPT, "invalid database: node at offset %llu (%u elements) extends past the end of the file",
+    return error_fail(CE_ERR_CORRUPT, "invalid database: node at offset %llu (%u elements) extends past the end of the file",
                    (unsigned long long)ref, count);
 }
 
-bool node_read(const ce_space *space, ce_ref ref, ce_node *out_node)
+bool node_read(const space_state *space, space_ref ref, node_view *out_node)
 {
     const uint8_t *bytes;
     if (!space_bytes(space, ref, NODE_HEADER_SIZE, &bytes)) return false;
@@ -335,19 +335,19 @@ bool node_read(const ce_space *space, ce_ref ref, ce_node *out_node)
  * it too) can only be damage, and a write transaction that followed it would
  * take it for one of its own dirty nodes: an index past the end of its table
  * of dirty nodes, a freed entry, or a live node given a second parent. */
-static bool check_committed_child(ce_ref parent, int64_t child)
+static bool check_committed_child(space_ref parent, int64_t child)
 {
-    if (!ref_is_temporary(parent) && ref_is_temporary((ce_ref)child))
-        return ce_fail(CE_ERR_CORRUPT, "invalid database: the node at offset %llu holds a bad ref (%llx)",
+    if (!ref_is_temporary(parent) && ref_is_temporary((space_ref)child))
+        return error_fail(CE_ERR_CORRUPT, "invalid database: the node at offset %llu holds a bad ref (%llx)",
                        (unsigned long long)parent, (unsigned long long)child);
     return true;
 }
 
 /* The dirty node behind `ref`, as a view plus its buffer. */
-static bool dirty_view(ce_space *space, ce_ref ref, ce_node *out_node, uint8_t **out_bytes)
+static bool dirty_view(space_state *space, space_ref ref, node_view *out_node, uint8_t **out_bytes)
 {
     if (!ref_is_temporary(ref))
-        return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "internal error: node %llu changed without copy-on-write",
+        return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "internal error: node %llu changed without copy-on-write",
                        (unsigned long long)ref);
     uint8_t *bytes = space_dirty_bytes(space, ref);
     uint32_t count;
@@ -364,9 +364,9 @@ static bool dirty_view(ce_space *space, ce_ref ref, ce_node *out_node, uint8_t *
 
 /* Makes the dirty node hold `count` elements of at least `width` bits,
  * widening the existing elements in place when needed. */
-static bool ensure_room(ce_space *space, ce_ref ref, size_t count, uint8_t width, ce_node *node, uint8_t **bytes)
+static bool ensure_room(space_state *space, space_ref ref, size_t count, uint8_t width, node_view *node, uint8_t **bytes)
 {
-    if (count > NODE_MAX_COUNT) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a node cannot hold %zu elements", count);
+    if (count > NODE_MAX_COUNT) return error_fail(CE_ERR_INVALID_ARGUMENT, "a node cannot hold %zu elements", count);
     uint8_t new_width = width > node->width ? width : node->width;
     size_t needed = (size_t)node_size_for(new_width, count > node->count ? count : node->count);
     if (!space_dirty_reserve(space, ref, needed, bytes)) return false;
@@ -383,11 +383,11 @@ static bool ensure_room(ce_space *space, ce_ref ref, size_t count, uint8_t width
     return true;
 }
 
-bool node_create(ce_space *space, uint8_t flags, size_t count, int64_t fill, ce_ref *out_ref)
+bool node_create(space_state *space, uint8_t flags, size_t count, int64_t fill, space_ref *out_ref)
 {
-    if (count > NODE_MAX_COUNT) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a node cannot hold %zu elements", count);
+    if (count > NODE_MAX_COUNT) return error_fail(CE_ERR_INVALID_ARGUMENT, "a node cannot hold %zu elements", count);
     uint8_t width = (flags & NODE_BYTES) ? 8 : node_width_for(fill);
-    if (ref_is_temporary((ce_ref)fill)) width = 64;
+    if (ref_is_temporary((space_ref)fill)) width = 64;
     size_t size = (size_t)node_size_for(width, count);
     uint8_t *bytes;
     if (!space_dirty_create(space, size, true, out_ref, &bytes)) return false;
@@ -398,14 +398,14 @@ bool node_create(ce_space *space, uint8_t flags, size_t count, int64_t fill, ce_
     return true;
 }
 
-bool node_create_from(ce_space *space, uint8_t flags, const int64_t *values, size_t count, ce_ref *out_ref)
+bool node_create_from(space_state *space, uint8_t flags, const int64_t *values, size_t count, space_ref *out_ref)
 {
-    if (count > NODE_MAX_COUNT) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a node cannot hold %zu elements", count);
-    ce_node view = node_view_of_values(values, count);
+    if (count > NODE_MAX_COUNT) return error_fail(CE_ERR_INVALID_ARGUMENT, "a node cannot hold %zu elements", count);
+    node_view view = node_view_of_values(values, count);
     uint8_t width = node_width_for_values(&view);
     if (flags & NODE_HAS_REFS)
         for (size_t i = 0; i < count; i++)
-            if (ref_is_temporary((ce_ref)values[i])) width = 64;
+            if (ref_is_temporary((space_ref)values[i])) width = 64;
     size_t size = (size_t)node_size_for(width, count);
     uint8_t *bytes;
     if (!space_dirty_create(space, size, true, out_ref, &bytes)) return false;
@@ -416,9 +416,9 @@ bool node_create_from(ce_space *space, uint8_t flags, const int64_t *values, siz
     return true;
 }
 
-bool node_create_bytes(ce_space *space, uint8_t flags, const void *data, size_t length, ce_ref *out_ref)
+bool node_create_bytes(space_state *space, uint8_t flags, const void *data, size_t length, space_ref *out_ref)
 {
-    if (length > NODE_MAX_COUNT) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a value of %zu bytes is too large", length);
+    if (length > NODE_MAX_COUNT) return error_fail(CE_ERR_INVALID_ARGUMENT, "a value of %zu bytes is too large", length);
     size_t size = (size_t)node_size_for(8, length);
     uint8_t *bytes;
     if (!space_dirty_create(space, size, true, out_ref, &bytes)) return false;
@@ -428,10 +428,10 @@ bool node_create_bytes(ce_space *space, uint8_t flags, const void *data, size_t 
     return true;
 }
 
-bool node_make_writable(ce_space *space, ce_ref *ref)
+bool node_make_writable(space_state *space, space_ref *ref)
 {
     if (ref_is_temporary(*ref)) return true;
-    ce_node node;
+    node_view node;
     if (!node_read(space, *ref, &node)) return false;
     /* The copy turns committed bytes into a dirty node, whose refs the
      * write paths follow without further checks: check them here, once.
@@ -443,7 +443,7 @@ bool node_make_writable(ce_space *space, ce_ref *ref)
         }
     }
     size_t size = (size_t)node_size(&node);
-    ce_ref copy;
+    space_ref copy;
     uint8_t *bytes;
     if (node.based) {
         /* Dirty nodes have no base: the copy holds the values themselves. */
@@ -464,29 +464,29 @@ bool node_make_writable(ce_space *space, ce_ref *ref)
 
 static uint8_t width_for_stored(int64_t value)
 {
-    return ref_is_temporary((ce_ref)value) ? 64 : node_width_for(value);
+    return ref_is_temporary((space_ref)value) ? 64 : node_width_for(value);
 }
 
-bool node_set(ce_space *space, ce_ref ref, size_t index, int64_t value)
+bool node_set(space_state *space, space_ref ref, size_t index, int64_t value)
 {
-    ce_node node = {0};
+    node_view node = {0};
     uint8_t *bytes = NULL;
     if (!dirty_view(space, ref, &node, &bytes)) return false;
     if (index >= node.count)
-        return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "index %zu is beyond the node's %u elements", index, node.count);
+        return error_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "index %zu is beyond the node's %u elements", index, node.count);
     if (node_get(&node, index) == value) return true; /* (a ref stored again, a table's counters unchanged) */
     if (!ensure_room(space, ref, node.count, width_for_stored(value), &node, &bytes)) return false;
     put_element(bytes + NODE_HEADER_SIZE, node.width, index, value);
     return true;
 }
 
-bool node_insert(ce_space *space, ce_ref ref, size_t index, int64_t value)
+bool node_insert(space_state *space, space_ref ref, size_t index, int64_t value)
 {
-    ce_node node = {0};
+    node_view node = {0};
     uint8_t *bytes = NULL;
     if (!dirty_view(space, ref, &node, &bytes)) return false;
     if (index > node.count)
-        return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "insert position %zu is beyond the node's %u elements", index, node.count);
+        return error_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "insert position %zu is beyond the node's %u elements", index, node.count);
     if (!ensure_room(space, ref, (size_t)node.count + 1, width_for_stored(value), &node, &bytes)) return false;
     uint8_t *payload = bytes + NODE_HEADER_SIZE;
     if (node.width >= 8) {
@@ -501,9 +501,9 @@ bool node_insert(ce_space *space, ce_ref ref, size_t index, int64_t value)
     return true;
 }
 
-bool node_append(ce_space *space, ce_ref ref, int64_t value)
+bool node_append(space_state *space, space_ref ref, int64_t value)
 {
-    ce_node node = {0};
+    node_view node = {0};
     uint8_t *bytes = NULL;
     if (!dirty_view(space, ref, &node, &bytes)) return false;
     if (!ensure_room(space, ref, (size_t)node.count + 1, width_for_stored(value), &node, &bytes)) return false;
@@ -512,13 +512,13 @@ bool node_append(ce_space *space, ce_ref ref, int64_t value)
     return true;
 }
 
-bool node_erase(ce_space *space, ce_ref ref, size_t index)
+bool node_erase(space_state *space, space_ref ref, size_t index)
 {
-    ce_node node = {0};
+    node_view node = {0};
     uint8_t *bytes = NULL;
     if (!dirty_view(space, ref, &node, &bytes)) return false;
     if (index >= node.count)
-        return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "index %zu is beyond the node's %u elements", index, node.count);
+        return error_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "index %zu is beyond the node's %u elements", index, node.count);
     uint8_t *payload = bytes + NODE_HEADER_SIZE;
     if (node.width >= 8) {
         size_t element = node.width / 8;
@@ -531,53 +531,53 @@ bool node_erase(ce_space *space, ce_ref ref, size_t index)
     return true;
 }
 
-bool node_truncate(ce_space *space, ce_ref ref, size_t count)
+bool node_truncate(space_state *space, space_ref ref, size_t count)
 {
-    ce_node node = {0};
+    node_view node = {0};
     uint8_t *bytes = NULL;
     if (!dirty_view(space, ref, &node, &bytes)) return false;
     if (count > node.count)
-        return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "cannot truncate %u elements to %zu", node.count, count);
+        return error_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "cannot truncate %u elements to %zu", node.count, count);
     set_count(bytes, (uint32_t)count);
     return true;
 }
 
-bool node_set_bytes(ce_space *space, ce_ref ref, const void *data, size_t length)
+bool node_set_bytes(space_state *space, space_ref ref, const void *data, size_t length)
 {
-    ce_node node = {0};
+    node_view node = {0};
     uint8_t *bytes = NULL;
     if (!dirty_view(space, ref, &node, &bytes)) return false;
-    if (!(node.flags & NODE_BYTES)) return ce_fail(CE_ERR_INVALID_ARGUMENT, "internal error: not a byte node");
-    if (length > NODE_MAX_COUNT) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a value of %zu bytes is too large", length);
+    if (!(node.flags & NODE_BYTES)) return error_fail(CE_ERR_INVALID_ARGUMENT, "internal error: not a byte node");
+    if (length > NODE_MAX_COUNT) return error_fail(CE_ERR_INVALID_ARGUMENT, "a value of %zu bytes is too large", length);
     if (!space_dirty_reserve(space, ref, (size_t)node_size_for(8, length), &bytes)) return false;
     if (length) memcpy(bytes + NODE_HEADER_SIZE, data, length);
     set_count(bytes, (uint32_t)length);
     return true;
 }
 
-bool node_set_flags(ce_space *space, ce_ref ref, uint8_t flags)
+bool node_set_flags(space_state *space, space_ref ref, uint8_t flags)
 {
-    ce_node node = {0};
+    node_view node = {0};
     uint8_t *bytes = NULL;
     if (!dirty_view(space, ref, &node, &bytes)) return false;
     bytes[0] = flags;
     return true;
 }
 
-bool node_free(ce_space *space, ce_ref ref)
+bool node_free(space_state *space, space_ref ref)
 {
     if (ref_is_temporary(ref)) return space_free(space, ref, 0);
-    ce_node node;
+    node_view node;
     if (!node_read(space, ref, &node)) return false;
     return space_free(space, ref, node_size(&node));
 }
 
-static bool free_tree(ce_space *space, ce_ref ref, unsigned depth, uint64_t *visited_bytes)
+static bool free_tree(space_state *space, space_ref ref, unsigned depth, uint64_t *visited_bytes)
 {
     if (depth > NODE_MAX_TREE_DEPTH)
-        return ce_fail(CE_ERR_CORRUPT, "invalid database: tree deeper than %d at offset %llu", NODE_MAX_TREE_DEPTH,
+        return error_fail(CE_ERR_CORRUPT, "invalid database: tree deeper than %d at offset %llu", NODE_MAX_TREE_DEPTH,
                        (unsigned long long)ref);
-    ce_node node;
+    node_view node;
     if (!node_read(space, ref, &node)) return false;
     if (!node_charge_visit(space, ref, &node, visited_bytes)) return false;
     if ((node.flags & NODE_HAS_REFS) && node.width > 0) {
@@ -586,7 +586,7 @@ static bool free_tree(ce_space *space, ce_ref ref, unsigned depth, uint64_t *vis
             if (!node_value_is_ref(child)) continue;
             /* Freeing a "dirty" child named by a committed node would free
              * memory that another part of the transaction still uses. */
-            if (!check_committed_child(ref, child) || !free_tree(space, (ce_ref)child, depth + 1, visited_bytes))
+            if (!check_committed_child(ref, child) || !free_tree(space, (space_ref)child, depth + 1, visited_bytes))
                 return false;
             /* A dirty parent's buffer does not move when a child is freed. */
         }
@@ -594,7 +594,7 @@ static bool free_tree(ce_space *space, ce_ref ref, unsigned depth, uint64_t *vis
     return node_free(space, ref);
 }
 
-bool node_free_tree(ce_space *space, ce_ref ref)
+bool node_free_tree(space_state *space, space_ref ref)
 {
     uint64_t visited_bytes = 0;
     return free_tree(space, ref, 0, &visited_bytes);
@@ -604,7 +604,7 @@ bool node_free_tree(ce_space *space, ce_ref ref)
  * 0 when empty): typed
  * loops for the byte widths (the compiler vectorizes them), node_get for
  * the narrow ones. */
-static void integer_range(const ce_node *node, int64_t *out_minimum, int64_t *out_maximum)
+static void integer_range(const node_view *node, int64_t *out_minimum, int64_t *out_maximum)
 {
     const uint8_t *payload = node->payload;
     size_t count = node->count;
@@ -635,7 +635,7 @@ static void integer_range(const ce_node *node, int64_t *out_minimum, int64_t *ou
     *out_maximum = maximum;
 }
 
-static bool finalize(ce_space *space, ce_ref ref, ce_ref *out_final, unsigned depth)
+static bool finalize(space_state *space, space_ref ref, space_ref *out_final, unsigned depth)
 {
     if (!ref_is_temporary(ref)) {
         *out_final = ref;
@@ -647,17 +647,17 @@ static bool finalize(ce_space *space, ce_ref ref, ce_ref *out_final, unsigned de
         return true;
     }
     if (depth > NODE_MAX_TREE_DEPTH)
-        return ce_fail(CE_ERR_CORRUPT, "internal error: tree deeper than %d", NODE_MAX_TREE_DEPTH);
-    ce_node node = {0};
+        return error_fail(CE_ERR_CORRUPT, "internal error: tree deeper than %d", NODE_MAX_TREE_DEPTH);
+    node_view node = {0};
     uint8_t *bytes = NULL;
     if (!dirty_view(space, ref, &node, &bytes)) return false;
     int64_t minimum = 0, maximum = 0;
     if (!(node.flags & (NODE_BYTES | NODE_HAS_REFS))) integer_range(&node, &minimum, &maximum);
     for (size_t i = 0; i < node.count && (node.flags & NODE_HAS_REFS); i++) {
         int64_t value = node_get(&node, i);
-        if ((node.flags & NODE_HAS_REFS) && ref_is_temporary((ce_ref)value) && node_value_is_ref(value)) {
-            ce_ref child_final;
-            if (!finalize(space, (ce_ref)value, &child_final, depth + 1)) return false;
+        if ((node.flags & NODE_HAS_REFS) && ref_is_temporary((space_ref)value) && node_value_is_ref(value)) {
+            space_ref child_final;
+            if (!finalize(space, (space_ref)value, &child_final, depth + 1)) return false;
             value = (int64_t)child_final;
             dirty_view(space, ref, &node, &bytes); /* re-read: placing may not move it, but be exact */
             put_element(bytes + NODE_HEADER_SIZE, node.width, i, value);
@@ -735,11 +735,11 @@ void node_encode_element(uint8_t *payload, uint8_t width, size_t index, int64_t 
     put_element(payload, width, index, value);
 }
 
-uint64_t node_dirty_size_bound(const ce_space *space)
+uint64_t node_dirty_size_bound(const space_state *space)
 {
     uint64_t total = 0;
     for (size_t i = 0; i < space->dirty_count; i++) {
-        const ce_dirty_node *dirty = &space->dirty[i];
+        const space_dirty_node *dirty = &space->dirty[i];
         if (dirty->capacity == 0) continue;
         uint32_t count;
         memcpy(&count, dirty->bytes + 4, 4);
@@ -753,50 +753,50 @@ uint64_t node_dirty_size_bound(const ce_space *space)
  * [new data][copies of changed nodes]; the copies are what the next commits
  * rewrite and free, and with the new data kept out of their way, the space
  * they free stays one range that the next commit can use whole. */
-static bool place_fresh_leaves(ce_space *space, ce_ref ref, unsigned depth)
+static bool place_fresh_leaves(space_state *space, space_ref ref, unsigned depth)
 {
     if (!ref_is_temporary(ref) || space_dirty_placed_at(space, ref)) return true;
     if (depth > NODE_MAX_TREE_DEPTH)
-        return ce_fail(CE_ERR_CORRUPT, "internal error: tree deeper than %d", NODE_MAX_TREE_DEPTH);
-    ce_node node = {0};
+        return error_fail(CE_ERR_CORRUPT, "internal error: tree deeper than %d", NODE_MAX_TREE_DEPTH);
+    node_view node = {0};
     uint8_t *bytes = NULL;
     if (!dirty_view(space, ref, &node, &bytes)) return false;
     if (!(node.flags & NODE_HAS_REFS)) {
-        ce_ref final;
+        space_ref final;
         return !space_dirty_is_fresh(space, ref) || finalize(space, ref, &final, depth);
     }
     for (size_t i = 0; i < node.count; i++) {
         int64_t value = node_get(&node, i);
-        if (node_value_is_ref(value) && ref_is_temporary((ce_ref)value) &&
-            !place_fresh_leaves(space, (ce_ref)value, depth + 1))
+        if (node_value_is_ref(value) && ref_is_temporary((space_ref)value) &&
+            !place_fresh_leaves(space, (space_ref)value, depth + 1))
             return false;
     }
     return true;
 }
 
-bool node_finalize_tree(ce_space *space, ce_ref ref, ce_ref *out_final)
+bool node_finalize_tree(space_state *space, space_ref ref, space_ref *out_final)
 {
     return place_fresh_leaves(space, ref, 0) && finalize(space, ref, out_final, 0);
 }
 
-bool node_charge_visit(const ce_space *space, ce_ref ref, const ce_node *node, uint64_t *visited_bytes)
+bool node_charge_visit(const space_state *space, space_ref ref, const node_view *node, uint64_t *visited_bytes)
 {
     if (ref_is_temporary(ref)) return true;
     *visited_bytes += node_size(node);
     if (*visited_bytes > space->logical_size)
-        return ce_fail(CE_ERR_CORRUPT,
+        return error_fail(CE_ERR_CORRUPT,
                        "invalid database: the node at offset %llu is reached more than once (a shared child or a cycle)",
                        (unsigned long long)ref);
     return true;
 }
 
-static bool walk(const ce_space *space, ce_ref ref, unsigned depth, unsigned max_depth, node_visitor visit,
+static bool walk(const space_state *space, space_ref ref, unsigned depth, unsigned max_depth, node_visitor visit,
                  void *context, uint64_t *visited_bytes)
 {
     if (depth > max_depth)
-        return ce_fail(CE_ERR_CORRUPT, "invalid database: tree deeper than %u at offset %llu", max_depth,
+        return error_fail(CE_ERR_CORRUPT, "invalid database: tree deeper than %u at offset %llu", max_depth,
                        (unsigned long long)ref);
-    ce_node node;
+    node_view node;
     if (!node_read(space, ref, &node)) return false;
     if (!node_charge_visit(space, ref, &node, visited_bytes)) return false;
     if (!visit(context, ref, &node)) return false;
@@ -805,14 +805,14 @@ static bool walk(const ce_space *space, ce_ref ref, unsigned depth, unsigned max
         for (size_t i = 0; i < node.count; i++) {
             int64_t child = node_get(&node, i);
             if (node_value_is_ref(child) &&
-                !walk(space, (ce_ref)child, depth + 1, max_depth, visit, context, visited_bytes))
+                !walk(space, (space_ref)child, depth + 1, max_depth, visit, context, visited_bytes))
                 return false;
         }
     }
     return true;
 }
 
-bool node_walk_tree(const ce_space *space, ce_ref ref, unsigned max_depth, node_visitor visit, void *context)
+bool node_walk_tree(const space_state *space, space_ref ref, unsigned max_depth, node_visitor visit, void *context)
 {
     uint64_t visited_bytes = 0;
     return walk(space, ref, 0, max_depth, visit, context, &visited_bytes);

@@ -22,7 +22,7 @@
 #ifndef CE_NODE_H
 #define CE_NODE_H
 
-#include "alloc.h"
+#include "space.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -39,7 +39,7 @@ enum {
      * keys, primary keys, timestamps). Only committed integer nodes (never
      * has-refs or bytes) have it: the commit chooses it when it makes the
      * node smaller, and a copy for writing drops it. node_read hands out the
-     * other flags in ce_node.flags and the base in ce_node.base, so that
+     * other flags in node_view.flags and the base in node_view.base, so that
      * node_get and every check of flags work unchanged. */
     NODE_BASED = 16,
     NODE_FLAGS_ALL = 31
@@ -67,14 +67,14 @@ enum {
 
 /* A read view of one node. `payload` stays valid while the transaction
  * lasts (and, for a dirty node, until the node is next changed). */
-typedef struct ce_node {
+typedef struct node_view {
     int64_t base; /* added to every element (NODE_BASED on disk); else 0 */
     bool based;   /* the node on disk has NODE_BASED (which `flags` leaves out) */
     const uint8_t *payload;
     uint32_t count;
     uint8_t flags;
     uint8_t width; /* bits per element */
-} ce_node;
+} node_view;
 
 /* Tagged integers in HAS_REFS nodes. */
 static inline int64_t node_tag(int64_t value) { return (int64_t)(((uint64_t)value << 1) | 1u); }
@@ -89,22 +89,22 @@ static inline uint64_t node_size_for(uint8_t width, uint64_t count)
 }
 
 /* The first byte of a node as stored (its header): node_size bytes from here. */
-static inline const uint8_t *node_start(const ce_node *node)
+static inline const uint8_t *node_start(const node_view *node)
 {
     return node->payload - NODE_HEADER_SIZE - (node->based ? NODE_BASE_SIZE : 0);
 }
 
-static inline uint64_t node_size(const ce_node *node)
+static inline uint64_t node_size(const node_view *node)
 {
     return node_size_for(node->width, node->count) + (node->based ? NODE_BASE_SIZE : 0);
 }
 
 /* Reads and checks a node header. Fails with CE_ERR_CORRUPT (naming the
  * offset) if the header or the node's extent is not valid. */
-bool node_read(const ce_space *space, ce_ref ref, ce_node *out_node);
+bool node_read(const space_state *space, space_ref ref, node_view *out_node);
 
 /* The element at `index` (< count) as packed, before the base is added. */
-static inline int64_t node_get_packed(const ce_node *node, size_t index)
+static inline int64_t node_get_packed(const node_view *node, size_t index)
 {
     const uint8_t *payload = node->payload;
     switch (node->width) {
@@ -121,7 +121,7 @@ static inline int64_t node_get_packed(const ce_node *node, size_t index)
 
 /* The element at `index` (< count). A damaged base cannot overflow: the
  * sum wraps as unsigned arithmetic does. */
-static inline int64_t node_get(const ce_node *node, size_t index)
+static inline int64_t node_get(const node_view *node, size_t index)
 {
     return (int64_t)((uint64_t)node->base + (uint64_t)node_get_packed(node, index));
 }
@@ -132,13 +132,13 @@ uint8_t node_width_for(int64_t value);
 /* The smallest width that holds every element of `node` (its base added):
  * the width at which those values are packed. For values in an array, view
  * them with node_view_of_values. */
-uint8_t node_width_for_values(const ce_node *node);
+uint8_t node_width_for_values(const node_view *node);
 
 /* A read view of `count` (<= NODE_MAX_COUNT) values in memory, as a node of
  * 64-bit elements. */
-static inline ce_node node_view_of_values(const int64_t *values, size_t count)
+static inline node_view node_view_of_values(const int64_t *values, size_t count)
 {
-    return (ce_node){.payload = (const uint8_t *)values, .count = (uint32_t)count, .width = 64};
+    return (node_view){.payload = (const uint8_t *)values, .count = (uint32_t)count, .width = 64};
 }
 
 /* A hint to fetch the cache line at `bytes`. GCC deletes a loop whose body
@@ -170,14 +170,14 @@ static inline void prefetch_lines(const uint8_t *bytes, size_t length)
  * version; NULL for anything else (0, a tagged value, a dirty node, a ref
  * out of bounds). Nothing is trusted from what it returns but an address
  * to hint at. */
-const uint8_t *node_prefetchable(const ce_space *space, int64_t element, size_t length);
+const uint8_t *node_prefetchable(const space_state *space, int64_t element, size_t length);
 
 /* Prefetches the first line of the committed node whose ref is `element`
  * (as node_prefetchable, for a node whose bytes are not read here). No
  * read barrier: a prefetch reads nothing the program sees, so in an
  * encrypted file a page not yet decrypted for this transaction costs only
  * a useless hint, and a hot scan skips a page check per hint. */
-void node_prefetch_header(const ce_space *space, int64_t element);
+void node_prefetch_header(const space_state *space, int64_t element);
 
 /* --- searching ascending elements ---
  *
@@ -189,13 +189,13 @@ void node_prefetch_header(const ce_space *space, int64_t element);
 
 /* The first item in [low, high) that is at least `key` (high if none), by
  * binary search. */
-size_t node_lower_bound(const ce_node *node, size_t stride, size_t low, size_t high, int64_t key);
+size_t node_lower_bound(const node_view *node, size_t stride, size_t low, size_t high, int64_t key);
 
 /* The same over [0, items), starting from `guess` (< items): galloping
  * 1, 2, 4, ... items away, then a binary search inside the last step. A good
  * guess (node_guess_position) costs one or two probes on one cache line
  * instead of eight spread over the node. */
-size_t node_lower_bound_near(const ce_node *node, size_t stride, size_t items, int64_t key, size_t guess);
+size_t node_lower_bound_near(const node_view *node, size_t stride, size_t items, int64_t key, size_t guess);
 
 /* Where `key` would lie among `items` (> 0) items whose values span
  * [lower, upper], by linear interpolation: a guess in [0, items - 1]. Keys
@@ -208,47 +208,47 @@ size_t node_guess_position(int64_t key, int64_t lower, int64_t upper, size_t ite
  * inside that run. Past them: returns `runs`, *position less their total.
  * A loop per width, since a wide node's counts are summed on every
  * positional read. */
-size_t node_find_run(const ce_node *counts, size_t runs, uint64_t *position);
+size_t node_find_run(const node_view *counts, size_t runs, uint64_t *position);
 
 /* The sum of the first `count` elements of a plain (not based) node of
  * 64-bit elements read as doubles: four running sums, so that the additions
  * do not wait on each other (the order of the additions differs from one
  * after another in the last bits only). */
-double node_sum_doubles(const ce_node *values, size_t count);
+double node_sum_doubles(const node_view *values, size_t count);
 
 /* --- creating and changing (write transactions) --- */
 
 /* A new dirty node of `count` elements, each `fill`. */
-bool node_create(ce_space *space, uint8_t flags, size_t count, int64_t fill, ce_ref *out_ref);
+bool node_create(space_state *space, uint8_t flags, size_t count, int64_t fill, space_ref *out_ref);
 
 /* A new dirty node holding `values` (at the smallest width that holds them all). */
-bool node_create_from(ce_space *space, uint8_t flags, const int64_t *values, size_t count, ce_ref *out_ref);
+bool node_create_from(space_state *space, uint8_t flags, const int64_t *values, size_t count, space_ref *out_ref);
 
 /* A new dirty NODE_BYTES node holding a copy of `bytes`. */
-bool node_create_bytes(ce_space *space, uint8_t flags, const void *bytes, size_t length, ce_ref *out_ref);
+bool node_create_bytes(space_state *space, uint8_t flags, const void *bytes, size_t length, space_ref *out_ref);
 
 /* Makes the node writable: a committed node is copied into a new dirty node
  * (and its range freed), *ref is updated; a dirty node is left as it is.
  * Store the new ref in the parent if it changed. */
-bool node_make_writable(ce_space *space, ce_ref *ref);
+bool node_make_writable(space_state *space, space_ref *ref);
 
 /* The following require a dirty ref (from node_create or node_make_writable). */
-bool node_set(ce_space *space, ce_ref ref, size_t index, int64_t value);
-bool node_insert(ce_space *space, ce_ref ref, size_t index, int64_t value);
-bool node_append(ce_space *space, ce_ref ref, int64_t value);
-bool node_erase(ce_space *space, ce_ref ref, size_t index);
+bool node_set(space_state *space, space_ref ref, size_t index, int64_t value);
+bool node_insert(space_state *space, space_ref ref, size_t index, int64_t value);
+bool node_append(space_state *space, space_ref ref, int64_t value);
+bool node_erase(space_state *space, space_ref ref, size_t index);
 /* Keeps the first `count` elements (count <= current count). */
-bool node_truncate(ce_space *space, ce_ref ref, size_t count);
+bool node_truncate(space_state *space, space_ref ref, size_t count);
 /* Replaces the payload of a NODE_BYTES node. */
-bool node_set_bytes(ce_space *space, ce_ref ref, const void *bytes, size_t length);
+bool node_set_bytes(space_state *space, space_ref ref, const void *bytes, size_t length);
 /* Sets the flags (the payload is unchanged). */
-bool node_set_flags(ce_space *space, ce_ref ref, uint8_t flags);
+bool node_set_flags(space_state *space, space_ref ref, uint8_t flags);
 
 /* Frees one node (not its children). */
-bool node_free(ce_space *space, ce_ref ref);
+bool node_free(space_state *space, space_ref ref);
 
 /* Frees a node and, through HAS_REFS, everything below it. */
-bool node_free_tree(ce_space *space, ce_ref ref);
+bool node_free_tree(space_state *space, space_ref ref);
 
 /* Writes the header and the elements of a node whose bytes are laid out by
  * hand in a placed buffer: the free list, which must be placed before its
@@ -258,18 +258,18 @@ void node_encode_element(uint8_t *payload, uint8_t width, size_t index, int64_t 
 
 /* An upper bound of the bytes the dirty nodes will occupy once finalized
  * (finalizing only ever narrows a node). */
-uint64_t node_dirty_size_bound(const ce_space *space);
+uint64_t node_dirty_size_bound(const space_state *space);
 
 /* Commit: places every dirty node below and including `ref` in the file,
  * children first, with each node re-packed at its smallest width, and
  * returns the final ref. A committed ref is returned unchanged. */
-bool node_finalize_tree(ce_space *space, ce_ref ref, ce_ref *out_final);
+bool node_finalize_tree(space_state *space, space_ref ref, space_ref *out_final);
 
 /* Walks every node reachable from `ref` (itself included), calling `visit`
  * with each ref and its read view; stops with false if `visit` returns false
  * or a node is invalid. Depth beyond `max_depth` is reported as corrupt. */
-typedef bool (*node_visitor)(void *context, ce_ref ref, const ce_node *node);
-bool node_walk_tree(const ce_space *space, ce_ref ref, unsigned max_depth, node_visitor visit, void *context);
+typedef bool (*node_visitor)(void *context, space_ref ref, const node_view *node);
+bool node_walk_tree(const space_state *space, space_ref ref, unsigned max_depth, node_visitor visit, void *context);
 
 /* Shared children and cycles. In a sound version every node has one parent,
  * so the committed nodes of one tree occupy distinct bytes and together fit
@@ -280,6 +280,6 @@ bool node_walk_tree(const ce_space *space, ce_ref ref, unsigned max_depth, node_
  * node it meets here (*visited_bytes starting at 0) and stops with
  * CE_ERR_CORRUPT once it has met more bytes than the version holds. Dirty
  * nodes are not charged: the transaction made them, one parent each. */
-bool node_charge_visit(const ce_space *space, ce_ref ref, const ce_node *node, uint64_t *visited_bytes);
+bool node_charge_visit(const space_state *space, space_ref ref, const node_view *node, uint64_t *visited_bytes);
 
 #endif

@@ -2,7 +2,7 @@
  * os.c — the operating-system layer (see os.h).
  *
  * The default table calls the system directly. The helpers retry EINTR and
- * short transfers, and report failures through ce_fail_errno.
+ * short transfers, and report failures through error_fail_errno.
  */
 #include "os.h"
 #include "error.h"
@@ -42,7 +42,7 @@ static int default_rename_noreplace(const char *from, const char *to)
     return 0;
 }
 
-const ce_os_methods ce_os_default = {
+const os_methods os_default = {
     .open = default_open,
     .close = close,
     .pread = pread,
@@ -63,19 +63,19 @@ const ce_os_methods ce_os_default = {
     .sync_file_range = sync_file_range,
 };
 
-const ce_os_methods *ce_os = &ce_os_default;
+const os_methods *os_active = &os_default;
 
 bool os_read_exact(int fd, void *buffer, size_t length, uint64_t offset, const char *path)
 {
     uint8_t *bytes = buffer;
     while (length > 0) {
-        ssize_t done = ce_os->pread(fd, bytes, length, (off_t)offset);
+        ssize_t done = os_active->pread(fd, bytes, length, (off_t)offset);
         if (done < 0) {
             if (errno == EINTR) continue;
-            return ce_fail_errno(errno, "read", path);
+            return error_fail_errno(errno, "read", path);
         }
         if (done == 0)
-            return ce_fail(CE_ERR_INVALID_DATABASE,
+            return error_fail(CE_ERR_INVALID_DATABASE,
                            "invalid database: unexpected end of file at offset %llu in '%s'",
                            (unsigned long long)offset, path);
         bytes += done;
@@ -89,12 +89,12 @@ bool os_write_all(int fd, const void *buffer, size_t length, uint64_t offset, co
 {
     const uint8_t *bytes = buffer;
     while (length > 0) {
-        ssize_t done = ce_os->pwrite(fd, bytes, length, (off_t)offset);
+        ssize_t done = os_active->pwrite(fd, bytes, length, (off_t)offset);
         if (done < 0) {
             if (errno == EINTR) continue;
-            return ce_fail_errno(errno, "write", path);
+            return error_fail_errno(errno, "write", path);
         }
-        if (done == 0) return ce_fail_errno(ENOSPC, "write", path);
+        if (done == 0) return error_fail_errno(ENOSPC, "write", path);
         bytes += done;
         length -= (size_t)done;
         offset += (uint64_t)done;
@@ -105,16 +105,16 @@ bool os_write_all(int fd, const void *buffer, size_t length, uint64_t offset, co
 bool os_sync(int fd, bool include_metadata, const char *path)
 {
     for (;;) {
-        int result = include_metadata ? ce_os->fsync(fd) : ce_os->fdatasync(fd);
+        int result = include_metadata ? os_active->fsync(fd) : os_active->fdatasync(fd);
         if (result == 0) return true;
-        if (errno != EINTR) return ce_fail_errno(errno, "fsync", path);
+        if (errno != EINTR) return error_fail_errno(errno, "fsync", path);
     }
 }
 
 void os_start_writeback(int fd, uint64_t offset, uint64_t length)
 {
     int saved = errno;
-    (void)ce_os->sync_file_range(fd, (off_t)offset, (off_t)length, SYNC_FILE_RANGE_WRITE);
+    (void)os_active->sync_file_range(fd, (off_t)offset, (off_t)length, SYNC_FILE_RANGE_WRITE);
     errno = saved;
 }
 
@@ -141,7 +141,7 @@ void os_close_in_background(int fd)
     pthread_attr_t attributes;
     bool started = false;
     if (request && pthread_attr_init(&attributes) == 0) {
-        *request = (background_close){fd, ce_os->close};
+        *request = (background_close){fd, os_active->close};
         pthread_t thread;
         started = pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED) == 0 &&
                   pthread_create(&thread, &attributes, close_on_helper_thread, request) == 0;
@@ -149,7 +149,7 @@ void os_close_in_background(int fd)
     }
     if (!started) {
         free(request);
-        (void)ce_os->close(fd);
+        (void)os_active->close(fd);
     }
     errno = saved;
 }
@@ -158,15 +158,15 @@ bool os_sync_directory_of(const char *path)
 {
     const char *slash = strrchr(path, '/');
     char *directory = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
-    if (!directory) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory syncing the directory of '%s'", path);
-    int fd = ce_os->open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+    if (!directory) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory syncing the directory of '%s'", path);
+    int fd = os_active->open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
     if (fd < 0) {
-        bool result = ce_fail_errno(errno, "open directory", directory);
+        bool result = error_fail_errno(errno, "open directory", directory);
         free(directory);
         return result;
     }
     bool ok = os_sync(fd, true, directory);
-    ce_os->close(fd);
+    os_active->close(fd);
     free(directory);
     return ok;
 }
@@ -174,7 +174,7 @@ bool os_sync_directory_of(const char *path)
 bool os_file_size(int fd, uint64_t *out_size, const char *path)
 {
     struct stat status;
-    if (ce_os->fstat(fd, &status) != 0) return ce_fail_errno(errno, "stat", path);
+    if (os_active->fstat(fd, &status) != 0) return error_fail_errno(errno, "stat", path);
     *out_size = (uint64_t)status.st_size;
     return true;
 }
@@ -184,12 +184,12 @@ bool os_grow_file(int fd, uint64_t size, const char *path)
     uint64_t current;
     if (!os_file_size(fd, &current, path)) return false;
     if (current >= size) return true;
-    if (ce_os->fallocate(fd, (off_t)current, (off_t)(size - current)) == 0) return true;
+    if (os_active->fallocate(fd, (off_t)current, (off_t)(size - current)) == 0) return true;
     /* File systems without fallocate (EOPNOTSUPP) still grow with ftruncate;
      * ENOSPC and real I/O errors are reported. */
     if (errno != EOPNOTSUPP && errno != EINVAL && errno != ENOSYS)
-        return ce_fail_errno(errno, "allocate space", path);
-    if (ce_os->ftruncate(fd, (off_t)size) != 0) return ce_fail_errno(errno, "grow file", path);
+        return error_fail_errno(errno, "allocate space", path);
+    if (os_active->ftruncate(fd, (off_t)size) != 0) return error_fail_errno(errno, "grow file", path);
     return true;
 }
 
@@ -209,13 +209,13 @@ bool os_lock_range(int fd, uint64_t start, uint64_t length, bool exclusive, bool
     if (out_busy) *out_busy = false;
     for (;;) {
         fill_lock(&lock, exclusive ? F_WRLCK : F_RDLCK, start, length);
-        if (ce_os->fcntl_lock(fd, wait ? F_OFD_SETLKW : F_OFD_SETLK, &lock) == 0) return true;
+        if (os_active->fcntl_lock(fd, wait ? F_OFD_SETLKW : F_OFD_SETLK, &lock) == 0) return true;
         if (errno == EINTR) continue;
         if (!wait && (errno == EAGAIN || errno == EACCES)) {
             if (out_busy) *out_busy = true;
             return false;
         }
-        return ce_fail_errno(errno, "lock", path);
+        return error_fail_errno(errno, "lock", path);
     }
 }
 
@@ -223,7 +223,7 @@ bool os_unlock_range(int fd, uint64_t start, uint64_t length, const char *path)
 {
     struct flock lock;
     fill_lock(&lock, F_UNLCK, start, length);
-    if (ce_os->fcntl_lock(fd, F_OFD_SETLK, &lock) != 0) return ce_fail_errno(errno, "unlock", path);
+    if (os_active->fcntl_lock(fd, F_OFD_SETLK, &lock) != 0) return error_fail_errno(errno, "unlock", path);
     return true;
 }
 
@@ -231,7 +231,7 @@ bool os_range_is_locked(int fd, uint64_t start, uint64_t length, bool *out_locke
 {
     struct flock lock;
     fill_lock(&lock, F_WRLCK, start, length);
-    if (ce_os->fcntl_lock(fd, F_OFD_GETLK, &lock) != 0) return ce_fail_errno(errno, "query lock", path);
+    if (os_active->fcntl_lock(fd, F_OFD_GETLK, &lock) != 0) return error_fail_errno(errno, "query lock", path);
     *out_locked = lock.l_type != F_UNLCK;
     return true;
 }

@@ -3,7 +3,7 @@
  *
  * Owns: every system call the engine makes on files and memory (open, read,
  * write, sync, size, map, protect, advise, lock, rename, unlink). Each goes
- * through the function table `ce_os`, so that tests can replace entries to
+ * through the function table `os_active`, so that tests can replace entries to
  * inject EIO, ENOSPC, short writes or a crash at any call.
  * Never: interprets file contents, or keeps state about databases.
  *
@@ -22,7 +22,7 @@
 
 /* The system calls, one entry each. Semantics and return values are those
  * of the POSIX/Linux call of the same name (-1 and errno on failure). */
-typedef struct ce_os_methods {
+typedef struct os_methods {
     int (*open)(const char *path, int flags, mode_t mode);
     int (*close)(int fd);
     ssize_t (*pread)(int fd, void *buffer, size_t length, off_t offset);
@@ -46,12 +46,12 @@ typedef struct ce_os_methods {
     /* Linux's sync_file_range(2); the engine uses it only to start the
      * writeback of a range early (os_start_writeback). */
     int (*sync_file_range)(int fd, off_t offset, off_t length, unsigned int flags);
-} ce_os_methods;
+} os_methods;
 
 /* The table in force. Tests may point it at their own table (and restore
- * ce_os_default afterwards); production code never changes it. */
-extern const ce_os_methods *ce_os;
-extern const ce_os_methods ce_os_default;
+ * os_default afterwards); production code never changes it. */
+extern const os_methods *os_active;
+extern const os_methods os_default;
 
 /* Reads exactly `length` bytes at `offset`; a file shorter than that is
  * CE_ERR_INVALID_DATABASE ("unexpected end of file"). */

@@ -53,7 +53,7 @@ typedef struct mapping {
 
 /* The state of an encrypted file (NULL for a plain one). */
 typedef struct cipher_state {
-    ce_crypt *crypt;
+    crypt_state *crypt;
     uint32_t group_pages;       /* data pages per metadata page */
     uint64_t cache_bytes;       /* as configured (0: the default) */
     uint8_t *view;              /* the decrypted view (aligned to a huge page) */
@@ -61,7 +61,7 @@ typedef struct cipher_state {
     uint64_t view_mapping_size;
     uint64_t view_reserved;     /* bytes of address space from view on */
     uint64_t view_usable;       /* the readable and writable prefix */
-    ce_page_entry *entries;     /* one per page of the reservation */
+    pager_page_entry *entries;     /* one per page of the reservation */
     uint64_t entries_reserved;  /* bytes */
     /* The pages counted in the cache, oldest first (a ring). */
     uint64_t *ring;
@@ -78,7 +78,7 @@ typedef struct cipher_state {
     size_t live_count, live_capacity;
 } cipher_state;
 
-struct ce_pager {
+struct pager_state {
     int fd;
     bool read_only;
     bool early_writeback; /* see pager_set_early_writeback */
@@ -93,22 +93,22 @@ struct ce_pager {
     cipher_state *cipher;
 };
 
-static bool open_with_flags(const char *path, int flags, bool read_only, ce_pager **out_pager)
+static bool open_with_flags(const char *path, int flags, bool read_only, pager_state **out_pager)
 {
-    int fd = ce_os->open(path, flags, 0644);
+    int fd = os_active->open(path, flags, 0644);
     if (fd < 0) {
         if (errno == ENOENT)
-            return ce_fail(CE_ERR_FILE_NOT_FOUND, "file not found: '%s'", path);
-        if (errno == EEXIST) return ce_fail(CE_ERR_FILE_EXISTS, "'%s' exists already", path);
-        return ce_fail_errno(errno, "open", path);
+            return error_fail(CE_ERR_FILE_NOT_FOUND, "file not found: '%s'", path);
+        if (errno == EEXIST) return error_fail(CE_ERR_FILE_EXISTS, "'%s' exists already", path);
+        return error_fail_errno(errno, "open", path);
     }
-    ce_pager *pager = calloc(1, sizeof *pager);
+    pager_state *pager = calloc(1, sizeof *pager);
     char *path_copy = strdup(path);
     if (!pager || !path_copy) {
         free(pager);
         free(path_copy);
-        ce_os->close(fd);
-        return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory opening '%s'", path);
+        os_active->close(fd);
+        return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory opening '%s'", path);
     }
     pager->fd = fd;
     pager->read_only = read_only;
@@ -122,14 +122,14 @@ static bool open_with_flags(const char *path, int flags, bool read_only, ce_page
     return true;
 }
 
-bool pager_open(const char *path, bool read_only, bool create, ce_pager **out_pager)
+bool pager_open(const char *path, bool read_only, bool create, pager_state **out_pager)
 {
     int flags = (read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC;
     if (create && !read_only) flags |= O_CREAT;
     return open_with_flags(path, flags, read_only, out_pager);
 }
 
-bool pager_create_new(const char *path, ce_pager **out_pager)
+bool pager_create_new(const char *path, pager_state **out_pager)
 {
     return open_with_flags(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, false, out_pager);
 }
@@ -140,42 +140,42 @@ static void free_cipher(cipher_state *cipher)
     crypt_destroy(cipher->crypt);
     /* The decrypted pages are secrets too: dropped before the memory goes. */
     if (cipher->view) {
-        if (cipher->view_usable) ce_os->madvise(cipher->view, (size_t)cipher->view_usable, MADV_DONTNEED);
-        ce_os->munmap(cipher->view_mapping, (size_t)cipher->view_mapping_size);
+        if (cipher->view_usable) os_active->madvise(cipher->view, (size_t)cipher->view_usable, MADV_DONTNEED);
+        os_active->munmap(cipher->view_mapping, (size_t)cipher->view_mapping_size);
     }
-    if (cipher->entries) ce_os->munmap(cipher->entries, (size_t)cipher->entries_reserved);
+    if (cipher->entries) os_active->munmap(cipher->entries, (size_t)cipher->entries_reserved);
     free(cipher->ring);
     free(cipher->region_pages);
     free(cipher->live_epochs);
     free(cipher);
 }
 
-static void close_pager(ce_pager *pager, bool descriptor_in_background)
+static void close_pager(pager_state *pager, bool descriptor_in_background)
 {
     if (!pager) return;
     for (size_t i = 0; i < pager->mapping_count; i++)
-        ce_os->munmap((void *)pager->mappings[i].base, pager->mappings[i].length);
+        os_active->munmap((void *)pager->mappings[i].base, pager->mappings[i].length);
     free(pager->mappings);
     free_cipher(pager->cipher);
     if (descriptor_in_background) {
         os_close_in_background(pager->fd);
     } else {
-        ce_os->close(pager->fd);
+        os_active->close(pager->fd);
     }
     pthread_mutex_destroy(&pager->mutex);
     free(pager->path);
     free(pager);
 }
 
-void pager_close(ce_pager *pager) { close_pager(pager, false); }
+void pager_close(pager_state *pager) { close_pager(pager, false); }
 
-void pager_close_replaced(ce_pager *pager) { close_pager(pager, true); }
+void pager_close_replaced(pager_state *pager) { close_pager(pager, true); }
 
-const char *pager_path(const ce_pager *pager) { return pager->path; }
-int pager_fd(const ce_pager *pager) { return pager->fd; }
-bool pager_read_only(const ce_pager *pager) { return pager->read_only; }
-bool pager_is_encrypted(const ce_pager *pager) { return pager->cipher != NULL; }
-ce_page_entry *pager_page_entries(const ce_pager *pager) { return pager->cipher ? pager->cipher->entries : NULL; }
+const char *pager_path(const pager_state *pager) { return pager->path; }
+int pager_fd(const pager_state *pager) { return pager->fd; }
+bool pager_read_only(const pager_state *pager) { return pager->read_only; }
+bool pager_is_encrypted(const pager_state *pager) { return pager->cipher != NULL; }
+pager_page_entry *pager_page_entries(const pager_state *pager) { return pager->cipher ? pager->cipher->entries : NULL; }
 
 static uint64_t round_up_power_of_two(uint64_t value)
 {
@@ -186,7 +186,7 @@ static uint64_t round_up_power_of_two(uint64_t value)
 
 /* A shared read-only mapping of the file covering `size` bytes. Called
  * with the mutex held. */
-static bool map_file_locked(ce_pager *pager, uint64_t size, const uint8_t **out_base)
+static bool map_file_locked(pager_state *pager, uint64_t size, const uint8_t **out_base)
 {
     if (pager->mapping_count > 0 && pager->mappings[pager->mapping_count - 1].length >= size) {
         *out_base = pager->mappings[pager->mapping_count - 1].base;
@@ -194,17 +194,17 @@ static bool map_file_locked(ce_pager *pager, uint64_t size, const uint8_t **out_
     }
     uint64_t length = round_up_power_of_two(size * 2);
     if (length > (uint64_t)SIZE_MAX)
-        return ce_fail(CE_ERR_ADDRESS_SPACE_EXHAUSTED, "cannot map %llu bytes of '%s'", (unsigned long long)size,
+        return error_fail(CE_ERR_ADDRESS_SPACE_EXHAUSTED, "cannot map %llu bytes of '%s'", (unsigned long long)size,
                        pager->path);
     mapping *grown = realloc(pager->mappings, (pager->mapping_count + 1) * sizeof *grown);
-    if (!grown) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory mapping '%s'", pager->path);
+    if (!grown) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory mapping '%s'", pager->path);
     pager->mappings = grown;
-    void *base = ce_os->mmap(NULL, (size_t)length, PROT_READ, MAP_SHARED, pager->fd, 0);
+    void *base = os_active->mmap(NULL, (size_t)length, PROT_READ, MAP_SHARED, pager->fd, 0);
     if (base == MAP_FAILED) {
         if (errno == ENOMEM)
-            return ce_fail(CE_ERR_ADDRESS_SPACE_EXHAUSTED, "cannot map %llu bytes of '%s'",
+            return error_fail(CE_ERR_ADDRESS_SPACE_EXHAUSTED, "cannot map %llu bytes of '%s'",
                            (unsigned long long)length, pager->path);
-        return ce_fail_errno(errno, "map", pager->path);
+        return error_fail_errno(errno, "map", pager->path);
     }
     pager->mappings[pager->mapping_count++] = (mapping){base, length};
     *out_base = base;
@@ -233,7 +233,7 @@ static uint64_t metadata_entry_offset(const cipher_state *cipher, uint64_t page)
            ((page - PAGER_HEADER_PAGES) % cipher->group_pages) * (uint64_t)PAGER_METADATA_ENTRY_SIZE;
 }
 
-uint64_t pager_physical_size(const ce_pager *pager, uint64_t logical_size)
+uint64_t pager_physical_size(const pager_state *pager, uint64_t logical_size)
 {
     const cipher_state *cipher = pager->cipher;
     uint64_t header = (uint64_t)PAGER_HEADER_PAGES * PAGER_PAGE_SIZE;
@@ -257,7 +257,7 @@ static uint64_t default_cache_bytes(void)
 
 static uint64_t entries_bytes_for(uint64_t view_bytes)
 {
-    uint64_t bytes = view_bytes / PAGER_PAGE_SIZE * sizeof(ce_page_entry);
+    uint64_t bytes = view_bytes / PAGER_PAGE_SIZE * sizeof(pager_page_entry);
     return (bytes + PAGER_PAGE_SIZE - 1) & ~(uint64_t)(PAGER_PAGE_SIZE - 1);
 }
 
@@ -265,16 +265,16 @@ static uint64_t entries_bytes_for(uint64_t view_bytes)
 static void *reserve(uint64_t bytes)
 {
     if (bytes > (uint64_t)SIZE_MAX) return NULL;
-    void *memory = ce_os->mmap(NULL, (size_t)bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *memory = os_active->mmap(NULL, (size_t)bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     return memory == MAP_FAILED ? NULL : memory;
 }
 
-bool pager_enable_cipher(ce_pager *pager, ce_crypt *crypt, uint32_t group_pages, uint64_t cache_bytes)
+bool pager_enable_cipher(pager_state *pager, crypt_state *crypt, uint32_t group_pages, uint64_t cache_bytes)
 {
     cipher_state *cipher = calloc(1, sizeof *cipher);
     if (!cipher) {
         crypt_destroy(crypt);
-        return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory opening '%s'", pager->path);
+        return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory opening '%s'", pager->path);
     }
     cipher->crypt = crypt;
     cipher->group_pages = group_pages;
@@ -286,7 +286,7 @@ bool pager_enable_cipher(ce_pager *pager, ce_crypt *crypt, uint32_t group_pages,
     cipher->region_pages = calloc(cipher->region_count ? cipher->region_count : 1, sizeof *cipher->region_pages);
     if (!cipher->region_pages) {
         free_cipher(cipher);
-        return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory opening '%s'", pager->path);
+        return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory opening '%s'", pager->path);
     }
     uint64_t file_size = pager->known_file_size;
     uint64_t wanted = file_size > VIEW_RESERVATION / 4 ? 4 * file_size : VIEW_RESERVATION;
@@ -299,7 +299,7 @@ bool pager_enable_cipher(ce_pager *pager, ce_crypt *crypt, uint32_t group_pages,
         if (!cipher->view_mapping) continue;
         cipher->entries = reserve(entries_bytes_for(size));
         if (!cipher->entries) {
-            ce_os->munmap(cipher->view_mapping, (size_t)(size + HUGE_PAGE));
+            os_active->munmap(cipher->view_mapping, (size_t)(size + HUGE_PAGE));
             cipher->view_mapping = NULL;
             continue;
         }
@@ -310,7 +310,7 @@ bool pager_enable_cipher(ce_pager *pager, ce_crypt *crypt, uint32_t group_pages,
     }
     if (!cipher->view) {
         free_cipher(cipher);
-        return ce_fail(CE_ERR_ADDRESS_SPACE_EXHAUSTED,
+        return error_fail(CE_ERR_ADDRESS_SPACE_EXHAUSTED,
                        "cannot reserve address space for the decrypted view of '%s' (%llu bytes)", pager->path,
                        (unsigned long long)least);
     }
@@ -318,28 +318,28 @@ bool pager_enable_cipher(ce_pager *pager, ce_crypt *crypt, uint32_t group_pages,
     return true;
 }
 
-bool pager_clone_cipher(const ce_pager *pager, ce_crypt **out_crypt, uint32_t *out_group_pages,
+bool pager_clone_cipher(const pager_state *pager, crypt_state **out_crypt, uint32_t *out_group_pages,
                         uint64_t *out_cache_bytes)
 {
-    if (!pager->cipher) return ce_fail(CE_ERR_INVALID_ARGUMENT, "'%s' is not encrypted", pager->path);
+    if (!pager->cipher) return error_fail(CE_ERR_INVALID_ARGUMENT, "'%s' is not encrypted", pager->path);
     *out_group_pages = pager->cipher->group_pages;
     *out_cache_bytes = pager->cipher->cache_bytes;
     return crypt_clone(pager->cipher->crypt, out_crypt);
 }
 
-bool pager_header_mac(const ce_pager *pager, const void *data, size_t length, uint8_t out_mac[CRYPT_MAC_SIZE])
+bool pager_header_mac(const pager_state *pager, const void *data, size_t length, uint8_t out_mac[CRYPT_MAC_SIZE])
 {
-    if (!pager->cipher) return ce_fail(CE_ERR_INVALID_ARGUMENT, "'%s' is not encrypted", pager->path);
+    if (!pager->cipher) return error_fail(CE_ERR_INVALID_ARGUMENT, "'%s' is not encrypted", pager->path);
     return crypt_mac(pager->cipher->crypt, data, length, out_mac);
 }
 
 /* Makes the first `size` bytes of the view usable. Mutex held. */
-static bool grow_view_locked(ce_pager *pager, uint64_t size)
+static bool grow_view_locked(pager_state *pager, uint64_t size)
 {
     cipher_state *cipher = pager->cipher;
     if (size <= cipher->view_usable) return true;
     if (size > cipher->view_reserved)
-        return ce_fail(CE_ERR_ADDRESS_SPACE_EXHAUSTED,
+        return error_fail(CE_ERR_ADDRESS_SPACE_EXHAUSTED,
                        "'%s' grew to %llu bytes, beyond the %llu bytes of address space its decrypted view "
                        "reserved at open; close and reopen the file",
                        pager->path, (unsigned long long)size, (unsigned long long)cipher->view_reserved);
@@ -347,25 +347,25 @@ static bool grow_view_locked(ce_pager *pager, uint64_t size)
     usable = (usable + VIEW_GROWTH_STEP - 1) & ~(VIEW_GROWTH_STEP - 1);
     if (usable > cipher->view_reserved) usable = cipher->view_reserved;
     uint64_t old_entries = entries_bytes_for(cipher->view_usable), new_entries = entries_bytes_for(usable);
-    if (ce_os->mprotect(cipher->view + cipher->view_usable, (size_t)(usable - cipher->view_usable),
+    if (os_active->mprotect(cipher->view + cipher->view_usable, (size_t)(usable - cipher->view_usable),
                         PROT_READ | PROT_WRITE) != 0 ||
         (new_entries > old_entries &&
-         ce_os->mprotect((uint8_t *)cipher->entries + old_entries, (size_t)(new_entries - old_entries),
+         os_active->mprotect((uint8_t *)cipher->entries + old_entries, (size_t)(new_entries - old_entries),
                          PROT_READ | PROT_WRITE) != 0)) {
         if (errno == ENOMEM)
-            return ce_fail(CE_ERR_ADDRESS_SPACE_EXHAUSTED, "cannot make %llu bytes of the decrypted view of '%s' usable",
+            return error_fail(CE_ERR_ADDRESS_SPACE_EXHAUSTED, "cannot make %llu bytes of the decrypted view of '%s' usable",
                            (unsigned long long)usable, pager->path);
-        return ce_fail_errno(errno, "protect memory", pager->path);
+        return error_fail_errno(errno, "protect memory", pager->path);
     }
     /* No huge page is allocated by a fault (also where the system's default
      * is "always"): a first read would zero 2 MiB per region it touches.
      * Regions that fill up are collapsed instead (see note_resident). */
-    ce_os->madvise(cipher->view + cipher->view_usable, (size_t)(usable - cipher->view_usable), MADV_NOHUGEPAGE);
+    os_active->madvise(cipher->view + cipher->view_usable, (size_t)(usable - cipher->view_usable), MADV_NOHUGEPAGE);
     cipher->view_usable = usable;
     return true;
 }
 
-bool pager_map(ce_pager *pager, uint64_t size, const uint8_t **out_base)
+bool pager_map(pager_state *pager, uint64_t size, const uint8_t **out_base)
 {
     pthread_mutex_lock(&pager->mutex);
     bool ok;
@@ -381,7 +381,7 @@ bool pager_map(ce_pager *pager, uint64_t size, const uint8_t **out_base)
 
 /* --- epochs and eviction --- */
 
-bool pager_begin_reading(ce_pager *pager, uint64_t *out_epoch)
+bool pager_begin_reading(pager_state *pager, uint64_t *out_epoch)
 {
     cipher_state *cipher = pager->cipher;
     *out_epoch = 0;
@@ -393,7 +393,7 @@ bool pager_begin_reading(ce_pager *pager, uint64_t *out_epoch)
         uint64_t *grown = realloc(cipher->live_epochs, capacity * sizeof *grown);
         if (!grown) {
             pthread_mutex_unlock(&pager->mutex);
-            return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory beginning to read '%s'", pager->path);
+            return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory beginning to read '%s'", pager->path);
         }
         cipher->live_epochs = grown;
         cipher->live_capacity = capacity;
@@ -435,8 +435,8 @@ static void note_resident(cipher_state *cipher, uint64_t page, bool resident)
         *count |= REGION_COLLAPSED;
         uint8_t *start = cipher->view + (uint64_t)region * HUGE_PAGE;
         if ((uint64_t)(region + 1) * HUGE_PAGE <= cipher->view_usable &&
-            ce_os->madvise(start, (size_t)HUGE_PAGE, MADV_HUGEPAGE) == 0)
-            ce_os->madvise(start, (size_t)HUGE_PAGE, MADV_COLLAPSE);
+            os_active->madvise(start, (size_t)HUGE_PAGE, MADV_HUGEPAGE) == 0)
+            os_active->madvise(start, (size_t)HUGE_PAGE, MADV_COLLAPSE);
     }
 }
 
@@ -481,7 +481,7 @@ static void drop_pages(cipher_state *cipher, uint64_t *pages, size_t count)
     for (size_t i = 0; i < count;) {
         size_t j = i + 1;
         while (j < count && pages[j] == pages[j - 1] + 1) j++;
-        ce_os->madvise(cipher->view + pages[i] * PAGER_PAGE_SIZE, (size_t)(j - i) * PAGER_PAGE_SIZE, MADV_DONTNEED);
+        os_active->madvise(cipher->view + pages[i] * PAGER_PAGE_SIZE, (size_t)(j - i) * PAGER_PAGE_SIZE, MADV_DONTNEED);
         i = j;
     }
 }
@@ -498,7 +498,7 @@ static void evict_locked(cipher_state *cipher)
     size_t victim_count = 0;
     for (size_t scanned = 0, count = cipher->ring_count; cipher->ring_count > target && scanned < count; scanned++) {
         uint64_t page = ring_pop(cipher);
-        ce_page_entry *entry = &cipher->entries[page];
+        pager_page_entry *entry = &cipher->entries[page];
         uint64_t valid = atomic_exchange(&entry->valid_through, 0);
         if (atomic_load(&entry->epoch) >= oldest) {
             /* A live reader may hold a pointer into it. */
@@ -521,7 +521,7 @@ static void evict_locked(cipher_state *cipher)
                                                                 : cipher->limit_pages;
 }
 
-void pager_end_reading(ce_pager *pager, uint64_t epoch)
+void pager_end_reading(pager_state *pager, uint64_t epoch)
 {
     cipher_state *cipher = pager->cipher;
     if (!cipher || epoch == 0) return;
@@ -535,14 +535,14 @@ void pager_end_reading(ce_pager *pager, uint64_t epoch)
     pthread_mutex_unlock(&pager->mutex);
 }
 
-void pager_reset_cache(ce_pager *pager)
+void pager_reset_cache(pager_state *pager)
 {
     cipher_state *cipher = pager->cipher;
     if (!cipher) return;
     pthread_mutex_lock(&pager->mutex);
     if (cipher->view_usable) {
-        ce_os->madvise(cipher->view, (size_t)cipher->view_usable, MADV_DONTNEED);
-        ce_os->madvise(cipher->entries, (size_t)entries_bytes_for(cipher->view_usable), MADV_DONTNEED);
+        os_active->madvise(cipher->view, (size_t)cipher->view_usable, MADV_DONTNEED);
+        os_active->madvise(cipher->entries, (size_t)entries_bytes_for(cipher->view_usable), MADV_DONTNEED);
     }
     cipher->ring_count = 0;
     cipher->ring_head = 0;
@@ -551,7 +551,7 @@ void pager_reset_cache(ce_pager *pager)
     pthread_mutex_unlock(&pager->mutex);
 }
 
-void pager_cache_usage(ce_pager *pager, uint64_t *out_pages, uint64_t *out_limit_pages)
+void pager_cache_usage(pager_state *pager, uint64_t *out_pages, uint64_t *out_limit_pages)
 {
     *out_pages = *out_limit_pages = 0;
     if (!pager->cipher) return;
@@ -564,17 +564,17 @@ void pager_cache_usage(ce_pager *pager, uint64_t *out_pages, uint64_t *out_limit
 /* --- reading an encrypted page --- */
 
 /* Makes one page readable for `version`. Mutex held. */
-static bool ready_page_locked(ce_pager *pager, uint64_t page, uint64_t version, uint64_t epoch)
+static bool ready_page_locked(pager_state *pager, uint64_t page, uint64_t version, uint64_t epoch)
 {
     cipher_state *cipher = pager->cipher;
-    ce_page_entry *entry = &cipher->entries[page];
+    pager_page_entry *entry = &cipher->entries[page];
     uint64_t seen = atomic_load(&entry->epoch);
     while (seen < epoch && !atomic_compare_exchange_weak(&entry->epoch, &seen, epoch)) {
     }
     uint64_t valid = atomic_load(&entry->valid_through);
     if (valid != 0 && valid >= version) return true;
     if (page < PAGER_HEADER_PAGES || (page + 1) * PAGER_PAGE_SIZE > cipher->view_usable)
-        return ce_fail(CE_ERR_CORRUPT, "invalid database: page %llu of '%s' is outside the decrypted view",
+        return error_fail(CE_ERR_CORRUPT, "invalid database: page %llu of '%s' is outside the decrypted view",
                        (unsigned long long)page, pager->path);
     uint64_t data_offset = data_page_offset(cipher, page), entry_offset = metadata_entry_offset(cipher, page);
     uint64_t needed = data_offset + PAGER_PAGE_SIZE;
@@ -583,7 +583,7 @@ static bool ready_page_locked(ce_pager *pager, uint64_t page, uint64_t version, 
         if (!os_file_size(pager->fd, &size, pager->path)) return false;
         pager->known_file_size = size;
         if (needed > size)
-            return ce_fail(CE_ERR_INVALID_DATABASE,
+            return error_fail(CE_ERR_INVALID_DATABASE,
                            "invalid database: page %llu of '%s' (file offset %llu) is missing: the file ends at %llu "
                            "bytes (it was truncated)",
                            (unsigned long long)page, pager->path, (unsigned long long)data_offset,
@@ -606,7 +606,7 @@ static bool ready_page_locked(ce_pager *pager, uint64_t page, uint64_t version, 
         memset(target, 0, PAGER_PAGE_SIZE);
         atomic_store(&entry->valid_through, 0);
         if (!entry->resident) ring_push(cipher, page);
-        return ce_fail(CE_ERR_INVALID_DATABASE,
+        return error_fail(CE_ERR_INVALID_DATABASE,
                        "invalid database: decryption failed: page %llu of '%s' (file offset %llu) failed "
                        "authentication (it is damaged, or was written with another key)",
                        (unsigned long long)page, pager->path, (unsigned long long)data_offset);
@@ -617,7 +617,7 @@ static bool ready_page_locked(ce_pager *pager, uint64_t page, uint64_t version, 
     return true;
 }
 
-bool pager_make_readable(ce_pager *pager, uint64_t offset, size_t length, uint64_t version, uint64_t epoch)
+bool pager_make_readable(pager_state *pager, uint64_t offset, size_t length, uint64_t version, uint64_t epoch)
 {
     cipher_state *cipher = pager->cipher;
     uint64_t first = offset / PAGER_PAGE_SIZE;
@@ -632,27 +632,27 @@ bool pager_make_readable(ce_pager *pager, uint64_t offset, size_t length, uint64
 
 /* --- writing --- */
 
-bool pager_read(ce_pager *pager, uint64_t offset, void *buffer, size_t length)
+bool pager_read(pager_state *pager, uint64_t offset, void *buffer, size_t length)
 {
     return os_read_exact(pager->fd, buffer, length, offset, pager->path);
 }
 
-bool pager_write(ce_pager *pager, uint64_t offset, const void *buffer, size_t length)
+bool pager_write(pager_state *pager, uint64_t offset, const void *buffer, size_t length)
 {
     if (pager->read_only)
-        return ce_fail(CE_ERR_READ_ONLY, "'%s' is open read-only", pager->path);
+        return error_fail(CE_ERR_READ_ONLY, "'%s' is open read-only", pager->path);
     return os_write_all(pager->fd, buffer, length, offset, pager->path);
 }
 
 /* Reads a page of the file; what lies past its end reads as zeros. */
-static bool read_page_or_zeros(ce_pager *pager, uint64_t offset, uint8_t *page)
+static bool read_page_or_zeros(pager_state *pager, uint64_t offset, uint8_t *page)
 {
     size_t done = 0;
     while (done < PAGER_PAGE_SIZE) {
-        ssize_t got = ce_os->pread(pager->fd, page + done, PAGER_PAGE_SIZE - done, (off_t)(offset + done));
+        ssize_t got = os_active->pread(pager->fd, page + done, PAGER_PAGE_SIZE - done, (off_t)(offset + done));
         if (got < 0) {
             if (errno == EINTR) continue;
-            return ce_fail_errno(errno, "read", pager->path);
+            return error_fail_errno(errno, "read", pager->path);
         }
         if (got == 0) break;
         done += (size_t)got;
@@ -672,7 +672,7 @@ typedef struct written_page {
  * Its other entries are written back unchanged, so a torn write of it can
  * damage only the entries of pages this batch wrote, which no version uses
  * yet. */
-static bool write_metadata(ce_pager *pager, const written_page *written, size_t count, uint8_t *buffer)
+static bool write_metadata(pager_state *pager, const written_page *written, size_t count, uint8_t *buffer)
 {
     cipher_state *cipher = pager->cipher;
     for (size_t i = 0; i < count;) {
@@ -709,7 +709,7 @@ static void nonce_for(const uint8_t base[CRYPT_NONCE_SIZE], uint64_t counter, ui
 #define WRITEBACK_CHUNK (4u << 20)
 #define WRITEBACK_MINIMUM (1u << 20)
 
-static void note_written(ce_pager *pager, uint64_t offset, uint64_t length)
+static void note_written(pager_state *pager, uint64_t offset, uint64_t length)
 {
     if (!pager->early_writeback) return;
     if (pager->unstarted_from == pager->unstarted_end || offset < pager->unstarted_from ||
@@ -723,7 +723,7 @@ static void note_written(ce_pager *pager, uint64_t offset, uint64_t length)
 
 /* Writes bytes at `offset` in pieces of at most WRITEBACK_CHUNK, each
  * noted for early writeback. */
-static bool write_bytes(ce_pager *pager, const uint8_t *bytes, size_t length, uint64_t offset)
+static bool write_bytes(pager_state *pager, const uint8_t *bytes, size_t length, uint64_t offset)
 {
     while (length > 0) {
         size_t piece = length < WRITEBACK_CHUNK ? length : WRITEBACK_CHUNK;
@@ -736,14 +736,14 @@ static bool write_bytes(ce_pager *pager, const uint8_t *bytes, size_t length, ui
     return true;
 }
 
-static bool write_encrypted_runs(ce_pager *pager, const ce_write_run *runs, size_t count)
+static bool write_encrypted_runs(pager_state *pager, const pager_write_run *runs, size_t count)
 {
     cipher_state *cipher = pager->cipher;
     uint64_t header = (uint64_t)PAGER_HEADER_PAGES * PAGER_PAGE_SIZE;
     size_t page_total = 0;
     for (size_t i = 0; i < count; i++) {
         if (runs[i].position < header || runs[i].length == 0)
-            return ce_fail(CE_ERR_FAIL, "internal error: a run at %llu of '%s' is empty or inside the header",
+            return error_fail(CE_ERR_FAIL, "internal error: a run at %llu of '%s' is empty or inside the header",
                            (unsigned long long)runs[i].position, pager->path);
         page_total += (size_t)((runs[i].position + runs[i].length - 1) / PAGER_PAGE_SIZE -
                                runs[i].position / PAGER_PAGE_SIZE + 1);
@@ -756,7 +756,7 @@ static bool write_encrypted_runs(ce_pager *pager, const ce_write_run *runs, size
     uint8_t *out = malloc((size_t)WRITE_BATCH_PAGES * PAGER_PAGE_SIZE);
     uint8_t *plain = malloc(PAGER_PAGE_SIZE);
     bool ok = written && out && plain;
-    if (!ok) ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory writing '%s'", pager->path);
+    if (!ok) error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory writing '%s'", pager->path);
     ok = ok && crypt_random(nonce_base, sizeof nonce_base);
     size_t written_count = 0, out_pages = 0, first_run = 0;
     uint64_t out_offset = 0, previous_page = UINT64_MAX;
@@ -813,20 +813,20 @@ static bool write_encrypted_runs(ce_pager *pager, const ce_write_run *runs, size
     return ok;
 }
 
-bool pager_write_runs(ce_pager *pager, const ce_write_run *runs, size_t count)
+bool pager_write_runs(pager_state *pager, const pager_write_run *runs, size_t count)
 {
-    if (pager->read_only) return ce_fail(CE_ERR_READ_ONLY, "'%s' is open read-only", pager->path);
+    if (pager->read_only) return error_fail(CE_ERR_READ_ONLY, "'%s' is open read-only", pager->path);
     if (pager->cipher) return write_encrypted_runs(pager, runs, count);
     for (size_t i = 0; i < count; i++)
         if (!write_bytes(pager, runs[i].bytes, runs[i].length, runs[i].position)) return false;
     return true;
 }
 
-bool pager_sync(ce_pager *pager) { return os_sync(pager->fd, false, pager->path); }
+bool pager_sync(pager_state *pager) { return os_sync(pager->fd, false, pager->path); }
 
-void pager_set_early_writeback(ce_pager *pager, bool early) { pager->early_writeback = early; }
+void pager_set_early_writeback(pager_state *pager, bool early) { pager->early_writeback = early; }
 
-bool pager_file_size(ce_pager *pager, uint64_t *out_size)
+bool pager_file_size(pager_state *pager, uint64_t *out_size)
 {
     uint64_t size;
     if (!os_file_size(pager->fd, &size, pager->path)) return false;
@@ -837,7 +837,7 @@ bool pager_file_size(ce_pager *pager, uint64_t *out_size)
     return true;
 }
 
-bool pager_ensure_size(ce_pager *pager, uint64_t logical_size)
+bool pager_ensure_size(pager_state *pager, uint64_t logical_size)
 {
     uint64_t size = pager_physical_size(pager, logical_size);
     pthread_mutex_lock(&pager->mutex);

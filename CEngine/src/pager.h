@@ -58,76 +58,76 @@
 /* The most data pages one metadata page describes. */
 #define PAGER_MAX_GROUP_PAGES (PAGER_PAGE_SIZE / PAGER_METADATA_ENTRY_SIZE)
 
-typedef struct ce_pager ce_pager;
+typedef struct pager_state pager_state;
 
 /* A contiguous run of bytes a commit writes. */
-typedef struct ce_write_run {
+typedef struct pager_write_run {
     uint64_t position;
     const uint8_t *bytes;
     size_t length;
-} ce_write_run;
+} pager_write_run;
 
 /* Opens the data file. `create`: create it if missing (it starts empty). */
-bool pager_open(const char *path, bool read_only, bool create, ce_pager **out_pager);
+bool pager_open(const char *path, bool read_only, bool create, pager_state **out_pager);
 
 /* Creates a new, empty file for writing; fails with CE_ERR_FILE_EXISTS if
  * `path` exists. */
-bool pager_create_new(const char *path, ce_pager **out_pager);
+bool pager_create_new(const char *path, pager_state **out_pager);
 
 /* Closes the file and releases the mappings; wipes the cipher's keys. */
-void pager_close(ce_pager *pager);
+void pager_close(pager_state *pager);
 
 /* pager_close for a file that a rename has just replaced (compaction): its
  * descriptor is closed in the background (os_close_in_background), since
  * that last close is when the kernel frees the old file. */
-void pager_close_replaced(ce_pager *pager);
+void pager_close_replaced(pager_state *pager);
 
-const char *pager_path(const ce_pager *pager);
+const char *pager_path(const pager_state *pager);
 
 /* The file descriptor, for the layers that lock ranges or read the header. */
-int pager_fd(const ce_pager *pager);
+int pager_fd(const pager_state *pager);
 
-bool pager_read_only(const ce_pager *pager);
+bool pager_read_only(const pager_state *pager);
 
 /* Returns the base of the logical address space (the file's mapping, or
  * the decrypted view) with at least the first `size` bytes usable (for a
  * plain file they must exist: size <= the file's size). Thread-safe. */
-bool pager_map(ce_pager *pager, uint64_t size, const uint8_t **out_base);
+bool pager_map(pager_state *pager, uint64_t size, const uint8_t **out_base);
 
 /* Reads bytes of the file with pread (the header pages). */
-bool pager_read(ce_pager *pager, uint64_t offset, void *buffer, size_t length);
+bool pager_read(pager_state *pager, uint64_t offset, void *buffer, size_t length);
 
 /* Writes bytes of the file at `offset` (pwrite, all of them): the header
  * pages, and the data of a plain file. */
-bool pager_write(ce_pager *pager, uint64_t offset, const void *buffer, size_t length);
+bool pager_write(pager_state *pager, uint64_t offset, const void *buffer, size_t length);
 
 /* Writes a commit's runs (sorted by position, at or after the header, not
  * overlapping). Encrypted: every page a run touches is encrypted whole
  * under a new nonce (bytes of the page no run covers are written as zeros:
  * the allocator places an encrypted file's commits on pages no version
  * uses), then the metadata pages get the new nonces and tags. */
-bool pager_write_runs(ce_pager *pager, const ce_write_run *runs, size_t count);
+bool pager_write_runs(pager_state *pager, const pager_write_run *runs, size_t count);
 
 /* Makes every write so far durable (fdatasync). */
-bool pager_sync(ce_pager *pager);
+bool pager_sync(pager_state *pager);
 
 /* Whether writes of a megabyte or more start their writeback at once (see
  * os_start_writeback): for a file whose writes are synced soon after (a
  * durable commit, a copy), so that the sync waits for less. Off by
  * default: a file that is not synced leaves writeback to the kernel. */
-void pager_set_early_writeback(ce_pager *pager, bool early);
+void pager_set_early_writeback(pager_state *pager, bool early);
 
 /* The file's size on disk. */
-bool pager_file_size(ce_pager *pager, uint64_t *out_size);
+bool pager_file_size(pager_state *pager, uint64_t *out_size);
 
 /* The size on disk of a file whose logical size is `logical_size`. */
-uint64_t pager_physical_size(const ce_pager *pager, uint64_t logical_size);
+uint64_t pager_physical_size(const pager_state *pager, uint64_t logical_size);
 
 /* Grows the file so that the first `logical_size` bytes of the address
  * space exist, preallocating ahead (an eighth of the file, at least 1 MiB)
  * so that most commits write into blocks that already exist and their sync
  * need not change the file size. */
-bool pager_ensure_size(ce_pager *pager, uint64_t logical_size);
+bool pager_ensure_size(pager_state *pager, uint64_t logical_size);
 
 /* --- encryption --- */
 
@@ -135,33 +135,33 @@ bool pager_ensure_size(ce_pager *pager, uint64_t logical_size);
  * failure), `group_pages` data pages per metadata page, and a cache of at
  * most `cache_bytes` decrypted bytes (0: 1/16 of physical memory, between
  * 16 MiB and 512 MiB). */
-bool pager_enable_cipher(ce_pager *pager, ce_crypt *crypt, uint32_t group_pages, uint64_t cache_bytes);
+bool pager_enable_cipher(pager_state *pager, crypt_state *crypt, uint32_t group_pages, uint64_t cache_bytes);
 
-bool pager_is_encrypted(const ce_pager *pager);
+bool pager_is_encrypted(const pager_state *pager);
 
 /* The cipher's settings, for a file written with the same keys. */
-bool pager_clone_cipher(const ce_pager *pager, ce_crypt **out_crypt, uint32_t *out_group_pages,
+bool pager_clone_cipher(const pager_state *pager, crypt_state **out_crypt, uint32_t *out_group_pages,
                         uint64_t *out_cache_bytes);
 
 /* HMAC of a header page under the file's header key (encrypted files). */
-bool pager_header_mac(const ce_pager *pager, const void *data, size_t length, uint8_t out_mac[CRYPT_MAC_SIZE]);
+bool pager_header_mac(const pager_state *pager, const void *data, size_t length, uint8_t out_mac[CRYPT_MAC_SIZE]);
 
 /* The state of one logical page of an encrypted file's view. */
-typedef struct ce_page_entry {
+typedef struct pager_page_entry {
     _Atomic uint64_t valid_through; /* 0: not decrypted; else the newest version its bytes are known good for */
     _Atomic uint64_t epoch;         /* the newest epoch of a transaction that read it */
     uint64_t nonce_check;           /* 8 bytes of the nonce it was decrypted with (under the mutex) */
     uint64_t resident;              /* 1 while counted in the cache (under the mutex) */
-} ce_page_entry;
+} pager_page_entry;
 
 /* The page entries, indexed by logical page number (NULL: a plain file). */
-ce_page_entry *pager_page_entries(const ce_pager *pager);
+pager_page_entry *pager_page_entries(const pager_state *pager);
 
 /* Epochs: a transaction (or any reader of the view) takes one before
  * reading and returns it when it no longer holds pointers into the view.
  * 0 for a plain file. */
-bool pager_begin_reading(ce_pager *pager, uint64_t *out_epoch);
-void pager_end_reading(ce_pager *pager, uint64_t epoch);
+bool pager_begin_reading(pager_state *pager, uint64_t *out_epoch);
+void pager_end_reading(pager_state *pager, uint64_t epoch);
 
 /* The lock-free half of the read barrier: records that the reader of
  * `epoch` reads the page (first, so that an evictor that does not see it
@@ -169,7 +169,7 @@ void pager_end_reading(ce_pager *pager, uint64_t epoch);
  * `version`. The seq_cst order of the two against the evictor's (clear
  * valid_through, then read epoch) makes a page that the reader found
  * ready never evicted under it. */
-static inline bool pager_page_ready(ce_page_entry *entry, uint64_t version, uint64_t epoch)
+static inline bool pager_page_ready(pager_page_entry *entry, uint64_t version, uint64_t epoch)
 {
     uint64_t seen = atomic_load(&entry->epoch);
     while (seen < epoch && !atomic_compare_exchange_weak(&entry->epoch, &seen, epoch)) {
@@ -183,13 +183,13 @@ static inline bool pager_page_ready(ce_page_entry *entry, uint64_t version, uint
  * (the range is inside that version's logical size). Fails with
  * CE_ERR_INVALID_DATABASE naming the page if it fails authentication or
  * lies beyond the end of the file. */
-bool pager_make_readable(ce_pager *pager, uint64_t offset, size_t length, uint64_t version, uint64_t epoch);
+bool pager_make_readable(pager_state *pager, uint64_t offset, size_t length, uint64_t version, uint64_t epoch);
 
 /* Forgets every decrypted page (at open, after pages were read for a
  * version that might not be the one chosen). */
-void pager_reset_cache(ce_pager *pager);
+void pager_reset_cache(pager_state *pager);
 
 /* How many pages the cache holds now, and its limit (tests, benchmarks). */
-void pager_cache_usage(ce_pager *pager, uint64_t *out_pages, uint64_t *out_limit_pages);
+void pager_cache_usage(pager_state *pager, uint64_t *out_pages, uint64_t *out_limit_pages);
 
 #endif

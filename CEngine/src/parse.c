@@ -78,7 +78,7 @@ typedef struct parser {
     unsigned depth;
 } parser;
 
-static bool out_of_memory(void) { return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory parsing a predicate"); }
+static bool out_of_memory(void) { return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory parsing a predicate"); }
 
 void parse_describe_token(const char *text, size_t length, size_t position, char *out, size_t size)
 {
@@ -121,8 +121,8 @@ static bool syntax_error_at(const parser *p, size_t position, const char *format
     va_end(arguments);
     parse_describe_token(p->text, p->length, position, token_text, sizeof token_text);
     if (position >= p->length)
-        return ce_fail(CE_ERR_INVALID_QUERY, "Invalid predicate: at position %zu (end of predicate): %s", position, what);
-    return ce_fail(CE_ERR_INVALID_QUERY, "Invalid predicate: at position %zu ('%s'): %s", position, token_text, what);
+        return error_fail(CE_ERR_INVALID_QUERY, "Invalid predicate: at position %zu (end of predicate): %s", position, what);
+    return error_fail(CE_ERR_INVALID_QUERY, "Invalid predicate: at position %zu ('%s'): %s", position, token_text, what);
 }
 
 static bool push_token(parser *p, token_kind kind, size_t start, size_t end, unsigned flags)
@@ -1319,7 +1319,7 @@ static bool start(const char *text, size_t length, parse_tree *tree, parser *p)
     tree->root = -1;
     memset(p, 0, sizeof *p);
     p->tree = tree;
-    if (!text) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a predicate is required");
+    if (!text) return error_fail(CE_ERR_INVALID_ARGUMENT, "a predicate is required");
     char *copy = malloc(length + 1);
     if (!copy) return out_of_memory();
     memcpy(copy, text, length);

@@ -44,7 +44,7 @@
 #include <string.h>
 #include <strings.h>
 
-static bool out_of_memory(void) { return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory in a query"); }
+static bool out_of_memory(void) { return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory in a query"); }
 
 /* ------------------------------------------------------------------------ */
 /* Folding text for [c] and [d]                                              */
@@ -945,12 +945,12 @@ static bool check_argument_value(const ce_value *value, size_t index)
     case CE_TYPE_STRING:
     case CE_TYPE_BINARY:
         if (value->string.size && !value->string.data)
-            return ce_fail(CE_ERR_INVALID_ARGUMENT, "query argument %zu: a %s of %zu bytes without data", index,
+            return error_fail(CE_ERR_INVALID_ARGUMENT, "query argument %zu: a %s of %zu bytes without data", index,
                            ce_type_name(value->type), value->string.size);
         return true;
     case CE_TYPE_TIMESTAMP:
         if (!value_timestamp_is_valid(value->timestamp))
-            return ce_fail(CE_ERR_INVALID_ARGUMENT,
+            return error_fail(CE_ERR_INVALID_ARGUMENT,
                            "query argument %zu: the timestamp (%lld s, %d ns) is malformed: nanoseconds must lie "
                            "within +-999999999 and have the sign of seconds",
                            index, (long long)value->timestamp.seconds, (int)value->timestamp.nanoseconds);
@@ -959,7 +959,7 @@ static bool check_argument_value(const ce_value *value, size_t index)
     case CE_TYPE_LIST:
     case CE_TYPE_DICTIONARY: break;
     }
-    return ce_fail(CE_ERR_INVALID_ARGUMENT, "query argument %zu has type %d, which is not a value a query compares",
+    return error_fail(CE_ERR_INVALID_ARGUMENT, "query argument %zu has type %d, which is not a value a query compares",
                    index, (int)value->type);
 }
 
@@ -979,7 +979,7 @@ static bool copy_argument_value(query_core *core, const ce_value *value, size_t 
 
 static bool copy_arguments(query_core *core, const ce_query_argument *arguments, size_t count)
 {
-    if (count && !arguments) return ce_fail(CE_ERR_INVALID_ARGUMENT, "%zu query arguments were announced but none given", count);
+    if (count && !arguments) return error_fail(CE_ERR_INVALID_ARGUMENT, "%zu query arguments were announced but none given", count);
     core->arguments = calloc(count + 1, sizeof *core->arguments);
     if (!core->arguments) return out_of_memory();
     core->argument_count = count;
@@ -991,7 +991,7 @@ static bool copy_arguments(query_core *core, const ce_query_argument *arguments,
             if (!copy_argument_value(core, &argument->value, i, &copy->value)) return false;
         } else if (argument->kind == CE_QUERY_ARGUMENT_LIST) {
             if (argument->list_count && !argument->list)
-                return ce_fail(CE_ERR_INVALID_ARGUMENT, "query argument %zu: a list of %zu values without values", i,
+                return error_fail(CE_ERR_INVALID_ARGUMENT, "query argument %zu: a list of %zu values without values", i,
                                argument->list_count);
             const void *values;
             if (!keep_argument_bytes(core, argument->list, argument->list_count * sizeof(ce_value), &values)) return false;
@@ -1003,7 +1003,7 @@ static bool copy_arguments(query_core *core, const ce_query_argument *arguments,
             copy->list = list;
             copy->list_count = argument->list_count;
         } else {
-            return ce_fail(CE_ERR_INVALID_ARGUMENT, "query argument %zu has an unknown kind %d", i, (int)argument->kind);
+            return error_fail(CE_ERR_INVALID_ARGUMENT, "query argument %zu has an unknown kind %d", i, (int)argument->kind);
         }
     }
     return true;
@@ -1040,8 +1040,8 @@ static bool bind_error(const binder *b, size_t position, const char *format, ...
     va_end(arguments);
     parse_describe_token(b->text, b->text_length, position, token, sizeof token);
     if (position >= b->text_length)
-        return ce_fail(CE_ERR_INVALID_QUERY, "%s: at position %zu (end of predicate): %s", b->subject, position, what);
-    return ce_fail(CE_ERR_INVALID_QUERY, "%s: at position %zu ('%s'): %s", b->subject, position, token, what);
+        return error_fail(CE_ERR_INVALID_QUERY, "%s: at position %zu (end of predicate): %s", b->subject, position, what);
+    return error_fail(CE_ERR_INVALID_QUERY, "%s: at position %zu ('%s'): %s", b->subject, position, token, what);
 }
 
 /* "an int (5)", "a string ('abc')", "argument 2 (a string)", ... for messages. */
@@ -2299,7 +2299,7 @@ static bool bind_core(query_core *core, ce_txn *txn)
     b.text = core->tree.text;
     b.text_length = core->tree.text_length;
     b.subject = "Invalid predicate";
-    ce_ref root;
+    space_ref root;
     cluster_schema columns;
     bool ok = table_name_of(txn, core->table, &b.table_name) && table_cluster(txn, core->table, &root, &columns) &&
               bind_predicate(&b, core->tree.root, &core->bound.root);
@@ -2745,24 +2745,24 @@ static void mask_set(mask *m, size_t i) { m->words[i >> 6] |= 1ull << (i & 63); 
 
 typedef struct evaluation {
     ce_txn *txn;
-    const ce_space *space;
+    const space_state *space;
     query_core *core;
     const bound_query *bound;
-    ce_ref root;
+    space_ref root;
     cluster_schema columns;
     /* The current leaf and its columns, opened on first use. */
     const cluster_leaf *leaf;
     size_t count;
     column_scan *scans;
     bool *opened;
-    ce_column_scratch scratch[2];
+    column_scratch scratch[2];
     folder folder;
 } evaluation;
 
 static bool evaluation_start(evaluation *e, query_core *core, ce_txn *txn)
 {
     memset(e, 0, sizeof *e);
-    if (!txn) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a transaction is required");
+    if (!txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "a transaction is required");
     if (!bind_core(core, txn) || !table_cluster(txn, core->table, &e->root, &e->columns)) return false;
     e->txn = txn;
     e->space = db_txn_space(txn);
@@ -2791,7 +2791,7 @@ static void evaluation_end(evaluation *e)
 
 static bool corrupt_leaf(const cluster_leaf *leaf, const char *what)
 {
-    return ce_fail(CE_ERR_CORRUPT, "invalid database: the cluster leaf at offset %llu is damaged: %s",
+    return error_fail(CE_ERR_CORRUPT, "invalid database: the cluster leaf at offset %llu is damaged: %s",
                    (unsigned long long)leaf->ref, what);
 }
 
@@ -2805,11 +2805,11 @@ static bool enter_leaf(evaluation *e, const cluster_leaf *leaf)
 }
 
 /* The column array of `column` in a leaf, opened and checked. */
-static bool open_column_of(const ce_space *space, const cluster_leaf *leaf, ce_column_key column, ce_type type,
+static bool open_column_of(const space_state *space, const cluster_leaf *leaf, ce_column_key column, ce_type type,
                            bool nullable, column_scan *out)
 {
     if ((size_t)column + 2 >= leaf->slots.count) return corrupt_leaf(leaf, "it has fewer columns than the table");
-    ce_ref ref = cluster_leaf_column(leaf, column);
+    space_ref ref = cluster_leaf_column(leaf, column);
     if (!node_value_is_ref((int64_t)ref)) return corrupt_leaf(leaf, "a property's column is missing");
     if (!column_scan_open(space, ref, type, nullable, out)) return false;
     if (out->count != leaf->key_offsets.count) return corrupt_leaf(leaf, "a column holds another number of values");
@@ -2842,7 +2842,7 @@ static bool slot_scan(evaluation *e, unsigned slot, const column_scan **out)
 
 static bool corrupt_column(const column_scan *scan, size_t index, const char *what)
 {
-    return ce_fail(CE_ERR_CORRUPT, "invalid database: the %s column at offset %llu is damaged: value %zu %s",
+    return error_fail(CE_ERR_CORRUPT, "invalid database: the %s column at offset %llu is damaged: value %zu %s",
                    ce_type_name(scan->type), (unsigned long long)scan->ref, index, what);
 }
 
@@ -2868,7 +2868,7 @@ static bool null_mask(const column_scan *scan, size_t count, mask *out)
 }
 
 /* A string or binary in place (or, stored alone, through `scratch`). */
-static bool text_at(const evaluation *e, const column_scan *scan, size_t i, ce_column_scratch *scratch,
+static bool text_at(const evaluation *e, const column_scan *scan, size_t i, column_scratch *scratch,
                     const char **out_data, size_t *out_size)
 {
     int64_t start = i ? node_get(&scan->values, i - 1) : 0, end = node_get(&scan->values, i);
@@ -2887,7 +2887,7 @@ static bool text_at(const evaluation *e, const column_scan *scan, size_t i, ce_c
 
 /* The value of a path for object i of the leaf (null, or of the path's
  * value type). */
-static bool path_value(evaluation *e, const bound_path *path, size_t i, ce_column_scratch *scratch, ce_value *out)
+static bool path_value(evaluation *e, const bound_path *path, size_t i, column_scratch *scratch, ce_value *out)
 {
     const column_scan *scan;
     if (!slot_scan(e, path->slot, &scan) || !column_scan_get(e->space, scan, i, scratch, out)) return false;
@@ -3051,7 +3051,7 @@ static inline uint64_t chunk32(const uint8_t *payload, size_t at, __m128i k, int
 #endif
 
 /* Which of the n packed integers satisfy `v op c`. */
-static void compare_integers(const ce_node *values, size_t n, parse_op op, int64_t c, mask *out)
+static void compare_integers(const node_view *values, size_t n, parse_op op, int64_t c, mask *out)
 {
     mask_clear(out);
     if (values->base != 0) {
@@ -3224,7 +3224,7 @@ __attribute__((target("avx"))) static size_t compare_doubles_avx(const uint8_t *
 
 /* Which of the n floats or doubles satisfy `v op c` (c is not NaN; a NaN
  * value satisfies only !=). */
-static void compare_reals(const ce_node *values, size_t n, bool is_float, parse_op op, double c, mask *out)
+static void compare_reals(const node_view *values, size_t n, bool is_float, parse_op op, double c, mask *out)
 {
     mask_clear(out);
     const uint8_t *payload = values->payload;
@@ -3405,7 +3405,7 @@ static bool kernel_values(evaluation *e, const bound_node *node, const column_sc
         return true;
     default: break;
     }
-    return ce_fail(CE_ERR_FAIL, "internal error: kernel %d has no values", (int)node->kernel);
+    return error_fail(CE_ERR_FAIL, "internal error: kernel %d has no values", (int)node->kernel);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -3683,7 +3683,7 @@ static bool eval_object(evaluation *e, size_t index, const object_context *conte
         if (node->kernel == KERNEL_GENERIC) return generic_match(e, node, context, out);
         break;
     }
-    return ce_fail(CE_ERR_FAIL, "internal error: a SUBQUERY holds a comparison of kind %d", (int)node->kernel);
+    return error_fail(CE_ERR_FAIL, "internal error: a SUBQUERY holds a comparison of kind %d", (int)node->kernel);
 }
 
 static bool eval_compare(evaluation *e, const bound_node *node, const mask *in, mask *out)
@@ -3751,7 +3751,7 @@ static bool eval_node(evaluation *e, size_t index, const mask *in, mask *out)
     }
     case BOUND_COMPARE: return eval_compare(e, node, in, out);
     }
-    return ce_fail(CE_ERR_FAIL, "internal error: bound node of kind %d", (int)node->kind);
+    return error_fail(CE_ERR_FAIL, "internal error: bound node of kind %d", (int)node->kind);
 }
 
 /* The matches among the objects of `candidates` in the current leaf. */
@@ -3767,7 +3767,7 @@ static bool eval_leaf(evaluation *e, const mask *candidates, mask *out)
 /* An object of a results view: its key and where it lives. */
 typedef struct entry {
     ce_object_key key;
-    ce_ref leaf;
+    space_ref leaf;
     size_t index;
 } entry;
 
@@ -3788,7 +3788,7 @@ typedef struct scan_state {
     column_scan aggregate_scan;
 } scan_state;
 
-static bool add_entry(scan_state *s, ce_object_key key, ce_ref leaf, size_t index)
+static bool add_entry(scan_state *s, ce_object_key key, space_ref leaf, size_t index)
 {
     if (!grow_array((void **)&s->entries, &s->entry_capacity, s->entry_count, sizeof *s->entries)) return false;
     s->entries[s->entry_count++] = (entry){key, leaf, index};
@@ -3796,8 +3796,8 @@ static bool add_entry(scan_state *s, ce_object_key key, ce_ref leaf, size_t inde
 }
 
 /* The value of `path` for object i of a leaf whose column is open in `scan`. */
-static bool scan_value(const ce_space *space, const column_scan *scan, const bound_path *path, size_t i,
-                       ce_column_scratch *scratch, ce_value *out)
+static bool scan_value(const space_state *space, const column_scan *scan, const bound_path *path, size_t i,
+                       column_scratch *scratch, ce_value *out)
 {
     if (!column_scan_get(space, scan, i, scratch, out)) return false;
     if (path->size_of && out->type != CE_TYPE_NULL) {
@@ -3888,7 +3888,7 @@ static bool act_on_leaf(scan_state *s, const cluster_leaf *leaf, const mask *mat
 #define PREFETCH_AHEAD 4
 
 
-static void prefetch_node(const ce_node *node)
+static void prefetch_node(const node_view *node)
 {
     if (node->payload) prefetch_lines(node->payload, (size_t)node_size(node) - NODE_HEADER_SIZE);
 }
@@ -4164,7 +4164,7 @@ static bool scan_by_index(scan_state *s, bool *out_used)
         ok = cluster_find(e->space, e->root, list.keys[i], &position, &found, NULL);
         if (!ok) break;
         if (!found) {
-            ok = ce_fail(CE_ERR_CORRUPT, "invalid database: the index of '%s' names object %lld, which does not exist",
+            ok = error_fail(CE_ERR_CORRUPT, "invalid database: the index of '%s' names object %lld, which does not exist",
                          node->path.description, (long long)list.keys[i]);
             break;
         }
@@ -4184,7 +4184,7 @@ static bool scan_by_index(scan_state *s, bool *out_used)
                 ok = cluster_find(e->space, e->root, list.keys[j], &position, &found, NULL);
                 if (!ok) break;
                 if (!found) {
-                    ok = ce_fail(CE_ERR_CORRUPT, "invalid database: the index of '%s' names object %lld, which does not exist",
+                    ok = error_fail(CE_ERR_CORRUPT, "invalid database: the index of '%s' names object %lld, which does not exist",
                                  node->path.description, (long long)list.keys[j]);
                     break;
                 }
@@ -4374,7 +4374,7 @@ static bool bind_descriptor_key(query_core *core, ce_txn *txn, const descriptor_
         if (ce_last_error_code() != CE_ERR_INVALID_QUERY) return false;
         char reason[300];
         snprintf(reason, sizeof reason, "%s", ce_last_error_message());
-        return ce_fail(CE_ERR_INVALID_QUERY, "Invalid key path '%.80s': %s", key->text,
+        return error_fail(CE_ERR_INVALID_QUERY, "Invalid key path '%.80s': %s", key->text,
                        reason + (strncmp(reason, "Invalid predicate: ", 19) == 0 ? 19 : 0));
     }
     char subject[128];
@@ -4392,15 +4392,15 @@ typedef struct entry_reader {
     ce_txn *txn;
     ce_table_key table;
     value_bag bag; /* a path through links: its value, read object by object */
-    const ce_space *space;
+    const space_state *space;
     size_t column_count;
-    ce_ref leaf_ref;
+    space_ref leaf_ref;
     cluster_leaf leaf;
     const bound_path *paths;
     size_t path_count;
     column_scan *scans;
     bool *opened;
-    ce_column_scratch scratch;
+    column_scratch scratch;
     char **copies; /* values that were decompressed into the scratch, copied */
     size_t copy_count, copy_capacity;
 } entry_reader;
@@ -4777,9 +4777,9 @@ static bool apply_distinct(ce_results *r, ce_txn *txn, size_t column_count, cons
 static bool check_single_value(const bound_path *path, const char *what)
 {
     if (path->final == FINAL_OBJECT && path->aggregate == PATH_ALL_VALUES)
-        return ce_fail(CE_ERR_INVALID_QUERY, "cannot %s by '%s': it holds objects, not a value", what, path->description);
+        return error_fail(CE_ERR_INVALID_QUERY, "cannot %s by '%s': it holds objects, not a value", what, path->description);
     if (path->multi && path->aggregate == PATH_ALL_VALUES)
-        return ce_fail(CE_ERR_INVALID_QUERY, "cannot %s by '%s': it holds several values (use @count, @sum, @min, ...)",
+        return error_fail(CE_ERR_INVALID_QUERY, "cannot %s by '%s': it holds several values (use @count, @sum, @min, ...)",
                        what, path->description);
     return true;
 }
@@ -4842,12 +4842,12 @@ static bool results_evaluate(ce_results *r, ce_txn *txn);
 static bool entries_of_keys(ce_txn *txn, ce_table_key table, const ce_object_key *keys, size_t count, const char *source,
                             entry **out_entries)
 {
-    ce_ref root;
+    space_ref root;
     cluster_schema columns;
     if (!table_cluster(txn, table, &root, &columns)) return false;
     entry *entries = malloc((count + 1) * sizeof *entries);
     if (!entries) return out_of_memory();
-    const ce_space *space = db_txn_space(txn);
+    const space_state *space = db_txn_space(txn);
     for (size_t i = 0; i < count; i++) {
         cluster_position position;
         bool found;
@@ -4859,7 +4859,7 @@ static bool entries_of_keys(ce_txn *txn, ce_table_key table, const ce_object_key
             const char *name = "?";
             (void)table_name_of(txn, table, &name);
             free(entries);
-            return ce_fail(CE_ERR_CORRUPT, "invalid database: %s names object %lld of '%s', which does not exist", source,
+            return error_fail(CE_ERR_CORRUPT, "invalid database: %s names object %lld of '%s', which does not exist", source,
                            (long long)keys[i], name);
         }
         entries[i] = (entry){keys[i], position.leaf, position.index};
@@ -4878,7 +4878,7 @@ static bool check_owner(ce_txn *txn, const results_source *source, const char *w
     if (exists) return true;
     const char *table = "?";
     (void)table_name_of(txn, source->owner_table, &table);
-    return ce_fail(CE_ERR_NO_SUCH_OBJECT,
+    return error_fail(CE_ERR_NO_SUCH_OBJECT,
                    "the results view of %s is invalidated: its object %lld of '%s' was deleted", what,
                    (long long)source->owner, table);
 }
@@ -4907,7 +4907,7 @@ static bool collection_keys(ce_txn *txn, const results_source *source, key_list 
         ok = table_collection_reader_get(reader, i, &link);
         if (ok && link.type == CE_TYPE_NULL && kind == CE_COLLECTION_DICTIONARY) continue;
         if (ok && link.type != CE_TYPE_LINK)
-            ok = ce_fail(CE_ERR_WRONG_TYPE, "a results view of a collection holds links, but element %zu is a %s", i,
+            ok = error_fail(CE_ERR_WRONG_TYPE, "a results view of a collection holds links, but element %zu is a %s", i,
                          ce_type_name(link.type));
         if (ok) ok = push_key(out, link.link.key);
     }
@@ -4933,7 +4933,7 @@ static bool backlink_keys(ce_txn *txn, const results_source *source, ce_table_ke
 }
 
 typedef struct entry_place {
-    ce_ref leaf;
+    space_ref leaf;
     size_t index;
     size_t position; /* in the view */
 } entry_place;
@@ -5020,7 +5020,7 @@ static bool source_entries(ce_results *r, ce_txn *txn)
 /* Evaluates the view unless it is up to date for the transaction's state. */
 static bool results_evaluate(ce_results *r, ce_txn *txn)
 {
-    if (!r || !txn) return ce_fail(CE_ERR_INVALID_ARGUMENT, "results and a transaction are required");
+    if (!r || !txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "results and a transaction are required");
     /* Objects the table buffered count: flushing them moves the stamp. */
     if (!table_flush(txn, r->core->table)) return false;
     if (r->evaluated && r->stamp == db_txn_stamp(txn)) return true;
@@ -5063,7 +5063,7 @@ static bool results_evaluate(ce_results *r, ce_txn *txn)
 
 bool ce_results_count(ce_results *results, ce_txn *txn, size_t *out_count)
 {
-    if (!results || !txn || !out_count) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_count: arguments are required");
+    if (!results || !txn || !out_count) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_count: arguments are required");
     if (!table_flush(txn, results->core->table)) return false;
     uint64_t stamp = db_txn_stamp(txn);
     if (results->evaluated && results->stamp == stamp) {
@@ -5096,10 +5096,10 @@ bool ce_results_count(ce_results *results, ce_txn *txn, size_t *out_count)
 
 bool ce_results_get(ce_results *results, ce_txn *txn, size_t index, ce_object_key *out_object)
 {
-    if (!results || !txn || !out_object) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_get: arguments are required");
+    if (!results || !txn || !out_object) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_get: arguments are required");
     if (!results_evaluate(results, txn)) return false;
     if (index >= results->count)
-        return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "Index %zu is out of bounds (must be less than %zu).", index,
+        return error_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "Index %zu is out of bounds (must be less than %zu).", index,
                        results->count);
     *out_object = results->entries[index].key;
     return true;
@@ -5117,7 +5117,7 @@ static int compare_entry_keys(const void *a, const void *b)
 bool ce_results_index_of(ce_results *results, ce_txn *txn, ce_object_key object, size_t *out_index, bool *out_found)
 {
     if (!results || !txn || !out_index || !out_found)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_index_of: arguments are required");
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_index_of: arguments are required");
     if (!results_evaluate(results, txn)) return false;
     const entry *entries = results->entries;
     if (!results->key_ordered && !results->by_key && results->count) {
@@ -5155,9 +5155,9 @@ bool ce_results_aggregate(ce_results *results, ce_txn *txn, const char *key_path
                           ce_value *out_value, size_t *out_counted)
 {
     if (!results || !txn || !key_path || !out_value)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_aggregate: arguments are required");
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_aggregate: arguments are required");
     if ((unsigned)aggregate > CE_AGGREGATE_COUNT)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "unknown aggregate %d", (int)aggregate);
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "unknown aggregate %d", (int)aggregate);
     descriptor_key key = {-1, (char *)key_path, true};
     bound_query scratch;
     memset(&scratch, 0, sizeof scratch);
@@ -5173,7 +5173,7 @@ bool ce_results_aggregate(ce_results *results, ce_txn *txn, const char *key_path
     }
     ce_type type = path_value_type(&path);
     if (!aggregate_supported(aggregate, type)) {
-        bool ok = ce_fail(CE_ERR_WRONG_TYPE, "cannot compute the %s of %s property '%s'", aggregate_name(aggregate),
+        bool ok = error_fail(CE_ERR_WRONG_TYPE, "cannot compute the %s of %s property '%s'", aggregate_name(aggregate),
                           path.size_of ? "the length of a" : ce_type_name(path.type), path.description);
         bound_query_free(&scratch);
         return ok;
@@ -5250,7 +5250,7 @@ bool ce_results_sort(ce_txn *txn, const ce_results *results, const ce_sort_key *
                      ce_results **out_results)
 {
     if (!txn || !results || (!keys && key_count) || !out_results)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_sort: arguments are required");
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_sort: arguments are required");
     ce_results *r;
     descriptor *d;
     if (!results_copy(results, &r)) return false;
@@ -5261,7 +5261,7 @@ bool ce_results_sort(ce_txn *txn, const ce_results *results, const ce_sort_key *
     for (size_t k = 0; k < key_count; k++) {
         if (!keys[k].key_path) {
             ce_results_free(r);
-            return ce_fail(CE_ERR_INVALID_ARGUMENT, "sort key %zu has no key path", k);
+            return error_fail(CE_ERR_INVALID_ARGUMENT, "sort key %zu has no key path", k);
         }
         d->keys[k] = (descriptor_key){-1, strdup(keys[k].key_path), keys[k].ascending};
         d->key_count = k + 1;
@@ -5282,7 +5282,7 @@ bool ce_results_distinct(ce_txn *txn, const ce_results *results, const char *con
                          ce_results **out_results)
 {
     if (!txn || !results || (!key_paths && key_path_count) || !out_results)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_distinct: arguments are required");
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_distinct: arguments are required");
     ce_results *r;
     descriptor *d;
     if (!results_copy(results, &r)) return false;
@@ -5293,7 +5293,7 @@ bool ce_results_distinct(ce_txn *txn, const ce_results *results, const char *con
     for (size_t k = 0; k < key_path_count; k++) {
         if (!key_paths[k]) {
             ce_results_free(r);
-            return ce_fail(CE_ERR_INVALID_ARGUMENT, "distinct key path %zu is missing", k);
+            return error_fail(CE_ERR_INVALID_ARGUMENT, "distinct key path %zu is missing", k);
         }
         d->keys[k] = (descriptor_key){-1, strdup(key_paths[k]), true};
         d->key_count = k + 1;
@@ -5312,7 +5312,7 @@ bool ce_results_distinct(ce_txn *txn, const ce_results *results, const char *con
 
 bool ce_results_limit(const ce_results *results, size_t limit, ce_results **out_results)
 {
-    if (!results || !out_results) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_limit: arguments are required");
+    if (!results || !out_results) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_limit: arguments are required");
     ce_results *r;
     descriptor *d;
     if (!results_copy(results, &r)) return false;
@@ -5343,7 +5343,7 @@ static bool results_of_source(ce_txn *txn, ce_table_key table, const results_sou
 bool ce_results_from_collection(ce_txn *txn, const ce_collection *collection, ce_results **out_results)
 {
     if (!txn || !collection || !out_results)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_from_collection: arguments are required");
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_from_collection: arguments are required");
     results_source source = {.kind = SOURCE_COLLECTION};
     bool nested;
     ce_collection_type kind;
@@ -5356,12 +5356,12 @@ bool ce_results_from_collection(ce_txn *txn, const ce_collection *collection, ce
         !table_name_of(txn, source.owner_table, &table_name))
         return false;
     if (nested)
-        return ce_fail(CE_ERR_WRONG_TYPE,
+        return error_fail(CE_ERR_WRONG_TYPE,
                        "cannot make a results view of a collection in mixed property '%s.%s': its elements are mixed "
                        "values, not links to objects of one table",
                        table_name, info.name);
     if (element != CE_TYPE_LINK)
-        return ce_fail(CE_ERR_WRONG_TYPE,
+        return error_fail(CE_ERR_WRONG_TYPE,
                        "cannot make a results view of '%s.%s': it holds %s values, not links to objects (aggregate it "
                        "with ce_collection_aggregate)",
                        table_name, info.name, ce_type_name(element));
@@ -5371,7 +5371,7 @@ bool ce_results_from_collection(ce_txn *txn, const ce_collection *collection, ce
 bool ce_results_from_backlinks(ce_txn *txn, ce_table_key target_table, ce_object_key target, ce_table_key origin_table,
                                ce_column_key origin_column, ce_results **out_results)
 {
-    if (!txn || !out_results) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_from_backlinks: arguments are required");
+    if (!txn || !out_results) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_from_backlinks: arguments are required");
     const char *target_name, *origin_name;
     ce_property_info origin;
     table_property backlink;
@@ -5381,11 +5381,11 @@ bool ce_results_from_backlinks(ce_txn *txn, ce_table_key target_table, ce_object
         !table_find_backlink(txn, target_table, origin_table, origin_column, &backlink, &found))
         return false;
     if (!found)
-        return ce_fail(CE_ERR_NO_SUCH_PROPERTY, "'%s.%s' holds no links to '%s', so its objects have no such backlinks",
+        return error_fail(CE_ERR_NO_SUCH_PROPERTY, "'%s.%s' holds no links to '%s', so its objects have no such backlinks",
                        origin_name, origin.name, target_name);
     if (!ce_object_exists(txn, target_table, target, &exists)) return false;
     if (!exists)
-        return ce_fail(CE_ERR_NO_SUCH_OBJECT, "'%s' has no object %lld whose backlinks to view", target_name,
+        return error_fail(CE_ERR_NO_SUCH_OBJECT, "'%s' has no object %lld whose backlinks to view", target_name,
                        (long long)target);
     results_source source = {.kind = SOURCE_BACKLINKS, .owner_table = target_table, .owner = target, .column = origin_column};
     return results_of_source(txn, origin_table, &source, out_results);
@@ -5394,12 +5394,12 @@ bool ce_results_from_backlinks(ce_txn *txn, ce_table_key target_table, ce_object
 bool ce_results_filter(ce_txn *txn, const ce_results *results, ce_query *query, ce_results **out_results)
 {
     if (!txn || !results || !query || !out_results)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_filter: arguments are required");
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_filter: arguments are required");
     if (query->core->table != results->core->table) {
         const char *query_table = "?", *results_table = "?";
         (void)table_name_of(txn, query->core->table, &query_table);
         (void)table_name_of(txn, results->core->table, &results_table);
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "cannot filter results of '%s' with a query on '%s': the tables differ",
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "cannot filter results of '%s' with a query on '%s': the tables differ",
                        results_table, query_table);
     }
     if (!bind_core(query->core, txn)) return false;
@@ -5426,15 +5426,15 @@ bool ce_results_filter(ce_txn *txn, const ce_results *results, ce_query *query, 
 static bool values_aggregator_start(aggregator *a, ce_aggregate aggregate, ce_type element)
 {
     if ((unsigned)aggregate > CE_AGGREGATE_COUNT)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "unknown aggregate %d", (int)aggregate);
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "unknown aggregate %d", (int)aggregate);
     bool mixed = element == CE_TYPE_MIXED;
     if (element == CE_TYPE_LINK && aggregate != CE_AGGREGATE_COUNT)
-        return ce_fail(CE_ERR_WRONG_TYPE,
+        return error_fail(CE_ERR_WRONG_TYPE,
                        "cannot compute the %s of a collection of links: aggregate a property of its objects through "
                        "ce_results_from_collection and ce_results_aggregate",
                        aggregate_name(aggregate));
     if (!mixed && !aggregate_supported(aggregate, element))
-        return ce_fail(CE_ERR_WRONG_TYPE, "cannot compute the %s of a collection of %s values", aggregate_name(aggregate),
+        return error_fail(CE_ERR_WRONG_TYPE, "cannot compute the %s of a collection of %s values", aggregate_name(aggregate),
                        ce_type_name(element));
     bool as_decimal = mixed && (aggregate == CE_AGGREGATE_SUM || aggregate == CE_AGGREGATE_AVG);
     aggregator_init(a, aggregate, as_decimal ? CE_TYPE_DECIMAL128 : element);
@@ -5453,7 +5453,7 @@ static void values_aggregator_add(aggregator *a, ce_value value)
 
 bool ce_collection_aggregate(const ce_collection *collection, ce_aggregate aggregate, ce_value *out_value)
 {
-    if (!collection || !out_value) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_aggregate: arguments are required");
+    if (!collection || !out_value) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_aggregate: arguments are required");
     ce_collection_type kind;
     ce_type element;
     aggregator a;
@@ -5475,13 +5475,13 @@ bool ce_collection_aggregate(const ce_collection *collection, ce_aggregate aggre
 bool ce_values_aggregate(const ce_value *values, size_t count, ce_type element, ce_aggregate aggregate, ce_value *out_value)
 {
     if ((count && !values) || !out_value)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_values_aggregate: arguments are required");
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_values_aggregate: arguments are required");
     aggregator a;
     if (!values_aggregator_start(&a, aggregate, element)) return false;
     for (size_t i = 0; i < count; i++) {
         ce_type type = values[i].type;
         if (type != CE_TYPE_NULL && element != CE_TYPE_MIXED && type != element)
-            return ce_fail(CE_ERR_WRONG_TYPE, "ce_values_aggregate: value %zu is a %s, not a %s", i, ce_type_name(type),
+            return error_fail(CE_ERR_WRONG_TYPE, "ce_values_aggregate: value %zu is a %s, not a %s", i, ce_type_name(type),
                            ce_type_name(element));
         values_aggregator_add(&a, values[i]);
     }
@@ -5493,18 +5493,18 @@ bool ce_collection_sorted_indices(const ce_collection *collection, bool ascendin
                                   size_t *out_count)
 {
     if (!collection || !out_count || (capacity && !out_indices))
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_sorted_indices: arguments are required");
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_sorted_indices: arguments are required");
     ce_collection_type kind;
     ce_type element;
     if (!ce_collection_kind(collection, &kind, &element)) return false;
     if (element == CE_TYPE_LINK)
-        return ce_fail(CE_ERR_WRONG_TYPE, "cannot sort a collection of links by value: sort its objects by a property "
+        return error_fail(CE_ERR_WRONG_TYPE, "cannot sort a collection of links by value: sort its objects by a property "
                                           "through ce_results_from_collection and ce_results_sort");
     table_collection_reader *reader;
     size_t size;
     if (!table_collection_reader_open(collection, false, &reader, &size)) return false;
     *out_count = size;
-    bool ok = capacity >= size || ce_fail(CE_ERR_INVALID_ARGUMENT,
+    bool ok = capacity >= size || error_fail(CE_ERR_INVALID_ARGUMENT,
                                           "ce_collection_sorted_indices: room for %zu indices, but the collection "
                                           "holds %zu",
                                           capacity, size);
@@ -5536,7 +5536,7 @@ bool ce_collection_sorted_indices(const ce_collection *collection, bool ascendin
 bool ce_query_parse(ce_txn *txn, ce_table_key table, const char *predicate, const ce_query_argument *arguments,
                     size_t argument_count, ce_query **out_query)
 {
-    if (!txn || !predicate || !out_query) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_query_parse: arguments are required");
+    if (!txn || !predicate || !out_query) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_query_parse: arguments are required");
     const char *name;
     if (!table_name_of(txn, table, &name)) return false;
     query_core *core = calloc(1, sizeof *core);
@@ -5585,7 +5585,7 @@ void ce_query_free(ce_query *query)
 
 bool ce_query_count(ce_query *query, ce_txn *txn, size_t *out_count)
 {
-    if (!query || !txn || !out_count) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_query_count: arguments are required");
+    if (!query || !txn || !out_count) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_query_count: arguments are required");
     evaluation e;
     if (!evaluation_start(&e, query->core, txn)) return false;
     scan_state s;
@@ -5601,7 +5601,7 @@ bool ce_query_count(ce_query *query, ce_txn *txn, size_t *out_count)
 bool ce_query_find_first(ce_query *query, ce_txn *txn, ce_object_key *out_object, bool *out_found)
 {
     if (!query || !txn || !out_object || !out_found)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_query_find_first: arguments are required");
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_query_find_first: arguments are required");
     evaluation e;
     if (!evaluation_start(&e, query->core, txn)) return false;
     scan_state s;
@@ -5619,7 +5619,7 @@ bool ce_query_find_first(ce_query *query, ce_txn *txn, ce_object_key *out_object
 
 bool ce_query_find_all(ce_query *query, ce_results **out_results)
 {
-    if (!query || !out_results) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_query_find_all: arguments are required");
+    if (!query || !out_results) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_query_find_all: arguments are required");
     query_core *core = query->core;
     ce_results *r = calloc(1, sizeof *r);
     if (!r) return out_of_memory();

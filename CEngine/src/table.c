@@ -100,16 +100,16 @@ typedef struct schema {
     append_buffer append;
     struct table_refs *read_refs; /* read transactions: each table's refs, once read */
     cluster_hint *hints;          /* read transactions: each table's lookup hint (see table_refs_for_read) */
-    ce_column_scratch scratch;        /* compressed values handed out in this transaction */
+    column_scratch scratch;        /* compressed values handed out in this transaction */
     /* Compressed values the engine reads for itself (compared during a
      * search, hashed for an index): never handed out, so that a value the
      * caller passes in, read from the database, is not overwritten while
      * the engine still uses it. */
-    ce_column_scratch search_scratch;
+    column_scratch search_scratch;
     /* Compressed dictionary keys handed out (ce_dictionary_key_at): apart
      * from search_scratch, which a search through the keys for that very
      * key would overwrite while comparing. */
-    ce_column_scratch key_scratch;
+    column_scratch key_scratch;
 } schema;
 
 /* ------------------------------------------------------------------------ */
@@ -139,7 +139,7 @@ static void free_schema(void *state)
     free(loaded);
 }
 
-static bool out_of_memory(void) { return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory"); }
+static bool out_of_memory(void) { return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory"); }
 
 /* Recomputes a table's column list and primary key from its properties. */
 static bool derive_columns(schema_table *table)
@@ -348,14 +348,14 @@ static bool serialize_schema(const schema *loaded, uint8_t **out_bytes, size_t *
 /* The group                                                                 */
 /* ------------------------------------------------------------------------ */
 
-static bool read_group(ce_txn *txn, ce_node *out_group)
+static bool read_group(ce_txn *txn, node_view *out_group)
 {
-    ce_ref root = db_txn_root(txn);
+    space_ref root = db_txn_root(txn);
     if (!node_read(db_txn_space(txn), root, out_group)) return false;
     if ((out_group->flags & (NODE_HAS_REFS | NODE_INNER | NODE_BYTES)) != NODE_HAS_REFS || out_group->count != GROUP_COUNT ||
         !node_value_is_ref(node_get(out_group, GROUP_SCHEMA)) || !node_value_is_ref(node_get(out_group, GROUP_TABLES)) ||
         (node_get(out_group, GROUP_VERSION) & 1) == 0)
-        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the group node is damaged");
+        return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: the group node is damaged");
     return true;
 }
 
@@ -370,21 +370,21 @@ static bool load_schema(ce_txn *txn, schema **out_schema)
     loaded = calloc(1, sizeof *loaded);
     if (!loaded) return out_of_memory();
     if (db_txn_root(txn)) {
-        ce_node group, bytes;
-        if (!read_group(txn, &group) || !node_read(db_txn_space(txn), (ce_ref)node_get(&group, GROUP_SCHEMA), &bytes)) {
+        node_view group, bytes;
+        if (!read_group(txn, &group) || !node_read(db_txn_space(txn), (space_ref)node_get(&group, GROUP_SCHEMA), &bytes)) {
             free_schema(loaded);
             return false;
         }
         if (!(bytes.flags & NODE_BYTES) || !parse_schema(bytes.payload, bytes.count, loaded)) {
             free_schema(loaded);
-            return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the schema is damaged");
+            return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: the schema is damaged");
         }
         /* Every table slot must have a table node (or 0 for a removed table). */
-        ce_node tables;
-        if (!node_read(db_txn_space(txn), (ce_ref)node_get(&group, GROUP_TABLES), &tables) ||
+        node_view tables;
+        if (!node_read(db_txn_space(txn), (space_ref)node_get(&group, GROUP_TABLES), &tables) ||
             tables.count != loaded->table_count || !(tables.flags & NODE_HAS_REFS)) {
             free_schema(loaded);
-            return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the table list does not match the schema");
+            return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: the table list does not match the schema");
         }
     }
     db_txn_set_layer_state(txn, loaded, free_schema);
@@ -393,13 +393,13 @@ static bool load_schema(ce_txn *txn, schema **out_schema)
 }
 
 /* Makes the group writable (creating it in a new file) and returns its ref. */
-static bool writable_group(ce_txn *txn, ce_ref *out_group)
+static bool writable_group(ce_txn *txn, space_ref *out_group)
 {
     if (!db_txn_require_write(txn)) return false;
-    ce_space *space = db_txn_space(txn);
-    ce_ref group = db_txn_root(txn);
+    space_state *space = db_txn_space(txn);
+    space_ref group = db_txn_root(txn);
     if (!group) {
-        ce_ref schema_bytes, tables;
+        space_ref schema_bytes, tables;
         uint32_t no_tables = 0;
         if (!node_create(space, NODE_HAS_REFS, GROUP_COUNT, 0, &group) ||
             !node_create_bytes(space, 0, &no_tables, 4, &schema_bytes) ||
@@ -409,7 +409,7 @@ static bool writable_group(ce_txn *txn, ce_ref *out_group)
             !node_set(space, group, GROUP_VERSION, node_tag(0)))
             return false;
     } else {
-        ce_node view;
+        node_view view;
         if (!read_group(txn, &view) || !node_make_writable(space, &group)) return false;
     }
     if (!db_txn_set_root(txn, group)) return false;
@@ -420,15 +420,15 @@ static bool writable_group(ce_txn *txn, ce_ref *out_group)
 /* Writes the schema (after a change to it in memory) into the group. */
 static bool store_schema(ce_txn *txn, const schema *loaded)
 {
-    ce_ref group;
+    space_ref group;
     if (!writable_group(txn, &group)) return false;
-    ce_space *space = db_txn_space(txn);
+    space_state *space = db_txn_space(txn);
     uint8_t *bytes;
     size_t size;
     if (!serialize_schema(loaded, &bytes, &size)) return false;
-    ce_node view;
-    ce_ref schema_bytes;
-    bool ok = node_read(space, group, &view) && node_free(space, (ce_ref)node_get(&view, GROUP_SCHEMA)) &&
+    node_view view;
+    space_ref schema_bytes;
+    bool ok = node_read(space, group, &view) && node_free(space, (space_ref)node_get(&view, GROUP_SCHEMA)) &&
               node_create_bytes(space, 0, bytes, size, &schema_bytes) &&
               node_set(space, group, GROUP_SCHEMA, (int64_t)schema_bytes);
     free(bytes);
@@ -436,12 +436,12 @@ static bool store_schema(ce_txn *txn, const schema *loaded)
 }
 
 /* The writable tables node of the group. */
-static bool writable_tables(ce_txn *txn, ce_ref group, ce_ref *out_tables)
+static bool writable_tables(ce_txn *txn, space_ref group, space_ref *out_tables)
 {
-    ce_space *space = db_txn_space(txn);
-    ce_node view;
+    space_state *space = db_txn_space(txn);
+    node_view view;
     if (!node_read(space, group, &view)) return false;
-    ce_ref tables = (ce_ref)node_get(&view, GROUP_TABLES);
+    space_ref tables = (space_ref)node_get(&view, GROUP_TABLES);
     if (!node_make_writable(space, &tables) || !node_set(space, group, GROUP_TABLES, (int64_t)tables)) return false;
     *out_tables = tables;
     return true;
@@ -453,11 +453,11 @@ static bool writable_tables(ce_txn *txn, ce_ref group, ce_ref *out_tables)
 
 static bool find_table(ce_txn *txn, ce_table_key key, schema **out_schema, schema_table **out_table)
 {
-    if (!txn) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a transaction is required");
+    if (!txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "a transaction is required");
     schema *loaded = NULL;
     if (!load_schema(txn, &loaded)) return false;
     if (key >= loaded->table_count || (loaded->tables[key].flags & TABLE_REMOVED))
-        return ce_fail(CE_ERR_NO_SUCH_TABLE, "no table with key %u", (unsigned)key);
+        return error_fail(CE_ERR_NO_SUCH_TABLE, "no table with key %u", (unsigned)key);
     *out_schema = loaded;
     *out_table = &loaded->tables[key];
     return true;
@@ -466,7 +466,7 @@ static bool find_table(ce_txn *txn, ce_table_key key, schema **out_schema, schem
 static bool find_column(const schema_table *table, ce_column_key column, const schema_property **out_property)
 {
     if (column >= table->property_count || (table->properties[column].flags & PROPERTY_REMOVED))
-        return ce_fail(CE_ERR_NO_SUCH_PROPERTY, "table '%s' has no property with key %u", table->name, (unsigned)column);
+        return error_fail(CE_ERR_NO_SUCH_PROPERTY, "table '%s' has no property with key %u", table->name, (unsigned)column);
     *out_property = &table->properties[column];
     return true;
 }
@@ -490,36 +490,36 @@ typedef enum keys_follow_state {
 /* A table node, read-only: its cluster tree, next key, index, and whether
  * its keys follow its primary key. */
 typedef struct table_refs {
-    ce_ref table;
-    ce_ref cluster;
+    space_ref table;
+    space_ref cluster;
     int64_t next_key;
-    ce_ref indexes;
+    space_ref indexes;
     keys_follow_state keys_follow;
     int64_t primary_key_offset; /* KEYS_FOLLOW: primary key - object key */
     cluster_hint *hint;         /* read transactions: the table's lookup hint; NULL in writes */
 } table_refs;
 
-static bool read_table_node(ce_txn *txn, ce_ref table_ref, table_refs *out)
+static bool read_table_node(ce_txn *txn, space_ref table_ref, table_refs *out)
 {
-    ce_node view;
+    node_view view;
     if (!node_read(db_txn_space(txn), table_ref, &view)) return false;
     if ((view.flags & (NODE_HAS_REFS | NODE_INNER | NODE_BYTES)) != NODE_HAS_REFS || view.count != TABLE_COUNT ||
         !node_value_is_ref(node_get(&view, TABLE_CLUSTER)) || (node_get(&view, TABLE_NEXT_KEY) & 1) == 0 ||
         node_untag(node_get(&view, TABLE_NEXT_KEY)) < 0)
-        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the table node at %llu is damaged",
+        return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: the table node at %llu is damaged",
                        (unsigned long long)table_ref);
     int64_t indexes = node_get(&view, TABLE_INDEXES), follow = node_get(&view, TABLE_KEYS_FOLLOW);
     if ((indexes != 0 && !node_value_is_ref(indexes)) || (follow != 0 && (follow & 1) == 0))
-        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the table node at %llu is damaged",
+        return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: the table node at %llu is damaged",
                        (unsigned long long)table_ref);
-    *out = (table_refs){table_ref, (ce_ref)node_get(&view, TABLE_CLUSTER), node_untag(node_get(&view, TABLE_NEXT_KEY)),
-                        (ce_ref)indexes, KEYS_DO_NOT_FOLLOW, 0, NULL};
+    *out = (table_refs){table_ref, (space_ref)node_get(&view, TABLE_CLUSTER), node_untag(node_get(&view, TABLE_NEXT_KEY)),
+                        (space_ref)indexes, KEYS_DO_NOT_FOLLOW, 0, NULL};
     if (follow != 0) {
         int64_t stored = node_untag(follow);
         out->keys_follow = stored == 0 ? KEYS_FOLLOW_UNDECIDED : KEYS_FOLLOW;
         out->primary_key_offset = stored >> 1; /* (stored - 1) / 2, rounding down for negative offsets too */
         if (stored != 0 && (stored & 1) == 0)
-            return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the table node at %llu is damaged",
+            return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: the table node at %llu is damaged",
                            (unsigned long long)table_ref);
     }
     return true;
@@ -542,12 +542,12 @@ static bool table_refs_for_read(ce_txn *txn, ce_table_key key, table_refs *out)
         *out = loaded->read_refs[key];
         return true;
     }
-    ce_node group, tables;
-    if (!read_group(txn, &group) || !node_read(db_txn_space(txn), (ce_ref)node_get(&group, GROUP_TABLES), &tables))
+    node_view group, tables;
+    if (!read_group(txn, &group) || !node_read(db_txn_space(txn), (space_ref)node_get(&group, GROUP_TABLES), &tables))
         return false;
     if (key >= tables.count || !node_value_is_ref(node_get(&tables, key)))
-        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: table %u has no node", (unsigned)key);
-    if (!read_table_node(txn, (ce_ref)node_get(&tables, key), out)) return false;
+        return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: table %u has no node", (unsigned)key);
+    if (!read_table_node(txn, (space_ref)node_get(&tables, key), out)) return false;
     if (cacheable) {
         if (!loaded->read_refs) loaded->read_refs = calloc(loaded->table_count + 1, sizeof *loaded->read_refs);
         if (!loaded->hints) loaded->hints = calloc(loaded->table_count + 1, sizeof *loaded->hints);
@@ -561,14 +561,14 @@ static bool table_refs_for_read(ce_txn *txn, ce_table_key key, table_refs *out)
 static bool table_refs_for_write(ce_txn *txn, ce_table_key key, table_refs *out)
 {
     if (!flush_appends_of(txn, key)) return false;
-    ce_ref group, tables;
+    space_ref group, tables;
     if (!writable_group(txn, &group) || !writable_tables(txn, group, &tables)) return false;
-    ce_space *space = db_txn_space(txn);
-    ce_node view;
+    space_state *space = db_txn_space(txn);
+    node_view view;
     if (!node_read(space, tables, &view)) return false;
     if (key >= view.count || !node_value_is_ref(node_get(&view, key)))
-        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: table %u has no node", (unsigned)key);
-    ce_ref table = (ce_ref)node_get(&view, key);
+        return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: table %u has no node", (unsigned)key);
+    space_ref table = (space_ref)node_get(&view, key);
     if (!read_table_node(txn, table, out) || !node_make_writable(space, &table) ||
         !node_set(space, tables, key, (int64_t)table))
         return false;
@@ -579,7 +579,7 @@ static bool table_refs_for_write(ce_txn *txn, ce_table_key key, table_refs *out)
 /* Stores changed refs back into a writable table node. */
 static bool store_table_refs(ce_txn *txn, const table_refs *refs)
 {
-    ce_space *space = db_txn_space(txn);
+    space_state *space = db_txn_space(txn);
     int64_t follow = refs->keys_follow == KEYS_DO_NOT_FOLLOW     ? 0
                      : refs->keys_follow == KEYS_FOLLOW_UNDECIDED ? node_tag(0)
                                                                   : node_tag(2 * refs->primary_key_offset + 1);
@@ -629,35 +629,35 @@ static int64_t index_key_of(const ce_value *value)
 }
 
 /* The root of a column's index, or 0. */
-static bool column_index(ce_txn *txn, const table_refs *refs, size_t column, ce_ref *out_index)
+static bool column_index(ce_txn *txn, const table_refs *refs, size_t column, space_ref *out_index)
 {
     *out_index = 0;
     if (!refs->indexes) return true;
-    ce_node list;
+    node_view list;
     if (!node_read(db_txn_space(txn), refs->indexes, &list)) return false;
     if ((list.flags & (NODE_HAS_REFS | NODE_INNER | NODE_BYTES)) != NODE_HAS_REFS)
-        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the index list at %llu is damaged",
+        return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: the index list at %llu is damaged",
                        (unsigned long long)refs->indexes);
     if (column >= list.count) return true;
     int64_t root = node_get(&list, column);
     if (root != 0 && !node_value_is_ref(root))
-        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: the index list at %llu is damaged",
+        return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: the index list at %llu is damaged",
                        (unsigned long long)refs->indexes);
-    *out_index = (ce_ref)root;
+    *out_index = (space_ref)root;
     return true;
 }
 
 /* Stores a column's index root in the index list (made writable, created,
  * or grown to the table's column count as needed). */
-static bool set_column_index(ce_txn *txn, table_refs *refs, const schema_table *table, size_t column, ce_ref index)
+static bool set_column_index(ce_txn *txn, table_refs *refs, const schema_table *table, size_t column, space_ref index)
 {
-    ce_space *space = db_txn_space(txn);
+    space_state *space = db_txn_space(txn);
     if (!refs->indexes) {
         if (!node_create(space, NODE_HAS_REFS, table->property_count, 0, &refs->indexes)) return false;
     } else if (!node_make_writable(space, &refs->indexes)) {
         return false;
     }
-    ce_node list;
+    node_view list;
     if (!node_read(space, refs->indexes, &list)) return false;
     for (size_t count = list.count; count < table->property_count; count++)
         if (!node_append(space, refs->indexes, 0)) return false;
@@ -674,11 +674,11 @@ static bool column_is_indexed(const schema_table *table, size_t column)
 static bool update_index(ce_txn *txn, table_refs *refs, const schema_table *table, size_t column, const ce_value *value,
                          ce_object_key object, bool insert)
 {
-    ce_ref root;
+    space_ref root;
     if (!column_index(txn, refs, column, &root)) return false;
-    if (!root) return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s.%s' is indexed but has no index",
+    if (!root) return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s.%s' is indexed but has no index",
                               table->name, table->properties[column].name);
-    ce_space *space = db_txn_space(txn);
+    space_state *space = db_txn_space(txn);
     bool ok = insert ? index_insert(space, &root, index_key_of(value), object)
                      : index_erase(space, &root, index_key_of(value), object);
     return ok && set_column_index(txn, refs, table, column, root);
@@ -717,7 +717,7 @@ static bool scan_leaf(void *context, const cluster_leaf *leaf, bool *stop)
 {
     value_search *search = context;
     const cluster_column *spec = &search->table->columns[search->column];
-    ce_ref column = cluster_leaf_column(leaf, search->column);
+    space_ref column = cluster_leaf_column(leaf, search->column);
     for (size_t i = 0; i < leaf->key_offsets.count; i++) {
         ce_value actual;
         if (!column_get(db_txn_space(search->txn), column, spec->type, spec->nullable, i,
@@ -753,7 +753,7 @@ static bool find_by_value(ce_txn *txn, schema *loaded, const table_refs *refs, c
         return true;
     }
     value_search search = {txn, loaded, refs, table, column, value, 0, false};
-    ce_ref root = 0;
+    space_ref root = 0;
     if (column_is_indexed(table, column) && !column_index(txn, refs, column, &root)) return false;
     if (root && ((value->type == CE_TYPE_INT && value->integer != INT64_MIN) || value->type == CE_TYPE_BOOL)) {
         /* A non-null int or bool is its own index key (INT64_MIN excepted:
@@ -779,7 +779,7 @@ typedef struct index_build {
     schema *schema;
     const schema_table *table;
     size_t column;
-    ce_ref root;
+    space_ref root;
 } index_build;
 
 static bool index_leaf(void *context, const cluster_leaf *leaf, bool *stop)
@@ -787,7 +787,7 @@ static bool index_leaf(void *context, const cluster_leaf *leaf, bool *stop)
     (void)stop;
     index_build *build = context;
     const cluster_column *spec = &build->table->columns[build->column];
-    ce_space *space = db_txn_space(build->txn);
+    space_state *space = db_txn_space(build->txn);
     for (size_t i = 0; i < leaf->key_offsets.count; i++) {
         ce_value value;
         if (!column_get(space, cluster_leaf_column(leaf, build->column), spec->type, spec->nullable, i,
@@ -807,25 +807,25 @@ static bool remove_backlink_columns(ce_txn *txn, schema *loaded, ce_table_key or
 
 static bool check_name(const char *name, const char *what)
 {
-    if (!name) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a %s name is required", what);
+    if (!name) return error_fail(CE_ERR_INVALID_ARGUMENT, "a %s name is required", what);
     size_t length = strlen(name);
     if (length == 0 || length > NAME_MAX_BYTES || !value_check_utf8(name, length))
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "'%s' is not a valid %s name (1 to %d bytes of UTF-8)", name, what,
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "'%s' is not a valid %s name (1 to %d bytes of UTF-8)", name, what,
                        NAME_MAX_BYTES);
     if (name[0] == '@')
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "'%s' is not a valid %s name: names starting with '@' are the engine's",
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "'%s' is not a valid %s name: names starting with '@' are the engine's",
                        name, what);
     /* A '.' separates the steps of a key path, and the parts of a backlink
      * property's name (@links.<table>.<property>): in a name it would make
      * both ambiguous. */
     if (strchr(name, '.'))
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "'%s' is not a valid %s name: names cannot contain '.'", name, what);
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "'%s' is not a valid %s name: names cannot contain '.'", name, what);
     return true;
 }
 
 bool ce_table_count(ce_txn *txn, size_t *out_count)
 {
-    if (!txn || !out_count) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_table_count: arguments are required");
+    if (!txn || !out_count) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_table_count: arguments are required");
     schema *loaded = NULL;
     if (!load_schema(txn, &loaded)) return false;
     *out_count = loaded->table_count;
@@ -835,7 +835,7 @@ bool ce_table_count(ce_txn *txn, size_t *out_count)
 bool ce_table_find(ce_txn *txn, const char *name, ce_table_key *out_table, bool *out_found)
 {
     if (!txn || !name || !out_table || !out_found)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_table_find: arguments are required");
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_table_find: arguments are required");
     schema *loaded = NULL;
     if (!load_schema(txn, &loaded)) return false;
     *out_found = false;
@@ -852,7 +852,7 @@ bool ce_table_name(ce_txn *txn, ce_table_key key, const char **out_name)
 {
     schema *loaded = NULL;
     schema_table *table = NULL;
-    if (!out_name) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_table_name: out_name is required");
+    if (!out_name) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_table_name: out_name is required");
     if (!find_table(txn, key, &loaded, &table)) return false;
     *out_name = table->name;
     return true;
@@ -865,7 +865,7 @@ static bool add_table(ce_txn *txn, const char *name, uint8_t flags, ce_table_key
     ce_table_key existing;
     if (!db_txn_require_write(txn) || !check_name(name, "table") || !out_table) return false;
     if (!ce_table_find(txn, name, &existing, &found) || !load_schema(txn, &loaded)) return false;
-    if (found) return ce_fail(CE_ERR_DUPLICATE_NAME, "a table named '%s' exists already", name);
+    if (found) return error_fail(CE_ERR_DUPLICATE_NAME, "a table named '%s' exists already", name);
     schema_table *grown = realloc(loaded->tables, (loaded->table_count + 1) * sizeof *grown);
     if (!grown) return out_of_memory();
     loaded->tables = grown;
@@ -877,8 +877,8 @@ static bool add_table(ce_txn *txn, const char *name, uint8_t flags, ce_table_key
     if (!table->name || !derive_columns(table)) return out_of_memory();
     loaded->table_count++;
 
-    ce_space *space = db_txn_space(txn);
-    ce_ref group, tables, table_node, cluster;
+    space_state *space = db_txn_space(txn);
+    space_ref group, tables, table_node, cluster;
     cluster_schema empty = cluster_schema_of(table);
     if (!store_schema(txn, loaded) || !writable_group(txn, &group) || !writable_tables(txn, group, &tables) ||
         !cluster_create(space, &empty, &cluster) || !node_create(space, NODE_HAS_REFS, TABLE_COUNT, 0, &table_node) ||
@@ -903,7 +903,7 @@ bool ce_table_is_embedded(ce_txn *txn, ce_table_key key, bool *out_embedded)
 {
     schema *loaded = NULL;
     schema_table *table = NULL;
-    if (!out_embedded) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_table_is_embedded: out_embedded is required");
+    if (!out_embedded) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_table_is_embedded: out_embedded is required");
     if (!find_table(txn, key, &loaded, &table)) return false;
     *out_embedded = (table->flags & TABLE_EMBEDDED) != 0;
     return true;
@@ -933,7 +933,7 @@ bool ce_table_remove(ce_txn *txn, ce_table_key key)
         for (size_t p = 0; p < other->property_count; p++) {
             const schema_property *property = &other->properties[p];
             if (property_holds_links(property) && property->type == CE_TYPE_LINK && property->link_target == key)
-                return ce_fail(CE_ERR_INVALID_SCHEMA, "table '%s' cannot be removed: property '%s.%s' links to it",
+                return error_fail(CE_ERR_INVALID_SCHEMA, "table '%s' cannot be removed: property '%s.%s' links to it",
                                table->name, other->name, property->name);
         }
     }
@@ -950,8 +950,8 @@ bool ce_table_remove(ce_txn *txn, ce_table_key key)
     for (size_t p = 0; p < table->property_count; p++)
         if (property_holds_links(&table->properties[p]) && !remove_backlink_columns(txn, loaded, key, p)) return false;
     if (!table_refs_for_write(txn, key, &refs)) return false;
-    ce_space *space = db_txn_space(txn);
-    ce_ref group, tables;
+    space_state *space = db_txn_space(txn);
+    space_ref group, tables;
     /* The index list is a has-refs tree: freeing it frees every index. */
     if (!cluster_destroy(space, refs.cluster) || (refs.indexes && !node_free_tree(space, refs.indexes)) ||
         !node_free(space, refs.table) || !writable_group(txn, &group) || !writable_tables(txn, group, &tables) ||
@@ -974,7 +974,7 @@ bool ce_property_find(ce_txn *txn, ce_table_key key, const char *name, ce_column
 {
     schema *loaded = NULL;
     schema_table *table = NULL;
-    if (!name || !out_column || !out_found) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_property_find: arguments are required");
+    if (!name || !out_column || !out_found) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_property_find: arguments are required");
     if (!find_table(txn, key, &loaded, &table)) return false;
     *out_found = false;
     for (size_t p = 0; p < table->property_count; p++) {
@@ -990,7 +990,7 @@ bool ce_property_count(ce_txn *txn, ce_table_key key, size_t *out_count)
 {
     schema *loaded = NULL;
     schema_table *table = NULL;
-    if (!out_count) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_property_count: out_count is required");
+    if (!out_count) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_property_count: out_count is required");
     if (!find_table(txn, key, &loaded, &table)) return false;
     *out_count = table->property_count;
     return true;
@@ -1001,7 +1001,7 @@ bool ce_property_get_info(ce_txn *txn, ce_table_key key, ce_column_key column, c
     schema *loaded = NULL;
     schema_table *table = NULL;
     const schema_property *property = NULL;
-    if (!out_info) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_property_get_info: out_info is required");
+    if (!out_info) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_property_get_info: out_info is required");
     if (!find_table(txn, key, &loaded, &table) || !find_column(table, column, &property)) return false;
     bool backlink = (property->flags & PROPERTY_BACKLINK) != 0;
     *out_info = (ce_property_info){
@@ -1029,38 +1029,38 @@ static bool check_property_definition(ce_txn *txn, schema *loaded, const schema_
                        : info->collection == CE_COLLECTION_DICTIONARY ? "a dictionary"
                                                                       : "a property";
     if (info->type < CE_TYPE_INT || info->type > CE_TYPE_LINK)
-        return ce_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s': the engine does not store properties of type %s",
+        return error_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s': the engine does not store properties of type %s",
                        table->name, info->name, ce_type_name(info->type));
     if ((unsigned)info->collection > CE_COLLECTION_DICTIONARY)
-        return ce_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s': unknown collection type %d", table->name, info->name,
+        return error_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s': unknown collection type %d", table->name, info->name,
                        (int)info->collection);
     bool single = info->collection == CE_COLLECTION_NONE;
     if ((info->primary_key || info->indexed) && (!single || info->type == CE_TYPE_LINK || info->type == CE_TYPE_MIXED))
-        return ce_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s': %s of type %s cannot be %s", table->name, info->name,
+        return error_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s': %s of type %s cannot be %s", table->name, info->name,
                        kind, ce_type_name(info->type), info->primary_key ? "a primary key" : "indexed");
     if ((info->primary_key || info->indexed) && (table->flags & TABLE_EMBEDDED))
-        return ce_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s': embedded tables have no primary key and no indexes",
+        return error_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s': embedded tables have no primary key and no indexes",
                        table->name, info->name);
     if (info->indexed && !info->primary_key && !indexable_type(info->type))
-        return ce_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s': properties of type %s cannot be indexed", table->name,
+        return error_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s': properties of type %s cannot be indexed", table->name,
                        info->name, ce_type_name(info->type));
     if (info->type != CE_TYPE_LINK) return true;
     if (info->link_target >= loaded->table_count || (loaded->tables[info->link_target].flags & TABLE_REMOVED))
-        return ce_fail(CE_ERR_NO_SUCH_TABLE, "property '%s.%s' links to table %u, which does not exist", table->name,
+        return error_fail(CE_ERR_NO_SUCH_TABLE, "property '%s.%s' links to table %u, which does not exist", table->name,
                        info->name, (unsigned)info->link_target);
     const schema_table *target = &loaded->tables[info->link_target];
     (void)txn;
     if (single && !info->nullable)
-        return ce_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s': a link to '%s' must be nullable (optional)", table->name,
+        return error_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s': a link to '%s' must be nullable (optional)", table->name,
                        info->name, target->name);
     if ((info->collection == CE_COLLECTION_LIST || info->collection == CE_COLLECTION_SET) && info->nullable)
-        return ce_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s': %s of links to '%s' cannot hold null", table->name,
+        return error_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s': %s of links to '%s' cannot hold null", table->name,
                        info->name, kind, target->name);
     if (info->collection == CE_COLLECTION_DICTIONARY && !info->nullable)
-        return ce_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s': a dictionary of links to '%s' must be nullable",
+        return error_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s': a dictionary of links to '%s' must be nullable",
                        table->name, info->name, target->name);
     if (info->collection == CE_COLLECTION_SET && (target->flags & TABLE_EMBEDDED))
-        return ce_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s': a set cannot hold embedded objects ('%s')", table->name,
+        return error_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s': a set cannot hold embedded objects ('%s')", table->name,
                        info->name, target->name);
     return true;
 }
@@ -1069,7 +1069,7 @@ static bool check_property_definition(ce_txn *txn, schema *loaded, const schema_
 /* Builds a column's index from the objects the table has and stores its root. */
 static bool build_column_index(ce_txn *txn, schema *loaded, table_refs *refs, const schema_table *table, size_t column)
 {
-    ce_space *space = db_txn_space(txn);
+    space_state *space = db_txn_space(txn);
     index_build build = {txn, loaded, table, column, 0};
     return index_create(space, &build.root) &&
            cluster_for_each_leaf(space, refs->cluster, column, index_leaf, &build) &&
@@ -1092,7 +1092,7 @@ static bool append_property(ce_txn *txn, schema *loaded, ce_table_key key, const
     table->property_count++;
     if (!derive_columns(table)) return false;
     cluster_schema columns = cluster_schema_of(table);
-    ce_space *space = db_txn_space(txn);
+    space_state *space = db_txn_space(txn);
     size_t column = table->property_count - 1;
     if (!cluster_add_column(space, &refs.cluster, &columns, column)) return false;
     /* Existing objects have the default value: index them. */
@@ -1141,26 +1141,26 @@ bool ce_property_add(ce_txn *txn, ce_table_key key, const ce_property_info *info
 {
     schema *loaded = NULL;
     schema_table *table = NULL;
-    if (!info || !out_column) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_property_add: arguments are required");
+    if (!info || !out_column) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_property_add: arguments are required");
     if (!db_txn_require_write(txn) || !find_table(txn, key, &loaded, &table) || !check_name(info->name, "property"))
         return false;
     bool found;
     ce_column_key existing;
     if (!ce_property_find(txn, key, info->name, &existing, &found)) return false;
-    if (found) return ce_fail(CE_ERR_DUPLICATE_NAME, "table '%s' has a property named '%s' already", table->name, info->name);
+    if (found) return error_fail(CE_ERR_DUPLICATE_NAME, "table '%s' has a property named '%s' already", table->name, info->name);
     if (!check_property_definition(txn, loaded, table, info)) return false;
     if (info->primary_key) {
         size_t objects;
         table_refs refs;
         if (!primary_key_type(info->type))
-            return ce_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s': a primary key must be int, string, objectId or uuid, not %s",
+            return error_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s': a primary key must be int, string, objectId or uuid, not %s",
                            table->name, info->name, ce_type_name(info->type));
         if (table->primary_key != NO_PRIMARY_KEY)
-            return ce_fail(CE_ERR_INVALID_SCHEMA, "table '%s' has a primary key already ('%s')", table->name,
+            return error_fail(CE_ERR_INVALID_SCHEMA, "table '%s' has a primary key already ('%s')", table->name,
                            table->properties[table->primary_key].name);
         if (!table_refs_for_read(txn, key, &refs) || !cluster_count(db_txn_space(txn), refs.cluster, &objects)) return false;
         if (objects > 0)
-            return ce_fail(CE_ERR_INVALID_SCHEMA, "table '%s' has objects: a primary key can only be added to an empty table",
+            return error_fail(CE_ERR_INVALID_SCHEMA, "table '%s' has objects: a primary key can only be added to an empty table",
                            table->name);
     }
     bool nullable = info->nullable || (info->type == CE_TYPE_MIXED && info->collection == CE_COLLECTION_NONE);
@@ -1187,11 +1187,11 @@ bool ce_property_set_indexed(ce_txn *txn, ce_table_key key, ce_column_key column
         !ce_property_get_info(txn, key, column, &info))
         return false;
     if (info.backlink)
-        return ce_fail(CE_ERR_INVALID_SCHEMA, "'%s.%s' is a backlink property: it has no index", table->name,
+        return error_fail(CE_ERR_INVALID_SCHEMA, "'%s.%s' is a backlink property: it has no index", table->name,
                        property->name);
     if (info.primary_key) {
         if (indexed) return true;
-        return ce_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s' is the primary key: its index cannot be removed",
+        return error_fail(CE_ERR_INVALID_SCHEMA, "property '%s.%s' is the primary key: its index cannot be removed",
                        table->name, property->name);
     }
     if (info.indexed == indexed) return true;
@@ -1205,7 +1205,7 @@ bool ce_property_set_indexed(ce_txn *txn, ce_table_key key, ce_column_key column
         changed->flags |= PROPERTY_INDEXED;
         if (!build_column_index(txn, loaded, &refs, table, column)) return false;
     } else {
-        ce_ref root;
+        space_ref root;
         if (!column_index(txn, &refs, column, &root)) return false;
         if (root && (!index_destroy(db_txn_space(txn), root) || !set_column_index(txn, &refs, table, column, 0)))
             return false;
@@ -1220,10 +1220,10 @@ static bool remove_column(ce_txn *txn, schema *loaded, ce_table_key key, size_t 
     schema_table *table = &loaded->tables[key];
     table_refs refs;
     if (!table_refs_for_write(txn, key, &refs)) return false;
-    ce_space *space = db_txn_space(txn);
+    space_state *space = db_txn_space(txn);
     cluster_schema columns = cluster_schema_of(table);
     if (!cluster_remove_column(space, &refs.cluster, &columns, column)) return false;
-    ce_ref index;
+    space_ref index;
     if (!column_index(txn, &refs, column, &index)) return false;
     if (index && (!index_destroy(space, index) || !set_column_index(txn, &refs, table, column, 0))) return false;
     if (column == table->primary_key) refs.keys_follow = KEYS_DO_NOT_FOLLOW;
@@ -1254,7 +1254,7 @@ bool ce_property_remove(ce_txn *txn, ce_table_key key, ce_column_key column)
     if (!db_txn_require_write(txn) || !find_table(txn, key, &loaded, &table) || !find_column(table, column, &property))
         return false;
     if (property->flags & PROPERTY_BACKLINK)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "'%s.%s' is a backlink property: it goes with the link property it records",
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "'%s.%s' is a backlink property: it goes with the link property it records",
                        table->name, property->name);
     if (property_holds_links(property) &&
         (!clear_links_of_column(txn, loaded, key, column) || !remove_backlink_columns(txn, loaded, key, column)))
@@ -1264,12 +1264,12 @@ bool ce_property_remove(ce_txn *txn, ce_table_key key, ce_column_key column)
 
 bool ce_schema_version(ce_txn *txn, uint64_t *out_version)
 {
-    if (!txn || !out_version) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_schema_version: arguments are required");
+    if (!txn || !out_version) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_schema_version: arguments are required");
     if (!db_txn_root(txn)) {
         *out_version = 0;
         return true;
     }
-    ce_node group;
+    node_view group;
     if (!read_group(txn, &group)) return false;
     *out_version = (uint64_t)node_untag(node_get(&group, GROUP_VERSION));
     return true;
@@ -1277,8 +1277,8 @@ bool ce_schema_version(ce_txn *txn, uint64_t *out_version)
 
 bool ce_set_schema_version(ce_txn *txn, uint64_t version)
 {
-    ce_ref group;
-    if (version > (uint64_t)INT64_MAX >> 1) return ce_fail(CE_ERR_INVALID_ARGUMENT, "schema version %llu is too large",
+    space_ref group;
+    if (version > (uint64_t)INT64_MAX >> 1) return error_fail(CE_ERR_INVALID_ARGUMENT, "schema version %llu is too large",
                                                           (unsigned long long)version);
     if (!writable_group(txn, &group)) return false;
     return node_set(db_txn_space(txn), group, GROUP_VERSION, node_tag((int64_t)version));
@@ -1339,22 +1339,22 @@ static void storage_of(const element_spec *spec, ce_type *out_type, bool *out_nu
 static bool check_scalar_bytes(const element_spec *spec, const ce_value *value)
 {
     if (value->type == CE_TYPE_STRING && !value_check_utf8(value->string.data, value->string.size))
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "property '%s.%s': the string is not valid UTF-8", SPEC_WHERE(spec));
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "property '%s.%s': the string is not valid UTF-8", SPEC_WHERE(spec));
     /* The column layer refuses a malformed timestamp too, but only when it
      * writes the value: after cluster_insert has inserted the object's key
      * and the values of the columns before it (create with values), or
      * after the index has traded the old value for the new one (a set of an
      * indexed timestamp). Checked here, a bad value changes nothing. */
     if (value->type == CE_TYPE_TIMESTAMP && !value_timestamp_is_valid(value->timestamp))
-        return ce_fail(CE_ERR_INVALID_ARGUMENT,
+        return error_fail(CE_ERR_INVALID_ARGUMENT,
                        "property '%s.%s': the timestamp (%lld s, %d ns) is malformed: nanoseconds must lie within "
                        "+-999999999 and have the sign of seconds",
                        SPEC_WHERE(spec), (long long)value->timestamp.seconds, (int)value->timestamp.nanoseconds);
     if ((value->type == CE_TYPE_STRING || value->type == CE_TYPE_BINARY) && value->string.size > 0 && !value->string.data)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "property '%s.%s': a value of %zu bytes has no data", SPEC_WHERE(spec),
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "property '%s.%s': a value of %zu bytes has no data", SPEC_WHERE(spec),
                        value->string.size);
     if ((value->type == CE_TYPE_STRING || value->type == CE_TYPE_BINARY) && value->string.size > NODE_MAX_COUNT - 1)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "property '%s.%s': a value of %zu bytes is too large", SPEC_WHERE(spec),
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "property '%s.%s': a value of %zu bytes is too large", SPEC_WHERE(spec),
                        value->string.size);
     return true;
 }
@@ -1367,21 +1367,21 @@ static bool object_exists(ce_txn *txn, ce_table_key key, ce_object_key object, b
 static bool check_link_target(ce_txn *txn, schema *loaded, const element_spec *spec, ce_link link)
 {
     if (spec->type == CE_TYPE_LINK && link.table != spec->link_target)
-        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' links to table '%s', not to table %u", SPEC_WHERE(spec),
+        return error_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' links to table '%s', not to table %u", SPEC_WHERE(spec),
                        loaded->tables[spec->link_target].name, (unsigned)link.table);
     if (link.table >= loaded->table_count || (loaded->tables[link.table].flags & TABLE_REMOVED))
-        return ce_fail(CE_ERR_NO_SUCH_TABLE, "property '%s.%s': no table with key %u to link to", SPEC_WHERE(spec),
+        return error_fail(CE_ERR_NO_SUCH_TABLE, "property '%s.%s': no table with key %u to link to", SPEC_WHERE(spec),
                        (unsigned)link.table);
     const schema_table *target = &loaded->tables[link.table];
     if (target->flags & TABLE_EMBEDDED)
-        return ce_fail(CE_ERR_EMBEDDED_OBJECT,
+        return error_fail(CE_ERR_EMBEDDED_OBJECT,
                        "property '%s.%s': cannot set a link to an existing managed embedded object of type '%s' (create it "
                        "through its parent instead)",
                        SPEC_WHERE(spec), target->name);
     bool exists;
     if (!object_exists(txn, link.table, link.key, &exists)) return false;
     if (!exists)
-        return ce_fail(CE_ERR_NO_SUCH_OBJECT, "property '%s.%s': the linked object %lld of type '%s' does not exist",
+        return error_fail(CE_ERR_NO_SUCH_OBJECT, "property '%s.%s': the linked object %lld of type '%s' does not exist",
                        SPEC_WHERE(spec), (long long)link.key, target->name);
     return true;
 }
@@ -1389,24 +1389,24 @@ static bool check_link_target(ce_txn *txn, schema *loaded, const element_spec *s
 /* Checks a value for an element (or a property of one value). */
 static bool check_element(ce_txn *txn, schema *loaded, const element_spec *spec, const ce_value *value)
 {
-    if (!value) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a value is required");
+    if (!value) return error_fail(CE_ERR_INVALID_ARGUMENT, "a value is required");
     if (value->type == CE_TYPE_NULL) {
         if (spec->nullable) return true;
-        return ce_fail(CE_ERR_NULL_NOT_ALLOWED, "property '%s.%s' is required: it cannot be null", SPEC_WHERE(spec));
+        return error_fail(CE_ERR_NULL_NOT_ALLOWED, "property '%s.%s' is required: it cannot be null", SPEC_WHERE(spec));
     }
     if (spec->type == CE_TYPE_MIXED) {
         if ((unsigned)value->type > CE_TYPE_DICTIONARY || value->type == CE_TYPE_MIXED)
-            return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' is mixed: it cannot hold a value of type %d", SPEC_WHERE(spec),
+            return error_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' is mixed: it cannot hold a value of type %d", SPEC_WHERE(spec),
                            (int)value->type);
         if (spec->in_set && (value->type == CE_TYPE_LIST || value->type == CE_TYPE_DICTIONARY))
-            return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s': a set cannot hold a nested collection", SPEC_WHERE(spec));
+            return error_fail(CE_ERR_WRONG_TYPE, "property '%s.%s': a set cannot hold a nested collection", SPEC_WHERE(spec));
         if (value->type == CE_TYPE_LINK) return check_link_target(txn, loaded, spec, value->link);
         return check_scalar_bytes(spec, value);
     }
     if (value->type != spec->type) {
         char text[96];
         describe_value(value, text, sizeof text);
-        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' is of type %s, not %s (value %s)", SPEC_WHERE(spec),
+        return error_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' is of type %s, not %s (value %s)", SPEC_WHERE(spec),
                        ce_type_name(spec->type), ce_type_name(value->type), text);
     }
     if (value->type == CE_TYPE_LINK) return check_link_target(txn, loaded, spec, value->link);
@@ -1416,9 +1416,9 @@ static bool check_element(ce_txn *txn, schema *loaded, const element_spec *spec,
 static bool not_one_value(const schema_table *table, const schema_property *property)
 {
     if (property->flags & PROPERTY_BACKLINK)
-        return ce_fail(CE_ERR_WRONG_TYPE, "'%s.%s' is a backlink property: read it with ce_object_backlink_count",
+        return error_fail(CE_ERR_WRONG_TYPE, "'%s.%s' is a backlink property: read it with ce_object_backlink_count",
                        table->name, property->name);
-    return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' is a %s: open it with ce_collection_open", table->name,
+    return error_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' is a %s: open it with ce_collection_open", table->name,
                    property->name,
                    property->collection == CE_COLLECTION_LIST ? "list"
                    : property->collection == CE_COLLECTION_SET ? "set"
@@ -1444,7 +1444,7 @@ static bool check_values(ce_txn *txn, schema *loaded, const schema_table *table,
                          size_t value_count)
 {
     if (value_count != table->property_count)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "table '%s' has %zu column slots, %zu values were given", table->name,
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "table '%s' has %zu column slots, %zu values were given", table->name,
                        table->property_count, value_count);
     for (size_t c = 0; c < table->property_count; c++) {
         const schema_property *property = &table->properties[c];
@@ -1503,7 +1503,7 @@ static size_t mixed_payload_size(ce_type type)
     }
 }
 
-static bool mixed_create(ce_space *space, const ce_value *value, ce_ref *out_ref)
+static bool mixed_create(space_state *space, const ce_value *value, space_ref *out_ref)
 {
     if (value->type == CE_TYPE_NULL) {
         *out_ref = 0;
@@ -1550,29 +1550,29 @@ static bool mixed_create(ce_space *space, const ce_value *value, ce_ref *out_ref
     return ok;
 }
 
-static bool mixed_corrupt(ce_ref ref, const char *detail)
+static bool mixed_corrupt(space_ref ref, const char *detail)
 {
-    return ce_fail(CE_ERR_CORRUPT, "invalid database: the mixed value at offset %llu is damaged: %s",
+    return error_fail(CE_ERR_CORRUPT, "invalid database: the mixed value at offset %llu is damaged: %s",
                    (unsigned long long)ref, detail);
 }
 
 /* Reads a mixed value; a nested collection gives CE_TYPE_LIST or
  * CE_TYPE_DICTIONARY and, in *out_root (may be NULL), its collection. */
-static bool mixed_read(const ce_space *space, ce_ref ref, ce_value *out_value, ce_ref *out_root)
+static bool mixed_read(const space_state *space, space_ref ref, ce_value *out_value, space_ref *out_root)
 {
     memset(out_value, 0, sizeof *out_value);
     if (out_root) *out_root = 0;
     if (ref == 0) return true;
-    ce_node node;
+    node_view node;
     if (!node_read(space, ref, &node)) return false;
     if (node.flags == NODE_HAS_REFS) {
         int64_t tag = node_get(&node, 0), root = node.count == 2 ? node_get(&node, 1) : 1;
         if (node.count != 2 || !(tag & 1) || (node_untag(tag) != CE_TYPE_LIST && node_untag(tag) != CE_TYPE_DICTIONARY))
             return mixed_corrupt(ref, "a nested collection node has a bad shape");
-        if (root != 0 && (!node_value_is_ref(root) || (!ref_is_temporary(ref) && ref_is_temporary((ce_ref)root))))
+        if (root != 0 && (!node_value_is_ref(root) || (!ref_is_temporary(ref) && ref_is_temporary((space_ref)root))))
             return mixed_corrupt(ref, "a nested collection has a bad ref");
         out_value->type = (ce_type)node_untag(tag);
-        if (out_root) *out_root = (ce_ref)root;
+        if (out_root) *out_root = (space_ref)root;
         return true;
     }
     if (node.flags != NODE_BYTES || node.count < 1) return mixed_corrupt(ref, "not a mixed value node");
@@ -1621,14 +1621,14 @@ static bool mixed_read(const ce_space *space, ce_ref ref, ce_value *out_value, c
 
 /* A value as stored in its column or collection (links as key + 1, mixed
  * values as the ref of a new tree). Checked before. */
-static bool encode_element(ce_space *space, const element_spec *spec, const ce_value *value, ce_value *out_stored)
+static bool encode_element(space_state *space, const element_spec *spec, const ce_value *value, ce_value *out_stored)
 {
     if (spec->type == CE_TYPE_LINK) {
         *out_stored = (ce_value){.type = CE_TYPE_INT, .integer = value->type == CE_TYPE_NULL ? 0 : value->link.key + 1};
         return true;
     }
     if (spec->type == CE_TYPE_MIXED) {
-        ce_ref ref;
+        space_ref ref;
         if (!mixed_create(space, value, &ref)) return false;
         *out_stored = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)ref};
         return true;
@@ -1637,16 +1637,16 @@ static bool encode_element(ce_space *space, const element_spec *spec, const ce_v
     return true;
 }
 
-static bool decode_element(const ce_space *space, const element_spec *spec, const ce_value *stored, ce_value *out_value)
+static bool decode_element(const space_state *space, const element_spec *spec, const ce_value *stored, ce_value *out_value)
 {
     if (spec->type == CE_TYPE_LINK) {
         if (stored->type != CE_TYPE_INT || stored->integer < 0)
-            return ce_fail(CE_ERR_CORRUPT, "invalid database: property '%s.%s' holds a bad link", SPEC_WHERE(spec));
+            return error_fail(CE_ERR_CORRUPT, "invalid database: property '%s.%s' holds a bad link", SPEC_WHERE(spec));
         if (stored->integer == 0) *out_value = (ce_value){.type = CE_TYPE_NULL};
         else *out_value = (ce_value){.type = CE_TYPE_LINK, .link = {spec->link_target, stored->integer - 1}};
         return true;
     }
-    if (spec->type == CE_TYPE_MIXED) return mixed_read(space, (ce_ref)stored->integer, out_value, NULL);
+    if (spec->type == CE_TYPE_MIXED) return mixed_read(space, (space_ref)stored->integer, out_value, NULL);
     *out_value = *stored;
     return true;
 }
@@ -1674,7 +1674,7 @@ static bool write_stored(ce_txn *txn, schema *loaded, ce_table_key key, ce_objec
            cluster_set(db_txn_space(txn), &refs.cluster, &columns, object, column, stored) && store_table_refs(txn, &refs);
 }
 
-static ce_value stored_ref(ce_ref ref) { return (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)ref}; }
+static ce_value stored_ref(space_ref ref) { return (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)ref}; }
 
 static bool object_exists(ce_txn *txn, ce_table_key key, ce_object_key object, bool *out_exists)
 {
@@ -1690,7 +1690,7 @@ static bool require_object(ce_txn *txn, const table_refs *refs, const schema_tab
     cluster_position position;
     if (!cluster_find(db_txn_space(txn), refs->cluster, object, &position, &exists, NULL)) return false;
     if (!exists)
-        return ce_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld of type '%s' does not exist (it was deleted, or never existed)",
+        return error_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld of type '%s' does not exist (it was deleted, or never existed)",
                        (long long)object, table->name);
     return true;
 }
@@ -1707,20 +1707,20 @@ static bool fail_for_missing_object(ce_txn *txn, const table_refs *refs, const s
 
 /* A dictionary is 0 or a NODE_HAS_REFS node [keys, values]: two
  * collections of the same size, keys sorted bytewise. */
-static bool dictionary_parts(const ce_space *space, ce_ref dictionary, ce_ref *out_keys, ce_ref *out_values)
+static bool dictionary_parts(const space_state *space, space_ref dictionary, space_ref *out_keys, space_ref *out_values)
 {
     *out_keys = *out_values = 0;
     if (dictionary == 0) return true;
-    ce_node node;
+    node_view node;
     if (!node_read(space, dictionary, &node)) return false;
     int64_t keys = node.count == 2 ? node_get(&node, 0) : 0, values = node.count == 2 ? node_get(&node, 1) : 0;
     bool committed = !ref_is_temporary(dictionary);
     if (node.flags != NODE_HAS_REFS || !node_value_is_ref(keys) || !node_value_is_ref(values) ||
-        (committed && (ref_is_temporary((ce_ref)keys) || ref_is_temporary((ce_ref)values))))
-        return ce_fail(CE_ERR_CORRUPT, "invalid database: the dictionary at offset %llu is damaged",
+        (committed && (ref_is_temporary((space_ref)keys) || ref_is_temporary((space_ref)values))))
+        return error_fail(CE_ERR_CORRUPT, "invalid database: the dictionary at offset %llu is damaged",
                        (unsigned long long)dictionary);
-    *out_keys = (ce_ref)keys;
-    *out_values = (ce_ref)values;
+    *out_keys = (space_ref)keys;
+    *out_values = (space_ref)values;
     return true;
 }
 
@@ -1757,20 +1757,20 @@ static element_spec nested_spec(const element_spec *parent)
 
 static bool too_deep(void)
 {
-    return ce_fail(CE_ERR_CORRUPT, "invalid database: objects or collections nested more than %d levels deep (a cycle?)",
+    return error_fail(CE_ERR_CORRUPT, "invalid database: objects or collections nested more than %d levels deep (a cycle?)",
                    MAX_NESTING);
 }
 
-static bool collect_links(const ce_space *space, const element_spec *spec, const ce_value *stored, link_list *links,
+static bool collect_links(const space_state *space, const element_spec *spec, const ce_value *stored, link_list *links,
                           unsigned depth);
 
 /* Every link held by the elements of a collection (nested ones included). */
-static bool collect_collection_links(const ce_space *space, ce_collection_type kind, const element_spec *spec,
-                                     ce_ref root, link_list *links, unsigned depth)
+static bool collect_collection_links(const space_state *space, ce_collection_type kind, const element_spec *spec,
+                                     space_ref root, link_list *links, unsigned depth)
 {
     if (spec->type != CE_TYPE_LINK && spec->type != CE_TYPE_MIXED) return true;
     if (depth > MAX_NESTING) return too_deep();
-    ce_ref values = root, keys;
+    space_ref values = root, keys;
     if (kind == CE_COLLECTION_DICTIONARY && !dictionary_parts(space, root, &keys, &values)) return false;
     ce_type type;
     bool nullable;
@@ -1787,17 +1787,17 @@ static bool collect_collection_links(const ce_space *space, ce_collection_type k
 }
 
 /* The links held by one stored element (a to-one link, a mixed value). */
-static bool collect_links(const ce_space *space, const element_spec *spec, const ce_value *stored, link_list *links,
+static bool collect_links(const space_state *space, const element_spec *spec, const ce_value *stored, link_list *links,
                           unsigned depth)
 {
     if (spec->type == CE_TYPE_LINK) {
-        if (stored->integer < 0) return ce_fail(CE_ERR_CORRUPT, "invalid database: property '%s.%s' holds a bad link", SPEC_WHERE(spec));
+        if (stored->integer < 0) return error_fail(CE_ERR_CORRUPT, "invalid database: property '%s.%s' holds a bad link", SPEC_WHERE(spec));
         return stored->integer == 0 || link_list_push(links, (ce_link){spec->link_target, stored->integer - 1});
     }
     if (spec->type != CE_TYPE_MIXED || stored->integer == 0) return true;
     ce_value value;
-    ce_ref root;
-    if (!mixed_read(space, (ce_ref)stored->integer, &value, &root)) return false;
+    space_ref root;
+    if (!mixed_read(space, (space_ref)stored->integer, &value, &root)) return false;
     if (value.type == CE_TYPE_LINK) return link_list_push(links, value.link);
     if (value.type != CE_TYPE_LIST && value.type != CE_TYPE_DICTIONARY) return true;
     element_spec inner = nested_spec(spec);
@@ -1816,7 +1816,7 @@ static bool collect_property_links(ce_txn *txn, schema *loaded, ce_table_key key
     if (!read_stored(txn, loaded, key, object, column, &stored)) return false;
     if (property->collection == CE_COLLECTION_NONE) return collect_links(db_txn_space(txn), &spec, &stored, links, 0);
     return collect_collection_links(db_txn_space(txn), (ce_collection_type)property->collection, &spec,
-                                    (ce_ref)stored.integer, links, 0);
+                                    (space_ref)stored.integer, links, 0);
 }
 
 static bool compare_origin(void *context, const ce_value *stored, int *out_sign)
@@ -1837,13 +1837,13 @@ static bool backlink_change(ce_txn *txn, schema *loaded, ce_link target, ce_tabl
             : !find_backlink_column(&loaded->tables[target.table], origin_table, origin_column, &column, &found))
         return false;
     if (!found)
-        return ce_fail(CE_ERR_CORRUPT, "invalid database: table '%s' has no backlinks for '%s.%s'",
+        return error_fail(CE_ERR_CORRUPT, "invalid database: table '%s' has no backlinks for '%s.%s'",
                        loaded->tables[target.table].name, loaded->tables[origin_table].name,
                        loaded->tables[origin_table].properties[origin_column].name);
     ce_value stored;
     if (!read_stored(txn, loaded, target.table, target.key, column, &stored)) return false;
-    ce_space *space = db_txn_space(txn);
-    ce_ref root = (ce_ref)stored.integer;
+    space_state *space = db_txn_space(txn);
+    space_ref root = (space_ref)stored.integer;
     size_t position;
     bool equal;
     if (!collection_lower_bound(space, root, CE_TYPE_INT, false, NULL, compare_origin, &origin, &position, &equal))
@@ -1853,7 +1853,7 @@ static bool backlink_change(ce_txn *txn, schema *loaded, ce_link target, ce_tabl
         if (!collection_insert(space, &root, CE_TYPE_INT, false, position, &key)) return false;
     } else {
         if (!equal)
-            return ce_fail(CE_ERR_CORRUPT, "invalid database: object %lld of '%s' lacks the backlink from object %lld of '%s'",
+            return error_fail(CE_ERR_CORRUPT, "invalid database: object %lld of '%s' lacks the backlink from object %lld of '%s'",
                            (long long)target.key, loaded->tables[target.table].name, (long long)origin,
                            loaded->tables[origin_table].name);
         if (!collection_erase(space, &root, CE_TYPE_INT, false, position)) return false;
@@ -1889,11 +1889,11 @@ static bool apply_link_changes(ce_txn *txn, schema *loaded, const link_origin *o
 
 /* Removes from a collection every element that is a link to `target`
  * (dictionaries: sets those values to null), nested collections included. */
-static bool purge_collection(ce_space *space, ce_collection_type kind, const element_spec *spec, ce_ref *root,
+static bool purge_collection(space_state *space, ce_collection_type kind, const element_spec *spec, space_ref *root,
                              ce_link target, bool *changed, unsigned depth)
 {
     if (depth > MAX_NESTING) return too_deep();
-    ce_ref values = *root, keys;
+    space_ref values = *root, keys;
     if (kind == CE_COLLECTION_DICTIONARY && !dictionary_parts(space, *root, &keys, &values)) return false;
     ce_type type;
     bool nullable, values_changed = false;
@@ -1902,12 +1902,12 @@ static bool purge_collection(ce_space *space, ce_collection_type kind, const ele
     if (!collection_size(space, values, type, nullable, &count)) return false;
     for (size_t i = count; i-- > 0;) {
         ce_value stored, value;
-        ce_ref nested_root = 0;
+        space_ref nested_root = 0;
         if (!collection_get(space, values, type, nullable, i, NULL, &stored)) return false;
         if (spec->type == CE_TYPE_LINK) {
             value = stored.integer == target.key + 1 ? (ce_value){.type = CE_TYPE_LINK, .link = target}
                                                      : (ce_value){.type = CE_TYPE_NULL};
-        } else if (!mixed_read(space, (ce_ref)stored.integer, &value, &nested_root)) {
+        } else if (!mixed_read(space, (space_ref)stored.integer, &value, &nested_root)) {
             return false;
         }
         if (value.type == CE_TYPE_LINK && value.link.table == target.table && value.link.key == target.key) {
@@ -1917,18 +1917,18 @@ static bool purge_collection(ce_space *space, ce_collection_type kind, const ele
                 continue;
             }
             ce_value null_stored = stored_ref(0);
-            if ((spec->type == CE_TYPE_MIXED && !node_free_tree(space, (ce_ref)stored.integer)) ||
+            if ((spec->type == CE_TYPE_MIXED && !node_free_tree(space, (space_ref)stored.integer)) ||
                 !collection_set(space, &values, type, nullable, i, &null_stored))
                 return false;
         } else if (value.type == CE_TYPE_LIST || value.type == CE_TYPE_DICTIONARY) {
             bool inner_changed = false;
             element_spec inner = nested_spec(spec);
-            ce_ref inner_root = nested_root;
+            space_ref inner_root = nested_root;
             if (!purge_collection(space, value.type == CE_TYPE_LIST ? CE_COLLECTION_LIST : CE_COLLECTION_DICTIONARY,
                                   &inner, &inner_root, target, &inner_changed, depth + 1))
                 return false;
             if (!inner_changed) continue;
-            ce_ref node = (ce_ref)stored.integer;
+            space_ref node = (space_ref)stored.integer;
             ce_value new_stored;
             if (!node_make_writable(space, &node) || !node_set(space, node, 1, (int64_t)inner_root)) return false;
             new_stored = stored_ref(node);
@@ -1943,7 +1943,7 @@ static bool purge_collection(ce_space *space, ce_collection_type kind, const ele
         return true;
     }
     if (values == 0) { /* cannot happen: a dictionary keeps its values (set to null) */
-        return ce_fail(CE_ERR_CORRUPT, "invalid database: a dictionary lost its values");
+        return error_fail(CE_ERR_CORRUPT, "invalid database: a dictionary lost its values");
     }
     return node_make_writable(space, root) && node_set(space, *root, 1, (int64_t)values);
 }
@@ -1957,12 +1957,12 @@ static bool remove_links_to(ce_txn *txn, schema *loaded, ce_table_key origin_tab
     const schema_table *table = &loaded->tables[origin_table];
     const schema_property *property = &table->properties[origin_column];
     element_spec spec = spec_of_property(table, property);
-    ce_space *space = db_txn_space(txn);
+    space_state *space = db_txn_space(txn);
     ce_value stored;
     if (!read_stored(txn, loaded, origin_table, origin, origin_column, &stored)) return false;
     ce_value null_stored = stored_ref(0);
     if (property->collection != CE_COLLECTION_NONE) {
-        ce_ref root = (ce_ref)stored.integer;
+        space_ref root = (space_ref)stored.integer;
         bool changed = false;
         if (!purge_collection(space, (ce_collection_type)property->collection, &spec, &root, target, &changed, 0))
             return false;
@@ -1972,11 +1972,11 @@ static bool remove_links_to(ce_txn *txn, schema *loaded, ce_table_key origin_tab
     if (spec.type == CE_TYPE_LINK)
         return stored.integer != target.key + 1 || write_stored(txn, loaded, origin_table, origin, origin_column, &null_stored);
     ce_value value;
-    ce_ref nested_root;
-    if (!mixed_read(space, (ce_ref)stored.integer, &value, &nested_root)) return false;
+    space_ref nested_root;
+    if (!mixed_read(space, (space_ref)stored.integer, &value, &nested_root)) return false;
     if (value.type == CE_TYPE_LINK && value.link.table == target.table && value.link.key == target.key)
         return write_stored(txn, loaded, origin_table, origin, origin_column, &null_stored) &&
-               node_free_tree(space, (ce_ref)stored.integer);
+               node_free_tree(space, (space_ref)stored.integer);
     if (value.type != CE_TYPE_LIST && value.type != CE_TYPE_DICTIONARY) return true;
     bool changed = false;
     element_spec inner = nested_spec(&spec);
@@ -1984,7 +1984,7 @@ static bool remove_links_to(ce_txn *txn, schema *loaded, ce_table_key origin_tab
                           &nested_root, target, &changed, 1))
         return false;
     if (!changed) return true;
-    ce_ref node = (ce_ref)stored.integer;
+    space_ref node = (space_ref)stored.integer;
     if (!node_make_writable(space, &node) || !node_set(space, node, 1, (int64_t)nested_root)) return false;
     ce_value new_stored = stored_ref(node);
     return write_stored(txn, loaded, origin_table, origin, origin_column, &new_stored);
@@ -2014,16 +2014,16 @@ static bool delete_object(ce_txn *txn, schema *loaded, ce_table_key key, ce_obje
         ce_table_key origin_table = property->link_target;
         size_t origin_column = property->origin_column, count;
         ce_value stored;
-        ce_space *space = db_txn_space(txn);
+        space_state *space = db_txn_space(txn);
         if (!read_stored(txn, loaded, key, object, c, &stored) ||
-            !collection_size(space, (ce_ref)stored.integer, CE_TYPE_INT, false, &count))
+            !collection_size(space, (space_ref)stored.integer, CE_TYPE_INT, false, &count))
             return false;
         int64_t *origins = malloc((count + 1) * sizeof *origins);
         if (!origins) return out_of_memory();
         bool ok = true;
         for (size_t i = 0; i < count && ok; i++) {
             ce_value origin;
-            ok = collection_get(space, (ce_ref)stored.integer, CE_TYPE_INT, false, i, NULL, &origin);
+            ok = collection_get(space, (space_ref)stored.integer, CE_TYPE_INT, false, i, NULL, &origin);
             origins[i] = origin.integer;
         }
         for (size_t i = 0; i < count && ok; i++)
@@ -2033,7 +2033,7 @@ static bool delete_object(ce_txn *txn, schema *loaded, ce_table_key key, ce_obje
         if (!ok) return false;
     }
     if (!table_refs_for_write(txn, key, &refs)) return false;
-    ce_space *space = db_txn_space(txn);
+    space_state *space = db_txn_space(txn);
     cluster_schema columns = cluster_schema_of(table);
     for (size_t c = 0; c < table->property_count; c++) {
         if (!column_is_indexed(table, c)) continue;
@@ -2067,7 +2067,7 @@ static bool clear_links_of_column(ce_txn *txn, schema *loaded, ce_table_key key,
         ok = collect_property_links(txn, loaded, key, objects[i], column, &links) &&
              read_stored(txn, loaded, key, objects[i], column, &stored) &&
              write_stored(txn, loaded, key, objects[i], column, &empty) &&
-             (!owned || stored.integer == 0 || node_free_tree(db_txn_space(txn), (ce_ref)stored.integer)) &&
+             (!owned || stored.integer == 0 || node_free_tree(db_txn_space(txn), (space_ref)stored.integer)) &&
              apply_link_changes(txn, loaded, &origin, &none, &links, 0);
         free(links.items);
     }
@@ -2083,14 +2083,14 @@ static bool duplicate_primary_key(const schema_table *table, const ce_value *val
 {
     char text[96];
     describe_value(value, text, sizeof text);
-    return ce_fail(CE_ERR_DUPLICATE_PRIMARY_KEY,
+    return error_fail(CE_ERR_DUPLICATE_PRIMARY_KEY,
                    "Attempting to create an object of type '%s' with an existing primary key value %s.", table->name,
                    text);
 }
 
 static bool embedded_directly(const schema_table *table)
 {
-    return ce_fail(CE_ERR_EMBEDDED_OBJECT,
+    return error_fail(CE_ERR_EMBEDDED_OBJECT,
                    "cannot create an object of embedded type '%s' directly: embedded objects are created through "
                    "their parent",
                    table->name);
@@ -2111,7 +2111,7 @@ static bool create_object(ce_txn *txn, schema *loaded, ce_table_key key, const c
             return false;
         if (exists) return duplicate_primary_key(table, primary_key);
     }
-    ce_space *space = db_txn_space(txn);
+    space_state *space = db_txn_space(txn);
     bool has_links = false;
     ce_value *stored = malloc((table->property_count + 1) * sizeof *stored);
     if (!stored) return out_of_memory();
@@ -2181,7 +2181,7 @@ static bool store_buffered_objects(ce_txn *txn, schema *loaded)
         for (size_t c = 1; c < table->property_count; c++)
             memmove(&buffer->values[c * count], &buffer->values[c * CLUSTER_LEAF_MAX], count * sizeof *buffer->values);
     table_refs refs;
-    ce_space *space = db_txn_space(txn);
+    space_state *space = db_txn_space(txn);
     cluster_schema columns = cluster_schema_of(table);
     if (!table_refs_for_write(txn, key, &refs) ||
         !cluster_append_objects(space, &refs.cluster, &columns, buffer->first_key, count, buffer->values))
@@ -2194,9 +2194,9 @@ static bool store_buffered_objects(ce_txn *txn, schema *loaded)
             pairs[2 * i + 1] = buffer->first_key + (int64_t)i;
             note_primary_key_of_new_object(&refs, buffer->first_key + (int64_t)i, &keys[i]);
         }
-        ce_ref root;
+        space_ref root;
         if (!column_index(txn, &refs, table->primary_key, &root)) return false;
-        if (!root) return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' has a primary key but no index",
+        if (!root) return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' has a primary key but no index",
                                   table->name);
         if (!index_append(space, &root, pairs, count) || !set_column_index(txn, &refs, table, table->primary_key, root))
             return false;
@@ -2225,7 +2225,7 @@ static bool flush_before_commit(ce_txn *txn, void *state)
     schema *loaded = state;
     if (!flush_appends(txn, loaded)) return false;
     if (loaded->append.lost)
-        return ce_fail(CE_ERR_FAIL, "objects created in this transaction could not be stored (an earlier call failed): "
+        return error_fail(CE_ERR_FAIL, "objects created in this transaction could not be stored (an earlier call failed): "
                                     "the transaction cannot commit; roll it back");
     return true;
 }
@@ -2251,7 +2251,7 @@ static bool append_object(ce_txn *txn, schema *loaded, ce_table_key key, const c
         }
         buffer->has_last_primary_key = false;
         if (table->primary_key != NO_PRIMARY_KEY) {
-            ce_ref root;
+            space_ref root;
             int64_t last_object;
             if (!column_index(txn, &refs, table->primary_key, &root)) return false;
             if (root && !index_last(db_txn_space(txn), root, &buffer->last_primary_key, &last_object,
@@ -2320,15 +2320,15 @@ bool ce_object_create(ce_txn *txn, ce_table_key key, const ce_value *primary_key
 {
     schema *loaded = NULL;
     schema_table *table = NULL;
-    if (!out_object) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_create: out_object is required");
+    if (!out_object) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_create: out_object is required");
     if (!db_txn_require_write(txn) || !find_table(txn, key, &loaded, &table)) return false;
     if (table->flags & TABLE_EMBEDDED) return embedded_directly(table);
     if (table->primary_key == NO_PRIMARY_KEY && primary_key)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "table '%s' has no primary key, but one was given", table->name);
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "table '%s' has no primary key, but one was given", table->name);
     if (table->primary_key != NO_PRIMARY_KEY) {
         const schema_property *property = &table->properties[table->primary_key];
         if (!primary_key)
-            return ce_fail(CE_ERR_INVALID_ARGUMENT, "table '%s' needs a primary key value ('%s')", table->name,
+            return error_fail(CE_ERR_INVALID_ARGUMENT, "table '%s' needs a primary key value ('%s')", table->name,
                            property->name);
         if (!check_value(txn, loaded, table, property, primary_key)) return false;
     }
@@ -2366,7 +2366,7 @@ bool ce_object_create_with_values(ce_txn *txn, ce_table_key key, const ce_value 
 {
     schema *loaded = NULL;
     schema_table *table = NULL;
-    if (!values || !out_object) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_create_with_values: arguments are required");
+    if (!values || !out_object) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_create_with_values: arguments are required");
     if (!db_txn_require_write(txn) || !find_table(txn, key, &loaded, &table)) return false;
     if (table->flags & TABLE_EMBEDDED) return embedded_directly(table);
     ce_value *padded;
@@ -2386,14 +2386,14 @@ bool ce_object_create_or_update(ce_txn *txn, ce_table_key key, const ce_value *v
     schema_table *table = NULL;
     table_refs refs;
     if (!values || !out_object || !out_created)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_create_or_update: arguments are required");
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_create_or_update: arguments are required");
     if (policy != CE_UPDATE_ERROR && policy != CE_UPDATE_MODIFIED && policy != CE_UPDATE_ALL)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "unknown update policy %d", (int)policy);
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "unknown update policy %d", (int)policy);
     if (!db_txn_require_write(txn) || !find_table(txn, key, &loaded, &table)) return false;
     *out_created = true;
     if (policy == CE_UPDATE_ERROR) return ce_object_create_with_values(txn, key, values, value_count, out_object);
     if (table->primary_key == NO_PRIMARY_KEY)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "table '%s' has no primary key: objects cannot be updated by key",
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "table '%s' has no primary key: objects cannot be updated by key",
                        table->name);
     ce_value *padded;
     if (!with_all_slots(table, values, &value_count, &padded)) return false;
@@ -2433,10 +2433,10 @@ bool ce_object_find_primary_key(ce_txn *txn, ce_table_key key, const ce_value *p
     schema_table *table = NULL;
     table_refs refs;
     if (!primary_key || !out_object || !out_found)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_find_primary_key: arguments are required");
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_find_primary_key: arguments are required");
     if (!find_table(txn, key, &loaded, &table)) return false;
     if (table->primary_key == NO_PRIMARY_KEY)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "table '%s' has no primary key", table->name);
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "table '%s' has no primary key", table->name);
     if (!check_value(txn, loaded, table, &table->properties[table->primary_key], primary_key) ||
         !table_refs_for_read(txn, key, &refs))
         return false;
@@ -2451,10 +2451,10 @@ bool ce_object_find_first(ce_txn *txn, ce_table_key key, ce_column_key column, c
     const schema_property *property = NULL;
     table_refs refs;
     if (!value || !out_object || !out_found)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_find_first: arguments are required");
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_find_first: arguments are required");
     if (!find_table(txn, key, &loaded, &table) || !find_column(table, column, &property)) return false;
     if (!holds_one_value(property) || property->type == CE_TYPE_LINK || property->type == CE_TYPE_MIXED)
-        return ce_fail(CE_ERR_WRONG_TYPE, "ce_object_find_first: property '%s.%s' is not a scalar property",
+        return error_fail(CE_ERR_WRONG_TYPE, "ce_object_find_first: property '%s.%s' is not a scalar property",
                        table->name, property->name);
     if (!check_value(txn, loaded, table, property, value) || !table_refs_for_read(txn, key, &refs)) return false;
     return find_by_value(txn, loaded, &refs, table, column, value, out_object, out_found);
@@ -2464,7 +2464,7 @@ bool ce_object_exists(ce_txn *txn, ce_table_key key, ce_object_key object, bool 
 {
     schema *loaded = NULL;
     schema_table *table = NULL;
-    if (!out_exists) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_exists: out_exists is required");
+    if (!out_exists) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_exists: out_exists is required");
     if (!find_table(txn, key, &loaded, &table)) return false;
     return object_exists(txn, key, object, out_exists);
 }
@@ -2483,7 +2483,7 @@ bool ce_object_get(ce_txn *txn, ce_table_key key, ce_object_key object, ce_colum
     schema_table *table = NULL;
     const schema_property *property = NULL;
     table_refs refs;
-    if (!out_value) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_get: out_value is required");
+    if (!out_value) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_get: out_value is required");
     if (!find_table(txn, key, &loaded, &table) || !find_column(table, column, &property) ||
         !table_refs_for_read(txn, key, &refs))
         return false;
@@ -2504,7 +2504,7 @@ static bool set_link_holder(ce_txn *txn, schema *loaded, ce_table_key key, ce_ob
 {
     const schema_table *table = &loaded->tables[key];
     element_spec spec = spec_of_property(table, &table->properties[column]);
-    ce_space *space = db_txn_space(txn);
+    space_state *space = db_txn_space(txn);
     ce_value old_stored, new_stored;
     if (!read_stored(txn, loaded, key, object, column, &old_stored)) return false;
     if (spec.type == CE_TYPE_LINK &&
@@ -2514,7 +2514,7 @@ static bool set_link_holder(ce_txn *txn, schema *loaded, ce_table_key key, ce_ob
     link_origin origin = {key, column, object};
     bool ok = collect_links(space, &spec, &old_stored, &removed, 0) && encode_element(space, &spec, value, &new_stored) &&
               write_stored(txn, loaded, key, object, column, &new_stored) &&
-              (spec.type != CE_TYPE_MIXED || old_stored.integer == 0 || node_free_tree(space, (ce_ref)old_stored.integer)) &&
+              (spec.type != CE_TYPE_MIXED || old_stored.integer == 0 || node_free_tree(space, (space_ref)old_stored.integer)) &&
               collect_links(space, &spec, &new_stored, &added, 0) &&
               apply_link_changes(txn, loaded, &origin, &added, &removed, 0);
     free(added.items);
@@ -2532,13 +2532,13 @@ bool ce_object_set(ce_txn *txn, ce_table_key key, ce_object_key object, ce_colum
         !check_value(txn, loaded, table, property, value))
         return false;
     if (table->primary_key == column)
-        return ce_fail(CE_ERR_PRIMARY_KEY_IMMUTABLE, "Primary key can't be changed after an object is inserted ('%s.%s').",
+        return error_fail(CE_ERR_PRIMARY_KEY_IMMUTABLE, "Primary key can't be changed after an object is inserted ('%s.%s').",
                        table->name, property->name);
     if (!table_refs_for_write(txn, key, &refs)) return false;
     if (property->type == CE_TYPE_LINK || property->type == CE_TYPE_MIXED)
         return require_object(txn, &refs, table, object) && set_link_holder(txn, loaded, key, object, column, value);
     cluster_schema columns = cluster_schema_of(table);
-    ce_space *space = db_txn_space(txn);
+    space_state *space = db_txn_space(txn);
     if (column_is_indexed(table, column)) {
         ce_value old;
         if (!cluster_get(space, refs.cluster, &columns, object, column, &loaded->search_scratch, NULL, &old))
@@ -2570,10 +2570,10 @@ static bool create_embedded(ce_txn *txn, schema *loaded, ce_table_key target, ce
  * of an embedded object is the origin of its one backlink. */
 static bool check_embedding_depth(ce_txn *txn, schema *loaded, ce_table_key key, ce_object_key object)
 {
-    ce_space *space = db_txn_space(txn);
+    space_state *space = db_txn_space(txn);
     for (unsigned embedded_levels = 0; loaded->tables[key].flags & TABLE_EMBEDDED;) {
         if (++embedded_levels >= MAX_NESTING)
-            return ce_fail(CE_ERR_INVALID_ARGUMENT, "embedded objects nest at most %d levels deep ('%s')", MAX_NESTING,
+            return error_fail(CE_ERR_INVALID_ARGUMENT, "embedded objects nest at most %d levels deep ('%s')", MAX_NESTING,
                            loaded->tables[key].name);
         const schema_table *table = &loaded->tables[key];
         bool found = false;
@@ -2583,10 +2583,10 @@ static bool check_embedding_depth(ce_txn *txn, schema *loaded, ce_table_key key,
             size_t count;
             if (!property_is_live(property) || !(property->flags & PROPERTY_BACKLINK)) continue;
             if (!read_stored(txn, loaded, key, object, c, &stored) ||
-                !collection_size(space, (ce_ref)stored.integer, CE_TYPE_INT, false, &count))
+                !collection_size(space, (space_ref)stored.integer, CE_TYPE_INT, false, &count))
                 return false;
             if (count == 0) continue;
-            if (!collection_get(space, (ce_ref)stored.integer, CE_TYPE_INT, false, 0, NULL, &origin)) return false;
+            if (!collection_get(space, (space_ref)stored.integer, CE_TYPE_INT, false, 0, NULL, &origin)) return false;
             key = property->link_target;
             object = origin.integer;
             found = true;
@@ -2600,7 +2600,7 @@ static bool check_embedding_depth(ce_txn *txn, schema *loaded, ce_table_key key,
 static bool require_embedded_target(const schema *loaded, const element_spec *spec)
 {
     if (spec->type != CE_TYPE_LINK || !(loaded->tables[spec->link_target].flags & TABLE_EMBEDDED))
-        return ce_fail(CE_ERR_EMBEDDED_OBJECT, "property '%s.%s' does not link to an embedded table", SPEC_WHERE(spec));
+        return error_fail(CE_ERR_EMBEDDED_OBJECT, "property '%s.%s' does not link to an embedded table", SPEC_WHERE(spec));
     return true;
 }
 
@@ -2611,7 +2611,7 @@ bool ce_object_create_embedded(ce_txn *txn, ce_table_key key, ce_object_key obje
     schema_table *table = NULL;
     const schema_property *property = NULL;
     table_refs refs;
-    if (!out_embedded) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_create_embedded: out_embedded is required");
+    if (!out_embedded) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_create_embedded: out_embedded is required");
     if (!db_txn_require_write(txn) || !find_table(txn, key, &loaded, &table) || !find_column(table, column, &property))
         return false;
     if (!holds_one_value(property)) return not_one_value(table, property);
@@ -2648,7 +2648,7 @@ static bool backlinks_of(ce_txn *txn, ce_table_key key, ce_table_key origin_tabl
         !find_column(origin, origin_column, &property))
         return false;
     if (!property_holds_links(property))
-        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' holds no links", origin->name, property->name);
+        return error_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' holds no links", origin->name, property->name);
     *out_schema = loaded;
     return find_backlink_column(table, origin_table, origin_column, out_column, out_found);
 }
@@ -2660,7 +2660,7 @@ bool ce_object_backlink_count(ce_txn *txn, ce_table_key key, ce_object_key objec
     size_t column;
     bool found;
     table_refs refs;
-    if (!out_count) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_backlink_count: out_count is required");
+    if (!out_count) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_backlink_count: out_count is required");
     if (!backlinks_of(txn, key, origin_table, origin_column, &loaded, &column, &found) ||
         !table_refs_for_read(txn, key, &refs) || !require_object(txn, &refs, &loaded->tables[key], object))
         return false;
@@ -2668,7 +2668,7 @@ bool ce_object_backlink_count(ce_txn *txn, ce_table_key key, ce_object_key objec
     if (!found) return true;
     ce_value stored;
     return read_stored(txn, loaded, key, object, column, &stored) &&
-           collection_size(db_txn_space(txn), (ce_ref)stored.integer, CE_TYPE_INT, false, out_count);
+           collection_size(db_txn_space(txn), (space_ref)stored.integer, CE_TYPE_INT, false, out_count);
 }
 
 bool ce_object_backlink_at(ce_txn *txn, ce_table_key key, ce_object_key object, ce_table_key origin_table,
@@ -2678,14 +2678,14 @@ bool ce_object_backlink_at(ce_txn *txn, ce_table_key key, ce_object_key object, 
     size_t column;
     bool found;
     table_refs refs;
-    if (!out_origin) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_backlink_at: out_origin is required");
+    if (!out_origin) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_backlink_at: out_origin is required");
     if (!backlinks_of(txn, key, origin_table, origin_column, &loaded, &column, &found) ||
         !table_refs_for_read(txn, key, &refs) || !require_object(txn, &refs, &loaded->tables[key], object))
         return false;
-    if (!found) return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "index %zu is out of bounds (no backlinks)", index);
+    if (!found) return error_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "index %zu is out of bounds (no backlinks)", index);
     ce_value stored, origin;
     if (!read_stored(txn, loaded, key, object, column, &stored) ||
-        !collection_get(db_txn_space(txn), (ce_ref)stored.integer, CE_TYPE_INT, false, index, NULL, &origin))
+        !collection_get(db_txn_space(txn), (space_ref)stored.integer, CE_TYPE_INT, false, index, NULL, &origin))
         return false;
     *out_origin = origin.integer;
     return true;
@@ -2696,7 +2696,7 @@ bool ce_object_backlink_total(ce_txn *txn, ce_table_key key, ce_object_key objec
     schema *loaded = NULL;
     schema_table *table = NULL;
     table_refs refs;
-    if (!out_count) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_backlink_total: out_count is required");
+    if (!out_count) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_backlink_total: out_count is required");
     if (!find_table(txn, key, &loaded, &table) || !table_refs_for_read(txn, key, &refs) ||
         !require_object(txn, &refs, table, object))
         return false;
@@ -2707,7 +2707,7 @@ bool ce_object_backlink_total(ce_txn *txn, ce_table_key key, ce_object_key objec
         ce_value stored;
         size_t count;
         if (!read_stored(txn, loaded, key, object, c, &stored) ||
-            !collection_size(db_txn_space(txn), (ce_ref)stored.integer, CE_TYPE_INT, false, &count))
+            !collection_size(db_txn_space(txn), (space_ref)stored.integer, CE_TYPE_INT, false, &count))
             return false;
         *out_count += count;
     }
@@ -2719,7 +2719,7 @@ bool ce_object_count(ce_txn *txn, ce_table_key key, size_t *out_count)
     schema *loaded = NULL;
     schema_table *table = NULL;
     table_refs refs;
-    if (!out_count) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_count: out_count is required");
+    if (!out_count) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_count: out_count is required");
     if (!find_table(txn, key, &loaded, &table) || !table_refs_for_read(txn, key, &refs)) return false;
     return cluster_count(db_txn_space(txn), refs.cluster, out_count);
 }
@@ -2729,7 +2729,7 @@ bool ce_object_key_at(ce_txn *txn, ce_table_key key, size_t index, ce_object_key
     schema *loaded = NULL;
     schema_table *table = NULL;
     table_refs refs;
-    if (!out_object) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_key_at: out_object is required");
+    if (!out_object) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_key_at: out_object is required");
     if (!find_table(txn, key, &loaded, &table) || !table_refs_for_read(txn, key, &refs)) return false;
     return cluster_key_at(db_txn_space(txn), refs.cluster, index, refs.hint, out_object);
 }
@@ -2773,7 +2773,7 @@ struct ce_collection {
 typedef struct found_collection {
     ce_collection_type kind;
     element_spec spec; /* its elements (a dictionary's: its values) */
-    ce_ref root;       /* 0: empty */
+    space_ref root;       /* 0: empty */
 } found_collection;
 
 static ce_collection_type kind_of_nested(ce_type type)
@@ -2794,7 +2794,7 @@ static bool compare_key(void *context, const ce_value *stored, int *out_sign)
 }
 
 /* A dictionary key's position in the sorted keys. */
-static bool find_key(const ce_space *space, schema *loaded, ce_ref keys, const char *key, size_t size,
+static bool find_key(const space_state *space, schema *loaded, space_ref keys, const char *key, size_t size,
                      size_t *out_index, bool *out_found)
 {
     key_search search = {key, size};
@@ -2804,52 +2804,52 @@ static bool find_key(const ce_space *space, schema *loaded, ce_ref keys, const c
 
 /* The position of a step's element, and the collection holding the values
  * (a dictionary's values, or the list itself). */
-static bool step_position(const ce_space *space, schema *loaded, const found_collection *found,
-                          const collection_step *step, size_t *out_index, ce_ref *out_values)
+static bool step_position(const space_state *space, schema *loaded, const found_collection *found,
+                          const collection_step *step, size_t *out_index, space_ref *out_values)
 {
     if (found->kind == CE_COLLECTION_LIST) {
         size_t count;
-        if (step->by_key) return ce_fail(CE_ERR_WRONG_TYPE, "a list element is reached by index, not by key");
+        if (step->by_key) return error_fail(CE_ERR_WRONG_TYPE, "a list element is reached by index, not by key");
         if (!collection_size(space, found->root, COLUMN_TYPE_OWNED_REFS, false, &count)) return false;
         if (step->index >= count)
-            return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "index %zu is out of bounds (the list holds %zu values)",
+            return error_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "index %zu is out of bounds (the list holds %zu values)",
                            step->index, count);
         *out_index = step->index;
         *out_values = found->root;
         return true;
     }
-    if (!step->by_key) return ce_fail(CE_ERR_WRONG_TYPE, "a dictionary element is reached by key, not by index");
-    ce_ref keys;
+    if (!step->by_key) return error_fail(CE_ERR_WRONG_TYPE, "a dictionary element is reached by key, not by index");
+    space_ref keys;
     bool present;
     if (!dictionary_parts(space, found->root, &keys, out_values) ||
         !find_key(space, loaded, keys, step->key, step->key_size, out_index, &present))
         return false;
     if (!present)
-        return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "the dictionary has no key '%.*s'", (int)step->key_size, step->key);
+        return error_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "the dictionary has no key '%.*s'", (int)step->key_size, step->key);
     return true;
 }
 
 /* The collection nested in the element a step names; *out_node is the
  * element's mixed node. */
-static bool find_nested(const ce_space *space, schema *loaded, const found_collection *found,
-                        const collection_step *step, found_collection *out, ce_ref *out_node)
+static bool find_nested(const space_state *space, schema *loaded, const found_collection *found,
+                        const collection_step *step, found_collection *out, space_ref *out_node)
 {
     if (found->spec.type != CE_TYPE_MIXED || found->kind == CE_COLLECTION_SET)
-        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s': only lists and dictionaries of mixed values nest collections",
+        return error_fail(CE_ERR_WRONG_TYPE, "property '%s.%s': only lists and dictionaries of mixed values nest collections",
                        SPEC_WHERE(&found->spec));
     size_t index;
-    ce_ref values;
+    space_ref values;
     ce_value stored, value;
     if (!step_position(space, loaded, found, step, &index, &values) ||
         !collection_get(space, values, COLUMN_TYPE_OWNED_REFS, false, index, NULL, &stored) ||
-        !mixed_read(space, (ce_ref)stored.integer, &value, &out->root))
+        !mixed_read(space, (space_ref)stored.integer, &value, &out->root))
         return false;
     if (value.type != CE_TYPE_LIST && value.type != CE_TYPE_DICTIONARY)
-        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s': the element holds a %s, not a collection", SPEC_WHERE(&found->spec),
+        return error_fail(CE_ERR_WRONG_TYPE, "property '%s.%s': the element holds a %s, not a collection", SPEC_WHERE(&found->spec),
                        ce_type_name(value.type));
     out->kind = kind_of_nested(value.type);
     out->spec = nested_spec(&found->spec);
-    *out_node = (ce_ref)stored.integer;
+    *out_node = (space_ref)stored.integer;
     return true;
 }
 
@@ -2859,7 +2859,7 @@ static bool find_top(const ce_collection *collection, schema **out_schema, found
     schema *loaded = NULL;
     schema_table *table = NULL;
     const schema_property *property = NULL;
-    if (!collection) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a collection is required");
+    if (!collection) return error_fail(CE_ERR_INVALID_ARGUMENT, "a collection is required");
     if (!find_table(collection->txn, collection->table, &loaded, &table) ||
         !find_column(table, (ce_column_key)collection->column, &property))
         return false;
@@ -2873,13 +2873,13 @@ static bool find_top(const ce_collection *collection, schema **out_schema, found
     *out_schema = loaded;
     if (!collection->through_mixed) {
         out->kind = (ce_collection_type)property->collection;
-        out->root = (ce_ref)out_stored->integer;
+        out->root = (space_ref)out_stored->integer;
         return true;
     }
     ce_value value;
-    if (!mixed_read(db_txn_space(collection->txn), (ce_ref)out_stored->integer, &value, &out->root)) return false;
+    if (!mixed_read(db_txn_space(collection->txn), (space_ref)out_stored->integer, &value, &out->root)) return false;
     if (value.type != CE_TYPE_LIST && value.type != CE_TYPE_DICTIONARY)
-        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' holds a %s, not a collection", SPEC_WHERE(&out->spec),
+        return error_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' holds a %s, not a collection", SPEC_WHERE(&out->spec),
                        ce_type_name(value.type));
     out->kind = kind_of_nested(value.type);
     out->spec = nested_spec(&out->spec);
@@ -2888,10 +2888,10 @@ static bool find_top(const ce_collection *collection, schema **out_schema, found
 
 /* Where a found collection's elements are (a dictionary's values; the
  * collection itself otherwise) and their column type. */
-static bool found_values(const ce_space *space, const found_collection *found, ce_ref *out_values, ce_type *out_type,
+static bool found_values(const space_state *space, const found_collection *found, space_ref *out_values, ce_type *out_type,
                          bool *out_nullable)
 {
-    ce_ref keys;
+    space_ref keys;
     *out_values = found->root;
     storage_of(&found->spec, out_type, out_nullable);
     return found->kind != CE_COLLECTION_DICTIONARY || dictionary_parts(space, found->root, &keys, out_values);
@@ -2903,7 +2903,7 @@ static bool find_collection(const ce_collection *collection, schema **out_schema
     if (!find_top(collection, out_schema, out, &stored)) return false;
     for (size_t i = 0; i < collection->depth; i++) {
         found_collection inner;
-        ce_ref node;
+        space_ref node;
         if (!find_nested(db_txn_space(collection->txn), *out_schema, out, &collection->steps[i], &inner, &node))
             return false;
         *out = inner;
@@ -2940,7 +2940,7 @@ typedef struct edit_request {
 } edit_request;
 
 typedef struct value_search_context {
-    const ce_space *space;
+    const space_state *space;
     const element_spec *spec;
     const ce_value *wanted;
 } value_search_context;
@@ -2968,7 +2968,7 @@ static bool detach_bytes(ce_value *value, void **out_copy)
 }
 
 /* Replaces the element at `index` of `values` (links dropped and added). */
-static bool replace_element(ce_space *space, const element_spec *spec, ce_ref *values, size_t index,
+static bool replace_element(space_state *space, const element_spec *spec, space_ref *values, size_t index,
                             const ce_value *value, edit_request *request)
 {
     ce_type type;
@@ -2988,11 +2988,11 @@ static bool replace_element(ce_space *space, const element_spec *spec, ce_ref *v
     return collect_links(space, spec, &old_stored, &request->removed, 0) &&
            encode_element(space, spec, value, &new_stored) &&
            collection_set(space, values, type, nullable, index, &new_stored) &&
-           (spec->type != CE_TYPE_MIXED || old_stored.integer == 0 || node_free_tree(space, (ce_ref)old_stored.integer)) &&
+           (spec->type != CE_TYPE_MIXED || old_stored.integer == 0 || node_free_tree(space, (space_ref)old_stored.integer)) &&
            collect_links(space, spec, &new_stored, &request->added, 0);
 }
 
-static bool insert_element(ce_space *space, const element_spec *spec, ce_ref *values, size_t index,
+static bool insert_element(space_state *space, const element_spec *spec, space_ref *values, size_t index,
                            const ce_value *value, edit_request *request)
 {
     ce_type type;
@@ -3004,7 +3004,7 @@ static bool insert_element(ce_space *space, const element_spec *spec, ce_ref *va
            collect_links(space, spec, &stored, &request->added, 0);
 }
 
-static bool erase_element(ce_space *space, schema *loaded, const element_spec *spec, ce_ref *values, size_t index,
+static bool erase_element(space_state *space, schema *loaded, const element_spec *spec, space_ref *values, size_t index,
                           edit_request *request)
 {
     ce_type type;
@@ -3020,10 +3020,10 @@ static bool erase_element(ce_space *space, schema *loaded, const element_spec *s
 static bool check_index(size_t index, size_t count, bool end_allowed)
 {
     if (index < count || (end_allowed && index == count)) return true;
-    return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "index %zu is out of bounds (the collection holds %zu values)", index, count);
+    return error_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "index %zu is out of bounds (the collection holds %zu values)", index, count);
 }
 
-static bool edit_list(ce_space *space, schema *loaded, found_collection *found, edit_request *request)
+static bool edit_list(space_state *space, schema *loaded, found_collection *found, edit_request *request)
 {
     const element_spec *spec = &found->spec;
     ce_type type;
@@ -3075,10 +3075,10 @@ static bool edit_list(ce_space *space, schema *loaded, found_collection *found, 
     }
     default: break;
     }
-    return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s': not a list operation", SPEC_WHERE(spec));
+    return error_fail(CE_ERR_WRONG_TYPE, "property '%s.%s': not a list operation", SPEC_WHERE(spec));
 }
 
-static bool edit_set(ce_space *space, schema *loaded, found_collection *found, edit_request *request)
+static bool edit_set(space_state *space, schema *loaded, found_collection *found, edit_request *request)
 {
     const element_spec *spec = &found->spec;
     ce_type type;
@@ -3094,9 +3094,9 @@ static bool edit_set(ce_space *space, schema *loaded, found_collection *found, e
     return !equal || erase_element(space, loaded, spec, &found->root, position, request);
 }
 
-static bool edit_dictionary(ce_space *space, schema *loaded, found_collection *found, edit_request *request)
+static bool edit_dictionary(space_state *space, schema *loaded, found_collection *found, edit_request *request)
 {
-    ce_ref keys, values;
+    space_ref keys, values;
     size_t position;
     bool present;
     if (!dictionary_parts(space, found->root, &keys, &values) ||
@@ -3136,7 +3136,7 @@ static bool edit_dictionary(ce_space *space, schema *loaded, found_collection *f
 
 static bool apply_edit(ce_txn *txn, schema *loaded, found_collection *found, edit_request *request)
 {
-    ce_space *space = db_txn_space(txn);
+    space_state *space = db_txn_space(txn);
     if (request->operation == EDIT_CLEAR) {
         if (found->root == 0) return true;
         request->changed = true;
@@ -3156,7 +3156,7 @@ static bool apply_edit(ce_txn *txn, schema *loaded, found_collection *found, edi
         return edit_dictionary(space, loaded, found, request);
     case CE_COLLECTION_NONE: break;
     }
-    return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s': that operation does not apply to a %s", SPEC_WHERE(&found->spec),
+    return error_fail(CE_ERR_WRONG_TYPE, "property '%s.%s': that operation does not apply to a %s", SPEC_WHERE(&found->spec),
                    found->kind == CE_COLLECTION_LIST  ? "list"
                    : found->kind == CE_COLLECTION_SET ? "set"
                                                       : "dictionary");
@@ -3167,9 +3167,9 @@ static bool edit_path(ce_txn *txn, schema *loaded, found_collection *found, cons
                       size_t remaining, edit_request *request)
 {
     if (remaining == 0) return apply_edit(txn, loaded, found, request);
-    ce_space *space = db_txn_space(txn);
+    space_state *space = db_txn_space(txn);
     found_collection inner;
-    ce_ref node, values;
+    space_ref node, values;
     size_t index;
     if (!find_nested(space, loaded, found, steps, &inner, &node) ||
         !edit_path(txn, loaded, &inner, steps + 1, remaining - 1, request))
@@ -3200,7 +3200,7 @@ static bool edit_collection(ce_collection *collection, edit_request *request)
     if (ok && request->changed) {
         ce_value new_stored = stored_ref(found.root);
         if (collection->through_mixed) {
-            ce_ref node = (ce_ref)stored.integer;
+            space_ref node = (space_ref)stored.integer;
             ok = node_make_writable(db_txn_space(txn), &node) && node_set(db_txn_space(txn), node, 1, (int64_t)found.root);
             new_stored = stored_ref(node);
         }
@@ -3226,7 +3226,7 @@ static size_t nesting_level(const ce_collection *collection)
 
 static bool too_deep_to_nest(void)
 {
-    return ce_fail(CE_ERR_INVALID_ARGUMENT, "collections nest at most %d levels deep", MAX_NESTING);
+    return error_fail(CE_ERR_INVALID_ARGUMENT, "collections nest at most %d levels deep", MAX_NESTING);
 }
 
 static bool check_collection_value(const ce_collection *collection, const ce_value *value)
@@ -3236,19 +3236,19 @@ static bool check_collection_value(const ce_collection *collection, const ce_val
     if (!find_collection(collection, &loaded, &found) || !check_element(collection->txn, loaded, &found.spec, value))
         return false;
     if ((value->type == CE_TYPE_LIST || value->type == CE_TYPE_DICTIONARY) && nesting_level(collection) >= MAX_NESTING)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "property '%s.%s': collections nest at most %d levels deep",
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "property '%s.%s': collections nest at most %d levels deep",
                        SPEC_WHERE(&found.spec), MAX_NESTING);
     return true;
 }
 
 static bool check_dictionary_key(const char *key, size_t size)
 {
-    if (!key && size > 0) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a dictionary key of %zu bytes has no data", size);
-    if (!value_check_utf8(key, size)) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a dictionary key is not valid UTF-8");
+    if (!key && size > 0) return error_fail(CE_ERR_INVALID_ARGUMENT, "a dictionary key of %zu bytes has no data", size);
+    if (!value_check_utf8(key, size)) return error_fail(CE_ERR_INVALID_ARGUMENT, "a dictionary key is not valid UTF-8");
     if (size > 0 && key[0] == '$')
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "dictionary key '%.*s' must not start with '$'", (int)size, key);
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "dictionary key '%.*s' must not start with '$'", (int)size, key);
     if (memchr(key, '.', size))
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "dictionary key '%.*s' must not contain '.'", (int)size, key);
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "dictionary key '%.*s' must not contain '.'", (int)size, key);
     return true;
 }
 
@@ -3259,7 +3259,7 @@ static bool check_dictionary_key(const char *key, size_t size)
 static bool open_handle(ce_txn *txn, ce_table_key table, ce_object_key object, ce_column_key column, bool through_mixed,
                         ce_collection **out_collection)
 {
-    if (!out_collection) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_open: out_collection is required");
+    if (!out_collection) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_open: out_collection is required");
     ce_collection *collection = calloc(1, sizeof *collection);
     if (!collection) return out_of_memory();
     *collection = (ce_collection){txn, table, object, column, through_mixed, 0, NULL, {NULL, 0, 0}, {NULL, 0, 0}};
@@ -3281,7 +3281,7 @@ bool ce_collection_open(ce_txn *txn, ce_table_key table, ce_object_key object, c
     const schema_property *property = NULL;
     if (!find_table(txn, table, &loaded, &found_table) || !find_column(found_table, column, &property)) return false;
     if (property->collection == CE_COLLECTION_NONE)
-        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' is not a collection%s", found_table->name, property->name,
+        return error_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' is not a collection%s", found_table->name, property->name,
                        property->type == CE_TYPE_MIXED ? " (a mixed value: use ce_collection_open_mixed)" : "");
     return open_handle(txn, table, object, column, false, out_collection);
 }
@@ -3294,19 +3294,19 @@ bool ce_collection_open_mixed(ce_txn *txn, ce_table_key table, ce_object_key obj
     const schema_property *property = NULL;
     if (!find_table(txn, table, &loaded, &found_table) || !find_column(found_table, column, &property)) return false;
     if (property->type != CE_TYPE_MIXED || property->collection != CE_COLLECTION_NONE)
-        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' is not a mixed property", found_table->name, property->name);
+        return error_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' is not a mixed property", found_table->name, property->name);
     return open_handle(txn, table, object, column, true, out_collection);
 }
 
 bool ce_collection_open_nested(const ce_collection *parent, const ce_value *at, ce_collection **out_collection)
 {
     if (!parent || !at || !out_collection)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_open_nested: arguments are required");
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_open_nested: arguments are required");
     if (nesting_level(parent) >= MAX_NESTING) return too_deep_to_nest();
     if (at->type != CE_TYPE_INT && at->type != CE_TYPE_STRING)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "a nested collection is reached by an index (int) or a key (string)");
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "a nested collection is reached by an index (int) or a key (string)");
     if (at->type == CE_TYPE_INT && at->integer < 0)
-        return ce_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "index %lld is out of bounds", (long long)at->integer);
+        return error_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "index %lld is out of bounds", (long long)at->integer);
     ce_collection *collection = calloc(1, sizeof *collection);
     collection_step *steps = calloc(parent->depth + 1, sizeof *steps);
     if (!collection || !steps) {
@@ -3361,7 +3361,7 @@ bool ce_collection_kind(const ce_collection *collection, ce_collection_type *out
 {
     schema *loaded;
     found_collection found;
-    if (!out_kind || !out_element_type) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_kind: arguments are required");
+    if (!out_kind || !out_element_type) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_kind: arguments are required");
     if (!find_collection(collection, &loaded, &found)) return false;
     *out_kind = found.kind;
     *out_element_type = found.spec.type;
@@ -3391,14 +3391,14 @@ static bool current_reader(const ce_collection *collection, bool keys, table_col
 bool ce_collection_size(const ce_collection *collection, size_t *out_count)
 {
     table_collection_reader *reader;
-    if (!out_count) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_size: out_count is required");
+    if (!out_count) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_size: out_count is required");
     return current_reader(collection, false, &reader, out_count);
 }
 
 bool ce_collection_get(const ce_collection *collection, size_t index, ce_value *out_value)
 {
     table_collection_reader *reader;
-    if (!out_value) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_get: out_value is required");
+    if (!out_value) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_get: out_value is required");
     return current_reader(collection, false, &reader, NULL) && table_collection_reader_get(reader, index, out_value);
 }
 
@@ -3407,9 +3407,9 @@ bool ce_collection_find(const ce_collection *collection, const ce_value *value, 
     schema *loaded;
     found_collection found;
     if (!value || !out_index || !out_found)
-        return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_find: arguments are required");
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_find: arguments are required");
     if (!find_collection(collection, &loaded, &found)) return false;
-    const ce_space *space = db_txn_space(collection->txn);
+    const space_state *space = db_txn_space(collection->txn);
     ce_type type;
     bool nullable;
     storage_of(&found.spec, &type, &nullable);
@@ -3419,7 +3419,7 @@ bool ce_collection_find(const ce_collection *collection, const ce_value *value, 
         return collection_lower_bound(space, found.root, type, nullable, &loaded->search_scratch, compare_element,
                                       &search, out_index, out_found);
     }
-    ce_ref values;
+    space_ref values;
     collection_reader reader;
     if (!found_values(space, &found, &values, &type, &nullable) ||
         !collection_reader_open(space, values, type, nullable, &reader))
@@ -3486,7 +3486,7 @@ static bool edit_embedded(ce_collection *collection, edit_operation operation, s
 {
     schema *loaded;
     found_collection found;
-    if (!out_embedded) return ce_fail(CE_ERR_INVALID_ARGUMENT, "out_embedded is required");
+    if (!out_embedded) return error_fail(CE_ERR_INVALID_ARGUMENT, "out_embedded is required");
     if (!collection || !db_txn_require_write(collection->txn) || !find_collection(collection, &loaded, &found) ||
         !require_embedded_target(loaded, &found.spec))
         return false;
@@ -3495,7 +3495,7 @@ static bool edit_embedded(ce_collection *collection, edit_operation operation, s
      * embedded object without a parent). */
     ce_collection_type kind = operation == EDIT_DICTIONARY_SET ? CE_COLLECTION_DICTIONARY : CE_COLLECTION_LIST;
     if (found.kind != kind)
-        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s': that operation does not apply to a %s", SPEC_WHERE(&found.spec),
+        return error_fail(CE_ERR_WRONG_TYPE, "property '%s.%s': that operation does not apply to a %s", SPEC_WHERE(&found.spec),
                        found.kind == CE_COLLECTION_LIST ? "list" : "dictionary");
     if (operation != EDIT_DICTIONARY_SET) {
         size_t count;
@@ -3533,7 +3533,7 @@ bool ce_set_insert(ce_collection *set, const ce_value *value, bool *out_changed)
 
 bool ce_set_erase(ce_collection *set, const ce_value *value, bool *out_changed)
 {
-    if (!value) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a value is required");
+    if (!value) return error_fail(CE_ERR_INVALID_ARGUMENT, "a value is required");
     edit_request request = {.operation = EDIT_SET_ERASE, .value = value};
     if (!edit_collection(set, &request)) return false;
     if (out_changed) *out_changed = request.changed;
@@ -3545,13 +3545,13 @@ bool ce_dictionary_get(const ce_collection *dictionary, const char *key, size_t 
 {
     schema *loaded;
     found_collection found;
-    if (!out_value || !out_found) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_dictionary_get: arguments are required");
-    if (!key && key_size) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a dictionary key of %zu bytes has no data", key_size);
+    if (!out_value || !out_found) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_dictionary_get: arguments are required");
+    if (!key && key_size) return error_fail(CE_ERR_INVALID_ARGUMENT, "a dictionary key of %zu bytes has no data", key_size);
     if (!find_collection(dictionary, &loaded, &found)) return false;
     if (found.kind != CE_COLLECTION_DICTIONARY)
-        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' is not a dictionary", SPEC_WHERE(&found.spec));
-    const ce_space *space = db_txn_space(dictionary->txn);
-    ce_ref keys, values;
+        return error_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' is not a dictionary", SPEC_WHERE(&found.spec));
+    const space_state *space = db_txn_space(dictionary->txn);
+    space_ref keys, values;
     size_t position;
     ce_type type;
     bool nullable;
@@ -3568,7 +3568,7 @@ bool ce_dictionary_get(const ce_collection *dictionary, const char *key, size_t 
 bool ce_dictionary_key_at(const ce_collection *dictionary, size_t index, ce_value *out_key)
 {
     table_collection_reader *reader;
-    if (!out_key) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_dictionary_key_at: out_key is required");
+    if (!out_key) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_dictionary_key_at: out_key is required");
     return current_reader(dictionary, true, &reader, NULL) && table_collection_reader_get(reader, index, out_key);
 }
 
@@ -3581,7 +3581,7 @@ bool ce_dictionary_set(ce_collection *dictionary, const char *key, size_t key_si
 
 bool ce_dictionary_erase(ce_collection *dictionary, const char *key, size_t key_size, bool *out_erased)
 {
-    if (!key && key_size) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a dictionary key of %zu bytes has no data", key_size);
+    if (!key && key_size) return error_fail(CE_ERR_INVALID_ARGUMENT, "a dictionary key of %zu bytes has no data", key_size);
     edit_request request = {.operation = EDIT_DICTIONARY_ERASE, .key = key ? key : "", .key_size = key_size};
     if (!edit_collection(dictionary, &request)) return false;
     if (out_erased) *out_erased = request.changed;
@@ -3600,7 +3600,7 @@ bool ce_dictionary_insert_embedded(ce_collection *dictionary, const char *key, s
 /* ------------------------------------------------------------------------ */
 
 typedef struct column_sum {
-    const ce_space *space;
+    const space_state *space;
     const cluster_column *spec;
     size_t column;
     uint64_t integer_sum; /* unsigned: wraps instead of overflowing */
@@ -3616,7 +3616,7 @@ static bool sum_leaf(void *context, const cluster_leaf *leaf, bool *stop)
     if (!column_numbers_view(sum->space, cluster_leaf_column(leaf, sum->column), sum->spec->type, sum->spec->nullable,
                              &numbers))
         return false;
-    const ce_node *values = &numbers.values;
+    const node_view *values = &numbers.values;
     if (sum->spec->type == CE_TYPE_DOUBLE && !numbers.has_nulls && values->width == 64 && !values->based) {
         /* The common case, a plain array of doubles: one tight loop. */
         sum->double_sum += node_sum_doubles(values, numbers.count);
@@ -3649,10 +3649,10 @@ bool ce_table_sum(ce_txn *txn, ce_table_key key, ce_column_key column, ce_value 
     schema_table *table = NULL;
     const schema_property *property = NULL;
     table_refs refs;
-    if (!out_sum) return ce_fail(CE_ERR_INVALID_ARGUMENT, "ce_table_sum: out_sum is required");
+    if (!out_sum) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_table_sum: out_sum is required");
     if (!find_table(txn, key, &loaded, &table) || !find_column(table, column, &property)) return false;
     if (property->type != CE_TYPE_INT && property->type != CE_TYPE_FLOAT && property->type != CE_TYPE_DOUBLE)
-        return ce_fail(CE_ERR_WRONG_TYPE, "cannot sum property '%s.%s' of type %s", table->name, property->name,
+        return error_fail(CE_ERR_WRONG_TYPE, "cannot sum property '%s.%s' of type %s", table->name, property->name,
                        ce_type_name(property->type));
     if (!table_refs_for_read(txn, key, &refs)) return false;
     column_sum sum = {db_txn_space(txn), &table->columns[column], column, 0, 0, 0};
@@ -3674,7 +3674,7 @@ bool table_name_of(ce_txn *txn, ce_table_key key, const char **out_name) { retur
 bool table_find_by_name(ce_txn *txn, const char *name, size_t length, ce_table_key *out_table, bool *out_found)
 {
     schema *loaded = NULL;
-    if (!txn) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a transaction is required");
+    if (!txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "a transaction is required");
     if (!load_schema(txn, &loaded)) return false;
     *out_found = false;
     for (size_t t = 0; t < loaded->table_count; t++) {
@@ -3745,7 +3745,7 @@ bool table_flush(ce_txn *txn, ce_table_key key)
     return find_table(txn, key, &loaded, &table) && flush_appends_of(txn, key);
 }
 
-bool table_cluster(ce_txn *txn, ce_table_key key, ce_ref *out_root, cluster_schema *out_columns)
+bool table_cluster(ce_txn *txn, ce_table_key key, space_ref *out_root, cluster_schema *out_columns)
 {
     schema *loaded = NULL;
     schema_table *table = NULL;
@@ -3757,7 +3757,7 @@ bool table_cluster(ce_txn *txn, ce_table_key key, ce_ref *out_root, cluster_sche
 }
 
 /* The root of an indexed column's index (0: the column has no index). */
-static bool query_index_root(ce_txn *txn, ce_table_key key, ce_column_key column, ce_ref *out_root)
+static bool query_index_root(ce_txn *txn, ce_table_key key, ce_column_key column, space_ref *out_root)
 {
     schema *loaded = NULL;
     schema_table *table = NULL;
@@ -3768,7 +3768,7 @@ static bool query_index_root(ce_txn *txn, ce_table_key key, ce_column_key column
     if (!column_is_indexed(table, column)) return true;
     if (!table_refs_for_read(txn, key, &refs) || !column_index(txn, &refs, column, out_root)) return false;
     if (!*out_root)
-        return ce_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s.%s' is indexed but has no index", table->name,
+        return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s.%s' is indexed but has no index", table->name,
                        property->name);
     return true;
 }
@@ -3788,7 +3788,7 @@ static bool visit_candidate(void *context, int64_t key, int64_t object, bool *st
 bool table_index_candidates(ce_txn *txn, ce_table_key key, ce_column_key column, const ce_value *value,
                             table_object_visitor visit, void *context, bool *out_indexed)
 {
-    ce_ref root;
+    space_ref root;
     if (!query_index_root(txn, key, column, &root)) return false;
     *out_indexed = root != 0;
     if (!root) return true;
@@ -3799,7 +3799,7 @@ bool table_index_candidates(ce_txn *txn, ce_table_key key, ce_column_key column,
 bool table_index_first(ce_txn *txn, ce_table_key key, ce_column_key column, const ce_value *value,
                        ce_object_key *out_object, bool *out_found, bool *out_indexed)
 {
-    ce_ref root;
+    space_ref root;
     *out_found = false;
     if (!query_index_root(txn, key, column, &root)) return false;
     *out_indexed = root != 0;
@@ -3813,7 +3813,7 @@ bool table_index_first(ce_txn *txn, ce_table_key key, ce_column_key column, cons
 bool table_index_candidate_count(ce_txn *txn, ce_table_key key, ce_column_key column, const ce_value *value,
                                  size_t *out_count, bool *out_indexed)
 {
-    ce_ref root;
+    space_ref root;
     *out_count = 0;
     if (!query_index_root(txn, key, column, &root)) return false;
     *out_indexed = root != 0;
@@ -3824,7 +3824,7 @@ bool table_index_candidate_count(ce_txn *txn, ce_table_key key, ce_column_key co
 bool table_collection_owner(const ce_collection *collection, ce_table_key *out_table, ce_object_key *out_object,
                             ce_column_key *out_column, bool *out_nested)
 {
-    if (!collection) return ce_fail(CE_ERR_INVALID_ARGUMENT, "a collection is required");
+    if (!collection) return error_fail(CE_ERR_INVALID_ARGUMENT, "a collection is required");
     *out_table = collection->table;
     *out_object = collection->object;
     *out_column = (ce_column_key)collection->column;
@@ -3833,10 +3833,10 @@ bool table_collection_owner(const ce_collection *collection, ce_table_key *out_t
 }
 
 struct table_collection_reader {
-    const ce_space *space;
+    const space_state *space;
     element_spec spec; /* how the values decode; unused for keys */
     bool keys;
-    ce_column_scratch *scratch;
+    column_scratch *scratch;
     collection_reader values;
 };
 
@@ -3847,9 +3847,9 @@ bool table_collection_reader_open(const ce_collection *collection, bool keys, ta
     found_collection found;
     if (!find_collection(collection, &loaded, &found)) return false;
     if (keys && found.kind != CE_COLLECTION_DICTIONARY)
-        return ce_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' is not a dictionary", SPEC_WHERE(&found.spec));
-    const ce_space *space = db_txn_space(collection->txn);
-    ce_ref values, dictionary_values;
+        return error_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' is not a dictionary", SPEC_WHERE(&found.spec));
+    const space_state *space = db_txn_space(collection->txn);
+    space_ref values, dictionary_values;
     ce_type type = CE_TYPE_STRING;
     bool nullable = false;
     if (keys ? !dictionary_parts(space, found.root, &values, &dictionary_values)

@@ -58,7 +58,7 @@ bool table_flush(ce_txn *txn, ce_table_key table);
 /* The root of the table's cluster tree in the transaction's version (after
  * a flush), and the column types that reading its leaves needs (one per column slot; a
  * removed column has type CE_TYPE_NULL). */
-bool table_cluster(ce_txn *txn, ce_table_key table, ce_ref *out_root, cluster_schema *out_columns);
+bool table_cluster(ce_txn *txn, ce_table_key table, space_ref *out_root, cluster_schema *out_columns);
 
 /* Called with each candidate object of an index lookup, in key order;
  * setting *stop ends the walk. */

@@ -320,7 +320,7 @@ static void put_u32(uint8_t *target, uint32_t value)
 static uint64_t hash_bytes(ce_type type, const void *data, size_t size)
 {
     static const uint8_t nothing[1] = {0};
-    return ce_checksum_of(size ? data : nothing, size, 0x9E3779B97F4A7C15ull * ((uint64_t)type + 1));
+    return checksum_of(size ? data : nothing, size, 0x9E3779B97F4A7C15ull * ((uint64_t)type + 1));
 }
 
 static uint64_t hash_double(ce_type type, double value)

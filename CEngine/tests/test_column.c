@@ -439,13 +439,13 @@ static bool same_stored_value(const ce_value *a, const ce_value *b)
     }
 }
 
-static void check_column(const ce_space *space, ce_ref column, ce_type type, bool nullable, const model *m,
+static void check_column(const space_state *space, space_ref column, ce_type type, bool nullable, const model *m,
                          size_t first, size_t count)
 {
     size_t size;
     CHECK(column_size(space, column, type, nullable, &size));
     CHECK(size == count);
-    ce_column_scratch scratch = CE_COLUMN_SCRATCH_INIT;
+    column_scratch scratch = CE_COLUMN_SCRATCH_INIT;
     for (size_t i = 0; i < count; i++) {
         ce_value value;
         CHECK(column_get(space, column, type, nullable, i, &scratch, &value));
@@ -581,16 +581,16 @@ static const ce_type column_types[] = {CE_TYPE_INT,       CE_TYPE_BOOL,        C
 #define COLUMN_TYPE_COUNT (sizeof column_types / sizeof *column_types)
 
 /* Makes `column` the user root, freeing the previous root. */
-static void replace_root(ce_txn *txn, ce_ref column)
+static void replace_root(ce_txn *txn, space_ref column)
 {
-    ce_ref old = db_txn_root(txn);
+    space_ref old = db_txn_root(txn);
     if (old && old != column) CHECK(node_free_tree(db_txn_space(txn), old));
     CHECK(db_txn_set_root(txn, column));
 }
 
 /* A column of the model's values built at once (column_create_from_values:
  * the packed form for required strings and binaries without large values). */
-static void build_from_model(ce_space *space, ce_type type, bool nullable, const model *m, ce_ref *out_column)
+static void build_from_model(space_state *space, ce_type type, bool nullable, const model *m, space_ref *out_column)
 {
     ce_value *values = malloc((m->count + 1) * sizeof *values);
     CHECK(values != NULL);
@@ -602,7 +602,7 @@ static void build_from_model(ce_space *space, ce_type type, bool nullable, const
             small = small && values[i].string.size < COLUMN_COMPRESS_MIN;
     free(values);
     if ((type == CE_TYPE_STRING || type == CE_TYPE_BINARY) && !nullable && small) {
-        ce_node node;
+        node_view node;
         CHECK(node_read(space, *out_column, &node) && node.flags == NODE_BYTES); /* packed */
     }
 }
@@ -613,9 +613,9 @@ static void random_operations(ce_db *db, ce_type type, bool nullable)
     ce_value default_value = value_default(type, nullable);
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
-    ce_space *space = db_txn_space(txn);
+    space_state *space = db_txn_space(txn);
     size_t initial = next_random() % 2 ? next_random() % 150 : 0;
-    ce_ref column;
+    space_ref column;
     if (next_random() % 2) {
         CHECK(column_create(space, type, nullable, initial, &column));
         for (size_t i = 0; i < initial; i++) model_insert(&m, i, &default_value);
@@ -652,7 +652,7 @@ static void random_operations(ce_db *db, ce_type type, bool nullable)
             } else if (choice < 160) {
                 /* Copy a value within the column: the source points into it. */
                 size_t from = next_random() % m.count, to = next_random() % m.count;
-                ce_column_scratch scratch = CE_COLUMN_SCRATCH_INIT;
+                column_scratch scratch = CE_COLUMN_SCRATCH_INIT;
                 ce_value value;
                 CHECK(column_get(space, column, type, nullable, from, &scratch, &value));
                 CHECK(column_set(space, &column, type, nullable, to, &value));
@@ -664,7 +664,7 @@ static void random_operations(ce_db *db, ce_type type, bool nullable)
                 model_erase(&m, at);
             } else {
                 size_t from = next_random() % (m.count + 1);
-                ce_ref right;
+                space_ref right;
                 CHECK(column_split(space, &column, type, nullable, from, &right));
                 check_column(space, column, type, nullable, &m, 0, from);
                 check_column(space, right, type, nullable, &m, from, m.count - from);
@@ -686,7 +686,7 @@ static void random_operations(ce_db *db, ce_type type, bool nullable)
         /* A rejected change leaves the column as it was. */
         if (m.count > 0) {
             ce_value wrong = type == CE_TYPE_INT ? make_string("x") : make_int(1);
-            ce_ref before = column;
+            space_ref before = column;
             CHECK(!column_set(space, &column, type, nullable, 0, &wrong) &&
                   ce_last_error_code() == CE_ERR_INVALID_ARGUMENT);
             CHECK(column == before);
@@ -695,7 +695,7 @@ static void random_operations(ce_db *db, ce_type type, bool nullable)
         if (round % 3 == 1) {
             /* Built again at once (packed, for a required string or
              * binary): the next round changes the committed packed form. */
-            ce_ref rebuilt;
+            space_ref rebuilt;
             build_from_model(space, type, nullable, &m, &rebuilt);
             CHECK(db_txn_set_root(txn, rebuilt));
             CHECK(column_destroy(space, column));
@@ -729,16 +729,16 @@ static void random_operations(ce_db *db, ce_type type, bool nullable)
 
 /* How a string or binary value is stored: -1 inline, else the flags of its
  * own node (NODE_CONTEXT: compressed). Reads the layout of column.c. */
-static int storage_of(const ce_space *space, ce_ref column, size_t index)
+static int storage_of(const space_state *space, space_ref column, size_t index)
 {
-    ce_node top, large, value;
+    node_view top, large, value;
     CHECK(node_read(space, column, &top));
     int64_t large_ref = node_get(&top, 2);
     if (large_ref == 0) return -1;
-    CHECK(node_read(space, (ce_ref)large_ref, &large));
+    CHECK(node_read(space, (space_ref)large_ref, &large));
     int64_t value_ref = node_get(&large, index);
     if (value_ref == 0) return -1;
-    CHECK(node_read(space, (ce_ref)value_ref, &value));
+    CHECK(node_read(space, (space_ref)value_ref, &value));
     return value.flags;
 }
 
@@ -746,13 +746,13 @@ static void test_boundaries(ce_db *db)
 {
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
-    ce_space *space = db_txn_space(txn);
+    space_state *space = db_txn_space(txn);
 
     /* The user root holds several columns, one per child. */
     enum { INTS, STRINGS, BINARIES, FLOATS, DOUBLES, DECIMALS, NULLABLE_STRINGS, COLUMN_COUNT };
-    ce_ref root;
+    space_ref root;
     CHECK(node_create(space, NODE_HAS_REFS, COLUMN_COUNT, 0, &root));
-    ce_ref columns[COLUMN_COUNT];
+    space_ref columns[COLUMN_COUNT];
 
     /* Ints: widening from 0 bits to 64 bits and back. */
     CHECK(column_create(space, CE_TYPE_INT, false, 4, &columns[INTS]));
@@ -810,16 +810,16 @@ static void test_boundaries(ce_db *db)
 
     CHECK(ce_txn_begin_read(db, &txn));
     space = db_txn_space(txn);
-    ce_node root_node;
+    node_view root_node;
     CHECK(node_read(space, db_txn_root(txn), &root_node));
-    for (size_t i = 0; i < COLUMN_COUNT; i++) columns[i] = (ce_ref)node_get(&root_node, i);
-    ce_column_scratch scratch = CE_COLUMN_SCRATCH_INIT, other = CE_COLUMN_SCRATCH_INIT;
+    for (size_t i = 0; i < COLUMN_COUNT; i++) columns[i] = (space_ref)node_get(&root_node, i);
+    column_scratch scratch = CE_COLUMN_SCRATCH_INIT, other = CE_COLUMN_SCRATCH_INIT;
     ce_value value;
     for (size_t i = 0; i < 4; i++) {
         CHECK(column_get(space, columns[INTS], CE_TYPE_INT, false, i, NULL, &value));
         CHECK(value.type == CE_TYPE_INT && value.integer == values[i].integer);
     }
-    ce_node ints;
+    node_view ints;
     CHECK(node_read(space, columns[INTS], &ints));
     CHECK(ints.width == 64);
     for (size_t i = 0; i < 4; i++) {
@@ -858,7 +858,7 @@ static void test_boundaries(ce_db *db)
     CHECK(column_get(space, columns[NULLABLE_STRINGS], CE_TYPE_STRING, true, 2, &scratch, &value) &&
           same_stored_value(&value, &word));
     /* A read transaction cannot change a column. */
-    ce_ref committed = columns[INTS];
+    space_ref committed = columns[INTS];
     CHECK(!column_set(space, &committed, CE_TYPE_INT, false, 0, &values[1]));
     column_scratch_free(&scratch);
     column_scratch_free(&other);
@@ -871,12 +871,12 @@ static void test_boundaries(ce_db *db)
     root = db_txn_root(txn);
     CHECK(node_make_writable(space, &root));
     CHECK(node_read(space, root, &root_node));
-    ce_ref binaries_column = (ce_ref)node_get(&root_node, BINARIES);
+    space_ref binaries_column = (space_ref)node_get(&root_node, BINARIES);
     ce_value small = make_binary("small", 5);
     CHECK(column_set(space, &binaries_column, CE_TYPE_BINARY, false, 1, &small));
     CHECK(storage_of(space, binaries_column, 3) == NODE_BYTES);
     CHECK(column_erase(space, &binaries_column, CE_TYPE_BINARY, false, 3));
-    ce_node top;
+    node_view top;
     CHECK(node_read(space, binaries_column, &top));
     CHECK(node_get(&top, 2) == 0);
     CHECK(node_set(space, root, BINARIES, (int64_t)binaries_column));
@@ -895,8 +895,8 @@ static void test_rejected_values(ce_db *db)
 {
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
-    ce_space *space = db_txn_space(txn);
-    ce_ref ints, strings, timestamps;
+    space_state *space = db_txn_space(txn);
+    space_ref ints, strings, timestamps;
     CHECK(column_create(space, CE_TYPE_INT, false, 2, &ints));
     CHECK(column_create(space, CE_TYPE_STRING, true, 2, &strings));
     CHECK(column_create(space, CE_TYPE_TIMESTAMP, false, 1, &timestamps));
@@ -933,11 +933,11 @@ static void test_rejected_values(ce_db *db)
     CHECK(!column_insert_default(space, &ints, CE_TYPE_INT, false, 3) &&
           ce_last_error_code() == CE_ERR_INDEX_OUT_OF_BOUNDS);
     CHECK(!column_erase(space, &ints, CE_TYPE_INT, false, 2) && ce_last_error_code() == CE_ERR_INDEX_OUT_OF_BOUNDS);
-    ce_ref right;
+    space_ref right;
     CHECK(!column_split(space, &ints, CE_TYPE_INT, false, 3, &right) && ce_last_error_code() == CE_ERR_INDEX_OUT_OF_BOUNDS);
 
     /* Mixed and link are the table layer's; null is not a property type. */
-    ce_ref unsupported;
+    space_ref unsupported;
     static const ce_type others[] = {CE_TYPE_MIXED, CE_TYPE_LINK, CE_TYPE_NULL, (ce_type)77};
     for (size_t i = 0; i < 4; i++) {
         CHECK(!column_create(space, others[i], true, 1, &unsupported));
@@ -952,7 +952,7 @@ static void test_rejected_values(ce_db *db)
     /* Nothing above changed the columns. */
     ce_value value;
     CHECK(column_get(space, ints, CE_TYPE_INT, false, 0, NULL, &value) && value.type == CE_TYPE_INT && value.integer == 0);
-    ce_column_scratch scratch = CE_COLUMN_SCRATCH_INIT;
+    column_scratch scratch = CE_COLUMN_SCRATCH_INIT;
     CHECK(column_get(space, strings, CE_TYPE_STRING, true, 1, &scratch, &value) && value.type == CE_TYPE_NULL);
     column_scratch_free(&scratch);
     ce_txn_end(txn);
@@ -962,17 +962,17 @@ static void test_rejected_values(ce_db *db)
 /* Damaged columns                                                           */
 /* ------------------------------------------------------------------------ */
 
-static ce_ref int_node(ce_space *space, const int64_t *values, size_t count)
+static space_ref int_node(space_state *space, const int64_t *values, size_t count)
 {
-    ce_ref ref;
+    space_ref ref;
     CHECK(node_create(space, 0, count, 0, &ref));
     for (size_t i = 0; i < count; i++) CHECK(node_set(space, ref, i, values[i]));
     return ref;
 }
 
-static ce_ref top_node(ce_space *space, const ce_ref *children, size_t count)
+static space_ref top_node(space_state *space, const space_ref *children, size_t count)
 {
-    ce_ref ref;
+    space_ref ref;
     CHECK(node_create(space, NODE_HAS_REFS, count, 0, &ref));
     for (size_t i = 0; i < count; i++) CHECK(node_set(space, ref, i, (int64_t)children[i]));
     return ref;
@@ -982,7 +982,7 @@ typedef struct damaged_column {
     ce_type type;
     bool nullable;
     const char *what;
-    ce_ref ref;
+    space_ref ref;
     bool size_fails; /* the shape is wrong (else only reading a value or a change fails) */
     size_t bad_index;
     bool change_allowed; /* a change does not read the damaged bytes (a compressed value is
@@ -995,42 +995,42 @@ static void test_damaged_columns(const char *dir)
     ce_db *db = open_fast(path);
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
-    ce_space *space = db_txn_space(txn);
+    space_state *space = db_txn_space(txn);
     damaged_column damaged[16];
     size_t count = 0;
 
     { /* null bits shorter than the values */
-        ce_ref parts[2] = {int_node(space, (int64_t[]){1, 2, 3}, 3), int_node(space, (int64_t[]){0, 0}, 2)};
+        space_ref parts[2] = {int_node(space, (int64_t[]){1, 2, 3}, 3), int_node(space, (int64_t[]){0, 0}, 2)};
         damaged[count++] = (damaged_column){CE_TYPE_INT, true, "short null bits", top_node(space, parts, 2), true, 0, false};
     }
     { /* a top node with a child too many */
-        ce_ref parts[3] = {int_node(space, (int64_t[]){1}, 1), int_node(space, (int64_t[]){0}, 1),
+        space_ref parts[3] = {int_node(space, (int64_t[]){1}, 1), int_node(space, (int64_t[]){0}, 1),
                            int_node(space, (int64_t[]){0}, 1)};
         damaged[count++] = (damaged_column){CE_TYPE_INT, true, "three children", top_node(space, parts, 3), true, 0, false};
     }
     { /* string ends that go backwards */
-        ce_ref bytes;
+        space_ref bytes;
         CHECK(node_create_bytes(space, 0, "abcde", 5, &bytes));
-        ce_ref parts[3] = {int_node(space, (int64_t[]){3, 2, 5}, 3), bytes, 0};
+        space_ref parts[3] = {int_node(space, (int64_t[]){3, 2, 5}, 3), bytes, 0};
         damaged[count++] = (damaged_column){CE_TYPE_STRING, false, "ends backwards", top_node(space, parts, 3), false, 1, false};
     }
     { /* string ends past the bytes */
-        ce_ref bytes;
+        space_ref bytes;
         CHECK(node_create_bytes(space, 0, "abcde", 5, &bytes));
-        ce_ref parts[3] = {int_node(space, (int64_t[]){3, 10}, 2), bytes, 0};
+        space_ref parts[3] = {int_node(space, (int64_t[]){3, 10}, 2), bytes, 0};
         damaged[count++] = (damaged_column){CE_TYPE_STRING, false, "ends past bytes", top_node(space, parts, 3), true, 1, false};
     }
     { /* a negative end */
-        ce_ref bytes;
+        space_ref bytes;
         CHECK(node_create_bytes(space, 0, "abcde", 5, &bytes));
-        ce_ref parts[3] = {int_node(space, (int64_t[]){-4, 5}, 2), bytes, 0};
+        space_ref parts[3] = {int_node(space, (int64_t[]){-4, 5}, 2), bytes, 0};
         damaged[count++] = (damaged_column){CE_TYPE_BINARY, false, "negative end", top_node(space, parts, 3), false, 0, false};
     }
     { /* a bool of 2 */
         damaged[count++] = (damaged_column){CE_TYPE_BOOL, false, "bool 2", int_node(space, (int64_t[]){0, 2}, 2), false, 1, false};
     }
     { /* a null bit of 3 */
-        ce_ref parts[2] = {int_node(space, (int64_t[]){0, 0}, 2), int_node(space, (int64_t[]){0, 3}, 2)};
+        space_ref parts[2] = {int_node(space, (int64_t[]){0, 0}, 2), int_node(space, (int64_t[]){0, 3}, 2)};
         damaged[count++] = (damaged_column){CE_TYPE_DOUBLE, true, "null bit 3", top_node(space, parts, 2), false, 1, false};
     }
     { /* a float wider than 32 bits */
@@ -1038,48 +1038,48 @@ static void test_damaged_columns(const char *dir)
                                              int_node(space, (int64_t[]){0, 1ll << 40}, 2), false, 1, false};
     }
     { /* nanoseconds out of range */
-        ce_ref parts[2] = {int_node(space, (int64_t[]){5}, 1), int_node(space, (int64_t[]){2000000000}, 1)};
+        space_ref parts[2] = {int_node(space, (int64_t[]){5}, 1), int_node(space, (int64_t[]){2000000000}, 1)};
         damaged[count++] = (damaged_column){CE_TYPE_TIMESTAMP, false, "nanoseconds", top_node(space, parts, 2), false, 0, false};
     }
     { /* 17 bytes of decimals */
-        ce_ref bytes;
+        space_ref bytes;
         CHECK(node_create_bytes(space, 0, "0123456789abcdefg", 17, &bytes));
         damaged[count++] = (damaged_column){CE_TYPE_DECIMAL128, false, "17 bytes", bytes, true, 0, false};
     }
     { /* a width-0 node that claims a million values */
-        ce_ref values;
+        space_ref values;
         CHECK(node_create(space, 0, 1000000, 0, &values));
         damaged[count++] = (damaged_column){CE_TYPE_INT, false, "huge count", values, true, 0, false};
     }
     { /* a compressed value that is not a zstd frame */
-        ce_ref bytes, garbage, large;
+        space_ref bytes, garbage, large;
         CHECK(node_create_bytes(space, 0, "", 0, &bytes));
         CHECK(node_create_bytes(space, NODE_CONTEXT, "definitely not zstd", 19, &garbage));
         CHECK(node_create(space, NODE_HAS_REFS, 1, 0, &large));
         CHECK(node_set(space, large, 0, (int64_t)garbage));
-        ce_ref parts[3] = {int_node(space, (int64_t[]){0}, 1), bytes, large};
+        space_ref parts[3] = {int_node(space, (int64_t[]){0}, 1), bytes, large};
         damaged[count++] = (damaged_column){CE_TYPE_BINARY, false, "bad zstd", top_node(space, parts, 3), false, 0, true};
     }
     { /* a large value that also has inline bytes */
-        ce_ref bytes, alone, large;
+        space_ref bytes, alone, large;
         CHECK(node_create_bytes(space, 0, "xy", 2, &bytes));
         CHECK(node_create_bytes(space, 0, "alone", 5, &alone));
         CHECK(node_create(space, NODE_HAS_REFS, 1, 0, &large));
         CHECK(node_set(space, large, 0, (int64_t)alone));
-        ce_ref parts[3] = {int_node(space, (int64_t[]){2}, 1), bytes, large};
+        space_ref parts[3] = {int_node(space, (int64_t[]){2}, 1), bytes, large};
         damaged[count++] = (damaged_column){CE_TYPE_STRING, false, "large and inline", top_node(space, parts, 3), false, 0, false};
     }
     { /* a values part flagged as bytes */
-        ce_ref bytes;
+        space_ref bytes;
         CHECK(node_create_bytes(space, 0, "abcdefgh", 8, &bytes));
         damaged[count++] = (damaged_column){CE_TYPE_INT, false, "int as bytes", bytes, true, 0, false};
     }
     { /* a top whose child is a tagged integer */
-        ce_ref parts[2] = {int_node(space, (int64_t[]){1}, 1), (ce_ref)node_tag(7)};
+        space_ref parts[2] = {int_node(space, (int64_t[]){1}, 1), (space_ref)node_tag(7)};
         damaged[count++] = (damaged_column){CE_TYPE_INT, true, "tagged child", top_node(space, parts, 2), true, 0, false};
     }
 
-    ce_ref root = top_node(space, (ce_ref[]){damaged[0].ref, damaged[1].ref, damaged[2].ref, damaged[3].ref,
+    space_ref root = top_node(space, (space_ref[]){damaged[0].ref, damaged[1].ref, damaged[2].ref, damaged[3].ref,
                                               damaged[4].ref, damaged[5].ref, damaged[6].ref, damaged[7].ref,
                                               damaged[8].ref, damaged[9].ref, damaged[10].ref, damaged[11].ref,
                                               damaged[12].ref, damaged[13].ref, damaged[14].ref},
@@ -1091,12 +1091,12 @@ static void test_damaged_columns(const char *dir)
 
     CHECK(ce_txn_begin_read(db, &txn));
     space = db_txn_space(txn);
-    ce_node root_node;
+    node_view root_node;
     CHECK(node_read(space, db_txn_root(txn), &root_node));
-    ce_column_scratch scratch = CE_COLUMN_SCRATCH_INIT;
+    column_scratch scratch = CE_COLUMN_SCRATCH_INIT;
     for (size_t i = 0; i < count; i++) {
         damaged_column *column = &damaged[i];
-        column->ref = (ce_ref)node_get(&root_node, i);
+        column->ref = (space_ref)node_get(&root_node, i);
         size_t size;
         ce_value value;
         bool size_ok = column_size(space, column->ref, column->type, column->nullable, &size);
@@ -1118,14 +1118,14 @@ static void test_damaged_columns(const char *dir)
     for (size_t i = 0; i < count; i++) {
         damaged_column *column = &damaged[i];
         if (column->change_allowed) continue;
-        ce_ref ref = column->ref;
+        space_ref ref = column->ref;
         ce_value value = value_default(column->type, false);
         if (column->type == CE_TYPE_BOOL) value.boolean = true;
         CHECK(!column_set(space, &ref, column->type, column->nullable, 0, &value));
         CHECK(ce_last_error_code() == CE_ERR_CORRUPT);
         CHECK(!column_insert_default(space, &ref, column->type, column->nullable, 0));
         CHECK(!column_erase(space, &ref, column->type, column->nullable, 0));
-        ce_ref right;
+        space_ref right;
         CHECK(!column_split(space, &ref, column->type, column->nullable, 0, &right));
         CHECK(ref == column->ref);
     }
@@ -1134,8 +1134,8 @@ static void test_damaged_columns(const char *dir)
     /* A node with two parents (uncommitted: verify would reject the file). */
     CHECK(ce_txn_begin_write(db, &txn));
     space = db_txn_space(txn);
-    ce_ref shared = int_node(space, (int64_t[]){0, 0}, 2);
-    ce_ref twice = top_node(space, (ce_ref[]){shared, shared}, 2);
+    space_ref shared = int_node(space, (int64_t[]){0, 0}, 2);
+    space_ref twice = top_node(space, (space_ref[]){shared, shared}, 2);
     size_t size;
     CHECK(!column_size(space, twice, CE_TYPE_INT, true, &size) && ce_last_error_code() == CE_ERR_CORRUPT);
     ce_txn_end(txn);
@@ -1146,10 +1146,10 @@ static void test_damaged_columns(const char *dir)
 
 /* Random bytes of a file of columns damaged: every call returns (true or
  * an error), none crashes or reads out of bounds (run under ASan). */
-static void exercise_column(ce_txn *txn, ce_ref column, ce_type type, bool nullable)
+static void exercise_column(ce_txn *txn, space_ref column, ce_type type, bool nullable)
 {
-    ce_space *space = db_txn_space(txn);
-    ce_column_scratch scratch = CE_COLUMN_SCRATCH_INIT;
+    space_state *space = db_txn_space(txn);
+    column_scratch scratch = CE_COLUMN_SCRATCH_INIT;
     size_t count = 0;
     if (column_size(space, column, type, nullable, &count)) {
         for (size_t i = 0; i < count; i++) {
@@ -1159,7 +1159,7 @@ static void exercise_column(ce_txn *txn, ce_ref column, ce_type type, bool nulla
     }
     if (ce_txn_is_write(txn)) {
         ce_value value = random_value(type, nullable);
-        ce_ref ref = column, right;
+        space_ref ref = column, right;
         (void)column_set(space, &ref, type, nullable, 0, &value);
         (void)column_insert_default(space, &ref, type, nullable, 1);
         (void)column_erase(space, &ref, type, nullable, 0);
@@ -1169,12 +1169,12 @@ static void exercise_column(ce_txn *txn, ce_ref column, ce_type type, bool nulla
 }
 
 typedef struct node_list {
-    ce_ref refs[512];
+    space_ref refs[512];
     uint64_t sizes[512];
     size_t count;
 } node_list;
 
-static bool collect_node(void *context, ce_ref ref, const ce_node *node)
+static bool collect_node(void *context, space_ref ref, const node_view *node)
 {
     node_list *list = context;
     CHECK(list->count < 512);
@@ -1190,8 +1190,8 @@ static void test_random_damage(const char *dir)
     ce_db *db = open_fast(path);
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
-    ce_space *space = db_txn_space(txn);
-    ce_ref columns[2 * COLUMN_TYPE_COUNT];
+    space_state *space = db_txn_space(txn);
+    space_ref columns[2 * COLUMN_TYPE_COUNT];
     for (size_t t = 0; t < 2 * COLUMN_TYPE_COUNT; t++) {
         ce_type type = column_types[t / 2];
         bool nullable = t % 2;
@@ -1215,7 +1215,7 @@ static void test_random_damage(const char *dir)
             CHECK(column_set(space, &columns[t], type, nullable, i, &value));
         }
     }
-    ce_ref root = top_node(space, columns, 2 * COLUMN_TYPE_COUNT);
+    space_ref root = top_node(space, columns, 2 * COLUMN_TYPE_COUNT);
     CHECK(db_txn_set_root(txn, root));
     CHECK(ce_txn_commit(txn));
     /* The nodes of the columns: damage goes into them, header or payload,
@@ -1261,10 +1261,10 @@ static void test_random_damage(const char *dir)
         if (!ce_db_open(copy_path, &options, &db)) continue; /* the top node itself was hit */
         for (int write = 0; write < 2; write++) {
             if (!(write ? ce_txn_begin_write(db, &txn) : ce_txn_begin_read(db, &txn))) continue;
-            ce_node root_node;
+            node_view root_node;
             if (node_read(db_txn_space(txn), db_txn_root(txn), &root_node) && root_node.count == 2 * COLUMN_TYPE_COUNT) {
                 for (size_t t = 0; t < 2 * COLUMN_TYPE_COUNT; t++)
-                    exercise_column(txn, (ce_ref)node_get(&root_node, t), column_types[t / 2], t % 2);
+                    exercise_column(txn, (space_ref)node_get(&root_node, t), column_types[t / 2], t % 2);
             }
             ce_txn_end(txn);
         }
@@ -1308,8 +1308,8 @@ static void test_packed_columns(ce_db *db)
             }
             ce_txn *txn;
             CHECK(ce_txn_begin_write(db, &txn));
-            ce_space *space = db_txn_space(txn);
-            ce_ref column;
+            space_state *space = db_txn_space(txn);
+            space_ref column;
             build_from_model(space, type, false, &m, &column);
             replace_root(txn, column);
             check_column(space, column, type, false, &m, 0, m.count);
@@ -1342,7 +1342,7 @@ static void test_packed_columns(ce_db *db)
                 model_insert(&m, 0, &(ce_value){.type = type});
                 break;
             default: {
-                ce_ref right;
+                space_ref right;
                 CHECK(column_split(space, &column, type, false, 1, &right));
                 check_column(space, right, type, false, &m, 1, 2);
                 CHECK(column_destroy(space, right));
@@ -1352,7 +1352,7 @@ static void test_packed_columns(ce_db *db)
             }
             }
             CHECK(db_txn_set_root(txn, column));
-            ce_node node;
+            node_view node;
             CHECK(node_read(space, column, &node) && node.flags == NODE_HAS_REFS); /* parts now */
             check_column(space, column, type, false, &m, 0, m.count);
             CHECK(ce_txn_commit(txn));
@@ -1385,14 +1385,14 @@ static void test_packed_columns(ce_db *db)
         /* Committed, as damage read from the file is. */
         ce_txn *txn;
         CHECK(ce_txn_begin_write(db, &txn));
-        ce_ref column;
+        space_ref column;
         CHECK(node_create_bytes(db_txn_space(txn), 0, damaged[d].bytes, damaged[d].size, &column));
         CHECK(db_txn_set_root(txn, column));
         CHECK(ce_txn_commit(txn));
         CHECK(ce_txn_begin_write(db, &txn));
-        ce_space *space = db_txn_space(txn);
+        space_state *space = db_txn_space(txn);
         column = db_txn_root(txn);
-        ce_column_scratch scratch = CE_COLUMN_SCRATCH_INIT;
+        column_scratch scratch = CE_COLUMN_SCRATCH_INIT;
         ce_value value;
         size_t count = 0;
         bool read = column_size(space, column, CE_TYPE_STRING, false, &count);
@@ -1402,7 +1402,7 @@ static void test_packed_columns(ce_db *db)
         } else {
             CHECK(!read && ce_last_error_code() == CE_ERR_CORRUPT && strstr(ce_last_error_message(), damaged[d].message));
             /* A change reports it too, and leaves the column as it was. */
-            ce_ref before = column;
+            space_ref before = column;
             CHECK(!column_set(space, &column, CE_TYPE_STRING, false, 0, &(ce_value){.type = CE_TYPE_STRING}));
             CHECK(ce_last_error_code() == CE_ERR_CORRUPT && column == before);
         }

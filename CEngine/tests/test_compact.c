@@ -51,7 +51,7 @@ static void make_list_file(const char *path, int count)
     CHECK(ce_db_close(db));
 }
 
-static bool hash_leaf(void *context, const ce_node *leaf, size_t first_index, bool *stop)
+static bool hash_leaf(void *context, const node_view *leaf, size_t first_index, bool *stop)
 {
     (void)first_index, (void)stop;
     uint64_t *hash = context;
@@ -755,7 +755,7 @@ static int faulty_open(const char *path, int flags, mode_t mode)
     return open(path, flags, mode);
 }
 
-static ce_os_methods faulty_os;
+static os_methods faulty_os;
 
 static void arm(fault_mode mode, int fail_at)
 {
@@ -804,7 +804,7 @@ static void test_compact_faults(const char *dir)
     uint64_t print = file_fingerprint(base);
     uint64_t base_size = stats_of(base).file_size;
 
-    faulty_os = ce_os_default;
+    faulty_os = os_default;
     faulty_os.pwrite = faulty_pwrite;
     faulty_os.fdatasync = faulty_fdatasync;
     faulty_os.fsync = faulty_fsync;
@@ -814,12 +814,12 @@ static void test_compact_faults(const char *dir)
     /* The calls of one compaction. */
     copy_file(base, work);
     ce_db *db = test_open(work);
-    ce_os = &faulty_os;
+    os_active = &faulty_os;
     arm(FAULT_NONE, 0);
     CHECK(ce_db_compact(db, NULL));
     int calls = injector.calls;
     disarm();
-    ce_os = &ce_os_default;
+    os_active = &os_default;
     CHECK(ce_db_close(db));
     CHECK(calls >= 6);
     uint64_t compacted_size = stats_of(work).file_size;
@@ -831,12 +831,12 @@ static void test_compact_faults(const char *dir)
         for (int e = 0; e < 3; e++) {
             copy_file(base, work);
             db = test_open(work);
-            ce_os = &faulty_os;
+            os_active = &faulty_os;
             arm(errors[e], call);
             bool compacted = ce_db_compact(db, NULL);
             ce_error_code code = ce_last_error_code();
             disarm();
-            ce_os = &ce_os_default;
+            os_active = &os_default;
             /* Every failure is reported (a failed sync of the directory
              * after the rename too, though the file is compacted then). */
             CHECK(!compacted && (code == CE_ERR_FILE_ACCESS || code == CE_ERR_OUT_OF_DISK_SPACE));
@@ -857,12 +857,12 @@ static void test_compact_faults(const char *dir)
         for (int undo = 0; undo < 2; undo++) {
             copy_file(base, work);
             db = test_open(work);
-            ce_os = &faulty_os;
+            os_active = &faulty_os;
             arm(FAULT_CRASH, call);
             ce_db_compact(db, NULL);
             CHECK(ce_db_close(db));
             disarm();
-            ce_os = &ce_os_default;
+            os_active = &os_default;
             const char *paths[2] = {work, temporary};
             if (undo) lose_power(paths, 2);
             forget_undo_of(0, true);

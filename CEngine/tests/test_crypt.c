@@ -121,7 +121,7 @@ static bool contains(const uint8_t *haystack, size_t size, const void *needle, s
 /* Data                                                                      */
 /* ------------------------------------------------------------------------ */
 
-static bool hash_leaf(void *context, const ce_node *leaf, size_t first_index, bool *stop)
+static bool hash_leaf(void *context, const node_view *leaf, size_t first_index, bool *stop)
 {
     (void)first_index, (void)stop;
     uint64_t *hash = context;
@@ -233,7 +233,7 @@ static void test_cipher(void)
     uint8_t key[64], salt[16], check[16], other_check[16];
     memcpy(key, test_fixed_key(3), 64);
     memset(salt, 0x5A, sizeof salt);
-    ce_crypt *crypt, *other;
+    crypt_state *crypt, *other;
     CHECK(crypt_create(key, salt, &crypt, check));
     /* Every byte of the key matters (HKDF over all 64 bytes). */
     for (int i = 0; i < 64; i++) {
@@ -443,7 +443,7 @@ typedef struct live_pages {
     uint64_t end;
 } live_pages;
 
-static bool note_live(void *context, ce_ref ref, const ce_node *node)
+static bool note_live(void *context, space_ref ref, const node_view *node)
 {
     live_pages *live = context;
     uint64_t end = ref + node_size(node);
@@ -834,9 +834,9 @@ static void test_nonces(const char *dir)
 {
     char *path = test_path(dir, "nonces.realm");
     const uint8_t *key = test_fixed_key(0);
-    ce_os_methods recording = ce_os_default;
+    os_methods recording = os_default;
     recording.pwrite = recording_pwrite;
-    ce_os = &recording;
+    os_active = &recording;
     ce_db *db = open_with(path, key, 64, 0);
     ce_txn *txn;
     for (int round = 0; round < 60; round++) {
@@ -856,7 +856,7 @@ static void test_nonces(const char *dir)
     }
     test_verify(db);
     CHECK(ce_db_close(db));
-    ce_os = &ce_os_default;
+    os_active = &os_default;
     /* The same nonce may appear again only for the same page and tag (an
      * entry rewritten unchanged with its metadata page). */
     qsort(nonces.records, nonces.count, sizeof *nonces.records, compare_records);

@@ -123,7 +123,7 @@ static void test_open_errors(const char *dir)
     read_file_range(future, 0, page, sizeof page);
     uint32_t format = 99;
     memcpy(page + 8, &format, 4);
-    uint64_t checksum = ce_checksum_of(page, 64, 0x53544154ull);
+    uint64_t checksum = checksum_of(page, 64, 0x53544154ull);
     memcpy(page + 64, &checksum, 8);
     patch_file(future, 0, page, sizeof page);
     expect_open_error(future, &options, CE_ERR_FILE_FORMAT_UPGRADE_REQUIRED, "version 99");
@@ -143,11 +143,11 @@ static void test_open_errors(const char *dir)
     expect_open_error(slots, &options, CE_ERR_INVALID_DATABASE, "no intact commit");
 
     /* Permission problems (root ignores file modes, so the OS answer is injected). */
-    ce_os_methods denying = ce_os_default;
+    os_methods denying = os_default;
     denying.open = deny_open;
-    ce_os = &denying;
+    os_active = &denying;
     expect_open_error(slots, &options, CE_ERR_FILE_PERMISSION_DENIED, "Permission denied");
-    ce_os = &ce_os_default;
+    os_active = &os_default;
     free(missing);
     free(text);
     free(future);
@@ -270,12 +270,12 @@ static void test_advance_that_cannot_map(const char *dir)
     }
     CHECK(ce_txn_commit(write));
     free(blob);
-    static ce_os_methods failing;
-    failing = ce_os_default;
+    static os_methods failing;
+    failing = os_default;
     failing.mmap = mmap_out_of_space;
-    ce_os = &failing;
+    os_active = &failing;
     bool advanced = ce_txn_advance(reader);
-    ce_os = &ce_os_default;
+    os_active = &os_default;
     CHECK(!advanced && ce_last_error_code() == CE_ERR_ADDRESS_SPACE_EXHAUSTED);
     CHECK(ce_txn_version(reader) == pinned);
     for (int round = 1; round <= 4; round++) {
@@ -539,7 +539,7 @@ static bool race_done;
 
 static int open_then_delete(const char *path, int flags, mode_t mode)
 {
-    int fd = ce_os_default.open(path, flags, mode);
+    int fd = os_default.open(path, flags, mode);
     if (fd >= 0 && !race_done && strcmp(path, race_lock_path) == 0) {
         race_done = true;
         bool deleted;
@@ -557,11 +557,11 @@ static void test_lock_file_deleted_while_opening(const char *dir)
     race_path = path;
     race_lock_path = lock;
     race_done = false;
-    ce_os_methods racing = ce_os_default;
+    os_methods racing = os_default;
     racing.open = open_then_delete;
-    ce_os = &racing;
+    os_active = &racing;
     db = test_open(path);
-    ce_os = &ce_os_default;
+    os_active = &os_default;
     CHECK(race_done);
     /* The handle uses the lock file at the path, which a second handle shares. */
     CHECK(exists(lock));

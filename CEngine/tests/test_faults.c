@@ -131,7 +131,7 @@ static int faulty_fallocate(int fd, off_t offset, off_t length)
         }
         return -1;
     }
-    return ce_os_default.fallocate(fd, offset, length);
+    return os_default.fallocate(fd, offset, length);
 }
 
 static int faulty_ftruncate(int fd, off_t length)
@@ -143,7 +143,7 @@ static int faulty_ftruncate(int fd, off_t length)
     return ftruncate(fd, length);
 }
 
-static ce_os_methods faulty_os;
+static os_methods faulty_os;
 
 static void arm(fault_mode mode, int fail_at)
 {
@@ -205,7 +205,7 @@ static void copy_file(const char *from, const char *to)
 }
 
 /* The list's contents as one number, to compare versions. */
-static bool hash_leaf(void *context, const ce_node *leaf, size_t first_index, bool *stop)
+static bool hash_leaf(void *context, const node_view *leaf, size_t first_index, bool *stop)
 {
     (void)first_index, (void)stop;
     uint64_t *hash = context;
@@ -390,7 +390,7 @@ static void run_scenario(const char *base, const char *work, const scenario *s, 
 int main(int argc, char **argv)
 {
     test_parse_variant(argc, argv);
-    faulty_os = ce_os_default;
+    faulty_os = os_default;
     faulty_os.pwrite = faulty_pwrite;
     faulty_os.fdatasync = faulty_fdatasync;
     faulty_os.fsync = faulty_fsync;
@@ -400,7 +400,7 @@ int main(int argc, char **argv)
     char *base = test_path(dir, "base.realm");
     char *work = test_path(dir, "work.realm");
     make_base(base);
-    ce_os = &faulty_os;
+    os_active = &faulty_os;
     /* Small: one sync. Large: one sync, then the sync record (over 1 MiB).
      * Two-sync: the large commit with data and slot synced apart. */
     scenario small = {"small", small_change, db_slot_run_limit};
@@ -409,7 +409,7 @@ int main(int argc, char **argv)
     run_scenario(base, work, &small, 1);
     run_scenario(base, work, &large, 1);
     run_scenario(base, work, &two_sync, 2);
-    ce_os = &ce_os_default;
+    os_active = &os_default;
     forget_undo();
     free(injector.undo);
     test_cleanup_dir(dir);

@@ -160,8 +160,8 @@ static void create_list(ce_db *db)
 static void check_used_up_range_beside_freed_range(void)
 {
     static uint8_t file[CE_HEADER_SIZE + 4096];
-    ce_free_extent free_list[1] = {{CE_HEADER_SIZE, 64, 1}};
-    ce_space space;
+    space_free_extent free_list[1] = {{CE_HEADER_SIZE, 64, 1}};
+    space_state space;
     memset(&space, 0, sizeof space); /* no ready-page bits yet */
     space_init_read(&space, file, sizeof file);
     CHECK(space_init_write(&space, free_list, 1, 1, 3));
@@ -174,7 +174,7 @@ static void check_used_up_range_beside_freed_range(void)
     CHECK(space_free(&space, CE_HEADER_SIZE + 64, 128)); /* the committed node right after it */
     CHECK(space_commit_prepare(&space));
     size_t count;
-    const ce_free_extent *extents = space_free_list(&space, &count);
+    const space_free_extent *extents = space_free_list(&space, &count);
     CHECK(count == 1);
     CHECK(extents[0].position == CE_HEADER_SIZE + 64 && extents[0].size == 128 && extents[0].freed_in_version == 3);
     space_release(&space);

@@ -121,11 +121,11 @@ static bool collect(void *context, int64_t key, int64_t value, bool *stop)
 static bool failing_visitor(void *context, int64_t key, int64_t value, bool *stop)
 {
     (void)context, (void)key, (void)value, (void)stop;
-    return ce_fail(CE_ERR_FAIL, "the visitor failed");
+    return error_fail(CE_ERR_FAIL, "the visitor failed");
 }
 
 /* Checks a range walk against the model's pairs with first <= key <= last. */
-static void check_range(const ce_space *space, ce_ref root, const model *m, int64_t first, int64_t last)
+static void check_range(const space_state *space, space_ref root, const model *m, int64_t first, int64_t last)
 {
     collected c = {0};
     CHECK(index_for_each_in_range(space, root, first, last, collect, &c));
@@ -139,7 +139,7 @@ static void check_range(const ce_space *space, ce_ref root, const model *m, int6
 }
 
 /* find_first, count_key and for_each_with_key for one key against the model. */
-static void check_key(const ce_space *space, ce_ref root, const model *m, int64_t key)
+static void check_key(const space_state *space, space_ref root, const model *m, int64_t key)
 {
     size_t at = model_search(m, (pair){key, INT64_MIN});
     size_t expected = 0;
@@ -163,7 +163,7 @@ static int64_t random_key(int64_t range);
 
 /* The whole index against the model: size, every pair in order, and
  * `probes` keys (of the model and random ones) and ranges. */
-static void check_index(const ce_space *space, ce_ref root, const model *m, size_t probes)
+static void check_index(const space_state *space, space_ref root, const model *m, size_t probes)
 {
     size_t size = 0;
     CHECK(index_size(space, root, &size));
@@ -205,16 +205,16 @@ static int64_t random_value(void)
 }
 
 /* Makes `root` the user root, freeing the tree it replaces. */
-static void replace_root(ce_txn *txn, ce_ref root)
+static void replace_root(ce_txn *txn, space_ref root)
 {
-    ce_ref old = db_txn_root(txn);
+    space_ref old = db_txn_root(txn);
     if (old && old != root) CHECK(node_free_tree(db_txn_space(txn), old));
     CHECK(db_txn_set_root(txn, root));
 }
 
-static ce_ref new_index(ce_txn *txn)
+static space_ref new_index(ce_txn *txn)
 {
-    ce_ref root;
+    space_ref root;
     CHECK(index_create(db_txn_space(txn), &root));
     replace_root(txn, root);
     return root;
@@ -226,8 +226,8 @@ static void test_basics(ce_db *db)
 {
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
-    ce_space *space = db_txn_space(txn);
-    ce_ref root = new_index(txn);
+    space_state *space = db_txn_space(txn);
+    space_ref root = new_index(txn);
     model m = {0};
     check_index(space, root, &m, 5);
 
@@ -287,7 +287,7 @@ static void test_basics(ce_db *db)
         model_erase(&m, p);
         check_index(space, root, &m, 2);
     }
-    ce_node node;
+    node_view node;
     CHECK(node_read(space, root, &node) && node.flags == NODE_CONTEXT && node.count == 0);
     CHECK(db_txn_set_root(txn, root));
     CHECK(ce_txn_commit(txn));
@@ -307,8 +307,8 @@ static void test_random_against_model(ce_db *db, int64_t key_range, int rounds, 
     test_verify(db);
     for (int round = 0; round < rounds; round++) {
         CHECK(ce_txn_begin_write(db, &txn));
-        ce_space *space = db_txn_space(txn);
-        ce_ref root = db_txn_root(txn);
+        space_state *space = db_txn_space(txn);
+        space_ref root = db_txn_root(txn);
         /* Mostly inserts in early rounds, mostly erases in late ones. */
         unsigned insert_share = round < rounds / 2 ? 7 : 4;
         for (int step = 0; step < steps; step++) {
@@ -358,8 +358,8 @@ static void test_many_values_per_key(ce_db *db)
     model m = {0};
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
-    ce_space *space = db_txn_space(txn);
-    ce_ref root = new_index(txn);
+    space_state *space = db_txn_space(txn);
+    space_ref root = new_index(txn);
     for (int64_t key = -2; key <= 2; key++) {
         /* Values in a scrambled order, so leaves split in the middle. */
         for (int64_t i = 0; i < 1500; i++) {
@@ -399,7 +399,7 @@ typedef struct shape {
     size_t leaves, pairs, inner, max_depth_seen;
 } shape;
 
-static bool count_shape(void *context, ce_ref ref, const ce_node *node)
+static bool count_shape(void *context, space_ref ref, const node_view *node)
 {
     (void)ref;
     shape *s = context;
@@ -426,8 +426,8 @@ static void test_ascending_bulk(ce_db *db)
     const int64_t count = 1000000;
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
-    ce_space *space = db_txn_space(txn);
-    ce_ref root = new_index(txn);
+    space_state *space = db_txn_space(txn);
+    space_ref root = new_index(txn);
     double start = seconds_now();
     for (int64_t key = 0; key < count; key++) CHECK(index_insert(space, &root, key, key));
     double insert_seconds = seconds_now() - start;
@@ -520,8 +520,8 @@ static void test_bulk_orders(ce_db *db)
         model m = {0};
         ce_txn *txn;
         CHECK(ce_txn_begin_write(db, &txn));
-        ce_space *space = db_txn_space(txn);
-        ce_ref root = new_index(txn);
+        space_state *space = db_txn_space(txn);
+        space_ref root = new_index(txn);
         for (size_t i = 0; i < count; i++) {
             /* Random keys of 64 bits do not repeat here; values do. */
             pairs[i] = order == 0 ? (pair){(int64_t)(count - i), -(int64_t)i}
@@ -556,7 +556,7 @@ static void test_bulk_orders(ce_db *db)
             test_verify(db);
         }
         CHECK(ce_txn_begin_read(db, &txn));
-        ce_node node;
+        node_view node;
         CHECK(node_read(db_txn_space(txn), db_txn_root(txn), &node) && node.flags == NODE_CONTEXT && node.count == 0);
         ce_txn_end(txn);
         free(m.pairs);
@@ -566,17 +566,17 @@ static void test_bulk_orders(ce_db *db)
 
 /* --- damaged indexes --- */
 
-static ce_ref make_node(ce_space *space, uint8_t flags, const int64_t *elements, size_t count)
+static space_ref make_node(space_state *space, uint8_t flags, const int64_t *elements, size_t count)
 {
-    ce_ref ref;
+    space_ref ref;
     CHECK(node_create(space, flags, count, 0, &ref));
     for (size_t i = 0; i < count; i++) CHECK(node_set(space, ref, i, elements[i]));
     return ref;
 }
 
-static ce_ref make_leaf(ce_space *space, int64_t first_key, size_t pairs)
+static space_ref make_leaf(space_state *space, int64_t first_key, size_t pairs)
 {
-    ce_ref ref;
+    space_ref ref;
     CHECK(node_create(space, NODE_CONTEXT, 2 * pairs, 0, &ref));
     for (size_t i = 0; i < pairs; i++) {
         CHECK(node_set(space, ref, 2 * i, first_key + (int64_t)i));
@@ -586,11 +586,11 @@ static ce_ref make_leaf(ce_space *space, int64_t first_key, size_t pairs)
 }
 
 /* An inner node over `children`, with the given separators. */
-static ce_ref make_inner(ce_space *space, const ce_ref *children, size_t count, const int64_t *separators,
+static space_ref make_inner(space_state *space, const space_ref *children, size_t count, const int64_t *separators,
                          size_t separator_count)
 {
-    ce_ref separator_node = make_node(space, 0, separators, separator_count);
-    ce_ref ref;
+    space_ref separator_node = make_node(space, 0, separators, separator_count);
+    space_ref ref;
     CHECK(node_create(space, NODE_INNER | NODE_HAS_REFS, 1 + count, 0, &ref));
     CHECK(node_set(space, ref, 0, (int64_t)separator_node));
     for (size_t i = 0; i < count; i++) CHECK(node_set(space, ref, 1 + i, (int64_t)children[i]));
@@ -613,15 +613,15 @@ typedef enum damage {
     DAMAGE_KINDS
 } damage;
 
-static ce_ref build_damaged(ce_space *space, damage kind)
+static space_ref build_damaged(space_state *space, damage kind)
 {
-    ce_ref leaves[3] = {make_leaf(space, 0, 10), make_leaf(space, 100, 10), make_leaf(space, 200, 10)};
+    space_ref leaves[3] = {make_leaf(space, 0, 10), make_leaf(space, 100, 10), make_leaf(space, 200, 10)};
     int64_t separators[4] = {100, 0, 200, 0};
     switch (kind) {
     case LEAF_WITHOUT_CONTEXT: return make_node(space, 0, (int64_t[]){1, 2}, 2);
     case LEAF_ODD_COUNT: return make_node(space, NODE_CONTEXT, (int64_t[]){1, 2, 3}, 3);
     case LEAF_TOO_LARGE: {
-        ce_ref ref;
+        space_ref ref;
         CHECK(node_create(space, NODE_CONTEXT, 2 * INDEX_LEAF_MAX_PAIRS + 2, 0, &ref));
         return ref;
     }
@@ -630,15 +630,15 @@ static ce_ref build_damaged(ce_space *space, damage kind)
     case SEPARATOR_COUNT: return make_inner(space, leaves, 3, separators, 2);
     case SEPARATORS_OUT_OF_ORDER: separators[2] = 50; break;
     case SEPARATOR_FLAGS: {
-        ce_ref ref = make_inner(space, leaves, 3, separators, 4);
-        ce_node node;
+        space_ref ref = make_inner(space, leaves, 3, separators, 4);
+        node_view node;
         CHECK(node_read(space, ref, &node));
-        CHECK(node_set_flags(space, (ce_ref)node_get(&node, 0), NODE_CONTEXT));
+        CHECK(node_set_flags(space, (space_ref)node_get(&node, 0), NODE_CONTEXT));
         return ref;
     }
     case TOO_MANY_CHILDREN: {
         enum { CHILDREN = INDEX_INNER_MAX_CHILDREN + 1 };
-        ce_ref children[CHILDREN];
+        space_ref children[CHILDREN];
         int64_t bounds[2 * (CHILDREN - 1)];
         for (size_t i = 0; i < CHILDREN; i++) {
             children[i] = make_leaf(space, 10 * (int64_t)i, 1);
@@ -647,14 +647,14 @@ static ce_ref build_damaged(ce_space *space, damage kind)
         return make_inner(space, children, CHILDREN, bounds, 2 * (CHILDREN - 1));
     }
     case TAGGED_CHILD: {
-        ce_ref ref = make_inner(space, leaves, 3, separators, 4);
+        space_ref ref = make_inner(space, leaves, 3, separators, 4);
         CHECK(node_set(space, ref, 2, node_tag(1000)));
         CHECK(node_free(space, leaves[1]));
         return ref;
     }
     case TOO_DEEP: {
         /* A chain of inner nodes of one child each, deeper than allowed. */
-        ce_ref ref = leaves[0];
+        space_ref ref = leaves[0];
         CHECK(node_free(space, leaves[1]) && node_free(space, leaves[2]));
         for (int level = 0; level < INDEX_MAX_DEPTH + 2; level++) ref = make_inner(space, &ref, 1, NULL, 0);
         return ref;
@@ -685,14 +685,14 @@ static void test_damage(ce_db *db)
     for (int kind = 0; kind < DAMAGE_KINDS; kind++) {
         ce_txn *txn;
         CHECK(ce_txn_begin_write(db, &txn));
-        ce_space *space = db_txn_space(txn);
+        space_state *space = db_txn_space(txn);
         replace_root(txn, build_damaged(space, (damage)kind));
         CHECK(ce_txn_commit(txn));
         test_verify(db); /* sound nodes, an unsound index */
 
         CHECK(ce_txn_begin_read(db, &txn));
         space = db_txn_space(txn);
-        ce_ref root = db_txn_root(txn);
+        space_ref root = db_txn_root(txn);
         size_t size;
         CHECK(!index_size(space, root, &size));
         expect_corrupt("index_size", (damage)kind);
@@ -750,8 +750,8 @@ static void test_destroy(ce_db *db)
 {
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
-    ce_space *space = db_txn_space(txn);
-    ce_ref root = new_index(txn);
+    space_state *space = db_txn_space(txn);
+    space_ref root = new_index(txn);
     for (int64_t i = 0; i < 20000; i++) CHECK(index_insert(space, &root, (int64_t)(next_random() % 5000), i));
     CHECK(db_txn_set_root(txn, root));
     CHECK(ce_txn_commit(txn));

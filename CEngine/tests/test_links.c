@@ -199,7 +199,7 @@ typedef struct tree_size {
     uint64_t nodes, bytes;
 } tree_size;
 
-static bool count_node(void *context, ce_ref ref, const ce_node *node)
+static bool count_node(void *context, space_ref ref, const node_view *node)
 {
     (void)ref;
     tree_size *size = context;

@@ -37,7 +37,7 @@ static void test_widths(ce_db *db)
     const int64_t small[] = {0, 3, 1};
     const int64_t mixed[] = {2, -1, 15};
     const int64_t wide[] = {1, INT64_MIN, 4};
-    ce_node view = node_view_of_values(small, 0);
+    node_view view = node_view_of_values(small, 0);
     CHECK(node_width_for_values(&view) == 0);
     view = node_view_of_values(small, 3);
     CHECK(node_width_for_values(&view) == 2);
@@ -50,12 +50,12 @@ static void test_widths(ce_db *db)
     for (size_t v = 0; v < BOUNDARY_COUNT; v++) {
         ce_txn *txn;
         CHECK(ce_txn_begin_write(db, &txn));
-        ce_space *space = db_txn_space(txn);
-        ce_ref ref;
+        space_state *space = db_txn_space(txn);
+        space_ref ref;
         CHECK(node_create(space, 0, 37, 0, &ref));
         CHECK(node_set(space, ref, 11, boundary_values[v]));
         CHECK(node_append(space, ref, 1));
-        ce_node node;
+        node_view node;
         CHECK(node_read(space, ref, &node));
         CHECK(node.count == 38);
         CHECK(node.width == node_width_for(boundary_values[v]) || node.width >= node_width_for(boundary_values[v]));
@@ -88,16 +88,16 @@ static void test_based_nodes(ce_db *db)
 {
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
-    ce_space *space = db_txn_space(txn);
+    space_state *space = db_txn_space(txn);
     int64_t values[256];
     for (int i = 0; i < 256; i++) values[i] = 5000000000LL + 3 * i;
-    ce_ref ref;
+    space_ref ref;
     CHECK(node_create_from(space, NODE_CONTEXT, values, 256, &ref));
     if (db_txn_root(txn)) CHECK(node_free_tree(space, db_txn_root(txn)));
     CHECK(db_txn_set_root(txn, ref));
     CHECK(ce_txn_commit(txn));
     CHECK(ce_txn_begin_read(db, &txn));
-    ce_node node;
+    node_view node;
     CHECK(node_read(db_txn_space(txn), db_txn_root(txn), &node));
     /* 256 values over a range of 766: 16 bits around the middle of the range. */
     CHECK(node.based && node.base == 5000000000LL + 32768 && node.width == 16 && node.flags == NODE_CONTEXT);
@@ -128,10 +128,10 @@ static void test_node_operations(ce_db *db)
 {
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
-    ce_space *space = db_txn_space(txn);
+    space_state *space = db_txn_space(txn);
     int64_t model[600];
     size_t count = 0;
-    ce_ref ref;
+    space_ref ref;
     CHECK(node_create(space, 0, 0, 0, &ref));
     for (int step = 0; step < 5000; step++) {
         uint64_t choice = next_random() % 10;
@@ -153,7 +153,7 @@ static void test_node_operations(ce_db *db)
             memmove(model + at, model + at + 1, (count - at - 1) * sizeof *model);
             count--;
         }
-        ce_node node;
+        node_view node;
         CHECK(node_read(space, ref, &node));
         CHECK(node.count == count);
         for (size_t i = 0; i < count; i++) CHECK(node_get(&node, i) == model[i]);
@@ -166,7 +166,7 @@ static void test_node_operations(ce_db *db)
     CHECK(db_txn_set_root(txn, ref));
     CHECK(ce_txn_commit(txn));
     CHECK(ce_txn_begin_read(db, &txn));
-    ce_node node;
+    node_view node;
     CHECK(node_read(db_txn_space(txn), db_txn_root(txn), &node));
     CHECK(node.count == count);
     for (size_t i = 0; i < count; i++) CHECK(node_get(&node, i) == model[i]);
@@ -183,14 +183,14 @@ static void test_bytes(ce_db *db)
     filler[sizeof filler - 1] = 0;
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
-    ce_space *space = db_txn_space(txn);
-    ce_ref list;
+    space_state *space = db_txn_space(txn);
+    space_ref list;
     if (db_txn_root(txn)) CHECK(node_free_tree(space, db_txn_root(txn)));
     CHECK(bptree_create(space, NODE_HAS_REFS, &list));
     char text[300];
     for (int i = 0; i < 50; i++) {
         int length = snprintf(text, sizeof text, "string number %d %.*s", i, i * 5, filler);
-        ce_ref bytes;
+        space_ref bytes;
         CHECK(node_create_bytes(space, 0, text, (size_t)length, &bytes));
         CHECK(bptree_append(space, &list, (int64_t)bytes));
     }
@@ -201,8 +201,8 @@ static void test_bytes(ce_db *db)
     for (int i = 0; i < 50; i++) {
         int64_t ref;
         CHECK(bptree_get(db_txn_space(txn), db_txn_root(txn), (size_t)i, &ref));
-        ce_node node;
-        CHECK(node_read(db_txn_space(txn), (ce_ref)ref, &node));
+        node_view node;
+        CHECK(node_read(db_txn_space(txn), (space_ref)ref, &node));
         CHECK(node.flags & NODE_BYTES);
         int length = snprintf(text, sizeof text, "string number %d %.*s", i, i * 5, filler);
         CHECK(node.count == (uint32_t)length);
@@ -240,9 +240,9 @@ static void test_bptree_against_model(ce_db *db)
     test_verify(db);
     for (int round = 0; round < 30; round++) {
         CHECK(ce_txn_begin_write(db, &txn));
-        ce_space *space = db_txn_space(txn);
+        space_state *space = db_txn_space(txn);
         for (int step = 0; step < 300; step++) {
-            ce_ref root = test_list_root(txn);
+            space_ref root = test_list_root(txn);
             uint64_t choice = next_random() % 3;
             int64_t value = (int64_t)next_random();
             if (choice == 0 && count < capacity) {
@@ -263,7 +263,7 @@ static void test_bptree_against_model(ce_db *db)
             }
             CHECK(db_txn_set_root(txn, root));
         }
-        CHECK(!bptree_erase(space, &(ce_ref){test_list_root(txn)}, count) &&
+        CHECK(!bptree_erase(space, &(space_ref){test_list_root(txn)}, count) &&
               ce_last_error_code() == CE_ERR_INDEX_OUT_OF_BOUNDS);
         check_tree_matches(txn, model, count);
         if (round % 5 == 4) {
@@ -286,7 +286,7 @@ static void test_bptree_against_model(ce_db *db)
     }
     /* Erase everything: a root that shrinks back to one leaf. */
     CHECK(ce_txn_begin_write(db, &txn));
-    ce_ref root = test_list_root(txn);
+    space_ref root = test_list_root(txn);
     while (count > 0) {
         CHECK(bptree_erase(db_txn_space(txn), &root, count - 1 - (next_random() % count) / 2));
         count--;
@@ -312,7 +312,7 @@ static size_t model_find_run(const int64_t *counts, size_t runs, uint64_t *posit
     return run;
 }
 
-static void check_find_run(const ce_node *node, const int64_t *counts, size_t count)
+static void check_find_run(const node_view *node, const int64_t *counts, size_t count)
 {
     uint64_t total = 0;
     for (size_t i = 0; i < count; i++) total += (uint64_t)counts[i];
@@ -346,17 +346,17 @@ static void test_find_run(ce_db *db)
                 default: counts[i] = (int64_t)(r % 7) * 1000000000000LL; /* 64 bits */
                 }
             }
-            ce_node view = node_view_of_values(counts, count);
+            node_view view = node_view_of_values(counts, count);
             check_find_run(&view, counts, count);
             ce_txn *txn;
             CHECK(ce_txn_begin_write(db, &txn));
-            ce_ref ref;
+            space_ref ref;
             CHECK(node_create_from(db_txn_space(txn), NODE_CONTEXT, counts, count, &ref));
             if (db_txn_root(txn)) CHECK(node_free_tree(db_txn_space(txn), db_txn_root(txn)));
             CHECK(db_txn_set_root(txn, ref));
             CHECK(ce_txn_commit(txn));
             CHECK(ce_txn_begin_read(db, &txn));
-            ce_node node;
+            node_view node;
             CHECK(node_read(db_txn_space(txn), db_txn_root(txn), &node));
             check_find_run(&node, counts, count);
             ce_txn_end(txn);

@@ -90,9 +90,9 @@ static inline ce_db *test_open(const char *path)
 }
 
 /* The user root as a list of integers (created on first use). */
-static inline ce_ref test_list_root(ce_txn *txn)
+static inline space_ref test_list_root(ce_txn *txn)
 {
-    ce_ref root = db_txn_root(txn);
+    space_ref root = db_txn_root(txn);
     if (!root) {
         CHECK(bptree_create(db_txn_space(txn), 0, &root));
         CHECK(db_txn_set_root(txn, root));
@@ -102,7 +102,7 @@ static inline ce_ref test_list_root(ce_txn *txn)
 
 static inline size_t test_list_size(ce_txn *txn)
 {
-    ce_ref root = db_txn_root(txn);
+    space_ref root = db_txn_root(txn);
     if (!root) return 0;
     size_t size;
     CHECK(bptree_size(db_txn_space(txn), root, &size));
@@ -118,14 +118,14 @@ static inline int64_t test_list_get(ce_txn *txn, size_t index)
 
 static inline void test_list_append(ce_txn *txn, int64_t value)
 {
-    ce_ref root = test_list_root(txn);
+    space_ref root = test_list_root(txn);
     CHECK(bptree_append(db_txn_space(txn), &root, value));
     CHECK(db_txn_set_root(txn, root));
 }
 
 static inline void test_list_set(ce_txn *txn, size_t index, int64_t value)
 {
-    ce_ref root = test_list_root(txn);
+    space_ref root = test_list_root(txn);
     CHECK(bptree_set(db_txn_space(txn), &root, index, value));
     CHECK(db_txn_set_root(txn, root));
 }

@@ -1,4 +1,4 @@
-// Workload.swift — the Person workload of /work/shared/BENCHMARKS.md, as bench_common.c and
+// Workload.swift — the Person workload of docs/BENCHMARKS.md, as bench_common.c and
 // bench_objects.c define it (same ids, names, ages, scores, lookup stream and name hash), plus
 // timing, medians and the run directory.
 

@@ -1,4 +1,4 @@
-// swiftbench — W1, W2, W3, W4, W6 of /work/shared/BENCHMARKS.md through
+// swiftbench — W1, W2, W3, W4, W6 of docs/BENCHMARKS.md through
 // OpenRealm's Swift API, against GRDB (SQLite through Swift) and against OpenRealm's C API
 // called from Swift, interleaved per repetition in one process, each system on a fresh file.
 //
@@ -283,7 +283,7 @@ if systems.contains(.openrealm) {
                          r.ofMedians, r.paired.median, r.paired.min, r.paired.max))
         }
     }
-    print("\nTargets (issue 6, /work/shared/BENCHMARKS.md), on the medians:")
+    print("\nTargets (issue 6, docs/BENCHMARKS.md), on the medians:")
     for peer in [System.grdb, .grdbRecords] where systems.contains(peer) {
         if let r = ratio(.openrealm, peer, .w1Rate) {
             print(String(format: "  W1 Swift API >= 2x %@ objects/s:  %.3fx  %@", peer.rawValue as NSString, r.ofMedians,

@@ -1,7 +1,7 @@
 /*
- * alloc.c — the address space of one transaction (see alloc.h).
+ * space.c — the address space of one transaction (see space.h).
  */
-#include "alloc.h"
+#include "space.h"
 #include "error.h"
 
 #include <stdlib.h>
@@ -13,13 +13,13 @@ static bool grow_array(void **array, size_t *capacity, size_t needed, size_t ele
     size_t new_capacity = *capacity ? *capacity * 2 : 16;
     while (new_capacity < needed) new_capacity *= 2;
     void *grown = realloc(*array, new_capacity * element_size);
-    if (!grown) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", new_capacity * element_size);
+    if (!grown) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", new_capacity * element_size);
     *array = grown;
     *capacity = new_capacity;
     return true;
 }
 
-void space_init_read(ce_space *space, const uint8_t *base, uint64_t logical_size)
+void space_init_read(space_state *space, const uint8_t *base, uint64_t logical_size)
 {
     /* The ready-page bits outlive a new snapshot (their buffer; their
      * content is cleared by space_set_cipher_reader). */
@@ -33,7 +33,7 @@ void space_init_read(ce_space *space, const uint8_t *base, uint64_t logical_size
     space->current_extent = SIZE_MAX;
 }
 
-bool space_init_write(ce_space *space, const ce_free_extent *free_list, size_t free_count,
+bool space_init_write(space_state *space, const space_free_extent *free_list, size_t free_count,
                       uint64_t oldest_pinned_version, uint64_t new_version)
 {
     uint64_t logical_size = space->logical_size;
@@ -44,12 +44,12 @@ bool space_init_write(ce_space *space, const ce_free_extent *free_list, size_t f
     if (!grow_array((void **)&space->free_list, &space->free_capacity, free_count + 1, sizeof *free_list))
         return false;
     for (size_t i = 0; i < free_count; i++) {
-        const ce_free_extent *extent = &free_list[i];
+        const space_free_extent *extent = &free_list[i];
         if (extent->size == 0) continue;
         if (extent->position % 8 != 0 || extent->size % 8 != 0 || extent->position < CE_HEADER_SIZE ||
             extent->position > logical_size || extent->size > logical_size - extent->position) {
             space_release(space);
-            return ce_fail(CE_ERR_CORRUPT,
+            return error_fail(CE_ERR_CORRUPT,
                            "invalid database: free-list entry %zu (offset %llu, %llu bytes) lies outside the file",
                            i, (unsigned long long)extent->position, (unsigned long long)extent->size);
         }
@@ -58,7 +58,7 @@ bool space_init_write(ce_space *space, const ce_free_extent *free_list, size_t f
     return true;
 }
 
-void space_set_cipher_reader(ce_space *space, ce_pager *pager, uint64_t version, uint64_t epoch)
+void space_set_cipher_reader(space_state *space, pager_state *pager, uint64_t version, uint64_t epoch)
 {
     space->cipher_pager = pager;
     space->page_entries = pager_page_entries(pager);
@@ -67,7 +67,7 @@ void space_set_cipher_reader(ce_space *space, ce_pager *pager, uint64_t version,
     space_set_read_epoch(space, epoch);
 }
 
-void space_set_read_epoch(ce_space *space, uint64_t epoch)
+void space_set_read_epoch(space_state *space, uint64_t epoch)
 {
     space->read_epoch = epoch;
     space->ready_first = 1;
@@ -75,7 +75,7 @@ void space_set_read_epoch(ce_space *space, uint64_t epoch)
     if (space->ready_words) memset(space->ready_bits, 0, space->ready_words * sizeof *space->ready_bits);
 }
 
-void space_free_ready_pages(ce_space *space)
+void space_free_ready_pages(space_state *space)
 {
     free(space->ready_bits);
     space->ready_bits = NULL;
@@ -84,7 +84,7 @@ void space_free_ready_pages(ce_space *space)
 
 /* Records pages [first, last] as ready for the transaction (no bits: out of
  * memory, or pages past SPACE_READY_BITS_PAGES, just miss the fast path). */
-static void note_ready_pages(ce_space *space, uint64_t first, uint64_t last)
+static void note_ready_pages(space_state *space, uint64_t first, uint64_t last)
 {
     uint64_t pages = (space->logical_size + PAGER_PAGE_SIZE - 1) / PAGER_PAGE_SIZE;
     if (pages > SPACE_READY_BITS_PAGES) pages = SPACE_READY_BITS_PAGES;
@@ -107,7 +107,7 @@ static void note_ready_pages(ce_space *space, uint64_t first, uint64_t last)
  * pages read before then passes the inline check's first test (two
  * compares) rather than its bit test, for thousands of pages at a time.
  * Word at a time: a widening costs at most 64 steps each way. */
-static void widen_ready_range(ce_space *space)
+static void widen_ready_range(space_state *space)
 {
     uint64_t bit_pages = (uint64_t)space->ready_words * 64;
     uint64_t first = space->ready_first, last = space->ready_last;
@@ -140,7 +140,7 @@ static void widen_ready_range(ce_space *space)
     space->ready_first = page > floor ? page : floor;
 }
 
-void space_release(ce_space *space)
+void space_release(space_state *space)
 {
     for (size_t i = 0; i < space->dirty_count; i++) free(space->dirty[i].bytes);
     free(space->dirty);
@@ -149,7 +149,7 @@ void space_release(ce_space *space)
     free(space->free_list);
     free(space->stage);
     free(space->pieces);
-    ce_space kept = *space;
+    space_state kept = *space;
     space_init_read(space, kept.base, kept.logical_size);
     if (kept.cipher_pager) space_set_cipher_reader(space, kept.cipher_pager, kept.read_version, kept.read_epoch);
     space->ready_first = kept.ready_first;
@@ -157,18 +157,18 @@ void space_release(ce_space *space)
 }
 
 
-bool space_bytes_general(const ce_space *space, ce_ref ref, size_t length, const uint8_t **out_bytes)
+bool space_bytes_general(const space_state *space, space_ref ref, size_t length, const uint8_t **out_bytes)
 {
     if (ref_is_temporary(ref)) {
         size_t index = temporary_index(ref);
         if (index >= space->dirty_count || space->dirty[index].capacity < length)
-            return ce_fail(CE_ERR_CORRUPT, "internal error: unknown temporary ref %llx", (unsigned long long)ref);
+            return error_fail(CE_ERR_CORRUPT, "internal error: unknown temporary ref %llx", (unsigned long long)ref);
         *out_bytes = space->dirty[index].bytes;
         return true;
     }
     if (ref % 8 != 0 || ref < CE_HEADER_SIZE || ref > space->logical_size ||
         length > space->logical_size - ref)
-        return ce_fail(CE_ERR_CORRUPT,
+        return error_fail(CE_ERR_CORRUPT,
                        "invalid database: ref %llu (%zu bytes) is outside the file (%llu bytes) or misaligned",
                        (unsigned long long)ref, length, (unsigned long long)space->logical_size);
     if (space->cipher_pager) {
@@ -187,7 +187,7 @@ bool space_bytes_general(const ce_space *space, ce_ref ref, size_t length, const
                 }
             }
             /* The space is the transaction's own (see ready_first). */
-            ce_space *mutable_space = (ce_space *)space;
+            space_state *mutable_space = (space_state *)space;
             mutable_space->ready_first = first;
             mutable_space->ready_last = last;
             note_ready_pages(mutable_space, first, last);
@@ -198,12 +198,12 @@ bool space_bytes_general(const ce_space *space, ce_ref ref, size_t length, const
     return true;
 }
 
-bool space_dirty_create(ce_space *space, size_t size, bool fresh, ce_ref *out_ref, uint8_t **out_bytes)
+bool space_dirty_create(space_state *space, size_t size, bool fresh, space_ref *out_ref, uint8_t **out_bytes)
 {
-    if (!space->writable) return ce_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot modify data outside a write transaction");
+    if (!space->writable) return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot modify data outside a write transaction");
     size_t capacity = size < 64 ? 64 : size;
     uint8_t *bytes = malloc(capacity);
-    if (!bytes) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", capacity);
+    if (!bytes) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", capacity);
     size_t index;
     if (space->unused_count > 0) {
         index = space->unused_entries[--space->unused_count];
@@ -214,39 +214,39 @@ bool space_dirty_create(ce_space *space, size_t size, bool fresh, ce_ref *out_re
         }
         index = space->dirty_count++;
     }
-    space->dirty[index] = (ce_dirty_node){bytes, capacity, fresh, 0};
+    space->dirty[index] = (space_dirty_node){bytes, capacity, fresh, 0};
     *out_ref = CE_TEMP_REF_BIT | ((uint64_t)index << 3);
     *out_bytes = bytes;
     return true;
 }
 
-uint8_t *space_dirty_bytes(const ce_space *space, ce_ref ref) { return space->dirty[temporary_index(ref)].bytes; }
+uint8_t *space_dirty_bytes(const space_state *space, space_ref ref) { return space->dirty[temporary_index(ref)].bytes; }
 
-bool space_dirty_is_fresh(const ce_space *space, ce_ref ref) { return space->dirty[temporary_index(ref)].fresh; }
+bool space_dirty_is_fresh(const space_state *space, space_ref ref) { return space->dirty[temporary_index(ref)].fresh; }
 
-void space_dirty_mark_placed(ce_space *space, ce_ref ref, uint64_t position)
+void space_dirty_mark_placed(space_state *space, space_ref ref, uint64_t position)
 {
-    ce_dirty_node *node = &space->dirty[temporary_index(ref)];
+    space_dirty_node *node = &space->dirty[temporary_index(ref)];
     free(node->bytes);
     node->bytes = NULL;
     node->capacity = 0;
     node->placed_at = position;
 }
 
-uint64_t space_dirty_placed_at(const ce_space *space, ce_ref ref)
+uint64_t space_dirty_placed_at(const space_state *space, space_ref ref)
 {
     size_t index = temporary_index(ref);
     return index < space->dirty_count ? space->dirty[index].placed_at : 0;
 }
 
-bool space_dirty_reserve(ce_space *space, ce_ref ref, size_t size, uint8_t **out_bytes)
+bool space_dirty_reserve(space_state *space, space_ref ref, size_t size, uint8_t **out_bytes)
 {
-    ce_dirty_node *node = &space->dirty[temporary_index(ref)];
+    space_dirty_node *node = &space->dirty[temporary_index(ref)];
     if (node->capacity < size) {
         size_t capacity = node->capacity * 2;
         if (capacity < size) capacity = size;
         uint8_t *grown = realloc(node->bytes, capacity);
-        if (!grown) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", capacity);
+        if (!grown) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", capacity);
         node->bytes = grown;
         node->capacity = capacity;
     }
@@ -254,12 +254,12 @@ bool space_dirty_reserve(ce_space *space, ce_ref ref, size_t size, uint8_t **out
     return true;
 }
 
-bool space_free(ce_space *space, ce_ref ref, uint64_t size)
+bool space_free(space_state *space, space_ref ref, uint64_t size)
 {
     if (ref_is_temporary(ref)) {
         size_t index = temporary_index(ref);
         free(space->dirty[index].bytes);
-        space->dirty[index] = (ce_dirty_node){NULL, 0, false, 0};
+        space->dirty[index] = (space_dirty_node){NULL, 0, false, 0};
         if (!grow_array((void **)&space->unused_entries, &space->unused_capacity, space->unused_count + 1,
                         sizeof *space->unused_entries))
             return false;
@@ -268,17 +268,17 @@ bool space_free(ce_space *space, ce_ref ref, uint64_t size)
     }
     if (!grow_array((void **)&space->freed, &space->freed_capacity, space->freed_count + 1, sizeof *space->freed))
         return false;
-    space->freed[space->freed_count++] = (ce_free_extent){ref, size, 0};
+    space->freed[space->freed_count++] = (space_free_extent){ref, size, 0};
     return true;
 }
 
 static int compare_extents(const void *a, const void *b)
 {
-    const ce_free_extent *left = a, *right = b;
+    const space_free_extent *left = a, *right = b;
     return (left->position > right->position) - (left->position < right->position);
 }
 
-bool space_commit_prepare(ce_space *space)
+bool space_commit_prepare(space_state *space)
 {
     /* The free list of the base version is sorted (each commit writes it in
      * order); only the ranges this transaction freed need sorting, and the
@@ -297,12 +297,12 @@ bool space_commit_prepare(ce_space *space)
     if (!base_sorted) qsort(space->free_list, base_count, sizeof *space->free_list, compare_extents);
     /* (base_sorted is false only with two or more entries.) */
     /* Merge into the upper half of the array, then move down. */
-    ce_free_extent *merged = space->free_list + base_count + freed_count + 1;
+    space_free_extent *merged = space->free_list + base_count + freed_count + 1;
     size_t left = 0, right = 0, count = 0;
     while (left < base_count || right < freed_count) {
         bool take_left = right == freed_count ||
                          (left < base_count && space->free_list[left].position <= space->freed[right].position);
-        ce_free_extent extent = take_left ? space->free_list[left++] : space->freed[right++];
+        space_free_extent extent = take_left ? space->free_list[left++] : space->freed[right++];
         /* Entries of size 0 (padding read from the file) are dropped: kept,
          * they would sit where the next range starts. */
         if (extent.size > 0) merged[count++] = extent;
@@ -311,11 +311,11 @@ bool space_commit_prepare(ce_space *space)
     space->free_count = count;
     size_t kept = 0;
     for (size_t i = 0; i < space->free_count; i++) {
-        ce_free_extent extent = space->free_list[i];
+        space_free_extent extent = space->free_list[i];
         if (kept > 0) {
-            ce_free_extent *previous = &space->free_list[kept - 1];
+            space_free_extent *previous = &space->free_list[kept - 1];
             if (extent.position < previous->position + previous->size)
-                return ce_fail(CE_ERR_CORRUPT,
+                return error_fail(CE_ERR_CORRUPT,
                                "invalid database: free ranges at %llu and %llu overlap",
                                (unsigned long long)previous->position, (unsigned long long)extent.position);
             bool adjacent = previous->position + previous->size == extent.position;
@@ -333,7 +333,7 @@ bool space_commit_prepare(ce_space *space)
     /* Reusable free space at the end of the file is given back to the end:
      * new nodes are appended over it, and the logical size shrinks. */
     while (kept > 0) {
-        ce_free_extent *last = &space->free_list[kept - 1];
+        space_free_extent *last = &space->free_list[kept - 1];
         if (last->freed_in_version > space->oldest_pinned_version || last->position + last->size != space->placement_end)
             break;
         space->placement_end = last->position;
@@ -344,12 +344,12 @@ bool space_commit_prepare(ce_space *space)
     return true;
 }
 
-static bool stage_piece(ce_space *space, uint64_t position, uint64_t size, uint8_t **out_buffer)
+static bool stage_piece(space_state *space, uint64_t position, uint64_t size, uint8_t **out_buffer)
 {
     if (!grow_array((void **)&space->stage, &space->stage_capacity, space->stage_length + size, 1)) return false;
     if (!grow_array((void **)&space->pieces, &space->piece_capacity, space->piece_count + 1, sizeof *space->pieces))
         return false;
-    space->pieces[space->piece_count++] = (ce_staged_piece){position, space->stage_length, (size_t)size};
+    space->pieces[space->piece_count++] = (space_staged_piece){position, space->stage_length, (size_t)size};
     *out_buffer = space->stage + space->stage_length;
     space->stage_length += size;
     return true;
@@ -358,7 +358,7 @@ static bool stage_piece(ce_space *space, uint64_t position, uint64_t size, uint8
 #define APPEND_GAP_MINIMUM 4096u
 #define APPEND_GAP_MAXIMUM (256u << 10)
 
-static bool reusable(const ce_space *space, const ce_free_extent *extent)
+static bool reusable(const space_state *space, const space_free_extent *extent)
 {
     return extent->size > 0 && extent->freed_in_version <= space->oldest_pinned_version;
 }
@@ -374,9 +374,9 @@ static uint64_t page_up(uint64_t value) { return (value + PLACEMENT_PAGE - 1) & 
 static uint64_t page_down(uint64_t value) { return value & ~(PLACEMENT_PAGE - 1); }
 
 /* The bytes of free-list entry `index` that this commit may place into. */
-static uint64_t usable_size(const ce_space *space, size_t index)
+static uint64_t usable_size(const space_state *space, size_t index)
 {
-    const ce_free_extent *extent = &space->free_list[index];
+    const space_free_extent *extent = &space->free_list[index];
     if (!space->page_aligned) return extent->size;
     bool entered = index == space->current_extent && space->current_entered;
     uint64_t start = entered ? extent->position : page_up(extent->position);
@@ -387,10 +387,10 @@ static uint64_t usable_size(const ce_space *space, size_t index)
 /* Begins placing into the current entry: for an encrypted file, its bytes
  * before the first page boundary become an entry of their own (their page
  * holds another version's nodes). */
-static bool enter_current_extent(ce_space *space)
+static bool enter_current_extent(space_state *space)
 {
     size_t index = space->current_extent;
-    ce_free_extent *extent = &space->free_list[index];
+    space_free_extent *extent = &space->free_list[index];
     uint64_t start = space->page_aligned ? page_up(extent->position) : extent->position;
     if (start != extent->position) {
         if (!grow_array((void **)&space->free_list, &space->free_capacity, space->free_count + 1,
@@ -412,7 +412,7 @@ static bool enter_current_extent(ce_space *space)
 
 /* Starts placing at the end of the file (for an encrypted file at the next
  * page boundary; the bytes before it stay free). */
-static bool start_appending(ce_space *space)
+static bool start_appending(space_state *space)
 {
     space->appending = true;
     space->current_extent = SIZE_MAX;
@@ -423,7 +423,7 @@ static bool start_appending(ce_space *space)
             return false;
         uint64_t start = page_up(space->placement_end);
         /* Never part of any version: reusable at once (tag 0). */
-        space->free_list[space->free_count++] = (ce_free_extent){space->placement_end, start - space->placement_end, 0};
+        space->free_list[space->free_count++] = (space_free_extent){space->placement_end, start - space->placement_end, 0};
         space->placement_end = start;
     }
     return true;
@@ -435,7 +435,7 @@ static bool start_appending(ce_space *space)
  * next commit, which is a little larger (leaves grow), so commits come back
  * to the ranges they freed instead of growing the file. The new nodes stay
  * out of the way, before the gap. */
-static bool leave_gap(ce_space *space)
+static bool leave_gap(space_state *space)
 {
     space->gap_pending = false;
     uint64_t gap = space->expected_size / 2;
@@ -447,12 +447,12 @@ static bool leave_gap(ce_space *space)
     if (!grow_array((void **)&space->free_list, &space->free_capacity, space->free_count + 1, sizeof *space->free_list))
         return false;
     /* Never part of any version, so reusable at once (tag 0). */
-    space->free_list[space->free_count++] = (ce_free_extent){space->placement_end, gap, 0};
+    space->free_list[space->free_count++] = (space_free_extent){space->placement_end, gap, 0};
     space->placement_end += gap;
     return true;
 }
 
-bool space_plan_placement(ce_space *space, uint64_t expected_size)
+bool space_plan_placement(space_state *space, uint64_t expected_size)
 {
     /* The whole commit goes into one range, so that it reaches the disk as
      * one run (a sync costs more for each separate range) and leftovers stay
@@ -482,7 +482,7 @@ bool space_plan_placement(ce_space *space, uint64_t expected_size)
     return true;
 }
 
-bool space_place(ce_space *space, uint64_t size, bool fresh, uint64_t *out_position, uint8_t **out_buffer)
+bool space_place(space_state *space, uint64_t size, bool fresh, uint64_t *out_position, uint8_t **out_buffer)
 {
     size_t chosen = space->current_extent;
     if (!space->appending && (chosen == SIZE_MAX || usable_size(space, chosen) < size)) {
@@ -505,7 +505,7 @@ bool space_place(ce_space *space, uint64_t size, bool fresh, uint64_t *out_posit
     uint64_t position;
     if (!space->appending) {
         if (!space->current_entered && !enter_current_extent(space)) return false;
-        ce_free_extent *extent = &space->free_list[space->current_extent];
+        space_free_extent *extent = &space->free_list[space->current_extent];
         position = extent->position;
         extent->position += size;
         extent->size -= size;
@@ -519,14 +519,14 @@ bool space_place(ce_space *space, uint64_t size, bool fresh, uint64_t *out_posit
     return stage_piece(space, position, size, out_buffer);
 }
 
-uint8_t *space_placed_buffer(ce_space *space, uint64_t position)
+uint8_t *space_placed_buffer(space_state *space, uint64_t position)
 {
     for (size_t i = space->piece_count; i-- > 0;)
         if (space->pieces[i].position == position) return space->stage + space->pieces[i].buffer_offset;
     return NULL;
 }
 
-const ce_free_extent *space_free_list(const ce_space *space, size_t *out_count)
+const space_free_extent *space_free_list(const space_state *space, size_t *out_count)
 {
     *out_count = space->free_count;
     return space->free_list;
@@ -534,27 +534,27 @@ const ce_free_extent *space_free_list(const ce_space *space, size_t *out_count)
 
 static int compare_pieces(const void *a, const void *b)
 {
-    const ce_staged_piece *left = a, *right = b;
+    const space_staged_piece *left = a, *right = b;
     return (left->position > right->position) - (left->position < right->position);
 }
 
-bool space_write_runs(ce_space *space, ce_write_run **out_runs, size_t *out_count)
+bool space_write_runs(space_state *space, pager_write_run **out_runs, size_t *out_count)
 {
     if (space->piece_count > 1) qsort(space->pieces, space->piece_count, sizeof *space->pieces, compare_pieces);
-    ce_write_run *runs = malloc((space->piece_count + 1) * sizeof *runs);
-    if (!runs) return ce_fail(CE_ERR_OUT_OF_MEMORY, "out of memory listing writes");
+    pager_write_run *runs = malloc((space->piece_count + 1) * sizeof *runs);
+    if (!runs) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory listing writes");
     size_t count = 0;
     for (size_t i = 0; i < space->piece_count; i++) {
-        const ce_staged_piece *piece = &space->pieces[i];
+        const space_staged_piece *piece = &space->pieces[i];
         if (count > 0) {
-            ce_write_run *last = &runs[count - 1];
+            pager_write_run *last = &runs[count - 1];
             if (last->position + last->length == piece->position &&
                 last->bytes + last->length == space->stage + piece->buffer_offset) {
                 last->length += piece->length;
                 continue;
             }
         }
-        runs[count++] = (ce_write_run){piece->position, space->stage + piece->buffer_offset, piece->length};
+        runs[count++] = (pager_write_run){piece->position, space->stage + piece->buffer_offset, piece->length};
     }
     *out_runs = runs;
     *out_count = count;

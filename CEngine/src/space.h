@@ -1,5 +1,5 @@
 /*
- * alloc.h — the address space of one transaction.
+ * space.h — the address space of one transaction.
  *
  * Owns: how a ref (a byte offset in the file) becomes a pointer, the nodes a
  * write transaction has created or changed ("dirty" nodes, kept in heap
@@ -21,47 +21,47 @@
  * reader pins a version older than V. Ranges created and freed inside one
  * transaction were never committed and are reused at once.
  */
-#ifndef CE_ALLOC_H
-#define CE_ALLOC_H
+#ifndef CE_SPACE_H
+#define CE_SPACE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pager.h" /* ce_write_run, and the read barrier of encrypted files */
+#include "pager.h" /* pager_write_run, and the read barrier of encrypted files */
 
-typedef uint64_t ce_ref;
+typedef uint64_t space_ref;
 
 /* The header occupies the first 16 KiB of every file (see docs/FORMAT.md). */
 #define CE_HEADER_SIZE 16384u
 #define CE_TEMP_REF_BIT (1ull << 62)
 
-static inline bool ref_is_temporary(ce_ref ref) { return (ref & CE_TEMP_REF_BIT) != 0; }
+static inline bool ref_is_temporary(space_ref ref) { return (ref & CE_TEMP_REF_BIT) != 0; }
 
 /* A temporary ref's entry in the transaction's table of dirty nodes. */
-static inline size_t temporary_index(ce_ref ref) { return (size_t)((ref & ~CE_TEMP_REF_BIT) >> 3); }
+static inline size_t temporary_index(space_ref ref) { return (size_t)((ref & ~CE_TEMP_REF_BIT) >> 3); }
 
 /* A free range of the file and the version that freed it. */
-typedef struct ce_free_extent {
+typedef struct space_free_extent {
     uint64_t position;
     uint64_t size;
     uint64_t freed_in_version;
-} ce_free_extent;
+} space_free_extent;
 
-typedef struct ce_dirty_node {
+typedef struct space_dirty_node {
     uint8_t *bytes;    /* header + payload, the same layout as on disk */
     size_t capacity;   /* bytes allocated; 0 marks an unused (or placed) entry */
     bool fresh;        /* created in this transaction, not a copy of a committed node */
     uint64_t placed_at; /* at commit: where the node went (0 until then) */
-} ce_dirty_node;
+} space_dirty_node;
 
-typedef struct ce_staged_piece {
+typedef struct space_staged_piece {
     uint64_t position;
     size_t buffer_offset;
     size_t length;
-} ce_staged_piece;
+} space_staged_piece;
 
-typedef struct ce_space {
+typedef struct space_state {
     /* The committed version this transaction reads. */
     const uint8_t *base;    /* a mapping of the file, at least logical_size long */
     uint64_t logical_size;  /* every committed ref of this version lies below */
@@ -71,8 +71,8 @@ typedef struct ce_space {
      * plain file), its page entries, and the version and epoch this
      * transaction reads with (see pager.h). Placement then puts a commit
      * only on pages that no version uses (page_aligned). */
-    ce_pager *cipher_pager;
-    ce_page_entry *page_entries;
+    pager_state *cipher_pager;
+    pager_page_entry *page_entries;
     uint64_t read_version, read_epoch;
     bool page_aligned;
     /* A run of pages this transaction found ready: those it last found,
@@ -92,18 +92,18 @@ typedef struct ce_space {
     size_t ready_words; /* allocated words; 0 while none */
 
     /* Dirty nodes (write transactions only). */
-    ce_dirty_node *dirty;
+    space_dirty_node *dirty;
     size_t dirty_count;     /* entries in use or free */
     size_t dirty_capacity;
     uint32_t *unused_entries; /* indexes of free table entries */
     size_t unused_count, unused_capacity;
 
     /* Committed ranges freed by this transaction (tagged at commit). */
-    ce_free_extent *freed;
+    space_free_extent *freed;
     size_t freed_count, freed_capacity;
 
     /* The free list of the base version, then of the new one. */
-    ce_free_extent *free_list;
+    space_free_extent *free_list;
     size_t free_count, free_capacity;
     uint64_t oldest_pinned_version; /* ranges tagged <= this are reusable */
     uint64_t new_version;
@@ -117,52 +117,52 @@ typedef struct ce_space {
     bool gap_pending;        /* appending: leave a gap before the first non-fresh node */
     uint8_t *stage;          /* the placed bytes, in placement order */
     size_t stage_length, stage_capacity;
-    ce_staged_piece *pieces;
+    space_staged_piece *pieces;
     size_t piece_count, piece_capacity;
-} ce_space;
+} space_state;
 
 /* A read-only view of a committed version. */
-void space_init_read(ce_space *space, const uint8_t *base, uint64_t logical_size);
+void space_init_read(space_state *space, const uint8_t *base, uint64_t logical_size);
 
 /* Makes a read view of a committed version (space_init_read, and
  * space_set_cipher_reader for an encrypted file) writable, with the
  * version's free list (copied). What the read view holds stays: the
  * mapping, the cipher reader and the pages found ready. */
-bool space_init_write(ce_space *space, const ce_free_extent *free_list, size_t free_count,
+bool space_init_write(space_state *space, const space_free_extent *free_list, size_t free_count,
                       uint64_t oldest_pinned_version, uint64_t new_version);
 
 /* Reads an encrypted file through `pager`'s decrypted view, as version
  * `version` with epoch `epoch` (call after space_init_read;
  * space_init_write and space_release keep it). */
-void space_set_cipher_reader(ce_space *space, ce_pager *pager, uint64_t version, uint64_t epoch);
+void space_set_cipher_reader(space_state *space, pager_state *pager, uint64_t version, uint64_t epoch);
 
 /* A new reader epoch (the transaction let go of the pages it read). */
-void space_set_read_epoch(ce_space *space, uint64_t epoch);
+void space_set_read_epoch(space_state *space, uint64_t epoch);
 
 /* Pages past this many have no bit (a 1 GiB file's bits take 32 KiB). */
 #define SPACE_READY_BITS_PAGES (UINT64_C(1) << 18)
 
 /* Frees the ready-page bits (when the transaction ends). */
-void space_free_ready_pages(ce_space *space);
+void space_free_ready_pages(space_state *space);
 
 /* Releases every dirty node and buffer (the rollback of a write). */
-void space_release(ce_space *space);
+void space_release(space_state *space);
 
 /* The bytes at a ref: a dirty node's buffer, or the mapped file after a
  * bounds check that `length` bytes from `ref` lie inside the version. For
  * an encrypted file this is the read barrier: the pages of the range are
  * made readable (decrypted) first. */
-static inline bool space_bytes(const ce_space *space, ce_ref ref, size_t length, const uint8_t **out_bytes);
+static inline bool space_bytes(const space_state *space, space_ref ref, size_t length, const uint8_t **out_bytes);
 
 /* space_bytes for what its inline part leaves: dirty nodes, encrypted pages
  * not yet found ready, and every error. */
-bool space_bytes_general(const ce_space *space, ce_ref ref, size_t length, const uint8_t **out_bytes);
+bool space_bytes_general(const space_state *space, space_ref ref, size_t length, const uint8_t **out_bytes);
 
 /* Every node read starts here, so the common cases stay inline: a committed
  * ref in bounds (a temporary ref has bit 62 set and so fails the bounds test)
  * of a plain file, or of an encrypted file in the pages found ready; and a
  * dirty node of the transaction. */
-static inline bool space_bytes(const ce_space *space, ce_ref ref, size_t length, const uint8_t **out_bytes)
+static inline bool space_bytes(const space_state *space, space_ref ref, size_t length, const uint8_t **out_bytes)
 {
     if (ref % 8 == 0 && ref >= CE_HEADER_SIZE && ref <= space->logical_size && length <= space->logical_size - ref) {
         if (!space->cipher_pager) {
@@ -193,53 +193,53 @@ static inline bool space_bytes(const ce_space *space, ce_ref ref, size_t length,
 /* Creates a dirty node with room for `size` bytes and returns its temporary
  * ref. `fresh`: a new node (not a copy of a committed one); placement puts
  * those first, see node_finalize_tree. */
-bool space_dirty_create(ce_space *space, size_t size, bool fresh, ce_ref *out_ref, uint8_t **out_bytes);
+bool space_dirty_create(space_state *space, size_t size, bool fresh, space_ref *out_ref, uint8_t **out_bytes);
 
 /* Whether a dirty node was created fresh in this transaction. */
-bool space_dirty_is_fresh(const ce_space *space, ce_ref ref);
+bool space_dirty_is_fresh(const space_state *space, space_ref ref);
 
 /* At commit: records that a dirty node was placed at `position` and
  * releases its buffer; later lookups of the temporary ref get the position. */
-void space_dirty_mark_placed(ce_space *space, ce_ref ref, uint64_t position);
+void space_dirty_mark_placed(space_state *space, space_ref ref, uint64_t position);
 
 /* Where a dirty node was placed at this commit, or 0 if not yet. */
-uint64_t space_dirty_placed_at(const ce_space *space, ce_ref ref);
+uint64_t space_dirty_placed_at(const space_state *space, space_ref ref);
 
 /* The buffer of a dirty node. */
-uint8_t *space_dirty_bytes(const ce_space *space, ce_ref ref);
+uint8_t *space_dirty_bytes(const space_state *space, space_ref ref);
 
 /* Makes room for `size` bytes in a dirty node (its contents are kept). */
-bool space_dirty_reserve(ce_space *space, ce_ref ref, size_t size, uint8_t **out_bytes);
+bool space_dirty_reserve(space_state *space, space_ref ref, size_t size, uint8_t **out_bytes);
 
 /* Frees a node: a dirty one at once; a committed one is added to the ranges
  * this transaction frees, of `size` bytes. */
-bool space_free(ce_space *space, ce_ref ref, uint64_t size);
+bool space_free(space_state *space, space_ref ref, uint64_t size);
 
 /* --- commit --- */
 
 /* Moves this transaction's freed ranges into the free list, tagged with the
  * new version, and merges neighbours. Call once, before placing. */
-bool space_commit_prepare(ce_space *space);
+bool space_commit_prepare(space_state *space);
 
 /* Chooses where the commit starts placing, given an upper bound of the bytes
  * it will place (call after space_commit_prepare, before space_place). */
-bool space_plan_placement(ce_space *space, uint64_t expected_size);
+bool space_plan_placement(space_state *space, uint64_t expected_size);
 
 /* Chooses where `size` bytes go in the file (right after the previous node
  * (`fresh`: a node created by this transaction rather than a copy)
  * when it fits, else the largest reusable free range that holds it, else the
  * end of the file) and returns a buffer of that size to fill. The buffer is
  * valid until the next call. */
-bool space_place(ce_space *space, uint64_t size, bool fresh, uint64_t *out_position, uint8_t **out_buffer);
+bool space_place(space_state *space, uint64_t size, bool fresh, uint64_t *out_position, uint8_t **out_buffer);
 
 /* The buffer of an already placed piece (by its position), to fill late. */
-uint8_t *space_placed_buffer(ce_space *space, uint64_t position);
+uint8_t *space_placed_buffer(space_state *space, uint64_t position);
 
 /* The free list as it stands after placement. */
-const ce_free_extent *space_free_list(const ce_space *space, size_t *out_count);
+const space_free_extent *space_free_list(const space_state *space, size_t *out_count);
 
 /* The placed bytes as contiguous runs sorted by position; the array is
  * allocated and owned by the caller (free()). */
-bool space_write_runs(ce_space *space, ce_write_run **out_runs, size_t *out_count);
+bool space_write_runs(space_state *space, pager_write_run **out_runs, size_t *out_count);
 
 #endif
