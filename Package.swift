@@ -6,7 +6,7 @@ let package = Package(
     products: [
         .library(name: "OpenRealm", targets: ["OpenRealm"]),
         .library(name: "CEngine", targets: ["CEngine"]),
-        .executable(name: "openrealm", targets: ["openrealm"]),
+        .executable(name: "openrealm", targets: ["OpenRealmCLI"]),
     ],
     targets: [
         // The storage engine, in C. The same sources are built by CMakeLists.txt for C users.
@@ -19,7 +19,10 @@ let package = Package(
             cSettings: [
                 .define("NDEBUG", .when(configuration: .release)),
                 .define("_GNU_SOURCE"),
-                .unsafeFlags(["-std=c11"]),
+                .headerSearchPath("src/base"),
+                .headerSearchPath("src/storage"),
+                .headerSearchPath("src/objects"),
+                .headerSearchPath("src/query"),
             ],
             linkerSettings: [
                 .linkedLibrary("crypto"),
@@ -38,9 +41,9 @@ let package = Package(
             path: "Sources/OpenRealm"
         ),
         .executableTarget(
-            name: "openrealm",
+            name: "OpenRealmCLI",
             dependencies: ["OpenRealm", "CEngine"],
-            path: "Sources/openrealm"
+            path: "Sources/OpenRealmCLI"
         ),
         .testTarget(
             name: "OpenRealmTests",
@@ -48,5 +51,6 @@ let package = Package(
             path: "Tests/OpenRealmTests"
         ),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cLanguageStandard: .c11
 )
