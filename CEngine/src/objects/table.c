@@ -30,6 +30,7 @@
 #include "collection.h"
 #include "column.h"
 #include "db.h"
+#include "buf.h"
 #include "error.h"
 #include "index.h"
 #include "node.h"
@@ -289,25 +290,10 @@ static bool parse_schema(const uint8_t *bytes, size_t size, schema *out)
     return reader.offset == size;
 }
 
-static bool append_bytes(uint8_t **buffer, size_t *size, size_t *capacity, const void *data, size_t length)
-{
-    if (*size + length > *capacity) {
-        size_t grown = *capacity ? *capacity * 2 : 256;
-        while (grown < *size + length) grown *= 2;
-        uint8_t *bigger = realloc(*buffer, grown);
-        if (!bigger) return out_of_memory();
-        *buffer = bigger;
-        *capacity = grown;
-    }
-    memcpy(*buffer + *size, data, length);
-    *size += length;
-    return true;
-}
-
 static bool append_name(uint8_t **buffer, size_t *size, size_t *capacity, const char *name)
 {
     uint16_t length = (uint16_t)strlen(name);
-    return append_bytes(buffer, size, capacity, &length, 2) && append_bytes(buffer, size, capacity, name, length);
+    return buf_append(buffer, size, capacity, &length, 2) && buf_append(buffer, size, capacity, name, length);
 }
 
 static bool serialize_schema(const schema *loaded, uint8_t **out_bytes, size_t *out_size)
@@ -315,23 +301,23 @@ static bool serialize_schema(const schema *loaded, uint8_t **out_bytes, size_t *
     uint8_t *buffer = NULL;
     size_t size = 0, capacity = 0;
     uint32_t table_count = (uint32_t)loaded->table_count;
-    bool ok = append_bytes(&buffer, &size, &capacity, &table_count, 4);
+    bool ok = buf_append(&buffer, &size, &capacity, &table_count, 4);
     for (size_t t = 0; ok && t < loaded->table_count; t++) {
         const schema_table *table = &loaded->tables[t];
         uint32_t property_count = (uint32_t)table->property_count;
-        ok = append_bytes(&buffer, &size, &capacity, &table->flags, 1) &&
+        ok = buf_append(&buffer, &size, &capacity, &table->flags, 1) &&
              append_name(&buffer, &size, &capacity, table->name) &&
-             append_bytes(&buffer, &size, &capacity, &property_count, 4);
+             buf_append(&buffer, &size, &capacity, &property_count, 4);
         for (size_t p = 0; ok && p < table->property_count; p++) {
             const schema_property *property = &table->properties[p];
             uint8_t type = (uint8_t)property->type;
             uint16_t no_name = 0;
-            ok = append_bytes(&buffer, &size, &capacity, &property->flags, 1) &&
-                 append_bytes(&buffer, &size, &capacity, &type, 1) &&
-                 append_bytes(&buffer, &size, &capacity, &property->collection, 1) &&
-                 append_bytes(&buffer, &size, &capacity, &property->link_target, 4) &&
-                 append_bytes(&buffer, &size, &capacity, &property->origin_column, 4) &&
-                 ((property->flags & PROPERTY_BACKLINK) ? append_bytes(&buffer, &size, &capacity, &no_name, 2)
+            ok = buf_append(&buffer, &size, &capacity, &property->flags, 1) &&
+                 buf_append(&buffer, &size, &capacity, &type, 1) &&
+                 buf_append(&buffer, &size, &capacity, &property->collection, 1) &&
+                 buf_append(&buffer, &size, &capacity, &property->link_target, 4) &&
+                 buf_append(&buffer, &size, &capacity, &property->origin_column, 4) &&
+                 ((property->flags & PROPERTY_BACKLINK) ? buf_append(&buffer, &size, &capacity, &no_name, 2)
                                                         : append_name(&buffer, &size, &capacity, property->name));
         }
     }

@@ -11,6 +11,7 @@
  * deeper than PARSE_MAX_DEPTH is an error, not a stack overflow.
  */
 #include "parse.h"
+#include "buf.h"
 #include "error.h"
 #include "value.h"
 
@@ -374,21 +375,10 @@ static bool tokenize(parser *p)
 /* The tree                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static bool grow(void **array, size_t *capacity, size_t count, size_t element_size)
-{
-    if (count < *capacity) return true;
-    size_t larger = *capacity ? 2 * *capacity : 16;
-    void *grown = realloc(*array, larger * element_size);
-    if (!grown) return out_of_memory();
-    *array = grown;
-    *capacity = larger;
-    return true;
-}
-
 static bool new_node(parse_tree *tree, parse_kind kind, size_t position, int *out_index)
 {
     if (tree->node_count >= (size_t)INT32_MAX) return out_of_memory();
-    if (!grow((void **)&tree->nodes, &tree->node_capacity, tree->node_count, sizeof *tree->nodes)) return false;
+    if (!buf_reserve((void **)&tree->nodes, &tree->node_capacity, tree->node_count + 1, sizeof *tree->nodes)) return false;
     parse_node *node = &tree->nodes[tree->node_count];
     memset(node, 0, sizeof *node);
     node->kind = kind;
@@ -401,7 +391,7 @@ static bool new_node(parse_tree *tree, parse_kind kind, size_t position, int *ou
 
 static bool push_item(parse_tree *tree, int item)
 {
-    if (!grow((void **)&tree->items, &tree->item_capacity, tree->item_count, sizeof *tree->items)) return false;
+    if (!buf_reserve((void **)&tree->items, &tree->item_capacity, tree->item_count + 1, sizeof *tree->items)) return false;
     tree->items[tree->item_count++] = item;
     return true;
 }
@@ -409,7 +399,7 @@ static bool push_item(parse_tree *tree, int item)
 /* A block of `size` bytes owned by the tree (plus a NUL). */
 static bool new_block(parse_tree *tree, size_t size, char **out_block)
 {
-    if (!grow((void **)&tree->blocks, &tree->block_capacity, tree->block_count, sizeof *tree->blocks)) return false;
+    if (!buf_reserve((void **)&tree->blocks, &tree->block_capacity, tree->block_count + 1, sizeof *tree->blocks)) return false;
     char *block = malloc(size + 1);
     if (!block) return out_of_memory();
     block[size] = 0;
@@ -849,7 +839,7 @@ static bool push_component(parser *p, parse_component_kind kind, size_t position
                            int argument)
 {
     parse_tree *tree = p->tree;
-    if (!grow((void **)&tree->components, &tree->component_capacity, tree->component_count, sizeof *tree->components))
+    if (!buf_reserve((void **)&tree->components, &tree->component_capacity, tree->component_count + 1, sizeof *tree->components))
         return false;
     tree->components[tree->component_count++] = (parse_component){kind, position, name, length, argument};
     return true;
@@ -1006,7 +996,7 @@ static bool parse_list(parser *p, int *out)
             }
             int element;
             if (!(ok = parse_value(p, &element))) break;
-            if (!(ok = grow((void **)&elements, &capacity, count, sizeof *elements))) break;
+            if (!(ok = buf_reserve((void **)&elements, &capacity, count + 1, sizeof *elements))) break;
             elements[count++] = element;
             if (peek(p)->kind != TOKEN_COMMA) break;
             advance(p);
@@ -1221,7 +1211,7 @@ static bool parse_chain(parser *p, bool is_or, int *out)
         advance(p);
         int next;
         ok = (is_or ? parse_chain(p, false, &next) : parse_not(p, &next)) &&
-             grow((void **)&children, &capacity, count, sizeof *children);
+             buf_reserve((void **)&children, &capacity, count + 1, sizeof *children);
         if (ok) children[count++] = next;
     }
     int index = -1;
@@ -1245,7 +1235,7 @@ static bool parse_or(parser *p, int *out) { return parse_chain(p, true, out); }
 static bool push_key(parser *p, int key_path, bool ascending)
 {
     parse_tree *tree = p->tree;
-    if (!grow((void **)&tree->keys, &tree->key_capacity, tree->key_count, sizeof *tree->keys)) return false;
+    if (!buf_reserve((void **)&tree->keys, &tree->key_capacity, tree->key_count + 1, sizeof *tree->keys)) return false;
     tree->keys[tree->key_count++] = (parse_key){key_path, ascending};
     return true;
 }
@@ -1306,7 +1296,7 @@ static bool parse_descriptors(parser *p)
             }
         }
         if (!expect(p, TOKEN_RIGHT_PAREN, "')'")) return false;
-        if (!grow((void **)&tree->descriptors, &tree->descriptor_capacity, tree->descriptor_count,
+        if (!buf_reserve((void **)&tree->descriptors, &tree->descriptor_capacity, tree->descriptor_count + 1,
                   sizeof *tree->descriptors))
             return false;
         tree->descriptors[tree->descriptor_count++] = descriptor;

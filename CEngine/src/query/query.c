@@ -28,6 +28,7 @@
 #include "cluster.h"
 #include "column.h"
 #include "db.h"
+#include "buf.h"
 #include "error.h"
 #include "node.h"
 #include "parse.h"
@@ -791,17 +792,6 @@ typedef struct bound_query {
     size_t block_count, block_capacity;
 } bound_query;
 
-static bool grow_array(void **array, size_t *capacity, size_t count, size_t element_size)
-{
-    if (count < *capacity) return true;
-    size_t larger = *capacity ? 2 * *capacity : 8;
-    void *grown = realloc(*array, larger * element_size);
-    if (!grown) return out_of_memory();
-    *array = grown;
-    *capacity = larger;
-    return true;
-}
-
 static void value_set_free(value_set *set)
 {
     free(set->values);
@@ -828,7 +818,7 @@ static void bound_query_free(bound_query *bound)
 /* Bytes owned by the bound query: a copy of `data` (zeros if NULL), NUL-terminated. */
 static bool keep_bytes(bound_query *bound, const void *data, size_t size, char **out)
 {
-    if (!grow_array((void **)&bound->blocks, &bound->block_capacity, bound->block_count, sizeof *bound->blocks))
+    if (!buf_reserve((void **)&bound->blocks, &bound->block_capacity, bound->block_count + 1, sizeof *bound->blocks))
         return false;
     /* Aligned for any type: lists of values live in blocks too. */
     char *block = calloc(1, size + 1);
@@ -1081,12 +1071,12 @@ static bool path_slot(bound_query *bound, const bound_path *path, unsigned *out_
         }
     }
     size_t capacity = bound->slot_capacity;
-    if (!grow_array((void **)&bound->slot_columns, &capacity, bound->slot_count, sizeof *bound->slot_columns))
+    if (!buf_reserve((void **)&bound->slot_columns, &capacity, bound->slot_count + 1, sizeof *bound->slot_columns))
         return false;
     size_t other = bound->slot_capacity;
-    if (!grow_array((void **)&bound->slot_types, &other, bound->slot_count, sizeof *bound->slot_types)) return false;
+    if (!buf_reserve((void **)&bound->slot_types, &other, bound->slot_count + 1, sizeof *bound->slot_types)) return false;
     other = bound->slot_capacity;
-    if (!grow_array((void **)&bound->slot_nullable, &other, bound->slot_count, sizeof *bound->slot_nullable))
+    if (!buf_reserve((void **)&bound->slot_nullable, &other, bound->slot_count + 1, sizeof *bound->slot_nullable))
         return false;
     bound->slot_capacity = capacity;
     bound->slot_columns[bound->slot_count] = path->column;
@@ -1560,7 +1550,7 @@ static bool bind_operand(binder *b, int index, operand *out)
 
 static bool new_bound_node(bound_query *bound, bound_kind kind, size_t position, size_t *out_index)
 {
-    if (!grow_array((void **)&bound->nodes, &bound->node_capacity, bound->node_count, sizeof *bound->nodes)) return false;
+    if (!buf_reserve((void **)&bound->nodes, &bound->node_capacity, bound->node_count + 1, sizeof *bound->nodes)) return false;
     bound_node *node = &bound->nodes[bound->node_count];
     memset(node, 0, sizeof *node);
     node->kind = kind;
@@ -1970,7 +1960,7 @@ static bool bind_in(binder *b, const operand *left, unsigned flags, const operan
                                                      : generic_node(b, left, PARSE_OP_EQUAL, flags, &element, position, &items[i]);
         }
         for (size_t i = 0; ok && i < right->list_count; i++) {
-            ok = grow_array((void **)&b->out->children, &b->out->child_capacity, b->out->child_count,
+            ok = buf_reserve((void **)&b->out->children, &b->out->child_capacity, b->out->child_count + 1,
                             sizeof *b->out->children);
             if (ok) b->out->children[b->out->child_count++] = items[i];
         }
@@ -2235,7 +2225,7 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
             return false;
         size_t first = b->out->child_count;
         for (int i = 0; i < 2; i++) {
-            if (!grow_array((void **)&b->out->children, &b->out->child_capacity, b->out->child_count,
+            if (!buf_reserve((void **)&b->out->children, &b->out->child_capacity, b->out->child_count + 1,
                             sizeof *b->out->children))
                 return false;
             b->out->children[b->out->child_count++] = children[i];
@@ -2267,7 +2257,7 @@ static bool bind_predicate(binder *b, int index, size_t *out)
                                 &items[i]);
         size_t first = b->out->child_count;
         for (size_t i = 0; ok && i < count; i++) {
-            ok = grow_array((void **)&b->out->children, &b->out->child_capacity, b->out->child_count,
+            ok = buf_reserve((void **)&b->out->children, &b->out->child_capacity, b->out->child_count + 1,
                             sizeof *b->out->children);
             if (ok) b->out->children[b->out->child_count++] = items[i];
         }
@@ -3438,13 +3428,13 @@ static void bag_free(value_bag *bag)
 
 static bool bag_push(value_bag *bag, const ce_value *value)
 {
-    if (!grow_array((void **)&bag->values, &bag->capacity, bag->count, sizeof *bag->values)) return false;
+    if (!buf_reserve((void **)&bag->values, &bag->capacity, bag->count + 1, sizeof *bag->values)) return false;
     ce_value copy = *value;
     if (is_text_type(value->type)) {
         const char *data;
         size_t size;
         text_of(value, &data, &size);
-        if (!grow_array((void **)&bag->copies, &bag->copy_capacity, bag->copy_count, sizeof *bag->copies)) return false;
+        if (!buf_reserve((void **)&bag->copies, &bag->copy_capacity, bag->copy_count + 1, sizeof *bag->copies)) return false;
         char *bytes = malloc(size + 1);
         if (!bytes) return out_of_memory();
         if (size) memcpy(bytes, data, size);
@@ -3790,7 +3780,7 @@ typedef struct scan_state {
 
 static bool add_entry(scan_state *s, ce_object_key key, space_ref leaf, size_t index)
 {
-    if (!grow_array((void **)&s->entries, &s->entry_capacity, s->entry_count, sizeof *s->entries)) return false;
+    if (!buf_reserve((void **)&s->entries, &s->entry_capacity, s->entry_count + 1, sizeof *s->entries)) return false;
     s->entries[s->entry_count++] = (entry){key, leaf, index};
     return true;
 }
@@ -4050,7 +4040,7 @@ static bool collect_candidate(void *context, ce_object_key object, bool *stop)
 {
     (void)stop;
     key_list *list = context;
-    if (!grow_array((void **)&list->keys, &list->capacity, list->count, sizeof *list->keys)) return false;
+    if (!buf_reserve((void **)&list->keys, &list->capacity, list->count + 1, sizeof *list->keys)) return false;
     list->keys[list->count++] = object;
     return true;
 }
@@ -4449,7 +4439,7 @@ static bool reader_get(entry_reader *r, const entry *en, size_t p, ce_value *out
             const char *data;
             size_t size;
             text_of(out, &data, &size);
-            if (!grow_array((void **)&r->copies, &r->copy_capacity, r->copy_count, sizeof *r->copies)) return false;
+            if (!buf_reserve((void **)&r->copies, &r->copy_capacity, r->copy_count + 1, sizeof *r->copies)) return false;
             char *copy = malloc(size + 1);
             if (!copy) return out_of_memory();
             if (size) memcpy(copy, data, size);
@@ -4492,7 +4482,7 @@ static bool reader_get(entry_reader *r, const entry *en, size_t p, ce_value *out
         size_t size;
         text_of(out, &data, &size);
         if (size && data >= (const char *)r->scratch.buffer && data < (const char *)r->scratch.buffer + r->scratch.capacity) {
-            if (!grow_array((void **)&r->copies, &r->copy_capacity, r->copy_count, sizeof *r->copies)) return false;
+            if (!buf_reserve((void **)&r->copies, &r->copy_capacity, r->copy_count + 1, sizeof *r->copies)) return false;
             char *copy = malloc(size);
             if (!copy) return out_of_memory();
             memcpy(copy, data, size);

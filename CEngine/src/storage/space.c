@@ -2,22 +2,11 @@
  * space.c — the address space of one transaction (see space.h).
  */
 #include "space.h"
+#include "buf.h"
 #include "error.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static bool grow_array(void **array, size_t *capacity, size_t needed, size_t element_size)
-{
-    if (needed <= *capacity) return true;
-    size_t new_capacity = *capacity ? *capacity * 2 : 16;
-    while (new_capacity < needed) new_capacity *= 2;
-    void *grown = realloc(*array, new_capacity * element_size);
-    if (!grown) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", new_capacity * element_size);
-    *array = grown;
-    *capacity = new_capacity;
-    return true;
-}
 
 void space_init_read(space_state *space, const uint8_t *base, uint64_t logical_size)
 {
@@ -41,7 +30,7 @@ bool space_init_write(space_state *space, const space_free_extent *free_list, si
     space->oldest_pinned_version = oldest_pinned_version;
     space->new_version = new_version;
     space->placement_end = logical_size;
-    if (!grow_array((void **)&space->free_list, &space->free_capacity, free_count + 1, sizeof *free_list))
+    if (!buf_reserve((void **)&space->free_list, &space->free_capacity, free_count + 1, sizeof *free_list))
         return false;
     for (size_t i = 0; i < free_count; i++) {
         const space_free_extent *extent = &free_list[i];
@@ -208,7 +197,7 @@ bool space_dirty_create(space_state *space, size_t size, bool fresh, space_ref *
     if (space->unused_count > 0) {
         index = space->unused_entries[--space->unused_count];
     } else {
-        if (!grow_array((void **)&space->dirty, &space->dirty_capacity, space->dirty_count + 1, sizeof *space->dirty)) {
+        if (!buf_reserve((void **)&space->dirty, &space->dirty_capacity, space->dirty_count + 1, sizeof *space->dirty)) {
             free(bytes);
             return false;
         }
@@ -260,13 +249,13 @@ bool space_free(space_state *space, space_ref ref, uint64_t size)
         size_t index = temporary_index(ref);
         free(space->dirty[index].bytes);
         space->dirty[index] = (space_dirty_node){NULL, 0, false, 0};
-        if (!grow_array((void **)&space->unused_entries, &space->unused_capacity, space->unused_count + 1,
+        if (!buf_reserve((void **)&space->unused_entries, &space->unused_capacity, space->unused_count + 1,
                         sizeof *space->unused_entries))
             return false;
         space->unused_entries[space->unused_count++] = (uint32_t)index;
         return true;
     }
-    if (!grow_array((void **)&space->freed, &space->freed_capacity, space->freed_count + 1, sizeof *space->freed))
+    if (!buf_reserve((void **)&space->freed, &space->freed_capacity, space->freed_count + 1, sizeof *space->freed))
         return false;
     space->freed[space->freed_count++] = (space_free_extent){ref, size, 0};
     return true;
@@ -285,7 +274,7 @@ bool space_commit_prepare(space_state *space)
      * two sorted lists are merged. The whole list is re-sorted only if the
      * file's list turns out not to be in order. */
     size_t base_count = space->free_count, freed_count = space->freed_count;
-    if (!grow_array((void **)&space->free_list, &space->free_capacity, 2 * (base_count + freed_count) + 1,
+    if (!buf_reserve((void **)&space->free_list, &space->free_capacity, 2 * (base_count + freed_count) + 1,
                     sizeof *space->free_list))
         return false;
     for (size_t i = 0; i < freed_count; i++) space->freed[i].freed_in_version = space->new_version;
@@ -346,8 +335,8 @@ bool space_commit_prepare(space_state *space)
 
 static bool stage_piece(space_state *space, uint64_t position, uint64_t size, uint8_t **out_buffer)
 {
-    if (!grow_array((void **)&space->stage, &space->stage_capacity, space->stage_length + size, 1)) return false;
-    if (!grow_array((void **)&space->pieces, &space->piece_capacity, space->piece_count + 1, sizeof *space->pieces))
+    if (!buf_reserve((void **)&space->stage, &space->stage_capacity, space->stage_length + size, 1)) return false;
+    if (!buf_reserve((void **)&space->pieces, &space->piece_capacity, space->piece_count + 1, sizeof *space->pieces))
         return false;
     space->pieces[space->piece_count++] = (space_staged_piece){position, space->stage_length, (size_t)size};
     *out_buffer = space->stage + space->stage_length;
@@ -393,7 +382,7 @@ static bool enter_current_extent(space_state *space)
     space_free_extent *extent = &space->free_list[index];
     uint64_t start = space->page_aligned ? page_up(extent->position) : extent->position;
     if (start != extent->position) {
-        if (!grow_array((void **)&space->free_list, &space->free_capacity, space->free_count + 1,
+        if (!buf_reserve((void **)&space->free_list, &space->free_capacity, space->free_count + 1,
                         sizeof *space->free_list))
             return false;
         extent = &space->free_list[index];
@@ -418,7 +407,7 @@ static bool start_appending(space_state *space)
     space->current_extent = SIZE_MAX;
     space->current_entered = false;
     if (space->page_aligned && space->placement_end % PLACEMENT_PAGE != 0) {
-        if (!grow_array((void **)&space->free_list, &space->free_capacity, space->free_count + 1,
+        if (!buf_reserve((void **)&space->free_list, &space->free_capacity, space->free_count + 1,
                         sizeof *space->free_list))
             return false;
         uint64_t start = page_up(space->placement_end);
@@ -444,7 +433,7 @@ static bool leave_gap(space_state *space)
     gap &= ~7ull;
     /* Encrypted: the copies begin on a page of their own. */
     if (space->page_aligned) gap = page_up(space->placement_end + gap) - space->placement_end;
-    if (!grow_array((void **)&space->free_list, &space->free_capacity, space->free_count + 1, sizeof *space->free_list))
+    if (!buf_reserve((void **)&space->free_list, &space->free_capacity, space->free_count + 1, sizeof *space->free_list))
         return false;
     /* Never part of any version, so reusable at once (tag 0). */
     space->free_list[space->free_count++] = (space_free_extent){space->placement_end, gap, 0};
