@@ -20,8 +20,10 @@ static const int64_t boundary_values[] = {0, 1, 2, 3, 4, 15, 16, 127, -1, -128, 
                                           2147483647LL, -2147483648LL, 2147483648LL, INT64_MAX, INT64_MIN};
 #define BOUNDARY_COUNT (sizeof boundary_values / sizeof boundary_values[0])
 
-static void test_widths(ce_db *db)
+TEST(widths)
 {
+    test_db t = test_db_open("node");
+    ce_db *db = t.db;
     CHECK(node_width_for(0) == 0);
     CHECK(node_width_for(1) == 1);
     CHECK(node_width_for(3) == 2);
@@ -80,12 +82,15 @@ static void test_widths(ce_db *db)
         ce_txn_end(txn);
         test_verify(db);
     }
+    test_db_close(&t);
 }
 
 /* Frame of reference: values close together but far from 0 commit as a
  * base plus narrow offsets; a copy for writing holds the values again. */
-static void test_based_nodes(ce_db *db)
+TEST(based_nodes)
 {
+    test_db t = test_db_open("node");
+    ce_db *db = t.db;
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
     space_state *space = db_txn_space(txn);
@@ -122,10 +127,13 @@ static void test_based_nodes(ce_db *db)
     for (int i = 0; i < 256; i++) CHECK(node_get(&node, i) == (i == 7 ? -1 : values[i]));
     ce_txn_end(txn);
     test_verify(db);
+    test_db_close(&t);
 }
 
-static void test_node_operations(ce_db *db)
+TEST(node_operations)
 {
+    test_db t = test_db_open("node");
+    ce_db *db = t.db;
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
     space_state *space = db_txn_space(txn);
@@ -174,10 +182,13 @@ static void test_node_operations(ce_db *db)
     CHECK(!node_set(db_txn_space(txn), db_txn_root(txn), 0, 1));
     ce_txn_end(txn);
     test_verify(db);
+    test_db_close(&t);
 }
 
-static void test_bytes(ce_db *db)
+TEST(bytes)
 {
+    test_db t = test_db_open("node");
+    ce_db *db = t.db;
     char filler[300];
     memset(filler, 'x', sizeof filler - 1);
     filler[sizeof filler - 1] = 0;
@@ -215,6 +226,7 @@ static void test_bytes(ce_db *db)
     CHECK(db_txn_set_root(txn, 0));
     CHECK(ce_txn_commit(txn));
     test_verify(db);
+    test_db_close(&t);
 }
 
 static void check_tree_matches(ce_txn *txn, const int64_t *model, size_t count)
@@ -224,8 +236,10 @@ static void check_tree_matches(ce_txn *txn, const int64_t *model, size_t count)
     if (count) CHECK(test_list_get(txn, count - 1) == model[count - 1]);
 }
 
-static void test_bptree_against_model(ce_db *db)
+TEST(bptree_against_model)
 {
+    test_db t = test_db_open("node");
+    ce_db *db = t.db;
     size_t capacity = 200000, count = 0;
     int64_t *model = malloc(capacity * sizeof *model);
     ce_txn *txn;
@@ -300,6 +314,7 @@ static void test_bptree_against_model(ce_db *db)
     CHECK(ce_txn_commit(txn));
     test_verify(db);
     free(model);
+    test_db_close(&t);
 }
 
 /* node_find_run against a plain loop, for counts stored at every width
@@ -326,8 +341,10 @@ static void check_find_run(const node_view *node, const int64_t *counts, size_t 
     }
 }
 
-static void test_find_run(ce_db *db)
+TEST(find_run)
 {
+    test_db t = test_db_open("node");
+    ce_db *db = t.db;
     static int64_t counts[300];
     for (int pattern = 0; pattern < 8; pattern++) {
         const size_t lengths[] = {1, 63, 64, 65, 130, 300};
@@ -363,23 +380,5 @@ static void test_find_run(ce_db *db)
         }
     }
     test_verify(db);
-}
-
-int main(void)
-{
-    char *dir = test_make_dir("node");
-    char *path = test_path(dir, "node.realm");
-    ce_db *db = test_open(path);
-    test_widths(db);
-    test_based_nodes(db);
-    test_find_run(db);
-    test_node_operations(db);
-    test_bytes(db);
-    test_bptree_against_model(db);
-    CHECK(ce_db_close(db));
-    test_cleanup_dir(dir);
-    free(path);
-    free(dir);
-    printf("node: all checks passed\n");
-    return 0;
+    test_db_close(&t);
 }

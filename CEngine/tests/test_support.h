@@ -15,13 +15,35 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Named cases. `TEST(name) { ... }` defines a case and registers it with
+ * the runner (test_runner.c, linked into every test program), which runs
+ * the cases in the order they are defined, or only those named on the
+ * command line:
+ *     test_query                      every case
+ *     test_query --list               the names, one a line
+ *     test_query sort_and_distinct    one case alone (several names: those)
+ *     test_query --encrypted NAME     the encrypted variant (see test_key)
+ * A case must not depend on one run before it. */
+typedef void (*test_function)(void);
+void test_register(const char *name, test_function run);
+#define TEST(name)                                                                                         \
+    static void test_case_##name(void);                                                                    \
+    __attribute__((constructor)) static void test_register_##name(void)                                    \
+    {                                                                                                      \
+        test_register(#name, test_case_##name);                                                            \
+    }                                                                                                      \
+    static void test_case_##name(void)
+
+/* The case running now (NULL outside a case), named by a failing CHECK. */
+extern const char *test_current_case;
+
+/* A failed check: prints the case, the place, the condition and the
+ * thread's last error, then ends the program with status 1. */
+void test_fail(const char *file, int line, const char *condition) __attribute__((noreturn));
+
 #define CHECK(condition)                                                                                   \
     do {                                                                                                   \
-        if (!(condition)) {                                                                                \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n  last error: [%d] %s\n", __FILE__, __LINE__,       \
-                    #condition, (int)ce_last_error_code(), ce_last_error_message());                      \
-            exit(1);                                                                                       \
-        }                                                                                                  \
+        if (!(condition)) test_fail(__FILE__, __LINE__, #condition);                                       \
     } while (0)
 
 /* A new empty directory under TMPDIR (or /tmp), removed by test_cleanup_dir. */
@@ -49,9 +71,10 @@ static inline void test_cleanup_dir(const char *dir)
     if (system(command) != 0) fprintf(stderr, "warning: could not remove %s\n", dir);
 }
 
-/* The key test_open uses: NULL (plain files) unless the test runs its
- * encrypted variant (test_parse_variant). */
-static const uint8_t *test_key;
+/* The key test_open uses: NULL (plain files) unless the program runs its
+ * encrypted variant (`--encrypted` on the command line, which ctest passes
+ * to the <name>_encrypted tests). Set by the runner before any case. */
+extern const uint8_t *test_key;
 
 /* A fixed 64-byte key for tests (every byte distinct). */
 static inline const uint8_t *test_fixed_key(uint8_t seed)
@@ -62,15 +85,9 @@ static inline const uint8_t *test_fixed_key(uint8_t seed)
     return key;
 }
 
-/* `--encrypted` on the command line: test_open opens every file with a key
- * (ctest runs such tests twice, plain and encrypted). */
-static inline void test_parse_variant(int argc, char **argv)
-{
-    if (argc > 1 && strcmp(argv[1], "--encrypted") == 0) {
-        test_key = test_fixed_key(1);
-        printf("(encrypted variant)\n");
-    }
-}
+/* What a program with its own main calls first (before it moves to TEST
+ * cases, whose runner reads the command line itself). */
+void test_parse_variant(int argc, char **argv);
 
 static inline void test_set_key(ce_db_options *options)
 {
@@ -87,6 +104,32 @@ static inline ce_db *test_open(const char *path)
     ce_db *db;
     CHECK(ce_db_open(path, &options, &db));
     return db;
+}
+
+/* One case's own database: a new directory and a file in it, opened with
+ * test_open; test_db_close closes the file and removes the directory. */
+typedef struct test_db {
+    char *dir;
+    char *path;
+    ce_db *db;
+} test_db;
+
+static inline test_db test_db_open(const char *name)
+{
+    test_db t;
+    t.dir = test_make_dir(name);
+    t.path = test_path(t.dir, "test.realm");
+    t.db = test_open(t.path);
+    return t;
+}
+
+static inline void test_db_close(test_db *t)
+{
+    if (t->db) CHECK(ce_db_close(t->db));
+    test_cleanup_dir(t->dir);
+    free(t->path);
+    free(t->dir);
+    t->db = NULL;
 }
 
 /* The user root as a list of integers (created on first use). */
