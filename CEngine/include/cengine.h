@@ -45,6 +45,14 @@
 extern "C" {
 #endif
 
+/* Every function this header declares is the library's public API, and
+ * nothing else is: the engine is compiled with hidden visibility, and this
+ * pragma makes the declarations below visible (exported from the shared
+ * library). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* ------------------------------------------------------------------------ */
 /* Errors                                                                    */
 /* ------------------------------------------------------------------------ */
@@ -1109,6 +1117,10 @@ bool ce_db_size_info(ce_db *db, uint64_t *out_total_bytes, uint64_t *out_used_by
 
 /* The engine's version string, e.g. "0.1.0". */
 const char *ce_engine_version(void);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }
