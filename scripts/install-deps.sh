@@ -6,7 +6,9 @@ set -euo pipefail
 packages=(libssl-dev libzstd-dev)
 if [ "${1:-}" = "--tests" ]; then
   # make: CMake's default generator (a cmake without Recommends lacks it).
-  packages+=(cmake make libsqlite3-dev liblmdb-dev libsqlcipher-dev)
+  # pkg-config: scripts/check-packaging.sh reads the installed cengine.pc.
+  # python3: scripts/check-layers.py.
+  packages+=(cmake make pkg-config python3 libsqlite3-dev liblmdb-dev libsqlcipher-dev)
 fi
 missing=()
 for package in "${packages[@]}"; do

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# Runs every test: the Swift tests, the C tests (a plain build and an
-# ASan+UBSan build), and each fuzzer for FUZZ_SECONDS (default 60).
+# Runs every test: the layering check, the Swift tests, the C tests (a plain
+# build and an ASan+UBSan build), each fuzzer for FUZZ_SECONDS (default 60),
+# and the packaging checks (install, find_package, a versioned SwiftPM
+# dependency).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --tests
 jobs=$(nproc)
 fuzz_seconds=${FUZZ_SECONDS:-60}
+
+echo "== Layers: includes and imports against docs/ARCHITECTURE.md"
+python3 scripts/check-layers.py
 
 echo "== Swift: build and test"
 swift build
@@ -25,4 +30,6 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 
 echo "== Fuzzers: ${fuzz_seconds} s each"
 bash Fuzz/run.sh "$fuzz_seconds" build/fuzz
+echo "== Packaging"
+scripts/check-packaging.sh
 echo "== all tests passed"
