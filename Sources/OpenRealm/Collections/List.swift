@@ -1,0 +1,330 @@
+// List.swift — List: an ordered collection of values or objects, as in Realm Swift.
+
+import CEngine
+import Foundation
+
+// MARK: - List
+
+/// An ordered collection of values or objects: a `@Persisted` property of a model class, as
+/// Realm's `List`. Unmanaged, it is an array; managed, each call reads or writes the database.
+///
+///     class Person: Object {
+///         @Persisted var dogs: List<Dog>
+///         @Persisted var nicknames: List<String>
+///     }
+///     try realm.write {
+///         person.nicknames.append("Ada")
+///         person.dogs.append(Dog(value: ["name": "Rex"]))   // the dog is added to the Realm
+///         person.nicknames.move(from: 0, to: 1)
+///     }
+public final class List<Element: RealmCollectionValue>: RandomAccessCollection, MutableCollection,
+    CustomStringConvertible, Hashable
+{
+    var unmanaged: [Element]
+    let managed: ManagedCollection?
+
+    /// An empty unmanaged list.
+    ///
+    ///     let tags = List<String>()
+    public init() {
+        unmanaged = []
+        managed = nil
+    }
+
+    init(managed: ManagedCollection) {
+        unmanaged = []
+        self.managed = managed
+    }
+
+    /// The Realm of a managed list; nil for an unmanaged one.
+    public var realm: Realm? { managed?.realm }
+
+    /// Whether the list's object was deleted or its Realm invalidated.
+    public var isInvalidated: Bool { managed?.isInvalidated ?? false }
+
+    /// The number of elements.
+    public var count: Int { managed?.count ?? unmanaged.count }
+
+    /// 0.
+    public var startIndex: Int { 0 }
+
+    /// `count`.
+    public var endIndex: Int { count }
+
+    /// The element at `position`; setting it replaces that element (in a write transaction when
+    /// managed). An index past the end is a programmer error.
+    ///
+    ///     person.nicknames[0] = "Countess"
+    public subscript(position: Int) -> Element {
+        get {
+            if let managed { return managed.element(managed.get(position), at: .index(position), as: Element.self) }
+            guard position >= 0, position < unmanaged.count else { indexFailure(position, unmanaged.count) }
+            return unmanaged[position]
+        }
+        set { replace(index: position, object: newValue) }
+    }
+
+    /// The position of the first element equal to `object`, or nil.
+    ///
+    ///     person.nicknames.index(of: "Ada")    // 0
+    public func index(of object: Element) -> Int? {
+        guard let managed else { return unmanaged.firstIndex(of: object) }
+        if let linked = object as Any as? ObjectBase, !linked.isManaged(by: managed.core) { return nil }
+        let arena = _CArena()
+        var value = object._ceValue(arena, managed.realm)
+        return managed.find(&value)
+    }
+
+    /// Appends an element. An unmanaged object appended to a managed list is added to the Realm.
+    ///
+    ///     person.nicknames.append("Ada")
+    public func append(_ object: Element) {
+        insert(object, at: managed?.count ?? unmanaged.count)
+    }
+
+    /// Appends every element of a sequence.
+    ///
+    ///     person.nicknames.append(objectsIn: ["Ada", "Countess"])
+    public func append<S: Sequence>(objectsIn objects: S) where S.Element == Element {
+        for object in objects { append(object) }
+    }
+
+    /// Inserts an element at `index` (0...count).
+    ///
+    ///     person.nicknames.insert("First", at: 0)
+    public func insert(_ object: Element, at index: Int) {
+        guard let managed else {
+            guard index >= 0, index <= unmanaged.count else { indexFailure(index, unmanaged.count + 1) }
+            unmanaged.insert(object, at: index)
+            return
+        }
+        let list = managed.write()
+        if isEmbedded(Element.self) {
+            var key: ce_object_key = 0
+            guard ce_list_insert_embedded(list, index, &key) else { listFailure(index, managed.count + 1) }
+            fillEmbedded(managed.core, object, key)
+            return
+        }
+        let contents = nestedContents(object)
+        let arena = managed.core.borrowArena()
+        defer { managed.core.returnArena(arena) }
+        var value = object._ceValue(arena, managed.realm)
+        guard ce_list_insert(list, index, &value) else { listFailure(index, managed.count + 1) }
+        contents?(ManagedCollection(parent: managed, at: .index(index)))
+    }
+
+    /// Replaces the element at `index`.
+    ///
+    ///     person.nicknames.replace(index: 0, object: "Ada")
+    public func replace(index: Int, object: Element) {
+        guard let managed else {
+            guard index >= 0, index < unmanaged.count else { indexFailure(index, unmanaged.count) }
+            unmanaged[index] = object
+            return
+        }
+        let list = managed.write()
+        if isEmbedded(Element.self) {
+            var key: ce_object_key = 0
+            guard ce_list_set_embedded(list, index, &key) else { listFailure(index, managed.count) }
+            fillEmbedded(managed.core, object, key)
+            return
+        }
+        let contents = nestedContents(object)
+        let arena = managed.core.borrowArena()
+        defer { managed.core.returnArena(arena) }
+        var value = object._ceValue(arena, managed.realm)
+        guard ce_list_set(list, index, &value) else { listFailure(index, managed.count) }
+        contents?(ManagedCollection(parent: managed, at: .index(index)))
+    }
+
+    /// Removes the element at `index` (an embedded object is deleted; an object stays in the
+    /// Realm).
+    ///
+    ///     person.nicknames.remove(at: 0)
+    public func remove(at index: Int) {
+        guard let managed else {
+            guard index >= 0, index < unmanaged.count else { indexFailure(index, unmanaged.count) }
+            unmanaged.remove(at: index)
+            return
+        }
+        guard ce_list_erase(managed.write(), index) else { listFailure(index, managed.count) }
+    }
+
+    /// Removes the first element.
+    public func removeFirst() {
+        guard count > 0 else { throwRealmException("It is not possible to remove an object from an empty list.") }
+        remove(at: 0)
+    }
+
+    /// Removes the last element.
+    public func removeLast() {
+        let count = self.count
+        guard count > 0 else { throwRealmException("It is not possible to remove an object from an empty list.") }
+        remove(at: count - 1)
+    }
+
+    /// Removes every element.
+    ///
+    ///     person.nicknames.removeAll()
+    public func removeAll() {
+        guard let managed else {
+            unmanaged.removeAll()
+            return
+        }
+        managed.clear()
+    }
+
+    /// Moves the element at `from` so that it ends up at `to`.
+    ///
+    ///     list.move(from: 0, to: 2)    // [a, b, c] -> [b, c, a]
+    public func move(from: Int, to: Int) {
+        guard let managed else {
+            guard from >= 0, from < unmanaged.count else { indexFailure(from, unmanaged.count) }
+            guard to >= 0, to < unmanaged.count else { indexFailure(to, unmanaged.count) }
+            let element = unmanaged.remove(at: from)
+            unmanaged.insert(element, at: to)
+            return
+        }
+        guard ce_list_move(managed.write(), from, to) else { listFailure(Swift.max(from, to), managed.count) }
+    }
+
+    /// Exchanges the elements at two positions.
+    ///
+    ///     list.swapAt(0, 1)
+    public func swapAt(_ index1: Int, _ index2: Int) {
+        guard let managed else {
+            guard index1 >= 0, index1 < unmanaged.count else { indexFailure(index1, unmanaged.count) }
+            guard index2 >= 0, index2 < unmanaged.count else { indexFailure(index2, unmanaged.count) }
+            unmanaged.swapAt(index1, index2)
+            return
+        }
+        guard ce_list_swap(managed.write(), index1, index2) else { listFailure(Swift.max(index1, index2), managed.count) }
+    }
+
+    private func listFailure(_ index: Int, _ count: Int) -> Never {
+        if ce_last_error_code() == CE_ERR_INDEX_OUT_OF_BOUNDS { indexFailure(index, count) }
+        engineFailure()
+    }
+
+    /// Realm's form: `List<String> <0x...> (\n\t[0] Ada\n)`.
+    public var description: String {
+        describeCollection("List<\(Element.self)> <\(ObjectIdentifier(self))>", self, count: count)
+    }
+
+    /// Lists are equal when they are the same instance.
+    public static func == (lhs: List, rhs: List) -> Bool { lhs === rhs }
+
+    /// Hashes the instance.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+extension List: _Persistable {
+    public static func _rlmShape() -> _PropertyShape { _PropertyShape(Element.self, collection: CE_COLLECTION_LIST) }
+    public static func _rlmDefault() -> List { List() }
+    public static var _rlmCachesManagedValue: Bool { true }
+    public static func _rlmGet(_ object: ObjectBase, _ column: _ManagedColumn) -> List {
+        List(managed: ManagedCollection(owner: object, column: column.key))
+    }
+    public static func _rlmSet(_ object: ObjectBase, _ column: _ManagedColumn, _ value: List) {
+        let elements = Array(value)
+        let list = _rlmGet(object, column)
+        list.removeAll()
+        list.append(objectsIn: elements)
+    }
+    public func _rlmCreationValue(_ arena: _CArena, _ realm: Realm) -> ce_value { .null }
+    /// The new object's collection gets this one's elements: kept here while unmanaged, or read
+    /// from the managed collection it was given (`new.dogs = old.dogs`), snapshot first.
+    public func _rlmAfterCreate(_ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {
+        List._rlmSet(object, column, self)
+    }
+    public static func _rlmFromAny(_ value: Any) -> List? {
+        let list = List()
+        guard list._assign(from: value) else { return nil }
+        return list
+    }
+}
+
+extension List: _AssignableCollection {
+    func _assign(from value: Any) -> Bool {
+        guard let elements = collectionElements(value, Element.self) else { return false }
+        removeAll()
+        append(objectsIn: elements)
+        return true
+    }
+}
+
+extension List {
+    /// A live `Results` of the list's objects in its order (see `RealmCollectionBase`).
+    ///
+    ///     person.dogs._resultsView().count
+    public func _resultsView() -> Results<Element> { objectsView(managed, "List", "arrays", "List<\(Element.self)>") }
+}
+
+extension List where Element: _QueryComparable {
+    /// The values sorted (nil first; strings by code points), as live `Results`. A managed list
+    /// only (Realm's rule).
+    ///
+    ///     let ranked = person.scores.sorted(ascending: false)    // List<Int>
+    public func sorted(ascending: Bool = true) -> Results<Element> {
+        guard let managed else { unmanagedQueryFailure("List") }
+        return Results(sortedValues: managed, ascending: ascending)
+    }
+}
+
+extension List where Element: MinMaxType {
+    /// The smallest element (nil elements skipped), nil if there is none.
+    ///
+    ///     person.scores.min()    // List<Int>
+    public func min() -> Element? { valuesAggregate(managed, unmanaged, CE_AGGREGATE_MIN, as: Element.self) }
+
+    /// The largest element (nil elements skipped), nil if there is none.
+    ///
+    ///     person.scores.max()
+    public func max() -> Element? { valuesAggregate(managed, unmanaged, CE_AGGREGATE_MAX, as: Element.self) }
+}
+
+extension List where Element: AddableType {
+    /// The sum of the elements (0 for none; nil elements skipped).
+    ///
+    ///     let total = person.scores.sum()
+    public func sum() -> Element {
+        valuesAggregate(managed, unmanaged, CE_AGGREGATE_SUM, as: Element.self) ?? Element._ceFromAny(0)!
+    }
+
+    /// The average of the elements, nil for none (nil elements skipped).
+    ///
+    ///     let mean: Double? = person.scores.average()
+    public func average<T: _HasPersistedType>() -> T? where T.PersistedType: AddableType {
+        valuesAggregate(managed, unmanaged, CE_AGGREGATE_AVG, as: T.self)
+    }
+}
+
+extension List {
+    /// Whether the list belongs to a frozen Realm.
+    ///
+    ///     person.dogs.freeze().isFrozen    // true
+    public var isFrozen: Bool { managed?.core.frozen != nil }
+
+    /// A frozen copy of the managed list: its elements at the Realm's current version, readable
+    /// from any thread. Unmanaged lists cannot be frozen (Realm's message).
+    ///
+    ///     let frozenDogs = person.dogs.freeze()
+    public func freeze() -> List {
+        guard let managed else { throwRealmException("This method may only be called on RLMArray instances retrieved from an RLMRealm") }
+        if managed.core.frozen != nil { return self }
+        return List(managed: managed.frozen())
+    }
+
+    /// The live list, in the calling thread's Realm, of a frozen one; nil if its object was
+    /// deleted. A live list returns itself.
+    ///
+    ///     let liveDogs = frozenDogs.thaw()
+    public func thaw() -> List? {
+        guard let managed, managed.core.frozen != nil else { return self }
+        return managed.rebased(onto: managed.core.thawedCore()).map { List(managed: $0) }
+    }
+}
+
+extension List: ThreadConfined, RealmMovable {
+    func moved(to core: RealmCore) -> Any? { managed?.rebased(onto: core).map { List(managed: $0) } }
+}

@@ -1,0 +1,298 @@
+// Map.swift — Map: a dictionary from string keys to values or objects, as in Realm Swift.
+
+import CEngine
+import Foundation
+
+// MARK: - Map
+
+/// The key types of a `Map`: `String` (Realm's `_MapKey`).
+public protocol _MapKey: Hashable, Comparable {
+    /// The key as the engine stores it.
+    var _mapKeyString: String { get }
+    /// A key from the engine's string.
+    init(_mapKeyString: String)
+}
+
+/// A dictionary from string keys to values or objects: a `@Persisted` property of a model class,
+/// as Realm's `Map`. Keys may not start with `$` or contain `.`. Managed maps read in key order.
+///
+///     class Person: Object {
+///         @Persisted var scores: Map<String, Int>
+///         @Persisted var pets: Map<String, Dog?>
+///     }
+///     try realm.write { person.scores["math"] = 90 }
+///     person.scores["math"]       // Optional(90)
+///     try realm.write { person.scores["math"] = nil }    // removes the key
+public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, CustomStringConvertible, Hashable {
+    var unmanaged: [Key: Value]
+    let managed: ManagedCollection?
+
+    /// An empty unmanaged map.
+    ///
+    ///     let scores = Map<String, Int>()
+    public init() {
+        unmanaged = [:]
+        managed = nil
+    }
+
+    init(managed: ManagedCollection) {
+        unmanaged = [:]
+        self.managed = managed
+    }
+
+    /// The Realm of a managed map; nil for an unmanaged one.
+    public var realm: Realm? { managed?.realm }
+
+    /// Whether the map's object was deleted or its Realm invalidated.
+    public var isInvalidated: Bool { managed?.isInvalidated ?? false }
+
+    /// The number of entries.
+    public var count: Int { managed?.count ?? unmanaged.count }
+
+    /// Whether the map has no entries.
+    public var isEmpty: Bool { count == 0 }
+
+    /// The keys, in key order.
+    ///
+    ///     person.scores.keys    // ["art", "math"]
+    public var keys: [Key] {
+        guard let managed else { return unmanaged.keys.sorted() }
+        let dictionary = managed.read()
+        return (0..<managed.count).map { index in
+            var key = ce_value()
+            guard ce_dictionary_key_at(dictionary, index, &key) else { engineFailure() }
+            return Key(_mapKeyString: key.stringValue)
+        }
+    }
+
+    /// The values, in key order.
+    public var values: [Value] {
+        guard let managed else { return unmanaged.sorted { $0.key < $1.key }.map(\.value) }
+        let keys = self.keys
+        return keys.indices.map { managed.element(managed.get($0), at: .key(keys[$0]._mapKeyString), as: Value.self) }
+    }
+
+    /// The value of `key`, or nil if the map has no such key. Setting a value inserts or
+    /// replaces it; setting nil removes the key.
+    ///
+    ///     person.scores["math"] = 90
+    public subscript(key: Key) -> Value? {
+        get {
+            guard let managed else { return unmanaged[key] }
+            var value = ce_value()
+            var found = false
+            let string = key._mapKeyString
+            let ok = string.withCString { ce_dictionary_get(managed.read(), $0, string.utf8.count, &value, &found) }
+            guard ok else { engineFailure() }
+            return found ? managed.element(value, at: .key(string), as: Value.self) : nil
+        }
+        set {
+            if let newValue {
+                updateValue(newValue, forKey: key)
+            } else {
+                removeObject(for: key)
+            }
+        }
+    }
+
+    /// Inserts or replaces the value of `key`.
+    ///
+    ///     person.scores.updateValue(90, forKey: "math")
+    public func updateValue(_ value: Value, forKey key: Key) {
+        guard let managed else {
+            unmanaged[key] = value
+            return
+        }
+        let dictionary = managed.write()
+        let string = key._mapKeyString
+        if isEmbedded(Value.self), embeddedObject(value) != nil {
+            var objectKey: ce_object_key = 0
+            let ok = string.withCString { ce_dictionary_insert_embedded(dictionary, $0, string.utf8.count, &objectKey) }
+            guard ok else { engineFailure("Map key '\(string)'") }
+            fillEmbedded(managed.core, value, objectKey)
+            return
+        }
+        let contents = nestedContents(value)
+        let arena = _CArena()
+        var cValue = value._ceValue(arena, managed.realm)
+        let ok = string.withCString { ce_dictionary_set(dictionary, $0, string.utf8.count, &cValue) }
+        guard ok else { engineFailure("Map key '\(string)'") }
+        contents?(ManagedCollection(parent: managed, at: .key(string)))
+    }
+
+    /// Removes `key` and its value, if present.
+    ///
+    ///     person.scores.removeObject(for: "math")
+    public func removeObject(for key: Key) {
+        guard let managed else {
+            unmanaged.removeValue(forKey: key)
+            return
+        }
+        let string = key._mapKeyString
+        let dictionary = managed.write()
+        let ok = string.withCString { ce_dictionary_erase(dictionary, $0, string.utf8.count, nil) }
+        guard ok else { engineFailure() }
+    }
+
+    /// Removes every entry.
+    public func removeAll() {
+        guard let managed else {
+            unmanaged.removeAll()
+            return
+        }
+        managed.clear()
+    }
+
+    /// The entries, in key order.
+    ///
+    ///     for entry in person.scores { print(entry.key, entry.value) }
+    public func makeIterator() -> IndexingIterator<[SingleMapEntry<Key, Value>]> {
+        guard let managed else {
+            return unmanaged.sorted { $0.key < $1.key }.map { SingleMapEntry(key: $0.key, value: $0.value) }.makeIterator()
+        }
+        let keys = self.keys
+        return keys.indices.map {
+            SingleMapEntry(key: keys[$0], value: managed.element(managed.get($0), at: .key(keys[$0]._mapKeyString), as: Value.self))
+        }
+            .makeIterator()
+    }
+
+    /// The entries as (key, value) pairs, in key order.
+    ///
+    ///     Dictionary(uniqueKeysWithValues: person.scores.asKeyValueSequence())
+    public func asKeyValueSequence() -> [(key: Key, value: Value)] {
+        map { (key: $0.key, value: $0.value) }
+    }
+
+    /// Realm's form: `Map<String, Int> <0x...> (\n\t[math]: 90\n)`.
+    public var description: String {
+        var lines = ["Map<\(Key.self), \(Value.self)> <\(ObjectIdentifier(self))> ("]
+        for entry in self { lines.append("\t[\(entry.key)]: \(entry.value)") }
+        lines.append(")")
+        return lines.joined(separator: "\n")
+    }
+
+    /// Maps are equal when they are the same instance.
+    public static func == (lhs: Map, rhs: Map) -> Bool { lhs === rhs }
+
+    /// Hashes the instance.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+extension Map: _Persistable {
+    public static func _rlmShape() -> _PropertyShape { _PropertyShape(Value.self, collection: CE_COLLECTION_DICTIONARY) }
+    public static func _rlmDefault() -> Map { Map() }
+    public static var _rlmCachesManagedValue: Bool { true }
+    public static func _rlmGet(_ object: ObjectBase, _ column: _ManagedColumn) -> Map {
+        Map(managed: ManagedCollection(owner: object, column: column.key))
+    }
+    public static func _rlmSet(_ object: ObjectBase, _ column: _ManagedColumn, _ value: Map) {
+        let entries = Array(value)
+        let map = _rlmGet(object, column)
+        map.removeAll()
+        for entry in entries { map.updateValue(entry.value, forKey: entry.key) }
+    }
+    public func _rlmCreationValue(_ arena: _CArena, _ realm: Realm) -> ce_value { .null }
+    /// The new object's collection gets this one's elements: kept here while unmanaged, or read
+    /// from the managed collection it was given (`new.dogs = old.dogs`), snapshot first.
+    public func _rlmAfterCreate(_ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {
+        Map._rlmSet(object, column, self)
+    }
+    public static func _rlmFromAny(_ value: Any) -> Map? {
+        let map = Map()
+        guard map._assign(from: value) else { return nil }
+        return map
+    }
+}
+
+extension Map: _AssignableCollection {
+    func _assign(from value: Any) -> Bool {
+        var entries: [(Key, Value)] = []
+        if let same = value as? Map<Key, Value> {
+            entries = same.map { ($0.key, $0.value) }
+        } else if let dictionary = value as? [String: Any] {
+            for (key, item) in dictionary {
+                guard let converted = Value._ceFromAny(item) else { return false }
+                entries.append((Key(_mapKeyString: key), converted))
+            }
+        } else {
+            return false
+        }
+        removeAll()
+        for (key, value) in entries { updateValue(value, forKey: key) }
+        return true
+    }
+}
+
+// MARK: - Maps of objects
+
+// A Map of objects is filtered, sorted and aggregated by property as the collections are
+// (`_ResultsViewable`): `filter(_:_:)`, `where`, `sorted(byKeyPath:ascending:)`, `sorted(by:)` and
+// `min/max/sum/average(ofProperty:)` give or read Results of its values, as in Realm:
+//
+//     let oldPets = person.pets.filter("age > %@", 10)     // Map<String, Dog?>: Results<Dog?>
+//     let youngest: Int? = person.pets.min(ofProperty: "age")
+extension Map: _ResultsViewable {
+    /// A live `Results` of the map's objects: its non-nil values, in key order (nil values are not
+    /// objects and are left out). The map must be managed and hold objects (Realm's rules).
+    ///
+    ///     person.pets._resultsView().count    // the keys with a dog
+    public func _resultsView() -> Results<Value> { objectsView(managed, "Map", "dictionaries", "Map<\(Key.self), \(Value.self)>") }
+}
+
+extension Map where Value: MinMaxType {
+    /// The smallest value (nil values skipped), nil if there is none.
+    ///
+    ///     person.scores.min()    // Map<String, Int>
+    public func min() -> Value? { valuesAggregate(managed, Array(unmanaged.values), CE_AGGREGATE_MIN, as: Value.self) }
+
+    /// The largest value (nil values skipped), nil if there is none.
+    ///
+    ///     person.scores.max()
+    public func max() -> Value? { valuesAggregate(managed, Array(unmanaged.values), CE_AGGREGATE_MAX, as: Value.self) }
+}
+
+extension Map where Value: AddableType {
+    /// The sum of the values (0 for none; nil values skipped).
+    ///
+    ///     let total = person.scores.sum()
+    public func sum() -> Value {
+        valuesAggregate(managed, Array(unmanaged.values), CE_AGGREGATE_SUM, as: Value.self) ?? Value._ceFromAny(0)!
+    }
+
+    /// The average of the values, nil for none (nil values skipped).
+    ///
+    ///     let mean: Double? = person.scores.average()
+    public func average<T: _HasPersistedType>() -> T? where T.PersistedType: AddableType {
+        valuesAggregate(managed, Array(unmanaged.values), CE_AGGREGATE_AVG, as: T.self)
+    }
+}
+
+extension Map {
+    /// Whether the map belongs to a frozen Realm.
+    ///
+    ///     person.scores.freeze().isFrozen    // true
+    public var isFrozen: Bool { managed?.core.frozen != nil }
+
+    /// A frozen copy of the managed map, readable from any thread.
+    ///
+    ///     let frozenScores = person.scores.freeze()
+    public func freeze() -> Map {
+        guard let managed else { throwRealmException("This method may only be called on RLMDictionary instances retrieved from an RLMRealm") }
+        if managed.core.frozen != nil { return self }
+        return Map(managed: managed.frozen())
+    }
+
+    /// The live map, in the calling thread's Realm, of a frozen one; nil if its object was
+    /// deleted. A live map returns itself.
+    ///
+    ///     let liveScores = frozenScores.thaw()
+    public func thaw() -> Map? {
+        guard let managed, managed.core.frozen != nil else { return self }
+        return managed.rebased(onto: managed.core.thawedCore()).map { Map(managed: $0) }
+    }
+}
+
+extension Map: ThreadConfined, RealmMovable {
+    func moved(to core: RealmCore) -> Any? { managed?.rebased(onto: core).map { Map(managed: $0) } }
+}

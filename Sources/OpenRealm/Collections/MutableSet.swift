@@ -1,0 +1,283 @@
+// MutableSet.swift — MutableSet: a collection of distinct values or objects, as in Realm Swift.
+
+import CEngine
+import Foundation
+
+// MARK: - MutableSet
+
+/// A collection of distinct values or objects: a `@Persisted` property of a model class, as
+/// Realm's `MutableSet`. Managed sets read in value order.
+///
+///     class Person: Object {
+///         @Persisted var tags: MutableSet<String>
+///     }
+///     try realm.write {
+///         person.tags.insert("admin")
+///         person.tags.formUnion(["a", "b"])
+///     }
+///     person.tags.contains("admin")    // true
+public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollection, CustomStringConvertible, Hashable {
+    var unmanaged: [Element]
+    let managed: ManagedCollection?
+
+    /// An empty unmanaged set.
+    ///
+    ///     let tags = MutableSet<String>()
+    public init() {
+        unmanaged = []
+        managed = nil
+    }
+
+    init(managed: ManagedCollection) {
+        unmanaged = []
+        self.managed = managed
+    }
+
+    /// The Realm of a managed set; nil for an unmanaged one.
+    public var realm: Realm? { managed?.realm }
+
+    /// Whether the set's object was deleted or its Realm invalidated.
+    public var isInvalidated: Bool { managed?.isInvalidated ?? false }
+
+    /// The number of elements.
+    public var count: Int { managed?.count ?? unmanaged.count }
+
+    /// 0.
+    public var startIndex: Int { 0 }
+
+    /// `count`.
+    public var endIndex: Int { count }
+
+    /// The element at `position` (value order when managed).
+    public subscript(position: Int) -> Element {
+        if let managed { return Element._ceRead(managed.get(position), managed.realm) }
+        guard position >= 0, position < unmanaged.count else { indexFailure(position, unmanaged.count) }
+        return unmanaged[position]
+    }
+
+    /// Whether the set holds `object`.
+    ///
+    ///     person.tags.contains("admin")
+    public func contains(_ object: Element) -> Bool { index(of: object) != nil }
+
+    /// The position of `object` in the set (value order when managed), or nil.
+    ///
+    ///     person.tags.index(of: "admin")    // 0
+    public func index(of object: Element) -> Int? {
+        guard let managed else { return unmanaged.firstIndex(of: object) }
+        if let linked = object as Any as? ObjectBase, !linked.isManaged(by: managed.core) { return nil }
+        let arena = _CArena()
+        var value = object._ceValue(arena, managed.realm)
+        return managed.find(&value)
+    }
+
+    /// Inserts `object` if the set does not hold it. An unmanaged object inserted into a managed
+    /// set is added to the Realm.
+    ///
+    ///     person.tags.insert("admin")
+    public func insert(_ object: Element) {
+        guard let managed else {
+            if !unmanaged.contains(object) { unmanaged.append(object) }
+            return
+        }
+        let set = managed.write()
+        let arena = _CArena()
+        var value = object._ceValue(arena, managed.realm)
+        guard ce_set_insert(set, &value, nil) else { engineFailure() }
+    }
+
+    /// Inserts every element of a sequence.
+    ///
+    ///     person.tags.insert(objectsIn: ["a", "b"])
+    public func insert<S: Sequence>(objectsIn objects: S) where S.Element == Element {
+        for object in objects { insert(object) }
+    }
+
+    /// Removes `object` if the set holds it.
+    ///
+    ///     person.tags.remove("admin")
+    public func remove(_ object: Element) {
+        guard let managed else {
+            unmanaged.removeAll { $0 == object }
+            return
+        }
+        if let linked = object as Any as? ObjectBase, !linked.isManaged(by: managed.core) { return }
+        let set = managed.write()
+        let arena = _CArena()
+        var value = object._ceValue(arena, managed.realm)
+        guard ce_set_erase(set, &value, nil) else { engineFailure() }
+    }
+
+    /// Removes every element.
+    public func removeAll() {
+        guard let managed else {
+            unmanaged.removeAll()
+            return
+        }
+        managed.clear()
+    }
+
+    /// Inserts every element of `other` (the set becomes the union).
+    ///
+    ///     set.formUnion(["a", "b"])
+    public func formUnion<S: Sequence>(_ other: S) where S.Element == Element {
+        for object in Array(other) { insert(object) }
+    }
+
+    /// Keeps only the elements that `other` holds too (the set becomes the intersection).
+    ///
+    ///     set.formIntersection(["a"])
+    public func formIntersection<S: Sequence>(_ other: S) where S.Element == Element {
+        let keep = Array(other)
+        for object in Array(self) where !keep.contains(object) { remove(object) }
+    }
+
+    /// Removes every element that `other` holds.
+    ///
+    ///     set.subtract(["a"])
+    public func subtract<S: Sequence>(_ other: S) where S.Element == Element {
+        for object in Array(other) { remove(object) }
+    }
+
+    /// The same as `formUnion(_:)` (Realm's older name).
+    public func union<S: Sequence>(_ other: S) where S.Element == Element { formUnion(other) }
+
+    /// The same as `formIntersection(_:)` (Realm's older name).
+    public func intersect<S: Sequence>(_ other: S) where S.Element == Element { formIntersection(other) }
+
+    /// Whether every element of the set is in `other`.
+    ///
+    ///     set.isSubset(of: ["a", "b", "c"])
+    public func isSubset<S: Sequence>(of other: S) -> Bool where S.Element == Element {
+        let all = Array(other)
+        return allSatisfy { all.contains($0) }
+    }
+
+    /// Whether the set and `other` have an element in common.
+    ///
+    ///     set.intersects(["a"])
+    public func intersects<S: Sequence>(_ other: S) -> Bool where S.Element == Element {
+        other.contains { contains($0) }
+    }
+
+    /// Realm's form: `MutableSet<String> <0x...> (\n\t[0] a\n)`.
+    public var description: String {
+        describeCollection("MutableSet<\(Element.self)> <\(ObjectIdentifier(self))>", self, count: count)
+    }
+
+    /// Sets are equal when they are the same instance.
+    public static func == (lhs: MutableSet, rhs: MutableSet) -> Bool { lhs === rhs }
+
+    /// Hashes the instance.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+extension MutableSet: _Persistable {
+    public static func _rlmShape() -> _PropertyShape { _PropertyShape(Element.self, collection: CE_COLLECTION_SET) }
+    public static func _rlmDefault() -> MutableSet { MutableSet() }
+    public static var _rlmCachesManagedValue: Bool { true }
+    public static func _rlmGet(_ object: ObjectBase, _ column: _ManagedColumn) -> MutableSet {
+        MutableSet(managed: ManagedCollection(owner: object, column: column.key))
+    }
+    public static func _rlmSet(_ object: ObjectBase, _ column: _ManagedColumn, _ value: MutableSet) {
+        let elements = Array(value)
+        let set = _rlmGet(object, column)
+        set.removeAll()
+        set.insert(objectsIn: elements)
+    }
+    public func _rlmCreationValue(_ arena: _CArena, _ realm: Realm) -> ce_value { .null }
+    /// The new object's collection gets this one's elements: kept here while unmanaged, or read
+    /// from the managed collection it was given (`new.dogs = old.dogs`), snapshot first.
+    public func _rlmAfterCreate(_ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {
+        MutableSet._rlmSet(object, column, self)
+    }
+    public static func _rlmFromAny(_ value: Any) -> MutableSet? {
+        let set = MutableSet()
+        guard set._assign(from: value) else { return nil }
+        return set
+    }
+}
+
+extension MutableSet: _AssignableCollection {
+    func _assign(from value: Any) -> Bool {
+        guard let elements = collectionElements(value, Element.self) else { return false }
+        removeAll()
+        insert(objectsIn: elements)
+        return true
+    }
+}
+
+extension MutableSet {
+    /// A live `Results` of the set's objects in its order (see `RealmCollectionBase`).
+    ///
+    ///     collections.dogSet._resultsView().count
+    public func _resultsView() -> Results<Element> { objectsView(managed, "MutableSet", "sets", "MutableSet<\(Element.self)>") }
+}
+
+extension MutableSet where Element: _QueryComparable {
+    /// The values sorted (nil first; strings by code points), as live `Results`. A managed set
+    /// only (Realm's rule).
+    ///
+    ///     let ordered = person.luckyNumbers.sorted(ascending: false)    // MutableSet<Int>
+    public func sorted(ascending: Bool = true) -> Results<Element> {
+        guard let managed else { unmanagedQueryFailure("MutableSet") }
+        return Results(sortedValues: managed, ascending: ascending)
+    }
+}
+
+extension MutableSet where Element: MinMaxType {
+    /// The smallest element (nil elements skipped), nil if there is none.
+    ///
+    ///     person.luckyNumbers.min()    // MutableSet<Int>
+    public func min() -> Element? { valuesAggregate(managed, unmanaged, CE_AGGREGATE_MIN, as: Element.self) }
+
+    /// The largest element (nil elements skipped), nil if there is none.
+    ///
+    ///     person.luckyNumbers.max()
+    public func max() -> Element? { valuesAggregate(managed, unmanaged, CE_AGGREGATE_MAX, as: Element.self) }
+}
+
+extension MutableSet where Element: AddableType {
+    /// The sum of the elements (0 for none; nil elements skipped).
+    ///
+    ///     let total = person.luckyNumbers.sum()
+    public func sum() -> Element {
+        valuesAggregate(managed, unmanaged, CE_AGGREGATE_SUM, as: Element.self) ?? Element._ceFromAny(0)!
+    }
+
+    /// The average of the elements, nil for none (nil elements skipped).
+    ///
+    ///     let mean: Double? = person.luckyNumbers.average()
+    public func average<T: _HasPersistedType>() -> T? where T.PersistedType: AddableType {
+        valuesAggregate(managed, unmanaged, CE_AGGREGATE_AVG, as: T.self)
+    }
+}
+
+extension MutableSet {
+    /// Whether the set belongs to a frozen Realm.
+    ///
+    ///     person.tags.freeze().isFrozen    // true
+    public var isFrozen: Bool { managed?.core.frozen != nil }
+
+    /// A frozen copy of the managed set, readable from any thread.
+    ///
+    ///     let frozenTags = person.tags.freeze()
+    public func freeze() -> MutableSet {
+        guard let managed else { throwRealmException("This method may only be called on RLMSet instances retrieved from an RLMRealm") }
+        if managed.core.frozen != nil { return self }
+        return MutableSet(managed: managed.frozen())
+    }
+
+    /// The live set, in the calling thread's Realm, of a frozen one; nil if its object was
+    /// deleted. A live set returns itself.
+    ///
+    ///     let liveTags = frozenTags.thaw()
+    public func thaw() -> MutableSet? {
+        guard let managed, managed.core.frozen != nil else { return self }
+        return managed.rebased(onto: managed.core.thawedCore()).map { MutableSet(managed: $0) }
+    }
+}
+
+extension MutableSet: ThreadConfined, RealmMovable {
+    func moved(to core: RealmCore) -> Any? { managed?.rebased(onto: core).map { MutableSet(managed: $0) } }
+}

@@ -1,0 +1,39 @@
+// ResultsIterator.swift — ResultsIterator: the iterator of a Results.
+
+import CEngine
+import Foundation
+
+/// The iterator of a `Results`: the objects whose keys it took when iteration started (or the
+/// values, for results of values).
+public struct ResultsIterator<Element: RealmCollectionValue>: IteratorProtocol {
+    let core: RealmCore?
+    let table: TableInfo?
+    let keys: [ce_object_key]
+    let values: [Element]
+    var index = 0
+
+    init(core: RealmCore, table: TableInfo?, keys: [ce_object_key]) {
+        self.core = core
+        self.table = table
+        self.keys = keys
+        self.values = []
+    }
+
+    init(values: [Element]) {
+        self.core = nil
+        self.table = nil
+        self.keys = []
+        self.values = values
+    }
+
+    /// The next object (or value), or nil at the end.
+    public mutating func next() -> Element? {
+        if index < values.count {
+            defer { index += 1 }
+            return values[index]
+        }
+        guard index < keys.count, let core, let table else { return nil }
+        defer { index += 1 }
+        return core.makeObject(table, keys[index]) as? Element
+    }
+}

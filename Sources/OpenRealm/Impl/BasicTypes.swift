@@ -1,0 +1,224 @@
+// BasicTypes.swift — the conformances of Int, Bool, Float, Double, String, Data, Date, UUID,
+// Decimal128, ObjectId, AnyRealmValue and Optional to OpenRealm's internal protocols
+// (_CValueConvertible, _Persistable, the query markers, _HasPersistedType, _MapKey), in one place.
+
+import CEngine
+import Foundation
+
+/// Integer conversions shared by the integer types.
+extension FixedWidthInteger where Self: _CValueConvertible {
+    public static var _ceType: ce_type { CE_TYPE_INT }
+    public static func _ceDefault() -> Self { 0 }
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Self { Self(truncatingIfNeeded: value.integer) }
+    public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value { .int(Int64(self)) }
+    public static func _ceFromAny(_ value: Any) -> Self? {
+        if let same = value as? Self { return same }
+        if let int = value as? Int { return Self(exactly: int) }
+        return nil
+    }
+}
+
+extension Int: RealmCollectionValue {}
+extension Int8: RealmCollectionValue {}
+extension Int16: RealmCollectionValue {}
+extension Int32: RealmCollectionValue {}
+extension Int64: RealmCollectionValue {}
+
+extension Bool: RealmCollectionValue {
+    public static var _ceType: ce_type { CE_TYPE_BOOL }
+    public static func _ceDefault() -> Bool { false }
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Bool { value.boolean }
+    public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
+        var value = ce_value()
+        value.type = CE_TYPE_BOOL
+        value.boolean = self
+        return value
+    }
+}
+
+extension Float: RealmCollectionValue {
+    public static var _ceType: ce_type { CE_TYPE_FLOAT }
+    public static func _ceDefault() -> Float { 0 }
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Float { value.float_value }
+    public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
+        var value = ce_value()
+        value.type = CE_TYPE_FLOAT
+        value.float_value = self
+        return value
+    }
+    public static func _ceFromAny(_ value: Any) -> Float? {
+        if let float = value as? Float { return float }
+        if let double = value as? Double { return Float(double) }
+        if let int = value as? Int { return Float(int) }
+        return nil
+    }
+}
+
+extension Double: RealmCollectionValue {
+    public static var _ceType: ce_type { CE_TYPE_DOUBLE }
+    public static func _ceDefault() -> Double { 0 }
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Double { value.double_value }
+    public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
+        var value = ce_value()
+        value.type = CE_TYPE_DOUBLE
+        value.double_value = self
+        return value
+    }
+    public static func _ceFromAny(_ value: Any) -> Double? {
+        if let double = value as? Double { return double }
+        if let float = value as? Float { return Double(float) }
+        if let int = value as? Int { return Double(int) }
+        return nil
+    }
+}
+
+extension String: RealmCollectionValue {
+    public static var _ceType: ce_type { CE_TYPE_STRING }
+    public static func _ceDefault() -> String { "" }
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> String { value.stringValue }
+    public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value { arena.string(self) }
+}
+
+extension Data: RealmCollectionValue {
+    public static var _ceType: ce_type { CE_TYPE_BINARY }
+    public static func _ceDefault() -> Data { Data() }
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Data { value.dataValue }
+    public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value { arena.binary(self) }
+}
+
+extension Date: RealmCollectionValue {
+    public static var _ceType: ce_type { CE_TYPE_TIMESTAMP }
+    public static func _ceDefault() -> Date { Date() }  // as Realm: now
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Date {
+        Date(timeIntervalSince1970: Double(value.timestamp.seconds) + Double(value.timestamp.nanoseconds) / 1e9)
+    }
+    public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
+        // Whole seconds toward zero, nanoseconds of the same sign (as the engine requires).
+        let interval = timeIntervalSince1970
+        var seconds = interval.rounded(.towardZero)
+        var nanoseconds = ((interval - seconds) * 1e9).rounded()
+        if abs(nanoseconds) >= 1e9 {
+            seconds += nanoseconds > 0 ? 1 : -1
+            nanoseconds = 0
+        }
+        var value = ce_value()
+        value.type = CE_TYPE_TIMESTAMP
+        value.timestamp = ce_timestamp(seconds: Int64(seconds), nanoseconds: Int32(nanoseconds))
+        return value
+    }
+}
+
+extension UUID: RealmCollectionValue {
+    public static var _ceType: ce_type { CE_TYPE_UUID }
+    public static func _ceDefault() -> UUID { UUID() }  // as Realm: a new random UUID
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> UUID { UUID(ceUUID: value.uuid) }
+    public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
+        var value = ce_value()
+        value.type = CE_TYPE_UUID
+        withUnsafeBytes(of: uuid) { bytes in
+            withUnsafeMutableBytes(of: &value.uuid.bytes) { $0.copyMemory(from: bytes) }
+        }
+        return value
+    }
+    public static func _ceFromAny(_ value: Any) -> UUID? {
+        if let uuid = value as? UUID { return uuid }
+        if let string = value as? String { return UUID(uuidString: string) }
+        return nil
+    }
+
+    init(ceUUID: ce_uuid) {
+        var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &raw) { target in
+            withUnsafeBytes(of: ceUUID.bytes) { target.copyMemory(from: $0) }
+        }
+        self.init(uuid: raw)
+    }
+}
+
+extension Optional: _CValueConvertible where Wrapped: _CValueConvertible {
+    public static var _ceType: ce_type { Wrapped._ceType }
+    public static var _ceNullable: Bool { true }
+    public static var _ceLinkTarget: ObjectBase.Type? { Wrapped._ceLinkTarget }
+    public static func _ceDefault() -> Wrapped? { nil }
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Wrapped? {
+        value.isNull ? nil : Wrapped._ceRead(value, realm)
+    }
+    public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
+        switch self {
+        case .none: .null
+        case .some(let wrapped): wrapped._ceValue(arena, realm)
+        }
+    }
+    public static func _ceFromAny(_ value: Any) -> Wrapped?? {
+        if value is NSNull { return .some(nil) }
+        if case Optional<Any>.none = value as Any? { return .some(nil) }
+        // `value` may itself be an Optional boxed in Any.
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional {
+            guard let child = mirror.children.first else { return .some(nil) }
+            return Wrapped._ceFromAny(child.value).map { .some($0) }
+        }
+        return Wrapped._ceFromAny(value).map { .some($0) }
+    }
+}
+
+extension Optional: RealmCollectionValue where Wrapped: RealmCollectionValue {}
+
+extension Int: _Persistable {}
+extension Int8: _Persistable {}
+extension Int16: _Persistable {}
+extension Int32: _Persistable {}
+extension Int64: _Persistable {}
+extension Bool: _Persistable {}
+extension Float: _Persistable {}
+extension Double: _Persistable {}
+extension String: _Persistable {}
+extension Data: _Persistable {}
+extension Date: _Persistable {}
+extension UUID: _Persistable {}
+extension Decimal128: _Persistable {}
+extension ObjectId: _Persistable {}
+extension Optional: _Persistable where Wrapped: _CValueConvertible {}
+
+extension Int: _QueryNumeric {}
+extension Int8: _QueryNumeric {}
+extension Int16: _QueryNumeric {}
+extension Int32: _QueryNumeric {}
+extension Int64: _QueryNumeric {}
+extension Float: _QueryNumeric {}
+extension Double: _QueryNumeric {}
+extension Decimal128: _QueryNumeric {}
+extension Date: _QueryNumeric {}
+extension String: _QueryString {}
+extension ObjectId: _QueryComparable {}
+extension UUID: _QueryComparable {}
+extension AnyRealmValue: _QueryComparable {}
+extension Optional: _QueryComparable where Wrapped: _QueryComparable {}
+extension Optional: _QueryNumeric where Wrapped: _QueryNumeric {}
+extension Optional: _QueryString where Wrapped: _QueryString {}
+
+extension Int: _HasPersistedType, MinMaxType, AddableType { public typealias PersistedType = Int }
+extension Int8: _HasPersistedType, MinMaxType, AddableType { public typealias PersistedType = Int8 }
+extension Int16: _HasPersistedType, MinMaxType, AddableType { public typealias PersistedType = Int16 }
+extension Int32: _HasPersistedType, MinMaxType, AddableType { public typealias PersistedType = Int32 }
+extension Int64: _HasPersistedType, MinMaxType, AddableType { public typealias PersistedType = Int64 }
+extension Float: _HasPersistedType, MinMaxType, AddableType { public typealias PersistedType = Float }
+extension Double: _HasPersistedType, MinMaxType, AddableType { public typealias PersistedType = Double }
+extension Decimal128: _HasPersistedType, MinMaxType, AddableType { public typealias PersistedType = Decimal128 }
+extension AnyRealmValue: _HasPersistedType, MinMaxType, AddableType { public typealias PersistedType = AnyRealmValue }
+extension Date: _HasPersistedType, MinMaxType { public typealias PersistedType = Date }
+extension Bool: _HasPersistedType { public typealias PersistedType = Bool }
+extension String: _HasPersistedType { public typealias PersistedType = String }
+extension Data: _HasPersistedType { public typealias PersistedType = Data }
+extension UUID: _HasPersistedType { public typealias PersistedType = UUID }
+extension ObjectId: _HasPersistedType { public typealias PersistedType = ObjectId }
+extension Optional: _HasPersistedType where Wrapped: _HasPersistedType {
+    public typealias PersistedType = Wrapped.PersistedType?
+}
+extension Optional: MinMaxType where Wrapped: MinMaxType {}
+extension Optional: AddableType where Wrapped: AddableType {}
+
+extension String: _MapKey {
+    public var _mapKeyString: String { self }
+    public init(_mapKeyString: String) { self = _mapKeyString }
+}

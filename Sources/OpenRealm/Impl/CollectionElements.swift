@@ -1,0 +1,78 @@
+// CollectionElements.swift — what List, MutableSet and Map share about their elements: nested
+// collections of mixed values, embedded objects, elements from loosely typed values.
+
+import CEngine
+import Foundation
+
+/// Element types that may hold a nested list or dictionary (AnyRealmValue).
+protocol _NestedCollectionHolder {
+    /// The element for a nested collection of `type` (CE_TYPE_LIST or CE_TYPE_DICTIONARY).
+    static func _nested(_ type: ce_type, _ collection: ManagedCollection) -> Any
+}
+
+/// For an element that is a list or dictionary of mixed values: a copy of its contents (taken
+/// before the element is written) and how to write them into the new nested collection.
+func nestedContents<T>(_ element: T) -> ((ManagedCollection) -> Void)? {
+    guard let mixed = element as? AnyRealmValue else { return nil }
+    switch mixed {
+    case .list(let list):
+        let items = Array(list)
+        return { List<AnyRealmValue>(managed: $0).append(objectsIn: items) }
+    case .dictionary(let map):
+        let entries = map.asKeyValueSequence()
+        return { collection in
+            let nested = Map<String, AnyRealmValue>(managed: collection)
+            for (key, value) in entries { nested.updateValue(value, forKey: key) }
+        }
+    default:
+        return nil
+    }
+}
+
+/// Stops with Realm's message for an index past the end.
+func indexFailure(_ index: Int, _ count: Int) -> Never {
+    throwRealmException("Index \(index) is out of bounds (must be less than \(count)).")
+}
+
+/// Whether elements of `T` are embedded objects (created in place by their collection).
+@inline(__always)
+func isEmbedded<T: _CValueConvertible>(_ type: T.Type) -> Bool {
+    T._ceLinkTarget.map { $0 is EmbeddedObject.Type } ?? false
+}
+
+/// The embedded object inside an element value (nil for nil).
+func embeddedObject(_ value: Any) -> EmbeddedObject? {
+    if let object = value as? EmbeddedObject { return object }
+    let mirror = Mirror(reflecting: value)
+    guard mirror.displayStyle == .optional, let child = mirror.children.first else { return nil }
+    return child.value as? EmbeddedObject
+}
+
+/// Fills a new embedded object created by a collection from an unmanaged one.
+func fillEmbedded(_ core: RealmCore, _ value: Any, _ key: ce_object_key) {
+    guard let object = embeddedObject(value) else { return }
+    if object._table != nil {
+        throwRealmException("Cannot add an existing managed embedded object to a List.")
+    }
+    core.fill(object, core.requireTableInfo(for: type(of: object)), key)
+}
+
+/// The elements of an array, list, set or other sequence, converted to `T`; nil if one is not.
+func collectionElements<T: _CValueConvertible>(_ value: Any, _: T.Type) -> [T]? {
+    if let same = value as? [T] { return same }
+    var items: [Any] = []
+    if let array = value as? [Any] {
+        items = array
+    } else if let sequence = value as? any Sequence {
+        for item in sequence { items.append(item) }
+    } else {
+        return nil
+    }
+    var result: [T] = []
+    result.reserveCapacity(items.count)
+    for item in items {
+        guard let converted = T._ceFromAny(item) else { return nil }
+        result.append(converted)
+    }
+    return result
+}

@@ -1,0 +1,57 @@
+// CollectionViews.swift — the Results views of List, MutableSet, LinkingObjects and Map (through
+// which RealmCollection filters, sorts and aggregates their objects), and aggregates of
+// collections of values (List<Int>.sum(), MutableSet<Date>.max(), Map<String, Double>.average()).
+
+import CEngine
+import Foundation
+
+// MARK: - Collections of objects
+
+/// Realm's message for a query on an unmanaged collection.
+func unmanagedQueryFailure(_ kind: String) -> Never {
+    throwRealmException("This method may only be called on \(kind) instances retrieved from a Realm.")
+}
+
+/// A live `Results` of the objects of a managed list, set or map of links (`kind` names the
+/// collection in messages, `plural` as Realm's message does: "arrays", "sets", "dictionaries"):
+/// the list's or set's in its order, a map's non-nil values in key order. An unmanaged
+/// collection, or one of values, is a programmer error (Realm does not query collections of
+/// values either).
+func objectsView<Element: RealmCollectionValue>(_ managed: ManagedCollection?, _ kind: String, _ plural: String,
+                                                        _ type: String) -> Results<Element> {
+    guard let managed else { unmanagedQueryFailure(kind) }
+    guard let objectClass = Element._ceLinkTarget else {
+        throwRealmException("Querying is currently only implemented for \(plural) of Realm Objects "
+            + "(\(type) holds values, not objects: it cannot be filtered or sorted as Results).")
+    }
+    return Results(core: managed.core, query: ResultsQuery(objectClass: objectClass, base: .collection(managed)))
+}
+
+// MARK: - Collections of values
+
+/// An aggregate of a collection of values, by the engine: of the managed collection, or of the
+/// unmanaged elements' values aggregated as the engine would once they are stored (exact
+/// Decimal128 sums; the numbers among mixed values). Read back as the managed path reads values.
+func valuesAggregate<Element: _CValueConvertible, T: _CValueConvertible>(
+    _ managed: ManagedCollection?, _ unmanaged: [Element], _ kind: ce_aggregate, as _: T.Type
+) -> T? {
+    var value = ce_value()
+    let ok: Bool
+    if let managed {
+        ok = ce_collection_aggregate(managed.read(), kind, &value)
+    } else {
+        let arena = _CArena()
+        let values = unmanaged.map { $0._ceValue(arena, nil) }
+        ok = withExtendedLifetime(arena) {
+            values.withUnsafeBufferPointer { ce_values_aggregate($0.baseAddress, $0.count, Element._ceType, kind, &value) }
+        }
+    }
+    guard ok else {
+        if ce_last_error_code() == CE_ERR_WRONG_TYPE {
+            throwRealmException("Invalid \(aggregateName(kind)) of a collection of \(Element.self): \(String(cString: ce_last_error_message()))")
+        }
+        engineFailure()
+    }
+    if value.isNull { return nil }
+    return T._ceRead(aggregateValue(value, as: T._ceType), managed?.realm)
+}

@@ -1,0 +1,49 @@
+// DynamicContext.swift — the tables of one transaction, read once each, for dynamic objects.
+
+import CEngine
+import Foundation
+
+/// The tables of one transaction, read once each, for dynamic objects.
+final class DynamicContext {
+    let txn: OpaquePointer
+    let writable: Bool
+    private var tables: [ce_table_key: StoredTable] = [:]
+
+    init(txn: OpaquePointer, writable: Bool) {
+        self.txn = txn
+        self.writable = writable
+    }
+
+    func table(_ key: ce_table_key) -> StoredTable {
+        if let known = tables[key] { return known }
+        do {
+            let table = try SchemaReader.table(txn, key: key)
+            tables[key] = table
+            return table
+        } catch {
+            throwRealmException(error.message)
+        }
+    }
+
+    func table(named name: String) -> StoredTable? {
+        var key: ce_table_key = 0
+        var found = false
+        guard ce_table_find(txn, name, &key, &found), found else { return nil }
+        return table(key)
+    }
+
+    func name(of key: ce_table_key) -> String {
+        var cName: UnsafePointer<CChar>?
+        guard ce_table_name(txn, key, &cName), let cName else { return "?" }
+        return String(cString: cName)
+    }
+
+    /// Forgets what it read (after the schema of its transaction changed).
+    func invalidateTables() { tables.removeAll() }
+
+    func object(_ table: ce_table_key, _ key: ce_object_key) -> DynamicObject {
+        let object = DynamicObject()
+        object.dynamic = (self, table, key)
+        return object
+    }
+}

@@ -1,0 +1,71 @@
+// KeyPathRecorder.swift — how Swift key paths map to property names: a recording instance reads
+// the key path.
+
+import CEngine
+import Foundation
+import Synchronization
+
+// MARK: - Property names of key paths
+
+/// Reads a key path on an unmanaged instance whose accessors report the properties they reach:
+/// each `@Persisted` getter of such an instance records its property's name (through its token,
+/// as schema discovery maps it) and, for a to-one link, returns another recording instance so
+/// that the key path can go on (`\Person.dog?.name` is `dog.name`).
+@usableFromInline
+final class KeyPathRecorder {
+    private(set) var names: [String] = []
+    /// Whether the reads formed one path: each property read on the object the previous read
+    /// returned (a computed property that reads several properties is not a path).
+    private(set) var isPath = true
+    /// The instance the next read must come from: the root, then each linked instance.
+    private var next: ObjectIdentifier?
+
+    /// A recording instance of `objectClass`, from which the next read must come.
+    func instance(of objectClass: ObjectBase.Type) -> ObjectBase {
+        resetPersistedTokens()
+        let object = objectClass.init()
+        object._keyPathRecorder = self
+        next = ObjectIdentifier(object)
+        return object
+    }
+
+    /// Records the property of `object` whose wrapper has `token`; returns a recording instance
+    /// of the target for a to-one link, nil otherwise (the caller returns the unmanaged value).
+    @usableFromInline
+    func record<Value: _Persistable>(_ object: ObjectBase, token: Int32, _: Value.Type) -> Value? {
+        if next != ObjectIdentifier(object) { isPath = false }
+        next = nil
+        let info = ObjectSchemaInfo.of(type(of: object))
+        let property = info.properties[info.propertyIndexByToken[Int(token)]]
+        let shape = Value._rlmShape()
+        names.append(property.name)
+        guard let target = shape.linkTarget, shape.collection == CE_COLLECTION_NONE, !shape.isLinkingObjects else { return nil }
+        return instance(of: target) as? Value
+    }
+}
+
+/// A key path as a dictionary key (key paths are immutable values: safe to share).
+private struct KeyPathKey: Hashable, @unchecked Sendable {
+    let keyPath: AnyKeyPath
+}
+
+/// Key paths already read: a key path is read once per process.
+private let propertyPaths = Mutex<[KeyPathKey: String]>([:])
+
+/// The property path (`"age"`, `"dog.name"`) a Swift key path of a model class reaches. A key
+/// path that reaches no `@Persisted` property is a programmer error.
+///
+///     propertyPath(of: \Person.dog?.name) == "dog.name"
+func propertyPath<Root: ObjectBase>(of keyPath: PartialKeyPath<Root>) -> String {
+    let key = KeyPathKey(keyPath: keyPath)
+    if let known = propertyPaths.withLock({ $0[key] }) { return known }
+    let recorder = KeyPathRecorder()
+    let root = recorder.instance(of: Root.self) as! Root
+    withExtendedLifetime(root) { _ = $0[keyPath: keyPath] }
+    guard !recorder.names.isEmpty, recorder.isPath else {
+        throwRealmException("Key path '\(keyPath)' does not reach a persisted property of '\(ObjectSchemaInfo.className(of: Root.self))'.")
+    }
+    let path = recorder.names.joined(separator: ".")
+    propertyPaths.withLock { $0[key] = path }
+    return path
+}

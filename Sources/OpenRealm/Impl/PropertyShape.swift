@@ -1,0 +1,27 @@
+// PropertyShape.swift — _PropertyShape: what a @Persisted type stores (engine type, nullability,
+// collection kind, link target).
+
+import CEngine
+
+// MARK: - The shape of a property type
+
+/// What a `@Persisted` type stores: the engine type, nullability, collection kind and link target.
+/// Internal machinery of OpenRealm.
+public struct _PropertyShape {
+    var type: ce_type
+    var nullable: Bool
+    var collection: ce_collection_type = CE_COLLECTION_NONE
+    var linkTarget: ObjectBase.Type?
+    var isLinkingObjects = false
+
+    init(type: ce_type, nullable: Bool, linkTarget: ObjectBase.Type?) {
+        self.type = type
+        self.nullable = nullable
+        self.linkTarget = linkTarget
+    }
+
+    init<T: _CValueConvertible>(_ type: T.Type, collection: ce_collection_type = CE_COLLECTION_NONE) {
+        self.init(type: T._ceType, nullable: T._ceNullable, linkTarget: T._ceLinkTarget)
+        self.collection = collection
+    }
+}

@@ -1,0 +1,437 @@
+// ResultsQuery.swift — what a filtered, sorted or distinct Results is (a predicate and its
+// descriptors), how it becomes engine handles (ce_query, ce_results), how Swift values become
+// query arguments, and how aggregates are computed and read back.
+
+import CEngine
+import Foundation
+
+/// `value` (an aggregate's result) as a value of the engine type `type`: sums of floats and
+/// averages of integers come back as doubles, and are read as the caller's type.
+func aggregateValue(_ value: ce_value, as type: ce_type) -> ce_value {
+    guard !value.isNull, value.type != type, type != CE_TYPE_MIXED else { return value }
+    var number: Double
+    switch value.type {
+    case CE_TYPE_INT: number = Double(value.integer)
+    case CE_TYPE_FLOAT: number = Double(value.float_value)
+    case CE_TYPE_DOUBLE: number = value.double_value
+    default: return value
+    }
+    var result = ce_value()
+    result.type = type
+    switch type {
+    case CE_TYPE_INT:
+        if value.type == CE_TYPE_INT { return value }
+        result.integer = number.isFinite ? Int64(number.rounded(.towardZero)) : 0
+    case CE_TYPE_FLOAT: result.float_value = Float(number)
+    case CE_TYPE_DOUBLE: result.double_value = number
+    case CE_TYPE_DECIMAL128:
+        let decimal = value.type == CE_TYPE_INT ? Decimal128(Int(value.integer)) : Decimal128(number: number)
+        result.decimal = decimal.bits
+    default: return value
+    }
+    return result
+}
+
+// MARK: - Arguments
+
+/// The `%@` and `%K` arguments of a predicate as the engine takes them: values, and lists of
+/// values for `IN %@`. Owns the bytes the arguments point at.
+final class QueryArguments {
+    private let arena = _CArena()
+    private var lists: [UnsafeMutableBufferPointer<ce_value>] = []
+    private(set) var arguments: [ce_query_argument] = []
+    private let core: RealmCore
+
+    /// Converts `values`: nil, scalars (Int, Double, String, Date, Data, ObjectId, UUID,
+    /// Decimal128, Bool, enums, AnyRealmValue), managed objects (compared by identity), and
+    /// sequences of these (lists). Anything else is a programmer error.
+    init(_ values: [Any], _ core: RealmCore) {
+        self.core = core
+        arguments = values.map(argument)
+    }
+
+    deinit {
+        for list in lists { list.deallocate() }
+    }
+
+    private func argument(_ value: Any) -> ce_query_argument {
+        var argument = ce_query_argument()
+        if let unwrapped = unwrapOptional(value), !(unwrapped is String), !(unwrapped is Data),
+            !(unwrapped is any _CValueConvertible), !(unwrapped is ObjectBase), let sequence = unwrapped as? any Sequence
+        {
+            let items = sequenceElements(sequence)
+            let buffer = UnsafeMutableBufferPointer<ce_value>.allocate(capacity: max(items.count, 1))
+            for (index, item) in items.enumerated() { buffer[index] = scalar(item) }
+            lists.append(buffer)
+            argument.kind = CE_QUERY_ARGUMENT_LIST
+            argument.list = UnsafePointer(buffer.baseAddress)
+            argument.list_count = items.count
+            return argument
+        }
+        argument.kind = CE_QUERY_ARGUMENT_VALUE
+        argument.value = scalar(value)
+        return argument
+    }
+
+    private func scalar(_ value: Any) -> ce_value {
+        guard let value = unwrapOptional(value) else { return .null }
+        switch value {
+        case is NSNull:
+            return .null
+        case let object as ObjectBase:
+            guard object._table != nil, !object.isInvalidated else {
+                throwRealmException("Only managed objects can be used in a query: '\(object._schemaInfo.className)' is unmanaged or deleted.")
+            }
+            return .link(object._tableKey, object._key)
+        case let string as String:
+            return arena.string(string)
+        case let string as Substring:
+            return arena.string(String(string))
+        case let convertible as any _CValueConvertible:
+            return convertible._ceValue(arena, Realm(core))
+        // Foundation's reference types (NSDate, NSData, NSNumber), as Realm takes them.
+        case let date as Date:
+            return date._ceValue(arena, nil)
+        case let data as Data:
+            return data._ceValue(arena, nil)
+        case let number as NSNumber:
+            if let integer = number as? Int { return .int(Int64(integer)) }
+            return number.doubleValue._ceValue(arena, nil)
+        default:
+            throwRealmException("Unsupported predicate value type '\(type(of: value))' for '\(value)'.")
+        }
+    }
+}
+
+/// The elements of a sequence, boxed.
+private func sequenceElements<S: Sequence>(_ sequence: S) -> [Any] {
+    sequence.map { $0 as Any }
+}
+
+// MARK: - Parsing
+
+/// Parses `predicate` (as `enginePredicate` wrote it) for `table`; a predicate that does not
+/// parse or bind is a programmer error, reported with Realm's opening, the predicate as the
+/// caller wrote it (`shown`), and the engine's message (position and token).
+func parseQuery(_ core: RealmCore, _ table: TableInfo, _ predicate: String, _ values: [Any], shown: String? = nil) -> OpaquePointer {
+    let arguments = QueryArguments(values, core)
+    var query: OpaquePointer?
+    let ok = arguments.arguments.withUnsafeBufferPointer { buffer in
+        ce_query_parse(core.currentTxn(), table.tableKey, predicate, buffer.baseAddress, buffer.count, &query)
+    }
+    withExtendedLifetime(arguments) {}
+    guard ok, let query else { queryFailure(shown ?? predicate, table) }
+    return query
+}
+
+// MARK: - LinkingObjects in key paths
+
+/// `path` with each LinkingObjects property on its way (as the model names it: `owners`) written
+/// as the engine names the links it follows back (`@links.Person.dogs`); anything else as it is.
+///
+///     engineKeyPath("owners.name", dogSchema) == "@links.Person.dogs.name"
+func engineKeyPath(_ path: String, _ schema: ObjectSchemaInfo) -> String {
+    var info = schema
+    var parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    var changed = false
+    for index in parts.indices {
+        guard let property = info.indexByName[parts[index]].map({ info.properties[$0] }),
+            let target = property.shape.linkTarget
+        else { break }
+        if property.shape.isLinkingObjects, let origin = property.originProperty {
+            parts[index] = "@links.\(ObjectSchemaInfo.className(of: target)).\(origin)"
+            changed = true
+        }
+        info = ObjectSchemaInfo.of(target)
+    }
+    return changed ? parts.joined(separator: ".") : path
+}
+
+/// A predicate as the engine takes it, with its arguments, to be joined after `offset` earlier
+/// arguments (those of the filters before it):
+/// - the key paths in it pass through `engineKeyPath` (Realm's predicates name LinkingObjects
+///   properties, the engine's name backlinks); string literals, `$` variables and numbers are
+///   left as they are;
+/// - each `%@` becomes `$<offset + n>`, n counting the `%` placeholders, and each `$N` becomes
+///   `$<offset + N>`: every argument is then named by position, so filters joined with AND
+///   each take their own;
+/// - each `%K` is replaced by its argument, a key path (checked to be one);
+/// - the arguments are those the placeholders name (NSPredicate ignores extra ones).
+func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ arguments: [Any], offset: Int = 0)
+    -> (predicate: String, arguments: [Any])
+{
+    let bytes = Array(predicate.utf8)
+    var output: [UInt8] = []
+    output.reserveCapacity(bytes.count)
+    var placeholder = 0
+    var used = 0
+    var index = 0
+    func isWordByte(_ byte: UInt8) -> Bool {
+        byte >= 0x80 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: ".") || isDigit(byte)
+            || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+    }
+    func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    while index < bytes.count {
+        let byte = bytes[index]
+        if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") {
+            // A string literal, escapes included, copied as it is.
+            var end = index + 1
+            while end < bytes.count && bytes[end] != byte { end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1 }
+            end = Swift.min(end + 1, bytes.count)
+            output += bytes[index..<end]
+            index = end
+        } else if byte == UInt8(ascii: "%"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "@") {
+            output += Array("$\(offset + placeholder)".utf8)
+            placeholder += 1
+            used = Swift.max(used, placeholder)
+            index += 2
+        } else if byte == UInt8(ascii: "%"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "K") {
+            guard placeholder < arguments.count, let path = unwrapOptional(arguments[placeholder]) as? String,
+                !path.isEmpty, path.utf8.allSatisfy(isWordByte)
+            else {
+                throwRealmException("Unable to parse the format string \"\(predicate)\": %K takes a key path string, "
+                    + "argument \(placeholder) is \(placeholder < arguments.count ? "'\(arguments[placeholder])'" : "missing").")
+            }
+            output += Array(engineKeyPath(path, schema).utf8)
+            placeholder += 1
+            used = Swift.max(used, placeholder)
+            index += 2
+        } else if byte == UInt8(ascii: "$"), index + 1 < bytes.count, isDigit(bytes[index + 1]) {
+            var end = index + 1
+            while end < bytes.count && isDigit(bytes[end]) { end += 1 }
+            let number = Int(String(decoding: bytes[(index + 1)..<end], as: UTF8.self)) ?? 0
+            output += Array("$\(offset + number)".utf8)
+            used = Swift.max(used, number + 1)
+            index = end
+        } else if isWordByte(byte) || byte == UInt8(ascii: "$") {
+            var end = index + 1
+            while end < bytes.count && isWordByte(bytes[end]) { end += 1 }
+            if byte != UInt8(ascii: "$") && !isDigit(byte), let word = String(bytes: bytes[index..<end], encoding: .utf8) {
+                output += Array(engineKeyPath(word, schema).utf8)
+            } else {
+                output += bytes[index..<end]
+            }
+            index = end
+        } else {
+            output.append(byte)
+            index += 1
+        }
+    }
+    return (String(decoding: output, as: UTF8.self), Array(arguments.prefix(used)))
+}
+
+/// Stops with Realm's message for a predicate or key path the engine refused.
+func queryFailure(_ predicate: String, _ table: TableInfo) -> Never {
+    let message = String(cString: ce_last_error_message())
+    if ce_last_error_code() != CE_ERR_INVALID_QUERY { engineFailure("Cannot evaluate the predicate \"\(predicate)\"") }
+    if message.contains("has no property") {
+        throwRealmException("Invalid property name in predicate \"\(predicate)\" on class '\(table.schema.className)': \(message)")
+    }
+    throwRealmException("Unable to parse the format string \"\(predicate)\": \(message)")
+}
+
+// MARK: - A query's engine handles
+
+/// What a filtered, sorted or distinct `Results` is: objects (those of a class, of a list or set
+/// of links, or those linking to an object), those of them that match a predicate (the filters
+/// joined with AND; nil: all of them), then its sort and distinct descriptors in the order they
+/// were added — as Realm, a filter added after a sort filters before the sort and distinct
+/// apply. The engine handles are made on first use and evaluate against whatever transaction the
+/// Realm has at each call, so the results stay live.
+final class ResultsQuery {
+    /// The objects filtered.
+    enum Base {
+        /// Every object of the class, in key order.
+        case table
+        /// The objects of a list or set of links, in its order.
+        case collection(ManagedCollection)
+        /// The objects of the class whose link property `property` links to `owner`, in key
+        /// order (a LinkingObjects property).
+        case backlinks(owner: ObjectBase, property: String)
+    }
+
+    enum Descriptor {
+        case sort([SortDescriptor])
+        case distinct([String])
+    }
+
+    let objectClass: ObjectBase.Type
+    let base: Base
+    let predicate: String?
+    let arguments: [Any]
+    let descriptors: [Descriptor]
+
+    private var query: OpaquePointer?
+    /// The view of the base objects, of those that match, then one view per descriptor (the last
+    /// one is read).
+    private var views: [OpaquePointer] = []
+    private var table: TableInfo?
+
+    init(objectClass: ObjectBase.Type, base: Base = .table, predicate: String? = nil, arguments: [Any] = [],
+         descriptors: [Descriptor] = []) {
+        self.objectClass = objectClass
+        self.base = base
+        self.predicate = predicate
+        self.arguments = arguments
+        self.descriptors = descriptors
+    }
+
+    deinit {
+        for view in views.reversed() { ce_results_free(view) }
+        ce_query_free(query)
+    }
+
+    /// This query with `predicate` (as `enginePredicate` wrote it, with its arguments) joined to
+    /// its filters with AND.
+    func filtered(_ predicate: String, _ arguments: [Any]) -> ResultsQuery {
+        let joined = self.predicate.map { "(\($0)) AND (\(predicate))" } ?? predicate
+        return ResultsQuery(objectClass: objectClass, base: base, predicate: joined, arguments: self.arguments + arguments,
+                            descriptors: descriptors)
+    }
+
+    /// This query with one more descriptor.
+    func adding(_ descriptor: Descriptor) -> ResultsQuery {
+        ResultsQuery(objectClass: objectClass, base: base, predicate: predicate, arguments: arguments,
+                     descriptors: descriptors + [descriptor])
+    }
+
+    /// The same query with engine handles of its own (a frozen Realm's thread reads with one).
+    func copy() -> ResultsQuery {
+        ResultsQuery(objectClass: objectClass, base: base, predicate: predicate, arguments: arguments, descriptors: descriptors)
+    }
+
+    /// The same query over the data of `core` (a frozen or thawed Realm of the same file); nil
+    /// if the object whose collection or linking objects it filters does not exist there.
+    func rebased(onto core: RealmCore) -> ResultsQuery? {
+        let newBase: Base
+        switch base {
+        case .table: newBase = .table
+        case .collection(let collection):
+            guard let moved = collection.rebased(onto: core) else { return nil }
+            newBase = .collection(moved)
+        case .backlinks(let owner, let property):
+            guard let moved = core.importObject(owner) else { return nil }
+            newBase = .backlinks(owner: moved, property: property)
+        }
+        return ResultsQuery(objectClass: objectClass, base: newBase, predicate: predicate, arguments: arguments,
+                            descriptors: descriptors)
+    }
+
+    var hasDistinct: Bool {
+        descriptors.contains { if case .distinct = $0 { true } else { false } }
+    }
+
+    /// The results view and the class's table; nil while the file has no table for the class.
+    func view(_ core: RealmCore) -> (view: OpaquePointer, table: TableInfo)? {
+        // A frozen Realm's threads read at once: each with its own copy (and handles).
+        if let frozen = core.frozen { return frozen.query(self).ownView(core) }
+        return ownView(core)
+    }
+
+    private func ownView(_ core: RealmCore) -> (view: OpaquePointer, table: TableInfo)? {
+        // The class's table as the Realm knows it now: a write that created it may have been
+        // cancelled since the handles were made.
+        guard let table = core.tableInfo(for: objectClass) else { return nil }
+        if let last = views.last, let built = self.table {
+            if built.tableKey == table.tableKey { return (last, built) }
+            for view in views.reversed() { ce_results_free(view) }
+            views = []
+            ce_query_free(query)
+            query = nil
+        }
+        let txn = core.currentTxn()
+        var first: OpaquePointer?
+        switch base {
+        case .table:
+            let query = parseQuery(core, table, predicate ?? "TRUEPREDICATE", arguments)
+            self.query = query
+            guard ce_query_find_all(query, &first) else { engineFailure() }
+        case .collection(let collection):
+            guard ce_results_from_collection(txn, collection.read(), &first) else { engineFailure() }
+        case .backlinks(let owner, let property):
+            guard let index = table.schema.indexByName[property] else {
+                throwRealmException("Property '\(table.schema.className).\(property)' declared as origin of linking objects does not exist.")
+            }
+            _ = core.txn(for: owner)
+            guard ce_results_from_backlinks(txn, owner._tableKey, owner._key, table.tableKey, table.columns[index].key, &first) else {
+                engineFailure()
+            }
+        }
+        guard let first else { engineFailure() }
+        views = [first]
+        if let predicate, query == nil {
+            let query = parseQuery(core, table, predicate, arguments)
+            self.query = query
+            var filtered: OpaquePointer?
+            guard ce_results_filter(txn, first, query, &filtered), let filtered else { engineFailure() }
+            views.append(filtered)
+        }
+        for descriptor in descriptors {
+            var next: OpaquePointer?
+            let ok: Bool
+            switch descriptor {
+            case .sort(let descriptors):
+                let keys = descriptors.map { SortDescriptor(keyPath: engineKeyPath($0.keyPath, table.schema), ascending: $0.ascending) }
+                ok = withSortKeys(keys) { ce_results_sort(txn, views[views.count - 1], $0.baseAddress, $0.count, &next) }
+                if !ok { descriptorFailure("sort on", descriptors.map(\.keyPath), table) }
+            case .distinct(let keyPaths):
+                ok = withCStrings(keyPaths.map { engineKeyPath($0, table.schema) }) { ce_results_distinct(txn, views[views.count - 1], $0.baseAddress, $0.count, &next) }
+                if !ok { descriptorFailure("distinct on", keyPaths, table) }
+            }
+            guard let next else { engineFailure() }
+            views.append(next)
+        }
+        self.table = table
+        return (views[views.count - 1], table)
+    }
+}
+
+/// Stops with Realm's message for a key path that cannot be sorted or made distinct on.
+private func descriptorFailure(_ what: String, _ keyPaths: [String], _ table: TableInfo) -> Never {
+    let message = String(cString: ce_last_error_message())
+    throwRealmException(
+        "Cannot \(what) key path '\(keyPaths.joined(separator: ", "))' of class '\(table.schema.className)': \(message)")
+}
+
+/// Runs `body` with the engine's sort keys for `descriptors` (their strings alive meanwhile).
+func withSortKeys<R>(_ descriptors: [SortDescriptor], _ body: (UnsafeBufferPointer<ce_sort_key>) -> R) -> R {
+    withCStrings(descriptors.map(\.keyPath)) { paths in
+        let keys = descriptors.indices.map { ce_sort_key(key_path: paths[$0], ascending: descriptors[$0].ascending) }
+        return keys.withUnsafeBufferPointer(body)
+    }
+}
+
+/// Runs `body` with C copies of `strings`.
+func withCStrings<R>(_ strings: [String], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) -> R) -> R {
+    let copies = strings.map { strdup($0) }
+    defer { for copy in copies { free(copy) } }
+    let pointers = copies.map { UnsafePointer($0) }
+    return pointers.withUnsafeBufferPointer(body)
+}
+
+/// The engine's name of an aggregate, for messages.
+func aggregateName(_ aggregate: ce_aggregate) -> String {
+    switch aggregate {
+    case CE_AGGREGATE_MIN: "min"
+    case CE_AGGREGATE_MAX: "max"
+    case CE_AGGREGATE_SUM: "sum"
+    case CE_AGGREGATE_AVG: "average"
+    default: "count"
+    }
+}
+
+/// An aggregate over a results view, read as `T`; nil when the engine gives null (no values).
+func aggregate<T: _CValueConvertible>(
+    _ view: OpaquePointer, _ core: RealmCore, _ table: TableInfo, _ keyPath: String, _ aggregate: ce_aggregate, as type: T.Type
+) -> T? {
+    var value = ce_value()
+    guard ce_results_aggregate(view, core.currentTxn(), engineKeyPath(keyPath, table.schema), aggregate, &value, nil) else {
+        let message = String(cString: ce_last_error_message())
+        if ce_last_error_code() == CE_ERR_WRONG_TYPE {
+            throwRealmException("Invalid \(aggregateName(aggregate)) on property '\(table.schema.className).\(keyPath)': \(message)")
+        }
+        throwRealmException("Invalid property name '\(keyPath)' for class '\(table.schema.className)' in \(aggregateName(aggregate)): \(message)")
+    }
+    if value.isNull { return nil }
+    return T._ceRead(aggregateValue(value, as: T._ceType), Realm(core))
+}

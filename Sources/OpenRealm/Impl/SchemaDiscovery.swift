@@ -1,0 +1,187 @@
+// SchemaDiscovery.swift — what a model class looks like, discovered once per class by reflection
+// over its @Persisted wrappers (PropertyInfo, ObjectSchemaInfo).
+
+@_spi(Reflection) import Swift
+import CEngine
+import Synchronization
+
+// MARK: - Per-class information
+
+/// One persisted property of a class: where its wrapper lives in an instance, and what it holds.
+struct PropertyInfo: @unchecked Sendable {
+    let name: String
+    /// Byte offset of the `Persisted` wrapper within an instance.
+    let offset: Int
+    /// The position of the wrapper in the order instances initialise them (its token).
+    let token: Int
+    /// The property's value type, whose static requirements read and write the wrapper.
+    let field: any _Persistable.Type
+    let shape: _PropertyShape
+    let isPrimaryKey: Bool
+    let isIndexed: Bool
+    let originProperty: String?
+
+    /// A property with a column (not LinkingObjects).
+    var isStored: Bool { !shape.isLinkingObjects }
+
+    /// Whether adding an object writes this property after creating it (collections, links and
+    /// mixed values: what may need the new object or other new objects).
+    var needsAfterCreate: Bool {
+        shape.collection != CE_COLLECTION_NONE || shape.type == CE_TYPE_LINK || shape.type == CE_TYPE_MIXED
+    }
+
+    var linkTargetName: String? { shape.linkTarget.map { ObjectSchemaInfo.className(of: $0) } }
+
+    var publicProperty: Property {
+        Property(
+            name: name,
+            type: shape.isLinkingObjects ? .linkingObjects : PropertyType(shape.type),
+            isIndexed: isIndexed || isPrimaryKey,
+            isOptional: shape.nullable && shape.type != CE_TYPE_MIXED,
+            isArray: shape.collection == CE_COLLECTION_LIST,
+            isSet: shape.collection == CE_COLLECTION_SET,
+            isMap: shape.collection == CE_COLLECTION_DICTIONARY,
+            isPrimaryKey: isPrimaryKey,
+            objectClassName: linkTargetName,
+            linkOriginPropertyName: originProperty)
+    }
+
+    /// Realm's name of the type for messages: `int`, `string?`, `array<Dog>`, `<Dog>`.
+    var typeText: String { Self.typeText(type: shape.type, nullable: shape.nullable, collection: shape.collection, target: linkTargetName) }
+
+    static func typeText(type: ce_type, nullable: Bool, collection: ce_collection_type, target: String?) -> String {
+        var base = type == CE_TYPE_LINK ? "<\(target ?? "?")>" : (type == CE_TYPE_MIXED ? "mixed" : String(cString: ce_type_name(type)))
+        if nullable && type != CE_TYPE_MIXED && type != CE_TYPE_LINK { base += "?" }
+        switch collection {
+        case CE_COLLECTION_LIST: return "array\(base.hasPrefix("<") ? base : "<\(base)>")"
+        case CE_COLLECTION_SET: return "set\(base.hasPrefix("<") ? base : "<\(base)>")"
+        case CE_COLLECTION_DICTIONARY: return "dictionary<string, \(base)>"
+        default: return base
+        }
+    }
+}
+
+/// What OpenRealm knows about a model class, discovered once: its name and persisted properties.
+final class ObjectSchemaInfo: @unchecked Sendable {
+    let objectClass: ObjectBase.Type
+    let className: String
+    let isEmbedded: Bool
+    /// Persisted properties, superclass first, in declaration order.
+    let properties: [PropertyInfo]
+    /// For each wrapper token, the index of its property.
+    let propertyIndexByToken: [Int]
+    let indexByName: [String: Int]
+    let primaryKey: Int?
+
+    private init(_ cls: ObjectBase.Type) {
+        objectClass = cls
+        className = ObjectSchemaInfo.className(of: cls)
+        isEmbedded = cls is EmbeddedObject.Type
+
+        // A probe instance: its wrappers tell their tokens, options and default values.
+        resetPersistedTokens()
+        let probe = cls.init()
+        var found: [PropertyInfo] = []
+        withExtendedLifetime(probe) {
+            let base = UnsafeRawPointer(Unmanaged.passUnretained(probe).toOpaque())
+            // _EachFieldOptions.classType (rawValue 1): walk the stored fields of a class,
+            // superclasses included.
+            _ = _forEachField(of: cls, options: _EachFieldOptions(rawValue: 1)) { namePointer, offset, type, _ in
+                guard let wrapper = type as? any _PersistedWrapper.Type else { return true }
+                let field = wrapper.valueType
+                var name = String(cString: namePointer)
+                if name.hasPrefix("_") { name.removeFirst() }
+                let described = field._rlmDescribeField(at: base + offset)
+                found.append(PropertyInfo(
+                    name: name, offset: offset, token: described.token, field: field, shape: described.shape,
+                    isPrimaryKey: described.primaryKey, isIndexed: described.indexed, originProperty: described.originProperty))
+                return true
+            }
+        }
+        properties = found
+        var byToken = [Int](repeating: -1, count: found.count)
+        for (index, property) in found.enumerated() {
+            guard property.token >= 0, property.token < found.count, byToken[property.token] == -1 else {
+                throwRealmException(
+                    "The @Persisted properties of '\(className)' were initialized in an unexpected order: the default "
+                        + "value of a @Persisted property must not create Realm objects.")
+            }
+            byToken[property.token] = index
+        }
+        propertyIndexByToken = byToken
+        var names: [String: Int] = [:]
+        for (index, property) in found.enumerated() { names[property.name] = index }
+        indexByName = names
+        let keys = found.indices.filter { found[$0].isPrimaryKey }
+        if keys.count > 1 {
+            throwRealmException("Properties '\(found[keys[0]].name)' and '\(found[keys[1]].name)' are both marked as the primary key of '\(className)'.")
+        }
+        primaryKey = keys.first
+        if let key = primaryKey {
+            let shape = found[key].shape
+            let allowed: Set<UInt32> = [CE_TYPE_INT.rawValue, CE_TYPE_STRING.rawValue, CE_TYPE_OBJECT_ID.rawValue, CE_TYPE_UUID.rawValue]
+            if shape.collection != CE_COLLECTION_NONE || !allowed.contains(shape.type.rawValue) {
+                throwRealmException(
+                    "Property '\(className).\(found[key].name)' of type '\(found[key].typeText)' cannot be made the primary key.")
+            }
+            if isEmbedded {
+                throwRealmException("Embedded object type '\(className)' cannot have a primary key.")
+            }
+        }
+    }
+
+    /// Checks that each LinkingObjects property names a property of its class that links here.
+    /// (Not in init: two classes may each list the objects linking from the other.)
+    func validateLinkingObjects() {
+        for property in properties where property.shape.isLinkingObjects {
+            guard let origin = property.originProperty, let target = property.shape.linkTarget else { continue }
+            let targetInfo = ObjectSchemaInfo.of(target)
+            guard let originIndex = targetInfo.indexByName[origin],
+                targetInfo.properties[originIndex].shape.linkTarget.map({ isSubclass(objectClass, of: $0) }) ?? false
+            else {
+                throwRealmException(
+                    "Property '\(targetInfo.className).\(origin)' declared as origin of linking objects property '\(className).\(property.name)' does not exist or does not link to '\(className)'.")
+            }
+        }
+    }
+
+    private static let registry = Mutex<[ObjectIdentifier: ObjectSchemaInfo]>([:])
+
+    /// The schema of `cls`, discovered on first use.
+    static func of(_ cls: ObjectBase.Type) -> ObjectSchemaInfo {
+        if let known = registry.withLock({ $0[ObjectIdentifier(cls)] }) { return known }
+        let info = ObjectSchemaInfo(cls)
+        return registry.withLock { registry in
+            if let raced = registry[ObjectIdentifier(cls)] { return raced }
+            registry[ObjectIdentifier(cls)] = info
+            return info
+        }
+    }
+
+    /// Every class discovered so far in the process.
+    static var known: [ObjectSchemaInfo] { registry.withLock { Array($0.values) } }
+
+    /// The name of a class in the file: `_realmObjectName()` or the class's name without module.
+    static func className(of cls: ObjectBase.Type) -> String {
+        if let name = cls._realmObjectName() { return name }
+        var name = String(describing: cls)
+        if let local = name.range(of: " #") { name = String(name[..<local.lowerBound]) }
+        if let dot = name.lastIndex(of: ".") { name = String(name[name.index(after: dot)...]) }
+        return name
+    }
+
+    /// The classes this class links to (links, collections of links, linking objects' origins).
+    var linkedClasses: [ObjectBase.Type] { properties.compactMap(\.shape.linkTarget) }
+
+    var publicSchema: ObjectSchema { ObjectSchema(info: self) }
+}
+
+/// Whether `cls` is `base` or a subclass of it.
+func isSubclass(_ cls: ObjectBase.Type, of base: ObjectBase.Type) -> Bool {
+    var current: AnyClass? = cls
+    while let c = current {
+        if c == base { return true }
+        current = _getSuperclass(c)
+    }
+    return false
+}

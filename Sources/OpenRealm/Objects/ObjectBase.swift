@@ -1,0 +1,327 @@
+// ObjectBase.swift — ObjectBase: what every model object has, managed or not (the base of
+// Object and EmbeddedObject); how objects describe themselves; freezing an object.
+
+import CEngine
+import Foundation
+
+/// The base class of `Object` and `EmbeddedObject`: what every model object has, managed or not.
+///
+/// Subclass `Object` (or `EmbeddedObject`), not this class.
+open class ObjectBase: CustomStringConvertible, Hashable {
+    // These four are read by every property access of a managed object: their exclusivity is
+    // not checked at run time (a runtime call per access, more than the C call; an object is
+    // confined to its thread and nothing holds an access to them across a call).
+
+    /// The Realm that manages the object; nil while unmanaged.
+    @exclusivity(unchecked) final var _core: RealmCore?
+    /// The object's table in that Realm; nil while unmanaged (the managed check of every access).
+    @exclusivity(unchecked) @usableFromInline final var _table: TableInfo?
+    /// The object's key in its table.
+    @exclusivity(unchecked) final var _key: ce_object_key = -1
+    /// The Realm's invalidation count when the object was bound: `invalidate()` ends every object.
+    @exclusivity(unchecked) final var _epoch: UInt64 = 0
+    /// Whether the object is bound to a frozen Realm: its collection properties are not cached
+    /// in the object (threads read a frozen object at once). Read on the collection path only.
+    @exclusivity(unchecked) @usableFromInline final var _isFrozenObject = false
+    /// Set only on the unmanaged instances that read a key path to learn its property names
+    /// (see `propertyPath(of:)`); read on the unmanaged path of an access, never the managed one.
+    @usableFromInline final var _keyPathRecorder: KeyPathRecorder?
+
+    /// Creates an unmanaged object with default values.
+    ///
+    ///     let person = Person()
+    public required init() {
+        // Every @Persisted wrapper of the instance has been initialised by now (subclass
+        // properties are initialised before super.init): restart the token count.
+        resetPersistedTokens()
+    }
+
+    /// The name of the class in the file, if it is not the class's own name. Override to map
+    /// a class to a table of another name.
+    ///
+    ///     override class func _realmObjectName() -> String? { "Person" }
+    open class func _realmObjectName() -> String? { nil }
+
+    var _tableKey: ce_table_key { _table.unsafelyUnwrapped.tableKey }
+
+    /// Stops for a write to the primary key of a managed object (Realm's message), after the
+    /// checks every write has.
+    @usableFromInline
+    func _primaryKeyChanged() -> Never {
+        _core?.checkWrite(self)
+        throwRealmException("Primary key can't be changed after an object is inserted.")
+    }
+
+    /// The schema of the object's class.
+    var _schemaInfo: ObjectSchemaInfo { _table?.schema ?? ObjectSchemaInfo.of(type(of: self)) }
+
+    /// Whether `core` manages the object.
+    func isManaged(by core: RealmCore) -> Bool { _core === core && _table != nil }
+
+    /// Binds an object to a row: it is managed from now on. Inlined: `add` passes an unowned
+    /// table, which a call would retain around it.
+    @inline(__always)
+    func bind(_ core: RealmCore, _ table: TableInfo, _ key: ce_object_key) {
+        _core = core
+        _table = table
+        _key = key
+        _epoch = core.epoch
+        _isFrozenObject = core.frozen != nil
+    }
+
+    /// The Realm that manages the object, or nil if it is unmanaged.
+    ///
+    ///     let person = Person()
+    ///     person.realm == nil                    // true
+    ///     try realm.write { realm.add(person) }
+    ///     person.realm == realm                  // true
+    public var realm: Realm? { _core.map(Realm.init) }
+
+    /// Whether the object can no longer be used: it was deleted, or its Realm was invalidated.
+    /// Unmanaged objects are never invalidated.
+    ///
+    ///     try realm.write { realm.delete(person) }
+    ///     person.isInvalidated    // true
+    public var isInvalidated: Bool {
+        guard let core = _core, let table = _table else { return false }
+        return !core.objectExists(self, table)
+    }
+
+    /// The schema of the object's class.
+    ///
+    ///     person.objectSchema.className == "Person"
+    public var objectSchema: ObjectSchema { _schemaInfo.publicSchema }
+
+    /// Whether `object` is this object: the same instance, or the same object of the same Realm.
+    ///
+    ///     let a = realm.object(ofType: Person.self, forPrimaryKey: 1)!
+    ///     let b = realm.object(ofType: Person.self, forPrimaryKey: 1)!
+    ///     a.isSameObject(as: b)    // true (two accessors, one object)
+    public func isSameObject(as object: ObjectBase?) -> Bool {
+        guard let object else { return false }
+        if object === self { return true }
+        guard let core = _core, let table = _table, let otherTable = object._table else { return false }
+        return object._core === core && table.tableKey == otherTable.tableKey && object._key == _key
+    }
+
+    /// Two objects are equal when they are the same object (see `isSameObject(as:)`).
+    public static func == (lhs: ObjectBase, rhs: ObjectBase) -> Bool { lhs.isSameObject(as: rhs) }
+
+    /// Hashes the object's identity (its row once managed).
+    public func hash(into hasher: inout Hasher) {
+        if let table = _table {
+            hasher.combine(table.tableKey)
+            hasher.combine(_key)
+        } else {
+            hasher.combine(ObjectIdentifier(self))
+        }
+    }
+
+    /// The value of the property named `key`, boxed; nil for a nil value. Setting it writes the
+    /// property (in a write transaction if the object is managed). An unknown name is a
+    /// programmer error.
+    ///
+    ///     person["name"] = "Ada"
+    ///     person["age"] as? Int
+    public subscript(key: String) -> Any? {
+        get {
+            if let dynamic = self as? DynamicObject, dynamic.dynamic != nil { return dynamic.dynamicValue(key) }
+            let info = _schemaInfo
+            guard let index = info.indexByName[key] else {
+                throwRealmException("Invalid property name '\(key)' for class '\(info.className)'.")
+            }
+            let value = _value(of: index)
+            return unwrapOptional(value)
+        }
+        set {
+            if let dynamic = self as? DynamicObject, dynamic.dynamic != nil {
+                dynamic.setDynamicValue(newValue, key)
+                return
+            }
+            let info = _schemaInfo
+            guard let index = info.indexByName[key] else {
+                throwRealmException("Invalid property name '\(key)' for class '\(info.className)'.")
+            }
+            _setValue(newValue as Any, of: index)
+        }
+    }
+
+    /// The value of the property named `key` (key-value coding, as Realm objects have it from
+    /// NSObject): the same as `self[key]`.
+    ///
+    ///     person.value(forKey: "name") as? String
+    open func value(forKey key: String) -> Any? { self[key] }
+
+    /// Sets the property named `key` (key-value coding): the same as `self[key] = value`.
+    ///
+    ///     person.setValue("Ada", forKey: "name")
+    open func setValue(_ value: Any?, forKey key: String) { self[key] = value }
+
+    /// The property at `index` of the schema, boxed.
+    func _value(of index: Int) -> Any {
+        let property = _schemaInfo.properties[index]
+        if let table = _table {
+            return property.field._rlmManagedValue(self, table.columns[index])
+        }
+        return withUnsafeMutableFieldPointer(property) { property.field._rlmUnmanagedValue(at: $0) }
+    }
+
+    /// Sets the property at `index` from a loosely typed value.
+    func _setValue(_ value: Any, of index: Int) {
+        let info = _schemaInfo
+        let property = info.properties[index]
+        let ok: Bool
+        if let table = _table {
+            if info.primaryKey == index {
+                _core?.checkWrite(self)
+                throwRealmException("Primary key can't be changed after an object is inserted.")
+            }
+            ok = property.field._rlmSetManaged(self, table.columns[index], value)
+        } else {
+            ok = withUnsafeMutableFieldPointer(property) { property.field._rlmSetUnmanaged(at: $0, value) }
+        }
+        if !ok {
+            throwRealmException(
+                "Invalid value '\(value)' of type '\(type(of: value))' for '\(property.typeText)' property '\(info.className).\(property.name)'.")
+        }
+    }
+
+    /// Runs `body` with a pointer to the wrapper of `property` in this instance.
+    func withUnsafeMutableFieldPointer<R>(_ property: PropertyInfo, _ body: (UnsafeMutableRawPointer) -> R) -> R {
+        withExtendedLifetime(self) {
+            body(Unmanaged.passUnretained(self).toOpaque() + property.offset)
+        }
+    }
+
+    /// A readable form of the object, as Realm prints it:
+    ///
+    ///     Person {
+    ///         name = Ada;
+    ///         age = 36;
+    ///     }
+    public var description: String { _describe(depth: DescriptionNesting.depth) }
+
+    func _describe(depth: Int) -> String {
+        // Objects reach collections that reach objects again (a dog's owners own the dog): the
+        // depth travels through collections' descriptions (DescriptionNesting) and ends here.
+        if depth > DescriptionNesting.maximumDepth { return "<Maximum depth exceeded>" }
+        if let dynamic = self as? DynamicObject, let binding = dynamic.dynamic {
+            let names = binding.context.table(binding.table).properties.keys.sorted()
+            let lines = names.map { "\t\($0) = \(dynamic.dynamicValue($0).map { "\($0)" } ?? "(null)");" }
+            return "\(dynamic.objectTypeName) {\n" + lines.joined(separator: "\n") + "\n}"
+        }
+        let info = _schemaInfo
+        if _table != nil, isInvalidated { return "[invalid object]" }
+        let indent = String(repeating: "\t", count: depth + 1)
+        var lines = ["\(info.className) {"]
+        for (index, property) in info.properties.enumerated() {
+            let value = _value(of: index)
+            let text: String
+            if let object = unwrapOptional(value) as? ObjectBase {
+                text = depth < 2 ? object._describe(depth: depth + 1) : "<\(object._schemaInfo.className)>"
+            } else if let described = unwrapOptional(value) {
+                text = DescriptionNesting.$depth.withValue(depth + 1) { "\(described)" }
+            } else {
+                text = "(null)"
+            }
+            lines.append("\(indent)\(property.name) = \(text);")
+        }
+        lines.append(String(repeating: "\t", count: depth) + "}")
+        return lines.joined(separator: "\n")
+    }
+
+    /// Sets the properties of an unmanaged object from a dictionary (by name), an array (in
+    /// property order) or another object (by name).
+    func _assign(from value: Any) {
+        let info = _schemaInfo
+        switch value {
+        case let dictionary as [String: Any]:
+            for (name, propertyValue) in dictionary {
+                guard let index = info.indexByName[name] else {
+                    throwRealmException("Invalid property name '\(name)' for class '\(info.className)'.")
+                }
+                _setValue(propertyValue, of: index)
+            }
+        case let array as [Any]:
+            let stored = info.properties.indices.filter { info.properties[$0].isStored }
+            if array.count != stored.count {
+                throwRealmException("Invalid array input: number of values (\(array.count)) does not match number of properties (\(stored.count)) of '\(info.className)'.")
+            }
+            for (index, propertyValue) in zip(stored, array) { _setValue(propertyValue, of: index) }
+        case let object as ObjectBase:
+            let source = object._schemaInfo
+            for (index, property) in info.properties.enumerated() where property.isStored {
+                guard let sourceIndex = source.indexByName[property.name] else { continue }
+                _setValue(object._value(of: sourceIndex), of: index)
+            }
+        default:
+            throwRealmException("Invalid value '\(value)' to initialize object of type '\(info.className)': an object, a dictionary or an array is required.")
+        }
+    }
+}
+
+/// How deep the description being built is nested. A collection's description describes its
+/// objects one level deeper than itself, an object's its collections' one level deeper again,
+/// so that a cycle of links (a dog's owners own the dog) ends at Realm's maximum depth.
+enum DescriptionNesting {
+    /// Realm prints `<Maximum depth exceeded>` past five levels.
+    static let maximumDepth = 5
+    @TaskLocal static var depth = 0
+}
+
+/// A collection's description in Realm's form, `header (\n\t[0] element\n)`: its objects one
+/// level deeper than the collection, at most `limit` elements.
+func describeCollection<S: Sequence>(_ header: String, _ elements: S, count: Int, limit: Int = .max) -> String {
+    var lines = [header + " ("]
+    for (index, element) in elements.enumerated() {
+        if index == limit {
+            lines.append("\t... \(count - limit) objects skipped.")
+            break
+        }
+        let text = (element as Any as? ObjectBase)?._describe(depth: DescriptionNesting.depth + 1) ?? "\(element)"
+        lines.append("\t[\(index)] \(text)")
+    }
+    lines.append(")")
+    return lines.joined(separator: "\n")
+}
+
+// MARK: - Objects
+
+extension ObjectBase {
+    /// Whether the object belongs to a frozen Realm: readable from any thread, never changing,
+    /// and any change to it stops with Realm's message.
+    ///
+    ///     dog.freeze().isFrozen    // true
+    public var isFrozen: Bool { _core?.frozen != nil }
+
+    /// A frozen copy of the managed object: its values at the Realm's current version, readable
+    /// from any thread. A frozen object returns itself. An unmanaged object, or one created in
+    /// the current write transaction, cannot be frozen (Realm's messages).
+    ///
+    ///     let frozen = dog.freeze()
+    ///     Thread { print(frozen.name) }.start()
+    public func freeze() -> Self {
+        guard let core = _core, _table != nil else { throwRealmException("Unmanaged objects cannot be frozen.") }
+        if core.frozen != nil { return self }
+        if isInvalidated { throwRealmException(invalidatedObjectMessage) }
+        guard let frozen = core.frozenCore().importObject(self) else {
+            throwRealmException("Cannot freeze an object in the same write transaction as it was created in.")
+        }
+        return frozen as! Self
+    }
+
+    /// The live object, in the calling thread's Realm, of a frozen object; nil if it was deleted
+    /// since. A live or unmanaged object returns itself.
+    ///
+    ///     if let live = frozenDog.thaw() {
+    ///         try live.realm!.write { live.age += 1 }
+    ///     }
+    public func thaw() -> Self? {
+        guard let core = _core, core.frozen != nil else { return self }
+        return core.thawedCore().importObject(self) as? Self
+    }
+}
+
+extension ObjectBase: RealmMovable {
+    func moved(to core: RealmCore) -> Any? { core.importObject(self) }
+}

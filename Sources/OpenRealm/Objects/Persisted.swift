@@ -1,0 +1,198 @@
+// Persisted.swift — the @Persisted property wrapper, and the tokens that map a wrapper to its column.
+//
+// How a managed property access costs one C call (DESIGN.md §9): every wrapper takes, when it is
+// initialised, a token — its position in the order an instance initialises its wrappers, counted
+// per thread and reset by ObjectBase.init. That order is the same for every instance of a class,
+// so the class's schema (discovered once) maps each token to a property, and a TableInfo maps it
+// to a column key (once per class and file). A managed get is then: the wrapper's token, an array
+// index, ce_object_get. No dictionary, no key path lookup, nothing to set up per object.
+
+import COpenRealmSupport
+import Foundation
+
+// MARK: - Tokens
+
+/// The per-thread count of wrappers initialised since the last ObjectBase.init: a C thread-local
+/// (COpenRealmSupport), so that taking a token is one %fs-relative load and store, inlined into
+/// the wrapper's init (no call, no lazily created pthread key).
+@inlinable
+func nextToken() -> Int32 {
+    openrealm_next_token()
+}
+
+/// Called by ObjectBase.init, which runs after every wrapper of the instance is initialised.
+@inline(__always)
+func resetPersistedTokens() {
+    openrealm_reset_tokens()
+}
+
+// MARK: - @Persisted
+
+/// Declares a persisted property of an `Object` or `EmbeddedObject`, as in Realm Swift.
+///
+///     class Person: Object {
+///         @Persisted(primaryKey: true) var id: Int
+///         @Persisted(indexed: true) var name: String
+///         @Persisted var age = 18
+///         @Persisted var dog: Dog?
+///         @Persisted var nicknames: List<String>
+///         @Persisted var scores: Map<String, Int>
+///     }
+///     class Dog: Object {
+///         @Persisted var name: String
+///         @Persisted(originProperty: "dog") var owners: LinkingObjects<Person>
+///     }
+///
+/// An unmanaged object keeps the values itself; once the object is managed by a Realm, each read
+/// and write goes to the database (one C call).
+@propertyWrapper
+public struct Persisted<Value: _Persistable> {
+    @usableFromInline
+    enum Storage {
+        /// Unmanaged, never set: reads give `Value._rlmDefault()`.
+        case unset
+        /// Unmanaged value.
+        case value(Value)
+        /// A managed collection, kept so that each read gives the same instance.
+        case managedCache(Value)
+    }
+
+    @usableFromInline var storage: Storage
+    @usableFromInline let token: Int32
+    @usableFromInline let options: UInt8
+
+    @usableFromInline static var primaryKeyOption: UInt8 { 1 }
+    @usableFromInline static var indexedOption: UInt8 { 2 }
+
+    /// Not available: a `@Persisted` property is reached through its object.
+    @available(*, unavailable, message: "@Persisted can only be used as a property on a Realm object")
+    public var wrappedValue: Value {
+        get { fatalError("@Persisted can only be used as a property on a Realm object") }
+        // swiftlint:disable:next unused_setter_value
+        set { fatalError("@Persisted can only be used as a property on a Realm object") }
+    }
+
+    /// A property with the type's default value (0, "", nil, an empty list...).
+    ///
+    ///     @Persisted var name: String
+    @inlinable
+    public init() {
+        token = nextToken()
+        storage = .unset
+        options = 0
+    }
+
+    /// A property with a default value.
+    ///
+    ///     @Persisted var age = 18
+    @inlinable
+    public init(wrappedValue value: Value) {
+        token = nextToken()
+        storage = .value(value)
+        options = 0
+    }
+
+    /// The primary key of the class (Int, String, ObjectId or UUID, optional or not): unique, and
+    /// how `object(ofType:forPrimaryKey:)` finds an object.
+    ///
+    ///     @Persisted(primaryKey: true) var id: Int
+    @inlinable
+    public init(primaryKey: Bool) {
+        token = nextToken()
+        storage = .unset
+        options = primaryKey ? Self.primaryKeyOption : 0
+    }
+
+    /// The primary key, with a default value.
+    ///
+    ///     @Persisted(primaryKey: true) var _id = ObjectId.generate()
+    @inlinable
+    public init(wrappedValue value: Value, primaryKey: Bool) {
+        token = nextToken()
+        storage = .value(value)
+        options = primaryKey ? Self.primaryKeyOption : 0
+    }
+
+    /// An indexed property: equality lookups without a scan.
+    ///
+    ///     @Persisted(indexed: true) var email: String
+    @inlinable
+    public init(indexed: Bool) {
+        token = nextToken()
+        storage = .unset
+        options = indexed ? Self.indexedOption : 0
+    }
+
+    /// An indexed property with a default value.
+    ///
+    ///     @Persisted(indexed: true) var category = "none"
+    @inlinable
+    public init(wrappedValue value: Value, indexed: Bool) {
+        token = nextToken()
+        storage = .value(value)
+        options = indexed ? Self.indexedOption : 0
+    }
+
+    /// The objects that link to this one through `originProperty` of `O`.
+    ///
+    ///     @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
+    public init<O: ObjectBase>(originProperty: String) where Value == LinkingObjects<O> {
+        token = nextToken()
+        storage = .value(LinkingObjects(fromType: O.self, property: originProperty))
+        options = 0
+    }
+
+    /// The value of an unmanaged wrapper (its default stored on first read, so that a collection
+    /// read twice is the same instance).
+    @inlinable
+    mutating func unmanagedValue() -> Value {
+        switch storage {
+        case .value(let value), .managedCache(let value): return value
+        case .unset:
+            let value = Value._rlmDefault()
+            storage = .value(value)
+            return value
+        }
+    }
+
+    /// Routes a property access to the object: its own value while unmanaged, the database once
+    /// managed. Inlinable, so that it is specialised for each model class and property type.
+    @inlinable
+    public static subscript<EnclosingSelf: ObjectBase>(
+        _enclosingInstance observed: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
+    ) -> Value {
+        @inline(__always) get {
+            guard let table = observed._table else {
+                if let recorder = observed._keyPathRecorder,
+                    let link = recorder.record(observed, token: observed[keyPath: storageKeyPath].token, Value.self)
+                {
+                    return link
+                }
+                return observed[keyPath: storageKeyPath].unmanagedValue()
+            }
+            if Value._rlmCachesManagedValue && !observed._isFrozenObject {
+                if case .managedCache(let value) = observed[keyPath: storageKeyPath].storage { return value }
+                let value = Value._rlmGet(observed, table.columnsByToken[Int(observed[keyPath: storageKeyPath].token)])
+                observed[keyPath: storageKeyPath].storage = .managedCache(value)
+                return value
+            }
+            return Value._rlmGet(observed, table.columnsByToken[Int(observed[keyPath: storageKeyPath].token)])
+        }
+        @inline(__always) set {
+            guard let table = observed._table else {
+                // Swapped in, the old value released after the access to the wrapper ends (an
+                // assignment retains the object and the value around the old value's release).
+                var replaced = Storage.value(newValue)
+                swap(&replaced, &observed[keyPath: storageKeyPath].storage)
+                return
+            }
+            let column = table.columnsByToken[Int(observed[keyPath: storageKeyPath].token)]
+            if table.primaryKeyProperty == column.property {
+                observed._primaryKeyChanged()
+            }
+            Value._rlmSet(observed, column, newValue)
+        }
+    }
+}

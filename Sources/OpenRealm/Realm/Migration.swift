@@ -1,0 +1,162 @@
+// Migration.swift — Migration and the migration blocks, as in Realm Swift.
+//
+// When a Realm is opened with a higher schemaVersion than its file's, the tables are brought in
+// line with the models (new properties added, removed ones removed, changed ones replaced) in one
+// write transaction, and then the configuration's migration block runs in that transaction. The
+// old objects it enumerates read a read transaction begun before the write: the file exactly as
+// it was, whatever the block or the schema update changed since.
+
+import CEngine
+import Foundation
+
+/// The block a configuration runs when the schema version increases (Realm's `MigrationBlock`).
+///
+///     config.migrationBlock = { migration, oldSchemaVersion in
+///         if oldSchemaVersion < 1 {
+///             migration.enumerateObjects(ofType: "Person") { old, new in
+///                 new?["fullName"] = "\(old?["first"] ?? "") \(old?["last"] ?? "")"
+///             }
+///         }
+///     }
+public typealias MigrationBlock = @Sendable (_ migration: Migration, _ oldSchemaVersion: UInt64) -> Void
+
+/// The block `enumerateObjects(ofType:_:)` calls for each object: the object as it was, and as it
+/// is in the new schema (nil if it was deleted during the migration).
+public typealias MigrationObjectEnumerateBlock = (_ oldObject: MigrationObject?, _ newObject: MigrationObject?) -> Void
+
+/// The migration in progress, handed to the configuration's migration block (Realm's
+/// `Migration`): enumerate, create and delete objects, delete a class's data, rename properties.
+///
+///     config.migrationBlock = { migration, oldSchemaVersion in
+///         migration.renameProperty(onType: "Person", from: "name", to: "fullName")
+///         migration.deleteData(forType: "Obsolete")
+///     }
+public final class Migration {
+    let old: DynamicContext
+    let new: DynamicContext
+
+    init(old: OpaquePointer, new: OpaquePointer) {
+        self.old = DynamicContext(txn: old, writable: false)
+        self.new = DynamicContext(txn: new, writable: true)
+    }
+
+    /// Calls `block` for every object the class named `typeName` had before the migration,
+    /// with the object as it was (read only) and as it is in the new schema (nil if deleted, or if
+    /// the class is not in the new schema).
+    ///
+    ///     migration.enumerateObjects(ofType: "Dog") { old, new in new?["age"] = 1 }
+    public func enumerateObjects(ofType typeName: String, _ block: MigrationObjectEnumerateBlock) {
+        guard let oldTable = old.table(named: typeName) else { return }
+        let newTable = new.table(named: typeName)
+        var count = 0
+        guard ce_object_count(old.txn, oldTable.key, &count) else { engineFailure() }
+        for index in 0..<count {
+            var key: ce_object_key = 0
+            guard ce_object_key_at(old.txn, oldTable.key, index, &key) else { engineFailure() }
+            var newObject: DynamicObject?
+            if let newTable {
+                var exists = false
+                if ce_object_exists(new.txn, newTable.key, key, &exists), exists { newObject = new.object(newTable.key, key) }
+            }
+            block(old.object(oldTable.key, key), newObject)
+        }
+    }
+
+    /// Creates an object of the class named `typeName` in the new schema, with the values of a
+    /// dictionary (by property name); returns it.
+    ///
+    ///     migration.create("Dog", value: ["name": "Rex"])
+    @discardableResult
+    public func create(_ typeName: String, value: Any = [String: Any]()) -> MigrationObject {
+        guard let table = new.table(named: typeName) else {
+            throwRealmException("Object type '\(typeName)' is not in the new schema.")
+        }
+        guard let dictionary = value as? [String: Any] else {
+            throwRealmException("Migration.create takes a dictionary of values by property name.")
+        }
+        var values = [ce_value](repeating: .null, count: table.slotCount)
+        let arena = _CArena()
+        for (name, stored) in table.properties where stored.info.collection == CE_COLLECTION_NONE {
+            if let given = dictionary[name], !(given is [Any]) {
+                values[Int(stored.column)] = DynamicObject.convert(given, stored.info, new, arena, name, typeName: typeName)
+            } else if !stored.info.nullable && stored.info.type != CE_TYPE_LINK && stored.info.type != CE_TYPE_MIXED {
+                values[Int(stored.column)] = DynamicObject.defaultValue(stored.info.type, arena)
+            }
+        }
+        var key: ce_object_key = 0
+        let ok = values.withUnsafeBufferPointer { ce_object_create_with_values(new.txn, table.key, $0.baseAddress, $0.count, &key) }
+        guard ok else { engineFailure("Cannot create an object of type '\(typeName)'") }
+        let object = new.object(table.key, key)
+        for (name, given) in dictionary where given is [Any] { object[name] = given }
+        return object
+    }
+
+    /// Deletes an object of the new schema.
+    ///
+    ///     migration.enumerateObjects(ofType: "Dog") { _, new in if let new { migration.delete(new) } }
+    public func delete(_ object: MigrationObject) {
+        guard let dynamic = object.dynamic, dynamic.context === new else {
+            throwRealmException("Only the new objects of a migration can be deleted.")
+        }
+        guard ce_object_delete(new.txn, dynamic.table, dynamic.key) else { engineFailure() }
+    }
+
+    /// Deletes the class named `typeName` and all its objects, if the new schema does not have
+    /// it (its objects only, if it does); returns whether there was such a class.
+    ///
+    ///     migration.deleteData(forType: "Obsolete")
+    @discardableResult
+    public func deleteData(forType typeName: String) -> Bool {
+        guard let table = new.table(named: typeName) else { return false }
+        if !ce_table_remove(new.txn, table.key) {
+            // A class that other classes link to keeps its table: delete its objects.
+            var count = 0
+            guard ce_object_count(new.txn, table.key, &count) else { engineFailure() }
+            while count > 0 {
+                var key: ce_object_key = 0
+                guard ce_object_key_at(new.txn, table.key, count - 1, &key), ce_object_delete(new.txn, table.key, key) else { engineFailure() }
+                count -= 1
+            }
+        }
+        new.invalidateTables()
+        return true
+    }
+
+    /// Carries the values of the old property `oldName` over to the new property `newName` of
+    /// the class named `typeName` (a property the models renamed: both must have the same type).
+    /// The values come from the file as it was before the migration.
+    ///
+    ///     migration.renameProperty(onType: "Person", from: "name", to: "fullName")
+    public func renameProperty(onType typeName: String, from oldName: String, to newName: String) {
+        guard let oldTable = old.table(named: typeName), let (oldColumn, oldProperty) = oldTable.properties[oldName] else {
+            throwRealmException("Cannot rename property '\(typeName).\(oldName)' because it does not exist.")
+        }
+        guard let newTable = new.table(named: typeName), let (newColumn, newProperty) = newTable.properties[newName] else {
+            throwRealmException("Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because the destination property does not exist.")
+        }
+        guard oldProperty.type == newProperty.type, oldProperty.collection == newProperty.collection,
+            oldProperty.targetName == newProperty.targetName
+        else {
+            throwRealmException(
+                "Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because it would change from type '\(oldProperty.typeText)' to '\(newProperty.typeText)'.")
+        }
+        guard oldProperty.collection == CE_COLLECTION_NONE else {
+            throwRealmException("Renaming a collection property is not supported yet: '\(typeName).\(oldName)'.")
+        }
+        var count = 0
+        guard ce_object_count(old.txn, oldTable.key, &count) else { engineFailure() }
+        for index in 0..<count {
+            var key: ce_object_key = 0
+            var value = ce_value()
+            var exists = false
+            guard ce_object_key_at(old.txn, oldTable.key, index, &key),
+                ce_object_get(old.txn, oldTable.key, key, oldColumn, &value),
+                ce_object_exists(new.txn, newTable.key, key, &exists)
+            else { engineFailure() }
+            // Links keep their target's key; the target table of the same name has the same key.
+            if exists, !ce_object_set(new.txn, newTable.key, key, newColumn, &value) {
+                engineFailure("Cannot rename '\(typeName).\(oldName)' to '\(newName)'")
+            }
+        }
+    }
+}

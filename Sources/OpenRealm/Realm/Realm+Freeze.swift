@@ -1,0 +1,60 @@
+// Realm+Freeze.swift — frozen Realms (freeze, thaw, isFrozen), as in Realm Swift.
+
+import Foundation
+
+// MARK: - Realm
+
+extension Realm {
+    /// Whether the Realm is frozen: it reads one version forever, on any thread, and cannot be
+    /// written (`write`, `beginWrite` and any change stop with Realm's message).
+    ///
+    ///     realm.freeze().isFrozen    // true
+    public var isFrozen: Bool { core.frozen != nil }
+
+    /// A frozen snapshot of the Realm: the version it reads now (inside a write transaction, the
+    /// version the write began on), readable from any thread, at the same time, until the last
+    /// frozen Realm, object or collection of it goes away. It never changes: `refresh()` returns
+    /// false. Keep frozen data short-lived: the file cannot reuse the space of newer versions
+    /// while an older one is pinned.
+    ///
+    ///     let frozen = realm.freeze()
+    ///     DispatchQueue.global().async {
+    ///         print(frozen.objects(Dog.self).count)
+    ///     }
+    public func freeze() -> Realm { Realm(core.frozenCore()) }
+
+    /// The live Realm of the calling thread for a frozen Realm's file (at the frozen version or
+    /// later); a live Realm returns itself.
+    ///
+    ///     let live = frozen.thaw()
+    ///     try live.write { live.deleteAll() }
+    public func thaw() -> Realm { Realm(core.thawedCore()) }
+
+    /// A frozen copy of a managed object of this Realm: as `Object.freeze()`.
+    ///
+    ///     let frozenDog = realm.freeze(dog)
+    public func freeze<T: ObjectBase>(_ obj: T) -> T { obj.freeze() }
+
+    /// A live copy, in this thread's Realm, of a frozen object: as `Object.thaw()`.
+    ///
+    ///     let liveDog = realm.thaw(frozenDog)
+    public func thaw<T: ObjectBase>(_ obj: T) -> T? { obj.thaw() }
+
+    /// Resolves a `ThreadSafeReference` in this Realm: the object (nil if it was deleted since
+    /// the reference was made) or collection it refers to, read in this Realm, which is first
+    /// refreshed if it reads an older version than the reference's. A reference resolves once;
+    /// a second `resolve` stops with Realm's message.
+    ///
+    ///     let reference = ThreadSafeReference(to: dog)
+    ///     DispatchQueue.global().async {
+    ///         let realm = try! Realm()
+    ///         guard let dog = realm.resolve(reference) else { return }   // deleted meanwhile
+    ///         try! realm.write { dog.age += 1 }
+    ///     }
+    public func resolve<Confined: ThreadConfined>(_ reference: ThreadSafeReference<Confined>) -> Confined? {
+        core.checkThread()
+        let (value, version) = reference.take()
+        if core.frozen == nil && !core.isInWriteTransaction && core.readVersion < version { _ = core.refresh() }
+        return value.moved(to: core) as! Confined?
+    }
+}

@@ -1,0 +1,289 @@
+// Realm.swift — Realm: an open database of objects, as in Realm Swift.
+
+import CEngine
+import Dispatch
+import Foundation
+
+/// An open Realm: a database of objects in a file (or in memory), used on the thread that opened
+/// it. Opening the same configuration again on the same thread gives the same instance.
+///
+///     class Dog: Object {
+///         @Persisted(primaryKey: true) var name: String
+///         @Persisted var age: Int
+///     }
+///
+///     let realm = try Realm()                        // default.realm in the current directory
+///     try realm.write {
+///         realm.add(Dog(value: ["name": "Rex", "age": 3]))
+///     }
+///     let rex = realm.object(ofType: Dog.self, forPrimaryKey: "Rex")
+///     print(realm.objects(Dog.self).count)           // 1
+public struct Realm: Equatable {
+    let core: RealmCore
+
+    init(_ core: RealmCore) { self.core = core }
+
+    // MARK: Opening
+
+    /// Opens the Realm of `Realm.Configuration.defaultConfiguration`.
+    ///
+    ///     let realm = try Realm()
+    ///
+    /// Throws `Realm.Error`: `.fileNotFound`, `.filePermissionDenied`, `.invalidDatabase`,
+    /// `.schemaMismatch` (the models changed without a new `schemaVersion`), ...
+    public init() throws {
+        try self.init(configuration: .defaultConfiguration)
+    }
+
+    /// Opens the Realm that `configuration` describes. `queue` is accepted for Realm Swift's
+    /// signature; a Realm is confined to the thread that opens it.
+    ///
+    ///     let realm = try Realm(configuration: .init(inMemoryIdentifier: "test"))
+    public init(configuration: Realm.Configuration, queue: DispatchQueue? = nil) throws {
+        core = try RealmCore.instance(for: configuration)
+    }
+
+    /// Opens the Realm in the file at `fileURL`, with the default configuration's other options.
+    ///
+    ///     let realm = try Realm(fileURL: URL(fileURLWithPath: "/data/app.realm"))
+    public init(fileURL: URL) throws {
+        var configuration = Realm.Configuration.defaultConfiguration
+        configuration.fileURL = fileURL
+        try self.init(configuration: configuration)
+    }
+
+    /// The configuration the Realm was opened with.
+    public var configuration: Realm.Configuration { core.configuration }
+
+    /// The schema of the Realm: the model classes it holds.
+    ///
+    ///     realm.schema["Dog"]?.properties.map(\.name)    // ["name", "age"]
+    public var schema: Schema {
+        Schema(objectSchema: core.schemaInfos.map(\.publicSchema))
+    }
+
+    /// Whether the Realm holds no objects.
+    ///
+    ///     try Realm(configuration: .init(inMemoryIdentifier: "new")).isEmpty   // true
+    public var isEmpty: Bool { core.isEmpty }
+
+    /// Two Realms are equal when they are the same instance (the same file, on the same thread).
+    public static func == (lhs: Realm, rhs: Realm) -> Bool { lhs.core === rhs.core }
+
+    // MARK: Transactions
+
+    /// Whether the Realm is in a write transaction.
+    ///
+    ///     try realm.write { realm.isInWriteTransaction }    // true
+    public var isInWriteTransaction: Bool { core.isInWriteTransaction }
+
+    /// Runs `block` in a write transaction and commits it; returns the block's value. If the
+    /// block throws, the transaction is cancelled and the error rethrown. A write inside another
+    /// write of the same Realm is a programmer error.
+    ///
+    ///     let dog = try realm.write {
+    ///         realm.create(Dog.self, value: ["name": "Rex"])
+    ///     }
+    ///
+    /// `tokens`: notification tokens not to notify (notifications are not built yet).
+    @discardableResult
+    public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
+        try core.beginWrite()
+        let result: Result
+        do {
+            result = try block()
+        } catch {
+            if core.isInWriteTransaction { core.cancelWrite() }
+            throw error
+        }
+        if core.isInWriteTransaction { try core.commitWrite() }
+        return result
+    }
+
+    /// Begins a write transaction: changes made until `commitWrite()` are committed together, or
+    /// discarded by `cancelWrite()`. Waits while another thread or process writes.
+    ///
+    ///     realm.beginWrite()
+    ///     realm.add(dog)
+    ///     try realm.commitWrite()
+    public func beginWrite() {
+        do {
+            try core.beginWrite()
+        } catch {
+            throwRealmException(error.message)
+        }
+    }
+
+    /// Commits the write transaction: the changes are durable when it returns. Throws
+    /// `Realm.Error` (`.outOfDiskSpace`, `.fileAccess`) if the commit fails; nothing is changed
+    /// then.
+    ///
+    ///     try realm.commitWrite()
+    public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
+        try core.commitWrite()
+    }
+
+    /// Discards the changes of the write transaction. Objects added in it are invalidated.
+    ///
+    ///     realm.beginWrite()
+    ///     realm.add(dog)
+    ///     realm.cancelWrite()          // dog.isInvalidated == true
+    public func cancelWrite() {
+        core.cancelWrite()
+    }
+
+    /// Moves the Realm to the latest committed version (writes of other threads and processes
+    /// become visible); returns whether anything changed.
+    ///
+    ///     if realm.refresh() { print("updated") }
+    @discardableResult
+    public func refresh() -> Bool { core.refresh() }
+
+    /// Whether the Realm refreshes by itself. Accepted for Realm Swift's API; OpenRealm reads
+    /// the latest version at each write and on `refresh()`.
+    public var autorefresh: Bool {
+        get { false }
+        nonmutating set {}
+    }
+
+    /// Releases the version the Realm reads: every object, list and result read from it is
+    /// invalidated. The next access reads the latest version. A write transaction is cancelled.
+    ///
+    ///     realm.invalidate()
+    ///     dog.isInvalidated    // true
+    public func invalidate() { core.invalidate() }
+
+    // MARK: Adding and creating
+
+    /// Adds an unmanaged object, and the unmanaged objects it links to, to the Realm. With a
+    /// primary key, `update` says what happens when an object with that key exists: `.error` (a
+    /// programmer error), `.modified` (changed properties are written) or `.all`.
+    ///
+    ///     try realm.write {
+    ///         realm.add(Dog(value: ["name": "Rex", "age": 3]))
+    ///         realm.add(Dog(value: ["name": "Rex", "age": 4]), update: .modified)
+    ///     }
+    public func add(_ object: Object, update: UpdatePolicy = .error) {
+        core.add(object, policy: update.cValue, in: self)
+    }
+
+    /// Adds each object of a sequence, as `add(_:update:)`.
+    ///
+    ///     try realm.write { realm.add([rex, fido]) }
+    public func add<S: Sequence>(_ objects: S, update: UpdatePolicy = .error) where S.Iterator.Element: Object {
+        for object in objects { core.add(object, policy: update.cValue, in: self) }
+    }
+
+    /// Creates an object of `type` from a dictionary, an array in property order or another
+    /// object, and returns it managed. With a primary key and `.modified` or `.all`, an existing
+    /// object with that key is updated instead (only the properties in `value`).
+    ///
+    ///     let rex = try realm.write { realm.create(Dog.self, value: ["name": "Rex", "age": 3]) }
+    ///     try realm.write { realm.create(Dog.self, value: ["name": "Rex", "age": 4], update: .modified) }
+    @discardableResult
+    public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
+        core.checkInWrite()
+        let info = ObjectSchemaInfo.of(type)
+        if update != .error, let pk = info.primaryKey {
+            guard info.primaryKey != nil else {
+                throwRealmException("'\(info.className)' does not have a primary key and can not be updated")
+            }
+            var keyValue: Any?
+            if let dictionary = value as? [String: Any] {
+                keyValue = dictionary[info.properties[pk].name]
+            } else if let array = value as? [Any] {
+                let stored = info.properties.indices.filter { info.properties[$0].isStored }
+                if let position = stored.firstIndex(of: pk), position < array.count { keyValue = array[position] }
+            } else if let object = value as? ObjectBase {
+                keyValue = object[info.properties[pk].name]
+            }
+            if let keyValue, let existing = object(ofType: type, forPrimaryKey: keyValue) {
+                switch value {
+                case let dictionary as [String: Any]:
+                    for (name, propertyValue) in dictionary where name != info.properties[pk].name {
+                        guard let index = info.indexByName[name] else {
+                            throwRealmException("Invalid property name '\(name)' for class '\(info.className)'.")
+                        }
+                        existing._setValue(propertyValue, of: index)
+                    }
+                default:
+                    let copy = T()
+                    copy._assign(from: value)
+                    for (index, property) in info.properties.enumerated() where property.isStored && index != pk {
+                        existing._setValue(copy._value(of: index), of: index)
+                    }
+                }
+                return existing
+            }
+        }
+        let object = T()
+        object._assign(from: value)
+        core.add(object, policy: update.cValue)
+        return object
+    }
+
+    // MARK: Deleting
+
+    /// Deletes an object from the Realm; it is invalidated. Its embedded objects go with it,
+    /// links to it become nil.
+    ///
+    ///     try realm.write { realm.delete(rex) }
+    public func delete(_ object: ObjectBase) {
+        core.delete(object)
+    }
+
+    /// Deletes every object of a sequence (a Results, a List, an array...).
+    ///
+    ///     try realm.write { realm.delete(realm.objects(Dog.self)) }
+    public func delete<S: Sequence>(_ objects: S) where S.Iterator.Element: ObjectBase {
+        core.checkInWrite()
+        // Collect first: deleting changes the live collections being iterated.
+        let all = Array(objects)
+        for object in all { core.delete(object) }
+    }
+
+    /// Deletes every object of the Realm.
+    ///
+    ///     try realm.write { realm.deleteAll() }
+    public func deleteAll() {
+        core.deleteAll()
+    }
+
+    // MARK: Reading
+
+    /// Every object of `type` in the Realm, as a live `Results` (in creation order).
+    ///
+    ///     let dogs = realm.objects(Dog.self)
+    ///     print(dogs.count, dogs.first?.name ?? "-")
+    public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
+        core.checkThread()
+        return Results(core: core, objectClass: type)
+    }
+
+    /// The object of `type` whose primary key is `key`, or nil. A class without a primary key, or
+    /// a key of the wrong type, is a programmer error.
+    ///
+    ///     let rex = realm.object(ofType: Dog.self, forPrimaryKey: "Rex")
+    public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+        let info = ObjectSchemaInfo.of(type)
+        guard let pk = info.primaryKey else {
+            throwRealmException("'\(info.className)' does not have a primary key and can not be queried by one")
+        }
+        let property = info.properties[pk]
+        // A frozen Realm's threads read at once: not its shared scratch arena.
+        let arena = core.frozen == nil ? core.borrowArena() : _CArena()
+        defer { core.returnArena(arena) }
+        guard var value = property.field._rlmCValue(fromAny: key as Any, arena, self) else {
+            throwRealmException(
+                "Invalid value '\(key)' of type '\(KeyType.self)' for '\(property.typeText)' property '\(info.className).\(property.name)'.")
+        }
+        guard let table = core.tableInfo(for: type) else { return nil }
+        var objectKey: ce_object_key = 0
+        var found = false
+        guard ce_object_find_primary_key(core.currentTxn(), table.tableKey, &value, &objectKey, &found) else {
+            engineFailure("Cannot find '\(info.className)' by primary key")
+        }
+        guard found else { return nil }
+        return (core.makeObject(table, objectKey) as! Element)
+    }
+}

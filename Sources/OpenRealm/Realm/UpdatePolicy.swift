@@ -1,0 +1,24 @@
+// UpdatePolicy.swift — UpdatePolicy: what adding an object whose primary key exists does.
+
+import CEngine
+import Foundation
+
+/// What adding an object whose primary key exists does (Realm's `UpdatePolicy`).
+///
+///     realm.add(dog, update: .modified)
+public enum UpdatePolicy: Int, Sendable {
+    /// Adding an object whose primary key exists is a programmer error.
+    case error = 1
+    /// The existing object's properties that differ are written.
+    case modified = 3
+    /// Every property of the existing object is written.
+    case all = 2
+
+    var cValue: ce_update_policy {
+        switch self {
+        case .error: CE_UPDATE_ERROR
+        case .modified: CE_UPDATE_MODIFIED
+        case .all: CE_UPDATE_ALL
+        }
+    }
+}

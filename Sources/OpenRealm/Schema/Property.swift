@@ -1,0 +1,47 @@
+// Property.swift — Property: one property of an ObjectSchema.
+
+/// One property of a model class, as Realm describes it.
+///
+///     let age = Person().objectSchema["age"]!
+///     age.type == .int; age.isOptional == false; age.isIndexed == false
+public struct Property: Sendable, Hashable, CustomStringConvertible {
+    /// The property's name.
+    public let name: String
+    /// The type of the property (of its elements, for collections).
+    public let type: PropertyType
+    /// Whether the property is indexed (primary keys are).
+    public let isIndexed: Bool
+    /// Whether the property (or its elements) may hold nil.
+    public let isOptional: Bool
+    /// Whether the property is a `List`.
+    public let isArray: Bool
+    /// Whether the property is a `MutableSet`.
+    public let isSet: Bool
+    /// Whether the property is a `Map`.
+    public let isMap: Bool
+    /// Whether the property is the primary key.
+    public let isPrimaryKey: Bool
+    /// The class name of linked objects (`.object` and `.linkingObjects`), else nil.
+    public let objectClassName: String?
+    /// For `.linkingObjects`: the property of `objectClassName` whose links are listed.
+    public let linkOriginPropertyName: String?
+
+    /// The name in the file (the same as `name`).
+    public var columnName: String { name }
+
+    /// Realm's form: `name { type = int; indexed = NO; ... }`.
+    public var description: String {
+        """
+        \(name) {
+        \ttype = \(type);
+        \tcolumnName = \(name);
+        \tindexed = \(isIndexed ? "YES" : "NO");
+        \tisPrimary = \(isPrimaryKey ? "YES" : "NO");
+        \tarray = \(isArray ? "YES" : "NO");
+        \tset = \(isSet ? "YES" : "NO");
+        \tdictionary = \(isMap ? "YES" : "NO");
+        \toptional = \(isOptional ? "YES" : "NO");
+        }
+        """
+    }
+}

@@ -1,0 +1,66 @@
+// ThreadSafeReference.swift — ThreadSafeReference: an object or collection passed to another
+// thread and resolved there.
+
+import Foundation
+
+/// A reference to an object or collection that can be passed to another thread and resolved
+/// there, once, with `Realm.resolve(_:)` (Realm's `ThreadSafeReference`). It holds the version it
+/// was made at until it is resolved: resolve it soon.
+///
+///     let reference = ThreadSafeReference(to: realm.objects(Dog.self).filter("age > 2"))
+///     DispatchQueue.global().async {
+///         let realm = try! Realm()
+///         let dogs = realm.resolve(reference)!
+///         print(dogs.count)
+///     }
+public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
+    /// What the reference holds until resolved: the value frozen at the version it was made at
+    /// (a frozen value is readable from any thread and pins its version).
+    /// The value is frozen, so any thread may hold it; `lock` guards taking it.
+    private final class Box: @unchecked Sendable {
+        let lock = NSLock()
+        var value: RealmMovable?
+        let version: UInt64
+        init(_ value: RealmMovable, _ version: UInt64) {
+            self.value = value
+            self.version = version
+        }
+    }
+
+    private let box: Box
+
+    /// A reference to a managed object or collection, to resolve on another thread. An unmanaged
+    /// value stops with Realm's message (pass it directly instead).
+    ///
+    ///     let reference = ThreadSafeReference(to: dog)
+    public init(to threadConfined: Confined) {
+        guard let realm = threadConfined.realm else {
+            throwRealmException("Cannot construct reference to unmanaged object, which can be passed across threads directly")
+        }
+        if threadConfined.isInvalidated { throwRealmException("Cannot construct reference to invalidated object") }
+        guard let frozen = threadConfined.freeze() as Any as? RealmMovable else {
+            throwRealmException("Only OpenRealm's objects and collections can be passed with a ThreadSafeReference")
+        }
+        box = Box(frozen, realm.core.frozenCore().frozen.unsafelyUnwrapped.version)
+    }
+
+    /// Whether the reference was resolved (it can no longer be).
+    ///
+    ///     _ = realm.resolve(reference)
+    ///     reference.isInvalidated    // true
+    public var isInvalidated: Bool {
+        box.lock.lock()
+        defer { box.lock.unlock() }
+        return box.value == nil
+    }
+
+    /// The frozen value and its version; the reference is spent. Stops if it was resolved already.
+    func take() -> (RealmMovable, UInt64) {
+        box.lock.lock()
+        let taken = box.value
+        box.value = nil
+        box.lock.unlock()
+        guard let taken else { throwRealmException("Can only resolve a thread safe reference once.") }
+        return (taken, box.version)
+    }
+}

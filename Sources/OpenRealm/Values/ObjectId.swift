@@ -1,0 +1,145 @@
+// ObjectId.swift — ObjectId: a 12-byte unique identifier, as in Realm Swift.
+
+import CEngine
+import Foundation
+import Synchronization
+
+// MARK: - ObjectId
+
+/// A 12-byte unique identifier (MongoDB's ObjectId), as Realm's `ObjectId`: a 4-byte timestamp,
+/// 5 random bytes fixed per process and a 3-byte counter.
+///
+///     @Persisted(primaryKey: true) var _id: ObjectId
+///     let id = ObjectId.generate()
+///     let same = try ObjectId(string: id.stringValue)
+public final class ObjectId: RealmCollectionValue, Comparable, CustomStringConvertible, Sendable {
+    /// The 12 bytes.
+    let bytes: ce_object_id
+
+    init(_ bytes: ce_object_id) { self.bytes = bytes }
+
+    /// The zero ObjectId (all twelve bytes 0), as Realm's `ObjectId()`.
+    ///
+    ///     ObjectId().stringValue == "000000000000000000000000"
+    public convenience init() { self.init(ce_object_id()) }
+
+    /// Parses 24 hexadecimal digits; throws `Realm.Error` (`.fail`) otherwise.
+    ///
+    ///     let id = try ObjectId(string: "6054d1f5e5f8a2b3c4d5e6f7")
+    public convenience init(string: String) throws {
+        let utf8 = Array(string.utf8)
+        guard utf8.count == 24 else { throw Realm.Error(code: .fail, message: "Invalid ObjectId string '\(string)'") }
+        var raw = ce_object_id()
+        try withUnsafeMutableBytes(of: &raw.bytes) { target in
+            for i in 0..<12 {
+                guard let high = ObjectId.hexValue(utf8[2 * i]), let low = ObjectId.hexValue(utf8[2 * i + 1]) else {
+                    throw Realm.Error(code: .fail, message: "Invalid ObjectId string '\(string)'")
+                }
+                target[i] = high << 4 | low
+            }
+        }
+        self.init(raw)
+    }
+
+    /// An ObjectId from its parts (big-endian timestamp in seconds, 5 machine/process bytes as in
+    /// Realm's form of machineId and processId, and a counter).
+    ///
+    ///     let id = ObjectId(timestamp: Date(), machineId: 1, processId: 2)
+    public convenience init(timestamp: Date, machineId: Int, processId: Int) {
+        var raw = ce_object_id()
+        let seconds = UInt32(truncatingIfNeeded: Int(timestamp.timeIntervalSince1970))
+        let counter = ObjectId.nextCounter()
+        withUnsafeMutableBytes(of: &raw.bytes) { b in
+            b[0] = UInt8(truncatingIfNeeded: seconds >> 24)
+            b[1] = UInt8(truncatingIfNeeded: seconds >> 16)
+            b[2] = UInt8(truncatingIfNeeded: seconds >> 8)
+            b[3] = UInt8(truncatingIfNeeded: seconds)
+            b[4] = UInt8(truncatingIfNeeded: machineId >> 16)
+            b[5] = UInt8(truncatingIfNeeded: machineId >> 8)
+            b[6] = UInt8(truncatingIfNeeded: machineId)
+            b[7] = UInt8(truncatingIfNeeded: processId >> 8)
+            b[8] = UInt8(truncatingIfNeeded: processId)
+            b[9] = UInt8(truncatingIfNeeded: counter >> 16)
+            b[10] = UInt8(truncatingIfNeeded: counter >> 8)
+            b[11] = UInt8(truncatingIfNeeded: counter)
+        }
+        self.init(raw)
+    }
+
+    private static func hexValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    private static let counter = Mutex<UInt32>(UInt32.random(in: 0..<0xFF_FFFF))
+    private static let processBytes: (Int, Int) = (Int.random(in: 0..<0xFF_FFFF), Int.random(in: 0..<0xFFFF))
+
+    private static func nextCounter() -> UInt32 {
+        counter.withLock { value in
+            value = (value &+ 1) & 0xFF_FFFF
+            return value
+        }
+    }
+
+    /// A new unique ObjectId: the current time, this process's random bytes, the next counter.
+    ///
+    ///     let id = ObjectId.generate()
+    public static func generate() -> ObjectId {
+        ObjectId(timestamp: Date(), machineId: processBytes.0, processId: processBytes.1)
+    }
+
+    /// The 24 lowercase hexadecimal digits.
+    public var stringValue: String {
+        withUnsafeBytes(of: bytes.bytes) { b in
+            b.map { byte in
+                let s = String(byte, radix: 16)
+                return s.count == 1 ? "0" + s : s
+            }.joined()
+        }
+    }
+
+    /// The same as `stringValue`.
+    public var description: String { stringValue }
+
+    /// The creation time stored in the first four bytes (whole seconds).
+    ///
+    ///     ObjectId.generate().timestamp   // about now
+    public var timestamp: Date {
+        let seconds = withUnsafeBytes(of: bytes.bytes) { b in
+            UInt32(b[0]) << 24 | UInt32(b[1]) << 16 | UInt32(b[2]) << 8 | UInt32(b[3])
+        }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    private var byteArray: [UInt8] { withUnsafeBytes(of: bytes.bytes) { Array($0) } }
+
+    /// Equal bytes.
+    public static func == (lhs: ObjectId, rhs: ObjectId) -> Bool { lhs.byteArray == rhs.byteArray }
+
+    /// Byte order (hence creation time first).
+    public static func < (lhs: ObjectId, rhs: ObjectId) -> Bool {
+        lhs.byteArray.lexicographicallyPrecedes(rhs.byteArray)
+    }
+
+    /// Hashes the bytes.
+    public func hash(into hasher: inout Hasher) { hasher.combine(byteArray) }
+
+    public static var _ceType: ce_type { CE_TYPE_OBJECT_ID }
+    public static func _ceDefault() -> Self { Self(ObjectId.generate().bytes) }  // as Realm: a new ObjectId
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Self { Self(value.object_id) }
+    public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
+        var value = ce_value()
+        value.type = CE_TYPE_OBJECT_ID
+        value.object_id = bytes
+        return value
+    }
+    public static func _ceFromAny(_ value: Any) -> Self? {
+        if let id = value as? ObjectId { return Self(id.bytes) }
+        if let string = value as? String, let id = try? ObjectId(string: string) { return Self(id.bytes) }
+        return nil
+    }
+}
