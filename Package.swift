@@ -42,7 +42,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "OpenRealmCLI",
-            dependencies: ["OpenRealm", "CEngine"],
+            dependencies: ["OpenRealm"],
             path: "Sources/OpenRealmCLI"
         ),
         .testTarget(
