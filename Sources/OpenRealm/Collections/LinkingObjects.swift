@@ -1,6 +1,5 @@
 // LinkingObjects.swift — LinkingObjects: the objects that link to an object through one property.
 
-import CEngine
 import Foundation
 
 // MARK: - LinkingObjects
@@ -40,7 +39,7 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
     public var isInvalidated: Bool { owner?.isInvalidated ?? false }
 
     /// (origin table, origin column) of the links, or nil if the origin class has no table yet.
-    var origin: (core: RealmCore, table: TableInfo, column: ce_column_key)? {
+    var origin: (core: RealmCore, table: TableInfo, column: ColumnKey)? {
         guard let owner, let core = owner._core, let originTable = core.tableInfo(for: Element.self),
             let index = originTable.schema.indexByName[propertyName]
         else { return nil }
@@ -50,10 +49,7 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
     /// The number of linking objects.
     public var count: Int {
         guard let owner, let origin else { return 0 }
-        var count = 0
-        guard ce_object_backlink_count(origin.core.txn(for: owner), owner._tableKey, owner._key, origin.table.tableKey, origin.column, &count)
-        else { engineFailure() }
-        return count
+        return origin.core.backlinkCount(owner, origin.table, origin.column)
     }
 
     /// 0.
@@ -65,9 +61,7 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
     /// The linking object at `position`.
     public subscript(position: Int) -> Element {
         guard let owner, let origin else { indexFailure(position, 0) }
-        var key: ce_object_key = 0
-        guard ce_object_backlink_at(origin.core.txn(for: owner), owner._tableKey, owner._key, origin.table.tableKey, origin.column, position, &key)
-        else { indexFailure(position, count) }
+        guard let key = origin.core.backlink(owner, origin.table, origin.column, at: position) else { indexFailure(position, count) }
         return origin.core.makeObject(origin.table, key) as! Element
     }
 
@@ -80,28 +74,6 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
     public var description: String {
         describeCollection("LinkingObjects<\(Element.self)>", self, count: count)
     }
-}
-
-extension LinkingObjects: _Persistable {
-    public static func _rlmShape() -> _PropertyShape {
-        var shape = _PropertyShape(type: CE_TYPE_LINK, nullable: false, linkTarget: Element.self)
-        shape.isLinkingObjects = true
-        return shape
-    }
-    public static func _rlmDefault() -> LinkingObjects {
-        throwRealmException("A LinkingObjects property must be declared with @Persisted(originProperty:).")
-    }
-    public static var _rlmCachesManagedValue: Bool { false }
-    public static func _rlmGet(_ object: ObjectBase, _ column: _ManagedColumn) -> LinkingObjects {
-        let property = object._schemaInfo.properties[column.property]
-        return LinkingObjects(propertyName: property.originProperty ?? "", owner: object)
-    }
-    public static func _rlmSet(_ object: ObjectBase, _ column: _ManagedColumn, _ value: LinkingObjects) {
-        throwRealmException("LinkingObjects properties are read-only.")
-    }
-    public func _rlmCreationValue(_ arena: _CArena, _ realm: Realm) -> ce_value { .null }
-    public static func _rlmFromAny(_ value: Any) -> LinkingObjects? { nil }
-    public var _rlmOriginProperty: String? { propertyName }
 }
 
 extension LinkingObjects where Element: RealmCollectionValue {

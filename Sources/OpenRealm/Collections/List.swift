@@ -100,7 +100,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         }
         let list = managed.write()
         if isEmbedded(Element.self) {
-            var key: ce_object_key = 0
+            var key: ObjectKey = 0
             guard ce_list_insert_embedded(list, index, &key) else { listFailure(index, managed.count + 1) }
             fillEmbedded(managed.core, object, key)
             return
@@ -124,7 +124,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         }
         let list = managed.write()
         if isEmbedded(Element.self) {
-            var key: ce_object_key = 0
+            var key: ObjectKey = 0
             guard ce_list_set_embedded(list, index, &key) else { listFailure(index, managed.count) }
             fillEmbedded(managed.core, object, key)
             return
@@ -218,41 +218,6 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
-extension List: _Persistable {
-    public static func _rlmShape() -> _PropertyShape { _PropertyShape(Element.self, collection: CE_COLLECTION_LIST) }
-    public static func _rlmDefault() -> List { List() }
-    public static var _rlmCachesManagedValue: Bool { true }
-    public static func _rlmGet(_ object: ObjectBase, _ column: _ManagedColumn) -> List {
-        List(managed: ManagedCollection(owner: object, column: column.key))
-    }
-    public static func _rlmSet(_ object: ObjectBase, _ column: _ManagedColumn, _ value: List) {
-        let elements = Array(value)
-        let list = _rlmGet(object, column)
-        list.removeAll()
-        list.append(objectsIn: elements)
-    }
-    public func _rlmCreationValue(_ arena: _CArena, _ realm: Realm) -> ce_value { .null }
-    /// The new object's collection gets this one's elements: kept here while unmanaged, or read
-    /// from the managed collection it was given (`new.dogs = old.dogs`), snapshot first.
-    public func _rlmAfterCreate(_ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {
-        List._rlmSet(object, column, self)
-    }
-    public static func _rlmFromAny(_ value: Any) -> List? {
-        let list = List()
-        guard list._assign(from: value) else { return nil }
-        return list
-    }
-}
-
-extension List: _AssignableCollection {
-    func _assign(from value: Any) -> Bool {
-        guard let elements = collectionElements(value, Element.self) else { return false }
-        removeAll()
-        append(objectsIn: elements)
-        return true
-    }
-}
-
 extension List {
     /// A live `Results` of the list's objects in its order (see `RealmCollectionBase`).
     ///
@@ -275,12 +240,12 @@ extension List where Element: MinMaxType {
     /// The smallest element (nil elements skipped), nil if there is none.
     ///
     ///     person.scores.min()    // List<Int>
-    public func min() -> Element? { valuesAggregate(managed, unmanaged, CE_AGGREGATE_MIN, as: Element.self) }
+    public func min() -> Element? { valuesMin(managed, unmanaged, as: Element.self) }
 
     /// The largest element (nil elements skipped), nil if there is none.
     ///
     ///     person.scores.max()
-    public func max() -> Element? { valuesAggregate(managed, unmanaged, CE_AGGREGATE_MAX, as: Element.self) }
+    public func max() -> Element? { valuesMax(managed, unmanaged, as: Element.self) }
 }
 
 extension List where Element: AddableType {
@@ -288,14 +253,14 @@ extension List where Element: AddableType {
     ///
     ///     let total = person.scores.sum()
     public func sum() -> Element {
-        valuesAggregate(managed, unmanaged, CE_AGGREGATE_SUM, as: Element.self) ?? Element._ceFromAny(0)!
+        valuesSum(managed, unmanaged, as: Element.self) ?? Element._ceFromAny(0)!
     }
 
     /// The average of the elements, nil for none (nil elements skipped).
     ///
     ///     let mean: Double? = person.scores.average()
     public func average<T: _HasPersistedType>() -> T? where T.PersistedType: AddableType {
-        valuesAggregate(managed, unmanaged, CE_AGGREGATE_AVG, as: T.self)
+        valuesAverage(managed, unmanaged, as: T.self)
     }
 }
 

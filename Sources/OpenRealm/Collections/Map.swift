@@ -106,7 +106,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
         let dictionary = managed.write()
         let string = key._mapKeyString
         if isEmbedded(Value.self), embeddedObject(value) != nil {
-            var objectKey: ce_object_key = 0
+            var objectKey: ObjectKey = 0
             let ok = string.withCString { ce_dictionary_insert_embedded(dictionary, $0, string.utf8.count, &objectKey) }
             guard ok else { engineFailure("Map key '\(string)'") }
             fillEmbedded(managed.core, value, objectKey)
@@ -179,51 +179,6 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
-extension Map: _Persistable {
-    public static func _rlmShape() -> _PropertyShape { _PropertyShape(Value.self, collection: CE_COLLECTION_DICTIONARY) }
-    public static func _rlmDefault() -> Map { Map() }
-    public static var _rlmCachesManagedValue: Bool { true }
-    public static func _rlmGet(_ object: ObjectBase, _ column: _ManagedColumn) -> Map {
-        Map(managed: ManagedCollection(owner: object, column: column.key))
-    }
-    public static func _rlmSet(_ object: ObjectBase, _ column: _ManagedColumn, _ value: Map) {
-        let entries = Array(value)
-        let map = _rlmGet(object, column)
-        map.removeAll()
-        for entry in entries { map.updateValue(entry.value, forKey: entry.key) }
-    }
-    public func _rlmCreationValue(_ arena: _CArena, _ realm: Realm) -> ce_value { .null }
-    /// The new object's collection gets this one's elements: kept here while unmanaged, or read
-    /// from the managed collection it was given (`new.dogs = old.dogs`), snapshot first.
-    public func _rlmAfterCreate(_ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {
-        Map._rlmSet(object, column, self)
-    }
-    public static func _rlmFromAny(_ value: Any) -> Map? {
-        let map = Map()
-        guard map._assign(from: value) else { return nil }
-        return map
-    }
-}
-
-extension Map: _AssignableCollection {
-    func _assign(from value: Any) -> Bool {
-        var entries: [(Key, Value)] = []
-        if let same = value as? Map<Key, Value> {
-            entries = same.map { ($0.key, $0.value) }
-        } else if let dictionary = value as? [String: Any] {
-            for (key, item) in dictionary {
-                guard let converted = Value._ceFromAny(item) else { return false }
-                entries.append((Key(_mapKeyString: key), converted))
-            }
-        } else {
-            return false
-        }
-        removeAll()
-        for (key, value) in entries { updateValue(value, forKey: key) }
-        return true
-    }
-}
-
 // MARK: - Maps of objects
 
 // A Map of objects is filtered, sorted and aggregated by property as the collections are
@@ -244,12 +199,12 @@ extension Map where Value: MinMaxType {
     /// The smallest value (nil values skipped), nil if there is none.
     ///
     ///     person.scores.min()    // Map<String, Int>
-    public func min() -> Value? { valuesAggregate(managed, Array(unmanaged.values), CE_AGGREGATE_MIN, as: Value.self) }
+    public func min() -> Value? { valuesMin(managed, Array(unmanaged.values), as: Value.self) }
 
     /// The largest value (nil values skipped), nil if there is none.
     ///
     ///     person.scores.max()
-    public func max() -> Value? { valuesAggregate(managed, Array(unmanaged.values), CE_AGGREGATE_MAX, as: Value.self) }
+    public func max() -> Value? { valuesMax(managed, Array(unmanaged.values), as: Value.self) }
 }
 
 extension Map where Value: AddableType {
@@ -257,14 +212,14 @@ extension Map where Value: AddableType {
     ///
     ///     let total = person.scores.sum()
     public func sum() -> Value {
-        valuesAggregate(managed, Array(unmanaged.values), CE_AGGREGATE_SUM, as: Value.self) ?? Value._ceFromAny(0)!
+        valuesSum(managed, Array(unmanaged.values), as: Value.self) ?? Value._ceFromAny(0)!
     }
 
     /// The average of the values, nil for none (nil values skipped).
     ///
     ///     let mean: Double? = person.scores.average()
     public func average<T: _HasPersistedType>() -> T? where T.PersistedType: AddableType {
-        valuesAggregate(managed, Array(unmanaged.values), CE_AGGREGATE_AVG, as: T.self)
+        valuesAverage(managed, Array(unmanaged.values), as: T.self)
     }
 }
 

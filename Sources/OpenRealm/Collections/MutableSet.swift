@@ -1,6 +1,5 @@
 // MutableSet.swift — MutableSet: a collection of distinct values or objects, as in Realm Swift.
 
-import CEngine
 import Foundation
 
 // MARK: - MutableSet
@@ -80,10 +79,7 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
             if !unmanaged.contains(object) { unmanaged.append(object) }
             return
         }
-        let set = managed.write()
-        let arena = _CArena()
-        var value = object._ceValue(arena, managed.realm)
-        guard ce_set_insert(set, &value, nil) else { engineFailure() }
+        managed.setInsert(object)
     }
 
     /// Inserts every element of a sequence.
@@ -102,10 +98,7 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
             return
         }
         if let linked = object as Any as? ObjectBase, !linked.isManaged(by: managed.core) { return }
-        let set = managed.write()
-        let arena = _CArena()
-        var value = object._ceValue(arena, managed.realm)
-        guard ce_set_erase(set, &value, nil) else { engineFailure() }
+        managed.setErase(object)
     }
 
     /// Removes every element.
@@ -172,41 +165,6 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
-extension MutableSet: _Persistable {
-    public static func _rlmShape() -> _PropertyShape { _PropertyShape(Element.self, collection: CE_COLLECTION_SET) }
-    public static func _rlmDefault() -> MutableSet { MutableSet() }
-    public static var _rlmCachesManagedValue: Bool { true }
-    public static func _rlmGet(_ object: ObjectBase, _ column: _ManagedColumn) -> MutableSet {
-        MutableSet(managed: ManagedCollection(owner: object, column: column.key))
-    }
-    public static func _rlmSet(_ object: ObjectBase, _ column: _ManagedColumn, _ value: MutableSet) {
-        let elements = Array(value)
-        let set = _rlmGet(object, column)
-        set.removeAll()
-        set.insert(objectsIn: elements)
-    }
-    public func _rlmCreationValue(_ arena: _CArena, _ realm: Realm) -> ce_value { .null }
-    /// The new object's collection gets this one's elements: kept here while unmanaged, or read
-    /// from the managed collection it was given (`new.dogs = old.dogs`), snapshot first.
-    public func _rlmAfterCreate(_ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {
-        MutableSet._rlmSet(object, column, self)
-    }
-    public static func _rlmFromAny(_ value: Any) -> MutableSet? {
-        let set = MutableSet()
-        guard set._assign(from: value) else { return nil }
-        return set
-    }
-}
-
-extension MutableSet: _AssignableCollection {
-    func _assign(from value: Any) -> Bool {
-        guard let elements = collectionElements(value, Element.self) else { return false }
-        removeAll()
-        insert(objectsIn: elements)
-        return true
-    }
-}
-
 extension MutableSet {
     /// A live `Results` of the set's objects in its order (see `RealmCollectionBase`).
     ///
@@ -229,12 +187,12 @@ extension MutableSet where Element: MinMaxType {
     /// The smallest element (nil elements skipped), nil if there is none.
     ///
     ///     person.luckyNumbers.min()    // MutableSet<Int>
-    public func min() -> Element? { valuesAggregate(managed, unmanaged, CE_AGGREGATE_MIN, as: Element.self) }
+    public func min() -> Element? { valuesMin(managed, unmanaged, as: Element.self) }
 
     /// The largest element (nil elements skipped), nil if there is none.
     ///
     ///     person.luckyNumbers.max()
-    public func max() -> Element? { valuesAggregate(managed, unmanaged, CE_AGGREGATE_MAX, as: Element.self) }
+    public func max() -> Element? { valuesMax(managed, unmanaged, as: Element.self) }
 }
 
 extension MutableSet where Element: AddableType {
@@ -242,14 +200,14 @@ extension MutableSet where Element: AddableType {
     ///
     ///     let total = person.luckyNumbers.sum()
     public func sum() -> Element {
-        valuesAggregate(managed, unmanaged, CE_AGGREGATE_SUM, as: Element.self) ?? Element._ceFromAny(0)!
+        valuesSum(managed, unmanaged, as: Element.self) ?? Element._ceFromAny(0)!
     }
 
     /// The average of the elements, nil for none (nil elements skipped).
     ///
     ///     let mean: Double? = person.luckyNumbers.average()
     public func average<T: _HasPersistedType>() -> T? where T.PersistedType: AddableType {
-        valuesAggregate(managed, unmanaged, CE_AGGREGATE_AVG, as: T.self)
+        valuesAverage(managed, unmanaged, as: T.self)
     }
 }
 

@@ -127,8 +127,8 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     public var endIndex: Int { count }
 
     /// The key of the object at `position`, with its table; nil past the end.
-    private func key(at position: Int) -> (ce_object_key, TableInfo)? {
-        var key: ce_object_key = 0
+    private func key(at position: Int) -> (ObjectKey, TableInfo)? {
+        var key: ObjectKey = 0
         switch source {
         case .table:
             guard let table, position >= 0, ce_object_key_at(core.currentTxn(), table.tableKey, position, &key) else { return nil }
@@ -172,7 +172,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
             var count = 0
             guard ce_object_count(txn, table.tableKey, &count) else { engineFailure() }
             for index in 0..<count {
-                var key: ce_object_key = 0
+                var key: ObjectKey = 0
                 guard ce_object_key_at(txn, table.tableKey, index, &key) else { engineFailure() }
                 if key == object._key { return index }
             }
@@ -197,7 +197,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         }
         let count = self.count
         guard count > 0, let table else { return ResultsIterator(core: core, table: nil, keys: []) }
-        var keys = [ce_object_key](repeating: 0, count: count)
+        var keys = [ObjectKey](repeating: 0, count: count)
         for index in 0..<count {
             guard let (key, _) = key(at: index) else { engineFailure() }
             keys[index] = key

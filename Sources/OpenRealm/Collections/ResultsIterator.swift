@@ -1,6 +1,5 @@
 // ResultsIterator.swift — ResultsIterator: the iterator of a Results.
 
-import CEngine
 import Foundation
 
 /// The iterator of a `Results`: the objects whose keys it took when iteration started (or the
@@ -8,11 +7,11 @@ import Foundation
 public struct ResultsIterator<Element: RealmCollectionValue>: IteratorProtocol {
     let core: RealmCore?
     let table: TableInfo?
-    let keys: [ce_object_key]
+    let keys: [ObjectKey]
     let values: [Element]
     var index = 0
 
-    init(core: RealmCore, table: TableInfo?, keys: [ce_object_key]) {
+    init(core: RealmCore, table: TableInfo?, keys: [ObjectKey]) {
         self.core = core
         self.table = table
         self.keys = keys

@@ -222,3 +222,84 @@ extension String: _MapKey {
     public var _mapKeyString: String { self }
     public init(_mapKeyString: String) { self = _mapKeyString }
 }
+
+// MARK: - PersistableEnum
+
+/// A PersistableEnum is stored as its raw value.
+extension PersistableEnum {
+    public static var _ceType: ce_type { RawValue._ceType }
+    public static func _ceDefault() -> Self {
+        guard let first = allCases.first else { throwRealmException("PersistableEnum '\(Self.self)' has no cases.") }
+        return first
+    }
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Self {
+        let raw = RawValue._ceRead(value, realm)
+        guard let result = Self(rawValue: raw) else {
+            throwRealmException("The stored value '\(raw)' is not a raw value of '\(Self.self)'.")
+        }
+        return result
+    }
+    public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value { rawValue._ceValue(arena, realm) }
+    public static func _ceFromAny(_ value: Any) -> Self? {
+        if let same = value as? Self { return same }
+        return RawValue._ceFromAny(value).flatMap(Self.init(rawValue:))
+    }
+}
+
+// MARK: - Object (a link)
+
+extension Object {
+    public static var _ceType: ce_type { CE_TYPE_LINK }
+    public static var _ceLinkTarget: ObjectBase.Type? { self }
+    public static func _ceDefault() -> Self { Self() }
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Self {
+        guard value.type == CE_TYPE_LINK, let realm else {
+            throwRealmException("Expected a link in a Realm, read \(value.debugText).")
+        }
+        return realm.core.object(ofClass: self, link: value.link) as! Self
+    }
+    public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
+        guard let realm else { throwRealmException("A link needs a Realm.") }
+        if !isManaged(by: realm.core) { realm.core.addForLink(self) }
+        return .link(_tableKey, _key)
+    }
+    public static func _ceFromAny(_ value: Any) -> Self? {
+        if let object = value as? Self { return object }
+        if value is [String: Any] || value is [Any] {
+            let object = Self()
+            object._assign(from: value)
+            return object
+        }
+        return nil
+    }
+}
+
+
+// MARK: - EmbeddedObject (a link)
+
+extension EmbeddedObject {
+    public static var _ceType: ce_type { CE_TYPE_LINK }
+    public static var _ceLinkTarget: ObjectBase.Type? { self }
+    public static func _ceDefault() -> Self { Self() }
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Self {
+        guard value.type == CE_TYPE_LINK, let realm else {
+            throwRealmException("Expected a link in a Realm, read \(value.debugText).")
+        }
+        return realm.core.object(ofClass: self, link: value.link) as! Self
+    }
+    public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
+        guard let realm, isManaged(by: realm.core) else {
+            throwRealmException("Cannot add an embedded object to a Realm directly: assign it to a property of an object instead.")
+        }
+        return .link(_tableKey, _key)
+    }
+    public static func _ceFromAny(_ value: Any) -> Self? {
+        if let object = value as? Self { return object }
+        if value is [String: Any] || value is [Any] {
+            let object = Self()
+            object._assign(from: value)
+            return object
+        }
+        return nil
+    }
+}

@@ -55,3 +55,18 @@ func valuesAggregate<Element: _CValueConvertible, T: _CValueConvertible>(
     if value.isNull { return nil }
     return T._ceRead(aggregateValue(value, as: T._ceType), managed?.realm)
 }
+
+/// The aggregates of a collection of values by kind, for the collections' `min()`, `max()`,
+/// `sum()` and `average()`.
+func valuesMin<Element: _CValueConvertible, T: _CValueConvertible>(_ managed: ManagedCollection?, _ unmanaged: [Element], as _: T.Type) -> T? {
+    valuesAggregate(managed, unmanaged, CE_AGGREGATE_MIN, as: T.self)
+}
+func valuesMax<Element: _CValueConvertible, T: _CValueConvertible>(_ managed: ManagedCollection?, _ unmanaged: [Element], as _: T.Type) -> T? {
+    valuesAggregate(managed, unmanaged, CE_AGGREGATE_MAX, as: T.self)
+}
+func valuesSum<Element: _CValueConvertible, T: _CValueConvertible>(_ managed: ManagedCollection?, _ unmanaged: [Element], as _: T.Type) -> T? {
+    valuesAggregate(managed, unmanaged, CE_AGGREGATE_SUM, as: T.self)
+}
+func valuesAverage<Element: _CValueConvertible, T: _CValueConvertible>(_ managed: ManagedCollection?, _ unmanaged: [Element], as _: T.Type) -> T? {
+    valuesAggregate(managed, unmanaged, CE_AGGREGATE_AVG, as: T.self)
+}

@@ -17,7 +17,7 @@ public typealias MigrationObject = DynamicObject
 @dynamicMemberLookup
 public final class DynamicObject: Object {
     /// The transaction, table and row the object reads.
-    var dynamic: (context: DynamicContext, table: ce_table_key, key: ce_object_key)?
+    var dynamic: (context: DynamicContext, table: TableKey, key: ObjectKey)?
 
     /// The property named `member`, as `subscript(key:)`.
     ///
@@ -33,7 +33,7 @@ public final class DynamicObject: Object {
         return dynamic.context.name(of: dynamic.table)
     }
 
-    private func column(_ name: String) -> (context: DynamicContext, table: ce_table_key, key: ce_object_key, column: ce_column_key, property: StoredProperty) {
+    private func column(_ name: String) -> (context: DynamicContext, table: TableKey, key: ObjectKey, column: ColumnKey, property: StoredProperty) {
         guard let dynamic else { throwRealmException("This DynamicObject is not bound to an object.") }
         guard let (column, property) = dynamic.context.table(dynamic.table).properties[name] else {
             throwRealmException("Invalid property name '\(name)' for class '\(objectTypeName)'.")

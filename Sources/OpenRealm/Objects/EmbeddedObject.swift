@@ -1,6 +1,5 @@
 // EmbeddedObject.swift — EmbeddedObject: the base class of objects owned by one parent.
 
-import CEngine
 import Foundation
 
 /// A model class whose objects live inside one parent object (a link, list or map property of
@@ -30,31 +29,6 @@ open class EmbeddedObject: ObjectBase, RealmCollectionValue {
     public convenience init(value: Any) {
         self.init()
         _assign(from: value)
-    }
-
-    public static var _ceType: ce_type { CE_TYPE_LINK }
-    public static var _ceLinkTarget: ObjectBase.Type? { self }
-    public static func _ceDefault() -> Self { Self() }
-    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Self {
-        guard value.type == CE_TYPE_LINK, let realm else {
-            throwRealmException("Expected a link in a Realm, read \(value.debugText).")
-        }
-        return realm.core.object(ofClass: self, link: value.link) as! Self
-    }
-    public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
-        guard let realm, isManaged(by: realm.core) else {
-            throwRealmException("Cannot add an embedded object to a Realm directly: assign it to a property of an object instead.")
-        }
-        return .link(_tableKey, _key)
-    }
-    public static func _ceFromAny(_ value: Any) -> Self? {
-        if let object = value as? Self { return object }
-        if value is [String: Any] || value is [Any] {
-            let object = Self()
-            object._assign(from: value)
-            return object
-        }
-        return nil
     }
 }
 

@@ -1,7 +1,6 @@
 // ObjectBase.swift — ObjectBase: what every model object has, managed or not (the base of
 // Object and EmbeddedObject); how objects describe themselves; freezing an object.
 
-import CEngine
 import Foundation
 
 /// The base class of `Object` and `EmbeddedObject`: what every model object has, managed or not.
@@ -17,7 +16,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     /// The object's table in that Realm; nil while unmanaged (the managed check of every access).
     @exclusivity(unchecked) @usableFromInline final var _table: TableInfo?
     /// The object's key in its table.
-    @exclusivity(unchecked) final var _key: ce_object_key = -1
+    @exclusivity(unchecked) final var _key: ObjectKey = -1
     /// The Realm's invalidation count when the object was bound: `invalidate()` ends every object.
     @exclusivity(unchecked) final var _epoch: UInt64 = 0
     /// Whether the object is bound to a frozen Realm: its collection properties are not cached
@@ -42,7 +41,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     ///     override class func _realmObjectName() -> String? { "Person" }
     open class func _realmObjectName() -> String? { nil }
 
-    var _tableKey: ce_table_key { _table.unsafelyUnwrapped.tableKey }
+    var _tableKey: TableKey { _table.unsafelyUnwrapped.tableKey }
 
     /// Stops for a write to the primary key of a managed object (Realm's message), after the
     /// checks every write has.
@@ -61,7 +60,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     /// Binds an object to a row: it is managed from now on. Inlined: `add` passes an unowned
     /// table, which a call would retain around it.
     @inline(__always)
-    func bind(_ core: RealmCore, _ table: TableInfo, _ key: ce_object_key) {
+    func bind(_ core: RealmCore, _ table: TableInfo, _ key: ObjectKey) {
         _core = core
         _table = table
         _key = key

@@ -51,7 +51,7 @@ public final class Migration {
         var count = 0
         guard ce_object_count(old.txn, oldTable.key, &count) else { engineFailure() }
         for index in 0..<count {
-            var key: ce_object_key = 0
+            var key: ObjectKey = 0
             guard ce_object_key_at(old.txn, oldTable.key, index, &key) else { engineFailure() }
             var newObject: DynamicObject?
             if let newTable {
@@ -83,7 +83,7 @@ public final class Migration {
                 values[Int(stored.column)] = DynamicObject.defaultValue(stored.info.type, arena)
             }
         }
-        var key: ce_object_key = 0
+        var key: ObjectKey = 0
         let ok = values.withUnsafeBufferPointer { ce_object_create_with_values(new.txn, table.key, $0.baseAddress, $0.count, &key) }
         guard ok else { engineFailure("Cannot create an object of type '\(typeName)'") }
         let object = new.object(table.key, key)
@@ -113,7 +113,7 @@ public final class Migration {
             var count = 0
             guard ce_object_count(new.txn, table.key, &count) else { engineFailure() }
             while count > 0 {
-                var key: ce_object_key = 0
+                var key: ObjectKey = 0
                 guard ce_object_key_at(new.txn, table.key, count - 1, &key), ce_object_delete(new.txn, table.key, key) else { engineFailure() }
                 count -= 1
             }
@@ -146,7 +146,7 @@ public final class Migration {
         var count = 0
         guard ce_object_count(old.txn, oldTable.key, &count) else { engineFailure() }
         for index in 0..<count {
-            var key: ce_object_key = 0
+            var key: ObjectKey = 0
             var value = ce_value()
             var exists = false
             guard ce_object_key_at(old.txn, oldTable.key, index, &key),

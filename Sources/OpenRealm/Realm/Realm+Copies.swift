@@ -1,6 +1,5 @@
 // Realm+Copies.swift — copies and files of a Realm: writeCopy, fileExists, deleteFiles.
 
-import CEngine
 import Foundation
 
 extension Realm {
@@ -65,8 +64,6 @@ extension Realm {
             throw Realm.Error(code: .alreadyOpen, message:
                 "Cannot delete files of an open Realm: '\(path)' is still in use.", fileURL: config.fileURL)
         }
-        var deleted = false
-        guard ce_db_delete_files(path, &deleted) else { throw Realm.Error.last(fileURL: config.fileURL) }
-        return deleted
+        return try RealmCore.deleteFiles(atPath: path, fileURL: config.fileURL)
     }
 }

@@ -1,6 +1,5 @@
 // Realm.swift — Realm: an open database of objects, as in Realm Swift.
 
-import CEngine
 import Dispatch
 import Foundation
 
@@ -278,12 +277,7 @@ public struct Realm: Equatable {
                 "Invalid value '\(key)' of type '\(KeyType.self)' for '\(property.typeText)' property '\(info.className).\(property.name)'.")
         }
         guard let table = core.tableInfo(for: type) else { return nil }
-        var objectKey: ce_object_key = 0
-        var found = false
-        guard ce_object_find_primary_key(core.currentTxn(), table.tableKey, &value, &objectKey, &found) else {
-            engineFailure("Cannot find '\(info.className)' by primary key")
-        }
-        guard found else { return nil }
+        guard let objectKey = core.findObject(table, primaryKey: &value, className: info.className) else { return nil }
         return (core.makeObject(table, objectKey) as! Element)
     }
 }

@@ -1,6 +1,5 @@
 // UpdatePolicy.swift — UpdatePolicy: what adding an object whose primary key exists does.
 
-import CEngine
 import Foundation
 
 /// What adding an object whose primary key exists does (Realm's `UpdatePolicy`).
@@ -13,12 +12,4 @@ public enum UpdatePolicy: Int, Sendable {
     case modified = 3
     /// Every property of the existing object is written.
     case all = 2
-
-    var cValue: ce_update_policy {
-        switch self {
-        case .error: CE_UPDATE_ERROR
-        case .modified: CE_UPDATE_MODIFIED
-        case .all: CE_UPDATE_ALL
-        }
-    }
 }

@@ -1,0 +1,151 @@
+// Persistable+Collections.swift — how List, MutableSet, Map and LinkingObjects are @Persisted
+// properties (_Persistable: shape, default, managed get and set, creation) and how `init(value:)`
+// fills them (_AssignableCollection).
+
+import CEngine
+import Foundation
+
+// MARK: - List
+
+extension List: _Persistable {
+    public static func _rlmShape() -> _PropertyShape { _PropertyShape(Element.self, collection: CE_COLLECTION_LIST) }
+    public static func _rlmDefault() -> List { List() }
+    public static var _rlmCachesManagedValue: Bool { true }
+    public static func _rlmGet(_ object: ObjectBase, _ column: _ManagedColumn) -> List {
+        List(managed: ManagedCollection(owner: object, column: column.key))
+    }
+    public static func _rlmSet(_ object: ObjectBase, _ column: _ManagedColumn, _ value: List) {
+        let elements = Array(value)
+        let list = _rlmGet(object, column)
+        list.removeAll()
+        list.append(objectsIn: elements)
+    }
+    public func _rlmCreationValue(_ arena: _CArena, _ realm: Realm) -> ce_value { .null }
+    /// The new object's collection gets this one's elements: kept here while unmanaged, or read
+    /// from the managed collection it was given (`new.dogs = old.dogs`), snapshot first.
+    public func _rlmAfterCreate(_ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {
+        List._rlmSet(object, column, self)
+    }
+    public static func _rlmFromAny(_ value: Any) -> List? {
+        let list = List()
+        guard list._assign(from: value) else { return nil }
+        return list
+    }
+}
+
+extension List: _AssignableCollection {
+    func _assign(from value: Any) -> Bool {
+        guard let elements = collectionElements(value, Element.self) else { return false }
+        removeAll()
+        append(objectsIn: elements)
+        return true
+    }
+}
+
+// MARK: - MutableSet
+
+extension MutableSet: _Persistable {
+    public static func _rlmShape() -> _PropertyShape { _PropertyShape(Element.self, collection: CE_COLLECTION_SET) }
+    public static func _rlmDefault() -> MutableSet { MutableSet() }
+    public static var _rlmCachesManagedValue: Bool { true }
+    public static func _rlmGet(_ object: ObjectBase, _ column: _ManagedColumn) -> MutableSet {
+        MutableSet(managed: ManagedCollection(owner: object, column: column.key))
+    }
+    public static func _rlmSet(_ object: ObjectBase, _ column: _ManagedColumn, _ value: MutableSet) {
+        let elements = Array(value)
+        let set = _rlmGet(object, column)
+        set.removeAll()
+        set.insert(objectsIn: elements)
+    }
+    public func _rlmCreationValue(_ arena: _CArena, _ realm: Realm) -> ce_value { .null }
+    /// The new object's collection gets this one's elements: kept here while unmanaged, or read
+    /// from the managed collection it was given (`new.dogs = old.dogs`), snapshot first.
+    public func _rlmAfterCreate(_ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {
+        MutableSet._rlmSet(object, column, self)
+    }
+    public static func _rlmFromAny(_ value: Any) -> MutableSet? {
+        let set = MutableSet()
+        guard set._assign(from: value) else { return nil }
+        return set
+    }
+}
+
+extension MutableSet: _AssignableCollection {
+    func _assign(from value: Any) -> Bool {
+        guard let elements = collectionElements(value, Element.self) else { return false }
+        removeAll()
+        insert(objectsIn: elements)
+        return true
+    }
+}
+
+// MARK: - Map
+
+extension Map: _Persistable {
+    public static func _rlmShape() -> _PropertyShape { _PropertyShape(Value.self, collection: CE_COLLECTION_DICTIONARY) }
+    public static func _rlmDefault() -> Map { Map() }
+    public static var _rlmCachesManagedValue: Bool { true }
+    public static func _rlmGet(_ object: ObjectBase, _ column: _ManagedColumn) -> Map {
+        Map(managed: ManagedCollection(owner: object, column: column.key))
+    }
+    public static func _rlmSet(_ object: ObjectBase, _ column: _ManagedColumn, _ value: Map) {
+        let entries = Array(value)
+        let map = _rlmGet(object, column)
+        map.removeAll()
+        for entry in entries { map.updateValue(entry.value, forKey: entry.key) }
+    }
+    public func _rlmCreationValue(_ arena: _CArena, _ realm: Realm) -> ce_value { .null }
+    /// The new object's collection gets this one's elements: kept here while unmanaged, or read
+    /// from the managed collection it was given (`new.dogs = old.dogs`), snapshot first.
+    public func _rlmAfterCreate(_ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {
+        Map._rlmSet(object, column, self)
+    }
+    public static func _rlmFromAny(_ value: Any) -> Map? {
+        let map = Map()
+        guard map._assign(from: value) else { return nil }
+        return map
+    }
+}
+
+extension Map: _AssignableCollection {
+    func _assign(from value: Any) -> Bool {
+        var entries: [(Key, Value)] = []
+        if let same = value as? Map<Key, Value> {
+            entries = same.map { ($0.key, $0.value) }
+        } else if let dictionary = value as? [String: Any] {
+            for (key, item) in dictionary {
+                guard let converted = Value._ceFromAny(item) else { return false }
+                entries.append((Key(_mapKeyString: key), converted))
+            }
+        } else {
+            return false
+        }
+        removeAll()
+        for (key, value) in entries { updateValue(value, forKey: key) }
+        return true
+    }
+}
+
+// MARK: - LinkingObjects
+
+extension LinkingObjects: _Persistable {
+    public static func _rlmShape() -> _PropertyShape {
+        var shape = _PropertyShape(type: CE_TYPE_LINK, nullable: false, linkTarget: Element.self)
+        shape.isLinkingObjects = true
+        return shape
+    }
+    public static func _rlmDefault() -> LinkingObjects {
+        throwRealmException("A LinkingObjects property must be declared with @Persisted(originProperty:).")
+    }
+    public static var _rlmCachesManagedValue: Bool { false }
+    public static func _rlmGet(_ object: ObjectBase, _ column: _ManagedColumn) -> LinkingObjects {
+        let property = object._schemaInfo.properties[column.property]
+        return LinkingObjects(propertyName: property.originProperty ?? "", owner: object)
+    }
+    public static func _rlmSet(_ object: ObjectBase, _ column: _ManagedColumn, _ value: LinkingObjects) {
+        throwRealmException("LinkingObjects properties are read-only.")
+    }
+    public func _rlmCreationValue(_ arena: _CArena, _ realm: Realm) -> ce_value { .null }
+    public static func _rlmFromAny(_ value: Any) -> LinkingObjects? { nil }
+    public var _rlmOriginProperty: String? { propertyName }
+}
