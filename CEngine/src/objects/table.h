@@ -2,12 +2,12 @@
  * table.h — the object store as the query layer sees it (internal).
  *
  * The public half of the table layer is in cengine.h ("Schema", "Objects").
- * This header gives query.c what it needs to bind a predicate to a table and
- * to scan it: properties by name, the cluster tree of a table in the
- * transaction's version, and lookups through a property's index. It is
- * implemented at the end of table.c ("Internal interface for the query
- * layer"), which owns the schema, the table nodes and the mapping of values
- * to index keys.
+ * This header gives the query layer what it needs to bind a predicate to a
+ * table and to scan it: properties by name, the cluster tree of a table in
+ * the transaction's version, and lookups through a property's index. It is
+ * implemented in table_scan.c, over what schema.c (the schema, the table
+ * nodes), object_index.c (the mapping of values to index keys) and
+ * containers.c (collection handles) own.
  *
  * Pointers handed out (names, column lists) stay valid until the
  * transaction's schema changes, it advances or it ends.
