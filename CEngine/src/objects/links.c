@@ -16,6 +16,7 @@
 #include "cluster.h"
 #include "collection.h"
 #include "db.h"
+#include "buf.h"
 #include "error.h"
 #include "mixed.h"
 #include "node.h"
@@ -30,13 +31,7 @@
 
 bool links_list_push(link_list *list, ce_link link)
 {
-    if (list->count == list->capacity) {
-        size_t grown = list->capacity ? list->capacity * 2 : 8;
-        ce_link *items = realloc(list->items, grown * sizeof *items);
-        if (!items) return schema_out_of_memory();
-        list->items = items;
-        list->capacity = grown;
-    }
+    if (!buf_reserve((void **)&list->items, &list->capacity, list->count + 1, sizeof *list->items)) return false;
     list->items[list->count++] = link;
     return true;
 }
