@@ -60,8 +60,9 @@ static void expect_open_error(const char *path, const ce_db_options *options, ce
     }
 }
 
-static void test_create_and_reopen(const char *dir)
+TEST(create_and_reopen)
 {
+    char *dir = test_make_dir("db");
     char *path = test_path(dir, "create.realm");
     ce_db *db = test_open(path);
     uint64_t version;
@@ -89,10 +90,13 @@ static void test_create_and_reopen(const char *dir)
     test_verify(db);
     CHECK(ce_db_close(db));
     free(path);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
-static void test_open_errors(const char *dir)
+TEST(open_errors)
 {
+    char *dir = test_make_dir("db");
     ce_db_options options;
     ce_db_options_init(&options);
 
@@ -152,10 +156,13 @@ static void test_open_errors(const char *dir)
     free(text);
     free(future);
     free(slots);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
-static void test_read_only(const char *dir)
+TEST(read_only)
 {
+    char *dir = test_make_dir("db");
     char *path = test_path(dir, "readonly.realm");
     ce_db *writer = test_open(path);
     ce_txn *txn;
@@ -181,10 +188,13 @@ static void test_read_only(const char *dir)
     CHECK(ce_db_close(reader));
     CHECK(ce_db_close(writer));
     free(path);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
-static void test_snapshots_and_rollback(const char *dir)
+TEST(snapshots_and_rollback)
 {
+    char *dir = test_make_dir("db");
     char *path = test_path(dir, "snapshot.realm");
     ce_db *db = test_open(path);
     ce_txn *write, *old_reader, *reader;
@@ -218,6 +228,8 @@ static void test_snapshots_and_rollback(const char *dir)
     test_verify(db);
     CHECK(ce_db_close(db));
     free(path);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
 /* mmap that fails as when address space runs out. */
@@ -232,8 +244,9 @@ static void *mmap_out_of_space(void *address, size_t length, int protection, int
  * leaves the reader on its version, still pinned: commits that rewrite
  * every value (and reuse the space they free) do not reach it, and a later
  * advance works. */
-static void test_advance_that_cannot_map(const char *dir)
+TEST(advance_that_cannot_map)
 {
+    char *dir = test_make_dir("db");
     enum { ITEMS = 3000, BLOB_BYTES = 2 << 20, BLOBS = 40 };
     char *path = test_path(dir, "advance-map.realm");
     ce_db *db = test_open(path), *writer = test_open(path);
@@ -301,10 +314,13 @@ static void test_advance_that_cannot_map(const char *dir)
     CHECK(ce_db_close(writer));
     CHECK(ce_db_close(db));
     free(path);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
-static void test_version_limit(const char *dir)
+TEST(version_limit)
 {
+    char *dir = test_make_dir("db");
     char *path = test_path(dir, "limit.realm");
     ce_db_options options;
     ce_db_options_init(&options);
@@ -328,10 +344,13 @@ static void test_version_limit(const char *dir)
     ce_txn_end(second);
     CHECK(ce_db_close(db));
     free(path);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
-static void test_in_memory(const char *dir)
+TEST(in_memory)
 {
+    char *dir = test_make_dir("db");
     ce_db_options options;
     ce_db_options_init(&options);
     options.durability = CE_DURABILITY_MEMORY_ONLY;
@@ -365,13 +384,16 @@ static void test_in_memory(const char *dir)
     CHECK(!ce_db_open(path, &options, &first) && ce_last_error_code() == CE_ERR_INVALID_ARGUMENT);
     CHECK(!ce_db_open(NULL, &(ce_db_options){0}, &first) && ce_last_error_code() == CE_ERR_INVALID_ARGUMENT);
     free(path);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
 /* The one-fsync commit: a newest slot whose data did not all reach the disk
  * (simulated by damaging one byte the commit wrote, with a sync record that
  * does not vouch for it) loses to the previous slot at open. */
-static void test_torn_commit_detected(const char *dir)
+TEST(torn_commit_detected)
 {
+    char *dir = test_make_dir("db");
     char *path = test_path(dir, "torn.realm");
     ce_db *db = test_open(path);
     ce_txn *txn;
@@ -413,13 +435,16 @@ static void test_torn_commit_detected(const char *dir)
     test_verify(db);
     CHECK(ce_db_close(db));
     free(path);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
 /* A reader in a process killed with SIGKILL never ends its transaction; the
  * next writer sees that the process is gone, frees its slot, and reuses the
  * space the dead reader held. */
-static void test_dead_reader_reclaimed(const char *dir)
+TEST(dead_reader_reclaimed)
 {
+    char *dir = test_make_dir("db");
     char *path = test_path(dir, "dead.realm");
     ce_db *db = test_open(path);
     ce_txn *txn;
@@ -469,14 +494,17 @@ static void test_dead_reader_reclaimed(const char *dir)
     close(ready[1]);
     CHECK(ce_db_close(db));
     free(path);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
 static bool exists(const char *path) { return access(path, F_OK) == 0; }
 
 /* ce_db_delete_files removes the file and what the engine keeps beside it,
  * and refuses while any handle, of this process or another, has it open. */
-static void test_delete_files(const char *dir)
+TEST(delete_files)
 {
+    char *dir = test_make_dir("db");
     char *path = test_path(dir, "delete.realm");
     char *lock = test_path(dir, "delete.realm.lock");
     char *compact = test_path(dir, "delete.realm.compact");
@@ -529,6 +557,8 @@ static void test_delete_files(const char *dir)
     free(path);
     free(lock);
     free(compact);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
 /* A lock file deleted between a handle's open() of it and its lock: the
@@ -548,8 +578,9 @@ static int open_then_delete(const char *path, int flags, mode_t mode)
     return fd;
 }
 
-static void test_lock_file_deleted_while_opening(const char *dir)
+TEST(lock_file_deleted_while_opening)
 {
+    char *dir = test_make_dir("db");
     char *path = test_path(dir, "race.realm");
     char *lock = test_path(dir, "race.realm.lock");
     ce_db *db = test_open(path);
@@ -576,24 +607,6 @@ static void test_lock_file_deleted_while_opening(const char *dir)
     CHECK(ce_db_close(db));
     free(path);
     free(lock);
-}
-
-int main(void)
-{
-    char *dir = test_make_dir("db");
-    test_create_and_reopen(dir);
-    test_open_errors(dir);
-    test_read_only(dir);
-    test_snapshots_and_rollback(dir);
-    test_advance_that_cannot_map(dir);
-    test_version_limit(dir);
-    test_in_memory(dir);
-    test_torn_commit_detected(dir);
-    test_dead_reader_reclaimed(dir);
-    test_delete_files(dir);
-    test_lock_file_deleted_while_opening(dir);
     test_cleanup_dir(dir);
     free(dir);
-    printf("db: all checks passed\n");
-    return 0;
 }

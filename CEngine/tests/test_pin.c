@@ -43,8 +43,9 @@ static void *begin_on_thread(void *context)
     return NULL;
 }
 
-static void test_pinned_version_stays_readable(const char *dir)
+TEST(pinned_version_stays_readable)
 {
+    char *dir = test_make_dir("pin");
     char *path = test_path(dir, "pin.realm");
     ce_db *db = test_open(path);
     /* A big list, then a small one instead: the version pinned below comes
@@ -127,15 +128,6 @@ static void test_pinned_version_stays_readable(const char *dir)
     test_verify(db);
     CHECK(ce_db_close(db));
     free(path);
-}
-
-int main(int argc, char **argv)
-{
-    test_parse_variant(argc, argv);
-    char *dir = test_make_dir("pin");
-    test_pinned_version_stays_readable(dir);
     test_cleanup_dir(dir);
     free(dir);
-    printf("test_pin: ok\n");
-    return 0;
 }
