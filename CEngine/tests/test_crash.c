@@ -83,9 +83,8 @@ static int64_t check_file(const char *path, int64_t acknowledged)
     return last;
 }
 
-int main(int argc, char **argv)
+TEST(kill_during_commits)
 {
-    test_parse_variant(argc, argv);
     const char *kills_text = getenv("CE_CRASH_KILLS");
     int kills = kills_text ? atoi(kills_text) : 200;
     char *dir = test_make_dir("crash");
@@ -111,7 +110,7 @@ int main(int argc, char **argv)
         CHECK(waitpid(child, &status, 0) == child);
         if (!WIFSIGNALED(status)) {
             fprintf(stderr, "child exited on its own (status %d): it failed\n", status);
-            return 1;
+            exit(1);
         }
         int64_t acknowledged = last, number;
         while (read(pipe_fds[0], &number, sizeof number) == sizeof number) {
@@ -127,5 +126,4 @@ int main(int argc, char **argv)
     test_cleanup_dir(dir);
     free(path);
     free(dir);
-    return 0;
 }

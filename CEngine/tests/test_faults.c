@@ -168,7 +168,8 @@ static void disarm(void)
 /* Power failure: undo writes since the last sync, newest first. */
 typedef enum power_loss { KEEP_ALL, UNDO_ALL, UNDO_SOME, TEAR_LAST } power_loss;
 
-static uint64_t random_state = 0xFA017;
+#define RANDOM_SEED 0xFA017
+static uint64_t random_state = RANDOM_SEED;
 static uint64_t next_random(void)
 {
     uint64_t z = (random_state += 0x9E3779B97F4A7C15ull);
@@ -387,34 +388,67 @@ static void run_scenario(const char *base, const char *work, const scenario *s, 
     printf("faults: %s commit: %d calls, %d sync(s), %d fault cases passed\n", s->name, calls, syncs, cases);
 }
 
-int main(int argc, char **argv)
+/* The fragmented base file, made on first use and kept until the program
+ * ends: a case only reads it (every run copies it to the work file), so a
+ * case sees the same base alone as after others. */
+static char *fixture_dir, *fixture_base;
+
+static void remove_fixture(void)
 {
-    test_parse_variant(argc, argv);
+    test_cleanup_dir(fixture_dir);
+    free(fixture_base);
+    free(fixture_dir);
+}
+
+static const char *base_file(void)
+{
+    if (!fixture_base) {
+        fixture_dir = test_make_dir("faults");
+        fixture_base = test_path(fixture_dir, "base.realm");
+        make_base(fixture_base);
+        atexit(remove_fixture);
+    }
+    return fixture_base;
+}
+
+/* One scenario, with the engine's os calls going through the injector. */
+static void run_fault_case(const scenario *s, int expected_syncs)
+{
+    random_state = RANDOM_SEED;
+    const char *base = base_file();
+    char *work = test_path(fixture_dir, "work.realm");
     faulty_os = os_default;
     faulty_os.pwrite = faulty_pwrite;
     faulty_os.fdatasync = faulty_fdatasync;
     faulty_os.fsync = faulty_fsync;
     faulty_os.fallocate = faulty_fallocate;
     faulty_os.ftruncate = faulty_ftruncate;
-    char *dir = test_make_dir("faults");
-    char *base = test_path(dir, "base.realm");
-    char *work = test_path(dir, "work.realm");
-    make_base(base);
     os_active = &faulty_os;
-    /* Small: one sync. Large: one sync, then the sync record (over 1 MiB).
-     * Two-sync: the large commit with data and slot synced apart. */
-    scenario small = {"small", small_change, db_slot_run_limit};
-    scenario large = {"large", large_change, db_slot_run_limit};
-    scenario two_sync = {"two-sync", large_change, 0};
-    run_scenario(base, work, &small, 1);
-    run_scenario(base, work, &large, 1);
-    run_scenario(base, work, &two_sync, 2);
+    run_scenario(base, work, s, expected_syncs);
     os_active = &os_default;
     forget_undo();
     free(injector.undo);
-    test_cleanup_dir(dir);
-    free(base);
+    injector.undo = NULL;
+    injector.undo_capacity = 0;
     free(work);
-    free(dir);
-    return 0;
+}
+
+/* Small: one sync. Large: one sync, then the sync record (over 1 MiB).
+ * Two-sync: the large commit with data and slot synced apart. */
+TEST(small_commit)
+{
+    scenario small = {"small", small_change, db_slot_run_limit};
+    run_fault_case(&small, 1);
+}
+
+TEST(large_commit)
+{
+    scenario large = {"large", large_change, db_slot_run_limit};
+    run_fault_case(&large, 1);
+}
+
+TEST(two_sync_commit)
+{
+    scenario two_sync = {"two-sync", large_change, 0};
+    run_fault_case(&two_sync, 2);
 }

@@ -157,7 +157,7 @@ static void create_list(ce_db *db)
  * position where the next range starts; if the transaction frees that next
  * range, the commit must neither fail ("free ranges overlap", which an
  * unstable qsort produced) nor carry the empty entry into the free list. */
-static void check_used_up_range_beside_freed_range(void)
+TEST(used_up_range_beside_freed_range)
 {
     static uint8_t file[CE_HEADER_SIZE + 4096];
     space_free_extent free_list[1] = {{CE_HEADER_SIZE, 64, 1}};
@@ -188,14 +188,18 @@ static void report(const char *phase, uint64_t commits, double seconds, const si
     fflush(stdout);
 }
 
-int main(void)
+static void print_bounds(void)
 {
     printf("bounds: logical <= %llu bytes, file <= %llu bytes\n", (unsigned long long)LOGICAL_BOUND,
            (unsigned long long)FILE_BOUND);
-    check_used_up_range_beside_freed_range();
+}
+
+/* The long run, then full durability continuing its file. */
+TEST(long_run_plateaus)
+{
+    print_bounds();
     char *dir = test_make_dir("growth");
     char *long_path = test_path(dir, "long.realm");
-    char *full_path = test_path(dir, "full.realm");
 
     /* 1. The long run, without fdatasync (see the top comment for why that
      *    shows the same reuse), in two halves: the second half, 50 more pin
@@ -213,16 +217,7 @@ int main(void)
     CHECK(long_watch.max_logical == first_half.max_logical);
     CHECK(long_watch.max_file == first_half.max_file);
 
-    /* 2. Full durability on a fresh file. */
-    size_watch full_watch = {0};
-    start = now_seconds();
-    db = open_with(full_path, CE_DURABILITY_FULL);
-    create_list(db);
-    run_commits(db, full_path, FULL_COMMITS, &full_watch, "full durability, fresh file", 500);
-    CHECK(ce_db_close(db));
-    report("full durability, fresh file", FULL_COMMITS, now_seconds() - start, &full_watch);
-
-    /* 3. Full durability continuing the long run's file: the same pattern
+    /* 2. Full durability continuing the long run's file: the same pattern
      *    of frees and reuse, so it needs no more space than the long run. */
     size_watch continued = {0};
     start = now_seconds();
@@ -235,8 +230,23 @@ int main(void)
 
     test_cleanup_dir(dir);
     free(long_path);
+    free(dir);
+}
+
+/* Full durability on a fresh file. */
+TEST(full_durability_fresh_file)
+{
+    print_bounds();
+    char *dir = test_make_dir("growth");
+    char *full_path = test_path(dir, "full.realm");
+    size_watch full_watch = {0};
+    double start = now_seconds();
+    ce_db *db = open_with(full_path, CE_DURABILITY_FULL);
+    create_list(db);
+    run_commits(db, full_path, FULL_COMMITS, &full_watch, "full durability, fresh file", 500);
+    CHECK(ce_db_close(db));
+    report("full durability, fresh file", FULL_COMMITS, now_seconds() - start, &full_watch);
+    test_cleanup_dir(dir);
     free(full_path);
     free(dir);
-    printf("growth: ok\n");
-    return 0;
 }

@@ -276,9 +276,8 @@ static int writer_entry(int process_index)
     return writer_process(process_index);
 }
 
-int main(int argc, char **argv)
+TEST(concurrent_writers_and_reader)
 {
-    test_parse_variant(argc, argv);
     double start = now_seconds();
     char *dir = test_make_dir("multiprocess");
     char *path = test_path(dir, "shared.realm");
@@ -365,6 +364,4 @@ int main(int argc, char **argv)
     test_cleanup_dir(dir);
     free(path);
     free(dir);
-    printf("multiprocess: ok (%.2f s)\n", now_seconds() - start);
-    return 0;
 }
