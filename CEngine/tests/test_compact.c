@@ -224,8 +224,9 @@ static void log_progress(void *context, uint64_t done, uint64_t total)
     log->total = total;
 }
 
-static void test_copy_list(const char *dir)
+TEST(copy_list)
 {
+    char *dir = test_make_dir("compact");
     char *source = test_path(dir, "list.realm");
     char *copy = test_path(dir, "list-copy.realm");
     make_list_file(source, 200000);
@@ -277,10 +278,13 @@ static void test_copy_list(const char *dir)
     free(source);
     free(copy);
     free(second);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
-static void test_copy_objects(const char *dir)
+TEST(copy_objects)
 {
+    char *dir = test_make_dir("compact");
     char *source = test_path(dir, "objects.realm");
     char *copy = test_path(dir, "objects-copy.realm");
     make_object_file(source);
@@ -313,14 +317,17 @@ static void test_copy_objects(const char *dir)
     CHECK(ce_db_close(db));
     free(source);
     free(copy);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
 /* ce_txn_write_copy: a read transaction's version, even after later
  * commits; a write transaction's changes (objects still buffered by the
  * table layer included) before they are committed, and the transaction
  * goes on to roll back or commit. */
-static void test_copy_from_transaction(const char *dir)
+TEST(copy_from_transaction)
 {
+    char *dir = test_make_dir("compact");
     char *source = test_path(dir, "txn.realm");
     char *old_copy = test_path(dir, "txn-old.realm");
     char *write_copy = test_path(dir, "txn-write.realm");
@@ -414,10 +421,13 @@ static void test_copy_from_transaction(const char *dir)
     free(old_copy);
     free(write_copy);
     free(second_copy);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
-static void test_copy_destination_exists(const char *dir)
+TEST(copy_destination_exists)
 {
+    char *dir = test_make_dir("compact");
     char *source = test_path(dir, "exists.realm");
     char *other = test_path(dir, "exists-other.realm");
     make_list_file(source, 1000);
@@ -444,6 +454,8 @@ static void test_copy_destination_exists(const char *dir)
     free(source);
     free(other);
     free(nowhere);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
 /* From the progress callback: a commit on the same handle while the copy
@@ -465,8 +477,9 @@ static void write_during_copy(void *context, uint64_t done, uint64_t total)
     CHECK(ce_txn_commit(txn));
 }
 
-static void test_copy_does_not_block_writers(const char *dir)
+TEST(copy_does_not_block_writers)
 {
+    char *dir = test_make_dir("compact");
     char *source = test_path(dir, "busy.realm");
     char *copy = test_path(dir, "busy-copy.realm");
     make_list_file(source, 400000);
@@ -487,14 +500,17 @@ static void test_copy_does_not_block_writers(const char *dir)
     CHECK(file_fingerprint(copy) == print); /* the version the copy began with */
     free(source);
     free(copy);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Compaction                                                                */
 /* ------------------------------------------------------------------------ */
 
-static void test_compact_in_place(const char *dir)
+TEST(compact_in_place)
 {
+    char *dir = test_make_dir("compact");
     char *path = test_path(dir, "compact.realm");
     make_object_file(path);
     ce_db *db = test_open(path);
@@ -549,6 +565,8 @@ static void test_compact_in_place(const char *dir)
     CHECK(ce_db_close(db));
     free(temporary);
     free(path);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
 static void *open_and_read(void *argument)
@@ -578,8 +596,9 @@ static void start_opener(void *context, uint64_t done, uint64_t total)
     usleep(20000); /* let it reach the lock and wait there */
 }
 
-static void test_compact_refused_when_open(const char *dir)
+TEST(compact_refused_when_open)
 {
+    char *dir = test_make_dir("compact");
     char *path = test_path(dir, "shared.realm");
     make_list_file(path, 100000);
     uint64_t print = file_fingerprint(path);
@@ -637,6 +656,8 @@ static void test_compact_refused_when_open(const char *dir)
     CHECK(ce_db_close(db));
     check_compacted(path);
     free(path);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -795,8 +816,9 @@ static void copy_file(const char *from, const char *to)
     CHECK(system(command) == 0);
 }
 
-static void test_compact_faults(const char *dir)
+TEST(compact_faults)
 {
+    char *dir = test_make_dir("compact");
     char *base = test_path(dir, "faults-base.realm");
     char *work = test_path(dir, "faults.realm");
     char *temporary = test_path(dir, "faults.realm.compact");
@@ -884,22 +906,6 @@ static void test_compact_faults(const char *dir)
     free(base);
     free(work);
     free(temporary);
-}
-
-int main(int argc, char **argv)
-{
-    test_parse_variant(argc, argv);
-    char *dir = test_make_dir("compact");
-    test_copy_list(dir);
-    test_copy_objects(dir);
-    test_copy_from_transaction(dir);
-    test_copy_destination_exists(dir);
-    test_copy_does_not_block_writers(dir);
-    test_compact_in_place(dir);
-    test_compact_refused_when_open(dir);
-    test_compact_faults(dir);
     test_cleanup_dir(dir);
     free(dir);
-    printf("compact: all tests passed\n");
-    return 0;
 }

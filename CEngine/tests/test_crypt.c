@@ -228,7 +228,7 @@ static void check_objects(ce_db *db, int count)
 /* The cipher                                                                */
 /* ------------------------------------------------------------------------ */
 
-static void test_cipher(void)
+TEST(cipher)
 {
     uint8_t key[64], salt[16], check[16], other_check[16];
     memcpy(key, test_fixed_key(3), 64);
@@ -287,15 +287,15 @@ static void test_cipher(void)
     plain[99] ^= 1;
     CHECK(crypt_mac(crypt, plain, 100, mac2) && memcmp(mac, mac2, 32) != 0);
     crypt_destroy(crypt);
-    printf("crypt: cipher checks passed\n");
 }
 
 /* ------------------------------------------------------------------------ */
 /* Round trip, key errors, key handling                                      */
 /* ------------------------------------------------------------------------ */
 
-static void test_round_trip(const char *dir)
+TEST(round_trip)
 {
+    char *dir = test_make_dir("crypt");
     char *path = test_path(dir, "round.realm");
     uint8_t key[64];
     memcpy(key, test_fixed_key(0), 64);
@@ -345,11 +345,13 @@ static void test_round_trip(const char *dir)
     free(bytes);
     free(plain_path);
     free(path);
-    printf("crypt: round trip passed\n");
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
-static void test_key_errors(const char *dir)
+TEST(key_errors)
 {
+    char *dir = test_make_dir("crypt");
     char *encrypted = test_path(dir, "keys.realm");
     char *plain = test_path(dir, "keys-plain.realm");
     const uint8_t *key = test_fixed_key(0);
@@ -395,7 +397,8 @@ static void test_key_errors(const char *dir)
     free(lock);
     free(encrypted);
     free(plain);
-    printf("crypt: key errors passed\n");
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -464,8 +467,9 @@ static size_t logical_page_of(size_t physical_page)
     return 4 + (physical_page - 4) / (GROUP_PAGES + 1) * GROUP_PAGES + (physical_page - 4) % (GROUP_PAGES + 1) - 1;
 }
 
-static void test_damage(const char *dir)
+TEST(damage)
 {
+    char *dir = test_make_dir("crypt");
     char *path = test_path(dir, "damage.realm");
     char *work = test_path(dir, "damage-work.realm");
     const uint8_t *key = test_fixed_key(0);
@@ -559,6 +563,8 @@ static void test_damage(const char *dir)
     free(damaged);
     free(path);
     free(work);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -579,8 +585,9 @@ static void watch_cache(void *context, uint64_t done, uint64_t total)
     if (pages > watch->most_pages) watch->most_pages = pages;
 }
 
-static void test_cache_bound(const char *dir)
+TEST(cache_bound)
 {
+    char *dir = test_make_dir("crypt");
     char *path = test_path(dir, "large.realm");
     const uint8_t *key = test_fixed_key(0);
     make_list(path, key, 1500000); /* about 12 MB */
@@ -640,6 +647,8 @@ static void test_cache_bound(const char *dir)
            (unsigned long long)watch.most_pages);
     free(copy);
     free(path);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -657,8 +666,9 @@ static void rewrite_round(ce_db *db, int round, size_t count)
     CHECK(ce_txn_commit(txn));
 }
 
-static void test_cross_handle(const char *dir)
+TEST(cross_handle)
 {
+    char *dir = test_make_dir("crypt");
     char *path = test_path(dir, "shared.realm");
     const uint8_t *key = test_fixed_key(0);
     size_t count = 60000;
@@ -698,7 +708,8 @@ static void test_cross_handle(const char *dir)
     test_verify(reader);
     CHECK(ce_db_close(reader));
     free(path);
-    printf("crypt: consistency across handles and processes passed\n");
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
 /* Threads: readers with a tiny cache check that every element i holds
@@ -736,8 +747,9 @@ static void *reader_thread(void *argument)
     return NULL;
 }
 
-static void test_threads(const char *dir)
+TEST(threads)
 {
+    char *dir = test_make_dir("crypt");
     char *path = test_path(dir, "threads.realm");
     const uint8_t *key = test_fixed_key(0);
     ce_db *db = open_with(path, key, 64, 256 * 1024); /* 64 pages */
@@ -765,6 +777,8 @@ static void test_threads(const char *dir)
     CHECK(ce_db_close(db));
     printf("crypt: threads passed (%llu reader checks)\n", (unsigned long long)atomic_load(&state.checks));
     free(path);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -830,8 +844,9 @@ static int compare_records(const void *a, const void *b)
     return memcmp(left->tag, right->tag, 16);
 }
 
-static void test_nonces(const char *dir)
+TEST(nonces)
 {
+    char *dir = test_make_dir("crypt");
     char *path = test_path(dir, "nonces.realm");
     const uint8_t *key = test_fixed_key(0);
     os_methods recording = os_default;
@@ -873,6 +888,8 @@ static void test_nonces(const char *dir)
     printf("crypt: nonces: %zu entries written, %zu distinct nonces, none reused\n", nonces.count, distinct);
     free(nonces.records);
     free(path);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -890,8 +907,9 @@ static void copy_with_key(const char *from, const uint8_t *from_key, const char 
     CHECK(ce_db_close(db));
 }
 
-static void test_rekey(const char *dir)
+TEST(rekey)
 {
+    char *dir = test_make_dir("crypt");
     const uint8_t *key_a = test_fixed_key(2), *key_b = test_fixed_key(3);
     char *plain = test_path(dir, "rekey-plain.realm");
     char *with_a = test_path(dir, "rekey-a.realm");
@@ -945,28 +963,11 @@ static void test_rekey(const char *dir)
     CHECK(list_fingerprint(db) == print);
     CHECK(ce_db_close(db));
     expect_open_error(with_a, key_b, 64, CE_ERR_INVALID_DATABASE, "not the key");
-    printf("crypt: re-keying plain -> A -> B -> plain and encrypted compaction passed\n");
     free(plain);
     free(with_a);
     free(with_b);
     free(plain_again);
     free(never);
-}
-
-int main(void)
-{
-    char *dir = test_make_dir("crypt");
-    test_cipher();
-    test_round_trip(dir);
-    test_key_errors(dir);
-    test_rekey(dir);
-    test_nonces(dir);
-    test_cross_handle(dir);
-    test_threads(dir);
-    test_cache_bound(dir);
-    test_damage(dir);
     test_cleanup_dir(dir);
     free(dir);
-    printf("crypt: all tests passed\n");
-    return 0;
 }
