@@ -13,7 +13,8 @@
 #include <float.h>
 #include <math.h>
 
-static uint64_t random_state = 0xC01A7E5;
+#define RANDOM_SEED 0xC01A7E5
+static uint64_t random_state = RANDOM_SEED;
 static uint64_t next_random(void)
 {
     uint64_t z = (random_state += 0x9E3779B97F4A7C15ull);
@@ -21,6 +22,10 @@ static uint64_t next_random(void)
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
+
+/* A case that draws random values starts from the seed: the same values
+ * whether it runs alone or after other cases. */
+static void seed_random(void) { random_state = RANDOM_SEED; }
 
 static ce_db *open_fast(const char *path)
 {
@@ -30,6 +35,16 @@ static ce_db *open_fast(const char *path)
     ce_db *db;
     CHECK(ce_db_open(path, &options, &db));
     return db;
+}
+
+/* A case's own database, opened with open_fast (test_db_close ends it). */
+static test_db open_case_db(void)
+{
+    test_db t;
+    t.dir = test_make_dir("column");
+    t.path = test_path(t.dir, "column.realm");
+    t.db = open_fast(t.path);
+    return t;
 }
 
 static ce_value make_int(int64_t integer) { return (ce_value){.type = CE_TYPE_INT, .integer = integer}; }
@@ -68,7 +83,7 @@ static void check_same(const ce_value *a, const ce_value *b)
     CHECK(value_hash(a) == value_hash(b));
 }
 
-static void test_type_names(void)
+TEST(type_names)
 {
     static const char *const names[] = {"null",       "int",      "bool", "float", "double", "string", "binary",
                                         "timestamp", "decimal128", "objectId", "uuid", "mixed", "link"};
@@ -76,7 +91,7 @@ static void test_type_names(void)
     CHECK(strcmp(ce_type_name((ce_type)99), "unknown") == 0);
 }
 
-static void test_utf8(void)
+TEST(utf8)
 {
     static const char *const valid[] = {"", "plain ascii", "caf\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9D\x84\x9E",
                                         "\xEF\xBF\xBF", "\xF4\x8F\xBF\xBF", "\xED\x9F\xBF", "\xEE\x80\x80",
@@ -104,7 +119,7 @@ static void test_utf8(void)
         CHECK(!value_check_utf8(invalid[i], strlen(invalid[i])));
 }
 
-static void test_scalar_order(void)
+TEST(scalar_order)
 {
     ce_value null = make_null();
     check_same(&null, &null);
@@ -192,7 +207,7 @@ static void test_scalar_order(void)
 }
 
 /* Hand-computed BID encodings: (high, low) = sign | biased exponent << 49 | coefficient. */
-static void test_decimal_order(void)
+TEST(decimal_order)
 {
     ce_value one = make_decimal(0x3040000000000000ull, 1);          /* 1E0 */
     ce_value one_tenths = make_decimal(0x303E000000000000ull, 10);  /* 10E-1 */
@@ -286,8 +301,9 @@ static ce_value encode_decimal(bool negative, unsigned __int128 coefficient, int
     return make_decimal((uint64_t)(bits >> 64), (uint64_t)bits);
 }
 
-static void test_decimal_random(void)
+TEST(decimal_random)
 {
+    seed_random();
     unsigned __int128 max_coefficient = 1;
     for (int i = 0; i < 34; i++) max_coefficient *= 10;
     max_coefficient -= 1;
@@ -334,8 +350,9 @@ static void test_decimal_random(void)
 
 static uint64_t hash_of(ce_value value) { return value_hash(&value); }
 
-static void test_hash_consistency(void)
+TEST(hash_consistency)
 {
+    seed_random();
     ce_value s1 = make_string("hello"), s2 = {.type = CE_TYPE_STRING, .string = {"hello world", 5}};
     check_same(&s1, &s2);
     ce_value s3 = make_string("hellp");
@@ -723,6 +740,18 @@ static void random_operations(ce_db *db, ce_type type, bool nullable)
     model_free(&saved);
 }
 
+/* Every column type, required and nullable. */
+TEST(random_operations)
+{
+    seed_random();
+    test_db t = open_case_db();
+    for (size_t c = 0; c < COLUMN_TYPE_COUNT; c++) {
+        random_operations(t.db, column_types[c], false);
+        random_operations(t.db, column_types[c], true);
+    }
+    test_db_close(&t);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Encodings and boundaries                                                  */
 /* ------------------------------------------------------------------------ */
@@ -742,8 +771,11 @@ static int storage_of(const space_state *space, space_ref column, size_t index)
     return value.flags;
 }
 
-static void test_boundaries(ce_db *db)
+TEST(boundaries)
 {
+    seed_random();
+    test_db t = open_case_db();
+    ce_db *db = t.db;
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
     space_state *space = db_txn_space(txn);
@@ -889,10 +921,13 @@ static void test_boundaries(ce_db *db)
     CHECK(db_txn_set_root(txn, 0));
     CHECK(ce_txn_commit(txn));
     test_verify(db);
+    test_db_close(&t);
 }
 
-static void test_rejected_values(ce_db *db)
+TEST(rejected_values)
 {
+    test_db t = open_case_db();
+    ce_db *db = t.db;
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
     space_state *space = db_txn_space(txn);
@@ -956,6 +991,7 @@ static void test_rejected_values(ce_db *db)
     CHECK(column_get(space, strings, CE_TYPE_STRING, true, 1, &scratch, &value) && value.type == CE_TYPE_NULL);
     column_scratch_free(&scratch);
     ce_txn_end(txn);
+    test_db_close(&t);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -989,8 +1025,10 @@ typedef struct damaged_column {
                             decompressed only when read), and may replace them */
 } damaged_column;
 
-static void test_damaged_columns(const char *dir)
+TEST(damaged_columns)
 {
+    seed_random();
+    char *dir = test_make_dir("column");
     char *path = test_path(dir, "damaged.realm");
     ce_db *db = open_fast(path);
     ce_txn *txn;
@@ -1142,6 +1180,8 @@ static void test_damaged_columns(const char *dir)
 
     CHECK(ce_db_close(db));
     free(path);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
 /* Random bytes of a file of columns damaged: every call returns (true or
@@ -1183,8 +1223,10 @@ static bool collect_node(void *context, space_ref ref, const node_view *node)
     return true;
 }
 
-static void test_random_damage(const char *dir)
+TEST(random_damage)
 {
+    seed_random();
+    char *dir = test_make_dir("column");
     char *path = test_path(dir, "pristine.realm");
     char *copy_path = test_path(dir, "damaged-copy.realm");
     ce_db *db = open_fast(path);
@@ -1274,13 +1316,17 @@ static void test_random_damage(const char *dir)
     free(damaged);
     free(path);
     free(copy_path);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
 /* The packed form of a required string or binary column (column.c): ends of
  * each width at their limits read back, each kind of change unpacks it into
  * parts first, and a damaged packed node is reported, never read. */
-static void test_packed_columns(ce_db *db)
+TEST(packed_columns)
 {
+    test_db t = open_case_db();
+    ce_db *db = t.db;
     /* Values whose last ends fall on the limits of 8-, 16- and 32-bit ends. */
     static const size_t last_ends[] = {0, 1, 127, 128, 255, 256, 32767, 32768, 70000};
     static uint8_t text[70000];
@@ -1411,33 +1457,5 @@ static void test_packed_columns(ce_db *db)
         CHECK(ce_txn_commit(txn));
         test_verify(db);
     }
-}
-
-int main(void)
-{
-    test_type_names();
-    test_utf8();
-    test_scalar_order();
-    test_decimal_order();
-    test_decimal_random();
-    test_hash_consistency();
-
-    char *dir = test_make_dir("column");
-    char *path = test_path(dir, "column.realm");
-    ce_db *db = open_fast(path);
-    test_boundaries(db);
-    test_rejected_values(db);
-    test_packed_columns(db);
-    for (size_t t = 0; t < COLUMN_TYPE_COUNT; t++) {
-        random_operations(db, column_types[t], false);
-        random_operations(db, column_types[t], true);
-    }
-    CHECK(ce_db_close(db));
-    test_damaged_columns(dir);
-    test_random_damage(dir);
-    test_cleanup_dir(dir);
-    free(path);
-    free(dir);
-    printf("column: ok\n");
-    return 0;
+    test_db_close(&t);
 }
