@@ -12,7 +12,8 @@
 
 #include <time.h>
 
-static uint64_t random_state = 0x5EED1DE5;
+#define RANDOM_SEED 0x5EED1DE5
+static uint64_t random_state = RANDOM_SEED;
 static uint64_t next_random(void)
 {
     uint64_t z = (random_state += 0x9E3779B97F4A7C15ull);
@@ -20,6 +21,9 @@ static uint64_t next_random(void)
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
+
+/* Every case starts from the seed: the same values alone as after others. */
+static void seed_random(void) { random_state = RANDOM_SEED; }
 
 /* --- the model: a sorted array of pairs --- */
 
@@ -222,8 +226,11 @@ static space_ref new_index(ce_txn *txn)
 
 /* --- tests --- */
 
-static void test_basics(ce_db *db)
+TEST(basics)
 {
+    seed_random();
+    test_db t = test_db_open("index");
+    ce_db *db = t.db;
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
     space_state *space = db_txn_space(txn);
@@ -293,11 +300,12 @@ static void test_basics(ce_db *db)
     CHECK(ce_txn_commit(txn));
     test_verify(db);
     free(m.pairs);
+    test_db_close(&t);
 }
 
 /* Random inserts and erases in write transactions that commit or roll back,
  * in a key range small enough for many values per key. */
-static void test_random_against_model(ce_db *db, int64_t key_range, int rounds, int steps)
+static void random_against_model(ce_db *db, int64_t key_range, int rounds, int steps)
 {
     model m = {0}, committed = {0};
     ce_txn *txn;
@@ -350,11 +358,32 @@ static void test_random_against_model(ce_db *db, int64_t key_range, int rounds, 
     free(committed.pairs);
 }
 
+/* Many values per key, small leaves of keys. */
+TEST(random_small_key_range)
+{
+    seed_random();
+    test_db t = test_db_open("index");
+    random_against_model(t.db, 8, 24, 400);
+    test_db_close(&t);
+}
+
+/* Several levels. */
+TEST(random_several_levels)
+{
+    seed_random();
+    test_db t = test_db_open("index");
+    random_against_model(t.db, 2000, 24, 3000);
+    test_db_close(&t);
+}
+
 /* One key with values across many leaves, and neighbours on both sides:
  * the first value of a key may sit in a later leaf than the descent picks
  * (after the earlier ones were erased), and counts span leaves. */
-static void test_many_values_per_key(ce_db *db)
+TEST(many_values_per_key)
 {
+    seed_random();
+    test_db t = test_db_open("index");
+    ce_db *db = t.db;
     model m = {0};
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
@@ -393,6 +422,7 @@ static void test_many_values_per_key(ce_db *db)
     check_index(db_txn_space(txn), db_txn_root(txn), &m, 50);
     ce_txn_end(txn);
     free(m.pairs);
+    test_db_close(&t);
 }
 
 typedef struct shape {
@@ -421,8 +451,11 @@ static double seconds_now(void)
 
 /* 1M ascending keys (the primary-key case): full leaves, every key found,
  * and the lookup timing. */
-static void test_ascending_bulk(ce_db *db)
+TEST(ascending_bulk)
 {
+    seed_random();
+    test_db t = test_db_open("index");
+    ce_db *db = t.db;
     const int64_t count = 1000000;
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
@@ -508,12 +541,16 @@ static void test_ascending_bulk(ce_db *db)
     for (int64_t key = 0; key < count; key++) remaining += key % 3 != 0 && (key < 500000 || key >= 600000);
     CHECK(index_size(space, root, &size) && size == remaining);
     ce_txn_end(txn);
+    test_db_close(&t);
 }
 
 /* Descending and random bulk loads, checked against the model, then erased
  * to nothing in random order across several commits. */
-static void test_bulk_orders(ce_db *db)
+TEST(bulk_orders)
 {
+    seed_random();
+    test_db t = test_db_open("index");
+    ce_db *db = t.db;
     const size_t count = 200000;
     pair *pairs = malloc(count * sizeof *pairs);
     for (int order = 0; order < 2; order++) {
@@ -562,6 +599,7 @@ static void test_bulk_orders(ce_db *db)
         free(m.pairs);
     }
     free(pairs);
+    test_db_close(&t);
 }
 
 /* --- damaged indexes --- */
@@ -680,8 +718,11 @@ static void expect_corrupt(const char *what, damage kind)
 /* Each kind of damage, committed to the file, then read and written: every
  * call that meets it fails with CE_ERR_CORRUPT naming an offset (or, for
  * order inside a node on the lookup path, answers without a bad read). */
-static void test_damage(ce_db *db)
+TEST(damage)
 {
+    seed_random();
+    test_db t = test_db_open("index");
+    ce_db *db = t.db;
     for (int kind = 0; kind < DAMAGE_KINDS; kind++) {
         ce_txn *txn;
         CHECK(ce_txn_begin_write(db, &txn));
@@ -744,10 +785,14 @@ static void test_damage(ce_db *db)
         CHECK(ce_txn_commit(txn));
         test_verify(db);
     }
+    test_db_close(&t);
 }
 
-static void test_destroy(ce_db *db)
+TEST(destroy)
 {
+    seed_random();
+    test_db t = test_db_open("index");
+    ce_db *db = t.db;
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
     space_state *space = db_txn_space(txn);
@@ -760,26 +805,5 @@ static void test_destroy(ce_db *db)
     CHECK(db_txn_set_root(txn, 0));
     CHECK(ce_txn_commit(txn));
     test_verify(db); /* every node freed */
-}
-
-int main(int argc, char **argv)
-{
-    test_parse_variant(argc, argv);
-    char *dir = test_make_dir("index");
-    char *path = test_path(dir, "index.realm");
-    ce_db *db = test_open(path);
-    test_basics(db);
-    test_random_against_model(db, 8, 24, 400);      /* many values per key, small leaves of keys */
-    test_random_against_model(db, 2000, 24, 3000);  /* several levels */
-    test_many_values_per_key(db);
-    test_damage(db);
-    test_destroy(db);
-    test_bulk_orders(db);
-    test_ascending_bulk(db);
-    CHECK(ce_db_close(db));
-    test_cleanup_dir(dir);
-    free(path);
-    free(dir);
-    printf("index: all checks passed\n");
-    return 0;
+    test_db_close(&t);
 }
