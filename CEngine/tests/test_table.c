@@ -8,7 +8,8 @@
 
 #include <math.h>
 
-static uint64_t random_state = 0x7AB1E;
+#define RANDOM_SEED 0x7AB1E
+static uint64_t random_state = RANDOM_SEED;
 static uint64_t next_random(void)
 {
     uint64_t z = (random_state += 0x9E3779B97F4A7C15ull);
@@ -16,6 +17,10 @@ static uint64_t next_random(void)
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
+
+/* A case that draws random values starts from the seed: the same values
+ * whether it runs alone or after other cases. */
+static void seed_random(void) { random_state = RANDOM_SEED; }
 
 static ce_value int_value(int64_t v) { return (ce_value){.type = CE_TYPE_INT, .integer = v}; }
 static ce_value string_value(const char *text)
@@ -41,8 +46,10 @@ static ce_column_key add_property(ce_txn *txn, ce_table_key table, const char *n
     return column;
 }
 
-static void test_schema(ce_db *db)
+TEST(schema)
 {
+    test_db t = test_db_open("table");
+    ce_db *db = t.db;
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
     size_t count;
@@ -91,6 +98,7 @@ static void test_schema(ce_db *db)
     CHECK(ce_property_find(txn, dog, "breed", &column, &found) && !found);
     ce_txn_end(txn);
     test_verify(db);
+    test_db_close(&t);
 }
 
 /* One property of every scalar type, nullable and not; values round-trip
@@ -129,8 +137,10 @@ static ce_value sample_value(ce_type type, int variant, char *buffer)
     return value;
 }
 
-static void test_every_type(const char *path)
+TEST(every_type)
 {
+    char *dir = test_make_dir("table");
+    char *path = test_path(dir, "types.realm");
     static const ce_type types[] = {CE_TYPE_INT, CE_TYPE_BOOL, CE_TYPE_FLOAT, CE_TYPE_DOUBLE, CE_TYPE_STRING,
                                     CE_TYPE_BINARY, CE_TYPE_TIMESTAMP, CE_TYPE_DECIMAL128, CE_TYPE_OBJECT_ID, CE_TYPE_UUID};
     enum { TYPE_COUNT = sizeof types / sizeof types[0], OBJECTS = 600 };
@@ -210,10 +220,15 @@ static void test_every_type(const char *path)
     CHECK(ce_txn_commit(txn));
     test_verify(db);
     CHECK(ce_db_close(db));
+    free(path);
+    test_cleanup_dir(dir);
+    free(dir);
 }
 
-static void test_primary_keys(ce_db *db)
+TEST(primary_keys)
 {
+    test_db t = test_db_open("table");
+    ce_db *db = t.db;
     ce_txn *txn;
     ce_table_key people, tags;
     ce_column_key id, name, label;
@@ -288,12 +303,16 @@ static void test_primary_keys(ce_db *db)
     CHECK(again == 5000); /* keys are never reused */
     CHECK(ce_txn_commit(txn));
     test_verify(db);
+    test_db_close(&t);
 }
 
 /* Random creates, sets and deletes against a model, with commits and
  * rollbacks: exercises splits and merges of the cluster tree. */
-static void test_against_model(ce_db *db)
+TEST(against_model)
 {
+    seed_random();
+    test_db t = test_db_open("table");
+    ce_db *db = t.db;
     enum { CAPACITY = 30000 };
     int64_t *model = calloc(CAPACITY, sizeof *model);
     bool *alive = calloc(CAPACITY, sizeof *alive);
@@ -365,12 +384,15 @@ static void test_against_model(ce_db *db)
     }
     free(model);
     free(alive);
+    test_db_close(&t);
 }
 
 /* A table large enough for inner nodes to split (over 256 leaves of 256
  * objects), filled in key order, then thinned from the middle and the ends. */
-static void test_large_table(ce_db *db)
+TEST(large_table)
 {
+    test_db t = test_db_open("table");
+    ce_db *db = t.db;
     enum { OBJECTS = 150000 };
     ce_txn *txn;
     ce_table_key table;
@@ -410,12 +432,15 @@ static void test_large_table(ce_db *db)
     }
     CHECK(ce_object_count(txn, table, &count) && count == expected);
     ce_txn_end(txn);
+    test_db_close(&t);
 }
 
 /* Creating objects with all their values at once: the same checks as one
  * value at a time, a removed property's slot ignored. */
-static void test_create_with_values(ce_db *db)
+TEST(create_with_values)
 {
+    test_db t = test_db_open("table");
+    ce_db *db = t.db;
     ce_txn *txn;
     ce_table_key table;
     ce_column_key id, name, gone, score;
@@ -457,13 +482,17 @@ static void test_create_with_values(ce_db *db)
         CHECK(ce_object_get(txn, table, key, score, &value) && value.double_value == i / 4.0);
     }
     ce_txn_end(txn);
+    test_db_close(&t);
 }
 
 /* Secondary indexes: built for the objects a table has when a property is
  * added indexed, kept through sets and deletes, and used by find_first,
  * whose answers match a scan of an unindexed twin property. */
-static void test_secondary_indexes(ce_db *db)
+TEST(secondary_indexes)
 {
+    seed_random();
+    test_db t = test_db_open("table");
+    ce_db *db = t.db;
     enum { OBJECTS = 3000 };
     ce_txn *txn;
     ce_table_key table;
@@ -574,11 +603,14 @@ static void test_secondary_indexes(ce_db *db)
     CHECK(ce_property_remove(txn, table, text));
     CHECK(ce_txn_commit(txn));
     test_verify(db);
+    test_db_close(&t);
 }
 
 /* Realm's UpdatePolicy through create_or_update. */
-static void test_update_policies(ce_db *db)
+TEST(update_policies)
 {
+    test_db t = test_db_open("table");
+    ce_db *db = t.db;
     ce_txn *txn;
     ce_table_key table;
     ce_column_key id, name, age;
@@ -611,6 +643,7 @@ static void test_update_policies(ce_db *db)
     CHECK(ce_object_count(txn, table, &count) && count == 2);
     CHECK(ce_txn_commit(txn));
     test_verify(db);
+    test_db_close(&t);
 }
 
 /* A malformed timestamp is refused before anything changes (found by
@@ -619,8 +652,10 @@ static void test_update_policies(ce_db *db)
  * transaction had copied already (the table counted a phantom object), and
  * a set of an indexed timestamp had moved the index entry to the new value
  * (a later delete found no entry to erase). */
-static void test_malformed_timestamp(ce_db *db)
+TEST(malformed_timestamp)
 {
+    test_db t = test_db_open("table");
+    ce_db *db = t.db;
     ce_txn *txn;
     ce_table_key table;
     ce_column_key when;
@@ -649,12 +684,15 @@ static void test_malformed_timestamp(ce_db *db)
     CHECK(ce_object_count(txn, table, &count) && count == 0);
     CHECK(ce_txn_commit(txn));
     test_verify(db);
+    test_db_close(&t);
 }
 
 /* Sums read the columns leaf by leaf: checked against the values summed one
  * object at a time, with nulls, deletions and several leaves. */
-static void test_sums(ce_db *db)
+TEST(sums)
 {
+    test_db t = test_db_open("table");
+    ce_db *db = t.db;
     ce_txn *txn;
     ce_table_key table;
     CHECK(ce_txn_begin_write(db, &txn));
@@ -703,6 +741,7 @@ static void test_sums(ce_db *db)
     CHECK(ce_table_sum(txn, table, real, &sum, NULL) && sum.double_value == real_total);
     expect_error(ce_table_sum(txn, table, text, &sum, NULL), CE_ERR_WRONG_TYPE, "'Sums.text'");
     ce_txn_end(txn);
+    test_db_close(&t);
 }
 
 /* Objects created one after another in a plain table are buffered and
@@ -710,8 +749,10 @@ static void test_sums(ce_db *db)
  * the same transaction, the commit and a rollback must see exactly what was
  * created, and a non-ascending or duplicate primary key must still be
  * caught. */
-static void test_buffered_creation(ce_db *db)
+TEST(buffered_creation)
 {
+    test_db t = test_db_open("table");
+    ce_db *db = t.db;
     ce_txn *txn;
     ce_table_key table;
     CHECK(ce_txn_begin_write(db, &txn));
@@ -821,12 +862,15 @@ static void test_buffered_creation(ce_db *db)
     CHECK(present && found == 1300);
     ce_txn_end(txn);
     free(big);
+    test_db_close(&t);
 }
 
 /* The first mixed link into a table adds a backlink slot to it: a caller
  * that learned the column count before may leave that slot out. */
-static void test_backlink_slots_may_be_left_out(ce_db *db)
+TEST(backlink_slots_may_be_left_out)
 {
+    test_db t = test_db_open("table");
+    ce_db *db = t.db;
     ce_txn *txn;
     ce_table_key target, origin;
     ce_column_key number, any;
@@ -851,6 +895,7 @@ static void test_backlink_slots_may_be_left_out(ce_db *db)
     expect_error(ce_object_create_with_values(txn, origin, NULL, 0, &second), CE_ERR_INVALID_ARGUMENT, "arguments");
     CHECK(ce_txn_commit(txn));
     CHECK(ce_db_verify(db, NULL));
+    test_db_close(&t);
 }
 
 /* The deepest nesting the API allows commits, verifies and deletes:
@@ -858,8 +903,10 @@ static void test_backlink_slots_may_be_left_out(ce_db *db)
  * than 64 nodes, about 30 levels: such a transaction could not commit), a
  * chain of 100 embedded objects (deleting a deeper one failed as damage).
  * One level more is refused. */
-static void test_nesting_limits(ce_db *db)
+TEST(nesting_limits)
 {
+    test_db t = test_db_open("table");
+    ce_db *db = t.db;
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
     ce_table_key doc, tag, root, node;
@@ -904,6 +951,7 @@ static void test_nesting_limits(ce_db *db)
     CHECK(ce_object_set(txn, doc, document, any, &null)); /* frees the 100 levels */
     CHECK(ce_txn_commit(txn));
     CHECK(ce_db_verify(db, NULL));
+    test_db_close(&t);
 }
 
 /* Lookups by an int primary key skip the index while every object's key
@@ -961,8 +1009,10 @@ static void create_following(ce_txn *txn, ce_table_key table, follow_model *mode
     model->count++;
 }
 
-static void test_keys_follow_primary_keys(ce_db *db)
+TEST(keys_follow_primary_keys)
 {
+    test_db t = test_db_open("table");
+    ce_db *db = t.db;
     ce_txn *txn;
     ce_table_key table;
     ce_column_key id_column;
@@ -1066,6 +1116,7 @@ static void test_keys_follow_primary_keys(ce_db *db)
     check_follow_lookups(txn, table, &model, -10, 35);
     CHECK(ce_object_find_primary_key(txn, table, &null_id, &found_key, &found) && found && found_key == null_key);
     ce_txn_end(txn);
+    test_db_close(&t);
 }
 
 /* The lookup hints of a read transaction (the root and the leaf of its last
@@ -1144,8 +1195,10 @@ static void check_hint_positions(ce_txn *txn, ce_table_key table, ce_column_key 
     CHECK(!ce_object_key_at(txn, table, count, &object) && ce_last_error_code() == CE_ERR_INDEX_OUT_OF_BOUNDS);
 }
 
-static void test_lookup_hints(ce_db *db)
+TEST(lookup_hints)
 {
+    test_db t = test_db_open("table");
+    ce_db *db = t.db;
     static hint_model model;
     ce_txn *txn;
     ce_table_key table, other;
@@ -1239,35 +1292,5 @@ static void test_lookup_hints(ce_db *db)
     CHECK(ce_object_get(reader, table, object + 1, name, &value) == false);
     CHECK(ce_last_error_code() == CE_ERR_NO_SUCH_OBJECT);
     ce_txn_end(reader);
-}
-
-int main(int argc, char **argv)
-{
-    test_parse_variant(argc, argv);
-    char *dir = test_make_dir("table");
-    char *path = test_path(dir, "table.realm");
-    ce_db *db = test_open(path);
-    test_schema(db);
-    test_primary_keys(db);
-    test_against_model(db);
-    test_large_table(db);
-    test_create_with_values(db);
-    test_secondary_indexes(db);
-    test_update_policies(db);
-    test_sums(db);
-    test_malformed_timestamp(db);
-    test_buffered_creation(db);
-    test_keys_follow_primary_keys(db);
-    test_lookup_hints(db);
-    test_backlink_slots_may_be_left_out(db);
-    test_nesting_limits(db);
-    CHECK(ce_db_close(db));
-    char *types_path = test_path(dir, "types.realm");
-    test_every_type(types_path);
-    test_cleanup_dir(dir);
-    free(types_path);
-    free(path);
-    free(dir);
-    printf("table: all checks passed\n");
-    return 0;
+    test_db_close(&t);
 }
