@@ -189,15 +189,8 @@ void ops_collections_list_edit(runner *run)
                             : EXPECT(expected, ce_list_swap(handle, index, other));
         if (ok && index != other) {
             model_collection *collection = writable_target(&run->current, &target);
-            model_slot moved = collection->elements[index];
-            if (operation == 4) {
-                collection->elements[index] = collection->elements[other];
-                collection->elements[other] = moved;
-            } else {
-                model_retain_value(&moved); /* model_collection_erase_at releases it */
-                model_collection_erase_at(collection, index);
-                model_collection_insert_at(collection, other, moved, NULL);
-            }
+            if (operation == 4) model_list_swap(&collection, index, other);
+            else model_list_move(&collection, index, other);
         }
         break;
     default: { /* insert or set a new embedded object */
@@ -408,7 +401,7 @@ void ops_collections_clear(runner *run)
     if (EXPECT(ops_write_errors(run), ce_collection_clear(handle)) && model_collection_count(view.elements)) {
         model_collection *collection = writable_target(&run->current, &target);
         for (size_t i = 0; i < collection->count; i++) note_dropped_element(run, &view.element, &collection->elements[i], &owned);
-        while (collection->count) model_collection_erase_at(collection, collection->count - 1);
+        model_collection_clear(&collection);
     }
     finish_edit(run, handle, &target, &owned);
     ce_collection_close(handle);
@@ -444,31 +437,21 @@ void ops_collections_bulk_insert(runner *run)
             ce_type type = view.element.type == CE_TYPE_MIXED ? (ce_type)(1 + decode_u8(&stream) % 10) : view.element.type;
             decode_typed_value(&stream, type, false, &buffer);
         }
-        bool ok = true, found;
+        bool ok = true;
         if (view.kind == CE_COLLECTION_LIST) {
             size_t index = at_positions ? decode_u16(&stream) % (collection->count + 1) : collection->count;
             ok = MUST(ce_list_insert(handle, index, &buffer.value));
-            if (ok) model_collection_insert_at(collection, index, model_store_value(&buffer.value), NULL);
+            if (ok) model_list_insert(&collection, index, &buffer.value);
         } else if (view.kind == CE_COLLECTION_SET) {
             bool changed;
-            size_t position = model_set_position(collection, &buffer.value, &found);
             ok = MUST(ce_set_insert(handle, &buffer.value, &changed));
-            CHECK(changed == !found, "ce_set_insert: 'changed' differs from the model");
-            if (!found) model_collection_insert_at(collection, position, model_store_value(&buffer.value), NULL);
+            bool inserted = model_set_insert(&collection, &buffer.value);
+            CHECK(changed == inserted, "ce_set_insert: 'changed' differs from the model");
         } else {
             char text[24];
             int length = snprintf(text, sizeof text, "k%u", (unsigned)(decode_u16(&stream) % 4000));
-            size_t position = model_key_position(collection, text, (size_t)length, &found);
             ok = MUST(ce_dictionary_set(handle, text, (size_t)length, &buffer.value));
-            if (found) {
-                model_slot stored = model_store_value(&buffer.value);
-                model_release_value(&collection->elements[position]);
-                collection->elements[position] = stored;
-            } else {
-                ce_value key_value = {.type = CE_TYPE_STRING, .string = {text, (size_t)length}};
-                model_slot stored_key = model_store_value(&key_value);
-                model_collection_insert_at(collection, position, model_store_value(&buffer.value), &stored_key);
-            }
+            model_dictionary_set(&collection, text, (size_t)length, &buffer.value);
         }
         if (ok) note_new_element(run, &target, &buffer.value);
         decode_free_value(&buffer);

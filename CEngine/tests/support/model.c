@@ -438,6 +438,113 @@ bool model_find(ce_collection_type kind, const model_collection *collection, con
 }
 
 /* ------------------------------------------------------------------------ */
+/* One collection on its own                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* What a test keeps for one list, set or dictionary: the same collections
+ * as the store's, held by a pointer of its own (NULL: empty). */
+
+void model_list_insert(model_collection **collection, size_t index, const ce_value *value)
+{
+    model_collection_insert_at(model_writable_collection(collection), index, model_store_value(value), NULL);
+}
+
+/* The new value is copied before the old one is released: it may be the
+ * old one (an element of the model written back). */
+void model_list_set(model_collection **collection, size_t index, const ce_value *value)
+{
+    model_collection *own = model_writable_collection(collection);
+    model_slot stored = model_store_value(value);
+    model_release_value(&own->elements[index]);
+    own->elements[index] = stored;
+}
+
+void model_list_erase(model_collection **collection, size_t index)
+{
+    model_collection_erase_at(model_writable_collection(collection), index);
+}
+
+void model_list_move(model_collection **collection, size_t from, size_t to)
+{
+    model_collection *own = model_writable_collection(collection);
+    model_slot moved = own->elements[from];
+    model_retain_value(&moved); /* model_collection_erase_at releases it */
+    model_collection_erase_at(own, from);
+    model_collection_insert_at(own, to, moved, NULL);
+}
+
+void model_list_swap(model_collection **collection, size_t a, size_t b)
+{
+    model_collection *own = model_writable_collection(collection);
+    model_slot held = own->elements[a];
+    own->elements[a] = own->elements[b];
+    own->elements[b] = held;
+}
+
+bool model_set_insert(model_collection **collection, const ce_value *value)
+{
+    bool found;
+    size_t position = model_set_position(*collection, value, &found);
+    if (!found) model_collection_insert_at(model_writable_collection(collection), position, model_store_value(value), NULL);
+    return !found;
+}
+
+bool model_set_erase(model_collection **collection, const ce_value *value)
+{
+    bool found;
+    size_t position = model_set_position(*collection, value, &found);
+    if (found) model_collection_erase_at(model_writable_collection(collection), position);
+    return found;
+}
+
+void model_dictionary_set(model_collection **collection, const char *key, size_t size, const ce_value *value)
+{
+    bool found;
+    size_t position = model_key_position(*collection, key, size, &found);
+    if (found) {
+        model_list_set(collection, position, value);
+        return;
+    }
+    ce_value key_value = {.type = CE_TYPE_STRING, .string = {key, size}};
+    model_slot stored_key = model_store_value(&key_value);
+    model_collection_insert_at(model_writable_collection(collection), position, model_store_value(value), &stored_key);
+}
+
+bool model_dictionary_erase(model_collection **collection, const char *key, size_t size)
+{
+    bool found;
+    size_t position = model_key_position(*collection, key, size, &found);
+    if (found) model_collection_erase_at(model_writable_collection(collection), position);
+    return found;
+}
+
+const ce_value *model_dictionary_get(const model_collection *collection, const char *key, size_t size)
+{
+    bool found;
+    size_t position = model_key_position(collection, key, size, &found);
+    return found ? &collection->elements[position].value : NULL;
+}
+
+void model_collection_clear(model_collection **collection)
+{
+    if (!model_collection_count(*collection)) return;
+    model_collection *own = model_writable_collection(collection);
+    while (own->count) model_collection_erase_at(own, own->count - 1);
+}
+
+model_collection *model_collection_share(model_collection *collection)
+{
+    if (collection) collection->references++;
+    return collection;
+}
+
+void model_collection_free(model_collection **collection)
+{
+    if (*collection) model_release_collection(*collection);
+    *collection = NULL;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Tables and objects                                                        */
 /* ------------------------------------------------------------------------ */
 

@@ -16,11 +16,19 @@
  * anything with the engine (the callers' business: Fuzz/ops/check.c, the
  * tests' checks); aborts except when memory runs out.
  *
- * A store (`model`): tables -> properties -> objects -> slots. The model is
- * changed only by what succeeded in the engine. Backlinks are not stored:
- * they are counted from the links the objects hold (model_backlinks).
- * Copies are cheap (model_copy shares bytes and collections, copied when
- * one side changes them): keep one per commit or reader.
+ * Two ways in:
+ *  - A whole store (`model`): tables -> properties -> objects -> slots. The
+ *    model is changed only by what succeeded in the engine. Backlinks are
+ *    not stored: they are counted from the links the objects hold
+ *    (model_backlinks). Copies are cheap (model_copy shares bytes and
+ *    collections, copied when one side changes them): keep one per commit
+ *    or reader.
+ *  - One collection on its own (a test's list, set or dictionary): a
+ *    `model_collection *` that starts NULL (empty), changed through
+ *    model_list_*, model_set_* and model_dictionary_*, read as
+ *    collection->elements[i].value (and ->keys[i].value for a dictionary's
+ *    keys), copied with model_collection_share and freed with
+ *    model_collection_free.
  */
 #ifndef CENGINE_TESTS_MODEL_H
 #define CENGINE_TESTS_MODEL_H
@@ -155,6 +163,26 @@ ce_collection_type model_kind_of_nested_value(ce_type type);
 bool model_find(ce_collection_type kind, const model_collection *collection, const ce_value *value,
                 size_t *out_index);
 size_t model_collection_links_to(const model_collection *collection, ce_link target);
+
+/* One collection on its own (NULL: empty). Each change copies the
+ * collection first when it is shared (model_collection_share). Values are
+ * copied in; a nested list or dictionary comes in new and empty. */
+void model_list_insert(model_collection **collection, size_t index, const ce_value *value);
+void model_list_set(model_collection **collection, size_t index, const ce_value *value);
+void model_list_erase(model_collection **collection, size_t index);
+void model_list_move(model_collection **collection, size_t from, size_t to);
+void model_list_swap(model_collection **collection, size_t a, size_t b);
+/* Whether the set changed (the value was not there / was there). */
+bool model_set_insert(model_collection **collection, const ce_value *value);
+bool model_set_erase(model_collection **collection, const ce_value *value);
+void model_dictionary_set(model_collection **collection, const char *key, size_t size, const ce_value *value);
+bool model_dictionary_erase(model_collection **collection, const char *key, size_t size);
+/* The value of a key, or NULL. */
+const ce_value *model_dictionary_get(const model_collection *collection, const char *key, size_t size);
+void model_collection_clear(model_collection **collection);
+/* Another holder of the same elements: a copy made in O(1). */
+model_collection *model_collection_share(model_collection *collection);
+void model_collection_free(model_collection **collection);
 
 /* ------------------------------------------------------------------------ */
 /* Tables and objects                                                        */
