@@ -1,38 +1,41 @@
 /*
- * test_query.c — the query engine through the public API, every expected
- * result checked against a brute-force evaluation over a model of the same
- * data (plain C arrays and this file's own comparison, folding and LIKE).
+ * test_query.c — the query engine through the public API on the Thing table
+ * (test_query_model.h), every expected result checked against a
+ * brute-force evaluation over a model of the same data (plain C arrays and
+ * the model's own comparison, folding and LIKE):
  *
  * - every operator on every property type, required and optional (null),
  *   with literals and with arguments, indexed and not, on several leaves;
  *   the same again inside a write transaction (dirty nodes) and after
  *   deletes;
- * - random AND / OR / NOT trees of those comparisons;
- * - property against property, a constant before the property;
- * - key paths: `.@count`/`.@size` of strings and binaries; link, list,
- *   dictionary, backlink and SUBQUERY paths fail with "is not a
- *   link/collection" (the store has no such properties yet);
+ * - random AND / OR / NOT trees of those comparisons; property against
+ *   property, a constant before the property, `.@count`/`.@size` of
+ *   strings and binaries;
  * - sort (several keys, both directions, stability, sorting a sorted view),
  *   distinct (several keys, keeps the first), limit, descriptors in the
  *   predicate text, index_of, get;
  * - aggregates on every numeric type and on empty views;
  * - live results: re-evaluated when a write changes data and when a read
  *   transaction advances; a schema change re-binds;
- * - results views of lists (repeats), sets, lists of embedded objects and
- *   backlinks; filters of them, of sorted views, chained, with SORT in the
- *   predicate; sort, distinct, limit, index_of and aggregates on them;
- *   liveness across write and read transactions; a deleted owner; wrong
- *   types; ce_collection_aggregate and ce_collection_sorted_indices over
- *   collections of every numeric type, timestamps and mixed values (empty,
- *   all null, with NaN);
- * - parser and binder errors: position, token and message;
- * - literals: dates, timestamps, escapes, base64, oid, uuid, hex, inf, nan;
- * - query_fold_text and query_like on their own.
+ * - integer nodes stored with a base; sums of doubles over whole leaves and
+ *   parts of them.
+ *
+ * The other query programs: test_query_parse.c (predicate text),
+ * test_query_links.c and test_query_views.c (links, collections and their
+ * views), test_query_collections.c (collections of values).
+ *
+ * Owns: the cases on what predicates, sort, distinct, limit and aggregates
+ * give on the Thing table.
+ * Never: asks the engine what a predicate should match.
  */
 #include "test_query_model.h"
 
+/* ------------------------------------------------------------------------ */
+/* Every operator, random predicates                                         */
+/* ------------------------------------------------------------------------ */
+
 /* Every operator on every property with each constant of its pool. */
-static void check_every_operator(ce_txn *txn)
+static void check_every_comparison(ce_txn *txn)
 {
     for (int p = 0; p < P_COUNT; p++) {
         ce_type type = properties[p].type;
@@ -50,7 +53,13 @@ static void check_every_operator(ce_txn *txn)
                 check_expression(txn, &e, k % 2 == 0);
             }
         }
-        /* IN and BETWEEN */
+    }
+}
+
+/* IN (an empty list too) and BETWEEN on every property. */
+static void check_in_and_between(ce_txn *txn)
+{
+    for (int p = 0; p < P_COUNT; p++) {
         for (int k = 0; k < 6; k++) {
             expression e = {.kind = 0};
             e.a.kind = ATOM_IN;
@@ -68,7 +77,25 @@ static void check_every_operator(ce_txn *txn)
     }
 }
 
-static void test_sort_distinct_limit(ce_txn *txn)
+/* Random AND / OR / NOT trees, half of them with arguments. */
+static void check_random_predicates(ce_txn *txn) { check_random_queries(txn, 1500); }
+static void check_random_predicates_in_write(ce_txn *txn) { check_random_queries(txn, 600); }
+
+TEST(every_comparison) { things_in_read(check_every_comparison); }
+
+TEST(in_and_between) { things_in_read(check_in_and_between); }
+
+TEST(random_predicates) { things_in_read(check_random_predicates); }
+
+TEST(random_predicates_in_write) { things_in_write(check_random_predicates_in_write); }
+
+/* ------------------------------------------------------------------------ */
+/* Sort, distinct, limit                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* Sort by 1 to 3 random keys, then again (the earlier sort breaks ties),
+ * distinct, limit and index_of, against the model. */
+static void check_sort_distinct_limit(ce_txn *txn)
 {
     static size_t rows[MAX_OBJECTS];
     ce_query *query;
@@ -116,7 +143,17 @@ static void test_sort_distinct_limit(ce_txn *txn)
         ce_results_free(again);
         ce_results_free(sorted);
     }
-    /* A stable sort of a bool keeps key order among equal values. */
+    ce_results_free(all);
+    ce_query_free(query);
+}
+
+/* A stable sort of a bool keeps key order among equal values. */
+static void check_stable_sort(ce_txn *txn)
+{
+    ce_query *query;
+    CHECK(ce_query_parse(txn, things, "TRUEPREDICATE", NULL, 0, &query));
+    ce_results *all;
+    CHECK(ce_query_find_all(query, &all));
     ce_results *by_bool;
     ce_sort_key bool_key = {"b", true};
     CHECK(ce_results_sort(txn, all, &bool_key, 1, &by_bool));
@@ -134,7 +171,17 @@ static void test_sort_distinct_limit(ce_txn *txn)
         previous_value = value.boolean;
     }
     ce_results_free(by_bool);
-    /* Errors. */
+    ce_results_free(all);
+    ce_query_free(query);
+}
+
+/* Sort and distinct refuse what is not a property of the table. */
+static void check_sort_errors(ce_txn *txn)
+{
+    ce_query *query;
+    CHECK(ce_query_parse(txn, things, "TRUEPREDICATE", NULL, 0, &query));
+    ce_results *all;
+    CHECK(ce_query_find_all(query, &all));
     ce_results *bad;
     ce_sort_key missing = {"nope", true};
     expect_error(ce_results_sort(txn, all, &missing, 1, &bad), CE_ERR_INVALID_QUERY, "class 'Thing' has no property 'nope'");
@@ -144,8 +191,15 @@ static void test_sort_distinct_limit(ce_txn *txn)
     expect_error(ce_results_distinct(txn, all, bad_path, 1, &bad), CE_ERR_INVALID_QUERY, "Invalid key path");
     ce_results_free(all);
     ce_query_free(query);
+}
 
-    /* Descriptors written in the predicate apply in order. */
+/* Descriptors written in the predicate apply in order. */
+static void check_descriptors_in_predicate(ce_txn *txn)
+{
+    static size_t rows[MAX_OBJECTS];
+    ce_query *query;
+    ce_results *all;
+    size_t count;
     for (int round = 0; round < 20; round++) {
         expression *e = random_expression(1);
         text t = {.used = 0};
@@ -170,6 +224,22 @@ static void test_sort_distinct_limit(ce_txn *txn)
         free_expression(e);
     }
 }
+
+TEST(sort_distinct_limit) { things_in_read(check_sort_distinct_limit); }
+
+TEST(sort_distinct_limit_in_write) { things_in_write(check_sort_distinct_limit); }
+
+TEST(stable_sort) { things_in_read(check_stable_sort); }
+
+TEST(stable_sort_in_write) { things_in_write(check_stable_sort); }
+
+TEST(sort_errors) { things_in_read(check_sort_errors); }
+
+TEST(sort_errors_in_write) { things_in_write(check_sort_errors); }
+
+TEST(descriptors_in_predicate) { things_in_read(check_descriptors_in_predicate); }
+
+TEST(descriptors_in_predicate_in_write) { things_in_write(check_descriptors_in_predicate); }
 
 /* ------------------------------------------------------------------------ */
 /* Aggregates                                                                */
@@ -277,7 +347,9 @@ static void check_aggregates(ce_txn *txn, const expression *e, ce_results *resul
     expect_error(ce_results_aggregate(results, txn, "nope", CE_AGGREGATE_SUM, &out, NULL), CE_ERR_INVALID_QUERY, "no property 'nope'");
 }
 
-static void test_aggregates(ce_txn *txn)
+/* The aggregates of the results of random predicates (the first matches
+ * nothing), and of the same results sorted. */
+static void check_results_aggregates(ce_txn *txn)
 {
     for (int round = 0; round < 12; round++) {
         expression *e = round == 0 ? NULL : random_expression(1);
@@ -301,77 +373,87 @@ static void test_aggregates(ce_txn *txn)
     }
 }
 
-/* Integer nodes the commit stores with a base (frame of reference): values
- * close together in one leaf, and null bits that are all 1. */
-static void test_based_nodes(ce_db *db)
-{
-    ce_txn *txn;
-    ce_table_key table;
-    ce_column_key column;
-    CHECK(ce_txn_begin_write(db, &txn));
-    CHECK(ce_table_add(txn, "Based", &table));
-    const ce_property_info v = {.name = "v", .type = CE_TYPE_INT};
-    const ce_property_info none = {.name = "absent", .type = CE_TYPE_INT, .nullable = true};
-    const ce_property_info some = {.name = "part", .type = CE_TYPE_INT, .nullable = true};
-    CHECK(ce_property_add(txn, table, &v, &column) && ce_property_add(txn, table, &none, &column) &&
-          ce_property_add(txn, table, &some, &column));
-    int64_t values[300];
-    for (int i = 0; i < 300; i++) {
-        values[i] = 1000000000 + (i * 7) % 11;
-        ce_value row[3] = {{.type = CE_TYPE_INT, .integer = values[i]},
-                           {.type = CE_TYPE_NULL},
-                           i % 3 ? (ce_value){.type = CE_TYPE_INT, .integer = -5000000000 + i % 4} : (ce_value){.type = CE_TYPE_NULL}};
-        ce_object_key key;
-        CHECK(ce_object_create_with_values(txn, table, row, 3, &key));
-    }
-    CHECK(ce_txn_commit(txn));
-    CHECK(ce_txn_begin_read(db, &txn));
-    static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
-    for (int o = 0; o < 6; o++) {
-        for (int64_t c = 999999998; c <= 1000000012; c++) {
-            char predicate[96];
-            snprintf(predicate, sizeof predicate, "v %s %lld", ops[o], (long long)c);
-            size_t expected = 0;
-            for (int i = 0; i < 300; i++) {
-                int64_t x = values[i];
-                expected += o == 0 ? x == c : o == 1 ? x != c : o == 2 ? x < c : o == 3 ? x <= c : o == 4 ? x > c : x >= c;
-            }
-            if (count_of(txn, table, predicate, NULL, 0) != expected) {
-                fprintf(stderr, "'%s': expected %zu\n", predicate, expected);
-                exit(1);
-            }
-        }
-        char predicate[96];
-        snprintf(predicate, sizeof predicate, "v %s -9223372036854775808", ops[o]);
-        CHECK(count_of(txn, table, predicate, NULL, 0) == (o == 1 || o >= 4 ? 300u : 0u));
-        snprintf(predicate, sizeof predicate, "part %s -4999999998", ops[o]);
-        size_t expected = 0;
-        for (int i = 0; i < 300; i++) {
-            if (i % 3 == 0) {
-                expected += o == 1;
-                continue;
-            }
-            int64_t x = -5000000000 + i % 4, c = -4999999998;
-            expected += o == 0 ? x == c : o == 1 ? x != c : o == 2 ? x < c : o == 3 ? x <= c : o == 4 ? x > c : x >= c;
-        }
-        CHECK(count_of(txn, table, predicate, NULL, 0) == expected);
-    }
-    /* 256 nulls in the first leaf: null bits of 1 only, stored as a base. */
-    CHECK(count_of(txn, table, "absent == nil", NULL, 0) == 300);
-    CHECK(count_of(txn, table, "absent != nil", NULL, 0) == 0);
-    CHECK(count_of(txn, table, "part == nil", NULL, 0) == 100);
-    size_t in_list = 0;
-    for (int i = 0; i < 300; i++) in_list += i % 3 != 0 && i % 4 < 2;
-    CHECK(count_of(txn, table, "part IN {-5000000000, -4999999999}", NULL, 0) == in_list);
-    ce_txn_end(txn);
-}
+TEST(aggregates) { things_in_read(check_results_aggregates); }
+
+TEST(aggregates_in_write) { things_in_write(check_results_aggregates); }
 
 /* ------------------------------------------------------------------------ */
 /* Live results, schema changes                                              */
 /* ------------------------------------------------------------------------ */
 
-static void test_live_results(ce_db *db)
+/* A schema change re-binds: a new property shifts nothing; removing the
+ * queried property makes evaluation fail with a clear error. */
+static void check_schema_change_rebinds(ce_txn *writer)
 {
+    size_t count;
+    ce_table_key extra;
+    ce_column_key a, gone;
+    CHECK(ce_table_add(writer, "Extra", &extra));
+    const ce_property_info info_a = {.name = "a", .type = CE_TYPE_INT, .nullable = false, .primary_key = false, .indexed = false};
+    const ce_property_info info_gone = {.name = "gone", .type = CE_TYPE_INT, .nullable = false, .primary_key = false, .indexed = false};
+    CHECK(ce_property_add(writer, extra, &info_a, &a) && ce_property_add(writer, extra, &info_gone, &gone));
+    ce_object_key k;
+    ce_value values[2] = {{.type = CE_TYPE_INT, .integer = 1}, {.type = CE_TYPE_INT, .integer = 2}};
+    CHECK(ce_object_create_with_values(writer, extra, values, 2, &k));
+    ce_query *on_gone;
+    CHECK(ce_query_parse(writer, extra, "gone == 2", NULL, 0, &on_gone));
+    CHECK(ce_query_count(on_gone, writer, &count) && count == 1);
+    const ce_property_info info_more = {.name = "more", .type = CE_TYPE_STRING, .nullable = true, .primary_key = false, .indexed = false};
+    ce_column_key more;
+    CHECK(ce_property_add(writer, extra, &info_more, &more));
+    CHECK(ce_query_count(on_gone, writer, &count) && count == 1);
+    CHECK(ce_property_remove(writer, extra, gone));
+    expect_error(ce_query_count(on_gone, writer, &count), CE_ERR_INVALID_QUERY, "class 'Extra' has no property 'gone'");
+    ce_query_free(on_gone);
+}
+
+/* A plain table buffers the objects a write creates: results see them. */
+static void check_results_see_created_objects(ce_txn *writer)
+{
+    size_t count;
+    ce_column_key a;
+    ce_object_key k, top;
+    ce_table_key plain;
+    const ce_property_info plain_key = {.name = "key", .type = CE_TYPE_INT, .primary_key = true};
+    const ce_property_info value = {.name = "value", .type = CE_TYPE_DOUBLE};
+    CHECK(ce_table_add(writer, "Plain", &plain) && ce_property_add(writer, plain, &plain_key, &a) &&
+          ce_property_add(writer, plain, &value, &a));
+    ce_query *on_plain;
+    ce_results *plain_results, *plain_sorted;
+    CHECK(ce_query_parse(writer, plain, "value > 0.1", NULL, 0, &on_plain) && ce_query_find_all(on_plain, &plain_results));
+    ce_sort_key by_value = {"value", false};
+    CHECK(ce_results_sort(writer, plain_results, &by_value, 1, &plain_sorted));
+    CHECK(ce_results_count(plain_results, writer, &count) && count == 0);
+    CHECK(ce_results_count(plain_sorted, writer, &count) && count == 0);
+    for (int i = 1; i <= 300; i++) {
+        ce_value row[2] = {{.type = CE_TYPE_INT, .integer = i}, {.type = CE_TYPE_DOUBLE, .double_value = i / 300.0}};
+        CHECK(ce_object_create_with_values(writer, plain, row, 2, &k));
+        if (i % 100 == 0) {
+            size_t expected = (size_t)(i - 30); /* value > 0.1: i > 30 */
+            CHECK(ce_results_count(plain_results, writer, &count) && count == expected);
+            CHECK(ce_results_count(plain_sorted, writer, &count) && count == expected);
+            ce_value sum;
+            size_t counted;
+            CHECK(ce_results_aggregate(plain_results, writer, "value", CE_AGGREGATE_COUNT, &sum, &counted) &&
+                  counted == expected);
+        }
+    }
+    CHECK(ce_query_count(on_plain, writer, &count) && count == 270);
+    CHECK(ce_results_get(plain_sorted, writer, 0, &top));
+    ce_value top_value;
+    CHECK(ce_object_get(writer, plain, top, 1, &top_value) && top_value.double_value == 1.0);
+    ce_results_free(plain_sorted);
+    ce_results_free(plain_results);
+    ce_query_free(on_plain);
+}
+
+/* Results, sorted results and index_of follow a write at once, a read
+ * transaction once it advances; they outlive their query and a rolled
+ * back write that changed the schema. */
+TEST(live_results)
+{
+    test_db t = things_open();
+    ce_db *db = t.db;
     ce_txn *reader, *writer;
     CHECK(ce_txn_begin_read(db, &reader));
     ce_query *query;
@@ -419,61 +501,9 @@ static void test_live_results(ce_db *db)
     expect_error(ce_results_get(results, reader, before + 1, &top), CE_ERR_INDEX_OUT_OF_BOUNDS, "out of bounds");
     ce_txn_end(reader);
 
-    /* A schema change re-binds: a new property shifts nothing; removing the
-     * queried property makes evaluation fail with a clear error. */
     CHECK(ce_txn_begin_write(db, &writer));
-    ce_table_key extra;
-    ce_column_key a, gone;
-    CHECK(ce_table_add(writer, "Extra", &extra));
-    const ce_property_info info_a = {.name = "a", .type = CE_TYPE_INT, .nullable = false, .primary_key = false, .indexed = false};
-    const ce_property_info info_gone = {.name = "gone", .type = CE_TYPE_INT, .nullable = false, .primary_key = false, .indexed = false};
-    CHECK(ce_property_add(writer, extra, &info_a, &a) && ce_property_add(writer, extra, &info_gone, &gone));
-    ce_object_key k;
-    ce_value values[2] = {{.type = CE_TYPE_INT, .integer = 1}, {.type = CE_TYPE_INT, .integer = 2}};
-    CHECK(ce_object_create_with_values(writer, extra, values, 2, &k));
-    ce_query *on_gone;
-    CHECK(ce_query_parse(writer, extra, "gone == 2", NULL, 0, &on_gone));
-    CHECK(ce_query_count(on_gone, writer, &count) && count == 1);
-    const ce_property_info info_more = {.name = "more", .type = CE_TYPE_STRING, .nullable = true, .primary_key = false, .indexed = false};
-    ce_column_key more;
-    CHECK(ce_property_add(writer, extra, &info_more, &more));
-    CHECK(ce_query_count(on_gone, writer, &count) && count == 1);
-    CHECK(ce_property_remove(writer, extra, gone));
-    expect_error(ce_query_count(on_gone, writer, &count), CE_ERR_INVALID_QUERY, "class 'Extra' has no property 'gone'");
-    ce_query_free(on_gone);
-    /* A plain table buffers the objects a write creates: results see them. */
-    ce_table_key plain;
-    const ce_property_info plain_key = {.name = "key", .type = CE_TYPE_INT, .primary_key = true};
-    const ce_property_info value = {.name = "value", .type = CE_TYPE_DOUBLE};
-    CHECK(ce_table_add(writer, "Plain", &plain) && ce_property_add(writer, plain, &plain_key, &a) &&
-          ce_property_add(writer, plain, &value, &a));
-    ce_query *on_plain;
-    ce_results *plain_results, *plain_sorted;
-    CHECK(ce_query_parse(writer, plain, "value > 0.1", NULL, 0, &on_plain) && ce_query_find_all(on_plain, &plain_results));
-    ce_sort_key by_value = {"value", false};
-    CHECK(ce_results_sort(writer, plain_results, &by_value, 1, &plain_sorted));
-    CHECK(ce_results_count(plain_results, writer, &count) && count == 0);
-    CHECK(ce_results_count(plain_sorted, writer, &count) && count == 0);
-    for (int i = 1; i <= 300; i++) {
-        ce_value row[2] = {{.type = CE_TYPE_INT, .integer = i}, {.type = CE_TYPE_DOUBLE, .double_value = i / 300.0}};
-        CHECK(ce_object_create_with_values(writer, plain, row, 2, &k));
-        if (i % 100 == 0) {
-            size_t expected = (size_t)(i - 30); /* value > 0.1: i > 30 */
-            CHECK(ce_results_count(plain_results, writer, &count) && count == expected);
-            CHECK(ce_results_count(plain_sorted, writer, &count) && count == expected);
-            ce_value sum;
-            size_t counted;
-            CHECK(ce_results_aggregate(plain_results, writer, "value", CE_AGGREGATE_COUNT, &sum, &counted) &&
-                  counted == expected);
-        }
-    }
-    CHECK(ce_query_count(on_plain, writer, &count) && count == 270);
-    CHECK(ce_results_get(plain_sorted, writer, 0, &top));
-    ce_value top_value;
-    CHECK(ce_object_get(writer, plain, top, 1, &top_value) && top_value.double_value == 1.0);
-    ce_results_free(plain_sorted);
-    ce_results_free(plain_results);
-    ce_query_free(on_plain);
+    check_schema_change_rebinds(writer);
+    check_results_see_created_objects(writer);
     ce_txn_end(writer); /* rolled back */
 
     ce_results_free(sorted);
@@ -482,13 +512,127 @@ static void test_live_results(ce_db *db)
     CHECK(ce_results_count(results, reader, &count) && count == before + 1);
     ce_txn_end(reader);
     ce_results_free(results);
+    close_verified(&t);
+}
+
+TEST(query_rebinds_after_schema_change)
+{
+    test_db t = test_db_open("query");
+    ce_txn *writer;
+    CHECK(ce_txn_begin_write(t.db, &writer));
+    check_schema_change_rebinds(writer);
+    ce_txn_end(writer);
+    close_verified(&t);
+}
+
+TEST(results_see_created_objects)
+{
+    test_db t = test_db_open("query");
+    ce_txn *writer;
+    CHECK(ce_txn_begin_write(t.db, &writer));
+    check_results_see_created_objects(writer);
+    ce_txn_end(writer);
+    close_verified(&t);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Numbers as stored: based integer nodes, sums of doubles                   */
+/* ------------------------------------------------------------------------ */
+
+/* Integer nodes the commit stores with a base (frame of reference): values
+ * close together in one leaf, and null bits that are all 1. */
+static ce_table_key add_based_table(ce_db *db, int64_t *values)
+{
+    ce_txn *txn;
+    ce_table_key table;
+    ce_column_key column;
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_table_add(txn, "Based", &table));
+    const ce_property_info v = {.name = "v", .type = CE_TYPE_INT};
+    const ce_property_info none = {.name = "absent", .type = CE_TYPE_INT, .nullable = true};
+    const ce_property_info some = {.name = "part", .type = CE_TYPE_INT, .nullable = true};
+    CHECK(ce_property_add(txn, table, &v, &column) && ce_property_add(txn, table, &none, &column) &&
+          ce_property_add(txn, table, &some, &column));
+    for (int i = 0; i < 300; i++) {
+        values[i] = 1000000000 + (i * 7) % 11;
+        ce_value row[3] = {{.type = CE_TYPE_INT, .integer = values[i]},
+                           {.type = CE_TYPE_NULL},
+                           i % 3 ? (ce_value){.type = CE_TYPE_INT, .integer = -5000000000 + i % 4} : (ce_value){.type = CE_TYPE_NULL}};
+        ce_object_key key;
+        CHECK(ce_object_create_with_values(txn, table, row, 3, &key));
+    }
+    CHECK(ce_txn_commit(txn));
+    return table;
+}
+
+TEST(based_node_comparisons)
+{
+    test_db t = test_db_open("query");
+    ce_db *db = t.db;
+    int64_t values[300];
+    ce_table_key table = add_based_table(db, values);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_read(db, &txn));
+    static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
+    for (int o = 0; o < 6; o++) {
+        for (int64_t c = 999999998; c <= 1000000012; c++) {
+            char predicate[96];
+            snprintf(predicate, sizeof predicate, "v %s %lld", ops[o], (long long)c);
+            size_t expected = 0;
+            for (int i = 0; i < 300; i++) {
+                int64_t x = values[i];
+                expected += o == 0 ? x == c : o == 1 ? x != c : o == 2 ? x < c : o == 3 ? x <= c : o == 4 ? x > c : x >= c;
+            }
+            if (count_of(txn, table, predicate, NULL, 0) != expected) {
+                fprintf(stderr, "'%s': expected %zu\n", predicate, expected);
+                exit(1);
+            }
+        }
+        char predicate[96];
+        snprintf(predicate, sizeof predicate, "v %s -9223372036854775808", ops[o]);
+        CHECK(count_of(txn, table, predicate, NULL, 0) == (o == 1 || o >= 4 ? 300u : 0u));
+        snprintf(predicate, sizeof predicate, "part %s -4999999998", ops[o]);
+        size_t expected = 0;
+        for (int i = 0; i < 300; i++) {
+            if (i % 3 == 0) {
+                expected += o == 1;
+                continue;
+            }
+            int64_t x = -5000000000 + i % 4, c = -4999999998;
+            expected += o == 0 ? x == c : o == 1 ? x != c : o == 2 ? x < c : o == 3 ? x <= c : o == 4 ? x > c : x >= c;
+        }
+        CHECK(count_of(txn, table, predicate, NULL, 0) == expected);
+    }
+    ce_txn_end(txn);
+    close_verified(&t);
+}
+
+TEST(based_node_nulls)
+{
+    test_db t = test_db_open("query");
+    ce_db *db = t.db;
+    int64_t values[300];
+    ce_table_key table = add_based_table(db, values);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_read(db, &txn));
+    /* 256 nulls in the first leaf: null bits of 1 only, stored as a base. */
+    CHECK(count_of(txn, table, "absent == nil", NULL, 0) == 300);
+    CHECK(count_of(txn, table, "absent != nil", NULL, 0) == 0);
+    CHECK(count_of(txn, table, "part == nil", NULL, 0) == 100);
+    size_t in_list = 0;
+    for (int i = 0; i < 300; i++) in_list += i % 3 != 0 && i % 4 < 2;
+    CHECK(count_of(txn, table, "part IN {-5000000000, -4999999999}", NULL, 0) == in_list);
+    ce_txn_end(txn);
+    close_verified(&t);
 }
 
 /* Sums of a required double property over results whose leaves match
  * whole (summed from the leaf's array, as ce_table_sum does: the two agree
  * to the bit) and in part (one value at a time), against a model. */
-static void test_double_sums(ce_db *db)
+TEST(double_sums)
 {
+    test_db t = test_db_open("query");
+    ce_db *db = t.db;
     ce_txn *txn;
     ce_table_key table;
     ce_column_key value_column, flag_column;
@@ -527,51 +671,5 @@ static void test_double_sums(ce_db *db)
     ce_query_free(all_query);
     ce_query_free(flagged_query);
     ce_txn_end(txn);
-}
-
-int main(int argc, char **argv)
-{
-    test_parse_variant(argc, argv);
-    char *dir = test_make_dir("query");
-    char *path = test_path(dir, "query.realm");
-    ce_db *db = test_open(path);
-    test_double_sums(db);
-    create_schema(db);
-
-    ce_txn *txn;
-    /* About 3 leaves of objects, some deleted. */
-    CHECK(ce_txn_begin_write(db, &txn));
-    add_objects(txn, 700);
-    CHECK(ce_txn_commit(txn));
-    test_verify(db);
-    CHECK(ce_txn_begin_write(db, &txn));
-    delete_some(txn, 60);
-    CHECK(ce_txn_commit(txn));
-
-    CHECK(ce_txn_begin_read(db, &txn));
-    check_every_operator(txn);
-    check_random_queries(txn, 1500);
-    test_sort_distinct_limit(txn);
-    test_aggregates(txn);
-    ce_txn_end(txn);
-
-    /* Inside a write transaction: dirty nodes, after changes. */
-    CHECK(ce_txn_begin_write(db, &txn));
-    add_objects(txn, 150);
-    change_some(txn, 300);
-    delete_some(txn, 40);
-    check_random_queries(txn, 600);
-    test_sort_distinct_limit(txn);
-    test_aggregates(txn);
-    CHECK(ce_txn_commit(txn));
-    test_verify(db);
-
-    test_live_results(db);
-    test_based_nodes(db);
-    test_verify(db);
-    CHECK(ce_db_close(db));
-    test_cleanup_dir(dir);
-    free(path);
-    free(dir);
-    return 0;
+    close_verified(&t);
 }

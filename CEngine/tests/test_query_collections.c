@@ -325,7 +325,7 @@ static void numbers_each(numbers_check *check)
         }
     }
     ce_txn_end(txn);
-    test_db_close(&t);
+    close_verified(&t);
 }
 
 static void aggregates_of(ce_txn *txn, ce_collection *collection, int n, const ce_value *elements, size_t size)
@@ -461,7 +461,7 @@ static void chunked_each(chunked_check *check)
         check(txn, &c);
     }
     ce_txn_end(txn);
-    test_db_close(&t);
+    close_verified(&t);
 }
 
 /* The list of links as a results view, the ints' sum, their sorted

@@ -215,7 +215,7 @@ TEST(link_and_collection_paths)
         checked_queries++;
     }
     ce_txn_end(txn);
-    test_db_close(&t);
+    close_verified(&t);
 }
 
 /* Backlinks, from the dogs' side, against the model. */
@@ -253,7 +253,7 @@ TEST(backlink_paths)
         checked_queries++;
     }
     ce_txn_end(txn);
-    test_db_close(&t);
+    close_verified(&t);
 }
 
 /* Sorting and distinct through links, aggregates of the results, and
@@ -311,7 +311,7 @@ TEST(sort_distinct_aggregate_through_links)
     ce_results_free(all);
     ce_query_free(all_query);
     ce_txn_end(txn);
-    test_db_close(&t);
+    close_verified(&t);
 }
 
 TEST(link_path_errors)
@@ -341,5 +341,5 @@ TEST(link_path_errors)
     expect_query_error(txn, "SUBQUERY(dogs, $d, $d.age > 1).@count > 'x'", NULL, 0, "a SUBQUERY count compares with numbers");
     things = saved;
     ce_txn_end(txn);
-    test_db_close(&t);
+    close_verified(&t);
 }

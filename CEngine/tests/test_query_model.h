@@ -901,7 +901,7 @@ static inline void things_in_read(void (*check)(ce_txn *txn))
     CHECK(ce_txn_begin_read(t.db, &txn));
     check(txn);
     ce_txn_end(txn);
-    test_db_close(&t);
+    close_verified(&t);
 }
 
 /* `check` inside a write transaction (dirty nodes) that changed the
@@ -916,8 +916,7 @@ static inline void things_in_write(void (*check)(ce_txn *txn))
     delete_some(txn, 40);
     check(txn);
     CHECK(ce_txn_commit(txn));
-    test_verify(t.db);
-    test_db_close(&t);
+    close_verified(&t);
 }
 
 #endif

@@ -239,7 +239,7 @@ static void events_in_read(void (*check)(ce_txn *txn, ce_table_key events))
     CHECK(ce_txn_begin_read(db, &txn));
     check(txn, events);
     ce_txn_end(txn);
-    test_db_close(&t);
+    close_verified(&t);
 }
 
 /* Dates with @ or T, times with nanoseconds, T<seconds>:<nanoseconds>. */

@@ -146,6 +146,14 @@ static inline void check_keys(const char *predicate, ce_results *results, ce_txn
     }
 }
 
+/* Closes a case's database after ce_db_verify has checked all of it (the
+ * programs verified their one database at the end). */
+static inline void close_verified(test_db *t)
+{
+    test_verify(t->db);
+    test_db_close(t);
+}
+
 /* The table expect_query_error parses against (the Thing table of
  * test_query_model.h, or another a case sets). */
 static ce_table_key things;

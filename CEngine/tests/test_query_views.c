@@ -218,7 +218,7 @@ TEST(list_and_set_views)
         close_person_views(&v);
     }
     ce_txn_end(txn);
-    test_db_close(&t);
+    close_verified(&t);
 }
 
 /* Filters of each person's list (in list order, repeats kept), of its
@@ -276,7 +276,7 @@ TEST(filters_of_views)
     }
     free_dog_filters(filters);
     ce_txn_end(txn);
-    test_db_close(&t);
+    close_verified(&t);
 }
 
 /* SORT in a filter's predicate, distinct and limit, on each person's
@@ -324,7 +324,7 @@ TEST(sort_distinct_limit_of_views)
     }
     ce_query_free(sorting_filter);
     ce_txn_end(txn);
-    test_db_close(&t);
+    close_verified(&t);
 }
 
 /* Each person's dictionary of links: its non-null values in key order,
@@ -371,7 +371,7 @@ TEST(dictionary_of_links_views)
     }
     free_dog_filters(filters);
     ce_txn_end(txn);
-    test_db_close(&t);
+    close_verified(&t);
 }
 
 /* A filter of a query's results, sorted by name. */
@@ -402,7 +402,7 @@ TEST(filter_of_sorted_query_results)
     ce_query_free(every_dog);
     free_dog_filters(filters);
     ce_txn_end(txn);
-    test_db_close(&t);
+    close_verified(&t);
 }
 
 /* LinkingObjects of every dog through best, dogs and pets; filtered;
@@ -449,7 +449,7 @@ TEST(backlink_views)
     }
     ce_query_free(old_people);
     ce_txn_end(txn);
-    test_db_close(&t);
+    close_verified(&t);
 }
 
 /* Aggregates of the lists of scores (int?) and dictionaries of ratings
@@ -497,7 +497,7 @@ TEST(aggregates_of_scores_and_ratings)
         ce_collection_close(scores);
     }
     ce_txn_end(txn);
-    test_db_close(&t);
+    close_verified(&t);
 }
 
 /* What results views, collection aggregates and sorted indices refuse. */
@@ -558,7 +558,7 @@ TEST(view_errors)
     ce_collection_close(scores);
     ce_query_free(old_people);
     ce_txn_end(txn);
-    test_db_close(&t);
+    close_verified(&t);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -683,7 +683,7 @@ TEST(live_list_view)
     test_db t = link_data_open();
     live_list l = live_list_story(t.db);
     live_list_close(&l);
-    test_db_close(&t);
+    close_verified(&t);
 }
 
 TEST(deleted_owner_invalidates_views)
@@ -720,7 +720,7 @@ TEST(deleted_owner_invalidates_views)
     CHECK(ce_results_count(owners, writer, &n) && n == owners_before);
     ce_txn_end(writer);
     live_list_close(&l);
-    test_db_close(&t);
+    close_verified(&t);
 }
 
 TEST(embedded_list_view)
@@ -775,7 +775,7 @@ TEST(embedded_list_view)
     ce_results_free(homes);
     ce_query_free(zip_query);
     ce_txn_end(writer);
-    test_db_close(&t);
+    close_verified(&t);
 }
 
 TEST(nested_mixed_list_view)
@@ -802,7 +802,7 @@ TEST(nested_mixed_list_view)
     expect_int("count of a nested mixed list", &value, 2);
     ce_collection_close(list);
     ce_txn_end(writer);
-    test_db_close(&t);
+    close_verified(&t);
 }
 
 TEST(live_dictionary_of_links)
@@ -855,5 +855,5 @@ TEST(live_dictionary_of_links)
     ce_results_free(pals);
     ce_query_free(older);
     ce_txn_end(writer);
-    test_db_close(&t);
+    close_verified(&t);
 }
