@@ -593,4 +593,29 @@ static inline void add_sample_targets(ce_db *db)
     commit_and_verify(db, txn);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Large sets and dictionaries (test_sets.c, test_dictionaries.c)            */
+/* ------------------------------------------------------------------------ */
+
+/* The BigSorted table: a set of ints and a dictionary of links to the
+ * sample targets (made first), on one object. */
+typedef struct big_sorted {
+    ce_table_key table;
+    ce_column_key numbers, refs;
+    ce_object_key object;
+} big_sorted;
+
+static inline big_sorted big_sorted_open(ce_db *db)
+{
+    add_sample_targets(db);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    ce_table_key table = add_table(txn, "BigSorted", false);
+    ce_column_key numbers = add_property(txn, table, "numbers", CE_TYPE_INT, false, CE_COLLECTION_SET, 0);
+    ce_column_key refs = add_property(txn, table, "refs", CE_TYPE_LINK, true, CE_COLLECTION_DICTIONARY, sample_table);
+    ce_object_key object = create_object(txn, table);
+    commit_and_verify(db, txn);
+    return (big_sorted){table, numbers, refs, object};
+}
+
 #endif
