@@ -1,10 +1,18 @@
 /*
- * test_links.c — links and backlinks, lists, sets and dictionaries of every
- * element type, embedded objects, and mixed values with nested collections,
- * through the public API. Every result is checked against an expectation
- * built here (an in-memory model of the objects, links and collections),
- * ce_db_verify runs after each commit, every kind of change is also rolled
- * back, and the state is read back after the file is closed and reopened.
+ * test_links.c — links and backlinks through the public API: to-one links
+ * against a model of people, their dogs and their best friends (set,
+ * reset, deleted origins and targets, random changes committed or rolled
+ * back, read back after a reopen); many origins to one target;
+ * create_or_update with links; every kind of holder letting go of a
+ * deleted target; schema changes of link properties, of the backlink
+ * properties the engine adds and of the tables they link.
+ *
+ * Collections are in test_lists.c, test_sets.c and test_dictionaries.c,
+ * embedded objects in test_embedded.c, mixed values in test_mixed.c; all
+ * share test_links_support.h.
+ *
+ * Owns: the cases on links, backlinks and the schema of links.
+ * Never: checks a result against anything but the expectation built here.
  */
 #include "test_links_support.h"
 
@@ -74,41 +82,18 @@ static ce_object_key random_alive(const bool *alive, size_t count)
     return -1;
 }
 
-static void test_to_one_links(ce_db **db, const char *path)
+/* The tables of people, dogs and a cat (and the one cat), 40 people and 20
+ * dogs with every link null, in the model too; the write transaction that
+ * made them stays open. */
+static ce_txn *people_begin(ce_db *db, people_schema *schema, people_model *m, ce_object_key *out_cat)
 {
     people_schema s;
-    people_model *m = calloc(1, sizeof *m);
-    CHECK(m != NULL);
     ce_txn *txn;
-    CHECK(ce_txn_begin_write(*db, &txn));
+    CHECK(ce_txn_begin_write(db, &txn));
     s.person = add_table(txn, "Person", false);
     s.dog = add_table(txn, "Dog", false);
     s.cat = add_table(txn, "Cat", false);
     s.name = add_scalar(txn, s.person, "name", CE_TYPE_STRING, false);
-    ce_column_key unused;
-    /* A to-one link must be nullable; it must name a live table. */
-    EXPECT_ERROR(ce_property_add(txn, s.person, &(ce_property_info){.name = "pet", .type = CE_TYPE_LINK, .link_target = s.dog},
-                                 &unused),
-                 CE_ERR_INVALID_SCHEMA, "must be nullable");
-    EXPECT_ERROR(ce_property_add(txn, s.person,
-                                 &(ce_property_info){.name = "pet", .type = CE_TYPE_LINK, .nullable = true, .link_target = 77},
-                                 &unused),
-                 CE_ERR_NO_SUCH_TABLE, "'Person.pet'");
-    EXPECT_ERROR(ce_property_add(txn, s.person,
-                                 &(ce_property_info){.name = "pets", .type = CE_TYPE_LINK, .nullable = true,
-                                                     .collection = CE_COLLECTION_LIST, .link_target = s.dog},
-                                 &unused),
-                 CE_ERR_INVALID_SCHEMA, "cannot hold null");
-    EXPECT_ERROR(ce_property_add(txn, s.person,
-                                 &(ce_property_info){.name = "pets", .type = CE_TYPE_LINK,
-                                                     .collection = CE_COLLECTION_DICTIONARY, .link_target = s.dog},
-                                 &unused),
-                 CE_ERR_INVALID_SCHEMA, "must be nullable");
-    EXPECT_ERROR(ce_property_add(txn, s.person,
-                                 &(ce_property_info){.name = "pets", .type = CE_TYPE_LINK, .nullable = true, .indexed = true,
-                                                     .link_target = s.dog},
-                                 &unused),
-                 CE_ERR_INVALID_SCHEMA, "cannot be indexed");
     s.dog_link = add_property(txn, s.person, "dog", CE_TYPE_LINK, true, CE_COLLECTION_NONE, s.dog);
     s.best_link = add_property(txn, s.person, "best", CE_TYPE_LINK, true, CE_COLLECTION_NONE, s.person);
     s.cat_name = add_scalar(txn, s.cat, "name", CE_TYPE_STRING, false);
@@ -124,7 +109,16 @@ static void test_to_one_links(ce_db **db, const char *path)
         CHECK((size_t)create_object(txn, s.dog) == m->dogs);
         m->dog_alive[m->dogs++] = true;
     }
-    /* A new object's link is null; set, get, reassign, null. */
+    *schema = s;
+    *out_cat = cat;
+    return txn;
+}
+
+/* A new object's link is null; set, get, reassign, null; many origins to
+ * one target, a self link, a cycle of two. */
+static void people_set_links(ce_txn *txn, const people_schema *schema, people_model *m)
+{
+    const people_schema s = *schema;
     check_people(txn, &s, m);
     set_value(txn, s.person, 0, s.dog_link, link_value(s.dog, 3));
     m->dog_of[0] = 3;
@@ -147,8 +141,12 @@ static void test_to_one_links(ce_db **db, const char *path)
     set_value(txn, s.person, 9, s.best_link, link_value(s.person, 8));
     m->best_of[5] = 5, m->best_of[6] = 5, m->best_of[8] = 9, m->best_of[9] = 8;
     check_people(txn, &s, m);
+}
 
-    /* Errors change nothing. */
+/* Refused changes change nothing. */
+static void people_refuse(ce_txn *txn, const people_schema *schema, const people_model *m, ce_object_key cat)
+{
+    const people_schema s = *schema;
     ce_value value = link_value(s.dog, 999);
     EXPECT_ERROR(ce_object_set(txn, s.person, 1, s.dog_link, &value), CE_ERR_NO_SUCH_OBJECT, "'Person.dog'");
     value = link_value(s.cat, cat);
@@ -172,11 +170,16 @@ static void test_to_one_links(ce_db **db, const char *path)
     /* A link property of another table has no backlinks here: none. */
     CHECK(backlink_count(txn, s.dog, 3, s.person, s.best_link) == 0);
     check_people(txn, &s, m);
-    commit_and_verify(*db, txn);
+}
 
-    /* Deleting an origin drops its backlinks; deleting a target nulls the
-     * links into it; deleting a self-linked object. */
-    CHECK(ce_txn_begin_write(*db, &txn));
+/* Deleting an origin drops its backlinks; deleting a target nulls the
+ * links into it; deleting a self-linked object. */
+static void people_delete(ce_db *db, const people_schema *schema, people_model *m)
+{
+    const people_schema s = *schema;
+    ce_txn *txn;
+    ce_value value;
+    CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_object_delete(txn, s.person, 3));
     m->person_alive[3] = false;
     check_people(txn, &s, m);
@@ -194,16 +197,22 @@ static void test_to_one_links(ce_db **db, const char *path)
     check_people(txn, &s, m);
     value = link_value(s.dog, 7);
     EXPECT_ERROR(ce_object_set(txn, s.person, 1, s.dog_link, &value), CE_ERR_NO_SUCH_OBJECT, "does not exist");
-    commit_and_verify(*db, txn);
+    commit_and_verify(db, txn);
+}
 
-    /* Random changes against the model, committed or rolled back. */
+/* Random changes against the model, committed or rolled back; a reader of
+ * the version before each round keeps seeing it. */
+static void people_random_rounds(ce_db *db, const people_schema *schema, people_model *m)
+{
+    const people_schema s = *schema;
+    ce_txn *txn;
     for (int round = 0; round < 12; round++) {
         people_model *saved = malloc(sizeof *saved);
         CHECK(saved != NULL);
         *saved = *m;
         ce_txn *snapshot; /* keeps seeing the state before the round */
-        CHECK(ce_txn_begin_read(*db, &snapshot));
-        CHECK(ce_txn_begin_write(*db, &txn));
+        CHECK(ce_txn_begin_read(db, &snapshot));
+        CHECK(ce_txn_begin_write(db, &txn));
         for (int step = 0; step < 60; step++) {
             size_t choice = random_below(20);
             ce_object_key person = random_alive(m->person_alive, m->people);
@@ -243,30 +252,134 @@ static void test_to_one_links(ce_db **db, const char *path)
         if (round % 3 == 2) {
             ce_txn_end(txn);
             *m = *saved;
-            test_verify(*db);
+            test_verify(db);
         } else {
-            commit_and_verify(*db, txn);
+            commit_and_verify(db, txn);
         }
         check_people(snapshot, &s, saved);
         ce_txn_end(snapshot);
         free(saved);
-        CHECK(ce_txn_begin_read(*db, &txn));
+        CHECK(ce_txn_begin_read(db, &txn));
         check_people(txn, &s, m);
         ce_txn_end(txn);
     }
+}
 
+/* What a to-one link property must be: nullable, of a live table, not in
+ * a list or dictionary of null, not indexed. */
+TEST(to_one_link_schema_rules)
+{
+    test_db t = links_db_open("links");
+    people_schema s;
+    people_model *m = calloc(1, sizeof *m);
+    CHECK(m != NULL);
+    ce_object_key cat;
+    ce_txn *txn = people_begin(t.db, &s, m, &cat);
+    ce_column_key unused;
+    EXPECT_ERROR(ce_property_add(txn, s.person, &(ce_property_info){.name = "pet", .type = CE_TYPE_LINK, .link_target = s.dog},
+                                 &unused),
+                 CE_ERR_INVALID_SCHEMA, "must be nullable");
+    EXPECT_ERROR(ce_property_add(txn, s.person,
+                                 &(ce_property_info){.name = "pet", .type = CE_TYPE_LINK, .nullable = true, .link_target = 77},
+                                 &unused),
+                 CE_ERR_NO_SUCH_TABLE, "'Person.pet'");
+    EXPECT_ERROR(ce_property_add(txn, s.person,
+                                 &(ce_property_info){.name = "pets", .type = CE_TYPE_LINK, .nullable = true,
+                                                     .collection = CE_COLLECTION_LIST, .link_target = s.dog},
+                                 &unused),
+                 CE_ERR_INVALID_SCHEMA, "cannot hold null");
+    EXPECT_ERROR(ce_property_add(txn, s.person,
+                                 &(ce_property_info){.name = "pets", .type = CE_TYPE_LINK,
+                                                     .collection = CE_COLLECTION_DICTIONARY, .link_target = s.dog},
+                                 &unused),
+                 CE_ERR_INVALID_SCHEMA, "must be nullable");
+    EXPECT_ERROR(ce_property_add(txn, s.person,
+                                 &(ce_property_info){.name = "pets", .type = CE_TYPE_LINK, .nullable = true, .indexed = true,
+                                                     .link_target = s.dog},
+                                 &unused),
+                 CE_ERR_INVALID_SCHEMA, "cannot be indexed");
+    commit_and_verify(t.db, txn);
+    free(m);
+    test_db_close(&t);
+}
+
+TEST(to_one_links)
+{
+    test_db t = links_db_open("links");
+    people_schema s;
+    people_model *m = calloc(1, sizeof *m);
+    CHECK(m != NULL);
+    ce_object_key cat;
+    ce_txn *txn = people_begin(t.db, &s, m, &cat);
+    people_set_links(txn, &s, m);
+    commit_and_verify(t.db, txn);
+    free(m);
+    test_db_close(&t);
+}
+
+TEST(to_one_link_errors)
+{
+    test_db t = links_db_open("links");
+    people_schema s;
+    people_model *m = calloc(1, sizeof *m);
+    CHECK(m != NULL);
+    ce_object_key cat;
+    ce_txn *txn = people_begin(t.db, &s, m, &cat);
+    people_set_links(txn, &s, m);
+    people_refuse(txn, &s, m, cat);
+    commit_and_verify(t.db, txn);
+    free(m);
+    test_db_close(&t);
+}
+
+TEST(deleting_linked_objects)
+{
+    test_db t = links_db_open("links");
+    people_schema s;
+    people_model *m = calloc(1, sizeof *m);
+    CHECK(m != NULL);
+    ce_object_key cat;
+    ce_txn *txn = people_begin(t.db, &s, m, &cat);
+    people_set_links(txn, &s, m);
+    people_refuse(txn, &s, m, cat);
+    commit_and_verify(t.db, txn);
+    people_delete(t.db, &s, m);
+    free(m);
+    test_db_close(&t);
+}
+
+/* After the deletes, random rounds; then all of it read back after a
+ * reopen. */
+TEST(random_link_changes)
+{
+    test_db t = links_db_open("links");
+    people_schema s;
+    people_model *m = calloc(1, sizeof *m);
+    CHECK(m != NULL);
+    ce_object_key cat;
+    ce_txn *txn = people_begin(t.db, &s, m, &cat);
+    people_set_links(txn, &s, m);
+    people_refuse(txn, &s, m, cat);
+    commit_and_verify(t.db, txn);
+    people_delete(t.db, &s, m);
+    people_random_rounds(t.db, &s, m);
+    ce_db **db = &t.db;
+    const char *path = t.path;
     *db = reopen(*db, path);
     CHECK(ce_txn_begin_read(*db, &txn));
     check_people(txn, &s, m);
     ce_txn_end(txn);
     free(m);
+    test_db_close(&t);
 }
 
 /* Many origins (over a thousand, across cluster leaves) to one target;
  * links written with the object's other values; lists of links into the
- * origin's own table (an object in its own list); create_or_update. */
-static void test_many_origins(ce_db *db)
+ * origin's own table (an object in its own list). */
+TEST(many_origins)
 {
+    test_db t = links_db_open("links");
+    ce_db *db = t.db;
     enum { FANS = 1500 };
     ce_txn *txn;
     CHECK(ce_txn_begin_write(db, &txn));
@@ -330,7 +443,22 @@ static void test_many_origins(ce_db *db)
     CHECK(backlink_total(txn, idol, i1) == 1);
     commit_and_verify(db, txn);
 
-    /* create_or_update: links and mixed links kept true whatever the policy. */
+    free(fan_alive);
+    free(origins);
+    test_db_close(&t);
+}
+
+/* create_or_update: links and mixed links kept true whatever the policy. */
+TEST(create_or_update_keeps_links)
+{
+    test_db t = links_db_open("links");
+    ce_db *db = t.db;
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    ce_table_key idol = add_table(txn, "Idol", false);
+    create_object(txn, idol);
+    ce_object_key i1 = create_object(txn, idol), key;
+    commit_and_verify(db, txn);
     CHECK(ce_txn_begin_write(db, &txn));
     ce_table_key keyed = add_table(txn, "Keyed", false);
     ce_column_key id;
@@ -353,8 +481,7 @@ static void test_many_origins(ce_db *db)
     CHECK(backlink_count(txn, idol, i1, keyed, to_idol) == 0 && backlink_count(txn, idol, i1, keyed, any) == 0);
     CHECK(get_value(txn, keyed, key, any).type == CE_TYPE_LIST);
     commit_and_verify(db, txn);
-    free(fan_alive);
-    free(origins);
+    test_db_close(&t);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -451,11 +578,15 @@ static void check_purge_state(ce_txn *txn, const purge_schema *s, bool deleted)
     CHECK(backlink_total(txn, s->target, s->t[3]) == 0);
 }
 
-static void test_delete_target(ce_db **db, const char *path)
+/* Two owners holding target t0 through every kind of holder (a link, a
+ * list, a set, a dictionary, a mixed value, a list of mixed values with a
+ * list and a dictionary nested in it, a dictionary of mixed values),
+ * committed. */
+static void purge_build(ce_db *db, purge_schema *out)
 {
     purge_schema s;
     ce_txn *txn;
-    CHECK(ce_txn_begin_write(*db, &txn));
+    CHECK(ce_txn_begin_write(db, &txn));
     s.target = add_table(txn, "PurgeTarget", false);
     s.owner = add_table(txn, "PurgeOwner", false);
     add_scalar(txn, s.target, "n", CE_TYPE_INT, false);
@@ -508,9 +639,21 @@ static void test_delete_target(ce_db **db, const char *path)
     ce_collection_close(nested);
     ce_collection_close(collection);
     check_purge_state(txn, &s, false);
-    commit_and_verify(*db, txn);
+    commit_and_verify(db, txn);
 
-    /* Rolled back, then committed. */
+    *out = s;
+}
+
+/* Deleting the target, rolled back, then committed: every holder lets go
+ * of it (read back after a reopen too). */
+TEST(delete_target_purges_every_holder)
+{
+    test_db t = links_db_open("links");
+    ce_db **db = &t.db;
+    const char *path = t.path;
+    purge_schema s;
+    purge_build(t.db, &s);
+    ce_txn *txn;
     CHECK(ce_txn_begin_write(*db, &txn));
     CHECK(ce_object_delete(txn, s.target, s.t[0]));
     check_purge_state(txn, &s, true);
@@ -530,13 +673,22 @@ static void test_delete_target(ce_db **db, const char *path)
     CHECK(ce_txn_begin_read(*db, &txn));
     check_purge_state(txn, &s, true);
     ce_txn_end(txn);
+    test_db_close(&t);
+}
 
-    /* Deleting the owners drops every backlink they held. */
+TEST(deleting_owners_drops_backlinks)
+{
+    test_db t = links_db_open("links");
+    ce_db **db = &t.db;
+    purge_schema s;
+    purge_build(t.db, &s);
+    ce_txn *txn;
     CHECK(ce_txn_begin_write(*db, &txn));
     CHECK(ce_object_delete(txn, s.owner, s.o0));
     CHECK(ce_object_delete(txn, s.owner, s.o1));
     for (int i = 1; i < 4; i++) CHECK(backlink_total(txn, s.target, s.t[i]) == 0);
     commit_and_verify(*db, txn);
+    test_db_close(&t);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -568,7 +720,17 @@ static void check_link_info(ce_txn *txn, ce_table_key origin, ce_column_key colu
           info.origin_table == origin && info.origin_column == column && info.collection == CE_COLLECTION_NONE);
 }
 
-static void test_schema_changes(ce_db **db, const char *path)
+/* The schema keys and objects schema_build leaves. */
+typedef struct schema_fixture {
+    schema_keys k;
+    ce_table_key other;
+    ce_object_key t0, t1, o0, o1, x0;
+} schema_fixture;
+
+/* Link properties of every kind (to-one, list, embedded to-one and list,
+ * mixed, a mixed list in another table), their backlink properties, data
+ * through each, and what the schema refuses about them; committed. */
+static schema_fixture schema_build(ce_db **db)
 {
     schema_keys k;
     ce_txn *txn;
@@ -634,8 +796,16 @@ static void test_schema_changes(ce_db **db, const char *path)
     EXPECT_ERROR(ce_table_remove(txn, k.target), CE_ERR_INVALID_SCHEMA, "'SchemaOrigin.toOne' links to it");
     EXPECT_ERROR(ce_table_remove(txn, k.emb), CE_ERR_INVALID_SCHEMA, "'SchemaOrigin.embOne' links to it");
     commit_and_verify(*db, txn);
+    return (schema_fixture){k, other, t0, t1, o0, o1, x0};
+}
 
-    /* The schema, backlink names included, survives a reopen. */
+/* The schema, backlink names included, survives a reopen. */
+static void schema_read_back(ce_db **db, const char *path, const schema_fixture *f)
+{
+    schema_keys k = f->k;
+    ce_table_key other = f->other;
+    ce_object_key t0 = f->t0, t1 = f->t1, o0 = f->o0, x0 = f->x0;
+    ce_txn *txn;
     *db = reopen(*db, path);
     CHECK(ce_txn_begin_read(*db, &txn));
     check_link_info(txn, k.origin, k.to_one, "toOne", k.target, CE_COLLECTION_NONE, true);
@@ -648,9 +818,16 @@ static void test_schema_changes(ce_db **db, const char *path)
     check_backlinks(txn, k.target, t0, k.origin, k.to_many, (ce_object_key[]){o0, o0}, 2);
     check_backlinks(txn, k.target, t1, other, k.other_any, (ce_object_key[]){x0, x0}, 2);
     ce_txn_end(txn);
+}
 
-    /* Removing link properties (rolled back once): the backlink property
-     * goes, embedded targets are deleted, other links stay. */
+/* Removing link properties (rolled back once): the backlink property
+ * goes, embedded targets are deleted, other links stay. */
+static void schema_remove_link_properties(ce_db **db, const schema_fixture *f)
+{
+    schema_keys k = f->k;
+    ce_object_key t0 = f->t0, t1 = f->t1, o0 = f->o0, o1 = f->o1;
+    ce_txn *txn;
+    ce_collection *collection;
     for (int pass = 0; pass < 2; pass++) {
         CHECK(ce_txn_begin_write(*db, &txn));
         CHECK(ce_property_remove(txn, k.origin, k.emb_one));
@@ -683,8 +860,16 @@ static void test_schema_changes(ce_db **db, const char *path)
             commit_and_verify(*db, txn);
         }
     }
+}
 
-    /* Adding a link property, rolled back: its backlink property goes too. */
+/* Adding a link property, rolled back: its backlink property goes too. */
+static void schema_add_link_property_rolled_back(ce_db **db, const schema_fixture *f)
+{
+    schema_keys k = f->k;
+    ce_object_key t1 = f->t1, o0 = f->o0;
+    ce_value t1_link = link_value(k.target, t1);
+    ce_txn *txn;
+    ce_collection *collection;
     CHECK(ce_txn_begin_write(*db, &txn));
     ce_column_key added = add_property(txn, k.origin, "added", CE_TYPE_LINK, false, CE_COLLECTION_LIST, k.target);
     CHECK(has_property(txn, k.target, "@links.SchemaOrigin.added"));
@@ -696,8 +881,17 @@ static void test_schema_changes(ce_db **db, const char *path)
     CHECK(!has_property(txn, k.origin, "added") && !has_property(txn, k.target, "@links.SchemaOrigin.added"));
     CHECK(backlink_total(txn, k.target, t1) == 3);
     ce_txn_end(txn);
-    /* Removing a mixed property drops the links it held, nested ones too,
-     * and its backlink property. */
+}
+
+/* Removing a mixed property drops the links it held, nested ones too,
+ * and its backlink property. */
+static void schema_remove_mixed_property(ce_db **db, const schema_fixture *f)
+{
+    schema_keys k = f->k;
+    ce_object_key t1 = f->t1, o0 = f->o0, o1 = f->o1;
+    ce_value list = nested_value(CE_TYPE_LIST), t1_link = link_value(k.target, t1);
+    ce_txn *txn;
+    ce_collection *collection, *nested;
     CHECK(ce_txn_begin_write(*db, &txn));
     ce_column_key extra = add_scalar(txn, k.origin, "extra", CE_TYPE_MIXED, true);
     set_value(txn, k.origin, o1, extra, list);
@@ -715,9 +909,19 @@ static void test_schema_changes(ce_db **db, const char *path)
     CHECK(!has_property(txn, k.target, "@links.SchemaOrigin.extra"));
     CHECK(backlink_total(txn, k.target, t1) == 3);
     commit_and_verify(*db, txn);
+}
 
-    /* Removing a table that mixed values link into clears those links
-     * (nested ones too); rolled back once. */
+/* Removing a table that mixed values link into clears those links
+ * (nested ones too); rolled back once. */
+static void schema_remove_linked_table(ce_db **db, const schema_fixture *f)
+{
+    schema_keys k = f->k;
+    ce_table_key other = f->other;
+    ce_object_key t1 = f->t1, o0 = f->o0, x0 = f->x0;
+    ce_value list = nested_value(CE_TYPE_LIST), value;
+    ce_txn *txn;
+    ce_collection *collection;
+    size_t count;
     for (int pass = 0; pass < 2; pass++) {
         CHECK(ce_txn_begin_write(*db, &txn));
         CHECK(ce_table_remove(txn, k.target));
@@ -744,9 +948,16 @@ static void test_schema_changes(ce_db **db, const char *path)
             commit_and_verify(*db, txn);
         }
     }
+}
 
-    /* A table that links to another is removed, then that other table:
-     * the file still opens (the removed table's link names a removed table). */
+/* A table that links to another is removed, then that other table:
+ * the file still opens (the removed table's link names a removed table). */
+static void schema_remove_chained_tables(ce_db **db, const char *path, const schema_fixture *f)
+{
+    schema_keys k = f->k;
+    ce_object_key o0 = f->o0;
+    ce_value value;
+    ce_txn *txn;
     CHECK(ce_txn_begin_write(*db, &txn));
     ce_table_key chain_b = add_table(txn, "ChainB", false);
     ce_table_key chain_a = add_table(txn, "ChainA", false);
@@ -775,20 +986,55 @@ static void test_schema_changes(ce_db **db, const char *path)
     ce_txn_end(txn);
 }
 
-int main(int argc, char **argv)
+TEST(link_schema)
 {
-    test_parse_variant(argc, argv);
-    char *dir = test_make_dir("links");
-    char *path = test_path(dir, "links.realm");
-    ce_db *db = open_db(path);
-    test_to_one_links(&db, path);
-    test_many_origins(db);
-    test_delete_target(&db, path);
-    test_schema_changes(&db, path);
-    CHECK(ce_db_close(db));
-    test_cleanup_dir(dir);
-    free(path);
-    free(dir);
-    printf("links: all checks passed\n");
-    return 0;
+    test_db t = links_db_open("links");
+    schema_fixture f = schema_build(&t.db);
+    schema_read_back(&t.db, t.path, &f);
+    test_db_close(&t);
+}
+
+TEST(removing_link_properties)
+{
+    test_db t = links_db_open("links");
+    schema_fixture f = schema_build(&t.db);
+    schema_remove_link_properties(&t.db, &f);
+    test_db_close(&t);
+}
+
+TEST(adding_link_property_rolled_back)
+{
+    test_db t = links_db_open("links");
+    schema_fixture f = schema_build(&t.db);
+    schema_add_link_property_rolled_back(&t.db, &f);
+    test_db_close(&t);
+}
+
+TEST(removing_mixed_property)
+{
+    test_db t = links_db_open("links");
+    schema_fixture f = schema_build(&t.db);
+    schema_remove_mixed_property(&t.db, &f);
+    test_db_close(&t);
+}
+
+/* After the link properties into it are gone. */
+TEST(removing_linked_table)
+{
+    test_db t = links_db_open("links");
+    schema_fixture f = schema_build(&t.db);
+    schema_remove_link_properties(&t.db, &f);
+    schema_remove_linked_table(&t.db, &f);
+    test_db_close(&t);
+}
+
+/* After the linked table is gone: the file, reopened, still has the rest. */
+TEST(removing_chained_tables)
+{
+    test_db t = links_db_open("links");
+    schema_fixture f = schema_build(&t.db);
+    schema_remove_link_properties(&t.db, &f);
+    schema_remove_linked_table(&t.db, &f);
+    schema_remove_chained_tables(&t.db, t.path, &f);
+    test_db_close(&t);
 }
