@@ -81,9 +81,7 @@ static int usage(const char *program)
     return 2;
 }
 
-/* Weak while the programs move to named cases: a test program that still
- * defines its own main (and calls test_parse_variant) keeps it. */
-__attribute__((weak)) int main(int argc, char **argv)
+int main(int argc, char **argv)
 {
     bool list = false;
     int first_name = argc;
@@ -122,12 +120,4 @@ __attribute__((weak)) int main(int argc, char **argv)
     }
     printf("%zu case%s passed\n", ran, ran == 1 ? "" : "s");
     return 0;
-}
-
-void test_parse_variant(int argc, char **argv)
-{
-    if (argc > 1 && strcmp(argv[1], "--encrypted") == 0) {
-        test_key = test_fixed_key(1);
-        printf("(encrypted variant)\n");
-    }
 }
