@@ -1,6 +1,5 @@
 // List.swift — List: an ordered collection of values or objects, as in Realm Swift.
 
-import CEngine
 import Foundation
 
 // MARK: - List
@@ -70,9 +69,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     public func index(of object: Element) -> Int? {
         guard let managed else { return unmanaged.firstIndex(of: object) }
         if let linked = object as Any as? ObjectBase, !linked.isManaged(by: managed.core) { return nil }
-        let arena = _CArena()
-        var value = object._ceValue(arena, managed.realm)
-        return managed.find(&value)
+        return managed.find(object)
     }
 
     /// Appends an element. An unmanaged object appended to a managed list is added to the Realm.
@@ -100,16 +97,12 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         }
         let list = managed.write()
         if isEmbedded(Element.self) {
-            var key: ObjectKey = 0
-            guard ce_list_insert_embedded(list, index, &key) else { listFailure(index, managed.count + 1) }
+            let key = managed.listInsertEmbedded(list, at: index)
             fillEmbedded(managed.core, object, key)
             return
         }
         let contents = nestedContents(object)
-        let arena = managed.core.borrowArena()
-        defer { managed.core.returnArena(arena) }
-        var value = object._ceValue(arena, managed.realm)
-        guard ce_list_insert(list, index, &value) else { listFailure(index, managed.count + 1) }
+        managed.listInsert(list, object, at: index)
         contents?(ManagedCollection(parent: managed, at: .index(index)))
     }
 
@@ -124,16 +117,12 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         }
         let list = managed.write()
         if isEmbedded(Element.self) {
-            var key: ObjectKey = 0
-            guard ce_list_set_embedded(list, index, &key) else { listFailure(index, managed.count) }
+            let key = managed.listSetEmbedded(list, at: index)
             fillEmbedded(managed.core, object, key)
             return
         }
         let contents = nestedContents(object)
-        let arena = managed.core.borrowArena()
-        defer { managed.core.returnArena(arena) }
-        var value = object._ceValue(arena, managed.realm)
-        guard ce_list_set(list, index, &value) else { listFailure(index, managed.count) }
+        managed.listSet(list, object, at: index)
         contents?(ManagedCollection(parent: managed, at: .index(index)))
     }
 
@@ -147,7 +136,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
             unmanaged.remove(at: index)
             return
         }
-        guard ce_list_erase(managed.write(), index) else { listFailure(index, managed.count) }
+        managed.listErase(at: index)
     }
 
     /// Removes the first element.
@@ -185,7 +174,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
             unmanaged.insert(element, at: to)
             return
         }
-        guard ce_list_move(managed.write(), from, to) else { listFailure(Swift.max(from, to), managed.count) }
+        managed.listMove(from: from, to: to)
     }
 
     /// Exchanges the elements at two positions.
@@ -198,12 +187,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
             unmanaged.swapAt(index1, index2)
             return
         }
-        guard ce_list_swap(managed.write(), index1, index2) else { listFailure(Swift.max(index1, index2), managed.count) }
-    }
-
-    private func listFailure(_ index: Int, _ count: Int) -> Never {
-        if ce_last_error_code() == CE_ERR_INDEX_OUT_OF_BOUNDS { indexFailure(index, count) }
-        engineFailure()
+        managed.listSwap(index1, index2)
     }
 
     /// Realm's form: `List<String> <0x...> (\n\t[0] Ada\n)`.

@@ -1,6 +1,5 @@
 // Map.swift — Map: a dictionary from string keys to values or objects, as in Realm Swift.
 
-import CEngine
 import Foundation
 
 // MARK: - Map
@@ -58,11 +57,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
     public var keys: [Key] {
         guard let managed else { return unmanaged.keys.sorted() }
         let dictionary = managed.read()
-        return (0..<managed.count).map { index in
-            var key = ce_value()
-            guard ce_dictionary_key_at(dictionary, index, &key) else { engineFailure() }
-            return Key(_mapKeyString: key.stringValue)
-        }
+        return (0..<managed.count).map { index in Key(_mapKeyString: managed.dictionaryKey(dictionary, at: index)) }
     }
 
     /// The values, in key order.
@@ -79,12 +74,9 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
     public subscript(key: Key) -> Value? {
         get {
             guard let managed else { return unmanaged[key] }
-            var value = ce_value()
-            var found = false
             let string = key._mapKeyString
-            let ok = string.withCString { ce_dictionary_get(managed.read(), $0, string.utf8.count, &value, &found) }
-            guard ok else { engineFailure() }
-            return found ? managed.element(value, at: .key(string), as: Value.self) : nil
+            guard let value = managed.dictionaryValue(forKey: string) else { return nil }
+            return managed.element(value, at: .key(string), as: Value.self)
         }
         set {
             if let newValue {
@@ -106,17 +98,12 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
         let dictionary = managed.write()
         let string = key._mapKeyString
         if isEmbedded(Value.self), embeddedObject(value) != nil {
-            var objectKey: ObjectKey = 0
-            let ok = string.withCString { ce_dictionary_insert_embedded(dictionary, $0, string.utf8.count, &objectKey) }
-            guard ok else { engineFailure("Map key '\(string)'") }
+            let objectKey = managed.dictionaryInsertEmbedded(dictionary, forKey: string)
             fillEmbedded(managed.core, value, objectKey)
             return
         }
         let contents = nestedContents(value)
-        let arena = _CArena()
-        var cValue = value._ceValue(arena, managed.realm)
-        let ok = string.withCString { ce_dictionary_set(dictionary, $0, string.utf8.count, &cValue) }
-        guard ok else { engineFailure("Map key '\(string)'") }
+        managed.dictionarySet(dictionary, value, forKey: string)
         contents?(ManagedCollection(parent: managed, at: .key(string)))
     }
 
@@ -128,10 +115,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
             unmanaged.removeValue(forKey: key)
             return
         }
-        let string = key._mapKeyString
-        let dictionary = managed.write()
-        let ok = string.withCString { ce_dictionary_erase(dictionary, $0, string.utf8.count, nil) }
-        guard ok else { engineFailure() }
+        managed.dictionaryErase(forKey: key._mapKeyString)
     }
 
     /// Removes every entry.

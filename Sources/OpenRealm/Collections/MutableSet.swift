@@ -65,9 +65,7 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     public func index(of object: Element) -> Int? {
         guard let managed else { return unmanaged.firstIndex(of: object) }
         if let linked = object as Any as? ObjectBase, !linked.isManaged(by: managed.core) { return nil }
-        let arena = _CArena()
-        var value = object._ceValue(arena, managed.realm)
-        return managed.find(&value)
+        return managed.find(object)
     }
 
     /// Inserts `object` if the set does not hold it. An unmanaged object inserted into a managed

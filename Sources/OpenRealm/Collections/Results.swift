@@ -1,6 +1,5 @@
 // Results.swift — Results: the objects of a class (or a collection's values), live and lazy.
 
-import CEngine
 import Foundation
 
 // MARK: - Results
@@ -52,21 +51,9 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
             + "values: it cannot be filtered, sorted by a key path, made distinct or aggregated by property).")
     }
 
-    /// The positions in the collection of its values in sorted order, read now.
-    private func sortedOrder(_ collection: ManagedCollection, _ ascending: Bool) -> [Int] {
-        let handle = collection.read()
-        var count = 0
-        guard ce_collection_size(handle, &count) else { engineFailure() }
-        var order = [Int](repeating: 0, count: Swift.max(count, 1))
-        var filled = 0
-        let ok = order.withUnsafeMutableBufferPointer { ce_collection_sorted_indices(handle, ascending, $0.baseAddress, count, &filled) }
-        guard ok else { engineFailure() }
-        return Array(order.prefix(filled))
-    }
-
     /// The values of a sorted collection of values, in order, read now.
     private func sortedValues(_ collection: ManagedCollection, _ ascending: Bool) -> [Element] {
-        sortedOrder(collection, ascending).map { collection.element(collection.get($0), at: .index($0), as: Element.self) }
+        collection.sortedIndices(ascending: ascending).map { collection.element(collection.get($0), at: .index($0), as: Element.self) }
     }
 
     /// The class of the objects.
@@ -106,18 +93,16 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     ///
     ///     realm.objects(Dog.self).count
     public var count: Int {
-        var count = 0
         switch source {
         case .table:
             guard let table else { return 0 }
-            guard ce_object_count(core.currentTxn(), table.tableKey, &count) else { engineFailure() }
+            return core.objectCount(table)
         case .query(let query):
             guard let (view, _) = query.view(core) else { return 0 }
-            guard ce_results_count(view, core.currentTxn(), &count) else { engineFailure() }
+            return core.resultsCount(view)
         case .sortedValues(let collection, _):
             return collection.count
         }
-        return count
     }
 
     /// 0.
@@ -128,15 +113,12 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
 
     /// The key of the object at `position`, with its table; nil past the end.
     private func key(at position: Int) -> (ObjectKey, TableInfo)? {
-        var key: ObjectKey = 0
         switch source {
         case .table:
-            guard let table, position >= 0, ce_object_key_at(core.currentTxn(), table.tableKey, position, &key) else { return nil }
+            guard let table, position >= 0, let key = core.objectKey(table, at: position) else { return nil }
             return (key, table)
         case .query(let query):
-            guard let (view, table) = query.view(core), position >= 0,
-                ce_results_get(view, core.currentTxn(), position, &key)
-            else { return nil }
+            guard let (view, table) = query.view(core), position >= 0, let key = core.resultsKey(view, at: position) else { return nil }
             return (key, table)
         case .sortedValues:
             return nil
@@ -148,7 +130,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     ///     let first = dogs[0]
     public subscript(position: Int) -> Element {
         if case .sortedValues(let collection, let ascending) = source {
-            let order = sortedOrder(collection, ascending)
+            let order = collection.sortedIndices(ascending: ascending)
             guard position >= 0, position < order.count else { indexFailure(position, order.count) }
             return collection.element(collection.get(order[position]), at: .index(order[position]), as: Element.self)
         }
@@ -169,20 +151,10 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         let txn = core.currentTxn()
         switch source {
         case .table:
-            var count = 0
-            guard ce_object_count(txn, table.tableKey, &count) else { engineFailure() }
-            for index in 0..<count {
-                var key: ObjectKey = 0
-                guard ce_object_key_at(txn, table.tableKey, index, &key) else { engineFailure() }
-                if key == object._key { return index }
-            }
-            return nil
+            return core.objectPosition(of: object._key, in: table, txn)
         case .query(let query):
             guard let (view, _) = query.view(core) else { return nil }
-            var index = 0
-            var found = false
-            guard ce_results_index_of(view, txn, object._key, &index, &found) else { engineFailure() }
-            return found ? index : nil
+            return core.resultsPosition(of: object._key, in: view, txn)
         case .sortedValues:
             return nil
         }
@@ -242,7 +214,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         if let table = core.tableInfo(for: objectClass) {
             // Parsed alone first (its arguments after the earlier filters'): a bad predicate
             // stops where it is written.
-            ce_query_free(parseQuery(core, table, text, query.arguments + taken, shown: predicate))
+            core.checkPredicate(table, text, query.arguments + taken, shown: predicate)
         }
         return Results(core: core, query: query.filtered(text, taken))
     }
@@ -311,38 +283,28 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     ///
     ///     let youngest: Int? = people.min(ofProperty: "age")
     public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        aggregate(property, CE_AGGREGATE_MIN)
+        propertyMin(property)
     }
 
     /// The largest value of a property, nil if there are no objects (or only nil values).
     ///
     ///     let oldest: Int? = people.max(ofProperty: "age")
     public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        aggregate(property, CE_AGGREGATE_MAX)
+        propertyMax(property)
     }
 
     /// The sum of a numeric property (0 if there are no objects; nil values are skipped).
     ///
     ///     let totalAge: Int = people.sum(ofProperty: "age")
     public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
-        aggregate(property, CE_AGGREGATE_SUM) ?? T._ceRead(aggregateValue(.int(0), as: T._ceType), Realm(core))
+        propertySum(property)
     }
 
     /// The average of a numeric property, nil if there are no objects (or only nil values).
     ///
     ///     let meanAge: Double? = people.average(ofProperty: "age")
     public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
-        aggregate(property, CE_AGGREGATE_AVG)
-    }
-
-    /// An aggregate of a property over these results, read as `T`.
-    private func aggregate<T: _CValueConvertible>(_ property: String, _ kind: ce_aggregate) -> T? {
-        // For a whole table, a query made here: its view lives as long as it does.
-        let query = resultsQuery
-        return withExtendedLifetime(query) {
-            guard let (view, table) = query.view(core) else { return nil }
-            return OpenRealm.aggregate(view, core, table, property, kind, as: T.self)
-        }
+        propertyAverage(property)
     }
 }
 

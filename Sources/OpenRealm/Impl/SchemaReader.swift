@@ -21,6 +21,14 @@ struct StoredProperty {
     let targetName: String?
 
     var typeText: String { PropertyInfo.typeText(type: type, nullable: nullable, collection: collection, target: targetName) }
+
+    /// Whether the property is a list, set or dictionary.
+    var isCollection: Bool { collection != CE_COLLECTION_NONE }
+
+    /// Whether `other` has the same type, collection and link target (nullability aside).
+    func hasSameType(as other: StoredProperty) -> Bool {
+        type == other.type && collection == other.collection && targetName == other.targetName
+    }
 }
 
 enum SchemaReader {

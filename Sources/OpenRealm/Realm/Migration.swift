@@ -6,7 +6,6 @@
 // old objects it enumerates read a read transaction begun before the write: the file exactly as
 // it was, whatever the block or the schema update changed since.
 
-import CEngine
 import Foundation
 
 /// The block a configuration runs when the schema version increases (Realm's `MigrationBlock`).
@@ -48,16 +47,11 @@ public final class Migration {
     public func enumerateObjects(ofType typeName: String, _ block: MigrationObjectEnumerateBlock) {
         guard let oldTable = old.table(named: typeName) else { return }
         let newTable = new.table(named: typeName)
-        var count = 0
-        guard ce_object_count(old.txn, oldTable.key, &count) else { engineFailure() }
+        let count = old.objectCount(oldTable.key)
         for index in 0..<count {
-            var key: ObjectKey = 0
-            guard ce_object_key_at(old.txn, oldTable.key, index, &key) else { engineFailure() }
+            let key = old.objectKey(oldTable.key, at: index)
             var newObject: DynamicObject?
-            if let newTable {
-                var exists = false
-                if ce_object_exists(new.txn, newTable.key, key, &exists), exists { newObject = new.object(newTable.key, key) }
-            }
+            if let newTable, new.objectExists(newTable.key, key) == true { newObject = new.object(newTable.key, key) }
             block(old.object(oldTable.key, key), newObject)
         }
     }
@@ -74,18 +68,7 @@ public final class Migration {
         guard let dictionary = value as? [String: Any] else {
             throwRealmException("Migration.create takes a dictionary of values by property name.")
         }
-        var values = [ce_value](repeating: .null, count: table.slotCount)
-        let arena = _CArena()
-        for (name, stored) in table.properties where stored.info.collection == CE_COLLECTION_NONE {
-            if let given = dictionary[name], !(given is [Any]) {
-                values[Int(stored.column)] = DynamicObject.convert(given, stored.info, new, arena, name, typeName: typeName)
-            } else if !stored.info.nullable && stored.info.type != CE_TYPE_LINK && stored.info.type != CE_TYPE_MIXED {
-                values[Int(stored.column)] = DynamicObject.defaultValue(stored.info.type, arena)
-            }
-        }
-        var key: ObjectKey = 0
-        let ok = values.withUnsafeBufferPointer { ce_object_create_with_values(new.txn, table.key, $0.baseAddress, $0.count, &key) }
-        guard ok else { engineFailure("Cannot create an object of type '\(typeName)'") }
+        let key = new.createObject(table, values: dictionary, typeName: typeName)
         let object = new.object(table.key, key)
         for (name, given) in dictionary where given is [Any] { object[name] = given }
         return object
@@ -98,7 +81,7 @@ public final class Migration {
         guard let dynamic = object.dynamic, dynamic.context === new else {
             throwRealmException("Only the new objects of a migration can be deleted.")
         }
-        guard ce_object_delete(new.txn, dynamic.table, dynamic.key) else { engineFailure() }
+        new.deleteObject(dynamic.table, dynamic.key)
     }
 
     /// Deletes the class named `typeName` and all its objects, if the new schema does not have
@@ -108,13 +91,12 @@ public final class Migration {
     @discardableResult
     public func deleteData(forType typeName: String) -> Bool {
         guard let table = new.table(named: typeName) else { return false }
-        if !ce_table_remove(new.txn, table.key) {
+        if !new.removeTable(table.key) {
             // A class that other classes link to keeps its table: delete its objects.
-            var count = 0
-            guard ce_object_count(new.txn, table.key, &count) else { engineFailure() }
+            var count = new.objectCount(table.key)
             while count > 0 {
-                var key: ObjectKey = 0
-                guard ce_object_key_at(new.txn, table.key, count - 1, &key), ce_object_delete(new.txn, table.key, key) else { engineFailure() }
+                let key = new.objectKey(table.key, at: count - 1)
+                new.deleteObject(table.key, key)
                 count -= 1
             }
         }
@@ -134,29 +116,15 @@ public final class Migration {
         guard let newTable = new.table(named: typeName), let (newColumn, newProperty) = newTable.properties[newName] else {
             throwRealmException("Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because the destination property does not exist.")
         }
-        guard oldProperty.type == newProperty.type, oldProperty.collection == newProperty.collection,
-            oldProperty.targetName == newProperty.targetName
-        else {
+        guard oldProperty.hasSameType(as: newProperty) else {
             throwRealmException(
                 "Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because it would change from type '\(oldProperty.typeText)' to '\(newProperty.typeText)'.")
         }
-        guard oldProperty.collection == CE_COLLECTION_NONE else {
+        guard !oldProperty.isCollection else {
             throwRealmException("Renaming a collection property is not supported yet: '\(typeName).\(oldName)'.")
         }
-        var count = 0
-        guard ce_object_count(old.txn, oldTable.key, &count) else { engineFailure() }
-        for index in 0..<count {
-            var key: ObjectKey = 0
-            var value = ce_value()
-            var exists = false
-            guard ce_object_key_at(old.txn, oldTable.key, index, &key),
-                ce_object_get(old.txn, oldTable.key, key, oldColumn, &value),
-                ce_object_exists(new.txn, newTable.key, key, &exists)
-            else { engineFailure() }
-            // Links keep their target's key; the target table of the same name has the same key.
-            if exists, !ce_object_set(new.txn, newTable.key, key, newColumn, &value) {
-                engineFailure("Cannot rename '\(typeName).\(oldName)' to '\(newName)'")
-            }
-        }
+        // Links keep their target's key; the target table of the same name has the same key.
+        new.copyColumn(oldColumn, of: oldTable.key, in: old, to: newColumn, of: newTable.key,
+                       failure: "Cannot rename '\(typeName).\(oldName)' to '\(newName)'")
     }
 }

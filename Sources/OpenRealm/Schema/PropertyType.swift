@@ -1,7 +1,5 @@
 // PropertyType.swift — PropertyType: the type of a property, as Realm names it.
 
-import CEngine
-
 // MARK: - Public schema types
 
 /// The type of a property, as Realm names it (`RLMPropertyType`).
@@ -34,23 +32,6 @@ public enum PropertyType: Int, Sendable, Hashable, CustomStringConvertible {
     case object = 7
     /// `LinkingObjects`: the objects linking to this one through a property.
     case linkingObjects = 8
-
-    init(_ type: ce_type) {
-        switch type {
-        case CE_TYPE_INT: self = .int
-        case CE_TYPE_BOOL: self = .bool
-        case CE_TYPE_FLOAT: self = .float
-        case CE_TYPE_DOUBLE: self = .double
-        case CE_TYPE_STRING: self = .string
-        case CE_TYPE_BINARY: self = .data
-        case CE_TYPE_TIMESTAMP: self = .date
-        case CE_TYPE_DECIMAL128: self = .decimal128
-        case CE_TYPE_OBJECT_ID: self = .objectId
-        case CE_TYPE_UUID: self = .UUID
-        case CE_TYPE_LINK: self = .object
-        default: self = .any
-        }
-    }
 
     /// Realm's name of the type: `"int"`, `"string"`, `"object"`, `"mixed"`, ...
     public var description: String {

@@ -1,6 +1,5 @@
 // ObjectId.swift — ObjectId: a 12-byte unique identifier, as in Realm Swift.
 
-import CEngine
 import Foundation
 import Synchronization
 
@@ -13,15 +12,21 @@ import Synchronization
 ///     let id = ObjectId.generate()
 ///     let same = try ObjectId(string: id.stringValue)
 public final class ObjectId: RealmCollectionValue, Comparable, CustomStringConvertible, Sendable {
-    /// The 12 bytes.
-    let bytes: ce_object_id
+    /// Twelve bytes, in order (the engine's `ce_object_id` holds the same).
+    typealias Bytes = (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)
 
-    init(_ bytes: ce_object_id) { self.bytes = bytes }
+    /// The 12 bytes.
+    let bytes: Bytes
+
+    init(bytes: Bytes) { self.bytes = bytes }
+
+    /// All twelve bytes 0.
+    private static var zeroBytes: Bytes { (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) }
 
     /// The zero ObjectId (all twelve bytes 0), as Realm's `ObjectId()`.
     ///
     ///     ObjectId().stringValue == "000000000000000000000000"
-    public convenience init() { self.init(ce_object_id()) }
+    public convenience init() { self.init(bytes: ObjectId.zeroBytes) }
 
     /// Parses 24 hexadecimal digits; throws `Realm.Error` (`.fail`) otherwise.
     ///
@@ -29,8 +34,8 @@ public final class ObjectId: RealmCollectionValue, Comparable, CustomStringConve
     public convenience init(string: String) throws {
         let utf8 = Array(string.utf8)
         guard utf8.count == 24 else { throw Realm.Error(code: .fail, message: "Invalid ObjectId string '\(string)'") }
-        var raw = ce_object_id()
-        try withUnsafeMutableBytes(of: &raw.bytes) { target in
+        var raw = ObjectId.zeroBytes
+        try withUnsafeMutableBytes(of: &raw) { target in
             for i in 0..<12 {
                 guard let high = ObjectId.hexValue(utf8[2 * i]), let low = ObjectId.hexValue(utf8[2 * i + 1]) else {
                     throw Realm.Error(code: .fail, message: "Invalid ObjectId string '\(string)'")
@@ -38,7 +43,7 @@ public final class ObjectId: RealmCollectionValue, Comparable, CustomStringConve
                 target[i] = high << 4 | low
             }
         }
-        self.init(raw)
+        self.init(bytes: raw)
     }
 
     /// An ObjectId from its parts (big-endian timestamp in seconds, 5 machine/process bytes as in
@@ -46,10 +51,10 @@ public final class ObjectId: RealmCollectionValue, Comparable, CustomStringConve
     ///
     ///     let id = ObjectId(timestamp: Date(), machineId: 1, processId: 2)
     public convenience init(timestamp: Date, machineId: Int, processId: Int) {
-        var raw = ce_object_id()
+        var raw = ObjectId.zeroBytes
         let seconds = UInt32(truncatingIfNeeded: Int(timestamp.timeIntervalSince1970))
         let counter = ObjectId.nextCounter()
-        withUnsafeMutableBytes(of: &raw.bytes) { b in
+        withUnsafeMutableBytes(of: &raw) { b in
             b[0] = UInt8(truncatingIfNeeded: seconds >> 24)
             b[1] = UInt8(truncatingIfNeeded: seconds >> 16)
             b[2] = UInt8(truncatingIfNeeded: seconds >> 8)
@@ -63,7 +68,7 @@ public final class ObjectId: RealmCollectionValue, Comparable, CustomStringConve
             b[10] = UInt8(truncatingIfNeeded: counter >> 8)
             b[11] = UInt8(truncatingIfNeeded: counter)
         }
-        self.init(raw)
+        self.init(bytes: raw)
     }
 
     private static func hexValue(_ c: UInt8) -> UInt8? {
@@ -94,7 +99,7 @@ public final class ObjectId: RealmCollectionValue, Comparable, CustomStringConve
 
     /// The 24 lowercase hexadecimal digits.
     public var stringValue: String {
-        withUnsafeBytes(of: bytes.bytes) { b in
+        withUnsafeBytes(of: bytes) { b in
             b.map { byte in
                 let s = String(byte, radix: 16)
                 return s.count == 1 ? "0" + s : s
@@ -109,13 +114,13 @@ public final class ObjectId: RealmCollectionValue, Comparable, CustomStringConve
     ///
     ///     ObjectId.generate().timestamp   // about now
     public var timestamp: Date {
-        let seconds = withUnsafeBytes(of: bytes.bytes) { b in
+        let seconds = withUnsafeBytes(of: bytes) { b in
             UInt32(b[0]) << 24 | UInt32(b[1]) << 16 | UInt32(b[2]) << 8 | UInt32(b[3])
         }
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
-    private var byteArray: [UInt8] { withUnsafeBytes(of: bytes.bytes) { Array($0) } }
+    private var byteArray: [UInt8] { withUnsafeBytes(of: bytes) { Array($0) } }
 
     /// Equal bytes.
     public static func == (lhs: ObjectId, rhs: ObjectId) -> Bool { lhs.byteArray == rhs.byteArray }
@@ -127,19 +132,4 @@ public final class ObjectId: RealmCollectionValue, Comparable, CustomStringConve
 
     /// Hashes the bytes.
     public func hash(into hasher: inout Hasher) { hasher.combine(byteArray) }
-
-    public static var _ceType: ce_type { CE_TYPE_OBJECT_ID }
-    public static func _ceDefault() -> Self { Self(ObjectId.generate().bytes) }  // as Realm: a new ObjectId
-    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Self { Self(value.object_id) }
-    public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
-        var value = ce_value()
-        value.type = CE_TYPE_OBJECT_ID
-        value.object_id = bytes
-        return value
-    }
-    public static func _ceFromAny(_ value: Any) -> Self? {
-        if let id = value as? ObjectId { return Self(id.bytes) }
-        if let string = value as? String, let id = try? ObjectId(string: string) { return Self(id.bytes) }
-        return nil
-    }
 }

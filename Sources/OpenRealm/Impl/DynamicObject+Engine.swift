@@ -1,0 +1,159 @@
+// DynamicObject+Engine.swift — how a DynamicObject reads and writes its properties by name in
+// its migration transaction: values boxed as Any, and loosely typed values converted for the
+// engine.
+
+import CEngine
+import Foundation
+
+extension DynamicObject {
+    private func column(_ name: String) -> (context: DynamicContext, table: TableKey, key: ObjectKey, column: ColumnKey, property: StoredProperty) {
+        guard let dynamic else { throwRealmException("This DynamicObject is not bound to an object.") }
+        guard let (column, property) = dynamic.context.table(dynamic.table).properties[name] else {
+            throwRealmException("Invalid property name '\(name)' for class '\(objectTypeName)'.")
+        }
+        return (dynamic.context, dynamic.table, dynamic.key, column, property)
+    }
+
+    /// The value of a property, boxed: a scalar, nil, a DynamicObject for a link, an array for
+    /// a list or set, a dictionary for a map.
+    func dynamicValue(_ name: String) -> Any? {
+        let c = column(name)
+        if c.property.collection != CE_COLLECTION_NONE {
+            var collection: OpaquePointer?
+            guard ce_collection_open(c.context.txn, c.table, c.key, c.column, &collection), let collection else { engineFailure() }
+            defer { ce_collection_close(collection) }
+            var count = 0
+            guard ce_collection_size(collection, &count) else { engineFailure() }
+            if c.property.collection == CE_COLLECTION_DICTIONARY {
+                var result: [String: Any] = [:]
+                for index in 0..<count {
+                    var key = ce_value()
+                    var value = ce_value()
+                    guard ce_dictionary_key_at(collection, index, &key), ce_collection_get(collection, index, &value) else { engineFailure() }
+                    result[key.stringValue] = box(value, c.context) ?? NSNull()
+                }
+                return result
+            }
+            return (0..<count).map { index -> Any in
+                var value = ce_value()
+                guard ce_collection_get(collection, index, &value) else { engineFailure() }
+                return box(value, c.context) ?? NSNull()
+            }
+        }
+        var value = ce_value()
+        guard ce_object_get(c.context.txn, c.table, c.key, c.column, &value) else { engineFailure() }
+        return box(value, c.context)
+    }
+
+    /// Writes a property of a new-schema object: a scalar, nil, a DynamicObject (a link), or an
+    /// array for a list or set.
+    func setDynamicValue(_ newValue: Any?, _ name: String) {
+        let c = column(name)
+        guard c.context.writable else { throwRealmException("The old objects of a migration are read-only.") }
+        let arena = _CArena()
+        if c.property.collection == CE_COLLECTION_LIST || c.property.collection == CE_COLLECTION_SET {
+            guard let items = newValue as? [Any] else {
+                throwRealmException("Invalid value '\(newValue ?? "nil")' for collection property '\(objectTypeName).\(name)': an array is required.")
+            }
+            var collection: OpaquePointer?
+            guard ce_collection_open(c.context.txn, c.table, c.key, c.column, &collection), let collection else { engineFailure() }
+            defer { ce_collection_close(collection) }
+            guard ce_collection_clear(collection) else { engineFailure() }
+            for (index, item) in items.enumerated() {
+                var value = unbox(item, c.property, c.context, arena, name)
+                let ok = c.property.collection == CE_COLLECTION_LIST
+                    ? ce_list_insert(collection, index, &value) : ce_set_insert(collection, &value, nil)
+                guard ok else { engineFailure("Property '\(objectTypeName).\(name)'") }
+            }
+            return
+        }
+        if c.property.collection == CE_COLLECTION_DICTIONARY {
+            throwRealmException("Setting a map property of a DynamicObject is not supported yet: '\(objectTypeName).\(name)'.")
+        }
+        var value = unbox(newValue as Any, c.property, c.context, arena, name)
+        guard ce_object_set(c.context.txn, c.table, c.key, c.column, &value) else {
+            engineFailure("Property '\(objectTypeName).\(name)'")
+        }
+    }
+
+    private func box(_ value: ce_value, _ context: DynamicContext) -> Any? {
+        switch value.type {
+        case CE_TYPE_NULL: nil
+        case CE_TYPE_INT: Int(value.integer)
+        case CE_TYPE_BOOL: value.boolean
+        case CE_TYPE_FLOAT: value.float_value
+        case CE_TYPE_DOUBLE: value.double_value
+        case CE_TYPE_STRING: value.stringValue
+        case CE_TYPE_BINARY: value.dataValue
+        case CE_TYPE_TIMESTAMP:
+            Date(timeIntervalSince1970: Double(value.timestamp.seconds) + Double(value.timestamp.nanoseconds) / 1e9)
+        case CE_TYPE_DECIMAL128: Decimal128(bits: value.decimal)
+        case CE_TYPE_OBJECT_ID: ObjectId(value.object_id)
+        case CE_TYPE_UUID: UUID(ceUUID: value.uuid)
+        case CE_TYPE_LINK: context.object(value.link.table, value.link.key)
+        default: nil
+        }
+    }
+
+    private func unbox(_ value: Any, _ property: StoredProperty, _ context: DynamicContext, _ arena: _CArena, _ name: String) -> ce_value {
+        DynamicObject.convert(value, property, context, arena, name, typeName: objectTypeName)
+    }
+
+    /// The engine value for a property of `property`'s type from a loosely typed value.
+    static func convert(_ value: Any, _ property: StoredProperty, _ context: DynamicContext, _ arena: _CArena, _ name: String,
+                        typeName: String) -> ce_value {
+        let unwrapped: Any? = {
+            let mirror = Mirror(reflecting: value)
+            guard mirror.displayStyle == .optional else { return value is NSNull ? nil : value }
+            return mirror.children.first?.value
+        }()
+        guard let unwrapped else { return .null }
+        func fail() -> Never {
+            throwRealmException(
+                "Invalid value '\(unwrapped)' of type '\(type(of: unwrapped))' for '\(property.typeText)' property '\(typeName).\(name)'.")
+        }
+        func convert<T: _CValueConvertible>(_ type: T.Type) -> ce_value {
+            guard let converted = T._ceFromAny(unwrapped) else { fail() }
+            return converted._ceValue(arena, nil)
+        }
+        switch property.type {
+        case CE_TYPE_INT: return convert(Int.self)
+        case CE_TYPE_BOOL: return convert(Bool.self)
+        case CE_TYPE_FLOAT: return convert(Float.self)
+        case CE_TYPE_DOUBLE: return convert(Double.self)
+        case CE_TYPE_STRING: return convert(String.self)
+        case CE_TYPE_BINARY: return convert(Data.self)
+        case CE_TYPE_TIMESTAMP: return convert(Date.self)
+        case CE_TYPE_DECIMAL128: return convert(Decimal128.self)
+        case CE_TYPE_OBJECT_ID: return convert(ObjectId.self)
+        case CE_TYPE_UUID: return convert(UUID.self)
+        case CE_TYPE_LINK:
+            guard let object = unwrapped as? DynamicObject, let target = object.dynamic, target.context === context else { fail() }
+            return .link(target.table, target.key)
+        case CE_TYPE_MIXED:
+            guard let mixed = AnyRealmValue._ceFromAny(unwrapped) else { fail() }
+            if case .object = mixed { fail() }
+            return mixed._ceValue(arena, nil)
+        default: fail()
+        }
+    }
+}
+
+extension DynamicObject {
+    /// The value a required property of a new object starts with.
+    static func defaultValue(_ type: ce_type, _ arena: _CArena) -> ce_value {
+        switch type {
+        case CE_TYPE_INT: Int._ceDefault()._ceValue(arena, nil)
+        case CE_TYPE_BOOL: Bool._ceDefault()._ceValue(arena, nil)
+        case CE_TYPE_FLOAT: Float._ceDefault()._ceValue(arena, nil)
+        case CE_TYPE_DOUBLE: Double._ceDefault()._ceValue(arena, nil)
+        case CE_TYPE_STRING: String._ceDefault()._ceValue(arena, nil)
+        case CE_TYPE_BINARY: Data._ceDefault()._ceValue(arena, nil)
+        case CE_TYPE_TIMESTAMP: Date._ceDefault()._ceValue(arena, nil)
+        case CE_TYPE_DECIMAL128: Decimal128._ceDefault()._ceValue(arena, nil)
+        case CE_TYPE_OBJECT_ID: ObjectId._ceDefault()._ceValue(arena, nil)
+        case CE_TYPE_UUID: UUID._ceDefault()._ceValue(arena, nil)
+        default: .null
+        }
+    }
+}
