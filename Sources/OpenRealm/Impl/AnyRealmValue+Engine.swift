@@ -94,6 +94,7 @@ extension AnyRealmValue {
         // Copy a collection's elements before the property (which may hold it) is replaced.
         let contents = nestedContents(value)
         let arena = _CArena()
+        defer { withExtendedLifetime(arena) {} }  // the C calls below read its bytes
         var cValue = value._ceValue(arena, Realm(core))
         guard ce_object_set(txn, object._tableKey, object._key, column.key, &cValue) else { engineFailure() }
         contents?(ManagedCollection(owner: object, column: column.key, mixed: true))

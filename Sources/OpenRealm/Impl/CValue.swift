@@ -8,6 +8,11 @@ import Foundation
 
 /// Keeps copies of strings and binaries alive while a C call reads the `ce_value`s that point
 /// at them. Internal machinery of OpenRealm; not for use by applications.
+///
+/// Its bytes are freed when it is released, and an optimised build may release a local as soon
+/// as its last Swift use (making a value) has run: a local arena is kept past the C calls that
+/// read its values with `defer { withExtendedLifetime(arena) {} }` (a borrowed one is, by the
+/// `defer { core.returnArena(arena) }` that gives it back).
 public final class _CArena {
     /// Chunks of bytes handed out front to back; the first one is kept by `reset()`.
     @exclusivity(unchecked) private var chunks: [UnsafeMutableRawPointer] = []

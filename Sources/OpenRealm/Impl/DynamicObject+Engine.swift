@@ -51,6 +51,7 @@ extension DynamicObject {
         let c = column(name)
         guard c.context.writable else { throwRealmException("The old objects of a migration are read-only.") }
         let arena = _CArena()
+        defer { withExtendedLifetime(arena) {} }  // the C calls below read its bytes
         if c.property.collection == CE_COLLECTION_LIST || c.property.collection == CE_COLLECTION_SET {
             guard let items = newValue as? [Any] else {
                 throwRealmException("Invalid value '\(newValue ?? "nil")' for collection property '\(objectTypeName).\(name)': an array is required.")

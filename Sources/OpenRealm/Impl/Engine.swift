@@ -187,6 +187,7 @@ extension ManagedCollection {
     /// `List.index(of:)`, `MutableSet.index(of:)`.
     func find<Element: _CValueConvertible>(_ element: Element) -> Int? {
         let arena = _CArena()
+        defer { withExtendedLifetime(arena) {} }  // the C calls below read its bytes
         var value = element._ceValue(arena, realm)
         return find(&value)
     }
@@ -271,6 +272,7 @@ extension ManagedCollection {
     func setInsert<Element: _CValueConvertible>(_ element: Element) {
         let set = write()
         let arena = _CArena()
+        defer { withExtendedLifetime(arena) {} }  // the C calls below read its bytes
         var value = element._ceValue(arena, realm)
         guard ce_set_insert(set, &value, nil) else { engineFailure() }
     }
@@ -279,6 +281,7 @@ extension ManagedCollection {
     func setErase<Element: _CValueConvertible>(_ element: Element) {
         let set = write()
         let arena = _CArena()
+        defer { withExtendedLifetime(arena) {} }  // the C calls below read its bytes
         var value = element._ceValue(arena, realm)
         guard ce_set_erase(set, &value, nil) else { engineFailure() }
     }
@@ -317,6 +320,7 @@ extension ManagedCollection {
     /// `write()`). `Map.updateValue(_:forKey:)`.
     func dictionarySet<Value: _CValueConvertible>(_ dictionary: OpaquePointer, _ value: Value, forKey key: String) {
         let arena = _CArena()
+        defer { withExtendedLifetime(arena) {} }  // the C calls below read its bytes
         var cValue = value._ceValue(arena, realm)
         let ok = key.withCString { ce_dictionary_set(dictionary, $0, key.utf8.count, &cValue) }
         guard ok else { engineFailure("Map key '\(key)'") }

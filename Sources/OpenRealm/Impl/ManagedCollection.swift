@@ -127,6 +127,7 @@ final class ManagedCollection {
             ok = ce_collection_open_nested(parent.current(), &at, &raw)
         case .nested(let parent, .key(let name)):
             let arena = _CArena()
+            defer { withExtendedLifetime(arena) {} }  // the C calls below read its bytes
             var at = arena.string(name)
             ok = ce_collection_open_nested(parent.current(), &at, &raw)
         }

@@ -46,6 +46,7 @@ extension DynamicContext {
     func createObject(_ table: StoredTable, values dictionary: [String: Any], typeName: String) -> ObjectKey {
         var values = [ce_value](repeating: .null, count: table.slotCount)
         let arena = _CArena()
+        defer { withExtendedLifetime(arena) {} }  // the C calls below read its bytes
         for (name, stored) in table.properties where stored.info.collection == CE_COLLECTION_NONE {
             if let given = dictionary[name], !(given is [Any]) {
                 values[Int(stored.column)] = DynamicObject.convert(given, stored.info, self, arena, name, typeName: typeName)

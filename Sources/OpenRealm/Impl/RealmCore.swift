@@ -894,6 +894,7 @@ final class RealmCore {
     func fill(_ object: ObjectBase, _ table: TableInfo, _ key: ce_object_key) {
         let realm = Realm(self)
         let arena = _CArena()
+        defer { withExtendedLifetime(arena) {} }  // the C calls below read its bytes
         let base = Unmanaged.passUnretained(object).toOpaque()
         for field in table.creationFields {
             var value = field.field._rlmTakeCreationValue(at: base + field.offset, arena, realm, keep: field.needsAfterCreate)
