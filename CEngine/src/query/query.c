@@ -25,6 +25,8 @@
  * table layer grows links, a path gains hops before its final column.
  */
 #include "query.h"
+#include "query_internal.h"
+#include "compare.h"
 #include "cluster.h"
 #include "column.h"
 #include "db.h"
@@ -45,253 +47,6 @@
 #include <string.h>
 #include <strings.h>
 
-static bool out_of_memory(void) { return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory in a query"); }
-
-/* ------------------------------------------------------------------------ */
-/* Folding text for [c] and [d]                                              */
-/* ------------------------------------------------------------------------ */
-
-/* Base letters of U+00C0..U+00FF and U+0100..U+017F ('.': no base letter). */
-static const char latin1_base[64 + 1] = "AAAAAA.CEEEEIIII"
-                                        "DNOOOOO.OUUUUY.."
-                                        "aaaaaa.ceeeeiiii"
-                                        "dnooooo.ouuuuy.y";
-static const char latin_a_base[128 + 1] = "AaAaAaCcCcCcCcDd"
-                                          "DdEeEeEeEeEeGgGg"
-                                          "GgGgHhHhIiIiIiIi"
-                                          "Ii..JjKk.LlLlLlL"
-                                          "lLlNnNnNnn..OoOo"
-                                          "Oo..RrRrRrSsSsSs"
-                                          "SsTtTtTtUuUuUuUu"
-                                          "UuUuWwYyYZzZzZz.";
-/* Latin Extended Additional: one base letter per pair (upper, lower) of
- * U+1E00..U+1E95, and of U+1EA0..U+1EF9. */
-static const char latin_additional_base[75 + 1] =
-    "ABBBCDDDDDEEEEEFGHHHHHIIKKKLLLLMMMNNNNOOOOPPRRRRSSSSSTTTTUUUUUVVWWWWWXXYZZZ";
-static const char vietnamese_base[45 + 1] = "AAAAAAAAAAAAEEEEEEEEIIOOOOOOOOOOOOUUUUUUUYYYY";
-
-static uint32_t strip_diacritic(uint32_t c)
-{
-    if (c < 0xC0) return c;
-    if (c <= 0xFF) return latin1_base[c - 0xC0] == '.' ? c : (uint32_t)(unsigned char)latin1_base[c - 0xC0];
-    if (c <= 0x17F) return latin_a_base[c - 0x100] == '.' ? c : (uint32_t)(unsigned char)latin_a_base[c - 0x100];
-    if (c >= 0x300 && c <= 0x36F) return 0; /* combining marks: dropped */
-    if (c >= 0x386 && c <= 0x3CE) {
-        switch (c) {
-        case 0x386: return 0x391;
-        case 0x388: return 0x395;
-        case 0x389: return 0x397;
-        case 0x38A: return 0x399;
-        case 0x38C: return 0x39F;
-        case 0x38E: return 0x3A5;
-        case 0x38F: return 0x3A9;
-        case 0x390: return 0x3B9;
-        case 0x3AA: return 0x399;
-        case 0x3AB: return 0x3A5;
-        case 0x3AC: return 0x3B1;
-        case 0x3AD: return 0x3B5;
-        case 0x3AE: return 0x3B7;
-        case 0x3AF: return 0x3B9;
-        case 0x3B0: return 0x3C5;
-        case 0x3CA: return 0x3B9;
-        case 0x3CB: return 0x3C5;
-        case 0x3CC: return 0x3BF;
-        case 0x3CD: return 0x3C5;
-        case 0x3CE: return 0x3C9;
-        default: return c;
-        }
-    }
-    if (c >= 0x400 && c <= 0x45F) {
-        switch (c) {
-        case 0x400: case 0x401: return 0x415; /* Ѐ Ё -> Е */
-        case 0x403: return 0x413;             /* Ѓ -> Г */
-        case 0x407: return 0x406;             /* Ї -> І */
-        case 0x40C: return 0x41A;             /* Ќ -> К */
-        case 0x40D: case 0x419: return 0x418; /* Ѝ Й -> И */
-        case 0x40E: return 0x423;             /* Ў -> У */
-        case 0x439: case 0x45D: return 0x438; /* й ѝ -> и */
-        case 0x450: case 0x451: return 0x435; /* ѐ ё -> е */
-        case 0x453: return 0x433;
-        case 0x457: return 0x456;
-        case 0x45C: return 0x43A;
-        case 0x45E: return 0x443;
-        default: return c;
-        }
-    }
-    if (c >= 0x1E00 && c <= 0x1E95) {
-        char base = latin_additional_base[(c - 0x1E00) / 2];
-        return (c & 1) ? (uint32_t)(base - 'A' + 'a') : (uint32_t)base;
-    }
-    if (c >= 0x1E96 && c <= 0x1E9B) return (uint32_t)(unsigned char)"htwyas"[c - 0x1E96];
-    if (c >= 0x1EA0 && c <= 0x1EF9) {
-        char base = vietnamese_base[(c - 0x1EA0) / 2];
-        return (c & 1) ? (uint32_t)(base - 'A' + 'a') : (uint32_t)base;
-    }
-    return c;
-}
-
-/* Simple case folding: the lowercase of an uppercase letter. */
-static uint32_t fold_case(uint32_t c)
-{
-    if (c < 0x80) return (c >= 'A' && c <= 'Z') ? c + 32 : c;
-    if (c < 0x100) return (c >= 0xC0 && c <= 0xDE && c != 0xD7) ? c + 32 : c;
-    if (c <= 0x17F) {
-        switch (c) {
-        case 0x130: return 'i'; /* İ */
-        case 0x131: case 0x138: case 0x149: return c;
-        case 0x178: return 0xFF; /* Ÿ */
-        case 0x17F: return 's';  /* ſ */
-        default: break;
-        }
-        if ((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E)) return (c & 1) ? c + 1 : c;
-        return (c & 1) ? c : c + 1;
-    }
-    if (c >= 0x386 && c <= 0x3AB) {
-        if (c == 0x386) return 0x3AC;
-        if (c >= 0x388 && c <= 0x38A) return c + 37;
-        if (c == 0x38C) return 0x3CC;
-        if (c == 0x38E || c == 0x38F) return c + 63;
-        if (c >= 0x391 && c != 0x3A2) return c + 32;
-        return c;
-    }
-    if (c == 0x3C2) return 0x3C3; /* final sigma */
-    if (c >= 0x400 && c <= 0x40F) return c + 80;
-    if (c >= 0x410 && c <= 0x42F) return c + 32;
-    if ((c >= 0x460 && c <= 0x481) || (c >= 0x48A && c <= 0x4BF) || (c >= 0x4D0 && c <= 0x4FF))
-        return (c & 1) ? c : c + 1;
-    if (c == 0x4C0) return 0x4CF;
-    if (c >= 0x4C1 && c <= 0x4CE) return (c & 1) ? c + 1 : c;
-    if ((c >= 0x1E00 && c <= 0x1E95) || (c >= 0x1EA0 && c <= 0x1EFF)) return (c & 1) ? c : c + 1;
-    if (c == 0x1E9E) return 0xDF; /* ẞ */
-    return c;
-}
-
-/* The code point at text[*i] (advancing *i); an invalid sequence yields its
- * first byte as itself, with *out_valid false. */
-static uint32_t next_code_point(const unsigned char *text, size_t size, size_t *i, bool *out_valid)
-{
-    unsigned lead = text[*i];
-    size_t length = lead < 0x80 ? 1 : (lead >= 0xC2 && lead <= 0xDF) ? 2 : (lead & 0xF0) == 0xE0 ? 3
-                                  : (lead >= 0xF0 && lead <= 0xF4) ? 4 : 0;
-    *out_valid = false;
-    if (length == 0 || length > size - *i) {
-        (*i)++;
-        return lead;
-    }
-    uint32_t c = length == 1 ? lead : length == 2 ? (lead & 0x1F) : length == 3 ? (lead & 0x0F) : (lead & 0x07);
-    for (size_t k = 1; k < length; k++) {
-        unsigned next = text[*i + k];
-        if ((next & 0xC0) != 0x80) {
-            (*i)++;
-            return lead;
-        }
-        c = (c << 6) | (next & 0x3F);
-    }
-    static const uint32_t smallest[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (c < smallest[length] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) {
-        (*i)++;
-        return lead;
-    }
-    *i += length;
-    *out_valid = true;
-    return c;
-}
-
-static size_t put_code_point(char *out, uint32_t c)
-{
-    if (c < 0x80) {
-        out[0] = (char)c;
-        return 1;
-    }
-    if (c < 0x800) {
-        out[0] = (char)(0xC0 | (c >> 6));
-        out[1] = (char)(0x80 | (c & 0x3F));
-        return 2;
-    }
-    if (c < 0x10000) {
-        out[0] = (char)(0xE0 | (c >> 12));
-        out[1] = (char)(0x80 | ((c >> 6) & 0x3F));
-        out[2] = (char)(0x80 | (c & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | (c >> 18));
-    out[1] = (char)(0x80 | ((c >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((c >> 6) & 0x3F));
-    out[3] = (char)(0x80 | (c & 0x3F));
-    return 4;
-}
-
-bool query_fold_text(const char *text, size_t size, unsigned flags, char **out_text, size_t *capacity, size_t *out_size)
-{
-    /* A folded code point never takes more bytes than the original, and an
-     * invalid byte is copied as one byte: size + 4 is always enough. */
-    if (*capacity < size + 4) {
-        size_t larger = size + 4 > 2 * *capacity ? size + 4 : 2 * *capacity;
-        char *grown = realloc(*out_text, larger);
-        if (!grown) return out_of_memory();
-        *out_text = grown;
-        *capacity = larger;
-    }
-    const unsigned char *bytes = (const unsigned char *)text;
-    char *out = *out_text;
-    size_t used = 0, i = 0;
-    while (i < size) {
-        if (bytes[i] < 0x80) {
-            unsigned char c = bytes[i++];
-            out[used++] = (char)((flags & QUERY_FOLD_CASE) && c >= 'A' && c <= 'Z' ? c + 32 : c);
-            continue;
-        }
-        size_t start = i;
-        bool valid;
-        uint32_t c = next_code_point(bytes, size, &i, &valid);
-        if (!valid) {
-            out[used++] = (char)bytes[start];
-            continue;
-        }
-        if (flags & QUERY_FOLD_DIACRITICS) c = strip_diacritic(c);
-        if (c == 0) continue;
-        if (flags & QUERY_FOLD_CASE) c = fold_case(c);
-        used += put_code_point(out + used, c);
-    }
-    *out_size = used;
-    return true;
-}
-
-/* The bytes of the code point at text[i] (1 for an invalid byte). */
-static size_t code_point_size(const char *text, size_t size, size_t i, bool bytes)
-{
-    if (bytes) return 1;
-    size_t next = i;
-    bool valid;
-    next_code_point((const unsigned char *)text, size, &next, &valid);
-    return next - i;
-}
-
-bool query_like(const char *text, size_t text_size, const char *pattern, size_t pattern_size, bool bytes)
-{
-    size_t t = 0, p = 0, star_pattern = SIZE_MAX, star_text = 0;
-    while (t < text_size) {
-        if (p < pattern_size && pattern[p] == '*') {
-            star_pattern = ++p;
-            star_text = t;
-        } else if (p < pattern_size && pattern[p] == '?') {
-            t += code_point_size(text, text_size, t, bytes);
-            p++;
-        } else if (p < pattern_size && pattern[p] == text[t]) {
-            t++;
-            p++;
-        } else if (star_pattern != SIZE_MAX) {
-            /* Let the last '*' take one more character, and retry after it. */
-            star_text += code_point_size(text, text_size, star_text, bytes);
-            t = star_text;
-            p = star_pattern;
-        } else {
-            return false;
-        }
-    }
-    while (p < pattern_size && pattern[p] == '*') p++;
-    return p == pattern_size;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Numbers across types, and decimal128                                      */
@@ -388,7 +143,7 @@ static ce_decimal128 decimal_make(bool negative, wide coefficient, int64_t expon
 
 /* A decimal from text: [sign] digits [. digits] [e [sign] digits], or
  * inf, infinity, nan. Rounds to 34 digits, half to even. */
-static bool decimal_from_text(const char *text, ce_decimal128 *out)
+bool decimal_from_text(const char *text, ce_decimal128 *out)
 {
     const char *c = text;
     bool negative = false;
@@ -451,13 +206,13 @@ static bool decimal_from_text(const char *text, ce_decimal128 *out)
     return true;
 }
 
-static ce_decimal128 decimal_from_int(int64_t value)
+ce_decimal128 decimal_from_int(int64_t value)
 {
     uint64_t magnitude = value < 0 ? 0 - (uint64_t)value : (uint64_t)value;
     return decimal_make(value < 0, (wide){magnitude, 0}, 0);
 }
 
-static ce_decimal128 decimal_from_double(double value)
+ce_decimal128 decimal_from_double(double value)
 {
     if (isnan(value)) return decimal_special(false, true);
     if (isinf(value)) return decimal_special(value < 0, false);
@@ -471,195 +226,7 @@ static ce_decimal128 decimal_from_double(double value)
     return result;
 }
 
-static bool decimal_is_nan(ce_decimal128 d) { return ((d.high >> 58) & 0x1F) == 0x1F; }
-
-static bool is_number_type(ce_type type)
-{
-    return type == CE_TYPE_INT || type == CE_TYPE_FLOAT || type == CE_TYPE_DOUBLE || type == CE_TYPE_DECIMAL128;
-}
-
-static double real_of(const ce_value *v) { return v->type == CE_TYPE_FLOAT ? (double)v->float_value : v->double_value; }
-
-static bool value_is_nan(const ce_value *v)
-{
-    switch (v->type) {
-    case CE_TYPE_FLOAT: return isnan(v->float_value);
-    case CE_TYPE_DOUBLE: return isnan(v->double_value);
-    case CE_TYPE_DECIMAL128: return decimal_is_nan(v->decimal);
-    default: return false;
-    }
-}
-
-static ce_decimal128 decimal_of(const ce_value *v)
-{
-    switch (v->type) {
-    case CE_TYPE_INT: return decimal_from_int(v->integer);
-    case CE_TYPE_FLOAT:
-    case CE_TYPE_DOUBLE: return decimal_from_double(real_of(v));
-    default: return v->decimal;
-    }
-}
-
-/* trunc, floor and ceil without libm (the engine links no math library). */
-static double whole_part(double x)
-{
-    if (!(x < 4503599627370496.0 && x > -4503599627370496.0)) return x; /* integral already (or NaN) */
-    return (double)(int64_t)x;
-}
-static double floor_of(double x)
-{
-    double whole = whole_part(x);
-    return whole > x ? whole - 1 : whole;
-}
-static double ceil_of(double x)
-{
-    double whole = whole_part(x);
-    return whole < x ? whole + 1 : whole;
-}
-
-/* The order of an int and a double: -1, 0, 1 (the double is not NaN). */
-static int compare_int_double(int64_t i, double d)
-{
-    if (d >= 9223372036854775808.0) return -1;
-    if (d < -9223372036854775808.0) return 1;
-    double whole = whole_part(d);
-    int64_t w = (int64_t)whole;
-    if (i != w) return i < w ? -1 : 1;
-    double fraction = d - whole;
-    return fraction > 0 ? -1 : fraction < 0 ? 1 : 0;
-}
-
-enum { ORDER_INCOMPARABLE = 2, ORDER_UNORDERED = 3 };
-
-/* The order of two numbers of any numeric types: -1, 0, 1, or
- * ORDER_UNORDERED when one is NaN. */
-static int compare_numbers(const ce_value *a, const ce_value *b)
-{
-    if (value_is_nan(a) || value_is_nan(b)) return ORDER_UNORDERED;
-    if (a->type == CE_TYPE_DECIMAL128 || b->type == CE_TYPE_DECIMAL128) {
-        ce_value x = {.type = CE_TYPE_DECIMAL128}, y = {.type = CE_TYPE_DECIMAL128};
-        x.decimal = decimal_of(a);
-        y.decimal = decimal_of(b);
-        return value_compare(&x, &y);
-    }
-    if (a->type == CE_TYPE_INT && b->type == CE_TYPE_INT)
-        return a->integer < b->integer ? -1 : a->integer > b->integer;
-    if (a->type == CE_TYPE_INT) return compare_int_double(a->integer, real_of(b));
-    if (b->type == CE_TYPE_INT) return -compare_int_double(b->integer, real_of(a));
-    double x = real_of(a), y = real_of(b);
-    return x < y ? -1 : x > y;
-}
-
-static bool is_text_type(ce_type type) { return type == CE_TYPE_STRING || type == CE_TYPE_BINARY; }
-
-static void text_of(const ce_value *v, const char **out_data, size_t *out_size)
-{
-    if (v->type == CE_TYPE_STRING) {
-        *out_data = v->string.data;
-        *out_size = v->string.size;
-    } else {
-        *out_data = (const char *)v->binary.data;
-        *out_size = v->binary.size;
-    }
-}
-
-/* The order of two non-null values: -1, 0, 1, ORDER_UNORDERED (NaN) or
- * ORDER_INCOMPARABLE (types that do not compare). */
-static int order_values(const ce_value *a, const ce_value *b)
-{
-    if (is_number_type(a->type) && is_number_type(b->type)) return compare_numbers(a, b);
-    if (is_text_type(a->type) && is_text_type(b->type)) {
-        const char *x, *y;
-        size_t x_size, y_size;
-        text_of(a, &x, &x_size);
-        text_of(b, &y, &y_size);
-        return value_compare_bytes(x, x_size, y, y_size);
-    }
-    if (a->type != b->type) return ORDER_INCOMPARABLE;
-    return value_compare(a, b);
-}
-
-/* Buffers for folding both sides of a comparison with [c] or [d]. */
-typedef struct folder {
-    char *buffers[2];
-    size_t capacities[2];
-} folder;
-
-static void folder_free(folder *f)
-{
-    free(f->buffers[0]);
-    free(f->buffers[1]);
-    memset(f, 0, sizeof *f);
-}
-
-static bool text_operator(parse_op op, const char *a, size_t a_size, const char *b, size_t b_size, bool bytes)
-{
-    switch (op) {
-    case PARSE_OP_BEGINS_WITH: return a_size >= b_size && (b_size == 0 || memcmp(a, b, b_size) == 0);
-    case PARSE_OP_ENDS_WITH: return a_size >= b_size && (b_size == 0 || memcmp(a + a_size - b_size, b, b_size) == 0);
-    case PARSE_OP_CONTAINS: return b_size == 0 || (a_size >= b_size && memmem(a, a_size, b, b_size) != NULL);
-    case PARSE_OP_LIKE: return query_like(a, a_size, b, b_size, bytes);
-    case PARSE_OP_EQUAL: return value_bytes_equal(a, a_size, b, b_size);
-    case PARSE_OP_NOT_EQUAL: return !value_bytes_equal(a, a_size, b, b_size);
-    default: break;
-    }
-    int order = value_compare_bytes(a, a_size, b, b_size);
-    switch (op) {
-    case PARSE_OP_LESS: return order < 0;
-    case PARSE_OP_LESS_EQUAL: return order <= 0;
-    case PARSE_OP_GREATER: return order > 0;
-    case PARSE_OP_GREATER_EQUAL: return order >= 0;
-    default: return false;
-    }
-}
-
-static bool is_string_operator(parse_op op)
-{
-    return op == PARSE_OP_BEGINS_WITH || op == PARSE_OP_ENDS_WITH || op == PARSE_OP_CONTAINS || op == PARSE_OP_LIKE;
-}
-
-/* The result of `a op b` (op: ==, !=, <, <=, >, >=, or a string operator)
- * for any two values, with the semantics of query.h. */
-static bool compare_values(const ce_value *a, parse_op op, const ce_value *b, unsigned flags, folder *f, bool *out)
-{
-    bool a_null = a->type == CE_TYPE_NULL, b_null = b->type == CE_TYPE_NULL;
-    if (a_null || b_null) {
-        *out = op == PARSE_OP_EQUAL ? a_null && b_null : op == PARSE_OP_NOT_EQUAL ? !(a_null && b_null) : false;
-        return true;
-    }
-    if (is_string_operator(op) || (is_text_type(a->type) && is_text_type(b->type))) {
-        if (!is_text_type(a->type) || !is_text_type(b->type)) {
-            *out = op == PARSE_OP_NOT_EQUAL;
-            return true;
-        }
-        const char *x, *y;
-        size_t x_size, y_size;
-        text_of(a, &x, &x_size);
-        text_of(b, &y, &y_size);
-        bool strings = a->type == CE_TYPE_STRING && b->type == CE_TYPE_STRING;
-        if (flags && strings) {
-            if (!query_fold_text(x, x_size, flags, &f->buffers[0], &f->capacities[0], &x_size) ||
-                !query_fold_text(y, y_size, flags, &f->buffers[1], &f->capacities[1], &y_size))
-                return false;
-            x = f->buffers[0];
-            y = f->buffers[1];
-        }
-        *out = text_operator(op, x, x_size, y, y_size, !strings);
-        return true;
-    }
-    int order = order_values(a, b);
-    bool both_nan = order == ORDER_UNORDERED && value_is_nan(a) && value_is_nan(b);
-    switch (op) {
-    case PARSE_OP_EQUAL: *out = order == 0 || both_nan; break;
-    case PARSE_OP_NOT_EQUAL: *out = !(order == 0 || both_nan); break;
-    case PARSE_OP_LESS: *out = order == -1; break;
-    case PARSE_OP_LESS_EQUAL: *out = order == -1 || order == 0; break;
-    case PARSE_OP_GREATER: *out = order == 1; break;
-    case PARSE_OP_GREATER_EQUAL: *out = order == 1 || order == 0; break;
-    default: *out = false; break;
-    }
-    return true;
-}
+bool decimal_is_nan(ce_decimal128 d) { return ((d.high >> 58) & 0x1F) == 0x1F; }
 
 /* ------------------------------------------------------------------------ */
 /* The bound tree                                                            */
@@ -822,7 +389,7 @@ static bool keep_bytes(bound_query *bound, const void *data, size_t size, char *
         return false;
     /* Aligned for any type: lists of values live in blocks too. */
     char *block = calloc(1, size + 1);
-    if (!block) return out_of_memory();
+    if (!block) return query_out_of_memory();
     if (size && data) memcpy(block, data, size);
     bound->blocks[bound->block_count++] = block;
     *out = block;
@@ -836,7 +403,7 @@ static bool value_set_add(value_set *set, const ce_value *value)
         return true;
     }
     ce_value *grown = realloc(set->values, (set->count + 1) * sizeof *grown);
-    if (!grown) return out_of_memory();
+    if (!grown) return query_out_of_memory();
     set->values = grown;
     set->values[set->count++] = *value;
     return true;
@@ -860,7 +427,7 @@ static bool value_set_index(value_set *set)
     size_t capacity = 4;
     while (capacity < 2 * set->count + 1) capacity *= 2;
     set->slots = calloc(capacity, sizeof *set->slots);
-    if (!set->slots) return out_of_memory();
+    if (!set->slots) return query_out_of_memory();
     set->capacity = capacity;
     for (size_t i = 0; i < set->count; i++) {
         if (value_set_find(set, &set->values[i])) continue;
@@ -909,10 +476,10 @@ static void query_core_release(query_core *core)
 static bool keep_argument_bytes(query_core *core, const void *data, size_t size, const void **out)
 {
     char **grown = realloc(core->argument_blocks, (core->argument_block_count + 1) * sizeof *grown);
-    if (!grown) return out_of_memory();
+    if (!grown) return query_out_of_memory();
     core->argument_blocks = grown;
     char *copy = malloc(size + 1);
-    if (!copy) return out_of_memory();
+    if (!copy) return query_out_of_memory();
     if (size) memcpy(copy, data, size);
     copy[size] = 0;
     core->argument_blocks[core->argument_block_count++] = copy;
@@ -971,7 +538,7 @@ static bool copy_arguments(query_core *core, const ce_query_argument *arguments,
 {
     if (count && !arguments) return error_fail(CE_ERR_INVALID_ARGUMENT, "%zu query arguments were announced but none given", count);
     core->arguments = calloc(count + 1, sizeof *core->arguments);
-    if (!core->arguments) return out_of_memory();
+    if (!core->arguments) return query_out_of_memory();
     core->argument_count = count;
     for (size_t i = 0; i < count; i++) {
         const ce_query_argument *argument = &arguments[i];
@@ -1143,10 +710,10 @@ static void describe_more(path_builder *builder, const char *separator, const ch
  * the slot of a local column. */
 static bool finish_path(binder *b, path_builder *builder, bound_path *out)
 {
-    if ((out->aggregate == PATH_SUM || out->aggregate == PATH_AVG) && !is_number_type(out->type))
+    if ((out->aggregate == PATH_SUM || out->aggregate == PATH_AVG) && !compare_is_number(out->type))
         return bind_error(b, out->position, "'@%s' needs numbers, and '%s' holds %s values",
                           out->aggregate == PATH_SUM ? "sum" : "avg", builder->description, ce_type_name(out->type));
-    if ((out->aggregate == PATH_MIN || out->aggregate == PATH_MAX) && !is_number_type(out->type) &&
+    if ((out->aggregate == PATH_MIN || out->aggregate == PATH_MAX) && !compare_is_number(out->type) &&
         out->type != CE_TYPE_TIMESTAMP)
         return bind_error(b, out->position, "'@%s' needs numbers or timestamps, and '%s' holds %s values",
                           out->aggregate == PATH_MIN ? "min" : "max", builder->description, ce_type_name(out->type));
@@ -1572,17 +1139,11 @@ static ce_type path_value_type(const bound_path *path)
     if (path->aggregate == PATH_SUM && path->type == CE_TYPE_FLOAT) return CE_TYPE_DOUBLE;
     return path->type;
 }
-
-static bool is_ordered_operator(parse_op op)
-{
-    return op == PARSE_OP_LESS || op == PARSE_OP_LESS_EQUAL || op == PARSE_OP_GREATER || op == PARSE_OP_GREATER_EQUAL;
-}
-
 /* Whether a property's values and values of `type` compare at all. */
 static bool types_compare(ce_type property, ce_type value)
 {
-    if (is_number_type(property)) return is_number_type(value);
-    if (is_text_type(property)) return is_text_type(value);
+    if (compare_is_number(property)) return compare_is_number(value);
+    if (compare_is_text(property)) return compare_is_text(value);
     return property == value;
 }
 
@@ -1615,7 +1176,7 @@ static bool check_comparison(binder *b, const bound_path *path, parse_op op, uns
     if (value->type == CE_TYPE_LINK)
         return bind_error(b, position, "cannot compare %s property '%s' with an object: object equality needs a link",
                           ce_type_name(path->type), path->description);
-    if (is_string_operator(op) && !is_text_type(type))
+    if (compare_is_string_operator(op) && !compare_is_text(type))
         return bind_error(b, position, "%s needs a string or binary property, and '%s' is %s %s", parse_op_name(op),
                           path->description, path->size_of ? "the" : "of type", path->size_of ? "length of a text" : type_name);
     if (!types_compare(type, value->type)) {
@@ -1627,7 +1188,7 @@ static bool check_comparison(binder *b, const bound_path *path, parse_op op, uns
         if (type != CE_TYPE_STRING || value->type != CE_TYPE_STRING)
             return bind_error(b, position, "[c] and [d] compare strings, and '%s' is %s %s", path->description,
                               path->size_of ? "the length of a" : "of type", ce_type_name(path->type));
-        if (is_ordered_operator(op))
+        if (compare_is_ordered_operator(op))
             return bind_error(b, position, "[c] and [d] work with ==, !=, IN, BEGINSWITH, ENDSWITH, CONTAINS and LIKE, not %s",
                               parse_op_name(op));
     }
@@ -1652,7 +1213,7 @@ static int int_domain(parse_op op, double c, parse_op *out_op, int64_t *out_inte
     const double two63 = 9223372036854775808.0;
     if (isnan(c)) return op == PARSE_OP_NOT_EQUAL ? 1 : 0;
     *out_op = op;
-    double low = floor_of(c), high = ceil_of(c);
+    double low = compare_floor(c), high = compare_ceil(c);
     switch (op) {
     case PARSE_OP_EQUAL:
     case PARSE_OP_NOT_EQUAL:
@@ -1717,7 +1278,7 @@ static ce_decimal128 constant_decimal(const ce_value *value, const char *text)
 {
     ce_decimal128 decimal;
     if (text && value->type != CE_TYPE_DECIMAL128 && decimal_from_text(text, &decimal)) return decimal;
-    return decimal_of(value);
+    return compare_decimal_of(value);
 }
 
 /* A string constant for a text kernel: folded with [c]/[d], owned. */
@@ -1725,7 +1286,7 @@ static bool text_constant(binder *b, ce_type property_type, const ce_value *valu
 {
     const char *data;
     size_t size;
-    text_of(value, &data, &size);
+    compare_text_of(value, &data, &size);
     if (flags) {
         if (!query_fold_text(data, size, flags, &b->folder.buffers[0], &b->folder.capacities[0], &size)) return false;
         data = b->folder.buffers[0];
@@ -1795,7 +1356,7 @@ static bool bind_path_value(binder *b, const operand *left, parse_op op, unsigne
         } else if (value->type == CE_TYPE_BOOL) {
             integer = value->boolean;
         } else if (value->type == CE_TYPE_FLOAT || value->type == CE_TYPE_DOUBLE) {
-            int decided = int_domain(op, real_of(value), &int_op, &integer);
+            int decided = int_domain(op, compare_real_of(value), &int_op, &integer);
             if (decided == 0) return constant_node(b, false, position, out);
             if (decided == 1) return all_values_node(b, path, nulls_match, position, out);
         } else {
@@ -1809,7 +1370,7 @@ static bool bind_path_value(binder *b, const operand *left, parse_op op, unsigne
     case CE_TYPE_DOUBLE: {
         double real;
         if (value->type == CE_TYPE_INT && int_is_exact_double(value->integer)) real = (double)value->integer;
-        else if (value->type == CE_TYPE_FLOAT || value->type == CE_TYPE_DOUBLE) real = real_of(value);
+        else if (value->type == CE_TYPE_FLOAT || value->type == CE_TYPE_DOUBLE) real = compare_real_of(value);
         else return generic_node(b, left, op, flags, right, position, out);
         if (isnan(real)) {
             if (op != PARSE_OP_EQUAL && op != PARSE_OP_NOT_EQUAL) return constant_node(b, false, position, out);
@@ -1824,7 +1385,7 @@ static bool bind_path_value(binder *b, const operand *left, parse_op op, unsigne
     case CE_TYPE_DECIMAL128: {
         ce_value constant = {.type = CE_TYPE_DECIMAL128};
         constant.decimal = constant_decimal(value, right->text);
-        if (decimal_is_nan(constant.decimal) && is_ordered_operator(op)) return constant_node(b, false, position, out);
+        if (decimal_is_nan(constant.decimal) && compare_is_ordered_operator(op)) return constant_node(b, false, position, out);
         if (!kernel_node(b, KERNEL_FIXED, path, op, 0, position, out)) return false;
         b->out->nodes[*out].constant = constant;
         return true;
@@ -1869,7 +1430,7 @@ static bool set_value(binder *b, const bound_path *path, const ce_value *element
         {
             parse_op op;
             int64_t integer = 0;
-            *out_keep = int_domain(PARSE_OP_EQUAL, real_of(element), &op, &integer) == 2;
+            *out_keep = int_domain(PARSE_OP_EQUAL, compare_real_of(element), &op, &integer) == 2;
             *out = (ce_value){.type = CE_TYPE_INT, .integer = integer};
         }
         return true;
@@ -1886,7 +1447,7 @@ static bool set_value(binder *b, const bound_path *path, const ce_value *element
             *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = real};
             return true;
         }
-        *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = real_of(element)};
+        *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = compare_real_of(element)};
         return true;
     case CE_TYPE_DECIMAL128:
         *out = (ce_value){.type = CE_TYPE_DECIMAL128};
@@ -1905,7 +1466,7 @@ static bool bind_in(binder *b, const operand *left, unsigned flags, const operan
     if (path->link_column) {
         /* Objects: their stored keys + 1 (0: null), sorted, distinct. */
         int64_t *integers = malloc((right->list_count + 1) * sizeof *integers);
-        if (!integers) return out_of_memory();
+        if (!integers) return query_out_of_memory();
         size_t count = 0;
         for (size_t i = 0; i < right->list_count; i++) {
             const ce_value *element = &right->list[i];
@@ -1940,7 +1501,7 @@ static bool bind_in(binder *b, const operand *left, unsigned flags, const operan
         const ce_value *element = &right->list[i];
         if (!check_comparison(b, path, PARSE_OP_IN, flags, right, element, right->position)) return false;
         if (element->type == CE_TYPE_DECIMAL128 && path_value_type(path) != CE_TYPE_DECIMAL128) generic = true;
-        if (element->type == CE_TYPE_INT && is_number_type(path->type) && path->type != CE_TYPE_INT && !path->size_of &&
+        if (element->type == CE_TYPE_INT && compare_is_number(path->type) && path->type != CE_TYPE_INT && !path->size_of &&
             path->type != CE_TYPE_DECIMAL128 && !int_is_exact_double(element->integer))
             generic = true;
     }
@@ -1949,7 +1510,7 @@ static bool bind_in(binder *b, const operand *left, unsigned flags, const operan
          * column, or an int beyond 2^53 against a double column. */
         size_t first = b->out->child_count;
         size_t *items = malloc((right->list_count + 1) * sizeof *items);
-        if (!items) return out_of_memory();
+        if (!items) return query_out_of_memory();
         bool ok = true;
         for (size_t i = 0; ok && i < right->list_count; i++) {
             operand element = *right;
@@ -1973,7 +1534,7 @@ static bool bind_in(binder *b, const operand *left, unsigned flags, const operan
     ce_type type = path_value_type(path);
     if (type == CE_TYPE_INT || type == CE_TYPE_BOOL) {
         int64_t *integers = malloc((right->list_count + 1) * sizeof *integers);
-        if (!integers) return out_of_memory();
+        if (!integers) return query_out_of_memory();
         size_t count = 0;
         bool has_null = false;
         for (size_t i = 0; i < right->list_count; i++) {
@@ -2065,10 +1626,10 @@ static bool check_two_sides(binder *b, const operand *left, parse_op op, unsigne
     if (!types_compare(a, c))
         return bind_error(b, position, "cannot compare %s values of '%s' with %s values of '%s'", ce_type_name(a),
                           operand_description(left), ce_type_name(c), operand_description(right));
-    if (is_string_operator(op) && !is_text_type(a))
+    if (compare_is_string_operator(op) && !compare_is_text(a))
         return bind_error(b, position, "%s needs strings or binaries, and '%s' holds %s values", parse_op_name(op),
                           operand_description(left), ce_type_name(a));
-    if (flags && (a != CE_TYPE_STRING || c != CE_TYPE_STRING || is_ordered_operator(op)))
+    if (flags && (a != CE_TYPE_STRING || c != CE_TYPE_STRING || compare_is_ordered_operator(op)))
         return bind_error(b, position, "[c] and [d] compare strings with ==, !=, IN, BEGINSWITH, ENDSWITH, CONTAINS and LIKE");
     return true;
 }
@@ -2115,7 +1676,7 @@ static bool bind_generic(binder *b, operand *left, parse_op op, unsigned flags, 
         if (left->kind == OPERAND_PATH && right->kind == OPERAND_VALUE) {
             if (!check_comparison(b, &left->path, op, flags, right, &right->value, right->position)) return false;
         } else if (right->kind == OPERAND_PATH && left->kind == OPERAND_VALUE) {
-            if (!check_comparison(b, &right->path, is_string_operator(op) ? op : mirror(op), flags, left, &left->value,
+            if (!check_comparison(b, &right->path, compare_is_string_operator(op) ? op : mirror(op), flags, left, &left->value,
                                   left->position))
                 return false;
         } else if (left->kind != OPERAND_VALUE && right->kind != OPERAND_VALUE) {
@@ -2123,7 +1684,7 @@ static bool bind_generic(binder *b, operand *left, parse_op op, unsigned flags, 
         } else {
             const operand *other = left->kind == OPERAND_VALUE ? left : right;
             const operand *count = left->kind == OPERAND_VALUE ? right : left;
-            if (other->value.type != CE_TYPE_NULL && !is_number_type(other->value.type))
+            if (other->value.type != CE_TYPE_NULL && !compare_is_number(other->value.type))
                 return bind_error(b, other->position, "a SUBQUERY count compares with numbers, not a %s",
                                   ce_type_name(other->value.type));
             (void)count;
@@ -2163,7 +1724,7 @@ static bool bind_simple(binder *b, operand *left, parse_op op, unsigned flags, o
         if (!compare_values(&left->value, op, &right->value, flags, &b->folder, &result)) return false;
         return constant_node(b, result, position, out);
     }
-    if (left->kind == OPERAND_VALUE && !is_string_operator(op)) {
+    if (left->kind == OPERAND_VALUE && !compare_is_string_operator(op)) {
         operand *swap = left;
         left = right;
         right = swap;
@@ -2181,10 +1742,10 @@ static bool bind_simple(binder *b, operand *left, parse_op op, unsigned flags, o
         if (!types_compare(a, c))
             return bind_error(b, position, "cannot compare %s property '%s' with %s property '%s'", ce_type_name(a),
                               left->path.description, ce_type_name(c), right->path.description);
-        if (is_string_operator(op) && !is_text_type(a))
+        if (compare_is_string_operator(op) && !compare_is_text(a))
             return bind_error(b, position, "%s needs strings or binaries, and '%s' is of type %s", parse_op_name(op),
                               left->path.description, ce_type_name(a));
-        if (flags && (a != CE_TYPE_STRING || c != CE_TYPE_STRING || is_ordered_operator(op)))
+        if (flags && (a != CE_TYPE_STRING || c != CE_TYPE_STRING || compare_is_ordered_operator(op)))
             return bind_error(b, position, "[c] and [d] compare strings with ==, !=, BEGINSWITH, ENDSWITH, CONTAINS and LIKE");
     }
     return generic_node(b, left, op, flags, right, position, out);
@@ -2250,7 +1811,7 @@ static bool bind_predicate(binder *b, int index, size_t *out)
     case PARSE_OR: {
         size_t count = node->kind == PARSE_NOT ? 1 : node->item_count;
         size_t *items = malloc(count * sizeof *items);
-        if (!items) return out_of_memory();
+        if (!items) return query_out_of_memory();
         bool ok = true;
         for (size_t i = 0; ok && i < count; i++)
             ok = bind_predicate(b, node->kind == PARSE_NOT ? node->left : b->core->tree.items[node->first_item + i],
@@ -2293,7 +1854,7 @@ static bool bind_core(query_core *core, ce_txn *txn)
     cluster_schema columns;
     bool ok = table_name_of(txn, core->table, &b.table_name) && table_cluster(txn, core->table, &root, &columns) &&
               bind_predicate(&b, core->tree.root, &core->bound.root);
-    folder_free(&b.folder);
+    compare_folder_free(&b.folder);
     if (!ok) {
         bound_query_free(&core->bound);
         return false;
@@ -2446,7 +2007,7 @@ static ce_decimal128 decimal_pack(bool negative, big coefficient, int64_t expone
     return decimal_make(negative, (wide){coefficient.limbs[0], coefficient.limbs[1]}, exponent);
 }
 
-static ce_decimal128 decimal_add(ce_decimal128 x, ce_decimal128 y)
+ce_decimal128 decimal_add(ce_decimal128 x, ce_decimal128 y)
 {
     decimal_value a = decimal_unpack(x), b = decimal_unpack(y);
     if (a.kind == 0 || b.kind == 0) return decimal_special(false, true);
@@ -2494,7 +2055,7 @@ static ce_decimal128 decimal_add(ce_decimal128 x, ce_decimal128 y)
     return decimal_pack(negative, sum, b.exponent, false);
 }
 
-static ce_decimal128 decimal_divide_by_count(ce_decimal128 x, uint64_t count)
+ce_decimal128 decimal_divide_by_count(ce_decimal128 x, uint64_t count)
 {
     decimal_value a = decimal_unpack(x);
     if (a.kind != 3) return x; /* NaN, infinity and zero stay what they are */
@@ -2537,9 +2098,9 @@ static bool aggregate_supported(ce_aggregate aggregate, ce_type type)
     switch (aggregate) {
     case CE_AGGREGATE_COUNT: return true;
     case CE_AGGREGATE_MIN:
-    case CE_AGGREGATE_MAX: return is_number_type(type) || type == CE_TYPE_TIMESTAMP;
+    case CE_AGGREGATE_MAX: return compare_is_number(type) || type == CE_TYPE_TIMESTAMP;
     case CE_AGGREGATE_SUM:
-    case CE_AGGREGATE_AVG: return is_number_type(type);
+    case CE_AGGREGATE_AVG: return compare_is_number(type);
     }
     return false;
 }
@@ -2560,7 +2121,7 @@ static const char *aggregate_name(ce_aggregate aggregate)
  * values: by value, NaN first (as value_compare orders one type). */
 static int mixed_number_order(const ce_value *a, const ce_value *b)
 {
-    bool a_nan = value_is_nan(a), b_nan = value_is_nan(b);
+    bool a_nan = compare_is_nan(a), b_nan = compare_is_nan(b);
     if (a_nan || b_nan) return a_nan == b_nan ? 0 : a_nan ? -1 : 1;
     return compare_numbers(a, b);
 }
@@ -2599,7 +2160,7 @@ static void aggregator_add(aggregator *a, const ce_value *value)
             break;
         }
         case CE_TYPE_FLOAT:
-        case CE_TYPE_DOUBLE: a->real_sum += real_of(value); break;
+        case CE_TYPE_DOUBLE: a->real_sum += compare_real_of(value); break;
         case CE_TYPE_DECIMAL128: a->decimal_sum = decimal_add(a->decimal_sum, value->decimal); break;
         default: break;
         }
@@ -2764,7 +2325,7 @@ static bool evaluation_start(evaluation *e, query_core *core, ce_txn *txn)
     if (!e->scans || !e->opened) {
         free(e->scans);
         free(e->opened);
-        return out_of_memory();
+        return query_out_of_memory();
     }
     return true;
 }
@@ -2775,7 +2336,7 @@ static void evaluation_end(evaluation *e)
     free(e->opened);
     column_scratch_free(&e->scratch[0]);
     column_scratch_free(&e->scratch[1]);
-    folder_free(&e->folder);
+    compare_folder_free(&e->folder);
     memset(e, 0, sizeof *e);
 }
 
@@ -2867,7 +2428,7 @@ static bool text_at(const evaluation *e, const column_scan *scan, size_t i, colu
     if (scan->has_large && node_get(&scan->large, i) != 0) {
         ce_value value;
         if (!column_scan_get(e->space, scan, i, scratch, &value)) return false;
-        text_of(&value, out_data, out_size);
+        compare_text_of(&value, out_data, out_size);
         return true;
     }
     *out_data = (const char *)scan->second.payload + start;
@@ -2884,7 +2445,7 @@ static bool path_value(evaluation *e, const bound_path *path, size_t i, column_s
     if (path->size_of && out->type != CE_TYPE_NULL) {
         const char *data;
         size_t size;
-        text_of(out, &data, &size);
+        compare_text_of(out, &data, &size);
         *out = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)size};
     }
     return true;
@@ -3355,7 +2916,7 @@ static bool kernel_values(evaluation *e, const bound_node *node, const column_sc
                 }
                 value.decimal.low = words[0];
                 value.decimal.high = words[1];
-                if (decimal_is_nan(value.decimal) && is_ordered_operator(node->op)) continue;
+                if (decimal_is_nan(value.decimal) && compare_is_ordered_operator(node->op)) continue;
                 order = value_compare(&value, &node->constant);
             } else {
                 order = memcmp(bytes, constant, size);
@@ -3368,7 +2929,7 @@ static bool kernel_values(evaluation *e, const bound_node *node, const column_sc
         mask_clear(matched);
         const char *pattern;
         size_t pattern_size;
-        text_of(&node->constant, &pattern, &pattern_size);
+        compare_text_of(&node->constant, &pattern, &pattern_size);
         bool bytes = scan->type == CE_TYPE_BINARY;
         FOR_EACH_BIT(in, i, {
             if (mask_has(nulls, i)) continue;
@@ -3380,7 +2941,7 @@ static bool kernel_values(evaluation *e, const bound_node *node, const column_sc
                     return false;
                 data = e->folder.buffers[0];
             }
-            if (text_operator(node->op, data, size, pattern, pattern_size, bytes)) mask_set(matched, i);
+            if (compare_text_operator(node->op, data, size, pattern, pattern_size, bytes)) mask_set(matched, i);
         })
         return true;
     }
@@ -3430,13 +2991,13 @@ static bool bag_push(value_bag *bag, const ce_value *value)
 {
     if (!buf_reserve((void **)&bag->values, &bag->capacity, bag->count + 1, sizeof *bag->values)) return false;
     ce_value copy = *value;
-    if (is_text_type(value->type)) {
+    if (compare_is_text(value->type)) {
         const char *data;
         size_t size;
-        text_of(value, &data, &size);
+        compare_text_of(value, &data, &size);
         if (!buf_reserve((void **)&bag->copies, &bag->copy_capacity, bag->copy_count + 1, sizeof *bag->copies)) return false;
         char *bytes = malloc(size + 1);
-        if (!bytes) return out_of_memory();
+        if (!bytes) return query_out_of_memory();
         if (size) memcpy(bytes, data, size);
         bag->copies[bag->copy_count++] = bytes;
         if (value->type == CE_TYPE_STRING) copy.string.data = bytes;
@@ -3456,10 +3017,10 @@ static bool gather_final(ce_txn *txn, const bound_path *path, ce_table_key table
         return bag_push(bag, &value);
     case FINAL_COLUMN:
         if (!ce_object_get(txn, table, key, path->column, &value)) return false;
-        if (path->size_of && is_text_type(value.type)) {
+        if (path->size_of && compare_is_text(value.type)) {
             const char *data;
             size_t size;
-            text_of(&value, &data, &size);
+            compare_text_of(&value, &data, &size);
             value = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)size};
         }
         return bag_push(bag, &value);
@@ -3793,7 +3354,7 @@ static bool scan_value(const space_state *space, const column_scan *scan, const 
     if (path->size_of && out->type != CE_TYPE_NULL) {
         const char *data;
         size_t size;
-        text_of(out, &data, &size);
+        compare_text_of(out, &data, &size);
         *out = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)size};
     }
     return true;
@@ -3964,7 +3525,7 @@ static bool scan_all_leaves(scan_state *s)
     if (!q || !q->scans || !q->opened) {
         if (q) free(q->scans), free(q->opened);
         free(q);
-        return out_of_memory();
+        return query_out_of_memory();
     }
     q->scan = s;
     q->slots = slots;
@@ -3998,7 +3559,7 @@ static bool index_values(const bound_node *node, ce_value **out_values, size_t *
     case KERNEL_TIMESTAMP:
     case KERNEL_FIXED:
         if (node->op != PARSE_OP_EQUAL || type == CE_TYPE_BINARY || type == CE_TYPE_DECIMAL128) return true;
-        if (!(values = malloc(sizeof *values))) return out_of_memory();
+        if (!(values = malloc(sizeof *values))) return query_out_of_memory();
         if (node->kernel == KERNEL_INT)
             values[0] = type == CE_TYPE_BOOL ? (ce_value){.type = CE_TYPE_BOOL, .boolean = node->integer != 0}
                                              : (ce_value){.type = CE_TYPE_INT, .integer = node->integer};
@@ -4007,19 +3568,19 @@ static bool index_values(const bound_node *node, ce_value **out_values, size_t *
         break;
     case KERNEL_NULL:
         if (node->negate) return true;
-        if (!(values = malloc(sizeof *values))) return out_of_memory();
+        if (!(values = malloc(sizeof *values))) return query_out_of_memory();
         values[count++] = (ce_value){.type = CE_TYPE_NULL};
         break;
     case KERNEL_INT_IN:
-        if (!(values = malloc((node->integer_count + 1) * sizeof *values))) return out_of_memory();
+        if (!(values = malloc((node->integer_count + 1) * sizeof *values))) return query_out_of_memory();
         for (size_t i = 0; i < node->integer_count; i++)
             values[count++] = type == CE_TYPE_BOOL ? (ce_value){.type = CE_TYPE_BOOL, .boolean = node->integers[i] != 0}
                                                    : (ce_value){.type = CE_TYPE_INT, .integer = node->integers[i]};
         if (node->nulls_match) values[count++] = (ce_value){.type = CE_TYPE_NULL};
         break;
     case KERNEL_IN_SET:
-        if (type == CE_TYPE_BINARY || type == CE_TYPE_DECIMAL128 || is_number_type(type)) return true;
-        if (!(values = malloc((node->set.count + 1) * sizeof *values))) return out_of_memory();
+        if (type == CE_TYPE_BINARY || type == CE_TYPE_DECIMAL128 || compare_is_number(type)) return true;
+        if (!(values = malloc((node->set.count + 1) * sizeof *values))) return query_out_of_memory();
         for (size_t i = 0; i < node->set.count; i++) values[count++] = node->set.values[i];
         if (node->set.has_null) values[count++] = (ce_value){.type = CE_TYPE_NULL};
         break;
@@ -4300,11 +3861,11 @@ ce_table_key ce_results_table(const ce_results *results) { return results ? resu
 static bool results_copy(const ce_results *base, ce_results **out)
 {
     ce_results *r = calloc(1, sizeof *r);
-    if (!r) return out_of_memory();
+    if (!r) return query_out_of_memory();
     r->descriptors = calloc(base->descriptor_count + 1, sizeof *r->descriptors);
     if (!r->descriptors) {
         free(r);
-        return out_of_memory();
+        return query_out_of_memory();
     }
     for (size_t d = 0; d < base->descriptor_count; d++) {
         const descriptor *from = &base->descriptors[d];
@@ -4315,7 +3876,7 @@ static bool results_copy(const ce_results *base, ce_results **out)
         r->descriptor_count = d + 1;
         if (!to->keys) {
             ce_results_free(r);
-            return out_of_memory();
+            return query_out_of_memory();
         }
         to->key_count = from->key_count;
         for (size_t k = 0; k < from->key_count; k++) {
@@ -4323,7 +3884,7 @@ static bool results_copy(const ce_results *base, ce_results **out)
             if (from->keys[k].text && !(to->keys[k].text = strdup(from->keys[k].text))) {
                 to->keys[k].text = NULL;
                 ce_results_free(r);
-                return out_of_memory();
+                return query_out_of_memory();
             }
         }
     }
@@ -4410,7 +3971,7 @@ static bool reader_start(entry_reader *r, ce_txn *txn, ce_table_key table, size_
     if (!r->scans || !r->opened) {
         free(r->scans);
         free(r->opened);
-        return out_of_memory();
+        return query_out_of_memory();
     }
     return true;
 }
@@ -4435,13 +3996,13 @@ static bool reader_get(entry_reader *r, const entry *en, size_t p, ce_value *out
         bag_clear(&r->bag);
         if (!gather_path(r->txn, generic, 0, r->table, en->key, &r->bag) || !aggregate_bag(generic, &r->bag)) return false;
         *out = r->bag.count ? r->bag.values[0] : (ce_value){.type = CE_TYPE_NULL};
-        if (is_text_type(out->type)) {
+        if (compare_is_text(out->type)) {
             const char *data;
             size_t size;
-            text_of(out, &data, &size);
+            compare_text_of(out, &data, &size);
             if (!buf_reserve((void **)&r->copies, &r->copy_capacity, r->copy_count + 1, sizeof *r->copies)) return false;
             char *copy = malloc(size + 1);
-            if (!copy) return out_of_memory();
+            if (!copy) return query_out_of_memory();
             if (size) memcpy(copy, data, size);
             r->copies[r->copy_count++] = copy;
             if (out->type == CE_TYPE_STRING) out->string.data = copy;
@@ -4477,14 +4038,14 @@ static bool reader_get(entry_reader *r, const entry *en, size_t p, ce_value *out
         return true;
     }
     if (!scan_value(r->space, scan, path, en->index, &r->scratch, out)) return false;
-    if (is_text_type(out->type) && r->scratch.buffer) {
+    if (compare_is_text(out->type) && r->scratch.buffer) {
         const char *data;
         size_t size;
-        text_of(out, &data, &size);
+        compare_text_of(out, &data, &size);
         if (size && data >= (const char *)r->scratch.buffer && data < (const char *)r->scratch.buffer + r->scratch.capacity) {
             if (!buf_reserve((void **)&r->copies, &r->copy_capacity, r->copy_count + 1, sizeof *r->copies)) return false;
             char *copy = malloc(size);
-            if (!copy) return out_of_memory();
+            if (!copy) return query_out_of_memory();
             memcpy(copy, data, size);
             r->copies[r->copy_count++] = copy;
             if (out->type == CE_TYPE_STRING) out->string.data = copy;
@@ -4538,7 +4099,7 @@ static bool read_rows(entry_reader *reader, const entry *entries, size_t count, 
 {
     size_t keys = reader->path_count;
     ce_value *values = malloc((count * keys + 1) * sizeof *values);
-    if (!values) return out_of_memory();
+    if (!values) return query_out_of_memory();
     for (size_t i = 0; i < count; i++)
         for (size_t k = 0; k < keys; k++)
             if (!reader_get(reader, &entries[i], k, &values[i * keys + k])) {
@@ -4626,7 +4187,7 @@ static bool sort_by_key(size_t *order, size_t count, const ce_value *values, siz
         if (!items || !spare) {
             free(items);
             free(spare);
-            return out_of_memory();
+            return query_out_of_memory();
         }
         for (int pass = 0; pass < (type == CE_TYPE_TIMESTAMP ? 2 : 1); pass++) {
             for (size_t i = 0; i < count; i++) {
@@ -4654,7 +4215,7 @@ static bool sort_by_key(size_t *order, size_t count, const ce_value *values, siz
         return true;
     }
     size_t *spare = malloc(count * sizeof *spare);
-    if (!spare) return out_of_memory();
+    if (!spare) return query_out_of_memory();
     /* A merge sort by this one key: compare_rows reads values[row]. */
     row_order o = {values, 1, &ascending};
     if (stride == 1) {
@@ -4663,7 +4224,7 @@ static bool sort_by_key(size_t *order, size_t count, const ce_value *values, siz
         ce_value *column = malloc(count * sizeof *column);
         if (!column) {
             free(spare);
-            return out_of_memory();
+            return query_out_of_memory();
         }
         for (size_t row = 0; row < count; row++) column[row] = values[row * stride + k];
         o.values = column;
@@ -4684,7 +4245,7 @@ static bool apply_sort(ce_results *r, ce_txn *txn, size_t column_count, const bo
     bool ok = read_rows(&reader, r->entries, r->count, &values);
     size_t *order = ok ? malloc(r->count * sizeof *order) : NULL;
     entry *sorted = ok ? malloc(r->count * sizeof *sorted) : NULL;
-    if (ok && (!order || !sorted)) ok = out_of_memory();
+    if (ok && (!order || !sorted)) ok = query_out_of_memory();
     if (ok) {
         for (size_t i = 0; i < r->count; i++) order[i] = i;
         /* Stable sorts from the last key to the first: the first key decides,
@@ -4736,7 +4297,7 @@ static bool apply_distinct(ce_results *r, ce_txn *txn, size_t column_count, cons
     size_t capacity = 4;
     while (capacity < 2 * r->count) capacity *= 2;
     size_t *slots = ok ? calloc(capacity, sizeof *slots) : NULL;
-    if (ok && !slots) ok = out_of_memory();
+    if (ok && !slots) ok = query_out_of_memory();
     if (ok) {
         size_t kept = 0;
         for (size_t i = 0; i < r->count; i++) {
@@ -4782,7 +4343,7 @@ static bool bind_descriptor(query_core *core, ce_txn *txn, const descriptor *d, 
     if (!paths || !ascending) {
         free(paths);
         free(ascending);
-        return out_of_memory();
+        return query_out_of_memory();
     }
     for (size_t k = 0; k < d->key_count; k++) {
         ascending[k] = d->keys[k].ascending;
@@ -4836,7 +4397,7 @@ static bool entries_of_keys(ce_txn *txn, ce_table_key table, const ce_object_key
     cluster_schema columns;
     if (!table_cluster(txn, table, &root, &columns)) return false;
     entry *entries = malloc((count + 1) * sizeof *entries);
-    if (!entries) return out_of_memory();
+    if (!entries) return query_out_of_memory();
     const space_state *space = db_txn_space(txn);
     for (size_t i = 0; i < count; i++) {
         cluster_position position;
@@ -4947,7 +4508,7 @@ static bool keep_matching(query_core *core, ce_txn *txn, entry *entries, size_t 
     if (!evaluation_start(&e, core, txn)) return false;
     entry_place *places = malloc(n * sizeof *places);
     bool *keep = calloc(n, sizeof *keep);
-    bool ok = places && keep ? true : out_of_memory();
+    bool ok = places && keep ? true : query_out_of_memory();
     if (ok) {
         for (size_t i = 0; i < n; i++) places[i] = (entry_place){entries[i].leaf, entries[i].index, i};
         qsort(places, n, sizeof *places, compare_places);
@@ -4990,7 +4551,7 @@ static bool source_entries(ce_results *r, ce_txn *txn)
         ce_results *base = source->base;
         if (!results_evaluate(base, txn)) return false;
         r->entries = malloc((base->count + 1) * sizeof *r->entries);
-        if (!r->entries) return out_of_memory();
+        if (!r->entries) return query_out_of_memory();
         if (base->count) memcpy(r->entries, base->entries, base->count * sizeof *r->entries);
         r->count = base->count;
         return keep_matching(r->core, txn, r->entries, &r->count);
@@ -5118,7 +4679,7 @@ bool ce_results_index_of(ce_results *results, ce_txn *txn, ce_object_key object,
         if (!by_key || !positions) {
             free(by_key);
             free(positions);
-            return out_of_memory();
+            return query_out_of_memory();
         }
         for (size_t i = 0; i < results->count; i++) {
             by_key[i] = results->entries[i];
@@ -5213,7 +4774,7 @@ static bool add_descriptor(ce_results *r, descriptor_kind kind, size_t key_count
     d->kind = kind;
     d->limit = limit;
     d->keys = calloc(key_count + 1, sizeof *d->keys);
-    if (!d->keys) return out_of_memory();
+    if (!d->keys) return query_out_of_memory();
     r->descriptor_count++;
     *out = d;
     return true;
@@ -5257,7 +4818,7 @@ bool ce_results_sort(ce_txn *txn, const ce_results *results, const ce_sort_key *
         d->key_count = k + 1;
         if (!d->keys[k].text) {
             ce_results_free(r);
-            return out_of_memory();
+            return query_out_of_memory();
         }
     }
     if (!check_descriptor(r->core, txn, d)) {
@@ -5289,7 +4850,7 @@ bool ce_results_distinct(ce_txn *txn, const ce_results *results, const char *con
         d->key_count = k + 1;
         if (!d->keys[k].text) {
             ce_results_free(r);
-            return out_of_memory();
+            return query_out_of_memory();
         }
     }
     if (!check_descriptor(r->core, txn, d)) {
@@ -5435,8 +4996,8 @@ static bool values_aggregator_start(aggregator *a, ce_aggregate aggregate, ce_ty
 static void values_aggregator_add(aggregator *a, ce_value value)
 {
     if (a->numbers_only) {
-        if (!is_number_type(value.type)) return;
-        if (a->type == CE_TYPE_DECIMAL128) value = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = decimal_of(&value)};
+        if (!compare_is_number(value.type)) return;
+        if (a->type == CE_TYPE_DECIMAL128) value = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = compare_decimal_of(&value)};
     }
     aggregator_add(a, &value);
 }
@@ -5503,7 +5064,7 @@ bool ce_collection_sorted_indices(const ce_collection *collection, bool ascendin
     value_bag bag;
     memset(&bag, 0, sizeof bag);
     size_t *spare = ok ? malloc((size + 1) * sizeof *spare) : NULL;
-    if (ok && !spare) ok = out_of_memory();
+    if (ok && !spare) ok = query_out_of_memory();
     for (size_t i = 0; ok && i < size; i++) {
         ce_value value;
         ok = table_collection_reader_get(reader, i, &value) && bag_push(&bag, &value);
@@ -5534,7 +5095,7 @@ bool ce_query_parse(ce_txn *txn, ce_table_key table, const char *predicate, cons
     if (!core || !query) {
         free(core);
         free(query);
-        return out_of_memory();
+        return query_out_of_memory();
     }
     atomic_init(&core->references, 1);
     core->table = table;
@@ -5548,7 +5109,7 @@ bool ce_query_parse(ce_txn *txn, ce_table_key table, const char *predicate, cons
         descriptor check = {written->kind == PARSE_SORT ? DESCRIPTOR_SORT : DESCRIPTOR_DISTINCT, NULL, written->key_count, 0};
         check.keys = calloc(written->key_count + 1, sizeof *check.keys);
         if (!check.keys) {
-            ok = out_of_memory();
+            ok = query_out_of_memory();
             break;
         }
         for (size_t k = 0; k < written->key_count; k++) {
@@ -5612,11 +5173,11 @@ bool ce_query_find_all(ce_query *query, ce_results **out_results)
     if (!query || !out_results) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_query_find_all: arguments are required");
     query_core *core = query->core;
     ce_results *r = calloc(1, sizeof *r);
-    if (!r) return out_of_memory();
+    if (!r) return query_out_of_memory();
     r->descriptors = calloc(core->tree.descriptor_count + 1, sizeof *r->descriptors);
     if (!r->descriptors) {
         free(r);
-        return out_of_memory();
+        return query_out_of_memory();
     }
     atomic_fetch_add(&core->references, 1);
     r->core = core;
