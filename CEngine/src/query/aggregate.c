@@ -11,6 +11,7 @@
  */
 #include "aggregate.h"
 #include "compare.h"
+#include "decimal.h"
 #include "query_internal.h"
 #include "table.h"
 #include "value.h"

@@ -15,6 +15,7 @@
 #include "bind.h"
 #include "buf.h"
 #include "compare.h"
+#include "decimal.h"
 #include "query.h"
 #include "query_internal.h"
 

@@ -9,6 +9,7 @@
  * Never: reads the database, or allocates beyond a folder's buffers.
  */
 #include "compare.h"
+#include "decimal.h"
 #include "query.h"
 #include "query_internal.h"
 #include "value.h"
@@ -69,10 +70,7 @@ int compare_numbers(const ce_value *a, const ce_value *b)
 {
     if (compare_is_nan(a) || compare_is_nan(b)) return COMPARE_UNORDERED;
     if (a->type == CE_TYPE_DECIMAL128 || b->type == CE_TYPE_DECIMAL128) {
-        ce_value x = {.type = CE_TYPE_DECIMAL128}, y = {.type = CE_TYPE_DECIMAL128};
-        x.decimal = compare_decimal_of(a);
-        y.decimal = compare_decimal_of(b);
-        return value_compare(&x, &y);
+        return decimal_compare(compare_decimal_of(a), compare_decimal_of(b));
     }
     if (a->type == CE_TYPE_INT && b->type == CE_TYPE_INT)
         return a->integer < b->integer ? -1 : a->integer > b->integer;

@@ -16,6 +16,7 @@
 #include "bind.h"
 #include "compare.h"
 #include "db.h"
+#include "decimal.h"
 #include "gather.h"
 #include "node.h"
 #include "query.h"

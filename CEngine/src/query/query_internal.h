@@ -193,15 +193,8 @@ typedef struct query_core {
 struct ce_query {
     query_core *core;
 };
+
 /* Drops a reference to a core; the last one frees it (query.c). */
 void query_core_release(query_core *core);
-
-/* Decimal128 (query.c for now; base/decimal.c will hold all of it). */
-bool decimal_from_text(const char *text, ce_decimal128 *out);
-ce_decimal128 decimal_from_int(int64_t value);
-ce_decimal128 decimal_from_double(double value);
-bool decimal_is_nan(ce_decimal128 d);
-ce_decimal128 decimal_add(ce_decimal128 x, ce_decimal128 y);
-ce_decimal128 decimal_divide_by_count(ce_decimal128 x, uint64_t count);
 
 #endif
