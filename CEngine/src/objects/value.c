@@ -1,6 +1,6 @@
 /*
- * value.c — type names, UTF-8, order, equality and hashing of values (see
- * value.h for the order).
+ * value.c — type names, timestamps, defaults, order, equality and hashing
+ * of values (see value.h for the order).
  *
  * Hashes are computed over an explicit little-endian encoding of each value
  * (never over a struct's memory, which has padding and host byte order), so
@@ -37,51 +37,8 @@ const char *ce_type_name(ce_type type)
 }
 
 /* ------------------------------------------------------------------------ */
-/* UTF-8 and timestamps                                                      */
+/* Timestamps and defaults                                                   */
 /* ------------------------------------------------------------------------ */
-
-bool value_check_utf8(const char *data, size_t size)
-{
-    const unsigned char *bytes = (const unsigned char *)data;
-    size_t i = 0;
-    while (i < size) {
-        /* Long texts are mostly ASCII: skip 8 bytes at a time while no byte
-         * has its high bit set. */
-        while (size - i >= 8) {
-            uint64_t word;
-            memcpy(&word, bytes + i, 8);
-            if (word & 0x8080808080808080ull) break;
-            i += 8;
-        }
-        if (i >= size) break;
-        unsigned lead = bytes[i];
-        if (lead < 0x80) {
-            i++;
-            continue;
-        }
-        size_t following;
-        uint32_t code_point, smallest;
-        if (lead >= 0xC2 && lead <= 0xDF) { /* C0 and C1 would be overlong */
-            following = 1, code_point = lead & 0x1F, smallest = 0x80;
-        } else if ((lead & 0xF0) == 0xE0) {
-            following = 2, code_point = lead & 0x0F, smallest = 0x800;
-        } else if (lead >= 0xF0 && lead <= 0xF4) { /* F5 and above start code points past U+10FFFF */
-            following = 3, code_point = lead & 0x07, smallest = 0x10000;
-        } else {
-            return false; /* a continuation byte without a lead, or an invalid lead */
-        }
-        if (size - i - 1 < following) return false;
-        for (size_t k = 1; k <= following; k++) {
-            unsigned next = bytes[i + k];
-            if ((next & 0xC0) != 0x80) return false;
-            code_point = (code_point << 6) | (next & 0x3F);
-        }
-        if (code_point < smallest || code_point > 0x10FFFF || (code_point >= 0xD800 && code_point <= 0xDFFF))
-            return false;
-        i += following + 1;
-    }
-    return true;
-}
 
 bool value_timestamp_is_valid(ce_timestamp timestamp)
 {

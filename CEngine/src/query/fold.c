@@ -9,6 +9,7 @@
  */
 #include "query.h"
 #include "query_internal.h"
+#include "utf8.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -128,61 +129,6 @@ static uint32_t fold_case(uint32_t c)
     return c;
 }
 
-/* The code point at text[*i] (advancing *i); an invalid sequence yields its
- * first byte as itself, with *out_valid false. */
-static uint32_t next_code_point(const unsigned char *text, size_t size, size_t *i, bool *out_valid)
-{
-    unsigned lead = text[*i];
-    size_t length = lead < 0x80 ? 1 : (lead >= 0xC2 && lead <= 0xDF) ? 2 : (lead & 0xF0) == 0xE0 ? 3
-                                  : (lead >= 0xF0 && lead <= 0xF4) ? 4 : 0;
-    *out_valid = false;
-    if (length == 0 || length > size - *i) {
-        (*i)++;
-        return lead;
-    }
-    uint32_t c = length == 1 ? lead : length == 2 ? (lead & 0x1F) : length == 3 ? (lead & 0x0F) : (lead & 0x07);
-    for (size_t k = 1; k < length; k++) {
-        unsigned next = text[*i + k];
-        if ((next & 0xC0) != 0x80) {
-            (*i)++;
-            return lead;
-        }
-        c = (c << 6) | (next & 0x3F);
-    }
-    static const uint32_t smallest[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (c < smallest[length] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) {
-        (*i)++;
-        return lead;
-    }
-    *i += length;
-    *out_valid = true;
-    return c;
-}
-
-static size_t put_code_point(char *out, uint32_t c)
-{
-    if (c < 0x80) {
-        out[0] = (char)c;
-        return 1;
-    }
-    if (c < 0x800) {
-        out[0] = (char)(0xC0 | (c >> 6));
-        out[1] = (char)(0x80 | (c & 0x3F));
-        return 2;
-    }
-    if (c < 0x10000) {
-        out[0] = (char)(0xE0 | (c >> 12));
-        out[1] = (char)(0x80 | ((c >> 6) & 0x3F));
-        out[2] = (char)(0x80 | (c & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | (c >> 18));
-    out[1] = (char)(0x80 | ((c >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((c >> 6) & 0x3F));
-    out[3] = (char)(0x80 | (c & 0x3F));
-    return 4;
-}
-
 bool query_fold_text(const char *text, size_t size, unsigned flags, char **out_text, size_t *capacity, size_t *out_size)
 {
     /* A folded code point never takes more bytes than the original, and an
@@ -205,7 +151,7 @@ bool query_fold_text(const char *text, size_t size, unsigned flags, char **out_t
         }
         size_t start = i;
         bool valid;
-        uint32_t c = next_code_point(bytes, size, &i, &valid);
+        uint32_t c = utf8_decode(text, size, &i, &valid);
         if (!valid) {
             out[used++] = (char)bytes[start];
             continue;
@@ -213,7 +159,7 @@ bool query_fold_text(const char *text, size_t size, unsigned flags, char **out_t
         if (flags & QUERY_FOLD_DIACRITICS) c = strip_diacritic(c);
         if (c == 0) continue;
         if (flags & QUERY_FOLD_CASE) c = fold_case(c);
-        used += put_code_point(out + used, c);
+        used += utf8_encode(c, out + used);
     }
     *out_size = used;
     return true;
@@ -225,7 +171,7 @@ static size_t code_point_size(const char *text, size_t size, size_t i, bool byte
     if (bytes) return 1;
     size_t next = i;
     bool valid;
-    next_code_point((const unsigned char *)text, size, &next, &valid);
+    utf8_decode(text, size, &next, &valid);
     return next - i;
 }
 
