@@ -12,6 +12,7 @@
 #include "aggregate.h"
 #include "compare.h"
 #include "decimal.h"
+#include "error.h"
 #include "query_internal.h"
 #include "table.h"
 #include "value.h"

@@ -16,8 +16,11 @@
 #include "cluster.h"
 #include "compare.h"
 #include "db.h"
+#include "error.h"
+#include "parse.h"
 #include "query_internal.h"
 #include "table.h"
+#include "value.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -16,7 +16,8 @@
 #include "buf.h"
 #include "compare.h"
 #include "decimal.h"
-#include "query.h"
+#include "fold.h"
+#include "parse.h"
 #include "query_internal.h"
 
 #include <math.h>
@@ -301,7 +302,7 @@ static bool text_constant(binder *b, ce_type property_type, const ce_value *valu
     size_t size;
     compare_text_of(value, &data, &size);
     if (flags) {
-        if (!query_fold_text(data, size, flags, &b->folder.buffers[0], &b->folder.capacities[0], &size)) return false;
+        if (!fold_text(data, size, flags, &b->folder.buffers[0], &b->folder.capacities[0], &size)) return false;
         data = b->folder.buffers[0];
     }
     char *kept;
@@ -766,8 +767,8 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
 {
     operand left, right;
     if (!bind_operand(b, node->left, &left) || !bind_operand(b, node->right, &right)) return false;
-    unsigned flags = (node->flags & PARSE_CASE_INSENSITIVE ? QUERY_FOLD_CASE : 0) |
-                     (node->flags & PARSE_DIACRITIC_INSENSITIVE ? QUERY_FOLD_DIACRITICS : 0);
+    unsigned flags = (node->flags & PARSE_CASE_INSENSITIVE ? FOLD_CASE : 0) |
+                     (node->flags & PARSE_DIACRITIC_INSENSITIVE ? FOLD_DIACRITICS : 0);
     if (node->quantifier != PARSE_QUANTIFIER_NONE_GIVEN) {
         static const char *const names[] = {"", "ANY", "ALL", "NONE"};
         if (left.kind != OPERAND_PATH)

@@ -10,7 +10,7 @@
  */
 #include "compare.h"
 #include "decimal.h"
-#include "query.h"
+#include "fold.h"
 #include "query_internal.h"
 #include "value.h"
 
@@ -109,7 +109,7 @@ bool compare_text_operator(parse_op op, const char *a, size_t a_size, const char
     case PARSE_OP_BEGINS_WITH: return a_size >= b_size && (b_size == 0 || memcmp(a, b, b_size) == 0);
     case PARSE_OP_ENDS_WITH: return a_size >= b_size && (b_size == 0 || memcmp(a + a_size - b_size, b, b_size) == 0);
     case PARSE_OP_CONTAINS: return b_size == 0 || (a_size >= b_size && memmem(a, a_size, b, b_size) != NULL);
-    case PARSE_OP_LIKE: return query_like(a, a_size, b, b_size, bytes);
+    case PARSE_OP_LIKE: return fold_like(a, a_size, b, b_size, bytes);
     case PARSE_OP_EQUAL: return value_bytes_equal(a, a_size, b, b_size);
     case PARSE_OP_NOT_EQUAL: return !value_bytes_equal(a, a_size, b, b_size);
     default: break;
@@ -142,8 +142,8 @@ bool compare_values(const ce_value *a, parse_op op, const ce_value *b, unsigned 
         compare_text_of(b, &y, &y_size);
         bool strings = a->type == CE_TYPE_STRING && b->type == CE_TYPE_STRING;
         if (flags && strings) {
-            if (!query_fold_text(x, x_size, flags, &f->buffers[0], &f->capacities[0], &x_size) ||
-                !query_fold_text(y, y_size, flags, &f->buffers[1], &f->capacities[1], &y_size))
+            if (!fold_text(x, x_size, flags, &f->buffers[0], &f->capacities[0], &x_size) ||
+                !fold_text(y, y_size, flags, &f->buffers[1], &f->capacities[1], &y_size))
                 return false;
             x = f->buffers[0];
             y = f->buffers[1];

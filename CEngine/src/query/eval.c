@@ -14,12 +14,15 @@
  */
 #include "eval.h"
 #include "bind.h"
+#include "cluster.h"
+#include "column.h"
 #include "compare.h"
 #include "db.h"
 #include "decimal.h"
+#include "error.h"
+#include "fold.h"
 #include "gather.h"
 #include "node.h"
-#include "query.h"
 #include "query_internal.h"
 #include "table.h"
 #include "value.h"
@@ -201,10 +204,10 @@ static bool text_at(const evaluation *e, const column_scan *scan, size_t i, colu
 
 /* The value of a path for object i of the leaf (null, or of the path's
  * value type). */
-static bool path_value(evaluation *e, const bound_path *path, size_t i, column_scratch *scratch, ce_value *out)
+bool eval_column_value(const space_state *space, const column_scan *scan, const bound_path *path, size_t i,
+                       column_scratch *scratch, ce_value *out)
 {
-    const column_scan *scan;
-    if (!slot_scan(e, path->slot, &scan) || !column_scan_get(e->space, scan, i, scratch, out)) return false;
+    if (!column_scan_get(space, scan, i, scratch, out)) return false;
     if (path->size_of && out->type != CE_TYPE_NULL) {
         const char *data;
         size_t size;
@@ -212,6 +215,12 @@ static bool path_value(evaluation *e, const bound_path *path, size_t i, column_s
         *out = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)size};
     }
     return true;
+}
+
+static bool path_value(evaluation *e, const bound_path *path, size_t i, column_scratch *scratch, ce_value *out)
+{
+    const column_scan *scan;
+    return slot_scan(e, path->slot, &scan) && eval_column_value(e->space, scan, path, i, scratch, out);
 }
 
 static inline bool int_matches(parse_op op, int64_t v, int64_t c)
@@ -587,7 +596,7 @@ static bool set_probe(evaluation *e, const bound_node *node, size_t i, ce_value 
     case CE_TYPE_STRING:
         if (node->flags) {
             size_t size;
-            if (!query_fold_text(out->string.data, out->string.size, node->flags, &e->folder.buffers[0],
+            if (!fold_text(out->string.data, out->string.size, node->flags, &e->folder.buffers[0],
                                  &e->folder.capacities[0], &size))
                 return false;
             out->string.data = e->folder.buffers[0];
@@ -686,7 +695,7 @@ static bool kernel_values(evaluation *e, const bound_node *node, const column_sc
             size_t size;
             if (!text_at(e, scan, i, &e->scratch[0], &data, &size)) return false;
             if (node->flags) {
-                if (!query_fold_text(data, size, node->flags, &e->folder.buffers[0], &e->folder.capacities[0], &size))
+                if (!fold_text(data, size, node->flags, &e->folder.buffers[0], &e->folder.capacities[0], &size))
                     return false;
                 data = e->folder.buffers[0];
             }

@@ -108,6 +108,11 @@ bool eval_leaf(evaluation *e, const mask *candidates, mask *out);
 bool eval_open_column(const space_state *space, const cluster_leaf *leaf, ce_column_key column, ce_type type,
                       bool nullable, column_scan *out);
 
+/* The value of `path` for object i of a leaf whose column is open in
+ * `scan` (a string's or binary's length for `.@size`). */
+bool eval_column_value(const space_state *space, const column_scan *scan, const bound_path *path, size_t i,
+                       column_scratch *scratch, ce_value *out);
+
 /* The null bits of a column as a mask (nothing for a required one). */
 bool eval_null_mask(const column_scan *scan, size_t count, mask *out);
 

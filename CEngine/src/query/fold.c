@@ -1,13 +1,13 @@
 /*
  * fold.c — [c] and [d] for queries: case and diacritic folding of UTF-8
- * text, and LIKE patterns (query.h declares both for tests and fuzzers).
+ * text, and LIKE patterns.
  *
  * Owns: the folding tables (Latin-1 Supplement, Latin Extended-A, Latin
  * Extended Additional, Greek, Cyrillic) and the LIKE matcher.
  * Never: allocates beyond the caller's folding buffer, or rejects text that
  * is not valid UTF-8 (its bytes are kept as they are).
  */
-#include "query.h"
+#include "fold.h"
 #include "query_internal.h"
 #include "utf8.h"
 
@@ -129,7 +129,7 @@ static uint32_t fold_case(uint32_t c)
     return c;
 }
 
-bool query_fold_text(const char *text, size_t size, unsigned flags, char **out_text, size_t *capacity, size_t *out_size)
+bool fold_text(const char *text, size_t size, unsigned flags, char **out_text, size_t *capacity, size_t *out_size)
 {
     /* A folded code point never takes more bytes than the original, and an
      * invalid byte is copied as one byte: size + 4 is always enough. */
@@ -146,7 +146,7 @@ bool query_fold_text(const char *text, size_t size, unsigned flags, char **out_t
     while (i < size) {
         if (bytes[i] < 0x80) {
             unsigned char c = bytes[i++];
-            out[used++] = (char)((flags & QUERY_FOLD_CASE) && c >= 'A' && c <= 'Z' ? c + 32 : c);
+            out[used++] = (char)((flags & FOLD_CASE) && c >= 'A' && c <= 'Z' ? c + 32 : c);
             continue;
         }
         size_t start = i;
@@ -156,9 +156,9 @@ bool query_fold_text(const char *text, size_t size, unsigned flags, char **out_t
             out[used++] = (char)bytes[start];
             continue;
         }
-        if (flags & QUERY_FOLD_DIACRITICS) c = strip_diacritic(c);
+        if (flags & FOLD_DIACRITICS) c = strip_diacritic(c);
         if (c == 0) continue;
-        if (flags & QUERY_FOLD_CASE) c = fold_case(c);
+        if (flags & FOLD_CASE) c = fold_case(c);
         used += utf8_encode(c, out + used);
     }
     *out_size = used;
@@ -175,7 +175,7 @@ static size_t code_point_size(const char *text, size_t size, size_t i, bool byte
     return next - i;
 }
 
-bool query_like(const char *text, size_t text_size, const char *pattern, size_t pattern_size, bool bytes)
+bool fold_like(const char *text, size_t text_size, const char *pattern, size_t pattern_size, bool bytes)
 {
     size_t t = 0, p = 0, star_pattern = SIZE_MAX, star_text = 0;
     while (t < text_size) {

@@ -25,11 +25,14 @@
  */
 #include "query.h"
 #include "bind.h"
+#include "error.h"
 #include "eval.h"
+#include "parse.h"
 #include "query_internal.h"
 #include "results.h"
 #include "scan.h"
 #include "table.h"
+#include "value.h"
 
 #include <stdatomic.h>
 #include <stdio.h>

@@ -145,7 +145,7 @@ typedef struct bound_node {
     /* COMPARE */
     kernel_kind kernel;
     parse_op op;
-    unsigned flags;   /* QUERY_FOLD_CASE, QUERY_FOLD_DIACRITICS */
+    unsigned flags;   /* FOLD_CASE, FOLD_DIACRITICS */
     bool nulls_match; /* objects whose value is null match too (x != 5) */
     bool negate;      /* KERNEL_NULL, KERNEL_REAL_NAN */
     bound_path path;  /* every kernel but GENERIC */

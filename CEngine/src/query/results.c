@@ -14,13 +14,13 @@
 #include "results.h"
 #include "aggregate.h"
 #include "bind.h"
-#include "buf.h"
 #include "cluster.h"
+#include "column.h"
 #include "compare.h"
 #include "db.h"
+#include "error.h"
 #include "eval.h"
-#include "gather.h"
-#include "node.h"
+#include "parse.h"
 #include "query_internal.h"
 #include "scan.h"
 #include "sort.h"
@@ -146,103 +146,6 @@ static bool bind_descriptor_key(query_core *core, ce_txn *txn, const descriptor_
     return ok;
 }
 
-bool results_reader_start(entry_reader *r, ce_txn *txn, ce_table_key table, size_t column_count, const bound_path *paths,
-                          size_t path_count)
-{
-    memset(r, 0, sizeof *r);
-    r->txn = txn;
-    r->table = table;
-    r->space = db_txn_space(txn);
-    r->column_count = column_count;
-    r->paths = paths;
-    r->path_count = path_count;
-    r->scans = calloc(path_count + 1, sizeof *r->scans);
-    r->opened = calloc(path_count + 1, sizeof *r->opened);
-    if (!r->scans || !r->opened) {
-        free(r->scans);
-        free(r->opened);
-        return query_out_of_memory();
-    }
-    return true;
-}
-
-void results_reader_end(entry_reader *r)
-{
-    gather_bag_free(&r->bag);
-    for (size_t i = 0; i < r->copy_count; i++) free(r->copies[i]);
-    free(r->copies);
-    free(r->scans);
-    free(r->opened);
-    column_scratch_free(&r->scratch);
-}
-
-bool results_reader_get(entry_reader *r, const entry *en, size_t p, ce_value *out)
-{
-    const bound_path *generic = &r->paths[p];
-    if (!generic->local) {
-        /* One value (the descriptors' checks make sure), kept as a copy. */
-        gather_bag_clear(&r->bag);
-        if (!gather_path(r->txn, generic, 0, r->table, en->key, &r->bag) || !gather_aggregate(generic, &r->bag)) return false;
-        *out = r->bag.count ? r->bag.values[0] : (ce_value){.type = CE_TYPE_NULL};
-        if (compare_is_text(out->type)) {
-            const char *data;
-            size_t size;
-            compare_text_of(out, &data, &size);
-            if (!buf_reserve((void **)&r->copies, &r->copy_capacity, r->copy_count + 1, sizeof *r->copies)) return false;
-            char *copy = malloc(size + 1);
-            if (!copy) return query_out_of_memory();
-            if (size) memcpy(copy, data, size);
-            r->copies[r->copy_count++] = copy;
-            if (out->type == CE_TYPE_STRING) out->string.data = copy;
-            else out->binary.data = (const uint8_t *)copy;
-        }
-        return true;
-    }
-    if (r->leaf_ref != en->leaf) {
-        if (!cluster_leaf_at(r->space, en->leaf, r->column_count, &r->leaf)) return false;
-        r->leaf_ref = en->leaf;
-        memset(r->opened, 0, r->path_count * sizeof *r->opened);
-    }
-    const bound_path *path = &r->paths[p];
-    if (!r->opened[p]) {
-        if (!eval_open_column(r->space, &r->leaf, path->column, path->type, path->nullable, &r->scans[p])) return false;
-        r->opened[p] = true;
-    }
-    if (en->index >= r->leaf.key_offsets.count) return eval_corrupt_leaf(&r->leaf, "an object's position lies past its end");
-    const column_scan *scan = &r->scans[p];
-    if (!path->size_of && (scan->type == CE_TYPE_INT || scan->type == CE_TYPE_DOUBLE)) {
-        /* Numbers straight from the packed array (the common sort key). */
-        if (scan->has_nulls) {
-            int64_t bit = node_get(&scan->nulls, en->index);
-            if (bit != 0 && bit != 1) return eval_corrupt_column(scan, en->index, "has a null bit that is neither 0 nor 1");
-            if (bit) {
-                *out = (ce_value){.type = CE_TYPE_NULL};
-                return true;
-            }
-        }
-        int64_t stored = node_get(&scan->values, en->index);
-        if (scan->type == CE_TYPE_INT) *out = (ce_value){.type = CE_TYPE_INT, .integer = stored};
-        else *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = eval_real_from_stored(false, stored)};
-        return true;
-    }
-    if (!scan_value(r->space, scan, path, en->index, &r->scratch, out)) return false;
-    if (compare_is_text(out->type) && r->scratch.buffer) {
-        const char *data;
-        size_t size;
-        compare_text_of(out, &data, &size);
-        if (size && data >= (const char *)r->scratch.buffer && data < (const char *)r->scratch.buffer + r->scratch.capacity) {
-            if (!buf_reserve((void **)&r->copies, &r->copy_capacity, r->copy_count + 1, sizeof *r->copies)) return false;
-            char *copy = malloc(size);
-            if (!copy) return query_out_of_memory();
-            memcpy(copy, data, size);
-            r->copies[r->copy_count++] = copy;
-            if (out->type == CE_TYPE_STRING) out->string.data = copy;
-            else out->binary.data = (const uint8_t *)copy;
-        }
-    }
-    return true;
-}
-
 /* Sorting, distinct and aggregates need one value per object. */
 static bool check_single_value(const bound_path *path, const char *what)
 {
@@ -294,8 +197,11 @@ static bool apply_descriptor(ce_results *r, ce_txn *txn, const descriptor *d)
         return false;
     }
     bool ok = d->kind == DESCRIPTOR_SORT
-                  ? sort_apply(r, txn, r->core->column_count, paths, ascending, d->key_count)
-                  : sort_distinct(r, txn, r->core->column_count, paths, d->key_count);
+                  ? sort_entries(txn, r->core->table, r->core->column_count, paths, ascending, d->key_count, &r->entries,
+                                 r->count)
+                  : sort_distinct(txn, r->core->table, r->core->column_count, paths, d->key_count, r->entries, &r->count);
+    /* Sorted entries are no longer in key order (index_of looks them up by key). */
+    if (ok && d->kind == DESCRIPTOR_SORT && r->count >= 2) r->key_ordered = false;
     free(paths);
     free(ascending);
     bind_query_free(&scratch);
@@ -664,14 +570,14 @@ bool ce_results_aggregate(ce_results *results, ce_txn *txn, const char *key_path
     } else {
         entry_reader reader;
         ok = results_evaluate(results, txn) &&
-             results_reader_start(&reader, txn, results->core->table, results->core->column_count, &path, 1);
+             sort_reader_start(&reader, txn, results->core->table, results->core->column_count, &path, 1);
         if (ok) {
             for (size_t i = 0; ok && i < results->count; i++) {
                 ce_value value;
-                ok = results_reader_get(&reader, &results->entries[i], 0, &value);
+                ok = sort_reader_get(&reader, &results->entries[i], 0, &value);
                 if (ok) aggregate_add(&a, &value);
             }
-            results_reader_end(&reader);
+            sort_reader_end(&reader);
         }
     }
     bind_query_free(&scratch);

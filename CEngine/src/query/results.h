@@ -6,12 +6,8 @@
 #ifndef CE_RESULTS_H
 #define CE_RESULTS_H
 
-#include "cluster.h"
-#include "column.h"
-#include "gather.h"
 #include "query_internal.h"
 #include "scan.h"
-#include "space.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -77,32 +73,5 @@ bool results_add_descriptor(ce_results *r, descriptor_kind kind, size_t key_coun
 
 /* Checks that every key path of a new descriptor binds. */
 bool results_check_descriptor(query_core *core, ce_txn *txn, const descriptor *d);
-
-/* Reads values of bound paths for entries, leaf by leaf. */
-typedef struct entry_reader {
-    ce_txn *txn;
-    ce_table_key table;
-    value_bag bag; /* a path through links: its value, read object by object */
-    const space_state *space;
-    size_t column_count;
-    space_ref leaf_ref;
-    cluster_leaf leaf;
-    const bound_path *paths;
-    size_t path_count;
-    column_scan *scans;
-    bool *opened;
-    column_scratch scratch;
-    char **copies; /* values that were decompressed into the scratch, copied */
-    size_t copy_count, copy_capacity;
-} entry_reader;
-
-/* Starts reading `path_count` bound paths of objects of `table`. */
-bool results_reader_start(entry_reader *r, ce_txn *txn, ce_table_key table, size_t column_count, const bound_path *paths,
-                          size_t path_count);
-void results_reader_end(entry_reader *r);
-
-/* The value of path p for an entry; a string or binary that had to be
- * decompressed is copied (it must outlive the next read). */
-bool results_reader_get(entry_reader *r, const entry *en, size_t p, ce_value *out);
 
 #endif

@@ -15,7 +15,9 @@
 #include "aggregate.h"
 #include "buf.h"
 #include "cluster.h"
+#include "column.h"
 #include "compare.h"
+#include "error.h"
 #include "eval.h"
 #include "node.h"
 #include "query_internal.h"
@@ -28,19 +30,6 @@ static bool add_entry(scan_state *s, ce_object_key key, space_ref leaf, size_t i
 {
     if (!buf_reserve((void **)&s->entries, &s->entry_capacity, s->entry_count + 1, sizeof *s->entries)) return false;
     s->entries[s->entry_count++] = (entry){key, leaf, index};
-    return true;
-}
-
-bool scan_value(const space_state *space, const column_scan *scan, const bound_path *path, size_t i,
-                column_scratch *scratch, ce_value *out)
-{
-    if (!column_scan_get(space, scan, i, scratch, out)) return false;
-    if (path->size_of && out->type != CE_TYPE_NULL) {
-        const char *data;
-        size_t size;
-        compare_text_of(out, &data, &size);
-        *out = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)size};
-    }
     return true;
 }
 
@@ -100,7 +89,7 @@ static bool act_on_leaf(scan_state *s, const cluster_leaf *leaf, const mask *mat
         }
         FOR_EACH_BIT(matched, i, {
             ce_value value;
-            if (!scan_value(s->e->space, scan, path, i, &s->e->scratch[1], &value)) return false;
+            if (!eval_column_value(s->e->space, scan, path, i, &s->e->scratch[1], &value)) return false;
             aggregate_add(s->aggregate, &value);
         })
         return true;

@@ -41,11 +41,6 @@ typedef struct scan_state {
  * over every leaf. */
 bool scan_run(scan_state *s);
 
-/* The value of `path` for object i of a leaf whose column is open in
- * `scan` (a length for `.@size`). */
-bool scan_value(const space_state *space, const column_scan *scan, const bound_path *path, size_t i,
-                column_scratch *scratch, ce_value *out);
-
 /* Object keys, in the order pushed. */
 typedef struct key_list {
     ce_object_key *keys;

@@ -1,23 +1,138 @@
 /*
- * sort.c — sorting and distinct for results views, and the order of a
- * collection of values: a stable LSD radix sort for numbers, bools and
- * timestamps, a stable merge sort for the rest, nulls first when
- * ascending; distinct keeps the first object of each run of equal keys.
+ * sort.c — sorting and distinct for results views (reading their key
+ * paths entry by entry), and the order of a collection of values: a
+ * stable LSD radix sort for numbers, bools and timestamps, a stable merge
+ * sort for the rest, nulls first when ascending; distinct keeps the first
+ * entry of each distinct combination of keys.
  *
  * Owns: the order of sort keys (null first, then value.h's order) and the
  * equality of distinct keys (value_equal).
- * Never: binds key paths (results.c hands it bound paths), or reads a
- * value except through the results' entry reader or a collection reader.
+ * Never: binds key paths (results.c hands it bound paths), or changes
+ * data; a value decompressed into a scratch buffer is copied before the
+ * next read.
  */
 #include "sort.h"
+#include "buf.h"
+#include "cluster.h"
+#include "column.h"
+#include "compare.h"
+#include "db.h"
+#include "error.h"
+#include "eval.h"
 #include "gather.h"
+#include "node.h"
 #include "query_internal.h"
-#include "results.h"
+#include "scan.h"
 #include "table.h"
 #include "value.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* Reading key paths for entries                                             */
+/* ------------------------------------------------------------------------ */
+
+bool sort_reader_start(entry_reader *r, ce_txn *txn, ce_table_key table, size_t column_count, const bound_path *paths,
+                       size_t path_count)
+{
+    memset(r, 0, sizeof *r);
+    r->txn = txn;
+    r->table = table;
+    r->space = db_txn_space(txn);
+    r->column_count = column_count;
+    r->paths = paths;
+    r->path_count = path_count;
+    r->scans = calloc(path_count + 1, sizeof *r->scans);
+    r->opened = calloc(path_count + 1, sizeof *r->opened);
+    if (!r->scans || !r->opened) {
+        free(r->scans);
+        free(r->opened);
+        return query_out_of_memory();
+    }
+    return true;
+}
+
+void sort_reader_end(entry_reader *r)
+{
+    gather_bag_free(&r->bag);
+    for (size_t i = 0; i < r->copy_count; i++) free(r->copies[i]);
+    free(r->copies);
+    free(r->scans);
+    free(r->opened);
+    column_scratch_free(&r->scratch);
+}
+
+bool sort_reader_get(entry_reader *r, const entry *en, size_t p, ce_value *out)
+{
+    const bound_path *generic = &r->paths[p];
+    if (!generic->local) {
+        /* One value (the descriptors' checks make sure), kept as a copy. */
+        gather_bag_clear(&r->bag);
+        if (!gather_path(r->txn, generic, 0, r->table, en->key, &r->bag) || !gather_aggregate(generic, &r->bag)) return false;
+        *out = r->bag.count ? r->bag.values[0] : (ce_value){.type = CE_TYPE_NULL};
+        if (compare_is_text(out->type)) {
+            const char *data;
+            size_t size;
+            compare_text_of(out, &data, &size);
+            if (!buf_reserve((void **)&r->copies, &r->copy_capacity, r->copy_count + 1, sizeof *r->copies)) return false;
+            char *copy = malloc(size + 1);
+            if (!copy) return query_out_of_memory();
+            if (size) memcpy(copy, data, size);
+            r->copies[r->copy_count++] = copy;
+            if (out->type == CE_TYPE_STRING) out->string.data = copy;
+            else out->binary.data = (const uint8_t *)copy;
+        }
+        return true;
+    }
+    if (r->leaf_ref != en->leaf) {
+        if (!cluster_leaf_at(r->space, en->leaf, r->column_count, &r->leaf)) return false;
+        r->leaf_ref = en->leaf;
+        memset(r->opened, 0, r->path_count * sizeof *r->opened);
+    }
+    const bound_path *path = &r->paths[p];
+    if (!r->opened[p]) {
+        if (!eval_open_column(r->space, &r->leaf, path->column, path->type, path->nullable, &r->scans[p])) return false;
+        r->opened[p] = true;
+    }
+    if (en->index >= r->leaf.key_offsets.count) return eval_corrupt_leaf(&r->leaf, "an object's position lies past its end");
+    const column_scan *scan = &r->scans[p];
+    if (!path->size_of && (scan->type == CE_TYPE_INT || scan->type == CE_TYPE_DOUBLE)) {
+        /* Numbers straight from the packed array (the common sort key). */
+        if (scan->has_nulls) {
+            int64_t bit = node_get(&scan->nulls, en->index);
+            if (bit != 0 && bit != 1) return eval_corrupt_column(scan, en->index, "has a null bit that is neither 0 nor 1");
+            if (bit) {
+                *out = (ce_value){.type = CE_TYPE_NULL};
+                return true;
+            }
+        }
+        int64_t stored = node_get(&scan->values, en->index);
+        if (scan->type == CE_TYPE_INT) *out = (ce_value){.type = CE_TYPE_INT, .integer = stored};
+        else *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = eval_real_from_stored(false, stored)};
+        return true;
+    }
+    if (!eval_column_value(r->space, scan, path, en->index, &r->scratch, out)) return false;
+    if (compare_is_text(out->type) && r->scratch.buffer) {
+        const char *data;
+        size_t size;
+        compare_text_of(out, &data, &size);
+        if (size && data >= (const char *)r->scratch.buffer && data < (const char *)r->scratch.buffer + r->scratch.capacity) {
+            if (!buf_reserve((void **)&r->copies, &r->copy_capacity, r->copy_count + 1, sizeof *r->copies)) return false;
+            char *copy = malloc(size);
+            if (!copy) return query_out_of_memory();
+            memcpy(copy, data, size);
+            r->copies[r->copy_count++] = copy;
+            if (out->type == CE_TYPE_STRING) out->string.data = copy;
+            else out->binary.data = (const uint8_t *)copy;
+        }
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Orders and sorts                                                          */
+/* ------------------------------------------------------------------------ */
 
 /* Null first, then the order of value.h. */
 static int sort_order(const ce_value *a, const ce_value *b)
@@ -66,7 +181,7 @@ static bool read_rows(entry_reader *reader, const entry *entries, size_t count, 
     if (!values) return query_out_of_memory();
     for (size_t i = 0; i < count; i++)
         for (size_t k = 0; k < keys; k++)
-            if (!results_reader_get(reader, &entries[i], k, &values[i * keys + k])) {
+            if (!sort_reader_get(reader, &entries[i], k, &values[i * keys + k])) {
                 free(values);
                 return false;
             }
@@ -199,35 +314,34 @@ static bool sort_by_key(size_t *order, size_t count, const ce_value *values, siz
     return true;
 }
 
-bool sort_apply(ce_results *r, ce_txn *txn, size_t column_count, const bound_path *paths, const bool *ascending,
-                size_t key_count)
+bool sort_entries(ce_txn *txn, ce_table_key table, size_t column_count, const bound_path *paths, const bool *ascending,
+                  size_t key_count, entry **entries, size_t count)
 {
-    if (r->count < 2) return true;
+    if (count < 2) return true;
     entry_reader reader;
     ce_value *values = NULL;
-    if (!results_reader_start(&reader, txn, r->core->table, column_count, paths, key_count)) return false;
-    bool ok = read_rows(&reader, r->entries, r->count, &values);
-    size_t *order = ok ? malloc(r->count * sizeof *order) : NULL;
-    entry *sorted = ok ? malloc(r->count * sizeof *sorted) : NULL;
+    if (!sort_reader_start(&reader, txn, table, column_count, paths, key_count)) return false;
+    bool ok = read_rows(&reader, *entries, count, &values);
+    size_t *order = ok ? malloc(count * sizeof *order) : NULL;
+    entry *sorted = ok ? malloc(count * sizeof *sorted) : NULL;
     if (ok && (!order || !sorted)) ok = query_out_of_memory();
     if (ok) {
-        for (size_t i = 0; i < r->count; i++) order[i] = i;
+        for (size_t i = 0; i < count; i++) order[i] = i;
         /* Stable sorts from the last key to the first: the first key decides,
          * the next ones break its ties. */
         for (size_t k = key_count; ok && k-- > 0;)
-            ok = sort_by_key(order, r->count, values, key_count, k, ascending[k], path_value_type(&paths[k]));
+            ok = sort_by_key(order, count, values, key_count, k, ascending[k], path_value_type(&paths[k]));
     }
     if (ok) {
-        for (size_t i = 0; i < r->count; i++) sorted[i] = r->entries[order[i]];
-        free(r->entries);
-        r->entries = sorted;
+        for (size_t i = 0; i < count; i++) sorted[i] = (*entries)[order[i]];
+        free(*entries);
+        *entries = sorted;
         sorted = NULL;
-        r->key_ordered = false;
     }
     free(sorted);
     free(order);
     free(values);
-    results_reader_end(&reader);
+    sort_reader_end(&reader);
     return ok;
 }
 
@@ -251,20 +365,21 @@ static bool rows_equal(const ce_value *a, const ce_value *b, size_t key_count)
     return true;
 }
 
-bool sort_distinct(ce_results *r, ce_txn *txn, size_t column_count, const bound_path *paths, size_t key_count)
+bool sort_distinct(ce_txn *txn, ce_table_key table, size_t column_count, const bound_path *paths, size_t key_count,
+                   entry *entries, size_t *count)
 {
-    if (r->count < 2) return true;
+    if (*count < 2) return true;
     entry_reader reader;
     ce_value *values = NULL;
-    if (!results_reader_start(&reader, txn, r->core->table, column_count, paths, key_count)) return false;
-    bool ok = read_rows(&reader, r->entries, r->count, &values);
+    if (!sort_reader_start(&reader, txn, table, column_count, paths, key_count)) return false;
+    bool ok = read_rows(&reader, entries, *count, &values);
     size_t capacity = 4;
-    while (capacity < 2 * r->count) capacity *= 2;
+    while (capacity < 2 * *count) capacity *= 2;
     size_t *slots = ok ? calloc(capacity, sizeof *slots) : NULL;
     if (ok && !slots) ok = query_out_of_memory();
     if (ok) {
         size_t kept = 0;
-        for (size_t i = 0; i < r->count; i++) {
+        for (size_t i = 0; i < *count; i++) {
             const ce_value *row = &values[i * key_count];
             size_t slot = (size_t)row_hash(row, key_count) & (capacity - 1);
             bool seen = false;
@@ -277,13 +392,13 @@ bool sort_distinct(ce_results *r, ce_txn *txn, size_t column_count, const bound_
             }
             if (seen) continue;
             slots[slot] = i + 1;
-            r->entries[kept++] = r->entries[i];
+            entries[kept++] = entries[i];
         }
-        r->count = kept;
+        *count = kept;
     }
     free(slots);
     free(values);
-    results_reader_end(&reader);
+    sort_reader_end(&reader);
     return ok;
 }
 
