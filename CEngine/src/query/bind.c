@@ -8,8 +8,9 @@
  * state (bind_core) and what it owns (descriptions, hops, constants, the
  * sets of IN), and the text of every bind error (position, token, table
  * and property).
- * Never: parses text (parse.c), reads the schema itself (table.h), or
- * chooses kernels (bind_predicate.c).
+ * Never: parses text itself (parse.c does, a %K argument's key path too),
+ * reads the schema's nodes (table.h answers), or chooses kernels
+ * (bind_predicate.c).
  */
 #include "bind.h"
 #include "buf.h"

@@ -8,9 +8,9 @@
  *
  * Owns: the evaluation state of a leaf (its columns opened on first use),
  * the leaf kernels, and AND/OR/NOT over masks.
- * Never: binds (it starts from a bound tree), changes data, or trusts a
- * column: lengths, offsets and null bits are checked before use (a damaged
- * file is CE_ERR_CORRUPT).
+ * Never: resolves paths or chooses kernels (eval_start has bind.c bind the
+ * core first), changes data, or trusts a column: lengths, offsets and null
+ * bits are checked before use (a damaged file is CE_ERR_CORRUPT).
  */
 #include "eval.h"
 #include "bind.h"
