@@ -231,260 +231,328 @@ static bool finish_path(binder *b, path_builder *builder, bound_path *out)
     return true;
 }
 
+/* A key path being bound, component by component: what a step reads and
+ * what it leaves for the next one. */
+typedef struct key_path_walk {
+    binder *b;
+    const parse_component *components;
+    size_t count;
+    size_t at;   /* a %K argument's position in the predicate, */
+    bool use_at; /* which messages quote instead of the components' own */
+    size_t position; /* the path's */
+    size_t i;    /* the next component */
+    ce_table_key table; /* the table the path has reached */
+    const char *table_name;
+    bool ended; /* the path reached a value: only an operator may follow */
+    path_builder builder;
+    bound_path *out;
+} key_path_walk;
+
+/* The position messages quote for component i. */
+static size_t walk_at(const key_path_walk *w, size_t i) { return w->use_at ? w->at : w->components[i].position; }
+
+/* Moves the path on to `table` (through a hop just added). */
+static bool walk_to(key_path_walk *w, ce_table_key table)
+{
+    w->table = table;
+    return table_name_of(w->b->txn, table, &w->table_name);
+}
+
+/* After a hop: a path that ends here yields the objects it reached. */
+static void end_at_objects_if_last(key_path_walk *w)
+{
+    if (w->i != w->count) return;
+    w->out->final = FINAL_OBJECT;
+    w->out->type = CE_TYPE_LINK;
+    w->out->final_table = w->table;
+    w->ended = true;
+}
+
+static bool is_operator(const parse_component *component, const char *name)
+{
+    return component && component->kind == PARSE_COMPONENT_OPERATOR && strcmp(component->name, name) == 0;
+}
+
+/* @links.Class.property: the objects of Class whose `property` links here. */
+static bool bind_backlinks_step(key_path_walk *w)
+{
+    binder *b = w->b;
+    const parse_component *components = w->components;
+    size_t i = w->i;
+    if (i + 2 >= w->count || components[i + 1].kind != PARSE_COMPONENT_NAME || components[i + 2].kind != PARSE_COMPONENT_NAME)
+        return bind_error(b, walk_at(w, i), "'@links' is followed by a class and a property: @links.Class.property");
+    ce_table_key origin;
+    bool found;
+    if (!table_find_by_name(b->txn, components[i + 1].name, components[i + 1].name_length, &origin, &found)) return false;
+    if (!found) return bind_error(b, walk_at(w, i + 1), "no class named '%s'", components[i + 1].name);
+    table_property origin_property, backlink;
+    if (!table_find_property(b->txn, origin, components[i + 2].name, components[i + 2].name_length, &origin_property,
+                             &found))
+        return false;
+    if (!found)
+        return bind_error(b, walk_at(w, i + 2), "class '%s' has no property '%s'", components[i + 1].name,
+                          components[i + 2].name);
+    if (origin_property.type != CE_TYPE_LINK && origin_property.type != CE_TYPE_MIXED)
+        return not_a_collection(b, walk_at(w, i + 2), components[i + 1].name, components[i + 2].name);
+    if (!table_find_backlink(b->txn, w->table, origin, origin_property.column, &backlink, &found)) return false;
+    if (!found)
+        return bind_error(b, walk_at(w, i + 2), "'%s.%s' does not link to class '%s'", components[i + 1].name,
+                          components[i + 2].name, w->table_name);
+    if (!add_hop(b, &w->builder, walk_at(w, i), HOP_BACKLINKS, w->table, origin_property.column, origin)) return false;
+    describe_more(&w->builder, ".@links.", components[i + 1].name);
+    describe_more(&w->builder, ".", components[i + 2].name);
+    w->out->multi = true;
+    if (!walk_to(w, origin)) return false;
+    w->i += 3;
+    end_at_objects_if_last(w);
+    return true;
+}
+
+/* @count, @sum, ... after objects reached through a collection: their
+ * number, or an aggregate of one property of theirs (dogs.@avg.age). */
+static bool bind_objects_aggregate_step(key_path_walk *w)
+{
+    binder *b = w->b;
+    bound_path *out = w->out;
+    const parse_component *components = w->components, *component = &components[w->i];
+    size_t i = w->i;
+    if (w->builder.hop_count == 0 || !out->multi)
+        return bind_error(b, walk_at(w, i), "'@%s' must follow the key path of a collection (like list.@%s)",
+                          component->name, component->name);
+    if (strcmp(component->name, "count") == 0 || strcmp(component->name, "size") == 0) {
+        if (i + 1 != w->count) return bind_error(b, walk_at(w, i + 1), "nothing may follow '@%s'", component->name);
+        out->final = FINAL_OBJECT;
+        out->type = CE_TYPE_LINK;
+        out->final_table = w->table;
+        out->aggregate = PATH_COUNT;
+        describe_more(&w->builder, ".@", component->name);
+        w->ended = true;
+        w->i++;
+        return true;
+    }
+    if (!is_aggregate_name(component->name))
+        return bind_error(b, walk_at(w, i), "'@%s' does not apply to links: @count, @size, @sum, @avg, @min and @max do",
+                          component->name);
+    if (i + 2 != w->count || components[i + 1].kind != PARSE_COMPONENT_NAME)
+        return bind_error(b, walk_at(w, i), "'@%s' over links needs one property of the objects after it, like dogs.@%s.age",
+                          component->name, component->name);
+    table_property property;
+    bool found;
+    if (!table_find_property(b->txn, w->table, components[i + 1].name, components[i + 1].name_length, &property, &found))
+        return false;
+    if (!found)
+        return bind_error(b, walk_at(w, i + 1), "class '%s' has no property '%s'", w->table_name, components[i + 1].name);
+    if (property.collection != CE_COLLECTION_NONE || property.type == CE_TYPE_LINK)
+        return bind_error(b, walk_at(w, i + 1), "'@%s' needs a property holding one value, and '%s.%s' is a %s",
+                          component->name, w->table_name, property.name, kind_name(&property));
+    out->aggregate = aggregate_of_name(component->name);
+    out->final = FINAL_COLUMN;
+    out->column = property.column;
+    out->type = property.type;
+    out->nullable = property.nullable;
+    out->final_table = w->table;
+    describe_more(&w->builder, ".@", component->name);
+    describe_more(&w->builder, ".", property.name);
+    w->ended = true;
+    w->i += 2;
+    return true;
+}
+
+/* A to-one link, or a list or set of links: on to the objects it links to. */
+static bool bind_link_step(key_path_walk *w, const table_property *property)
+{
+    bool many = property->collection != CE_COLLECTION_NONE;
+    if (!add_hop(w->b, &w->builder, walk_at(w, w->i), many ? HOP_LINKS : HOP_LINK, w->table, property->column,
+                 property->link_target))
+        return false;
+    w->out->multi = w->out->multi || many;
+    if (!walk_to(w, property->link_target)) return false;
+    w->i++;
+    end_at_objects_if_last(w);
+    return true;
+}
+
+/* dict['key'], dict.@allKeys, dict.@allValues, dict.@count, dict.@sum, ...,
+ * dict (its values); a dictionary of links leads on to the objects its
+ * values link to (null values skipped), though its @count counts entries. */
+static bool bind_dictionary_step(key_path_walk *w, const table_property *property)
+{
+    binder *b = w->b;
+    bound_path *out = w->out;
+    size_t i = w->i;
+    const parse_component *next = i + 1 < w->count ? &w->components[i + 1] : NULL;
+    out->column = property->column;
+    out->final_table = w->table;
+    out->nullable = property->nullable;
+    bool links = property->type == CE_TYPE_LINK;
+    if (next && next->kind == PARSE_COMPONENT_SUBSCRIPT) {
+        if (next->argument >= 0) {
+            if ((size_t)next->argument >= b->core->argument_count ||
+                b->core->arguments[next->argument].kind != CE_QUERY_ARGUMENT_VALUE ||
+                b->core->arguments[next->argument].value.type != CE_TYPE_STRING)
+                return bind_error(b, walk_at(w, i + 1), "the key in [...] must be a string (argument %d is not one)",
+                                  next->argument);
+            out->entry_key = b->core->arguments[next->argument].value.string.data;
+            out->entry_key_size = b->core->arguments[next->argument].value.string.size;
+        } else {
+            out->entry_key = next->name;
+            out->entry_key_size = next->name_length;
+        }
+        if (links)
+            return bind_error(b, walk_at(w, i + 1), "'%s.%s' is a dictionary of links: compare its values with ANY %s.@allValues",
+                              w->table_name, property->name, property->name);
+        out->final = FINAL_ENTRY;
+        out->type = property->type;
+        out->nullable = true; /* an absent key reads as null */
+        describe_more(&w->builder, "[...]", "");
+        w->i += 2;
+    } else if (is_operator(next, "allKeys")) {
+        out->final = FINAL_KEYS;
+        out->type = CE_TYPE_STRING;
+        out->nullable = false;
+        out->multi = true;
+        describe_more(&w->builder, ".@", "allKeys");
+        w->i += 2;
+    } else if (links && !is_operator(next, "count") && !is_operator(next, "size")) {
+        if (!add_hop(b, &w->builder, walk_at(w, i), HOP_LINKS, w->table, property->column, property->link_target))
+            return false;
+        out->multi = true;
+        if (!walk_to(w, property->link_target)) return false;
+        w->i += is_operator(next, "allValues") ? 2 : 1;
+        end_at_objects_if_last(w);
+        return true;
+    } else {
+        out->final = FINAL_COLLECTION;
+        out->type = property->type;
+        out->multi = true;
+        w->i += is_operator(next, "allValues") ? 2 : 1;
+    }
+    w->ended = true;
+    return true;
+}
+
+/* A list or set of values: its elements. */
+static bool bind_collection_step(key_path_walk *w, const table_property *property)
+{
+    bound_path *out = w->out;
+    out->final = FINAL_COLLECTION;
+    out->column = property->column;
+    out->type = property->type;
+    out->nullable = property->nullable;
+    out->final_table = w->table;
+    out->multi = true;
+    w->ended = true;
+    w->i++;
+    return true;
+}
+
+/* A property holding one value (mixed included), or a string's or
+ * binary's length (.@count, .@size). */
+static bool bind_value_step(key_path_walk *w, const table_property *property)
+{
+    bound_path *out = w->out;
+    out->final = FINAL_COLUMN;
+    out->column = property->column;
+    out->type = property->type;
+    out->nullable = property->nullable || property->type == CE_TYPE_MIXED;
+    out->indexed = property->indexed;
+    out->primary_key = property->primary_key;
+    out->final_table = w->table;
+    w->ended = true;
+    w->i++;
+    const parse_component *next = w->i < w->count ? &w->components[w->i] : NULL;
+    if ((is_operator(next, "count") || is_operator(next, "size")) &&
+        (property->type == CE_TYPE_STRING || property->type == CE_TYPE_BINARY) && w->i + 1 == w->count) {
+        out->size_of = true;
+        describe_more(&w->builder, ".@", next->name);
+        w->i++;
+    }
+    if (w->i < w->count) return not_a_collection(w->b, w->position, w->table_name, property->name);
+    return true;
+}
+
+/* A property of the table the path has reached, bound by its kind. */
+static bool bind_property_step(key_path_walk *w)
+{
+    const parse_component *component = &w->components[w->i];
+    if (component->kind != PARSE_COMPONENT_NAME)
+        return bind_error(w->b, walk_at(w, w->i), "expected a property name in the key path");
+    table_property property;
+    bool found;
+    if (!table_find_property(w->b->txn, w->table, component->name, component->name_length, &property, &found))
+        return false;
+    if (!found)
+        return bind_error(w->b, walk_at(w, w->i), "class '%s' has no property '%s'", w->table_name, component->name);
+    describe_more(&w->builder, ".", property.name);
+    if (property.type == CE_TYPE_LINK && property.collection != CE_COLLECTION_DICTIONARY) return bind_link_step(w, &property);
+    if (property.collection == CE_COLLECTION_DICTIONARY) return bind_dictionary_step(w, &property);
+    if (property.collection != CE_COLLECTION_NONE) return bind_collection_step(w, &property);
+    return bind_value_step(w, &property);
+}
+
+/* After a collection's values: @count, @size, @sum, @avg, @min, @max. */
+static bool bind_collection_aggregate(key_path_walk *w)
+{
+    const parse_component *component = &w->components[w->i];
+    if (component->kind != PARSE_COMPONENT_OPERATOR ||
+        (strcmp(component->name, "count") != 0 && strcmp(component->name, "size") != 0 && !is_aggregate_name(component->name)))
+        return bind_error(w->b, walk_at(w, w->i), "only @count, @size, @sum, @avg, @min or @max may follow a collection here");
+    if (!w->out->multi || w->out->aggregate != PATH_ALL_VALUES)
+        return bind_error(w->b, walk_at(w, w->i), "'@%s' must follow the key path of a collection", component->name);
+    if (w->i + 1 != w->count) return bind_error(w->b, walk_at(w, w->i + 1), "nothing may follow '@%s'", component->name);
+    w->out->aggregate = aggregate_of_name(component->name);
+    describe_more(&w->builder, ".@", component->name);
+    w->i++;
+    return true;
+}
+
 bool bind_key_path(binder *b, const parse_tree *tree, const parse_node *node, size_t at, bool use_at,
                    bound_path *out)
 {
-    const parse_component *components = &tree->components[node->first_item];
-    size_t count = node->item_count;
-    size_t position = use_at ? at : components[0].position;
-#define AT(i) (use_at ? at : components[i].position)
+    key_path_walk w;
+    memset(&w, 0, sizeof w);
+    w.b = b;
+    w.components = &tree->components[node->first_item];
+    w.count = node->item_count;
+    w.at = at;
+    w.use_at = use_at;
+    w.position = walk_at(&w, 0);
+    w.table = b->core->table;
+    w.table_name = b->table_name;
+    w.out = out;
     memset(out, 0, sizeof *out);
-    out->position = position;
-    path_builder builder;
-    builder.hop_count = 0;
-    ce_table_key table = b->core->table;
-    const char *table_name = b->table_name;
-    size_t i = 0;
-    if (components[0].kind == PARSE_COMPONENT_VARIABLE) {
-        if (!b->variable || strcmp(components[0].name, b->variable) != 0) {
+    out->position = w.position;
+    const parse_component *first = &w.components[0];
+    if (first->kind == PARSE_COMPONENT_VARIABLE) {
+        if (!b->variable || strcmp(first->name, b->variable) != 0) {
             if (b->variable)
-                return bind_error(b, position, "'$%s' is not defined here: this SUBQUERY's variable is $%s",
-                                  components[0].name, b->variable);
-            return bind_error(b, position, "'$%s' is not defined here: a variable exists only inside SUBQUERY(collection, $%s, ...)",
-                              components[0].name, components[0].name);
+                return bind_error(b, w.position, "'$%s' is not defined here: this SUBQUERY's variable is $%s",
+                                  first->name, b->variable);
+            return bind_error(b, w.position, "'$%s' is not defined here: a variable exists only inside SUBQUERY(collection, $%s, ...)",
+                              first->name, first->name);
         }
         out->from_variable = true;
-        table = b->variable_table;
-        if (!table_name_of(b->txn, table, &table_name)) return false;
-        i = 1;
+        if (!walk_to(&w, b->variable_table)) return false;
+        w.i = 1;
     } else if (b->variable) {
-        return bind_error(b, position, "inside SUBQUERY, a key path starts with its variable ($%s)", b->variable);
+        return bind_error(b, w.position, "inside SUBQUERY, a key path starts with its variable ($%s)", b->variable);
     }
-    snprintf(builder.description, sizeof builder.description, "%s", table_name);
-    if (i == count) {
+    snprintf(w.builder.description, sizeof w.builder.description, "%s", w.table_name);
+    if (w.i == w.count) {
         /* The variable alone: the object itself. */
-        out->final = FINAL_OBJECT;
-        out->type = CE_TYPE_LINK;
-        out->final_table = table;
-        return finish_path(b, &builder, out);
+        end_at_objects_if_last(&w);
+        return finish_path(b, &w.builder, out);
     }
-    bool ended = false; /* the path reached a value: only an operator may follow */
-    while (i < count && !ended) {
-        const parse_component *component = &components[i];
-        if (component->kind == PARSE_COMPONENT_OPERATOR && strcmp(component->name, "links") == 0) {
-            /* @links.Class.property: the objects of Class whose `property` links here. */
-            if (i + 2 >= count || components[i + 1].kind != PARSE_COMPONENT_NAME ||
-                components[i + 2].kind != PARSE_COMPONENT_NAME)
-                return bind_error(b, AT(i), "'@links' is followed by a class and a property: @links.Class.property");
-            ce_table_key origin;
-            bool found;
-            if (!table_find_by_name(b->txn, components[i + 1].name, components[i + 1].name_length, &origin, &found))
-                return false;
-            if (!found) return bind_error(b, AT(i + 1), "no class named '%s'", components[i + 1].name);
-            table_property origin_property, backlink;
-            if (!table_find_property(b->txn, origin, components[i + 2].name, components[i + 2].name_length,
-                                     &origin_property, &found))
-                return false;
-            if (!found)
-                return bind_error(b, AT(i + 2), "class '%s' has no property '%s'", components[i + 1].name,
-                                  components[i + 2].name);
-            if (origin_property.type != CE_TYPE_LINK && origin_property.type != CE_TYPE_MIXED)
-                return not_a_collection(b, AT(i + 2), components[i + 1].name, components[i + 2].name);
-            if (!table_find_backlink(b->txn, table, origin, origin_property.column, &backlink, &found)) return false;
-            if (!found)
-                return bind_error(b, AT(i + 2), "'%s.%s' does not link to class '%s'", components[i + 1].name,
-                                  components[i + 2].name, table_name);
-            if (!add_hop(b, &builder, AT(i), HOP_BACKLINKS, table, origin_property.column, origin)) return false;
-            describe_more(&builder, ".@links.", components[i + 1].name);
-            describe_more(&builder, ".", components[i + 2].name);
-            out->multi = true;
-            table = origin;
-            if (!table_name_of(b->txn, table, &table_name)) return false;
-            i += 3;
-            if (i == count) {
-                out->final = FINAL_OBJECT;
-                out->type = CE_TYPE_LINK;
-                out->final_table = table;
-                ended = true;
-            }
-            continue;
-        }
-        if (component->kind == PARSE_COMPONENT_OPERATOR) {
-            /* @count, @sum, ... after objects reached through a collection. */
-            if (builder.hop_count == 0 || !out->multi)
-                return bind_error(b, AT(i), "'@%s' must follow the key path of a collection (like list.@%s)",
-                                  component->name, component->name);
-            if (strcmp(component->name, "count") == 0 || strcmp(component->name, "size") == 0) {
-                if (i + 1 != count) return bind_error(b, AT(i + 1), "nothing may follow '@%s'", component->name);
-                out->final = FINAL_OBJECT;
-                out->type = CE_TYPE_LINK;
-                out->final_table = table;
-                out->aggregate = PATH_COUNT;
-                describe_more(&builder, ".@", component->name);
-                ended = true;
-                i++;
-                continue;
-            }
-            if (!is_aggregate_name(component->name))
-                return bind_error(b, AT(i), "'@%s' does not apply to links: @count, @size, @sum, @avg, @min and @max do",
-                                  component->name);
-            /* links.@avg.property */
-            if (i + 2 != count || components[i + 1].kind != PARSE_COMPONENT_NAME)
-                return bind_error(b, AT(i), "'@%s' over links needs one property of the objects after it, like dogs.@%s.age",
-                                  component->name, component->name);
-            table_property property;
-            bool found;
-            if (!table_find_property(b->txn, table, components[i + 1].name, components[i + 1].name_length, &property,
-                                     &found))
-                return false;
-            if (!found) return bind_error(b, AT(i + 1), "class '%s' has no property '%s'", table_name, components[i + 1].name);
-            if (property.collection != CE_COLLECTION_NONE || property.type == CE_TYPE_LINK)
-                return bind_error(b, AT(i + 1), "'@%s' needs a property holding one value, and '%s.%s' is a %s",
-                                  component->name, table_name, property.name, kind_name(&property));
-            out->aggregate = aggregate_of_name(component->name);
-            out->final = FINAL_COLUMN;
-            out->column = property.column;
-            out->type = property.type;
-            out->nullable = property.nullable;
-            out->final_table = table;
-            describe_more(&builder, ".@", component->name);
-            describe_more(&builder, ".", property.name);
-            ended = true;
-            i += 2;
-            continue;
-        }
-        if (component->kind != PARSE_COMPONENT_NAME)
-            return bind_error(b, AT(i), "expected a property name in the key path");
-        table_property property;
-        bool found;
-        if (!table_find_property(b->txn, table, component->name, component->name_length, &property, &found)) return false;
-        if (!found) return bind_error(b, AT(i), "class '%s' has no property '%s'", table_name, component->name);
-        describe_more(&builder, i == 0 || (i == 1 && out->from_variable) ? "." : ".", property.name);
-        const parse_component *next = i + 1 < count ? &components[i + 1] : NULL;
-        if (property.type == CE_TYPE_LINK && property.collection != CE_COLLECTION_DICTIONARY) {
-            /* A to-one link, or a list or set of links. */
-            bool many = property.collection != CE_COLLECTION_NONE;
-            if (!add_hop(b, &builder, AT(i), many ? HOP_LINKS : HOP_LINK, table, property.column, property.link_target))
-                return false;
-            out->multi = out->multi || many;
-            table = property.link_target;
-            if (!table_name_of(b->txn, table, &table_name)) return false;
-            i++;
-            if (i == count) {
-                out->final = FINAL_OBJECT;
-                out->type = CE_TYPE_LINK;
-                out->final_table = table;
-                ended = true;
-            }
-            continue;
-        }
-        if (property.collection == CE_COLLECTION_DICTIONARY) {
-            /* dict['key'], dict.@allKeys, dict.@allValues, dict.@count, dict.@sum, ..., dict (its values). */
-            out->column = property.column;
-            out->final_table = table;
-            out->nullable = property.nullable;
-            bool links = property.type == CE_TYPE_LINK;
-            if (next && next->kind == PARSE_COMPONENT_SUBSCRIPT) {
-                if (next->argument >= 0) {
-                    if ((size_t)next->argument >= b->core->argument_count ||
-                        b->core->arguments[next->argument].kind != CE_QUERY_ARGUMENT_VALUE ||
-                        b->core->arguments[next->argument].value.type != CE_TYPE_STRING)
-                        return bind_error(b, AT(i + 1), "the key in [...] must be a string (argument %d is not one)",
-                                          next->argument);
-                    out->entry_key = b->core->arguments[next->argument].value.string.data;
-                    out->entry_key_size = b->core->arguments[next->argument].value.string.size;
-                } else {
-                    out->entry_key = next->name;
-                    out->entry_key_size = next->name_length;
-                }
-                if (links)
-                    return bind_error(b, AT(i + 1), "'%s.%s' is a dictionary of links: compare its values with ANY %s.@allValues",
-                                      table_name, property.name, property.name);
-                out->final = FINAL_ENTRY;
-                out->type = property.type;
-                out->nullable = true; /* an absent key reads as null */
-                describe_more(&builder, "[...]", "");
-                i += 2;
-            } else if (next && next->kind == PARSE_COMPONENT_OPERATOR && strcmp(next->name, "allKeys") == 0) {
-                out->final = FINAL_KEYS;
-                out->type = CE_TYPE_STRING;
-                out->nullable = false;
-                out->multi = true;
-                describe_more(&builder, ".@", "allKeys");
-                i += 2;
-            } else if (links && !(next && next->kind == PARSE_COMPONENT_OPERATOR &&
-                                  (strcmp(next->name, "count") == 0 || strcmp(next->name, "size") == 0))) {
-                /* The objects its values link to (null values skipped); its
-                 * @count counts entries (below, as a collection's). */
-                if (!add_hop(b, &builder, AT(i), HOP_LINKS, table, property.column, property.link_target)) return false;
-                out->multi = true;
-                table = property.link_target;
-                if (!table_name_of(b->txn, table, &table_name)) return false;
-                i += next && next->kind == PARSE_COMPONENT_OPERATOR && strcmp(next->name, "allValues") == 0 ? 2 : 1;
-                if (i == count) {
-                    out->final = FINAL_OBJECT;
-                    out->type = CE_TYPE_LINK;
-                    out->final_table = table;
-                    ended = true;
-                }
-                continue;
-            } else {
-                out->final = FINAL_COLLECTION;
-                out->type = property.type;
-                out->multi = true;
-                i += next && next->kind == PARSE_COMPONENT_OPERATOR && strcmp(next->name, "allValues") == 0 ? 2 : 1;
-            }
-            ended = true;
-            continue;
-        }
-        if (property.collection != CE_COLLECTION_NONE) {
-            /* A list or set of values. */
-            out->final = FINAL_COLLECTION;
-            out->column = property.column;
-            out->type = property.type;
-            out->nullable = property.nullable;
-            out->final_table = table;
-            out->multi = true;
-            ended = true;
-            i++;
-            continue;
-        }
-        /* A property holding one value (mixed included). */
-        out->final = FINAL_COLUMN;
-        out->column = property.column;
-        out->type = property.type;
-        out->nullable = property.nullable || property.type == CE_TYPE_MIXED;
-        out->indexed = property.indexed;
-        out->primary_key = property.primary_key;
-        out->final_table = table;
-        ended = true;
-        i++;
-        if (i < count && components[i].kind == PARSE_COMPONENT_OPERATOR &&
-            (strcmp(components[i].name, "count") == 0 || strcmp(components[i].name, "size") == 0) &&
-            (property.type == CE_TYPE_STRING || property.type == CE_TYPE_BINARY) && i + 1 == count) {
-            out->size_of = true;
-            describe_more(&builder, ".@", components[i].name);
-            i++;
-        }
-        if (i < count) return not_a_collection(b, position, table_name, property.name);
+    while (w.i < w.count && !w.ended) {
+        const parse_component *component = &w.components[w.i];
+        bool ok = is_operator(component, "links")                  ? bind_backlinks_step(&w)
+                  : component->kind == PARSE_COMPONENT_OPERATOR ? bind_objects_aggregate_step(&w)
+                                                                : bind_property_step(&w);
+        if (!ok) return false;
     }
-    /* After a collection's values: @count, @size, @sum, @avg, @min, @max. */
-    if (i < count) {
-        const parse_component *component = &components[i];
-        if (component->kind != PARSE_COMPONENT_OPERATOR || (strcmp(component->name, "count") != 0 &&
-                                                            strcmp(component->name, "size") != 0 &&
-                                                            !is_aggregate_name(component->name)))
-            return bind_error(b, AT(i), "only @count, @size, @sum, @avg, @min or @max may follow a collection here");
-        if (!out->multi || out->aggregate != PATH_ALL_VALUES)
-            return bind_error(b, AT(i), "'@%s' must follow the key path of a collection", component->name);
-        if (i + 1 != count) return bind_error(b, AT(i + 1), "nothing may follow '@%s'", component->name);
-        out->aggregate = aggregate_of_name(component->name);
-        describe_more(&builder, ".@", component->name);
-        i++;
-    }
-    if (i != count) return bind_error(b, AT(i), "the key path goes on after a value");
-#undef AT
-    return finish_path(b, &builder, out);
+    if (w.i < w.count && !bind_collection_aggregate(&w)) return false;
+    if (w.i != w.count) return bind_error(b, walk_at(&w, w.i), "the key path goes on after a value");
+    return finish_path(b, &w.builder, out);
 }
 
 bool bind_key_path_argument(binder *b, const parse_node *node, bound_path *out)
