@@ -4,8 +4,8 @@
  *
  * The public API is cengine.h, section "Queries" (ce_query, ce_results).
  * This header states the semantics every file of the layer keeps, and
- * gives tests and fuzzers the string folding behind [c] and [d], and LIKE
- * (fold.h).
+ * gives tests and fuzzers the string folding behind [c] and [d] and LIKE
+ * (fold.h: fold_text, fold_like).
  *
  * Semantics (the contract the C tests check against a brute-force model):
  *   - null equals only null: `x == nil` matches nulls, `x != 5` matches
@@ -31,25 +31,6 @@
 #define CE_QUERY_H
 
 #include "cengine.h"
-
-#include <stdbool.h>
-#include <stddef.h>
-
 #include "fold.h"
-
-/* The names the tests and fuzzers use for fold.h's functions (until they
- * call those directly). */
-enum { QUERY_FOLD_CASE = FOLD_CASE, QUERY_FOLD_DIACRITICS = FOLD_DIACRITICS };
-
-static inline bool query_fold_text(const char *text, size_t size, unsigned flags, char **out_text, size_t *capacity,
-                                   size_t *out_size)
-{
-    return fold_text(text, size, flags, out_text, capacity, out_size);
-}
-
-static inline bool query_like(const char *text, size_t text_size, const char *pattern, size_t pattern_size, bool bytes)
-{
-    return fold_like(text, text_size, pattern, pattern_size, bytes);
-}
 
 #endif
