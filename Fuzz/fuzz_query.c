@@ -686,10 +686,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     else check_failure();
     char *folded = NULL;
     size_t capacity = 0, folded_size;
-    if (!query_fold_text(predicate, length, QUERY_FOLD_CASE | QUERY_FOLD_DIACRITICS, &folded, &capacity, &folded_size))
-        bug("query_fold_text failed");
+    if (!fold_text(predicate, length, FOLD_CASE | FOLD_DIACRITICS, &folded, &capacity, &folded_size))
+        bug("fold_text failed");
     size_t half = length / 2;
-    (void)query_like(predicate, half, predicate + half, length - half, (view & 1) != 0);
+    (void)fold_like(predicate, half, predicate + half, length - half, (view & 1) != 0);
     free(folded);
 
     check_collection_aggregates(view);

@@ -319,6 +319,53 @@ typedef struct ce_decimal128 {
     uint64_t low, high; /* the 128 bits, little-endian words */
 } ce_decimal128;
 
+/*
+ * Decimal128 values: the engine's own parsing, printing, order and
+ * arithmetic, for bindings that need them (Swift's Decimal128 uses these).
+ * Results are rounded to 34 significant digits, half to even; exponents
+ * run from -6176 to 6111 (beyond: infinity, or rounded toward zero).
+ *
+ * From text: [+-] digits [. digits] [(e|E) [+-] digits], or inf, infinity,
+ * nan in any case; nothing else (no spaces). On anything else: false and
+ * CE_ERR_INVALID_ARGUMENT. "1.50" keeps its representation (150E-2).
+ */
+bool ce_decimal128_from_string(const char *text, ce_decimal128 *out);
+
+/* The value as text, like snprintf: writes at most size - 1 characters and
+ * a NUL (when size > 0) and returns the length of the whole text. "1.5",
+ * "-12.500", "0.000001", "1E-7", "1.2E+40", "0E-6176", "-0", "NaN", "Inf",
+ * "-Inf": plain when the exponent is at most 0 and the adjusted exponent
+ * (exponent + digits - 1) at least -6, else d.dddE+n. 64 bytes always
+ * suffice. */
+size_t ce_decimal128_to_string(ce_decimal128 value, char *buffer, size_t size);
+
+/* -1, 0 or 1 by value, in the order the engine sorts decimal128 values:
+ * NaN first (every NaN equal to every other), -infinity, negative numbers,
+ * zero (every zero), positive numbers, +infinity. 1.0 and 1.00 are equal. */
+int ce_decimal128_compare(ce_decimal128 a, ce_decimal128 b);
+
+/* The one representation of a value that every equal value shares (for a
+ * hash): trailing zeros removed (1.50 -> 1.5), every zero +0, one NaN. */
+ce_decimal128 ce_decimal128_canonical(ce_decimal128 value);
+
+/* An exact integer. */
+ce_decimal128 ce_decimal128_from_int64(int64_t value);
+
+/* A double through its 17 significant digits, as a query compares a double
+ * with a decimal128 (0.1 becomes 0.10000000000000001). */
+ce_decimal128 ce_decimal128_from_double(double value);
+
+bool ce_decimal128_is_nan(ce_decimal128 value);
+
+/* IEEE 754 arithmetic: a NaN operand gives NaN, as do infinity - infinity,
+ * 0 * infinity, 0 / 0 and infinity / infinity; x / 0 is a signed infinity.
+ * Exact results keep their natural exponent (19.99 * 3 = 59.97, 1 / 4 =
+ * 0.25); inexact ones keep 34 digits (1 / 3 = 0.3333333333333333333333333333333333). */
+ce_decimal128 ce_decimal128_add(ce_decimal128 a, ce_decimal128 b);
+ce_decimal128 ce_decimal128_subtract(ce_decimal128 a, ce_decimal128 b);
+ce_decimal128 ce_decimal128_multiply(ce_decimal128 a, ce_decimal128 b);
+ce_decimal128 ce_decimal128_divide(ce_decimal128 a, ce_decimal128 b);
+
 typedef struct ce_object_id {
     uint8_t bytes[12];
 } ce_object_id;

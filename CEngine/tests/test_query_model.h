@@ -159,11 +159,11 @@ static inline size_t model_fold(const char *s, size_t n, unsigned flags, char *o
     for (size_t i = 0; i < n;) {
         uint32_t c;
         i += decode(s, n, i, &c);
-        if (flags & QUERY_FOLD_DIACRITICS) {
+        if (flags & FOLD_DIACRITICS) {
             if (c >= 0x300 && c <= 0x36F) continue;
             c = model_strip(c);
         }
-        if (flags & QUERY_FOLD_CASE) c = model_lower(c);
+        if (flags & FOLD_CASE) c = model_lower(c);
         used += encode(c, out + used);
     }
     return used;
@@ -475,9 +475,9 @@ static inline void put_atom_constant(text *t, argument_list *arguments, const ce
 static inline const char *flags_text(unsigned flags)
 {
     switch (flags) {
-    case QUERY_FOLD_CASE: return "[c]";
-    case QUERY_FOLD_DIACRITICS: return "[d]";
-    case QUERY_FOLD_CASE | QUERY_FOLD_DIACRITICS: return pick(2) ? "[cd]" : "[dc]";
+    case FOLD_CASE: return "[c]";
+    case FOLD_DIACRITICS: return "[d]";
+    case FOLD_CASE | FOLD_DIACRITICS: return pick(2) ? "[cd]" : "[dc]";
     default: return "";
     }
 }

@@ -3,7 +3,7 @@
  * (position, token and message), key paths the Thing table cannot take
  * (no links or collections there), literals of every kind (dates,
  * timestamps, escapes, base64, oid, uuid, hex, inf, nan), arguments ($N,
- * %@, %K, lists), constant predicates, and query_fold_text and query_like
+ * %@, %K, lists), constant predicates, and fold_text and fold_like
  * on their own.
  *
  * Owns: the cases on what predicate text means and how it fails.
@@ -398,7 +398,7 @@ static void check_fold(const char *in, unsigned flags, const char *expected)
 {
     char *buffer = NULL;
     size_t capacity = 0, size;
-    CHECK(query_fold_text(in, strlen(in), flags, &buffer, &capacity, &size));
+    CHECK(fold_text(in, strlen(in), flags, &buffer, &capacity, &size));
     if (size != strlen(expected) || memcmp(buffer, expected, size) != 0) {
         fprintf(stderr, "fold('%s', %u) = '%.*s', expected '%s'\n", in, flags, (int)size, buffer, expected);
         exit(1);
@@ -408,7 +408,7 @@ static void check_fold(const char *in, unsigned flags, const char *expected)
 
 TEST(text_fold)
 {
-    const unsigned c = QUERY_FOLD_CASE, d = QUERY_FOLD_DIACRITICS, cd = c | d;
+    const unsigned c = FOLD_CASE, d = FOLD_DIACRITICS, cd = c | d;
     check_fold("Hello WORLD", c, "hello world");
     check_fold("ÀÉÎÕÜÇÑÝ", c, "àéîõüçñý");
     check_fold("ÀÉÎÕÜÇÑÝ", d, "AEIOUCNY");
@@ -450,7 +450,7 @@ TEST(like_patterns)
         {"mississippi", "m*iss*ppi", true}, {"mississippi", "m*iss*sip", false}, {"日本語", "日?語", true},
     };
     for (size_t k = 0; k < COUNT_OF(like); k++) {
-        bool got = query_like(like[k].text, strlen(like[k].text), like[k].pattern, strlen(like[k].pattern), false);
+        bool got = fold_like(like[k].text, strlen(like[k].text), like[k].pattern, strlen(like[k].pattern), false);
         bool model_says = model_like(like[k].text, strlen(like[k].text), like[k].pattern, strlen(like[k].pattern), false);
         if (got != like[k].match || model_says != like[k].match) {
             fprintf(stderr, "LIKE('%s', '%s') = %d (model %d), expected %d\n", like[k].text, like[k].pattern, got, model_says,
@@ -458,8 +458,8 @@ TEST(like_patterns)
             exit(1);
         }
     }
-    CHECK(query_like("\xc3\xab", 2, "?" "?", 2, true));
-    CHECK(!query_like("\xc3\xab", 2, "?" "?", 2, false));
+    CHECK(fold_like("\xc3\xab", 2, "?" "?", 2, true));
+    CHECK(!fold_like("\xc3\xab", 2, "?" "?", 2, false));
 }
 
 /* Random strings: the engine's LIKE against the model's. */
@@ -472,6 +472,6 @@ TEST(like_against_model)
         size_t sn = pick(7), pn = pick(7);
         for (size_t i = 0; i < sn; i++) s[i] = alphabet[pick(2)];
         for (size_t i = 0; i < pn; i++) p[i] = alphabet[pick(4)];
-        CHECK(query_like(s, sn, p, pn, false) == model_like(s, sn, p, pn, false));
+        CHECK(fold_like(s, sn, p, pn, false) == model_like(s, sn, p, pn, false));
     }
 }

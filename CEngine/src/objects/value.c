@@ -1,24 +1,15 @@
 /*
- * value.c — type names, UTF-8, order, equality and hashing of values (see
- * value.h for the order).
+ * value.c — type names, timestamps, defaults, order, equality and hashing
+ * of values (see value.h for the order).
  *
  * Hashes are computed over an explicit little-endian encoding of each value
  * (never over a struct's memory, which has padding and host byte order), so
  * that a hash is the same on every machine and may be stored in a file.
- *
- * Decimal128 (IEEE 754-2008, binary integer decimal encoding). Bit 127 is the
- * sign. If bits 126-125 are not 11, bits 126-113 are the biased exponent and
- * bits 112-0 the coefficient. If they are 11: bits 126-122 = 11110 is an
- * infinity, 11111 a NaN; otherwise bits 124-111 are the exponent and the
- * coefficient is 100 followed by bits 110-0, which is at least 2^113 and so
- * above the largest valid coefficient (10^34 - 1): such a number is
- * "non-canonical" and by the standard its value is zero, as is any
- * coefficient above 10^34 - 1 in the first form. The exponent bias is 6176.
- * Coefficients fit in 113 bits; they are handled as two 64-bit words so the
- * code needs no compiler-specific 128-bit type.
+ * Decimal128 values are ordered and put in normal form by base/decimal.c.
  */
 #include "value.h"
 #include "checksum.h"
+#include "decimal.h"
 
 #include <math.h>
 #include <string.h>
@@ -46,51 +37,8 @@ const char *ce_type_name(ce_type type)
 }
 
 /* ------------------------------------------------------------------------ */
-/* UTF-8 and timestamps                                                      */
+/* Timestamps and defaults                                                   */
 /* ------------------------------------------------------------------------ */
-
-bool value_check_utf8(const char *data, size_t size)
-{
-    const unsigned char *bytes = (const unsigned char *)data;
-    size_t i = 0;
-    while (i < size) {
-        /* Long texts are mostly ASCII: skip 8 bytes at a time while no byte
-         * has its high bit set. */
-        while (size - i >= 8) {
-            uint64_t word;
-            memcpy(&word, bytes + i, 8);
-            if (word & 0x8080808080808080ull) break;
-            i += 8;
-        }
-        if (i >= size) break;
-        unsigned lead = bytes[i];
-        if (lead < 0x80) {
-            i++;
-            continue;
-        }
-        size_t following;
-        uint32_t code_point, smallest;
-        if (lead >= 0xC2 && lead <= 0xDF) { /* C0 and C1 would be overlong */
-            following = 1, code_point = lead & 0x1F, smallest = 0x80;
-        } else if ((lead & 0xF0) == 0xE0) {
-            following = 2, code_point = lead & 0x0F, smallest = 0x800;
-        } else if (lead >= 0xF0 && lead <= 0xF4) { /* F5 and above start code points past U+10FFFF */
-            following = 3, code_point = lead & 0x07, smallest = 0x10000;
-        } else {
-            return false; /* a continuation byte without a lead, or an invalid lead */
-        }
-        if (size - i - 1 < following) return false;
-        for (size_t k = 1; k <= following; k++) {
-            unsigned next = bytes[i + k];
-            if ((next & 0xC0) != 0x80) return false;
-            code_point = (code_point << 6) | (next & 0x3F);
-        }
-        if (code_point < smallest || code_point > 0x10FFFF || (code_point >= 0xD800 && code_point <= 0xDFFF))
-            return false;
-        i += following + 1;
-    }
-    return true;
-}
 
 bool value_timestamp_is_valid(ce_timestamp timestamp)
 {
@@ -118,137 +66,6 @@ ce_value value_default(ce_type type, bool nullable)
     default: break;
     }
     return value;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Decimal128                                                                */
-/* ------------------------------------------------------------------------ */
-
-/* An unsigned 128-bit integer. */
-typedef struct wide {
-    uint64_t low, high;
-} wide;
-
-static int wide_compare(wide a, wide b)
-{
-    if (a.high != b.high) return a.high < b.high ? -1 : 1;
-    if (a.low != b.low) return a.low < b.low ? -1 : 1;
-    return 0;
-}
-
-static bool wide_is_zero(wide value) { return value.low == 0 && value.high == 0; }
-
-static wide wide_add(wide a, wide b)
-{
-    wide sum = {a.low + b.low, a.high + b.high};
-    if (sum.low < a.low) sum.high++;
-    return sum;
-}
-
-static wide wide_shift_left(wide value, unsigned bits) /* 0 < bits < 64 */
-{
-    return (wide){value.low << bits, (value.high << bits) | (value.low >> (64 - bits))};
-}
-
-/* value * 10; the callers keep the product below 10^35 < 2^128. */
-static wide wide_times_ten(wide value)
-{
-    return wide_add(wide_shift_left(value, 3), wide_shift_left(value, 1));
-}
-
-/* value / 10, by long division over 32-bit pieces. */
-static wide wide_divide_by_ten(wide value, unsigned *out_remainder)
-{
-    uint32_t pieces[4] = {(uint32_t)(value.high >> 32), (uint32_t)value.high, (uint32_t)(value.low >> 32),
-                          (uint32_t)value.low};
-    uint64_t remainder = 0;
-    for (int i = 0; i < 4; i++) {
-        uint64_t current = (remainder << 32) | pieces[i];
-        pieces[i] = (uint32_t)(current / 10);
-        remainder = current % 10;
-    }
-    *out_remainder = (unsigned)remainder;
-    return (wide){((uint64_t)pieces[2] << 32) | pieces[3], ((uint64_t)pieces[0] << 32) | pieces[1]};
-}
-
-/* The number of decimal digits of a non-zero coefficient (at most 34). */
-static unsigned wide_digits(wide value)
-{
-    unsigned digits = 0;
-    wide power = {1, 0};
-    while (wide_compare(power, value) <= 0) {
-        power = wide_times_ten(power);
-        digits++;
-    }
-    return digits;
-}
-
-enum decimal_kind { DECIMAL_NAN, DECIMAL_INFINITY, DECIMAL_ZERO, DECIMAL_FINITE };
-
-typedef struct decimal_parts {
-    enum decimal_kind kind;
-    bool negative;
-    int exponent;     /* unbiased */
-    wide coefficient; /* non-zero for DECIMAL_FINITE */
-} decimal_parts;
-
-#define DECIMAL_EXPONENT_BIAS 6176
-/* 10^34 - 1, the largest coefficient of a decimal128 */
-static const wide decimal_max_coefficient = {0x378D8E63FFFFFFFFull, 0x0001ED09BEAD87C0ull};
-
-static decimal_parts decimal_decode(ce_decimal128 decimal)
-{
-    decimal_parts parts = {DECIMAL_ZERO, (decimal.high >> 63) != 0, 0, {0, 0}};
-    if (((decimal.high >> 61) & 3) == 3) {
-        unsigned prefix = (unsigned)(decimal.high >> 58) & 0x1F;
-        if (prefix == 0x1F) parts.kind = DECIMAL_NAN;
-        else if (prefix == 0x1E) parts.kind = DECIMAL_INFINITY;
-        /* else: a coefficient of at least 2^113, non-canonical: zero */
-        return parts;
-    }
-    parts.exponent = (int)((decimal.high >> 49) & 0x3FFF) - DECIMAL_EXPONENT_BIAS;
-    parts.coefficient = (wide){decimal.low, decimal.high & ((1ull << 49) - 1)};
-    if (!wide_is_zero(parts.coefficient) && wide_compare(parts.coefficient, decimal_max_coefficient) <= 0)
-        parts.kind = DECIMAL_FINITE;
-    return parts;
-}
-
-/* Compares |a| and |b| for two finite non-zero decimals. */
-static int decimal_compare_magnitude(const decimal_parts *a, const decimal_parts *b)
-{
-    /* c·10^e lies in [10^(d+e-1), 10^(d+e)) for a coefficient of d digits:
-     * a larger d+e is a larger number. With equal d+e, give both
-     * coefficients the same number of digits (at most 34: no overflow) and
-     * compare them. */
-    int digits_a = (int)wide_digits(a->coefficient), digits_b = (int)wide_digits(b->coefficient);
-    int magnitude_a = digits_a + a->exponent, magnitude_b = digits_b + b->exponent;
-    if (magnitude_a != magnitude_b) return magnitude_a < magnitude_b ? -1 : 1;
-    wide coefficient_a = a->coefficient, coefficient_b = b->coefficient;
-    for (int i = digits_a; i < digits_b; i++) coefficient_a = wide_times_ten(coefficient_a);
-    for (int i = digits_b; i < digits_a; i++) coefficient_b = wide_times_ten(coefficient_b);
-    return wide_compare(coefficient_a, coefficient_b);
-}
-
-/* NaN, -inf, negative, zero, positive, +inf. */
-static int decimal_rank(const decimal_parts *parts)
-{
-    switch (parts->kind) {
-    case DECIMAL_NAN: return 0;
-    case DECIMAL_INFINITY: return parts->negative ? 1 : 5;
-    case DECIMAL_FINITE: return parts->negative ? 2 : 4;
-    case DECIMAL_ZERO: break;
-    }
-    return 3;
-}
-
-static int decimal_compare(ce_decimal128 a, ce_decimal128 b)
-{
-    decimal_parts parts_a = decimal_decode(a), parts_b = decimal_decode(b);
-    int rank_a = decimal_rank(&parts_a), rank_b = decimal_rank(&parts_b);
-    if (rank_a != rank_b) return rank_a < rank_b ? -1 : 1;
-    if (parts_a.kind != DECIMAL_FINITE) return 0;
-    int magnitude = decimal_compare_magnitude(&parts_a, &parts_b);
-    return parts_a.negative ? -magnitude : magnitude;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -339,27 +156,9 @@ static uint64_t hash_double(ce_type type, double value)
 
 static uint64_t hash_decimal(ce_decimal128 decimal)
 {
-    /* The normal form of a finite number: the coefficient without trailing
-     * zeros (1.0E0 = 10E-1 -> 1E0), which every representation of it shares. */
-    decimal_parts parts = decimal_decode(decimal);
-    uint8_t bytes[22] = {0};
-    bytes[0] = (uint8_t)parts.kind;
-    if (parts.kind == DECIMAL_INFINITY) bytes[1] = parts.negative;
-    if (parts.kind == DECIMAL_FINITE) {
-        wide coefficient = parts.coefficient;
-        int exponent = parts.exponent;
-        for (;;) {
-            unsigned remainder;
-            wide quotient = wide_divide_by_ten(coefficient, &remainder);
-            if (remainder != 0) break;
-            coefficient = quotient;
-            exponent++;
-        }
-        bytes[1] = parts.negative;
-        put_u32(bytes + 2, (uint32_t)exponent);
-        put_u64(bytes + 6, coefficient.low);
-        put_u64(bytes + 14, coefficient.high);
-    }
+    /* The normal form every representation of the number shares. */
+    uint8_t bytes[DECIMAL_NORMAL_FORM_SIZE];
+    decimal_normal_form(decimal, bytes);
     return hash_bytes(CE_TYPE_DECIMAL128, bytes, sizeof bytes);
 }
 

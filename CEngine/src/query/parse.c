@@ -13,6 +13,7 @@
 #include "parse.h"
 #include "buf.h"
 #include "error.h"
+#include "utf8.h"
 #include "value.h"
 
 #include <errno.h>
@@ -461,25 +462,6 @@ static int hex_value(char c)
     return lower(c) - 'a' + 10;
 }
 
-static void append_utf8(char *out, size_t *used, uint32_t code_point)
-{
-    if (code_point < 0x80) {
-        out[(*used)++] = (char)code_point;
-    } else if (code_point < 0x800) {
-        out[(*used)++] = (char)(0xC0 | (code_point >> 6));
-        out[(*used)++] = (char)(0x80 | (code_point & 0x3F));
-    } else if (code_point < 0x10000) {
-        out[(*used)++] = (char)(0xE0 | (code_point >> 12));
-        out[(*used)++] = (char)(0x80 | ((code_point >> 6) & 0x3F));
-        out[(*used)++] = (char)(0x80 | (code_point & 0x3F));
-    } else {
-        out[(*used)++] = (char)(0xF0 | (code_point >> 18));
-        out[(*used)++] = (char)(0x80 | ((code_point >> 12) & 0x3F));
-        out[(*used)++] = (char)(0x80 | ((code_point >> 6) & 0x3F));
-        out[(*used)++] = (char)(0x80 | (code_point & 0x3F));
-    }
-}
-
 /* Four hex digits at text[i]; -1 if they are not. */
 static long hex4(const char *text, size_t end, size_t i)
 {
@@ -534,7 +516,7 @@ static bool decode_string(parser *p, const token *t, const char **out_data, size
             /* A \u escape is 6 bytes of text, at least what it encodes
              * (at most 3 bytes; a pair is 12 bytes for 4): the block is
              * large enough. */
-            append_utf8(out, &used, code_point);
+            used += utf8_encode(code_point, out + used);
             break;
         }
         default: return syntax_error_at(p, escape, "unknown escape '\\%c' (known: \\\\ \\' \\\" \\n \\r \\t \\0 \\uXXXX)", c);
@@ -1318,17 +1300,8 @@ static bool start(const char *text, size_t length, parse_tree *tree, parser *p)
     tree->text_length = length;
     p->text = copy;
     p->length = length;
-    if (!value_check_utf8(text, length)) {
-        /* Name the first sequence that is not valid UTF-8. */
-        size_t position = 0;
-        while (position < length) {
-            unsigned char lead = (unsigned char)text[position];
-            size_t size = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-            if (size > length - position || !value_check_utf8(text + position, size)) break;
-            position += size;
-        }
-        return syntax_error_at(p, position, "the predicate is not valid UTF-8");
-    }
+    size_t valid = utf8_valid_prefix(text, length);
+    if (valid != length) return syntax_error_at(p, valid, "the predicate is not valid UTF-8");
     for (size_t i = 0; i < length; i++)
         if (text[i] == 0) return syntax_error_at(p, i, "the predicate holds a NUL byte");
     return tokenize(p);

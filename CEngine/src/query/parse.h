@@ -9,7 +9,7 @@
  * every node, and every syntax error's message, which names the position and
  * the token found there.
  * Never: looks at a schema, a transaction, an argument's value or any data;
- * never decides what a name means or whether types fit (query.c binds the
+ * never decides what a name means or whether types fit (bind.c binds the
  * tree to a table). A parse fails with CE_ERR_INVALID_QUERY and frees what
  * it built; it never crashes on any input (Fuzz/fuzz_query.c).
  *

@@ -3,8 +3,9 @@
  * results (query + sort + distinct + limit) and aggregates.
  *
  * The public API is cengine.h, section "Queries" (ce_query, ce_results).
- * This header holds what tests and fuzzers reach inside the layer: the
- * string folding behind [c] and [d], and LIKE.
+ * This header states the semantics every file of the layer keeps, and
+ * gives tests and fuzzers the string folding behind [c] and [d] and LIKE
+ * (fold.h: fold_text, fold_like).
  *
  * Semantics (the contract the C tests check against a brute-force model):
  *   - null equals only null: `x == nil` matches nulls, `x != 5` matches
@@ -20,7 +21,7 @@
  *     (its bytes).
  *   - BEGINSWITH, ENDSWITH, CONTAINS, LIKE work on strings (by bytes; LIKE's
  *     '?' is one code point, '*' any run) and binaries (by bytes: '?' is one
- *     byte). [c] folds case, [d] removes diacritics (query_fold_text); both
+ *     byte). [c] folds case, [d] removes diacritics (fold_text); both
  *     apply to ==, !=, IN and the string operators on strings only.
  *   - x IN {a, b} is x == a OR x == b; x BETWEEN {a, b} is x >= a AND x <= b.
  *   - `name.@count` / `name.@size` of a string or binary is its length in
@@ -30,28 +31,6 @@
 #define CE_QUERY_H
 
 #include "cengine.h"
-
-#include <stdbool.h>
-#include <stddef.h>
-
-enum { QUERY_FOLD_CASE = 1, QUERY_FOLD_DIACRITICS = 2 };
-
-/*
- * Folds UTF-8 text for a comparison with [c] (QUERY_FOLD_CASE: simple case
- * folding of Latin-1 Supplement, Latin Extended-A, Latin Extended
- * Additional, Greek and Cyrillic), [d] (QUERY_FOLD_DIACRITICS: letters with
- * diacritics of those scripts become their base letter, combining marks
- * U+0300-U+036F are dropped) or both. Bytes that are not valid UTF-8 are
- * kept as they are. *out_text is a buffer of *capacity bytes the caller owns
- * (realloc'ed as needed, free it when done); returns false only when memory
- * runs out.
- */
-bool query_fold_text(const char *text, size_t size, unsigned flags, char **out_text, size_t *capacity,
-                     size_t *out_size);
-
-/* Whether `text` matches the LIKE `pattern` ('*' any run, '?' one code
- * point, or one byte when `bytes`). Linear in memory, O(text x pattern)
- * time at worst. */
-bool query_like(const char *text, size_t text_size, const char *pattern, size_t pattern_size, bool bytes);
+#include "fold.h"
 
 #endif

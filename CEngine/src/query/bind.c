@@ -1,0 +1,610 @@
+/*
+ * bind.c — binding a parsed predicate to the queried table: key paths
+ * resolved to columns through links, collections, backlinks and
+ * dictionaries (with @count, @sum, @avg, @min, @max), the memory the bound
+ * tree owns, and the messages of bind errors.
+ *
+ * Owns: bound paths (bind_key_path), a core's bound tree for one schema
+ * state (bind_core) and what it owns (descriptions, hops, constants, the
+ * sets of IN), and the text of every bind error (position, token, table
+ * and property).
+ * Never: parses text itself (parse.c does, a %K argument's key path too),
+ * reads the schema's nodes (table.h answers), or chooses kernels
+ * (bind_predicate.c).
+ */
+#include "bind.h"
+#include "buf.h"
+#include "cluster.h"
+#include "compare.h"
+#include "db.h"
+#include "error.h"
+#include "parse.h"
+#include "query_internal.h"
+#include "table.h"
+#include "value.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* What the bound tree owns                                                  */
+/* ------------------------------------------------------------------------ */
+
+static void set_free(value_set *set)
+{
+    free(set->values);
+    free(set->slots);
+    memset(set, 0, sizeof *set);
+}
+
+void bind_query_free(bound_query *bound)
+{
+    for (size_t i = 0; i < bound->node_count; i++) {
+        free(bound->nodes[i].integers);
+        set_free(&bound->nodes[i].set);
+    }
+    for (size_t i = 0; i < bound->block_count; i++) free(bound->blocks[i]);
+    free(bound->nodes);
+    free(bound->children);
+    free(bound->slot_columns);
+    free(bound->slot_types);
+    free(bound->slot_nullable);
+    free(bound->blocks);
+    memset(bound, 0, sizeof *bound);
+}
+
+bool bind_keep_bytes(bound_query *bound, const void *data, size_t size, char **out)
+{
+    if (!buf_reserve((void **)&bound->blocks, &bound->block_capacity, bound->block_count + 1, sizeof *bound->blocks))
+        return false;
+    /* Aligned for any type: lists of values live in blocks too. */
+    char *block = calloc(1, size + 1);
+    if (!block) return query_out_of_memory();
+    if (size && data) memcpy(block, data, size);
+    bound->blocks[bound->block_count++] = block;
+    *out = block;
+    return true;
+}
+
+bool bind_set_add(value_set *set, const ce_value *value)
+{
+    if (value->type == CE_TYPE_NULL) {
+        set->has_null = true;
+        return true;
+    }
+    ce_value *grown = realloc(set->values, (set->count + 1) * sizeof *grown);
+    if (!grown) return query_out_of_memory();
+    set->values = grown;
+    set->values[set->count++] = *value;
+    return true;
+}
+
+bool bind_set_index(value_set *set)
+{
+    size_t capacity = 4;
+    while (capacity < 2 * set->count + 1) capacity *= 2;
+    set->slots = calloc(capacity, sizeof *set->slots);
+    if (!set->slots) return query_out_of_memory();
+    set->capacity = capacity;
+    for (size_t i = 0; i < set->count; i++) {
+        if (value_set_find(set, &set->values[i])) continue;
+        size_t slot = (size_t)value_hash(&set->values[i]) & (capacity - 1);
+        while (set->slots[slot]) slot = (slot + 1) & (capacity - 1);
+        set->slots[slot] = i + 1;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Errors                                                                    */
+/* ------------------------------------------------------------------------ */
+
+bool bind_error(const binder *b, size_t position, const char *format, ...)
+{
+    char what[384], token[128];
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(what, sizeof what, format, arguments);
+    va_end(arguments);
+    parse_describe_token(b->text, b->text_length, position, token, sizeof token);
+    if (position >= b->text_length)
+        return error_fail(CE_ERR_INVALID_QUERY, "%s: at position %zu (end of predicate): %s", b->subject, position, what);
+    return error_fail(CE_ERR_INVALID_QUERY, "%s: at position %zu ('%s'): %s", b->subject, position, token, what);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Key paths                                                                 */
+/* ------------------------------------------------------------------------ */
+
+static bool path_slot(bound_query *bound, const bound_path *path, unsigned *out_slot)
+{
+    for (size_t i = 0; i < bound->slot_count; i++) {
+        if (bound->slot_columns[i] == path->column) {
+            *out_slot = (unsigned)i;
+            return true;
+        }
+    }
+    size_t capacity = bound->slot_capacity;
+    if (!buf_reserve((void **)&bound->slot_columns, &capacity, bound->slot_count + 1, sizeof *bound->slot_columns))
+        return false;
+    size_t other = bound->slot_capacity;
+    if (!buf_reserve((void **)&bound->slot_types, &other, bound->slot_count + 1, sizeof *bound->slot_types)) return false;
+    other = bound->slot_capacity;
+    if (!buf_reserve((void **)&bound->slot_nullable, &other, bound->slot_count + 1, sizeof *bound->slot_nullable))
+        return false;
+    bound->slot_capacity = capacity;
+    bound->slot_columns[bound->slot_count] = path->column;
+    bound->slot_types[bound->slot_count] = path->type;
+    bound->slot_nullable[bound->slot_count] = path->nullable;
+    *out_slot = (unsigned)bound->slot_count++;
+    return true;
+}
+
+static bool not_a_collection(const binder *b, size_t position, const char *table, const char *property)
+{
+    return bind_error(b, position, "property '%s.%s' is not a link/collection", table, property);
+}
+
+static const char *kind_name(const table_property *property)
+{
+    if (property->collection == CE_COLLECTION_LIST) return property->type == CE_TYPE_LINK ? "list of links" : "list";
+    if (property->collection == CE_COLLECTION_SET) return property->type == CE_TYPE_LINK ? "set of links" : "set";
+    if (property->collection == CE_COLLECTION_DICTIONARY)
+        return property->type == CE_TYPE_LINK ? "dictionary of links" : "dictionary";
+    if (property->type == CE_TYPE_LINK) return "link";
+    if (property->type == CE_TYPE_MIXED) return "mixed property";
+    return ce_type_name(property->type);
+}
+
+static bool is_aggregate_name(const char *name)
+{
+    return strcmp(name, "sum") == 0 || strcmp(name, "avg") == 0 || strcmp(name, "min") == 0 || strcmp(name, "max") == 0;
+}
+
+static path_aggregate aggregate_of_name(const char *name)
+{
+    if (strcmp(name, "count") == 0 || strcmp(name, "size") == 0) return PATH_COUNT;
+    if (strcmp(name, "sum") == 0) return PATH_SUM;
+    if (strcmp(name, "avg") == 0) return PATH_AVG;
+    if (strcmp(name, "min") == 0) return PATH_MIN;
+    return PATH_MAX;
+}
+
+/* A path under construction. */
+typedef struct path_builder {
+    path_hop hops[16];
+    size_t hop_count;
+    char description[256];
+} path_builder;
+
+static bool add_hop(binder *b, path_builder *builder, size_t position, hop_kind kind, ce_table_key from,
+                    ce_column_key column, ce_table_key to)
+{
+    if (builder->hop_count == sizeof builder->hops / sizeof *builder->hops)
+        return bind_error(b, position, "the key path goes through more than %zu links",
+                          sizeof builder->hops / sizeof *builder->hops);
+    builder->hops[builder->hop_count++] = (path_hop){kind, from, column, to};
+    return true;
+}
+
+static void describe_more(path_builder *builder, const char *separator, const char *name)
+{
+    size_t used = strlen(builder->description);
+    snprintf(builder->description + used, sizeof builder->description - used, "%s%s", separator, name);
+}
+
+/* Finishes a path: its description and hops kept by the bound query, and
+ * the slot of a local column. */
+static bool finish_path(binder *b, path_builder *builder, bound_path *out)
+{
+    if ((out->aggregate == PATH_SUM || out->aggregate == PATH_AVG) && !compare_is_number(out->type))
+        return bind_error(b, out->position, "'@%s' needs numbers, and '%s' holds %s values",
+                          out->aggregate == PATH_SUM ? "sum" : "avg", builder->description, ce_type_name(out->type));
+    if ((out->aggregate == PATH_MIN || out->aggregate == PATH_MAX) && !compare_is_number(out->type) &&
+        out->type != CE_TYPE_TIMESTAMP)
+        return bind_error(b, out->position, "'@%s' needs numbers or timestamps, and '%s' holds %s values",
+                          out->aggregate == PATH_MIN ? "min" : "max", builder->description, ce_type_name(out->type));
+    char *kept;
+    if (!bind_keep_bytes(b->out, builder->description, strlen(builder->description), &kept)) return false;
+    out->description = kept;
+    out->hop_count = builder->hop_count;
+    if (builder->hop_count) {
+        if (!bind_keep_bytes(b->out, builder->hops, builder->hop_count * sizeof *builder->hops, &kept)) return false;
+        out->hops = (const path_hop *)(const void *)kept;
+    }
+    out->local = !out->from_variable && builder->hop_count == 0 && out->final == FINAL_COLUMN &&
+                 out->aggregate == PATH_ALL_VALUES && out->type != CE_TYPE_MIXED;
+    /* A to-one link of the object itself: its column holds the target's key
+     * + 1 (0: null), which the leaf kernels compare. */
+    if (!out->from_variable && builder->hop_count == 1 && builder->hops[0].kind == HOP_LINK && out->final == FINAL_OBJECT &&
+        out->aggregate == PATH_ALL_VALUES) {
+        out->link_column = true;
+        out->local = true;
+        out->column = builder->hops[0].column;
+    }
+    if (!out->local) return true;
+    bound_path slot_path = *out;
+    if (out->link_column) slot_path.type = CE_TYPE_INT, slot_path.nullable = false;
+    if (!path_slot(b->out, &slot_path, &out->slot)) return false;
+    return true;
+}
+
+/* A key path being bound, component by component: what a step reads and
+ * what it leaves for the next one. */
+typedef struct key_path_walk {
+    binder *b;
+    const parse_component *components;
+    size_t count;
+    size_t at;   /* a %K argument's position in the predicate, */
+    bool use_at; /* which messages quote instead of the components' own */
+    size_t position; /* the path's */
+    size_t i;    /* the next component */
+    ce_table_key table; /* the table the path has reached */
+    const char *table_name;
+    bool ended; /* the path reached a value: only an operator may follow */
+    path_builder builder;
+    bound_path *out;
+} key_path_walk;
+
+/* The position messages quote for component i. */
+static size_t walk_at(const key_path_walk *w, size_t i) { return w->use_at ? w->at : w->components[i].position; }
+
+/* Moves the path on to `table` (through a hop just added). */
+static bool walk_to(key_path_walk *w, ce_table_key table)
+{
+    w->table = table;
+    return table_name_of(w->b->txn, table, &w->table_name);
+}
+
+/* After a hop: a path that ends here yields the objects it reached. */
+static void end_at_objects_if_last(key_path_walk *w)
+{
+    if (w->i != w->count) return;
+    w->out->final = FINAL_OBJECT;
+    w->out->type = CE_TYPE_LINK;
+    w->out->final_table = w->table;
+    w->ended = true;
+}
+
+static bool is_operator(const parse_component *component, const char *name)
+{
+    return component && component->kind == PARSE_COMPONENT_OPERATOR && strcmp(component->name, name) == 0;
+}
+
+/* @links.Class.property: the objects of Class whose `property` links here. */
+static bool bind_backlinks_step(key_path_walk *w)
+{
+    binder *b = w->b;
+    const parse_component *components = w->components;
+    size_t i = w->i;
+    if (i + 2 >= w->count || components[i + 1].kind != PARSE_COMPONENT_NAME || components[i + 2].kind != PARSE_COMPONENT_NAME)
+        return bind_error(b, walk_at(w, i), "'@links' is followed by a class and a property: @links.Class.property");
+    ce_table_key origin;
+    bool found;
+    if (!table_find_by_name(b->txn, components[i + 1].name, components[i + 1].name_length, &origin, &found)) return false;
+    if (!found) return bind_error(b, walk_at(w, i + 1), "no class named '%s'", components[i + 1].name);
+    table_property origin_property, backlink;
+    if (!table_find_property(b->txn, origin, components[i + 2].name, components[i + 2].name_length, &origin_property,
+                             &found))
+        return false;
+    if (!found)
+        return bind_error(b, walk_at(w, i + 2), "class '%s' has no property '%s'", components[i + 1].name,
+                          components[i + 2].name);
+    if (origin_property.type != CE_TYPE_LINK && origin_property.type != CE_TYPE_MIXED)
+        return not_a_collection(b, walk_at(w, i + 2), components[i + 1].name, components[i + 2].name);
+    if (!table_find_backlink(b->txn, w->table, origin, origin_property.column, &backlink, &found)) return false;
+    if (!found)
+        return bind_error(b, walk_at(w, i + 2), "'%s.%s' does not link to class '%s'", components[i + 1].name,
+                          components[i + 2].name, w->table_name);
+    if (!add_hop(b, &w->builder, walk_at(w, i), HOP_BACKLINKS, w->table, origin_property.column, origin)) return false;
+    describe_more(&w->builder, ".@links.", components[i + 1].name);
+    describe_more(&w->builder, ".", components[i + 2].name);
+    w->out->multi = true;
+    if (!walk_to(w, origin)) return false;
+    w->i += 3;
+    end_at_objects_if_last(w);
+    return true;
+}
+
+/* @count, @sum, ... after objects reached through a collection: their
+ * number, or an aggregate of one property of theirs (dogs.@avg.age). */
+static bool bind_objects_aggregate_step(key_path_walk *w)
+{
+    binder *b = w->b;
+    bound_path *out = w->out;
+    const parse_component *components = w->components, *component = &components[w->i];
+    size_t i = w->i;
+    if (w->builder.hop_count == 0 || !out->multi)
+        return bind_error(b, walk_at(w, i), "'@%s' must follow the key path of a collection (like list.@%s)",
+                          component->name, component->name);
+    if (strcmp(component->name, "count") == 0 || strcmp(component->name, "size") == 0) {
+        if (i + 1 != w->count) return bind_error(b, walk_at(w, i + 1), "nothing may follow '@%s'", component->name);
+        out->final = FINAL_OBJECT;
+        out->type = CE_TYPE_LINK;
+        out->final_table = w->table;
+        out->aggregate = PATH_COUNT;
+        describe_more(&w->builder, ".@", component->name);
+        w->ended = true;
+        w->i++;
+        return true;
+    }
+    if (!is_aggregate_name(component->name))
+        return bind_error(b, walk_at(w, i), "'@%s' does not apply to links: @count, @size, @sum, @avg, @min and @max do",
+                          component->name);
+    if (i + 2 != w->count || components[i + 1].kind != PARSE_COMPONENT_NAME)
+        return bind_error(b, walk_at(w, i), "'@%s' over links needs one property of the objects after it, like dogs.@%s.age",
+                          component->name, component->name);
+    table_property property;
+    bool found;
+    if (!table_find_property(b->txn, w->table, components[i + 1].name, components[i + 1].name_length, &property, &found))
+        return false;
+    if (!found)
+        return bind_error(b, walk_at(w, i + 1), "class '%s' has no property '%s'", w->table_name, components[i + 1].name);
+    if (property.collection != CE_COLLECTION_NONE || property.type == CE_TYPE_LINK)
+        return bind_error(b, walk_at(w, i + 1), "'@%s' needs a property holding one value, and '%s.%s' is a %s",
+                          component->name, w->table_name, property.name, kind_name(&property));
+    out->aggregate = aggregate_of_name(component->name);
+    out->final = FINAL_COLUMN;
+    out->column = property.column;
+    out->type = property.type;
+    out->nullable = property.nullable;
+    out->final_table = w->table;
+    describe_more(&w->builder, ".@", component->name);
+    describe_more(&w->builder, ".", property.name);
+    w->ended = true;
+    w->i += 2;
+    return true;
+}
+
+/* A to-one link, or a list or set of links: on to the objects it links to. */
+static bool bind_link_step(key_path_walk *w, const table_property *property)
+{
+    bool many = property->collection != CE_COLLECTION_NONE;
+    if (!add_hop(w->b, &w->builder, walk_at(w, w->i), many ? HOP_LINKS : HOP_LINK, w->table, property->column,
+                 property->link_target))
+        return false;
+    w->out->multi = w->out->multi || many;
+    if (!walk_to(w, property->link_target)) return false;
+    w->i++;
+    end_at_objects_if_last(w);
+    return true;
+}
+
+/* dict['key'], dict.@allKeys, dict.@allValues, dict.@count, dict.@sum, ...,
+ * dict (its values); a dictionary of links leads on to the objects its
+ * values link to (null values skipped), though its @count counts entries. */
+static bool bind_dictionary_step(key_path_walk *w, const table_property *property)
+{
+    binder *b = w->b;
+    bound_path *out = w->out;
+    size_t i = w->i;
+    const parse_component *next = i + 1 < w->count ? &w->components[i + 1] : NULL;
+    out->column = property->column;
+    out->final_table = w->table;
+    out->nullable = property->nullable;
+    bool links = property->type == CE_TYPE_LINK;
+    if (next && next->kind == PARSE_COMPONENT_SUBSCRIPT) {
+        if (next->argument >= 0) {
+            if ((size_t)next->argument >= b->core->argument_count ||
+                b->core->arguments[next->argument].kind != CE_QUERY_ARGUMENT_VALUE ||
+                b->core->arguments[next->argument].value.type != CE_TYPE_STRING)
+                return bind_error(b, walk_at(w, i + 1), "the key in [...] must be a string (argument %d is not one)",
+                                  next->argument);
+            out->entry_key = b->core->arguments[next->argument].value.string.data;
+            out->entry_key_size = b->core->arguments[next->argument].value.string.size;
+        } else {
+            out->entry_key = next->name;
+            out->entry_key_size = next->name_length;
+        }
+        if (links)
+            return bind_error(b, walk_at(w, i + 1), "'%s.%s' is a dictionary of links: compare its values with ANY %s.@allValues",
+                              w->table_name, property->name, property->name);
+        out->final = FINAL_ENTRY;
+        out->type = property->type;
+        out->nullable = true; /* an absent key reads as null */
+        describe_more(&w->builder, "[...]", "");
+        w->i += 2;
+    } else if (is_operator(next, "allKeys")) {
+        out->final = FINAL_KEYS;
+        out->type = CE_TYPE_STRING;
+        out->nullable = false;
+        out->multi = true;
+        describe_more(&w->builder, ".@", "allKeys");
+        w->i += 2;
+    } else if (links && !is_operator(next, "count") && !is_operator(next, "size")) {
+        if (!add_hop(b, &w->builder, walk_at(w, i), HOP_LINKS, w->table, property->column, property->link_target))
+            return false;
+        out->multi = true;
+        if (!walk_to(w, property->link_target)) return false;
+        w->i += is_operator(next, "allValues") ? 2 : 1;
+        end_at_objects_if_last(w);
+        return true;
+    } else {
+        out->final = FINAL_COLLECTION;
+        out->type = property->type;
+        out->multi = true;
+        w->i += is_operator(next, "allValues") ? 2 : 1;
+    }
+    w->ended = true;
+    return true;
+}
+
+/* A list or set of values: its elements. */
+static bool bind_collection_step(key_path_walk *w, const table_property *property)
+{
+    bound_path *out = w->out;
+    out->final = FINAL_COLLECTION;
+    out->column = property->column;
+    out->type = property->type;
+    out->nullable = property->nullable;
+    out->final_table = w->table;
+    out->multi = true;
+    w->ended = true;
+    w->i++;
+    return true;
+}
+
+/* A property holding one value (mixed included), or a string's or
+ * binary's length (.@count, .@size). */
+static bool bind_value_step(key_path_walk *w, const table_property *property)
+{
+    bound_path *out = w->out;
+    out->final = FINAL_COLUMN;
+    out->column = property->column;
+    out->type = property->type;
+    out->nullable = property->nullable || property->type == CE_TYPE_MIXED;
+    out->indexed = property->indexed;
+    out->primary_key = property->primary_key;
+    out->final_table = w->table;
+    w->ended = true;
+    w->i++;
+    const parse_component *next = w->i < w->count ? &w->components[w->i] : NULL;
+    if ((is_operator(next, "count") || is_operator(next, "size")) &&
+        (property->type == CE_TYPE_STRING || property->type == CE_TYPE_BINARY) && w->i + 1 == w->count) {
+        out->size_of = true;
+        describe_more(&w->builder, ".@", next->name);
+        w->i++;
+    }
+    if (w->i < w->count) return not_a_collection(w->b, w->position, w->table_name, property->name);
+    return true;
+}
+
+/* A property of the table the path has reached, bound by its kind. */
+static bool bind_property_step(key_path_walk *w)
+{
+    const parse_component *component = &w->components[w->i];
+    if (component->kind != PARSE_COMPONENT_NAME)
+        return bind_error(w->b, walk_at(w, w->i), "expected a property name in the key path");
+    table_property property;
+    bool found;
+    if (!table_find_property(w->b->txn, w->table, component->name, component->name_length, &property, &found))
+        return false;
+    if (!found)
+        return bind_error(w->b, walk_at(w, w->i), "class '%s' has no property '%s'", w->table_name, component->name);
+    describe_more(&w->builder, ".", property.name);
+    if (property.type == CE_TYPE_LINK && property.collection != CE_COLLECTION_DICTIONARY) return bind_link_step(w, &property);
+    if (property.collection == CE_COLLECTION_DICTIONARY) return bind_dictionary_step(w, &property);
+    if (property.collection != CE_COLLECTION_NONE) return bind_collection_step(w, &property);
+    return bind_value_step(w, &property);
+}
+
+/* After a collection's values: @count, @size, @sum, @avg, @min, @max. */
+static bool bind_collection_aggregate(key_path_walk *w)
+{
+    const parse_component *component = &w->components[w->i];
+    if (component->kind != PARSE_COMPONENT_OPERATOR ||
+        (strcmp(component->name, "count") != 0 && strcmp(component->name, "size") != 0 && !is_aggregate_name(component->name)))
+        return bind_error(w->b, walk_at(w, w->i), "only @count, @size, @sum, @avg, @min or @max may follow a collection here");
+    if (!w->out->multi || w->out->aggregate != PATH_ALL_VALUES)
+        return bind_error(w->b, walk_at(w, w->i), "'@%s' must follow the key path of a collection", component->name);
+    if (w->i + 1 != w->count) return bind_error(w->b, walk_at(w, w->i + 1), "nothing may follow '@%s'", component->name);
+    w->out->aggregate = aggregate_of_name(component->name);
+    describe_more(&w->builder, ".@", component->name);
+    w->i++;
+    return true;
+}
+
+bool bind_key_path(binder *b, const parse_tree *tree, const parse_node *node, size_t at, bool use_at,
+                   bound_path *out)
+{
+    key_path_walk w;
+    memset(&w, 0, sizeof w);
+    w.b = b;
+    w.components = &tree->components[node->first_item];
+    w.count = node->item_count;
+    w.at = at;
+    w.use_at = use_at;
+    w.position = walk_at(&w, 0);
+    w.table = b->core->table;
+    w.table_name = b->table_name;
+    w.out = out;
+    memset(out, 0, sizeof *out);
+    out->position = w.position;
+    const parse_component *first = &w.components[0];
+    if (first->kind == PARSE_COMPONENT_VARIABLE) {
+        if (!b->variable || strcmp(first->name, b->variable) != 0) {
+            if (b->variable)
+                return bind_error(b, w.position, "'$%s' is not defined here: this SUBQUERY's variable is $%s",
+                                  first->name, b->variable);
+            return bind_error(b, w.position, "'$%s' is not defined here: a variable exists only inside SUBQUERY(collection, $%s, ...)",
+                              first->name, first->name);
+        }
+        out->from_variable = true;
+        if (!walk_to(&w, b->variable_table)) return false;
+        w.i = 1;
+    } else if (b->variable) {
+        return bind_error(b, w.position, "inside SUBQUERY, a key path starts with its variable ($%s)", b->variable);
+    }
+    snprintf(w.builder.description, sizeof w.builder.description, "%s", w.table_name);
+    if (w.i == w.count) {
+        /* The variable alone: the object itself. */
+        end_at_objects_if_last(&w);
+        return finish_path(b, &w.builder, out);
+    }
+    while (w.i < w.count && !w.ended) {
+        const parse_component *component = &w.components[w.i];
+        bool ok = is_operator(component, "links")                  ? bind_backlinks_step(&w)
+                  : component->kind == PARSE_COMPONENT_OPERATOR ? bind_objects_aggregate_step(&w)
+                                                                : bind_property_step(&w);
+        if (!ok) return false;
+    }
+    if (w.i < w.count && !bind_collection_aggregate(&w)) return false;
+    if (w.i != w.count) return bind_error(b, walk_at(&w, w.i), "the key path goes on after a value");
+    return finish_path(b, &w.builder, out);
+}
+
+bool bind_key_path_argument(binder *b, const parse_node *node, bound_path *out)
+{
+    if ((size_t)node->argument >= b->core->argument_count)
+        return bind_error(b, node->position, "argument %d is missing (%zu arguments were given)", node->argument,
+                          b->core->argument_count);
+    const ce_query_argument *argument = &b->core->arguments[node->argument];
+    if (argument->kind != CE_QUERY_ARGUMENT_VALUE || argument->value.type != CE_TYPE_STRING)
+        return bind_error(b, node->position, "argument %d for %%K must be a string holding a key path", node->argument);
+    parse_tree path;
+    if (!parse_key_path(argument->value.string.data, argument->value.string.size, &path)) {
+        if (ce_last_error_code() != CE_ERR_INVALID_QUERY) return false;
+        char reason[300];
+        snprintf(reason, sizeof reason, "%s", ce_last_error_message());
+        return bind_error(b, node->position, "argument %d for %%K is not a key path: %s", node->argument,
+                          reason + (strncmp(reason, "Invalid predicate: ", 19) == 0 ? 19 : 0));
+    }
+    bool ok = bind_key_path(b, &path, &path.nodes[path.root], node->position, true, out);
+    parse_tree_free(&path);
+    return ok;
+}
+
+/* ------------------------------------------------------------------------ */
+/* A core bound to a state                                                   */
+/* ------------------------------------------------------------------------ */
+
+bool bind_core(query_core *core, ce_txn *txn)
+{
+    uint64_t stamp = db_txn_stamp(txn);
+    if (core->is_bound && core->bound_stamp == stamp) return true;
+    bind_query_free(&core->bound);
+    core->is_bound = false;
+    binder b;
+    memset(&b, 0, sizeof b);
+    b.core = core;
+    b.txn = txn;
+    b.out = &core->bound;
+    b.text = core->tree.text;
+    b.text_length = core->tree.text_length;
+    b.subject = "Invalid predicate";
+    space_ref root;
+    cluster_schema columns;
+    bool ok = table_name_of(txn, core->table, &b.table_name) && table_cluster(txn, core->table, &root, &columns) &&
+              bind_predicate(&b, core->tree.root, &core->bound.root);
+    compare_folder_free(&b.folder);
+    if (!ok) {
+        bind_query_free(&core->bound);
+        return false;
+    }
+    core->column_count = columns.column_count;
+    core->is_bound = true;
+    core->bound_stamp = stamp;
+    return true;
+}

@@ -1,0 +1,847 @@
+/*
+ * bind_predicate.c — a parsed predicate bound to the queried table: each
+ * comparison checked (types, operators, nil, [c]/[d]) and given the kernel
+ * that evaluates it: a leaf kernel over one column with its constant
+ * converted to the column's domain (int, real, NaN, null, timestamp, fixed
+ * bytes, text, a sorted list of ints or a set for IN), or a generic
+ * comparison read object by object (paths through links and collections,
+ * mixed values, SUBQUERY, ANY/ALL/NONE, BETWEEN over several values).
+ *
+ * Owns: the bound nodes of a predicate (bind.h's bind_predicate), the
+ * choice of kernel per comparison, and the bind errors of comparisons.
+ * Never: evaluates a predicate (eval.c), or binds a key path itself
+ * (bind.c's bind_key_path).
+ */
+#include "bind.h"
+#include "buf.h"
+#include "compare.h"
+#include "decimal.h"
+#include "fold.h"
+#include "parse.h"
+#include "query_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "an int (5)", "a string ('abc')", "argument 2 (a string)", ... for messages. */
+static void describe_operand_value(const operand *o, const ce_value *value, char *out, size_t size)
+{
+    char shown[96];
+    switch (value->type) {
+    case CE_TYPE_NULL: snprintf(shown, sizeof shown, "nil"); break;
+    case CE_TYPE_INT: snprintf(shown, sizeof shown, "an int (%lld)", (long long)value->integer); break;
+    case CE_TYPE_BOOL: snprintf(shown, sizeof shown, "a bool (%s)", value->boolean ? "true" : "false"); break;
+    case CE_TYPE_FLOAT: snprintf(shown, sizeof shown, "a float (%g)", (double)value->float_value); break;
+    case CE_TYPE_DOUBLE: snprintf(shown, sizeof shown, "a double (%g)", value->double_value); break;
+    case CE_TYPE_STRING: {
+        char text[40];
+        size_t n = value->string.size < 32 ? value->string.size : 32, used = 0;
+        for (size_t i = 0; i < n; i++) {
+            unsigned char c = (unsigned char)value->string.data[i];
+            text[used++] = (c >= 0x20 && c < 0x7F) ? (char)c : '?';
+        }
+        text[used] = 0;
+        snprintf(shown, sizeof shown, "a string ('%s%s')", text, value->string.size > 32 ? "..." : "");
+        break;
+    }
+    case CE_TYPE_LINK: snprintf(shown, sizeof shown, "an object"); break;
+    default: snprintf(shown, sizeof shown, "a %s", ce_type_name(value->type)); break;
+    }
+    if (o && o->from_argument) snprintf(out, size, "argument %d, %s", o->argument, shown);
+    else snprintf(out, size, "%s", shown);
+}
+
+static bool bind_operand(binder *b, int index, operand *out)
+{
+    const parse_tree *tree = &b->core->tree;
+    const parse_node *node = &tree->nodes[index];
+    memset(out, 0, sizeof *out);
+    out->position = node->position;
+    out->argument = -1;
+    switch (node->kind) {
+    case PARSE_LITERAL:
+        out->kind = OPERAND_VALUE;
+        out->value = node->literal.value;
+        out->text = node->literal.text;
+        return true;
+    case PARSE_ARGUMENT: {
+        if ((size_t)node->argument >= b->core->argument_count)
+            return bind_error(b, node->position, "argument %d is missing (%zu arguments were given)", node->argument,
+                              b->core->argument_count);
+        const ce_query_argument *argument = &b->core->arguments[node->argument];
+        out->from_argument = true;
+        out->argument = node->argument;
+        if (argument->kind == CE_QUERY_ARGUMENT_LIST) {
+            out->kind = OPERAND_LIST;
+            out->list = argument->list;
+            out->list_count = argument->list_count;
+        } else {
+            out->kind = OPERAND_VALUE;
+            out->value = argument->value;
+        }
+        return true;
+    }
+    case PARSE_LIST: {
+        out->kind = OPERAND_LIST;
+        out->list_count = node->item_count;
+        /* Room for the values and their texts, owned by the bound query. */
+        char *values, *texts;
+        if (!bind_keep_bytes(b->out, NULL, (node->item_count + 1) * sizeof(ce_value), &values) ||
+            !bind_keep_bytes(b->out, NULL, (node->item_count + 1) * sizeof(char *), &texts))
+            return false;
+        ce_value *list = (ce_value *)(void *)values;
+        const char **list_texts = (const char **)(void *)texts;
+        for (size_t i = 0; i < node->item_count; i++) {
+            operand element;
+            if (!bind_operand(b, tree->items[node->first_item + i], &element)) return false;
+            if (element.kind != OPERAND_VALUE)
+                return bind_error(b, element.position, "a list '{...}' holds values, not lists");
+            list[i] = element.value;
+            list_texts[i] = element.text;
+        }
+        out->list = list;
+        out->texts = list_texts;
+        return true;
+    }
+    case PARSE_KEY_PATH:
+        out->kind = OPERAND_PATH;
+        return bind_key_path(b, tree, node, 0, false, &out->path);
+    case PARSE_KEY_PATH_ARGUMENT:
+        out->kind = OPERAND_PATH;
+        return bind_key_path_argument(b, node, &out->path);
+    case PARSE_SUBQUERY: {
+        /* SUBQUERY(collection, $x, predicate).@count: the collection's
+         * objects for which the predicate holds, with $x each of them. */
+        const parse_node *collection = &tree->nodes[node->left];
+        if (!bind_key_path(b, tree, collection, 0, false, &out->path)) return false;
+        if (out->path.local && !out->path.link_column)
+            return bind_error(b, collection->position, "property '%s' is not a link/collection", out->path.description);
+        if (out->path.final != FINAL_OBJECT || !out->path.multi || out->path.aggregate != PATH_ALL_VALUES)
+            return bind_error(b, collection->position,
+                              "SUBQUERY needs a list, set or dictionary of links or backlinks, and '%s' is not one",
+                              out->path.description);
+        const char *outer_variable = b->variable;
+        ce_table_key outer_table = b->variable_table;
+        b->variable = node->variable;
+        b->variable_table = out->path.final_table;
+        bool ok = bind_predicate(b, node->right, &out->subquery);
+        b->variable = outer_variable;
+        b->variable_table = outer_table;
+        out->kind = OPERAND_SUBQUERY;
+        return ok;
+    }
+    default: break;
+    }
+    return bind_error(b, node->position, "expected a value or a key path");
+}
+
+static bool new_bound_node(bound_query *bound, bound_kind kind, size_t position, size_t *out_index)
+{
+    if (!buf_reserve((void **)&bound->nodes, &bound->node_capacity, bound->node_count + 1, sizeof *bound->nodes)) return false;
+    bound_node *node = &bound->nodes[bound->node_count];
+    memset(node, 0, sizeof *node);
+    node->kind = kind;
+    node->position = position;
+    *out_index = bound->node_count++;
+    return true;
+}
+
+static bool constant_node(binder *b, bool value, size_t position, size_t *out)
+{
+    return new_bound_node(b->out, value ? BOUND_TRUE : BOUND_FALSE, position, out);
+}
+
+/* Whether a property's values and values of `type` compare at all. */
+static bool types_compare(ce_type property, ce_type value)
+{
+    if (compare_is_number(property)) return compare_is_number(value);
+    if (compare_is_text(property)) return compare_is_text(value);
+    return property == value;
+}
+
+/* The checks of `path op value` that do not depend on the value's content. */
+static bool check_comparison(binder *b, const bound_path *path, parse_op op, unsigned flags, const operand *o,
+                             const ce_value *value, size_t position)
+{
+    char shown[160];
+    ce_type type = path_value_type(path);
+    const char *type_name = path->size_of ? "length of a" : ce_type_name(path->type);
+    if (value->type == CE_TYPE_NULL) {
+        if (op != PARSE_OP_EQUAL && op != PARSE_OP_NOT_EQUAL && op != PARSE_OP_IN)
+            return bind_error(b, position, "'%s' cannot compare '%s' with nil: only ==, != and IN can", parse_op_name(op),
+                              path->description);
+        return true;
+    }
+    if (type == CE_TYPE_MIXED) return true; /* a mixed value compares with anything */
+    if (type == CE_TYPE_LINK) {
+        if (op != PARSE_OP_EQUAL && op != PARSE_OP_NOT_EQUAL && op != PARSE_OP_IN)
+            return bind_error(b, position, "objects ('%s') compare only by ==, != and IN, not %s", path->description,
+                              parse_op_name(op));
+        if (flags) return bind_error(b, position, "[c] and [d] compare strings, and '%s' holds objects", path->description);
+        if (value->type != CE_TYPE_LINK) {
+            describe_operand_value(o, value, shown, sizeof shown);
+            return bind_error(b, position, "'%s' holds objects: it compares with an object or nil, not %s",
+                              path->description, shown);
+        }
+        return true;
+    }
+    if (value->type == CE_TYPE_LINK)
+        return bind_error(b, position, "cannot compare %s property '%s' with an object: object equality needs a link",
+                          ce_type_name(path->type), path->description);
+    if (compare_is_string_operator(op) && !compare_is_text(type))
+        return bind_error(b, position, "%s needs a string or binary property, and '%s' is %s %s", parse_op_name(op),
+                          path->description, path->size_of ? "the" : "of type", path->size_of ? "length of a text" : type_name);
+    if (!types_compare(type, value->type)) {
+        describe_operand_value(o, value, shown, sizeof shown);
+        return bind_error(b, position, "cannot compare %s%s property '%s' with %s", path->size_of ? "the length of " : "",
+                          ce_type_name(path->type), path->description, shown);
+    }
+    if (flags) {
+        if (type != CE_TYPE_STRING || value->type != CE_TYPE_STRING)
+            return bind_error(b, position, "[c] and [d] compare strings, and '%s' is %s %s", path->description,
+                              path->size_of ? "the length of a" : "of type", ce_type_name(path->type));
+        if (compare_is_ordered_operator(op))
+            return bind_error(b, position, "[c] and [d] work with ==, !=, IN, BEGINSWITH, ENDSWITH, CONTAINS and LIKE, not %s",
+                              parse_op_name(op));
+    }
+    return true;
+}
+
+static parse_op mirror(parse_op op)
+{
+    switch (op) {
+    case PARSE_OP_LESS: return PARSE_OP_GREATER;
+    case PARSE_OP_LESS_EQUAL: return PARSE_OP_GREATER_EQUAL;
+    case PARSE_OP_GREATER: return PARSE_OP_LESS;
+    case PARSE_OP_GREATER_EQUAL: return PARSE_OP_LESS_EQUAL;
+    default: return op;
+    }
+}
+
+/* `int op c` for a real c, as an int comparison: 0 none match, 1 all
+ * (non-null) match, 2 compare with *out_op and *out_integer. */
+static int int_domain(parse_op op, double c, parse_op *out_op, int64_t *out_integer)
+{
+    const double two63 = 9223372036854775808.0;
+    if (isnan(c)) return op == PARSE_OP_NOT_EQUAL ? 1 : 0;
+    *out_op = op;
+    double low = compare_floor(c), high = compare_ceil(c);
+    switch (op) {
+    case PARSE_OP_EQUAL:
+    case PARSE_OP_NOT_EQUAL:
+        if (low != c || c < -two63 || c >= two63) return op == PARSE_OP_EQUAL ? 0 : 1;
+        *out_integer = (int64_t)c;
+        return 2;
+    case PARSE_OP_GREATER: /* x > c  <=>  x > floor(c) */
+        if (low >= two63) return 0;
+        if (low < -two63) return 1;
+        *out_integer = (int64_t)low;
+        return 2;
+    case PARSE_OP_GREATER_EQUAL: /* x >= c  <=>  x >= ceil(c) */
+        if (high >= two63) return 0;
+        if (high <= -two63) return 1;
+        *out_integer = (int64_t)high;
+        return 2;
+    case PARSE_OP_LESS: /* x < c  <=>  x < ceil(c) */
+        if (high >= two63) return 1;
+        if (high <= -two63) return 0;
+        *out_integer = (int64_t)high;
+        return 2;
+    case PARSE_OP_LESS_EQUAL: /* x <= c  <=>  x <= floor(c) */
+        if (low >= two63) return 1;
+        if (low < -two63) return 0;
+        *out_integer = (int64_t)low;
+        return 2;
+    default: break;
+    }
+    return 0;
+}
+
+/* Whether an int converts to a double exactly. */
+static bool int_is_exact_double(int64_t value) { return value >= -(1ll << 53) && value <= (1ll << 53); }
+
+/* A comparison node reading `path` with kernel `kernel`. */
+static bool kernel_node(binder *b, kernel_kind kernel, const bound_path *path, parse_op op, unsigned flags,
+                        size_t position, size_t *out)
+{
+    if (!new_bound_node(b->out, BOUND_COMPARE, position, out)) return false;
+    bound_node *node = &b->out->nodes[*out];
+    node->kernel = kernel;
+    node->path = *path;
+    node->op = op;
+    node->flags = flags;
+    node->nulls_match = op == PARSE_OP_NOT_EQUAL && path->nullable;
+    return true;
+}
+
+/* "matches every non-null value" (with nulls too when they match). */
+static bool all_values_node(binder *b, const bound_path *path, bool nulls_match, size_t position, size_t *out)
+{
+    if (!path->nullable || nulls_match) return constant_node(b, true, position, out);
+    if (!kernel_node(b, KERNEL_NULL, path, PARSE_OP_EQUAL, 0, position, out)) return false;
+    b->out->nodes[*out].negate = true;
+    b->out->nodes[*out].nulls_match = false;
+    return true;
+}
+
+/* A decimal for a numeric constant: from a literal's text when there is one
+ * (exact), else converted. */
+static ce_decimal128 constant_decimal(const ce_value *value, const char *text)
+{
+    ce_decimal128 decimal;
+    if (text && value->type != CE_TYPE_DECIMAL128 && decimal_from_text(text, &decimal)) return decimal;
+    return compare_decimal_of(value);
+}
+
+/* A string constant for a text kernel: folded with [c]/[d], owned. */
+static bool text_constant(binder *b, ce_type property_type, const ce_value *value, unsigned flags, ce_value *out)
+{
+    const char *data;
+    size_t size;
+    compare_text_of(value, &data, &size);
+    if (flags) {
+        if (!fold_text(data, size, flags, &b->folder.buffers[0], &b->folder.capacities[0], &size)) return false;
+        data = b->folder.buffers[0];
+    }
+    char *kept;
+    if (!bind_keep_bytes(b->out, data, size, &kept)) return false;
+    memset(out, 0, sizeof *out);
+    out->type = property_type;
+    if (property_type == CE_TYPE_STRING) {
+        out->string.data = kept;
+        out->string.size = size;
+    } else {
+        out->binary.data = (const uint8_t *)kept;
+        out->binary.size = size;
+    }
+    return true;
+}
+
+/* A generic comparison: `left op right` evaluated object by object. */
+static bool generic_node(binder *b, const operand *left, parse_op op, unsigned flags, const operand *right,
+                         size_t position, size_t *out)
+{
+    if (!new_bound_node(b->out, BOUND_COMPARE, position, out)) return false;
+    bound_node *node = &b->out->nodes[*out];
+    node->kernel = KERNEL_GENERIC;
+    node->op = op;
+    node->flags = flags;
+    node->left = *left;
+    node->right = *right;
+    return true;
+}
+
+/* `path op value` (op: ==, !=, <, <=, >, >=, or a string operator). */
+static bool bind_path_value(binder *b, const operand *left, parse_op op, unsigned flags, const operand *right,
+                            size_t position, size_t *out)
+{
+    const bound_path *path = &left->path;
+    const ce_value *value = &right->value;
+    if (!check_comparison(b, path, op, flags, right, value, right->position)) return false;
+    if (path->link_column) {
+        /* A to-one link of the object: its column holds the target's key + 1 (0: null). */
+        int64_t stored = 0;
+        if (value->type == CE_TYPE_LINK) {
+            if (value->link.table != path->final_table || value->link.key < 0 || value->link.key == INT64_MAX)
+                return constant_node(b, op == PARSE_OP_NOT_EQUAL, position, out);
+            stored = value->link.key + 1;
+        }
+        if (!kernel_node(b, KERNEL_INT, path, op, 0, position, out)) return false;
+        b->out->nodes[*out].integer = stored;
+        return true;
+    }
+    if (value->type == CE_TYPE_NULL) {
+        if (!path->nullable) return constant_node(b, op == PARSE_OP_NOT_EQUAL, position, out);
+        if (!kernel_node(b, KERNEL_NULL, path, PARSE_OP_EQUAL, 0, position, out)) return false;
+        b->out->nodes[*out].negate = op == PARSE_OP_NOT_EQUAL;
+        b->out->nodes[*out].nulls_match = false;
+        return true;
+    }
+    bool nulls_match = op == PARSE_OP_NOT_EQUAL && path->nullable;
+    switch (path_value_type(path)) {
+    case CE_TYPE_INT:
+    case CE_TYPE_BOOL: {
+        int64_t integer;
+        parse_op int_op = op;
+        if (value->type == CE_TYPE_INT) {
+            integer = value->integer;
+        } else if (value->type == CE_TYPE_BOOL) {
+            integer = value->boolean;
+        } else if (value->type == CE_TYPE_FLOAT || value->type == CE_TYPE_DOUBLE) {
+            int decided = int_domain(op, compare_real_of(value), &int_op, &integer);
+            if (decided == 0) return constant_node(b, false, position, out);
+            if (decided == 1) return all_values_node(b, path, nulls_match, position, out);
+        } else {
+            return generic_node(b, left, op, flags, right, position, out);
+        }
+        if (!kernel_node(b, KERNEL_INT, path, int_op, 0, position, out)) return false;
+        b->out->nodes[*out].integer = integer;
+        return true;
+    }
+    case CE_TYPE_FLOAT:
+    case CE_TYPE_DOUBLE: {
+        double real;
+        if (value->type == CE_TYPE_INT && int_is_exact_double(value->integer)) real = (double)value->integer;
+        else if (value->type == CE_TYPE_FLOAT || value->type == CE_TYPE_DOUBLE) real = compare_real_of(value);
+        else return generic_node(b, left, op, flags, right, position, out);
+        if (isnan(real)) {
+            if (op != PARSE_OP_EQUAL && op != PARSE_OP_NOT_EQUAL) return constant_node(b, false, position, out);
+            if (!kernel_node(b, KERNEL_REAL_NAN, path, op, 0, position, out)) return false;
+            b->out->nodes[*out].negate = op == PARSE_OP_NOT_EQUAL;
+            return true;
+        }
+        if (!kernel_node(b, KERNEL_REAL, path, op, 0, position, out)) return false;
+        b->out->nodes[*out].real = real;
+        return true;
+    }
+    case CE_TYPE_DECIMAL128: {
+        ce_value constant = {.type = CE_TYPE_DECIMAL128};
+        constant.decimal = constant_decimal(value, right->text);
+        if (decimal_is_nan(constant.decimal) && compare_is_ordered_operator(op)) return constant_node(b, false, position, out);
+        if (!kernel_node(b, KERNEL_FIXED, path, op, 0, position, out)) return false;
+        b->out->nodes[*out].constant = constant;
+        return true;
+    }
+    case CE_TYPE_TIMESTAMP:
+    case CE_TYPE_OBJECT_ID:
+    case CE_TYPE_UUID:
+        if (!kernel_node(b, path->type == CE_TYPE_TIMESTAMP ? KERNEL_TIMESTAMP : KERNEL_FIXED, path, op, 0, position, out))
+            return false;
+        b->out->nodes[*out].constant = *value;
+        return true;
+    case CE_TYPE_STRING:
+    case CE_TYPE_BINARY: {
+        ce_value constant;
+        if (!text_constant(b, path->type, value, flags, &constant) ||
+            !kernel_node(b, KERNEL_TEXT, path, op, flags, position, out))
+            return false;
+        b->out->nodes[*out].constant = constant;
+        return true;
+    }
+    default: break;
+    }
+    return bind_error(b, position, "properties of type %s cannot be queried", ce_type_name(path->type));
+}
+
+/* The value an IN-set holds for a list element, in the domain of the
+ * property's values as the kernel reads them; false in *out_keep when no
+ * value of the property can equal it. */
+static bool set_value(binder *b, const bound_path *path, const ce_value *element, const char *text, unsigned flags,
+                      ce_value *out, bool *out_keep)
+{
+    *out_keep = true;
+    *out = *element;
+    if (element->type == CE_TYPE_NULL) return true;
+    switch (path_value_type(path)) {
+    case CE_TYPE_INT:
+        if (element->type == CE_TYPE_INT) return true;
+        if (element->type == CE_TYPE_DECIMAL128) {
+            *out_keep = false; /* handled generically: see bind_in */
+            return true;
+        }
+        {
+            parse_op op;
+            int64_t integer = 0;
+            *out_keep = int_domain(PARSE_OP_EQUAL, compare_real_of(element), &op, &integer) == 2;
+            *out = (ce_value){.type = CE_TYPE_INT, .integer = integer};
+        }
+        return true;
+    case CE_TYPE_FLOAT:
+    case CE_TYPE_DOUBLE:
+        if (element->type == CE_TYPE_DECIMAL128) {
+            *out_keep = false;
+            return true;
+        }
+        if (element->type == CE_TYPE_INT) {
+            /* Equal to a double only if the double holds it exactly. */
+            double real = (double)element->integer;
+            *out_keep = compare_int_double(element->integer, real) == 0 && real < 9223372036854775808.0;
+            *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = real};
+            return true;
+        }
+        *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = compare_real_of(element)};
+        return true;
+    case CE_TYPE_DECIMAL128:
+        *out = (ce_value){.type = CE_TYPE_DECIMAL128};
+        out->decimal = constant_decimal(element, text);
+        return true;
+    case CE_TYPE_STRING:
+    case CE_TYPE_BINARY: return text_constant(b, path->type, element, flags, out);
+    default: return true;
+    }
+}
+
+/* `path IN list`. */
+static bool bind_in(binder *b, const operand *left, unsigned flags, const operand *right, size_t position, size_t *out)
+{
+    const bound_path *path = &left->path;
+    if (path->link_column) {
+        /* Objects: their stored keys + 1 (0: null), sorted, distinct. */
+        int64_t *integers = malloc((right->list_count + 1) * sizeof *integers);
+        if (!integers) return query_out_of_memory();
+        size_t count = 0;
+        for (size_t i = 0; i < right->list_count; i++) {
+            const ce_value *element = &right->list[i];
+            if (!check_comparison(b, path, PARSE_OP_IN, flags, right, element, right->position)) {
+                free(integers);
+                return false;
+            }
+            if (element->type == CE_TYPE_NULL) integers[count++] = 0;
+            else if (element->link.table == path->final_table && element->link.key >= 0 && element->link.key < INT64_MAX)
+                integers[count++] = element->link.key + 1;
+        }
+        for (size_t i = 1; i < count; i++)
+            for (size_t j = i; j > 0 && integers[j - 1] > integers[j]; j--) {
+                int64_t swap = integers[j];
+                integers[j] = integers[j - 1];
+                integers[j - 1] = swap;
+            }
+        size_t distinct = 0;
+        for (size_t i = 0; i < count; i++)
+            if (distinct == 0 || integers[distinct - 1] != integers[i]) integers[distinct++] = integers[i];
+        if (!kernel_node(b, KERNEL_INT_IN, path, PARSE_OP_IN, 0, position, out)) {
+            free(integers);
+            return false;
+        }
+        b->out->nodes[*out].integers = integers;
+        b->out->nodes[*out].integer_count = distinct;
+        b->out->nodes[*out].nulls_match = false;
+        return true;
+    }
+    bool generic = false;
+    for (size_t i = 0; i < right->list_count; i++) {
+        const ce_value *element = &right->list[i];
+        if (!check_comparison(b, path, PARSE_OP_IN, flags, right, element, right->position)) return false;
+        if (element->type == CE_TYPE_DECIMAL128 && path_value_type(path) != CE_TYPE_DECIMAL128) generic = true;
+        if (element->type == CE_TYPE_INT && compare_is_number(path->type) && path->type != CE_TYPE_INT && !path->size_of &&
+            path->type != CE_TYPE_DECIMAL128 && !int_is_exact_double(element->integer))
+            generic = true;
+    }
+    if (generic) {
+        /* An OR of generic equalities: a decimal against an int or double
+         * column, or an int beyond 2^53 against a double column. */
+        size_t first = b->out->child_count;
+        size_t *items = malloc((right->list_count + 1) * sizeof *items);
+        if (!items) return query_out_of_memory();
+        bool ok = true;
+        for (size_t i = 0; ok && i < right->list_count; i++) {
+            operand element = *right;
+            element.kind = OPERAND_VALUE;
+            element.value = right->list[i];
+            element.text = right->texts ? right->texts[i] : NULL;
+            ok = right->list[i].type == CE_TYPE_NULL ? bind_path_value(b, left, PARSE_OP_EQUAL, flags, &element, position, &items[i])
+                                                     : generic_node(b, left, PARSE_OP_EQUAL, flags, &element, position, &items[i]);
+        }
+        for (size_t i = 0; ok && i < right->list_count; i++) {
+            ok = buf_reserve((void **)&b->out->children, &b->out->child_capacity, b->out->child_count + 1,
+                            sizeof *b->out->children);
+            if (ok) b->out->children[b->out->child_count++] = items[i];
+        }
+        free(items);
+        if (!ok || !new_bound_node(b->out, BOUND_OR, position, out)) return false;
+        b->out->nodes[*out].first_child = first;
+        b->out->nodes[*out].child_count = right->list_count;
+        return true;
+    }
+    ce_type type = path_value_type(path);
+    if (type == CE_TYPE_INT || type == CE_TYPE_BOOL) {
+        int64_t *integers = malloc((right->list_count + 1) * sizeof *integers);
+        if (!integers) return query_out_of_memory();
+        size_t count = 0;
+        bool has_null = false;
+        for (size_t i = 0; i < right->list_count; i++) {
+            ce_value converted;
+            bool keep;
+            const ce_value *element = &right->list[i];
+            if (element->type == CE_TYPE_NULL) {
+                has_null = true;
+                continue;
+            }
+            if (element->type == CE_TYPE_BOOL) {
+                integers[count++] = element->boolean;
+                continue;
+            }
+            if (!set_value(b, path, element, NULL, flags, &converted, &keep)) {
+                free(integers);
+                return false;
+            }
+            if (keep) integers[count++] = converted.integer;
+        }
+        /* Sort (insertion sort on a small list; shell gaps for a long one) and drop repeats. */
+        for (size_t gap = count / 2; gap > 0; gap /= 2)
+            for (size_t i = gap; i < count; i++)
+                for (size_t j = i; j >= gap && integers[j - gap] > integers[j]; j -= gap) {
+                    int64_t swap = integers[j];
+                    integers[j] = integers[j - gap];
+                    integers[j - gap] = swap;
+                }
+        size_t distinct = 0;
+        for (size_t i = 0; i < count; i++)
+            if (distinct == 0 || integers[distinct - 1] != integers[i]) integers[distinct++] = integers[i];
+        if (!kernel_node(b, KERNEL_INT_IN, path, PARSE_OP_IN, 0, position, out)) {
+            free(integers);
+            return false;
+        }
+        bound_node *node = &b->out->nodes[*out];
+        node->integers = integers;
+        node->integer_count = distinct;
+        node->nulls_match = has_null && path->nullable;
+        return true;
+    }
+    if (!kernel_node(b, KERNEL_IN_SET, path, PARSE_OP_IN, flags, position, out)) return false;
+    value_set *set = &b->out->nodes[*out].set;
+    for (size_t i = 0; i < right->list_count; i++) {
+        ce_value converted;
+        bool keep;
+        if (!set_value(b, path, &right->list[i], right->texts ? right->texts[i] : NULL, flags, &converted, &keep))
+            return false;
+        if (keep && !bind_set_add(set, &converted)) return false;
+    }
+    if (!path->nullable) set->has_null = false;
+    b->out->nodes[*out].nulls_match = set->has_null;
+    return bind_set_index(set);
+}
+
+/* Whether an operand is read object by object (a path through links or
+ * collections, a mixed property, a SUBQUERY, anything inside a SUBQUERY). */
+static bool is_generic_operand(const binder *b, const operand *o)
+{
+    return o->kind == OPERAND_SUBQUERY || (o->kind == OPERAND_PATH && (b->variable || !o->path.local));
+}
+
+static ce_type operand_type(const operand *o)
+{
+    if (o->kind == OPERAND_SUBQUERY) return CE_TYPE_INT;
+    if (o->kind == OPERAND_PATH) return path_value_type(&o->path);
+    return o->value.type;
+}
+
+static const char *operand_description(const operand *o)
+{
+    return o->kind == OPERAND_PATH ? o->path.description : o->kind == OPERAND_SUBQUERY ? "SUBQUERY(...).@count" : "a value";
+}
+
+/* Two operands that both yield values from objects: whether they compare. */
+static bool check_two_sides(binder *b, const operand *left, parse_op op, unsigned flags, const operand *right,
+                            size_t position)
+{
+    ce_type a = operand_type(left), c = operand_type(right);
+    if (a == CE_TYPE_MIXED || c == CE_TYPE_MIXED) return true;
+    if (a == CE_TYPE_LINK || c == CE_TYPE_LINK) {
+        if (a != c) return bind_error(b, position, "cannot compare objects with %s values", ce_type_name(a == CE_TYPE_LINK ? c : a));
+        if (op != PARSE_OP_EQUAL && op != PARSE_OP_NOT_EQUAL && op != PARSE_OP_IN)
+            return bind_error(b, position, "objects compare only by ==, != and IN, not %s", parse_op_name(op));
+        return true;
+    }
+    if (!types_compare(a, c))
+        return bind_error(b, position, "cannot compare %s values of '%s' with %s values of '%s'", ce_type_name(a),
+                          operand_description(left), ce_type_name(c), operand_description(right));
+    if (compare_is_string_operator(op) && !compare_is_text(a))
+        return bind_error(b, position, "%s needs strings or binaries, and '%s' holds %s values", parse_op_name(op),
+                          operand_description(left), ce_type_name(a));
+    if (flags && (a != CE_TYPE_STRING || c != CE_TYPE_STRING || compare_is_ordered_operator(op)))
+        return bind_error(b, position, "[c] and [d] compare strings with ==, !=, IN, BEGINSWITH, ENDSWITH, CONTAINS and LIKE");
+    return true;
+}
+
+/* A comparison evaluated object by object: `left op right`, each side a
+ * value, a list (IN, BETWEEN), a path (several values: ANY unless the
+ * quantifier says ALL or NONE) or a SUBQUERY count. */
+static bool bind_generic(binder *b, operand *left, parse_op op, unsigned flags, operand *right,
+                         parse_quantifier quantifier, size_t position, size_t *out)
+{
+    if (op == PARSE_OP_BETWEEN) {
+        if (right->kind != OPERAND_LIST || right->list_count != 2)
+            return bind_error(b, right->position, "BETWEEN needs a list of two values, like {1, 10}");
+        if (flags) return bind_error(b, position, "[c] and [d] do not apply to BETWEEN");
+    }
+    if (op == PARSE_OP_IN || op == PARSE_OP_BETWEEN) {
+        if (right->kind == OPERAND_PATH && !right->path.multi)
+            return bind_error(b, right->position, "property '%s' is not a link/collection", right->path.description);
+        if (right->kind == OPERAND_VALUE || right->kind == OPERAND_SUBQUERY)
+            return bind_error(b, right->position, "%s needs a list on its right: {...}, a list argument%s",
+                              parse_op_name(op), op == PARSE_OP_IN ? " or a collection" : "");
+        if (left->kind == OPERAND_LIST) return bind_error(b, left->position, "%s needs a value or a key path on its left",
+                                                          parse_op_name(op));
+        if (right->kind == OPERAND_LIST) {
+            for (size_t i = 0; i < right->list_count; i++) {
+                if (left->kind == OPERAND_PATH) {
+                    if (op == PARSE_OP_BETWEEN && right->list[i].type == CE_TYPE_NULL)
+                        return bind_error(b, right->position, "BETWEEN cannot compare '%s' with nil", left->path.description);
+                    if (!check_comparison(b, &left->path, op == PARSE_OP_IN ? PARSE_OP_IN : PARSE_OP_LESS, flags, right,
+                                          &right->list[i], right->position))
+                        return false;
+                }
+            }
+        } else if (left->kind == OPERAND_VALUE) {
+            if (!check_comparison(b, &right->path, PARSE_OP_EQUAL, flags, left, &left->value, left->position)) return false;
+        } else if (!check_two_sides(b, left, PARSE_OP_EQUAL, flags, right, position)) {
+            return false;
+        }
+    } else {
+        if (left->kind == OPERAND_LIST || right->kind == OPERAND_LIST) {
+            const operand *list = left->kind == OPERAND_LIST ? left : right;
+            return bind_error(b, list->position, "a list is compared only by IN or BETWEEN, not by %s", parse_op_name(op));
+        }
+        if (left->kind == OPERAND_PATH && right->kind == OPERAND_VALUE) {
+            if (!check_comparison(b, &left->path, op, flags, right, &right->value, right->position)) return false;
+        } else if (right->kind == OPERAND_PATH && left->kind == OPERAND_VALUE) {
+            if (!check_comparison(b, &right->path, compare_is_string_operator(op) ? op : mirror(op), flags, left, &left->value,
+                                  left->position))
+                return false;
+        } else if (left->kind != OPERAND_VALUE && right->kind != OPERAND_VALUE) {
+            if (!check_two_sides(b, left, op, flags, right, position)) return false;
+        } else {
+            const operand *other = left->kind == OPERAND_VALUE ? left : right;
+            const operand *count = left->kind == OPERAND_VALUE ? right : left;
+            if (other->value.type != CE_TYPE_NULL && !compare_is_number(other->value.type))
+                return bind_error(b, other->position, "a SUBQUERY count compares with numbers, not a %s",
+                                  ce_type_name(other->value.type));
+            (void)count;
+        }
+    }
+    if (!generic_node(b, left, op, flags, right, position, out)) return false;
+    b->out->nodes[*out].quantifier = quantifier;
+    return true;
+}
+
+/* left op right, both bound. */
+static bool bind_simple(binder *b, operand *left, parse_op op, unsigned flags, operand *right, size_t position,
+                        size_t *out)
+{
+    if (is_generic_operand(b, left) || is_generic_operand(b, right))
+        return bind_generic(b, left, op, flags, right, PARSE_QUANTIFIER_NONE_GIVEN, position, out);
+    if (op == PARSE_OP_IN) {
+        if (right->kind == OPERAND_PATH)
+            return bind_error(b, right->position, "property '%s' is not a link/collection", right->path.description);
+        if (right->kind != OPERAND_LIST)
+            return bind_error(b, right->position, "IN needs a list on its right: {...} or a list argument");
+        if (left->kind == OPERAND_LIST) return bind_error(b, left->position, "IN needs a value or a key path on its left");
+        if (left->kind == OPERAND_VALUE) {
+            bool any = false;
+            for (size_t i = 0; i < right->list_count && !any; i++)
+                if (!compare_values(&left->value, PARSE_OP_EQUAL, &right->list[i], flags, &b->folder, &any)) return false;
+            return constant_node(b, any, position, out);
+        }
+        return bind_in(b, left, flags, right, position, out);
+    }
+    if (left->kind == OPERAND_LIST || right->kind == OPERAND_LIST) {
+        const operand *list = left->kind == OPERAND_LIST ? left : right;
+        return bind_error(b, list->position, "a list is compared only by IN or BETWEEN, not by %s", parse_op_name(op));
+    }
+    if (left->kind == OPERAND_VALUE && right->kind == OPERAND_VALUE) {
+        bool result;
+        if (!compare_values(&left->value, op, &right->value, flags, &b->folder, &result)) return false;
+        return constant_node(b, result, position, out);
+    }
+    if (left->kind == OPERAND_VALUE && !compare_is_string_operator(op)) {
+        operand *swap = left;
+        left = right;
+        right = swap;
+        op = mirror(op);
+    }
+    if (left->kind == OPERAND_PATH && right->kind == OPERAND_VALUE)
+        return bind_path_value(b, left, op, flags, right, position, out);
+    /* A value before a string operator ('abc' CONTAINS name), or two paths. */
+    const bound_path *path = left->kind == OPERAND_PATH ? &left->path : &right->path;
+    const operand *other = left->kind == OPERAND_PATH ? right : left;
+    if (other->kind == OPERAND_VALUE) {
+        if (!check_comparison(b, path, op, flags, other, &other->value, other->position)) return false;
+    } else {
+        ce_type a = path_value_type(&left->path), c = path_value_type(&right->path);
+        if (!types_compare(a, c))
+            return bind_error(b, position, "cannot compare %s property '%s' with %s property '%s'", ce_type_name(a),
+                              left->path.description, ce_type_name(c), right->path.description);
+        if (compare_is_string_operator(op) && !compare_is_text(a))
+            return bind_error(b, position, "%s needs strings or binaries, and '%s' is of type %s", parse_op_name(op),
+                              left->path.description, ce_type_name(a));
+        if (flags && (a != CE_TYPE_STRING || c != CE_TYPE_STRING || compare_is_ordered_operator(op)))
+            return bind_error(b, position, "[c] and [d] compare strings with ==, !=, BEGINSWITH, ENDSWITH, CONTAINS and LIKE");
+    }
+    return generic_node(b, left, op, flags, right, position, out);
+}
+
+static bool bind_compare(binder *b, const parse_node *node, size_t *out)
+{
+    operand left, right;
+    if (!bind_operand(b, node->left, &left) || !bind_operand(b, node->right, &right)) return false;
+    unsigned flags = (node->flags & PARSE_CASE_INSENSITIVE ? FOLD_CASE : 0) |
+                     (node->flags & PARSE_DIACRITIC_INSENSITIVE ? FOLD_DIACRITICS : 0);
+    if (node->quantifier != PARSE_QUANTIFIER_NONE_GIVEN) {
+        static const char *const names[] = {"", "ANY", "ALL", "NONE"};
+        if (left.kind != OPERAND_PATH)
+            return bind_error(b, node->position, "%s needs the key path of a collection after it", names[node->quantifier]);
+        if (!left.path.multi || left.path.aggregate != PATH_ALL_VALUES)
+            return bind_error(b, left.position, "property '%s' is not a link/collection (%s needs one)",
+                              left.path.description, names[node->quantifier]);
+        return bind_generic(b, &left, node->op, flags, &right, node->quantifier, node->position, out);
+    }
+    if (left.kind == OPERAND_PATH && left.path.multi && node->op == PARSE_OP_BETWEEN)
+        return bind_generic(b, &left, node->op, flags, &right, PARSE_QUANTIFIER_ANY, node->position, out);
+    if (node->op == PARSE_OP_BETWEEN) {
+        if (right.kind != OPERAND_LIST || right.list_count != 2)
+            return bind_error(b, right.position, "BETWEEN needs a list of two values, like {1, 10}%s",
+                              right.from_argument ? " (the argument is not one)" : "");
+        if (flags) return bind_error(b, node->op_position, "[c] and [d] do not apply to BETWEEN");
+        operand low = right, high = right;
+        low.kind = high.kind = OPERAND_VALUE;
+        low.value = right.list[0];
+        high.value = right.list[1];
+        low.text = right.texts ? right.texts[0] : NULL;
+        high.text = right.texts ? right.texts[1] : NULL;
+        size_t children[2];
+        operand left_copy = left;
+        if (!bind_simple(b, &left, PARSE_OP_GREATER_EQUAL, 0, &low, node->position, &children[0]) ||
+            !bind_simple(b, &left_copy, PARSE_OP_LESS_EQUAL, 0, &high, node->position, &children[1]))
+            return false;
+        size_t first = b->out->child_count;
+        for (int i = 0; i < 2; i++) {
+            if (!buf_reserve((void **)&b->out->children, &b->out->child_capacity, b->out->child_count + 1,
+                            sizeof *b->out->children))
+                return false;
+            b->out->children[b->out->child_count++] = children[i];
+        }
+        if (!new_bound_node(b->out, BOUND_AND, node->position, out)) return false;
+        b->out->nodes[*out].first_child = first;
+        b->out->nodes[*out].child_count = 2;
+        return true;
+    }
+    return bind_simple(b, &left, node->op, flags, &right, node->position, out);
+}
+
+bool bind_predicate(binder *b, int index, size_t *out)
+{
+    const parse_node *node = &b->core->tree.nodes[index];
+    switch (node->kind) {
+    case PARSE_TRUE: return constant_node(b, true, node->position, out);
+    case PARSE_FALSE: return constant_node(b, false, node->position, out);
+    case PARSE_COMPARE: return bind_compare(b, node, out);
+    case PARSE_NOT:
+    case PARSE_AND:
+    case PARSE_OR: {
+        size_t count = node->kind == PARSE_NOT ? 1 : node->item_count;
+        size_t *items = malloc(count * sizeof *items);
+        if (!items) return query_out_of_memory();
+        bool ok = true;
+        for (size_t i = 0; ok && i < count; i++)
+            ok = bind_predicate(b, node->kind == PARSE_NOT ? node->left : b->core->tree.items[node->first_item + i],
+                                &items[i]);
+        size_t first = b->out->child_count;
+        for (size_t i = 0; ok && i < count; i++) {
+            ok = buf_reserve((void **)&b->out->children, &b->out->child_capacity, b->out->child_count + 1,
+                            sizeof *b->out->children);
+            if (ok) b->out->children[b->out->child_count++] = items[i];
+        }
+        free(items);
+        bound_kind kind = node->kind == PARSE_NOT ? BOUND_NOT : node->kind == PARSE_AND ? BOUND_AND : BOUND_OR;
+        if (!ok || !new_bound_node(b->out, kind, node->position, out)) return false;
+        b->out->nodes[*out].first_child = first;
+        b->out->nodes[*out].child_count = count;
+        return true;
+    }
+    default: break;
+    }
+    return bind_error(b, node->position, "expected a predicate (a comparison, TRUEPREDICATE or FALSEPREDICATE)");
+}

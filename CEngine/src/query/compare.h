@@ -1,0 +1,88 @@
+/*
+ * compare.h — how a query compares two values (compare.c): numbers across
+ * types, strings and binaries by bytes, the string operators, null and NaN,
+ * with the semantics query.h states.
+ */
+#ifndef CE_COMPARE_H
+#define CE_COMPARE_H
+
+#include "cengine.h"
+#include "parse.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+static inline bool compare_is_number(ce_type type)
+{
+    return type == CE_TYPE_INT || type == CE_TYPE_FLOAT || type == CE_TYPE_DOUBLE || type == CE_TYPE_DECIMAL128;
+}
+
+/* A float or double value as a double. */
+static inline double compare_real_of(const ce_value *v)
+{
+    return v->type == CE_TYPE_FLOAT ? (double)v->float_value : v->double_value;
+}
+
+static inline bool compare_is_text(ce_type type) { return type == CE_TYPE_STRING || type == CE_TYPE_BINARY; }
+
+/* The bytes of a string or binary value. */
+static inline void compare_text_of(const ce_value *v, const char **out_data, size_t *out_size)
+{
+    if (v->type == CE_TYPE_STRING) {
+        *out_data = v->string.data;
+        *out_size = v->string.size;
+    } else {
+        *out_data = (const char *)v->binary.data;
+        *out_size = v->binary.size;
+    }
+}
+
+static inline bool compare_is_string_operator(parse_op op)
+{
+    return op == PARSE_OP_BEGINS_WITH || op == PARSE_OP_ENDS_WITH || op == PARSE_OP_CONTAINS || op == PARSE_OP_LIKE;
+}
+
+static inline bool compare_is_ordered_operator(parse_op op)
+{
+    return op == PARSE_OP_LESS || op == PARSE_OP_LESS_EQUAL || op == PARSE_OP_GREATER || op == PARSE_OP_GREATER_EQUAL;
+}
+
+/* Whether a float, double or decimal128 value is NaN. */
+bool compare_is_nan(const ce_value *v);
+
+/* A number value (int, float, double, decimal128) as a decimal128. */
+ce_decimal128 compare_decimal_of(const ce_value *v);
+
+/* floor and ceil without libm (the engine links no math library). */
+double compare_floor(double x);
+double compare_ceil(double x);
+
+/* The order of an int and a double: -1, 0, 1 (the double is not NaN). */
+int compare_int_double(int64_t i, double d);
+
+/* What compare_numbers returns besides -1, 0 and 1. */
+enum { COMPARE_INCOMPARABLE = 2, COMPARE_UNORDERED = 3 };
+
+/* The order of two numbers of any numeric types: -1, 0, 1, or
+ * COMPARE_UNORDERED when one is NaN. */
+int compare_numbers(const ce_value *a, const ce_value *b);
+
+/* Buffers for folding both sides of a comparison with [c] or [d]. */
+typedef struct folder {
+    char *buffers[2];
+    size_t capacities[2];
+} folder;
+
+void compare_folder_free(folder *f);
+
+/* `a op b` over bytes: ==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH,
+ * CONTAINS, LIKE ('?' one byte when `bytes`, else one code point). */
+bool compare_text_operator(parse_op op, const char *a, size_t a_size, const char *b, size_t b_size, bool bytes);
+
+/* The result of `a op b` (op: ==, !=, <, <=, >, >=, or a string operator)
+ * for any two values, with the semantics of query.h; [c]/[d] in `flags`
+ * fold strings through `f`. False only when memory runs out. */
+bool compare_values(const ce_value *a, parse_op op, const ce_value *b, unsigned flags, folder *f, bool *out);
+
+#endif

@@ -1,0 +1,35 @@
+/*
+ * gather.h — the values a bound path yields from one object (gather.c).
+ */
+#ifndef CE_GATHER_H
+#define CE_GATHER_H
+
+#include "query_internal.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Values read from objects, with copies of their bytes (a value read
+ * through the public API stays valid only until the next read). */
+typedef struct value_bag {
+    ce_value *values;
+    size_t count, capacity;
+    char **copies;
+    size_t copy_count, copy_capacity;
+} value_bag;
+
+/* Empties a bag (keeping its room), frees it, adds a copy of a value. */
+void gather_bag_clear(value_bag *bag);
+void gather_bag_free(value_bag *bag);
+bool gather_bag_push(value_bag *bag, const ce_value *value);
+
+/* The values a path yields from object (table, key), from hop `hop` on,
+ * added to `bag`. A path of to-one links only yields one value: null where
+ * a link is null. */
+bool gather_path(ce_txn *txn, const bound_path *path, size_t hop, ce_table_key table, ce_object_key key,
+                 value_bag *bag);
+
+/* A path's values reduced by its aggregate (@count, @sum, ...) to one. */
+bool gather_aggregate(const bound_path *path, value_bag *bag);
+
+#endif

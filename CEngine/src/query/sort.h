@@ -1,0 +1,56 @@
+/*
+ * sort.h — sorting and distinct of a results view's entries, and reading
+ * the values of key paths for entries (sort.c).
+ */
+#ifndef CE_SORT_H
+#define CE_SORT_H
+
+#include "cluster.h"
+#include "column.h"
+#include "gather.h"
+#include "query_internal.h"
+#include "scan.h"
+#include "space.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Reads values of bound paths for entries, leaf by leaf. */
+typedef struct entry_reader {
+    ce_txn *txn;
+    ce_table_key table;
+    value_bag bag; /* a path through links: its value, read object by object */
+    const space_state *space;
+    size_t column_count;
+    space_ref leaf_ref;
+    cluster_leaf leaf;
+    const bound_path *paths;
+    size_t path_count;
+    column_scan *scans;
+    bool *opened;
+    column_scratch scratch;
+    char **copies; /* values that were decompressed into the scratch, copied */
+    size_t copy_count, copy_capacity;
+} entry_reader;
+
+/* Starts reading `path_count` bound paths of objects of `table`. */
+bool sort_reader_start(entry_reader *r, ce_txn *txn, ce_table_key table, size_t column_count, const bound_path *paths,
+                       size_t path_count);
+void sort_reader_end(entry_reader *r);
+
+/* The value of path p for an entry; a string or binary that had to be
+ * decompressed is copied (it must outlive the next read). */
+bool sort_reader_get(entry_reader *r, const entry *en, size_t p, ce_value *out);
+
+/* Sorts `count` entries of objects of `table` stably by the values of
+ * `paths` (the first decides, the next break its ties), each ascending or
+ * descending; *entries is replaced by the sorted array. */
+bool sort_entries(ce_txn *txn, ce_table_key table, size_t column_count, const bound_path *paths, const bool *ascending,
+                  size_t key_count, entry **entries, size_t count);
+
+/* Keeps the first of the entries of each distinct combination of the
+ * paths' values, in order (*count becomes how many). */
+bool sort_distinct(ce_txn *txn, ce_table_key table, size_t column_count, const bound_path *paths, size_t key_count,
+                   entry *entries, size_t *count);
+
+#endif
