@@ -8,6 +8,7 @@
  */
 #include "test_support.h"
 #include "column.h"
+#include "utf8.h"
 #include "value.h"
 
 #include <float.h>
@@ -96,8 +97,8 @@ TEST(utf8)
     static const char *const valid[] = {"", "plain ascii", "caf\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9D\x84\x9E",
                                         "\xEF\xBF\xBF", "\xF4\x8F\xBF\xBF", "\xED\x9F\xBF", "\xEE\x80\x80",
                                         "a long ascii run before a multibyte \xC3\xA9 and after"};
-    for (size_t i = 0; i < sizeof valid / sizeof *valid; i++) CHECK(value_check_utf8(valid[i], strlen(valid[i])));
-    CHECK(value_check_utf8("a\0b", 3)); /* U+0000 is a character */
+    for (size_t i = 0; i < sizeof valid / sizeof *valid; i++) CHECK(utf8_is_valid(valid[i], strlen(valid[i])));
+    CHECK(utf8_is_valid("a\0b", 3)); /* U+0000 is a character */
     static const char *const invalid[] = {
         "\x80",             /* a continuation without a lead */
         "\xC0\xAF",         /* overlong '/' */
@@ -116,7 +117,7 @@ TEST(utf8)
         "0123456789abcdef\x80",
     };
     for (size_t i = 0; i < sizeof invalid / sizeof *invalid; i++)
-        CHECK(!value_check_utf8(invalid[i], strlen(invalid[i])));
+        CHECK(!utf8_is_valid(invalid[i], strlen(invalid[i])));
 }
 
 TEST(scalar_order)

@@ -56,6 +56,7 @@
 #include "column.h"
 #include "error.h"
 #include "value.h"
+#include "utf8.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -561,7 +562,7 @@ static bool check_value(const column_shape *shape, const ce_value *value)
         if (value->string.size > NODE_MAX_COUNT)
             return error_fail(CE_ERR_INVALID_ARGUMENT, "a string value of %zu bytes is too large (at most %u)",
                            value->string.size, NODE_MAX_COUNT);
-        if (!value_check_utf8(value->string.data, value->string.size))
+        if (!utf8_is_valid(value->string.data, value->string.size))
             return error_fail(CE_ERR_INVALID_ARGUMENT, "a string value is not valid UTF-8");
         break;
     case CE_TYPE_BINARY:

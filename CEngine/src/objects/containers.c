@@ -19,6 +19,7 @@
 #include "table.h"
 #include "table_internal.h"
 #include "value.h"
+#include "utf8.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -519,7 +520,7 @@ static bool check_collection_value(const ce_collection *collection, const ce_val
 static bool check_dictionary_key(const char *key, size_t size)
 {
     if (!key && size > 0) return error_fail(CE_ERR_INVALID_ARGUMENT, "a dictionary key of %zu bytes has no data", size);
-    if (!value_check_utf8(key, size)) return error_fail(CE_ERR_INVALID_ARGUMENT, "a dictionary key is not valid UTF-8");
+    if (!utf8_is_valid(key, size)) return error_fail(CE_ERR_INVALID_ARGUMENT, "a dictionary key is not valid UTF-8");
     if (size > 0 && key[0] == '$')
         return error_fail(CE_ERR_INVALID_ARGUMENT, "dictionary key '%.*s' must not start with '$'", (int)size, key);
     if (memchr(key, '.', size))

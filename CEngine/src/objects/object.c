@@ -23,6 +23,7 @@
 #include "object_index.h"
 #include "table_internal.h"
 #include "value.h"
+#include "utf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,7 +78,7 @@ void object_storage_of(const element_spec *spec, ce_type *out_type, bool *out_nu
 
 static bool check_scalar_bytes(const element_spec *spec, const ce_value *value)
 {
-    if (value->type == CE_TYPE_STRING && !value_check_utf8(value->string.data, value->string.size))
+    if (value->type == CE_TYPE_STRING && !utf8_is_valid(value->string.data, value->string.size))
         return error_fail(CE_ERR_INVALID_ARGUMENT, "property '%s.%s': the string is not valid UTF-8", SPEC_WHERE(spec));
     /* The column layer refuses a malformed timestamp too, but only when it
      * writes the value: after cluster_insert has inserted the object's key
@@ -197,7 +198,7 @@ static bool check_values(ce_txn *txn, schema *loaded, const schema_table *table,
             value->type != CE_TYPE_TIMESTAMP && value->type != CE_TYPE_LINK && property->type != CE_TYPE_MIXED)
             continue;
         if (value->type == CE_TYPE_STRING && property->type == CE_TYPE_STRING && value->string.size < 4096 &&
-            (value->string.data || value->string.size == 0) && value_check_utf8(value->string.data, value->string.size))
+            (value->string.data || value->string.size == 0) && utf8_is_valid(value->string.data, value->string.size))
             continue;
         if (!check_value(txn, loaded, table, property, value)) return false;
     }

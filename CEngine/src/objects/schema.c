@@ -39,6 +39,7 @@
 #include "object_index.h"
 #include "table_internal.h"
 #include "value.h"
+#include "utf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,7 +148,7 @@ static bool read_name(byte_reader *reader, char **out_name)
         return false;
     }
     name[length] = 0;
-    if (!value_check_utf8(name, length) || memchr(name, 0, length)) {
+    if (!utf8_is_valid(name, length) || memchr(name, 0, length)) {
         free(name);
         return false;
     }
@@ -482,7 +483,7 @@ static bool check_name(const char *name, const char *what)
 {
     if (!name) return error_fail(CE_ERR_INVALID_ARGUMENT, "a %s name is required", what);
     size_t length = strlen(name);
-    if (length == 0 || length > NAME_MAX_BYTES || !value_check_utf8(name, length))
+    if (length == 0 || length > NAME_MAX_BYTES || !utf8_is_valid(name, length))
         return error_fail(CE_ERR_INVALID_ARGUMENT, "'%s' is not a valid %s name (1 to %d bytes of UTF-8)", name, what,
                        NAME_MAX_BYTES);
     if (name[0] == '@')

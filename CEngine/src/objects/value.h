@@ -33,7 +33,6 @@
 #define CE_VALUE_H
 
 #include "cengine.h"
-#include "utf8.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -42,12 +41,6 @@
 
 /* The decimal128 zero with exponent 0 (BID: biased exponent 6176, coefficient 0). */
 #define VALUE_DECIMAL128_ZERO_HIGH 0x3040000000000000ull
-
-/* Whether `data` is strict UTF-8 (base/utf8.h): no overlong forms, no
- * surrogates (U+D800..U+DFFF), nothing above U+10FFFF, no truncated
- * sequence. U+0000 is allowed. The name its callers in column.c and
- * table.c still use for utf8_is_valid. */
-static inline bool value_check_utf8(const char *data, size_t size) { return utf8_is_valid(data, size); }
 
 /* Whether a timestamp is well formed: |nanoseconds| < 1e9, and nanoseconds
  * has the sign of seconds (either sign when seconds is 0). */
