@@ -15,32 +15,23 @@
 /* Dictionaries                                                              */
 /* ------------------------------------------------------------------------ */
 
-/* A dictionary model: keys (strings, bytewise sorted) and their values. */
-typedef struct model_dictionary {
-    model_list keys, values;
-} model_dictionary;
-
-static size_t dictionary_position(const model_dictionary *model, const char *key, size_t size, bool *out_present)
+/* A dictionary against its model (a model_collection: keys bytewise sorted,
+ * each with its value). */
+static void check_dictionary(const ce_collection *dictionary, const model_collection *model, const char *where)
 {
-    ce_value wanted = {.type = CE_TYPE_STRING, .string = {key, size}};
-    return model_position(&model->keys, &wanted, out_present);
-}
-
-static void check_dictionary(const ce_collection *dictionary, const model_dictionary *model, const char *where)
-{
-    check_collection(dictionary, &model->values, where);
-    for (size_t i = 0; i < model->keys.count; i++) {
+    check_collection(dictionary, model, where);
+    for (size_t i = 0; i < model_collection_count(model); i++) {
         ce_value key, value;
         bool found;
         CHECK(ce_dictionary_key_at(dictionary, i, &key));
-        check_same(&model->keys.items[i].value, &key, where, i);
-        const ce_value *expected_key = &model->keys.items[i].value;
+        check_same(&model->keys[i].value, &key, where, i);
+        const ce_value *expected_key = &model->keys[i].value;
         CHECK(ce_dictionary_get(dictionary, expected_key->string.data, expected_key->string.size, &value, &found));
         CHECK(found);
-        check_same(&model->values.items[i].value, &value, where, i);
+        check_same(&model->elements[i].value, &value, where, i);
     }
     ce_value key;
-    EXPECT_ERROR(ce_dictionary_key_at(dictionary, model->keys.count, &key), CE_ERR_INDEX_OUT_OF_BOUNDS, NULL);
+    EXPECT_ERROR(ce_dictionary_key_at(dictionary, model_collection_count(model), &key), CE_ERR_INDEX_OUT_OF_BOUNDS, NULL);
 }
 
 static const char *const dictionary_keys[] = {"", "a", "aa", "ab", "b", "B", "Z", "k0", "k1", "k2", "k10",
@@ -55,11 +46,11 @@ typedef struct dictionary_property {
 } dictionary_property;
 
 static void exercise_dictionary(ce_db *db, ce_table_key table, ce_object_key object,
-                                const dictionary_property *property, model_dictionary *model)
+                                const dictionary_property *property, model_collection **model)
 {
     char buffer[SAMPLE_BUFFER];
     for (int round = 0; round < 4; round++) {
-        model_dictionary saved = {model_clone(&model->keys), model_clone(&model->values)};
+        model_collection *saved = model_collection_share(*model);
         ce_txn *txn;
         ce_collection *dictionary;
         CHECK(ce_txn_begin_write(db, &txn));
@@ -72,61 +63,51 @@ static void exercise_dictionary(ce_db *db, ce_table_key table, ce_object_key obj
             const char *key = dictionary_keys[random_below(DICTIONARY_KEYS)];
             size_t key_size = strlen(key), choice = random_below(10);
             bool present, found;
-            size_t position = dictionary_position(model, key, key_size, &present);
+            size_t position = model_key_position(*model, key, key_size, &present);
             ce_value value = property->nullable && random_below(6) == 0
                                  ? null_value()
                                  : sample_value(property->type, (unsigned)random_below(30), buffer);
             if (choice < 5) {
                 CHECK(ce_dictionary_set(dictionary, key, key_size, &value));
-                if (present) {
-                    model_set(&model->values, position, &value);
-                } else {
-                    ce_value key_value = {.type = CE_TYPE_STRING, .string = {key, key_size}};
-                    model_insert(&model->keys, position, &key_value);
-                    model_insert(&model->values, position, &value);
-                }
+                model_dictionary_set(model, key, key_size, &value);
             } else if (choice < 6 && present) {
                 /* The value it holds already (a link: the same target). */
-                ce_value same = model->values.items[position].value;
+                ce_value same = (*model)->elements[position].value;
                 CHECK(ce_dictionary_set(dictionary, key, key_size, &same));
             } else if (choice < 8) {
                 bool erased;
                 CHECK(ce_dictionary_erase(dictionary, key, key_size, &erased));
                 CHECK(erased == present);
-                if (present) {
-                    model_erase(&model->keys, position);
-                    model_erase(&model->values, position);
-                }
+                model_dictionary_erase(model, key, key_size);
             } else if (choice < 9) {
                 ce_value read;
                 CHECK(ce_dictionary_get(dictionary, key, key_size, &read, &found));
                 CHECK(found == present);
-                if (found) check_same(&model->values.items[position].value, &read, property->name, position);
+                if (found) check_same(&(*model)->elements[position].value, &read, property->name, position);
             } else {
-                size_t index, expected = model_find(&model->values, &value);
+                size_t index, expected;
+                bool expected_found = model_find(CE_COLLECTION_DICTIONARY, *model, &value, &expected);
                 CHECK(ce_collection_find(dictionary, &value, &index, &found));
-                CHECK(found == (expected != SIZE_MAX));
+                CHECK(found == expected_found);
                 if (found) CHECK(index == expected);
             }
-            check_dictionary(dictionary, model, property->name);
+            check_dictionary(dictionary, *model, property->name);
         }
         ce_collection_close(dictionary);
         if (round == 2) {
             ce_txn_end(txn);
-            model_free(&model->keys);
-            model_free(&model->values);
+            model_collection_free(model);
             *model = saved;
             test_verify(db);
         } else {
-            model_free(&saved.keys);
-            model_free(&saved.values);
+            model_collection_free(&saved);
             commit_and_verify(db, txn);
         }
         CHECK(ce_txn_begin_read(db, &txn));
         CHECK(ce_collection_open(txn, table, object, property->column, &dictionary));
-        check_dictionary(dictionary, model, property->name);
+        check_dictionary(dictionary, *model, property->name);
         if (property->type == CE_TYPE_LINK || property->type == CE_TYPE_MIXED)
-            check_list_backlinks(txn, table, property->column, (list_owner[]){{object, &model->values}}, 1);
+            check_list_backlinks(txn, table, property->column, (list_owner[]){{object, *model}}, 1);
         ce_collection_close(dictionary);
         ce_txn_end(txn);
     }
@@ -147,7 +128,7 @@ enum {
 /* The Dicts table, its object and the model of its dictionaries. */
 typedef struct dicts_fixture {
     dictionary_property properties[PROPERTIES];
-    model_dictionary models[PROPERTIES];
+    model_collection *models[PROPERTIES];
     ce_table_key table;
     ce_object_key object;
     tree_size empty; /* the user tree with every dictionary empty */
@@ -185,8 +166,7 @@ static void dicts_open(ce_db *db, dicts_fixture *f)
 static void dicts_close(dicts_fixture *f)
 {
     for (size_t i = 0; i < PROPERTIES; i++) {
-        model_free(&f->models[i].keys);
-        model_free(&f->models[i].values);
+        model_collection_free(&f->models[i]);
     }
 }
 
@@ -195,7 +175,7 @@ static void dicts_close(dicts_fixture *f)
 static void dicts_exercise(ce_db *db, dicts_fixture *f)
 {
     dictionary_property *properties = f->properties;
-    model_dictionary *models = f->models;
+    model_collection **models = f->models;
     ce_table_key table = f->table;
     ce_object_key object = f->object;
     for (size_t i = 0; i < PROPERTIES; i++) exercise_dictionary(db, table, object, &properties[i], &models[i]);
@@ -206,7 +186,7 @@ static void dicts_exercise(ce_db *db, dicts_fixture *f)
 static void dicts_refuse(ce_txn *txn, dicts_fixture *f)
 {
     dictionary_property *properties = f->properties;
-    model_dictionary *models = f->models;
+    model_collection **models = f->models;
     ce_table_key table = f->table;
     ce_object_key object = f->object;
     ce_collection *dictionary;
@@ -233,7 +213,7 @@ static void dicts_refuse(ce_txn *txn, dicts_fixture *f)
     value = int_value(1);
     EXPECT_ERROR(ce_list_insert(dictionary, 0, &value), CE_ERR_WRONG_TYPE, NULL);
     EXPECT_ERROR(ce_set_insert(dictionary, &value, &found), CE_ERR_WRONG_TYPE, NULL);
-    check_dictionary(dictionary, &models[0], "Dicts.ints");
+    check_dictionary(dictionary, models[0], "Dicts.ints");
     ce_collection_close(dictionary);
     CHECK(ce_collection_open(txn, table, object, properties[REFS].column, &dictionary));
     value = link_value(sample_table, 87654);
@@ -247,7 +227,7 @@ static void dicts_refuse(ce_txn *txn, dicts_fixture *f)
 static void dicts_delete_reopen_empty(ce_db **db, const char *path, ce_txn *txn, dicts_fixture *f)
 {
     dictionary_property *properties = f->properties;
-    model_dictionary *models = f->models;
+    model_collection **models = f->models;
     ce_table_key table = f->table;
     ce_object_key object = f->object;
     ce_collection *dictionary;
@@ -261,32 +241,16 @@ static void dicts_delete_reopen_empty(ce_db **db, const char *path, ce_txn *txn,
     for (size_t i = 0; i < 3; i++) {
         value = link_value(sample_table, sample_targets[3]);
         CHECK(ce_dictionary_set(dictionary, linking[i], strlen(linking[i]), &value));
-        bool present;
-        size_t position = dictionary_position(&models[REFS], linking[i], strlen(linking[i]), &present);
-        if (present) {
-            model_set(&models[REFS].values, position, &value);
-        } else {
-            ce_value key = string_value(linking[i]);
-            model_insert(&models[REFS].keys, position, &key);
-            model_insert(&models[REFS].values, position, &value);
-        }
+        model_dictionary_set(&models[REFS], linking[i], strlen(linking[i]), &value);
     }
     ce_collection_close(dictionary);
     CHECK(ce_collection_open(txn, table, object, properties[ANYS].column, &dictionary));
     value = link_value(sample_table, sample_targets[3]);
     CHECK(ce_dictionary_set(dictionary, "mixed", 5, &value));
-    bool present;
-    size_t position = dictionary_position(&models[ANYS], "mixed", 5, &present);
-    if (present) {
-        model_set(&models[ANYS].values, position, &value);
-    } else {
-        ce_value key = string_value("mixed");
-        model_insert(&models[ANYS].keys, position, &key);
-        model_insert(&models[ANYS].values, position, &value);
-    }
+    model_dictionary_set(&models[ANYS], "mixed", 5, &value);
     ce_collection_close(dictionary);
     CHECK(backlink_count(txn, sample_table, sample_targets[3], table, properties[REFS].column) ==
-          model_count_links(&models[REFS].values, sample_table, sample_targets[3]));
+          model_collection_links_to(models[REFS], (ce_link){sample_table, sample_targets[3]}));
     commit_and_verify(*db, txn);
     /* Setting a key of a committed dictionary to the link it holds changes
      * nothing. */
@@ -294,21 +258,22 @@ static void dicts_delete_reopen_empty(ce_db **db, const char *path, ce_txn *txn,
     CHECK(ce_collection_open(txn, table, object, properties[REFS].column, &dictionary));
     value = link_value(sample_table, sample_targets[3]);
     CHECK(ce_dictionary_set(dictionary, "two", 3, &value));
-    check_dictionary(dictionary, &models[REFS], properties[REFS].name);
+    check_dictionary(dictionary, models[REFS], properties[REFS].name);
     ce_collection_close(dictionary);
     commit_and_verify(*db, txn);
     CHECK(ce_txn_begin_write(*db, &txn));
     CHECK(ce_object_delete(txn, sample_table, sample_targets[3]));
     for (size_t m = REFS; m <= ANYS; m++)
-        for (size_t i = 0; i < models[m].values.count; i++)
-            if (models[m].values.items[i].value.type == CE_TYPE_LINK &&
-                models[m].values.items[i].value.link.key == sample_targets[3]) {
+        for (size_t i = 0; i < model_collection_count(models[m]); i++)
+            if (models[m]->elements[i].value.type == CE_TYPE_LINK &&
+                models[m]->elements[i].value.link.key == sample_targets[3]) {
                 ce_value none = null_value();
-                model_set(&models[m].values, i, &none);
+                const ce_value *key = &models[m]->keys[i].value;
+                model_dictionary_set(&models[m], key->string.data, key->string.size, &none);
             }
     for (size_t m = REFS; m <= ANYS; m++) {
         CHECK(ce_collection_open(txn, table, object, properties[m].column, &dictionary));
-        check_dictionary(dictionary, &models[m], properties[m].name);
+        check_dictionary(dictionary, models[m], properties[m].name);
         ce_collection_close(dictionary);
     }
     CHECK(ce_object_create(txn, sample_table, NULL, &sample_targets[3]));
@@ -318,23 +283,21 @@ static void dicts_delete_reopen_empty(ce_db **db, const char *path, ce_txn *txn,
     CHECK(ce_txn_begin_write(*db, &txn));
     for (size_t i = 0; i < PROPERTIES; i++) {
         CHECK(ce_collection_open(txn, table, object, properties[i].column, &dictionary));
-        check_dictionary(dictionary, &models[i], properties[i].name);
+        check_dictionary(dictionary, models[i], properties[i].name);
         if (properties[i].type == CE_TYPE_LINK || properties[i].type == CE_TYPE_MIXED)
-            check_list_backlinks(txn, table, properties[i].column, (list_owner[]){{object, &models[i].values}}, 1);
+            check_list_backlinks(txn, table, properties[i].column, (list_owner[]){{object, models[i]}}, 1);
         /* Emptied key by key (half of them) or cleared. */
         if (i % 2 == 0) {
-            while (models[i].keys.count > 0) {
-                const ce_value *key = &models[i].keys.items[0].value;
+            while (model_collection_count(models[i]) > 0) {
+                const ce_value *key = &models[i]->keys[0].value;
                 CHECK(ce_dictionary_erase(dictionary, key->string.data, key->string.size, &erased) && erased);
-                model_erase(&models[i].keys, 0);
-                model_erase(&models[i].values, 0);
+                model_dictionary_erase(&models[i], key->string.data, key->string.size);
             }
         } else {
             CHECK(ce_collection_clear(dictionary));
-            model_clear(&models[i].keys);
-            model_clear(&models[i].values);
+            model_collection_clear(&models[i]);
         }
-        check_dictionary(dictionary, &models[i], properties[i].name);
+        check_dictionary(dictionary, models[i], properties[i].name);
         ce_collection_close(dictionary);
     }
     commit_and_verify(*db, txn);
@@ -401,72 +364,61 @@ TEST(large_dictionary)
     tree_size before = user_tree_size(db);
 
     /* A dictionary of links under thousands of keys. */
-    model_dictionary dictionary_model = {{0}, {0}};
+    model_collection *dictionary_model = NULL;
     ce_collection *dictionary;
     char key[32];
     CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_collection_open(txn, table, object, refs, &dictionary));
     for (int step = 0; step < STEPS; step++) {
         snprintf(key, sizeof key, "key-%zu", random_below(4 * VALUES));
-        bool present, erased;
-        size_t position = dictionary_position(&dictionary_model, key, strlen(key), &present);
+        bool erased;
         if (step % 4 == 3) {
+            bool present = model_dictionary_erase(&dictionary_model, key, strlen(key));
             CHECK(ce_dictionary_erase(dictionary, key, strlen(key), &erased) && erased == present);
-            if (present) {
-                model_erase(&dictionary_model.keys, position);
-                model_erase(&dictionary_model.values, position);
-            }
         } else {
             ce_value value = step % 7 == 0 ? null_value()
                                            : link_value(sample_table, sample_targets[random_below(SAMPLE_TARGETS)]);
             CHECK(ce_dictionary_set(dictionary, key, strlen(key), &value));
-            if (present) {
-                model_set(&dictionary_model.values, position, &value);
-            } else {
-                ce_value key_value = string_value(key);
-                model_insert(&dictionary_model.keys, position, &key_value);
-                model_insert(&dictionary_model.values, position, &value);
-            }
+            model_dictionary_set(&dictionary_model, key, strlen(key), &value);
         }
-        if (step == VALUES) check_dictionary(dictionary, &dictionary_model, "BigSorted.refs");
+        if (step == VALUES) check_dictionary(dictionary, dictionary_model, "BigSorted.refs");
     }
-    CHECK(dictionary_model.keys.count > 1500);
-    check_dictionary(dictionary, &dictionary_model, "BigSorted.refs");
-    check_list_backlinks(txn, table, refs, (list_owner[]){{object, &dictionary_model.values}}, 1);
+    CHECK(model_collection_count(dictionary_model) > 1500);
+    check_dictionary(dictionary, dictionary_model, "BigSorted.refs");
+    check_list_backlinks(txn, table, refs, (list_owner[]){{object, dictionary_model}}, 1);
     ce_collection_close(dictionary);
     commit_and_verify(db, txn);
     /* A target deleted: its keys stay, with null, in every chunk. */
     CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_object_delete(txn, sample_table, sample_targets[4]));
-    for (size_t i = 0; i < dictionary_model.values.count; i++)
-        if (dictionary_model.values.items[i].value.type == CE_TYPE_LINK &&
-            dictionary_model.values.items[i].value.link.key == sample_targets[4]) {
+    for (size_t i = 0; i < model_collection_count(dictionary_model); i++)
+        if (dictionary_model->elements[i].value.type == CE_TYPE_LINK &&
+            dictionary_model->elements[i].value.link.key == sample_targets[4]) {
             ce_value none = null_value();
-            model_set(&dictionary_model.values, i, &none);
+            const ce_value *key = &dictionary_model->keys[i].value;
+            model_dictionary_set(&dictionary_model, key->string.data, key->string.size, &none);
         }
     CHECK(ce_object_create(txn, sample_table, NULL, &sample_targets[4]));
     CHECK(ce_collection_open(txn, table, object, refs, &dictionary));
-    check_dictionary(dictionary, &dictionary_model, "BigSorted.refs");
-    check_list_backlinks(txn, table, refs, (list_owner[]){{object, &dictionary_model.values}}, 1);
+    check_dictionary(dictionary, dictionary_model, "BigSorted.refs");
+    check_list_backlinks(txn, table, refs, (list_owner[]){{object, dictionary_model}}, 1);
     ce_collection_close(dictionary);
     commit_and_verify(db, txn);
 
     CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_collection_open(txn, table, object, refs, &dictionary));
     for (size_t i = 0; i < 700; i++) {
-        const ce_value *first = &dictionary_model.keys.items[0].value;
+        const ce_value *first = &dictionary_model->keys[0].value;
         bool erased;
         CHECK(ce_dictionary_erase(dictionary, first->string.data, first->string.size, &erased) && erased);
-        model_erase(&dictionary_model.keys, 0);
-        model_erase(&dictionary_model.values, 0);
+        model_dictionary_erase(&dictionary_model, first->string.data, first->string.size);
     }
-    check_dictionary(dictionary, &dictionary_model, "BigSorted.refs");
+    check_dictionary(dictionary, dictionary_model, "BigSorted.refs");
     CHECK(ce_collection_clear(dictionary));
     ce_collection_close(dictionary);
     for (size_t t = 0; t < SAMPLE_TARGETS; t++) CHECK(backlink_count(txn, sample_table, sample_targets[t], table, refs) == 0);
     commit_and_verify(db, txn);
     CHECK(user_tree_size(db).nodes == before.nodes); /* a target was replaced: nodes only */
-    model_free(&dictionary_model.keys);
-    model_free(&dictionary_model.values);
+    model_collection_free(&dictionary_model);
     test_db_close(&t);
 }

@@ -41,13 +41,13 @@ static ce_object_key linked(ce_txn *txn, ce_table_key table, ce_object_key objec
 static void check_keys(const ce_collection *list, ce_table_key table, const ce_object_key *expected, size_t count,
                        const char *where)
 {
-    model_list model = {0};
+    model_collection *model = NULL;
     for (size_t i = 0; i < count; i++) {
         ce_value value = expected[i] < 0 ? null_value() : link_value(table, expected[i]);
-        model_insert(&model, i, &value);
+        model_list_insert(&model, i, &value);
     }
-    check_collection(list, &model, where);
-    model_free(&model);
+    check_collection(list, model, where);
+    model_collection_free(&model);
 }
 
 /* A chain child -> grandchild -> leaf under `child`. */

@@ -2,18 +2,19 @@
  * test_links_support.h — what the link and collection test programs
  * (test_links, test_lists, test_sets, test_dictionaries, test_embedded,
  * test_mixed) share: their random numbers, values and schema helpers,
- * checks of backlinks and of values, sample values of every type, the
- * model of a collection (values with their own copies of strings and
- * binaries), and the fixture that opens a case's database.
+ * checks of backlinks and of values, sample values of every type, checks
+ * of a collection against its model (a model_collection of the reference
+ * model, model.h), and the fixture that opens a case's database.
  *
  * Owns: those helpers and the fixture (links_db_open, add_sample_targets).
- * Never: holds a case.
+ * Never: holds a case; models a collection itself (model.h does).
  */
 #ifndef CE_TEST_LINKS_SUPPORT_H
 #define CE_TEST_LINKS_SUPPORT_H
 
-#include "test_support.h"
+#include "model.h"
 #include "node.h"
+#include "test_support.h"
 
 static uint64_t random_state = 0x11A4C5;
 static inline uint64_t next_random(void)
@@ -329,126 +330,22 @@ static inline ce_value sample_value(ce_type type, unsigned variant, char *buffer
 }
 
 /* ------------------------------------------------------------------------ */
-/* The model: values with their own copies of strings and binaries           */
+/* Collections against the model (model.h: one model_collection each)        */
 /* ------------------------------------------------------------------------ */
 
-typedef struct model_value {
-    ce_value value;
-    void *bytes;
-} model_value;
-
-static inline model_value model_make(const ce_value *value)
-{
-    model_value made = {*value, NULL};
-    if (value->type == CE_TYPE_STRING || value->type == CE_TYPE_BINARY) {
-        size_t size = value->type == CE_TYPE_STRING ? value->string.size : value->binary.size;
-        made.bytes = malloc(size + 1);
-        CHECK(made.bytes != NULL);
-        if (size) memcpy(made.bytes, value->type == CE_TYPE_STRING ? (const void *)value->string.data
-                                                                   : (const void *)value->binary.data, size);
-        if (value->type == CE_TYPE_STRING) made.value.string.data = made.bytes;
-        else made.value.binary.data = made.bytes;
-    }
-    return made;
-}
-
-typedef struct model_list {
-    model_value *items;
-    size_t count, capacity;
-} model_list;
-
-static inline void model_insert(model_list *list, size_t index, const ce_value *value)
-{
-    if (list->count == list->capacity) {
-        list->capacity = list->capacity ? 2 * list->capacity : 16;
-        list->items = realloc(list->items, list->capacity * sizeof *list->items);
-        CHECK(list->items != NULL);
-    }
-    memmove(&list->items[index + 1], &list->items[index], (list->count - index) * sizeof *list->items);
-    list->items[index] = model_make(value);
-    list->count++;
-}
-
-static inline void model_erase(model_list *list, size_t index)
-{
-    free(list->items[index].bytes);
-    memmove(&list->items[index], &list->items[index + 1], (list->count - index - 1) * sizeof *list->items);
-    list->count--;
-}
-
-static inline void model_set(model_list *list, size_t index, const ce_value *value)
-{
-    model_value made = model_make(value);
-    free(list->items[index].bytes);
-    list->items[index] = made;
-}
-
-static inline void model_move(model_list *list, size_t from, size_t to)
-{
-    model_value moved = list->items[from];
-    memmove(&list->items[from], &list->items[from + 1], (list->count - from - 1) * sizeof *list->items);
-    memmove(&list->items[to + 1], &list->items[to], (list->count - 1 - to) * sizeof *list->items);
-    list->items[to] = moved;
-}
-
-static inline void model_swap(model_list *list, size_t a, size_t b)
-{
-    model_value held = list->items[a];
-    list->items[a] = list->items[b];
-    list->items[b] = held;
-}
-
-static inline void model_clear(model_list *list)
-{
-    for (size_t i = 0; i < list->count; i++) free(list->items[i].bytes);
-    list->count = 0;
-}
-
-static inline void model_free(model_list *list)
-{
-    model_clear(list);
-    free(list->items);
-    *list = (model_list){0};
-}
-
-static inline model_list model_clone(const model_list *list)
-{
-    model_list copy = {0};
-    for (size_t i = 0; i < list->count; i++) model_insert(&copy, i, &list->items[i].value);
-    return copy;
-}
-
-/* The first index of the model holding `value`, or SIZE_MAX. */
-static inline size_t model_find(const model_list *list, const ce_value *value)
-{
-    for (size_t i = 0; i < list->count; i++)
-        if (test_same_value(&list->items[i].value, value)) return i;
-    return SIZE_MAX;
-}
-
-/* How many elements are links to `target`. */
-static inline size_t model_count_links(const model_list *list, ce_table_key table, ce_object_key target)
-{
-    size_t count = 0;
-    for (size_t i = 0; i < list->count; i++) {
-        const ce_value *value = &list->items[i].value;
-        count += value->type == CE_TYPE_LINK && value->link.table == table && value->link.key == target;
-    }
-    return count;
-}
-
-static inline void check_collection(const ce_collection *collection, const model_list *model, const char *where)
+static inline void check_collection(const ce_collection *collection, const model_collection *expected,
+                                    const char *where)
 {
     size_t count;
     CHECK(ce_collection_size(collection, &count));
-    if (count != model->count) {
-        fprintf(stderr, "%s: %zu elements, expected %zu\n", where, count, model->count);
+    if (count != model_collection_count(expected)) {
+        fprintf(stderr, "%s: %zu elements, expected %zu\n", where, count, model_collection_count(expected));
         exit(1);
     }
     for (size_t i = 0; i < count; i++) {
         ce_value value;
         CHECK(ce_collection_get(collection, i, &value));
-        check_same(&model->items[i].value, &value, where, i);
+        check_same(&expected->elements[i].value, &value, where, i);
     }
     ce_value value;
     EXPECT_ERROR(ce_collection_get(collection, count, &value), CE_ERR_INDEX_OUT_OF_BOUNDS, NULL);
@@ -458,7 +355,7 @@ static inline void check_collection(const ce_collection *collection, const model
  * those of `object` (its list is `model`) and of `neighbour` (`neighbour_model`). */
 typedef struct list_owner {
     ce_object_key object;
-    const model_list *model;
+    const model_collection *model;
 } list_owner;
 
 static inline void check_list_backlinks(ce_txn *txn, ce_table_key table, ce_column_key column, const list_owner *owners,
@@ -468,13 +365,13 @@ static inline void check_list_backlinks(ce_txn *txn, ce_table_key table, ce_colu
     CHECK(ce_property_get_info(txn, table, column, &info));
     if (info.type != CE_TYPE_LINK && info.type != CE_TYPE_MIXED) return;
     size_t capacity = 1;
-    for (size_t o = 0; o < owner_count; o++) capacity += owners[o].model ? owners[o].model->count : 0;
+    for (size_t o = 0; o < owner_count; o++) capacity += model_collection_count(owners[o].model);
     ce_object_key *origins = malloc(capacity * sizeof *origins);
     CHECK(origins != NULL);
     for (size_t t = 0; t < SAMPLE_TARGETS; t++) {
         size_t count = 0;
         for (size_t o = 0; o < owner_count; o++) {
-            size_t links = owners[o].model ? model_count_links(owners[o].model, sample_table, sample_targets[t]) : 0;
+            size_t links = model_collection_links_to(owners[o].model, (ce_link){sample_table, sample_targets[t]});
             for (size_t i = 0; i < links; i++) origins[count++] = owners[o].object;
         }
         check_backlinks(txn, sample_table, sample_targets[t], table, column, origins, count);
@@ -482,66 +379,15 @@ static inline void check_list_backlinks(ce_txn *txn, ce_table_key table, ce_colu
     free(origins);
 }
 
-/* ------------------------------------------------------------------------ */
-/* Sets                                                                      */
-/* ------------------------------------------------------------------------ */
-
-static inline int compare_bytes(const void *a, size_t a_size, const void *b, size_t b_size)
-{
-    int sign = memcmp(a, b, a_size < b_size ? a_size : b_size);
-    if (sign != 0) return sign < 0 ? -1 : 1;
-    return (a_size > b_size) - (a_size < b_size);
-}
-
-/* The order sets keep, written out here for the types the samples use:
- * by type number first, then by value (the samples hold no NaN, no -0.0
- * and decimals of one exponent). */
-static inline int model_compare(const ce_value *a, const ce_value *b)
-{
-    if (a->type != b->type) return a->type < b->type ? -1 : 1;
-    switch (a->type) {
-    case CE_TYPE_NULL: return 0;
-    case CE_TYPE_INT: return (a->integer > b->integer) - (a->integer < b->integer);
-    case CE_TYPE_BOOL: return (int)a->boolean - (int)b->boolean;
-    case CE_TYPE_FLOAT: return (a->float_value > b->float_value) - (a->float_value < b->float_value);
-    case CE_TYPE_DOUBLE: return (a->double_value > b->double_value) - (a->double_value < b->double_value);
-    case CE_TYPE_STRING: return compare_bytes(a->string.data, a->string.size, b->string.data, b->string.size);
-    case CE_TYPE_BINARY: return compare_bytes(a->binary.data, a->binary.size, b->binary.data, b->binary.size);
-    case CE_TYPE_TIMESTAMP:
-        if (a->timestamp.seconds != b->timestamp.seconds) return a->timestamp.seconds < b->timestamp.seconds ? -1 : 1;
-        return (a->timestamp.nanoseconds > b->timestamp.nanoseconds) - (a->timestamp.nanoseconds < b->timestamp.nanoseconds);
-    case CE_TYPE_DECIMAL128: CHECK(a->decimal.high == b->decimal.high); return (a->decimal.low > b->decimal.low) - (a->decimal.low < b->decimal.low);
-    case CE_TYPE_OBJECT_ID: return compare_bytes(a->object_id.bytes, 12, b->object_id.bytes, 12);
-    case CE_TYPE_UUID: return compare_bytes(a->uuid.bytes, 16, b->uuid.bytes, 16);
-    case CE_TYPE_LINK:
-        if (a->link.table != b->link.table) return a->link.table < b->link.table ? -1 : 1;
-        return (a->link.key > b->link.key) - (a->link.key < b->link.key);
-    default: CHECK(false); return 0;
-    }
-}
-
-/* The sorted model's position for `value`; *out_present if it is there. */
-static inline size_t model_position(const model_list *model, const ce_value *value, bool *out_present)
-{
-    size_t low = 0, high = model->count;
-    while (low < high) {
-        size_t middle = low + (high - low) / 2;
-        if (model_compare(&model->items[middle].value, value) < 0) low = middle + 1;
-        else high = middle;
-    }
-    *out_present = low < model->count && model_compare(&model->items[low].value, value) == 0;
-    return low;
-}
-
 static inline void check_list_of(ce_txn *txn, ce_table_key table, ce_object_key object, ce_column_key column,
                                  const ce_value *expected, size_t count, const char *where)
 {
     ce_collection *collection;
     CHECK(ce_collection_open(txn, table, object, column, &collection));
-    model_list model = {0};
-    for (size_t i = 0; i < count; i++) model_insert(&model, i, &expected[i]);
-    check_collection(collection, &model, where);
-    model_free(&model);
+    model_collection *model = NULL;
+    for (size_t i = 0; i < count; i++) model_list_insert(&model, i, &expected[i]);
+    check_collection(collection, model, where);
+    model_collection_free(&model);
     ce_collection_close(collection);
 }
 
@@ -550,10 +396,10 @@ static inline void check_nested_of(const ce_collection *parent, ce_value at, con
 {
     ce_collection *nested;
     CHECK(ce_collection_open_nested(parent, &at, &nested));
-    model_list model = {0};
-    for (size_t i = 0; i < count; i++) model_insert(&model, i, &expected[i]);
-    check_collection(nested, &model, where);
-    model_free(&model);
+    model_collection *model = NULL;
+    for (size_t i = 0; i < count; i++) model_list_insert(&model, i, &expected[i]);
+    check_collection(nested, model, where);
+    model_collection_free(&model);
     ce_collection_close(nested);
 }
 

@@ -33,12 +33,13 @@ static ce_value wrong_type_value(ce_type type)
 /* Random inserts, sets, erases, moves, swaps and finds on one list, each
  * checked against the model; rounds committed or rolled back. */
 static void exercise_list(ce_db *db, ce_table_key table, ce_object_key object, const list_property *property,
-                          model_list *model, ce_object_key neighbour, const model_list *neighbour_model)
+                          model_collection **model, ce_object_key neighbour,
+                          const model_collection *neighbour_model)
 {
     char buffer[SAMPLE_BUFFER];
     for (int round = 0; round < 4; round++) {
         bool roll_back = round == 2;
-        model_list saved = model_clone(model);
+        model_collection *saved = model_collection_share(*model);
         ce_txn *txn, *snapshot;
         ce_collection *list, *old_list;
         CHECK(ce_txn_begin_read(db, &snapshot));
@@ -49,66 +50,66 @@ static void exercise_list(ce_db *db, ce_table_key table, ce_object_key object, c
         ce_type element_type;
         CHECK(ce_collection_kind(list, &kind, &element_type) && kind == CE_COLLECTION_LIST &&
               element_type == property->type);
-        check_collection(list, model, property->name);
+        check_collection(list, *model, property->name);
         for (int step = 0; step < 36; step++) {
-            size_t count = model->count, choice = random_below(12);
+            size_t count = model_collection_count(*model), choice = random_below(12);
             ce_value value = property->nullable && random_below(6) == 0
                                  ? null_value()
                                  : sample_value(property->type, (unsigned)random_below(40), buffer);
             if (choice < 5 || count == 0) {
                 size_t index = random_below(count + 1);
                 CHECK(ce_list_insert(list, index, &value));
-                model_insert(model, index, &value);
+                model_list_insert(model, index, &value);
             } else if (choice < 7) {
                 size_t index = random_below(count);
                 CHECK(ce_list_set(list, index, &value));
-                model_set(model, index, &value);
+                model_list_set(model, index, &value);
             } else if (choice < 8) {
                 size_t index = random_below(count);
                 CHECK(ce_list_erase(list, index));
-                model_erase(model, index);
+                model_list_erase(model, index);
             } else if (choice < 9) {
                 size_t from = random_below(count), to = random_below(count);
                 CHECK(ce_list_move(list, from, to));
-                model_move(model, from, to);
+                model_list_move(model, from, to);
             } else if (choice < 10) {
                 size_t a = random_below(count), b = random_below(count);
                 CHECK(ce_list_swap(list, a, b));
-                model_swap(model, a, b);
+                model_list_swap(model, a, b);
             } else {
                 /* Find an element that is there, and maybe one that is not. */
-                ce_value wanted = random_below(2) ? model->items[random_below(count)].value : value;
-                size_t index, expected = model_find(model, &wanted);
-                bool found;
+                ce_value wanted = random_below(2) ? (*model)->elements[random_below(count)].value : value;
+                size_t index, expected;
+                bool expected_found = model_find(CE_COLLECTION_LIST, *model, &wanted, &expected), found;
                 CHECK(ce_collection_find(list, &wanted, &index, &found));
-                CHECK(found == (expected != SIZE_MAX));
+                CHECK(found == expected_found);
                 if (found) CHECK(index == expected);
             }
-            check_collection(list, model, property->name);
+            check_collection(list, *model, property->name);
         }
         check_list_backlinks(txn, table, property->column,
-                             (list_owner[]){{object, model}, {neighbour, neighbour_model}}, 2);
+                             (list_owner[]){{object, *model}, {neighbour, neighbour_model}}, 2);
         ce_collection_close(list);
         if (roll_back) {
             ce_txn_end(txn);
-            model_free(model);
+            model_collection_free(model);
             *model = saved;
             test_verify(db);
         } else {
             commit_and_verify(db, txn);
             /* A reader of the version before still sees the list as it was. */
-            check_collection(old_list, &saved, property->name);
+            check_collection(old_list, saved, property->name);
             check_list_backlinks(snapshot, table, property->column,
-                                 (list_owner[]){{object, &saved}, {neighbour, neighbour_model}}, 2);
-            model_free(&saved);
+                                 (list_owner[]){{object, saved}, {neighbour, neighbour_model}}, 2);
+            model_collection_free(&saved);
         }
         ce_collection_close(old_list);
         ce_txn_end(snapshot);
         CHECK(ce_txn_begin_read(db, &txn));
         CHECK(ce_collection_open(txn, table, object, property->column, &list));
-        check_collection(list, model, property->name);
+        check_collection(list, *model, property->name);
         check_list_backlinks(txn, table, property->column,
-                             (list_owner[]){{object, model}, {neighbour, neighbour_model}}, 2);
+                             (list_owner[]){{object, *model}, {neighbour, neighbour_model}}, 2);
         /* A read transaction cannot change a list. */
         ce_value value = sample_value(property->type, 2, buffer);
         EXPECT_ERROR(ce_list_insert(list, 0, &value), CE_ERR_WRONG_TRANSACTION_STATE, NULL);
@@ -119,14 +120,14 @@ static void exercise_list(ce_db *db, ce_table_key table, ce_object_key object, c
 
 /* What a list refuses, with the list unchanged after each refusal. */
 static void check_list_errors(ce_db *db, ce_table_key table, ce_object_key object, const list_property *property,
-                              const model_list *model, ce_table_key other_table, ce_object_key other_object)
+                              const model_collection *model, ce_table_key other_table, ce_object_key other_object)
 {
     char buffer[SAMPLE_BUFFER];
     ce_txn *txn;
     ce_collection *list;
     CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_collection_open(txn, table, object, property->column, &list));
-    size_t count = model->count;
+    size_t count = model_collection_count(model);
     ce_value good = sample_value(property->type, 3, buffer), value;
     EXPECT_ERROR(ce_collection_get(list, count, &value), CE_ERR_INDEX_OUT_OF_BOUNDS, NULL);
     EXPECT_ERROR(ce_list_insert(list, count + 1, &good), CE_ERR_INDEX_OUT_OF_BOUNDS, NULL);
@@ -185,7 +186,7 @@ enum { TYPES = sizeof types / sizeof types[0], PROPERTIES = 2 * TYPES + 2 };
 /* The Lists table and its objects, and the model of their lists. */
 typedef struct lists_fixture {
     list_property properties[PROPERTIES];
-    model_list models[PROPERTIES], untouched[PROPERTIES];
+    model_collection *models[PROPERTIES], *untouched[PROPERTIES];
     ce_table_key table, other_table;
     ce_object_key object, neighbour, other_object;
 } lists_fixture;
@@ -198,7 +199,7 @@ static void lists_open(ce_db *db, lists_fixture *f)
 {
     memset(f, 0, sizeof *f);
     list_property *properties = f->properties;
-    model_list *untouched = f->untouched;
+    model_collection **untouched = f->untouched;
     char buffer[SAMPLE_BUFFER];
     ce_txn *txn;
     ce_table_key table, other_table;
@@ -238,7 +239,7 @@ static void lists_open(ce_db *db, lists_fixture *f)
         for (unsigned v = 0; v < 3; v++) {
             value = sample_value(properties[i].type, v + 2, buffer);
             CHECK(ce_list_insert(list, v, &value));
-            model_insert(&untouched[i], v, &value);
+            model_list_insert(&untouched[i], v, &value);
         }
         ce_collection_close(list);
     }
@@ -254,8 +255,8 @@ static void lists_open(ce_db *db, lists_fixture *f)
 static void lists_close(lists_fixture *f)
 {
     for (size_t i = 0; i < PROPERTIES; i++) {
-        model_free(&f->models[i]);
-        model_free(&f->untouched[i]);
+        model_collection_free(&f->models[i]);
+        model_collection_free(&f->untouched[i]);
     }
 }
 
@@ -263,12 +264,12 @@ static void lists_close(lists_fixture *f)
 static void lists_exercise(ce_db *db, lists_fixture *f)
 {
     list_property *properties = f->properties;
-    model_list *models = f->models, *untouched = f->untouched;
+    model_collection **models = f->models, **untouched = f->untouched;
     ce_table_key table = f->table, other_table = f->other_table;
     ce_object_key object = f->object, neighbour = f->neighbour, other_object = f->other_object;
     for (size_t i = 0; i < PROPERTIES; i++) {
-        exercise_list(db, table, object, &properties[i], &models[i], neighbour, &untouched[i]);
-        check_list_errors(db, table, object, &properties[i], &models[i], other_table, other_object);
+        exercise_list(db, table, object, &properties[i], &models[i], neighbour, untouched[i]);
+        check_list_errors(db, table, object, &properties[i], models[i], other_table, other_object);
     }
 }
 
@@ -277,7 +278,7 @@ static void lists_exercise(ce_db *db, lists_fixture *f)
 static void lists_delete_reopen_clear(ce_db **db, const char *path, lists_fixture *f)
 {
     list_property *properties = f->properties;
-    model_list *models = f->models, *untouched = f->untouched;
+    model_collection **models = f->models, **untouched = f->untouched;
     ce_table_key table = f->table;
     ce_object_key object = f->object, neighbour = f->neighbour;
     ce_txn *txn;
@@ -291,24 +292,24 @@ static void lists_delete_reopen_clear(ce_db **db, const char *path, lists_fixtur
     value = link_value(sample_table, sample_targets[0]);
     for (int i = 0; i < 3; i++) {
         CHECK(ce_list_insert(list, 0, &value));
-        model_insert(&models[link_list], 0, &value);
+        model_list_insert(&models[link_list], 0, &value);
     }
     CHECK(backlink_count(txn, sample_table, sample_targets[0], table, properties[link_list].column) ==
-          model_count_links(&models[link_list], sample_table, sample_targets[0]));
+          model_collection_links_to(models[link_list], (ce_link){sample_table, sample_targets[0]}));
     ce_collection_close(list);
     CHECK(ce_collection_open(txn, table, object, properties[mixed_list].column, &list));
     CHECK(ce_list_insert(list, 0, &value));
-    model_insert(&models[mixed_list], 0, &value);
+    model_list_insert(&models[mixed_list], 0, &value);
     ce_collection_close(list);
     CHECK(ce_object_delete(txn, sample_table, sample_targets[0]));
     for (size_t m = PROPERTIES - 2; m < PROPERTIES; m++) {
-        for (size_t i = models[m].count; i-- > 0;)
-            if (models[m].items[i].value.type == CE_TYPE_LINK && models[m].items[i].value.link.key == sample_targets[0])
-                model_erase(&models[m], i);
-        for (size_t i = untouched[m].count; i-- > 0;)
-            if (untouched[m].items[i].value.type == CE_TYPE_LINK &&
-                untouched[m].items[i].value.link.key == sample_targets[0])
-                model_erase(&untouched[m], i);
+        for (size_t i = model_collection_count(models[m]); i-- > 0;)
+            if (models[m]->elements[i].value.type == CE_TYPE_LINK && models[m]->elements[i].value.link.key == sample_targets[0])
+                model_list_erase(&models[m], i);
+        for (size_t i = model_collection_count(untouched[m]); i-- > 0;)
+            if (untouched[m]->elements[i].value.type == CE_TYPE_LINK &&
+                untouched[m]->elements[i].value.link.key == sample_targets[0])
+                model_list_erase(&untouched[m], i);
     }
     commit_and_verify(*db, txn);
     CHECK(ce_txn_begin_write(*db, &txn));
@@ -321,18 +322,18 @@ static void lists_delete_reopen_clear(ce_db **db, const char *path, lists_fixtur
     CHECK(ce_txn_begin_write(*db, &txn));
     for (size_t i = 0; i < PROPERTIES; i++) {
         CHECK(ce_collection_open(txn, table, object, properties[i].column, &list));
-        check_collection(list, &models[i], properties[i].name);
+        check_collection(list, models[i], properties[i].name);
         check_list_backlinks(txn, table, properties[i].column,
-                             (list_owner[]){{object, &models[i]}, {neighbour, &untouched[i]}}, 2);
+                             (list_owner[]){{object, models[i]}, {neighbour, untouched[i]}}, 2);
         CHECK(ce_collection_clear(list));
-        model_clear(&models[i]);
-        check_collection(list, &models[i], properties[i].name);
+        model_collection_clear(&models[i]);
+        check_collection(list, models[i], properties[i].name);
         check_list_backlinks(txn, table, properties[i].column,
-                             (list_owner[]){{object, &models[i]}, {neighbour, &untouched[i]}}, 2);
+                             (list_owner[]){{object, models[i]}, {neighbour, untouched[i]}}, 2);
         CHECK(ce_collection_clear(list)); /* clearing an empty list */
         ce_collection_close(list);
         CHECK(ce_collection_open(txn, table, neighbour, properties[i].column, &list));
-        check_collection(list, &untouched[i], properties[i].name);
+        check_collection(list, untouched[i], properties[i].name);
         ce_collection_close(list);
     }
     commit_and_verify(*db, txn);
@@ -402,7 +403,7 @@ static void exercise_large_list(ce_db *db, ce_table_key table, ce_object_key obj
                                 ce_type type, size_t target_size, const char *where)
 {
     char buffer[SAMPLE_BUFFER];
-    model_list model = {0};
+    model_collection *model = NULL;
     tree_size before = user_tree_size(db);
     ce_txn *txn;
     ce_collection *list;
@@ -410,14 +411,14 @@ static void exercise_large_list(ce_db *db, ce_table_key table, ce_object_key obj
     CHECK(ce_collection_open(txn, table, object, column, &list));
     for (size_t i = 0; i < target_size; i++) {
         ce_value value = large_list_value(type, buffer);
-        size_t index = random_below(model.count + 1);
+        size_t index = random_below(model_collection_count(model) + 1);
         CHECK(ce_list_insert(list, index, &value));
-        model_insert(&model, index, &value);
+        model_list_insert(&model, index, &value);
         ce_value read;
-        size_t probe = random_below(model.count);
+        size_t probe = random_below(model_collection_count(model));
         CHECK(ce_collection_get(list, probe, &read));
-        check_same(&model.items[probe].value, &read, where, probe);
-        if (i % 400 == 399) check_collection(list, &model, where);
+        check_same(&model->elements[probe].value, &read, where, probe);
+        if (i % 400 == 399) check_collection(list, model, where);
         if (i == target_size / 2) { /* the rest changes committed chunks */
             ce_collection_close(list);
             commit_and_verify(db, txn);
@@ -425,74 +426,74 @@ static void exercise_large_list(ce_db *db, ce_table_key table, ce_object_key obj
             CHECK(ce_collection_open(txn, table, object, column, &list));
         }
     }
-    check_collection(list, &model, where);
+    check_collection(list, model, where);
     ce_collection_close(list);
     commit_and_verify(db, txn);
 
     CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_collection_open(txn, table, object, column, &list));
     for (int step = 0; step < 600; step++) {
-        size_t count = model.count, choice = random_below(7);
+        size_t count = model_collection_count(model), choice = random_below(7);
         size_t a = random_below(count), b = random_below(count);
         if (choice == 0) {
             ce_value value = large_list_value(type, buffer);
             CHECK(ce_list_set(list, a, &value));
-            model_set(&model, a, &value);
+            model_list_set(&model, a, &value);
         } else if (choice == 1) {
             /* A value read from the list itself, written elsewhere in it. */
             ce_value value;
             CHECK(ce_collection_get(list, a, &value));
             CHECK(ce_list_set(list, b, &value));
-            model_set(&model, b, &model.items[a].value);
+            model_list_set(&model, b, &model->elements[a].value);
         } else if (choice == 2) {
             ce_value value;
             CHECK(ce_collection_get(list, a, &value));
             CHECK(ce_list_insert(list, b, &value));
-            ce_value copied = model.items[a].value; /* model_insert may move the items */
-            model_insert(&model, b, &copied);
+            ce_value copied = model->elements[a].value; /* model_list_insert may move the elements */
+            model_list_insert(&model, b, &copied);
         } else if (choice == 3) {
             CHECK(ce_list_move(list, a, b));
-            model_move(&model, a, b);
+            model_list_move(&model, a, b);
         } else if (choice == 4) {
             CHECK(ce_list_swap(list, a, b));
-            model_swap(&model, a, b);
+            model_list_swap(&model, a, b);
         } else {
             CHECK(ce_list_erase(list, a));
-            model_erase(&model, a);
+            model_list_erase(&model, a);
         }
         ce_value read;
-        size_t probe = random_below(model.count);
+        size_t probe = random_below(model_collection_count(model));
         CHECK(ce_collection_get(list, probe, &read));
-        check_same(&model.items[probe].value, &read, where, probe);
+        check_same(&model->elements[probe].value, &read, where, probe);
     }
-    check_collection(list, &model, where);
+    check_collection(list, model, where);
     ce_collection_close(list);
     commit_and_verify(db, txn);
 
     /* Erasing half, rolled back. */
     CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_collection_open(txn, table, object, column, &list));
-    size_t full = model.count;
+    size_t full = model_collection_count(model);
     for (size_t i = 0; i < full / 2; i++) CHECK(ce_list_erase(list, random_below(full - i)));
     ce_collection_close(list);
     ce_txn_end(txn);
     test_verify(db);
     CHECK(ce_txn_begin_read(db, &txn));
     CHECK(ce_collection_open(txn, table, object, column, &list));
-    check_collection(list, &model, where);
+    check_collection(list, model, where);
     ce_collection_close(list);
     ce_txn_end(txn);
 
     /* Erasing everything, at random positions. */
     CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_collection_open(txn, table, object, column, &list));
-    while (model.count > 0) {
-        size_t index = random_below(model.count);
+    while (model_collection_count(model) > 0) {
+        size_t index = random_below(model_collection_count(model));
         CHECK(ce_list_erase(list, index));
-        model_erase(&model, index);
-        if (model.count % 500 == 0) check_collection(list, &model, where);
+        model_list_erase(&model, index);
+        if (model_collection_count(model) % 500 == 0) check_collection(list, model, where);
     }
-    check_collection(list, &model, where);
+    check_collection(list, model, where);
     ce_collection_close(list);
     commit_and_verify(db, txn);
     tree_size after = user_tree_size(db);
@@ -502,14 +503,14 @@ static void exercise_large_list(ce_db *db, ce_table_key table, ce_object_key obj
                 (unsigned long long)before.bytes);
         exit(1);
     }
-    model_free(&model);
+    model_collection_free(&model);
 }
 
 /* Links to one target from thousands of list elements (its backlinks are
  * chunked too), purged from every chunk when a target is deleted. */
 static void exercise_large_link_list(ce_db *db, ce_table_key table, ce_object_key object, ce_column_key column)
 {
-    model_list model = {0};
+    model_collection *model = NULL;
     ce_txn *txn;
     ce_collection *list;
     CHECK(ce_txn_begin_write(db, &txn));
@@ -517,16 +518,16 @@ static void exercise_large_link_list(ce_db *db, ce_table_key table, ce_object_ke
     for (int i = 0; i < 1600; i++) {
         size_t target = random_below(10) < 7 ? 1 : random_below(SAMPLE_TARGETS);
         ce_value value = link_value(sample_table, sample_targets[target]);
-        size_t index = random_below(model.count + 1);
+        size_t index = random_below(model_collection_count(model) + 1);
         CHECK(ce_list_insert(list, index, &value));
-        model_insert(&model, index, &value);
+        model_list_insert(&model, index, &value);
     }
-    check_collection(list, &model, "Big.refs");
+    check_collection(list, model, "Big.refs");
     ce_collection_close(list);
     commit_and_verify(db, txn);
     CHECK(ce_txn_begin_write(db, &txn));
     for (size_t t = 0; t < SAMPLE_TARGETS; t++) {
-        size_t expected = model_count_links(&model, sample_table, sample_targets[t]);
+        size_t expected = model_collection_links_to(model, (ce_link){sample_table, sample_targets[t]});
         CHECK(backlink_count(txn, sample_table, sample_targets[t], table, column) == expected);
         CHECK(backlink_total(txn, sample_table, sample_targets[t]) == expected);
         for (size_t i = 0; i < expected; i += 97) {
@@ -534,27 +535,27 @@ static void exercise_large_link_list(ce_db *db, ce_table_key table, ce_object_ke
             CHECK(ce_object_backlink_at(txn, sample_table, sample_targets[t], table, column, i, &origin) && origin == object);
         }
     }
-    CHECK(model_count_links(&model, sample_table, sample_targets[1]) > 1000);
+    CHECK(model_collection_links_to(model, (ce_link){sample_table, sample_targets[1]}) > 1000);
     /* Deleting a target purges it from every chunk. */
     CHECK(ce_object_delete(txn, sample_table, sample_targets[2]));
-    for (size_t i = model.count; i-- > 0;)
-        if (model.items[i].value.link.key == sample_targets[2]) model_erase(&model, i);
+    for (size_t i = model_collection_count(model); i-- > 0;)
+        if (model->elements[i].value.link.key == sample_targets[2]) model_list_erase(&model, i);
     CHECK(ce_collection_open(txn, table, object, column, &list));
-    check_collection(list, &model, "Big.refs");
+    check_collection(list, model, "Big.refs");
     ce_collection_close(list);
     commit_and_verify(db, txn);
     CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_object_create(txn, sample_table, NULL, &sample_targets[2]));
     CHECK(ce_collection_open(txn, table, object, column, &list));
-    while (model.count > 0) {
-        size_t index = random_below(model.count);
+    while (model_collection_count(model) > 0) {
+        size_t index = random_below(model_collection_count(model));
         CHECK(ce_list_erase(list, index));
-        model_erase(&model, index);
-        if (model.count % 500 == 0) {
-            check_collection(list, &model, "Big.refs");
+        model_list_erase(&model, index);
+        if (model_collection_count(model) % 500 == 0) {
+            check_collection(list, model, "Big.refs");
             for (size_t t = 0; t < SAMPLE_TARGETS; t++)
                 CHECK(backlink_count(txn, sample_table, sample_targets[t], table, column) ==
-                      model_count_links(&model, sample_table, sample_targets[t]));
+                      model_collection_links_to(model, (ce_link){sample_table, sample_targets[t]}));
         }
     }
     ce_collection_close(list);
@@ -575,7 +576,7 @@ static void exercise_large_link_list(ce_db *db, ce_table_key table, ce_object_ke
     CHECK(ce_object_delete(txn, table, object));
     for (size_t t = 0; t < SAMPLE_TARGETS; t++) CHECK(backlink_total(txn, sample_table, sample_targets[t]) == 0);
     commit_and_verify(db, txn);
-    model_free(&model);
+    model_collection_free(&model);
 }
 
 /* The Big table: a list of ints, of optional strings, of mixed values and
@@ -721,14 +722,14 @@ TEST(self_aliasing_strings)
     for (int pass = 0; pass < 2; pass++) { /* in one transaction; then with committed nodes */
         CHECK(ce_txn_begin_write(db, &txn));
         ce_collection *list;
-        model_list model = {0};
+        model_collection *model = NULL;
         ce_value value;
         CHECK(ce_collection_open(txn, table, object, texts, &list));
         CHECK(ce_collection_clear(list));
         const ce_value *initial[] = {&a, &b, &x, &c};
         for (size_t i = 0; i < 4; i++) {
             CHECK(ce_list_insert(list, i, initial[i]));
-            model_insert(&model, i, initial[i]);
+            model_list_insert(&model, i, initial[i]);
         }
         if (pass == 1) {
             ce_collection_close(list);
@@ -739,21 +740,21 @@ TEST(self_aliasing_strings)
         /* A decompressed value over an element of another size. */
         CHECK(ce_collection_get(list, 0, &value));
         CHECK(ce_list_set(list, 1, &value));
-        model_set(&model, 1, &a);
-        check_collection(list, &model, "Alias.texts");
+        model_list_set(&model, 1, &a);
+        check_collection(list, model, "Alias.texts");
         CHECK(ce_collection_get(list, 3, &value));
         CHECK(ce_list_set(list, 3, &value)); /* onto itself */
         CHECK(ce_collection_get(list, 2, &value));
         CHECK(ce_list_set(list, 0, &value)); /* an inline value of the same node */
-        model_set(&model, 0, &x);
-        check_collection(list, &model, "Alias.texts");
+        model_list_set(&model, 0, &x);
+        check_collection(list, model, "Alias.texts");
         CHECK(ce_collection_get(list, 3, &value));
         CHECK(ce_list_insert(list, 0, &value));
-        model_insert(&model, 0, &c);
+        model_list_insert(&model, 0, &c);
         CHECK(ce_collection_get(list, 1, &value));
         CHECK(ce_list_insert(list, 3, &value));
-        model_insert(&model, 3, &x);
-        check_collection(list, &model, "Alias.texts");
+        model_list_insert(&model, 3, &x);
+        check_collection(list, model, "Alias.texts");
         /* Between objects: a value read from a property, searched for (by a
          * scan of the property, and through an index) and written to another
          * object's indexed property. */
@@ -780,15 +781,15 @@ TEST(self_aliasing_strings)
         CHECK(ce_object_set(txn, table, object, note, &b));
         CHECK(ce_object_get(txn, table, object, note, &value));
         CHECK(ce_list_set(list, 0, &value));
-        model_set(&model, 0, &b);
+        model_list_set(&model, 0, &b);
         CHECK(ce_collection_get(list, 1, &value));
         CHECK(ce_object_set(txn, table, object, note, &value));
         read = get_value(txn, table, object, note);
-        check_same(&model.items[1].value, &read, "Alias.note", 0);
-        check_collection(list, &model, "Alias.texts");
+        check_same(&model->elements[1].value, &read, "Alias.note", 0);
+        check_collection(list, model, "Alias.texts");
         ce_collection_close(list);
 
-        model_free(&model);
+        model_collection_free(&model);
         commit_and_verify(db, txn);
     }
     test_db_close(&t);
@@ -806,26 +807,26 @@ TEST(self_aliasing_binaries)
     for (int pass = 0; pass < 2; pass++) { /* in one transaction; then with committed nodes */
         CHECK(ce_txn_begin_write(db, &txn));
         ce_collection *list;
-        model_list model = {0};
+        model_collection *model = NULL;
         ce_value value;
         /* Binaries. */
-        model_clear(&model);
+        model_collection_clear(&model);
         CHECK(ce_collection_open(txn, table, object, blobs, &list));
         CHECK(ce_collection_clear(list));
         ce_value blob_a = {.type = CE_TYPE_BINARY, .binary = {(const uint8_t *)big_a, sizeof big_a}};
         ce_value blob_b = {.type = CE_TYPE_BINARY, .binary = {(const uint8_t *)big_b, sizeof big_b}};
         ce_value none = null_value();
         CHECK(ce_list_insert(list, 0, &blob_a) && ce_list_insert(list, 1, &blob_b) && ce_list_insert(list, 2, &none));
-        model_insert(&model, 0, &blob_a);
-        model_insert(&model, 1, &blob_b);
-        model_insert(&model, 2, &none);
+        model_list_insert(&model, 0, &blob_a);
+        model_list_insert(&model, 1, &blob_b);
+        model_list_insert(&model, 2, &none);
         CHECK(ce_collection_get(list, 0, &value));
         CHECK(ce_list_set(list, 1, &value));
-        model_set(&model, 1, &blob_a);
+        model_list_set(&model, 1, &blob_a);
         CHECK(ce_collection_get(list, 1, &value));
         CHECK(ce_list_set(list, 2, &value));
-        model_set(&model, 2, &blob_a);
-        check_collection(list, &model, "Alias.blobs");
+        model_list_set(&model, 2, &blob_a);
+        check_collection(list, model, "Alias.blobs");
         /* A binary too large to lie inline that zstd cannot shrink: a node
          * of its own, read in place. */
         enum { NOISE = 70000 };
@@ -834,23 +835,23 @@ TEST(self_aliasing_binaries)
         for (size_t i = 0; i < NOISE; i++) noise[i] = (uint8_t)(next_random() >> 56);
         ce_value blob_noise = {.type = CE_TYPE_BINARY, .binary = {noise, NOISE}};
         CHECK(ce_list_insert(list, 1, &blob_noise));
-        model_insert(&model, 1, &blob_noise);
+        model_list_insert(&model, 1, &blob_noise);
         CHECK(ce_collection_get(list, 1, &value));
         CHECK(ce_list_set(list, 1, &value)); /* onto itself */
         CHECK(ce_collection_get(list, 1, &value));
         CHECK(ce_list_set(list, 0, &value));
-        model_set(&model, 0, &blob_noise);
+        model_list_set(&model, 0, &blob_noise);
         CHECK(ce_collection_get(list, 0, &value));
         CHECK(ce_list_insert(list, 4, &value));
-        model_insert(&model, 4, &blob_noise);
-        check_collection(list, &model, "Alias.blobs");
+        model_list_insert(&model, 4, &blob_noise);
+        check_collection(list, model, "Alias.blobs");
         CHECK(ce_list_erase(list, 1));
-        model_erase(&model, 1);
-        check_collection(list, &model, "Alias.blobs");
+        model_list_erase(&model, 1);
+        check_collection(list, model, "Alias.blobs");
         free(noise);
         ce_collection_close(list);
 
-        model_free(&model);
+        model_collection_free(&model);
         commit_and_verify(db, txn);
     }
     test_db_close(&t);
@@ -869,29 +870,29 @@ TEST(self_aliasing_mixed)
     for (int pass = 0; pass < 2; pass++) { /* in one transaction; then with committed nodes */
         CHECK(ce_txn_begin_write(db, &txn));
         ce_collection *list;
-        model_list model = {0};
+        model_collection *model = NULL;
         ce_value value;
         /* Mixed values: a string read from one element, written over it and
          * over another. */
-        model_clear(&model);
+        model_collection_clear(&model);
         CHECK(ce_collection_open(txn, table, object, anys, &list));
         CHECK(ce_collection_clear(list));
         ce_value hello = string_value("hello");
         CHECK(ce_list_insert(list, 0, &hello) && ce_list_insert(list, 1, &b));
-        model_insert(&model, 0, &hello);
-        model_insert(&model, 1, &b);
+        model_list_insert(&model, 0, &hello);
+        model_list_insert(&model, 1, &b);
         CHECK(ce_collection_get(list, 1, &value));
         CHECK(ce_list_set(list, 1, &value));
         CHECK(ce_collection_get(list, 1, &value));
         CHECK(ce_list_set(list, 0, &value));
-        model_set(&model, 0, &b);
+        model_list_set(&model, 0, &b);
         CHECK(ce_collection_get(list, 0, &value));
         CHECK(ce_list_insert(list, 1, &value));
-        model_insert(&model, 1, &b);
-        check_collection(list, &model, "Alias.anys");
+        model_list_insert(&model, 1, &b);
+        check_collection(list, model, "Alias.anys");
         ce_collection_close(list);
 
-        model_free(&model);
+        model_collection_free(&model);
         commit_and_verify(db, txn);
     }
     test_db_close(&t);

@@ -19,11 +19,11 @@ typedef struct set_property {
 } set_property;
 
 static void exercise_set(ce_db *db, ce_table_key table, ce_object_key object, const set_property *property,
-                         model_list *model)
+                         model_collection **model)
 {
     char buffer[SAMPLE_BUFFER];
     for (int round = 0; round < 4; round++) {
-        model_list saved = model_clone(model);
+        model_collection *saved = model_collection_share(*model);
         ce_txn *txn;
         ce_collection *set;
         CHECK(ce_txn_begin_write(db, &txn));
@@ -36,38 +36,38 @@ static void exercise_set(ce_db *db, ce_table_key table, ce_object_key object, co
                                  ? null_value()
                                  : sample_value(property->type, (unsigned)random_below(30), buffer);
             bool present, changed, found;
-            size_t position = model_position(model, &value, &present), index;
+            size_t position = model_set_position(*model, &value, &present), index;
             size_t choice = random_below(4);
             if (choice < 2) {
                 CHECK(ce_set_insert(set, &value, &changed));
                 CHECK(changed == !present);
-                if (!present) model_insert(model, position, &value);
+                model_set_insert(model, &value);
             } else if (choice == 2) {
                 CHECK(ce_set_erase(set, &value, &changed));
                 CHECK(changed == present);
-                if (present) model_erase(model, position);
+                model_set_erase(model, &value);
             } else {
                 CHECK(ce_collection_find(set, &value, &index, &found));
                 CHECK(found == present);
                 if (found) CHECK(index == position);
             }
-            check_collection(set, model, property->name);
+            check_collection(set, *model, property->name);
         }
         ce_collection_close(set);
         if (round == 1) {
             ce_txn_end(txn);
-            model_free(model);
+            model_collection_free(model);
             *model = saved;
             test_verify(db);
         } else {
-            model_free(&saved);
+            model_collection_free(&saved);
             commit_and_verify(db, txn);
         }
         CHECK(ce_txn_begin_read(db, &txn));
         CHECK(ce_collection_open(txn, table, object, property->column, &set));
-        check_collection(set, model, property->name);
+        check_collection(set, *model, property->name);
         if (property->type == CE_TYPE_LINK || property->type == CE_TYPE_MIXED)
-            check_list_backlinks(txn, table, property->column, (list_owner[]){{object, model}}, 1);
+            check_list_backlinks(txn, table, property->column, (list_owner[]){{object, *model}}, 1);
         ce_collection_close(set);
         ce_txn_end(txn);
     }
@@ -85,7 +85,7 @@ enum { PROPERTIES = sizeof set_properties / sizeof set_properties[0] };
 /* The Sets table, its object and the model of its sets. */
 typedef struct sets_fixture {
     set_property properties[PROPERTIES];
-    model_list models[PROPERTIES];
+    model_collection *models[PROPERTIES];
     ce_table_key table;
     ce_column_key decimals;
     ce_object_key object;
@@ -132,14 +132,14 @@ static void sets_open(ce_db *db, sets_fixture *f)
 
 static void sets_close(sets_fixture *f)
 {
-    for (size_t i = 0; i < PROPERTIES; i++) model_free(&f->models[i]);
+    for (size_t i = 0; i < PROPERTIES; i++) model_collection_free(&f->models[i]);
 }
 
 /* Random inserts, erases and finds on every set against its model. */
 static void sets_exercise(ce_db *db, sets_fixture *f)
 {
     set_property *properties = f->properties;
-    model_list *models = f->models;
+    model_collection **models = f->models;
     ce_table_key table = f->table;
     ce_object_key object = f->object;
     for (size_t i = 0; i < PROPERTIES; i++) exercise_set(db, table, object, &properties[i], &models[i]);
@@ -150,7 +150,7 @@ static void sets_exercise(ce_db *db, sets_fixture *f)
 static void sets_mixed(ce_txn *txn, sets_fixture *f)
 {
     set_property *properties = f->properties;
-    model_list *models = f->models;
+    model_collection **models = f->models;
     ce_table_key table = f->table;
     ce_object_key object = f->object;
     ce_collection *set;
@@ -162,14 +162,13 @@ static void sets_mixed(ce_txn *txn, sets_fixture *f)
     value = nested_value(CE_TYPE_DICTIONARY);
     EXPECT_ERROR(ce_set_insert(set, &value, &changed), CE_ERR_WRONG_TYPE, "set cannot hold a nested collection");
     CHECK(ce_collection_clear(set));
-    model_clear(&models[PROPERTIES - 1]);
+    model_collection_clear(&models[PROPERTIES - 1]);
     ce_value mixed[] = {string_value("b"), int_value(5), {.type = CE_TYPE_DOUBLE, .double_value = 5.0},
                         link_value(sample_table, sample_targets[1]), null_value(), {.type = CE_TYPE_BOOL, .boolean = true},
                         string_value("a"), int_value(-3)};
     for (size_t i = 0; i < sizeof mixed / sizeof mixed[0]; i++) {
         CHECK(ce_set_insert(set, &mixed[i], &changed) && changed);
-        bool present;
-        model_insert(&models[PROPERTIES - 1], model_position(&models[PROPERTIES - 1], &mixed[i], &present), &mixed[i]);
+        model_set_insert(&models[PROPERTIES - 1], &mixed[i]);
     }
     ce_value expected_order[] = {null_value(), int_value(-3), int_value(5), {.type = CE_TYPE_BOOL, .boolean = true},
                                  {.type = CE_TYPE_DOUBLE, .double_value = 5.0}, string_value("a"), string_value("b"),
@@ -178,7 +177,7 @@ static void sets_mixed(ce_txn *txn, sets_fixture *f)
         CHECK(ce_collection_get(set, i, &value));
         check_same(&expected_order[i], &value, "Sets.anys", i);
     }
-    check_collection(set, &models[PROPERTIES - 1], "Sets.anys");
+    check_collection(set, models[PROPERTIES - 1], "Sets.anys");
     ce_collection_close(set);
 }
 
@@ -186,7 +185,7 @@ static void sets_mixed(ce_txn *txn, sets_fixture *f)
 static void sets_refuse(ce_txn *txn, sets_fixture *f)
 {
     set_property *properties = f->properties;
-    model_list *models = f->models;
+    model_collection **models = f->models;
     ce_table_key table = f->table;
     ce_object_key object = f->object;
     ce_collection *set;
@@ -202,12 +201,12 @@ static void sets_refuse(ce_txn *txn, sets_fixture *f)
     EXPECT_ERROR(ce_list_insert(set, 0, &value), CE_ERR_WRONG_TYPE, NULL);
     EXPECT_ERROR(ce_list_erase(set, 0), CE_ERR_WRONG_TYPE, NULL);
     EXPECT_ERROR(ce_dictionary_set(set, "k", 1, &value), CE_ERR_WRONG_TYPE, NULL);
-    check_collection(set, &models[0], "Sets.ints");
+    check_collection(set, models[0], "Sets.ints");
     ce_collection_close(set);
     CHECK(ce_collection_open(txn, table, object, properties[PROPERTIES - 2].column, &set));
     value = link_value(sample_table, 98765);
     EXPECT_ERROR(ce_set_insert(set, &value, &changed), CE_ERR_NO_SUCH_OBJECT, "'Sets.refs'");
-    check_collection(set, &models[PROPERTIES - 2], "Sets.refs");
+    check_collection(set, models[PROPERTIES - 2], "Sets.refs");
     ce_collection_close(set);
 }
 
@@ -244,7 +243,7 @@ static void sets_decimals(ce_txn *txn, sets_fixture *f)
 static void sets_delete_reopen_empty(ce_db **db, const char *path, sets_fixture *f)
 {
     set_property *properties = f->properties;
-    model_list *models = f->models;
+    model_collection **models = f->models;
     ce_table_key table = f->table;
     ce_object_key object = f->object;
     ce_collection *set;
@@ -258,10 +257,8 @@ static void sets_delete_reopen_empty(ce_db **db, const char *path, sets_fixture 
     for (size_t t = 0; t < SAMPLE_TARGETS; t++) {
         value = link_value(sample_table, sample_targets[t]);
         CHECK(ce_set_insert(set, &value, &changed));
-        bool present;
-        size_t position = model_position(&models[PROPERTIES - 2], &value, &present);
-        CHECK(changed == !present);
-        if (!present) model_insert(&models[PROPERTIES - 2], position, &value);
+        bool absent = model_set_insert(&models[PROPERTIES - 2], &value);
+        CHECK(changed == absent);
     }
     ce_collection_close(set);
     CHECK(backlink_count(txn, sample_table, sample_targets[1], table, properties[PROPERTIES - 2].column) == 1);
@@ -269,9 +266,9 @@ static void sets_delete_reopen_empty(ce_db **db, const char *path, sets_fixture 
     CHECK(backlink_total(txn, sample_table, sample_targets[1]) == 2);
     CHECK(ce_object_delete(txn, sample_table, sample_targets[1]));
     for (size_t m = PROPERTIES - 2; m < PROPERTIES; m++)
-        for (size_t i = models[m].count; i-- > 0;)
-            if (models[m].items[i].value.type == CE_TYPE_LINK && models[m].items[i].value.link.key == sample_targets[1])
-                model_erase(&models[m], i);
+        for (size_t i = model_collection_count(models[m]); i-- > 0;)
+            if (models[m]->elements[i].value.type == CE_TYPE_LINK && models[m]->elements[i].value.link.key == sample_targets[1])
+                model_set_erase(&models[m], &models[m]->elements[i].value);
     CHECK(ce_object_create(txn, sample_table, NULL, &sample_targets[1]));
     commit_and_verify(*db, txn);
 
@@ -279,9 +276,9 @@ static void sets_delete_reopen_empty(ce_db **db, const char *path, sets_fixture 
     CHECK(ce_txn_begin_read(*db, &txn));
     for (size_t i = 0; i < PROPERTIES; i++) {
         CHECK(ce_collection_open(txn, table, object, properties[i].column, &set));
-        check_collection(set, &models[i], properties[i].name);
+        check_collection(set, models[i], properties[i].name);
         if (properties[i].type == CE_TYPE_LINK || properties[i].type == CE_TYPE_MIXED)
-            check_list_backlinks(txn, table, properties[i].column, (list_owner[]){{object, &models[i]}}, 1);
+            check_list_backlinks(txn, table, properties[i].column, (list_owner[]){{object, models[i]}}, 1);
         ce_collection_close(set);
     }
     ce_txn_end(txn);
@@ -294,12 +291,12 @@ static void sets_delete_reopen_empty(ce_db **db, const char *path, sets_fixture 
     ce_collection_close(set);
     for (size_t i = 0; i < PROPERTIES; i++) {
         CHECK(ce_collection_open(txn, table, object, properties[i].column, &set));
-        while (models[i].count > 0) {
-            size_t victim = random_below(models[i].count);
-            CHECK(ce_set_erase(set, &models[i].items[victim].value, &changed) && changed);
-            model_erase(&models[i], victim);
+        while (model_collection_count(models[i]) > 0) {
+            size_t victim = random_below(model_collection_count(models[i]));
+            CHECK(ce_set_erase(set, &models[i]->elements[victim].value, &changed) && changed);
+            model_set_erase(&models[i], &models[i]->elements[victim].value);
         }
-        check_collection(set, &models[i], properties[i].name);
+        check_collection(set, models[i], properties[i].name);
         ce_collection_close(set);
     }
     commit_and_verify(*db, txn);
@@ -395,22 +392,21 @@ TEST(large_set)
     tree_size before = user_tree_size(db);
 
     /* A set of random numbers, inserted and erased at random. */
-    model_list set_model = {0};
+    model_collection *set_model = NULL;
     ce_collection *set;
     CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_collection_open(txn, table, object, numbers, &set));
     for (int step = 0; step < STEPS; step++) {
         ce_value value = int_value((int64_t)random_below(4 * VALUES) * 1000003 - 5000000);
-        bool present, changed;
-        size_t position = model_position(&set_model, &value, &present);
+        bool changed;
         if (step % 5 == 4) {
+            bool present = model_set_erase(&set_model, &value);
             CHECK(ce_set_erase(set, &value, &changed) && changed == present);
-            if (present) model_erase(&set_model, position);
         } else {
-            CHECK(ce_set_insert(set, &value, &changed) && changed == !present);
-            if (!present) model_insert(&set_model, position, &value);
+            bool absent = model_set_insert(&set_model, &value);
+            CHECK(ce_set_insert(set, &value, &changed) && changed == absent);
         }
-        if (step % 1000 == 999) check_collection(set, &set_model, "BigSorted.numbers");
+        if (step % 1000 == 999) check_collection(set, set_model, "BigSorted.numbers");
         if (step == VALUES) {
             ce_collection_close(set);
             commit_and_verify(db, txn);
@@ -418,28 +414,28 @@ TEST(large_set)
             CHECK(ce_collection_open(txn, table, object, numbers, &set));
         }
     }
-    CHECK(set_model.count > 1500); /* in chunks */
-    check_collection(set, &set_model, "BigSorted.numbers");
+    CHECK(model_collection_count(set_model) > 1500); /* in chunks */
+    check_collection(set, set_model, "BigSorted.numbers");
     for (int probe = 0; probe < 200; probe++) {
-        size_t index, wanted = random_below(set_model.count);
+        size_t index, wanted = random_below(model_collection_count(set_model));
         bool found;
-        CHECK(ce_collection_find(set, &set_model.items[wanted].value, &index, &found) && found && index == wanted);
+        CHECK(ce_collection_find(set, &set_model->elements[wanted].value, &index, &found) && found && index == wanted);
     }
     ce_collection_close(set);
     commit_and_verify(db, txn);
 
     CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_collection_open(txn, table, object, numbers, &set));
-    while (set_model.count > 0) {
-        size_t victim = random_below(set_model.count);
+    while (model_collection_count(set_model) > 0) {
+        size_t victim = random_below(model_collection_count(set_model));
         bool changed;
-        CHECK(ce_set_erase(set, &set_model.items[victim].value, &changed) && changed);
-        model_erase(&set_model, victim);
+        CHECK(ce_set_erase(set, &set_model->elements[victim].value, &changed) && changed);
+        model_set_erase(&set_model, &set_model->elements[victim].value);
     }
-    check_collection(set, &set_model, "BigSorted.numbers");
+    check_collection(set, set_model, "BigSorted.numbers");
     ce_collection_close(set);
     commit_and_verify(db, txn);
     CHECK(user_tree_size(db).nodes == before.nodes);
-    model_free(&set_model);
+    model_collection_free(&set_model);
     test_db_close(&t);
 }
