@@ -1,8 +1,9 @@
 /*
  * test_query.c — the query engine through the public API on the Thing table
  * (test_query_model.h), every expected result checked against a
- * brute-force evaluation over a model of the same data (plain C arrays and
- * the model's own comparison, folding and LIKE):
+ * brute-force evaluation over a model of the same data (the reference
+ * model, model.h, with test_query_model.h's own comparison, folding and
+ * LIKE):
  *
  * - every operator on every property type, required and optional (null),
  *   with literals and with arguments, indexed and not, on several leaves;
@@ -136,7 +137,7 @@ static void check_sort_distinct_limit(ce_txn *txn)
         if (count) {
             size_t k = pick(count), index;
             bool found;
-            CHECK(ce_results_index_of(distinct, txn, model[rows[k]].key, &index, &found) && found && index == k);
+            CHECK(ce_results_index_of(distinct, txn, store.tables[0].keys[rows[k]], &index, &found) && found && index == k);
         }
         ce_results_free(limited);
         ce_results_free(distinct);
@@ -249,6 +250,7 @@ static void check_aggregates(ce_txn *txn, const expression *e, ce_results *resul
 {
     static size_t rows[MAX_OBJECTS];
     size_t count = model_rows(rows, e);
+    const model_table *thing = &store.tables[0];
     const int numeric[] = {P_I, P_OI, P_F, P_OF, P_D, P_OD, P_DEC, P_ODEC, P_T, P_OT, P_S, P_B};
     for (size_t n = 0; n < COUNT_OF(numeric); n++) {
         int p = numeric[n];
@@ -275,7 +277,7 @@ static void check_aggregates(ce_txn *txn, const expression *e, ce_results *resul
             long double decimal_sum = 0;
             bool decimal_nan_seen = false;
             for (size_t r = 0; r < count; r++) {
-                const ce_value *v = &model[rows[r]].values[p];
+                const ce_value *v = &model_value_at(thing, rows[r], (size_t)p)->value;
                 if (v->type == CE_TYPE_NULL) continue;
                 values++;
                 if (best.type == CE_TYPE_NULL ||
@@ -309,8 +311,10 @@ static void check_aggregates(ce_txn *txn, const expression *e, ce_results *resul
                 } else if (type == CE_TYPE_INT) {
                     /* The exact sum of the pool's values can exceed 64 bits: compare as long doubles. */
                     __int128 exact = 0;
-                    for (size_t r = 0; r < count; r++)
-                        if (model[rows[r]].values[p].type == CE_TYPE_INT) exact += model[rows[r]].values[p].integer;
+                    for (size_t r = 0; r < count; r++) {
+                        const ce_value *v = &model_value_at(thing, rows[r], (size_t)p)->value;
+                        if (v->type == CE_TYPE_INT) exact += v->integer;
+                    }
                     long double expected = (long double)exact / (long double)values;
                     CHECK(out.type == CE_TYPE_DOUBLE && magnitude((long double)out.double_value - expected) <= 1e-9L * (magnitude(expected) + 1));
                 } else if (type == CE_TYPE_DECIMAL128) {
@@ -468,24 +472,23 @@ TEST(live_results)
     /* A write transaction sees its own changes at once. */
     CHECK(ce_txn_begin_write(db, &writer));
     CHECK(ce_results_count(results, writer, &count) && count == before);
-    model_object *object = &model[model_count];
-    for (int p = 0; p < P_COUNT; p++) object->values[p] = random_value(p);
-    object->values[P_PK] = (ce_value){.type = CE_TYPE_INT, .integer = next_pk++};
-    object->values[P_I] = (ce_value){.type = CE_TYPE_INT, .integer = 100};
-    object->values[P_S] = (ce_value){.type = CE_TYPE_STRING, .string = {"new", 3}};
-    CHECK(ce_object_create_with_values(writer, things, object->values, P_COUNT, &object->key));
-    object->alive = true;
-    model_count++;
+    ce_value values[P_COUNT];
+    for (int p = 0; p < P_COUNT; p++) values[p] = random_value(p);
+    values[P_PK] = (ce_value){.type = CE_TYPE_INT, .integer = next_pk++};
+    values[P_I] = (ce_value){.type = CE_TYPE_INT, .integer = 100};
+    values[P_S] = (ce_value){.type = CE_TYPE_STRING, .string = {"new", 3}};
+    ce_object_key fresh = create_thing(writer, values);
+    size_t position = store.tables[0].object_count - 1; /* the newest key is the last */
     CHECK(ce_results_count(results, writer, &count) && count == before + 1);
     ce_object_key top;
-    CHECK(ce_results_get(sorted, writer, 0, &top) && top == object->key);
+    CHECK(ce_results_get(sorted, writer, 0, &top) && top == fresh);
     ce_value changed = {.type = CE_TYPE_STRING, .string = {"zzz", 3}};
-    CHECK(ce_object_set(writer, things, object->key, columns[P_S], &changed));
-    object->values[P_S] = changed;
+    CHECK(ce_object_set(writer, things, fresh, columns[P_S], &changed));
+    model_set_value(&store, things, position, P_S, &changed);
     CHECK(ce_results_count(results, writer, &count) && count == before);
     changed = (ce_value){.type = CE_TYPE_STRING, .string = {"back", 4}};
-    CHECK(ce_object_set(writer, things, object->key, columns[P_S], &changed));
-    object->values[P_S] = changed;
+    CHECK(ce_object_set(writer, things, fresh, columns[P_S], &changed));
+    model_set_value(&store, things, position, P_S, &changed);
     CHECK(ce_results_count(sorted, writer, &count) && count == before + 1);
     CHECK(ce_txn_commit(writer));
     /* The reader still sees its snapshot, until it advances. */
@@ -493,10 +496,10 @@ TEST(live_results)
     CHECK(ce_results_count(sorted, reader, &count) && count == before);
     CHECK(ce_txn_advance(reader));
     CHECK(ce_results_count(results, reader, &count) && count == before + 1);
-    CHECK(ce_results_get(sorted, reader, 0, &top) && top == object->key);
+    CHECK(ce_results_get(sorted, reader, 0, &top) && top == fresh);
     size_t index;
     bool found;
-    CHECK(ce_results_index_of(results, reader, object->key, &index, &found) && found && index == before);
+    CHECK(ce_results_index_of(results, reader, fresh, &index, &found) && found && index == before);
     CHECK(ce_results_index_of(results, reader, -5, &index, &found) && !found);
     expect_error(ce_results_get(results, reader, before + 1, &top), CE_ERR_INDEX_OUT_OF_BOUNDS, "out of bounds");
     ce_txn_end(reader);

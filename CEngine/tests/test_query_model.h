@@ -1,17 +1,20 @@
 /*
  * test_query_model.h — the Thing table (a property of every type, required
- * and optional, some indexed) and its model: plain C arrays of the same
- * objects, this file's own comparison, folding and LIKE, random predicates
- * written as text for the engine and as a tree for the model, and the
- * model's sort and distinct.
+ * and optional, some indexed) and its model (the same objects in the
+ * reference model, model.h), this file's own comparison, folding and LIKE,
+ * random predicates written as text for the engine and as a tree for the
+ * model, and the model's sort and distinct.
  *
- * Owns: the Thing table's data, its model and the fixture that fills both
- * (things_open).
- * Never: asks the engine what a predicate should match.
+ * Owns: the Thing table's data, the query oracle over its model
+ * (model_match, model_eval, model_sort, model_distinct) and the fixture
+ * that fills both (things_open).
+ * Never: asks the engine what a predicate should match; keeps objects
+ * other than in model.h's store.
  */
 #ifndef CE_TEST_QUERY_MODEL_H
 #define CE_TEST_QUERY_MODEL_H
 
+#include "model.h"
 #include "test_query_support.h"
 
 #include <stdarg.h>
@@ -93,15 +96,15 @@ static inline ce_value random_value(int p)
 /* The model                                                                 */
 /* ------------------------------------------------------------------------ */
 
-#define MAX_OBJECTS 2000
-typedef struct model_object {
-    bool alive;
-    ce_object_key key;
-    ce_value values[P_COUNT];
-} model_object;
+/* The model of the database: the Thing table is its table 0, column p
+ * holds properties[p]. Rows are the live objects in key order. */
+static model store;
 
-static model_object model[MAX_OBJECTS];
-static size_t model_count;
+/* The keys of every object created (deleted ones too), in order: random
+ * deletes and changes draw from them. */
+#define MAX_OBJECTS 2000
+static ce_object_key created[MAX_OBJECTS];
+static size_t created_count;
 
 static ce_table_key owners;
 static ce_column_key columns[P_COUNT];
@@ -309,9 +312,9 @@ typedef struct expression {
     size_t child_count;
 } expression;
 
-static inline bool model_atom(const model_object *object, const atom *a)
+static inline bool model_atom(const model_table *table, size_t position, const atom *a)
 {
-    const ce_value *v = &object->values[a->property];
+    const ce_value *v = &model_value_at(table, position, (size_t)a->property)->value;
     switch (a->kind) {
     case ATOM_COMPARE: return model_match(v, a->o, &a->constants[0], a->flags);
     case ATOM_REVERSED: return model_match(&a->constants[0], a->o, v, a->flags);
@@ -330,24 +333,24 @@ static inline bool model_atom(const model_object *object, const atom *a)
         }
         return model_match(&size, a->o, &a->constants[0], 0);
     }
-    case ATOM_PROPERTIES: return model_match(v, a->o, &object->values[a->other], a->flags);
+    case ATOM_PROPERTIES: return model_match(v, a->o, &model_value_at(table, position, (size_t)a->other)->value, a->flags);
     }
     return false;
 }
 
-static inline bool model_eval(const model_object *object, const expression *e)
+static inline bool model_eval(const model_table *table, size_t position, const expression *e)
 {
     switch (e->kind) {
-    case 0: return model_atom(object, &e->a);
+    case 0: return model_atom(table, position, &e->a);
     case 1:
         for (size_t i = 0; i < e->child_count; i++)
-            if (!model_eval(object, e->children[i])) return false;
+            if (!model_eval(table, position, e->children[i])) return false;
         return true;
     case 2:
         for (size_t i = 0; i < e->child_count; i++)
-            if (model_eval(object, e->children[i])) return true;
+            if (model_eval(table, position, e->children[i])) return true;
         return false;
-    case 3: return !model_eval(object, e->children[0]);
+    case 3: return !model_eval(table, position, e->children[0]);
     case 4: return true;
     default: return false;
     }
@@ -697,16 +700,16 @@ static inline void check_expression(ce_txn *txn, const expression *e, bool with_
         fprintf(stderr, "'%s' did not parse: %s\n", t.data, ce_last_error_message());
         exit(1);
     }
+    const model_table *thing = &store.tables[0];
     static ce_object_key expected[MAX_OBJECTS];
     size_t count = 0;
-    for (size_t i = 0; i < model_count; i++)
-        if (model[i].alive && model_eval(&model[i], e)) expected[count++] = model[i].key;
+    for (size_t i = 0; i < thing->object_count; i++)
+        if (model_eval(thing, i, e)) expected[count++] = thing->keys[i];
     size_t n;
     CHECK(ce_query_count(query, txn, &n));
     if (n != count) {
         fprintf(stderr, "'%s': count %zu, the model %zu\n", t.data, n, count);
-        for (size_t i = 0, shown = 0; i < model_count && shown < 10; i++)
-            if (model[i].alive && model_eval(&model[i], e)) fprintf(stderr, "  model: %lld\n", (long long)model[i].key), shown++;
+        for (size_t i = 0; i < count && i < 10; i++) fprintf(stderr, "  model: %lld\n", (long long)expected[i]);
         exit(1);
     }
     ce_object_key first;
@@ -740,16 +743,21 @@ static inline void check_random_queries(ce_txn *txn, size_t rounds)
 /* Building the data                                                         */
 /* ------------------------------------------------------------------------ */
 
+/* The schema, in the engine and in the model (an empty store before). */
 static inline void create_schema(ce_db *db)
 {
     ce_txn *txn;
+    model_free(&store);
     CHECK(ce_txn_begin_write(db, &txn));
     CHECK(ce_table_add(txn, "Thing", &things));
+    CHECK(things == 0); /* the model's table key */
+    model_add_table(&store, "Thing", false);
     for (int p = 0; p < P_COUNT; p++) {
         ce_property_info info = {.name = properties[p].name, .type = properties[p].type, .nullable = properties[p].nullable,
                                  .primary_key = properties[p].primary, .indexed = properties[p].indexed};
         CHECK(ce_property_add(txn, things, &info, &columns[p]));
         CHECK(columns[p] == (ce_column_key)p);
+        model_add_property(&store.tables[0], &info);
     }
     CHECK(ce_table_add(txn, "Owner", &owners));
     ce_column_key column;
@@ -760,37 +768,49 @@ static inline void create_schema(ce_db *db)
 
 static int64_t next_pk = 1;
 
+/* A Thing with `values` (one per property), in the engine and the model. */
+static inline ce_object_key create_thing(ce_txn *txn, const ce_value *values)
+{
+    ce_object_key key;
+    CHECK(created_count < MAX_OBJECTS);
+    CHECK(ce_object_create_with_values(txn, things, values, P_COUNT, &key));
+    model_create(&store.tables[0], key, NULL, values);
+    created[created_count++] = key;
+    return key;
+}
+
 static inline void add_objects(ce_txn *txn, size_t count)
 {
-    for (size_t n = 0; n < count && model_count < MAX_OBJECTS; n++) {
-        model_object *object = &model[model_count];
-        for (int p = 0; p < P_COUNT; p++) object->values[p] = random_value(p);
-        object->values[P_PK] = (ce_value){.type = CE_TYPE_INT, .integer = next_pk++};
-        CHECK(ce_object_create_with_values(txn, things, object->values, P_COUNT, &object->key));
-        object->alive = true;
-        model_count++;
+    for (size_t n = 0; n < count && created_count < MAX_OBJECTS; n++) {
+        ce_value values[P_COUNT];
+        for (int p = 0; p < P_COUNT; p++) values[p] = random_value(p);
+        values[P_PK] = (ce_value){.type = CE_TYPE_INT, .integer = next_pk++};
+        create_thing(txn, values);
     }
 }
 
 static inline void delete_some(ce_txn *txn, size_t count)
 {
+    model_table *thing = &store.tables[0];
     for (size_t n = 0; n < count; n++) {
-        size_t i = pick(model_count);
-        if (!model[i].alive) continue;
-        CHECK(ce_object_delete(txn, things, model[i].key));
-        model[i].alive = false;
+        size_t i = pick(created_count);
+        long position = model_position_of(thing, created[i]);
+        if (position < 0) continue;
+        CHECK(ce_object_delete(txn, things, created[i]));
+        model_delete(thing, (size_t)position);
     }
 }
 
 static inline void change_some(ce_txn *txn, size_t count)
 {
     for (size_t n = 0; n < count; n++) {
-        size_t i = pick(model_count);
+        size_t i = pick(created_count);
         int p = 1 + (int)pick(P_COUNT - 1);
-        if (!model[i].alive) continue;
+        long position = model_position_of(&store.tables[0], created[i]);
+        if (position < 0) continue;
         ce_value v = random_value(p);
-        CHECK(ce_object_set(txn, things, model[i].key, columns[p], &v));
-        model[i].values[p] = v;
+        CHECK(ce_object_set(txn, things, created[i], columns[p], &v));
+        model_set_value(&store, things, (size_t)position, (size_t)p, &v);
     }
 }
 
@@ -813,15 +833,18 @@ typedef struct sort_spec {
     bool ascending;
 } sort_spec;
 
-/* Insertion sort of model indexes: stable by construction. */
+/* Insertion sort of the model's rows (positions): stable by construction. */
 static inline void model_sort(size_t *rows, size_t count, const sort_spec *keys, size_t key_count)
 {
+    const model_table *thing = &store.tables[0];
     for (size_t i = 1; i < count; i++) {
         size_t row = rows[i], j = i;
         while (j > 0) {
             int order = 0;
             for (size_t k = 0; k < key_count && order == 0; k++) {
-                order = model_sort_order(&model[row].values[keys[k].property], &model[rows[j - 1]].values[keys[k].property]);
+                size_t column = (size_t)keys[k].property;
+                order = model_sort_order(&model_value_at(thing, row, column)->value,
+                                         &model_value_at(thing, rows[j - 1], column)->value);
                 if (!keys[k].ascending) order = -order;
             }
             if (order >= 0) break;
@@ -839,13 +862,15 @@ static inline bool model_same(const ce_value *a, const ce_value *b)
 
 static inline size_t model_distinct(size_t *rows, size_t count, const int *keys, size_t key_count)
 {
+    const model_table *thing = &store.tables[0];
     size_t kept = 0;
     for (size_t i = 0; i < count; i++) {
         bool seen = false;
         for (size_t j = 0; j < kept && !seen; j++) {
             bool same = true;
             for (size_t k = 0; k < key_count && same; k++)
-                same = model_same(&model[rows[i]].values[keys[k]], &model[rows[j]].values[keys[k]]);
+                same = model_same(&model_value_at(thing, rows[i], (size_t)keys[k])->value,
+                                  &model_value_at(thing, rows[j], (size_t)keys[k])->value);
             seen = same;
         }
         if (!seen) rows[kept++] = rows[i];
@@ -853,18 +878,20 @@ static inline size_t model_distinct(size_t *rows, size_t count, const int *keys,
     return kept;
 }
 
+/* The model's rows (positions, in key order) that match `e` (all if NULL). */
 static inline size_t model_rows(size_t *rows, const expression *e)
 {
+    const model_table *thing = &store.tables[0];
     size_t count = 0;
-    for (size_t i = 0; i < model_count; i++)
-        if (model[i].alive && (!e || model_eval(&model[i], e))) rows[count++] = i;
+    for (size_t i = 0; i < thing->object_count; i++)
+        if (!e || model_eval(thing, i, e)) rows[count++] = i;
     return count;
 }
 
 static inline void check_rows(const char *what, ce_results *results, ce_txn *txn, const size_t *rows, size_t count)
 {
     static ce_object_key keys[MAX_OBJECTS];
-    for (size_t i = 0; i < count; i++) keys[i] = model[rows[i]].key;
+    for (size_t i = 0; i < count; i++) keys[i] = store.tables[0].keys[rows[i]];
     check_keys(what, results, txn, keys, count);
 }
 
@@ -877,8 +904,7 @@ static inline void check_rows(const char *what, ce_results *results, ce_txn *txn
 static inline test_db things_open(void)
 {
     random_restart();
-    memset(model, 0, sizeof model);
-    model_count = 0;
+    created_count = 0;
     next_pk = 1;
     test_db t = test_db_open("query");
     create_schema(t.db);

@@ -575,21 +575,21 @@ typedef struct live_list {
 } live_list;
 
 /* The model's answers for each view, checked in a transaction. */
-static void check_live(ce_results *view, ce_results *old, ce_txn *txn, const int *model_list, size_t model_count)
+static void check_live(ce_results *view, ce_results *old, ce_txn *txn, const int *live_dogs, size_t live_count)
 {
     ce_object_key expected[16];
     int items[16];
-    for (size_t i = 0; i < model_count; i++) expected[i] = dogs[model_list[i]].key;
-    check_view("live list", view, txn, expected, model_count);
-    check_dog_aggregates("live list", txn, view, model_list, model_count);
-    memcpy(items, model_list, sizeof items);
-    model_sort_dogs(items, model_count, true);
+    for (size_t i = 0; i < live_count; i++) expected[i] = dogs[live_dogs[i]].key;
+    check_view("live list", view, txn, expected, live_count);
+    check_dog_aggregates("live list", txn, view, live_dogs, live_count);
+    memcpy(items, live_dogs, sizeof items);
+    model_sort_dogs(items, live_count, true);
     size_t kept_ = 0;
-    for (size_t i = 0; i < model_count; i++)
+    for (size_t i = 0; i < live_count; i++)
         if (dogs[items[i]].age > 5) expected[kept_++] = dogs[items[i]].key;
     check_view("live filter of a sorted list", old, txn, expected, kept_);
 }
-#define CHECK_LIVE(TXN) check_live(view, old, (TXN), model_list, model_count)
+#define CHECK_LIVE(TXN) check_live(view, old, (TXN), live_dogs, live_count)
 
 /* Views stay live across transactions: a write transaction sees its
  * changes at once, a read transaction once it advances; a deleted dog
@@ -602,10 +602,10 @@ static live_list live_list_story(ce_db *db)
     CHECK(ce_object_create(writer, person_table, NULL, &holder));
     ce_collection *list;
     CHECK(ce_collection_open(writer, person_table, holder, 3, &list));
-    int model_list[16] = {0, 1, 0};
-    size_t model_count = 3;
-    for (size_t i = 0; i < model_count; i++) {
-        ce_value link = link_to(dog_table, dogs[model_list[i]].key);
+    int live_dogs[16] = {0, 1, 0};
+    size_t live_count = 3;
+    for (size_t i = 0; i < live_count; i++) {
+        ce_value link = link_to(dog_table, dogs[live_dogs[i]].key);
         CHECK(ce_list_insert(list, i, &link));
     }
     ce_results *view, *sorted, *old, *owners;
@@ -635,10 +635,10 @@ static live_list live_list_story(ce_db *db)
     ce_collection_close(list);
     int changed[] = {6, 5, 1, 0};
     int before[16];
-    size_t before_count = model_count;
-    memcpy(before, model_list, sizeof before);
-    memcpy(model_list, changed, sizeof changed);
-    model_count = 4;
+    size_t before_count = live_count;
+    memcpy(before, live_dogs, sizeof before);
+    memcpy(live_dogs, changed, sizeof changed);
+    live_count = 4;
     /* A dog of the list grows old: the filter sees it. */
     dogs[1].age = 9;
     ce_value age = {.type = CE_TYPE_INT, .integer = 9};
@@ -657,8 +657,8 @@ static live_list live_list_story(ce_db *db)
     /* Deleting a dog takes it out of the list. */
     CHECK(ce_txn_begin_write(db, &writer));
     CHECK(ce_object_delete(writer, dog_table, dogs[5].key));
-    model_list[1] = model_list[2], model_list[2] = model_list[3];
-    model_count = 3;
+    live_dogs[1] = live_dogs[2], live_dogs[2] = live_dogs[3];
+    live_count = 3;
     CHECK_LIVE(writer);
     ce_results *dead_dog_owners;
     expect_error(ce_results_from_backlinks(writer, dog_table, dogs[5].key, person_table, 3, &dead_dog_owners),
