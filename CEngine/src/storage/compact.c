@@ -18,6 +18,7 @@
 #include "crypt.h"
 #include "error.h"
 #include "node.h"
+#include "refset.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -34,47 +35,13 @@ typedef struct copier {
     writer_state *writer;
     const ce_copy_options *options;
     uint64_t done, total, next_report;
-    space_ref *seen; /* open-addressing set of the refs copied so far */
-    size_t seen_count, seen_capacity;
+    refset seen; /* the refs copied so far */
     /* The caller's transaction (ce_txn_write_copy): pointers it handed out
      * may point into the pages read, so none may leave the cache. */
     bool borrowed;
 } copier;
 
 void ce_copy_options_init(ce_copy_options *options) { memset(options, 0, sizeof *options); }
-
-static size_t seen_slot(space_ref ref, size_t capacity)
-{
-    return (size_t)((ref >> 3) * 0x9E3779B97F4A7C15ull) & (capacity - 1);
-}
-
-static bool mark_seen(copier *c, space_ref ref)
-{
-    if (2 * (c->seen_count + 1) > c->seen_capacity) {
-        size_t capacity = c->seen_capacity ? 2 * c->seen_capacity : 4096;
-        space_ref *table = calloc(capacity, sizeof *table);
-        if (!table) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory copying");
-        for (size_t i = 0; i < c->seen_capacity; i++) {
-            if (!c->seen[i]) continue;
-            size_t slot = seen_slot(c->seen[i], capacity);
-            while (table[slot]) slot = (slot + 1) & (capacity - 1);
-            table[slot] = c->seen[i];
-        }
-        free(c->seen);
-        c->seen = table;
-        c->seen_capacity = capacity;
-    }
-    size_t slot = seen_slot(ref, c->seen_capacity);
-    while (c->seen[slot]) {
-        if (c->seen[slot] == ref)
-            return error_fail(CE_ERR_CORRUPT, "invalid database: the node at offset %llu is referenced twice",
-                           (unsigned long long)ref);
-        slot = (slot + 1) & (c->seen_capacity - 1);
-    }
-    c->seen[slot] = ref;
-    c->seen_count++;
-    return true;
-}
 
 static void report(copier *c)
 {
@@ -100,7 +67,7 @@ static bool copy_node(copier *c, space_ref ref, unsigned depth, space_ref *out_r
         return error_fail(CE_ERR_CORRUPT, "invalid database: a committed node holds a bad ref (%llx)",
                        (unsigned long long)ref);
     node_view node;
-    if (!mark_seen(c, ref) || !node_read(c->space, ref, &node)) return false;
+    if (!refset_add(&c->seen, ref) || !node_read(c->space, ref, &node)) return false;
     size_t size = (size_t)node_size(&node);
     c->done += size;
     uint8_t *target;
@@ -146,13 +113,14 @@ static bool copy_version(ce_txn *txn, bool borrowed, writer_state *writer, const
     if (!db_txn_space_usage(txn, &usage)) return false;
     copier c = {.space = db_txn_space(txn), .txn = txn, .writer = writer, .options = options,
                 .total = usage.data_bytes, .next_report = PROGRESS_INTERVAL, .borrowed = borrowed};
+    refset_init(&c.seen, 4096, "copying");
     space_ref root = 0, history = 0;
     /* A write transaction's changes are the version it will commit. */
     uint64_t version = ce_txn_version(txn) + (ce_txn_is_write(txn) ? 1 : 0);
     bool ok = (!db_txn_root(txn) || copy_node(&c, db_txn_root(txn), 0, &root)) &&
               (!db_txn_history(txn) || copy_node(&c, db_txn_history(txn), 0, &history)) &&
               writer_finish(writer, version, root, history);
-    free(c.seen);
+    refset_free(&c.seen);
     if (ok && options && options->progress) options->progress(options->progress_context, c.total, c.total);
     return ok;
 }

@@ -15,6 +15,7 @@
 #include "lockfile.h"
 #include "node.h"
 #include "pager.h"
+#include "refset.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +23,7 @@
 typedef struct extent_list {
     space_free_extent *items; /* freed_in_version unused: 1 = free range, 0 = node */
     size_t count, capacity;
-    space_ref *seen;          /* open-addressing set of visited refs */
-    size_t seen_capacity, seen_count;
+    refset seen;              /* the nodes visited */
     uint64_t node_bytes, node_count;
 } extent_list;
 
@@ -40,39 +40,10 @@ static bool add_extent(extent_list *list, uint64_t position, uint64_t size, uint
     return true;
 }
 
-static bool mark_seen(extent_list *list, space_ref ref)
-{
-    if (2 * (list->seen_count + 1) > list->seen_capacity) {
-        size_t capacity = list->seen_capacity ? list->seen_capacity * 2 : 1024;
-        space_ref *table = calloc(capacity, sizeof *table);
-        if (!table) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory verifying");
-        for (size_t i = 0; i < list->seen_capacity; i++) {
-            space_ref old = list->seen[i];
-            if (!old) continue;
-            size_t slot = (size_t)((old >> 3) * 0x9E3779B97F4A7C15ull) & (capacity - 1);
-            while (table[slot]) slot = (slot + 1) & (capacity - 1);
-            table[slot] = old;
-        }
-        free(list->seen);
-        list->seen = table;
-        list->seen_capacity = capacity;
-    }
-    size_t slot = (size_t)((ref >> 3) * 0x9E3779B97F4A7C15ull) & (list->seen_capacity - 1);
-    while (list->seen[slot]) {
-        if (list->seen[slot] == ref)
-            return error_fail(CE_ERR_CORRUPT, "invalid database: the node at offset %llu is referenced twice",
-                           (unsigned long long)ref);
-        slot = (slot + 1) & (list->seen_capacity - 1);
-    }
-    list->seen[slot] = ref;
-    list->seen_count++;
-    return true;
-}
-
 static bool collect_node(void *context, space_ref ref, const node_view *node)
 {
     extent_list *list = context;
-    if (!mark_seen(list, ref)) return false;
+    if (!refset_add(&list->seen, ref)) return false;
     list->node_bytes += node_size(node);
     list->node_count++;
     return add_extent(list, ref, node_size(node), 0);
@@ -90,6 +61,7 @@ bool ce_db_verify(ce_db *db, ce_db_stats *out_stats)
     ce_txn *txn;
     if (!ce_txn_begin_read(db, &txn)) return false;
     extent_list list = {0};
+    refset_init(&list.seen, 1024, "verifying");
     bool ok = false;
     uint64_t free_bytes = 0, free_extents = 0;
     const space_state *space = &txn->space;
@@ -151,7 +123,7 @@ bool ce_db_verify(ce_db *db, ce_db_stats *out_stats)
     ok = true;
 done:
     free(list.items);
-    free(list.seen);
+    refset_free(&list.seen);
     ce_txn_end(txn);
     return ok;
 }
