@@ -1,6 +1,10 @@
 /*
  * compact.c — copies: writeCopy and compaction (see compact.h).
  *
+ * Owns: the walk that copies the live nodes of a version, refs rewritten,
+ * into a new file (writer.c writes it), and the copy's progress reports.
+ * Never: writes to the source file, or copies a node it meets twice.
+ *
  * The copy walks the version depth first and writes each node after its
  * children (post-order), so that a parent's refs are known when it is
  * written: the new file is one run of nodes from the header on, a subtree's
