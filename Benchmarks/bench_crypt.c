@@ -22,7 +22,7 @@
  *   W8  the engine only: writeCopy of the W1 file (ce_db_write_copy, same
  *       key), timed to the copy's last fsync; MB/s of live data (the
  *       source's used bytes); once more without the copy's sync (an
- *       internal switch, db_file_writer_syncs), for the copy's own work
+ *       internal switch, writer_syncs), for the copy's own work
  *       apart from the disk's; then W6 (age = age + 1 on every object, one
  *       durable commit) and compaction in place (ce_db_compact): time and
  *       sizes before and after
@@ -47,7 +47,7 @@
  */
 #include "bench_common.h"
 #include "cengine.h"
-#include "db.h" /* db_file_writer_syncs: W8 without the syncs */
+#include "writer.h" /* writer_syncs: W8 without the syncs */
 
 #include <sqlite3.h> /* SQLCipher's (the build puts its directory first) */
 
@@ -310,11 +310,11 @@ static void run_ours(const char *dir, const config *cfg, bool key, result *r)
     r->copy_bytes = file_size_or_zero(copy);
     /* Again without the copy's sync: the copy's own work. */
     unlink(copy);
-    db_file_writer_syncs = false;
+    writer_syncs = false;
     t0 = now_ns();
     ours_check(ce_db_write_copy(db, copy, &options), "W8 ce_db_write_copy (no sync)");
     r->copy_nosync_seconds = seconds_since(t0);
-    db_file_writer_syncs = true;
+    writer_syncs = true;
     unlink(copy);
 
     t0 = now_ns();

@@ -1,15 +1,19 @@
 /*
- * fuzz_open.c — arbitrary bytes as a database file: open, verify, walk,
- * write, verify again.
+ * fuzz_open.c — arbitrary bytes as a database file: open, verify, read
+ * everything a user can, write, verify again.
  *
  * Invariant 5 of DESIGN.md: every byte read from a file is checked before it
  * is trusted; damage yields an error code and a message, never a crash, a
  * hang or undefined behaviour. This harness holds the engine to that for the
  * whole path a damaged file can take: choosing a header slot, the torn-commit
  * check, the top node, the free list, verify, reading the user root as a
- * generic node tree and as a B+tree, and a write transaction that changes
- * the list (copy-on-write through damaged nodes, placement into a damaged
- * free list) and commits. Errors are expected. Reported as bugs besides
+ * generic node tree, then everything a user reads through cengine.h (the
+ * schema, every property of every object, every collection and the
+ * collections nested in mixed values, backlinks, primary-key and index
+ * lookups), so that damage reaches the object store's readers; then a write
+ * transaction that changes the user root as a list of integers (the tests'
+ * B+tree: copy-on-write through damaged nodes, placement into a damaged free
+ * list) and commits. Errors are expected. Reported as bugs besides
  * crashes, hangs, leaks and undefined behaviour: a false return without an
  * error code and message (invariant 8), a file descriptor left open after
  * close, and a file that verified but no longer verifies after a commit that
@@ -24,8 +28,8 @@
  *   bit 1     repair the header checksums before writing the file, so that
  *             mutations of header fields (versions, top refs, sizes, runs)
  *             reach the code behind the checksums instead of stopping there
- *   bits 2-3  the change the write transaction makes: append, set, erase,
- *             insert at the front
+ *   bits 2-3  the change the write transaction makes to the list: append,
+ *             set, erase, insert at the front
  *   bit 4     keep a read transaction open during the write (the version it
  *             pins must not be reused)
  *   bit 5     durability "unsafe no sync" instead of "full"
@@ -79,7 +83,6 @@ enum { OPERATION_APPEND, OPERATION_SET, OPERATION_ERASE, OPERATION_INSERT_FRONT 
 static char *work_directory;
 static char *database_path;
 static char *lock_path;
-static int baseline_descriptor = -1;
 static bool verbose; /* FUZZ_OPEN_VERBOSE=1: print every failed call (for triage) */
 
 /* Aborts with a report: libFuzzer records the input as a crash. */
@@ -248,16 +251,173 @@ static bool visit_node(void *context, space_ref ref, const node_view *node)
     return true;
 }
 
-static bool visit_leaf(void *context, const node_view *leaf, size_t first_index, bool *stop)
+/* Every read of the object store (an object, a value, an element) spends
+ * from a budget: a file of a few hundred kilobytes can hold a million small
+ * objects, and a run must stay well within libFuzzer's timeout. A read of
+ * an element of a collection nested `depth` levels deep in mixed values
+ * costs `depth`: the engine finds the collection again from its object,
+ * level by level, on every call. */
+#define READ_BUDGET 50000
+#define MAX_NESTING 128 /* mixed collections nest at most 100 levels */
+static size_t reads_left;
+
+static bool spend(size_t cost)
 {
-    (void)stop;
-    walk_state *state = context;
-    state->nodes++;
-    state->sum += first_index + read_node(leaf);
+    if (reads_left < cost) {
+        reads_left = 0;
+        return false;
+    }
+    reads_left -= cost;
     return true;
 }
 
-/* Reads the user root as a generic node tree and as a B+tree of integers. */
+/* Touches every byte a value points to (ASan catches a string that reaches
+ * past the mapping), and looks a link's target up. */
+static void read_value(ce_txn *txn, const ce_value *value, walk_state *state)
+{
+    state->sum += (uint64_t)value->type;
+    switch (value->type) {
+    case CE_TYPE_STRING:
+        for (size_t i = 0; i < value->string.size; i++) state->sum += (uint8_t)value->string.data[i];
+        break;
+    case CE_TYPE_BINARY:
+        for (size_t i = 0; i < value->binary.size; i++) state->sum += value->binary.data[i];
+        break;
+    case CE_TYPE_LINK: {
+        bool exists;
+        if (CALL(ce_object_exists(txn, value->link.table, value->link.key, &exists))) state->sum += exists;
+        break;
+    }
+    case CE_TYPE_INT: state->sum += (uint64_t)value->integer; break;
+    case CE_TYPE_BOOL: state->sum += value->boolean; break;
+    case CE_TYPE_FLOAT: state->sum += (uint64_t)(value->float_value != 0); break;
+    case CE_TYPE_DOUBLE: state->sum += (uint64_t)(value->double_value != 0); break;
+    case CE_TYPE_TIMESTAMP: state->sum += (uint64_t)value->timestamp.seconds + (uint64_t)value->timestamp.nanoseconds; break;
+    case CE_TYPE_DECIMAL128: state->sum += value->decimal.low + value->decimal.high; break;
+    case CE_TYPE_OBJECT_ID: state->sum += value->object_id.bytes[0] + value->object_id.bytes[11]; break;
+    case CE_TYPE_UUID: state->sum += value->uuid.bytes[0] + value->uuid.bytes[15]; break;
+    default: break;
+    }
+}
+
+/* Every element of a collection (and a dictionary's keys), the collections
+ * nested in its mixed elements, and a search for its first element. */
+static void read_collection(ce_txn *txn, const ce_collection *collection, unsigned depth, walk_state *state)
+{
+    ce_collection_type kind;
+    ce_type element_type;
+    size_t size;
+    if (!CALL(ce_collection_kind(collection, &kind, &element_type)) || !CALL(ce_collection_size(collection, &size)))
+        return;
+    state->sum += (uint64_t)kind + (uint64_t)element_type + size;
+    for (size_t i = 0; i < size && spend(depth); i++) {
+        ce_value value, at = {.type = CE_TYPE_INT, .integer = (int64_t)i};
+        if (!CALL(ce_collection_get(collection, i, &value))) continue;
+        read_value(txn, &value, state);
+        if (kind == CE_COLLECTION_DICTIONARY) {
+            if (!CALL(ce_dictionary_key_at(collection, i, &at))) continue;
+            read_value(txn, &at, state);
+        }
+        if ((value.type == CE_TYPE_LIST || value.type == CE_TYPE_DICTIONARY) && depth < MAX_NESTING) {
+            ce_collection *nested;
+            if (CALL(ce_collection_open_nested(collection, &at, &nested))) {
+                read_collection(txn, nested, depth + 1, state);
+                ce_collection_close(nested);
+            }
+        }
+    }
+    ce_value first;
+    size_t index;
+    bool found;
+    if (size > 0 && spend(depth) && CALL(ce_collection_get(collection, 0, &first)) &&
+        CALL(ce_collection_find(collection, &first, &index, &found)))
+        state->sum += index + found;
+}
+
+/* One property of one object, read as a user would: a backlink property as
+ * its origins, a collection opened, a value (and the collection a mixed
+ * value holds), and the value looked up again through the primary key or
+ * the index. */
+static void read_property(ce_txn *txn, ce_table_key table, ce_object_key object, ce_column_key column,
+                          const ce_property_info *info, walk_state *state)
+{
+    if (!spend(1)) return;
+    ce_collection *collection;
+    if (info->backlink) {
+        size_t count;
+        if (!CALL(ce_object_backlink_count(txn, table, object, info->origin_table, info->origin_column, &count)))
+            return;
+        for (size_t i = 0; i < count && spend(1); i++) {
+            ce_object_key origin;
+            if (!CALL(ce_object_backlink_at(txn, table, object, info->origin_table, info->origin_column, i, &origin)))
+                return;
+            state->sum += (uint64_t)origin;
+        }
+        return;
+    }
+    if (info->collection != CE_COLLECTION_NONE) {
+        if (CALL(ce_collection_open(txn, table, object, column, &collection))) {
+            read_collection(txn, collection, 1, state);
+            ce_collection_close(collection);
+        }
+        return;
+    }
+    ce_value value;
+    if (!CALL(ce_object_get(txn, table, object, column, &value))) return;
+    read_value(txn, &value, state);
+    if (value.type == CE_TYPE_LIST || value.type == CE_TYPE_DICTIONARY) {
+        if (CALL(ce_collection_open_mixed(txn, table, object, column, &collection))) {
+            read_collection(txn, collection, 1, state);
+            ce_collection_close(collection);
+        }
+        return;
+    }
+    ce_object_key found_object;
+    bool found = false;
+    if (info->primary_key) CALL(ce_object_find_primary_key(txn, table, &value, &found_object, &found));
+    else if (info->indexed) CALL(ce_object_find_first(txn, table, column, &value, &found_object, &found));
+    state->sum += found;
+}
+
+/* The schema of one table, then every object's every property. */
+static void read_table(ce_txn *txn, ce_table_key table, walk_state *state)
+{
+    const char *name;
+    bool embedded, found;
+    ce_table_key again;
+    size_t columns, objects;
+    /* (A removed table keeps its slot: an error here, and no damage.) */
+    if (!CALL(ce_table_name(txn, table, &name)) || !CALL(ce_table_is_embedded(txn, table, &embedded)) ||
+        !CALL(ce_table_find(txn, name, &again, &found)) || !CALL(ce_property_count(txn, table, &columns)))
+        return;
+    state->sum += strlen(name) + embedded + again + found + columns;
+    ce_property_info *infos = calloc(columns ? columns : 1, sizeof *infos);
+    bool *live = calloc(columns ? columns : 1, sizeof *live);
+    if (!infos || !live) abort();
+    for (size_t c = 0; c < columns && spend(1); c++) {
+        ce_column_key column;
+        live[c] = CALL(ce_property_get_info(txn, table, (ce_column_key)c, &infos[c])) &&
+                  CALL(ce_property_find(txn, table, infos[c].name, &column, &found));
+        if (live[c]) state->sum += strlen(infos[c].name) + (uint64_t)infos[c].type + column + found;
+    }
+    if (CALL(ce_object_count(txn, table, &objects))) {
+        for (size_t i = 0; i < objects && spend(1); i++) {
+            ce_object_key object;
+            bool exists;
+            size_t backlinks;
+            if (!CALL(ce_object_key_at(txn, table, i, &object))) break;
+            if (CALL(ce_object_exists(txn, table, object, &exists))) state->sum += exists;
+            if (CALL(ce_object_backlink_total(txn, table, object, &backlinks))) state->sum += backlinks;
+            for (size_t c = 0; c < columns; c++)
+                if (live[c]) read_property(txn, table, object, (ce_column_key)c, &infos[c], state);
+        }
+    }
+    free(infos);
+    free(live);
+}
+
+/* Reads the user root as a generic node tree, then as the object store
+ * through cengine.h alone: what any user of the engine can read. */
 static void read_user_root(ce_txn *txn)
 {
     space_state *space = db_txn_space(txn);
@@ -265,15 +425,12 @@ static void read_user_root(ce_txn *txn)
     if (!root) return;
     walk_state state = {0, 0};
     CALL(node_walk_tree(space, root, NODE_MAX_TREE_DEPTH, visit_node, &state));
-    size_t size = 0;
-    if (CALL(bptree_size(space, root, &size))) {
-        size_t positions[] = {0, size / 2, size ? size - 1 : 0, size};
-        for (size_t i = 0; i < sizeof positions / sizeof positions[0]; i++) {
-            int64_t value;
-            if (CALL(bptree_get(space, root, positions[i], &value))) state.sum += (uint64_t)value;
-        }
-    }
-    CALL(bptree_for_each_leaf(space, root, visit_leaf, &state));
+    reads_left = READ_BUDGET;
+    uint64_t schema_version;
+    size_t tables;
+    if (CALL(ce_schema_version(txn, &schema_version))) state.sum += schema_version;
+    if (CALL(ce_table_count(txn, &tables)))
+        for (size_t t = 0; t < tables && spend(1); t++) read_table(txn, (ce_table_key)t, &state);
     sink = state.sum + state.nodes;
 }
 
@@ -359,7 +516,6 @@ static void set_up(void)
     snprintf(lock_path, length + 32, "%s.lock", database_path);
     atexit(remove_work_directory);
     check_repair_matches_engine();
-    baseline_descriptor = lowest_free_descriptor();
     const char *setting = getenv("FUZZ_OPEN_VERBOSE");
     verbose = setting && setting[0] == '1';
 }
@@ -367,6 +523,9 @@ static void set_up(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!work_directory) set_up();
+    /* Taken per input: between inputs libFuzzer may open descriptors of its
+     * own (the pipes of the symbolizer that prints NEW_FUNC lines). */
+    int baseline_descriptor = lowest_free_descriptor();
     uint8_t options = size > OPTIONS_OFFSET ? data[OPTIONS_OFFSET] : 0;
     if (!write_input(data, size, options)) {
         perror("fuzz_open: cannot write the input file");

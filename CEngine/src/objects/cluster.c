@@ -11,11 +11,14 @@
 #include "cluster.h"
 #include "column.h"
 #include "error.h"
+#include "tree.h"
 
 #include <stdlib.h>
 
 enum { LEAF_BASE_KEY = 0, LEAF_KEY_OFFSETS = 1, LEAF_FIRST_COLUMN = 2 };
 enum { INNER_FIRST_KEYS = 0, INNER_COUNTS = 1, INNER_FIRST_CHILD = 2 };
+/* An inner node's side arrays (tree.h): the first keys, then the counts. */
+static const tree_layout INNER_LAYOUT = {2, {{1, false}, {1, false}}};
 
 static bool corrupt_cluster(space_ref ref, const char *what)
 {
@@ -484,14 +487,7 @@ static bool insert_into_leaf(space_state *space, space_ref *leaf_ref, const clus
 static bool inner_insert_child(space_state *space, space_ref inner, size_t at, int64_t first_key, size_t count,
                                space_ref child)
 {
-    node_view node;
-    if (!node_read(space, inner, &node)) return false;
-    space_ref keys = (space_ref)node_get(&node, INNER_FIRST_KEYS), counts = (space_ref)node_get(&node, INNER_COUNTS);
-    if (!node_make_writable(space, &keys) || !node_make_writable(space, &counts)) return false;
-    if (!node_insert(space, keys, at, first_key) || !node_insert(space, counts, at, (int64_t)count)) return false;
-    if (!node_set(space, inner, INNER_FIRST_KEYS, (int64_t)keys) || !node_set(space, inner, INNER_COUNTS, (int64_t)counts))
-        return false;
-    return node_insert(space, inner, INNER_FIRST_CHILD + at, (int64_t)child);
+    return tree_insert_child(space, inner, &INNER_LAYOUT, at, (int64_t[]){first_key, (int64_t)count}, child);
 }
 
 /* Updates child i's first key and count in a writable inner node. */
@@ -510,36 +506,15 @@ static bool split_inner(space_state *space, space_ref inner, size_t from, split_
 {
     inner_view view;
     if (!read_inner(space, inner, &view)) return false;
-    size_t children = view.children;
-    space_ref right, right_keys, right_counts;
-    if (!node_create(space, NODE_INNER | NODE_HAS_REFS, INNER_FIRST_CHILD, 0, &right) ||
-        !node_create(space, 0, 0, 0, &right_keys) || !node_create(space, 0, 0, 0, &right_counts))
-        return false;
     size_t left_total = 0, right_total = 0;
-    int64_t right_first_key = 0;
-    for (size_t i = 0; i < children; i++) {
-        if (!read_inner(space, inner, &view)) return false;
+    for (size_t i = 0; i < view.children; i++) {
         size_t count = (size_t)node_get(&view.counts, i);
-        if (i < from) {
-            left_total += count;
-            continue;
-        }
-        if (i == from) right_first_key = node_get(&view.first_keys, i);
-        right_total += count;
-        if (!node_append(space, right_keys, node_get(&view.first_keys, i)) ||
-            !node_append(space, right_counts, (int64_t)count) ||
-            !node_append(space, right, node_get(&view.node, INNER_FIRST_CHILD + i)))
-            return false;
+        if (i < from) left_total += count;
+        else right_total += count;
     }
-    if (!node_set(space, right, INNER_FIRST_KEYS, (int64_t)right_keys) ||
-        !node_set(space, right, INNER_COUNTS, (int64_t)right_counts))
-        return false;
-    space_ref keys = (space_ref)node_get(&view.node, INNER_FIRST_KEYS), counts = (space_ref)node_get(&view.node, INNER_COUNTS);
-    if (!node_make_writable(space, &keys) || !node_make_writable(space, &counts) ||
-        !node_truncate(space, keys, from) || !node_truncate(space, counts, from) ||
-        !node_set(space, inner, INNER_FIRST_KEYS, (int64_t)keys) || !node_set(space, inner, INNER_COUNTS, (int64_t)counts) ||
-        !node_truncate(space, inner, INNER_FIRST_CHILD + from))
-        return false;
+    int64_t right_first_key = node_get(&view.first_keys, from);
+    space_ref right;
+    if (!tree_split_inner(space, inner, &INNER_LAYOUT, from, &right, NULL)) return false;
     *out = (split_result){true, right, right_first_key, left_total, right_total};
     return true;
 }
@@ -579,17 +554,8 @@ static bool grow_root(space_state *space, space_ref *root, const split_result *s
 {
     ce_object_key first;
     if (!cluster_key_at(space, *root, 0, NULL, &first)) return false;
-    space_ref new_root, keys, counts;
-    if (!node_create(space, NODE_INNER | NODE_HAS_REFS, INNER_FIRST_CHILD, 0, &new_root) ||
-        !node_create(space, 0, 0, 0, &keys) || !node_create(space, 0, 0, 0, &counts))
-        return false;
-    if (!node_append(space, keys, first) || !node_append(space, keys, split->right_first_key) ||
-        !node_append(space, counts, (int64_t)split->left_count) || !node_append(space, counts, (int64_t)split->right_count) ||
-        !node_set(space, new_root, INNER_FIRST_KEYS, (int64_t)keys) || !node_set(space, new_root, INNER_COUNTS, (int64_t)counts) ||
-        !node_append(space, new_root, (int64_t)*root) || !node_append(space, new_root, (int64_t)split->right))
-        return false;
-    *root = new_root;
-    return true;
+    return tree_grow_root(space, &INNER_LAYOUT, *root, (int64_t[]){first, (int64_t)split->left_count}, split->right,
+                          (int64_t[]){split->right_first_key, (int64_t)split->right_count}, root);
 }
 
 bool cluster_insert(space_state *space, space_ref *root, const cluster_schema *schema, ce_object_key key,

@@ -53,6 +53,7 @@
  */
 #include "index.h"
 #include "error.h"
+#include "tree.h"
 
 /* --- searches ---
  *
@@ -489,25 +490,27 @@ static bool split_leaf(space_state *space, space_ref ref, size_t from, split_res
     return node_truncate(space, ref, 2 * from);
 }
 
+/* An inner node's one side array (tree.h): a separator pair before each
+ * child but the first. */
+static const tree_layout INNER_LAYOUT = {1, {{2, true}}};
+
 /* Moves children [keep, count) of a dirty inner node, whose separator node
  * is dirty too, into a new inner node; the separator of child `keep` goes up. */
 static bool split_inner(space_state *space, space_ref ref, size_t keep, split_result *out)
 {
-    node_view node, separators;
-    if (!node_read(space, ref, &node)) return false;
-    space_ref separator_ref = (space_ref)node_get(&node, 0);
-    if (!node_read(space, separator_ref, &separators)) return false;
-    size_t children = node.count - 1, right_children = children - keep;
-    space_ref right, right_separators;
-    if (!node_create(space, 0, 2 * (right_children - 1), 0, &right_separators)) return false;
-    for (size_t i = 0; i < 2 * (right_children - 1); i++)
-        if (!node_set(space, right_separators, i, node_get(&separators, 2 * keep + i))) return false;
-    if (!node_create(space, NODE_INNER | NODE_HAS_REFS, 1 + right_children, 0, &right)) return false;
-    if (!node_set(space, right, 0, (int64_t)right_separators)) return false;
-    for (size_t i = 0; i < right_children; i++)
-        if (!node_set(space, right, 1 + i, node_get(&node, 1 + keep + i))) return false;
-    *out = (split_result){true, right, node_get(&separators, 2 * (keep - 1)), node_get(&separators, 2 * keep - 1)};
-    return node_truncate(space, separator_ref, 2 * (keep - 1)) && node_truncate(space, ref, 1 + keep);
+    int64_t separator[2];
+    space_ref right;
+    if (!tree_split_inner(space, ref, &INNER_LAYOUT, keep, &right, separator)) return false;
+    *out = (split_result){true, right, separator[0], separator[1]};
+    return true;
+}
+
+/* Inserts the new sibling of a child that split (child + 1, after it) in a
+ * dirty inner node, with its separator. */
+static bool insert_split_child(space_state *space, space_ref ref, size_t child, const split_result *child_split)
+{
+    return tree_insert_child(space, ref, &INNER_LAYOUT, child + 1,
+                             (int64_t[]){child_split->separator_key, child_split->separator_value}, child_split->right);
 }
 
 /* `rightmost`: the node is the last one on its level, where an insert at the
@@ -542,12 +545,7 @@ static bool insert_into(space_state *space, space_ref *ref, int64_t key, int64_t
     if (child_ref == original_child && !child_split.happened) return true;
     if (!node_make_writable(space, ref) || !node_set(space, *ref, 1 + child, (int64_t)child_ref)) return false;
     if (!child_split.happened) return true;
-    space_ref separator_ref = node.separator_ref;
-    if (!node_make_writable(space, &separator_ref) || !node_set(space, *ref, 0, (int64_t)separator_ref) ||
-        !node_insert(space, separator_ref, 2 * child, child_split.separator_key) ||
-        !node_insert(space, separator_ref, 2 * child + 1, child_split.separator_value) ||
-        !node_insert(space, *ref, 2 + child, (int64_t)child_split.right))
-        return false;
+    if (!insert_split_child(space, *ref, child, &child_split)) return false;
     size_t children = node.count + 1;
     if (children <= INDEX_INNER_MAX_CHILDREN) return true;
     bool at_end = rightmost && child + 2 == children;
@@ -557,16 +555,8 @@ static bool insert_into(space_state *space, space_ref *ref, int64_t key, int64_t
 /* A new root above a root that split. */
 static bool grow_root(space_state *space, space_ref *root, const split_result *split)
 {
-    space_ref separators, new_root;
-    if (!node_create(space, 0, 2, 0, &separators) || !node_set(space, separators, 0, split->separator_key) ||
-        !node_set(space, separators, 1, split->separator_value))
-        return false;
-    if (!node_create(space, NODE_INNER | NODE_HAS_REFS, 3, 0, &new_root) ||
-        !node_set(space, new_root, 0, (int64_t)separators) || !node_set(space, new_root, 1, (int64_t)*root) ||
-        !node_set(space, new_root, 2, (int64_t)split->right))
-        return false;
-    *root = new_root;
-    return true;
+    return tree_grow_root(space, &INNER_LAYOUT, *root, NULL, split->right,
+                          (int64_t[]){split->separator_key, split->separator_value}, root);
 }
 
 bool index_insert(space_state *space, space_ref *root, int64_t key, int64_t value)
@@ -620,12 +610,8 @@ static bool append_leaf_into(space_state *space, space_ref *ref, space_ref leaf,
         if (child_ref == original_child) return true;
         return node_make_writable(space, ref) && node_set(space, *ref, 1 + child, (int64_t)child_ref);
     }
-    space_ref separator_ref = node.separator_ref;
     if (!node_make_writable(space, ref) || !node_set(space, *ref, 1 + child, (int64_t)child_ref) ||
-        !node_make_writable(space, &separator_ref) || !node_set(space, *ref, 0, (int64_t)separator_ref) ||
-        !node_insert(space, separator_ref, 2 * child, child_split.separator_key) ||
-        !node_insert(space, separator_ref, 2 * child + 1, child_split.separator_value) ||
-        !node_insert(space, *ref, 2 + child, (int64_t)child_split.right))
+        !insert_split_child(space, *ref, child, &child_split))
         return false;
     size_t children = node.count + 1;
     if (children <= INDEX_INNER_MAX_CHILDREN) return true;

@@ -1,6 +1,10 @@
 /*
  * compact.c — copies: writeCopy and compaction (see compact.h).
  *
+ * Owns: the walk that copies the live nodes of a version, refs rewritten,
+ * into a new file (writer.c writes it), and the copy's progress reports.
+ * Never: writes to the source file, or copies a node it meets twice.
+ *
  * The copy walks the version depth first and writes each node after its
  * children (post-order), so that a parent's refs are known when it is
  * written: the new file is one run of nodes from the header on, a subtree's
@@ -18,6 +22,7 @@
 #include "crypt.h"
 #include "error.h"
 #include "node.h"
+#include "refset.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -31,50 +36,16 @@
 typedef struct copier {
     const space_state *space;
     ce_txn *txn;
-    db_file_writer *writer;
+    writer_state *writer;
     const ce_copy_options *options;
     uint64_t done, total, next_report;
-    space_ref *seen; /* open-addressing set of the refs copied so far */
-    size_t seen_count, seen_capacity;
+    refset seen; /* the refs copied so far */
     /* The caller's transaction (ce_txn_write_copy): pointers it handed out
      * may point into the pages read, so none may leave the cache. */
     bool borrowed;
 } copier;
 
 void ce_copy_options_init(ce_copy_options *options) { memset(options, 0, sizeof *options); }
-
-static size_t seen_slot(space_ref ref, size_t capacity)
-{
-    return (size_t)((ref >> 3) * 0x9E3779B97F4A7C15ull) & (capacity - 1);
-}
-
-static bool mark_seen(copier *c, space_ref ref)
-{
-    if (2 * (c->seen_count + 1) > c->seen_capacity) {
-        size_t capacity = c->seen_capacity ? 2 * c->seen_capacity : 4096;
-        space_ref *table = calloc(capacity, sizeof *table);
-        if (!table) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory copying");
-        for (size_t i = 0; i < c->seen_capacity; i++) {
-            if (!c->seen[i]) continue;
-            size_t slot = seen_slot(c->seen[i], capacity);
-            while (table[slot]) slot = (slot + 1) & (capacity - 1);
-            table[slot] = c->seen[i];
-        }
-        free(c->seen);
-        c->seen = table;
-        c->seen_capacity = capacity;
-    }
-    size_t slot = seen_slot(ref, c->seen_capacity);
-    while (c->seen[slot]) {
-        if (c->seen[slot] == ref)
-            return error_fail(CE_ERR_CORRUPT, "invalid database: the node at offset %llu is referenced twice",
-                           (unsigned long long)ref);
-        slot = (slot + 1) & (c->seen_capacity - 1);
-    }
-    c->seen[slot] = ref;
-    c->seen_count++;
-    return true;
-}
 
 static void report(copier *c)
 {
@@ -100,13 +71,13 @@ static bool copy_node(copier *c, space_ref ref, unsigned depth, space_ref *out_r
         return error_fail(CE_ERR_CORRUPT, "invalid database: a committed node holds a bad ref (%llx)",
                        (unsigned long long)ref);
     node_view node;
-    if (!mark_seen(c, ref) || !node_read(c->space, ref, &node)) return false;
+    if (!refset_add(&c->seen, ref) || !node_read(c->space, ref, &node)) return false;
     size_t size = (size_t)node_size(&node);
     c->done += size;
     uint8_t *target;
     if (!(node.flags & NODE_HAS_REFS) || node.width == 0) {
         /* No children: the node as it is. */
-        if (!db_file_writer_reserve(c->writer, size, out_ref, &target)) return false;
+        if (!writer_reserve(c->writer, size, out_ref, &target)) return false;
         memcpy(target, node_start(&node), size);
         report(c);
         return true;
@@ -128,7 +99,7 @@ static bool copy_node(copier *c, space_ref ref, unsigned depth, space_ref *out_r
         node_view view = node_view_of_values(values, count);
         uint8_t width = node_width_for_values(&view);
         size_t new_size = (size_t)node_size_for(width, count);
-        ok = db_file_writer_reserve(c->writer, new_size, out_ref, &target);
+        ok = writer_reserve(c->writer, new_size, out_ref, &target);
         if (ok) {
             memset(target, 0, new_size);
             node_encode_header(target, flags, width, (uint32_t)count);
@@ -140,24 +111,25 @@ static bool copy_node(copier *c, space_ref ref, unsigned depth, space_ref *out_r
     return ok;
 }
 
-static bool copy_version(ce_txn *txn, bool borrowed, db_file_writer *writer, const ce_copy_options *options)
+static bool copy_version(ce_txn *txn, bool borrowed, writer_state *writer, const ce_copy_options *options)
 {
     db_space_usage usage;
     if (!db_txn_space_usage(txn, &usage)) return false;
     copier c = {.space = db_txn_space(txn), .txn = txn, .writer = writer, .options = options,
                 .total = usage.data_bytes, .next_report = PROGRESS_INTERVAL, .borrowed = borrowed};
+    refset_init(&c.seen, 4096, "copying");
     space_ref root = 0, history = 0;
     /* A write transaction's changes are the version it will commit. */
     uint64_t version = ce_txn_version(txn) + (ce_txn_is_write(txn) ? 1 : 0);
     bool ok = (!db_txn_root(txn) || copy_node(&c, db_txn_root(txn), 0, &root)) &&
               (!db_txn_history(txn) || copy_node(&c, db_txn_history(txn), 0, &history)) &&
-              db_file_writer_finish(writer, version, root, history);
-    free(c.seen);
+              writer_finish(writer, version, root, history);
+    refset_free(&c.seen);
     if (ok && options && options->progress) options->progress(options->progress_context, c.total, c.total);
     return ok;
 }
 
-bool compact_copy_version(ce_txn *txn, db_file_writer *writer, const ce_copy_options *options)
+bool compact_copy_version(ce_txn *txn, writer_state *writer, const ce_copy_options *options)
 {
     return copy_version(txn, false, writer, options);
 }
@@ -166,7 +138,7 @@ bool compact_copy_version(ce_txn *txn, db_file_writer *writer, const ce_copy_opt
  * ce_txn_write_copy (the caller's transaction `given`). */
 static bool write_copy(ce_db *db, ce_txn *given, const char *path, const ce_copy_options *options)
 {
-    db_copy_encryption encryption = {NULL, false};
+    writer_encryption encryption = {NULL, false};
     if (options && options->encryption_key) {
         if (options->encryption_key_size != CRYPT_KEY_SIZE)
             return error_fail(CE_ERR_INVALID_ARGUMENT, "the encryption key must be %u bytes long (it is %zu)",
@@ -178,27 +150,27 @@ static bool write_copy(ce_db *db, ce_txn *given, const char *path, const ce_copy
     }
     /* An early answer, before the work; the final rename, which never
      * replaces, is what guarantees it. */
-    if (db_path_exists(path)) return error_fail(CE_ERR_FILE_EXISTS, "cannot write a copy to '%s': the file exists", path);
+    if (writer_path_exists(path)) return error_fail(CE_ERR_FILE_EXISTS, "cannot write a copy to '%s': the file exists", path);
     /* Written beside the destination under a name of its own, so that a
      * crash leaves no partial file at `path`. */
     static _Atomic unsigned copy_counter;
     size_t length = strlen(path) + 64;
     char *temporary = malloc(length);
     if (!temporary) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
-    db_file_writer *writer = NULL;
+    writer_state *writer = NULL;
     ce_txn *txn = given;
     /* What a write transaction buffered goes into its trees first. */
     bool ok = given ? (!ce_txn_is_write(given) || db_txn_flush_layer(given)) : ce_txn_begin_read(db, &txn);
     for (int attempt = 0; ok && !writer; attempt++) {
         snprintf(temporary, length, "%s.writecopy-%ld-%u", path, (long)getpid(), atomic_fetch_add(&copy_counter, 1));
-        ok = db_file_writer_create(db, temporary, false, &encryption, &writer);
+        ok = writer_create(db, temporary, false, &encryption, &writer);
         /* A name left behind by an earlier process of the same pid: next. */
         if (!ok && ce_last_error_code() == CE_ERR_FILE_EXISTS && attempt < 100) ok = true;
     }
     ok = ok && copy_version(txn, given != NULL, writer, options);
     if (txn && !given) ce_txn_end(txn);
-    ok = ok && db_file_writer_install(writer, path);
-    if (!ok) db_file_writer_discard(writer);
+    ok = ok && writer_install(writer, path);
+    if (!ok) writer_discard(writer);
     free(temporary);
     return ok;
 }
@@ -222,25 +194,25 @@ bool ce_db_compact(ce_db *db, const ce_copy_options *options)
         return error_fail(CE_ERR_INVALID_ARGUMENT,
                        "compaction keeps the file's encryption key; ce_db_write_copy writes a copy with another");
     if (!db_begin_exclusive(db)) return false;
-    db_copy_encryption same = {NULL, true};
+    writer_encryption same = {NULL, true};
     const char *path = ce_db_path(db);
     size_t length = strlen(path) + 16;
     char *temporary = malloc(length);
-    db_file_writer *writer = NULL;
+    writer_state *writer = NULL;
     ce_txn *txn = NULL;
     bool ok = temporary != NULL;
     if (!ok) error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
     if (ok) {
         snprintf(temporary, length, "%s.compact", path);
         /* (A copy left there by a compaction that crashed is replaced.) */
-        ok = ce_txn_begin_read(db, &txn) && db_file_writer_create(db, temporary, true, &same, &writer) &&
+        ok = ce_txn_begin_read(db, &txn) && writer_create(db, temporary, true, &same, &writer) &&
              compact_copy_version(txn, writer, options);
     }
     if (txn) ce_txn_end(txn);
     if (ok) {
-        ok = db_replace_file(db, writer); /* releases the writer */
+        ok = writer_replace_file(db, writer); /* releases the writer */
     } else {
-        db_file_writer_discard(writer);
+        writer_discard(writer);
     }
     db_end_exclusive(db);
     free(temporary);

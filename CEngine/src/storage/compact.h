@@ -20,11 +20,12 @@
 
 #include "cengine.h"
 #include "db.h"
+#include "writer.h"
 
 /* Copies the version `txn` reads into `writer` (which is left unfinished
  * on failure, for the caller to discard): the user root's tree, the
  * history's tree, then the top node. Progress goes to `options` (may be
  * NULL). */
-bool compact_copy_version(ce_txn *txn, db_file_writer *writer, const ce_copy_options *options);
+bool compact_copy_version(ce_txn *txn, writer_state *writer, const ce_copy_options *options);
 
 #endif

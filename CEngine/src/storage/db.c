@@ -1,18 +1,14 @@
 /*
- * db.c — transactions: the file header, the lock file, the reader table,
- * versions, read and write transactions, and the commit protocol.
+ * db.c — the handle and its transactions: open and close, read and write
+ * transactions, and the commit protocol.
  *
- * Owns: which version is the latest, which versions readers pin, who may
- * write, and the order in which a commit reaches the disk.
+ * Owns: who may write, which version each transaction of a handle reads,
+ * the top node of a version, and the order in which a commit reaches the
+ * disk.
  * Never: overwrites a node a durable version uses (invariant 1), lets a
  * reader see a partial commit (invariant 2), or reports a commit that did
  * not reach the disk (invariant 4).
  *
- * The file header (docs/FORMAT.md has the bytes) is four 4 KiB pages:
- *   page 0  static: magic, format version, flags
- *   page 1  slot A  (version, top ref, logical size, the runs the commit wrote
- *   page 2  slot B   and their checksum, the slot's own checksum)
- *   page 3  sync record: the newest version known to be on disk
  * A commit writes its nodes into free space, then the slot that does not hold
  * the latest version, then calls fdatasync once. If power fails before the
  * sync completes, the slot may have reached the disk without some of the
@@ -20,15 +16,18 @@
  * the other slot (the previous, durable commit) wins. A commit that wrote
  * more runs than a slot lists syncs its data first and the slot second.
  *
- * The lock file `<path>.lock` holds, in shared memory, the latest version
- * (under a sequence lock) and the reader table. Open-file-description locks
- * on its bytes say who is alive: byte 0 is held shared by every open handle
- * (exclusively by the one that initializes the file), byte 1 exclusively by
- * the writer, byte LIVENESS_BASE + pid shared by every handle of process pid.
+ * The rest of the layer: header.c (the four header pages, and the version a
+ * file opens at), lockfile.c (the latest version as every handle sees it, the
+ * reader table, who is alive), verify.c (ce_db_verify) and writer.c (a new
+ * file written front to back, for compact.c). They share the handle and the
+ * transaction through db_internal.h.
  */
 #include "db.h"
 #include "checksum.h"
+#include "db_internal.h"
 #include "error.h"
+#include "header.h"
+#include "lockfile.h"
 #include "node.h"
 #include "crypt.h"
 #include "os.h"
@@ -41,298 +40,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
-/* ------------------------------------------------------------------------ */
-/* File header                                                               */
-/* ------------------------------------------------------------------------ */
-
-#define PAGE_SIZE_BYTES 4096u
-#define FORMAT_VERSION 1u
-static const uint8_t FILE_MAGIC[8] = {'O', 'R', 'E', 'A', 'L', 'M', 'D', 'B'};
-static const uint8_t SLOT_MAGIC[8] = {'O', 'R', 'S', 'L', 'O', 'T', '0', '1'};
-static const uint8_t SYNC_MAGIC[8] = {'O', 'R', 'S', 'Y', 'N', 'C', '0', '1'};
-
-#define STATIC_PAGE 0u
-#define SYNC_PAGE 3u
 #define SYNC_RECORD_MINIMUM_BYTES (1u << 20)
-#define SLOT_HEADER_SIZE 48u
-#define SLOT_CHECKSUM_OFFSET (PAGE_SIZE_BYTES - 8u)
-#define SLOT_MAX_RUNS ((SLOT_CHECKSUM_OFFSET - SLOT_HEADER_SIZE) / 16u)
-/* Encrypted files: the slot's HMAC (over the bytes before it) sits before
- * the checksum, in the room of the last two runs. */
-#define SLOT_MAC_OFFSET (SLOT_CHECKSUM_OFFSET - 40u)
-#define SLOT_MAX_RUNS_ENCRYPTED ((SLOT_MAC_OFFSET - SLOT_HEADER_SIZE) / 16u)
-#define STATIC_FLAG_ENCRYPTED 1u
-#define STATIC_SALT_OFFSET 24u
-#define STATIC_KEY_CHECK_OFFSET 40u
-#define STATIC_GROUP_PAGES_OFFSET 56u
-#define MAX_LOGICAL_SIZE (1ull << 48)
-#define CHECKSUM_SEED_STATIC 0x53544154ull
-#define CHECKSUM_SEED_SLOT 0x534C4F54ull
-#define CHECKSUM_SEED_DATA 0x44415441ull
-#define CHECKSUM_SEED_SYNC 0x53594E43ull
-
-/* The top node of a version. */
-enum { TOP_USER_ROOT = 0, TOP_FREE_LIST = 1, TOP_VERSION = 2, TOP_HISTORY = 3, TOP_COUNT = 4 };
-
-typedef struct version_info {
-    uint64_t version;
-    space_ref top_ref;
-    uint64_t logical_size;
-} version_info;
-
-typedef struct slot_record {
-    version_info info;
-    uint32_t run_count; /* 0: the data was synced before the slot */
-    uint64_t data_checksum;
-    uint64_t runs[SLOT_MAX_RUNS][2];
-} slot_record;
-
-static uint64_t load_u64(const uint8_t *bytes)
-{
-    uint64_t value;
-    memcpy(&value, bytes, 8);
-    return value;
-}
-static uint32_t load_u32(const uint8_t *bytes)
-{
-    uint32_t value;
-    memcpy(&value, bytes, 4);
-    return value;
-}
-static void store_u64(uint8_t *bytes, uint64_t value) { memcpy(bytes, &value, 8); }
-static void store_u32(uint8_t *bytes, uint32_t value) { memcpy(bytes, &value, 4); }
-
-/* What the static page says about encryption (nothing secret: the salt
- * and the key check value are stored in the file). */
-typedef struct cipher_header {
-    bool encrypted;
-    uint8_t salt[CRYPT_SALT_SIZE];
-    uint8_t key_check[CRYPT_CHECK_SIZE];
-    uint32_t group_pages; /* data pages per metadata page */
-} cipher_header;
-
-static void encode_static_page(uint8_t *page, const cipher_header *cipher)
-{
-    memset(page, 0, PAGE_SIZE_BYTES);
-    memcpy(page, FILE_MAGIC, 8);
-    store_u32(page + 8, FORMAT_VERSION);
-    store_u32(page + 12, cipher->encrypted ? STATIC_FLAG_ENCRYPTED : 0);
-    store_u32(page + 16, PAGE_SIZE_BYTES);
-    store_u32(page + 20, CE_HEADER_SIZE);
-    if (cipher->encrypted) {
-        memcpy(page + STATIC_SALT_OFFSET, cipher->salt, CRYPT_SALT_SIZE);
-        memcpy(page + STATIC_KEY_CHECK_OFFSET, cipher->key_check, CRYPT_CHECK_SIZE);
-        store_u32(page + STATIC_GROUP_PAGES_OFFSET, cipher->group_pages);
-    }
-    store_u64(page + 64, checksum_of(page, 64, CHECKSUM_SEED_STATIC));
-}
-
-/* Encrypted slots carry an HMAC, so that a slot cannot be forged without
- * the key (the data pages authenticate themselves). */
-static bool encode_slot_page(uint8_t *page, const slot_record *slot, const pager_state *pager)
-{
-    memset(page, 0, PAGE_SIZE_BYTES);
-    memcpy(page, SLOT_MAGIC, 8);
-    store_u64(page + 8, slot->info.version);
-    store_u64(page + 16, slot->info.top_ref);
-    store_u64(page + 24, slot->info.logical_size);
-    store_u32(page + 32, slot->run_count);
-    store_u32(page + 36, 0);
-    store_u64(page + 40, slot->data_checksum);
-    for (uint32_t i = 0; i < slot->run_count; i++) {
-        store_u64(page + SLOT_HEADER_SIZE + 16 * i, slot->runs[i][0]);
-        store_u64(page + SLOT_HEADER_SIZE + 16 * i + 8, slot->runs[i][1]);
-    }
-    if (pager_is_encrypted(pager) && !pager_header_mac(pager, page, SLOT_MAC_OFFSET, page + SLOT_MAC_OFFSET))
-        return false;
-    /* The checksum covers the whole page and sits in its last bytes, so a
-     * slot whose write stopped part-way (a short write, a torn sector) never
-     * validates: only a completely written slot can name a version. */
-    store_u64(page + SLOT_CHECKSUM_OFFSET, checksum_of(page, SLOT_CHECKSUM_OFFSET, CHECKSUM_SEED_SLOT));
-    return true;
-}
-
-/* Decodes a slot page; false if it does not hold a valid slot. A plain
- * file's slot must lie within the file; an encrypted one's may reach past
- * its end (a truncated file then fails naming the missing page when it is
- * read, instead of silently opening an older version). */
-static bool decode_slot_page(const uint8_t *page, uint64_t file_size, slot_record *slot, const pager_state *pager)
-{
-    if (memcmp(page, SLOT_MAGIC, 8) != 0) return false;
-    if (checksum_of(page, SLOT_CHECKSUM_OFFSET, CHECKSUM_SEED_SLOT) != load_u64(page + SLOT_CHECKSUM_OFFSET))
-        return false;
-    bool encrypted = pager_is_encrypted(pager);
-    if (encrypted) {
-        uint8_t mac[CRYPT_MAC_SIZE];
-        if (!pager_header_mac(pager, page, SLOT_MAC_OFFSET, mac) || !crypt_equal(mac, page + SLOT_MAC_OFFSET, sizeof mac))
-            return false;
-        file_size = MAX_LOGICAL_SIZE;
-    }
-    uint32_t run_count = load_u32(page + 32);
-    if (run_count > (encrypted ? SLOT_MAX_RUNS_ENCRYPTED : SLOT_MAX_RUNS)) return false;
-    slot->info.version = load_u64(page + 8);
-    slot->info.top_ref = load_u64(page + 16);
-    slot->info.logical_size = load_u64(page + 24);
-    slot->run_count = run_count;
-    slot->data_checksum = load_u64(page + 40);
-    uint64_t logical = slot->info.logical_size;
-    if (slot->info.version == 0 || logical < CE_HEADER_SIZE || logical > file_size || logical % 8 != 0 ||
-        slot->info.top_ref < CE_HEADER_SIZE || slot->info.top_ref >= logical || slot->info.top_ref % 8 != 0)
-        return false;
-    for (uint32_t i = 0; i < run_count; i++) {
-        uint64_t position = load_u64(page + SLOT_HEADER_SIZE + 16 * i);
-        uint64_t length = load_u64(page + SLOT_HEADER_SIZE + 16 * i + 8);
-        if (position < CE_HEADER_SIZE || position > logical || length > logical - position) return false;
-        slot->runs[i][0] = position;
-        slot->runs[i][1] = length;
-    }
-    return true;
-}
-
-#define RUNS_CHECK_CHUNK (1u << 20)
-
-/* The checksum of the bytes of a slot's runs, as the file holds them now.
- * Encrypted: read through the decrypted view a chunk at a time, each under
- * an epoch of its own so that the cache may drop it after; a page that
- * fails authentication or is missing fails with CE_ERR_INVALID_DATABASE. */
-static bool runs_checksum(pager_state *pager, const slot_record *slot, uint64_t *out_checksum)
-{
-    const uint8_t *base;
-    if (!pager_map(pager, slot->info.logical_size, &base)) return false;
-    checksum_state state;
-    checksum_init(&state, CHECKSUM_SEED_DATA);
-    bool encrypted = pager_is_encrypted(pager);
-    for (uint32_t i = 0; i < slot->run_count; i++) {
-        for (uint64_t done = 0; done < slot->runs[i][1];) {
-            uint64_t position = slot->runs[i][0] + done;
-            size_t length = (size_t)(slot->runs[i][1] - done < RUNS_CHECK_CHUNK ? slot->runs[i][1] - done : RUNS_CHECK_CHUNK);
-            if (encrypted) {
-                uint64_t epoch;
-                if (!pager_begin_reading(pager, &epoch)) return false;
-                bool ok = pager_make_readable(pager, position, length, slot->info.version, epoch);
-                if (ok) checksum_add(&state, base + position, length);
-                pager_end_reading(pager, epoch);
-                if (!ok) return false;
-            } else {
-                checksum_add(&state, base + position, length);
-            }
-            done += length;
-        }
-    }
-    *out_checksum = checksum_final(&state);
-    return true;
-}
-
-static void encode_sync_page(uint8_t *page, uint64_t version)
-{
-    memset(page, 0, PAGE_SIZE_BYTES);
-    memcpy(page, SYNC_MAGIC, 8);
-    store_u64(page + 8, version);
-    store_u64(page + 16, checksum_of(page, 16, CHECKSUM_SEED_SYNC));
-}
-
-static uint64_t decode_sync_page(const uint8_t *page)
-{
-    if (memcmp(page, SYNC_MAGIC, 8) != 0) return 0;
-    if (checksum_of(page, 16, CHECKSUM_SEED_SYNC) != load_u64(page + 16)) return 0;
-    return load_u64(page + 8);
-}
-
-static bool page_is_blank(const uint8_t *page)
-{
-    for (size_t i = 0; i < PAGE_SIZE_BYTES; i++)
-        if (page[i]) return false;
-    return true;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Lock file                                                                 */
-/* ------------------------------------------------------------------------ */
-
-#define LOCK_MAGIC 0x4B434F4C4D4C524Full /* "ORLMLOCK" */
-#define LOCK_LAYOUT_VERSION 2u
-#define READER_SLOT_COUNT 1024u
-#define INIT_LOCK_BYTE 0u
-#define WRITER_LOCK_BYTE 1u
-#define LIVENESS_BASE (1ull << 32)
-
-typedef struct reader_slot {
-    _Atomic uint64_t owner_pid; /* 0: free */
-    _Atomic uint64_t version;   /* 0: claimed, not pinning yet */
-} reader_slot;
-
-typedef struct shared_state {
-    uint64_t magic;
-    uint32_t layout_version;
-    uint32_t slot_count;
-    uint32_t structure_size;
-    _Atomic uint32_t ready;
-    _Atomic uint64_t latest_sequence; /* odd while the latest is being written */
-    _Atomic uint64_t latest_version;
-    _Atomic uint64_t latest_top_ref;
-    _Atomic uint64_t latest_logical_size;
-    _Atomic uint64_t committing_version; /* non-zero while a commit writes to the file */
-    _Atomic uint32_t reader_high_water;  /* no slot at or past this index was ever claimed */
-    reader_slot readers[READER_SLOT_COUNT];
-} shared_state;
 
 /* ------------------------------------------------------------------------ */
 /* Handles                                                                   */
 /* ------------------------------------------------------------------------ */
 
-struct ce_db {
-    char *path;
-    char *lock_path;
-    pager_state *pager;
-    /* The user's key, from ce_db_open until the keys are derived (then
-     * wiped); never written anywhere. */
-    uint8_t key[CRYPT_KEY_SIZE];
-    bool key_given;
-    cipher_header cipher; /* what the static page says */
-    int lock_fd;
-    shared_state *shared;
-    size_t shared_size;
-    ce_db_options options;
-    uint64_t pid;
-    pthread_mutex_t mutex;        /* guards the fields below */
-    pthread_cond_t writer_free;
-    bool writer_busy;             /* a thread of this handle holds the write lock */
-    pthread_t writer_thread;      /* which one, while writer_busy */
-    size_t open_transactions;
-    /* Compaction: while `exclusive` is set, the handle holds the lock file's
-     * byte 0 exclusively and only `exclusive_thread` may begin transactions
-     * (the others wait on `exclusive_over`). */
-    bool exclusive;
-    pthread_t exclusive_thread;
-    pthread_cond_t exclusive_over;
-    /* The live read transactions of this handle (see ce_txn_begin_read_at):
-     * linked and unlinked under `mutex`, and their `info` changes under it. */
-    ce_txn *readers;
-};
-
 static void write_sync_record(ce_db *db, uint64_t version);
 
 size_t db_slot_run_limit = SLOT_MAX_RUNS;
-
-struct ce_txn {
-    ce_db *db;
-    bool write;
-    version_info info; /* the version read; for a write, the one it builds on */
-    int reader_slot;   /* -1 for a write transaction */
-    space_state space;
-    uint64_t epoch; /* the pager's reader epoch (encrypted files; 0 otherwise) */
-    space_ref user_root;
-    space_ref free_list_ref;
-    space_ref history_ref;
-    void *layer_state;                 /* see db_txn_set_layer_state */
-    void (*release_layer_state)(void *state);
-    uint64_t stamp;                    /* see db_txn_stamp */
-    bool (*before_commit)(ce_txn *txn, void *state); /* see db_txn_set_before_commit */
-    ce_txn *next_reader, *previous_reader;           /* ce_db.readers */
-};
 
 /* Stamps are unique in the process: a new one for every begin, advance and
  * change of the root. */
@@ -365,355 +83,6 @@ void db_txn_set_layer_state(ce_txn *txn, void *state, void (*release)(void *stat
 }
 
 /* ------------------------------------------------------------------------ */
-/* Publishing and reading the latest version                                */
-/* ------------------------------------------------------------------------ */
-
-static void publish_latest(shared_state *shared, const version_info *info)
-{
-    uint64_t sequence = atomic_load_explicit(&shared->latest_sequence, memory_order_relaxed);
-    atomic_store_explicit(&shared->latest_sequence, sequence + 1, memory_order_relaxed);
-    atomic_thread_fence(memory_order_release);
-    atomic_store_explicit(&shared->latest_version, info->version, memory_order_relaxed);
-    atomic_store_explicit(&shared->latest_top_ref, info->top_ref, memory_order_relaxed);
-    atomic_store_explicit(&shared->latest_logical_size, info->logical_size, memory_order_relaxed);
-    atomic_store_explicit(&shared->latest_sequence, sequence + 2, memory_order_release);
-}
-
-static version_info read_latest(shared_state *shared)
-{
-    for (;;) {
-        uint64_t before = atomic_load_explicit(&shared->latest_sequence, memory_order_acquire);
-        if (before & 1) continue;
-        version_info info;
-        info.version = atomic_load_explicit(&shared->latest_version, memory_order_relaxed);
-        info.top_ref = atomic_load_explicit(&shared->latest_top_ref, memory_order_relaxed);
-        info.logical_size = atomic_load_explicit(&shared->latest_logical_size, memory_order_relaxed);
-        atomic_thread_fence(memory_order_acquire);
-        if (atomic_load_explicit(&shared->latest_sequence, memory_order_relaxed) == before) return info;
-    }
-}
-
-/* ------------------------------------------------------------------------ */
-/* Choosing the version at open                                              */
-/* ------------------------------------------------------------------------ */
-
-typedef enum header_state { HEADER_EMPTY, HEADER_VALID } header_state;
-
-/* Checks the static page (magic, checksum, format, fields) and reads what
- * it says about encryption. */
-static bool check_static_page(ce_db *db, const uint8_t *page, cipher_header *out_cipher)
-{
-    if (memcmp(page, FILE_MAGIC, 8) != 0)
-        return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' is not an OpenRealm database (bad magic)",
-                       db->path);
-    if (checksum_of(page, 64, CHECKSUM_SEED_STATIC) != load_u64(page + 64))
-        return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: the header of '%s' is damaged (checksum mismatch)",
-                       db->path);
-    uint32_t format = load_u32(page + 8);
-    if (format != FORMAT_VERSION)
-        return error_fail(CE_ERR_FILE_FORMAT_UPGRADE_REQUIRED, "'%s' has file format version %u; this engine reads version %u",
-                       db->path, format, FORMAT_VERSION);
-    uint32_t flags = load_u32(page + 12);
-    memset(out_cipher, 0, sizeof *out_cipher);
-    out_cipher->encrypted = (flags & STATIC_FLAG_ENCRYPTED) != 0;
-    bool fields_ok = (flags & ~STATIC_FLAG_ENCRYPTED) == 0 && load_u32(page + 16) == PAGE_SIZE_BYTES &&
-                     load_u32(page + 20) == CE_HEADER_SIZE && load_u32(page + 60) == 0;
-    if (out_cipher->encrypted) {
-        memcpy(out_cipher->salt, page + STATIC_SALT_OFFSET, CRYPT_SALT_SIZE);
-        memcpy(out_cipher->key_check, page + STATIC_KEY_CHECK_OFFSET, CRYPT_CHECK_SIZE);
-        out_cipher->group_pages = load_u32(page + STATIC_GROUP_PAGES_OFFSET);
-        fields_ok = fields_ok && out_cipher->group_pages >= 1 && out_cipher->group_pages <= PAGER_MAX_GROUP_PAGES;
-    } else {
-        for (size_t i = STATIC_SALT_OFFSET; i < 60 && fields_ok; i++) fields_ok = page[i] == 0;
-    }
-    if (!fields_ok)
-        return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' has header fields this engine does not support",
-                       db->path);
-    return true;
-}
-
-/* Wipes this handle's copy of the user's key: once derived (or refused),
- * it is not needed again. */
-static void wipe_key(ce_db *db)
-{
-    crypt_wipe(db->key, sizeof db->key);
-}
-
-/* Matches the key given at open with what the file says, and turns on the
- * pager's encryption for an encrypted file. Distinct errors for each way
- * the key can be wrong, before any data is read. */
-static bool start_cipher(ce_db *db, const cipher_header *cipher)
-{
-    db->cipher = *cipher;
-    if (!cipher->encrypted) {
-        if (db->key_given)
-            return error_fail(CE_ERR_INVALID_DATABASE,
-                           "invalid database: decryption failed: '%s' is not encrypted, but an encryption key was given",
-                           db->path);
-        return true;
-    }
-    if (!db->key_given)
-        return error_fail(CE_ERR_INVALID_DATABASE,
-                       "invalid database: decryption failed: '%s' is encrypted and no encryption key was given",
-                       db->path);
-    crypt_state *crypt;
-    uint8_t check[CRYPT_CHECK_SIZE];
-    bool derived = crypt_create(db->key, cipher->salt, &crypt, check);
-    wipe_key(db);
-    if (!derived) return false;
-    bool matches = crypt_equal(check, cipher->key_check, sizeof check);
-    crypt_wipe(check, sizeof check);
-    if (!matches) {
-        crypt_destroy(crypt);
-        return error_fail(CE_ERR_INVALID_DATABASE,
-                       "invalid database: decryption failed: the encryption key is not the key of '%s'", db->path);
-    }
-    return pager_enable_cipher(db->pager, crypt, cipher->group_pages, db->options.encryption_cache_bytes);
-}
-
-/* A new cipher header (a fresh salt) for `key`, and the cipher it
- * derives. */
-static bool new_cipher(const uint8_t key[CRYPT_KEY_SIZE], cipher_header *out_header, crypt_state **out_crypt)
-{
-    memset(out_header, 0, sizeof *out_header);
-    out_header->encrypted = true;
-    out_header->group_pages = PAGER_MAX_GROUP_PAGES;
-    return crypt_random(out_header->salt, sizeof out_header->salt) &&
-           crypt_create(key, out_header->salt, out_crypt, out_header->key_check);
-}
-
-/* Reads the header pages and picks the newest slot whose commit is whole.
- * `verify_data`: check the runs of a slot that the sync record does not
- * vouch for (the first opener after a possible power failure). */
-static bool choose_version(ce_db *db, bool verify_data, header_state *out_state, version_info *out_info,
-                           bool *out_needs_sync_record)
-{
-    uint64_t file_size;
-    if (!pager_file_size(db->pager, &file_size)) return false;
-    *out_needs_sync_record = false;
-    if (file_size == 0) {
-        *out_state = HEADER_EMPTY;
-        return true;
-    }
-    if (file_size < CE_HEADER_SIZE)
-        return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' is too small (%llu bytes) to be a database",
-                       db->path, (unsigned long long)file_size);
-    uint8_t *pages = malloc(CE_HEADER_SIZE);
-    slot_record *slots = malloc(2 * sizeof *slots);
-    if (!pages || !slots) {
-        free(pages);
-        free(slots);
-        return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory opening '%s'", db->path);
-    }
-    bool ok = false;
-    if (!pager_read(db->pager, 0, pages, CE_HEADER_SIZE)) goto done;
-    const uint8_t *static_page = pages;
-    bool slots_blank = page_is_blank(pages + PAGE_SIZE_BYTES) && page_is_blank(pages + 2 * PAGE_SIZE_BYTES);
-    if (memcmp(static_page, FILE_MAGIC, 8) != 0 && page_is_blank(static_page) && slots_blank) {
-        /* Created, but the first commit never reached the disk. */
-        *out_state = HEADER_EMPTY;
-        ok = true;
-        goto done;
-    }
-    cipher_header cipher;
-    if (!check_static_page(db, static_page, &cipher)) goto done;
-    if (slots_blank) {
-        *out_state = HEADER_EMPTY; /* the header was written, the first commit was not */
-        ok = true;
-        goto done;
-    }
-    if (!start_cipher(db, &cipher)) goto done;
-    bool valid[2];
-    for (int i = 0; i < 2; i++)
-        valid[i] = decode_slot_page(pages + (size_t)(1 + i) * PAGE_SIZE_BYTES, file_size, &slots[i], db->pager);
-    uint64_t synced_version = decode_sync_page(pages + SYNC_PAGE * PAGE_SIZE_BYTES);
-    /* The sync record names a version that reached the disk, and a slot of
-     * that version or a newer one is never overwritten before a newer one
-     * is durable: if no valid slot is that new, a slot was damaged after the
-     * fact. For an encrypted file that is an error, not a silent return to
-     * an older version (a plain file keeps the older slot, as before). */
-    uint64_t newest_valid = 0;
-    for (int i = 0; i < 2; i++)
-        if (valid[i] && slots[i].info.version > newest_valid) newest_valid = slots[i].info.version;
-    if (cipher.encrypted && synced_version > newest_valid) {
-        error_fail(CE_ERR_INVALID_DATABASE,
-                "invalid database: decryption failed: the header slot of version %llu of '%s' fails authentication",
-                (unsigned long long)synced_version, db->path);
-        goto done;
-    }
-    int order[2] = {0, 1};
-    if (valid[1] && (!valid[0] || slots[1].info.version > slots[0].info.version)) {
-        order[0] = 1;
-        order[1] = 0;
-    }
-    for (int k = 0; k < 2; k++) {
-        const slot_record *slot = &slots[order[k]];
-        if (!valid[order[k]]) continue;
-        bool trusted = !verify_data || slot->run_count == 0 || slot->info.version <= synced_version;
-        if (!trusted) {
-            uint64_t checksum;
-            if (runs_checksum(db->pager, slot, &checksum)) {
-                trusted = checksum == slot->data_checksum;
-            } else if (ce_last_error_code() != CE_ERR_INVALID_DATABASE) {
-                goto done; /* an I/O error: nothing is known */
-            }
-            /* (A page of an encrypted commit that fails authentication or
-             * is missing: the commit did not reach the disk whole.) */
-            *out_needs_sync_record = trusted;
-        }
-        if (trusted) {
-            *out_info = slot->info;
-            *out_state = HEADER_VALID;
-            ok = true;
-            goto done;
-        }
-    }
-    error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' has no intact commit (both header slots are damaged)",
-            db->path);
-done:
-    /* Pages read while checking a commit that lost are not the chosen
-     * version's: forget them. */
-    pager_reset_cache(db->pager);
-    free(pages);
-    free(slots);
-    return ok;
-}
-
-/* A handle that attaches to a file another handle opened reads the static
- * page itself: its key must be checked too. */
-static bool attach_header(ce_db *db)
-{
-    uint8_t *page = malloc(PAGE_SIZE_BYTES);
-    if (!page) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory opening '%s'", db->path);
-    cipher_header cipher;
-    bool ok = pager_read(db->pager, 0, page, PAGE_SIZE_BYTES) && check_static_page(db, page, &cipher) &&
-              start_cipher(db, &cipher);
-    free(page);
-    return ok;
-}
-
-/* Writes the static page and blank slots of a new file, durably; with a
- * key, the file is encrypted from its first commit on. */
-static bool write_new_header(ce_db *db)
-{
-    cipher_header cipher;
-    memset(&cipher, 0, sizeof cipher);
-    if (db->key_given) {
-        crypt_state *crypt;
-        bool created = new_cipher(db->key, &cipher, &crypt);
-        wipe_key(db);
-        if (!created ||
-            !pager_enable_cipher(db->pager, crypt, cipher.group_pages, db->options.encryption_cache_bytes))
-            return false;
-    }
-    db->cipher = cipher;
-    uint8_t *pages = calloc(1, CE_HEADER_SIZE);
-    if (!pages) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory creating '%s'", db->path);
-    encode_static_page(pages, &cipher);
-    bool ok = pager_write(db->pager, 0, pages, CE_HEADER_SIZE);
-    free(pages);
-    if (ok && db->options.durability == CE_DURABILITY_FULL) ok = pager_sync(db->pager);
-    return ok;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Reader table                                                              */
-/* ------------------------------------------------------------------------ */
-
-static bool process_is_alive(ce_db *db, uint64_t pid, bool *out_alive)
-{
-    if (pid == db->pid) {
-        *out_alive = true;
-        return true;
-    }
-    return os_range_is_locked(db->lock_fd, LIVENESS_BASE + pid, 1, out_alive, db->lock_path);
-}
-
-/* The oldest version any reader pins (at most `latest`), and how many
- * distinct versions are live. Slots of processes that died are freed. */
-static int compare_versions(const void *a, const void *b)
-{
-    uint64_t left = *(const uint64_t *)a, right = *(const uint64_t *)b;
-    return (left > right) - (left < right);
-}
-
-static bool scan_readers(ce_db *db, uint64_t latest, uint64_t *out_oldest, uint64_t *out_active)
-{
-    uint64_t pinned[READER_SLOT_COUNT + 1];
-    size_t pinned_count = 0;
-    pinned[pinned_count++] = latest;
-    uint32_t high_water = atomic_load(&db->shared->reader_high_water);
-    for (uint32_t i = 0; i < high_water && i < READER_SLOT_COUNT; i++) {
-        reader_slot *slot = &db->shared->readers[i];
-        uint64_t owner = atomic_load(&slot->owner_pid);
-        if (owner == 0) continue;
-        uint64_t version = atomic_load(&slot->version);
-        if (version == 0) continue;
-        if (version < latest) {
-            bool alive;
-            if (!process_is_alive(db, owner, &alive)) return false;
-            if (!alive) {
-                /* A reader of a process that died: free its slot. */
-                atomic_store(&slot->version, 0);
-                uint64_t expected = owner;
-                atomic_compare_exchange_strong(&slot->owner_pid, &expected, 0);
-                continue;
-            }
-        }
-        pinned[pinned_count++] = version;
-    }
-    qsort(pinned, pinned_count, sizeof *pinned, compare_versions);
-    uint64_t active = 0;
-    for (size_t i = 0; i < pinned_count; i++)
-        if (i == 0 || pinned[i] != pinned[i - 1]) active++;
-    *out_oldest = pinned[0];
-    *out_active = active;
-    return true;
-}
-
-static bool claim_reader_slot(ce_db *db, int *out_slot)
-{
-    static _Thread_local uint32_t hint;
-    for (uint32_t attempt = 0; attempt < READER_SLOT_COUNT; attempt++) {
-        uint32_t index = (hint + attempt) % READER_SLOT_COUNT;
-        reader_slot *slot = &db->shared->readers[index];
-        uint64_t expected = 0;
-        if (atomic_load_explicit(&slot->owner_pid, memory_order_relaxed) == 0 &&
-            atomic_compare_exchange_strong(&slot->owner_pid, &expected, db->pid)) {
-            hint = index + 1;
-            /* Writers scan slots below the high-water mark only. */
-            uint32_t high_water = atomic_load(&db->shared->reader_high_water);
-            while (high_water < index + 1 &&
-                   !atomic_compare_exchange_weak(&db->shared->reader_high_water, &high_water, index + 1)) {
-            }
-            *out_slot = (int)index;
-            return true;
-        }
-    }
-    return error_fail(CE_ERR_TOO_MANY_READERS, "too many read transactions on '%s' (%u are open)", db->path,
-                   READER_SLOT_COUNT);
-}
-
-/* Pins the latest version in the slot: store, then check that it is still
- * the latest, so a writer that scanned before the store cannot have freed it. */
-static version_info pin_latest(ce_db *db, int slot_index)
-{
-    reader_slot *slot = &db->shared->readers[slot_index];
-    for (;;) {
-        version_info info = read_latest(db->shared);
-        atomic_store(&slot->version, info.version);
-        if (atomic_load(&db->shared->latest_version) == info.version) return info;
-    }
-}
-
-static void release_reader_slot(ce_db *db, int slot_index)
-{
-    reader_slot *slot = &db->shared->readers[slot_index];
-    atomic_store(&slot->version, 0);
-    atomic_store(&slot->owner_pid, 0);
-}
-
-/* ------------------------------------------------------------------------ */
 /* Top node                                                                  */
 /* ------------------------------------------------------------------------ */
 
@@ -738,7 +107,7 @@ static bool load_top(ce_txn *txn)
     return true;
 }
 
-static bool load_free_list(ce_txn *txn, space_free_extent **out_list, size_t *out_count)
+bool db_load_free_list(ce_txn *txn, space_free_extent **out_list, size_t *out_count)
 {
     *out_list = NULL;
     *out_count = 0;
@@ -768,6 +137,9 @@ static bool load_free_list(ce_txn *txn, space_free_extent **out_list, size_t *ou
 /* Opening                                                                   */
 /* ------------------------------------------------------------------------ */
 
+/* The version of this code (the file's format version is header.c's). */
+const char *ce_engine_version(void) { return "0.1.0"; }
+
 void ce_db_options_init(ce_db_options *options)
 {
     memset(options, 0, sizeof *options);
@@ -793,144 +165,16 @@ static char *in_memory_path(const char *identifier)
     return path;
 }
 
-static void close_lock_file(ce_db *db)
-{
-    if (db->shared) os_active->munmap(db->shared, db->shared_size);
-    db->shared = NULL;
-    if (db->lock_fd >= 0) os_active->close(db->lock_fd);
-    db->lock_fd = -1;
-}
-
-static bool map_lock_file(ce_db *db)
-{
-    void *memory = os_active->mmap(NULL, db->shared_size, PROT_READ | PROT_WRITE, MAP_SHARED, db->lock_fd, 0);
-    if (memory == MAP_FAILED) return error_fail_errno(errno, "map lock file", db->lock_path);
-    db->shared = memory;
-    return true;
-}
-
-/* Sets up the data file and the lock file when this handle is the only one. */
-static bool initialize_as_first(ce_db *db)
-{
-    /* Reset by zeroing it through the mapping, not by truncating it to
-     * zero: ext4 flushes a file truncated to zero when it is closed
-     * (auto_da_alloc), and the next open then waits for that I/O, a few
-     * milliseconds for a file that never needs to reach the disk. */
-    uint64_t size;
-    if (!os_file_size(db->lock_fd, &size, db->lock_path)) return false;
-    if (size != db->shared_size && os_active->ftruncate(db->lock_fd, (off_t)db->shared_size) != 0)
-        return error_fail_errno(errno, "reset lock file", db->lock_path);
-    if (!map_lock_file(db)) return false;
-    memset(db->shared, 0, db->shared_size);
-    shared_state *shared = db->shared;
-    shared->magic = LOCK_MAGIC;
-    shared->layout_version = LOCK_LAYOUT_VERSION;
-    shared->slot_count = READER_SLOT_COUNT;
-    shared->structure_size = (uint32_t)sizeof(shared_state);
-
-    header_state state = HEADER_EMPTY;
-    version_info info = {0};
-    bool needs_sync_record = false;
-    if (!choose_version(db, true, &state, &info, &needs_sync_record)) return false;
-    if (state == HEADER_EMPTY) {
-        if (db->options.read_only)
-            return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' is empty and was opened read-only", db->path);
-        if (!write_new_header(db)) return false;
-        info = (version_info){0, 0, CE_HEADER_SIZE};
-    } else if (needs_sync_record && !db->options.read_only && db->options.durability == CE_DURABILITY_FULL) {
-        /* The commit verified from the page cache; make sure it is on disk
-         * before the sync record vouches for it. */
-        uint8_t page[PAGE_SIZE_BYTES];
-        encode_sync_page(page, info.version);
-        if (!pager_sync(db->pager) || !pager_write(db->pager, SYNC_PAGE * PAGE_SIZE_BYTES, page, sizeof page))
-            return false;
-    }
-    publish_latest(shared, &info);
-    atomic_store(&shared->ready, 1);
-    return true;
-}
-
-static bool attach_as_other(ce_db *db, bool *out_retry)
-{
-    *out_retry = false;
-    uint64_t size;
-    if (!os_file_size(db->lock_fd, &size, db->lock_path)) return false;
-    if (size < db->shared_size) {
-        *out_retry = true; /* the initializer died before sizing it */
-        return true;
-    }
-    if (!map_lock_file(db)) return false;
-    shared_state *shared = db->shared;
-    if (atomic_load(&shared->ready) != 1) {
-        close_lock_file(db);
-        *out_retry = true;
-        return true;
-    }
-    if (shared->magic != LOCK_MAGIC || shared->layout_version != LOCK_LAYOUT_VERSION ||
-        shared->slot_count != READER_SLOT_COUNT || shared->structure_size != sizeof(shared_state))
-        return error_fail(CE_ERR_INCOMPATIBLE_LOCK_FILE,
-                       "the lock file '%s' was made by an incompatible version of the engine", db->lock_path);
-    return true;
-}
-
-/* The data file is opened only once this handle holds byte 0 of the lock
- * file: compaction replaces the file while it holds that byte exclusively,
- * so a descriptor opened before could name the replaced file. */
-static bool open_data_file(ce_db *db)
-{
-    bool create = !db->options.read_only && !db->options.no_create;
-    if (!pager_open(db->path, db->options.read_only, create, &db->pager)) return false;
-    pager_set_early_writeback(db->pager, db->options.durability == CE_DURABILITY_FULL);
-    return true;
-}
-
 static void close_data_file(ce_db *db)
 {
     pager_close(db->pager);
     db->pager = NULL;
 }
 
-static bool open_lock_file(ce_db *db)
-{
-    db->shared_size = (sizeof(shared_state) + 4095) & ~(size_t)4095;
-    for (int attempt = 0; attempt < 100; attempt++) {
-        db->lock_fd = os_active->open(db->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-        if (db->lock_fd < 0) return error_fail_errno(errno, "open lock file", db->lock_path);
-        bool busy;
-        if (os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, true, false, &busy, db->lock_path)) {
-            /* Deleted since it was opened (ce_db_delete_files, the last close
-             * of an in-memory database): a handle that initialized it would
-             * be alone with it. Start again with the file at the path. */
-            struct stat status;
-            if (os_active->fstat(db->lock_fd, &status) == 0 && status.st_nlink == 0) {
-                close_lock_file(db);
-                continue;
-            }
-            if (!open_data_file(db) || !initialize_as_first(db)) {
-                /* Leave no lock file beside a file we could not open. A
-                 * process waiting on this one finds it not ready and
-                 * retries with a new lock file. */
-                os_active->unlink(db->lock_path);
-                return false;
-            }
-            /* Downgrade: from now on others may attach. */
-            if (!os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, false, true, NULL, db->lock_path)) return false;
-            return true;
-        }
-        if (!busy) return false;
-        if (!os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, false, true, NULL, db->lock_path)) return false;
-        bool retry;
-        if (!attach_as_other(db, &retry)) return false;
-        if (!retry) return open_data_file(db) && attach_header(db);
-        close_lock_file(db);
-    }
-    return error_fail(CE_ERR_INCOMPATIBLE_LOCK_FILE, "could not attach to the lock file '%s'", db->lock_path);
-}
-
 static void free_db(ce_db *db)
 {
-    wipe_key(db); /* if the open failed before the keys were derived */
-    close_lock_file(db);
+    header_wipe_key(db); /* if the open failed before the keys were derived */
+    lockfile_close(db);
     close_data_file(db); /* wipes the derived keys and the decrypted pages */
     pthread_mutex_destroy(&db->mutex);
     pthread_cond_destroy(&db->writer_free);
@@ -982,7 +226,7 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
         free_db(db);
         return error_fail(CE_ERR_INVALID_ARGUMENT, "an in-memory database cannot be opened read-only");
     }
-    if (!open_lock_file(db)) {
+    if (!lockfile_open(db)) {
         free_db(db);
         return false;
     }
@@ -990,7 +234,7 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
         free_db(db);
         return false;
     }
-    version_info latest = read_latest(db->shared);
+    version_info latest = lockfile_read_latest(db->shared);
     if (latest.version == 0) {
         /* A new file: the first commit creates version 1 with an empty top. */
         ce_txn *txn;
@@ -1014,7 +258,7 @@ bool ce_db_close(ce_db *db)
     if (open_transactions > 0)
         return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot close '%s': %zu transactions are still open", db->path,
                        open_transactions);
-    write_sync_record(db, read_latest(db->shared).version);
+    write_sync_record(db, lockfile_read_latest(db->shared).version);
     if (db->options.durability == CE_DURABILITY_MEMORY_ONLY) {
         bool busy;
         /* The last handle of an in-memory database removes its files. */
@@ -1085,7 +329,7 @@ bool ce_db_delete_files(const char *path, bool *out_deleted)
 bool ce_db_latest_version(ce_db *db, uint64_t *out_version)
 {
     if (!db || !out_version) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_latest_version: arguments are required");
-    *out_version = read_latest(db->shared).version;
+    *out_version = lockfile_read_latest(db->shared).version;
     return true;
 }
 
@@ -1153,7 +397,7 @@ static bool begin_read(ce_db *db, const uint64_t *at, ce_txn **out_txn)
     if (!txn) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
     txn->db = db;
     enter_transaction(db);
-    if (!claim_reader_slot(db, &txn->reader_slot)) {
+    if (!lockfile_claim_reader_slot(db, &txn->reader_slot)) {
         leave_transaction(db);
         free(txn);
         return false;
@@ -1171,7 +415,7 @@ static bool begin_read(ce_db *db, const uint64_t *at, ce_txn **out_txn)
         }
         pthread_mutex_unlock(&db->mutex);
         if (!pinning) {
-            release_reader_slot(db, txn->reader_slot);
+            lockfile_release_reader_slot(db, txn->reader_slot);
             leave_transaction(db);
             free(txn);
             return error_fail(CE_ERR_WRONG_TRANSACTION_STATE,
@@ -1180,11 +424,11 @@ static bool begin_read(ce_db *db, const uint64_t *at, ce_txn **out_txn)
                            (unsigned long long)*at, db->path);
         }
     } else {
-        txn->info = pin_latest(db, txn->reader_slot);
+        txn->info = lockfile_pin_latest(db, txn->reader_slot);
     }
     if (!pager_begin_reading(db->pager, &txn->epoch) || !attach_snapshot(txn)) {
         pager_end_reading(db->pager, txn->epoch);
-        release_reader_slot(db, txn->reader_slot);
+        lockfile_release_reader_slot(db, txn->reader_slot);
         leave_transaction(db);
         space_free_ready_pages(&txn->space);
         free(txn);
@@ -1220,19 +464,19 @@ bool ce_txn_advance(ce_txn *txn)
      * cannot be mapped that far), the transaction stays on its version,
      * which its own slot kept pinned all along, so no writer reused it. */
     int next_slot;
-    if (!claim_reader_slot(db, &next_slot)) return false;
+    if (!lockfile_claim_reader_slot(db, &next_slot)) return false;
     version_info previous = txn->info;
     int previous_slot = txn->reader_slot;
     uint64_t previous_epoch = txn->epoch;
     /* Pointers from before the advance are no longer valid: a new epoch. */
     if (!pager_begin_reading(db->pager, &txn->epoch)) {
         txn->epoch = previous_epoch;
-        release_reader_slot(db, next_slot);
+        lockfile_release_reader_slot(db, next_slot);
         return false;
     }
     /* Under the mutex: ce_txn_begin_read_at reads `info` of the handle's readers. */
     pthread_mutex_lock(&db->mutex);
-    txn->info = pin_latest(db, next_slot);
+    txn->info = lockfile_pin_latest(db, next_slot);
     txn->reader_slot = next_slot;
     pthread_mutex_unlock(&db->mutex);
     if (!attach_snapshot(txn)) {
@@ -1245,13 +489,13 @@ bool ce_txn_advance(ce_txn *txn)
         txn->info = previous;
         txn->reader_slot = previous_slot;
         pthread_mutex_unlock(&db->mutex);
-        release_reader_slot(db, next_slot);
+        lockfile_release_reader_slot(db, next_slot);
         error_saved saved;
         error_save(&saved);
         attach_snapshot(txn);
         return error_restore(&saved);
     }
-    release_reader_slot(db, previous_slot);
+    lockfile_release_reader_slot(db, previous_slot);
     pager_end_reading(db->pager, previous_epoch);
     return true;
 }
@@ -1316,10 +560,10 @@ static bool catch_up_with_header(ce_db *db, version_info *latest)
     if (!ok) error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory reading the header of '%s'", db->path);
     ok = ok && pager_file_size(db->pager, &file_size) && pager_read(db->pager, PAGE_SIZE_BYTES, pages, 2 * PAGE_SIZE_BYTES);
     for (int i = 0; ok && i < 2; i++) {
-        if (decode_slot_page(pages + (size_t)i * PAGE_SIZE_BYTES, file_size, slot, db->pager) &&
+        if (header_decode_slot_page(pages + (size_t)i * PAGE_SIZE_BYTES, file_size, slot, db->pager) &&
             slot->info.version == latest->version + 1) {
             *latest = slot->info;
-            publish_latest(db->shared, latest);
+            lockfile_publish_latest(db->shared, latest);
         }
     }
     free(pages);
@@ -1342,11 +586,11 @@ bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn)
         free(txn);
         return false;
     }
-    version_info latest = read_latest(db->shared);
+    version_info latest = lockfile_read_latest(db->shared);
     uint64_t oldest, active;
     space_free_extent *free_list = NULL;
     size_t free_count = 0;
-    if (!catch_up_with_header(db, &latest) || !scan_readers(db, latest.version, &oldest, &active)) goto fail;
+    if (!catch_up_with_header(db, &latest) || !lockfile_scan_readers(db, latest.version, &oldest, &active)) goto fail;
     if (db->options.max_active_versions > 0 && active > db->options.max_active_versions) {
         error_fail(CE_ERR_TOO_MANY_VERSIONS, "Number of active versions (%llu) in the Realm exceeded the limit of %llu",
                 (unsigned long long)active, (unsigned long long)db->options.max_active_versions);
@@ -1354,7 +598,7 @@ bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn)
     }
     txn->info = latest;
     if (!pager_begin_reading(db->pager, &txn->epoch) || !attach_snapshot(txn) ||
-        !load_free_list(txn, &free_list, &free_count))
+        !db_load_free_list(txn, &free_list, &free_count))
         goto fail;
     /* The snapshot's read view (its cipher reader included) becomes writable. */
     if (!space_init_write(&txn->space, free_list, free_count, oldest, latest.version + 1)) goto fail;
@@ -1411,7 +655,7 @@ static void end_transaction(ce_txn *txn)
         release_writer(db);
     } else {
         unlink_reader(db, txn);
-        release_reader_slot(db, txn->reader_slot);
+        lockfile_release_reader_slot(db, txn->reader_slot);
     }
     space_free_ready_pages(&txn->space);
     pager_end_reading(db->pager, txn->epoch);
@@ -1502,7 +746,7 @@ static void write_sync_record(ce_db *db, uint64_t version)
 {
     if (db->options.durability != CE_DURABILITY_FULL || db->options.read_only || version == 0) return;
     uint8_t page[PAGE_SIZE_BYTES];
-    encode_sync_page(page, version);
+    header_encode_sync_page(page, version);
     pager_write(db->pager, SYNC_PAGE * PAGE_SIZE_BYTES, page, sizeof page);
 }
 
@@ -1556,7 +800,7 @@ static bool write_new_version(ce_txn *txn, const version_info *info, uint64_t *o
     } else if (sync && !pager_sync(db->pager)) {
         goto done; /* too many runs for one slot: data first, then the slot */
     }
-    if (!encode_slot_page(page, slot, db->pager)) goto done;
+    if (!header_encode_slot_page(page, slot, db->pager)) goto done;
     slot_written = true;
     if (!pager_write(db->pager, slot_offset, page, PAGE_SIZE_BYTES)) goto done;
     if (sync && !pager_sync(db->pager)) goto done;
@@ -1587,7 +831,7 @@ bool ce_txn_commit(ce_txn *txn)
     bool ok = (!txn->before_commit || txn->before_commit(txn, txn->layer_state)) && build_new_version(txn, &info) &&
               write_new_version(txn, &info, &bytes_written);
     if (ok) {
-        publish_latest(db->shared, &info);
+        lockfile_publish_latest(db->shared, &info);
         /* After a large commit, vouch for it so that an open after a crash
          * need not read it all back; a small one is cheap to check, and one
          * more page in the next sync is not (see write_sync_record). */
@@ -1599,148 +843,8 @@ bool ce_txn_commit(ce_txn *txn)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Verify                                                                    */
 /* ------------------------------------------------------------------------ */
-
-typedef struct extent_list {
-    space_free_extent *items; /* freed_in_version unused: 1 = free range, 0 = node */
-    size_t count, capacity;
-    space_ref *seen;          /* open-addressing set of visited refs */
-    size_t seen_capacity, seen_count;
-    uint64_t node_bytes, node_count;
-} extent_list;
-
-static bool add_extent(extent_list *list, uint64_t position, uint64_t size, uint64_t is_free)
-{
-    if (list->count == list->capacity) {
-        size_t capacity = list->capacity ? list->capacity * 2 : 256;
-        space_free_extent *grown = realloc(list->items, capacity * sizeof *grown);
-        if (!grown) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory verifying");
-        list->items = grown;
-        list->capacity = capacity;
-    }
-    list->items[list->count++] = (space_free_extent){position, size, is_free};
-    return true;
-}
-
-static bool mark_seen(extent_list *list, space_ref ref)
-{
-    if (2 * (list->seen_count + 1) > list->seen_capacity) {
-        size_t capacity = list->seen_capacity ? list->seen_capacity * 2 : 1024;
-        space_ref *table = calloc(capacity, sizeof *table);
-        if (!table) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory verifying");
-        for (size_t i = 0; i < list->seen_capacity; i++) {
-            space_ref old = list->seen[i];
-            if (!old) continue;
-            size_t slot = (size_t)((old >> 3) * 0x9E3779B97F4A7C15ull) & (capacity - 1);
-            while (table[slot]) slot = (slot + 1) & (capacity - 1);
-            table[slot] = old;
-        }
-        free(list->seen);
-        list->seen = table;
-        list->seen_capacity = capacity;
-    }
-    size_t slot = (size_t)((ref >> 3) * 0x9E3779B97F4A7C15ull) & (list->seen_capacity - 1);
-    while (list->seen[slot]) {
-        if (list->seen[slot] == ref)
-            return error_fail(CE_ERR_CORRUPT, "invalid database: the node at offset %llu is referenced twice",
-                           (unsigned long long)ref);
-        slot = (slot + 1) & (list->seen_capacity - 1);
-    }
-    list->seen[slot] = ref;
-    list->seen_count++;
-    return true;
-}
-
-static bool collect_node(void *context, space_ref ref, const node_view *node)
-{
-    extent_list *list = context;
-    if (!mark_seen(list, ref)) return false;
-    list->node_bytes += node_size(node);
-    list->node_count++;
-    return add_extent(list, ref, node_size(node), 0);
-}
-
-static int compare_positions(const void *a, const void *b)
-{
-    const space_free_extent *left = a, *right = b;
-    return (left->position > right->position) - (left->position < right->position);
-}
-
-bool ce_db_verify(ce_db *db, ce_db_stats *out_stats)
-{
-    if (!db) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_verify: db is required");
-    ce_txn *txn;
-    if (!ce_txn_begin_read(db, &txn)) return false;
-    extent_list list = {0};
-    bool ok = false;
-    uint64_t free_bytes = 0, free_extents = 0;
-    const space_state *space = &txn->space;
-    if (!node_walk_tree(space, txn->info.top_ref, NODE_MAX_TREE_DEPTH, collect_node, &list)) goto done;
-    space_free_extent *free_list = NULL;
-    size_t free_count = 0;
-    if (!load_free_list(txn, &free_list, &free_count)) goto done;
-    for (size_t i = 0; i < free_count; i++) {
-        if (free_list[i].size == 0) continue;
-        if (free_list[i].freed_in_version > txn->info.version) {
-            /* The message reads the entry: free the list after it. */
-            error_fail(CE_ERR_CORRUPT, "invalid database: free range at %llu is tagged with future version %llu",
-                    (unsigned long long)free_list[i].position, (unsigned long long)free_list[i].freed_in_version);
-            free(free_list);
-            goto done;
-        }
-        free_bytes += free_list[i].size;
-        free_extents++;
-        if (!add_extent(&list, free_list[i].position, free_list[i].size, 1)) {
-            free(free_list);
-            goto done;
-        }
-    }
-    free(free_list);
-    if (list.count > 1) qsort(list.items, list.count, sizeof *list.items, compare_positions);
-    uint64_t expected = CE_HEADER_SIZE;
-    for (size_t i = 0; i < list.count; i++) {
-        const space_free_extent *item = &list.items[i];
-        if (item->position < expected) {
-            error_fail(CE_ERR_CORRUPT, "invalid database: %s at offset %llu overlaps the range before it (which ends at %llu)",
-                    item->freed_in_version ? "a free range" : "a node", (unsigned long long)item->position,
-                    (unsigned long long)expected);
-            goto done;
-        }
-        if (item->position > expected) {
-            error_fail(CE_ERR_CORRUPT, "invalid database: %llu bytes at offset %llu are neither used nor free (leaked)",
-                    (unsigned long long)(item->position - expected), (unsigned long long)expected);
-            goto done;
-        }
-        expected = item->position + item->size;
-    }
-    if (expected != txn->info.logical_size) {
-        error_fail(CE_ERR_CORRUPT, "invalid database: the file's used and free ranges end at %llu, its logical size is %llu",
-                (unsigned long long)expected, (unsigned long long)txn->info.logical_size);
-        goto done;
-    }
-    if (out_stats) {
-        uint64_t oldest, active;
-        memset(out_stats, 0, sizeof *out_stats);
-        out_stats->version = txn->info.version;
-        pager_file_size(db->pager, &out_stats->file_size);
-        out_stats->logical_size = txn->info.logical_size;
-        out_stats->used_bytes = list.node_bytes + CE_HEADER_SIZE;
-        out_stats->free_bytes = free_bytes;
-        out_stats->node_count = list.node_count;
-        out_stats->free_extent_count = free_extents;
-        if (scan_readers(db, read_latest(db->shared).version, &oldest, &active)) out_stats->active_versions = active;
-    }
-    ok = true;
-done:
-    free(list.items);
-    free(list.seen);
-    ce_txn_end(txn);
-    return ok;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Copies: a new file written front to back, and replacing the file          */
+/* Space usage, and exclusive access for compaction                          */
 /* ------------------------------------------------------------------------ */
 
 bool db_txn_space_usage(ce_txn *txn, db_space_usage *out_usage)
@@ -1748,7 +852,7 @@ bool db_txn_space_usage(ce_txn *txn, db_space_usage *out_usage)
     memset(out_usage, 0, sizeof *out_usage);
     space_free_extent *free_list = NULL;
     size_t free_count = 0;
-    if (!pager_file_size(txn->db->pager, &out_usage->file_size) || !load_free_list(txn, &free_list, &free_count))
+    if (!pager_file_size(txn->db->pager, &out_usage->file_size) || !db_load_free_list(txn, &free_list, &free_count))
         return false;
     uint64_t free_bytes = 0;
     for (size_t i = 0; i < free_count; i++) free_bytes += free_list[i].size;
@@ -1775,185 +879,6 @@ bool db_txn_space_usage(ce_txn *txn, db_space_usage *out_usage)
     out_usage->compacted_size =
         pager_physical_size(txn->db->pager, CE_HEADER_SIZE + out_usage->data_bytes + node_size_for(64, TOP_COUNT));
     return true;
-}
-
-#define WRITER_FLUSH_BYTES (1u << 20)
-
-bool db_file_writer_syncs = true;
-
-struct db_file_writer {
-    ce_db *source;
-    pager_state *pager;
-    char *path;
-    uint8_t *buffer;          /* bytes not yet written, from buffer_position on */
-    size_t length, capacity;
-    uint64_t buffer_position; /* a multiple of the page size */
-    version_info info;        /* once finished */
-};
-
-bool db_path_exists(const char *path)
-{
-    int fd = os_active->open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0);
-    if (fd >= 0) {
-        os_active->close(fd);
-        return true;
-    }
-    return errno != ENOENT; /* a name that cannot be opened (a link, no permission) is there */
-}
-
-bool db_file_writer_create(ce_db *source, const char *temporary_path, bool replace_stale,
-                           const db_copy_encryption *encryption, db_file_writer **out_writer)
-{
-    if (replace_stale) os_active->unlink(temporary_path);
-    if (encryption->same_as_source && encryption->key)
-        return error_fail(CE_ERR_INVALID_ARGUMENT, "internal error: a copy with both the source's key and a new one");
-    db_file_writer *writer = calloc(1, sizeof *writer);
-    uint8_t *header = calloc(1, CE_HEADER_SIZE);
-    if (!writer || !header || !(writer->path = strdup(temporary_path))) {
-        free(writer ? writer->path : NULL);
-        free(writer);
-        free(header);
-        return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory creating '%s'", temporary_path);
-    }
-    writer->source = source;
-    writer->buffer_position = CE_HEADER_SIZE;
-    if (!pager_create_new(temporary_path, &writer->pager)) {
-        free(writer->path);
-        free(writer);
-        free(header);
-        return false;
-    }
-    pager_set_early_writeback(writer->pager, db_file_writer_syncs);
-    /* The copy's cipher: the source's keys (its salt, so its key opens the
-     * copy), keys derived from a new key under a new salt, or none. */
-    cipher_header cipher;
-    memset(&cipher, 0, sizeof cipher);
-    crypt_state *crypt = NULL;
-    uint64_t cache_bytes = source->options.encryption_cache_bytes;
-    bool ok = true;
-    if (encryption->same_as_source && source->cipher.encrypted) {
-        cipher = source->cipher;
-        uint32_t group_pages;
-        ok = pager_clone_cipher(source->pager, &crypt, &group_pages, &cache_bytes);
-    } else if (encryption->key) {
-        ok = new_cipher(encryption->key, &cipher, &crypt);
-    }
-    if (ok && crypt) ok = pager_enable_cipher(writer->pager, crypt, cipher.group_pages, cache_bytes);
-    /* The static page now, blank slots: until the slot is written last, the
-     * file holds no version. */
-    if (ok) {
-        encode_static_page(header, &cipher);
-        ok = pager_write(writer->pager, 0, header, CE_HEADER_SIZE);
-    }
-    free(header);
-    if (!ok) {
-        db_file_writer_discard(writer);
-        return false;
-    }
-    *out_writer = writer;
-    return true;
-}
-
-/* Writes the whole pages of the buffer (all of it when `everything`): a
- * page is written once, complete. */
-static bool flush_writer(db_file_writer *writer, bool everything)
-{
-    size_t length = everything ? writer->length : writer->length & ~(size_t)(PAGE_SIZE_BYTES - 1);
-    if (length == 0) return true;
-    pager_write_run run = {writer->buffer_position, writer->buffer, length};
-    if (!pager_write_runs(writer->pager, &run, 1)) return false;
-    memmove(writer->buffer, writer->buffer + length, writer->length - length);
-    writer->length -= length;
-    writer->buffer_position += length;
-    return true;
-}
-
-bool db_file_writer_reserve(db_file_writer *writer, size_t size, space_ref *out_position, uint8_t **out_bytes)
-{
-    if (writer->length >= WRITER_FLUSH_BYTES && !flush_writer(writer, false)) return false;
-    if (writer->length + size > writer->capacity) {
-        size_t capacity = writer->capacity ? writer->capacity : 2 * WRITER_FLUSH_BYTES;
-        while (capacity < writer->length + size) capacity *= 2;
-        uint8_t *grown = realloc(writer->buffer, capacity);
-        if (!grown) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory writing '%s'", writer->path);
-        writer->buffer = grown;
-        writer->capacity = capacity;
-    }
-    *out_position = writer->buffer_position + writer->length;
-    *out_bytes = writer->buffer + writer->length;
-    writer->length += size;
-    return true;
-}
-
-bool db_file_writer_finish(db_file_writer *writer, uint64_t version, space_ref user_root, space_ref history)
-{
-    int64_t top_values[TOP_COUNT];
-    top_values[TOP_USER_ROOT] = (int64_t)user_root;
-    top_values[TOP_FREE_LIST] = 0; /* nothing is free in a compacted file */
-    top_values[TOP_VERSION] = node_tag((int64_t)version);
-    top_values[TOP_HISTORY] = (int64_t)history;
-    uint8_t width = 0;
-    for (int i = 0; i < TOP_COUNT; i++)
-        if (node_width_for(top_values[i]) > width) width = node_width_for(top_values[i]);
-    space_ref top_ref;
-    uint8_t *top;
-    size_t top_size = (size_t)node_size_for(width, TOP_COUNT);
-    if (!db_file_writer_reserve(writer, top_size, &top_ref, &top)) return false;
-    memset(top, 0, top_size);
-    node_encode_header(top, NODE_HAS_REFS, width, TOP_COUNT);
-    for (int i = 0; i < TOP_COUNT; i++) node_encode_element(top + NODE_HEADER_SIZE, width, (size_t)i, top_values[i]);
-    writer->info = (version_info){version, top_ref, writer->buffer_position + writer->length};
-    if (!flush_writer(writer, true)) return false;
-    /* One sync for the data and the slot after it: the file gets its name
-     * (db_file_writer_install, db_replace_file) only once the sync is done,
-     * so no open can meet the slot without the data. The slot therefore
-     * lists no runs, and the sync record vouches for the version. */
-    slot_record *slot = calloc(1, sizeof *slot);
-    uint8_t *page = malloc(PAGE_SIZE_BYTES);
-    bool ok = slot && page;
-    if (!ok) error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory writing '%s'", writer->path);
-    if (ok) {
-        slot->info = writer->info;
-        ok = encode_slot_page(page, slot, writer->pager) &&
-             pager_write(writer->pager, (uint64_t)(1 + version % 2) * PAGE_SIZE_BYTES, page, PAGE_SIZE_BYTES);
-    }
-    if (ok) {
-        encode_sync_page(page, version);
-        ok = pager_write(writer->pager, SYNC_PAGE * PAGE_SIZE_BYTES, page, PAGE_SIZE_BYTES) &&
-             (!db_file_writer_syncs || pager_sync(writer->pager));
-    }
-    free(slot);
-    free(page);
-    return ok;
-}
-
-uint64_t db_file_writer_size(const db_file_writer *writer) { return writer->info.logical_size; }
-
-static void release_writer_memory(db_file_writer *writer)
-{
-    free(writer->buffer);
-    free(writer->path);
-    free(writer);
-}
-
-void db_file_writer_discard(db_file_writer *writer)
-{
-    if (!writer) return;
-    pager_close(writer->pager);
-    os_active->unlink(writer->path);
-    release_writer_memory(writer);
-}
-
-bool db_file_writer_install(db_file_writer *writer, const char *path)
-{
-    if (os_active->rename_noreplace(writer->path, path) != 0) {
-        if (errno == EEXIST)
-            return error_fail(CE_ERR_FILE_EXISTS, "cannot write a copy to '%s': the file exists", path);
-        return error_fail_errno(errno, "rename", path);
-    }
-    pager_close(writer->pager);
-    release_writer_memory(writer);
-    return os_sync_directory_of(path);
 }
 
 void db_cache_usage(ce_db *db, uint64_t *out_pages, uint64_t *out_limit_pages)
@@ -2008,22 +933,3 @@ void db_end_exclusive(ce_db *db)
     pthread_mutex_unlock(&db->mutex);
 }
 
-bool db_replace_file(ce_db *db, db_file_writer *writer)
-{
-    if (os_active->rename(writer->path, db->path) != 0) {
-        bool result = error_fail_errno(errno, "rename", db->path);
-        db_file_writer_discard(writer);
-        return result;
-    }
-    /* From here the new file is the file: the handle continues on the
-     * writer's descriptor, which names it. The lock file is this handle's
-     * alone, so the latest version is simply republished. */
-    pager_close_replaced(db->pager);
-    db->pager = writer->pager;
-    atomic_store(&db->shared->committing_version, 0);
-    publish_latest(db->shared, &writer->info);
-    release_writer_memory(writer);
-    return os_sync_directory_of(db->path);
-}
-
-const char *ce_engine_version(void) { return "0.1.0"; }

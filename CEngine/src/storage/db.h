@@ -76,63 +76,13 @@ typedef struct db_space_usage {
 } db_space_usage;
 bool db_txn_space_usage(ce_txn *txn, db_space_usage *out_usage);
 
-/* --- writing a new database file front to back (writeCopy, compaction) ---
- *
- * The writer creates a new file at a temporary path (which must not exist),
- * with the header of an empty database. The layer above reserves room for
- * each node in order (the position it gets is the node's ref in the new
- * file), fills it, and finally names the roots: the writer adds the top node
- * (with an empty free list), syncs the data, writes and syncs the header slot.
- * `replace_stale`: a file left at the temporary path (by a copy that
- * crashed) is removed first; otherwise its existence is CE_ERR_FILE_EXISTS.
- * `encryption` says whether and how the new file is encrypted.
- * Then the file is either installed at its final path (which must not exist)
- * or replaces the handle's own file (compaction). Until one of those
- * succeeds, db_file_writer_discard removes it. */
-typedef struct db_file_writer db_file_writer;
-
-typedef struct db_copy_encryption {
-    const uint8_t *key;  /* a new 64-byte key for the copy (not kept), or NULL */
-    bool same_as_source; /* encrypted with the source's keys if the source is encrypted */
-} db_copy_encryption;
-
-bool db_file_writer_create(ce_db *source, const char *temporary_path, bool replace_stale,
-                           const db_copy_encryption *encryption, db_file_writer **out_writer);
-
-/* Whether a file (or anything else) exists at `path`. */
-bool db_path_exists(const char *path);
-
-/* Room for `size` bytes at the end of the new file: *out_position is where
- * they land, *out_bytes (valid until the next call) is to be filled. */
-bool db_file_writer_reserve(db_file_writer *writer, size_t size, space_ref *out_position, uint8_t **out_bytes);
-
-/* Benchmarks only (the default, true, is the only safe setting): false
- * leaves out the syncs of db_file_writer_finish, to measure a copy's own
- * work apart from the disk's. */
-extern bool db_file_writer_syncs;
-
-/* Writes the top node of `version` over the two roots and makes the file
- * durable. */
-bool db_file_writer_finish(db_file_writer *writer, uint64_t version, space_ref user_root, space_ref history);
-
-/* The logical size of the finished file. */
-uint64_t db_file_writer_size(const db_file_writer *writer);
-
-/* Moves the finished file to `path` (CE_ERR_FILE_EXISTS if something is
- * there: nothing is replaced) and releases the writer. On failure the writer
- * is still the caller's to discard. */
-bool db_file_writer_install(db_file_writer *writer, const char *path);
-
-/* Closes and removes the temporary file, and releases the writer. */
-void db_file_writer_discard(db_file_writer *writer);
-
 /* For tests and benchmarks: the decrypted pages the handle's cache holds
  * and its limit (0 and 0 for a plain file), and whether the handle still
  * holds any byte of the user's key (it must not once open returned). */
 void db_cache_usage(ce_db *db, uint64_t *out_pages, uint64_t *out_limit_pages);
 bool db_holds_key(const ce_db *db);
 
-/* --- replacing the file under a handle (compaction in place) --- */
+/* --- exclusive access (compaction in place: writer_replace_file) --- */
 
 /* Makes this handle the only one on the file: fails with
  * CE_ERR_ALREADY_OPEN if another handle (in any process) has it open, and
@@ -141,11 +91,5 @@ bool db_holds_key(const ce_db *db);
  * other threads of this handle wait to begin transactions. */
 bool db_begin_exclusive(ce_db *db);
 void db_end_exclusive(ce_db *db);
-
-/* During exclusive access: renames the finished writer's file over the
- * handle's file and continues on it (the writer is released, also on
- * failure). A crash at any point leaves the old or the new file at the path,
- * whole. */
-bool db_replace_file(ce_db *db, db_file_writer *writer);
 
 #endif

@@ -1,10 +1,13 @@
 /*
- * bptree.h — positional B+trees of integers.
+ * bptree.h — positional B+trees of integers: a data model for the tests,
+ * the fuzzers and bench_w5, stored with the storage core's nodes. No
+ * engine file uses it (the object store's lists are collection.c's
+ * chunked sequences), so it lives beside the tests, not in CEngine/src.
  *
  * Owns: a sequence of 64-bit integers of any length, addressed by position,
  * stored as a tree of nodes: leaves hold up to BPTREE_LEAF_MAX elements;
  * inner nodes (NODE_INNER | NODE_HAS_REFS) hold pairs (child ref, tagged
- * element count of that child's subtree). Large lists and columns use it.
+ * element count of that child's subtree).
  * Never: interprets the integers (a tree created with NODE_HAS_REFS leaves
  * owns the nodes its elements refer to, and frees them with the tree).
  *

@@ -1,5 +1,10 @@
 /*
- * bptree.c — positional B+trees (see bptree.h).
+ * bptree.c — positional B+trees (see bptree.h), for the tests, the fuzzers
+ * and bench_w5.
+ *
+ * Owns: the shape of the tree: descending by counts, splitting, collapsing.
+ * Never: trusts a count, a flag or a depth read from a node before checking
+ * it (read_tree_node): the fuzzers and the tests hand it damaged files.
  *
  * Inner node element 2i is the ref of child i, element 2i+1 its subtree's
  * element count, tagged. Descending subtracts counts until the position

@@ -1,0 +1,93 @@
+/*
+ * db_internal.h — the handle and the transaction, for the files of the db
+ * layer only (db.c, header.c, lockfile.c, verify.c, writer.c). The layers
+ * above see them through db.h and cengine.h.
+ */
+#ifndef CE_DB_INTERNAL_H
+#define CE_DB_INTERNAL_H
+
+#include "cengine.h"
+#include "crypt.h"
+#include "pager.h"
+#include "space.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A version as a header slot and the lock file name it. */
+typedef struct version_info {
+    uint64_t version;
+    space_ref top_ref;
+    uint64_t logical_size;
+} version_info;
+
+/* What the static page says about encryption (header.c reads and writes
+ * it; nothing secret: the salt and the key check value are stored in the
+ * file). */
+typedef struct cipher_header {
+    bool encrypted;
+    uint8_t salt[CRYPT_SALT_SIZE];
+    uint8_t key_check[CRYPT_CHECK_SIZE];
+    uint32_t group_pages; /* data pages per metadata page */
+} cipher_header;
+
+/* The lock file's shared memory (lockfile.h). */
+typedef struct shared_state shared_state;
+
+/* The top node of a version. */
+enum { TOP_USER_ROOT = 0, TOP_FREE_LIST = 1, TOP_VERSION = 2, TOP_HISTORY = 3, TOP_COUNT = 4 };
+
+struct ce_db {
+    char *path;
+    char *lock_path;
+    pager_state *pager;
+    /* The user's key, from ce_db_open until the keys are derived (then
+     * wiped); never written anywhere. */
+    uint8_t key[CRYPT_KEY_SIZE];
+    bool key_given;
+    cipher_header cipher; /* what the static page says */
+    int lock_fd;
+    shared_state *shared;
+    size_t shared_size;
+    ce_db_options options;
+    uint64_t pid;
+    pthread_mutex_t mutex;        /* guards the fields below */
+    pthread_cond_t writer_free;
+    bool writer_busy;             /* a thread of this handle holds the write lock */
+    pthread_t writer_thread;      /* which one, while writer_busy */
+    size_t open_transactions;
+    /* Compaction: while `exclusive` is set, the handle holds the lock file's
+     * byte 0 exclusively and only `exclusive_thread` may begin transactions
+     * (the others wait on `exclusive_over`). */
+    bool exclusive;
+    pthread_t exclusive_thread;
+    pthread_cond_t exclusive_over;
+    /* The live read transactions of this handle (see ce_txn_begin_read_at):
+     * linked and unlinked under `mutex`, and their `info` changes under it. */
+    ce_txn *readers;
+};
+
+struct ce_txn {
+    ce_db *db;
+    bool write;
+    version_info info; /* the version read; for a write, the one it builds on */
+    int reader_slot;   /* -1 for a write transaction */
+    space_state space;
+    uint64_t epoch; /* the pager's reader epoch (encrypted files; 0 otherwise) */
+    space_ref user_root;
+    space_ref free_list_ref;
+    space_ref history_ref;
+    void *layer_state;                 /* see db_txn_set_layer_state */
+    void (*release_layer_state)(void *state);
+    uint64_t stamp;                    /* see db_txn_stamp */
+    bool (*before_commit)(ce_txn *txn, void *state); /* see db_txn_set_before_commit */
+    ce_txn *next_reader, *previous_reader;           /* ce_db.readers */
+};
+
+/* The free list of the version a transaction reads (NULL and 0 if it has
+ * none), checked; the caller frees the list. */
+bool db_load_free_list(ce_txn *txn, space_free_extent **out_list, size_t *out_count);
+
+#endif

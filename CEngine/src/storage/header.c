@@ -1,0 +1,412 @@
+/*
+ * header.c — the file header: the static page, the two slots, the sync
+ * record, and the choice of the version a file opens at.
+ *
+ * Owns: the four header pages (see header.h): their bytes, the match of
+ * the user's key with the static page, and which slot names the latest
+ * whole commit.
+ * Never: writes a slot that names a version (the commit in db.c and the
+ * writer in writer.c do, with header_encode_slot_page), or accepts a slot
+ * whose checksum, HMAC or fields fail: a damaged slot is no slot, and the
+ * other one wins.
+ *
+ * The slots take turns: a commit writes the one that does not hold the
+ * latest version (db.c has the order of a commit's writes), so that the
+ * other one still names the previous, durable commit.
+ */
+#include "header.h"
+#include "checksum.h"
+#include "db_internal.h"
+#include "error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FORMAT_VERSION 1u
+static const uint8_t FILE_MAGIC[8] = {'O', 'R', 'E', 'A', 'L', 'M', 'D', 'B'};
+static const uint8_t SLOT_MAGIC[8] = {'O', 'R', 'S', 'L', 'O', 'T', '0', '1'};
+static const uint8_t SYNC_MAGIC[8] = {'O', 'R', 'S', 'Y', 'N', 'C', '0', '1'};
+
+#define STATIC_PAGE 0u
+#define STATIC_FLAG_ENCRYPTED 1u
+#define STATIC_SALT_OFFSET 24u
+#define STATIC_KEY_CHECK_OFFSET 40u
+#define STATIC_GROUP_PAGES_OFFSET 56u
+#define MAX_LOGICAL_SIZE (1ull << 48)
+#define CHECKSUM_SEED_STATIC 0x53544154ull
+#define CHECKSUM_SEED_SLOT 0x534C4F54ull
+#define CHECKSUM_SEED_SYNC 0x53594E43ull
+
+/* ------------------------------------------------------------------------ */
+/* Encoding and decoding the pages                                           */
+/* ------------------------------------------------------------------------ */
+
+static uint64_t load_u64(const uint8_t *bytes)
+{
+    uint64_t value;
+    memcpy(&value, bytes, 8);
+    return value;
+}
+static uint32_t load_u32(const uint8_t *bytes)
+{
+    uint32_t value;
+    memcpy(&value, bytes, 4);
+    return value;
+}
+static void store_u64(uint8_t *bytes, uint64_t value) { memcpy(bytes, &value, 8); }
+static void store_u32(uint8_t *bytes, uint32_t value) { memcpy(bytes, &value, 4); }
+
+void header_encode_static_page(uint8_t *page, const cipher_header *cipher)
+{
+    memset(page, 0, PAGE_SIZE_BYTES);
+    memcpy(page, FILE_MAGIC, 8);
+    store_u32(page + 8, FORMAT_VERSION);
+    store_u32(page + 12, cipher->encrypted ? STATIC_FLAG_ENCRYPTED : 0);
+    store_u32(page + 16, PAGE_SIZE_BYTES);
+    store_u32(page + 20, CE_HEADER_SIZE);
+    if (cipher->encrypted) {
+        memcpy(page + STATIC_SALT_OFFSET, cipher->salt, CRYPT_SALT_SIZE);
+        memcpy(page + STATIC_KEY_CHECK_OFFSET, cipher->key_check, CRYPT_CHECK_SIZE);
+        store_u32(page + STATIC_GROUP_PAGES_OFFSET, cipher->group_pages);
+    }
+    store_u64(page + 64, checksum_of(page, 64, CHECKSUM_SEED_STATIC));
+}
+
+/* Encrypted slots carry an HMAC, so that a slot cannot be forged without
+ * the key (the data pages authenticate themselves). */
+bool header_encode_slot_page(uint8_t *page, const slot_record *slot, const pager_state *pager)
+{
+    memset(page, 0, PAGE_SIZE_BYTES);
+    memcpy(page, SLOT_MAGIC, 8);
+    store_u64(page + 8, slot->info.version);
+    store_u64(page + 16, slot->info.top_ref);
+    store_u64(page + 24, slot->info.logical_size);
+    store_u32(page + 32, slot->run_count);
+    store_u32(page + 36, 0);
+    store_u64(page + 40, slot->data_checksum);
+    for (uint32_t i = 0; i < slot->run_count; i++) {
+        store_u64(page + SLOT_HEADER_SIZE + 16 * i, slot->runs[i][0]);
+        store_u64(page + SLOT_HEADER_SIZE + 16 * i + 8, slot->runs[i][1]);
+    }
+    if (pager_is_encrypted(pager) && !pager_header_mac(pager, page, SLOT_MAC_OFFSET, page + SLOT_MAC_OFFSET))
+        return false;
+    /* The checksum covers the whole page and sits in its last bytes, so a
+     * slot whose write stopped part-way (a short write, a torn sector) never
+     * validates: only a completely written slot can name a version. */
+    store_u64(page + SLOT_CHECKSUM_OFFSET, checksum_of(page, SLOT_CHECKSUM_OFFSET, CHECKSUM_SEED_SLOT));
+    return true;
+}
+
+/* Decodes a slot page; false if it does not hold a valid slot. A plain
+ * file's slot must lie within the file; an encrypted one's may reach past
+ * its end (a truncated file then fails naming the missing page when it is
+ * read, instead of silently opening an older version). */
+bool header_decode_slot_page(const uint8_t *page, uint64_t file_size, slot_record *slot, const pager_state *pager)
+{
+    if (memcmp(page, SLOT_MAGIC, 8) != 0) return false;
+    if (checksum_of(page, SLOT_CHECKSUM_OFFSET, CHECKSUM_SEED_SLOT) != load_u64(page + SLOT_CHECKSUM_OFFSET))
+        return false;
+    bool encrypted = pager_is_encrypted(pager);
+    if (encrypted) {
+        uint8_t mac[CRYPT_MAC_SIZE];
+        if (!pager_header_mac(pager, page, SLOT_MAC_OFFSET, mac) || !crypt_equal(mac, page + SLOT_MAC_OFFSET, sizeof mac))
+            return false;
+        file_size = MAX_LOGICAL_SIZE;
+    }
+    uint32_t run_count = load_u32(page + 32);
+    if (run_count > (encrypted ? SLOT_MAX_RUNS_ENCRYPTED : SLOT_MAX_RUNS)) return false;
+    slot->info.version = load_u64(page + 8);
+    slot->info.top_ref = load_u64(page + 16);
+    slot->info.logical_size = load_u64(page + 24);
+    slot->run_count = run_count;
+    slot->data_checksum = load_u64(page + 40);
+    uint64_t logical = slot->info.logical_size;
+    if (slot->info.version == 0 || logical < CE_HEADER_SIZE || logical > file_size || logical % 8 != 0 ||
+        slot->info.top_ref < CE_HEADER_SIZE || slot->info.top_ref >= logical || slot->info.top_ref % 8 != 0)
+        return false;
+    for (uint32_t i = 0; i < run_count; i++) {
+        uint64_t position = load_u64(page + SLOT_HEADER_SIZE + 16 * i);
+        uint64_t length = load_u64(page + SLOT_HEADER_SIZE + 16 * i + 8);
+        if (position < CE_HEADER_SIZE || position > logical || length > logical - position) return false;
+        slot->runs[i][0] = position;
+        slot->runs[i][1] = length;
+    }
+    return true;
+}
+
+#define RUNS_CHECK_CHUNK (1u << 20)
+
+/* The checksum of the bytes of a slot's runs, as the file holds them now.
+ * Encrypted: read through the decrypted view a chunk at a time, each under
+ * an epoch of its own so that the cache may drop it after; a page that
+ * fails authentication or is missing fails with CE_ERR_INVALID_DATABASE. */
+static bool runs_checksum(pager_state *pager, const slot_record *slot, uint64_t *out_checksum)
+{
+    const uint8_t *base;
+    if (!pager_map(pager, slot->info.logical_size, &base)) return false;
+    checksum_state state;
+    checksum_init(&state, CHECKSUM_SEED_DATA);
+    bool encrypted = pager_is_encrypted(pager);
+    for (uint32_t i = 0; i < slot->run_count; i++) {
+        for (uint64_t done = 0; done < slot->runs[i][1];) {
+            uint64_t position = slot->runs[i][0] + done;
+            size_t length = (size_t)(slot->runs[i][1] - done < RUNS_CHECK_CHUNK ? slot->runs[i][1] - done : RUNS_CHECK_CHUNK);
+            if (encrypted) {
+                uint64_t epoch;
+                if (!pager_begin_reading(pager, &epoch)) return false;
+                bool ok = pager_make_readable(pager, position, length, slot->info.version, epoch);
+                if (ok) checksum_add(&state, base + position, length);
+                pager_end_reading(pager, epoch);
+                if (!ok) return false;
+            } else {
+                checksum_add(&state, base + position, length);
+            }
+            done += length;
+        }
+    }
+    *out_checksum = checksum_final(&state);
+    return true;
+}
+
+void header_encode_sync_page(uint8_t *page, uint64_t version)
+{
+    memset(page, 0, PAGE_SIZE_BYTES);
+    memcpy(page, SYNC_MAGIC, 8);
+    store_u64(page + 8, version);
+    store_u64(page + 16, checksum_of(page, 16, CHECKSUM_SEED_SYNC));
+}
+
+static uint64_t decode_sync_page(const uint8_t *page)
+{
+    if (memcmp(page, SYNC_MAGIC, 8) != 0) return 0;
+    if (checksum_of(page, 16, CHECKSUM_SEED_SYNC) != load_u64(page + 16)) return 0;
+    return load_u64(page + 8);
+}
+
+static bool page_is_blank(const uint8_t *page)
+{
+    for (size_t i = 0; i < PAGE_SIZE_BYTES; i++)
+        if (page[i]) return false;
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Choosing the version at open                                              */
+/* ------------------------------------------------------------------------ */
+
+/* Checks the static page (magic, checksum, format, fields) and reads what
+ * it says about encryption. */
+static bool check_static_page(ce_db *db, const uint8_t *page, cipher_header *out_cipher)
+{
+    if (memcmp(page, FILE_MAGIC, 8) != 0)
+        return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' is not an OpenRealm database (bad magic)",
+                       db->path);
+    if (checksum_of(page, 64, CHECKSUM_SEED_STATIC) != load_u64(page + 64))
+        return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: the header of '%s' is damaged (checksum mismatch)",
+                       db->path);
+    uint32_t format = load_u32(page + 8);
+    if (format != FORMAT_VERSION)
+        return error_fail(CE_ERR_FILE_FORMAT_UPGRADE_REQUIRED, "'%s' has file format version %u; this engine reads version %u",
+                       db->path, format, FORMAT_VERSION);
+    uint32_t flags = load_u32(page + 12);
+    memset(out_cipher, 0, sizeof *out_cipher);
+    out_cipher->encrypted = (flags & STATIC_FLAG_ENCRYPTED) != 0;
+    bool fields_ok = (flags & ~STATIC_FLAG_ENCRYPTED) == 0 && load_u32(page + 16) == PAGE_SIZE_BYTES &&
+                     load_u32(page + 20) == CE_HEADER_SIZE && load_u32(page + 60) == 0;
+    if (out_cipher->encrypted) {
+        memcpy(out_cipher->salt, page + STATIC_SALT_OFFSET, CRYPT_SALT_SIZE);
+        memcpy(out_cipher->key_check, page + STATIC_KEY_CHECK_OFFSET, CRYPT_CHECK_SIZE);
+        out_cipher->group_pages = load_u32(page + STATIC_GROUP_PAGES_OFFSET);
+        fields_ok = fields_ok && out_cipher->group_pages >= 1 && out_cipher->group_pages <= PAGER_MAX_GROUP_PAGES;
+    } else {
+        for (size_t i = STATIC_SALT_OFFSET; i < 60 && fields_ok; i++) fields_ok = page[i] == 0;
+    }
+    if (!fields_ok)
+        return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' has header fields this engine does not support",
+                       db->path);
+    return true;
+}
+
+/* Wipes this handle's copy of the user's key: once derived (or refused),
+ * it is not needed again. */
+void header_wipe_key(ce_db *db)
+{
+    crypt_wipe(db->key, sizeof db->key);
+}
+
+/* Matches the key given at open with what the file says, and turns on the
+ * pager's encryption for an encrypted file. Distinct errors for each way
+ * the key can be wrong, before any data is read. */
+static bool start_cipher(ce_db *db, const cipher_header *cipher)
+{
+    db->cipher = *cipher;
+    if (!cipher->encrypted) {
+        if (db->key_given)
+            return error_fail(CE_ERR_INVALID_DATABASE,
+                           "invalid database: decryption failed: '%s' is not encrypted, but an encryption key was given",
+                           db->path);
+        return true;
+    }
+    if (!db->key_given)
+        return error_fail(CE_ERR_INVALID_DATABASE,
+                       "invalid database: decryption failed: '%s' is encrypted and no encryption key was given",
+                       db->path);
+    crypt_state *crypt;
+    uint8_t check[CRYPT_CHECK_SIZE];
+    bool derived = crypt_create(db->key, cipher->salt, &crypt, check);
+    header_wipe_key(db);
+    if (!derived) return false;
+    bool matches = crypt_equal(check, cipher->key_check, sizeof check);
+    crypt_wipe(check, sizeof check);
+    if (!matches) {
+        crypt_destroy(crypt);
+        return error_fail(CE_ERR_INVALID_DATABASE,
+                       "invalid database: decryption failed: the encryption key is not the key of '%s'", db->path);
+    }
+    return pager_enable_cipher(db->pager, crypt, cipher->group_pages, db->options.encryption_cache_bytes);
+}
+
+/* A new cipher header (a fresh salt) for `key`, and the cipher it
+ * derives. */
+bool header_new_cipher(const uint8_t key[CRYPT_KEY_SIZE], cipher_header *out_header, crypt_state **out_crypt)
+{
+    memset(out_header, 0, sizeof *out_header);
+    out_header->encrypted = true;
+    out_header->group_pages = PAGER_MAX_GROUP_PAGES;
+    return crypt_random(out_header->salt, sizeof out_header->salt) &&
+           crypt_create(key, out_header->salt, out_crypt, out_header->key_check);
+}
+
+/* Reads the header pages and picks the newest slot whose commit is whole.
+ * `verify_data`: check the runs of a slot that the sync record does not
+ * vouch for (the first opener after a possible power failure). */
+bool header_choose_version(ce_db *db, bool verify_data, header_state *out_state, version_info *out_info,
+                           bool *out_needs_sync_record)
+{
+    uint64_t file_size;
+    if (!pager_file_size(db->pager, &file_size)) return false;
+    *out_needs_sync_record = false;
+    if (file_size == 0) {
+        *out_state = HEADER_EMPTY;
+        return true;
+    }
+    if (file_size < CE_HEADER_SIZE)
+        return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' is too small (%llu bytes) to be a database",
+                       db->path, (unsigned long long)file_size);
+    uint8_t *pages = malloc(CE_HEADER_SIZE);
+    slot_record *slots = malloc(2 * sizeof *slots);
+    if (!pages || !slots) {
+        free(pages);
+        free(slots);
+        return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory opening '%s'", db->path);
+    }
+    bool ok = false;
+    if (!pager_read(db->pager, 0, pages, CE_HEADER_SIZE)) goto done;
+    const uint8_t *static_page = pages;
+    bool slots_blank = page_is_blank(pages + PAGE_SIZE_BYTES) && page_is_blank(pages + 2 * PAGE_SIZE_BYTES);
+    if (memcmp(static_page, FILE_MAGIC, 8) != 0 && page_is_blank(static_page) && slots_blank) {
+        /* Created, but the first commit never reached the disk. */
+        *out_state = HEADER_EMPTY;
+        ok = true;
+        goto done;
+    }
+    cipher_header cipher;
+    if (!check_static_page(db, static_page, &cipher)) goto done;
+    if (slots_blank) {
+        *out_state = HEADER_EMPTY; /* the header was written, the first commit was not */
+        ok = true;
+        goto done;
+    }
+    if (!start_cipher(db, &cipher)) goto done;
+    bool valid[2];
+    for (int i = 0; i < 2; i++)
+        valid[i] = header_decode_slot_page(pages + (size_t)(1 + i) * PAGE_SIZE_BYTES, file_size, &slots[i], db->pager);
+    uint64_t synced_version = decode_sync_page(pages + SYNC_PAGE * PAGE_SIZE_BYTES);
+    /* The sync record names a version that reached the disk, and a slot of
+     * that version or a newer one is never overwritten before a newer one
+     * is durable: if no valid slot is that new, a slot was damaged after the
+     * fact. For an encrypted file that is an error, not a silent return to
+     * an older version (a plain file keeps the older slot, as before). */
+    uint64_t newest_valid = 0;
+    for (int i = 0; i < 2; i++)
+        if (valid[i] && slots[i].info.version > newest_valid) newest_valid = slots[i].info.version;
+    if (cipher.encrypted && synced_version > newest_valid) {
+        error_fail(CE_ERR_INVALID_DATABASE,
+                "invalid database: decryption failed: the header slot of version %llu of '%s' fails authentication",
+                (unsigned long long)synced_version, db->path);
+        goto done;
+    }
+    int order[2] = {0, 1};
+    if (valid[1] && (!valid[0] || slots[1].info.version > slots[0].info.version)) {
+        order[0] = 1;
+        order[1] = 0;
+    }
+    for (int k = 0; k < 2; k++) {
+        const slot_record *slot = &slots[order[k]];
+        if (!valid[order[k]]) continue;
+        bool trusted = !verify_data || slot->run_count == 0 || slot->info.version <= synced_version;
+        if (!trusted) {
+            uint64_t checksum;
+            if (runs_checksum(db->pager, slot, &checksum)) {
+                trusted = checksum == slot->data_checksum;
+            } else if (ce_last_error_code() != CE_ERR_INVALID_DATABASE) {
+                goto done; /* an I/O error: nothing is known */
+            }
+            /* (A page of an encrypted commit that fails authentication or
+             * is missing: the commit did not reach the disk whole.) */
+            *out_needs_sync_record = trusted;
+        }
+        if (trusted) {
+            *out_info = slot->info;
+            *out_state = HEADER_VALID;
+            ok = true;
+            goto done;
+        }
+    }
+    error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' has no intact commit (both header slots are damaged)",
+            db->path);
+done:
+    /* Pages read while checking a commit that lost are not the chosen
+     * version's: forget them. */
+    pager_reset_cache(db->pager);
+    free(pages);
+    free(slots);
+    return ok;
+}
+
+/* A handle that attaches to a file another handle opened reads the static
+ * page itself: its key must be checked too. */
+bool header_attach(ce_db *db)
+{
+    uint8_t *page = malloc(PAGE_SIZE_BYTES);
+    if (!page) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory opening '%s'", db->path);
+    cipher_header cipher;
+    bool ok = pager_read(db->pager, 0, page, PAGE_SIZE_BYTES) && check_static_page(db, page, &cipher) &&
+              start_cipher(db, &cipher);
+    free(page);
+    return ok;
+}
+
+/* Writes the static page and blank slots of a new file, durably; with a
+ * key, the file is encrypted from its first commit on. */
+bool header_write_new(ce_db *db)
+{
+    cipher_header cipher;
+    memset(&cipher, 0, sizeof cipher);
+    if (db->key_given) {
+        crypt_state *crypt;
+        bool created = header_new_cipher(db->key, &cipher, &crypt);
+        header_wipe_key(db);
+        if (!created ||
+            !pager_enable_cipher(db->pager, crypt, cipher.group_pages, db->options.encryption_cache_bytes))
+            return false;
+    }
+    db->cipher = cipher;
+    uint8_t *pages = calloc(1, CE_HEADER_SIZE);
+    if (!pages) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory creating '%s'", db->path);
+    header_encode_static_page(pages, &cipher);
+    bool ok = pager_write(db->pager, 0, pages, CE_HEADER_SIZE);
+    free(pages);
+    if (ok && db->options.durability == CE_DURABILITY_FULL) ok = pager_sync(db->pager);
+    return ok;
+}

@@ -1,0 +1,80 @@
+/*
+ * header.h — the file header of a database, for the files of the db layer
+ * (db.c, lockfile.c, writer.c): its page layout, the slot record, and the
+ * calls that encode, decode and choose (version_info and cipher_header,
+ * which the handle holds too, are in db_internal.h).
+ *
+ * The header (docs/FORMAT.md has the bytes) is four 4 KiB pages:
+ *   page 0  static: magic, format version, flags (and the cipher's salt and
+ *           key check value for an encrypted file)
+ *   page 1  slot A  (version, top ref, logical size, the runs the commit wrote
+ *   page 2  slot B   and their checksum, the slot's own checksum)
+ *   page 3  sync record: the newest version known to be on disk
+ */
+#ifndef CE_HEADER_H
+#define CE_HEADER_H
+
+#include "cengine.h"
+#include "crypt.h"
+#include "db_internal.h"
+#include "pager.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PAGE_SIZE_BYTES 4096u
+#define SYNC_PAGE 3u
+#define SLOT_HEADER_SIZE 48u
+#define SLOT_CHECKSUM_OFFSET (PAGE_SIZE_BYTES - 8u)
+#define SLOT_MAX_RUNS ((SLOT_CHECKSUM_OFFSET - SLOT_HEADER_SIZE) / 16u)
+/* Encrypted files: the slot's HMAC (over the bytes before it) sits before
+ * the checksum, in the room of the last two runs. */
+#define SLOT_MAC_OFFSET (SLOT_CHECKSUM_OFFSET - 40u)
+#define SLOT_MAX_RUNS_ENCRYPTED ((SLOT_MAC_OFFSET - SLOT_HEADER_SIZE) / 16u)
+#define CHECKSUM_SEED_DATA 0x44415441ull
+
+typedef struct slot_record {
+    version_info info;
+    uint32_t run_count; /* 0: the data was synced before the slot */
+    uint64_t data_checksum;
+    uint64_t runs[SLOT_MAX_RUNS][2];
+} slot_record;
+
+typedef enum header_state { HEADER_EMPTY, HEADER_VALID } header_state;
+
+/* The static page of a file with `cipher` (PAGE_SIZE_BYTES bytes). */
+void header_encode_static_page(uint8_t *page, const cipher_header *cipher);
+
+/* A slot page; encrypted slots carry an HMAC, so that a slot cannot be
+ * forged without the key. */
+bool header_encode_slot_page(uint8_t *page, const slot_record *slot, const pager_state *pager);
+
+/* Decodes a slot page; false if it does not hold a valid slot. */
+bool header_decode_slot_page(const uint8_t *page, uint64_t file_size, slot_record *slot, const pager_state *pager);
+
+/* The sync record saying that `version` is on stable storage. */
+void header_encode_sync_page(uint8_t *page, uint64_t version);
+
+/* Wipes the handle's copy of the user's key: once derived (or refused),
+ * it is not needed again. */
+void header_wipe_key(ce_db *db);
+
+/* A new cipher header (a fresh salt) for `key`, and the cipher it
+ * derives. */
+bool header_new_cipher(const uint8_t key[CRYPT_KEY_SIZE], cipher_header *out_header, crypt_state **out_crypt);
+
+/* Reads the header pages and picks the newest slot whose commit is whole.
+ * `verify_data`: check the runs of a slot that the sync record does not
+ * vouch for (the first opener after a possible power failure). */
+bool header_choose_version(ce_db *db, bool verify_data, header_state *out_state, version_info *out_info,
+                           bool *out_needs_sync_record);
+
+/* A handle that attaches to a file another handle opened reads the static
+ * page itself: its key must be checked too. */
+bool header_attach(ce_db *db);
+
+/* Writes the static page and blank slots of a new file, durably; with a
+ * key, the file is encrypted from its first commit on. */
+bool header_write_new(ce_db *db);
+
+#endif

@@ -1,0 +1,282 @@
+/*
+ * lockfile.c — the lock file: the latest version, the reader table, and
+ * who is alive (see lockfile.h for the layout and the locks).
+ *
+ * Owns: which version is the latest as every handle sees it, which
+ * versions readers pin, and setting up or attaching to the lock file when a
+ * handle opens (the first handle also chooses the version the file opens
+ * at, through header.c).
+ * Never: frees the reader slot of a process that is alive: a version stays
+ * pinned until its reader lets it go or its process dies.
+ */
+#include "lockfile.h"
+#include "db_internal.h"
+#include "error.h"
+#include "header.h"
+#include "os.h"
+#include "pager.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#define LOCK_MAGIC 0x4B434F4C4D4C524Full /* "ORLMLOCK" */
+#define LOCK_LAYOUT_VERSION 2u
+
+/* ------------------------------------------------------------------------ */
+/* Publishing and reading the latest version                                */
+/* ------------------------------------------------------------------------ */
+
+void lockfile_publish_latest(shared_state *shared, const version_info *info)
+{
+    uint64_t sequence = atomic_load_explicit(&shared->latest_sequence, memory_order_relaxed);
+    atomic_store_explicit(&shared->latest_sequence, sequence + 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+    atomic_store_explicit(&shared->latest_version, info->version, memory_order_relaxed);
+    atomic_store_explicit(&shared->latest_top_ref, info->top_ref, memory_order_relaxed);
+    atomic_store_explicit(&shared->latest_logical_size, info->logical_size, memory_order_relaxed);
+    atomic_store_explicit(&shared->latest_sequence, sequence + 2, memory_order_release);
+}
+
+version_info lockfile_read_latest(shared_state *shared)
+{
+    for (;;) {
+        uint64_t before = atomic_load_explicit(&shared->latest_sequence, memory_order_acquire);
+        if (before & 1) continue;
+        version_info info;
+        info.version = atomic_load_explicit(&shared->latest_version, memory_order_relaxed);
+        info.top_ref = atomic_load_explicit(&shared->latest_top_ref, memory_order_relaxed);
+        info.logical_size = atomic_load_explicit(&shared->latest_logical_size, memory_order_relaxed);
+        atomic_thread_fence(memory_order_acquire);
+        if (atomic_load_explicit(&shared->latest_sequence, memory_order_relaxed) == before) return info;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reader table                                                              */
+/* ------------------------------------------------------------------------ */
+
+static bool process_is_alive(ce_db *db, uint64_t pid, bool *out_alive)
+{
+    if (pid == db->pid) {
+        *out_alive = true;
+        return true;
+    }
+    return os_range_is_locked(db->lock_fd, LIVENESS_BASE + pid, 1, out_alive, db->lock_path);
+}
+
+static int compare_versions(const void *a, const void *b)
+{
+    uint64_t left = *(const uint64_t *)a, right = *(const uint64_t *)b;
+    return (left > right) - (left < right);
+}
+
+bool lockfile_scan_readers(ce_db *db, uint64_t latest, uint64_t *out_oldest, uint64_t *out_active)
+{
+    uint64_t pinned[READER_SLOT_COUNT + 1];
+    size_t pinned_count = 0;
+    pinned[pinned_count++] = latest;
+    uint32_t high_water = atomic_load(&db->shared->reader_high_water);
+    for (uint32_t i = 0; i < high_water && i < READER_SLOT_COUNT; i++) {
+        reader_slot *slot = &db->shared->readers[i];
+        uint64_t owner = atomic_load(&slot->owner_pid);
+        if (owner == 0) continue;
+        uint64_t version = atomic_load(&slot->version);
+        if (version == 0) continue;
+        if (version < latest) {
+            bool alive;
+            if (!process_is_alive(db, owner, &alive)) return false;
+            if (!alive) {
+                /* A reader of a process that died: free its slot. */
+                atomic_store(&slot->version, 0);
+                uint64_t expected = owner;
+                atomic_compare_exchange_strong(&slot->owner_pid, &expected, 0);
+                continue;
+            }
+        }
+        pinned[pinned_count++] = version;
+    }
+    qsort(pinned, pinned_count, sizeof *pinned, compare_versions);
+    uint64_t active = 0;
+    for (size_t i = 0; i < pinned_count; i++)
+        if (i == 0 || pinned[i] != pinned[i - 1]) active++;
+    *out_oldest = pinned[0];
+    *out_active = active;
+    return true;
+}
+
+bool lockfile_claim_reader_slot(ce_db *db, int *out_slot)
+{
+    static _Thread_local uint32_t hint;
+    for (uint32_t attempt = 0; attempt < READER_SLOT_COUNT; attempt++) {
+        uint32_t index = (hint + attempt) % READER_SLOT_COUNT;
+        reader_slot *slot = &db->shared->readers[index];
+        uint64_t expected = 0;
+        if (atomic_load_explicit(&slot->owner_pid, memory_order_relaxed) == 0 &&
+            atomic_compare_exchange_strong(&slot->owner_pid, &expected, db->pid)) {
+            hint = index + 1;
+            /* Writers scan slots below the high-water mark only. */
+            uint32_t high_water = atomic_load(&db->shared->reader_high_water);
+            while (high_water < index + 1 &&
+                   !atomic_compare_exchange_weak(&db->shared->reader_high_water, &high_water, index + 1)) {
+            }
+            *out_slot = (int)index;
+            return true;
+        }
+    }
+    return error_fail(CE_ERR_TOO_MANY_READERS, "too many read transactions on '%s' (%u are open)", db->path,
+                   READER_SLOT_COUNT);
+}
+
+/* Pins the latest version in the slot: store, then check that it is still
+ * the latest, so a writer that scanned before the store cannot have freed it. */
+version_info lockfile_pin_latest(ce_db *db, int slot_index)
+{
+    reader_slot *slot = &db->shared->readers[slot_index];
+    for (;;) {
+        version_info info = lockfile_read_latest(db->shared);
+        atomic_store(&slot->version, info.version);
+        if (atomic_load(&db->shared->latest_version) == info.version) return info;
+    }
+}
+
+void lockfile_release_reader_slot(ce_db *db, int slot_index)
+{
+    reader_slot *slot = &db->shared->readers[slot_index];
+    atomic_store(&slot->version, 0);
+    atomic_store(&slot->owner_pid, 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Opening                                                                   */
+/* ------------------------------------------------------------------------ */
+
+void lockfile_close(ce_db *db)
+{
+    if (db->shared) os_active->munmap(db->shared, db->shared_size);
+    db->shared = NULL;
+    if (db->lock_fd >= 0) os_active->close(db->lock_fd);
+    db->lock_fd = -1;
+}
+
+static bool map_lock_file(ce_db *db)
+{
+    void *memory = os_active->mmap(NULL, db->shared_size, PROT_READ | PROT_WRITE, MAP_SHARED, db->lock_fd, 0);
+    if (memory == MAP_FAILED) return error_fail_errno(errno, "map lock file", db->lock_path);
+    db->shared = memory;
+    return true;
+}
+
+/* Sets up the data file and the lock file when this handle is the only one. */
+static bool initialize_as_first(ce_db *db)
+{
+    /* Reset by zeroing it through the mapping, not by truncating it to
+     * zero: ext4 flushes a file truncated to zero when it is closed
+     * (auto_da_alloc), and the next open then waits for that I/O, a few
+     * milliseconds for a file that never needs to reach the disk. */
+    uint64_t size;
+    if (!os_file_size(db->lock_fd, &size, db->lock_path)) return false;
+    if (size != db->shared_size && os_active->ftruncate(db->lock_fd, (off_t)db->shared_size) != 0)
+        return error_fail_errno(errno, "reset lock file", db->lock_path);
+    if (!map_lock_file(db)) return false;
+    memset(db->shared, 0, db->shared_size);
+    shared_state *shared = db->shared;
+    shared->magic = LOCK_MAGIC;
+    shared->layout_version = LOCK_LAYOUT_VERSION;
+    shared->slot_count = READER_SLOT_COUNT;
+    shared->structure_size = (uint32_t)sizeof(shared_state);
+
+    header_state state = HEADER_EMPTY;
+    version_info info = {0};
+    bool needs_sync_record = false;
+    if (!header_choose_version(db, true, &state, &info, &needs_sync_record)) return false;
+    if (state == HEADER_EMPTY) {
+        if (db->options.read_only)
+            return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' is empty and was opened read-only", db->path);
+        if (!header_write_new(db)) return false;
+        info = (version_info){0, 0, CE_HEADER_SIZE};
+    } else if (needs_sync_record && !db->options.read_only && db->options.durability == CE_DURABILITY_FULL) {
+        /* The commit verified from the page cache; make sure it is on disk
+         * before the sync record vouches for it. */
+        uint8_t page[PAGE_SIZE_BYTES];
+        header_encode_sync_page(page, info.version);
+        if (!pager_sync(db->pager) || !pager_write(db->pager, SYNC_PAGE * PAGE_SIZE_BYTES, page, sizeof page))
+            return false;
+    }
+    lockfile_publish_latest(shared, &info);
+    atomic_store(&shared->ready, 1);
+    return true;
+}
+
+static bool attach_as_other(ce_db *db, bool *out_retry)
+{
+    *out_retry = false;
+    uint64_t size;
+    if (!os_file_size(db->lock_fd, &size, db->lock_path)) return false;
+    if (size < db->shared_size) {
+        *out_retry = true; /* the initializer died before sizing it */
+        return true;
+    }
+    if (!map_lock_file(db)) return false;
+    shared_state *shared = db->shared;
+    if (atomic_load(&shared->ready) != 1) {
+        lockfile_close(db);
+        *out_retry = true;
+        return true;
+    }
+    if (shared->magic != LOCK_MAGIC || shared->layout_version != LOCK_LAYOUT_VERSION ||
+        shared->slot_count != READER_SLOT_COUNT || shared->structure_size != sizeof(shared_state))
+        return error_fail(CE_ERR_INCOMPATIBLE_LOCK_FILE,
+                       "the lock file '%s' was made by an incompatible version of the engine", db->lock_path);
+    return true;
+}
+
+/* The data file is opened only once this handle holds byte 0 of the lock
+ * file: compaction replaces the file while it holds that byte exclusively,
+ * so a descriptor opened before could name the replaced file. */
+static bool open_data_file(ce_db *db)
+{
+    bool create = !db->options.read_only && !db->options.no_create;
+    if (!pager_open(db->path, db->options.read_only, create, &db->pager)) return false;
+    pager_set_early_writeback(db->pager, db->options.durability == CE_DURABILITY_FULL);
+    return true;
+}
+
+bool lockfile_open(ce_db *db)
+{
+    db->shared_size = (sizeof(shared_state) + 4095) & ~(size_t)4095;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        db->lock_fd = os_active->open(db->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (db->lock_fd < 0) return error_fail_errno(errno, "open lock file", db->lock_path);
+        bool busy;
+        if (os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, true, false, &busy, db->lock_path)) {
+            /* Deleted since it was opened (ce_db_delete_files, the last close
+             * of an in-memory database): a handle that initialized it would
+             * be alone with it. Start again with the file at the path. */
+            struct stat status;
+            if (os_active->fstat(db->lock_fd, &status) == 0 && status.st_nlink == 0) {
+                lockfile_close(db);
+                continue;
+            }
+            if (!open_data_file(db) || !initialize_as_first(db)) {
+                /* Leave no lock file beside a file we could not open. A
+                 * process waiting on this one finds it not ready and
+                 * retries with a new lock file. */
+                os_active->unlink(db->lock_path);
+                return false;
+            }
+            /* Downgrade: from now on others may attach. */
+            if (!os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, false, true, NULL, db->lock_path)) return false;
+            return true;
+        }
+        if (!busy) return false;
+        if (!os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, false, true, NULL, db->lock_path)) return false;
+        bool retry;
+        if (!attach_as_other(db, &retry)) return false;
+        if (!retry) return open_data_file(db) && header_attach(db);
+        lockfile_close(db);
+    }
+    return error_fail(CE_ERR_INCOMPATIBLE_LOCK_FILE, "could not attach to the lock file '%s'", db->lock_path);
+}

@@ -1,0 +1,72 @@
+/*
+ * lockfile.h — the lock file `<path>.lock` and its reader table, for the
+ * files of the db layer (db.c, verify.c, writer.c).
+ *
+ * The lock file holds, in shared memory, the latest version (under a
+ * sequence lock) and the reader table. Open-file-description locks on its
+ * bytes say who is alive: byte INIT_LOCK_BYTE is held shared by every open
+ * handle (exclusively by the one that initializes the file),
+ * WRITER_LOCK_BYTE exclusively by the writer, byte LIVENESS_BASE + pid
+ * shared by every handle of process pid.
+ */
+#ifndef CE_LOCKFILE_H
+#define CE_LOCKFILE_H
+
+#include "cengine.h"
+#include "db_internal.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define READER_SLOT_COUNT 1024u
+#define INIT_LOCK_BYTE 0u
+#define WRITER_LOCK_BYTE 1u
+#define LIVENESS_BASE (1ull << 32)
+
+typedef struct reader_slot {
+    _Atomic uint64_t owner_pid; /* 0: free */
+    _Atomic uint64_t version;   /* 0: claimed, not pinning yet */
+} reader_slot;
+
+struct shared_state {
+    uint64_t magic;
+    uint32_t layout_version;
+    uint32_t slot_count;
+    uint32_t structure_size;
+    _Atomic uint32_t ready;
+    _Atomic uint64_t latest_sequence; /* odd while the latest is being written */
+    _Atomic uint64_t latest_version;
+    _Atomic uint64_t latest_top_ref;
+    _Atomic uint64_t latest_logical_size;
+    _Atomic uint64_t committing_version; /* non-zero while a commit writes to the file */
+    _Atomic uint32_t reader_high_water;  /* no slot at or past this index was ever claimed */
+    reader_slot readers[READER_SLOT_COUNT];
+};
+
+/* Opens (creating it if need be) and maps the handle's lock file, and opens
+ * the data file: as the first handle (which sets both up and chooses the
+ * version) or as another one (which attaches to what the first set up). */
+bool lockfile_open(ce_db *db);
+
+/* Unmaps and closes the lock file (also of a handle half opened). */
+void lockfile_close(ce_db *db);
+
+/* The latest version, under the sequence lock. */
+void lockfile_publish_latest(shared_state *shared, const version_info *info);
+version_info lockfile_read_latest(shared_state *shared);
+
+/* The oldest version any reader pins (at most `latest`), and how many
+ * distinct versions are live. Slots of processes that died are freed. */
+bool lockfile_scan_readers(ce_db *db, uint64_t latest, uint64_t *out_oldest, uint64_t *out_active);
+
+/* A free slot of the reader table for this process
+ * (CE_ERR_TOO_MANY_READERS when none is). */
+bool lockfile_claim_reader_slot(ce_db *db, int *out_slot);
+
+/* Pins the latest version in the slot, and returns it. */
+version_info lockfile_pin_latest(ce_db *db, int slot_index);
+
+void lockfile_release_reader_slot(ce_db *db, int slot_index);
+
+#endif
