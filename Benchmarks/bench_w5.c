@@ -8,11 +8,12 @@
  * object i (0-based): id = i + 1, name = "name-<i>", age = i % 100,
  * score = splitmix64(i ^ 0x5EED) mapped to [0, 1) (top 53 bits * 2^-53).
  *
- * OpenRealm: the table layer does not exist yet, so this measures the
- * storage core's path. The user root is a HAS_REFS node of four B+trees
- * (ids; refs to byte nodes holding the names; ages; scores as the double's
- * bits), and each commit appends one element to each tree. When the table
- * layer lands, the benchmark moves to it.
+ * OpenRealm: this benchmark predates the object store and measures the
+ * storage core's path (docs/BENCHMARKS.md, W5). The user root is a
+ * HAS_REFS node of four B+trees of the test fixture (bptree.c, in
+ * CEngine/tests/support: ids; refs to byte nodes holding the names; ages;
+ * scores as the double's bits), and each commit appends one element to each
+ * tree.
  *
  * Usage: bench_w5 [--count N] [--reps N] [--dir DIR] [--systems ours,sqlite,lmdb] [--keep]
  * Build it in Release and run it under `chrt -f 1` (Benchmarks/run_w5.sh).

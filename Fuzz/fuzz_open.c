@@ -50,10 +50,11 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The header layout of db.c (page 0 static, pages 1-2 slots, page 3 sync
- * record), repeated here only to repair checksums in variant bit 1. If db.c
- * changes it, the start-up self-check (repairing a valid file must change
- * nothing) stops the fuzzer with a message saying so. */
+/* The header layout of header.c and header.h (page 0 static, pages 1-2
+ * slots, page 3 sync record), repeated here only to repair checksums in
+ * variant bit 1. If header.c changes it, the start-up self-check (repairing
+ * a valid file must change nothing) stops the fuzzer with a message saying
+ * so. */
 enum {
     PAGE_BYTES = 4096,
     OPTIONS_OFFSET = PAGE_BYTES - 1,
@@ -165,7 +166,7 @@ static void repair_checksums(uint8_t *file, size_t size)
 }
 
 /* The repair must leave a sound file as it is; if it does not, the layout
- * above no longer matches db.c and variant bit 1 would only break files. */
+ * above no longer matches header.c and variant bit 1 would only break files. */
 static void check_repair_matches_engine(void)
 {
     ce_db_options options;

@@ -34,7 +34,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The header layout of db.c: page 0 static, pages 1 and 2 the slots, page 3
+/* The header layout of header.c: page 0 static, pages 1 and 2 the slots, page 3
  * the sync record. Repeated here to damage files precisely. */
 enum {
     PAGE_BYTES = 4096,
@@ -57,7 +57,7 @@ enum {
     OPTION_EMPTY_COMMIT = 64,
 };
 
-/* The elements of a top node (db.c). */
+/* The elements of a top node (db_internal.h). */
 enum { TOP_USER_ROOT = 0, TOP_FREE_LIST = 1 };
 
 typedef struct file_image {

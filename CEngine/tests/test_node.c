@@ -1,8 +1,8 @@
 /*
- * test_node.c — the node and B+tree layers: bit-packing at every width,
- * widening, insert/erase/set, finalization at the smallest width, and a
- * B+tree checked against a plain array through random operations and
- * commits.
+ * test_node.c — the node layer: bit-packing at every width, widening,
+ * insert/erase/set, finalization at the smallest width; and the tests'
+ * B+tree (support/bptree.c) checked against a plain array through random
+ * operations and commits.
  */
 #include "test_support.h"
 

@@ -1,7 +1,10 @@
 /*
- * test_support.h — what every C test shares: CHECK, temporary directories,
- * and a tiny data model on the db layer (a B+tree of integers as the user
- * root) so that storage tests have something to commit.
+ * test_support.h — what every C test shares: named cases (TEST, run by
+ * test_runner.c), CHECK, temporary directories, opening a database plain
+ * or encrypted (test_open, and test_db_open for a case's own database),
+ * and a tiny data model on the db layer (the user root as a list of
+ * integers, in the B+tree of support/bptree.c) so that storage tests have
+ * something to commit.
  */
 #ifndef CE_TEST_SUPPORT_H
 #define CE_TEST_SUPPORT_H

@@ -956,7 +956,7 @@ TEST(nesting_limits)
 
 /* Lookups by an int primary key skip the index while every object's key
  * follows its primary key (ids created in order; see keys_follow_state in
- * table.c). Each phase checks every lookup (present, deleted, never
+ * table_internal.h). Each phase checks every lookup (present, deleted, never
  * created, far out of range, extremes) against a model: while the rule
  * holds, after one object breaks it, with a nullable key and a null, after
  * rollbacks, after the key property is removed and another added, and in

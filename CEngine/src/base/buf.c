@@ -1,5 +1,10 @@
 /*
  * buf.c — the engine's one growable array (see buf.h).
+ *
+ * Owns: the growth rule: a first capacity of 16 elements, then doubling,
+ * and CE_ERR_OUT_OF_MEMORY, with the array unchanged, when the size would
+ * overflow or realloc fails.
+ * Never: shrinks or frees an array, or keeps state of its own.
  */
 #include "buf.h"
 #include "error.h"

@@ -1,6 +1,10 @@
 /*
  * checksum.c — a four-lane multiply-rotate hash (see checksum.h).
  *
+ * Owns: the lanes, the constants, the absorption of 32-byte blocks and the
+ * final mix of the engine's one checksum.
+ * Never: allocates, or keeps state outside the caller's checksum_state.
+ *
  * Four independent 64-bit lanes each absorb 8 bytes per step, so the CPU can
  * overlap the multiplications; the lanes are folded together at the end.
  * Odd 64-bit constants with well-mixed bits (taken from the golden ratio and

@@ -1,9 +1,13 @@
 /*
- * checksum.h — the 64-bit checksum used for headers and commit verification.
+ * checksum.h — the 64-bit checksum of header pages and commits, and of
+ * value hashes.
  *
  * Owns: one non-cryptographic hash function, fast enough to run over every
- * byte a commit writes (about 10 GB/s). It detects torn and lost writes, not
- * tampering (encryption authenticates pages for that).
+ * byte a commit writes (about 10 GB/s): a slot's checksum of itself and of
+ * the runs its commit wrote (header.c, db.c), and the hashes value.c gives
+ * values (value_hash).
+ * Never: detects tampering: it catches torn and lost writes (encryption
+ * authenticates pages for that).
  */
 #ifndef CE_CHECKSUM_H
 #define CE_CHECKSUM_H

@@ -2,8 +2,11 @@
  * decimal.h — decimal128 values (decimal.c): IEEE 754-2008 decimal128 in
  * the binary integer decimal encoding, as ce_decimal128 holds them.
  *
- * Every function takes and returns the 128 bits; none allocates. The
- * public forms (ce_decimal128_*, cengine.h) are the same functions.
+ * Owns: the engine's calls on decimal128 values (decimal_*): order, normal
+ * form, text, conversions and arithmetic. The public forms
+ * (ce_decimal128_*, cengine.h) are the same functions.
+ * Never: allocates, or leaves the encoding to a caller: every function
+ * takes and returns the whole 128 bits.
  */
 #ifndef CE_DECIMAL_H
 #define CE_DECIMAL_H

@@ -1,5 +1,12 @@
 /*
- * error.c — the thread-local last error (see error.h).
+ * error.c — the thread-local last error (see error.h), and the names of
+ * error codes.
+ *
+ * Owns: the calling thread's last code and message (a buffer of 1024
+ * bytes), the mapping of errno values to codes, and ce_last_error_code,
+ * ce_last_error_message and ce_error_name of cengine.h.
+ * Never: allocates, or decides what a failure means for the caller; a
+ * message longer than the buffer is cut.
  */
 #include "error.h"
 

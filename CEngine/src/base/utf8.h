@@ -1,9 +1,12 @@
 /*
  * utf8.h — UTF-8 (utf8.c): validating, decoding and encoding code points.
  *
- * Strict UTF-8 throughout: no overlong forms, no surrogates (U+D800 to
- * U+DFFF), nothing above U+10FFFF, no truncated sequence. U+0000 is a code
- * point like any other.
+ * Owns: the calls every layer checks, decodes and encodes UTF-8 with
+ * (utf8.c is the one implementation).
+ * Never: allocates, reads past `size`, or takes for UTF-8 what is not
+ * strict UTF-8: no overlong forms, no surrogates (U+D800 to U+DFFF),
+ * nothing above U+10FFFF, no truncated sequence. U+0000 is a code point
+ * like any other.
  */
 #ifndef CE_UTF8_H
 #define CE_UTF8_H

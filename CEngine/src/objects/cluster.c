@@ -1,6 +1,12 @@
 /*
  * cluster.c — the cluster tree (see cluster.h for the layout).
  *
+ * Owns: the tree's nodes: finding, inserting, appending and erasing
+ * objects, adding and removing columns in every leaf, walking the leaves,
+ * and the checks of every leaf and inner node it reads.
+ * Never: interprets a column array (column.c does), or knows property
+ * names, primary keys or links (schema.c, object_index.c and links.c do).
+ *
  * Objects are kept in key order. A leaf stores keys as offsets from its base
  * key, so the consecutive keys of a table that only grows need 8 bits each.
  * Inserting descends by the children's first keys; a leaf that overflows at

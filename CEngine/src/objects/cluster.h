@@ -4,8 +4,9 @@
  * Owns: the cluster tree: a B+tree keyed by object key whose leaves
  * ("clusters") hold up to CLUSTER_LEAF_MAX objects as one column array per
  * property (column.h), so that a query reads a property as a packed array.
- * Never: knows property names, primary keys or links (table.c does), and
- * never interprets a column array itself (column.c does).
+ * Never: knows property names, primary keys or links (schema.c,
+ * object_index.c and links.c do), and never interprets a column array
+ * itself (column.c does).
  *
  * Leaf (NODE_HAS_REFS):
  *   [0] tagged base key

@@ -4,10 +4,10 @@
  *
  * Owns: the nodes of one collection (column arrays from column.h, chunked
  * under a root once they outgrow one array) and the checks of those nodes.
- * Never: knows objects, links, keys or what a set or dictionary means (the
- * table layer keeps sets and dictionary keys sorted through
- * collection_lower_bound, and decodes mixed values); never interprets the
- * trees an owned-refs element names.
+ * Never: knows objects, links, keys or what a set or dictionary means
+ * (containers.c and links.c keep sets and dictionary keys sorted through
+ * collection_lower_bound, and mixed.c decodes mixed values); never
+ * interprets the trees an owned-refs element names.
  *
  * A collection is 0 (empty) or the ref of either
  *   - one column array of 1..COLLECTION_CHUNK_MAX values (small collections), or

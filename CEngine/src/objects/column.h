@@ -9,7 +9,7 @@
  * Never: knows tables, properties, object keys or the cluster tree (the
  * caller names the table and property in its messages); never interprets
  * the trees of an owned-refs column (see COLUMN_TYPE_OWNED_REFS) or mixed
- * or link properties (the table layer does).
+ * or link properties (object.c, mixed.c and links.c do).
  *
  * Every call takes the property's type and nullability: the column's nodes
  * do not repeat them, and a column whose nodes do not have the shape of that
@@ -87,7 +87,7 @@ bool column_get(const space_state *space, space_ref column, ce_type type, bool n
 /* A new column holding `count` values, built in one pass: how a cluster
  * leaf is filled at once. Each value's type and nullability are checked;
  * its content (UTF-8, sizes, timestamps) must have been checked already, as
- * column_set checks it (the table layer checks every value it buffers). */
+ * column_set checks it (object.c checks every value it buffers). */
 bool column_create_from_values(space_state *space, ce_type type, bool nullable, const ce_value *values, size_t count,
                                space_ref *out_column);
 

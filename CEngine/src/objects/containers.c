@@ -658,7 +658,7 @@ static bool current_reader(const ce_collection *collection, bool keys, table_col
         table_collection_reader_close(cached->reader);
         cached->reader = NULL;
         if (!table_collection_reader_open(collection, keys, &cached->reader, &cached->count)) return false;
-        /* (Taken after: resolving may flush objects the table layer buffered.) */
+        /* (Taken after: resolving may flush objects object.c buffered.) */
         cached->stamp = db_txn_stamp(collection->txn);
     }
     *out_reader = cached->reader;

@@ -1,6 +1,11 @@
 /*
  * mixed.h — the tree a mixed value is stored as (internal; mixed.c defines
  * what is declared here, and the layout).
+ *
+ * Owns: the two calls that store and read a mixed value (object.c,
+ * containers.c and links.c use them).
+ * Never: exposes the tree's layout (mixed.c keeps it), or knows tables,
+ * properties or what a link points to.
  */
 #ifndef CE_MIXED_H
 #define CE_MIXED_H

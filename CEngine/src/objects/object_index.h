@@ -1,6 +1,11 @@
 /*
  * object_index.h — an object's entries in its table's indexes (internal;
  * object_index.c defines what is declared here).
+ *
+ * Owns: the calls through which schema.c, object.c, links.c and
+ * table_scan.c keep and read an object's index entries.
+ * Never: lays out index nodes (index.c does), or decides which columns
+ * are indexed (schema.c does).
  */
 #ifndef CE_OBJECT_INDEX_H
 #define CE_OBJECT_INDEX_H

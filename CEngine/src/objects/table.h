@@ -1,13 +1,19 @@
 /*
  * table.h — the object store as the query layer sees it (internal).
  *
- * The public half of the table layer is in cengine.h ("Schema", "Objects").
- * This header gives the query layer what it needs to bind a predicate to a
- * table and to scan it: properties by name, the cluster tree of a table in
- * the transaction's version, and lookups through a property's index. It is
- * implemented in table_scan.c, over what schema.c (the schema, the table
- * nodes), object_index.c (the mapping of values to index keys) and
- * containers.c (collection handles) own.
+ * Owns: the query layer's view of the schema and the tables, beyond
+ * cengine.h: properties by name, the cluster tree of a table in the
+ * transaction's version, lookups through a property's index, and
+ * collection readers.
+ * Never: changes the schema, an object or an index itself (table_flush
+ * only has object.c store the objects a bulk load buffered), or declares
+ * what the files of the objects layer share among themselves
+ * (table_internal.h does).
+ *
+ * The public half of the object store is in cengine.h ("Schema",
+ * "Objects"). This header is implemented in table_scan.c, over what
+ * schema.c (the schema, the table nodes), object_index.c (the mapping of
+ * values to index keys) and containers.c (collection handles) own.
  *
  * Pointers handed out (names, column lists) stay valid until the
  * transaction's schema changes, it advances or it ends.

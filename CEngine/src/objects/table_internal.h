@@ -1,8 +1,16 @@
 /*
- * table_internal.h — what the files of the table layer share (internal):
- * the schema in memory and the table nodes (defined in schema.c), element
- * specs and stored values (object.c), link lists (links.c) and the
- * collection handle (containers.c).
+ * table_internal.h — what the files of the table layer (the files of the
+ * objects layer that know tables: schema.c, object.c, object_index.c,
+ * links.c, containers.c, table_scan.c) share (internal): the schema in
+ * memory and the table nodes (defined in schema.c), element specs and
+ * stored values (object.c), link lists (links.c) and the collection handle
+ * (containers.c).
+ *
+ * Owns: the declarations schema.c, object.c, links.c and containers.c
+ * share, one section per defining file (object_index.c and table_scan.c
+ * include it too).
+ * Never: is included outside the objects layer: the query layer sees the
+ * object store through table.h and cengine.h.
  *
  * Those four files call each other (a table removed deletes its objects, an
  * object created records its links, a link dropped may delete an embedded

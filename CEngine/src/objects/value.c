@@ -2,6 +2,10 @@
  * value.c — type names, timestamps, defaults, order, equality and hashing
  * of values (see value.h for the order).
  *
+ * Owns: what value.h promises: ce_type_name, the validity of a timestamp,
+ * a property's default value, value_compare, value_equal and value_hash.
+ * Never: allocates, or reads the file.
+ *
  * Hashes are computed over an explicit little-endian encoding of each value
  * (never over a struct's memory, which has padding and host byte order), so
  * that a hash is the same on every machine and may be stored in a file.

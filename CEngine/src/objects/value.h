@@ -1,6 +1,7 @@
 /*
- * value.h — the shared vocabulary of values: type names, UTF-8 checking,
- * the default value of a property, a total order, equality and hashing.
+ * value.h — the shared vocabulary of values: type names, the validity of
+ * a timestamp, the default value of a property, a total order, equality
+ * and hashing (UTF-8 checking is base/utf8.h's).
  *
  * Owns: what it means for two ce_values to be equal or ordered, and a hash
  * that agrees with that equality, so that every layer (columns, indexes,

@@ -1,6 +1,10 @@
 /*
  * aggregate.h — the aggregator of @count, @sum, @avg, @min and @max
  * (aggregate.c), fed one value at a time.
+ *
+ * Owns: the aggregator's state (an exact sum included) and its calls:
+ * which types an aggregate takes, start, add one value, result.
+ * Never: reads the database: scan.c, gather.c and results.c feed it.
  */
 #ifndef CE_AGGREGATE_H
 #define CE_AGGREGATE_H

@@ -1,6 +1,11 @@
 /*
  * bind.h — binding (bind.c, bind_predicate.c): a core's parsed predicate,
  * or a key path on its own, bound to the schema of a transaction's state.
+ *
+ * Owns: the binder (the state of one binding) and the calls that bind a
+ * core, a predicate or a key path, free a bound tree and report a bind
+ * error.
+ * Never: evaluates what it binds (eval.h does).
  */
 #ifndef CE_BIND_H
 #define CE_BIND_H

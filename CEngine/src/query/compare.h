@@ -2,6 +2,10 @@
  * compare.h — how a query compares two values (compare.c): numbers across
  * types, strings and binaries by bytes, the string operators, null and NaN,
  * with the semantics query.h states.
+ *
+ * Owns: the comparison calls of the query layer (compare_*) and the
+ * folder, the buffers [c] and [d] comparisons fold text into.
+ * Never: reads the database.
  */
 #ifndef CE_COMPARE_H
 #define CE_COMPARE_H

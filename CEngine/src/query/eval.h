@@ -2,6 +2,10 @@
  * eval.h — evaluating a bound predicate (eval.c): bit masks over the
  * objects of one cluster leaf, and the evaluation state a scan drives leaf
  * by leaf.
+ *
+ * Owns: the leaf mask, the evaluation state, and the calls that open a
+ * leaf's columns and evaluate the predicate over it.
+ * Never: walks the cluster tree or chooses the leaves (scan.c does).
  */
 #ifndef CE_EVAL_H
 #define CE_EVAL_H

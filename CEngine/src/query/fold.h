@@ -1,6 +1,10 @@
 /*
  * fold.h — [c] and [d] for queries (fold.c): case and diacritic folding of
  * UTF-8 text, and LIKE.
+ *
+ * Owns: fold_text and fold_like, the one implementation of [c], [d] and
+ * LIKE (the tests and fuzzers reach them through query.h).
+ * Never: allocates beyond the caller's folding buffer.
  */
 #ifndef CE_FOLD_H
 #define CE_FOLD_H

@@ -1,5 +1,9 @@
 /*
  * gather.h — the values a bound path yields from one object (gather.c).
+ *
+ * Owns: the value bag and the calls that fill one from a bound path
+ * (gather_path) and reduce it by the path's aggregate (gather_aggregate).
+ * Never: reads a column directly, or changes data.
  */
 #ifndef CE_GATHER_H
 #define CE_GATHER_H

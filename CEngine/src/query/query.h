@@ -2,10 +2,12 @@
  * query.h — queries: a predicate bound to a table, evaluated leaf by leaf;
  * results (query + sort + distinct + limit) and aggregates.
  *
- * The public API is cengine.h, section "Queries" (ce_query, ce_results).
- * This header states the semantics every file of the layer keeps, and
- * gives tests and fuzzers the string folding behind [c] and [d] and LIKE
- * (fold.h: fold_text, fold_like).
+ * Owns: the semantics every file of the layer keeps (below), and what the
+ * tests and fuzzers include of the layer: the string folding behind [c]
+ * and [d] and LIKE (fold.h: fold_text, fold_like).
+ * Never: declares a call of its own: the public API is cengine.h, section
+ * "Queries" (ce_query, ce_results); the layer's files share
+ * query_internal.h and their own headers.
  *
  * Semantics (the contract the C tests check against a brute-force model):
  *   - null equals only null: `x == nil` matches nulls, `x != 5` matches

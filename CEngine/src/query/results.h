@@ -2,6 +2,11 @@
  * results.h — results views (results.c): a query's matches, or a
  * collection's or backlinks' objects, then sorts, distincts and limits,
  * evaluated lazily.
+ *
+ * Owns: the layout of a results view (struct ce_results: its source, its
+ * descriptors and its last evaluation), which query.c and results.c share.
+ * Never: keeps object keys across states: a source names what it reads,
+ * and every evaluation reads it again.
  */
 #ifndef CE_RESULTS_H
 #define CE_RESULTS_H

@@ -1,5 +1,9 @@
 /*
  * scan.h — running an evaluation over a table's leaves (scan.c).
+ *
+ * Owns: the scan state, its goals (count, first, collect, aggregate), the
+ * entries a scan collects, and key lists.
+ * Never: evaluates a predicate itself (eval.h does).
  */
 #ifndef CE_SCAN_H
 #define CE_SCAN_H

@@ -1,6 +1,10 @@
 /*
  * sort.h — sorting and distinct of a results view's entries, and reading
  * the values of key paths for entries (sort.c).
+ *
+ * Owns: the entry reader and the calls that sort entries and keep the
+ * distinct ones.
+ * Never: binds key paths (results.c hands it bound ones), or changes data.
  */
 #ifndef CE_SORT_H
 #define CE_SORT_H

@@ -7,9 +7,8 @@
  * then the db layer renames it over the file), the size figures for
  * shouldCompactOnLaunch (ce_db_size_info), and progress reports.
  * Never: writes to the source file, blocks writers (it reads through a read
- * transaction), or lets a partial copy appear at the destination path (the
- * db layer's file writer installs the file only once it is whole and on
- * disk).
+ * transaction), or lets a partial copy appear at the destination path
+ * (writer.c installs the file only once it is whole and on disk).
  *
  * The public half is in cengine.h. The copy knows nothing of what the nodes
  * mean: the rule of node.h (in a HAS_REFS node an even non-zero element is

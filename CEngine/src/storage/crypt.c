@@ -1,6 +1,11 @@
 /*
  * crypt.c — the page cipher (see crypt.h).
  *
+ * Owns: a cipher's state: the page key and the header key derived from the
+ * user's key, and one EVP context per direction.
+ * Never: keeps the user's key or the derived key material past
+ * crypt_create (the material is wiped once it is split), or touches a file.
+ *
  * Each crypt_state keeps one EVP context for encryption and one for
  * decryption, keyed once; a page only sets the nonce, which costs no key
  * schedule. The derived keys live in the structure until crypt_destroy,

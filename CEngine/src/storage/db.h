@@ -1,10 +1,16 @@
 /*
  * db.h — the transaction layer, as the layers above see it.
  *
+ * Owns: what the files above the db layer (the objects and query layers,
+ * compact.c) may ask of a transaction: its address space, the one ref they
+ * own (the user root, stored in the top node of each version), its stamp,
+ * the layer state and its before-commit call, and exclusive access for
+ * compaction.
+ * Never: shows the fields of the handle or the transaction
+ * (db_internal.h), the header or the lock file.
+ *
  * The public half of this layer (ce_db_open, ce_txn_begin_read, ...) is in
- * cengine.h. This header gives the layers above (table, query, compact) the
- * address space of a transaction and the one ref they own: the user root,
- * stored in the top node of each version.
+ * cengine.h.
  */
 #ifndef CE_DB_H
 #define CE_DB_H
@@ -35,12 +41,12 @@ void db_txn_set_layer_state(ce_txn *txn, void *state, void (*release)(void *stat
 
 /* A number that changes whenever what the transaction sees may have
  * changed: when it begins or advances, and whenever a write transaction sets
- * its root (every change of the table layer does, through the group). Never
- * reused within the process, so what a layer above computed at one stamp
- * (a query's results) stays right while the stamp is the same. */
+ * its root (every change of the objects layer does, through the group).
+ * Never reused within the process, so what a layer above computed at one
+ * stamp (a query's results) stays right while the stamp is the same. */
 uint64_t db_txn_stamp(const ce_txn *txn);
 
-/* A call the commit makes first, with the layer state (the table layer
+/* A call the commit makes first, with the layer state (the objects layer
  * flushes the objects it buffered); its failure fails the commit. Cleared
  * with the layer state. */
 void db_txn_set_before_commit(ce_txn *txn, bool (*before_commit)(ce_txn *txn, void *state));
@@ -48,9 +54,9 @@ void db_txn_set_before_commit(ce_txn *txn, bool (*before_commit)(ce_txn *txn, vo
 /* The database of a transaction. */
 ce_db *db_txn_db(const ce_txn *txn);
 
-/* Write transactions: runs the before-commit call now (the table layer puts
- * the objects it buffered into its trees), so that the transaction's trees
- * hold every change, as a copy of it must. The transaction goes on. */
+/* Write transactions: runs the before-commit call now (the objects layer
+ * puts the objects it buffered into its trees), so that the transaction's
+ * trees hold every change, as a copy of it must. The transaction goes on. */
 bool db_txn_flush_layer(ce_txn *txn);
 
 /* Fails with CE_ERR_WRONG_TRANSACTION_STATE unless txn is a write transaction. */

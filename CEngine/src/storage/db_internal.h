@@ -1,7 +1,12 @@
 /*
  * db_internal.h — the handle and the transaction, for the files of the db
- * layer only (db.c, header.c, lockfile.c, verify.c, writer.c). The layers
- * above see them through db.h and cengine.h.
+ * layer only (db.c, header.c, lockfile.c, verify.c, writer.c).
+ *
+ * Owns: the fields of ce_db and ce_txn, the version record (version_info),
+ * the cipher's header fields (cipher_header) and the elements of a top
+ * node.
+ * Never: is included above the db layer: the layers above see the handle
+ * and the transaction through db.h and cengine.h.
  */
 #ifndef CE_DB_INTERNAL_H
 #define CE_DB_INTERNAL_H

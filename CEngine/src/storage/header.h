@@ -4,6 +4,10 @@
  * calls that encode, decode and choose (version_info and cipher_header,
  * which the handle holds too, are in db_internal.h).
  *
+ * Owns: the header's layout constants, the slot record and the calls of
+ * header.c.
+ * Never: is included above the db layer.
+ *
  * The header (docs/FORMAT.md has the bytes) is four 4 KiB pages:
  *   page 0  static: magic, format version, flags (and the cipher's salt and
  *           key check value for an encrypted file)

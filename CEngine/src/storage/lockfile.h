@@ -2,6 +2,10 @@
  * lockfile.h — the lock file `<path>.lock` and its reader table, for the
  * files of the db layer (db.c, verify.c, writer.c).
  *
+ * Owns: the layout of the lock file's shared memory (shared_state, the
+ * reader slots), its lock bytes, and the calls of lockfile.c.
+ * Never: is included above the db layer.
+ *
  * The lock file holds, in shared memory, the latest version (under a
  * sequence lock) and the reader table. Open-file-description locks on its
  * bytes say who is alive: byte INIT_LOCK_BYTE is held shared by every open

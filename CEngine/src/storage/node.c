@@ -1,6 +1,13 @@
 /*
  * node.c — the array node (see node.h for the layout).
  *
+ * Owns: the bit packing of node.h's layout: reading a node with its header
+ * checked, creating and editing dirty nodes, copy-on-write, freeing and
+ * walking trees, and the re-packing of dirty nodes at commit.
+ * Never: edits a committed node in place (node_make_writable copies it
+ * first), or reads meaning into an element beyond node.h's rule for
+ * HAS_REFS nodes.
+ *
  * Dirty nodes hold the same bytes as they will on disk, so one reader
  * (node_read + node_get) serves both. A dirty node may be wider than it needs
  * (a value was overwritten by a smaller one, or it holds temporary refs,

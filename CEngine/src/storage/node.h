@@ -50,7 +50,7 @@ enum {
 #define NODE_HEADER_SIZE 8u
 #define NODE_MAX_COUNT 0x7FFFFFFFu
 /* The deepest a node may lie below the top (freeing, finalizing, verify).
- * Collections nested in mixed values go 100 levels deep (table.c,
+ * Collections nested in mixed values go 100 levels deep (table_internal.h,
  * MAX_NESTING), each level up to four nodes (the mixed node, a
  * dictionary's node, a chunked root and a chunk) below the cluster tree:
  * about 430 nodes deep at most. */

@@ -1,6 +1,11 @@
 /*
  * os.c — the operating-system layer (see os.h).
  *
+ * Owns: the default method table (the system's own calls), and the loops
+ * of the os_* helpers.
+ * Never: makes a file or memory system call except through os_active, or
+ * keeps state about a file.
+ *
  * The default table calls the system directly. The helpers retry EINTR and
  * short transfers, and report failures through error_fail_errno.
  */

@@ -1,6 +1,13 @@
 /*
  * pager.c — the file as memory (see pager.h).
  *
+ * Owns: the state behind pager.h: the file's mappings, the decrypted view
+ * and its page entries, the ring of decrypted pages and their eviction,
+ * the nonces of each batch of writes, and early writeback.
+ * Never: writes the file through a mapping (writes go through os.h), or
+ * leaves a page that failed authentication readable (it is zeroed and
+ * stays not ready).
+ *
  * Mappings of the file are reserved larger than the file (twice the size,
  * at least 64 MiB): Linux lets a shared mapping extend past the end of the
  * file, and the pages become readable as the file grows, so remapping is

@@ -1,5 +1,14 @@
 /*
  * space.c — the address space of one transaction (see space.h).
+ *
+ * Owns: the bookkeeping behind space.h: the dirty nodes, the ranges a
+ * transaction frees and their merge into the free list at commit, the
+ * placement of a commit (one run where it fits, a gap after an appended
+ * commit, whole pages for an encrypted file), the staging buffer of the
+ * placed bytes, and the pages a reader found ready.
+ * Never: writes to the file (space_write_runs lists the staged runs; the
+ * db layer has the pager write them), or places a node in a range freed
+ * by a version newer than the oldest pinned one.
  */
 #include "space.h"
 #include "buf.h"

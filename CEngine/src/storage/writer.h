@@ -2,6 +2,11 @@
  * writer.h — writing a new database file front to back (writeCopy,
  * compaction), for compact.c.
  *
+ * Owns: the writer's calls (writer_*): create, reserve, finish, install,
+ * replace the handle's file (writer_replace_file), discard.
+ * Never: lets a caller see a file that is not whole and on disk at its
+ * final path.
+ *
  * The writer creates a new file at a temporary path (which must not exist),
  * with the header of an empty database. The layer above reserves room for
  * each node in order (the position it gets is the node's ref in the new
