@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds one benchmark program in Release (build-bench/, -j2 at most: the
 # machine is shared) and runs it under `chrt -f 1` (SCHED_FIFO, needs root),
-# as BENCHMARKS.md asks for figures that include durable commits. Results go
+# as docs/BENCHMARKS.md asks for figures that include durable commits. Results go
 # to stdout, after the engine's source revision and the exact command.
 #
 # Usage: Benchmarks/run.sh PROGRAM [options of the program...]

@@ -1,7 +1,7 @@
 /*
  * fuzz_crypt.c — damaged encrypted files: a clean error every time, or the
  * data of a version the file committed; never a crash, a hang, undefined
- * behaviour or other data (DESIGN.md §5, invariant 5).
+ * behaviour or other data (docs/DESIGN.md §5, invariant 5).
  *
  * At start-up the harness writes two small encrypted databases with the
  * engine under a fixed 64-byte key: a list of integers (a B+tree, with free

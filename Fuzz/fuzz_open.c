@@ -2,9 +2,9 @@
  * fuzz_open.c — arbitrary bytes as a database file: open, verify, read
  * everything a user can, write, verify again.
  *
- * Invariant 5 of DESIGN.md: every byte read from a file is checked before it
- * is trusted; damage yields an error code and a message, never a crash, a
- * hang or undefined behaviour. This harness holds the engine to that for the
+ * Invariant 5 of docs/DESIGN.md: every byte read from a file is checked
+ * before it is trusted; damage yields an error code and a message, never a
+ * crash, a hang or undefined behaviour. This harness holds the engine to that for the
  * whole path a damaged file can take: choosing a header slot, the torn-commit
  * check, the top node, the free list, verify, reading the user root as a
  * generic node tree, then everything a user reads through cengine.h (the

@@ -1,5 +1,6 @@
 /*
- * test_crypt.c — encrypted files (crypt.c, the encrypted pager; DESIGN.md §5).
+ * test_crypt.c — encrypted files (crypt.c, the encrypted pager;
+ * docs/DESIGN.md §5).
  *
  *   - The cipher: every byte of the 64-byte key changes the derived keys;
  *     a page round-trips; a changed byte, tag, nonce or page number fails

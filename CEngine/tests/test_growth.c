@@ -1,7 +1,7 @@
 /*
  * test_growth.c — sustained small commits do not grow the file without
- * bound (DESIGN.md §3, invariant 2: space freed by version v is reused once
- * no reader pins a version older than v).
+ * bound (docs/DESIGN.md §3, invariant 2: space freed by version v is
+ * reused once no reader pins a version older than v).
  *
  * The user root is a list of LIST_SIZE integers: one leaf node. Every commit
  * sets one element, so it copies the leaf, and writes a new top node and a

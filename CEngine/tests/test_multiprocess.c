@@ -1,7 +1,7 @@
 /*
  * test_multiprocess.c — writers in several processes and threads, and a
- * reader process, on one file at the same time (DESIGN.md §3, invariants 2
- * and 3).
+ * reader process, on one file at the same time (docs/DESIGN.md §3,
+ * invariants 2 and 3).
  *
  * The user root is a list of counters, followed by appended records:
  *   [0] A      the number of commits so far (every commit increments it)

@@ -3,9 +3,10 @@
  *
  * Owns: the encoding of one property's values for one cluster leaf, and the
  * checks of those nodes when they are read.
- * Never: trusts a count, an offset, a flag or a ref read from the file before
- * checking it (invariant 5), and never replaces a node without freeing the
- * old one through the node layer (verify would report the leak).
+ * Never: trusts a count, an offset, a flag or a ref read from the file
+ * before checking it (docs/DESIGN.md invariant 5), and never replaces a
+ * node without freeing the old one through the node layer (verify would
+ * report the leak).
  *
  * Encodings. A column is one node, or a "top" node (flags HAS_REFS) whose
  * children are its parts: the value parts of its type, then, when the

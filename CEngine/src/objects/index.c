@@ -5,9 +5,9 @@
  * Owns: the layout below, lookups, copy-on-write inserts and erases, and the
  * checks on every index node it reads.
  * Never: interprets keys or values, and never follows or searches a node it
- * has not checked: these bytes may come from a damaged file (DESIGN.md
- * invariant 5), so a malformed node is CE_ERR_CORRUPT naming its offset,
- * never an out-of-bounds read or an endless loop.
+ * has not checked: these bytes may come from a damaged file
+ * (docs/DESIGN.md invariant 5), so a malformed node is CE_ERR_CORRUPT
+ * naming its offset, never an out-of-bounds read or an endless loop.
  *
  * Layout (also in docs/FORMAT.md, "Indexes"). Pairs are ordered by key, then
  * by value.

@@ -1,5 +1,5 @@
 /*
- * crypt.h — the page cipher (DESIGN.md §5).
+ * crypt.h — the page cipher (docs/DESIGN.md §5).
  *
  * Owns: deriving the keys of one file from the user's 64-byte key and the
  * file's salt (HKDF-SHA256 over all 64 bytes), encrypting, decrypting and

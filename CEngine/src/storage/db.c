@@ -5,9 +5,9 @@
  * Owns: who may write, which version each transaction of a handle reads,
  * the top node of a version, and the order in which a commit reaches the
  * disk.
- * Never: overwrites a node a durable version uses (invariant 1), lets a
- * reader see a partial commit (invariant 2), or reports a commit that did
- * not reach the disk (invariant 4).
+ * Never: overwrites a node a durable version uses (docs/DESIGN.md
+ * invariant 1), lets a reader see a partial commit (invariant 2), or
+ * reports a commit that did not reach the disk (invariant 4).
  *
  * A commit writes its nodes into free space, then the slot that does not hold
  * the latest version, then calls fdatasync once. If power fails before the

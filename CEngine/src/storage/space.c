@@ -363,10 +363,11 @@ static bool reusable(const space_state *space, const space_free_extent *extent)
 
 /* Encrypted files are written a whole page at a time (a page is encrypted
  * as one), and a torn page write must only ever damage pages that no
- * durable version uses (invariant 1 at the granularity of pages). So a
- * commit is placed only on pages that are free as a whole, or that it has
- * started itself: within a free range, from its first page boundary, up to
- * its last; at the end of the file, from the next page boundary. */
+ * durable version uses (docs/DESIGN.md invariant 1, which holds per page
+ * in an encrypted file). So a commit is placed only on pages that are free
+ * as a whole, or that it has started itself: within a free range, from its
+ * first page boundary, up to its last; at the end of the file, from the
+ * next page boundary. */
 #define PLACEMENT_PAGE ((uint64_t)PAGER_PAGE_SIZE)
 static uint64_t page_up(uint64_t value) { return (value + PLACEMENT_PAGE - 1) & ~(PLACEMENT_PAGE - 1); }
 static uint64_t page_down(uint64_t value) { return value & ~(PLACEMENT_PAGE - 1); }

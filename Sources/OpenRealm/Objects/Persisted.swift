@@ -1,6 +1,6 @@
 // Persisted.swift — the @Persisted property wrapper, and the tokens that map a wrapper to its column.
 //
-// How a managed property access costs one C call (DESIGN.md §9): every wrapper takes, when it is
+// How a managed property access costs one C call (docs/DESIGN.md §9): every wrapper takes, when it is
 // initialised, a token — its position in the order an instance initialises its wrappers, counted
 // per thread and reset by ObjectBase.init. That order is the same for every instance of a class,
 // so the class's schema (discovered once) maps each token to a property, and a TableInfo maps it
