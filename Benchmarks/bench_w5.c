@@ -484,8 +484,7 @@ int main(int argc, char **argv)
     print_run_header(run_dir, "fsync figures are noisier");
     printf("peers:       SQLite %s, %s\n", sqlite3_libversion(), mdb_version(NULL, NULL, NULL));
     printf("engine:      OpenRealm %s, storage core's path (a HAS_REFS root of 4 B+trees: ids, name refs,\n"
-           "             ages, score bits; one append to each a commit); when the table layer lands the\n"
-           "             benchmark moves to it\n",
+           "             ages, score bits; one append to each a commit), not the object store\n",
            ce_engine_version());
     printf("\n");
     fflush(stdout);

@@ -190,7 +190,7 @@ static void check_repair_matches_engine(void)
     memcpy(repaired, file, size);
     repair_checksums(repaired, size);
     if (memcmp(file, repaired, size) != 0)
-        harness_bug("repair_checksums changed a sound file: its header layout no longer matches db.c; "
+        harness_bug("repair_checksums changed a sound file: its header layout no longer matches header.c; "
                     "update the layout constants at the top of Fuzz/fuzz_open.c",
                     "check_repair_matches_engine");
     free(file);
