@@ -169,6 +169,27 @@ static bool map_lock_file(ce_db *db)
     return true;
 }
 
+/* Gives every page of the lock file a block on disk before it is written
+ * through the shared mapping: a page without one (a sparse file that
+ * ftruncate extended, or a lock file an older engine left so) needs a block
+ * when the store faults it in, and on a full file system the kernel can only
+ * answer with SIGBUS. Allocated here, that is ENOSPC, which the open
+ * reports as CE_ERR_OUT_OF_DISK_SPACE. Blocks already allocated cost
+ * nothing. Where the file system has no fallocate, zeros are written (the
+ * contents are reset next anyway). */
+static bool allocate_lock_file(ce_db *db)
+{
+    if (os_active->fallocate(db->lock_fd, 0, (off_t)db->shared_size) == 0) return true;
+    if (errno != EOPNOTSUPP && errno != EINVAL && errno != ENOSYS)
+        return error_fail_errno(errno, "allocate lock file", db->lock_path);
+    static const uint8_t zeros[4096];
+    for (uint64_t offset = 0; offset < db->shared_size; offset += sizeof zeros) {
+        size_t length = db->shared_size - offset < sizeof zeros ? (size_t)(db->shared_size - offset) : sizeof zeros;
+        if (!os_write_all(db->lock_fd, zeros, length, offset, db->lock_path)) return false;
+    }
+    return true;
+}
+
 /* Sets up the data file and the lock file when this handle is the only one. */
 static bool initialize_as_first(ce_db *db)
 {
@@ -178,8 +199,9 @@ static bool initialize_as_first(ce_db *db)
      * milliseconds for a file that never needs to reach the disk. */
     uint64_t size;
     if (!os_file_size(db->lock_fd, &size, db->lock_path)) return false;
-    if (size != db->shared_size && os_active->ftruncate(db->lock_fd, (off_t)db->shared_size) != 0)
+    if (size > db->shared_size && os_active->ftruncate(db->lock_fd, (off_t)db->shared_size) != 0)
         return error_fail_errno(errno, "reset lock file", db->lock_path);
+    if (!allocate_lock_file(db)) return false;
     if (!map_lock_file(db)) return false;
     memset(db->shared, 0, db->shared_size);
     shared_state *shared = db->shared;

@@ -1,0 +1,195 @@
+/*
+ * test_disk.c — what the files on disk go through outside the engine's
+ * control: a file system that is full when a database opens (the lock file
+ * must get its blocks with an error, never a SIGBUS from a write through its
+ * mapping).
+ */
+#include "test_support.h"
+#include "os.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+
+enum { VALUE_COUNT = 2000 };
+
+static ce_db *open_plain(const char *path)
+{
+    ce_db_options options;
+    ce_db_options_init(&options);
+    ce_db *db;
+    CHECK(ce_db_open(path, &options, &db));
+    return db;
+}
+
+static void write_values(const char *path)
+{
+    ce_db *db = open_plain(path);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    for (int64_t i = 0; i < VALUE_COUNT; i++) test_list_append(txn, i * 7);
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_db_close(db));
+}
+
+static bool values_are_intact(const char *path)
+{
+    ce_db *db = open_plain(path);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_read(db, &txn));
+    bool intact = test_list_size(txn) == VALUE_COUNT;
+    for (size_t i = 0; intact && i < VALUE_COUNT; i++) intact = test_list_get(txn, i) == (int64_t)i * 7;
+    ce_txn_end(txn);
+    CHECK(ce_db_verify(db, NULL));
+    CHECK(ce_db_close(db));
+    return intact;
+}
+
+static char *lock_path_of(const char *path)
+{
+    size_t length = strlen(path) + 6;
+    char *lock = malloc(length);
+    CHECK(lock);
+    snprintf(lock, length, "%s.lock", path);
+    return lock;
+}
+
+static int full_fallocate(int fd, off_t offset, off_t length)
+{
+    (void)fd, (void)offset, (void)length;
+    errno = ENOSPC;
+    return -1;
+}
+
+static void expect_open_out_of_disk_space(const char *path)
+{
+    ce_db_options options;
+    ce_db_options_init(&options);
+    ce_db *db = NULL;
+    CHECK(!ce_db_open(path, &options, &db));
+    CHECK(db == NULL);
+    CHECK(ce_last_error_code() == CE_ERR_OUT_OF_DISK_SPACE);
+}
+
+/* The lock file's blocks are allocated through the os table before its
+ * mapping is written: a full disk there is CE_ERR_OUT_OF_DISK_SPACE, and
+ * the data is all there at the next open. */
+TEST(lock_file_allocation_enospc)
+{
+    char *dir = test_make_dir("disk-lock-enospc");
+    char *path = test_path(dir, "data.realm");
+    char *lock = lock_path_of(path);
+    write_values(path);
+
+    os_methods full = os_default;
+    full.fallocate = full_fallocate;
+    /* The lock file left by the last close, then a new one. */
+    os_active = &full;
+    expect_open_out_of_disk_space(path);
+    os_active = &os_default;
+    CHECK(unlink(lock) == 0 || errno == ENOENT);
+    os_active = &full;
+    expect_open_out_of_disk_space(path);
+    /* A new database. */
+    char *fresh = test_path(dir, "fresh.realm");
+    expect_open_out_of_disk_space(fresh);
+    os_active = &os_default;
+
+    CHECK(values_are_intact(path));
+    free(fresh);
+    free(lock);
+    free(path);
+    test_cleanup_dir(dir);
+    free(dir);
+}
+
+/* Fills the file system that holds `path` (a tmpfs mounted for the test). */
+static void fill_file_system(const char *filler)
+{
+    int fd = open(filler, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    CHECK(fd >= 0);
+    static const char block[4096];
+    for (;;) {
+        ssize_t done = write(fd, block, sizeof block);
+        if (done < 0 && errno == EINTR) continue;
+        if (done <= 0) break;
+    }
+    /* Whatever is left below a page. */
+    while (write(fd, block, 1) == 1) {
+    }
+    CHECK(close(fd) == 0);
+}
+
+/* Runs in a child with a mount namespace of its own: a 1 MiB tmpfs, a
+ * database written there, its lock file removed, the file system filled,
+ * then the open (in a grandchild, so that a SIGBUS is seen and reported).
+ * Exit status: 0 passed, 77 the tmpfs could not be mounted. */
+static int full_tmpfs_child(const char *dir)
+{
+    int flags = CLONE_NEWNS | (geteuid() == 0 ? 0 : CLONE_NEWUSER);
+    if (unshare(flags) != 0) {
+        fprintf(stderr, "  skipped: unshare(%s) failed: %s\n", geteuid() == 0 ? "CLONE_NEWNS" : "CLONE_NEWUSER|CLONE_NEWNS",
+                strerror(errno));
+        return 77;
+    }
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+        mount("test-disk", dir, "tmpfs", 0, "size=1m") != 0) {
+        fprintf(stderr, "  skipped: cannot mount a tmpfs on '%s': %s\n", dir, strerror(errno));
+        return 77;
+    }
+    char *path = test_path(dir, "data.realm");
+    char *lock = lock_path_of(path);
+    char *filler = test_path(dir, "filler");
+    write_values(path);
+    CHECK(unlink(lock) == 0);
+    fill_file_system(filler);
+
+    pid_t opener = fork();
+    CHECK(opener >= 0);
+    if (opener == 0) {
+        ce_db_options options;
+        ce_db_options_init(&options);
+        ce_db *db = NULL;
+        if (ce_db_open(path, &options, &db)) _exit(2);
+        _exit(ce_last_error_code() == CE_ERR_OUT_OF_DISK_SPACE ? 0 : 3);
+    }
+    int status;
+    CHECK(waitpid(opener, &status, 0) == opener);
+    if (WIFSIGNALED(status))
+        fprintf(stderr, "  the open on a full file system died with signal %d (%s)\n", WTERMSIG(status),
+                strsignal(WTERMSIG(status)));
+    else if (WEXITSTATUS(status) != 0)
+        fprintf(stderr, "  the open on a full file system exited with %d (2: it succeeded, 3: another error)\n",
+                WEXITSTATUS(status));
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+    CHECK(unlink(filler) == 0);
+    CHECK(values_are_intact(path));
+    free(filler);
+    free(lock);
+    free(path);
+    return 0;
+}
+
+/* The same on a real file system that is full. Needs a mount namespace
+ * (root, or unprivileged user namespaces); skipped, with the reason
+ * printed, where there is none. */
+TEST(full_tmpfs_open)
+{
+    char *dir = test_make_dir("disk-full-tmpfs");
+    fflush(NULL);
+    pid_t child = fork();
+    CHECK(child >= 0);
+    if (child == 0) _exit(full_tmpfs_child(dir));
+    int status;
+    CHECK(waitpid(child, &status, 0) == child);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+        fprintf(stderr, "  full_tmpfs_open: SKIPPED (no tmpfs could be mounted, see above)\n");
+    } else {
+        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    test_cleanup_dir(dir);
+    free(dir);
+}
