@@ -184,6 +184,9 @@ typedef struct ce_txn ce_txn;
  * allocated before it is written through its shared mapping, so a full file
  * system is this error, never a SIGBUS), CE_ERR_FILE_ACCESS (any other I/O
  * error).
+ * An open that may write (not read_only, not CE_DURABILITY_MEMORY_ONLY)
+ * also removes the temporaries that a ce_db_write_copy to `path` left when
+ * its process died (see ce_db_write_copy).
  * Encryption, each with its own message: CE_ERR_INVALID_DATABASE
  * "invalid database: decryption failed: ..." for a wrong key, for no key on
  * an encrypted file, and for a key on a plain file; CE_ERR_INVALID_ARGUMENT
@@ -1102,6 +1105,14 @@ void ce_copy_options_init(ce_copy_options *options);
  * only once it is complete and on disk (it is written beside it under a
  * temporary name first), and it can be opened like any database.
  * `options` may be NULL.
+ *
+ * The temporary is `<path>.writecopy-<pid>-<n>` (the writing process's pid
+ * and a counter); a failed copy removes it. One that a killed process left
+ * is removed by the next copy to the same `path` or the next ce_db_open of
+ * `path` (one that may write): only names of exactly that form, and only
+ * when no process with that pid exists (kill(pid, 0) fails with ESRCH). A
+ * process in another pid namespace (a container sharing the directory) is
+ * not seen from this one: do not write copies to the same path from two.
  *
  * Errors: CE_ERR_FILE_EXISTS (something exists at `path`: it is never
  * replaced), CE_ERR_OUT_OF_DISK_SPACE, CE_ERR_FILE_ACCESS, CE_ERR_CORRUPT

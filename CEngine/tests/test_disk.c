@@ -2,7 +2,8 @@
  * test_disk.c — what the files on disk go through outside the engine's
  * control: a file system that is full when a database opens (the lock file
  * must get its blocks with an error, never a SIGBUS from a write through its
- * mapping).
+ * mapping), and the temporaries a copy leaves when its process is killed
+ * (removed by the next open or copy, only those of dead processes).
  */
 #include "test_support.h"
 #include "os.h"
@@ -10,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/mount.h>
 #include <sys/wait.h>
 
@@ -190,6 +192,119 @@ TEST(full_tmpfs_open)
     } else {
         CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     }
+    test_cleanup_dir(dir);
+    free(dir);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Temporaries of copies whose process died                                 */
+/* ------------------------------------------------------------------------ */
+
+static pid_t dead_pid(void)
+{
+    pid_t child = fork();
+    CHECK(child >= 0);
+    if (child == 0) _exit(0);
+    int status;
+    CHECK(waitpid(child, &status, 0) == child);
+    CHECK(kill(child, 0) == -1 && errno == ESRCH);
+    return child;
+}
+
+static char *make_file(const char *format, const char *path, long pid, int n)
+{
+    size_t length = strlen(path) + 128;
+    char *name = malloc(length);
+    CHECK(name);
+    snprintf(name, length, format, path, pid, n);
+    FILE *file = fopen(name, "w");
+    CHECK(file && fputs("partial copy", file) >= 0 && fclose(file) == 0);
+    return name;
+}
+
+static bool exists(const char *path)
+{
+    struct stat status;
+    return stat(path, &status) == 0;
+}
+
+/* Files that look like temporaries but are not exactly `path`.writecopy-<pid>-<n>. */
+static char *lookalikes[6];
+
+static void make_lookalikes(const char *path, const char *other, long dead)
+{
+    lookalikes[0] = make_file("%s.writecopy-%ld-%dx", path, dead, 1);
+    lookalikes[1] = make_file("%s.writecopy-%ld%.0d", path, dead, 0);
+    lookalikes[2] = make_file("%s.writecopy--%ld-%d", path, dead, 2);
+    lookalikes[3] = make_file("%s.writecopy-%ld-%d", other, dead, 3);
+    lookalikes[4] = make_file("%sx.writecopy-%ld-%d", path, dead, 4);
+    lookalikes[5] = make_file("%s.writecopy-%ld-%d.tmp", path, dead, 5);
+}
+
+static void check_and_free_lookalikes(void)
+{
+    for (size_t i = 0; i < sizeof lookalikes / sizeof *lookalikes; i++) {
+        CHECK(exists(lookalikes[i]));
+        free(lookalikes[i]);
+    }
+}
+
+TEST(stale_copy_temporaries_removed_by_copy)
+{
+    char *dir = test_make_dir("disk-stale-copy");
+    char *source = test_path(dir, "source.realm");
+    char *copy = test_path(dir, "copy.realm");
+    char *other = test_path(dir, "other.realm");
+    write_values(source);
+    long dead = (long)dead_pid();
+    char *stale = make_file("%s.writecopy-%ld-%d", copy, dead, 0);
+    char *live = make_file("%s.writecopy-%ld-%d", copy, (long)getpid(), 7);
+    make_lookalikes(copy, other, dead);
+
+    ce_db *db = open_plain(source);
+    CHECK(ce_db_write_copy(db, copy, NULL));
+    CHECK(ce_db_close(db));
+    CHECK(!exists(stale));
+    CHECK(exists(live));
+    check_and_free_lookalikes();
+    CHECK(values_are_intact(copy));
+    free(stale);
+    free(live);
+    free(other);
+    free(copy);
+    free(source);
+    test_cleanup_dir(dir);
+    free(dir);
+}
+
+TEST(stale_copy_temporaries_removed_by_open)
+{
+    char *dir = test_make_dir("disk-stale-open");
+    char *path = test_path(dir, "data.realm");
+    char *other = test_path(dir, "other.realm");
+    write_values(path);
+    long dead = (long)dead_pid();
+    char *stale = make_file("%s.writecopy-%ld-%d", path, dead, 3);
+    char *live = make_file("%s.writecopy-%ld-%d", path, (long)getpid(), 4);
+    make_lookalikes(path, other, dead);
+
+    /* A read-only open removes nothing. */
+    ce_db_options options;
+    ce_db_options_init(&options);
+    options.read_only = true;
+    ce_db *db;
+    CHECK(ce_db_open(path, &options, &db));
+    CHECK(ce_db_close(db));
+    CHECK(exists(stale));
+
+    CHECK(values_are_intact(path));
+    CHECK(!exists(stale));
+    CHECK(exists(live));
+    check_and_free_lookalikes();
+    free(stale);
+    free(live);
+    free(other);
+    free(path);
     test_cleanup_dir(dir);
     free(dir);
 }

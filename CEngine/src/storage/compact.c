@@ -161,8 +161,11 @@ static bool write_copy(ce_db *db, ce_txn *given, const char *path, const ce_copy
     ce_txn *txn = given;
     /* What a write transaction buffered goes into its trees first. */
     bool ok = given ? (!ce_txn_is_write(given) || db_txn_flush_layer(given)) : ce_txn_begin_read(db, &txn);
+    /* Temporaries that copies to the same path left when their process died. */
+    if (ok) writer_remove_stale_copies(path);
     for (int attempt = 0; ok && !writer; attempt++) {
-        snprintf(temporary, length, "%s.writecopy-%ld-%u", path, (long)getpid(), atomic_fetch_add(&copy_counter, 1));
+        snprintf(temporary, length, "%s" WRITER_COPY_SUFFIX "%ld-%u", path, (long)getpid(),
+                 atomic_fetch_add(&copy_counter, 1));
         ok = writer_create(db, temporary, false, &encryption, &writer);
         /* A name left behind by an earlier process of the same pid: next. */
         if (!ok && ce_last_error_code() == CE_ERR_FILE_EXISTS && attempt < 100) ok = true;

@@ -32,6 +32,7 @@
 #include "crypt.h"
 #include "os.h"
 #include "pager.h"
+#include "writer.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -234,6 +235,9 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
         free_db(db);
         return false;
     }
+    /* Temporaries of copies to this path whose process died (a crash in
+     * ce_db_write_copy): nothing else would ever remove them. */
+    if (!options->read_only && options->durability != CE_DURABILITY_MEMORY_ONLY) writer_remove_stale_copies(db->path);
     version_info latest = lockfile_read_latest(db->shared);
     if (latest.version == 0) {
         /* A new file: the first commit creates version 1 with an empty top. */

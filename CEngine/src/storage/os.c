@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,10 @@ const os_methods os_default = {
     .rename = rename,
     .rename_noreplace = default_rename_noreplace,
     .sync_file_range = sync_file_range,
+    .kill = kill,
+    .opendir = opendir,
+    .readdir = readdir,
+    .closedir = closedir,
 };
 
 const os_methods *os_active = &os_default;
@@ -196,6 +201,53 @@ bool os_grow_file(int fd, uint64_t size, const char *path)
         return error_fail_errno(errno, "allocate space", path);
     if (os_active->ftruncate(fd, (off_t)size) != 0) return error_fail_errno(errno, "grow file", path);
     return true;
+}
+
+/* Whether `text` is "<pid>-<n>", both decimal, pid > 0; *out_pid is the pid. */
+static bool parse_orphan_suffix(const char *text, long *out_pid)
+{
+    const char *cursor = text;
+    long pid = 0;
+    if (*cursor < '0' || *cursor > '9') return false;
+    while (*cursor >= '0' && *cursor <= '9') {
+        if (pid > 99999999) return false; /* no pid is that long */
+        pid = pid * 10 + (*cursor++ - '0');
+    }
+    if (*cursor++ != '-' || *cursor < '0' || *cursor > '9') return false;
+    while (*cursor >= '0' && *cursor <= '9') cursor++;
+    if (*cursor != '\0' || pid <= 0) return false;
+    *out_pid = pid;
+    return true;
+}
+
+void os_remove_orphans(const char *prefix)
+{
+    int saved = errno;
+    const char *slash = strrchr(prefix, '/');
+    const char *name_prefix = slash ? slash + 1 : prefix;
+    size_t name_prefix_length = strlen(name_prefix);
+    char *directory = slash ? strndup(prefix, slash == prefix ? 1 : (size_t)(slash - prefix)) : strdup(".");
+    DIR *listing = directory ? os_active->opendir(directory) : NULL;
+    if (listing) {
+        size_t capacity = strlen(prefix) + 64;
+        char *victim = malloc(capacity);
+        struct dirent *entry;
+        while (victim && (entry = os_active->readdir(listing)) != NULL) {
+            long pid;
+            if (name_prefix_length == 0 || strncmp(entry->d_name, name_prefix, name_prefix_length) != 0 ||
+                !parse_orphan_suffix(entry->d_name + name_prefix_length, &pid))
+                continue;
+            if (pid == (long)getpid()) continue;
+            if (os_active->kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+            /* Rebuilt from `prefix`, so the file removed is in its directory. */
+            int written = snprintf(victim, capacity, "%s%s", prefix, entry->d_name + name_prefix_length);
+            if (written > 0 && (size_t)written < capacity) (void)os_active->unlink(victim);
+        }
+        free(victim);
+        os_active->closedir(listing);
+    }
+    free(directory);
+    errno = saved;
 }
 
 static void fill_lock(struct flock *lock, short type, uint64_t start, uint64_t length)

@@ -2,7 +2,8 @@
  * os.h — the operating-system layer.
  *
  * Owns: every system call the engine makes on files and memory (open, read,
- * write, sync, size, map, protect, advise, lock, rename, unlink). Each goes
+ * write, sync, size, map, protect, advise, lock, rename, unlink, listing a
+ * directory) and on processes (whether a pid is alive). Each goes
  * through the function table `os_active`, so that tests can replace entries to
  * inject EIO, ENOSPC, short writes or a crash at any call.
  * Never: interprets file contents, or keeps state about databases.
@@ -19,6 +20,7 @@
 #include <sys/types.h>
 #include <sys/stat.h>
 #include <fcntl.h>
+#include <dirent.h>
 
 /* The system calls, one entry each. Semantics and return values are those
  * of the POSIX/Linux call of the same name (-1 and errno on failure). */
@@ -46,6 +48,13 @@ typedef struct os_methods {
     /* Linux's sync_file_range(2); the engine uses it only to start the
      * writeback of a range early (os_start_writeback). */
     int (*sync_file_range)(int fd, off_t offset, off_t length, unsigned int flags);
+    /* kill(2); the engine sends only signal 0, to ask whether a process is
+     * alive (os_process_is_gone). */
+    int (*kill)(pid_t pid, int signal);
+    /* Listing a directory (os_remove_stale_copies). */
+    DIR *(*opendir)(const char *path);
+    struct dirent *(*readdir)(DIR *directory);
+    int (*closedir)(DIR *directory);
 } os_methods;
 
 /* The table in force. Tests may point it at their own table (and restore
@@ -87,6 +96,14 @@ bool os_file_size(int fd, uint64_t *out_size, const char *path);
 /* Grows the file to at least `size` bytes, allocating the blocks where the
  * file system can (so later writes and syncs do not change the size). */
 bool os_grow_file(int fd, uint64_t size, const char *path);
+
+/* Removes the files left by processes that died: every entry of the
+ * directory of `prefix` whose path is exactly `prefix` followed by
+ * "<pid>-<n>" (decimal digits only), where no process `pid` exists
+ * (kill(pid, 0) fails with ESRCH). Files of a live process, of a pid this
+ * process cannot signal (EPERM: alive), and every other name are kept.
+ * Best effort: failures are ignored and change no error state. */
+void os_remove_orphans(const char *prefix);
 
 /* Advisory byte-range locks that belong to the open file description (not
  * the process), so two handles in one process exclude each other too.

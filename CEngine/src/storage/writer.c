@@ -5,10 +5,12 @@
  * Owns: the new file's header, the buffer the copy's nodes are placed in
  * (each at the position that becomes its ref), the top node and the slot
  * that make the file a database, and installing it (a new path, or
- * renamed over the handle's file in writer_replace_file).
+ * renamed over the handle's file in writer_replace_file), and removing the
+ * temporaries of copies whose process died (writer_remove_stale_copies).
  * Never: lets a file that is not whole and on disk appear at its final
- * path (the slot is written last, the name given after the sync), or
- * replaces anything at a path a copy is installed to.
+ * path (the slot is written last, the name given after the sync),
+ * replaces anything at a path a copy is installed to, or removes a
+ * temporary whose process is alive.
  */
 #include "writer.h"
 #include "db_internal.h"
@@ -20,6 +22,7 @@
 #include "pager.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +39,16 @@ struct writer_state {
     uint64_t buffer_position; /* a multiple of the page size */
     version_info info;        /* once finished */
 };
+
+void writer_remove_stale_copies(const char *path)
+{
+    size_t length = strlen(path) + sizeof WRITER_COPY_SUFFIX;
+    char *prefix = malloc(length);
+    if (!prefix) return;
+    snprintf(prefix, length, "%s" WRITER_COPY_SUFFIX, path);
+    os_remove_orphans(prefix);
+    free(prefix);
+}
 
 bool writer_path_exists(const char *path)
 {

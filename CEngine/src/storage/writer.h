@@ -39,6 +39,15 @@ typedef struct writer_encryption {
 bool writer_create(ce_db *source, const char *temporary_path, bool replace_stale, const writer_encryption *encryption,
                    writer_state **out_writer);
 
+/* The temporary of a copy to `path` is `path` WRITER_COPY_SUFFIX "<pid>-<n>"
+ * (the pid of the process that writes it, and a counter). */
+#define WRITER_COPY_SUFFIX ".writecopy-"
+
+/* Removes the temporaries of copies to `path` whose process died (a crash
+ * during writeCopy): names that are exactly `path` WRITER_COPY_SUFFIX
+ * "<pid>-<n>" with no process `pid` alive. Best effort; sets no error. */
+void writer_remove_stale_copies(const char *path);
+
 /* Whether a file (or anything else) exists at `path`. */
 bool writer_path_exists(const char *path);
 
