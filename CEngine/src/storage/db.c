@@ -180,6 +180,7 @@ static void free_db(ce_db *db)
     pthread_mutex_destroy(&db->mutex);
     pthread_cond_destroy(&db->writer_free);
     pthread_cond_destroy(&db->exclusive_over);
+    pthread_mutex_destroy(&db->confirmed_mutex);
     free(db->path);
     free(db->lock_path);
     free(db);
@@ -210,6 +211,7 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
     pthread_mutex_init(&db->mutex, NULL);
     pthread_cond_init(&db->writer_free, NULL);
     pthread_cond_init(&db->exclusive_over, NULL);
+    pthread_mutex_init(&db->confirmed_mutex, NULL);
     if (path) {
         db->path = strdup(path);
     } else if (options->durability == CE_DURABILITY_MEMORY_ONLY && options->in_memory_identifier) {
@@ -238,7 +240,13 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
     /* Temporaries of copies to this path whose process died (a crash in
      * ce_db_write_copy): nothing else would ever remove them. */
     if (!options->read_only && options->durability != CE_DURABILITY_MEMORY_ONLY) writer_remove_stale_copies(db->path);
-    version_info latest = lockfile_read_latest(db->shared);
+    version_info latest;
+    if (!lockfile_latest(db, -1, &latest)) {
+        error_saved saved;
+        error_save(&saved);
+        free_db(db);
+        return error_restore(&saved);
+    }
     if (latest.version == 0) {
         /* A new file: the first commit creates version 1 with an empty top. */
         ce_txn *txn;
@@ -262,7 +270,11 @@ bool ce_db_close(ce_db *db)
     if (open_transactions > 0)
         return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot close '%s': %zu transactions are still open", db->path,
                        open_transactions);
-    write_sync_record(db, lockfile_read_latest(db->shared).version);
+    /* Only a version the data file's header holds: a damaged lock file
+     * must not make the sync record vouch for a version that does not
+     * exist (the next open would refuse the file). */
+    version_info latest;
+    if (lockfile_latest(db, -1, &latest)) write_sync_record(db, latest.version);
     if (db->options.durability == CE_DURABILITY_MEMORY_ONLY) {
         bool busy;
         /* The last handle of an in-memory database removes its files. */
@@ -333,7 +345,9 @@ bool ce_db_delete_files(const char *path, bool *out_deleted)
 bool ce_db_latest_version(ce_db *db, uint64_t *out_version)
 {
     if (!db || !out_version) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_latest_version: arguments are required");
-    *out_version = lockfile_read_latest(db->shared).version;
+    version_info latest;
+    if (!lockfile_latest(db, -1, &latest)) return false;
+    *out_version = latest.version;
     return true;
 }
 
@@ -427,8 +441,11 @@ static bool begin_read(ce_db *db, const uint64_t *at, ce_txn **out_txn)
                            "handle pins it (a version nobody pins may already be overwritten)",
                            (unsigned long long)*at, db->path);
         }
-    } else {
-        txn->info = lockfile_pin_latest(db, txn->reader_slot);
+    } else if (!lockfile_pin_latest(db, txn->reader_slot, &txn->info)) {
+        lockfile_release_reader_slot(db, txn->reader_slot);
+        leave_transaction(db);
+        free(txn);
+        return false;
     }
     if (!pager_begin_reading(db->pager, &txn->epoch) || !attach_snapshot(txn)) {
         pager_end_reading(db->pager, txn->epoch);
@@ -480,9 +497,23 @@ bool ce_txn_advance(ce_txn *txn)
     }
     /* Under the mutex: ce_txn_begin_read_at reads `info` of the handle's readers. */
     pthread_mutex_lock(&db->mutex);
-    txn->info = lockfile_pin_latest(db, next_slot);
-    txn->reader_slot = next_slot;
+    version_info pinned;
+    bool pinned_ok = lockfile_pin_latest(db, next_slot, &pinned);
+    if (pinned_ok) {
+        txn->info = pinned;
+        txn->reader_slot = next_slot;
+    }
     pthread_mutex_unlock(&db->mutex);
+    if (!pinned_ok) {
+        /* The transaction stays on its version, which its slot pins. */
+        pager_end_reading(db->pager, txn->epoch);
+        txn->epoch = previous_epoch;
+        lockfile_release_reader_slot(db, next_slot);
+        error_saved saved;
+        error_save(&saved);
+        attach_snapshot(txn);
+        return error_restore(&saved);
+    }
     if (!attach_snapshot(txn)) {
         /* Back to the previous snapshot, which the old slot kept pinned
          * (its error is the one reported; mapping and reading that
@@ -568,6 +599,7 @@ static bool catch_up_with_header(ce_db *db, version_info *latest)
             slot->info.version == latest->version + 1) {
             *latest = slot->info;
             lockfile_publish_latest(db->shared, latest);
+            lockfile_note_confirmed(db, latest);
         }
     }
     free(pages);
@@ -590,11 +622,11 @@ bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn)
         free(txn);
         return false;
     }
-    version_info latest = lockfile_read_latest(db->shared);
+    version_info latest;
     uint64_t oldest, active;
     space_free_extent *free_list = NULL;
     size_t free_count = 0;
-    if (!catch_up_with_header(db, &latest) || !lockfile_scan_readers(db, latest.version, &oldest, &active)) goto fail;
+    if (!lockfile_latest(db, -1, &latest) || !catch_up_with_header(db, &latest) || !lockfile_scan_readers(db, latest.version, &oldest, &active)) goto fail;
     if (db->options.max_active_versions > 0 && active > db->options.max_active_versions) {
         error_fail(CE_ERR_TOO_MANY_VERSIONS, "Number of active versions (%llu) in the Realm exceeded the limit of %llu",
                 (unsigned long long)active, (unsigned long long)db->options.max_active_versions);
@@ -836,6 +868,7 @@ bool ce_txn_commit(ce_txn *txn)
               write_new_version(txn, &info, &bytes_written);
     if (ok) {
         lockfile_publish_latest(db->shared, &info);
+        lockfile_note_confirmed(db, &info); /* its slot is the one just written */
         /* After a large commit, vouch for it so that an open after a crash
          * need not read it all back; a small one is cheap to check, and one
          * more page in the next sync is not (see write_sync_record). */

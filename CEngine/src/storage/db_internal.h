@@ -72,6 +72,12 @@ struct ce_db {
     /* The live read transactions of this handle (see ce_txn_begin_read_at):
      * linked and unlinked under `mutex`, and their `info` changes under it. */
     ce_txn *readers;
+    /* The last latest version this handle saw confirmed by the data file's
+     * header (lockfile_latest), under its own mutex: lockfile_latest runs
+     * with `mutex` held too. */
+    pthread_mutex_t confirmed_mutex;
+    version_info confirmed;
+    bool confirmed_valid;
 };
 
 struct ce_txn {

@@ -32,7 +32,6 @@ static const uint8_t SYNC_MAGIC[8] = {'O', 'R', 'S', 'Y', 'N', 'C', '0', '1'};
 #define STATIC_SALT_OFFSET 24u
 #define STATIC_KEY_CHECK_OFFSET 40u
 #define STATIC_GROUP_PAGES_OFFSET 56u
-#define MAX_LOGICAL_SIZE (1ull << 48)
 #define CHECKSUM_SEED_STATIC 0x53544154ull
 #define CHECKSUM_SEED_SLOT 0x534C4F54ull
 #define CHECKSUM_SEED_SYNC 0x53594E43ull
@@ -111,7 +110,7 @@ bool header_decode_slot_page(const uint8_t *page, uint64_t file_size, slot_recor
         uint8_t mac[CRYPT_MAC_SIZE];
         if (!pager_header_mac(pager, page, SLOT_MAC_OFFSET, mac) || !crypt_equal(mac, page + SLOT_MAC_OFFSET, sizeof mac))
             return false;
-        file_size = MAX_LOGICAL_SIZE;
+        file_size = HEADER_MAX_LOGICAL_SIZE;
     }
     uint32_t run_count = load_u32(page + 32);
     if (run_count > (encrypted ? SLOT_MAX_RUNS_ENCRYPTED : SLOT_MAX_RUNS)) return false;
@@ -280,6 +279,29 @@ bool header_new_cipher(const uint8_t key[CRYPT_KEY_SIZE], cipher_header *out_hea
 /* Reads the header pages and picks the newest slot whose commit is whole.
  * `verify_data`: check the runs of a slot that the sync record does not
  * vouch for (the first opener after a possible power failure). */
+bool header_confirm_version(ce_db *db, const version_info *info, bool *out_confirmed)
+{
+    *out_confirmed = false;
+    uint64_t file_size;
+    uint8_t *page = malloc(PAGE_SIZE_BYTES);
+    slot_record *slot = malloc(sizeof *slot);
+    bool ok = page && slot;
+    if (!ok) error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory reading the header of '%s'", db->path);
+    ok = ok && pager_file_size(db->pager, &file_size) &&
+         pager_read(db->pager, (uint64_t)(1 + info->version % 2) * PAGE_SIZE_BYTES, page, PAGE_SIZE_BYTES);
+    if (ok) {
+        bool valid = header_decode_slot_page(page, file_size, slot, db->pager);
+        if (info->version == 0)
+            *out_confirmed = !valid && info->top_ref == 0 && info->logical_size == CE_HEADER_SIZE;
+        else
+            *out_confirmed = valid && slot->info.version == info->version && slot->info.top_ref == info->top_ref &&
+                             slot->info.logical_size == info->logical_size;
+    }
+    free(page);
+    free(slot);
+    return ok;
+}
+
 bool header_choose_version(ce_db *db, bool verify_data, header_state *out_state, version_info *out_info,
                            bool *out_needs_sync_record)
 {

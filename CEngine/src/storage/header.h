@@ -36,6 +36,8 @@
 #define SLOT_MAC_OFFSET (SLOT_CHECKSUM_OFFSET - 40u)
 #define SLOT_MAX_RUNS_ENCRYPTED ((SLOT_MAC_OFFSET - SLOT_HEADER_SIZE) / 16u)
 #define CHECKSUM_SEED_DATA 0x44415441ull
+/* No slot names a logical size beyond this. */
+#define HEADER_MAX_LOGICAL_SIZE (1ull << 48)
 
 typedef struct slot_record {
     version_info info;
@@ -72,6 +74,14 @@ bool header_new_cipher(const uint8_t key[CRYPT_KEY_SIZE], cipher_header *out_hea
  * vouch for (the first opener after a possible power failure). */
 bool header_choose_version(ce_db *db, bool verify_data, header_state *out_state, version_info *out_info,
                            bool *out_needs_sync_record);
+
+/* Whether the data file's own header confirms `info` as a committed
+ * version: the slot a commit of that version writes (page 1 + version % 2)
+ * holds it, field for field; version 0 (a file being created) is confirmed
+ * while that slot holds no valid slot. False only with an I/O error. The
+ * lock file's latest version is never used before this or an equal
+ * version was confirmed (lockfile.c). */
+bool header_confirm_version(ce_db *db, const version_info *info, bool *out_confirmed);
 
 /* A handle that attaches to a file another handle opened reads the static
  * page itself: its key must be checked too. */

@@ -17,6 +17,8 @@
 #include "pager.h"
 
 #include <errno.h>
+#include <sched.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -24,6 +26,10 @@
 
 #define LOCK_MAGIC 0x4B434F4C4D4C524Full /* "ORLMLOCK" */
 #define LOCK_LAYOUT_VERSION 2u
+/* How long lockfile_read_latest waits for an odd sequence to turn even,
+ * and how often lockfile_latest retries a version that commits overwrote. */
+#define READ_LATEST_ATTEMPTS 100000u
+#define CONFIRM_ATTEMPTS 1000u
 
 /* ------------------------------------------------------------------------ */
 /* Publishing and reading the latest version                                */
@@ -31,27 +37,127 @@
 
 void lockfile_publish_latest(shared_state *shared, const version_info *info)
 {
-    uint64_t sequence = atomic_load_explicit(&shared->latest_sequence, memory_order_relaxed);
-    atomic_store_explicit(&shared->latest_sequence, sequence + 1, memory_order_relaxed);
+    /* Odd while writing, whatever the word held (a damaged lock file may
+     * have left it odd: it is even again after this). */
+    uint64_t sequence = atomic_load_explicit(&shared->latest_sequence, memory_order_relaxed) | 1;
+    atomic_store_explicit(&shared->latest_sequence, sequence, memory_order_relaxed);
     atomic_thread_fence(memory_order_release);
     atomic_store_explicit(&shared->latest_version, info->version, memory_order_relaxed);
     atomic_store_explicit(&shared->latest_top_ref, info->top_ref, memory_order_relaxed);
     atomic_store_explicit(&shared->latest_logical_size, info->logical_size, memory_order_relaxed);
-    atomic_store_explicit(&shared->latest_sequence, sequence + 2, memory_order_release);
+    atomic_store_explicit(&shared->latest_sequence, sequence + 1, memory_order_release);
 }
 
 version_info lockfile_read_latest(shared_state *shared)
 {
-    for (;;) {
+    /* A writer holds the sequence odd for a few stores; one that stays odd
+     * (a writer that died there, or damage) is read anyway after a while:
+     * lockfile_latest checks what it gets. */
+    for (uint32_t attempt = 0;; attempt++) {
         uint64_t before = atomic_load_explicit(&shared->latest_sequence, memory_order_acquire);
-        if (before & 1) continue;
+        bool give_up = attempt >= READ_LATEST_ATTEMPTS;
+        if ((before & 1) && !give_up) {
+            if (attempt % 64 == 63) sched_yield();
+            continue;
+        }
         version_info info;
         info.version = atomic_load_explicit(&shared->latest_version, memory_order_relaxed);
         info.top_ref = atomic_load_explicit(&shared->latest_top_ref, memory_order_relaxed);
         info.logical_size = atomic_load_explicit(&shared->latest_logical_size, memory_order_relaxed);
         atomic_thread_fence(memory_order_acquire);
-        if (atomic_load_explicit(&shared->latest_sequence, memory_order_relaxed) == before) return info;
+        if (give_up || atomic_load_explicit(&shared->latest_sequence, memory_order_relaxed) == before) return info;
     }
+}
+
+static bool lock_file_damaged(ce_db *db, const char *what, uint64_t value)
+{
+    return error_fail(CE_ERR_CORRUPT,
+                      "the lock file '%s' is damaged (%s: %llu): close every handle of '%s' and open it again to "
+                      "rebuild it",
+                      db->lock_path, what, (unsigned long long)value, db->path);
+}
+
+bool lockfile_check(ce_db *db)
+{
+    shared_state *shared = db->shared;
+    if (shared->magic != LOCK_MAGIC) return lock_file_damaged(db, "its magic is", shared->magic);
+    if (shared->layout_version != LOCK_LAYOUT_VERSION)
+        return lock_file_damaged(db, "its layout version is", shared->layout_version);
+    if (shared->slot_count != READER_SLOT_COUNT) return lock_file_damaged(db, "its reader slot count is", shared->slot_count);
+    if (shared->structure_size != sizeof(shared_state))
+        return lock_file_damaged(db, "its structure size is", shared->structure_size);
+    if (atomic_load(&shared->ready) != 1) return lock_file_damaged(db, "its ready mark is", atomic_load(&shared->ready));
+    return true;
+}
+
+static bool same_info(const version_info *a, const version_info *b)
+{
+    return a->version == b->version && a->top_ref == b->top_ref && a->logical_size == b->logical_size;
+}
+
+/* What a slot could hold (header_decode_slot_page's bounds), or version 0. */
+static bool info_in_range(const version_info *info)
+{
+    if (info->version == 0) return info->top_ref == 0 && info->logical_size == CE_HEADER_SIZE;
+    return info->logical_size >= CE_HEADER_SIZE && info->logical_size <= HEADER_MAX_LOGICAL_SIZE &&
+           info->logical_size % 8 == 0 && info->top_ref >= CE_HEADER_SIZE && info->top_ref < info->logical_size &&
+           info->top_ref % 8 == 0;
+}
+
+void lockfile_note_confirmed(ce_db *db, const version_info *info)
+{
+    pthread_mutex_lock(&db->confirmed_mutex);
+    db->confirmed = *info;
+    db->confirmed_valid = true;
+    pthread_mutex_unlock(&db->confirmed_mutex);
+}
+
+static bool is_confirmed(ce_db *db, const version_info *info)
+{
+    pthread_mutex_lock(&db->confirmed_mutex);
+    bool confirmed = db->confirmed_valid && same_info(&db->confirmed, info);
+    pthread_mutex_unlock(&db->confirmed_mutex);
+    return confirmed;
+}
+
+bool lockfile_latest(ce_db *db, int slot_index, version_info *out_info)
+{
+    shared_state *shared = db->shared;
+    for (uint32_t attempt = 0; attempt < CONFIRM_ATTEMPTS; attempt++) {
+        if (!lockfile_check(db)) return false;
+        version_info info = lockfile_read_latest(shared);
+        if (slot_index >= 0) {
+            /* Store, then check that it is still the latest, so a writer
+             * that scanned before the store cannot have freed it. */
+            atomic_store(&shared->readers[slot_index].version, info.version);
+            if (atomic_load(&shared->latest_version) != info.version) continue;
+        }
+        if (!info_in_range(&info)) {
+            version_info again = lockfile_read_latest(shared);
+            if (!same_info(&again, &info)) continue; /* a torn read */
+            return lock_file_damaged(db, info.logical_size > HEADER_MAX_LOGICAL_SIZE ? "its latest logical size is"
+                                                                                      : "its latest top ref is",
+                                     info.logical_size > HEADER_MAX_LOGICAL_SIZE ? info.logical_size : info.top_ref);
+        }
+        if (is_confirmed(db, &info)) {
+            *out_info = info;
+            return true;
+        }
+        bool confirmed;
+        if (!header_confirm_version(db, &info, &confirmed)) return false;
+        if (confirmed) {
+            lockfile_note_confirmed(db, &info);
+            *out_info = info;
+            return true;
+        }
+        /* The slot of a version is overwritten only two commits later: if
+         * the latest did not move meanwhile, the lock file names a version
+         * the data file does not hold. */
+        version_info again = lockfile_read_latest(shared);
+        if (same_info(&again, &info))
+            return lock_file_damaged(db, "the data file's header does not hold its latest version", info.version);
+    }
+    return lock_file_damaged(db, "the data file's header never confirmed its latest version", 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -78,13 +184,19 @@ bool lockfile_scan_readers(ce_db *db, uint64_t latest, uint64_t *out_oldest, uin
     uint64_t pinned[READER_SLOT_COUNT + 1];
     size_t pinned_count = 0;
     pinned[pinned_count++] = latest;
+    if (!lockfile_check(db)) return false;
     uint32_t high_water = atomic_load(&db->shared->reader_high_water);
     for (uint32_t i = 0; i < high_water && i < READER_SLOT_COUNT; i++) {
         reader_slot *slot = &db->shared->readers[i];
         uint64_t owner = atomic_load(&slot->owner_pid);
         if (owner == 0) continue;
+        /* A pid is positive and fits a pid_t; a reader pins a version that
+         * was the latest (the latest only grows). Anything else is damage,
+         * and freeing such a slot could free a live reader's version. */
+        if (owner > INT32_MAX) return lock_file_damaged(db, "a reader slot's owner pid is", owner);
         uint64_t version = atomic_load(&slot->version);
         if (version == 0) continue;
+        if (version > latest) return lock_file_damaged(db, "a reader slot pins a version past the latest", version);
         if (version < latest) {
             bool alive;
             if (!process_is_alive(db, owner, &alive)) return false;
@@ -130,16 +242,9 @@ bool lockfile_claim_reader_slot(ce_db *db, int *out_slot)
                    READER_SLOT_COUNT);
 }
 
-/* Pins the latest version in the slot: store, then check that it is still
- * the latest, so a writer that scanned before the store cannot have freed it. */
-version_info lockfile_pin_latest(ce_db *db, int slot_index)
+bool lockfile_pin_latest(ce_db *db, int slot_index, version_info *out_info)
 {
-    reader_slot *slot = &db->shared->readers[slot_index];
-    for (;;) {
-        version_info info = lockfile_read_latest(db->shared);
-        atomic_store(&slot->version, info.version);
-        if (atomic_load(&db->shared->latest_version) == info.version) return info;
-    }
+    return lockfile_latest(db, slot_index, out_info);
 }
 
 void lockfile_release_reader_slot(ce_db *db, int slot_index)

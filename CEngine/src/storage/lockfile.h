@@ -56,9 +56,26 @@ bool lockfile_open(ce_db *db);
 /* Unmaps and closes the lock file (also of a handle half opened). */
 void lockfile_close(ce_db *db);
 
-/* The latest version, under the sequence lock. */
+/* The latest version, under the sequence lock. lockfile_read_latest is
+ * the raw value (it may be damage: see lockfile_latest). */
 void lockfile_publish_latest(shared_state *shared, const version_info *info);
 version_info lockfile_read_latest(shared_state *shared);
+
+/* The lock file's bytes are bytes from a file (invariant 5): its fixed
+ * fields are checked before every use (CE_ERR_CORRUPT naming the lock file
+ * when they changed since it was opened). */
+bool lockfile_check(ce_db *db);
+
+/* The latest version, checked: in range, and confirmed by the data file's
+ * own header (header_confirm_version), so that no damaged value of the lock
+ * file reaches a mapping, a snapshot or the data file. With `slot_index`
+ * >= 0 it is pinned in that slot too (as lockfile_pin_latest). A latest
+ * version the header does not hold is CE_ERR_CORRUPT naming the lock file. */
+bool lockfile_latest(ce_db *db, int slot_index, version_info *out_info);
+
+/* Remembers a version the header is known to hold (this handle wrote or
+ * read its slot), so that lockfile_latest need not read the header again. */
+void lockfile_note_confirmed(ce_db *db, const version_info *info);
 
 /* The oldest version any reader pins (at most `latest`), and how many
  * distinct versions are live. Slots of processes that died are freed. */
@@ -68,8 +85,9 @@ bool lockfile_scan_readers(ce_db *db, uint64_t latest, uint64_t *out_oldest, uin
  * (CE_ERR_TOO_MANY_READERS when none is). */
 bool lockfile_claim_reader_slot(ce_db *db, int *out_slot);
 
-/* Pins the latest version in the slot, and returns it. */
-version_info lockfile_pin_latest(ce_db *db, int slot_index);
+/* Pins the latest version in the slot, and returns it (checked, as
+ * lockfile_latest). */
+bool lockfile_pin_latest(ce_db *db, int slot_index, version_info *out_info);
 
 void lockfile_release_reader_slot(ce_db *db, int slot_index);
 

@@ -184,10 +184,15 @@ bool pager_read_only(const pager_state *pager) { return pager->read_only; }
 bool pager_is_encrypted(const pager_state *pager) { return pager->cipher != NULL; }
 pager_page_entry *pager_page_entries(const pager_state *pager) { return pager->cipher ? pager->cipher->entries : NULL; }
 
+/* The power of two at or above `value` (at least MINIMUM_MAPPING);
+ * UINT64_MAX when there is none (a value past 2^63). */
 static uint64_t round_up_power_of_two(uint64_t value)
 {
     uint64_t result = MINIMUM_MAPPING;
-    while (result < value) result <<= 1;
+    while (result < value) {
+        if (result > UINT64_MAX / 2) return UINT64_MAX;
+        result <<= 1;
+    }
     return result;
 }
 
@@ -199,8 +204,8 @@ static bool map_file_locked(pager_state *pager, uint64_t size, const uint8_t **o
         *out_base = pager->mappings[pager->mapping_count - 1].base;
         return true;
     }
-    uint64_t length = round_up_power_of_two(size * 2);
-    if (length > (uint64_t)SIZE_MAX)
+    uint64_t length = size > UINT64_MAX / 4 ? UINT64_MAX : round_up_power_of_two(size * 2);
+    if (length > (uint64_t)SIZE_MAX || length == UINT64_MAX)
         return error_fail(CE_ERR_ADDRESS_SPACE_EXHAUSTED, "cannot map %llu bytes of '%s'", (unsigned long long)size,
                        pager->path);
     mapping *grown = realloc(pager->mappings, (pager->mapping_count + 1) * sizeof *grown);

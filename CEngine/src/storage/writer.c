@@ -229,6 +229,7 @@ bool writer_replace_file(ce_db *db, writer_state *writer)
     db->pager = writer->pager;
     atomic_store(&db->shared->committing_version, 0);
     lockfile_publish_latest(db->shared, &writer->info);
+    lockfile_note_confirmed(db, &writer->info); /* the slot the writer wrote */
     release_writer_memory(writer);
     return os_sync_directory_of(db->path);
 }

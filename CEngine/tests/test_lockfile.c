@@ -1,0 +1,347 @@
+/*
+ * test_lockfile.c — a damaged lock file (issue 16, item 3): its bytes come
+ * from a file too (invariant 5). Random bytes over its first 4 KiB while a
+ * handle is open, and specific bad values (a huge logical size, a version
+ * the data file does not hold, a reader slot count out of range, bad pids,
+ * a sequence left odd), must give CE_ERR_CORRUPT naming the lock file, never
+ * a hang, a crash or damage to the data file; a fresh open rebuilds the
+ * lock file and finds every committed value. Every case runs under a
+ * deadline (alarm): a hang fails it. Run plain and encrypted.
+ */
+#include "test_support.h"
+#include "lockfile.h"
+#include "pager.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stddef.h>
+#include <sys/wait.h>
+
+enum { COMMITS = 5, PER_COMMIT = 200, DEADLINE_SECONDS = 30 };
+
+static void on_deadline(int signal_number)
+{
+    (void)signal_number;
+    static const char message[] = "test_lockfile: deadline passed (a hang on a damaged lock file)\n";
+    ssize_t ignored = write(2, message, sizeof message - 1);
+    (void)ignored;
+    _exit(1);
+}
+
+static void start_deadline(void)
+{
+    signal(SIGALRM, on_deadline);
+    alarm(DEADLINE_SECONDS);
+}
+
+static void stop_deadline(void) { alarm(0); }
+
+/* COMMITS commits of PER_COMMIT values each: value i is i. */
+static void commit_values(ce_db *db)
+{
+    for (int c = 0; c < COMMITS; c++) {
+        ce_txn *txn;
+        CHECK(ce_txn_begin_write(db, &txn));
+        for (int i = 0; i < PER_COMMIT; i++) test_list_append(txn, (int64_t)(c * PER_COMMIT + i));
+        CHECK(ce_txn_commit(txn));
+    }
+}
+
+static void expect_values(ce_db *db, size_t count)
+{
+    ce_txn *txn;
+    CHECK(ce_txn_begin_read(db, &txn));
+    CHECK(test_list_size(txn) == count);
+    for (size_t i = 0; i < count; i++) CHECK(test_list_get(txn, i) == (int64_t)i);
+    ce_txn_end(txn);
+}
+
+/* A fresh open (which rebuilds the lock file) finds every committed value,
+ * and the file takes a new commit. */
+static void expect_reopens(const char *path, size_t count)
+{
+    ce_db *db = test_open(path);
+    expect_values(db, count);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    test_list_append(txn, (int64_t)count);
+    CHECK(ce_txn_commit(txn));
+    expect_values(db, count + 1);
+    test_verify(db);
+    CHECK(ce_db_close(db));
+}
+
+static char *lock_path_of(const char *path)
+{
+    char *lock_path = malloc(strlen(path) + 6);
+    sprintf(lock_path, "%s.lock", path);
+    return lock_path;
+}
+
+static void overwrite_lock_file(const char *path, off_t offset, const void *bytes, size_t length)
+{
+    char *lock_path = lock_path_of(path);
+    int fd = open(lock_path, O_RDWR);
+    CHECK(fd >= 0);
+    CHECK(pwrite(fd, bytes, length, offset) == (ssize_t)length);
+    close(fd);
+    free(lock_path);
+}
+
+static void overwrite_with_random(const char *path, uint64_t seed)
+{
+    uint8_t bytes[4096];
+    uint64_t state = seed * 0x9E3779B97F4A7C15ull + 1;
+    for (size_t i = 0; i < sizeof bytes; i++) {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        bytes[i] = (uint8_t)(state >> 24);
+    }
+    overwrite_lock_file(path, 0, bytes, sizeof bytes);
+}
+
+static void put_u64(const char *path, size_t offset, uint64_t value)
+{
+    overwrite_lock_file(path, (off_t)offset, &value, sizeof value);
+}
+
+static void put_u32(const char *path, size_t offset, uint32_t value)
+{
+    overwrite_lock_file(path, (off_t)offset, &value, sizeof value);
+}
+
+/* The error of a call refused for a damaged lock file. */
+static void expect_lock_file_error(void)
+{
+    CHECK(ce_last_error_code() == CE_ERR_CORRUPT || ce_last_error_code() == CE_ERR_INCOMPATIBLE_LOCK_FILE);
+    CHECK(strstr(ce_last_error_message(), ".lock") != NULL);
+}
+
+/* A read, a write and a close on a handle whose lock file is damaged: each
+ * either works (and then reads the committed values, or commits) or fails
+ * naming the lock file. Returns how many values are committed after. */
+static size_t read_write_close(ce_db *db, size_t count)
+{
+    ce_txn *txn;
+    if (ce_txn_begin_read(db, &txn)) {
+        CHECK(test_list_size(txn) == count);
+        for (size_t i = 0; i < count; i++) CHECK(test_list_get(txn, i) == (int64_t)i);
+        ce_txn_end(txn);
+    } else {
+        expect_lock_file_error();
+    }
+    if (ce_txn_begin_write(db, &txn)) {
+        CHECK(test_list_size(txn) == count);
+        test_list_append(txn, (int64_t)count);
+        CHECK(ce_txn_commit(txn));
+        count++;
+    } else {
+        expect_lock_file_error();
+    }
+    uint64_t version;
+    if (!ce_db_latest_version(db, &version)) expect_lock_file_error();
+    CHECK(ce_db_close(db));
+    return count;
+}
+
+static const uint64_t SEEDS[] = {1, 2, 3, 7, 42, 1234, 99991, 0xDEADBEEF};
+
+/* (a) Random bytes over the lock file while a handle is open; then a read,
+ * a write and a close in the same process, and an open after. */
+TEST(random_bytes_while_open)
+{
+    for (size_t s = 0; s < sizeof SEEDS / sizeof *SEEDS; s++) {
+        test_db t = test_db_open("lockfile-random");
+        commit_values(t.db);
+        start_deadline();
+        overwrite_with_random(t.path, SEEDS[s]);
+        size_t count = read_write_close(t.db, COMMITS * PER_COMMIT);
+        t.db = NULL;
+        expect_reopens(t.path, count);
+        stop_deadline();
+        test_db_close(&t);
+    }
+}
+
+/* (b) The same in a child process, which closes (or just exits), then a
+ * fresh open in this one rebuilds the lock file. */
+TEST(random_bytes_then_fresh_open)
+{
+    for (size_t s = 0; s < sizeof SEEDS / sizeof *SEEDS; s++) {
+        for (int closes = 0; closes < 2; closes++) {
+            char *dir = test_make_dir("lockfile-fresh");
+            char *path = test_path(dir, "test.realm");
+            start_deadline();
+            pid_t child = fork();
+            CHECK(child >= 0);
+            if (child == 0) {
+                ce_db *db = test_open(path);
+                commit_values(db);
+                overwrite_with_random(path, SEEDS[s]);
+                if (closes) read_write_close(db, COMMITS * PER_COMMIT);
+                _exit(0);
+            }
+            int status;
+            CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+            /* The child may have committed one more value (if its write
+             * was not refused): at least the committed ones are there. */
+            ce_db *db = test_open(path);
+            ce_txn *txn;
+            CHECK(ce_txn_begin_read(db, &txn));
+            size_t count = test_list_size(txn);
+            CHECK(count == COMMITS * PER_COMMIT || count == COMMITS * PER_COMMIT + 1);
+            ce_txn_end(txn);
+            CHECK(ce_db_close(db));
+            expect_reopens(path, count);
+            stop_deadline();
+            test_cleanup_dir(dir);
+            free(path);
+            free(dir);
+        }
+    }
+}
+
+/* (c) Specific bad values, the rest of the lock file intact. */
+typedef void (*damage_function)(const char *path);
+
+static void damage_logical_size(const char *path)
+{
+    put_u64(path, offsetof(shared_state, latest_logical_size), (1ull << 63) + 4096);
+}
+static void damage_logical_size_just_huge(const char *path)
+{
+    put_u64(path, offsetof(shared_state, latest_logical_size), 1ull << 50);
+}
+static void damage_version(const char *path)
+{
+    put_u64(path, offsetof(shared_state, latest_version), 8888920008283828800ull);
+}
+static void damage_version_next(const char *path)
+{
+    /* Only one past the data file's: odd or even, its slot holds another. */
+    uint64_t version;
+    char *lock_path = lock_path_of(path);
+    int fd = open(lock_path, O_RDONLY);
+    CHECK(fd >= 0);
+    CHECK(pread(fd, &version, 8, offsetof(shared_state, latest_version)) == 8);
+    close(fd);
+    free(lock_path);
+    put_u64(path, offsetof(shared_state, latest_version), version + 1);
+}
+static void damage_version_zero(const char *path)
+{
+    put_u64(path, offsetof(shared_state, latest_version), 0);
+}
+static void damage_top_ref(const char *path)
+{
+    put_u64(path, offsetof(shared_state, latest_top_ref), 7);
+}
+static void damage_slot_count(const char *path)
+{
+    put_u32(path, offsetof(shared_state, slot_count), 100000);
+}
+static void damage_structure_size(const char *path)
+{
+    put_u32(path, offsetof(shared_state, structure_size), 12);
+}
+static void damage_sequence_odd(const char *path)
+{
+    put_u64(path, offsetof(shared_state, latest_sequence), 12345);
+}
+static void set_reader(const char *path, uint64_t pid, uint64_t version)
+{
+    put_u64(path, offsetof(shared_state, readers) + 5 * sizeof(reader_slot) + offsetof(reader_slot, owner_pid), pid);
+    put_u64(path, offsetof(shared_state, readers) + 5 * sizeof(reader_slot) + offsetof(reader_slot, version), version);
+    put_u32(path, offsetof(shared_state, reader_high_water), 1000000);
+}
+static void damage_reader_pid_negative(const char *path) { set_reader(path, (uint64_t)-5, 1); }
+static void damage_reader_pid_zero(const char *path) { set_reader(path, 0, 1); }
+static void damage_reader_pid_huge(const char *path) { set_reader(path, 1ull << 40, 1); }
+static void damage_reader_version(const char *path) { set_reader(path, 1, ~0ull); }
+
+static void check_damage(damage_function damage, bool must_refuse)
+{
+    test_db t = test_db_open("lockfile-values");
+    commit_values(t.db);
+    start_deadline();
+    damage(t.path);
+    /* A second handle attaching to the damaged lock file: refused clearly,
+     * or (damage a reader slot only) it works. */
+    ce_db *other = NULL;
+    ce_db_options options;
+    ce_db_options_init(&options);
+    test_set_key(&options);
+    if (ce_db_open(t.path, &options, &other)) {
+        CHECK(ce_db_close(other));
+    } else {
+        expect_lock_file_error();
+    }
+    ce_txn *txn;
+    bool written = ce_txn_begin_write(t.db, &txn);
+    if (written) {
+        CHECK(!must_refuse);
+        test_list_append(txn, COMMITS * PER_COMMIT);
+        CHECK(ce_txn_commit(txn));
+    } else {
+        expect_lock_file_error();
+    }
+    size_t count = read_write_close(t.db, COMMITS * PER_COMMIT + (written ? 1 : 0));
+    t.db = NULL;
+    expect_reopens(t.path, count);
+    stop_deadline();
+    test_db_close(&t);
+}
+
+TEST(huge_logical_size) { check_damage(damage_logical_size, true); }
+TEST(logical_size_past_limit) { check_damage(damage_logical_size_just_huge, true); }
+TEST(version_the_data_file_does_not_hold) { check_damage(damage_version, true); }
+TEST(version_one_past_the_data_file) { check_damage(damage_version_next, true); }
+TEST(version_zero_on_a_file_with_commits) { check_damage(damage_version_zero, true); }
+TEST(bad_top_ref) { check_damage(damage_top_ref, true); }
+TEST(reader_slot_count_out_of_range) { check_damage(damage_slot_count, true); }
+TEST(structure_size_changed) { check_damage(damage_structure_size, true); }
+TEST(sequence_left_odd) { check_damage(damage_sequence_odd, false); }
+TEST(reader_pid_negative) { check_damage(damage_reader_pid_negative, true); }
+TEST(reader_pid_zero) { check_damage(damage_reader_pid_zero, false); }
+TEST(reader_pid_huge) { check_damage(damage_reader_pid_huge, true); }
+TEST(reader_version_past_latest) { check_damage(damage_reader_version, true); }
+
+/* The close alone: the sync record it writes must name a version the data
+ * file holds, not the lock file's (an encrypted file then refused every
+ * open: "the header slot of version ... fails authentication"). */
+TEST(close_with_a_damaged_version_keeps_the_file_openable)
+{
+    test_db t = test_db_open("lockfile-close");
+    commit_values(t.db);
+    start_deadline();
+    damage_version(t.path);
+    CHECK(ce_db_close(t.db));
+    t.db = NULL;
+    expect_reopens(t.path, COMMITS * PER_COMMIT);
+    stop_deadline();
+    test_db_close(&t);
+}
+
+/* The pager itself: a mapping of a size past 2^62 (once from the lock file's
+ * latest logical size) fails cleanly instead of looping forever in
+ * round_up_power_of_two. */
+TEST(pager_map_of_a_huge_size_fails)
+{
+    char *dir = test_make_dir("lockfile-map");
+    char *path = test_path(dir, "plain.bin");
+    pager_state *pager;
+    CHECK(pager_open(path, false, true, &pager));
+    start_deadline();
+    const uint64_t sizes[] = {(1ull << 63) + 4096, ~0ull, (1ull << 62) + 1, 1ull << 62};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        const uint8_t *base;
+        CHECK(!pager_map(pager, sizes[i], &base));
+        CHECK(ce_last_error_code() == CE_ERR_ADDRESS_SPACE_EXHAUSTED);
+    }
+    stop_deadline();
+    pager_close(pager);
+    test_cleanup_dir(dir);
+    free(path);
+    free(dir);
+}
