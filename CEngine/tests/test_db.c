@@ -160,6 +160,29 @@ TEST(open_errors)
     free(dir);
 }
 
+/* A FIFO where the database should be: open(2) of a FIFO for reading
+ * blocks until a writer comes, so a read-only open once hung forever. The
+ * alarm kills the test (SIGALRM's default action) if it hangs. */
+TEST(open_fifo_refused)
+{
+    char *dir = test_make_dir("db");
+    char *fifo = test_path(dir, "fifo.realm");
+    CHECK(mkfifo(fifo, 0600) == 0);
+    ce_db_options options;
+    ce_db_options_init(&options);
+    alarm(10);
+    options.read_only = true;
+    expect_open_error(fifo, &options, CE_ERR_INVALID_DATABASE, "not a regular file");
+    options.read_only = false;
+    expect_open_error(fifo, &options, CE_ERR_INVALID_DATABASE, "not a regular file");
+    alarm(0);
+    struct stat status;
+    CHECK(stat(fifo, &status) == 0 && S_ISFIFO(status.st_mode)); /* left as it was */
+    free(fifo);
+    test_cleanup_dir(dir);
+    free(dir);
+}
+
 TEST(read_only)
 {
     char *dir = test_make_dir("db");
