@@ -180,7 +180,8 @@ typedef struct ce_txn ce_txn;
  * CE_ERR_FILE_PERMISSION_DENIED, CE_ERR_INVALID_DATABASE (not a database
  * file, or damaged beyond its last good commit),
  * CE_ERR_FILE_FORMAT_UPGRADE_REQUIRED (written by a newer format version),
- * CE_ERR_FILE_ACCESS (any other I/O error).
+ * CE_ERR_FILE_ACCESS (any other I/O error), CE_ERR_INVALID_ARGUMENT (a
+ * durability that is not one of ce_durability's values).
  * Encryption, each with its own message: CE_ERR_INVALID_DATABASE
  * "invalid database: decryption failed: ..." for a wrong key, for no key on
  * an encrypted file, and for a key on a plain file; CE_ERR_INVALID_ARGUMENT

@@ -146,6 +146,16 @@ TEST(open_errors)
     patch_file(slots, 8192 + 8, garbage, 8);
     expect_open_error(slots, &options, CE_ERR_INVALID_DATABASE, "no intact commit");
 
+    /* A durability out of range once opened a handle that never synced. */
+    char *unknown = test_path(dir, "durability.realm");
+    options.durability = (ce_durability)7;
+    expect_open_error(unknown, &options, CE_ERR_INVALID_ARGUMENT, "unknown durability 7");
+    options.durability = (ce_durability)-1;
+    expect_open_error(unknown, &options, CE_ERR_INVALID_ARGUMENT, "unknown durability -1");
+    options.durability = CE_DURABILITY_FULL;
+    CHECK(access(unknown, F_OK) != 0); /* nothing created */
+    free(unknown);
+
     /* Permission problems (root ignores file modes, so the OS answer is injected). */
     os_methods denying = os_default;
     denying.open = deny_open;

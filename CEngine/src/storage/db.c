@@ -188,6 +188,11 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
 {
     if (!options || !out_db) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_open: options and out_db are required");
     *out_db = NULL;
+    /* Checked as an unsigned number: an enum may be signed. An unknown
+     * value would open a handle that silently never syncs. */
+    if ((unsigned)options->durability > CE_DURABILITY_UNSAFE_NO_SYNC)
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "unknown durability %d (expected %d, %d or %d)", (int)options->durability,
+                       CE_DURABILITY_FULL, CE_DURABILITY_MEMORY_ONLY, CE_DURABILITY_UNSAFE_NO_SYNC);
     if (options->encryption_key && options->encryption_key_size != CRYPT_KEY_SIZE)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "the encryption key must be %u bytes long (it is %zu)", CRYPT_KEY_SIZE,
                        options->encryption_key_size);
