@@ -471,7 +471,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     ok = ok && CALL(ce_object_create_with_values(txn, table, values, 3, &object));
                 }
                 if (ok) committed = CALL(ce_txn_commit(txn));
-                else ce_txn_end(txn);
+                if (!committed) ce_txn_end(txn);
             }
             if (!CALL(ce_db_verify(db, &stats)) && sound && readable && committed)
                 harness_bug("a file that verified does not verify after a commit", "ce_db_verify");

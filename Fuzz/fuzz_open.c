@@ -461,7 +461,11 @@ static bool change_user_root(ce_db *db, int operation, bool empty_commit)
 {
     ce_txn *txn;
     if (!CALL(ce_txn_begin_write(db, &txn))) return false;
-    if (empty_commit) return CALL(ce_txn_commit(txn));
+    if (empty_commit) {
+        if (CALL(ce_txn_commit(txn))) return true;
+        ce_txn_end(txn);
+        return false;
+    }
     space_state *space = db_txn_space(txn);
     space_ref root = db_txn_root(txn);
     bool ok = true;
@@ -490,7 +494,11 @@ static bool change_user_root(ce_db *db, int operation, bool empty_commit)
         ce_txn_end(txn);
         return false;
     }
-    return CALL(ce_txn_commit(txn)) && drops_nothing;
+    if (!CALL(ce_txn_commit(txn))) {
+        ce_txn_end(txn);
+        return false;
+    }
+    return drops_nothing;
 }
 
 /* --- entry point ----------------------------------------------------------- */

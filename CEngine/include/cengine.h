@@ -13,6 +13,9 @@
  *     a thread-local last error: `ce_last_error_code()` returns a stable
  *     numeric code (`ce_error_code`), `ce_last_error_message()` a readable
  *     sentence naming what went wrong. A successful call does not clear it.
+ *   - A failed call never frees a handle: the caller still closes or ends
+ *     it (a failed `ce_txn_commit` too; only a successful one ends the
+ *     transaction).
  *   - A database handle may be shared by threads; a transaction handle belongs
  *     to one thread at a time.
  *
@@ -183,7 +186,8 @@ typedef struct ce_txn ce_txn;
  * CE_ERR_OUT_OF_DISK_SPACE (no room for the lock file's blocks: they are
  * allocated before it is written through its shared mapping, so a full file
  * system is this error, never a SIGBUS), CE_ERR_FILE_ACCESS (any other I/O
- * error).
+ * error), CE_ERR_INVALID_ARGUMENT (a durability that is not one of
+ * ce_durability's values).
  * An open that may write (not read_only, not CE_DURABILITY_MEMORY_ONLY)
  * also removes the temporaries that a ce_db_write_copy to `path` left when
  * its process died (see ce_db_write_copy).
@@ -270,9 +274,19 @@ bool ce_txn_begin_read_at(ce_db *db, uint64_t version, ce_txn **out_txn);
  */
 bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn);
 
-/* Commits a write transaction and ends it (the handle is released whether
- * or not the commit succeeds). On failure nothing a reader can see has
- * changed. Errors: CE_ERR_OUT_OF_DISK_SPACE, CE_ERR_FILE_ACCESS. */
+/* Commits a write transaction and ends it. A failed commit does not end
+ * the transaction (the conventions: a failed call never frees a handle):
+ * the caller ends it with ce_txn_end, which rolls it back and lets the next
+ * writer in; until then, it can only be ended (another commit fails with
+ * CE_ERR_WRONG_TRANSACTION_STATE). On failure nothing a reader can see has
+ * changed. Errors: CE_ERR_OUT_OF_DISK_SPACE, CE_ERR_FILE_ACCESS,
+ * CE_ERR_WRONG_TRANSACTION_STATE (a read transaction, which stays open).
+ *
+ *     if (!ce_txn_commit(write)) {
+ *         fprintf(stderr, "%s\n", ce_last_error_message());
+ *         ce_txn_end(write);                 // rolled back
+ *     }
+ */
 bool ce_txn_commit(ce_txn *txn);
 
 /* Ends a transaction without committing (a write transaction is rolled back). */

@@ -321,6 +321,96 @@ TEST(copy_objects)
     free(dir);
 }
 
+/* Lists in a mixed value nested to the engine's limit (100 levels),
+ * level i holding the int i and the next list. */
+enum { DEEP_LEVELS = 100 };
+
+static void make_deep_file(const char *path)
+{
+    ce_db *db = test_open(path);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    ce_table_key table;
+    CHECK(ce_table_add(txn, "Deep", &table));
+    ce_property_info info = {.name = "any", .type = CE_TYPE_MIXED, .nullable = true};
+    ce_column_key any;
+    CHECK(ce_property_add(txn, table, &info, &any));
+    ce_object_key object;
+    CHECK(ce_object_create(txn, table, NULL, &object));
+    ce_value list = {.type = CE_TYPE_LIST};
+    CHECK(ce_object_set(txn, table, object, any, &list));
+    ce_collection *collection;
+    CHECK(ce_collection_open_mixed(txn, table, object, any, &collection));
+    for (int level = 1;; level++) {
+        ce_value number = {.type = CE_TYPE_INT, .integer = level};
+        CHECK(ce_list_insert(collection, 0, &number));
+        if (level == DEEP_LEVELS) break;
+        CHECK(ce_list_insert(collection, 1, &list));
+        ce_value at = {.type = CE_TYPE_INT, .integer = 1};
+        ce_collection *nested;
+        CHECK(ce_collection_open_nested(collection, &at, &nested));
+        ce_collection_close(collection);
+        collection = nested;
+    }
+    ce_collection_close(collection);
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_db_close(db));
+}
+
+/* The file verifies, and every level reads back. */
+static void check_deep(ce_db *db)
+{
+    test_verify(db);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_read(db, &txn));
+    ce_table_key table;
+    bool found;
+    CHECK(ce_table_find(txn, "Deep", &table, &found) && found);
+    ce_collection *collection;
+    CHECK(ce_collection_open_mixed(txn, table, 0, 0, &collection));
+    for (int level = 1;; level++) {
+        size_t size;
+        ce_value value;
+        CHECK(ce_collection_size(collection, &size) && size == (level == DEEP_LEVELS ? 1u : 2u));
+        CHECK(ce_collection_get(collection, 0, &value) && value.type == CE_TYPE_INT && value.integer == level);
+        if (level == DEEP_LEVELS) break;
+        ce_value at = {.type = CE_TYPE_INT, .integer = 1};
+        ce_collection *nested;
+        CHECK(ce_collection_open_nested(collection, &at, &nested));
+        ce_collection_close(collection);
+        collection = nested;
+    }
+    ce_collection_close(collection);
+    ce_txn_end(txn);
+}
+
+/* writeCopy and compaction take every file the engine writes and verify
+ * accepts: they once refused trees deeper than 64 nodes ("tree deeper than
+ * 64"), which lists nested 40 levels already make. */
+TEST(copy_deep_nesting)
+{
+    char *dir = test_make_dir("compact");
+    char *source = test_path(dir, "deep.realm");
+    char *copy = test_path(dir, "deep-copy.realm");
+    make_deep_file(source);
+    ce_db *db = test_open(source);
+    check_deep(db);
+    ce_copy_options options = copy_options();
+    CHECK(ce_db_write_copy(db, copy, &options));
+    ce_copy_options_init(&options);
+    CHECK(ce_db_compact(db, &options));
+    check_deep(db);
+    CHECK(ce_db_close(db));
+    check_compacted(copy);
+    db = test_open(copy);
+    check_deep(db);
+    CHECK(ce_db_close(db));
+    free(source);
+    free(copy);
+    test_cleanup_dir(dir);
+    free(dir);
+}
+
 /* ce_txn_write_copy: a read transaction's version, even after later
  * commits; a write transaction's changes (objects still buffered by the
  * table layer included) before they are committed, and the transaction

@@ -864,6 +864,7 @@ TEST(nonces)
         nonces.crash_at_slot = round % 10 == 5;
         bool committed = ce_txn_commit(txn);
         CHECK(committed == !nonces.crash_at_slot);
+        if (!committed) ce_txn_end(txn); /* a failed commit leaves it to be ended */
         if (nonces.crashed) {
             nonces.crashed = nonces.crash_at_slot = false;
             CHECK(ce_db_close(db));

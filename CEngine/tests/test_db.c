@@ -87,6 +87,11 @@ TEST(create_and_reopen)
     /* A read transaction cannot commit or change data. */
     CHECK(!db_txn_set_root(txn, 0) && ce_last_error_code() == CE_ERR_WRONG_TRANSACTION_STATE);
     CHECK(!ce_txn_commit(txn) && ce_last_error_code() == CE_ERR_WRONG_TRANSACTION_STATE);
+    /* A failed commit never frees the handle: it still reads, and the
+     * caller ends it (once freed here, this was a use after free and a
+     * double free under ASan). */
+    CHECK(test_list_size(txn) == 1);
+    ce_txn_end(txn);
     test_verify(db);
     CHECK(ce_db_close(db));
     free(path);
@@ -146,6 +151,16 @@ TEST(open_errors)
     patch_file(slots, 8192 + 8, garbage, 8);
     expect_open_error(slots, &options, CE_ERR_INVALID_DATABASE, "no intact commit");
 
+    /* A durability out of range once opened a handle that never synced. */
+    char *unknown = test_path(dir, "durability.realm");
+    options.durability = (ce_durability)7;
+    expect_open_error(unknown, &options, CE_ERR_INVALID_ARGUMENT, "unknown durability 7");
+    options.durability = (ce_durability)-1;
+    expect_open_error(unknown, &options, CE_ERR_INVALID_ARGUMENT, "unknown durability -1");
+    options.durability = CE_DURABILITY_FULL;
+    CHECK(access(unknown, F_OK) != 0); /* nothing created */
+    free(unknown);
+
     /* Permission problems (root ignores file modes, so the OS answer is injected). */
     os_methods denying = os_default;
     denying.open = deny_open;
@@ -156,6 +171,70 @@ TEST(open_errors)
     free(text);
     free(future);
     free(slots);
+    test_cleanup_dir(dir);
+    free(dir);
+}
+
+/* A FIFO where the database should be: open(2) of a FIFO for reading
+ * blocks until a writer comes, so a read-only open once hung forever. The
+ * alarm kills the test (SIGALRM's default action) if it hangs. */
+TEST(open_fifo_refused)
+{
+    char *dir = test_make_dir("db");
+    char *fifo = test_path(dir, "fifo.realm");
+    CHECK(mkfifo(fifo, 0600) == 0);
+    ce_db_options options;
+    ce_db_options_init(&options);
+    alarm(10);
+    options.read_only = true;
+    expect_open_error(fifo, &options, CE_ERR_INVALID_DATABASE, "not a regular file");
+    options.read_only = false;
+    expect_open_error(fifo, &options, CE_ERR_INVALID_DATABASE, "not a regular file");
+    alarm(0);
+    struct stat status;
+    CHECK(stat(fifo, &status) == 0 && S_ISFIFO(status.st_mode)); /* left as it was */
+    free(fifo);
+    test_cleanup_dir(dir);
+    free(dir);
+}
+
+static ssize_t failing_pwrite(int fd, const void *buffer, size_t length, off_t offset)
+{
+    (void)fd, (void)buffer, (void)length, (void)offset;
+    errno = EIO;
+    return -1;
+}
+
+/* A failed write commit leaves the transaction to the caller, who ends it
+ * (rolled back); it cannot commit again, and the next writer gets in. */
+TEST(failed_commit_is_ended_by_caller)
+{
+    char *dir = test_make_dir("db");
+    char *path = test_path(dir, "failed.realm");
+    ce_db *db = test_open(path);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    test_list_append(txn, 1);
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_txn_begin_write(db, &txn));
+    test_list_append(txn, 2);
+    os_methods failing = os_default;
+    failing.pwrite = failing_pwrite;
+    os_active = &failing;
+    CHECK(!ce_txn_commit(txn) && ce_last_error_code() == CE_ERR_FILE_ACCESS);
+    os_active = &os_default;
+    CHECK(!ce_txn_commit(txn) && ce_last_error_code() == CE_ERR_WRONG_TRANSACTION_STATE);
+    ce_txn_end(txn);
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(test_list_size(txn) == 1);
+    test_list_append(txn, 3);
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_txn_begin_read(db, &txn));
+    CHECK(test_list_size(txn) == 2 && test_list_get(txn, 1) == 3);
+    ce_txn_end(txn);
+    test_verify(db);
+    CHECK(ce_db_close(db));
+    free(path);
     test_cleanup_dir(dir);
     free(dir);
 }

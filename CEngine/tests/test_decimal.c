@@ -254,3 +254,33 @@ TEST(average_divides_as_divide)
                                     ce_decimal128_divide(x, ce_decimal128_from_int64((int64_t)count))) == 0);
     }
 }
+
+static ce_decimal128 average_of(const ce_decimal128 *values, size_t count)
+{
+    ce_value in[8];
+    CHECK(count <= 8);
+    for (size_t i = 0; i < count; i++) in[i] = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = values[i]};
+    ce_value out;
+    CHECK(ce_values_aggregate(in, count, CE_TYPE_DECIMAL128, CE_AGGREGATE_AVG, &out) && out.type == CE_TYPE_DECIMAL128);
+    ce_value mixed_out;
+    CHECK(ce_values_aggregate(in, count, CE_TYPE_MIXED, CE_AGGREGATE_AVG, &mixed_out) &&
+          mixed_out.type == CE_TYPE_DECIMAL128 && same_bits(mixed_out.decimal, out.decimal));
+    return out.decimal;
+}
+
+/* An average whose sum overflows but whose exact value is finite is that
+ * value (it was +Infinity: the sum overflowed first); an infinity or a NaN
+ * among the values still makes the average one. */
+TEST(average_of_huge_values)
+{
+    ce_decimal128 max = parse("9999999999999999999999999999999999E6111");
+    ce_decimal128 min = parse("-9999999999999999999999999999999999E6111");
+    ce_decimal128 zero = parse("0"), infinity = parse("inf");
+    CHECK(same_bits(average_of((ce_decimal128[]){max, max, max}, 3), max));
+    CHECK(same_bits(average_of((ce_decimal128[]){min, min, min}, 3), min));
+    CHECK(prints(average_of((ce_decimal128[]){max, max, zero}, 3), "6.666666666666666666666666666666666E+6144"));
+    CHECK(prints(average_of((ce_decimal128[]){max, max, infinity}, 3), "Inf"));
+    CHECK(prints(average_of((ce_decimal128[]){max, max, infinity, parse("-inf")}, 4), "NaN"));
+    /* Without overflow, the average is the sum divided, as before. */
+    CHECK(ce_decimal128_compare(average_of((ce_decimal128[]){parse("0.1"), parse("0.2"), parse("0.6")}, 3), parse("0.3")) == 0);
+}

@@ -332,6 +332,7 @@ static void run_scenario(const char *base, const char *work, const scenario *s, 
             ce_error_code code = ce_last_error_code();
             bool injected = injector.calls >= call;
             disarm();
+            if (!committed) ce_txn_end(txn); /* a failed commit leaves it to be ended */
             if (injected) {
                 /* The sync record after a commit is advisory: a failure to
                  * write it does not fail the commit. Every other call does. */
@@ -371,7 +372,7 @@ static void run_scenario(const char *base, const char *work, const scenario *s, 
             CHECK(ce_txn_begin_write(db, &txn));
             s->change(txn);
             arm(FAULT_CRASH, call);
-            ce_txn_commit(txn);
+            if (!ce_txn_commit(txn)) ce_txn_end(txn);
             CHECK(ce_db_close(db)); /* closing writes nothing */
             disarm();
             lose_power(work, losses[l]);

@@ -739,3 +739,56 @@ TEST(dictionary_nesting_limit)
     commit_and_verify(db, txn);
     test_db_close(&t);
 }
+
+/* A string or binary value with size > 0 and no data (data == NULL) is
+ * refused on every way in, naming the property where the call has one:
+ * it was once read through NULL (a mixed property's UTF-8 check ran before
+ * the check for data; finding in or erasing from a collection and opening
+ * a nested one by key did not check at all). */
+TEST(bytes_without_data_refused)
+{
+    test_db t = links_db_open("mixed");
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    ce_table_key table = add_table(txn, "Bytes", false);
+    ce_column_key any = add_scalar(txn, table, "any", CE_TYPE_MIXED, true);
+    ce_column_key text = add_scalar(txn, table, "text", CE_TYPE_STRING, true);
+    ce_column_key texts = add_property(txn, table, "texts", CE_TYPE_STRING, false, CE_COLLECTION_SET, 0);
+    ce_column_key anys = add_property(txn, table, "anys", CE_TYPE_MIXED, true, CE_COLLECTION_LIST, 0);
+    ce_object_key object = create_object(txn, table);
+    ce_value string = {.type = CE_TYPE_STRING, .string = {NULL, 5}};
+    ce_value binary = {.type = CE_TYPE_BINARY, .binary = {NULL, 5}};
+    EXPECT_ERROR(ce_object_set(txn, table, object, any, &string), CE_ERR_INVALID_ARGUMENT, "'Bytes.any'");
+    EXPECT_ERROR(ce_object_set(txn, table, object, any, &binary), CE_ERR_INVALID_ARGUMENT, "'Bytes.any'");
+    EXPECT_ERROR(ce_object_set(txn, table, object, text, &string), CE_ERR_INVALID_ARGUMENT, "'Bytes.text'");
+    ce_object_key found_object;
+    bool found;
+    EXPECT_ERROR(ce_object_find_first(txn, table, text, &string, &found_object, &found), CE_ERR_INVALID_ARGUMENT,
+                 "'Bytes.text'");
+    ce_collection *set, *list, *nested;
+    CHECK(ce_collection_open(txn, table, object, texts, &set));
+    ce_value a = string_value("a");
+    CHECK(ce_set_insert(set, &a, NULL));
+    EXPECT_ERROR(ce_set_insert(set, &string, NULL), CE_ERR_INVALID_ARGUMENT, "'Bytes.texts'");
+    size_t index;
+    EXPECT_ERROR(ce_collection_find(set, &string, &index, &found), CE_ERR_INVALID_ARGUMENT, "'Bytes.texts'");
+    bool changed;
+    EXPECT_ERROR(ce_set_erase(set, &string, &changed), CE_ERR_INVALID_ARGUMENT, "'Bytes.texts'");
+    CHECK(ce_collection_open(txn, table, object, anys, &list));
+    ce_value one = int_value(1), dictionary = nested_value(CE_TYPE_DICTIONARY);
+    CHECK(ce_list_insert(list, 0, &one));
+    CHECK(ce_list_insert(list, 1, &dictionary));
+    EXPECT_ERROR(ce_list_insert(list, 0, &binary), CE_ERR_INVALID_ARGUMENT, "'Bytes.anys'");
+    EXPECT_ERROR(ce_collection_find(list, &binary, &index, &found), CE_ERR_INVALID_ARGUMENT, "'Bytes.anys'");
+    EXPECT_ERROR(ce_collection_find(list, &string, &index, &found), CE_ERR_INVALID_ARGUMENT, "'Bytes.anys'");
+    EXPECT_ERROR(ce_collection_open_nested(list, &string, &nested), CE_ERR_INVALID_ARGUMENT, "no data");
+    /* Nothing changed. */
+    CHECK(get_value(txn, table, object, any).type == CE_TYPE_NULL);
+    size_t size;
+    CHECK(ce_collection_size(set, &size) && size == 1);
+    CHECK(ce_collection_size(list, &size) && size == 2);
+    ce_collection_close(list);
+    ce_collection_close(set);
+    commit_and_verify(t.db, txn);
+    test_db_close(&t);
+}

@@ -39,6 +39,12 @@ static const struct {
     {"i == 99999999999999999999999e999999", "too large for a double"},
     {"i == 0x", "needs digits after '0x'"},
     {"i == 0x10000000000000000", "does not fit in 64 bits"},
+    /* An integer literal out of range is an error, never a double. */
+    {"i == -9223372036854775809", "at position 5 ('-9223372036854775809'): the integer does not fit in a 64-bit signed"},
+    {"i == 9223372036854775808", "the integer does not fit in a 64-bit signed integer"},
+    {"i == 99999999999999999999999", "the integer does not fit in a 64-bit signed integer"},
+    {"t > T-9223372036854775809:0", "the seconds of the timestamp do not fit in 64 bits"},
+    {"t > T9223372036854775808:0", "the seconds of the timestamp do not fit in 64 bits"},
     {"t > 2023-02-29@00:00:00", "not a valid date"},
     {"t > 2024-13-01@00:00:00", "not a valid date"},
     {"t > 2024-01-01@24:00:00", "not a valid time of day"},
@@ -249,6 +255,11 @@ static void timestamp_literals(ce_txn *txn, ce_table_key events)
     CHECK(count_of(txn, events, "when == 2000-2-29T0:0:0", NULL, 0) == 1);
     CHECK(count_of(txn, events, "when == 1969-12-31@23:59:59:5", NULL, 0) == 0);
     CHECK(count_of(txn, events, "when == T-1:-5", NULL, 0) == 1);
+    /* The whole int64 range of seconds, INT64_MIN included. */
+    CHECK(count_of(txn, events, "when == T-9223372036854775808:0", NULL, 0) == 0);
+    CHECK(count_of(txn, events, "when == T9223372036854775807:999999999", NULL, 0) == 0);
+    CHECK(count_of(txn, events, "when > T-9223372036854775808:-999999999", NULL, 0) ==
+          count_of(txn, events, "when != nil", NULL, 0));
     CHECK(count_of(txn, events, "when == 1969-12-31@23:59:58:999999995", NULL, 0) == 1);
     CHECK(count_of(txn, events, "when == 2023-11-14@22:13:20:123", NULL, 0) == 1);
     CHECK(count_of(txn, events, "when > 1970-01-01@00:00:00", NULL, 0) == 2);
@@ -326,7 +337,7 @@ static void int_literals(ce_txn *txn, ce_table_key events)
     CHECK(count_of(txn, events, "n == 0x1F", NULL, 0) == 1);
     CHECK(count_of(txn, events, "n > 9223372036854775807.0", NULL, 0) == 0);
     CHECK(count_of(txn, events, "n >= 9223372036854775807.0", NULL, 0) == 0);
-    CHECK(count_of(txn, events, "n < -9223372036854775809", NULL, 0) == 0);
+    CHECK(count_of(txn, events, "n < -9223372036854775809.0", NULL, 0) == 0);
     CHECK(count_of(txn, events, "n > 30.5", NULL, 0) == 2);
     CHECK(count_of(txn, events, "n == 31.0", NULL, 0) == 1);
     CHECK(count_of(txn, events, "n != 31.5", NULL, 0) == 4);

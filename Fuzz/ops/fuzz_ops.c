@@ -154,8 +154,9 @@ static void op_commit(runner *run)
     ce_txn *txn = ops_transaction(run);
     run->txn = NULL;
     if (!run->txn_is_write) {
-        /* The handle is released either way. */
+        /* A failed commit leaves the handle open: it is ended here. */
         EXPECT(ERR(CE_ERR_WRONG_TRANSACTION_STATE), ce_txn_commit(txn));
+        ce_txn_end(txn);
         return;
     }
     MUST(ce_txn_commit(txn));

@@ -17,6 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Whether a decimal is an infinity (either sign). */
+static inline bool decimal_is_infinite(ce_decimal128 d) { return ((d.high >> 58) & 0x1F) == 0x1E; }
+
 /* Whether a decimal is a NaN (quiet or signaling, either sign). */
 static inline bool decimal_is_nan(ce_decimal128 d) { return ((d.high >> 58) & 0x1F) == 0x1F; }
 

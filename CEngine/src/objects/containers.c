@@ -583,6 +583,8 @@ bool ce_collection_open_nested(const ce_collection *parent, const ce_value *at, 
     if (nesting_level(parent) >= MAX_NESTING) return too_deep_to_nest();
     if (at->type != CE_TYPE_INT && at->type != CE_TYPE_STRING)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "a nested collection is reached by an index (int) or a key (string)");
+    if (value_bytes_missing(at))
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "a nested collection's key of %zu bytes has no data", at->string.size);
     if (at->type == CE_TYPE_INT && at->integer < 0)
         return error_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "index %lld is out of bounds", (long long)at->integer);
     ce_collection *collection = calloc(1, sizeof *collection);
@@ -687,6 +689,7 @@ bool ce_collection_find(const ce_collection *collection, const ce_value *value, 
     if (!value || !out_index || !out_found)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_find: arguments are required");
     if (!containers_find(collection, &loaded, &found)) return false;
+    if (value_bytes_missing(value)) return object_bytes_missing(&found.spec, value);
     const space_state *space = db_txn_space(collection->txn);
     ce_type type;
     bool nullable;
@@ -812,6 +815,11 @@ bool ce_set_insert(ce_collection *set, const ce_value *value, bool *out_changed)
 bool ce_set_erase(ce_collection *set, const ce_value *value, bool *out_changed)
 {
     if (!value) return error_fail(CE_ERR_INVALID_ARGUMENT, "a value is required");
+    if (value_bytes_missing(value)) {
+        schema *loaded;
+        found_collection found;
+        return containers_find(set, &loaded, &found) && object_bytes_missing(&found.spec, value);
+    }
     edit_request request = {.operation = EDIT_SET_ERASE, .value = value};
     if (!edit_collection(set, &request)) return false;
     if (out_changed) *out_changed = request.changed;

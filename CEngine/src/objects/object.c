@@ -76,8 +76,15 @@ void object_storage_of(const element_spec *spec, ce_type *out_type, bool *out_nu
     *out_nullable = spec->type != CE_TYPE_LINK && spec->type != CE_TYPE_MIXED && spec->nullable;
 }
 
+bool object_bytes_missing(const element_spec *spec, const ce_value *value)
+{
+    return error_fail(CE_ERR_INVALID_ARGUMENT, "property '%s.%s': a %s value of %zu bytes has no data", SPEC_WHERE(spec),
+                   ce_type_name(value->type), value->string.size);
+}
+
 static bool check_scalar_bytes(const element_spec *spec, const ce_value *value)
 {
+    if (value_bytes_missing(value)) return object_bytes_missing(spec, value);
     if (value->type == CE_TYPE_STRING && !utf8_is_valid(value->string.data, value->string.size))
         return error_fail(CE_ERR_INVALID_ARGUMENT, "property '%s.%s': the string is not valid UTF-8", SPEC_WHERE(spec));
     /* The column layer refuses a malformed timestamp too, but only when it
@@ -90,9 +97,6 @@ static bool check_scalar_bytes(const element_spec *spec, const ce_value *value)
                        "property '%s.%s': the timestamp (%lld s, %d ns) is malformed: nanoseconds must lie within "
                        "+-999999999 and have the sign of seconds",
                        SPEC_WHERE(spec), (long long)value->timestamp.seconds, (int)value->timestamp.nanoseconds);
-    if ((value->type == CE_TYPE_STRING || value->type == CE_TYPE_BINARY) && value->string.size > 0 && !value->string.data)
-        return error_fail(CE_ERR_INVALID_ARGUMENT, "property '%s.%s': a value of %zu bytes has no data", SPEC_WHERE(spec),
-                       value->string.size);
     if ((value->type == CE_TYPE_STRING || value->type == CE_TYPE_BINARY) && value->string.size > NODE_MAX_COUNT - 1)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "property '%s.%s': a value of %zu bytes is too large", SPEC_WHERE(spec),
                        value->string.size);

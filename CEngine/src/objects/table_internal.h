@@ -241,6 +241,10 @@ element_spec object_nested_spec(const element_spec *parent);
 /* The column type and nullability an element is stored with. */
 void object_storage_of(const element_spec *spec, ce_type *out_type, bool *out_nullable);
 
+/* Fails with CE_ERR_INVALID_ARGUMENT naming the property: `value` is a
+ * string or binary without data (value_bytes_missing). */
+bool object_bytes_missing(const element_spec *spec, const ce_value *value);
+
 /* Checks a value for an element (or a property of one value). */
 bool object_check_element(ce_txn *txn, schema *loaded, const element_spec *spec, const ce_value *value);
 

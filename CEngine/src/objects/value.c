@@ -52,6 +52,13 @@ bool value_timestamp_is_valid(ce_timestamp timestamp)
     return true;
 }
 
+bool value_bytes_missing(const ce_value *value)
+{
+    if (value->type == CE_TYPE_STRING) return value->string.size > 0 && !value->string.data;
+    if (value->type == CE_TYPE_BINARY) return value->binary.size > 0 && !value->binary.data;
+    return false;
+}
+
 ce_value value_default(ce_type type, bool nullable)
 {
     ce_value value;

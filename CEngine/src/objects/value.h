@@ -47,6 +47,10 @@
  * has the sign of seconds (either sign when seconds is 0). */
 bool value_timestamp_is_valid(ce_timestamp timestamp);
 
+/* Whether a string or binary value claims bytes it has no data for
+ * (size > 0, data == NULL): a value no call may read. */
+bool value_bytes_missing(const ce_value *value);
+
 /* The default value of a property of `type`: null when nullable, else 0,
  * false, 0.0, "", empty binary, timestamp 0, decimal128 0E0, all-zero object
  * id and uuid. Strings and binaries point to a static empty string. Types

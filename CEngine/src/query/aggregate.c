@@ -60,6 +60,31 @@ void aggregate_init(aggregator *a, ce_aggregate aggregate, ce_type type)
     a->decimal_sum = (ce_decimal128){0, VALUE_DECIMAL128_ZERO_HIGH};
 }
 
+/* The mean of the first `count` values from the mean of those before it. */
+static ce_decimal128 next_mean(ce_decimal128 mean, ce_decimal128 value, uint64_t count)
+{
+    ce_decimal128 kept = decimal_subtract(mean, decimal_divide_by_count(mean, count));
+    return decimal_add(kept, decimal_divide_by_count(value, count));
+}
+
+static void add_decimal(aggregator *a, ce_decimal128 value)
+{
+    ce_decimal128 sum = decimal_add(a->decimal_sum, value);
+    if (a->aggregate == CE_AGGREGATE_AVG) {
+        if (decimal_is_infinite(value) || decimal_is_nan(value)) a->decimal_nonfinite = true;
+        if (a->decimal_sum_overflowed) {
+            a->decimal_mean = next_mean(a->decimal_mean, value, a->counted);
+        } else if (decimal_is_infinite(sum) && !a->decimal_nonfinite) {
+            /* The sum of finite values overflowed, but their average is
+             * finite: from here on the mean is kept instead (the first
+             * value alone never overflows, so counted >= 2). */
+            a->decimal_sum_overflowed = true;
+            a->decimal_mean = next_mean(decimal_divide_by_count(a->decimal_sum, a->counted - 1), value, a->counted);
+        }
+    }
+    a->decimal_sum = sum;
+}
+
 void aggregate_add(aggregator *a, const ce_value *value)
 {
     if (value->type == CE_TYPE_NULL) return;
@@ -87,7 +112,7 @@ void aggregate_add(aggregator *a, const ce_value *value)
         }
         case CE_TYPE_FLOAT:
         case CE_TYPE_DOUBLE: a->real_sum += compare_real_of(value); break;
-        case CE_TYPE_DECIMAL128: a->decimal_sum = decimal_add(a->decimal_sum, value->decimal); break;
+        case CE_TYPE_DECIMAL128: add_decimal(a, value->decimal); break;
         default: break;
         }
         return;
@@ -122,7 +147,10 @@ void aggregate_result(const aggregator *a, ce_value *out)
             double magnitude = (double)total.high * 18446744073709551616.0 + (double)total.low;
             *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = (negative ? -magnitude : magnitude) / (double)a->counted};
         } else if (a->type == CE_TYPE_DECIMAL128) {
-            *out = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = decimal_divide_by_count(a->decimal_sum, a->counted)};
+            ce_decimal128 average = a->decimal_sum_overflowed && !a->decimal_nonfinite
+                                        ? a->decimal_mean
+                                        : decimal_divide_by_count(a->decimal_sum, a->counted);
+            *out = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = average};
         } else {
             *out = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = a->real_sum / (double)a->counted};
         }

@@ -30,6 +30,10 @@ typedef struct aggregator {
     exact_sum int_total; /* AVG of ints: the exact sum */
     double real_sum;
     ce_decimal128 decimal_sum;
+    /* AVG of decimals once the sum of finite values overflowed: the mean
+     * so far, kept as mean * (k-1)/k + value/k, which cannot overflow. */
+    bool decimal_sum_overflowed, decimal_nonfinite;
+    ce_decimal128 decimal_mean;
     bool numbers_only; /* values of a mixed collection: only numbers count (COUNT excepted) */
 } aggregator;
 

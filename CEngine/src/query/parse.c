@@ -565,11 +565,15 @@ static bool decode_number(parser *p, const token *t, parse_literal *out)
             if (magnitude > (UINT64_MAX - digit) / 10) fits = false;
             else magnitude = magnitude * 10 + digit;
         }
-        if (fits && magnitude <= (negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX)) {
-            out->value.type = CE_TYPE_INT;
-            out->value.integer = negative ? (int64_t)(0 - magnitude) : (int64_t)magnitude;
-            return true;
-        }
+        /* An integer literal is an int or an error: never silently a
+         * double that compares with rounded values. */
+        if (!fits || magnitude > (negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX))
+            return syntax_error_at(p, t->start,
+                                   "the integer does not fit in a 64-bit signed integer (-9223372036854775808 to "
+                                   "9223372036854775807); write a double with a decimal point or an exponent");
+        out->value.type = CE_TYPE_INT;
+        out->value.integer = negative ? (int64_t)(0 - magnitude) : (int64_t)magnitude;
+        return true;
     }
     pthread_once(&c_locale_once, make_c_locale);
     if (c_locale == (locale_t)0) return out_of_memory();
@@ -620,7 +624,7 @@ static bool decode_timestamp(parser *p, const token *t, ce_timestamp *out)
         bool negative_seconds = text[i] == '-';
         if (negative_seconds) i++;
         uint64_t seconds = read_digits(text, &i, t->end, 19, &count);
-        if (text[i] != ':' || seconds > (uint64_t)INT64_MAX)
+        if (text[i] != ':' || seconds > (negative_seconds ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX))
             return syntax_error_at(p, t->start, "the seconds of the timestamp do not fit in 64 bits");
         i++;
         bool negative_nanoseconds = text[i] == '-';
@@ -628,7 +632,7 @@ static bool decode_timestamp(parser *p, const token *t, ce_timestamp *out)
         uint64_t nanoseconds = read_digits(text, &i, t->end, 10, &count);
         if (i != t->end || nanoseconds > 999999999)
             return syntax_error_at(p, t->start, "the nanoseconds of a timestamp lie within -999999999 and 999999999");
-        out->seconds = negative_seconds ? -(int64_t)seconds : (int64_t)seconds;
+        out->seconds = negative_seconds ? (int64_t)(0 - seconds) : (int64_t)seconds;
         out->nanoseconds = negative_nanoseconds ? -(int32_t)nanoseconds : (int32_t)nanoseconds;
         if (!value_timestamp_is_valid(*out))
             return syntax_error_at(p, t->start, "the nanoseconds of a timestamp must have the sign of its seconds");

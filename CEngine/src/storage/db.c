@@ -190,6 +190,11 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
 {
     if (!options || !out_db) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_open: options and out_db are required");
     *out_db = NULL;
+    /* Checked as an unsigned number: an enum may be signed. An unknown
+     * value would open a handle that silently never syncs. */
+    if ((unsigned)options->durability > CE_DURABILITY_UNSAFE_NO_SYNC)
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "unknown durability %d (expected %d, %d or %d)", (int)options->durability,
+                       CE_DURABILITY_FULL, CE_DURABILITY_MEMORY_ONLY, CE_DURABILITY_UNSAFE_NO_SYNC);
     if (options->encryption_key && options->encryption_key_size != CRYPT_KEY_SIZE)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "the encryption key must be %u bytes long (it is %zu)", CRYPT_KEY_SIZE,
                        options->encryption_key_size);
@@ -250,9 +255,11 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
     if (latest.version == 0) {
         /* A new file: the first commit creates version 1 with an empty top. */
         ce_txn *txn;
-        if (!ce_txn_begin_write(db, &txn) || !ce_txn_commit(txn)) {
+        bool began = ce_txn_begin_write(db, &txn);
+        if (!began || !ce_txn_commit(txn)) {
             error_saved saved;
             error_save(&saved);
+            if (began) ce_txn_end(txn);
             free_db(db);
             return error_restore(&saved);
         }
@@ -857,10 +864,11 @@ done:
 bool ce_txn_commit(ce_txn *txn)
 {
     if (!txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_commit: txn is required");
-    if (!txn->write) {
-        ce_txn_end(txn);
-        return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot commit a read transaction");
-    }
+    /* A failed commit never ends the transaction: the caller still ends it. */
+    if (!txn->write) return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot commit a read transaction");
+    if (txn->commit_failed)
+        return error_fail(CE_ERR_WRONG_TRANSACTION_STATE,
+                       "a write transaction whose commit failed cannot commit again: end it with ce_txn_end");
     ce_db *db = txn->db;
     version_info info = {0};
     uint64_t bytes_written = 0;
@@ -875,7 +883,11 @@ bool ce_txn_commit(ce_txn *txn)
         if (bytes_written >= SYNC_RECORD_MINIMUM_BYTES) write_sync_record(db, info.version);
     }
     atomic_store(&db->shared->committing_version, 0);
-    end_transaction(txn);
+    /* A failed commit may have placed part of the new version in free
+     * space (never published): the transaction is kept only to be ended,
+     * which rolls it back and releases the writer. */
+    if (ok) end_transaction(txn);
+    else txn->commit_failed = true;
     return ok;
 }
 

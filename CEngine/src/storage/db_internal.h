@@ -94,6 +94,7 @@ struct ce_txn {
     void (*release_layer_state)(void *state);
     uint64_t stamp;                    /* see db_txn_stamp */
     bool (*before_commit)(ce_txn *txn, void *state); /* see db_txn_set_before_commit */
+    bool commit_failed; /* a commit failed: only ce_txn_end may follow (it rolls back) */
     ce_txn *next_reader, *previous_reader;           /* ce_db.readers */
 };
 

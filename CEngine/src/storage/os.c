@@ -24,6 +24,10 @@
 
 static int default_open(const char *path, int flags, mode_t mode) { return open(path, flags, mode); }
 static int default_fcntl_lock(int fd, int command, struct flock *lock) { return fcntl(fd, command, lock); }
+static int default_fcntl_flags(int fd, int command, int flags)
+{
+    return command == F_SETFL ? fcntl(fd, command, flags) : fcntl(fd, command);
+}
 static int default_fallocate(int fd, off_t offset, off_t length)
 {
     int result = posix_fallocate(fd, offset, length);
@@ -63,6 +67,7 @@ const os_methods os_default = {
     .mprotect = mprotect,
     .madvise = madvise,
     .fcntl_lock = default_fcntl_lock,
+    .fcntl_flags = default_fcntl_flags,
     .unlink = unlink,
     .rename = rename,
     .rename_noreplace = default_rename_noreplace,
@@ -179,6 +184,37 @@ bool os_sync_directory_of(const char *path)
     os_active->close(fd);
     free(directory);
     return ok;
+}
+
+int os_open_regular(const char *path, int flags, mode_t mode)
+{
+    int fd = os_active->open(path, flags | O_NONBLOCK, mode);
+    if (fd < 0) {
+        if (errno == ENOENT) error_fail(CE_ERR_FILE_NOT_FOUND, "file not found: '%s'", path);
+        else if (errno == EEXIST) error_fail(CE_ERR_FILE_EXISTS, "'%s' exists already", path);
+        else error_fail_errno(errno, "open", path);
+        return -1;
+    }
+    struct stat status;
+    if (os_active->fstat(fd, &status) != 0) {
+        error_fail_errno(errno, "stat", path);
+        os_active->close(fd);
+        return -1;
+    }
+    if (!S_ISREG(status.st_mode)) {
+        error_fail(CE_ERR_INVALID_DATABASE, "'%s' is not a database: not a regular file", path);
+        os_active->close(fd);
+        return -1;
+    }
+    if (!(flags & O_NONBLOCK)) {
+        int status_flags = os_active->fcntl_flags(fd, F_GETFL, 0);
+        if (status_flags < 0 || os_active->fcntl_flags(fd, F_SETFL, status_flags & ~O_NONBLOCK) != 0) {
+            error_fail_errno(errno, "fcntl", path);
+            os_active->close(fd);
+            return -1;
+        }
+    }
+    return fd;
 }
 
 bool os_file_size(int fd, uint64_t *out_size, const char *path)

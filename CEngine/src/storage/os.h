@@ -39,6 +39,8 @@ typedef struct os_methods {
     int (*mprotect)(void *address, size_t length, int protection);
     int (*madvise)(void *address, size_t length, int advice);
     int (*fcntl_lock)(int fd, int command, struct flock *lock);
+    /* fcntl(2) with F_GETFL or F_SETFL (the file status flags). */
+    int (*fcntl_flags)(int fd, int command, int flags);
     int (*unlink)(const char *path);
     int (*rename)(const char *from, const char *to);
     /* rename(2) that fails with EEXIST instead of replacing `to`
@@ -61,6 +63,14 @@ typedef struct os_methods {
  * os_default afterwards); production code never changes it. */
 extern const os_methods *os_active;
 extern const os_methods os_default;
+
+/* Opens `path` with open(2)'s `flags` and `mode`, and refuses anything but
+ * a regular file with CE_ERR_INVALID_DATABASE. The open itself is made with
+ * O_NONBLOCK (cleared again before returning), so that a FIFO at `path`
+ * fails instead of blocking in open(2) until a writer comes. Returns the
+ * descriptor, or -1 with the thread's last error set (CE_ERR_FILE_NOT_FOUND
+ * for ENOENT, CE_ERR_FILE_EXISTS for EEXIST, else from errno). */
+int os_open_regular(const char *path, int flags, mode_t mode);
 
 /* Reads exactly `length` bytes at `offset`; a file shorter than that is
  * CE_ERR_INVALID_DATABASE ("unexpected end of file"). */

@@ -102,13 +102,8 @@ struct pager_state {
 
 static bool open_with_flags(const char *path, int flags, bool read_only, pager_state **out_pager)
 {
-    int fd = os_active->open(path, flags, 0644);
-    if (fd < 0) {
-        if (errno == ENOENT)
-            return error_fail(CE_ERR_FILE_NOT_FOUND, "file not found: '%s'", path);
-        if (errno == EEXIST) return error_fail(CE_ERR_FILE_EXISTS, "'%s' exists already", path);
-        return error_fail_errno(errno, "open", path);
-    }
+    int fd = os_open_regular(path, flags, 0644);
+    if (fd < 0) return false;
     pager_state *pager = calloc(1, sizeof *pager);
     char *path_copy = strdup(path);
     if (!pager || !path_copy) {

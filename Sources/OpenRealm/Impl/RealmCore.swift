@@ -602,7 +602,12 @@ final class RealmCore {
         closeCollections()
         self.txn = nil
         isInWriteTransaction = false
-        guard ce_txn_commit(txn) else { throw Realm.Error.last(fileURL: configuration.fileURL) }
+        guard ce_txn_commit(txn) else {
+            // A failed commit leaves the transaction to be ended (rolled back).
+            let error = Realm.Error.last(fileURL: configuration.fileURL)
+            ce_txn_end(txn)
+            throw error
+        }
     }
 
     func cancelWrite() {

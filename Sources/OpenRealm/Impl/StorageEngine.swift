@@ -359,8 +359,12 @@ package final class StorageEngine: @unchecked Sendable {
             ce_txn_end(raw)
             throw error
         }
-        // ce_txn_commit releases the transaction whether or not it succeeds.
-        guard ce_txn_commit(raw) else { throw EngineError.last() }
+        // A successful ce_txn_commit ends the transaction; a failed one leaves it to be ended.
+        guard ce_txn_commit(raw) else {
+            let error = EngineError.last()
+            ce_txn_end(raw)
+            throw error
+        }
         return result
     }
 
