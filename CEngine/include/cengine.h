@@ -189,7 +189,7 @@ typedef struct ce_txn ce_txn;
  * error), CE_ERR_INVALID_ARGUMENT (a durability that is not one of
  * ce_durability's values).
  * An open that may write (not read_only, not CE_DURABILITY_MEMORY_ONLY)
- * also removes the temporaries that a ce_db_write_copy to `path` left when
+ * and finds no other handle on the file also removes the temporaries that a ce_db_write_copy to `path` left when
  * its process died (see ce_db_write_copy).
  * Encryption, each with its own message: CE_ERR_INVALID_DATABASE
  * "invalid database: decryption failed: ..." for a wrong key, for no key on

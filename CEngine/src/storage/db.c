@@ -243,8 +243,10 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
         return false;
     }
     /* Temporaries of copies to this path whose process died (a crash in
-     * ce_db_write_copy): nothing else would ever remove them. */
-    if (!options->read_only && options->durability != CE_DURABILITY_MEMORY_ONLY) writer_remove_stale_copies(db->path);
+     * ce_db_write_copy): nothing else would ever remove them. Only the
+     * first handle scans the directory, not every open of a busy file. */
+    if (db->opened_first && !options->read_only && options->durability != CE_DURABILITY_MEMORY_ONLY)
+        writer_remove_stale_copies(db->path);
     version_info latest;
     if (!lockfile_latest(db, -1, &latest)) {
         error_saved saved;

@@ -68,6 +68,9 @@ struct ce_db {
      * (the others wait on `exclusive_over`). */
     bool exclusive;
     pthread_t exclusive_thread;
+    /* This handle set up the lock file: no other handle had the database
+     * open when it opened (lockfile.c, initialize_as_first). */
+    bool opened_first;
     pthread_cond_t exclusive_over;
     /* The live read transactions of this handle (see ce_txn_begin_read_at):
      * linked and unlinked under `mutex`, and their `info` changes under it. */

@@ -394,6 +394,7 @@ bool lockfile_open(ce_db *db)
                 os_active->unlink(db->lock_path);
                 return false;
             }
+            db->opened_first = true;
             /* Downgrade: from now on others may attach. */
             if (!os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, false, true, NULL, db->lock_path)) return false;
             return true;

@@ -49,13 +49,6 @@ enum {
 
 #define NODE_HEADER_SIZE 8u
 #define NODE_MAX_COUNT 0x7FFFFFFFu
-/* The deepest a node may lie below the top (freeing, finalizing, verify).
- * Collections nested in mixed values go 100 levels deep (table_internal.h,
- * MAX_NESTING), each level up to four nodes (the mixed node, a
- * dictionary's node, a chunked root and a chunk) below the cluster tree:
- * about 430 nodes deep at most. */
-#define NODE_MAX_TREE_DEPTH 512
-
 /* How deep a tree may go: node_free_tree, node_finalize_tree and
  * ce_db_verify's walk refuse deeper ones (damage, or a cycle). The object
  * store builds the deepest trees: 4 levels down to a table's cluster tree,
