@@ -380,6 +380,36 @@ TEST(wake_without_a_waiter_is_kept_for_the_next_call)
     test_db_close(&t);
 }
 
+/* A read-only handle (another process's reader, say) waits and is woken
+ * as well: it writes nothing but the change word. */
+TEST(a_read_only_handle_waits_too)
+{
+    test_db t = test_db_open("wake-read-only");
+    start_deadline();
+    commit_one(t.db, 1);
+    ce_db_options options;
+    ce_db_options_init(&options);
+    test_set_key(&options);
+    options.read_only = true;
+    ce_db *reader;
+    CHECK(ce_db_open(t.path, &options, &reader));
+    uint64_t version = latest_version(reader);
+    waiter w;
+    start_waiter(&w, reader, version, 30000);
+    int64_t committed = now_ns();
+    commit_one(t.db, 2);
+    join_waiter(&w);
+    CHECK(w.ok && w.changed);
+    CHECK(w.returned_ns - committed < 5000ll * 1000000);
+    start_waiter(&w, reader, version + 1, -1);
+    CHECK(ce_db_wake_waiters(reader));
+    join_waiter(&w);
+    CHECK(w.ok && !w.changed);
+    CHECK(ce_db_close(reader));
+    stop_deadline();
+    test_db_close(&t);
+}
+
 /* A child waiting is killed (SIGKILL) in its wait; a commit then still
  * wakes the other waiters: another child and a thread of this process. */
 TEST(a_killed_waiter_does_not_stall_the_others)
@@ -475,6 +505,13 @@ TEST(bad_arguments_give_errors)
     CHECK(strstr(ce_last_error_message(), "past the latest") != NULL);
     CHECK(!ce_db_wake_waiters(NULL));
     CHECK(ce_last_error_code() == CE_ERR_INVALID_ARGUMENT);
+    /* A refused call does not take a kept wake. */
+    CHECK(ce_db_wake_waiters(t.db));
+    CHECK(!ce_db_wait_for_change(t.db, version + 5, 0, &changed));
+    int64_t start = now_ns();
+    CHECK(ce_db_wait_for_change(t.db, version, -1, &changed));
+    CHECK(!changed);
+    CHECK(now_ns() - start < 100ll * 1000000);
     /* A huge timeout is no limit (no overflow into the past). */
     waiter w;
     start_waiter(&w, t.db, version, INT64_MAX);

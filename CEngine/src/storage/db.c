@@ -407,17 +407,11 @@ bool ce_db_wait_for_change(ce_db *db, uint64_t version, int64_t timeout_ms, bool
         deadline = timeout_ms > (INT64_MAX - start) / 1000000 ? INT64_MAX : start + timeout_ms * 1000000;
     }
     pthread_mutex_lock(&db->mutex);
-    if (db->wake_pending) {
-        /* A wake that came while no call waited is this call's. */
-        db->wake_pending = false;
-        uint64_t latest;
-        bool ok = latest_outside_compaction(db, &latest);
-        pthread_mutex_unlock(&db->mutex);
-        if (ok) *out_changed = latest != version;
-        return ok;
-    }
     db->waiters++;
     uint64_t generation = db->wake_generation;
+    /* A wake that came while no call waited is this call's. */
+    bool woken = db->wake_pending;
+    db->wake_pending = false;
     bool ok = true;
     for (bool first = true;; first = false) {
         /* The word first: a commit or a wake after this read moves it, and
@@ -435,7 +429,7 @@ bool ce_db_wait_for_change(ce_db *db, uint64_t version, int64_t timeout_ms, bool
             *out_changed = true;
             break;
         }
-        if (db->wake_generation != generation) break;
+        if (woken || db->wake_generation != generation) break;
         int64_t remaining = -1;
         if (deadline >= 0) {
             remaining = deadline - monotonic_ns();
@@ -446,6 +440,7 @@ bool ce_db_wait_for_change(ce_db *db, uint64_t version, int64_t timeout_ms, bool
         pthread_mutex_lock(&db->mutex);
         if (!ok) break;
     }
+    if (!ok && woken) db->wake_pending = true; /* a failed call did not take it */
     db->waiters--;
     pthread_mutex_unlock(&db->mutex);
     return ok;
