@@ -208,9 +208,10 @@ typedef struct ce_txn ce_txn;
  */
 bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db);
 
-/* Closes the handle. Every transaction of the handle must have ended.
- * Returns false (CE_ERR_WRONG_TRANSACTION_STATE) if some have not; the handle
- * stays open then. */
+/* Closes the handle. Every transaction of the handle must have ended, and
+ * every ce_db_wait_for_change on it returned. Returns false
+ * (CE_ERR_WRONG_TRANSACTION_STATE) if some have not; the handle stays open
+ * then. */
 bool ce_db_close(ce_db *db);
 
 /* The path of the database file. */
@@ -1063,6 +1064,63 @@ bool ce_values_aggregate(const ce_value *values, size_t count, ce_type element, 
  */
 bool ce_collection_sorted_indices(const ce_collection *collection, bool ascending, size_t *out_indices, size_t capacity,
                                   size_t *out_count);
+
+/* ------------------------------------------------------------------------ */
+/* Changes and notifications                                                 */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Waits until the latest version of the file differs from `version` (a
+ * commit in any thread or process that has the file open), until
+ * ce_db_wake_waiters on this handle, or until `timeout_ms` milliseconds have
+ * passed (-1: no limit; 0: only look). *out_changed says whether the latest
+ * version differs from `version` when the call returns: false after a wake
+ * or a timeout. It returns at once when the latest version already differs.
+ * Nothing is polled: the thread sleeps on a word of the lock file's shared
+ * memory (a futex) that every commit moves and wakes. A process killed
+ * while it waits holds nothing and stalls no one.
+ *
+ * Any number of threads may wait on one handle. The handle cannot be closed
+ * while they do: ce_db_close refuses (CE_ERR_WRONG_TRANSACTION_STATE) until
+ * every call has returned. While a compaction of this handle runs
+ * (ce_db_compact), the call waits for its end.
+ *
+ * Errors: CE_ERR_INVALID_ARGUMENT (db or out_changed NULL, a timeout below
+ * -1, a `version` past the latest), CE_ERR_CORRUPT (a damaged lock file),
+ * CE_ERR_FILE_ACCESS (the system refused the wait).
+ *
+ * Example: a notifier thread that runs until told to stop.
+ *
+ *     static void *notifier(void *argument) {
+ *         app_state *app = argument;
+ *         uint64_t seen;
+ *         ce_db_latest_version(app->db, &seen);
+ *         while (!atomic_load(&app->stop)) {
+ *             bool changed;
+ *             if (!ce_db_wait_for_change(app->db, seen, -1, &changed)) break;
+ *             if (!changed) continue;                 // woken: look at app->stop
+ *             ce_db_latest_version(app->db, &seen);
+ *             deliver_notifications(app, seen);       // e.g. ce_txn_advance + the change sets
+ *         }
+ *         return NULL;
+ *     }
+ *     // shutting down:
+ *     atomic_store(&app->stop, true);
+ *     ce_db_wake_waiters(app->db);
+ *     pthread_join(thread, NULL);
+ *     ce_db_close(app->db);
+ */
+bool ce_db_wait_for_change(ce_db *db, uint64_t version, int64_t timeout_ms, bool *out_changed);
+
+/*
+ * Wakes every ce_db_wait_for_change in progress on this handle (not those of
+ * other handles): each returns with *out_changed false unless the version
+ * also changed. When none is in progress, the wake is kept for the next
+ * call on the handle, which returns at once: a thread that checks a stop
+ * flag and then waits cannot miss the wake that follows setting the flag
+ * (the example above). Errors: CE_ERR_INVALID_ARGUMENT (db NULL).
+ */
+bool ce_db_wake_waiters(ce_db *db);
 
 /* ------------------------------------------------------------------------ */
 /* Integrity                                                                 */

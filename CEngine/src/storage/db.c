@@ -1,6 +1,7 @@
 /*
  * db.c — the handle and its transactions: open and close, read and write
- * transactions, and the commit protocol.
+ * transactions, the commit protocol, and waiting for a commit
+ * (ce_db_wait_for_change, on lockfile.c's change word).
  *
  * Owns: who may write, which version each transaction of a handle reads,
  * the top node of a version, and the order in which a commit reaches the
@@ -41,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define SYNC_RECORD_MINIMUM_BYTES (1u << 20)
@@ -275,10 +277,16 @@ bool ce_db_close(ce_db *db)
     if (!db) return true;
     pthread_mutex_lock(&db->mutex);
     size_t open_transactions = db->open_transactions;
+    size_t waiters = db->waiters;
     pthread_mutex_unlock(&db->mutex);
     if (open_transactions > 0)
         return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot close '%s': %zu transactions are still open", db->path,
                        open_transactions);
+    if (waiters > 0)
+        return error_fail(CE_ERR_WRONG_TRANSACTION_STATE,
+                          "cannot close '%s': %zu threads are waiting in ce_db_wait_for_change (wake them with "
+                          "ce_db_wake_waiters and let them return first)",
+                          db->path, waiters);
     /* Only a version the data file's header holds: a damaged lock file
      * must not make the sync record vouch for a version that does not
      * exist (the next open would refuse the file). */
@@ -357,6 +365,98 @@ bool ce_db_latest_version(ce_db *db, uint64_t *out_version)
     version_info latest;
     if (!lockfile_latest(db, -1, &latest)) return false;
     *out_version = latest.version;
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Waiting for a change                                                      */
+/* ------------------------------------------------------------------------ */
+
+static int64_t monotonic_ns(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+/* The latest version, checked, read with `mutex` held and no compaction
+ * running (it replaces the data file that lockfile_latest may read the
+ * header of): a compaction of this handle is waited out. */
+static bool latest_outside_compaction(ce_db *db, uint64_t *out_version)
+{
+    while (db->exclusive) pthread_cond_wait(&db->exclusive_over, &db->mutex);
+    version_info latest;
+    if (!lockfile_latest(db, -1, &latest)) return false;
+    *out_version = latest.version;
+    return true;
+}
+
+bool ce_db_wait_for_change(ce_db *db, uint64_t version, int64_t timeout_ms, bool *out_changed)
+{
+    if (!db || !out_changed)
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_wait_for_change: db and out_changed are required");
+    *out_changed = false;
+    if (timeout_ms < -1)
+        return error_fail(CE_ERR_INVALID_ARGUMENT,
+                          "ce_db_wait_for_change: timeout_ms is %lld (expected -1 for no limit, or 0 or more)",
+                          (long long)timeout_ms);
+    /* The deadline, saturated: a timeout of centuries is no limit. */
+    int64_t deadline = -1;
+    if (timeout_ms >= 0) {
+        int64_t start = monotonic_ns();
+        deadline = timeout_ms > (INT64_MAX - start) / 1000000 ? INT64_MAX : start + timeout_ms * 1000000;
+    }
+    pthread_mutex_lock(&db->mutex);
+    db->waiters++;
+    uint64_t generation = db->wake_generation;
+    /* A wake that came while no call waited is this call's. */
+    bool woken = db->wake_pending;
+    db->wake_pending = false;
+    bool ok = true;
+    for (bool first = true;; first = false) {
+        /* The word first: a commit or a wake after this read moves it, and
+         * the kernel then refuses the sleep below. */
+        uint32_t seen = lockfile_change_word(db->shared);
+        uint64_t latest;
+        if (!(ok = latest_outside_compaction(db, &latest))) break;
+        if (first && version > latest) {
+            ok = error_fail(CE_ERR_INVALID_ARGUMENT,
+                            "ce_db_wait_for_change: version %llu of '%s' is past the latest version (%llu)",
+                            (unsigned long long)version, db->path, (unsigned long long)latest);
+            break;
+        }
+        if (latest != version) {
+            *out_changed = true;
+            break;
+        }
+        if (woken || db->wake_generation != generation) break;
+        int64_t remaining = -1;
+        if (deadline >= 0) {
+            remaining = deadline - monotonic_ns();
+            if (remaining <= 0) break;
+        }
+        pthread_mutex_unlock(&db->mutex);
+        ok = lockfile_wait_for_signal(db, seen, remaining);
+        pthread_mutex_lock(&db->mutex);
+        if (!ok) break;
+    }
+    if (!ok && woken) db->wake_pending = true; /* a failed call did not take it */
+    db->waiters--;
+    pthread_mutex_unlock(&db->mutex);
+    return ok;
+}
+
+bool ce_db_wake_waiters(ce_db *db)
+{
+    if (!db) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_wake_waiters: db is required");
+    pthread_mutex_lock(&db->mutex);
+    if (db->waiters > 0) db->wake_generation++;
+    else db->wake_pending = true;
+    pthread_mutex_unlock(&db->mutex);
+    /* Moves the shared word too, so that a waiter between reading it and
+     * sleeping is refused the sleep; waiters of other handles wake too,
+     * find nothing for them, and sleep again. */
+    lockfile_signal_change(db->shared);
     return true;
 }
 

@@ -72,6 +72,13 @@ struct ce_db {
      * open when it opened (lockfile.c, initialize_as_first). */
     bool opened_first;
     pthread_cond_t exclusive_over;
+    /* ce_db_wait_for_change: how many calls are in progress (ce_db_close
+     * refuses while any is), and ce_db_wake_waiters: each call bumps the
+     * generation those calls entered with, or, when none is in progress,
+     * leaves one wake pending for the next call. */
+    size_t waiters;
+    uint64_t wake_generation;
+    bool wake_pending;
     /* The live read transactions of this handle (see ce_txn_begin_read_at):
      * linked and unlinked under `mutex`, and their `info` changes under it. */
     ce_txn *readers;

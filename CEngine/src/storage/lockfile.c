@@ -1,6 +1,7 @@
 /*
- * lockfile.c — the lock file: the latest version, the reader table, and
- * who is alive (see lockfile.h for the layout and the locks).
+ * lockfile.c — the lock file: the latest version, the reader table, who
+ * is alive, and the change word that wakes waiters (see lockfile.h for the
+ * layout and the locks).
  *
  * Owns: which version is the latest as every handle sees it, which
  * versions readers pin, and setting up or attaching to the lock file when a
@@ -25,7 +26,8 @@
 #include <sys/stat.h>
 
 #define LOCK_MAGIC 0x4B434F4C4D4C524Full /* "ORLMLOCK" */
-#define LOCK_LAYOUT_VERSION 2u
+/* 3: the change word (after reader_high_water). */
+#define LOCK_LAYOUT_VERSION 3u
 /* How long lockfile_read_latest waits for an odd sequence to turn even,
  * and how often lockfile_latest retries a version that commits overwrote. */
 #define READ_LATEST_ATTEMPTS 100000u
@@ -46,6 +48,23 @@ void lockfile_publish_latest(shared_state *shared, const version_info *info)
     atomic_store_explicit(&shared->latest_top_ref, info->top_ref, memory_order_relaxed);
     atomic_store_explicit(&shared->latest_logical_size, info->logical_size, memory_order_relaxed);
     atomic_store_explicit(&shared->latest_sequence, sequence + 1, memory_order_release);
+    lockfile_signal_change(shared);
+}
+
+uint32_t lockfile_change_word(shared_state *shared) { return atomic_load(&shared->change_word); }
+
+void lockfile_signal_change(shared_state *shared)
+{
+    /* Sequentially consistent: a waiter that read the word before this
+     * increment either sees the new latest version (it read after the
+     * publication) or is refused the sleep by the kernel (the word moved). */
+    atomic_fetch_add(&shared->change_word, 1);
+    os_wake_word(&shared->change_word);
+}
+
+bool lockfile_wait_for_signal(ce_db *db, uint32_t seen, int64_t timeout_ns)
+{
+    return os_wait_on_word(&db->shared->change_word, seen, timeout_ns, db->lock_path);
 }
 
 version_info lockfile_read_latest(shared_state *shared)

@@ -7,7 +7,8 @@
  * Never: is included above the db layer.
  *
  * The lock file holds, in shared memory, the latest version (under a
- * sequence lock) and the reader table. Open-file-description locks on its
+ * sequence lock), the change word (a futex that every publication of the
+ * latest version increments and wakes) and the reader table. Open-file-description locks on its
  * bytes say who is alive: byte INIT_LOCK_BYTE is held shared by every open
  * handle (exclusively by the one that initializes the file),
  * WRITER_LOCK_BYTE exclusively by the writer, byte LIVENESS_BASE + pid
@@ -45,6 +46,10 @@ struct shared_state {
     _Atomic uint64_t latest_logical_size;
     _Atomic uint64_t committing_version; /* non-zero while a commit writes to the file */
     _Atomic uint32_t reader_high_water;  /* no slot at or past this index was ever claimed */
+    /* Incremented (wrapping) after every publication of the latest version
+     * and by ce_db_wake_waiters, then woken (a shared futex): waiters sleep
+     * on it and look again when it moves. Waiters hold nothing here. */
+    _Atomic uint32_t change_word;
     reader_slot readers[READER_SLOT_COUNT];
 };
 
@@ -60,6 +65,17 @@ void lockfile_close(ce_db *db);
  * the raw value (it may be damage: see lockfile_latest). */
 void lockfile_publish_latest(shared_state *shared, const version_info *info);
 version_info lockfile_read_latest(shared_state *shared);
+
+/* The change word: lockfile_signal_change increments it and wakes every
+ * waiter of every process (lockfile_publish_latest calls it after
+ * publishing). lockfile_wait_for_signal sleeps while the word still holds
+ * `seen` (read with lockfile_change_word before checking what the caller
+ * waits for), at most `timeout_ns` (negative: no limit); it returns true
+ * on any wake, spurious ones included, false only when the system refuses
+ * the wait (the error set). */
+uint32_t lockfile_change_word(shared_state *shared);
+void lockfile_signal_change(shared_state *shared);
+bool lockfile_wait_for_signal(ce_db *db, uint32_t seen, int64_t timeout_ns);
 
 /* The lock file's bytes are bytes from a file (invariant 5): its fixed
  * fields are checked before every use (CE_ERR_CORRUPT naming the lock file

@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -52,6 +54,12 @@ static int default_rename_noreplace(const char *from, const char *to)
     return 0;
 }
 
+static int default_futex(_Atomic uint32_t *word, int operation, uint32_t value, const struct timespec *timeout)
+{
+    /* No C library wraps futex(2). */
+    return (int)syscall(SYS_futex, word, operation, value, timeout, NULL, 0);
+}
+
 const os_methods os_default = {
     .open = default_open,
     .close = close,
@@ -76,6 +84,7 @@ const os_methods os_default = {
     .opendir = opendir,
     .readdir = readdir,
     .closedir = closedir,
+    .futex = default_futex,
 };
 
 const os_methods *os_active = &os_default;
@@ -327,4 +336,29 @@ bool os_range_is_locked(int fd, uint64_t start, uint64_t length, bool *out_locke
     if (os_active->fcntl_lock(fd, F_OFD_GETLK, &lock) != 0) return error_fail_errno(errno, "query lock", path);
     *out_locked = lock.l_type != F_UNLCK;
     return true;
+}
+
+bool os_wait_on_word(_Atomic uint32_t *word, uint32_t expected, int64_t timeout_ns, const char *path)
+{
+    struct timespec timeout;
+    if (timeout_ns >= 0) {
+        timeout.tv_sec = (time_t)(timeout_ns / 1000000000);
+        timeout.tv_nsec = (long)(timeout_ns % 1000000000);
+    }
+    int saved = errno;
+    if (os_active->futex(word, FUTEX_WAIT, expected, timeout_ns >= 0 ? &timeout : NULL) == 0) return true;
+    /* EAGAIN: the word had changed already; ETIMEDOUT; EINTR: a signal.
+     * The caller looks again in each case. */
+    if (errno == EAGAIN || errno == ETIMEDOUT || errno == EINTR) {
+        errno = saved;
+        return true;
+    }
+    return error_fail_errno(errno, "futex wait on the lock file", path);
+}
+
+void os_wake_word(_Atomic uint32_t *word)
+{
+    int saved = errno;
+    (void)os_active->futex(word, FUTEX_WAKE, INT_MAX, NULL);
+    errno = saved;
 }

@@ -3,7 +3,8 @@
  *
  * Owns: every system call the engine makes on files and memory (open, read,
  * write, sync, size, map, protect, advise, lock, rename, unlink, listing a
- * directory) and on processes (whether a pid is alive). Each goes
+ * directory), on processes (whether a pid is alive) and on words of shared
+ * memory (waiting on one and waking its waiters: futex). Each goes
  * through the function table `os_active`, so that tests can replace entries to
  * inject EIO, ENOSPC, short writes or a crash at any call.
  * Never: interprets file contents, or keeps state about databases.
@@ -14,6 +15,7 @@
 #ifndef CE_OS_H
 #define CE_OS_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,6 +23,7 @@
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <dirent.h>
+#include <time.h>
 
 /* The system calls, one entry each. Semantics and return values are those
  * of the POSIX/Linux call of the same name (-1 and errno on failure). */
@@ -57,6 +60,10 @@ typedef struct os_methods {
     DIR *(*opendir)(const char *path);
     struct dirent *(*readdir)(DIR *directory);
     int (*closedir)(DIR *directory);
+    /* Linux's futex(2), FUTEX_WAIT (relative `timeout`, NULL: none) and
+     * FUTEX_WAKE only, without FUTEX_PRIVATE_FLAG: the word is in memory
+     * that several processes map (os_wait_on_word, os_wake_word). */
+    int (*futex)(_Atomic uint32_t *word, int operation, uint32_t value, const struct timespec *timeout);
 } os_methods;
 
 /* The table in force. Tests may point it at their own table (and restore
@@ -114,6 +121,19 @@ bool os_grow_file(int fd, uint64_t size, const char *path);
  * process cannot signal (EPERM: alive), and every other name are kept.
  * Best effort: failures are ignored and change no error state. */
 void os_remove_orphans(const char *prefix);
+
+/* Sleeps while *word holds `expected`, at most `timeout_ns` nanoseconds
+ * (negative: no limit), in any process that maps the word's memory shared.
+ * Returns true when woken (os_wake_word), when the word did not hold
+ * `expected`, at the timeout, on a signal, or spuriously: the caller checks
+ * again what it waits for. False (the error set, naming `path`) only when
+ * the system refuses the wait itself. */
+bool os_wait_on_word(_Atomic uint32_t *word, uint32_t expected, int64_t timeout_ns, const char *path);
+
+/* Wakes every thread of every process sleeping in os_wait_on_word on the
+ * word. Advisory: a failure is not reported (waiters still wake at their
+ * timeout). */
+void os_wake_word(_Atomic uint32_t *word);
 
 /* Advisory byte-range locks that belong to the open file description (not
  * the process), so two handles in one process exclude each other too.
