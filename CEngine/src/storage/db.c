@@ -362,10 +362,16 @@ bool ce_db_delete_files(const char *path, bool *out_deleted)
 bool ce_db_latest_version(ce_db *db, uint64_t *out_version)
 {
     if (!db || !out_version) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_latest_version: arguments are required");
+    /* Not during a compaction of this handle by another thread: it replaces
+     * the data file whose header lockfile_latest may read. */
+    pthread_mutex_lock(&db->mutex);
+    while (db->exclusive && !pthread_equal(db->exclusive_thread, pthread_self()))
+        pthread_cond_wait(&db->exclusive_over, &db->mutex);
     version_info latest;
-    if (!lockfile_latest(db, -1, &latest)) return false;
-    *out_version = latest.version;
-    return true;
+    bool ok = lockfile_latest(db, -1, &latest);
+    pthread_mutex_unlock(&db->mutex);
+    if (ok) *out_version = latest.version;
+    return ok;
 }
 
 /* ------------------------------------------------------------------------ */
