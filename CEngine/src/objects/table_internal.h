@@ -93,6 +93,7 @@ typedef struct schema {
     size_t table_count;
     schema_table *tables;
     append_buffer append;
+    struct history_record *history; /* write transactions: the changes recorded (history.c); NULL: none yet */
     struct table_refs *read_refs; /* read transactions: each table's refs, once read */
     cluster_hint *hints;          /* read transactions: each table's lookup hint (see schema_table_refs_for_read) */
     column_scratch scratch;        /* compressed values handed out in this transaction */
@@ -281,6 +282,10 @@ static inline bool object_flush_appends_of(ce_txn *txn, ce_table_key key)
     if (!loaded || !loaded->append.active || loaded->append.table != key) return true;
     return object_flush_appends(txn, loaded);
 }
+
+/* The before-commit call of every write transaction (schema_load sets it):
+ * stores the objects buffered, then writes the history (history_write). */
+bool object_before_commit(ce_txn *txn, void *state);
 
 /* A new object of an embedded table, with default values, not yet linked. */
 bool object_create_embedded(ce_txn *txn, schema *loaded, ce_table_key target, ce_object_key *out_object);

@@ -2,10 +2,10 @@
  * db.h — the transaction layer, as the layers above see it.
  *
  * Owns: what the files above the db layer (the objects and query layers,
- * compact.c) may ask of a transaction: its address space, the one ref they
- * own (the user root, stored in the top node of each version), its stamp,
- * the layer state and its before-commit call, and exclusive access for
- * compaction.
+ * compact.c) may ask of a transaction: its address space, the two refs
+ * they own (the user root and the history root, stored in the top node of
+ * each version), its stamp, the layer state and its before-commit call, and
+ * exclusive access for compaction.
  * Never: shows the fields of the handle or the transaction
  * (db_internal.h), the header or the lock file.
  *
@@ -71,6 +71,10 @@ void db_txn_release_pages(ce_txn *txn);
 /* The root of the change history (0: none), the other tree a version holds
  * besides the user root. */
 space_ref db_txn_history(const ce_txn *txn);
+
+/* Replaces the history root (write transactions; history.c, from the
+ * before-commit call). The old tree is the caller's to free or keep. */
+bool db_txn_set_history(ce_txn *txn, space_ref history);
 
 /* How the space of the version a transaction reads is used. */
 typedef struct db_space_usage {
