@@ -689,6 +689,7 @@ TEST(flush_then_commit)
     history_delta *delta = delta_since(t.db, v);
     check_table(delta, s.person, NO_KEYS, KEYS(a, b), NO_KEYS);
     history_delta_free(delta);
+    CHECK(ce_db_verify(t.db, NULL)); /* the replaced entry was freed */
     test_db_close(&t);
 }
 
@@ -777,6 +778,54 @@ TEST(bounded_with_a_pinned_reader)
     CHECK(db_txn_space_usage(read, &trimmed));
     ce_txn_end(read);
     CHECK(trimmed.data_bytes < after.data_bytes);
+    /* Nothing the trimming freed leaked, nothing is referenced twice. */
+    CHECK(ce_db_verify(t.db, NULL));
+    test_db_close(&t);
+}
+
+/* A copy (writeCopy, compaction) leaves the history out: the copy's first
+ * commit starts a new one. */
+TEST(copies_drop_the_history)
+{
+    test_db t = test_db_open("history-copy");
+    people s = make_schema(t.db);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    ce_object_key a = create_person(txn, &s, 1);
+    CHECK(ce_txn_commit(txn));
+    uint64_t v = latest_version(t.db);
+    CHECK(ce_txn_begin_read(t.db, &txn));
+    CHECK(db_txn_history(txn) != 0);
+    ce_txn_end(txn);
+    char *copy_path = test_path(t.dir, "copy.realm");
+    CHECK(ce_db_write_copy(t.db, copy_path, NULL));
+    ce_db_options plain; /* a copy written without a key is plain, whatever the source */
+    ce_db_options_init(&plain);
+    ce_db *copy;
+    CHECK(ce_db_open(copy_path, &plain, &copy));
+    {
+        CHECK(ce_txn_begin_read(copy, &txn));
+        CHECK(ce_txn_version(txn) == v && db_txn_history(txn) == 0);
+        history_delta *delta;
+        bool covered;
+        CHECK(history_delta_load(txn, v - 1, &delta, &covered) && !covered && delta == NULL);
+        ce_txn_end(txn);
+        CHECK(ce_txn_begin_write(copy, &txn));
+        ce_value age = int_value(5);
+        CHECK(ce_object_set(txn, s.person, a, s.age, &age));
+        CHECK(ce_txn_commit(txn));
+        history_delta *delta2 = delta_since(copy, v);
+        check_table(delta2, s.person, NO_KEYS, NO_KEYS, KEYS(a));
+        history_delta_free(delta2);
+        CHECK(ce_db_verify(copy, NULL));
+        CHECK(ce_db_close(copy));
+    }
+    CHECK(ce_db_compact(t.db, NULL));
+    CHECK(ce_txn_begin_read(t.db, &txn));
+    CHECK(db_txn_history(txn) == 0);
+    ce_txn_end(txn);
+    CHECK(ce_db_verify(t.db, NULL));
+    free(copy_path);
     test_db_close(&t);
 }
 

@@ -121,6 +121,7 @@ static size_t ranges_total(const range_set *set)
 
 static bool ranges_append_all(range_set *to, const range_set *from)
 {
+    if (from->count == 0) return true;
     if (!buf_reserve((void **)&to->items, &to->capacity, to->count + from->count, sizeof(range))) return false;
     memcpy(to->items + to->count, from->items, from->count * sizeof(range));
     to->count += from->count;
@@ -1031,7 +1032,7 @@ static bool load_tables(byte_reader *in, history_delta *delta)
     for (size_t t = 0; t < count && ok; t++) {
         uint64_t table_key;
         delta_table *table;
-        size_t columns;
+        size_t columns = 0;
         inserted.count = deleted.count = names.count = 0;
         ok = get_uv(in, &table_key) && (table_key <= UINT32_MAX || damaged()) &&
              delta_table_for(delta, (ce_table_key)table_key, &table) && get_ranges(in, &inserted) &&
@@ -1214,7 +1215,7 @@ static bool finish_table(delta_table *table)
     /* (On failure, the columns not reached yet keep their ranges.) */
     for (; c < table->column_count; c++) table->columns[kept++] = table->columns[c];
     table->column_count = kept;
-    qsort(table->columns, table->column_count, sizeof(column_changes), compare_columns);
+    if (table->column_count > 1) qsort(table->columns, table->column_count, sizeof(column_changes), compare_columns);
     ranges_normalize(&all);
     size_t counts[3] = {ranges_total(&deleted), ranges_total(&inserted), ranges_total(&all)};
     if (ok) {
@@ -1286,8 +1287,9 @@ bool history_delta_load(ce_txn *txn, uint64_t from_version, history_delta **out_
     free(view.entries);
     for (size_t t = 0; t < (delta ? delta->table_count : 0) && ok; t++) ok = finish_table(&delta->tables[t]);
     if (ok && delta) {
-        qsort(delta->tables, delta->table_count, sizeof(delta_table), compare_tables);
-        qsort(delta->collections, delta->collection_count, sizeof(delta_collection), compare_collections);
+        if (delta->table_count > 1) qsort(delta->tables, delta->table_count, sizeof(delta_table), compare_tables);
+        if (delta->collection_count > 1)
+            qsort(delta->collections, delta->collection_count, sizeof(delta_collection), compare_collections);
         for (size_t c = 0; c < delta->collection_count; c++) {
             delta->collections[c].changes.id.steps = delta->collections[c].steps;
             delta->collections[c].changes.ops = delta->collections[c].ops;

@@ -81,7 +81,7 @@ typedef struct db_space_usage {
     uint64_t file_size;      /* bytes the file occupies on disk */
     uint64_t logical_size;   /* the version's logical size (header included) */
     uint64_t free_bytes;     /* in the version's free list */
-    uint64_t data_bytes;     /* in the trees of the user root and the history: what a copy copies */
+    uint64_t data_bytes;     /* in the trees of the user root and the history (a copy leaves the history out) */
     uint64_t compacted_size; /* about the size on disk of a compacted copy (header, data, top node) */
 } db_space_usage;
 bool db_txn_space_usage(ce_txn *txn, db_space_usage *out_usage);
