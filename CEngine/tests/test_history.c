@@ -783,6 +783,57 @@ TEST(bounded_with_a_pinned_reader)
     test_db_close(&t);
 }
 
+/* The byte bound: the oldest entries go once the entries exceed it, and
+ * an entry alone larger than it is not stored (the history restarts after
+ * it). Lowered to 4 KiB so that small commits reach it. */
+static void set_every_other(ce_db *db, const people *s, size_t count, int64_t value)
+{
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    ce_value age = int_value(value);
+    for (size_t i = 0; i < count; i++) CHECK(ce_object_set(txn, s->person, (ce_object_key)(2 * i), s->age, &age));
+    CHECK(ce_txn_commit(txn));
+}
+
+TEST(bounded_in_bytes)
+{
+    test_db t = test_db_open("history-bytes");
+    people s = make_schema(t.db);
+    ce_txn *txn, *pinned;
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    for (int64_t i = 0; i < 6000; i++) create_person(txn, &s, i);
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_txn_begin_read(t.db, &pinned));
+    uint64_t v = ce_txn_version(pinned);
+    size_t saved = history_max_bytes;
+    history_max_bytes = 4096;
+    /* 300 ranges of one key: an entry of about 600 bytes. */
+    for (int i = 0; i < 20; i++) set_every_other(t.db, &s, 300, i);
+    uint64_t latest = latest_version(t.db);
+    CHECK(delta_since(t.db, v) == NULL);
+    history_delta *delta = delta_since(t.db, latest - 5); /* 5 entries fit in 4 KiB */
+    CHECK(delta);
+    CHECK(history_delta_find_table(delta, s.person)->modified_count == 300);
+    history_delta_free(delta);
+    CHECK(delta_since(t.db, latest - 8) == NULL); /* 8 do not */
+    /* An entry alone over the bound is not stored. */
+    set_every_other(t.db, &s, 2500, 99); /* about 5,000 bytes */
+    latest = latest_version(t.db);
+    CHECK(delta_since(t.db, latest - 1) == NULL);
+    delta = delta_since(t.db, latest);
+    CHECK(delta && history_delta_table_count(delta) == 0);
+    history_delta_free(delta);
+    /* The next one starts again. */
+    set_every_other(t.db, &s, 10, 7);
+    delta = delta_since(t.db, latest);
+    CHECK(delta && history_delta_find_table(delta, s.person)->modified_count == 10);
+    history_delta_free(delta);
+    history_max_bytes = saved;
+    ce_txn_end(pinned);
+    CHECK(ce_db_verify(t.db, NULL));
+    test_db_close(&t);
+}
+
 /* A copy (writeCopy, compaction) leaves the history out: the copy's first
  * commit starts a new one. */
 TEST(copies_drop_the_history)

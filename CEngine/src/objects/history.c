@@ -29,6 +29,9 @@
 #define ROOT_HEADER 3 /* format, covered since, entry bytes; then (version, entry) pairs */
 #define COLUMN_CACHE 64
 
+size_t history_max_versions = HISTORY_MAX_VERSIONS;
+size_t history_max_bytes = HISTORY_MAX_BYTES;
+
 /* ------------------------------------------------------------------------ */
 /* Ranges of object keys                                                    */
 /* ------------------------------------------------------------------------ */
@@ -859,10 +862,11 @@ bool history_write(ce_txn *txn)
     size_t first = 0, end = old.count;
     while (end > 0 && old.entries[end - 1].version >= new_version) end--; /* an earlier run of this commit */
     while (first < end && old.entries[first].version <= oldest) first++;
-    bool store_new = ok && entry.size <= HISTORY_MAX_BYTES;
+    bool store_new = ok && entry.size <= history_max_bytes;
+    if (!store_new) first = end; /* the history restarts after this version */
     uint64_t bytes = store_new ? entry.size : 0;
     for (size_t i = first; i < end; i++) bytes += old.entries[i].bytes;
-    while (first < end && (end - first + (store_new ? 1 : 0) > HISTORY_MAX_VERSIONS || bytes > HISTORY_MAX_BYTES))
+    while (first < end && (end - first + (store_new ? 1 : 0) > history_max_versions || bytes > history_max_bytes))
         bytes -= old.entries[first++].bytes;
     uint64_t covered_since = old.covered_since;
     if (first > 0 && old.entries[first - 1].version > covered_since) covered_since = old.entries[first - 1].version;
