@@ -606,13 +606,26 @@ TEST(schema_changes)
     CHECK(ce_table_add(txn, "Extra", &extra));
     ce_column_key column = add_property(txn, s.dog, (ce_property_info){.name = "age", .type = CE_TYPE_INT});
     CHECK(ce_property_remove(txn, s.person, s.score));
+    add_property(txn, extra, (ce_property_info){.name = "code", .type = CE_TYPE_STRING, .primary_key = true});
+    ce_value code = string_value("E1");
+    ce_object_key e1;
+    CHECK(ce_object_create(txn, extra, &code, &e1));
     CHECK(ce_txn_commit(txn));
+    uint64_t middle = latest_version(t.db);
     CHECK(ce_txn_begin_write(t.db, &txn));
-    CHECK(ce_table_remove(txn, extra));
+    CHECK(ce_table_remove(txn, extra)); /* its objects are deleted first, with their primary keys */
     CHECK(ce_txn_commit(txn));
-    history_delta *delta = delta_since(t.db, v);
+    history_delta *delta = delta_since(t.db, middle);
+    check_table(delta, extra, KEYS(e1), NO_KEYS, NO_KEYS);
+    ce_value key;
+    bool found;
+    CHECK(history_delta_primary_key(delta, extra, e1, &key, &found) && found && key.type == CE_TYPE_STRING &&
+          key.string.size == 2 && memcmp(key.string.data, "E1", 2) == 0);
+    history_delta_free(delta);
+    delta = delta_since(t.db, v);
+    check_table(delta, extra, NO_KEYS, NO_KEYS, NO_KEYS); /* created and deleted in the range */
     CHECK(history_delta_schema_changed(delta));
-    CHECK(history_delta_schema_change_count(delta) == 4);
+    CHECK(history_delta_schema_change_count(delta) == 5);
     const history_schema_change *change = history_delta_schema_change_at(delta, 0);
     CHECK(change->kind == HISTORY_TABLE_ADDED && change->table == extra);
     change = history_delta_schema_change_at(delta, 1);
@@ -620,8 +633,10 @@ TEST(schema_changes)
     change = history_delta_schema_change_at(delta, 2);
     CHECK(change->kind == HISTORY_PROPERTY_REMOVED && change->table == s.person && change->column == s.score);
     change = history_delta_schema_change_at(delta, 3);
+    CHECK(change->kind == HISTORY_PROPERTY_ADDED && change->table == extra && change->column == 0);
+    change = history_delta_schema_change_at(delta, 4);
     CHECK(change->kind == HISTORY_TABLE_REMOVED && change->table == extra);
-    CHECK(history_delta_schema_change_at(delta, 4) == NULL);
+    CHECK(history_delta_schema_change_at(delta, 5) == NULL);
     history_delta_free(delta);
     ce_txn_end(pin);
     test_db_close(&t);
