@@ -21,8 +21,9 @@
  * query layer's view) are apart.
  *
  * The schema of a transaction's version is parsed once into a `schema` (the
- * transaction's layer state, which also holds the append buffer, the read
- * caches and the scratch buffers of the table layer). A table's node is read
+ * transaction's layer state, which also holds the append buffer, the change
+ * history's record of a write transaction (history.c), the read caches and
+ * the scratch buffers of the table layer). A table's node is read
  * into a `table_refs`: its cluster tree, next object key, index list and
  * whether its object keys follow its primary key. Pointers into the schema
  * (tables, properties, names) stay valid until the transaction's schema
