@@ -407,6 +407,19 @@ TEST(nested_mixed_collections)
     check_op(&ops->ops[0], HISTORY_DICT_INSERT, 0, 0, "key");
     CHECK(history_collection_id_equal(&ops->id, &id));
     history_delta_free(delta);
+
+    /* The property set again: the list it held is cleared (a new, empty
+     * dictionary takes its place). */
+    v = latest_version(t.db);
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    CHECK(ce_object_set(txn, s.person, a, s.any, &dictionary_value));
+    CHECK(ce_txn_commit(txn));
+    delta = delta_since(t.db, v);
+    check_columns(delta, s.person, a, COLUMNS(s.any));
+    ops = collection_of(delta, s.person, a, s.any);
+    CHECK(ops && ops->op_count == 1);
+    check_op(&ops->ops[0], HISTORY_CLEAR, 2, 0, NULL);
+    history_delta_free(delta);
     test_db_close(&t);
 }
 

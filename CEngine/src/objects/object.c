@@ -741,6 +741,30 @@ bool ce_object_get(ce_txn *txn, ce_table_key key, ce_object_key object, ce_colum
     return object_decode_element(db_txn_space(txn), &spec, &stored, out_value);
 }
 
+/* A mixed property's value about to be replaced: if it holds a list or a
+ * dictionary, the history records that collection cleared (the new value's
+ * collection, if any, starts empty). */
+static bool record_replaced_collection(ce_txn *txn, const element_spec *spec, ce_table_key key, ce_object_key object,
+                                       size_t column, const ce_value *old_stored)
+{
+    space_state *space = db_txn_space(txn);
+    ce_value old;
+    space_ref root, values;
+    if (spec->type != CE_TYPE_MIXED || old_stored->integer == 0) return true;
+    if (!mixed_read(space, (space_ref)old_stored->integer, &old, &root)) return false;
+    if (old.type != CE_TYPE_LIST && old.type != CE_TYPE_DICTIONARY) return true;
+    values = root;
+    if (old.type == CE_TYPE_DICTIONARY && root && !containers_dictionary_parts(space, root, &root, &values)) return false;
+    element_spec inner = object_nested_spec(spec);
+    ce_type type;
+    bool nullable;
+    size_t count;
+    object_storage_of(&inner, &type, &nullable);
+    if (!collection_size(space, values, type, nullable, &count)) return false;
+    history_collection_id id = {key, object, (ce_column_key)column, 0, NULL};
+    return count == 0 || history_collection_op(txn, &id, HISTORY_CLEAR, count, 0, NULL, 0);
+}
+
 /* Replaces a link or mixed property's value, keeping backlinks true. */
 static bool set_link_holder(ce_txn *txn, schema *loaded, ce_table_key key, ce_object_key object, size_t column,
                             const ce_value *value)
@@ -755,7 +779,8 @@ static bool set_link_holder(ce_txn *txn, schema *loaded, ce_table_key key, ce_ob
         return true; /* the same link: nothing changes (an embedded target stays) */
     link_list added = {0}, removed = {0};
     link_origin origin = {key, column, object};
-    bool ok = links_collect(space, &spec, &old_stored, &removed, 0) && object_encode_element(space, &spec, value, &new_stored) &&
+    bool ok = record_replaced_collection(txn, &spec, key, object, column, &old_stored) &&
+              links_collect(space, &spec, &old_stored, &removed, 0) && object_encode_element(space, &spec, value, &new_stored) &&
               object_write_stored(txn, loaded, key, object, column, &new_stored) &&
               (spec.type != CE_TYPE_MIXED || old_stored.integer == 0 || node_free_tree(space, (space_ref)old_stored.integer)) &&
               links_collect(space, &spec, &new_stored, &added, 0) &&
