@@ -862,6 +862,167 @@ TEST(bounded_in_bytes)
     test_db_close(&t);
 }
 
+/* Random commits (creates, deletes, sets of always new values), then the
+ * delta between every pair of versions against a brute-force comparison of
+ * the two snapshots: deleted, inserted, modified, and each object's
+ * changed columns. */
+static uint64_t random_next(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
+/* The objects of a snapshot: keys ascending and their (a, b) values. */
+typedef struct snapshot_object {
+    ce_object_key key;
+    int64_t a;
+    char b[24];
+} snapshot_object;
+
+static snapshot_object *read_snapshot(ce_txn *txn, ce_table_key table, ce_column_key a, ce_column_key b,
+                                      size_t *out_count)
+{
+    size_t count;
+    CHECK(ce_object_count(txn, table, &count));
+    snapshot_object *objects = calloc(count + 1, sizeof *objects);
+    for (size_t i = 0; i < count; i++) {
+        ce_value value;
+        CHECK(ce_object_key_at(txn, table, i, &objects[i].key));
+        CHECK(ce_object_get(txn, table, objects[i].key, a, &value));
+        objects[i].a = value.integer;
+        CHECK(ce_object_get(txn, table, objects[i].key, b, &value));
+        CHECK(value.string.size < sizeof objects[i].b);
+        memcpy(objects[i].b, value.string.data, value.string.size);
+    }
+    *out_count = count;
+    return objects;
+}
+
+static const snapshot_object *find_object(const snapshot_object *objects, size_t count, ce_object_key key)
+{
+    for (size_t low = 0, high = count; low < high;) {
+        size_t middle = low + (high - low) / 2;
+        if (objects[middle].key == key) return &objects[middle];
+        if (objects[middle].key < key) low = middle + 1;
+        else high = middle;
+    }
+    return NULL;
+}
+
+static bool key_listed(const ce_object_key *keys, size_t count, ce_object_key key)
+{
+    for (size_t i = 0; i < count; i++)
+        if (keys[i] == key) return true;
+    return false;
+}
+
+TEST(random_commits_against_snapshots)
+{
+    test_db t = test_db_open("history-random");
+    ce_txn *txn;
+    ce_table_key table;
+    ce_column_key id, a, b;
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    CHECK(ce_table_add(txn, "Item", &table));
+    id = add_property(txn, table, (ce_property_info){.name = "id", .type = CE_TYPE_INT, .primary_key = true});
+    a = add_property(txn, table, (ce_property_info){.name = "a", .type = CE_TYPE_INT});
+    b = add_property(txn, table, (ce_property_info){.name = "b", .type = CE_TYPE_STRING});
+    CHECK(ce_txn_commit(txn));
+    enum { COMMITS = 24 };
+    ce_txn *readers[COMMITS + 1];
+    CHECK(ce_txn_begin_read(t.db, &readers[0]));
+    uint64_t state = 0x9E3779B97F4A7C15ull;
+    int64_t next_id = 1000, next_value = 1;
+    for (int c = 1; c <= COMMITS; c++) {
+        CHECK(ce_txn_begin_write(t.db, &txn));
+        int ops = 1 + (int)(random_next(&state) % 40);
+        for (int o = 0; o < ops; o++) {
+            size_t count;
+            CHECK(ce_object_count(txn, table, &count));
+            unsigned kind = (unsigned)(random_next(&state) % 10);
+            if (count == 0 || kind < 3) {
+                /* ids mostly ascending, sometimes not (then keys stop following them) */
+                int64_t key_id = random_next(&state) % 8 == 0 ? -next_id : next_id;
+                next_id++;
+                ce_value key = int_value(key_id);
+                ce_object_key object;
+                CHECK(ce_object_create(txn, table, &key, &object));
+                continue;
+            }
+            ce_object_key object;
+            CHECK(ce_object_key_at(txn, table, random_next(&state) % count, &object));
+            if (kind < 5) {
+                CHECK(ce_object_delete(txn, table, object));
+            } else if (kind < 8) {
+                ce_value value = int_value(next_value++);
+                CHECK(ce_object_set(txn, table, object, a, &value));
+            } else {
+                char text[24];
+                int length = snprintf(text, sizeof text, "v%lld", (long long)next_value++);
+                ce_value value = {.type = CE_TYPE_STRING, .string = {text, (size_t)length}};
+                CHECK(ce_object_set(txn, table, object, b, &value));
+            }
+        }
+        CHECK(ce_txn_commit(txn));
+        CHECK(ce_txn_begin_read(t.db, &readers[c]));
+    }
+    size_t pairs = 0;
+    for (int from = 0; from <= COMMITS; from++)
+        for (int to = from; to <= COMMITS; to += 5) {
+            size_t old_count, new_count;
+            snapshot_object *old = read_snapshot(readers[from], table, a, b, &old_count);
+            snapshot_object *new = read_snapshot(readers[to], table, a, b, &new_count);
+            history_delta *delta;
+            bool covered;
+            CHECK(history_delta_load(readers[to], ce_txn_version(readers[from]), &delta, &covered) && covered);
+            const history_table_changes *changes = history_delta_find_table(delta, table);
+            history_table_changes none = {.table = table};
+            if (!changes) changes = &none;
+            size_t deleted = 0, inserted = 0, modified = 0;
+            for (size_t i = 0; i < old_count; i++) {
+                const snapshot_object *now = find_object(new, new_count, old[i].key);
+                if (!now) {
+                    deleted++;
+                    CHECK(key_listed(changes->deleted, changes->deleted_count, old[i].key));
+                    ce_value key;
+                    bool found;
+                    CHECK(history_delta_primary_key(delta, table, old[i].key, &key, &found) && found);
+                    continue;
+                }
+                bool a_changed = now->a != old[i].a, b_changed = strcmp(now->b, old[i].b) != 0;
+                CHECK(history_delta_column_changed(delta, table, old[i].key, a) == a_changed);
+                CHECK(history_delta_column_changed(delta, table, old[i].key, b) == b_changed);
+                CHECK(!history_delta_column_changed(delta, table, old[i].key, id));
+                if (a_changed || b_changed) {
+                    modified++;
+                    CHECK(key_listed(changes->modified, changes->modified_count, old[i].key));
+                }
+            }
+            for (size_t i = 0; i < new_count; i++)
+                if (!find_object(old, old_count, new[i].key)) {
+                    inserted++;
+                    CHECK(key_listed(changes->inserted, changes->inserted_count, new[i].key));
+                    ce_value key, stored;
+                    bool found;
+                    CHECK(history_delta_primary_key(delta, table, new[i].key, &key, &found) && found);
+                    CHECK(ce_object_get(readers[to], table, new[i].key, id, &stored));
+                    CHECK(key.type == CE_TYPE_INT && key.integer == stored.integer);
+                }
+            CHECK(changes->deleted_count == deleted && changes->inserted_count == inserted &&
+                  changes->modified_count == modified);
+            for (size_t i = 1; i < changes->modified_count; i++) CHECK(changes->modified[i - 1] < changes->modified[i]);
+            history_delta_free(delta);
+            free(old);
+            free(new);
+            pairs++;
+        }
+    CHECK(pairs == 75); /* every pair (from, from + 5k) */
+    for (int c = 0; c <= COMMITS; c++) ce_txn_end(readers[c]);
+    test_db_close(&t);
+}
+
 /* A copy (writeCopy, compaction) leaves the history out: the copy's first
  * commit starts a new one. */
 TEST(copies_drop_the_history)
