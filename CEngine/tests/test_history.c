@@ -408,6 +408,24 @@ TEST(nested_mixed_collections)
     CHECK(history_collection_id_equal(&ops->id, &id));
     history_delta_free(delta);
 
+    /* The list's element 0 (the dictionary) set to a number: the
+     * dictionary at [0] is cleared, then the list's element set. */
+    v = latest_version(t.db);
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    CHECK(ce_collection_open_mixed(txn, s.person, a, s.any, &list));
+    CHECK(ce_list_set(list, 0, &one));
+    ce_collection_close(list);
+    CHECK(ce_txn_commit(txn));
+    delta = delta_since(t.db, v);
+    CHECK(history_delta_collection_count(delta) == 2);
+    ops = history_delta_find_collection(delta, &id);
+    CHECK(ops && ops->op_count == 1);
+    check_op(&ops->ops[0], HISTORY_CLEAR, 1, 0, NULL);
+    ops = collection_of(delta, s.person, a, s.any);
+    CHECK(ops && ops->op_count == 1);
+    check_op(&ops->ops[0], HISTORY_LIST_SET, 0, 0, NULL);
+    history_delta_free(delta);
+
     /* The property set again: the list it held is cleared (a new, empty
      * dictionary takes its place). */
     v = latest_version(t.db);

@@ -215,6 +215,8 @@ typedef struct edit_request {
     /* What the history records of the edit (set when it changed something). */
     history_op_kind op;
     uint64_t op_a, op_b;
+    bool replaced_nested;  /* a set replaced an element holding a collection... */
+    size_t replaced_count; /* ...of that many values (recorded as its clear) */
 } edit_request;
 
 static void note_op(edit_request *request, history_op_kind op, uint64_t a, uint64_t b)
@@ -270,7 +272,8 @@ static bool replace_element(space_state *space, const element_spec *spec, space_
     if (spec->type == CE_TYPE_LINK && old_stored.integer == (value->type == CE_TYPE_NULL ? 0 : value->link.key + 1))
         return true;
     request->changed = true;
-    return links_collect(space, spec, &old_stored, &request->removed, 0) &&
+    return object_nested_size(space, spec, &old_stored, &request->replaced_nested, &request->replaced_count) &&
+           links_collect(space, spec, &old_stored, &request->removed, 0) &&
            object_encode_element(space, spec, value, &new_stored) &&
            collection_set(space, values, type, nullable, index, &new_stored) &&
            (spec->type != CE_TYPE_MIXED || old_stored.integer == 0 || node_free_tree(space, (space_ref)old_stored.integer)) &&
@@ -494,17 +497,26 @@ static bool edit_path(ce_txn *txn, schema *loaded, found_collection *found, cons
 /* The edit as an op of the collection's history. */
 static bool record_edit(const ce_collection *collection, const edit_request *request)
 {
-    history_path_step steps[8], *path = steps;
-    if (collection->depth > 8) {
-        path = malloc(collection->depth * sizeof *path);
+    history_path_step steps[9], *path = steps;
+    if (collection->depth + 1 > 9) {
+        path = malloc((collection->depth + 1) * sizeof *path);
         if (!path) return schema_out_of_memory();
     }
     history_collection_id id;
     bool dictionary_op = request->op == HISTORY_DICT_INSERT || request->op == HISTORY_DICT_SET ||
                          request->op == HISTORY_DICT_ERASE;
-    bool ok = history_collection_id_of(collection, path, collection->depth, &id) &&
-              history_collection_op(collection->txn, &id, request->op, request->op_a, request->op_b,
-                                    dictionary_op ? request->key : NULL, dictionary_op ? request->key_size : 0);
+    bool ok = history_collection_id_of(collection, path, collection->depth, &id);
+    if (ok && request->replaced_nested && request->replaced_count > 0) {
+        /* The collection the replaced element held, one step further, was
+         * cleared first (a new one in its place starts empty). */
+        path[collection->depth] = dictionary_op ? (history_path_step){true, 0, request->key, request->key_size}
+                                                : (history_path_step){false, request->op_a, NULL, 0};
+        history_collection_id nested = id;
+        nested.depth++;
+        ok = history_collection_op(collection->txn, &nested, HISTORY_CLEAR, request->replaced_count, 0, NULL, 0);
+    }
+    ok = ok && history_collection_op(collection->txn, &id, request->op, request->op_a, request->op_b,
+                                     dictionary_op ? request->key : NULL, dictionary_op ? request->key_size : 0);
     if (path != steps) free(path);
     return ok;
 }

@@ -741,28 +741,37 @@ bool ce_object_get(ce_txn *txn, ce_table_key key, ce_object_key object, ce_colum
     return object_decode_element(db_txn_space(txn), &spec, &stored, out_value);
 }
 
+bool object_nested_size(const space_state *space, const element_spec *spec, const ce_value *stored, bool *out_holds,
+                        size_t *out_count)
+{
+    ce_value value;
+    space_ref root, values;
+    *out_holds = false;
+    *out_count = 0;
+    if (spec->type != CE_TYPE_MIXED || stored->integer == 0) return true;
+    if (!mixed_read(space, (space_ref)stored->integer, &value, &root)) return false;
+    if (value.type != CE_TYPE_LIST && value.type != CE_TYPE_DICTIONARY) return true;
+    values = root;
+    if (value.type == CE_TYPE_DICTIONARY && root && !containers_dictionary_parts(space, root, &root, &values)) return false;
+    element_spec inner = object_nested_spec(spec);
+    ce_type type;
+    bool nullable;
+    object_storage_of(&inner, &type, &nullable);
+    *out_holds = true;
+    return collection_size(space, values, type, nullable, out_count);
+}
+
 /* A mixed property's value about to be replaced: if it holds a list or a
  * dictionary, the history records that collection cleared (the new value's
  * collection, if any, starts empty). */
 static bool record_replaced_collection(ce_txn *txn, const element_spec *spec, ce_table_key key, ce_object_key object,
                                        size_t column, const ce_value *old_stored)
 {
-    space_state *space = db_txn_space(txn);
-    ce_value old;
-    space_ref root, values;
-    if (spec->type != CE_TYPE_MIXED || old_stored->integer == 0) return true;
-    if (!mixed_read(space, (space_ref)old_stored->integer, &old, &root)) return false;
-    if (old.type != CE_TYPE_LIST && old.type != CE_TYPE_DICTIONARY) return true;
-    values = root;
-    if (old.type == CE_TYPE_DICTIONARY && root && !containers_dictionary_parts(space, root, &root, &values)) return false;
-    element_spec inner = object_nested_spec(spec);
-    ce_type type;
-    bool nullable;
+    bool holds;
     size_t count;
-    object_storage_of(&inner, &type, &nullable);
-    if (!collection_size(space, values, type, nullable, &count)) return false;
+    if (!object_nested_size(db_txn_space(txn), spec, old_stored, &holds, &count)) return false;
     history_collection_id id = {key, object, (ce_column_key)column, 0, NULL};
-    return count == 0 || history_collection_op(txn, &id, HISTORY_CLEAR, count, 0, NULL, 0);
+    return !holds || count == 0 || history_collection_op(txn, &id, HISTORY_CLEAR, count, 0, NULL, 0);
 }
 
 /* Replaces a link or mixed property's value, keeping backlinks true. */

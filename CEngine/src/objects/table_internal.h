@@ -247,6 +247,11 @@ void object_storage_of(const element_spec *spec, ce_type *out_type, bool *out_nu
  * string or binary without data (value_bytes_missing). */
 bool object_bytes_missing(const element_spec *spec, const ce_value *value);
 
+/* Whether a stored element of `spec` (a mixed one) holds a list or a
+ * dictionary, and how many values that holds. */
+bool object_nested_size(const space_state *space, const element_spec *spec, const ce_value *stored, bool *out_holds,
+                        size_t *out_count);
+
 /* Checks a value for an element (or a property of one value). */
 bool object_check_element(ce_txn *txn, schema *loaded, const element_spec *spec, const ce_value *value);
 
