@@ -14,6 +14,7 @@
 #include "collection.h"
 #include "db.h"
 #include "error.h"
+#include "history.h"
 #include "mixed.h"
 #include "node.h"
 #include "table.h"
@@ -211,7 +212,19 @@ typedef struct edit_request {
     size_t key_size;
     bool changed;
     link_list added, removed;
+    /* What the history records of the edit (set when it changed something). */
+    history_op_kind op;
+    uint64_t op_a, op_b;
+    bool replaced_nested;  /* a set replaced an element holding a collection... */
+    size_t replaced_count; /* ...of that many values (recorded as its clear) */
 } edit_request;
+
+static void note_op(edit_request *request, history_op_kind op, uint64_t a, uint64_t b)
+{
+    request->op = op;
+    request->op_a = a;
+    request->op_b = b;
+}
 
 typedef struct element_search {
     const space_state *space;
@@ -259,7 +272,8 @@ static bool replace_element(space_state *space, const element_spec *spec, space_
     if (spec->type == CE_TYPE_LINK && old_stored.integer == (value->type == CE_TYPE_NULL ? 0 : value->link.key + 1))
         return true;
     request->changed = true;
-    return links_collect(space, spec, &old_stored, &request->removed, 0) &&
+    return object_nested_size(space, spec, &old_stored, &request->replaced_nested, &request->replaced_count) &&
+           links_collect(space, spec, &old_stored, &request->removed, 0) &&
            object_encode_element(space, spec, value, &new_stored) &&
            collection_set(space, values, type, nullable, index, &new_stored) &&
            (spec->type != CE_TYPE_MIXED || old_stored.integer == 0 || node_free_tree(space, (space_ref)old_stored.integer)) &&
@@ -307,17 +321,21 @@ static bool edit_list(space_state *space, schema *loaded, found_collection *foun
     if (!collection_size(space, found->root, type, nullable, &count)) return false;
     switch (request->operation) {
     case EDIT_LIST_INSERT:
+        note_op(request, HISTORY_LIST_INSERT, request->index, 0);
         return check_index(request->index, count, true) &&
                insert_element(space, spec, &found->root, request->index, request->value, request);
     case EDIT_LIST_SET:
+        note_op(request, HISTORY_LIST_SET, request->index, 0);
         return check_index(request->index, count, false) &&
                replace_element(space, spec, &found->root, request->index, request->value, request);
     case EDIT_LIST_ERASE:
+        note_op(request, HISTORY_LIST_ERASE, request->index, 0);
         return check_index(request->index, count, false) &&
                erase_element(space, loaded, spec, &found->root, request->index, request);
     case EDIT_LIST_MOVE: {
         if (!check_index(request->index, count, false) || !check_index(request->other, count, false)) return false;
         if (request->index == request->other) return true;
+        note_op(request, HISTORY_LIST_MOVE, request->index, request->other);
         ce_value moved;
         void *copy = NULL;
         ce_value detached = object_stored_ref(0);
@@ -335,6 +353,7 @@ static bool edit_list(space_state *space, schema *loaded, found_collection *foun
     case EDIT_LIST_SWAP: {
         if (!check_index(request->index, count, false) || !check_index(request->other, count, false)) return false;
         if (request->index == request->other) return true;
+        note_op(request, HISTORY_LIST_SWAP, request->index, request->other);
         ce_value a, b;
         void *copy_a = NULL, *copy_b = NULL;
         request->changed = true;
@@ -363,6 +382,7 @@ static bool edit_set(space_state *space, schema *loaded, found_collection *found
     if (!collection_lower_bound(space, found->root, type, nullable, &loaded->search_scratch, compare_element, &search,
                                 &position, &equal))
         return false;
+    note_op(request, request->operation == EDIT_SET_INSERT ? HISTORY_SET_INSERT : HISTORY_SET_ERASE, position, 0);
     if (request->operation == EDIT_SET_INSERT)
         return equal || insert_element(space, spec, &found->root, position, request->value, request);
     return !equal || erase_element(space, loaded, spec, &found->root, position, request);
@@ -376,6 +396,10 @@ static bool edit_dictionary(space_state *space, schema *loaded, found_collection
     if (!containers_dictionary_parts(space, found->root, &keys, &values) ||
         !find_key(space, loaded, keys, request->key, request->key_size, &position, &present))
         return false;
+    note_op(request, request->operation == EDIT_DICTIONARY_ERASE ? HISTORY_DICT_ERASE
+                     : present                                  ? HISTORY_DICT_SET
+                                                                : HISTORY_DICT_INSERT,
+            0, 0);
     if (request->operation == EDIT_DICTIONARY_ERASE) {
         if (!present) return true;
         if (!collection_erase(space, &keys, CE_TYPE_STRING, false, position) ||
@@ -413,6 +437,14 @@ static bool apply_edit(ce_txn *txn, schema *loaded, found_collection *found, edi
     space_state *space = db_txn_space(txn);
     if (request->operation == EDIT_CLEAR) {
         if (found->root == 0) return true;
+        space_ref values;
+        ce_type type;
+        bool nullable;
+        size_t count;
+        if (!containers_found_values(space, found, &values, &type, &nullable) ||
+            !collection_size(space, values, type, nullable, &count))
+            return false;
+        note_op(request, HISTORY_CLEAR, count, 0);
         request->changed = true;
         if (!links_collect_collection(space, found->kind, &found->spec, found->root, &request->removed, 0) ||
             !node_free_tree(space, found->root))
@@ -462,6 +494,33 @@ static bool edit_path(ce_txn *txn, schema *loaded, found_collection *found, cons
     return node_make_writable(space, &found->root) && node_set(space, found->root, 1, (int64_t)values);
 }
 
+/* The edit as an op of the collection's history. */
+static bool record_edit(const ce_collection *collection, const edit_request *request)
+{
+    history_path_step steps[9], *path = steps;
+    if (collection->depth + 1 > 9) {
+        path = malloc((collection->depth + 1) * sizeof *path);
+        if (!path) return schema_out_of_memory();
+    }
+    history_collection_id id;
+    bool dictionary_op = request->op == HISTORY_DICT_INSERT || request->op == HISTORY_DICT_SET ||
+                         request->op == HISTORY_DICT_ERASE;
+    bool ok = history_collection_id_of(collection, path, collection->depth, &id);
+    if (ok && request->replaced_nested && request->replaced_count > 0) {
+        /* The collection the replaced element held, one step further, was
+         * cleared first (a new one in its place starts empty). */
+        path[collection->depth] = dictionary_op ? (history_path_step){true, 0, request->key, request->key_size}
+                                                : (history_path_step){false, request->op_a, NULL, 0};
+        history_collection_id nested = id;
+        nested.depth++;
+        ok = history_collection_op(collection->txn, &nested, HISTORY_CLEAR, request->replaced_count, 0, NULL, 0);
+    }
+    ok = ok && history_collection_op(collection->txn, &id, request->op, request->op_a, request->op_b,
+                                     dictionary_op ? request->key : NULL, dictionary_op ? request->key_size : 0);
+    if (path != steps) free(path);
+    return ok;
+}
+
 static bool edit_collection(ce_collection *collection, edit_request *request)
 {
     schema *loaded;
@@ -481,6 +540,7 @@ static bool edit_collection(ce_collection *collection, edit_request *request)
         link_origin origin = {collection->table, collection->column, collection->object};
         ok = ok &&
              object_write_stored(txn, loaded, collection->table, collection->object, collection->column, &new_stored) &&
+             record_edit(collection, request) &&
              links_apply_changes(txn, loaded, &origin, &request->added, &request->removed, 0);
     }
     free(request->added.items);

@@ -18,6 +18,7 @@
 #include "db.h"
 #include "buf.h"
 #include "error.h"
+#include "history.h"
 #include "mixed.h"
 #include "node.h"
 #include "object_index.h"
@@ -158,12 +159,35 @@ bool links_apply_changes(ce_txn *txn, schema *loaded, const link_origin *origin,
     return true;
 }
 
-/* Removes from a collection every element that is a link to `target`
- * (dictionaries: sets those values to null), nested collections included. */
-static bool purge_collection(space_state *space, ce_collection_type kind, const element_spec *spec, space_ref *root,
-                             ce_link target, bool *changed, unsigned depth)
+/* Where a purge is, for the history: the collection (its path grows with
+ * the nested collections the purge descends into). */
+typedef struct purge_place {
+    ce_txn *txn;
+    schema *loaded;
+    history_collection_id id;
+    history_path_step steps[MAX_NESTING + 2];
+} purge_place;
+
+/* The key at `index` of a dictionary's keys, copied (the caller frees it). */
+static bool dictionary_key_copy(const space_state *space, schema *loaded, space_ref keys, size_t index, char **out_key,
+                                size_t *out_size)
 {
-    if (depth > MAX_NESTING) return too_deep();
+    ce_value key;
+    if (!collection_get(space, keys, CE_TYPE_STRING, false, index, &loaded->search_scratch, &key)) return false;
+    *out_key = malloc(key.string.size + 1);
+    if (!*out_key) return schema_out_of_memory();
+    if (key.string.size) memcpy(*out_key, key.string.data, key.string.size);
+    *out_size = key.string.size;
+    return true;
+}
+
+/* Removes from a collection every element that is a link to `target`
+ * (dictionaries: sets those values to null), nested collections included;
+ * each removal is recorded in the history as an op on `place`. */
+static bool purge_collection(space_state *space, ce_collection_type kind, const element_spec *spec, space_ref *root,
+                             ce_link target, bool *changed, unsigned depth, purge_place *place)
+{
+    if (depth > MAX_NESTING || place->id.depth > MAX_NESTING) return too_deep();
     space_ref values = *root, keys;
     if (kind == CE_COLLECTION_DICTIONARY && !containers_dictionary_parts(space, *root, &keys, &values)) return false;
     ce_type type;
@@ -184,20 +208,38 @@ static bool purge_collection(space_state *space, ce_collection_type kind, const 
         if (value.type == CE_TYPE_LINK && value.link.table == target.table && value.link.key == target.key) {
             values_changed = true;
             if (kind != CE_COLLECTION_DICTIONARY) {
-                if (!collection_erase(space, &values, type, nullable, i)) return false;
+                if (!collection_erase(space, &values, type, nullable, i) ||
+                    !history_collection_op(place->txn, &place->id,
+                                           kind == CE_COLLECTION_SET ? HISTORY_SET_ERASE : HISTORY_LIST_ERASE, i, 0, NULL, 0))
+                    return false;
                 continue;
             }
             ce_value null_stored = object_stored_ref(0);
+            char *key;
+            size_t key_size;
             if ((spec->type == CE_TYPE_MIXED && !node_free_tree(space, (space_ref)stored.integer)) ||
-                !collection_set(space, &values, type, nullable, i, &null_stored))
+                !collection_set(space, &values, type, nullable, i, &null_stored) ||
+                !dictionary_key_copy(space, place->loaded, keys, i, &key, &key_size))
                 return false;
+            bool ok = history_collection_op(place->txn, &place->id, HISTORY_DICT_SET, 0, 0, key, key_size);
+            free(key);
+            if (!ok) return false;
         } else if (value.type == CE_TYPE_LIST || value.type == CE_TYPE_DICTIONARY) {
             bool inner_changed = false;
             element_spec inner = object_nested_spec(spec);
             space_ref inner_root = nested_root;
-            if (!purge_collection(space, value.type == CE_TYPE_LIST ? CE_COLLECTION_LIST : CE_COLLECTION_DICTIONARY,
-                                  &inner, &inner_root, target, &inner_changed, depth + 1))
+            char *key = NULL;
+            size_t key_size = 0;
+            if (kind == CE_COLLECTION_DICTIONARY && !dictionary_key_copy(space, place->loaded, keys, i, &key, &key_size))
                 return false;
+            place->steps[place->id.depth++] = kind == CE_COLLECTION_DICTIONARY
+                                                  ? (history_path_step){true, 0, key, key_size}
+                                                  : (history_path_step){false, i, NULL, 0};
+            bool ok = purge_collection(space, value.type == CE_TYPE_LIST ? CE_COLLECTION_LIST : CE_COLLECTION_DICTIONARY,
+                                       &inner, &inner_root, target, &inner_changed, depth + 1, place);
+            place->id.depth--;
+            free(key);
+            if (!ok) return false;
             if (!inner_changed) continue;
             space_ref node = (space_ref)stored.integer;
             ce_value new_stored;
@@ -219,23 +261,35 @@ static bool purge_collection(space_state *space, ce_collection_type kind, const 
     return node_make_writable(space, root) && node_set(space, *root, 1, (int64_t)values);
 }
 
+static bool remove_links_from(ce_txn *txn, schema *loaded, ce_table_key origin_table, size_t origin_column,
+                              ce_object_key origin, ce_link target, const ce_value *stored_value, purge_place *place);
+
 /* The target is being deleted: the origin object's property lets go of it
  * (to-one links and mixed values become null, collections drop it,
  * dictionaries keep the key with null). The target's backlinks go with it. */
 static bool remove_links_to(ce_txn *txn, schema *loaded, ce_table_key origin_table, size_t origin_column,
                             ce_object_key origin, ce_link target)
 {
+    ce_value stored;
+    if (!object_read_stored(txn, loaded, origin_table, origin, origin_column, &stored)) return false;
+    purge_place place = {.txn = txn, .loaded = loaded};
+    place.id = (history_collection_id){origin_table, origin, (ce_column_key)origin_column, 0, place.steps};
+    return remove_links_from(txn, loaded, origin_table, origin_column, origin, target, &stored, &place);
+}
+
+/* remove_links_to, once the origin's stored value is read. */
+static bool remove_links_from(ce_txn *txn, schema *loaded, ce_table_key origin_table, size_t origin_column,
+                              ce_object_key origin, ce_link target, const ce_value *stored_value, purge_place *place)
+{
     const schema_table *table = &loaded->tables[origin_table];
     const schema_property *property = &table->properties[origin_column];
     element_spec spec = object_spec_of_property(table, property);
     space_state *space = db_txn_space(txn);
-    ce_value stored;
-    if (!object_read_stored(txn, loaded, origin_table, origin, origin_column, &stored)) return false;
-    ce_value null_stored = object_stored_ref(0);
+    ce_value stored = *stored_value, null_stored = object_stored_ref(0);
     if (property->collection != CE_COLLECTION_NONE) {
         space_ref root = (space_ref)stored.integer;
         bool changed = false;
-        if (!purge_collection(space, (ce_collection_type)property->collection, &spec, &root, target, &changed, 0))
+        if (!purge_collection(space, (ce_collection_type)property->collection, &spec, &root, target, &changed, 0, place))
             return false;
         ce_value new_stored = object_stored_ref(root);
         return !changed || object_write_stored(txn, loaded, origin_table, origin, origin_column, &new_stored);
@@ -252,7 +306,7 @@ static bool remove_links_to(ce_txn *txn, schema *loaded, ce_table_key origin_tab
     bool changed = false;
     element_spec inner = object_nested_spec(&spec);
     if (!purge_collection(space, value.type == CE_TYPE_LIST ? CE_COLLECTION_LIST : CE_COLLECTION_DICTIONARY, &inner,
-                          &nested_root, target, &changed, 1))
+                          &nested_root, target, &changed, 1, place))
         return false;
     if (!changed) return true;
     space_ref node = (space_ref)stored.integer;
@@ -268,7 +322,9 @@ bool links_delete_object(ce_txn *txn, schema *loaded, ce_table_key key, ce_objec
     if (depth > MAX_NESTING) return too_deep();
     schema_table *table = &loaded->tables[key];
     table_refs refs;
-    if (!schema_table_refs_for_read(txn, key, &refs) || !object_require(txn, &refs, table, object)) return false;
+    if (!schema_table_refs_for_read(txn, key, &refs) || !object_require(txn, &refs, table, object) ||
+        !history_object_deleted(txn, key, object))
+        return false;
     link_list none = {0};
     for (size_t c = 0; c < table->property_count; c++) {
         if (!schema_property_holds_links(&table->properties[c])) continue;

@@ -17,6 +17,7 @@
 #include "collection.h"
 #include "db.h"
 #include "error.h"
+#include "history.h"
 #include "index.h"
 #include "mixed.h"
 #include "node.h"
@@ -264,8 +265,13 @@ bool object_write_stored(ce_txn *txn, schema *loaded, ce_table_key key, ce_objec
 {
     table_refs refs;
     cluster_schema columns = schema_cluster_columns(&loaded->tables[key]);
+    /* Backlinks are the engine's bookkeeping, not a change of the target
+     * (as in Realm): the history records the origin's change only. */
     return schema_table_refs_for_write(txn, key, &refs) &&
-           cluster_set(db_txn_space(txn), &refs.cluster, &columns, object, column, stored) && schema_store_table_refs(txn, &refs);
+           cluster_set(db_txn_space(txn), &refs.cluster, &columns, object, column, stored) &&
+           schema_store_table_refs(txn, &refs) &&
+           ((loaded->tables[key].properties[column].flags & PROPERTY_BACKLINK) ||
+            history_object_modified(txn, key, object, (ce_column_key)column));
 }
 
 bool object_exists(ce_txn *txn, ce_table_key key, ce_object_key object, bool *out_exists)
@@ -369,7 +375,7 @@ static bool create_object(ce_txn *txn, schema *loaded, ce_table_key key, const c
     cluster_schema columns = schema_cluster_columns(table);
     ce_object_key object = refs.next_key;
     if (table->primary_key != NO_PRIMARY_KEY) note_primary_key_of_new_object(&refs, object, &values[table->primary_key]);
-    ok = ok && cluster_insert(space, &refs.cluster, &columns, object, stored);
+    ok = ok && cluster_insert(space, &refs.cluster, &columns, object, stored) && history_object_inserted(txn, key, object);
     for (size_t c = 0; c < table->property_count && ok; c++)
         if (schema_column_is_indexed(table, c))
             ok = object_index_update(txn, &refs, table, c, &values[c], object, true);
@@ -443,7 +449,7 @@ static bool store_buffered_objects(ce_txn *txn, schema *loaded)
             return false;
     }
     refs.next_key = buffer->first_key + (int64_t)count;
-    return schema_store_table_refs(txn, &refs);
+    return schema_store_table_refs(txn, &refs) && history_objects_inserted(txn, key, buffer->first_key, count);
 }
 
 bool object_flush_appends(ce_txn *txn, schema *loaded)
@@ -453,15 +459,17 @@ bool object_flush_appends(ce_txn *txn, schema *loaded)
     return false;
 }
 
-/* The commit flushes what is buffered (db.h, db_txn_set_before_commit). */
-static bool flush_before_commit(ce_txn *txn, void *state)
+/* The commit's call (db.h, db_txn_set_before_commit; schema_load sets it
+ * for every write transaction): the objects buffered go into their trees,
+ * then the history writes what the transaction changed. */
+bool object_before_commit(ce_txn *txn, void *state)
 {
     schema *loaded = state;
     if (!object_flush_appends(txn, loaded)) return false;
     if (loaded->append.lost)
         return error_fail(CE_ERR_FAIL, "objects created in this transaction could not be stored (an earlier call failed): "
                                     "the transaction cannot commit; roll it back");
-    return true;
+    return history_write(txn);
 }
 
 static bool append_object(ce_txn *txn, schema *loaded, ce_table_key key, const ce_value *values,
@@ -497,7 +505,6 @@ static bool append_object(ce_txn *txn, schema *loaded, ce_table_key key, const c
                                   .last_primary_key = buffer->last_primary_key, .values = buffer->values,
                                   .arena_offsets = buffer->arena_offsets, .column_capacity = buffer->column_capacity,
                                   .arena = buffer->arena, .arena_size = 0, .arena_capacity = buffer->arena_capacity};
-        db_txn_set_before_commit(txn, flush_before_commit);
     }
     if (table->primary_key != NO_PRIMARY_KEY) {
         int64_t primary_key = values[table->primary_key].integer;
@@ -734,6 +741,39 @@ bool ce_object_get(ce_txn *txn, ce_table_key key, ce_object_key object, ce_colum
     return object_decode_element(db_txn_space(txn), &spec, &stored, out_value);
 }
 
+bool object_nested_size(const space_state *space, const element_spec *spec, const ce_value *stored, bool *out_holds,
+                        size_t *out_count)
+{
+    ce_value value;
+    space_ref root, values;
+    *out_holds = false;
+    *out_count = 0;
+    if (spec->type != CE_TYPE_MIXED || stored->integer == 0) return true;
+    if (!mixed_read(space, (space_ref)stored->integer, &value, &root)) return false;
+    if (value.type != CE_TYPE_LIST && value.type != CE_TYPE_DICTIONARY) return true;
+    values = root;
+    if (value.type == CE_TYPE_DICTIONARY && root && !containers_dictionary_parts(space, root, &root, &values)) return false;
+    element_spec inner = object_nested_spec(spec);
+    ce_type type;
+    bool nullable;
+    object_storage_of(&inner, &type, &nullable);
+    *out_holds = true;
+    return collection_size(space, values, type, nullable, out_count);
+}
+
+/* A mixed property's value about to be replaced: if it holds a list or a
+ * dictionary, the history records that collection cleared (the new value's
+ * collection, if any, starts empty). */
+static bool record_replaced_collection(ce_txn *txn, const element_spec *spec, ce_table_key key, ce_object_key object,
+                                       size_t column, const ce_value *old_stored)
+{
+    bool holds;
+    size_t count;
+    if (!object_nested_size(db_txn_space(txn), spec, old_stored, &holds, &count)) return false;
+    history_collection_id id = {key, object, (ce_column_key)column, 0, NULL};
+    return !holds || count == 0 || history_collection_op(txn, &id, HISTORY_CLEAR, count, 0, NULL, 0);
+}
+
 /* Replaces a link or mixed property's value, keeping backlinks true. */
 static bool set_link_holder(ce_txn *txn, schema *loaded, ce_table_key key, ce_object_key object, size_t column,
                             const ce_value *value)
@@ -748,7 +788,8 @@ static bool set_link_holder(ce_txn *txn, schema *loaded, ce_table_key key, ce_ob
         return true; /* the same link: nothing changes (an embedded target stays) */
     link_list added = {0}, removed = {0};
     link_origin origin = {key, column, object};
-    bool ok = links_collect(space, &spec, &old_stored, &removed, 0) && object_encode_element(space, &spec, value, &new_stored) &&
+    bool ok = record_replaced_collection(txn, &spec, key, object, column, &old_stored) &&
+              links_collect(space, &spec, &old_stored, &removed, 0) && object_encode_element(space, &spec, value, &new_stored) &&
               object_write_stored(txn, loaded, key, object, column, &new_stored) &&
               (spec.type != CE_TYPE_MIXED || old_stored.integer == 0 || node_free_tree(space, (space_ref)old_stored.integer)) &&
               links_collect(space, &spec, &new_stored, &added, 0) &&
@@ -786,7 +827,7 @@ bool ce_object_set(ce_txn *txn, ce_table_key key, ce_object_key object, ce_colum
     /* (A missing object is found before anything is copied.) */
     if (!cluster_set(space, &refs.cluster, &columns, object, column, value))
         return fail_for_missing_object(txn, &refs, table, object);
-    return schema_store_table_refs(txn, &refs);
+    return schema_store_table_refs(txn, &refs) && history_object_modified(txn, key, object, column);
 }
 
 /* A new object of an embedded table, with default values, not yet linked. */

@@ -34,6 +34,7 @@
 #include "cluster.h"
 #include "db.h"
 #include "error.h"
+#include "history.h"
 #include "index.h"
 #include "node.h"
 #include "object_index.h"
@@ -74,6 +75,7 @@ static void free_schema(void *state)
     free(loaded->append.arena);
     free(loaded->read_refs);
     free(loaded->hints);
+    history_record_free(loaded->history);
     free(loaded);
 }
 
@@ -306,6 +308,7 @@ bool schema_load(ce_txn *txn, schema **out_schema)
         }
     }
     db_txn_set_layer_state(txn, loaded, free_schema);
+    if (ce_txn_is_write(txn)) db_txn_set_before_commit(txn, object_before_commit);
     *out_schema = loaded;
     return true;
 }
@@ -560,7 +563,7 @@ static bool add_table(ce_txn *txn, const char *name, uint8_t flags, ce_table_key
         !node_set(space, table_node, TABLE_NEXT_KEY, node_tag(0)) || !node_append(space, tables, (int64_t)table_node))
         return false;
     *out_table = (ce_table_key)(loaded->table_count - 1);
-    return true;
+    return history_schema_changed(txn, HISTORY_TABLE_ADDED, *out_table, 0);
 }
 
 bool ce_table_add(ce_txn *txn, const char *name, ce_table_key *out_table)
@@ -622,7 +625,7 @@ bool ce_table_remove(ce_txn *txn, ce_table_key key)
         !node_set(space, tables, key, 0))
         return false;
     table->flags |= TABLE_REMOVED;
-    return store_schema(txn, loaded);
+    return store_schema(txn, loaded) && history_schema_changed(txn, HISTORY_TABLE_REMOVED, key, 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -836,7 +839,7 @@ bool ce_property_add(ce_txn *txn, ce_table_key key, const ce_property_info *info
         !schema_ensure_backlink_column(txn, loaded, info->link_target, key, column, &backlink))
         return false;
     *out_column = (ce_column_key)column;
-    return true;
+    return history_schema_changed(txn, HISTORY_PROPERTY_ADDED, key, (ce_column_key)column);
 }
 
 bool ce_property_set_indexed(ce_txn *txn, ce_table_key key, ce_column_key column, bool indexed)
@@ -921,7 +924,7 @@ bool ce_property_remove(ce_txn *txn, ce_table_key key, ce_column_key column)
     if (schema_property_holds_links(property) &&
         (!links_clear_column(txn, loaded, key, column) || !remove_backlink_columns(txn, loaded, key, column)))
         return false;
-    return remove_column(txn, loaded, key, column);
+    return remove_column(txn, loaded, key, column) && history_schema_changed(txn, HISTORY_PROPERTY_REMOVED, key, column);
 }
 
 bool ce_schema_version(ce_txn *txn, uint64_t *out_version)

@@ -21,8 +21,9 @@
  * query layer's view) are apart.
  *
  * The schema of a transaction's version is parsed once into a `schema` (the
- * transaction's layer state, which also holds the append buffer, the read
- * caches and the scratch buffers of the table layer). A table's node is read
+ * transaction's layer state, which also holds the append buffer, the change
+ * history's record of a write transaction (history.c), the read caches and
+ * the scratch buffers of the table layer). A table's node is read
  * into a `table_refs`: its cluster tree, next object key, index list and
  * whether its object keys follow its primary key. Pointers into the schema
  * (tables, properties, names) stay valid until the transaction's schema
@@ -93,6 +94,7 @@ typedef struct schema {
     size_t table_count;
     schema_table *tables;
     append_buffer append;
+    struct history_record *history; /* write transactions: the changes recorded (history.c); NULL: none yet */
     struct table_refs *read_refs; /* read transactions: each table's refs, once read */
     cluster_hint *hints;          /* read transactions: each table's lookup hint (see schema_table_refs_for_read) */
     column_scratch scratch;        /* compressed values handed out in this transaction */
@@ -245,6 +247,11 @@ void object_storage_of(const element_spec *spec, ce_type *out_type, bool *out_nu
  * string or binary without data (value_bytes_missing). */
 bool object_bytes_missing(const element_spec *spec, const ce_value *value);
 
+/* Whether a stored element of `spec` (a mixed one) holds a list or a
+ * dictionary, and how many values that holds. */
+bool object_nested_size(const space_state *space, const element_spec *spec, const ce_value *stored, bool *out_holds,
+                        size_t *out_count);
+
 /* Checks a value for an element (or a property of one value). */
 bool object_check_element(ce_txn *txn, schema *loaded, const element_spec *spec, const ce_value *value);
 
@@ -281,6 +288,10 @@ static inline bool object_flush_appends_of(ce_txn *txn, ce_table_key key)
     if (!loaded || !loaded->append.active || loaded->append.table != key) return true;
     return object_flush_appends(txn, loaded);
 }
+
+/* The before-commit call of every write transaction (schema_load sets it):
+ * stores the objects buffered, then writes the history (history_write). */
+bool object_before_commit(ce_txn *txn, void *state);
 
 /* A new object of an embedded table, with default values, not yet linked. */
 bool object_create_embedded(ce_txn *txn, schema *loaded, ce_table_key target, ce_object_key *out_object);

@@ -14,6 +14,13 @@
  * before). A node met twice (a shared child or a cycle: damage) stops the
  * copy with CE_ERR_CORRUPT, as ce_db_verify would.
  *
+ * The change history is not copied: it serves readers and observers of the
+ * source file, and a copy is a new file that has none (compaction in place
+ * runs with no other handle and no transaction open). The copy's top node
+ * holds no history; its first commit starts a new one, and a delta asked
+ * of a version before that reports "not covered" (docs/FORMAT.md, "Change
+ * history").
+ *
  * A node's elements are copied into memory of the copy's own before its
  * children are visited: in an encrypted file the decrypted page a node lies
  * in may be evicted once the walk has moved on (see db_txn_release_pages).
@@ -121,12 +128,11 @@ static bool copy_version(ce_txn *txn, bool borrowed, writer_state *writer, const
     copier c = {.space = db_txn_space(txn), .txn = txn, .writer = writer, .options = options,
                 .total = usage.data_bytes, .next_report = PROGRESS_INTERVAL, .borrowed = borrowed};
     refset_init(&c.seen, 4096, "copying");
-    space_ref root = 0, history = 0;
+    space_ref root = 0;
     /* A write transaction's changes are the version it will commit. */
     uint64_t version = ce_txn_version(txn) + (ce_txn_is_write(txn) ? 1 : 0);
     bool ok = (!db_txn_root(txn) || copy_node(&c, db_txn_root(txn), 0, &root)) &&
-              (!db_txn_history(txn) || copy_node(&c, db_txn_history(txn), 0, &history)) &&
-              writer_finish(writer, version, root, history);
+              writer_finish(writer, version, root, 0); /* no history: see above */
     refset_free(&c.seen);
     if (ok && options && options->progress) options->progress(options->progress_context, c.total, c.total);
     return ok;

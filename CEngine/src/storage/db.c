@@ -782,6 +782,13 @@ bool db_txn_flush_layer(ce_txn *txn)
 space_ref db_txn_root(const ce_txn *txn) { return txn->user_root; }
 space_ref db_txn_history(const ce_txn *txn) { return txn->history_ref; }
 
+bool db_txn_set_history(ce_txn *txn, space_ref history)
+{
+    if (!db_txn_require_write(txn)) return false;
+    txn->history_ref = history;
+    return true;
+}
+
 bool db_txn_require_write(const ce_txn *txn)
 {
     if (!txn || !txn->write)

@@ -2,10 +2,10 @@
  * db.h — the transaction layer, as the layers above see it.
  *
  * Owns: what the files above the db layer (the objects and query layers,
- * compact.c) may ask of a transaction: its address space, the one ref they
- * own (the user root, stored in the top node of each version), its stamp,
- * the layer state and its before-commit call, and exclusive access for
- * compaction.
+ * compact.c) may ask of a transaction: its address space, the two refs
+ * they own (the user root and the history root, stored in the top node of
+ * each version), its stamp, the layer state and its before-commit call, and
+ * exclusive access for compaction.
  * Never: shows the fields of the handle or the transaction
  * (db_internal.h), the header or the lock file.
  *
@@ -72,12 +72,16 @@ void db_txn_release_pages(ce_txn *txn);
  * besides the user root. */
 space_ref db_txn_history(const ce_txn *txn);
 
+/* Replaces the history root (write transactions; history.c, from the
+ * before-commit call). The old tree is the caller's to free or keep. */
+bool db_txn_set_history(ce_txn *txn, space_ref history);
+
 /* How the space of the version a transaction reads is used. */
 typedef struct db_space_usage {
     uint64_t file_size;      /* bytes the file occupies on disk */
     uint64_t logical_size;   /* the version's logical size (header included) */
     uint64_t free_bytes;     /* in the version's free list */
-    uint64_t data_bytes;     /* in the trees of the user root and the history: what a copy copies */
+    uint64_t data_bytes;     /* in the trees of the user root and the history (a copy leaves the history out) */
     uint64_t compacted_size; /* about the size on disk of a compacted copy (header, data, top node) */
 } db_space_usage;
 bool db_txn_space_usage(ce_txn *txn, db_space_usage *out_usage);
