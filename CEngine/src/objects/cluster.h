@@ -147,4 +147,20 @@ bool cluster_for_each_leaf(const space_state *space, space_ref root, size_t read
  * `column_count` columns; its first_index is SIZE_MAX (unknown). */
 bool cluster_leaf_at(const space_state *space, space_ref leaf_ref, size_t column_count, cluster_leaf *out);
 
+/* Two versions of one table's tree, for a change computation: calls
+ * `visit` with runs of leaves that may differ, each the leaves of the old
+ * and of the new tree (refs, in key order) that hold one key range; keys
+ * outside every run visited are in leaves that are the same node in both
+ * trees. Nodes are copy-on-write, so a subtree with the same ref in both
+ * versions is the same and is skipped unread; two inner nodes with the same
+ * first keys are compared child by child (their children cover the same
+ * ranges); otherwise the run is every leaf below the two nodes (inner nodes
+ * read, leaves not). A root of 0 is a tree without leaves. Both versions
+ * must stay pinned meanwhile (a ref of the old version is never reused
+ * while a transaction reads it, so an equal ref means an equal subtree). */
+typedef bool (*cluster_diff_visitor)(void *context, const space_ref *old_leaves, size_t old_count,
+                                     const space_ref *new_leaves, size_t new_count);
+bool cluster_diff(const space_state *old_space, space_ref old_root, const space_state *new_space, space_ref new_root,
+                  cluster_diff_visitor visit, void *context);
+
 #endif
