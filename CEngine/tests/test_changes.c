@@ -509,6 +509,53 @@ TEST(each_property_type_set_alone)
     test_db_close(&t);
 }
 
+/* Values that compare equal but read back otherwise are changes; the same
+ * bits are none. */
+TEST(equal_values_that_differ)
+{
+    test_db t = test_db_open("changes-bits");
+    ce_txn *write, *old_txn, *new_txn;
+    CHECK(ce_txn_begin_write(t.db, &write));
+    ce_table_key table = add_table(write, "Number", false);
+    ce_column_key d = add_scalar(write, table, "d", CE_TYPE_DOUBLE, false);
+    ce_column_key f = add_scalar(write, table, "f", CE_TYPE_FLOAT, false);
+    ce_column_key dec = add_scalar(write, table, "dec", CE_TYPE_DECIMAL128, false);
+    ce_column_key m = add_scalar(write, table, "m", CE_TYPE_MIXED, true);
+    ce_object_key object = create_object(write, table);
+    CHECK(ce_txn_commit(write));
+    ce_decimal128 one, one_hundredths;
+    CHECK(ce_decimal128_from_string("1.0", &one) && ce_decimal128_from_string("1.00", &one_hundredths));
+    struct {
+        ce_column_key column;
+        ce_value value;
+        bool changed;
+    } steps[] = {
+        {d, {.type = CE_TYPE_DOUBLE, .double_value = -0.0}, true},
+        {d, {.type = CE_TYPE_DOUBLE, .double_value = -0.0}, false},
+        {d, {.type = CE_TYPE_DOUBLE, .double_value = __builtin_nan("")}, true},
+        {d, {.type = CE_TYPE_DOUBLE, .double_value = __builtin_nan("")}, false},
+        {f, {.type = CE_TYPE_FLOAT, .float_value = -0.0f}, true},
+        {dec, {.type = CE_TYPE_DECIMAL128, .decimal = one}, true},
+        {dec, {.type = CE_TYPE_DECIMAL128, .decimal = one_hundredths}, true},
+        {dec, {.type = CE_TYPE_DECIMAL128, .decimal = one_hundredths}, false},
+        {m, {.type = CE_TYPE_DOUBLE, .double_value = 0.0}, true},
+        {m, {.type = CE_TYPE_DOUBLE, .double_value = -0.0}, true},
+        {m, {.type = CE_TYPE_DOUBLE, .double_value = -0.0}, false},
+        {m, {.type = CE_TYPE_INT, .integer = 0}, true},
+    };
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        CHECK(ce_txn_begin_read(t.db, &old_txn));
+        CHECK(ce_txn_begin_write(t.db, &write));
+        CHECK(ce_object_set(write, table, object, steps[i].column, &steps[i].value));
+        CHECK(ce_txn_commit(write));
+        CHECK(ce_txn_begin_read(t.db, &new_txn));
+        CHECK(compute_and_check(old_txn, new_txn, NULL) == (steps[i].changed ? 1u : 0u));
+        ce_txn_end(old_txn);
+        ce_txn_end(new_txn);
+    }
+    test_db_close(&t);
+}
+
 TEST(embedded_cascades_and_deleted_targets)
 {
     test_db t = test_db_open("changes-cascade");

@@ -13,9 +13,9 @@
  * files that own them); never changes either transaction.
  *
  * What "modified" means: some column live in both versions (same
- * definition) holds a different value, as value.c compares values (a
- * collection: another size or another element; a mixed value: another
- * value). Setting a property to the value it had is no change; backlinks
+ * definition) holds a different value, one that reads back otherwise
+ * (value_identical: floats and decimals bit for bit; a collection: another
+ * size or another element; a mixed value: another value). Setting a property to the value it had is no change; backlinks
  * are not columns of their object (a new link to it modifies the origin).
  * Columns added or removed are a schema change, not a modification.
  */

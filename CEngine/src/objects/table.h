@@ -133,9 +133,9 @@ bool table_property_at(ce_txn *txn, ce_table_key table, ce_column_key column, ta
  * leaf holds: a link as key + 1, a collection or mixed value as the ref of
  * its tree) is the same in two versions of the file, `old_stored` read
  * through `old_space` and `new_stored` through `new_space` (both pinned).
- * Scalars compare as value_equal does; a tree with the same ref in both
- * is the same (copy-on-write), other trees are compared element by
- * element: lists and sets in order, a dictionary's keys and values, mixed
+ * Scalars compare as value_identical does (the same bits); a tree with
+ * the same ref in both is the same (copy-on-write), other trees are
+ * compared element by element: lists and sets in order, a dictionary's keys and values, mixed
  * values by value, the collections nested in them in turn. Not for
  * backlink properties. */
 bool table_stored_equal(const space_state *old_space, const space_state *new_space, const table_property *property,

@@ -364,7 +364,7 @@ static bool collections_equal(version_pair *pair, space_ref old_root, space_ref 
         if (!collection_reader_get(&old_reader, i, &pair->old_scratch, &old_value) ||
             !collection_reader_get(&new_reader, i, &pair->new_scratch, &new_value))
             return false;
-        if (type != COLUMN_TYPE_OWNED_REFS) *out_equal = value_equal(&old_value, &new_value);
+        if (type != COLUMN_TYPE_OWNED_REFS) *out_equal = value_identical(&old_value, &new_value);
         else if (!mixed_equal(pair, (space_ref)old_value.integer, (space_ref)new_value.integer, depth + 1, out_equal))
             return false;
     }
@@ -403,7 +403,7 @@ static bool mixed_equal(version_pair *pair, space_ref old_ref, space_ref new_ref
         return collections_equal(pair, old_root, new_root, COLUMN_TYPE_OWNED_REFS, false, depth, out_equal);
     if (old_value.type == CE_TYPE_DICTIONARY)
         return dictionaries_equal(pair, old_root, new_root, COLUMN_TYPE_OWNED_REFS, false, depth, out_equal);
-    *out_equal = value_equal(&old_value, &new_value);
+    *out_equal = value_identical(&old_value, &new_value);
     return true;
 }
 
@@ -415,7 +415,7 @@ bool table_stored_equal(const space_state *old_space, const space_state *new_spa
         return error_fail(CE_ERR_INVALID_ARGUMENT, "backlink property of table %u: not a stored value",
                           (unsigned)property->link_target);
     if (!owned) {
-        *out_equal = value_equal(old_stored, new_stored);
+        *out_equal = value_identical(old_stored, new_stored);
         return true;
     }
     if (old_stored->type != CE_TYPE_INT || new_stored->type != CE_TYPE_INT)
