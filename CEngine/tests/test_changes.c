@@ -875,6 +875,86 @@ TEST(key_path_filters_through_backlinks)
     test_db_close(&t);
 }
 
+/* Owners with an embedded address, a dictionary and a set of links, and a
+ * mixed value holding a link. */
+typedef struct owner_schema {
+    ce_table_key owner, address, pet;
+    ce_column_key home, city, pets, friends, any, pet_name, nickname;
+    ce_object_key ann, cy, tom, home_of_ann;
+} owner_schema;
+
+static owner_schema owners;
+
+static void make_owners(ce_db *db)
+{
+    owner_schema *o = &owners;
+    ce_txn *write;
+    CHECK(ce_txn_begin_write(db, &write));
+    o->owner = add_table(write, "Owner", false);
+    o->address = add_table(write, "Address", true);
+    o->pet = add_table(write, "Pet", false);
+    o->city = add_scalar(write, o->address, "city", CE_TYPE_STRING, false);
+    o->pet_name = add_scalar(write, o->pet, "name", CE_TYPE_STRING, false);
+    o->nickname = add_scalar(write, o->owner, "nickname", CE_TYPE_STRING, false);
+    o->home = add_property(write, o->owner, "home", CE_TYPE_LINK, true, CE_COLLECTION_NONE, o->address);
+    o->pets = add_property(write, o->owner, "pets", CE_TYPE_LINK, true, CE_COLLECTION_DICTIONARY, o->pet);
+    o->friends = add_property(write, o->owner, "friends", CE_TYPE_LINK, false, CE_COLLECTION_SET, o->owner);
+    o->any = add_scalar(write, o->owner, "any", CE_TYPE_MIXED, true);
+    o->ann = create_object(write, o->owner);
+    o->cy = create_object(write, o->owner);
+    o->tom = create_object(write, o->pet);
+    CHECK(ce_object_create_embedded(write, o->owner, o->ann, o->home, &o->home_of_ann));
+    ce_collection *pets, *friends;
+    CHECK(ce_collection_open(write, o->owner, o->ann, o->pets, &pets));
+    ce_value tom = link_value(o->pet, o->tom), cy = link_value(o->owner, o->cy);
+    CHECK(ce_dictionary_set(pets, "cat", 3, &tom));
+    ce_collection_close(pets);
+    CHECK(ce_collection_open(write, o->owner, o->ann, o->friends, &friends));
+    CHECK(ce_set_insert(friends, &cy, NULL));
+    ce_collection_close(friends);
+    set_value(write, o->owner, o->cy, o->any, tom);
+    CHECK(ce_txn_commit(write));
+}
+
+static void ann_moves(ce_txn *txn, const people_schema *p)
+{
+    (void)p;
+    set_value(txn, owners.address, owners.home_of_ann, owners.city, string_value("Lyon"));
+}
+static void tom_renamed(ce_txn *txn, const people_schema *p)
+{
+    (void)p;
+    static int renames;
+    char name[32];
+    snprintf(name, sizeof name, "Tom %d", ++renames);
+    set_value(txn, owners.pet, owners.tom, owners.pet_name, string_value(name));
+}
+static void cy_renamed(ce_txn *txn, const people_schema *p)
+{
+    (void)p;
+    set_value(txn, owners.owner, owners.cy, owners.nickname, string_value("Cyril"));
+}
+
+TEST(key_path_filters_through_embedded_objects_dictionaries_sets_and_mixed)
+{
+    test_db t = test_db_open("changes-owners");
+    people_schema unused;
+    memset(&unused, 0, sizeof unused);
+    make_owners(t.db);
+    const char *paths[] = {"home.city", "pets.name", "friends.nickname", "friends.any", "nickname", NULL, "any"};
+    bool moved[] = {true, false, false, false, false, true, false};
+    expect_matches(t.db, &unused, ann_moves, owners.owner, owners.ann, paths, moved, 7);
+    /* Tom is in Ann's pets, and in Cy's mixed value (a friend of Ann's):
+     * the default reaches him both ways. */
+    bool tom_for_ann[] = {false, true, false, false, false, true, false};
+    expect_matches(t.db, &unused, tom_renamed, owners.owner, owners.ann, paths, tom_for_ann, 7);
+    bool tom_for_cy[] = {false, false, false, false, false, true, false};
+    expect_matches(t.db, &unused, tom_renamed, owners.owner, owners.cy, paths, tom_for_cy, 7);
+    bool cy_for_ann[] = {false, false, true, false, false, true, false};
+    expect_matches(t.db, &unused, cy_renamed, owners.owner, owners.ann, paths, cy_for_ann, 7);
+    test_db_close(&t);
+}
+
 /* A chain of dogs, each the friend of the next: d0 -> d1 -> d2 -> d3 -> d4. */
 static ce_object_key chain[5];
 static size_t chain_changed;
@@ -967,6 +1047,23 @@ TEST(errors)
     CHECK(ce_changes_object(changes, p.dog, rover, &kind, NULL, 0, NULL) && kind == CE_OBJECT_INSERTED);
     CHECK(ce_changes_object(changes, p.dog, 12345, &kind, NULL, 0, NULL) && kind == CE_OBJECT_UNCHANGED);
     CHECK(!ce_changes_used_history(NULL) && !ce_changes_schema_changed(NULL));
+    /* Too little room for the columns: the count, and an error. */
+    ce_changes *renamed;
+    ce_txn *after;
+    CHECK(ce_txn_begin_write(t.db, &write));
+    set_value(write, p.dog, p.rex, p.dog_name, string_value("Rex III"));
+    set_value(write, p.dog, p.rex, p.age, int_value(9));
+    CHECK(ce_txn_commit(write));
+    CHECK(ce_txn_begin_read(t.db, &after));
+    CHECK(ce_changes_compute(new_txn, after, &renamed));
+    ce_column_key one_column[1];
+    size_t column_count = 0;
+    EXPECT_ERROR(ce_changes_object(renamed, p.dog, p.rex, &kind, one_column, 1, &column_count),
+                 CE_ERR_INVALID_ARGUMENT, "capacity");
+    CHECK(column_count == 2);
+    CHECK(ce_changes_object(renamed, p.dog, p.rex, &kind, NULL, 0, &column_count) && column_count == 2);
+    ce_changes_free(renamed);
+    ce_txn_end(after);
 
     /* Key paths: Realm's messages. */
     ce_key_path_filter *filter;
