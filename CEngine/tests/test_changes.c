@@ -875,6 +875,39 @@ TEST(key_path_filters_through_backlinks)
     test_db_close(&t);
 }
 
+/* A filter made before its properties were removed still answers: a
+ * property removed links nowhere and does not change. */
+TEST(filters_outlive_schema_changes)
+{
+    test_db t = test_db_open("changes-filter-schema");
+    people_schema p = make_people(t.db);
+    ce_txn *made, *write, *after;
+    CHECK(ce_txn_begin_read(t.db, &made));
+    const char *paths[] = {"best.name", "@links.Person.best.name", "name"};
+    ce_key_path_filter *people_filter, *dog_filter;
+    CHECK(ce_key_path_filter_create(made, p.person, paths, 1, &people_filter));
+    CHECK(ce_key_path_filter_create(made, p.dog, paths + 1, 1, &dog_filter));
+    CHECK(ce_txn_begin_write(t.db, &write));
+    CHECK(ce_property_remove(write, p.person, p.best));
+    set_value(write, p.dog, p.fido, p.dog_name, string_value("Fido after"));
+    set_value(write, p.person, p.bob, p.name, string_value("Bob after"));
+    CHECK(ce_txn_commit(write));
+    CHECK(ce_txn_begin_read(t.db, &after));
+    ce_changes *changes;
+    CHECK(ce_changes_compute(made, after, &changes));
+    CHECK(ce_changes_schema_changed(changes));
+    bool changed = true;
+    CHECK(ce_changes_object_matches(changes, people_filter, p.bob, &changed) && !changed);
+    changed = true;
+    CHECK(ce_changes_object_matches(changes, dog_filter, p.fido, &changed) && !changed);
+    ce_key_path_filter_free(people_filter);
+    ce_key_path_filter_free(dog_filter);
+    ce_changes_free(changes);
+    ce_txn_end(made);
+    ce_txn_end(after);
+    test_db_close(&t);
+}
+
 /* Owners with an embedded address, a dictionary and a set of links, and a
  * mixed value holding a link. */
 typedef struct owner_schema {

@@ -347,15 +347,35 @@ static bool visit_collection(ce_collection *collection, target_visitor visit, vo
     return true;
 }
 
+/* Whether the property a step reads exists in `txn` (for a backlink step:
+ * the origin's link property, and the backlinks it keeps here, which a
+ * mixed property only gets with its first link), and its definition. */
+static bool step_property(ce_txn *txn, const filter_step *step, table_property *out_property, bool *out_live)
+{
+    ce_table_key table = step->kind == STEP_BACKLINK ? step->target : step->table;
+    ce_column_key column = step->kind == STEP_BACKLINK ? step->origin_column : step->column;
+    if (!table_slot_live(txn, table, out_live) ||
+        (*out_live && !table_property_at(txn, table, column, out_property, out_live)))
+        return false;
+    if (!*out_live || step->kind != STEP_BACKLINK) return true;
+    table_property backlink;
+    return table_find_backlink(txn, step->table, step->target, step->origin_column, &backlink, out_live);
+}
+
 /* The objects `column` of `object` links to in `txn` (a mixed value's
  * link, or the links among the top-level elements of the collection it
- * holds; a backlink step: the origins). */
+ * holds; a backlink step: the origins). A property removed since the
+ * filter was made links nowhere. */
 static bool for_each_target(ce_txn *txn, const filter_step *step, ce_object_key object, target_visitor visit,
                             void *context)
 {
     bool stop = false;
     ce_collection *collection = NULL;
-    bool ok = true;
+    bool ok = true, live;
+    table_property property;
+    if (step->kind == STEP_VALUE) return true;
+    if (!step_property(txn, step, &property, &live)) return false;
+    if (!live) return true;
     switch (step->kind) {
     case STEP_VALUE: return true;
     case STEP_BACKLINK: {
@@ -376,10 +396,7 @@ static bool for_each_target(ce_txn *txn, const filter_step *step, ce_object_key 
     }
     case STEP_COLLECTION: ok = ce_collection_open(txn, step->table, object, step->column, &collection); break;
     case STEP_MIXED: {
-        table_property property;
-        bool live;
-        if (!table_property_at(txn, step->table, step->column, &property, &live)) return false;
-        if (live && property.collection != CE_COLLECTION_NONE) {
+        if (property.collection != CE_COLLECTION_NONE) {
             ok = ce_collection_open(txn, step->table, object, step->column, &collection);
             break;
         }
@@ -427,7 +444,12 @@ static bool origins_of(ce_txn *txn, const filter_step *step, ce_object_key objec
                        size_t *out_count)
 {
     size_t count;
+    table_property property;
+    bool live;
     *out_origins = NULL;
+    *out_count = 0;
+    if (!step_property(txn, step, &property, &live)) return false;
+    if (!live) return true;
     if (!ce_object_backlink_count(txn, step->table, object, step->target, step->origin_column, &count)) return false;
     *out_count = count;
     if (!count) return true;
