@@ -110,6 +110,7 @@ typedef struct table_compare {
     leaf_cursor old_cursor, new_cursor;
     column_scratch old_scratch, new_scratch;
     ce_column_key *changed; /* the columns of the object being compared */
+    bool *row_changed;      /* aligned leaves: [row * column_count + c], CLUSTER_LEAF_MAX + 1 rows */
 } table_compare;
 
 static bool cursor_load(leaf_cursor *cursor, size_t compared_count)
@@ -151,6 +152,19 @@ static bool cursor_value(leaf_cursor *cursor, size_t compared, const compared_co
     return column_scan_get(cursor->space, &cursor->scans[compared], cursor->index, scratch, out_value);
 }
 
+/* Whether a column's stored value is the same in both versions: a tree
+ * with the same ref is the same tree. */
+static bool stored_equal(const space_state *old_space, const space_state *new_space, const compared_column *column,
+                         const ce_value *old_value, const ce_value *new_value, bool *out_equal)
+{
+    if (column->owned && old_value->type == CE_TYPE_INT && new_value->type == CE_TYPE_INT &&
+        old_value->integer == new_value->integer) {
+        *out_equal = true;
+        return true;
+    }
+    return table_stored_equal(old_space, new_space, &column->property, old_value, new_value, out_equal);
+}
+
 /* Compares the object under both cursors (the same key) column by column. */
 static bool compare_object(table_compare *compare, ce_object_key key)
 {
@@ -168,15 +182,88 @@ static bool compare_object(table_compare *compare, ce_object_key key)
             !cursor_value(new_cursor, c, column, &compare->new_scratch, &new_value))
             return false;
         bool equal;
-        if (column->owned && old_value.type == CE_TYPE_INT && new_value.type == CE_TYPE_INT &&
-            old_value.integer == new_value.integer)
-            equal = true;
-        else if (!table_stored_equal(old_cursor->space, new_cursor->space, &column->property, &old_value, &new_value,
-                                     &equal))
-            return false;
+        if (!stored_equal(old_cursor->space, new_cursor->space, column, &old_value, &new_value, &equal)) return false;
         if (!equal) compare->changed[changed++] = (ce_column_key)column->column;
     }
     return changed == 0 || push_modified(compare->out, key, compare->changed, changed);
+}
+
+/* Whether a column type's values are packed integers (column_numbers):
+ * ints and links (key + 1), bools, floats and doubles (their bits). */
+static bool numbers_type(ce_type type)
+{
+    return type == CE_TYPE_INT || type == CE_TYPE_BOOL || type == CE_TYPE_FLOAT || type == CE_TYPE_DOUBLE;
+}
+
+/* Two leaves holding the same keys (the common case of objects modified in
+ * place): compared column by column, a column array with the same ref
+ * skipped whole, packed numbers compared as integers (their bits), other
+ * values read in turn; then each object's changed columns recorded in key
+ * order. The cursors stand at the start of the leaves and move past them. */
+static bool compare_aligned_leaves(table_compare *compare)
+{
+    leaf_cursor *old_cursor = &compare->old_cursor, *new_cursor = &compare->new_cursor;
+    size_t rows = old_cursor->current.key_offsets.count, columns = compare->column_count;
+    memset(compare->row_changed, 0, rows * columns * sizeof *compare->row_changed);
+    bool any = false;
+    for (size_t c = 0; c < columns; c++) {
+        const compared_column *column = &compare->columns[c];
+        space_ref old_ref = cluster_leaf_column(&old_cursor->current, column->column);
+        space_ref new_ref = cluster_leaf_column(&new_cursor->current, column->column);
+        if (old_ref == new_ref) continue;
+        if (numbers_type(column->storage.type)) {
+            column_numbers a, b;
+            if (!column_numbers_view(old_cursor->space, old_ref, column->storage.type, column->storage.nullable, &a) ||
+                !column_numbers_view(new_cursor->space, new_ref, column->storage.type, column->storage.nullable, &b))
+                return false;
+            if (a.count != rows || b.count != rows)
+                return error_fail(CE_ERR_CORRUPT, "invalid database: a column of leaf %llu holds %zu values for %zu objects",
+                                  (unsigned long long)(a.count != rows ? old_cursor->current.ref : new_cursor->current.ref),
+                                  a.count != rows ? a.count : b.count, rows);
+            for (size_t i = 0; i < rows; i++) {
+                bool a_null = a.has_nulls && node_get(&a.nulls, i), b_null = b.has_nulls && node_get(&b.nulls, i);
+                if (a_null != b_null || (!a_null && node_get(&a.values, i) != node_get(&b.values, i))) {
+                    compare->row_changed[i * columns + c] = true;
+                    any = true;
+                }
+            }
+            continue;
+        }
+        for (size_t i = 0; i < rows; i++) {
+            ce_value old_value, new_value;
+            bool equal;
+            old_cursor->index = new_cursor->index = i;
+            if (!cursor_value(old_cursor, c, column, &compare->old_scratch, &old_value) ||
+                !cursor_value(new_cursor, c, column, &compare->new_scratch, &new_value) ||
+                !stored_equal(old_cursor->space, new_cursor->space, column, &old_value, &new_value, &equal))
+                return false;
+            if (!equal) {
+                compare->row_changed[i * columns + c] = true;
+                any = true;
+            }
+        }
+    }
+    for (size_t i = 0; any && i < rows; i++) {
+        size_t changed = 0;
+        for (size_t c = 0; c < columns; c++)
+            if (compare->row_changed[i * columns + c]) compare->changed[changed++] = (ce_column_key)compare->columns[c].column;
+        if (changed && !push_modified(compare->out, cluster_leaf_key(&old_cursor->current, i), compare->changed, changed))
+            return false;
+    }
+    old_cursor->leaf++, new_cursor->leaf++;
+    old_cursor->loaded = new_cursor->loaded = false;
+    return true;
+}
+
+/* Whether two loaded leaves hold the same keys. */
+static bool same_keys(const cluster_leaf *a, const cluster_leaf *b)
+{
+    size_t count = a->key_offsets.count;
+    if (count != b->key_offsets.count) return false;
+    if (a->base_key == b->base_key && cluster_leaf_keys(a) == cluster_leaf_keys(b)) return true;
+    for (size_t i = 0; i < count; i++)
+        if (cluster_leaf_key(a, i) != cluster_leaf_key(b, i)) return false;
+    return true;
 }
 
 /* One run of leaves that may differ: merges the two ascending key
@@ -203,6 +290,11 @@ static bool compare_run(void *context, const space_ref *old_leaves, size_t old_c
             return false;
         bool old_done = cursor_at_end(old_cursor), new_done = cursor_at_end(new_cursor);
         if (old_done && new_done) return true;
+        if (!old_done && !new_done && old_cursor->index == 0 && new_cursor->index == 0 &&
+            same_keys(&old_cursor->current, &new_cursor->current)) {
+            if (!compare_aligned_leaves(compare)) return false;
+            continue;
+        }
         ce_object_key old_key = old_done ? 0 : cluster_leaf_key(&old_cursor->current, old_cursor->index);
         ce_object_key new_key = new_done ? 0 : cluster_leaf_key(&new_cursor->current, new_cursor->index);
         if (new_done || (!old_done && old_key < new_key)) {
@@ -293,7 +385,7 @@ static bool compare_table(ce_changes *changes, ce_table_key table, bool *out_sam
     }
     if (ok && old_root != new_root) {
         table_compare compare = {out, columns, column_count, {0}, {0}, CE_COLUMN_SCRATCH_INIT, CE_COLUMN_SCRATCH_INIT,
-                                 NULL};
+                                 NULL, NULL};
         size_t slots = column_count ? column_count : 1;
         compare.old_cursor = (leaf_cursor){.space = db_txn_space(changes->old_txn), .column_count = old_schema.column_count};
         compare.new_cursor = (leaf_cursor){.space = db_txn_space(changes->new_txn), .column_count = new_schema.column_count};
@@ -302,8 +394,9 @@ static bool compare_table(ce_changes *changes, ce_table_key table, bool *out_sam
         compare.old_cursor.scan_open = calloc(slots, sizeof(bool));
         compare.new_cursor.scan_open = calloc(slots, sizeof(bool));
         compare.changed = malloc(slots * sizeof *compare.changed);
+        compare.row_changed = malloc((CLUSTER_LEAF_MAX + 1) * slots * sizeof *compare.row_changed);
         if (!compare.old_cursor.scans || !compare.new_cursor.scans || !compare.old_cursor.scan_open ||
-            !compare.new_cursor.scan_open || !compare.changed)
+            !compare.new_cursor.scan_open || !compare.changed || !compare.row_changed)
             ok = changes_out_of_memory();
         else
             ok = cluster_diff(compare.old_cursor.space, old_root, compare.new_cursor.space, new_root, compare_run,
@@ -313,6 +406,7 @@ static bool compare_table(ce_changes *changes, ce_table_key table, bool *out_sam
         free(compare.old_cursor.scan_open);
         free(compare.new_cursor.scan_open);
         free(compare.changed);
+        free(compare.row_changed);
         column_scratch_free(&compare.old_scratch);
         column_scratch_free(&compare.new_scratch);
     }

@@ -129,6 +129,10 @@ static inline space_ref cluster_leaf_column(const cluster_leaf *leaf, size_t col
     return (space_ref)node_get(&leaf->slots, 2 + column);
 }
 
+/* The ref of a visited leaf's key offsets (two leaves with the same one,
+ * and the same base key, hold the same keys). */
+static inline space_ref cluster_leaf_keys(const cluster_leaf *leaf) { return (space_ref)node_get(&leaf->slots, 1); }
+
 static inline ce_object_key cluster_leaf_key(const cluster_leaf *leaf, size_t index)
 {
     return leaf->base_key + node_get(&leaf->key_offsets, index);
