@@ -10,14 +10,17 @@
  * sequences merged, and the objects in both compared column by column.
  * Never: parses key paths or follows links to match a filter
  * (key_path_filter.c), or computes collection change sets (the notify
- * files that own them); never changes either transaction.
+ * files that own them); never changes what either transaction sees (a
+ * write transaction as the new version only has its buffered objects
+ * stored, as a query does).
  *
  * What "modified" means: some column live in both versions (same
  * definition) holds a different value, one that reads back otherwise
  * (value_identical: floats and decimals bit for bit; a collection: another
- * size or another element; a mixed value: another value). Setting a property to the value it had is no change; backlinks
- * are not columns of their object (a new link to it modifies the origin).
- * Columns added or removed are a schema change, not a modification.
+ * size or another element; a mixed value: another value). Setting a
+ * property to the value it had is no change; backlinks are not columns of
+ * their object (a new link to it modifies the origin). Columns added or
+ * removed are a schema change, not a modification.
  */
 #include "changes.h"
 #include "buf.h"
