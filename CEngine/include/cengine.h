@@ -1270,6 +1270,24 @@ void ce_key_path_filter_free(ce_key_path_filter *filter);
 bool ce_changes_object_matches(const ce_changes *changes, const ce_key_path_filter *filter, ce_object_key object,
                                bool *out_changed);
 
+/*
+ * Every object of the filter's table for which ce_changes_object_matches
+ * says true, ascending: what a Results observer needs for its
+ * modifications without asking object by object. It is found from the
+ * changes backwards (through the backlinks of the objects that changed,
+ * as far as the filter's paths or Realm's default reach), so its cost
+ * follows the size of the change, not of the table. The array belongs to
+ * `changes` (valid until ce_changes_free). Errors: CE_ERR_NO_SUCH_TABLE
+ * (the filter's table is not in the new version), CE_ERR_INVALID_ARGUMENT.
+ *
+ *     const ce_object_key *changed;
+ *     size_t changed_count;
+ *     ce_changes_matching_objects(changes, filter, &changed, &changed_count);
+ *     // an object of a Results in both versions is modified if it is in `changed`
+ */
+bool ce_changes_matching_objects(const ce_changes *changes, const ce_key_path_filter *filter,
+                                 const ce_object_key **out_objects, size_t *out_count);
+
 /* ------------------------------------------------------------------------ */
 /* Integrity                                                                 */
 /* ------------------------------------------------------------------------ */

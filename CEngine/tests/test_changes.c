@@ -238,6 +238,31 @@ static size_t compute_and_check(ce_txn *old_txn, ce_txn *new_txn, ce_changes **o
     return total;
 }
 
+/* ce_changes_matching_objects against ce_changes_object_matches for every
+ * object of the filter's table in the new version. */
+static void check_matching_objects(const ce_changes *changes, ce_txn *new_txn, ce_table_key table,
+                                   const ce_key_path_filter *filter)
+{
+    const ce_object_key *matching;
+    size_t matching_count, count, next = 0;
+    CHECK(ce_changes_matching_objects(changes, filter, &matching, &matching_count));
+    CHECK(ce_object_count(new_txn, table, &count));
+    for (size_t i = 0; i < count; i++) {
+        ce_object_key key;
+        bool changed;
+        CHECK(ce_object_key_at(new_txn, table, i, &key));
+        CHECK(ce_changes_object_matches(changes, filter, key, &changed));
+        bool listed = next < matching_count && matching[next] == key;
+        if (listed != changed) {
+            fprintf(stderr, "table %u object %lld: matches %d, listed %d\n", (unsigned)table, (long long)key, changed,
+                    listed);
+            CHECK(listed == changed);
+        }
+        next += listed;
+    }
+    CHECK(next == matching_count);
+}
+
 /* ------------------------------------------------------------------------ */
 /* A schema with every kind of property                                      */
 /* ------------------------------------------------------------------------ */
@@ -461,6 +486,28 @@ TEST(every_kind_of_change_against_the_snapshots)
         ce_changes *changes;
         changed += compute_and_check(old_txn, new_txn, &changes);
         CHECK(!ce_changes_schema_changed(changes));
+        /* Filters through every kind of link, and Realm's default, on each
+         * table: all matching objects at once against one by one. */
+        static const struct {
+            int table; /* 0 thing, 1 target, 2 part */
+            const char *path;
+        } filters[] = {{0, NULL},          {0, "link.value"},     {0, "links.value"},   {0, "linkSet.value"},
+                       {0, "linkMap.value"}, {0, "child.value"},  {0, "children.value"}, {0, "ints"},
+                       {0, "mixed"},       {0, "*"},              {1, NULL},            {1, "@links.Thing.links"},
+                       {1, "@links.Thing.link.rint"}, {1, "@links.Thing.linkMap.linkSet.value"}, {2, NULL},
+                       {2, "@links.Thing.children.links.value"}, {1, "@links.Thing.mixed.rint"}};
+        for (size_t f = 0; f < sizeof filters / sizeof filters[0]; f++) {
+            ce_table_key table = filters[f].table == 0 ? s.thing : filters[f].table == 1 ? s.target : s.embedded;
+            ce_key_path_filter *filter;
+            /* A mixed property has backlinks once it first held a link. */
+            if (!ce_key_path_filter_create(new_txn, table, filters[f].path ? &filters[f].path : NULL,
+                                           filters[f].path ? 1 : 0, &filter)) {
+                CHECK(strstr(filters[f].path, "mixed") != NULL);
+                continue;
+            }
+            check_matching_objects(changes, new_txn, table, filter);
+            ce_key_path_filter_free(filter);
+        }
         ce_changes_free(changes);
         /* The same version on both sides: nothing. */
         CHECK(compute_and_check(new_txn, new_txn, NULL) == 0);
@@ -795,6 +842,7 @@ static void expect_matches(ce_db *db, const people_schema *p, people_change chan
         CHECK(ce_key_path_filter_create(new_txn, table, paths[i] ? &paths[i] : NULL, paths[i] ? 1 : 0, &filter));
         bool changed;
         CHECK(ce_changes_object_matches(changes, filter, object, &changed));
+        check_matching_objects(changes, new_txn, table, filter);
         if (changed != expected[i]) {
             fprintf(stderr, "key path '%s': changed %d, expected %d\n", paths[i] ? paths[i] : "(default)", changed,
                     expected[i]);
@@ -1129,6 +1177,13 @@ TEST(errors)
     EXPECT_ERROR(ce_changes_object_matches(changes, filter, 12345, &changed), CE_ERR_NO_SUCH_OBJECT, "12345");
     /* An inserted object is no modification. */
     CHECK(ce_changes_object_matches(changes, filter, rover, &changed) && !changed);
+    const ce_object_key *matching;
+    size_t matching_count;
+    CHECK(ce_changes_matching_objects(changes, filter, &matching, &matching_count) && matching_count == 0);
+    EXPECT_ERROR(ce_changes_matching_objects(changes, NULL, &matching, &matching_count), CE_ERR_INVALID_ARGUMENT,
+                 "filter");
+    EXPECT_ERROR(ce_changes_matching_objects(NULL, filter, &matching, &matching_count), CE_ERR_INVALID_ARGUMENT, NULL);
+    EXPECT_ERROR(ce_changes_matching_objects(changes, filter, NULL, &matching_count), CE_ERR_INVALID_ARGUMENT, NULL);
     ce_key_path_filter_free(filter);
     ce_key_path_filter_free(NULL);
     ce_changes_free(changes);

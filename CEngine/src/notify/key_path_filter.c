@@ -5,9 +5,11 @@
  *
  * Owns: parsing key paths against a schema (with Realm's messages), the
  * resolved paths, and the walks through links that decide whether an
- * object changed as a filter sees it, with their memo (kept in the change
- * set: each linked object is walked once per change set, not once per
- * object that links to it).
+ * object changed as a filter sees it: forward from one object, with their
+ * memo (kept in the change set: each linked object is walked once per
+ * change set, not once per object that links to it), or backward from the
+ * objects that changed to every object of a table that matches
+ * (ce_changes_matching_objects).
  * Never: computes what changed (changes.c), or changes anything.
  *
  * Two walks, as realm-core's change checkers make them:
@@ -22,6 +24,11 @@
  *     whose whole reach was walked without meeting the depth limit or a
  *     cycle and found nothing is remembered as unchanged (memo), as
  *     DeepChangeChecker does.
+ * The backward walks give the same objects: for Realm's default, the
+ * objects modified and, through backlinks, those that reach an object
+ * modified or inserted within three links (breadth first, each object at
+ * its shortest distance); for a path, step by step from its last, the
+ * objects of each step that changed there or reach one of the next step's.
  */
 #include "key_path_filter.h"
 #include "buf.h"
@@ -37,6 +44,9 @@
 /* The object and three levels of links (realm-core's DeepChangeChecker
  * keeps a path of 4). */
 #define MATCH_MAX_DEPTH 4
+/* Collections nested in mixed values go at most 100 levels deep (Realm's
+ * limit, MAX_NESTING of the objects layer). */
+#define MAX_NESTED_WALK 100
 
 typedef enum step_kind {
     STEP_VALUE,      /* a property of values: a path ends there */
@@ -257,12 +267,22 @@ typedef struct match_memo {
     size_t capacity, count; /* capacity: a power of two */
 } match_memo;
 
-static void memo_release(void *cache)
+/* What a change set keeps for the matcher: the memo, and the arrays of
+ * matching objects handed out (they live as long as the change set). */
+typedef struct match_cache {
+    match_memo memo;
+    ce_object_key **results;
+    size_t result_count, result_capacity;
+} match_cache;
+
+static void cache_release(void *context)
 {
-    match_memo *memo = cache;
-    if (!memo) return;
-    free(memo->entries);
-    free(memo);
+    match_cache *cache = context;
+    if (!cache) return;
+    free(cache->memo.entries);
+    for (size_t i = 0; i < cache->result_count; i++) free(cache->results[i]);
+    free(cache->results);
+    free(cache);
 }
 
 static uint64_t memo_hash(uint64_t tag, uint32_t table, ce_object_key object)
@@ -311,15 +331,23 @@ static bool memo_put(match_memo *memo, uint64_t tag, uint32_t table, ce_object_k
     return true;
 }
 
+static bool cache_of(const ce_changes *changes, match_cache **out_cache)
+{
+    match_cache *cache = changes_match_cache(changes);
+    if (!cache) {
+        cache = calloc(1, sizeof *cache);
+        if (!cache) return filter_out_of_memory();
+        changes_set_match_cache(changes, cache, cache_release);
+    }
+    *out_cache = cache;
+    return true;
+}
+
 static bool memo_of(const ce_changes *changes, match_memo **out_memo)
 {
-    match_memo *memo = changes_match_cache(changes);
-    if (!memo) {
-        memo = calloc(1, sizeof *memo);
-        if (!memo) return filter_out_of_memory();
-        changes_set_match_cache(changes, memo, memo_release);
-    }
-    *out_memo = memo;
+    match_cache *cache;
+    if (!cache_of(changes, &cache)) return false;
+    *out_memo = &cache->memo;
     return true;
 }
 
@@ -336,13 +364,40 @@ static bool visit_link_value(const ce_value *value, target_visitor visit, void *
     return visit(context, value->link.table, value->link.key, stop);
 }
 
-static bool visit_collection(ce_collection *collection, target_visitor visit, void *context, bool *stop)
+/* The links among a collection's elements, and those of the collections
+ * nested in its mixed elements (as the backlinks record them). */
+static bool visit_collection(ce_collection *collection, target_visitor visit, void *context, bool *stop, unsigned depth)
 {
     size_t count;
-    if (!ce_collection_size(collection, &count)) return false;
+    ce_collection_type kind;
+    ce_type element;
+    if (!ce_collection_size(collection, &count) || !ce_collection_kind(collection, &kind, &element)) return false;
     for (size_t i = 0; i < count && !*stop; i++) {
         ce_value value;
-        if (!ce_collection_get(collection, i, &value) || !visit_link_value(&value, visit, context, stop)) return false;
+        if (!ce_collection_get(collection, i, &value)) return false;
+        if (value.type != CE_TYPE_LIST && value.type != CE_TYPE_DICTIONARY) {
+            if (!visit_link_value(&value, visit, context, stop)) return false;
+            continue;
+        }
+        if (depth >= MAX_NESTED_WALK)
+            return error_fail(CE_ERR_CORRUPT, "invalid database: collections nest deeper than %d levels", MAX_NESTED_WALK);
+        ce_value at = {.type = CE_TYPE_INT, .integer = (int64_t)i};
+        char *key = NULL;
+        if (kind == CE_COLLECTION_DICTIONARY) {
+            ce_value name;
+            if (!ce_dictionary_key_at(collection, i, &name)) return false;
+            key = malloc(name.string.size + 1);
+            if (!key) return filter_out_of_memory();
+            if (name.string.size) memcpy(key, name.string.data, name.string.size);
+            at = (ce_value){.type = CE_TYPE_STRING, .string = {key, name.string.size}};
+        }
+        ce_collection *nested;
+        bool ok = ce_collection_open_nested(collection, &at, &nested);
+        free(key);
+        if (!ok) return false;
+        ok = visit_collection(nested, visit, context, stop, depth + 1);
+        ce_collection_close(nested);
+        if (!ok) return false;
     }
     return true;
 }
@@ -363,8 +418,8 @@ static bool step_property(ce_txn *txn, const filter_step *step, table_property *
 }
 
 /* The objects `column` of `object` links to in `txn` (a mixed value's
- * link, or the links among the top-level elements of the collection it
- * holds; a backlink step: the origins). A property removed since the
+ * link, or the links among the elements of the collection it holds, nested
+ * ones included; a backlink step: the origins). A property removed since the
  * filter was made links nowhere. */
 static bool for_each_target(ce_txn *txn, const filter_step *step, ce_object_key object, target_visitor visit,
                             void *context)
@@ -408,7 +463,7 @@ static bool for_each_target(ce_txn *txn, const filter_step *step, ce_object_key 
         break;
     }
     }
-    if (ok) ok = visit_collection(collection, visit, context, &stop);
+    if (ok) ok = visit_collection(collection, visit, context, &stop, 0);
     ce_collection_close(collection);
     return ok;
 }
@@ -637,4 +692,301 @@ bool ce_changes_object_matches(const ce_changes *changes, const ce_key_path_filt
 {
     if (!filter) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_changes_object_matches: a filter is required");
     return key_path_filter_matches(changes, filter, filter->table, object, out_changed);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Every object that matches, from the changes backwards                     */
+/* ------------------------------------------------------------------------ */
+
+/* A set of objects (the memo's table as a set: answer unused). */
+typedef struct object_list {
+    ce_link *items;
+    size_t count, capacity;
+} object_list;
+
+static bool list_push(object_list *list, ce_table_key table, ce_object_key object)
+{
+    if (!buf_reserve((void **)&list->items, &list->capacity, list->count + 1, sizeof *list->items)) return false;
+    list->items[list->count++] = (ce_link){table, object};
+    return true;
+}
+
+/* Adds (table, object) to `list` unless `seen` has it. */
+static bool add_once(match_memo *seen, object_list *list, ce_table_key table, ce_object_key object)
+{
+    bool unused;
+    if (memo_find(seen, 1, table, object, &unused)) return true;
+    return memo_put(seen, 1, table, object, true) && list_push(list, table, object);
+}
+
+typedef struct reverse_walk {
+    match_memo *seen;
+    object_list *out;
+    ce_table_key only_table; /* targets of other tables are left out */
+} reverse_walk;
+
+static bool collect_target(void *context, ce_table_key table, ce_object_key object, bool *stop)
+{
+    (void)stop;
+    reverse_walk *walk = context;
+    return table != walk->only_table || add_once(walk->seen, walk->out, table, object);
+}
+
+/* Which objects of the changes changed_seeds adds. */
+typedef enum seed_kind {
+    SEED_MODIFIED = 1,  /* modified (in `column`, or any column when it is ANY_COLUMN) */
+    SEED_INSERTED = 2,
+} seed_kind;
+#define ANY_COLUMN SIZE_MAX
+#define ANY_TABLE UINT32_MAX
+
+/* The objects of the changes of `only` (or every table: ANY_TABLE) that
+ * `kinds` asks for, once each (`seen`). */
+static bool changed_seeds(const ce_changes *changes, ce_table_key only, unsigned kinds, size_t column,
+                          match_memo *seen, object_list *out)
+{
+    size_t tables;
+    if (!ce_table_count(changes_new_txn(changes), &tables)) return false;
+    for (ce_table_key t = 0; t < tables; t++) {
+        if (only != ANY_TABLE && t != only) continue;
+        const ce_object_key *keys[2];
+        size_t counts[2];
+        if (!ce_changes_table(changes, t, NULL, NULL, &keys[1], &counts[1], &keys[0], &counts[0])) {
+            if (ce_last_error_code() == CE_ERR_NO_SUCH_TABLE) continue;
+            return false;
+        }
+        for (size_t i = 0; (kinds & SEED_MODIFIED) && i < counts[0]; i++)
+            if ((column == ANY_COLUMN || changes_column_modified(changes, t, keys[0][i], (ce_column_key)column)) &&
+                !add_once(seen, out, t, keys[0][i]))
+                return false;
+        for (size_t i = 0; (kinds & SEED_INSERTED) && i < counts[1]; i++)
+            if (!add_once(seen, out, t, keys[1][i])) return false;
+    }
+    return true;
+}
+
+/* The objects that link to `object` through any link property (each
+ * backlink property of its table). */
+static bool for_each_origin(ce_txn *txn, ce_table_key table, ce_object_key object, target_visitor visit, void *context)
+{
+    size_t count;
+    bool live, stop = false;
+    if (!table_slot_live(txn, table, &live)) return false;
+    if (!live) return true;
+    if (!ce_property_count(txn, table, &count)) return false;
+    for (ce_column_key c = 0; c < count && !stop; c++) {
+        table_property property;
+        if (!table_property_at(txn, table, c, &property, &live)) return false;
+        if (!live || !property.backlink) continue;
+        filter_step step = step_of(table, &property);
+        if (!for_each_target(txn, &step, object, visit, context)) return false;
+    }
+    return true;
+}
+
+typedef struct origin_walk {
+    match_memo *seen;
+    object_list *next;
+} origin_walk;
+
+static bool collect_origin(void *context, ce_table_key table, ce_object_key object, bool *stop)
+{
+    (void)stop;
+    origin_walk *walk = context;
+    return add_once(walk->seen, walk->next, table, object);
+}
+
+/* Realm's default: the objects of `table` modified, or linking within
+ * three links to an object modified or inserted: a breadth-first walk
+ * from those objects through the backlinks (the new version's), each
+ * object expanded once, at its shortest distance. */
+static bool default_matches(const ce_changes *changes, ce_table_key table, object_list *out)
+{
+    match_memo seen = {0}, found = {0};
+    object_list frontier = {0}, next = {0};
+    ce_txn *txn = changes_new_txn(changes);
+    bool ok = changed_seeds(changes, table, SEED_MODIFIED, ANY_COLUMN, &found, out) &&
+              changed_seeds(changes, ANY_TABLE, SEED_MODIFIED | SEED_INSERTED, ANY_COLUMN, &seen, &frontier);
+    for (size_t hop = 1; ok && hop < MATCH_MAX_DEPTH && frontier.count; hop++) {
+        next.count = 0;
+        origin_walk walk = {&seen, &next};
+        for (size_t i = 0; ok && i < frontier.count; i++)
+            ok = for_each_origin(txn, frontier.items[i].table, frontier.items[i].key, collect_origin, &walk);
+        for (size_t i = 0; ok && i < next.count; i++)
+            if (next.items[i].table == table &&
+                changes_kind_of(changes, table, next.items[i].key) != CE_OBJECT_INSERTED)
+                ok = add_once(&found, out, table, next.items[i].key);
+        object_list swap = frontier;
+        frontier = next;
+        next = swap;
+    }
+    free(frontier.items);
+    free(next.items);
+    free(seen.entries);
+    free(found.entries);
+    return ok;
+}
+
+typedef struct backlink_step_walk {
+    match_memo *seen;
+    object_list *out;
+    const filter_step *step;
+} backlink_step_walk;
+
+/* The objects of one path's step `step` that match there, from those of
+ * the next step (`after`, NULL for the last step), into `out`. */
+static bool step_matches(const ce_changes *changes, const filter_path *path, size_t step, const object_list *after,
+                         object_list *out)
+{
+    const filter_step *at = &path->steps[step];
+    ce_txn *txn = changes_new_txn(changes);
+    match_memo seen = {0};
+    bool ok = true;
+    if (at->kind != STEP_BACKLINK) ok = changed_seeds(changes, at->table, SEED_MODIFIED, at->column, &seen, out);
+    if (ok && step > 0) ok = changed_seeds(changes, at->table, SEED_INSERTED, ANY_COLUMN, &seen, out);
+    if (ok && after) {
+        /* Objects whose step column reaches one that matches next. */
+        filter_step reverse = *at;
+        reverse_walk walk = {&seen, out, at->table};
+        for (size_t i = 0; ok && i < after->count; i++) {
+            ce_object_key object = after->items[i].key;
+            if (at->kind == STEP_BACKLINK) {
+                /* Back through a backlink: where the origin's link goes. */
+                reverse = (filter_step){at->target, at->origin_column, STEP_LINK, at->table, 0};
+                table_property property;
+                bool live;
+                ok = step_property(txn, &reverse, &property, &live);
+                if (ok && live) {
+                    reverse.kind = kind_of(&property);
+                    ok = for_each_target(txn, &reverse, object, collect_target, &walk);
+                }
+            } else {
+                /* Back through a link: the backlinks of the object reached. */
+                table_property backlink;
+                bool found;
+                ok = table_find_backlink(txn, after->items[i].table, at->table, at->column, &backlink, &found);
+                if (ok && found) {
+                    reverse = step_of(after->items[i].table, &backlink);
+                    ok = for_each_target(txn, &reverse, object, collect_target, &walk);
+                }
+            }
+        }
+    } else if (ok && at->kind == STEP_BACKLINK) {
+        /* The last step a backlink: the objects whose origins changed,
+         * found through the origins that changed (their link modified,
+         * or they were inserted or deleted), as both versions link. */
+        object_list origins = {0}, candidates = {0};
+        match_memo seen_origins = {0}, seen_candidates = {0};
+        ok = changed_seeds(changes, at->target, SEED_MODIFIED | SEED_INSERTED, at->origin_column, &seen_origins,
+                           &origins);
+        const ce_object_key *deleted = NULL;
+        size_t deleted_count = 0;
+        if (ok) ok = ce_changes_table(changes, at->target, &deleted, &deleted_count, NULL, NULL, NULL, NULL);
+        filter_step forward = {at->target, at->origin_column, STEP_LINK, at->table, 0};
+        table_property property;
+        bool live;
+        reverse_walk walk = {&seen_candidates, &candidates, at->table};
+        for (int version = 0; ok && version < 2; version++) {
+            ce_txn *read = version ? txn : changes_old_txn(changes);
+            ok = step_property(read, &forward, &property, &live);
+            if (!ok || !live) continue;
+            forward.kind = kind_of(&property);
+            for (size_t i = 0; ok && i < origins.count; i++) {
+                ce_object_change_kind kind = changes_kind_of(changes, at->target, origins.items[i].key);
+                if ((version == 0 && kind == CE_OBJECT_INSERTED)) continue;
+                ok = for_each_target(read, &forward, origins.items[i].key, collect_target, &walk);
+            }
+            for (size_t i = 0; ok && version == 0 && i < deleted_count; i++)
+                ok = for_each_target(read, &forward, deleted[i], collect_target, &walk);
+        }
+        for (size_t i = 0; ok && i < candidates.count; i++) {
+            bool changed = false, exists;
+            ok = ce_object_exists(txn, at->table, candidates.items[i].key, &exists);
+            if (ok && exists && changes_kind_of(changes, at->table, candidates.items[i].key) != CE_OBJECT_INSERTED)
+                ok = backlinks_changed(changes, at, candidates.items[i].key, &changed);
+            if (ok && changed) ok = add_once(&seen, out, at->table, candidates.items[i].key);
+        }
+        free(origins.items);
+        free(candidates.items);
+        free(seen_origins.entries);
+        free(seen_candidates.entries);
+    }
+    free(seen.entries);
+    return ok;
+}
+
+static int compare_links(const void *a, const void *b)
+{
+    ce_object_key x = ((const ce_link *)a)->key, y = ((const ce_link *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+bool key_path_filter_changed_objects(const ce_changes *changes, const ce_key_path_filter *filter, ce_table_key table,
+                                     const ce_object_key **out_objects, size_t *out_count)
+{
+    object_list result = {0};
+    match_memo unique = {0};
+    match_cache *cache;
+    bool ok = true, live;
+    if (!changes || !out_objects || !out_count)
+        return error_fail(CE_ERR_INVALID_ARGUMENT,
+                          "ce_changes_matching_objects: a change set, out_objects and out_count are required");
+    *out_objects = NULL;
+    *out_count = 0;
+    if (filter && filter->table != table)
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_changes_matching_objects: the filter is for table %u, not %u",
+                          (unsigned)filter->table, (unsigned)table);
+    if (!table_slot_live(changes_new_txn(changes), table, &live)) return false;
+    if (!live)
+        return error_fail(CE_ERR_NO_SUCH_TABLE, "ce_changes_matching_objects: no table with key %u in the new version",
+                          (unsigned)table);
+    if (!cache_of(changes, &cache) ||
+        !buf_reserve((void **)&cache->results, &cache->result_capacity, cache->result_count + 1,
+                     sizeof *cache->results))
+        return false;
+    if (!filter || filter->realm_default) {
+        ok = default_matches(changes, table, &result);
+    } else {
+        for (size_t p = 0; ok && p < filter->path_count; p++) {
+            const filter_path *path = &filter->paths[p];
+            object_list after = {0}, here = {0};
+            for (size_t step = path->count; ok && step-- > 0;) {
+                here.count = 0;
+                ok = step_matches(changes, path, step, step + 1 < path->count ? &after : NULL, &here);
+                object_list swap = after;
+                after = here;
+                here = swap;
+            }
+            /* `after` holds the objects of the path's first step: roots. */
+            for (size_t i = 0; ok && i < after.count; i++)
+                if (changes_kind_of(changes, table, after.items[i].key) != CE_OBJECT_INSERTED)
+                    ok = add_once(&unique, &result, table, after.items[i].key);
+            free(after.items);
+            free(here.items);
+        }
+    }
+    free(unique.entries);
+    if (!ok) {
+        free(result.items);
+        return false;
+    }
+    if (result.count) qsort(result.items, result.count, sizeof *result.items, compare_links);
+    ce_object_key *keys = malloc((result.count ? result.count : 1) * sizeof *keys);
+    if (!keys) {
+        free(result.items);
+        return filter_out_of_memory();
+    }
+    for (size_t i = 0; i < result.count; i++) keys[i] = result.items[i].key;
+    free(result.items);
+    cache->results[cache->result_count++] = keys;
+    *out_objects = keys;
+    *out_count = result.count;
+    return true;
+}
+
+bool ce_changes_matching_objects(const ce_changes *changes, const ce_key_path_filter *filter,
+                                 const ce_object_key **out_objects, size_t *out_count)
+{
+    if (!filter) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_changes_matching_objects: a filter is required");
+    return key_path_filter_changed_objects(changes, filter, filter->table, out_objects, out_count);
 }
