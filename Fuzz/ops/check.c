@@ -592,6 +592,26 @@ static void check_table_changes(const ce_changes *changes, ce_table_key key, con
     free(deleted), free(inserted), free(modified), free(expected_columns), free(engine_columns);
 }
 
+/* Realm's default filter on a table: every object ce_changes_matching_objects
+ * lists is one ce_changes_object_matches says changed, and the reverse. */
+static void check_default_matches(const ce_changes *changes, ce_txn *new_txn, ce_table_key key,
+                                  const model_table *table)
+{
+    ce_key_path_filter *filter;
+    MUST(ce_key_path_filter_create(new_txn, key, NULL, 0, &filter));
+    const ce_object_key *matching;
+    size_t matching_count, next = 0;
+    MUST(ce_changes_matching_objects(changes, filter, &matching, &matching_count));
+    for (size_t i = 0; i < table->object_count; i++) {
+        bool changed, listed = next < matching_count && matching[next] == table->keys[i];
+        MUST(ce_changes_object_matches(changes, filter, table->keys[i], &changed));
+        CHECK(changed == listed, "ce_changes_matching_objects and ce_changes_object_matches disagree");
+        next += listed;
+    }
+    CHECK(next == matching_count, "ce_changes_matching_objects lists an object the table does not have");
+    ce_key_path_filter_free(filter);
+}
+
 void check_changes(ce_txn *old_txn, ce_txn *new_txn, const model *old_state, const model *new_state)
 {
     ce_changes *changes;
@@ -606,6 +626,7 @@ void check_changes(ce_txn *old_txn, ce_txn *new_txn, const model *old_state, con
             continue;
         }
         check_table_changes(changes, t, old_table, new_table);
+        if (new_table) check_default_matches(changes, new_txn, t, new_table);
     }
     ce_changes_free(changes);
 }
