@@ -15,6 +15,7 @@
  * those of the change set.
  * Never: checks a change set against the engine's own comparison.
  */
+#include "changes.h"
 #include "test_links_support.h"
 
 /* ------------------------------------------------------------------------ */
@@ -227,12 +228,30 @@ static size_t check_against_snapshots(ce_txn *old_txn, ce_txn *new_txn, const ce
     return total;
 }
 
-/* Computes the changes from `old_txn` to `new_txn` and checks them. */
+/* How many change sets came from the history, of those computed between
+ * two read transactions. */
+static size_t from_history, between_reads;
+
+/* Computes the changes from `old_txn` to `new_txn` both ways (from the
+ * history when it covers the range, and by comparing the snapshots) and
+ * checks each against the brute-force diff. */
 static size_t compute_and_check(ce_txn *old_txn, ce_txn *new_txn, ce_changes **out_changes)
 {
-    ce_changes *changes;
+    ce_changes *changes, *snapshots;
     CHECK(ce_changes_compute(old_txn, new_txn, &changes));
+    CHECK(changes_compute_from_snapshots(old_txn, new_txn, &snapshots));
+    CHECK(!ce_changes_used_history(snapshots) && !changes_history_delta(snapshots));
+    CHECK(!changes_history_delta(changes) == !ce_changes_used_history(changes));
+    if (!ce_txn_is_write(new_txn)) {
+        between_reads++;
+        from_history += ce_changes_used_history(changes);
+    } else {
+        CHECK(!ce_changes_used_history(changes));
+    }
     size_t total = check_against_snapshots(old_txn, new_txn, changes);
+    CHECK(check_against_snapshots(old_txn, new_txn, snapshots) == total);
+    CHECK(ce_changes_schema_changed(changes) == ce_changes_schema_changed(snapshots));
+    ce_changes_free(snapshots);
     if (out_changes) *out_changes = changes;
     else ce_changes_free(changes);
     return total;
@@ -515,6 +534,8 @@ TEST(every_kind_of_change_against_the_snapshots)
         ce_txn_end(new_txn);
     }
     CHECK(changed > 150);
+    /* Every range between two committed versions is in the history. */
+    CHECK(between_reads >= 300 && from_history == between_reads);
     test_db_close(&t);
 }
 

@@ -3,11 +3,16 @@
  * objects deleted, inserted and modified (with the columns that changed),
  * and whether the schema changed (ce_changes_*).
  *
- * Owns: the change set (struct ce_changes) and its computation by
+ * Owns: the change set (struct ce_changes) and its computation: from the
+ * history's merged delta (history.h) when it covers the range, each object
+ * it lists as modified checked column by column in both versions; else by
  * comparing the two snapshots: each table's cluster trees are walked where
  * they differ (cluster_diff: nodes are copy-on-write, so a subtree with the
  * same ref in both versions is skipped unread), the two ascending key
  * sequences merged, and the objects in both compared column by column.
+ * Both ways give the same change set (test_changes compares them); a
+ * table added or removed in between, or one the history names an object of
+ * that a version lacks, is compared by snapshots.
  * Never: parses key paths or follows links to match a filter
  * (key_path_filter.c), or computes collection change sets (the notify
  * files that own them); never changes what either transaction sees (a
@@ -29,6 +34,7 @@
 #include "column.h"
 #include "db.h"
 #include "error.h"
+#include "history.h"
 #include "table.h"
 
 #include <stdlib.h>
@@ -49,6 +55,7 @@ typedef struct changes_table {
 struct ce_changes {
     ce_txn *old_txn, *new_txn;
     bool used_history;
+    history_delta *delta; /* the history's delta of the range (NULL: from the snapshots) */
     bool schema_changed;
     size_t table_count; /* slots: the larger of the two versions' table counts */
     changes_table *tables;
@@ -362,8 +369,82 @@ static bool compared_columns_of(ce_txn *old_txn, ce_txn *new_txn, ce_table_key t
     return true;
 }
 
-/* Compares one table slot between the versions. */
-static bool compare_table(ce_changes *changes, ce_table_key table, bool *out_same_schema)
+/* ------------------------------------------------------------------------ */
+/* One table from the history                                                */
+/* ------------------------------------------------------------------------ */
+
+/* The table's changes as the history lists them: its deleted and inserted
+ * keys as they are; each modified object's columns read in both versions
+ * and kept when their values differ (so that a property set to the value it
+ * had, or set and set back, is no change, exactly as a comparison of the
+ * snapshots finds). *out_consistent false when the history names an object
+ * that one version lacks: the caller compares the snapshots instead. */
+static bool table_from_history(const history_table_changes *listed, const history_delta *delta, ce_table_key table,
+                               changes_table *out, const compared_column *columns, size_t column_count,
+                               const space_state *old_space, space_ref old_root, const cluster_schema *old_schema,
+                               const space_state *new_space, space_ref new_root, const cluster_schema *new_schema,
+                               bool *out_consistent)
+{
+    *out_consistent = true;
+    for (size_t i = 0; i < listed->deleted_count; i++)
+        if (!push_key(&out->deleted, &out->deleted_count, &out->deleted_capacity, listed->deleted[i])) return false;
+    for (size_t i = 0; i < listed->inserted_count; i++)
+        if (!push_key(&out->inserted, &out->inserted_count, &out->inserted_capacity, listed->inserted[i])) return false;
+    ce_column_key *listed_columns = NULL, *changed = NULL;
+    size_t capacity = 0;
+    column_scratch old_scratch = CE_COLUMN_SCRATCH_INIT, new_scratch = CE_COLUMN_SCRATCH_INIT;
+    bool ok = true;
+    for (size_t i = 0; ok && *out_consistent && i < listed->modified_count; i++) {
+        ce_object_key key = listed->modified[i];
+        size_t count;
+        history_delta_object_columns(delta, table, key, NULL, 0, &count);
+        if (count > capacity) {
+            capacity = count;
+            free(listed_columns);
+            free(changed);
+            listed_columns = malloc(capacity * sizeof *listed_columns);
+            changed = malloc(capacity * sizeof *changed);
+            if (!listed_columns || !changed) {
+                ok = changes_out_of_memory();
+                break;
+            }
+        }
+        history_delta_object_columns(delta, table, key, listed_columns, capacity, &count);
+        cluster_position position;
+        bool in_old, in_new;
+        if (!cluster_find(old_space, old_root, key, &position, &in_old, NULL) ||
+            !cluster_find(new_space, new_root, key, &position, &in_new, NULL)) {
+            ok = false;
+            break;
+        }
+        if (!in_old || !in_new) {
+            *out_consistent = false;
+            break;
+        }
+        size_t changed_count = 0, c = 0;
+        for (size_t l = 0; ok && l < count; l++) {
+            while (c < column_count && columns[c].column < listed_columns[l]) c++;
+            if (c == column_count || columns[c].column != listed_columns[l]) continue; /* not compared */
+            ce_value old_value, new_value;
+            bool equal = true;
+            ok = cluster_get(old_space, old_root, old_schema, key, columns[c].column, &old_scratch, NULL, &old_value) &&
+                 cluster_get(new_space, new_root, new_schema, key, columns[c].column, &new_scratch, NULL, &new_value) &&
+                 stored_equal(old_space, new_space, &columns[c], &old_value, &new_value, &equal);
+            if (ok && !equal) changed[changed_count++] = listed_columns[l];
+        }
+        if (ok && changed_count) ok = push_modified(out, key, changed, changed_count);
+    }
+    free(listed_columns);
+    free(changed);
+    column_scratch_free(&old_scratch);
+    column_scratch_free(&new_scratch);
+    if (ok && !*out_consistent) out->deleted_count = out->inserted_count = out->modified_count = out->column_count = 0;
+    return ok;
+}
+
+/* Compares one table slot between the versions: from the history's delta
+ * (when not NULL) for a table in both, else by comparing the snapshots. */
+static bool compare_table(ce_changes *changes, const history_delta *delta, ce_table_key table, bool *out_same_schema)
 {
     changes_table *out = &changes->tables[table];
     compared_column *columns = NULL;
@@ -385,6 +466,21 @@ static bool compare_table(ce_changes *changes, ce_table_key table, bool *out_sam
             ok = error_fail(CE_ERR_CORRUPT, "invalid database: table %u stores column %zu two ways", (unsigned)table,
                             column);
         else columns[c].storage = new_schema.columns[column];
+    }
+    const history_table_changes *listed = NULL;
+    if (ok && delta && out->in_old && out->in_new && (listed = history_delta_find_table(delta, table)) != NULL) {
+        bool consistent;
+        ok = table_from_history(listed, delta, table, out, columns, column_count, db_txn_space(changes->old_txn),
+                                old_root, &old_schema, db_txn_space(changes->new_txn), new_root, &new_schema,
+                                &consistent);
+        if (ok && consistent) {
+            free(columns);
+            return true;
+        }
+    } else if (ok && delta && out->in_old && out->in_new) {
+        /* No object of the table changed. */
+        free(columns);
+        return true;
     }
     if (ok && old_root != new_root) {
         table_compare compare = {out, columns, column_count, {0}, {0}, CE_COLUMN_SCRATCH_INIT, CE_COLUMN_SCRATCH_INIT,
@@ -429,7 +525,8 @@ static bool table_definitions_differ(ce_txn *old_txn, ce_txn *new_txn, ce_table_
     return true;
 }
 
-static bool compare_snapshots(ce_changes *changes)
+/* Every table slot, from the history's delta when it is not NULL. */
+static bool compare_versions(ce_changes *changes, const history_delta *delta)
 {
     uint64_t old_schema_version, new_schema_version;
     if (!ce_schema_version(changes->old_txn, &old_schema_version) ||
@@ -439,7 +536,7 @@ static bool compare_snapshots(ce_changes *changes)
     for (size_t t = 0; t < changes->table_count; t++) {
         changes_table *table = &changes->tables[t];
         bool same_schema, differ = false;
-        if (!compare_table(changes, (ce_table_key)t, &same_schema)) return false;
+        if (!compare_table(changes, delta, (ce_table_key)t, &same_schema)) return false;
         if (table->in_old && table->in_new && !table_definitions_differ(changes->old_txn, changes->new_txn,
                                                                         (ce_table_key)t, &differ))
             return false;
@@ -464,6 +561,7 @@ void ce_changes_free(ce_changes *changes)
         free(table->columns);
     }
     free(changes->tables);
+    history_delta_free(changes->delta);
     if (changes->release_match_cache) changes->release_match_cache(changes->match_cache);
     free(changes);
 }
@@ -486,7 +584,7 @@ static bool check_transactions(ce_txn *old_txn, ce_txn *new_txn)
     return true;
 }
 
-bool ce_changes_compute(ce_txn *old_txn, ce_txn *new_txn, ce_changes **out_changes)
+static bool compute(ce_txn *old_txn, ce_txn *new_txn, bool use_history, ce_changes **out_changes)
 {
     if (!out_changes) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_changes_compute: out_changes is required");
     *out_changes = NULL;
@@ -510,12 +608,31 @@ bool ce_changes_compute(ce_txn *old_txn, ce_txn *new_txn, ce_changes **out_chang
         ok = (t >= old_tables || table_slot_live(old_txn, (ce_table_key)t, &table->in_old)) &&
              (t >= new_tables || table_slot_live(new_txn, (ce_table_key)t, &table->in_new));
     }
-    if (!ok || !compare_snapshots(changes)) {
+    /* The history covers committed versions: a write transaction's own
+     * changes are not in it yet. */
+    history_delta *delta = NULL;
+    bool covered = false;
+    if (ok && use_history && !ce_txn_is_write(new_txn))
+        ok = history_delta_load(new_txn, ce_txn_version(old_txn), &delta, &covered);
+    changes->used_history = ok && covered;
+    changes->delta = delta;
+    if (ok) ok = compare_versions(changes, covered ? delta : NULL);
+    if (!ok) {
         ce_changes_free(changes);
         return false;
     }
     *out_changes = changes;
     return true;
+}
+
+bool ce_changes_compute(ce_txn *old_txn, ce_txn *new_txn, ce_changes **out_changes)
+{
+    return compute(old_txn, new_txn, true, out_changes);
+}
+
+bool changes_compute_from_snapshots(ce_txn *old_txn, ce_txn *new_txn, ce_changes **out_changes)
+{
+    return compute(old_txn, new_txn, false, out_changes);
 }
 
 bool ce_changes_used_history(const ce_changes *changes) { return changes && changes->used_history; }
@@ -606,6 +723,11 @@ bool ce_changes_object(const ce_changes *changes, ce_table_key table, ce_object_
 ce_txn *changes_old_txn(const ce_changes *changes) { return changes->old_txn; }
 
 ce_txn *changes_new_txn(const ce_changes *changes) { return changes->new_txn; }
+
+const history_delta *changes_history_delta(const ce_changes *changes)
+{
+    return changes->used_history ? changes->delta : NULL;
+}
 
 ce_object_change_kind changes_kind_of(const ce_changes *changes, ce_table_key table, ce_object_key object)
 {
