@@ -1142,9 +1142,10 @@ bool ce_db_wake_waiters(ce_db *db);
  * An object is modified when a property it has in both versions holds
  * another value: one that reads back otherwise (floats, doubles and
  * decimals bit for bit: 0.0 to -0.0 or decimal 1.0 to 1.00 is a change;
- * setting a property to the value it had is none); a list, set or dictionary property when its elements
- * differ; a link property when it links to another object (changes inside
- * the linked object are that object's: see the key-path filters below).
+ * setting a property to the value it had is none); a list, set or
+ * dictionary property when its elements differ; a link property when it
+ * links to another object (changes inside the linked object are that
+ * object's: see the key-path filters below).
  * Backlinks (LinkingObjects) are not properties of their object. Object
  * keys are never reused, so an object created and deleted in between is
  * in neither version and in no list. A table added or removed in between
