@@ -1234,8 +1234,8 @@ bool ce_changes_object(const ce_changes *changes, ce_table_key table, ce_object_
  *     one matches when the set of objects linking there changed.
  * With no key paths (NULL/0), Realm's default: every property of the
  * object, and every property of the objects it links to, through links,
- * lists, sets, dictionaries and mixed values (not backlinks), up to four
- * levels (the object and three levels of links, as realm-core's
+ * lists, sets, dictionaries and mixed values (the collections nested in
+ * them too; not backlinks), up to four levels (the object and three levels of links, as realm-core's
  * DeepChangeChecker); cycles end.
  *
  * A filter is bound to the schema `txn` sees (its column keys). Errors:
