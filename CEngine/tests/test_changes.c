@@ -16,6 +16,7 @@
  * Never: checks a change set against the engine's own comparison.
  */
 #include "changes.h"
+#include "history.h"
 #include "test_links_support.h"
 
 /* ------------------------------------------------------------------------ */
@@ -805,6 +806,54 @@ TEST(large_tables_one_change_among_many)
         ce_txn_end(new_txn);
     }
     test_db_close(&t);
+}
+
+/* A reader older than the history keeps: the change set comes from the
+ * snapshots, with the same answers. */
+TEST(history_trimmed_falls_back_to_snapshots)
+{
+    char *dir = test_make_dir("changes-trimmed");
+    char *path = test_path(dir, "test.realm");
+    ce_db_options options;
+    ce_db_options_init(&options);
+    test_set_key(&options);
+    options.durability = CE_DURABILITY_UNSAFE_NO_SYNC;
+    ce_db *db;
+    CHECK(ce_db_open(path, &options, &db));
+    ce_txn *write, *pinned, *recent, *latest;
+    CHECK(ce_txn_begin_write(db, &write));
+    ce_table_key item = add_table(write, "Item", false);
+    ce_column_key value = add_scalar(write, item, "value", CE_TYPE_INT, false);
+    for (int i = 0; i < 50; i++) create_object(write, item);
+    CHECK(ce_txn_commit(write));
+    CHECK(ce_txn_begin_read(db, &pinned));
+    for (unsigned commit = 0; commit < HISTORY_MAX_VERSIONS + 5; commit++) {
+        if (commit == HISTORY_MAX_VERSIONS) CHECK(ce_txn_begin_read(db, &recent));
+        CHECK(ce_txn_begin_write(db, &write));
+        set_value(write, item, (ce_object_key)(commit % 50), value, int_value((int64_t)commit + 1));
+        if (commit % 100 == 7) create_object(write, item);
+        /* Created then deleted in the range: in neither version. */
+        if (commit % 100 == 9) CHECK(ce_object_delete(write, item, (ce_object_key)(50 + commit / 100)));
+        CHECK(ce_txn_commit(write));
+    }
+    CHECK(ce_txn_begin_read(db, &latest));
+    ce_changes *changes;
+    CHECK(ce_changes_compute(pinned, latest, &changes));
+    CHECK(!ce_changes_used_history(changes));
+    CHECK(check_against_snapshots(pinned, latest, changes) == 50);
+    ce_changes_free(changes);
+    /* A range the history still holds. */
+    CHECK(ce_changes_compute(recent, latest, &changes));
+    CHECK(ce_changes_used_history(changes));
+    CHECK(check_against_snapshots(recent, latest, changes) == 5);
+    ce_changes_free(changes);
+    ce_txn_end(pinned);
+    ce_txn_end(recent);
+    ce_txn_end(latest);
+    CHECK(ce_db_close(db));
+    test_cleanup_dir(dir);
+    free(path);
+    free(dir);
 }
 
 /* ------------------------------------------------------------------------ */
