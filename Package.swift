@@ -23,6 +23,7 @@ let package = Package(
                 .headerSearchPath("src/storage"),
                 .headerSearchPath("src/objects"),
                 .headerSearchPath("src/query"),
+                .headerSearchPath("src/notify"),
             ],
             linkerSettings: [
                 .linkedLibrary("crypto"),

@@ -1122,6 +1122,173 @@ bool ce_db_wait_for_change(ce_db *db, uint64_t version, int64_t timeout_ms, bool
  */
 bool ce_db_wake_waiters(ce_db *db);
 
+/*
+ * What changed between two versions of the file: per table, the objects
+ * deleted, inserted and modified (with the properties that changed), and
+ * whether the schema changed. This is what Realm's notifications report;
+ * an observer keeps the read transaction of the version it last reported,
+ * and computes the changes when a newer one is read.
+ *
+ * ce_changes_compute: `old_txn` reads the older version (a read
+ * transaction), `new_txn` the same or a later one (a read transaction of
+ * the same handle, or its write transaction: then its changes so far
+ * count). The change set borrows both: end them after ce_changes_free.
+ * It is computed from the file's change history when it covers the range,
+ * otherwise by comparing the two snapshots (the same answers; nodes are
+ * copy-on-write, so the parts of a table that no commit touched are
+ * skipped unread); ce_changes_used_history says which (for tests and
+ * benchmarks).
+ *
+ * An object is modified when a property it has in both versions holds
+ * another value: one that reads back otherwise (floats, doubles and
+ * decimals bit for bit: 0.0 to -0.0 or decimal 1.0 to 1.00 is a change;
+ * setting a property to the value it had is none); a list, set or
+ * dictionary property when its elements differ; a link property when it
+ * links to another object (changes inside the linked object are that
+ * object's: see the key-path filters below).
+ * Backlinks (LinkingObjects) are not properties of their object. Object
+ * keys are never reused, so an object created and deleted in between is
+ * in neither version and in no list. A table added or removed in between
+ * has all its objects inserted or deleted; ce_changes_schema_changed is
+ * true when tables or properties were added, removed or changed (or the
+ * schema version), and the properties added or removed do not make
+ * objects modified.
+ *
+ * A change set is used by one thread at a time.
+ * Errors: CE_ERR_INVALID_ARGUMENT (NULL handles, transactions of two
+ * handles, an old version after the new one), CE_ERR_WRONG_TRANSACTION_STATE
+ * (old_txn is a write transaction).
+ *
+ *     ce_txn *before, *after;
+ *     ce_txn_begin_read(db, &before);
+ *     ...                                          // commits, in any process
+ *     ce_txn_begin_read(db, &after);
+ *     ce_changes *changes;
+ *     if (!ce_changes_compute(before, after, &changes)) fprintf(stderr, "%s\n", ce_last_error_message());
+ *     const ce_object_key *deleted, *inserted, *modified;
+ *     size_t deleted_count, inserted_count, modified_count;
+ *     ce_changes_table(changes, dogs, &deleted, &deleted_count, &inserted, &inserted_count,
+ *                      &modified, &modified_count);
+ *     ce_object_change_kind kind;
+ *     ce_column_key columns[16];
+ *     size_t column_count;
+ *     ce_changes_object(changes, dogs, rex, &kind, columns, 16, &column_count);
+ *     if (kind == CE_OBJECT_MODIFIED) ...          // columns[0 ..< column_count] changed
+ *     ce_changes_free(changes);
+ *     ce_txn_end(before);                          // the observer keeps `after` for next time
+ */
+typedef struct ce_changes ce_changes;
+bool ce_changes_compute(ce_txn *old_txn, ce_txn *new_txn, ce_changes **out_changes);
+
+/* Releases a change set. NULL is ignored. */
+void ce_changes_free(ce_changes *changes);
+
+/* Whether the change set came from the history (false: by comparing the
+ * snapshots). For tests and benchmarks. */
+bool ce_changes_used_history(const ce_changes *changes);
+
+/* Whether tables or properties were added, removed or changed, or the
+ * schema version changed, between the two versions. */
+bool ce_changes_schema_changed(const ce_changes *changes);
+
+/* A table's change set: the keys deleted (in the old version only),
+ * inserted (in the new version only) and modified (in both, some property
+ * changed), each ascending. The arrays belong to `changes` (NULL when
+ * empty); any out pointer may be NULL. Errors: CE_ERR_NO_SUCH_TABLE (a
+ * table in neither version). */
+bool ce_changes_table(const ce_changes *changes, ce_table_key table, const ce_object_key **out_deleted,
+                      size_t *out_deleted_count, const ce_object_key **out_inserted, size_t *out_inserted_count,
+                      const ce_object_key **out_modified, size_t *out_modified_count);
+
+typedef enum ce_object_change_kind {
+    CE_OBJECT_UNCHANGED = 0, /* in both versions, no property changed (or in neither) */
+    CE_OBJECT_INSERTED,
+    CE_OBJECT_DELETED,
+    CE_OBJECT_MODIFIED
+} ce_object_change_kind;
+
+/* One object's change and, when modified, the columns that changed, in
+ * column order (a collection property whose elements changed counts).
+ * out_columns may be NULL to ask only the count; otherwise `capacity` must
+ * hold them all (CE_ERR_INVALID_ARGUMENT with *out_column_count set
+ * otherwise). Errors: CE_ERR_NO_SUCH_TABLE. */
+bool ce_changes_object(const ce_changes *changes, ce_table_key table, ce_object_key object,
+                       ce_object_change_kind *out_kind, ce_column_key *out_columns, size_t capacity,
+                       size_t *out_column_count);
+
+/*
+ * Key-path filters: which changes of an object an observer cares about,
+ * as Realm's `keyPaths:` say. A key path names properties from the
+ * filter's table, through links: "name", "dogs.name",
+ * "owner.address.city"; a step may be a to-one link, a list, set or
+ * dictionary of links, an embedded object, or a backlink property written
+ * as the query language writes it ("@links.Person.dogs.name": Realm's
+ * LinkingObjects); "*" stands for every property of that step's table
+ * ("*", "dogs.*"), as in Realm. An object matches when, between the two
+ * versions:
+ *   - a property that a key path names (its first step) changed, or
+ *   - an object reached through the path's links (in the new version)
+ *     changed in the property the next step names, or was inserted, and so
+ *     on along the path. "dogs" alone matches a change of the list, not of
+ *     the dogs; "dogs.name" also a dog's name. A backlink step as the last
+ *     one matches when the set of objects linking there changed.
+ * With no key paths (NULL/0), Realm's default: every property of the
+ * object, and every property of the objects it links to, through links,
+ * lists, sets, dictionaries and mixed values (the collections nested in
+ * them too; not backlinks), up to four levels (the object and three levels of links, as realm-core's
+ * DeepChangeChecker); cycles end.
+ *
+ * A filter is bound to the schema `txn` sees (its column keys). Errors:
+ * CE_ERR_NO_SUCH_PROPERTY with Realm's message for an unknown property
+ * ("Property 'nmae' in KeyPath 'dogs.nmae' is not a valid property in
+ * Dog.") or a step that cannot continue ("Property 'name' in KeyPath
+ * 'name.first' is not a collection of objects or an object reference, so
+ * it cannot be used as an intermediate keypath element."),
+ * CE_ERR_NO_SUCH_TABLE, CE_ERR_INVALID_ARGUMENT (a NULL path).
+ *
+ * ce_changes_object_matches: whether `object` (of the filter's table)
+ * changed as the filter sees it. An object inserted in between is not
+ * modified (false); one absent from the new version is
+ * CE_ERR_NO_SUCH_OBJECT. What the walks through links learn is kept in the
+ * change set, so asking for many objects (a Results' objects) visits each
+ * linked object once.
+ *
+ *     const char *paths[] = {"dogs.name"};
+ *     ce_key_path_filter *filter;
+ *     if (!ce_key_path_filter_create(txn, people, paths, 1, &filter))
+ *         fprintf(stderr, "%s\n", ce_last_error_message());
+ *     bool changed;
+ *     ce_changes_object_matches(changes, filter, ada, &changed);   // a dog of Ada's renamed, or her dogs changed
+ *     ce_key_path_filter_free(filter);
+ */
+typedef struct ce_key_path_filter ce_key_path_filter;
+bool ce_key_path_filter_create(ce_txn *txn, ce_table_key table, const char *const *key_paths, size_t key_path_count,
+                               ce_key_path_filter **out_filter);
+
+/* Releases a filter. NULL is ignored. */
+void ce_key_path_filter_free(ce_key_path_filter *filter);
+
+bool ce_changes_object_matches(const ce_changes *changes, const ce_key_path_filter *filter, ce_object_key object,
+                               bool *out_changed);
+
+/*
+ * Every object of the filter's table for which ce_changes_object_matches
+ * says true, ascending: what a Results observer needs for its
+ * modifications without asking object by object. It is found from the
+ * changes backwards (through the backlinks of the objects that changed,
+ * as far as the filter's paths or Realm's default reach), so its cost
+ * follows the size of the change, not of the table. The array belongs to
+ * `changes` (valid until ce_changes_free). Errors: CE_ERR_NO_SUCH_TABLE
+ * (the filter's table is not in the new version), CE_ERR_INVALID_ARGUMENT.
+ *
+ *     const ce_object_key *changed;
+ *     size_t changed_count;
+ *     ce_changes_matching_objects(changes, filter, &changed, &changed_count);
+ *     // an object of a Results in both versions is modified if it is in `changed`
+ */
+bool ce_changes_matching_objects(const ce_changes *changes, const ce_key_path_filter *filter,
+                                 const ce_object_key **out_objects, size_t *out_count);
+
 /* ------------------------------------------------------------------------ */
 /* Integrity                                                                 */
 /* ------------------------------------------------------------------------ */

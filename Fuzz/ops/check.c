@@ -5,7 +5,8 @@
  * Owns: EXPECT's verdict and the report of a bug; the rules of which errors
  * a value, a link or a path may cause; the comparisons of tables, objects,
  * collections and backlinks with the model (invariants 1, 2, 6 and 8 of
- * docs/DESIGN.md, as the opening comment of fuzz_ops.c says).
+ * docs/DESIGN.md, as the opening comment of fuzz_ops.c says), and of a
+ * change set (ce_changes_*) with the diff of two models.
  * Never: changes the model or the engine's data, or reads the input.
  *
  * Where several errors apply to one call (say a missing object and a value
@@ -456,4 +457,176 @@ void check_everything(ce_txn *txn, const model *state, size_t samples)
     MUST(ce_schema_version(txn, &version));
     CHECK(version == state->schema_version, "ce_schema_version differs from the model");
     for (size_t t = 0; t < state->table_count; t++) check_table(txn, state, (ce_table_key)t, samples);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Change sets against the diff of two models                                */
+/* ------------------------------------------------------------------------ */
+
+static bool same_elements(const model_collection *a, const model_collection *b, bool dictionary);
+
+/* A slot's value in two models, nested collections included: the same
+ * bits (a change is a value that reads back otherwise). */
+static bool same_slot(const model_slot *a, const model_slot *b)
+{
+    if (!model_same_value(&a->value, &b->value)) return false;
+    if (a->value.type == CE_TYPE_LIST || a->value.type == CE_TYPE_DICTIONARY)
+        return same_elements(a->nested, b->nested, a->value.type == CE_TYPE_DICTIONARY);
+    return true;
+}
+
+static bool same_elements(const model_collection *a, const model_collection *b, bool dictionary)
+{
+    size_t count = model_collection_count(a);
+    if (count != model_collection_count(b)) return false;
+    for (size_t i = 0; i < count; i++) {
+        if (dictionary && !model_same_value(&a->keys[i].value, &b->keys[i].value)) return false;
+        if (!same_slot(&a->elements[i], &b->elements[i])) return false;
+    }
+    return true;
+}
+
+/* Compared between the versions: live in both, not backlinks, defined
+ * alike. */
+static bool compared_property(const model_property *a, const model_property *b)
+{
+    return a && b && !a->backlink && !b->backlink && a->type == b->type && a->nullable == b->nullable &&
+           a->collection == b->collection && a->link_target == b->link_target;
+}
+
+static bool schema_differs(const model *a, const model *b)
+{
+    if (a->table_count != b->table_count || a->schema_version != b->schema_version) return true;
+    for (ce_table_key t = 0; t < a->table_count; t++) {
+        const model_table *ta = model_live_table(a, t), *tb = model_live_table(b, t);
+        if (!ta != !tb) return true;
+        if (!ta) continue;
+        if (strcmp(ta->name, tb->name) != 0 || ta->embedded != tb->embedded) return true;
+        size_t count = ta->property_count > tb->property_count ? ta->property_count : tb->property_count;
+        for (ce_column_key c = 0; c < count; c++) {
+            const model_property *pa = model_live_property(ta, c), *pb = model_live_property(tb, c);
+            if (pa && pa->backlink) pa = NULL;
+            if (pb && pb->backlink) pb = NULL;
+            if (!pa != !pb) return true;
+            if (pa && (!compared_property(pa, pb) || strcmp(pa->name, pb->name) != 0 ||
+                       pa->indexed != pb->indexed || pa->primary_key != pb->primary_key))
+                return true;
+        }
+    }
+    return false;
+}
+
+static void check_keys(const ce_object_key *engine, size_t engine_count, const ce_object_key *expected,
+                       size_t expected_count, const char *what)
+{
+    CHECK(engine_count == expected_count, what);
+    for (size_t i = 0; i < expected_count; i++) CHECK(engine[i] == expected[i], what);
+}
+
+/* One table slot: the merge of the two models' keys against the engine's
+ * lists, and each object in both against ce_changes_object. */
+static void check_table_changes(const ce_changes *changes, ce_table_key key, const model_table *old_table,
+                                const model_table *new_table)
+{
+    size_t old_count = old_table ? old_table->object_count : 0, new_count = new_table ? new_table->object_count : 0;
+    ce_object_key *deleted = malloc((old_count + 1) * sizeof *deleted);
+    ce_object_key *inserted = malloc((new_count + 1) * sizeof *inserted);
+    ce_object_key *modified = malloc((old_count + 1) * sizeof *modified);
+    size_t column_capacity = (old_table ? old_table->property_count : 0) + 1;
+    ce_column_key *expected_columns = malloc(column_capacity * sizeof *expected_columns);
+    ce_column_key *engine_columns = malloc(column_capacity * sizeof *engine_columns);
+    if (!deleted || !inserted || !modified || !expected_columns || !engine_columns)
+        check_bug("out of memory", "check_table_changes");
+    size_t deleted_count = 0, inserted_count = 0, modified_count = 0, i = 0, j = 0;
+    while (i < old_count || j < new_count) {
+        if (j == new_count || (i < old_count && old_table->keys[i] < new_table->keys[j])) {
+            deleted[deleted_count++] = old_table->keys[i++];
+            continue;
+        }
+        if (i == old_count || new_table->keys[j] < old_table->keys[i]) {
+            inserted[inserted_count++] = new_table->keys[j++];
+            continue;
+        }
+        size_t changed = 0;
+        for (ce_column_key c = 0; c < old_table->property_count && c < new_table->property_count; c++) {
+            const model_property *a = model_live_property(old_table, c), *b = model_live_property(new_table, c);
+            if (!compared_property(a, b)) continue;
+            const model_slot *sa = model_value_at(old_table, i, c), *sb = model_value_at(new_table, j, c);
+            bool same = a->collection == CE_COLLECTION_NONE
+                            ? same_slot(sa, sb)
+                            : same_elements(sa->nested, sb->nested, a->collection == CE_COLLECTION_DICTIONARY);
+            if (!same) expected_columns[changed++] = c;
+        }
+        ce_object_change_kind kind;
+        size_t engine_count = 0;
+        MUST(ce_changes_object(changes, key, old_table->keys[i], &kind, engine_columns, column_capacity,
+                               &engine_count));
+        CHECK(kind == (changed ? CE_OBJECT_MODIFIED : CE_OBJECT_UNCHANGED),
+              "ce_changes_object: another kind of change than the models' diff");
+        CHECK(engine_count == changed, "ce_changes_object: another number of columns changed than the models' diff");
+        for (size_t k = 0; k < changed; k++)
+            CHECK(engine_columns[k] == expected_columns[k], "ce_changes_object: other columns than the models' diff");
+        if (changed) modified[modified_count++] = old_table->keys[i];
+        i++, j++;
+    }
+    const ce_object_key *engine_deleted, *engine_inserted, *engine_modified;
+    size_t engine_deleted_count, engine_inserted_count, engine_modified_count;
+    MUST(ce_changes_table(changes, key, &engine_deleted, &engine_deleted_count, &engine_inserted,
+                          &engine_inserted_count, &engine_modified, &engine_modified_count));
+    check_keys(engine_deleted, engine_deleted_count, deleted, deleted_count,
+               "ce_changes_table: other deleted objects than the models' diff");
+    check_keys(engine_inserted, engine_inserted_count, inserted, inserted_count,
+               "ce_changes_table: other inserted objects than the models' diff");
+    check_keys(engine_modified, engine_modified_count, modified, modified_count,
+               "ce_changes_table: other modified objects than the models' diff");
+    for (size_t k = 0; k < deleted_count; k++) {
+        ce_object_change_kind kind;
+        MUST(ce_changes_object(changes, key, deleted[k], &kind, NULL, 0, NULL));
+        CHECK(kind == CE_OBJECT_DELETED, "ce_changes_object: a deleted object is not reported deleted");
+    }
+    for (size_t k = 0; k < inserted_count; k++) {
+        ce_object_change_kind kind;
+        MUST(ce_changes_object(changes, key, inserted[k], &kind, NULL, 0, NULL));
+        CHECK(kind == CE_OBJECT_INSERTED, "ce_changes_object: an inserted object is not reported inserted");
+    }
+    free(deleted), free(inserted), free(modified), free(expected_columns), free(engine_columns);
+}
+
+/* Realm's default filter on a table: every object ce_changes_matching_objects
+ * lists is one ce_changes_object_matches says changed, and the reverse. */
+static void check_default_matches(const ce_changes *changes, ce_txn *new_txn, ce_table_key key,
+                                  const model_table *table)
+{
+    ce_key_path_filter *filter;
+    MUST(ce_key_path_filter_create(new_txn, key, NULL, 0, &filter));
+    const ce_object_key *matching;
+    size_t matching_count, next = 0;
+    MUST(ce_changes_matching_objects(changes, filter, &matching, &matching_count));
+    for (size_t i = 0; i < table->object_count; i++) {
+        bool changed, listed = next < matching_count && matching[next] == table->keys[i];
+        MUST(ce_changes_object_matches(changes, filter, table->keys[i], &changed));
+        CHECK(changed == listed, "ce_changes_matching_objects and ce_changes_object_matches disagree");
+        next += listed;
+    }
+    CHECK(next == matching_count, "ce_changes_matching_objects lists an object the table does not have");
+    ce_key_path_filter_free(filter);
+}
+
+void check_changes(ce_txn *old_txn, ce_txn *new_txn, const model *old_state, const model *new_state)
+{
+    ce_changes *changes;
+    MUST(ce_changes_compute(old_txn, new_txn, &changes));
+    CHECK(ce_changes_schema_changed(changes) == schema_differs(old_state, new_state),
+          "ce_changes_schema_changed differs from the models' diff");
+    size_t tables = old_state->table_count > new_state->table_count ? old_state->table_count : new_state->table_count;
+    for (ce_table_key t = 0; t < tables; t++) {
+        const model_table *old_table = model_live_table(old_state, t), *new_table = model_live_table(new_state, t);
+        if (!old_table && !new_table) {
+            EXPECT(ERR(CE_ERR_NO_SUCH_TABLE), ce_changes_table(changes, t, NULL, NULL, NULL, NULL, NULL, NULL));
+            continue;
+        }
+        check_table_changes(changes, t, old_table, new_table);
+        if (new_table) check_default_matches(changes, new_txn, t, new_table);
+    }
+    ce_changes_free(changes);
 }

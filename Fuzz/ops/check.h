@@ -109,5 +109,11 @@ void check_backlinks(ce_txn *txn, const model *state, ce_table_key key, size_t p
 void check_object(ce_txn *txn, const model *state, const model_table *table, ce_table_key key, size_t position);
 void check_table(ce_txn *txn, const model *state, ce_table_key key, size_t samples);
 void check_everything(ce_txn *txn, const model *state, size_t samples);
+/* What ce_changes_compute(old_txn, new_txn) reports (per table: deleted,
+ * inserted, modified objects and their columns; whether the schema
+ * changed) against the diff of the two models those transactions read;
+ * and, for Realm's default key-path filter on each table, the objects
+ * ce_changes_matching_objects lists against ce_changes_object_matches. */
+void check_changes(ce_txn *old_txn, ce_txn *new_txn, const model *old_state, const model *new_state);
 
 #endif

@@ -27,7 +27,11 @@
  * object's links are purged as links.c says and the embedded objects it
  * owned go with it, and so for removed link properties and tables; a
  * rolled-back transaction leaves nothing behind; every commit leaves a file
- * that ce_db_verify proves sound; bad input from the API (a wrong type, a
+ * that ce_db_verify proves sound; after every commit, the change set
+ * ce_changes_compute reports from the version before it (and from a held
+ * reader's version, over several commits) is the diff of the two models:
+ * the objects deleted, inserted and modified with their columns, whether
+ * the schema changed; bad input from the API (a wrong type, a
  * null in a required property, a string that is not UTF-8, a malformed
  * timestamp, a duplicate or changed primary key, a missing table, property
  * or object, a write outside a write transaction, a bad name) fails with
@@ -159,11 +163,22 @@ static void op_commit(runner *run)
         ce_txn_end(txn);
         return;
     }
+    /* The version before the commit, to compare with the one after. */
+    ce_txn *before;
+    MUST(ce_txn_begin_read(run->db, &before));
     MUST(ce_txn_commit(txn));
     run->version++;
-    model_free(&run->committed);
+    model previous = run->committed;
     model_copy(&run->committed, &run->current);
     confirm_committed(run);
+    ce_txn *after;
+    MUST(ce_txn_begin_read(run->db, &after));
+    check_changes(before, after, &previous, &run->committed);
+    /* And from the held reader's version, over several commits. */
+    if (run->reader) check_changes(run->reader, after, &run->snapshot, &run->committed);
+    ce_txn_end(after);
+    ce_txn_end(before);
+    model_free(&previous);
 }
 
 static void op_rollback(runner *run)

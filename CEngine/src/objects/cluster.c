@@ -2,8 +2,9 @@
  * cluster.c — the cluster tree (see cluster.h for the layout).
  *
  * Owns: the tree's nodes: finding, inserting, appending and erasing
- * objects, adding and removing columns in every leaf, walking the leaves,
- * and the checks of every leaf and inner node it reads.
+ * objects, adding and removing columns in every leaf, walking the leaves
+ * (of one version, or where two versions differ), and the checks of every
+ * leaf and inner node it reads.
  * Never: interprets a column array (column.c does), or knows property
  * names, primary keys or links (schema.c, object_index.c and links.c do).
  *
@@ -15,6 +16,7 @@
  * the root down, and the caller stores the root it gets back.
  */
 #include "cluster.h"
+#include "buf.h"
 #include "column.h"
 #include "error.h"
 #include "tree.h"
@@ -1032,4 +1034,79 @@ bool cluster_leaf_at(const space_state *space, space_ref leaf_ref, size_t column
     if (!read_leaf(space, leaf_ref, column_count, out)) return false;
     out->first_index = SIZE_MAX; /* unknown without a walk from the root */
     return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Two versions of a tree (a change computation)                            */
+/* ------------------------------------------------------------------------ */
+
+typedef struct leaf_run {
+    space_ref *refs;
+    size_t count, capacity;
+} leaf_run;
+
+/* Appends the leaves below `ref` (0: none) to `run`, in key order. */
+static bool collect_leaves(const space_state *space, space_ref ref, unsigned depth, leaf_run *run)
+{
+    if (ref == 0) return true;
+    if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(ref, "tree too deep");
+    node_view node;
+    if (!node_read(space, ref, &node)) return false;
+    if (!(node.flags & NODE_INNER)) {
+        if (!buf_reserve((void **)&run->refs, &run->capacity, run->count + 1, sizeof *run->refs)) return false;
+        run->refs[run->count++] = ref;
+        return true;
+    }
+    inner_view view = {.node = node};
+    if (!check_inner_header(ref, &view)) return false;
+    for (size_t i = 0; i < view.children; i++)
+        if (!collect_leaves(space, (space_ref)node_get(&view.node, INNER_FIRST_CHILD + i), depth + 1, run)) return false;
+    return true;
+}
+
+typedef struct tree_diff {
+    const space_state *old_space, *new_space;
+    cluster_diff_visitor visit;
+    void *context;
+    leaf_run old_run, new_run;
+} tree_diff;
+
+static bool diff_nodes(tree_diff *diff, space_ref old_ref, space_ref new_ref, unsigned depth)
+{
+    if (old_ref == new_ref) return true;
+    if (depth > CLUSTER_MAX_DEPTH) return corrupt_cluster(new_ref, "tree too deep");
+    if (old_ref != 0 && new_ref != 0) {
+        inner_view old_view, new_view;
+        if (!node_read(diff->old_space, old_ref, &old_view.node) || !node_read(diff->new_space, new_ref, &new_view.node))
+            return false;
+        if ((old_view.node.flags & NODE_INNER) && (new_view.node.flags & NODE_INNER)) {
+            if (!check_inner_keys(diff->old_space, old_ref, &old_view) ||
+                !check_inner_keys(diff->new_space, new_ref, &new_view))
+                return false;
+            bool aligned = old_view.children == new_view.children;
+            for (size_t i = 0; aligned && i < old_view.children; i++)
+                aligned = node_get(&old_view.first_keys, i) == node_get(&new_view.first_keys, i);
+            if (aligned) {
+                for (size_t i = 0; i < old_view.children; i++)
+                    if (!diff_nodes(diff, (space_ref)node_get(&old_view.node, INNER_FIRST_CHILD + i),
+                                    (space_ref)node_get(&new_view.node, INNER_FIRST_CHILD + i), depth + 1))
+                        return false;
+                return true;
+            }
+        }
+    }
+    diff->old_run.count = diff->new_run.count = 0;
+    return collect_leaves(diff->old_space, old_ref, depth, &diff->old_run) &&
+           collect_leaves(diff->new_space, new_ref, depth, &diff->new_run) &&
+           diff->visit(diff->context, diff->old_run.refs, diff->old_run.count, diff->new_run.refs, diff->new_run.count);
+}
+
+bool cluster_diff(const space_state *old_space, space_ref old_root, const space_state *new_space, space_ref new_root,
+                  cluster_diff_visitor visit, void *context)
+{
+    tree_diff diff = {old_space, new_space, visit, context, {NULL, 0, 0}, {NULL, 0, 0}};
+    bool ok = diff_nodes(&diff, old_root, new_root, 0);
+    free(diff.old_run.refs);
+    free(diff.new_run.refs);
+    return ok;
 }

@@ -129,6 +129,10 @@ static inline space_ref cluster_leaf_column(const cluster_leaf *leaf, size_t col
     return (space_ref)node_get(&leaf->slots, 2 + column);
 }
 
+/* The ref of a visited leaf's key offsets (two leaves with the same one,
+ * and the same base key, hold the same keys). */
+static inline space_ref cluster_leaf_keys(const cluster_leaf *leaf) { return (space_ref)node_get(&leaf->slots, 1); }
+
 static inline ce_object_key cluster_leaf_key(const cluster_leaf *leaf, size_t index)
 {
     return leaf->base_key + node_get(&leaf->key_offsets, index);
@@ -146,5 +150,21 @@ bool cluster_for_each_leaf(const space_state *space, space_ref root, size_t read
 /* The leaf at `leaf_ref` (a cluster_position's leaf), checked to hold
  * `column_count` columns; its first_index is SIZE_MAX (unknown). */
 bool cluster_leaf_at(const space_state *space, space_ref leaf_ref, size_t column_count, cluster_leaf *out);
+
+/* Two versions of one table's tree, for a change computation: calls
+ * `visit` with runs of leaves that may differ, each the leaves of the old
+ * and of the new tree (refs, in key order) that hold one key range; keys
+ * outside every run visited are in leaves that are the same node in both
+ * trees. Nodes are copy-on-write, so a subtree with the same ref in both
+ * versions is the same and is skipped unread; two inner nodes with the same
+ * first keys are compared child by child (their children cover the same
+ * ranges); otherwise the run is every leaf below the two nodes (inner nodes
+ * read, leaves not). A root of 0 is a tree without leaves. Both versions
+ * must stay pinned meanwhile (a ref of the old version is never reused
+ * while a transaction reads it, so an equal ref means an equal subtree). */
+typedef bool (*cluster_diff_visitor)(void *context, const space_ref *old_leaves, size_t old_count,
+                                     const space_ref *new_leaves, size_t new_count);
+bool cluster_diff(const space_state *old_space, space_ref old_root, const space_state *new_space, space_ref new_root,
+                  cluster_diff_visitor visit, void *context);
 
 #endif

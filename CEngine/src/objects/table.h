@@ -119,4 +119,26 @@ bool table_collection_reader_get(table_collection_reader *reader, size_t index, 
 /* NULL is ignored. */
 void table_collection_reader_close(table_collection_reader *reader);
 
+/* Table slot `table` (< ce_table_count): whether it holds a live table
+ * (removed tables keep their slot). No error for a removed one. */
+bool table_slot_live(ce_txn *txn, ce_table_key table, bool *out_live);
+
+/* Column slot `column` (< ce_property_count) of a live table: its property
+ * (backlinks too, whose name is NULL), or *out_live false for a removed
+ * one. No error for a removed one. */
+bool table_property_at(ce_txn *txn, ce_table_key table, ce_column_key column, table_property *out_property,
+                       bool *out_live);
+
+/* Whether a property's stored value (what its column array in a cluster
+ * leaf holds: a link as key + 1, a collection or mixed value as the ref of
+ * its tree) is the same in two versions of the file, `old_stored` read
+ * through `old_space` and `new_stored` through `new_space` (both pinned).
+ * Scalars compare as value_identical does (the same bits); a tree with
+ * the same ref in both is the same (copy-on-write), other trees are
+ * compared element by element: lists and sets in order, a dictionary's keys and values, mixed
+ * values by value, the collections nested in them in turn. Not for
+ * backlink properties. */
+bool table_stored_equal(const space_state *old_space, const space_state *new_space, const table_property *property,
+                        const ce_value *old_stored, const ce_value *new_stored, bool *out_equal);
+
 #endif

@@ -3,8 +3,9 @@
  * ce_table_sum.
  *
  * Owns: the answers to table.h: tables and properties by name, a table's
- * cluster tree and column types, lookups through a property's index, and
- * collection readers that resolve a collection once for many reads.
+ * cluster tree and column types, lookups through a property's index,
+ * collection readers that resolve a collection once for many reads, and
+ * whether a stored value is the same in two versions.
  * Never: changes the schema, an object or an index (table_flush only has
  * object.c store the objects it buffered), or binds or evaluates a query
  * (the query layer does).
@@ -17,9 +18,11 @@
 #include "db.h"
 #include "error.h"
 #include "index.h"
+#include "mixed.h"
 #include "node.h"
 #include "object_index.h"
 #include "table_internal.h"
+#include "value.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -306,3 +309,128 @@ bool table_collection_reader_get(table_collection_reader *reader, size_t index, 
 }
 
 void table_collection_reader_close(table_collection_reader *reader) { free(reader); }
+
+/* ------------------------------------------------------------------------ */
+/* Slots and values across two versions (the notify layer)                   */
+/* ------------------------------------------------------------------------ */
+
+bool table_slot_live(ce_txn *txn, ce_table_key key, bool *out_live)
+{
+    schema *loaded = NULL;
+    if (!txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "a transaction is required");
+    if (!schema_load(txn, &loaded)) return false;
+    *out_live = key < loaded->table_count && !(loaded->tables[key].flags & TABLE_REMOVED);
+    return true;
+}
+
+bool table_property_at(ce_txn *txn, ce_table_key key, ce_column_key column, table_property *out_property,
+                       bool *out_live)
+{
+    schema *loaded = NULL;
+    schema_table *table = NULL;
+    if (!schema_find_table(txn, key, &loaded, &table)) return false;
+    *out_live = column < table->property_count && schema_property_is_live(&table->properties[column]);
+    if (*out_live) describe_for_query(table, column, out_property);
+    return true;
+}
+
+/* Two versions' spaces and the scratch buffers their compressed values
+ * are read into. */
+typedef struct version_pair {
+    const space_state *old_space, *new_space;
+    column_scratch old_scratch, new_scratch;
+} version_pair;
+
+static bool mixed_equal(version_pair *pair, space_ref old_ref, space_ref new_ref, unsigned depth, bool *out_equal);
+
+/* Two collections of `type` elements (COLUMN_TYPE_OWNED_REFS: mixed
+ * values), element by element. */
+static bool collections_equal(version_pair *pair, space_ref old_root, space_ref new_root, ce_type type, bool nullable,
+                              unsigned depth, bool *out_equal)
+{
+    *out_equal = true;
+    if (old_root == new_root) return true;
+    collection_reader old_reader, new_reader;
+    if (!collection_reader_open(pair->old_space, old_root, type, nullable, &old_reader) ||
+        !collection_reader_open(pair->new_space, new_root, type, nullable, &new_reader))
+        return false;
+    size_t count = collection_reader_size(&old_reader);
+    if (count != collection_reader_size(&new_reader)) {
+        *out_equal = false;
+        return true;
+    }
+    for (size_t i = 0; i < count && *out_equal; i++) {
+        ce_value old_value, new_value;
+        if (!collection_reader_get(&old_reader, i, &pair->old_scratch, &old_value) ||
+            !collection_reader_get(&new_reader, i, &pair->new_scratch, &new_value))
+            return false;
+        if (type != COLUMN_TYPE_OWNED_REFS) *out_equal = value_identical(&old_value, &new_value);
+        else if (!mixed_equal(pair, (space_ref)old_value.integer, (space_ref)new_value.integer, depth + 1, out_equal))
+            return false;
+    }
+    return true;
+}
+
+static bool dictionaries_equal(version_pair *pair, space_ref old_root, space_ref new_root, ce_type type, bool nullable,
+                               unsigned depth, bool *out_equal)
+{
+    *out_equal = true;
+    if (old_root == new_root) return true;
+    space_ref old_keys, old_values, new_keys, new_values;
+    if (!containers_dictionary_parts(pair->old_space, old_root, &old_keys, &old_values) ||
+        !containers_dictionary_parts(pair->new_space, new_root, &new_keys, &new_values) ||
+        !collections_equal(pair, old_keys, new_keys, CE_TYPE_STRING, false, depth, out_equal))
+        return false;
+    return !*out_equal || collections_equal(pair, old_values, new_values, type, nullable, depth, out_equal);
+}
+
+static bool mixed_equal(version_pair *pair, space_ref old_ref, space_ref new_ref, unsigned depth, bool *out_equal)
+{
+    *out_equal = true;
+    if (old_ref == new_ref) return true;
+    if (depth > MAX_NESTING)
+        return error_fail(CE_ERR_CORRUPT, "invalid database: mixed values nest deeper than %d levels", MAX_NESTING);
+    ce_value old_value, new_value;
+    space_ref old_root, new_root;
+    if (!mixed_read(pair->old_space, old_ref, &old_value, &old_root) ||
+        !mixed_read(pair->new_space, new_ref, &new_value, &new_root))
+        return false;
+    if (old_value.type != new_value.type) {
+        *out_equal = false;
+        return true;
+    }
+    if (old_value.type == CE_TYPE_LIST)
+        return collections_equal(pair, old_root, new_root, COLUMN_TYPE_OWNED_REFS, false, depth, out_equal);
+    if (old_value.type == CE_TYPE_DICTIONARY)
+        return dictionaries_equal(pair, old_root, new_root, COLUMN_TYPE_OWNED_REFS, false, depth, out_equal);
+    *out_equal = value_identical(&old_value, &new_value);
+    return true;
+}
+
+bool table_stored_equal(const space_state *old_space, const space_state *new_space, const table_property *property,
+                        const ce_value *old_stored, const ce_value *new_stored, bool *out_equal)
+{
+    bool owned = property->collection != CE_COLLECTION_NONE || property->type == CE_TYPE_MIXED;
+    if (property->backlink)
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "backlink property of table %u: not a stored value",
+                          (unsigned)property->link_target);
+    if (!owned) {
+        *out_equal = value_identical(old_stored, new_stored);
+        return true;
+    }
+    if (old_stored->type != CE_TYPE_INT || new_stored->type != CE_TYPE_INT)
+        return error_fail(CE_ERR_CORRUPT, "invalid database: property '%s' holds no tree", property->name);
+    space_ref old_root = (space_ref)old_stored->integer, new_root = (space_ref)new_stored->integer;
+    version_pair pair = {old_space, new_space, CE_COLUMN_SCRATCH_INIT, CE_COLUMN_SCRATCH_INIT};
+    element_spec spec = {property->type, property->nullable, property->link_target, false, "", property->name};
+    ce_type type;
+    bool nullable, ok;
+    object_storage_of(&spec, &type, &nullable);
+    if (property->collection == CE_COLLECTION_NONE) ok = mixed_equal(&pair, old_root, new_root, 0, out_equal);
+    else if (property->collection == CE_COLLECTION_DICTIONARY)
+        ok = dictionaries_equal(&pair, old_root, new_root, type, nullable, 0, out_equal);
+    else ok = collections_equal(&pair, old_root, new_root, type, nullable, 0, out_equal);
+    column_scratch_free(&pair.old_scratch);
+    column_scratch_free(&pair.new_scratch);
+    return ok;
+}

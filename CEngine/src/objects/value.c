@@ -129,6 +129,17 @@ bool value_equal(const ce_value *a, const ce_value *b)
     return value_compare(a, b) == 0;
 }
 
+bool value_identical(const ce_value *a, const ce_value *b)
+{
+    if (a->type != b->type) return false;
+    switch (a->type) {
+    case CE_TYPE_FLOAT: return memcmp(&a->float_value, &b->float_value, sizeof a->float_value) == 0;
+    case CE_TYPE_DOUBLE: return memcmp(&a->double_value, &b->double_value, sizeof a->double_value) == 0;
+    case CE_TYPE_DECIMAL128: return a->decimal.low == b->decimal.low && a->decimal.high == b->decimal.high;
+    default: return value_equal(a, b);
+    }
+}
+
 /* ------------------------------------------------------------------------ */
 /* Hashing                                                                   */
 /* ------------------------------------------------------------------------ */

@@ -81,6 +81,13 @@ static inline bool value_bytes_equal(const void *a, size_t a_size, const void *b
 /* value_compare(a, b) == 0; for strings and binaries exactly the same bytes. */
 bool value_equal(const ce_value *a, const ce_value *b);
 
+/* The same value stored: the same type and the same bits (floats, doubles
+ * and decimals bit for bit: 0.0 and -0.0 differ, as do decimal 1.0 and
+ * 1.00, and NaNs of other payloads), strings and binaries the same bytes.
+ * What a change computation compares: a value that reads back otherwise
+ * has changed, even if it compares equal. */
+bool value_identical(const ce_value *a, const ce_value *b);
+
 /* A hash that agrees with value_equal: equal values hash equal, including
  * -0.0 and 0.0, any two NaNs, and the representations of one decimal. */
 uint64_t value_hash(const ce_value *value);
