@@ -625,6 +625,34 @@ TEST(string_primary_keys)
     test_db_close(&t);
 }
 
+/* Found by fuzz_ops: an object deleted while its table had no primary key,
+ * then a primary key added to the emptied table in the same commit. The
+ * commit succeeds and names the object with a null primary key. */
+TEST(primary_key_added_after_a_delete)
+{
+    test_db t = test_db_open("history-late-primary-key");
+    ce_txn *txn;
+    ce_table_key table;
+    ce_object_key a;
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    CHECK(ce_table_add(txn, "Late", &table));
+    add_property(txn, table, (ce_property_info){.name = "n", .type = CE_TYPE_INT});
+    CHECK(ce_object_create(txn, table, NULL, &a));
+    CHECK(ce_txn_commit(txn));
+    uint64_t v = latest_version(t.db);
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    CHECK(ce_object_delete(txn, table, a));
+    add_property(txn, table, (ce_property_info){.name = "id", .type = CE_TYPE_INT, .primary_key = true});
+    CHECK(ce_txn_commit(txn));
+    history_delta *delta = delta_since(t.db, v);
+    check_table(delta, table, KEYS(a), NO_KEYS, NO_KEYS);
+    ce_value key;
+    bool found;
+    CHECK(history_delta_primary_key(delta, table, a, &key, &found) && found && key.type == CE_TYPE_NULL);
+    history_delta_free(delta);
+    test_db_close(&t);
+}
+
 TEST(schema_changes)
 {
     test_db t = test_db_open("history-schema");

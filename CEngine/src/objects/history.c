@@ -680,9 +680,12 @@ static bool put_primary_keys(ce_txn *txn, schema *loaded, uint32_t table_key, co
             ce_value value;
             if (history_ranges_contain(deleted, key)) {
                 kept_key wanted = {.table = table_key, .key = key};
-                const kept_key *found = bsearch(&wanted, kept, kept_count, sizeof(kept_key), compare_kept_keys);
-                if (!found) return error_fail(CE_ERR_FAIL, "internal error: no primary key kept for a deleted object");
-                value = found->value;
+                const kept_key *found =
+                    kept_count ? bsearch(&wanted, kept, kept_count, sizeof(kept_key), compare_kept_keys) : NULL;
+                /* None kept: the table had no primary key when the object
+                 * was deleted (one was added to the emptied table later in
+                 * the transaction): null. */
+                value = found ? found->value : (ce_value){.type = CE_TYPE_NULL};
             } else if (!object_read_stored(txn, loaded, table_key, key, table->primary_key, &value)) {
                 return false;
             }
