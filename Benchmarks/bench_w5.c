@@ -8,14 +8,16 @@
  * object i (0-based): id = i + 1, name = "name-<i>", age = i % 100,
  * score = splitmix64(i ^ 0x5EED) mapped to [0, 1) (top 53 bits * 2^-53).
  *
- * OpenRealm: this benchmark predates the object store and measures the
- * storage core's path (docs/BENCHMARKS.md, W5). The user root is a
+ * OpenRealm runs twice. "ours" measures the storage core's path
+ * (docs/BENCHMARKS.md, W5): the user root is a
  * HAS_REFS node of four B+trees of the test fixture (bptree.c, in
  * CEngine/tests/support: ids; refs to byte nodes holding the names; ages;
  * scores as the double's bits), and each commit appends one element to each
- * tree.
+ * tree. "objects" goes through the object store as an application does:
+ * one ce_object_create_with_values a commit, which the change history
+ * records.
  *
- * Usage: bench_w5 [--count N] [--reps N] [--dir DIR] [--systems ours,sqlite,lmdb] [--keep]
+ * Usage: bench_w5 [--count N] [--reps N] [--dir DIR] [--systems ours,objects,sqlite,lmdb] [--keep]
  * Build it in Release and run it under `chrt -f 1` (Benchmarks/run_w5.sh).
  */
 #include "bench_common.h"
@@ -217,7 +219,94 @@ static void ours_verify(ce_db *db, size_t count, run_result *result)
     result->free_extents = stats.free_extent_count;
 }
 
-static void run_ours(const char *dir, size_t count, uint64_t *latencies, run_result *result)
+/* One way of storing the Persons: the storage core's trees or the object
+ * store. */
+typedef struct ours_model {
+    bool (*create_schema)(ce_txn *txn, void *state);
+    bool (*append)(ce_txn *txn, void *state, const person *p);
+    void (*verify)(ce_db *db, size_t count, run_result *result, void *state);
+} ours_model;
+
+static bool core_create_schema(ce_txn *txn, void *state) { (void)state; return ours_create_schema(txn); }
+static bool core_append(ce_txn *txn, void *state, const person *p) { (void)state; return ours_append(txn, p); }
+static void core_verify(ce_db *db, size_t count, run_result *result, void *state)
+{
+    (void)state;
+    ours_verify(db, count, result);
+}
+
+/* The object store: Person with an int primary key, one
+ * ce_object_create_with_values per commit (what an application does, and
+ * what the change history records). */
+typedef struct objects_state {
+    ce_table_key table;
+    ce_column_key id, name, age, score;
+    size_t column_count;
+} objects_state;
+
+static bool objects_create_schema(ce_txn *txn, void *state)
+{
+    objects_state *s = state;
+    const ce_property_info id = {.name = "id", .type = CE_TYPE_INT, .primary_key = true};
+    const ce_property_info name = {.name = "name", .type = CE_TYPE_STRING};
+    const ce_property_info age = {.name = "age", .type = CE_TYPE_INT};
+    const ce_property_info score = {.name = "score", .type = CE_TYPE_DOUBLE};
+    return ce_table_add(txn, "Person", &s->table) && ce_property_add(txn, s->table, &id, &s->id) &&
+           ce_property_add(txn, s->table, &name, &s->name) && ce_property_add(txn, s->table, &age, &s->age) &&
+           ce_property_add(txn, s->table, &score, &s->score) && ce_property_count(txn, s->table, &s->column_count) &&
+           s->column_count == 4 && s->id < 4 && s->name < 4 && s->age < 4 && s->score < 4;
+}
+
+static bool objects_append(ce_txn *txn, void *state, const person *p)
+{
+    const objects_state *s = state;
+    ce_value values[4];
+    values[s->id] = (ce_value){.type = CE_TYPE_INT, .integer = p->id};
+    values[s->name] = (ce_value){.type = CE_TYPE_STRING, .string = {p->name, p->name_length}};
+    values[s->age] = (ce_value){.type = CE_TYPE_INT, .integer = p->age};
+    values[s->score] = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = p->score};
+    ce_object_key object;
+    return ce_object_create_with_values(txn, s->table, values, s->column_count, &object);
+}
+
+static void objects_verify(ce_db *db, size_t count, run_result *result, void *state)
+{
+    const objects_state *s = state;
+    ce_txn *txn;
+    ours_check(ce_txn_begin_read(db, &txn), "begin read (verification)");
+    size_t stored;
+    ours_check(ce_object_count(txn, s->table, &stored), "ce_object_count (verification)");
+    if (stored != count) {
+        fprintf(stderr, "OpenRealm: %zu objects, expected %zu\n", stored, count);
+        exit(1);
+    }
+    const size_t probes[2] = {0, count - 1};
+    for (int k = 0; k < 2; k++) {
+        person expected;
+        person_make(probes[k], &expected);
+        ce_value key = {.type = CE_TYPE_INT, .integer = expected.id}, name, age, score;
+        ce_object_key object;
+        bool found;
+        ours_check(ce_object_find_primary_key(txn, s->table, &key, &object, &found) && found &&
+                       ce_object_get(txn, s->table, object, s->name, &name) &&
+                       ce_object_get(txn, s->table, object, s->age, &age) &&
+                       ce_object_get(txn, s->table, object, s->score, &score),
+                   "read an object back (verification)");
+        if (name.string.size != expected.name_length ||
+            memcmp(name.string.data, expected.name, expected.name_length) != 0 || age.integer != expected.age ||
+            score.double_value != expected.score) {
+            fprintf(stderr, "OpenRealm: object %zu read back wrong\n", probes[k]);
+            exit(1);
+        }
+    }
+    ce_txn_end(txn);
+    ce_db_stats stats;
+    ours_check(ce_db_verify(db, &stats), "ce_db_verify");
+    result->free_extents = stats.free_extent_count;
+}
+
+static void run_model(const ours_model *model, void *state, const char *dir, size_t count, uint64_t *latencies,
+                      run_result *result)
 {
     char *path = join_path(dir, "person.realm");
     ce_db_options options;
@@ -226,7 +315,7 @@ static void run_ours(const char *dir, size_t count, uint64_t *latencies, run_res
     ours_check(ce_db_open(path, &options, &db), "ce_db_open");
     ce_txn *txn;
     ours_check(ce_txn_begin_write(db, &txn), "begin write (schema)");
-    ours_check(ours_create_schema(txn), "create the four trees");
+    ours_check(model->create_schema(txn, state), "create the schema");
     ours_check(ce_txn_commit(txn), "commit (schema)");
 
     const os_methods *saved = os_active;
@@ -239,7 +328,7 @@ static void run_ours(const char *dir, size_t count, uint64_t *latencies, run_res
         person p;
         person_make(i, &p);
         ours_check(ce_txn_begin_write(db, &txn), "ce_txn_begin_write");
-        if (!ours_append(txn, &p)) {
+        if (!model->append(txn, state, &p)) {
             ours_check(false, "append a Person");
         }
         ours_check(ce_txn_commit(txn), "ce_txn_commit");
@@ -254,11 +343,24 @@ static void run_ours(const char *dir, size_t count, uint64_t *latencies, run_res
     result->write_us_per_commit = (double)(os_write_ns - write_ns0) / 1e3 / (double)count;
     os_active = saved;
 
-    ours_verify(db, count, result);
+    model->verify(db, count, result, state);
     ours_check(ce_db_close(db), "ce_db_close");
     finish_result(result, latencies, count, loop_ns);
     result->file_bytes = file_size_or_zero(path);
     free(path);
+}
+
+static void run_ours(const char *dir, size_t count, uint64_t *latencies, run_result *result)
+{
+    static const ours_model core = {core_create_schema, core_append, core_verify};
+    run_model(&core, NULL, dir, count, latencies, result);
+}
+
+static void run_objects(const char *dir, size_t count, uint64_t *latencies, run_result *result)
+{
+    static const ours_model objects = {objects_create_schema, objects_append, objects_verify};
+    objects_state state;
+    run_model(&objects, &state, dir, count, latencies, result);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -389,12 +491,13 @@ static void run_lmdb(const char *dir, size_t count, uint64_t *latencies, run_res
 /* Main                                                                      */
 /* ------------------------------------------------------------------------ */
 
-enum { SYS_OURS, SYS_SQLITE, SYS_LMDB, SYS_COUNT };
-static const char *const SYSTEM_NAMES[SYS_COUNT] = {"ours", "sqlite", "lmdb"};
+enum { SYS_OURS, SYS_OBJECTS, SYS_SQLITE, SYS_LMDB, SYS_COUNT };
+static const char *const SYSTEM_NAMES[SYS_COUNT] = {"ours", "objects", "sqlite", "lmdb"};
 static const char *const SYSTEM_TITLES[SYS_COUNT] = {
-    "OpenRealm (storage core: 4 B+trees)", "SQLite WAL, synchronous=FULL", "LMDB default flags"};
+    "OpenRealm (storage core: 4 B+trees)", "OpenRealm (object store)", "SQLite WAL, synchronous=FULL",
+    "LMDB default flags"};
 typedef void (*run_function)(const char *dir, size_t count, uint64_t *latencies, run_result *result);
-static const run_function RUNS[SYS_COUNT] = {run_ours, run_sqlite, run_lmdb};
+static const run_function RUNS[SYS_COUNT] = {run_ours, run_objects, run_sqlite, run_lmdb};
 
 typedef struct summary {
     spread commits;
@@ -425,12 +528,12 @@ static summary summarize(const run_result *results, size_t reps)
 static void usage(const char *program)
 {
     fprintf(stderr,
-            "usage: %s [--count N] [--reps N] [--dir DIR] [--systems ours,sqlite,lmdb] [--keep]\n"
+            "usage: %s [--count N] [--reps N] [--dir DIR] [--systems ours,objects,sqlite,lmdb] [--keep]\n"
             "  --count N    Person objects, one durable commit each (default 10000)\n"
             "  --reps N     repetitions, systems interleaved in each (default 5)\n"
             "  --dir DIR    where the fresh files go (default: a temp dir on the same file\n"
             "               system as /work, never tmpfs)\n"
-            "  --systems L  a comma-separated subset, in run order (default ours,sqlite,lmdb)\n"
+            "  --systems L  a comma-separated subset, in run order (default ours,objects,sqlite,lmdb)\n"
             "  --keep       keep the files (for inspection) instead of removing them\n",
             program);
     exit(2);
@@ -441,7 +544,7 @@ int main(int argc, char **argv)
     size_t count = 10000, reps = 5;
     const char *base_dir = NULL;
     bool keep = false;
-    int order[SYS_COUNT] = {SYS_OURS, SYS_SQLITE, SYS_LMDB};
+    int order[SYS_COUNT] = {SYS_OURS, SYS_OBJECTS, SYS_SQLITE, SYS_LMDB};
     int system_count = SYS_COUNT;
     for (int a = 1; a < argc; a++) {
         if (strcmp(argv[a], "--count") == 0 && a + 1 < argc) {
@@ -507,7 +610,7 @@ int main(int argc, char **argv)
             printf("%-4zu %-7s %12.0f %10.1f %10.1f %10.1f %10.1f %10.2f", r + 1, SYSTEM_NAMES[s],
                    result->commits_per_second, result->p50_us, result->p90_us, result->p99_us, result->max_us,
                    (double)result->file_bytes / 1048576.0);
-            if (s == SYS_OURS)
+            if (s == SYS_OURS || s == SYS_OBJECTS)
                 printf("   (a commit: %.3f fsyncs taking %.0f us, %.2f pwrites of %.1f KiB taking %.0f us, %.4f grows; "
                        "%" PRIu64 " free extents at the end)",
                        result->syncs_per_commit, result->sync_us_per_commit, result->writes_per_commit,
@@ -535,10 +638,11 @@ int main(int argc, char **argv)
                m->commits.min, m->commits.max, m->p50_median, m->p90_median, m->p99_median, m->max_median,
                m->file_mib_median);
     }
-    if (ran[SYS_OURS]) {
+    for (int ours = SYS_OURS; ours <= SYS_OBJECTS; ours++) {
+        if (!ran[ours]) continue;
         double syncs = 0, writes = 0, kib = 0, sync_us = 0, write_us = 0, mean_us = 0;
         for (size_t r = 0; r < reps; r++) {
-            const run_result *o = &results[SYS_OURS * reps + r];
+            const run_result *o = &results[(size_t)ours * reps + r];
             syncs += o->syncs_per_commit;
             writes += o->writes_per_commit;
             kib += o->kib_per_commit;
@@ -547,29 +651,32 @@ int main(int argc, char **argv)
             mean_us += 1e6 / o->commits_per_second;
         }
         double n = (double)reps;
-        printf("\nOpenRealm, a commit (mean over all repetitions, counted and timed through the os table):\n"
+        printf("\n%s, a commit (mean over all repetitions, counted and timed through the os table):\n"
                "  %.3f fsync-type calls (fdatasync + fsync), %.2f pwrite calls of %.1f KiB in all\n"
                "  %.1f µs in all: %.1f µs in fdatasync/fsync, %.1f µs in pwrite, %.1f µs elsewhere (engine CPU,\n"
                "  begin/commit bookkeeping, building the Person)\n",
-               syncs / n, writes / n, kib / n, mean_us / n, sync_us / n, write_us / n,
+               SYSTEM_TITLES[ours], syncs / n, writes / n, kib / n, mean_us / n, sync_us / n, write_us / n,
                (mean_us - sync_us - write_us) / n);
     }
-    for (int peer = SYS_SQLITE; peer <= SYS_LMDB; peer++) {
-        if (!ran[SYS_OURS] || !ran[peer]) continue;
-        double *paired = malloc(reps * sizeof *paired);
-        for (size_t r = 0; r < reps; r++)
-            paired[r] = results[SYS_OURS * reps + r].commits_per_second / results[(size_t)peer * reps + r].commits_per_second;
-        spread ratio = spread_of(paired, reps);
-        printf("ratio ours/%s (commits/s): %.2f (of the medians); per repetition %.2f–%.2f (median %.2f)\n",
-               SYSTEM_NAMES[peer], sums[SYS_OURS].commits.median / sums[peer].commits.median, ratio.min, ratio.max,
-               ratio.median);
-        printf("ratio ours/%s (median µs a commit): %.2f\n", SYSTEM_NAMES[peer],
-               sums[SYS_OURS].p50_median / sums[peer].p50_median);
-        free(paired);
+    for (int ours = SYS_OURS; ours <= SYS_OBJECTS; ours++) {
+        for (int peer = SYS_SQLITE; peer <= SYS_LMDB; peer++) {
+            if (!ran[ours] || !ran[peer]) continue;
+            double *paired = malloc(reps * sizeof *paired);
+            for (size_t r = 0; r < reps; r++)
+                paired[r] = results[(size_t)ours * reps + r].commits_per_second /
+                            results[(size_t)peer * reps + r].commits_per_second;
+            spread ratio = spread_of(paired, reps);
+            printf("ratio %s/%s (commits/s): %.2f (of the medians); per repetition %.2f–%.2f (median %.2f)\n",
+                   SYSTEM_NAMES[ours], SYSTEM_NAMES[peer], sums[ours].commits.median / sums[peer].commits.median,
+                   ratio.min, ratio.max, ratio.median);
+            printf("ratio %s/%s (median µs a commit): %.2f\n", SYSTEM_NAMES[ours], SYSTEM_NAMES[peer],
+                   sums[ours].p50_median / sums[peer].p50_median);
+            free(paired);
+        }
+        if (ran[ours] && ran[SYS_SQLITE])
+            printf("target: W5 commits/s of %s >= SQLite WAL's: %s\n", SYSTEM_NAMES[ours],
+                   sums[ours].commits.median >= sums[SYS_SQLITE].commits.median ? "met" : "NOT met");
     }
-    if (ran[SYS_OURS] && ran[SYS_SQLITE])
-        printf("target: W5 commits/s >= SQLite WAL's: %s\n",
-               sums[SYS_OURS].commits.median >= sums[SYS_SQLITE].commits.median ? "met" : "NOT met");
     free(latencies);
     free(results);
     free(run_dir);
