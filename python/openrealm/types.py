@@ -176,8 +176,9 @@ class Property:
                            f"datetime, Decimal, ObjectId, UUID; not {type!r}")
         if self.type == Type.LINK and not self.target:
             raise _invalid("a link property needs its target class")
-        if self.type in (Type.LINK, Type.MIXED) and self.collection == Collection.NONE:
-            self.optional = True  # a to-one link and a mixed value may always be None
+        if self.type == Type.MIXED or (self.type == Type.LINK and self.collection in (Collection.NONE,
+                                                                                   Collection.DICTIONARY)):
+            self.optional = True  # a to-one link, a dictionary of links and mixed values may hold None
 
     def _parse(self, spec):
         text = spec.strip()
@@ -203,8 +204,8 @@ class Property:
     def spec(self):
         """The property as a spec string ("int?", "Dog[]", ...)."""
         text = self.target if self.type == Type.LINK else _SPEC_NAMES.get(self.type, self.type.name.lower())
-        if self.optional and not (self.type == Type.LINK and self.collection == Collection.NONE) \
-                and self.type != Type.MIXED:
+        if self.optional and not (self.type == Type.LINK and self.collection != Collection.LIST
+                                  and self.collection != Collection.SET) and self.type != Type.MIXED:
             text += "?"
         for suffix, collection in _COLLECTION_SUFFIXES.items():
             if collection == self.collection:
