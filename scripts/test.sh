@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: the layering check, the Swift tests, the C tests (a plain
-# build and an ASan+UBSan build), each fuzzer for FUZZ_SECONDS (default 60),
-# and the packaging checks (install, find_package, a versioned SwiftPM
-# dependency).
+# build and an ASan+UBSan build), the Python package's tests (pip install
+# ./python and pytest, in a virtual environment under build/), each fuzzer
+# for FUZZ_SECONDS (default 60), and the packaging checks (install,
+# find_package, a versioned SwiftPM dependency).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --tests
@@ -20,6 +21,13 @@ echo "== C: build and ctest"
 cmake -S . -B build/test -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build/test -j "$jobs"
 ctest --test-dir build/test --output-on-failure
+
+echo "== Python: pip install ./python into build/python-venv, then pytest"
+# The package builds its own copy of libcengine (build/python-cengine) and
+# bundles it, as a user's `pip install ./python` does; pytest comes from PyPI.
+python3 -m venv build/python-venv
+CMAKE_BUILD_PARALLEL_LEVEL="$jobs" build/python-venv/bin/pip install --quiet --disable-pip-version-check "./python[test]"
+build/python-venv/bin/python -m pytest -q python/tests
 
 echo "== C: ASan + UBSan build and ctest"
 CC=clang cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DCENGINE_SANITIZE=ON \
