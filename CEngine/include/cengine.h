@@ -115,7 +115,7 @@ typedef enum ce_error_code {
  * commit and uses the one before, a file grown by less after ENOSPC, a
  * copy's temporary name found taken). So read them only right after a call
  * returned false; after a success they say nothing. Each thread has its
- * own. (tests/test_api.c pins this rule.)
+ * own. (CEngine/tests/test_api.c pins this rule.)
  *
  *     if (!ce_txn_begin_write(db, &txn)) {
  *         if (ce_last_error_code() == CE_ERR_READ_ONLY) ...
