@@ -36,6 +36,14 @@ cmake --build build/sanitize -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ctest --test-dir build/sanitize --output-on-failure
 
+echo "== Python: pytest against the ASan + UBSan library"
+# The sanitized build's libcengine.so, with the ASan runtime preloaded and
+# Python allocating through malloc (so that ASan sees its buffers too);
+# leaks are not checked: the interpreter keeps memory until exit.
+PYTHONMALLOC=malloc LD_PRELOAD="$(clang -print-file-name="libclang_rt.asan-$(uname -m).so")" \
+  ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  OPENREALM_LIBRARY="$PWD/build/sanitize/libcengine.so" build/python-venv/bin/python -m pytest -q -p no:cacheprovider python/tests
+
 echo "== Fuzzers: ${fuzz_seconds} s each"
 bash Fuzz/run.sh "$fuzz_seconds" build/fuzz
 echo "== Packaging"
