@@ -19,6 +19,7 @@ Never: holds state of its own.
 """
 
 from ._ffi import lib as _lib
+from .containers import Dictionary, List, Set
 from .database import Database, Transaction, delete_files, open
 from .errors import (DuplicatePrimaryKeyError, EngineError, ErrorCode, FileError, IndexOutOfBoundsError,
                      InvalidArgumentError, InvalidDatabaseError, NoSuchObjectError, NoSuchPropertyError,
@@ -32,7 +33,8 @@ engine_version = _lib.ce_engine_version().decode("ascii")
 library_path = _lib.path
 
 __all__ = [
-    "open", "delete_files", "Database", "Transaction", "Object", "Results", "ObjectId", "Property",
+    "open", "delete_files", "Database", "Transaction", "Object", "Results", "List", "Set", "Dictionary",
+    "ObjectId", "Property",
     "ObjectSchema", "Type", "Collection", "ErrorCode", "OpenRealmError", "FileError", "InvalidDatabaseError",
     "EngineError", "InvalidArgumentError", "WrongTransactionStateError", "ReadOnlyError", "IndexOutOfBoundsError",
     "ObjectStoreError", "NoSuchTableError", "NoSuchPropertyError", "NoSuchObjectError", "WrongTypeError",

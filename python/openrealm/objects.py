@@ -1,206 +1,30 @@
-"""objects.py — objects and results views: reading and writing properties
-as Python values (lists, sets, dicts, embedded objects and nested mixed
-collections included), creating, updating and deleting objects, and the
-results of queries with their filters, sorts, limits and aggregates.
+"""objects.py — objects and results views: objects with their properties
+as attributes, creating, updating and deleting them, and the results of
+queries with their filters, sorts, limits and aggregates.
 
     dog = txn.create("Dog", {"name": "Rex", "age": 3, "tags": ["good"]})
     dog.age += 1                         # or dog["age"] = 4
-    dog.tags                             # ['good'] (a list: a copy, not live)
+    dog.tags.append("good")              # a live list (containers.py)
     old = txn.query("Dog", "age > $0", 2).sorted("name").limit(10)
     [d.name for d in old], len(old), old.average("age")
 
-Reading a collection property gives a Python list, set or dict holding the
-values at that moment; assigning one replaces the collection's contents. An
-embedded object reads as an Object; assigning a dict to an embedded
-property (or putting dicts in a list or dict of embedded objects) creates
-it. A mixed property holds any value, or a list or dict nested in it.
+Properties are read and written by containers.py (collections as live
+views). An embedded object reads as an Object.
 
-Owns: Object, Results, and the walk of collections in both directions.
-Never: keeps a collection handle across calls (each is opened and closed
-within one call), or uses a transaction without its guard.
+Owns: Object, Results, creating objects and finding them by primary key.
+Never: uses a transaction without its guard.
 """
 
 import ctypes
-import collections.abc
 
 from . import _ffi
 from ._ffi import Value, lib
-from ._values import is_nested, to_python, to_value
+from ._values import to_python, to_value
+from .containers import plain, read_property, write_property
 from .errors import ErrorCode, InvalidArgumentError, ObjectStoreError, WrongTransactionStateError, WrongTypeError
-from .types import Collection, Type
 
 _CHUNK = 256
 _AGGREGATE_MIN, _AGGREGATE_MAX, _AGGREGATE_SUM, _AGGREGATE_AVG, _AGGREGATE_COUNT = range(5)
-
-
-# ---------------------------------------------------------------------------
-# Collections: reading
-# ---------------------------------------------------------------------------
-
-def _open_nested(collection, at, keep):
-    where = Value()
-    if isinstance(at, int):
-        where.type = Type.INT
-        where.integer = at
-    else:
-        where = to_value(None, at, Type.STRING, keep)
-    nested = ctypes.c_void_p()
-    _ffi.check(lib.ce_collection_open_nested(collection, ctypes.byref(where), ctypes.byref(nested)))
-    return nested
-
-
-def _read_collection(txn, collection):
-    kind = ctypes.c_int()
-    element = ctypes.c_int()
-    _ffi.check(lib.ce_collection_kind(collection, ctypes.byref(kind), ctypes.byref(element)))
-    size = ctypes.c_size_t()
-    _ffi.check(lib.ce_collection_size(collection, ctypes.byref(size)))
-    value = Value()
-    key = Value()
-    items = []
-    keys = []
-    for index in range(size.value):
-        if kind.value == Collection.DICTIONARY:
-            _ffi.check(lib.ce_dictionary_key_at(collection, index, ctypes.byref(key)))
-            keys.append(to_python(txn, key))
-        _ffi.check(lib.ce_collection_get(collection, index, ctypes.byref(value)))
-        if value.type in (Type.LIST, Type.DICTIONARY):
-            nested = _open_nested(collection, keys[-1] if keys else index, [])
-            try:
-                items.append(_read_collection(txn, nested))
-            finally:
-                lib.ce_collection_close(nested)
-        else:
-            items.append(to_python(txn, value))
-    if kind.value == Collection.DICTIONARY:
-        return dict(zip(keys, items))
-    if kind.value == Collection.SET:
-        return set(items)
-    return items
-
-
-def _read_property(txn, handle, loaded, key, column):
-    opened = ctypes.c_void_p()
-    if column.collection != Collection.NONE:
-        _ffi.check(lib.ce_collection_open(handle, loaded.table, key, column.key, ctypes.byref(opened)))
-    else:
-        value = Value()
-        _ffi.check(lib.ce_object_get(handle, loaded.table, key, column.key, ctypes.byref(value)))
-        if value.type not in (Type.LIST, Type.DICTIONARY):
-            return to_python(txn, value)
-        _ffi.check(lib.ce_collection_open_mixed(handle, loaded.table, key, column.key, ctypes.byref(opened)))
-    try:
-        return _read_collection(txn, opened)
-    finally:
-        lib.ce_collection_close(opened)
-
-
-# ---------------------------------------------------------------------------
-# Collections: writing
-# ---------------------------------------------------------------------------
-
-def _nested_value(value):
-    marker = Value()
-    marker.type = Type.DICTIONARY if isinstance(value, dict) else Type.LIST
-    return marker
-
-
-def _fill_nested(txn, handle, collection, value):
-    """Fills an empty nested (mixed) collection from a list or dict."""
-    _fill(txn, handle, collection, Collection.DICTIONARY if isinstance(value, dict) else Collection.LIST,
-          Type.MIXED, None, value, "a nested collection")
-
-
-def _fill(txn, handle, collection, kind, element, embedded_table, value, where):
-    keep = []
-    if kind == Collection.DICTIONARY:
-        if not isinstance(value, collections.abc.Mapping):
-            raise WrongTypeError(ErrorCode.WRONG_TYPE, f"{where} takes a dict, not {type(value).__name__}")
-        for name, item in value.items():
-            if not isinstance(name, str):
-                raise WrongTypeError(ErrorCode.WRONG_TYPE, f"{where}: dictionary keys are strings, not {name!r}")
-            encoded = name.encode("utf-8")
-            if embedded_table is not None and item is not None:
-                created = ctypes.c_int64()
-                _ffi.check(lib.ce_dictionary_insert_embedded(collection, encoded, len(encoded), ctypes.byref(created)))
-                _fill_object(txn, handle, embedded_table, created.value, item, where)
-            elif element == Type.MIXED and is_nested(item):
-                _ffi.check(lib.ce_dictionary_set(collection, encoded, len(encoded), ctypes.byref(_nested_value(item))))
-                nested = _open_nested(collection, name, keep)
-                try:
-                    _fill_nested(txn, handle, nested, item)
-                finally:
-                    lib.ce_collection_close(nested)
-            else:
-                converted = to_value(txn, item, element, keep, where)
-                _ffi.check(lib.ce_dictionary_set(collection, encoded, len(encoded), ctypes.byref(converted)))
-        return
-    if isinstance(value, (str, bytes, bytearray, collections.abc.Mapping)) or \
-            not isinstance(value, collections.abc.Iterable):
-        expected = "a set" if kind == Collection.SET else "a list"
-        raise WrongTypeError(ErrorCode.WRONG_TYPE, f"{where} takes {expected} (an iterable), not {type(value).__name__}")
-    for index, item in enumerate(value):
-        if kind == Collection.SET:
-            converted = to_value(txn, item, element, keep, where)
-            _ffi.check(lib.ce_set_insert(collection, ctypes.byref(converted), None))
-        elif embedded_table is not None:
-            created = ctypes.c_int64()
-            _ffi.check(lib.ce_list_insert_embedded(collection, index, ctypes.byref(created)))
-            _fill_object(txn, handle, embedded_table, created.value, item, where)
-        elif element == Type.MIXED and is_nested(item):
-            _ffi.check(lib.ce_list_insert(collection, index, ctypes.byref(_nested_value(item))))
-            nested = _open_nested(collection, index, keep)
-            try:
-                _fill_nested(txn, handle, nested, item)
-            finally:
-                lib.ce_collection_close(nested)
-        else:
-            converted = to_value(txn, item, element, keep, where)
-            _ffi.check(lib.ce_list_insert(collection, index, ctypes.byref(converted)))
-
-
-def _fill_object(txn, handle, table, key, values, where):
-    """Sets the properties of a new embedded object from a dict."""
-    if not isinstance(values, collections.abc.Mapping):
-        raise WrongTypeError(ErrorCode.WRONG_TYPE,
-                             f"{where}: an embedded object is given as a dict of its properties, "
-                             f"not {type(values).__name__}")
-    loaded = txn._class_by_key(handle, table)
-    for name, item in values.items():
-        _write_property(txn, handle, loaded, key, loaded.column(name), item)
-
-
-def _write_property(txn, handle, loaded, key, column, value):
-    where = f"'{loaded.name}.{column.name}'"
-    embedded_table = column.target if column.target_embedded else None
-    if column.collection != Collection.NONE:
-        if value is None:
-            value = {} if column.collection == Collection.DICTIONARY else ()
-        opened = ctypes.c_void_p()
-        _ffi.check(lib.ce_collection_open(handle, loaded.table, key, column.key, ctypes.byref(opened)))
-        try:
-            _ffi.check(lib.ce_collection_clear(opened))
-            _fill(txn, handle, opened, column.collection, column.type, embedded_table, value, where)
-        finally:
-            lib.ce_collection_close(opened)
-        return
-    keep = []
-    if embedded_table is not None and isinstance(value, collections.abc.Mapping):
-        created = ctypes.c_int64()
-        _ffi.check(lib.ce_object_create_embedded(handle, loaded.table, key, column.key, ctypes.byref(created)))
-        _fill_object(txn, handle, embedded_table, created.value, value, where)
-        return
-    if column.type == Type.MIXED and is_nested(value):
-        _ffi.check(lib.ce_object_set(handle, loaded.table, key, column.key, ctypes.byref(_nested_value(value))))
-        opened = ctypes.c_void_p()
-        _ffi.check(lib.ce_collection_open_mixed(handle, loaded.table, key, column.key, ctypes.byref(opened)))
-        try:
-            _fill_nested(txn, handle, opened, value)
-        finally:
-            lib.ce_collection_close(opened)
-        return
-    converted = to_value(txn, value, column.type, keep, where)
-    _ffi.check(lib.ce_object_set(handle, loaded.table, key, column.key, ctypes.byref(converted)))
 
 
 def _same(current, new):
@@ -259,9 +83,9 @@ def create_object(txn, handle, class_name, values, update):
         if column is primary:
             continue
         if not created and update == "modified" and \
-                _same(_read_property(txn, handle, loaded, key.value, column), value):
+                _same(plain(read_property(txn, handle, loaded, key.value, column)), value):
             continue
-        _write_property(txn, handle, loaded, key.value, column, value)
+        write_property(txn, handle, loaded, key.value, column, value)
     return Object(txn, loaded.table, key.value)
 
 
@@ -333,13 +157,13 @@ class Object:
     def __getitem__(self, name):
         with self._txn._guard() as handle:
             loaded = self._txn._class_by_key(handle, self._table)
-            return _read_property(self._txn, handle, loaded, self._key, loaded.column(name))
+            return read_property(self._txn, handle, loaded, self._key, loaded.column(name))
 
     def __setitem__(self, name, value):
         self._txn._require_write(f"setting '{name}'")
         with self._txn._guard() as handle:
             loaded = self._txn._class_by_key(handle, self._table)
-            _write_property(self._txn, handle, loaded, self._key, loaded.column(name), value)
+            write_property(self._txn, handle, loaded, self._key, loaded.column(name), value)
 
     def __getattr__(self, name):
         if name.startswith("_"):
@@ -362,10 +186,11 @@ class Object:
         return names
 
     def to_dict(self):
-        """Every property's value (links and embedded objects as Objects)."""
+        """Every property's value, collections as plain lists, sets and dicts
+        (copies), links and embedded objects as Objects."""
         with self._txn._guard() as handle:
             loaded = self._txn._class_by_key(handle, self._table)
-            return {c.name: _read_property(self._txn, handle, loaded, self._key, c)
+            return {c.name: plain(read_property(self._txn, handle, loaded, self._key, c))
                     for c in loaded.columns.values() if not c.backlink}
 
     def delete(self):

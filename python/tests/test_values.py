@@ -78,7 +78,7 @@ def test_collection_round_trip(typed_db, path, name):
     def check(txn):
         obj = txn.object("AllTypes", 1)
         listed = obj[f"{name}_list"]
-        assert isinstance(listed, list) and len(listed) == len(samples) + 1
+        assert isinstance(listed, openrealm.List) and len(listed) == len(samples) + 1
         assert all(same(a, b) for a, b in zip(listed, samples + samples[:1]))
         assert obj[f"{name}_set"] == set(samples)
         read = obj[f"{name}_dict"]
