@@ -17,6 +17,7 @@ until the call that reads it returns (the `keep` lists).
 Never: reads or writes the database.
 """
 
+import collections.abc
 import ctypes
 import datetime
 import decimal
@@ -156,17 +157,16 @@ def infer_type(value):
         return Type.UUID
     if isinstance(value, Object):
         return Type.LINK
-    if isinstance(value, (list, tuple)):
-        return Type.LIST
-    if isinstance(value, dict):
+    if isinstance(value, collections.abc.Mapping):
         return Type.DICTIONARY
+    if isinstance(value, collections.abc.Sequence):  # a list, a tuple, a List view
+        return Type.LIST
     raise WrongTypeError(ErrorCode.WRONG_TYPE, f"a {type(value).__name__} cannot be stored: {value!r:.60}")
 
 
 def to_value(txn, value, expected, keep, where="this value"):
     """`value` as a ce_value for a place of type `expected` (MIXED or None:
     any). Bytes it points at are appended to `keep`."""
-    from .objects import Object
     out = Value()
     if value is None:
         out.type = Type.NULL
@@ -247,4 +247,6 @@ def to_value(txn, value, expected, keep, where="this value"):
 
 
 def is_nested(value):
-    return isinstance(value, (list, tuple, dict))
+    """Whether a value for a mixed place is a collection to nest in it."""
+    return isinstance(value, (collections.abc.Mapping, collections.abc.Sequence)) and \
+        not isinstance(value, (str, bytes, bytearray, memoryview))

@@ -31,7 +31,7 @@ import weakref
 from . import _ffi
 from ._ffi import lib
 from .errors import (ErrorCode, InvalidArgumentError, NoSuchPropertyError, NoSuchTableError, ObjectStoreError,
-                     OpenRealmError, WrongTransactionStateError)
+                     WrongTransactionStateError)
 from .types import Collection, ObjectSchema, Property, Type, as_property
 
 _DURABILITY_FULL = 0

@@ -15,6 +15,7 @@ Owns: Object, Results, creating objects and finding them by primary key.
 Never: uses a transaction without its guard.
 """
 
+import collections.abc
 import ctypes
 
 from . import _ffi
@@ -237,7 +238,8 @@ def query_results(txn, handle, loaded, predicate, arguments, base):
     converted = (_ffi.QueryArgument * max(count, 1))()
     for index, argument in enumerate(arguments):
         where = f"query argument {index}"
-        if isinstance(argument, (list, tuple, set, frozenset)):
+        if isinstance(argument, (collections.abc.Sequence, collections.abc.Set)) and \
+                not isinstance(argument, (str, bytes, bytearray, memoryview)):
             values = (Value * max(len(argument), 1))(*[to_value(txn, item, None, keep, where) for item in argument])
             keep.append(values)
             converted[index].kind = 1

@@ -162,3 +162,15 @@ def test_views_of_ended_transactions_and_deleted_objects(obj_txn):
     for call in (lambda: len(numbers), lambda: numbers.append(2), lambda: list(numbers), lambda: numbers[0]):
         with pytest.raises(openrealm.WrongTransactionStateError):
             call()
+
+
+def test_views_as_values(obj_txn):
+    obj, txn = obj_txn
+    obj.int_list = [3, 1]
+    obj.mixed = obj.int_list  # a view nested into a mixed value
+    obj.mixed_dict = {"copy": obj.mixed, "map": {"k": 1}}
+    obj.mixed_list = [obj.mixed_dict["map"]]
+    assert obj.mixed == [3, 1] and obj.mixed_dict == {"copy": [3, 1], "map": {"k": 1}}
+    assert obj.mixed_list == [{"k": 1}]
+    txn.create("AllTypes", {"id": 3, "int_value": 3})
+    assert [o.id for o in txn.query("AllTypes", "int_value IN $0", obj.int_list)] == [3]

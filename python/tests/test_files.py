@@ -96,7 +96,7 @@ def test_compact(tmp_path, key):
             with pytest.raises(openrealm.WrongTransactionStateError):
                 db.compact()
             txn.end()
-            with openrealm.open(path, key=key_used) as other:
+            with openrealm.open(path, key=key_used):
                 with pytest.raises(openrealm.FileError) as error:
                     db.compact()  # another handle has it open
                 assert error.value.code == ErrorCode.ALREADY_OPEN
