@@ -92,7 +92,7 @@ class Database:
         self._lock = threading.RLock()
         self._handle = None
         self._transactions = weakref.WeakSet()
-        self._beginning = 0
+        self._busy = 0  # calls on the handle in progress outside the lock (beginning, copies, ...)
         options = _ffi.DbOptions()
         lib.ce_db_options_init(ctypes.byref(options))
         options.read_only = bool(read_only)
@@ -136,11 +136,11 @@ class Database:
         with self._lock:
             if self._handle is None:
                 return
-            open_count = len(self._transactions) + self._beginning
-            if open_count:
+            if self._transactions or self._busy:
                 raise WrongTransactionStateError(
                     ErrorCode.WRONG_TRANSACTION_STATE,
-                    f"cannot close '{self.path}': {open_count} transaction(s) of it are still open")
+                    f"cannot close '{self.path}': {len(self._transactions)} transaction(s) of it are still open"
+                    + (f", {self._busy} call(s) on it in progress" if self._busy else ""))
             _ffi.check(lib.ce_db_close(self._handle))
             self._handle = None
 
@@ -169,21 +169,29 @@ class Database:
 
     # -- transactions ----------------------------------------------------
 
-    def _begin(self, write):
+    def _using(self, run):
+        """run(handle) with the handle alive: counted as busy (close refuses
+        meanwhile) but outside the lock, so that a long call (a copy, a
+        write transaction waiting for another writer) blocks no other
+        thread's transactions."""
         with self._lock:
             handle = self._live()
-            self._beginning += 1
+            self._busy += 1
         try:
+            return run(handle)
+        finally:
+            with self._lock:
+                self._busy -= 1
+
+    def _begin(self, write):
+        def begin(handle):
             txn_handle = ctypes.c_void_p()
-            begin = lib.ce_txn_begin_write if write else lib.ce_txn_begin_read
-            _ffi.check(begin(handle, ctypes.byref(txn_handle)))
+            _ffi.check((lib.ce_txn_begin_write if write else lib.ce_txn_begin_read)(handle, ctypes.byref(txn_handle)))
             txn = Transaction(self, txn_handle, write)
             with self._lock:
                 self._transactions.add(txn)
             return txn
-        finally:
-            with self._lock:
-                self._beginning -= 1
+        return self._using(begin)
 
     def read(self):
         """Begins a read transaction: a snapshot of the latest version. Use
@@ -198,27 +206,23 @@ class Database:
 
     # -- whole-file operations -------------------------------------------
 
-    def _with_handle(self, run):
-        with self._lock:
-            return run(self._live())
-
     @property
     def latest_version(self):
         version = ctypes.c_uint64()
-        self._with_handle(lambda h: _ffi.check(lib.ce_db_latest_version(h, ctypes.byref(version))))
+        self._using(lambda h: _ffi.check(lib.ce_db_latest_version(h, ctypes.byref(version))))
         return version.value
 
     def verify(self):
         """Checks the latest version of the file (every node, the free
         space); returns its statistics as a dict."""
         stats = _ffi.DbStats()
-        self._with_handle(lambda h: _ffi.check(lib.ce_db_verify(h, ctypes.byref(stats))))
+        self._using(lambda h: _ffi.check(lib.ce_db_verify(h, ctypes.byref(stats))))
         return {name: getattr(stats, name) for name, _ in _ffi.DbStats._fields_}
 
     def size_info(self):
         """(file size, about the size a compacted copy would have), bytes."""
         total, used = ctypes.c_uint64(), ctypes.c_uint64()
-        self._with_handle(lambda h: _ffi.check(lib.ce_db_size_info(h, ctypes.byref(total), ctypes.byref(used))))
+        self._using(lambda h: _ffi.check(lib.ce_db_size_info(h, ctypes.byref(total), ctypes.byref(used))))
         return total.value, used.value
 
     def write_copy(self, path, *, key=None, progress=None):
@@ -227,7 +231,7 @@ class Database:
         `progress(done, total)` is called as it goes."""
         errors = []
         options, keep = _copy_options(key, progress, errors)
-        self._with_handle(lambda h: _ffi.check(lib.ce_db_write_copy(h, _path_bytes(path), ctypes.byref(options))))
+        self._using(lambda h: _ffi.check(lib.ce_db_write_copy(h, _path_bytes(path), ctypes.byref(options))))
         if errors:
             raise errors[0]
 
@@ -238,11 +242,11 @@ class Database:
         options, keep = _copy_options(None, progress, errors)
 
         def run(handle):
-            if len(self._transactions) or self._beginning:
+            if self._transactions:
                 raise WrongTransactionStateError(ErrorCode.WRONG_TRANSACTION_STATE,
                                                  f"cannot compact '{self.path}' while a transaction is open")
             _ffi.check(lib.ce_db_compact(handle, ctypes.byref(options)))
-        self._with_handle(run)
+        self._using(run)
         if errors:
             raise errors[0]
 

@@ -98,3 +98,18 @@ def test_database_dropped_with_an_open_transaction(path):
     db.__exit__(None, None, None)  # the with-block exit rolls back what is open, then closes
     assert db.closed and not txn.active
     raises_state(lambda: txn.schema)
+
+
+def test_close_refused_while_a_call_is_in_progress(people_db, tmp_path):
+    # A progress callback runs in the middle of the copy: closing then is
+    # refused, and reading in another transaction is not blocked.
+    seen = []
+
+    def progress(done, total):
+        if not seen:
+            seen.append(raises_state(people_db.close).message)
+            with people_db.read() as txn:
+                seen.append(len(txn.objects("Person")))
+    people_db.write_copy(str(tmp_path / "copy.realm"), progress=progress)
+    assert "in progress" in seen[0] and seen[1] == 10
+    people_db.close()
