@@ -7,8 +7,9 @@ packages=(libssl-dev libzstd-dev)
 if [ "${1:-}" = "--tests" ]; then
   # make: CMake's default generator (a cmake without Recommends lacks it).
   # pkg-config: scripts/check-packaging.sh reads the installed cengine.pc.
-  # python3: scripts/check-layers.py.
-  packages+=(cmake make pkg-config python3 libsqlite3-dev liblmdb-dev libsqlcipher-dev)
+  # python3: scripts/check-layers.py. python3-venv: the virtual environment
+  # scripts/test.sh installs the Python package and pytest into (with pip).
+  packages+=(cmake make pkg-config python3 python3-venv libsqlite3-dev liblmdb-dev libsqlcipher-dev)
 fi
 missing=()
 for package in "${packages[@]}"; do

@@ -105,7 +105,23 @@ typedef enum ce_error_code {
                                         * the message names the position and the token */
 } ce_error_code;
 
-/* The code of the last failed call on this thread (CE_OK if none yet). */
+/* The code of the last failed call on this thread (CE_OK if none yet).
+ *
+ * The rule after a successful call: a call that succeeds never clears the
+ * last error (it does not reset it to CE_OK). An ordinary success leaves
+ * code and message unchanged: those of the last call that failed on this
+ * thread. A few successes recover from a failure inside and may leave that
+ * failure's code and message instead (an open that finds a torn last
+ * commit and uses the one before, a file grown by less after ENOSPC, a
+ * copy's temporary name found taken). So read them only right after a call
+ * returned false; after a success they say nothing. Each thread has its
+ * own. (CEngine/tests/test_api.c pins this rule.)
+ *
+ *     if (!ce_txn_begin_write(db, &txn)) {
+ *         if (ce_last_error_code() == CE_ERR_READ_ONLY) ...
+ *         fprintf(stderr, "%s\n", ce_last_error_message());
+ *     }
+ */
 ce_error_code ce_last_error_code(void);
 
 /* The message of the last failed call on this thread ("" if none yet).
@@ -435,6 +451,41 @@ typedef struct ce_value {
         ce_link link;
     };
 } ce_value;
+
+/*
+ * ce_value's layout, for bindings that declare it themselves (Python's
+ * ctypes, a JNI or .NET struct): on the 64-bit platforms the engine is
+ * built for (pointers and size_t of 8 bytes), CE_VALUE_SIZE bytes; `type`
+ * (an int, 4 bytes) at offset 0; every union member at CE_VALUE_DATA_OFFSET,
+ * laid out as its C type (ce_timestamp: int64 seconds at 0, int32
+ * nanoseconds at 8; ce_decimal128: two uint64 words, low first; strings and
+ * binaries: the pointer at 0, the size at 8; ce_link: the uint32 table at 0,
+ * the int64 key at 8). The asserts below make a compiler that lays it out
+ * otherwise refuse the header; ce_value_size() gives a binding that loads
+ * the library at run time the size the library was built with, to check
+ * against its own before any call that passes a ce_value.
+ */
+#define CE_VALUE_SIZE 24
+#define CE_VALUE_DATA_OFFSET 8
+#if defined(__cplusplus)
+#define CE_STATIC_ASSERT(condition, message) static_assert(condition, message)
+#else
+#define CE_STATIC_ASSERT(condition, message) _Static_assert(condition, message)
+#endif
+#if UINTPTR_MAX == UINT64_MAX
+CE_STATIC_ASSERT(sizeof(ce_value) == CE_VALUE_SIZE, "ce_value is CE_VALUE_SIZE bytes");
+CE_STATIC_ASSERT(offsetof(ce_value, type) == 0 && sizeof(ce_type) == 4, "ce_value.type is an int at 0");
+CE_STATIC_ASSERT(offsetof(ce_value, integer) == CE_VALUE_DATA_OFFSET &&
+                     offsetof(ce_value, string) == CE_VALUE_DATA_OFFSET &&
+                     offsetof(ce_value, decimal) == CE_VALUE_DATA_OFFSET && offsetof(ce_value, link) == CE_VALUE_DATA_OFFSET,
+                 "ce_value's union is at CE_VALUE_DATA_OFFSET");
+CE_STATIC_ASSERT(sizeof(ce_timestamp) == 16 && offsetof(ce_timestamp, nanoseconds) == 8, "ce_timestamp's layout");
+CE_STATIC_ASSERT(sizeof(ce_decimal128) == 16 && offsetof(ce_decimal128, high) == 8, "ce_decimal128's layout");
+CE_STATIC_ASSERT(sizeof(ce_link) == 16 && offsetof(ce_link, key) == 8, "ce_link's layout");
+#endif
+
+/* sizeof(ce_value) in the library as built (CE_VALUE_SIZE). */
+size_t ce_value_size(void);
 
 /* A short constant name of a type ("int", "string", ...). */
 const char *ce_type_name(ce_type type);
@@ -913,6 +964,22 @@ bool ce_results_count(ce_results *results, ce_txn *txn, size_t *out_count);
 
 /* The object at `index`. Errors: CE_ERR_INDEX_OUT_OF_BOUNDS. */
 bool ce_results_get(ce_results *results, ce_txn *txn, size_t index, ce_object_key *out_object);
+
+/* Up to `count` keys of the view from position `start` on, in one call
+ * (a binding reads a view in chunks this way, not one ce_results_get per
+ * object): *out_count is how many were written to out_objects, which has
+ * room for `count` keys; fewer than `count` only at the end of the view,
+ * and 0 when start == the view's count. Errors: CE_ERR_INDEX_OUT_OF_BOUNDS
+ * when start is past the end, CE_ERR_INVALID_ARGUMENT (a NULL argument;
+ * out_objects may be NULL only when count is 0).
+ *
+ *     ce_object_key keys[256];
+ *     size_t got;
+ *     for (size_t at = 0; ce_results_get_range(results, txn, at, 256, keys, &got) && got > 0; at += got)
+ *         for (size_t i = 0; i < got; i++) use(keys[i]);
+ */
+bool ce_results_get_range(ce_results *results, ce_txn *txn, size_t start, size_t count, ce_object_key *out_objects,
+                          size_t *out_count);
 
 /* The position of an object in the view; *out_found is false if it is not
  * in it. */

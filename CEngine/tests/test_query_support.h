@@ -144,6 +144,17 @@ static inline void check_keys(const char *predicate, ce_results *results, ce_txn
             exit(1);
         }
     }
+    /* The same keys read in bulk: all at once, then in chunks of 7. */
+    ce_object_key *bulk = malloc((count + 1) * sizeof *bulk);
+    CHECK(bulk != NULL);
+    size_t got;
+    CHECK(ce_results_get_range(results, txn, 0, count + 1, bulk, &got) && got == count);
+    CHECK(count == 0 || memcmp(bulk, expected, count * sizeof *bulk) == 0);
+    for (size_t at = 0; at < count; at += got) {
+        CHECK(ce_results_get_range(results, txn, at, 7, bulk, &got) && got == (count - at < 7 ? count - at : 7));
+        CHECK(memcmp(bulk, expected + at, got * sizeof *bulk) == 0);
+    }
+    free(bulk);
 }
 
 /* Closes a case's database after ce_db_verify has checked all of it (the

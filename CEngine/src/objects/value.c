@@ -2,7 +2,7 @@
  * value.c — type names, timestamps, defaults, order, equality and hashing
  * of values (see value.h for the order).
  *
- * Owns: what value.h promises: ce_type_name, the validity of a timestamp,
+ * Owns: what value.h promises: ce_type_name, ce_value_size, the validity of a timestamp,
  * a property's default value, value_compare, value_equal and value_hash.
  * Never: allocates, or reads the file.
  *
@@ -17,6 +17,8 @@
 
 #include <math.h>
 #include <string.h>
+
+size_t ce_value_size(void) { return sizeof(ce_value); }
 
 const char *ce_type_name(ce_type type)
 {

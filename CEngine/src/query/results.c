@@ -476,6 +476,22 @@ bool ce_results_get(ce_results *results, ce_txn *txn, size_t index, ce_object_ke
     return true;
 }
 
+bool ce_results_get_range(ce_results *results, ce_txn *txn, size_t start, size_t count, ce_object_key *out_objects,
+                          size_t *out_count)
+{
+    if (!results || !txn || !out_count || (count && !out_objects))
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_get_range: arguments are required");
+    if (!results_evaluate(results, txn)) return false;
+    if (start > results->count)
+        return error_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "Index %zu is out of bounds (must be at most %zu).", start,
+                          results->count);
+    size_t available = results->count - start;
+    if (count > available) count = available;
+    for (size_t i = 0; i < count; i++) out_objects[i] = results->entries[start + i].key;
+    *out_count = count;
+    return true;
+}
+
 /* By key, then by position (the index field of index_of's copy): a view of
  * a list may hold an object twice, and index_of names its first position. */
 static int compare_entry_keys(const void *a, const void *b)

@@ -1,0 +1,199 @@
+/*
+ * test_api.c — the conventions of cengine.h that a binding in another
+ * language relies on: ce_value's stated layout and ce_value_size, the last
+ * error after successful calls (unchanged, per thread), and
+ * ce_results_get_range's bounds (its keys are checked against the model by
+ * check_keys in every query program).
+ *
+ * Owns: the cases on those conventions.
+ * Never: tests what a call does beyond them.
+ */
+#include "test_support.h"
+
+#include <pthread.h>
+
+TEST(value_layout)
+{
+    CHECK(ce_value_size() == sizeof(ce_value));
+    CHECK(ce_value_size() == CE_VALUE_SIZE);
+    CHECK(offsetof(ce_value, type) == 0);
+    CHECK(offsetof(ce_value, integer) == CE_VALUE_DATA_OFFSET);
+    CHECK(offsetof(ce_value, double_value) == CE_VALUE_DATA_OFFSET);
+    CHECK(offsetof(ce_value, timestamp) == CE_VALUE_DATA_OFFSET);
+    CHECK(offsetof(ce_value, uuid) == CE_VALUE_DATA_OFFSET);
+    CHECK(offsetof(ce_value, binary.size) == CE_VALUE_DATA_OFFSET + 8);
+    /* The bytes a binding writes land where C reads them. */
+    unsigned char raw[CE_VALUE_SIZE];
+    memset(raw, 0, sizeof raw);
+    int32_t type = CE_TYPE_TIMESTAMP;
+    int64_t seconds = -5;
+    int32_t nanoseconds = -7;
+    memcpy(raw, &type, 4);
+    memcpy(raw + CE_VALUE_DATA_OFFSET, &seconds, 8);
+    memcpy(raw + CE_VALUE_DATA_OFFSET + 8, &nanoseconds, 4);
+    ce_value value;
+    memcpy(&value, raw, sizeof value);
+    CHECK(value.type == CE_TYPE_TIMESTAMP && value.timestamp.seconds == -5 && value.timestamp.nanoseconds == -7);
+}
+
+/* The error the case provokes first, and which every success after it
+ * must leave as it is. */
+static void expect_unchanged(const char *step, ce_error_code code, const char *message)
+{
+    if (ce_last_error_code() != code || strcmp(ce_last_error_message(), message) != 0) {
+        fprintf(stderr, "after %s: last error [%d] '%s', expected it unchanged: [%d] '%s'\n", step,
+                (int)ce_last_error_code(), ce_last_error_message(), (int)code, message);
+        exit(1);
+    }
+}
+
+static void *fail_on_another_thread(void *argument)
+{
+    ce_error_code *seen = argument;
+    seen[0] = ce_last_error_code(); /* this thread has failed nothing yet */
+    ce_decimal128 decimal;
+    CHECK(!ce_decimal128_from_string("not a number", &decimal));
+    seen[1] = ce_last_error_code();
+    return NULL;
+}
+
+TEST(last_error_unchanged_by_success)
+{
+    char *dir = test_make_dir("api");
+    char *missing = test_path(dir, "missing.realm");
+    ce_db_options options;
+    ce_db_options_init(&options);
+    options.no_create = true;
+    ce_db *db = NULL;
+    CHECK(!ce_db_open(missing, &options, &db));
+    CHECK(ce_last_error_code() == CE_ERR_FILE_NOT_FOUND);
+    char message[1024];
+    snprintf(message, sizeof message, "%s", ce_last_error_message());
+    CHECK(message[0] != '\0');
+    const ce_error_code code = CE_ERR_FILE_NOT_FOUND;
+
+    /* Every kind of call succeeding: opening, schema, objects, collections,
+     * queries, results, aggregates, commits, copies, closing. */
+    test_db t = test_db_open("api-success");
+    expect_unchanged("ce_db_open", code, message);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    ce_table_key people;
+    ce_column_key name_column, age_column, tags_column;
+    CHECK(ce_table_add(txn, "Person", &people));
+    ce_property_info name = {.name = "name", .type = CE_TYPE_STRING, .primary_key = true};
+    ce_property_info age = {.name = "age", .type = CE_TYPE_INT};
+    ce_property_info tags = {.name = "tags", .type = CE_TYPE_STRING, .collection = CE_COLLECTION_LIST};
+    CHECK(ce_property_add(txn, people, &name, &name_column));
+    CHECK(ce_property_add(txn, people, &age, &age_column));
+    CHECK(ce_property_add(txn, people, &tags, &tags_column));
+    expect_unchanged("schema calls", code, message);
+    ce_object_key ann;
+    ce_value key = {.type = CE_TYPE_STRING, .string = {"Ann", 3}};
+    CHECK(ce_object_create(txn, people, &key, &ann));
+    ce_value forty = {.type = CE_TYPE_INT, .integer = 40};
+    CHECK(ce_object_set(txn, people, ann, age_column, &forty));
+    ce_value read;
+    CHECK(ce_object_get(txn, people, ann, age_column, &read) && read.integer == 40);
+    ce_collection *list;
+    CHECK(ce_collection_open(txn, people, ann, tags_column, &list));
+    ce_value tag = {.type = CE_TYPE_STRING, .string = {"a", 1}};
+    CHECK(ce_list_insert(list, 0, &tag));
+    ce_collection_close(list);
+    bool found;
+    ce_object_key again;
+    CHECK(ce_object_find_primary_key(txn, people, &key, &again, &found) && found && again == ann);
+    expect_unchanged("object and collection calls", code, message);
+    CHECK(ce_txn_commit(txn));
+    expect_unchanged("ce_txn_commit", code, message);
+
+    CHECK(ce_txn_begin_read(t.db, &txn));
+    ce_query_argument minimum = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_INT, .integer = 18}};
+    ce_query *query;
+    CHECK(ce_query_parse(txn, people, "age >= $0", &minimum, 1, &query));
+    size_t count;
+    CHECK(ce_query_count(query, txn, &count) && count == 1);
+    ce_results *results, *sorted;
+    CHECK(ce_query_find_all(query, &results));
+    ce_sort_key by_age = {"age", false};
+    CHECK(ce_results_sort(txn, results, &by_age, 1, &sorted));
+    ce_object_key keys[4];
+    CHECK(ce_results_get_range(sorted, txn, 0, 4, keys, &count) && count == 1 && keys[0] == ann);
+    ce_value sum;
+    CHECK(ce_results_aggregate(sorted, txn, "age", CE_AGGREGATE_SUM, &sum, NULL) && sum.integer == 40);
+    ce_results_free(sorted);
+    ce_results_free(results);
+    ce_query_free(query);
+    ce_decimal128 decimal;
+    CHECK(ce_decimal128_from_string("1.50", &decimal));
+    ce_txn_end(txn);
+    expect_unchanged("query and results calls", code, message);
+    char *copy = test_path(dir, "copy.realm");
+    CHECK(ce_db_write_copy(t.db, copy, NULL));
+    CHECK(ce_db_verify(t.db, NULL));
+    expect_unchanged("ce_db_write_copy", code, message);
+    test_db_close(&t);
+    expect_unchanged("ce_db_close", code, message);
+
+    /* Each thread has its own: another thread starts at CE_OK, and its
+     * failure leaves this thread's error as it was. */
+    ce_error_code seen[2];
+    pthread_t thread;
+    CHECK(pthread_create(&thread, NULL, fail_on_another_thread, seen) == 0);
+    CHECK(pthread_join(thread, NULL) == 0);
+    CHECK(seen[0] == CE_OK && seen[1] == CE_ERR_INVALID_ARGUMENT);
+    expect_unchanged("a failure on another thread", code, message);
+
+    /* The next failure replaces it. */
+    CHECK(!ce_decimal128_from_string("x", &decimal));
+    CHECK(ce_last_error_code() == CE_ERR_INVALID_ARGUMENT && strcmp(ce_last_error_message(), message) != 0);
+    test_cleanup_dir(dir);
+    free(copy);
+    free(missing);
+    free(dir);
+}
+
+TEST(results_get_range_bounds)
+{
+    test_db t = test_db_open("api-range");
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    ce_table_key items;
+    CHECK(ce_table_add(txn, "Item", &items));
+    ce_object_key created[10];
+    for (int i = 0; i < 10; i++) CHECK(ce_object_create(txn, items, NULL, &created[i]));
+    ce_query *query;
+    CHECK(ce_query_parse(txn, items, "TRUEPREDICATE", NULL, 0, &query));
+    ce_results *results;
+    CHECK(ce_query_find_all(query, &results));
+    ce_object_key keys[16];
+    size_t count = 99;
+    /* In chunks of 3: 3, 3, 3, 1, then 0 at the end. */
+    size_t at = 0;
+    size_t chunks = 0;
+    while (ce_results_get_range(results, txn, at, 3, keys + at, &count) && count > 0) {
+        at += count;
+        chunks++;
+    }
+    CHECK(at == 10 && chunks == 4 && count == 0);
+    for (int i = 0; i < 10; i++) CHECK(keys[i] == created[i]);
+    /* More room than objects: only the view's. */
+    CHECK(ce_results_get_range(results, txn, 7, 16, keys, &count) && count == 3 && keys[0] == created[7]);
+    CHECK(ce_results_get_range(results, txn, 10, 0, NULL, &count) && count == 0);
+    /* Past the end, NULL arguments. */
+    CHECK(!ce_results_get_range(results, txn, 11, 1, keys, &count));
+    CHECK(ce_last_error_code() == CE_ERR_INDEX_OUT_OF_BOUNDS && strstr(ce_last_error_message(), "11"));
+    CHECK(!ce_results_get_range(results, txn, 0, 1, NULL, &count));
+    CHECK(ce_last_error_code() == CE_ERR_INVALID_ARGUMENT);
+    CHECK(!ce_results_get_range(results, txn, 0, 1, keys, NULL));
+    CHECK(ce_last_error_code() == CE_ERR_INVALID_ARGUMENT);
+    CHECK(!ce_results_get_range(NULL, txn, 0, 1, keys, &count));
+    CHECK(ce_last_error_code() == CE_ERR_INVALID_ARGUMENT);
+    /* Live: a deleted object leaves the next read. */
+    CHECK(ce_object_delete(txn, items, created[0]));
+    CHECK(ce_results_get_range(results, txn, 0, 16, keys, &count) && count == 9 && keys[0] == created[1]);
+    ce_results_free(results);
+    ce_query_free(query);
+    ce_txn_end(txn);
+    test_db_close(&t);
+}

@@ -1,0 +1,115 @@
+"""Misuse never reaches the engine with a dead handle: a closed database,
+an ended transaction, objects and results of one, objects of another
+transaction. Each raises WrongTransactionStateError (code 21)."""
+
+import gc
+
+import pytest
+
+import openrealm
+from openrealm import ErrorCode
+
+
+def raises_state(call):
+    with pytest.raises(openrealm.WrongTransactionStateError) as error:
+        call()
+    assert error.value.code == ErrorCode.WRONG_TRANSACTION_STATE
+    return error.value
+
+
+def test_closed_database(people_db):
+    people_db.close()
+    people_db.close()  # twice is no error
+    assert people_db.closed
+    for call in (people_db.read, people_db.write, lambda: people_db.latest_version, people_db.verify,
+                 people_db.compact, lambda: people_db.write_copy("/nonexistent/x.realm")):
+        message = raises_state(call).message
+        assert "closed" in message
+
+
+def test_close_refused_while_a_transaction_is_open(people_db):
+    txn = people_db.read()
+    error = raises_state(people_db.close)
+    assert "still open" in error.message
+    assert len(txn.objects("Person")) == 10  # still usable
+    txn.end()
+    people_db.close()
+
+
+def test_objects_and_results_of_an_ended_transaction(people_db):
+    with people_db.write() as txn:
+        ann = txn.object("Person", 0)
+        results = txn.query("Person", "age > 20")
+        sorted_results = results.sorted("name")
+    for call in (lambda: ann.name, lambda: ann.to_dict(), ann.delete, lambda: setattr(ann, "age", 3),
+                 lambda: len(results), lambda: list(results), lambda: results[0], lambda: results.sorted("age"),
+                 lambda: sorted_results.sum("age"), lambda: results.filter("age > 1"), lambda: ann.class_name,
+                 txn.commit, lambda: txn.create("Person", {"id": 7}), lambda: txn.schema):
+        raises_state(call)
+    assert not ann.is_valid
+    assert "ended" in repr(results) and "key=0" in repr(ann)
+    people_db.close()
+    raises_state(lambda: ann.name)  # and after the database closed
+
+
+def test_object_of_another_transaction(people_db):
+    with people_db.read() as reader:
+        ann = reader.object("Person", 0)
+        with people_db.write() as writer:
+            writer.update_schema({"Person": {"friend": "Person"}})
+            bo = writer.object("Person", 1)
+            error = raises_state(lambda: setattr(bo, "friend", ann))
+            assert "another transaction" in error.message
+            with pytest.raises(openrealm.WrongTransactionStateError):
+                writer.query("Person", "friend == $0", ann)
+    with openrealm.open(in_memory=True) as other, other.write() as txn:
+        txn.update_schema({"Person": {"friend": "Person"}})
+        stranger = txn.create("Person", {})
+        with people_db.write() as writer:
+            with pytest.raises(openrealm.InvalidArgumentError):
+                writer.object("Person", 1).friend = stranger
+
+
+def test_dropped_handles_are_released(people_db):
+    # Results dropped early are freed then; those alive at the end of the
+    # transaction are freed with it; a transaction dropped without ending
+    # is rolled back, so the database closes.
+    with people_db.read() as txn:
+        for _ in range(200):
+            txn.query("Person", "age > 1").sorted("age")
+        gc.collect()
+        assert len(txn._owned) <= 2
+        kept = [txn.objects("Person") for _ in range(5)]
+        assert len(txn._owned) >= 5
+    assert txn._owned == {} and kept
+    forgotten = people_db.write()
+    forgotten.create("Person", {"id": 999, "name": "Lost"})
+    del forgotten
+    gc.collect()
+    with people_db.read() as txn:
+        assert txn.object("Person", 999) is None
+    people_db.close()
+
+
+def test_database_dropped_with_an_open_transaction(path):
+    db = openrealm.open(path)
+    txn = db.write()
+    txn.update_schema({"X": {"a": "int"}})
+    db.__exit__(None, None, None)  # the with-block exit rolls back what is open, then closes
+    assert db.closed and not txn.active
+    raises_state(lambda: txn.schema)
+
+
+def test_close_refused_while_a_call_is_in_progress(people_db, tmp_path):
+    # A progress callback runs in the middle of the copy: closing then is
+    # refused, and reading in another transaction is not blocked.
+    seen = []
+
+    def progress(done, total):
+        if not seen:
+            seen.append(raises_state(people_db.close).message)
+            with people_db.read() as txn:
+                seen.append(len(txn.objects("Person")))
+    people_db.write_copy(str(tmp_path / "copy.realm"), progress=progress)
+    assert "in progress" in seen[0] and seen[1] == 10
+    people_db.close()

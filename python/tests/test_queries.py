@@ -1,0 +1,123 @@
+"""Queries with arguments, sort, distinct, limit, aggregates, results read
+in bulk, live results."""
+
+import decimal
+
+import pytest
+
+import openrealm
+from openrealm import ErrorCode
+
+
+def names(results):
+    return [p.name for p in results]
+
+
+def test_arguments(people_db):
+    with people_db.read() as txn:
+        assert names(txn.query("Person", "age >= $0 AND age < $1", 30, 40)) == ["Ed", "Flo"]
+        assert names(txn.query("Person", "name BEGINSWITH[c] %@", "f")) == ["Flo"]
+        assert names(txn.query("Person", "id IN %@", [1, 3, 99])) == ["Bo", "Di"]
+        assert names(txn.query("Person", "age BETWEEN %@", (50, 55))) == ["Ivy", "Jo"]
+        assert names(txn.query("Person", "%K == %@", "name", "Cy")) == ["Cy"]
+        assert len(txn.query("Person", "score == nil")) == 4
+        assert names(txn.query("Person", "balance > $0", decimal.Decimal("8"))) == ["Ivy", "Jo"]
+        assert names(txn.query("Person", "score > $0", 3)) == ["Hal", "Ivy"]
+
+
+def test_sort_distinct_limit(people_db):
+    with people_db.write() as txn:
+        txn.create("Person", {"id": 20, "name": "Ann", "age": 99})
+    with people_db.read() as txn:
+        everyone = txn.objects("Person")
+        assert names(everyone.sorted("age", ascending=False))[:3] == ["Ann", "Jo", "Ivy"]
+        by_name_then_age = everyone.sorted([("name", True), ("age", False)])
+        assert [(p.name, p.age) for p in by_name_then_age][:2] == [("Ann", 99), ("Ann", 10)]
+        assert len(everyone.distinct("name")) == 10
+        assert names(everyone.sorted("name").limit(3)) == ["Ann", "Ann", "Bo"]
+        assert names(txn.query("Person", "age > 20 SORT(age DESC) LIMIT(2)")) == ["Ann", "Jo"]
+        filtered = everyone.sorted("age", ascending=False).filter("age < $0", 30)
+        assert names(filtered) == ["Di", "Cy", "Bo", "Ann"]
+        with pytest.raises(openrealm.QueryError):
+            everyone.sorted("nope")
+        with pytest.raises(openrealm.InvalidArgumentError):
+            everyone.limit(-1)
+
+
+def test_aggregates(people_db):
+    with people_db.read() as txn:
+        everyone = txn.objects("Person")
+        assert everyone.sum("age") == sum(10 + 5 * i for i in range(10))
+        assert everyone.min("age") == 10 and everyone.max("age") == 55
+        assert everyone.average("age") == pytest.approx(32.5)
+        scores = [i / 2 for i in range(10) if i % 3]
+        assert everyone.average("score") == pytest.approx(sum(scores) / len(scores))
+        assert everyone.count_values("score") == len(scores)
+        assert everyone.sum("balance") == decimal.Decimal("47.50")
+        assert isinstance(everyone.average("balance"), decimal.Decimal)
+        nobody = txn.query("Person", "age > 1000")
+        assert nobody.sum("age") == 0 and nobody.min("age") is None and nobody.average("age") is None
+        with pytest.raises(openrealm.WrongTypeError):
+            everyone.sum("name")
+        with pytest.raises(openrealm.QueryError):
+            everyone.sum("agee")
+
+
+def test_bulk_reads_and_indexing(db):
+    with db.write() as txn:
+        txn.update_schema({"Item": {"n": "int"}})
+        for n in range(1000):
+            txn.create("Item", {"n": n})
+    with db.read() as txn:
+        items = txn.objects("Item").sorted("n", ascending=False)
+        assert len(items) == 1000
+        assert [i.n for i in items] == list(range(999, -1, -1))  # read in chunks of 256
+        assert items[0].n == 999 and items[-1].n == 0
+        assert [i.n for i in items[10:13]] == [989, 988, 987]
+        assert [i.n for i in items[995:2000]] == [4, 3, 2, 1, 0]
+        assert [i.n for i in items[:6:2]] == [999, 997, 995]
+        assert items[5:5] == []
+        with pytest.raises(openrealm.IndexOutOfBoundsError):
+            items[1000]
+        with pytest.raises(IndexError):
+            items[-1001]
+        middle = items[500]
+        assert items.index(middle) == 500 and middle in items
+        assert items.first().n == 999
+        assert txn.query("Item", "n < 0").first() is None
+
+
+def test_results_are_live(people_db):
+    with people_db.write() as txn:
+        adults = txn.query("Person", "age >= 18")
+        before = len(adults)
+        txn.create("Person", {"id": 100, "name": "Zed", "age": 40})
+        assert len(adults) == before + 1
+        txn.query("Person", "age < 18").delete_all()
+        assert len(txn.objects("Person")) == before + 1
+
+
+def test_query_errors_carry_position(people_db):
+    with people_db.read() as txn:
+        with pytest.raises(openrealm.QueryError) as error:
+            txn.query("Person", "age > > 3")
+        assert error.value.code == ErrorCode.INVALID_QUERY
+        assert "position 6" in error.value.message
+        with pytest.raises(openrealm.QueryError) as error:
+            txn.query("Person", "agee == 1")
+        assert "agee" in error.value.message
+        with pytest.raises(openrealm.QueryError):
+            txn.query("Person", "age == $0")  # missing argument
+        with pytest.raises(openrealm.NoSuchTableError):
+            txn.query("Nobody", "TRUEPREDICATE")
+        with pytest.raises(openrealm.WrongTypeError):
+            txn.query("Person", "age == $0", object())
+
+
+def test_links_in_queries(people_db):
+    with people_db.write() as txn:
+        rex = txn.create("Dog", {"name": "Rex", "age": 3})
+        txn.object("Person", 2).dogs = [rex]
+        assert names(txn.query("Person", "ANY dogs == $0", rex)) == ["Cy"]
+        assert names(txn.query("Person", "dogs.age > 2")) == ["Cy"]
+        assert names(rex.linking_objects("Person", "dogs").filter("age > 1")) == ["Cy"]
