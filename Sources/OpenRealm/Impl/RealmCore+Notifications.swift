@@ -1,0 +1,166 @@
+// RealmCore+Notifications.swift — the notifications of a live Realm instance: its observers
+// (RealmObserver), its `Realm.observe` blocks, the work scheduled on its context, autorefresh.
+
+import CEngine
+import Foundation
+
+/// The notification state of a live RealmCore (only touched on the instance's context).
+final class NotificationState {
+    /// Whether the instance advances by itself when another instance or process commits.
+    var autorefresh = true
+    /// The tokens of `addObserver`, in registration order (weak: releasing a token unregisters).
+    var observers: [WeakToken] = []
+    /// The tokens of `Realm.observe` blocks, in registration order.
+    var realmBlocks: [WeakToken] = []
+    /// Blocks of `perform`, to run before the next delivery.
+    var pendingWork: [() -> Void] = []
+    /// Whether a block that runs `pendingWork` is scheduled on the context.
+    var drainScheduled = false
+    /// Whether observers or blocks are being called (nested refreshes and deliveries are not
+    /// made; transactions a change set borrows are not ended).
+    var isDelivering = false
+    /// Whether `Realm.observe` blocks are being called (Realm does not nest them).
+    var isSendingRealmNotifications = false
+    /// Transactions to end once the delivery in progress is over.
+    var deferredEnds: [OpaquePointer] = []
+
+    struct WeakToken {
+        weak var token: NotificationToken?
+    }
+
+    /// The valid tokens of `list`, dropping the released and invalidated ones from it.
+    static func live(_ list: inout [WeakToken]) -> [NotificationToken] {
+        var tokens: [NotificationToken] = []
+        list.removeAll { entry in
+            guard let token = entry.token, token.isValid else { return true }
+            tokens.append(token)
+            return false
+        }
+        return tokens
+    }
+}
+
+extension RealmCore {
+    // MARK: Registering
+
+    /// Stops with Realm's message when the instance cannot have notifications: read-only or
+    /// frozen (Realm's checks, in Realm's order).
+    private func checkNotificationsSupported() {
+        checkThread()
+        if configuration.readOnly {
+            throwRealmException("Read-only Realms do not change and do not have change notifications.")
+        }
+        if frozen != nil {
+            throwRealmException("Frozen Realms do not change and do not have change notifications.")
+        }
+    }
+
+    /// Registers `observer` for every version this instance moves to (see RealmObserver); the
+    /// returned token unregisters it (`invalidate()`, or releasing it). Stops with Realm's
+    /// message on a frozen or read-only Realm and inside a write transaction.
+    func addObserver(_ observer: any RealmObserver) -> NotificationToken {
+        checkNotificationsSupported()
+        if isInWriteTransaction {
+            throwRealmException("Cannot register notification blocks from within write transactions.")
+        }
+        // The observer starts from the version the instance reads now.
+        _ = currentTxn()
+        let token = NotificationToken(core: self, .observer(observer))
+        notify.observers.append(NotificationState.WeakToken(token: token))
+        return token
+    }
+
+    /// Registers a `Realm.observe` block. Realm allows it inside a write transaction.
+    func addRealmBlock(_ block: @escaping (Realm.Notification, Realm) -> Void) -> NotificationToken {
+        checkNotificationsSupported()
+        _ = currentTxn()
+        let token = NotificationToken(core: self, .realm(block))
+        notify.realmBlocks.append(NotificationState.WeakToken(token: token))
+        return token
+    }
+
+    /// Whether the instance has observers whose tokens are valid.
+    var hasObservers: Bool {
+        !NotificationState.live(&notify.observers).isEmpty
+    }
+
+    // MARK: Scheduling
+
+    /// Runs `block` later on the instance's context (its queue, or its thread's run loop), before
+    /// any later delivery; or at the next `refresh()` or `beginWrite()` if that comes first (a
+    /// thread that never runs its run loop). Never inside a write transaction.
+    func perform(_ block: @escaping () -> Void) {
+        checkThread()
+        notify.pendingWork.append(block)
+        scheduleDrain()
+    }
+
+    /// Schedules one run of the pending work on the context (if none is scheduled yet).
+    func scheduleDrain() {
+        guard !notify.drainScheduled else { return }
+        notify.drainScheduled = true
+        let instance = UncheckedBox(WeakCore(core: self))
+        context.schedule {
+            // On the instance's context: the weak reference is read where the instance lives.
+            guard let core = instance.value.core else { return }
+            core.notify.drainScheduled = false
+            core.deliverPending()
+        }
+    }
+
+    /// Runs the pending work, unless in a write transaction or a delivery (then the next
+    /// `beginWrite`-or-commit cycle, refresh or scheduled run does).
+    func deliverPending() {
+        guard !isInWriteTransaction, !notify.isDelivering else { return }
+        while !notify.pendingWork.isEmpty {
+            let work = notify.pendingWork
+            notify.pendingWork.removeAll()
+            for block in work { block() }
+        }
+    }
+
+    // MARK: Delivering
+
+    /// Calls the `Realm.observe` blocks with `notification`, except those of `skipping`. Not
+    /// nested: a block that commits does not notify the blocks again (as in Realm).
+    func sendRealmNotification(_ notification: Realm.Notification, skipping: [NotificationToken] = []) {
+        guard !notify.isSendingRealmNotifications else { return }
+        let tokens = NotificationState.live(&notify.realmBlocks)
+        guard !tokens.isEmpty else { return }
+        notify.isSendingRealmNotifications = true
+        defer { notify.isSendingRealmNotifications = false }
+        let realm = Realm(self)
+        for token in tokens where !skipping.contains(where: { $0 === token }) {
+            token.realmBlock?(notification, realm)
+        }
+    }
+
+    /// Ends the transactions whose end a delivery deferred.
+    func endDeferredTransactions() {
+        guard !notify.isDelivering else { return }
+        let ends = notify.deferredEnds
+        notify.deferredEnds.removeAll()
+        for transaction in ends { ce_txn_end(transaction) }
+    }
+}
+
+/// A weak reference to a RealmCore, for blocks scheduled on its context.
+struct WeakCore {
+    weak var core: RealmCore?
+}
+
+extension RealmCore {
+    /// `Realm.autorefresh`: false for a frozen instance; enabling it on one stops with Realm's
+    /// message.
+    var autorefresh: Bool {
+        get { frozen == nil && notify.autorefresh }
+        set {
+            if frozen != nil {
+                if newValue { throwRealmException("Auto-refresh cannot be enabled for frozen Realms.") }
+                return
+            }
+            checkThread()
+            notify.autorefresh = newValue
+        }
+    }
+}
