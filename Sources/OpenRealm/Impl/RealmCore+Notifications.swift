@@ -23,10 +23,18 @@ final class NotificationState {
     var isSendingRealmNotifications = false
     /// Transactions to end once the delivery in progress is over.
     var deferredEnds: [OpaquePointer] = []
+    /// The latest version `.refreshRequired` was sent for.
+    var refreshRequiredVersion: UInt64 = 0
+    /// The registration with the file's notifier thread, and the notifier it keeps alive.
+    var listener: CommitListener?
+    var notifier: Notifier?
 
     struct WeakToken {
         weak var token: NotificationToken?
     }
+
+    /// Whether `Realm.observe` blocks may be registered (some tokens not yet released).
+    var hasRealmBlocks: Bool { realmBlocks.contains { $0.token != nil } }
 
     /// The valid tokens of `list`, dropping the released and invalidated ones from it.
     static func live(_ list: inout [WeakToken]) -> [NotificationToken] {
@@ -109,13 +117,50 @@ extension RealmCore {
     }
 
     /// Runs the pending work, unless in a write transaction or a delivery (then the next
-    /// `beginWrite`-or-commit cycle, refresh or scheduled run does).
+    /// refresh, write or scheduled run does).
     func deliverPending() {
         guard !isInWriteTransaction, !notify.isDelivering else { return }
         while !notify.pendingWork.isEmpty {
             let work = notify.pendingWork
             notify.pendingWork.removeAll()
             for block in work { block() }
+            if isInWriteTransaction || notify.isDelivering { return }
+        }
+    }
+
+    /// Starts hearing of the commits of other instances and processes (the file's notifier).
+    func startObservingCommits() {
+        guard frozen == nil else { return }
+        let listener = CommitListener(self)
+        let notifier = Notifier.of(engine)
+        notifier.add(listener)
+        notify.listener = listener
+        notify.notifier = notifier
+    }
+
+    /// Stops hearing of commits and ends the transactions notifications kept (from deinit).
+    func stopNotifications() {
+        notify.listener?.cancel()
+        for transaction in notify.deferredEnds { ce_txn_end(transaction) }
+        notify.deferredEnds = []
+    }
+
+    /// A new version was committed (by any instance or process): on the instance's context,
+    /// delivers what is pending, then refreshes (autorefresh) or posts `.refreshRequired`.
+    func handleNewVersion() {
+        guard frozen == nil, !isInWriteTransaction, !notify.isDelivering else { return }
+        deliverPending()
+        guard !isInWriteTransaction, !notify.isDelivering else { return }
+        if notify.autorefresh {
+            _ = advance()
+            return
+        }
+        guard let txn else { return }
+        var latest: UInt64 = 0
+        guard ce_db_latest_version(engine.handle, &latest) else { return }
+        if latest > ce_txn_version(txn) && latest > notify.refreshRequiredVersion {
+            notify.refreshRequiredVersion = latest
+            sendRealmNotification(.refreshRequired)
         }
     }
 
@@ -130,14 +175,21 @@ extension RealmCore {
         notify.isSendingRealmNotifications = true
         defer { notify.isSendingRealmNotifications = false }
         let realm = Realm(self)
-        for token in tokens where !skipping.contains(where: { $0 === token }) {
-            token.realmBlock?(notification, realm)
+        delivering {
+            for token in tokens where !skipping.contains(where: { $0 === token }) {
+                token.realmBlock?(notification, realm)
+            }
         }
     }
 
-    /// Ends the transactions whose end a delivery deferred.
-    func endDeferredTransactions() {
-        guard !notify.isDelivering else { return }
+    /// Runs `body` as a delivery: refreshes and deliveries it starts are not made, transactions
+    /// it ends are ended after it (a change set may borrow them). The instance stays alive.
+    private func delivering(_ body: () -> Void) {
+        let outer = notify.isDelivering
+        notify.isDelivering = true
+        withExtendedLifetime(self) { body() }
+        notify.isDelivering = outer
+        guard !outer else { return }
         let ends = notify.deferredEnds
         notify.deferredEnds.removeAll()
         for transaction in ends { ce_txn_end(transaction) }

@@ -159,6 +159,7 @@ final class RealmCore {
             }
             cache.realms[key] = WeakRealmCore(handle: core.cacheHandle)
         }
+        core.startObservingCommits()
         return core
     }
 
@@ -326,6 +327,7 @@ final class RealmCore {
         // thread or queue unless the program sends one to another thread, which Realm forbids; only then
         // could a lookup on its thread race with this line.
         cacheHandle.core = nil
+        stopNotifications()
         closeCollections()
         // The other threads' transactions first: `txn` pins the version they began at. Nothing
         // uses them any more (the instance is going away).
@@ -462,14 +464,17 @@ final class RealmCore {
 
     private func endTransaction() {
         closeCollections()
-        if let txn { endReadOrWrite(txn) }
+        if let txn {
+            // A write transaction ends at once (it holds the writer lock; no change set borrows it).
+            if isInWriteTransaction { ce_txn_end(txn) } else { endRead(txn) }
+        }
         txn = nil
         isInWriteTransaction = false
     }
 
-    /// Ends `transaction`, or, while notifications are being delivered (a change set may borrow
-    /// it), once the delivery is over.
-    func endReadOrWrite(_ transaction: OpaquePointer) {
+    /// Ends the read transaction `transaction`, or, while notifications are being delivered (a
+    /// change set may borrow it), once the delivery is over.
+    func endRead(_ transaction: OpaquePointer) {
         if notify.isDelivering {
             notify.deferredEnds.append(transaction)
         } else {
@@ -513,6 +518,13 @@ final class RealmCore {
             let error = Realm.Error.last(fileURL: configuration.fileURL)
             ce_txn_end(txn)
             throw error
+        }
+        // With notifications registered, the instance reads the new version now (a later
+        // refresh has a version to move from).
+        if notify.hasRealmBlocks {
+            var raw: OpaquePointer?
+            guard ce_txn_begin_read(engine.handle, &raw), let raw else { engineFailure("Cannot begin a read transaction") }
+            self.txn = raw
         }
         sendRealmNotification(.didChange, skipping: tokens)
     }
@@ -563,7 +575,7 @@ final class RealmCore {
         if latest == before { return false }
         closeCollections()
         guard ce_txn_advance(txn) else { engineFailure("Cannot refresh the Realm") }
-        if ce_txn_version(txn) == before { return false }
+        guard ce_txn_version(txn) != before else { return false }
         sendRealmNotification(.didChange)
         return true
     }
@@ -572,11 +584,8 @@ final class RealmCore {
         checkThread()
         // A frozen Realm keeps its version (frozen objects stay readable, as in Realm).
         if frozen != nil { return }
-        if isInWriteTransaction {
-            cancelWrite()
-        } else {
-            endTransaction()
-        }
+        if isInWriteTransaction { cancelWrite() }
+        endTransaction()
         epoch &+= 1
     }
 

@@ -43,11 +43,11 @@ public final class NotificationToken: @unchecked Sendable {
     }
 
     deinit {
-        // Release the instance on its own thread or queue (a token may be released anywhere):
-        // a live RealmCore goes away on its context. A thread that never runs its run loop keeps
-        // it until it does.
+        // A token may be released anywhere; the instance and the registration (an observation
+        // holds collections and queries of the instance) go away on the instance's context.
         guard let core, !core.context.isCurrent else { return }
-        let box = UncheckedBox(core)
+        let box = UncheckedBox((core, registration))
+        registration = nil
         core.context.schedule { withExtendedLifetime(box) {} }
     }
 
@@ -60,8 +60,13 @@ public final class NotificationToken: @unchecked Sendable {
         let released = registration
         registration = nil
         lock.unlock()
-        // The block or observer goes away outside the lock (its deinit may do anything).
-        withExtendedLifetime(released) {}
+        // The block or observer goes away outside the lock, on the instance's context.
+        guard let released, let core, !core.context.isCurrent else {
+            withExtendedLifetime(released) {}
+            return
+        }
+        let box = UncheckedBox(released)
+        core.context.schedule { withExtendedLifetime(box) {} }
     }
 
     /// Whether the token still has its registration.

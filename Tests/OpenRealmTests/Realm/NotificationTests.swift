@@ -208,7 +208,7 @@ struct QueueConfinedRealmTests {
         final class Shared: @unchecked Sendable {
             var realm: Realm?
             var token: NotificationToken?
-            var threads: [String] = []
+            var threads: [Thread] = []  // kept alive: two live objects are two threads
         }
         let shared = Shared()
         // queue.sync runs the block on the calling thread: two threads, one queue.
@@ -219,7 +219,7 @@ struct QueueConfinedRealmTests {
                 shared.token = realm.observe { notification, observed in
                     log.append("\(notification.name) \(observed.objects(Dog.self).count)")
                 }
-                shared.threads.append("\(Thread.current)")
+                shared.threads.append(Thread.current)
                 try realm.write { realm.add(Dog()) }
             }
         }
@@ -227,7 +227,7 @@ struct QueueConfinedRealmTests {
             try queue.sync {
                 let realm = try Realm(configuration: configuration, queue: queue)
                 #expect(realm == shared.realm)
-                shared.threads.append("\(Thread.current)")
+                shared.threads.append(Thread.current)
                 #expect(realm.objects(Dog.self).count == 1)
                 try realm.write { realm.add(Dog()) }
             }
@@ -241,7 +241,7 @@ struct QueueConfinedRealmTests {
             shared.token = nil
             shared.realm = nil
         }
-        #expect(shared.threads.count == 2 && shared.threads[0] != shared.threads[1])
+        #expect(shared.threads.count == 2 && shared.threads[0] !== shared.threads[1])
         #expect(log.all == ["didChange 1", "didChange 2", "didChange 3"])
     }
 
