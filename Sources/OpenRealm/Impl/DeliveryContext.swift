@@ -21,8 +21,11 @@ import Darwin
 ///   thread may use it while it runs a block of the queue (checked with a queue-specific key:
 ///   a block of a queue that targets it counts too); its notifications are `async` blocks on the
 ///   queue.
-/// - A Realm opened on the main thread delivers on the main queue: when the main thread runs
-///   `RunLoop.main` (or `dispatchMain()`), notifications arrive without anything else to do.
+/// - A Realm opened on the main thread or in a block of the main queue is confined to the main
+///   queue (on Apple platforms the two are the same; on Linux the main queue's blocks may run on
+///   another thread while the main thread waits, as under `swift test`, so `@MainActor` code
+///   may run elsewhere): it is usable on the main thread and in the main queue's blocks, and
+///   delivers on the main queue (drained by `RunLoop.main`, `dispatchMain()` or the runtime).
 /// - A Realm opened on another thread delivers on that thread's run loop (a timer of
 ///   interval 0 added from the notifier thread, which wakes a sleeping `RunLoop.run`). A thread
 ///   that never runs its run loop (a thread of a dispatch queue or of Swift concurrency, with a
@@ -39,7 +42,6 @@ final class DeliveryContext: @unchecked Sendable {
 
     private enum Kind {
         case queue(DispatchQueue, QueueMarker)
-        case mainQueue
         case runLoop(RunLoop)
     }
 
@@ -54,10 +56,11 @@ final class DeliveryContext: @unchecked Sendable {
         thread = pthread_self()
     }
 
-    /// The context of a Realm confined to the calling thread.
+    /// The context of a Realm confined to the calling thread (not the main thread: a Realm
+    /// there is confined to the main queue).
     init() {
         thread = pthread_self()
-        kind = Thread.isMainThread ? .mainQueue : .runLoop(RunLoop.current)
+        kind = .runLoop(RunLoop.current)
     }
 
     /// Whether the Realm is confined to a dispatch queue rather than a thread.
@@ -70,8 +73,8 @@ final class DeliveryContext: @unchecked Sendable {
     @inline(__always)
     var isCurrent: Bool {
         switch kind {
-        case .queue(_, let marker): return DispatchQueue.getSpecific(key: QueueMarker.key) === marker
-        default: return pthread_equal(thread, pthread_self()) != 0
+        case .queue(_, let marker): return marker.isCurrent
+        case .runLoop: return pthread_equal(thread, pthread_self()) != 0
         }
     }
 
@@ -81,8 +84,6 @@ final class DeliveryContext: @unchecked Sendable {
         switch kind {
         case .queue(let queue, _):
             queue.async(execute: block)
-        case .mainQueue:
-            DispatchQueue.main.async(execute: block)
         case .runLoop(let runLoop):
             // RunLoop.perform does not wake a sleeping run loop; adding a timer does.
             runLoop.add(Timer(timeInterval: 0, repeats: false) { _ in block() }, forMode: .default)
@@ -99,21 +100,31 @@ final class QueueMarker: @unchecked Sendable {
     static let key = DispatchSpecificKey<QueueMarker>()
     /// The instances of the queue, by configuration (see RealmCore.instance).
     var realms: [String: WeakRealmCore] = [:]
+    /// Whether this marks the main queue (whose Realms the main thread may use too).
+    private let isMain: Bool
 
     private static let lock = NSLock()
+
+    /// The main queue's marker.
+    static let main: QueueMarker = of(.main)
+
+    private init(isMain: Bool) { self.isMain = isMain }
 
     /// The marker of `queue`, set on first use.
     static func of(_ queue: DispatchQueue) -> QueueMarker {
         lock.lock()
         defer { lock.unlock() }
         if let marker = queue.getSpecific(key: key) { return marker }
-        let marker = QueueMarker()
+        let marker = QueueMarker(isMain: queue === DispatchQueue.main)
         queue.setSpecific(key: key, value: marker)
         return marker
     }
 
-    /// Whether the caller runs a block of the queue this marks.
-    var isCurrent: Bool { DispatchQueue.getSpecific(key: QueueMarker.key) === self }
+    /// Whether the caller runs a block of the queue this marks (or, for the main queue, is on
+    /// the main thread).
+    var isCurrent: Bool {
+        DispatchQueue.getSpecific(key: QueueMarker.key) === self || (isMain && Thread.isMainThread)
+    }
 }
 
 /// A weak reference to a RealmCore, for the caches of Realm instances (see `RealmCore`'s

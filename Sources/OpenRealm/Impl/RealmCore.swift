@@ -51,6 +51,9 @@ final class RealmCore {
     let engine: StorageEngine
     /// The thread that opened the instance (the one it is confined to, unless `queueMarker`).
     private let thread: pthread_t
+    /// Whether being on `thread` is enough: a thread-confined instance, or one of the main queue
+    /// opened on the main thread (which may always use it).
+    private let threadIsOwner: Bool
     /// For a Realm confined to a serial queue (`Realm(configuration:queue:)`): the queue's
     /// marker, which says whether the caller runs a block of the queue.
     private let queueMarker: QueueMarker?
@@ -120,10 +123,16 @@ final class RealmCore {
         validate(configuration)
         let key = configuration.storageKey
         var marker: QueueMarker?
-        if let queue {
-            let queueMarker = QueueMarker.of(queue)
+        var queue = queue
+        if let confining = queue {
+            let queueMarker = QueueMarker.of(confining)
             if !queueMarker.isCurrent { throwRealmException("Realm opened from incorrect dispatch queue.") }
             marker = queueMarker
+        } else if QueueMarker.main.isCurrent {
+            // The main thread, or a block of the main queue: confined to the main queue (see
+            // DeliveryContext).
+            queue = DispatchQueue.main
+            marker = QueueMarker.main
         }
         let cached: RealmCore?
         if let marker {
@@ -189,6 +198,7 @@ final class RealmCore {
         }
         self.configuration = configuration
         self.thread = pthread_self()
+        self.threadIsOwner = marker == nil || Thread.isMainThread
         self.queueMarker = marker
         if let queue, let marker {
             context = DeliveryContext(queue: queue, marker: marker)
@@ -233,6 +243,7 @@ final class RealmCore {
         configuration = live.configuration
         engine = live.engine
         thread = pthread_self()
+        threadIsOwner = true
         queueMarker = nil
         context = live.context
         allowedClasses = live.allowedClasses
@@ -347,10 +358,11 @@ final class RealmCore {
     }
 
     /// Whether the caller is on the instance's thread (or in a block of its queue). The common
-    /// case, a thread-confined instance on its thread, is one comparison.
+    /// case, an instance on the thread that opened it (the main thread included), is one
+    /// comparison.
     @inline(__always)
     var isOnOwnThread: Bool {
-        (queueMarker == nil && pthread_equal(thread, pthread_self()) != 0) || isOnOwnQueue
+        (threadIsOwner && pthread_equal(thread, pthread_self()) != 0) || isOnOwnQueue
     }
 
     private var isOnOwnQueue: Bool {

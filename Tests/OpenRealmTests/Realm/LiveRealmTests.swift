@@ -102,6 +102,31 @@ struct LiveRealmTests {
         #expect(live.log.all == ["refreshRequired 0", "didChange 2"])
     }
 
+    @Test("a Realm opened on the main actor gets the notifications on the main queue")
+    func mainQueue() async throws {
+        let configuration = Realm.Configuration(inMemoryIdentifier: "live-\(UUID())", objectTypes: [Dog.self])
+        let log = NotificationLog()
+        // Under swift test on Linux the main queue's blocks may run on another thread than the
+        // main thread: a queue-specific value tells where the block runs.
+        let mainKey = DispatchSpecificKey<Int>()
+        DispatchQueue.main.setSpecific(key: mainKey, value: 1)
+        defer { DispatchQueue.main.setSpecific(key: mainKey, value: nil) }
+        let token = try await MainActor.run {
+            let realm = try Realm(configuration: configuration)
+            _ = realm.objects(Dog.self).count
+            return realm.observe { notification, realm in
+                let onMain = Thread.isMainThread || DispatchQueue.getSpecific(key: mainKey) == 1
+                log.append("\(notification.name) \(realm.objects(Dog.self).count)\(onMain ? "" : " off the main queue")")
+            }
+        }
+        try addDogOnOtherThread(configuration)
+        for _ in 0..<1000 where log.all.isEmpty {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        #expect(log.all == ["didChange 1"])
+        await MainActor.run { token.invalidate() }
+    }
+
     @Test("a thread that runs its run loop gets the notifications there")
     func runLoopThread() throws {
         let configuration = Realm.Configuration(inMemoryIdentifier: "live-\(UUID())", objectTypes: [Dog.self])
