@@ -125,6 +125,12 @@ final class RealmCore {
         var marker: QueueMarker?
         var queue = queue
         if let confining = queue {
+            // A global queue is concurrent (its label names it; a concurrent queue of the
+            // program's own cannot be told from a serial one on Linux).
+            if confining.label.hasPrefix("com.apple.root.") {
+                throwRealmException(
+                    "Invalid queue '\(confining.label)' (OS_dispatch_queue_global): Realms can only be confined to serial queues or the main queue.")
+            }
             let queueMarker = QueueMarker.of(confining)
             if !queueMarker.isCurrent { throwRealmException("Realm opened from incorrect dispatch queue.") }
             marker = queueMarker

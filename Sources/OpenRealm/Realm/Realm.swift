@@ -44,7 +44,8 @@ public struct Realm: Equatable {
     /// `queue`, a serial dispatch queue: the Realm may then be used in any block of the queue,
     /// whatever thread runs it, and its notifications are delivered on the queue. It must be
     /// opened in a block of that queue (otherwise Realm's "Realm opened from incorrect dispatch
-    /// queue." stops the program).
+    /// queue." stops the program). A global queue is refused with Realm's message; a concurrent
+    /// queue of your own cannot be told apart on Linux: do not pass one.
     ///
     ///     let realm = try Realm(configuration: .init(inMemoryIdentifier: "test"))
     ///

@@ -267,6 +267,14 @@ struct NotificationProgrammerErrorTests {
         expectStop("Realm opened from incorrect dispatch queue.", result)
     }
 
+    @Test("confining a Realm to a global (concurrent) queue")
+    func globalQueue() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = try Realm(configuration: .init(inMemoryIdentifier: "exit-global-queue"), queue: DispatchQueue.global())
+        }
+        expectStop("Invalid queue 'com.apple.root.default-qos' (OS_dispatch_queue_global): Realms can only be confined to serial queues or the main queue.", result)
+    }
+
     @Test("using a queue-confined Realm outside its queue")
     func usedOutsideQueue() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
