@@ -23,6 +23,14 @@ final class NotificationState {
     var isSendingRealmNotifications = false
     /// Transactions to end once the delivery in progress is over.
     var deferredEnds: [OpaquePointer] = []
+    /// A read transaction at the version the observers last heard of, when the instance moved
+    /// without telling them yet (its own commit, `invalidate()`); delivered by `deliverPending`.
+    var pendingOld: OpaquePointer?
+    /// The observers not to tell of the pending commit (`withoutNotifying`).
+    var pendingSkip: [ObjectIdentifier] = []
+    /// In a write transaction with observers: the read transaction the write began from (the
+    /// version the observers heard of last), kept until the commit or cancel.
+    var writeBase: OpaquePointer?
     /// The latest version `.refreshRequired` was sent for.
     var refreshRequiredVersion: UInt64 = 0
     /// The registration with the file's notifier thread, and the notifier it keeps alive.
@@ -116,8 +124,8 @@ extension RealmCore {
         }
     }
 
-    /// Runs the pending work, unless in a write transaction or a delivery (then the next
-    /// refresh, write or scheduled run does).
+    /// Runs the pending work, then delivers a pending local commit, unless in a write
+    /// transaction or a delivery (then the next refresh, write or scheduled run does).
     func deliverPending() {
         guard !isInWriteTransaction, !notify.isDelivering else { return }
         while !notify.pendingWork.isEmpty {
@@ -126,6 +134,35 @@ extension RealmCore {
             for block in work { block() }
             if isInWriteTransaction || notify.isDelivering { return }
         }
+        deliverPendingCommit()
+    }
+
+    /// Tells the observers of the versions the instance moved through without telling them (its
+    /// own commits, or a read begun again after `invalidate()`).
+    private func deliverPendingCommit() {
+        guard let old = notify.pendingOld, !isInWriteTransaction, !notify.isDelivering else { return }
+        notify.pendingOld = nil
+        let skip = notify.pendingSkip
+        notify.pendingSkip = []
+        if ce_txn_version(old) != ce_txn_version(currentTxn()) {
+            notifyObservers(old: old, skipping: skip)
+        }
+        ce_txn_end(old)
+    }
+
+    /// Keeps `old`, the version the observers heard of last, for a delivery on the context: the
+    /// instance committed (`skipping`: the tokens of `withoutNotifying`) or was invalidated. An
+    /// older pending version stays (the deliveries merge; only tokens skipped by both are).
+    func keepPendingVersion(_ old: OpaquePointer, skipping: [NotificationToken], schedule: Bool) {
+        let skipped = skipping.map { ObjectIdentifier($0) }
+        if notify.pendingOld == nil {
+            notify.pendingOld = old
+            notify.pendingSkip = skipped
+        } else {
+            endRead(old)
+            notify.pendingSkip.removeAll { !skipped.contains($0) }
+        }
+        if schedule { scheduleDrain() }
     }
 
     /// Starts hearing of the commits of other instances and processes (the file's notifier).
@@ -141,7 +178,11 @@ extension RealmCore {
     /// Stops hearing of commits and ends the transactions notifications kept (from deinit).
     func stopNotifications() {
         notify.listener?.cancel()
-        for transaction in notify.deferredEnds { ce_txn_end(transaction) }
+        for transaction in [notify.pendingOld, notify.writeBase].compactMap({ $0 }) + notify.deferredEnds {
+            ce_txn_end(transaction)
+        }
+        notify.pendingOld = nil
+        notify.writeBase = nil
         notify.deferredEnds = []
     }
 
@@ -165,6 +206,23 @@ extension RealmCore {
     }
 
     // MARK: Delivering
+
+    /// Tells the observers (but those of `skipping`) that the instance moved from `old` to its
+    /// current transaction.
+    func notifyObservers(old: OpaquePointer, skipping: [ObjectIdentifier]) {
+        let tokens = NotificationState.live(&notify.observers).filter { !skipping.contains(ObjectIdentifier($0)) }
+        guard !tokens.isEmpty else { return }
+        var computed: OpaquePointer?
+        guard ce_changes_compute(old, currentTxn(), &computed), let changes = computed else {
+            engineFailure("Cannot compute the changes of the Realm")
+        }
+        delivering {
+            for token in tokens {
+                token.observer?.realmDidChange(self, old: old, changes: changes)
+            }
+            ce_changes_free(changes)
+        }
+    }
 
     /// Calls the `Realm.observe` blocks with `notification`, except those of `skipping`. Not
     /// nested: a block that commits does not notify the blocks again (as in Realm).

@@ -513,15 +513,30 @@ final class RealmCore {
             // A notification block may have begun a write of its own.
             if isInWriteTransaction { throwRealmException("The Realm is already in a write transaction") }
         }
-        endTransaction()
+        // With observers, the read transaction stays open: the version they heard of last, for
+        // the delivery of the commit.
+        if let read = txn, hasObservers {
+            closeCollections()
+            notify.writeBase = read
+            txn = nil
+        } else {
+            endTransaction()
+        }
         var raw: OpaquePointer?
-        guard ce_txn_begin_write(engine.handle, &raw), let raw else { throw Realm.Error.last(fileURL: configuration.fileURL) }
+        guard ce_txn_begin_write(engine.handle, &raw), let raw else {
+            let error = Realm.Error.last(fileURL: configuration.fileURL)
+            txn = notify.writeBase
+            notify.writeBase = nil
+            throw error
+        }
         txn = raw
         isInWriteTransaction = true
     }
 
     /// Commits the write transaction; then the `Realm.observe` blocks get `.didChange`, at once
-    /// (as in Realm), except those of `tokens`.
+    /// (as in Realm), except those of `tokens`. The observers hear of the commit later on the
+    /// instance's context (as Realm schedules collection notifications), or at the next refresh
+    /// or write if that comes first.
     func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws(Realm.Error) {
         checkThread()
         guard isInWriteTransaction, let txn else { throwRealmException("Can't commit a non-existing write transaction") }
@@ -535,14 +550,20 @@ final class RealmCore {
             // A failed commit leaves the transaction to be ended (rolled back).
             let error = Realm.Error.last(fileURL: configuration.fileURL)
             ce_txn_end(txn)
+            self.txn = notify.writeBase
+            notify.writeBase = nil
             throw error
         }
-        // With notifications registered, the instance reads the new version now (a later
-        // refresh has a version to move from).
-        if notify.hasRealmBlocks {
+        // With notifications registered, the instance reads the new version now (the observers
+        // will hear of base -> it; a later refresh has a version to move from).
+        if notify.writeBase != nil || notify.hasRealmBlocks {
             var raw: OpaquePointer?
             guard ce_txn_begin_read(engine.handle, &raw), let raw else { engineFailure("Cannot begin a read transaction") }
             self.txn = raw
+        }
+        if let base = notify.writeBase {
+            notify.writeBase = nil
+            keepPendingVersion(base, skipping: tokens, schedule: true)
         }
         sendRealmNotification(.didChange, skipping: tokens)
     }
@@ -551,6 +572,9 @@ final class RealmCore {
         checkThread()
         guard isInWriteTransaction else { throwRealmException("Can't cancel a non-existing write transaction") }
         endTransaction()
+        // Back to the version the write began from.
+        txn = notify.writeBase
+        notify.writeBase = nil
         // Tables created in the cancelled transaction are gone.
         tables.removeAll()
         tablesByKey.removeAll()
@@ -591,9 +615,23 @@ final class RealmCore {
         var latest: UInt64 = 0
         guard ce_db_latest_version(engine.handle, &latest) else { engineFailure("Cannot refresh the Realm") }
         if latest == before { return false }
+        // The observers need the version they heard of: a read transaction kept there.
+        var old: OpaquePointer?
+        if hasObservers {
+            guard ce_txn_begin_read_at(engine.handle, before, &old) else { engineFailure("Cannot refresh the Realm") }
+        }
         closeCollections()
-        guard ce_txn_advance(txn) else { engineFailure("Cannot refresh the Realm") }
-        guard ce_txn_version(txn) != before else { return false }
+        guard ce_txn_advance(txn) else {
+            if let old { ce_txn_end(old) }
+            engineFailure("Cannot refresh the Realm")
+        }
+        // Read before the observers run: one may begin a write, which moves `txn` away.
+        let moved = ce_txn_version(txn) != before
+        if let old {
+            if moved { notifyObservers(old: old, skipping: []) }
+            endRead(old)
+        }
+        guard moved else { return false }
         sendRealmNotification(.didChange)
         return true
     }
@@ -603,7 +641,14 @@ final class RealmCore {
         // A frozen Realm keeps its version (frozen objects stay readable, as in Realm).
         if frozen != nil { return }
         if isInWriteTransaction { cancelWrite() }
-        endTransaction()
+        if let read = txn, hasObservers {
+            // The version the observers heard of last stays, for their next delivery.
+            closeCollections()
+            txn = nil
+            keepPendingVersion(read, skipping: [], schedule: false)
+        } else {
+            endTransaction()
+        }
         epoch &+= 1
     }
 

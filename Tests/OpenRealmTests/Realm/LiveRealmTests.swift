@@ -174,6 +174,18 @@ struct LiveRealmTests {
         token.invalidate()
     }
 
+    @Test("when the last instance goes away, the notifier stops and the file closes")
+    func notifierStops() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("live-close-\(UUID()).realm")
+        let configuration = Realm.Configuration(fileURL: url, objectTypes: [Dog.self])
+        let live = try QueueRealm(configuration)
+        try addDogOnOtherThread(configuration)
+        #expect(live.log.wait(for: 1))
+        live.close()
+        waitUntilClosedEverywhere(url)
+        #expect(try Realm.deleteFiles(for: configuration))
+    }
+
     @Test("an encrypted Realm: another thread's commit arrives as .didChange")
     func encrypted() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("live-encrypted-\(UUID()).realm")
@@ -192,7 +204,8 @@ private func liveSharedURL(_ name: String, pid: pid_t) -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("openrealm-live-\(name)-\(pid).realm")
 }
 
-private let liveKey = Data((0..<64).map { UInt8(255 - $0) })
+/// The key of the encrypted file the child process commits to.
+private func liveKey() -> Data { Data((0..<64).map { UInt8(255 - $0) }) }
 
 @Suite("Live Realms and other processes")
 struct LiveRealmProcessTests {
@@ -215,13 +228,13 @@ struct LiveRealmProcessTests {
 
     @Test("another process's commit to an encrypted file arrives as .didChange")
     func otherProcessEncrypted() async throws {
-        let configuration = Realm.Configuration(fileURL: liveSharedURL("process-encrypted", pid: getpid()), encryptionKey: liveKey,
+        let configuration = Realm.Configuration(fileURL: liveSharedURL("process-encrypted", pid: getpid()), encryptionKey: liveKey(),
                                                 objectTypes: [Dog.self])
         _ = try? Realm.deleteFiles(for: configuration)
         defer { _ = try? Realm.deleteFiles(for: configuration) }
         let live = try QueueRealm(configuration)
         await #expect(processExitsWith: .success) {
-            let configuration = Realm.Configuration(fileURL: liveSharedURL("process-encrypted", pid: getppid()), encryptionKey: liveKey,
+            let configuration = Realm.Configuration(fileURL: liveSharedURL("process-encrypted", pid: getppid()), encryptionKey: liveKey(),
                                                     objectTypes: [Dog.self])
             let realm = try Realm(configuration: configuration)
             try realm.write { realm.add(Dog(value: ["name": "secret"])) }
