@@ -23,23 +23,10 @@ private struct WeakEngine: Sendable {
 
 private let openEngines = Mutex<[String: WeakEngine]>([:])
 
-/// The per-thread cache of Realm instances: one per configuration and thread while in use.
+/// The per-thread cache of Realm instances: one per configuration and thread while in use. (A
+/// queue's instances are in its `QueueMarker`.)
 private final class ThreadRealms {
-    var realms: [String: WeakCore] = [:]
-
-    /// A weak reference to the instance's `CacheHandle`, not to the instance itself: a weakly
-    /// referenced object keeps its reference count in a side table, which would make every
-    /// retain and release of the instance (one per managed object and property access) a
-    /// slow-path runtime call.
-    struct WeakCore {
-        weak var handle: CacheHandle?
-        var core: RealmCore? { handle?.core }
-    }
-
-    /// Owned by its RealmCore alone, so it lives exactly as long as the instance.
-    final class CacheHandle {
-        unowned(unsafe) var core: RealmCore?
-    }
+    var realms: [String: WeakRealmCore] = [:]
 }
 
 private let threadRealmsKey = "io.openrealm.threadRealms"
@@ -62,7 +49,18 @@ private let threadRealmsKey = "io.openrealm.threadRealms"
 final class RealmCore {
     let configuration: Realm.Configuration
     let engine: StorageEngine
+    /// The thread that opened the instance (the one it is confined to, unless `queueMarker`).
     private let thread: pthread_t
+    /// Whether being on `thread` is enough: a thread-confined instance, or one of the main queue
+    /// opened on the main thread (which may always use it).
+    private let threadIsOwner: Bool
+    /// For a Realm confined to a serial queue (`Realm(configuration:queue:)`): the queue's
+    /// marker, which says whether the caller runs a block of the queue.
+    private let queueMarker: QueueMarker?
+    /// Where the instance is used and its notifications run.
+    let context: DeliveryContext
+    /// Notifications: observers, Realm.observe blocks, pending deliveries.
+    let notify = NotificationState()
     /// Set for a frozen instance: the per-thread transactions and the lock of its shared state.
     let frozen: FrozenState?
     var isFrozen: Bool { frozen != nil }
@@ -90,8 +88,8 @@ final class RealmCore {
     private var tablesByKey: [ce_table_key: TableInfo] = [:]
     /// With `objectTypes`: the classes the Realm may hold (their links included).
     private let allowedClasses: Set<ObjectIdentifier>?
-    /// What the thread's instance cache refers to (see `ThreadRealms.WeakCore`).
-    fileprivate let cacheHandle = ThreadRealms.CacheHandle()
+    /// What the thread's or queue's instance cache refers to (see `RealmCoreCacheHandle`).
+    fileprivate let cacheHandle = RealmCoreCacheHandle()
 
     /// The update policy of the `add` in progress (linked objects are added with it).
     @exclusivity(unchecked) private var addPolicy: ce_update_policy = CE_UPDATE_ERROR
@@ -119,18 +117,38 @@ final class RealmCore {
 
     // MARK: Opening
 
-    /// The Realm instance of this thread for `configuration`: the cached one, or a new one.
-    static func instance(for configuration: Realm.Configuration) throws(Realm.Error) -> RealmCore {
+    /// The Realm instance of this thread (or, with `queue`, of this serial queue, which the
+    /// caller must be running a block of) for `configuration`: the cached one, or a new one.
+    static func instance(for configuration: Realm.Configuration, queue: DispatchQueue? = nil) throws(Realm.Error) -> RealmCore {
         validate(configuration)
         let key = configuration.storageKey
-        let cache: ThreadRealms
-        if let existing = Thread.current.threadDictionary[threadRealmsKey] as? ThreadRealms {
-            cache = existing
-        } else {
-            cache = ThreadRealms()
-            Thread.current.threadDictionary[threadRealmsKey] = cache
+        var marker: QueueMarker?
+        var queue = queue
+        if let confining = queue {
+            // A global queue is concurrent (its label names it; a concurrent queue of the
+            // program's own cannot be told from a serial one on Linux).
+            if confining.label.hasPrefix("com.apple.root.") {
+                throwRealmException(
+                    "Invalid queue '\(confining.label)' (OS_dispatch_queue_global): Realms can only be confined to serial queues or the main queue.")
+            }
+            let queueMarker = QueueMarker.of(confining)
+            if !queueMarker.isCurrent { throwRealmException("Realm opened from incorrect dispatch queue.") }
+            marker = queueMarker
+        } else if QueueMarker.main.isCurrent {
+            // The main thread, or a block of the main queue: confined to the main queue (see
+            // DeliveryContext).
+            queue = DispatchQueue.main
+            marker = QueueMarker.main
         }
-        if let core = cache.realms[key]?.core {
+        let cached: RealmCore?
+        if let marker {
+            cached = marker.realms[key]?.core
+        } else if let cache = Thread.current.threadDictionary[threadRealmsKey] as? ThreadRealms {
+            cached = cache.realms[key]?.core
+        } else {
+            cached = nil
+        }
+        if let core = cached {
             if core.configuration.readOnly != configuration.readOnly {
                 throw Realm.Error(code: .fail, message: "Realm at path '\(core.engine.path)' already opened with different read permissions.")
             }
@@ -142,9 +160,21 @@ final class RealmCore {
             }
             return core
         }
-        let core = try RealmCore(configuration: configuration)
+        let core = try RealmCore(configuration: configuration, queue: queue, marker: marker)
         core.cacheHandle.core = core
-        cache.realms[key] = ThreadRealms.WeakCore(handle: core.cacheHandle)
+        if let marker {
+            marker.realms[key] = WeakRealmCore(handle: core.cacheHandle)
+        } else {
+            let cache: ThreadRealms
+            if let existing = Thread.current.threadDictionary[threadRealmsKey] as? ThreadRealms {
+                cache = existing
+            } else {
+                cache = ThreadRealms()
+                Thread.current.threadDictionary[threadRealmsKey] = cache
+            }
+            cache.realms[key] = WeakRealmCore(handle: core.cacheHandle)
+        }
+        core.startObservingCommits()
         return core
     }
 
@@ -168,12 +198,19 @@ final class RealmCore {
         Realm.Error(code: .fail, message: "Realm at path '\(path)' already opened with different encryption key.")
     }
 
-    private init(configuration: Realm.Configuration) throws(Realm.Error) {
+    private init(configuration: Realm.Configuration, queue: DispatchQueue?, marker: QueueMarker?) throws(Realm.Error) {
         if configuration.readOnly && configuration.inMemoryIdentifier != nil {
             throw Realm.Error(code: .fail, message: "Realm cannot be both read-only and in-memory.")
         }
         self.configuration = configuration
         self.thread = pthread_self()
+        self.threadIsOwner = marker == nil || Thread.isMainThread
+        self.queueMarker = marker
+        if let queue, let marker {
+            context = DeliveryContext(queue: queue, marker: marker)
+        } else {
+            context = DeliveryContext()
+        }
         self.frozen = nil
         var allowed: Set<ObjectIdentifier>?
         var modelClasses: [ObjectSchemaInfo]
@@ -212,6 +249,9 @@ final class RealmCore {
         configuration = live.configuration
         engine = live.engine
         thread = pthread_self()
+        threadIsOwner = true
+        queueMarker = nil
+        context = live.context
         allowedClasses = live.allowedClasses
         var raw: OpaquePointer?
         let ok: Bool
@@ -298,162 +338,13 @@ final class RealmCore {
         return try openEngine(configuration)
     }
 
-    /// `classes` with every class they link to, or that links to them through LinkingObjects.
-    static func closure(_ classes: [ObjectSchemaInfo]) -> [ObjectSchemaInfo] {
-        var seen = Set<ObjectIdentifier>()
-        var result: [ObjectSchemaInfo] = []
-        var pending = classes
-        while let info = pending.popLast() {
-            guard seen.insert(ObjectIdentifier(info.objectClass)).inserted else { continue }
-            result.append(info)
-            pending.append(contentsOf: info.linkedClasses.map(ObjectSchemaInfo.of))
-        }
-        return result.sorted { $0.className < $1.className }
-    }
-
-    /// Checks the file's schema against the models and brings it up to date: throws
-    /// `.schemaMismatch` when a migration is needed, adds tables and properties otherwise.
-    private static func prepareSchema(
-        _ engine: StorageEngine, _ classes: [ObjectSchemaInfo], createMissing: Bool, _ configuration: Realm.Configuration
-    ) throws(Realm.Error) {
-        var differences: [String] = []
-        var missing: [ObjectSchemaInfo] = []
-        var fileVersion: UInt64 = 0
-        var tableCount = 0
-        do {
-            try engine.read { txn in
-                guard ce_schema_version(txn.handle, &fileVersion), ce_table_count(txn.handle, &tableCount) else {
-                    throw Realm.Error.last()
-                }
-                for info in classes {
-                    if let table = try SchemaReader.table(txn.handle, named: info.className) {
-                        differences += SchemaReader.differences(info, table)
-                    } else if createMissing {
-                        missing.append(info)
-                    }
-                }
-            }
-        } catch let error as Realm.Error {
-            throw error
-        } catch {
-            throw Realm.Error(code: .fail, message: "\(error)")
-        }
-        let isNew = tableCount == 0 && fileVersion == 0
-        if !isNew && configuration.schemaVersion < fileVersion {
-            throw Realm.Error(code: .schemaMismatch, message:
-                "Provided schema version \(configuration.schemaVersion) is less than last set version \(fileVersion).",
-                fileURL: configuration.fileURL)
-        }
-        if !differences.isEmpty && (configuration.schemaVersion == fileVersion || configuration.readOnly || configuration.deleteRealmIfMigrationNeeded) {
-            throw Realm.Error(code: .schemaMismatch, message:
-                "Migration is required due to the following errors:\n" + differences.map { "- " + $0 }.joined(separator: "\n"),
-                fileURL: configuration.fileURL)
-        }
-        let versionChanges = configuration.schemaVersion != fileVersion
-        guard !missing.isEmpty || !differences.isEmpty || versionChanges else { return }
-        if configuration.readOnly {
-            // A read-only Realm reads what the file has; classes it lacks read as empty.
-            return
-        }
-        // The migration block reads the old objects in a read transaction begun before the write:
-        // the file as it was.
-        var snapshot: OpaquePointer?
-        if configuration.migrationBlock != nil && versionChanges && !isNew {
-            guard ce_txn_begin_read(engine.handle, &snapshot) else { throw Realm.Error.last() }
-        }
-        defer { if let snapshot { ce_txn_end(snapshot) } }
-        do {
-            try engine.write { txn in
-                try createTables(txn.handle, missing)
-                if !differences.isEmpty {
-                    for info in classes where !missing.contains(where: { $0 === info }) {
-                        try migrate(txn.handle, info)
-                    }
-                }
-                if let snapshot, let block = configuration.migrationBlock {
-                    block(Migration(old: snapshot, new: txn.handle), fileVersion)
-                }
-                if versionChanges || isNew {
-                    guard ce_set_schema_version(txn.handle, configuration.schemaVersion) else { throw Realm.Error.last() }
-                }
-            }
-        } catch let error as Realm.Error {
-            throw error
-        } catch let error as EngineError {
-            throw Realm.Error(error, fileURL: configuration.fileURL)
-        } catch {
-            throw Realm.Error(code: .fail, message: "\(error)")
-        }
-    }
-
-    /// Adds the tables of `classes` (all first, then their properties: links need their target).
-    static func createTables(_ txn: OpaquePointer, _ classes: [ObjectSchemaInfo]) throws(Realm.Error) {
-        var created: [(ObjectSchemaInfo, ce_table_key)] = []
-        for info in classes {
-            var key: ce_table_key = 0
-            var found = false
-            guard ce_table_find(txn, info.className, &key, &found) else { throw Realm.Error.last() }
-            if found { continue }
-            let ok = info.isEmbedded ? ce_table_add_embedded(txn, info.className, &key) : ce_table_add(txn, info.className, &key)
-            guard ok else { throw Realm.Error.last() }
-            created.append((info, key))
-        }
-        for (info, key) in created {
-            // The primary key first (the table is empty, as the engine requires).
-            let order = info.properties.indices.sorted { (info.properties[$0].isPrimaryKey ? 0 : 1) < (info.properties[$1].isPrimaryKey ? 0 : 1) }
-            for index in order where info.properties[index].isStored {
-                try addProperty(txn, key, info.properties[index])
-            }
-        }
-    }
-
-    private static func addProperty(_ txn: OpaquePointer, _ table: ce_table_key, _ property: PropertyInfo) throws(Realm.Error) {
-        var target: ce_table_key = 0
-        if let targetName = property.linkTargetName {
-            var found = false
-            guard ce_table_find(txn, targetName, &target, &found), found else {
-                throw Realm.Error(code: .schemaMismatch, message: "Property '\(property.name)' links to '\(targetName)', which has no table.")
-            }
-        }
-        var column: ce_column_key = 0
-        let ok = SchemaReader.withPropertyInfo(property, target: target) { info in ce_property_add(txn, table, &info, &column) }
-        guard ok else { throw Realm.Error(code: .schemaMismatch, message: String(cString: ce_last_error_message())) }
-    }
-
-    /// Brings an existing table in line with its class after a schema version bump: properties
-    /// removed from the model are removed, new ones added, changed ones replaced (their values
-    /// reset, as Realm's automatic migration does).
-    private static func migrate(_ txn: OpaquePointer, _ info: ObjectSchemaInfo) throws(Realm.Error) {
-        guard let table = try SchemaReader.table(txn, named: info.className) else { return }
-        let differences = SchemaReader.differences(info, table)
-        guard !differences.isEmpty else { return }
-        if differences.contains(where: { $0.hasPrefix("Primary Key") || $0.hasPrefix("Class") }) {
-            throw Realm.Error(code: .schemaMismatch, message:
-                "Migration is required due to the following errors:\n" + differences.map { "- " + $0 }.joined(separator: "\n")
-                    + "\nOpenRealm cannot change a primary key, or make a class embedded or top-level, yet.")
-        }
-        let modelNames = Set(info.properties.filter(\.isStored).map(\.name))
-        for (name, stored) in table.properties where !modelNames.contains(name) {
-            guard ce_property_remove(txn, table.key, stored.column) else { throw Realm.Error.last() }
-        }
-        for property in info.properties where property.isStored {
-            if let (column, stored) = table.properties[property.name] {
-                let same = stored.type == property.shape.type && stored.collection == property.shape.collection
-                    && (stored.type != CE_TYPE_LINK || stored.targetName == property.linkTargetName)
-                    && (stored.type == CE_TYPE_MIXED || stored.type == CE_TYPE_LINK || stored.nullable == property.shape.nullable)
-                if same { continue }
-                guard ce_property_remove(txn, table.key, column) else { throw Realm.Error.last() }
-            }
-            try addProperty(txn, table.key, property)
-        }
-    }
-
     deinit {
         // The thread's cache must stop handing this instance out before anything else (its
-        // reference is unowned(unsafe), see ThreadRealms). A live Realm is released on its own
-        // thread unless the program sends one to another thread, which Realm forbids; only then
+        // reference is unowned(unsafe), see RealmCoreCacheHandle). A live Realm is released on its own
+        // thread or queue unless the program sends one to another thread, which Realm forbids; only then
         // could a lookup on its thread race with this line.
         cacheHandle.core = nil
+        stopNotifications()
         closeCollections()
         // The other threads' transactions first: `txn` pins the version they began at. Nothing
         // uses them any more (the instance is going away).
@@ -463,13 +354,25 @@ final class RealmCore {
 
     // MARK: Threads and transactions
 
-    /// Stops unless called on the thread the Realm was opened on (a frozen Realm may be used on
-    /// any thread).
+    /// Stops unless called on the thread the Realm was opened on, or, for a queue-confined
+    /// Realm, in a block of its queue (a frozen Realm may be used on any thread).
     @inline(__always)
     func checkThread() {
-        if pthread_equal(thread, pthread_self()) == 0 && frozen == nil {
+        if !isOnOwnThread && frozen == nil {
             wrongThread()
         }
+    }
+
+    /// Whether the caller is on the instance's thread (or in a block of its queue). The common
+    /// case, an instance on the thread that opened it (the main thread included), is one
+    /// comparison.
+    @inline(__always)
+    var isOnOwnThread: Bool {
+        (threadIsOwner && pthread_equal(thread, pthread_self()) != 0) || isOnOwnQueue
+    }
+
+    private var isOnOwnQueue: Bool {
+        queueMarker?.isCurrent ?? false
     }
 
     private func wrongThread() -> Never {
@@ -479,7 +382,7 @@ final class RealmCore {
     /// The current transaction, beginning a read transaction if there is none. On another thread
     /// than the instance's: the thread's own transaction of a frozen instance.
     func currentTxn() -> OpaquePointer {
-        if pthread_equal(thread, pthread_self()) == 0 { return otherThreadTxn() }
+        if !isOnOwnThread { return otherThreadTxn() }
         if let txn { return txn }
         var raw: OpaquePointer?
         guard ce_txn_begin_read(engine.handle, &raw), let raw else { engineFailure("Cannot begin a read transaction") }
@@ -579,26 +482,67 @@ final class RealmCore {
 
     private func endTransaction() {
         closeCollections()
-        if let txn { ce_txn_end(txn) }
+        if let txn {
+            // A write transaction ends at once (it holds the writer lock; no change set borrows it).
+            if isInWriteTransaction { ce_txn_end(txn) } else { endRead(txn) }
+        }
         txn = nil
         isInWriteTransaction = false
     }
 
+    /// Ends the read transaction `transaction`, or, while notifications are being delivered (a
+    /// change set may borrow it), once the delivery is over.
+    func endRead(_ transaction: OpaquePointer) {
+        if notify.isDelivering {
+            notify.deferredEnds.append(transaction)
+        } else {
+            ce_txn_end(transaction)
+        }
+    }
+
+    /// Begins a write transaction. As in Realm, the Realm first moves to the latest version and
+    /// delivers the notifications of that (unless called from a notification block).
     func beginWrite() throws(Realm.Error) {
         if frozen != nil { throwRealmException("Can't perform transactions on a frozen Realm") }
         checkThread()
         if isInWriteTransaction { throwRealmException("The Realm is already in a write transaction") }
         if configuration.readOnly { throwRealmException("Can't perform transactions on read-only Realms.") }
-        endTransaction()
+        if !notify.isDelivering {
+            deliverPending()
+            _ = advance()
+            // A notification block may have begun a write of its own.
+            if isInWriteTransaction { throwRealmException("The Realm is already in a write transaction") }
+        }
+        // With observers, the read transaction stays open: the version they heard of last, for
+        // the delivery of the commit.
+        if let read = txn, hasObservers {
+            closeCollections()
+            notify.writeBase = read
+            txn = nil
+        } else {
+            endTransaction()
+        }
         var raw: OpaquePointer?
-        guard ce_txn_begin_write(engine.handle, &raw), let raw else { throw Realm.Error.last(fileURL: configuration.fileURL) }
+        guard ce_txn_begin_write(engine.handle, &raw), let raw else {
+            let error = Realm.Error.last(fileURL: configuration.fileURL)
+            txn = notify.writeBase
+            notify.writeBase = nil
+            throw error
+        }
         txn = raw
         isInWriteTransaction = true
     }
 
-    func commitWrite() throws(Realm.Error) {
+    /// Commits the write transaction; then the `Realm.observe` blocks get `.didChange`, at once
+    /// (as in Realm), except those of `tokens`. The observers hear of the commit later on the
+    /// instance's context (as Realm schedules collection notifications), or at the next refresh
+    /// or write if that comes first.
+    func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws(Realm.Error) {
         checkThread()
         guard isInWriteTransaction, let txn else { throwRealmException("Can't commit a non-existing write transaction") }
+        for token in tokens where token.core !== self {
+            throwRealmException("Incorrect Realm: only notifications for the Realm being modified can be skipped.")
+        }
         closeCollections()
         self.txn = nil
         isInWriteTransaction = false
@@ -606,14 +550,31 @@ final class RealmCore {
             // A failed commit leaves the transaction to be ended (rolled back).
             let error = Realm.Error.last(fileURL: configuration.fileURL)
             ce_txn_end(txn)
+            self.txn = notify.writeBase
+            notify.writeBase = nil
             throw error
         }
+        // With notifications registered, the instance reads the new version now (the observers
+        // will hear of base -> it; a later refresh has a version to move from).
+        if notify.writeBase != nil || notify.hasRealmBlocks {
+            var raw: OpaquePointer?
+            guard ce_txn_begin_read(engine.handle, &raw), let raw else { engineFailure("Cannot begin a read transaction") }
+            self.txn = raw
+        }
+        if let base = notify.writeBase {
+            notify.writeBase = nil
+            keepPendingVersion(base, skipping: tokens, schedule: true)
+        }
+        sendRealmNotification(.didChange, skipping: tokens)
     }
 
     func cancelWrite() {
         checkThread()
         guard isInWriteTransaction else { throwRealmException("Can't cancel a non-existing write transaction") }
         endTransaction()
+        // Back to the version the write began from.
+        txn = notify.writeBase
+        notify.writeBase = nil
         // Tables created in the cancelled transaction are gone.
         tables.removeAll()
         tablesByKey.removeAll()
@@ -635,23 +596,56 @@ final class RealmCore {
         }
     }
 
-    /// Moves the read transaction to the latest version; whether anything changed.
+    /// Moves the read transaction to the latest version and delivers the notifications of that;
+    /// whether the version changed. A notification block that refreshes gets false (as in Realm).
     func refresh() -> Bool {
         checkThread()
         // A frozen Realm reads its version forever.
+        guard frozen == nil, !isInWriteTransaction, !notify.isDelivering else { return false }
+        deliverPending()
+        return advance()
+    }
+
+    /// Moves the read transaction to the latest version, then sends `.didChange` to the
+    /// `Realm.observe` blocks if it changed; whether it did. No read transaction: nothing to move
+    /// (the next read begins at the latest version).
+    func advance() -> Bool {
         guard frozen == nil, !isInWriteTransaction, let txn else { return false }
         let before = ce_txn_version(txn)
+        var latest: UInt64 = 0
+        guard ce_db_latest_version(engine.handle, &latest) else { engineFailure("Cannot refresh the Realm") }
+        if latest == before { return false }
+        // The observers need the version they heard of: a read transaction kept there.
+        var old: OpaquePointer?
+        if hasObservers {
+            guard ce_txn_begin_read_at(engine.handle, before, &old) else { engineFailure("Cannot refresh the Realm") }
+        }
         closeCollections()
-        guard ce_txn_advance(txn) else { engineFailure("Cannot refresh the Realm") }
-        return ce_txn_version(txn) != before
+        guard ce_txn_advance(txn) else {
+            if let old { ce_txn_end(old) }
+            engineFailure("Cannot refresh the Realm")
+        }
+        // Read before the observers run: one may begin a write, which moves `txn` away.
+        let moved = ce_txn_version(txn) != before
+        if let old {
+            if moved { notifyObservers(old: old, skipping: []) }
+            endRead(old)
+        }
+        guard moved else { return false }
+        sendRealmNotification(.didChange)
+        return true
     }
 
     func invalidate() {
         checkThread()
         // A frozen Realm keeps its version (frozen objects stay readable, as in Realm).
         if frozen != nil { return }
-        if isInWriteTransaction {
-            cancelWrite()
+        if isInWriteTransaction { cancelWrite() }
+        if let read = txn, hasObservers {
+            // The version the observers heard of last stays, for their next delivery.
+            closeCollections()
+            txn = nil
+            keepPendingVersion(read, skipping: [], schedule: false)
         } else {
             endTransaction()
         }

@@ -4,7 +4,12 @@ import Dispatch
 import Foundation
 
 /// An open Realm: a database of objects in a file (or in memory), used on the thread that opened
-/// it. Opening the same configuration again on the same thread gives the same instance.
+/// it, or in the blocks of the serial queue it was opened for (`Realm(configuration:queue:)`).
+/// Opening the same configuration again on the same thread (or queue) gives the same instance.
+///
+/// A Realm is live: with `autorefresh` (the default) it moves to each version committed by
+/// another thread or process by itself, on its queue or thread (see `observe(_:)` for where
+/// notifications run), and `refresh()` or a write does it at once.
 ///
 ///     class Dog: Object {
 ///         @Persisted(primaryKey: true) var name: String
@@ -24,22 +29,37 @@ public struct Realm: Equatable {
 
     // MARK: Opening
 
-    /// Opens the Realm of `Realm.Configuration.defaultConfiguration`.
+    /// Opens the Realm of `Realm.Configuration.defaultConfiguration`, confined to the calling
+    /// thread, or to `queue` (see `init(configuration:queue:)`).
     ///
     ///     let realm = try Realm()
     ///
     /// Throws `Realm.Error`: `.fileNotFound`, `.filePermissionDenied`, `.invalidDatabase`,
     /// `.schemaMismatch` (the models changed without a new `schemaVersion`), ...
-    public init() throws {
-        try self.init(configuration: .defaultConfiguration)
+    public init(queue: DispatchQueue? = nil) throws {
+        try self.init(configuration: .defaultConfiguration, queue: queue)
     }
 
-    /// Opens the Realm that `configuration` describes. `queue` is accepted for Realm Swift's
-    /// signature; a Realm is confined to the thread that opens it.
+    /// Opens the Realm that `configuration` describes, confined to the calling thread; or, with
+    /// `queue`, a serial dispatch queue: the Realm may then be used in any block of the queue,
+    /// whatever thread runs it, and its notifications are delivered on the queue. It must be
+    /// opened in a block of that queue (otherwise Realm's "Realm opened from incorrect dispatch
+    /// queue." stops the program). A global queue is refused with Realm's message; a concurrent
+    /// queue of your own cannot be told apart on Linux: do not pass one.
     ///
     ///     let realm = try Realm(configuration: .init(inMemoryIdentifier: "test"))
+    ///
+    ///     let queue = DispatchQueue(label: "db")
+    ///     queue.async {
+    ///         let realm = try! Realm(configuration: configuration, queue: queue)
+    ///         token = realm.observe { _, _ in print("changed") }     // runs on `queue`
+    ///     }
+    ///     queue.async {
+    ///         let realm = try! Realm(configuration: configuration, queue: queue)   // the same instance
+    ///         try! realm.write { realm.add(Dog()) }
+    ///     }
     public init(configuration: Realm.Configuration, queue: DispatchQueue? = nil) throws {
-        core = try RealmCore.instance(for: configuration)
+        core = try RealmCore.instance(for: configuration, queue: queue)
     }
 
     /// Opens the Realm in the file at `fileURL`, with the default configuration's other options.
@@ -66,7 +86,8 @@ public struct Realm: Equatable {
     ///     try Realm(configuration: .init(inMemoryIdentifier: "new")).isEmpty   // true
     public var isEmpty: Bool { core.isEmpty }
 
-    /// Two Realms are equal when they are the same instance (the same file, on the same thread).
+    /// Two Realms are equal when they are the same instance (the same file, on the same thread or
+    /// queue).
     public static func == (lhs: Realm, rhs: Realm) -> Bool { lhs.core === rhs.core }
 
     // MARK: Transactions
@@ -78,13 +99,15 @@ public struct Realm: Equatable {
 
     /// Runs `block` in a write transaction and commits it; returns the block's value. If the
     /// block throws, the transaction is cancelled and the error rethrown. A write inside another
-    /// write of the same Realm is a programmer error.
+    /// write of the same Realm is a programmer error. Like `beginWrite()`, it first moves the
+    /// Realm to the latest version, delivering its notifications.
     ///
     ///     let dog = try realm.write {
     ///         realm.create(Dog.self, value: ["name": "Rex"])
     ///     }
     ///
-    /// `tokens`: notification tokens not to notify (notifications are not built yet).
+    /// `tokens`: notification tokens of this Realm (its `observe` and its collections' and
+    /// objects') whose blocks are not called for this commit (see `commitWrite(withoutNotifying:)`).
     @discardableResult
     public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
         try core.beginWrite()
@@ -95,12 +118,14 @@ public struct Realm: Equatable {
             if core.isInWriteTransaction { core.cancelWrite() }
             throw error
         }
-        if core.isInWriteTransaction { try core.commitWrite() }
+        if core.isInWriteTransaction { try core.commitWrite(withoutNotifying: tokens) }
         return result
     }
 
     /// Begins a write transaction: changes made until `commitWrite()` are committed together, or
-    /// discarded by `cancelWrite()`. Waits while another thread or process writes.
+    /// discarded by `cancelWrite()`. Waits while another thread or process writes. As in Realm,
+    /// it first moves the Realm to the latest version, as `refresh()` does, delivering the
+    /// notifications of that.
     ///
     ///     realm.beginWrite()
     ///     realm.add(dog)
@@ -117,9 +142,16 @@ public struct Realm: Equatable {
     /// `Realm.Error` (`.outOfDiskSpace`, `.fileAccess`) if the commit fails; nothing is changed
     /// then.
     ///
+    /// As in Realm, the `observe` blocks of this Realm instance are called (`.didChange`) before
+    /// it returns; the blocks of collections and objects, and of other threads' and processes'
+    /// Realms, are called later, on their queue or thread. The blocks of `tokens` (which must be
+    /// tokens of this Realm, otherwise Realm's "Incorrect Realm: only notifications for the Realm
+    /// being modified can be skipped." stops the program) are not called for this commit.
+    ///
     ///     try realm.commitWrite()
+    ///     try realm.commitWrite(withoutNotifying: [tableToken])   // the UI made the change already
     public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
-        try core.commitWrite()
+        try core.commitWrite(withoutNotifying: tokens)
     }
 
     /// Discards the changes of the write transaction. Objects added in it are invalidated.
@@ -132,17 +164,31 @@ public struct Realm: Equatable {
     }
 
     /// Moves the Realm to the latest committed version (writes of other threads and processes
-    /// become visible); returns whether anything changed.
+    /// become visible) and delivers the notifications of that before it returns; returns whether
+    /// the version changed. Called from a notification block, it does nothing and returns false
+    /// (as in Realm).
     ///
     ///     if realm.refresh() { print("updated") }
     @discardableResult
     public func refresh() -> Bool { core.refresh() }
 
-    /// Whether the Realm refreshes by itself. Accepted for Realm Swift's API; OpenRealm reads
-    /// the latest version at each write and on `refresh()`.
+    /// Whether the Realm moves to each new version by itself (true by default, as in Realm).
+    ///
+    /// When another thread or process commits, a notifier thread of the file wakes and schedules
+    /// the refresh on the Realm's queue, or on its thread's run loop: the Realm moves to the new
+    /// version there and delivers the notifications. A thread that does not run its run loop
+    /// gets the new version at its next `refresh()` or write (see `observe(_:)`). When false,
+    /// the Realm stays at its version until `refresh()` or a write, and its `observe` blocks get
+    /// `.refreshRequired` when another thread or process commits. A frozen Realm never
+    /// refreshes: its `autorefresh` is false, and setting it to true stops with Realm's message.
+    ///
+    ///     realm.autorefresh = false
+    ///     let token = realm.observe { notification, realm in
+    ///         if notification == .refreshRequired { realm.refresh() }
+    ///     }
     public var autorefresh: Bool {
-        get { false }
-        nonmutating set {}
+        get { core.autorefresh }
+        nonmutating set { core.autorefresh = newValue }
     }
 
     /// Releases the version the Realm reads: every object, list and result read from it is
