@@ -1357,6 +1357,53 @@ bool ce_changes_matching_objects(const ce_changes *changes, const ce_key_path_fi
                                  const ce_object_key **out_objects, size_t *out_count);
 
 /* ------------------------------------------------------------------------ */
+/* Changes and notifications: collection change sets                         */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A collection change set in Realm's terms (Realm Swift's
+ * RealmCollectionChange): `deletions` and `modifications` are indices in
+ * the old version of the collection, `insertions` and `modifications_new`
+ * indices in the new one (modifications[i] and modifications_new[i] name
+ * the same element); each array ascends. A moved element is a deletion at
+ * its old index and an insertion at its new one. Applying it: remove the
+ * deletions from the old contents (highest first), insert the new
+ * elements at the insertions (lowest first); the elements at
+ * modifications_new then take their new values.
+ */
+typedef struct ce_collection_change {
+    size_t *deletions;
+    size_t deletion_count;
+    size_t *insertions;
+    size_t insertion_count;
+    size_t *modifications;
+    size_t modification_count;
+    size_t *modifications_new;
+    size_t modification_new_count;
+    bool collection_deleted; /* its object was deleted: every old element is a deletion */
+} ce_collection_change;
+
+/* Frees the arrays and zeroes the struct. NULL is ignored. */
+void ce_collection_change_free(ce_collection_change *change);
+
+/* A dictionary's change set: its keys (CE_TYPE_STRING values whose bytes
+ * the struct owns, NUL-terminated) deleted, inserted, and modified (in
+ * both versions, with another value or a linked object that changed), each
+ * in key order. */
+typedef struct ce_dictionary_change {
+    ce_value *deletions;
+    size_t deletion_count;
+    ce_value *insertions;
+    size_t insertion_count;
+    ce_value *modifications;
+    size_t modification_count;
+    bool collection_deleted; /* its object was deleted: every old key is a deletion */
+} ce_dictionary_change;
+
+/* Frees the keys and the arrays and zeroes the struct. NULL is ignored. */
+void ce_dictionary_change_free(ce_dictionary_change *change);
+
+/* ------------------------------------------------------------------------ */
 /* Integrity                                                                 */
 /* ------------------------------------------------------------------------ */
 

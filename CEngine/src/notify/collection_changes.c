@@ -1,0 +1,337 @@
+/*
+ * collection_changes.c — collection change sets in Realm's terms (Realm
+ * Swift's RealmCollectionChange): deletions and modifications as indices in
+ * the old version, insertions and modifications_new in the new one. Each
+ * element of the new version has an origin (an old index, or new) found by
+ * replaying the collection's operation log on the old indices, or, without
+ * one, by comparing the two versions' contents; the change set follows from
+ * the origins.
+ *
+ * Owns: element origins, building collection and dictionary change sets,
+ * and the public calls that compute them (ce_changes_collection,
+ * ce_changes_dictionary).
+ * Never: decides whether an object changed (changes.c and the key-path
+ * filter do), or changes data.
+ */
+#include "collection_changes.h"
+#include "buf.h"
+#include "error.h"
+#include "value.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool changes_out_of_memory(void) { return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory computing a change set"); }
+
+void collection_origin_free(collection_origin *origin)
+{
+    if (!origin) return;
+    free(origin->origin);
+    free(origin->set);
+    memset(origin, 0, sizeof *origin);
+}
+
+void ce_collection_change_free(ce_collection_change *change)
+{
+    if (!change) return;
+    free(change->deletions);
+    free(change->insertions);
+    free(change->modifications);
+    free(change->modifications_new);
+    memset(change, 0, sizeof *change);
+}
+
+void ce_dictionary_change_free(ce_dictionary_change *change)
+{
+    if (!change) return;
+    ce_value *lists[3] = {change->deletions, change->insertions, change->modifications};
+    size_t counts[3] = {change->deletion_count, change->insertion_count, change->modification_count};
+    for (int l = 0; l < 3; l++) {
+        for (size_t i = 0; i < counts[l]; i++) free((void *)lists[l][i].string.data);
+        free(lists[l]);
+    }
+    memset(change, 0, sizeof *change);
+}
+
+/* Room for `old_size` set flags and `capacity` origins (at least one each). */
+static bool origin_start(collection_origin *out, size_t old_size, size_t capacity)
+{
+    memset(out, 0, sizeof *out);
+    out->old_size = old_size;
+    out->origin = malloc((capacity + 1) * sizeof *out->origin);
+    out->set = calloc(old_size + 1, sizeof *out->set);
+    if (!out->origin || !out->set) {
+        collection_origin_free(out);
+        return changes_out_of_memory();
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Origins from an operation log                                             */
+/* ------------------------------------------------------------------------ */
+
+static bool op_out_of_range(size_t op, const char *kind, uint64_t index, size_t size)
+{
+    return error_fail(CE_ERR_CORRUPT,
+                      "invalid database: operation %zu of a collection's history (%s at %llu) does not fit the collection "
+                      "of %zu elements it was made on",
+                      op, kind, (unsigned long long)index, size);
+}
+
+bool collection_origin_from_ops(size_t old_size, const collection_op *ops, size_t op_count, collection_origin *out)
+{
+    size_t capacity = old_size + 16;
+    if (!origin_start(out, old_size, capacity)) return false;
+    size_t *slots = out->origin, size = old_size;
+    for (size_t i = 0; i < old_size; i++) slots[i] = i;
+    for (size_t k = 0; k < op_count; k++) {
+        const collection_op *op = &ops[k];
+        switch (op->kind) {
+        case COLLECTION_OP_INSERT:
+            if (op->a > size) return collection_origin_free(out), op_out_of_range(k, "insert", op->a, size);
+            if (size + 1 > capacity) {
+                void *grown = slots;
+                if (!buf_reserve(&grown, &capacity, size + 2, sizeof *slots)) return collection_origin_free(out), false;
+                out->origin = slots = grown;
+            }
+            memmove(&slots[op->a + 1], &slots[op->a], (size - op->a) * sizeof *slots);
+            slots[op->a] = COLLECTION_NEW;
+            size++;
+            break;
+        case COLLECTION_OP_SET:
+            if (op->a >= size) return collection_origin_free(out), op_out_of_range(k, "set", op->a, size);
+            if (slots[op->a] != COLLECTION_NEW) out->set[slots[op->a]] = true;
+            break;
+        case COLLECTION_OP_ERASE:
+            if (op->a >= size) return collection_origin_free(out), op_out_of_range(k, "erase", op->a, size);
+            memmove(&slots[op->a], &slots[op->a + 1], (size - op->a - 1) * sizeof *slots);
+            size--;
+            break;
+        case COLLECTION_OP_MOVE: {
+            if (op->a >= size || op->b >= size)
+                return collection_origin_free(out), op_out_of_range(k, "move", op->a >= size ? op->a : op->b, size);
+            size_t moved = slots[op->a], from = (size_t)op->a, to = (size_t)op->b;
+            if (from < to) memmove(&slots[from], &slots[from + 1], (to - from) * sizeof *slots);
+            else memmove(&slots[to + 1], &slots[to], (from - to) * sizeof *slots);
+            slots[to] = moved;
+            break;
+        }
+        case COLLECTION_OP_SWAP: {
+            if (op->a >= size || op->b >= size)
+                return collection_origin_free(out), op_out_of_range(k, "swap", op->a >= size ? op->a : op->b, size);
+            size_t held = slots[op->a];
+            slots[op->a] = slots[op->b];
+            slots[op->b] = held;
+            break;
+        }
+        case COLLECTION_OP_CLEAR:
+            if (op->a != size) return collection_origin_free(out), op_out_of_range(k, "clear", op->a, size);
+            size = 0;
+            break;
+        default:
+            collection_origin_free(out);
+            return error_fail(CE_ERR_CORRUPT, "invalid database: operation %zu of a collection's history has unknown kind %d",
+                              k, (int)op->kind);
+        }
+    }
+    out->new_size = size;
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Origins from the two versions' contents                                   */
+/* ------------------------------------------------------------------------ */
+
+bool collection_origin_from_values(const ce_value *old_values, size_t old_count, const ce_value *new_values,
+                                   size_t new_count, bool sorted, bool in_place, collection_origin *out)
+{
+    if (!origin_start(out, old_count, new_count)) return false;
+    out->new_size = new_count;
+    if (sorted) {
+        size_t i = 0, j = 0;
+        while (j < new_count) {
+            int order = i < old_count ? value_compare(&old_values[i], &new_values[j]) : 1;
+            if (order < 0) i++;
+            else if (order > 0) out->origin[j++] = COLLECTION_NEW;
+            else out->origin[j++] = i++;
+        }
+        return true;
+    }
+    size_t prefix = 0;
+    while (prefix < old_count && prefix < new_count && value_equal(&old_values[prefix], &new_values[prefix])) prefix++;
+    size_t suffix = 0;
+    while (suffix < old_count - prefix && suffix < new_count - prefix &&
+           value_equal(&old_values[old_count - 1 - suffix], &new_values[new_count - 1 - suffix]))
+        suffix++;
+    size_t old_middle = old_count - prefix - suffix, new_middle = new_count - prefix - suffix;
+    for (size_t j = 0; j < prefix; j++) out->origin[j] = j;
+    for (size_t j = 0; j < new_middle; j++) {
+        if (in_place && old_middle == new_middle) {
+            out->origin[prefix + j] = prefix + j;
+            out->set[prefix + j] = !value_equal(&old_values[prefix + j], &new_values[prefix + j]);
+        } else {
+            out->origin[prefix + j] = COLLECTION_NEW;
+        }
+    }
+    for (size_t j = 0; j < suffix; j++) out->origin[new_count - suffix + j] = old_count - suffix + j;
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The change set                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* Marks in `stays` (per entry of `sequence`) a longest strictly increasing
+ * subsequence of `sequence` (patience sorting, O(n log n); O(n) when the
+ * whole sequence increases, the usual case). */
+static bool longest_increasing(const size_t *sequence, size_t count, bool *stays)
+{
+    bool increasing = true;
+    for (size_t i = 1; i < count && increasing; i++) increasing = sequence[i - 1] < sequence[i];
+    if (increasing) {
+        for (size_t i = 0; i < count; i++) stays[i] = true;
+        return true;
+    }
+    size_t *tails = malloc(count * sizeof *tails);       /* per length - 1: the entry ending the best run */
+    size_t *previous = malloc(count * sizeof *previous); /* per entry: the entry before it in its run */
+    if (!tails || !previous) {
+        free(tails);
+        free(previous);
+        return changes_out_of_memory();
+    }
+    size_t length = 0;
+    for (size_t i = 0; i < count; i++) {
+        size_t low = 0, high = length;
+        while (low < high) {
+            size_t middle = low + (high - low) / 2;
+            if (sequence[tails[middle]] < sequence[i]) low = middle + 1;
+            else high = middle;
+        }
+        previous[i] = low ? tails[low - 1] : SIZE_MAX;
+        tails[low] = i;
+        if (low == length) length++;
+    }
+    memset(stays, 0, count * sizeof *stays);
+    for (size_t i = length ? tails[length - 1] : SIZE_MAX; i != SIZE_MAX; i = previous[i]) stays[i] = true;
+    free(tails);
+    free(previous);
+    return true;
+}
+
+bool collection_change_build(const collection_origin *origin, collection_changed_fn changed, void *context,
+                             ce_collection_change *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t old_size = origin->old_size, new_size = origin->new_size;
+    /* The old indices of the elements that stay, in the new order. */
+    size_t *kept = malloc((new_size + 1) * sizeof *kept);
+    size_t *kept_at = malloc((new_size + 1) * sizeof *kept_at);
+    bool *stays = malloc((new_size + 1) * sizeof *stays);
+    bool *in_place = calloc(old_size + 1, sizeof *in_place);
+    out->deletions = malloc((old_size + 1) * sizeof *out->deletions);
+    out->insertions = malloc((new_size + 1) * sizeof *out->insertions);
+    size_t room = old_size < new_size ? old_size : new_size;
+    out->modifications = malloc((room + 1) * sizeof *out->modifications);
+    out->modifications_new = malloc((room + 1) * sizeof *out->modifications_new);
+    bool ok = kept && kept_at && stays && in_place && out->deletions && out->insertions && out->modifications &&
+              out->modifications_new;
+    if (!ok) ok = changes_out_of_memory();
+    size_t kept_count = 0;
+    for (size_t j = 0; ok && j < new_size; j++) {
+        if (origin->origin[j] == COLLECTION_NEW) continue;
+        if (origin->origin[j] >= old_size)
+            ok = error_fail(CE_ERR_CORRUPT, "invalid database: element %zu of a collection comes from old index %zu of %zu", j,
+                            origin->origin[j], old_size);
+        kept[kept_count] = origin->origin[j];
+        kept_at[kept_count++] = j;
+    }
+    if (ok) ok = longest_increasing(kept, kept_count, stays);
+    for (size_t k = 0; ok && k < kept_count; k++)
+        if (stays[k]) in_place[kept[k]] = true;
+    for (size_t i = 0; ok && i < old_size; i++)
+        if (!in_place[i]) out->deletions[out->deletion_count++] = i;
+    for (size_t j = 0, k = 0; ok && j < new_size; j++) {
+        bool moved_or_new = origin->origin[j] == COLLECTION_NEW;
+        if (!moved_or_new) moved_or_new = !stays[k++];
+        if (moved_or_new) out->insertions[out->insertion_count++] = j;
+    }
+    for (size_t k = 0; ok && k < kept_count; k++) {
+        if (!stays[k]) continue;
+        bool modified = origin->set[kept[k]];
+        if (!modified && changed) ok = changed(context, kept[k], kept_at[k], &modified);
+        if (ok && modified) {
+            out->modifications[out->modification_count++] = kept[k];
+            out->modifications_new[out->modification_new_count++] = kept_at[k];
+        }
+    }
+    free(kept);
+    free(kept_at);
+    free(stays);
+    free(in_place);
+    if (!ok) ce_collection_change_free(out);
+    return ok;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Dictionaries                                                              */
+/* ------------------------------------------------------------------------ */
+
+static int compare_keys(const ce_value *a, const ce_value *b)
+{
+    return value_compare_bytes(a->string.data, a->string.size, b->string.data, b->string.size);
+}
+
+static bool key_touched(const ce_value *touched, size_t count, const ce_value *key)
+{
+    size_t low = 0, high = count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        int order = compare_keys(&touched[middle], key);
+        if (order == 0) return true;
+        if (order < 0) low = middle + 1;
+        else high = middle;
+    }
+    return false;
+}
+
+/* Appends a copy of a key to one of the change's lists. */
+static bool push_key(ce_value **list, size_t *count, const ce_value *key)
+{
+    char *copy = malloc(key->string.size + 1);
+    if (!copy) return changes_out_of_memory();
+    if (key->string.size) memcpy(copy, key->string.data, key->string.size);
+    copy[key->string.size] = '\0';
+    (*list)[(*count)++] = (ce_value){.type = CE_TYPE_STRING, .string = {copy, key->string.size}};
+    return true;
+}
+
+bool collection_dictionary_change_build(const ce_value *old_keys, const ce_value *old_values, size_t old_count,
+                                        const ce_value *new_keys, const ce_value *new_values, size_t new_count,
+                                        const ce_value *touched, size_t touched_count, dictionary_changed_fn changed,
+                                        void *context, ce_dictionary_change *out)
+{
+    memset(out, 0, sizeof *out);
+    out->deletions = malloc((old_count + 1) * sizeof *out->deletions);
+    out->insertions = malloc((new_count + 1) * sizeof *out->insertions);
+    out->modifications = malloc(((old_count < new_count ? old_count : new_count) + 1) * sizeof *out->modifications);
+    bool ok = out->deletions && out->insertions && out->modifications ? true : changes_out_of_memory();
+    size_t i = 0, j = 0;
+    while (ok && (i < old_count || j < new_count)) {
+        int order = i == old_count ? 1 : j == new_count ? -1 : compare_keys(&old_keys[i], &new_keys[j]);
+        if (order < 0) {
+            ok = push_key(&out->deletions, &out->deletion_count, &old_keys[i++]);
+        } else if (order > 0) {
+            ok = push_key(&out->insertions, &out->insertion_count, &new_keys[j++]);
+        } else {
+            bool modified = !value_equal(&old_values[i], &new_values[j]) ||
+                            (touched && key_touched(touched, touched_count, &new_keys[j]));
+            if (!modified && changed) ok = changed(context, &new_values[j], &modified);
+            if (ok && modified) ok = push_key(&out->modifications, &out->modification_count, &new_keys[j]);
+            i++;
+            j++;
+        }
+    }
+    if (!ok) ce_dictionary_change_free(out);
+    return ok;
+}
