@@ -28,6 +28,7 @@ void collection_origin_free(collection_origin *origin)
     if (!origin) return;
     free(origin->origin);
     free(origin->set);
+    free(origin->moved);
     memset(origin, 0, sizeof *origin);
 }
 
@@ -83,6 +84,10 @@ bool collection_origin_from_ops(size_t old_size, const collection_op *ops, size_
 {
     size_t capacity = old_size + 16;
     if (!origin_start(out, old_size, capacity)) return false;
+    if (!(out->moved = calloc(old_size + 1, sizeof *out->moved))) {
+        collection_origin_free(out);
+        return changes_out_of_memory();
+    }
     size_t *slots = out->origin, size = old_size;
     for (size_t i = 0; i < old_size; i++) slots[i] = i;
     for (size_t k = 0; k < op_count; k++) {
@@ -115,6 +120,7 @@ bool collection_origin_from_ops(size_t old_size, const collection_op *ops, size_
             if (from < to) memmove(&slots[from], &slots[from + 1], (to - from) * sizeof *slots);
             else memmove(&slots[to + 1], &slots[to], (from - to) * sizeof *slots);
             slots[to] = moved;
+            if (moved != COLLECTION_NEW && from != to) out->moved[moved] = true;
             break;
         }
         case COLLECTION_OP_SWAP: {
@@ -123,6 +129,11 @@ bool collection_origin_from_ops(size_t old_size, const collection_op *ops, size_
             size_t held = slots[op->a];
             slots[op->a] = slots[op->b];
             slots[op->b] = held;
+            if (op->a != op->b)
+                for (int k2 = 0; k2 < 2; k2++) {
+                    size_t element = slots[k2 ? op->a : op->b];
+                    if (element != COLLECTION_NEW) out->moved[element] = true;
+                }
             break;
         }
         case COLLECTION_OP_CLEAR:
@@ -182,10 +193,13 @@ bool collection_origin_from_values(const ce_value *old_values, size_t old_count,
 /* The change set                                                            */
 /* ------------------------------------------------------------------------ */
 
-/* Marks in `stays` (per entry of `sequence`) a longest strictly increasing
- * subsequence of `sequence` (patience sorting, O(n log n); O(n) when the
- * whole sequence increases, the usual case). */
-static bool longest_increasing(const size_t *sequence, size_t count, bool *stays)
+/* Marks in `stays` (per entry of `sequence`, distinct values below
+ * `bound`) an increasing subsequence of the greatest weight, where an entry
+ * whose value `heavy` marks weighs more than all the others together (NULL:
+ * every entry weighs the same: a longest increasing subsequence). A
+ * Fenwick tree over the values holds the best run ending below each one:
+ * O(n log n); O(n) when the whole sequence increases, the usual case. */
+static bool heaviest_increasing(const size_t *sequence, size_t count, size_t bound, const bool *heavy, bool *stays)
 {
     bool increasing = true;
     for (size_t i = 1; i < count && increasing; i++) increasing = sequence[i - 1] < sequence[i];
@@ -193,28 +207,37 @@ static bool longest_increasing(const size_t *sequence, size_t count, bool *stays
         for (size_t i = 0; i < count; i++) stays[i] = true;
         return true;
     }
-    size_t *tails = malloc(count * sizeof *tails);       /* per length - 1: the entry ending the best run */
-    size_t *previous = malloc(count * sizeof *previous); /* per entry: the entry before it in its run */
-    if (!tails || !previous) {
-        free(tails);
+    uint64_t *tree_weight = calloc(bound + 1, sizeof *tree_weight); /* 1-based over values */
+    size_t *tree_entry = malloc((bound + 1) * sizeof *tree_entry);
+    uint64_t *weight = malloc(count * sizeof *weight);
+    size_t *previous = malloc(count * sizeof *previous);
+    if (!tree_weight || !tree_entry || !weight || !previous) {
+        free(tree_weight);
+        free(tree_entry);
+        free(weight);
         free(previous);
         return changes_out_of_memory();
     }
-    size_t length = 0;
+    uint64_t heavy_weight = (uint64_t)count + 1;
+    uint64_t best = 0;
+    size_t best_entry = SIZE_MAX;
     for (size_t i = 0; i < count; i++) {
-        size_t low = 0, high = length;
-        while (low < high) {
-            size_t middle = low + (high - low) / 2;
-            if (sequence[tails[middle]] < sequence[i]) low = middle + 1;
-            else high = middle;
-        }
-        previous[i] = low ? tails[low - 1] : SIZE_MAX;
-        tails[low] = i;
-        if (low == length) length++;
+        /* The best run ending at a value below sequence[i]. */
+        uint64_t before = 0;
+        size_t before_entry = SIZE_MAX;
+        for (size_t v = sequence[i]; v > 0; v -= v & (~v + 1))
+            if (tree_weight[v] > before) before = tree_weight[v], before_entry = tree_entry[v];
+        weight[i] = before + (heavy && heavy[sequence[i]] ? heavy_weight : 1);
+        previous[i] = before_entry;
+        for (size_t v = sequence[i] + 1; v <= bound; v += v & (~v + 1))
+            if (weight[i] > tree_weight[v]) tree_weight[v] = weight[i], tree_entry[v] = i;
+        if (weight[i] > best) best = weight[i], best_entry = i;
     }
     memset(stays, 0, count * sizeof *stays);
-    for (size_t i = length ? tails[length - 1] : SIZE_MAX; i != SIZE_MAX; i = previous[i]) stays[i] = true;
-    free(tails);
+    for (size_t i = best_entry; i != SIZE_MAX; i = previous[i]) stays[i] = true;
+    free(tree_weight);
+    free(tree_entry);
+    free(weight);
     free(previous);
     return true;
 }
@@ -246,7 +269,15 @@ bool collection_change_build(const collection_origin *origin, collection_changed
         kept[kept_count] = origin->origin[j];
         kept_at[kept_count++] = j;
     }
-    if (ok) ok = longest_increasing(kept, kept_count, stays);
+    /* Keep every element no operation moved (they are in order). */
+    bool *heavy = NULL;
+    if (ok && origin->moved) {
+        heavy = malloc((old_size + 1) * sizeof *heavy);
+        ok = heavy ? true : changes_out_of_memory();
+        for (size_t i = 0; ok && i < old_size; i++) heavy[i] = !origin->moved[i];
+    }
+    if (ok) ok = heaviest_increasing(kept, kept_count, old_size, heavy, stays);
+    free(heavy);
     for (size_t k = 0; ok && k < kept_count; k++)
         if (stays[k]) in_place[kept[k]] = true;
     for (size_t i = 0; ok && i < old_size; i++)
@@ -335,3 +366,4 @@ bool collection_dictionary_change_build(const ce_value *old_keys, const ce_value
     if (!ok) ce_dictionary_change_free(out);
     return ok;
 }
+

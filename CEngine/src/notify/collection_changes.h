@@ -45,6 +45,7 @@ typedef struct collection_origin {
     size_t old_size, new_size;
     size_t *origin; /* per new position: its old index, or COLLECTION_NEW */
     bool *set;      /* per old index: replaced in place (a modification if it stays) */
+    bool *moved;    /* per old index: moved or swapped by an operation (NULL: none known) */
 } collection_origin;
 
 void collection_origin_free(collection_origin *origin);
@@ -67,9 +68,10 @@ bool collection_origin_from_values(const ce_value *old_values, size_t old_count,
  * moved and were not set. */
 typedef bool (*collection_changed_fn)(void *context, size_t old_index, size_t new_index, bool *out_changed);
 
-/* The change set of the origins: the elements that stay in place are the
- * longest run of old indices increasing in the new order (the rest moved:
- * each a deletion and an insertion); an element that stays is modified when
+/* The change set of the origins: the elements that stay in place are a
+ * run of old indices increasing in the new order, the longest among those
+ * that keep every element no operation moved (the rest moved: each a
+ * deletion and an insertion); an element that stays is modified when
  * it was set or `changed` says so (`changed` may be NULL). *out is
  * overwritten (it need not be freed before). */
 bool collection_change_build(const collection_origin *origin, collection_changed_fn changed, void *context,

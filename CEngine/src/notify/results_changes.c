@@ -160,3 +160,4 @@ bool results_changes_diff(const ce_object_key *old_keys, size_t old_count, const
     collection_origin_free(&origin);
     return ok;
 }
+
