@@ -66,8 +66,15 @@ void ce_results_free(ce_results *results)
 ce_table_key ce_results_table(const ce_results *results) { return results ? results->core->table : 0; }
 
 /* A new results view of the same query with the descriptors of `base` and
- * room for one more. */
-bool results_copy(const ce_results *base, ce_results **out)
+ * room for one more; `detached`: with a core of its own (and a view it
+ * filters detached too). */
+static bool results_copy_as(const ce_results *base, bool detached, ce_results **out);
+
+bool results_copy(const ce_results *base, ce_results **out) { return results_copy_as(base, false, out); }
+
+bool results_copy_detached(const ce_results *base, ce_results **out) { return results_copy_as(base, true, out); }
+
+static bool results_copy_as(const ce_results *base, bool detached, ce_results **out)
 {
     ce_results *r = calloc(1, sizeof *r);
     if (!r) return query_out_of_memory();
@@ -97,12 +104,19 @@ bool results_copy(const ce_results *base, ce_results **out)
             }
         }
     }
-    atomic_fetch_add(&base->core->references, 1);
-    r->core = base->core;
+    if (detached) {
+        if (!query_core_clone(base->core, &r->core)) {
+            ce_results_free(r);
+            return false;
+        }
+    } else {
+        atomic_fetch_add(&base->core->references, 1);
+        r->core = base->core;
+    }
     /* The filtered view is copied too: a view's evaluation state is its own. */
     r->source = base->source;
     r->source.base = NULL;
-    if (base->source.base && !results_copy(base->source.base, &r->source.base)) {
+    if (base->source.base && !results_copy_as(base->source.base, detached, &r->source.base)) {
         ce_results_free(r);
         return false;
     }

@@ -79,9 +79,12 @@ bool results_add_descriptor(ce_results *r, descriptor_kind kind, size_t key_coun
 /* Checks that every key path of a new descriptor binds. */
 bool results_check_descriptor(query_core *core, ce_txn *txn, const descriptor *d);
 
-/* A private copy of a view: its query, source and descriptors, not its
- * evaluation. */
+/* A copy of a view: its query, source and descriptors, not its
+ * evaluation. results_copy shares the query's core (bound once for both);
+ * results_copy_detached gives the copy a core of its own, so that another
+ * thread may evaluate it while the original is used. */
 bool results_copy(const ce_results *base, ce_results **out);
+bool results_copy_detached(const ce_results *base, ce_results **out);
 
 /* The keys of the view's objects at `txn`, in its order (an array the
  * caller frees). */
