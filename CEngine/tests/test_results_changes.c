@@ -10,7 +10,7 @@
 
 static ce_value *key_values(const ce_object_key *keys, size_t count)
 {
-    ce_value *values = malloc((count + 1) * sizeof *values);
+    ce_value *values = calloc(count + 1, sizeof *values);
     for (size_t i = 0; i < count; i++) values[i] = (ce_value){.type = CE_TYPE_INT, .integer = keys[i]};
     return values;
 }
@@ -125,4 +125,436 @@ TEST(diff_random)
         check_diff(old_keys, old_count, new_keys, new_count, modified, modified_count, &change);
         ce_collection_change_free(&change);
     }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Results observers over a database                                         */
+/* ------------------------------------------------------------------------ */
+
+#include "key_path_filter.h"
+
+typedef struct people {
+    test_db t;
+    ce_table_key person, dog, other, plain;
+    ce_column_key age, score, name, friend, dogs, dog_age, other_value, plain_age, plain_score, plain_name;
+    ce_object_key ada, dog_keys[8];
+    uint64_t seed;
+} people;
+
+static ce_column_key add_column(ce_txn *txn, ce_table_key table, ce_property_info info)
+{
+    ce_column_key column;
+    CHECK(ce_property_add(txn, table, &info, &column));
+    return column;
+}
+
+static void random_person(people *p, ce_txn *w, ce_object_key key)
+{
+    ce_value age = {.type = CE_TYPE_INT, .integer = (int64_t)test_notify_below(&p->seed, 100)};
+    ce_value score = {.type = CE_TYPE_DOUBLE, .double_value = (double)test_notify_below(&p->seed, 1000) / 1000};
+    CHECK(ce_object_set(w, p->person, key, p->age, &age));
+    CHECK(ce_object_set(w, p->person, key, p->score, &score));
+}
+
+static void random_plain(people *p, ce_txn *w, ce_object_key key)
+{
+    ce_value age = {.type = CE_TYPE_INT, .integer = (int64_t)test_notify_below(&p->seed, 100)};
+    ce_value score = {.type = CE_TYPE_DOUBLE, .double_value = (double)test_notify_below(&p->seed, 1000) / 1000};
+    if (test_notify_below(&p->seed, 2)) CHECK(ce_object_set(w, p->plain, key, p->plain_age, &age));
+    if (test_notify_below(&p->seed, 2)) CHECK(ce_object_set(w, p->plain, key, p->plain_score, &score));
+}
+
+/* Person { age, score, name, friend: Person?, dogs: [Dog] }, Dog { age },
+ * Other { value }: 120 people, 8 dogs, Ada (the first) with 5 of them. */
+static people people_open(const char *name)
+{
+    people p;
+    memset(&p, 0, sizeof p);
+    p.seed = 0xBEEF;
+    p.t = test_db_open(name);
+    ce_txn *w;
+    CHECK(ce_txn_begin_write(p.t.db, &w));
+    CHECK(ce_table_add(w, "Person", &p.person) && ce_table_add(w, "Dog", &p.dog) && ce_table_add(w, "Other", &p.other));
+    p.age = add_column(w, p.person, (ce_property_info){.name = "age", .type = CE_TYPE_INT});
+    p.score = add_column(w, p.person, (ce_property_info){.name = "score", .type = CE_TYPE_DOUBLE});
+    p.name = add_column(w, p.person, (ce_property_info){.name = "name", .type = CE_TYPE_STRING});
+    p.friend = add_column(w, p.person, (ce_property_info){.name = "friend", .type = CE_TYPE_LINK, .nullable = true, .link_target = p.person});
+    p.dogs = add_column(w, p.person, (ce_property_info){.name = "dogs", .type = CE_TYPE_LINK, .collection = CE_COLLECTION_LIST, .link_target = p.dog});
+    p.dog_age = add_column(w, p.dog, (ce_property_info){.name = "age", .type = CE_TYPE_INT});
+    p.other_value = add_column(w, p.other, (ce_property_info){.name = "value", .type = CE_TYPE_INT});
+    for (int i = 0; i < 120; i++) {
+        ce_object_key key;
+        CHECK(ce_object_create(w, p.person, NULL, &key));
+        if (i == 0) p.ada = key;
+        random_person(&p, w, key);
+    }
+    ce_collection *dogs;
+    CHECK(ce_collection_open(w, p.person, p.ada, p.dogs, &dogs));
+    for (int d = 0; d < 8; d++) {
+        CHECK(ce_object_create(w, p.dog, NULL, &p.dog_keys[d]));
+        if (d < 5) CHECK(ce_list_insert(dogs, (size_t)d, &(ce_value){.type = CE_TYPE_LINK, .link = {p.dog, p.dog_keys[d]}}));
+    }
+    ce_collection_close(dogs);
+    ce_object_key other;
+    CHECK(ce_object_create(w, p.other, NULL, &other));
+    /* Plain { age, score, name }: no links, 150 objects. */
+    CHECK(ce_table_add(w, "Plain", &p.plain));
+    p.plain_age = add_column(w, p.plain, (ce_property_info){.name = "age", .type = CE_TYPE_INT});
+    p.plain_score = add_column(w, p.plain, (ce_property_info){.name = "score", .type = CE_TYPE_DOUBLE});
+    p.plain_name = add_column(w, p.plain, (ce_property_info){.name = "name", .type = CE_TYPE_STRING});
+    for (int i = 0; i < 150; i++) {
+        ce_object_key key;
+        CHECK(ce_object_create(w, p.plain, NULL, &key));
+        random_plain(&p, w, key);
+    }
+    CHECK(ce_txn_commit(w));
+    return p;
+}
+
+/* Random commits: people changed, created, deleted, renamed, given a
+ * friend; Ada's dogs reordered; a dog's age; the unrelated table. */
+static void random_commit(people *p)
+{
+    ce_txn *w;
+    CHECK(ce_txn_begin_write(p->t.db, &w));
+    size_t edits = 1 + test_notify_below(&p->seed, 6);
+    for (size_t e = 0; e < edits; e++) {
+        size_t count;
+        CHECK(ce_object_count(w, p->person, &count));
+        ce_object_key key;
+        CHECK(ce_object_key_at(w, p->person, 1 + test_notify_below(&p->seed, count - 1), &key));
+        if (test_notify_below(&p->seed, 4) == 0) {
+            /* Plain: set, renamed, created, deleted. */
+            size_t plain_count;
+            CHECK(ce_object_count(w, p->plain, &plain_count));
+            ce_object_key plain;
+            CHECK(ce_object_key_at(w, p->plain, test_notify_below(&p->seed, plain_count), &plain));
+            size_t choice = test_notify_below(&p->seed, 5);
+            if (choice < 2) random_plain(p, w, plain);
+            else if (choice == 2) {
+                ce_value name = {.type = CE_TYPE_STRING, .string = {"xy", 1 + test_notify_below(&p->seed, 2)}};
+                CHECK(ce_object_set(w, p->plain, plain, p->plain_name, &name));
+            } else if (choice == 3) {
+                CHECK(ce_object_create(w, p->plain, NULL, &plain));
+                random_plain(p, w, plain);
+            } else if (plain_count > 50) {
+                CHECK(ce_object_delete(w, p->plain, plain));
+            }
+            continue;
+        }
+        switch (test_notify_below(&p->seed, 9)) {
+        case 0: random_person(p, w, key); break;
+        case 1: {
+            ce_value score = {.type = CE_TYPE_DOUBLE, .double_value = (double)test_notify_below(&p->seed, 1000) / 1000};
+            CHECK(ce_object_set(w, p->person, key, p->score, &score));
+            break;
+        }
+        case 2: {
+            ce_object_key created;
+            CHECK(ce_object_create(w, p->person, NULL, &created));
+            random_person(p, w, created);
+            break;
+        }
+        case 3:
+            if (count > 40) CHECK(ce_object_delete(w, p->person, key));
+            break;
+        case 4: {
+            ce_value name = {.type = CE_TYPE_STRING, .string = {"n", 1 + test_notify_below(&p->seed, 1)}};
+            CHECK(ce_object_set(w, p->person, key, p->name, &name));
+            break;
+        }
+        case 5: {
+            ce_object_key target;
+            /* Ada half the time: the view of her backlinks changes. */
+            CHECK(ce_object_key_at(w, p->person, test_notify_below(&p->seed, 2) ? 0 : test_notify_below(&p->seed, count), &target));
+            CHECK(ce_object_set(w, p->person, key, p->friend, &(ce_value){.type = CE_TYPE_LINK, .link = {p->person, target}}));
+            break;
+        }
+        case 6: {
+            ce_collection *dogs;
+            CHECK(ce_collection_open(w, p->person, p->ada, p->dogs, &dogs));
+            size_t size;
+            CHECK(ce_collection_size(dogs, &size));
+            size_t choice = test_notify_below(&p->seed, 3);
+            if (choice == 0 && size > 1) CHECK(ce_list_move(dogs, test_notify_below(&p->seed, size), test_notify_below(&p->seed, size)));
+            else if (choice == 1 && size > 2) CHECK(ce_list_erase(dogs, test_notify_below(&p->seed, size)));
+            else
+                CHECK(ce_list_insert(dogs, test_notify_below(&p->seed, size + 1),
+                                     &(ce_value){.type = CE_TYPE_LINK, .link = {p->dog, p->dog_keys[test_notify_below(&p->seed, 8)]}}));
+            ce_collection_close(dogs);
+            break;
+        }
+        case 7: {
+            ce_value age = {.type = CE_TYPE_INT, .integer = (int64_t)test_notify_below(&p->seed, 15)};
+            CHECK(ce_object_set(w, p->dog, p->dog_keys[test_notify_below(&p->seed, 8)], p->dog_age, &age));
+            break;
+        }
+        default: {
+            ce_object_key other;
+            CHECK(ce_object_key_at(w, p->other, 0, &other));
+            CHECK(ce_object_set(w, p->other, other, p->other_value, &(ce_value){.type = CE_TYPE_INT, .integer = (int64_t)e}));
+            break;
+        }
+        }
+    }
+    CHECK(ce_txn_commit(w));
+}
+
+static void keys_of(ce_results *results, ce_txn *txn, ce_value **out, size_t *out_count)
+{
+    size_t count;
+    CHECK(ce_results_count(results, txn, &count));
+    ce_value *values = malloc((count + 1) * sizeof *values);
+    for (size_t i = 0; i < count; i++) {
+        ce_object_key key;
+        CHECK(ce_results_get(results, txn, i, &key));
+        values[i] = (ce_value){.type = CE_TYPE_INT, .integer = key};
+    }
+    *out = values;
+    *out_count = count;
+}
+
+/* Observes `results` over `rounds` rounds of one or two random commits:
+ * each change set applied to the old keys gives the new ones, and the
+ * objects that stay in place are modifications exactly when the filter
+ * (key paths on the results' table; NULL: Realm's default) says they
+ * changed. */
+static void observe_rounds(people *p, ce_results *results, const char *const *paths, size_t path_count, int rounds)
+{
+    ce_txn *before, *after;
+    CHECK(ce_txn_begin_read(p->t.db, &before));
+    ce_key_path_filter *filter = NULL;
+    if (paths) CHECK(ce_key_path_filter_create(before, ce_results_table(results), paths, path_count, &filter));
+    ce_results_observer *observer;
+    CHECK(ce_results_observer_create(results, before, filter, &observer));
+    ce_value *old_keys;
+    size_t old_count;
+    keys_of(results, before, &old_keys, &old_count);
+    size_t changed_rounds = 0;
+    for (int round = 0; round < rounds; round++) {
+        for (int c = 1 + (int)test_notify_below(&p->seed, 2); c > 0; c--) random_commit(p);
+        CHECK(ce_txn_begin_read(p->t.db, &after));
+        ce_changes *changes;
+        CHECK(ce_changes_compute(before, after, &changes));
+        ce_collection_change change;
+        CHECK(ce_results_observer_update(observer, changes, &change));
+        ce_value *new_keys;
+        size_t new_count;
+        keys_of(results, after, &new_keys, &new_count);
+        test_apply_check(old_keys, old_count, new_keys, new_count, &change);
+        for (size_t j = 0; j < new_count; j++) {
+            if (test_index_listed(change.insertions, change.insertion_count, j, NULL)) continue;
+            bool changed;
+            CHECK(key_path_filter_matches(changes, filter, ce_results_table(results), new_keys[j].integer, &changed));
+            CHECK(changed == test_index_listed(change.modifications_new, change.modification_new_count, j, NULL));
+        }
+        changed_rounds += change.deletion_count + change.insertion_count + change.modification_count > 0;
+        ce_collection_change_free(&change);
+        /* The same change set again: the observer has moved on. */
+        CHECK(!ce_results_observer_update(observer, changes, &change));
+        CHECK(ce_last_error_code() == CE_ERR_INVALID_ARGUMENT);
+        ce_changes_free(changes);
+        ce_txn_end(before);
+        before = after;
+        free(old_keys);
+        old_keys = new_keys;
+        old_count = new_count;
+    }
+    CHECK(changed_rounds > 0);
+    free(old_keys);
+    ce_results_observer_free(observer);
+    ce_key_path_filter_free(filter);
+    ce_txn_end(before);
+}
+
+static ce_results *query_results(people *p, const char *predicate)
+{
+    ce_txn *txn;
+    CHECK(ce_txn_begin_read(p->t.db, &txn));
+    ce_query *query;
+    CHECK(ce_query_parse(txn, p->person, predicate, NULL, 0, &query));
+    ce_results *results;
+    CHECK(ce_query_find_all(query, &results));
+    ce_query_free(query);
+    ce_txn_end(txn);
+    return results;
+}
+
+/* W3's predicate: a view of the table's own properties, updated from the
+ * changed objects alone; and through a link (evaluated again). */
+TEST(observer_filter)
+{
+    people p = people_open("observer-filter");
+    ce_results *results = query_results(&p, "age >= 50 AND score < 0.5");
+    observe_rounds(&p, results, NULL, 0, 60);
+    const char *score_only[] = {"score"};
+    observe_rounds(&p, results, score_only, 1, 30);
+    ce_results_free(results);
+    results = query_results(&p, "friend.age > 30 OR ANY dogs.age > 10");
+    observe_rounds(&p, results, NULL, 0, 40);
+    ce_results_free(results);
+    results = query_results(&p, "TRUEPREDICATE");
+    const char *friend_age[] = {"friend.age"};
+    observe_rounds(&p, results, friend_age, 1, 30);
+    ce_results_free(results);
+    test_db_close(&p.t);
+}
+
+/* A table without links: the change set comes from its changed objects
+ * alone (the observer's direct path). */
+TEST(observer_plain_table)
+{
+    people p = people_open("observer-plain");
+    ce_txn *txn;
+    CHECK(ce_txn_begin_read(p.t.db, &txn));
+    ce_query *query;
+    CHECK(ce_query_parse(txn, p.plain, "age >= 50 AND score < 0.5", NULL, 0, &query));
+    ce_results *results;
+    CHECK(ce_query_find_all(query, &results));
+    ce_query_free(query);
+    ce_txn_end(txn);
+    observe_rounds(&p, results, NULL, 0, 80);
+    const char *score_only[] = {"score"};
+    observe_rounds(&p, results, score_only, 1, 40);
+    ce_results_free(results);
+    test_db_close(&p.t);
+}
+
+/* Sorted views report moves as deletions and insertions; distinct and
+ * limit. */
+TEST(observer_sort_distinct_limit)
+{
+    people p = people_open("observer-sort");
+    ce_txn *txn;
+    CHECK(ce_txn_begin_read(p.t.db, &txn));
+    ce_results *all = query_results(&p, "age < 70"), *sorted, *distinct, *limited;
+    ce_sort_key by_score = {"score", false};
+    CHECK(ce_results_sort(txn, all, &by_score, 1, &sorted));
+    const char *by_age[] = {"age"};
+    CHECK(ce_results_distinct(txn, sorted, by_age, 1, &distinct));
+    CHECK(ce_results_limit(sorted, 10, &limited));
+    ce_txn_end(txn);
+    observe_rounds(&p, sorted, NULL, 0, 40);
+    observe_rounds(&p, distinct, NULL, 0, 30);
+    observe_rounds(&p, limited, NULL, 0, 30);
+    ce_results_free(limited);
+    ce_results_free(distinct);
+    ce_results_free(sorted);
+    ce_results_free(all);
+    test_db_close(&p.t);
+}
+
+/* Views of a list (Ada's dogs, reordered, with repeats) and of backlinks
+ * (the people whose friend is Ada), and a filter of one. */
+TEST(observer_collection_and_backlinks)
+{
+    people p = people_open("observer-collection");
+    ce_txn *txn;
+    CHECK(ce_txn_begin_read(p.t.db, &txn));
+    ce_collection *dogs;
+    CHECK(ce_collection_open(txn, p.person, p.ada, p.dogs, &dogs));
+    ce_results *ada_dogs, *young, *friends;
+    CHECK(ce_results_from_collection(txn, dogs, &ada_dogs));
+    ce_collection_close(dogs);
+    ce_query *query;
+    CHECK(ce_query_parse(txn, p.dog, "age < 8", NULL, 0, &query));
+    CHECK(ce_results_filter(txn, ada_dogs, query, &young));
+    ce_query_free(query);
+    CHECK(ce_results_from_backlinks(txn, p.person, p.ada, p.person, p.friend, &friends));
+    ce_txn_end(txn);
+    observe_rounds(&p, ada_dogs, NULL, 0, 50);
+    observe_rounds(&p, young, NULL, 0, 60);
+    observe_rounds(&p, friends, NULL, 0, 50);
+    ce_results_free(friends);
+    ce_results_free(young);
+    ce_results_free(ada_dogs);
+    test_db_close(&p.t);
+}
+
+/* Ada deleted: the views of her dogs and of her backlinks report every
+ * object deleted and collection_deleted, once; then nothing. */
+TEST(observer_owner_deleted)
+{
+    people p = people_open("observer-owner");
+    ce_txn *before, *after, *w;
+    CHECK(ce_txn_begin_read(p.t.db, &before));
+    ce_collection *dogs;
+    CHECK(ce_collection_open(before, p.person, p.ada, p.dogs, &dogs));
+    ce_results *views[2];
+    CHECK(ce_results_from_collection(before, dogs, &views[0]));
+    ce_collection_close(dogs);
+    CHECK(ce_txn_begin_write(p.t.db, &w));
+    ce_object_key bob;
+    CHECK(ce_object_key_at(w, p.person, 1, &bob));
+    CHECK(ce_object_set(w, p.person, bob, p.friend, &(ce_value){.type = CE_TYPE_LINK, .link = {p.person, p.ada}}));
+    CHECK(ce_txn_commit(w));
+    ce_txn_end(before);
+    CHECK(ce_txn_begin_read(p.t.db, &before));
+    CHECK(ce_results_from_backlinks(before, p.person, p.ada, p.person, p.friend, &views[1]));
+    ce_results_observer *observers[2];
+    size_t counts[2];
+    for (int v = 0; v < 2; v++) {
+        CHECK(ce_results_observer_create(views[v], before, NULL, &observers[v]));
+        CHECK(ce_results_count(views[v], before, &counts[v]) && counts[v] > 0);
+    }
+    for (int round = 0; round < 2; round++) {
+        CHECK(ce_txn_begin_write(p.t.db, &w));
+        if (round == 0) CHECK(ce_object_delete(w, p.person, p.ada));
+        else CHECK(ce_object_delete(w, p.person, bob));
+        CHECK(ce_txn_commit(w));
+        CHECK(ce_txn_begin_read(p.t.db, &after));
+        ce_changes *changes;
+        CHECK(ce_changes_compute(before, after, &changes));
+        for (int v = 0; v < 2; v++) {
+            ce_collection_change change;
+            CHECK(ce_results_observer_update(observers[v], changes, &change));
+            CHECK(change.collection_deleted == (round == 0));
+            CHECK(change.deletion_count == (round == 0 ? counts[v] : 0));
+            CHECK(change.insertion_count == 0 && change.modification_count == 0);
+            ce_collection_change_free(&change);
+        }
+        ce_changes_free(changes);
+        ce_txn_end(before);
+        before = after;
+    }
+    for (int v = 0; v < 2; v++) {
+        ce_results_observer_free(observers[v]);
+        ce_results_free(views[v]);
+    }
+    ce_txn_end(before);
+    test_db_close(&p.t);
+}
+
+/* A commit that touches nothing the view reads: no change; bad calls. */
+TEST(observer_unrelated_commit_and_errors)
+{
+    people p = people_open("observer-errors");
+    ce_results *results = query_results(&p, "age >= 50");
+    ce_txn *before, *after, *w;
+    CHECK(ce_txn_begin_read(p.t.db, &before));
+    ce_results_observer *observer;
+    CHECK(ce_results_observer_create(results, before, NULL, &observer));
+    ce_results_free(results); /* the observer has its own copy */
+    CHECK(ce_txn_begin_write(p.t.db, &w));
+    ce_object_key other;
+    CHECK(ce_object_key_at(w, p.other, 0, &other));
+    CHECK(ce_object_set(w, p.other, other, p.other_value, &(ce_value){.type = CE_TYPE_INT, .integer = 9}));
+    CHECK(ce_txn_commit(w));
+    CHECK(ce_txn_begin_read(p.t.db, &after));
+    ce_changes *changes;
+    CHECK(ce_changes_compute(before, after, &changes));
+    ce_collection_change change;
+    CHECK(ce_results_observer_update(observer, changes, &change));
+    CHECK(change.deletion_count == 0 && change.insertion_count == 0 && change.modification_count == 0);
+    ce_collection_change_free(&change);
+    CHECK(!ce_results_observer_update(NULL, changes, &change));
+    CHECK(ce_last_error_code() == CE_ERR_INVALID_ARGUMENT);
+    CHECK(!ce_results_observer_create(NULL, after, NULL, &observer));
+    CHECK(ce_last_error_code() == CE_ERR_INVALID_ARGUMENT);
+    ce_results_observer_free(observer);
+    ce_results_observer_free(NULL);
+    ce_changes_free(changes);
+    ce_txn_end(before);
+    ce_txn_end(after);
+    test_db_close(&p.t);
 }

@@ -15,7 +15,11 @@
  */
 #include "collection_changes.h"
 #include "buf.h"
+#include "changes.h"
 #include "error.h"
+#include "history.h"
+#include "key_path_filter.h"
+#include "table.h"
 #include "value.h"
 
 #include <stdlib.h>
@@ -313,6 +317,8 @@ static int compare_keys(const ce_value *a, const ce_value *b)
     return value_compare_bytes(a->string.data, a->string.size, b->string.data, b->string.size);
 }
 
+static int compare_key_values(const void *a, const void *b) { return compare_keys(a, b); }
+
 static bool key_touched(const ce_value *touched, size_t count, const ce_value *key)
 {
     size_t low = 0, high = count;
@@ -367,3 +373,288 @@ bool collection_dictionary_change_build(const ce_value *old_keys, const ce_value
     return ok;
 }
 
+/* ------------------------------------------------------------------------ */
+/* The public calls: a collection of the database between two versions      */
+/* ------------------------------------------------------------------------ */
+
+/* A collection's elements (or a dictionary's keys) in one version, with
+ * their strings' and binaries' bytes copied (a reader's are valid only
+ * until its next read). */
+typedef struct contents {
+    ce_value *values;
+    size_t count;
+    uint8_t *bytes;
+    size_t byte_count, byte_capacity;
+} contents;
+
+static void contents_free(contents *c)
+{
+    free(c->values);
+    free(c->bytes);
+    memset(c, 0, sizeof *c);
+}
+
+static bool contents_read(const ce_collection *collection, bool keys, contents *out)
+{
+    memset(out, 0, sizeof *out);
+    table_collection_reader *reader;
+    size_t count;
+    if (!table_collection_reader_open(collection, keys, &reader, &count)) return false;
+    bool ok = (out->values = malloc((count + 1) * sizeof *out->values)) != NULL ? true : changes_out_of_memory();
+    for (size_t i = 0; ok && i < count; i++) {
+        ce_value *v = &out->values[i];
+        ok = table_collection_reader_get(reader, i, v);
+        if (ok && (v->type == CE_TYPE_STRING || v->type == CE_TYPE_BINARY)) {
+            /* Offsets into `bytes` for now: it may move as it grows. */
+            size_t offset = out->byte_count;
+            ok = buf_append(&out->bytes, &out->byte_count, &out->byte_capacity, v->string.data, v->string.size);
+            v->string.data = (const char *)(uintptr_t)offset;
+        }
+    }
+    table_collection_reader_close(reader);
+    if (!ok) {
+        contents_free(out);
+        return false;
+    }
+    out->count = count;
+    for (size_t i = 0; i < count; i++) {
+        ce_value *v = &out->values[i];
+        if (v->type == CE_TYPE_STRING || v->type == CE_TYPE_BINARY)
+            v->string.data = v->string.size ? (const char *)out->bytes + (uintptr_t)v->string.data : "";
+    }
+    return true;
+}
+
+#define NESTING_STEPS 128
+
+/* The collection `id` names, opened in `txn`; *out NULL when it is not
+ * there (its object absent, or a nested collection the mixed value no
+ * longer, or not yet, holds). */
+static bool collection_open_in(ce_txn *txn, const history_collection_id *id, ce_collection **out)
+{
+    *out = NULL;
+    bool exists;
+    if (!ce_object_exists(txn, id->table, id->object, &exists)) return false;
+    if (!exists) return true;
+    ce_property_info info;
+    if (!ce_property_get_info(txn, id->table, id->column, &info)) return false;
+    ce_collection *current;
+    bool mixed = info.type == CE_TYPE_MIXED && info.collection == CE_COLLECTION_NONE;
+    if (!(mixed ? ce_collection_open_mixed(txn, id->table, id->object, id->column, &current)
+                : ce_collection_open(txn, id->table, id->object, id->column, &current))) {
+        /* A mixed property that holds no collection in this version. */
+        return mixed && ce_last_error_code() == CE_ERR_WRONG_TYPE;
+    }
+    for (size_t i = 0; i < id->depth; i++) {
+        const history_path_step *step = &id->steps[i];
+        ce_value at = step->by_key ? (ce_value){.type = CE_TYPE_STRING, .string = {step->key, step->key_size}}
+                                   : (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)step->index};
+        ce_collection *nested;
+        bool ok = ce_collection_open_nested(current, &at, &nested);
+        ce_collection_close(current);
+        if (!ok) {
+            ce_error_code code = ce_last_error_code();
+            return code == CE_ERR_WRONG_TYPE || code == CE_ERR_INDEX_OUT_OF_BOUNDS;
+        }
+        current = nested;
+    }
+    *out = current;
+    return true;
+}
+
+/* What both public calls find first: the collection in both versions, its
+ * contents (and a dictionary's values), and its operations in the history
+ * when the history covers the range. */
+typedef struct collection_versions {
+    const ce_changes *changes;
+    history_path_step steps[NESTING_STEPS];
+    history_collection_id id;
+    ce_collection_type kind;
+    ce_type element;
+    ce_table_key link_target; /* typed links: the target table */
+    bool in_old, in_new;
+    contents old_contents, new_contents;             /* elements, or a dictionary's keys */
+    contents old_dictionary_values, new_dictionary_values;
+    history_delta *delta;
+    bool covered;
+    const history_collection_changes *ops; /* NULL: none recorded (or not covered) */
+} collection_versions;
+
+static void versions_free(collection_versions *v)
+{
+    contents_free(&v->old_contents);
+    contents_free(&v->new_contents);
+    contents_free(&v->old_dictionary_values);
+    contents_free(&v->new_dictionary_values);
+    history_delta_free(v->delta);
+}
+
+static bool read_version(ce_txn *txn, const collection_versions *v, bool dictionary, contents *elements, contents *values,
+                         bool *out_present)
+{
+    ce_collection *collection;
+    if (!collection_open_in(txn, &v->id, &collection)) return false;
+    *out_present = collection != NULL;
+    if (!collection) return true;
+    bool ok = contents_read(collection, dictionary, elements) && (!dictionary || contents_read(collection, false, values));
+    ce_collection_close(collection);
+    return ok;
+}
+
+static bool versions_load(const ce_changes *changes, const ce_collection *collection, bool dictionary,
+                          collection_versions *v)
+{
+    memset(v, 0, sizeof *v);
+    v->changes = changes;
+    ce_txn *old_txn = changes_old_txn(changes), *new_txn = changes_new_txn(changes);
+    if (!history_collection_id_of(collection, v->steps, NESTING_STEPS, &v->id) ||
+        !ce_collection_kind(collection, &v->kind, &v->element))
+        return false;
+    if (dictionary != (v->kind == CE_COLLECTION_DICTIONARY))
+        return error_fail(CE_ERR_WRONG_TYPE, "%s is a %s: its change set comes from %s",
+                          dictionary ? "ce_changes_dictionary's collection" : "ce_changes_collection's collection",
+                          v->kind == CE_COLLECTION_DICTIONARY ? "dictionary" : v->kind == CE_COLLECTION_SET ? "set" : "list",
+                          dictionary ? "ce_changes_collection" : "ce_changes_dictionary");
+    if (v->element == CE_TYPE_LINK && v->id.depth == 0) {
+        ce_property_info info;
+        if (!ce_property_get_info(new_txn, v->id.table, v->id.column, &info)) return false;
+        v->link_target = info.link_target;
+    }
+    if (!read_version(old_txn, v, dictionary, &v->old_contents, &v->old_dictionary_values, &v->in_old) ||
+        !read_version(new_txn, v, dictionary, &v->new_contents, &v->new_dictionary_values, &v->in_new))
+        return false;
+    if (!v->in_old && !v->in_new) {
+        const char *table = "?";
+        (void)ce_table_name(new_txn, v->id.table, &table);
+        return error_fail(CE_ERR_NO_SUCH_OBJECT, "the collection's object %lld of '%s' is in neither version of the change set",
+                          (long long)v->id.object, table);
+    }
+    if (!history_delta_load(new_txn, ce_txn_version(old_txn), &v->delta, &v->covered)) return false;
+    if (v->covered) v->ops = history_delta_find_collection(v->delta, &v->id);
+    return true;
+}
+
+/* Whether a linked object changed as the filter sees it: typed links with
+ * the caller's filter (NULL: Realm's default), links in mixed values with
+ * Realm's default for their table. */
+typedef struct link_check {
+    const collection_versions *v;
+    const ce_key_path_filter *filter;
+} link_check;
+
+static bool link_changed(const link_check *check, const ce_value *value, bool *out_changed)
+{
+    *out_changed = false;
+    if (value->type != CE_TYPE_LINK) return true;
+    bool typed = check->v->element == CE_TYPE_LINK;
+    return key_path_filter_matches(check->v->changes, typed ? check->filter : NULL, value->link.table, value->link.key,
+                                   out_changed);
+}
+
+static bool element_changed(void *context, size_t old_index, size_t new_index, bool *out_changed)
+{
+    (void)old_index;
+    const link_check *check = context;
+    return link_changed(check, &check->v->new_contents.values[new_index], out_changed);
+}
+
+static bool value_changed(void *context, const ce_value *new_value, bool *out_changed)
+{
+    return link_changed(context, new_value, out_changed);
+}
+
+static bool is_link_collection(const collection_versions *v) { return v->element == CE_TYPE_LINK || v->element == CE_TYPE_MIXED; }
+
+bool ce_changes_collection(const ce_changes *changes, const ce_collection *collection, const ce_key_path_filter *filter,
+                           ce_collection_change *out_change)
+{
+    if (!changes || !collection || !out_change)
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_changes_collection: a change set, a collection and out_change are required");
+    memset(out_change, 0, sizeof *out_change);
+    collection_versions v;
+    bool ok = versions_load(changes, collection, false, &v);
+    collection_origin origin;
+    memset(&origin, 0, sizeof origin);
+    if (ok && v.in_old && !v.in_new) {
+        /* The object (or the nested collection) is gone: every old element
+         * is a deletion. */
+        ok = collection_origin_from_values(NULL, v.old_contents.count, NULL, 0, false, false, &origin);
+        if (ok) ok = collection_change_build(&origin, NULL, NULL, out_change);
+        out_change->collection_deleted = ok;
+    } else if (ok) {
+        size_t old_count = v.in_old ? v.old_contents.count : 0;
+        bool replayed = false;
+        if (v.covered && v.in_old && v.ops) {
+            /* Replay the log; a log that does not end at the new size does
+             * not tell this collection's story (it was replaced whole, as a
+             * mixed value can be): compare contents then. */
+            collection_op *ops = malloc((v.ops->op_count + 1) * sizeof *ops);
+            ok = ops ? true : changes_out_of_memory();
+            size_t count = 0;
+            for (size_t k = 0; ok && k < v.ops->op_count; k++) {
+                const history_op *op = &v.ops->ops[k];
+                switch (op->kind) {
+                case HISTORY_LIST_INSERT:
+                case HISTORY_SET_INSERT: ops[count++] = (collection_op){COLLECTION_OP_INSERT, op->a, 0}; break;
+                case HISTORY_LIST_SET: ops[count++] = (collection_op){COLLECTION_OP_SET, op->a, 0}; break;
+                case HISTORY_LIST_ERASE:
+                case HISTORY_SET_ERASE: ops[count++] = (collection_op){COLLECTION_OP_ERASE, op->a, 0}; break;
+                case HISTORY_LIST_MOVE: ops[count++] = (collection_op){COLLECTION_OP_MOVE, op->a, op->b}; break;
+                case HISTORY_LIST_SWAP: ops[count++] = (collection_op){COLLECTION_OP_SWAP, op->a, op->b}; break;
+                case HISTORY_CLEAR: ops[count++] = (collection_op){COLLECTION_OP_CLEAR, op->a, 0}; break;
+                default: break; /* dictionary operations name no index */
+                }
+            }
+            if (ok && collection_origin_from_ops(old_count, ops, count, &origin)) {
+                replayed = origin.new_size == v.new_contents.count;
+                if (!replayed) collection_origin_free(&origin);
+            }
+            free(ops);
+        }
+        if (ok && !replayed)
+            ok = collection_origin_from_values(v.old_contents.values, old_count, v.new_contents.values, v.new_contents.count,
+                                               v.kind == CE_COLLECTION_SET, v.element != CE_TYPE_LINK, &origin);
+        link_check check = {&v, filter};
+        if (ok)
+            ok = collection_change_build(&origin, is_link_collection(&v) ? element_changed : NULL, &check, out_change);
+    }
+    collection_origin_free(&origin);
+    versions_free(&v);
+    return ok;
+}
+
+bool ce_changes_dictionary(const ce_changes *changes, const ce_collection *dictionary, const ce_key_path_filter *filter,
+                           ce_dictionary_change *out_change)
+{
+    if (!changes || !dictionary || !out_change)
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_changes_dictionary: a change set, a dictionary and out_change are required");
+    memset(out_change, 0, sizeof *out_change);
+    collection_versions v;
+    bool ok = versions_load(changes, dictionary, true, &v);
+    /* Keys an operation set or inserted (a value set to the one it had is
+     * a modification too, as in Realm), ascending. */
+    ce_value *touched = NULL;
+    size_t touched_count = 0;
+    if (ok && v.covered && v.ops && v.in_old && v.in_new) {
+        touched = malloc((v.ops->op_count + 1) * sizeof *touched);
+        ok = touched ? true : changes_out_of_memory();
+        for (size_t k = 0; ok && k < v.ops->op_count; k++) {
+            const history_op *op = &v.ops->ops[k];
+            if (op->kind == HISTORY_DICT_INSERT || op->kind == HISTORY_DICT_SET)
+                touched[touched_count++] = (ce_value){.type = CE_TYPE_STRING, .string = {op->key, op->key_size}};
+        }
+        if (ok) qsort(touched, touched_count, sizeof *touched, compare_key_values);
+    }
+    link_check check = {&v, filter};
+    if (ok) {
+        bool gone = v.in_old && !v.in_new;
+        ok = collection_dictionary_change_build(
+            v.old_contents.values, v.old_dictionary_values.values, v.in_old ? v.old_contents.count : 0,
+            v.new_contents.values, v.new_dictionary_values.values, gone ? 0 : v.new_contents.count, touched, touched_count,
+            is_link_collection(&v) ? value_changed : NULL, &check, out_change);
+        if (ok) out_change->collection_deleted = gone;
+    }
+    free(touched);
+    versions_free(&v);
+    return ok;
+}

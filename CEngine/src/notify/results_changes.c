@@ -12,8 +12,11 @@
  * an object changed (the key-path filter does).
  */
 #include "results_changes.h"
+#include "changes.h"
 #include "collection_changes.h"
 #include "error.h"
+#include "key_path_filter.h"
+#include "results.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -161,3 +164,234 @@ bool results_changes_diff(const ce_object_key *old_keys, size_t old_count, const
     return ok;
 }
 
+/* ------------------------------------------------------------------------ */
+/* The results observer                                                      */
+/* ------------------------------------------------------------------------ */
+
+struct ce_results_observer {
+    ce_results *results;              /* a private copy of the view */
+    const ce_key_path_filter *filter; /* borrowed; NULL: Realm's default */
+    ce_table_key table;
+    ce_object_key *keys; /* the view's objects at `version`, in its order */
+    size_t count;
+    bool ascending;   /* the keys ascend (a view in key order) */
+    bool invalidated; /* a view of a collection or backlinks whose object is deleted */
+    uint64_t version;
+};
+
+bool ce_results_observer_create(ce_results *results, ce_txn *txn, const ce_key_path_filter *filter,
+                                ce_results_observer **out_observer)
+{
+    if (!results || !txn || !out_observer)
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_observer_create: results, a transaction and out_observer are required");
+    ce_results_observer *o = calloc(1, sizeof *o);
+    if (!o) return results_out_of_memory();
+    o->filter = filter;
+    o->table = ce_results_table(results);
+    o->version = ce_txn_version(txn);
+    if (!results_copy_detached(results, &o->results) || !results_keys(o->results, txn, &o->keys, &o->count)) {
+        ce_results_observer_free(o);
+        return false;
+    }
+    o->ascending = strictly_ascending(o->keys, o->count);
+    *out_observer = o;
+    return true;
+}
+
+void ce_results_observer_free(ce_results_observer *observer)
+{
+    if (!observer) return;
+    ce_results_free(observer->results);
+    free(observer->keys);
+    free(observer);
+}
+
+/* Whether a table has changes (a table in neither version has none). */
+static bool table_changed(const ce_changes *changes, ce_table_key table, bool *out_changed)
+{
+    size_t deleted, inserted, modified;
+    if (!ce_changes_table(changes, table, NULL, &deleted, NULL, &inserted, NULL, &modified)) {
+        if (ce_last_error_code() != CE_ERR_NO_SUCH_TABLE) return false;
+        deleted = inserted = modified = 0;
+    }
+    *out_changed = deleted || inserted || modified;
+    return true;
+}
+
+/* The lower bound of `key` in the ascending keys[from, count), found by
+ * galloping from `from` (changes are few and far apart). */
+static size_t gallop(const ce_object_key *keys, size_t count, size_t from, ce_object_key key)
+{
+    size_t low = from, high = from, step = 1;
+    while (high < count && keys[high] < key) {
+        low = high + 1;
+        high += step;
+        step *= 2;
+    }
+    if (high > count) high = count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (keys[middle] < key) low = middle + 1;
+        else high = middle;
+    }
+    return low;
+}
+
+/* Room for a change set of at most `deletions` deletions, `insertions`
+ * insertions and `modifications` modifications. */
+static bool change_reserve(ce_collection_change *out, size_t deletions, size_t insertions, size_t modifications)
+{
+    memset(out, 0, sizeof *out);
+    out->deletions = malloc((deletions + 1) * sizeof *out->deletions);
+    out->insertions = malloc((insertions + 1) * sizeof *out->insertions);
+    out->modifications = malloc((modifications + 1) * sizeof *out->modifications);
+    out->modifications_new = malloc((modifications + 1) * sizeof *out->modifications_new);
+    if (out->deletions && out->insertions && out->modifications && out->modifications_new) return true;
+    ce_collection_change_free(out);
+    return results_out_of_memory();
+}
+
+/*
+ * The view's new keys and change set when it is a predicate of its
+ * table's own properties in key order (or nothing it reads changed): only
+ * the table's deleted, modified and inserted objects can have left or
+ * joined it (the modified and inserted ones are matched again), and only
+ * the objects in `changed` (ascending: those that changed as the filter
+ * sees it) are modifications. The keys are copied run by run between
+ * those objects: O(changes · log n) plus one copy of the keys.
+ */
+static bool update_incremental(ce_results_observer *o, ce_txn *new_txn, const ce_changes *changes,
+                               const ce_object_key *changed, size_t changed_count, ce_collection_change *out,
+                               ce_object_key **out_keys, size_t *out_count)
+{
+    const ce_object_key *deleted = NULL, *inserted = NULL, *modified = NULL;
+    size_t deleted_count = 0, inserted_count = 0, modified_count = 0;
+    if (!ce_changes_table(changes, o->table, &deleted, &deleted_count, &inserted, &inserted_count, &modified,
+                          &modified_count))
+        return false;
+    /* The candidates: modified and inserted, ascending (the two are disjoint). */
+    size_t candidate_count = modified_count + inserted_count;
+    ce_object_key *candidates = malloc((candidate_count + 1) * sizeof *candidates);
+    bool *match = malloc((candidate_count + 1) * sizeof *match);
+    ce_object_key *keys = malloc((o->count + candidate_count + 1) * sizeof *keys);
+    bool ok = candidates && match && keys ? true : results_out_of_memory();
+    if (ok) {
+        size_t m = 0, i = 0, c = 0;
+        while (m < modified_count || i < inserted_count)
+            candidates[c++] = i == inserted_count || (m < modified_count && modified[m] < inserted[i]) ? modified[m++]
+                                                                                                     : inserted[i++];
+        ok = results_match_keys(o->results, new_txn, candidates, candidate_count, match) &&
+             change_reserve(out, deleted_count + modified_count, candidate_count,
+                            changed_count < o->count ? changed_count : o->count);
+    }
+    /* The changed objects in key order: deleted (d), candidates (c) and
+     * those the filter sees changed (k); a key may be a candidate and
+     * changed. */
+    size_t count = 0, position = 0;
+    for (size_t d = 0, c = 0, k = 0; ok && (d < deleted_count || c < candidate_count || k < changed_count);) {
+        ce_object_key key = INT64_MAX;
+        if (d < deleted_count && deleted[d] < key) key = deleted[d];
+        if (c < candidate_count && candidates[c] < key) key = candidates[c];
+        if (k < changed_count && changed[k] < key) key = changed[k];
+        bool is_deleted = d < deleted_count && deleted[d] == key, is_candidate = c < candidate_count && candidates[c] == key,
+             is_changed = k < changed_count && changed[k] == key;
+        size_t at = gallop(o->keys, o->count, position, key);
+        memcpy(&keys[count], &o->keys[position], (at - position) * sizeof *keys);
+        count += at - position;
+        position = at;
+        bool present = position < o->count && o->keys[position] == key;
+        /* An object neither deleted nor modified keeps its membership. */
+        bool now = is_deleted ? false : is_candidate ? match[c] : present;
+        size_t old_index = position, new_index = count;
+        if (present) position++;
+        if (now) keys[count++] = key;
+        if (present && !now) out->deletions[out->deletion_count++] = old_index;
+        if (!present && now) out->insertions[out->insertion_count++] = new_index;
+        if (present && now && is_changed) {
+            out->modifications[out->modification_count++] = old_index;
+            out->modifications_new[out->modification_new_count++] = new_index;
+        }
+        d += is_deleted;
+        c += is_candidate;
+        k += is_changed;
+    }
+    if (ok) {
+        memcpy(&keys[count], &o->keys[position], (o->count - position) * sizeof *keys);
+        count += o->count - position;
+    }
+    free(candidates);
+    free(match);
+    if (!ok) {
+        free(keys);
+        ce_collection_change_free(out);
+        return false;
+    }
+    *out_keys = keys;
+    *out_count = count;
+    return true;
+}
+
+bool ce_results_observer_update(ce_results_observer *observer, const ce_changes *changes, ce_collection_change *out_change)
+{
+    if (!observer || !changes || !out_change)
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_observer_update: an observer, a change set and out_change are required");
+    memset(out_change, 0, sizeof *out_change);
+    ce_results_observer *o = observer;
+    ce_txn *old_txn = changes_old_txn(changes), *new_txn = changes_new_txn(changes);
+    uint64_t from = ce_txn_version(old_txn), to = ce_txn_version(new_txn);
+    if (o->version != from)
+        return error_fail(CE_ERR_INVALID_ARGUMENT,
+                          "ce_results_observer_update: the change set starts at version %llu, but the observer last saw "
+                          "version %llu",
+                          (unsigned long long)from, (unsigned long long)o->version);
+    bool schema_changed = ce_changes_schema_changed(changes);
+    ce_table_key *tables;
+    size_t table_count;
+    bool local;
+    if (!results_reads(o->results, new_txn, &tables, &table_count, &local)) return false;
+    bool reads_changed = schema_changed, ok = true;
+    for (size_t t = 0; ok && t < table_count && !reads_changed; t++) ok = table_changed(changes, tables[t], &reads_changed);
+    free(tables);
+    /* The objects that changed as the filter sees it, found backwards from
+     * the changes (key_path_filter.c): the modifications among those that
+     * stay. */
+    const ce_object_key *changed;
+    size_t changed_count;
+    if (!ok || !key_path_filter_changed_objects(changes, o->filter, o->table, &changed, &changed_count)) return false;
+    ce_object_key *keys = o->keys;
+    size_t count = o->count;
+    if (!reads_changed && changed_count == 0) {
+        /* Nothing the view reads changed, nor any object it holds. */
+        o->version = to;
+        return change_reserve(out_change, 0, 0, 0);
+    }
+    bool incremental = o->ascending && (!reads_changed || (local && !schema_changed));
+    if (incremental) {
+        if (!update_incremental(o, new_txn, changes, changed, changed_count, out_change, &keys, &count)) return false;
+    } else {
+        bool invalidated = false;
+        if (reads_changed && !results_keys(o->results, new_txn, &keys, &count)) {
+            /* A view of a collection or of backlinks whose object was
+             * deleted is invalidated: every object it held is deleted, as
+             * Realm reports for a List whose object is deleted. */
+            if (ce_last_error_code() != CE_ERR_NO_SUCH_OBJECT) return false;
+            if (!(keys = malloc(sizeof *keys))) return results_out_of_memory();
+            count = 0;
+            invalidated = true;
+        }
+        if (!results_changes_diff(o->keys, o->count, keys, count, changed, changed_count, out_change)) {
+            if (keys != o->keys) free(keys);
+            return false;
+        }
+        out_change->collection_deleted = invalidated && !o->invalidated;
+        o->invalidated = o->invalidated || invalidated;
+    }
+    if (keys != o->keys) {
+        free(o->keys);
+        o->keys = keys;
+        o->count = count;
+        o->ascending = incremental || strictly_ascending(keys, count);
+    }
+    o->version = to;
+    return true;
+}
