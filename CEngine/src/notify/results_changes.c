@@ -173,7 +173,9 @@ struct ce_results_observer {
     const ce_key_path_filter *filter; /* borrowed; NULL: Realm's default */
     ce_table_key table;
     ce_object_key *keys; /* the view's objects at `version`, in its order */
-    size_t count;
+    size_t count, capacity;
+    ce_object_key *spare; /* the previous keys' array, reused by the next update */
+    size_t spare_capacity;
     bool ascending;   /* the keys ascend (a view in key order) */
     bool invalidated; /* a view of a collection or backlinks whose object is deleted */
     uint64_t version;
@@ -193,6 +195,7 @@ bool ce_results_observer_create(ce_results *results, ce_txn *txn, const ce_key_p
         ce_results_observer_free(o);
         return false;
     }
+    o->capacity = o->count + 1;
     o->ascending = strictly_ascending(o->keys, o->count);
     *out_observer = o;
     return true;
@@ -203,6 +206,7 @@ void ce_results_observer_free(ce_results_observer *observer)
     if (!observer) return;
     ce_results_free(observer->results);
     free(observer->keys);
+    free(observer->spare);
     free(observer);
 }
 
@@ -273,7 +277,14 @@ static bool update_incremental(ce_results_observer *o, ce_txn *new_txn, const ce
     size_t candidate_count = modified_count + inserted_count;
     ce_object_key *candidates = malloc((candidate_count + 1) * sizeof *candidates);
     bool *match = malloc((candidate_count + 1) * sizeof *match);
-    ce_object_key *keys = malloc((o->count + candidate_count + 1) * sizeof *keys);
+    /* The new keys go to the spare array (no new pages to fault in). */
+    size_t needed = o->count + candidate_count + 1;
+    if (o->spare_capacity < needed) {
+        free(o->spare);
+        o->spare_capacity = needed + needed / 4;
+        if (!(o->spare = malloc(o->spare_capacity * sizeof *o->spare))) o->spare_capacity = 0;
+    }
+    ce_object_key *keys = o->spare;
     bool ok = candidates && match && keys ? true : results_out_of_memory();
     if (ok) {
         size_t m = 0, i = 0, c = 0;
@@ -322,7 +333,6 @@ static bool update_incremental(ce_results_observer *o, ce_txn *new_txn, const ce
     free(candidates);
     free(match);
     if (!ok) {
-        free(keys);
         ce_collection_change_free(out);
         return false;
     }
@@ -387,9 +397,14 @@ bool ce_results_observer_update(ce_results_observer *observer, const ce_changes 
         o->invalidated = o->invalidated || invalidated;
     }
     if (keys != o->keys) {
-        free(o->keys);
+        /* The old keys' array becomes the spare. */
+        size_t capacity = incremental ? o->spare_capacity : count + 1;
+        if (!incremental) free(o->spare);
+        o->spare = o->keys;
+        o->spare_capacity = o->capacity;
         o->keys = keys;
         o->count = count;
+        o->capacity = capacity;
         o->ascending = incremental || strictly_ascending(keys, count);
     }
     o->version = to;
