@@ -1408,8 +1408,8 @@ void ce_dictionary_change_free(ce_dictionary_change *change);
  * or a list nested in a mixed value) between the two versions of
  * `changes`; `collection` is a handle on it opened in either transaction
  * (any handle that names it). From the collection's operations in the
- * history when it covers the range, else by comparing the two versions'
- * contents (for a list: the equal beginning and end stay, a list of values
+ * history when the change set came from it (ce_changes_used_history),
+ * else by comparing the two versions' contents (for a list: the equal beginning and end stay, a list of values
  * of unchanged length is modified in place, otherwise the differing middle
  * is deleted and inserted; for a set: a merge). An element is modified
  * when it was replaced (ce_list_set) or, for links, when the linked object

@@ -6,6 +6,7 @@
  * the old contents (test_apply_check).
  */
 #include "collection_changes.h"
+#include "changes.h"
 #include "history.h"
 #include "key_path_filter.h"
 #include "test_notify_support.h"
@@ -552,8 +553,12 @@ typedef void (*edit_fn)(fixture *f, ce_txn *w, void *context);
 
 /* Edits in `commits` write transactions, then the change of `column`
  * of `owner` between the version before and the one after, checked by
- * applying it; *out_used_history says whether the history covers the
- * range. The change is returned (free it). */
+ * applying it; *out_used_history says whether the change set came from
+ * the history. The change is returned (free it). */
+/* Whether list_change compares snapshots (changes_compute_from_snapshots:
+ * the contents comparison) instead of reading the history. */
+static bool from_snapshots;
+
 static ce_collection_change list_change(fixture *f, ce_object_key owner, ce_column_key column, edit_fn edit, void *context,
                                         int commits, const char *const *paths, size_t path_count, bool *out_used_history)
 {
@@ -568,12 +573,12 @@ static ce_collection_change list_change(fixture *f, ce_object_key owner, ce_colu
     CHECK(ce_txn_begin_read(f->t.db, &after));
     snapshot new_snapshot = take(after, f, owner, column);
     ce_changes *changes;
-    CHECK(ce_changes_compute(before, after, &changes));
-    /* Whether the history holds the range (then the collection's
-     * operations are replayed). */
-    history_delta *delta;
-    CHECK(history_delta_load(after, ce_txn_version(before), &delta, out_used_history));
-    history_delta_free(delta);
+    CHECK(from_snapshots ? changes_compute_from_snapshots(before, after, &changes)
+                         : ce_changes_compute(before, after, &changes));
+    /* From the history, the collection's operations are replayed. */
+    *out_used_history = ce_changes_used_history(changes);
+    CHECK(*out_used_history == (changes_history_delta(changes) != NULL));
+    if (from_snapshots) CHECK(!*out_used_history);
     ce_key_path_filter *filter = NULL;
     if (paths) CHECK(ce_key_path_filter_create(after, f->dog, paths, path_count, &filter));
     /* The handle may be opened in either version. */
@@ -617,9 +622,21 @@ static void edit_list(fixture *f, ce_txn *w, void *context)
     ce_collection_close(c);
 }
 
+static void list_operations(void);
+
 /* Each list operation alone, on a list of values, of links, nested in a
- * mixed value; with the history the change sets are exact. */
+ * mixed value: from the history (the change sets are exact) and by
+ * comparing the contents. */
 TEST(db_list_operations)
+{
+    from_snapshots = false;
+    list_operations();
+    from_snapshots = true;
+    list_operations();
+    from_snapshots = false;
+}
+
+static void list_operations(void)
 {
     ce_column_key columns[3];
     static const struct {
@@ -645,6 +662,8 @@ TEST(db_list_operations)
             list_edit e = {columns[col], cases[k].kind, cases[k].a, cases[k].b};
             bool used_history;
             ce_collection_change change = list_change(&f, f.ada, columns[col], edit_list, &e, 1, NULL, 0, &used_history);
+            /* A new file's history holds every commit. */
+            CHECK(used_history == !from_snapshots);
             if (used_history) {
                 check_list(change.deletions, change.deletion_count, cases[k].deletions, cases[k].deletion_count);
                 check_list(change.insertions, change.insertion_count, cases[k].insertions, cases[k].insertion_count);
@@ -695,15 +714,19 @@ static void edit_random(fixture *f, ce_txn *w, void *context)
 TEST(db_random_list_changes)
 {
     fixture f = fixture_open("collchanges-random");
+    from_snapshots = false;
     random_edits r = {0xD0C5, 0};
     ce_column_key columns[3] = {f.scores, f.dogs, f.any};
     for (int round = 0; round < 150; round++) {
         r.column = columns[round % 3];
         bool used;
+        /* Every other round by comparing the contents. */
+        from_snapshots = round % 2 == 1;
         ce_collection_change change =
             list_change(&f, f.ada, r.column, edit_random, &r, 1 + (int)test_notify_below(&r.seed, 3), NULL, 0, &used);
         ce_collection_change_free(&change);
     }
+    from_snapshots = false;
     fixture_close(&f);
 }
 

@@ -475,8 +475,7 @@ typedef struct collection_versions {
     bool in_old, in_new;
     contents old_contents, new_contents;             /* elements, or a dictionary's keys */
     contents old_dictionary_values, new_dictionary_values;
-    history_delta *delta;
-    bool covered;
+    bool covered;                          /* the change set came from the history */
     const history_collection_changes *ops; /* NULL: none recorded (or not covered) */
 } collection_versions;
 
@@ -486,7 +485,6 @@ static void versions_free(collection_versions *v)
     contents_free(&v->new_contents);
     contents_free(&v->old_dictionary_values);
     contents_free(&v->new_dictionary_values);
-    history_delta_free(v->delta);
 }
 
 static bool read_version(ce_txn *txn, const collection_versions *v, bool dictionary, contents *elements, contents *values,
@@ -529,8 +527,11 @@ static bool versions_load(const ce_changes *changes, const ce_collection *collec
         return error_fail(CE_ERR_NO_SUCH_OBJECT, "the collection's object %lld of '%s' is in neither version of the change set",
                           (long long)v->id.object, table);
     }
-    if (!history_delta_load(new_txn, ce_txn_version(old_txn), &v->delta, &v->covered)) return false;
-    if (v->covered) v->ops = history_delta_find_collection(v->delta, &v->id);
+    /* The collection's operations, from the history's delta the change set
+     * came from (none when it compared the snapshots). */
+    const history_delta *delta = changes_history_delta(changes);
+    v->covered = delta != NULL;
+    if (delta) v->ops = history_delta_find_collection(delta, &v->id);
     return true;
 }
 
