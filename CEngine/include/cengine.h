@@ -1468,7 +1468,8 @@ bool ce_changes_dictionary(const ce_changes *changes, const ce_collection *dicti
  *
  * Each update's change set must start at the version the observer last
  * saw (its creation's, then each update's end), else
- * CE_ERR_INVALID_ARGUMENT. A view of a collection or of backlinks whose
+ * CE_ERR_INVALID_ARGUMENT (also for a filter of another table, and NULL
+ * arguments). A view of a collection or of backlinks whose
  * object was deleted reports, once, every object it held deleted with
  * collection_deleted set, then empty change sets. An observer is used by
  * one thread at a time; it may update on another thread than the one that
