@@ -551,6 +551,18 @@ TEST(observer_unrelated_commit_and_errors)
     CHECK(ce_last_error_code() == CE_ERR_INVALID_ARGUMENT);
     CHECK(!ce_results_observer_create(NULL, after, NULL, &observer));
     CHECK(ce_last_error_code() == CE_ERR_INVALID_ARGUMENT);
+    /* A filter of another table than the view's. */
+    ce_key_path_filter *dog_filter;
+    const char *dog_age[] = {"age"};
+    CHECK(ce_key_path_filter_create(before, p.dog, dog_age, 1, &dog_filter));
+    ce_results *people_view = query_results(&p, "age >= 50");
+    ce_results_observer *mismatched;
+    CHECK(ce_results_observer_create(people_view, before, dog_filter, &mismatched));
+    CHECK(!ce_results_observer_update(mismatched, changes, &change));
+    CHECK(ce_last_error_code() == CE_ERR_INVALID_ARGUMENT);
+    ce_results_observer_free(mismatched);
+    ce_results_free(people_view);
+    ce_key_path_filter_free(dog_filter);
     ce_results_observer_free(observer);
     ce_results_observer_free(NULL);
     ce_changes_free(changes);
