@@ -5,8 +5,8 @@
 # to stdout, after the engine's source revision and the exact command.
 #
 # Usage: Benchmarks/run.sh PROGRAM [options of the program...]
-#   PROGRAM: bench_w5, bench_objects, bench_crypt or bench_queries (see run_w5.sh,
-#   run_objects.sh, run_crypt.sh, run_queries.sh)
+#   PROGRAM: bench_w5, bench_objects, bench_crypt, bench_queries or bench_notify (see
+#   run_w5.sh, run_objects.sh, run_crypt.sh, run_queries.sh, run_notify.sh)
 set -eu
 
 program=${1:?usage: Benchmarks/run.sh PROGRAM [options...]}

@@ -1357,6 +1357,145 @@ bool ce_changes_matching_objects(const ce_changes *changes, const ce_key_path_fi
                                  const ce_object_key **out_objects, size_t *out_count);
 
 /* ------------------------------------------------------------------------ */
+/* Changes and notifications: collection change sets                         */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A collection change set in Realm's terms (Realm Swift's
+ * RealmCollectionChange): `deletions` and `modifications` are indices in
+ * the old version of the collection, `insertions` and `modifications_new`
+ * indices in the new one (modifications[i] and modifications_new[i] name
+ * the same element); each array ascends. A moved element is a deletion at
+ * its old index and an insertion at its new one. Applying it: remove the
+ * deletions from the old contents (highest first), insert the new
+ * elements at the insertions (lowest first); the elements at
+ * modifications_new then take their new values.
+ */
+typedef struct ce_collection_change {
+    size_t *deletions;
+    size_t deletion_count;
+    size_t *insertions;
+    size_t insertion_count;
+    size_t *modifications;
+    size_t modification_count;
+    size_t *modifications_new;
+    size_t modification_new_count;
+    bool collection_deleted; /* its object was deleted: every old element is a deletion */
+} ce_collection_change;
+
+/* Frees the arrays and zeroes the struct. NULL is ignored. */
+void ce_collection_change_free(ce_collection_change *change);
+
+/* A dictionary's change set: its keys (CE_TYPE_STRING values whose bytes
+ * the struct owns, NUL-terminated) deleted, inserted, and modified (in
+ * both versions, with another value or a linked object that changed), each
+ * in key order. */
+typedef struct ce_dictionary_change {
+    ce_value *deletions;
+    size_t deletion_count;
+    ce_value *insertions;
+    size_t insertion_count;
+    ce_value *modifications;
+    size_t modification_count;
+    bool collection_deleted; /* its object was deleted: every old key is a deletion */
+} ce_dictionary_change;
+
+/* Frees the keys and the arrays and zeroes the struct. NULL is ignored. */
+void ce_dictionary_change_free(ce_dictionary_change *change);
+
+/*
+ * ce_changes_collection: the change set of a list or set (a property's,
+ * or a list nested in a mixed value) between the two versions of
+ * `changes`; `collection` is a handle on it opened in either transaction
+ * (any handle that names it). From the collection's operations in the
+ * history when the change set came from it (ce_changes_used_history),
+ * else by comparing the two versions' contents (for a list: the equal beginning and end stay, a list of values
+ * of unchanged length is modified in place, otherwise the differing middle
+ * is deleted and inserted; for a set: a merge). An element is modified
+ * when it was replaced (ce_list_set) or, for links, when the linked object
+ * changed as `filter` sees it (a filter of the link's target table; NULL:
+ * Realm's default); links held in mixed values are checked with Realm's
+ * default for their table. A collection nested in a mixed element counts
+ * as that element's value: changes inside it do not modify the element.
+ * The object deleted (or the nested collection gone): collection_deleted,
+ * every old element a deletion; the object inserted: every element an
+ * insertion. *out_change is overwritten: free it with
+ * ce_collection_change_free. Errors: CE_ERR_WRONG_TYPE (a dictionary: use
+ * ce_changes_dictionary), CE_ERR_NO_SUCH_OBJECT (the object is in neither
+ * version), CE_ERR_INVALID_ARGUMENT.
+ *
+ *     ce_collection *dogs;
+ *     ce_collection_open(after, people, ada, dogs_column, &dogs);
+ *     ce_collection_change change;
+ *     if (ce_changes_collection(changes, dogs, NULL, &change)) {
+ *         for (size_t i = 0; i < change.insertion_count; i++) ...   // change.insertions[i]: new index
+ *         ce_collection_change_free(&change);
+ *     }
+ *     ce_collection_close(dogs);
+ */
+bool ce_changes_collection(const ce_changes *changes, const ce_collection *collection, const ce_key_path_filter *filter,
+                           ce_collection_change *out_change);
+
+/* The same for a dictionary: keys deleted, inserted, and modified (in
+ * both versions, with another value, or set by an operation the history
+ * recorded, or a linked object that changed as `filter` sees it). Free it
+ * with ce_dictionary_change_free. Errors: as ce_changes_collection
+ * (CE_ERR_WRONG_TYPE for a list or set).
+ *
+ *     ce_dictionary_change change;
+ *     if (ce_changes_dictionary(changes, ratings, NULL, &change)) {
+ *         for (size_t i = 0; i < change.modification_count; i++)
+ *             printf("%.*s\n", (int)change.modifications[i].string.size, change.modifications[i].string.data);
+ *         ce_dictionary_change_free(&change);
+ *     }
+ */
+bool ce_changes_dictionary(const ce_changes *changes, const ce_collection *dictionary, const ce_key_path_filter *filter,
+                           ce_dictionary_change *out_change);
+
+/*
+ * A results observer (Realm's Results.observe): it keeps a private copy of
+ * `results` and the objects it holds as `txn` sees them; each
+ * ce_results_observer_update, given the change set from that version to a
+ * later one, finds the view's objects in the later version and reports
+ * the change set between the two: deletions and insertions by position,
+ * an object whose place in a sorted view changed as a deletion and an
+ * insertion, and modifications: objects in both versions, not moved, that
+ * changed as `filter` sees it (a filter of the results' table; NULL:
+ * Realm's default). `filter` is borrowed: it must outlive the observer.
+ * When nothing the view reads changed it is not evaluated again; a view of
+ * a table's objects filtered by their own properties only, unsorted, is
+ * updated from the changed objects alone.
+ *
+ * Each update's change set must start at the version the observer last
+ * saw (its creation's, then each update's end), else
+ * CE_ERR_INVALID_ARGUMENT (also for a filter of another table, and NULL
+ * arguments). A view of a collection or of backlinks whose
+ * object was deleted reports, once, every object it held deleted with
+ * collection_deleted set, then empty change sets. An observer is used by
+ * one thread at a time; it may update on another thread than the one that
+ * uses `results` (it evaluates a copy of its own).
+ *
+ *     ce_results_observer *observer;
+ *     ce_results_observer_create(results, before, NULL, &observer);
+ *     ...                                           // a commit; `after` reads it
+ *     ce_changes *changes;
+ *     ce_changes_compute(before, after, &changes);
+ *     ce_collection_change change;
+ *     if (ce_results_observer_update(observer, changes, &change)) {
+ *         ...                                       // deletions, insertions, modifications
+ *         ce_collection_change_free(&change);
+ *     }
+ *     ce_changes_free(changes);
+ *     ce_results_observer_free(observer);
+ */
+typedef struct ce_results_observer ce_results_observer;
+bool ce_results_observer_create(ce_results *results, ce_txn *txn, const ce_key_path_filter *filter,
+                                ce_results_observer **out_observer);
+bool ce_results_observer_update(ce_results_observer *observer, const ce_changes *changes, ce_collection_change *out_change);
+/* NULL is ignored. */
+void ce_results_observer_free(ce_results_observer *observer);
+
+/* ------------------------------------------------------------------------ */
 /* Integrity                                                                 */
 /* ------------------------------------------------------------------------ */
 

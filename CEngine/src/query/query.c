@@ -147,6 +147,22 @@ static bool copy_arguments(query_core *core, const ce_query_argument *arguments,
     return true;
 }
 
+bool query_core_clone(const query_core *core, query_core **out_core)
+{
+    query_core *copy = calloc(1, sizeof *copy);
+    if (!copy) return query_out_of_memory();
+    atomic_init(&copy->references, 1);
+    copy->table = core->table;
+    /* The same text parses to the same tree (descriptors name its nodes). */
+    if (!parse_predicate(core->tree.text, core->tree.text_length, &copy->tree) ||
+        !copy_arguments(copy, core->arguments, core->argument_count)) {
+        query_core_release(copy);
+        return false;
+    }
+    *out_core = copy;
+    return true;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Queries                                                                   */
 /* ------------------------------------------------------------------------ */

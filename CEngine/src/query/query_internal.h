@@ -197,4 +197,9 @@ struct ce_query {
 /* Drops a reference to a core; the last one frees it (query.c). */
 void query_core_release(query_core *core);
 
+/* A new core of the same predicate, arguments and table that shares
+ * nothing with `core` (not yet bound), for a view another thread
+ * evaluates (query.c). */
+bool query_core_clone(const query_core *core, query_core **out_core);
+
 #endif

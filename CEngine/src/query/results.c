@@ -14,6 +14,7 @@
 #include "results.h"
 #include "aggregate.h"
 #include "bind.h"
+#include "buf.h"
 #include "cluster.h"
 #include "column.h"
 #include "compare.h"
@@ -65,8 +66,15 @@ void ce_results_free(ce_results *results)
 ce_table_key ce_results_table(const ce_results *results) { return results ? results->core->table : 0; }
 
 /* A new results view of the same query with the descriptors of `base` and
- * room for one more. */
-static bool results_copy(const ce_results *base, ce_results **out)
+ * room for one more; `detached`: with a core of its own (and a view it
+ * filters detached too). */
+static bool results_copy_as(const ce_results *base, bool detached, ce_results **out);
+
+bool results_copy(const ce_results *base, ce_results **out) { return results_copy_as(base, false, out); }
+
+bool results_copy_detached(const ce_results *base, ce_results **out) { return results_copy_as(base, true, out); }
+
+static bool results_copy_as(const ce_results *base, bool detached, ce_results **out)
 {
     ce_results *r = calloc(1, sizeof *r);
     if (!r) return query_out_of_memory();
@@ -96,12 +104,19 @@ static bool results_copy(const ce_results *base, ce_results **out)
             }
         }
     }
-    atomic_fetch_add(&base->core->references, 1);
-    r->core = base->core;
+    if (detached) {
+        if (!query_core_clone(base->core, &r->core)) {
+            ce_results_free(r);
+            return false;
+        }
+    } else {
+        atomic_fetch_add(&base->core->references, 1);
+        r->core = base->core;
+    }
     /* The filtered view is copied too: a view's evaluation state is its own. */
     r->source = base->source;
     r->source.base = NULL;
-    if (base->source.base && !results_copy(base->source.base, &r->source.base)) {
+    if (base->source.base && !results_copy_as(base->source.base, detached, &r->source.base)) {
         ce_results_free(r);
         return false;
     }
@@ -801,3 +816,127 @@ bool ce_results_filter(ce_txn *txn, const ce_results *results, ce_query *query, 
     return true;
 }
 
+
+/* ------------------------------------------------------------------------ */
+/* What the notify layer's results observer needs                            */
+/* ------------------------------------------------------------------------ */
+
+bool results_keys(ce_results *results, ce_txn *txn, ce_object_key **out_keys, size_t *out_count)
+{
+    if (!results_evaluate(results, txn)) return false;
+    ce_object_key *keys = malloc((results->count + 1) * sizeof *keys);
+    if (!keys) return query_out_of_memory();
+    for (size_t i = 0; i < results->count; i++) keys[i] = results->entries[i].key;
+    *out_keys = keys;
+    *out_count = results->count;
+    return true;
+}
+
+/* Adds a table to a sorted list without repeats. */
+static bool reads_add(ce_table_key **tables, size_t *count, size_t *capacity, ce_table_key table)
+{
+    size_t at = 0;
+    while (at < *count && (*tables)[at] < table) at++;
+    if (at < *count && (*tables)[at] == table) return true;
+    void *grown = *tables;
+    if (!buf_reserve(&grown, capacity, *count + 1, sizeof **tables)) return false;
+    *tables = grown;
+    memmove(&(*tables)[at + 1], &(*tables)[at], (*count - at) * sizeof **tables);
+    (*tables)[at] = table;
+    (*count)++;
+    return true;
+}
+
+/* The tables a bound path reaches; *local stays true only for a path of
+ * the object's own columns. */
+static bool reads_of_path(const bound_path *path, ce_table_key **tables, size_t *count, size_t *capacity, bool *local)
+{
+    if (path->hop_count || path->from_variable) *local = false;
+    for (size_t h = 0; h < path->hop_count; h++)
+        if (!reads_add(tables, count, capacity, path->hops[h].from) ||
+            !reads_add(tables, count, capacity, path->hops[h].to))
+            return false;
+    return true;
+}
+
+static bool reads_of_view(ce_results *r, ce_txn *txn, ce_table_key **tables, size_t *count, size_t *capacity, bool *local)
+{
+    if (!table_flush(txn, r->core->table) || !bind_core(r->core, txn)) return false;
+    if (!reads_add(tables, count, capacity, r->core->table)) return false;
+    const bound_query *bound = &r->core->bound;
+    for (size_t n = 0; n < bound->node_count; n++) {
+        const bound_node *node = &bound->nodes[n];
+        if (node->kind != BOUND_COMPARE) continue;
+        if (node->kernel != KERNEL_GENERIC) {
+            if (!reads_of_path(&node->path, tables, count, capacity, local)) return false;
+            continue;
+        }
+        const operand *sides[2] = {&node->left, &node->right};
+        for (int side = 0; side < 2; side++) {
+            if (sides[side]->kind == OPERAND_SUBQUERY) *local = false;
+            if ((sides[side]->kind == OPERAND_PATH || sides[side]->kind == OPERAND_SUBQUERY) &&
+                !reads_of_path(&sides[side]->path, tables, count, capacity, local))
+                return false;
+        }
+    }
+    if (r->descriptor_count) *local = false;
+    for (size_t d = 0; d < r->descriptor_count; d++) {
+        if (r->descriptors[d].kind == DESCRIPTOR_LIMIT) continue;
+        bound_query scratch;
+        memset(&scratch, 0, sizeof scratch);
+        bound_path *paths;
+        bool *ascending;
+        if (!bind_descriptor(r->core, txn, &r->descriptors[d], &scratch, &paths, &ascending)) {
+            bind_query_free(&scratch);
+            return false;
+        }
+        bool ok = true;
+        for (size_t k = 0; ok && k < r->descriptors[d].key_count; k++)
+            ok = reads_of_path(&paths[k], tables, count, capacity, local);
+        free(paths);
+        free(ascending);
+        bind_query_free(&scratch);
+        if (!ok) return false;
+    }
+    if (r->source.kind != SOURCE_TABLE) *local = false;
+    if (r->source.kind == SOURCE_COLLECTION || r->source.kind == SOURCE_BACKLINKS)
+        return reads_add(tables, count, capacity, r->source.owner_table);
+    if (r->source.kind == SOURCE_FILTER) return reads_of_view(r->source.base, txn, tables, count, capacity, local);
+    return true;
+}
+
+bool results_reads(ce_results *results, ce_txn *txn, ce_table_key **out_tables, size_t *out_count, bool *out_local)
+{
+    ce_table_key *tables = NULL;
+    size_t count = 0, capacity = 0;
+    bool local = true;
+    if (!reads_of_view(results, txn, &tables, &count, &capacity, &local)) {
+        free(tables);
+        return false;
+    }
+    *out_tables = tables;
+    *out_count = count;
+    *out_local = local;
+    return true;
+}
+
+bool results_match_keys(ce_results *results, ce_txn *txn, const ce_object_key *keys, size_t count, bool *out_match)
+{
+    if (results->source.kind != SOURCE_TABLE)
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "results_match_keys: the view does not read a table");
+    memset(out_match, 0, count * sizeof *out_match);
+    if (count == 0) return true;
+    if (!table_flush(txn, results->core->table) || !bind_core(results->core, txn)) return false;
+    entry *entries;
+    if (!entries_of_keys(txn, results->core->table, keys, count, "a change set", &entries)) return false;
+    size_t kept = count;
+    bool ok = keep_matching(results->core, txn, entries, &kept);
+    /* The kept entries are in the order of `keys`, which ascend. */
+    for (size_t i = 0, k = 0; ok && i < count && k < kept; i++)
+        if (keys[i] == entries[k].key) {
+            out_match[i] = true;
+            k++;
+        }
+    free(entries);
+    return ok;
+}

@@ -79,4 +79,30 @@ bool results_add_descriptor(ce_results *r, descriptor_kind kind, size_t key_coun
 /* Checks that every key path of a new descriptor binds. */
 bool results_check_descriptor(query_core *core, ce_txn *txn, const descriptor *d);
 
+/* A copy of a view: its query, source and descriptors, not its
+ * evaluation. results_copy shares the query's core (bound once for both);
+ * results_copy_detached gives the copy a core of its own, so that another
+ * thread may evaluate it while the original is used. */
+bool results_copy(const ce_results *base, ce_results **out);
+bool results_copy_detached(const ce_results *base, ce_results **out);
+
+/* The keys of the view's objects at `txn`, in its order (an array the
+ * caller frees). */
+bool results_keys(ce_results *results, ce_txn *txn, ce_object_key **out_keys, size_t *out_count);
+
+/* The tables what the view shows depends on, ascending (an array the
+ * caller frees): its own, those its predicate's and descriptors' key paths
+ * reach, the object holding its collection or backlinks, and those of a
+ * view it filters. *out_local: the view is the objects of its table that
+ * match a predicate of their own properties only, in key order (a table
+ * source, no path through links or SUBQUERY, no descriptor): an object's
+ * membership then changes only when that object is inserted, deleted or
+ * modified. */
+bool results_reads(ce_results *results, ce_txn *txn, ce_table_key **out_tables, size_t *out_count, bool *out_local);
+
+/* Whether each of `keys` (objects of the view's table at `txn`, ascending)
+ * matches the predicate of a view of a table (its descriptors aside):
+ * out_match[i]. */
+bool results_match_keys(ce_results *results, ce_txn *txn, const ce_object_key *keys, size_t count, bool *out_match);
+
 #endif
