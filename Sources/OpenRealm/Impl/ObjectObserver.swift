@@ -43,7 +43,8 @@ final class ObjectObserver<T: ObjectBase>: RealmObserver {
         version = ce_txn_version(txn)
         let schema = table.schema
         var roots: [Root] = []
-        if let keyPaths {
+        // An empty list of key paths is Realm's default, as nil is.
+        if let keyPaths, !keyPaths.isEmpty {
             // Checked whole first: the engine names an unknown property as Realm does.
             _ = KeyPathFilter(txn, table, keyPaths: keyPaths)
             let split = keyPaths.map { $0.split(separator: ".", maxSplits: 1).map(String.init) }
