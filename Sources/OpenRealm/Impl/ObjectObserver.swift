@@ -13,7 +13,8 @@ final class ObjectObserver<T: ObjectBase>: RealmObserver {
     /// objects it links to when the key paths go on below it.
     private struct Root {
         let index: Int
-        let column: ce_column_key
+        /// The property's column; nil for LinkingObjects (only `below` sees them change).
+        let column: ce_column_key?
         let isCollection: Bool
         /// The key paths below the property (`dogs.name`); nil when only its column counts.
         let below: KeyPathFilter?
@@ -48,10 +49,16 @@ final class ObjectObserver<T: ObjectBase>: RealmObserver {
             // Checked whole first: the engine names an unknown property as Realm does.
             _ = KeyPathFilter(txn, table, keyPaths: keyPaths)
             let split = keyPaths.map { $0.split(separator: ".", maxSplits: 1).map(String.init) }
-            for (index, property) in schema.properties.enumerated() where property.isStored {
+            for (index, property) in schema.properties.enumerated() {
                 let mine = split.filter { $0.first == property.name }
                 guard !mine.isEmpty else { continue }
-                let below = mine.contains { $0.count == 1 } ? [] : mine.map { $0.joined(separator: ".") }
+                let paths = mine.map { $0.joined(separator: ".") }
+                if !property.isStored {
+                    // LinkingObjects: the objects linking here changed (the engine's backlink step).
+                    roots.append(Root(index: index, column: nil, isCollection: true, below: KeyPathFilter(txn, table, keyPaths: paths)))
+                    continue
+                }
+                let below = mine.contains { $0.count == 1 } ? [] : paths
                 roots.append(Root(index: index, column: table.columns[index].key, isCollection: property.shape.collection != CE_COLLECTION_NONE,
                                   below: below.isEmpty ? nil : KeyPathFilter(txn, table, keyPaths: below)))
             }
@@ -79,7 +86,9 @@ final class ObjectObserver<T: ObjectBase>: RealmObserver {
         if count > 0 {
             guard ce_changes_object(changes, table.tableKey, key, &kind, &columns, count, &count) else { engineFailure() }
         }
-        let changed = roots.filter { root in columns.contains(root.column) || (root.below?.matches(changes, key) ?? false) }
+        let changed = roots.filter { root in
+            root.column.map(columns.contains) ?? false || (root.below?.matches(changes, key) ?? false)
+        }
         guard !changed.isEmpty else { return }
         // Realm reads no old value when the instance committed the change itself (it never read
         // the old version again); OpenRealm is handed the old version by every delivery and
@@ -95,9 +104,11 @@ final class ObjectObserver<T: ObjectBase>: RealmObserver {
     /// The value the property had in the transaction `old`, read as its type reads it (a link as
     /// the object's accessor in the current version; a list or dictionary in a mixed value: nil).
     private func oldValue(_ root: Root, _ old: OpaquePointer, _ core: RealmCore) -> Any? {
-        guard let type = table.schema.properties[root.index].field as? any _CValueConvertible.Type else { return nil }
+        guard let column = root.column, let type = table.schema.properties[root.index].field as? any _CValueConvertible.Type else {
+            return nil
+        }
         var value = ce_value()
-        guard ce_object_get(old, table.tableKey, key, root.column, &value),
+        guard ce_object_get(old, table.tableKey, key, column, &value),
             value.type != CE_TYPE_LIST, value.type != CE_TYPE_DICTIONARY
         else { return nil }
         return unwrapOptional(type._ceRead(value, Realm(core)))
