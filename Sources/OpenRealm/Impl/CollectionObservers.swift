@@ -31,7 +31,7 @@ class CollectionObserverBase: RealmObserver {
         let now = currentVersion(core)
         guard now > version else { return }
         self.version = now
-        update(core, old: old, changes: changes)
+        update(core, old: old, changes: changes, skipped: ce_txn_version(old) > version)
     }
 
     /// No more notifications.
@@ -40,8 +40,11 @@ class CollectionObserverBase: RealmObserver {
     /// Reads the collection's initial state and delivers `.initial`. Overridden.
     func start(_ core: RealmCore) { fatalError("abstract") }
 
-    /// Computes and delivers the change since the last delivery. Overridden.
-    func update(_ core: RealmCore, old: OpaquePointer, changes: OpaquePointer) { fatalError("abstract") }
+    /// Computes and delivers the change `changes` describes (from `old` to the current version).
+    /// `skipped`: the versions between the last delivery and `old` were not delivered (a
+    /// `withoutNotifying` commit): an observer that remembers what it delivered starts from
+    /// `old` instead. Overridden.
+    func update(_ core: RealmCore, old: OpaquePointer, changes: OpaquePointer, skipped: Bool) { fatalError("abstract") }
 }
 
 /// The indices of a collection change as Swift arrays (deletions, insertions, modifications in
@@ -54,6 +57,17 @@ private func takeIndices(_ change: inout ce_collection_change) -> (deletions: [I
     }
     return (array(change.deletions, change.deletion_count), array(change.insertions, change.insertion_count),
             array(change.modifications, change.modification_count))
+}
+
+/// A handle on the collection `managed` names, opened in the transaction `old` (its object
+/// exists there, not in the current one); nil for a nested collection. Closed by the caller.
+private func openCollection(_ managed: ManagedCollection, in old: OpaquePointer) -> OpaquePointer? {
+    guard case .property(let mixed) = managed.origin else { return nil }
+    var raw: OpaquePointer?
+    let ok = mixed
+        ? ce_collection_open_mixed(old, managed.table.tableKey, managed.key, managed.column, &raw)
+        : ce_collection_open(old, managed.table.tableKey, managed.key, managed.column, &raw)
+    return ok ? raw : nil
 }
 
 // MARK: - Lists and sets
@@ -87,14 +101,24 @@ final class ListObserver<C>: CollectionObserverBase {
         block(.initial(collection))
     }
 
-    override func update(_ core: RealmCore, old: OpaquePointer, changes: OpaquePointer) {
+    override func update(_ core: RealmCore, old: OpaquePointer, changes: OpaquePointer, skipped: Bool) {
+        var change = ce_collection_change()
         if managed.isInvalidated {
+            // Its object was deleted: the elements it had at `old` are (the engine's deletions,
+            // from a handle in `old`; the count of the last delivery for a nested collection).
+            if let handle = openCollection(managed, in: old) {
+                defer { ce_collection_close(handle) }
+                if ce_changes_collection(changes, handle, filter?.handle, &change) {
+                    count = change.deletion_count
+                    ce_collection_change_free(&change)
+                }
+            }
             deleteAll()
             return
         }
-        var change = ce_collection_change()
         guard ce_changes_collection(changes, managed.read(), filter?.handle, &change) else { engineFailure() }
         if change.collection_deleted {
+            count = change.deletion_count
             ce_collection_change_free(&change)
             deleteAll()
             return
@@ -142,21 +166,30 @@ final class MapObserver<M: RealmKeyedCollection>: CollectionObserverBase {
         block(.initial(map))
     }
 
-    override func update(_ core: RealmCore, old: OpaquePointer, changes: OpaquePointer) {
-        if managed.isInvalidated {
-            deleteAll()
-            return
-        }
-        var change = ce_dictionary_change()
-        guard ce_changes_dictionary(changes, managed.read(), filter?.handle, &change) else { engineFailure() }
-        defer { ce_dictionary_change_free(&change) }
-        if change.collection_deleted {
-            deleteAll()
-            return
-        }
+    override func update(_ core: RealmCore, old: OpaquePointer, changes: OpaquePointer, skipped: Bool) {
         func keys(_ values: UnsafeMutablePointer<ce_value>?, _ count: Int) -> [M.Key] {
             guard let values, count > 0 else { return [] }
             return UnsafeBufferPointer(start: values, count: count).map { M.Key(_mapKeyString: $0.stringValue) }
+        }
+        var change = ce_dictionary_change()
+        if managed.isInvalidated {
+            // Its object was deleted: the keys it had at `old` are (see ListObserver).
+            if let handle = openCollection(managed, in: old) {
+                defer { ce_collection_close(handle) }
+                if ce_changes_dictionary(changes, handle, filter?.handle, &change) {
+                    self.keys = keys(change.deletions, change.deletion_count)
+                    ce_dictionary_change_free(&change)
+                }
+            }
+            deleteAll()
+            return
+        }
+        guard ce_changes_dictionary(changes, managed.read(), filter?.handle, &change) else { engineFailure() }
+        defer { ce_dictionary_change_free(&change) }
+        if change.collection_deleted {
+            self.keys = keys(change.deletions, change.deletion_count)
+            deleteAll()
+            return
         }
         let deletions = keys(change.deletions, change.deletion_count)
         let insertions = keys(change.insertions, change.insertion_count)
@@ -206,16 +239,26 @@ final class ResultsObserver<C>: CollectionObserverBase {
 
     deinit { ce_results_observer_free(observer) }
 
-    /// Starts observing the view as the current transaction has it; false while the class has no
-    /// table (nothing to observe yet).
-    private func makeObserver() -> Bool {
+    /// Starts observing the view as the transaction `txn` (default: the current one) has it;
+    /// false while the class has no table (nothing to observe yet).
+    private func makeObserver(at txn: OpaquePointer? = nil) -> Bool {
         guard let (view, table) = query.view(core) else { return false }
+        let txn = txn ?? core.currentTxn()
         if filter == nil, let keyPaths { filter = KeyPathFilter(core.currentTxn(), table, keyPaths: keyPaths) }
+        ce_results_observer_free(observer)
+        observer = nil
         var raw: OpaquePointer?
-        guard ce_results_observer_create(view, core.currentTxn(), filter?.handle, &raw), let raw else { engineFailure() }
+        guard ce_results_observer_create(view, txn, filter?.handle, &raw), let raw else { engineFailure() }
         observer = raw
-        guard ce_results_count(view, core.currentTxn(), &count) else { engineFailure() }
+        guard ce_results_count(view, txn, &count) else { engineFailure() }
         return true
+    }
+
+    /// Whether the class has a table in the version `txn` reads.
+    private func hasTable(_ txn: OpaquePointer) -> Bool {
+        var key: ce_table_key = 0
+        var found = false
+        return ce_table_find(txn, ObjectSchemaInfo.className(of: query.objectClass), &key, &found) && found
     }
 
     override func start(_ core: RealmCore) {
@@ -223,9 +266,17 @@ final class ResultsObserver<C>: CollectionObserverBase {
         block(.initial(collection))
     }
 
-    override func update(_ core: RealmCore, old: OpaquePointer, changes: OpaquePointer) {
+    override func update(_ core: RealmCore, old: OpaquePointer, changes: OpaquePointer, skipped: Bool) {
+        if observer == nil || skipped {
+            // The class had no table at the last delivery, or what changed up to `old` was not to
+            // be told: start from the objects at `old`.
+            ce_results_observer_free(observer)
+            observer = nil
+            count = 0
+            if hasTable(old) { _ = makeObserver(at: old) }
+        }
         guard let observer else {
-            // The class had no table: everything there is now is new.
+            // The class had no table at `old`: everything there is now is new.
             guard makeObserver(), count > 0 else { return }
             block(.update(collection, deletions: [], insertions: Array(0..<count), modifications: []))
             return
@@ -251,7 +302,7 @@ final class ResultsObserver<C>: CollectionObserverBase {
 
 /// Observes a `Results` of a list's or set's values in sorted order: each change compares the
 /// values with those of the last delivery (deletions and insertions; a value has no identity to
-/// be modified).
+/// be modified). A commit skipped with `withoutNotifying` is in the next change.
 final class SortedValuesObserver<C, Element: Hashable>: CollectionObserverBase {
     private let collection: C
     private let values: () -> [Element]?
@@ -270,7 +321,7 @@ final class SortedValuesObserver<C, Element: Hashable>: CollectionObserverBase {
         block(.initial(collection))
     }
 
-    override func update(_ core: RealmCore, old: OpaquePointer, changes: OpaquePointer) {
+    override func update(_ core: RealmCore, old: OpaquePointer, changes: OpaquePointer, skipped: Bool) {
         guard let now = values() else {
             finish()
             if !last.isEmpty { block(.update(collection, deletions: Array(last.indices), insertions: [], modifications: [])) }

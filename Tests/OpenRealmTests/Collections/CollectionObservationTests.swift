@@ -107,14 +107,28 @@ struct CollectionObservationTests {
         #expect(changes.take() == [.update(3, deletions: [], insertions: [1], modifications: [])])
     }
 
-    @Test("commits before the initial notification are part of it")
+    @Test("commits the Realm moves to before the initial notification are part of it")
     func initialCoalesces() throws {
-        let realm = try memoryRealm()
-        let (token, changes) = record(realm.objects(Dog.self))
-        defer { token.invalidate() }
-        _ = try dogs(realm, [("Rex", 1)])
-        realm.refresh()
-        #expect(changes.take() == [.initial(1)])
+        try withDirectory { directory in
+            let configuration = Realm.Configuration(fileURL: directory.appendingPathComponent("initial.realm"), objectTypes: [Dog.self, Person.self, Address.self])
+            let realm = try Realm(configuration: configuration)
+            realm.autorefresh = false
+            let (token, changes) = record(realm.objects(Dog.self))
+            defer { token.invalidate() }
+            try onOtherThread {
+                let other = try Realm(configuration: configuration)
+                try other.write { other.create(Dog.self, value: ["name": "Rex"]) }
+            }
+            // The initial state is read when delivered (here at refresh, before the Realm moves).
+            realm.refresh()
+            #expect(changes.take() == [.initial(0), .update(1, deletions: [], insertions: [0], modifications: [])])
+            // A write right after registering: the initial state comes first, at beginWrite.
+            let (second, secondChanges) = record(realm.objects(Dog.self))
+            defer { second.invalidate() }
+            _ = try dogs(realm, [("Max", 2)])
+            realm.refresh()
+            #expect(secondChanges.take() == [.initial(1), .update(2, deletions: [], insertions: [1], modifications: [])])
+        }
     }
 
     @Test("List: append, insert, remove, move, replace")
