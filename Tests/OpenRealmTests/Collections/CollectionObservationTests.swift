@@ -259,6 +259,59 @@ struct CollectionObservationTests {
         #expect(changes.take() == [.update(0, deletions: [0], insertions: [], modifications: [])])
     }
 
+    @Test("Map of objects with Swift key paths: a value's name is a modification, its age is not")
+    func mapOfObjects() throws {
+        let realm = try memoryRealm()
+        let holder = try realm.write { realm.create(Collections.self, value: ["dogMap": ["rex": ["name": "Rex"]]]) }
+        let changes = Changes<String>()
+        let token = holder.dogMap.observe(keyPaths: [\Dog.name]) { change in
+            if case .update(_, let deletions, let insertions, let modifications) = change {
+                changes.append("-\(deletions) +\(insertions) ~\(modifications)")
+            }
+        }
+        defer { token.invalidate() }
+        realm.refresh()
+        try realm.write { holder.dogMap["rex"]!!.age = 3 }
+        realm.refresh()
+        #expect(changes.take().isEmpty)
+        try realm.write { holder.dogMap["rex"]!!.name = "Max" }
+        realm.refresh()
+        #expect(changes.take() == ["-[] +[] ~[\"rex\"]"])
+    }
+
+    @Test("Results of sorted values: insertions and deletions where the values sort")
+    func sortedValues() throws {
+        let realm = try memoryRealm()
+        let person = try realm.write { realm.create(Person.self, value: ["id": 1, "nicknames": ["b", "d"]]) }
+        let (token, changes) = record(person.nicknames.sorted())
+        defer { token.invalidate() }
+        realm.refresh()
+        #expect(changes.take() == [.initial(2)])
+        try realm.write { person.nicknames.append("c") }
+        realm.refresh()
+        #expect(changes.take() == [.update(3, deletions: [], insertions: [1], modifications: [])])
+        try realm.write { person.nicknames.remove(at: 0) }    // "b"
+        realm.refresh()
+        #expect(changes.take() == [.update(2, deletions: [0], insertions: [], modifications: [])])
+    }
+
+    @Test("LinkingObjects of a deleted object: every linking object deleted, then nothing")
+    func linkingObjectsOfDeletedObject() throws {
+        let realm = try memoryRealm()
+        let person = try realm.write { realm.create(Person.self, value: ["id": 1, "dogs": [["name": "Rex"]]]) }
+        let rex = person.dogs[0]
+        let (token, changes) = record(rex.owners)
+        defer { token.invalidate() }
+        realm.refresh()
+        #expect(changes.take() == [.initial(1)])
+        try realm.write { realm.delete(rex) }
+        realm.refresh()
+        #expect(changes.take() == [.update(-1, deletions: [0], insertions: [], modifications: [])])
+        try realm.write { person.name = "Ada" }
+        realm.refresh()
+        #expect(changes.take().isEmpty)
+    }
+
     @Test("AnyRealmCollection forwards to the collection it wraps")
     func anyRealmCollection() throws {
         let realm = try memoryRealm()

@@ -124,6 +124,27 @@ struct ObjectObservationTests {
         #expect(all.take() == [.change(["age: 18 -> 50"])])
     }
 
+    @Test("an embedded object, and LinkingObjects named in the key paths")
+    func embeddedAndLinkingObjects() throws {
+        let realm = try memoryRealm()
+        let person = try realm.write { realm.create(Person.self, value: ["id": 1, "address": ["city": "Paris"]]) }
+        let dog = try realm.write { realm.create(Dog.self, value: ["name": "Rex"]) }
+        let cities = Changes<ObjectSeen>()
+        let owners = Changes<ObjectSeen>()
+        let cityToken = person.address!.observe(keyPaths: [\Address.city]) { change in cities.append(objectSeen(change)) }
+        let ownersToken = dog.observe(keyPaths: ["owners"]) { (change: ObjectChange<Dog>) in owners.append(objectSeen(change)) }
+        defer { cityToken.invalidate(); ownersToken.invalidate() }
+        try realm.write { person.address!.city = "Lyon" }
+        realm.refresh()
+        #expect(cities.take() == [.change(["city: Paris -> Lyon"])])
+        try realm.write { person.dogs.append(dog) }
+        realm.refresh()
+        #expect(owners.take() == [.change(["owners: nil -> nil"])])
+        try realm.write { dog.age = 4 }
+        realm.refresh()
+        #expect(owners.take().isEmpty)
+    }
+
     @Test("a change committed on another thread arrives with its old value")
     func otherThread() throws {
         try withDirectory { directory in
