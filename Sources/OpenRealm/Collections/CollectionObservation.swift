@@ -10,7 +10,9 @@ import Foundation
 //   its queue; a thread without a running run loop gets it at its next `refresh()` or write),
 //   then an `.update` after each commit that changed the collection, delivered when the Realm
 //   moves to it (autorefresh, `refresh()`, the next write; the Realm's own commits later on its
-//   context). Commits made before `.initial` is delivered are part of the initial state.
+//   context). Commits the Realm moves to before `.initial` is delivered are part of the initial
+//   state. A write begun right after registering delivers `.initial` first, then the write's
+//   changes as an `.update` (Realm documents the initial state including such a write).
 // - `keyPaths` name properties of the collection's objects (`["name"]`, `["dogs.name"]`): only
 //   their changes mark an object modified; insertions and deletions are always reported. Nil or
 //   empty: every property, and those of linked objects to depth 4.
