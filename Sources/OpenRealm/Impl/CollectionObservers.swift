@@ -31,7 +31,15 @@ class CollectionObserverBase: RealmObserver {
         let now = currentVersion(core)
         guard now > version else { return }
         self.version = now
-        update(core, old: old, changes: changes, skipped: ce_txn_version(old) > version)
+        let from = ce_txn_version(old)
+        if from < version {
+            // The change set starts before the state last delivered (a delivery merged with one
+            // the initial state already reflected): what it says cannot be told from there.
+            // Start again from the current version. (The instance's deliveries do not do this.)
+            restart(core)
+            return
+        }
+        update(core, old: old, changes: changes, skipped: from > version)
     }
 
     /// No more notifications.
@@ -39,6 +47,10 @@ class CollectionObserverBase: RealmObserver {
 
     /// Reads the collection's initial state and delivers `.initial`. Overridden.
     func start(_ core: RealmCore) { fatalError("abstract") }
+
+    /// Takes the current version as the state last delivered, without delivering. Overridden
+    /// by the observers that remember what they delivered.
+    func restart(_ core: RealmCore) {}
 
     /// Computes and delivers the change `changes` describes (from `old` to the current version).
     /// `skipped`: the versions between the last delivery and `old` were not delivered (a
@@ -97,8 +109,12 @@ final class ListObserver<C>: CollectionObserverBase {
     }
 
     override func start(_ core: RealmCore) {
-        count = managed.isInvalidated ? 0 : managed.count
+        restart(core)
         block(.initial(collection))
+    }
+
+    override func restart(_ core: RealmCore) {
+        count = managed.isInvalidated ? 0 : managed.count
     }
 
     override func update(_ core: RealmCore, old: OpaquePointer, changes: OpaquePointer, skipped: Bool) {
@@ -162,8 +178,12 @@ final class MapObserver<M: RealmKeyedCollection>: CollectionObserverBase {
     }
 
     override func start(_ core: RealmCore) {
-        keys = managed.isInvalidated ? [] : map.keys
+        restart(core)
         block(.initial(map))
+    }
+
+    override func restart(_ core: RealmCore) {
+        keys = managed.isInvalidated ? [] : map.keys
     }
 
     override func update(_ core: RealmCore, old: OpaquePointer, changes: OpaquePointer, skipped: Bool) {
@@ -266,6 +286,13 @@ final class ResultsObserver<C>: CollectionObserverBase {
         block(.initial(collection))
     }
 
+    override func restart(_ core: RealmCore) {
+        ce_results_observer_free(observer)
+        observer = nil
+        count = 0
+        _ = makeObserver()
+    }
+
     override func update(_ core: RealmCore, old: OpaquePointer, changes: OpaquePointer, skipped: Bool) {
         if observer == nil || skipped {
             // The class had no table at the last delivery, or what changed up to `old` was not to
@@ -317,8 +344,12 @@ final class SortedValuesObserver<C, Element: Hashable>: CollectionObserverBase {
     }
 
     override func start(_ core: RealmCore) {
-        last = values() ?? []
+        restart(core)
         block(.initial(collection))
+    }
+
+    override func restart(_ core: RealmCore) {
+        last = values() ?? []
     }
 
     override func update(_ core: RealmCore, old: OpaquePointer, changes: OpaquePointer, skipped: Bool) {
