@@ -42,10 +42,14 @@ final class KeyPathFilter {
 // MARK: - Registration checks
 
 /// Stops with Realm's message unless observers may be registered on `core` now: not on a frozen
-/// Realm (the write-transaction check is `RealmCore.addObserver`'s).
+/// or read-only Realm, on its thread (the write-transaction check is `RealmCore.addObserver`'s;
+/// made here too, these stop at the call even when the observer is registered on a queue).
 func checkCanObserve(_ core: RealmCore) {
-    core.checkThread()
     if core.isFrozen { throwRealmException("Frozen Realms do not change and do not have change notifications.") }
+    core.checkThread()
+    if core.configuration.readOnly {
+        throwRealmException("Read-only Realms do not change and do not have change notifications.")
+    }
 }
 
 /// The key paths of Swift key paths, for `observe(keyPaths:)`.
