@@ -236,6 +236,20 @@ struct ObservationErrorTests {
         expectStop("Frozen Realms do not change and do not have change notifications.", result)
     }
 
+    @Test("observing a read-only Realm, on a queue too")
+    func readOnly() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("openrealm-exit-readonly-\(UUID().uuidString).realm")
+            do {
+                let realm = try Realm(configuration: .init(fileURL: url, objectTypes: [Dog.self, Person.self, Address.self]))
+                try realm.write { realm.create(Dog.self) }
+            }
+            let readOnly = try Realm(configuration: .init(fileURL: url, readOnly: true, objectTypes: [Dog.self, Person.self, Address.self]))
+            _ = readOnly.objects(Dog.self).observe(on: DispatchQueue(label: "read-only")) { _ in }
+        }
+        expectStop("Read-only Realms do not change and do not have change notifications.", result)
+    }
+
     @Test("an unknown key path")
     func unknownKeyPath() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
