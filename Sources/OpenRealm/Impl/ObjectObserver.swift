@@ -90,12 +90,12 @@ final class ObjectObserver<T: ObjectBase>: RealmObserver {
             root.column.map(columns.contains) ?? false || (root.below?.matches(changes, key) ?? false)
         }
         guard !changed.isEmpty else { return }
-        // Realm reads no old value when the instance committed the change itself (it never read
-        // the old version again); OpenRealm is handed the old version by every delivery and
-        // reads it then too.
+        // As Realm: no old values for the instance's own commits (Realm never reads the old
+        // version again once it wrote the new one), and none for collections.
+        let withOld = !core.notify.isDeliveringOwnCommit
         let properties = changed.map { root in
             PropertyChange(name: table.schema.properties[root.index].name,
-                           oldValue: root.isCollection ? nil : oldValue(root, old, core),
+                           oldValue: root.isCollection || !withOld ? nil : oldValue(root, old, core),
                            newValue: root.isCollection ? nil : unwrapOptional(object._value(of: root.index)))
         }
         block(.change(object, properties))
