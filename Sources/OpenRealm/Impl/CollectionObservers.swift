@@ -82,6 +82,33 @@ private func openCollection(_ managed: ManagedCollection, in old: OpaquePointer)
     return ok ? raw : nil
 }
 
+/// A handle on the collection `managed` names in the current transaction; nil when it no longer
+/// exists there (its object deleted, or the mixed value that held a nested collection replaced).
+private func presentHandle(_ managed: ManagedCollection) -> OpaquePointer? {
+    if managed.isInvalidated { return nil }
+    var value = ce_value()
+    guard case .nested(let parent, let position) = managed.origin else {
+        if case .property(mixed: true) = managed.origin {
+            // A mixed property holds the collection only while its value is one.
+            guard ce_object_get(managed.core.currentTxn(), managed.table.tableKey, managed.key, managed.column, &value),
+                value.type == CE_TYPE_LIST || value.type == CE_TYPE_DICTIONARY
+            else { return nil }
+        }
+        return managed.read()
+    }
+    guard let parentHandle = presentHandle(parent) else { return nil }
+    switch position {
+    case .index(let index):
+        var count = 0
+        guard ce_collection_size(parentHandle, &count), index < count, ce_collection_get(parentHandle, index, &value) else { return nil }
+    case .key(let key):
+        var found = false
+        guard key.withCString({ ce_dictionary_get(parentHandle, $0, key.utf8.count, &value, &found) }), found else { return nil }
+    }
+    guard value.type == CE_TYPE_LIST || value.type == CE_TYPE_DICTIONARY else { return nil }
+    return managed.read()
+}
+
 // MARK: - Lists and sets
 
 /// Observes a managed `List` or `MutableSet` (`collection` is what the block receives).
@@ -119,9 +146,10 @@ final class ListObserver<C>: CollectionObserverBase {
 
     override func update(_ core: RealmCore, old: OpaquePointer, changes: OpaquePointer, skipped: Bool) {
         var change = ce_collection_change()
-        if managed.isInvalidated {
-            // Its object was deleted: the elements it had at `old` are (the engine's deletions,
-            // from a handle in `old`; the count of the last delivery for a nested collection).
+        guard let handle = presentHandle(managed) else {
+            // Its object was deleted (or the nested collection replaced): the elements it had at
+            // `old` are (the engine's deletions, from a handle in `old`; the count of the last
+            // delivery for a nested collection).
             if let handle = openCollection(managed, in: old) {
                 defer { ce_collection_close(handle) }
                 if ce_changes_collection(changes, handle, filter?.handle, &change) {
@@ -132,7 +160,7 @@ final class ListObserver<C>: CollectionObserverBase {
             deleteAll()
             return
         }
-        guard ce_changes_collection(changes, managed.read(), filter?.handle, &change) else { engineFailure() }
+        guard ce_changes_collection(changes, handle, filter?.handle, &change) else { engineFailure() }
         if change.collection_deleted {
             count = change.deletion_count
             ce_collection_change_free(&change)
@@ -192,7 +220,7 @@ final class MapObserver<M: RealmKeyedCollection>: CollectionObserverBase {
             return UnsafeBufferPointer(start: values, count: count).map { M.Key(_mapKeyString: $0.stringValue) }
         }
         var change = ce_dictionary_change()
-        if managed.isInvalidated {
+        guard let handle = presentHandle(managed) else {
             // Its object was deleted: the keys it had at `old` are (see ListObserver).
             if let handle = openCollection(managed, in: old) {
                 defer { ce_collection_close(handle) }
@@ -204,7 +232,7 @@ final class MapObserver<M: RealmKeyedCollection>: CollectionObserverBase {
             deleteAll()
             return
         }
-        guard ce_changes_dictionary(changes, managed.read(), filter?.handle, &change) else { engineFailure() }
+        guard ce_changes_dictionary(changes, handle, filter?.handle, &change) else { engineFailure() }
         defer { ce_dictionary_change_free(&change) }
         if change.collection_deleted {
             self.keys = keys(change.deletions, change.deletion_count)

@@ -312,6 +312,39 @@ struct CollectionObservationTests {
         #expect(changes.take().isEmpty)
     }
 
+    @Test("a list nested in a mixed property, then replaced")
+    func nestedList() throws {
+        let realm = try memoryRealm()
+        let person = try realm.write { realm.create(Person.self, value: ["id": 1, "anything": AnyRealmValue.list(List<AnyRealmValue>())]) }
+        guard case .list(let list) = person.anything else {
+            Issue.record("expected a list")
+            return
+        }
+        // The block reads no count: a list whose mixed value was replaced cannot be read.
+        let changes = Changes<Seen>()
+        let token = list.observe { change in
+            switch change {
+            case .initial: changes.append(.initial(0))
+            case .update(_, let deletions, let insertions, let modifications):
+                changes.append(.update(0, deletions: deletions, insertions: insertions, modifications: modifications))
+            case .error: changes.append(.error)
+            }
+        }
+        defer { token.invalidate() }
+        realm.refresh()
+        #expect(changes.take() == [.initial(0)])
+        try realm.write { list.append(.int(1)) }
+        realm.refresh()
+        #expect(changes.take() == [.update(0, deletions: [], insertions: [0], modifications: [])])
+        // The mixed property replaced: the list is gone, its element deleted, nothing follows.
+        try realm.write { person.anything = .int(7) }
+        realm.refresh()
+        #expect(changes.take() == [.update(0, deletions: [0], insertions: [], modifications: [])])
+        try realm.write { person.anything = .list(List<AnyRealmValue>()) }
+        realm.refresh()
+        #expect(changes.take().isEmpty)
+    }
+
     @Test("AnyRealmCollection forwards to the collection it wraps")
     func anyRealmCollection() throws {
         let realm = try memoryRealm()
