@@ -135,6 +135,14 @@ public protocol RealmCollection<Element>: RealmCollectionBase {
     ///
     ///     let liveDogs = frozenDogs.thaw()
     func thaw() -> Self?
+
+    /// Observes the collection: `.initial`, then `.update` after each commit that changed it,
+    /// with the positions removed, inserted and modified (see `RealmCollectionChange` and
+    /// CollectionObservation.swift). Keep the token for as long as you want the notifications.
+    ///
+    ///     let token = person.dogs.observe(keyPaths: ["name"], on: nil) { change in print(change) }
+    func observe(keyPaths: [String]?, on queue: DispatchQueue?,
+                 _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken
 }
 
 // MARK: - Shared implementations (through the collection's Results view)

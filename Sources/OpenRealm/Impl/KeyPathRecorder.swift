@@ -10,7 +10,10 @@ import Synchronization
 /// Reads a key path on an unmanaged instance whose accessors report the properties they reach:
 /// each `@Persisted` getter of such an instance records its property's name (through its token,
 /// as schema discovery maps it) and, for a to-one link, returns another recording instance so
-/// that the key path can go on (`\Person.dog?.name` is `dog.name`).
+/// that the key path can go on (`\Person.dog?.name` is `dog.name`); for a `List` or
+/// `MutableSet` of objects, a collection whose one element is a recording instance, so that a
+/// path through an element goes on as in Realm (`\Person.dogs[0].name` and
+/// `\Person.dogSet.first?.name` are `dogs.name` and `dogSet.name`).
 @usableFromInline
 final class KeyPathRecorder {
     private(set) var names: [String] = []
@@ -39,8 +42,28 @@ final class KeyPathRecorder {
         let property = info.properties[info.propertyIndexByToken[Int(token)]]
         let shape = Value._rlmShape()
         names.append(property.name)
-        guard let target = shape.linkTarget, shape.collection == CE_COLLECTION_NONE, !shape.isLinkingObjects else { return nil }
-        return instance(of: target) as? Value
+        guard let target = shape.linkTarget, !shape.isLinkingObjects else { return nil }
+        if shape.collection == CE_COLLECTION_NONE { return instance(of: target) as? Value }
+        guard let collection = Value._rlmDefault() as? _KeyPathRecordingCollection else { return nil }
+        collection._holdForRecording(instance(of: target))
+        return collection as? Value
+    }
+}
+
+/// An unmanaged collection that holds a recording instance, the element a key path reads next.
+protocol _KeyPathRecordingCollection: AnyObject {
+    func _holdForRecording(_ element: ObjectBase)
+}
+
+extension List: _KeyPathRecordingCollection {
+    func _holdForRecording(_ element: ObjectBase) {
+        if let element = element as? Element { unmanaged = [element] }
+    }
+}
+
+extension MutableSet: _KeyPathRecordingCollection {
+    func _holdForRecording(_ element: ObjectBase) {
+        if let element = element as? Element { unmanaged = [element] }
     }
 }
 

@@ -28,6 +28,11 @@ final class NotificationState {
     var pendingOld: OpaquePointer?
     /// The observers not to tell of the pending commit (`withoutNotifying`).
     var pendingSkip: [ObjectIdentifier] = []
+    /// Whether the pending versions are the instance's own commits only (not `invalidate()`).
+    var pendingOwnCommit = false
+    /// Whether the delivery in progress is of the instance's own commits: object observers then
+    /// give no old values, as Realm (it never read the old version once it wrote the new one).
+    var isDeliveringOwnCommit = false
     /// In a write transaction with observers: the read transaction the write began from (the
     /// version the observers heard of last), kept until the commit or cancel.
     var writeBase: OpaquePointer?
@@ -144,21 +149,28 @@ extension RealmCore {
         notify.pendingOld = nil
         let skip = notify.pendingSkip
         notify.pendingSkip = []
+        let own = notify.pendingOwnCommit
+        notify.pendingOwnCommit = false
         if ce_txn_version(old) != ce_txn_version(currentTxn()) {
+            notify.isDeliveringOwnCommit = own
             notifyObservers(old: old, skipping: skip)
+            notify.isDeliveringOwnCommit = false
         }
         ce_txn_end(old)
     }
 
     /// Keeps `old`, the version the observers heard of last, for a delivery on the context: the
-    /// instance committed (`skipping`: the tokens of `withoutNotifying`) or was invalidated. An
-    /// older pending version stays (the deliveries merge; only tokens skipped by both are).
-    func keepPendingVersion(_ old: OpaquePointer, skipping: [NotificationToken], schedule: Bool) {
+    /// instance committed (`ownCommit`; `skipping`: the tokens of `withoutNotifying`) or was
+    /// invalidated. An older pending version stays (the deliveries merge; only tokens skipped by
+    /// both are, and the delivery is of own commits only if both were).
+    func keepPendingVersion(_ old: OpaquePointer, skipping: [NotificationToken], schedule: Bool, ownCommit: Bool = false) {
         let skipped = skipping.map { ObjectIdentifier($0) }
         if notify.pendingOld == nil {
             notify.pendingOld = old
             notify.pendingSkip = skipped
+            notify.pendingOwnCommit = ownCommit
         } else {
+            notify.pendingOwnCommit = notify.pendingOwnCommit && ownCommit
             endRead(old)
             notify.pendingSkip.removeAll { !skipped.contains($0) }
         }

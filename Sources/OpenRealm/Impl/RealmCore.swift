@@ -563,7 +563,7 @@ final class RealmCore {
         }
         if let base = notify.writeBase {
             notify.writeBase = nil
-            keepPendingVersion(base, skipping: tokens, schedule: true)
+            keepPendingVersion(base, skipping: tokens, schedule: true, ownCommit: true)
         }
         sendRealmNotification(.didChange, skipping: tokens)
     }
