@@ -11,7 +11,7 @@ enum Records {
         entries.append(("properties", .array(cls.properties.map { property in
             var fields: [(key: String, value: JSONValue)] = [("name", .string(property.name)), ("type", .string(property.type.rawValue))]
             if property.collection != .none { fields.append(("collection", .string(property.collection.rawValue))) }
-            if property.optional { fields.append(("optional", .bool(true))) }
+            if property.optional && property.type != .mixed { fields.append(("optional", .bool(true))) }
             if property.primaryKey { fields.append(("primaryKey", .bool(true))) }
             if property.indexed && !property.primaryKey { fields.append(("indexed", .bool(true))) }
             if let target = property.target { fields.append(("target", .string(target))) }
