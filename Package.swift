@@ -49,7 +49,7 @@ let package = Package(
         // Runs the built `openrealm` as a process (the dependency makes SwiftPM build it).
         .testTarget(
             name: "OpenRealmCLITests",
-            dependencies: ["OpenRealmCLI"],
+            dependencies: ["OpenRealmCLI", "OpenRealm"],
             path: "Tests/OpenRealmCLITests"
         ),
         .testTarget(

@@ -167,9 +167,9 @@ func openFile(_ path: String, _ arguments: Arguments, readOnly: Bool, create: Bo
 }
 
 /// Writes `text` and a newline to standard error.
-func printError(_ text: String) {
+func printError(_ text: String, newline: Bool = true) {
     var bytes = Array(text.utf8)
-    if bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
+    if newline && bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
     var offset = 0
     while offset < bytes.count {
         let written = bytes[offset...].withUnsafeBytes { write(2, $0.baseAddress, $0.count) }

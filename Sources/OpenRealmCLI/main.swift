@@ -6,7 +6,8 @@ import Foundation
 import OpenRealm
 
 let subcommands: [Subcommand] = [
-    demoCommand, infoCommand, schemaCommand, verifyCommand, queryCommand, exportCommand, importCommand,
+    demoCommand, infoCommand, schemaCommand, verifyCommand, queryCommand, exportCommand, importCommand, copyCommand,
+    compactCommand, encryptCommand, decryptCommand, rekeyCommand,
 ]
 
 let usage = """

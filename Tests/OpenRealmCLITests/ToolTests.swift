@@ -70,7 +70,7 @@ func demoDirectory() throws -> URL {
         #expect(try tool([], in: directory).status == 2)
         let unknown = try tool(["frobnicate"], in: directory)
         #expect(unknown.status == 2 && unknown.stderr.contains("unknown command 'frobnicate'"))
-        for command in ["demo", "info", "schema", "verify", "query", "export", "import"] {
+        for command in ["demo", "info", "schema", "verify", "query", "export", "import", "copy", "compact", "encrypt", "decrypt", "rekey"] {
             let help = try tool([command, "--help"], in: directory)
             #expect(help.status == 0 && help.stdout.contains("usage: openrealm \(command)"), "\(command)")
         }
