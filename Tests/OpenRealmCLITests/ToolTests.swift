@@ -169,6 +169,18 @@ func demoDirectory() throws -> URL {
         #expect(first.stdout.contains(#"{"date":"1969-12-31T23:59:59.999999999Z"}"#))
         try Data(first.stdout.utf8).write(to: directory.appendingPathComponent("e1.json"))
         #expect(try tool(["import", "plain.realm", "e1.json"], in: directory).status == 0)
+        let info = try tool(["info", "all.realm", "--key-file", "key.hex"], in: directory)
+        #expect(info.stdout.contains("encrypted:        yes"))
+        #expect(info.stdout.hasSuffix("classes: 3\n  Address  2 objects  (embedded)\n  All      2 objects\n  Note     2 objects\n"), "\(info.stdout)")
+        let schema = try tool(["schema", "plain.realm"], in: directory).stdout
+        for line in ["class Address (embedded)", "class All (primary key: id)", "  id         objectId    primary key",
+                     "  i          int         indexed", "  s          string?", "  m          mixed",
+                     "  home       Address     embedded Address", "  addresses  Address[]   embedded Address",
+                     "  notes      Note<>      link to Note", "  ints       int?[]", "  doubles    double<>", "  scores     mixed{}"] {
+            #expect(schema.contains(line + "\n"), "\(line)")
+        }
+        let csv = try tool(["export", "plain.realm", "--class", "Note", "--format", "csv"], in: directory)
+        #expect(csv.stdout == "@key,text,next\n0,first,1\n1,second,\n")
         let second = try tool(["export", "plain.realm"], in: directory)
         #expect(second.stdout == first.stdout)
 
