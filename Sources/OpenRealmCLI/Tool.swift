@@ -141,9 +141,10 @@ func promptKey(for path: String) throws -> [UInt8]? {
     guard tcgetattr(tty, &saved) == 0 else { return nil }
     var quiet = saved
     quiet.c_lflag &= ~tcflag_t(ECHO)
+    // Echo off first, then the prompt: what is typed after the prompt is never shown.
+    guard tcsetattr(tty, TCSAFLUSH, &quiet) == 0 else { return nil }
     let prompt = "key of '\(path)' (128 hexadecimal digits): "
     _ = prompt.withCString { write(tty, $0, strlen($0)) }
-    guard tcsetattr(tty, TCSAFLUSH, &quiet) == 0 else { return nil }
     var line: [UInt8] = []
     var byte: UInt8 = 0
     while read(tty, &byte, 1) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
@@ -162,7 +163,10 @@ func openFile(_ path: String, _ arguments: Arguments, readOnly: Bool, create: Bo
     } catch {
         failure = error
     }
-    guard failure.code == .invalidDatabase, key == nil, let typed = try promptKey(for: path) else { throw failure }
+    guard failure.code == .invalidDatabase, key == nil else { throw failure }
+    guard let typed = try promptKey(for: path) else {
+        throw ToolError.failure("\(failure) (give its key with --key-file PATH or OPENREALM_KEY)")
+    }
     return (try DynamicFile(path: path, encryptionKey: typed, readOnly: readOnly, create: create), typed)
 }
 

@@ -86,7 +86,7 @@ func demoDirectory() throws -> URL {
     @Test func encryptedFileWithKeyFileEnvironmentAndWrongKey() throws {
         let directory = try demoDirectory()
         let noKey = try tool(["info", "d.realm"], in: directory)
-        #expect(noKey.status == 1 && noKey.stderr.contains("encrypted"), "\(noKey.stderr)")
+        #expect(noKey.status == 1 && noKey.stderr.contains("encrypted") && noKey.stderr.contains("--key-file PATH or OPENREALM_KEY"), "\(noKey.stderr)")
         let withFile = try tool(["info", "d.realm", "--key-file", "k.bin"], in: directory)
         #expect(withFile.status == 0, "\(withFile.stderr)")
         #expect(withFile.stdout.contains("encrypted:        yes"))
@@ -193,5 +193,41 @@ func demoDirectory() throws -> URL {
         #expect(refused.stderr.contains("'All' (id \"65a1b2c3d4e5f60718293a4c\")"), "\(refused.stderr)")
         #expect(refused.stderr.contains("property 'i'"), "\(refused.stderr)")
         #expect(try tool(["export", "plain.realm"], in: directory).stdout == first.stdout)
+    }
+}
+
+@Suite("openrealm key prompt") struct PromptTests {
+    /// On a terminal (a pseudo-terminal of script(1)), the key is asked for and not echoed.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func promptsForTheKeyWithoutEcho() throws {
+        let directory = try demoDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-q", "-e", "-c", "'\(toolURL.path)' verify d.realm", "/dev/null"]
+        process.currentDirectoryURL = directory
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "OPENREALM_KEY")
+        process.environment = env
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        var seen = Data()
+        let deadline = Date().addingTimeInterval(30)
+        while !String(decoding: seen, as: UTF8.self).contains("128 hexadecimal digits): "), Date() < deadline {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen.append(chunk)
+        }
+        #expect(String(decoding: seen, as: UTF8.self).contains("key of 'd.realm'"))
+        input.fileHandleForWriting.write(Data((demoKeyHex + "\n").utf8))
+        seen.append(output.fileHandleForReading.readDataToEndOfFile())
+        process.waitUntilExit()
+        let text = String(decoding: seen, as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("ok"))
+        #expect(!text.contains(demoKeyHex.prefix(16)), "the key was echoed: \(text)")
     }
 }
