@@ -27,10 +27,10 @@ let importCommand = Subcommand(
         if paths[1] == "-" {
             data = FileHandle.standardInput.readDataToEndOfFile()
         } else {
-            guard let contents = FileManager.default.contents(atPath: paths[1]) else {
+            guard let handle = FileHandle(forReadingAtPath: paths[1]) else {
                 throw ToolError.failure("cannot read '\(paths[1])': \(String(cString: strerror(errno)))")
             }
-            data = contents
+            data = handle.readDataToEndOfFile()
         }
         let json = try JSONValue.parse([UInt8](data))
         guard case .array(let schemaJSON)? = json["schema"], case .object(let objects)? = json["objects"] else {

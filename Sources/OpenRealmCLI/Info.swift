@@ -23,7 +23,7 @@ let infoCommand = Subcommand(
         let (schemaVersion, classes) = try file.read { txn in
             (try txn.schemaVersion(), try txn.classes().map { ($0, try txn.objectCount(of: $0.name)) })
         }
-        let lines = table([
+        let lines = [
             ["file:", absolutePath(file.engine.path)],
             ["encrypted:", key == nil ? "no" : "yes"],
             ["engine:", StorageEngine.engineVersion],
@@ -35,8 +35,8 @@ let infoCommand = Subcommand(
             ["free:", "\(stats.freeBytes) bytes in \(stats.freeExtentCount) extents"],
             ["nodes:", "\(stats.nodeCount)"],
             ["active versions:", "\(stats.activeVersions)"],
-        ])
-        lines.forEach { print($0) }
+        ]
+        lines.forEach { print($0.joined(separator: " ")) }
         print("classes: \(classes.count)")
         table(classes.map { cls, count in
             [cls.name, "\(count) object\(count == 1 ? "" : "s")", cls.embedded ? "(embedded)" : ""]

@@ -163,7 +163,8 @@ func openFile(_ path: String, _ arguments: Arguments, readOnly: Bool, create: Bo
     } catch {
         failure = error
     }
-    guard failure.code == .invalidDatabase, key == nil else { throw failure }
+    // Only a file the engine says is encrypted (not a damaged one) asks for a key.
+    guard failure.code == .invalidDatabase, key == nil, failure.message.contains("no encryption key was given") else { throw failure }
     guard let typed = try promptKey(for: path) else {
         throw ToolError.failure("\(failure) (give its key with --key-file PATH or OPENREALM_KEY)")
     }

@@ -89,7 +89,7 @@ func demoDirectory() throws -> URL {
         #expect(noKey.status == 1 && noKey.stderr.contains("encrypted") && noKey.stderr.contains("--key-file PATH or OPENREALM_KEY"), "\(noKey.stderr)")
         let withFile = try tool(["info", "d.realm", "--key-file", "k.bin"], in: directory)
         #expect(withFile.status == 0, "\(withFile.stderr)")
-        #expect(withFile.stdout.contains("encrypted:        yes"))
+        #expect(withFile.stdout.contains("encrypted: yes"))
         #expect(withFile.stdout.contains("Person  6 objects"))
         #expect(withFile.stdout.contains("Dog     8 objects  (embedded)"))
         try Data(demoKeyHex.utf8 + [10]).write(to: directory.appendingPathComponent("k.hex"))
@@ -170,7 +170,7 @@ func demoDirectory() throws -> URL {
         try Data(first.stdout.utf8).write(to: directory.appendingPathComponent("e1.json"))
         #expect(try tool(["import", "plain.realm", "e1.json"], in: directory).status == 0)
         let info = try tool(["info", "all.realm", "--key-file", "key.hex"], in: directory)
-        #expect(info.stdout.contains("encrypted:        yes"))
+        #expect(info.stdout.contains("encrypted: yes"))
         #expect(info.stdout.hasSuffix("classes: 3\n  Address  2 objects  (embedded)\n  All      2 objects\n  Note     2 objects\n"), "\(info.stdout)")
         let schema = try tool(["schema", "plain.realm"], in: directory).stdout
         for line in ["class Address (embedded)", "class All (primary key: id)", "  id         objectId    primary key",

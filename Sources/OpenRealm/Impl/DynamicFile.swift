@@ -227,7 +227,7 @@ package final class DynamicTransaction {
         return result.sorted { $0.name < $1.name }
     }
 
-    /// The class named `name`; throws `.noSuchTable`-like `.invalidArgument` naming it if absent.
+    /// The class named `name`; throws `.invalidArgument` naming it if the file has none.
     package func `class`(named name: String) throws(EngineError) -> DynamicClass {
         try table(name).cls
     }
