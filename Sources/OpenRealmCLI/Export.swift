@@ -55,6 +55,9 @@ let exportCommand = Subcommand(
                 out.flush()
                 return
             }
+            let total = try exported.reduce(0) { $0 + (try txn.objectCount(of: $1.name)) }
+            let progress = total >= Progress.objectThreshold ? Progress("export", unit: .objects) : nil
+            var done = 0
             out.line("{\"format\":\"openrealm-export\",\"version\":1,\"schema\":[")
             out.write(classes.map { JSONValue.write(Records.schemaJSON($0)) }.joined(separator: ",\n"))
             out.line("\n],\"objects\":{")
@@ -65,10 +68,13 @@ let exportCommand = Subcommand(
                 for (index, key) in try txn.objectKeys(of: cls.name).enumerated() {
                     let object = try Records.objectJSON(txn, key, cls, schema, links, ordinal: cls.primaryKey == nil ? index : nil)
                     out.write((index > 0 ? ",\n" : "") + JSONValue.write(object))
+                    done += 1
+                    progress?.update(UInt64(done), UInt64(total))
                 }
                 out.write("\n]")
             }
             out.line("\n}}")
+            if total == 0 || done < total { progress?.update(UInt64(total), UInt64(total)) }
             out.flush()
         }
     })

@@ -96,7 +96,9 @@ let importCommand = Subcommand(
                     }
                     return key
                 })
-            for (cls, key, record, name) in pending {
+            let progress = pending.count >= Progress.objectThreshold ? Progress("import", unit: .objects) : nil
+            for (done, (cls, key, record, name)) in pending.enumerated() {
+                progress?.update(UInt64(done), UInt64(pending.count))
                 do {
                     let values = try ValueCoding.decodeObject(record, cls, schema, links)
                     for (property, value) in zip(cls.properties, values) where !property.primaryKey {
@@ -110,6 +112,7 @@ let importCommand = Subcommand(
                     throw ToolError.failure("\(name): \(error)")
                 }
             }
+            progress?.update(UInt64(pending.count), UInt64(pending.count))
             return (created, updated)
         }
         print("imported into \(paths[0]): \(counts.created) created, \(counts.updated) updated")

@@ -10,15 +10,23 @@ import Musl
 #endif
 
 final class Progress {
+    /// What is counted: bytes of a copy, or objects of an export or import.
+    enum Unit { case bytes, objects }
+
+    /// Exports and imports of fewer objects than this show no progress.
+    static let objectThreshold = 10_000
+
     private let label: String
+    private let unit: Unit
     private let terminal: Bool
     private let start = Date()
     private var lastShown = Date.distantPast
     private var lastPercent = -1
     private var finished = false
 
-    init(_ label: String) {
+    init(_ label: String, unit: Unit = .bytes) {
         self.label = label
+        self.unit = unit
         terminal = isatty(2) == 1
     }
 
@@ -38,7 +46,7 @@ final class Progress {
         lastPercent = percent
         let elapsed = max(now.timeIntervalSince(start), 0.001)
         let rate = Double(done) / elapsed
-        var text = "\(label): \(String(format: "%3d", percent))% \(bytes(done)) of \(bytes(total)), \(bytes(UInt64(rate)))/s"
+        var text = "\(label): \(String(format: "%3d", percent))% \(amount(done)) of \(amount(total)), \(amount(UInt64(rate)))/s"
         if !complete, rate > 0 { text += ", \(duration(Double(total - done) / rate)) left" }
         if complete { text += ", \(duration(elapsed))" }
         if terminal {
@@ -52,8 +60,9 @@ final class Progress {
         if complete { finished = true }
     }
 
-    private func bytes(_ count: UInt64) -> String {
-        count >= 1 << 20 ? String(format: "%.1f MB", Double(count) / Double(1 << 20))
+    private func amount(_ count: UInt64) -> String {
+        if unit == .objects { return "\(count) objects" }
+        return count >= 1 << 20 ? String(format: "%.1f MB", Double(count) / Double(1 << 20))
             : count >= 1 << 10 ? String(format: "%.1f KB", Double(count) / Double(1 << 10)) : "\(count) bytes"
     }
 

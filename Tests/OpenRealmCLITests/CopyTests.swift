@@ -74,3 +74,27 @@ import Testing
         #expect(try tool(["encrypt", "p.realm", "--new-key", "a.hex"], in: directory).status == 0)
     }
 }
+
+@Suite("openrealm progress") struct ProgressTests {
+    /// Exports and imports of 10,000 objects or more report progress on standard error (plain
+    /// lines when it is not a terminal); smaller ones print none.
+    @Test func largeExportAndImportReportProgress() throws {
+        let directory = try temporaryDirectory()
+        var text = #"{"format":"openrealm-export","version":1,"schema":["# + "\n"
+            + #"{"name":"Item","properties":[{"name":"id","type":"int","primaryKey":true},{"name":"name","type":"string"}]}"#
+            + "\n],\"objects\":{\n\"Item\":[\n"
+        text += (0..<12_000).map { #"{"id":\#($0),"name":"item \#($0)"}"# }.joined(separator: ",\n")
+        text += "\n]\n}}\n"
+        try Data(text.utf8).write(to: directory.appendingPathComponent("items.json"))
+        let imported = try tool(["import", "items.realm", "items.json"], in: directory)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("import: 100% 12000 objects of 12000 objects"), "\(imported.stderr)")
+        let exported = try tool(["export", "items.realm"], in: directory)
+        #expect(exported.stdout == text)
+        #expect(exported.stderr.contains("export: 100% 12000 objects of 12000 objects"), "\(exported.stderr)")
+        let csv = try tool(["export", "items.realm", "--class", "Item", "--format", "csv"], in: directory)
+        #expect(csv.stdout.hasPrefix("id,name\n0,item 0\n1,item 1\n"))
+        let small = try tool(["query", "items.realm", "Item", "id < 3"], in: directory)
+        #expect(small.status == 0 && small.stderr.isEmpty)
+    }
+}
