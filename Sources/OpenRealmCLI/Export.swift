@@ -22,7 +22,8 @@ let exportCommand = Subcommand(
         nested; lists and sets arrays; dictionaries objects; mixed values {"type": value}, e.g.
         {"int": 5}, {"object": {"class": "Person", "key": 1}}, {"list": [...]}.
         CSV needs --class: a header of property names, then one line per object (collections,
-        embedded objects and mixed values as their JSONValue).
+        embedded objects and mixed values as their JSON). Exports of 10,000 objects or more
+        report progress on standard error.
 
         \(keyHelp)
         """,

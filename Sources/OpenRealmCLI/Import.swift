@@ -14,9 +14,10 @@ let importCommand = Subcommand(
         write transaction, adds the classes and properties of its schema that FILE lacks (FILE
         is created if missing: encrypted when a key is given), then creates each object, or
         updates the object with the same primary key. Objects of classes without a primary key
-        are always created; links to them use their "@key" within the JSONValue. A record that does
+        are always created; links to them use their "@key" within the JSON. A record that does
         not fit (a wrong type, a missing property, a link to nothing) is an error naming it,
-        and nothing of the import is committed.
+        and nothing of the import is committed. Imports of 10,000 objects or more report
+        progress on standard error.
 
         \(keyHelp)
         """,

@@ -1,4 +1,4 @@
-// JSONValue.swift — the JSONValue of export, import and query: a parser that keeps numbers as their text
+// JSON.swift — the JSON of export, import and query (JSONValue): a parser that keeps numbers as their text
 // (64-bit integers and doubles stay exact) and a writer.
 
 import Foundation
