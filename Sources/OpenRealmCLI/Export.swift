@@ -60,7 +60,7 @@ let exportCommand = Subcommand(
             let progress = total >= Progress.objectThreshold ? Progress("export", unit: .objects) : nil
             var done = 0
             out.line("{\"format\":\"openrealm-export\",\"version\":1,\"schema\":[")
-            out.write(classes.map { JSONValue.write(Records.schemaJSON($0)) }.joined(separator: ",\n"))
+            out.append(classes.map { JSONValue.write(Records.schemaJSON($0)) }.joined(separator: ",\n"))
             out.line("\n],\"objects\":{")
             for (classIndex, cls) in exported.enumerated() {
                 var name = ""
@@ -68,11 +68,11 @@ let exportCommand = Subcommand(
                 out.line((classIndex > 0 ? ",\n" : "") + name + ":[")
                 for (index, key) in try txn.objectKeys(of: cls.name).enumerated() {
                     let object = try Records.objectJSON(txn, key, cls, schema, links, ordinal: cls.primaryKey == nil ? index : nil)
-                    out.write((index > 0 ? ",\n" : "") + JSONValue.write(object))
+                    out.append((index > 0 ? ",\n" : "") + JSONValue.write(object))
                     done += 1
                     progress?.update(UInt64(done), UInt64(total))
                 }
-                out.write("\n]")
+                out.append("\n]")
             }
             out.line("\n}}")
             if total == 0 || done < total { progress?.update(UInt64(total), UInt64(total)) }

@@ -55,7 +55,7 @@ let queryCommand = Subcommand(
             switch format {
             case "json":
                 out.line("[")
-                out.write(objects.map { JSONValue.write($0) }.joined(separator: ",\n"))
+                out.append(objects.map { JSONValue.write($0) }.joined(separator: ",\n"))
                 out.line(objects.isEmpty ? "]" : "\n]")
             case "csv":
                 out.line(Records.csvLine(cls.properties.map(\.name)))

@@ -188,17 +188,17 @@ func printError(_ text: String, newline: Bool = true) {
 final class Output {
     private var buffer: [UInt8] = []
 
-    func write(_ text: String) {
+    func append(_ text: String) {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= 1 << 16 { flush() }
     }
 
-    func line(_ text: String) { write(text + "\n") }
+    func line(_ text: String) { append(text + "\n") }
 
     func flush() {
         var offset = 0
         while offset < buffer.count {
-            let written = buffer[offset...].withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
+            let written = buffer[offset...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
             if written < 0 && errno == EINTR { continue }
             if written <= 0 { break }
             offset += written
