@@ -20,6 +20,7 @@ import Testing
 
     @Test func copies() throws {
         let (directory, export) = try prepared()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let kept = try tool(["copy", "d.realm", "c1.realm", "--key-file", "k.bin"], in: directory)
         #expect(kept.status == 0, "\(kept.stderr)")
         #expect(kept.stderr.contains("copy: 100%"), "\(kept.stderr)")
@@ -36,6 +37,7 @@ import Testing
 
     @Test func compactEncryptRekeyDecrypt() throws {
         let (directory, export) = try prepared()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let compacted = try tool(["compact", "p.realm"], in: directory)
         #expect(compacted.status == 0 && compacted.stdout.hasPrefix("compacted p.realm"), "\(compacted.stderr)")
         #expect(try tool(["encrypt", "p.realm"], in: directory).status == 2)
@@ -60,6 +62,7 @@ import Testing
 
     @Test func refusedWhileAnotherProcessHasTheFileOpen() throws {
         let (directory, export) = try prepared()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("p.realm").path
         do {
             let holder = try StorageEngine(path: path)
@@ -80,6 +83,7 @@ import Testing
     /// lines when it is not a terminal); smaller ones print none.
     @Test func largeExportAndImportReportProgress() throws {
         let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         var text = #"{"format":"openrealm-export","version":1,"schema":["# + "\n"
             + #"{"name":"Item","properties":[{"name":"id","type":"int","primaryKey":true},{"name":"name","type":"string"}]}"#
             + "\n],\"objects\":{\n\"Item\":[\n"

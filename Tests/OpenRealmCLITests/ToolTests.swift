@@ -65,6 +65,7 @@ func demoDirectory() throws -> URL {
 @Suite("openrealm tool") struct ToolTests {
     @Test func versionHelpAndUsageErrors() throws {
         let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let version = try tool(["--version"], in: directory)
         #expect(version.status == 0 && version.stdout.hasPrefix("openrealm "))
         #expect(try tool([], in: directory).status == 2)
@@ -85,6 +86,7 @@ func demoDirectory() throws -> URL {
 
     @Test func encryptedFileWithKeyFileEnvironmentAndWrongKey() throws {
         let directory = try demoDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let noKey = try tool(["info", "d.realm"], in: directory)
         #expect(noKey.status == 1 && noKey.stderr.contains("encrypted") && noKey.stderr.contains("--key-file PATH or OPENREALM_KEY"), "\(noKey.stderr)")
         let withFile = try tool(["info", "d.realm", "--key-file", "k.bin"], in: directory)
@@ -108,6 +110,7 @@ func demoDirectory() throws -> URL {
 
     @Test func query() throws {
         let directory = try demoDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let env = ["OPENREALM_KEY": demoKeyHex]
         let table = try tool(["query", "d.realm", "Person", "age > $0", "30", "--sort", "age:desc"], environment: env, in: directory)
         #expect(table.status == 0, "\(table.stderr)")
@@ -124,6 +127,7 @@ func demoDirectory() throws -> URL {
 
     @Test func demoExportImportExportIsByteIdentical() throws {
         let directory = try demoDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let env = ["OPENREALM_KEY": demoKeyHex]
         let first = try tool(["export", "d.realm"], environment: env, in: directory)
         #expect(first.status == 0, "\(first.stderr)")
@@ -140,6 +144,7 @@ func demoDirectory() throws -> URL {
 
     @Test func everyTypeRoundTripsAndBadRecordsCommitNothing() throws {
         let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let source = #"""
             {"format":"openrealm-export","version":1,"schema":[
             {"name":"Address","embedded":true,"properties":[{"name":"city","type":"string"},{"name":"tags","type":"string","collection":"list"}]},
@@ -201,6 +206,7 @@ func demoDirectory() throws -> URL {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
     func promptsForTheKeyWithoutEcho() throws {
         let directory = try demoDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-q", "-e", "-c", "'\(toolURL.path)' verify d.realm", "/dev/null"]
