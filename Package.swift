@@ -46,6 +46,12 @@ let package = Package(
             dependencies: ["OpenRealm"],
             path: "Sources/OpenRealmCLI"
         ),
+        // Runs the built `openrealm` as a process (the dependency makes SwiftPM build it).
+        .testTarget(
+            name: "OpenRealmCLITests",
+            dependencies: ["OpenRealmCLI", "OpenRealm"],
+            path: "Tests/OpenRealmCLITests"
+        ),
         .testTarget(
             name: "OpenRealmTests",
             dependencies: ["OpenRealm", "CEngine"],

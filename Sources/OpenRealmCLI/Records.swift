@@ -1,0 +1,91 @@
+// Records.swift — what export and query share: a file's schema as JSON, the references of
+// links (primary keys or "@key"), and objects as JSON, CSV or table cells.
+
+import Foundation
+import OpenRealm
+
+enum Records {
+    static func schemaJSON(_ cls: DynamicClass) -> JSONValue {
+        var entries: [(key: String, value: JSONValue)] = [("name", .string(cls.name))]
+        if cls.embedded { entries.append(("embedded", .bool(true))) }
+        entries.append(("properties", .array(cls.properties.map { property in
+            var fields: [(key: String, value: JSONValue)] = [("name", .string(property.name)), ("type", .string(property.type.rawValue))]
+            if property.collection != .none { fields.append(("collection", .string(property.collection.rawValue))) }
+            if property.optional && property.type != .mixed { fields.append(("optional", .bool(true))) }
+            if property.primaryKey { fields.append(("primaryKey", .bool(true))) }
+            if property.indexed && !property.primaryKey { fields.append(("indexed", .bool(true))) }
+            if let target = property.target { fields.append(("target", .string(target))) }
+            return .object(fields)
+        })))
+        return .object(entries)
+    }
+
+    static func schema(from json: JSONValue) throws -> DynamicClass {
+        guard case .string(let name)? = json["name"], case .array(let properties)? = json["properties"] else {
+            throw ToolError.failure("a class of the schema needs a name and properties: \(json.shown)")
+        }
+        var embedded = false
+        if case .bool(let value)? = json["embedded"] { embedded = value }
+        return DynamicClass(name: name, embedded: embedded, properties: try properties.map { property in
+            guard case .string(let propertyName)? = property["name"], case .string(let typeName)? = property["type"],
+                let type = DynamicType(rawValue: typeName)
+            else { throw ToolError.failure("a property of class '\(name)' needs a name and a type: \(property.shown)") }
+            func flag(_ key: String) -> Bool { if case .bool(let value)? = property[key] { value } else { false } }
+            var collection = DynamicCollection.none
+            if case .string(let text)? = property["collection"] {
+                guard let parsed = DynamicCollection(rawValue: text) else { throw ToolError.failure("unknown collection '\(text)'") }
+                collection = parsed
+            }
+            var target: String?
+            if case .string(let text)? = property["target"] { target = text }
+            return DynamicProperty(name: propertyName, type: type, collection: collection, optional: flag("optional"),
+                                   primaryKey: flag("primaryKey"), indexed: flag("indexed") || flag("primaryKey"), target: target)
+        })
+    }
+
+    /// References of exported objects: primary keys, or the position in key order ("@key").
+    static func exportLinks(_ txn: DynamicTransaction, _ schema: [String: DynamicClass]) -> LinkCoding {
+        var ordinals: [String: [Int64: Int]] = [:]
+        return LinkCoding(
+            reference: { className, key in
+                guard let cls = schema[className] else { throw ToolError.failure("no class '\(className)'") }
+                if let primaryKey = cls.primaryKey {
+                    return try ValueCoding.scalar(try txn.value(of: key, in: className, property: primaryKey))
+                }
+                if ordinals[className] == nil {
+                    var map: [Int64: Int] = [:]
+                    for (index, objectKey) in try txn.objectKeys(of: className).enumerated() { map[objectKey] = index }
+                    ordinals[className] = map
+                }
+                guard let ordinal = ordinals[className]?[key] else { throw ToolError.failure("no object \(key) in '\(className)'") }
+                return .number(String(ordinal))
+            },
+            resolve: { className, _ in throw ToolError.failure("cannot resolve links to '\(className)' while exporting") })
+    }
+
+    /// One object as JSON; classes without a primary key get "@key" first.
+    static func objectJSON(_ txn: DynamicTransaction, _ key: Int64, _ cls: DynamicClass, _ schema: [String: DynamicClass],
+                           _ links: LinkCoding, ordinal: Int?) throws -> JSONValue {
+        guard case .object(var entries) = try ValueCoding.encodeObject(try txn.values(of: key, in: cls.name), cls, schema, links) else {
+            return .null
+        }
+        if let ordinal { entries.insert(("@key", .number(String(ordinal))), at: 0) }
+        return .object(entries)
+    }
+
+    /// A cell of a table or CSV: strings as they are, other values as their JSON text.
+    static func cell(_ json: JSONValue) -> String {
+        switch json {
+        case .string(let text): text
+        case .null: ""
+        default: JSONValue.write(json)
+        }
+    }
+
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    static func csvLine(_ fields: [String]) -> String { fields.map(csvField).joined(separator: ",") }
+}
