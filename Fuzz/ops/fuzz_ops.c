@@ -174,8 +174,12 @@ static void op_commit(runner *run)
     ce_txn *after;
     MUST(ce_txn_begin_read(run->db, &after));
     check_changes(before, after, &previous, &run->committed);
+    check_notify_commit(run, before, after, &previous);
     /* And from the held reader's version, over several commits. */
-    if (run->reader) check_changes(run->reader, after, &run->snapshot, &run->committed);
+    if (run->reader) {
+        check_changes(run->reader, after, &run->snapshot, &run->committed);
+        check_notify_collections(run->reader, after, &run->snapshot, &run->committed);
+    }
     ce_txn_end(after);
     ce_txn_end(before);
     model_free(&previous);
@@ -213,6 +217,7 @@ static void op_reopen(runner *run)
         run->reader = NULL;
         model_free(&run->snapshot);
     }
+    check_notify_release(run);
     MUST(ce_db_close(run->db));
     run->db = NULL;
     open_database(run);
@@ -428,6 +433,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_everything(run.reader, &run.snapshot, 2);
         ce_txn_end(run.reader);
     }
+    check_notify_release(&run);
     MUST(ce_db_close(run.db));
     model_free(&run.current);
     model_free(&run.committed);

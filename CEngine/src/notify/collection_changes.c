@@ -428,16 +428,17 @@ static bool contents_read(const ce_collection *collection, bool keys, contents *
 #define NESTING_STEPS 128
 
 /* The collection `id` names, opened in `txn`; *out NULL when it is not
- * there (its object absent, or a nested collection the mixed value no
- * longer, or not yet, holds). */
+ * there (its table, object or property absent: added or removed in
+ * between; or a nested collection the mixed value no longer, or not yet,
+ * holds). */
 static bool collection_open_in(ce_txn *txn, const history_collection_id *id, ce_collection **out)
 {
     *out = NULL;
     bool exists;
-    if (!ce_object_exists(txn, id->table, id->object, &exists)) return false;
+    if (!ce_object_exists(txn, id->table, id->object, &exists)) return ce_last_error_code() == CE_ERR_NO_SUCH_TABLE;
     if (!exists) return true;
     ce_property_info info;
-    if (!ce_property_get_info(txn, id->table, id->column, &info)) return false;
+    if (!ce_property_get_info(txn, id->table, id->column, &info)) return ce_last_error_code() == CE_ERR_NO_SUCH_PROPERTY;
     ce_collection *current;
     bool mixed = info.type == CE_TYPE_MIXED && info.collection == CE_COLLECTION_NONE;
     if (!(mixed ? ce_collection_open_mixed(txn, id->table, id->object, id->column, &current)
@@ -471,7 +472,6 @@ typedef struct collection_versions {
     history_collection_id id;
     ce_collection_type kind;
     ce_type element;
-    ce_table_key link_target; /* typed links: the target table */
     bool in_old, in_new;
     contents old_contents, new_contents;             /* elements, or a dictionary's keys */
     contents old_dictionary_values, new_dictionary_values;
@@ -513,11 +513,6 @@ static bool versions_load(const ce_changes *changes, const ce_collection *collec
                           dictionary ? "ce_changes_dictionary's collection" : "ce_changes_collection's collection",
                           v->kind == CE_COLLECTION_DICTIONARY ? "dictionary" : v->kind == CE_COLLECTION_SET ? "set" : "list",
                           dictionary ? "ce_changes_collection" : "ce_changes_dictionary");
-    if (v->element == CE_TYPE_LINK && v->id.depth == 0) {
-        ce_property_info info;
-        if (!ce_property_get_info(new_txn, v->id.table, v->id.column, &info)) return false;
-        v->link_target = info.link_target;
-    }
     if (!read_version(old_txn, v, dictionary, &v->old_contents, &v->old_dictionary_values, &v->in_old) ||
         !read_version(new_txn, v, dictionary, &v->new_contents, &v->new_dictionary_values, &v->in_new))
         return false;
