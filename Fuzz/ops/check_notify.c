@@ -446,6 +446,16 @@ static bool predicate_matches(const ce_value *value)
     }
 }
 
+/* A name a key path spells as it is (a property's name may be any UTF-8). */
+static bool plain_name(const char *name)
+{
+    if (!((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z'))) return false;
+    for (const char *at = name; *at; at++)
+        if (!((*at >= 'a' && *at <= 'z') || (*at >= 'A' && *at <= 'Z') || (*at >= '0' && *at <= '9') || *at == '_'))
+            return false;
+    return true;
+}
+
 /* Whether an object of the model is in the watch's view. */
 static bool watch_matches(const results_watch *watch, const model_table *table, size_t position)
 {
@@ -532,7 +542,7 @@ static void start_watch(runner *run, results_watch *watch, size_t number, ce_txn
     for (size_t p = 0; p < table->property_count && watch->column < 0; p++) {
         const model_property *property = model_live_property(table, (ce_column_key)p);
         if (property && !property->backlink && property->collection == CE_COLLECTION_NONE &&
-            predicate_for(property->type) && !property->primary_key) {
+            predicate_for(property->type) && !property->primary_key && plain_name(property->name)) {
             watch->column = (long)p;
             watch->type = property->type;
         }

@@ -499,6 +499,56 @@ static bool read_version(ce_txn *txn, const collection_versions *v, bool diction
     return ok;
 }
 
+static bool step_equal(const history_path_step *a, const history_path_step *b)
+{
+    if (a->by_key != b->by_key) return false;
+    if (!a->by_key) return a->index == b->index;
+    return a->key_size == b->key_size && (a->key_size == 0 || memcmp(a->key, b->key, a->key_size) == 0);
+}
+
+/*
+ * Whether the operations the history keeps under a nested collection's
+ * path may belong to another collection than the one at that path now.
+ * The history names a nested collection by its path when the operation
+ * was made (docs/FORMAT.md, "Change history"): an element inserted,
+ * erased, moved or swapped before it in a parent list, or the parent's
+ * element (or key) on the path replaced or erased, or a parent cleared or
+ * replaced, makes a later operation under the same path one of another
+ * collection. Then the operations are not replayed: the change set
+ * compares the contents at the path in the two versions.
+ */
+static bool path_may_have_moved(const history_delta *delta, const history_collection_id *id)
+{
+    size_t count = history_delta_collection_count(delta);
+    for (size_t c = 0; c < count; c++) {
+        const history_collection_changes *parent = history_delta_collection_at(delta, c);
+        const history_collection_id *pid = &parent->id;
+        if (pid->depth >= id->depth || pid->table != id->table || pid->object != id->object || pid->column != id->column)
+            continue;
+        bool prefix = true;
+        for (size_t k = 0; k < pid->depth && prefix; k++) prefix = step_equal(&pid->steps[k], &id->steps[k]);
+        if (!prefix) continue;
+        const history_path_step *step = &id->steps[pid->depth];
+        for (size_t k = 0; k < parent->op_count; k++) {
+            const history_op *op = &parent->ops[k];
+            switch (op->kind) {
+            case HISTORY_LIST_SET:
+                if (!step->by_key && op->a == step->index) return true;
+                break;
+            case HISTORY_DICT_INSERT:
+            case HISTORY_DICT_SET:
+            case HISTORY_DICT_ERASE:
+                if (step->by_key && op->key_size == step->key_size &&
+                    (op->key_size == 0 || memcmp(op->key, step->key, op->key_size) == 0))
+                    return true;
+                break;
+            default: return true; /* insert, erase, move, swap, clear; a set's ops hold no collections */
+            }
+        }
+    }
+    return false;
+}
+
 static bool versions_load(const ce_changes *changes, const ce_collection *collection, bool dictionary,
                           collection_versions *v)
 {
@@ -527,6 +577,7 @@ static bool versions_load(const ce_changes *changes, const ce_collection *collec
     const history_delta *delta = changes_history_delta(changes);
     v->covered = delta != NULL;
     if (delta) v->ops = history_delta_find_collection(delta, &v->id);
+    if (v->ops && v->id.depth > 0 && path_may_have_moved(delta, &v->id)) v->ops = NULL;
     return true;
 }
 
