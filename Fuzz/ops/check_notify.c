@@ -104,6 +104,24 @@ static void check_ascending(const size_t *indices, size_t count, size_t bound, c
     }
 }
 
+static void print_indices(const char *label, const size_t *indices, size_t count)
+{
+    fprintf(stderr, " %s", label);
+    for (size_t i = 0; i < count; i++) fprintf(stderr, "%s%zu", i ? "," : "", indices[i]);
+}
+
+/* FUZZ_OPS_VERBOSE=1: each collection change set checked. */
+static void print_change(const ce_collection_change *change, size_t old_count, size_t new_count, bool from_history)
+{
+    fprintf(stderr, "fuzz_ops:   change set (%s) %zu -> %zu elements:", from_history ? "history" : "snapshots", old_count,
+            new_count);
+    print_indices("deleted", change->deletions, change->deletion_count);
+    print_indices("inserted", change->insertions, change->insertion_count);
+    print_indices("modified", change->modifications, change->modification_count);
+    print_indices("->", change->modifications_new, change->modification_new_count);
+    fprintf(stderr, "%s\n", change->collection_deleted ? " (collection deleted)" : "");
+}
+
 /* ------------------------------------------------------------------------ */
 /* Lists and sets                                                           */
 /* ------------------------------------------------------------------------ */
@@ -116,6 +134,7 @@ static void check_list_change(notify_context *c, const ce_collection_change *cha
     const char *what = "ce_changes_collection";
     size_t old_count = in_old ? model_collection_count(old_elements) : 0;
     size_t new_count = in_new ? model_collection_count(new_elements) : 0;
+    if (check_verbose) print_change(change, old_count, new_count, c->from_history);
     CHECK(change->collection_deleted == (in_old && !in_new), "ce_changes_collection: collection_deleted is wrong");
     check_ascending(change->deletions, change->deletion_count, old_count,
                     "ce_changes_collection: deletions not ascending old indices");

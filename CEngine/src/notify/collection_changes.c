@@ -169,22 +169,29 @@ bool collection_origin_from_values(const ce_value *old_values, size_t old_count,
             int order = i < old_count ? value_compare(&old_values[i], &new_values[j]) : 1;
             if (order < 0) i++;
             else if (order > 0) out->origin[j++] = COLLECTION_NEW;
-            else out->origin[j++] = i++;
+            else {
+                /* Equal in the set's order but not bit for bit (0.0 and
+                 * -0.0, decimals 1.0 and 1.00): the element changed. */
+                out->set[i] = !value_identical(&old_values[i], &new_values[j]);
+                out->origin[j++] = i++;
+            }
         }
         return true;
     }
+    /* Elements compare bit for bit, as the table change sets do: 0.0 to
+     * -0.0 is a change. */
     size_t prefix = 0;
-    while (prefix < old_count && prefix < new_count && value_equal(&old_values[prefix], &new_values[prefix])) prefix++;
+    while (prefix < old_count && prefix < new_count && value_identical(&old_values[prefix], &new_values[prefix])) prefix++;
     size_t suffix = 0;
     while (suffix < old_count - prefix && suffix < new_count - prefix &&
-           value_equal(&old_values[old_count - 1 - suffix], &new_values[new_count - 1 - suffix]))
+           value_identical(&old_values[old_count - 1 - suffix], &new_values[new_count - 1 - suffix]))
         suffix++;
     size_t old_middle = old_count - prefix - suffix, new_middle = new_count - prefix - suffix;
     for (size_t j = 0; j < prefix; j++) out->origin[j] = j;
     for (size_t j = 0; j < new_middle; j++) {
         if (in_place && old_middle == new_middle) {
             out->origin[prefix + j] = prefix + j;
-            out->set[prefix + j] = !value_equal(&old_values[prefix + j], &new_values[prefix + j]);
+            out->set[prefix + j] = !value_identical(&old_values[prefix + j], &new_values[prefix + j]);
         } else {
             out->origin[prefix + j] = COLLECTION_NEW;
         }
@@ -361,7 +368,7 @@ bool collection_dictionary_change_build(const ce_value *old_keys, const ce_value
         } else if (order > 0) {
             ok = push_key(&out->insertions, &out->insertion_count, &new_keys[j++]);
         } else {
-            bool modified = !value_equal(&old_values[i], &new_values[j]) ||
+            bool modified = !value_identical(&old_values[i], &new_values[j]) ||
                             (touched && key_touched(touched, touched_count, &new_keys[j]));
             if (!modified && changed) ok = changed(context, &new_values[j], &modified);
             if (ok && modified) ok = push_key(&out->modifications, &out->modification_count, &new_keys[j]);
@@ -492,6 +499,20 @@ static bool read_version(ce_txn *txn, const collection_versions *v, bool diction
 {
     ce_collection *collection;
     if (!collection_open_in(txn, &v->id, &collection)) return false;
+    if (collection) {
+        /* A mixed value at the path that holds the other kind of
+         * collection in this version: not this collection. */
+        ce_collection_type kind;
+        ce_type element;
+        if (!ce_collection_kind(collection, &kind, &element)) {
+            ce_collection_close(collection);
+            return false;
+        }
+        if (kind != v->kind) {
+            ce_collection_close(collection);
+            collection = NULL;
+        }
+    }
     *out_present = collection != NULL;
     if (!collection) return true;
     bool ok = contents_read(collection, dictionary, elements) && (!dictionary || contents_read(collection, false, values));
