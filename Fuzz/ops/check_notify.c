@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 enum {
     NOTIFY_NESTING = 3, /* nested levels below a property whose change sets are checked */
@@ -113,7 +114,7 @@ static void print_indices(const char *label, const size_t *indices, size_t count
 /* FUZZ_OPS_VERBOSE=1: each collection change set checked. */
 static void print_change(const ce_collection_change *change, size_t old_count, size_t new_count, bool from_history)
 {
-    fprintf(stderr, "fuzz_ops:   change set (%s) %zu -> %zu elements:", from_history ? "history" : "snapshots", old_count,
+    fprintf(stderr, "change set (%s) %zu -> %zu elements:", from_history ? "history" : "snapshots", old_count,
             new_count);
     print_indices("deleted", change->deletions, change->deletion_count);
     print_indices("inserted", change->insertions, change->insertion_count);
@@ -134,7 +135,10 @@ static void check_list_change(notify_context *c, const ce_collection_change *cha
     const char *what = "ce_changes_collection";
     size_t old_count = in_old ? model_collection_count(old_elements) : 0;
     size_t new_count = in_new ? model_collection_count(new_elements) : 0;
-    if (check_verbose) print_change(change, old_count, new_count, c->from_history);
+    if (check_verbose) {
+        fprintf(stderr, "fuzz_ops:   ");
+        print_change(change, old_count, new_count, c->from_history);
+    }
     CHECK(change->collection_deleted == (in_old && !in_new), "ce_changes_collection: collection_deleted is wrong");
     check_ascending(change->deletions, change->deletion_count, old_count,
                     "ce_changes_collection: deletions not ascending old indices");
@@ -465,9 +469,17 @@ static bool predicate_matches(const ce_value *value)
     }
 }
 
-/* A name a key path spells as it is (a property's name may be any UTF-8). */
+/* A name a key path spells as it is (a property's name may be any UTF-8,
+ * or a word of the query language). */
 static bool plain_name(const char *name)
 {
+    static const char *const reserved[] = {"any", "all", "none", "some", "and", "or", "not", "true", "false", "nil",
+                                           "null", "in", "between", "beginswith", "endswith", "contains", "like",
+                                           "subquery", "truepredicate", "falsepredicate", "sort", "distinct", "limit",
+                                           "asc", "desc", "ascending", "descending", "uuid", "oid", "t", "b64", "inf",
+                                           "infinity", "nan", "self"};
+    for (size_t r = 0; r < sizeof reserved / sizeof reserved[0]; r++)
+        if (strcasecmp(name, reserved[r]) == 0) return false;
     if (!((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z'))) return false;
     for (const char *at = name; *at; at++)
         if (!((*at >= 'a' && *at <= 'z') || (*at >= 'A' && *at <= 'Z') || (*at >= '0' && *at <= '9') || *at == '_'))
@@ -600,6 +612,11 @@ static void update_watch(results_watch *watch, const ce_changes *changes, ce_txn
     size_t new_count;
     ce_object_key *new_keys = read_view(watch, new_txn, new_state, &new_count);
     size_t old_count = watch->count;
+    if (check_verbose) {
+        fprintf(stderr, "fuzz_ops:   results observer %s%s of table %u: ", watch->sorted ? "sorted" : "unsorted",
+                watch->column < 0 ? " (every object)" : "", (unsigned)watch->table);
+        print_change(&change, old_count, new_count, !watch->from_snapshots);
+    }
     CHECK(!change.collection_deleted, "ce_results_observer_update: collection_deleted for a table's view");
     check_ascending(change.deletions, change.deletion_count, old_count, "ce_results_observer_update: bad deletions");
     check_ascending(change.insertions, change.insertion_count, new_count, "ce_results_observer_update: bad insertions");
