@@ -31,7 +31,11 @@
  * ce_changes_compute reports from the version before it (and from a held
  * reader's version, over several commits) is the diff of the two models:
  * the objects deleted, inserted and modified with their columns, whether
- * the schema changed; bad input from the API (a wrong type, a
+ * the schema changed; every collection's change set (check_notify.c),
+ * computed from the history and by comparing the snapshots, applied to
+ * the old model's contents, gives the new contents, and results
+ * observers kept across commits report what turns their last view into
+ * the new one; bad input from the API (a wrong type, a
  * null in a required property, a string that is not UTF-8, a malformed
  * timestamp, a duplicate or changed primary key, a missing table, property
  * or object, a write outside a write transaction, a bad name) fails with
