@@ -1409,7 +1409,8 @@ void ce_dictionary_change_free(ce_dictionary_change *change);
  * `changes`; `collection` is a handle on it opened in either transaction
  * (any handle that names it). From the collection's operations in the
  * history when the change set came from it (ce_changes_used_history),
- * else by comparing the two versions' contents (for a list: the equal beginning and end stay, a list of values
+ * else by comparing the two versions' contents (elements compare bit for bit, as an object's
+ * values do: 0.0 to -0.0 is a change; for a list: the equal beginning and end stay, a list of values
  * of unchanged length is modified in place, otherwise the differing middle
  * is deleted and inserted; for a set: a merge). An element is modified
  * when it was replaced (ce_list_set) or, for links, when the linked object
@@ -1417,9 +1418,11 @@ void ce_dictionary_change_free(ce_dictionary_change *change);
  * Realm's default); links held in mixed values are checked with Realm's
  * default for their table. A collection nested in a mixed element counts
  * as that element's value: changes inside it do not modify the element.
- * The object deleted (or the nested collection gone): collection_deleted,
- * every old element a deletion; the object inserted: every element an
- * insertion. *out_change is overwritten: free it with
+ * The object deleted (or the nested collection, or its property or table,
+ * gone): collection_deleted, every old element a deletion; the object
+ * inserted (or the collection new: its property or table added, a mixed
+ * value that held no collection or the other kind of collection at its
+ * path): every element an insertion. *out_change is overwritten: free it with
  * ce_collection_change_free. Errors: CE_ERR_WRONG_TYPE (a dictionary: use
  * ce_changes_dictionary), CE_ERR_NO_SUCH_OBJECT (the object is in neither
  * version), CE_ERR_INVALID_ARGUMENT.

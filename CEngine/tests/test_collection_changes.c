@@ -1045,3 +1045,277 @@ TEST(db_random_dictionary_changes)
     }
     fixture_close(&f);
 }
+
+/* ------------------------------------------------------------------------ */
+/* Found by fuzz_ops                                                        */
+/* ------------------------------------------------------------------------ */
+
+/* The elements of a collection as `txn` reads them (strings copied). */
+static snapshot take_handle(const ce_collection *c)
+{
+    snapshot s;
+    memset(&s, 0, sizeof s);
+    s.present = true;
+    CHECK(ce_collection_size(c, &s.count));
+    s.values = calloc(s.count + 1, sizeof *s.values);
+    for (size_t i = 0; i < s.count; i++) {
+        ce_value v;
+        CHECK(ce_collection_get(c, i, &v));
+        s.values[i] = copy_value(v);
+    }
+    return s;
+}
+
+/* A collection of a table (or a property) added in between is new: every
+ * element inserted; one removed in between is gone (collection_deleted).
+ * Both used to fail with "no table with key ...". */
+TEST(db_collection_of_added_or_removed_table)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        test_db t = test_db_open(pass ? "coll_added_table_snap" : "coll_added_table");
+        ce_txn *before, *after, *w;
+        CHECK(ce_txn_begin_read(t.db, &before));
+        CHECK(ce_txn_begin_write(t.db, &w));
+        ce_table_key table;
+        ce_column_key column;
+        ce_object_key object;
+        CHECK(ce_table_add(w, "Bag", &table));
+        column = add_property(w, table, (ce_property_info){.name = "items", .type = CE_TYPE_INT, .collection = CE_COLLECTION_LIST});
+        CHECK(ce_object_create(w, table, NULL, &object));
+        ce_collection *c;
+        CHECK(ce_collection_open(w, table, object, column, &c));
+        for (int i = 0; i < 3; i++) CHECK(ce_list_insert(c, (size_t)i, &(ce_value){.type = CE_TYPE_INT, .integer = i}));
+        ce_collection_close(c);
+        CHECK(ce_txn_commit(w));
+        CHECK(ce_txn_begin_read(t.db, &after));
+        ce_changes *changes;
+        CHECK(pass ? changes_compute_from_snapshots(before, after, &changes) : ce_changes_compute(before, after, &changes));
+        CHECK(ce_collection_open(after, table, object, column, &c));
+        ce_collection_change change;
+        CHECK(ce_changes_collection(changes, c, NULL, &change));
+        CHECK(change.insertion_count == 3 && change.deletion_count == 0 && !change.collection_deleted);
+        ce_collection_change_free(&change);
+        ce_collection_close(c);
+        ce_changes_free(changes);
+        ce_txn_end(before);
+        /* Removed: the property, then the table. */
+        for (int removal = 0; removal < 2; removal++) {
+            CHECK(ce_txn_begin_write(t.db, &w));
+            CHECK(removal ? ce_table_remove(w, table) : ce_property_remove(w, table, column));
+            CHECK(ce_txn_commit(w));
+            ce_txn *latest;
+            CHECK(ce_txn_begin_read(t.db, &latest));
+            CHECK(pass ? changes_compute_from_snapshots(after, latest, &changes) : ce_changes_compute(after, latest, &changes));
+            CHECK(ce_collection_open(after, table, object, column, &c));
+            CHECK(ce_changes_collection(changes, c, NULL, &change));
+            CHECK(change.deletion_count == 3 && change.insertion_count == 0 && change.collection_deleted);
+            ce_collection_change_free(&change);
+            ce_collection_close(c);
+            ce_changes_free(changes);
+            ce_txn_end(latest);
+            if (removal == 0) {
+                /* Again with the property back, to remove the table. */
+                CHECK(ce_txn_begin_write(t.db, &w));
+                column = add_property(w, table, (ce_property_info){.name = "items", .type = CE_TYPE_INT, .collection = CE_COLLECTION_LIST});
+                CHECK(ce_collection_open(w, table, object, column, &c));
+                for (int i = 0; i < 3; i++) CHECK(ce_list_insert(c, (size_t)i, &(ce_value){.type = CE_TYPE_INT, .integer = i}));
+                ce_collection_close(c);
+                CHECK(ce_txn_commit(w));
+                ce_txn_end(after);
+                CHECK(ce_txn_begin_read(t.db, &after));
+            }
+        }
+        ce_txn_end(after);
+        test_db_close(&t);
+    }
+}
+
+/* A list nested in a mixed list is named by its index: an element
+ * inserted before it in the same commit moves it to another index, and
+ * the operations made at the old index belong to another collection than
+ * the one now at that index. any = [[a, d], [b, c]]; one commit sets
+ * any[1][0] = z, then inserts a list at any[0]: any[1] is now [a, d] (was
+ * [b, c]); the change set of any[1] must turn [b, c] into [a, d]. */
+TEST(db_nested_list_shifted_by_an_insert_before_it)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        fixture f = fixture_open(pass ? "coll_nested_shift_snap" : "coll_nested_shift");
+        ce_txn *w, *before, *after;
+        CHECK(ce_txn_begin_write(f.t.db, &w));
+        CHECK(ce_object_set(w, f.person, f.ada, f.any, &(ce_value){.type = CE_TYPE_LIST}));
+        ce_collection *any, *inner;
+        CHECK(ce_collection_open_mixed(w, f.person, f.ada, f.any, &any));
+        const char *const values[2][2] = {{"a", "d"}, {"b", "c"}};
+        for (int i = 0; i < 2; i++) {
+            CHECK(ce_list_insert(any, (size_t)i, &(ce_value){.type = CE_TYPE_LIST}));
+            CHECK(ce_collection_open_nested(any, &(ce_value){.type = CE_TYPE_INT, .integer = i}, &inner));
+            for (int k = 0; k < 2; k++) {
+                ce_value v = str(values[i][k]);
+                CHECK(ce_list_insert(inner, (size_t)k, &v));
+            }
+            ce_collection_close(inner);
+        }
+        ce_collection_close(any);
+        CHECK(ce_txn_commit(w));
+        CHECK(ce_txn_begin_read(f.t.db, &before));
+        CHECK(ce_txn_begin_write(f.t.db, &w));
+        CHECK(ce_collection_open_mixed(w, f.person, f.ada, f.any, &any));
+        CHECK(ce_collection_open_nested(any, &(ce_value){.type = CE_TYPE_INT, .integer = 1}, &inner));
+        CHECK(ce_list_set(inner, 0, STR("z")));
+        ce_collection_close(inner);
+        CHECK(ce_list_insert(any, 0, &(ce_value){.type = CE_TYPE_LIST}));
+        ce_collection_close(any);
+        CHECK(ce_txn_commit(w));
+        CHECK(ce_txn_begin_read(f.t.db, &after));
+        ce_changes *changes;
+        CHECK(pass ? changes_compute_from_snapshots(before, after, &changes) : ce_changes_compute(before, after, &changes));
+        CHECK(ce_changes_used_history(changes) == !pass);
+        ce_collection *old_inner, *new_inner;
+        CHECK(ce_collection_open_mixed(before, f.person, f.ada, f.any, &any));
+        CHECK(ce_collection_open_nested(any, &(ce_value){.type = CE_TYPE_INT, .integer = 1}, &old_inner));
+        ce_collection_close(any);
+        CHECK(ce_collection_open_mixed(after, f.person, f.ada, f.any, &any));
+        CHECK(ce_collection_open_nested(any, &(ce_value){.type = CE_TYPE_INT, .integer = 1}, &new_inner));
+        ce_collection_close(any);
+        snapshot old_snapshot = take_handle(old_inner), new_snapshot = take_handle(new_inner);
+        ce_collection_change change;
+        CHECK(ce_changes_collection(changes, new_inner, NULL, &change));
+        test_apply_check(old_snapshot.values, old_snapshot.count, new_snapshot.values, new_snapshot.count, &change);
+        ce_collection_change_free(&change);
+        snapshot_free(&old_snapshot);
+        snapshot_free(&new_snapshot);
+        ce_collection_close(old_inner);
+        ce_collection_close(new_inner);
+        ce_changes_free(changes);
+        ce_txn_end(before);
+        ce_txn_end(after);
+        fixture_close(&f);
+    }
+}
+
+/* An element set from 0.0 to -0.0 (equal as numbers, another value bit
+ * for bit, as the object's change set counts it) is modified, from the
+ * history and by comparing contents; a set's and a dictionary's too. */
+TEST(db_negative_zero_is_a_change)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        test_db t = test_db_open(pass ? "coll_negative_zero_snap" : "coll_negative_zero");
+        ce_txn *w, *before, *after;
+        ce_table_key table;
+        ce_object_key object;
+        CHECK(ce_txn_begin_write(t.db, &w));
+        CHECK(ce_table_add(w, "Box", &table));
+        ce_column_key list = add_property(w, table, (ce_property_info){.name = "reals", .type = CE_TYPE_DOUBLE, .collection = CE_COLLECTION_LIST});
+        ce_column_key dict = add_property(w, table, (ce_property_info){.name = "named", .type = CE_TYPE_DOUBLE, .collection = CE_COLLECTION_DICTIONARY});
+        CHECK(ce_object_create(w, table, NULL, &object));
+        ce_collection *c;
+        CHECK(ce_collection_open(w, table, object, list, &c));
+        for (int i = 0; i < 3; i++) CHECK(ce_list_insert(c, (size_t)i, &(ce_value){.type = CE_TYPE_DOUBLE, .double_value = i}));
+        ce_collection_close(c);
+        CHECK(ce_collection_open(w, table, object, dict, &c));
+        CHECK(ce_dictionary_set(c, "a", 1, &(ce_value){.type = CE_TYPE_DOUBLE, .double_value = 0.0}));
+        ce_collection_close(c);
+        CHECK(ce_txn_commit(w));
+        CHECK(ce_txn_begin_read(t.db, &before));
+        CHECK(ce_txn_begin_write(t.db, &w));
+        CHECK(ce_collection_open(w, table, object, list, &c));
+        CHECK(ce_list_set(c, 0, &(ce_value){.type = CE_TYPE_DOUBLE, .double_value = -0.0}));
+        ce_collection_close(c);
+        CHECK(ce_collection_open(w, table, object, dict, &c));
+        CHECK(ce_dictionary_set(c, "a", 1, &(ce_value){.type = CE_TYPE_DOUBLE, .double_value = -0.0}));
+        ce_collection_close(c);
+        CHECK(ce_txn_commit(w));
+        CHECK(ce_txn_begin_read(t.db, &after));
+        ce_changes *changes;
+        CHECK(pass ? changes_compute_from_snapshots(before, after, &changes) : ce_changes_compute(before, after, &changes));
+        ce_object_change_kind kind;
+        CHECK(ce_changes_object(changes, table, object, &kind, NULL, 0, NULL) && kind == CE_OBJECT_MODIFIED);
+        CHECK(ce_collection_open(after, table, object, list, &c));
+        ce_collection_change change;
+        CHECK(ce_changes_collection(changes, c, NULL, &change));
+        CHECK(change.deletion_count == 0 && change.insertion_count == 0);
+        CHECK(change.modification_count == 1 && change.modifications[0] == 0 && change.modifications_new[0] == 0);
+        ce_collection_change_free(&change);
+        ce_collection_close(c);
+        CHECK(ce_collection_open(after, table, object, dict, &c));
+        ce_dictionary_change dictionary_change;
+        CHECK(ce_changes_dictionary(changes, c, NULL, &dictionary_change));
+        CHECK(dictionary_change.modification_count == 1 && dictionary_change.deletion_count == 0 &&
+              dictionary_change.insertion_count == 0);
+        ce_dictionary_change_free(&dictionary_change);
+        ce_collection_close(c);
+        ce_changes_free(changes);
+        ce_txn_end(before);
+        ce_txn_end(after);
+        test_db_close(&t);
+    }
+    /* A set by contents: the merge keeps equal values, set when they differ
+     * in bits. */
+    ce_value old_values[2] = {{.type = CE_TYPE_DOUBLE, .double_value = 0.0}, {.type = CE_TYPE_DOUBLE, .double_value = 1.0}};
+    ce_value new_values[2] = {{.type = CE_TYPE_DOUBLE, .double_value = -0.0}, {.type = CE_TYPE_DOUBLE, .double_value = 1.0}};
+    collection_origin origin;
+    CHECK(collection_origin_from_values(old_values, 2, new_values, 2, true, true, &origin));
+    ce_collection_change change;
+    CHECK(collection_change_build(&origin, NULL, NULL, &change));
+    CHECK(change.modification_count == 1 && change.modifications[0] == 0 && change.deletion_count == 0);
+    ce_collection_change_free(&change);
+    collection_origin_free(&origin);
+}
+
+/* A mixed list element that held a dictionary and now holds a list (or
+ * the reverse) at the same path: the list is new (every element
+ * inserted), not a change of the dictionary's values. */
+TEST(db_nested_collection_of_the_other_kind)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        fixture f = fixture_open(pass ? "coll_other_kind_snap" : "coll_other_kind");
+        ce_txn *w, *before, *after;
+        ce_collection *any, *inner;
+        CHECK(ce_txn_begin_write(f.t.db, &w));
+        CHECK(ce_object_set(w, f.person, f.ada, f.any, &(ce_value){.type = CE_TYPE_LIST}));
+        CHECK(ce_collection_open_mixed(w, f.person, f.ada, f.any, &any));
+        CHECK(ce_list_insert(any, 0, &(ce_value){.type = CE_TYPE_DICTIONARY}));
+        CHECK(ce_collection_open_nested(any, &(ce_value){.type = CE_TYPE_INT, .integer = 0}, &inner));
+        CHECK(ce_dictionary_set(inner, "a", 1, &(ce_value){.type = CE_TYPE_INT, .integer = 1}));
+        CHECK(ce_dictionary_set(inner, "b", 1, &(ce_value){.type = CE_TYPE_INT, .integer = 2}));
+        ce_collection_close(inner);
+        ce_collection_close(any);
+        CHECK(ce_txn_commit(w));
+        CHECK(ce_txn_begin_read(f.t.db, &before));
+        CHECK(ce_txn_begin_write(f.t.db, &w));
+        CHECK(ce_collection_open_mixed(w, f.person, f.ada, f.any, &any));
+        CHECK(ce_list_insert(any, 0, &(ce_value){.type = CE_TYPE_LIST}));
+        CHECK(ce_collection_open_nested(any, &(ce_value){.type = CE_TYPE_INT, .integer = 0}, &inner));
+        for (int i = 0; i < 2; i++) CHECK(ce_list_insert(inner, (size_t)i, &(ce_value){.type = CE_TYPE_INT, .integer = 7}));
+        ce_collection_close(inner);
+        ce_collection_close(any);
+        CHECK(ce_txn_commit(w));
+        CHECK(ce_txn_begin_read(f.t.db, &after));
+        ce_changes *changes;
+        CHECK(pass ? changes_compute_from_snapshots(before, after, &changes) : ce_changes_compute(before, after, &changes));
+        CHECK(ce_collection_open_mixed(after, f.person, f.ada, f.any, &any));
+        CHECK(ce_collection_open_nested(any, &(ce_value){.type = CE_TYPE_INT, .integer = 0}, &inner));
+        ce_collection_close(any);
+        ce_collection_change change;
+        CHECK(ce_changes_collection(changes, inner, NULL, &change));
+        CHECK(change.insertion_count == 2 && change.deletion_count == 0 && change.modification_count == 0);
+        CHECK(!change.collection_deleted);
+        ce_collection_change_free(&change);
+        ce_collection_close(inner);
+        /* The dictionary, now at index 1, as seen from the old version: at
+         * index 0 the new version holds a list, so the dictionary there is gone. */
+        CHECK(ce_collection_open_mixed(before, f.person, f.ada, f.any, &any));
+        CHECK(ce_collection_open_nested(any, &(ce_value){.type = CE_TYPE_INT, .integer = 0}, &inner));
+        ce_collection_close(any);
+        ce_dictionary_change dictionary_change;
+        CHECK(ce_changes_dictionary(changes, inner, NULL, &dictionary_change));
+        CHECK(dictionary_change.deletion_count == 2 && dictionary_change.insertion_count == 0);
+        CHECK(dictionary_change.collection_deleted);
+        ce_dictionary_change_free(&dictionary_change);
+        ce_collection_close(inner);
+        ce_changes_free(changes);
+        ce_txn_end(before);
+        ce_txn_end(after);
+        fixture_close(&f);
+    }
+}

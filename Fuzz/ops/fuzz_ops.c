@@ -31,7 +31,11 @@
  * ce_changes_compute reports from the version before it (and from a held
  * reader's version, over several commits) is the diff of the two models:
  * the objects deleted, inserted and modified with their columns, whether
- * the schema changed; bad input from the API (a wrong type, a
+ * the schema changed; every collection's change set (check_notify.c),
+ * computed from the history and by comparing the snapshots, applied to
+ * the old model's contents, gives the new contents, and results
+ * observers kept across commits report what turns their last view into
+ * the new one; bad input from the API (a wrong type, a
  * null in a required property, a string that is not UTF-8, a malformed
  * timestamp, a duplicate or changed primary key, a missing table, property
  * or object, a write outside a write transaction, a bad name) fails with
@@ -174,8 +178,12 @@ static void op_commit(runner *run)
     ce_txn *after;
     MUST(ce_txn_begin_read(run->db, &after));
     check_changes(before, after, &previous, &run->committed);
+    check_notify_commit(run, before, after, &previous);
     /* And from the held reader's version, over several commits. */
-    if (run->reader) check_changes(run->reader, after, &run->snapshot, &run->committed);
+    if (run->reader) {
+        check_changes(run->reader, after, &run->snapshot, &run->committed);
+        check_notify_collections(run->reader, after, &run->snapshot, &run->committed);
+    }
     ce_txn_end(after);
     ce_txn_end(before);
     model_free(&previous);
@@ -213,6 +221,7 @@ static void op_reopen(runner *run)
         run->reader = NULL;
         model_free(&run->snapshot);
     }
+    check_notify_release(run);
     MUST(ce_db_close(run->db));
     run->db = NULL;
     open_database(run);
@@ -428,6 +437,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_everything(run.reader, &run.snapshot, 2);
         ce_txn_end(run.reader);
     }
+    check_notify_release(&run);
     MUST(ce_db_close(run.db));
     model_free(&run.current);
     model_free(&run.committed);

@@ -748,6 +748,54 @@ static void seed_nested_deep(void)
     write_seed("nested-deep");
 }
 
+/* Change sets of collections across commits: lists nested in a mixed list
+ * whose paths an insert before them shifts in the same commit as an edit
+ * inside them (the history files nested ops by path), a nested dictionary's
+ * value replaced, a double set from 0.0 to -0.0 in place (a change that
+ * compares equal), and a list and a dictionary of links whose targets
+ * change; every commit's change sets are applied to the old contents. */
+static void seed_collection_changes(void)
+{
+    begin(1);
+    add_table_named("Doc");                                                  /* table 0 */
+    add_table_named("Tag");                                                  /* table 1 */
+    add_typed(0, "items", CE_TYPE_MIXED, CE_COLLECTION_LIST, true);
+    add_typed(0, "reals", CE_TYPE_DOUBLE, CE_COLLECTION_LIST, false);
+    add_typed(1, "label", CE_TYPE_STRING, CE_COLLECTION_NONE, false);
+    add_link(0, "tags", CE_COLLECTION_LIST, 1);
+    add_link(0, "byName", CE_COLLECTION_DICTIONARY, 1);
+    create(0), create(1), create(1);
+    for (unsigned i = 0; i < 2; i++) operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_INSERT, i, 0), fresh(), mixed_list();
+    const char *const texts[2][2] = {{"a", "d"}, {"b", "c"}};
+    for (unsigned i = 0; i < 2; i++)
+        for (unsigned k = 0; k < 2; k++)
+            operation(OP_LIST_EDIT), target(0, 0, 0, 1), put(i), list_arguments(LIST_INSERT, k, 0), fresh(), mixed_text(texts[i][k]);
+    operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_INSERT, 2, 0), fresh(), mixed_dictionary();
+    operation(OP_DICTIONARY_EDIT), target(0, 0, 0, 1), put(2), put(0), pooled_key(KEY_A), fresh(), mixed_list();
+    operation(OP_DICTIONARY_EDIT), target(0, 0, 0, 1), put(2), put(0), pooled_key(KEY_B), fresh(), mixed_int(5);
+    for (unsigned i = 0; i < 3; i++) operation(OP_LIST_EDIT), target(0, 0, 1, 0), list_arguments(LIST_INSERT, i, 0), fresh(), double_value(i);
+    for (unsigned i = 0; i < 2; i++) operation(OP_LIST_EDIT), target(0, 0, 2, 0), list_arguments(LIST_INSERT, i, 0), fresh(), link_value(i);
+    operation(OP_DICTIONARY_EDIT), target(0, 0, 3, 0), put(0), pooled_key(KEY_A), fresh(), link_value(1);
+    simple(OP_COMMIT);
+    simple(OP_HOLD_READER);
+    /* items[1][0] = "z", then a list inserted at items[0]: items[1] is the old items[0]. */
+    operation(OP_LIST_EDIT), target(0, 0, 0, 1), put(1), list_arguments(LIST_SET, 0, 0), fresh(), mixed_text("z");
+    operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_INSERT, 0, 0), fresh(), mixed_list();
+    operation(OP_LIST_EDIT), target(0, 0, 1, 0), list_arguments(LIST_SET, 0, 0), fresh(), double_value(-0.0);
+    set(1, 1, 0), fresh(), text_value("renamed");
+    simple(OP_COMMIT);
+    /* The nested dictionary's list replaced by a value, a list moved before it. */
+    operation(OP_DICTIONARY_EDIT), target(0, 0, 0, 1), put(3), put(0), pooled_key(KEY_A), fresh(), mixed_int(7);
+    operation(OP_LIST_EDIT), target(0, 0, 0, 0), list_arguments(LIST_MOVE, 3, 0);
+    operation(OP_LIST_EDIT), target(0, 0, 2, 0), list_arguments(LIST_SWAP, 0, 1);
+    set(1, 0, 0), fresh(), text_value("first");
+    simple(OP_COMMIT);
+    operation(OP_DELETE), table_rank(1), object_rank(1);
+    simple(OP_COMMIT);
+    simple(OP_HOLD_READER);
+    write_seed("collection-changes");
+}
+
 /* Lists, sets and dictionaries of scalars, required and optional: every
  * list operation, a set in value order (-0.0 is 0.0, decimals by number),
  * dictionary keys in byte order and the keys refused. */
@@ -921,6 +969,7 @@ int main(int argc, char **argv)
     seed_nested_deep();
     seed_scalar_collections();
     seed_mixed();
+    seed_collection_changes();
     seed_bulk_collections();
     /* Random programs of a few lengths: whatever the weights make of them. */
     uint64_t state = 0x0F5EED;

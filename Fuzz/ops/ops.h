@@ -24,6 +24,22 @@ enum {
     COMMIT_SAMPLE = 8,  /* objects per table compared after a commit */
 };
 
+/* A results observer kept across commits (check_notify.c): a view of a
+ * table, with a predicate over one property (or every object), sorted or
+ * not, and the keys of its last change set's new version. */
+typedef struct results_watch {
+    ce_results_observer *observer; /* NULL: none yet */
+    ce_results *results;           /* the view the observer watches, read in each new version */
+    ce_table_key table;
+    long column; /* the predicate's property, -1: TRUEPREDICATE */
+    ce_type type;
+    bool sorted, from_snapshots;
+    ce_object_key *keys;
+    size_t count;
+} results_watch;
+
+enum { RESULTS_WATCHES = 4 };
+
 typedef struct runner {
     decoder in; /* the input; its arguments are picked from `current` */
     ce_db_options options;
@@ -37,6 +53,7 @@ typedef struct runner {
     uint64_t version;                      /* the latest committed version, as ce_db_verify reports it */
     ce_collection *held;                   /* a collection handle kept open across operations, or NULL */
     struct collection_target *held_target; /* what it names */
+    results_watch watches[RESULTS_WATCHES]; /* alive from one commit to the next, until a reopen */
 } runner;
 
 /* The transaction operations run in: a new write transaction when none is
@@ -148,5 +165,16 @@ void ops_collections_hold(runner *run);
 void ops_collections_nest(runner *run);
 void ops_collections_check_held(runner *run);
 void ops_collections_release_held(runner *run);
+
+/* check_notify.c: collection and results change sets. */
+/* Every collection's change set between the two versions (both ways of
+ * computing it), applied to the old model's contents, against the new. */
+void check_notify_collections(ce_txn *old_txn, ce_txn *new_txn, const model *old_state, const model *new_state);
+/* After a commit (`before` read the version before it, `after` reads it,
+ * `previous` is its model): the collections' change sets, and the results
+ * observers of the run updated (started when they are not). */
+void check_notify_commit(runner *run, ce_txn *before, ce_txn *after, const model *previous);
+/* Ends the results observers (before the database closes). */
+void check_notify_release(runner *run);
 
 #endif

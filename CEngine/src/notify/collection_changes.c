@@ -169,22 +169,29 @@ bool collection_origin_from_values(const ce_value *old_values, size_t old_count,
             int order = i < old_count ? value_compare(&old_values[i], &new_values[j]) : 1;
             if (order < 0) i++;
             else if (order > 0) out->origin[j++] = COLLECTION_NEW;
-            else out->origin[j++] = i++;
+            else {
+                /* Equal in the set's order but not bit for bit (0.0 and
+                 * -0.0, decimals 1.0 and 1.00): the element changed. */
+                out->set[i] = !value_identical(&old_values[i], &new_values[j]);
+                out->origin[j++] = i++;
+            }
         }
         return true;
     }
+    /* Elements compare bit for bit, as the table change sets do: 0.0 to
+     * -0.0 is a change. */
     size_t prefix = 0;
-    while (prefix < old_count && prefix < new_count && value_equal(&old_values[prefix], &new_values[prefix])) prefix++;
+    while (prefix < old_count && prefix < new_count && value_identical(&old_values[prefix], &new_values[prefix])) prefix++;
     size_t suffix = 0;
     while (suffix < old_count - prefix && suffix < new_count - prefix &&
-           value_equal(&old_values[old_count - 1 - suffix], &new_values[new_count - 1 - suffix]))
+           value_identical(&old_values[old_count - 1 - suffix], &new_values[new_count - 1 - suffix]))
         suffix++;
     size_t old_middle = old_count - prefix - suffix, new_middle = new_count - prefix - suffix;
     for (size_t j = 0; j < prefix; j++) out->origin[j] = j;
     for (size_t j = 0; j < new_middle; j++) {
         if (in_place && old_middle == new_middle) {
             out->origin[prefix + j] = prefix + j;
-            out->set[prefix + j] = !value_equal(&old_values[prefix + j], &new_values[prefix + j]);
+            out->set[prefix + j] = !value_identical(&old_values[prefix + j], &new_values[prefix + j]);
         } else {
             out->origin[prefix + j] = COLLECTION_NEW;
         }
@@ -361,7 +368,7 @@ bool collection_dictionary_change_build(const ce_value *old_keys, const ce_value
         } else if (order > 0) {
             ok = push_key(&out->insertions, &out->insertion_count, &new_keys[j++]);
         } else {
-            bool modified = !value_equal(&old_values[i], &new_values[j]) ||
+            bool modified = !value_identical(&old_values[i], &new_values[j]) ||
                             (touched && key_touched(touched, touched_count, &new_keys[j]));
             if (!modified && changed) ok = changed(context, &new_values[j], &modified);
             if (ok && modified) ok = push_key(&out->modifications, &out->modification_count, &new_keys[j]);
@@ -428,16 +435,17 @@ static bool contents_read(const ce_collection *collection, bool keys, contents *
 #define NESTING_STEPS 128
 
 /* The collection `id` names, opened in `txn`; *out NULL when it is not
- * there (its object absent, or a nested collection the mixed value no
- * longer, or not yet, holds). */
+ * there (its table, object or property absent: added or removed in
+ * between; or a nested collection the mixed value no longer, or not yet,
+ * holds). */
 static bool collection_open_in(ce_txn *txn, const history_collection_id *id, ce_collection **out)
 {
     *out = NULL;
     bool exists;
-    if (!ce_object_exists(txn, id->table, id->object, &exists)) return false;
+    if (!ce_object_exists(txn, id->table, id->object, &exists)) return ce_last_error_code() == CE_ERR_NO_SUCH_TABLE;
     if (!exists) return true;
     ce_property_info info;
-    if (!ce_property_get_info(txn, id->table, id->column, &info)) return false;
+    if (!ce_property_get_info(txn, id->table, id->column, &info)) return ce_last_error_code() == CE_ERR_NO_SUCH_PROPERTY;
     ce_collection *current;
     bool mixed = info.type == CE_TYPE_MIXED && info.collection == CE_COLLECTION_NONE;
     if (!(mixed ? ce_collection_open_mixed(txn, id->table, id->object, id->column, &current)
@@ -471,7 +479,6 @@ typedef struct collection_versions {
     history_collection_id id;
     ce_collection_type kind;
     ce_type element;
-    ce_table_key link_target; /* typed links: the target table */
     bool in_old, in_new;
     contents old_contents, new_contents;             /* elements, or a dictionary's keys */
     contents old_dictionary_values, new_dictionary_values;
@@ -492,11 +499,75 @@ static bool read_version(ce_txn *txn, const collection_versions *v, bool diction
 {
     ce_collection *collection;
     if (!collection_open_in(txn, &v->id, &collection)) return false;
+    if (collection) {
+        /* A mixed value at the path that holds the other kind of
+         * collection in this version: not this collection. */
+        ce_collection_type kind;
+        ce_type element;
+        if (!ce_collection_kind(collection, &kind, &element)) {
+            ce_collection_close(collection);
+            return false;
+        }
+        if (kind != v->kind) {
+            ce_collection_close(collection);
+            collection = NULL;
+        }
+    }
     *out_present = collection != NULL;
     if (!collection) return true;
     bool ok = contents_read(collection, dictionary, elements) && (!dictionary || contents_read(collection, false, values));
     ce_collection_close(collection);
     return ok;
+}
+
+static bool step_equal(const history_path_step *a, const history_path_step *b)
+{
+    if (a->by_key != b->by_key) return false;
+    if (!a->by_key) return a->index == b->index;
+    return a->key_size == b->key_size && (a->key_size == 0 || memcmp(a->key, b->key, a->key_size) == 0);
+}
+
+/*
+ * Whether the operations the history keeps under a nested collection's
+ * path may belong to another collection than the one at that path now.
+ * The history names a nested collection by its path when the operation
+ * was made (docs/FORMAT.md, "Change history"): an element inserted,
+ * erased, moved or swapped before it in a parent list, or the parent's
+ * element (or key) on the path replaced or erased, or a parent cleared or
+ * replaced, makes a later operation under the same path one of another
+ * collection. Then the operations are not replayed: the change set
+ * compares the contents at the path in the two versions.
+ */
+static bool path_may_have_moved(const history_delta *delta, const history_collection_id *id)
+{
+    size_t count = history_delta_collection_count(delta);
+    for (size_t c = 0; c < count; c++) {
+        const history_collection_changes *parent = history_delta_collection_at(delta, c);
+        const history_collection_id *pid = &parent->id;
+        if (pid->depth >= id->depth || pid->table != id->table || pid->object != id->object || pid->column != id->column)
+            continue;
+        bool prefix = true;
+        for (size_t k = 0; k < pid->depth && prefix; k++) prefix = step_equal(&pid->steps[k], &id->steps[k]);
+        if (!prefix) continue;
+        const history_path_step *step = &id->steps[pid->depth];
+        for (size_t k = 0; k < parent->op_count; k++) {
+            const history_op *op = &parent->ops[k];
+            switch (op->kind) {
+            case HISTORY_LIST_SET:
+                if (!step->by_key && op->a == step->index) return true;
+                break;
+            case HISTORY_DICT_INSERT:
+            case HISTORY_DICT_SET:
+            case HISTORY_DICT_ERASE:
+                if (step->by_key && op->key_size == step->key_size &&
+                    (op->key_size == 0 || memcmp(op->key, step->key, op->key_size) == 0))
+                    return true;
+                break;
+            default: return true; /* insert, erase, move, swap, clear; a set's ops hold no collections */
+            }
+        }
+    }
+    return false;
 }
 
 static bool versions_load(const ce_changes *changes, const ce_collection *collection, bool dictionary,
@@ -513,11 +584,6 @@ static bool versions_load(const ce_changes *changes, const ce_collection *collec
                           dictionary ? "ce_changes_dictionary's collection" : "ce_changes_collection's collection",
                           v->kind == CE_COLLECTION_DICTIONARY ? "dictionary" : v->kind == CE_COLLECTION_SET ? "set" : "list",
                           dictionary ? "ce_changes_collection" : "ce_changes_dictionary");
-    if (v->element == CE_TYPE_LINK && v->id.depth == 0) {
-        ce_property_info info;
-        if (!ce_property_get_info(new_txn, v->id.table, v->id.column, &info)) return false;
-        v->link_target = info.link_target;
-    }
     if (!read_version(old_txn, v, dictionary, &v->old_contents, &v->old_dictionary_values, &v->in_old) ||
         !read_version(new_txn, v, dictionary, &v->new_contents, &v->new_dictionary_values, &v->in_new))
         return false;
@@ -532,6 +598,7 @@ static bool versions_load(const ce_changes *changes, const ce_collection *collec
     const history_delta *delta = changes_history_delta(changes);
     v->covered = delta != NULL;
     if (delta) v->ops = history_delta_find_collection(delta, &v->id);
+    if (v->ops && v->id.depth > 0 && path_may_have_moved(delta, &v->id)) v->ops = NULL;
     return true;
 }
 

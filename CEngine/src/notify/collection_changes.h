@@ -56,10 +56,12 @@ void collection_origin_free(collection_origin *origin);
 bool collection_origin_from_ops(size_t old_size, const collection_op *ops, size_t op_count, collection_origin *out);
 
 /* Compares the two versions' contents. `sorted` (a set, in ce_value's
- * order): a merge, equal values stay. Otherwise (a list): the equal prefix
- * and suffix stay; of the rest, when `in_place` (a list of values) and both
- * versions have the same length, each element stays and is set when it
- * differs; else the old rest is deleted and the new rest inserted. */
+ * order): a merge, equal values stay (set when they differ bit for bit).
+ * Otherwise (a list): the identical prefix and suffix stay; of the rest,
+ * when `in_place` (a list of values) and both versions have the same
+ * length, each element stays and is set when it differs; else the old rest
+ * is deleted and the new rest inserted. Values differ as the table change
+ * sets say: bit for bit (0.0 and -0.0, decimals 1.0 and 1.00 differ). */
 bool collection_origin_from_values(const ce_value *old_values, size_t old_count, const ce_value *new_values,
                                    size_t new_count, bool sorted, bool in_place, collection_origin *out);
 
@@ -79,7 +81,8 @@ bool collection_change_build(const collection_origin *origin, collection_changed
 
 /* A dictionary's change set from its keys (CE_TYPE_STRING, ascending by
  * bytes) and values in both versions: keys only in the old one deleted,
- * only in the new one inserted, in both modified when the value differs,
+ * only in the new one inserted, in both modified when the value differs
+ * (bit for bit),
  * the key is in `touched` (keys an operation log set; ascending, may be
  * NULL), or `changed` says so (called with the new value, may be NULL).
  * Key strings are copied into *out. */
