@@ -203,7 +203,10 @@ typedef struct ce_txn ce_txn;
  * allocated before it is written through its shared mapping, so a full file
  * system is this error, never a SIGBUS), CE_ERR_FILE_ACCESS (any other I/O
  * error), CE_ERR_INVALID_ARGUMENT (a durability that is not one of
- * ce_durability's values).
+ * ce_durability's values), CE_ERR_ALREADY_OPEN (handles in this or another
+ * process have the file open through a lock file that was deleted or
+ * replaced since: a second set of handles would overwrite their commits;
+ * the message names the lock file; the file opens again once they close).
  * An open that may write (not read_only, not CE_DURABILITY_MEMORY_ONLY)
  * and finds no other handle on the file also removes the temporaries that a ce_db_write_copy to `path` left when
  * its process died (see ce_db_write_copy).

@@ -348,6 +348,19 @@ bool ce_db_delete_files(const char *path, bool *out_deleted)
             ok = error_fail_errno(errno, "truncate", lock_path);
         }
     }
+    if (ok) {
+        /* A handle whose lock file was deleted or replaced holds no byte of
+         * this one, but still the data file's handle byte. */
+        int data_fd = os_active->open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
+        if (data_fd >= 0) {
+            bool in_use;
+            if (!os_range_is_locked(data_fd, DATA_HANDLE_LOCK_BYTE, 1, &in_use, path))
+                ok = false;
+            else if (in_use)
+                ok = error_fail(CE_ERR_ALREADY_OPEN, "Cannot delete files of an open Realm: '%s' is still in use.", path);
+            os_active->close(data_fd);
+        }
+    }
     bool removed = false, ignored;
     if (ok) ok = remove_if_exists(path, &removed);
     if (ok) ok = remove_if_exists(compact_path, &ignored);
