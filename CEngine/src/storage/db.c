@@ -505,8 +505,13 @@ static bool attach_snapshot(ce_txn *txn)
 {
     const uint8_t *base;
     pager_state *pager = txn->db->pager;
-    if (!pager_map(pager, txn->info.logical_size, &base)) return false;
+    /* The file still holds the version (another process may have
+     * truncated it): checked before the mapping is read, so that such a
+     * file is an error here rather than zeros (fault.h) later. */
+    if (!pager_check_file(pager, txn->info.logical_size) || !pager_map(pager, txn->info.logical_size, &base))
+        return false;
     space_init_read(&txn->space, base, txn->info.logical_size);
+    space_set_file(&txn->space, pager);
     if (pager_is_encrypted(pager)) space_set_cipher_reader(&txn->space, pager, txn->info.version, txn->epoch);
     new_stamp(txn);
     if (txn->info.top_ref == 0) { /* version 0: the file is being created */
@@ -1000,8 +1005,10 @@ bool ce_txn_commit(ce_txn *txn)
     ce_db *db = txn->db;
     version_info info = {0};
     uint64_t bytes_written = 0;
+    /* pager_check_file: nothing this transaction read came from past the
+     * end of a truncated file (zeros would be committed as data). */
     bool ok = (!txn->before_commit || txn->before_commit(txn, txn->layer_state)) && build_new_version(txn, &info) &&
-              write_new_version(txn, &info, &bytes_written);
+              pager_check_file(db->pager, txn->info.logical_size) && write_new_version(txn, &info, &bytes_written);
     if (ok) {
         lockfile_publish_latest(db->shared, &info);
         lockfile_note_confirmed(db, &info); /* its slot is the one just written */

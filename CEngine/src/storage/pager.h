@@ -120,6 +120,18 @@ void pager_set_early_writeback(pager_state *pager, bool early);
 /* The file's size on disk. */
 bool pager_file_size(pager_state *pager, uint64_t *out_size);
 
+/* Another process may truncate the file (damage: invariant 5). Checked
+ * when a transaction begins and before a commit writes: the file holds
+ * the `logical_size` bytes of the version (fstat), and no read of the
+ * handle faulted past its end. Else CE_ERR_CORRUPT naming the file. */
+bool pager_check_file(pager_state *pager, uint64_t logical_size);
+
+/* Set once a read through a mapping of the file faulted past its end (see
+ * fault.h): the bytes of that page read as zeros, and whoever read them
+ * must fail with pager_truncated_error. */
+_Atomic bool *pager_truncated_flag(pager_state *pager);
+bool pager_truncated_error(const pager_state *pager);
+
 /* The size on disk of a file whose logical size is `logical_size`. */
 uint64_t pager_physical_size(const pager_state *pager, uint64_t logical_size);
 
