@@ -19,6 +19,17 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ADDRESS_SANITIZER 1
+#endif
+#endif
+#ifndef ADDRESS_SANITIZER
+#define ADDRESS_SANITIZER 0
+#endif
+
 /* Enough values for a few hundred KiB of leaves (256 values of 64 bits,
  * 2 KiB each, half of them crossing a page boundary). */
 enum { VALUES = 60000 };
@@ -228,12 +239,16 @@ TEST(truncated_under_the_object_api)
 
 /* A SIGBUS that is not the engine's, in a process where the engine's
  * handler is installed: a fault in a mapping of another file, and a
- * SIGBUS sent with kill, still take the default action. */
+ * SIGBUS sent with kill, still take the default action (or, under
+ * AddressSanitizer, its handler, which was there first). */
 static void expect_child_dies_of_sigbus(bool sent)
 {
     pid_t child = fork();
     CHECK(child >= 0);
     if (child == 0) {
+        /* (A sanitizer's report of the expected SIGBUS is noise here.) */
+        int null_fd = open("/dev/null", O_WRONLY);
+        if (null_fd >= 0) dup2(null_fd, 2);
         if (sent) {
             kill(getpid(), SIGBUS);
             _exit(0);
@@ -249,7 +264,13 @@ static void expect_child_dies_of_sigbus(bool sent)
     }
     int status;
     CHECK(waitpid(child, &status, 0) == child);
+#if ADDRESS_SANITIZER
+    /* The disposition before the engine's is AddressSanitizer's handler,
+     * which reports the SIGBUS and exits: chained to, it ends the child. */
+    CHECK(!WIFEXITED(status) || WEXITSTATUS(status) != 0);
+#else
     CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS);
+#endif
 }
 
 TEST(other_sigbus_takes_the_default_action)
