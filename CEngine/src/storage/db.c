@@ -508,7 +508,7 @@ static bool attach_snapshot(ce_txn *txn)
     /* The file still holds the version (another process may have
      * truncated it): checked before the mapping is read, so that such a
      * file is an error here rather than zeros (fault.h) later. */
-    if (!pager_check_file(pager, txn->info.logical_size) || !pager_map(pager, txn->info.logical_size, &base))
+    if (!pager_check_file(pager, txn->info.logical_size, true) || !pager_map(pager, txn->info.logical_size, &base))
         return false;
     space_init_read(&txn->space, base, txn->info.logical_size);
     space_set_file(&txn->space, pager);
@@ -1008,7 +1008,7 @@ bool ce_txn_commit(ce_txn *txn)
     /* pager_check_file: nothing this transaction read came from past the
      * end of a truncated file (zeros would be committed as data). */
     bool ok = (!txn->before_commit || txn->before_commit(txn, txn->layer_state)) && build_new_version(txn, &info) &&
-              pager_check_file(db->pager, txn->info.logical_size) && write_new_version(txn, &info, &bytes_written);
+              pager_check_file(db->pager, txn->info.logical_size, false) && write_new_version(txn, &info, &bytes_written);
     if (ok) {
         lockfile_publish_latest(db->shared, &info);
         lockfile_note_confirmed(db, &info); /* its slot is the one just written */

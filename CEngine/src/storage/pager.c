@@ -45,6 +45,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -107,6 +108,10 @@ struct pager_state {
     /* Set by fault.c's handler when a read of a mapping of the file faulted
      * past its end (another process truncated it); never cleared. */
     _Atomic bool truncated;
+    /* The last size check that passed (pager_check_file): when, and the
+     * size it found. */
+    _Atomic uint64_t checked_at_ns;
+    _Atomic uint64_t checked_size;
 };
 
 static bool open_with_flags(const char *path, int flags, bool read_only, pager_state **out_pager)
@@ -869,10 +874,21 @@ bool pager_truncated_error(const pager_state *pager)
                       pager->path);
 }
 
-bool pager_check_file(pager_state *pager, uint64_t logical_size)
+static uint64_t monotonic_ns(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+bool pager_check_file(pager_state *pager, uint64_t logical_size, bool recent_ok)
 {
     if (atomic_load(&pager->truncated)) return pager_truncated_error(pager);
     uint64_t size, needed = pager_physical_size(pager, logical_size);
+    uint64_t now = monotonic_ns();
+    if (recent_ok && atomic_load(&pager->checked_size) >= needed &&
+        now - atomic_load(&pager->checked_at_ns) < PAGER_SIZE_CHECK_NS)
+        return true;
     if (!pager_file_size(pager, &size)) return false;
     if (size < needed)
         return error_fail(CE_ERR_CORRUPT,
@@ -880,6 +896,8 @@ bool pager_check_file(pager_state *pager, uint64_t logical_size)
                           "%llu bytes (page %llu and the pages after it are missing)",
                           pager->path, (unsigned long long)size, (unsigned long long)needed,
                           (unsigned long long)(size / PAGER_PAGE_SIZE));
+    atomic_store(&pager->checked_size, size);
+    atomic_store(&pager->checked_at_ns, now);
     return true;
 }
 
