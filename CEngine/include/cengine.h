@@ -203,7 +203,10 @@ typedef struct ce_txn ce_txn;
  * allocated before it is written through its shared mapping, so a full file
  * system is this error, never a SIGBUS), CE_ERR_FILE_ACCESS (any other I/O
  * error), CE_ERR_INVALID_ARGUMENT (a durability that is not one of
- * ce_durability's values).
+ * ce_durability's values), CE_ERR_ALREADY_OPEN (handles in this or another
+ * process have the file open through a lock file that was deleted or
+ * replaced since: a second set of handles would overwrite their commits;
+ * the message names the lock file; the file opens again once they close).
  * An open that may write (not read_only, not CE_DURABILITY_MEMORY_ONLY)
  * and finds no other handle on the file also removes the temporaries that a ce_db_write_copy to `path` left when
  * its process died (see ce_db_write_copy).
@@ -211,8 +214,15 @@ typedef struct ce_txn ce_txn;
  * "invalid database: decryption failed: ..." for a wrong key, for no key on
  * an encrypted file, and for a key on a plain file; CE_ERR_INVALID_ARGUMENT
  * for a key that is not 64 bytes. A page of an encrypted file that fails
- * authentication when read (a flipped bit, a truncated or swapped page) is
+ * authentication when read (a flipped bit, a swapped page) is
  * CE_ERR_INVALID_DATABASE naming the page, from whichever call read it.
+ * A file that another process truncates while it is open (plain or
+ * encrypted) is CE_ERR_CORRUPT naming the file ("... was truncated ..."),
+ * from the call that read past the new end or the next transaction begin
+ * or commit; never a SIGBUS (the engine handles SIGBUS in its own mappings
+ * and passes every other SIGBUS to the disposition it replaced: a program
+ * that installs its own SIGBUS handler should do so before opening a
+ * database). The handle then fails every transaction until it is closed.
  *
  *     uint8_t key[64];                      // from the keychain, never a constant
  *     ce_db_options options;
@@ -256,7 +266,8 @@ bool ce_db_delete_files(const char *path, bool *out_deleted);
 /*
  * Begins a read transaction: a snapshot of the latest committed version.
  * It never blocks and never sees a later commit until ce_txn_advance.
- * Errors: CE_ERR_TOO_MANY_READERS.
+ * Errors: CE_ERR_TOO_MANY_READERS, CE_ERR_CORRUPT (the file is shorter
+ * than the version: another process truncated it; see ce_db_open).
  */
 bool ce_txn_begin_read(ce_db *db, ce_txn **out_txn);
 

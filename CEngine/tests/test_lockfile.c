@@ -345,3 +345,159 @@ TEST(pager_map_of_a_huge_size_fails)
     free(path);
     free(dir);
 }
+
+/* (d) A lock file deleted or replaced while a handle has the database open
+ * (item 4). A second set of handles, on a new lock file, would write beside
+ * the first and lose its acknowledged commits ("invalid node header"):
+ * opening through a new lock file is refused while any handle that uses the
+ * old one is open, in this or another process, with CE_ERR_ALREADY_OPEN
+ * naming the lock file. The first handle keeps working; once it closes, the
+ * file opens again with every commit. */
+typedef enum lock_file_fate { LOCK_FILE_DELETED, LOCK_FILE_REPLACED, LOCK_FILE_EMPTY_REPLACEMENT } lock_file_fate;
+
+static void apply_fate(const char *path, lock_file_fate fate)
+{
+    char *lock_path = lock_path_of(path);
+    if (fate == LOCK_FILE_DELETED) {
+        CHECK(unlink(lock_path) == 0);
+    } else {
+        /* A copy of the lock file (every field intact), or an empty file,
+         * renamed over it: no handle holds a lock on the new one. */
+        char *other = malloc(strlen(lock_path) + 8);
+        sprintf(other, "%s.other", lock_path);
+        int to = open(other, O_RDWR | O_CREAT | O_TRUNC, 0644);
+        CHECK(to >= 0);
+        if (fate == LOCK_FILE_REPLACED) {
+            int from = open(lock_path, O_RDONLY);
+            CHECK(from >= 0);
+            uint8_t buffer[65536];
+            ssize_t got;
+            while ((got = read(from, buffer, sizeof buffer)) > 0) CHECK(write(to, buffer, (size_t)got) == got);
+            close(from);
+        }
+        close(to);
+        CHECK(rename(other, lock_path) == 0);
+        free(other);
+    }
+    free(lock_path);
+}
+
+/* In a child process: an open of `path` must be refused as described; if it
+ * is not (the defect), the child writes a value and commits, as a second
+ * writer would. Returns whether the child was refused. */
+static bool second_process_refused(const char *path)
+{
+    pid_t child = fork();
+    CHECK(child >= 0);
+    if (child == 0) {
+        ce_db_options options;
+        ce_db_options_init(&options);
+        test_set_key(&options);
+        ce_db *db;
+        if (!ce_db_open(path, &options, &db)) {
+            bool clear = ce_last_error_code() == CE_ERR_ALREADY_OPEN &&
+                         strstr(ce_last_error_message(), ".lock' was deleted or replaced") != NULL;
+            if (!clear) fprintf(stderr, "unexpected error: %s\n", ce_last_error_message());
+            _exit(clear ? 0 : 2);
+        }
+        ce_txn *txn;
+        if (ce_txn_begin_write(db, &txn)) {
+            test_list_append(txn, -1);
+            ce_txn_commit(txn);
+        }
+        ce_db_close(db);
+        _exit(1);
+    }
+    int status;
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) != 2);
+    return WEXITSTATUS(status) == 0;
+}
+
+static void check_lock_file_fate(lock_file_fate fate)
+{
+    test_db t = test_db_open("lockfile-fate");
+    start_deadline();
+    commit_values(t.db);
+    size_t count = COMMITS * PER_COMMIT;
+    apply_fate(t.path, fate);
+    /* While the first handle holds a write transaction... */
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    test_list_append(txn, (int64_t)count);
+    CHECK(second_process_refused(t.path));
+    CHECK(ce_txn_commit(txn));
+    count++;
+    /* ... after it committed, and with no transaction open. */
+    CHECK(second_process_refused(t.path));
+    /* A second handle in this process, and ce_db_delete_files, are
+     * refused too. */
+    ce_db_options options;
+    ce_db_options_init(&options);
+    test_set_key(&options);
+    ce_db *second;
+    CHECK(!ce_db_open(t.path, &options, &second));
+    CHECK(ce_last_error_code() == CE_ERR_ALREADY_OPEN);
+    bool deleted = true;
+    CHECK(!ce_db_delete_files(t.path, &deleted) && !deleted);
+    CHECK(ce_last_error_code() == CE_ERR_ALREADY_OPEN);
+    /* The first handle still writes, and every commit is there. */
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    test_list_append(txn, (int64_t)count);
+    CHECK(ce_txn_commit(txn));
+    count++;
+    expect_values(t.db, count);
+    CHECK(ce_db_close(t.db));
+    t.db = NULL;
+    expect_reopens(t.path, count);
+    stop_deadline();
+    test_db_close(&t);
+}
+
+TEST(deleted_lock_file_refuses_a_second_set_of_handles) { check_lock_file_fate(LOCK_FILE_DELETED); }
+TEST(replaced_lock_file_refuses_a_second_set_of_handles) { check_lock_file_fate(LOCK_FILE_REPLACED); }
+TEST(emptied_replacement_lock_file_refuses_a_second_set_of_handles) { check_lock_file_fate(LOCK_FILE_EMPTY_REPLACEMENT); }
+
+/* Compaction replaces the data file: the new one must carry the handle
+ * byte before it takes the path, or a new lock file would be let in. */
+TEST(deleted_lock_file_after_compaction_refuses_a_second_set_of_handles)
+{
+    test_db t = test_db_open("lockfile-compact");
+    start_deadline();
+    commit_values(t.db);
+    CHECK(ce_db_compact(t.db, NULL));
+    apply_fate(t.path, LOCK_FILE_DELETED);
+    CHECK(second_process_refused(t.path));
+    CHECK(ce_db_close(t.db));
+    t.db = NULL;
+    expect_reopens(t.path, COMMITS * PER_COMMIT);
+    stop_deadline();
+    test_db_close(&t);
+}
+
+/* Two handles on one lock file are not affected: the second attaches, and
+ * neither is refused. */
+TEST(handles_on_one_lock_file_share_the_data_file)
+{
+    test_db t = test_db_open("lockfile-share");
+    start_deadline();
+    commit_values(t.db);
+    ce_db *second = test_open(t.path);
+    pid_t child = fork();
+    CHECK(child >= 0);
+    if (child == 0) {
+        ce_db *db = test_open(t.path);
+        ce_txn *txn;
+        CHECK(ce_txn_begin_write(db, &txn));
+        test_list_append(txn, COMMITS * PER_COMMIT);
+        CHECK(ce_txn_commit(txn));
+        CHECK(ce_db_close(db));
+        _exit(0);
+    }
+    int status;
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    expect_values(second, COMMITS * PER_COMMIT + 1);
+    CHECK(ce_db_close(second));
+    stop_deadline();
+    test_db_close(&t);
+}

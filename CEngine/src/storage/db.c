@@ -348,6 +348,19 @@ bool ce_db_delete_files(const char *path, bool *out_deleted)
             ok = error_fail_errno(errno, "truncate", lock_path);
         }
     }
+    if (ok) {
+        /* A handle whose lock file was deleted or replaced holds no byte of
+         * this one, but still the data file's handle byte. */
+        int data_fd = os_active->open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
+        if (data_fd >= 0) {
+            bool in_use;
+            if (!os_range_is_locked(data_fd, DATA_HANDLE_LOCK_BYTE, 1, &in_use, path))
+                ok = false;
+            else if (in_use)
+                ok = error_fail(CE_ERR_ALREADY_OPEN, "Cannot delete files of an open Realm: '%s' is still in use.", path);
+            os_active->close(data_fd);
+        }
+    }
     bool removed = false, ignored;
     if (ok) ok = remove_if_exists(path, &removed);
     if (ok) ok = remove_if_exists(compact_path, &ignored);
@@ -492,8 +505,13 @@ static bool attach_snapshot(ce_txn *txn)
 {
     const uint8_t *base;
     pager_state *pager = txn->db->pager;
-    if (!pager_map(pager, txn->info.logical_size, &base)) return false;
+    /* The file still holds the version (another process may have
+     * truncated it): checked before the mapping is read, so that such a
+     * file is an error here rather than zeros (fault.h) later. */
+    if (!pager_check_file(pager, txn->info.logical_size, true) || !pager_map(pager, txn->info.logical_size, &base))
+        return false;
     space_init_read(&txn->space, base, txn->info.logical_size);
+    space_set_file(&txn->space, pager);
     if (pager_is_encrypted(pager)) space_set_cipher_reader(&txn->space, pager, txn->info.version, txn->epoch);
     new_stamp(txn);
     if (txn->info.top_ref == 0) { /* version 0: the file is being created */
@@ -987,8 +1005,10 @@ bool ce_txn_commit(ce_txn *txn)
     ce_db *db = txn->db;
     version_info info = {0};
     uint64_t bytes_written = 0;
+    /* pager_check_file: nothing this transaction read came from past the
+     * end of a truncated file (zeros would be committed as data). */
     bool ok = (!txn->before_commit || txn->before_commit(txn, txn->layer_state)) && build_new_version(txn, &info) &&
-              write_new_version(txn, &info, &bytes_written);
+              pager_check_file(db->pager, txn->info.logical_size, false) && write_new_version(txn, &info, &bytes_written);
     if (ok) {
         lockfile_publish_latest(db->shared, &info);
         lockfile_note_confirmed(db, &info); /* its slot is the one just written */

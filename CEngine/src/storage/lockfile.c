@@ -277,6 +277,25 @@ void lockfile_release_reader_slot(ce_db *db, int slot_index)
 /* Opening                                                                   */
 /* ------------------------------------------------------------------------ */
 
+bool lockfile_hold_data_file(int data_fd, bool alone, const char *path, const char *lock_path)
+{
+    /* Shared locks never conflict, so the wait is only for the kernel. */
+    if (!os_lock_range(data_fd, DATA_HANDLE_LOCK_BYTE, 1, false, true, NULL, path)) return false;
+    if (!alone) return true;
+    /* Taken first, then tested: of two handles that set up two lock files
+     * at once, each sees the other (both fail) or the later sees the
+     * earlier; never does each miss the other. */
+    bool others;
+    if (!os_range_is_locked(data_fd, DATA_HANDLE_LOCK_BYTE, 1, &others, path)) return false;
+    if (others)
+        return error_fail(CE_ERR_ALREADY_OPEN,
+                          "'%s' is open in a handle that uses another lock file: the lock file '%s' was deleted or "
+                          "replaced while the file was open, and a second set of handles would lose the first's "
+                          "commits; close every handle of '%s' (in every process), then open it again",
+                          path, lock_path, path);
+    return true;
+}
+
 void lockfile_close(ce_db *db)
 {
     if (db->shared) os_active->munmap(db->shared, db->shared_size);
@@ -406,7 +425,9 @@ bool lockfile_open(ce_db *db)
                 lockfile_close(db);
                 continue;
             }
-            if (!open_data_file(db) || !initialize_as_first(db)) {
+            if (!open_data_file(db) ||
+                !lockfile_hold_data_file(pager_fd(db->pager), true, db->path, db->lock_path) ||
+                !initialize_as_first(db)) {
                 /* Leave no lock file beside a file we could not open. A
                  * process waiting on this one finds it not ready and
                  * retries with a new lock file. */
@@ -422,7 +443,9 @@ bool lockfile_open(ce_db *db)
         if (!os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, false, true, NULL, db->lock_path)) return false;
         bool retry;
         if (!attach_as_other(db, &retry)) return false;
-        if (!retry) return open_data_file(db) && header_attach(db);
+        if (!retry)
+            return open_data_file(db) && lockfile_hold_data_file(pager_fd(db->pager), false, db->path, db->lock_path) &&
+                   header_attach(db);
         lockfile_close(db);
     }
     return error_fail(CE_ERR_INCOMPATIBLE_LOCK_FILE, "could not attach to the lock file '%s'", db->lock_path);

@@ -12,7 +12,11 @@
  * bytes say who is alive: byte INIT_LOCK_BYTE is held shared by every open
  * handle (exclusively by the one that initializes the file),
  * WRITER_LOCK_BYTE exclusively by the writer, byte LIVENESS_BASE + pid
- * shared by every handle of process pid.
+ * shared by every handle of process pid. One lock lives on the data file
+ * itself: DATA_HANDLE_LOCK_BYTE, held shared by every open handle, so that
+ * a handle that would set up a new lock file (because the one the open
+ * handles use was deleted or replaced) sees that others have the file
+ * open through another one and refuses to open (lockfile_hold_data_file).
  */
 #ifndef CE_LOCKFILE_H
 #define CE_LOCKFILE_H
@@ -28,6 +32,9 @@
 #define INIT_LOCK_BYTE 0u
 #define WRITER_LOCK_BYTE 1u
 #define LIVENESS_BASE (1ull << 32)
+/* Far past any data the file can hold (HEADER_MAX_LOGICAL_SIZE): a lock
+ * on bytes that do not exist is allowed and touches no data. */
+#define DATA_HANDLE_LOCK_BYTE (1ull << 62)
 
 typedef struct reader_slot {
     _Atomic uint64_t owner_pid; /* 0: free */
@@ -57,6 +64,15 @@ struct shared_state {
  * the data file: as the first handle (which sets both up and chooses the
  * version) or as another one (which attaches to what the first set up). */
 bool lockfile_open(ce_db *db);
+
+/* Takes the data file's handle byte shared on `data_fd` (every open
+ * handle holds it until its descriptor closes). With `alone` (the handle
+ * that sets up the lock file, or empties it: no handle uses this lock file),
+ * any other holder is a handle that reaches the data file through another
+ * lock file, one that was deleted or replaced while it had the file open:
+ * CE_ERR_ALREADY_OPEN naming both files, since a second set of handles
+ * would write beside the first and lose its commits. */
+bool lockfile_hold_data_file(int data_fd, bool alone, const char *path, const char *lock_path);
 
 /* Unmaps and closes the lock file (also of a handle half opened). */
 void lockfile_close(ce_db *db);

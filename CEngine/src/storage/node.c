@@ -308,20 +308,33 @@ bool node_read(const space_state *space, space_ref ref, node_view *out_node)
     bool based = (flags & NODE_BASED) != 0;
     if ((flags & ~NODE_FLAGS_ALL) != 0 || code > 7 || bytes[2] != NODE_MARKER_0 || bytes[3] != NODE_MARKER_1 ||
         count > NODE_MAX_COUNT || ((flags & NODE_BYTES) && (code != 4 || (flags & NODE_HAS_REFS))) ||
-        (based && (ref_is_temporary(ref) || (flags & (NODE_HAS_REFS | NODE_BYTES)))))
+        (based && (ref_is_temporary(ref) || (flags & (NODE_HAS_REFS | NODE_BYTES))))) {
+        /* Zeros where the file was truncated under the mapping: say so. */
+        if (atomic_load(space->truncated)) return space_truncated_error(space);
         return invalid_node_header(ref);
+    }
     uint8_t width = width_of_code[code];
     if (!ref_is_temporary(ref)) {
         /* (The header's read checked ref <= logical_size.) */
         uint64_t size = node_size_for(width, count) + (based ? NODE_BASE_SIZE : 0);
         if (size > space->logical_size - ref) return node_past_end(ref, count);
-        /* An encrypted file's read barrier covers the whole node (its page
-         * may fail here: that error stands), beyond the header's page when
-         * the node reaches past it; a plain file's mapping holds every byte
-         * the bounds check let through. */
-        if (space->cipher_pager && (ref + size - 1) / PAGER_PAGE_SIZE != ref / PAGER_PAGE_SIZE &&
-            !space_bytes(space, ref, (size_t)size, &bytes))
-            return false;
+        /* A node that reaches past its header's page: an encrypted file's
+         * read barrier covers the whole node (its page may fail here: that
+         * error stands); for a plain file, see below. */
+        if (ref % PAGER_PAGE_SIZE + size > PAGER_PAGE_SIZE) { /* past the header's page */
+            if (space->cipher_pager) {
+                if (!space_bytes(space, ref, (size_t)size, &bytes)) return false;
+            } else {
+                /* A plain file another process truncated faults past its
+                 * new end (fault.h: the page then reads as zeros and the
+                 * flag is set). Truncation removes a suffix, so when the
+                 * node's last byte is there, all of it is: touched here,
+                 * so that the caller never reads zeros as the node. */
+                volatile const uint8_t *last = bytes + size - 1;
+                (void)*last;
+                if (atomic_load_explicit(space->truncated, memory_order_relaxed)) return space_truncated_error(space);
+            }
+        }
     }
     out_node->base = 0;
     out_node->based = based;

@@ -11,10 +11,14 @@
  * Mappings of the file are reserved larger than the file (twice the size,
  * at least 64 MiB): Linux lets a shared mapping extend past the end of the
  * file, and the pages become readable as the file grows, so remapping is
- * rare. Pages past the end are never touched: for a plain file every ref is
- * checked against the logical size of its version, which is never beyond
- * the end of the file; for an encrypted file the pager checks the file's
- * size before it reads a page through the mapping.
+ * rare. Pages past the end are not touched while the file is whole: for a
+ * plain file every ref is checked against the logical size of its version,
+ * which is never beyond the end of the file; for an encrypted file the
+ * pager checks the file's size before it reads a page through the mapping.
+ * Another process may still truncate the file (damage): every transaction
+ * begin and commit compares the file's size with its version
+ * (pager_check_file), and a read that faults past the new end meanwhile
+ * reads zeros and sets `truncated` (fault.h), which the readers check.
  *
  * The decrypted view of an encrypted file is reserved once, at open, as an
  * inaccessible private anonymous mapping (address space only: 256 GiB, or
@@ -34,12 +38,14 @@
  */
 #include "pager.h"
 #include "error.h"
+#include "fault.h"
 #include "os.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -56,6 +62,7 @@
 typedef struct mapping {
     const uint8_t *base;
     uint64_t length;
+    int guard; /* its place in fault.c's table */
 } mapping;
 
 /* The state of an encrypted file (NULL for a plain one). */
@@ -98,6 +105,13 @@ struct pager_state {
     size_t mapping_count;
     uint64_t known_file_size; /* a lower bound of the file's size */
     cipher_state *cipher;
+    /* Set by fault.c's handler when a read of a mapping of the file faulted
+     * past its end (another process truncated it); never cleared. */
+    _Atomic bool truncated;
+    /* The last size check that passed (pager_check_file): when, and the
+     * size it found. */
+    _Atomic uint64_t checked_at_ns;
+    _Atomic uint64_t checked_size;
 };
 
 static bool open_with_flags(const char *path, int flags, bool read_only, pager_state **out_pager)
@@ -155,8 +169,10 @@ static void free_cipher(cipher_state *cipher)
 static void close_pager(pager_state *pager, bool descriptor_in_background)
 {
     if (!pager) return;
-    for (size_t i = 0; i < pager->mapping_count; i++)
+    for (size_t i = 0; i < pager->mapping_count; i++) {
+        fault_unguard(pager->mappings[i].guard);
         os_active->munmap((void *)pager->mappings[i].base, pager->mappings[i].length);
+    }
     free(pager->mappings);
     free_cipher(pager->cipher);
     if (descriptor_in_background) {
@@ -213,7 +229,10 @@ static bool map_file_locked(pager_state *pager, uint64_t size, const uint8_t **o
                            (unsigned long long)length, pager->path);
         return error_fail_errno(errno, "map", pager->path);
     }
-    pager->mappings[pager->mapping_count++] = (mapping){base, length};
+    /* Guarded: a page past the end of a file another process truncated
+     * reads as zeros and sets `truncated`, instead of a SIGBUS. */
+    int guard = fault_guard(base, (size_t)length, &pager->truncated);
+    pager->mappings[pager->mapping_count++] = (mapping){base, length, guard};
     *out_base = base;
     return true;
 }
@@ -570,6 +589,15 @@ void pager_cache_usage(pager_state *pager, uint64_t *out_pages, uint64_t *out_li
 
 /* --- reading an encrypted page --- */
 
+static bool missing_page(const pager_state *pager, uint64_t page, uint64_t data_offset, uint64_t file_size)
+{
+    return error_fail(CE_ERR_CORRUPT,
+                      "invalid database: page %llu of '%s' (file offset %llu) is missing: the file ends at %llu bytes "
+                      "(it was truncated)",
+                      (unsigned long long)page, pager->path, (unsigned long long)data_offset,
+                      (unsigned long long)file_size);
+}
+
 /* Makes one page readable for `version`. Mutex held. */
 static bool ready_page_locked(pager_state *pager, uint64_t page, uint64_t version, uint64_t epoch)
 {
@@ -583,18 +611,14 @@ static bool ready_page_locked(pager_state *pager, uint64_t page, uint64_t versio
     if (page < PAGER_HEADER_PAGES || (page + 1) * PAGER_PAGE_SIZE > cipher->view_usable)
         return error_fail(CE_ERR_CORRUPT, "invalid database: page %llu of '%s' is outside the decrypted view",
                        (unsigned long long)page, pager->path);
+    if (atomic_load(&pager->truncated)) return pager_truncated_error(pager);
     uint64_t data_offset = data_page_offset(cipher, page), entry_offset = metadata_entry_offset(cipher, page);
     uint64_t needed = data_offset + PAGER_PAGE_SIZE;
     if (needed > pager->known_file_size) {
         uint64_t size;
         if (!os_file_size(pager->fd, &size, pager->path)) return false;
         pager->known_file_size = size;
-        if (needed > size)
-            return error_fail(CE_ERR_INVALID_DATABASE,
-                           "invalid database: page %llu of '%s' (file offset %llu) is missing: the file ends at %llu "
-                           "bytes (it was truncated)",
-                           (unsigned long long)page, pager->path, (unsigned long long)data_offset,
-                           (unsigned long long)size);
+        if (needed > size) return missing_page(pager, page, data_offset, size);
     }
     const uint8_t *file;
     if (!map_file_locked(pager, needed, &file)) return false;
@@ -609,10 +633,17 @@ static bool ready_page_locked(pager_state *pager, uint64_t page, uint64_t versio
     uint8_t *target = cipher->view + page * PAGER_PAGE_SIZE;
     bool authentic;
     if (!crypt_decrypt_page(cipher->crypt, page, nonce, tag, file + data_offset, target, &authentic)) return false;
-    if (!authentic) {
+    bool truncated = atomic_load(&pager->truncated);
+    if (!authentic || truncated) {
         memset(target, 0, PAGER_PAGE_SIZE);
         atomic_store(&entry->valid_through, 0);
         if (!entry->resident) ring_push(cipher, page);
+        /* The page or its nonce lay past the end: read as zeros (fault.h),
+         * or as zeros past the end of the file's last page. */
+        if (truncated) return pager_truncated_error(pager);
+        uint64_t size;
+        if (os_file_size(pager->fd, &size, pager->path) && size < needed)
+            return missing_page(pager, page, data_offset, size);
         return error_fail(CE_ERR_INVALID_DATABASE,
                        "invalid database: decryption failed: page %llu of '%s' (file offset %llu) failed "
                        "authentication (it is damaged, or was written with another key)",
@@ -832,6 +863,43 @@ bool pager_write_runs(pager_state *pager, const pager_write_run *runs, size_t co
 bool pager_sync(pager_state *pager) { return os_sync(pager->fd, false, pager->path); }
 
 void pager_set_early_writeback(pager_state *pager, bool early) { pager->early_writeback = early; }
+
+_Atomic bool *pager_truncated_flag(pager_state *pager) { return &pager->truncated; }
+
+bool pager_truncated_error(const pager_state *pager)
+{
+    return error_fail(CE_ERR_CORRUPT,
+                      "invalid database: '%s' was truncated while it was open (a read reached past its end); close "
+                      "the handle",
+                      pager->path);
+}
+
+static uint64_t monotonic_ns(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+bool pager_check_file(pager_state *pager, uint64_t logical_size, bool recent_ok)
+{
+    if (atomic_load(&pager->truncated)) return pager_truncated_error(pager);
+    uint64_t size, needed = pager_physical_size(pager, logical_size);
+    uint64_t now = monotonic_ns();
+    if (recent_ok && atomic_load(&pager->checked_size) >= needed &&
+        now - atomic_load(&pager->checked_at_ns) < PAGER_SIZE_CHECK_NS)
+        return true;
+    if (!pager_file_size(pager, &size)) return false;
+    if (size < needed)
+        return error_fail(CE_ERR_CORRUPT,
+                          "invalid database: '%s' was truncated: it is %llu bytes long, but the version read needs "
+                          "%llu bytes (page %llu and the pages after it are missing)",
+                          pager->path, (unsigned long long)size, (unsigned long long)needed,
+                          (unsigned long long)(size / PAGER_PAGE_SIZE));
+    atomic_store(&pager->checked_size, size);
+    atomic_store(&pager->checked_at_ns, now);
+    return true;
+}
 
 bool pager_file_size(pager_state *pager, uint64_t *out_size)
 {

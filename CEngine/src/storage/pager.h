@@ -120,6 +120,23 @@ void pager_set_early_writeback(pager_state *pager, bool early);
 /* The file's size on disk. */
 bool pager_file_size(pager_state *pager, uint64_t *out_size);
 
+/* Another process may truncate the file (damage: invariant 5). Checked
+ * when a transaction begins and before a commit writes: the file holds
+ * the `logical_size` bytes of the version (fstat), and no read of the
+ * handle faulted past its end. Else CE_ERR_CORRUPT naming the file.
+ * `recent_ok` (transaction begins): a size this handle saw at least as
+ * large less than PAGER_SIZE_CHECK_NS ago stands, without the fstat (a
+ * read transaction's begin is ~0.1 µs; an fstat ~0.5-1 µs). A commit
+ * passes false. */
+#define PAGER_SIZE_CHECK_NS 1000000u
+bool pager_check_file(pager_state *pager, uint64_t logical_size, bool recent_ok);
+
+/* Set once a read through a mapping of the file faulted past its end (see
+ * fault.h): the bytes of that page read as zeros, and whoever read them
+ * must fail with pager_truncated_error. */
+_Atomic bool *pager_truncated_flag(pager_state *pager);
+bool pager_truncated_error(const pager_state *pager);
+
 /* The size on disk of a file whose logical size is `logical_size`. */
 uint64_t pager_physical_size(const pager_state *pager, uint64_t logical_size);
 

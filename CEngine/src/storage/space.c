@@ -17,6 +17,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The flag of a space that has no pager: never set. */
+static _Atomic bool no_pager_truncated;
+
+void space_set_file(space_state *space, pager_state *pager)
+{
+    space->file_pager = pager;
+    space->truncated = pager ? pager_truncated_flag(pager) : &no_pager_truncated;
+}
+
+bool space_truncated_error(const space_state *space)
+{
+    if (space->file_pager) return pager_truncated_error(space->file_pager);
+    return error_fail(CE_ERR_CORRUPT, "invalid database: the file was truncated while it was open");
+}
+
 void space_init_read(space_state *space, const uint8_t *base, uint64_t logical_size)
 {
     /* The ready-page bits outlive a new snapshot (their buffer; their
@@ -29,6 +44,7 @@ void space_init_read(space_state *space, const uint8_t *base, uint64_t logical_s
     space->base = base;
     space->logical_size = logical_size;
     space->current_extent = SIZE_MAX;
+    space->truncated = &no_pager_truncated;
 }
 
 bool space_init_write(space_state *space, const space_free_extent *free_list, size_t free_count,
@@ -149,6 +165,7 @@ void space_release(space_state *space)
     free(space->pieces);
     space_state kept = *space;
     space_init_read(space, kept.base, kept.logical_size);
+    space_set_file(space, kept.file_pager);
     if (kept.cipher_pager) space_set_cipher_reader(space, kept.cipher_pager, kept.read_version, kept.read_epoch);
     space->ready_first = kept.ready_first;
     space->ready_last = kept.ready_last;
@@ -169,6 +186,7 @@ bool space_bytes_general(const space_state *space, space_ref ref, size_t length,
         return error_fail(CE_ERR_CORRUPT,
                        "invalid database: ref %llu (%zu bytes) is outside the file (%llu bytes) or misaligned",
                        (unsigned long long)ref, length, (unsigned long long)space->logical_size);
+    if (atomic_load(space->truncated)) return space_truncated_error(space);
     if (space->cipher_pager) {
         /* The read barrier of an encrypted file: usually the pages last
          * found ready, else one page found decrypted and current without a

@@ -217,6 +217,12 @@ bool writer_install(writer_state *writer, const char *path)
 
 bool writer_replace_file(ce_db *db, writer_state *writer)
 {
+    /* The new file carries the handle byte before it takes the path: a
+     * handle that set up another lock file must never find it unheld. */
+    if (!lockfile_hold_data_file(pager_fd(writer->pager), false, db->path, db->lock_path)) {
+        writer_discard(writer);
+        return false;
+    }
     if (os_active->rename(writer->path, db->path) != 0) {
         bool result = error_fail_errno(errno, "rename", db->path);
         writer_discard(writer);
