@@ -127,12 +127,7 @@ final class ListObserver<C>: CollectionObserverBase {
         self.collection = collection
         self.managed = managed
         self.block = block
-        if let elementClass, let keyPaths, !keyPaths.isEmpty {
-            guard let table = managed.core.tableInfo(for: elementClass) else { throwRealmException(String(cString: ce_last_error_message())) }
-            filter = KeyPathFilter(managed.core.currentTxn(), table, keyPaths: keyPaths)
-        } else {
-            filter = nil
-        }
+        filter = KeyPathFilter.forElements(of: managed, elementClass: elementClass, keyPaths: keyPaths)
     }
 
     override func start(_ core: RealmCore) {
@@ -197,12 +192,7 @@ final class MapObserver<M: RealmKeyedCollection>: CollectionObserverBase {
         self.map = map
         self.managed = managed
         self.block = block
-        if let elementClass, let keyPaths, !keyPaths.isEmpty {
-            guard let table = managed.core.tableInfo(for: elementClass) else { throwRealmException(String(cString: ce_last_error_message())) }
-            filter = KeyPathFilter(managed.core.currentTxn(), table, keyPaths: keyPaths)
-        } else {
-            filter = nil
-        }
+        filter = KeyPathFilter.forElements(of: managed, elementClass: elementClass, keyPaths: keyPaths)
     }
 
     override func start(_ core: RealmCore) {

@@ -29,6 +29,17 @@ final class KeyPathFilter {
         handle = raw
     }
 
+    /// The filter of a managed collection's linked objects: nil for values, or when `keyPaths` is
+    /// nil or empty (Realm's default, which the engine applies for a nil filter).
+    static func forElements(of managed: ManagedCollection, elementClass: ObjectBase.Type?,
+                            keyPaths: [String]?) -> KeyPathFilter? {
+        guard let elementClass, let keyPaths, !keyPaths.isEmpty else { return nil }
+        guard let table = managed.core.tableInfo(for: elementClass) else {
+            throwRealmException(String(cString: ce_last_error_message()))
+        }
+        return KeyPathFilter(managed.core.currentTxn(), table, keyPaths: keyPaths)
+    }
+
     deinit { ce_key_path_filter_free(handle) }
 
     /// Whether `object` (present in both versions of `changes`) changed as the filter sees it.
