@@ -184,11 +184,24 @@ static void check_sort_errors(ce_txn *txn)
     CHECK(ce_query_find_all(query, &all));
     ce_results *bad;
     ce_sort_key missing = {"nope", true};
-    expect_error(ce_results_sort(txn, all, &missing, 1, &bad), CE_ERR_INVALID_QUERY, "class 'Thing' has no property 'nope'");
+    /* realm-core's messages (src/realm/object-store/results.cpp,
+     * parse_keypath), distinct's too. */
+    expect_error(ce_results_sort(txn, all, &missing, 1, &bad), CE_ERR_INVALID_QUERY,
+                 "Cannot sort on key path 'nope': property 'Thing.nope' does not exist.");
     ce_sort_key link = {"s.name", true};
-    expect_error(ce_results_sort(txn, all, &link, 1, &bad), CE_ERR_INVALID_QUERY, "property 'Thing.s' is not a link/collection");
+    expect_error(ce_results_sort(txn, all, &link, 1, &bad), CE_ERR_INVALID_QUERY,
+                 "Cannot sort on key path 's.name': property 'Thing.s' of type 'string' may only be the final property in "
+                 "the key path.");
     const char *bad_path[] = {"i..x"};
-    expect_error(ce_results_distinct(txn, all, bad_path, 1, &bad), CE_ERR_INVALID_QUERY, "Invalid key path");
+    expect_error(ce_results_distinct(txn, all, bad_path, 1, &bad), CE_ERR_INVALID_QUERY,
+                 "Cannot sort on key path 'i..x': property 'Thing.i' of type 'int' may only be the final property in the "
+                 "key path.");
+    const char *empty[] = {"", "i.", ".i"};
+    for (int k = 0; k < 3; k++) {
+        char expected[64];
+        snprintf(expected, sizeof expected, "Cannot sort on key path '%s': missing property name.", empty[k]);
+        expect_error(ce_results_distinct(txn, all, &empty[k], 1, &bad), CE_ERR_INVALID_QUERY, expected);
+    }
     ce_results_free(all);
     ce_query_free(query);
 }
