@@ -49,7 +49,7 @@ static void check_every_comparison(ce_txn *txn)
                 e.a.o = (op)o;
                 e.a.constants[0] = k == 0 ? (ce_value){.type = CE_TYPE_NULL} : random_value(p);
                 if (type == CE_TYPE_STRING && k % 3 == 1 && o != OP_LT && o != OP_LE && o != OP_GT && o != OP_GE)
-                    e.a.flags = 1 + (unsigned)(k / 3 % 3);
+                    e.a.flags = o == OP_LIKE ? FOLD_CASE : 1 + (unsigned)(k / 3 % 3); /* Realm refuses LIKE[d] */
                 check_expression(txn, &e, k % 2 == 0);
             }
         }

@@ -669,7 +669,7 @@ static inline void random_atom(atom *a)
             while (!op_allowed(type, a->o) || !op_allowed(t2, a->o));
             if (type == CE_TYPE_STRING && t2 == CE_TYPE_STRING && a->o != OP_LT && a->o != OP_LE && a->o != OP_GT &&
                 a->o != OP_GE && pick(2))
-                a->flags = 1 + (unsigned)pick(3);
+                a->flags = a->o == OP_LIKE ? FOLD_CASE : 1 + (unsigned)pick(3); /* Realm refuses LIKE[d] */
             return;
         }
     }
@@ -679,7 +679,7 @@ static inline void random_atom(atom *a)
     a->constants[0] = random_constant(a->property);
     if (type == CE_TYPE_STRING && a->o != OP_LT && a->o != OP_LE && a->o != OP_GT && a->o != OP_GE &&
         a->constants[0].type == CE_TYPE_STRING && pick(2))
-        a->flags = 1 + (unsigned)pick(3);
+        a->flags = a->o == OP_LIKE ? FOLD_CASE : 1 + (unsigned)pick(3); /* Realm refuses LIKE[d] */
     if (kind == 4 && a->o != OP_BEGINS && a->o != OP_ENDS && a->o != OP_CONTAINS && a->o != OP_LIKE) a->kind = ATOM_REVERSED;
     else if (kind == 4 && a->constants[0].type != CE_TYPE_NULL) a->kind = ATOM_REVERSED;
 }

@@ -72,6 +72,9 @@ static const struct {
     {"bin ==[c] 'a'", "[c] and [d] compare strings"},
     {"s <[c] 'a'", "[c] and [d] work with ==, !=, IN"},
     {"s BETWEEN[c] {'a', 'b'}", "[c] and [d] do not apply to BETWEEN"},
+    /* Realm Swift's words (RLMQueryUtil.mm, add_string_constraint). */
+    {"s LIKE[d] '*'", "Operator 'LIKE' not supported with diacritic-insensitive modifier."},
+    {"s LIKE[cd] 'a*'", "Operator 'LIKE' not supported with diacritic-insensitive modifier."},
     {"i CONTAINS nil", "CONTAINS needs a string or binary property, and 'Thing.i' is of type int"},
     {"d LIKE nil", "LIKE needs a string or binary property, and 'Thing.d' is of type double"},
     {"i > s", "cannot compare int property 'Thing.i' with string property 'Thing.s'"},

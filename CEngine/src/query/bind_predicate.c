@@ -815,6 +815,10 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
     if (!bind_operand(b, node->left, &left) || !bind_operand(b, node->right, &right)) return false;
     unsigned flags = (node->flags & PARSE_CASE_INSENSITIVE ? FOLD_CASE : 0) |
                      (node->flags & PARSE_DIACRITIC_INSENSITIVE ? FOLD_DIACRITICS : 0);
+    /* Realm Swift refuses LIKE[d] and LIKE[cd] (RLMQueryUtil.mm,
+     * add_string_constraint), in these words. */
+    if (node->op == PARSE_OP_LIKE && (flags & FOLD_DIACRITICS))
+        return bind_error(b, node->op_position, "Operator 'LIKE' not supported with diacritic-insensitive modifier.");
     if (node->quantifier != PARSE_QUANTIFIER_NONE_GIVEN) {
         static const char *const names[] = {"", "ANY", "ALL", "NONE"};
         if (left.kind != OPERAND_PATH)
