@@ -70,7 +70,10 @@ static const struct {
     {"i BEGINSWITH 3", "BEGINSWITH needs a string or binary property"},
     {"i ==[c] 3", "[c] and [d] compare strings"},
     {"bin ==[c] 'a'", "[c] and [d] compare strings"},
-    {"s <[c] 'a'", "[c] and [d] work with ==, !=, IN"},
+    {"s <[c] 'a'", "Lexicographical comparisons must be case-sensitive"},
+    {"s >=[c] os", "Lexicographical comparisons must be case-sensitive"},
+    {"s <=[d] 'a'", "Operator '<=' not supported for type 'string'"},
+    {"s >[cd] 'a'", "Operator '>' not supported for type 'string'"},
     {"s BETWEEN[c] {'a', 'b'}", "[c] and [d] do not apply to BETWEEN"},
     /* Realm Swift's words (RLMQueryUtil.mm, add_string_constraint). */
     {"s LIKE[d] '*'", "Operator 'LIKE' not supported with diacritic-insensitive modifier."},

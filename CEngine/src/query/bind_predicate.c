@@ -161,6 +161,17 @@ static bool types_compare(ce_type property, ce_type value)
     return property == value;
 }
 
+/* < <= > >= with [c] or [d] on strings, refused in Realm Swift's words
+ * (RLMQueryUtil.mm): [c] alone reaches make_lexicographical_constraint
+ * ("Lexicographical comparisons must be case-sensitive"), [d] the
+ * diacritic-insensitive path, which has no ordering (unsupportedOperator). */
+static bool ordered_flags_error(binder *b, size_t position, parse_op op, unsigned flags)
+{
+    if (flags & FOLD_DIACRITICS)
+        return bind_error(b, position, "Operator '%s' not supported for type 'string'", parse_op_name(op));
+    return bind_error(b, position, "Lexicographical comparisons must be case-sensitive");
+}
+
 /* The checks of `path op value` that do not depend on the value's content. */
 static bool check_comparison(binder *b, const bound_path *path, parse_op op, unsigned flags, const operand *o,
                              const ce_value *value, size_t position)
@@ -210,9 +221,7 @@ static bool check_comparison(binder *b, const bound_path *path, parse_op op, uns
         if (type != CE_TYPE_STRING || value->type != CE_TYPE_STRING)
             return bind_error(b, position, "[c] and [d] compare strings, and '%s' is %s %s", path->description,
                               path->size_of ? "the length of a" : "of type", ce_type_name(path->type));
-        if (compare_is_ordered_operator(op))
-            return bind_error(b, position, "[c] and [d] work with ==, !=, IN, BEGINSWITH, ENDSWITH, CONTAINS and LIKE, not %s",
-                              parse_op_name(op));
+        if (compare_is_ordered_operator(op)) return ordered_flags_error(b, position, op, flags);
     }
     return true;
 }
@@ -684,7 +693,9 @@ static bool check_two_sides(binder *b, const operand *left, parse_op op, unsigne
     if (compare_is_string_operator(op) && !compare_is_text(a))
         return bind_error(b, position, "%s needs strings or binaries, and '%s' holds %s values", parse_op_name(op),
                           operand_description(left), ce_type_name(a));
-    if (flags && (a != CE_TYPE_STRING || c != CE_TYPE_STRING || compare_is_ordered_operator(op)))
+    if (flags && a == CE_TYPE_STRING && c == CE_TYPE_STRING && compare_is_ordered_operator(op))
+        return ordered_flags_error(b, position, op, flags);
+    if (flags && (a != CE_TYPE_STRING || c != CE_TYPE_STRING))
         return bind_error(b, position, "[c] and [d] compare strings with ==, !=, IN, BEGINSWITH, ENDSWITH, CONTAINS and LIKE");
     return true;
 }
@@ -803,7 +814,9 @@ static bool bind_simple(binder *b, operand *left, parse_op op, unsigned flags, o
         if (compare_is_string_operator(op) && !compare_is_text(a))
             return bind_error(b, position, "%s needs strings or binaries, and '%s' is of type %s", parse_op_name(op),
                               left->path.description, ce_type_name(a));
-        if (flags && (a != CE_TYPE_STRING || c != CE_TYPE_STRING || compare_is_ordered_operator(op)))
+        if (flags && a == CE_TYPE_STRING && c == CE_TYPE_STRING && compare_is_ordered_operator(op))
+            return ordered_flags_error(b, position, op, flags);
+        if (flags && (a != CE_TYPE_STRING || c != CE_TYPE_STRING))
             return bind_error(b, position, "[c] and [d] compare strings with ==, !=, BEGINSWITH, ENDSWITH, CONTAINS and LIKE");
     }
     return generic_node(b, left, op, flags, right, position, out);
