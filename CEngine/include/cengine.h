@@ -827,9 +827,11 @@ bool ce_dictionary_insert_embedded(ce_collection *dictionary, const char *key, s
  *     (diacritic-insensitive) and [cd] after the operator, for strings.
  *     AND (&&), OR (||), NOT (!), parentheses, TRUEPREDICATE,
  *     FALSEPREDICATE. Keywords are case-insensitive.
- *   - Literals: numbers (42, -7, 2.5, 1e-3, 0x1F, inf, nan), strings in '...'
- *     or "..." (escapes \\ \' \" \n \r \t \0 \uXXXX), true, false, nil, NULL,
- *     timestamps T<seconds>:<nanoseconds> and YYYY-MM-DD@HH:MM:SS[:ns] (UTC),
+ *   - Literals: numbers (42, -7, 2.5, 1e-3, 0x1F, inf, -inf, nan, -nan),
+ *     strings in '...' or "..." (escapes \\ \' \" \n \r \t \0 \uXXXX), true,
+ *     false, nil, NULL, timestamps T<seconds>:<nanoseconds> and
+ *     YYYY-MM-DD@HH:MM:SS[:ns] (UTC; before 1970 the nanoseconds take the
+ *     seconds' sign, as realm-core reads them: ...23:59:59:1 is T-1:-1),
  *     oid(<24 hex digits>), uuid(<8-4-4-4-12 hex digits>), B64"<base64>".
  *   - Key paths: a property name; `name.@count` / `name.@size` (the length of
  *     a string or binary in bytes); through to-one links (`dog.owner.name`:
@@ -848,8 +850,13 @@ bool ce_dictionary_insert_embedded(ce_collection *dictionary, const char *key, s
  *     `dogs.@max.age == 9`. SUBQUERY(dogs, $d, $d.age > 3 AND $d.vet != nil)
  *     .@count counts the objects of a collection for which a predicate holds.
  *     A mixed property compares with a value of any type.
- *   - Comparisons: null equals only null (`x != 5` matches null, an ordered
- *     comparison never does); numbers of any types compare by value; == on
+ *   - Comparisons: null equals only null (`x != 5` matches null); nil
+ *     takes every operator, as in Realm: null <= null, null >= null and
+ *     null LIKE null hold, < and > never hold with a null (`i <= nil`
+ *     matches the nulls); BEGINSWITH, ENDSWITH and CONTAINS with nil or an
+ *     empty string or binary match nothing; a number compared with a float
+ *     property is made a float first (`f == 0.1` matches 0.1f); numbers of
+ *     any types compare by value; == on
  *     floats and doubles treats NaN as equal to NaN, < <= > >= never match
  *     NaN; objects compare by identity (==, != and IN only); other types
  *     compare within their type (a binary also with a string), in the order
@@ -950,13 +957,20 @@ typedef struct ce_sort_key {
  *                        null first, then as ce_value compares (numbers by
  *                        value, NaN first; strings by bytes, i.e. code
  *                        points; false < true; ...); descending reverses it.
+ *                        An object whose to-one link on a key path is null
+ *                        comes after every value ascending, before every
+ *                        value descending (as Realm sorts).
  *   ce_results_distinct  keeps the first object of each distinct
- *                        combination of the key paths' values.
+ *                        combination of the key paths' values; objects
+ *                        whose to-one link on a key path is null are left
+ *                        out (as Realm's distinct).
  *   ce_results_limit     keeps the first `limit` objects.
  * Key paths may go through to-one links (`owner.name`) or end at an
  * aggregate (`dogs.@count`): one value per object. Descriptors apply in the
  * order they are added. Errors: CE_ERR_INVALID_QUERY for a key path that
- * does not name a property or holds several values.
+ * does not name a property or holds several values, in realm-core's words
+ * for the key paths Realm refuses: "Cannot sort on key path 'x': property
+ * 'Person.x' does not exist." (distinct's too).
  */
 bool ce_results_sort(ce_txn *txn, const ce_results *results, const ce_sort_key *keys, size_t key_count,
                      ce_results **out_results);

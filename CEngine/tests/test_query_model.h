@@ -208,7 +208,27 @@ static inline void text_of_value(const ce_value *v, const char **data, size_t *s
 static inline bool model_match(const ce_value *v, op o, const ce_value *c, unsigned flags)
 {
     bool vn = v->type == CE_TYPE_NULL, cn = c->type == CE_TYPE_NULL;
-    if (vn || cn) return o == OP_EQ ? vn && cn : o == OP_NE ? !(vn && cn) : false;
+    /* Realm Swift (Realm/RLMQueryUtil.mm, add_substring_constraint):
+     * BEGINSWITH, ENDSWITH and CONTAINS with nil or an empty needle are
+     * false, whatever the flags. */
+    if ((o == OP_BEGINS || o == OP_ENDS || o == OP_CONTAINS) &&
+        (cn || ((c->type == CE_TYPE_STRING || c->type == CE_TYPE_BINARY) &&
+                (c->type == CE_TYPE_STRING ? c->string.size : c->binary.size) == 0)))
+        return false;
+    /* realm-core (src/realm/query_conditions.hpp): null == null, null <=
+     * null, null >= null and null LIKE null hold; < and > never hold with a
+     * null. */
+    if (vn || cn) {
+        bool both = vn && cn;
+        switch (o) {
+        case OP_EQ:
+        case OP_LE:
+        case OP_GE:
+        case OP_LIKE: return both;
+        case OP_NE: return !both;
+        default: return false;
+        }
+    }
     bool text = (v->type == CE_TYPE_STRING || v->type == CE_TYPE_BINARY) && (c->type == CE_TYPE_STRING || c->type == CE_TYPE_BINARY);
     if (o >= OP_BEGINS || text) {
         const char *a, *b;
@@ -312,17 +332,31 @@ typedef struct expression {
     size_t child_count;
 } expression;
 
+/* A constant as Realm Swift compares it with a property of `type`: a
+ * number against a float property becomes a float first
+ * (Realm/RLMQueryUtil.mm unboxes it with [NSNumber floatValue]). */
+static inline ce_value model_constant_for(ce_type type, const ce_value *c)
+{
+    if (type == CE_TYPE_FLOAT && c->type == CE_TYPE_DOUBLE) return (ce_value){.type = CE_TYPE_FLOAT, .float_value = (float)c->double_value};
+    if (type == CE_TYPE_FLOAT && c->type == CE_TYPE_INT) return (ce_value){.type = CE_TYPE_FLOAT, .float_value = (float)c->integer};
+    return *c;
+}
+
 static inline bool model_atom(const model_table *table, size_t position, const atom *a)
 {
     const ce_value *v = &model_value_at(table, position, (size_t)a->property)->value;
+    ce_type type = properties[a->property].type;
+    ce_value c0 = model_constant_for(type, &a->constants[0]), c1 = model_constant_for(type, &a->constants[1]);
     switch (a->kind) {
-    case ATOM_COMPARE: return model_match(v, a->o, &a->constants[0], a->flags);
-    case ATOM_REVERSED: return model_match(&a->constants[0], a->o, v, a->flags);
+    case ATOM_COMPARE: return model_match(v, a->o, &c0, a->flags);
+    case ATOM_REVERSED: return model_match(&c0, a->o, v, a->flags);
     case ATOM_IN:
-        for (size_t k = 0; k < a->constant_count; k++)
-            if (model_match(v, OP_EQ, &a->constants[k], a->flags)) return true;
+        for (size_t k = 0; k < a->constant_count; k++) {
+            ce_value c = model_constant_for(type, &a->constants[k]);
+            if (model_match(v, OP_EQ, &c, a->flags)) return true;
+        }
         return false;
-    case ATOM_BETWEEN: return model_match(v, OP_GE, &a->constants[0], 0) && model_match(v, OP_LE, &a->constants[1], 0);
+    case ATOM_BETWEEN: return model_match(v, OP_GE, &c0, 0) && model_match(v, OP_LE, &c1, 0);
     case ATOM_SIZE: {
         ce_value size = {.type = CE_TYPE_NULL};
         if (v->type != CE_TYPE_NULL) {
@@ -635,19 +669,17 @@ static inline void random_atom(atom *a)
             while (!op_allowed(type, a->o) || !op_allowed(t2, a->o));
             if (type == CE_TYPE_STRING && t2 == CE_TYPE_STRING && a->o != OP_LT && a->o != OP_LE && a->o != OP_GT &&
                 a->o != OP_GE && pick(2))
-                a->flags = 1 + (unsigned)pick(3);
+                a->flags = a->o == OP_LIKE ? FOLD_CASE : 1 + (unsigned)pick(3); /* Realm refuses LIKE[d] */
             return;
         }
     }
     a->kind = ATOM_COMPARE;
     do a->o = (op)pick(OP_COUNT);
     while (!op_allowed(type, a->o));
-    do a->constants[0] = random_constant(a->property);
-    while (a->constants[0].type == CE_TYPE_NULL && a->o != OP_EQ && a->o != OP_NE);
-    if (a->o >= OP_BEGINS && a->constants[0].type == CE_TYPE_NULL) a->constants[0] = random_value(a->property);
+    a->constants[0] = random_constant(a->property);
     if (type == CE_TYPE_STRING && a->o != OP_LT && a->o != OP_LE && a->o != OP_GT && a->o != OP_GE &&
         a->constants[0].type == CE_TYPE_STRING && pick(2))
-        a->flags = 1 + (unsigned)pick(3);
+        a->flags = a->o == OP_LIKE ? FOLD_CASE : 1 + (unsigned)pick(3); /* Realm refuses LIKE[d] */
     if (kind == 4 && a->o != OP_BEGINS && a->o != OP_ENDS && a->o != OP_CONTAINS && a->o != OP_LIKE) a->kind = ATOM_REVERSED;
     else if (kind == 4 && a->constants[0].type != CE_TYPE_NULL) a->kind = ATOM_REVERSED;
 }

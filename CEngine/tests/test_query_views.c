@@ -548,7 +548,8 @@ TEST(view_errors)
     expect_error(ce_results_aggregate(list, txn, "name", CE_AGGREGATE_SUM, &value, NULL), CE_ERR_WRONG_TYPE,
                  "sum of string property");
     const ce_sort_key wrong = {"nope", true};
-    expect_error(ce_results_sort(txn, list, &wrong, 1, &bad), CE_ERR_INVALID_QUERY, "no property 'nope'");
+    expect_error(ce_results_sort(txn, list, &wrong, 1, &bad), CE_ERR_INVALID_QUERY,
+                 "Cannot sort on key path 'nope': property 'Dog.nope' does not exist.");
     CHECK(bad == NULL);
     ce_results_free(list);
     ce_collection_close(dogs_list);

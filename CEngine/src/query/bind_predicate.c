@@ -161,6 +161,17 @@ static bool types_compare(ce_type property, ce_type value)
     return property == value;
 }
 
+/* < <= > >= with [c] or [d] on strings, refused in Realm Swift's words
+ * (RLMQueryUtil.mm): [c] alone reaches make_lexicographical_constraint
+ * ("Lexicographical comparisons must be case-sensitive"), [d] the
+ * diacritic-insensitive path, which has no ordering (unsupportedOperator). */
+static bool ordered_flags_error(binder *b, size_t position, parse_op op, unsigned flags)
+{
+    if (flags & FOLD_DIACRITICS)
+        return bind_error(b, position, "Operator '%s' not supported for type 'string'", parse_op_name(op));
+    return bind_error(b, position, "Lexicographical comparisons must be case-sensitive");
+}
+
 /* The checks of `path op value` that do not depend on the value's content. */
 static bool check_comparison(binder *b, const bound_path *path, parse_op op, unsigned flags, const operand *o,
                              const ce_value *value, size_t position)
@@ -169,9 +180,17 @@ static bool check_comparison(binder *b, const bound_path *path, parse_op op, uns
     ce_type type = path_value_type(path);
     const char *type_name = path->size_of ? "length of a" : ce_type_name(path->type);
     if (value->type == CE_TYPE_NULL) {
-        if (op != PARSE_OP_EQUAL && op != PARSE_OP_NOT_EQUAL && op != PARSE_OP_IN)
-            return bind_error(b, position, "'%s' cannot compare '%s' with nil: only ==, != and IN can", parse_op_name(op),
-                              path->description);
+        /* Realm compares nil with every operator (realm-core's conditions,
+         * query_conditions.hpp, take a null on either side): what a path
+         * of objects or of non-text values cannot take with a value, it
+         * cannot take with nil either. */
+        if (type == CE_TYPE_LINK && op != PARSE_OP_EQUAL && op != PARSE_OP_NOT_EQUAL && op != PARSE_OP_IN)
+            return bind_error(b, position, "objects ('%s') compare only by ==, != and IN, not %s", path->description,
+                              parse_op_name(op));
+        if (compare_is_string_operator(op) && !compare_is_text(type) && type != CE_TYPE_MIXED)
+            return bind_error(b, position, "%s needs a string or binary property, and '%s' is %s %s", parse_op_name(op),
+                              path->description, path->size_of ? "the" : "of type",
+                              path->size_of ? "length of a text" : type_name);
         return true;
     }
     if (type == CE_TYPE_MIXED) return true; /* a mixed value compares with anything */
@@ -202,9 +221,7 @@ static bool check_comparison(binder *b, const bound_path *path, parse_op op, uns
         if (type != CE_TYPE_STRING || value->type != CE_TYPE_STRING)
             return bind_error(b, position, "[c] and [d] compare strings, and '%s' is %s %s", path->description,
                               path->size_of ? "the length of a" : "of type", ce_type_name(path->type));
-        if (compare_is_ordered_operator(op))
-            return bind_error(b, position, "[c] and [d] work with ==, !=, IN, BEGINSWITH, ENDSWITH, CONTAINS and LIKE, not %s",
-                              parse_op_name(op));
+        if (compare_is_ordered_operator(op)) return ordered_flags_error(b, position, op, flags);
     }
     return true;
 }
@@ -286,6 +303,31 @@ static bool all_values_node(binder *b, const bound_path *path, bool nulls_match,
     return true;
 }
 
+/* A number compared with a float property is first made a float, as Realm
+ * Swift's query builder unboxes it for a float column ([NSNumber
+ * floatValue], Realm/RLMQueryUtil.mm's value_of_type<float>): `f == 0.1`
+ * matches a row holding 0.1f, `f < 2.3` does not match 2.3f. */
+static ce_value float_constant(const bound_path *path, const ce_value *value)
+{
+    if (path_value_type(path) != CE_TYPE_FLOAT || path->size_of) return *value;
+    if (value->type == CE_TYPE_DOUBLE) return (ce_value){.type = CE_TYPE_FLOAT, .float_value = (float)value->double_value};
+    if (value->type == CE_TYPE_INT) return (ce_value){.type = CE_TYPE_FLOAT, .float_value = (float)value->integer};
+    return *value;
+}
+
+/* A list of constants compared with a float property, made floats
+ * (float_constant), owned by the bound query; other lists as they are. */
+static bool float_list(binder *b, const bound_path *path, operand *list)
+{
+    if (path_value_type(path) != CE_TYPE_FLOAT || path->size_of || !list->list_count) return true;
+    char *bytes;
+    if (!bind_keep_bytes(b->out, NULL, list->list_count * sizeof(ce_value), &bytes)) return false;
+    ce_value *values = (ce_value *)(void *)bytes;
+    for (size_t i = 0; i < list->list_count; i++) values[i] = float_constant(path, &list->list[i]);
+    list->list = values;
+    return true;
+}
+
 /* A decimal for a numeric constant: from a literal's text when there is one
  * (exact), else converted. */
 static ce_decimal128 constant_decimal(const ce_value *value, const char *text)
@@ -338,8 +380,10 @@ static bool bind_path_value(binder *b, const operand *left, parse_op op, unsigne
                             size_t position, size_t *out)
 {
     const bound_path *path = &left->path;
-    const ce_value *value = &right->value;
+    ce_value rounded = float_constant(path, &right->value);
+    const ce_value *value = &rounded;
     if (!check_comparison(b, path, op, flags, right, value, right->position)) return false;
+    if (compare_empty_needle(op, value)) return constant_node(b, false, position, out);
     if (path->link_column) {
         /* A to-one link of the object: its column holds the target's key + 1 (0: null). */
         int64_t stored = 0;
@@ -353,9 +397,12 @@ static bool bind_path_value(binder *b, const operand *left, parse_op op, unsigne
         return true;
     }
     if (value->type == CE_TYPE_NULL) {
-        if (!path->nullable) return constant_node(b, op == PARSE_OP_NOT_EQUAL, position, out);
+        /* == <= >= LIKE nil: the nulls; != nil: the others; < > nil: none
+         * (compare_null_result). */
+        bool nulls = compare_null_result(op, true, true), others = compare_null_result(op, false, true);
+        if (!path->nullable || nulls == others) return constant_node(b, others, position, out);
         if (!kernel_node(b, KERNEL_NULL, path, PARSE_OP_EQUAL, 0, position, out)) return false;
-        b->out->nodes[*out].negate = op == PARSE_OP_NOT_EQUAL;
+        b->out->nodes[*out].negate = others;
         b->out->nodes[*out].nulls_match = false;
         return true;
     }
@@ -432,7 +479,9 @@ static bool set_value(binder *b, const bound_path *path, const ce_value *element
                       ce_value *out, bool *out_keep)
 {
     *out_keep = true;
-    *out = *element;
+    ce_value rounded = float_constant(path, element);
+    element = &rounded;
+    *out = rounded;
     if (element->type == CE_TYPE_NULL) return true;
     switch (path_value_type(path)) {
     case CE_TYPE_INT:
@@ -474,9 +523,12 @@ static bool set_value(binder *b, const bound_path *path, const ce_value *element
 }
 
 /* `path IN list`. */
-static bool bind_in(binder *b, const operand *left, unsigned flags, const operand *right, size_t position, size_t *out)
+static bool bind_in(binder *b, const operand *left, unsigned flags, const operand *list, size_t position, size_t *out)
 {
     const bound_path *path = &left->path;
+    operand rounded = *list;
+    if (!float_list(b, path, &rounded)) return false;
+    const operand *right = &rounded;
     if (path->link_column) {
         /* Objects: their stored keys + 1 (0: null), sorted, distinct. */
         int64_t *integers = malloc((right->list_count + 1) * sizeof *integers);
@@ -641,7 +693,9 @@ static bool check_two_sides(binder *b, const operand *left, parse_op op, unsigne
     if (compare_is_string_operator(op) && !compare_is_text(a))
         return bind_error(b, position, "%s needs strings or binaries, and '%s' holds %s values", parse_op_name(op),
                           operand_description(left), ce_type_name(a));
-    if (flags && (a != CE_TYPE_STRING || c != CE_TYPE_STRING || compare_is_ordered_operator(op)))
+    if (flags && a == CE_TYPE_STRING && c == CE_TYPE_STRING && compare_is_ordered_operator(op))
+        return ordered_flags_error(b, position, op, flags);
+    if (flags && (a != CE_TYPE_STRING || c != CE_TYPE_STRING))
         return bind_error(b, position, "[c] and [d] compare strings with ==, !=, IN, BEGINSWITH, ENDSWITH, CONTAINS and LIKE");
     return true;
 }
@@ -652,6 +706,9 @@ static bool check_two_sides(binder *b, const operand *left, parse_op op, unsigne
 static bool bind_generic(binder *b, operand *left, parse_op op, unsigned flags, operand *right,
                          parse_quantifier quantifier, size_t position, size_t *out)
 {
+    if (left->kind == OPERAND_PATH && right->kind == OPERAND_VALUE) right->value = float_constant(&left->path, &right->value);
+    if (right->kind == OPERAND_PATH && left->kind == OPERAND_VALUE) left->value = float_constant(&right->path, &left->value);
+    if (left->kind == OPERAND_PATH && right->kind == OPERAND_LIST && !float_list(b, &left->path, right)) return false;
     if (op == PARSE_OP_BETWEEN) {
         if (right->kind != OPERAND_LIST || right->list_count != 2)
             return bind_error(b, right->position, "BETWEEN needs a list of two values, like {1, 10}");
@@ -757,7 +814,9 @@ static bool bind_simple(binder *b, operand *left, parse_op op, unsigned flags, o
         if (compare_is_string_operator(op) && !compare_is_text(a))
             return bind_error(b, position, "%s needs strings or binaries, and '%s' is of type %s", parse_op_name(op),
                               left->path.description, ce_type_name(a));
-        if (flags && (a != CE_TYPE_STRING || c != CE_TYPE_STRING || compare_is_ordered_operator(op)))
+        if (flags && a == CE_TYPE_STRING && c == CE_TYPE_STRING && compare_is_ordered_operator(op))
+            return ordered_flags_error(b, position, op, flags);
+        if (flags && (a != CE_TYPE_STRING || c != CE_TYPE_STRING))
             return bind_error(b, position, "[c] and [d] compare strings with ==, !=, BEGINSWITH, ENDSWITH, CONTAINS and LIKE");
     }
     return generic_node(b, left, op, flags, right, position, out);
@@ -769,6 +828,10 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
     if (!bind_operand(b, node->left, &left) || !bind_operand(b, node->right, &right)) return false;
     unsigned flags = (node->flags & PARSE_CASE_INSENSITIVE ? FOLD_CASE : 0) |
                      (node->flags & PARSE_DIACRITIC_INSENSITIVE ? FOLD_DIACRITICS : 0);
+    /* Realm Swift refuses LIKE[d] and LIKE[cd] (RLMQueryUtil.mm,
+     * add_string_constraint), in these words. */
+    if (node->op == PARSE_OP_LIKE && (flags & FOLD_DIACRITICS))
+        return bind_error(b, node->op_position, "Operator 'LIKE' not supported with diacritic-insensitive modifier.");
     if (node->quantifier != PARSE_QUANTIFIER_NONE_GIVEN) {
         static const char *const names[] = {"", "ANY", "ALL", "NONE"};
         if (left.kind != OPERAND_PATH)

@@ -124,11 +124,38 @@ bool compare_text_operator(parse_op op, const char *a, size_t a_size, const char
     }
 }
 
+bool compare_null_result(parse_op op, bool a_null, bool b_null)
+{
+    switch (op) {
+    case PARSE_OP_EQUAL:
+    case PARSE_OP_LESS_EQUAL:
+    case PARSE_OP_GREATER_EQUAL:
+    case PARSE_OP_LIKE: return a_null && b_null;
+    case PARSE_OP_NOT_EQUAL: return !(a_null && b_null);
+    default: return false;
+    }
+}
+
+bool compare_empty_needle(parse_op op, const ce_value *needle)
+{
+    if (op != PARSE_OP_BEGINS_WITH && op != PARSE_OP_ENDS_WITH && op != PARSE_OP_CONTAINS) return false;
+    if (needle->type == CE_TYPE_NULL) return true;
+    if (!compare_is_text(needle->type)) return false;
+    const char *data;
+    size_t size;
+    compare_text_of(needle, &data, &size);
+    return size == 0;
+}
+
 bool compare_values(const ce_value *a, parse_op op, const ce_value *b, unsigned flags, folder *f, bool *out)
 {
+    if (compare_empty_needle(op, b)) {
+        *out = false;
+        return true;
+    }
     bool a_null = a->type == CE_TYPE_NULL, b_null = b->type == CE_TYPE_NULL;
     if (a_null || b_null) {
-        *out = op == PARSE_OP_EQUAL ? a_null && b_null : op == PARSE_OP_NOT_EQUAL ? !(a_null && b_null) : false;
+        *out = compare_null_result(op, a_null, b_null);
         return true;
     }
     if (compare_is_string_operator(op) || (compare_is_text(a->type) && compare_is_text(b->type))) {

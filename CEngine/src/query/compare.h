@@ -84,6 +84,20 @@ void compare_folder_free(folder *f);
  * CONTAINS, LIKE ('?' one byte when `bytes`, else one code point). */
 bool compare_text_operator(parse_op op, const char *a, size_t a_size, const char *b, size_t b_size, bool bytes);
 
+/* `a op b` when a or b (or both) is null, as realm-core's conditions
+ * (src/realm/query_conditions.hpp) decide it: == true when both are null;
+ * <= and >= too (LessEqual, GreaterEqual: "if (v1null && v2null) return
+ * true"); LIKE too (Like: null matches only null); != when not both are;
+ * <, > and BEGINSWITH, ENDSWITH, CONTAINS never. */
+bool compare_null_result(parse_op op, bool a_null, bool b_null);
+
+/* Whether `needle` makes BEGINSWITH, ENDSWITH or CONTAINS false for every
+ * value: nil or an empty string or binary. Realm Swift's query builder
+ * (Realm/RLMQueryUtil.mm, add_substring_constraint: "Foundation always
+ * returns false for substring operations with a RHS of null or \"\"")
+ * checks the needle before any [c]/[d] folding. False for other operators. */
+bool compare_empty_needle(parse_op op, const ce_value *needle);
+
 /* The result of `a op b` (op: ==, !=, <, <=, >, >=, or a string operator)
  * for any two values, with the semantics of query.h; [c]/[d] in `flags`
  * fold strings through `f`. False only when memory runs out. */

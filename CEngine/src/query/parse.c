@@ -257,11 +257,14 @@ static bool tokenize(parser *p)
         } else if (c == 'T' && (timestamp = t_timestamp_end(text, length, i)) != 0) {
             i = timestamp;
             kind = TOKEN_TIMESTAMP;
-        } else if ((c == '-' || c == '+') && i + 1 < length && (text[i + 1] == 'i' || text[i + 1] == 'I')) {
-            /* -inf, -infinity */
+        } else if ((c == '-' || c == '+') && i + 1 < length &&
+                   (text[i + 1] == 'i' || text[i + 1] == 'I' || text[i + 1] == 'n' || text[i + 1] == 'N')) {
+            /* -inf, -infinity, -nan (realm-core's lexer takes a sign before
+             * them: src/realm/parser/query_flex.ll, `[+-]?(?i:nan)`) */
             i++;
             while (i < length && is_name_char(text[i])) i++;
-            if (!span_is(text, start + 1, i, "inf") && !span_is(text, start + 1, i, "infinity"))
+            if (!span_is(text, start + 1, i, "inf") && !span_is(text, start + 1, i, "infinity") &&
+                !span_is(text, start + 1, i, "nan"))
                 return syntax_error_at(p, start, "a sign must be followed by a number");
             kind = TOKEN_NUMBER;
         } else if (is_digit(c) || ((c == '-' || c == '+') && i + 1 < length && is_digit(text[i + 1]))) {
@@ -663,11 +666,11 @@ static bool decode_timestamp(parser *p, const token *t, ce_timestamp *out)
     if (hour > 23 || minute > 59 || second > 59)
         return syntax_error_at(p, t->start, "not a valid time of day (hours 0-23, minutes and seconds 0-59)");
     int64_t seconds = days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
-    int64_t nanos = (int64_t)nanoseconds;
-    if (seconds < 0 && nanos > 0) { /* same sign: -1 s + 5 ns = -0.999999995 s */
-        seconds += 1;
-        nanos -= 1000000000;
-    }
+    /* As realm-core's query parser reads a date (src/realm/parser, the
+     * YYYY-MM-DD@HH:MM:SS:NS conversion: "seconds determines the sign of
+     * the nanoseconds part"): before 1970 the nanoseconds count away from
+     * zero, 1969-12-31@23:59:59:1 is T-1:-1. */
+    int64_t nanos = seconds < 0 ? -(int64_t)nanoseconds : (int64_t)nanoseconds;
     out->seconds = seconds;
     out->nanoseconds = (int32_t)nanos;
     return true;

@@ -11,9 +11,15 @@
  *
  * Semantics (the contract the C tests check against a brute-force model):
  *   - null equals only null: `x == nil` matches nulls, `x != 5` matches
- *     nulls too; an ordered comparison (< <= > >= BETWEEN) or a string
- *     operator never matches a null, and comparing with nil by one of them
- *     is a bind error.
+ *     nulls too; as realm-core's conditions (query_conditions.hpp), null <=
+ *     null, null >= null and null LIKE null hold, < > BEGINSWITH ENDSWITH
+ *     CONTAINS never hold with a null; nil takes every operator the
+ *     property's type takes (compare_null_result).
+ *   - BEGINSWITH, ENDSWITH and CONTAINS with nil or an empty needle match
+ *     nothing, as in Realm Swift (RLMQueryUtil.mm,
+ *     add_substring_constraint; compare_empty_needle).
+ *   - A number compared with a float property is a float first, as Realm
+ *     Swift unboxes it (bind_predicate.c, float_constant).
  *   - Numbers (int, float, double, decimal128) compare by value across
  *     types (an int property against 2.5 is exact). == treats NaN as equal
  *     to NaN (as value.h does); < <= > >= are false when either side is NaN.

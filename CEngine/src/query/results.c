@@ -124,6 +124,91 @@ static bool results_copy_as(const ce_results *base, bool detached, ce_results **
     return true;
 }
 
+/* The name realm-core gives a property's type in key path messages
+ * (src/realm/object-store/property.hpp, string_for_property_type). */
+static const char *realm_type_name(const table_property *property)
+{
+    switch (property->collection) {
+    case CE_COLLECTION_LIST: return "array";
+    case CE_COLLECTION_SET: return "set";
+    case CE_COLLECTION_DICTIONARY: return "dictionary";
+    default: break;
+    }
+    switch (property->type) {
+    case CE_TYPE_INT: return "int";
+    case CE_TYPE_BOOL: return "bool";
+    case CE_TYPE_FLOAT: return "float";
+    case CE_TYPE_DOUBLE: return "double";
+    case CE_TYPE_STRING: return "string";
+    case CE_TYPE_BINARY: return "data";
+    case CE_TYPE_TIMESTAMP: return "date";
+    case CE_TYPE_DECIMAL128: return "decimal128";
+    case CE_TYPE_OBJECT_ID: return "object id";
+    case CE_TYPE_UUID: return "uuid";
+    case CE_TYPE_LINK: return "object";
+    case CE_TYPE_MIXED: return "mixed";
+    default: return ce_type_name(property->type);
+    }
+}
+
+/*
+ * Realm's rules for a sort or distinct key path given as text, with its
+ * messages word for word: realm-core's object store parses both with one
+ * function (src/realm/object-store/results.cpp, parse_keypath: "Cannot
+ * sort on key path '%1': %2.", distinct included): a missing property
+ * name, a property that does not exist, a collection, a link at the end,
+ * a value before the end. The engine's own key paths (a component with
+ * '@' or '[': aggregates, backlinks, dictionary entries) are the binder's.
+ */
+static bool check_realm_key_path(ce_txn *txn, ce_table_key table, const char *text)
+{
+    if (strpbrk(text, "@[")) return true;
+    const char *begin = text, *end = text + strlen(text);
+    char reason[256];
+    ce_table_key current = table;
+    if (begin == end) snprintf(reason, sizeof reason, "missing property name");
+    while (begin != end) {
+        const char *sep = memchr(begin, '.', (size_t)(end - begin));
+        if (!sep) sep = end;
+        if (sep == begin || sep + 1 == end) {
+            snprintf(reason, sizeof reason, "missing property name");
+            break;
+        }
+        const char *table_name;
+        table_property property;
+        bool found;
+        if (!table_name_of(txn, current, &table_name) ||
+            !table_find_property(txn, current, begin, (size_t)(sep - begin), &property, &found))
+            return false;
+        int length = (int)(sep - begin);
+        bool last = sep == end;
+        if (!found) {
+            snprintf(reason, sizeof reason, "property '%.80s.%.*s' does not exist", table_name, length, begin);
+            break;
+        }
+        if (property.collection != CE_COLLECTION_NONE) {
+            snprintf(reason, sizeof reason, "property '%.80s.%.*s' is of unsupported type '%s'", table_name, length, begin,
+                     realm_type_name(&property));
+            break;
+        }
+        if (property.type == CE_TYPE_LINK && last) {
+            snprintf(reason, sizeof reason,
+                     "property '%.80s.%.*s' of type 'object' cannot be the final property in the key path", table_name, length,
+                     begin);
+            break;
+        }
+        if (property.type != CE_TYPE_LINK && !last) {
+            snprintf(reason, sizeof reason, "property '%.80s.%.*s' of type '%s' may only be the final property in the key path",
+                     table_name, length, begin, realm_type_name(&property));
+            break;
+        }
+        current = property.link_target;
+        begin = last ? end : sep + 1;
+    }
+    if (begin == end && text[0]) return true;
+    return error_fail(CE_ERR_INVALID_QUERY, "Cannot sort on key path '%.80s': %s.", text, reason);
+}
+
 /* Binds a descriptor's key path to a column of the table (temporary slots
  * and descriptions go to `scratch`). */
 static bool bind_descriptor_key(query_core *core, ce_txn *txn, const descriptor_key *key, bound_query *scratch,
@@ -185,7 +270,8 @@ static bool bind_descriptor(query_core *core, ce_txn *txn, const descriptor *d, 
     }
     for (size_t k = 0; k < d->key_count; k++) {
         ascending[k] = d->keys[k].ascending;
-        if (!bind_descriptor_key(core, txn, &d->keys[k], scratch, &paths[k]) ||
+        if ((d->keys[k].node < 0 && !check_realm_key_path(txn, core->table, d->keys[k].text)) ||
+            !bind_descriptor_key(core, txn, &d->keys[k], scratch, &paths[k]) ||
             !check_single_value(&paths[k], d->kind == DESCRIPTOR_SORT ? "sort" : "make results distinct")) {
             free(paths);
             free(ascending);

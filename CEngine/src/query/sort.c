@@ -66,10 +66,28 @@ void sort_reader_end(entry_reader *r)
 bool sort_reader_get(entry_reader *r, const entry *en, size_t p, ce_value *out)
 {
     const bound_path *generic = &r->paths[p];
+    r->missing_link = false;
     if (!generic->local) {
-        /* One value (the descriptors' checks make sure), kept as a copy. */
+        /* One value (the descriptors' checks make sure), kept as a copy. The
+         * to-one links on the way first: one of them null is told apart
+         * from a null value. */
         gather_bag_clear(&r->bag);
-        if (!gather_path(r->txn, generic, 0, r->table, en->key, &r->bag) || !gather_aggregate(generic, &r->bag)) return false;
+        ce_table_key table = r->table;
+        ce_object_key key = en->key;
+        size_t hop = 0;
+        if (!generic->multi && generic->aggregate == PATH_ALL_VALUES)
+            for (; hop < generic->hop_count && generic->hops[hop].kind == HOP_LINK; hop++) {
+                ce_value link;
+                if (!ce_object_get(r->txn, table, key, generic->hops[hop].column, &link)) return false;
+                if (link.type != CE_TYPE_LINK) {
+                    r->missing_link = true;
+                    *out = (ce_value){.type = CE_TYPE_NULL};
+                    return true;
+                }
+                table = generic->hops[hop].to;
+                key = link.link.key;
+            }
+        if (!gather_path(r->txn, generic, hop, table, key, &r->bag) || !gather_aggregate(generic, &r->bag)) return false;
         *out = r->bag.count ? r->bag.values[0] : (ce_value){.type = CE_TYPE_NULL};
         if (compare_is_text(out->type)) {
             const char *data;
@@ -144,6 +162,7 @@ static int sort_order(const ce_value *a, const ce_value *b)
 
 typedef struct row_order {
     const ce_value *values; /* row r, key k: values[r * key_count + k] */
+    const bool *missing;    /* the same: a to-one link on the key's path is null (NULL: none is) */
     size_t key_count;
     const bool *ascending;
 } row_order;
@@ -151,7 +170,14 @@ typedef struct row_order {
 static int compare_rows(const row_order *o, size_t a, size_t b)
 {
     for (size_t k = 0; k < o->key_count; k++) {
-        int order = sort_order(&o->values[a * o->key_count + k], &o->values[b * o->key_count + k]);
+        size_t i = a * o->key_count + k, j = b * o->key_count + k;
+        int order;
+        if (o->missing && (o->missing[i] || o->missing[j])) {
+            if (o->missing[i] && o->missing[j]) continue;
+            order = o->missing[i] ? 1 : -1; /* after every value, whatever the direction's reversal */
+            return o->ascending[k] ? order : -order;
+        }
+        order = sort_order(&o->values[i], &o->values[j]);
         if (order) return o->ascending[k] ? order : -order;
     }
     return 0;
@@ -173,19 +199,35 @@ static void merge_sort(const row_order *o, size_t *rows, size_t *spare, size_t c
     }
 }
 
-/* The values of the key paths for every entry (row-major). */
-static bool read_rows(entry_reader *reader, const entry *entries, size_t count, ce_value **out_values)
+/* The values of the key paths for every entry (row-major), and whether a
+ * to-one link on the way was null (*out_missing: NULL when none was). */
+static bool read_rows(entry_reader *reader, const entry *entries, size_t count, ce_value **out_values, bool **out_missing)
 {
     size_t keys = reader->path_count;
     ce_value *values = malloc((count * keys + 1) * sizeof *values);
-    if (!values) return query_out_of_memory();
+    bool *missing = calloc(count * keys + 1, sizeof *missing);
+    if (!values || !missing) {
+        free(values);
+        free(missing);
+        return query_out_of_memory();
+    }
+    bool any_missing = false;
     for (size_t i = 0; i < count; i++)
-        for (size_t k = 0; k < keys; k++)
+        for (size_t k = 0; k < keys; k++) {
             if (!sort_reader_get(reader, &entries[i], k, &values[i * keys + k])) {
                 free(values);
+                free(missing);
                 return false;
             }
+            missing[i * keys + k] = reader->missing_link;
+            any_missing = any_missing || reader->missing_link;
+        }
+    if (!any_missing) {
+        free(missing);
+        missing = NULL;
+    }
     *out_values = values;
+    *out_missing = missing;
     return true;
 }
 
@@ -257,9 +299,10 @@ static void radix_sort(radix_item *items, radix_item *spare, size_t count)
 }
 
 /* Stably sorts `order` (row numbers) by one key whose values, by row, are
- * in values[row * stride + k]. */
-static bool sort_by_key(size_t *order, size_t count, const ce_value *values, size_t stride, size_t k, bool ascending,
-                        ce_type type)
+ * in values[row * stride + k] (and missing[row * stride + k]: a to-one
+ * link on the way is null; `missing` may be NULL). */
+static bool sort_by_key(size_t *order, size_t count, const ce_value *values, const bool *missing, size_t stride, size_t k,
+                        bool ascending, ce_type type)
 {
     if (radix_sortable(type)) {
         radix_item *items = malloc(count * sizeof *items), *spare = malloc(count * sizeof *spare);
@@ -277,16 +320,22 @@ static bool sort_by_key(size_t *order, size_t count, const ce_value *values, siz
             radix_sort(items, spare, count);
             for (size_t i = 0; i < count; i++) order[i] = items[i].row;
         }
-        /* Nulls first (ascending) or last (descending), each side in order. */
-        size_t nulls = 0, placed = 0;
-        for (size_t i = 0; i < count; i++) nulls += values[order[i] * stride + k].type == CE_TYPE_NULL;
-        if (nulls) {
-            size_t null_at = ascending ? 0 : count - nulls, value_at = ascending ? nulls : 0;
-            for (size_t i = 0; i < count; i++) spare[placed++].row = order[i];
+        /* Three stable runs: ascending nulls, values, missing links;
+         * descending missing links, values, nulls. */
+        size_t in_class[3] = {0, 0, 0};
+        for (size_t i = 0; i < count; i++) {
+            size_t row = order[i] * stride + k;
+            in_class[missing && missing[row] ? 2 : values[row].type == CE_TYPE_NULL ? 0 : 1]++;
+        }
+        if (in_class[1] != count) {
+            size_t at[3];
+            at[ascending ? 0 : 2] = 0;
+            at[1] = in_class[ascending ? 0 : 2];
+            at[ascending ? 2 : 0] = in_class[ascending ? 0 : 2] + in_class[1];
+            for (size_t i = 0; i < count; i++) spare[i].row = order[i];
             for (size_t i = 0; i < count; i++) {
-                size_t row = spare[i].row;
-                if (values[row * stride + k].type == CE_TYPE_NULL) order[null_at++] = row;
-                else order[value_at++] = row;
+                size_t row = spare[i].row, at_key = row * stride + k;
+                order[at[missing && missing[at_key] ? 2 : values[at_key].type == CE_TYPE_NULL ? 0 : 1]++] = row;
             }
         }
         free(items);
@@ -296,19 +345,27 @@ static bool sort_by_key(size_t *order, size_t count, const ce_value *values, siz
     size_t *spare = malloc(count * sizeof *spare);
     if (!spare) return query_out_of_memory();
     /* A merge sort by this one key: compare_rows reads values[row]. */
-    row_order o = {values, 1, &ascending};
+    row_order o = {values, missing, 1, &ascending};
     if (stride == 1) {
         merge_sort(&o, order, spare, count);
     } else {
         ce_value *column = malloc(count * sizeof *column);
-        if (!column) {
+        bool *column_missing = missing ? malloc(count * sizeof *column_missing) : NULL;
+        if (!column || (missing && !column_missing)) {
+            free(column);
+            free(column_missing);
             free(spare);
             return query_out_of_memory();
         }
-        for (size_t row = 0; row < count; row++) column[row] = values[row * stride + k];
+        for (size_t row = 0; row < count; row++) {
+            column[row] = values[row * stride + k];
+            if (missing) column_missing[row] = missing[row * stride + k];
+        }
         o.values = column;
+        o.missing = column_missing;
         merge_sort(&o, order, spare, count);
         free(column);
+        free(column_missing);
     }
     free(spare);
     return true;
@@ -320,8 +377,9 @@ bool sort_entries(ce_txn *txn, ce_table_key table, size_t column_count, const bo
     if (count < 2) return true;
     entry_reader reader;
     ce_value *values = NULL;
+    bool *missing = NULL;
     if (!sort_reader_start(&reader, txn, table, column_count, paths, key_count)) return false;
-    bool ok = read_rows(&reader, *entries, count, &values);
+    bool ok = read_rows(&reader, *entries, count, &values, &missing);
     size_t *order = ok ? malloc(count * sizeof *order) : NULL;
     entry *sorted = ok ? malloc(count * sizeof *sorted) : NULL;
     if (ok && (!order || !sorted)) ok = query_out_of_memory();
@@ -330,7 +388,7 @@ bool sort_entries(ce_txn *txn, ce_table_key table, size_t column_count, const bo
         /* Stable sorts from the last key to the first: the first key decides,
          * the next ones break its ties. */
         for (size_t k = key_count; ok && k-- > 0;)
-            ok = sort_by_key(order, count, values, key_count, k, ascending[k], path_value_type(&paths[k]));
+            ok = sort_by_key(order, count, values, missing, key_count, k, ascending[k], path_value_type(&paths[k]));
     }
     if (ok) {
         for (size_t i = 0; i < count; i++) sorted[i] = (*entries)[order[i]];
@@ -341,6 +399,7 @@ bool sort_entries(ce_txn *txn, ce_table_key table, size_t column_count, const bo
     free(sorted);
     free(order);
     free(values);
+    free(missing);
     sort_reader_end(&reader);
     return ok;
 }
@@ -371,8 +430,9 @@ bool sort_distinct(ce_txn *txn, ce_table_key table, size_t column_count, const b
     if (*count < 2) return true;
     entry_reader reader;
     ce_value *values = NULL;
+    bool *missing = NULL;
     if (!sort_reader_start(&reader, txn, table, column_count, paths, key_count)) return false;
-    bool ok = read_rows(&reader, entries, *count, &values);
+    bool ok = read_rows(&reader, entries, *count, &values, &missing);
     size_t capacity = 4;
     while (capacity < 2 * *count) capacity *= 2;
     size_t *slots = ok ? calloc(capacity, sizeof *slots) : NULL;
@@ -381,6 +441,9 @@ bool sort_distinct(ce_txn *txn, ce_table_key table, size_t column_count, const b
         size_t kept = 0;
         for (size_t i = 0; i < *count; i++) {
             const ce_value *row = &values[i * key_count];
+            bool dropped = false;
+            for (size_t k = 0; missing && k < key_count && !dropped; k++) dropped = missing[i * key_count + k];
+            if (dropped) continue;
             size_t slot = (size_t)row_hash(row, key_count) & (capacity - 1);
             bool seen = false;
             while (slots[slot]) {
@@ -398,6 +461,7 @@ bool sort_distinct(ce_txn *txn, ce_table_key table, size_t column_count, const b
     }
     free(slots);
     free(values);
+    free(missing);
     sort_reader_end(&reader);
     return ok;
 }
@@ -434,7 +498,7 @@ bool ce_collection_sorted_indices(const ce_collection *collection, bool ascendin
     }
     table_collection_reader_close(reader);
     if (ok) {
-        row_order order = {bag.values, 1, &ascending};
+        row_order order = {bag.values, NULL, 1, &ascending};
         merge_sort(&order, out_indices, spare, size);
     }
     free(spare);

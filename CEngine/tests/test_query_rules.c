@@ -1,0 +1,387 @@
+/*
+ * test_query_rules.c — the query rules where Realm decides something a
+ * reader would not guess, each case with the source of the rule in Realm:
+ * an empty or nil needle, nil with every operator, nulls on both sides of
+ * <= and >=, a number compared with a float property, sorting and
+ * distinct through a missing to-one link, date literals before 1970 and
+ * signed NaN literals.
+ *
+ * Owns: the cases on these rules, on small tables of their own.
+ * Never: asks the engine what a predicate should match; the expected
+ * counts and orders are written out.
+ */
+#include "cengine.h"
+#include "test_support.h"
+
+#include <math.h>
+#include <string.h>
+
+static size_t count_of(ce_txn *txn, ce_table_key table, const char *predicate, const ce_query_argument *arguments,
+                       size_t n)
+{
+    ce_query *query;
+    if (!ce_query_parse(txn, table, predicate, arguments, n, &query)) {
+        fprintf(stderr, "'%s': %s\n", predicate, ce_last_error_message());
+        exit(1);
+    }
+    size_t count;
+    CHECK(ce_query_count(query, txn, &count));
+    ce_query_free(query);
+    return count;
+}
+
+#define EXPECT_COUNT(txn, table, predicate, expected)                                                         \
+    do {                                                                                                     \
+        size_t counted_ = count_of((txn), (table), (predicate), NULL, 0);                                    \
+        if (counted_ != (size_t)(expected)) {                                                                \
+            fprintf(stderr, "%s:%d: '%s' matched %zu, expected %zu\n", __FILE__, __LINE__, (predicate), counted_, \
+                    (size_t)(expected));                                                                     \
+            exit(1);                                                                                         \
+        }                                                                                                    \
+    } while (0)
+
+static ce_column_key add_property(ce_txn *txn, ce_table_key table, const char *name, ce_type type, bool nullable,
+                                  ce_table_key target)
+{
+    ce_property_info info = {.name = name, .type = type, .nullable = nullable, .link_target = target};
+    ce_column_key column;
+    CHECK(ce_property_add(txn, table, &info, &column));
+    return column;
+}
+
+static ce_value text_value(const char *text) { return (ce_value){.type = CE_TYPE_STRING, .string = {text, strlen(text)}}; }
+
+static ce_value bytes_value(const char *bytes)
+{
+    return (ce_value){.type = CE_TYPE_BINARY, .binary = {(const uint8_t *)bytes, strlen(bytes)}};
+}
+
+static const ce_value null_value = {.type = CE_TYPE_NULL};
+
+/* ------------------------------------------------------------------------ */
+/* Strings and binaries: empty and nil needles, LIKE                          */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Rows: s = 'abc', '', nil; other = '', 'b', nil; bin = 'abc', '', nil.
+ *
+ * Realm Swift's query builder (Realm/RLMQueryUtil.mm,
+ * add_substring_constraint): "Foundation always returns false for
+ * substring operations with a RHS of null or \"\"" — BEGINSWITH, ENDSWITH
+ * and CONTAINS with '' or nil match nothing, with [c], [d] or not, for
+ * strings and data, and against another property the needle's size is
+ * checked first (`value.size() != 0 && condition`). Realm Swift's own
+ * tests (QueryTests.m, testStringBeginsWith and the others) count 0 for
+ * `stringCol BEGINSWITH ''`, `BEGINSWITH[c] ''`, `BEGINSWITH[cd] ''` and
+ * `BEGINSWITH NULL`.
+ *
+ * LIKE goes to realm-core unchanged (src/realm/query_conditions.hpp, Like:
+ * null matches only null; StringData::like: an empty pattern matches only
+ * the empty string).
+ */
+TEST(empty_and_nil_needles)
+{
+    test_db t = test_db_open("query-rules-needles");
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Text", &table));
+    ce_column_key s = add_property(txn, table, "s", CE_TYPE_STRING, true, 0);
+    ce_column_key other = add_property(txn, table, "other", CE_TYPE_STRING, true, 0);
+    ce_column_key bin = add_property(txn, table, "bin", CE_TYPE_BINARY, true, 0);
+    ce_value rows[3][3] = {{text_value("abc"), text_value(""), bytes_value("abc")},
+                           {text_value(""), text_value("b"), bytes_value("")},
+                           {null_value, null_value, null_value}};
+    for (int r = 0; r < 3; r++) {
+        ce_object_key object;
+        CHECK(ce_object_create(txn, table, NULL, &object) && ce_object_set(txn, table, object, s, &rows[r][0]) &&
+              ce_object_set(txn, table, object, other, &rows[r][1]) && ce_object_set(txn, table, object, bin, &rows[r][2]));
+    }
+    static const char *const none[] = {
+        "s CONTAINS ''", "s BEGINSWITH ''", "s ENDSWITH ''", "s CONTAINS[c] ''", "s BEGINSWITH[c] ''",
+        "s ENDSWITH[c] ''", "s CONTAINS[d] ''", "s BEGINSWITH[cd] ''", "s ENDSWITH[dc] ''", "s CONTAINS nil",
+        "s BEGINSWITH NULL", "s ENDSWITH[c] nil", "bin CONTAINS B64\"\"", "bin BEGINSWITH B64\"\"",
+        "bin ENDSWITH B64\"\"", "bin CONTAINS ''", "bin BEGINSWITH nil", "s CONTAINS other", "s BEGINSWITH[c] other",
+        "NOT (s CONTAINS '') AND FALSEPREDICATE", "'abc' CONTAINS ''", "'abc' BEGINSWITH other"};
+    for (size_t i = 0; i < sizeof none / sizeof *none; i++) EXPECT_COUNT(txn, table, none[i], 0);
+    /* The same needles as arguments. */
+    ce_query_argument empty = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = text_value("")};
+    ce_query_argument nil = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = null_value};
+    ce_query_argument no_bytes = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = bytes_value("")};
+    CHECK(count_of(txn, table, "s CONTAINS $0", &empty, 1) == 0);
+    CHECK(count_of(txn, table, "s BEGINSWITH[c] $0", &empty, 1) == 0);
+    CHECK(count_of(txn, table, "s ENDSWITH $0", &nil, 1) == 0);
+    CHECK(count_of(txn, table, "bin CONTAINS $0", &no_bytes, 1) == 0);
+    /* NOT of nothing is everything. */
+    EXPECT_COUNT(txn, table, "NOT s CONTAINS ''", 3);
+    /* A non-empty needle: the other row's empty string is no match, nor nil. */
+    EXPECT_COUNT(txn, table, "s CONTAINS 'b'", 1);
+    /* LIKE: '' matches the empty string only, nil the null only. */
+    EXPECT_COUNT(txn, table, "s LIKE ''", 1);
+    EXPECT_COUNT(txn, table, "s LIKE[c] ''", 1);
+    EXPECT_COUNT(txn, table, "s LIKE nil", 1);
+    EXPECT_COUNT(txn, table, "s LIKE[c] NULL", 1);
+    EXPECT_COUNT(txn, table, "bin LIKE B64\"\"", 1);
+    EXPECT_COUNT(txn, table, "bin LIKE nil", 1);
+    EXPECT_COUNT(txn, table, "s LIKE '*'", 2);
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}
+
+/* ------------------------------------------------------------------------ */
+/* nil with every operator; nulls on both sides                              */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * realm-core's conditions (src/realm/query_conditions.hpp): Equal, and
+ * also LessEqual and GreaterEqual, are true when both sides are null ("if
+ * (v1null && v2null) return true"); Less and Greater are false with a null
+ * on either side; NotEqual is false only when both are null. Realm Swift
+ * passes nil through to them for every operator (RLMQueryUtil.mm,
+ * convert_null), so `i <= nil` matches the nulls, `i < nil` nothing.
+ *
+ * Rows (a, b, req): (nil, nil, 1), (1, 1, 2), (nil, 2, 3), (3, nil, 4).
+ */
+TEST(nulls_on_both_sides_and_nil_operators)
+{
+    test_db t = test_db_open("query-rules-nulls");
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Pair", &table));
+    ce_column_key a = add_property(txn, table, "a", CE_TYPE_INT, true, 0);
+    ce_column_key b = add_property(txn, table, "b", CE_TYPE_INT, true, 0);
+    ce_column_key req = add_property(txn, table, "req", CE_TYPE_INT, false, 0);
+    ce_column_key when = add_property(txn, table, "when", CE_TYPE_TIMESTAMP, true, 0);
+    ce_column_key name = add_property(txn, table, "name", CE_TYPE_STRING, true, 0);
+    int64_t rows[4][2] = {{-1, -1}, {1, 1}, {-1, 2}, {3, -1}}; /* -1: nil */
+    for (int r = 0; r < 4; r++) {
+        ce_object_key object;
+        ce_value va = rows[r][0] < 0 ? null_value : (ce_value){.type = CE_TYPE_INT, .integer = rows[r][0]};
+        ce_value vb = rows[r][1] < 0 ? null_value : (ce_value){.type = CE_TYPE_INT, .integer = rows[r][1]};
+        ce_value vr = {.type = CE_TYPE_INT, .integer = r + 1};
+        ce_value vt = rows[r][0] < 0 ? null_value : (ce_value){.type = CE_TYPE_TIMESTAMP, .timestamp = {rows[r][0], 0}};
+        ce_value vn = rows[r][0] < 0 ? null_value : text_value("n");
+        CHECK(ce_object_create(txn, table, NULL, &object) && ce_object_set(txn, table, object, a, &va) &&
+              ce_object_set(txn, table, object, b, &vb) && ce_object_set(txn, table, object, req, &vr) &&
+              ce_object_set(txn, table, object, when, &vt) && ce_object_set(txn, table, object, name, &vn));
+    }
+    /* Property against property. */
+    EXPECT_COUNT(txn, table, "a <= b", 2); /* nil <= nil, 1 <= 1 */
+    EXPECT_COUNT(txn, table, "a >= b", 2);
+    EXPECT_COUNT(txn, table, "a == b", 2);
+    EXPECT_COUNT(txn, table, "a < b", 0);
+    EXPECT_COUNT(txn, table, "a > b", 0);
+    EXPECT_COUNT(txn, table, "a != b", 2);
+    EXPECT_COUNT(txn, table, "a =< b", 2);
+    EXPECT_COUNT(txn, table, "b => a", 2);
+    /* Property against nil, both ways round. */
+    EXPECT_COUNT(txn, table, "a <= nil", 2);
+    EXPECT_COUNT(txn, table, "a >= NULL", 2);
+    EXPECT_COUNT(txn, table, "a < nil", 0);
+    EXPECT_COUNT(txn, table, "a > nil", 0);
+    EXPECT_COUNT(txn, table, "nil >= a", 2);
+    EXPECT_COUNT(txn, table, "nil < a", 0);
+    EXPECT_COUNT(txn, table, "when <= nil", 2);
+    EXPECT_COUNT(txn, table, "when > nil", 0);
+    EXPECT_COUNT(txn, table, "name <= nil", 2);
+    EXPECT_COUNT(txn, table, "name LIKE nil", 2);
+    EXPECT_COUNT(txn, table, "name BEGINSWITH nil", 0);
+    EXPECT_COUNT(txn, table, "a BETWEEN {nil, 5}", 0); /* a >= nil AND a <= 5: the nulls fail the second */
+    ce_query_argument nil = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = null_value};
+    CHECK(count_of(txn, table, "a <= $0", &nil, 1) == 2);
+    CHECK(count_of(txn, table, "a < %@", &nil, 1) == 0);
+    /* A required property holds no null. */
+    EXPECT_COUNT(txn, table, "req <= nil", 0);
+    EXPECT_COUNT(txn, table, "req >= nil", 0);
+    EXPECT_COUNT(txn, table, "req != nil", 4);
+    /* Constants on both sides fold the same way. */
+    EXPECT_COUNT(txn, table, "nil <= nil", 4);
+    EXPECT_COUNT(txn, table, "nil < nil", 0);
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Numbers against a float property                                          */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Realm Swift unboxes a value compared with a float property as a float
+ * (Realm/RLMQueryUtil.mm, value_of_type<float>: RLMStatelessAccessorContext
+ * unbox<float>, [NSNumber floatValue]) before realm-core compares: `f ==
+ * 0.1` holds for 0.1f, `f < 2.3` does not hold for 2.3f.
+ *
+ * Rows f: 0.1f, 2.3f, 16777216.0f; list fs: [0.1f].
+ */
+TEST(double_constants_against_float_properties)
+{
+    test_db t = test_db_open("query-rules-floats");
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Measure", &table));
+    ce_column_key f = add_property(txn, table, "f", CE_TYPE_FLOAT, false, 0);
+    ce_column_key of = add_property(txn, table, "of", CE_TYPE_FLOAT, true, 0);
+    ce_property_info list_info = {.name = "fs", .type = CE_TYPE_FLOAT, .collection = CE_COLLECTION_LIST};
+    ce_column_key fs;
+    CHECK(ce_property_add(txn, table, &list_info, &fs));
+    float rows[3] = {0.1f, 2.3f, 16777216.0f};
+    for (int r = 0; r < 3; r++) {
+        ce_object_key object;
+        ce_value value = {.type = CE_TYPE_FLOAT, .float_value = rows[r]};
+        CHECK(ce_object_create(txn, table, NULL, &object) && ce_object_set(txn, table, object, f, &value) &&
+              ce_object_set(txn, table, object, of, &value));
+        if (r == 0) {
+            ce_collection *list;
+            CHECK(ce_collection_open(txn, table, object, fs, &list) && ce_list_insert(list, 0, &value));
+            ce_collection_close(list);
+        }
+    }
+    EXPECT_COUNT(txn, table, "f == 0.1", 1);
+    EXPECT_COUNT(txn, table, "of == 0.1", 1);
+    EXPECT_COUNT(txn, table, "0.1 == f", 1);
+    EXPECT_COUNT(txn, table, "f != 0.1", 2);
+    EXPECT_COUNT(txn, table, "f < 2.3", 1);
+    EXPECT_COUNT(txn, table, "f <= 2.3", 2);
+    EXPECT_COUNT(txn, table, "f >= 2.3", 2);
+    EXPECT_COUNT(txn, table, "f > 2.3", 1);
+    EXPECT_COUNT(txn, table, "f IN {0.1, 2.3}", 2);
+    EXPECT_COUNT(txn, table, "f BETWEEN {0.1, 2.3}", 2);
+    EXPECT_COUNT(txn, table, "ANY fs == 0.1", 1);
+    EXPECT_COUNT(txn, table, "ANY fs IN {0.1}", 1);
+    /* An int is made a float too: 16777217 is 16777216.0f. */
+    EXPECT_COUNT(txn, table, "f == 16777217", 1);
+    ce_query_argument tenth = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_DOUBLE, .double_value = 0.1}};
+    CHECK(count_of(txn, table, "f == $0", &tenth, 1) == 1);
+    ce_value pair[2] = {{.type = CE_TYPE_DOUBLE, .double_value = 0.1}, {.type = CE_TYPE_DOUBLE, .double_value = 2.3}};
+    ce_query_argument list = {.kind = CE_QUERY_ARGUMENT_LIST, .list = pair, .list_count = 2};
+    CHECK(count_of(txn, table, "f IN $0", &list, 1) == 2);
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Sort and distinct through a missing to-one link                           */
+/* ------------------------------------------------------------------------ */
+
+static void expect_order(ce_txn *txn, ce_results *results, const ce_object_key *expected, size_t count)
+{
+    size_t got;
+    CHECK(ce_results_count(results, txn, &got) && got == count);
+    for (size_t i = 0; i < count; i++) {
+        ce_object_key key;
+        CHECK(ce_results_get(results, txn, i, &key));
+        if (key != expected[i]) {
+            fprintf(stderr, "position %zu: object %lld, expected %lld\n", i, (long long)key, (long long)expected[i]);
+            exit(1);
+        }
+    }
+}
+
+/*
+ * realm-core's sorter (src/realm/sort_descriptor.cpp, Sorter::operator()):
+ * "Sort null links at the end if m_ascending[t], else at beginning"; a
+ * null value (the link is there, its property is nil) is the smallest
+ * value, first when ascending. Its distinct: "Remove all rows which have a
+ * null link along the way to the distinct columns".
+ *
+ * Owners: o0 -> pet (v = nil), o1 -> pet (v = 5), o2 -> no pet,
+ * o3 -> pet (v = 5).
+ */
+TEST(sort_and_distinct_through_missing_links)
+{
+    test_db t = test_db_open("query-rules-links");
+    ce_txn *txn;
+    ce_table_key pets, owners;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Pet", &pets) && ce_table_add(txn, "Owner", &owners));
+    ce_column_key v = add_property(txn, pets, "v", CE_TYPE_INT, true, 0);
+    ce_column_key pet = add_property(txn, owners, "pet", CE_TYPE_LINK, true, pets);
+    ce_column_key rank = add_property(txn, owners, "rank", CE_TYPE_DOUBLE, false, 0);
+    ce_object_key o[4];
+    int64_t values[4] = {-1, 5, 0, 5}; /* -1: nil */
+    for (int i = 0; i < 4; i++) {
+        CHECK(ce_object_create(txn, owners, NULL, &o[i]));
+        ce_value r = {.type = CE_TYPE_DOUBLE, .double_value = 4 - i};
+        CHECK(ce_object_set(txn, owners, o[i], rank, &r));
+        if (i == 2) continue;
+        ce_object_key p;
+        ce_value value = values[i] < 0 ? null_value : (ce_value){.type = CE_TYPE_INT, .integer = values[i]};
+        ce_value link = {.type = CE_TYPE_LINK, .link = {pets, 0}};
+        CHECK(ce_object_create(txn, pets, NULL, &p) && ce_object_set(txn, pets, p, v, &value));
+        link.link.key = p;
+        CHECK(ce_object_set(txn, owners, o[i], pet, &link));
+    }
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_txn_begin_read(t.db, &txn));
+    ce_query *query;
+    ce_results *all, *sorted, *distinct;
+    CHECK(ce_query_parse(txn, owners, "TRUEPREDICATE", NULL, 0, &query) && ce_query_find_all(query, &all));
+    ce_sort_key up = {"pet.v", true}, down = {"pet.v", false};
+    CHECK(ce_results_sort(txn, all, &up, 1, &sorted));
+    expect_order(txn, sorted, (ce_object_key[]){o[0], o[1], o[3], o[2]}, 4);
+    ce_results_free(sorted);
+    CHECK(ce_results_sort(txn, all, &down, 1, &sorted));
+    expect_order(txn, sorted, (ce_object_key[]){o[2], o[1], o[3], o[0]}, 4);
+    ce_results_free(sorted);
+    /* Two keys: the missing link ties with itself, the next key decides. */
+    ce_sort_key two[2] = {{"pet.v", true}, {"rank", true}};
+    CHECK(ce_results_sort(txn, all, two, 2, &sorted));
+    expect_order(txn, sorted, (ce_object_key[]){o[0], o[3], o[1], o[2]}, 4);
+    ce_results_free(sorted);
+    /* In the predicate's SORT too. */
+    ce_query *in_text;
+    CHECK(ce_query_parse(txn, owners, "TRUEPREDICATE SORT(pet.v DESC)", NULL, 0, &in_text) &&
+          ce_query_find_all(in_text, &sorted));
+    expect_order(txn, sorted, (ce_object_key[]){o[2], o[1], o[3], o[0]}, 4);
+    ce_results_free(sorted);
+    ce_query_free(in_text);
+    const char *by_value[] = {"pet.v"};
+    CHECK(ce_results_distinct(txn, all, by_value, 1, &distinct));
+    expect_order(txn, distinct, (ce_object_key[]){o[0], o[1]}, 2);
+    ce_results_free(distinct);
+    ce_results_free(all);
+    ce_query_free(query);
+    ce_txn_end(txn);
+    test_db_close(&t);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Literals                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Dates before 1970: realm-core's query parser (src/realm/parser, the
+ * YYYY-MM-DD@HH:MM:SS:NS conversion) takes the seconds from timegm and
+ * "seconds determines the sign of the nanoseconds part": 1969-12-31@23:59:59:1
+ * is T-1:-1 (-1.000000001 s). Signed NaN: realm-core's lexer
+ * (src/realm/parser/query_flex.ll) reads `[+-]?(?i:nan)` as NaN.
+ */
+TEST(pre_1970_dates_and_signed_nan)
+{
+    test_db t = test_db_open("query-rules-literals");
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Moment", &table));
+    ce_column_key when = add_property(txn, table, "when", CE_TYPE_TIMESTAMP, false, 0);
+    ce_column_key d = add_property(txn, table, "d", CE_TYPE_DOUBLE, false, 0);
+    ce_timestamp moments[3] = {{-1, -1}, {0, -999999999}, {-2, -999999999}};
+    double reals[3] = {NAN, 1.0, -INFINITY};
+    for (int i = 0; i < 3; i++) {
+        ce_object_key object;
+        ce_value w = {.type = CE_TYPE_TIMESTAMP, .timestamp = moments[i]};
+        ce_value r = {.type = CE_TYPE_DOUBLE, .double_value = reals[i]};
+        CHECK(ce_object_create(txn, table, NULL, &object) && ce_object_set(txn, table, object, when, &w) &&
+              ce_object_set(txn, table, object, d, &r));
+    }
+    EXPECT_COUNT(txn, table, "when == 1969-12-31@23:59:59:1", 1);
+    EXPECT_COUNT(txn, table, "when == T-1:-1", 1);
+    EXPECT_COUNT(txn, table, "when == 1969-12-31@23:59:58:999999999", 1); /* T-2:-999999999 */
+    EXPECT_COUNT(txn, table, "when < 1969-12-31@23:59:59:1", 1);
+    EXPECT_COUNT(txn, table, "when == 1969-12-31T23:59:59:0", 0); /* T-1:0 */
+    EXPECT_COUNT(txn, table, "when == 1970-01-01@00:00:00:1", 0); /* T0:1 */
+    EXPECT_COUNT(txn, table, "d == -NaN", 1);
+    EXPECT_COUNT(txn, table, "d == +nan", 1);
+    EXPECT_COUNT(txn, table, "d == nan", 1);
+    EXPECT_COUNT(txn, table, "d == -inf", 1);
+    EXPECT_COUNT(txn, table, "d < -nan", 0);
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}
