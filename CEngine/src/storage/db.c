@@ -32,6 +32,7 @@
 #include "node.h"
 #include "crypt.h"
 #include "os.h"
+#include "pagesum.h"
 #include "pager.h"
 #include "writer.h"
 
@@ -513,6 +514,9 @@ static bool attach_snapshot(ce_txn *txn)
     space_init_read(&txn->space, base, txn->info.logical_size);
     space_set_file(&txn->space, pager);
     if (pager_is_encrypted(pager)) space_set_cipher_reader(&txn->space, pager, txn->info.version, txn->epoch);
+    if (txn->db->cipher.page_sums &&
+        !pagesum_attach(&txn->space, pager_verifies_page_sums(pager) ? pager : NULL, &txn->info))
+        return false;
     new_stamp(txn);
     if (txn->info.top_ref == 0) { /* version 0: the file is being created */
         txn->user_root = txn->free_list_ref = txn->history_ref = 0;
@@ -827,6 +831,7 @@ static void end_transaction(ce_txn *txn)
     ce_db *db = txn->db;
     release_layer_state(txn);
     if (txn->write) {
+        pagesum_release(txn);
         space_release(&txn->space);
         release_writer(db);
     } else {
@@ -856,6 +861,8 @@ static bool build_new_version(ce_txn *txn, version_info *out_info)
     uint64_t new_version = txn->info.version + 1;
     if (txn->info.top_ref && !node_free(space, txn->info.top_ref)) return false;
     if (txn->free_list_ref && !node_free(space, txn->free_list_ref)) return false;
+    uint64_t sums_bytes = 0; /* page checksums: new pages of them and a new directory */
+    if (txn->db->cipher.page_sums && !pagesum_prepare(txn, &sums_bytes)) return false;
     /* Every committed range this transaction frees is known now: merge them
      * into the free list before anything is placed. */
     if (!space_commit_prepare(space)) return false;
@@ -863,8 +870,9 @@ static bool build_new_version(ce_txn *txn, version_info *out_info)
     space_free_list(space, &free_count);
     /* The free list may gain the gap entry of space_plan_placement: +2. */
     if (!space_plan_placement(space, node_dirty_size_bound(space) + node_size_for(64, TOP_COUNT) +
-                                         node_size_for(64, 3 * (free_count + 2))))
+                                         node_size_for(64, 3 * (free_count + 2)) + sums_bytes))
         return false;
+    if (txn->db->cipher.page_sums && !pagesum_place(txn)) return false;
     space_ref root = 0, history = 0;
     if (txn->user_root && !node_finalize_tree(space, txn->user_root, &root)) return false;
     if (txn->history_ref && !node_finalize_tree(space, txn->history_ref, &history)) return false;
@@ -886,8 +894,10 @@ static bool build_new_version(ce_txn *txn, version_info *out_info)
     if (!space_place(space, list_size, false, &list_position, &list_bytes)) return false;
 
     space_ref top;
-    if (!node_create(space, NODE_HAS_REFS, TOP_COUNT, 0, &top)) return false;
-    if (!node_set(space, top, TOP_USER_ROOT, (int64_t)root) ||
+    bool sums = txn->db->cipher.page_sums;
+    if (!node_create(space, NODE_HAS_REFS, sums ? TOP_COUNT_PAGE_SUMS : TOP_COUNT, 0, &top)) return false;
+    if ((sums && !node_set(space, top, TOP_PAGE_SUMS, (int64_t)pagesum_directory(txn))) ||
+        !node_set(space, top, TOP_USER_ROOT, (int64_t)root) ||
         !node_set(space, top, TOP_FREE_LIST, (int64_t)list_position) ||
         !node_set(space, top, TOP_VERSION, node_tag((int64_t)new_version)) ||
         !node_set(space, top, TOP_HISTORY, (int64_t)history))
@@ -959,7 +969,8 @@ static bool write_new_version(ce_txn *txn, const version_info *info, uint64_t *o
     *out_bytes_written = 0;
     size_t slot_room = pager_is_encrypted(db->pager) ? SLOT_MAX_RUNS_ENCRYPTED : SLOT_MAX_RUNS;
     bool listed = sync && run_count <= db_slot_run_limit && run_count <= slot_room;
-    if (!pager_write_runs(db->pager, runs, run_count)) goto done;
+    if (!(db->cipher.page_sums ? pagesum_write_runs(txn, runs, run_count) : pager_write_runs(db->pager, runs, run_count)))
+        goto done;
     for (size_t i = 0; i < run_count; i++) {
         *out_bytes_written += runs[i].length;
         if (listed) {
@@ -1052,6 +1063,7 @@ bool db_txn_space_usage(ce_txn *txn, db_space_usage *out_usage)
         if (!node_read(&txn->space, txn->free_list_ref, &node)) return false;
         own_bytes += node_size(&node);
     }
+    own_bytes += pagesum_bytes(&txn->space); /* the directory and pages of checksums */
     uint64_t logical = txn->info.logical_size;
     if (free_bytes > logical - CE_HEADER_SIZE || own_bytes > logical - CE_HEADER_SIZE - free_bytes)
         return error_fail(CE_ERR_CORRUPT,

@@ -36,6 +36,7 @@ typedef struct cipher_header {
     uint8_t salt[CRYPT_SALT_SIZE];
     uint8_t key_check[CRYPT_CHECK_SIZE];
     uint32_t group_pages; /* data pages per metadata page */
+    bool page_sums;       /* a plain file with page checksums (pagesum.h) */
 } cipher_header;
 
 /* The lock file's shared memory (lockfile.h). */
@@ -106,6 +107,7 @@ struct ce_txn {
     bool (*before_commit)(ce_txn *txn, void *state); /* see db_txn_set_before_commit */
     bool commit_failed; /* a commit failed: only ce_txn_end may follow (it rolls back) */
     ce_txn *next_reader, *previous_reader;           /* ce_db.readers */
+    struct pagesum_commit *page_sums; /* a commit's page checksums (pagesum.c) */
 };
 
 /* The free list of the version a transaction reads (NULL and 0 if it has
