@@ -54,6 +54,76 @@
 
 static void write_sync_record(ce_db *db, uint64_t version);
 
+/* Closed handles and ended transactions: their memory goes to a pool, not
+ * back to malloc, and a new handle of the same kind reuses it. The pools
+ * hold at most as many as were ever open at once. So a call with a stale
+ * handle reads memory the engine still owns and finds HANDLE_ENDED (or, if
+ * a new handle took the memory, that handle): CE_ERR_INVALID_ARGUMENT
+ * instead of a use after free. */
+static pthread_mutex_t handle_pool_mutex = PTHREAD_MUTEX_INITIALIZER;
+static ce_db *db_pool;
+static ce_txn *txn_pool;
+
+static ce_db *new_db_handle(void)
+{
+    pthread_mutex_lock(&handle_pool_mutex);
+    ce_db *db = db_pool;
+    if (db) db_pool = db->pool_next;
+    pthread_mutex_unlock(&handle_pool_mutex);
+    if (!db && !(db = malloc(sizeof *db))) return NULL;
+    memset(db, 0, sizeof *db);
+    db->magic = DB_HANDLE_LIVE;
+    return db;
+}
+
+static void delete_db_handle(ce_db *db)
+{
+    memset(db, 0, sizeof *db);
+    db->magic = HANDLE_ENDED;
+    pthread_mutex_lock(&handle_pool_mutex);
+    db->pool_next = db_pool;
+    db_pool = db;
+    pthread_mutex_unlock(&handle_pool_mutex);
+}
+
+static ce_txn *new_txn_handle(void)
+{
+    pthread_mutex_lock(&handle_pool_mutex);
+    ce_txn *txn = txn_pool;
+    if (txn) txn_pool = txn->pool_next;
+    pthread_mutex_unlock(&handle_pool_mutex);
+    if (!txn && !(txn = malloc(sizeof *txn))) return NULL;
+    memset(txn, 0, sizeof *txn);
+    txn->magic = TXN_HANDLE_LIVE;
+    return txn;
+}
+
+static void delete_txn_handle(ce_txn *txn)
+{
+    memset(txn, 0, sizeof *txn);
+    txn->magic = HANDLE_ENDED;
+    pthread_mutex_lock(&handle_pool_mutex);
+    txn->pool_next = txn_pool;
+    txn_pool = txn;
+    pthread_mutex_unlock(&handle_pool_mutex);
+}
+
+bool db_check_handle(const ce_db *db, const char *call)
+{
+    if (!db) return error_fail(CE_ERR_INVALID_ARGUMENT, "%s: the database handle is required", call);
+    if (db->magic != DB_HANDLE_LIVE)
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "%s: the database handle was closed (or is not a ce_db)", call);
+    return true;
+}
+
+bool db_txn_check(const ce_txn *txn, const char *call)
+{
+    if (!txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "%s: the transaction is required", call);
+    if (txn->magic != TXN_HANDLE_LIVE)
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "%s: the transaction has ended (or is not a ce_txn)", call);
+    return true;
+}
+
 size_t db_slot_run_limit = SLOT_MAX_RUNS;
 
 /* Stamps are unique in the process: a new one for every begin, advance and
@@ -186,7 +256,7 @@ static void free_db(ce_db *db)
     pthread_mutex_destroy(&db->confirmed_mutex);
     free(db->path);
     free(db->lock_path);
-    free(db);
+    delete_db_handle(db);
 }
 
 bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
@@ -204,7 +274,7 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
     if (!options->encryption_key && options->encryption_key_size != 0)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "encryption_key_size is %zu but encryption_key is NULL",
                        options->encryption_key_size);
-    ce_db *db = calloc(1, sizeof *db);
+    ce_db *db = new_db_handle();
     if (!db) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
     db->lock_fd = -1;
     db->options = *options;
@@ -276,6 +346,7 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
 bool ce_db_close(ce_db *db)
 {
     if (!db) return true;
+    if (!db_check_handle(db, "ce_db_close")) return false;
     pthread_mutex_lock(&db->mutex);
     size_t open_transactions = db->open_transactions;
     size_t waiters = db->waiters;
@@ -305,7 +376,7 @@ bool ce_db_close(ce_db *db)
     return true;
 }
 
-const char *ce_db_path(const ce_db *db) { return db->path; }
+const char *ce_db_path(const ce_db *db) { return db_check_handle(db, "ce_db_path") ? db->path : NULL; }
 
 /* Removes `path` if it exists; whether it did, or false with the error. */
 static bool remove_if_exists(const char *path, bool *out_removed)
@@ -375,7 +446,8 @@ bool ce_db_delete_files(const char *path, bool *out_deleted)
 
 bool ce_db_latest_version(ce_db *db, uint64_t *out_version)
 {
-    if (!db || !out_version) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_latest_version: arguments are required");
+    if (!db_check_handle(db, "ce_db_latest_version")) return false;
+    if (!out_version) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_latest_version: arguments are required");
     /* Not during a compaction of this handle by another thread: it replaces
      * the data file whose header lockfile_latest may read. */
     pthread_mutex_lock(&db->mutex);
@@ -413,7 +485,8 @@ static bool latest_outside_compaction(ce_db *db, uint64_t *out_version)
 
 bool ce_db_wait_for_change(ce_db *db, uint64_t version, int64_t timeout_ms, bool *out_changed)
 {
-    if (!db || !out_changed)
+    if (!db_check_handle(db, "ce_db_wait_for_change")) return false;
+    if (!out_changed)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_wait_for_change: db and out_changed are required");
     *out_changed = false;
     if (timeout_ms < -1)
@@ -468,7 +541,7 @@ bool ce_db_wait_for_change(ce_db *db, uint64_t version, int64_t timeout_ms, bool
 
 bool ce_db_wake_waiters(ce_db *db)
 {
-    if (!db) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_wake_waiters: db is required");
+    if (!db_check_handle(db, "ce_db_wake_waiters")) return false;
     pthread_mutex_lock(&db->mutex);
     if (db->waiters > 0) db->wake_generation++;
     else db->wake_pending = true;
@@ -548,13 +621,13 @@ static void unlink_reader(ce_db *db, ce_txn *txn)
  * version `*at` that a live read transaction of the handle pins. */
 static bool begin_read(ce_db *db, const uint64_t *at, ce_txn **out_txn)
 {
-    ce_txn *txn = calloc(1, sizeof *txn);
+    ce_txn *txn = new_txn_handle();
     if (!txn) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
     txn->db = db;
     enter_transaction(db);
     if (!lockfile_claim_reader_slot(db, &txn->reader_slot)) {
         leave_transaction(db);
-        free(txn);
+        delete_txn_handle(txn);
         return false;
     }
     if (at) {
@@ -572,7 +645,7 @@ static bool begin_read(ce_db *db, const uint64_t *at, ce_txn **out_txn)
         if (!pinning) {
             lockfile_release_reader_slot(db, txn->reader_slot);
             leave_transaction(db);
-            free(txn);
+            delete_txn_handle(txn);
             return error_fail(CE_ERR_WRONG_TRANSACTION_STATE,
                            "cannot begin a read transaction at version %llu of '%s': no live read transaction of this "
                            "handle pins it (a version nobody pins may already be overwritten)",
@@ -581,7 +654,7 @@ static bool begin_read(ce_db *db, const uint64_t *at, ce_txn **out_txn)
     } else if (!lockfile_pin_latest(db, txn->reader_slot, &txn->info)) {
         lockfile_release_reader_slot(db, txn->reader_slot);
         leave_transaction(db);
-        free(txn);
+        delete_txn_handle(txn);
         return false;
     }
     if (!pager_begin_reading(db->pager, &txn->epoch) || !attach_snapshot(txn)) {
@@ -589,7 +662,7 @@ static bool begin_read(ce_db *db, const uint64_t *at, ce_txn **out_txn)
         lockfile_release_reader_slot(db, txn->reader_slot);
         leave_transaction(db);
         space_free_ready_pages(&txn->space);
-        free(txn);
+        delete_txn_handle(txn);
         return false;
     }
     pthread_mutex_lock(&db->mutex);
@@ -601,19 +674,21 @@ static bool begin_read(ce_db *db, const uint64_t *at, ce_txn **out_txn)
 
 bool ce_txn_begin_read(ce_db *db, ce_txn **out_txn)
 {
-    if (!db || !out_txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_read: arguments are required");
+    if (!db_check_handle(db, "ce_txn_begin_read")) return false;
+    if (!out_txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_read: arguments are required");
     return begin_read(db, NULL, out_txn);
 }
 
 bool ce_txn_begin_read_at(ce_db *db, uint64_t version, ce_txn **out_txn)
 {
-    if (!db || !out_txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_read_at: arguments are required");
+    if (!db_check_handle(db, "ce_txn_begin_read_at")) return false;
+    if (!out_txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_read_at: arguments are required");
     return begin_read(db, &version, out_txn);
 }
 
 bool ce_txn_advance(ce_txn *txn)
 {
-    if (!txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_advance: txn is required");
+    if (!db_txn_check(txn, "ce_txn_advance")) return false;
     if (txn->write) return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot advance a write transaction");
     ce_db *db = txn->db;
     release_layer_state(txn);
@@ -746,9 +821,10 @@ static bool catch_up_with_header(ce_db *db, version_info *latest)
 
 bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn)
 {
-    if (!db || !out_txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_write: arguments are required");
+    if (!db_check_handle(db, "ce_txn_begin_write")) return false;
+    if (!out_txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_write: arguments are required");
     if (db->options.read_only) return error_fail(CE_ERR_READ_ONLY, "cannot write to '%s': it was opened read-only", db->path);
-    ce_txn *txn = calloc(1, sizeof *txn);
+    ce_txn *txn = new_txn_handle();
     if (!txn) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
     txn->db = db;
     txn->write = true;
@@ -756,7 +832,7 @@ bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn)
     enter_transaction(db);
     if (!acquire_writer(db)) {
         leave_transaction(db);
-        free(txn);
+        delete_txn_handle(txn);
         return false;
     }
     version_info latest;
@@ -785,12 +861,12 @@ fail:
     pager_end_reading(db->pager, txn->epoch);
     release_writer(db);
     leave_transaction(db);
-    free(txn);
+    delete_txn_handle(txn);
     return false;
 }
 
-bool ce_txn_is_write(const ce_txn *txn) { return txn && txn->write; }
-uint64_t ce_txn_version(const ce_txn *txn) { return txn ? txn->info.version : 0; }
+bool ce_txn_is_write(const ce_txn *txn) { return db_txn_check(txn, "ce_txn_is_write") && txn->write; }
+uint64_t ce_txn_version(const ce_txn *txn) { return db_txn_check(txn, "ce_txn_version") ? txn->info.version : 0; }
 
 space_state *db_txn_space(ce_txn *txn) { return &txn->space; }
 
@@ -841,12 +917,13 @@ static void end_transaction(ce_txn *txn)
     space_free_ready_pages(&txn->space);
     pager_end_reading(db->pager, txn->epoch);
     leave_transaction(db);
-    free(txn);
+    delete_txn_handle(txn);
 }
 
 void ce_txn_end(ce_txn *txn)
 {
-    if (txn) end_transaction(txn);
+    /* A second end of the same transaction: an error, not a double free. */
+    if (txn && db_txn_check(txn, "ce_txn_end")) end_transaction(txn);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1007,7 +1084,7 @@ done:
 
 bool ce_txn_commit(ce_txn *txn)
 {
-    if (!txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_commit: txn is required");
+    if (!db_txn_check(txn, "ce_txn_commit")) return false;
     /* A failed commit never ends the transaction: the caller still ends it. */
     if (!txn->write) return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot commit a read transaction");
     if (txn->commit_failed)

@@ -45,7 +45,16 @@ typedef struct shared_state shared_state;
 /* The top node of a version. */
 enum { TOP_USER_ROOT = 0, TOP_FREE_LIST = 1, TOP_VERSION = 2, TOP_HISTORY = 3, TOP_COUNT = 4 };
 
+/* The first field of a ce_db and a ce_txn: DB_HANDLE_LIVE / TXN_HANDLE_LIVE
+ * while the handle is open, *_ENDED once closed or ended (db.c keeps the
+ * memory: see db_check_handle). */
+#define DB_HANDLE_LIVE 0x4F5244424C495645ull  /* "EVILBDRO" little-endian: live db */
+#define TXN_HANDLE_LIVE 0x4F5254584C495645ull /* live txn */
+#define HANDLE_ENDED 0x4F52454E44454421ull    /* closed or ended */
+
 struct ce_db {
+    uint64_t magic;
+    ce_db *pool_next; /* while in db.c's pool of closed handles */
     char *path;
     char *lock_path;
     pager_state *pager;
@@ -92,6 +101,8 @@ struct ce_db {
 };
 
 struct ce_txn {
+    uint64_t magic;
+    ce_txn *pool_next; /* while in db.c's pool of ended transactions */
     ce_db *db;
     bool write;
     version_info info; /* the version read; for a write, the one it builds on */
