@@ -113,6 +113,10 @@ static void write_file(const char *path, const uint8_t *key)
 
 typedef enum outcome { OUTCOME_REFUSED, OUTCOME_INTACT, OUTCOME_SILENT } outcome;
 
+/* The error of a refusal: damage is reported as damage (CE_ERR_CORRUPT or
+ * CE_ERR_INVALID_DATABASE), never as a missing object or a bad argument. */
+static int refusal_code;
+
 /* 1: found, 0: missing (silent damage), -1: an error. */
 static int find_column(ce_txn *txn, ce_table_key table, const char *name, ce_column_key *out)
 {
@@ -127,7 +131,10 @@ static int find_column(ce_txn *txn, ce_table_key table, const char *name, ce_col
 static outcome read_file(const char *path, const uint8_t *key)
 {
     ce_db *db = open_file(path, key);
-    if (!db) return OUTCOME_REFUSED;
+    if (!db) {
+        refusal_code = ce_last_error_code();
+        return OUTCOME_REFUSED;
+    }
     outcome result = OUTCOME_REFUSED;
     ce_txn *txn = NULL;
     columns c;
@@ -183,6 +190,7 @@ static outcome read_file(const char *path, const uint8_t *key)
     }
     result = OUTCOME_INTACT;
 done:
+    if (result == OUTCOME_REFUSED) refusal_code = ce_last_error_code();
     if (txn) ce_txn_end(txn);
     CHECK(ce_db_close(db));
     return result;
@@ -227,7 +235,7 @@ static void run_trials(const uint8_t *key, const char *kind)
     while (written > 0 && pristine[written - 1] == 0) written--;
     uint64_t trials = test_count ? test_count : DEFAULT_TRIALS;
     uint64_t state = test_seed ? test_seed : 20261127u;
-    uint64_t refused = 0, intact = 0, silent = 0;
+    uint64_t refused = 0, intact = 0, silent = 0, misreported = 0;
     for (uint64_t trial = 0; trial < trials; trial++) {
         memcpy(damaged, pristine, size);
         size_t position = (size_t)(next_random(&state) % written);
@@ -249,6 +257,11 @@ static void run_trials(const uint8_t *key, const char *kind)
                     (unsigned long long)trial, (unsigned long long)kind_of_change, position, position / 4096);
             silent++;
         }
+        if (result == OUTCOME_REFUSED && refusal_code != CE_ERR_CORRUPT && refusal_code != CE_ERR_INVALID_DATABASE) {
+            fprintf(stderr, "%s: trial %llu: change at offset %zu reported as error %d: %s\n", kind,
+                    (unsigned long long)trial, position, refusal_code, ce_last_error_message());
+            misreported++;
+        }
         refused += result == OUTCOME_REFUSED;
         intact += result == OUTCOME_INTACT;
     }
@@ -256,6 +269,7 @@ static void run_trials(const uint8_t *key, const char *kind)
            kind, (unsigned long long)trials, written, (unsigned long long)refused, (unsigned long long)intact,
            (unsigned long long)silent);
     CHECK(silent == 0);
+    CHECK(misreported == 0);
     CHECK(refused > 0); /* the damage is real: some of it is refused */
     free(pristine);
     free(damaged);
