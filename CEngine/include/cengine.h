@@ -181,6 +181,16 @@ typedef struct ce_db_options {
      * the file that are read much are moved into huge pages (faster scans);
      * the memory held then stays under twice this figure. */
     uint64_t encryption_cache_bytes;
+    /* Plain files carry a 32-bit checksum of every page a commit writes,
+     * and a handle verifies each page the first time one of its
+     * transactions reads it (a damaged page is CE_ERR_CORRUPT naming it,
+     * never different data). On by default. true: a new file is created
+     * without page checksums, and this handle does not verify the pages of
+     * a file that has them (its commits still keep them, for the other
+     * handles). Files written before page checksums existed, and copies
+     * (ce_db_write_copy, compaction), have none. Encrypted files ignore
+     * it: their pages are authenticated. */
+    bool disable_page_checksums;
 } ce_db_options;
 
 /* Fills options with the defaults: read-write, create if missing, full

@@ -197,3 +197,50 @@ TEST(results_get_range_bounds)
     ce_txn_end(txn);
     test_db_close(&t);
 }
+
+/* A handle used after ce_db_close, or a transaction after ce_txn_end (or
+ * after a commit, which ends it): CE_ERR_INVALID_ARGUMENT naming the call,
+ * never a use after free (docs/DESIGN.md §8, "Stale handles"). Before,
+ * the second ce_txn_end freed the transaction twice. */
+static void expect_stale(bool ok, const char *call)
+{
+    CHECK(!ok);
+    CHECK(ce_last_error_code() == CE_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(ce_last_error_message(), call) != NULL);
+}
+
+TEST(stale_handles)
+{
+    test_db t = test_db_open("api-stale");
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    ce_table_key table;
+    CHECK(ce_table_add(txn, "Thing", &table));
+    CHECK(ce_txn_commit(txn)); /* ends it */
+    expect_stale(ce_txn_commit(txn), "ce_txn_commit");
+    ce_txn_end(txn); /* a second end: an error, no double free */
+    CHECK(ce_last_error_code() == CE_ERR_INVALID_ARGUMENT);
+    CHECK(ce_txn_begin_read(t.db, &txn));
+    ce_txn_end(txn);
+    ce_txn_end(txn);
+    CHECK(ce_last_error_code() == CE_ERR_INVALID_ARGUMENT);
+    expect_stale(ce_txn_advance(txn), "ce_txn_advance");
+    CHECK(ce_txn_version(txn) == 0);
+    CHECK(!ce_txn_is_write(txn));
+    size_t count;
+    expect_stale(ce_table_count(txn, &count), "object store");
+    expect_stale(ce_object_count(txn, table, &count), "object store");
+    /* The handle still works; then closed, every call on it is refused. */
+    ce_db_stats stats;
+    CHECK(ce_db_verify(t.db, &stats));
+    CHECK(ce_db_close(t.db));
+    expect_stale(ce_db_close(t.db), "ce_db_close");
+    expect_stale(ce_txn_begin_read(t.db, &txn), "ce_txn_begin_read");
+    expect_stale(ce_txn_begin_write(t.db, &txn), "ce_txn_begin_write");
+    expect_stale(ce_db_verify(t.db, &stats), "ce_db_verify");
+    uint64_t version;
+    expect_stale(ce_db_latest_version(t.db, &version), "ce_db_latest_version");
+    CHECK(ce_db_path(t.db) == NULL);
+    t.db = NULL;
+    test_db_close(&t);
+}

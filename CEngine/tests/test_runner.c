@@ -22,6 +22,7 @@ static test_case cases[TEST_MAX_CASES];
 static size_t case_count;
 
 const uint8_t *test_key;
+unsigned long long test_seed, test_count;
 const char *test_current_case;
 
 void test_register(const char *name, test_function run)
@@ -77,7 +78,7 @@ static void run_case(const test_case *c)
 
 static int usage(const char *program)
 {
-    fprintf(stderr, "usage: %s [--encrypted] [--list] [case ...]\n", program);
+    fprintf(stderr, "usage: %s [--encrypted] [--list] [--seed N] [--count N] [case ...]\n", program);
     return 2;
 }
 
@@ -91,6 +92,14 @@ int main(int argc, char **argv)
             printf("(encrypted variant)\n");
         } else if (strcmp(argv[i], "--list") == 0) {
             list = true;
+        } else if ((strcmp(argv[i], "--seed") == 0 || strcmp(argv[i], "--count") == 0) && i + 1 < argc) {
+            /* For cases that run random trials (test_tamper): longer runs. */
+            char *end;
+            unsigned long long value = strtoull(argv[i + 1], &end, 10);
+            if (*end != '\0') return usage(argv[0]);
+            if (argv[i][2] == 's') test_seed = value;
+            else test_count = value;
+            i++;
         } else if (argv[i][0] == '-') {
             return usage(argv[0]);
         } else {

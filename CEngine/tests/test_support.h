@@ -88,6 +88,10 @@ static inline void test_cleanup_dir(const char *dir)
  * to the <name>_encrypted tests). Set by the runner before any case. */
 extern const uint8_t *test_key;
 
+/* `--seed N` and `--count N` on the command line (0 when not given): the
+ * seed and number of trials of cases that run random trials. */
+extern unsigned long long test_seed, test_count;
+
 /* A fixed 64-byte key for tests (every byte distinct). */
 static inline const uint8_t *test_fixed_key(uint8_t seed)
 {

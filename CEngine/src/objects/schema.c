@@ -282,6 +282,9 @@ static bool read_group(ce_txn *txn, node_view *out_group)
 /* The parsed schema of the transaction's version (parsed once per version). */
 bool schema_load(ce_txn *txn, schema **out_schema)
 {
+    /* Every object-store call reaches the schema first: an ended
+     * transaction is refused here (db_txn_check). */
+    if (!db_txn_check(txn, "the object store")) return false;
     schema *loaded = db_txn_layer_state(txn);
     if (loaded) {
         *out_schema = loaded;

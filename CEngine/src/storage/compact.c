@@ -189,19 +189,21 @@ static bool write_copy(ce_db *db, ce_txn *given, const char *path, const ce_copy
 
 bool ce_db_write_copy(ce_db *db, const char *path, const ce_copy_options *options)
 {
-    if (!db || !path) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_write_copy: db and path are required");
+    if (!db_check_handle(db, "ce_db_write_copy")) return false;
+    if (!path) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_write_copy: db and path are required");
     return write_copy(db, NULL, path, options);
 }
 
 bool ce_txn_write_copy(ce_txn *txn, const char *path, const ce_copy_options *options)
 {
-    if (!txn || !path) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_write_copy: txn and path are required");
+    if (!db_txn_check(txn, "ce_txn_write_copy")) return false;
+    if (!path) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_write_copy: txn and path are required");
     return write_copy(db_txn_db(txn), txn, path, options);
 }
 
 bool ce_db_compact(ce_db *db, const ce_copy_options *options)
 {
-    if (!db) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_compact: db is required");
+    if (!db_check_handle(db, "ce_db_compact")) return false;
     if (options && (options->encryption_key || options->encryption_key_size))
         return error_fail(CE_ERR_INVALID_ARGUMENT,
                        "compaction keeps the file's encryption key; ce_db_write_copy writes a copy with another");
@@ -233,7 +235,8 @@ bool ce_db_compact(ce_db *db, const ce_copy_options *options)
 
 bool ce_db_size_info(ce_db *db, uint64_t *out_total_bytes, uint64_t *out_used_bytes)
 {
-    if (!db || !out_total_bytes || !out_used_bytes)
+    if (!db_check_handle(db, "ce_db_size_info")) return false;
+    if (!out_total_bytes || !out_used_bytes)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_size_info: arguments are required");
     ce_txn *txn;
     if (!ce_txn_begin_read(db, &txn)) return false;

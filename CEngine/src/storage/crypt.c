@@ -68,19 +68,45 @@ static bool key_contexts(crypt_state *crypt)
     return true;
 }
 
-bool crypt_create(const uint8_t key[CRYPT_KEY_SIZE], const uint8_t salt[CRYPT_SALT_SIZE], crypt_state **out_crypt,
-                  uint8_t out_check[CRYPT_CHECK_SIZE])
+/* The stack below the caller's frame, where the functions it called kept
+ * their locals: OpenSSL's HKDF hashes the 64 key bytes as one SHA-256
+ * block, and the block function's message schedule (the key's words) stays
+ * in its dead frame. Overwritten here with more than those frames used
+ * (HKDF, HMAC, the digest and the block function take a few KiB). Not
+ * inlined, so the array lies below the caller's frame; OPENSSL_cleanse
+ * cannot be optimized away. */
+#define STACK_WIPE_BYTES (32u << 10)
+static __attribute__((noinline)) void wipe_stack_below(void)
 {
-    uint8_t material[KEY_MATERIAL_SIZE];
-    size_t material_size = sizeof material;
+    volatile uint8_t scratch[STACK_WIPE_BYTES];
+    OPENSSL_cleanse((void *)scratch, sizeof scratch);
+    __asm__ volatile("" : : "r"(scratch) : "memory");
+}
+
+/* HKDF-SHA256 of the user's key into `material` (see FORMAT.md, "Keys"). */
+static __attribute__((noinline)) bool derive_material(const uint8_t key[CRYPT_KEY_SIZE],
+                                                      const uint8_t salt[CRYPT_SALT_SIZE], uint8_t *material,
+                                                      size_t *material_size)
+{
     EVP_PKEY_CTX *kdf = EVP_PKEY_CTX_new_id(EVP_PKEY_HKDF, NULL);
     bool derived = kdf && EVP_PKEY_derive_init(kdf) == 1 && EVP_PKEY_CTX_set_hkdf_md(kdf, EVP_sha256()) == 1 &&
                    EVP_PKEY_CTX_set1_hkdf_salt(kdf, salt, (int)CRYPT_SALT_SIZE) == 1 &&
                    EVP_PKEY_CTX_set1_hkdf_key(kdf, key, (int)CRYPT_KEY_SIZE) == 1 &&
                    EVP_PKEY_CTX_add1_hkdf_info(kdf, (const unsigned char *)KEY_MATERIAL_INFO,
                                                (int)(sizeof KEY_MATERIAL_INFO - 1)) == 1 &&
-                   EVP_PKEY_derive(kdf, material, &material_size) == 1 && material_size == sizeof material;
-    EVP_PKEY_CTX_free(kdf);
+                   EVP_PKEY_derive(kdf, material, material_size) == 1;
+    EVP_PKEY_CTX_free(kdf); /* frees (and cleanses) its copies of the key */
+    return derived;
+}
+
+bool crypt_create(const uint8_t key[CRYPT_KEY_SIZE], const uint8_t salt[CRYPT_SALT_SIZE], crypt_state **out_crypt,
+                  uint8_t out_check[CRYPT_CHECK_SIZE])
+{
+    uint8_t material[KEY_MATERIAL_SIZE];
+    size_t material_size = sizeof material;
+    bool derived = derive_material(key, salt, material, &material_size) && material_size == sizeof material;
+    /* The frames HKDF used, below this one, held the key's bytes. */
+    wipe_stack_below();
     if (!derived) {
         crypt_wipe(material, sizeof material);
         return fail_openssl("deriving the encryption keys (HKDF-SHA256)");

@@ -32,6 +32,7 @@
 #include "node.h"
 #include "crypt.h"
 #include "os.h"
+#include "pagesum.h"
 #include "pager.h"
 #include "writer.h"
 
@@ -52,6 +53,76 @@
 /* ------------------------------------------------------------------------ */
 
 static void write_sync_record(ce_db *db, uint64_t version);
+
+/* Closed handles and ended transactions: their memory goes to a pool, not
+ * back to malloc, and a new handle of the same kind reuses it. The pools
+ * hold at most as many as were ever open at once. So a call with a stale
+ * handle reads memory the engine still owns and finds HANDLE_ENDED (or, if
+ * a new handle took the memory, that handle): CE_ERR_INVALID_ARGUMENT
+ * instead of a use after free. */
+static pthread_mutex_t handle_pool_mutex = PTHREAD_MUTEX_INITIALIZER;
+static ce_db *db_pool;
+static ce_txn *txn_pool;
+
+static ce_db *new_db_handle(void)
+{
+    pthread_mutex_lock(&handle_pool_mutex);
+    ce_db *db = db_pool;
+    if (db) db_pool = db->pool_next;
+    pthread_mutex_unlock(&handle_pool_mutex);
+    if (!db && !(db = malloc(sizeof *db))) return NULL;
+    memset(db, 0, sizeof *db);
+    db->magic = DB_HANDLE_LIVE;
+    return db;
+}
+
+static void delete_db_handle(ce_db *db)
+{
+    memset(db, 0, sizeof *db);
+    db->magic = HANDLE_ENDED;
+    pthread_mutex_lock(&handle_pool_mutex);
+    db->pool_next = db_pool;
+    db_pool = db;
+    pthread_mutex_unlock(&handle_pool_mutex);
+}
+
+static ce_txn *new_txn_handle(void)
+{
+    pthread_mutex_lock(&handle_pool_mutex);
+    ce_txn *txn = txn_pool;
+    if (txn) txn_pool = txn->pool_next;
+    pthread_mutex_unlock(&handle_pool_mutex);
+    if (!txn && !(txn = malloc(sizeof *txn))) return NULL;
+    memset(txn, 0, sizeof *txn);
+    txn->magic = TXN_HANDLE_LIVE;
+    return txn;
+}
+
+static void delete_txn_handle(ce_txn *txn)
+{
+    memset(txn, 0, sizeof *txn);
+    txn->magic = HANDLE_ENDED;
+    pthread_mutex_lock(&handle_pool_mutex);
+    txn->pool_next = txn_pool;
+    txn_pool = txn;
+    pthread_mutex_unlock(&handle_pool_mutex);
+}
+
+bool db_check_handle(const ce_db *db, const char *call)
+{
+    if (!db) return error_fail(CE_ERR_INVALID_ARGUMENT, "%s: the database handle is required", call);
+    if (db->magic != DB_HANDLE_LIVE)
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "%s: the database handle was closed (or is not a ce_db)", call);
+    return true;
+}
+
+bool db_txn_check(const ce_txn *txn, const char *call)
+{
+    if (!txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "%s: the transaction is required", call);
+    if (txn->magic != TXN_HANDLE_LIVE)
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "%s: the transaction has ended (or is not a ce_txn)", call);
+    return true;
+}
 
 size_t db_slot_run_limit = SLOT_MAX_RUNS;
 
@@ -185,7 +256,7 @@ static void free_db(ce_db *db)
     pthread_mutex_destroy(&db->confirmed_mutex);
     free(db->path);
     free(db->lock_path);
-    free(db);
+    delete_db_handle(db);
 }
 
 bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
@@ -203,7 +274,7 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
     if (!options->encryption_key && options->encryption_key_size != 0)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "encryption_key_size is %zu but encryption_key is NULL",
                        options->encryption_key_size);
-    ce_db *db = calloc(1, sizeof *db);
+    ce_db *db = new_db_handle();
     if (!db) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
     db->lock_fd = -1;
     db->options = *options;
@@ -275,6 +346,7 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
 bool ce_db_close(ce_db *db)
 {
     if (!db) return true;
+    if (!db_check_handle(db, "ce_db_close")) return false;
     pthread_mutex_lock(&db->mutex);
     size_t open_transactions = db->open_transactions;
     size_t waiters = db->waiters;
@@ -304,7 +376,7 @@ bool ce_db_close(ce_db *db)
     return true;
 }
 
-const char *ce_db_path(const ce_db *db) { return db->path; }
+const char *ce_db_path(const ce_db *db) { return db_check_handle(db, "ce_db_path") ? db->path : NULL; }
 
 /* Removes `path` if it exists; whether it did, or false with the error. */
 static bool remove_if_exists(const char *path, bool *out_removed)
@@ -374,7 +446,8 @@ bool ce_db_delete_files(const char *path, bool *out_deleted)
 
 bool ce_db_latest_version(ce_db *db, uint64_t *out_version)
 {
-    if (!db || !out_version) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_latest_version: arguments are required");
+    if (!db_check_handle(db, "ce_db_latest_version")) return false;
+    if (!out_version) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_latest_version: arguments are required");
     /* Not during a compaction of this handle by another thread: it replaces
      * the data file whose header lockfile_latest may read. */
     pthread_mutex_lock(&db->mutex);
@@ -412,7 +485,8 @@ static bool latest_outside_compaction(ce_db *db, uint64_t *out_version)
 
 bool ce_db_wait_for_change(ce_db *db, uint64_t version, int64_t timeout_ms, bool *out_changed)
 {
-    if (!db || !out_changed)
+    if (!db_check_handle(db, "ce_db_wait_for_change")) return false;
+    if (!out_changed)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_wait_for_change: db and out_changed are required");
     *out_changed = false;
     if (timeout_ms < -1)
@@ -467,7 +541,7 @@ bool ce_db_wait_for_change(ce_db *db, uint64_t version, int64_t timeout_ms, bool
 
 bool ce_db_wake_waiters(ce_db *db)
 {
-    if (!db) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_wake_waiters: db is required");
+    if (!db_check_handle(db, "ce_db_wake_waiters")) return false;
     pthread_mutex_lock(&db->mutex);
     if (db->waiters > 0) db->wake_generation++;
     else db->wake_pending = true;
@@ -513,6 +587,9 @@ static bool attach_snapshot(ce_txn *txn)
     space_init_read(&txn->space, base, txn->info.logical_size);
     space_set_file(&txn->space, pager);
     if (pager_is_encrypted(pager)) space_set_cipher_reader(&txn->space, pager, txn->info.version, txn->epoch);
+    if (txn->db->cipher.page_sums &&
+        !pagesum_attach(&txn->space, pager_verifies_page_sums(pager) ? pager : NULL, &txn->info))
+        return false;
     new_stamp(txn);
     if (txn->info.top_ref == 0) { /* version 0: the file is being created */
         txn->user_root = txn->free_list_ref = txn->history_ref = 0;
@@ -544,13 +621,13 @@ static void unlink_reader(ce_db *db, ce_txn *txn)
  * version `*at` that a live read transaction of the handle pins. */
 static bool begin_read(ce_db *db, const uint64_t *at, ce_txn **out_txn)
 {
-    ce_txn *txn = calloc(1, sizeof *txn);
+    ce_txn *txn = new_txn_handle();
     if (!txn) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
     txn->db = db;
     enter_transaction(db);
     if (!lockfile_claim_reader_slot(db, &txn->reader_slot)) {
         leave_transaction(db);
-        free(txn);
+        delete_txn_handle(txn);
         return false;
     }
     if (at) {
@@ -568,7 +645,7 @@ static bool begin_read(ce_db *db, const uint64_t *at, ce_txn **out_txn)
         if (!pinning) {
             lockfile_release_reader_slot(db, txn->reader_slot);
             leave_transaction(db);
-            free(txn);
+            delete_txn_handle(txn);
             return error_fail(CE_ERR_WRONG_TRANSACTION_STATE,
                            "cannot begin a read transaction at version %llu of '%s': no live read transaction of this "
                            "handle pins it (a version nobody pins may already be overwritten)",
@@ -577,7 +654,7 @@ static bool begin_read(ce_db *db, const uint64_t *at, ce_txn **out_txn)
     } else if (!lockfile_pin_latest(db, txn->reader_slot, &txn->info)) {
         lockfile_release_reader_slot(db, txn->reader_slot);
         leave_transaction(db);
-        free(txn);
+        delete_txn_handle(txn);
         return false;
     }
     if (!pager_begin_reading(db->pager, &txn->epoch) || !attach_snapshot(txn)) {
@@ -585,7 +662,7 @@ static bool begin_read(ce_db *db, const uint64_t *at, ce_txn **out_txn)
         lockfile_release_reader_slot(db, txn->reader_slot);
         leave_transaction(db);
         space_free_ready_pages(&txn->space);
-        free(txn);
+        delete_txn_handle(txn);
         return false;
     }
     pthread_mutex_lock(&db->mutex);
@@ -597,19 +674,21 @@ static bool begin_read(ce_db *db, const uint64_t *at, ce_txn **out_txn)
 
 bool ce_txn_begin_read(ce_db *db, ce_txn **out_txn)
 {
-    if (!db || !out_txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_read: arguments are required");
+    if (!db_check_handle(db, "ce_txn_begin_read")) return false;
+    if (!out_txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_read: arguments are required");
     return begin_read(db, NULL, out_txn);
 }
 
 bool ce_txn_begin_read_at(ce_db *db, uint64_t version, ce_txn **out_txn)
 {
-    if (!db || !out_txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_read_at: arguments are required");
+    if (!db_check_handle(db, "ce_txn_begin_read_at")) return false;
+    if (!out_txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_read_at: arguments are required");
     return begin_read(db, &version, out_txn);
 }
 
 bool ce_txn_advance(ce_txn *txn)
 {
-    if (!txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_advance: txn is required");
+    if (!db_txn_check(txn, "ce_txn_advance")) return false;
     if (txn->write) return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot advance a write transaction");
     ce_db *db = txn->db;
     release_layer_state(txn);
@@ -742,9 +821,10 @@ static bool catch_up_with_header(ce_db *db, version_info *latest)
 
 bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn)
 {
-    if (!db || !out_txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_write: arguments are required");
+    if (!db_check_handle(db, "ce_txn_begin_write")) return false;
+    if (!out_txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_write: arguments are required");
     if (db->options.read_only) return error_fail(CE_ERR_READ_ONLY, "cannot write to '%s': it was opened read-only", db->path);
-    ce_txn *txn = calloc(1, sizeof *txn);
+    ce_txn *txn = new_txn_handle();
     if (!txn) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
     txn->db = db;
     txn->write = true;
@@ -752,7 +832,7 @@ bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn)
     enter_transaction(db);
     if (!acquire_writer(db)) {
         leave_transaction(db);
-        free(txn);
+        delete_txn_handle(txn);
         return false;
     }
     version_info latest;
@@ -781,12 +861,12 @@ fail:
     pager_end_reading(db->pager, txn->epoch);
     release_writer(db);
     leave_transaction(db);
-    free(txn);
+    delete_txn_handle(txn);
     return false;
 }
 
-bool ce_txn_is_write(const ce_txn *txn) { return txn && txn->write; }
-uint64_t ce_txn_version(const ce_txn *txn) { return txn ? txn->info.version : 0; }
+bool ce_txn_is_write(const ce_txn *txn) { return db_txn_check(txn, "ce_txn_is_write") && txn->write; }
+uint64_t ce_txn_version(const ce_txn *txn) { return db_txn_check(txn, "ce_txn_version") ? txn->info.version : 0; }
 
 space_state *db_txn_space(ce_txn *txn) { return &txn->space; }
 
@@ -827,6 +907,7 @@ static void end_transaction(ce_txn *txn)
     ce_db *db = txn->db;
     release_layer_state(txn);
     if (txn->write) {
+        pagesum_release(txn);
         space_release(&txn->space);
         release_writer(db);
     } else {
@@ -836,12 +917,13 @@ static void end_transaction(ce_txn *txn)
     space_free_ready_pages(&txn->space);
     pager_end_reading(db->pager, txn->epoch);
     leave_transaction(db);
-    free(txn);
+    delete_txn_handle(txn);
 }
 
 void ce_txn_end(ce_txn *txn)
 {
-    if (txn) end_transaction(txn);
+    /* A second end of the same transaction: an error, not a double free. */
+    if (txn && db_txn_check(txn, "ce_txn_end")) end_transaction(txn);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -856,6 +938,8 @@ static bool build_new_version(ce_txn *txn, version_info *out_info)
     uint64_t new_version = txn->info.version + 1;
     if (txn->info.top_ref && !node_free(space, txn->info.top_ref)) return false;
     if (txn->free_list_ref && !node_free(space, txn->free_list_ref)) return false;
+    uint64_t sums_bytes = 0; /* page checksums: new pages of them and a new directory */
+    if (txn->db->cipher.page_sums && !pagesum_prepare(txn, &sums_bytes)) return false;
     /* Every committed range this transaction frees is known now: merge them
      * into the free list before anything is placed. */
     if (!space_commit_prepare(space)) return false;
@@ -863,8 +947,9 @@ static bool build_new_version(ce_txn *txn, version_info *out_info)
     space_free_list(space, &free_count);
     /* The free list may gain the gap entry of space_plan_placement: +2. */
     if (!space_plan_placement(space, node_dirty_size_bound(space) + node_size_for(64, TOP_COUNT) +
-                                         node_size_for(64, 3 * (free_count + 2))))
+                                         node_size_for(64, 3 * (free_count + 2)) + sums_bytes))
         return false;
+    if (txn->db->cipher.page_sums && !pagesum_place(txn)) return false;
     space_ref root = 0, history = 0;
     if (txn->user_root && !node_finalize_tree(space, txn->user_root, &root)) return false;
     if (txn->history_ref && !node_finalize_tree(space, txn->history_ref, &history)) return false;
@@ -886,8 +971,10 @@ static bool build_new_version(ce_txn *txn, version_info *out_info)
     if (!space_place(space, list_size, false, &list_position, &list_bytes)) return false;
 
     space_ref top;
-    if (!node_create(space, NODE_HAS_REFS, TOP_COUNT, 0, &top)) return false;
-    if (!node_set(space, top, TOP_USER_ROOT, (int64_t)root) ||
+    bool sums = txn->db->cipher.page_sums;
+    if (!node_create(space, NODE_HAS_REFS, sums ? TOP_COUNT_PAGE_SUMS : TOP_COUNT, 0, &top)) return false;
+    if ((sums && !node_set(space, top, TOP_PAGE_SUMS, (int64_t)pagesum_directory(txn))) ||
+        !node_set(space, top, TOP_USER_ROOT, (int64_t)root) ||
         !node_set(space, top, TOP_FREE_LIST, (int64_t)list_position) ||
         !node_set(space, top, TOP_VERSION, node_tag((int64_t)new_version)) ||
         !node_set(space, top, TOP_HISTORY, (int64_t)history))
@@ -959,7 +1046,8 @@ static bool write_new_version(ce_txn *txn, const version_info *info, uint64_t *o
     *out_bytes_written = 0;
     size_t slot_room = pager_is_encrypted(db->pager) ? SLOT_MAX_RUNS_ENCRYPTED : SLOT_MAX_RUNS;
     bool listed = sync && run_count <= db_slot_run_limit && run_count <= slot_room;
-    if (!pager_write_runs(db->pager, runs, run_count)) goto done;
+    if (!(db->cipher.page_sums ? pagesum_write_runs(txn, runs, run_count) : pager_write_runs(db->pager, runs, run_count)))
+        goto done;
     for (size_t i = 0; i < run_count; i++) {
         *out_bytes_written += runs[i].length;
         if (listed) {
@@ -996,7 +1084,7 @@ done:
 
 bool ce_txn_commit(ce_txn *txn)
 {
-    if (!txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_commit: txn is required");
+    if (!db_txn_check(txn, "ce_txn_commit")) return false;
     /* A failed commit never ends the transaction: the caller still ends it. */
     if (!txn->write) return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot commit a read transaction");
     if (txn->commit_failed)
@@ -1052,6 +1140,7 @@ bool db_txn_space_usage(ce_txn *txn, db_space_usage *out_usage)
         if (!node_read(&txn->space, txn->free_list_ref, &node)) return false;
         own_bytes += node_size(&node);
     }
+    own_bytes += pagesum_bytes(&txn->space); /* the directory and pages of checksums */
     uint64_t logical = txn->info.logical_size;
     if (free_bytes > logical - CE_HEADER_SIZE || own_bytes > logical - CE_HEADER_SIZE - free_bytes)
         return error_fail(CE_ERR_CORRUPT,

@@ -37,6 +37,14 @@ extern size_t db_slot_run_limit;
  * transaction sees (the parsed schema). `release` is called when the
  * transaction ends or advances to another version. */
 void *db_txn_layer_state(const ce_txn *txn);
+
+/* Whether `db` / `txn` is an open handle: CE_ERR_INVALID_ARGUMENT naming
+ * `call` for NULL, a closed handle or an ended transaction. The memory of
+ * closed and ended handles is kept (and reused only for a new handle of
+ * the same kind), so the check reads no freed memory; a stale pointer whose
+ * memory a new handle took is that new handle and cannot be told apart. */
+bool db_check_handle(const ce_db *db, const char *call);
+bool db_txn_check(const ce_txn *txn, const char *call);
 void db_txn_set_layer_state(ce_txn *txn, void *state, void (*release)(void *state));
 
 /* A number that changes whenever what the transaction sees may have

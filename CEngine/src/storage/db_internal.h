@@ -36,6 +36,7 @@ typedef struct cipher_header {
     uint8_t salt[CRYPT_SALT_SIZE];
     uint8_t key_check[CRYPT_CHECK_SIZE];
     uint32_t group_pages; /* data pages per metadata page */
+    bool page_sums;       /* a plain file with page checksums (pagesum.h) */
 } cipher_header;
 
 /* The lock file's shared memory (lockfile.h). */
@@ -44,7 +45,16 @@ typedef struct shared_state shared_state;
 /* The top node of a version. */
 enum { TOP_USER_ROOT = 0, TOP_FREE_LIST = 1, TOP_VERSION = 2, TOP_HISTORY = 3, TOP_COUNT = 4 };
 
+/* The first field of a ce_db and a ce_txn: DB_HANDLE_LIVE / TXN_HANDLE_LIVE
+ * while the handle is open, *_ENDED once closed or ended (db.c keeps the
+ * memory: see db_check_handle). */
+#define DB_HANDLE_LIVE 0x4F5244424C495645ull  /* "EVILBDRO" little-endian: live db */
+#define TXN_HANDLE_LIVE 0x4F5254584C495645ull /* live txn */
+#define HANDLE_ENDED 0x4F52454E44454421ull    /* closed or ended */
+
 struct ce_db {
+    uint64_t magic;
+    ce_db *pool_next; /* while in db.c's pool of closed handles */
     char *path;
     char *lock_path;
     pager_state *pager;
@@ -91,6 +101,8 @@ struct ce_db {
 };
 
 struct ce_txn {
+    uint64_t magic;
+    ce_txn *pool_next; /* while in db.c's pool of ended transactions */
     ce_db *db;
     bool write;
     version_info info; /* the version read; for a write, the one it builds on */
@@ -106,6 +118,7 @@ struct ce_txn {
     bool (*before_commit)(ce_txn *txn, void *state); /* see db_txn_set_before_commit */
     bool commit_failed; /* a commit failed: only ce_txn_end may follow (it rolls back) */
     ce_txn *next_reader, *previous_reader;           /* ce_db.readers */
+    struct pagesum_commit *page_sums; /* a commit's page checksums (pagesum.c) */
 };
 
 /* The free list of the version a transaction reads (NULL and 0 if it has

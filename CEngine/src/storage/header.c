@@ -15,6 +15,7 @@
  * other one still names the previous, durable commit.
  */
 #include "header.h"
+#include "pagesum.h"
 #include "checksum.h"
 #include "db_internal.h"
 #include "error.h"
@@ -29,6 +30,7 @@ static const uint8_t SYNC_MAGIC[8] = {'O', 'R', 'S', 'Y', 'N', 'C', '0', '1'};
 
 #define STATIC_PAGE 0u
 #define STATIC_FLAG_ENCRYPTED 1u
+#define STATIC_FLAG_PAGE_SUMS 2u
 #define STATIC_SALT_OFFSET 24u
 #define STATIC_KEY_CHECK_OFFSET 40u
 #define STATIC_GROUP_PAGES_OFFSET 56u
@@ -60,7 +62,7 @@ void header_encode_static_page(uint8_t *page, const cipher_header *cipher)
     memset(page, 0, PAGE_SIZE_BYTES);
     memcpy(page, FILE_MAGIC, 8);
     store_u32(page + 8, FORMAT_VERSION);
-    store_u32(page + 12, cipher->encrypted ? STATIC_FLAG_ENCRYPTED : 0);
+    store_u32(page + 12, cipher->encrypted ? STATIC_FLAG_ENCRYPTED : cipher->page_sums ? STATIC_FLAG_PAGE_SUMS : 0);
     store_u32(page + 16, PAGE_SIZE_BYTES);
     store_u32(page + 20, CE_HEADER_SIZE);
     if (cipher->encrypted) {
@@ -210,7 +212,10 @@ static bool check_static_page(ce_db *db, const uint8_t *page, cipher_header *out
     uint32_t flags = load_u32(page + 12);
     memset(out_cipher, 0, sizeof *out_cipher);
     out_cipher->encrypted = (flags & STATIC_FLAG_ENCRYPTED) != 0;
-    bool fields_ok = (flags & ~STATIC_FLAG_ENCRYPTED) == 0 && load_u32(page + 16) == PAGE_SIZE_BYTES &&
+    out_cipher->page_sums = (flags & STATIC_FLAG_PAGE_SUMS) != 0;
+    /* Page checksums are for plain files (encrypted pages authenticate). */
+    bool fields_ok = (flags & ~(STATIC_FLAG_ENCRYPTED | STATIC_FLAG_PAGE_SUMS)) == 0 &&
+                     !(out_cipher->encrypted && out_cipher->page_sums) && load_u32(page + 16) == PAGE_SIZE_BYTES &&
                      load_u32(page + 20) == CE_HEADER_SIZE && load_u32(page + 60) == 0;
     if (out_cipher->encrypted) {
         memcpy(out_cipher->salt, page + STATIC_SALT_OFFSET, CRYPT_SALT_SIZE);
@@ -244,6 +249,9 @@ static bool start_cipher(ce_db *db, const cipher_header *cipher)
             return error_fail(CE_ERR_INVALID_DATABASE,
                            "invalid database: decryption failed: '%s' is not encrypted, but an encryption key was given",
                            db->path);
+        /* Verified on read unless the handle turned it off; kept by every
+         * commit either way (pagesum.c). */
+        if (cipher->page_sums && !db->options.disable_page_checksums) return pager_enable_page_sums(db->pager);
         return true;
     }
     if (!db->key_given)
@@ -358,6 +366,15 @@ bool header_choose_version(ce_db *db, bool verify_data, header_state *out_state,
                 (unsigned long long)synced_version, db->path);
         goto done;
     }
+    /* A plain file likewise: its newest slot is damaged, or the file was
+     * truncated (a plain slot's logical size must lie within the file). */
+    if (synced_version > newest_valid && newest_valid != 0) {
+        error_fail(CE_ERR_CORRUPT,
+                   "invalid database: the header slot of version %llu of '%s' is damaged or the file was truncated "
+                   "(the sync record says that version reached the disk; the newest intact one is %llu)",
+                   (unsigned long long)synced_version, db->path, (unsigned long long)newest_valid);
+        goto done;
+    }
     int order[2] = {0, 1};
     if (valid[1] && (!valid[0] || slots[1].info.version > slots[0].info.version)) {
         order[0] = 1;
@@ -371,6 +388,11 @@ bool header_choose_version(ce_db *db, bool verify_data, header_state *out_state,
             uint64_t checksum;
             if (runs_checksum(db->pager, slot, &checksum)) {
                 trusted = checksum == slot->data_checksum;
+                /* The pages of checksums the commit rewrote in place are
+                 * not among its runs: its pages must match them too. */
+                if (trusted && cipher.page_sums &&
+                    !pagesum_commit_whole(db->pager, &slot->info, slot->runs, slot->run_count, &trusted))
+                    goto done;
             } else if (ce_last_error_code() != CE_ERR_INVALID_DATABASE) {
                 goto done; /* an I/O error: nothing is known */
             }
@@ -415,6 +437,8 @@ bool header_write_new(ce_db *db)
 {
     cipher_header cipher;
     memset(&cipher, 0, sizeof cipher);
+    cipher.page_sums = !db->key_given && !db->options.disable_page_checksums;
+    if (cipher.page_sums && !pager_enable_page_sums(db->pager)) return false;
     if (db->key_given) {
         crypt_state *crypt;
         bool created = header_new_cipher(db->key, &cipher, &crypt);

@@ -38,6 +38,7 @@
  */
 #include "pager.h"
 #include "error.h"
+#include "checksum.h"
 #include "fault.h"
 #include "os.h"
 
@@ -112,6 +113,11 @@ struct pager_state {
      * size it found. */
     _Atomic uint64_t checked_at_ns;
     _Atomic uint64_t checked_size;
+    /* A plain file with page checksums whose reads are verified: one entry
+     * per page (valid_through, and in nonce_check the checksum it was
+     * verified against), reserved at open like an encrypted file's. */
+    pager_page_entry *sum_entries;
+    uint64_t sum_entries_reserved; /* bytes */
 };
 
 static bool open_with_flags(const char *path, int flags, bool read_only, pager_state **out_pager)
@@ -175,6 +181,7 @@ static void close_pager(pager_state *pager, bool descriptor_in_background)
     }
     free(pager->mappings);
     free_cipher(pager->cipher);
+    if (pager->sum_entries) os_active->munmap(pager->sum_entries, (size_t)pager->sum_entries_reserved);
     if (descriptor_in_background) {
         os_close_in_background(pager->fd);
     } else {
@@ -193,7 +200,10 @@ const char *pager_path(const pager_state *pager) { return pager->path; }
 int pager_fd(const pager_state *pager) { return pager->fd; }
 bool pager_read_only(const pager_state *pager) { return pager->read_only; }
 bool pager_is_encrypted(const pager_state *pager) { return pager->cipher != NULL; }
-pager_page_entry *pager_page_entries(const pager_state *pager) { return pager->cipher ? pager->cipher->entries : NULL; }
+pager_page_entry *pager_page_entries(const pager_state *pager)
+{
+    return pager->cipher ? pager->cipher->entries : pager->sum_entries;
+}
 
 /* The power of two at or above `value` (at least MINIMUM_MAPPING);
  * UINT64_MAX when there is none (a value past 2^63). */
@@ -945,4 +955,70 @@ bool pager_ensure_size(pager_state *pager, uint64_t logical_size)
     if (pager->known_file_size < target) pager->known_file_size = target;
     pthread_mutex_unlock(&pager->mutex);
     return true;
+}
+
+/* --- page checksums of a plain file --- */
+
+bool pager_enable_page_sums(pager_state *pager)
+{
+    if (pager->cipher || pager->sum_entries) return true;
+    /* Address space only (MAP_NORESERVE): the entries of pages never read
+     * cost nothing. Less where address space is limited. */
+    for (uint64_t size = VIEW_RESERVATION; size >= VIEW_MINIMUM_RESERVATION; size /= 2) {
+        uint64_t bytes = entries_bytes_for(size);
+        void *memory = os_active->mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE,
+                                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (memory == MAP_FAILED) continue;
+        pager->sum_entries = memory;
+        pager->sum_entries_reserved = bytes;
+        return true;
+    }
+    return error_fail(CE_ERR_ADDRESS_SPACE_EXHAUSTED, "cannot reserve address space for the page checks of '%s'",
+                      pager->path);
+}
+
+bool pager_verifies_page_sums(const pager_state *pager) { return pager->sum_entries != NULL; }
+
+uint32_t pager_page_sum(const uint8_t *page)
+{
+    uint64_t sum = checksum_of(page, PAGER_PAGE_SIZE, PAGER_PAGE_SUM_SEED);
+    uint32_t folded = (uint32_t)(sum ^ (sum >> 32));
+    return folded ? folded : 1u; /* 0 marks a page without a checksum */
+}
+
+bool pager_verify_page(pager_state *pager, const uint8_t *base, uint64_t page, uint64_t version, uint32_t expected)
+{
+    if ((page + 1) * sizeof(pager_page_entry) > pager->sum_entries_reserved)
+        return error_fail(CE_ERR_ADDRESS_SPACE_EXHAUSTED,
+                          "'%s' grew beyond the %llu pages whose checks this handle reserved at open; close and "
+                          "reopen the file",
+                          pager->path, (unsigned long long)(pager->sum_entries_reserved / sizeof(pager_page_entry)));
+    pager_page_entry *entry = &pager->sum_entries[page];
+    pthread_mutex_lock(&pager->mutex);
+    uint64_t valid = atomic_load(&entry->valid_through);
+    bool ok = true;
+    if (valid != 0 && valid >= version) {
+        /* Another transaction of the handle verified it meanwhile. */
+    } else if (expected == 0 || (valid != 0 && entry->nonce_check == expected)) {
+        /* A page of checksums (verified entry by entry: a wrong entry only
+         * fails the page it describes), or a page verified before and not
+         * rewritten since: good for this version too. */
+        entry->nonce_check = expected;
+        atomic_store(&entry->valid_through, version);
+    } else {
+        uint32_t actual = pager_page_sum(base + page * PAGER_PAGE_SIZE);
+        if (atomic_load(&pager->truncated)) {
+            ok = pager_truncated_error(pager);
+        } else if (actual != expected) {
+            ok = error_fail(CE_ERR_CORRUPT,
+                            "invalid database: page %llu of '%s' (file offset %llu) fails its checksum: the file is "
+                            "damaged",
+                            (unsigned long long)page, pager->path, (unsigned long long)(page * PAGER_PAGE_SIZE));
+        } else {
+            entry->nonce_check = expected;
+            atomic_store(&entry->valid_through, version);
+        }
+    }
+    pthread_mutex_unlock(&pager->mutex);
+    return ok;
 }

@@ -202,6 +202,31 @@ static inline bool pager_page_ready(pager_page_entry *entry, uint64_t version, u
  * lies beyond the end of the file. */
 bool pager_make_readable(pager_state *pager, uint64_t offset, size_t length, uint64_t version, uint64_t epoch);
 
+/* --- page checksums of plain files (docs/FORMAT.md, "Page checksums") ---
+ *
+ * A plain file whose static page says so carries a 32-bit checksum of
+ * every page a commit writes (the pages of checksums are regular nodes the
+ * db layer places; see storage/pagesum.h). The pager remembers, per page,
+ * for which version and against which checksum it verified the page, the
+ * way it remembers decrypted pages: a page is hashed the first time a
+ * transaction of the handle reads it, and again only after a commit
+ * rewrote it. The mapping of the file stays the read path. */
+#define PAGER_PAGE_SUM_SEED 0x50414745ull
+
+/* Turns on the verification of page checksums for this handle. */
+bool pager_enable_page_sums(pager_state *pager);
+bool pager_verifies_page_sums(const pager_state *pager);
+
+/* The checksum of a page's 4096 bytes (never 0: 0 marks a page that has
+ * none, a page of checksums). */
+uint32_t pager_page_sum(const uint8_t *page);
+
+/* Verifies page `page` of the file's mapping `base` for a transaction of
+ * `version`, against the checksum `expected` its version records (0: the
+ * page holds checksums and is not itself checked). CE_ERR_CORRUPT naming
+ * the page when it does not match. */
+bool pager_verify_page(pager_state *pager, const uint8_t *base, uint64_t page, uint64_t version, uint32_t expected);
+
 /* Forgets every decrypted page (at open, after pages were read for a
  * version that might not be the one chosen). */
 void pager_reset_cache(pager_state *pager);

@@ -81,6 +81,62 @@ void space_set_cipher_reader(space_state *space, pager_state *pager, uint64_t ve
     space_set_read_epoch(space, epoch);
 }
 
+void space_set_page_sums(space_state *space, pager_state *verifier, uint64_t version, const uint8_t *directory,
+                         uint64_t count)
+{
+    if (verifier) space_set_cipher_reader(space, verifier, version, 0);
+    space->sum_directory = directory;
+    space->sum_count = count;
+    space->page_aligned = true;
+}
+
+bool space_page_sum(const space_state *space, uint64_t page, uint32_t *out_sum)
+{
+    uint64_t index = page / PAGESUM_PAGE_ENTRIES;
+    uint64_t ref = 0;
+    if (index < space->sum_count) memcpy(&ref, space->sum_directory + 8 * index, 8);
+    /* Zeros where another process truncated the file (fault.h). */
+    if (atomic_load(space->truncated)) return space_truncated_error(space);
+    if (ref == 0 || ref % PAGER_PAGE_SIZE != 0 || ref < CE_HEADER_SIZE || ref > space->logical_size ||
+        space->logical_size - ref < PAGER_PAGE_SIZE)
+        return error_fail(CE_ERR_CORRUPT,
+                          "invalid database: page %llu has no page of checksums (directory entry %llu of %llu is "
+                          "%llu): the file is damaged",
+                          (unsigned long long)page, (unsigned long long)index, (unsigned long long)space->sum_count,
+                          (unsigned long long)ref);
+    uint32_t sum;
+    memcpy(&sum, space->base + ref + PAGESUM_HEADER_SIZE + 4 * (page % PAGESUM_PAGE_ENTRIES), 4);
+    /* 0 only for a page of checksums: any other page with entry 0 lost
+     * its entry (damage, or a page of checksums that never reached the
+     * disk). */
+    if (sum == 0 && ((page + 1) * PAGER_PAGE_SIZE > space->logical_size + PAGER_PAGE_SIZE ||
+                     memcmp(space->base + page * PAGER_PAGE_SIZE, PAGESUM_PAGE_HEADER, PAGESUM_HEADER_SIZE) != 0)) {
+        if (atomic_load(space->truncated)) return space_truncated_error(space);
+        return error_fail(CE_ERR_CORRUPT,
+                          "invalid database: page %llu (file offset %llu) has no checksum in its page of checksums "
+                          "(at %llu): the file is damaged",
+                          (unsigned long long)page, (unsigned long long)(page * PAGER_PAGE_SIZE),
+                          (unsigned long long)ref);
+    }
+    if (atomic_load(space->truncated)) return space_truncated_error(space);
+    *out_sum = sum;
+    return true;
+}
+
+/* The read barrier of a plain file with page checksums: verifies the pages
+ * of [first, last] not yet verified for this version. */
+static bool verify_plain_pages(const space_state *space, uint64_t first, uint64_t last)
+{
+    for (uint64_t page = first; page <= last; page++) {
+        if (pager_page_ready(&space->page_entries[page], space->read_version, 0)) continue;
+        uint32_t expected;
+        if (!space_page_sum(space, page, &expected) ||
+            !pager_verify_page(space->cipher_pager, space->base, page, space->read_version, expected))
+            return false;
+    }
+    return true;
+}
+
 void space_set_read_epoch(space_state *space, uint64_t epoch)
 {
     space->read_epoch = epoch;
@@ -167,6 +223,9 @@ void space_release(space_state *space)
     space_init_read(space, kept.base, kept.logical_size);
     space_set_file(space, kept.file_pager);
     if (kept.cipher_pager) space_set_cipher_reader(space, kept.cipher_pager, kept.read_version, kept.read_epoch);
+    space->sum_directory = kept.sum_directory;
+    space->sum_count = kept.sum_count;
+    space->page_aligned = kept.page_aligned;
     space->ready_first = kept.ready_first;
     space->ready_last = kept.ready_last;
 }
@@ -193,13 +252,18 @@ bool space_bytes_general(const space_state *space, space_ref ref, size_t length,
          * lock. */
         uint64_t first = ref / PAGER_PAGE_SIZE, last = (ref + (length ? length - 1 : 0)) / PAGER_PAGE_SIZE;
         if (first < space->ready_first || last > space->ready_last) {
-            for (uint64_t page = first; page <= last; page++) {
-                if (!pager_page_ready(&space->page_entries[page], space->read_version, space->read_epoch)) {
-                    if (!pager_make_readable(space->cipher_pager, page * PAGER_PAGE_SIZE,
-                                             (size_t)((last - page + 1) * PAGER_PAGE_SIZE), space->read_version,
-                                             space->read_epoch))
-                        return false;
-                    break;
+            if (space->sum_directory) {
+                /* A plain file with page checksums. */
+                if (!verify_plain_pages(space, first, last)) return false;
+            } else {
+                for (uint64_t page = first; page <= last; page++) {
+                    if (!pager_page_ready(&space->page_entries[page], space->read_version, space->read_epoch)) {
+                        if (!pager_make_readable(space->cipher_pager, page * PAGER_PAGE_SIZE,
+                                                 (size_t)((last - page + 1) * PAGER_PAGE_SIZE), space->read_version,
+                                                 space->read_epoch))
+                            return false;
+                        break;
+                    }
                 }
             }
             /* The space is the transaction's own (see ready_first). */

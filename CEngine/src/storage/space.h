@@ -32,6 +32,14 @@
 
 typedef uint64_t space_ref;
 
+/* A page of checksums (plain files, storage/pagesum.h): a bytes node that
+ * fills one page, its 8-byte header, then a 32-bit checksum per page. */
+#define PAGESUM_HEADER_SIZE 8u
+#define PAGESUM_PAGE_ENTRIES ((PAGER_PAGE_SIZE - PAGESUM_HEADER_SIZE) / 4u)
+/* Its node header (bytes node, 8-bit elements, 4088 of them), which an
+ * entry of 0 requires of its page (pagesum.c writes it with node.h). */
+#define PAGESUM_PAGE_HEADER "\x04\x04\x4E\xA1\xF8\x0F\x00\x00"
+
 /* The header occupies the first 16 KiB of every file (see docs/FORMAT.md). */
 #define CE_HEADER_SIZE 16384u
 #define CE_TEMP_REF_BIT (1ull << 62)
@@ -83,6 +91,14 @@ typedef struct space_state {
     pager_page_entry *page_entries;
     uint64_t read_version, read_epoch;
     bool page_aligned;
+    /* Plain files with page checksums (storage/pagesum.h): the version's
+     * directory of pages of checksums (its 64-bit elements, in the
+     * mapping) and their count. When the handle verifies pages,
+     * cipher_pager is the plain file's pager and the read barrier below
+     * verifies each page the first time the handle reads it, as it
+     * decrypts an encrypted file's; placement is page_aligned either way. */
+    const uint8_t *sum_directory;
+    uint64_t sum_count;
     /* A run of pages this transaction found ready: those it last found,
      * widened over their neighbours already found (first > last: none). A
      * page stays ready for the transaction that found it so (its epoch keeps
@@ -150,6 +166,18 @@ bool space_init_write(space_state *space, const space_free_extent *free_list, si
  * `version` with epoch `epoch` (call after space_init_read;
  * space_init_write and space_release keep it). */
 void space_set_cipher_reader(space_state *space, pager_state *pager, uint64_t version, uint64_t epoch);
+
+/* Reads a plain file with page checksums: `directory` points at the
+ * `count` 64-bit refs of the version's pages of checksums (in the
+ * mapping); `verifier` (NULL: the handle does not verify) checks each page
+ * the first time a transaction of `version` reads it. Placement then puts
+ * a commit only on pages no version uses, as for an encrypted file. */
+void space_set_page_sums(space_state *space, pager_state *verifier, uint64_t version, const uint8_t *directory,
+                         uint64_t count);
+
+/* The checksum the version records for page `page` (0: a page of
+ * checksums), or CE_ERR_CORRUPT if its page of checksums is missing. */
+bool space_page_sum(const space_state *space, uint64_t page, uint32_t *out_sum);
 
 /* A new reader epoch (the transaction let go of the pages it read). */
 void space_set_read_epoch(space_state *space, uint64_t epoch);

@@ -10,6 +10,7 @@
  * and its own checks have bounded it.
  */
 #include "cengine.h"
+#include "db.h"
 #include "db_internal.h"
 #include "error.h"
 #include "lockfile.h"
@@ -57,7 +58,7 @@ static int compare_positions(const void *a, const void *b)
 
 bool ce_db_verify(ce_db *db, ce_db_stats *out_stats)
 {
-    if (!db) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_verify: db is required");
+    if (!db_check_handle(db, "ce_db_verify")) return false;
     ce_txn *txn;
     if (!ce_txn_begin_read(db, &txn)) return false;
     extent_list list = {0};

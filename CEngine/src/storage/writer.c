@@ -233,6 +233,7 @@ bool writer_replace_file(ce_db *db, writer_state *writer)
      * alone, so the latest version is simply republished. */
     pager_close_replaced(db->pager);
     db->pager = writer->pager;
+    db->cipher.page_sums = false; /* a copy is written without page checksums */
     atomic_store(&db->shared->committing_version, 0);
     lockfile_publish_latest(db->shared, &writer->info);
     lockfile_note_confirmed(db, &writer->info); /* the slot the writer wrote */
