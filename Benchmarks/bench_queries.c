@@ -200,10 +200,10 @@ static NOINLINE void ours_w3s(ours *o, const config *cfg, result *r)
     ours_check(ce_txn_begin_read(o->db, &txn), "W3s begin read");
     uint64_t t0 = now_ns();
     ce_query *query;
-    ce_results *all, *sorted;
+    ce_results *all = NULL, *sorted = NULL;
     ce_sort_key key = {"score", true};
-    size_t count;
-    ce_object_key first_key, last_key;
+    size_t count = 0;
+    ce_object_key first_key = 0, last_key = 0;
     ours_check(ce_query_parse(txn, o->table, "TRUEPREDICATE", NULL, 0, &query) && ce_query_find_all(query, &all) &&
                    ce_results_sort(txn, all, &key, 1, &sorted) && ce_results_count(sorted, txn, &count) &&
                    ce_results_get(sorted, txn, 0, &first_key) && ce_results_get(sorted, txn, count - 1, &last_key),

@@ -13,12 +13,13 @@
 #
 # Usage: Benchmarks/run_scale.sh N [SYSTEMS]
 #   N        objects, e.g. 1000000, 10000000 or 100000000
-#   SYSTEMS  a comma-separated subset of ours,sqlite,lmdb (default all three)
+#   SYSTEMS  a comma-separated subset of ours,sqlite,lmdb,array (default
+#            ours,sqlite,lmdb; array is the in-memory C-array bound of W2-W4)
 # Environment: BENCH_LOCK (a lock file shared by the machine's benchmark
 #   runs), SCALE_OPTIONS (more options for bench_objects, e.g. --dir DIR).
 set -eu
 
-count=${1:?usage: Benchmarks/run_scale.sh N [ours,sqlite,lmdb]}
+count=${1:?usage: Benchmarks/run_scale.sh N [ours,sqlite,lmdb,array]}
 systems=${2:-ours,sqlite,lmdb}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
