@@ -5,12 +5,15 @@
 #include "cengine.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/utsname.h>
@@ -249,6 +252,96 @@ void end_run_dir(const char *run_dir, bool keep)
         printf("(files kept in %s)\n", run_dir);
     else
         remove_tree(run_dir);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The page cache and the process's memory                                   */
+/* ------------------------------------------------------------------------ */
+
+void drop_file_cache(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0 || fdatasync(fd) != 0) {
+        fprintf(stderr, "cannot sync %s: %s\n", path, strerror(errno));
+        exit(1);
+    }
+    int rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    close(fd);
+    if (rc != 0) {
+        fprintf(stderr, "posix_fadvise(POSIX_FADV_DONTNEED) on %s: %s\n", path, strerror(rc));
+        exit(1);
+    }
+}
+
+double resident_fraction(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || st.st_size == 0) {
+        close(fd);
+        return -1;
+    }
+    size_t length = (size_t)st.st_size, page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t pages = (length + page - 1) / page;
+    void *map = mmap(NULL, length, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) return -1;
+    unsigned char *vector = malloc(pages);
+    double fraction = -1;
+    if (vector && mincore(map, length, vector) == 0) {
+        size_t resident = 0;
+        for (size_t k = 0; k < pages; k++) resident += vector[k] & 1;
+        fraction = (double)resident / (double)pages;
+    }
+    free(vector);
+    munmap(map, length);
+    return fraction;
+}
+
+double peak_rss_mib(void)
+{
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    return (double)usage.ru_maxrss / 1024.0; /* KiB on Linux */
+}
+
+/* ------------------------------------------------------------------------ */
+/* W9: open an existing file and read one object                             */
+/* ------------------------------------------------------------------------ */
+
+double ours_open_and_read_ms(const char *path, const ce_db_options *options, size_t count, size_t opens)
+{
+    double *times = malloc(opens * sizeof *times);
+    ours_check(times != NULL, "allocating W9's times");
+    for (size_t run = 0; run < opens; run++) {
+        person p;
+        person_make((uint64_t)(splitmix64(run) % count), &p);
+        uint64_t t0 = now_ns();
+        ce_db *db;
+        ours_check(ce_db_open(path, options, &db), "W9 ce_db_open");
+        ce_txn *txn;
+        ours_check(ce_txn_begin_read(db, &txn), "W9 begin read");
+        ce_table_key table;
+        ce_column_key name_column;
+        bool found;
+        ours_check(ce_table_find(txn, "Person", &table, &found) && found &&
+                       ce_property_find(txn, table, "name", &name_column, &found) && found,
+                   "W9 schema");
+        ce_value id = {.type = CE_TYPE_INT, .integer = p.id}, name;
+        ce_object_key object;
+        ours_check(ce_object_find_primary_key(txn, table, &id, &object, &found) && found &&
+                       ce_object_get(txn, table, object, name_column, &name),
+                   "W9 read");
+        ours_check(name.string.size == p.name_length && memcmp(name.string.data, p.name, p.name_length) == 0,
+                   "W9 read the right name");
+        ce_txn_end(txn);
+        times[run] = (double)(now_ns() - t0) / 1e6;
+        ours_check(ce_db_close(db), "W9 close");
+    }
+    double median = median_of(times, opens);
+    free(times);
+    return median;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -15,6 +15,8 @@
 #include <lmdb.h>
 #include <sqlite3.h>
 
+#include "cengine.h"
+
 /* ------------------------------------------------------------------------ */
 /* The workload                                                              */
 /* ------------------------------------------------------------------------ */
@@ -129,6 +131,24 @@ void end_rep_dir(char *dir, bool keep);
 
 /* After the run: removes its directory, or says where the files were kept. */
 void end_run_dir(const char *run_dir, bool keep);
+
+/* The page cache and the process's memory (the scale runs).
+ * drop_file_cache: syncs `path` and asks the kernel to drop its cached pages
+ * (posix_fadvise POSIX_FADV_DONTNEED; pages still mapped by a process stay,
+ * so every handle on the file must be closed first); exits on failure.
+ * resident_fraction: the fraction of `path`'s pages in the page cache
+ * (mincore over a read-only mapping), to show the drop worked; -1 if it
+ * cannot be read. peak_rss_mib: getrusage's ru_maxrss of this process. */
+void drop_file_cache(const char *path);
+double resident_fraction(const char *path);
+double peak_rss_mib(void);
+
+/* W9 of docs/BENCHMARKS.md for the engine: opens the existing file at
+ * `path` with `options` (a new handle), begins a read transaction, finds
+ * Person and its `name` column and reads one object by primary key (among
+ * `count`, checked), ends the transaction; the close is not timed. Returns
+ * the median in ms of `opens` runs. */
+double ours_open_and_read_ms(const char *path, const ce_db_options *options, size_t count, size_t opens);
 
 /* Checks shared by the benchmark programs: each prints what failed and
  * exits, since a benchmark that goes on after a failure measures nothing. */

@@ -238,36 +238,16 @@ static NOINLINE void ours_w6(ce_db *db, const ours_schema *s)
     ours_check(ce_txn_commit(txn), "W6 ce_txn_commit");
 }
 
-/* W9: open, read one object by its primary key, close (untimed); the
- * median of `opens`. */
+/* W9: bench_common.c's, with or without the key. */
 static double ours_w9(const char *path, bool key, size_t count, size_t opens)
 {
-    double times[MAX_RUNS];
-    for (size_t run = 0; run < opens; run++) {
-        person p;
-        person_make((uint64_t)(splitmix64(run) % count), &p);
-        uint64_t t0 = now_ns();
-        ce_db *db = ours_open(path, key);
-        ce_txn *txn;
-        ours_check(ce_txn_begin_read(db, &txn), "W9 begin read");
-        ce_table_key table;
-        ce_column_key name_column;
-        bool found;
-        ours_check(ce_table_find(txn, "Person", &table, &found) && found &&
-                       ce_property_find(txn, table, "name", &name_column, &found) && found,
-                   "W9 schema");
-        ce_value id = {.type = CE_TYPE_INT, .integer = p.id}, name;
-        ce_object_key object;
-        ours_check(ce_object_find_primary_key(txn, table, &id, &object, &found) && found &&
-                       ce_object_get(txn, table, object, name_column, &name),
-                   "W9 read");
-        expect(name.string.size == p.name_length && memcmp(name.string.data, p.name, p.name_length) == 0,
-               "OpenRealm", "W9 read another name");
-        ce_txn_end(txn);
-        times[run] = (double)(now_ns() - t0) / 1e6;
-        ours_check(ce_db_close(db), "W9 close");
+    ce_db_options options;
+    ce_db_options_init(&options);
+    if (key) {
+        options.encryption_key = ENGINE_KEY;
+        options.encryption_key_size = sizeof ENGINE_KEY;
     }
-    return median_of(times, opens);
+    return ours_open_and_read_ms(path, &options, count, opens);
 }
 
 static uint64_t ours_used_bytes(ce_db *db)

@@ -27,7 +27,17 @@
  * engine brings results) with ce_object_get and ce_object_set. The system "ours-sets" runs W1
  * only, the other way: ce_object_create + 3 ce_object_set per object.
  *
- * Usage: bench_objects [--count N] [--reps N] [--lookups N] [--w4-runs N] [--dir DIR]
+ * With --opens N, after W4 the engine's handle is closed and W9 (open the
+ * existing file, read one object) is timed N times, page cache warm (the
+ * median is the figure). With --cold-lookups N, after W4 (and W9) each store
+ * closes its handle, the file's pages are dropped from the page cache
+ * (posix_fadvise POSIX_FADV_DONTNEED, after an fdatasync; its residency is
+ * printed before and after), a new handle is opened and a read transaction
+ * begun (the cold open), and the first N ids of W2's stream are read (the
+ * cold W2). W6 then runs on the new handle. The last line is the process's
+ * peak RSS: run one system per process to get a system's own.
+ *
+ * Usage: bench_objects [--count N] [--reps N] [--lookups N] [--w4-runs N] [--opens N] [--cold-lookups N] [--dir DIR]
  *                      [--systems ours,ours-sets,sqlite,lmdb,array] [--keep]
  * Build it in Release and run it under `chrt -f 1` (Benchmarks/run_objects.sh).
  */
@@ -56,6 +66,9 @@ typedef struct config {
     size_t count;             /* objects */
     size_t lookups;           /* W2 lookups */
     size_t w4_runs;           /* W4 sums per repetition */
+    size_t cold_lookups;      /* cold-cache W2 lookups (0: no cold pass) */
+    size_t opens;             /* W9 opens of the existing file (0: none) */
+    uint64_t expected_cold_checksum; /* of the first cold_lookups W2 names */
     uint64_t expected_checksum; /* of the W2 names */
     double expected_sum;      /* W4, summed in id order */
 } config;
@@ -76,6 +89,12 @@ typedef struct result {
     double w6_commit_seconds;
     uint64_t w6_bytes, w6_bytes_raw; /* as for W1 */
     ce_db_stats stats_w1, stats_w6;  /* ours: ce_db_verify after W1 and after W6 */
+    /* After W4, with --opens / --cold-lookups: */
+    double w9_ms;               /* ours: W9, open + read one object, page cache warm (median) */
+    bool ran_cold;
+    double cold_open_ms;        /* open + first read transaction, page cache dropped */
+    double cold_w2_us;          /* per lookup, the first cold_lookups of W2's stream */
+    double resident_before, resident_after; /* the file's fraction in the page cache around the drop */
 } result;
 
 
@@ -93,6 +112,29 @@ static void check_w2(const char *system, const config *cfg, uint64_t checksum)
     fprintf(stderr, "%s: W2 read names with checksum %016" PRIx64 ", expected %016" PRIx64 "\n", system, checksum,
             cfg->expected_checksum);
     exit(1);
+}
+
+static void check_cold_w2(const char *system, const config *cfg, uint64_t checksum)
+{
+    if (checksum == cfg->expected_cold_checksum) return;
+    fprintf(stderr, "%s: cold W2 read names with checksum %016" PRIx64 ", expected %016" PRIx64 "\n", system, checksum,
+            cfg->expected_cold_checksum);
+    exit(1);
+}
+
+/* The cold open is timed COLD_OPENS times (the median is the figure), each
+ * after a drop; the last handle stays open for the cold W2. */
+#define COLD_OPENS 5
+
+/* Before cold open `k`: every handle on `path` is closed; its pages leave
+ * the page cache (drop_file_cache), the fractions before the first drop
+ * and after the last are kept. */
+static void drop_cache(const char *path, result *r, size_t k)
+{
+    if (k == 0) r->resident_before = resident_fraction(path);
+    drop_file_cache(path);
+    r->resident_after = resident_fraction(path);
+    r->ran_cold = true;
 }
 
 static void check_w4(const char *system, const config *cfg, double sum)
@@ -185,13 +227,11 @@ static NOINLINE void ours_w1_sets(ce_db *db, const ours_schema *s, const config 
     r->w1_seconds = seconds_since(t0);
 }
 
-static NOINLINE void ours_w2(ce_db *db, const ours_schema *s, const config *cfg, result *r)
+/* W2's loop: the first `lookups` ids of the stream, in `txn`; the names' checksum. */
+static NOINLINE uint64_t ours_lookups(ce_txn *txn, const ours_schema *s, const config *cfg, size_t lookups)
 {
     uint64_t checksum = 0;
-    uint64_t t0 = now_ns();
-    ce_txn *txn;
-    ours_check(ce_txn_begin_read(db, &txn), "W2 ce_txn_begin_read");
-    for (size_t k = 0; k < cfg->lookups; k++) {
+    for (size_t k = 0; k < lookups; k++) {
         ce_value key = {.type = CE_TYPE_INT, .integer = lookup_id(k, cfg->count, 0)};
         ce_object_key object;
         bool found;
@@ -200,9 +240,53 @@ static NOINLINE void ours_w2(ce_db *db, const ours_schema *s, const config *cfg,
         ours_check(found && ce_object_get(txn, s->table, object, s->name, &name), "W2 ce_object_get name");
         checksum += name_hash(name.string.data, name.string.size);
     }
+    return checksum;
+}
+
+static NOINLINE void ours_w2(ce_db *db, const ours_schema *s, const config *cfg, result *r)
+{
+    uint64_t t0 = now_ns();
+    ce_txn *txn;
+    ours_check(ce_txn_begin_read(db, &txn), "W2 ce_txn_begin_read");
+    r->w2_checksum = ours_lookups(txn, s, cfg, cfg->lookups);
     ce_txn_end(txn);
     r->w2_us = (double)(now_ns() - t0) / 1e3 / (double)cfg->lookups;
-    r->w2_checksum = checksum;
+}
+
+/* After W4: closes `*db`; W9 (--opens) with the page cache warm; then the
+ * cold pass (--cold-lookups): the file's pages dropped, a new handle opened
+ * and a read transaction begun (the cold open), and the first cold_lookups
+ * of W2's stream read in it. Leaves `*db` open for W6. */
+static void ours_reopen_and_cold(ce_db **db, const char *path, const ours_schema *s, const config *cfg, result *r)
+{
+    ce_db_options options;
+    ce_db_options_init(&options);
+    ours_check(ce_db_close(*db), "ce_db_close (before W9)");
+    if (cfg->opens > 0) r->w9_ms = ours_open_and_read_ms(path, &options, cfg->count, cfg->opens);
+    if (cfg->cold_lookups == 0) {
+        ours_check(ce_db_open(path, &options, db), "ce_db_open (after W9)");
+        return;
+    }
+    double opens[COLD_OPENS];
+    ce_txn *txn;
+    uint64_t t1 = 0;
+    for (size_t k = 0; k < COLD_OPENS; k++) {
+        drop_cache(path, r, k);
+        uint64_t t0 = now_ns();
+        ours_check(ce_db_open(path, &options, db), "ce_db_open (cold)");
+        ours_check(ce_txn_begin_read(*db, &txn), "cold W2 ce_txn_begin_read");
+        t1 = now_ns();
+        opens[k] = (double)(t1 - t0) / 1e6;
+        if (k + 1 == COLD_OPENS) break;
+        ce_txn_end(txn);
+        ours_check(ce_db_close(*db), "ce_db_close (cold)");
+    }
+    r->cold_open_ms = median_of(opens, COLD_OPENS);
+    t1 = now_ns();
+    uint64_t checksum = ours_lookups(txn, s, cfg, cfg->cold_lookups);
+    r->cold_w2_us = (double)(now_ns() - t1) / 1e3 / (double)cfg->cold_lookups;
+    ce_txn_end(txn);
+    check_cold_w2("OpenRealm", cfg, checksum);
 }
 
 static NOINLINE void ours_w4(ce_db *db, const ours_schema *s, const config *cfg, result *r)
@@ -313,6 +397,7 @@ static void run_ours(const char *dir, const config *cfg, result *r)
     check_w2("OpenRealm", cfg, r->w2_checksum);
     ours_w4(db, &s, cfg, r);
     check_w4("OpenRealm", cfg, r->w4_sum);
+    if (cfg->opens > 0 || cfg->cold_lookups > 0) ours_reopen_and_cold(&db, path, &s, cfg, r);
 
     ours_w6(db, &s, cfg, r);
     r->ran_w6 = true;
@@ -369,12 +454,11 @@ static NOINLINE void sqlite_w1(sqlite_handles *h, const config *cfg, result *r)
     r->w1_seconds = seconds_since(t0);
 }
 
-static NOINLINE void sqlite_w2(sqlite_handles *h, const config *cfg, result *r)
+/* W2's loop: the first `lookups` ids of the stream; the names' checksum. */
+static NOINLINE uint64_t sqlite_lookups(sqlite_handles *h, const config *cfg, size_t lookups)
 {
     uint64_t checksum = 0;
-    uint64_t t0 = now_ns();
-    sqlite_step_reset(h->db, h->begin, "W2 BEGIN");
-    for (size_t k = 0; k < cfg->lookups; k++) {
+    for (size_t k = 0; k < lookups; k++) {
         sqlite3_bind_int64(h->select_name, 1, lookup_id(k, cfg->count, 0));
         sqlite_check(h->db, sqlite3_step(h->select_name), SQLITE_ROW, "W2 SELECT name");
         const char *name = (const char *)sqlite3_column_text(h->select_name, 0);
@@ -382,9 +466,16 @@ static NOINLINE void sqlite_w2(sqlite_handles *h, const config *cfg, result *r)
         checksum += name_hash(name, (size_t)length);
         sqlite_check(h->db, sqlite3_reset(h->select_name), SQLITE_OK, "W2 reset");
     }
+    return checksum;
+}
+
+static NOINLINE void sqlite_w2(sqlite_handles *h, const config *cfg, result *r)
+{
+    uint64_t t0 = now_ns();
+    sqlite_step_reset(h->db, h->begin, "W2 BEGIN");
+    r->w2_checksum = sqlite_lookups(h, cfg, cfg->lookups);
     sqlite_step_reset(h->db, h->commit, "W2 COMMIT");
     r->w2_us = (double)(now_ns() - t0) / 1e3 / (double)cfg->lookups;
-    r->w2_checksum = checksum;
 }
 
 static NOINLINE void sqlite_w4(sqlite_handles *h, const config *cfg, result *r)
@@ -440,6 +531,53 @@ static void sqlite_verify(sqlite_handles *h, const config *cfg, bool after_w6)
     }
 }
 
+/* Prepares the statements (the table exists). */
+static void sqlite_prepare_all(sqlite_handles *h)
+{
+    h->begin = sqlite_prepare(h->db, "BEGIN");
+    h->commit = sqlite_prepare(h->db, "COMMIT");
+    h->insert = sqlite_prepare(h->db, "INSERT INTO person (id, name, age, score) VALUES (?1, ?2, ?3, ?4)");
+    h->select_name = sqlite_prepare(h->db, "SELECT name FROM person WHERE id = ?1");
+    h->sum = sqlite_prepare(h->db, "SELECT sum(score) FROM person");
+    h->update = sqlite_prepare(h->db, "UPDATE person SET age = age + 1");
+    h->probe = sqlite_prepare(h->db, "SELECT name, age, score FROM person WHERE id = ?1");
+}
+
+static void sqlite_close_all(sqlite_handles *h)
+{
+    sqlite3_stmt *all[] = {h->begin, h->commit, h->insert, h->select_name, h->sum, h->update, h->probe};
+    for (size_t k = 0; k < sizeof all / sizeof *all; k++) sqlite3_finalize(all[k]);
+    sqlite_check(h->db, sqlite3_close(h->db), SQLITE_OK, "close");
+    h->db = NULL;
+}
+
+/* The cold pass after W4 (as ours_reopen_and_cold): the connection closed,
+ * the db's pages dropped (the WAL is empty after the checkpoint), a new
+ * connection opened, synchronous=FULL set, the statements prepared (SQLite
+ * reads the schema there) and BEGIN stepped (the cold open); then the first
+ * cold_lookups of W2's stream. The connection stays open for W6. */
+static void sqlite_reopen_and_cold(sqlite_handles *h, const config *cfg, result *r)
+{
+    double opens[COLD_OPENS];
+    for (size_t k = 0; k < COLD_OPENS; k++) {
+        sqlite_close_all(h);
+        drop_cache(h->path, r, k);
+        uint64_t t0 = now_ns();
+        sqlite_check(h->db, sqlite3_open_v2(h->path, &h->db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK, "open (cold)");
+        sqlite_exec(h->db, "PRAGMA synchronous=FULL");
+        sqlite_prepare_all(h);
+        sqlite_step_reset(h->db, h->begin, "cold W2 BEGIN");
+        opens[k] = (double)(now_ns() - t0) / 1e6;
+        if (k + 1 < COLD_OPENS) sqlite_step_reset(h->db, h->commit, "cold COMMIT");
+    }
+    r->cold_open_ms = median_of(opens, COLD_OPENS);
+    uint64_t t1 = now_ns();
+    uint64_t checksum = sqlite_lookups(h, cfg, cfg->cold_lookups);
+    r->cold_w2_us = (double)(now_ns() - t1) / 1e3 / (double)cfg->cold_lookups;
+    sqlite_step_reset(h->db, h->commit, "cold W2 COMMIT");
+    check_cold_w2("SQLite", cfg, checksum);
+}
+
 static void run_sqlite(const char *dir, const config *cfg, result *r)
 {
     sqlite_handles h = {.path = join_path(dir, "person.sqlite"), .wal = join_path(dir, "person.sqlite-wal")};
@@ -455,13 +593,7 @@ static void run_sqlite(const char *dir, const config *cfg, result *r)
     sqlite_exec(h.db, "PRAGMA synchronous=FULL");
     sqlite_exec(h.db, "CREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT NOT NULL, age INTEGER NOT NULL, "
                       "score REAL NOT NULL)");
-    h.begin = sqlite_prepare(h.db, "BEGIN");
-    h.commit = sqlite_prepare(h.db, "COMMIT");
-    h.insert = sqlite_prepare(h.db, "INSERT INTO person (id, name, age, score) VALUES (?1, ?2, ?3, ?4)");
-    h.select_name = sqlite_prepare(h.db, "SELECT name FROM person WHERE id = ?1");
-    h.sum = sqlite_prepare(h.db, "SELECT sum(score) FROM person");
-    h.update = sqlite_prepare(h.db, "UPDATE person SET age = age + 1");
-    h.probe = sqlite_prepare(h.db, "SELECT name, age, score FROM person WHERE id = ?1");
+    sqlite_prepare_all(&h);
 
     sqlite_w1(&h, cfg, r);
     r->w1_bytes_raw = file_size_or_zero(h.path) + file_size_or_zero(h.wal);
@@ -473,6 +605,7 @@ static void run_sqlite(const char *dir, const config *cfg, result *r)
     check_w2("SQLite", cfg, r->w2_checksum);
     sqlite_w4(&h, cfg, r);
     check_w4("SQLite", cfg, r->w4_sum);
+    if (cfg->cold_lookups > 0) sqlite_reopen_and_cold(&h, cfg, r);
 
     sqlite_w6(&h, cfg, r);
     r->ran_w6 = true;
@@ -481,9 +614,7 @@ static void run_sqlite(const char *dir, const config *cfg, result *r)
     r->w6_bytes = file_size_or_zero(h.path) + file_size_or_zero(h.wal);
     sqlite_verify(&h, cfg, true);
 
-    sqlite3_stmt *all[] = {h.begin, h.commit, h.insert, h.select_name, h.sum, h.update, h.probe};
-    for (size_t k = 0; k < sizeof all / sizeof *all; k++) sqlite3_finalize(all[k]);
-    sqlite_check(h.db, sqlite3_close(h.db), SQLITE_OK, "close");
+    sqlite_close_all(&h);
     free(h.path);
     free(h.wal);
 }
@@ -518,14 +649,12 @@ static NOINLINE void lmdb_w1(lmdb_handles *h, const config *cfg, result *r)
     r->w1_seconds = seconds_since(t0);
 }
 
-static NOINLINE void lmdb_w2(lmdb_handles *h, const config *cfg, result *r)
+/* W2's loop: the first `lookups` ids of the stream in `txn`; the names' checksum. */
+static NOINLINE uint64_t lmdb_lookups(lmdb_handles *h, MDB_txn *txn, const config *cfg, size_t lookups)
 {
     uint64_t checksum = 0;
     uint8_t key_bytes[8];
-    uint64_t t0 = now_ns();
-    MDB_txn *txn;
-    lmdb_check(mdb_txn_begin(h->env, NULL, MDB_RDONLY, &txn), "W2 mdb_txn_begin");
-    for (size_t k = 0; k < cfg->lookups; k++) {
+    for (size_t k = 0; k < lookups; k++) {
         lmdb_key(lookup_id(k, cfg->count, 0), key_bytes);
         MDB_val key = {sizeof key_bytes, key_bytes}, value;
         lmdb_check(mdb_get(txn, h->dbi, &key, &value), "W2 mdb_get");
@@ -533,9 +662,17 @@ static NOINLINE void lmdb_w2(lmdb_handles *h, const config *cfg, result *r)
         memcpy(&length, (const uint8_t *)value.mv_data + offsetof(lmdb_person, name_length), sizeof length);
         checksum += name_hash((const char *)value.mv_data + sizeof(lmdb_person), length);
     }
+    return checksum;
+}
+
+static NOINLINE void lmdb_w2(lmdb_handles *h, const config *cfg, result *r)
+{
+    uint64_t t0 = now_ns();
+    MDB_txn *txn;
+    lmdb_check(mdb_txn_begin(h->env, NULL, MDB_RDONLY, &txn), "W2 mdb_txn_begin");
+    r->w2_checksum = lmdb_lookups(h, txn, cfg, cfg->lookups);
     mdb_txn_abort(txn);
     r->w2_us = (double)(now_ns() - t0) / 1e3 / (double)cfg->lookups;
-    r->w2_checksum = checksum;
 }
 
 static NOINLINE void lmdb_w4(lmdb_handles *h, const config *cfg, result *r)
@@ -625,18 +762,53 @@ static void lmdb_verify(lmdb_handles *h, const config *cfg, bool after_w6)
     mdb_txn_abort(txn);
 }
 
+/* Opens the environment in `dir` (default flags: durable) and its unnamed
+ * DBI, in a write transaction that is committed (`read` NULL) or in a read
+ * transaction left open in *read. */
+static void lmdb_open(lmdb_handles *h, const char *dir, const config *cfg, MDB_txn **read)
+{
+    size_t map_size = (size_t)1 << 30;
+    if (map_size < cfg->count * 512) map_size = cfg->count * 512; /* room for W6's copy-on-write */
+    lmdb_check(mdb_env_create(&h->env), "mdb_env_create");
+    lmdb_check(mdb_env_set_mapsize(h->env, map_size), "mdb_env_set_mapsize");
+    lmdb_check(mdb_env_open(h->env, dir, 0, 0644), "mdb_env_open");
+    MDB_txn *txn;
+    lmdb_check(mdb_txn_begin(h->env, NULL, read ? MDB_RDONLY : 0, &txn), "mdb_txn_begin (open)");
+    lmdb_check(mdb_dbi_open(txn, NULL, 0, &h->dbi), "mdb_dbi_open");
+    if (read)
+        *read = txn;
+    else
+        lmdb_check(mdb_txn_commit(txn), "mdb_txn_commit (open)");
+}
+
+/* The cold pass after W4 (as ours_reopen_and_cold): the environment
+ * closed (unmapped), data.mdb's pages dropped, the environment opened and a
+ * read transaction begun with the DBI opened in it (the cold open); then the
+ * first cold_lookups of W2's stream. The environment stays open for W6. */
+static void lmdb_reopen_and_cold(lmdb_handles *h, const char *dir, const config *cfg, result *r)
+{
+    double opens[COLD_OPENS];
+    MDB_txn *txn;
+    for (size_t k = 0; k < COLD_OPENS; k++) {
+        mdb_env_close(h->env);
+        drop_cache(h->data, r, k);
+        uint64_t t0 = now_ns();
+        lmdb_open(h, dir, cfg, &txn);
+        opens[k] = (double)(now_ns() - t0) / 1e6;
+        if (k + 1 < COLD_OPENS) mdb_txn_abort(txn);
+    }
+    r->cold_open_ms = median_of(opens, COLD_OPENS);
+    uint64_t t1 = now_ns();
+    uint64_t checksum = lmdb_lookups(h, txn, cfg, cfg->cold_lookups);
+    r->cold_w2_us = (double)(now_ns() - t1) / 1e3 / (double)cfg->cold_lookups;
+    mdb_txn_abort(txn);
+    check_cold_w2("LMDB", cfg, checksum);
+}
+
 static void run_lmdb(const char *dir, const config *cfg, result *r)
 {
     lmdb_handles h = {.data = join_path(dir, "data.mdb")};
-    size_t map_size = (size_t)1 << 30;
-    if (map_size < cfg->count * 512) map_size = cfg->count * 512; /* room for W6's copy-on-write */
-    lmdb_check(mdb_env_create(&h.env), "mdb_env_create");
-    lmdb_check(mdb_env_set_mapsize(h.env, map_size), "mdb_env_set_mapsize");
-    lmdb_check(mdb_env_open(h.env, dir, 0, 0644), "mdb_env_open"); /* default flags: durable */
-    MDB_txn *txn;
-    lmdb_check(mdb_txn_begin(h.env, NULL, 0, &txn), "mdb_txn_begin (open)");
-    lmdb_check(mdb_dbi_open(txn, NULL, 0, &h.dbi), "mdb_dbi_open");
-    lmdb_check(mdb_txn_commit(txn), "mdb_txn_commit (open)");
+    lmdb_open(&h, dir, cfg, NULL);
 
     lmdb_w1(&h, cfg, r);
     r->w1_bytes = r->w1_bytes_raw = file_size_or_zero(h.data);
@@ -646,6 +818,7 @@ static void run_lmdb(const char *dir, const config *cfg, result *r)
     check_w2("LMDB", cfg, r->w2_checksum);
     lmdb_w4(&h, cfg, r);
     check_w4("LMDB", cfg, r->w4_sum);
+    if (cfg->cold_lookups > 0) lmdb_reopen_and_cold(&h, dir, cfg, r);
 
     lmdb_w6(&h, cfg, r);
     r->ran_w6 = true;
@@ -856,12 +1029,16 @@ static void print_stats(const char *when, const ce_db_stats *s)
 static void usage(const char *program)
 {
     fprintf(stderr,
-            "usage: %s [--count N] [--reps N] [--lookups N] [--w4-runs N] [--dir DIR]\n"
+            "usage: %s [--count N] [--reps N] [--lookups N] [--w4-runs N] [--opens N] [--cold-lookups N] [--dir DIR]\n"
             "          [--systems ours,ours-sets,sqlite,lmdb,array] [--keep]\n"
             "  --count N    Person objects (default 1000000)\n"
             "  --reps N     repetitions, systems interleaved in each (default 5)\n"
             "  --lookups N  W2 point lookups (default 1000000)\n"
             "  --w4-runs N  W4 sums per repetition, the median is the figure (default 5, at most 64)\n"
+            "  --opens N    after W4, ours: W9 (open the existing file + read one object), median of N (default 0: none)\n"
+            "  --cold-lookups N  after W4 (and W9): close, drop the file's pages from the page cache\n"
+            "               (posix_fadvise DONTNEED), reopen (timed: the cold open) and read the first N\n"
+            "               ids of W2's stream (cold W2; at most --lookups; default 0: none)\n"
             "  --dir DIR    where the fresh files go (default: a temp dir on the same file\n"
             "               system as /work, never tmpfs)\n"
             "  --systems L  a comma-separated subset, in run order (default ours,ours-sets,sqlite,lmdb,array;\n"
@@ -892,6 +1069,10 @@ int main(int argc, char **argv)
             cfg.lookups = strtoull(argv[++a], NULL, 10);
         } else if (strcmp(argv[a], "--w4-runs") == 0 && a + 1 < argc) {
             cfg.w4_runs = strtoull(argv[++a], NULL, 10);
+        } else if (strcmp(argv[a], "--cold-lookups") == 0 && a + 1 < argc) {
+            cfg.cold_lookups = strtoull(argv[++a], NULL, 10);
+        } else if (strcmp(argv[a], "--opens") == 0 && a + 1 < argc) {
+            cfg.opens = strtoull(argv[++a], NULL, 10);
         } else if (strcmp(argv[a], "--dir") == 0 && a + 1 < argc) {
             base_dir = argv[++a];
         } else if (strcmp(argv[a], "--keep") == 0) {
@@ -912,13 +1093,16 @@ int main(int argc, char **argv)
             usage(argv[0]);
         }
     }
-    if (cfg.count == 0 || reps == 0 || cfg.lookups == 0 || cfg.w4_runs == 0 || cfg.w4_runs > 64) usage(argv[0]);
+    if (cfg.count == 0 || reps == 0 || cfg.lookups == 0 || cfg.w4_runs == 0 || cfg.w4_runs > 64 ||
+        cfg.cold_lookups > cfg.lookups)
+        usage(argv[0]);
 
     /* What every system must read (untimed). */
     for (size_t k = 0; k < cfg.lookups; k++) {
         person p;
         person_make((uint64_t)lookup_id(k, cfg.count, 0) - 1, &p);
         cfg.expected_checksum += name_hash(p.name, p.name_length);
+        if (k + 1 == cfg.cold_lookups) cfg.expected_cold_checksum = cfg.expected_checksum;
     }
     for (size_t i = 0; i < cfg.count; i++) {
         person p;
@@ -993,6 +1177,12 @@ int main(int argc, char **argv)
             else
                 printf("   (W4 runs %.2f-%.2f ms; commit calls: W1 %.3f s, W6 %.3f s)\n", r->w4_min_ms,
                        r->w4_max_ms, r->w1_commit_seconds, r->w6_commit_seconds);
+            if (s == SYS_OURS && cfg.opens > 0) printf("      W9 (open + read one object, page cache warm): %.3f ms\n", r->w9_ms);
+            if (r->ran_cold)
+                printf("      cold (file %.1f%% in the page cache, %.1f%% after the drop): open %.3f ms (median of %d), "
+                       "W2 %.3f us per lookup over %zu\n",
+                       100 * r->resident_before, 100 * r->resident_after, r->cold_open_ms, COLD_OPENS, r->cold_w2_us,
+                       cfg.cold_lookups);
             if (s == SYS_OURS || s == SYS_OURS_SETS) print_stats("W1", &r->stats_w1);
             if (s == SYS_OURS) print_stats("W6", &r->stats_w6);
             fflush(stdout);
@@ -1091,6 +1281,7 @@ int main(int argc, char **argv)
         spread g = metric_spread(ours, reps, M_W6_GROWTH, &cfg);
         printf("  growth after W6 <= 1.25x:         %.3fx  %s\n", g.median, g.median <= 1.25 ? "met" : "NOT met");
     }
+    printf("\npeak RSS of this process (getrusage ru_maxrss, every system run): %.1f MiB\n", peak_rss_mib());
     free(results);
     free(run_dir);
     return 0;

@@ -30,7 +30,11 @@
  *        id) pairs and qsort; arrays qsort of (score, id) pairs. ms, once
  *        per repetition; first and last ids are checked.
  *
+ * --systems picks a subset (the scale runs: one system per process, so the
+ * peak RSS printed last is that system's); --no-sort leaves W3s out.
+ *
  * Usage: bench_queries [--count N] [--reps N] [--w3-runs N] [--lookups N] [--dir DIR]
+ *                      [--systems ours,sqlite,sqlite-prep,lmdb,array] [--no-sort]
  * Build it in Release and run it under `chrt -f 1` (Benchmarks/run_queries.sh).
  */
 #include "bench_common.h"
@@ -41,6 +45,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -54,6 +59,7 @@
 
 typedef struct config {
     size_t count, reps, w3_runs, lookups;
+    bool sort;                 /* W3s runs (--no-sort: not) */
     size_t expected_w3;        /* age >= 50 AND score < 0.5 */
     size_t expected_lookups;   /* the number of W3i lookups that find their id (all) */
     int64_t first_id, last_id; /* the ids of the lowest and highest score */
@@ -194,10 +200,10 @@ static NOINLINE void ours_w3s(ours *o, const config *cfg, result *r)
     ours_check(ce_txn_begin_read(o->db, &txn), "W3s begin read");
     uint64_t t0 = now_ns();
     ce_query *query;
-    ce_results *all, *sorted;
+    ce_results *all = NULL, *sorted = NULL;
     ce_sort_key key = {"score", true};
-    size_t count;
-    ce_object_key first_key, last_key;
+    size_t count = 0;
+    ce_object_key first_key = 0, last_key = 0;
     ours_check(ce_query_parse(txn, o->table, "TRUEPREDICATE", NULL, 0, &query) && ce_query_find_all(query, &all) &&
                    ce_results_sort(txn, all, &key, 1, &sorted) && ce_results_count(sorted, txn, &count) &&
                    ce_results_get(sorted, txn, 0, &first_key) && ce_results_get(sorted, txn, count - 1, &last_key),
@@ -525,7 +531,10 @@ static void usage(const char *program)
             "  --reps N     repetitions, systems interleaved in each (default 5)\n"
             "  --w3-runs N  W3 counts per repetition, the median is the figure (default 20, at most %d)\n"
             "  --lookups N  W3i indexed equality queries per repetition (default 100000)\n"
-            "  --dir DIR    where the files go (default: a temp dir on the same file system as /work)\n",
+            "  --dir DIR    where the files go (default: a temp dir on the same file system as /work)\n"
+            "  --systems L  a comma-separated subset of ours,sqlite,sqlite-prep,lmdb,array (default all;\n"
+            "               sqlite-prep needs sqlite)\n"
+            "  --no-sort    leave W3s out\n",
             program, MAX_W3_RUNS);
     exit(2);
 }
@@ -540,15 +549,29 @@ static spread metric_spread(const result *results, size_t reps, int metric)
 
 int main(int argc, char **argv)
 {
-    config cfg = {.count = 1000000, .reps = 5, .w3_runs = 20, .lookups = 100000};
+    config cfg = {.count = 1000000, .reps = 5, .w3_runs = 20, .lookups = 100000, .sort = true};
     const char *base_dir = NULL;
+    bool ran[SYS_COUNT] = {true, true, true, true, true};
     for (int a = 1; a < argc; a++) {
         if (strcmp(argv[a], "--count") == 0 && a + 1 < argc) cfg.count = strtoull(argv[++a], NULL, 10);
         else if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc) cfg.reps = strtoull(argv[++a], NULL, 10);
         else if (strcmp(argv[a], "--w3-runs") == 0 && a + 1 < argc) cfg.w3_runs = strtoull(argv[++a], NULL, 10);
         else if (strcmp(argv[a], "--lookups") == 0 && a + 1 < argc) cfg.lookups = strtoull(argv[++a], NULL, 10);
         else if (strcmp(argv[a], "--dir") == 0 && a + 1 < argc) base_dir = argv[++a];
-        else usage(argv[0]);
+        else if (strcmp(argv[a], "--no-sort") == 0) cfg.sort = false;
+        else if (strcmp(argv[a], "--systems") == 0 && a + 1 < argc) {
+            char *list = strdup(argv[++a]);
+            memset(ran, 0, sizeof ran);
+            for (char *name = strtok(list, ","); name; name = strtok(NULL, ",")) {
+                int found = -1;
+                for (int k = 0; k < SYS_COUNT; k++)
+                    if (strcmp(name, SYSTEM_NAMES[k]) == 0) found = k;
+                if (found < 0) usage(argv[0]);
+                ran[found] = true;
+            }
+            free(list);
+            if (ran[SYS_SQLITE_PREPARE] && !ran[SYS_SQLITE]) usage(argv[0]);
+        } else usage(argv[0]);
     }
     if (cfg.count < 2 || cfg.reps == 0 || cfg.w3_runs == 0 || cfg.w3_runs > MAX_W3_RUNS || cfg.lookups == 0) usage(argv[0]);
 
@@ -581,31 +604,31 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot create directories in %s: %s\n", run_dir, strerror(errno));
         return 1;
     }
-    ours o;
+    ours o = {0};
     lite l = {0};
-    lm m;
-    arrays a;
+    lm m = {0};
+    arrays a = {0};
+    printf("loaded");
     uint64_t t0 = now_ns();
-    ours_load(&o, ours_dir, &cfg);
-    printf("loaded OpenRealm in %.2f s", (double)(now_ns() - t0) / 1e9);
+    if (ran[SYS_OURS]) ours_load(&o, ours_dir, &cfg), printf(" OpenRealm in %.2f s", (double)(now_ns() - t0) / 1e9);
     t0 = now_ns();
-    sqlite_load(&l, sqlite_dir, &cfg);
-    printf(", SQLite in %.2f s", (double)(now_ns() - t0) / 1e9);
+    if (ran[SYS_SQLITE]) sqlite_load(&l, sqlite_dir, &cfg), printf(" SQLite in %.2f s", (double)(now_ns() - t0) / 1e9);
     t0 = now_ns();
-    lmdb_load(&m, lmdb_dir, &cfg);
-    printf(", LMDB in %.2f s", (double)(now_ns() - t0) / 1e9);
-    array_load(&a, &cfg);
-    printf(", arrays\n\n");
+    if (ran[SYS_LMDB]) lmdb_load(&m, lmdb_dir, &cfg), printf(" LMDB in %.2f s", (double)(now_ns() - t0) / 1e9);
+    if (ran[SYS_ARRAY]) array_load(&a, &cfg), printf(" arrays");
+    printf("\n\n");
 
     result *results = calloc(cfg.reps * SYS_COUNT, sizeof *results);
     if (!results) return 1;
     printf("%-4s %-12s %10s %22s %10s %10s\n", "rep", "system", "W3 ms", "(runs min-max)", "W3i us", "W3s ms");
     for (size_t rep = 0; rep < cfg.reps; rep++) {
         for (int s = 0; s < SYS_COUNT; s++) {
+            if (!ran[s]) continue;
             result *r = &results[(size_t)s * cfg.reps + rep];
+            r->w3s_ms = NAN;
             switch (s) {
-            case SYS_OURS: ours_w3(&o, &cfg, r), ours_w3i(&o, &cfg, r), ours_w3s(&o, &cfg, r); break;
-            case SYS_SQLITE: sqlite_w3(&l, &cfg, r), sqlite_w3i(&l, &cfg, r, false), sqlite_w3s(&l, &cfg, r); break;
+            case SYS_OURS: ours_w3(&o, &cfg, r), ours_w3i(&o, &cfg, r), cfg.sort ? ours_w3s(&o, &cfg, r) : (void)0; break;
+            case SYS_SQLITE: sqlite_w3(&l, &cfg, r), sqlite_w3i(&l, &cfg, r, false), cfg.sort ? sqlite_w3s(&l, &cfg, r) : (void)0; break;
             case SYS_SQLITE_PREPARE: {
                 /* Only W3i differs (a statement prepared per query): W3 and W3s are SQLite's. */
                 const result *same = &results[(size_t)SYS_SQLITE * cfg.reps + rep];
@@ -613,8 +636,8 @@ int main(int argc, char **argv)
                 sqlite_w3i(&l, &cfg, r, true);
                 break;
             }
-            case SYS_LMDB: lmdb_w3(&m, &cfg, r), lmdb_w3i(&m, &cfg, r), lmdb_w3s(&m, &cfg, r); break;
-            default: array_w3(&a, &cfg, r), array_w3i(&a, &cfg, r), array_w3s(&a, &cfg, r); break;
+            case SYS_LMDB: lmdb_w3(&m, &cfg, r), lmdb_w3i(&m, &cfg, r), cfg.sort ? lmdb_w3s(&m, &cfg, r) : (void)0; break;
+            default: array_w3(&a, &cfg, r), array_w3i(&a, &cfg, r), cfg.sort ? array_w3s(&a, &cfg, r) : (void)0; break;
             }
             printf("%-4zu %-12s %10.3f %10.3f - %9.3f %10.3f %10.1f\n", rep + 1, SYSTEM_NAMES[s], r->w3_ms, r->w3_min,
                    r->w3_max, r->w3i_us, r->w3s_ms);
@@ -624,13 +647,17 @@ int main(int argc, char **argv)
 
     static const char *const metric_names[3] = {"W3 ms (median of runs)", "W3i µs per query", "W3s ms"};
     printf("\nSummary: median over %zu repetitions [min-max]\n\n| metric |", cfg.reps);
-    for (int s = 0; s < SYS_COUNT; s++) printf(" %s |", SYSTEM_NAMES[s]);
+    for (int s = 0; s < SYS_COUNT; s++)
+        if (ran[s]) printf(" %s |", SYSTEM_NAMES[s]);
     printf("\n|---|");
-    for (int s = 0; s < SYS_COUNT; s++) printf("---:|");
+    for (int s = 0; s < SYS_COUNT; s++)
+        if (ran[s]) printf("---:|");
     printf("\n");
     for (int metric = 0; metric < 3; metric++) {
+        if (metric == 2 && !cfg.sort) continue;
         printf("| %s |", metric_names[metric]);
         for (int s = 0; s < SYS_COUNT; s++) {
+            if (!ran[s]) continue;
             if (s == SYS_SQLITE_PREPARE && metric != 1) {
                 printf(" — |");
                 continue;
@@ -643,9 +670,10 @@ int main(int argc, char **argv)
     printf("\nRatios (time, ours / peer): of the medians, and paired per repetition median [min-max]\n\n");
     printf("| metric | peer | of medians | paired median | paired min–max |\n|---|---|---:|---:|---:|\n");
     double w3_sqlite = 0, w3_array = 0;
-    for (int metric = 0; metric < 3; metric++) {
+    for (int metric = 0; metric < 3 && ran[SYS_OURS]; metric++) {
+        if (metric == 2 && !cfg.sort) continue;
         for (int peer = SYS_SQLITE; peer < SYS_COUNT; peer++) {
-            if (peer == SYS_SQLITE_PREPARE && metric != 1) continue;
+            if (!ran[peer] || (peer == SYS_SQLITE_PREPARE && metric != 1)) continue;
             double paired[cfg.reps];
             for (size_t rep = 0; rep < cfg.reps; rep++) {
                 const result *mine = &results[(size_t)SYS_OURS * cfg.reps + rep];
@@ -663,13 +691,16 @@ int main(int argc, char **argv)
             if (metric == 0 && peer == SYS_ARRAY) w3_array = of_medians;
         }
     }
-    printf("\nTargets (docs/BENCHMARKS.md), on the medians:\n");
-    printf("  W3 >= 40x faster than SQLite:       %.1fx  %s\n", 1 / w3_sqlite, 1 / w3_sqlite >= 40 ? "met" : "NOT met");
-    printf("  W3 within 2.5x of the C arrays:     %.2fx  %s\n", w3_array, w3_array <= 2.5 ? "met" : "NOT met");
+    if (ran[SYS_OURS] && (ran[SYS_SQLITE] || ran[SYS_ARRAY])) printf("\nTargets (docs/BENCHMARKS.md), on the medians:\n");
+    if (ran[SYS_OURS] && ran[SYS_SQLITE])
+        printf("  W3 >= 40x faster than SQLite:       %.1fx  %s\n", 1 / w3_sqlite, 1 / w3_sqlite >= 40 ? "met" : "NOT met");
+    if (ran[SYS_OURS] && ran[SYS_ARRAY])
+        printf("  W3 within 2.5x of the C arrays:     %.2fx  %s\n", w3_array, w3_array <= 2.5 ? "met" : "NOT met");
+    printf("\npeak RSS of this process (getrusage ru_maxrss, every system run): %.1f MiB\n", peak_rss_mib());
 
-    ours_close(&o);
-    sqlite_close(&l);
-    mdb_env_close(m.env);
+    if (ran[SYS_OURS]) ours_close(&o);
+    if (ran[SYS_SQLITE]) sqlite_close(&l);
+    if (ran[SYS_LMDB]) mdb_env_close(m.env);
     free(a.id), free(a.age), free(a.score);
     end_run_dir(run_dir, false);
     free(ours_dir), free(sqlite_dir), free(lmdb_dir), free(run_dir), free(results);
