@@ -16,6 +16,7 @@
  *     exactly the old or the new version.
  */
 #include "test_support.h"
+#include "group.h"
 #include "os.h"
 
 #include <errno.h>
@@ -307,8 +308,8 @@ static uint64_t reopen_and_fingerprint(const char *work)
 
 static void run_scenario(const char *base, const char *work, const scenario *s, int expected_syncs)
 {
-    size_t saved_limit = db_slot_run_limit;
-    db_slot_run_limit = s->slot_run_limit;
+    size_t saved_limit = group_slot_run_limit;
+    group_slot_run_limit = s->slot_run_limit;
     uint64_t old_print, new_print;
     int syncs;
     int calls = measure(base, work, s, &old_print, &new_print, &syncs);
@@ -385,7 +386,7 @@ static void run_scenario(const char *base, const char *work, const scenario *s, 
             cases++;
         }
     }
-    db_slot_run_limit = saved_limit;
+    group_slot_run_limit = saved_limit;
     printf("faults: %s commit: %d calls, %d sync(s), %d fault cases passed\n", s->name, calls, syncs, cases);
 }
 
@@ -438,13 +439,13 @@ static void run_fault_case(const scenario *s, int expected_syncs)
  * Two-sync: the large commit with data and slot synced apart. */
 TEST(small_commit)
 {
-    scenario small = {"small", small_change, db_slot_run_limit};
+    scenario small = {"small", small_change, group_slot_run_limit};
     run_fault_case(&small, 1);
 }
 
 TEST(large_commit)
 {
-    scenario large = {"large", large_change, db_slot_run_limit};
+    scenario large = {"large", large_change, group_slot_run_limit};
     run_fault_case(&large, 1);
 }
 
