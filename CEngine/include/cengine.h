@@ -237,7 +237,10 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db);
 /* Closes the handle. Every transaction of the handle must have ended, and
  * every ce_db_wait_for_change on it returned. Returns false
  * (CE_ERR_WRONG_TRANSACTION_STATE) if some have not; the handle stays open
- * then. */
+ * then. Grouped commits not yet durable (of any handle) are synced first,
+ * as ce_db_sync; if that sync fails, the handle is closed all the same and
+ * false returned with the sync's error (those commits are in the file,
+ * but a power loss may take them). */
 bool ce_db_close(ce_db *db);
 
 /* The path of the database file. */

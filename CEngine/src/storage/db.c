@@ -290,17 +290,22 @@ bool ce_db_close(ce_db *db)
                           "cannot close '%s': %zu threads are waiting in ce_db_wait_for_change (wake them with "
                           "ce_db_wake_waiters and let them return first)",
                           db->path, waiters);
-    /* Grouped commits not yet durable become durable now (a failure
-     * leaves the handle open, to be closed again). Then the sync record,
-     * only for a version the data file's header holds: a damaged lock file
-     * must not make it vouch for a version that does not exist (the next
-     * open would refuse the file). */
+    /* Grouped commits not yet durable become durable now; a failure is
+     * reported, and the handle closed all the same (it could do nothing
+     * else with a disk that refuses the sync). Then the sync record, only
+     * for a version the data file's header holds: a damaged lock file must
+     * not make it vouch for a version that does not exist (the next open
+     * would refuse the file). */
     version_info latest;
     uint64_t durable;
+    bool synced = true;
+    error_saved sync_error;
+    memset(&sync_error, 0, sizeof sync_error);
     if (lockfile_latest(db, -1, &latest) && group_durable_version(db, latest.version, &durable)) {
         if (durable < latest.version && !db->options.read_only) {
-            if (!group_sync(db, latest.version)) return false;
-            durable = latest.version;
+            synced = group_sync(db, latest.version);
+            if (synced) durable = latest.version;
+            else error_save(&sync_error);
         }
         if (durable >= latest.version) write_sync_record(db, latest.version);
     }
@@ -313,7 +318,7 @@ bool ce_db_close(ce_db *db)
         }
     }
     free_db(db);
-    return true;
+    return synced || error_restore(&sync_error);
 }
 
 const char *ce_db_path(const ce_db *db) { return db->path; }
