@@ -10,12 +10,14 @@
  * invariant 1), lets a reader see a partial commit (invariant 2), or
  * reports a commit that did not reach the disk (invariant 4).
  *
- * A commit writes its nodes into free space, then the slot that does not hold
- * the latest version, then calls fdatasync once. If power fails before the
- * sync completes, the slot may have reached the disk without some of the
- * data: at the next open the slot's checksum over the runs it lists fails and
- * the other slot (the previous, durable commit) wins. A commit that wrote
- * more runs than a slot lists syncs its data first and the slot second.
+ * A commit writes its nodes into free space, then (group.c) the slot that
+ * does not hold the newest durable version, then calls fdatasync once. If
+ * power fails before the sync completes, the slot may have reached the disk
+ * without some of the data: at the next open the slot's checksum over the
+ * runs it lists fails and the other slot (the previous, durable commit)
+ * wins. A commit that wrote more runs than a slot lists syncs its data
+ * first and the slot second. A grouped commit writes its nodes and joins
+ * the pending group; ce_db_sync writes the group's one slot (group.c).
  *
  * The rest of the layer: header.c (the four header pages, and the version a
  * file opens at), lockfile.c (the latest version as every handle sees it, the

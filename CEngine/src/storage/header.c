@@ -10,9 +10,10 @@
  * whose checksum, HMAC or fields fail: a damaged slot is no slot, and the
  * other one wins.
  *
- * The slots take turns: a commit writes the one that does not hold the
- * latest version (db.c has the order of a commit's writes), so that the
- * other one still names the previous, durable commit.
+ * The slots take turns: a commit, or the sync of a group of grouped
+ * commits, writes the one that does not hold the newest slot (group.c has
+ * the order of the writes), so that the other one still names the
+ * previous, durable version.
  */
 #include "header.h"
 #include "checksum.h"
