@@ -303,7 +303,7 @@ bool ce_db_close(ce_db *db)
     bool synced = true;
     error_saved sync_error;
     memset(&sync_error, 0, sizeof sync_error);
-    if (lockfile_latest(db, -1, &latest) && group_durable_version(db, latest.version, &durable)) {
+    if (group_durable_version(db, &latest, &durable)) {
         if (durable < latest.version && !db->options.read_only) {
             synced = group_sync(db, latest.version);
             if (synced) durable = latest.version;

@@ -333,27 +333,35 @@ static bool sync_latest(ce_db *db, uint64_t version)
     return ok;
 }
 
-bool group_durable_version(ce_db *db, uint64_t latest, uint64_t *out_durable)
+/* The durable version, checked against a latest version read after it
+ * (the durable version is stored only once the latest is at least as new,
+ * and both only grow, so a larger one is damage). */
+static bool check_durable(ce_db *db, uint64_t durable, uint64_t latest, uint64_t *out_durable)
 {
-    uint64_t durable = atomic_load(&db->shared->durable_version);
     if (durable > latest) return lockfile_damaged(db, "its durable version is past the latest", durable);
     *out_durable = durable;
     return true;
 }
 
+bool group_durable_version(ce_db *db, version_info *out_latest, uint64_t *out_durable)
+{
+    uint64_t durable = atomic_load(&db->shared->durable_version);
+    return lockfile_latest(db, -1, out_latest) && check_durable(db, durable, out_latest->version, out_durable);
+}
+
 bool group_sync(ce_db *db, uint64_t version)
 {
     version_info latest;
-    if (!lockfile_latest(db, -1, &latest)) return false;
+    uint64_t durable = 0;
+    if (!group_durable_version(db, &latest, &durable)) return false;
     if (version > latest.version)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_sync: version %llu of '%s' is past the latest version (%llu)",
                           (unsigned long long)version, db->path, (unsigned long long)latest.version);
     /* Without full durability nothing is ever synced. */
     if (db->options.durability != CE_DURABILITY_FULL) return true;
     bool ok = true;
-    for (;;) {
-        uint64_t durable = 0;
-        if (!(ok = group_durable_version(db, latest.version, &durable))) break;
+    for (bool first = true;; first = false) {
+        if (!first && !(ok = group_durable_version(db, &latest, &durable))) break;
         if (durable >= version) break;
         if (db->options.read_only) {
             ok = error_fail(CE_ERR_READ_ONLY, "cannot sync '%s': it was opened read-only (version %llu is not durable yet)",
@@ -363,11 +371,7 @@ bool group_sync(ce_db *db, uint64_t version)
         /* One thread of the handle syncs; the others wait for it here
          * (lock_sync), and most find their version durable after. */
         if (!(ok = lock_sync(db))) break;
-        if (!(ok = lockfile_latest(db, -1, &latest))) {
-            unlock_sync(db);
-            break;
-        }
-        ok = group_durable_version(db, latest.version, &durable);
+        ok = group_durable_version(db, &latest, &durable);
         if (ok && durable < version) ok = sync_latest(db, version);
         unlock_sync(db);
         if (!ok) break;
@@ -381,8 +385,9 @@ bool group_sync(ce_db *db, uint64_t version)
 
 bool group_reuse_limit(ce_db *db, const version_info *latest, uint64_t *out_limit)
 {
+    /* The caller holds the write lock: the latest version stays. */
     uint64_t durable = 0;
-    if (!group_durable_version(db, latest->version, &durable)) return false;
+    if (!check_durable(db, atomic_load(&db->shared->durable_version), latest->version, &durable)) return false;
     if (durable < latest->version) {
         slot_record *slot = malloc(sizeof *slot);
         uint32_t page;

@@ -49,9 +49,10 @@ bool group_commit_durably(ce_db *db, const version_info *base, const version_inf
 /* ce_db_sync: returns once `version` (at most the latest) is durable. */
 bool group_sync(ce_db *db, uint64_t version);
 
-/* The newest version known durable, checked against `latest` (a larger
- * one is damage: CE_ERR_CORRUPT naming the lock file). */
-bool group_durable_version(ce_db *db, uint64_t latest, uint64_t *out_durable);
+/* The newest version known durable, and the latest version (checked, as
+ * lockfile_latest), read in that order: a durable version past the latest
+ * is damage (CE_ERR_CORRUPT naming the lock file). */
+bool group_durable_version(ce_db *db, version_info *out_latest, uint64_t *out_durable);
 
 /* The newest version whose freed space a writer building on `latest` may
  * reuse: the durable version (invariant 1 relative to what survives a
