@@ -318,6 +318,49 @@ TEST(space_freed_in_a_group_waits_for_the_sync)
     test_db_close(&t);
 }
 
+/* A group's slot lists the runs of all its commits, also of nodes its
+ * later commits freed: that space waits for the next durable slot, or an
+ * open after a power loss would find the durable group's runs changed and
+ * refuse it. The copy (the next group written, no sync, no sync record)
+ * must open at the durable group, whole. */
+TEST(space_freed_inside_a_durable_group_waits_for_the_next_slot)
+{
+    test_db t = test_db_open("group-inside");
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    for (int i = 0; i < 20000; i++) test_list_append(txn, i);
+    CHECK(ce_txn_commit(txn));
+    uint64_t last = 0;
+    for (int round = 1; round <= 3; round++) {
+        CHECK(ce_txn_begin_write(t.db, &txn));
+        for (size_t i = 0; i < 20000; i++) test_list_set(txn, i, (int64_t)i * round);
+        CHECK(ce_txn_commit_grouped(txn, &last));
+    }
+    CHECK(ce_db_sync(t.db, last));
+    uint64_t durable = last;
+    for (int round = 4; round <= 6; round++) {
+        CHECK(ce_txn_begin_write(t.db, &txn));
+        for (size_t i = 0; i < 20000; i++) test_list_set(txn, i, (int64_t)i * round);
+        CHECK(ce_txn_commit_grouped(txn, &last));
+    }
+    char *copy = test_path(t.dir, "copy.realm");
+    copy_file(t.path, copy);
+    int fd = open(copy, O_WRONLY);
+    uint8_t blank[4096] = {0};
+    CHECK(fd >= 0 && pwrite(fd, blank, sizeof blank, 3 * 4096) == (ssize_t)sizeof blank); /* no sync record */
+    close(fd);
+    ce_db *db = test_open(copy);
+    uint64_t version;
+    CHECK(ce_db_latest_version(db, &version) && version == durable);
+    test_verify(db);
+    CHECK(ce_txn_begin_read(db, &txn));
+    for (size_t i = 0; i < 20000; i++) CHECK(test_list_get(txn, i) == (int64_t)i * 3);
+    ce_txn_end(txn);
+    CHECK(ce_db_close(db));
+    free(copy);
+    test_db_close(&t);
+}
+
 TEST(a_plain_commit_makes_the_group_durable)
 {
     test_db t = test_db_open("group-plain");

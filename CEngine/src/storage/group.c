@@ -215,6 +215,18 @@ static bool write_slot(ce_db *db, const slot_record *slot, uint32_t durable_page
     return ok;
 }
 
+/* The newest version whose freed space may be reused once the slot of
+ * `version` is durable, written over `previous` (the durable slot before).
+ * A slot that lists runs is checked at an open after a power loss, and
+ * lists the runs of its whole group, which the group's later commits may
+ * have freed: space freed inside the group waits for the next durable
+ * slot (a commit of version previous + 1 freed only what earlier versions
+ * wrote). A slot without runs is never checked. */
+static uint64_t reusable_after(const slot_record *previous, bool listed, uint64_t version)
+{
+    return listed ? previous->info.version + 1 : version;
+}
+
 /* With the sync lock held: the newest slot in the file, made durable if a
  * sync that wrote it died before its sync returned (so that it may be
  * relied on, and the other page overwritten). */
@@ -247,7 +259,7 @@ bool group_commit_durably(ce_db *db, const version_info *base, const version_inf
     }
     slot_record *durable = malloc(sizeof *durable);
     uint32_t durable_page = 0;
-    bool ok = durable != NULL;
+    bool ok = durable != NULL, listed_runs = false;
     if (!ok) error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory committing to '%s'", db->path);
     ok = ok && durable_slot(db, base->version, durable, &durable_page);
     if (ok) {
@@ -259,6 +271,7 @@ bool group_commit_durably(ce_db *db, const version_info *base, const version_inf
         bool listed = full && (durable->info.version == base->version ||
                                copy_group(db, durable->info.version, base->version, slot, &checksum));
         listed = listed && append_runs(db, slot, &checksum, runs, run_count);
+        listed_runs = listed;
         if (listed) {
             slot->data_checksum = checksum_final(&checksum);
         } else {
@@ -272,14 +285,10 @@ bool group_commit_durably(ce_db *db, const version_info *base, const version_inf
         lockfile_publish_latest(db->shared, info);
         lockfile_note_confirmed(db, info); /* its slot is the one just written */
         atomic_store(&db->shared->durable_version, info->version);
-        if (lock_group(db)) {
-            start_group(db->shared, info->version);
-            unlock_group(db);
-        } else {
-            /* Unreachable in practice (a lock on the lock file failed): the
-             * group stays as it was, which the next sync refuses to list
-             * (its base is not the newest slot) and syncs the data first. */
-        }
+        atomic_store(&db->shared->reusable_version, reusable_after(durable, listed_runs, info->version));
+        /* Without the group lock: its other takers need the write lock
+         * (grouped commits) or the sync lock (syncs), both held here. */
+        start_group(db->shared, info->version);
     }
     unlock_sync(db);
     free(durable);
@@ -325,20 +334,22 @@ static bool sync_latest(ce_db *db, uint64_t version)
             slot->info = latest;
             ok = ok && write_slot(db, slot, durable_page);
         }
-        if (ok && latest.version > atomic_load(&db->shared->durable_version))
+        if (ok && latest.version > atomic_load(&db->shared->durable_version)) {
             atomic_store(&db->shared->durable_version, latest.version);
+            atomic_store(&db->shared->reusable_version, reusable_after(durable, listed, latest.version));
+        }
     }
     free(slot);
     free(durable);
     return ok;
 }
 
-/* The durable version, checked against a latest version read after it
- * (the durable version is stored only once the latest is at least as new,
+/* The durable (or reusable) version, checked against a latest version
+ * read after it (it is stored only once the latest is at least as new,
  * and both only grow, so a larger one is damage). */
 static bool check_durable(ce_db *db, uint64_t durable, uint64_t latest, uint64_t *out_durable)
 {
-    if (durable > latest) return lockfile_damaged(db, "its durable version is past the latest", durable);
+    if (durable > latest) return lockfile_damaged(db, "its durable or reusable version is past the latest", durable);
     *out_durable = durable;
     return true;
 }
@@ -387,7 +398,7 @@ bool group_reuse_limit(ce_db *db, const version_info *latest, uint64_t *out_limi
 {
     /* The caller holds the write lock: the latest version stays. */
     uint64_t durable = 0;
-    if (!check_durable(db, atomic_load(&db->shared->durable_version), latest->version, &durable)) return false;
+    if (!check_durable(db, atomic_load(&db->shared->reusable_version), latest->version, &durable)) return false;
     if (durable < latest->version) {
         slot_record *slot = malloc(sizeof *slot);
         uint32_t page;
@@ -404,5 +415,6 @@ bool group_reuse_limit(ce_db *db, const version_info *latest, uint64_t *out_limi
 void group_reset(ce_db *db, const version_info *info)
 {
     atomic_store(&db->shared->durable_version, info->version);
+    atomic_store(&db->shared->reusable_version, info->version); /* its slot lists no runs */
     start_group(db->shared, info->version);
 }

@@ -55,9 +55,11 @@ bool group_sync(ce_db *db, uint64_t version);
 bool group_durable_version(ce_db *db, version_info *out_latest, uint64_t *out_durable);
 
 /* The newest version whose freed space a writer building on `latest` may
- * reuse: the durable version (invariant 1 relative to what survives a
- * power loss), also bounded by the newest slot in the file while a group
- * is pending, so that a damaged lock file cannot raise it. */
+ * reuse (invariant 1 relative to what survives a power loss): at most the
+ * durable version, and less while the durable slot is a group's whose
+ * runs include space its later commits freed (group.c, reusable_after);
+ * bounded by the newest slot in the file while it is below the latest, so
+ * that a damaged lock file cannot raise it. */
 bool group_reuse_limit(ce_db *db, const version_info *latest, uint64_t *out_limit);
 
 /* `info` is durable and nothing is pending after it (the first opener's

@@ -401,17 +401,28 @@ static bool initialize_as_first(ce_db *db)
             return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' is empty and was opened read-only", db->path);
         if (!header_write_new(db)) return false;
         info = (version_info){0, 0, CE_HEADER_SIZE};
-    } else if (needs_sync_record && !db->options.read_only && db->options.durability == CE_DURABILITY_FULL) {
-        /* The commit verified from the page cache; make sure it is on disk
-         * before the sync record vouches for it. */
-        uint8_t page[PAGE_SIZE_BYTES];
-        header_encode_sync_page(page, info.version);
-        if (!pager_sync(db->pager) || !pager_write(db->pager, SYNC_PAGE * PAGE_SIZE_BYTES, page, sizeof page))
-            return false;
+    }
+    /* The space freed by the version the file opens at may be reused once
+     * no open can check that version's runs again: a group's slot lists
+     * runs its later commits freed (group.h). */
+    uint64_t reusable = info.version;
+    if (needs_sync_record) {
+        if (!db->options.read_only && db->options.durability == CE_DURABILITY_FULL) {
+            /* The commit verified from the page cache: on disk first, then
+             * the sync record that vouches for it, synced too. */
+            uint8_t page[PAGE_SIZE_BYTES];
+            header_encode_sync_page(page, info.version);
+            if (!pager_sync(db->pager) || !pager_write(db->pager, SYNC_PAGE * PAGE_SIZE_BYTES, page, sizeof page) ||
+                !pager_sync(db->pager))
+                return false;
+        } else if (db->options.read_only) {
+            reusable = 0; /* nothing vouches for it: a later writer reuses nothing until a sync */
+        }
     }
     lockfile_publish_latest(shared, &info);
     /* What the file opens at is on disk, and no group is pending (group.h). */
     atomic_store(&shared->durable_version, info.version);
+    atomic_store(&shared->reusable_version, reusable);
     shared->group_base = shared->group_version = info.version;
     checksum_init(&shared->group_checksum, CHECKSUM_SEED_DATA);
     atomic_store(&shared->ready, 1);

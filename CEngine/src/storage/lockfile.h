@@ -65,12 +65,14 @@ struct shared_state {
      * on it and look again when it moves. Waiters hold nothing here. */
     _Atomic uint32_t change_word;
     /* Group commit (group.h): the newest version known to be on stable
-     * storage (written under SYNC_LOCK_BYTE), and the pending group, the
+     * storage and the newest version whose freed space a writer may reuse
+     * (both written under SYNC_LOCK_BYTE), and the pending group, the
      * versions after group_base up to group_version, with the runs they
      * wrote and the running checksum over their bytes (changed under
      * GROUP_LOCK_BYTE; group_sequence is odd while it changes, so a writer
      * that died half-way leaves it odd, and it is then not used). */
     _Atomic uint64_t durable_version;
+    _Atomic uint64_t reusable_version;
     _Atomic uint64_t group_sequence;
     uint64_t group_base;
     uint64_t group_version;
