@@ -247,7 +247,10 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db);
 /* Closes the handle. Every transaction of the handle must have ended, and
  * every ce_db_wait_for_change on it returned. Returns false
  * (CE_ERR_WRONG_TRANSACTION_STATE) if some have not; the handle stays open
- * then. */
+ * then. Grouped commits not yet durable (of any handle) are synced first,
+ * as ce_db_sync; if that sync fails, the handle is closed all the same and
+ * false returned with the sync's error (those commits are in the file,
+ * but a power loss may take them). */
 bool ce_db_close(ce_db *db);
 
 /* The path of the database file. */
@@ -326,6 +329,50 @@ bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn);
  *     }
  */
 bool ce_txn_commit(ce_txn *txn);
+
+/*
+ * Group commit: commits that share one sync.
+ *
+ * ce_txn_commit_grouped commits `txn` and returns once the commit is
+ * visible to every reader in every process, without waiting for stable
+ * storage. The commit joins the file's current group; ce_db_sync makes it
+ * durable. out_version (may be NULL): the version committed. After a power
+ * loss a group is wholly present or wholly absent: no header slot names a
+ * version in the middle of a group. A commit with ce_txn_commit, and
+ * ce_db_close, make the pending group durable too. Errors as
+ * ce_txn_commit (on failure the transaction stays open, to be ended).
+ *
+ * ce_db_sync returns once `version` and every earlier version of the file
+ * are on stable storage: one sync for all grouped commits not yet durable
+ * (of every handle and process); concurrent callers on any thread share it
+ * (one of them syncs, the others wait for it, and a caller whose version is
+ * already durable returns at once). Errors: CE_ERR_INVALID_ARGUMENT (a
+ * version past the latest), CE_ERR_READ_ONLY (a read-only handle and a
+ * version not yet durable), CE_ERR_FILE_ACCESS, CE_ERR_OUT_OF_DISK_SPACE
+ * (the versions stay visible and pending; a later sync retries).
+ *
+ * With CE_DURABILITY_MEMORY_ONLY and CE_DURABILITY_UNSAFE_NO_SYNC both
+ * follow the handle's durability: a grouped commit is a plain commit and
+ * ce_db_sync syncs nothing.
+ *
+ * Example: many small commits, each acknowledged once durable, with one
+ * sync for all of them.
+ *
+ *     uint64_t version = 0;
+ *     for (int i = 0; i < 100; i++) {
+ *         ce_txn *write;
+ *         if (!ce_txn_begin_write(db, &write)) break;
+ *         // ... change objects ...
+ *         if (!ce_txn_commit_grouped(write, &version)) {   // visible now
+ *             ce_txn_end(write);
+ *             break;
+ *         }
+ *     }
+ *     if (version > 0 && !ce_db_sync(db, version))       // all 100 durable
+ *         fprintf(stderr, "%s\n", ce_last_error_message());
+ */
+bool ce_txn_commit_grouped(ce_txn *txn, uint64_t *out_version);
+bool ce_db_sync(ce_db *db, uint64_t version);
 
 /* Ends a transaction without committing (a write transaction is rolled back). */
 void ce_txn_end(ce_txn *txn);

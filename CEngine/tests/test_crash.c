@@ -12,7 +12,15 @@
  *   - m >= the last acknowledged number (nothing acknowledged is lost).
  * The next child goes on from m + 1.
  *
- * CE_CRASH_KILLS sets the number of kills (default 200).
+ * The grouped mode does the same with groups: group g is three grouped
+ * commits (ce_txn_commit_grouped, transactions 3g-2 .. 3g, the same
+ * elements), then ce_db_sync, or, every fifth group, a plain ce_txn_commit
+ * as its third commit (which makes the group durable); the child writes g
+ * to the pipe once that returned. The parent checks that the list holds
+ * whole groups 1..m (a multiple of nine elements: no partial group is ever
+ * visible) and m >= the last acknowledged group.
+ *
+ * CE_CRASH_KILLS sets the number of kills of each mode (default 200).
  */
 #include "test_support.h"
 
@@ -34,35 +42,61 @@ static int64_t element_of(int64_t number, int k)
     return k == 0 ? number : k == 1 ? number * 7 : (number ^ 0x5A5A);
 }
 
+/* Transaction `number`'s changes: three elements appended, and every
+ * tenth also rewrites (with the same values) a stretch of earlier elements,
+ * touching many leaves: a larger commit. */
+static void change(ce_txn *txn, int64_t number)
+{
+    for (int k = 0; k < 3; k++) test_list_append(txn, element_of(number, k));
+    if (number % 10 == 0) {
+        size_t size = test_list_size(txn);
+        for (size_t i = (size_t)(number % 7); i + 3 < size; i += 997) test_list_set(txn, i, test_list_get(txn, i));
+    }
+}
+
 static void run_child(const char *path, int64_t first_number, int ack_fd)
 {
     ce_db *db = test_open(path);
     for (int64_t number = first_number;; number++) {
         ce_txn *txn;
         CHECK(ce_txn_begin_write(db, &txn));
-        for (int k = 0; k < 3; k++) test_list_append(txn, element_of(number, k));
-        if (number % 10 == 0) {
-            /* A larger commit: rewrite (with the same values) a stretch of
-             * earlier elements, touching many leaves. */
-            size_t size = test_list_size(txn);
-            for (size_t i = (size_t)(number % 7); i + 3 < size; i += 997)
-                test_list_set(txn, i, test_list_get(txn, i));
-        }
+        change(txn, number);
         CHECK(ce_txn_commit(txn));
         if (write(ack_fd, &number, sizeof number) != sizeof number) _exit(3);
     }
 }
 
-/* Checks the file and returns the last whole transaction number in it. */
-static int64_t check_file(const char *path, int64_t acknowledged)
+enum { GROUP_COMMITS = 3 };
+
+static void run_grouped_child(const char *path, int64_t first_group, int ack_fd)
+{
+    ce_db *db = test_open(path);
+    for (int64_t group = first_group;; group++) {
+        uint64_t version = 0;
+        bool plain_last = group % 5 == 0;
+        for (int c = 0; c < GROUP_COMMITS; c++) {
+            ce_txn *txn;
+            CHECK(ce_txn_begin_write(db, &txn));
+            change(txn, (group - 1) * GROUP_COMMITS + c + 1);
+            if (plain_last && c == GROUP_COMMITS - 1) CHECK(ce_txn_commit(txn));
+            else CHECK(ce_txn_commit_grouped(txn, &version));
+        }
+        if (!plain_last) CHECK(ce_db_sync(db, version));
+        if (write(ack_fd, &group, sizeof group) != sizeof group) _exit(3);
+    }
+}
+
+/* Checks the file and returns the last whole unit (transaction, or group
+ * of `per_unit` transactions) in it. */
+static int64_t check_file(const char *path, int64_t acknowledged, int64_t per_unit)
 {
     ce_db *db = test_open(path);
     test_verify(db);
     ce_txn *txn;
     CHECK(ce_txn_begin_read(db, &txn));
     size_t size = test_list_size(txn);
-    if (size % 3 != 0) {
-        fprintf(stderr, "partial transaction visible: %zu elements\n", size);
+    if (size % (size_t)(3 * per_unit) != 0) {
+        fprintf(stderr, "partial %s visible: %zu elements\n", per_unit > 1 ? "group" : "transaction", size);
         exit(1);
     }
     int64_t last = (int64_t)(size / 3);
@@ -75,15 +109,16 @@ static int64_t check_file(const char *path, int64_t acknowledged)
             }
     ce_txn_end(txn);
     CHECK(ce_db_close(db));
+    last /= per_unit;
     if (last < acknowledged) {
-        fprintf(stderr, "acknowledged transaction %lld is missing (file ends at %lld)\n", (long long)acknowledged,
-                (long long)last);
+        fprintf(stderr, "acknowledged %s %lld is missing (file ends at %lld)\n", per_unit > 1 ? "group" : "transaction",
+                (long long)acknowledged, (long long)last);
         exit(1);
     }
     return last;
 }
 
-TEST(kill_during_commits)
+static void kill_children(bool grouped)
 {
     const char *kills_text = getenv("CE_CRASH_KILLS");
     int kills = kills_text ? atoi(kills_text) : 200;
@@ -98,7 +133,8 @@ TEST(kill_during_commits)
         CHECK(child >= 0);
         if (child == 0) {
             close(pipe_fds[0]);
-            run_child(path, last + 1, pipe_fds[1]);
+            if (grouped) run_grouped_child(path, last + 1, pipe_fds[1]);
+            else run_child(path, last + 1, pipe_fds[1]);
             _exit(0);
         }
         close(pipe_fds[1]);
@@ -119,11 +155,16 @@ TEST(kill_during_commits)
         }
         close(pipe_fds[0]);
         total_acknowledged += acknowledged - last;
-        last = check_file(path, acknowledged);
+        last = check_file(path, acknowledged, grouped ? GROUP_COMMITS : 1);
     }
-    printf("crash: %d kills, %lld acknowledged commits, file holds %lld transactions, all whole\n", kills,
-           (long long)total_acknowledged, (long long)last);
+    const char *unit = grouped ? "groups" : "transactions";
+    printf("crash: %d kills, %lld acknowledged %s, file holds %lld %s, all whole\n", kills,
+           (long long)total_acknowledged, unit, (long long)last, unit);
     test_cleanup_dir(dir);
     free(path);
     free(dir);
 }
+
+TEST(kill_during_commits) { kill_children(false); }
+
+TEST(kill_during_grouped_commits) { kill_children(true); }

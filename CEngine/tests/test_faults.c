@@ -14,8 +14,14 @@
  *     since the last sync, none, all, a random subset, or the last one torn
  *     in half are undone. After reopening, the file verifies and holds
  *     exactly the old or the new version.
+ * And grouped commits (ce_txn_commit_grouped): two groups of three
+ * commits, each group followed by ce_db_sync, with a crash at every call
+ * and each kind of power loss after it: the file holds the version before
+ * the groups, after the first or after the second, never one in the middle
+ * of a group, and never one older than a group whose sync returned.
  */
 #include "test_support.h"
+#include "group.h"
 #include "os.h"
 
 #include <errno.h>
@@ -307,8 +313,8 @@ static uint64_t reopen_and_fingerprint(const char *work)
 
 static void run_scenario(const char *base, const char *work, const scenario *s, int expected_syncs)
 {
-    size_t saved_limit = db_slot_run_limit;
-    db_slot_run_limit = s->slot_run_limit;
+    size_t saved_limit = group_slot_run_limit;
+    group_slot_run_limit = s->slot_run_limit;
     uint64_t old_print, new_print;
     int syncs;
     int calls = measure(base, work, s, &old_print, &new_print, &syncs);
@@ -385,7 +391,7 @@ static void run_scenario(const char *base, const char *work, const scenario *s, 
             cases++;
         }
     }
-    db_slot_run_limit = saved_limit;
+    group_slot_run_limit = saved_limit;
     printf("faults: %s commit: %d calls, %d sync(s), %d fault cases passed\n", s->name, calls, syncs, cases);
 }
 
@@ -434,17 +440,148 @@ static void run_fault_case(const scenario *s, int expected_syncs)
     free(work);
 }
 
+/* Grouped commits: each of the six commits sets one element and appends
+ * one. */
+enum { GROUPS = 2, GROUP_COMMITS = 3 };
+
+static void group_change(ce_txn *txn, int step)
+{
+    test_list_set(txn, 10 + (size_t)step * 4001, -1000 - step);
+    test_list_append(txn, 5000 + step);
+}
+
+/* Runs the groups; synced[g]: whether group g's ce_db_sync returned true.
+ * prints (may be NULL): the fingerprint after each commit. Failures (after
+ * a crash) end the transaction and go on, as an application would. */
+static void run_groups(ce_db *db, bool synced[GROUPS], uint64_t *prints)
+{
+    for (int g = 0; g < GROUPS; g++) {
+        uint64_t last = 0;
+        bool committed = true;
+        for (int c = 0; c < GROUP_COMMITS; c++) {
+            ce_txn *txn;
+            if (!ce_txn_begin_write(db, &txn)) {
+                committed = false;
+                continue;
+            }
+            group_change(txn, g * GROUP_COMMITS + c);
+            if (!ce_txn_commit_grouped(txn, &last)) {
+                ce_txn_end(txn);
+                committed = false;
+            }
+            if (prints) {
+                CHECK(ce_txn_begin_read(db, &txn));
+                prints[g * GROUP_COMMITS + c + 1] = fingerprint(txn);
+                ce_txn_end(txn);
+            }
+        }
+        synced[g] = committed && ce_db_sync(db, last);
+    }
+}
+
+static void run_group_case(const char *name, size_t slot_run_limit, int expected_syncs)
+{
+    size_t saved_limit = group_slot_run_limit;
+    group_slot_run_limit = slot_run_limit;
+    const char *base = base_file();
+    char *work = test_path(fixture_dir, "work.realm");
+    enum { PRINTS = GROUPS * GROUP_COMMITS + 1 };
+    uint64_t prints[PRINTS];
+    bool synced[GROUPS];
+    copy_file(base, work);
+    ce_db *db = test_open(work);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_read(db, &txn));
+    prints[0] = fingerprint(txn);
+    ce_txn_end(txn);
+    arm(FAULT_NONE, 0);
+    run_groups(db, synced, prints);
+    int calls = injector.calls, syncs = injector.syncs;
+    disarm();
+    CHECK(synced[0] && synced[1]);
+    CHECK(ce_db_close(db));
+    for (int i = 1; i < PRINTS; i++) CHECK(prints[i] != prints[i - 1]);
+    if (syncs != expected_syncs) {
+        fprintf(stderr, "%s: the groups made %d syncs, expected %d\n", name, syncs, expected_syncs);
+        exit(1);
+    }
+    int cases = 0;
+    power_loss losses[] = {KEEP_ALL, UNDO_ALL, UNDO_SOME, TEAR_LAST};
+    for (int call = 1; call <= calls; call++) {
+        for (int l = 0; l < 4; l++) {
+            copy_file(base, work);
+            db = test_open(work);
+            arm(FAULT_CRASH, call);
+            run_groups(db, synced, NULL);
+            /* Closing syncs the pending group: after the crash that fails,
+             * and the handle is closed all the same. */
+            bool closed = ce_db_close(db);
+            disarm();
+            lose_power(work, losses[l]);
+            uint64_t after = reopen_and_fingerprint(work);
+            /* Which commit the file holds: 0 (none), 3 or 6 (whole groups). */
+            int held = -1;
+            for (int i = 0; i < PRINTS; i++)
+                if (after == prints[i]) held = i;
+            int oldest_allowed = synced[1] ? 6 : synced[0] ? 3 : 0;
+            if (held < oldest_allowed || held % GROUP_COMMITS != 0) {
+                fprintf(stderr,
+                        "%s: crash at call %d, power loss %d (syncs returned: %d %d, close %d): the file holds %s%d\n",
+                        name, call, l, synced[0], synced[1], closed, held < 0 ? "no known version " : "commit ",
+                        held);
+                exit(1);
+            }
+            cases++;
+        }
+    }
+    group_slot_run_limit = saved_limit;
+    printf("faults: %s: %d calls, %d syncs, %d crash cases passed\n", name, calls, syncs, cases);
+    free(work);
+}
+
+/* The group cases with the engine's os calls going through the injector. */
+static void run_group_fault_case(const char *name, size_t slot_run_limit, int expected_syncs)
+{
+    random_state = RANDOM_SEED;
+    base_file();
+    faulty_os = os_default;
+    faulty_os.pwrite = faulty_pwrite;
+    faulty_os.fdatasync = faulty_fdatasync;
+    faulty_os.fsync = faulty_fsync;
+    faulty_os.fallocate = faulty_fallocate;
+    faulty_os.ftruncate = faulty_ftruncate;
+    os_active = &faulty_os;
+    run_group_case(name, slot_run_limit, expected_syncs);
+    os_active = &os_default;
+    forget_undo();
+    free(injector.undo);
+    injector.undo = NULL;
+    injector.undo_capacity = 0;
+}
+
+/* One sync per group: the slot lists the runs of the group's commits. */
+TEST(grouped_commits)
+{
+    run_group_fault_case("grouped", group_slot_run_limit, 2);
+}
+
+/* More runs than a slot lists: each group's data is synced, then its slot. */
+TEST(grouped_commits_two_syncs)
+{
+    run_group_fault_case("grouped two-sync", 0, 4);
+}
+
 /* Small: one sync. Large: one sync, then the sync record (over 1 MiB).
  * Two-sync: the large commit with data and slot synced apart. */
 TEST(small_commit)
 {
-    scenario small = {"small", small_change, db_slot_run_limit};
+    scenario small = {"small", small_change, group_slot_run_limit};
     run_fault_case(&small, 1);
 }
 
 TEST(large_commit)
 {
-    scenario large = {"large", large_change, db_slot_run_limit};
+    scenario large = {"large", large_change, group_slot_run_limit};
     run_fault_case(&large, 1);
 }
 

@@ -565,7 +565,8 @@ static uint32_t get_layout_version(const char *path)
     return value;
 }
 
-/* A lock file of the previous layout (2, without the change word): left
+/* A lock file of the previous layout (3, without the durable version and
+ * the pending group of group commit): left
  * behind with no handle open, the first open rebuilds it; held by an open
  * handle (an older engine), another open is refused and the holder's calls
  * fail naming the lock file, as for any mismatch. */
@@ -575,11 +576,11 @@ TEST(a_lock_file_of_the_previous_layout)
     start_deadline();
     commit_one(t.db, 1);
     uint32_t current = get_layout_version(t.path);
-    CHECK(current == 3);
+    CHECK(current == 4);
     CHECK(ce_db_close(t.db));
-    put_layout_version(t.path, 2);
+    put_layout_version(t.path, 3);
     t.db = test_open(t.path);
-    CHECK(get_layout_version(t.path) == 3);
+    CHECK(get_layout_version(t.path) == 4);
     uint64_t version = latest_version(t.db);
     waiter w;
     start_waiter(&w, t.db, version, 30000);
@@ -587,7 +588,7 @@ TEST(a_lock_file_of_the_previous_layout)
     join_waiter(&w);
     CHECK(w.ok && w.changed);
 
-    put_layout_version(t.path, 2);
+    put_layout_version(t.path, 3);
     ce_db_options options;
     ce_db_options_init(&options);
     test_set_key(&options);

@@ -27,7 +27,7 @@
 #define HISTORY_MAX_BYTES (16u << 20)
 
 /* The bounds in force: HISTORY_MAX_VERSIONS and HISTORY_MAX_BYTES, which
- * tests lower (as db_slot_run_limit) to reach them with small commits. */
+ * tests lower (as group_slot_run_limit) to reach them with small commits. */
 extern size_t history_max_versions;
 extern size_t history_max_bytes;
 

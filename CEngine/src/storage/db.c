@@ -10,12 +10,14 @@
  * invariant 1), lets a reader see a partial commit (invariant 2), or
  * reports a commit that did not reach the disk (invariant 4).
  *
- * A commit writes its nodes into free space, then the slot that does not hold
- * the latest version, then calls fdatasync once. If power fails before the
- * sync completes, the slot may have reached the disk without some of the
- * data: at the next open the slot's checksum over the runs it lists fails and
- * the other slot (the previous, durable commit) wins. A commit that wrote
- * more runs than a slot lists syncs its data first and the slot second.
+ * A commit writes its nodes into free space, then (group.c) the slot that
+ * does not hold the newest durable version, then calls fdatasync once. If
+ * power fails before the sync completes, the slot may have reached the disk
+ * without some of the data: at the next open the slot's checksum over the
+ * runs it lists fails and the other slot (the previous, durable commit)
+ * wins. A commit that wrote more runs than a slot lists syncs its data
+ * first and the slot second. A grouped commit writes its nodes and joins
+ * the pending group; ce_db_sync writes the group's one slot (group.c).
  *
  * The rest of the layer: header.c (the four header pages, and the version a
  * file opens at), lockfile.c (the latest version as every handle sees it, the
@@ -27,6 +29,7 @@
 #include "checksum.h"
 #include "db_internal.h"
 #include "error.h"
+#include "group.h"
 #include "header.h"
 #include "lockfile.h"
 #include "node.h"
@@ -123,8 +126,6 @@ bool db_txn_check(const ce_txn *txn, const char *call)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "%s: the transaction has ended (or is not a ce_txn)", call);
     return true;
 }
-
-size_t db_slot_run_limit = SLOT_MAX_RUNS;
 
 /* Stamps are unique in the process: a new one for every begin, advance and
  * change of the root. */
@@ -254,6 +255,8 @@ static void free_db(ce_db *db)
     pthread_cond_destroy(&db->writer_free);
     pthread_cond_destroy(&db->exclusive_over);
     pthread_mutex_destroy(&db->confirmed_mutex);
+    pthread_cond_destroy(&db->sync_free);
+    pthread_mutex_destroy(&db->group_mutex);
     free(db->path);
     free(db->lock_path);
     delete_db_handle(db);
@@ -290,6 +293,8 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
     pthread_cond_init(&db->writer_free, NULL);
     pthread_cond_init(&db->exclusive_over, NULL);
     pthread_mutex_init(&db->confirmed_mutex, NULL);
+    pthread_cond_init(&db->sync_free, NULL);
+    pthread_mutex_init(&db->group_mutex, NULL);
     if (path) {
         db->path = strdup(path);
     } else if (options->durability == CE_DURABILITY_MEMORY_ONLY && options->in_memory_identifier) {
@@ -359,11 +364,25 @@ bool ce_db_close(ce_db *db)
                           "cannot close '%s': %zu threads are waiting in ce_db_wait_for_change (wake them with "
                           "ce_db_wake_waiters and let them return first)",
                           db->path, waiters);
-    /* Only a version the data file's header holds: a damaged lock file
-     * must not make the sync record vouch for a version that does not
-     * exist (the next open would refuse the file). */
+    /* Grouped commits not yet durable become durable now; a failure is
+     * reported, and the handle closed all the same (it could do nothing
+     * else with a disk that refuses the sync). Then the sync record, only
+     * for a version the data file's header holds: a damaged lock file must
+     * not make it vouch for a version that does not exist (the next open
+     * would refuse the file). */
     version_info latest;
-    if (lockfile_latest(db, -1, &latest)) write_sync_record(db, latest.version);
+    uint64_t durable;
+    bool synced = true;
+    error_saved sync_error;
+    memset(&sync_error, 0, sizeof sync_error);
+    if (group_durable_version(db, &latest, &durable)) {
+        if (durable < latest.version && !db->options.read_only) {
+            synced = group_sync(db, latest.version);
+            if (synced) durable = latest.version;
+            else error_save(&sync_error);
+        }
+        if (durable >= latest.version) write_sync_record(db, latest.version);
+    }
     if (db->options.durability == CE_DURABILITY_MEMORY_ONLY) {
         bool busy;
         /* The last handle of an in-memory database removes its files. */
@@ -373,7 +392,7 @@ bool ce_db_close(ce_db *db)
         }
     }
     free_db(db);
-    return true;
+    return synced || error_restore(&sync_error);
 }
 
 const char *ce_db_path(const ce_db *db) { return db_check_handle(db, "ce_db_path") ? db->path : NULL; }
@@ -836,10 +855,14 @@ bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn)
         return false;
     }
     version_info latest;
-    uint64_t oldest, active;
+    uint64_t oldest, active, reuse_limit;
     space_free_extent *free_list = NULL;
     size_t free_count = 0;
-    if (!lockfile_latest(db, -1, &latest) || !catch_up_with_header(db, &latest) || !lockfile_scan_readers(db, latest.version, &oldest, &active)) goto fail;
+    if (!lockfile_latest(db, -1, &latest) || !catch_up_with_header(db, &latest) ||
+        !lockfile_scan_readers(db, latest.version, &oldest, &active) || !group_reuse_limit(db, &latest, &reuse_limit))
+        goto fail;
+    /* Space freed after the durable version waits for it too (group.h). */
+    if (reuse_limit < oldest) oldest = reuse_limit;
     if (db->options.max_active_versions > 0 && active > db->options.max_active_versions) {
         error_fail(CE_ERR_TOO_MANY_VERSIONS, "Number of active versions (%llu) in the Realm exceeded the limit of %llu",
                 (unsigned long long)active, (unsigned long long)db->options.max_active_versions);
@@ -1013,76 +1036,31 @@ static void write_sync_record(ce_db *db, uint64_t version)
     pager_write(db->pager, SYNC_PAGE * PAGE_SIZE_BYTES, page, sizeof page);
 }
 
-/* After a failed sync the slot may or may not be on disk: overwrite it so
- * that the commit we report as failed cannot appear at the next open. */
-static void invalidate_slot(ce_db *db, uint64_t slot_offset)
-{
-    uint8_t page[PAGE_SIZE_BYTES];
-    memset(page, 0, sizeof page);
-    if (pager_write(db->pager, slot_offset, page, sizeof page) && db->options.durability == CE_DURABILITY_FULL)
-        pager_sync(db->pager);
-}
-
-static bool write_new_version(ce_txn *txn, const version_info *info, uint64_t *out_bytes_written)
+/* Writes the nodes of the new version, then hands its slot to group.c:
+ * a grouped commit joins the pending group (no slot yet), another one
+ * writes and syncs its slot, which covers the pending group too. */
+static bool write_new_version(ce_txn *txn, const version_info *info, bool grouped, uint64_t *out_bytes_written)
 {
     ce_db *db = txn->db;
-    bool sync = db->options.durability == CE_DURABILITY_FULL;
     pager_write_run *runs = NULL;
     size_t run_count = 0;
-    slot_record *slot = calloc(1, sizeof *slot);
-    uint8_t *page = malloc(PAGE_SIZE_BYTES);
-    bool ok = false, slot_written = false;
-    uint64_t slot_offset = (uint64_t)(1 + info->version % 2) * PAGE_SIZE_BYTES;
-    if (!slot || !page) {
-        error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory committing to '%s'", db->path);
-        goto done;
+    bool ok = space_write_runs(&txn->space, &runs, &run_count);
+    if (ok) {
+        atomic_store(&db->shared->committing_version, info->version);
+        ok = pager_ensure_size(db->pager, info->logical_size) &&
+             (db->cipher.page_sums ? pagesum_write_runs(txn, runs, run_count)
+                                   : pager_write_runs(db->pager, runs, run_count));
     }
-    if (!space_write_runs(&txn->space, &runs, &run_count)) goto done;
-    atomic_store(&db->shared->committing_version, info->version);
-    if (!pager_ensure_size(db->pager, info->logical_size)) goto done;
-    slot->info = *info;
-    checksum_state data;
-    checksum_init(&data, CHECKSUM_SEED_DATA);
     *out_bytes_written = 0;
-    size_t slot_room = pager_is_encrypted(db->pager) ? SLOT_MAX_RUNS_ENCRYPTED : SLOT_MAX_RUNS;
-    bool listed = sync && run_count <= db_slot_run_limit && run_count <= slot_room;
-    if (!(db->cipher.page_sums ? pagesum_write_runs(txn, runs, run_count) : pager_write_runs(db->pager, runs, run_count)))
-        goto done;
-    for (size_t i = 0; i < run_count; i++) {
-        *out_bytes_written += runs[i].length;
-        if (listed) {
-            /* Over the bytes as the layers above wrote them: for an
-             * encrypted file, what its pages decrypt to. */
-            checksum_add(&data, runs[i].bytes, runs[i].length);
-            slot->runs[i][0] = runs[i].position;
-            slot->runs[i][1] = runs[i].length;
-        }
-    }
-    if (listed) {
-        slot->run_count = (uint32_t)run_count;
-        slot->data_checksum = checksum_final(&data);
-    } else if (sync && !pager_sync(db->pager)) {
-        goto done; /* too many runs for one slot: data first, then the slot */
-    }
-    if (!header_encode_slot_page(page, slot, db->pager)) goto done;
-    slot_written = true;
-    if (!pager_write(db->pager, slot_offset, page, PAGE_SIZE_BYTES)) goto done;
-    if (sync && !pager_sync(db->pager)) goto done;
-    ok = true;
-done:
-    if (!ok && slot_written) {
-        error_saved saved;
-        error_save(&saved);
-        invalidate_slot(db, slot_offset);
-        error_restore(&saved);
-    }
+    for (size_t i = 0; ok && i < run_count; i++) *out_bytes_written += runs[i].length;
+    if (ok)
+        ok = grouped ? group_add_commit(db, &txn->info, info, runs, run_count)
+                     : group_commit_durably(db, &txn->info, info, runs, run_count);
     free(runs);
-    free(slot);
-    free(page);
     return ok;
 }
 
-bool ce_txn_commit(ce_txn *txn)
+static bool commit(ce_txn *txn, bool grouped, uint64_t *out_version)
 {
     if (!db_txn_check(txn, "ce_txn_commit")) return false;
     /* A failed commit never ends the transaction: the caller still ends it. */
@@ -1091,26 +1069,46 @@ bool ce_txn_commit(ce_txn *txn)
         return error_fail(CE_ERR_WRONG_TRANSACTION_STATE,
                        "a write transaction whose commit failed cannot commit again: end it with ce_txn_end");
     ce_db *db = txn->db;
+    /* Without full durability a grouped commit is any commit: nothing
+     * waits for a sync either way. */
+    if (db->options.durability != CE_DURABILITY_FULL) grouped = false;
     version_info info = {0};
     uint64_t bytes_written = 0;
     /* pager_check_file: nothing this transaction read came from past the
-     * end of a truncated file (zeros would be committed as data). */
+     * end of a truncated file (zeros would be committed as data). The
+     * version is published by write_new_version (group.c). */
     bool ok = (!txn->before_commit || txn->before_commit(txn, txn->layer_state)) && build_new_version(txn, &info) &&
-              pager_check_file(db->pager, txn->info.logical_size, false) && write_new_version(txn, &info, &bytes_written);
-    if (ok) {
-        lockfile_publish_latest(db->shared, &info);
-        lockfile_note_confirmed(db, &info); /* its slot is the one just written */
-        /* After a large commit, vouch for it so that an open after a crash
-         * need not read it all back; a small one is cheap to check, and one
-         * more page in the next sync is not (see write_sync_record). */
-        if (bytes_written >= SYNC_RECORD_MINIMUM_BYTES) write_sync_record(db, info.version);
-    }
+              pager_check_file(db->pager, txn->info.logical_size, false) &&
+              write_new_version(txn, &info, grouped, &bytes_written);
+    /* After a large durable commit, vouch for it so that an open after a
+     * crash need not read it all back; a small one is cheap to check, and
+     * one more page in the next sync is not (see write_sync_record). */
+    if (ok && !grouped && bytes_written >= SYNC_RECORD_MINIMUM_BYTES) write_sync_record(db, info.version);
     atomic_store(&db->shared->committing_version, 0);
     /* A failed commit may have placed part of the new version in free
      * space (never published): the transaction is kept only to be ended,
      * which rolls it back and releases the writer. */
-    if (ok) end_transaction(txn);
-    else txn->commit_failed = true;
+    if (ok) {
+        end_transaction(txn);
+        if (out_version) *out_version = info.version;
+    } else {
+        txn->commit_failed = true;
+    }
+    return ok;
+}
+
+bool ce_txn_commit(ce_txn *txn) { return commit(txn, false, NULL); }
+
+bool ce_txn_commit_grouped(ce_txn *txn, uint64_t *out_version) { return commit(txn, true, out_version); }
+
+bool ce_db_sync(ce_db *db, uint64_t version)
+{
+    if (!db) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_sync: db is required");
+    /* Counted as a transaction: a compaction (which replaces the file)
+     * neither starts during a sync nor lets one start. */
+    enter_transaction(db);
+    bool ok = group_sync(db, version);
+    leave_transaction(db);
     return ok;
 }
 

@@ -28,11 +28,6 @@ space_ref db_txn_root(const ce_txn *txn);
  * free or keep. */
 bool db_txn_set_root(ce_txn *txn, space_ref root);
 
-/* How many runs a slot may list before a commit syncs its data separately
- * (at most the slot's room, 252). Commits are placed as one or two runs, so
- * tests lower this to exercise the two-sync path. */
-extern size_t db_slot_run_limit;
-
 /* A slot where the layer above keeps what it derived from the version the
  * transaction sees (the parsed schema). `release` is called when the
  * transaction ends or advances to another version. */

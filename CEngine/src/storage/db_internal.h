@@ -1,6 +1,7 @@
 /*
  * db_internal.h — the handle and the transaction, for the files of the db
- * layer only (db.c, header.c, lockfile.c, verify.c, writer.c).
+ * layer only (db.c, group.c, header.c, lockfile.c, verify.c,
+ * writer.c).
  *
  * Owns: the fields of ce_db and ce_txn, the version record (version_info),
  * the cipher's header fields (cipher_header) and the elements of a top
@@ -98,6 +99,14 @@ struct ce_db {
     pthread_mutex_t confirmed_mutex;
     version_info confirmed;
     bool confirmed_valid;
+    /* Group commit (group.c): a thread of this handle holds the sync lock
+     * (under `mutex`; the lock file's byte is per open file description,
+     * so it does not keep this handle's threads apart), signalled on
+     * `sync_free` when it lets go; and the mutex taken before the lock
+     * file's group byte, for the same reason. */
+    bool sync_busy;
+    pthread_cond_t sync_free;
+    pthread_mutex_t group_mutex;
 };
 
 struct ce_txn {

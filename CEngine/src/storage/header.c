@@ -10,9 +10,10 @@
  * whose checksum, HMAC or fields fail: a damaged slot is no slot, and the
  * other one wins.
  *
- * The slots take turns: a commit writes the one that does not hold the
- * latest version (db.c has the order of a commit's writes), so that the
- * other one still names the previous, durable commit.
+ * The slots take turns: a commit, or the sync of a group of grouped
+ * commits, writes the one that does not hold the newest slot (group.c has
+ * the order of the writes), so that the other one still names the
+ * previous, durable version.
  */
 #include "header.h"
 #include "pagesum.h"
@@ -284,28 +285,51 @@ bool header_new_cipher(const uint8_t key[CRYPT_KEY_SIZE], cipher_header *out_hea
            crypt_create(key, out_header->salt, out_crypt, out_header->key_check);
 }
 
-/* Reads the header pages and picks the newest slot whose commit is whole.
- * `verify_data`: check the runs of a slot that the sync record does not
- * vouch for (the first opener after a possible power failure). */
-bool header_confirm_version(ce_db *db, const version_info *info, bool *out_confirmed)
+bool header_read_newest_slot(ce_db *db, slot_record *out_slot, uint32_t *out_page)
+{
+    uint64_t file_size;
+    uint8_t *pages = malloc(2 * PAGE_SIZE_BYTES);
+    slot_record *slot = malloc(sizeof *slot);
+    bool ok = pages && slot;
+    if (!ok) error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory reading the header of '%s'", db->path);
+    ok = ok && pager_file_size(db->pager, &file_size) && pager_read(db->pager, PAGE_SIZE_BYTES, pages, 2 * PAGE_SIZE_BYTES);
+    if (ok) {
+        memset(out_slot, 0, sizeof *out_slot);
+        *out_page = 0;
+        for (uint32_t i = 0; i < 2; i++)
+            if (header_decode_slot_page(pages + (size_t)i * PAGE_SIZE_BYTES, file_size, slot, db->pager) &&
+                slot->info.version > out_slot->info.version) {
+                *out_slot = *slot;
+                *out_page = 1 + i;
+            }
+    }
+    free(pages);
+    free(slot);
+    return ok;
+}
+
+bool header_confirm_version(ce_db *db, const version_info *info, bool *out_confirmed, uint64_t *out_newest)
 {
     *out_confirmed = false;
+    *out_newest = 0;
     uint64_t file_size;
-    uint8_t *page = malloc(PAGE_SIZE_BYTES);
+    uint8_t *pages = malloc(2 * PAGE_SIZE_BYTES);
     slot_record *slot = malloc(sizeof *slot);
-    bool ok = page && slot;
+    bool ok = pages && slot;
     if (!ok) error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory reading the header of '%s'", db->path);
-    ok = ok && pager_file_size(db->pager, &file_size) &&
-         pager_read(db->pager, (uint64_t)(1 + info->version % 2) * PAGE_SIZE_BYTES, page, PAGE_SIZE_BYTES);
-    if (ok) {
-        bool valid = header_decode_slot_page(page, file_size, slot, db->pager);
-        if (info->version == 0)
-            *out_confirmed = !valid && info->top_ref == 0 && info->logical_size == CE_HEADER_SIZE;
-        else
-            *out_confirmed = valid && slot->info.version == info->version && slot->info.top_ref == info->top_ref &&
-                             slot->info.logical_size == info->logical_size;
+    ok = ok && pager_file_size(db->pager, &file_size) && pager_read(db->pager, PAGE_SIZE_BYTES, pages, 2 * PAGE_SIZE_BYTES);
+    bool any_valid = false;
+    for (int i = 0; ok && i < 2; i++) {
+        if (!header_decode_slot_page(pages + (size_t)i * PAGE_SIZE_BYTES, file_size, slot, db->pager)) continue;
+        any_valid = true;
+        if (slot->info.version > *out_newest) *out_newest = slot->info.version;
+        if (slot->info.version == info->version && slot->info.top_ref == info->top_ref &&
+            slot->info.logical_size == info->logical_size)
+            *out_confirmed = true;
     }
-    free(page);
+    if (ok && info->version == 0)
+        *out_confirmed = !any_valid && info->top_ref == 0 && info->logical_size == CE_HEADER_SIZE;
+    free(pages);
     free(slot);
     return ok;
 }

@@ -76,12 +76,18 @@ bool header_choose_version(ce_db *db, bool verify_data, header_state *out_state,
                            bool *out_needs_sync_record);
 
 /* Whether the data file's own header confirms `info` as a committed
- * version: the slot a commit of that version writes (page 1 + version % 2)
- * holds it, field for field; version 0 (a file being created) is confirmed
- * while that slot holds no valid slot. False only with an I/O error. The
- * lock file's latest version is never used before this or an equal
- * version was confirmed (lockfile.c). */
-bool header_confirm_version(ce_db *db, const version_info *info, bool *out_confirmed);
+ * version: one of the two slots holds it, field for field; version 0 (a
+ * file being created) is confirmed while neither slot is valid.
+ * *out_newest: the newest version a valid slot names (0: none), so that
+ * the caller can tell a version no slot names yet (a grouped commit not
+ * yet synced, group.h) from one the header lost. False only with an I/O
+ * error. The lock file's latest version is never used before this (or
+ * group_confirm_pending) or an equal version was confirmed (lockfile.c). */
+bool header_confirm_version(ce_db *db, const version_info *info, bool *out_confirmed, uint64_t *out_newest);
+
+/* The valid slot of the newest version (all zero and *out_page 0 when
+ * neither slot is valid); *out_page is its page (1 or 2). */
+bool header_read_newest_slot(ce_db *db, slot_record *out_slot, uint32_t *out_page);
 
 /* A handle that attaches to a file another handle opened reads the static
  * page itself: its key must be checked too. */

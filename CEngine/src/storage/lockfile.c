@@ -14,6 +14,7 @@
 #include "db_internal.h"
 #include "error.h"
 #include "header.h"
+#include "node.h"
 #include "os.h"
 #include "pager.h"
 
@@ -26,8 +27,9 @@
 #include <sys/stat.h>
 
 #define LOCK_MAGIC 0x4B434F4C4D4C524Full /* "ORLMLOCK" */
-/* 3: the change word (after reader_high_water). */
-#define LOCK_LAYOUT_VERSION 3u
+/* 3: the change word (after reader_high_water). 4: the durable version and
+ * the pending group (before the reader slots). */
+#define LOCK_LAYOUT_VERSION 4u
 /* How long lockfile_read_latest waits for an odd sequence to turn even,
  * and how often lockfile_latest retries a version that commits overwrote. */
 #define READ_LATEST_ATTEMPTS 100000u
@@ -88,7 +90,7 @@ version_info lockfile_read_latest(shared_state *shared)
     }
 }
 
-static bool lock_file_damaged(ce_db *db, const char *what, uint64_t value)
+bool lockfile_damaged(ce_db *db, const char *what, uint64_t value)
 {
     return error_fail(CE_ERR_CORRUPT,
                       "the lock file '%s' is damaged (%s: %llu): close every handle of '%s' and open it again to "
@@ -99,13 +101,13 @@ static bool lock_file_damaged(ce_db *db, const char *what, uint64_t value)
 bool lockfile_check(ce_db *db)
 {
     shared_state *shared = db->shared;
-    if (shared->magic != LOCK_MAGIC) return lock_file_damaged(db, "its magic is", shared->magic);
+    if (shared->magic != LOCK_MAGIC) return lockfile_damaged(db, "its magic is", shared->magic);
     if (shared->layout_version != LOCK_LAYOUT_VERSION)
-        return lock_file_damaged(db, "its layout version is", shared->layout_version);
-    if (shared->slot_count != READER_SLOT_COUNT) return lock_file_damaged(db, "its reader slot count is", shared->slot_count);
+        return lockfile_damaged(db, "its layout version is", shared->layout_version);
+    if (shared->slot_count != READER_SLOT_COUNT) return lockfile_damaged(db, "its reader slot count is", shared->slot_count);
     if (shared->structure_size != sizeof(shared_state))
-        return lock_file_damaged(db, "its structure size is", shared->structure_size);
-    if (atomic_load(&shared->ready) != 1) return lock_file_damaged(db, "its ready mark is", atomic_load(&shared->ready));
+        return lockfile_damaged(db, "its structure size is", shared->structure_size);
+    if (atomic_load(&shared->ready) != 1) return lockfile_damaged(db, "its ready mark is", atomic_load(&shared->ready));
     return true;
 }
 
@@ -139,6 +141,39 @@ static bool is_confirmed(ce_db *db, const version_info *info)
     return confirmed;
 }
 
+/* A latest version that no slot names and that is newer than every slot
+ * (header_confirm_version): a grouped commit not synced yet (group.h).
+ * Confirmed when its logical size fits the file and its top node reads
+ * back as the top node of that version. */
+static bool confirm_pending(ce_db *db, const version_info *info, bool *out_confirmed)
+{
+    *out_confirmed = false;
+    uint64_t file_size;
+    if (!pager_file_size(db->pager, &file_size)) return false;
+    if (pager_physical_size(db->pager, info->logical_size) > file_size) return true;
+    const uint8_t *base;
+    if (!pager_map(db->pager, info->logical_size, &base)) return false;
+    uint64_t epoch;
+    if (!pager_begin_reading(db->pager, &epoch)) return false;
+    space_state space;
+    memset(&space, 0, sizeof space);
+    space_init_read(&space, base, info->logical_size);
+    space_set_file(&space, db->pager);
+    if (pager_is_encrypted(db->pager)) space_set_cipher_reader(&space, db->pager, info->version, epoch);
+    node_view top;
+    error_saved saved;
+    error_save(&saved);
+    /* A node that does not read is no top node: not confirmed (the caller
+     * names the lock file), not an error of its own. */
+    if (node_read(&space, info->top_ref, &top))
+        *out_confirmed = (top.flags & NODE_HAS_REFS) && top.count >= TOP_COUNT &&
+                         node_untag(node_get(&top, TOP_VERSION)) == (int64_t)info->version;
+    error_restore(&saved);
+    space_free_ready_pages(&space);
+    pager_end_reading(db->pager, epoch);
+    return true;
+}
+
 bool lockfile_latest(ce_db *db, int slot_index, version_info *out_info)
 {
     shared_state *shared = db->shared;
@@ -154,7 +189,7 @@ bool lockfile_latest(ce_db *db, int slot_index, version_info *out_info)
         if (!info_in_range(&info)) {
             version_info again = lockfile_read_latest(shared);
             if (!same_info(&again, &info)) continue; /* a torn read */
-            return lock_file_damaged(db, info.logical_size > HEADER_MAX_LOGICAL_SIZE ? "its latest logical size is"
+            return lockfile_damaged(db, info.logical_size > HEADER_MAX_LOGICAL_SIZE ? "its latest logical size is"
                                                                                       : "its latest top ref is",
                                      info.logical_size > HEADER_MAX_LOGICAL_SIZE ? info.logical_size : info.top_ref);
         }
@@ -163,20 +198,24 @@ bool lockfile_latest(ce_db *db, int slot_index, version_info *out_info)
             return true;
         }
         bool confirmed;
-        if (!header_confirm_version(db, &info, &confirmed)) return false;
+        uint64_t newest_slot;
+        if (!header_confirm_version(db, &info, &confirmed, &newest_slot)) return false;
+        /* Newer than every slot: a grouped commit not synced yet, if the
+         * data file holds its top node (group.h). */
+        if (!confirmed && info.version > newest_slot && !confirm_pending(db, &info, &confirmed)) return false;
         if (confirmed) {
             lockfile_note_confirmed(db, &info);
             *out_info = info;
             return true;
         }
-        /* The slot of a version is overwritten only two commits later: if
-         * the latest did not move meanwhile, the lock file names a version
-         * the data file does not hold. */
+        /* The slot of a version is overwritten only once a newer version
+         * is durable: if the latest did not move meanwhile, the lock file
+         * names a version the data file does not hold. */
         version_info again = lockfile_read_latest(shared);
         if (same_info(&again, &info))
-            return lock_file_damaged(db, "the data file's header does not hold its latest version", info.version);
+            return lockfile_damaged(db, "the data file's header does not hold its latest version", info.version);
     }
-    return lock_file_damaged(db, "the data file's header never confirmed its latest version", 0);
+    return lockfile_damaged(db, "the data file's header never confirmed its latest version", 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -212,10 +251,10 @@ bool lockfile_scan_readers(ce_db *db, uint64_t latest, uint64_t *out_oldest, uin
         /* A pid is positive and fits a pid_t; a reader pins a version that
          * was the latest (the latest only grows). Anything else is damage,
          * and freeing such a slot could free a live reader's version. */
-        if (owner > INT32_MAX) return lock_file_damaged(db, "a reader slot's owner pid is", owner);
+        if (owner > INT32_MAX) return lockfile_damaged(db, "a reader slot's owner pid is", owner);
         uint64_t version = atomic_load(&slot->version);
         if (version == 0) continue;
-        if (version > latest) return lock_file_damaged(db, "a reader slot pins a version past the latest", version);
+        if (version > latest) return lockfile_damaged(db, "a reader slot pins a version past the latest", version);
         if (version < latest) {
             bool alive;
             if (!process_is_alive(db, owner, &alive)) return false;
@@ -362,15 +401,30 @@ static bool initialize_as_first(ce_db *db)
             return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' is empty and was opened read-only", db->path);
         if (!header_write_new(db)) return false;
         info = (version_info){0, 0, CE_HEADER_SIZE};
-    } else if (needs_sync_record && !db->options.read_only && db->options.durability == CE_DURABILITY_FULL) {
-        /* The commit verified from the page cache; make sure it is on disk
-         * before the sync record vouches for it. */
-        uint8_t page[PAGE_SIZE_BYTES];
-        header_encode_sync_page(page, info.version);
-        if (!pager_sync(db->pager) || !pager_write(db->pager, SYNC_PAGE * PAGE_SIZE_BYTES, page, sizeof page))
-            return false;
+    }
+    /* The space freed by the version the file opens at may be reused once
+     * no open can check that version's runs again: a group's slot lists
+     * runs its later commits freed (group.h). */
+    uint64_t reusable = info.version;
+    if (needs_sync_record) {
+        if (!db->options.read_only && db->options.durability == CE_DURABILITY_FULL) {
+            /* The commit verified from the page cache: on disk first, then
+             * the sync record that vouches for it, synced too. */
+            uint8_t page[PAGE_SIZE_BYTES];
+            header_encode_sync_page(page, info.version);
+            if (!pager_sync(db->pager) || !pager_write(db->pager, SYNC_PAGE * PAGE_SIZE_BYTES, page, sizeof page) ||
+                !pager_sync(db->pager))
+                return false;
+        } else if (db->options.read_only) {
+            reusable = 0; /* nothing vouches for it: a later writer reuses nothing until a sync */
+        }
     }
     lockfile_publish_latest(shared, &info);
+    /* What the file opens at is on disk, and no group is pending (group.h). */
+    atomic_store(&shared->durable_version, info.version);
+    atomic_store(&shared->reusable_version, reusable);
+    shared->group_base = shared->group_version = info.version;
+    checksum_init(&shared->group_checksum, CHECKSUM_SEED_DATA);
     atomic_store(&shared->ready, 1);
     return true;
 }

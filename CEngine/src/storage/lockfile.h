@@ -22,7 +22,9 @@
 #define CE_LOCKFILE_H
 
 #include "cengine.h"
+#include "checksum.h"
 #include "db_internal.h"
+#include "header.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -31,6 +33,11 @@
 #define READER_SLOT_COUNT 1024u
 #define INIT_LOCK_BYTE 0u
 #define WRITER_LOCK_BYTE 1u
+/* Group commit (group.c): held exclusively by whoever writes a header slot
+ * and syncs it (ce_db_sync, a commit that is not grouped), and by whoever
+ * changes the pending group (a grouped commit, a sync taking its snapshot). */
+#define SYNC_LOCK_BYTE 2u
+#define GROUP_LOCK_BYTE 3u
 #define LIVENESS_BASE (1ull << 32)
 /* Far past any data the file can hold (HEADER_MAX_LOGICAL_SIZE): a lock
  * on bytes that do not exist is allowed and touches no data. */
@@ -57,6 +64,22 @@ struct shared_state {
      * and by ce_db_wake_waiters, then woken (a shared futex): waiters sleep
      * on it and look again when it moves. Waiters hold nothing here. */
     _Atomic uint32_t change_word;
+    /* Group commit (group.h): the newest version known to be on stable
+     * storage and the newest version whose freed space a writer may reuse
+     * (both written under SYNC_LOCK_BYTE), and the pending group, the
+     * versions after group_base up to group_version, with the runs they
+     * wrote and the running checksum over their bytes (changed under
+     * GROUP_LOCK_BYTE; group_sequence is odd while it changes, so a writer
+     * that died half-way leaves it odd, and it is then not used). */
+    _Atomic uint64_t durable_version;
+    _Atomic uint64_t reusable_version;
+    _Atomic uint64_t group_sequence;
+    uint64_t group_base;
+    uint64_t group_version;
+    uint32_t group_run_count;
+    uint32_t group_overflow; /* 1: more runs than a slot lists (the data is synced first) */
+    checksum_state group_checksum;
+    uint64_t group_runs[SLOT_MAX_RUNS][2];
     reader_slot readers[READER_SLOT_COUNT];
 };
 
@@ -93,13 +116,18 @@ uint32_t lockfile_change_word(shared_state *shared);
 void lockfile_signal_change(shared_state *shared);
 bool lockfile_wait_for_signal(ce_db *db, uint32_t seen, int64_t timeout_ns);
 
+/* CE_ERR_CORRUPT: the lock file holds an impossible value (`what`,
+ * `value`); always false. */
+bool lockfile_damaged(ce_db *db, const char *what, uint64_t value);
+
 /* The lock file's bytes are bytes from a file (invariant 5): its fixed
  * fields are checked before every use (CE_ERR_CORRUPT naming the lock file
  * when they changed since it was opened). */
 bool lockfile_check(ce_db *db);
 
 /* The latest version, checked: in range, and confirmed by the data file's
- * own header (header_confirm_version), so that no damaged value of the lock
+ * own header (header_confirm_version) or, for a version newer than every
+ * slot, by its top node (group_confirm_pending), so that no damaged value of the lock
  * file reaches a mapping, a snapshot or the data file. With `slot_index`
  * >= 0 it is pinned in that slot too (as lockfile_pin_latest). A latest
  * version the header does not hold is CE_ERR_CORRUPT naming the lock file. */

@@ -15,6 +15,7 @@
 #include "writer.h"
 #include "db_internal.h"
 #include "error.h"
+#include "group.h"
 #include "header.h"
 #include "lockfile.h"
 #include "node.h"
@@ -237,6 +238,7 @@ bool writer_replace_file(ce_db *db, writer_state *writer)
     atomic_store(&db->shared->committing_version, 0);
     lockfile_publish_latest(db->shared, &writer->info);
     lockfile_note_confirmed(db, &writer->info); /* the slot the writer wrote */
+    group_reset(db, &writer->info);             /* synced by writer_finish */
     release_writer_memory(writer);
     return os_sync_directory_of(db->path);
 }
