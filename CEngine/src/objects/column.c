@@ -1146,6 +1146,68 @@ bool column_set(space_state *space, space_ref *column, ce_type type, bool nullab
     return ok;
 }
 
+/* The dirty integer node of a part, or false (*out_node untouched) when
+ * it is not one this transaction made or copied, or does not hold `count`
+ * values (SIZE_MAX: any number). */
+static bool dirty_integer_part(const space_state *space, int64_t element, size_t count, node_view *out_node)
+{
+    if (!node_value_is_ref(element) || !ref_is_temporary((space_ref)element)) return false;
+    node_view node;
+    if (!node_read(space, (space_ref)element, &node) || node.flags != 0 || (count != SIZE_MAX && node.count != count))
+        return false;
+    *out_node = node;
+    return true;
+}
+
+bool column_set_in_place(space_state *space, space_ref column, ce_type type, bool nullable, size_t index,
+                         const ce_value *value, bool *out_done)
+{
+    *out_done = false;
+    unsigned value_parts;
+    switch (type) {
+    case CE_TYPE_INT:
+    case CE_TYPE_BOOL:
+    case CE_TYPE_FLOAT:
+    case CE_TYPE_DOUBLE: value_parts = 1; break;
+    case CE_TYPE_TIMESTAMP: value_parts = 2; break;
+    default: return true; /* not of fixed width: column_set */
+    }
+    bool is_null = value->type == CE_TYPE_NULL;
+    /* Anything column_set would refuse, it refuses itself, with its message. */
+    if (is_null ? !nullable : value->type != type) return true;
+    if (type == CE_TYPE_TIMESTAMP && !is_null && !value_timestamp_is_valid(value->timestamp)) return true;
+    if (!ref_is_temporary(column)) return true;
+    unsigned parts = value_parts + (nullable ? 1u : 0u);
+    int64_t refs[3] = {(int64_t)column, 0, 0};
+    if (parts > 1) {
+        node_view top;
+        if (!node_read(space, column, &top)) return false;
+        if (top.flags != NODE_HAS_REFS || top.count != parts) return true; /* column_set reports the damage */
+        for (unsigned part = 0; part < parts; part++) refs[part] = node_get(&top, part);
+    }
+    /* Every part dirty, an integer node holding as many values as the
+     * first, the index inside: else column_set, which copies and checks. */
+    node_view first;
+    if (!dirty_integer_part(space, refs[0], SIZE_MAX, &first) || index >= first.count) return true;
+    node_view other;
+    for (unsigned part = 1; part < parts; part++)
+        if (!dirty_integer_part(space, refs[part], first.count, &other)) return true;
+    int64_t stored[3];
+    if (type == CE_TYPE_TIMESTAMP) {
+        stored[0] = is_null ? 0 : value->timestamp.seconds;
+        stored[1] = is_null ? 0 : value->timestamp.nanoseconds;
+    } else {
+        stored[0] = is_null ? 0 : encode_integer(value);
+    }
+    if (nullable) stored[value_parts] = is_null ? 1 : 0;
+    /* node_set writes into the node where it lies, widening it only when
+     * the value needs more bits than it has. */
+    for (unsigned part = 0; part < parts; part++)
+        if (!node_set(space, (space_ref)refs[part], index, stored[part])) return false;
+    *out_done = true;
+    return true;
+}
+
 bool column_insert_default(space_state *space, space_ref *column, ce_type type, bool nullable, size_t index)
 {
     column_view view;
