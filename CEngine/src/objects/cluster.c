@@ -363,6 +363,12 @@ bool cluster_key_at(const space_state *space, space_ref root, size_t index, clus
 static bool leaf_index_of(const cluster_leaf *leaf, ce_object_key key, size_t *out_index)
 {
     if (key < leaf->base_key) return false;
+    /* A leaf without gaps holds each key at its offset. */
+    if ((uint64_t)(key - leaf->base_key) < leaf->key_offsets.count &&
+        node_get(&leaf->key_offsets, (size_t)(key - leaf->base_key)) == key - leaf->base_key) {
+        *out_index = (size_t)(key - leaf->base_key);
+        return true;
+    }
     *out_index = lower_bound(&leaf->key_offsets, key - leaf->base_key);
     return *out_index < leaf->key_offsets.count && node_get(&leaf->key_offsets, *out_index) == key - leaf->base_key;
 }

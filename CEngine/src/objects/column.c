@@ -707,6 +707,22 @@ static bool view_get(const space_state *space, const column_view *view, size_t i
 bool column_get(const space_state *space, space_ref column, ce_type type, bool nullable, size_t index,
                 column_scratch *scratch, ce_value *out_value)
 {
+    if (!nullable && (type == CE_TYPE_INT || type == CE_TYPE_DOUBLE || type == CE_TYPE_BOOL || type == CE_TYPE_FLOAT)) {
+        /* The common case, a column of one integer node, in one read: what
+         * open_column and view_get check of it. Anything else (damage
+         * included) takes the general path, which reports it. */
+        node_view node;
+        if (node_value_is_ref((int64_t)column) && node_read(space, column, &node) && node.flags == 0 &&
+            node.count <= COLUMN_MAX_COUNT && index < node.count) {
+            int64_t stored = node_get(&node, index);
+            if ((type != CE_TYPE_BOOL || stored == 0 || stored == 1) &&
+                (type != CE_TYPE_FLOAT || (stored >= INT32_MIN && stored <= INT32_MAX))) {
+                memset(out_value, 0, sizeof *out_value);
+                decode_integer(type, stored, out_value);
+                return true;
+            }
+        }
+    }
     column_view view;
     if (!open_column(space, column, type, nullable, FOR_ONE_VALUE, &view)) return false;
     return view_get(space, &view, index, scratch, out_value);

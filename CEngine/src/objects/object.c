@@ -176,6 +176,13 @@ static bool holds_one_value(const schema_property *property)
 static bool check_value(ce_txn *txn, schema *loaded, const schema_table *table, const schema_property *property,
                         const ce_value *value)
 {
+    /* The common case first: a number or bool of the property's own type,
+     * which needs no further check. */
+    if (value && value->type == property->type && property->collection == CE_COLLECTION_NONE &&
+        !(property->flags & PROPERTY_BACKLINK) &&
+        (value->type == CE_TYPE_INT || value->type == CE_TYPE_DOUBLE || value->type == CE_TYPE_BOOL ||
+         value->type == CE_TYPE_FLOAT))
+        return true;
     if (!holds_one_value(property)) return not_one_value(table, property);
     element_spec spec = object_spec_of_property(table, property);
     return object_check_element(txn, loaded, &spec, value);

@@ -372,7 +372,7 @@ static bool writable_tables(ce_txn *txn, space_ref group, space_ref *out_tables)
 /* Finding tables and properties                                             */
 /* ------------------------------------------------------------------------ */
 
-bool schema_find_table(ce_txn *txn, ce_table_key key, schema **out_schema, schema_table **out_table)
+bool schema_find_table_loading(ce_txn *txn, ce_table_key key, schema **out_schema, schema_table **out_table)
 {
     if (!txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "a transaction is required");
     schema *loaded = NULL;

@@ -148,7 +148,20 @@ bool schema_out_of_memory(void);
 bool schema_load(ce_txn *txn, schema **out_schema);
 
 /* A live table by key (CE_ERR_NO_SUCH_TABLE otherwise), with the schema. */
-bool schema_find_table(ce_txn *txn, ce_table_key key, schema **out_schema, schema_table **out_table);
+bool schema_find_table_loading(ce_txn *txn, ce_table_key key, schema **out_schema, schema_table **out_table);
+
+/* The same: inline, since every object call starts here; the schema is
+ * usually parsed already. */
+static inline bool schema_find_table(ce_txn *txn, ce_table_key key, schema **out_schema, schema_table **out_table)
+{
+    schema *loaded = txn ? db_txn_layer_state(txn) : NULL;
+    if (loaded && key < loaded->table_count && !(loaded->tables[key].flags & TABLE_REMOVED)) {
+        *out_schema = loaded;
+        *out_table = &loaded->tables[key];
+        return true;
+    }
+    return schema_find_table_loading(txn, key, out_schema, out_table);
+}
 
 /* A table's refs for reading, after the objects buffered for it are stored
  * (cached for the version in a read transaction, with the table's hint). */
