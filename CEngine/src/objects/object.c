@@ -851,6 +851,45 @@ bool ce_object_set(ce_txn *txn, ce_table_key key, ce_object_key object, ce_colum
     return schema_store_table_refs(txn, &refs) && history_object_modified(txn, key, object, column);
 }
 
+bool ce_object_set_many(ce_txn *txn, ce_table_key key, const ce_object_key *objects, size_t count,
+                        ce_column_key column, const ce_value *value)
+{
+    schema *loaded = NULL;
+    schema_table *table = NULL;
+    const schema_property *property = NULL;
+    table_refs refs;
+    if (count == 0) return true;
+    if (!objects) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_set_many: objects are required");
+    if (!db_txn_require_write(txn) || !schema_find_table(txn, key, &loaded, &table) ||
+        !schema_find_column(table, column, &property) || !check_value(txn, loaded, table, property, value))
+        return false;
+    if (table->primary_key == column)
+        return error_fail(CE_ERR_PRIMARY_KEY_IMMUTABLE, "Primary key can't be changed after an object is inserted ('%s.%s').",
+                       table->name, property->name);
+    if (property->type == CE_TYPE_LINK || property->type == CE_TYPE_MIXED || schema_column_is_indexed(table, column)) {
+        /* Backlinks, mixed values' own trees, index entries: per object. */
+        for (size_t i = 0; i < count; i++)
+            if (!ce_object_set(txn, key, objects[i], column, value)) return false;
+        return true;
+    }
+    /* One value into one column of many leaves: the tree keeps the leaf it
+     * changed last (cluster_set), so objects in key order take no descent. */
+    bool copied = schema_table_refs_copied(txn, key, &refs);
+    if (!copied && !schema_table_refs_for_write(txn, key, &refs)) return false;
+    cluster_schema columns = schema_cluster_columns(table);
+    space_state *space = db_txn_space(txn);
+    space_ref root = refs.cluster;
+    bool ok = true;
+    for (size_t i = 0; i < count && ok; i++) {
+        ok = cluster_set(space, &refs.cluster, &columns, objects[i], column, value, refs.hint);
+        if (!ok) (void)fail_for_missing_object(txn, &refs, table, objects[i]);
+        ok = ok && history_object_modified(txn, key, objects[i], column);
+    }
+    /* The objects changed so far stay changed, as one by one. */
+    bool stored = copied && refs.cluster == root ? schema_changed_in_place(txn) : schema_store_table_refs(txn, &refs);
+    return ok && stored;
+}
+
 /* A new object of an embedded table, with default values, not yet linked. */
 bool object_create_embedded(ce_txn *txn, schema *loaded, ce_table_key target, ce_object_key *out_object)
 {
