@@ -839,7 +839,8 @@ static bool writable_leaf(space_state *space, space_ref *ref, ce_object_key key,
 bool cluster_set(space_state *space, space_ref *root, const cluster_schema *schema, ce_object_key key, size_t column,
                  const ce_value *value, cluster_hint *hint)
 {
-    cluster_leaf leaf;
+    cluster_leaf copied;
+    const cluster_leaf *leaf = &copied;
     size_t position, first_index = SIZE_MAX;
     hint = hint_for_read(space, hint);
     bool remembered = hint_leaf_usable(hint, schema->column_count) && leaf_index_of(&hint->leaf, key, &position);
@@ -847,34 +848,34 @@ bool cluster_set(space_state *space, space_ref *root, const cluster_schema *sche
         /* A leaf this transaction copied: its path to the root is copied
          * too (writable_leaf copies from the leaf up), so nothing above it
          * changes. */
-        leaf = hint->leaf;
+        leaf = &hint->leaf;
     } else {
         if (remembered) first_index = hint->leaf_first_index; /* the same objects, once copied */
         space_ref leaf_ref = 0;
         bool found;
         if (!writable_leaf(space, root, key, 0, &leaf_ref, &found)) return false;
         if (!found) return error_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
-        if (!read_leaf(space, leaf_ref, schema->column_count, &leaf)) return false;
-        if (!leaf_index_of(&leaf, key, &position))
+        if (!read_leaf(space, leaf_ref, schema->column_count, &copied)) return false;
+        if (!leaf_index_of(&copied, key, &position))
             return error_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
         if (hint) {
             /* The copy changed the inner nodes on the path (their children's
              * refs): the root's views go; the copied leaf is remembered. */
             hint->root = 0;
-            remember_leaf(hint, &leaf, first_index);
+            remember_leaf(hint, &copied, first_index);
         }
     }
     const cluster_column *spec = &schema->columns[column];
-    space_ref column_ref = cluster_leaf_column(&leaf, column), before = column_ref;
+    space_ref leaf_ref = leaf->ref, column_ref = cluster_leaf_column(leaf, column), before = column_ref;
     bool done;
     if (!column_set_in_place(space, column_ref, spec->type, spec->nullable, position, value, &done)) return false;
     if (done) return true;
     if (!column_set(space, &column_ref, spec->type, spec->nullable, position, value)) return false;
     if (column_ref == before) return true;
-    if (!node_set(space, leaf.ref, LEAF_FIRST_COLUMN + column, (int64_t)column_ref)) return false;
+    if (!node_set(space, leaf_ref, LEAF_FIRST_COLUMN + column, (int64_t)column_ref)) return false;
     /* The leaf's node changed (and may have moved, if it widened): the
      * hint's view of it is read again. */
-    if (hint && hint->leaf.ref == leaf.ref && !node_read(space, leaf.ref, &hint->leaf.slots)) return false;
+    if (hint && hint->leaf.ref == leaf_ref && !node_read(space, leaf_ref, &hint->leaf.slots)) return false;
     return true;
 }
 

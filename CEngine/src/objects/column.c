@@ -1163,14 +1163,12 @@ bool column_set(space_state *space, space_ref *column, ce_type type, bool nullab
 }
 
 /* The dirty integer node of a part, or false (*out_node untouched) when
- * it is not one this transaction made or copied, or does not hold `count`
- * values (SIZE_MAX: any number). */
-static bool dirty_integer_part(const space_state *space, int64_t element, size_t count, node_view *out_node)
+ * it is not one this transaction made or copied. */
+static bool dirty_integer_part(const space_state *space, int64_t element, node_view *out_node)
 {
     if (!node_value_is_ref(element) || !ref_is_temporary((space_ref)element)) return false;
     node_view node;
-    if (!node_read(space, (space_ref)element, &node) || node.flags != 0 || (count != SIZE_MAX && node.count != count))
-        return false;
+    if (!node_read(space, (space_ref)element, &node) || node.flags != 0) return false;
     *out_node = node;
     return true;
 }
@@ -1201,13 +1199,20 @@ bool column_set_in_place(space_state *space, space_ref column, ce_type type, boo
         if (top.flags != NODE_HAS_REFS || top.count != parts) return true; /* column_set reports the damage */
         for (unsigned part = 0; part < parts; part++) refs[part] = node_get(&top, part);
     }
-    /* Every part dirty, an integer node holding as many values as the
-     * first, the index inside: else column_set, which copies and checks. */
+    /* Every part dirty: else column_set, which copies and checks. A dirty
+     * part was checked when it was copied or made (its flags, and as many
+     * values as the other parts and the leaf); a column of one part is
+     * changed without reading it first (node_set refuses an index past
+     * its end). */
+    if (parts == 1) {
+        if (!node_set(space, column, index, is_null ? 0 : encode_integer(value))) return false;
+        *out_done = true;
+        return true;
+    }
     node_view first;
-    if (!dirty_integer_part(space, refs[0], SIZE_MAX, &first) || index >= first.count) return true;
-    node_view other;
+    if (!dirty_integer_part(space, refs[0], &first) || index >= first.count) return true;
     for (unsigned part = 1; part < parts; part++)
-        if (!dirty_integer_part(space, refs[part], first.count, &other)) return true;
+        if (!node_value_is_ref(refs[part]) || !ref_is_temporary((space_ref)refs[part])) return true;
     int64_t stored[3];
     if (type == CE_TYPE_TIMESTAMP) {
         stored[0] = is_null ? 0 : value->timestamp.seconds;

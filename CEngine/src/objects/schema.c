@@ -440,7 +440,7 @@ static bool table_caches(schema *loaded)
  * transaction, schema_table_refs_for_write forgets a table's cached refs
  * (the caller is about to change them) and schema_store_table_refs caches
  * them again; the hint follows the tree through every change (cluster.h). */
-bool schema_table_refs_for_read(ce_txn *txn, ce_table_key key, table_refs *out)
+bool schema_table_refs_reading(ce_txn *txn, ce_table_key key, table_refs *out)
 {
     if (!object_flush_appends_of(txn, key)) return false;
     schema *loaded = db_txn_layer_state(txn);

@@ -164,8 +164,21 @@ static inline bool schema_find_table(ce_txn *txn, ce_table_key key, schema **out
 }
 
 /* A table's refs for reading, after the objects buffered for it are stored
- * (cached for the version in a read transaction, with the table's hint). */
-bool schema_table_refs_for_read(ce_txn *txn, ce_table_key key, table_refs *out);
+ * (cached, with the table's hint: see schema.c). */
+bool schema_table_refs_reading(ce_txn *txn, ce_table_key key, table_refs *out);
+
+/* The same: inline, for the cached case of every object read. */
+static inline bool schema_table_refs_for_read(ce_txn *txn, ce_table_key key, table_refs *out)
+{
+    schema *loaded = db_txn_layer_state(txn);
+    if (loaded && key < loaded->table_caches && loaded->read_refs[key].table &&
+        (!loaded->append.active || loaded->append.table != key)) {
+        *out = loaded->read_refs[key];
+        out->hint = &loaded->hints[key];
+        return true;
+    }
+    return schema_table_refs_reading(txn, key, out);
+}
 
 /* Makes the path group -> tables -> table writable and returns the table's
  * refs, after the objects buffered for it are stored. */
