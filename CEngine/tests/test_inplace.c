@@ -170,7 +170,8 @@ TEST(in_place_sets_against_model)
 }
 
 /* ce_object_set_many: one value into one property of many objects, in
- * key order, in reverse order and with repeats; strings, nulls, an index,
+ * key order, in reverse order and with repeats; strings, nulls, timestamps,
+ * bools and floats set twice (the second time in place), an index,
  * links (backlinks follow); the errors checked before anything changes;
  * a missing object stops the run; nothing needed for an empty list. */
 TEST(set_many)
@@ -240,9 +241,37 @@ TEST(set_many)
     expect_error(ce_object_set_many(txn, person, keys, COUNT, age, &forty), CE_ERR_NO_SUCH_OBJECT, "Person");
     CHECK(ce_object_get(txn, person, keys[499], age, &value) && value.integer == 40);
     CHECK(ce_object_get(txn, person, keys[501], age, &value) && value.integer == 30);
+    /* Timestamps (two parts and null bits), bools and floats, in place
+     * once their leaves are copied: twice over the same objects. */
+    ce_column_key born = add_property(txn, person, "born", CE_TYPE_TIMESTAMP, true);
+    ce_column_key happy = add_property(txn, person, "happy", CE_TYPE_BOOL, false);
+    ce_column_key weight = add_property(txn, person, "weight", CE_TYPE_FLOAT, true);
+    for (int round = 0; round < 2; round++) {
+        ce_value when = {.type = CE_TYPE_TIMESTAMP, .timestamp = {1700000000 + round, 500 * round}};
+        ce_value yes = {.type = CE_TYPE_BOOL, .boolean = round == 0};
+        ce_value kilos = round ? null_value() : (ce_value){.type = CE_TYPE_FLOAT, .float_value = 4.5f};
+        CHECK(ce_object_set_many(txn, person, keys, 400, born, &when));
+        CHECK(ce_object_set_many(txn, person, reversed, 300, happy, &yes));
+        CHECK(ce_object_set_many(txn, person, keys, 400, weight, &kilos));
+        for (int i = 0; i < 400; i++) {
+            CHECK(ce_object_get(txn, person, keys[i], born, &value) && value.type == CE_TYPE_TIMESTAMP &&
+                  value.timestamp.seconds == when.timestamp.seconds &&
+                  value.timestamp.nanoseconds == when.timestamp.nanoseconds);
+            CHECK(ce_object_get(txn, person, keys[i], weight, &value) && value.type == kilos.type &&
+                  (round || value.float_value == 4.5f));
+        }
+        CHECK(ce_object_get(txn, person, keys[999], happy, &value) && value.boolean == (round == 0));
+        CHECK(ce_object_get(txn, person, keys[0], happy, &value) && !value.boolean);
+        if (round == 0) {
+            CHECK(ce_object_set(txn, person, keys[600], born, &(ce_value){.type = CE_TYPE_NULL}));
+            CHECK(ce_object_get(txn, person, keys[600], born, &value) && value.type == CE_TYPE_NULL);
+        }
+    }
     CHECK(ce_txn_commit(txn));
     test_verify(db);
     CHECK(ce_txn_begin_read(db, &txn));
+    CHECK(ce_object_get(txn, person, keys[399], born, &value) && value.timestamp.seconds == 1700000001 &&
+          value.timestamp.nanoseconds == 500);
     CHECK(ce_object_get(txn, person, keys[0], age, &value) && value.integer == 40);
     CHECK(ce_object_get(txn, person, keys[999], age, &value) && value.integer == 30);
     CHECK(ce_object_get(txn, person, keys[999], name, &value) && value.type == CE_TYPE_STRING);

@@ -1162,17 +1162,6 @@ bool column_set(space_state *space, space_ref *column, ce_type type, bool nullab
     return ok;
 }
 
-/* The dirty integer node of a part, or false (*out_node untouched) when
- * it is not one this transaction made or copied. */
-static bool dirty_integer_part(const space_state *space, int64_t element, node_view *out_node)
-{
-    if (!node_value_is_ref(element) || !ref_is_temporary((space_ref)element)) return false;
-    node_view node;
-    if (!node_read(space, (space_ref)element, &node) || node.flags != 0) return false;
-    *out_node = node;
-    return true;
-}
-
 bool column_set_in_place(space_state *space, space_ref column, ce_type type, bool nullable, size_t index,
                          const ce_value *value, bool *out_done)
 {
@@ -1199,19 +1188,11 @@ bool column_set_in_place(space_state *space, space_ref column, ce_type type, boo
         if (top.flags != NODE_HAS_REFS || top.count != parts) return true; /* column_set reports the damage */
         for (unsigned part = 0; part < parts; part++) refs[part] = node_get(&top, part);
     }
-    /* Every part dirty: else column_set, which copies and checks. A dirty
-     * part was checked when it was copied or made (its flags, and as many
-     * values as the other parts and the leaf); a column of one part is
-     * changed without reading it first (node_set refuses an index past
-     * its end). */
-    if (parts == 1) {
-        if (!node_set(space, column, index, is_null ? 0 : encode_integer(value))) return false;
-        *out_done = true;
-        return true;
-    }
-    node_view first;
-    if (!dirty_integer_part(space, refs[0], &first) || index >= first.count) return true;
-    for (unsigned part = 1; part < parts; part++)
+    /* Every part dirty, else column_set (which copies and checks): a dirty
+     * part was checked when it was copied or made (its flags, as many values
+     * as the other parts and the leaf), and node_set refuses an index past
+     * the end, so a column of one part is not read first. */
+    for (unsigned part = 0; part < parts; part++)
         if (!node_value_is_ref(refs[part]) || !ref_is_temporary((space_ref)refs[part])) return true;
     int64_t stored[3];
     if (type == CE_TYPE_TIMESTAMP) {
@@ -1221,8 +1202,7 @@ bool column_set_in_place(space_state *space, space_ref column, ce_type type, boo
         stored[0] = is_null ? 0 : encode_integer(value);
     }
     if (nullable) stored[value_parts] = is_null ? 1 : 0;
-    /* node_set writes into the node where it lies, widening it only when
-     * the value needs more bits than it has. */
+    /* Where the node lies, widened only when the value needs more bits. */
     for (unsigned part = 0; part < parts; part++)
         if (!node_set(space, (space_ref)refs[part], index, stored[part])) return false;
     *out_done = true;

@@ -102,8 +102,9 @@ bool column_set(space_state *space, space_ref *column, ce_type type, bool nullab
  * were copied), in the nodes where they lie. The column's ref never
  * changes; a node is widened only when the value needs more bits.
  * *out_done false, and nothing changed, for anything else (another type, a
- * committed node, a value of the wrong type, an index out of bounds): the
- * caller then calls column_set, which copies, checks and reports. */
+ * committed node, a value of the wrong type): the caller then calls
+ * column_set, which copies, checks and reports. An index past the end
+ * fails with CE_ERR_INDEX_OUT_OF_BOUNDS, as in column_set. */
 bool column_set_in_place(space_state *space, space_ref column, ce_type type, bool nullable, size_t index,
                          const ce_value *value, bool *out_done);
 
