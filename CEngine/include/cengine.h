@@ -736,6 +736,30 @@ bool ce_object_get(ce_txn *txn, ce_table_key table, ce_object_key object, ce_col
  * CE_ERR_INVALID_ARGUMENT (a string that is not UTF-8). */
 bool ce_object_set(ce_txn *txn, ce_table_key table, ce_object_key object, ce_column_key column, const ce_value *value);
 
+/* Writes one property of many objects to the same value, in `objects`'
+ * order, as ce_object_set would one by one (Realm's setValue(_:forKey:) on
+ * a collection): the table, the property and the value are checked once,
+ * and a number, bool, timestamp, string or other value of a property
+ * without an index is written into each object's leaf with no call per
+ * object (objects in key order share their leaf's nodes). Links and mixed
+ * values go object by object, keeping backlinks true. An empty list
+ * changes nothing, and needs no write transaction. Errors as ce_object_set
+ * (checked before any object changes); CE_ERR_NO_SUCH_OBJECT stops at the
+ * first object that does not exist, leaving the objects before it changed.
+ *
+ *     // Every Person of a query is 30 now (keys from ce_results_get_range):
+ *     ce_object_key keys[256];
+ *     size_t got;
+ *     ce_value thirty = {.type = CE_TYPE_INT, .integer = 30};
+ *     for (size_t start = 0;; start += got) {
+ *         if (!ce_results_get_range(results, txn, start, 256, keys, &got)) return false;
+ *         if (got == 0) break;
+ *         if (!ce_object_set_many(txn, person, keys, got, age, &thirty)) return false;
+ *     }
+ */
+bool ce_object_set_many(ce_txn *txn, ce_table_key table, const ce_object_key *objects, size_t count,
+                        ce_column_key column, const ce_value *value);
+
 /* Creates a new object of the embedded table that the link property
  * `column` targets and links it from the object, deleting the embedded
  * object linked there before (Realm's `parent.child = Child()`). Embedded

@@ -84,7 +84,7 @@ static const char *const operation_names[OPERATION_COUNT] = {
     "schema version", "commit",
     "rollback", "reopen", "begin read", "hold reader", "transaction misuse", "check table",
     "add embedded table", "create embedded", "list edit", "set edit", "dictionary edit", "collection read",
-    "collection clear", "bulk insert", "backlinks", "hold collection", "nest", "set indexed",
+    "collection clear", "bulk insert", "backlinks", "hold collection", "nest", "set indexed", "set run",
 };
 
 /* Weights out of OPERATION_SLOTS: sets and creates are common, reopens rare. */
@@ -92,7 +92,7 @@ static const struct {
     enum operation operation;
     unsigned weight;
 } operation_weights[] = {
-    {OP_SET, 10},         {OP_CREATE, 8},      {OP_CREATE_WITH_VALUES, 3}, {OP_CREATE_OR_UPDATE, 3}, {OP_GET, 5},
+    {OP_SET, 8},         {OP_CREATE, 8},      {OP_CREATE_WITH_VALUES, 3}, {OP_CREATE_OR_UPDATE, 3}, {OP_GET, 5},
     {OP_ADD_PROPERTY, 9}, {OP_ADD_TABLE, 4},  {OP_DELETE, 5},      {OP_FIND_PRIMARY_KEY, 2},
     {OP_FIND_FIRST, 3},   {OP_COMMIT, 6},
     {OP_CREATE_MANY, 2},  {OP_DELETE_MANY, 1}, {OP_REMOVE_PROPERTY, 3}, {OP_REMOVE_TABLE, 2},
@@ -102,6 +102,7 @@ static const struct {
     {OP_ADD_EMBEDDED_TABLE, 2}, {OP_CREATE_EMBEDDED, 4}, {OP_LIST_EDIT, 11}, {OP_SET_EDIT, 6},
     {OP_DICTIONARY_EDIT, 7}, {OP_COLLECTION_READ, 4}, {OP_COLLECTION_CLEAR, 2}, {OP_BULK_INSERT, 1},
     {OP_BACKLINKS, 3},    {OP_HOLD_COLLECTION, 2}, {OP_NEST, 1}, {OP_SET_INDEXED, 1},
+    {OP_SET_RUN, 2},
 };
 
 uint8_t fuzz_ops_operation_of_byte[OPERATION_SLOTS]; /* filled from the weights by fuzz_ops_set_up */
@@ -352,6 +353,7 @@ static void run_operation(runner *run, enum operation operation)
     case OP_TRANSACTION_MISUSE: op_transaction_misuse(run); break;
     case OP_CHECK_TABLE: op_check_table(run); break;
     case OP_SET_INDEXED: ops_schema_set_indexed(run); break;
+    case OP_SET_RUN: ops_objects_set_run(run); break;
     default: break;
     }
     confirm_links_sample(run);

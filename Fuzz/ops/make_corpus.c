@@ -358,6 +358,36 @@ static void seed_bulk(ce_type key_type, bool with_values, const char *seed_name)
     write_seed(seed_name);
 }
 
+/* Runs of positional sets among creates and deletes (ops_objects_set_run):
+ * in a table of several leaves, without and with a primary key, of an int,
+ * a nullable int and a double. */
+static void seed_set_runs(void)
+{
+    begin(1);
+    add_table(PERSON);
+    add_property(0, AGE, CE_TYPE_INT, false, false, false);
+    add_property(0, P5, CE_TYPE_INT, true, false, false);
+    add_property(0, P6, CE_TYPE_DOUBLE, false, false, false);
+    operation(OP_CREATE_MANY), table_rank(0), put(255), column_rank(0), put(0), put_u32(11);
+    operation(OP_CREATE_MANY), table_rank(0), put(200), column_rank(1), put(0), put_u32(12);
+    simple(OP_COMMIT);
+    operation(OP_SET_RUN), table_rank(0), column_rank(0), put(0), put(255), put_u32(21);
+    operation(OP_SET_RUN), table_rank(0), column_rank(1), put(128), put(255), put_u32(22);
+    operation(OP_DELETE_MANY), table_rank(0), put(20), put(200), put(0);
+    operation(OP_SET_RUN), table_rank(0), column_rank(2), put(0), put(255), put_u32(23);
+    simple(OP_COMMIT);
+    add_table(DOG);
+    add_property(1, ID, CE_TYPE_INT, false, true, false);
+    add_property(1, AGE, CE_TYPE_INT, false, false, false);
+    operation(OP_CREATE_MANY), table_rank(1), put(255), column_rank(1), put(0), put_u32(31);
+    operation(OP_SET_RUN), table_rank(1), column_rank(1), put(200), put(255), put_u32(32);
+    simple(OP_ROLLBACK);
+    operation(OP_SET_RUN), table_rank(0), column_rank(0), put(250), put(255), put_u32(24);
+    simple(OP_COMMIT);
+    check_table_operation(0);
+    write_seed("set-runs");
+}
+
 /* A rolled-back transaction leaves nothing behind, schema included. */
 static void seed_rollback(void)
 {
@@ -956,6 +986,7 @@ int main(int argc, char **argv)
     seed_bulk(CE_TYPE_STRING, false, "bulk-string-key");
     seed_bulk(CE_TYPE_UUID, true, "bulk-uuid-key-with-values");
     seed_rollback();
+    seed_set_runs();
     seed_schema_changes();
     seed_read_transaction();
     seed_held_reader();

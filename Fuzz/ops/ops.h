@@ -116,6 +116,7 @@ enum operation {
     OP_HOLD_COLLECTION,
     OP_NEST,
     OP_SET_INDEXED,
+    OP_SET_RUN,
     OPERATION_COUNT
 };
 
@@ -144,6 +145,7 @@ void ops_objects_create_many(runner *run);
 void ops_objects_delete(runner *run);
 void ops_objects_delete_many(runner *run);
 void ops_objects_set(runner *run);
+void ops_objects_set_run(runner *run);
 void ops_objects_get(runner *run);
 void ops_objects_find_primary_key(runner *run);
 void ops_objects_find_first(runner *run);

@@ -1,7 +1,8 @@
 /*
  * ops_objects.c — fuzz_ops's object operations: creates (one by one, with
  * all their values, by create_or_update under each policy, many at once),
- * deletes, sets and gets, finds by primary key and by value, counts, keys
+ * deletes, sets (one, or runs of them among creates and deletes) and gets,
+ * finds by primary key and by value, counts, keys
  * and existence, embedded objects created through their parent, backlinks.
  *
  * Owns: applying a decoded object step to the engine and, when it
@@ -412,6 +413,60 @@ void ops_objects_set(runner *run)
             check_same_value(&value, &model_value_at(table, (size_t)neighbour, column)->value, "ce_object_get after a set");
         }
     }
+}
+
+/* A run of positional sets in one table (key_at, set, get, position
+ * after position, as W6 and Realm's setValue(forKey:) change objects),
+ * interleaved with creates (the last leaf fills and splits) and deletes
+ * (positions shift, leaves empty and go). The write transaction keeps the
+ * leaf it changed last and changes it where it lies (cluster_set), so a
+ * structural change that failed to make it forget that leaf shows here: a
+ * key at a position, or a value read back, that differs from the model. */
+void ops_objects_set_run(runner *run)
+{
+    ce_table_key key = decode_table(&run->in);
+    model_table *table = model_live_table(&run->current, key);
+    ce_column_key column = decode_column(&run->in, table);
+    uint8_t start = decode_u8(&run->in.input), length = decode_u8(&run->in.input);
+    uint32_t seed = decode_u32(&run->in.input);
+    ce_txn *txn = ops_transaction(run);
+    const model_property *property = model_live_property(table, column);
+    /* Values of one column, no links (a link set may delete objects). */
+    if (!table || table->embedded || !run->txn_is_write || !property || property->primary_key ||
+        !model_holds_one_value(property) || property->type == CE_TYPE_LINK || property->type == CE_TYPE_MIXED)
+        return;
+    source stream = decode_random_source(seed);
+    long primary = model_primary_key_of(table);
+    size_t position = (size_t)start * table->object_count / 256;
+    for (size_t step = 0; step <= (size_t)length; step++) {
+        uint8_t action = decode_u8(&stream) % 16;
+        if (action < 11 && table->object_count > 0) {
+            if (position >= table->object_count) position = 0;
+            ce_object_key object;
+            MUST(ce_object_key_at(txn, key, position, &object));
+            CHECK(object == table->keys[position], "ce_object_key_at in a run of sets differs from the model");
+            value_buffer buffer;
+            decode_stream_value(&stream, property, &buffer);
+            if (EXPECT(check_value_errors(&run->current, property, &buffer.value),
+                       ce_object_set(txn, key, object, column, &buffer.value)))
+                model_set_value(&run->current, key, position, column, &buffer.value);
+            decode_free_value(&buffer);
+            ce_value value;
+            MUST(ce_object_get(txn, key, object, column, &value));
+            check_same_value(&value, &model_value_at(table, position, column)->value, "ce_object_get in a run of sets");
+            position++;
+        } else if (action < 14) {
+            if (!ops_room_for_objects(run, 1)) continue;
+            value_buffer key_buffer = {{.type = CE_TYPE_NULL}, NULL};
+            if (primary >= 0) decode_bulk_primary_key(table->properties[primary].type, seed, step, &key_buffer);
+            create_object(run, key, table, primary >= 0 ? &key_buffer.value : NULL, false);
+            decode_free_value(&key_buffer);
+        } else if (table->object_count > 0) {
+            ce_object_key object = table->keys[(size_t)decode_u8(&stream) * table->object_count / 256];
+            if (EXPECT(0, ce_object_delete(txn, key, object))) model_delete_object(&run->current, key, object);
+        }
+    }
+    check_table(txn, &run->current, key, COMMIT_SAMPLE);
 }
 
 void ops_objects_get(runner *run)

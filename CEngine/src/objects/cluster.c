@@ -198,7 +198,11 @@ bool cluster_create(space_state *space, const cluster_schema *schema, space_ref 
     return create_leaf(space, schema, 0, out_root);
 }
 
-bool cluster_destroy(space_state *space, space_ref root) { return node_free_tree(space, root); }
+bool cluster_destroy(space_state *space, space_ref root, cluster_hint *hint)
+{
+    cluster_hint_forget(hint);
+    return node_free_tree(space, root);
+}
 
 /* ------------------------------------------------------------------------ */
 /* Lookups                                                                   */
@@ -359,6 +363,12 @@ bool cluster_key_at(const space_state *space, space_ref root, size_t index, clus
 static bool leaf_index_of(const cluster_leaf *leaf, ce_object_key key, size_t *out_index)
 {
     if (key < leaf->base_key) return false;
+    /* A leaf without gaps holds each key at its offset. */
+    if ((uint64_t)(key - leaf->base_key) < leaf->key_offsets.count &&
+        node_get(&leaf->key_offsets, (size_t)(key - leaf->base_key)) == key - leaf->base_key) {
+        *out_index = (size_t)(key - leaf->base_key);
+        return true;
+    }
     *out_index = lower_bound(&leaf->key_offsets, key - leaf->base_key);
     return *out_index < leaf->key_offsets.count && node_get(&leaf->key_offsets, *out_index) == key - leaf->base_key;
 }
@@ -567,8 +577,9 @@ static bool grow_root(space_state *space, space_ref *root, const split_result *s
 }
 
 bool cluster_insert(space_state *space, space_ref *root, const cluster_schema *schema, ce_object_key key,
-                    const ce_value *values)
+                    const ce_value *values, cluster_hint *hint)
 {
+    cluster_hint_forget(hint);
     if (key < 0) return error_fail(CE_ERR_INVALID_ARGUMENT, "object keys are not negative (%lld)", (long long)key);
     split_result split;
     if (!insert_into(space, root, schema, key, values, 0, &split)) return false;
@@ -660,8 +671,9 @@ static bool append_leaf_into(space_state *space, space_ref *ref, space_ref leaf,
 }
 
 bool cluster_append_objects(space_state *space, space_ref *root, const cluster_schema *schema, ce_object_key first_key,
-                            size_t count, const ce_value *values)
+                            size_t count, const ce_value *values, cluster_hint *hint)
 {
+    cluster_hint_forget(hint);
     size_t last_count = 0;
     int64_t last_key = -1;
     if (count == 0) return true;
@@ -678,7 +690,7 @@ bool cluster_append_objects(space_state *space, space_ref *root, const cluster_s
         bool ok = true;
         for (; ok && done < count && last_count + done < CLUSTER_LEAF_MAX; done++) {
             for (size_t c = 0; c < schema->column_count; c++) row[c] = values[c * count + done];
-            ok = cluster_insert(space, root, schema, first_key + (int64_t)done, row);
+            ok = cluster_insert(space, root, schema, first_key + (int64_t)done, row, hint);
         }
         free(row);
         if (!ok) return false;
@@ -770,8 +782,10 @@ static bool erase_from(space_state *space, space_ref *ref, const cluster_schema 
     return true;
 }
 
-bool cluster_erase(space_state *space, space_ref *root, const cluster_schema *schema, ce_object_key key)
+bool cluster_erase(space_state *space, space_ref *root, const cluster_schema *schema, ce_object_key key,
+                   cluster_hint *hint)
 {
+    cluster_hint_forget(hint);
     size_t count;
     int64_t first_key;
     if (!erase_from(space, root, schema, key, 0, &count, &first_key)) return false;
@@ -823,21 +837,46 @@ static bool writable_leaf(space_state *space, space_ref *ref, ce_object_key key,
 }
 
 bool cluster_set(space_state *space, space_ref *root, const cluster_schema *schema, ce_object_key key, size_t column,
-                 const ce_value *value)
+                 const ce_value *value, cluster_hint *hint)
 {
-    space_ref leaf_ref = 0;
-    bool found;
-    if (!writable_leaf(space, root, key, 0, &leaf_ref, &found)) return false;
-    if (!found) return error_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
-    cluster_leaf leaf;
-    if (!read_leaf(space, leaf_ref, schema->column_count, &leaf)) return false;
-    size_t position = key >= leaf.base_key ? lower_bound(&leaf.key_offsets, key - leaf.base_key) : leaf.key_offsets.count;
-    if (position >= leaf.key_offsets.count || node_get(&leaf.key_offsets, position) != key - leaf.base_key)
-        return error_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
+    cluster_leaf copied;
+    const cluster_leaf *leaf = &copied;
+    size_t position, first_index = SIZE_MAX;
+    hint = hint_for_read(space, hint);
+    bool remembered = hint_leaf_usable(hint, schema->column_count) && leaf_index_of(&hint->leaf, key, &position);
+    if (remembered && ref_is_temporary(hint->leaf.ref)) {
+        /* A leaf this transaction copied: its path to the root is copied
+         * too (writable_leaf copies from the leaf up), so nothing above it
+         * changes. */
+        leaf = &hint->leaf;
+    } else {
+        if (remembered) first_index = hint->leaf_first_index; /* the same objects, once copied */
+        space_ref leaf_ref = 0;
+        bool found;
+        if (!writable_leaf(space, root, key, 0, &leaf_ref, &found)) return false;
+        if (!found) return error_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
+        if (!read_leaf(space, leaf_ref, schema->column_count, &copied)) return false;
+        if (!leaf_index_of(&copied, key, &position))
+            return error_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
+        if (hint) {
+            /* The copy changed the inner nodes on the path (their children's
+             * refs): the root's views go; the copied leaf is remembered. */
+            hint->root = 0;
+            remember_leaf(hint, &copied, first_index);
+        }
+    }
     const cluster_column *spec = &schema->columns[column];
-    space_ref column_ref = cluster_leaf_column(&leaf, column), before = column_ref;
+    space_ref leaf_ref = leaf->ref, column_ref = cluster_leaf_column(leaf, column), before = column_ref;
+    bool done;
+    if (!column_set_in_place(space, column_ref, spec->type, spec->nullable, position, value, &done)) return false;
+    if (done) return true;
     if (!column_set(space, &column_ref, spec->type, spec->nullable, position, value)) return false;
-    return column_ref == before || node_set(space, leaf_ref, LEAF_FIRST_COLUMN + column, (int64_t)column_ref);
+    if (column_ref == before) return true;
+    if (!node_set(space, leaf_ref, LEAF_FIRST_COLUMN + column, (int64_t)column_ref)) return false;
+    /* The leaf's node changed (and may have moved, if it widened): the
+     * hint's view of it is read again. */
+    if (hint && hint->leaf.ref == leaf_ref && !node_read(space, leaf_ref, &hint->leaf.slots)) return false;
+    return true;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -890,13 +929,17 @@ static bool remove_column_from_leaf(space_state *space, space_ref leaf, const cl
     return node_set(space, leaf, LEAF_FIRST_COLUMN + column, 0);
 }
 
-bool cluster_add_column(space_state *space, space_ref *root, const cluster_schema *schema, size_t column)
+bool cluster_add_column(space_state *space, space_ref *root, const cluster_schema *schema, size_t column,
+                        cluster_hint *hint)
 {
+    cluster_hint_forget(hint);
     return change_every_leaf(space, root, schema, column, add_column_to_leaf, 0);
 }
 
-bool cluster_remove_column(space_state *space, space_ref *root, const cluster_schema *schema, size_t column)
+bool cluster_remove_column(space_state *space, space_ref *root, const cluster_schema *schema, size_t column,
+                           cluster_hint *hint)
 {
+    cluster_hint_forget(hint);
     return change_every_leaf(space, root, schema, column, remove_column_from_leaf, 0);
 }
 

@@ -46,23 +46,40 @@ typedef struct cluster_position {
     size_t index;
 } cluster_position;
 
+/* Remembers a tree's last access (see below). */
+typedef struct cluster_hint cluster_hint;
+
 bool cluster_create(space_state *space, const cluster_schema *schema, space_ref *out_root);
 
-/* Frees the tree and every column array in it. */
-bool cluster_destroy(space_state *space, space_ref root);
+/* Frees the tree and every column array in it (and forgets `hint`, the
+ * tree's hint or NULL, see cluster_hint). */
+bool cluster_destroy(space_state *space, space_ref root, cluster_hint *hint);
 
 bool cluster_count(const space_state *space, space_ref root, size_t *out_count);
 
-/* What a read transaction remembers of its last lookup in one table: the
- * root (when it is an inner node) and the leaf where the lookup ended, both
- * read and checked already. The next lookup starts below the root, and one
- * in the same leaf (another property of the object, or the object just
- * found by its primary key) reads no node of the tree at all. Valid while
- * the transaction reads the same snapshot with the same read epoch, which
- * keep every node it read in place (see space.h); the caller drops it when
- * the snapshot changes. Never used in a write transaction (its nodes
- * change). Zeroed: empty. */
-typedef struct cluster_hint cluster_hint;
+/* What a transaction remembers of its last access to one table: the root
+ * (when it is an inner node) and the leaf where the access ended, both read
+ * and checked already, with the position of the leaf's first object when it
+ * is known. The next lookup starts below the root, and one in the same leaf
+ * (another property of the object, the object just found by its primary
+ * key, the next position of a loop) reads no node of the tree at all.
+ *
+ * Read transactions: valid while the transaction reads the same snapshot
+ * with the same read epoch, which keep every node it read in place (see
+ * space.h); the caller drops it when the snapshot changes.
+ *
+ * Write transactions: the hint follows the tree as it changes, which is why
+ * every call below that changes a tree takes the tree's hint (the one the
+ * table layer keeps for that table, or NULL when it keeps none). A change of
+ * one value (cluster_set) keeps it: it remembers the leaf it changed, and a
+ * leaf this transaction copied already (its path to the root is then copied
+ * too) is changed where it lies, with no descent and no copy. Every change
+ * of the tree's structure (an insert, an append, an erase, a split, a root
+ * that grows or shrinks, a column added or removed, the tree destroyed)
+ * forgets it first, with cluster_hint_forget: the positions, the leaves and
+ * the nodes it names may all have moved or been freed.
+ *
+ * Zeroed: empty. (struct cluster_hint is defined below.) */
 
 /* Finds the leaf and position of `key`; *out_found is false if it is
  * absent. `hint` (or NULL) remembers the leaf when the object is found. */
@@ -78,17 +95,18 @@ bool cluster_key_at(const space_state *space, space_ref root, size_t index, clus
  * default values, else one value per column (removed columns' ignored),
  * already checked against the columns' types by the caller. */
 bool cluster_insert(space_state *space, space_ref *root, const cluster_schema *schema, ce_object_key key,
-                    const ce_value *values);
+                    const ce_value *values, cluster_hint *hint);
 
 /* Appends `count` objects with the keys first_key, first_key + 1, ...,
  * all above the table's last key: whole leaves are built at once (a last
  * leaf with room is filled first). Column c's values are
  * values[c * count + i], checked by the caller as for cluster_insert. */
 bool cluster_append_objects(space_state *space, space_ref *root, const cluster_schema *schema, ce_object_key first_key,
-                            size_t count, const ce_value *values);
+                            size_t count, const ce_value *values, cluster_hint *hint);
 
 /* Removes an object and its values. */
-bool cluster_erase(space_state *space, space_ref *root, const cluster_schema *schema, ce_object_key key);
+bool cluster_erase(space_state *space, space_ref *root, const cluster_schema *schema, ce_object_key key,
+                   cluster_hint *hint);
 
 /* Reads a value; a compressed string or binary is decompressed into
  * `scratch` (see column.h), valid until the next read with it.
@@ -98,13 +116,18 @@ bool cluster_erase(space_state *space, space_ref *root, const cluster_schema *sc
 bool cluster_get(const space_state *space, space_ref root, const cluster_schema *schema, ce_object_key key,
                  size_t column, column_scratch *scratch, cluster_hint *hint, ce_value *out_value);
 
+/* Replaces a value. `hint` (the tree's, or NULL; see cluster_hint): a leaf
+ * it remembers that this transaction copied already is changed in place;
+ * on return it remembers the leaf changed. */
 bool cluster_set(space_state *space, space_ref *root, const cluster_schema *schema, ce_object_key key, size_t column,
-                 const ce_value *value);
+                 const ce_value *value, cluster_hint *hint);
 
 /* Adds column `column` (== the schema's last column) to every leaf, with
  * default values; removes one from every leaf, freeing its arrays. */
-bool cluster_add_column(space_state *space, space_ref *root, const cluster_schema *schema, size_t column);
-bool cluster_remove_column(space_state *space, space_ref *root, const cluster_schema *schema, size_t column);
+bool cluster_add_column(space_state *space, space_ref *root, const cluster_schema *schema, size_t column,
+                        cluster_hint *hint);
+bool cluster_remove_column(space_state *space, space_ref *root, const cluster_schema *schema, size_t column,
+                           cluster_hint *hint);
 
 /* A leaf as visitors see it. */
 typedef struct cluster_leaf {
@@ -122,6 +145,13 @@ struct cluster_hint {
     space_ref root;              /* 0: none remembered */
     node_view root_node, root_first_keys;
 };
+
+/* Forgets everything a hint remembers (NULL: nothing to forget). Every
+ * change of a tree's structure calls it, before it changes anything. */
+static inline void cluster_hint_forget(cluster_hint *hint)
+{
+    if (hint) *hint = (cluster_hint){.read_epoch = hint->read_epoch};
+}
 
 /* Column c's array in a visited leaf (0 for a removed column). */
 static inline space_ref cluster_leaf_column(const cluster_leaf *leaf, size_t column)

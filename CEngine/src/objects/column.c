@@ -707,6 +707,22 @@ static bool view_get(const space_state *space, const column_view *view, size_t i
 bool column_get(const space_state *space, space_ref column, ce_type type, bool nullable, size_t index,
                 column_scratch *scratch, ce_value *out_value)
 {
+    if (!nullable && (type == CE_TYPE_INT || type == CE_TYPE_DOUBLE || type == CE_TYPE_BOOL || type == CE_TYPE_FLOAT)) {
+        /* The common case, a column of one integer node, in one read: what
+         * open_column and view_get check of it. Anything else (damage
+         * included) takes the general path, which reports it. */
+        node_view node;
+        if (node_value_is_ref((int64_t)column) && node_read(space, column, &node) && node.flags == 0 &&
+            node.count <= COLUMN_MAX_COUNT && index < node.count) {
+            int64_t stored = node_get(&node, index);
+            if ((type != CE_TYPE_BOOL || stored == 0 || stored == 1) &&
+                (type != CE_TYPE_FLOAT || (stored >= INT32_MIN && stored <= INT32_MAX))) {
+                memset(out_value, 0, sizeof *out_value);
+                decode_integer(type, stored, out_value);
+                return true;
+            }
+        }
+    }
     column_view view;
     if (!open_column(space, column, type, nullable, FOR_ONE_VALUE, &view)) return false;
     return view_get(space, &view, index, scratch, out_value);
@@ -1144,6 +1160,53 @@ bool column_set(space_state *space, space_ref *column, ce_type type, bool nullab
     }
     if (ok && nullable) ok = part_set(space, column, &view, view.shape.null_part, index, is_null ? 1 : 0);
     return ok;
+}
+
+bool column_set_in_place(space_state *space, space_ref column, ce_type type, bool nullable, size_t index,
+                         const ce_value *value, bool *out_done)
+{
+    *out_done = false;
+    unsigned value_parts;
+    switch (type) {
+    case CE_TYPE_INT:
+    case CE_TYPE_BOOL:
+    case CE_TYPE_FLOAT:
+    case CE_TYPE_DOUBLE: value_parts = 1; break;
+    case CE_TYPE_TIMESTAMP: value_parts = 2; break;
+    default: return true; /* not of fixed width: column_set */
+    }
+    bool is_null = value->type == CE_TYPE_NULL;
+    /* Anything column_set would refuse, it refuses itself, with its message. */
+    if (is_null ? !nullable : value->type != type) return true;
+    if (type == CE_TYPE_TIMESTAMP && !is_null && !value_timestamp_is_valid(value->timestamp)) return true;
+    if (!ref_is_temporary(column)) return true;
+    unsigned parts = value_parts + (nullable ? 1u : 0u);
+    int64_t refs[3] = {(int64_t)column, 0, 0};
+    if (parts > 1) {
+        node_view top;
+        if (!node_read(space, column, &top)) return false;
+        if (top.flags != NODE_HAS_REFS || top.count != parts) return true; /* column_set reports the damage */
+        for (unsigned part = 0; part < parts; part++) refs[part] = node_get(&top, part);
+    }
+    /* Every part dirty, else column_set (which copies and checks): a dirty
+     * part was checked when it was copied or made (its flags, as many values
+     * as the other parts and the leaf), and node_set refuses an index past
+     * the end, so a column of one part is not read first. */
+    for (unsigned part = 0; part < parts; part++)
+        if (!node_value_is_ref(refs[part]) || !ref_is_temporary((space_ref)refs[part])) return true;
+    int64_t stored[3];
+    if (type == CE_TYPE_TIMESTAMP) {
+        stored[0] = is_null ? 0 : value->timestamp.seconds;
+        stored[1] = is_null ? 0 : value->timestamp.nanoseconds;
+    } else {
+        stored[0] = is_null ? 0 : encode_integer(value);
+    }
+    if (nullable) stored[value_parts] = is_null ? 1 : 0;
+    /* Where the node lies, widened only when the value needs more bits. */
+    for (unsigned part = 0; part < parts; part++)
+        if (!node_set(space, (space_ref)refs[part], index, stored[part])) return false;
+    *out_done = true;
+    return true;
 }
 
 bool column_insert_default(space_state *space, space_ref *column, ce_type type, bool nullable, size_t index)

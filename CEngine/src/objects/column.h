@@ -96,6 +96,18 @@ bool column_create_from_values(space_state *space, ce_type type, bool nullable, 
  * database, even into this column. */
 bool column_set(space_state *space, space_ref *column, ce_type type, bool nullable, size_t index, const ce_value *value);
 
+/* column_set's fast case: replaces the value at `index` of an int, bool,
+ * float, double or timestamp column (nullable or not) whose nodes this
+ * transaction made or copied already (temporary refs: checked when they
+ * were copied), in the nodes where they lie. The column's ref never
+ * changes; a node is widened only when the value needs more bits.
+ * *out_done false, and nothing changed, for anything else (another type, a
+ * committed node, a value of the wrong type): the caller then calls
+ * column_set, which copies, checks and reports. An index past the end
+ * fails with CE_ERR_INDEX_OUT_OF_BOUNDS, as in column_set. */
+bool column_set_in_place(space_state *space, space_ref column, ce_type type, bool nullable, size_t index,
+                         const ce_value *value, bool *out_done);
+
 /* Inserts the default value before `index` (index == count appends). */
 bool column_insert_default(space_state *space, space_ref *column, ce_type type, bool nullable, size_t index);
 

@@ -369,7 +369,7 @@ bool links_delete_object(ce_txn *txn, schema *loaded, ce_table_key key, ce_objec
             !object_index_update(txn, &refs, table, c, &value, object, false))
             return false;
     }
-    return cluster_erase(space, &refs.cluster, &columns, object) && schema_store_table_refs(txn, &refs);
+    return cluster_erase(space, &refs.cluster, &columns, object, refs.hint) && schema_store_table_refs(txn, &refs);
 }
 
 /* Empties one link-holding column of every object (before it is removed). */

@@ -176,6 +176,13 @@ static bool holds_one_value(const schema_property *property)
 static bool check_value(ce_txn *txn, schema *loaded, const schema_table *table, const schema_property *property,
                         const ce_value *value)
 {
+    /* The common case first: a number or bool of the property's own type,
+     * which needs no further check. */
+    if (value && value->type == property->type && property->collection == CE_COLLECTION_NONE &&
+        !(property->flags & PROPERTY_BACKLINK) &&
+        (value->type == CE_TYPE_INT || value->type == CE_TYPE_DOUBLE || value->type == CE_TYPE_BOOL ||
+         value->type == CE_TYPE_FLOAT))
+        return true;
     if (!holds_one_value(property)) return not_one_value(table, property);
     element_spec spec = object_spec_of_property(table, property);
     return object_check_element(txn, loaded, &spec, value);
@@ -268,7 +275,7 @@ bool object_write_stored(ce_txn *txn, schema *loaded, ce_table_key key, ce_objec
     /* Backlinks are the engine's bookkeeping, not a change of the target
      * (as in Realm): the history records the origin's change only. */
     return schema_table_refs_for_write(txn, key, &refs) &&
-           cluster_set(db_txn_space(txn), &refs.cluster, &columns, object, column, stored) &&
+           cluster_set(db_txn_space(txn), &refs.cluster, &columns, object, column, stored, refs.hint) &&
            schema_store_table_refs(txn, &refs) &&
            ((loaded->tables[key].properties[column].flags & PROPERTY_BACKLINK) ||
             history_object_modified(txn, key, object, (ce_column_key)column));
@@ -375,7 +382,7 @@ static bool create_object(ce_txn *txn, schema *loaded, ce_table_key key, const c
     cluster_schema columns = schema_cluster_columns(table);
     ce_object_key object = refs.next_key;
     if (table->primary_key != NO_PRIMARY_KEY) note_primary_key_of_new_object(&refs, object, &values[table->primary_key]);
-    ok = ok && cluster_insert(space, &refs.cluster, &columns, object, stored) && history_object_inserted(txn, key, object);
+    ok = ok && cluster_insert(space, &refs.cluster, &columns, object, stored, refs.hint) && history_object_inserted(txn, key, object);
     for (size_t c = 0; c < table->property_count && ok; c++)
         if (schema_column_is_indexed(table, c))
             ok = object_index_update(txn, &refs, table, c, &values[c], object, true);
@@ -430,7 +437,7 @@ static bool store_buffered_objects(ce_txn *txn, schema *loaded)
     space_state *space = db_txn_space(txn);
     cluster_schema columns = schema_cluster_columns(table);
     if (!schema_table_refs_for_write(txn, key, &refs) ||
-        !cluster_append_objects(space, &refs.cluster, &columns, buffer->first_key, count, buffer->values))
+        !cluster_append_objects(space, &refs.cluster, &columns, buffer->first_key, count, buffer->values, refs.hint))
         return false;
     if (table->primary_key != NO_PRIMARY_KEY) {
         int64_t pairs[2 * CLUSTER_LEAF_MAX];
@@ -811,11 +818,25 @@ bool ce_object_set(ce_txn *txn, ce_table_key key, ce_object_key object, ce_colum
     if (table->primary_key == column)
         return error_fail(CE_ERR_PRIMARY_KEY_IMMUTABLE, "Primary key can't be changed after an object is inserted ('%s.%s').",
                        table->name, property->name);
-    if (!schema_table_refs_for_write(txn, key, &refs)) return false;
+    /* The common case, a value of a property without an index in a table
+     * this transaction changed already: the path down to the tree's root is
+     * writable, and the tree keeps the leaf it changed last (cluster_set),
+     * so the change is a write into the leaf's column where it lies. */
+    bool in_place = property->type != CE_TYPE_LINK && property->type != CE_TYPE_MIXED &&
+                    !schema_column_is_indexed(table, column) && schema_table_refs_copied(txn, key, &refs);
+    if (!in_place && !schema_table_refs_for_write(txn, key, &refs)) return false;
     if (property->type == CE_TYPE_LINK || property->type == CE_TYPE_MIXED)
         return object_require(txn, &refs, table, object) && set_link_holder(txn, loaded, key, object, column, value);
     cluster_schema columns = schema_cluster_columns(table);
     space_state *space = db_txn_space(txn);
+    space_ref root = refs.cluster;
+    if (in_place) {
+        if (!cluster_set(space, &refs.cluster, &columns, object, column, value, refs.hint))
+            return fail_for_missing_object(txn, &refs, table, object);
+        /* (A writable root stays where it is.) */
+        return (refs.cluster == root ? schema_changed_in_place(txn) : schema_store_table_refs(txn, &refs)) &&
+               history_object_modified(txn, key, object, column);
+    }
     if (schema_column_is_indexed(table, column)) {
         ce_value old;
         if (!cluster_get(space, refs.cluster, &columns, object, column, &loaded->search_scratch, NULL, &old))
@@ -825,9 +846,48 @@ bool ce_object_set(ce_txn *txn, ce_table_key key, ce_object_key object, ce_colum
             return false;
     }
     /* (A missing object is found before anything is copied.) */
-    if (!cluster_set(space, &refs.cluster, &columns, object, column, value))
+    if (!cluster_set(space, &refs.cluster, &columns, object, column, value, refs.hint))
         return fail_for_missing_object(txn, &refs, table, object);
     return schema_store_table_refs(txn, &refs) && history_object_modified(txn, key, object, column);
+}
+
+bool ce_object_set_many(ce_txn *txn, ce_table_key key, const ce_object_key *objects, size_t count,
+                        ce_column_key column, const ce_value *value)
+{
+    schema *loaded = NULL;
+    schema_table *table = NULL;
+    const schema_property *property = NULL;
+    table_refs refs;
+    if (count == 0) return true;
+    if (!objects) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_set_many: objects are required");
+    if (!db_txn_require_write(txn) || !schema_find_table(txn, key, &loaded, &table) ||
+        !schema_find_column(table, column, &property) || !check_value(txn, loaded, table, property, value))
+        return false;
+    if (table->primary_key == column)
+        return error_fail(CE_ERR_PRIMARY_KEY_IMMUTABLE, "Primary key can't be changed after an object is inserted ('%s.%s').",
+                       table->name, property->name);
+    if (property->type == CE_TYPE_LINK || property->type == CE_TYPE_MIXED || schema_column_is_indexed(table, column)) {
+        /* Backlinks, mixed values' own trees, index entries: per object. */
+        for (size_t i = 0; i < count; i++)
+            if (!ce_object_set(txn, key, objects[i], column, value)) return false;
+        return true;
+    }
+    /* One value into one column of many leaves: the tree keeps the leaf it
+     * changed last (cluster_set), so objects in key order take no descent. */
+    bool copied = schema_table_refs_copied(txn, key, &refs);
+    if (!copied && !schema_table_refs_for_write(txn, key, &refs)) return false;
+    cluster_schema columns = schema_cluster_columns(table);
+    space_state *space = db_txn_space(txn);
+    space_ref root = refs.cluster;
+    bool ok = true;
+    for (size_t i = 0; i < count && ok; i++) {
+        ok = cluster_set(space, &refs.cluster, &columns, objects[i], column, value, refs.hint);
+        if (!ok) (void)fail_for_missing_object(txn, &refs, table, objects[i]);
+        ok = ok && history_object_modified(txn, key, objects[i], column);
+    }
+    /* The objects changed so far stay changed, as one by one. */
+    bool stored = copied && refs.cluster == root ? schema_changed_in_place(txn) : schema_store_table_refs(txn, &refs);
+    return ok && stored;
 }
 
 /* A new object of an embedded table, with default values, not yet linked. */

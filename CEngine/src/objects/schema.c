@@ -375,7 +375,7 @@ static bool writable_tables(ce_txn *txn, space_ref group, space_ref *out_tables)
 /* Finding tables and properties                                             */
 /* ------------------------------------------------------------------------ */
 
-bool schema_find_table(ce_txn *txn, ce_table_key key, schema **out_schema, schema_table **out_table)
+bool schema_find_table_loading(ce_txn *txn, ce_table_key key, schema **out_schema, schema_table **out_table)
 {
     if (!txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "a transaction is required");
     schema *loaded = NULL;
@@ -405,7 +405,7 @@ static bool read_table_node(ce_txn *txn, space_ref table_ref, table_refs *out)
         return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: the table node at %llu is damaged",
                        (unsigned long long)table_ref);
     *out = (table_refs){table_ref, (space_ref)node_get(&view, TABLE_CLUSTER), node_untag(node_get(&view, TABLE_NEXT_KEY)),
-                        (space_ref)indexes, KEYS_DO_NOT_FOLLOW, 0, NULL};
+                        (space_ref)indexes, KEYS_DO_NOT_FOLLOW, 0, NULL, out->key};
     if (follow != 0) {
         int64_t stored = node_untag(follow);
         out->keys_follow = stored == 0 ? KEYS_FOLLOW_UNDECIDED : KEYS_FOLLOW;
@@ -417,19 +417,40 @@ static bool read_table_node(ce_txn *txn, space_ref table_ref, table_refs *out)
     return true;
 }
 
-/* A table's refs for reading. A read transaction's version never changes
- * under it: its table refs are read once, and come with the table's
- * cluster_hint (the leaf and root of its last lookup, so that reading
- * several properties of one object, or an object just found by its
- * primary key, reads the tree once). Both caches go with the layer state
- * when the transaction moves to another version. */
-bool schema_table_refs_for_read(ce_txn *txn, ce_table_key key, table_refs *out)
+/* Makes room for every table's cached refs and hint (a write transaction
+ * adds tables); false (and nothing cached) when memory runs out. */
+static bool table_caches(schema *loaded)
+{
+    if (loaded->table_caches >= loaded->table_count) return true;
+    size_t count = loaded->table_count;
+    table_refs *refs = realloc(loaded->read_refs, count * sizeof *refs);
+    if (refs) loaded->read_refs = refs;
+    cluster_hint *hints = refs ? realloc(loaded->hints, count * sizeof *hints) : NULL;
+    if (hints) loaded->hints = hints;
+    if (!refs || !hints) return false;
+    memset(refs + loaded->table_caches, 0, (count - loaded->table_caches) * sizeof *refs);
+    memset(hints + loaded->table_caches, 0, (count - loaded->table_caches) * sizeof *hints);
+    loaded->table_caches = count;
+    return true;
+}
+
+/* A table's refs for reading. They are read once and cached with the
+ * table's cluster_hint (the leaf and root of its last access, so that
+ * reading several properties of one object, an object just found by its
+ * primary key, or the next position of a loop reads the tree once). A read
+ * transaction's version never changes under it; both caches go with the
+ * layer state when the transaction moves to another version. In a write
+ * transaction, schema_table_refs_for_write forgets a table's cached refs
+ * (the caller is about to change them) and schema_store_table_refs caches
+ * them again; the hint follows the tree through every change (cluster.h). */
+bool schema_table_refs_reading(ce_txn *txn, ce_table_key key, table_refs *out)
 {
     if (!object_flush_appends_of(txn, key)) return false;
     schema *loaded = db_txn_layer_state(txn);
-    bool cacheable = loaded && !db_txn_space(txn)->writable && key < loaded->table_count;
-    if (cacheable && loaded->read_refs && loaded->read_refs[key].table) {
+    bool cacheable = loaded && key < loaded->table_count && table_caches(loaded);
+    if (cacheable && loaded->read_refs[key].table) {
         *out = loaded->read_refs[key];
+        out->hint = &loaded->hints[key];
         return true;
     }
     node_view group, tables;
@@ -437,12 +458,11 @@ bool schema_table_refs_for_read(ce_txn *txn, ce_table_key key, table_refs *out)
         return false;
     if (key >= tables.count || !node_value_is_ref(node_get(&tables, key)))
         return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: table %u has no node", (unsigned)key);
+    out->key = key;
     if (!read_table_node(txn, (space_ref)node_get(&tables, key), out)) return false;
     if (cacheable) {
-        if (!loaded->read_refs) loaded->read_refs = calloc(loaded->table_count + 1, sizeof *loaded->read_refs);
-        if (!loaded->hints) loaded->hints = calloc(loaded->table_count + 1, sizeof *loaded->hints);
-        if (loaded->hints) out->hint = &loaded->hints[key];
-        if (loaded->read_refs) loaded->read_refs[key] = *out;
+        loaded->read_refs[key] = *out;
+        out->hint = &loaded->hints[key];
     }
     return true;
 }
@@ -451,6 +471,9 @@ bool schema_table_refs_for_read(ce_txn *txn, ce_table_key key, table_refs *out)
 bool schema_table_refs_for_write(ce_txn *txn, ce_table_key key, table_refs *out)
 {
     if (!object_flush_appends_of(txn, key)) return false;
+    schema *loaded = db_txn_layer_state(txn);
+    bool cacheable = loaded && key < loaded->table_count && table_caches(loaded);
+    if (cacheable) loaded->read_refs[key].table = 0; /* the caller changes them, then stores them */
     space_ref group, tables;
     if (!writable_group(txn, &group) || !writable_tables(txn, group, &tables)) return false;
     space_state *space = db_txn_space(txn);
@@ -459,12 +482,30 @@ bool schema_table_refs_for_write(ce_txn *txn, ce_table_key key, table_refs *out)
     if (key >= view.count || !node_value_is_ref(node_get(&view, key)))
         return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: table %u has no node", (unsigned)key);
     space_ref table = (space_ref)node_get(&view, key);
+    out->key = key;
     if (!read_table_node(txn, table, out) || !node_make_writable(space, &table) ||
         !node_set(space, tables, key, (int64_t)table))
         return false;
     out->table = table;
+    if (cacheable) out->hint = &loaded->hints[key];
     return true;
 }
+
+bool schema_table_refs_copied(ce_txn *txn, ce_table_key key, table_refs *out)
+{
+    if (!object_flush_appends_of(txn, key)) return false;
+    schema *loaded = db_txn_layer_state(txn);
+    if (!loaded || key >= loaded->table_caches || !db_txn_space(txn)->writable) return false;
+    /* A dirty table node was copied by schema_table_refs_for_write (or made
+     * by add_table), after the group and the tables node. */
+    const table_refs *cached = &loaded->read_refs[key];
+    if (!cached->table || !ref_is_temporary(cached->table) || !ref_is_temporary(cached->cluster)) return false;
+    *out = *cached;
+    out->hint = &loaded->hints[key];
+    return true;
+}
+
+bool schema_changed_in_place(ce_txn *txn) { return db_txn_set_root(txn, db_txn_root(txn)); }
 
 /* Stores changed refs back into a writable table node. */
 bool schema_store_table_refs(ce_txn *txn, const table_refs *refs)
@@ -473,10 +514,17 @@ bool schema_store_table_refs(ce_txn *txn, const table_refs *refs)
     int64_t follow = refs->keys_follow == KEYS_DO_NOT_FOLLOW     ? 0
                      : refs->keys_follow == KEYS_FOLLOW_UNDECIDED ? node_tag(0)
                                                                   : node_tag(2 * refs->primary_key_offset + 1);
-    return node_set(space, refs->table, TABLE_CLUSTER, (int64_t)refs->cluster) &&
-           node_set(space, refs->table, TABLE_NEXT_KEY, node_tag(refs->next_key)) &&
-           node_set(space, refs->table, TABLE_INDEXES, (int64_t)refs->indexes) &&
-           node_set(space, refs->table, TABLE_KEYS_FOLLOW, follow);
+    if (!node_set(space, refs->table, TABLE_CLUSTER, (int64_t)refs->cluster) ||
+        !node_set(space, refs->table, TABLE_NEXT_KEY, node_tag(refs->next_key)) ||
+        !node_set(space, refs->table, TABLE_INDEXES, (int64_t)refs->indexes) ||
+        !node_set(space, refs->table, TABLE_KEYS_FOLLOW, follow))
+        return false;
+    schema *loaded = db_txn_layer_state(txn);
+    if (loaded && refs->key < loaded->table_caches) {
+        loaded->read_refs[refs->key] = *refs;
+        loaded->read_refs[refs->key].hint = NULL;
+    }
+    return true;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -623,7 +671,7 @@ bool ce_table_remove(ce_txn *txn, ce_table_key key)
     space_state *space = db_txn_space(txn);
     space_ref group, tables;
     /* The index list is a has-refs tree: freeing it frees every index. */
-    if (!cluster_destroy(space, refs.cluster) || (refs.indexes && !node_free_tree(space, refs.indexes)) ||
+    if (!cluster_destroy(space, refs.cluster, refs.hint) || (refs.indexes && !node_free_tree(space, refs.indexes)) ||
         !node_free(space, refs.table) || !writable_group(txn, &group) || !writable_tables(txn, group, &tables) ||
         !node_set(space, tables, key, 0))
         return false;
@@ -760,7 +808,7 @@ static bool append_property(ce_txn *txn, schema *loaded, ce_table_key key, const
     cluster_schema columns = schema_cluster_columns(table);
     space_state *space = db_txn_space(txn);
     size_t column = table->property_count - 1;
-    if (!cluster_add_column(space, &refs.cluster, &columns, column)) return false;
+    if (!cluster_add_column(space, &refs.cluster, &columns, column, refs.hint)) return false;
     /* Existing objects have the default value: index them. */
     if (schema_column_is_indexed(table, column) && !object_index_build(txn, loaded, &refs, table, column)) return false;
     /* A primary key is only added to an empty table. */
@@ -890,7 +938,7 @@ static bool remove_column(ce_txn *txn, schema *loaded, ce_table_key key, size_t 
     if (!schema_table_refs_for_write(txn, key, &refs)) return false;
     space_state *space = db_txn_space(txn);
     cluster_schema columns = schema_cluster_columns(table);
-    if (!cluster_remove_column(space, &refs.cluster, &columns, column)) return false;
+    if (!cluster_remove_column(space, &refs.cluster, &columns, column, refs.hint)) return false;
     space_ref index;
     if (!object_index_root(txn, &refs, column, &index)) return false;
     if (index && (!index_destroy(space, index) || !object_index_set_root(txn, &refs, table, column, 0))) return false;

@@ -95,8 +95,11 @@ typedef struct schema {
     schema_table *tables;
     append_buffer append;
     struct history_record *history; /* write transactions: the changes recorded (history.c); NULL: none yet */
-    struct table_refs *read_refs; /* read transactions: each table's refs, once read */
-    cluster_hint *hints;          /* read transactions: each table's lookup hint (see schema_table_refs_for_read) */
+    /* Each table's refs, once read (see schema_table_refs_for_read), and
+     * its hint (cluster.h), `table_caches` entries of each (0: none yet). */
+    struct table_refs *read_refs;
+    cluster_hint *hints;
+    size_t table_caches;
     column_scratch scratch;        /* compressed values handed out in this transaction */
     /* Compressed values the engine reads for itself (compared during a
      * search, hashed for an index): never handed out, so that a value the
@@ -134,7 +137,8 @@ typedef struct table_refs {
     space_ref indexes;
     keys_follow_state keys_follow;
     int64_t primary_key_offset; /* KEYS_FOLLOW: primary key - object key */
-    cluster_hint *hint;         /* read transactions: the table's lookup hint; NULL in writes */
+    cluster_hint *hint;         /* the table's hint (cluster.h); NULL: none. Pass it to every cluster call */
+    ce_table_key key;           /* the table */
 } table_refs;
 
 /* Sets CE_ERR_OUT_OF_MEMORY and returns false. */
@@ -144,15 +148,53 @@ bool schema_out_of_memory(void);
 bool schema_load(ce_txn *txn, schema **out_schema);
 
 /* A live table by key (CE_ERR_NO_SUCH_TABLE otherwise), with the schema. */
-bool schema_find_table(ce_txn *txn, ce_table_key key, schema **out_schema, schema_table **out_table);
+bool schema_find_table_loading(ce_txn *txn, ce_table_key key, schema **out_schema, schema_table **out_table);
+
+/* The same: inline, since every object call starts here; the schema is
+ * usually parsed already. */
+static inline bool schema_find_table(ce_txn *txn, ce_table_key key, schema **out_schema, schema_table **out_table)
+{
+    schema *loaded = txn ? db_txn_layer_state(txn) : NULL;
+    if (loaded && key < loaded->table_count && !(loaded->tables[key].flags & TABLE_REMOVED)) {
+        *out_schema = loaded;
+        *out_table = &loaded->tables[key];
+        return true;
+    }
+    return schema_find_table_loading(txn, key, out_schema, out_table);
+}
 
 /* A table's refs for reading, after the objects buffered for it are stored
- * (cached for the version in a read transaction, with the table's hint). */
-bool schema_table_refs_for_read(ce_txn *txn, ce_table_key key, table_refs *out);
+ * (cached, with the table's hint: see schema.c). */
+bool schema_table_refs_reading(ce_txn *txn, ce_table_key key, table_refs *out);
+
+/* The same: inline, for the cached case of every object read. */
+static inline bool schema_table_refs_for_read(ce_txn *txn, ce_table_key key, table_refs *out)
+{
+    schema *loaded = db_txn_layer_state(txn);
+    if (loaded && key < loaded->table_caches && loaded->read_refs[key].table &&
+        (!loaded->append.active || loaded->append.table != key)) {
+        *out = loaded->read_refs[key];
+        out->hint = &loaded->hints[key];
+        return true;
+    }
+    return schema_table_refs_reading(txn, key, out);
+}
 
 /* Makes the path group -> tables -> table writable and returns the table's
  * refs, after the objects buffered for it are stored. */
 bool schema_table_refs_for_write(ce_txn *txn, ce_table_key key, table_refs *out);
+
+/* A write transaction's refs of a table as the last change stored them,
+ * when this transaction copied the path from the group down to the table's
+ * cluster root already (false otherwise: use schema_table_refs_for_write).
+ * A change that keeps the refs (a value set in a leaf, see cluster_set)
+ * then needs no copy and no store, only schema_changed_in_place. */
+bool schema_table_refs_copied(ce_txn *txn, ce_table_key key, table_refs *out);
+
+/* Tells the transaction that what it sees changed, for a change that made
+ * no node writable (whose path was writable already): what schema_table_refs_for_write
+ * does otherwise (the transaction's stamp, see db_txn_stamp). */
+bool schema_changed_in_place(ce_txn *txn);
 
 /* Stores changed refs back into a writable table node. */
 bool schema_store_table_refs(ce_txn *txn, const table_refs *refs);

@@ -120,6 +120,12 @@ public protocol RealmCollection<Element>: RealmCollectionBase {
     ///     let meanAge: Double? = dogs.average(ofProperty: "age")
     func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType
 
+    /// Sets the property `key` of every object of the collection to `value` (key-value coding,
+    /// as `Object.setValue(_:forKey:)` sets one object's), in a write transaction.
+    ///
+    ///     try realm.write { realm.objects(Dog.self).filter("age < 2").setValue(person, forKey: "owner") }
+    func setValue(_ value: Any?, forKey key: String)
+
     /// Whether the collection belongs to a frozen Realm.
     ///
     ///     dogs.freeze().isFrozen    // true
@@ -143,6 +149,32 @@ public protocol RealmCollection<Element>: RealmCollectionBase {
     ///     let token = person.dogs.observe(keyPaths: ["name"], on: nil) { change in print(change) }
     func observe(keyPaths: [String]?, on queue: DispatchQueue?,
                  _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken
+}
+
+// MARK: - setValue(_:forKey:)
+
+extension RealmCollection {
+    /// Sets the property `key` of every object of the collection to `value`, as Realm does: the
+    /// objects the collection holds when it is called, each set as `Object.setValue(_:forKey:)`
+    /// sets it; an unmanaged `List` or `MutableSet` sets each of its objects. A property of one
+    /// value given a value of its type is written by one engine call for all the objects. In a
+    /// write transaction (for a managed collection).
+    ///
+    ///     try realm.write {
+    ///         realm.objects(Person.self).setValue(30, forKey: "age")
+    ///         person.dogs.setValue("Rex", forKey: "name")
+    ///     }
+    public func setValue(_ value: Any?, forKey key: String) {
+        guard Element._ceLinkTarget != nil else {
+            throwRealmException("[<\(type(of: self))> setValue:forUndefinedKey:]: this class is not key value coding-compliant "
+                + "for the key \(key).")
+        }
+        if realm == nil {
+            for element in self { (element as? ObjectBase)?.setValue(value, forKey: key) }
+            return
+        }
+        _resultsView().setValueOfEveryObject(value, forKey: key)
+    }
 }
 
 // MARK: - Shared implementations (through the collection's Results view)
