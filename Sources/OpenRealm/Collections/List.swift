@@ -167,6 +167,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     ///
     ///     list.move(from: 0, to: 2)    // [a, b, c] -> [b, c, a]
     public func move(from: Int, to: Int) {
+        if from < 0 { indexFailure(from, count, parameter: "from") }
+        if to < 0 { indexFailure(to, count, parameter: "to") }
         guard let managed else {
             guard from >= 0, from < unmanaged.count else { indexFailure(from, unmanaged.count) }
             guard to >= 0, to < unmanaged.count else { indexFailure(to, unmanaged.count) }
@@ -181,6 +183,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     ///
     ///     list.swapAt(0, 1)
     public func swapAt(_ index1: Int, _ index2: Int) {
+        if index1 < 0 { indexFailure(index1, count, parameter: "index1") }
+        if index2 < 0 { indexFailure(index2, count, parameter: "index2") }
         guard let managed else {
             guard index1 >= 0, index1 < unmanaged.count else { indexFailure(index1, unmanaged.count) }
             guard index2 >= 0, index2 < unmanaged.count else { indexFailure(index2, unmanaged.count) }

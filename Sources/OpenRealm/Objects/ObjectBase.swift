@@ -243,8 +243,9 @@ open class ObjectBase: CustomStringConvertible, Hashable {
             }
         case let array as [Any]:
             let stored = info.properties.indices.filter { info.properties[$0].isStored }
-            if array.count != stored.count {
-                throwRealmException("Invalid array input: number of values (\(array.count)) does not match number of properties (\(stored.count)) of '\(info.className)'.")
+            // Realm refuses only more values than properties: the rest keep their defaults.
+            if array.count > stored.count {
+                throwRealmException("Invalid array input: more values (\(array.count)) than properties (\(stored.count)).")
             }
             for (index, propertyValue) in zip(stored, array) { _setValue(propertyValue, of: index) }
         case let object as ObjectBase:
