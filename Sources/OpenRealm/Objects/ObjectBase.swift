@@ -32,7 +32,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     public required init() {
         // Every @Persisted wrapper of the instance has been initialised by now (subclass
         // properties are initialised before super.init): restart the token count.
-        resetPersistedTokens()
+        objectInitialized(self)
     }
 
     /// The name of the class in the file, if it is not the class's own name. Override to map

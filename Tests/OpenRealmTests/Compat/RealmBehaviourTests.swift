@@ -6,6 +6,17 @@ import Testing
 
 import OpenRealm
 
+/// A class whose default value creates an object (Realm allows it).
+final class DefaultOwner: Object {
+    @Persisted var name = "owner"
+}
+
+final class PetWithDefaultOwner: Object {
+    @Persisted var name: String
+    @Persisted var owner: DefaultOwner? = DefaultOwner()
+    @Persisted var age = 3
+}
+
 private func memoryRealm(_ types: [ObjectBase.Type]? = nil) throws -> Realm {
     try Realm(configuration: .init(inMemoryIdentifier: "behaviour-\(UUID().uuidString)", objectTypes: types))
 }
@@ -122,5 +133,83 @@ struct RealmBehaviourTests {
         }
         #expect(visited == 4)
         #expect(young.count == 0)
+    }
+
+    @Test("a @Persisted default value that creates an object")
+    func defaultValueObject() throws {
+        let realm = try memoryRealm([PetWithDefaultOwner.self, DefaultOwner.self])
+        let pet = PetWithDefaultOwner()
+        pet.name = "Rex"
+        #expect(pet.owner?.name == "owner" && pet.age == 3)
+        try realm.write { realm.add(pet) }
+        #expect(pet.name == "Rex" && pet.age == 3 && pet.owner?.name == "owner")
+        #expect(realm.objects(DefaultOwner.self).count == 1)
+        let created = try realm.write { realm.create(PetWithDefaultOwner.self, value: ["name": "Bo"]) }
+        #expect(created.name == "Bo" && created.age == 3 && created.owner?.name == "owner")
+    }
+
+    @Test("an invalid path fails with .fileOperationFailed and Realm's message")
+    func invalidPath() {
+        let url = URL(fileURLWithPath: "/dev/null/foo")
+        #expect {
+            _ = try Realm(configuration: .init(fileURL: url))
+        } throws: { error in
+            guard let error = error as? Realm.Error else { return false }
+            return error.code == .fileOperationFailed && error.fileURL?.path == url.path + ".lock"
+                && error.localizedDescription == "Failed to open file at path '\(url.path).lock': parent path is not a directory"
+        }
+    }
+
+    @Test("a file that cannot be opened for writing fails with .filePermissionDenied")
+    func permissionDenied() async throws {
+        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("behaviour-permission")
+        try? FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("ro.realm")
+        do { _ = try Realm(configuration: .init(fileURL: url, objectTypes: [Dog.self])) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: url.path)
+        for lockish in try FileManager.default.contentsOfDirectory(atPath: directory.path) where lockish != "ro.realm" {
+            try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: directory.appendingPathComponent(lockish).path)
+        }
+        // Root opens any file: the check runs as an unprivileged user in a child process.
+        await #expect(processExitsWith: .success) {
+            let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("behaviour-permission/ro.realm")
+            if getuid() == 0 { guard setgid(65534) == 0, setuid(65534) == 0 else { exit(2) } }
+            do {
+                _ = try Realm(configuration: .init(fileURL: url, objectTypes: [Dog.self]))
+                exit(3)
+            } catch let error as Realm.Error {
+                let expected = "Failed to open Realm file at path '\(url.path)': Permission denied. "
+                    + "Please use a path where your app has read-write permissions."
+                exit(error.code == .filePermissionDenied && error.localizedDescription == expected ? 0 : 4)
+            }
+        }
+    }
+
+    @Test("a missing file opened read-only: Realm's message names the file")
+    func readOnlyMissingMessage() {
+        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("behaviour-missing-\(UUID().uuidString).realm")
+        #expect {
+            _ = try Realm(configuration: .init(fileURL: url, readOnly: true))
+        } throws: { error in
+            guard let error = error as? Realm.Error else { return false }
+            return error.code == .fileNotFound
+                && error.localizedDescription == "Failed to open Realm file at path '\(url.path)': No such file or directory"
+        }
+    }
+
+    @Test("readOnly with deleteRealmIfMigrationNeeded is refused before any file is touched")
+    func readOnlyDeleteIfMigrationNeeded() async {
+        let path = NSTemporaryDirectory() + "behaviour-ro-delete.realm"
+        try? FileManager.default.removeItem(atPath: path)
+        try? FileManager.default.removeItem(atPath: path + ".lock")
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let url = URL(fileURLWithPath: NSTemporaryDirectory() + "behaviour-ro-delete.realm")
+            _ = try Realm(configuration: .init(fileURL: url, readOnly: true, deleteRealmIfMigrationNeeded: true))
+        }
+        expectStop("Cannot set `deleteRealmIfMigrationNeeded` when `readOnly` is set.", result)
+        #expect(!FileManager.default.fileExists(atPath: path) && !FileManager.default.fileExists(atPath: path + ".lock"))
     }
 }
