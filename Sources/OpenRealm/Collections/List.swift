@@ -194,10 +194,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         managed.listSwap(index1, index2)
     }
 
-    /// Realm's form: `List<String> <0x...> (\n\t[0] Ada\n)`.
-    public var description: String {
-        describeCollection("List<\(Element.self)> <\(ObjectIdentifier(self))>", self, count: count)
-    }
+    /// Realm's form: `List<string> <0x...> (\n\t[0] Ada\n)`.
+    public var description: String { realmDescription(depth: realmDescriptionMaxDepth) }
 
     /// Lists are equal when they are the same instance.
     public static func == (lhs: List, rhs: List) -> Bool { lhs === rhs }

@@ -151,9 +151,9 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
         other.contains { contains($0) }
     }
 
-    /// Realm's form: `MutableSet<String> <0x...> (\n\t[0] a\n)`.
+    /// Realm's form: `MutableSet<string> <0x...> (\n\t[0] a\n)`.
     public var description: String {
-        describeCollection("MutableSet<\(Element.self)> <\(ObjectIdentifier(self))>", self, count: count)
+        realmDescription(depth: realmDescriptionMaxDepth)
     }
 
     /// Sets are equal when they are the same instance.
