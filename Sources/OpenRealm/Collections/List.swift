@@ -50,6 +50,10 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     /// `count`.
     public var endIndex: Int { count }
 
+    /// An iterator over the elements the collection has now (appending while iterating does not
+    /// extend the iteration, as in Realm).
+    public func makeIterator() -> RLMIterator<Element> { RLMIterator(self) }
+
     /// The element at `position`; setting it replaces that element (in a write transaction when
     /// managed). An index past the end is a programmer error.
     ///

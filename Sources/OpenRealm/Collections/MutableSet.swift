@@ -47,6 +47,10 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     /// `count`.
     public var endIndex: Int { count }
 
+    /// An iterator over the elements the collection has now (appending while iterating does not
+    /// extend the iteration, as in Realm).
+    public func makeIterator() -> RLMIterator<Element> { RLMIterator(self) }
+
     /// The element at `position` (value order when managed).
     public subscript(position: Int) -> Element {
         if let managed { return Element._ceRead(managed.get(position), managed.realm) }

@@ -212,4 +212,51 @@ struct RealmBehaviourTests {
         expectStop("Cannot set `deleteRealmIfMigrationNeeded` when `readOnly` is set.", result)
         #expect(!FileManager.default.fileExists(atPath: path) && !FileManager.default.fileExists(atPath: path + ".lock"))
     }
+
+    @Test("iterating inside a write visits every object that matched when the loop began")
+    func iterateInsideWrite() throws {
+        let realm = try memoryRealm()
+        try realm.write { for age in 0..<4 { realm.add(Dog(value: ["name": "d", "age": age])) } }
+        let young = realm.objects(Dog.self).filter("age < 10")
+        var visited = 0
+        realm.beginWrite()
+        for dog in young {
+            dog.age = 20
+            visited += 1
+        }
+        try realm.commitWrite()
+        #expect(visited == 4)
+        var deleted = 0
+        try realm.write {
+            for dog in realm.objects(Dog.self) {
+                realm.delete(dog)
+                deleted += 1
+            }
+        }
+        #expect(deleted == 4 && realm.objects(Dog.self).isEmpty)
+    }
+
+    @Test("iterating a List while appending to it visits the elements it had")
+    func iterateListWhileAppending() throws {
+        let list = List<String>()
+        list.append(objectsIn: ["1", "2", "1", "2"])
+        var seen = ""
+        for value in list {
+            seen += value
+            list.append("1")
+        }
+        #expect(seen == "1212")
+        let realm = try memoryRealm()
+        let person = Person(value: ["id": 1])
+        try realm.write {
+            realm.add(person)
+            person.nicknames.append(objectsIn: ["1", "2", "1", "2"])
+            var managedSeen = ""
+            for value in person.nicknames {
+                managedSeen += value
+                person.nicknames.append("1")
+            }
+            #expect(managedSeen == "1212")
+        }
+    }
 }
