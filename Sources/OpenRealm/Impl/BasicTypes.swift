@@ -210,7 +210,7 @@ extension Date: _Persistable {}
 extension UUID: _Persistable {}
 extension Decimal128: _Persistable {}
 extension ObjectId: _Persistable {}
-extension Optional: _Persistable where Wrapped: _CValueConvertible {}
+extension Optional: _RealmSchemaDiscoverable, _Persistable where Wrapped: RealmCollectionValue {}
 
 extension Int: _QueryNumeric {}
 extension Int8: _QueryNumeric {}

@@ -10,7 +10,10 @@ import Foundation
 /// links (`Dog?`), `List`, `MutableSet`, `Map`, `LinkingObjects`, `AnyRealmValue` and
 /// `PersistableEnum` types. Internal machinery of OpenRealm: applications use the conforming types
 /// and never call these requirements.
-public protocol _Persistable {
+public protocol _Persistable: _RealmSchemaDiscoverable {
+    /// The type the value is stored as (itself for the stored types; the raw value for
+    /// `PersistableEnum`s; the persisted type of `CustomPersistable` types).
+    associatedtype PersistedType
     /// What a property of this type stores.
     static func _rlmShape() -> _PropertyShape
     /// The value of a property that was never set.
@@ -60,6 +63,14 @@ public protocol _Persistable {
 }
 
 extension _Persistable {
+    public static var _rlmType: PropertyType {
+        let shape = _rlmShape()
+        return shape.isLinkingObjects ? .linkingObjects : PropertyType(shape.type)
+    }
+    public static var _rlmOptional: Bool {
+        let shape = _rlmShape()
+        return shape.nullable && shape.type != CE_TYPE_MIXED
+    }
     public static var _rlmCachesManagedValue: Bool { false }
     public func _rlmAfterCreate(_ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {}
     public var _rlmOriginProperty: String? { nil }
