@@ -32,10 +32,12 @@ static long double any_number(const ce_value *v)
 }
 
 /* The model's min/max order of two values of one element type (NaN first,
- * numbers of a mixed collection by value). */
+ * numbers of a mixed collection by value, before its dates). */
 static int model_aggregate_order(const ce_value *a, const ce_value *b)
 {
-    if (a->type == CE_TYPE_TIMESTAMP) {
+    bool a_time = a->type == CE_TYPE_TIMESTAMP, b_time = b->type == CE_TYPE_TIMESTAMP;
+    if (a_time != b_time) return a_time ? 1 : -1;
+    if (a_time) {
         if (a->timestamp.seconds != b->timestamp.seconds) return a->timestamp.seconds < b->timestamp.seconds ? -1 : 1;
         return (a->timestamp.nanoseconds > b->timestamp.nanoseconds) - (a->timestamp.nanoseconds < b->timestamp.nanoseconds);
     }
@@ -100,10 +102,14 @@ static void check_collection_aggregates(ce_collection *collection, int n, const 
         const ce_value *v = &elements[i];
         if (v->type == CE_TYPE_NULL) continue;
         non_null++;
-        if (mixed && !numeric_value(v)) continue;
-        numbers++;
+        /* A mixed collection's min and max take its numbers and dates
+         * (Realm's order ranks numbers below dates), its sum and average
+         * its numbers. */
+        if (mixed && !numeric_value(v) && v->type != CE_TYPE_TIMESTAMP) continue;
         if (!low || model_aggregate_order(v, low) < 0) low = v;
         if (!high || model_aggregate_order(v, high) > 0) high = v;
+        if (mixed && v->type == CE_TYPE_TIMESTAMP) continue;
+        numbers++;
         if (v->type == CE_TYPE_INT) int_sum += (uint64_t)v->integer;
         if (v->type == CE_TYPE_FLOAT || v->type == CE_TYPE_DOUBLE) real_sum += v->type == CE_TYPE_FLOAT ? (double)v->float_value : v->double_value;
         if (v->type != CE_TYPE_TIMESTAMP) exact_sum += any_number(v);
@@ -247,6 +253,16 @@ TEST(values_aggregate)
     CHECK(ce_values_aggregate(mixed, 5, CE_TYPE_MIXED, CE_AGGREGATE_MAX, &value) && value.type == CE_TYPE_INT &&
           value.integer == 2);
     CHECK(ce_values_aggregate(mixed, 5, CE_TYPE_MIXED, CE_AGGREGATE_COUNT, &value) && value.integer == 4);
+    /* Min and max of mixed values take dates too, after the numbers. */
+    ce_value dated[] = {{.type = CE_TYPE_TIMESTAMP, .timestamp = {200, 0}}, {.type = CE_TYPE_INT, .integer = 7},
+                        {.type = CE_TYPE_TIMESTAMP, .timestamp = {100, 5}}};
+    CHECK(ce_values_aggregate(dated, 3, CE_TYPE_MIXED, CE_AGGREGATE_MIN, &value) && value.type == CE_TYPE_INT &&
+          value.integer == 7);
+    CHECK(ce_values_aggregate(dated, 3, CE_TYPE_MIXED, CE_AGGREGATE_MAX, &value) && value.type == CE_TYPE_TIMESTAMP &&
+          value.timestamp.seconds == 200);
+    CHECK(ce_values_aggregate(dated + 2, 1, CE_TYPE_MIXED, CE_AGGREGATE_MIN, &value) &&
+          value.type == CE_TYPE_TIMESTAMP && value.timestamp.nanoseconds == 5);
+    CHECK(ce_values_aggregate(dated, 3, CE_TYPE_MIXED, CE_AGGREGATE_SUM, &value) && value.type == CE_TYPE_DECIMAL128);
     CHECK(ce_values_aggregate(NULL, 0, CE_TYPE_INT, CE_AGGREGATE_SUM, &value) && value.type == CE_TYPE_INT &&
           value.integer == 0);
     CHECK(ce_values_aggregate(NULL, 0, CE_TYPE_INT, CE_AGGREGATE_AVG, &value) && value.type == CE_TYPE_NULL);

@@ -5,7 +5,8 @@
  * Owns: what each aggregate yields for each type (int sums wrap, int
  * averages come from an exact 128-bit sum, decimal128 sums and averages are
  * exact decimal arithmetic, a mixed collection aggregates its numbers as
- * decimal128), and the errors for types an aggregate does not take.
+ * decimal128, and its min and max its numbers and dates), and the errors
+ * for types an aggregate does not take.
  * Never: reads values itself except through a collection reader, or keeps
  * a pointer to a value's bytes (min and max of numbers and timestamps only).
  */
@@ -43,10 +44,13 @@ const char *aggregate_name(ce_aggregate aggregate)
     return "?";
 }
 
-/* The order of two numbers of any numeric types for min and max of mixed
- * values: by value, NaN first (as value_compare orders one type). */
+/* The order of two mixed values for min and max: numbers of any numeric
+ * types by value, NaN first (as value_compare orders one type), before
+ * timestamps (Realm's order of mixed values ranks numbers below dates). */
 static int mixed_number_order(const ce_value *a, const ce_value *b)
 {
+    bool a_time = a->type == CE_TYPE_TIMESTAMP, b_time = b->type == CE_TYPE_TIMESTAMP;
+    if (a_time || b_time) return a_time == b_time ? value_compare(a, b) : a_time ? 1 : -1;
     bool a_nan = compare_is_nan(a), b_nan = compare_is_nan(b);
     if (a_nan || b_nan) return a_nan == b_nan ? 0 : a_nan ? -1 : 1;
     return compare_numbers(a, b);
@@ -164,8 +168,8 @@ void aggregate_result(const aggregator *a, ce_value *out)
 
 /* Starts the aggregate of a collection of `element` values (checked):
  * a mixed collection aggregates the numbers among it, summed and averaged
- * exactly as decimal128 (as Realm does); other values are skipped like
- * nulls, except by count. */
+ * exactly as decimal128 (as Realm does), and its numbers and dates by min
+ * and max; other values are skipped like nulls, except by count. */
 static bool values_aggregator_start(aggregator *a, ce_aggregate aggregate, ce_type element)
 {
     if ((unsigned)aggregate > CE_AGGREGATE_COUNT)
@@ -188,7 +192,10 @@ static bool values_aggregator_start(aggregator *a, ce_aggregate aggregate, ce_ty
 static void values_aggregator_add(aggregator *a, ce_value value)
 {
     if (a->numbers_only) {
-        if (!compare_is_number(value.type)) return;
+        /* Min and max of mixed values also take dates (Realm returns the earliest or
+         * latest date of a collection of dates); sum and average take numbers. */
+        bool ordered = a->aggregate == CE_AGGREGATE_MIN || a->aggregate == CE_AGGREGATE_MAX;
+        if (!compare_is_number(value.type) && !(ordered && value.type == CE_TYPE_TIMESTAMP)) return;
         if (a->type == CE_TYPE_DECIMAL128) value = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = compare_decimal_of(&value)};
     }
     aggregate_add(a, &value);

@@ -1,5 +1,5 @@
-// openrealm_support.h — what the Swift layer needs from C and Swift cannot express: a
-// thread-local variable (Swift has none; pthread_getspecific costs a call and a lazy key).
+// openrealm_support.h — what the Swift layer needs from C and Swift cannot express:
+// thread-local variables (Swift has none; pthread_getspecific costs a call and a lazy key).
 // Not part of the engine's API (CEngine/include/cengine.h).
 
 #ifndef OPENREALM_SUPPORT_H
@@ -19,6 +19,29 @@ static inline int32_t openrealm_next_token(void) {
 /// Restarts this thread's token count (ObjectBase.init, schema discovery).
 static inline void openrealm_reset_tokens(void) {
     openrealm_token_counter = 0;
+}
+
+/// The count the last ObjectBase.init of this thread restarted, and its object: a default value
+/// that creates an object (`@Persisted var owner: Person? = Person()`) restarted the count in the
+/// middle of another object's wrappers, which continue from there (Persisted.swift).
+extern _Thread_local int32_t openrealm_tokens_at_reset __attribute__((tls_model("initial-exec")));
+extern _Thread_local const void *openrealm_reset_by __attribute__((tls_model("initial-exec")));
+
+/// Restarts the count at the end of an object's initialisation (ObjectBase.init), remembering it.
+static inline void openrealm_object_initialized(const void *object) {
+    openrealm_tokens_at_reset = openrealm_token_counter;
+    openrealm_reset_by = object;
+    openrealm_token_counter = 0;
+}
+
+/// The object whose initialisation restarted the count last, and the count it restarted.
+static inline const void *openrealm_last_reset_object(void) { return openrealm_reset_by; }
+static inline int32_t openrealm_last_reset_count(void) { return openrealm_tokens_at_reset; }
+
+/// Continues the count at `next`, forgetting the last restart (it has been accounted for).
+static inline void openrealm_continue_tokens(int32_t next) {
+    openrealm_token_counter = next;
+    openrealm_reset_by = 0;
 }
 
 #endif

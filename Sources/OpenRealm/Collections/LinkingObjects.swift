@@ -70,9 +70,9 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
         firstIndex { $0.isSameObject(as: object) }
     }
 
-    /// Realm's form: `LinkingObjects<Person> (\n\t[0] Person {...}\n)`.
+    /// Realm's form: `LinkingObjects<Person> <0x...> (\n\t[0] Person {...}\n)`.
     public var description: String {
-        describeCollection("LinkingObjects<\(Element.self)>", self, count: count)
+        realmDescription(depth: realmDescriptionMaxDepth)
     }
 }
 

@@ -50,6 +50,10 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     /// `count`.
     public var endIndex: Int { count }
 
+    /// An iterator over the elements the collection has now (appending while iterating does not
+    /// extend the iteration, as in Realm).
+    public func makeIterator() -> RLMIterator<Element> { RLMIterator(self) }
+
     /// The element at `position`; setting it replaces that element (in a write transaction when
     /// managed). An index past the end is a programmer error.
     ///
@@ -167,6 +171,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     ///
     ///     list.move(from: 0, to: 2)    // [a, b, c] -> [b, c, a]
     public func move(from: Int, to: Int) {
+        if from < 0 { indexFailure(from, count, parameter: "from") }
+        if to < 0 { indexFailure(to, count, parameter: "to") }
         guard let managed else {
             guard from >= 0, from < unmanaged.count else { indexFailure(from, unmanaged.count) }
             guard to >= 0, to < unmanaged.count else { indexFailure(to, unmanaged.count) }
@@ -181,6 +187,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     ///
     ///     list.swapAt(0, 1)
     public func swapAt(_ index1: Int, _ index2: Int) {
+        if index1 < 0 { indexFailure(index1, count, parameter: "index1") }
+        if index2 < 0 { indexFailure(index2, count, parameter: "index2") }
         guard let managed else {
             guard index1 >= 0, index1 < unmanaged.count else { indexFailure(index1, unmanaged.count) }
             guard index2 >= 0, index2 < unmanaged.count else { indexFailure(index2, unmanaged.count) }
@@ -190,10 +198,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         managed.listSwap(index1, index2)
     }
 
-    /// Realm's form: `List<String> <0x...> (\n\t[0] Ada\n)`.
-    public var description: String {
-        describeCollection("List<\(Element.self)> <\(ObjectIdentifier(self))>", self, count: count)
-    }
+    /// Realm's form: `List<string> <0x...> (\n\t[0] Ada\n)`.
+    public var description: String { realmDescription(depth: realmDescriptionMaxDepth) }
 
     /// Lists are equal when they are the same instance.
     public static func == (lhs: List, rhs: List) -> Bool { lhs === rhs }

@@ -148,12 +148,9 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
         map { (key: $0.key, value: $0.value) }
     }
 
-    /// Realm's form: `Map<String, Int> <0x...> (\n\t[math]: 90\n)`.
+    /// Realm's form: `Map<string, int> <0x...> (\n[math]: 90\n)`.
     public var description: String {
-        var lines = ["Map<\(Key.self), \(Value.self)> <\(ObjectIdentifier(self))> ("]
-        for entry in self { lines.append("\t[\(entry.key)]: \(entry.value)") }
-        lines.append(")")
-        return lines.joined(separator: "\n")
+        realmDescription(depth: realmDescriptionMaxDepth)
     }
 
     /// Maps are equal when they are the same instance.

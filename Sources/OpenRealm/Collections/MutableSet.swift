@@ -47,6 +47,10 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     /// `count`.
     public var endIndex: Int { count }
 
+    /// An iterator over the elements the collection has now (appending while iterating does not
+    /// extend the iteration, as in Realm).
+    public func makeIterator() -> RLMIterator<Element> { RLMIterator(self) }
+
     /// The element at `position` (value order when managed).
     public subscript(position: Int) -> Element {
         if let managed { return Element._ceRead(managed.get(position), managed.realm) }
@@ -151,9 +155,9 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
         other.contains { contains($0) }
     }
 
-    /// Realm's form: `MutableSet<String> <0x...> (\n\t[0] a\n)`.
+    /// Realm's form: `MutableSet<string> <0x...> (\n\t[0] a\n)`.
     public var description: String {
-        describeCollection("MutableSet<\(Element.self)> <\(ObjectIdentifier(self))>", self, count: count)
+        realmDescription(depth: realmDescriptionMaxDepth)
     }
 
     /// Sets are equal when they are the same instance.

@@ -222,28 +222,40 @@ extension _ResultsViewable {
     ///
     ///     let youngest: Int? = person.dogs.min(ofProperty: "age")
     public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        _resultsView().min(ofProperty: property)
+        if let objects = (self as? UnmanagedObjectsHolder)?.unmanagedObjects {
+            return unmanagedPropertyAggregateMin(objects, property, as: T.self)
+        }
+        return _resultsView().min(ofProperty: property)
     }
 
     /// The largest value of a property of the objects, nil if there are none.
     ///
     ///     let oldest: Int? = person.dogs.max(ofProperty: "age")
     public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        _resultsView().max(ofProperty: property)
+        if let objects = (self as? UnmanagedObjectsHolder)?.unmanagedObjects {
+            return unmanagedPropertyAggregateMax(objects, property, as: T.self)
+        }
+        return _resultsView().max(ofProperty: property)
     }
 
     /// The sum of a numeric property of the objects (0 if there are none).
     ///
     ///     let years: Int = person.dogs.sum(ofProperty: "age")
     public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
-        _resultsView().sum(ofProperty: property)
+        if let objects = (self as? UnmanagedObjectsHolder)?.unmanagedObjects {
+            return unmanagedPropertySum(objects, property, as: T.self)
+        }
+        return _resultsView().sum(ofProperty: property)
     }
 
     /// The average of a numeric property of the objects, nil if there are none.
     ///
     ///     let meanAge: Double? = person.dogs.average(ofProperty: "age")
     public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
-        _resultsView().average(ofProperty: property)
+        if let objects = (self as? UnmanagedObjectsHolder)?.unmanagedObjects {
+            return unmanagedPropertyAggregateAverage(objects, property, as: T.self)
+        }
+        return _resultsView().average(ofProperty: property)
     }
 }
 
@@ -300,28 +312,28 @@ extension RealmCollection where Element: ObjectBase {
     ///
     ///     let youngest = person.dogs.min(of: \.age)
     public func min<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
-        _resultsView().min(of: keyPath)
+        min(ofProperty: propertyPath(of: keyPath))
     }
 
     /// The largest value of a property by key path, nil if there are no objects.
     ///
     ///     let oldest = person.dogs.max(of: \.age)
     public func max<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
-        _resultsView().max(of: keyPath)
+        max(ofProperty: propertyPath(of: keyPath))
     }
 
     /// The sum of a numeric property by key path (0 if there are no objects).
     ///
     ///     let years = person.dogs.sum(of: \.age)
     public func sum<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T where T.PersistedType: AddableType {
-        _resultsView().sum(of: keyPath)
+        sum(ofProperty: propertyPath(of: keyPath))
     }
 
     /// The average of a numeric property by key path, nil if there are no objects.
     ///
     ///     let meanAge = person.dogs.average(of: \.age)
     public func average<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: AddableType {
-        _resultsView().average(of: keyPath)
+        average(ofProperty: propertyPath(of: keyPath))
     }
 }
 

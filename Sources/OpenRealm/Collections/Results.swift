@@ -180,7 +180,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     /// Realm's form: `Results<Dog> <0x...> (\n\t[0] Dog {...}\n)`.
     public var description: String {
         // Realm prints the first 100 objects.
-        describeCollection("Results<\(Element.self)>", self, count: count, limit: 100)
+        realmDescription(depth: realmDescriptionMaxDepth)
     }
 
     // MARK: Filtering

@@ -89,22 +89,54 @@ extension Data: RealmCollectionValue {
 extension Date: RealmCollectionValue {
     public static var _ceType: ce_type { CE_TYPE_TIMESTAMP }
     public static func _ceDefault() -> Date { Date() }  // as Realm: now
-    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Date {
-        Date(timeIntervalSince1970: Double(value.timestamp.seconds) + Double(value.timestamp.nanoseconds) / 1e9)
-    }
+    public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Date { Date(ceTimestamp: value.timestamp) }
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
-        // Whole seconds toward zero, nanoseconds of the same sign (as the engine requires).
-        let interval = timeIntervalSince1970
-        var seconds = interval.rounded(.towardZero)
-        var nanoseconds = ((interval - seconds) * 1e9).rounded()
-        if abs(nanoseconds) >= 1e9 {
-            seconds += nanoseconds > 0 ? 1 : -1
-            nanoseconds = 0
-        }
         var value = ce_value()
         value.type = CE_TYPE_TIMESTAMP
-        value.timestamp = ce_timestamp(seconds: Int64(seconds), nanoseconds: Int32(nanoseconds))
+        value.timestamp = ceTimestamp
         return value
+    }
+}
+
+/// Seconds from 1970 to 2001, Foundation's reference date.
+private let referenceDateSince1970: Int64 = 978_307_200
+
+extension Date {
+    /// The date of an engine timestamp (seconds and nanoseconds since 1970, of the same sign).
+    /// Computed from the reference date, which `Date` stores, so that a date read back equals
+    /// the date written whenever the date's own precision is no finer than a nanosecond.
+    init(ceTimestamp timestamp: ce_timestamp) {
+        let (difference, overflow) = timestamp.seconds.subtractingReportingOverflow(referenceDateSince1970)
+        let seconds = overflow ? Double(timestamp.seconds) - Double(referenceDateSince1970) : Double(difference)
+        self.init(timeIntervalSinceReferenceDate: seconds + Double(timestamp.nanoseconds) / 1e9)
+    }
+
+    /// The engine timestamp of this date: whole seconds since 1970 and the nanoseconds (rounded)
+    /// of the same sign, as the engine requires. Split from the reference date, as `Date` stores
+    /// it (as Realm does): splitting the interval since 1970 loses the low bits of sub-second
+    /// values first. Dates beyond the timestamp's range are clamped to it.
+    var ceTimestamp: ce_timestamp {
+        let interval = timeIntervalSinceReferenceDate
+        if interval.isNaN { return ce_timestamp(seconds: 0, nanoseconds: 0) }
+        let limit = 9.2e18  // below Int64.max - referenceDateSince1970
+        if interval >= limit { return ce_timestamp(seconds: .max, nanoseconds: 999_999_999) }
+        if interval <= -limit { return ce_timestamp(seconds: .min, nanoseconds: -999_999_999) }
+        var whole = interval.rounded(.towardZero)
+        var nanoseconds = ((interval - whole) * 1e9).rounded()
+        if abs(nanoseconds) >= 1e9 {
+            whole += nanoseconds > 0 ? 1 : -1
+            nanoseconds = 0
+        }
+        var seconds = Int64(whole) + referenceDateSince1970
+        var nanos = Int32(nanoseconds)
+        if seconds > 0, nanos < 0 {
+            seconds -= 1
+            nanos += 1_000_000_000
+        } else if seconds < 0, nanos > 0 {
+            seconds += 1
+            nanos -= 1_000_000_000
+        }
+        return ce_timestamp(seconds: seconds, nanoseconds: nanos)
     }
 }
 
@@ -178,7 +210,7 @@ extension Date: _Persistable {}
 extension UUID: _Persistable {}
 extension Decimal128: _Persistable {}
 extension ObjectId: _Persistable {}
-extension Optional: _Persistable where Wrapped: _CValueConvertible {}
+extension Optional: _RealmSchemaDiscoverable, _Persistable where Wrapped: RealmCollectionValue {}
 
 extension Int: _QueryNumeric {}
 extension Int8: _QueryNumeric {}

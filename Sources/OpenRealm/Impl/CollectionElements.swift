@@ -29,8 +29,10 @@ func nestedContents<T>(_ element: T) -> ((ManagedCollection) -> Void)? {
     }
 }
 
-/// Stops with Realm's message for an index past the end.
-func indexFailure(_ index: Int, _ count: Int) -> Never {
+/// Stops with Realm's message for a negative index (`parameter` names the argument, as Realm's
+/// message does) or one past the end.
+func indexFailure(_ index: Int, _ count: Int, parameter: String = "index") -> Never {
+    if index < 0 { throwRealmException("Cannot pass a negative value for '\(parameter)'.") }
     throwRealmException("Index \(index) is out of bounds (must be less than \(count)).")
 }
 

@@ -87,7 +87,7 @@ extension DynamicObject {
         case CE_TYPE_STRING: value.stringValue
         case CE_TYPE_BINARY: value.dataValue
         case CE_TYPE_TIMESTAMP:
-            Date(timeIntervalSince1970: Double(value.timestamp.seconds) + Double(value.timestamp.nanoseconds) / 1e9)
+            Date(ceTimestamp: value.timestamp)
         case CE_TYPE_DECIMAL128: Decimal128(bits: value.decimal)
         case CE_TYPE_OBJECT_ID: ObjectId(value.object_id)
         case CE_TYPE_UUID: UUID(ceUUID: value.uuid)

@@ -8,6 +8,9 @@ import Foundation
 // MARK: - List
 
 extension List: _Persistable {
+    /// A collection is stored as itself.
+    public typealias PersistedType = List<Element>
+
     public static func _rlmShape() -> _PropertyShape { _PropertyShape(Element.self, collection: CE_COLLECTION_LIST) }
     public static func _rlmDefault() -> List { List() }
     public static var _rlmCachesManagedValue: Bool { true }
@@ -45,6 +48,9 @@ extension List: _AssignableCollection {
 // MARK: - MutableSet
 
 extension MutableSet: _Persistable {
+    /// A collection is stored as itself.
+    public typealias PersistedType = MutableSet<Element>
+
     public static func _rlmShape() -> _PropertyShape { _PropertyShape(Element.self, collection: CE_COLLECTION_SET) }
     public static func _rlmDefault() -> MutableSet { MutableSet() }
     public static var _rlmCachesManagedValue: Bool { true }
@@ -82,6 +88,9 @@ extension MutableSet: _AssignableCollection {
 // MARK: - Map
 
 extension Map: _Persistable {
+    /// A collection is stored as itself.
+    public typealias PersistedType = Map<Key, Value>
+
     public static func _rlmShape() -> _PropertyShape { _PropertyShape(Value.self, collection: CE_COLLECTION_DICTIONARY) }
     public static func _rlmDefault() -> Map { Map() }
     public static var _rlmCachesManagedValue: Bool { true }
@@ -129,6 +138,9 @@ extension Map: _AssignableCollection {
 // MARK: - LinkingObjects
 
 extension LinkingObjects: _Persistable {
+    /// A collection is stored as itself.
+    public typealias PersistedType = LinkingObjects<Element>
+
     public static func _rlmShape() -> _PropertyShape {
         var shape = _PropertyShape(type: CE_TYPE_LINK, nullable: false, linkTarget: Element.self)
         shape.isLinkingObjects = true

@@ -10,7 +10,10 @@ import Foundation
 /// links (`Dog?`), `List`, `MutableSet`, `Map`, `LinkingObjects`, `AnyRealmValue` and
 /// `PersistableEnum` types. Internal machinery of OpenRealm: applications use the conforming types
 /// and never call these requirements.
-public protocol _Persistable {
+public protocol _Persistable: _RealmSchemaDiscoverable {
+    /// The type the value is stored as (itself for the stored types; the raw value for
+    /// `PersistableEnum`s; the persisted type of `CustomPersistable` types).
+    associatedtype PersistedType
     /// What a property of this type stores.
     static func _rlmShape() -> _PropertyShape
     /// The value of a property that was never set.
@@ -31,6 +34,9 @@ public protocol _Persistable {
     static func _rlmFromAny(_ value: Any) -> Self?
     /// The origin property of a `LinkingObjects` value.
     var _rlmOriginProperty: String? { get }
+    /// Whether values of this type are objects (links): a default value of such a property may
+    /// be an object created by the default (`@Persisted var owner: Person? = Person()`).
+    static var _rlmHoldsObjects: Bool { get }
 
     // Reaching the `Persisted<Self>` wrapper of a property in an instance's memory (its offset
     // comes from schema discovery).
@@ -57,9 +63,18 @@ public protocol _Persistable {
 }
 
 extension _Persistable {
+    public static var _rlmType: PropertyType {
+        let shape = _rlmShape()
+        return shape.isLinkingObjects ? .linkingObjects : PropertyType(shape.type)
+    }
+    public static var _rlmOptional: Bool {
+        let shape = _rlmShape()
+        return shape.nullable && shape.type != CE_TYPE_MIXED
+    }
     public static var _rlmCachesManagedValue: Bool { false }
     public func _rlmAfterCreate(_ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {}
     public var _rlmOriginProperty: String? { nil }
+    public static var _rlmHoldsObjects: Bool { false }
 }
 
 /// Scalars, optionals and links: one value in one column, read and written with ce_object_get/_set.
@@ -67,6 +82,7 @@ extension _Persistable where Self: _CValueConvertible {
     public static func _rlmShape() -> _PropertyShape { _PropertyShape(Self.self) }
     public static func _rlmDefault() -> Self { _ceDefault() }
     public static func _rlmFromAny(_ value: Any) -> Self? { _ceFromAny(value) }
+    public static var _rlmHoldsObjects: Bool { _ceLinkTarget != nil }
 
     public static func _rlmGet(_ object: ObjectBase, _ column: _ManagedColumn) -> Self {
         let core = object._core.unsafelyUnwrapped

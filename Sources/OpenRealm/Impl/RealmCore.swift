@@ -179,11 +179,15 @@ final class RealmCore {
     }
 
     /// Stops with Realm's message for a configuration Realm refuses as a programmer error: a key
-    /// that is not 64 bytes, `shouldCompactOnLaunch` with `readOnly`.
+    /// that is not 64 bytes, `shouldCompactOnLaunch` or `deleteRealmIfMigrationNeeded` with
+    /// `readOnly`.
     static func validate(_ configuration: Realm.Configuration) {
         validateEncryptionKey(configuration.encryptionKey)
         if configuration.readOnly && configuration.shouldCompactOnLaunch != nil {
             throwRealmException("Cannot set `shouldCompactOnLaunch` when `readOnly` is set.")
+        }
+        if configuration.readOnly && configuration.deleteRealmIfMigrationNeeded {
+            throwRealmException("Cannot set `deleteRealmIfMigrationNeeded` when `readOnly` is set.")
         }
     }
 

@@ -79,9 +79,9 @@ final class QueryArguments {
         case is NSNull:
             return .null
         case let object as ObjectBase:
-            guard object._table != nil, !object.isInvalidated else {
-                throwRealmException("Only managed objects can be used in a query: '\(object._schemaInfo.className)' is unmanaged or deleted.")
-            }
+            // An unmanaged or deleted object equals no stored object (Realm's rule): a link to
+            // no key, which `==` never matches and `!=` always does.
+            guard object._table != nil, !object.isInvalidated else { return .link(0, -1) }
             return .link(object._tableKey, object._key)
         case let string as String:
             return arena.string(string)

@@ -32,7 +32,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     public required init() {
         // Every @Persisted wrapper of the instance has been initialised by now (subclass
         // properties are initialised before super.init): restart the token count.
-        resetPersistedTokens()
+        objectInitialized(self)
     }
 
     /// The name of the class in the file, if it is not the class's own name. Override to map
@@ -192,41 +192,27 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         }
     }
 
-    /// A readable form of the object, as Realm prints it:
+    /// A readable form of the object, as Realm prints it (nested objects and collections
+    /// indented, `<Maximum depth exceeded>` five levels down):
     ///
     ///     Person {
     ///         name = Ada;
     ///         age = 36;
     ///     }
-    public var description: String { _describe(depth: DescriptionNesting.depth) }
+    public var description: String { realmDescription(depth: realmDescriptionMaxDepth) }
 
-    func _describe(depth: Int) -> String {
-        // Objects reach collections that reach objects again (a dog's owners own the dog): the
-        // depth travels through collections' descriptions (DescriptionNesting) and ends here.
-        if depth > DescriptionNesting.maximumDepth { return "<Maximum depth exceeded>" }
+    func realmDescription(depth: Int) -> String {
         if let dynamic = self as? DynamicObject, let binding = dynamic.dynamic {
             let names = binding.context.table(binding.table).properties.keys.sorted()
-            let lines = names.map { "\t\($0) = \(dynamic.dynamicValue($0).map { "\($0)" } ?? "(null)");" }
-            return "\(dynamic.objectTypeName) {\n" + lines.joined(separator: "\n") + "\n}"
+            return realmObjectDescription(className: dynamic.objectTypeName,
+                                          names.map { ($0, dynamic.dynamicValue($0) as Any) }, depth: depth)
         }
         let info = _schemaInfo
         if _table != nil, isInvalidated { return "[invalid object]" }
-        let indent = String(repeating: "\t", count: depth + 1)
-        var lines = ["\(info.className) {"]
-        for (index, property) in info.properties.enumerated() {
-            let value = _value(of: index)
-            let text: String
-            if let object = unwrapOptional(value) as? ObjectBase {
-                text = depth < 2 ? object._describe(depth: depth + 1) : "<\(object._schemaInfo.className)>"
-            } else if let described = unwrapOptional(value) {
-                text = DescriptionNesting.$depth.withValue(depth + 1) { "\(described)" }
-            } else {
-                text = "(null)"
-            }
-            lines.append("\(indent)\(property.name) = \(text);")
-        }
-        lines.append(String(repeating: "\t", count: depth) + "}")
-        return lines.joined(separator: "\n")
+        // Realm lists the persisted properties, not the linking objects.
+        let stored = info.properties.indices.filter { info.properties[$0].isStored }
+        return realmObjectDescription(className: info.className,
+                                      stored.map { (info.properties[$0].name, _value(of: $0)) }, depth: depth)
     }
 
     /// Sets the properties of an unmanaged object from a dictionary (by name), an array (in
@@ -243,8 +229,9 @@ open class ObjectBase: CustomStringConvertible, Hashable {
             }
         case let array as [Any]:
             let stored = info.properties.indices.filter { info.properties[$0].isStored }
-            if array.count != stored.count {
-                throwRealmException("Invalid array input: number of values (\(array.count)) does not match number of properties (\(stored.count)) of '\(info.className)'.")
+            // Realm refuses only more values than properties: the rest keep their defaults.
+            if array.count > stored.count {
+                throwRealmException("Invalid array input: more values (\(array.count)) than properties (\(stored.count)).")
             }
             for (index, propertyValue) in zip(stored, array) { _setValue(propertyValue, of: index) }
         case let object as ObjectBase:
@@ -257,31 +244,6 @@ open class ObjectBase: CustomStringConvertible, Hashable {
             throwRealmException("Invalid value '\(value)' to initialize object of type '\(info.className)': an object, a dictionary or an array is required.")
         }
     }
-}
-
-/// How deep the description being built is nested. A collection's description describes its
-/// objects one level deeper than itself, an object's its collections' one level deeper again,
-/// so that a cycle of links (a dog's owners own the dog) ends at Realm's maximum depth.
-enum DescriptionNesting {
-    /// Realm prints `<Maximum depth exceeded>` past five levels.
-    static let maximumDepth = 5
-    @TaskLocal static var depth = 0
-}
-
-/// A collection's description in Realm's form, `header (\n\t[0] element\n)`: its objects one
-/// level deeper than the collection, at most `limit` elements.
-func describeCollection<S: Sequence>(_ header: String, _ elements: S, count: Int, limit: Int = .max) -> String {
-    var lines = [header + " ("]
-    for (index, element) in elements.enumerated() {
-        if index == limit {
-            lines.append("\t... \(count - limit) objects skipped.")
-            break
-        }
-        let text = (element as Any as? ObjectBase)?._describe(depth: DescriptionNesting.depth + 1) ?? "\(element)"
-        lines.append("\t[\(index)] \(text)")
-    }
-    lines.append(")")
-    return lines.joined(separator: "\n")
 }
 
 // MARK: - Objects

@@ -26,6 +26,29 @@ func resetPersistedTokens() {
     openrealm_reset_tokens()
 }
 
+/// Restarts the token count at the end of `object`'s initialisation (ObjectBase.init),
+/// remembering where it was (see `tokenAfterCreatedDefault`).
+@inline(__always)
+func objectInitialized(_ object: ObjectBase) {
+    openrealm_object_initialized(Unmanaged.passUnretained(object).toOpaque())
+}
+
+/// The token of a wrapper whose default value is an object just created
+/// (`@Persisted var owner: Person? = Person()`): that object's init restarted the count, so the
+/// wrapper continues from where the count was before the object's own wrappers took theirs.
+/// 0 (the token taken) when the value is not the object initialised last.
+@usableFromInline
+func tokenAfterCreatedDefault(_ value: Any) -> Int32 {
+    guard let object = unwrapOptional(value) as? ObjectBase,
+          openrealm_last_reset_object() == UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+    else { return 0 }
+    let before = openrealm_last_reset_count()
+    // May discover the object's class, which counts tokens of its own: read the count first.
+    let token = before - Int32(ObjectSchemaInfo.of(type(of: object)).properties.count)
+    openrealm_continue_tokens(token + 1)
+    return token
+}
+
 // MARK: - @Persisted
 
 /// Declares a persisted property of an `Object` or `EmbeddedObject`, as in Realm Swift.
@@ -87,7 +110,9 @@ public struct Persisted<Value: _Persistable> {
     ///     @Persisted var age = 18
     @inlinable
     public init(wrappedValue value: Value) {
-        token = nextToken()
+        let taken = nextToken()
+        // 0 right after another object's init: the default value may be that object.
+        token = taken == 0 && Value._rlmHoldsObjects ? tokenAfterCreatedDefault(value) : taken
         storage = .value(value)
         options = 0
     }

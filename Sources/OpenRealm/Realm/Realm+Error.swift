@@ -117,6 +117,16 @@ extension Realm {
         /// "invalid mnemonic" message that names a missing key for an encrypted file opened without.
         init(opening engine: EngineError, path: String?, fileURL: URL?) {
             let message = engine.message
+            if let path, let failure = FileFailure(message) {
+                self.init(openingFile: path, failure, code: Realm.Error(engine).code, fileURL: fileURL)
+                return
+            }
+            if let path, engine.code == .fileNotFound {
+                // A missing file opened read-only (the engine's "file not found: '…'").
+                self.init(openingFile: path, FileFailure(path: path, reason: String(cString: strerror(ENOENT))),
+                          code: .fileNotFound, fileURL: fileURL)
+                return
+            }
             guard engine.code == .invalidDatabase, let range = message.range(of: "decryption failed: ") else {
                 self.init(engine, fileURL: fileURL)
                 return
@@ -139,6 +149,58 @@ extension Realm {
         }
     }
 }
+
+/// A system call's failure on a file, from the engine's message "<call> failed for '<path>':
+/// <reason>" (the reason is strerror's text).
+private struct FileFailure {
+    let path: String
+    let reason: String
+
+    init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    init?(_ message: String) {
+        guard let start = message.range(of: " failed for '"),
+              let end = message.range(of: "': ", range: start.upperBound..<message.endIndex) else { return nil }
+        path = String(message[start.upperBound..<end.lowerBound])
+        reason = String(message[end.upperBound...])
+    }
+}
+
+extension Realm.Error {
+    /// A file error from opening the Realm at `path`, worded and coded as Realm's: the lock file's
+    /// errors name the lock file ("Failed to open file at path '….lock': parent path is not a
+    /// directory", `.fileOperationFailed`), the Realm file's name the Realm file ("Failed to open
+    /// Realm file at path '…': …"), with Realm's advice when permission is denied.
+    fileprivate init(openingFile path: String, _ failure: FileFailure, code: Code, fileURL: URL?) {
+        if failure.path != path {
+            switch failure.reason {
+            case String(cString: strerror(ENOTDIR)):
+                self.init(code: .fileOperationFailed,
+                          message: "Failed to open file at path '\(failure.path)': parent path is not a directory",
+                          fileURL: URL(fileURLWithPath: failure.path))
+            case String(cString: strerror(ENOENT)):
+                self.init(code: .fileNotFound,
+                          message: "Failed to open file at path '\(failure.path)': parent directory does not exist",
+                          fileURL: URL(fileURLWithPath: failure.path))
+            default:
+                self.init(code: code == .fileAccess ? .fileOperationFailed : code,
+                          message: "Failed to open file at path '\(failure.path)': \(failure.reason)"
+                              + (code == .filePermissionDenied ? permissionAdvice : ""),
+                          fileURL: URL(fileURLWithPath: failure.path))
+            }
+            return
+        }
+        var message = "Failed to open Realm file at path '\(path)': \(failure.reason)"
+        if code == .filePermissionDenied { message += permissionAdvice }
+        self.init(code: code, message: message, fileURL: fileURL ?? URL(fileURLWithPath: path))
+    }
+}
+
+/// What Realm adds to a permission error.
+private let permissionAdvice = ". Please use a path where your app has read-write permissions."
 
 /// Matches an error against a Realm error code, so that `catch Realm.Error.fileNotFound` works.
 ///

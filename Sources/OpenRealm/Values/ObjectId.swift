@@ -46,6 +46,17 @@ public final class ObjectId: RealmCollectionValue, Comparable, CustomStringConve
         self.init(bytes: raw)
     }
 
+    /// Parses 24 hexadecimal digits of a static string (Realm's unlabelled initializer): a string
+    /// that is not an ObjectId is a programmer error. Use `init(string:)` for strings read at run
+    /// time.
+    ///
+    ///     let id = ObjectId("6054d1f5e5f8a2b3c4d5e6f7")
+    public convenience init(_ str: StaticString) {
+        let text = str.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+        guard let parsed = try? ObjectId(string: text) else { throwRealmException("Invalid ObjectId string '\(text)'") }
+        self.init(bytes: parsed.bytes)
+    }
+
     /// An ObjectId from its parts (big-endian timestamp in seconds, 5 machine/process bytes as in
     /// Realm's form of machineId and processId, and a counter).
     ///

@@ -144,7 +144,7 @@ struct AnyRealmCollectionTests {
         #expect(empty.isEmpty && empty.first == nil)
         // Wrapping an AnyRealmCollection wraps the same collection.
         #expect(AnyRealmCollection(nicknames).description == person.nicknames.description)
-        #expect(nicknames.description.hasPrefix("List<String>") && nicknames.description.contains("[2] C"))
+        #expect(nicknames.description.hasPrefix("List<string>") && nicknames.description.contains("[2] C"))
     }
 
     @Test("freeze keeps each kind's elements at the version; thaw reads the live collection")
