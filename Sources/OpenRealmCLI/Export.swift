@@ -25,6 +25,8 @@ let exportCommand = Subcommand(
         embedded objects and mixed values as their JSON). Exports of 10,000 objects or more
         report progress on standard error.
 
+        \(snapshotHelp)
+
         \(keyHelp)
         """,
     run: { arguments in
