@@ -221,6 +221,18 @@ final class Output {
 
     func line(_ text: String) { append(text + "\n") }
 
+    /// Lets `body` append bytes to the buffer directly.
+    func withBuffer(_ body: (inout [UInt8]) throws -> Void) rethrows {
+        try body(&buffer)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Appends a JSON value's text (see `JSONValue.write(_:into:)`).
+    func appendJSON(_ value: JSONValue) {
+        JSONValue.write(value, into: &buffer)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
     func flush() {
         var offset = 0
         while offset < buffer.count {
