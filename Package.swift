@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -52,6 +53,12 @@ let package = Package(
             dependencies: ["OpenRealmCLI", "OpenRealm"],
             path: "Tests/OpenRealmCLITests"
         ),
+        // The Getting Started article's code, compiled and run (Tests/OpenRealmDocsTests).
+        .testTarget(
+            name: "OpenRealmDocsTests",
+            dependencies: ["OpenRealm"],
+            path: "Tests/OpenRealmDocsTests"
+        ),
         .testTarget(
             name: "OpenRealmTests",
             dependencies: ["OpenRealm", "CEngine"],
@@ -61,3 +68,11 @@ let package = Package(
     swiftLanguageModes: [.v6],
     cLanguageStandard: .c11
 )
+
+// The documentation (`scripts/docs.sh`): swift-docc-plugin is a dependency only when
+// OPENREALM_DOCS=1 is set, so a package that depends on OpenRealm never resolves,
+// fetches or builds it.
+if ProcessInfo.processInfo.environment["OPENREALM_DOCS"] == "1" {
+    package.dependencies.append(
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

@@ -9,7 +9,8 @@ if [ "${1:-}" = "--tests" ]; then
   # pkg-config: scripts/check-packaging.sh reads the installed cengine.pc.
   # python3: scripts/check-layers.py. python3-venv: the virtual environment
   # scripts/test.sh installs the Python package and pytest into (with pip).
-  packages+=(cmake make pkg-config python3 python3-venv libsqlite3-dev liblmdb-dev libsqlcipher-dev)
+  # sqlite3 (the shell) and bc: Benchmarks/run_export.sh times the shell beside openrealm.
+  packages+=(cmake make pkg-config python3 python3-venv libsqlite3-dev liblmdb-dev libsqlcipher-dev sqlite3 bc)
 fi
 missing=()
 for package in "${packages[@]}"; do

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: the layering check, the Swift tests, the C tests (a plain
+# Runs every test: the layering check, the Swift tests, the documentation build (DocC,
+# warnings as errors), the C tests (a plain
 # build and an ASan+UBSan build), the Python package's tests (pip install
 # ./python and pytest, in a virtual environment under build/), each fuzzer
 # for FUZZ_SECONDS (default 60), and the packaging checks (install,
@@ -16,6 +17,11 @@ python3 scripts/check-layers.py
 echo "== Swift: build and test"
 swift build
 swift test
+
+echo "== Documentation: DocC of OpenRealm, warnings as errors"
+start=$SECONDS
+scripts/docs.sh >/dev/null
+echo "documentation built in $((SECONDS - start)) s"
 
 echo "== C: build and ctest"
 cmake -S . -B build/test -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

@@ -191,6 +191,24 @@ typedef struct ce_db_options {
      * (ce_db_write_copy, compaction), have none. Encrypted files ignore
      * it: their pages are authenticated. */
     bool disable_page_checksums;
+    /* Open an immutable snapshot (as SQLite's immutable=1), for a file in a
+     * directory or on a file system where no lock file can be created. The
+     * contract:
+     * - implies read_only: the file must exist, and it is opened read-only;
+     * - no lock file is created, opened or locked, so the handle takes part
+     *   in none of the coordination between handles: the caller promises
+     *   that nobody writes the file (in any process) while the handle is
+     *   open; a file that changes anyway may read as corrupt
+     *   (CE_ERR_CORRUPT, CE_ERR_INVALID_DATABASE), never as a crash;
+     * - the handle reads the newest header slot whose commit is whole (as
+     *   the first opener after a crash does, without writing the sync
+     *   record) and stays at that version: ce_txn_advance and new read
+     *   transactions see no other;
+     * - ce_txn_begin_write, compaction and every other write to the file
+     *   fail with CE_ERR_READ_ONLY; copies to another path
+     *   (ce_db_write_copy) and ce_db_verify work.
+     * Not with CE_DURABILITY_MEMORY_ONLY (CE_ERR_INVALID_ARGUMENT). */
+    bool immutable;
 } ce_db_options;
 
 /* Fills options with the defaults: read-write, create if missing, full

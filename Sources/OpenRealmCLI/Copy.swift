@@ -20,6 +20,8 @@ let copyCommand = Subcommand(
         copy keeps SRC's key, or is encrypted with the new key, or is plain with --decrypt. DST
         appears only once it is whole. Progress goes to standard error.
 
+        \(snapshotHelp)
+
         \(keyHelp)
 
         \(newKeyHelp)

@@ -25,6 +25,8 @@ let exportCommand = Subcommand(
         embedded objects and mixed values as their JSON). Exports of 10,000 objects or more
         report progress on standard error.
 
+        \(snapshotHelp)
+
         \(keyHelp)
         """,
     run: { arguments in
@@ -63,12 +65,19 @@ let exportCommand = Subcommand(
             out.append(classes.map { JSONValue.write(Records.schemaJSON($0)) }.joined(separator: ",\n"))
             out.line("\n],\"objects\":{")
             for (classIndex, cls) in exported.enumerated() {
-                var name = ""
-                JSONValue.quote(cls.name, into: &name)
-                out.line((classIndex > 0 ? ",\n" : "") + name + ":[")
+                out.append(classIndex > 0 ? ",\n" : "")
+                out.appendJSON(.string(cls.name))
+                out.line(":[")
+                // Objects of a class with a primary key and only scalars: straight to bytes.
+                let keys = cls.primaryKey != nil && Records.scalarsOnly(cls) ? Records.quotedKeys(cls) : nil
                 for (index, key) in try txn.objectKeys(of: cls.name).enumerated() {
-                    let object = try Records.objectJSON(txn, key, cls, schema, links, ordinal: cls.primaryKey == nil ? index : nil)
-                    out.append((index > 0 ? ",\n" : "") + JSONValue.write(object))
+                    if index > 0 { out.append(",\n") }
+                    if let keys {
+                        let values = try txn.values(of: key, in: cls.name)
+                        try out.withBuffer { try Records.writeScalarObject(values, keys: keys, into: &$0) }
+                    } else {
+                        out.appendJSON(try Records.objectJSON(txn, key, cls, schema, links, ordinal: cls.primaryKey == nil ? index : nil))
+                    }
                     done += 1
                     progress?.update(UInt64(done), UInt64(total))
                 }

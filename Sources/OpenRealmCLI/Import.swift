@@ -42,45 +42,13 @@ let importCommand = Subcommand(
         let counts = try file.write { txn -> (created: Int, updated: Int) in
             try txn.addMissing(imported)
             let schema = Dictionary(uniqueKeysWithValues: try txn.classes().map { ($0.name, $0) })
-            // Pass 1: every object exists (links may point forward); pass 2: its values.
+            // Pass 1: every object exists (links may point forward); the objects of classes with
+            // only scalar properties get their values too, in one call. Pass 2: the other
+            // objects' values.
             var ordinals: [String: [String: Int64]] = [:]
             var pending: [(cls: DynamicClass, key: Int64, record: JSONValue, name: String)] = []
             var created = 0
             var updated = 0
-            for (className, records) in objects {
-                guard let cls = schema[className], !cls.embedded else {
-                    throw ToolError.failure("objects of '\(className)': no top-level class of that name in the schema")
-                }
-                guard case .array(let list) = records else { throw ToolError.failure("objects of '\(className)' need an array") }
-                for (index, record) in list.enumerated() {
-                    var name = "record \(index + 1) of '\(className)'"
-                    do {
-                        let key: Int64
-                        if let primaryKey = cls.primaryKey, let property = cls.properties.first(where: { $0.primaryKey }) {
-                            guard let given = record[primaryKey] else { throw ToolError.failure("its primary key '\(primaryKey)' is missing") }
-                            name += " (\(primaryKey) \(given.shown))"
-                            let value = try ValueCoding.decodeScalar(given, property.type, primaryKey)
-                            if let existing = try txn.find(className, primaryKey: value) {
-                                key = existing
-                                updated += 1
-                            } else {
-                                key = try txn.create(className, primaryKey: value)
-                                created += 1
-                            }
-                        } else {
-                            key = try txn.create(className, primaryKey: nil)
-                            created += 1
-                            if let reference = record["@key"] {
-                                name += " (@key \(reference.shown))"
-                                ordinals[className, default: [:]][JSONValue.write(reference)] = key
-                            }
-                        }
-                        pending.append((cls, key, record, name))
-                    } catch {
-                        throw ToolError.failure("\(name): \(error)")
-                    }
-                }
-            }
             let links = LinkCoding(
                 reference: { className, _ in throw ToolError.failure("cannot write references to '\(className)' while importing") },
                 resolve: { className, reference in
@@ -97,9 +65,56 @@ let importCommand = Subcommand(
                     }
                     return key
                 })
-            let progress = pending.count >= Progress.objectThreshold ? Progress("import", unit: .objects) : nil
-            for (done, (cls, key, record, name)) in pending.enumerated() {
-                progress?.update(UInt64(done), UInt64(pending.count))
+            let total = objects.reduce(0) { count, entry in
+                if case .array(let list) = entry.value { count + list.count } else { count }
+            }
+            let progress = total >= Progress.objectThreshold ? Progress("import", unit: .objects) : nil
+            var done = 0
+            for (className, records) in objects {
+                guard let cls = schema[className], !cls.embedded else {
+                    throw ToolError.failure("objects of '\(className)': no top-level class of that name in the schema")
+                }
+                guard case .array(let list) = records else { throw ToolError.failure("objects of '\(className)' need an array") }
+                let scalarsOnly = Records.scalarsOnly(cls)
+                for (index, record) in list.enumerated() {
+                    var name = "record \(index + 1) of '\(className)'"
+                    do {
+                        let key: Int64
+                        let primaryKeyValue: DynamicValue?
+                        if let primaryKey = cls.primaryKey, let property = cls.properties.first(where: { $0.primaryKey }) {
+                            guard let given = record[primaryKey] else { throw ToolError.failure("its primary key '\(primaryKey)' is missing") }
+                            name += " (\(primaryKey) \(given.shown))"
+                            primaryKeyValue = try ValueCoding.decodeScalar(given, property.type, primaryKey)
+                        } else {
+                            primaryKeyValue = nil
+                            if let reference = record["@key"] { name += " (@key \(reference.shown))" }
+                        }
+                        if scalarsOnly {
+                            let values = try ValueCoding.decodeObject(record, cls, schema, links)
+                            let result = try txn.createOrUpdate(className, values: values)
+                            key = result.key
+                            if result.created { created += 1 } else { updated += 1 }
+                            done += 1
+                            progress?.update(UInt64(done), UInt64(total))
+                        } else {
+                            if let primaryKeyValue, let existing = try txn.find(className, primaryKey: primaryKeyValue) {
+                                key = existing
+                                updated += 1
+                            } else {
+                                key = try txn.create(className, primaryKey: primaryKeyValue)
+                                created += 1
+                            }
+                            pending.append((cls, key, record, name))
+                        }
+                        if cls.primaryKey == nil, let reference = record["@key"] {
+                            ordinals[className, default: [:]][JSONValue.write(reference)] = key
+                        }
+                    } catch {
+                        throw ToolError.failure("\(name): \(error)")
+                    }
+                }
+            }
+            for (cls, key, record, name) in pending {
                 do {
                     let values = try ValueCoding.decodeObject(record, cls, schema, links)
                     for (property, value) in zip(cls.properties, values) where !property.primaryKey {
@@ -112,8 +127,10 @@ let importCommand = Subcommand(
                 } catch {
                     throw ToolError.failure("\(name): \(error)")
                 }
+                done += 1
+                progress?.update(UInt64(done), UInt64(total))
             }
-            progress?.update(UInt64(pending.count), UInt64(pending.count))
+            progress?.update(UInt64(total), UInt64(total))
             return (created, updated)
         }
         print("imported into \(paths[0]): \(counts.created) created, \(counts.updated) updated")

@@ -13,6 +13,8 @@ let infoCommand = Subcommand(
         the schema version, sizes (on disk, logical, used, free), nodes, active versions, and
         every class with its number of objects. Opens the file read-only.
 
+        \(snapshotHelp)
+
         \(keyHelp)
         """,
     run: { arguments in

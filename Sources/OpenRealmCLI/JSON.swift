@@ -29,51 +29,64 @@ enum JSONValue {
 
     /// The text of a value, compact.
     static func write(_ value: JSONValue) -> String {
-        var out = ""
+        var out: [UInt8] = []
         write(value, into: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    static func write(_ value: JSONValue, into out: inout String) {
+    /// Appends the UTF-8 text of a value, compact, to `out` (exports write millions of values:
+    /// bytes, not String appends).
+    static func write(_ value: JSONValue, into out: inout [UInt8]) {
         switch value {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .number(let n): out += n
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .number(var n): n.withUTF8 { out.append(contentsOf: $0) }
         case .string(let s): quote(s, into: &out)
         case .array(let items):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 write(item, into: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let entries):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (index, entry) in entries.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 quote(entry.key, into: &out)
-                out += ":"
+                out.append(UInt8(ascii: ":"))
                 write(entry.value, into: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    static func quote(_ text: String, into out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
+    /// Appends `text` as a JSON string: `"` and `\` escaped, newline, return and tab as `\n`,
+    /// `\r`, `\t`, other control characters as `\u00XX`, everything else as it is (UTF-8).
+    static func quote(_ text: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                start = index + 1
+                out.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+                case 0x0a: out.append(UInt8(ascii: "n"))
+                case 0x0d: out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                default:
+                    let digits = Array("0123456789abcdef".utf8)
+                    out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+                }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 
     /// Parses a whole JSON text; errors name the byte offset.
@@ -96,7 +109,9 @@ private struct JSONParser {
     func error(_ text: String) -> ToolError { .failure("invalid JSON at byte \(index): \(text)") }
 
     mutating func skipSpace() {
-        while index < bytes.count, [0x20, 0x0a, 0x0d, 0x09].contains(bytes[index]) { index += 1 }
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0a || bytes[index] == 0x0d || bytes[index] == 0x09 {
+            index += 1
+        }
     }
 
     mutating func value(depth: Int) throws -> JSONValue {
@@ -144,7 +159,14 @@ private struct JSONParser {
         case UInt8(ascii: "n"): return try literal("null", .null)
         default:
             let start = index
-            while index < bytes.count, "+-0123456789.eE".utf8.contains(bytes[index]) { index += 1 }
+            scan: while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                     UInt8(ascii: "e"), UInt8(ascii: "E"):
+                    index += 1
+                default: break scan
+                }
+            }
             let text = String(decoding: bytes[start..<index], as: UTF8.self)
             guard !text.isEmpty, Double(text) != nil else { index = start; throw error("unexpected character") }
             return .number(text)

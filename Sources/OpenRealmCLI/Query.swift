@@ -18,6 +18,8 @@ let queryCommand = Subcommand(
         or more key paths (ascending, or descending with :desc); --limit keeps the first N.
         Values are written as `openrealm export` writes them; links as the target's primary key.
 
+        \(snapshotHelp)
+
         \(keyHelp)
         """,
     run: { arguments in

@@ -73,6 +73,34 @@ enum Records {
         return .object(entries)
     }
 
+    /// Whether every property of `cls` is a scalar (no link, collection, embedded object or mixed
+    /// value): its objects are exported and imported by the fast paths.
+    static func scalarsOnly(_ cls: DynamicClass) -> Bool {
+        cls.properties.allSatisfy { $0.collection == .none && $0.type != .object && $0.type != .mixed }
+    }
+
+    /// The `"name":` prefixes of a scalar-only class's properties, for `writeScalarObject`.
+    static func quotedKeys(_ cls: DynamicClass) -> [[UInt8]] {
+        cls.properties.map { property in
+            var bytes: [UInt8] = []
+            JSONValue.quote(property.name, into: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            return bytes
+        }
+    }
+
+    /// The JSON of an object of a scalar-only class, the bytes `objectJSON` gives, written
+    /// without building the JSON value first.
+    static func writeScalarObject(_ values: [DynamicValue], keys: [[UInt8]], into out: inout [UInt8]) throws {
+        out.append(UInt8(ascii: "{"))
+        for (index, value) in values.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: keys[index])
+            JSONValue.write(try ValueCoding.scalar(value), into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
     /// A cell of a table or CSV: strings as they are, other values as their JSON text.
     static func cell(_ json: JSONValue) -> String {
         switch json {

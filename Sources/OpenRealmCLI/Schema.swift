@@ -14,6 +14,8 @@ let schemaCommand = Subcommand(
         its type as Realm writes it (int, string?, Dog, Dog[], int<>, double{}, mixed), primary
         key, index and link target. Opens the file read-only.
 
+        \(snapshotHelp)
+
         \(keyHelp)
         """,
     run: { arguments in

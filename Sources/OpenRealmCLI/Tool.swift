@@ -94,6 +94,13 @@ let keyHelp = """
       otherwise, on a terminal, the key is asked for without echo
     """
 
+/// What the reading subcommands say about a read-only directory.
+let snapshotHelp = """
+    In a directory where its lock file cannot be created (a read-only directory or file system),
+    the file is read as an immutable snapshot, which a note on standard error says: nothing may
+    write it meanwhile.
+    """
+
 /// Reads a key: 64 raw bytes, or 128 hexadecimal digits (surrounding whitespace ignored).
 func parseKey(_ bytes: [UInt8], source: String) throws -> [UInt8] {
     if bytes.count == 64 { return bytes }
@@ -155,11 +162,14 @@ func promptKey(for path: String) throws -> [UInt8]? {
 
 /// Opens `path` read-only or read-write with the user's key; without one, an encrypted file
 /// (it fails to open with `.invalidDatabase`) asks for the key on a terminal.
+///
+/// Read-only, a file whose lock file cannot be created (a read-only directory or file system)
+/// opens as an immutable snapshot, without a lock file, and a note on standard error says so.
 func openFile(_ path: String, _ arguments: Arguments, readOnly: Bool, create: Bool = false) throws -> (DynamicFile, key: [UInt8]?) {
     let key = try givenKey(arguments)
     var failure: EngineError
     do {
-        return (try DynamicFile(path: path, encryptionKey: key, readOnly: readOnly, create: create), key)
+        return (try openHandle(path, key: key, readOnly: readOnly, create: create), key)
     } catch {
         failure = error
     }
@@ -168,7 +178,23 @@ func openFile(_ path: String, _ arguments: Arguments, readOnly: Bool, create: Bo
     guard let typed = try promptKey(for: path) else {
         throw ToolError.failure("\(failure) (give its key with --key-file PATH or OPENREALM_KEY)")
     }
-    return (try DynamicFile(path: path, encryptionKey: typed, readOnly: readOnly, create: create), typed)
+    return (try openHandle(path, key: typed, readOnly: readOnly, create: create), typed)
+}
+
+/// Opens `path`; read-only, falls back to an immutable snapshot when the lock file cannot be
+/// created or opened for lack of permission (the engine names `<path>.lock` then).
+private func openHandle(_ path: String, key: [UInt8]?, readOnly: Bool, create: Bool) throws(EngineError) -> DynamicFile {
+    do {
+        return try DynamicFile(path: path, encryptionKey: key, readOnly: readOnly, create: create)
+    } catch {
+        guard readOnly, error.code == .filePermissionDenied, error.message.contains("lock file failed for '\(path).lock'") else {
+            throw error
+        }
+        let file = try DynamicFile(path: path, encryptionKey: key, readOnly: true, immutable: true)
+        printError("openrealm: note: no lock file can be created beside '\(path)' (\(error.message.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "permission denied")): "
+            + "reading it as an immutable snapshot; nothing may write it meanwhile")
+        return file
+    }
 }
 
 /// Writes `text` and a newline to standard error.
@@ -194,6 +220,18 @@ final class Output {
     }
 
     func line(_ text: String) { append(text + "\n") }
+
+    /// Lets `body` append bytes to the buffer directly.
+    func withBuffer(_ body: (inout [UInt8]) throws -> Void) rethrows {
+        try body(&buffer)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Appends a JSON value's text (see `JSONValue.write(_:into:)`).
+    func appendJSON(_ value: JSONValue) {
+        JSONValue.write(value, into: &buffer)
+        if buffer.count >= 1 << 16 { flush() }
+    }
 
     func flush() {
         var offset = 0

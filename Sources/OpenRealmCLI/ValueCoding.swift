@@ -116,8 +116,8 @@ enum ValueCoding {
 
     static func decodeObject(_ json: JSONValue, _ cls: DynamicClass, _ schema: [String: DynamicClass], _ links: LinkCoding) throws -> [DynamicValue] {
         guard case .object(let entries) = json else { throw ToolError.failure("an object of '\(cls.name)' needs a JSON object, not \(json.shown)") }
-        let known = Set(cls.properties.map(\.name))
-        if let unknown = entries.first(where: { !known.contains($0.key) && $0.key != "@key" }) {
+        // A scan, not a Set: classes have few properties, and imports decode millions of objects.
+        if let unknown = entries.first(where: { entry in entry.key != "@key" && !cls.properties.contains { $0.name == entry.key } }) {
             throw ToolError.failure("no property '\(unknown.key)' in class '\(cls.name)'")
         }
         return try cls.properties.map { property -> DynamicValue in
@@ -152,10 +152,10 @@ enum ValueCoding {
             guard let flag else { throw fail() }
             return .bool(flag)
         case DynamicType.float:
-            guard let text, let v = Float(text.replacingOccurrences(of: "Infinity", with: "inf")) else { throw fail() }
+            guard let text, let v = Float(text) ?? Float(text.replacingOccurrences(of: "Infinity", with: "inf")) else { throw fail() }
             return .float(v)
         case DynamicType.double:
-            guard let text, let v = Double(text.replacingOccurrences(of: "Infinity", with: "inf")) else { throw fail() }
+            guard let text, let v = Double(text) ?? Double(text.replacingOccurrences(of: "Infinity", with: "inf")) else { throw fail() }
             return .double(v)
         case DynamicType.string:
             guard !isNumber, let text else { throw fail() }

@@ -13,6 +13,8 @@ let verifyCommand = Subcommand(
         nothing overlapping, nothing leaked): prints "ok" (exit 0), or the problem (exit 1).
         Opens the file read-only.
 
+        \(snapshotHelp)
+
         \(keyHelp)
         """,
     run: { arguments in

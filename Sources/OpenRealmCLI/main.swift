@@ -54,6 +54,9 @@ func run(_ arguments: [String]) -> Int32 {
         printError("openrealm \(command.name): \(error)")
         printError(command.help)
         return 2
+    } catch let error as EngineError where error.code == .fileFormatUpgradeRequired {
+        printError("openrealm \(command.name): \(error) (it was written by a newer version of OpenRealm: upgrade openrealm to read it)")
+        return 1
     } catch {
         printError("openrealm \(command.name): \(error)")
         return 1

@@ -101,4 +101,30 @@ import Testing
         let small = try tool(["query", "items.realm", "Item", "id < 3"], in: directory)
         #expect(small.status == 0 && small.stderr.isEmpty)
     }
+
+    /// On a terminal (a pseudo-terminal of script(1)), progress is a bar redrawn in place: a
+    /// carriage return and an erase-line before each redraw, the percent, the count, the rate,
+    /// and a full bar and a newline at the end.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func barOnATerminal() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var text = #"{"format":"openrealm-export","version":1,"schema":["# + "\n"
+            + #"{"name":"Item","properties":[{"name":"id","type":"int","primaryKey":true},{"name":"name","type":"string"}]}"#
+            + "\n],\"objects\":{\n\"Item\":[\n"
+        text += (0..<12_000).map { #"{"id":\#($0),"name":"item \#($0)"}"# }.joined(separator: ",\n")
+        text += "\n]\n}}\n"
+        try Data(text.utf8).write(to: directory.appendingPathComponent("items.json"))
+        for command in ["'\(toolURL.path)' import items.realm items.json", "'\(toolURL.path)' export items.realm > out.json"] {
+            let run = try tool(["-q", "-e", "-c", command, "/dev/null"], in: directory,
+                               executable: URL(fileURLWithPath: "/usr/bin/script"))
+            #expect(run.status == 0, "\(run.stdout)")
+            let verb = command.contains(" import ") ? "import" : "export"
+            #expect(run.stdout.hasPrefix("\r\u{1B}[K["), "\(run.stdout.prefix(80))")
+            #expect(run.stdout.contains("\r\u{1B}[K[" + String(repeating: "#", count: 20) + "] \(verb): 100% 12000 objects of 12000 objects, "),
+                    "\(run.stdout.suffix(200))")
+            #expect(run.stdout.contains(" objects/s, "), "\(run.stdout.suffix(200))")
+        }
+        #expect(try String(contentsOf: directory.appendingPathComponent("out.json"), encoding: .utf8) == text)
+    }
 }

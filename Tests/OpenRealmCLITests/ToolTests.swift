@@ -22,10 +22,11 @@ struct Run {
     let stderr: String
 }
 
-func tool(_ arguments: [String], environment: [String: String] = [:], in directory: URL) throws -> Run {
+func tool(_ arguments: [String], environment: [String: String] = [:], in directory: URL,
+          executable: URL = toolURL, prefix: [String] = []) throws -> Run {
     let process = Process()
-    process.executableURL = toolURL
-    process.arguments = arguments
+    process.executableURL = executable
+    process.arguments = prefix + arguments
     process.currentDirectoryURL = directory
     var env = ProcessInfo.processInfo.environment
     env.removeValue(forKey: "OPENREALM_KEY")

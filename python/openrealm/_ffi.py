@@ -81,6 +81,7 @@ class DbOptions(ctypes.Structure):
         ("encryption_key_size", c_size_t),
         ("encryption_cache_bytes", c_uint64),
         ("disable_page_checksums", c_bool),
+        ("immutable", c_bool),
     ]
 
 

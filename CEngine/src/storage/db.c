@@ -308,9 +308,22 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
         return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");
     }
     sprintf(db->lock_path, "%s.lock", db->path);
-    if (options->read_only && options->durability == CE_DURABILITY_MEMORY_ONLY) {
+    if (options->immutable) db->options.read_only = true;
+    if (db->options.read_only && options->durability == CE_DURABILITY_MEMORY_ONLY) {
         free_db(db);
-        return error_fail(CE_ERR_INVALID_ARGUMENT, "an in-memory database cannot be opened read-only");
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "an in-memory database cannot be opened %s",
+                          options->immutable ? "immutable" : "read-only");
+    }
+    if (options->immutable) {
+        /* No lock file: no liveness byte either (nobody can see it). */
+        if (!lockfile_open_immutable(db)) {
+            error_saved saved;
+            error_save(&saved);
+            free_db(db);
+            return error_restore(&saved);
+        }
+        *out_db = db;
+        return true;
     }
     if (!lockfile_open(db)) {
         free_db(db);
@@ -842,6 +855,9 @@ bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn)
 {
     if (!db_check_handle(db, "ce_txn_begin_write")) return false;
     if (!out_txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_write: arguments are required");
+    if (db->options.immutable)
+        return error_fail(CE_ERR_READ_ONLY, "cannot write to '%s': it was opened immutable (read-only, without a lock file)",
+                          db->path);
     if (db->options.read_only) return error_fail(CE_ERR_READ_ONLY, "cannot write to '%s': it was opened read-only", db->path);
     ce_txn *txn = new_txn_handle();
     if (!txn) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");

@@ -372,6 +372,8 @@ static bool allocate_lock_file(ce_db *db)
     return true;
 }
 
+static bool initialize_shared(ce_db *db);
+
 /* Sets up the data file and the lock file when this handle is the only one. */
 static bool initialize_as_first(ce_db *db)
 {
@@ -385,6 +387,13 @@ static bool initialize_as_first(ce_db *db)
         return error_fail_errno(errno, "reset lock file", db->lock_path);
     if (!allocate_lock_file(db)) return false;
     if (!map_lock_file(db)) return false;
+    return initialize_shared(db);
+}
+
+/* Fills db->shared (mapped, db->shared_size bytes) with a new lock file's
+ * state at the version the data file opens at. */
+static bool initialize_shared(ce_db *db)
+{
     memset(db->shared, 0, db->shared_size);
     shared_state *shared = db->shared;
     shared->magic = LOCK_MAGIC;
@@ -503,4 +512,19 @@ bool lockfile_open(ce_db *db)
         lockfile_close(db);
     }
     return error_fail(CE_ERR_INCOMPATIBLE_LOCK_FILE, "could not attach to the lock file '%s'", db->lock_path);
+}
+
+/* An immutable handle (ce_db_options.immutable): the state a lock file would
+ * share lives in this handle's own anonymous memory, so no lock file is
+ * created, opened or locked, and no other handle sees this one. The data
+ * file is opened read-only and read at the newest slot whose commit is
+ * whole; since the caller promises that nobody writes the file, that
+ * version stays the latest for as long as the handle is open. */
+bool lockfile_open_immutable(ce_db *db)
+{
+    db->shared_size = (sizeof(shared_state) + 4095) & ~(size_t)4095;
+    void *memory = os_active->mmap(NULL, db->shared_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (the state of '%s')", db->path);
+    db->shared = memory;
+    return open_data_file(db) && initialize_shared(db);
 }

@@ -88,6 +88,10 @@ struct shared_state {
  * version) or as another one (which attaches to what the first set up). */
 bool lockfile_open(ce_db *db);
 
+/* Opens an immutable handle's data file without a lock file; the shared
+ * state is the handle's own memory (see ce_db_options.immutable). */
+bool lockfile_open_immutable(ce_db *db);
+
 /* Takes the data file's handle byte shared on `data_fd` (every open
  * handle holds it until its descriptor closes). With `alone` (the handle
  * that sets up the lock file, or empties it: no handle uses this lock file),

@@ -160,10 +160,15 @@ package indirect enum DynamicValue: Sendable {
 package final class DynamicFile {
     package let engine: StorageEngine
 
-    /// Opens `path` (and its lock file). `create`: create the file if missing.
-    package init(path: String, encryptionKey: [UInt8]?, readOnly: Bool, create: Bool = false) throws(EngineError) {
+    /// Opens `path` (and its lock file). `create`: create the file if missing. `immutable`: an
+    /// immutable snapshot without a lock file (read-only; nobody may write the file meanwhile).
+    package init(path: String, encryptionKey: [UInt8]?, readOnly: Bool, create: Bool = false, immutable: Bool = false)
+        throws(EngineError)
+    {
         engine = try StorageEngine(
-            path: path, options: .init(readOnly: readOnly, createIfMissing: create && !readOnly, encryptionKey: encryptionKey))
+            path: path,
+            options: .init(readOnly: readOnly || immutable, createIfMissing: create && !readOnly && !immutable,
+                           encryptionKey: encryptionKey, immutable: immutable))
     }
 
     /// Runs `body` in a read transaction of the latest version.

@@ -169,6 +169,10 @@ package final class StorageEngine: @unchecked Sendable {
         /// The 64-byte key of an encrypted file (a new file is created encrypted with it), or nil
         /// for a plain file. Another length fails with `.invalidArgument`.
         package var encryptionKey: [UInt8]?
+        /// Open an immutable snapshot without a lock file (`ce_db_options.immutable`): read-only,
+        /// at the newest whole version, for a file nobody writes while it is open (a read-only
+        /// directory or file system, where no lock file can be created).
+        package var immutable: Bool
 
         /// Options with the given values: `StorageEngine.Options(createIfMissing: false)`.
         package init(
@@ -176,13 +180,15 @@ package final class StorageEngine: @unchecked Sendable {
             createIfMissing: Bool = true,
             durability: Durability = .full,
             maxActiveVersions: UInt64 = 0,
-            encryptionKey: [UInt8]? = nil
+            encryptionKey: [UInt8]? = nil,
+            immutable: Bool = false
         ) {
             self.readOnly = readOnly
             self.createIfMissing = createIfMissing
             self.durability = durability
             self.maxActiveVersions = maxActiveVersions
             self.encryptionKey = encryptionKey
+            self.immutable = immutable
         }
     }
 
@@ -290,6 +296,7 @@ package final class StorageEngine: @unchecked Sendable {
         cOptions.no_create = !options.createIfMissing
         cOptions.durability = options.durability.cValue
         cOptions.max_active_versions = options.maxActiveVersions
+        cOptions.immutable = options.immutable
         var db: OpaquePointer?
         let opened = Self.withOptionalCString(path) { cPath in
             Self.withOptionalCString(inMemoryIdentifier) { cIdentifier in
