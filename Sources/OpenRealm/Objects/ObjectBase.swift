@@ -41,6 +41,12 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     ///     override class func _realmObjectName() -> String? { "Person" }
     open class func _realmObjectName() -> String? { nil }
 
+    /// Whether the class is left out of the default schema (the schema of a Realm whose
+    /// configuration has no `objectTypes`). A class listed in `objectTypes` is used all the same.
+    ///
+    ///     override class func _realmIgnoreClass() -> Bool { true }
+    open class func _realmIgnoreClass() -> Bool { false }
+
     var _tableKey: TableKey { _table.unsafelyUnwrapped.tableKey }
 
     /// Stops for a write to the primary key of a managed object (Realm's message), after the
