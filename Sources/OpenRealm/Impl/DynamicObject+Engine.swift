@@ -45,8 +45,8 @@ extension DynamicObject {
         return box(value, c.context)
     }
 
-    /// Writes a property of a new-schema object: a scalar, nil, a DynamicObject (a link), or an
-    /// array for a list or set.
+    /// Writes a property of a new-schema object: a scalar, nil, a DynamicObject (a link), an
+    /// array for a list or set, or a dictionary for a map.
     func setDynamicValue(_ newValue: Any?, _ name: String) {
         let c = column(name)
         guard c.context.writable else { throwRealmException("The old objects of a migration are read-only.") }
@@ -69,7 +69,20 @@ extension DynamicObject {
             return
         }
         if c.property.collection == CE_COLLECTION_DICTIONARY {
-            throwRealmException("Setting a map property of a DynamicObject is not supported yet: '\(objectTypeName).\(name)'.")
+            guard let entries = newValue as? [String: Any] else {
+                throwRealmException("Invalid value '\(newValue ?? "nil")' for map property '\(objectTypeName).\(name)': a dictionary is required.")
+            }
+            var collection: OpaquePointer?
+            guard ce_collection_open(c.context.txn, c.table, c.key, c.column, &collection), let collection else { engineFailure() }
+            defer { ce_collection_close(collection) }
+            guard ce_collection_clear(collection) else { engineFailure() }
+            for (key, item) in entries {
+                var value = unbox(item, c.property, c.context, arena, name)
+                guard key.withCString({ ce_dictionary_set(collection, $0, key.utf8.count, &value) }) else {
+                    engineFailure("Property '\(objectTypeName).\(name)'")
+                }
+            }
+            return
         }
         var value = unbox(newValue as Any, c.property, c.context, arena, name)
         guard ce_object_set(c.context.txn, c.table, c.key, c.column, &value) else {

@@ -79,7 +79,7 @@ extension RealmCore {
                     }
                 }
                 if let snapshot, let block = configuration.migrationBlock {
-                    block(Migration(old: snapshot, new: txn.handle), fileVersion)
+                    block(Migration(old: snapshot, new: txn.handle, newSchema: Schema(objectSchema: classes.map(\.publicSchema))), fileVersion)
                 }
                 if versionChanges || isNew {
                     guard ce_set_schema_version(txn.handle, configuration.schemaVersion) else { throw Realm.Error.last() }
