@@ -198,13 +198,13 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         }
     }
 
-    /// A readable form of the object, as Realm prints it:
+    /// A readable form of the object, as Realm prints it (a model class may override it):
     ///
     ///     Person {
     ///         name = Ada;
     ///         age = 36;
     ///     }
-    public var description: String { _describe(depth: DescriptionNesting.depth) }
+    open var description: String { _describe(depth: DescriptionNesting.depth) }
 
     func _describe(depth: Int) -> String {
         // Objects reach collections that reach objects again (a dog's owners own the dog): the

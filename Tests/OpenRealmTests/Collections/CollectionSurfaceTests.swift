@@ -137,3 +137,22 @@ struct CollectionSurfaceTests {
         #expect(pets.value(forKeyPath: "rex.name") as? String == "Rex")
     }
 }
+
+/// A model class with its own description.
+final class DescribedModel: Object {
+    @Persisted var name: String
+    override var description: String { "Described(\(name))" }
+}
+
+@Suite("Overridable description")
+struct OverridableDescriptionTests {
+    @Test("a model class overrides description, managed or not")
+    func overriddenDescription() throws {
+        let model = DescribedModel(value: ["name": "a"])
+        #expect(model.description == "Described(a)")
+        #expect("\(model)" == "Described(a)")
+        let realm = try memoryRealm([DescribedModel.self])
+        try realm.write { realm.add(model) }
+        #expect(String(describing: realm.objects(DescribedModel.self)[0]) == "Described(a)")
+    }
+}
