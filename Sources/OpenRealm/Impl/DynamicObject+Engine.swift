@@ -14,8 +14,10 @@ extension DynamicObject {
         return (dynamic.context, dynamic.table, dynamic.key, column, property)
     }
 
-    /// The value of a property, boxed: a scalar, nil, a DynamicObject for a link, an array for
-    /// a list or set, a dictionary for a map.
+    /// The value of a property, boxed: a scalar, nil, a DynamicObject for a link; for a
+    /// collection, Realm's typed collection in an old object (`List<MigrationObject>`,
+    /// `MutableSet<Int>`, `Map<String, String>`), an array (list, set) or dictionary (map) in a
+    /// new one.
     func dynamicValue(_ name: String) -> Any? {
         let c = column(name)
         if c.property.collection != CE_COLLECTION_NONE {
@@ -32,13 +34,14 @@ extension DynamicObject {
                     guard ce_dictionary_key_at(collection, index, &key), ce_collection_get(collection, index, &value) else { engineFailure() }
                     result[key.stringValue] = box(value, c.context) ?? NSNull()
                 }
-                return result
+                return c.context.writable ? result : DynamicObject.typedCollection(c.property, elements: [], entries: result)
             }
-            return (0..<count).map { index -> Any in
+            let elements = (0..<count).map { index -> Any in
                 var value = ce_value()
                 guard ce_collection_get(collection, index, &value) else { engineFailure() }
                 return box(value, c.context) ?? NSNull()
             }
+            return c.context.writable ? elements : DynamicObject.typedCollection(c.property, elements: elements, entries: [:])
         }
         var value = ce_value()
         guard ce_object_get(c.context.txn, c.table, c.key, c.column, &value) else { engineFailure() }
@@ -46,10 +49,11 @@ extension DynamicObject {
     }
 
     /// Writes a property of a new-schema object: a scalar, nil, a DynamicObject (a link), an
-    /// array for a list or set, or a dictionary for a map.
+    /// array (or a Realm collection) for a list or set, or a dictionary (or a map) for a map.
     func setDynamicValue(_ newValue: Any?, _ name: String) {
         let c = column(name)
         guard c.context.writable else { throwRealmException("The old objects of a migration are read-only.") }
+        let newValue = c.property.isCollection ? DynamicObject.collectionContents(newValue) : newValue
         let arena = _CArena()
         defer { withExtendedLifetime(arena) {} }  // the C calls below read its bytes
         if c.property.collection == CE_COLLECTION_LIST || c.property.collection == CE_COLLECTION_SET {

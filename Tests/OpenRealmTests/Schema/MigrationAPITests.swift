@@ -152,4 +152,46 @@ struct MigrationAPITests {
             #expect(realm.objects(Dog.self).isEmpty)
         }
     }
+
+    @Test("an old object's collections are Realm's typed collections; a new object takes them")
+    func typedOldCollections() throws {
+        try withDirectory { directory in
+            let url = directory.appendingPathComponent("shelves.realm")
+            try writeVersion1(url)
+            let seen = OldCollections()
+            let config = Realm.Configuration(fileURL: url, schemaVersion: 2, migrationBlock: { migration, _ in
+                migration.enumerateObjects(ofType: "Shelf") { old, new in
+                    guard let old, let new else { return }
+                    let books = old["books"] as! List<String>
+                    let years = old["years"] as! MutableSet<Int>
+                    let notes = old["notes"] as! Map<String, String>
+                    let neighbours = old["neighbours"] as! List<MigrationObject>
+                    seen.books[old["id"] as! Int] = Array(books)
+                    seen.years[old["id"] as! Int] = Set(years)
+                    seen.notes[old["id"] as! Int] = notes["Emma"]
+                    seen.neighbours[old["id"] as! Int] = neighbours.map { $0["id"] as! Int }
+                    new["titles"] = books
+                    new["printed"] = years
+                    new["remarks"] = notes
+                }
+            }, objectTypes: [ShelfV2.Shelf.self, Dog.self, Person.self, Address.self])
+            let realm = try Realm(configuration: config)
+            #expect(seen.books == [1: ["Emma", "Dracula", "Emma"], 2: []])
+            #expect(seen.years == [1: [1815, 1897], 2: []])
+            #expect(seen.notes == [1: "Austen", 2: nil])
+            #expect(seen.neighbours == [1: [], 2: [1]])
+            let first = try #require(realm.object(ofType: ShelfV2.Shelf.self, forPrimaryKey: 1))
+            #expect(Array(first.titles) == ["Emma", "Dracula", "Emma"])
+            #expect(Set(first.printed) == [1815, 1897])
+            #expect(first.remarks["Emma"] == "Austen")
+        }
+    }
+}
+
+/// What a migration block read from the old objects' collections.
+final class OldCollections: @unchecked Sendable {
+    var books: [Int: [String]] = [:]
+    var years: [Int: Set<Int>] = [:]
+    var notes: [Int: String?] = [:]
+    var neighbours: [Int: [Int]] = [:]
 }
