@@ -6,6 +6,8 @@ import Foundation
 /// What a `@Projected` wrapper is to the projection's description.
 protocol _AnyProjected {
     func _value(of root: Any) -> Any
+    /// The property path of the object the key path reads (`"dog.name"`).
+    func _path(_ root: ObjectBase.Type) -> String
 }
 
 /// A property of a `Projection`: the value at a key path of its object (Realm's `@Projected`).
@@ -50,6 +52,8 @@ public struct Projected<T: ObjectBase, Value>: _AnyProjected {
             observed.rootObject[keyPath: writable] = newValue
         }
     }
+
+    func _path(_ root: ObjectBase.Type) -> String { propertyPath(of: projectedKeyPath as PartialKeyPath<T>) }
 
     func _value(of root: Any) -> Any {
         guard let object = root as? T else { return "<?>" }

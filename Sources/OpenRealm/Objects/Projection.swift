@@ -14,7 +14,7 @@ import Foundation
 ///     }
 ///     let people = realm.objects(PersonProjection.self)
 ///     people.first?.dogNames.first
-open class Projection<Root: ObjectBase & RealmCollectionValue>: RealmCollectionValue, ThreadConfined, CustomStringConvertible {
+open class Projection<Root: ObjectBase & RealmCollectionValue>: RealmCollectionValue, ThreadConfined, CustomStringConvertible, ProjectionObservable {
     /// The object the projection views.
     public let rootObject: Root
 

@@ -78,3 +78,34 @@ struct ProjectionTests {
         #expect(projection.realm == nil)
     }
 }
+
+@Suite("Projection observation")
+struct ProjectionObservationTests {
+    @Test("observe names the projected properties that changed")
+    func observe() throws {
+        let realm = try memoryRealm([Person.self, Dog.self, Address.self])
+        let person = Person(value: ["id": 1, "name": "Ann", "dog": ["name": "Rex"]])
+        try realm.write { realm.add(person) }
+        let projection = PersonProjection(projecting: person)
+        let changes = Changes<[String]>()
+        let token = projection.observe { change in
+            if case .change(let projected, let properties) = change {
+                changes.append(properties.map { "\($0.name)=\($0.newValue.map { "\($0)" } ?? "nil")" } + ["now:\(projected.name)"])
+            }
+        }
+        defer { token.invalidate() }
+        try realm.write { person.name = "Anna" }
+        realm.refresh()
+        #expect(changes.take() == [["name=Anna", "now:Anna"]])
+        try realm.write { person.height = 1.7 }   // not projected
+        realm.refresh()
+        #expect(changes.take() == [])
+        let onlyAge = projection.observe(keyPaths: ["age"]) { change in
+            if case .change(_, let properties) = change { changes.append(properties.map(\.name)) }
+        }
+        defer { onlyAge.invalidate() }
+        try realm.write { person.age = 40 }
+        realm.refresh()
+        #expect(changes.take().sorted { $0.count < $1.count } == [["age"], ["age=40", "now:Anna"]])
+    }
+}
