@@ -725,8 +725,14 @@ final class RealmCore {
         var cName: UnsafePointer<CChar>?
         guard ce_table_name(currentTxn(), key, &cName), let cName else { engineFailure() }
         let name = String(cString: cName)
-        let candidates = (configuration.objectTypes?.map(ObjectSchemaInfo.of) ?? []) + ObjectSchemaInfo.known
-        guard let info = candidates.first(where: { $0.className == name }) else {
+        // The configuration's class of that name, else one whose properties match the table
+        // (two classes of a program may have one name).
+        let named = ((configuration.objectTypes?.map(ObjectSchemaInfo.of) ?? []) + ObjectSchemaInfo.defaultSchema + ObjectSchemaInfo.known)
+            .filter { $0.className == name }
+        let stored = try? SchemaReader.table(currentTxn(), key: key)
+        let matching = configuration.objectTypes == nil
+            ? named.first { info in stored.map { SchemaReader.differences(info, $0).isEmpty } ?? false } : nil
+        guard let info = matching ?? named.first else {
             throwRealmException("No model class for the objects of type '\(name)' in this program.")
         }
         return requireTableInfo(for: info.objectClass)
