@@ -182,5 +182,6 @@ final class Member: Object {
 
 /// A LinkingObjects property whose origin does not exist (a programmer error when used).
 final class BadLinks: Object {
+    override class func _realmIgnoreClass() -> Bool { true }
     @Persisted(originProperty: "nope") var owners: LinkingObjects<Person>
 }

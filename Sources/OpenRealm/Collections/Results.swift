@@ -135,7 +135,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
             return collection.element(collection.get(order[position]), at: .index(order[position]), as: Element.self)
         }
         guard let (key, table) = key(at: position) else { indexFailure(position, count) }
-        return core.makeObject(table, key) as! Element
+        return resultsElement(core.makeObject(table, key), as: Element.self)
     }
 
     /// The position of `object`, or nil if it is not in the results.

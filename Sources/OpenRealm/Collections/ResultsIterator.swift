@@ -33,6 +33,6 @@ public struct ResultsIterator<Element: RealmCollectionValue>: IteratorProtocol {
         }
         guard index < keys.count, let core, let table else { return nil }
         defer { index += 1 }
-        return core.makeObject(table, keys[index]) as? Element
+        return resultsElement(core.makeObject(table, keys[index]), as: Element.self)
     }
 }

@@ -14,8 +14,10 @@ extension DynamicObject {
         return (dynamic.context, dynamic.table, dynamic.key, column, property)
     }
 
-    /// The value of a property, boxed: a scalar, nil, a DynamicObject for a link, an array for
-    /// a list or set, a dictionary for a map.
+    /// The value of a property, boxed: a scalar, nil, a DynamicObject for a link; for a
+    /// collection, Realm's typed collection in an old object (`List<MigrationObject>`,
+    /// `MutableSet<Int>`, `Map<String, String>`), an array (list, set) or dictionary (map) in a
+    /// new one.
     func dynamicValue(_ name: String) -> Any? {
         let c = column(name)
         if c.property.collection != CE_COLLECTION_NONE {
@@ -32,24 +34,26 @@ extension DynamicObject {
                     guard ce_dictionary_key_at(collection, index, &key), ce_collection_get(collection, index, &value) else { engineFailure() }
                     result[key.stringValue] = box(value, c.context) ?? NSNull()
                 }
-                return result
+                return c.context.writable ? result : DynamicObject.typedCollection(c.property, elements: [], entries: result)
             }
-            return (0..<count).map { index -> Any in
+            let elements = (0..<count).map { index -> Any in
                 var value = ce_value()
                 guard ce_collection_get(collection, index, &value) else { engineFailure() }
                 return box(value, c.context) ?? NSNull()
             }
+            return c.context.writable ? elements : DynamicObject.typedCollection(c.property, elements: elements, entries: [:])
         }
         var value = ce_value()
         guard ce_object_get(c.context.txn, c.table, c.key, c.column, &value) else { engineFailure() }
         return box(value, c.context)
     }
 
-    /// Writes a property of a new-schema object: a scalar, nil, a DynamicObject (a link), or an
-    /// array for a list or set.
+    /// Writes a property of a new-schema object: a scalar, nil, a DynamicObject (a link), an
+    /// array (or a Realm collection) for a list or set, or a dictionary (or a map) for a map.
     func setDynamicValue(_ newValue: Any?, _ name: String) {
         let c = column(name)
         guard c.context.writable else { throwRealmException("The old objects of a migration are read-only.") }
+        let newValue = c.property.isCollection ? DynamicObject.collectionContents(newValue) : newValue
         let arena = _CArena()
         defer { withExtendedLifetime(arena) {} }  // the C calls below read its bytes
         if c.property.collection == CE_COLLECTION_LIST || c.property.collection == CE_COLLECTION_SET {
@@ -69,7 +73,20 @@ extension DynamicObject {
             return
         }
         if c.property.collection == CE_COLLECTION_DICTIONARY {
-            throwRealmException("Setting a map property of a DynamicObject is not supported yet: '\(objectTypeName).\(name)'.")
+            guard let entries = newValue as? [String: Any] else {
+                throwRealmException("Invalid value '\(newValue ?? "nil")' for map property '\(objectTypeName).\(name)': a dictionary is required.")
+            }
+            var collection: OpaquePointer?
+            guard ce_collection_open(c.context.txn, c.table, c.key, c.column, &collection), let collection else { engineFailure() }
+            defer { ce_collection_close(collection) }
+            guard ce_collection_clear(collection) else { engineFailure() }
+            for (key, item) in entries {
+                var value = unbox(item, c.property, c.context, arena, name)
+                guard key.withCString({ ce_dictionary_set(collection, $0, key.utf8.count, &value) }) else {
+                    engineFailure("Property '\(objectTypeName).\(name)'")
+                }
+            }
+            return
         }
         var value = unbox(newValue as Any, c.property, c.context, arena, name)
         guard ce_object_set(c.context.txn, c.table, c.key, c.column, &value) else {

@@ -82,3 +82,111 @@ extension DynamicContext {
         }
     }
 }
+
+extension DynamicContext {
+    /// Copies the elements of the collection column `oldColumn` of the objects of `oldTable` in
+    /// `old` to the collection column `newColumn` of the objects with the same keys here (objects
+    /// that no longer exist here are skipped), replacing what the new collections hold: lists in
+    /// order (`ce_list_insert`), sets (`ce_set_insert`), dictionaries by key
+    /// (`ce_dictionary_set`). Links keep their target's key. A value that cannot be written stops
+    /// with `failure`.
+    func copyCollection(_ oldColumn: ColumnKey, of oldTable: TableKey, in old: DynamicContext, to newColumn: ColumnKey,
+                        of newTable: TableKey, kind: ce_collection_type, failure: @autoclosure () -> String) {
+        for index in 0..<old.objectCount(oldTable) {
+            let key = old.objectKey(oldTable, at: index)
+            guard objectExists(newTable, key) == true else { continue }
+            var source: OpaquePointer?
+            var target: OpaquePointer?
+            guard ce_collection_open(old.txn, oldTable, key, oldColumn, &source), let source else { engineFailure() }
+            defer { ce_collection_close(source) }
+            guard ce_collection_open(txn, newTable, key, newColumn, &target), let target else { engineFailure() }
+            defer { ce_collection_close(target) }
+            var count = 0
+            guard ce_collection_size(source, &count), ce_collection_clear(target) else { engineFailure() }
+            for position in 0..<count {
+                var value = ce_value()
+                guard ce_collection_get(source, position, &value) else { engineFailure() }
+                let ok: Bool
+                switch kind {
+                case CE_COLLECTION_LIST: ok = ce_list_insert(target, position, &value)
+                case CE_COLLECTION_SET: ok = ce_set_insert(target, &value, nil)
+                default:
+                    var name = ce_value()
+                    guard ce_dictionary_key_at(source, position, &name) else { engineFailure() }
+                    let string = name.stringValue
+                    ok = string.withCString { ce_dictionary_set(target, $0, string.utf8.count, &value) }
+                }
+                if !ok { engineFailure(failure()) }
+            }
+        }
+    }
+}
+
+extension DynamicContext {
+    /// The schema of the transaction's file, read from its tables (no model classes: each
+    /// object schema's class is `DynamicObject`); linking objects, which the file does not
+    /// store, are absent.
+    func fileSchema() -> Schema {
+        var count = 0
+        guard ce_table_count(txn, &count) else { engineFailure() }
+        var schemas: [ObjectSchema] = []
+        for table in 0..<count {
+            var cName: UnsafePointer<CChar>?
+            // Removed tables keep their slot and have no name.
+            guard ce_table_name(txn, ce_table_key(table), &cName), let cName else { continue }
+            var embedded = false
+            var columns = 0
+            guard ce_table_is_embedded(txn, ce_table_key(table), &embedded),
+                ce_property_count(txn, ce_table_key(table), &columns)
+            else { engineFailure() }
+            var properties: [Property] = []
+            for column in 0..<columns {
+                var info = ce_property_info()
+                guard ce_property_get_info(txn, ce_table_key(table), ce_column_key(column), &info), !info.backlink else { continue }
+                var target: String?
+                if info.type == CE_TYPE_LINK {
+                    var targetName: UnsafePointer<CChar>?
+                    if ce_table_name(txn, info.link_target, &targetName), let targetName { target = String(cString: targetName) }
+                }
+                properties.append(Property(
+                    name: String(cString: info.name), type: PropertyType(info.type),
+                    isIndexed: info.indexed || info.primary_key, isOptional: info.nullable && info.type != CE_TYPE_MIXED,
+                    isArray: info.collection == CE_COLLECTION_LIST, isSet: info.collection == CE_COLLECTION_SET,
+                    isMap: info.collection == CE_COLLECTION_DICTIONARY, isPrimaryKey: info.primary_key,
+                    objectClassName: target, linkOriginPropertyName: nil))
+            }
+            schemas.append(ObjectSchema(className: String(cString: cName), properties: properties, isEmbedded: embedded,
+                                        objectClass: DynamicObject.self))
+        }
+        return Schema(objectSchema: schemas.sorted { $0.className < $1.className })
+    }
+}
+
+extension RealmCore {
+    /// The schema version stored in the file at `url` (`ce_schema_version`), read through a
+    /// read-only handle. A file without a schema (no class, version 0) is Realm's "not
+    /// versioned" error.
+    static func schemaVersion(at url: URL, encryptionKey: Data?) throws(Realm.Error) -> UInt64 {
+        let engine: StorageEngine
+        do {
+            engine = try StorageEngine(path: url.path, options: .init(readOnly: true, encryptionKey: encryptionKey.map { [UInt8]($0) }))
+        } catch {
+            throw Realm.Error(opening: error, path: url.path, fileURL: url)
+        }
+        var version: UInt64 = 0
+        var tableCount = 0
+        do {
+            try engine.read { txn in
+                guard ce_schema_version(txn.handle, &version), ce_table_count(txn.handle, &tableCount) else { throw EngineError.last() }
+            }
+        } catch let error as EngineError {
+            throw Realm.Error(error, fileURL: url)
+        } catch {
+            throw Realm.Error(code: .fail, message: "\(error)", fileURL: url)
+        }
+        if version == 0 && tableCount == 0 {
+            throw Realm.Error(code: .fail, message: "Cannot open an uninitialized realm in read-only mode", fileURL: url)
+        }
+        return version
+    }
+}

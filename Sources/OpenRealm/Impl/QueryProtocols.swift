@@ -19,6 +19,11 @@ public protocol _QueryNumeric: _QueryComparable {}
 /// query: `String` and `String?`. Internal machinery of OpenRealm.
 public protocol _QueryString: _QueryComparable {}
 
+/// Types whose properties take the substring operators (`contains`, `starts(with:)`,
+/// `ends(with:)`, `equals`, `notEquals`) in a query: `String`, `Data` and their optionals.
+/// Internal machinery of OpenRealm.
+public protocol _QueryBinary: _CValueConvertible {}
+
 /// The collections a query reaches into: `List`, `MutableSet` and `LinkingObjects` properties.
 /// Internal machinery of OpenRealm.
 public protocol _QueryableCollection: Sequence {}
@@ -35,6 +40,9 @@ extension List: _QueryableCollection {}
 extension MutableSet: _QueryableCollection {}
 extension LinkingObjects: _QueryableCollection {}
 extension Map: _QueryableMap {}
+extension String: _QueryBinary {}
+extension Data: _QueryBinary {}
+extension Optional: _QueryBinary where Wrapped: _QueryBinary {}
 
 /// A type that a persisted property has, naming the type it is stored as (Realm's protocol of
 /// the same name). Internal machinery of OpenRealm: aggregates use it to check their types.

@@ -19,9 +19,10 @@ extension RealmCore {
     }
 
     /// Checks the file's schema against the models and brings it up to date: throws
-    /// `.schemaMismatch` when a migration is needed, adds tables and properties otherwise.
+    /// `.schemaMismatch` when a migration is needed, adds tables (of `classes` the file lacks)
+    /// and properties otherwise.
     static func prepareSchema(
-        _ engine: StorageEngine, _ classes: [ObjectSchemaInfo], createMissing: Bool, _ configuration: Realm.Configuration
+        _ engine: StorageEngine, _ classes: [ObjectSchemaInfo], _ configuration: Realm.Configuration
     ) throws(Realm.Error) {
         var differences: [String] = []
         var missing: [ObjectSchemaInfo] = []
@@ -35,7 +36,7 @@ extension RealmCore {
                 for info in classes {
                     if let table = try SchemaReader.table(txn.handle, named: info.className) {
                         differences += SchemaReader.differences(info, table)
-                    } else if createMissing {
+                    } else {
                         missing.append(info)
                     }
                 }
@@ -78,7 +79,7 @@ extension RealmCore {
                     }
                 }
                 if let snapshot, let block = configuration.migrationBlock {
-                    block(Migration(old: snapshot, new: txn.handle), fileVersion)
+                    block(Migration(old: snapshot, new: txn.handle, newSchema: Schema(objectSchema: classes.map(\.publicSchema))), fileVersion)
                 }
                 if versionChanges || isNew {
                     guard ce_set_schema_version(txn.handle, configuration.schemaVersion) else { throw Realm.Error.last() }

@@ -222,16 +222,12 @@ final class RealmCore {
             modelClasses = RealmCore.closure(types.map(ObjectSchemaInfo.of))
             allowed = Set(modelClasses.map { ObjectIdentifier($0.objectClass) })
         } else {
-            // Every class used so far whose name no other class has (nested types may share
-            // one); the others are checked when first used. Tables are created on first use.
-            let known = RealmCore.closure(ObjectSchemaInfo.known)
-            let names = Dictionary(grouping: known, by: \.className)
-            modelClasses = known.filter { names[$0.className]?.count == 1 }
+            modelClasses = ObjectSchemaInfo.defaultSchema
         }
         allowedClasses = allowed
         var engine: StorageEngine? = try RealmCore.openEngine(configuration)
         do {
-            try RealmCore.prepareSchema(engine!, modelClasses, createMissing: allowed != nil, configuration)
+            try RealmCore.prepareSchema(engine!, modelClasses, configuration)
         } catch let error where error.code == .schemaMismatch && configuration.deleteRealmIfMigrationNeeded
             && configuration.inMemoryIdentifier == nil && !configuration.readOnly
         {
@@ -241,7 +237,7 @@ final class RealmCore {
             engine = nil
             if RealmCore.isOpen(configuration) { throw error }
             engine = try RealmCore.reopenEmpty(path: path, configuration)
-            try RealmCore.prepareSchema(engine!, modelClasses, createMissing: allowed != nil, configuration)
+            try RealmCore.prepareSchema(engine!, modelClasses, configuration)
         }
         self.engine = engine!
     }
@@ -697,8 +693,8 @@ final class RealmCore {
             if !differences.isEmpty {
                 var message = "Migration is required due to the following errors:\n" + differences.map { "- " + $0 }.joined(separator: "\n")
                 if configuration.objectTypes == nil {
-                    message += "\nList the model classes in Realm.Configuration.objectTypes: OpenRealm checks and migrates the "
-                        + "classes it knows when the Realm is opened, and a Swift program on Linux has no list of its classes."
+                    message += "\n'\(info.className)' is not in the default schema (another model class has its name, or its "
+                        + "_realmIgnoreClass() is true): list it in Realm.Configuration.objectTypes to migrate it when the Realm opens."
                 }
                 throwRealmException(message)
             }
@@ -733,8 +729,14 @@ final class RealmCore {
         var cName: UnsafePointer<CChar>?
         guard ce_table_name(currentTxn(), key, &cName), let cName else { engineFailure() }
         let name = String(cString: cName)
-        let candidates = (configuration.objectTypes?.map(ObjectSchemaInfo.of) ?? []) + ObjectSchemaInfo.known
-        guard let info = candidates.first(where: { $0.className == name }) else {
+        // The configuration's class of that name, else one whose properties match the table
+        // (two classes of a program may have one name).
+        let named = ((configuration.objectTypes?.map(ObjectSchemaInfo.of) ?? []) + ObjectSchemaInfo.defaultSchema + ObjectSchemaInfo.known)
+            .filter { $0.className == name }
+        let stored = try? SchemaReader.table(currentTxn(), key: key)
+        let matching = configuration.objectTypes == nil
+            ? named.first { info in stored.map { SchemaReader.differences(info, $0).isEmpty } ?? false } : nil
+        guard let info = matching ?? named.first else {
             throwRealmException("No model class for the objects of type '\(name)' in this program.")
         }
         return requireTableInfo(for: info.objectClass)
@@ -745,7 +747,8 @@ final class RealmCore {
         if let types = configuration.objectTypes { return RealmCore.closure(types.map(ObjectSchemaInfo.of)) }
         var infos = frozen.map { frozen in frozen.lock.withLock { tables.values.map(\.schema) } } ?? tables.values.map(\.schema)
         let txn = currentTxn()
-        for info in ObjectSchemaInfo.known where !infos.contains(where: { $0 === info }) {
+        // The default schema's class of a name first (another class may map to its table).
+        for info in ObjectSchemaInfo.defaultSchema + ObjectSchemaInfo.known where !infos.contains(where: { $0.className == info.className }) {
             if (try? SchemaReader.table(txn, named: info.className)) ?? nil != nil { infos.append(info) }
         }
         return infos.sorted { $0.className < $1.className }

@@ -41,6 +41,12 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     ///     override class func _realmObjectName() -> String? { "Person" }
     open class func _realmObjectName() -> String? { nil }
 
+    /// Whether the class is left out of the default schema (the schema of a Realm whose
+    /// configuration has no `objectTypes`). A class listed in `objectTypes` is used all the same.
+    ///
+    ///     override class func _realmIgnoreClass() -> Bool { true }
+    open class func _realmIgnoreClass() -> Bool { false }
+
     var _tableKey: TableKey { _table.unsafelyUnwrapped.tableKey }
 
     /// Stops for a write to the primary key of a managed object (Realm's message), after the
@@ -193,13 +199,13 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     }
 
     /// A readable form of the object, as Realm prints it (nested objects and collections
-    /// indented, `<Maximum depth exceeded>` five levels down):
+    /// indented, `<Maximum depth exceeded>` five levels down); a model class may override it:
     ///
     ///     Person {
     ///         name = Ada;
     ///         age = 36;
     ///     }
-    public var description: String { realmDescription(depth: realmDescriptionMaxDepth) }
+    open var description: String { realmDescription(depth: realmDescriptionMaxDepth) }
 
     func realmDescription(depth: Int) -> String {
         if let dynamic = self as? DynamicObject, let binding = dynamic.dynamic {

@@ -24,7 +24,7 @@ struct QueryElement {
 ///
 /// Supported: `==`, `!=`, `<`, `<=`, `>`, `>=` (with values or other properties), `&&`, `||`,
 /// `!`, `contains`/`starts(with:)`/`ends(with:)`/`like`/`equals`/`notEquals` with
-/// `StringOptions`, `in(_:)`, `contains(range)`, and on collections `count`, `contains(_:)`,
+/// `StringOptions` (with values or other properties; on `Data` too, `like` aside), `in(_:)`, `contains(range)`, and on collections `count`, `contains(_:)`,
 /// `containsAny(in:)`, `min`, `max`, `sum`, `avg` and element properties (any element matches),
 /// subqueries (`($0.dogs.age > 5 && $0.dogs.name == "Rex").count > 0`), and on maps a key's value,
 /// `keys` and `values`.
@@ -400,7 +400,7 @@ extension Query where T: _QueryNumeric & Comparable {
 
 // MARK: Strings
 
-extension Query where T: _QueryString {
+extension Query where T: _QueryBinary {
     private func stringOperator(_ op: String, _ value: T, _ options: StringOptions) -> Query<Bool> {
         condition({ "\($0) \(op)\(options.modifier) %@" }, { $0 + [value] })
     }
@@ -426,13 +426,6 @@ extension Query where T: _QueryString {
         stringOperator("ENDSWITH", value, options)
     }
 
-    /// Matches a wildcard pattern: `*` any run of characters, `?` one character (`LIKE`).
-    ///
-    ///     people.where { $0.name.like("A?a*", caseInsensitive: true) }
-    public func like(_ value: T, caseInsensitive: Bool = false) -> Query<Bool> {
-        stringOperator("LIKE", value, caseInsensitive ? .caseInsensitive : [])
-    }
-
     /// Equal, with options.
     ///
     ///     people.where { $0.name.equals("ADA", options: .caseInsensitive) }
@@ -445,6 +438,16 @@ extension Query where T: _QueryString {
     ///     people.where { $0.name.notEquals("ADA", options: .caseInsensitive) }
     public func notEquals(_ value: T, options: StringOptions = []) -> Query<Bool> {
         stringOperator("!=", value, options)
+    }
+}
+
+extension Query where T: _QueryString {
+    /// Matches a wildcard pattern: `*` any run of characters, `?` one character (`LIKE`).
+    ///
+    ///     people.where { $0.name.like("A?a*", caseInsensitive: true) }
+    public func like(_ value: T, caseInsensitive: Bool = false) -> Query<Bool> {
+        let options: StringOptions = caseInsensitive ? .caseInsensitive : []
+        return condition({ "\($0) LIKE\(options.modifier) %@" }, { $0 + [value] })
     }
 }
 

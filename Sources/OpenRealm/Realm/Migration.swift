@@ -34,9 +34,21 @@ public final class Migration {
     let old: DynamicContext
     let new: DynamicContext
 
-    init(old: OpaquePointer, new: OpaquePointer) {
+    /// The schema of the file before the migration (its classes are `DynamicObject`).
+    ///
+    ///     migration.oldSchema["Person"]?["firstName"] != nil
+    public let oldSchema: Schema
+
+    /// The schema the Realm is migrated to: the schema of its model classes.
+    ///
+    ///     migration.newSchema["Person"]?["fullName"]?.type == .string
+    public let newSchema: Schema
+
+    init(old: OpaquePointer, new: OpaquePointer, newSchema: Schema) {
         self.old = DynamicContext(txn: old, writable: false)
         self.new = DynamicContext(txn: new, writable: true)
+        self.oldSchema = self.old.fileSchema()
+        self.newSchema = newSchema
     }
 
     /// Calls `block` for every object the class named `typeName` had before the migration,
@@ -57,20 +69,31 @@ public final class Migration {
     }
 
     /// Creates an object of the class named `typeName` in the new schema, with the values of a
-    /// dictionary (by property name); returns it.
+    /// dictionary (by property name) or an array (one value for each property, in the order of
+    /// the new schema; properties without a value get their defaults); returns it.
     ///
     ///     migration.create("Dog", value: ["name": "Rex"])
+    ///     migration.create("Dog", value: ["Rex", 3])
     @discardableResult
     public func create(_ typeName: String, value: Any = [String: Any]()) -> MigrationObject {
         guard let table = new.table(named: typeName) else {
             throwRealmException("Object type '\(typeName)' is not in the new schema.")
         }
-        guard let dictionary = value as? [String: Any] else {
-            throwRealmException("Migration.create takes a dictionary of values by property name.")
+        let dictionary: [String: Any]
+        if let given = value as? [String: Any] {
+            dictionary = given
+        } else if let array = value as? [Any] {
+            let names = (newSchema[typeName]?.properties ?? []).filter { $0.type != .linkingObjects }.map(\.name)
+            guard array.count <= names.count else {
+                throwRealmException("Invalid array input: number of values (\(array.count)) does not match number of properties (\(names.count)) of '\(typeName)'.")
+            }
+            dictionary = Dictionary(uniqueKeysWithValues: zip(names, array))
+        } else {
+            throwRealmException("Invalid value '\(value)' to initialize object of type '\(typeName)': an array or a dictionary is required.")
         }
         let key = new.createObject(table, values: dictionary, typeName: typeName)
         let object = new.object(table.key, key)
-        for (name, given) in dictionary where given is [Any] { object[name] = given }
+        for (name, given) in dictionary where table.properties[name]?.info.isCollection == true { object[name] = given }
         return object
     }
 
@@ -120,11 +143,13 @@ public final class Migration {
             throwRealmException(
                 "Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because it would change from type '\(oldProperty.typeText)' to '\(newProperty.typeText)'.")
         }
-        guard !oldProperty.isCollection else {
-            throwRealmException("Renaming a collection property is not supported yet: '\(typeName).\(oldName)'.")
-        }
         // Links keep their target's key; the target table of the same name has the same key.
-        new.copyColumn(oldColumn, of: oldTable.key, in: old, to: newColumn, of: newTable.key,
-                       failure: "Cannot rename '\(typeName).\(oldName)' to '\(newName)'")
+        if oldProperty.isCollection {
+            new.copyCollection(oldColumn, of: oldTable.key, in: old, to: newColumn, of: newTable.key, kind: oldProperty.collection,
+                               failure: "Cannot rename '\(typeName).\(oldName)' to '\(newName)'")
+        } else {
+            new.copyColumn(oldColumn, of: oldTable.key, in: old, to: newColumn, of: newTable.key,
+                           failure: "Cannot rename '\(typeName).\(oldName)' to '\(newName)'")
+        }
     }
 }

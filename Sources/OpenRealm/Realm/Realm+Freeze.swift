@@ -40,6 +40,16 @@ extension Realm {
     ///     let liveDog = realm.thaw(frozenDog)
     public func thaw<T: ObjectBase>(_ obj: T) -> T? { obj.thaw() }
 
+    /// A frozen copy of a collection of this Realm (`collection.freeze()`).
+    ///
+    ///     let frozenDogs = realm.freeze(realm.objects(Dog.self))
+    public func freeze<Collection: RealmCollection>(_ collection: Collection) -> Collection { collection.freeze() }
+
+    /// The live collection of a frozen one (`collection.thaw()`); nil if its object was deleted.
+    ///
+    ///     let liveDogs = realm.thaw(frozenDogs)
+    public func thaw<Collection: RealmCollection>(_ collection: Collection) -> Collection? { collection.thaw() }
+
     /// Resolves a `ThreadSafeReference` in this Realm: the object (nil if it was deleted since
     /// the reference was made) or collection it refers to, read in this Realm, which is first
     /// refreshed if it reads an older version than the reference's. A reference resolves once;

@@ -7,26 +7,36 @@
 ///     schema.primaryKeyProperty?.name == "id"
 ///     schema["name"]?.type == .string
 public struct ObjectSchema: Sendable, Hashable, CustomStringConvertible {
-    let info: ObjectSchemaInfo
-
     /// The persisted properties, superclass properties first, in declaration order.
-    public var properties: [Property] { info.properties.map(\.publicProperty) }
+    public let properties: [Property]
 
     /// The name of the class (without its module).
-    public var className: String { info.className }
+    public let className: String
 
-    /// The Swift class.
-    public var objectClass: ObjectBase.Type { info.objectClass }
+    /// The Swift class (`DynamicObject` for the old schema of a migration, which has no class).
+    public let objectClass: ObjectBase.Type
 
     /// The primary key property, if the class has one.
-    public var primaryKeyProperty: Property? { info.primaryKey.map { info.properties[$0].publicProperty } }
+    public var primaryKeyProperty: Property? { properties.first(where: \.isPrimaryKey) }
 
     /// Whether the class is an `EmbeddedObject`.
-    public var isEmbedded: Bool { info.isEmbedded }
+    public let isEmbedded: Bool
+
+    init(info: ObjectSchemaInfo) {
+        self.init(className: info.className, properties: info.properties.map(\.publicProperty),
+                  isEmbedded: info.isEmbedded, objectClass: info.objectClass)
+    }
+
+    init(className: String, properties: [Property], isEmbedded: Bool, objectClass: ObjectBase.Type) {
+        self.className = className
+        self.properties = properties
+        self.isEmbedded = isEmbedded
+        self.objectClass = objectClass
+    }
 
     /// The property named `propertyName`, or nil: `schema["age"]`.
     public subscript(propertyName: String) -> Property? {
-        info.indexByName[propertyName].map { info.properties[$0].publicProperty }
+        properties.first { $0.name == propertyName }
     }
 
     /// Realm's form: `Person {\n\tname { ... }\n}`.
@@ -35,9 +45,15 @@ public struct ObjectSchema: Sendable, Hashable, CustomStringConvertible {
         return "\(className) {\n\(body.joined(separator: "\n"))\n}"
     }
 
-    /// Two schemas of the same class are equal.
-    public static func == (lhs: ObjectSchema, rhs: ObjectSchema) -> Bool { lhs.info === rhs.info }
+    /// Whether two schemas describe the same class: the same name, kind and properties (in any
+    /// order), as Realm compares them.
+    ///
+    ///     Dog().objectSchema == realm.schema["Dog"]   // true
+    public static func == (lhs: ObjectSchema, rhs: ObjectSchema) -> Bool {
+        lhs.className == rhs.className && lhs.isEmbedded == rhs.isEmbedded && lhs.properties.count == rhs.properties.count
+            && lhs.properties.allSatisfy { property in rhs[property.name] == property }
+    }
 
-    /// Hashes the class.
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(info)) }
+    /// Hashes the class name.
+    public func hash(into hasher: inout Hasher) { hasher.combine(className) }
 }

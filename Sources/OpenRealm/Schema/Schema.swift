@@ -4,7 +4,7 @@
 ///
 ///     let realm = try Realm()
 ///     realm.schema["Person"]?.properties.count
-public struct Schema: Sendable, CustomStringConvertible {
+public struct Schema: Sendable, CustomStringConvertible, Equatable {
     /// The object schemas, sorted by class name.
     public let objectSchema: [ObjectSchema]
 
@@ -17,5 +17,13 @@ public struct Schema: Sendable, CustomStringConvertible {
     public var description: String {
         "Schema {\n" + objectSchema.map { $0.description.split(separator: "\n").map { "\t" + $0 }.joined(separator: "\n") }
             .joined(separator: "\n") + "\n}"
+    }
+
+    /// Whether two schemas have the same object schemas (in any order), as Realm compares them.
+    ///
+    ///     realm.schema == otherRealm.schema
+    public static func == (lhs: Schema, rhs: Schema) -> Bool {
+        lhs.objectSchema.count == rhs.objectSchema.count
+            && lhs.objectSchema.allSatisfy { schema in rhs[schema.className] == schema }
     }
 }

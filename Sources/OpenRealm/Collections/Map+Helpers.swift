@@ -1,0 +1,70 @@
+// Map+Helpers.swift — Realm Swift's helpers of Map: merging, searching entries, reading a value
+// by key-value coding.
+
+import Foundation
+
+extension Map {
+    /// Adds the pairs of `sequence`; for a key the map has, `combine` gets the current and the
+    /// new value and returns the one to keep. In a write transaction when managed; unmanaged
+    /// objects among the values are added to the Realm.
+    ///
+    ///     try realm.write { person.scores.merge([("math", 80)]) { current, new in Swift.max(current, new) } }
+    public func merge<S>(_ sequence: S, uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows
+        where S: Sequence, S.Element == (key: Key, value: Value)
+    {
+        for (key, value) in sequence {
+            if let existing = self[key] {
+                updateValue(try combine(existing, value), forKey: key)
+            } else {
+                updateValue(value, forKey: key)
+            }
+        }
+    }
+
+    /// Adds the entries of another map, as `merge(_:uniquingKeysWith:)` does with pairs.
+    ///
+    ///     try realm.write { person.scores.merge(other.scores) { _, new in new } }
+    public func merge(_ other: Map<Key, Value>, uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows {
+        try merge(other.asKeyValueSequence(), uniquingKeysWith: combine)
+    }
+
+    /// Adds the entries of a dictionary, as `merge(_:uniquingKeysWith:)` does with pairs.
+    ///
+    ///     try realm.write { person.scores.merge(["math": 80]) { _, new in new } }
+    public func merge(_ other: [Key: Value], uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows {
+        try merge(other.map { (key: $0.key, value: $0.value) }, uniquingKeysWith: combine)
+    }
+
+    /// Whether an entry satisfies `predicate`.
+    ///
+    ///     person.scores.contains { key, value in value > 90 }
+    public func contains(where predicate: @escaping (_ key: Key, _ value: Value) -> Bool) -> Bool {
+        asKeyValueSequence().contains { predicate($0.key, $0.value) }
+    }
+
+    /// The value stored for the key `key` (a string, as key-value coding has it), nil if the
+    /// map has none.
+    ///
+    ///     person.scores.value(forKey: "math") as? Int    // 90
+    public func value(forKey key: String) -> AnyObject? {
+        self[Key(_mapKeyString: key)].flatMap(unwrapOptional).map { $0 as AnyObject }
+    }
+
+    /// The value of a key path whose first component is a key of the map and the rest a key path
+    /// of the object stored there (`"home.name"`); nil if there is no such value.
+    ///
+    ///     person.pets.value(forKeyPath: "rex.name") as? String    // "Rex"
+    public func value(forKeyPath keyPath: String) -> AnyObject? {
+        var components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard !components.isEmpty, let stored = self[Key(_mapKeyString: components.removeFirst())] else { return nil }
+        var current: Any? = unwrapOptional(stored)
+        for component in components {
+            guard let value = current else { return nil }
+            guard let object = value as? ObjectBase else {
+                throwRealmException("[<\(type(of: value))> valueForUndefinedKey:]: this class is not key value coding-compliant for the key \(component).")
+            }
+            current = object[component].flatMap(unwrapOptional)
+        }
+        return current.map { $0 as AnyObject }
+    }
+}

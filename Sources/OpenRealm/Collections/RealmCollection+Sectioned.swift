@@ -1,0 +1,64 @@
+// RealmCollection+Sectioned.swift — sectioned(by:): a collection's objects grouped in sections,
+// as in Realm Swift.
+
+import Foundation
+
+extension RealmCollection where Element: ObjectBase {
+    /// The objects sorted by a property and grouped in sections by its value.
+    ///
+    ///     let byAge = realm.objects(Dog.self).sectioned(by: \.age, ascending: true)
+    public func sectioned<Key: _Persistable & Hashable>(by keyPath: KeyPath<Element, Key>, ascending: Bool = true) -> SectionedResults<Key, Element> {
+        SectionedResults(results: sorted(by: keyPath, ascending: ascending), sectionKey: { $0[keyPath: keyPath] })
+    }
+
+    /// The objects sorted by `sortDescriptors` and grouped in sections by the value of a
+    /// property (the first sort descriptor should order by it, or sections are built from
+    /// objects that are apart).
+    ///
+    ///     let byAge = dogs.sectioned(by: \.age, sortDescriptors: ["age", "name"])
+    public func sectioned<Key: _Persistable & Hashable>(by keyPath: KeyPath<Element, Key>,
+                                                        sortDescriptors: [SortDescriptor]) -> SectionedResults<Key, Element> {
+        SectionedResults(results: sorted(by: sortDescriptors), sectionKey: { $0[keyPath: keyPath] })
+    }
+}
+
+extension RealmCollection {
+    /// The objects sorted by `sortDescriptors` and grouped in sections by the key `block` gives
+    /// each.
+    ///
+    ///     let byInitial = people.sectioned(by: { String($0.name.prefix(1)) }, sortDescriptors: ["name"])
+    public func sectioned<Key: _Persistable & Hashable>(by block: @escaping ((Element) -> Key),
+                                                        sortDescriptors: [SortDescriptor]) -> SectionedResults<Key, Element> {
+        SectionedResults(results: sorted(by: sortDescriptors), sectionKey: block)
+    }
+
+    /// The values sorted (ascending or descending) and grouped in sections by the key `block`
+    /// gives each: for collections of values.
+    ///
+    ///     let byTens = person.scores.sectioned(by: { $0 / 10 }, ascending: true)
+    public func sectioned<Key: _Persistable & Hashable>(by block: @escaping ((Element) -> Key),
+                                                        ascending: Bool = true) -> SectionedResults<Key, Element> {
+        let sorted: Results<Element>
+        if let values = self as? any _SortableValues, let results = values.sortedValues(ascending: ascending) as? Results<Element> {
+            sorted = results
+        } else {
+            sorted = self.sorted(by: [SortDescriptor(keyPath: "self", ascending: ascending)])
+        }
+        return SectionedResults(results: sorted, sectionKey: block)
+    }
+}
+
+/// The collections of values that sort by value (`sorted(ascending:)`), reached without knowing
+/// their element type.
+protocol _SortableValues {
+    /// `sorted(ascending:)`, as Any (a `Results` of the elements).
+    func sortedValues(ascending: Bool) -> Any
+}
+
+extension List: _SortableValues where Element: _QueryComparable {
+    func sortedValues(ascending: Bool) -> Any { sorted(ascending: ascending) }
+}
+
+extension MutableSet: _SortableValues where Element: _QueryComparable {
+    func sortedValues(ascending: Bool) -> Any { sorted(ascending: ascending) }
+}

@@ -1,0 +1,61 @@
+// RealmSectionedResult.swift — RealmSectionedResult: what SectionedResults and ResultsSection
+// share, as in Realm Swift.
+
+import Foundation
+
+/// What `SectionedResults` and `ResultsSection` share (Realm's `RealmSectionedResult`): a live,
+/// thread-confined, observable collection.
+///
+///     func total<S: RealmSectionedResult>(_ sectioned: S) -> Int { sectioned.count }
+public protocol RealmSectionedResult: RandomAccessCollection, Equatable, ThreadConfined where Index == Int {
+    /// The Realm of the collection.
+    ///
+    ///     sections.realm == realm
+    var realm: Realm? { get }
+
+    /// Whether the collection can no longer be used (its Realm was invalidated).
+    ///
+    ///     if sections.isInvalidated { return }
+    var isInvalidated: Bool { get }
+
+    /// The number of elements (sections of a SectionedResults, objects of a section).
+    ///
+    ///     sections.count
+    var count: Int { get }
+
+    /// Whether the collection is frozen.
+    ///
+    ///     sections.freeze().isFrozen    // true
+    var isFrozen: Bool { get }
+
+    /// A frozen copy, readable from any thread.
+    ///
+    ///     let frozen = sections.freeze()
+    func freeze() -> Self
+
+    /// The live collection of a frozen one, in the calling thread's Realm.
+    ///
+    ///     let live = frozen.thaw()
+    func thaw() -> Self?
+
+    /// Observes the collection: `.initial`, then `.update` with the index paths deleted,
+    /// inserted and modified and the sections inserted and deleted after each commit that
+    /// changed it. Keep the token.
+    ///
+    ///     let token = sections.observe(keyPaths: nil, on: nil) { change in print(change) }
+    func observe(keyPaths: [String]?, on queue: DispatchQueue?,
+                 _ block: @escaping (SectionedResultsChange<Self>) -> Void) -> NotificationToken
+}
+
+extension RealmSectionedResult {
+    /// Observes the collection, every property (or those of `keyPaths`), on the Realm's thread
+    /// (or `queue`).
+    ///
+    ///     let token = sections.observe { change in
+    ///         if case .update(_, let deletions, let insertions, _, let newSections, _) = change { print(deletions, insertions, newSections) }
+    ///     }
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (SectionedResultsChange<Self>) -> Void) -> NotificationToken {
+        observe(keyPaths: keyPaths, on: queue, block)
+    }
+}
