@@ -67,3 +67,21 @@ actor RealmStore {
 
     func close() { realm = nil }
 }
+
+extension RealmStore {
+    /// Waits until the Realm has no asynchronous write work left.
+    func drain() async throws {
+        while realm.isPerformingAsynchronousWriteOperations {
+            try await Task.sleep(nanoseconds: 1_000_000)
+        }
+    }
+}
+
+/// Polls `condition` (every millisecond, up to 10 s); whether it became true.
+func eventually(_ condition: @Sendable () async -> Bool) async -> Bool {
+    for _ in 0..<10_000 {
+        if await condition() { return true }
+        try? await Task.sleep(nanoseconds: 1_000_000)
+    }
+    return false
+}
