@@ -281,7 +281,8 @@ final class RealmCore {
         core.cacheHandle.core = core
         let handle = UncheckedBox(WeakRealmCore(handle: core.cacheHandle))
         actorRealms.withLock { realms in
-            realms = realms.filter { $0.value.value.core != nil }
+            // Entries of instances gone (their handle, weak, is nil; read from any thread safely).
+            realms = realms.filter { $0.value.value.handle != nil }
             realms[key] = handle
         }
         core.startObservingCommits()
