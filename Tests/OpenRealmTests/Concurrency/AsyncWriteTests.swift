@@ -27,6 +27,18 @@ extension RealmStore {
     }
 }
 
+extension RealmStore {
+    /// Starts an asyncWrite in another task of the actor, lets it queue, then writes
+    /// synchronously; returns the counter and the log afterwards.
+    func synchronousWriteWhileTaskWaits() async throws -> (Int, [String]) {
+        let pending = Task { try await self.increment() }
+        await Task.yield()
+        try realm.write { realm.create(LogEntry.self, value: ["order": 0, "text": "sync"]) }
+        try await pending.value
+        return (counterValue(), log())
+    }
+}
+
 @Suite("Asynchronous writes: writeAsync, beginAsyncWrite, commitAsyncWrite")
 struct AsyncWriteTests {
     @Test("writeAsync blocks run in call order; completions follow their commits, in order")
@@ -129,6 +141,16 @@ struct AsyncWriteTests {
         }
         #expect(texts == ["async 1", "async 2", "sync"])
         try await store.drain()
+    }
+
+    @Test("a synchronous write while an asyncWrite task waits for its turn: both happen, no deadlock")
+    func synchronousWriteWhileTaskWaits() async throws {
+        let store = try await RealmStore(asyncTestConfiguration())
+        for _ in 0..<20 {
+            let (counter, log) = try await store.synchronousWriteWhileTaskWaits()
+            #expect(log.count == counter)
+        }
+        #expect(await store.counterValue() == 20)
     }
 
     @Test("commitAsyncWrite after beginWrite: visible at once, completion later on the Realm's actor")
