@@ -205,7 +205,11 @@ extension RealmCore {
     private func takeGrantWaiting() throws(Realm.Error) -> OpaquePointer {
         let (txn, error) = asyncWrites.grant.wait()
         asyncWrites.requested = false
-        guard let txn else { throw error ?? Realm.Error(code: .fail, message: "Cannot begin a write transaction") }
+        guard let txn else {
+            // The queued entries ask again (and get the error themselves if it persists).
+            requestWriteLockIfNeeded()
+            throw error ?? Realm.Error(code: .fail, message: "Cannot begin a write transaction")
+        }
         asyncWrites.lockHeld = true
         return txn
     }
