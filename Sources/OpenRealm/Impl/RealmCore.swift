@@ -21,7 +21,7 @@ private struct WeakEngine: Sendable {
     var encryptionKey: Data?
 }
 
-private let openEngines = Mutex<[String: WeakEngine]>([:])
+private let openEngines = LockedValue<[String: WeakEngine]>([:])
 
 /// The per-thread cache of Realm instances: one per configuration and thread while in use. (A
 /// queue's instances are in its `QueueMarker`.)
@@ -34,7 +34,7 @@ private let threadRealmsKey = "io.openrealm.threadRealms"
 /// The instances isolated to actors, by actor and configuration (an instance keeps its actor
 /// alive, so an actor's identifier is not reused while its entry's instance lives). Each entry
 /// is read and written only by code isolated to its actor; the lock guards the dictionary.
-private let actorRealms = Mutex<[String: UncheckedBox<WeakRealmCore>]>([:])
+private let actorRealms = LockedValue<[String: UncheckedBox<WeakRealmCore>]>([:])
 
 /// The state of one Realm instance (a `Realm` is a handle on it). Confined to its thread, unless
 /// frozen.
