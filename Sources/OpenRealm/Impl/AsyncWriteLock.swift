@@ -1,8 +1,9 @@
-// AsyncWriteLock.swift — the thread of an open file that waits for the engine's write lock on
-// behalf of asynchronous writes, so that no Realm's thread (a cooperative-pool thread of an
-// actor, the main thread) ever blocks on it.
+// AsyncWriteLock.swift — the threads of an open file that wait on behalf of asynchronous
+// writes: for the engine's write lock, and for the durable sync of grouped commits, so that no
+// Realm's thread (a cooperative-pool thread of an actor, the main thread) ever blocks on them.
 //
-// Owns: the queue of write-lock requests of one file in this process, and its thread.
+// Owns: the write-lock requests and the sync requests of one file in this process, and their
+// threads.
 // Never: touches a RealmCore or runs user code (a grant is handed to a closure that schedules
 // the rest on the Realm's context).
 
@@ -26,6 +27,9 @@ import Foundation
 final class AsyncWriteLock: @unchecked Sendable {
     // @unchecked Sendable: the mutable state is in `shared`, under its condition's lock.
     private let shared = Shared()
+    /// Where `ce_db_sync` runs for grouped commits (a thread of its own; serial: the syncs of
+    /// one file go one after another, each covering every commit made before it began).
+    private let syncQueue = DispatchQueue(label: "OpenRealm sync")
 
     private final class Shared: @unchecked Sendable {
         // @unchecked Sendable: every var is only touched under `condition`.
@@ -98,6 +102,15 @@ final class AsyncWriteLock: @unchecked Sendable {
         shared.holding = false
         shared.condition.broadcast()
         shared.condition.unlock()
+    }
+
+    /// Makes `version` of `engine`'s file durable (`ce_db_sync`, one sync shared by the grouped
+    /// commits made meanwhile), then calls `done` there with whether it succeeded (the error is
+    /// the thread's last error).
+    func sync(_ engine: StorageEngine, _ version: UInt64, _ done: @escaping @Sendable (Bool) -> Void) {
+        syncQueue.async {
+            done(ce_db_sync(engine.handle, version))
+        }
     }
 
     /// The thread's loop: one request at a time, until stopped with nothing left to serve.

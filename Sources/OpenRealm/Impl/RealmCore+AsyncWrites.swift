@@ -18,7 +18,9 @@ import Foundation
 ///   lock (never blocking on the engine's lock while the lock's thread holds it for this
 ///   instance), then takes the next transaction the lock hands out for itself.
 /// - `commitAsyncWrite` commits at once (its changes are visible when it returns) and queues
-///   its completion, called on the context after the commit is durable, in commit order.
+///   its completion, called on the context after the commit is durable, in commit order. With
+///   `allowGrouping` the commit is grouped (`ce_txn_commit_grouped`) and the file's syncer
+///   thread makes it durable (`ce_db_sync`), one sync for the commits made meanwhile.
 final class AsyncWriteState {
     enum Work {
         /// A block of `beginAsyncWrite` (or `writeAsync`), run in the transaction.
@@ -37,7 +39,10 @@ final class AsyncWriteState {
         let id: AsyncTransactionId
         /// Nil once cancelled (`cancelAsyncWrite`): the commit still happened.
         var callback: ((Swift.Error?) -> Void)?
-        let error: Swift.Error?
+        var error: Swift.Error?
+        /// The grouped commit's version, durable once `ce_db_sync` returned for it; 0 when the
+        /// commit was durable when it returned (or failed).
+        var version: UInt64
     }
 
     /// The last id handed out (ids count from 1, as Realm's).
@@ -53,6 +58,11 @@ final class AsyncWriteState {
     /// Whether an `asyncWrite` task holds the current write transaction.
     var taskHoldsWrite = false
     var completions: [Completion] = []
+    /// The version of the last grouped commit (`commitWrite(allowGrouping: true)`), not yet
+    /// known to be durable; 0 after a commit that was durable when it returned.
+    var groupedVersion: UInt64 = 0
+    /// The latest version `ce_db_sync` returned for, for this instance.
+    var durableVersion: UInt64 = 0
     var completionsScheduled = false
     /// The file's lock thread, once the instance wrote asynchronously.
     var lock: AsyncWriteLock?
@@ -319,9 +329,43 @@ extension RealmCore {
         } catch {
             failure = error
         }
-        asyncWrites.completions.append(AsyncWriteState.Completion(id: id, callback: onComplete, error: failure))
-        scheduleCompletions()
+        let version = failure == nil ? asyncWrites.groupedVersion : 0
+        asyncWrites.completions.append(AsyncWriteState.Completion(id: id, callback: onComplete, error: failure, version: version))
+        if version > asyncWrites.durableVersion {
+            requestSync(version)
+        } else {
+            scheduleCompletions()
+        }
         return id
+    }
+
+    /// Asks the file's syncer for `ce_db_sync(version)` (off the context: it waits for the disk);
+    /// when it returns, the completions up to `version` are delivered on the context.
+    private func requestSync(_ version: UInt64) {
+        let lock = asyncWrites.lock ?? AsyncWriteLock.of(engine)
+        asyncWrites.lock = lock
+        let instance = UncheckedBox(WeakCore(core: self))
+        let context = self.context
+        let fileURL = configuration.fileURL
+        lock.sync(engine, version) { ok in
+            let error: Realm.Error? = ok ? nil : Realm.Error.last(fileURL: fileURL)
+            context.schedule { instance.value.core?.synced(version, error) }
+        }
+    }
+
+    /// `ce_db_sync` returned for `version` (with `error` if it failed): its completions, and
+    /// the earlier ones, may be delivered.
+    private func synced(_ version: UInt64, _ error: Realm.Error?) {
+        if let error {
+            for index in asyncWrites.completions.indices where asyncWrites.completions[index].version > asyncWrites.durableVersion
+                && asyncWrites.completions[index].version <= version {
+                asyncWrites.completions[index].error = error
+                asyncWrites.completions[index].version = 0
+            }
+        } else {
+            asyncWrites.durableVersion = max(asyncWrites.durableVersion, version)
+        }
+        deliverCompletions()
     }
 
     /// Schedules one delivery of the pending completions on the context.
@@ -332,13 +376,13 @@ extension RealmCore {
         context.schedule { instance.value.core?.deliverCompletions() }
     }
 
-    /// Calls the pending completions in commit order (each commit is durable when it is
-    /// queued: see `commitWrite(withoutNotifying:allowGrouping:)`).
+    /// Calls the pending completions in commit order, up to the first whose grouped commit is
+    /// not yet durable.
     func deliverCompletions() {
         asyncWrites.completionsScheduled = false
-        while !asyncWrites.completions.isEmpty {
-            let completion = asyncWrites.completions.removeFirst()
-            completion.callback?(completion.error)
+        while let first = asyncWrites.completions.first, first.version <= asyncWrites.durableVersion {
+            asyncWrites.completions.removeFirst()
+            first.callback?(first.error)
         }
     }
 

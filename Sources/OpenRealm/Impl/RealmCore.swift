@@ -335,7 +335,14 @@ final class RealmCore {
         }
     }
 
+    /// Serializes the opening of files in this process: two threads opening one file at once
+    /// (two async opens) would otherwise both miss `openEngines` and open two handles, racing to
+    /// create it.
+    private static let openLock = NSLock()
+
     private static func openEngine(_ configuration: Realm.Configuration) throws(Realm.Error) -> StorageEngine {
+        openLock.lock()
+        defer { openLock.unlock() }
         let key = configuration.storageKey + (configuration.readOnly ? "#ro" : "")
         let open = openEngines.withLock { engines -> WeakEngine? in
             // Either mode's handle has the key of the file.
@@ -613,7 +620,8 @@ final class RealmCore {
     /// or write if that comes first.
     ///
     /// `allowGrouping` (`commitAsyncWrite(allowGrouping: true)`): the commit may share its durable
-    /// sync with other commits. `RealmCore.engineCommit` is where that is decided.
+    /// sync with other commits: it is then visible at once and durable once `ce_db_sync` returns
+    /// for `asyncWrites.groupedVersion` (`commitAsyncWrite` waits for that).
     func commitWrite(withoutNotifying tokens: [NotificationToken] = [], allowGrouping: Bool = false) throws(Realm.Error) {
         checkThread()
         guard isInWriteTransaction, let txn else { throwRealmException("Can't commit a non-existing write transaction") }
@@ -623,7 +631,9 @@ final class RealmCore {
         closeCollections()
         self.txn = nil
         isInWriteTransaction = false
-        guard RealmCore.engineCommit(txn, grouped: allowGrouping) else {
+        var version: UInt64 = 0
+        asyncWrites.groupedVersion = 0
+        guard allowGrouping ? ce_txn_commit_grouped(txn, &version) : ce_txn_commit(txn) else {
             // A failed commit leaves the transaction to be ended (rolled back).
             let error = Realm.Error.last(fileURL: configuration.fileURL)
             ce_txn_end(txn)
@@ -632,6 +642,7 @@ final class RealmCore {
             writeTransactionEnded()
             throw error
         }
+        if allowGrouping { asyncWrites.groupedVersion = version }
         writeTransactionEnded()
         // With notifications registered, the instance reads the new version now (the observers
         // will hear of base -> it; a later refresh has a version to move from).
@@ -645,14 +656,6 @@ final class RealmCore {
             keepPendingVersion(base, skipping: tokens, schedule: true, ownCommit: true)
         }
         sendRealmNotification(.didChange, skipping: tokens)
-    }
-
-    /// Commits the write transaction `txn` in the engine. `grouped`: the caller allows the
-    /// commit to share one durable sync with other commits (and then waits for durability
-    /// separately). The engine's `ce_txn_commit` is durable when it returns, which satisfies
-    /// both kinds of caller: asynchronous completions are queued after it returns.
-    private static func engineCommit(_ txn: OpaquePointer, grouped: Bool) -> Bool {
-        ce_txn_commit(txn)
     }
 
     func cancelWrite() {

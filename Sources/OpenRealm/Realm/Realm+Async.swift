@@ -173,7 +173,9 @@ extension Realm {
         if core.isInWriteTransaction {
             let core = self.core
             let error: Swift.Error? = await withCheckedContinuation(isolation: actor) { continuation in
-                _ = core.commitAsyncWrite(allowGrouping: false) { continuation.resume(returning: $0.map(UncheckedBox.init)) }
+                // Grouped: concurrent asyncWrites share one durable sync; this task resumes only once
+                // its commit is durable.
+                _ = core.commitAsyncWrite(allowGrouping: true) { continuation.resume(returning: $0.map(UncheckedBox.init)) }
             }.map(\.value)
             if let error { throw error }
         }
