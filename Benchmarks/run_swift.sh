@@ -7,6 +7,7 @@
 #
 # Usage: Benchmarks/run_swift.sh [swiftbench options...]
 #   e.g. Benchmarks/run_swift.sh --reps 5
+#        Benchmarks/run_swift.sh --async          (issue 15: W5g and the server-shaped run)
 # Defaults: --count 1000000 --lookups 1000000 --w4-runs 5 --w3-runs 20 --reps 3,
 #   systems openrealm,capi,grdb,grdb-records, files in a temp dir on /work's file system.
 set -eu

@@ -1,10 +1,12 @@
 // openrealm_support.h — what the Swift layer needs from C and Swift cannot express:
-// thread-local variables (Swift has none; pthread_getspecific costs a call and a lazy key).
+// thread-local variables (Swift has none; pthread_getspecific costs a call and a lazy key), and
+// the Swift runtime's non-trapping test of actor isolation (the stdlib keeps it internal).
 // Not part of the engine's API (CEngine/include/cengine.h).
 
 #ifndef OPENREALM_SUPPORT_H
 #define OPENREALM_SUPPORT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /// The number of @Persisted wrappers this thread initialised since the last reset
@@ -43,5 +45,10 @@ static inline void openrealm_continue_tokens(int32_t next) {
     openrealm_token_counter = next;
     openrealm_reset_by = 0;
 }
+
+/// Whether the current task (or, for the main executor, the main thread) runs on the serial
+/// executor whose two words are `identity` and `implementation` (an UnownedSerialExecutor):
+/// the Swift runtime's swift_task_isCurrentExecutorWithFlags, asked without asserting.
+bool openrealm_is_current_executor(const void *identity, uintptr_t implementation);
 
 #endif

@@ -1,5 +1,5 @@
 // DeliveryContext.swift — where a live Realm is confined and its notifications run: a serial
-// dispatch queue, the main thread, or another thread's run loop.
+// dispatch queue, the main thread, an actor, or another thread's run loop.
 //
 // Owns: the confinement check of a live RealmCore and scheduling a block on its context.
 // Never: touches a RealmCore itself (the blocks it schedules do, on the right context).
@@ -26,6 +26,9 @@ import Darwin
 ///   another thread while the main thread waits, as under `swift test`, so `@MainActor` code
 ///   may run elsewhere): it is usable on the main thread and in the main queue's blocks, and
 ///   delivers on the main queue (drained by `RunLoop.main`, `dispatchMain()` or the runtime).
+/// - A Realm opened with an actor (`Realm(configuration:actor:)`) is isolated to it: usable in
+///   code isolated to the actor, on whichever thread the actor's executor runs it; its
+///   notifications and asynchronous writes run in tasks isolated to the actor.
 /// - A Realm opened on another thread delivers on that thread's run loop (a timer of
 ///   interval 0 added from the notifier thread, which wakes a sleeping `RunLoop.run`). A thread
 ///   that never runs its run loop (a thread of a dispatch queue or of Swift concurrency, with a
@@ -43,6 +46,7 @@ final class DeliveryContext: @unchecked Sendable {
     private enum Kind {
         case queue(DispatchQueue, QueueMarker)
         case runLoop(RunLoop)
+        case actor(any Actor)
     }
 
     private let kind: Kind
@@ -63,9 +67,32 @@ final class DeliveryContext: @unchecked Sendable {
         kind = .runLoop(RunLoop.current)
     }
 
+    /// The context of a Realm isolated to `actor` (it keeps the actor alive, as Realm's
+    /// scheduler does).
+    init(actor: any Actor) {
+        kind = .actor(actor)
+        thread = pthread_self()
+    }
+
     /// Whether the Realm is confined to a dispatch queue rather than a thread.
     var isQueue: Bool {
         if case .queue = kind { return true }
+        return false
+    }
+
+    /// The actor the Realm is isolated to: its own, or the main actor for a Realm of the main
+    /// queue (as in Realm, which gives those `asyncWrite` and `asyncRefresh`); nil otherwise.
+    var actor: (any Actor)? {
+        switch kind {
+        case .actor(let actor): return actor
+        case .queue(_, let marker): return marker === QueueMarker.main ? MainActor.shared : nil
+        case .runLoop: return nil
+        }
+    }
+
+    /// Whether the Realm is isolated to an actor it was opened with (not the main queue).
+    var isActor: Bool {
+        if case .actor = kind { return true }
         return false
     }
 
@@ -75,11 +102,12 @@ final class DeliveryContext: @unchecked Sendable {
         switch kind {
         case .queue(_, let marker): return marker.isCurrent
         case .runLoop: return pthread_equal(thread, pthread_self()) != 0
+        case .actor(let actor): return isIsolated(to: actor)
         }
     }
 
-    /// Runs `block` later on the context: a block of the queue, of the main queue, or a timer of
-    /// the thread's run loop. Callable from any thread.
+    /// Runs `block` later on the context: a block of the queue, of the main queue, a task
+    /// isolated to the actor, or a timer of the thread's run loop. Callable from any thread.
     func schedule(_ block: @escaping @Sendable () -> Void) {
         switch kind {
         case .queue(let queue, _):
@@ -87,6 +115,8 @@ final class DeliveryContext: @unchecked Sendable {
         case .runLoop(let runLoop):
             // RunLoop.perform does not wake a sleeping run loop; adding a timer does.
             runLoop.add(Timer(timeInterval: 0, repeats: false) { _ in block() }, forMode: .default)
+        case .actor(let actor):
+            OpenRealm.schedule(on: actor, block)
         }
     }
 }

@@ -21,7 +21,7 @@ private struct WeakEngine: Sendable {
     var encryptionKey: Data?
 }
 
-private let openEngines = Mutex<[String: WeakEngine]>([:])
+private let openEngines = LockedValue<[String: WeakEngine]>([:])
 
 /// The per-thread cache of Realm instances: one per configuration and thread while in use. (A
 /// queue's instances are in its `QueueMarker`.)
@@ -30,6 +30,11 @@ private final class ThreadRealms {
 }
 
 private let threadRealmsKey = "io.openrealm.threadRealms"
+
+/// The instances isolated to actors, by actor and configuration (an instance keeps its actor
+/// alive, so an actor's identifier is not reused while its entry's instance lives). Each entry
+/// is read and written only by code isolated to its actor; the lock guards the dictionary.
+private let actorRealms = LockedValue<[String: UncheckedBox<WeakRealmCore>]>([:])
 
 /// The state of one Realm instance (a `Realm` is a handle on it). Confined to its thread, unless
 /// frozen.
@@ -57,10 +62,15 @@ final class RealmCore {
     /// For a Realm confined to a serial queue (`Realm(configuration:queue:)`): the queue's
     /// marker, which says whether the caller runs a block of the queue.
     private let queueMarker: QueueMarker?
+    /// Whether the instance is isolated to an actor (`Realm(configuration:actor:)`): usable in
+    /// code isolated to it, on any thread.
+    private let isActorIsolated: Bool
     /// Where the instance is used and its notifications run.
     let context: DeliveryContext
     /// Notifications: observers, Realm.observe blocks, pending deliveries.
     let notify = NotificationState()
+    /// Asynchronous writes: queued blocks and tasks, the write lock's grants, completions.
+    let asyncWrites = AsyncWriteState()
     /// Set for a frozen instance: the per-thread transactions and the lock of its shared state.
     let frozen: FrozenState?
     var isFrozen: Bool { frozen != nil }
@@ -149,15 +159,7 @@ final class RealmCore {
             cached = nil
         }
         if let core = cached {
-            if core.configuration.readOnly != configuration.readOnly {
-                throw Realm.Error(code: .fail, message: "Realm at path '\(core.engine.path)' already opened with different read permissions.")
-            }
-            if core.configuration.schemaVersion != configuration.schemaVersion {
-                throw Realm.Error(code: .fail, message: "Realm at path '\(core.engine.path)' already opened with different schema version.")
-            }
-            if core.configuration.encryptionKey != configuration.encryptionKey {
-                throw differentKeyError(core.engine.path)
-            }
+            try checkSameOptions(core, configuration)
             return core
         }
         let core = try RealmCore(configuration: configuration, queue: queue, marker: marker)
@@ -202,20 +204,40 @@ final class RealmCore {
         Realm.Error(code: .fail, message: "Realm at path '\(path)' already opened with different encryption key.")
     }
 
-    private init(configuration: Realm.Configuration, queue: DispatchQueue?, marker: QueueMarker?) throws(Realm.Error) {
-        if configuration.readOnly && configuration.inMemoryIdentifier != nil {
-            throw Realm.Error(code: .fail, message: "Realm cannot be both read-only and in-memory.")
-        }
-        self.configuration = configuration
-        self.thread = pthread_self()
-        self.threadIsOwner = marker == nil || Thread.isMainThread
-        self.queueMarker = marker
+    private convenience init(configuration: Realm.Configuration, queue: DispatchQueue?, marker: QueueMarker?) throws(Realm.Error) {
+        let context: DeliveryContext
         if let queue, let marker {
             context = DeliveryContext(queue: queue, marker: marker)
         } else {
             context = DeliveryContext()
         }
+        try self.init(configuration: configuration, context: context, marker: marker,
+                      threadIsOwner: marker == nil || Thread.isMainThread, isActor: false)
+    }
+
+    private init(configuration: Realm.Configuration, context: DeliveryContext, marker: QueueMarker?,
+                 threadIsOwner: Bool, isActor: Bool) throws(Realm.Error) {
+        self.configuration = configuration
+        self.thread = pthread_self()
+        self.threadIsOwner = threadIsOwner
+        self.queueMarker = marker
+        self.isActorIsolated = isActor
+        self.context = context
         self.frozen = nil
+        let (engine, allowed) = try RealmCore.openPrepared(configuration)
+        allowedClasses = allowed
+        self.engine = engine
+    }
+
+    /// Opens the file of `configuration` and brings its schema to the model classes (creating,
+    /// checking, migrating; deleting the file first when `deleteRealmIfMigrationNeeded` says
+    /// so): what opening an instance does before it has a context. Also the work
+    /// `Realm.asyncOpen` does on a background thread. Returns the engine (open while it is
+    /// referenced) and, with `objectTypes`, the classes the Realm may hold.
+    static func openPrepared(_ configuration: Realm.Configuration) throws(Realm.Error) -> (StorageEngine, Set<ObjectIdentifier>?) {
+        if configuration.readOnly && configuration.inMemoryIdentifier != nil {
+            throw Realm.Error(code: .fail, message: "Realm cannot be both read-only and in-memory.")
+        }
         var allowed: Set<ObjectIdentifier>?
         var modelClasses: [ObjectSchemaInfo]
         if let types = configuration.objectTypes {
@@ -224,7 +246,6 @@ final class RealmCore {
         } else {
             modelClasses = ObjectSchemaInfo.defaultSchema
         }
-        allowedClasses = allowed
         var engine: StorageEngine? = try RealmCore.openEngine(configuration)
         do {
             try RealmCore.prepareSchema(engine!, modelClasses, configuration)
@@ -239,7 +260,42 @@ final class RealmCore {
             engine = try RealmCore.reopenEmpty(path: path, configuration)
             try RealmCore.prepareSchema(engine!, modelClasses, configuration)
         }
-        self.engine = engine!
+        return (engine!, allowed)
+    }
+
+    /// The Realm instance isolated to `actor` for `configuration` (the caller runs isolated to
+    /// it): the cached one, or a new one.
+    static func instance(for configuration: Realm.Configuration, actor: any Actor) throws(Realm.Error) -> RealmCore {
+        validate(configuration)
+        let key = "\(ObjectIdentifier(actor))|" + configuration.storageKey
+        if let core = actorRealms.withLock({ $0[key]?.value.core }) {
+            try checkSameOptions(core, configuration)
+            return core
+        }
+        let core = try RealmCore(configuration: configuration, context: DeliveryContext(actor: actor), marker: nil,
+                                 threadIsOwner: false, isActor: true)
+        core.cacheHandle.core = core
+        let handle = UncheckedBox(WeakRealmCore(handle: core.cacheHandle))
+        actorRealms.withLock { realms in
+            // Entries of instances gone (their handle, weak, is nil; read from any thread safely).
+            realms = realms.filter { $0.value.value.handle != nil }
+            realms[key] = handle
+        }
+        core.startObservingCommits()
+        return core
+    }
+
+    /// Throws Realm's errors when the cached instance `core` was opened with other options.
+    private static func checkSameOptions(_ core: RealmCore, _ configuration: Realm.Configuration) throws(Realm.Error) {
+        if core.configuration.readOnly != configuration.readOnly {
+            throw Realm.Error(code: .fail, message: "Realm at path '\(core.engine.path)' already opened with different read permissions.")
+        }
+        if core.configuration.schemaVersion != configuration.schemaVersion {
+            throw Realm.Error(code: .fail, message: "Realm at path '\(core.engine.path)' already opened with different schema version.")
+        }
+        if core.configuration.encryptionKey != configuration.encryptionKey {
+            throw differentKeyError(core.engine.path)
+        }
     }
 
     /// A frozen instance reading the version `live` reads (in a write transaction: the version the
@@ -251,6 +307,7 @@ final class RealmCore {
         thread = pthread_self()
         threadIsOwner = true
         queueMarker = nil
+        isActorIsolated = false
         context = live.context
         allowedClasses = live.allowedClasses
         var raw: OpaquePointer?
@@ -274,7 +331,14 @@ final class RealmCore {
         }
     }
 
+    /// Serializes the opening of files in this process: two threads opening one file at once
+    /// (two async opens) would otherwise both miss `openEngines` and open two handles, racing to
+    /// create it.
+    private static let openLock = NSLock()
+
     private static func openEngine(_ configuration: Realm.Configuration) throws(Realm.Error) -> StorageEngine {
+        openLock.lock()
+        defer { openLock.unlock() }
         let key = configuration.storageKey + (configuration.readOnly ? "#ro" : "")
         let open = openEngines.withLock { engines -> WeakEngine? in
             // Either mode's handle has the key of the file.
@@ -350,6 +414,8 @@ final class RealmCore {
         // uses them any more (the instance is going away).
         frozen?.endTransactions()
         if let txn { ce_txn_end(txn) }
+        // A write transaction from the write lock's thread: it may serve the next request.
+        if asyncWrites.lockHeld { asyncWrites.lock?.released() }
     }
 
     // MARK: Threads and transactions
@@ -372,7 +438,8 @@ final class RealmCore {
     }
 
     private var isOnOwnQueue: Bool {
-        queueMarker?.isCurrent ?? false
+        if let queueMarker { return queueMarker.isCurrent }
+        return isActorIsolated && context.isCurrent
     }
 
     private func wrongThread() -> Never {
@@ -501,7 +568,8 @@ final class RealmCore {
     }
 
     /// Begins a write transaction. As in Realm, the Realm first moves to the latest version and
-    /// delivers the notifications of that (unless called from a notification block).
+    /// delivers the notifications of that (unless called from a notification block). The
+    /// asynchronous writes queued before it run first (see `takeWriteAfterAsyncWrites`).
     func beginWrite() throws(Realm.Error) {
         if frozen != nil { throwRealmException("Can't perform transactions on a frozen Realm") }
         checkThread()
@@ -513,6 +581,21 @@ final class RealmCore {
             // A notification block may have begun a write of its own.
             if isInWriteTransaction { throwRealmException("The Realm is already in a write transaction") }
         }
+        if let granted = try takeWriteAfterAsyncWrites() {
+            enterWrite(granted, fromLock: true)
+            return
+        }
+        if isInWriteTransaction { throwRealmException("The Realm is already in a write transaction") }
+        var raw: OpaquePointer?
+        guard ce_txn_begin_write(engine.handle, &raw), let raw else {
+            throw Realm.Error.last(fileURL: configuration.fileURL)
+        }
+        enterWrite(raw, fromLock: false)
+    }
+
+    /// Makes `raw`, a write transaction begun at the latest version, the instance's transaction.
+    /// `fromLock`: it came from the write lock's thread, which is told when it ends.
+    func enterWrite(_ raw: OpaquePointer, fromLock: Bool) {
         // With observers, the read transaction stays open: the version they heard of last, for
         // the delivery of the commit.
         if let read = txn, hasObservers {
@@ -522,22 +605,20 @@ final class RealmCore {
         } else {
             endTransaction()
         }
-        var raw: OpaquePointer?
-        guard ce_txn_begin_write(engine.handle, &raw), let raw else {
-            let error = Realm.Error.last(fileURL: configuration.fileURL)
-            txn = notify.writeBase
-            notify.writeBase = nil
-            throw error
-        }
         txn = raw
         isInWriteTransaction = true
+        asyncWrites.lockHeld = fromLock
     }
 
     /// Commits the write transaction; then the `Realm.observe` blocks get `.didChange`, at once
     /// (as in Realm), except those of `tokens`. The observers hear of the commit later on the
     /// instance's context (as Realm schedules collection notifications), or at the next refresh
     /// or write if that comes first.
-    func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws(Realm.Error) {
+    ///
+    /// `allowGrouping` (`commitAsyncWrite(allowGrouping: true)`): the commit may share its durable
+    /// sync with other commits: it is then visible at once and durable once `ce_db_sync` returns
+    /// for `asyncWrites.groupedVersion` (`commitAsyncWrite` waits for that).
+    func commitWrite(withoutNotifying tokens: [NotificationToken] = [], allowGrouping: Bool = false) throws(Realm.Error) {
         checkThread()
         guard isInWriteTransaction, let txn else { throwRealmException("Can't commit a non-existing write transaction") }
         for token in tokens where token.core !== self {
@@ -546,14 +627,19 @@ final class RealmCore {
         closeCollections()
         self.txn = nil
         isInWriteTransaction = false
-        guard ce_txn_commit(txn) else {
+        var version: UInt64 = 0
+        asyncWrites.groupedVersion = 0
+        guard allowGrouping ? ce_txn_commit_grouped(txn, &version) : ce_txn_commit(txn) else {
             // A failed commit leaves the transaction to be ended (rolled back).
             let error = Realm.Error.last(fileURL: configuration.fileURL)
             ce_txn_end(txn)
             self.txn = notify.writeBase
             notify.writeBase = nil
+            writeTransactionEnded()
             throw error
         }
+        if allowGrouping { asyncWrites.groupedVersion = version }
+        writeTransactionEnded()
         // With notifications registered, the instance reads the new version now (the observers
         // will hear of base -> it; a later refresh has a version to move from).
         if notify.writeBase != nil || notify.hasRealmBlocks {
@@ -572,6 +658,7 @@ final class RealmCore {
         checkThread()
         guard isInWriteTransaction else { throwRealmException("Can't cancel a non-existing write transaction") }
         endTransaction()
+        writeTransactionEnded()
         // Back to the version the write began from.
         txn = notify.writeBase
         notify.writeBase = nil

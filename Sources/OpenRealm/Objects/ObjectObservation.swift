@@ -82,3 +82,62 @@ extension EmbeddedObject {
         observeObject(self, keyPaths: propertyPaths(keyPaths), on: queue, block)
     }
 }
+
+// MARK: - Actors and AsyncSequence
+
+extension Object {
+    /// Observes the object with `block` isolated to `actor` (Realm's actor form of `observe`):
+    /// the object is resolved in the Realm of its file isolated to `actor`, and `block` gets
+    /// `.change` or `.deleted` as `observe(keyPaths:on:_:)` describes, with the actor as its
+    /// isolated parameter. The token may be used and invalidated from any actor.
+    ///
+    ///     let token = await dog.observe(keyPaths: ["age"], on: store) { (store, change: ObjectChange<Dog>) in
+    ///         print(change)
+    ///     }
+    public func observe<A: Actor, T: Object>(keyPaths: [String]? = nil, on actor: A,
+                                             _isolation: isolated (any Actor)? = #isolation,
+                                             _ block: @Sendable @escaping (isolated A, ObjectChange<T>) -> Void) async -> NotificationToken {
+        let (reference, configuration) = prepareActorObservation(self as Object)
+        return await registerObject(actor, reference, configuration, keyPaths, block)
+    }
+
+    /// The actor form of `observe` with Swift key paths.
+    ///
+    ///     let token = await dog.observe(keyPaths: [\Dog.age], on: store) { store, change in print(change) }
+    public func observe<A: Actor, T: Object>(keyPaths: [PartialKeyPath<T>], on actor: A,
+                                             _isolation: isolated (any Actor)? = #isolation,
+                                             _ block: @Sendable @escaping (isolated A, ObjectChange<T>) -> Void) async -> NotificationToken {
+        await observe(keyPaths: propertyPaths(keyPaths), on: actor, _isolation: _isolation, block)
+    }
+}
+
+extension ThreadConfined where Self: ObjectBase {
+    /// The changes of the object as an AsyncSequence (OpenRealm's; Realm Swift offers Combine
+    /// publishers, which Linux lacks): `.change` after each commit that changed it, `.deleted`
+    /// when it is deleted, as `observe(keyPaths:on:_:)` delivers them. Registered when `changes`
+    /// is read; ends when the iterating task is cancelled or the sequence is released. Read it
+    /// and iterate where the object's Realm is usable: the objects it yields are live.
+    ///
+    ///     for await change in dog.changes {
+    ///         if case .change(_, let properties) = change { print(properties.map(\.name)) }
+    ///     }
+    public var changes: AsyncStream<ObjectChange<Self>> {
+        changes(keyPaths: nil)
+    }
+
+    /// The changes of the object as an AsyncSequence, with the key paths of `observe`.
+    ///
+    ///     for await change in dog.changes(keyPaths: ["age"]) { print(change) }
+    public func changes(keyPaths: [String]?) -> AsyncStream<ObjectChange<Self>> {
+        changeStream { yield in observeObject(self, keyPaths: keyPaths, on: nil, yield) }
+    }
+}
+
+/// On the actor: registers `block` for the object `reference` names.
+private func registerObject<A: Actor, T: Object>(
+    _ actor: isolated A, _ reference: ThreadSafeReference<Object>, _ configuration: Realm.Configuration,
+    _ keyPaths: [String]?, _ block: @Sendable @escaping (isolated A, ObjectChange<T>) -> Void
+) -> NotificationToken {
+    guard let object = resolveOnActor(actor, reference, configuration) else { return NotificationToken() }
+    return object.observe(keyPaths: keyPaths, on: nil) { (change: ObjectChange<T>) in deliverIsolated(actor, block, change) }
+}

@@ -15,6 +15,8 @@ import Foundation
 ///     let people = realm.objects(PersonProjection.self)
 ///     people.first?.dogNames.first
 open class Projection<Root: ObjectBase & RealmCollectionValue>: RealmCollectionValue, ThreadConfined, CustomStringConvertible, ProjectionObservable {
+    /// The type a projection is stored as: its root object.
+    public typealias PersistedType = Root
     /// The object the projection views.
     public let rootObject: Root
 

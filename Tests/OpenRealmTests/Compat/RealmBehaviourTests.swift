@@ -167,7 +167,7 @@ struct RealmBehaviourTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("ro.realm")
-        do { _ = try Realm(configuration: .init(fileURL: url, objectTypes: [Dog.self])) }
+        do { _ = try Realm(configuration: .init(fileURL: url, objectTypes: [Dog.self]), queue: nil) }
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory.path)
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: url.path)
         for lockish in try FileManager.default.contentsOfDirectory(atPath: directory.path) where lockish != "ro.realm" {

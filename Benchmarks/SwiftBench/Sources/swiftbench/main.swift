@@ -11,6 +11,7 @@
 //
 // Usage: swiftbench [--count N] [--reps N] [--lookups N] [--w4-runs N] [--no-w3] [--w3-runs N] [--w1-only]
 //                   [--dir DIR] [--systems openrealm,capi,grdb,grdb-records] [--keep]
+//        swiftbench --async [--reps N] [--dir DIR] [--keep]   (issue 15's workloads: AsyncBench.swift)
 // Build and run it with Benchmarks/run_swift.sh (release build, `chrt -f 1`).
 
 import CEngine
@@ -145,6 +146,7 @@ func usage() -> Never {
           --systems L   a comma-separated subset, in run order (default openrealm,capi,grdb,grdb-records;
                         grdb-records runs W1 only)
           --keep        keep the files instead of removing them
+          --async       run the asynchronous workloads instead (W5g, server-shaped; AsyncBench.swift)
 
         """)
     exit(2)
@@ -155,6 +157,7 @@ var reps = 3
 var baseDirectory: String?
 var keep = false
 var systems = System.allCases
+var asyncMode = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 func number(_ argument: String?) -> Int {
     guard let argument, let value = Int(argument), value > 0 else { usage() }
@@ -173,6 +176,7 @@ while let argument = arguments.next() {
         guard let directory = arguments.next() else { usage() }
         baseDirectory = directory
     case "--keep": keep = true
+    case "--async": asyncMode = true
     case "--systems":
         guard let list = arguments.next() else { usage() }
         systems = list.split(separator: ",").map { name -> System in
@@ -184,6 +188,16 @@ while let argument = arguments.next() {
     }
 }
 benchConfigCount = config.count
+
+if asyncMode {
+    let directory = makeTemporaryDirectory(under: baseDirectory ?? defaultBaseDirectory(), prefix: "openrealm-swiftbench-async-")
+    print("engine source: \(ProcessInfo.processInfo.environment["OPENREALM_REVISION"] ?? "(revision not given)")")
+    print("peer:          GRDB 7.10.0 on SQLite \(sqliteVersion()) (DatabasePool: WAL; PRAGMA synchronous=FULL)")
+    print("directory:     \(directory)\n")
+    await runAsyncBench(reps: reps, runDirectory: directory, keep: keep)
+    if !keep { removeTree(directory) }
+    exit(0)
+}
 
 // What every system must read (untimed).
 for k in 0..<config.lookups {
