@@ -1004,13 +1004,20 @@ final class RealmCore {
     }
 
     /// Deletes a managed object of this Realm.
+    /// As in Realm, an object of another Realm (or unmanaged) is refused before the write
+    /// transaction is checked, and an object already deleted (through another accessor) or
+    /// invalidated is skipped.
     func delete(_ object: ObjectBase) {
-        checkInWrite()
+        checkThread()
         guard object._core === self, let table = object._table else {
             throwRealmException("Can only delete an object from the Realm it belongs to.")
         }
-        if object._epoch != epoch { throwRealmException(invalidatedObjectMessage) }
-        guard ce_object_delete(txn, table.tableKey, object._key) else { engineFailure() }
+        checkInWrite()
+        if object._epoch != epoch { return }
+        guard ce_object_delete(txn, table.tableKey, object._key) else {
+            if ce_last_error_code() == CE_ERR_NO_SUCH_OBJECT { return }
+            engineFailure()
+        }
     }
 
     /// Deletes every object of every top-level table.
