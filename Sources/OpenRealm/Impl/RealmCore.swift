@@ -870,10 +870,9 @@ final class RealmCore {
     func add(_ object: ObjectBase, policy: ce_update_policy, in realm: Realm) {
         checkInWrite()
         if let core = object._core {
-            if core === self {
-                if object._epoch != epoch { throwRealmException(invalidatedObjectMessage) }
-                return
-            }
+            // Realm's order: a deleted or invalidated object first, then the Realm it belongs to.
+            if object.isInvalidated { throwRealmException("Adding a deleted or invalidated object to a Realm is not permitted") }
+            if core === self { return }
             throwRealmException("Object is already managed by another Realm. Use create instead to copy it into this Realm.")
         }
         // Adding many objects of one class finds its (non-embedded) table cached: no type check.

@@ -458,6 +458,30 @@ struct RealmConformanceErrorTests {
         expectStop("Can only delete an object from the Realm it belongs to.", result)
     }
 
+    @Test("adding a deleted object")
+    func addDeleted() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "conf-exit-adddeleted", objectTypes: [ConfPlain.self]))
+            let object = try realm.write { realm.create(ConfPlain.self) }
+            try realm.write {
+                realm.delete(realm.objects(ConfPlain.self))
+                realm.add(object)
+            }
+        }
+        expectStop("Adding a deleted or invalidated object to a Realm is not permitted", result)
+    }
+
+    @Test("adding an object after invalidate()")
+    func addInvalidated() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "conf-exit-addinvalid", objectTypes: [ConfPlain.self]))
+            let object = try realm.write { realm.create(ConfPlain.self) }
+            realm.invalidate()
+            try realm.write { realm.add(object) }
+        }
+        expectStop("Adding a deleted or invalidated object to a Realm is not permitted", result)
+    }
+
     @Test("add(update:) of a class without a primary key")
     func addUpdateWithoutPrimaryKey() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
