@@ -260,10 +260,9 @@ public struct Realm: Equatable {
             if let keyValue, let existing = object(ofType: type, forPrimaryKey: keyValue) {
                 switch value {
                 case let dictionary as [String: Any]:
+                    // Keys that name no persisted property are ignored, as Realm does.
                     for (name, propertyValue) in dictionary where name != info.properties[pk].name {
-                        guard let index = info.indexByName[name] else {
-                            throwRealmException("Invalid property name '\(name)' for class '\(info.className)'.")
-                        }
+                        guard let index = info.indexByName[name], info.properties[index].isStored else { continue }
                         existing._setValue(propertyValue, of: index)
                     }
                 default:

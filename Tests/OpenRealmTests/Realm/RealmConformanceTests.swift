@@ -381,6 +381,19 @@ struct RealmConformanceObjectTests {
         #expect(viaPersisted.count == 1)
     }
 
+    @Test("dictionary values: keys that name no persisted property are ignored, in init, create and update")
+    func extraDictionaryKeys() throws {
+        let unmanaged = ConfPlain(value: ["intCol": 3, "noSuchProperty": "x"])
+        #expect(unmanaged.intCol == 3)
+        let realm = try confRealm()
+        let created = try realm.write { realm.create(ConfPrimaryString.self, value: ["stringCol": "a", "intCol": 1, "extra": 2]) }
+        #expect(created.intCol == 1)
+        try realm.write {
+            realm.create(ConfPrimaryString.self, value: ["stringCol": "a", "intCol": 5, "extra": 2], update: .modified)
+        }
+        #expect(created.intCol == 5)
+    }
+
     @Test("object(ofType:forPrimaryKey:) with a nil optional key, NSNull or a missing key")
     func optionalKeys() throws {
         let realm = try confRealm()
