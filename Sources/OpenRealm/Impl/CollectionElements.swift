@@ -62,6 +62,8 @@ func fillEmbedded(_ core: RealmCore, _ value: Any, _ key: ce_object_key) {
 /// The elements of an array, list, set or other sequence, converted to `T`; nil if one is not.
 func collectionElements<T: _CValueConvertible>(_ value: Any, _: T.Type) -> [T]? {
     if let same = value as? [T] { return same }
+    // Realm takes NSNull (nil from Objective-C) for a collection as no elements.
+    if value is NSNull { return [] }
     var items: [Any] = []
     if let array = value as? [Any] {
         items = array

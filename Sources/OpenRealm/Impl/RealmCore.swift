@@ -870,10 +870,9 @@ final class RealmCore {
     func add(_ object: ObjectBase, policy: ce_update_policy, in realm: Realm) {
         checkInWrite()
         if let core = object._core {
-            if core === self {
-                if object._epoch != epoch { throwRealmException(invalidatedObjectMessage) }
-                return
-            }
+            // Realm's order: a deleted or invalidated object first, then the Realm it belongs to.
+            if object.isInvalidated { throwRealmException("Adding a deleted or invalidated object to a Realm is not permitted") }
+            if core === self { return }
             throwRealmException("Object is already managed by another Realm. Use create instead to copy it into this Realm.")
         }
         // Adding many objects of one class finds its (non-embedded) table cached: no type check.
@@ -1004,13 +1003,20 @@ final class RealmCore {
     }
 
     /// Deletes a managed object of this Realm.
+    /// As in Realm, an object of another Realm (or unmanaged) is refused before the write
+    /// transaction is checked, and an object already deleted (through another accessor) or
+    /// invalidated is skipped.
     func delete(_ object: ObjectBase) {
-        checkInWrite()
+        checkThread()
         guard object._core === self, let table = object._table else {
             throwRealmException("Can only delete an object from the Realm it belongs to.")
         }
-        if object._epoch != epoch { throwRealmException(invalidatedObjectMessage) }
-        guard ce_object_delete(txn, table.tableKey, object._key) else { engineFailure() }
+        checkInWrite()
+        if object._epoch != epoch { return }
+        guard ce_object_delete(txn, table.tableKey, object._key) else {
+            if ce_last_error_code() == CE_ERR_NO_SUCH_OBJECT { return }
+            engineFailure()
+        }
     }
 
     /// Deletes every object of every top-level table.

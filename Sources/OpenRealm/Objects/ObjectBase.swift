@@ -227,10 +227,10 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         let info = _schemaInfo
         switch value {
         case let dictionary as [String: Any]:
+            // As Realm: the persisted properties are read from the dictionary by name; other
+            // keys are ignored.
             for (name, propertyValue) in dictionary {
-                guard let index = info.indexByName[name] else {
-                    throwRealmException("Invalid property name '\(name)' for class '\(info.className)'.")
-                }
+                guard let index = info.indexByName[name], info.properties[index].isStored else { continue }
                 _setValue(propertyValue, of: index)
             }
         case let array as [Any]:

@@ -209,6 +209,7 @@ public struct Realm: Equatable {
     ///         realm.add(Dog(value: ["name": "Rex", "age": 4]), update: .modified)
     ///     }
     public func add(_ object: Object, update: UpdatePolicy = .error) {
+        if update != .error { Realm.requirePrimaryKey(type(of: object)) }
         core.add(object, policy: update.cValue, in: self)
     }
 
@@ -216,7 +217,19 @@ public struct Realm: Equatable {
     ///
     ///     try realm.write { realm.add([rex, fido]) }
     public func add<S: Sequence>(_ objects: S, update: UpdatePolicy = .error) where S.Iterator.Element: Object {
-        for object in objects { core.add(object, policy: update.cValue, in: self) }
+        for object in objects {
+            if update != .error { Realm.requirePrimaryKey(type(of: object)) }
+            core.add(object, policy: update.cValue, in: self)
+        }
+    }
+
+    /// Stops with Realm's message when an update policy other than `.error` is used for a class
+    /// without a primary key.
+    private static func requirePrimaryKey(_ type: ObjectBase.Type) {
+        let info = ObjectSchemaInfo.of(type)
+        if info.primaryKey == nil {
+            throwRealmException("'\(info.className)' does not have a primary key and can not be updated")
+        }
     }
 
     /// Creates an object of `type` from a dictionary, an array in property order or another
@@ -227,12 +240,14 @@ public struct Realm: Equatable {
     ///     try realm.write { realm.create(Dog.self, value: ["name": "Rex", "age": 4], update: .modified) }
     @discardableResult
     public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
+        if update != .error { Realm.requirePrimaryKey(type) }
         core.checkInWrite()
+        // As in Realm, the unmanaged objects in `value`, and those of other Realms, are copied:
+        // never added themselves.
+        // An object given as the value is always copied (with its embedded objects).
+        let value = value is ObjectBase || holdsForeignObject(value) ? copyingForeignObjects(value) : value
         let info = ObjectSchemaInfo.of(type)
         if update != .error, let pk = info.primaryKey {
-            guard info.primaryKey != nil else {
-                throwRealmException("'\(info.className)' does not have a primary key and can not be updated")
-            }
             var keyValue: Any?
             if let dictionary = value as? [String: Any] {
                 keyValue = dictionary[info.properties[pk].name]
@@ -245,10 +260,9 @@ public struct Realm: Equatable {
             if let keyValue, let existing = object(ofType: type, forPrimaryKey: keyValue) {
                 switch value {
                 case let dictionary as [String: Any]:
+                    // Keys that name no persisted property are ignored, as Realm does.
                     for (name, propertyValue) in dictionary where name != info.properties[pk].name {
-                        guard let index = info.indexByName[name] else {
-                            throwRealmException("Invalid property name '\(name)' for class '\(info.className)'.")
-                        }
+                        guard let index = info.indexByName[name], info.properties[index].isStored else { continue }
                         existing._setValue(propertyValue, of: index)
                     }
                 default:
@@ -267,6 +281,55 @@ public struct Realm: Equatable {
         return object
     }
 
+    /// Whether `value` holds an object that is not managed by this Realm (unmanaged, or of
+    /// another Realm): is one, or has one in an array, a dictionary, a list or a set (such an
+    /// object's own links are not looked into: it is copied).
+    private func holdsForeignObject(_ value: Any) -> Bool {
+        if let object = value as? ObjectBase { return isForeign(object) }
+        if value is String || value is Data { return false }
+        if let dictionary = value as? [String: Any] { return dictionary.values.contains { holdsForeignObject($0) } }
+        if let array = value as? [Any] { return array.contains { holdsForeignObject($0) } }
+        if let sequence = value as? any Sequence { return sequence.contains { holdsForeignObject($0) } }
+        return false
+    }
+
+    /// Whether `object` must be copied to be linked from an object of this Realm: unmanaged, of
+    /// another Realm, or embedded (an embedded object has one parent).
+    private func isForeign(_ object: ObjectBase) -> Bool {
+        object._table == nil || object._core !== core || object is EmbeddedObject
+    }
+
+    /// `value` (an object is copied whatever it is) with each foreign object in it replaced by a
+    /// new unmanaged copy, whose links, lists and sets are copied the same way (an object reached
+    /// twice is copied once; the sources are kept in `copies` while it runs, so that no accessor
+    /// read on the way is freed and its address reused by the next).
+    private func copyingForeignObjects(_ value: Any) -> Any {
+        var copies: [ObjectIdentifier: (source: ObjectBase, copy: ObjectBase)] = [:]
+        return copyingForeignObjects(value, &copies, always: true)
+    }
+
+    private func copyingForeignObjects(_ value: Any, _ copies: inout [ObjectIdentifier: (source: ObjectBase, copy: ObjectBase)], always: Bool = false) -> Any {
+        if let object = value as? ObjectBase {
+            if !always, !isForeign(object) { return object }
+            if let known = copies[ObjectIdentifier(object)] { return known.copy }
+            let copy = type(of: object).init()
+            copies[ObjectIdentifier(object)] = (object, copy)
+            for (index, property) in object._schemaInfo.properties.enumerated() where property.isStored {
+                copy._setValue(copyingForeignObjects(object._value(of: index), &copies), of: index)
+            }
+            return copy
+        }
+        if !holdsForeignObject(value) { return value }
+        if let dictionary = value as? [String: Any] { return dictionary.mapValues { copyingForeignObjects($0, &copies) } }
+        if let array = value as? [Any] { return array.map { copyingForeignObjects($0, &copies) } }
+        if let sequence = value as? any Sequence {
+            var items: [Any] = []
+            for item in sequence { items.append(copyingForeignObjects(item, &copies)) }
+            return items
+        }
+        return value
+    }
+
     // MARK: Deleting
 
     /// Deletes an object from the Realm; it is invalidated. Its embedded objects go with it,
@@ -281,7 +344,7 @@ public struct Realm: Equatable {
     ///
     ///     try realm.write { realm.delete(realm.objects(Dog.self)) }
     public func delete<S: Sequence>(_ objects: S) where S.Iterator.Element: ObjectBase {
-        core.checkInWrite()
+        core.checkThread()
         // Collect first: deleting changes the live collections being iterated.
         let all = Array(objects)
         for object in all { core.delete(object) }
@@ -312,9 +375,12 @@ public struct Realm: Equatable {
     public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
         let info = ObjectSchemaInfo.of(type)
         guard let pk = info.primaryKey else {
-            throwRealmException("'\(info.className)' does not have a primary key and can not be queried by one")
+            throwRealmException("\(info.className) does not have a primary key")
         }
         let property = info.properties[pk]
+        if !property.shape.nullable, key as Any is NSNull || unwrapOptional(key as Any) == nil {
+            throwRealmException("Invalid null value for non-nullable primary key.")
+        }
         // A frozen Realm's threads read at once: not its shared scratch arena.
         let arena = core.frozen == nil ? core.borrowArena() : _CArena()
         defer { core.returnArena(arena) }
