@@ -187,9 +187,11 @@ typedef struct ce_db_options {
      * never different data). On by default. true: a new file is created
      * without page checksums, and this handle does not verify the pages of
      * a file that has them (its commits still keep them, for the other
-     * handles). Files written before page checksums existed, and copies
-     * (ce_db_write_copy, compaction), have none. Encrypted files ignore
-     * it: their pages are authenticated. */
+     * handles). Files written before page checksums existed have none.
+     * Plain copies (ce_db_write_copy, ce_txn_write_copy) have them unless
+     * this is true; ce_db_compact keeps a file's checksums and adds them
+     * unless this is true, and the handle goes on verifying. Encrypted
+     * files ignore it: their pages are authenticated. */
     bool disable_page_checksums;
     /* Open an immutable snapshot (as SQLite's immutable=1), for a file in a
      * directory or on a file system where no lock file can be created. The
