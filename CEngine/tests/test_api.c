@@ -305,6 +305,15 @@ TEST(stale_other_handles)
     CHECK(ce_changes_compute(txn, txn, &changes));
     ce_collection_change change;
     CHECK(ce_results_observer_update(observer, changes, &change));
+    ce_collection_change_free(&change);
+    /* Its borrowed filter freed first: refused, not read. */
+    ce_key_path_filter *borrowed;
+    ce_results_observer *filtered;
+    CHECK(ce_key_path_filter_create(txn, table, NULL, 0, &borrowed));
+    CHECK(ce_results_observer_create(results, txn, borrowed, &filtered));
+    ce_key_path_filter_free(borrowed);
+    expect_stale(ce_results_observer_update(filtered, changes, &change), "its filter");
+    ce_results_observer_free(filtered);
     ce_results_observer_free(observer);
     ce_results_observer_free(observer);
     expect_stale(false, "ce_results_observer_free");

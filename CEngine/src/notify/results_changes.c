@@ -352,7 +352,8 @@ static bool update_incremental(ce_results_observer *o, ce_txn *new_txn, const ce
 bool ce_results_observer_update(ce_results_observer *observer, const ce_changes *changes, ce_collection_change *out_change)
 {
     if (!handle_check(&observer_pool, observer, "ce_results_observer_update") ||
-        !changes_check(changes, "ce_results_observer_update"))
+        !changes_check(changes, "ce_results_observer_update") ||
+        (observer->filter && !key_path_filter_check(observer->filter, "ce_results_observer_update (its filter)")))
         return false;
     if (!out_change)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_observer_update: an observer, a change set and out_change are required");
