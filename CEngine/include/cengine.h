@@ -187,9 +187,11 @@ typedef struct ce_db_options {
      * never different data). On by default. true: a new file is created
      * without page checksums, and this handle does not verify the pages of
      * a file that has them (its commits still keep them, for the other
-     * handles). Files written before page checksums existed, and copies
-     * (ce_db_write_copy, compaction), have none. Encrypted files ignore
-     * it: their pages are authenticated. */
+     * handles). Files written before page checksums existed have none.
+     * Plain copies (ce_db_write_copy, ce_txn_write_copy) have them unless
+     * this is true; ce_db_compact keeps a file's checksums and adds them
+     * unless this is true, and the handle goes on verifying. Encrypted
+     * files ignore it: their pages are authenticated. */
     bool disable_page_checksums;
     /* Open an immutable snapshot (as SQLite's immutable=1), for a file in a
      * directory or on a file system where no lock file can be created. The
@@ -850,6 +852,8 @@ bool ce_collection_open_nested(const ce_collection *parent, const ce_value *at, 
 bool ce_collection_open_mixed(ce_txn *txn, ce_table_key table, ce_object_key object, ce_column_key column,
                               ce_collection **out_collection);
 
+/* Releases a collection handle. NULL is ignored.
+ * A second release sets CE_ERR_INVALID_ARGUMENT and does nothing (docs/DESIGN.md §8). */
 void ce_collection_close(ce_collection *collection);
 
 /* What the collection is: CE_COLLECTION_LIST, _SET or _DICTIONARY, and the
@@ -1026,7 +1030,8 @@ typedef struct ce_query_argument {
 bool ce_query_parse(ce_txn *txn, ce_table_key table, const char *predicate, const ce_query_argument *arguments,
                     size_t argument_count, ce_query **out_query);
 
-/* Releases a query (results made from it stay valid). NULL is ignored. */
+/* Releases a query (results made from it stay valid). NULL is ignored.
+ * A second release sets CE_ERR_INVALID_ARGUMENT and does nothing (docs/DESIGN.md §8). */
 void ce_query_free(ce_query *query);
 
 /* The number of objects that match. */
@@ -1077,7 +1082,8 @@ bool ce_results_distinct(ce_txn *txn, const ce_results *results, const char *con
                          ce_results **out_results);
 bool ce_results_limit(const ce_results *results, size_t limit, ce_results **out_results);
 
-/* Releases a results view. NULL is ignored. */
+/* Releases a results view. NULL is ignored.
+ * A second release sets CE_ERR_INVALID_ARGUMENT and does nothing (docs/DESIGN.md §8). */
 void ce_results_free(ce_results *results);
 
 /* The table of the results' objects. */
@@ -1371,7 +1377,8 @@ bool ce_db_wake_waiters(ce_db *db);
 typedef struct ce_changes ce_changes;
 bool ce_changes_compute(ce_txn *old_txn, ce_txn *new_txn, ce_changes **out_changes);
 
-/* Releases a change set. NULL is ignored. */
+/* Releases a change set. NULL is ignored.
+ * A second release sets CE_ERR_INVALID_ARGUMENT and does nothing (docs/DESIGN.md §8). */
 void ce_changes_free(ce_changes *changes);
 
 /* Whether the change set came from the history (false: by comparing the
@@ -1456,7 +1463,8 @@ typedef struct ce_key_path_filter ce_key_path_filter;
 bool ce_key_path_filter_create(ce_txn *txn, ce_table_key table, const char *const *key_paths, size_t key_path_count,
                                ce_key_path_filter **out_filter);
 
-/* Releases a filter. NULL is ignored. */
+/* Releases a filter. NULL is ignored.
+ * A second release sets CE_ERR_INVALID_ARGUMENT and does nothing (docs/DESIGN.md §8). */
 void ce_key_path_filter_free(ce_key_path_filter *filter);
 
 bool ce_changes_object_matches(const ce_changes *changes, const ce_key_path_filter *filter, ce_object_key object,
@@ -1619,7 +1627,7 @@ typedef struct ce_results_observer ce_results_observer;
 bool ce_results_observer_create(ce_results *results, ce_txn *txn, const ce_key_path_filter *filter,
                                 ce_results_observer **out_observer);
 bool ce_results_observer_update(ce_results_observer *observer, const ce_changes *changes, ce_collection_change *out_change);
-/* NULL is ignored. */
+/* NULL is ignored. A second release sets CE_ERR_INVALID_ARGUMENT and does nothing (docs/DESIGN.md §8). */
 void ce_results_observer_free(ce_results_observer *observer);
 
 /* ------------------------------------------------------------------------ */

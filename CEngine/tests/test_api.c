@@ -244,3 +244,102 @@ TEST(stale_handles)
     t.db = NULL;
     test_db_close(&t);
 }
+
+/* The other handle kinds: a collection, query, results, change set,
+ * key-path filter or results observer used after it was closed or freed is
+ * CE_ERR_INVALID_ARGUMENT naming the call; a second close or free sets
+ * that error and does nothing. Before, each second free was a double
+ * free. */
+TEST(stale_other_handles)
+{
+    test_db t = test_db_open("api-stale-other");
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    ce_table_key table;
+    CHECK(ce_table_add(txn, "Thing", &table));
+    ce_property_info info = {.name = "numbers", .type = CE_TYPE_INT, .collection = CE_COLLECTION_LIST};
+    ce_column_key column;
+    CHECK(ce_property_add(txn, table, &info, &column));
+    ce_object_key object;
+    CHECK(ce_object_create(txn, table, NULL, &object));
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_txn_begin_read(t.db, &txn));
+
+    ce_collection *list;
+    CHECK(ce_collection_open(txn, table, object, column, &list));
+    size_t count;
+    CHECK(ce_collection_size(list, &count) && count == 0);
+    ce_collection_close(list);
+    ce_collection_close(list);
+    expect_stale(false, "ce_collection_close");
+    expect_stale(ce_collection_size(list, &count), "collection");
+    ce_value value;
+    expect_stale(ce_collection_get(list, 0, &value), "collection");
+    ce_collection_type kind;
+    ce_type type;
+    expect_stale(ce_collection_kind(list, &kind, &type), "collection");
+    expect_stale(ce_collection_aggregate(list, CE_AGGREGATE_COUNT, &value), "ce_collection_aggregate");
+    ce_results *results;
+    expect_stale(ce_results_from_collection(txn, list, &results), "ce_results_from_collection");
+    ce_value at = {.type = CE_TYPE_INT, .integer = 0};
+    ce_collection *nested;
+    expect_stale(ce_collection_open_nested(list, &at, &nested), "ce_collection_open_nested");
+
+    ce_query *query;
+    CHECK(ce_query_parse(txn, table, "TRUEPREDICATE", NULL, 0, &query));
+    CHECK(ce_query_find_all(query, &results));
+    ce_query_free(query);
+    ce_query_free(query);
+    expect_stale(false, "ce_query_free");
+    expect_stale(ce_query_count(query, txn, &count), "ce_query_count");
+    ce_results *more;
+    expect_stale(ce_query_find_all(query, &more), "ce_query_find_all");
+    expect_stale(ce_results_filter(txn, results, query, &more), "ce_results_filter");
+    CHECK(ce_results_count(results, txn, &count) && count == 1); /* the results outlive the query */
+
+    ce_key_path_filter *filter;
+    CHECK(ce_key_path_filter_create(txn, table, NULL, 0, &filter));
+    ce_results_observer *observer;
+    CHECK(ce_results_observer_create(results, txn, filter, &observer));
+    ce_changes *changes;
+    CHECK(ce_changes_compute(txn, txn, &changes));
+    ce_collection_change change;
+    CHECK(ce_results_observer_update(observer, changes, &change));
+    ce_collection_change_free(&change);
+    /* Its borrowed filter freed first: refused, not read. */
+    ce_key_path_filter *borrowed;
+    ce_results_observer *filtered;
+    CHECK(ce_key_path_filter_create(txn, table, NULL, 0, &borrowed));
+    CHECK(ce_results_observer_create(results, txn, borrowed, &filtered));
+    ce_key_path_filter_free(borrowed);
+    expect_stale(ce_results_observer_update(filtered, changes, &change), "its filter");
+    ce_results_observer_free(filtered);
+    ce_results_observer_free(observer);
+    ce_results_observer_free(observer);
+    expect_stale(false, "ce_results_observer_free");
+    expect_stale(ce_results_observer_update(observer, changes, &change), "ce_results_observer_update");
+
+    ce_results_free(results);
+    ce_results_free(results);
+    expect_stale(false, "ce_results_free");
+    expect_stale(ce_results_count(results, txn, &count), "ce_results_count");
+    ce_object_key key;
+    expect_stale(ce_results_get(results, txn, 0, &key), "ce_results_get");
+    CHECK(ce_results_table(results) == 0);
+    expect_stale(ce_results_observer_create(results, txn, NULL, &observer), "ce_results_observer_create");
+
+    bool changed;
+    ce_key_path_filter_free(filter);
+    ce_key_path_filter_free(filter);
+    expect_stale(false, "ce_key_path_filter_free");
+    expect_stale(ce_changes_object_matches(changes, filter, object, &changed), "ce_changes_object_matches");
+
+    ce_changes_free(changes);
+    ce_changes_free(changes);
+    expect_stale(false, "ce_changes_free");
+    CHECK(!ce_changes_used_history(changes) && !ce_changes_schema_changed(changes));
+    ce_object_change_kind change_kind;
+    expect_stale(ce_changes_object(changes, table, object, &change_kind, NULL, 0, &count), "change set");
+    ce_txn_end(txn);
+    test_db_close(&t);
+}

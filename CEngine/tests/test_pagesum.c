@@ -7,10 +7,12 @@
  * with disable_page_checksums), files without checksums (created with the
  * option) opening and committing as before, a damaged newest slot and a
  * truncated file refused, the pages of checksums growing with the file,
- * and a commit whose rewritten page of checksums did not reach the disk
- * losing to the previous slot at open.
+ * a commit whose rewritten page of checksums did not reach the disk
+ * losing to the previous slot at open, and copies and compaction writing
+ * page checksums (the handle verifying on after compacting in place).
  * Never: damages a file while a handle has it open (test_truncate does).
  */
+#include "node.h"
 #include "test_support.h"
 
 #include <fcntl.h>
@@ -267,4 +269,240 @@ TEST(lost_page_of_checksums_loses_the_commit)
         CHECK(ce_db_close(db));
         test_db_close(&t);
     }
+}
+
+static uint32_t static_flags(const char *path)
+{
+    size_t size;
+    uint8_t *bytes = read_file(path, &size);
+    uint32_t flags;
+    memcpy(&flags, bytes + 12, 4);
+    free(bytes);
+    return flags;
+}
+
+static void expect_flip_is_corruption(const char *path, int64_t count)
+{
+    flip_mark(path);
+    ce_db *db = open_with(path, false);
+    bool changed;
+    CHECK(!read_all(db, count, &changed));
+    CHECK(ce_last_error_code() == CE_ERR_CORRUPT);
+    CHECK(strstr(ce_last_error_message(), "fails its checksum") != NULL);
+    CHECK(ce_db_close(db));
+}
+
+/* ce_db_write_copy and ce_txn_write_copy of a plain file, and a decrypting
+ * copy of an encrypted one, carry page checksums: damage in the copy is
+ * CE_ERR_CORRUPT, not data. A handle that turned them off writes copies
+ * without (as the files it creates). */
+TEST(copies_carry_checksums)
+{
+    test_db t = test_db_open("pagesum-copy");
+    append_values(t.db, 0, 5000);
+    char *copy = test_path(t.dir, "copy.realm");
+    CHECK(ce_db_write_copy(t.db, copy, NULL));
+    char *txn_copy = test_path(t.dir, "txn-copy.realm");
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    test_list_append(txn, value_at(5000)); /* in the copy, not committed */
+    CHECK(ce_txn_write_copy(txn, txn_copy, NULL));
+    ce_txn_end(txn);
+    CHECK(ce_db_close(t.db));
+    t.db = NULL;
+    const char *copies[] = {copy, txn_copy};
+    for (int i = 0; i < 2; i++) {
+        int64_t count = 5000 + i;
+        CHECK(static_flags(copies[i]) == 2);
+        ce_db *db = open_with(copies[i], false);
+        bool changed;
+        CHECK(read_all(db, count, &changed) && !changed);
+        ce_db_stats stats;
+        CHECK(ce_db_verify(db, &stats) && stats.free_bytes == 0);
+        /* The copy takes commits that keep its checksums. */
+        append_values(db, count, 3000);
+        CHECK(ce_db_verify(db, &stats));
+        CHECK(ce_db_close(db));
+        db = open_with(copies[i], false);
+        CHECK(read_all(db, count + 3000, &changed) && !changed);
+        CHECK(ce_db_close(db));
+        expect_flip_is_corruption(copies[i], count + 3000);
+    }
+    /* Without: the handle's option. */
+    char *plain = test_path(t.dir, "unchecked.realm");
+    ce_db *db = open_with(t.path, true);
+    CHECK(ce_db_write_copy(db, plain, NULL));
+    CHECK(ce_db_close(db));
+    CHECK(static_flags(plain) == 0);
+    db = open_with(plain, false);
+    bool changed;
+    CHECK(read_all(db, 5000, &changed) && !changed);
+    CHECK(ce_db_close(db));
+    free(copy);
+    free(txn_copy);
+    free(plain);
+    test_db_close(&t);
+}
+
+TEST(decrypted_copy_carries_checksums)
+{
+    char *dir = test_make_dir("pagesum-decrypt");
+    char *path = test_path(dir, "encrypted.realm");
+    char *copy = test_path(dir, "decrypted.realm");
+    ce_db_options options;
+    ce_db_options_init(&options);
+    options.encryption_key = test_fixed_key(7);
+    options.encryption_key_size = 64;
+    ce_db *db;
+    CHECK(ce_db_open(path, &options, &db));
+    append_values(db, 0, 5000);
+    CHECK(ce_db_write_copy(db, copy, NULL)); /* no key: a plain copy */
+    CHECK(ce_db_close(db));
+    CHECK(static_flags(path) == 1 && static_flags(copy) == 2);
+    db = open_with(copy, false);
+    bool changed;
+    CHECK(read_all(db, 5000, &changed) && !changed);
+    CHECK(ce_db_close(db));
+    expect_flip_is_corruption(copy, 5000);
+    test_cleanup_dir(dir);
+    free(path);
+    free(copy);
+    free(dir);
+}
+
+/* Flips MARK's lowest bit in the file while `db` has it open (no lock file
+ * removed: the handle goes on). */
+static void flip_mark_under(const char *path)
+{
+    size_t size;
+    uint8_t *bytes = read_file(path, &size);
+    int64_t mark = MARK;
+    size_t found = SIZE_MAX;
+    for (size_t i = 0; i + 8 <= size; i += 8)
+        if (memcmp(bytes + i, &mark, 8) == 0) found = i;
+    CHECK(found != SIZE_MAX);
+    uint8_t byte = bytes[found] ^ 1;
+    write_at(path, &byte, 1, (off_t)found);
+    free(bytes);
+}
+
+/* Compaction in place writes page checksums (a file that had none gains
+ * them), and the handle goes on verifying: damage after the compaction is
+ * CE_ERR_CORRUPT through the same handle, and its commits keep them. */
+TEST(compaction_keeps_verifying)
+{
+    for (int had = 0; had < 2; had++) {
+        char *dir = test_make_dir("pagesum-compact");
+        char *path = test_path(dir, "compact.realm");
+        ce_db *db = open_with(path, !had);
+        append_values(db, 0, 5000);
+        append_values(db, 5000, 100);
+        CHECK(ce_db_close(db));
+        CHECK(static_flags(path) == (had ? 2u : 0u));
+        db = open_with(path, false);
+        CHECK(ce_db_compact(db, NULL));
+        CHECK(static_flags(path) == 2);
+        /* A commit (it reads only the list's last leaves), then damage to
+         * a page the handle has not read since the compaction: it is
+         * verified when first read. */
+        append_values(db, 5100, 50);
+        flip_mark_under(path);
+        bool changed;
+        CHECK(!read_all(db, 5150, &changed));
+        CHECK(ce_last_error_code() == CE_ERR_CORRUPT);
+        CHECK(strstr(ce_last_error_message(), "fails its checksum") != NULL);
+        CHECK(ce_db_close(db));
+        test_cleanup_dir(dir);
+        free(path);
+        free(dir);
+    }
+}
+
+/* A handle with the option compacts a file that has checksums: they stay
+ * (other handles verify them); one without checksums stays without. */
+TEST(compaction_with_checksums_off)
+{
+    for (int had = 0; had < 2; had++) {
+        char *dir = test_make_dir("pagesum-compact-off");
+        char *path = test_path(dir, "compact.realm");
+        ce_db *db = open_with(path, !had);
+        append_values(db, 0, 3000);
+        CHECK(ce_db_close(db));
+        db = open_with(path, true);
+        CHECK(ce_db_compact(db, NULL));
+        append_values(db, 3000, 10);
+        CHECK(ce_db_close(db));
+        CHECK(static_flags(path) == (had ? 2u : 0u));
+        db = open_with(path, false);
+        bool changed;
+        ce_db_stats stats;
+        CHECK(read_all(db, 3010, &changed) && !changed && ce_db_verify(db, &stats));
+        CHECK(ce_db_close(db));
+        test_cleanup_dir(dir);
+        free(path);
+        free(dir);
+    }
+}
+
+/* A byte of the change history damaged on disk (a page that holds only
+ * history): with page checksums the damage is found when a commit reads
+ * the history to extend it, and reported as damage (CE_ERR_CORRUPT naming
+ * the page), never read as history; the data stays readable. Commits
+ * that record changes keep failing until the file is copied or compacted
+ * (a copy leaves the history out), which is what this case pins down. */
+TEST(damaged_history_page)
+{
+    test_db t = test_db_open("pagesum-history");
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    ce_table_key table;
+    CHECK(ce_table_add(txn, "Thing", &table));
+    CHECK(ce_txn_commit(txn));
+    ce_object_key keys[6000];
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    for (int i = 0; i < 6000; i++) CHECK(ce_object_create(txn, table, NULL, &keys[i]));
+    CHECK(ce_txn_commit(txn));
+    /* Every other one deleted: an entry of history of 3000 ranges, larger
+     * than a page, so that one of its pages holds history alone. */
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    for (int i = 0; i < 6000; i += 2) CHECK(ce_object_delete(txn, table, keys[i]));
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_txn_begin_read(t.db, &txn));
+    node_view root, entry;
+    CHECK(node_read(db_txn_space(txn), db_txn_history(txn), &root));
+    CHECK(root.count >= 5);
+    space_ref entry_ref = (space_ref)node_get(&root, root.count - 1);
+    CHECK(node_read(db_txn_space(txn), entry_ref, &entry));
+    ce_txn_end(txn);
+    /* A page wholly inside the entry's bytes. */
+    uint64_t first_page = (entry_ref + 8 + 4095) / 4096;
+    CHECK((first_page + 1) * 4096 <= entry_ref + 8 + entry.count);
+    CHECK(ce_db_close(t.db));
+    t.db = NULL;
+    uint8_t byte;
+    int fd = open(t.path, O_RDWR);
+    CHECK(fd >= 0 && pread(fd, &byte, 1, (off_t)(first_page * 4096 + 100)) == 1);
+    byte ^= 0x10;
+    CHECK(pwrite(fd, &byte, 1, (off_t)(first_page * 4096 + 100)) == 1);
+    close(fd);
+    t.db = open_with(t.path, false);
+    size_t count;
+    CHECK(ce_txn_begin_read(t.db, &txn));
+    CHECK(ce_object_count(txn, table, &count) && count == 3000);
+    ce_txn_end(txn);
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    ce_object_key key;
+    CHECK(ce_object_create(txn, table, NULL, &key));
+    CHECK(!ce_txn_commit(txn));
+    CHECK(ce_last_error_code() == CE_ERR_CORRUPT);
+    CHECK(strstr(ce_last_error_message(), "fails its checksum") != NULL);
+    ce_txn_end(txn);
+    /* A compacted copy has no history: it takes commits. */
+    CHECK(ce_db_compact(t.db, NULL));
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    CHECK(ce_object_create(txn, table, NULL, &key));
+    CHECK(ce_txn_commit(txn));
+    ce_db_stats stats;
+    CHECK(ce_db_verify(t.db, &stats));
+    test_db_close(&t);
 }

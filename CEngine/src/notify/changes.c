@@ -34,6 +34,7 @@
 #include "column.h"
 #include "db.h"
 #include "error.h"
+#include "handle.h"
 #include "history.h"
 #include "table.h"
 
@@ -53,6 +54,7 @@ typedef struct changes_table {
 } changes_table;
 
 struct ce_changes {
+    uint64_t magic; /* live or freed (handle.h): the first field */
     ce_txn *old_txn, *new_txn;
     bool used_history;
     history_delta *delta; /* the history's delta of the range (NULL: from the snapshots) */
@@ -549,9 +551,14 @@ static bool compare_versions(ce_changes *changes, const history_delta *delta)
 /* The public API                                                            */
 /* ------------------------------------------------------------------------ */
 
+/* Freed change sets, kept for new ones (handle.h). */
+static handle_pool changes_pool = HANDLE_POOL(0x4F524348414E4745ull, "ce_changes");
+
+bool changes_check(const ce_changes *changes, const char *call) { return handle_check(&changes_pool, changes, call); }
+
 void ce_changes_free(ce_changes *changes)
 {
-    if (!changes) return;
+    if (!changes || !changes_check(changes, "ce_changes_free")) return; /* freed twice: the error only */
     for (size_t t = 0; t < changes->table_count; t++) {
         changes_table *table = &changes->tables[t];
         free(table->deleted);
@@ -563,7 +570,7 @@ void ce_changes_free(ce_changes *changes)
     free(changes->tables);
     history_delta_free(changes->delta);
     if (changes->release_match_cache) changes->release_match_cache(changes->match_cache);
-    free(changes);
+    handle_delete(&changes_pool, changes, sizeof *changes);
 }
 
 static bool check_transactions(ce_txn *old_txn, ce_txn *new_txn)
@@ -591,14 +598,14 @@ static bool compute(ce_txn *old_txn, ce_txn *new_txn, bool use_history, ce_chang
     if (!check_transactions(old_txn, new_txn)) return false;
     size_t old_tables, new_tables;
     if (!ce_table_count(old_txn, &old_tables) || !ce_table_count(new_txn, &new_tables)) return false;
-    ce_changes *changes = calloc(1, sizeof *changes);
+    ce_changes *changes = handle_new(&changes_pool, sizeof *changes);
     if (!changes) return changes_out_of_memory();
     changes->old_txn = old_txn;
     changes->new_txn = new_txn;
     changes->table_count = old_tables > new_tables ? old_tables : new_tables;
     changes->tables = calloc(changes->table_count ? changes->table_count : 1, sizeof *changes->tables);
     if (!changes->tables) {
-        free(changes);
+        handle_delete(&changes_pool, changes, sizeof *changes);
         return changes_out_of_memory();
     }
     if (old_tables != new_tables) changes->schema_changed = true;
@@ -635,14 +642,20 @@ bool changes_compute_from_snapshots(ce_txn *old_txn, ce_txn *new_txn, ce_changes
     return compute(old_txn, new_txn, false, out_changes);
 }
 
-bool ce_changes_used_history(const ce_changes *changes) { return changes && changes->used_history; }
+bool ce_changes_used_history(const ce_changes *changes)
+{
+    return handle_is_live(&changes_pool, changes) && changes->used_history;
+}
 
-bool ce_changes_schema_changed(const ce_changes *changes) { return changes && changes->schema_changed; }
+bool ce_changes_schema_changed(const ce_changes *changes)
+{
+    return handle_is_live(&changes_pool, changes) && changes->schema_changed;
+}
 
 /* The change set of a table in either version. */
 static bool find_table(const ce_changes *changes, ce_table_key table, const changes_table **out_table)
 {
-    if (!changes) return error_fail(CE_ERR_INVALID_ARGUMENT, "a change set is required");
+    if (!changes_check(changes, "a change set call")) return false;
     if (table >= changes->table_count || (!changes->tables[table].in_old && !changes->tables[table].in_new))
         return error_fail(CE_ERR_NO_SUCH_TABLE, "no table with key %u in either version of the change set",
                           (unsigned)table);

@@ -42,4 +42,8 @@ bool changes_column_modified(const ce_changes *changes, ce_table_key table, ce_o
 void *changes_match_cache(const ce_changes *changes);
 void changes_set_match_cache(const ce_changes *changes, void *cache, void (*release)(void *cache));
 
+/* Whether `changes` is a live change set (not freed): otherwise
+ * CE_ERR_INVALID_ARGUMENT naming `call` (changes.c). */
+bool changes_check(const ce_changes *changes, const char *call);
+
 #endif

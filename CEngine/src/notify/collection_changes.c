@@ -636,7 +636,10 @@ static bool is_link_collection(const collection_versions *v) { return v->element
 bool ce_changes_collection(const ce_changes *changes, const ce_collection *collection, const ce_key_path_filter *filter,
                            ce_collection_change *out_change)
 {
-    if (!changes || !collection || !out_change)
+    if (!changes_check(changes, "ce_changes_collection") || !containers_check(collection, "ce_changes_collection") ||
+        (filter && !key_path_filter_check(filter, "ce_changes_collection")))
+        return false;
+    if (!out_change)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_changes_collection: a change set, a collection and out_change are required");
     memset(out_change, 0, sizeof *out_change);
     collection_versions v;
@@ -694,7 +697,10 @@ bool ce_changes_collection(const ce_changes *changes, const ce_collection *colle
 bool ce_changes_dictionary(const ce_changes *changes, const ce_collection *dictionary, const ce_key_path_filter *filter,
                            ce_dictionary_change *out_change)
 {
-    if (!changes || !dictionary || !out_change)
+    if (!changes_check(changes, "ce_changes_dictionary") || !containers_check(dictionary, "ce_changes_dictionary") ||
+        (filter && !key_path_filter_check(filter, "ce_changes_dictionary")))
+        return false;
+    if (!out_change)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_changes_dictionary: a change set, a dictionary and out_change are required");
     memset(out_change, 0, sizeof *out_change);
     collection_versions v;

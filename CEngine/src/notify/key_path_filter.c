@@ -35,6 +35,7 @@
 #include "cengine.h"
 #include "changes.h"
 #include "error.h"
+#include "handle.h"
 #include "table.h"
 
 #include <stdatomic.h>
@@ -70,6 +71,7 @@ typedef struct filter_path {
 } filter_path;
 
 struct ce_key_path_filter {
+    uint64_t magic; /* live or freed (handle.h): the first field */
     ce_table_key table;
     uint32_t id;       /* names the filter in a change set's memo */
     bool realm_default; /* created with no key paths */
@@ -210,12 +212,20 @@ static bool resolve(path_parse *parse, ce_table_key table, const char *text, siz
     return resolve_after(parse, &step, name, name_length, *end == '.' ? end + 1 : NULL, depth, mandatory);
 }
 
+/* Freed filters, kept for new ones (handle.h). */
+static handle_pool filter_pool = HANDLE_POOL(0x4F5246494C544552ull, "ce_key_path_filter");
+
+bool key_path_filter_check(const ce_key_path_filter *filter, const char *call)
+{
+    return handle_check(&filter_pool, filter, call);
+}
+
 void ce_key_path_filter_free(ce_key_path_filter *filter)
 {
-    if (!filter) return;
+    if (!filter || !key_path_filter_check(filter, "ce_key_path_filter_free")) return; /* freed twice: the error only */
     for (size_t i = 0; i < filter->path_count; i++) free(filter->paths[i].steps);
     free(filter->paths);
-    free(filter);
+    handle_delete(&filter_pool, filter, sizeof *filter);
 }
 
 bool ce_key_path_filter_create(ce_txn *txn, ce_table_key table, const char *const *key_paths, size_t key_path_count,
@@ -229,7 +239,7 @@ bool ce_key_path_filter_create(ce_txn *txn, ce_table_key table, const char *cons
                           key_path_count);
     const char *table_name;
     if (!ce_table_name(txn, table, &table_name)) return false;
-    ce_key_path_filter *filter = calloc(1, sizeof *filter);
+    ce_key_path_filter *filter = handle_new(&filter_pool, sizeof *filter);
     if (!filter) return filter_out_of_memory();
     filter->table = table;
     filter->realm_default = key_path_count == 0;
@@ -690,7 +700,8 @@ bool key_path_filter_matches(const ce_changes *changes, const ce_key_path_filter
 bool ce_changes_object_matches(const ce_changes *changes, const ce_key_path_filter *filter, ce_object_key object,
                                bool *out_changed)
 {
-    if (!filter) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_changes_object_matches: a filter is required");
+    if (!key_path_filter_check(filter, "ce_changes_object_matches") || !changes_check(changes, "ce_changes_object_matches"))
+        return false;
     return key_path_filter_matches(changes, filter, filter->table, object, out_changed);
 }
 
@@ -987,6 +998,8 @@ bool key_path_filter_changed_objects(const ce_changes *changes, const ce_key_pat
 bool ce_changes_matching_objects(const ce_changes *changes, const ce_key_path_filter *filter,
                                  const ce_object_key **out_objects, size_t *out_count)
 {
-    if (!filter) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_changes_matching_objects: a filter is required");
+    if (!key_path_filter_check(filter, "ce_changes_matching_objects") ||
+        !changes_check(changes, "ce_changes_matching_objects"))
+        return false;
     return key_path_filter_changed_objects(changes, filter, filter->table, out_objects, out_count);
 }

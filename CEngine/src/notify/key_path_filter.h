@@ -23,4 +23,8 @@ bool key_path_filter_matches(const ce_changes *changes, const ce_key_path_filter
 bool key_path_filter_changed_objects(const ce_changes *changes, const ce_key_path_filter *filter, ce_table_key table,
                                      const ce_object_key **out_objects, size_t *out_count);
 
+/* Whether `filter` is a live filter (not freed): otherwise
+ * CE_ERR_INVALID_ARGUMENT naming `call` (key_path_filter.c). */
+bool key_path_filter_check(const ce_key_path_filter *filter, const char *call);
+
 #endif

@@ -15,6 +15,7 @@
 #include "changes.h"
 #include "collection_changes.h"
 #include "error.h"
+#include "handle.h"
 #include "key_path_filter.h"
 #include "results.h"
 
@@ -169,6 +170,7 @@ bool results_changes_diff(const ce_object_key *old_keys, size_t old_count, const
 /* ------------------------------------------------------------------------ */
 
 struct ce_results_observer {
+    uint64_t magic; /* live or freed (handle.h): the first field */
     ce_results *results;              /* a private copy of the view */
     const ce_key_path_filter *filter; /* borrowed; NULL: Realm's default */
     ce_table_key table;
@@ -181,12 +183,18 @@ struct ce_results_observer {
     uint64_t version;
 };
 
+/* Freed observers, kept for new ones (handle.h). */
+static handle_pool observer_pool = HANDLE_POOL(0x4F524F4253525652ull, "ce_results_observer");
+
 bool ce_results_observer_create(ce_results *results, ce_txn *txn, const ce_key_path_filter *filter,
                                 ce_results_observer **out_observer)
 {
-    if (!results || !txn || !out_observer)
+    if (!results_check(results, "ce_results_observer_create") ||
+        (filter && !key_path_filter_check(filter, "ce_results_observer_create")))
+        return false;
+    if (!txn || !out_observer)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_observer_create: results, a transaction and out_observer are required");
-    ce_results_observer *o = calloc(1, sizeof *o);
+    ce_results_observer *o = handle_new(&observer_pool, sizeof *o);
     if (!o) return results_out_of_memory();
     o->filter = filter;
     o->table = ce_results_table(results);
@@ -203,11 +211,11 @@ bool ce_results_observer_create(ce_results *results, ce_txn *txn, const ce_key_p
 
 void ce_results_observer_free(ce_results_observer *observer)
 {
-    if (!observer) return;
+    if (!observer || !handle_check(&observer_pool, observer, "ce_results_observer_free")) return; /* freed twice */
     ce_results_free(observer->results);
     free(observer->keys);
     free(observer->spare);
-    free(observer);
+    handle_delete(&observer_pool, observer, sizeof *observer);
 }
 
 /* Whether a table has changes (a table in neither version has none). */
@@ -343,7 +351,11 @@ static bool update_incremental(ce_results_observer *o, ce_txn *new_txn, const ce
 
 bool ce_results_observer_update(ce_results_observer *observer, const ce_changes *changes, ce_collection_change *out_change)
 {
-    if (!observer || !changes || !out_change)
+    if (!handle_check(&observer_pool, observer, "ce_results_observer_update") ||
+        !changes_check(changes, "ce_results_observer_update") ||
+        (observer->filter && !key_path_filter_check(observer->filter, "ce_results_observer_update (its filter)")))
+        return false;
+    if (!out_change)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_observer_update: an observer, a change set and out_change are required");
     memset(out_change, 0, sizeof *out_change);
     ce_results_observer *o = observer;

@@ -14,6 +14,7 @@
 #include "collection.h"
 #include "db.h"
 #include "error.h"
+#include "handle.h"
 #include "history.h"
 #include "mixed.h"
 #include "node.h"
@@ -132,7 +133,7 @@ static bool find_top(const ce_collection *collection, schema **out_schema, found
     schema *loaded = NULL;
     schema_table *table = NULL;
     const schema_property *property = NULL;
-    if (!collection) return error_fail(CE_ERR_INVALID_ARGUMENT, "a collection is required");
+    if (!containers_check(collection, "a collection call")) return false;
     if (!schema_find_table(collection->txn, collection->table, &loaded, &table) ||
         !schema_find_column(table, (ce_column_key)collection->column, &property))
         return false;
@@ -592,17 +593,29 @@ static bool check_dictionary_key(const char *key, size_t size)
 /* The public collection calls                                               */
 /* ------------------------------------------------------------------------ */
 
+/* Closed collection handles, kept for new ones (handle.h). */
+static handle_pool collection_pool = HANDLE_POOL(0x4F52434F4C4C4543ull, "ce_collection");
+
+bool containers_check(const ce_collection *collection, const char *call)
+{
+    return handle_check(&collection_pool, collection, call);
+}
+
 static bool open_handle(ce_txn *txn, ce_table_key table, ce_object_key object, ce_column_key column, bool through_mixed,
                         ce_collection **out_collection)
 {
     if (!out_collection) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_open: out_collection is required");
-    ce_collection *collection = calloc(1, sizeof *collection);
+    ce_collection *collection = handle_new(&collection_pool, sizeof *collection);
     if (!collection) return schema_out_of_memory();
-    *collection = (ce_collection){txn, table, object, column, through_mixed, 0, NULL, {NULL, 0, 0}, {NULL, 0, 0}};
+    collection->txn = txn;
+    collection->table = table;
+    collection->object = object;
+    collection->column = column;
+    collection->through_mixed = through_mixed;
     schema *loaded;
     found_collection found;
     if (!containers_find(collection, &loaded, &found)) {
-        free(collection);
+        handle_delete(&collection_pool, collection, sizeof *collection);
         return false;
     }
     *out_collection = collection;
@@ -638,7 +651,8 @@ bool ce_collection_open_mixed(ce_txn *txn, ce_table_key table, ce_object_key obj
 
 bool ce_collection_open_nested(const ce_collection *parent, const ce_value *at, ce_collection **out_collection)
 {
-    if (!parent || !at || !out_collection)
+    if (!containers_check(parent, "ce_collection_open_nested")) return false;
+    if (!at || !out_collection)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_open_nested: arguments are required");
     if (nesting_level(parent) >= MAX_NESTING) return too_deep_to_nest();
     if (at->type != CE_TYPE_INT && at->type != CE_TYPE_STRING)
@@ -647,10 +661,10 @@ bool ce_collection_open_nested(const ce_collection *parent, const ce_value *at, 
         return error_fail(CE_ERR_INVALID_ARGUMENT, "a nested collection's key of %zu bytes has no data", at->string.size);
     if (at->type == CE_TYPE_INT && at->integer < 0)
         return error_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "index %lld is out of bounds", (long long)at->integer);
-    ce_collection *collection = calloc(1, sizeof *collection);
+    ce_collection *collection = handle_new(&collection_pool, sizeof *collection);
     nested_step *steps = calloc(parent->depth + 1, sizeof *steps);
     if (!collection || !steps) {
-        free(collection);
+        if (collection) handle_delete(&collection_pool, collection, sizeof *collection);
         free(steps);
         return schema_out_of_memory();
     }
@@ -689,12 +703,12 @@ bool ce_collection_open_nested(const ce_collection *parent, const ce_value *at, 
 
 void ce_collection_close(ce_collection *collection)
 {
-    if (!collection) return;
+    if (!collection || !containers_check(collection, "ce_collection_close")) return; /* closed twice: the error only */
     table_collection_reader_close(collection->values.reader);
     table_collection_reader_close(collection->keys.reader);
     for (size_t i = 0; i < collection->depth; i++) free(collection->steps[i].key);
     free(collection->steps);
-    free(collection);
+    handle_delete(&collection_pool, collection, sizeof *collection);
 }
 
 bool ce_collection_kind(const ce_collection *collection, ce_collection_type *out_kind, ce_type *out_element_type)
@@ -714,6 +728,7 @@ bool ce_collection_kind(const ce_collection *collection, ce_collection_type *out
 static bool current_reader(const ce_collection *collection, bool keys, table_collection_reader **out_reader,
                            size_t *out_count)
 {
+    if (!containers_check(collection, "a collection call")) return false;
     ce_collection *own = (ce_collection *)collection; /* every handle is allocated writable; only its cache changes */
     cached_reader *cached = keys ? &own->keys : &own->values;
     if (!cached->reader || cached->stamp != db_txn_stamp(collection->txn)) {

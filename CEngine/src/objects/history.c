@@ -154,7 +154,7 @@ static bool put_u8(history_buffer *out, uint8_t value) { return history_put_byte
 /* Both return false, visibly to the compiler (error_fail's value is not). */
 bool history_damaged(void)
 {
-    error_fail(CE_ERR_INVALID_DATABASE, "invalid database: the change history is history_damaged");
+    error_fail(CE_ERR_INVALID_DATABASE, "invalid database: the change history is damaged");
     return false;
 }
 
@@ -815,7 +815,11 @@ bool history_read_root(const space_state *space, space_ref root, history_root *o
             !node_read(space, (space_ref)entry, &entry_view) || !(entry_view.flags & NODE_BYTES)) {
             free(out->entries);
             out->entries = NULL;
-            return ce_last_error_code() == CE_ERR_INVALID_DATABASE ? false : history_damaged();
+            /* A page that fails its checksum or authentication stays that
+             * error (damage reported as damage, naming the page). */
+            return ce_last_error_code() == CE_ERR_INVALID_DATABASE || ce_last_error_code() == CE_ERR_CORRUPT
+                       ? false
+                       : history_damaged();
         }
         out->entries[i] = (history_root_entry){(uint64_t)node_untag(version), (space_ref)entry, entry_view.count};
     }

@@ -109,6 +109,10 @@ bool table_collection_owner(const ce_collection *collection, ce_table_key *out_t
  * lasts; close it with table_collection_reader_close.
  */
 typedef struct table_collection_reader table_collection_reader;
+/* Whether `collection` is a live collection handle (not closed): otherwise
+ * CE_ERR_INVALID_ARGUMENT naming `call` (containers.c). */
+bool containers_check(const ce_collection *collection, const char *call);
+
 bool table_collection_reader_open(const ce_collection *collection, bool keys, table_collection_reader **out_reader,
                                   size_t *out_count);
 

@@ -408,6 +408,7 @@ typedef struct cached_reader {
 } cached_reader;
 
 struct ce_collection {
+    uint64_t magic; /* live or freed (handle.h): the first field */
     ce_txn *txn;
     ce_table_key table;
     ce_object_key object;

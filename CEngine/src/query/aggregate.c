@@ -203,6 +203,7 @@ static void values_aggregator_add(aggregator *a, ce_value value)
 
 bool ce_collection_aggregate(const ce_collection *collection, ce_aggregate aggregate, ce_value *out_value)
 {
+    if (!containers_check(collection, "ce_collection_aggregate")) return false;
     if (!collection || !out_value) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_aggregate: arguments are required");
     ce_collection_type kind;
     ce_type element;

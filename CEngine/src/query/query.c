@@ -26,6 +26,7 @@
 #include "query.h"
 #include "bind.h"
 #include "error.h"
+#include "handle.h"
 #include "eval.h"
 #include "parse.h"
 #include "query_internal.h"
@@ -167,6 +168,11 @@ bool query_core_clone(const query_core *core, query_core **out_core)
 /* Queries                                                                   */
 /* ------------------------------------------------------------------------ */
 
+/* Freed query handles, kept for new ones (handle.h). */
+static handle_pool query_pool = HANDLE_POOL(0x4F52515545525921ull, "ce_query");
+
+bool query_check(const ce_query *query, const char *call) { return handle_check(&query_pool, query, call); }
+
 bool ce_query_parse(ce_txn *txn, ce_table_key table, const char *predicate, const ce_query_argument *arguments,
                     size_t argument_count, ce_query **out_query)
 {
@@ -174,10 +180,10 @@ bool ce_query_parse(ce_txn *txn, ce_table_key table, const char *predicate, cons
     const char *name;
     if (!table_name_of(txn, table, &name)) return false;
     query_core *core = calloc(1, sizeof *core);
-    ce_query *query = calloc(1, sizeof *query);
+    ce_query *query = handle_new(&query_pool, sizeof *query);
     if (!core || !query) {
         free(core);
-        free(query);
+        if (query) handle_delete(&query_pool, query, sizeof *query);
         return query_out_of_memory();
     }
     atomic_init(&core->references, 1);
@@ -212,14 +218,15 @@ bool ce_query_parse(ce_txn *txn, ce_table_key table, const char *predicate, cons
 
 void ce_query_free(ce_query *query)
 {
-    if (!query) return;
+    if (!query || !query_check(query, "ce_query_free")) return; /* freed twice: the error only */
     query_core_release(query->core);
-    free(query);
+    handle_delete(&query_pool, query, sizeof *query);
 }
 
 bool ce_query_count(ce_query *query, ce_txn *txn, size_t *out_count)
 {
-    if (!query || !txn || !out_count) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_query_count: arguments are required");
+    if (!query_check(query, "ce_query_count")) return false;
+    if (!txn || !out_count) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_query_count: arguments are required");
     evaluation e;
     if (!eval_start(&e, query->core, txn)) return false;
     scan_state s;
@@ -234,7 +241,8 @@ bool ce_query_count(ce_query *query, ce_txn *txn, size_t *out_count)
 
 bool ce_query_find_first(ce_query *query, ce_txn *txn, ce_object_key *out_object, bool *out_found)
 {
-    if (!query || !txn || !out_object || !out_found)
+    if (!query_check(query, "ce_query_find_first")) return false;
+    if (!txn || !out_object || !out_found)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_query_find_first: arguments are required");
     evaluation e;
     if (!eval_start(&e, query->core, txn)) return false;
@@ -253,13 +261,14 @@ bool ce_query_find_first(ce_query *query, ce_txn *txn, ce_object_key *out_object
 
 bool ce_query_find_all(ce_query *query, ce_results **out_results)
 {
-    if (!query || !out_results) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_query_find_all: arguments are required");
+    if (!query_check(query, "ce_query_find_all")) return false;
+    if (!out_results) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_query_find_all: arguments are required");
     query_core *core = query->core;
-    ce_results *r = calloc(1, sizeof *r);
+    ce_results *r = results_new();
     if (!r) return query_out_of_memory();
     r->descriptors = calloc(core->tree.descriptor_count + 1, sizeof *r->descriptors);
     if (!r->descriptors) {
-        free(r);
+        results_discard(r);
         return query_out_of_memory();
     }
     atomic_fetch_add(&core->references, 1);

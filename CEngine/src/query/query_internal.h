@@ -190,7 +190,12 @@ typedef struct query_core {
     size_t column_count; /* the table's column slots when bound */
 } query_core;
 
+/* Whether `query` is a live query handle (not freed): otherwise
+ * CE_ERR_INVALID_ARGUMENT naming `call` (query.c). */
+bool query_check(const ce_query *query, const char *call);
+
 struct ce_query {
+    uint64_t magic; /* live or freed (handle.h): the first field */
     query_core *core;
 };
 

@@ -20,6 +20,7 @@
 #include "compare.h"
 #include "db.h"
 #include "error.h"
+#include "handle.h"
 #include "eval.h"
 #include "parse.h"
 #include "query_internal.h"
@@ -53,17 +54,29 @@ static void results_forget(ce_results *r)
     r->evaluated = false;
 }
 
+/* Freed results handles, kept for new ones (handle.h). */
+static handle_pool results_pool = HANDLE_POOL(0x4F52524553554C54ull, "ce_results");
+
+ce_results *results_new(void) { return handle_new(&results_pool, sizeof(ce_results)); }
+
+void results_discard(ce_results *results) { handle_delete(&results_pool, results, sizeof *results); }
+
+bool results_check(const ce_results *results, const char *call) { return handle_check(&results_pool, results, call); }
+
 void ce_results_free(ce_results *results)
 {
-    if (!results) return;
+    if (!results || !results_check(results, "ce_results_free")) return; /* freed twice: the error only */
     results_forget(results);
     descriptors_free(results->descriptors, results->descriptor_count);
     query_core_release(results->core);
     ce_results_free(results->source.base);
-    free(results);
+    results_discard(results);
 }
 
-ce_table_key ce_results_table(const ce_results *results) { return results ? results->core->table : 0; }
+ce_table_key ce_results_table(const ce_results *results)
+{
+    return handle_is_live(&results_pool, results) ? results->core->table : 0;
+}
 
 /* A new results view of the same query with the descriptors of `base` and
  * room for one more; `detached`: with a core of its own (and a view it
@@ -76,11 +89,11 @@ bool results_copy_detached(const ce_results *base, ce_results **out) { return re
 
 static bool results_copy_as(const ce_results *base, bool detached, ce_results **out)
 {
-    ce_results *r = calloc(1, sizeof *r);
+    ce_results *r = results_new();
     if (!r) return query_out_of_memory();
     r->descriptors = calloc(base->descriptor_count + 1, sizeof *r->descriptors);
     if (!r->descriptors) {
-        free(r);
+        results_discard(r);
         return query_out_of_memory();
     }
     for (size_t d = 0; d < base->descriptor_count; d++) {
@@ -535,6 +548,7 @@ static bool results_evaluate(ce_results *r, ce_txn *txn)
 
 bool ce_results_count(ce_results *results, ce_txn *txn, size_t *out_count)
 {
+    if (!results_check(results, "ce_results_count")) return false;
     if (!results || !txn || !out_count) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_count: arguments are required");
     if (!table_flush(txn, results->core->table)) return false;
     uint64_t stamp = db_txn_stamp(txn);
@@ -568,6 +582,7 @@ bool ce_results_count(ce_results *results, ce_txn *txn, size_t *out_count)
 
 bool ce_results_get(ce_results *results, ce_txn *txn, size_t index, ce_object_key *out_object)
 {
+    if (!results_check(results, "ce_results_get")) return false;
     if (!results || !txn || !out_object) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_get: arguments are required");
     if (!results_evaluate(results, txn)) return false;
     if (index >= results->count)
@@ -580,6 +595,7 @@ bool ce_results_get(ce_results *results, ce_txn *txn, size_t index, ce_object_ke
 bool ce_results_get_range(ce_results *results, ce_txn *txn, size_t start, size_t count, ce_object_key *out_objects,
                           size_t *out_count)
 {
+    if (!results_check(results, "ce_results_get_range")) return false;
     if (!results || !txn || !out_count || (count && !out_objects))
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_get_range: arguments are required");
     if (!results_evaluate(results, txn)) return false;
@@ -604,6 +620,7 @@ static int compare_entry_keys(const void *a, const void *b)
 
 bool ce_results_index_of(ce_results *results, ce_txn *txn, ce_object_key object, size_t *out_index, bool *out_found)
 {
+    if (!results_check(results, "ce_results_index_of")) return false;
     if (!results || !txn || !out_index || !out_found)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_index_of: arguments are required");
     if (!results_evaluate(results, txn)) return false;
@@ -642,6 +659,7 @@ bool ce_results_index_of(ce_results *results, ce_txn *txn, ce_object_key object,
 bool ce_results_aggregate(ce_results *results, ce_txn *txn, const char *key_path, ce_aggregate aggregate,
                           ce_value *out_value, size_t *out_counted)
 {
+    if (!results_check(results, "ce_results_aggregate")) return false;
     if (!results || !txn || !key_path || !out_value)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_aggregate: arguments are required");
     if ((unsigned)aggregate > CE_AGGREGATE_COUNT)
@@ -736,6 +754,7 @@ bool results_check_descriptor(query_core *core, ce_txn *txn, const descriptor *d
 bool ce_results_sort(ce_txn *txn, const ce_results *results, const ce_sort_key *keys, size_t key_count,
                      ce_results **out_results)
 {
+    if (!results_check(results, "ce_results_sort")) return false;
     if (!txn || !results || (!keys && key_count) || !out_results)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_sort: arguments are required");
     ce_results *r;
@@ -768,6 +787,7 @@ bool ce_results_sort(ce_txn *txn, const ce_results *results, const ce_sort_key *
 bool ce_results_distinct(ce_txn *txn, const ce_results *results, const char *const *key_paths, size_t key_path_count,
                          ce_results **out_results)
 {
+    if (!results_check(results, "ce_results_distinct")) return false;
     if (!txn || !results || (!key_paths && key_path_count) || !out_results)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_distinct: arguments are required");
     ce_results *r;
@@ -799,6 +819,7 @@ bool ce_results_distinct(ce_txn *txn, const ce_results *results, const char *con
 
 bool ce_results_limit(const ce_results *results, size_t limit, ce_results **out_results)
 {
+    if (!results_check(results, "ce_results_limit")) return false;
     if (!results || !out_results) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_limit: arguments are required");
     ce_results *r;
     descriptor *d;
@@ -829,6 +850,7 @@ static bool results_of_source(ce_txn *txn, ce_table_key table, const results_sou
 
 bool ce_results_from_collection(ce_txn *txn, const ce_collection *collection, ce_results **out_results)
 {
+    if (!containers_check(collection, "ce_results_from_collection")) return false;
     if (!txn || !collection || !out_results)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_from_collection: arguments are required");
     results_source source = {.kind = SOURCE_COLLECTION};
@@ -880,6 +902,8 @@ bool ce_results_from_backlinks(ce_txn *txn, ce_table_key target_table, ce_object
 
 bool ce_results_filter(ce_txn *txn, const ce_results *results, ce_query *query, ce_results **out_results)
 {
+    if (!results_check(results, "ce_results_filter")) return false;
+    if (!query_check(query, "ce_results_filter")) return false;
     if (!txn || !results || !query || !out_results)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_results_filter: arguments are required");
     if (query->core->table != results->core->table) {

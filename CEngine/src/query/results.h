@@ -53,7 +53,15 @@ typedef struct results_source {
     ce_results *base;     /* FILTER: a private copy of the view filtered */
 } results_source;
 
+/* A new results handle (zeroed), or NULL; results_discard returns one that
+ * holds nothing yet. results_check: whether `results` is live (not
+ * freed), otherwise CE_ERR_INVALID_ARGUMENT naming `call`. */
+ce_results *results_new(void);
+void results_discard(ce_results *results);
+bool results_check(const ce_results *results, const char *call);
+
 struct ce_results {
+    uint64_t magic; /* live or freed (handle.h): the first field */
     query_core *core; /* the predicate (TRUEPREDICATE for a collection or backlinks) and its table */
     results_source source;
     descriptor *descriptors;

@@ -469,6 +469,7 @@ bool sort_distinct(ce_txn *txn, ce_table_key table, size_t column_count, const b
 bool ce_collection_sorted_indices(const ce_collection *collection, bool ascending, size_t *out_indices, size_t capacity,
                                   size_t *out_count)
 {
+    if (!containers_check(collection, "ce_collection_sorted_indices")) return false;
     if (!collection || !out_count || (capacity && !out_indices))
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_sorted_indices: arguments are required");
     ce_collection_type kind;

@@ -1164,7 +1164,7 @@ bool db_txn_space_usage(ce_txn *txn, db_space_usage *out_usage)
     out_usage->free_bytes = free_bytes;
     out_usage->data_bytes = logical - CE_HEADER_SIZE - free_bytes - own_bytes;
     out_usage->compacted_size =
-        pager_physical_size(txn->db->pager, CE_HEADER_SIZE + out_usage->data_bytes + node_size_for(64, TOP_COUNT));
+        pager_physical_size(txn->db->pager, writer_copy_size(txn->db, CE_HEADER_SIZE + out_usage->data_bytes));
     return true;
 }
 

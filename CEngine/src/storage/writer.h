@@ -67,6 +67,11 @@ bool writer_finish(writer_state *writer, uint64_t version, space_ref user_root, 
 /* The logical size of the finished file. */
 uint64_t writer_size(const writer_state *writer);
 
+/* The logical size of the compaction of `source` whose nodes end at
+ * `nodes_end` (its top node at the widest; with page checksums, the
+ * directory, the pages of checksums and the last page whole). */
+uint64_t writer_copy_size(const ce_db *source, uint64_t nodes_end);
+
 /* Moves the finished file to `path` (CE_ERR_FILE_EXISTS if something is
  * there: nothing is replaced) and releases the writer. On failure the writer
  * is still the caller's to discard. */
