@@ -13,8 +13,11 @@
 #include "pager.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 
 enum { COMMITS = 5, PER_COMMIT = 200, DEADLINE_SECONDS = 30 };
@@ -501,3 +504,145 @@ TEST(handles_on_one_lock_file_share_the_data_file)
     stop_deadline();
     test_db_close(&t);
 }
+
+/* ------------------------------------------------------------------------ */
+/* Concurrent first opens                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* OPENERS threads (or processes) open the same path at once, through a
+ * barrier, ROUNDS times, each round on a fresh path (new files) or on a
+ * file that exists with no handle open (its lock file set up again). Every
+ * open must succeed and see the committed version: none may find a lock
+ * file that another opener is still setting up "damaged". Failures are
+ * counted, not checked where they happen, so that a failing run reports
+ * its rate (and the other openers do not wait at the barrier forever). */
+enum { OPENERS = 4, OPEN_ROUNDS = 150 };
+
+typedef struct race_state {
+    pthread_barrier_t barrier; /* process-shared: it lives in shared memory */
+    char paths[OPEN_ROUNDS][256];
+    _Atomic uint32_t opens, failures;
+    char first_failure[512];
+    _Atomic uint32_t failure_noted;
+} race_state;
+
+static void race_note_failure(race_state *state)
+{
+    atomic_fetch_add(&state->failures, 1);
+    uint32_t expected = 0;
+    if (atomic_compare_exchange_strong(&state->failure_noted, &expected, 1))
+        snprintf(state->first_failure, sizeof state->first_failure, "code %d: %s", (int)ce_last_error_code(),
+                 ce_last_error_message());
+}
+
+/* One opener's rounds: open at the barrier, check, wait for the others'
+ * opens, close. */
+static void race_open_rounds(race_state *state)
+{
+    for (int round = 0; round < OPEN_ROUNDS; round++) {
+        pthread_barrier_wait(&state->barrier);
+        ce_db_options options;
+        ce_db_options_init(&options);
+        test_set_key(&options);
+        ce_db *db = NULL;
+        atomic_fetch_add(&state->opens, 1);
+        uint64_t version = 0;
+        if (!ce_db_open(state->paths[round], &options, &db)) race_note_failure(state);
+        else if (!ce_db_latest_version(db, &version) || version == 0) race_note_failure(state);
+        pthread_barrier_wait(&state->barrier);
+        if (db && !ce_db_close(db)) race_note_failure(state);
+    }
+}
+
+static void *race_thread(void *argument)
+{
+    race_open_rounds(argument);
+    return NULL;
+}
+
+static race_state *race_start(const char *dir, bool existing, bool processes)
+{
+    race_state *state = mmap(NULL, sizeof *state, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    CHECK(state != MAP_FAILED);
+    memset(state, 0, sizeof *state);
+    pthread_barrierattr_t attributes;
+    CHECK(pthread_barrierattr_init(&attributes) == 0);
+    if (processes) CHECK(pthread_barrierattr_setpshared(&attributes, PTHREAD_PROCESS_SHARED) == 0);
+    CHECK(pthread_barrier_init(&state->barrier, &attributes, OPENERS) == 0);
+    pthread_barrierattr_destroy(&attributes);
+    for (int round = 0; round < OPEN_ROUNDS; round++) {
+        snprintf(state->paths[round], sizeof state->paths[round], "%s/round-%d.realm", dir, round);
+        if (existing) {
+            /* A file with a commit, closed: the lock file stays, set up by
+             * nobody until the next open. */
+            ce_db *db = test_open(state->paths[round]);
+            commit_values(db);
+            CHECK(ce_db_close(db));
+        }
+    }
+    return state;
+}
+
+static void race_finish(race_state *state, const char *what)
+{
+    uint32_t failures = atomic_load(&state->failures), opens = atomic_load(&state->opens);
+    if (failures)
+        fprintf(stderr, "%s: %u of %u concurrent opens failed; the first: %s\n", what, failures, opens,
+                state->first_failure);
+    CHECK(opens == OPENERS * OPEN_ROUNDS);
+    CHECK(failures == 0);
+    pthread_barrier_destroy(&state->barrier);
+    munmap(state, sizeof *state);
+}
+
+static void check_threads_open_at_once(bool existing)
+{
+    char *dir = test_make_dir("lockfile-race-threads");
+    race_state *state = race_start(dir, existing, false);
+    alarm(120);
+    pthread_t threads[OPENERS];
+    for (int i = 0; i < OPENERS; i++) CHECK(pthread_create(&threads[i], NULL, race_thread, state) == 0);
+    for (int i = 0; i < OPENERS; i++) CHECK(pthread_join(threads[i], NULL) == 0);
+    stop_deadline();
+    race_finish(state, existing ? "threads, existing files" : "threads, new files");
+    test_cleanup_dir(dir);
+    free(dir);
+}
+
+static void check_processes_open_at_once(bool existing)
+{
+    char *dir = test_make_dir("lockfile-race-processes");
+    race_state *state = race_start(dir, existing, true);
+    signal(SIGALRM, on_deadline);
+    alarm(120);
+    pid_t children[OPENERS];
+    for (int i = 0; i < OPENERS; i++) {
+        children[i] = fork();
+        CHECK(children[i] >= 0);
+        if (children[i] == 0) {
+            race_open_rounds(state);
+            _exit(0);
+        }
+    }
+    for (int i = 0; i < OPENERS; i++) {
+        int status;
+        CHECK(waitpid(children[i], &status, 0) == children[i] && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    stop_deadline();
+    race_finish(state, existing ? "processes, existing files" : "processes, new files");
+    test_cleanup_dir(dir);
+    free(dir);
+}
+
+TEST(threads_open_a_new_file_at_once)
+{
+    signal(SIGALRM, on_deadline);
+    check_threads_open_at_once(false);
+}
+TEST(threads_open_an_existing_file_at_once)
+{
+    signal(SIGALRM, on_deadline);
+    check_threads_open_at_once(true);
+}
+TEST(processes_open_a_new_file_at_once) { check_processes_open_at_once(false); }
+TEST(processes_open_an_existing_file_at_once) { check_processes_open_at_once(true); }

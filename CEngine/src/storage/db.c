@@ -262,6 +262,17 @@ static void free_db(ce_db *db)
     delete_db_handle(db);
 }
 
+/* Frees a handle whose open failed after lockfile_open; false, with the
+ * error as it was. */
+static bool abandon_open(ce_db *db)
+{
+    error_saved saved;
+    error_save(&saved);
+    lockfile_abandon_setup(db);
+    free_db(db);
+    return error_restore(&saved);
+}
+
 bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
 {
     if (!options || !out_db) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_open: options and out_db are required");
@@ -329,34 +340,29 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
         free_db(db);
         return false;
     }
-    if (!os_lock_range(db->lock_fd, LIVENESS_BASE + db->pid, 1, false, true, NULL, db->lock_path)) {
-        free_db(db);
-        return false;
-    }
+    if (!os_lock_range(db->lock_fd, LIVENESS_BASE + db->pid, 1, false, true, NULL, db->lock_path))
+        return abandon_open(db);
     /* Temporaries of copies to this path whose process died (a crash in
      * ce_db_write_copy): nothing else would ever remove them. Only the
      * first handle scans the directory, not every open of a busy file. */
     if (db->opened_first && !options->read_only && options->durability != CE_DURABILITY_MEMORY_ONLY)
         writer_remove_stale_copies(db->path);
     version_info latest;
-    if (!lockfile_latest(db, -1, &latest)) {
-        error_saved saved;
-        error_save(&saved);
-        free_db(db);
-        return error_restore(&saved);
-    }
+    if (!lockfile_latest(db, -1, &latest)) return abandon_open(db);
     if (latest.version == 0) {
-        /* A new file: the first commit creates version 1 with an empty top. */
+        /* A new file: the first commit creates version 1 with an empty top,
+         * before any other handle attaches (lockfile_let_others_attach). */
         ce_txn *txn;
         bool began = ce_txn_begin_write(db, &txn);
         if (!began || !ce_txn_commit(txn)) {
             error_saved saved;
             error_save(&saved);
             if (began) ce_txn_end(txn);
-            free_db(db);
-            return error_restore(&saved);
+            error_restore(&saved);
+            return abandon_open(db);
         }
     }
+    if (!lockfile_let_others_attach(db)) return abandon_open(db);
     *out_db = db;
     return true;
 }

@@ -497,9 +497,9 @@ bool lockfile_open(ce_db *db)
                 os_active->unlink(db->lock_path);
                 return false;
             }
+            /* Still exclusive: others attach once ce_db_open has made the
+             * first commit of a new file (lockfile_let_others_attach). */
             db->opened_first = true;
-            /* Downgrade: from now on others may attach. */
-            if (!os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, false, true, NULL, db->lock_path)) return false;
             return true;
         }
         if (!busy) return false;
@@ -512,6 +512,19 @@ bool lockfile_open(ce_db *db)
         lockfile_close(db);
     }
     return error_fail(CE_ERR_INCOMPATIBLE_LOCK_FILE, "could not attach to the lock file '%s'", db->lock_path);
+}
+
+bool lockfile_let_others_attach(ce_db *db)
+{
+    if (!db->opened_first) return true;
+    /* Downgrade: from now on others may attach. */
+    return os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, false, true, NULL, db->lock_path);
+}
+
+void lockfile_abandon_setup(ce_db *db)
+{
+    /* Those waiting for the byte find it not ready and set it up again. */
+    if (db->opened_first && db->shared) atomic_store(&db->shared->ready, 0);
 }
 
 /* An immutable handle (ce_db_options.immutable): the state a lock file would

@@ -10,7 +10,8 @@
  * sequence lock), the change word (a futex that every publication of the
  * latest version increments and wakes) and the reader table. Open-file-description locks on its
  * bytes say who is alive: byte INIT_LOCK_BYTE is held shared by every open
- * handle (exclusively by the one that initializes the file),
+ * handle (exclusively by the one that initializes the file, until the
+ * first commit of a new file is made: lockfile_let_others_attach),
  * WRITER_LOCK_BYTE exclusively by the writer, byte LIVENESS_BASE + pid
  * shared by every handle of process pid. One lock lives on the data file
  * itself: DATA_HANDLE_LOCK_BYTE, held shared by every open handle, so that
@@ -87,6 +88,17 @@ struct shared_state {
  * the data file: as the first handle (which sets both up and chooses the
  * version) or as another one (which attaches to what the first set up). */
 bool lockfile_open(ce_db *db);
+
+/* After lockfile_open, the first handle still holds INIT_LOCK_BYTE
+ * exclusively, so that no other handle sees the lock file before the open
+ * is done (a new file's version 0 would not be confirmed by a header that
+ * the first commit is writing). Downgrades it to shared (nothing for
+ * another handle). */
+bool lockfile_let_others_attach(ce_db *db);
+
+/* An open that fails while still the first handle: marks the lock file not
+ * ready, so that handles waiting to attach set it up again. */
+void lockfile_abandon_setup(ce_db *db);
 
 /* Opens an immutable handle's data file without a lock file; the shared
  * state is the handle's own memory (see ce_db_options.immutable). */
