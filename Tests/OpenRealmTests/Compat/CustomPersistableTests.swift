@@ -146,6 +146,14 @@ struct CustomPersistableTests {
         #expect(all.where { $0.optionalLink == nil }.count == 3)
         #expect(all.where { $0.links == WebLink("https://a/list") }.count == 1)
         #expect(all.sorted(byKeyPath: "level", ascending: false).first?.level == .high)
+        // String operators on a type stored as a String take the custom type, as Realm's.
+        #expect(all.where { $0.link.starts(with: WebLink("https://")) }.count == 3)
+        #expect(all.where { $0.link.ends(with: WebLink("/b")) }.count == 1)
+        #expect(all.where { $0.link.contains(WebLink("C"), options: .caseInsensitive) }.count == 1)
+        #expect(all.where { $0.link.equals(WebLink("HTTPS://A"), options: .caseInsensitive) }.count == 1)
+        #expect(all.where { $0.link.notEquals(WebLink("https://a")) }.count == 2)
+        #expect(all.where { $0.link.like(WebLink("*://?")) }.count == 3)
+        #expect(all.where { $0.optionalLink.contains(WebLink("a")) }.count == 0)
     }
 
     @Test("a failable conversion reads nil in optional contexts")
