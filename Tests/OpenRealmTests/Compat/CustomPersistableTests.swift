@@ -39,6 +39,22 @@ struct SiteAddress: FailableCustomPersistable, Hashable {
     var persistableValue: String { text }
 }
 
+/// A failable mapping that does not convert the persisted type's default (""), which Realm forbids.
+struct StrictSite: FailableCustomPersistable, Hashable {
+    typealias PersistedType = String
+    var text: String
+    init?(persistedValue: String) {
+        guard !persistedValue.isEmpty else { return nil }
+        text = persistedValue
+    }
+    var persistableValue: String { text }
+}
+
+/// Used only by the exit test: its `site` has no default that converts.
+final class StrictSiteModel: Object {
+    @Persisted var site: StrictSite
+}
+
 final class CustomPersistableModel: Object {
     @Persisted var link: WebLink
     @Persisted var optionalLink: WebLink?
@@ -186,5 +202,14 @@ struct CustomPersistableErrorTests {
             _ = model.site
         }
         expectStop("Failed to convert persisted value 'bad' to type 'SiteAddress' in a non-optional context.", result)
+    }
+
+    @Test("a failable type whose default does not convert stops when the default is needed")
+    func failableDefault() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = StrictSiteModel().site
+        }
+        expectStop("Failed to default construct a StrictSite using the default value for persisted type String. "
+            + "This conversion must either succeed, the property must be optional, or you must explicitly specify a default value for the property.", result)
     }
 }
