@@ -173,7 +173,7 @@ extension Optional: _CValueConvertible where Wrapped: _CValueConvertible {
     public static var _ceLinkTarget: ObjectBase.Type? { Wrapped._ceLinkTarget }
     public static func _ceDefault() -> Wrapped? { nil }
     public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Wrapped? {
-        value.isNull ? nil : Wrapped._ceRead(value, realm)
+        Wrapped._ceReadInsideOptional(value, realm)
     }
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
         switch self {

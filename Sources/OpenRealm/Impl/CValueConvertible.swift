@@ -7,7 +7,7 @@ import Foundation
 // MARK: - The value protocol
 
 /// A type whose values OpenRealm stores: the scalar types, `Object` subclasses (as links),
-/// `AnyRealmValue`, `PersistableEnum` types, and optionals of these.
+/// `AnyRealmValue`, `PersistableEnum` and `CustomPersistable` types, and optionals of these.
 ///
 /// Internal machinery of OpenRealm: applications use the conforming types and never call these
 /// requirements.
@@ -22,6 +22,9 @@ public protocol _CValueConvertible {
     static func _ceDefault() -> Self
     /// The Swift value of a value read from the engine.
     static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Self
+    /// The Swift value of a value read from the engine for an optional of this type: nil for
+    /// null (and, for `FailableCustomPersistable` types, for a value that does not convert).
+    static func _ceReadInsideOptional(_ value: ce_value, _ realm: Realm?) -> Self?
     /// The engine value of this value; bytes live in `arena`. Unmanaged objects are added to
     /// `realm` first (links need a managed target).
     func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value
@@ -33,4 +36,7 @@ extension _CValueConvertible {
     public static var _ceNullable: Bool { false }
     public static var _ceLinkTarget: ObjectBase.Type? { nil }
     public static func _ceFromAny(_ value: Any) -> Self? { value as? Self }
+    public static func _ceReadInsideOptional(_ value: ce_value, _ realm: Realm?) -> Self? {
+        value.isNull ? nil : _ceRead(value, realm)
+    }
 }

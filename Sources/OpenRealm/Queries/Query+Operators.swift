@@ -1,6 +1,7 @@
 // Query+Operators.swift — the rest of Realm's Query<T> operators: string and binary operators
 // against another property, aggregates over a key path through a collection
-// (`$0.dogs.age.avg > 5`), and the ordering of PersistableEnum values by raw value.
+// (`$0.dogs.age.avg > 5`), the ordering of PersistableEnum values by raw value and of
+// CustomPersistable values by persisted value.
 
 import Foundation
 
@@ -127,4 +128,22 @@ extension Query where T: PersistableEnum, T.RawValue: _QueryNumeric {
     ///
     ///     tasks.where { $0.priority >= $0.escalation }
     public static func >= (lhs: Query, rhs: Query) -> Query<Bool> { lhs.compare(">=", rhs) }
+}
+
+// MARK: CustomPersistable
+
+extension Query where T: _CustomPersistable, T.PersistedType: _QueryComparable {
+    /// Orders by persisted value: the persisted value is less than `rhs`'s.
+    ///
+    ///     items.where { $0.rank < Rank(persistedValue: 3) }
+    public static func < (lhs: Query, rhs: T) -> Query<Bool> { lhs.compare("<", rhs) }
+
+    /// The persisted value is at most `rhs`'s.
+    public static func <= (lhs: Query, rhs: T) -> Query<Bool> { lhs.compare("<=", rhs) }
+
+    /// The persisted value is greater than `rhs`'s.
+    public static func > (lhs: Query, rhs: T) -> Query<Bool> { lhs.compare(">", rhs) }
+
+    /// The persisted value is at least `rhs`'s.
+    public static func >= (lhs: Query, rhs: T) -> Query<Bool> { lhs.compare(">=", rhs) }
 }

@@ -400,7 +400,8 @@ extension Query where T: _QueryNumeric & Comparable {
 
 // MARK: Strings
 
-extension Query where T: _QueryBinary {
+/// String and Data properties, and custom types stored as strings or data (`CustomPersistable`).
+extension Query where T: _HasPersistedType, T.PersistedType: _QueryBinary {
     private func stringOperator(_ op: String, _ value: T, _ options: StringOptions) -> Query<Bool> {
         condition({ "\($0) \(op)\(options.modifier) %@" }, { $0 + [value] })
     }
@@ -441,7 +442,7 @@ extension Query where T: _QueryBinary {
     }
 }
 
-extension Query where T: _QueryString {
+extension Query where T: _HasPersistedType, T.PersistedType: _QueryString {
     /// Matches a wildcard pattern: `*` any run of characters, `?` one character (`LIKE`).
     ///
     ///     people.where { $0.name.like("A?a*", caseInsensitive: true) }
