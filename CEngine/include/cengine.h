@@ -1654,13 +1654,35 @@ typedef struct ce_db_stats {
  */
 bool ce_db_verify(ce_db *db, ce_db_stats *out_stats);
 
+/* Progress of a copy (or of a verify): `done` of `total` bytes. Declared
+ * with the copies below. */
+typedef void (*ce_progress_fn)(void *context, uint64_t done, uint64_t total);
+
+/*
+ * ce_db_verify with progress reports: `progress` (NULL: none) is called on
+ * the calling thread about every megabyte with `done` of `total` bytes of
+ * the file checked (total is the logical size; done grows and stays below
+ * it), and last, once the file proved sound, with done == total, as a
+ * copy's progress (ce_copy_options). A damaged file fails as ce_db_verify
+ * does, without the last report.
+ *
+ *     static void show(void *context, uint64_t done, uint64_t total)
+ *     {
+ *         fprintf(stderr, "\r%s: %3d %%", (const char *)context, (int)(100 * done / (total ? total : 1)));
+ *     }
+ *     ...
+ *     if (!ce_db_verify_with_progress(db, NULL, show, "verify"))
+ *         fprintf(stderr, "%s\n", ce_last_error_message());
+ */
+bool ce_db_verify_with_progress(ce_db *db, ce_db_stats *out_stats, ce_progress_fn progress, void *progress_context);
+
 /* ------------------------------------------------------------------------ */
 /* Copies and compaction                                                     */
 /* ------------------------------------------------------------------------ */
 
-/* Progress of a copy: `done` of `total` bytes of live data copied. Called on
- * the copying thread about every megabyte, and last with done == total. */
-typedef void (*ce_progress_fn)(void *context, uint64_t done, uint64_t total);
+/* A copy's progress (ce_progress_fn, declared with ce_db_verify above):
+ * `done` of `total` bytes of live data copied. Called on the copying thread
+ * about every megabyte, and last with done == total. */
 
 typedef struct ce_copy_options {
     /* ce_db_write_copy: the key of the new file (64 bytes), or NULL for an

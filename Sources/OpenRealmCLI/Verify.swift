@@ -11,7 +11,7 @@ let verifyCommand = Subcommand(
 
         Proves the latest version of the file sound (every reachable node and free range checked,
         nothing overlapping, nothing leaked): prints "ok" (exit 0), or the problem (exit 1).
-        Opens the file read-only.
+        Opens the file read-only. Progress goes to standard error.
 
         \(snapshotHelp)
 
@@ -21,6 +21,7 @@ let verifyCommand = Subcommand(
         let parsed = try Arguments(arguments, valueOptions: keyOptions)
         let path = try parsed.expect(1, "FILE")[0]
         let (file, _) = try openFile(path, parsed, readOnly: true)
-        _ = try file.engine.verify()
+        let progress = Progress("verify")
+        try file.verify { progress.update($0, $1) }
         print("ok")
     })

@@ -80,7 +80,8 @@ import Testing
 
 @Suite("openrealm progress") struct ProgressTests {
     /// Exports and imports of 10,000 objects or more report progress on standard error (plain
-    /// lines when it is not a terminal); smaller ones print none.
+    /// lines when it is not a terminal); smaller ones print none. A verify reports the bytes it
+    /// checked.
     @Test func largeExportAndImportReportProgress() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -96,6 +97,10 @@ import Testing
         let exported = try tool(["export", "items.realm"], in: directory)
         #expect(exported.stdout == text)
         #expect(exported.stderr.contains("export: 100% 12000 objects of 12000 objects"), "\(exported.stderr)")
+        let verified = try tool(["verify", "items.realm"], in: directory)
+        #expect(verified.stdout == "ok\n")
+        #expect(verified.stderr.range(of: #"^verify: 100% [0-9.]+ KB of [0-9.]+ KB, "#, options: .regularExpression) != nil,
+                "\(verified.stderr)")
         let csv = try tool(["export", "items.realm", "--class", "Item", "--format", "csv"], in: directory)
         #expect(csv.stdout.hasPrefix("id,name\n0,item 0\n1,item 1\n"))
         let small = try tool(["query", "items.realm", "Item", "id < 3"], in: directory)
@@ -104,7 +109,7 @@ import Testing
 
     /// On a terminal (a pseudo-terminal of script(1)), progress is a bar redrawn in place: a
     /// carriage return and an erase-line before each redraw, the percent, the count, the rate,
-    /// and a full bar and a newline at the end.
+    /// and a full bar and a newline at the end; for a verify, bytes.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
     func barOnATerminal() throws {
         let directory = try temporaryDirectory()
@@ -126,5 +131,12 @@ import Testing
             #expect(run.stdout.contains(" objects/s, "), "\(run.stdout.suffix(200))")
         }
         #expect(try String(contentsOf: directory.appendingPathComponent("out.json"), encoding: .utf8) == text)
+        let verify = try tool(["-q", "-e", "-c", "'\(toolURL.path)' verify items.realm", "/dev/null"], in: directory,
+                              executable: URL(fileURLWithPath: "/usr/bin/script"))
+        #expect(verify.status == 0, "\(verify.stdout)")
+        #expect(verify.stdout.hasPrefix("\r\u{1B}[K["), "\(verify.stdout.prefix(80))")
+        #expect(verify.stdout.range(of: #"\r\x{1B}\[K\[#{20}\] verify: 100% ([0-9.]+ KB) of \1, [0-9.]+ [KMG]?B/s, "#,
+                                    options: .regularExpression) != nil, "\(verify.stdout.suffix(200))")
+        #expect(verify.stdout.hasSuffix("ok\r\n"), "\(verify.stdout.suffix(200))")
     }
 }

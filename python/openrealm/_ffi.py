@@ -145,6 +145,7 @@ _SIGNATURES = {
     "ce_db_delete_files": (_B, [c_char_p, P(c_bool)]),
     "ce_db_latest_version": (_B, [c_void_p, P(c_uint64)]),
     "ce_db_verify": (_B, [c_void_p, P(DbStats)]),
+    "ce_db_verify_with_progress": (_B, [c_void_p, P(DbStats), PROGRESS, c_void_p]),
     "ce_db_size_info": (_B, [c_void_p, P(c_uint64), P(c_uint64)]),
     "ce_copy_options_init": (None, [P(CopyOptions)]),
     "ce_db_write_copy": (_B, [c_void_p, c_char_p, P(CopyOptions)]),

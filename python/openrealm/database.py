@@ -62,17 +62,27 @@ def _copy_options(key, progress, errors):
         options.encryption_key = ctypes.cast(buffer, ctypes.c_void_p)
         options.encryption_key_size = 64
     if progress is not None:
-        def report(context, done, total):
-            if errors:
-                return
-            try:
-                progress(done, total)
-            except BaseException as error:  # raised again once the copy returns
-                errors.append(error)
-        callback = _ffi.PROGRESS(report)
+        callback = _progress_callback(progress, errors)
         keep.append(callback)
         options.progress = callback
     return options, keep
+
+
+def _progress_callback(progress, errors):
+    """A ce_progress_fn calling `progress(done, total)`; what it raises is
+    kept in `errors` (later reports are skipped) to be raised again once the
+    engine's call returns. NULL for None."""
+    if progress is None:
+        return _ffi.PROGRESS()
+
+    def report(context, done, total):
+        if errors:
+            return
+        try:
+            progress(done, total)
+        except BaseException as error:  # raised again once the call returns
+            errors.append(error)
+    return _ffi.PROGRESS(report)
 
 
 def delete_files(path):
@@ -212,11 +222,16 @@ class Database:
         self._using(lambda h: _ffi.check(lib.ce_db_latest_version(h, ctypes.byref(version))))
         return version.value
 
-    def verify(self):
+    def verify(self, *, progress=None):
         """Checks the latest version of the file (every node, the free
-        space); returns its statistics as a dict."""
+        space); returns its statistics as a dict. `progress(done, total)` is
+        called as it goes with the bytes checked, last with done == total."""
         stats = _ffi.DbStats()
-        self._using(lambda h: _ffi.check(lib.ce_db_verify(h, ctypes.byref(stats))))
+        errors = []
+        callback = _progress_callback(progress, errors)
+        self._using(lambda h: _ffi.check(lib.ce_db_verify_with_progress(h, ctypes.byref(stats), callback, None)))
+        if errors:
+            raise errors[0]
         return {name: getattr(stats, name) for name, _ in _ffi.DbStats._fields_}
 
     def size_info(self):

@@ -83,6 +83,23 @@ def test_progress_errors_propagate(tmp_path):
             db.write_copy(str(tmp_path / "copy.realm"), progress=fail)
 
 
+def test_verify_progress(tmp_path, key):
+    for key_used in (None, key):
+        path = str(tmp_path / f"verify-{key_used is not None}.realm")
+        with openrealm.open(path, key=key_used) as db:
+            fill(db, 3000)
+            reports = []
+            stats = db.verify(progress=lambda done, total: reports.append((done, total)))
+            assert stats == db.verify()
+            assert reports[-1] == (stats["logical_size"], stats["logical_size"])
+            assert all(a[0] <= b[0] and a[1] == b[1] for a, b in zip(reports, reports[1:]))
+
+            def fail(done, total):
+                raise RuntimeError("stop")
+            with pytest.raises(RuntimeError):
+                db.verify(progress=fail)
+
+
 def test_compact(tmp_path, key):
     for key_used in (None, key):
         path = str(tmp_path / f"compact-{key_used is not None}.realm")

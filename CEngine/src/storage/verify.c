@@ -26,7 +26,21 @@ typedef struct extent_list {
     size_t count, capacity;
     refset seen;              /* the nodes visited */
     uint64_t node_bytes, node_count;
+    ce_progress_fn progress;  /* NULL: no progress reports */
+    void *progress_context;
+    uint64_t total, reported; /* the logical size; bytes at the last report */
 } extent_list;
+
+#define VERIFY_PROGRESS_INTERVAL (1u << 20) /* bytes between progress reports, as a copy's */
+
+/* Reports `done` (capped below the total: the last report, done == total,
+ * comes only once the file proved sound) about every megabyte. */
+static void report_progress(extent_list *list, uint64_t done)
+{
+    if (!list->progress || done < list->reported + VERIFY_PROGRESS_INTERVAL) return;
+    list->reported = done;
+    list->progress(list->progress_context, done < list->total ? done : list->total - 1, list->total);
+}
 
 static bool add_extent(extent_list *list, uint64_t position, uint64_t size, uint64_t is_free)
 {
@@ -47,6 +61,7 @@ static bool collect_node(void *context, space_ref ref, const node_view *node)
     if (!refset_add(&list->seen, ref)) return false;
     list->node_bytes += node_size(node);
     list->node_count++;
+    report_progress(list, CE_HEADER_SIZE + list->node_bytes);
     return add_extent(list, ref, node_size(node), 0);
 }
 
@@ -58,10 +73,18 @@ static int compare_positions(const void *a, const void *b)
 
 bool ce_db_verify(ce_db *db, ce_db_stats *out_stats)
 {
+    return ce_db_verify_with_progress(db, out_stats, NULL, NULL);
+}
+
+bool ce_db_verify_with_progress(ce_db *db, ce_db_stats *out_stats, ce_progress_fn progress, void *progress_context)
+{
     if (!db_check_handle(db, "ce_db_verify")) return false;
     ce_txn *txn;
     if (!ce_txn_begin_read(db, &txn)) return false;
     extent_list list = {0};
+    list.progress = progress;
+    list.progress_context = progress_context;
+    list.total = txn->info.logical_size;
     refset_init(&list.seen, 1024, "verifying");
     bool ok = false;
     uint64_t free_bytes = 0, free_extents = 0;
@@ -81,6 +104,7 @@ bool ce_db_verify(ce_db *db, ce_db_stats *out_stats)
         }
         free_bytes += free_list[i].size;
         free_extents++;
+        report_progress(&list, CE_HEADER_SIZE + list.node_bytes + free_bytes);
         if (!add_extent(&list, free_list[i].position, free_list[i].size, 1)) {
             free(free_list);
             goto done;
@@ -121,6 +145,7 @@ bool ce_db_verify(ce_db *db, ce_db_stats *out_stats)
         out_stats->free_extent_count = free_extents;
         if (lockfile_scan_readers(db, lockfile_read_latest(db->shared).version, &oldest, &active)) out_stats->active_versions = active;
     }
+    if (progress) progress(progress_context, list.total, list.total);
     ok = true;
 done:
     free(list.items);

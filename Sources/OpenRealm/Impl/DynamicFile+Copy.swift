@@ -1,15 +1,22 @@
-// DynamicFile+Copy.swift — copies and compaction of a DynamicFile with progress reports.
+// DynamicFile+Copy.swift — copies, compaction and verification of a DynamicFile with progress
+// reports.
 //
-// Owns: ce_db_write_copy and ce_db_compact with a Swift progress closure (what `openrealm copy`,
-// `compact`, `encrypt`, `decrypt` and `rekey` call).
+// Owns: ce_db_write_copy, ce_db_compact and ce_db_verify_with_progress with a Swift progress
+// closure (what `openrealm copy`, `compact`, `encrypt`, `decrypt`, `rekey` and `verify` call).
 // Never: replacing files (the tool renames its copies itself), Realm instances.
 
 import CEngine
 
-/// A progress closure kept alive for the C callback: `done` of `total` bytes copied.
+/// A progress closure kept alive for the C callback: `done` of `total` bytes copied or checked.
 private final class ProgressBox {
     let report: (UInt64, UInt64) -> Void
     init(_ report: @escaping (UInt64, UInt64) -> Void) { self.report = report }
+
+    /// The C callback: `context` is an unretained ProgressBox.
+    static let callback: ce_progress_fn = { context, done, total in
+        guard let context else { return }
+        Unmanaged<ProgressBox>.fromOpaque(context).takeUnretainedValue().report(done, total)
+    }
 }
 
 private func withCopyOptions<R>(key: [UInt8]?, progress: ((UInt64, UInt64) -> Void)?,
@@ -19,10 +26,7 @@ private func withCopyOptions<R>(key: [UInt8]?, progress: ((UInt64, UInt64) -> Vo
     let box = progress.map(ProgressBox.init)
     return withExtendedLifetime(box) {
         if let box {
-            options.progress = { context, done, total in
-                guard let context else { return }
-                Unmanaged<ProgressBox>.fromOpaque(context).takeUnretainedValue().report(done, total)
-            }
+            options.progress = ProgressBox.callback
             options.progress_context = Unmanaged.passUnretained(box).toOpaque()
         }
         guard let key else { return body(&options) }
@@ -53,5 +57,21 @@ extension DynamicFile {
     package func compact(progress: ((UInt64, UInt64) -> Void)? = nil) throws(EngineError) {
         let ok = withCopyOptions(key: nil, progress: progress) { ce_db_compact(engine.handle, $0) }
         guard ok else { throw EngineError.last() }
+    }
+
+    /// Proves the latest version of the file sound, as `engine.verify()`, calling `progress`
+    /// about every megabyte with the bytes checked and the total (the logical size), last with
+    /// done == total once the file proved sound. Throws `.corrupt` naming the offset when not.
+    ///
+    ///     let stats = try file.verify { done, total in print(done, total) }
+    @discardableResult
+    package func verify(progress: @escaping (UInt64, UInt64) -> Void) throws(EngineError) -> StorageEngine.Stats {
+        let box = ProgressBox(progress)
+        var stats = ce_db_stats()
+        let ok = withExtendedLifetime(box) {
+            ce_db_verify_with_progress(engine.handle, &stats, ProgressBox.callback, Unmanaged.passUnretained(box).toOpaque())
+        }
+        guard ok else { throw EngineError.last() }
+        return StorageEngine.Stats(stats)
     }
 }
