@@ -108,7 +108,8 @@ TEST(in_place_sets_against_model)
                     CHECK(ce_object_get(txn, table, key, column[c], &value));
                     CHECK(same_number(&value, &VALUE_OF(key, c)));
                     ce_value next;
-                    if (c == 0) next = int_value(value.integer + (int64_t)(next_random() % 3 ? 1 : next_random()));
+                    if (c == 0) /* wraps around in uint64_t: a signed overflow would be undefined */
+                        next = int_value((int64_t)((uint64_t)value.integer + (next_random() % 3 ? 1 : next_random())));
                     else if (c == 2) next = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = (double)(next_random() % 1000) / 8};
                     else next = next_random() % 4 ? int_value((int64_t)(next_random() % 100000)) : null_value();
                     CHECK(ce_object_set(txn, table, key, column[c], &next));
