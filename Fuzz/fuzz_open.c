@@ -59,6 +59,7 @@ enum {
     PAGE_BYTES = 4096,
     OPTIONS_OFFSET = PAGE_BYTES - 1,
     STATIC_CHECKED_BYTES = 64,                    /* the checksum follows them */
+    SLOT_VERSION_OFFSET = 8,
     SLOT_RUNS_OFFSET = 48,                        /* (position, length) pairs */
     SLOT_DATA_CHECKSUM_OFFSET = 40,
     SLOT_CHECKSUM_OFFSET = PAGE_BYTES - 8,        /* over every byte before it */
@@ -141,15 +142,22 @@ static void store_u64(uint8_t *bytes, uint64_t value) { memcpy(bytes, &value, 8)
 
 /* Recomputes every header checksum from the fields as they are, so that a
  * mutated field is judged by the engine's own checks, not by the checksum.
- * The runs checksum is recomputed only when every run lies in the file. */
+ * The runs checksum is recomputed only for the newer slot (the older one's
+ * runs may have been rewritten since: a later commit of a file with page
+ * checksums rewrites pages of checksums in place) and only when every run
+ * lies in the file. */
 static void repair_checksums(uint8_t *file, size_t size)
 {
     if (size < 4 * (size_t)PAGE_BYTES) return;
     store_u64(file + STATIC_CHECKED_BYTES, checksum_of(file, STATIC_CHECKED_BYTES, SEED_STATIC));
+    uint64_t newest = load_u64(file + PAGE_BYTES + SLOT_VERSION_OFFSET) >=
+                              load_u64(file + 2 * PAGE_BYTES + SLOT_VERSION_OFFSET)
+                          ? 1
+                          : 2;
     for (int slot = 1; slot <= 2; slot++) {
         uint8_t *page = file + (size_t)slot * PAGE_BYTES;
         uint32_t run_count = load_u32(page + 32);
-        bool runs_inside = run_count <= SLOT_MAX_RUNS;
+        bool runs_inside = (uint64_t)slot == newest && run_count <= SLOT_MAX_RUNS;
         checksum_state data;
         checksum_init(&data, SEED_DATA);
         for (uint32_t i = 0; runs_inside && i < run_count; i++) {
