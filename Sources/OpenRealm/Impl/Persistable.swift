@@ -46,7 +46,9 @@ public protocol _Persistable: _RealmSchemaDiscoverable {
         -> (token: Int, shape: _PropertyShape, primaryKey: Bool, indexed: Bool, originProperty: String?)
     /// The unmanaged wrapper's value for the new object's slot. Unless `keep` (the value is
     /// needed by `_rlmAfterCreateField`), the wrapper forgets it: the object is about to be managed.
-    static func _rlmTakeCreationValue(at pointer: UnsafeMutableRawPointer, _ arena: _CArena, _ realm: Realm, keep: Bool) -> ce_value
+    /// The wrapper is marked managed, with `token` (its class's: a decoded wrapper has none).
+    static func _rlmTakeCreationValue(
+        at pointer: UnsafeMutableRawPointer, _ arena: _CArena, _ realm: Realm, keep: Bool, token: Int32) -> ce_value
     /// Writes the parts of the unmanaged value that need the object to exist, then forgets it.
     static func _rlmAfterCreateField(at pointer: UnsafeMutableRawPointer, _ object: ObjectBase, _ column: _ManagedColumn, replace: Bool)
     /// The unmanaged value, boxed.
@@ -162,8 +164,11 @@ extension _Persistable {
                 field.options & Persisted<Self>.indexedOption != 0, origin)
     }
 
-    public static func _rlmTakeCreationValue(at pointer: UnsafeMutableRawPointer, _ arena: _CArena, _ realm: Realm, keep: Bool) -> ce_value {
+    public static func _rlmTakeCreationValue(
+        at pointer: UnsafeMutableRawPointer, _ arena: _CArena, _ realm: Realm, keep: Bool, token: Int32) -> ce_value
+    {
         let field = wrapper(pointer)
+        field.pointee.becomeManaged(token: token)
         if keep {
             return field.pointee.unmanagedValue()._rlmCreationValue(arena, realm)
         }
