@@ -1010,13 +1010,14 @@ final class RealmCore {
     /// invalidated is skipped.
     func delete(_ object: ObjectBase) {
         checkThread()
-        guard object._core === self, let table = object._table else {
+        // An accessor deleted before has no Realm any more (Realm's message for it too).
+        guard object._core === self, !object._deletedThroughSelf, let table = object._table else {
             throwRealmException("Can only delete an object from the Realm it belongs to.")
         }
         checkInWrite()
+        defer { object._deletedThroughSelf = true }
         if object._epoch != epoch { return }
-        guard ce_object_delete(txn, table.tableKey, object._key) else {
-            if ce_last_error_code() == CE_ERR_NO_SUCH_OBJECT { return }
+        guard ce_object_delete(txn, table.tableKey, object._key) || ce_last_error_code() == CE_ERR_NO_SUCH_OBJECT else {
             engineFailure()
         }
     }

@@ -22,6 +22,9 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     /// Whether the object is bound to a frozen Realm: its collection properties are not cached
     /// in the object (threads read a frozen object at once). Read on the collection path only.
     @exclusivity(unchecked) @usableFromInline final var _isFrozenObject = false
+    /// Whether this accessor was passed to `Realm.delete`: as in Realm, its `realm` is nil from
+    /// then on (other accessors of the deleted object keep theirs).
+    final var _deletedThroughSelf = false
     /// Set only on the unmanaged instances that read a key path to learn its property names
     /// (see `propertyPath(of:)`); read on the unmanaged path of an access, never the managed one.
     @usableFromInline final var _keyPathRecorder: KeyPathRecorder?
@@ -74,13 +77,16 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         _isFrozenObject = core.frozen != nil
     }
 
-    /// The Realm that manages the object, or nil if it is unmanaged.
+    /// The Realm that manages the object, or nil if it is unmanaged. As in Realm, an object
+    /// passed to `Realm.delete` has none from then on (it stays invalidated).
     ///
     ///     let person = Person()
     ///     person.realm == nil                    // true
     ///     try realm.write { realm.add(person) }
     ///     person.realm == realm                  // true
-    public var realm: Realm? { _core.map(Realm.init) }
+    ///     try realm.write { realm.delete(person) }
+    ///     person.realm == nil                    // true; person.isInvalidated too
+    public var realm: Realm? { _deletedThroughSelf ? nil : _core.map(Realm.init) }
 
     /// Whether the object can no longer be used: it was deleted, or its Realm was invalidated.
     /// Unmanaged objects are never invalidated.
