@@ -42,12 +42,14 @@ func isEmbedded<T: _CValueConvertible>(_ type: T.Type) -> Bool {
     T._ceLinkTarget.map { $0 is EmbeddedObject.Type } ?? false
 }
 
-/// The embedded object inside an element value (nil for nil).
+/// The embedded object inside an element or property value (nil for nil): the value, an
+/// optional's, or the persisted value of a custom persistable type mapped to an embedded object.
 func embeddedObject(_ value: Any) -> EmbeddedObject? {
     if let object = value as? EmbeddedObject { return object }
+    if let custom = value as? any _CustomPersistable { return embeddedObject(custom._rlmPersistableValue) }
     let mirror = Mirror(reflecting: value)
     guard mirror.displayStyle == .optional, let child = mirror.children.first else { return nil }
-    return child.value as? EmbeddedObject
+    return embeddedObject(child.value)
 }
 
 /// Fills a new embedded object created by a collection from an unmanaged one.

@@ -120,11 +120,15 @@ extension _Persistable where Self: _CValueConvertible {
     }
 
     public func _rlmAfterCreate(_ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {
-        guard let target = Self._ceLinkTarget, let linked = self as Any as? ObjectBase else { return }
+        guard let target = Self._ceLinkTarget else { return }
         let core = object._core.unsafelyUnwrapped
         if target is EmbeddedObject.Type {
-            core.setEmbedded(object, column, linked)
-        } else if !linked.isManaged(by: core) {
+            // An embedded object, or a custom persistable value mapped to one.
+            if let embedded = embeddedObject(self) { core.setEmbedded(object, column, embedded) }
+            return
+        }
+        guard let linked = self as Any as? ObjectBase else { return }
+        if !linked.isManaged(by: core) {
             Self._rlmSet(object, column, self)
         }
     }

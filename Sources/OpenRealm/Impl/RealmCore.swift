@@ -970,7 +970,7 @@ final class RealmCore {
     /// Writes an embedded object (or nil) into a link property of `object`.
     func setEmbedded(_ object: ObjectBase, _ column: _ManagedColumn, _ value: Any) {
         let txn = writeTxn(for: object)
-        guard let embedded = unwrapOptional(value) as? EmbeddedObject else {
+        guard let embedded = embeddedObject(value) else {
             var null = ce_value.null
             guard ce_object_set(txn, object._tableKey, object._key, column.key, &null) else { engineFailure() }
             return
