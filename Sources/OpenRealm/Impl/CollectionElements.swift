@@ -61,11 +61,18 @@ func fillEmbedded(_ core: RealmCore, _ value: Any, _ key: ce_object_key) {
     core.fill(object, core.requireTableInfo(for: type(of: object)), key)
 }
 
+/// Whether a value given for a collection is nil (an optional boxed in Any) or NSNull: Realm
+/// takes it as an empty collection.
+func isNoValue(_ value: Any) -> Bool {
+    guard let unwrapped = unwrapOptional(value) else { return true }
+    return unwrapped is NSNull
+}
+
 /// The elements of an array, list, set or other sequence, converted to `T`; nil if one is not.
 func collectionElements<T: _CValueConvertible>(_ value: Any, _: T.Type) -> [T]? {
     if let same = value as? [T] { return same }
-    // Realm takes NSNull (nil from Objective-C) for a collection as no elements.
-    if value is NSNull { return [] }
+    // Realm takes nil and NSNull (nil from Objective-C) for a collection as no elements.
+    if isNoValue(value) { return [] }
     var items: [Any] = []
     if let array = value as? [Any] {
         items = array

@@ -64,7 +64,11 @@ extension DynamicObject {
     func setDynamicValue(_ newValue: Any?, _ name: String) {
         let c = column(name)
         guard c.context.writable else { throwRealmException("The old objects of a migration are read-only.") }
-        let newValue = c.property.isCollection ? DynamicObject.collectionContents(newValue) : newValue
+        var newValue = c.property.isCollection ? DynamicObject.collectionContents(newValue) : newValue
+        // As Realm: nil (or NSNull) for a collection empties it.
+        if c.property.isCollection, newValue.map(isNoValue) ?? true {
+            newValue = c.property.collection == CE_COLLECTION_DICTIONARY ? [String: Any]() : [Any]()
+        }
         let arena = _CArena()
         defer { withExtendedLifetime(arena) {} }  // the C calls below read its bytes
         if c.property.collection == CE_COLLECTION_LIST || c.property.collection == CE_COLLECTION_SET {
