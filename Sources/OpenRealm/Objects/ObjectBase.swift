@@ -268,13 +268,14 @@ extension ObjectBase {
     public var isFrozen: Bool { _core?.frozen != nil }
 
     /// A frozen copy of the managed object: its values at the Realm's current version, readable
-    /// from any thread. A frozen object returns itself. An unmanaged object, or one created in
-    /// the current write transaction, cannot be frozen (Realm's messages).
+    /// from any thread. A frozen object returns itself. An object without a Realm (unmanaged, or
+    /// passed to `delete`), or one created in the current write transaction, cannot be frozen
+    /// (Realm's messages).
     ///
     ///     let frozen = dog.freeze()
     ///     Thread { print(frozen.name) }.start()
     public func freeze() -> Self {
-        guard let core = _core, _table != nil else { throwRealmException("Unmanaged objects cannot be frozen.") }
+        guard let core = _core, _table != nil, !_deletedThroughSelf else { throwRealmException("Unmanaged objects cannot be frozen.") }
         if core.frozen != nil { return self }
         if isInvalidated { throwRealmException(invalidatedObjectMessage) }
         guard let frozen = core.frozenCore().importObject(self) else {
@@ -284,13 +285,15 @@ extension ObjectBase {
     }
 
     /// The live object, in the calling thread's Realm, of a frozen object; nil if it was deleted
-    /// since. A live or unmanaged object returns itself.
+    /// since. A live object returns itself; one without a Realm (unmanaged, or passed to
+    /// `delete`) cannot be thawed (Realm's message).
     ///
     ///     if let live = frozenDog.thaw() {
     ///         try live.realm!.write { live.age += 1 }
     ///     }
     public func thaw() -> Self? {
-        guard let core = _core, core.frozen != nil else { return self }
+        guard let core = _core, _table != nil, !_deletedThroughSelf else { throwRealmException("Unmanaged objects cannot be thawed.") }
+        if core.frozen == nil { return self }
         return core.thawedCore().importObject(self) as? Self
     }
 }

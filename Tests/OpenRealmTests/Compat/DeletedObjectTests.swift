@@ -84,4 +84,25 @@ struct DeletedObjectTests {
         }
         expectStop("Adding a deleted or invalidated object to a Realm is not permitted", result)
     }
+
+    @Test("an object passed to delete cannot be frozen: it has no Realm")
+    func freezeDeleted() async {
+        removeInMemoryRealm("openrealm-exit-freezeDeleted")
+        defer { removeInMemoryRealm("openrealm-exit-freezeDeleted") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-freezeDeleted"))
+            let dog = try realm.write { realm.create(Dog.self, value: ["name": "Rex"]) }
+            try realm.write { realm.delete(dog) }
+            _ = dog.freeze()
+        }
+        expectStop("Unmanaged objects cannot be frozen.", result)
+    }
+
+    @Test("an unmanaged object cannot be thawed (Realm's message)")
+    func thawUnmanaged() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Dog().thaw()
+        }
+        expectStop("Unmanaged objects cannot be thawed.", result)
+    }
 }
