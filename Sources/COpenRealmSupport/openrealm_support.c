@@ -1,5 +1,5 @@
-// openrealm_support.c — the thread-local token counter (and its last restart) and the
-// executor test of openrealm_support.h.
+// openrealm_support.c — the thread-local token counter (its last restart, the option bits of a
+// managed accessor's wrappers) and the executor test of openrealm_support.h.
 // Owns: what the Swift layer needs from C besides the engine.
 // Never: calls the engine.
 
@@ -8,6 +8,7 @@
 _Thread_local int32_t openrealm_token_counter __attribute__((tls_model("initial-exec"))) = 0;
 _Thread_local int32_t openrealm_tokens_at_reset __attribute__((tls_model("initial-exec"))) = 0;
 _Thread_local const void *openrealm_reset_by __attribute__((tls_model("initial-exec"))) = 0;
+_Thread_local uint8_t openrealm_accessor_options __attribute__((tls_model("initial-exec"))) = 0;
 
 /* The runtime's entry point (swift/Runtime/Concurrency.h): a SerialExecutorRef is two words,
  * passed in two registers by the Swift calling convention. Flags 0 ("None") asks without

@@ -46,6 +46,21 @@ static inline void openrealm_continue_tokens(int32_t next) {
     openrealm_reset_by = 0;
 }
 
+/// Option bits that every @Persisted wrapper initialised on this thread adds to its own: set
+/// while RealmCore.makeObject initialises a managed accessor, so that its wrappers know they
+/// belong to a managed object (Persisted.swift: Codable refuses to encode them, as Realm does).
+extern _Thread_local uint8_t openrealm_accessor_options __attribute__((tls_model("initial-exec")));
+
+/// The option bits a wrapper being initialised adds (0 outside a managed accessor's init).
+static inline uint8_t openrealm_wrapper_options(void) {
+    return openrealm_accessor_options;
+}
+
+/// Sets the option bits the next wrappers of this thread add (0 to stop).
+static inline void openrealm_set_wrapper_options(uint8_t options) {
+    openrealm_accessor_options = options;
+}
+
 /// Whether the current task (or, for the main executor, the main thread) runs on the serial
 /// executor whose two words are `identity` and `implementation` (an UnownedSerialExecutor):
 /// the Swift runtime's swift_task_isCurrentExecutorWithFlags, asked without asserting.

@@ -19,7 +19,10 @@ import Foundation
 public final class List<Element: RealmCollectionValue>: RandomAccessCollection, MutableCollection,
     CustomStringConvertible, Hashable
 {
-    var unmanaged: [Element]
+    var unmanaged: [Element] { didSet { _writeBack?() } }
+    /// Set on the collections a migration's new objects give (DynamicObject+Collections.swift):
+    /// writes the contents back to the object after each change.
+    var _writeBack: (() -> Void)?
     let managed: ManagedCollection?
 
     /// An empty unmanaged list.

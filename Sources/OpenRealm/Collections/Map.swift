@@ -23,7 +23,10 @@ public protocol _MapKey: Hashable, Comparable {
 ///     person.scores["math"]       // Optional(90)
 ///     try realm.write { person.scores["math"] = nil }    // removes the key
 public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, CustomStringConvertible, Hashable {
-    var unmanaged: [Key: Value]
+    var unmanaged: [Key: Value] { didSet { _writeBack?() } }
+    /// Set on the collections a migration's new objects give (DynamicObject+Collections.swift):
+    /// writes the contents back to the object after each change.
+    var _writeBack: (() -> Void)?
     let managed: ManagedCollection?
 
     /// An empty unmanaged map.

@@ -16,7 +16,10 @@ import Foundation
 ///     }
 ///     person.tags.contains("admin")    // true
 public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollection, CustomStringConvertible, Hashable {
-    var unmanaged: [Element]
+    var unmanaged: [Element] { didSet { _writeBack?() } }
+    /// Set on the collections a migration's new objects give (DynamicObject+Collections.swift):
+    /// writes the contents back to the object after each change.
+    var _writeBack: (() -> Void)?
     let managed: ManagedCollection?
 
     /// An empty unmanaged set.

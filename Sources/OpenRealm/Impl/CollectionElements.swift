@@ -42,12 +42,14 @@ func isEmbedded<T: _CValueConvertible>(_ type: T.Type) -> Bool {
     T._ceLinkTarget.map { $0 is EmbeddedObject.Type } ?? false
 }
 
-/// The embedded object inside an element value (nil for nil).
+/// The embedded object inside an element or property value (nil for nil): the value, an
+/// optional's, or the persisted value of a custom persistable type mapped to an embedded object.
 func embeddedObject(_ value: Any) -> EmbeddedObject? {
     if let object = value as? EmbeddedObject { return object }
+    if let custom = value as? any _CustomPersistable { return embeddedObject(custom._rlmPersistableValue) }
     let mirror = Mirror(reflecting: value)
     guard mirror.displayStyle == .optional, let child = mirror.children.first else { return nil }
-    return child.value as? EmbeddedObject
+    return embeddedObject(child.value)
 }
 
 /// Fills a new embedded object created by a collection from an unmanaged one.
@@ -59,11 +61,18 @@ func fillEmbedded(_ core: RealmCore, _ value: Any, _ key: ce_object_key) {
     core.fill(object, core.requireTableInfo(for: type(of: object)), key)
 }
 
+/// Whether a value given for a collection is nil (an optional boxed in Any) or NSNull: Realm
+/// takes it as an empty collection.
+func isNoValue(_ value: Any) -> Bool {
+    guard let unwrapped = unwrapOptional(value) else { return true }
+    return unwrapped is NSNull
+}
+
 /// The elements of an array, list, set or other sequence, converted to `T`; nil if one is not.
 func collectionElements<T: _CValueConvertible>(_ value: Any, _: T.Type) -> [T]? {
     if let same = value as? [T] { return same }
-    // Realm takes NSNull (nil from Objective-C) for a collection as no elements.
-    if value is NSNull { return [] }
+    // Realm takes nil and NSNull (nil from Objective-C) for a collection as no elements.
+    if isNoValue(value) { return [] }
     var items: [Any] = []
     if let array = value as? [Any] {
         items = array

@@ -6,19 +6,34 @@ import CEngine
 import Foundation
 
 /// What `CustomPersistable` and `FailableCustomPersistable` share: the type is stored as its
-/// `PersistedType`, one of the stored types that may also be optional. Internal machinery of
-/// OpenRealm: applications conform to the two public protocols.
+/// `PersistedType`, one of the stored types that may also be optional, or an `EmbeddedObject`
+/// subclass (a link to an embedded object). Internal machinery of OpenRealm: applications
+/// conform to the two public protocols.
 public protocol _CustomPersistable: _Persistable, _RealmCollectionValueInsideOptional
-where PersistedType: _Persistable & _RealmCollectionValueInsideOptional {}
+where PersistedType: _RealmCollectionValueInsideOptional {
+    /// The persisted value, boxed (`persistableValue`).
+    var _rlmPersistableValue: Any { get }
+}
 
 extension _CustomPersistable {
     public static var _ceType: ce_type { PersistedType._ceType }
+    public static var _ceLinkTarget: ObjectBase.Type? { PersistedType._ceLinkTarget }
+    /// Mapped to an embedded object, the property is a link, which may be null: as in Realm, it
+    /// is optional in the schema whether the Swift type is or not (null reads as the default).
+    public static func _rlmShape() -> _PropertyShape {
+        var shape = _PropertyShape(Self.self)
+        if _ceLinkTarget != nil { shape.nullable = true }
+        return shape
+    }
 }
 
 extension CustomPersistable {
+    public var _rlmPersistableValue: Any { persistableValue }
     public static func _ceDefault() -> Self { Self(persistedValue: PersistedType._ceDefault()) }
     public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Self {
-        Self(persistedValue: PersistedType._ceRead(value, realm))
+        // No embedded object: the persisted type's default (a new unmanaged object), as Realm.
+        if value.isNull && PersistedType._ceLinkTarget != nil { return _ceDefault() }
+        return Self(persistedValue: PersistedType._ceRead(value, realm))
     }
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value { persistableValue._ceValue(arena, realm) }
     public static func _ceFromAny(_ value: Any) -> Self? {
@@ -35,7 +50,9 @@ extension FailableCustomPersistable {
         throwRealmException("Failed to default construct a \(Self.self) using the default value for persisted type \(PersistedType.self). "
             + "This conversion must either succeed, the property must be optional, or you must explicitly specify a default value for the property.")
     }
+    public var _rlmPersistableValue: Any { persistableValue }
     public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Self {
+        if value.isNull && PersistedType._ceLinkTarget != nil { return _ceDefault() }
         let persistedValue = PersistedType._ceRead(value, realm)
         if let result = Self(persistedValue: persistedValue) { return result }
         throwRealmException("Failed to convert persisted value '\(persistedValue)' to type '\(Self.self)' in a non-optional context.")

@@ -1,4 +1,4 @@
-// DynamicObject+Collections.swift — the collection properties of a migration's old objects as
+// DynamicObject+Collections.swift — the collection properties of a migration's objects as
 // Realm's typed collections (`List<MigrationObject>`, `List<Int>`, `MutableSet<String?>`,
 // `Map<String, MigrationObject?>`, ...), and collections given to a new object's property.
 
@@ -16,10 +16,19 @@ extension Map: _AnyMapEntries {
     }
 }
 
+/// The collections a migration's new objects give: each change is written back to the object.
+protocol _WriteBackCollection: AnyObject {
+    var _writeBack: (() -> Void)? { get set }
+}
+
+extension List: _WriteBackCollection {}
+extension MutableSet: _WriteBackCollection {}
+extension Map: _WriteBackCollection {}
+
 extension DynamicObject {
-    /// The old object's collection as Realm types it: the elements (or entries) read from the
-    /// file in a collection of the property's type. The old objects are read-only, so the
-    /// collection holds what the file held.
+    /// A migration object's collection as Realm types it: the elements (or entries) read from the
+    /// file in a collection of the property's type (a new object's writes back each change:
+    /// DynamicObject+Engine.swift).
     static func typedCollection(_ property: StoredProperty, elements: [Any], entries: [String: Any]) -> Any {
         func build<T: RealmCollectionValue>(_: T.Type) -> Any {
             func convert(_ value: Any) -> T { T._ceFromAny(value) ?? T._ceDefault() }

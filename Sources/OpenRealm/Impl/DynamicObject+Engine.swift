@@ -15,9 +15,9 @@ extension DynamicObject {
     }
 
     /// The value of a property, boxed: a scalar, nil, a DynamicObject for a link; for a
-    /// collection, Realm's typed collection in an old object (`List<MigrationObject>`,
-    /// `MutableSet<Int>`, `Map<String, String>`), an array (list, set) or dictionary (map) in a
-    /// new one.
+    /// collection, Realm's typed collection (`List<MigrationObject>`, `MutableSet<Int>`,
+    /// `Map<String, String>`) holding what the file holds; a new object's writes each change
+    /// back to the object.
     func dynamicValue(_ name: String) -> Any? {
         let c = column(name)
         if c.property.collection != CE_COLLECTION_NONE {
@@ -34,18 +34,29 @@ extension DynamicObject {
                     guard ce_dictionary_key_at(collection, index, &key), ce_collection_get(collection, index, &value) else { engineFailure() }
                     result[key.stringValue] = box(value, c.context) ?? NSNull()
                 }
-                return c.context.writable ? result : DynamicObject.typedCollection(c.property, elements: [], entries: result)
+                return typedCollection(c, name, elements: [], entries: result)
             }
             let elements = (0..<count).map { index -> Any in
                 var value = ce_value()
                 guard ce_collection_get(collection, index, &value) else { engineFailure() }
                 return box(value, c.context) ?? NSNull()
             }
-            return c.context.writable ? elements : DynamicObject.typedCollection(c.property, elements: elements, entries: [:])
+            return typedCollection(c, name, elements: elements, entries: [:])
         }
         var value = ce_value()
         guard ce_object_get(c.context.txn, c.table, c.key, c.column, &value) else { engineFailure() }
         return box(value, c.context)
+    }
+
+    /// The typed collection of a collection property holding `elements` (or `entries`); in a
+    /// new object, each change to it is written back to the property.
+    private func typedCollection(_ c: (context: DynamicContext, table: TableKey, key: ObjectKey, column: ColumnKey, property: StoredProperty),
+                                 _ name: String, elements: [Any], entries: [String: Any]) -> Any {
+        let typed = DynamicObject.typedCollection(c.property, elements: elements, entries: entries)
+        if c.context.writable, let collection = typed as? _WriteBackCollection {
+            collection._writeBack = { [unowned collection] in self.setDynamicValue(collection, name) }
+        }
+        return typed
     }
 
     /// Writes a property of a new-schema object: a scalar, nil, a DynamicObject (a link), an
@@ -53,7 +64,11 @@ extension DynamicObject {
     func setDynamicValue(_ newValue: Any?, _ name: String) {
         let c = column(name)
         guard c.context.writable else { throwRealmException("The old objects of a migration are read-only.") }
-        let newValue = c.property.isCollection ? DynamicObject.collectionContents(newValue) : newValue
+        var newValue = c.property.isCollection ? DynamicObject.collectionContents(newValue) : newValue
+        // As Realm: nil (or NSNull) for a collection empties it.
+        if c.property.isCollection, newValue.map(isNoValue) ?? true {
+            newValue = c.property.collection == CE_COLLECTION_DICTIONARY ? [String: Any]() : [Any]()
+        }
         let arena = _CArena()
         defer { withExtendedLifetime(arena) {} }  // the C calls below read its bytes
         if c.property.collection == CE_COLLECTION_LIST || c.property.collection == CE_COLLECTION_SET {

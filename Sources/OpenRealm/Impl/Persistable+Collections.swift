@@ -121,8 +121,8 @@ extension Map: _AssignableCollection {
         var entries: [(Key, Value)] = []
         if let same = value as? Map<Key, Value> {
             entries = same.map { ($0.key, $0.value) }
-        } else if value is NSNull {
-            // Realm takes NSNull for a collection as no entries.
+        } else if isNoValue(value) {
+            // Realm takes nil and NSNull for a collection as no entries.
         } else if let dictionary = value as? [String: Any] {
             for (key, item) in dictionary {
                 guard let converted = Value._ceFromAny(item) else { return false }

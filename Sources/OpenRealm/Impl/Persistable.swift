@@ -46,7 +46,9 @@ public protocol _Persistable: _RealmSchemaDiscoverable {
         -> (token: Int, shape: _PropertyShape, primaryKey: Bool, indexed: Bool, originProperty: String?)
     /// The unmanaged wrapper's value for the new object's slot. Unless `keep` (the value is
     /// needed by `_rlmAfterCreateField`), the wrapper forgets it: the object is about to be managed.
-    static func _rlmTakeCreationValue(at pointer: UnsafeMutableRawPointer, _ arena: _CArena, _ realm: Realm, keep: Bool) -> ce_value
+    /// The wrapper is marked managed, with `token` (its class's: a decoded wrapper has none).
+    static func _rlmTakeCreationValue(
+        at pointer: UnsafeMutableRawPointer, _ arena: _CArena, _ realm: Realm, keep: Bool, token: Int32) -> ce_value
     /// Writes the parts of the unmanaged value that need the object to exist, then forgets it.
     static func _rlmAfterCreateField(at pointer: UnsafeMutableRawPointer, _ object: ObjectBase, _ column: _ManagedColumn, replace: Bool)
     /// The unmanaged value, boxed.
@@ -118,11 +120,15 @@ extension _Persistable where Self: _CValueConvertible {
     }
 
     public func _rlmAfterCreate(_ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {
-        guard let target = Self._ceLinkTarget, let linked = self as Any as? ObjectBase else { return }
+        guard let target = Self._ceLinkTarget else { return }
         let core = object._core.unsafelyUnwrapped
         if target is EmbeddedObject.Type {
-            core.setEmbedded(object, column, linked)
-        } else if !linked.isManaged(by: core) {
+            // An embedded object, or a custom persistable value mapped to one.
+            if let embedded = embeddedObject(self) { core.setEmbedded(object, column, embedded) }
+            return
+        }
+        guard let linked = self as Any as? ObjectBase else { return }
+        if !linked.isManaged(by: core) {
             Self._rlmSet(object, column, self)
         }
     }
@@ -162,8 +168,11 @@ extension _Persistable {
                 field.options & Persisted<Self>.indexedOption != 0, origin)
     }
 
-    public static func _rlmTakeCreationValue(at pointer: UnsafeMutableRawPointer, _ arena: _CArena, _ realm: Realm, keep: Bool) -> ce_value {
+    public static func _rlmTakeCreationValue(
+        at pointer: UnsafeMutableRawPointer, _ arena: _CArena, _ realm: Realm, keep: Bool, token: Int32) -> ce_value
+    {
         let field = wrapper(pointer)
+        field.pointee.becomeManaged(token: token)
         if keep {
             return field.pointee.unmanagedValue()._rlmCreationValue(arena, realm)
         }

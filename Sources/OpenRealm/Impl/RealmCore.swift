@@ -847,7 +847,9 @@ final class RealmCore {
     func makeObject(_ table: TableInfo, _ key: ce_object_key) -> ObjectBase {
         // Tokens count from 0 for this instance even if a stray wrapper was made outside an object.
         resetPersistedTokens()
-        let object = table.schema.objectClass.init()
+        // Its wrappers mark themselves managed (a default value's object, made during the init,
+        // gets the mark too; it is never read: the accessor reads the database).
+        let object = initializingManagedAccessor { table.schema.objectClass.init() }
         object.bind(self, table, key)
         return object
     }
@@ -924,16 +926,16 @@ final class RealmCore {
                 // The common types by a direct call, inlined (`.other` has every type needing
                 // work after the object is created: `keep` is false for the others).
                 switch field.kind {
-                case .int: value = Int._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
-                case .int64: value = Int64._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
-                case .double: value = Double._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
-                case .float: value = Float._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
-                case .bool: value = Bool._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
-                case .string: value = String._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
-                case .optionalInt: value = Int?._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
-                case .optionalDouble: value = Double?._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
-                case .optionalString: value = String?._rlmTakeCreationValue(at: pointer, arena, realm, keep: false)
-                case .other: value = field.field._rlmTakeCreationValue(at: pointer, arena, realm, keep: field.needsAfterCreate)
+                case .int: value = Int._rlmTakeCreationValue(at: pointer, arena, realm, keep: false, token: field.token)
+                case .int64: value = Int64._rlmTakeCreationValue(at: pointer, arena, realm, keep: false, token: field.token)
+                case .double: value = Double._rlmTakeCreationValue(at: pointer, arena, realm, keep: false, token: field.token)
+                case .float: value = Float._rlmTakeCreationValue(at: pointer, arena, realm, keep: false, token: field.token)
+                case .bool: value = Bool._rlmTakeCreationValue(at: pointer, arena, realm, keep: false, token: field.token)
+                case .string: value = String._rlmTakeCreationValue(at: pointer, arena, realm, keep: false, token: field.token)
+                case .optionalInt: value = Int?._rlmTakeCreationValue(at: pointer, arena, realm, keep: false, token: field.token)
+                case .optionalDouble: value = Double?._rlmTakeCreationValue(at: pointer, arena, realm, keep: false, token: field.token)
+                case .optionalString: value = String?._rlmTakeCreationValue(at: pointer, arena, realm, keep: false, token: field.token)
+                case .other: value = field.field._rlmTakeCreationValue(at: pointer, arena, realm, keep: field.needsAfterCreate, token: field.token)
                 }
                 values[Int(field.column.key)] = value
             }
@@ -968,7 +970,7 @@ final class RealmCore {
     /// Writes an embedded object (or nil) into a link property of `object`.
     func setEmbedded(_ object: ObjectBase, _ column: _ManagedColumn, _ value: Any) {
         let txn = writeTxn(for: object)
-        guard let embedded = unwrapOptional(value) as? EmbeddedObject else {
+        guard let embedded = embeddedObject(value) else {
             var null = ce_value.null
             guard ce_object_set(txn, object._tableKey, object._key, column.key, &null) else { engineFailure() }
             return
@@ -989,7 +991,7 @@ final class RealmCore {
         defer { withExtendedLifetime(arena) {} }  // the C calls below read its bytes
         let base = Unmanaged.passUnretained(object).toOpaque()
         for field in table.creationFields {
-            var value = field.field._rlmTakeCreationValue(at: base + field.offset, arena, realm, keep: field.needsAfterCreate)
+            var value = field.field._rlmTakeCreationValue(at: base + field.offset, arena, realm, keep: field.needsAfterCreate, token: field.token)
             if value.isNull && field.isCollection { continue }
             guard ce_object_set(txn, table.tableKey, key, field.column.key, &value) else {
                 engineFailure("Property '\(table.schema.className).\(table.schema.properties[field.column.property].name)'")
@@ -1008,13 +1010,14 @@ final class RealmCore {
     /// invalidated is skipped.
     func delete(_ object: ObjectBase) {
         checkThread()
-        guard object._core === self, let table = object._table else {
+        // An accessor deleted before has no Realm any more (Realm's message for it too).
+        guard object._core === self, !object._deletedThroughSelf, let table = object._table else {
             throwRealmException("Can only delete an object from the Realm it belongs to.")
         }
         checkInWrite()
+        defer { object._deletedThroughSelf = true }
         if object._epoch != epoch { return }
-        guard ce_object_delete(txn, table.tableKey, object._key) else {
-            if ce_last_error_code() == CE_ERR_NO_SUCH_OBJECT { return }
+        guard ce_object_delete(txn, table.tableKey, object._key) || ce_last_error_code() == CE_ERR_NO_SUCH_OBJECT else {
             engineFailure()
         }
     }

@@ -40,6 +40,8 @@ final class TableInfo {
         let offset: Int
         let field: any _Persistable.Type
         let column: _ManagedColumn
+        /// The wrapper's token (a decoded wrapper gets it when its object is added).
+        let token: Int32
         let needsAfterCreate: Bool
         let isCollection: Bool
         /// The common value types, which `add` reads with a direct (inlined) call rather than
@@ -76,7 +78,7 @@ final class TableInfo {
         let fields = schema.properties.indices.filter { schema.properties[$0].isStored }.map { index in
             let property = schema.properties[index]
             return CreationField(
-                offset: property.offset, field: property.field, column: columns[index],
+                offset: property.offset, field: property.field, column: columns[index], token: Int32(property.token),
                 needsAfterCreate: property.needsAfterCreate, isCollection: property.shape.collection != CE_COLLECTION_NONE,
                 kind: property.needsAfterCreate ? .other : CreationField.Kind(property.field))
         }

@@ -22,6 +22,9 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     /// Whether the object is bound to a frozen Realm: its collection properties are not cached
     /// in the object (threads read a frozen object at once). Read on the collection path only.
     @exclusivity(unchecked) @usableFromInline final var _isFrozenObject = false
+    /// Whether this accessor was passed to `Realm.delete`: as in Realm, its `realm` is nil from
+    /// then on (other accessors of the deleted object keep theirs).
+    final var _deletedThroughSelf = false
     /// Set only on the unmanaged instances that read a key path to learn its property names
     /// (see `propertyPath(of:)`); read on the unmanaged path of an access, never the managed one.
     @usableFromInline final var _keyPathRecorder: KeyPathRecorder?
@@ -74,13 +77,16 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         _isFrozenObject = core.frozen != nil
     }
 
-    /// The Realm that manages the object, or nil if it is unmanaged.
+    /// The Realm that manages the object, or nil if it is unmanaged. As in Realm, an object
+    /// passed to `Realm.delete` has none from then on (it stays invalidated).
     ///
     ///     let person = Person()
     ///     person.realm == nil                    // true
     ///     try realm.write { realm.add(person) }
     ///     person.realm == realm                  // true
-    public var realm: Realm? { _core.map(Realm.init) }
+    ///     try realm.write { realm.delete(person) }
+    ///     person.realm == nil                    // true; person.isInvalidated too
+    public var realm: Realm? { _deletedThroughSelf ? nil : _core.map(Realm.init) }
 
     /// Whether the object can no longer be used: it was deleted, or its Realm was invalidated.
     /// Unmanaged objects are never invalidated.
@@ -262,13 +268,14 @@ extension ObjectBase {
     public var isFrozen: Bool { _core?.frozen != nil }
 
     /// A frozen copy of the managed object: its values at the Realm's current version, readable
-    /// from any thread. A frozen object returns itself. An unmanaged object, or one created in
-    /// the current write transaction, cannot be frozen (Realm's messages).
+    /// from any thread. A frozen object returns itself. An object without a Realm (unmanaged, or
+    /// passed to `delete`), or one created in the current write transaction, cannot be frozen
+    /// (Realm's messages).
     ///
     ///     let frozen = dog.freeze()
     ///     Thread { print(frozen.name) }.start()
     public func freeze() -> Self {
-        guard let core = _core, _table != nil else { throwRealmException("Unmanaged objects cannot be frozen.") }
+        guard let core = _core, _table != nil, !_deletedThroughSelf else { throwRealmException("Unmanaged objects cannot be frozen.") }
         if core.frozen != nil { return self }
         if isInvalidated { throwRealmException(invalidatedObjectMessage) }
         guard let frozen = core.frozenCore().importObject(self) else {
@@ -278,13 +285,15 @@ extension ObjectBase {
     }
 
     /// The live object, in the calling thread's Realm, of a frozen object; nil if it was deleted
-    /// since. A live or unmanaged object returns itself.
+    /// since. A live object returns itself; one without a Realm (unmanaged, or passed to
+    /// `delete`) cannot be thawed (Realm's message).
     ///
     ///     if let live = frozenDog.thaw() {
     ///         try live.realm!.write { live.age += 1 }
     ///     }
     public func thaw() -> Self? {
-        guard let core = _core, core.frozen != nil else { return self }
+        guard let core = _core, _table != nil, !_deletedThroughSelf else { throwRealmException("Unmanaged objects cannot be thawed.") }
+        if core.frozen == nil { return self }
         return core.thawedCore().importObject(self) as? Self
     }
 }

@@ -20,6 +20,23 @@ func nextToken() -> Int32 {
     openrealm_next_token()
 }
 
+/// The option bits of a wrapper being initialised: `managedOption` while RealmCore.makeObject
+/// initialises a managed accessor, 0 otherwise.
+@inlinable
+func wrapperOptions() -> UInt8 {
+    openrealm_wrapper_options()
+}
+
+/// Runs `body`, a managed accessor's init (RealmCore.makeObject), with the wrappers it
+/// initialises marked managed.
+@inline(__always)
+func initializingManagedAccessor<T>(_ body: () -> T) -> T {
+    let outer = openrealm_wrapper_options()
+    openrealm_set_wrapper_options(Persisted<Int>.managedOption)
+    defer { openrealm_set_wrapper_options(outer) }
+    return body()
+}
+
 /// Called by ObjectBase.init, which runs after every wrapper of the instance is initialised.
 @inline(__always)
 func resetPersistedTokens() {
@@ -81,11 +98,16 @@ public struct Persisted<Value: _Persistable> {
     }
 
     @usableFromInline var storage: Storage
-    @usableFromInline let token: Int32
-    @usableFromInline let options: UInt8
+    /// The wrapper's position in its class (see Tokens above). A decoded wrapper has none (-1)
+    /// until its object is added to a Realm, which sets it from the class's schema.
+    @usableFromInline var token: Int32
+    @usableFromInline var options: UInt8
 
     @usableFromInline static var primaryKeyOption: UInt8 { 1 }
     @usableFromInline static var indexedOption: UInt8 { 2 }
+    /// The wrapper belongs to a managed object (set when the object is added, or by the
+    /// accessor's init): its storage is not the property's value.
+    @usableFromInline static var managedOption: UInt8 { 4 }
 
     /// Not available: a `@Persisted` property is reached through its object.
     @available(*, unavailable, message: "@Persisted can only be used as a property on a Realm object")
@@ -102,7 +124,7 @@ public struct Persisted<Value: _Persistable> {
     public init() {
         token = nextToken()
         storage = .unset
-        options = 0
+        options = wrapperOptions()
     }
 
     /// A property with a default value.
@@ -114,7 +136,7 @@ public struct Persisted<Value: _Persistable> {
         // 0 right after another object's init: the default value may be that object.
         token = taken == 0 && Value._rlmHoldsObjects ? tokenAfterCreatedDefault(value) : taken
         storage = .value(value)
-        options = 0
+        options = wrapperOptions()
     }
 
     /// The primary key of the class (Int, String, ObjectId or UUID, optional or not): unique, and
@@ -125,7 +147,7 @@ public struct Persisted<Value: _Persistable> {
     public init(primaryKey: Bool) {
         token = nextToken()
         storage = .unset
-        options = primaryKey ? Self.primaryKeyOption : 0
+        options = (primaryKey ? Self.primaryKeyOption : 0) | wrapperOptions()
     }
 
     /// The primary key, with a default value.
@@ -135,7 +157,7 @@ public struct Persisted<Value: _Persistable> {
     public init(wrappedValue value: Value, primaryKey: Bool) {
         token = nextToken()
         storage = .value(value)
-        options = primaryKey ? Self.primaryKeyOption : 0
+        options = (primaryKey ? Self.primaryKeyOption : 0) | wrapperOptions()
     }
 
     /// An indexed property: equality lookups without a scan.
@@ -145,7 +167,7 @@ public struct Persisted<Value: _Persistable> {
     public init(indexed: Bool) {
         token = nextToken()
         storage = .unset
-        options = indexed ? Self.indexedOption : 0
+        options = (indexed ? Self.indexedOption : 0) | wrapperOptions()
     }
 
     /// An indexed property with a default value.
@@ -155,7 +177,7 @@ public struct Persisted<Value: _Persistable> {
     public init(wrappedValue value: Value, indexed: Bool) {
         token = nextToken()
         storage = .value(value)
-        options = indexed ? Self.indexedOption : 0
+        options = (indexed ? Self.indexedOption : 0) | wrapperOptions()
     }
 
     /// The objects that link to this one through `originProperty` of `O`.
@@ -164,7 +186,15 @@ public struct Persisted<Value: _Persistable> {
     public init<O: ObjectBase>(originProperty: String) where Value == LinkingObjects<O> {
         token = nextToken()
         storage = .value(LinkingObjects(fromType: O.self, property: originProperty))
-        options = 0
+        options = wrapperOptions()
+    }
+
+    /// Makes the wrapper one of a managed object's: `token` (from the class's schema: a decoded
+    /// wrapper had none) and the managed mark.
+    @inlinable
+    mutating func becomeManaged(token: Int32) {
+        self.token = token
+        options |= Self.managedOption
     }
 
     /// The value of an unmanaged wrapper (its default stored on first read, so that a collection

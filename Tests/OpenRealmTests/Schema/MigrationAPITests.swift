@@ -188,6 +188,50 @@ struct MigrationAPITests {
     }
 }
 
+extension MigrationAPITests {
+    @Test("a new object's collections are Realm's typed collections; changes to them are written")
+    func typedNewCollections() throws {
+        try withDirectory { directory in
+            let url = directory.appendingPathComponent("shelves.realm")
+            try writeVersion1(url)
+            let seen = OldCollections()
+            let config = Realm.Configuration(fileURL: url, schemaVersion: 2, migrationBlock: { migration, _ in
+                migration.enumerateObjects(ofType: "Shelf") { old, new in
+                    guard let old, let new else { return }
+                    let id = old["id"] as! Int
+                    let titles = new["titles"] as! List<String>
+                    titles.append(objectsIn: old["books"] as! List<String>)
+                    titles.append("Ivanhoe")
+                    (new["printed"] as! MutableSet<Int>).insert(1814)
+                    (new["remarks"] as! Map<String, String>)["Ivanhoe"] = "Scott"
+                    // As Realm: nil empties a collection.
+                    if id == 2 { new["printed"] = nil }
+                    // Read again: the writes are in the object.
+                    seen.books[id] = Array(new["titles"] as! List<String>)
+                    seen.years[id] = Set(new["printed"] as! MutableSet<Int>)
+                    seen.notes[id] = (new["remarks"] as! Map<String, String>)["Ivanhoe"]
+                }
+                let created = migration.create("Shelf", value: ["id": 9])
+                migration.enumerateObjects(ofType: "Shelf") { old, new in
+                    guard old?["id"] as? Int == 2, let new else { return }
+                    (created["nextTo"] as! List<MigrationObject>).append(new)
+                }
+                seen.neighbours[9] = (created["nextTo"] as! List<MigrationObject>).map { $0["id"] as! Int }
+            }, objectTypes: [ShelfV2.Shelf.self, Dog.self, Person.self, Address.self])
+            let realm = try Realm(configuration: config)
+            #expect(seen.books == [1: ["Emma", "Dracula", "Emma", "Ivanhoe"], 2: ["Ivanhoe"]])
+            #expect(seen.years == [1: [1814], 2: []])
+            #expect(seen.notes == [1: "Scott", 2: "Scott"])
+            #expect(seen.neighbours == [9: [2]])
+            let first = try #require(realm.object(ofType: ShelfV2.Shelf.self, forPrimaryKey: 1))
+            #expect(Array(first.titles) == ["Emma", "Dracula", "Emma", "Ivanhoe"])
+            #expect(Array(first.printed) == [1814] && first.remarks["Ivanhoe"] == "Scott")
+            let created = try #require(realm.object(ofType: ShelfV2.Shelf.self, forPrimaryKey: 9))
+            #expect(created.nextTo.map(\.id) == [2])
+        }
+    }
+}
+
 /// What a migration block read from the old objects' collections.
 final class OldCollections: @unchecked Sendable {
     var books: [Int: [String]] = [:]
