@@ -3,7 +3,8 @@
  * control: a file system that is full when a database opens (the lock file
  * must get its blocks with an error, never a SIGBUS from a write through its
  * mapping), and the temporaries a copy leaves when its process is killed
- * (removed by the next open or copy, only those of dead processes).
+ * (removed by the next open or copy, only those of dead processes); and
+ * the blocks a growing file gets, written once by a commit that fills them.
  */
 #include "test_support.h"
 #include "os.h"
@@ -13,6 +14,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 enum { VALUE_COUNT = 2000 };
@@ -304,6 +306,73 @@ TEST(stale_copy_temporaries_removed_by_open)
     free(stale);
     free(live);
     free(other);
+    free(path);
+    test_cleanup_dir(dir);
+    free(dir);
+}
+
+/* Bytes the engine wrote through the os table while counting. */
+static uint64_t bytes_written;
+
+static ssize_t counting_pwrite(int fd, const void *buffer, size_t length, off_t offset)
+{
+    ssize_t done = os_default.pwrite(fd, buffer, length, offset);
+    if (done > 0) bytes_written += (uint64_t)done;
+    return done;
+}
+
+static uint64_t file_size_of(const char *path)
+{
+    struct stat status;
+    CHECK(stat(path, &status) == 0);
+    return (uint64_t)status.st_size;
+}
+
+/* A commit that grows the file writes zeros only over the new blocks it
+ * leaves empty (pager_ensure_size_for_runs): the ones it fills get its
+ * data alone, not zeros first. */
+TEST(growing_commit_writes_new_blocks_once)
+{
+    enum { GROWTH_VALUES = 400000 }; /* about 3 MiB of 64-bit values */
+    char *dir = test_make_dir("disk-growth");
+    char *path = test_path(dir, "data.realm");
+    ce_db *db = open_plain(path);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    test_list_append(txn, 0);
+    CHECK(ce_txn_commit(txn));
+    ce_db_stats stats;
+    CHECK(ce_db_verify(db, &stats));
+    uint64_t before = file_size_of(path), logical_before = stats.logical_size;
+    CHECK(ce_txn_begin_write(db, &txn));
+    for (int64_t i = 1; i < GROWTH_VALUES; i++) test_list_append(txn, (i * 2654435761) & 0x7FFFFFFFFFFF);
+    os_methods counting = os_default;
+    counting.pwrite = counting_pwrite;
+    bytes_written = 0;
+    os_active = &counting;
+    CHECK(ce_txn_commit(txn));
+    os_active = &os_default;
+    uint64_t after = file_size_of(path);
+    /* Everything past the old end once (the commit, in the slack the file
+     * had and in new blocks, and the new slack), plus the header's pages
+     * and the pages of checksums: well under 128 KiB. Zeros first would
+     * write the new blocks twice: 2 MiB more at least. */
+    CHECK(after - before > (2u << 20));
+    if (bytes_written > after - logical_before + (128u << 10)) {
+        fprintf(stderr, "the commit wrote %llu bytes; the file grew from %llu (logical) to %llu\n",
+                (unsigned long long)bytes_written, (unsigned long long)logical_before, (unsigned long long)after);
+        CHECK(false);
+    }
+    CHECK(ce_db_close(db));
+
+    db = open_plain(path);
+    CHECK(ce_txn_begin_read(db, &txn));
+    CHECK(test_list_size(txn) == GROWTH_VALUES);
+    for (int64_t i = 0; i < GROWTH_VALUES; i++)
+        CHECK(test_list_get(txn, (size_t)i) == (i == 0 ? 0 : (i * 2654435761) & 0x7FFFFFFFFFFF));
+    ce_txn_end(txn);
+    CHECK(ce_db_verify(db, NULL));
+    CHECK(ce_db_close(db));
     free(path);
     test_cleanup_dir(dir);
     free(dir);

@@ -130,6 +130,86 @@ TEST(based_nodes)
     test_db_close(&t);
 }
 
+/* The width of a set of values, element by element (node_width_for_values
+ * takes it from the extremes). */
+static uint8_t width_by_element(const int64_t *values, size_t count)
+{
+    uint8_t width = 0;
+    for (size_t i = 0; i < count; i++)
+        if (node_width_for(values[i]) > width) width = node_width_for(values[i]);
+    return width;
+}
+
+/* Random values packed at every pair of widths: created from an array,
+ * some widened in the transaction past what they need (a set of a wide
+ * value, then of the old one back), committed (re-packed, with a base or
+ * without), read back, and copied for writing again (a based node is
+ * unpacked). Counts that end inside a byte of the narrow widths. */
+#define PACK_NODES 240
+TEST(packing_at_every_width)
+{
+    static const unsigned spreads[] = {0, 1, 2, 3, 4, 7, 8, 12, 15, 16, 24, 31, 32, 40, 63, 64};
+    static const size_t counts[] = {1, 2, 3, 5, 7, 9, 17, 64, 255, 256};
+    static int64_t values[PACK_NODES][256];
+    static size_t sizes[PACK_NODES];
+    test_db t = test_db_open("node");
+    ce_db *db = t.db;
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    space_state *space = db_txn_space(txn);
+    space_ref root;
+    CHECK(node_create(space, NODE_HAS_REFS, PACK_NODES, 0, &root));
+    for (size_t k = 0; k < PACK_NODES; k++) {
+        unsigned spread = spreads[k % (sizeof spreads / sizeof spreads[0])];
+        size_t count = counts[(k / 3) % (sizeof counts / sizeof counts[0])];
+        int64_t offset = k % 3 == 0 ? 0 : k % 3 == 1 ? -(int64_t)(next_random() % 1000) : (int64_t)(next_random() >> 2);
+        uint64_t mask = spread == 64 ? UINT64_MAX : (UINT64_C(1) << spread) - 1;
+        for (size_t i = 0; i < count; i++) values[k][i] = (int64_t)((uint64_t)offset + (next_random() & mask));
+        sizes[k] = count;
+        node_view view = node_view_of_values(values[k], count);
+        CHECK(node_width_for_values(&view) == width_by_element(values[k], count));
+        space_ref ref;
+        CHECK(node_create_from(space, 0, values[k], count, &ref));
+        if (k % 2) {
+            CHECK(node_set(space, ref, count - 1, INT64_MIN));
+            CHECK(node_set(space, ref, count - 1, values[k][count - 1]));
+        }
+        node_view node;
+        CHECK(node_read(space, ref, &node));
+        CHECK(node.count == count);
+        for (size_t i = 0; i < count; i++) CHECK(node_get(&node, i) == values[k][i]);
+        CHECK(node_width_for_values(&node) == width_by_element(values[k], count));
+        CHECK(node_set(space, root, k, (int64_t)ref));
+    }
+    if (db_txn_root(txn)) CHECK(node_free_tree(space, db_txn_root(txn)));
+    CHECK(db_txn_set_root(txn, root));
+    CHECK(ce_txn_commit(txn));
+
+    CHECK(ce_txn_begin_write(db, &txn));
+    space = db_txn_space(txn);
+    node_view top;
+    CHECK(node_read(space, db_txn_root(txn), &top));
+    CHECK(top.count == PACK_NODES);
+    for (size_t k = 0; k < PACK_NODES; k++) {
+        space_ref ref = (space_ref)node_get(&top, k);
+        node_view node;
+        CHECK(node_read(space, ref, &node));
+        CHECK(node.count == sizes[k]);
+        for (size_t i = 0; i < sizes[k]; i++) CHECK(node_get(&node, i) == values[k][i]);
+        uint8_t plain = width_by_element(values[k], sizes[k]);
+        if (node.based) CHECK(node_size(&node) < node_size_for(plain, sizes[k]));
+        else CHECK(node.width == plain);
+        CHECK(node_width_for_values(&node) == plain);
+        CHECK(node_make_writable(space, &ref));
+        CHECK(node_read(space, ref, &node));
+        CHECK(!node.based && node.count == sizes[k] && node.width == plain);
+        for (size_t i = 0; i < sizes[k]; i++) CHECK(node_get(&node, i) == values[k][i]);
+    }
+    ce_txn_end(txn);
+    test_verify(db);
+    test_db_close(&t);
+}
+
 TEST(node_operations)
 {
     test_db t = test_db_open("node");

@@ -744,6 +744,85 @@ TEST(sums)
     test_db_close(&t);
 }
 
+/* The append buffer copies each value member by member (object.c): every
+ * scalar type, empty and non-empty strings and binaries, and a removed
+ * property's slot (null whatever was given) come back as given. */
+TEST(buffered_creation_of_every_type)
+{
+    test_db t = test_db_open("table");
+    ce_db *db = t.db;
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_table_add(txn, "Typed", &table));
+    ce_property_info infos[] = {
+        {.name = "flag", .type = CE_TYPE_BOOL},       {.name = "ratio", .type = CE_TYPE_FLOAT},
+        {.name = "blob", .type = CE_TYPE_BINARY},     {.name = "text", .type = CE_TYPE_STRING},
+        {.name = "amount", .type = CE_TYPE_DECIMAL128}, {.name = "uuid", .type = CE_TYPE_UUID},
+        {.name = "gone", .type = CE_TYPE_INT},
+    };
+    enum { TYPED_COLUMNS = 7, TYPED_OBJECTS = 700 };
+    ce_column_key columns[TYPED_COLUMNS];
+    for (int c = 0; c < TYPED_COLUMNS; c++) CHECK(ce_property_add(txn, table, &infos[c], &columns[c]));
+    CHECK(ce_property_remove(txn, table, columns[6]));
+    CHECK(ce_txn_commit(txn));
+
+    static const uint8_t bytes[] = {0, 1, 2, 3, 255, 254};
+    CHECK(ce_txn_begin_write(db, &txn));
+    size_t slots;
+    CHECK(ce_property_count(txn, table, &slots));
+    CHECK(slots == TYPED_COLUMNS);
+    for (int i = 0; i < TYPED_OBJECTS; i++) {
+        /* The caller's bytes change after the call: the buffer holds copies. */
+        uint8_t given_bytes[sizeof bytes];
+        char given_text[9];
+        memcpy(given_bytes, bytes, sizeof bytes);
+        memcpy(given_text, "abcdefgh", sizeof given_text);
+        ce_value values[TYPED_COLUMNS] = {
+            {.type = CE_TYPE_BOOL, .boolean = i % 2 == 1},
+            {.type = CE_TYPE_FLOAT, .float_value = (float)i / 4},
+            {.type = CE_TYPE_BINARY, .binary = {i % 3 ? given_bytes : NULL, (size_t)(i % 3 ? i % 7 : 0)}},
+            {.type = CE_TYPE_STRING, .string = {i % 4 ? given_text : NULL, (size_t)(i % 4 ? i % 9 : 0)}},
+            {.type = CE_TYPE_DECIMAL128, .decimal = {.low = (uint64_t)i, .high = 0x3040000000000000ull}},
+            {.type = CE_TYPE_UUID},
+            int_value(i),
+        };
+        values[5].uuid.bytes[15] = (uint8_t)i;
+        values[5].uuid.bytes[0] = (uint8_t)(i >> 8);
+        ce_object_key key;
+        CHECK(ce_object_create_with_values(txn, table, values, TYPED_COLUMNS, &key));
+        CHECK(key == i);
+        memset(given_bytes, 0x5A, sizeof given_bytes);
+        memset(given_text, 'z', sizeof given_text);
+    }
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_db_verify(db, NULL));
+
+    CHECK(ce_txn_begin_read(db, &txn));
+    for (int i = 0; i < TYPED_OBJECTS; i++) {
+        ce_value value;
+        CHECK(ce_object_get(txn, table, i, columns[0], &value));
+        CHECK(value.type == CE_TYPE_BOOL && value.boolean == (i % 2 == 1));
+        CHECK(ce_object_get(txn, table, i, columns[1], &value));
+        CHECK(value.type == CE_TYPE_FLOAT && value.float_value == (float)i / 4);
+        CHECK(ce_object_get(txn, table, i, columns[2], &value));
+        size_t blob = (size_t)(i % 3 ? i % 7 : 0);
+        CHECK(value.type == CE_TYPE_BINARY && value.binary.size == blob &&
+              (blob == 0 || memcmp(value.binary.data, bytes, blob) == 0));
+        CHECK(ce_object_get(txn, table, i, columns[3], &value));
+        size_t text = (size_t)(i % 4 ? i % 9 : 0);
+        CHECK(value.type == CE_TYPE_STRING && value.string.size == text &&
+              (text == 0 || memcmp(value.string.data, "abcdefgh", text) == 0));
+        CHECK(ce_object_get(txn, table, i, columns[4], &value));
+        CHECK(value.type == CE_TYPE_DECIMAL128 && value.decimal.low == (uint64_t)i &&
+              value.decimal.high == 0x3040000000000000ull);
+        CHECK(ce_object_get(txn, table, i, columns[5], &value));
+        CHECK(value.type == CE_TYPE_UUID && value.uuid.bytes[15] == (uint8_t)i && value.uuid.bytes[0] == (uint8_t)(i >> 8));
+    }
+    ce_txn_end(txn);
+    test_db_close(&t);
+}
+
 /* Objects created one after another in a plain table are buffered and
  * enter the tree a leaf at a time: every way of looking at the table in
  * the same transaction, the commit and a rollback must see exactly what was

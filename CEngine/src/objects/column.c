@@ -532,7 +532,7 @@ static void decode_fixed(ce_type type, const uint8_t *bytes, ce_value *out_value
 /* A value passed to column_set, checked before anything changes. */
 /* Whether a value fits the column's type and nullability (what
  * column_create_from_values checks; check_value also its content). */
-static bool check_value_type(const column_shape *shape, const ce_value *value)
+static CE_COLD bool check_value_type_fully(const column_shape *shape, const ce_value *value)
 {
     if (value->type == CE_TYPE_NULL) {
         if (!shape->nullable)
@@ -550,6 +550,14 @@ static bool check_value_type(const column_shape *shape, const ce_value *value)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "a property of type %s cannot hold a value of type %s",
                        ce_type_name(shape->type), ce_type_name(value->type));
     return true;
+}
+
+/* The common case inline (a value of the column's own type), the rest in
+ * check_value_type_fully: a column built from a leaf of values checks each. */
+static inline bool check_value_type(const column_shape *shape, const ce_value *value)
+{
+    if (value->type == shape->type && shape->kind != KIND_OWNED_REFS) return true;
+    return check_value_type_fully(shape, value);
 }
 
 static bool check_value(const column_shape *shape, const ce_value *value)

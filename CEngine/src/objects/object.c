@@ -524,9 +524,27 @@ static bool append_object(ce_txn *txn, schema *loaded, ce_table_key key, const c
     }
     size_t at = buffer->count;
     for (size_t c = 0; c < table->property_count; c++) {
-        ce_value value = values[c];
-        if ((value.type == CE_TYPE_STRING || value.type == CE_TYPE_BINARY) && value.string.size > 0) {
-            size_t size = value.string.size;
+        const ce_value *value = &values[c];
+        ce_value *slot = &buffer->values[c * CLUSTER_LEAF_MAX + at];
+        if (table->properties[c].flags & PROPERTY_REMOVED) {
+            *slot = (ce_value){.type = CE_TYPE_NULL};
+            continue;
+        }
+        /* Member by member, each as the caller wrote it: a wider load of a
+         * value the caller has just stored in narrower pieces waits for
+         * them to reach the cache (store forwarding fails). */
+        slot->type = value->type;
+        switch (value->type) {
+        case CE_TYPE_INT: slot->integer = value->integer; break;
+        case CE_TYPE_BOOL: slot->boolean = value->boolean; break;
+        case CE_TYPE_FLOAT: slot->float_value = value->float_value; break;
+        case CE_TYPE_DOUBLE: slot->double_value = value->double_value; break;
+        case CE_TYPE_STRING:
+        case CE_TYPE_BINARY: {
+            size_t size = value->string.size;
+            slot->string.size = size;
+            slot->string.data = value->string.data;
+            if (size == 0) break;
             if (buffer->arena_size + size > buffer->arena_capacity) {
                 size_t grown = buffer->arena_capacity ? buffer->arena_capacity * 2 : 16384;
                 while (grown < buffer->arena_size + size) grown *= 2;
@@ -535,13 +553,14 @@ static bool append_object(ce_txn *txn, schema *loaded, ce_table_key key, const c
                 buffer->arena = arena;
                 buffer->arena_capacity = grown;
             }
-            memcpy(buffer->arena + buffer->arena_size, value.string.data, size);
+            memcpy(buffer->arena + buffer->arena_size, value->string.data, size);
             buffer->arena_offsets[c * CLUSTER_LEAF_MAX + at] = buffer->arena_size;
             buffer->arena_size += size;
-            value.string.data = NULL; /* set at the flush, when the arena no longer moves */
+            slot->string.data = NULL; /* set at the flush, when the arena no longer moves */
+            break;
         }
-        if (table->properties[c].flags & PROPERTY_REMOVED) value = (ce_value){.type = CE_TYPE_NULL};
-        buffer->values[c * CLUSTER_LEAF_MAX + at] = value;
+        default: *slot = *value; break;
+        }
     }
     buffer->count++;
     *out_object = buffer->first_key + (int64_t)at;

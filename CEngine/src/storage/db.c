@@ -1069,7 +1069,7 @@ static bool write_new_version(ce_txn *txn, const version_info *info, bool groupe
     bool ok = space_write_runs(&txn->space, &runs, &run_count);
     if (ok) {
         atomic_store(&db->shared->committing_version, info->version);
-        ok = pager_ensure_size(db->pager, info->logical_size) &&
+        ok = pager_ensure_size_for_runs(db->pager, info->logical_size, runs, run_count) &&
              (db->cipher.page_sums ? pagesum_write_runs(txn, runs, run_count)
                                    : pager_write_runs(db->pager, runs, run_count));
     }

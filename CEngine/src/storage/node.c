@@ -275,14 +275,63 @@ uint8_t node_width_for(int64_t value)
     return 64;
 }
 
+static void integer_range(const node_view *node, int64_t *out_minimum, int64_t *out_maximum);
+
 uint8_t node_width_for_values(const node_view *node)
 {
+    if (node->count == 0) return 0;
+    if (node->base == 0) {
+        /* node_width_for grows with the distance from 0 either way, so the
+         * extremes decide: one typed pass instead of a call per element. */
+        int64_t minimum, maximum;
+        integer_range(node, &minimum, &maximum);
+        uint8_t width = node_width_for(minimum), width_of_maximum = node_width_for(maximum);
+        return width_of_maximum > width ? width_of_maximum : width;
+    }
     uint8_t width = 0;
     for (size_t i = 0; i < node->count && width < 64; i++) {
         uint8_t needed = node_width_for(node_get(node, i));
         if (needed > width) width = needed;
     }
     return width;
+}
+
+/* Packs the `count` elements of `source` (node_get's values), each less
+ * `subtract` (as unsigned arithmetic wraps), at `width` into `payload`,
+ * which is zeroed where the widths below 8 put their bits. The byte widths
+ * go through typed loops (the compiler vectorizes them); put_element
+ * serves the rest. */
+static void pack_elements(uint8_t *payload, uint8_t width, const node_view *source, int64_t subtract)
+{
+    const uint8_t *from = source->payload;
+    size_t count = source->count;
+    uint64_t offset = (uint64_t)source->base - (uint64_t)subtract;
+#define PACK_LOOP(target_type, source_type)                                                                      \
+    for (size_t i = 0; i < count; i++) {                                                                         \
+        source_type value;                                                                                       \
+        memcpy(&value, from + i * sizeof value, sizeof value);                                                   \
+        target_type packed = (target_type)((uint64_t)(int64_t)value + offset);                                   \
+        memcpy(payload + i * sizeof packed, &packed, sizeof packed);                                             \
+    }
+#define PACK_FROM(target_type)                                                                                   \
+    switch (source->width) {                                                                                     \
+    case 8: PACK_LOOP(target_type, int8_t) return;                                                               \
+    case 16: PACK_LOOP(target_type, int16_t) return;                                                             \
+    case 32: PACK_LOOP(target_type, int32_t) return;                                                             \
+    case 64: PACK_LOOP(target_type, int64_t) return;                                                             \
+    default: break;                                                                                              \
+    }
+    switch (width) {
+    case 8: PACK_FROM(uint8_t) break;
+    case 16: PACK_FROM(uint16_t) break;
+    case 32: PACK_FROM(uint32_t) break;
+    case 64: PACK_FROM(uint64_t) break;
+    default: break;
+    }
+#undef PACK_FROM
+#undef PACK_LOOP
+    for (size_t i = 0; i < count; i++)
+        put_element(payload, width, i, (int64_t)((uint64_t)node_get(source, i) - (uint64_t)subtract));
 }
 
 /* The errors of node_read, out of its way: the common path then keeps its
@@ -431,8 +480,7 @@ bool node_create_from(space_state *space, uint8_t flags, const int64_t *values, 
     if (!space_dirty_create(space, size, true, out_ref, &bytes)) return false;
     memset(bytes, 0, size);
     write_header(bytes, flags, width, (uint32_t)count);
-    if (width != 0)
-        for (size_t i = 0; i < count; i++) put_element(bytes + NODE_HEADER_SIZE, width, i, values[i]);
+    if (width != 0) pack_elements(bytes + NODE_HEADER_SIZE, width, &view, 0);
     return true;
 }
 
@@ -472,7 +520,7 @@ bool node_make_writable(space_state *space, space_ref *ref)
         if (!space_dirty_create(space, copy_size, false, &copy, &bytes)) return false;
         memset(bytes, 0, copy_size);
         write_header(bytes, node.flags, width, node.count);
-        for (size_t i = 0; i < node.count; i++) put_element(bytes + NODE_HEADER_SIZE, width, i, node_get(&node, i));
+        pack_elements(bytes + NODE_HEADER_SIZE, width, &node, 0);
     } else {
         if (!space_dirty_create(space, size, false, &copy, &bytes)) return false;
         memcpy(bytes, node_start(&node), size);
@@ -620,22 +668,32 @@ bool node_free_tree(space_state *space, space_ref ref)
     return free_tree(space, ref, 0, &visited_bytes);
 }
 
-/* The smallest and largest element of an integer node without refs (0 and
- * 0 when empty): typed
- * loops for the byte widths (the compiler vectorizes them), node_get for
- * the narrow ones. */
+/* The smallest and largest element of an integer node without refs and
+ * without a base (0 and 0 when empty): typed loops in the element's own
+ * type for the byte widths (the compiler vectorizes them), node_get for the
+ * narrow ones. */
 static void integer_range(const node_view *node, int64_t *out_minimum, int64_t *out_maximum)
 {
     const uint8_t *payload = node->payload;
     size_t count = node->count;
-    /* The true extremes (not 0 and 0): the base is the minimum. */
-    int64_t minimum = count ? node_get(node, 0) : 0, maximum = minimum;
+    int64_t minimum = 0, maximum = 0;
+    if (count == 0) {
+        *out_minimum = *out_maximum = 0;
+        return;
+    }
 #define RANGE_OF(type)                                                                                           \
-    for (size_t i = 0; i < count; i++) {                                                                         \
-        type value;                                                                                              \
-        memcpy(&value, payload + i * sizeof value, sizeof value);                                                \
-        if (value < minimum) minimum = value;                                                                    \
-        if (value > maximum) maximum = value;                                                                    \
+    {                                                                                                            \
+        type low, high;                                                                                          \
+        memcpy(&low, payload, sizeof low);                                                                       \
+        high = low;                                                                                              \
+        for (size_t i = 1; i < count; i++) {                                                                     \
+            type value;                                                                                          \
+            memcpy(&value, payload + i * sizeof value, sizeof value);                                            \
+            low = value < low ? value : low;                                                                     \
+            high = value > high ? value : high;                                                                  \
+        }                                                                                                        \
+        minimum = low;                                                                                           \
+        maximum = high;                                                                                          \
     }
     switch (node->width) {
     case 8: RANGE_OF(int8_t) break;
@@ -643,7 +701,8 @@ static void integer_range(const node_view *node, int64_t *out_minimum, int64_t *
     case 32: RANGE_OF(int32_t) break;
     case 64: RANGE_OF(int64_t) break;
     default:
-        for (size_t i = 0; i < count; i++) {
+        minimum = maximum = node_get(node, 0);
+        for (size_t i = 1; i < count; i++) {
             int64_t value = node_get(node, i);
             if (value < minimum) minimum = value;
             if (value > maximum) maximum = value;
@@ -728,8 +787,7 @@ static bool finalize(space_state *space, space_ref ref, space_ref *out_final, un
     if ((based || width != node.width) && !(node.flags & NODE_BYTES))
         memset(target + NODE_HEADER_SIZE, 0, (size_t)payload_bytes); /* put_element reads the bytes it masks into */
     if (based) {
-        for (size_t i = 0; i < node.count; i++)
-            put_element(target + NODE_HEADER_SIZE, width, i, (int64_t)((uint64_t)node_get(&node, i) - (uint64_t)base));
+        pack_elements(target + NODE_HEADER_SIZE, width, &node, base);
     } else if (node.flags & NODE_BYTES) {
         memcpy(target + NODE_HEADER_SIZE, node.payload, node.count);
     } else if (width == node.width) {
@@ -738,7 +796,7 @@ static bool finalize(space_state *space, space_ref ref, space_ref *out_final, un
         /* Clear the bits past the last element that the dirty buffer may hold. */
         if (used_bits % 8) target[NODE_HEADER_SIZE + used_bits / 8] &= (uint8_t)((1u << (used_bits % 8)) - 1);
     } else {
-        for (size_t i = 0; i < node.count; i++) put_element(target + NODE_HEADER_SIZE, width, i, node_get(&node, i));
+        pack_elements(target + NODE_HEADER_SIZE, width, &node, 0);
     }
     space_dirty_mark_placed(space, ref, position);
     *out_final = position;

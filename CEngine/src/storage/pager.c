@@ -922,7 +922,24 @@ bool pager_file_size(pager_state *pager, uint64_t *out_size)
     return true;
 }
 
+/* Writes zeros over [from, to) in pieces of at most 64 KiB. */
+static bool write_zeros(pager_state *pager, uint64_t from, uint64_t to)
+{
+    static const uint8_t zeros[64 * 1024];
+    for (uint64_t offset = from; offset < to; offset += sizeof zeros) {
+        uint64_t length = to - offset < sizeof zeros ? to - offset : sizeof zeros;
+        if (!os_write_all(pager->fd, zeros, (size_t)length, offset, pager->path)) return false;
+    }
+    return true;
+}
+
 bool pager_ensure_size(pager_state *pager, uint64_t logical_size)
+{
+    return pager_ensure_size_for_runs(pager, logical_size, NULL, 0);
+}
+
+bool pager_ensure_size_for_runs(pager_state *pager, uint64_t logical_size, const pager_write_run *runs,
+                                 size_t count)
 {
     uint64_t size = pager_physical_size(pager, logical_size);
     pthread_mutex_lock(&pager->mutex);
@@ -945,12 +962,17 @@ bool pager_ensure_size(pager_state *pager, uint64_t logical_size)
     /* Write zeros over the new blocks once: fallocate leaves them "unwritten"
      * (ext4, XFS), and the first write into such a block makes the sync of
      * every commit that touches it commit file-system metadata as well. Done
-     * here, one sync pays for the whole step. */
-    static const uint8_t zeros[64 * 1024];
-    for (uint64_t offset = current; offset < target; offset += sizeof zeros) {
-        uint64_t length = target - offset < sizeof zeros ? target - offset : sizeof zeros;
-        if (!os_write_all(pager->fd, zeros, (size_t)length, offset, pager->path)) return false;
+     * here, one sync pays for the whole step. A plain file's bytes that the
+     * commit's runs cover get their data instead (positions are file
+     * offsets only in a plain file; they are sorted and apart). */
+    uint64_t from = current;
+    for (size_t i = 0; !pager->cipher && i < count && from < target; i++) {
+        uint64_t start = runs[i].position, end = runs[i].position + runs[i].length;
+        if (end <= from) continue;
+        if (start > from && !write_zeros(pager, from, start < target ? start : target)) return false;
+        from = end;
     }
+    if (from < target && !write_zeros(pager, from, target)) return false;
     pthread_mutex_lock(&pager->mutex);
     if (pager->known_file_size < target) pager->known_file_size = target;
     pthread_mutex_unlock(&pager->mutex);

@@ -146,6 +146,13 @@ uint64_t pager_physical_size(const pager_state *pager, uint64_t logical_size);
  * need not change the file size. */
 bool pager_ensure_size(pager_state *pager, uint64_t logical_size);
 
+/* pager_ensure_size for a commit about to write `runs` (as
+ * pager_write_runs takes them): a plain file's new blocks that the runs
+ * cover are not zeroed first (their write makes them written blocks just
+ * as well). */
+bool pager_ensure_size_for_runs(pager_state *pager, uint64_t logical_size, const pager_write_run *runs,
+                                 size_t count);
+
 /* --- encryption --- */
 
 /* Encrypts the file from now on with `crypt` (the pager owns it, also on
