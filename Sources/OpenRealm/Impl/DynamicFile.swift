@@ -443,7 +443,7 @@ package final class DynamicTransaction {
         return .list(elements)
     }
 
-    private func dynamicValue(_ raw: ce_value) throws(EngineError) -> DynamicValue {
+    func dynamicValue(_ raw: ce_value) throws(EngineError) -> DynamicValue {
         switch raw.type {
         case CE_TYPE_NULL: return .null
         case CE_TYPE_INT: return .int(raw.integer)
