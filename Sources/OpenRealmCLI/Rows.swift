@@ -20,31 +20,37 @@ enum Rows {
     /// Writes the objects of `cls` (every property a scalar, see `Records.scalarsOnly`) in key
     /// order as JSON objects separated by ",\n"; `progress` gets the count written so far.
     static func export(_ txn: DynamicTransaction, _ cls: DynamicClass, to out: Output, progress: (Int) -> Void) throws {
-        let keys = Records.quotedKeys(cls)
-        let block = DynamicRowBlock(capacity: blockSize, columns: cls.properties.count)
+        // The `"name":` of each property, one after another: keyOffsets[c]..<keyOffsets[c + 1].
+        let quoted = Records.quotedKeys(cls)
+        let keyBytes = quoted.flatMap { $0 }
+        let keyOffsets = quoted.reduce(into: [0]) { $0.append($0.last! + $1.count) }
+        let columns = quoted.count
+        let block = DynamicRowBlock(capacity: blockSize, columns: columns)
         let ordinals = cls.primaryKey == nil
         var scratch: [UInt8] = []
         var first = 0
-        while true {
-            let read = try txn.readRows(of: cls.name, from: first, into: block)
-            if read == 0 { break }
-            for row in 0..<read {
-                if first + row > 0 { try out.append(static: ",\n") }
-                try out.append(byte: UInt8(ascii: "{"))
-                if ordinals {
-                    try out.append(static: "\"@key\":")
-                    try out.appendInt(Int64(first + row))
-                    if !keys.isEmpty { try out.append(byte: UInt8(ascii: ",")) }
+        try keyBytes.withUnsafeBytes { keys in
+            while true {
+                let read = try txn.readRows(of: cls.name, from: first, into: block)
+                if read == 0 { break }
+                for row in 0..<read {
+                    if first + row > 0 { try out.append(static: ",\n") }
+                    try out.append(byte: UInt8(ascii: "{"))
+                    if ordinals {
+                        try out.append(static: "\"@key\":")
+                        try out.appendInt(Int64(first + row))
+                        if columns > 0 { try out.append(byte: UInt8(ascii: ",")) }
+                    }
+                    for column in 0..<columns {
+                        if column > 0 { try out.append(byte: UInt8(ascii: ",")) }
+                        try out.append(UnsafeRawBufferPointer(rebasing: keys[keyOffsets[column]..<keyOffsets[column + 1]]))
+                        try write(block, row, column, to: out, &scratch)
+                    }
+                    try out.append(byte: UInt8(ascii: "}"))
                 }
-                for column in 0..<keys.count {
-                    if column > 0 { try out.append(byte: UInt8(ascii: ",")) }
-                    try keys[column].withUnsafeBytes { try out.append($0) }
-                    try write(block, row, column, to: out, &scratch)
-                }
-                try out.append(byte: UInt8(ascii: "}"))
+                first += read
+                progress(first)
             }
-            first += read
-            progress(first)
         }
     }
 
@@ -85,28 +91,48 @@ enum Rows {
     /// their objects, one record at a time.
     final class Importer {
         let cls: DynamicClass
-        private let names: [[UInt8]]
+        /// The properties' names (UTF-8), `names[i]` of `nameCounts[i]` bytes.
+        private let names: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>>
+        private let nameCounts: UnsafeMutablePointer<Int>
+        private let count: Int
         private let row: DynamicRow
         private let txn: DynamicTransaction
         private let schema: [String: DynamicClass]
         private let links: LinkCoding
         private let primaryKey: Int?
-        private var seen: [Bool]
+        /// Which properties the record being read gave.
+        private let seen: UnsafeMutablePointer<Bool>
         /// Where the last record's primary key value starts (for naming the record in errors).
-        private(set) var primaryKeyAt: Int?
+        @exclusivity(unchecked) private(set) var primaryKeyAt: Int?
         /// The last record's "@key", once read.
-        private(set) var reference: JSONValue?
+        @exclusivity(unchecked) private(set) var reference: JSONValue?
         private static let atKey = -2
 
         init(_ cls: DynamicClass, _ txn: DynamicTransaction, _ schema: [String: DynamicClass], _ links: LinkCoding) throws {
             self.cls = cls
-            names = cls.properties.map { Array($0.name.utf8) }
+            count = cls.properties.count
+            names = .allocate(capacity: Swift.max(count, 1))
+            nameCounts = .allocate(capacity: Swift.max(count, 1))
+            for (index, property) in cls.properties.enumerated() {
+                let utf8 = Array(property.name.utf8)
+                names[index] = .allocate(capacity: Swift.max(utf8.count, 1))
+                names[index].initialize(from: utf8, count: utf8.count)
+                nameCounts[index] = utf8.count
+            }
+            seen = .allocate(capacity: Swift.max(count, 1))
+            seen.initialize(repeating: false, count: Swift.max(count, 1))
             row = try txn.row(for: cls.name)
             self.txn = txn
             self.schema = schema
             self.links = links
             primaryKey = cls.properties.firstIndex { $0.primaryKey }
-            seen = Array(repeating: false, count: cls.properties.count)
+        }
+
+        deinit {
+            for index in 0..<count { names[index].deallocate() }
+            names.deallocate()
+            nameCounts.deallocate()
+            seen.deallocate()
         }
 
         /// Reads one record (the reader before its '{') and creates its object, or updates the
@@ -114,7 +140,7 @@ enum Rows {
         /// record's "@key" if it has one.
         func record(_ reader: inout JSONReader) throws -> (key: Int64, created: Bool, reference: JSONValue?) {
             row.clear()
-            for index in seen.indices { seen[index] = false }
+            seen.update(repeating: false, count: count)
             primaryKeyAt = nil
             reference = nil
             reader.skipSpace()
@@ -132,8 +158,7 @@ enum Rows {
                         position -= 1
                         continue
                     }
-                    let name = cls.properties[property].name
-                    if seen[property] { throw ToolError.failure("property '\(name)' is given twice") }
+                    if seen[property] { throw ToolError.failure("property '\(cls.properties[property].name)' is given twice") }
                     seen[property] = true
                     if property == primaryKey {
                         reader.skipSpace()
@@ -142,14 +167,14 @@ enum Rows {
                     do {
                         try value(&reader, property)
                     } catch let error as ToolError where !error.description.hasPrefix("property '") && !error.description.hasPrefix("invalid JSON") {
-                        throw ToolError.failure("property '\(name)': \(error)")
+                        throw ToolError.failure("property '\(cls.properties[property].name)': \(error)")
                     }
                 } while try reader.next(UInt8(ascii: "}"))
             }
             if let primaryKey, !seen[primaryKey] {
                 throw ToolError.failure("its primary key '\(cls.properties[primaryKey].name)' is missing")
             }
-            if let missing = seen.firstIndex(of: false) {
+            if let missing = (0..<count).first(where: { !seen[$0] }) {
                 throw ToolError.failure("property '\(cls.properties[missing].name)' is missing")
             }
             let result = try txn.createOrUpdate(row)
@@ -185,11 +210,10 @@ enum Rows {
 
         @inline(__always) private func property(named raw: UnsafeRawBufferPointer, guess: Int) -> Int? {
             @inline(__always) func matches(_ index: Int) -> Bool {
-                guard names[index].count == raw.count else { return false }
-                return raw.count == 0 || names[index].withUnsafeBytes { memcmp($0.baseAddress!, raw.baseAddress!, raw.count) == 0 }
+                nameCounts[index] == raw.count && (raw.count == 0 || memcmp(names[index], raw.baseAddress!, raw.count) == 0)
             }
-            if guess < names.count, matches(guess) { return guess }
-            return names.indices.first { matches($0) }
+            if guess < count, matches(guess) { return guess }
+            return (0..<count).first { matches($0) }
         }
 
         /// Reads the value of property `index` into the row.

@@ -216,7 +216,7 @@ func printError(_ text: String, newline: Bool = true) {
 final class Output {
     private static let capacity = 1 << 20
     private let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: Output.capacity)
-    private var count = 0
+    @exclusivity(unchecked) private var count = 0
 
     deinit { buffer.deallocate() }
 

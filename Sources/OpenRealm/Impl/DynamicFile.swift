@@ -12,7 +12,7 @@ import Foundation
 package enum DynamicType: String, Sendable, CaseIterable {
     case int, bool, float, double, string, data, date, decimal128, objectId, uuid, mixed, object
 
-    init?(_ type: ce_type) {
+    @usableFromInline init?(_ type: ce_type) {
         switch type {
         case CE_TYPE_INT: self = .int
         case CE_TYPE_BOOL: self = .bool

@@ -19,10 +19,10 @@ package final class DynamicRowBlock {
     package let capacity: Int
     /// Values per object: the class's property count.
     package let columns: Int
-    let values: UnsafeMutablePointer<ce_value>
+    @usableFromInline let values: UnsafeMutablePointer<ce_value>
     /// How many objects the last `readRows` read.
-    package internal(set) var count = 0
-    unowned(unsafe) var transaction: DynamicTransaction?
+    @exclusivity(unchecked) package internal(set) var count = 0
+    @exclusivity(unchecked) unowned(unsafe) var transaction: DynamicTransaction?
 
     /// A block of `capacity` objects of `columns` properties each.
     package init(capacity: Int, columns: Int) {
@@ -34,24 +34,24 @@ package final class DynamicRowBlock {
 
     deinit { values.deallocate() }
 
-    @inline(__always) private func raw(_ row: Int, _ column: Int) -> ce_value {
+    @inlinable @inline(__always) func raw(_ row: Int, _ column: Int) -> ce_value {
         precondition(row < count && column < columns, "a value outside the rows read")
         return values[row * columns + column]
     }
 
     /// The type of a value, nil for null.
-    package func type(_ row: Int, _ column: Int) -> DynamicType? {
+    @inlinable package func type(_ row: Int, _ column: Int) -> DynamicType? {
         let value = raw(row, column)
         return value.type == CE_TYPE_NULL ? nil : DynamicType(value.type)
     }
 
-    package func int(_ row: Int, _ column: Int) -> Int64 { raw(row, column).integer }
-    package func bool(_ row: Int, _ column: Int) -> Bool { raw(row, column).boolean }
-    package func float(_ row: Int, _ column: Int) -> Float { raw(row, column).float_value }
-    package func double(_ row: Int, _ column: Int) -> Double { raw(row, column).double_value }
+    @inlinable package func int(_ row: Int, _ column: Int) -> Int64 { raw(row, column).integer }
+    @inlinable package func bool(_ row: Int, _ column: Int) -> Bool { raw(row, column).boolean }
+    @inlinable package func float(_ row: Int, _ column: Int) -> Float { raw(row, column).float_value }
+    @inlinable package func double(_ row: Int, _ column: Int) -> Double { raw(row, column).double_value }
 
     /// The UTF-8 bytes of a string, or the bytes of a binary.
-    package func bytes(_ row: Int, _ column: Int) -> UnsafeRawBufferPointer {
+    @inlinable package func bytes(_ row: Int, _ column: Int) -> UnsafeRawBufferPointer {
         let value = raw(row, column)
         guard value.string.size > 0, let data = value.string.data else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         return UnsafeRawBufferPointer(start: data, count: value.string.size)
@@ -72,8 +72,8 @@ package final class DynamicRow {
     package let className: String
     let table: ce_table_key
     /// The column slot of each property.
-    let slots: [Int]
-    let values: UnsafeMutablePointer<ce_value>
+    @usableFromInline let slots: UnsafeMutablePointer<Int>
+    @usableFromInline let values: UnsafeMutablePointer<ce_value>
     let slotCount: Int
     let hasPrimaryKey: Bool
     let arena = _CArena()
@@ -84,14 +84,18 @@ package final class DynamicRow {
         self.className = className
         self.hasPrimaryKey = hasPrimaryKey
         self.table = table
-        self.slots = slots
+        self.slots = .allocate(capacity: Swift.max(slots.count, 1))
+        self.slots.initialize(from: slots, count: slots.count)
         self.slotCount = slotCount
         self.transaction = transaction
         values = .allocate(capacity: Swift.max(slotCount, 1))
         values.initialize(repeating: ce_value(), count: Swift.max(slotCount, 1))
     }
 
-    deinit { values.deallocate() }
+    deinit {
+        values.deallocate()
+        slots.deallocate()
+    }
 
     /// Every value null again (and the copies of `set(_:_:)` dropped).
     package func clear() {
@@ -99,24 +103,30 @@ package final class DynamicRow {
         arena.reset()
     }
 
-    package func setNull(_ property: Int) { values[slots[property]] = ce_value() }
-    package func setInt(_ property: Int, _ value: Int64) { values[slots[property]] = .int(value) }
+    @inlinable package func setNull(_ property: Int) { values[slots[property]] = ce_value() }
 
-    package func setBool(_ property: Int, _ value: Bool) {
+    @inlinable package func setInt(_ property: Int, _ value: Int64) {
+        var raw = ce_value()
+        raw.type = CE_TYPE_INT
+        raw.integer = value
+        values[slots[property]] = raw
+    }
+
+    @inlinable package func setBool(_ property: Int, _ value: Bool) {
         var raw = ce_value()
         raw.type = CE_TYPE_BOOL
         raw.boolean = value
         values[slots[property]] = raw
     }
 
-    package func setFloat(_ property: Int, _ value: Float) {
+    @inlinable package func setFloat(_ property: Int, _ value: Float) {
         var raw = ce_value()
         raw.type = CE_TYPE_FLOAT
         raw.float_value = value
         values[slots[property]] = raw
     }
 
-    package func setDouble(_ property: Int, _ value: Double) {
+    @inlinable package func setDouble(_ property: Int, _ value: Double) {
         var raw = ce_value()
         raw.type = CE_TYPE_DOUBLE
         raw.double_value = value
@@ -124,7 +134,7 @@ package final class DynamicRow {
     }
 
     /// A string by its UTF-8 bytes (not copied, not checked here: the engine checks UTF-8).
-    package func setString(_ property: Int, _ bytes: UnsafeRawBufferPointer) {
+    @inlinable package func setString(_ property: Int, _ bytes: UnsafeRawBufferPointer) {
         var raw = ce_value()
         raw.type = CE_TYPE_STRING
         raw.string.data = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
