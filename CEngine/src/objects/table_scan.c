@@ -108,7 +108,7 @@ static bool range_readable(const schema_property *property)
 }
 
 /* Reads `run` objects from position `at` of `leaf` into out_values (rows of
- * column_count values). A string or binary that column_get decompressed into
+ * column_count values), each column opened once. A string or binary that column_get decompressed into
  * `scratch` is copied to the end of the transaction's range bytes, its data
  * pointer replaced by its offset there, and its place recorded in *moved (the
  * caller points it at the bytes once they no longer move). */
@@ -119,11 +119,13 @@ static bool range_read_leaf(const space_state *space, schema *loaded, const sche
 {
     for (size_t c = 0; c < column_count; c++) {
         const cluster_column *spec = &table->columns[columns[c]];
-        space_ref column = cluster_leaf_column(leaf, columns[c]);
+        column_scan scan;
+        if (!column_scan_open(space, cluster_leaf_column(leaf, columns[c]), spec->type, spec->nullable, &scan))
+            return false;
         for (size_t i = 0; i < run; i++) {
             size_t slot = first_slot + i * column_count + c;
             ce_value *value = &out_values[slot];
-            if (!column_get(space, column, spec->type, spec->nullable, at + i, scratch, value)) return false;
+            if (!column_scan_get(space, &scan, at + i, scratch, value)) return false;
             if ((value->type != CE_TYPE_STRING && value->type != CE_TYPE_BINARY) || value->string.size == 0 ||
                 !scratch->buffer)
                 continue;
