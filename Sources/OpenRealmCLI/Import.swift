@@ -221,8 +221,10 @@ struct Importing {
                 var again = JSONReader(input.bytes)
                 again.index = at
                 if let given = try? again.value(depth: 1) { name += " (\(primaryKey) \(given.shown))" }
-            } else if let reference = importer.reference {
-                name += " (@key \(reference.shown))"
+            } else if let at = importer.referenceAt {
+                var again = JSONReader(input.bytes)
+                again.index = at
+                if let given = try? again.value(depth: 1) { name += " (@key \(given.shown))" }
             }
             throw ToolError.failure("\(name): \(error)")
         }

@@ -4,7 +4,7 @@
 import Foundation
 
 /// A parsed JSON value; objects keep their keys in order.
-enum JSONValue {
+enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case number(String)
@@ -91,7 +91,7 @@ enum JSONValue {
 
     /// Parses a whole JSON text; errors name the byte offset.
     static func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        try bytes.withUnsafeBytes { buffer in
+        try bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) throws -> JSONValue in
             var reader = JSONReader(buffer)
             let value = try reader.value()
             try reader.end()

@@ -29,7 +29,7 @@ enum Rows {
         let ordinals = cls.primaryKey == nil
         var scratch: [UInt8] = []
         var first = 0
-        try keyBytes.withUnsafeBytes { keys in
+        try keyBytes.withUnsafeBytes { (keys: UnsafeRawBufferPointer) throws -> Void in
             while true {
                 let read = try txn.readRows(of: cls.name, from: first, into: block)
                 if read == 0 { break }
@@ -104,8 +104,8 @@ enum Rows {
         private let seen: UnsafeMutablePointer<Bool>
         /// Where the last record's primary key value starts (for naming the record in errors).
         @exclusivity(unchecked) private(set) var primaryKeyAt: Int?
-        /// The last record's "@key", once read.
-        @exclusivity(unchecked) private(set) var reference: JSONValue?
+        /// Where the last record's "@key" value starts, once read.
+        @exclusivity(unchecked) private(set) var referenceAt: Int?
         private static let atKey = -2
 
         init(_ cls: DynamicClass, _ txn: DynamicTransaction, _ schema: [String: DynamicClass], _ links: LinkCoding) throws {
@@ -142,7 +142,8 @@ enum Rows {
             row.clear()
             seen.update(repeating: false, count: count)
             primaryKeyAt = nil
-            reference = nil
+            referenceAt = nil
+            var reference: JSONValue?
             reader.skipSpace()
             guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "{") else {
                 let given = try reader.value(depth: 1)
@@ -154,6 +155,8 @@ enum Rows {
                     let property = try key(&reader, guess: position)
                     position += 1
                     if property == Importer.atKey {
+                        reader.skipSpace()
+                        referenceAt = reader.index
                         reference = try reader.value(depth: 1)
                         position -= 1
                         continue

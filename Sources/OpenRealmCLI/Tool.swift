@@ -232,7 +232,12 @@ final class Output {
             try flush()
             if bytes.count > Output.capacity { return try writeOut(bytes) }
         }
-        if let base = bytes.baseAddress { (buffer + count).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
+        if bytes.count <= 16 {
+            // Keys, numbers and short strings: a loop beats a call of memmove.
+            for index in 0..<bytes.count { buffer[count + index] = bytes[index] }
+        } else if let base = bytes.baseAddress {
+            (buffer + count).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        }
         count += bytes.count
     }
 
