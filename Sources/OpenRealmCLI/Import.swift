@@ -39,10 +39,12 @@ let importCommand = Subcommand(
         print("imported into \(paths[0]): \(counts.created) created, \(counts.updated) updated")
     })
 
-/// A whole file (or standard input) in memory, followed by a NUL byte (see `JSONReader`).
+/// A whole file (or standard input) in memory, followed by a NUL byte (see `JSONReader`): a
+/// file mapped when the zeros that fill its last page follow it, else read.
 final class InputText {
     let bytes: UnsafeRawBufferPointer
     private let storage: UnsafeMutableRawPointer
+    private let mapped: Int  // the length mapped, 0 when read into malloc'd storage
 
     init(_ path: String) throws {
         let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
@@ -50,7 +52,17 @@ final class InputText {
         defer { if descriptor != 0 { close(descriptor) } }
         var status = stat()
         var capacity = 1 << 20
-        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG { capacity = Int(status.st_size) + 1 }
+        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG {
+            let size = Int(status.st_size)
+            if size > 0, size % Int(getpagesize()) != 0,
+                let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED {
+                storage = address
+                mapped = size
+                bytes = UnsafeRawBufferPointer(start: address, count: size)
+                return
+            }
+            capacity = size + 1
+        }
         var storage = malloc(capacity)!
         var count = 0
         while true {
@@ -74,10 +86,13 @@ final class InputText {
         }
         storage.storeBytes(of: 0, toByteOffset: count, as: UInt8.self)
         self.storage = storage
+        mapped = 0
         bytes = UnsafeRawBufferPointer(start: storage, count: count)
     }
 
-    deinit { free(storage) }
+    deinit {
+        if mapped > 0 { munmap(storage, mapped) } else { free(storage) }
+    }
 }
 
 /// One import in its write transaction: the top level of the JSON read front to back; the

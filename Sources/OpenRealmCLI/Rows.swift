@@ -213,7 +213,10 @@ enum Rows {
 
         @inline(__always) private func property(named raw: UnsafeRawBufferPointer, guess: Int) -> Int? {
             @inline(__always) func matches(_ index: Int) -> Bool {
-                nameCounts[index] == raw.count && (raw.count == 0 || memcmp(names[index], raw.baseAddress!, raw.count) == 0)
+                guard nameCounts[index] == raw.count else { return false }
+                let name = names[index]
+                for at in 0..<raw.count where name[at] != raw[at] { return false }
+                return true
             }
             if guess < count, matches(guess) { return guess }
             return (0..<count).first { matches($0) }
@@ -233,6 +236,7 @@ enum Rows {
                 if integer, let value = Rows.int64(text) { return row.setInt(index, value) }
             case .double where isNumber:
                 let (text, _) = try reader.number()
+                if let value = Rows.exactDouble(text) { return row.setDouble(index, value) }
                 var end: UnsafeMutablePointer<CChar>?
                 let value = strtod(text.baseAddress!.assumingMemoryBound(to: CChar.self), &end)
                 if UnsafeRawPointer(end) == text.baseAddress! + text.count { return row.setDouble(index, value) }
@@ -260,6 +264,48 @@ enum Rows {
             let json = try reader.value(depth: 1)
             try row.set(index, try ValueCoding.decode(json, property, schema, links))
         }
+    }
+
+    /// Powers of ten a Double holds exactly.
+    private static let exactPowers: [Double] = (0...22).map { power in (0..<power).reduce(1.0) { value, _ in value * 10 } }
+
+    /// The double a number's text (JSON's grammar) denotes, when one operation gives it
+    /// correctly rounded (Clinger's fast path: at most 2^53 as an integer of its digits, times
+    /// or divided by a power of ten up to 10^22, both exact); nil otherwise (then strtod).
+    @inline(__always) static func exactDouble(_ text: UnsafeRawBufferPointer) -> Double? {
+        var at = 0
+        let negative = text[0] == UInt8(ascii: "-")
+        if negative { at = 1 }
+        var digits: UInt64 = 0
+        var significant = 0
+        var scale = 0  // the value is digits * 10^scale
+        var fraction = false
+        while at < text.count {
+            let byte = text[at]
+            if byte == UInt8(ascii: ".") { fraction = true; at += 1; continue }
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            if digits != 0 || digit != 0 { significant += 1 }
+            guard significant <= 19 else { return nil }
+            digits = digits * 10 + UInt64(digit)
+            if fraction { scale -= 1 }
+            at += 1
+        }
+        if at < text.count {  // an exponent: [eE][+-]?digits
+            at += 1
+            var exponentNegative = false
+            if text[at] == UInt8(ascii: "+") || text[at] == UInt8(ascii: "-") { exponentNegative = text[at] == UInt8(ascii: "-"); at += 1 }
+            var exponent = 0
+            while at < text.count {
+                exponent = exponent * 10 + Int(text[at] &- UInt8(ascii: "0"))
+                guard exponent <= 400 else { return nil }
+                at += 1
+            }
+            scale += exponentNegative ? -exponent : exponent
+        }
+        guard digits <= 1 << 53, scale >= -22, scale <= 22 else { return nil }
+        let magnitude = scale < 0 ? Double(digits) / exactPowers[-scale] : Double(digits) * exactPowers[scale]
+        return negative ? -magnitude : magnitude
     }
 
     /// The integer a number's text (JSON's grammar, no fraction or exponent) denotes, nil past
