@@ -55,7 +55,7 @@ final class InputText {
         if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG {
             let size = Int(status.st_size)
             if size > 0, size % Int(getpagesize()) != 0,
-                let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED {
+                let address = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0), address != MAP_FAILED {
                 storage = address
                 mapped = size
                 bytes = UnsafeRawBufferPointer(start: address, count: size)
