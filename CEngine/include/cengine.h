@@ -808,6 +808,33 @@ bool ce_object_backlink_total(ce_txn *txn, ce_table_key table, ce_object_key obj
  * leaf, not object by object. Errors: CE_ERR_WRONG_TYPE for other types. */
 bool ce_table_sum(ce_txn *txn, ce_table_key table, ce_column_key column, ce_value *out_sum, size_t *out_counted);
 
+/* Reads many objects at once, leaf by leaf (an export, a bulk copy): the
+ * objects at positions first, first + 1, ... in key order (the order of
+ * ce_object_key_at), at most `count` of them. For object i (from 0),
+ * out_objects[i] (out_objects may be NULL) is its key and
+ * out_values[i * column_count + c] its value of columns[c], as
+ * ce_object_get reads it. The columns must be scalar properties: not a
+ * link, mixed, collection or backlink property (CE_ERR_WRONG_TYPE). Strings
+ * and binaries point into the database, or, for values stored compressed,
+ * into a buffer of the transaction's that the next ce_object_get_range
+ * reuses. *out_read is how many objects were read: fewer than `count` only
+ * at the end of the table, 0 when first == ce_object_count. Errors:
+ * CE_ERR_INDEX_OUT_OF_BOUNDS when first is past the end,
+ * CE_ERR_INVALID_ARGUMENT for a NULL argument (columns and out_values may
+ * be NULL only when column_count or count is 0).
+ *
+ *     ce_column_key columns[2] = {name, age};
+ *     ce_value values[256 * 2];
+ *     size_t got;
+ *     for (size_t first = 0;; first += got) {
+ *         if (!ce_object_get_range(txn, people, first, 256, columns, 2, NULL, values, &got)) return false;
+ *         if (got == 0) break;
+ *         ... values[i * 2 + 0] is object first + i's name ...
+ *     }
+ */
+bool ce_object_get_range(ce_txn *txn, ce_table_key table, size_t first, size_t count, const ce_column_key *columns,
+                         size_t column_count, ce_object_key *out_objects, ce_value *out_values, size_t *out_read);
+
 /* The number of objects in a table, and the key of the object at a position
  * (in key order: the order of creation). */
 bool ce_object_count(ce_txn *txn, ce_table_key table, size_t *out_count);

@@ -1373,3 +1373,155 @@ TEST(lookup_hints)
     ce_txn_end(reader);
     test_db_close(&t);
 }
+
+/* Checks ce_object_get_range over `table` against ce_object_get: windows
+ * of several sizes from several starts, keys and every column. */
+static void check_ranges(ce_txn *txn, ce_table_key table, const ce_column_key *columns, size_t column_count)
+{
+    size_t total;
+    CHECK(ce_object_count(txn, table, &total));
+    static const size_t windows[] = {1, 7, 255, 256, 257, 1000, 5000};
+    static const size_t starts[] = {0, 1, 200, 255, 256, 999};
+    ce_value *values = malloc(5000 * column_count * sizeof *values);
+    ce_object_key *keys = malloc(5000 * sizeof *keys);
+    for (size_t s = 0; s < sizeof starts / sizeof *starts; s++) {
+        for (size_t w = 0; w < sizeof windows / sizeof *windows; w++) {
+            size_t first = starts[s], got;
+            if (first > total) continue;
+            CHECK(ce_object_get_range(txn, table, first, windows[w], columns, column_count, keys, values, &got));
+            CHECK(got == (windows[w] < total - first ? windows[w] : total - first));
+            for (size_t i = 0; i < got; i++) {
+                ce_object_key key;
+                CHECK(ce_object_key_at(txn, table, first + i, &key) && key == keys[i]);
+                for (size_t c = 0; c < column_count; c++) {
+                    ce_value expected;
+                    const ce_value *value = &values[i * column_count + c];
+                    CHECK(ce_object_get(txn, table, key, columns[c], &expected));
+                    CHECK(value->type == expected.type);
+                    if (value->type == CE_TYPE_STRING)
+                        CHECK(value->string.size == expected.string.size &&
+                              memcmp(value->string.data, expected.string.data, value->string.size) == 0);
+                    else if (value->type == CE_TYPE_INT)
+                        CHECK(value->integer == expected.integer);
+                    else if (value->type == CE_TYPE_DOUBLE)
+                        CHECK(value->double_value == expected.double_value);
+                    else if (value->type == CE_TYPE_TIMESTAMP)
+                        CHECK(value->timestamp.seconds == expected.timestamp.seconds &&
+                              value->timestamp.nanoseconds == expected.timestamp.nanoseconds);
+                    else
+                        CHECK(value->type == CE_TYPE_NULL);
+                }
+            }
+        }
+    }
+    /* Without keys, and after the first reads: the same values. */
+    size_t got;
+    CHECK(ce_object_get_range(txn, table, 0, 5000, columns, column_count, NULL, values, &got));
+    CHECK(got == (total < 5000 ? total : 5000));
+    free(values);
+    free(keys);
+}
+
+/* ce_object_get_range, and create-or-update of ascending primary keys
+ * (appended without an index lookup) mixed with updates and keys below. */
+TEST(get_range_and_ascending_updates)
+{
+    test_db t = test_db_open("table");
+    ce_db *db = t.db;
+    ce_txn *txn;
+    ce_table_key table, other;
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_table_add(txn, "Ranged", &table));
+    CHECK(ce_table_add(txn, "Other", &other));
+    ce_property_info infos[] = {
+        {.name = "id", .type = CE_TYPE_INT, .primary_key = true},
+        {.name = "name", .type = CE_TYPE_STRING},
+        {.name = "maybe", .type = CE_TYPE_DOUBLE, .nullable = true},
+        {.name = "when", .type = CE_TYPE_TIMESTAMP, .nullable = true},
+    };
+    ce_column_key columns[4];
+    for (int c = 0; c < 4; c++) CHECK(ce_property_add(txn, table, &infos[c], &columns[c]));
+    ce_column_key list, link;
+    CHECK(ce_property_add(txn, table, &(ce_property_info){.name = "list", .type = CE_TYPE_INT, .collection = CE_COLLECTION_LIST}, &list));
+    CHECK(ce_property_add(txn, table, &(ce_property_info){.name = "link", .type = CE_TYPE_LINK, .nullable = true, .link_target = other}, &link));
+    CHECK(ce_txn_commit(txn));
+
+    char *big = malloc(10000);
+    for (int i = 0; i < 10000; i++) big[i] = (char)('a' + i % 5);
+    CHECK(ce_txn_begin_write(db, &txn));
+    size_t got;
+    ce_value empty[4];
+    CHECK(ce_object_get_range(txn, table, 0, 1, columns, 4, NULL, empty, &got) && got == 0);
+    for (int i = 0; i < 3000; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "n%d", i);
+        /* Ascending ids with a gap every 10; every 100th an update of the
+         * object before; every 300th a new id in a gap below. */
+        int64_t id = 10 * i + 10;
+        bool update = i % 100 == 99, gap = i % 300 == 150;
+        if (update) id = 10 * (i - 1) + 10;
+        if (gap) id = 10 * (i - 50) + 15;
+        ce_value values[6] = {int_value(id),
+                              i % 97 == 0 ? (ce_value){.type = CE_TYPE_STRING, .string = {big, 10000 - i}} : string_value(name),
+                              i % 3 ? (ce_value){.type = CE_TYPE_DOUBLE, .double_value = i * 0.5} : null_value(),
+                              i % 5 ? (ce_value){.type = CE_TYPE_TIMESTAMP, .timestamp = {i, 7}} : null_value(),
+                              null_value(), null_value()};
+        ce_object_key key;
+        bool created;
+        CHECK(ce_object_create_or_update(txn, table, values, 6, CE_UPDATE_MODIFIED, &key, &created));
+        CHECK(created == !update);
+        if (i == 1500) check_ranges(txn, table, columns, 4); /* mid-buffer, in the write transaction */
+    }
+    /* An id that exists, given again in ascending order's place: updated,
+     * not appended twice. */
+    ce_value again[6] = {int_value(10 * 2998 + 10), string_value("again"), null_value(), null_value(), null_value(), null_value()};
+    ce_object_key key;
+    bool created;
+    CHECK(ce_object_create_or_update(txn, table, again, 6, CE_UPDATE_MODIFIED, &key, &created) && !created);
+    ce_value duplicate[6] = {int_value(20), string_value("dup"), null_value(), null_value(), null_value(), null_value()};
+    expect_error(ce_object_create_with_values(txn, table, duplicate, 6, &key), CE_ERR_DUPLICATE_PRIMARY_KEY, "20");
+    check_ranges(txn, table, columns, 4);
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_db_verify(db, NULL));
+
+    CHECK(ce_txn_begin_read(db, &txn));
+    size_t count;
+    CHECK(ce_object_count(txn, table, &count));
+    CHECK(count == 3000 - 30); /* 30 updates */
+    for (int i = 0; i < 3000; i++) {
+        int64_t id = i % 300 == 150 ? 10 * (i - 50) + 15 : 10 * i + 10;
+        if (i % 100 == 99) continue;
+        ce_value wanted = int_value(id), name;
+        ce_object_key found;
+        bool present;
+        CHECK(ce_object_find_primary_key(txn, table, &wanted, &found, &present) && present);
+        CHECK(ce_object_get(txn, table, found, columns[1], &name));
+        char text[32];
+        snprintf(text, sizeof text, "n%d", i + (i % 100 == 98));
+        if (i == 2998) snprintf(text, sizeof text, "again");
+        if ((i + (i % 100 == 98)) % 97 == 0 && i != 2998)
+            CHECK(name.string.size == (size_t)(10000 - (i + (i % 100 == 98))));
+        else
+            CHECK(name.string.size == strlen(text) && memcmp(name.string.data, text, name.string.size) == 0);
+    }
+    check_ranges(txn, table, columns, 4);
+    /* Columns in any order and repeated; none at all. */
+    ce_column_key mixed_order[3] = {columns[3], columns[0], columns[3]};
+    ce_value values[3 * 10];
+    CHECK(ce_object_get_range(txn, table, 5, 10, mixed_order, 3, NULL, values, &got) && got == 10);
+    ce_object_key keys[10];
+    CHECK(ce_object_get_range(txn, table, 5, 10, NULL, 0, keys, NULL, &got) && got == 10);
+    /* Errors. */
+    CHECK(ce_object_get_range(txn, table, count, 10, columns, 4, NULL, values, &got) && got == 0);
+    expect_error(ce_object_get_range(txn, table, count + 1, 10, columns, 4, NULL, values, &got),
+                 CE_ERR_INDEX_OUT_OF_BOUNDS, "out of bounds");
+    expect_error(ce_object_get_range(txn, table, 0, 1, &list, 1, NULL, values, &got), CE_ERR_WRONG_TYPE, "'Ranged.list'");
+    expect_error(ce_object_get_range(txn, table, 0, 1, &link, 1, NULL, values, &got), CE_ERR_WRONG_TYPE, "'Ranged.link'");
+    ce_column_key missing = 99;
+    expect_error(ce_object_get_range(txn, table, 0, 1, &missing, 1, NULL, values, &got), CE_ERR_NO_SUCH_PROPERTY, NULL);
+    expect_error(ce_object_get_range(txn, table, 0, 1, columns, 4, NULL, NULL, &got), CE_ERR_INVALID_ARGUMENT, "required");
+    expect_error(ce_object_get_range(txn, 77, 0, 1, columns, 4, NULL, values, &got), CE_ERR_NO_SUCH_TABLE, NULL);
+    ce_txn_end(txn);
+    free(big);
+    test_db_close(&t);
+}

@@ -50,41 +50,43 @@ let exportCommand = Subcommand(
             if format == "csv" {
                 let cls = exported[0]
                 let ordinals = cls.primaryKey == nil
-                out.line(Records.csvLine((ordinals ? ["@key"] : []) + cls.properties.map(\.name)))
+                try out.line(Records.csvLine((ordinals ? ["@key"] : []) + cls.properties.map(\.name)))
                 for (index, key) in try txn.objectKeys(of: cls.name).enumerated() {
                     guard case .object(let entries) = try Records.objectJSON(txn, key, cls, schema, links, ordinal: ordinals ? index : nil) else { continue }
-                    out.line(Records.csvLine(entries.map { Records.cell($0.value) }))
+                    try out.line(Records.csvLine(entries.map { Records.cell($0.value) }))
                 }
-                out.flush()
+                try out.flush()
                 return
             }
             let total = try exported.reduce(0) { $0 + (try txn.objectCount(of: $1.name)) }
             let progress = total >= Progress.objectThreshold ? Progress("export", unit: .objects) : nil
             var done = 0
-            out.line("{\"format\":\"openrealm-export\",\"version\":1,\"schema\":[")
-            out.append(classes.map { JSONValue.write(Records.schemaJSON($0)) }.joined(separator: ",\n"))
-            out.line("\n],\"objects\":{")
+            try out.line("{\"format\":\"openrealm-export\",\"version\":1,\"schema\":[")
+            try out.append(classes.map { JSONValue.write(Records.schemaJSON($0)) }.joined(separator: ",\n"))
+            try out.line("\n],\"objects\":{")
             for (classIndex, cls) in exported.enumerated() {
-                out.append(classIndex > 0 ? ",\n" : "")
-                out.appendJSON(.string(cls.name))
-                out.line(":[")
-                // Objects of a class with a primary key and only scalars: straight to bytes.
-                let keys = cls.primaryKey != nil && Records.scalarsOnly(cls) ? Records.quotedKeys(cls) : nil
-                for (index, key) in try txn.objectKeys(of: cls.name).enumerated() {
-                    if index > 0 { out.append(",\n") }
-                    if let keys {
-                        let values = try txn.values(of: key, in: cls.name)
-                        try out.withBuffer { try Records.writeScalarObject(values, keys: keys, into: &$0) }
-                    } else {
-                        out.appendJSON(try Records.objectJSON(txn, key, cls, schema, links, ordinal: cls.primaryKey == nil ? index : nil))
+                try out.append(classIndex > 0 ? ",\n" : "")
+                try out.appendJSON(.string(cls.name))
+                try out.line(":[")
+                if Records.scalarsOnly(cls) {
+                    // Straight from blocks of values to bytes.
+                    let before = done
+                    try Rows.export(txn, cls, to: out) { written in
+                        done = before + written
+                        progress?.update(UInt64(done), UInt64(total))
                     }
-                    done += 1
-                    progress?.update(UInt64(done), UInt64(total))
+                } else {
+                    for (index, key) in try txn.objectKeys(of: cls.name).enumerated() {
+                        if index > 0 { try out.append(",\n") }
+                        try out.appendJSON(try Records.objectJSON(txn, key, cls, schema, links, ordinal: cls.primaryKey == nil ? index : nil))
+                        done += 1
+                        progress?.update(UInt64(done), UInt64(total))
+                    }
                 }
-                out.append("\n]")
+                try out.append("\n]")
             }
-            out.line("\n}}")
+            try out.line("\n}}")
             if total == 0 || done < total { progress?.update(UInt64(total), UInt64(total)) }
-            out.flush()
+            try out.flush()
         }
     })

@@ -4,6 +4,12 @@
 import Foundation
 import OpenRealm
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 let importCommand = Subcommand(
     name: "import",
     summary: "create or update objects from an export's JSON, all or nothing",
@@ -15,123 +21,278 @@ let importCommand = Subcommand(
         is created if missing: encrypted when a key is given), then creates each object, or
         updates the object with the same primary key. Objects of classes without a primary key
         are always created; links to them use their "@key" within the JSON. A record that does
-        not fit (a wrong type, a missing property, a link to nothing) is an error naming it,
-        and nothing of the import is committed. Imports of 10,000 objects or more report
-        progress on standard error.
+        not fit (a wrong type, a missing property, a link to nothing) or JSON that is not
+        well-formed is an error naming it, and nothing of the import is committed. Imports of
+        \(Importing.progressThreshold / 1024) KB of JSON or more report progress on standard error.
 
         \(keyHelp)
         """,
     run: { arguments in
         let parsed = try Arguments(arguments, valueOptions: keyOptions)
         let paths = try parsed.expect(2, "FILE and JSON")
-        let data: Data
-        if paths[1] == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            guard let handle = FileHandle(forReadingAtPath: paths[1]) else {
-                throw ToolError.failure("cannot read '\(paths[1])': \(String(cString: strerror(errno)))")
-            }
-            data = handle.readDataToEndOfFile()
-        }
-        let json = try JSONValue.parse([UInt8](data))
-        guard case .array(let schemaJSON)? = json["schema"], case .object(let objects)? = json["objects"] else {
-            throw ToolError.failure("'\(paths[1])' is not an export: it needs \"schema\" and \"objects\"")
-        }
-        let imported = try schemaJSON.map(Records.schema)
+        let input = try InputText(paths[1])
         let (file, _) = try openFile(paths[0], parsed, readOnly: false, create: true)
-        let counts = try file.write { txn -> (created: Int, updated: Int) in
-            try txn.addMissing(imported)
-            let schema = Dictionary(uniqueKeysWithValues: try txn.classes().map { ($0.name, $0) })
-            // Pass 1: every object exists (links may point forward); the objects of classes with
-            // only scalar properties get their values too, in one call. Pass 2: the other
-            // objects' values.
-            var ordinals: [String: [String: Int64]] = [:]
-            var pending: [(cls: DynamicClass, key: Int64, record: JSONValue, name: String)] = []
-            var created = 0
-            var updated = 0
-            let links = LinkCoding(
-                reference: { className, _ in throw ToolError.failure("cannot write references to '\(className)' while importing") },
-                resolve: { className, reference in
-                    guard let cls = schema[className] else { throw ToolError.failure("no class '\(className)'") }
-                    if let primaryKey = cls.primaryKey, let property = cls.properties.first(where: { $0.primaryKey }) {
-                        let value = try ValueCoding.decodeScalar(reference, property.type, primaryKey)
-                        guard let key = try txn.find(className, primaryKey: value) else {
-                            throw ToolError.failure("a link to '\(className)' with \(primaryKey) \(reference.shown): there is none")
-                        }
-                        return key
-                    }
-                    guard let key = ordinals[className]?[JSONValue.write(reference)] else {
-                        throw ToolError.failure("a link to '\(className)' with @key \(reference.shown): there is none in the import")
-                    }
-                    return key
-                })
-            let total = objects.reduce(0) { count, entry in
-                if case .array(let list) = entry.value { count + list.count } else { count }
-            }
-            let progress = total >= Progress.objectThreshold ? Progress("import", unit: .objects) : nil
-            var done = 0
-            for (className, records) in objects {
-                guard let cls = schema[className], !cls.embedded else {
-                    throw ToolError.failure("objects of '\(className)': no top-level class of that name in the schema")
-                }
-                guard case .array(let list) = records else { throw ToolError.failure("objects of '\(className)' need an array") }
-                let scalarsOnly = Records.scalarsOnly(cls)
-                for (index, record) in list.enumerated() {
-                    var name = "record \(index + 1) of '\(className)'"
-                    do {
-                        let key: Int64
-                        let primaryKeyValue: DynamicValue?
-                        if let primaryKey = cls.primaryKey, let property = cls.properties.first(where: { $0.primaryKey }) {
-                            guard let given = record[primaryKey] else { throw ToolError.failure("its primary key '\(primaryKey)' is missing") }
-                            name += " (\(primaryKey) \(given.shown))"
-                            primaryKeyValue = try ValueCoding.decodeScalar(given, property.type, primaryKey)
-                        } else {
-                            primaryKeyValue = nil
-                            if let reference = record["@key"] { name += " (@key \(reference.shown))" }
-                        }
-                        if scalarsOnly {
-                            let values = try ValueCoding.decodeObject(record, cls, schema, links)
-                            let result = try txn.createOrUpdate(className, values: values)
-                            key = result.key
-                            if result.created { created += 1 } else { updated += 1 }
-                            done += 1
-                            progress?.update(UInt64(done), UInt64(total))
-                        } else {
-                            if let primaryKeyValue, let existing = try txn.find(className, primaryKey: primaryKeyValue) {
-                                key = existing
-                                updated += 1
-                            } else {
-                                key = try txn.create(className, primaryKey: primaryKeyValue)
-                                created += 1
-                            }
-                            pending.append((cls, key, record, name))
-                        }
-                        if cls.primaryKey == nil, let reference = record["@key"] {
-                            ordinals[className, default: [:]][JSONValue.write(reference)] = key
-                        }
-                    } catch {
-                        throw ToolError.failure("\(name): \(error)")
-                    }
-                }
-            }
-            for (cls, key, record, name) in pending {
-                do {
-                    let values = try ValueCoding.decodeObject(record, cls, schema, links)
-                    for (property, value) in zip(cls.properties, values) where !property.primaryKey {
-                        do {
-                            try txn.set(value, of: key, in: cls.name, property: property.name)
-                        } catch {
-                            throw ToolError.failure("property '\(property.name)': \(error)")
-                        }
-                    }
-                } catch {
-                    throw ToolError.failure("\(name): \(error)")
-                }
-                done += 1
-                progress?.update(UInt64(done), UInt64(total))
-            }
-            progress?.update(UInt64(total), UInt64(total))
-            return (created, updated)
+        let counts = try file.write { txn in
+            var importing = Importing(txn, input, name: paths[1])
+            return try importing.run()
         }
         print("imported into \(paths[0]): \(counts.created) created, \(counts.updated) updated")
     })
+
+/// A whole file (or standard input) in memory, followed by a NUL byte (see `JSONReader`): a
+/// file mapped when the zeros that fill its last page follow it, else read.
+final class InputText {
+    let bytes: UnsafeRawBufferPointer
+    private let storage: UnsafeMutableRawPointer
+    private let mapped: Int  // the length mapped, 0 when read into malloc'd storage
+
+    init(_ path: String) throws {
+        let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ToolError.failure("cannot read '\(path)': \(String(cString: strerror(errno)))") }
+        defer { if descriptor != 0 { close(descriptor) } }
+        var status = stat()
+        var capacity = 1 << 20
+        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG {
+            let size = Int(status.st_size)
+            if size > 0, size % Int(getpagesize()) != 0,
+                let address = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0), address != MAP_FAILED {
+                storage = address
+                mapped = size
+                bytes = UnsafeRawBufferPointer(start: address, count: size)
+                return
+            }
+            capacity = size + 1
+        }
+        var storage = malloc(capacity)!
+        var count = 0
+        while true {
+            if count + 1 >= capacity {
+                capacity *= 2
+                guard let grown = realloc(storage, capacity) else {
+                    free(storage)
+                    throw ToolError.failure("cannot read '\(path)': out of memory")
+                }
+                storage = grown
+            }
+            let got = read(descriptor, storage + count, capacity - 1 - count)
+            if got < 0 && errno == EINTR { continue }
+            if got < 0 {
+                let reason = String(cString: strerror(errno))
+                free(storage)
+                throw ToolError.failure("cannot read '\(path)': \(reason)")
+            }
+            if got == 0 { break }
+            count += got
+        }
+        storage.storeBytes(of: 0, toByteOffset: count, as: UInt8.self)
+        self.storage = storage
+        mapped = 0
+        bytes = UnsafeRawBufferPointer(start: storage, count: count)
+    }
+
+    deinit {
+        if mapped > 0 { munmap(storage, mapped) } else { free(storage) }
+    }
+}
+
+/// One import in its write transaction: the top level of the JSON read front to back; the
+/// schema first (objects given before it are read after it); the records of classes whose
+/// properties are all scalars created as they are read (`Rows.Importer`), the others in two
+/// passes (every object exists before links to it are set).
+struct Importing {
+    /// Inputs of this many bytes or more show progress.
+    static let progressThreshold = 256 * 1024
+
+    private let txn: DynamicTransaction
+    private let input: InputText
+    private let name: String
+    private let progress: Progress?
+    private var schema: [String: DynamicClass] = [:]
+    private var ordinals = Ordinals()
+    private var pending: [(cls: DynamicClass, key: Int64, record: JSONValue, name: String)] = []
+    private var created = 0
+    private var updated = 0
+
+    /// The objects of classes without a primary key by their "@key" in the JSON (its text).
+    final class Ordinals { var keys: [String: [String: Int64]] = [:] }
+
+    init(_ txn: DynamicTransaction, _ input: InputText, name: String) {
+        self.txn = txn
+        self.input = input
+        self.name = name
+        progress = input.bytes.count >= Importing.progressThreshold ? Progress("import") : nil
+    }
+
+    private func notAnExport() -> ToolError { .failure("'\(name)' is not an export: it needs \"schema\" and \"objects\"") }
+
+    mutating func run() throws -> (created: Int, updated: Int) {
+        var reader = JSONReader(input.bytes)
+        var schemaRead = false
+        var objectsAt: Int?
+        var objectsRead = false
+        reader.skipSpace()
+        guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "{") else { throw notAnExport() }
+        if !(try reader.open(UInt8(ascii: "{"), UInt8(ascii: "}"), "'{'")) {
+            repeat {
+                let key = try reader.key()
+                switch key {
+                case "schema":
+                    guard !schemaRead, case .array(let classes) = try reader.value(depth: 1) else { throw notAnExport() }
+                    try txn.addMissing(try classes.map(Records.schema))
+                    schema = Dictionary(uniqueKeysWithValues: try txn.classes().map { ($0.name, $0) })
+                    schemaRead = true
+                case "objects":
+                    guard objectsAt == nil, !objectsRead else { throw notAnExport() }
+                    if schemaRead {
+                        try objects(&reader)
+                        objectsRead = true
+                    } else {
+                        reader.skipSpace()
+                        objectsAt = reader.index
+                        _ = try reader.value(depth: 1)
+                    }
+                default:
+                    _ = try reader.value(depth: 1)
+                }
+            } while try reader.next(UInt8(ascii: "}"))
+        }
+        try reader.end()
+        guard schemaRead, objectsRead || objectsAt != nil else { throw notAnExport() }
+        if let objectsAt {
+            var again = JSONReader(input.bytes)
+            again.index = objectsAt
+            try objects(&again)
+        }
+        try setPending()
+        progress?.update(UInt64(input.bytes.count), UInt64(input.bytes.count))
+        return (created, updated)
+    }
+
+    /// How links are resolved: by the target's primary key, or by its "@key" in this import.
+    private func links() -> LinkCoding {
+        let txn = txn
+        let schema = schema
+        let ordinals = ordinals
+        return LinkCoding(
+            reference: { className, _ in throw ToolError.failure("cannot write references to '\(className)' while importing") },
+            resolve: { className, reference in
+                guard let cls = schema[className] else { throw ToolError.failure("no class '\(className)'") }
+                if let primaryKey = cls.primaryKey, let property = cls.properties.first(where: { $0.primaryKey }) {
+                    let value = try ValueCoding.decodeScalar(reference, property.type, primaryKey)
+                    guard let key = try txn.find(className, primaryKey: value) else {
+                        throw ToolError.failure("a link to '\(className)' with \(primaryKey) \(reference.shown): there is none")
+                    }
+                    return key
+                }
+                guard let key = ordinals.keys[className]?[JSONValue.write(reference)] else {
+                    throw ToolError.failure("a link to '\(className)' with @key \(reference.shown): there is none in the import")
+                }
+                return key
+            })
+    }
+
+    /// The value of "objects" (the reader before its '{'): each class's array of records.
+    private mutating func objects(_ reader: inout JSONReader) throws {
+        let links = links()
+        reader.skipSpace()
+        guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "{") else { throw notAnExport() }
+        if try reader.open(UInt8(ascii: "{"), UInt8(ascii: "}"), "'{'") { return }
+        repeat {
+            let className = try reader.key()
+            guard let cls = schema[className], !cls.embedded else {
+                throw ToolError.failure("objects of '\(className)': no top-level class of that name in the schema")
+            }
+            reader.skipSpace()
+            guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "[") else {
+                throw ToolError.failure("objects of '\(className)' need an array")
+            }
+            let importer = Records.scalarsOnly(cls) ? try Rows.Importer(cls, txn, schema, links) : nil
+            var index = 0
+            if !(try reader.open(UInt8(ascii: "["), UInt8(ascii: "]"), "'['")) {
+                repeat {
+                    if let importer {
+                        try record(&reader, importer, index)
+                    } else {
+                        try record(&reader, cls, index)
+                    }
+                    index += 1
+                    if index & 1023 == 0 { progress?.update(UInt64(reader.index), UInt64(reader.bytes.count)) }
+                } while try reader.next(UInt8(ascii: "]"))
+            }
+        } while try reader.next(UInt8(ascii: "}"))
+    }
+
+    /// A record of a class whose properties are all scalars: its object created or updated.
+    private mutating func record(_ reader: inout JSONReader, _ importer: Rows.Importer, _ index: Int) throws {
+        do {
+            let result = try importer.record(&reader)
+            if result.created { created += 1 } else { updated += 1 }
+            if importer.cls.primaryKey == nil, let reference = result.reference {
+                ordinals.keys[importer.cls.name, default: [:]][JSONValue.write(reference)] = result.key
+            }
+        } catch {
+            var name = "record \(index + 1) of '\(importer.cls.name)'"
+            if let primaryKey = importer.cls.primaryKey, let at = importer.primaryKeyAt {
+                var again = JSONReader(input.bytes)
+                again.index = at
+                if let given = try? again.value(depth: 1) { name += " (\(primaryKey) \(given.shown))" }
+            } else if let at = importer.referenceAt {
+                var again = JSONReader(input.bytes)
+                again.index = at
+                if let given = try? again.value(depth: 1) { name += " (@key \(given.shown))" }
+            }
+            throw ToolError.failure("\(name): \(error)")
+        }
+    }
+
+    /// A record of a class with links, collections, embedded objects or mixed values: its
+    /// object found or created now, its values set once every object exists (`setPending`).
+    private mutating func record(_ reader: inout JSONReader, _ cls: DynamicClass, _ index: Int) throws {
+        let record = try reader.value(depth: 2)
+        var name = "record \(index + 1) of '\(cls.name)'"
+        do {
+            let key: Int64
+            if let primaryKey = cls.primaryKey, let property = cls.properties.first(where: { $0.primaryKey }) {
+                guard let given = record[primaryKey] else { throw ToolError.failure("its primary key '\(primaryKey)' is missing") }
+                name += " (\(primaryKey) \(given.shown))"
+                let value = try ValueCoding.decodeScalar(given, property.type, primaryKey)
+                if let existing = try txn.find(cls.name, primaryKey: value) {
+                    key = existing
+                    updated += 1
+                } else {
+                    key = try txn.create(cls.name, primaryKey: value)
+                    created += 1
+                }
+            } else {
+                if let reference = record["@key"] { name += " (@key \(reference.shown))" }
+                key = try txn.create(cls.name, primaryKey: nil)
+                created += 1
+            }
+            pending.append((cls, key, record, name))
+            if cls.primaryKey == nil, let reference = record["@key"] {
+                ordinals.keys[cls.name, default: [:]][JSONValue.write(reference)] = key
+            }
+        } catch {
+            throw ToolError.failure("\(name): \(error)")
+        }
+    }
+
+    /// The values of the objects `record(_:_:_:)` created or found.
+    private func setPending() throws {
+        let links = links()
+        for (cls, key, record, name) in pending {
+            do {
+                let values = try ValueCoding.decodeObject(record, cls, schema, links)
+                for (property, value) in zip(cls.properties, values) where !property.primaryKey {
+                    do {
+                        try txn.set(value, of: key, in: cls.name, property: property.name)
+                    } catch {
+                        throw ToolError.failure("property '\(property.name)': \(error)")
+                    }
+                }
+            } catch {
+                throw ToolError.failure("\(name): \(error)")
+            }
+        }
+    }
+}

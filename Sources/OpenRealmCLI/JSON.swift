@@ -4,7 +4,7 @@
 import Foundation
 
 /// A parsed JSON value; objects keep their keys in order.
-enum JSONValue {
+enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case number(String)
@@ -91,95 +91,171 @@ enum JSONValue {
 
     /// Parses a whole JSON text; errors name the byte offset.
     static func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
-        parser.skipSpace()
-        let value = try parser.value(depth: 0)
-        parser.skipSpace()
-        guard parser.index == bytes.count else { throw parser.error("unexpected text after the JSON value") }
-        return value
+        try bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) throws -> JSONValue in
+            var reader = JSONReader(buffer)
+            let value = try reader.value()
+            try reader.end()
+            return value
+        }
     }
 }
 
-private struct JSONParser {
-    let bytes: [UInt8]
+/// A JSON text read front to back: whole values as JSONValue trees, or, for the millions of
+/// records of an import, token by token (strings as their bytes in place, numbers as their
+/// text) with no tree and no copy. Errors name the byte offset.
+struct JSONReader {
+    let bytes: UnsafeRawBufferPointer
     var index = 0
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    /// A reader of `bytes`. A number at the very end is read by `strtod`, which needs a byte
+    /// after it that is no part of a number: callers pass text followed by a NUL (or any
+    /// whitespace or punctuation) in memory.
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
     func error(_ text: String) -> ToolError { .failure("invalid JSON at byte \(index): \(text)") }
 
-    mutating func skipSpace() {
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0a || bytes[index] == 0x0d || bytes[index] == 0x09 {
+    @inline(__always) mutating func skipSpace() {
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == 0x20 || byte == 0x0a || byte == 0x0d || byte == 0x09 else { return }
             index += 1
         }
     }
 
-    mutating func value(depth: Int) throws -> JSONValue {
+    /// The next byte after white space, not consumed (nil at the end).
+    @inline(__always) mutating func peek() -> UInt8? {
+        skipSpace()
+        return index < bytes.count ? bytes[index] : nil
+    }
+
+    /// Consumes `byte` (after white space), or fails naming `what` was expected.
+    @inline(__always) mutating func expect(_ byte: UInt8, _ what: String) throws {
+        skipSpace()
+        guard index < bytes.count else { throw error("unexpected end (\(what) expected)") }
+        guard bytes[index] == byte else { throw error("\(what) expected") }
+        index += 1
+    }
+
+    /// After a member or element: true for ',' (another follows), false for `close`.
+    @inline(__always) mutating func next(_ close: UInt8) throws -> Bool {
+        skipSpace()
+        guard index < bytes.count else { throw error("unexpected end") }
+        let byte = bytes[index]
+        index += 1
+        if byte == UInt8(ascii: ",") { return true }
+        if byte == close { return false }
+        index -= 1
+        throw error(close == UInt8(ascii: "}") ? "expected ',' or '}'" : "expected ',' or ']'")
+    }
+
+    /// Consumes `open` and says whether the object or array is empty (its `close` consumed too).
+    @inline(__always) mutating func open(_ open: UInt8, _ close: UInt8, _ what: String) throws -> Bool {
+        try expect(open, what)
+        skipSpace()
+        if index < bytes.count, bytes[index] == close { index += 1; return true }
+        return false
+    }
+
+    /// Nothing but white space is left.
+    mutating func end() throws {
+        skipSpace()
+        guard index == bytes.count else { throw error("unexpected text after the JSON value") }
+    }
+
+    /// A key and its ':'.
+    mutating func key() throws -> String {
+        skipSpace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
+        let key = try string()
+        try expect(UInt8(ascii: ":"), "':'")
+        return key
+    }
+
+    /// A string's bytes in place when it has no escape (index past its closing quote), else nil
+    /// with the index unmoved (read it with `string()`). The index is at its opening quote.
+    @inline(__always) mutating func plainString() -> UnsafeRawBufferPointer? {
+        var end = index + 1
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") {
+                let start = index + 1
+                index = end + 1
+                return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+            }
+            if byte == UInt8(ascii: "\\") { return nil }
+            end += 1
+        }
+        return nil
+    }
+
+    /// A number's text (index past it): JSON's grammar, -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?;
+    /// `integer` is false when it has a fraction or an exponent.
+    @inline(__always) mutating func number() throws -> (text: UnsafeRawBufferPointer, integer: Bool) {
+        let start = index
+        var at = index
+        @inline(__always) func digit(_ at: Int) -> Bool { at < bytes.count && bytes[at] &- UInt8(ascii: "0") < 10 }
+        if at < bytes.count, bytes[at] == UInt8(ascii: "-") { at += 1 }
+        guard digit(at) else { throw error("unexpected character") }
+        if bytes[at] == UInt8(ascii: "0") { at += 1 } else { while digit(at) { at += 1 } }
+        var integer = true
+        if at < bytes.count, bytes[at] == UInt8(ascii: ".") {
+            at += 1
+            integer = false
+            guard digit(at) else { index = at; throw error("a digit expected after '.'") }
+            while digit(at) { at += 1 }
+        }
+        if at < bytes.count, bytes[at] == UInt8(ascii: "e") || bytes[at] == UInt8(ascii: "E") {
+            at += 1
+            integer = false
+            if at < bytes.count, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") { at += 1 }
+            guard digit(at) else { index = at; throw error("a digit expected in the exponent") }
+            while digit(at) { at += 1 }
+        }
+        index = at
+        return (UnsafeRawBufferPointer(rebasing: bytes[start..<at]), integer)
+    }
+
+    /// The literal `word` (true, false, null) at the index.
+    @inline(__always) mutating func literal(_ word: StaticString) throws {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count, memcmp(bytes.baseAddress! + index, word.utf8Start, count) == 0 else {
+            throw error("unexpected character")
+        }
+        index += count
+    }
+
+    /// A whole value as a tree.
+    mutating func value(depth: Int = 0) throws -> JSONValue {
         guard depth < 512 else { throw error("nested too deeply") }
+        skipSpace()
         guard index < bytes.count else { throw error("unexpected end") }
         switch bytes[index] {
         case UInt8(ascii: "{"):
-            index += 1
             var entries: [(key: String, value: JSONValue)] = []
-            skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(entries) }
-            while true {
-                skipSpace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
-                let key = try string()
-                skipSpace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
-                index += 1
-                skipSpace()
+            if try open(UInt8(ascii: "{"), UInt8(ascii: "}"), "'{'") { return .object(entries) }
+            repeat {
+                let key = try key()
                 entries.append((key, try value(depth: depth + 1)))
-                skipSpace()
-                guard index < bytes.count else { throw error("unexpected end") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(entries) }
-                throw error("expected ',' or '}'")
-            }
+            } while try next(UInt8(ascii: "}"))
+            return .object(entries)
         case UInt8(ascii: "["):
-            index += 1
             var items: [JSONValue] = []
-            skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
-            while true {
-                skipSpace()
+            if try open(UInt8(ascii: "["), UInt8(ascii: "]"), "'['") { return .array(items) }
+            repeat {
                 items.append(try value(depth: depth + 1))
-                skipSpace()
-                guard index < bytes.count else { throw error("unexpected end") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
-                throw error("expected ',' or ']'")
-            }
+            } while try next(UInt8(ascii: "]"))
+            return .array(items)
         case UInt8(ascii: "\""):
             return .string(try string())
-        case UInt8(ascii: "t"): return try literal("true", .bool(true))
-        case UInt8(ascii: "f"): return try literal("false", .bool(false))
-        case UInt8(ascii: "n"): return try literal("null", .null)
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
         default:
-            let start = index
-            scan: while index < bytes.count {
-                switch bytes[index] {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                     UInt8(ascii: "e"), UInt8(ascii: "E"):
-                    index += 1
-                default: break scan
-                }
-            }
-            let text = String(decoding: bytes[start..<index], as: UTF8.self)
-            guard !text.isEmpty, Double(text) != nil else { index = start; throw error("unexpected character") }
-            return .number(text)
+            return .number(String(decoding: try number().text, as: UTF8.self))
         }
     }
 
-    mutating func literal(_ word: String, _ value: JSONValue) throws -> JSONValue {
-        let utf8 = Array(word.utf8)
-        guard index + utf8.count <= bytes.count, Array(bytes[index..<index + utf8.count]) == utf8 else { throw error("unexpected character") }
-        index += utf8.count
-        return value
-    }
-
+    /// A string (the index at its opening quote), escapes decoded, checked to be UTF-8.
     mutating func string() throws -> String {
         index += 1
         var out: [UInt8] = []
@@ -220,7 +296,9 @@ private struct JSONParser {
     }
 
     mutating func hex4() throws -> UInt32 {
-        guard index + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
+        guard index + 4 <= bytes.count,
+            let code = UInt32(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[index..<index + 4]), as: UTF8.self), radix: 16)
+        else {
             throw error("an invalid \\u escape")
         }
         index += 4

@@ -56,14 +56,14 @@ let queryCommand = Subcommand(
             let objects = try keys.map { key in try Records.objectJSON(txn, key, cls, schema, links, ordinal: nil) }
             switch format {
             case "json":
-                out.line("[")
-                out.append(objects.map { JSONValue.write($0) }.joined(separator: ",\n"))
-                out.line(objects.isEmpty ? "]" : "\n]")
+                try out.line("[")
+                try out.append(objects.map { JSONValue.write($0) }.joined(separator: ",\n"))
+                try out.line(objects.isEmpty ? "]" : "\n]")
             case "csv":
-                out.line(Records.csvLine(cls.properties.map(\.name)))
+                try out.line(Records.csvLine(cls.properties.map(\.name)))
                 for object in objects {
                     guard case .object(let entries) = object else { continue }
-                    out.line(Records.csvLine(entries.map { Records.cell($0.value) }))
+                    try out.line(Records.csvLine(entries.map { Records.cell($0.value) }))
                 }
             default:
                 let rows = objects.map { object -> [String] in
@@ -71,11 +71,11 @@ let queryCommand = Subcommand(
                     return entries.map { Records.cell($0.value).replacingOccurrences(of: "\n", with: "\\n") }
                 }
                 for line in table([cls.properties.map(\.name)] + rows) {
-                    out.line(line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression))
+                    try out.line(line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression))
                 }
-                out.line("(\(objects.count) object\(objects.count == 1 ? "" : "s"))")
+                try out.line("(\(objects.count) object\(objects.count == 1 ? "" : "s"))")
             }
-            out.flush()
+            try out.flush()
         }
     })
 

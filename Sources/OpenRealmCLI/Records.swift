@@ -79,7 +79,7 @@ enum Records {
         cls.properties.allSatisfy { $0.collection == .none && $0.type != .object && $0.type != .mixed }
     }
 
-    /// The `"name":` prefixes of a scalar-only class's properties, for `writeScalarObject`.
+    /// The `"name":` prefixes of a scalar-only class's properties, for `Rows.export`.
     static func quotedKeys(_ cls: DynamicClass) -> [[UInt8]] {
         cls.properties.map { property in
             var bytes: [UInt8] = []
@@ -87,18 +87,6 @@ enum Records {
             bytes.append(UInt8(ascii: ":"))
             return bytes
         }
-    }
-
-    /// The JSON of an object of a scalar-only class, the bytes `objectJSON` gives, written
-    /// without building the JSON value first.
-    static func writeScalarObject(_ values: [DynamicValue], keys: [[UInt8]], into out: inout [UInt8]) throws {
-        out.append(UInt8(ascii: "{"))
-        for (index, value) in values.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: keys[index])
-            JSONValue.write(try ValueCoding.scalar(value), into: &out)
-        }
-        out.append(UInt8(ascii: "}"))
     }
 
     /// A cell of a table or CSV: strings as they are, other values as their JSON text.

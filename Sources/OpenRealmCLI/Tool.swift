@@ -211,37 +211,85 @@ func printError(_ text: String, newline: Bool = true) {
 }
 
 /// Standard output, buffered in large writes (exports and queries print much).
+/// Standard output through a buffer of 1 MB, written as bytes (exports write millions of
+/// values). A failed write (a full disk) is an error, not a short output.
 final class Output {
-    private var buffer: [UInt8] = []
+    private static let capacity = 1 << 20
+    private let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: Output.capacity)
+    @exclusivity(unchecked) private var count = 0
 
-    func append(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 1 << 16 { flush() }
+    deinit { buffer.deallocate() }
+
+    func append(_ text: String) throws {
+        var text = text
+        try text.withUTF8 { try append(UnsafeRawBufferPointer($0)) }
     }
 
-    func line(_ text: String) { append(text + "\n") }
+    func line(_ text: String) throws { try append(text + "\n") }
 
-    /// Lets `body` append bytes to the buffer directly.
-    func withBuffer(_ body: (inout [UInt8]) throws -> Void) rethrows {
-        try body(&buffer)
-        if buffer.count >= 1 << 16 { flush() }
+    @inline(__always) func append(_ bytes: UnsafeRawBufferPointer) throws {
+        if count + bytes.count > Output.capacity {
+            try flush()
+            if bytes.count > Output.capacity { return try writeOut(bytes) }
+        }
+        if bytes.count <= 16 {
+            // Keys, numbers and short strings: a loop beats a call of memmove.
+            for index in 0..<bytes.count { buffer[count + index] = bytes[index] }
+        } else if let base = bytes.baseAddress {
+            (buffer + count).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        }
+        count += bytes.count
+    }
+
+    func append(_ bytes: [UInt8]) throws { try bytes.withUnsafeBytes { try append($0) } }
+
+    @inline(__always) func append(byte: UInt8) throws {
+        if count == Output.capacity { try flush() }
+        buffer[count] = byte
+        count += 1
+    }
+
+    func append(static text: StaticString) throws { try append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)) }
+
+    /// A number in decimal.
+    @inline(__always) func appendInt(_ value: Int64) throws {
+        if count + 20 > Output.capacity { try flush() }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch, filled from the end
+        let written = withUnsafeMutableBytes(of: &digits) { scratch -> Int in
+            var at = scratch.count
+            repeat {
+                at -= 1
+                scratch[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 { at -= 1; scratch[at] = UInt8(ascii: "-") }
+            (buffer + count).update(from: scratch.baseAddress!.assumingMemoryBound(to: UInt8.self) + at, count: scratch.count - at)
+            return scratch.count - at
+        }
+        count += written
     }
 
     /// Appends a JSON value's text (see `JSONValue.write(_:into:)`).
-    func appendJSON(_ value: JSONValue) {
-        JSONValue.write(value, into: &buffer)
-        if buffer.count >= 1 << 16 { flush() }
+    func appendJSON(_ value: JSONValue) throws {
+        var bytes: [UInt8] = []
+        JSONValue.write(value, into: &bytes)
+        try append(bytes)
     }
 
-    func flush() {
+    func flush() throws {
+        try writeOut(UnsafeRawBufferPointer(start: buffer, count: count))
+        count = 0
+    }
+
+    private func writeOut(_ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
-        while offset < buffer.count {
-            let written = buffer[offset...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        while offset < bytes.count {
+            let written = write(1, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 && errno == EINTR { continue }
-            if written <= 0 { break }
+            guard written > 0 else { throw ToolError.failure("cannot write the output: \(String(cString: strerror(errno)))") }
             offset += written
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 }
 

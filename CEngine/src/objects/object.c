@@ -647,6 +647,33 @@ bool ce_object_create_with_values(ce_txn *txn, ce_table_key key, const ce_value 
     return ok;
 }
 
+/* Whether the object `values` describes is sure to be new without a look in
+ * the primary-key index: its table buffers creations (an int primary key)
+ * and the key is above every key of the table, buffered ones included. Keys
+ * given in ascending order (an import, a load) are then appended, without
+ * the index lookup and the flush of the buffer it would need. */
+static bool primary_key_above_all(ce_txn *txn, schema *loaded, ce_table_key key, const schema_table *table,
+                                  const ce_value *values, bool *out_above)
+{
+    const append_buffer *buffer = &loaded->append;
+    *out_above = false;
+    if (!table->appendable || table->primary_key == NO_PRIMARY_KEY) return true;
+    int64_t primary_key = values[table->primary_key].integer;
+    if (buffer->active && buffer->table == key) {
+        *out_above = !buffer->has_last_primary_key || primary_key > buffer->last_primary_key;
+        return true;
+    }
+    table_refs refs;
+    space_ref root;
+    int64_t last_primary_key, last_object;
+    bool has_last = false;
+    if (!schema_table_refs_for_read(txn, key, &refs) || !object_index_root(txn, &refs, table->primary_key, &root))
+        return false;
+    if (root && !index_last(db_txn_space(txn), root, &last_primary_key, &last_object, &has_last)) return false;
+    *out_above = !has_last || primary_key > last_primary_key;
+    return true;
+}
+
 bool ce_object_create_or_update(ce_txn *txn, ce_table_key key, const ce_value *values, size_t value_count,
                                 ce_update_policy policy, ce_object_key *out_object, bool *out_created)
 {
@@ -671,6 +698,9 @@ bool ce_object_create_or_update(ce_txn *txn, ce_table_key key, const ce_value *v
         return ok;
     }
     if (!check_values(txn, loaded, table, values, value_count)) return false;
+    bool above;
+    if (!primary_key_above_all(txn, loaded, key, table, values, &above)) return false;
+    if (above) return append_object(txn, loaded, key, values, out_object);
     bool exists;
     ce_object_key existing;
     if (!schema_table_refs_for_read(txn, key, &refs) ||

@@ -73,6 +73,7 @@ static void free_schema(void *state)
     free(loaded->append.values);
     free(loaded->append.arena_offsets);
     free(loaded->append.arena);
+    free(loaded->range_bytes);
     free(loaded->read_refs);
     free(loaded->hints);
     history_record_free(loaded->history);

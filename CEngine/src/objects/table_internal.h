@@ -110,6 +110,10 @@ typedef struct schema {
      * from search_scratch, which a search through the keys for that very
      * key would overwrite while comparing. */
     column_scratch key_scratch;
+    /* The decompressed strings and binaries ce_object_get_range handed
+     * out, valid until its next call (object.c). */
+    uint8_t *range_bytes;
+    size_t range_size, range_capacity;
 } schema;
 
 /* Whether a table's object keys follow its int primary key (the table

@@ -1,6 +1,6 @@
 /*
  * table_scan.c — the object store as the query layer reads it (table.h), and
- * ce_table_sum.
+ * ce_table_sum and ce_object_get_range.
  *
  * Owns: the answers to table.h: tables and properties by name, a table's
  * cluster tree and column types, lookups through a property's index,
@@ -11,6 +11,7 @@
  * (the query layer does).
  */
 #include "table.h"
+#include "buf.h"
 #include "cengine.h"
 #include "cluster.h"
 #include "collection.h"
@@ -93,6 +94,109 @@ bool ce_table_sum(ce_txn *txn, ce_table_key key, ce_column_key column, ce_value 
     else *out_sum = (ce_value){.type = CE_TYPE_DOUBLE, .double_value = sum.double_sum};
     if (out_counted) *out_counted = sum.counted;
     return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Many objects at once                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* Whether ce_object_get_range reads `property`: one scalar value. */
+static bool range_readable(const schema_property *property)
+{
+    return property->collection == CE_COLLECTION_NONE && !(property->flags & PROPERTY_BACKLINK) &&
+           property->type != CE_TYPE_LINK && property->type != CE_TYPE_MIXED;
+}
+
+/* Reads `run` objects from position `at` of `leaf` into out_values (rows of
+ * column_count values), each column opened once. A string or binary that column_get decompressed into
+ * `scratch` is copied to the end of the transaction's range bytes, its data
+ * pointer replaced by its offset there, and its place recorded in *moved (the
+ * caller points it at the bytes once they no longer move). */
+static bool range_read_leaf(const space_state *space, schema *loaded, const schema_table *table,
+                            const cluster_leaf *leaf, size_t at, size_t run, const ce_column_key *columns,
+                            size_t column_count, ce_value *out_values, column_scratch *scratch, size_t **moved,
+                            size_t *moved_count, size_t *moved_capacity, size_t first_slot)
+{
+    for (size_t c = 0; c < column_count; c++) {
+        const cluster_column *spec = &table->columns[columns[c]];
+        column_scan scan;
+        if (!column_scan_open(space, cluster_leaf_column(leaf, columns[c]), spec->type, spec->nullable, &scan))
+            return false;
+        for (size_t i = 0; i < run; i++) {
+            size_t slot = first_slot + i * column_count + c;
+            ce_value *value = &out_values[slot];
+            if (!column_scan_get(space, &scan, at + i, scratch, value)) return false;
+            if ((value->type != CE_TYPE_STRING && value->type != CE_TYPE_BINARY) || value->string.size == 0 ||
+                !scratch->buffer)
+                continue;
+            const uint8_t *data = (const uint8_t *)value->string.data;
+            if (data < scratch->buffer || data >= scratch->buffer + scratch->capacity) continue;
+            size_t offset = loaded->range_size;
+            if (!buf_append(&loaded->range_bytes, &loaded->range_size, &loaded->range_capacity, data,
+                            value->string.size) ||
+                !buf_reserve((void **)moved, moved_capacity, *moved_count + 1, sizeof **moved))
+                return false;
+            (*moved)[(*moved_count)++] = slot;
+            value->string.data = (const char *)(uintptr_t)offset;
+        }
+    }
+    return true;
+}
+
+bool ce_object_get_range(ce_txn *txn, ce_table_key key, size_t first, size_t count, const ce_column_key *columns,
+                         size_t column_count, ce_object_key *out_objects, ce_value *out_values, size_t *out_read)
+{
+    schema *loaded = NULL;
+    schema_table *table = NULL;
+    table_refs refs;
+    if (!out_read || (count && column_count && (!columns || !out_values)))
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_get_range: arguments are required");
+    *out_read = 0;
+    if (!schema_find_table(txn, key, &loaded, &table)) return false;
+    for (size_t c = 0; c < column_count; c++) {
+        const schema_property *property = NULL;
+        if (!schema_find_column(table, columns[c], &property)) return false;
+        if (!range_readable(property))
+            return error_fail(CE_ERR_WRONG_TYPE,
+                              "property '%s.%s' is not a scalar: read it with ce_object_get or ce_collection_open",
+                              table->name, property->name);
+    }
+    if (!schema_table_refs_for_read(txn, key, &refs)) return false;
+    const space_state *space = db_txn_space(txn);
+    size_t total;
+    if (!cluster_count(space, refs.cluster, &total)) return false;
+    if (first > total)
+        return error_fail(CE_ERR_INDEX_OUT_OF_BOUNDS, "object index %zu is out of bounds (table '%s' has %zu objects)",
+                          first, table->name, total);
+    if (count > total - first) count = total - first;
+    cluster_hint own = {.read_epoch = space->read_epoch};
+    cluster_hint *hint = refs.hint ? refs.hint : &own;
+    column_scratch scratch = CE_COLUMN_SCRATCH_INIT;
+    size_t *moved = NULL, moved_count = 0, moved_capacity = 0;
+    loaded->range_size = 0;
+    bool ok = true;
+    size_t done = 0;
+    while (ok && done < count) {
+        ce_object_key object;
+        if (!(ok = cluster_key_at(space, refs.cluster, first + done, hint, &object))) break;
+        cluster_leaf leaf = hint->leaf;
+        size_t at = first + done - hint->leaf_first_index;
+        size_t run = leaf.key_offsets.count - at;
+        if (run > count - done) run = count - done;
+        ok = range_read_leaf(space, loaded, table, &leaf, at, run, columns, column_count, out_values, &scratch, &moved,
+                             &moved_count, &moved_capacity, done * column_count);
+        if (ok && out_objects)
+            for (size_t i = 0; i < run; i++) out_objects[done + i] = cluster_leaf_key(&leaf, at + i);
+        done += run;
+    }
+    for (size_t m = 0; ok && m < moved_count; m++) {
+        ce_value *value = &out_values[moved[m]];
+        value->string.data = (const char *)loaded->range_bytes + (uintptr_t)value->string.data;
+    }
+    free(moved);
+    column_scratch_free(&scratch);
+    if (ok) *out_read = count;
+    return ok;
 }
 
 /* ------------------------------------------------------------------------ */

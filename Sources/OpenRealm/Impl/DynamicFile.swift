@@ -12,7 +12,7 @@ import Foundation
 package enum DynamicType: String, Sendable, CaseIterable {
     case int, bool, float, double, string, data, date, decimal128, objectId, uuid, mixed, object
 
-    init?(_ type: ce_type) {
+    @usableFromInline init?(_ type: ce_type) {
         switch type {
         case CE_TYPE_INT: self = .int
         case CE_TYPE_BOOL: self = .bool
@@ -443,7 +443,7 @@ package final class DynamicTransaction {
         return .list(elements)
     }
 
-    private func dynamicValue(_ raw: ce_value) throws(EngineError) -> DynamicValue {
+    func dynamicValue(_ raw: ce_value) throws(EngineError) -> DynamicValue {
         switch raw.type {
         case CE_TYPE_NULL: return .null
         case CE_TYPE_INT: return .int(raw.integer)
