@@ -18,7 +18,8 @@
  *   gather.c     the values a path yields from one object
  *   scan.c       every leaf, or an index's candidates; count/first/collect
  *   results.c    results views and their sources, ce_results_*
- *   sort.c       sort and distinct, ce_collection_sorted_indices
+ *   sort.c       sort and distinct, ce_collection_sorted_indices and
+ *                ce_collection_ordered_indices
  *   aggregate.c  @count/@sum/@avg/@min/@max, ce_collection_aggregate
  * query_internal.h holds the bound tree the files share; query.h states
  * the semantics every file keeps.
