@@ -215,18 +215,7 @@ extension List {
     /// A live `Results` of the list's objects in its order (see `RealmCollectionBase`).
     ///
     ///     person.dogs._resultsView().count
-    public func _resultsView() -> Results<Element> { objectsView(managed, "List", "arrays", "List<\(Element.self)>") }
-}
-
-extension List where Element: _QueryComparable {
-    /// The values sorted (nil first; strings by code points), as live `Results`. A managed list
-    /// only (Realm's rule).
-    ///
-    ///     let ranked = person.scores.sorted(ascending: false)    // List<Int>
-    public func sorted(ascending: Bool = true) -> Results<Element> {
-        guard let managed else { unmanagedQueryFailure("List") }
-        return Results(sortedValues: managed, ascending: ascending)
-    }
+    public func _resultsView() -> Results<Element> { objectsView(managed, "List") }
 }
 
 extension List where Element: MinMaxType {

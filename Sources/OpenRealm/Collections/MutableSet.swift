@@ -174,18 +174,7 @@ extension MutableSet {
     /// A live `Results` of the set's objects in its order (see `RealmCollectionBase`).
     ///
     ///     collections.dogSet._resultsView().count
-    public func _resultsView() -> Results<Element> { objectsView(managed, "MutableSet", "sets", "MutableSet<\(Element.self)>") }
-}
-
-extension MutableSet where Element: _QueryComparable {
-    /// The values sorted (nil first; strings by code points), as live `Results`. A managed set
-    /// only (Realm's rule).
-    ///
-    ///     let ordered = person.luckyNumbers.sorted(ascending: false)    // MutableSet<Int>
-    public func sorted(ascending: Bool = true) -> Results<Element> {
-        guard let managed else { unmanagedQueryFailure("MutableSet") }
-        return Results(sortedValues: managed, ascending: ascending)
-    }
+    public func _resultsView() -> Results<Element> { objectsView(managed, "MutableSet") }
 }
 
 extension MutableSet where Element: MinMaxType {

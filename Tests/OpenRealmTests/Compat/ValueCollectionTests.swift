@@ -1,0 +1,276 @@
+// ValueCollectionTests.swift — what Realm offers on every collection of values (Realm Swift's
+// RealmCollection extensions where Element.PersistedType is SortableType, MinMaxType or
+// AddableType, and Map's): sorted(ascending:), distinct(), min/max/sum/average, chained, on
+// Results, List, MutableSet, Map and AnyRealmCollection of every value type; Map's
+// setValue(_:forKey:); Realm's messages for sorting values by another key path.
+
+import Foundation
+import Testing
+
+import OpenRealm
+
+/// Collections of values of every type Realm sorts.
+final class ValueCollectionsHolder: Object {
+    @Persisted var ints: List<Int>
+    @Persisted var optionalInts: List<Int?>
+    @Persisted var decimals: List<Decimal128>
+    @Persisted var objectIds: List<ObjectId>
+    @Persisted var uuids: MutableSet<UUID>
+    @Persisted var dates: List<Date>
+    @Persisted var datas: MutableSet<Data>
+    @Persisted var optionalStrings: List<String?>
+    @Persisted var mixed: List<AnyRealmValue>
+    @Persisted var intSet: MutableSet<Int>
+    @Persisted var doubleMap: Map<String, Double>
+    @Persisted var optionalStringMap: Map<String, String?>
+    @Persisted var dogMap: Map<String, Dog?>
+}
+
+private func valuesRealm() throws -> Realm {
+    try Realm(configuration: .init(inMemoryIdentifier: "values-\(UUID().uuidString)"))
+}
+
+@Suite("Collections of values: sort, distinct and aggregates as Realm")
+struct ValueCollectionTests {
+    @Test("sorted(ascending:) and distinct() of a List, chained either way")
+    func listSortDistinct() throws {
+        let realm = try valuesRealm()
+        let holder = ValueCollectionsHolder()
+        try realm.write {
+            realm.add(holder)
+            holder.ints.append(objectsIn: [3, 1, 3, 2, 1])
+        }
+        #expect(Array(holder.ints.sorted(ascending: true)) == [1, 1, 2, 3, 3])
+        #expect(Array(holder.ints.distinct()) == [3, 1, 2])
+        #expect(Array(holder.ints.distinct().sorted(ascending: false)) == [3, 2, 1])
+        #expect(Array(holder.ints.sorted(ascending: false).distinct()) == [3, 2, 1])
+        #expect(Array(holder.ints.sorted(byKeyPath: "self", ascending: false)) == [3, 3, 2, 1, 1])
+        #expect(Array(holder.ints.distinct(by: ["self"])) == [3, 1, 2])
+        #expect(holder.ints.distinct().count == 3)
+        #expect(holder.ints.distinct()[2] == 2)
+        #expect(holder.ints.distinct().index(of: 2) == 2)
+        // An empty list of descriptors or key paths leaves the values as they are (Realm's).
+        let noDescriptors: [OpenRealm.SortDescriptor] = []
+        #expect(Array(holder.ints.sorted(by: noDescriptors)) == [3, 1, 3, 2, 1])
+        // Live: the results read the list's current values.
+        let distinct = holder.ints.distinct()
+        try realm.write { holder.ints.append(7) }
+        #expect(Array(distinct) == [3, 1, 2, 7])
+    }
+
+    @Test("sorting and distinct of optional values, nil first ascending")
+    func optionalValues() throws {
+        let realm = try valuesRealm()
+        let holder = ValueCollectionsHolder()
+        try realm.write {
+            realm.add(holder)
+            holder.optionalInts.append(objectsIn: [2, nil, 1, nil, 2])
+            holder.optionalStrings.append(objectsIn: ["b", nil, "a", "b"])
+        }
+        #expect(Array(holder.optionalInts.sorted(ascending: true)) == [nil, nil, 1, 2, 2])
+        #expect(Array(holder.optionalInts.sorted(ascending: false)) == [2, 2, 1, nil, nil])
+        #expect(Array(holder.optionalInts.distinct()) == [2, nil, 1])
+        #expect(Array(holder.optionalStrings.distinct().sorted(ascending: true)) == [nil, "a", "b"])
+        #expect(holder.optionalInts.distinct().sum() == 3)
+    }
+
+    @Test("every value type: Decimal128, ObjectId, UUID, Date, Data, AnyRealmValue")
+    func everyType() throws {
+        let realm = try valuesRealm()
+        let holder = ValueCollectionsHolder()
+        let ids = [ObjectId("000000000000000000000002"), ObjectId("000000000000000000000001")]
+        let uuids = [UUID(uuidString: "00000000-0000-0000-0000-000000000002")!,
+                     UUID(uuidString: "00000000-0000-0000-0000-000000000001")!]
+        let early = Date(timeIntervalSince1970: 10), late = Date(timeIntervalSince1970: 20)
+        try realm.write {
+            realm.add(holder)
+            holder.decimals.append(objectsIn: [Decimal128(2.5), Decimal128(1), Decimal128(2.5)])
+            holder.objectIds.append(objectsIn: [ids[0], ids[1], ids[0]])
+            holder.uuids.insert(objectsIn: uuids)
+            holder.dates.append(objectsIn: [late, early, late])
+            holder.datas.insert(objectsIn: [Data([2]), Data([1, 5])])
+            holder.mixed.append(objectsIn: [.string("x"), .int(2), .int(1), .int(2), .none])
+        }
+        #expect(Array(holder.decimals.sorted(ascending: true)) == [Decimal128(1), Decimal128(2.5), Decimal128(2.5)])
+        #expect(Array(holder.decimals.distinct()) == [Decimal128(2.5), Decimal128(1)])
+        #expect(Array(holder.objectIds.distinct().sorted(ascending: true)) == [ids[1], ids[0]])
+        #expect(Array(holder.uuids.sorted(ascending: false)) == uuids)
+        #expect(Array(holder.dates.distinct().sorted(ascending: true)) == [early, late])
+        #expect(holder.dates.distinct().min() == early)
+        #expect(Array(holder.datas.sorted(ascending: true)) == [Data([1, 5]), Data([2])])
+        #expect(Array(holder.mixed.distinct()) == [.string("x"), .int(2), .int(1), .none])
+        #expect(Array(holder.mixed.sorted(ascending: true)).first == AnyRealmValue.none)
+        #expect(holder.decimals.distinct().sum() == Decimal128(3.5))
+    }
+
+    @Test("Results and AnyRealmCollection of values sort, distinct and aggregate again")
+    func resultsOfValues() throws {
+        let realm = try valuesRealm()
+        let holder = ValueCollectionsHolder()
+        try realm.write {
+            realm.add(holder)
+            holder.ints.append(objectsIn: [5, 1, 5, 3])
+            holder.intSet.insert(objectsIn: [4, 8, 6])
+        }
+        let sorted: Results<Int> = holder.ints.sorted(ascending: true)
+        #expect(Array(sorted.distinct()) == [1, 3, 5])
+        #expect(Array(sorted.sorted(ascending: false)) == [5, 5, 3, 1])
+        #expect(sorted.min() == 1)
+        #expect(sorted.max() == 5)
+        #expect(sorted.sum() == 14)
+        #expect(sorted.distinct().sum() == 9)
+        #expect(sorted.distinct().average() as Double? == 3)
+        let any = AnyRealmCollection(holder.intSet)
+        #expect(Array(any.sorted(ascending: false)) == [8, 6, 4])
+        #expect(Array(any.distinct()).sorted() == [4, 6, 8])
+        #expect(any.min() == 4)
+        #expect(any.sum() == 18)
+        let anyList = AnyRealmCollection(holder.ints)
+        #expect(Array(anyList.distinct()) == [5, 1, 3])
+        // Generic code over RealmCollection.
+        func smallestFirst<C: RealmCollection>(_ values: C) -> [Int] where C.Element == Int {
+            Array(values.distinct().sorted(ascending: true))
+        }
+        #expect(smallestFirst(holder.ints) == [1, 3, 5])
+        #expect(smallestFirst(holder.intSet) == [4, 6, 8])
+    }
+
+    @Test("a Map's values: sorted(ascending:), distinct(), aggregates")
+    func mapValues() throws {
+        let realm = try valuesRealm()
+        let holder = ValueCollectionsHolder()
+        try realm.write {
+            realm.add(holder)
+            holder.doubleMap["a"] = 2.5
+            holder.doubleMap["b"] = 0.5
+            holder.doubleMap["c"] = 2.5
+            holder.optionalStringMap["x"] = "q"
+            holder.optionalStringMap["y"] = .some(nil)  // a nil value, not a removal
+            holder.optionalStringMap.updateValue(nil, forKey: "z")
+        }
+        #expect(Array(holder.doubleMap.sorted(ascending: true)) == [0.5, 2.5, 2.5])
+        #expect(Array(holder.doubleMap.distinct()) == [2.5, 0.5])
+        #expect(Array(holder.doubleMap.distinct(by: ["self"]).sorted(ascending: true)) == [0.5, 2.5])
+        #expect(holder.doubleMap.distinct().sum() == 3)
+        #expect(Array(holder.optionalStringMap.sorted(ascending: true)) == [nil, nil, "q"])
+        #expect(Array(holder.optionalStringMap.distinct()) == ["q", nil])
+    }
+
+    @Test("Map.setValue(_:forKey:) sets, replaces and (with nil) removes the key's value")
+    func mapSetValue() throws {
+        let realm = try valuesRealm()
+        let holder = ValueCollectionsHolder()
+        try realm.write {
+            realm.add(holder)
+            holder.doubleMap.setValue(1.5, forKey: "a")
+            holder.doubleMap.setValue(2, forKey: "b")
+            holder.doubleMap.setValue(3.5, forKey: "a")
+        }
+        #expect(holder.doubleMap["a"] == 3.5)
+        #expect(holder.doubleMap["b"] == 2)
+        try realm.write { holder.doubleMap.setValue(nil, forKey: "a") }
+        #expect(holder.doubleMap.keys == ["b"])
+        // A map of objects takes an object, or the values of a new one.
+        let rex = Dog(value: ["name": "Rex", "age": 3])
+        try realm.write {
+            holder.dogMap.setValue(rex, forKey: "rex")
+            holder.dogMap.setValue(["name": "Fido", "age": 5], forKey: "fido")
+        }
+        #expect(rex.realm != nil)
+        #expect(holder.dogMap["rex"]??.name == "Rex")
+        #expect(holder.dogMap["fido"]??.age == 5)
+        #expect(realm.objects(Dog.self).count == 2)
+        try realm.write { holder.dogMap.setValue(NSNull(), forKey: "rex") }
+        #expect(holder.dogMap.keys == ["fido"])
+        // Unmanaged maps too.
+        let map = Map<String, Int>()
+        map.setValue(4, forKey: "four")
+        #expect(map["four"] == 4)
+        map.setValue(nil, forKey: "four")
+        #expect(map.isEmpty)
+    }
+
+    @Test("unmanaged collections of values aggregate self through the RealmCollection extensions")
+    func unmanagedAggregates() {
+        let ints = List<Int>()
+        ints.append(objectsIn: [4, 2, 9])
+        func total<C: RealmCollection>(_ values: C) -> Int where C.Element == Int { values.sum() }
+        func smallest<C: RealmCollection>(_ values: C) -> Int? where C.Element == Int { values.min() }
+        #expect(total(ints) == 15)
+        #expect(smallest(ints) == 2)
+        let set = MutableSet<Int>()
+        set.insert(objectsIn: [5, 1])
+        #expect(total(set) == 6)
+        #expect(set.min(ofProperty: "self") as Int? == 1)
+        let map = Map<String, Double>()
+        map["a"] = 1.5
+        #expect(map.max(ofProperty: "self") as Double? == 1.5)
+    }
+}
+
+@Suite("Collections of values: Realm's messages")
+struct ValueCollectionErrorTests {
+    @Test("sorting values by a key path other than self stops with Realm's message")
+    func sortByOtherKeyPath() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "values-exit-sortOther"))
+            let holder = try realm.write { realm.create(ValueCollectionsHolder.self, value: ["ints": [1, 2]]) }
+            _ = holder.ints.sorted(byKeyPath: "not self", ascending: true)
+        }
+        expectStop("Cannot sort on key path 'not self': arrays of 'int' can only be sorted on 'self'", result)
+    }
+
+    @Test("sorting values by two key paths stops with Realm's message")
+    func sortByTwoKeyPaths() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "values-exit-sortTwo"))
+            let holder = try realm.write { realm.create(ValueCollectionsHolder.self, value: ["ints": [1, 2]]) }
+            _ = holder.ints.sorted(by: [SortDescriptor(keyPath: "self"), SortDescriptor(keyPath: "self", ascending: false)])
+        }
+        expectStop("Cannot sort array of 'int' on more than one key path", result)
+    }
+
+    @Test("distinct of values by a key path other than self stops with Realm's message")
+    func distinctByOtherKeyPath() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "values-exit-distinctOther"))
+            let holder = try realm.write { realm.create(ValueCollectionsHolder.self, value: ["dates": [Date()]]) }
+            _ = holder.dates.distinct(by: ["timeIntervalSince1970"])
+        }
+        expectStop("Cannot sort on key path 'timeIntervalSince1970': arrays of 'date' can only be sorted on 'self'", result)
+    }
+
+    @Test("aggregating values by a property other than self stops with Realm's message")
+    func aggregateOtherProperty() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "values-exit-aggregateOther"))
+            let holder = try realm.write { realm.create(ValueCollectionsHolder.self, value: ["intSet": [1, 2]]) }
+            let _: Int? = holder.intSet.min(ofProperty: "age")
+        }
+        expectStop("Sets of 'int' can only be aggregated on \"self\"", result)
+    }
+
+    @Test("sorting an unmanaged List of values stops with Realm's message")
+    func sortUnmanaged() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let ints = List<Int>()
+            ints.append(1)
+            _ = ints.distinct()
+        }
+        expectStop("This method may only be called on List instances retrieved from a Realm.", result)
+    }
+
+    @Test("sorting or distinct by a collection operator stops with Realm's message")
+    func collectionOperators() async {
+        let sort = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "values-exit-sortCount"))
+            _ = realm.objects(Person.self).sorted(byKeyPath: "dogs.@count")
+        }
+        expectStop("Cannot sort on key path 'dogs.@count': KVC collection operators are not supported.", sort)
+        let distinct = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "values-exit-distinctCount"))
+            _ = realm.objects(Person.self).distinct(by: ["dogs.@count"])
+        }
+        expectStop("Cannot distinct on keypath 'dogs.@count': KVC collection operators are not supported.", distinct)
+    }
+}
