@@ -1030,6 +1030,25 @@ typedef struct ce_query_argument {
 bool ce_query_parse(ce_txn *txn, ce_table_key table, const char *predicate, const ce_query_argument *arguments,
                     size_t argument_count, ce_query **out_query);
 
+/*
+ * How ce_query_parse_with reads a predicate. realm_swift_values: the checks
+ * Realm Swift makes of the values a predicate compares with (its
+ * NSPredicate conversion, RLMQueryUtil.mm validate_property_value) on top
+ * of the engine's rules: nil compared with a property that cannot hold
+ * null (`age == nil` for a required int; not a mixed value, a link, a
+ * dictionary's entry, an aggregate or a length) is CE_ERR_INVALID_QUERY
+ * "Expected object of type int for property 'age' on object of type
+ * 'Person', but received: (null)", where ce_query_parse matches no object
+ * (every object with !=).
+ */
+typedef struct ce_query_options {
+    bool realm_swift_values;
+} ce_query_options;
+
+/* ce_query_parse with options (NULL: ce_query_parse's). */
+bool ce_query_parse_with(ce_txn *txn, ce_table_key table, const char *predicate, const ce_query_argument *arguments,
+                         size_t argument_count, const ce_query_options *options, ce_query **out_query);
+
 /* Releases a query (results made from it stay valid). NULL is ignored.
  * A second release sets CE_ERR_INVALID_ARGUMENT and does nothing (docs/DESIGN.md §8). */
 void ce_query_free(ce_query *query);

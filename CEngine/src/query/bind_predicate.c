@@ -172,6 +172,32 @@ static bool ordered_flags_error(binder *b, size_t position, parse_op op, unsigne
     return bind_error(b, position, "Lexicographical comparisons must be case-sensitive");
 }
 
+/* Whether nil compares with the values of `path` in Realm Swift's
+ * predicates: a property that can hold null (or a mixed value, a link, a
+ * dictionary's entry), or what an aggregate or a length makes of one. */
+static bool null_comparable(const bound_path *path)
+{
+    return path->nullable || path->size_of || path->aggregate != PATH_ALL_VALUES || path->type == CE_TYPE_MIXED ||
+           path->type == CE_TYPE_LINK;
+}
+
+/* nil compared with a property that cannot hold null, refused in Realm
+ * Swift's words (RLMQueryUtil.mm, validate_property_value: "Expected object
+ * of type %@ for property '%@' on object of type '%@', but received: %@",
+ * nil printed as "(null)"), at the value's position. */
+static bool required_null_error(binder *b, const bound_path *path, size_t position)
+{
+    /* The description is "Class.key.path" from the queried class. */
+    const char *dot = strchr(path->description, '.');
+    const char *key_path = dot ? dot + 1 : path->description;
+    const char *type = path->type == CE_TYPE_OBJECT_ID ? "object id" : path->type == CE_TYPE_TIMESTAMP ? "date"
+                       : path->type == CE_TYPE_BINARY  ? "data"
+                                                       : ce_type_name(path->type);
+    return bind_error(b, position,
+                      "Expected object of type %s for property '%s' on object of type '%s', but received: (null)", type,
+                      key_path, b->table_name);
+}
+
 /* The checks of `path op value` that do not depend on the value's content. */
 static bool check_comparison(binder *b, const bound_path *path, parse_op op, unsigned flags, const operand *o,
                              const ce_value *value, size_t position)
@@ -180,6 +206,7 @@ static bool check_comparison(binder *b, const bound_path *path, parse_op op, uns
     ce_type type = path_value_type(path);
     const char *type_name = path->size_of ? "length of a" : ce_type_name(path->type);
     if (value->type == CE_TYPE_NULL) {
+        if (b->core->realm_swift_values && !null_comparable(path)) return required_null_error(b, path, position);
         /* Realm compares nil with every operator (realm-core's conditions,
          * query_conditions.hpp, take a null on either side): what a path
          * of objects or of non-text values cannot take with a value, it

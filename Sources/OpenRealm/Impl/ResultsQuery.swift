@@ -116,8 +116,10 @@ private func sequenceElements<S: Sequence>(_ sequence: S) -> [Any] {
 func parseQuery(_ core: RealmCore, _ table: TableInfo, _ predicate: String, _ values: [Any], shown: String? = nil) -> OpaquePointer {
     let arguments = QueryArguments(values, core)
     var query: OpaquePointer?
+    // Realm Swift's checks of the values compared with (nil with a required property).
+    var options = ce_query_options(realm_swift_values: true)
     let ok = arguments.arguments.withUnsafeBufferPointer { buffer in
-        ce_query_parse(core.currentTxn(), table.tableKey, predicate, buffer.baseAddress, buffer.count, &query)
+        ce_query_parse_with(core.currentTxn(), table.tableKey, predicate, buffer.baseAddress, buffer.count, &options, &query)
     }
     withExtendedLifetime(arguments) {}
     guard ok, let query else { queryFailure(shown ?? predicate, table) }

@@ -274,3 +274,41 @@ struct ValueCollectionErrorTests {
         expectStop("Cannot distinct on keypath 'dogs.@count': KVC collection operators are not supported.", distinct)
     }
 }
+
+@Suite("Queries Realm refuses stop with Realm's messages")
+struct RefusedQueryTests {
+    @Test("nil compared with a required property")
+    func nilWithRequired() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "refused-exit-requiredNil"))
+            try realm.write { realm.add(Person()) }
+            _ = realm.objects(Person.self).filter("age == nil").count
+        }
+        expectStop("Expected object of type int for property 'age' on object of type 'Person', but received: (null)", result)
+        let argument = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "refused-exit-requiredNilArgument"))
+            try realm.write { realm.add(Person()) }
+            let none: Int? = nil
+            _ = realm.objects(Person.self).filter("dog.age > %@", none as Any).count
+        }
+        expectStop("Expected object of type int for property 'dog.age' on object of type 'Person', but received: (null)", argument)
+    }
+
+    @Test("nil compared with an optional property, a link or a mixed value is taken")
+    func nilWithOptional() throws {
+        let realm = try valuesRealm()
+        try realm.write { realm.add(Person()) }
+        #expect(realm.objects(Person.self).filter("height == nil").count == 1)
+        #expect(realm.objects(Person.self).filter("dog == nil AND anything == nil").count == 1)
+    }
+
+    @Test("a date literal before 1900")
+    func dateBefore1900() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "refused-exit-date1899"))
+            try realm.write { realm.add(AllTypes()) }
+            _ = realm.objects(AllTypes.self).filter("date > 1899-12-31@23:59:59").count
+        }
+        expectStop("Conversion of dates before 1900 is not supported.", result)
+    }
+}
