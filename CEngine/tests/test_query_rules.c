@@ -454,3 +454,64 @@ TEST(realm_swift_refuses_nil_for_required)
     CHECK(ce_txn_commit(txn));
     test_db_close(&t);
 }
+
+/*
+ * Realm Swift (RLMQueryUtil.mm, add_link_constraint): nil or an object that
+ * is not stored, compared with a collection of objects, "effectively checks
+ * if there are any objects in the array": `dogs == nil` and
+ * `ANY dogs == <unmanaged>` match the objects whose list is empty, != the
+ * others. With ce_query_options.realm_swift_values; a link to a stored
+ * object keeps its meaning.
+ */
+TEST(realm_swift_no_object_in_a_collection)
+{
+    test_db t = test_db_open("query-rules-no-object");
+    ce_txn *txn;
+    ce_table_key people, dogs;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Person", &people) && ce_table_add(txn, "Dog", &dogs));
+    add_property(txn, dogs, "age", CE_TYPE_INT, false, 0);
+    ce_property_info list_info = {.name = "dogs", .type = CE_TYPE_LINK, .collection = CE_COLLECTION_LIST,
+                                  .link_target = dogs};
+    ce_column_key dogs_column;
+    CHECK(ce_property_add(txn, people, &list_info, &dogs_column));
+    ce_object_key rex, empty, owner;
+    CHECK(ce_object_create(txn, dogs, NULL, &rex) && ce_object_create(txn, people, NULL, &empty) &&
+          ce_object_create(txn, people, NULL, &owner));
+    ce_collection *list;
+    ce_value link = {.type = CE_TYPE_LINK, .link = {dogs, rex}};
+    CHECK(ce_collection_open(txn, people, owner, dogs_column, &list) && ce_list_insert(list, 0, &link));
+    ce_collection_close(list);
+    ce_query_options swift = {.realm_swift_values = true};
+    ce_query_argument unstored = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_LINK, .link = {0, -1}}};
+    ce_query_argument stored = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = link};
+    static const struct {
+        const char *predicate;
+        bool stored;
+        size_t count;
+    } cases[] = {
+        {"dogs == nil", false, 1},       {"ANY dogs == nil", false, 1},  {"dogs != nil", false, 1},
+        {"ANY dogs == $0", false, 1},    {"ANY dogs != $0", false, 1},   {"NOT (dogs == $0)", false, 1},
+        {"ANY dogs == $0", true, 1},     {"ANY dogs != $0", true, 0},    {"dogs.@count == 0", false, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ce_query *query;
+        size_t count = 0;
+        CHECK(ce_query_parse_with(txn, people, cases[i].predicate, cases[i].stored ? &stored : &unstored, 1, &swift, &query));
+        CHECK(ce_query_count(query, txn, &count));
+        ce_query_free(query);
+        if (count != cases[i].count) {
+            fprintf(stderr, "'%s' (%s object): %zu, expected %zu\n", cases[i].predicate,
+                    cases[i].stored ? "a stored" : "no", count, cases[i].count);
+            exit(1);
+        }
+    }
+    /* Matches the empty list: the one without Rex. */
+    ce_query *query;
+    ce_object_key first;
+    bool found;
+    CHECK(ce_query_parse_with(txn, people, "ANY dogs == $0", &unstored, 1, &swift, &query));
+    CHECK(ce_query_find_first(query, txn, &first, &found) && found && first == empty);
+    ce_query_free(query);
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}

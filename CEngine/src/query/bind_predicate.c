@@ -172,6 +172,19 @@ static bool ordered_flags_error(binder *b, size_t position, parse_op op, unsigne
     return bind_error(b, position, "Lexicographical comparisons must be case-sensitive");
 }
 
+/* `collection == x` or `ANY collection != x` for a to-many path of objects
+ * and x nil or a link to no stored object (a key below 0: the Swift layer's
+ * unmanaged or deleted object). */
+static bool no_object_in_collection(const operand *left, parse_op op, const operand *right, parse_quantifier quantifier)
+{
+    if (left->kind != OPERAND_PATH || right->kind != OPERAND_VALUE) return false;
+    if (op != PARSE_OP_EQUAL && op != PARSE_OP_NOT_EQUAL) return false;
+    if (quantifier != PARSE_QUANTIFIER_NONE_GIVEN && quantifier != PARSE_QUANTIFIER_ANY) return false;
+    const bound_path *path = &left->path;
+    if (path->type != CE_TYPE_LINK || !path->multi || path->aggregate != PATH_ALL_VALUES) return false;
+    return right->value.type == CE_TYPE_NULL || (right->value.type == CE_TYPE_LINK && right->value.link.key < 0);
+}
+
 /* Whether nil compares with the values of `path` in Realm Swift's
  * predicates: a property that can hold null (or a mixed value, a link, a
  * dictionary's entry), or what an aggregate or a length makes of one. */
@@ -859,6 +872,17 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
      * add_string_constraint), in these words. */
     if (node->op == PARSE_OP_LIKE && (flags & FOLD_DIACRITICS))
         return bind_error(b, node->op_position, "Operator 'LIKE' not supported with diacritic-insensitive modifier.");
+    if (b->core->realm_swift_values && no_object_in_collection(&left, node->op, &right, node->quantifier)) {
+        /* Realm Swift (RLMQueryUtil.mm, add_link_constraint): nil, or an
+         * object that is not stored (unmanaged or deleted), compared with a
+         * collection of objects "effectively checks if there are any
+         * objects in the array": == matches the empty ones, != the others. */
+        left.path.aggregate = PATH_COUNT;
+        left.path.multi = false;
+        right.value = (ce_value){.type = CE_TYPE_INT, .integer = 0};
+        right.text = NULL;
+        return bind_simple(b, &left, node->op, 0, &right, node->position, out);
+    }
     if (node->quantifier != PARSE_QUANTIFIER_NONE_GIVEN) {
         static const char *const names[] = {"", "ANY", "ALL", "NONE"};
         if (left.kind != OPERAND_PATH)

@@ -212,6 +212,8 @@ struct ValueCollectionTests {
 struct ValueCollectionErrorTests {
     @Test("sorting values by a key path other than self stops with Realm's message")
     func sortByOtherKeyPath() async {
+        removeInMemoryRealm("values-exit-sortOther")
+        defer { removeInMemoryRealm("values-exit-sortOther") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "values-exit-sortOther"))
             let holder = try realm.write { realm.create(ValueCollectionsHolder.self, value: ["ints": [1, 2]]) }
@@ -222,6 +224,8 @@ struct ValueCollectionErrorTests {
 
     @Test("sorting values by two key paths stops with Realm's message")
     func sortByTwoKeyPaths() async {
+        removeInMemoryRealm("values-exit-sortTwo")
+        defer { removeInMemoryRealm("values-exit-sortTwo") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "values-exit-sortTwo"))
             let holder = try realm.write { realm.create(ValueCollectionsHolder.self, value: ["ints": [1, 2]]) }
@@ -232,6 +236,8 @@ struct ValueCollectionErrorTests {
 
     @Test("distinct of values by a key path other than self stops with Realm's message")
     func distinctByOtherKeyPath() async {
+        removeInMemoryRealm("values-exit-distinctOther")
+        defer { removeInMemoryRealm("values-exit-distinctOther") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "values-exit-distinctOther"))
             let holder = try realm.write { realm.create(ValueCollectionsHolder.self, value: ["dates": [Date()]]) }
@@ -242,6 +248,8 @@ struct ValueCollectionErrorTests {
 
     @Test("aggregating values by a property other than self stops with Realm's message")
     func aggregateOtherProperty() async {
+        removeInMemoryRealm("values-exit-aggregateOther")
+        defer { removeInMemoryRealm("values-exit-aggregateOther") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "values-exit-aggregateOther"))
             let holder = try realm.write { realm.create(ValueCollectionsHolder.self, value: ["intSet": [1, 2]]) }
@@ -262,11 +270,15 @@ struct ValueCollectionErrorTests {
 
     @Test("sorting or distinct by a collection operator stops with Realm's message")
     func collectionOperators() async {
+        removeInMemoryRealm("values-exit-sortCount")
+        defer { removeInMemoryRealm("values-exit-sortCount") }
         let sort = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "values-exit-sortCount"))
             _ = realm.objects(Person.self).sorted(byKeyPath: "dogs.@count")
         }
         expectStop("Cannot sort on key path 'dogs.@count': KVC collection operators are not supported.", sort)
+        removeInMemoryRealm("values-exit-distinctCount")
+        defer { removeInMemoryRealm("values-exit-distinctCount") }
         let distinct = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "values-exit-distinctCount"))
             _ = realm.objects(Person.self).distinct(by: ["dogs.@count"])
@@ -279,12 +291,16 @@ struct ValueCollectionErrorTests {
 struct RefusedQueryTests {
     @Test("nil compared with a required property")
     func nilWithRequired() async {
+        removeInMemoryRealm("refused-exit-requiredNil")
+        defer { removeInMemoryRealm("refused-exit-requiredNil") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "refused-exit-requiredNil"))
             try realm.write { realm.add(Person()) }
             _ = realm.objects(Person.self).filter("age == nil").count
         }
         expectStop("Expected object of type int for property 'age' on object of type 'Person', but received: (null)", result)
+        removeInMemoryRealm("refused-exit-requiredNilArgument")
+        defer { removeInMemoryRealm("refused-exit-requiredNilArgument") }
         let argument = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "refused-exit-requiredNilArgument"))
             try realm.write { realm.add(Person()) }
@@ -304,11 +320,39 @@ struct RefusedQueryTests {
 
     @Test("a date literal before 1900")
     func dateBefore1900() async {
+        removeInMemoryRealm("refused-exit-date1899")
+        defer { removeInMemoryRealm("refused-exit-date1899") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "refused-exit-date1899"))
             try realm.write { realm.add(AllTypes()) }
             _ = realm.objects(AllTypes.self).filter("date > 1899-12-31@23:59:59").count
         }
         expectStop("Conversion of dates before 1900 is not supported.", result)
+    }
+}
+
+@Suite("An object that is not stored, compared with a list of objects")
+struct NoObjectInListTests {
+    @Test("ANY list == unmanaged object, and list == nil, match the empty lists (Realm's add_link_constraint)")
+    func unmanagedInList() throws {
+        let realm = try valuesRealm()
+        let rex = Dog(value: ["name": "Rex"])
+        try realm.write {
+            realm.add(Person(value: ["id": 1, "dogs": [rex]]))
+            realm.add(Person(value: ["id": 2]))
+        }
+        let people = realm.objects(Person.self)
+        #expect(people.filter("ANY dogs == %@", Dog()).map(\.id) == [2])
+        #expect(people.filter("dogs == %@", Dog()).map(\.id) == [2])
+        #expect(people.filter("ANY dogs != %@", Dog()).map(\.id) == [1])
+        #expect(people.filter("dogs == nil").map(\.id) == [2])
+        #expect(people.filter("ANY dogs == %@", rex).map(\.id) == [1])
+        // A deleted object is not stored either.
+        let gone = Dog(value: ["name": "Gone"])
+        try realm.write {
+            realm.add(gone)
+            realm.delete(gone)
+        }
+        #expect(people.filter("ANY dogs == %@", gone).map(\.id) == [2])
     }
 }
