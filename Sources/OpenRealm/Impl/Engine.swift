@@ -230,6 +230,13 @@ extension ManagedCollection {
         return Array(order.prefix(filled))
     }
 
+    /// The iterator of a managed list or set of objects: their links read now (a snapshot, as
+    /// Realm's enumeration takes one), each object made when reached. `List.makeIterator()`.
+    func objectsIterator<T: RealmCollectionValue>(as _: T.Type) -> RLMIterator<T> {
+        let links = (0..<count).map { get($0) }
+        return RLMIterator(snapshotCount: links.count) { [self] in element(links[$0], at: .index($0), as: T.self) }
+    }
+
     /// The kind of the collection: a list, set or dictionary (`ce_collection_kind`).
     var kind: ce_collection_type {
         var kind = CE_COLLECTION_NONE

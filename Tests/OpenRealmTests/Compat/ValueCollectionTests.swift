@@ -356,3 +356,68 @@ struct NoObjectInListTests {
         #expect(people.filter("ANY dogs == %@", gone).map(\.id) == [2])
     }
 }
+
+@Suite("Iterating a List or MutableSet while the loop changes it, as Realm's enumeration")
+struct IterationSnapshotTests {
+    @Test("removing objects from a managed List in the loop visits every object (a snapshot)")
+    func removeObjectsWhileIterating() throws {
+        let realm = try valuesRealm()
+        let person = Person(value: ["id": 1, "dogs": [["name": "a"], ["name": "b"], ["name": "c"]]])
+        try realm.write { realm.add(person) }
+        var names: [String] = []
+        for dog in person.dogs {
+            names.append(dog.name)
+            try realm.write { person.dogs.remove(at: 0) }
+        }
+        #expect(names == ["a", "b", "c"])
+        #expect(person.dogs.isEmpty)
+        // Inside one write transaction too; deleted objects are visited, invalidated.
+        try realm.write { person.dogs.append(objectsIn: realm.objects(Dog.self)) }
+        var visited = 0
+        try realm.write {
+            for dog in person.dogs {
+                visited += 1
+                realm.delete(dog)
+                #expect(dog.isInvalidated)
+            }
+        }
+        #expect(visited == 3)
+        #expect(realm.objects(Dog.self).isEmpty)
+    }
+
+    @Test("an unmanaged List or MutableSet iterates a copy of its elements")
+    func unmanagedSnapshot() {
+        let list = List<Int>()
+        list.append(objectsIn: [1, 2, 3])
+        var seen: [Int] = []
+        for value in list {
+            seen.append(value)
+            list.removeAll()
+        }
+        #expect(seen == [1, 2, 3])
+        let set = MutableSet<String>()
+        set.insert(objectsIn: ["x", "y"])
+        var count = 0
+        for _ in set {
+            count += 1
+            set.removeAll()
+        }
+        #expect(count == 2)
+    }
+
+    @Test("removing values from a managed List in the loop ends it early (Realm's values are not snapshotted)")
+    func removeValuesWhileIterating() throws {
+        let realm = try valuesRealm()
+        let holder = ValueCollectionsHolder()
+        try realm.write {
+            realm.add(holder)
+            holder.ints.append(objectsIn: [1, 2, 3])
+        }
+        var seen: [Int] = []
+        for value in holder.ints {
+            seen.append(value)
+            try realm.write { holder.ints.remove(at: 0) }
+        }
+        #expect(seen == [1, 3])
+    }
+}
