@@ -282,6 +282,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         if case .values(let collection, let steps) = source {
             return addingValuesStep(collection, steps, descriptors.map(\.keyPath), .sort(ascending: descriptors.first?.ascending ?? true))
         }
+        if descriptors.isEmpty { return self }  // as realm-core's Results::sort
         return adding(.sort(descriptors))
     }
 
@@ -297,6 +298,8 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         if case .values(let collection, let steps) = source {
             return addingValuesStep(collection, steps, paths, .distinct)
         }
+        // No key path leaves the results as they are (realm-core's Results::distinct).
+        if paths.isEmpty { return self }
         return adding(.distinct(paths))
     }
 

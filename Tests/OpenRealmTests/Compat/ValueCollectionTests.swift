@@ -421,3 +421,20 @@ struct IterationSnapshotTests {
         #expect(seen == [1, 3])
     }
 }
+
+@Suite("Empty descriptors leave Results as they are (realm-core's Results::sort and distinct)")
+struct EmptyDescriptorTests {
+    @Test("sorted(by: []) and distinct(by: []) on objects")
+    func emptyDescriptors() throws {
+        let realm = try valuesRealm()
+        try realm.write {
+            realm.add(Dog(value: ["name": "b", "age": 2]))
+            realm.add(Dog(value: ["name": "a", "age": 2]))
+        }
+        let noDescriptors: [OpenRealm.SortDescriptor] = []
+        let noKeyPaths: [String] = []
+        #expect(realm.objects(Dog.self).sorted(by: noDescriptors).map(\.name) == ["b", "a"])
+        #expect(realm.objects(Dog.self).distinct(by: noKeyPaths).map(\.name) == ["b", "a"])
+        #expect(realm.objects(Dog.self).sorted(byKeyPath: "name").distinct(by: noKeyPaths).map(\.name) == ["a", "b"])
+    }
+}
