@@ -397,9 +397,10 @@ TEST(pre_1970_dates_and_signed_nan)
 }
 
 /*
- * Realm Swift refuses nil compared with a property that cannot hold null
- * (RLMQueryUtil.mm, validate_property_value: "Expected object of type %@ for
- * property '%@' on object of type '%@', but received: %@"): with
+ * Realm Swift refuses nil compared with a property that cannot hold null,
+ * and a fractional number with an int property (RLMQueryUtil.mm,
+ * validate_property_value: "Expected object of type %@ for property '%@' on
+ * object of type '%@', but received: %@"): with
  * ce_query_options.realm_swift_values the engine does too, for every
  * operator and either side; nullable properties, mixed values, links,
  * lengths and aggregates still take nil, and ce_query_parse keeps its rule
@@ -430,6 +431,8 @@ TEST(realm_swift_refuses_nil_for_required)
         {"when < nil", "Expected object of type date for property 'when'"},
         {"oid == nil", "Expected object of type object id for property 'oid'"},
         {"dog.age == nil", "Expected object of type int for property 'dog.age' on object of type 'Person'"},
+        {"age > 2.5", "Expected object of type int for property 'age' on object of type 'Person', but received: 2.5"},
+        {"3.0 == age", "Expected object of type int for property 'age' on object of type 'Person', but received: 3"},
     };
     ce_query_argument null_argument = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_NULL}};
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
@@ -441,7 +444,8 @@ TEST(realm_swift_refuses_nil_for_required)
             exit(1);
         }
     }
-    static const char *taken[] = {"name == nil", "anything == nil", "dog == nil", "name.@size == 0 OR name == nil"};
+    static const char *taken[] = {"name == nil", "anything == nil", "dog == nil", "name.@size == 0 OR name == nil",
+                                  "age < 2 AND age >= 0", "anything != 2.5"};
     for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
         ce_query *query = NULL;
         CHECK(ce_query_parse_with(txn, table, taken[i], NULL, 0, &swift, &query));

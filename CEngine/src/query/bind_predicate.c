@@ -194,11 +194,11 @@ static bool null_comparable(const bound_path *path)
            path->type == CE_TYPE_LINK;
 }
 
-/* nil compared with a property that cannot hold null, refused in Realm
- * Swift's words (RLMQueryUtil.mm, validate_property_value: "Expected object
- * of type %@ for property '%@' on object of type '%@', but received: %@",
- * nil printed as "(null)"), at the value's position. */
-static bool required_null_error(binder *b, const bound_path *path, size_t position)
+/* A value Realm Swift does not compare with the values of `path`, refused
+ * in its words (RLMQueryUtil.mm, validate_property_value: "Expected object
+ * of type %@ for property '%@' on object of type '%@', but received: %@"),
+ * at the value's position; `received` is the value as Realm prints it. */
+static bool realm_swift_value_error(binder *b, const bound_path *path, size_t position, const char *received)
 {
     /* The description is "Class.key.path" from the queried class. */
     const char *dot = strchr(path->description, '.');
@@ -206,9 +206,8 @@ static bool required_null_error(binder *b, const bound_path *path, size_t positi
     const char *type = path->type == CE_TYPE_OBJECT_ID ? "object id" : path->type == CE_TYPE_TIMESTAMP ? "date"
                        : path->type == CE_TYPE_BINARY  ? "data"
                                                        : ce_type_name(path->type);
-    return bind_error(b, position,
-                      "Expected object of type %s for property '%s' on object of type '%s', but received: (null)", type,
-                      key_path, b->table_name);
+    return bind_error(b, position, "Expected object of type %s for property '%s' on object of type '%s', but received: %s",
+                      type, key_path, b->table_name, received);
 }
 
 /* The checks of `path op value` that do not depend on the value's content. */
@@ -219,7 +218,8 @@ static bool check_comparison(binder *b, const bound_path *path, parse_op op, uns
     ce_type type = path_value_type(path);
     const char *type_name = path->size_of ? "length of a" : ce_type_name(path->type);
     if (value->type == CE_TYPE_NULL) {
-        if (b->core->realm_swift_values && !null_comparable(path)) return required_null_error(b, path, position);
+        /* nil printed as Objective-C prints it. */
+        if (b->core->realm_swift_values && !null_comparable(path)) return realm_swift_value_error(b, path, position, "(null)");
         /* Realm compares nil with every operator (realm-core's conditions,
          * query_conditions.hpp, take a null on either side): what a path
          * of objects or of non-text values cannot take with a value, it
@@ -232,6 +232,15 @@ static bool check_comparison(binder *b, const bound_path *path, parse_op op, uns
                               path->description, path->size_of ? "the" : "of type",
                               path->size_of ? "length of a text" : type_name);
         return true;
+    }
+    if (b->core->realm_swift_values && path->type == CE_TYPE_INT && !path->size_of && path->aggregate == PATH_ALL_VALUES &&
+        (value->type == CE_TYPE_FLOAT || value->type == CE_TYPE_DOUBLE)) {
+        /* Realm Swift takes only integers for an int property (its
+         * numberIsInteger); the number as NSNumber prints it. */
+        char received[40];
+        snprintf(received, sizeof received, "%.16g",
+                 value->type == CE_TYPE_FLOAT ? (double)value->float_value : value->double_value);
+        return realm_swift_value_error(b, path, position, received);
     }
     if (type == CE_TYPE_MIXED) return true; /* a mixed value compares with anything */
     if (type == CE_TYPE_LINK) {

@@ -318,6 +318,18 @@ struct RefusedQueryTests {
         #expect(realm.objects(Person.self).filter("dog == nil AND anything == nil").count == 1)
     }
 
+    @Test("a fractional number compared with an int property")
+    func fractionWithInt() async {
+        removeInMemoryRealm("refused-exit-intFraction")
+        defer { removeInMemoryRealm("refused-exit-intFraction") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "refused-exit-intFraction"))
+            try realm.write { realm.add(Person()) }
+            _ = realm.objects(Person.self).filter("age > %@", 17.5).count
+        }
+        expectStop("Expected object of type int for property 'age' on object of type 'Person', but received: 17.5", result)
+    }
+
     @Test("a date literal before 1900")
     func dateBefore1900() async {
         removeInMemoryRealm("refused-exit-date1899")
