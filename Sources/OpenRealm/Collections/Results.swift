@@ -283,6 +283,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
             return addingValuesStep(collection, steps, descriptors.map(\.keyPath), .sort(ascending: descriptors.first?.ascending ?? true))
         }
         if descriptors.isEmpty { return self }  // as realm-core's Results::sort
+        for descriptor in descriptors { refuseDataKeyPath(descriptor.keyPath, ObjectSchemaInfo.of(objectClass)) }
         return adding(.sort(descriptors))
     }
 
@@ -300,6 +301,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         }
         // No key path leaves the results as they are (realm-core's Results::distinct).
         if paths.isEmpty { return self }
+        for path in paths { refuseDataKeyPath(path, ObjectSchemaInfo.of(objectClass)) }
         return adding(.distinct(paths))
     }
 

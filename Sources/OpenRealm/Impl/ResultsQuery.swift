@@ -412,6 +412,26 @@ final class ResultsQuery {
     }
 }
 
+/// Stops with realm-core's message for a sort or distinct key path that ends at a `Data`
+/// property (its `is_sortable_type` refuses binary; the engine sorts binaries by bytes, and its
+/// own messages cover the key paths realm-core refuses otherwise).
+func refuseDataKeyPath(_ keyPath: String, _ schema: ObjectSchemaInfo) {
+    if keyPath.contains("@") || keyPath.contains("[") { return }
+    var info = schema
+    let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    for (position, part) in parts.enumerated() {
+        guard let index = info.indexByName[part] else { return }
+        let shape = info.properties[index].shape
+        if shape.collection != CE_COLLECTION_NONE { return }
+        if shape.type == CE_TYPE_BINARY, position == parts.count - 1 {
+            throwRealmException("Cannot sort on key path '\(keyPath)': property '\(info.className).\(part)' is of "
+                + "unsupported type 'data'.")
+        }
+        guard let target = shape.linkTarget else { return }
+        info = ObjectSchemaInfo.of(target)
+    }
+}
+
 /// Stops with Realm's message for a key path that cannot be sorted or made distinct on.
 private func descriptorFailure(_ what: String, _ keyPaths: [String], _ table: TableInfo) -> Never {
     let message = String(cString: ce_last_error_message())

@@ -330,6 +330,24 @@ struct RefusedQueryTests {
         expectStop("Expected object of type int for property 'age' on object of type 'Person', but received: 17.5", result)
     }
 
+    @Test("sorting or distinct by a Data property")
+    func sortByData() async {
+        removeInMemoryRealm("refused-exit-sortData")
+        defer { removeInMemoryRealm("refused-exit-sortData") }
+        let sort = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "refused-exit-sortData"))
+            _ = realm.objects(AllTypes.self).sorted(byKeyPath: "data")
+        }
+        expectStop("Cannot sort on key path 'data': property 'AllTypes.data' is of unsupported type 'data'.", sort)
+        removeInMemoryRealm("refused-exit-distinctData")
+        defer { removeInMemoryRealm("refused-exit-distinctData") }
+        let distinct = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "refused-exit-distinctData"))
+            _ = realm.objects(AllTypes.self).distinct(by: ["optData"])
+        }
+        expectStop("Cannot sort on key path 'optData': property 'AllTypes.optData' is of unsupported type 'data'.", distinct)
+    }
+
     @Test("a date literal before 1900")
     func dateBefore1900() async {
         removeInMemoryRealm("refused-exit-date1899")
