@@ -1057,6 +1057,25 @@ typedef struct ce_query_argument {
 bool ce_query_parse(ce_txn *txn, ce_table_key table, const char *predicate, const ce_query_argument *arguments,
                     size_t argument_count, ce_query **out_query);
 
+/*
+ * How ce_query_parse_with reads a predicate. realm_swift_values: the checks
+ * Realm Swift makes of the values a predicate compares with (its
+ * NSPredicate conversion, RLMQueryUtil.mm validate_property_value) on top
+ * of the engine's rules: nil compared with a property that cannot hold
+ * null (`age == nil` for a required int; not a mixed value, a link, a
+ * dictionary's entry, an aggregate or a length) is CE_ERR_INVALID_QUERY
+ * "Expected object of type int for property 'age' on object of type
+ * 'Person', but received: (null)", where ce_query_parse matches no object
+ * (every object with !=).
+ */
+typedef struct ce_query_options {
+    bool realm_swift_values;
+} ce_query_options;
+
+/* ce_query_parse with options (NULL: ce_query_parse's). */
+bool ce_query_parse_with(ce_txn *txn, ce_table_key table, const char *predicate, const ce_query_argument *arguments,
+                         size_t argument_count, const ce_query_options *options, ce_query **out_query);
+
 /* Releases a query (results made from it stay valid). NULL is ignored.
  * A second release sets CE_ERR_INVALID_ARGUMENT and does nothing (docs/DESIGN.md §8). */
 void ce_query_free(ce_query *query);
@@ -1288,6 +1307,35 @@ bool ce_values_aggregate(const ce_value *values, size_t count, ce_type element, 
  */
 bool ce_collection_sorted_indices(const ce_collection *collection, bool ascending, size_t *out_indices, size_t capacity,
                                   size_t *out_count);
+
+/*
+ * Realm's `sorted(ascending:)` and `distinct()` of a list, set or
+ * dictionary (its values) of values, chained in any order
+ * (`scores.distinct().sorted(ascending: false)`): fills out_indices with
+ * the positions of the elements (ce_collection_get's indexes) that the
+ * steps keep, in the order they leave them. The steps apply in turn to
+ * the collection's positions in its own order:
+ *   CE_VALUES_ASCENDING, CE_VALUES_DESCENDING  a stable sort by value, in
+ *                        ce_collection_sorted_indices's order;
+ *   CE_VALUES_DISTINCT   keeps the first position of each distinct value
+ *                        (null is one value; values equal as
+ *                        ce_results_distinct finds them: 0.0 and -0.0,
+ *                        decimal 1.0 and 1.00, every NaN; a mixed value
+ *                        only equals one of its own type).
+ * No step: the collection's order. *out_count is the number kept; on
+ * too little room (`capacity` below the collection's size:
+ * CE_ERR_INVALID_ARGUMENT) it is the collection's size, to allocate and
+ * call again. A snapshot: call it again after a change. Errors:
+ * CE_ERR_INVALID_ARGUMENT for a step that is none of the three,
+ * CE_ERR_WRONG_TYPE for a collection of links.
+ *
+ *     ce_values_step steps[] = {CE_VALUES_DISTINCT, CE_VALUES_DESCENDING};
+ *     size_t order[64], kept;
+ *     ce_collection_ordered_indices(scores, steps, 2, order, 64, &kept);   // each score once, highest first
+ */
+typedef enum ce_values_step { CE_VALUES_ASCENDING, CE_VALUES_DESCENDING, CE_VALUES_DISTINCT } ce_values_step;
+bool ce_collection_ordered_indices(const ce_collection *collection, const ce_values_step *steps, size_t step_count,
+                                   size_t *out_indices, size_t capacity, size_t *out_count);
 
 /* ------------------------------------------------------------------------ */
 /* Changes and notifications                                                 */

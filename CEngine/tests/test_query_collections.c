@@ -1,6 +1,7 @@
 /*
  * test_query_collections.c — collections of values through the query
- * layer: ce_collection_aggregate and ce_collection_sorted_indices over
+ * layer: ce_collection_aggregate, ce_collection_sorted_indices and
+ * ce_collection_ordered_indices (sorts and distincts chained) over
  * collections of every numeric type, timestamps and mixed values (empty,
  * all null, with NaN) against a brute-force model, ce_values_aggregate
  * against ce_collection_aggregate, and collections of several chunks read
@@ -206,6 +207,72 @@ static void check_sorted_indices(ce_collection *collection, const ce_value *elem
     }
 }
 
+/* ce_collection_ordered_indices of chains of sorts and distincts against
+ * the model: a stable insertion sort by model_value_order, and distinct
+ * keeping the first of each value equal by it (one type, null one value). */
+static void check_ordered_indices(ce_collection *collection, const ce_value *elements, size_t count)
+{
+    static const ce_values_step chains[][3] = {
+        {CE_VALUES_DISTINCT},
+        {CE_VALUES_ASCENDING, CE_VALUES_DISTINCT},
+        {CE_VALUES_DISTINCT, CE_VALUES_DESCENDING},
+        {CE_VALUES_DESCENDING, CE_VALUES_ASCENDING, CE_VALUES_DISTINCT},
+        {CE_VALUES_DESCENDING, CE_VALUES_DISTINCT, CE_VALUES_DISTINCT},
+    };
+    static const size_t lengths[] = {1, 2, 2, 3, 3};
+    for (size_t c = 0; c <= COUNT_OF(chains); c++) {
+        size_t steps = c < COUNT_OF(chains) ? lengths[c] : 0; /* the last: no step */
+        size_t expected[N_ITEMS + 1], got[N_ITEMS + 1], n = count, kept = 0;
+        for (size_t i = 0; i < count; i++) expected[i] = i;
+        for (size_t s = 0; s < steps; s++) {
+            ce_values_step step = chains[c][s];
+            if (step == CE_VALUES_DISTINCT) {
+                size_t k = 0;
+                for (size_t i = 0; i < n; i++) {
+                    bool seen = false;
+                    for (size_t j = 0; j < k && !seen; j++)
+                        seen = model_value_order(&elements[expected[j]], &elements[expected[i]]) == 0;
+                    if (!seen) expected[k++] = expected[i];
+                }
+                n = k;
+                continue;
+            }
+            for (size_t i = 1; i < n; i++) {
+                size_t moving = expected[i], j = i;
+                while (j > 0) {
+                    int order = model_value_order(&elements[expected[j - 1]], &elements[moving]);
+                    if (!(step == CE_VALUES_ASCENDING ? order > 0 : order < 0)) break;
+                    expected[j] = expected[j - 1];
+                    j--;
+                }
+                expected[j] = moving;
+            }
+        }
+        CHECK(ce_collection_ordered_indices(collection, steps ? chains[c] : NULL, steps, got, N_ITEMS + 1, &kept));
+        if (kept != n) {
+            fprintf(stderr, "ordered indices (chain %zu) of %zu elements: %zu kept, the model %zu\n", c, count, kept, n);
+            exit(1);
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (got[i] != expected[i]) {
+                fprintf(stderr, "ordered indices (chain %zu): position %zu is %zu, the model %zu\n", c, i, got[i],
+                        expected[i]);
+                exit(1);
+            }
+        }
+    }
+    ce_values_step bad = (ce_values_step)7;
+    size_t n = 0, room[N_ITEMS + 1];
+    expect_error(ce_collection_ordered_indices(collection, &bad, 1, room, N_ITEMS + 1, &n), CE_ERR_INVALID_ARGUMENT,
+                 "not a ce_values_step");
+    if (count > 0) {
+        ce_values_step distinct = CE_VALUES_DISTINCT;
+        expect_error(ce_collection_ordered_indices(collection, &distinct, 1, room, count - 1, &n), CE_ERR_INVALID_ARGUMENT,
+                     "room for");
+        CHECK(n == count);
+    }
+}
+
 /* ce_values_aggregate of a collection's elements copied out gives what
  * ce_collection_aggregate gives, bit for bit, for every aggregate (errors
  * included). */
@@ -363,6 +430,12 @@ static void sorted_indices_of(ce_txn *txn, ce_collection *collection, int n, con
     check_sorted_indices(collection, elements, size);
 }
 
+static void ordered_indices_of(ce_txn *txn, ce_collection *collection, int n, const ce_value *elements, size_t size)
+{
+    (void)txn, (void)n;
+    check_ordered_indices(collection, elements, size);
+}
+
 /* Every aggregate of every collection; results of values are refused. */
 TEST(collection_aggregates) { numbers_each(aggregates_of); }
 
@@ -371,6 +444,9 @@ TEST(values_aggregate_matches_collection) { numbers_each(values_aggregates_of); 
 
 /* Sorted indices, both directions, and too little room for them. */
 TEST(collection_sorted_indices) { numbers_each(sorted_indices_of); }
+
+/* Chains of sorts and distincts, no step, a bad step, too little room. */
+TEST(collection_ordered_indices) { numbers_each(ordered_indices_of); }
 
 /* ------------------------------------------------------------------------ */
 /* Collections of several chunks                                             */

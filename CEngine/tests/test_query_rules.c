@@ -352,7 +352,8 @@ TEST(sort_and_distinct_through_missing_links)
  * YYYY-MM-DD@HH:MM:SS:NS conversion) takes the seconds from timegm and
  * "seconds determines the sign of the nanoseconds part": 1969-12-31@23:59:59:1
  * is T-1:-1 (-1.000000001 s). Signed NaN: realm-core's lexer
- * (src/realm/parser/query_flex.ll) reads `[+-]?(?i:nan)` as NaN.
+ * (src/realm/parser/query_flex.ll) reads `[+-]?(?i:nan)` as NaN. Dates
+ * before 1900: refused by the same conversion.
  */
 TEST(pre_1970_dates_and_signed_nan)
 {
@@ -382,6 +383,139 @@ TEST(pre_1970_dates_and_signed_nan)
     EXPECT_COUNT(txn, table, "d == nan", 1);
     EXPECT_COUNT(txn, table, "d == -inf", 1);
     EXPECT_COUNT(txn, table, "d < -nan", 0);
+    /* Before 1900 (realm-core: "Conversion of dates before 1900 is not
+     * supported."); 1900 itself and a timestamp before it are taken. */
+    ce_query *refused = NULL;
+    CHECK(!ce_query_parse(txn, table, "when > 1899-12-31@23:59:59", NULL, 0, &refused) && !refused);
+    CHECK(ce_last_error_code() == CE_ERR_INVALID_QUERY);
+    CHECK(strstr(ce_last_error_message(), "Conversion of dates before 1900 is not supported.") != NULL);
+    CHECK(!ce_query_parse(txn, table, "when == 0001-01-01T00:00:00", NULL, 0, &refused));
+    EXPECT_COUNT(txn, table, "when > 1900-01-01@00:00:00", 3);
+    EXPECT_COUNT(txn, table, "when > T-2208988801:0", 3); /* 1899-12-31@23:59:59 */
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}
+
+/*
+ * Realm Swift refuses nil compared with a property that cannot hold null,
+ * and a fractional number with an int property (RLMQueryUtil.mm,
+ * validate_property_value: "Expected object of type %@ for property '%@' on
+ * object of type '%@', but received: %@"): with
+ * ce_query_options.realm_swift_values the engine does too, for every
+ * operator and either side; nullable properties, mixed values, links,
+ * lengths and aggregates still take nil, and ce_query_parse keeps its rule
+ * (no object matches, every object with !=).
+ */
+TEST(realm_swift_refuses_nil_for_required)
+{
+    test_db t = test_db_open("query-rules-required-nil");
+    ce_txn *txn;
+    ce_table_key table, dogs;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Person", &table) && ce_table_add(txn, "Dog", &dogs));
+    add_property(txn, table, "age", CE_TYPE_INT, false, 0);
+    add_property(txn, table, "when", CE_TYPE_TIMESTAMP, false, 0);
+    add_property(txn, table, "oid", CE_TYPE_OBJECT_ID, false, 0);
+    add_property(txn, table, "name", CE_TYPE_STRING, true, 0);
+    add_property(txn, table, "anything", CE_TYPE_MIXED, true, 0);
+    add_property(txn, table, "dog", CE_TYPE_LINK, true, dogs);
+    add_property(txn, dogs, "age", CE_TYPE_INT, false, 0);
+    ce_object_key object;
+    CHECK(ce_object_create(txn, table, NULL, &object));
+    ce_query_options swift = {.realm_swift_values = true};
+    static const struct {
+        const char *predicate, *message;
+    } refused[] = {
+        {"age == nil", "Expected object of type int for property 'age' on object of type 'Person', but received: (null)"},
+        {"nil != age", "Expected object of type int for property 'age'"},
+        {"age > $0", "Expected object of type int for property 'age'"},
+        {"when < nil", "Expected object of type date for property 'when'"},
+        {"oid == nil", "Expected object of type object id for property 'oid'"},
+        {"dog.age == nil", "Expected object of type int for property 'dog.age' on object of type 'Person'"},
+        {"age > 2.5", "Expected object of type int for property 'age' on object of type 'Person', but received: 2.5"},
+        {"3.0 == age", "Expected object of type int for property 'age' on object of type 'Person', but received: 3"},
+    };
+    ce_query_argument null_argument = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_NULL}};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        ce_query *query = NULL;
+        bool parsed = ce_query_parse_with(txn, table, refused[i].predicate, &null_argument, 1, &swift, &query);
+        if (parsed || query || ce_last_error_code() != CE_ERR_INVALID_QUERY ||
+            !strstr(ce_last_error_message(), refused[i].message)) {
+            fprintf(stderr, "'%s': %s\n", refused[i].predicate, parsed ? "parsed" : ce_last_error_message());
+            exit(1);
+        }
+    }
+    static const char *taken[] = {"name == nil", "anything == nil", "dog == nil", "name.@size == 0 OR name == nil",
+                                  "age < 2 AND age >= 0", "anything != 2.5"};
+    for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+        ce_query *query = NULL;
+        CHECK(ce_query_parse_with(txn, table, taken[i], NULL, 0, &swift, &query));
+        size_t count;
+        CHECK(ce_query_count(query, txn, &count) && count == 1);
+        ce_query_free(query);
+    }
+    EXPECT_COUNT(txn, table, "age == nil", 0);
+    EXPECT_COUNT(txn, table, "age != nil", 1);
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}
+
+/*
+ * Realm Swift (RLMQueryUtil.mm, add_link_constraint): nil or an object that
+ * is not stored, compared with a collection of objects, "effectively checks
+ * if there are any objects in the array": `dogs == nil` and
+ * `ANY dogs == <unmanaged>` match the objects whose list is empty, != the
+ * others. With ce_query_options.realm_swift_values; a link to a stored
+ * object keeps its meaning.
+ */
+TEST(realm_swift_no_object_in_a_collection)
+{
+    test_db t = test_db_open("query-rules-no-object");
+    ce_txn *txn;
+    ce_table_key people, dogs;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Person", &people) && ce_table_add(txn, "Dog", &dogs));
+    add_property(txn, dogs, "age", CE_TYPE_INT, false, 0);
+    ce_property_info list_info = {.name = "dogs", .type = CE_TYPE_LINK, .collection = CE_COLLECTION_LIST,
+                                  .link_target = dogs};
+    ce_column_key dogs_column;
+    CHECK(ce_property_add(txn, people, &list_info, &dogs_column));
+    ce_object_key rex, empty, owner;
+    CHECK(ce_object_create(txn, dogs, NULL, &rex) && ce_object_create(txn, people, NULL, &empty) &&
+          ce_object_create(txn, people, NULL, &owner));
+    ce_collection *list;
+    ce_value link = {.type = CE_TYPE_LINK, .link = {dogs, rex}};
+    CHECK(ce_collection_open(txn, people, owner, dogs_column, &list) && ce_list_insert(list, 0, &link));
+    ce_collection_close(list);
+    ce_query_options swift = {.realm_swift_values = true};
+    ce_query_argument unstored = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_LINK, .link = {0, -1}}};
+    ce_query_argument stored = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = link};
+    static const struct {
+        const char *predicate;
+        bool stored;
+        size_t count;
+    } cases[] = {
+        {"dogs == nil", false, 1},       {"ANY dogs == nil", false, 1},  {"dogs != nil", false, 1},
+        {"ANY dogs == $0", false, 1},    {"ANY dogs != $0", false, 1},   {"NOT (dogs == $0)", false, 1},
+        {"ANY dogs == $0", true, 1},     {"ANY dogs != $0", true, 0},    {"dogs.@count == 0", false, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ce_query *query;
+        size_t count = 0;
+        CHECK(ce_query_parse_with(txn, people, cases[i].predicate, cases[i].stored ? &stored : &unstored, 1, &swift, &query));
+        CHECK(ce_query_count(query, txn, &count));
+        ce_query_free(query);
+        if (count != cases[i].count) {
+            fprintf(stderr, "'%s' (%s object): %zu, expected %zu\n", cases[i].predicate,
+                    cases[i].stored ? "a stored" : "no", count, cases[i].count);
+            exit(1);
+        }
+    }
+    /* Matches the empty list: the one without Rex. */
+    ce_query *query;
+    ce_object_key first;
+    bool found;
+    CHECK(ce_query_parse_with(txn, people, "ANY dogs == $0", &unstored, 1, &swift, &query));
+    CHECK(ce_query_find_first(query, txn, &first, &found) && found && first == empty);
+    ce_query_free(query);
     CHECK(ce_txn_commit(txn));
     test_db_close(&t);
 }

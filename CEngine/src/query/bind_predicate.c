@@ -172,6 +172,44 @@ static bool ordered_flags_error(binder *b, size_t position, parse_op op, unsigne
     return bind_error(b, position, "Lexicographical comparisons must be case-sensitive");
 }
 
+/* `collection == x` or `ANY collection != x` for a to-many path of objects
+ * and x nil or a link to no stored object (a key below 0: the Swift layer's
+ * unmanaged or deleted object). */
+static bool no_object_in_collection(const operand *left, parse_op op, const operand *right, parse_quantifier quantifier)
+{
+    if (left->kind != OPERAND_PATH || right->kind != OPERAND_VALUE) return false;
+    if (op != PARSE_OP_EQUAL && op != PARSE_OP_NOT_EQUAL) return false;
+    if (quantifier != PARSE_QUANTIFIER_NONE_GIVEN && quantifier != PARSE_QUANTIFIER_ANY) return false;
+    const bound_path *path = &left->path;
+    if (path->type != CE_TYPE_LINK || !path->multi || path->aggregate != PATH_ALL_VALUES) return false;
+    return right->value.type == CE_TYPE_NULL || (right->value.type == CE_TYPE_LINK && right->value.link.key < 0);
+}
+
+/* Whether nil compares with the values of `path` in Realm Swift's
+ * predicates: a property that can hold null (or a mixed value, a link, a
+ * dictionary's entry), or what an aggregate or a length makes of one. */
+static bool null_comparable(const bound_path *path)
+{
+    return path->nullable || path->size_of || path->aggregate != PATH_ALL_VALUES || path->type == CE_TYPE_MIXED ||
+           path->type == CE_TYPE_LINK;
+}
+
+/* A value Realm Swift does not compare with the values of `path`, refused
+ * in its words (RLMQueryUtil.mm, validate_property_value: "Expected object
+ * of type %@ for property '%@' on object of type '%@', but received: %@"),
+ * at the value's position; `received` is the value as Realm prints it. */
+static bool realm_swift_value_error(binder *b, const bound_path *path, size_t position, const char *received)
+{
+    /* The description is "Class.key.path" from the queried class. */
+    const char *dot = strchr(path->description, '.');
+    const char *key_path = dot ? dot + 1 : path->description;
+    const char *type = path->type == CE_TYPE_OBJECT_ID ? "object id" : path->type == CE_TYPE_TIMESTAMP ? "date"
+                       : path->type == CE_TYPE_BINARY  ? "data"
+                                                       : ce_type_name(path->type);
+    return bind_error(b, position, "Expected object of type %s for property '%s' on object of type '%s', but received: %s",
+                      type, key_path, b->table_name, received);
+}
+
 /* The checks of `path op value` that do not depend on the value's content. */
 static bool check_comparison(binder *b, const bound_path *path, parse_op op, unsigned flags, const operand *o,
                              const ce_value *value, size_t position)
@@ -180,6 +218,8 @@ static bool check_comparison(binder *b, const bound_path *path, parse_op op, uns
     ce_type type = path_value_type(path);
     const char *type_name = path->size_of ? "length of a" : ce_type_name(path->type);
     if (value->type == CE_TYPE_NULL) {
+        /* nil printed as Objective-C prints it. */
+        if (b->core->realm_swift_values && !null_comparable(path)) return realm_swift_value_error(b, path, position, "(null)");
         /* Realm compares nil with every operator (realm-core's conditions,
          * query_conditions.hpp, take a null on either side): what a path
          * of objects or of non-text values cannot take with a value, it
@@ -192,6 +232,15 @@ static bool check_comparison(binder *b, const bound_path *path, parse_op op, uns
                               path->description, path->size_of ? "the" : "of type",
                               path->size_of ? "length of a text" : type_name);
         return true;
+    }
+    if (b->core->realm_swift_values && path->type == CE_TYPE_INT && !path->size_of && path->aggregate == PATH_ALL_VALUES &&
+        (value->type == CE_TYPE_FLOAT || value->type == CE_TYPE_DOUBLE)) {
+        /* Realm Swift takes only integers for an int property (its
+         * numberIsInteger); the number as NSNumber prints it. */
+        char received[40];
+        snprintf(received, sizeof received, "%.16g",
+                 value->type == CE_TYPE_FLOAT ? (double)value->float_value : value->double_value);
+        return realm_swift_value_error(b, path, position, received);
     }
     if (type == CE_TYPE_MIXED) return true; /* a mixed value compares with anything */
     if (type == CE_TYPE_LINK) {
@@ -832,6 +881,17 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
      * add_string_constraint), in these words. */
     if (node->op == PARSE_OP_LIKE && (flags & FOLD_DIACRITICS))
         return bind_error(b, node->op_position, "Operator 'LIKE' not supported with diacritic-insensitive modifier.");
+    if (b->core->realm_swift_values && no_object_in_collection(&left, node->op, &right, node->quantifier)) {
+        /* Realm Swift (RLMQueryUtil.mm, add_link_constraint): nil, or an
+         * object that is not stored (unmanaged or deleted), compared with a
+         * collection of objects "effectively checks if there are any
+         * objects in the array": == matches the empty ones, != the others. */
+        left.path.aggregate = PATH_COUNT;
+        left.path.multi = false;
+        right.value = (ce_value){.type = CE_TYPE_INT, .integer = 0};
+        right.text = NULL;
+        return bind_simple(b, &left, node->op, 0, &right, node->position, out);
+    }
     if (node->quantifier != PARSE_QUANTIFIER_NONE_GIVEN) {
         static const char *const names[] = {"", "ANY", "ALL", "NONE"};
         if (left.kind != OPERAND_PATH)

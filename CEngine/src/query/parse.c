@@ -659,6 +659,11 @@ static bool decode_timestamp(parser *p, const token *t, ce_timestamp *out)
         if (i != t->end || nanoseconds > 999999999)
             return syntax_error_at(p, t->start, "the nanoseconds of a date lie within 0 and 999999999");
     }
+    /* realm-core's query parser (src/realm/parser, the YYYY-MM-DD@HH:MM:SS
+     * conversion) refuses years before 1900, whose timegm it cannot trust:
+     * "Conversion of dates before 1900 is not supported." (T<seconds>:<ns>
+     * reaches them.) */
+    if (year < 1900) return syntax_error_at(p, t->start, "Conversion of dates before 1900 is not supported.");
     static const unsigned month_days[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
     if (month < 1 || month > 12 || day < 1 || day > month_days[month - 1] || (month == 2 && day == 29 && !leap))

@@ -18,7 +18,8 @@
  *   gather.c     the values a path yields from one object
  *   scan.c       every leaf, or an index's candidates; count/first/collect
  *   results.c    results views and their sources, ce_results_*
- *   sort.c       sort and distinct, ce_collection_sorted_indices
+ *   sort.c       sort and distinct, ce_collection_sorted_indices and
+ *                ce_collection_ordered_indices
  *   aggregate.c  @count/@sum/@avg/@min/@max, ce_collection_aggregate
  * query_internal.h holds the bound tree the files share; query.h states
  * the semantics every file keeps.
@@ -176,6 +177,12 @@ bool query_check(const ce_query *query, const char *call) { return handle_check(
 bool ce_query_parse(ce_txn *txn, ce_table_key table, const char *predicate, const ce_query_argument *arguments,
                     size_t argument_count, ce_query **out_query)
 {
+    return ce_query_parse_with(txn, table, predicate, arguments, argument_count, NULL, out_query);
+}
+
+bool ce_query_parse_with(ce_txn *txn, ce_table_key table, const char *predicate, const ce_query_argument *arguments,
+                         size_t argument_count, const ce_query_options *options, ce_query **out_query)
+{
     if (!txn || !predicate || !out_query) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_query_parse: arguments are required");
     const char *name;
     if (!table_name_of(txn, table, &name)) return false;
@@ -188,6 +195,7 @@ bool ce_query_parse(ce_txn *txn, ce_table_key table, const char *predicate, cons
     }
     atomic_init(&core->references, 1);
     core->table = table;
+    core->realm_swift_values = options && options->realm_swift_values;
     query->core = core;
     bool ok = parse_predicate(predicate, strlen(predicate), &core->tree) &&
               copy_arguments(core, arguments, argument_count) && bind_core(core, txn);

@@ -188,6 +188,7 @@ typedef struct query_core {
     bool is_bound;
     uint64_t bound_stamp;
     size_t column_count; /* the table's column slots when bound */
+    bool realm_swift_values; /* ce_query_options.realm_swift_values */
 } query_core;
 
 /* Whether `query` is a live query handle (not freed): otherwise

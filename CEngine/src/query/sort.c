@@ -3,7 +3,8 @@
  * paths entry by entry), and the order of a collection of values: a
  * stable LSD radix sort for numbers, bools and timestamps, a stable merge
  * sort for the rest, nulls first when ascending; distinct keeps the first
- * entry of each distinct combination of keys.
+ * entry of each distinct combination of keys (of a collection of values:
+ * the first of each value, after or between sorts by value).
  *
  * Owns: the order of sort keys (null first, then value.h's order) and the
  * equality of distinct keys (value_equal).
@@ -466,12 +467,50 @@ bool sort_distinct(ce_txn *txn, ce_table_key table, size_t column_count, const b
     return ok;
 }
 
-bool ce_collection_sorted_indices(const ce_collection *collection, bool ascending, size_t *out_indices, size_t capacity,
-                                  size_t *out_count)
+/* Keeps the first of each run of equal values among values[order[i]]
+ * (value_equal, null one value), in order; *count the number kept. */
+static bool distinct_positions(const ce_value *values, size_t *order, size_t *count)
 {
-    if (!containers_check(collection, "ce_collection_sorted_indices")) return false;
-    if (!collection || !out_count || (capacity && !out_indices))
-        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_sorted_indices: arguments are required");
+    if (*count < 2) return true;
+    size_t capacity = 4;
+    while (capacity < 2 * *count) capacity *= 2;
+    size_t *slots = calloc(capacity, sizeof *slots);
+    if (!slots) return query_out_of_memory();
+    size_t kept = 0;
+    for (size_t i = 0; i < *count; i++) {
+        const ce_value *value = &values[order[i]];
+        size_t slot = (size_t)row_hash(value, 1) & (capacity - 1);
+        bool seen = false;
+        while (slots[slot]) {
+            if (rows_equal(&values[slots[slot] - 1], value, 1)) {
+                seen = true;
+                break;
+            }
+            slot = (slot + 1) & (capacity - 1);
+        }
+        if (seen) continue;
+        slots[slot] = order[i] + 1;
+        order[kept++] = order[i];
+    }
+    *count = kept;
+    free(slots);
+    return true;
+}
+
+/* The positions of a collection's values after `steps` (sorts by value and
+ * distincts, in order), for the public functions below (`function` names
+ * the one called in messages). */
+static bool collection_ordered_indices(const char *function, const ce_collection *collection,
+                                       const ce_values_step *steps, size_t step_count, size_t *out_indices,
+                                       size_t capacity, size_t *out_count)
+{
+    if (!containers_check(collection, function)) return false;
+    if (!collection || !out_count || (capacity && !out_indices) || (step_count && !steps))
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "%s: arguments are required", function);
+    for (size_t s = 0; s < step_count; s++)
+        if (steps[s] != CE_VALUES_ASCENDING && steps[s] != CE_VALUES_DESCENDING && steps[s] != CE_VALUES_DISTINCT)
+            return error_fail(CE_ERR_INVALID_ARGUMENT, "%s: step %zu is not a ce_values_step (%d)", function, s,
+                              (int)steps[s]);
     ce_collection_type kind;
     ce_type element;
     if (!ce_collection_kind(collection, &kind, &element)) return false;
@@ -483,8 +522,7 @@ bool ce_collection_sorted_indices(const ce_collection *collection, bool ascendin
     if (!table_collection_reader_open(collection, false, &reader, &size)) return false;
     *out_count = size;
     bool ok = capacity >= size || error_fail(CE_ERR_INVALID_ARGUMENT,
-                                          "ce_collection_sorted_indices: room for %zu indices, but the collection "
-                                          "holds %zu",
+                                          "%s: room for %zu indices, but the collection holds %zu", function,
                                           capacity, size);
     /* The values are copied (gather_bag_push): a large string read from a
      * compressed node lives in a buffer that the next read reuses. */
@@ -498,12 +536,33 @@ bool ce_collection_sorted_indices(const ce_collection *collection, bool ascendin
         out_indices[i] = i;
     }
     table_collection_reader_close(reader);
-    if (ok) {
+    size_t count = size;
+    for (size_t s = 0; ok && s < step_count; s++) {
+        if (steps[s] == CE_VALUES_DISTINCT) {
+            ok = distinct_positions(bag.values, out_indices, &count);
+            continue;
+        }
+        bool ascending = steps[s] == CE_VALUES_ASCENDING;
         row_order order = {bag.values, NULL, 1, &ascending};
-        merge_sort(&order, out_indices, spare, size);
+        merge_sort(&order, out_indices, spare, count);
     }
+    if (ok) *out_count = count;
     free(spare);
     gather_bag_free(&bag);
     return ok;
 }
 
+bool ce_collection_sorted_indices(const ce_collection *collection, bool ascending, size_t *out_indices, size_t capacity,
+                                  size_t *out_count)
+{
+    ce_values_step step = ascending ? CE_VALUES_ASCENDING : CE_VALUES_DESCENDING;
+    return collection_ordered_indices("ce_collection_sorted_indices", collection, &step, 1, out_indices, capacity,
+                                      out_count);
+}
+
+bool ce_collection_ordered_indices(const ce_collection *collection, const ce_values_step *steps, size_t step_count,
+                                   size_t *out_indices, size_t capacity, size_t *out_count)
+{
+    return collection_ordered_indices("ce_collection_ordered_indices", collection, steps, step_count, out_indices,
+                                      capacity, out_count);
+}

@@ -56,11 +56,9 @@ extension Results {
                         _ block: @escaping (RealmCollectionChange<Results>) -> Void) -> NotificationToken {
         observeCollection(self, core, on: queue, error: { block(.error($0)) }) { results, core in
             switch results.source {
-            case .sortedValues(let collection, let ascending):
+            case .values(let collection, let steps):
                 return SortedValuesObserver(results, values: {
-                    collection.isInvalidated ? nil : collection.sortedIndices(ascending: ascending).map {
-                        collection.element(collection.get($0), at: .index($0), as: Element.self)
-                    }
+                    collection.isInvalidated ? nil : results.valuesElements(collection, steps)
                 }, block)
             default:
                 return ResultsObserver(results, core, results.resultsQuery, keyPaths: keyPaths, block)

@@ -53,9 +53,16 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     /// `count`.
     public var endIndex: Int { count }
 
-    /// An iterator over the elements the collection has now (appending while iterating does not
-    /// extend the iteration, as in Realm).
-    public func makeIterator() -> RLMIterator<Element> { RLMIterator(self) }
+    /// An iterator as Realm's enumeration (`RLMIterator`): the objects, or an unmanaged
+    /// collection's elements, as they are now (a snapshot); a managed collection's values live.
+    public func makeIterator() -> RLMIterator<Element> {
+        guard let managed else {
+            let elements = unmanaged
+            return RLMIterator(snapshotCount: elements.count) { elements[$0] }
+        }
+        if Element._ceLinkTarget != nil { return managed.objectsIterator(as: Element.self) }
+        return RLMIterator(self)
+    }
 
     /// The element at `position`; setting it replaces that element (in a write transaction when
     /// managed). An index past the end is a programmer error.
@@ -215,18 +222,7 @@ extension List {
     /// A live `Results` of the list's objects in its order (see `RealmCollectionBase`).
     ///
     ///     person.dogs._resultsView().count
-    public func _resultsView() -> Results<Element> { objectsView(managed, "List", "arrays", "List<\(Element.self)>") }
-}
-
-extension List where Element: _QueryComparable {
-    /// The values sorted (nil first; strings by code points), as live `Results`. A managed list
-    /// only (Realm's rule).
-    ///
-    ///     let ranked = person.scores.sorted(ascending: false)    // List<Int>
-    public func sorted(ascending: Bool = true) -> Results<Element> {
-        guard let managed else { unmanagedQueryFailure("List") }
-        return Results(sortedValues: managed, ascending: ascending)
-    }
+    public func _resultsView() -> Results<Element> { objectsView(managed, "List") }
 }
 
 extension List where Element: MinMaxType {

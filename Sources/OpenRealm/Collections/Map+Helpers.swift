@@ -1,5 +1,5 @@
-// Map+Helpers.swift — Realm Swift's helpers of Map: merging, searching entries, reading a value
-// by key-value coding.
+// Map+Helpers.swift — Realm Swift's helpers of Map: merging, searching entries, reading and
+// setting a value by key-value coding.
 
 import Foundation
 
@@ -48,6 +48,28 @@ extension Map {
     ///     person.scores.value(forKey: "math") as? Int    // 90
     public func value(forKey key: String) -> AnyObject? {
         self[Key(_mapKeyString: key)].flatMap(unwrapOptional).map { $0 as AnyObject }
+    }
+
+    /// Sets the value of the key `key` (key-value coding, as Realm's `setValue(_:forKey:)` on a
+    /// Map): inserts or replaces it; nil or `NSNull` removes the key. A map of objects takes an
+    /// object (an unmanaged one is added to the Realm) or the values of a new one (a
+    /// dictionary or array). In a write transaction when managed.
+    ///
+    ///     try realm.write {
+    ///         person.scores.setValue(90, forKey: "math")
+    ///         person.pets.setValue(["name": "Rex"], forKey: "rex")    // Map<String, Dog?>
+    ///     }
+    public func setValue(_ value: Any?, forKey key: String) {
+        let mapKey = Key(_mapKeyString: key)
+        guard let value = value.flatMap(unwrapOptional), !(value is NSNull) else {
+            removeObject(for: mapKey)
+            return
+        }
+        guard let converted = Value._ceFromAny(value) else {
+            throwRealmException("Invalid value '\(value)' of type '\(type(of: value))' for expected type "
+                + "'\(realmTypeName(Value.self))\(Value._ceNullable ? "?" : "")'.")
+        }
+        updateValue(converted, forKey: mapKey)
     }
 
     /// The value of a key path whose first component is a key of the map and the rest a key path

@@ -176,7 +176,7 @@ extension Map: _ResultsViewable {
     /// objects and are left out). The map must be managed and hold objects (Realm's rules).
     ///
     ///     person.pets._resultsView().count    // the keys with a dog
-    public func _resultsView() -> Results<Value> { objectsView(managed, "Map", "dictionaries", "Map<\(Key.self), \(Value.self)>") }
+    public func _resultsView() -> Results<Value> { objectsView(managed, "Map") }
 }
 
 extension Map where Value: MinMaxType {

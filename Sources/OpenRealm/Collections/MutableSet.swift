@@ -50,9 +50,16 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     /// `count`.
     public var endIndex: Int { count }
 
-    /// An iterator over the elements the collection has now (appending while iterating does not
-    /// extend the iteration, as in Realm).
-    public func makeIterator() -> RLMIterator<Element> { RLMIterator(self) }
+    /// An iterator as Realm's enumeration (`RLMIterator`): the objects, or an unmanaged
+    /// collection's elements, as they are now (a snapshot); a managed collection's values live.
+    public func makeIterator() -> RLMIterator<Element> {
+        guard let managed else {
+            let elements = unmanaged
+            return RLMIterator(snapshotCount: elements.count) { elements[$0] }
+        }
+        if Element._ceLinkTarget != nil { return managed.objectsIterator(as: Element.self) }
+        return RLMIterator(self)
+    }
 
     /// The element at `position` (value order when managed).
     public subscript(position: Int) -> Element {
@@ -174,18 +181,7 @@ extension MutableSet {
     /// A live `Results` of the set's objects in its order (see `RealmCollectionBase`).
     ///
     ///     collections.dogSet._resultsView().count
-    public func _resultsView() -> Results<Element> { objectsView(managed, "MutableSet", "sets", "MutableSet<\(Element.self)>") }
-}
-
-extension MutableSet where Element: _QueryComparable {
-    /// The values sorted (nil first; strings by code points), as live `Results`. A managed set
-    /// only (Realm's rule).
-    ///
-    ///     let ordered = person.luckyNumbers.sorted(ascending: false)    // MutableSet<Int>
-    public func sorted(ascending: Bool = true) -> Results<Element> {
-        guard let managed else { unmanagedQueryFailure("MutableSet") }
-        return Results(sortedValues: managed, ascending: ascending)
-    }
+    public func _resultsView() -> Results<Element> { objectsView(managed, "MutableSet") }
 }
 
 extension MutableSet where Element: MinMaxType {

@@ -38,27 +38,6 @@ extension RealmCollection {
     ///     let byTens = person.scores.sectioned(by: { $0 / 10 }, ascending: true)
     public func sectioned<Key: _Persistable & Hashable>(by block: @escaping ((Element) -> Key),
                                                         ascending: Bool = true) -> SectionedResults<Key, Element> {
-        let sorted: Results<Element>
-        if let values = self as? any _SortableValues, let results = values.sortedValues(ascending: ascending) as? Results<Element> {
-            sorted = results
-        } else {
-            sorted = self.sorted(by: [SortDescriptor(keyPath: "self", ascending: ascending)])
-        }
-        return SectionedResults(results: sorted, sectionKey: block)
+        SectionedResults(results: sorted(by: [SortDescriptor(keyPath: "self", ascending: ascending)]), sectionKey: block)
     }
-}
-
-/// The collections of values that sort by value (`sorted(ascending:)`), reached without knowing
-/// their element type.
-protocol _SortableValues {
-    /// `sorted(ascending:)`, as Any (a `Results` of the elements).
-    func sortedValues(ascending: Bool) -> Any
-}
-
-extension List: _SortableValues where Element: _QueryComparable {
-    func sortedValues(ascending: Bool) -> Any { sorted(ascending: ascending) }
-}
-
-extension MutableSet: _SortableValues where Element: _QueryComparable {
-    func sortedValues(ascending: Bool) -> Any { sorted(ascending: ascending) }
 }

@@ -222,6 +222,9 @@ extension _ResultsViewable {
     ///
     ///     let youngest: Int? = person.dogs.min(ofProperty: "age")
     public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        if property == "self", let values = (self as? UnmanagedValuesHolder)?.unmanagedValues(as: _ViewElement.self) {
+            return valuesMin(nil, values, as: T.self)
+        }
         if let objects = (self as? UnmanagedObjectsHolder)?.unmanagedObjects {
             return unmanagedPropertyAggregateMin(objects, property, as: T.self)
         }
@@ -232,6 +235,9 @@ extension _ResultsViewable {
     ///
     ///     let oldest: Int? = person.dogs.max(ofProperty: "age")
     public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        if property == "self", let values = (self as? UnmanagedValuesHolder)?.unmanagedValues(as: _ViewElement.self) {
+            return valuesMax(nil, values, as: T.self)
+        }
         if let objects = (self as? UnmanagedObjectsHolder)?.unmanagedObjects {
             return unmanagedPropertyAggregateMax(objects, property, as: T.self)
         }
@@ -242,6 +248,9 @@ extension _ResultsViewable {
     ///
     ///     let years: Int = person.dogs.sum(ofProperty: "age")
     public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
+        if property == "self", let values = (self as? UnmanagedValuesHolder)?.unmanagedValues(as: _ViewElement.self) {
+            return valuesSum(nil, values, as: T.self) ?? T._ceFromAny(0)!
+        }
         if let objects = (self as? UnmanagedObjectsHolder)?.unmanagedObjects {
             return unmanagedPropertySum(objects, property, as: T.self)
         }
@@ -252,6 +261,9 @@ extension _ResultsViewable {
     ///
     ///     let meanAge: Double? = person.dogs.average(ofProperty: "age")
     public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
+        if property == "self", let values = (self as? UnmanagedValuesHolder)?.unmanagedValues(as: _ViewElement.self) {
+            return valuesAverage(nil, values, as: T.self)
+        }
         if let objects = (self as? UnmanagedObjectsHolder)?.unmanagedObjects {
             return unmanagedPropertyAggregateAverage(objects, property, as: T.self)
         }

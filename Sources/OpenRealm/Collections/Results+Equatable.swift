@@ -2,7 +2,7 @@
 
 extension Results: Equatable {
     /// Whether two Results are the same results: of the same Realm instance, over the same
-    /// class (or sorted collection of values), with the same query (the one a filter or sort
+    /// class (or collection of values, sorted or distinct the same way), with the same query (the one a filter or sort
     /// made: Results made by two calls are different results, as in Realm).
     ///
     ///     let dogs = realm.objects(Dog.self)
@@ -12,8 +12,8 @@ extension Results: Equatable {
         switch (lhs.source, rhs.source) {
         case (.table(let left), .table(let right)): return left == right
         case (.query(let left), .query(let right)): return left === right
-        case (.sortedValues(let left, let leftAscending), .sortedValues(let right, let rightAscending)):
-            return left === right && leftAscending == rightAscending
+        case (.values(let left, let leftSteps), .values(let right, let rightSteps)):
+            return left === right && leftSteps == rightSteps
         default: return false
         }
     }

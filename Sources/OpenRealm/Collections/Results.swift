@@ -4,6 +4,13 @@ import Foundation
 
 // MARK: - Results
 
+/// A step of the order of results of values (`Results.Source.values`): a sort by value, or
+/// distinct (the first of each value kept).
+enum ValuesStep: Equatable {
+    case sort(ascending: Bool)
+    case distinct
+}
+
 /// The objects of a class in a Realm, as Realm's `Results`: live (each access reads the Realm's
 /// current version) and lazy (an object is read when it is reached), in creation order unless
 /// sorted. Filtering, sorting and `distinct` make new Results; aggregates are computed by the
@@ -22,9 +29,10 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         /// A predicate and descriptors over the objects of a class (engine handles, evaluated
         /// against the Realm's transaction at each call).
         case query(ResultsQuery)
-        /// The values of a list or set of values in sorted order (the order is read at each
-        /// access; iteration reads it once).
-        case sortedValues(ManagedCollection, ascending: Bool)
+        /// The values of a managed list, set or map (its values, in key order) of values, after
+        /// `steps`: sorts by value and distincts, in turn (the order is read at each access;
+        /// iteration reads it once).
+        case values(ManagedCollection, steps: [ValuesStep])
     }
 
     let core: RealmCore
@@ -40,20 +48,27 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         self.source = .query(query)
     }
 
-    init(sortedValues collection: ManagedCollection, ascending: Bool) {
+    init(values collection: ManagedCollection, steps: [ValuesStep] = []) {
         self.core = collection.core
-        self.source = .sortedValues(collection, ascending: ascending)
+        self.source = .values(collection, steps: steps)
     }
 
-    /// Stops: results of values are not filtered, sorted by key path or made distinct.
-    private func valuesFailure() -> Never {
-        throwRealmException("Querying is currently only implemented for arrays of Realm Objects (Results<\(Element.self)> holds "
-            + "values: it cannot be filtered, sorted by a key path, made distinct or aggregated by property).")
+    /// The values of results of values, in order, read now.
+    func valuesElements(_ collection: ManagedCollection, _ steps: [ValuesStep]) -> [Element] {
+        collection.orderedIndices(steps).map { collection.element(at: $0, as: Element.self) }
     }
 
-    /// The values of a sorted collection of values, in order, read now.
-    private func sortedValues(_ collection: ManagedCollection, _ ascending: Bool) -> [Element] {
-        collection.sortedIndices(ascending: ascending).map { collection.element(collection.get($0), at: .index($0), as: Element.self) }
+    /// Results of values with one more step, after Realm's checks of the key paths: none leaves
+    /// them as they are; only `self`, alone, sorts or makes distinct a collection of values.
+    private func addingValuesStep(_ collection: ManagedCollection, _ steps: [ValuesStep], _ keyPaths: [String],
+                                  _ step: ValuesStep) -> Results<Element> {
+        if keyPaths.isEmpty { return self }
+        let type = realmTypeName(Element.self)
+        if keyPaths.count > 1 { throwRealmException("Cannot sort array of '\(type)' on more than one key path") }
+        if keyPaths[0] != "self" {
+            throwRealmException("Cannot sort on key path '\(keyPaths[0])': arrays of '\(type)' can only be sorted on 'self'")
+        }
+        return Results(values: collection, steps: steps + [step])
     }
 
     /// The class of the objects.
@@ -61,7 +76,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         switch source {
         case .table(let objectClass): objectClass
         case .query(let query): query.objectClass
-        case .sortedValues: valuesFailure()
+        case .values(let collection, _): valuesQueryFailure(collection, Element.self)
         }
     }
 
@@ -70,7 +85,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         switch source {
         case .table(let objectClass): ResultsQuery(objectClass: objectClass)
         case .query(let query): query
-        case .sortedValues: valuesFailure()
+        case .values(let collection, _): valuesQueryFailure(collection, Element.self)
         }
     }
 
@@ -79,7 +94,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         switch source {
         case .table(let objectClass): core.tableInfo(for: objectClass)
         case .query(let query): query.view(core)?.table
-        case .sortedValues: nil
+        case .values: nil
         }
     }
 
@@ -100,8 +115,8 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         case .query(let query):
             guard let (view, _) = query.view(core) else { return 0 }
             return core.resultsCount(view)
-        case .sortedValues(let collection, _):
-            return collection.count
+        case .values(let collection, let steps):
+            return steps.contains(.distinct) ? collection.orderedIndices(steps).count : collection.count
         }
     }
 
@@ -120,7 +135,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         case .query(let query):
             guard let (view, table) = query.view(core), position >= 0, let key = core.resultsKey(view, at: position) else { return nil }
             return (key, table)
-        case .sortedValues:
+        case .values:
             return nil
         }
     }
@@ -129,10 +144,11 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     ///
     ///     let first = dogs[0]
     public subscript(position: Int) -> Element {
-        if case .sortedValues(let collection, let ascending) = source {
-            let order = collection.sortedIndices(ascending: ascending)
-            guard position >= 0, position < order.count else { indexFailure(position, order.count) }
-            return collection.element(collection.get(order[position]), at: .index(order[position]), as: Element.self)
+        if case .values(let collection, let steps) = source {
+            let order = steps.isEmpty ? nil : collection.orderedIndices(steps)
+            let count = order?.count ?? collection.count
+            guard position >= 0, position < count else { indexFailure(position, count) }
+            return collection.element(at: order?[position] ?? position, as: Element.self)
         }
         guard let (key, table) = key(at: position) else { indexFailure(position, count) }
         return resultsElement(core.makeObject(table, key), as: Element.self)
@@ -142,8 +158,8 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     ///
     ///     dogs.index(of: rex)    // 0
     public func index(of object: Element) -> Int? {
-        if case .sortedValues(let collection, let ascending) = source {
-            return sortedValues(collection, ascending).firstIndex(of: object)
+        if case .values(let collection, let steps) = source {
+            return valuesElements(collection, steps).firstIndex(of: object)
         }
         guard let object = object as Any as? ObjectBase, object.isManaged(by: core), let table,
             object._table?.tableKey == table.tableKey
@@ -155,7 +171,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         case .query(let query):
             guard let (view, _) = query.view(core) else { return nil }
             return core.resultsPosition(of: object._key, in: view, txn)
-        case .sortedValues:
+        case .values:
             return nil
         }
     }
@@ -164,8 +180,8 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     /// Realm's for-in: deleting objects in the loop does not skip any; a deleted one is
     /// invalidated).
     public func makeIterator() -> ResultsIterator<Element> {
-        if case .sortedValues(let collection, let ascending) = source {
-            return ResultsIterator(values: sortedValues(collection, ascending))
+        if case .values(let collection, let steps) = source {
+            return ResultsIterator(values: valuesElements(collection, steps))
         }
         let count = self.count
         guard count > 0, let table else { return ResultsIterator(core: core, table: nil, keys: []) }
@@ -258,7 +274,17 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     ///
     ///     people.sorted(by: [SortDescriptor(keyPath: "age"), SortDescriptor(keyPath: "name", ascending: false)])
     public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Iterator.Element == SortDescriptor {
-        adding(.sort(Array(sortDescriptors)))
+        let descriptors = Array(sortDescriptors)
+        // Realm refuses collection operators in a sort before anything else.
+        if let operatorPath = descriptors.first(where: { $0.keyPath.contains("@") }) {
+            throwRealmException("Cannot sort on key path '\(operatorPath.keyPath)': KVC collection operators are not supported.")
+        }
+        if case .values(let collection, let steps) = source {
+            return addingValuesStep(collection, steps, descriptors.map(\.keyPath), .sort(ascending: descriptors.first?.ascending ?? true))
+        }
+        if descriptors.isEmpty { return self }  // as realm-core's Results::sort
+        for descriptor in descriptors { refuseDataKeyPath(descriptor.keyPath, ObjectSchemaInfo.of(objectClass)) }
+        return adding(.sort(descriptors))
     }
 
     /// The objects with one object kept of each distinct combination of the key paths' values
@@ -266,7 +292,17 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     ///
     ///     let oneOfEachAge = people.distinct(by: ["age"])
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Iterator.Element == String {
-        adding(.distinct(Array(keyPaths)))
+        let paths = Array(keyPaths)
+        if let operatorPath = paths.first(where: { $0.contains("@") }) {
+            throwRealmException("Cannot distinct on keypath '\(operatorPath)': KVC collection operators are not supported.")
+        }
+        if case .values(let collection, let steps) = source {
+            return addingValuesStep(collection, steps, paths, .distinct)
+        }
+        // No key path leaves the results as they are (realm-core's Results::distinct).
+        if paths.isEmpty { return self }
+        for path in paths { refuseDataKeyPath(path, ObjectSchemaInfo.of(objectClass)) }
+        return adding(.distinct(paths))
     }
 
     /// These results with a descriptor added (checked now if the class has a table).
@@ -389,8 +425,8 @@ extension Results {
             return Results(core: target, objectClass: objectClass)
         case .query(let query):
             return query.rebased(onto: target).map { Results(core: target, query: $0) }
-        case .sortedValues(let collection, let ascending):
-            return collection.rebased(onto: target).map { Results(sortedValues: $0, ascending: ascending) }
+        case .values(let collection, let steps):
+            return collection.rebased(onto: target).map { Results(values: $0, steps: steps) }
         }
     }
 }

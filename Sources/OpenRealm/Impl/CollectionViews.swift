@@ -12,19 +12,26 @@ func unmanagedQueryFailure(_ kind: String) -> Never {
     throwRealmException("This method may only be called on \(kind) instances retrieved from a Realm.")
 }
 
-/// A live `Results` of the objects of a managed list, set or map of links (`kind` names the
-/// collection in messages, `plural` as Realm's message does: "arrays", "sets", "dictionaries"):
-/// the list's or set's in its order, a map's non-nil values in key order. An unmanaged
-/// collection, or one of values, is a programmer error (Realm does not query collections of
-/// values either).
-func objectsView<Element: RealmCollectionValue>(_ managed: ManagedCollection?, _ kind: String, _ plural: String,
-                                                        _ type: String) -> Results<Element> {
+/// A live `Results` of a managed list, set or map: of its objects (the list's or set's in its
+/// order, a map's non-nil values in key order), or of its values (`Results.Source.values`: they
+/// sort and make distinct by `self`, and aggregate; filtering them stops, as in Realm). An
+/// unmanaged collection is a programmer error (`kind` names it in the message).
+func objectsView<Element: RealmCollectionValue>(_ managed: ManagedCollection?, _ kind: String) -> Results<Element> {
     guard let managed else { unmanagedQueryFailure(kind) }
-    guard let objectClass = Element._ceLinkTarget else {
-        throwRealmException("Querying is currently only implemented for \(plural) of Realm Objects "
-            + "(\(type) holds values, not objects: it cannot be filtered or sorted as Results).")
-    }
+    guard let objectClass = Element._ceLinkTarget else { return Results(values: managed) }
     return Results(core: managed.core, query: ResultsQuery(objectClass: objectClass, base: .collection(managed)))
+}
+
+/// Stops: a collection of values cannot be filtered. Realm's message (its plural names the
+/// collection: "arrays", "sets", "dictionaries"), then what holds values.
+func valuesQueryFailure<Element>(_ collection: ManagedCollection, _: Element.Type) -> Never {
+    let (plural, type) = switch collection.kind {
+    case CE_COLLECTION_SET: ("sets", "MutableSet<\(Element.self)>")
+    case CE_COLLECTION_DICTIONARY: ("dictionaries", "Map<String, \(Element.self)>")
+    default: ("arrays", "List<\(Element.self)>")
+    }
+    throwRealmException("Querying is currently only implemented for \(plural) of Realm Objects "
+        + "(\(type) holds values, not objects: it cannot be filtered).")
 }
 
 // MARK: - Collections of values

@@ -162,6 +162,19 @@ extension RealmCore {
 extension Results {
     /// An aggregate of a property over these results (`ce_results_aggregate`), read as `T`.
     private func aggregate<T: _CValueConvertible>(_ property: String, _ kind: ce_aggregate) -> T? {
+        if case .values(let collection, let steps) = source {
+            if property != "self" {
+                let plural = switch collection.kind {
+                case CE_COLLECTION_SET: "Sets"
+                case CE_COLLECTION_DICTIONARY: "Dictionaries"
+                default: "Arrays"
+                }
+                throwRealmException("\(plural) of '\(realmTypeName(Element.self))' can only be aggregated on \"self\"")
+            }
+            // A distinct step changes which values there are; sorts do not.
+            if !steps.contains(.distinct) { return valuesAggregate(collection, [Element](), kind, as: T.self) }
+            return valuesAggregate(nil, valuesElements(collection, steps), kind, as: T.self)
+        }
         // For a whole table, a query made here: its view lives as long as it does.
         let query = resultsQuery
         return withExtendedLifetime(query) {
@@ -192,17 +205,52 @@ extension ManagedCollection {
         return find(&value)
     }
 
-    /// The positions of the collection's values in sorted order, read now
-    /// (`ce_collection_sorted_indices`). The `Results` of a list's or set's `sorted()`.
-    func sortedIndices(ascending: Bool) -> [Int] {
+    /// The positions of the collection's values after `steps` (sorts by value and distincts, in
+    /// turn), read now (`ce_collection_ordered_indices`). The `Results` of a collection of
+    /// values: `sorted(ascending:)`, `distinct()`, chained.
+    func orderedIndices(_ steps: [ValuesStep]) -> [Int] {
         let handle = read()
         var count = 0
         guard ce_collection_size(handle, &count) else { engineFailure() }
+        let engineSteps = steps.map { step -> ce_values_step in
+            switch step {
+            case .sort(ascending: true): CE_VALUES_ASCENDING
+            case .sort(ascending: false): CE_VALUES_DESCENDING
+            case .distinct: CE_VALUES_DISTINCT
+            }
+        }
         var order = [Int](repeating: 0, count: Swift.max(count, 1))
         var filled = 0
-        let ok = order.withUnsafeMutableBufferPointer { ce_collection_sorted_indices(handle, ascending, $0.baseAddress, count, &filled) }
+        let ok = engineSteps.withUnsafeBufferPointer { stepsPointer in
+            order.withUnsafeMutableBufferPointer {
+                ce_collection_ordered_indices(handle, stepsPointer.baseAddress, engineSteps.count, $0.baseAddress, count, &filled)
+            }
+        }
         guard ok else { engineFailure() }
         return Array(order.prefix(filled))
+    }
+
+    /// The iterator of a managed list or set of objects: their links read now (a snapshot, as
+    /// Realm's enumeration takes one), each object made when reached. `List.makeIterator()`.
+    func objectsIterator<T: RealmCollectionValue>(as _: T.Type) -> RLMIterator<T> {
+        let links = (0..<count).map { get($0) }
+        return RLMIterator(snapshotCount: links.count) { [self] in element(links[$0], at: .index($0), as: T.self) }
+    }
+
+    /// The kind of the collection: a list, set or dictionary (`ce_collection_kind`).
+    var kind: ce_collection_type {
+        var kind = CE_COLLECTION_NONE
+        var element = CE_TYPE_NULL
+        guard ce_collection_kind(read(), &kind, &element) else { engineFailure() }
+        return kind
+    }
+
+    /// The element at `index` (ce_collection_get's index; a dictionary's value at its key's
+    /// position), read as `T`.
+    func element<T: _CValueConvertible>(at index: Int, as type: T.Type) -> T {
+        let value = get(index)
+        if kind == CE_COLLECTION_DICTIONARY { return element(value, at: .key(dictionaryKey(read(), at: index)), as: T.self) }
+        return element(value, at: .index(index), as: T.self)
     }
 }
 

@@ -116,8 +116,10 @@ private func sequenceElements<S: Sequence>(_ sequence: S) -> [Any] {
 func parseQuery(_ core: RealmCore, _ table: TableInfo, _ predicate: String, _ values: [Any], shown: String? = nil) -> OpaquePointer {
     let arguments = QueryArguments(values, core)
     var query: OpaquePointer?
+    // Realm Swift's checks of the values compared with (nil with a required property).
+    var options = ce_query_options(realm_swift_values: true)
     let ok = arguments.arguments.withUnsafeBufferPointer { buffer in
-        ce_query_parse(core.currentTxn(), table.tableKey, predicate, buffer.baseAddress, buffer.count, &query)
+        ce_query_parse_with(core.currentTxn(), table.tableKey, predicate, buffer.baseAddress, buffer.count, &options, &query)
     }
     withExtendedLifetime(arguments) {}
     guard ok, let query else { queryFailure(shown ?? predicate, table) }
@@ -407,6 +409,26 @@ final class ResultsQuery {
         }
         self.table = table
         return (views[views.count - 1], table)
+    }
+}
+
+/// Stops with realm-core's message for a sort or distinct key path that ends at a `Data`
+/// property (its `is_sortable_type` refuses binary; the engine sorts binaries by bytes, and its
+/// own messages cover the key paths realm-core refuses otherwise).
+func refuseDataKeyPath(_ keyPath: String, _ schema: ObjectSchemaInfo) {
+    if keyPath.contains("@") || keyPath.contains("[") { return }
+    var info = schema
+    let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    for (position, part) in parts.enumerated() {
+        guard let index = info.indexByName[part] else { return }
+        let shape = info.properties[index].shape
+        if shape.collection != CE_COLLECTION_NONE { return }
+        if shape.type == CE_TYPE_BINARY, position == parts.count - 1 {
+            throwRealmException("Cannot sort on key path '\(keyPath)': property '\(info.className).\(part)' is of "
+                + "unsupported type 'data'.")
+        }
+        guard let target = shape.linkTarget else { return }
+        info = ObjectSchemaInfo.of(target)
     }
 }
 

@@ -1,5 +1,6 @@
 // UnmanagedAggregates.swift — min, max, sum and average of a property over the objects of an
-// unmanaged List or MutableSet (Realm computes them for unmanaged collections too).
+// unmanaged List or MutableSet, or of `self` over the values of an unmanaged List, MutableSet
+// or Map (Realm computes them for unmanaged collections too).
 
 import CEngine
 import Foundation
@@ -22,6 +23,35 @@ extension MutableSet: UnmanagedObjectsHolder {
     var unmanagedObjects: [ObjectBase]? {
         guard managed == nil, Element._ceLinkTarget != nil else { return nil }
         return unmanaged.compactMap { $0 as Any as? ObjectBase }
+    }
+}
+
+/// A collection that may hold unmanaged values: List, MutableSet and Map (its values). Their
+/// `min(ofProperty: "self")` and the other aggregates of `self` are computed over them.
+protocol UnmanagedValuesHolder {
+    /// The values while the collection is unmanaged and holds values, read as `T` (its element
+    /// type); nil when managed or holding objects.
+    func unmanagedValues<T>(as _: T.Type) -> [T]?
+}
+
+extension List: UnmanagedValuesHolder {
+    func unmanagedValues<T>(as _: T.Type) -> [T]? {
+        guard managed == nil, Element._ceLinkTarget == nil else { return nil }
+        return unmanaged as? [T]
+    }
+}
+
+extension MutableSet: UnmanagedValuesHolder {
+    func unmanagedValues<T>(as _: T.Type) -> [T]? {
+        guard managed == nil, Element._ceLinkTarget == nil else { return nil }
+        return unmanaged as? [T]
+    }
+}
+
+extension Map: UnmanagedValuesHolder {
+    func unmanagedValues<T>(as _: T.Type) -> [T]? {
+        guard managed == nil, Value._ceLinkTarget == nil else { return nil }
+        return Array(unmanaged.values) as? [T]
     }
 }
 
