@@ -108,9 +108,16 @@ static bool check_inner_header(space_ref ref, inner_view *out)
 
 /* Checks an inner node whose node is read already and reads its first
  * keys; check_inner reads the counts too. */
+static bool read_inner_keys(const space_state *space, space_ref ref, inner_view *out);
+
 static bool check_inner_keys(const space_state *space, space_ref ref, inner_view *out)
 {
-    if (!check_inner_header(ref, out)) return false;
+    return check_inner_header(ref, out) && read_inner_keys(space, ref, out);
+}
+
+/* Reads the first keys of an inner node whose header is checked. */
+static bool read_inner_keys(const space_state *space, space_ref ref, inner_view *out)
+{
     int64_t keys = node_get(&out->node, INNER_FIRST_KEYS);
     if (!node_value_is_ref(keys)) return corrupt_cluster(ref, "bad inner header");
     if (!read_plain(space, (space_ref)keys, &out->first_keys)) return false;
@@ -148,17 +155,44 @@ static bool is_inner(const space_state *space, space_ref ref, bool *out_inner)
     return true;
 }
 
-/* The child whose keys cover `key`: the last one whose first key <= key.
- * Keys come from a counter, so the first keys of a table that grew in order
- * are evenly spaced: interpolation lands on the child (see node.h). */
-static size_t child_for_key(const inner_view *inner, ce_object_key key)
+/* Where the child that covers `key` probably lies, from the node's own
+ * first keys. Keys come from a counter, so the first keys of a table that
+ * grew in order are evenly spaced: interpolation lands on the child (see
+ * node.h). */
+static size_t guess_child(const inner_view *inner, ce_object_key key)
+{
+    size_t children = inner->children;
+    return node_guess_position(key, node_get(&inner->first_keys, 0), node_get(&inner->first_keys, children - 1),
+                               children);
+}
+
+/* The same from the span [low, high) of the node's keys that its parent
+ * gives (its first key there, and the next child's), before the node's
+ * first keys are read: the line of the child's ref can then be fetched
+ * together with them, and the node's last first key is not read at all. */
+static size_t guess_child_in_span(size_t children, ce_object_key key, int64_t low, int64_t high)
+{
+    if (key <= low) return 0;
+    if (key >= high) return children - 1;
+    double position = ((double)key - (double)low) / ((double)high - (double)low) * (double)children;
+    return position < (double)children ? (size_t)position : children - 1;
+}
+
+/* The child whose keys cover `key`: the last one whose first key <= key,
+ * searched from `guess` (any guess gives the right child). */
+static size_t child_for_key_near(const inner_view *inner, ce_object_key key, size_t guess)
 {
     size_t children = inner->children;
     if (key == INT64_MAX) return children - 1;
-    size_t guess = node_guess_position(key, node_get(&inner->first_keys, 0),
-                                       node_get(&inner->first_keys, children - 1), children);
-    size_t after = node_lower_bound_near(&inner->first_keys, 1, children, key + 1, guess);
+    /* The first key after the child's: usually the next one. */
+    size_t after_guess = guess + 1 < children ? guess + 1 : children - 1;
+    size_t after = node_lower_bound_near(&inner->first_keys, 1, children, key + 1, after_guess);
     return after == 0 ? 0 : after - 1;
+}
+
+static size_t child_for_key(const inner_view *inner, ce_object_key key)
+{
+    return child_for_key_near(inner, key, guess_child(inner, key));
 }
 
 /* Position of the first offset >= target in a leaf: where target lies when
@@ -241,17 +275,29 @@ static cluster_hint *hint_for_read(const space_state *space, cluster_hint *hint)
 }
 
 /* The leaf that holds (or would hold) `key`, and its node. A root that is
- * an inner node is taken from the hint (hint_for_read's), or remembered in it. */
+ * an inner node is taken from the hint (hint_for_read's), or remembered in it.
+ *
+ * In a large table every node on the way is a cache miss, and each step
+ * used to wait for one miss after another: the node, its first keys, the
+ * line of the guess among them, then the line of the child's ref. Below the
+ * root the parent's first keys give the span of a node's keys, so the guess
+ * is made from the node's header alone: the child's ref is fetched together
+ * with the first keys, and the child's header (at the guess) while the
+ * guess is checked. A wrong guess costs only a useless prefetch. */
 static bool descend_to_leaf(const space_state *space, space_ref root, ce_object_key key, cluster_hint *hint,
                             space_ref *out_leaf, node_view *out_leaf_node)
 {
     space_ref ref = root;
+    bool spanned = false; /* the keys under `ref` lie in [low, high) */
+    int64_t low = 0, high = 0;
     for (unsigned depth = 0; depth <= CLUSTER_MAX_DEPTH; depth++) {
         inner_view view;
+        size_t guess;
         if (depth == 0 && hint && hint->root == root) {
             view.node = hint->root_node;
             view.first_keys = hint->root_first_keys;
             view.children = view.node.count - INNER_FIRST_CHILD;
+            guess = guess_child(&view, key);
         } else {
             if (!node_read(space, ref, &view.node)) return false;
             if (!(view.node.flags & NODE_INNER)) {
@@ -260,15 +306,32 @@ static bool descend_to_leaf(const space_state *space, space_ref root, ce_object_
                 return true;
             }
             /* A lookup needs the first keys, not the counts. */
-            if (!check_inner_keys(space, ref, &view)) return false;
+            if (!check_inner_header(ref, &view)) return false;
+            if (spanned && high > low) {
+                guess = guess_child_in_span(view.children, key, low, high);
+                node_prefetch_element(&view.node, INNER_FIRST_CHILD + guess);
+                if (!read_inner_keys(space, ref, &view)) return false;
+            } else {
+                if (!read_inner_keys(space, ref, &view)) return false;
+                guess = guess_child(&view, key);
+            }
             if (depth == 0 && hint) {
                 hint->root = root;
                 hint->root_node = view.node;
                 hint->root_first_keys = view.first_keys;
             }
         }
-        int64_t child = node_get(&view.node, INNER_FIRST_CHILD + child_for_key(&view, key));
+        node_prefetch_header(space, node_get(&view.node, INNER_FIRST_CHILD + guess));
+        size_t index = child_for_key_near(&view, key, guess);
+        int64_t child = node_get(&view.node, INNER_FIRST_CHILD + index);
         if (!node_value_is_ref(child)) return corrupt_cluster(ref, "bad child");
+        /* The child's span: from its first key to the next child's (the
+         * last child's ends where this node's does). */
+        low = node_get(&view.first_keys, index);
+        if (index + 1 < view.children) {
+            high = node_get(&view.first_keys, index + 1);
+            spanned = true;
+        }
         ref = (space_ref)child;
     }
     return corrupt_cluster(root, "tree too deep");
