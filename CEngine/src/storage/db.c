@@ -1075,9 +1075,12 @@ static bool write_new_version(ce_txn *txn, const version_info *info, bool groupe
     }
     *out_bytes_written = 0;
     for (size_t i = 0; ok && i < run_count; i++) *out_bytes_written += runs[i].length;
+    /* New pages of checksums are rewritten in place by the commits after
+     * this one: no slot may list them as this commit's bytes. */
+    bool listable = !(db->cipher.page_sums && pagesum_places_pages(txn));
     if (ok)
-        ok = grouped ? group_add_commit(db, &txn->info, info, runs, run_count)
-                     : group_commit_durably(db, &txn->info, info, runs, run_count);
+        ok = grouped ? group_add_commit(db, &txn->info, info, runs, run_count, listable)
+                     : group_commit_durably(db, &txn->info, info, runs, run_count, listable);
     free(runs);
     return ok;
 }

@@ -143,7 +143,7 @@ static bool append_runs(ce_db *db, slot_record *slot, checksum_state *checksum, 
 }
 
 bool group_add_commit(ce_db *db, const version_info *base, const version_info *info, const pager_write_run *runs,
-                      size_t run_count)
+                      size_t run_count, bool listable)
 {
     if (!lock_group(db)) return false;
     shared_state *shared = db->shared;
@@ -151,8 +151,8 @@ bool group_add_commit(ce_db *db, const version_info *base, const version_info *i
     if (!(sequence & 1)) {
         atomic_store(&shared->group_sequence, sequence + 1);
         size_t count = shared->group_run_count;
-        if (shared->group_version != base->version || shared->group_overflow || count > slot_run_limit(db) ||
-            run_count > slot_run_limit(db) - count) {
+        if (!listable || shared->group_version != base->version || shared->group_overflow ||
+            count > slot_run_limit(db) || run_count > slot_run_limit(db) - count) {
             shared->group_overflow = 1; /* the sync will sync the data first */
         } else {
             for (size_t i = 0; i < run_count; i++) {
@@ -248,7 +248,7 @@ static bool durable_slot(ce_db *db, uint64_t latest, slot_record *out_slot, uint
 }
 
 bool group_commit_durably(ce_db *db, const version_info *base, const version_info *info, const pager_write_run *runs,
-                          size_t run_count)
+                          size_t run_count, bool listable)
 {
     bool full = db->options.durability == CE_DURABILITY_FULL;
     slot_record *slot = calloc(1, sizeof *slot);
@@ -268,8 +268,9 @@ bool group_commit_durably(ce_db *db, const version_info *base, const version_inf
          * commit's, or none: then the data is synced first. */
         checksum_state checksum;
         checksum_init(&checksum, CHECKSUM_SEED_DATA);
-        bool listed = full && (durable->info.version == base->version ||
-                               copy_group(db, durable->info.version, base->version, slot, &checksum));
+        bool listed = full && listable &&
+                      (durable->info.version == base->version ||
+                       copy_group(db, durable->info.version, base->version, slot, &checksum));
         listed = listed && append_runs(db, slot, &checksum, runs, run_count);
         listed_runs = listed;
         if (listed) {

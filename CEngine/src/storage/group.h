@@ -35,16 +35,21 @@ extern size_t group_slot_run_limit;
 
 /* A grouped commit of `info` built on `base` (the latest version), whose
  * runs are written (not synced): joins the pending group and publishes
- * `info` as the latest version. The caller holds the write lock. */
+ * `info` as the latest version. The caller holds the write lock.
+ * `listable` false: a slot may not list these runs (their bytes change
+ * after the commit: pages of checksums it placed, which later commits
+ * rewrite in place), so the group's sync syncs its data first and its
+ * slot lists no runs. */
 bool group_add_commit(ce_db *db, const version_info *base, const version_info *info, const pager_write_run *runs,
-                      size_t run_count);
+                      size_t run_count, bool listable);
 
 /* A commit that is not grouped, of `info` built on `base`, whose runs are
  * written: writes and (full durability) syncs its slot, which covers the
  * pending group too, then publishes `info`. The caller holds the write
- * lock. */
+ * lock. `listable` as for group_add_commit (false: the data is synced
+ * first, the slot lists no runs). */
 bool group_commit_durably(ce_db *db, const version_info *base, const version_info *info, const pager_write_run *runs,
-                          size_t run_count);
+                          size_t run_count, bool listable);
 
 /* ce_db_sync: returns once `version` (at most the latest) is durable. */
 bool group_sync(ce_db *db, uint64_t version);
