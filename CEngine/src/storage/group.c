@@ -215,6 +215,29 @@ static bool write_slot(ce_db *db, const slot_record *slot, uint32_t durable_page
     return ok;
 }
 
+bool group_write_sync_record(ce_db *db, uint64_t version)
+{
+    if (db->options.durability != CE_DURABILITY_FULL || db->options.read_only || version == 0) return true;
+    uint8_t page[PAGE_SIZE_BYTES];
+    header_encode_sync_page(page, version);
+    return pager_write(db->pager, SYNC_PAGE * PAGE_SIZE_BYTES, page, sizeof page);
+}
+
+/* After the slot of `slot` is written and synced: vouches for it in the
+ * sync record if the runs it lists are large (an open after a crash would
+ * read them all back). A failure costs only that check: not an error. */
+static void vouch_if_large(ce_db *db, const slot_record *slot)
+{
+    uint64_t bytes = 0;
+    for (uint32_t i = 0; i < slot->run_count; i++) bytes += slot->runs[i][1];
+    if (bytes >= SYNC_RECORD_MINIMUM_BYTES) {
+        error_saved saved;
+        error_save(&saved);
+        group_write_sync_record(db, slot->info.version);
+        error_restore(&saved);
+    }
+}
+
 /* The newest version whose freed space may be reused once the slot of
  * `version` is durable, written over `previous` (the durable slot before).
  * A slot that lists runs is checked at an open after a power loss, and
@@ -281,11 +304,15 @@ bool group_commit_durably(ce_db *db, const version_info *base, const version_inf
         }
         slot->info = *info;
         ok = ok && write_slot(db, slot, durable_page);
+        if (ok && listed) vouch_if_large(db, slot);
     }
     if (ok) {
         lockfile_publish_latest(db->shared, info);
         lockfile_note_confirmed(db, info); /* its slot is the one just written */
-        atomic_store(&db->shared->durable_version, info->version);
+        /* Durable only if synced: a handle without full durability wrote
+         * its slot (over the pending group, maybe another handle's) without
+         * a sync, and the next sync by anyone still has to make it so. */
+        if (full) atomic_store(&db->shared->durable_version, info->version);
         atomic_store(&db->shared->reusable_version, reusable_after(durable, listed_runs, info->version));
         /* Without the group lock: its other takers need the write lock
          * (grouped commits) or the sync lock (syncs), both held here. */
@@ -334,6 +361,7 @@ static bool sync_latest(ce_db *db, uint64_t version)
             }
             slot->info = latest;
             ok = ok && write_slot(db, slot, durable_page);
+            if (ok && listed) vouch_if_large(db, slot);
         }
         if (ok && latest.version > atomic_load(&db->shared->durable_version)) {
             atomic_store(&db->shared->durable_version, latest.version);
