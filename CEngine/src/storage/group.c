@@ -3,9 +3,10 @@
  * slots that make versions durable, and ce_db_sync.
  *
  * Owns: the pending group (in the lock file: its runs and their running
- * checksum), the durable version, the sync lock and the group lock, which
- * slot page a slot goes to, and the rule that freed space waits for the
- * durable version.
+ * checksum), the durable version (moved only by a sync), the sync lock and
+ * the group lock, which slot page a slot goes to and when the sync record
+ * vouches for it, and the rule that freed space waits for the durable
+ * version.
  * Never: writes a slot that names a version in the middle of a group, or
  * over the slot of the newest durable version; lets a writer reuse space
  * that a durable version may still use (invariant 1); reports a version
