@@ -8,7 +8,9 @@
  * space freed by a grouped commit is not reused before its version is
  * durable (a copy of the file taken before the sync opens at the durable
  * version, whole); a plain commit and ce_db_close make the group durable;
- * another handle's commit on top of a pending group covers it; errors.
+ * another handle's commit on top of a pending group covers it, but one
+ * from a handle that never syncs does not make it durable; a sync of a
+ * group of over 1 MiB writes the sync record; errors.
  */
 #include "test_support.h"
 #include "group.h"
@@ -478,4 +480,69 @@ TEST(other_durabilities_never_sync)
         free(path);
         free(dir);
     }
+}
+
+/* The version the sync record (page 3) names on disk (0: none). */
+static uint64_t sync_record(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    CHECK(fd >= 0);
+    uint8_t page[4096];
+    CHECK(pread(fd, page, sizeof page, 3 * 4096) == (ssize_t)sizeof page);
+    close(fd);
+    uint64_t version = 0;
+    if (memcmp(page, "ORSYNC01", 8) == 0) memcpy(&version, page + 8, 8);
+    return version;
+}
+
+/* A handle that never syncs commits on top of another handle's pending
+ * group: its slot covers the group but nothing reached the disk, so the
+ * group is still pending, and the other handle's ce_db_sync syncs. */
+TEST(a_commit_without_sync_leaves_the_group_pending)
+{
+    test_db t = test_db_open("group-nosync");
+    commit_values(t.db, 0, 10, false);
+    uint64_t grouped = commit_values(t.db, 10, 1, true);
+    ce_db_options options;
+    ce_db_options_init(&options);
+    test_set_key(&options);
+    options.durability = CE_DURABILITY_UNSAFE_NO_SYNC;
+    ce_db *unsafe;
+    CHECK(ce_db_open(t.path, &options, &unsafe));
+    count_syncs();
+    uint64_t version = commit_values(unsafe, 11, 1, false);
+    CHECK(atomic_load(&syncs) == 0);
+    CHECK(ce_db_sync(t.db, grouped));
+    CHECK(atomic_load(&syncs) >= 1); /* only a sync makes the group durable */
+    int after_first = atomic_load(&syncs);
+    CHECK(ce_db_sync(t.db, version)); /* that sync covered the later commit too */
+    CHECK(atomic_load(&syncs) == after_first);
+    stop_counting();
+    CHECK(ce_db_close(unsafe));
+    CHECK(list_size(t.db) == 12);
+    test_db_close(&t);
+}
+
+/* A group of over 1 MiB: its sync also writes the sync record, as a plain
+ * commit of that size does, so that an open after a crash does not read
+ * the group's runs back to check them. */
+TEST(a_large_group_writes_the_sync_record)
+{
+    test_db t = test_db_open("group-record");
+    commit_values(t.db, 0, 10, false);
+    uint64_t before = sync_record(t.path), last = 0;
+    for (int c = 0; c < 3; c++) { /* 3 x 400 KB: 64-bit values */
+        ce_txn *txn;
+        CHECK(ce_txn_begin_write(t.db, &txn));
+        for (int64_t i = 0; i < 50000; i++) test_list_append(txn, (c * 50000 + i) * 0x9E3779B9ll);
+        CHECK(ce_txn_commit_grouped(txn, &last));
+    }
+    CHECK(ce_db_sync(t.db, last));
+    CHECK(sync_record(t.path) == last);
+    /* A small group does not (one more page in each sync costs time). */
+    uint64_t small = commit_values(t.db, 5, 1, true);
+    CHECK(ce_db_sync(t.db, small));
+    CHECK(sync_record(t.path) == last);
+    CHECK(before < last);
+    test_db_close(&t);
 }

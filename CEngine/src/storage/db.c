@@ -49,13 +49,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SYNC_RECORD_MINIMUM_BYTES (1u << 20)
-
 /* ------------------------------------------------------------------------ */
 /* Handles                                                                   */
 /* ------------------------------------------------------------------------ */
-
-static void write_sync_record(ce_db *db, uint64_t version);
 
 /* Closed handles and ended transactions: their memory goes to a pool, not
  * back to malloc, and a new handle of the same kind reuses it. The pools
@@ -400,7 +396,7 @@ bool ce_db_close(ce_db *db)
             if (synced) durable = latest.version;
             else error_save(&sync_error);
         }
-        if (durable >= latest.version) write_sync_record(db, latest.version);
+        if (durable >= latest.version) group_write_sync_record(db, latest.version);
     }
     if (db->options.durability == CE_DURABILITY_MEMORY_ONLY) {
         bool busy;
@@ -1046,22 +1042,10 @@ static bool build_new_version(ce_txn *txn, version_info *out_info)
     return true;
 }
 
-/* Records that `version` is on stable storage. Not synced: the next commit's
- * sync carries it, and until then a missing or torn record only costs a
- * verification at open. Written after large commits and at close only: every
- * separate page a sync has to flush makes it slower. */
-static void write_sync_record(ce_db *db, uint64_t version)
-{
-    if (db->options.durability != CE_DURABILITY_FULL || db->options.read_only || version == 0) return;
-    uint8_t page[PAGE_SIZE_BYTES];
-    header_encode_sync_page(page, version);
-    pager_write(db->pager, SYNC_PAGE * PAGE_SIZE_BYTES, page, sizeof page);
-}
-
 /* Writes the nodes of the new version, then hands its slot to group.c:
  * a grouped commit joins the pending group (no slot yet), another one
  * writes and syncs its slot, which covers the pending group too. */
-static bool write_new_version(ce_txn *txn, const version_info *info, bool grouped, uint64_t *out_bytes_written)
+static bool write_new_version(ce_txn *txn, const version_info *info, bool grouped)
 {
     ce_db *db = txn->db;
     pager_write_run *runs = NULL;
@@ -1073,11 +1057,12 @@ static bool write_new_version(ce_txn *txn, const version_info *info, bool groupe
              (db->cipher.page_sums ? pagesum_write_runs(txn, runs, run_count)
                                    : pager_write_runs(db->pager, runs, run_count));
     }
-    *out_bytes_written = 0;
-    for (size_t i = 0; ok && i < run_count; i++) *out_bytes_written += runs[i].length;
+    /* New pages of checksums are rewritten in place by the commits after
+     * this one: no slot may list them as this commit's bytes. */
+    bool listable = !(db->cipher.page_sums && pagesum_places_pages(txn));
     if (ok)
-        ok = grouped ? group_add_commit(db, &txn->info, info, runs, run_count)
-                     : group_commit_durably(db, &txn->info, info, runs, run_count);
+        ok = grouped ? group_add_commit(db, &txn->info, info, runs, run_count, listable)
+                     : group_commit_durably(db, &txn->info, info, runs, run_count, listable);
     free(runs);
     return ok;
 }
@@ -1095,17 +1080,12 @@ static bool commit(ce_txn *txn, bool grouped, uint64_t *out_version)
      * waits for a sync either way. */
     if (db->options.durability != CE_DURABILITY_FULL) grouped = false;
     version_info info = {0};
-    uint64_t bytes_written = 0;
     /* pager_check_file: nothing this transaction read came from past the
      * end of a truncated file (zeros would be committed as data). The
      * version is published by write_new_version (group.c). */
     bool ok = (!txn->before_commit || txn->before_commit(txn, txn->layer_state)) && build_new_version(txn, &info) &&
               pager_check_file(db->pager, txn->info.logical_size, false) &&
-              write_new_version(txn, &info, grouped, &bytes_written);
-    /* After a large durable commit, vouch for it so that an open after a
-     * crash need not read it all back; a small one is cheap to check, and
-     * one more page in the next sync is not (see write_sync_record). */
-    if (ok && !grouped && bytes_written >= SYNC_RECORD_MINIMUM_BYTES) write_sync_record(db, info.version);
+              write_new_version(txn, &info, grouped);
     atomic_store(&db->shared->committing_version, 0);
     /* A failed commit may have placed part of the new version in free
      * space (never published): the transaction is kept only to be ended,

@@ -3,9 +3,10 @@
  * slots that make versions durable, and ce_db_sync.
  *
  * Owns: the pending group (in the lock file: its runs and their running
- * checksum), the durable version, the sync lock and the group lock, which
- * slot page a slot goes to, and the rule that freed space waits for the
- * durable version.
+ * checksum), the durable version (moved only by a sync), the sync lock and
+ * the group lock, which slot page a slot goes to and when the sync record
+ * vouches for it, and the rule that freed space waits for the durable
+ * version.
  * Never: writes a slot that names a version in the middle of a group, or
  * over the slot of the newest durable version; lets a writer reuse space
  * that a durable version may still use (invariant 1); reports a version
@@ -143,7 +144,7 @@ static bool append_runs(ce_db *db, slot_record *slot, checksum_state *checksum, 
 }
 
 bool group_add_commit(ce_db *db, const version_info *base, const version_info *info, const pager_write_run *runs,
-                      size_t run_count)
+                      size_t run_count, bool listable)
 {
     if (!lock_group(db)) return false;
     shared_state *shared = db->shared;
@@ -151,8 +152,8 @@ bool group_add_commit(ce_db *db, const version_info *base, const version_info *i
     if (!(sequence & 1)) {
         atomic_store(&shared->group_sequence, sequence + 1);
         size_t count = shared->group_run_count;
-        if (shared->group_version != base->version || shared->group_overflow || count > slot_run_limit(db) ||
-            run_count > slot_run_limit(db) - count) {
+        if (!listable || shared->group_version != base->version || shared->group_overflow ||
+            count > slot_run_limit(db) || run_count > slot_run_limit(db) - count) {
             shared->group_overflow = 1; /* the sync will sync the data first */
         } else {
             for (size_t i = 0; i < run_count; i++) {
@@ -215,6 +216,29 @@ static bool write_slot(ce_db *db, const slot_record *slot, uint32_t durable_page
     return ok;
 }
 
+bool group_write_sync_record(ce_db *db, uint64_t version)
+{
+    if (db->options.durability != CE_DURABILITY_FULL || db->options.read_only || version == 0) return true;
+    uint8_t page[PAGE_SIZE_BYTES];
+    header_encode_sync_page(page, version);
+    return pager_write(db->pager, SYNC_PAGE * PAGE_SIZE_BYTES, page, sizeof page);
+}
+
+/* After the slot of `slot` is written and synced: vouches for it in the
+ * sync record if the runs it lists are large (an open after a crash would
+ * read them all back). A failure costs only that check: not an error. */
+static void vouch_if_large(ce_db *db, const slot_record *slot)
+{
+    uint64_t bytes = 0;
+    for (uint32_t i = 0; i < slot->run_count; i++) bytes += slot->runs[i][1];
+    if (bytes >= SYNC_RECORD_MINIMUM_BYTES) {
+        error_saved saved;
+        error_save(&saved);
+        group_write_sync_record(db, slot->info.version);
+        error_restore(&saved);
+    }
+}
+
 /* The newest version whose freed space may be reused once the slot of
  * `version` is durable, written over `previous` (the durable slot before).
  * A slot that lists runs is checked at an open after a power loss, and
@@ -248,7 +272,7 @@ static bool durable_slot(ce_db *db, uint64_t latest, slot_record *out_slot, uint
 }
 
 bool group_commit_durably(ce_db *db, const version_info *base, const version_info *info, const pager_write_run *runs,
-                          size_t run_count)
+                          size_t run_count, bool listable)
 {
     bool full = db->options.durability == CE_DURABILITY_FULL;
     slot_record *slot = calloc(1, sizeof *slot);
@@ -268,8 +292,9 @@ bool group_commit_durably(ce_db *db, const version_info *base, const version_inf
          * commit's, or none: then the data is synced first. */
         checksum_state checksum;
         checksum_init(&checksum, CHECKSUM_SEED_DATA);
-        bool listed = full && (durable->info.version == base->version ||
-                               copy_group(db, durable->info.version, base->version, slot, &checksum));
+        bool listed = full && listable &&
+                      (durable->info.version == base->version ||
+                       copy_group(db, durable->info.version, base->version, slot, &checksum));
         listed = listed && append_runs(db, slot, &checksum, runs, run_count);
         listed_runs = listed;
         if (listed) {
@@ -280,11 +305,15 @@ bool group_commit_durably(ce_db *db, const version_info *base, const version_inf
         }
         slot->info = *info;
         ok = ok && write_slot(db, slot, durable_page);
+        if (ok && listed) vouch_if_large(db, slot);
     }
     if (ok) {
         lockfile_publish_latest(db->shared, info);
         lockfile_note_confirmed(db, info); /* its slot is the one just written */
-        atomic_store(&db->shared->durable_version, info->version);
+        /* Durable only if synced: a handle without full durability wrote
+         * its slot (over the pending group, maybe another handle's) without
+         * a sync, and the next sync by anyone still has to make it so. */
+        if (full) atomic_store(&db->shared->durable_version, info->version);
         atomic_store(&db->shared->reusable_version, reusable_after(durable, listed_runs, info->version));
         /* Without the group lock: its other takers need the write lock
          * (grouped commits) or the sync lock (syncs), both held here. */
@@ -333,6 +362,7 @@ static bool sync_latest(ce_db *db, uint64_t version)
             }
             slot->info = latest;
             ok = ok && write_slot(db, slot, durable_page);
+            if (ok && listed) vouch_if_large(db, slot);
         }
         if (ok && latest.version > atomic_load(&db->shared->durable_version)) {
             atomic_store(&db->shared->durable_version, latest.version);

@@ -35,16 +35,31 @@ extern size_t group_slot_run_limit;
 
 /* A grouped commit of `info` built on `base` (the latest version), whose
  * runs are written (not synced): joins the pending group and publishes
- * `info` as the latest version. The caller holds the write lock. */
+ * `info` as the latest version. The caller holds the write lock.
+ * `listable` false: a slot may not list these runs (their bytes change
+ * after the commit: pages of checksums it placed, which later commits
+ * rewrite in place), so the group's sync syncs its data first and its
+ * slot lists no runs. */
 bool group_add_commit(ce_db *db, const version_info *base, const version_info *info, const pager_write_run *runs,
-                      size_t run_count);
+                      size_t run_count, bool listable);
 
 /* A commit that is not grouped, of `info` built on `base`, whose runs are
  * written: writes and (full durability) syncs its slot, which covers the
  * pending group too, then publishes `info`. The caller holds the write
- * lock. */
+ * lock. `listable` as for group_add_commit (false: the data is synced
+ * first, the slot lists no runs). */
 bool group_commit_durably(ce_db *db, const version_info *base, const version_info *info, const pager_write_run *runs,
-                          size_t run_count);
+                          size_t run_count, bool listable);
+
+/* Records in the sync record that `version` is on stable storage. Not
+ * synced: the next sync carries it, and until then a missing or torn
+ * record only costs a verification at open. Written at close and after a
+ * slot that lists over SYNC_RECORD_MINIMUM_BYTES of runs (a large commit
+ * or group), whose check at an open after a crash would read them all
+ * back; not after small ones: every separate page a sync flushes costs
+ * time. Only with full durability, never read-only. */
+bool group_write_sync_record(ce_db *db, uint64_t version);
+#define SYNC_RECORD_MINIMUM_BYTES (1u << 20)
 
 /* ce_db_sync: returns once `version` (at most the latest) is durable. */
 bool group_sync(ce_db *db, uint64_t version);

@@ -475,7 +475,14 @@ bool header_write_new(ce_db *db)
     uint8_t *pages = calloc(1, CE_HEADER_SIZE);
     if (!pages) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory creating '%s'", db->path);
     header_encode_static_page(pages, &cipher);
-    bool ok = pager_write(db->pager, 0, pages, CE_HEADER_SIZE);
+    /* The last page first: one page, so the file is either as before or
+     * the whole header long. A kill in the middle of a longer write stops
+     * at a page boundary and would leave a file shorter than a header,
+     * which no open accepts ("too small"); with the header's length in
+     * place, whatever prefix of pages 0-2 follows opens as a new file (a
+     * static page, valid or blank, and blank slots). */
+    size_t last = CE_HEADER_SIZE - PAGE_SIZE_BYTES;
+    bool ok = pager_write(db->pager, last, pages + last, PAGE_SIZE_BYTES) && pager_write(db->pager, 0, pages, last);
     free(pages);
     if (ok && db->options.durability == CE_DURABILITY_FULL) ok = pager_sync(db->pager);
     return ok;

@@ -179,6 +179,11 @@ bool pagesum_place(ce_txn *txn)
 
 uint64_t pagesum_directory(const ce_txn *txn) { return txn->page_sums ? txn->page_sums->directory : 0; }
 
+bool pagesum_places_pages(const ce_txn *txn)
+{
+    return txn->page_sums && txn->page_sums->grows && txn->page_sums->placed_until > txn->page_sums->first_new;
+}
+
 /* A page the commit writes that its runs do not cover whole: composed
  * (zeros, then the runs' bytes) and written after the runs. */
 typedef struct composed_page {

@@ -50,6 +50,15 @@ bool pagesum_place(ce_txn *txn);
 /* The directory's ref, for the new top node. */
 uint64_t pagesum_directory(const ce_txn *txn);
 
+/* Whether the commit places new pages of checksums (a new file's first
+ * commit, a directory that grows). They are among its runs, and the
+ * commits after it rewrite them in place (the entries of the pages those
+ * write), so their bytes stop being this commit's: no header slot may
+ * list its runs (an open after a crash would find them changed and reject
+ * the slot). Its data is synced before its slot instead (group.h,
+ * `listable`). */
+bool pagesum_places_pages(const ce_txn *txn);
+
 /* Writes the commit's runs as whole pages (zeros where nothing was
  * placed) with the checksum of each page in its page of checksums (a new
  * one in the runs; an existing one rewritten whole, its other entries
