@@ -90,6 +90,15 @@ final class AsyncWriteState {
     /// work (completions, notifications, other tasks of the actor) run.
     static let blocksPerJob = 32
 
+    /// How many commits may wait for their completion (grouped commits not yet durable) before
+    /// the queued blocks wait for the sync running: a group then fits in one header slot's run
+    /// list, and the space commits free is reused soon (the engine reuses it only once a later
+    /// version is durable; unbounded groups grew a 10,000-commit burst's file to 1 GB).
+    static let maxPendingCompletions = 64
+
+    /// Whether queued blocks must wait for completions (see `maxPendingCompletions`).
+    var completionsFull: Bool { completions.count >= AsyncWriteState.maxPendingCompletions }
+
     func nextId() -> AsyncTransactionId {
         lastId &+= 1
         return lastId
@@ -216,6 +225,8 @@ extension RealmCore {
             requestFromLockThread()
             return
         }
+        // Delivering completions asks again (`deliverCompletions`).
+        if asyncWrites.completionsFull { return }
         asyncWrites.runScheduled = true
         let instance = UncheckedBox(WeakCore(core: self))
         context.schedule { instance.value.core?.runQueuedWrites() }
@@ -282,7 +293,7 @@ extension RealmCore {
             ran = 1
         }
         while ran < AsyncWriteState.blocksPerJob, !isInWriteTransaction, !asyncWrites.requested,
-            let first = asyncWrites.queue.first, case .block = first.work
+            !asyncWrites.completionsFull, let first = asyncWrites.queue.first, case .block = first.work
         {
             deliverPending()
             _ = advance()
@@ -499,6 +510,8 @@ extension RealmCore {
             asyncWrites.completions.removeFirst()
             first.callback?(first.error)
         }
+        // Queued blocks that waited for room (`maxPendingCompletions`) go on.
+        requestWriteLockIfNeeded()
     }
 
     /// Whether the instance has asynchronous write work left.
