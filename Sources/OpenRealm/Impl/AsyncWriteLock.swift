@@ -32,8 +32,9 @@ final class AsyncWriteLock: @unchecked Sendable {
     // @unchecked Sendable: the mutable state is in `shared`, under its condition's lock.
     private let shared = Shared()
     /// Where `ce_db_sync` runs for grouped commits (a thread of its own; serial: the syncs of
-    /// one file go one after another, each covering every commit made before it began).
-    private let syncQueue = DispatchQueue(label: "OpenRealm sync")
+    /// one file go one after another, each covering every commit made before it began). Tests
+    /// hold it up with a block of their own.
+    let syncQueue = DispatchQueue(label: "OpenRealm sync")
     /// How many transactions the lock's thread handed out, and how many `ce_db_sync` calls the
     /// syncer made (tests read them: queued blocks on a free lock need no hand-off, and grouped
     /// commits share syncs).
