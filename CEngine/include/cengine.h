@@ -335,6 +335,22 @@ bool ce_txn_begin_read_at(ce_db *db, uint64_t version, ce_txn **out_txn);
  */
 bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn);
 
+/*
+ * ce_txn_begin_write without waiting: when another transaction holds the
+ * write lock (of any thread, handle or process, or a compaction of this
+ * handle), returns true at once with *out_txn = NULL and no error set
+ * ("busy": try again later, or wait with ce_txn_begin_write on a thread
+ * that may block). Otherwise as ce_txn_begin_write: true with the write
+ * transaction, or false with its errors. A thread that holds the write
+ * transaction gets busy too, never an error.
+ *
+ *     ce_txn *write;
+ *     if (!ce_txn_try_begin_write(db, &write)) fprintf(stderr, "%s\n", ce_last_error_message());
+ *     else if (!write) ...                      // busy: nothing was waited for
+ *     else { ... ce_txn_commit(write); }
+ */
+bool ce_txn_try_begin_write(ce_db *db, ce_txn **out_txn);
+
 /* Commits a write transaction and ends it. A failed commit does not end
  * the transaction (the conventions: a failed call never frees a handle):
  * the caller ends it with ce_txn_end, which rolls it back and lets the next

@@ -816,6 +816,31 @@ static bool acquire_writer(ce_db *db)
     return true;
 }
 
+/* acquire_writer without waiting: the write lock if nobody holds it, else
+ * false with *out_busy set and no error (another thread of this handle, a
+ * compaction of it, another handle or another process has it). Enters the
+ * transaction count too (enter_transaction, which may wait, is skipped). */
+static bool try_acquire_writer(ce_db *db, bool *out_busy)
+{
+    pthread_mutex_lock(&db->mutex);
+    if (db->writer_busy || (db->exclusive && !pthread_equal(db->exclusive_thread, pthread_self()))) {
+        pthread_mutex_unlock(&db->mutex);
+        *out_busy = true;
+        return false;
+    }
+    db->open_transactions++;
+    db->writer_busy = true;
+    db->writer_thread = pthread_self();
+    pthread_mutex_unlock(&db->mutex);
+    if (os_lock_range(db->lock_fd, WRITER_LOCK_BYTE, 1, true, false, out_busy, db->lock_path)) return true;
+    pthread_mutex_lock(&db->mutex);
+    db->writer_busy = false;
+    db->open_transactions--;
+    pthread_cond_signal(&db->writer_free);
+    pthread_mutex_unlock(&db->mutex);
+    return false;
+}
+
 static void release_writer(ce_db *db)
 {
     os_unlock_range(db->lock_fd, WRITER_LOCK_BYTE, 1, db->lock_path);
@@ -853,10 +878,12 @@ static bool catch_up_with_header(ce_db *db, version_info *latest)
     return ok;
 }
 
-bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn)
+/* ce_txn_begin_write, or with out_busy ce_txn_try_begin_write: then a
+ * held lock returns false with *out_busy set and no error. */
+static bool begin_write(ce_db *db, ce_txn **out_txn, const char *name, bool *out_busy)
 {
-    if (!db_check_handle(db, "ce_txn_begin_write")) return false;
-    if (!out_txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_write: arguments are required");
+    if (!db_check_handle(db, name)) return false;
+    if (!out_txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "%s: arguments are required", name);
     if (db->options.immutable)
         return error_fail(CE_ERR_READ_ONLY, "cannot write to '%s': it was opened immutable (read-only, without a lock file)",
                           db->path);
@@ -866,11 +893,18 @@ bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn)
     txn->db = db;
     txn->write = true;
     txn->reader_slot = -1;
-    enter_transaction(db);
-    if (!acquire_writer(db)) {
-        leave_transaction(db);
-        delete_txn_handle(txn);
-        return false;
+    if (out_busy) {
+        if (!try_acquire_writer(db, out_busy)) {
+            delete_txn_handle(txn);
+            return false;
+        }
+    } else {
+        enter_transaction(db);
+        if (!acquire_writer(db)) {
+            leave_transaction(db);
+            delete_txn_handle(txn);
+            return false;
+        }
     }
     version_info latest;
     uint64_t oldest, active, reuse_limit;
@@ -904,6 +938,17 @@ fail:
     leave_transaction(db);
     delete_txn_handle(txn);
     return false;
+}
+
+bool ce_txn_begin_write(ce_db *db, ce_txn **out_txn) { return begin_write(db, out_txn, "ce_txn_begin_write", NULL); }
+
+bool ce_txn_try_begin_write(ce_db *db, ce_txn **out_txn)
+{
+    bool busy = false;
+    if (begin_write(db, out_txn, "ce_txn_try_begin_write", &busy)) return true;
+    if (!busy) return false;
+    *out_txn = NULL;
+    return true;
 }
 
 bool ce_txn_is_write(const ce_txn *txn) { return db_txn_check(txn, "ce_txn_is_write") && txn->write; }

@@ -1,6 +1,7 @@
 // RealmCore+AsyncWrites.swift — the asynchronous writes of a live Realm instance: the queue of
-// `beginAsyncWrite`/`writeAsync` blocks and `asyncWrite` tasks, the write transactions the
-// file's AsyncWriteLock thread hands it, and the completions of `commitAsyncWrite`.
+// `beginAsyncWrite`/`writeAsync` blocks and `asyncWrite` tasks, their write transactions (begun
+// on the instance's context while the lock is free, else handed over by the file's
+// AsyncWriteLock thread), and the completions of `commitAsyncWrite`.
 
 import CEngine
 import Foundation
@@ -8,19 +9,26 @@ import Foundation
 /// The asynchronous-write state of a live RealmCore (only touched on the instance's context,
 /// but `grant`, which the lock's thread fills).
 ///
-/// - Each queued entry needs the write lock: the instance asks the file's `AsyncWriteLock` for
-///   one transaction at a time (`requested`), and runs the first entry in it when it arrives
-///   (`RealmCore.asyncWriteGranted`), after refreshing as `beginWrite` does. A block that
-///   returns without committing is cancelled (Realm's rule); a task (`asyncWrite`) is resumed
-///   and holds the transaction until it commits or cancels. When the transaction ends, the next
-///   entry's request is made.
+/// - Each queued entry needs the write lock. Queued blocks run back to back in a job of the
+///   context (`RealmCore.runQueuedWrites`, up to `blocksPerJob` of them, then a new job), each
+///   in a transaction begun there without waiting (`ce_txn_try_begin_write`) after refreshing
+///   as `beginWrite` does. When the lock is busy (another thread, Realm or process writes), or
+///   the first entry is a task, the instance asks the file's `AsyncWriteLock` thread, which
+///   waits for the lock, for one transaction (`requested`) and runs the first entry in it when
+///   it arrives (`RealmCore.asyncWriteGranted`), then goes on with the blocks after it. A block
+///   that returns without committing is cancelled (Realm's rule); a task (`asyncWrite`) is
+///   resumed and holds the transaction until it commits or cancels (its transaction always
+///   comes from the lock's thread: the engine notes the thread that begins a write, and a task
+///   may hold it across suspensions). When the transaction ends, the next entry is asked for.
 /// - A synchronous `beginWrite` first runs the queued blocks, in order, in transactions of the
 ///   lock (never blocking on the engine's lock while the lock's thread holds it for this
 ///   instance), then takes the next transaction the lock hands out for itself.
 /// - `commitAsyncWrite` commits at once (its changes are visible when it returns) and queues
 ///   its completion, called on the context after the commit is durable, in commit order. With
 ///   `allowGrouping` the commit is grouped (`ce_txn_commit_grouped`) and the file's syncer
-///   thread makes it durable (`ce_db_sync`), one sync for the commits made meanwhile.
+///   thread makes it durable (`ce_db_sync`): at most one sync of the instance queued or running,
+///   for the newest grouped commit when it starts, and one job on the context per sync, which
+///   calls the completions it made durable in commit order.
 final class AsyncWriteState {
     enum Work {
         /// A block of `beginAsyncWrite` (or `writeAsync`), run in the transaction.
@@ -50,9 +58,16 @@ final class AsyncWriteState {
     var queue: [Entry] = []
     /// Whether a transaction was asked of the lock's thread and not taken yet.
     var requested = false
+    /// Whether a job that runs the queued blocks is scheduled on the context.
+    var runScheduled = false
+    /// Whether the queued entries are being run (`runQueuedWrites`): the end of each
+    /// transaction asks for nothing, the loop goes on.
+    var running = false
     /// Whether the current write transaction came from the lock's thread (its end is reported
     /// to it).
     var lockHeld = false
+    /// Whether the current write transaction was begun on the context for a queued block.
+    var triedHeld = false
     /// The id of the block being run (cancelling it is a no-op, as in Realm).
     var runningId: AsyncTransactionId?
     /// Whether an `asyncWrite` task holds the current write transaction.
@@ -63,11 +78,26 @@ final class AsyncWriteState {
     var groupedVersion: UInt64 = 0
     /// The latest version `ce_db_sync` returned for, for this instance.
     var durableVersion: UInt64 = 0
+    /// The instance's sync requests to the file's syncer, made on its first grouped commit.
+    var syncTarget: AsyncWriteLock.SyncTarget?
     var completionsScheduled = false
     /// The file's lock thread, once the instance wrote asynchronously.
     var lock: AsyncWriteLock?
     /// Where the lock's thread leaves the transaction it hands out.
     let grant = WriteGrant()
+
+    /// How many queued blocks one job of the context runs before it lets the context's other
+    /// work (completions, notifications, other tasks of the actor) run.
+    static let blocksPerJob = 32
+
+    /// How many commits may wait for their completion (grouped commits not yet durable) before
+    /// the queued blocks wait for the sync running: a group then fits in one header slot's run
+    /// list, and the space commits free is reused soon (the engine reuses it only once a later
+    /// version is durable; unbounded groups grew a 10,000-commit burst's file to 1 GB).
+    static let maxPendingCompletions = 64
+
+    /// Whether queued blocks must wait for completions (see `maxPendingCompletions`).
+    var completionsFull: Bool { completions.count >= AsyncWriteState.maxPendingCompletions }
 
     func nextId() -> AsyncTransactionId {
         lastId &+= 1
@@ -185,9 +215,26 @@ extension RealmCore {
 
     // MARK: The write lock
 
-    /// Asks the lock's thread for a transaction when an entry waits and none was asked for.
+    /// Asks for a transaction when an entry waits and none was asked for: a job of the context
+    /// that runs the queued blocks, or, for a task, the lock's thread.
     func requestWriteLockIfNeeded() {
-        guard !asyncWrites.queue.isEmpty, !asyncWrites.requested, !isInWriteTransaction else { return }
+        guard let first = asyncWrites.queue.first, !asyncWrites.requested, !asyncWrites.runScheduled,
+            !asyncWrites.running, !isInWriteTransaction
+        else { return }
+        if case .task = first.work {
+            requestFromLockThread()
+            return
+        }
+        // Delivering completions asks again (`deliverCompletions`).
+        if asyncWrites.completionsFull { return }
+        asyncWrites.runScheduled = true
+        let instance = UncheckedBox(WeakCore(core: self))
+        context.schedule { instance.value.core?.runQueuedWrites() }
+    }
+
+    /// Asks the lock's thread for a transaction (it waits for the lock) for the first entry.
+    private func requestFromLockThread() {
+        guard !asyncWrites.requested else { return }
         asyncWrites.requested = true
         let lock = asyncWrites.lock ?? AsyncWriteLock.of(engine)
         asyncWrites.lock = lock
@@ -208,6 +255,73 @@ extension RealmCore {
                     withExtendedLifetime(engine) {}
                 }
             }
+        }
+    }
+
+    /// The write transaction for the first queued block, begun here if the lock is free; nil
+    /// when it is busy. Throws the engine's error.
+    private func tryBeginWrite() throws(Realm.Error) -> OpaquePointer? {
+        var raw: OpaquePointer?
+        guard ce_txn_try_begin_write(engine.handle, &raw) else { throw Realm.Error.last(fileURL: configuration.fileURL) }
+        return raw
+    }
+
+    /// The job scheduled by `requestWriteLockIfNeeded`: runs the queued blocks.
+    func runQueuedWrites() {
+        asyncWrites.runScheduled = false
+        guard !notify.isDelivering else {
+            // From inside a notification block: once it returns.
+            asyncWrites.runScheduled = true
+            let instance = UncheckedBox(WeakCore(core: self))
+            context.schedule { instance.value.core?.runQueuedWrites() }
+            return
+        }
+        runEntries(granted: nil)
+    }
+
+    /// Runs the first entry in `granted` (a transaction of the lock's thread), if given, then the
+    /// queued blocks after it back to back, each in a transaction begun here while the lock is
+    /// free, refreshed first as `beginWrite` does; at most `blocksPerJob` in this job. Stops at a
+    /// task, or when the lock is busy (then the lock's thread is asked).
+    private func runEntries(granted: OpaquePointer?) {
+        asyncWrites.running = true
+        var ran = 0
+        var busy = false
+        if let granted {
+            enterWrite(granted, fromLock: true)
+            runFirstEntry()
+            ran = 1
+        }
+        while ran < AsyncWriteState.blocksPerJob, !isInWriteTransaction, !asyncWrites.requested,
+            !asyncWrites.completionsFull, let first = asyncWrites.queue.first, case .block = first.work
+        {
+            deliverPending()
+            _ = advance()
+            // A notification block may have begun a write, or cancelled or queued entries.
+            guard !isInWriteTransaction, let next = asyncWrites.queue.first, case .block = next.work else { break }
+            let txn: OpaquePointer?
+            do {
+                txn = try tryBeginWrite()
+            } catch {
+                asyncWrites.running = false
+                failFirstEntry(error)
+                asyncWrites.running = true
+                continue
+            }
+            guard let txn else {
+                busy = true
+                break
+            }
+            enterWrite(txn, fromLock: false)
+            asyncWrites.triedHeld = true
+            runFirstEntry()
+            ran += 1
+        }
+        asyncWrites.running = false
+        if busy, !isInWriteTransaction {
+            requestFromLockThread()
+        } else {
+            requestWriteLockIfNeeded()
         }
     }
 
@@ -251,8 +365,7 @@ extension RealmCore {
             requestWriteLockIfNeeded()
             return
         }
-        enterWrite(txn, fromLock: true)
-        runFirstEntry()
+        runEntries(granted: txn)
     }
 
     private func scheduleGrantRetry() {
@@ -269,7 +382,7 @@ extension RealmCore {
             block()
             asyncWrites.runningId = nil
             // Returning without committing cancels (Realm's rule for beginAsyncWrite).
-            if isInWriteTransaction && asyncWrites.lockHeld { cancelWrite() }
+            if isInWriteTransaction && (asyncWrites.lockHeld || asyncWrites.triedHeld) { cancelWrite() }
         case .task(let continuation):
             asyncWrites.taskHoldsWrite = true
             continuation.resume()
@@ -293,9 +406,13 @@ extension RealmCore {
     /// wait for it forever), else nil.
     func takeWriteAfterAsyncWrites() throws(Realm.Error) -> OpaquePointer? {
         while !isInWriteTransaction, let first = asyncWrites.queue.first, case .block = first.work {
-            requestWriteLockIfNeeded()
-            let txn = try takeGrantWaiting()
-            enterWrite(txn, fromLock: true)
+            if !asyncWrites.requested, let txn = try tryBeginWrite() {
+                enterWrite(txn, fromLock: false)
+                asyncWrites.triedHeld = true
+            } else {
+                requestFromLockThread()
+                enterWrite(try takeGrantWaiting(), fromLock: true)
+            }
             runFirstEntry()
         }
         guard asyncWrites.requested else { return nil }
@@ -306,6 +423,7 @@ extension RealmCore {
     /// out the next one; the next entry asks for it.
     func writeTransactionEnded() {
         asyncWrites.taskHoldsWrite = false
+        asyncWrites.triedHeld = false
         if asyncWrites.lockHeld {
             asyncWrites.lockHeld = false
             asyncWrites.lock?.released()
@@ -339,18 +457,26 @@ extension RealmCore {
         return id
     }
 
-    /// Asks the file's syncer for `ce_db_sync(version)` (off the context: it waits for the disk);
-    /// when it returns, the completions up to `version` are delivered on the context.
+    /// Asks the file's syncer for `ce_db_sync` of `version` or later (off the context: it waits
+    /// for the disk); each sync it makes for the instance delivers the completions it made
+    /// durable, in one job of the context.
     private func requestSync(_ version: UInt64) {
         let lock = asyncWrites.lock ?? AsyncWriteLock.of(engine)
         asyncWrites.lock = lock
-        let instance = UncheckedBox(WeakCore(core: self))
-        let context = self.context
-        let fileURL = configuration.fileURL
-        lock.sync(engine, version) { ok in
-            let error: Realm.Error? = ok ? nil : Realm.Error.last(fileURL: fileURL)
-            context.schedule { instance.value.core?.synced(version, error) }
+        let target: AsyncWriteLock.SyncTarget
+        if let existing = asyncWrites.syncTarget {
+            target = existing
+        } else {
+            let instance = UncheckedBox(WeakCore(core: self))
+            let context = self.context
+            let fileURL = configuration.fileURL
+            target = AsyncWriteLock.SyncTarget { version, ok in
+                let error: Realm.Error? = ok ? nil : Realm.Error.last(fileURL: fileURL)
+                context.schedule { instance.value.core?.synced(version, error) }
+            }
+            asyncWrites.syncTarget = target
         }
+        lock.sync(engine, version, for: target)
     }
 
     /// `ce_db_sync` returned for `version` (with `error` if it failed): its completions, and
@@ -384,6 +510,8 @@ extension RealmCore {
             asyncWrites.completions.removeFirst()
             first.callback?(first.error)
         }
+        // Queued blocks that waited for room (`maxPendingCompletions`) go on.
+        requestWriteLockIfNeeded()
     }
 
     /// Whether the instance has asynchronous write work left.

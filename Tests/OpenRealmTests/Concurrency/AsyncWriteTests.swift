@@ -28,17 +28,18 @@ extension RealmStore {
 }
 
 extension RealmStore {
-    /// While another thread holds the file's write lock (released 50 ms later), starts an
-    /// asyncWrite in another task of the actor, lets it queue, then writes synchronously;
-    /// returns the counter and the log afterwards.
+    /// While another thread holds the file's write lock, starts an asyncWrite in another task of
+    /// the actor, lets it queue, then writes synchronously (the lock is released 50 ms after
+    /// that write began); returns the counter and the log afterwards.
     func synchronousWriteWhileTaskWaits() async throws -> (Int, [String]) {
         let holder = LockHolder(realm.configuration)
         holder.hold()
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { holder.release() }
         let pending = Task { try await self.increment() }
         await Task.yield()
-        // The task's transaction cannot have been handed out yet (the lock is held): this
-        // write waits for it, then the task gets the next one.
+        // The task's transaction cannot have been handed out yet (the lock is held until after
+        // this write began, however long the yield took): this write waits for it, then the
+        // task gets the next one.
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { holder.release() }
         try realm.write { realm.create(LogEntry.self, value: ["order": 0, "text": "sync"]) }
         _ = try await pending.value
         return (counterValue(), log())
