@@ -39,12 +39,12 @@ let importCommand = Subcommand(
         print("imported into \(paths[0]): \(counts.created) created, \(counts.updated) updated")
     })
 
-/// A whole file (or standard input) in memory, followed by a NUL byte (see `JSONReader`): a
-/// file mapped when the zeros that fill its last page follow it, else read.
+/// A whole file (or standard input) in memory, followed by a NUL byte (see `JSONReader`).
+/// Read, never mapped: a file another process truncates during the import then reads as
+/// truncated JSON (an error naming the record) instead of killing the tool with SIGBUS.
 final class InputText {
     let bytes: UnsafeRawBufferPointer
     private let storage: UnsafeMutableRawPointer
-    private let mapped: Int  // the length mapped, 0 when read into malloc'd storage
 
     init(_ path: String) throws {
         let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
@@ -53,17 +53,11 @@ final class InputText {
         var status = stat()
         var capacity = 1 << 20
         if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG {
-            let size = Int(status.st_size)
-            if size > 0, size % Int(getpagesize()) != 0,
-                let address = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0), address != MAP_FAILED {
-                storage = address
-                mapped = size
-                bytes = UnsafeRawBufferPointer(start: address, count: size)
-                return
-            }
-            capacity = size + 1
+            capacity = Int(status.st_size) + 1
         }
-        var storage = malloc(capacity)!
+        guard var storage = malloc(capacity) else {
+            throw ToolError.failure("cannot read '\(path)': out of memory")
+        }
         var count = 0
         while true {
             if count + 1 >= capacity {
@@ -86,13 +80,10 @@ final class InputText {
         }
         storage.storeBytes(of: 0, toByteOffset: count, as: UInt8.self)
         self.storage = storage
-        mapped = 0
         bytes = UnsafeRawBufferPointer(start: storage, count: count)
     }
 
-    deinit {
-        if mapped > 0 { munmap(storage, mapped) } else { free(storage) }
-    }
+    deinit { free(storage) }
 }
 
 /// One import in its write transaction: the top level of the JSON read front to back; the
