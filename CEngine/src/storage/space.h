@@ -211,8 +211,12 @@ bool space_bytes_general(const space_state *space, space_ref ref, size_t length,
 
 /* Every node read starts here, so the common cases stay inline: a committed
  * ref in bounds (a temporary ref has bit 62 set and so fails the bounds test)
- * of a plain file, or of an encrypted file in the pages found ready; and a
- * dirty node of the transaction. */
+ * of a plain file, of a plain file with checksums in pages the handle
+ * verified, or of an encrypted file in the pages found ready; and a dirty
+ * node of the transaction. Always inlined: node_read's constant header
+ * length folds the page arithmetic, and gcc stopped inlining it once the
+ * checksum test was added (W2 +2 % instructions, with or without
+ * checksums). */
 static inline __attribute__((always_inline)) bool space_bytes(const space_state *space, space_ref ref, size_t length,
                                                             const uint8_t **out_bytes)
 {
