@@ -25,7 +25,10 @@
  * ce_object_get; W4 is ce_table_sum (a leaf-by-leaf column scan); W6 walks
  * ce_object_key_at (the only public way to enumerate objects until the query
  * engine brings results) with ce_object_get and ce_object_set. The system "ours-sets" runs W1
- * only, the other way: ce_object_create + 3 ce_object_set per object.
+ * only, the other way: ce_object_create + 3 ce_object_set per object. The
+ * system "ours-nosum" (not in the default list) runs what "ours" runs with
+ * ce_db_options.disable_page_checksums: the cost of plain-file page
+ * checksums is "ours" against it in the same run.
  *
  * With --opens N, after W4 the engine's handle is closed and W9 (open the
  * existing file, read one object) is timed N times, page cache warm (the
@@ -38,7 +41,7 @@
  * peak RSS: run one system per process to get a system's own.
  *
  * Usage: bench_objects [--count N] [--reps N] [--lookups N] [--w4-runs N] [--opens N] [--cold-lookups N] [--dir DIR]
- *                      [--systems ours,ours-sets,sqlite,lmdb,array] [--keep]
+ *                      [--systems ours,ours-sets,sqlite,lmdb,array,ours-nosum] [--keep]
  * Build it in Release and run it under `chrt -f 1` (Benchmarks/run_objects.sh).
  */
 #include "bench_common.h"
@@ -257,10 +260,12 @@ static NOINLINE void ours_w2(ce_db *db, const ours_schema *s, const config *cfg,
  * cold pass (--cold-lookups): the file's pages dropped, a new handle opened
  * and a read transaction begun (the cold open), and the first cold_lookups
  * of W2's stream read in it. Leaves `*db` open for W6. */
-static void ours_reopen_and_cold(ce_db **db, const char *path, const ours_schema *s, const config *cfg, result *r)
+static void ours_reopen_and_cold(ce_db **db, const char *path, const ours_schema *s, const config *cfg, result *r,
+                                 bool page_checksums)
 {
     ce_db_options options;
     ce_db_options_init(&options);
+    options.disable_page_checksums = !page_checksums;
     ours_check(ce_db_close(*db), "ce_db_close (before W9)");
     if (cfg->opens > 0) r->w9_ms = ours_open_and_read_ms(path, &options, cfg->count, cfg->opens);
     if (cfg->cold_lookups == 0) {
@@ -378,11 +383,14 @@ static void run_ours_sets(const char *dir, const config *cfg, result *r)
     free(path);
 }
 
-static void run_ours(const char *dir, const config *cfg, result *r)
+/* W1, W2, W4 (W9, cold) and W6; `page_checksums` false: the file and the
+ * handle without page checksums (ce_db_options.disable_page_checksums). */
+static void run_ours_with(const char *dir, const config *cfg, result *r, bool page_checksums)
 {
     char *path = join_path(dir, "person.realm");
     ce_db_options options;
     ce_db_options_init(&options); /* durability full */
+    options.disable_page_checksums = !page_checksums;
     ce_db *db;
     ours_check(ce_db_open(path, &options, &db), "ce_db_open");
     ours_schema s;
@@ -397,7 +405,7 @@ static void run_ours(const char *dir, const config *cfg, result *r)
     check_w2("OpenRealm", cfg, r->w2_checksum);
     ours_w4(db, &s, cfg, r);
     check_w4("OpenRealm", cfg, r->w4_sum);
-    if (cfg->opens > 0 || cfg->cold_lookups > 0) ours_reopen_and_cold(&db, path, &s, cfg, r);
+    if (cfg->opens > 0 || cfg->cold_lookups > 0) ours_reopen_and_cold(&db, path, &s, cfg, r, page_checksums);
 
     ours_w6(db, &s, cfg, r);
     r->ran_w6 = true;
@@ -408,6 +416,10 @@ static void run_ours(const char *dir, const config *cfg, result *r)
     ours_check(ce_db_close(db), "ce_db_close");
     free(path);
 }
+
+static void run_ours(const char *dir, const config *cfg, result *r) { run_ours_with(dir, cfg, r, true); }
+
+static void run_ours_nosum(const char *dir, const config *cfg, result *r) { run_ours_with(dir, cfg, r, false); }
 
 /* ------------------------------------------------------------------------ */
 /* SQLite: WAL, synchronous=FULL, prepared statements, INTEGER PRIMARY KEY    */
@@ -927,13 +939,14 @@ static void run_array(const char *dir, const config *cfg, result *r)
 /* Summaries                                                                 */
 /* ------------------------------------------------------------------------ */
 
-enum { SYS_OURS, SYS_OURS_SETS, SYS_SQLITE, SYS_LMDB, SYS_ARRAY, SYS_COUNT };
-static const char *const SYSTEM_NAMES[SYS_COUNT] = {"ours", "ours-sets", "sqlite", "lmdb", "array"};
+/* SYS_OURS_NOSUM last: not in the default run, a peer of "ours" in the ratios. */
+enum { SYS_OURS, SYS_OURS_SETS, SYS_SQLITE, SYS_LMDB, SYS_ARRAY, SYS_OURS_NOSUM, SYS_COUNT };
+static const char *const SYSTEM_NAMES[SYS_COUNT] = {"ours", "ours-sets", "sqlite", "lmdb", "array", "ours-nosum"};
 static const char *const SYSTEM_TITLES[SYS_COUNT] = {
     "OpenRealm (object store, cengine.h)", "OpenRealm W1 by create + 3 sets", "SQLite WAL, synchronous=FULL",
-    "LMDB default flags", "C arrays in memory"};
+    "LMDB default flags", "C arrays in memory", "OpenRealm without page checksums"};
 typedef void (*run_function)(const char *dir, const config *cfg, result *r);
-static const run_function RUNS[SYS_COUNT] = {run_ours, run_ours_sets, run_sqlite, run_lmdb, run_array};
+static const run_function RUNS[SYS_COUNT] = {run_ours, run_ours_sets, run_sqlite, run_lmdb, run_array, run_ours_nosum};
 
 enum {
     M_W1_SECONDS,
@@ -1030,7 +1043,7 @@ static void usage(const char *program)
 {
     fprintf(stderr,
             "usage: %s [--count N] [--reps N] [--lookups N] [--w4-runs N] [--opens N] [--cold-lookups N] [--dir DIR]\n"
-            "          [--systems ours,ours-sets,sqlite,lmdb,array] [--keep]\n"
+            "          [--systems ours,ours-sets,sqlite,lmdb,array,ours-nosum] [--keep]\n"
             "  --count N    Person objects (default 1000000)\n"
             "  --reps N     repetitions, systems interleaved in each (default 5)\n"
             "  --lookups N  W2 point lookups (default 1000000)\n"
@@ -1042,7 +1055,8 @@ static void usage(const char *program)
             "  --dir DIR    where the fresh files go (default: a temp dir on the same file\n"
             "               system as /work, never tmpfs)\n"
             "  --systems L  a comma-separated subset, in run order (default ours,ours-sets,sqlite,lmdb,array;\n"
-            "               ours-sets runs W1 only, by ce_object_create + 3 ce_object_set)\n"
+            "               ours-sets runs W1 only, by ce_object_create + 3 ce_object_set;\n"
+            "               ours-nosum runs what ours runs, with disable_page_checksums)\n"
             "  --keep       keep the files (for inspection) instead of removing them\n",
             program);
     exit(2);
@@ -1059,7 +1073,7 @@ int main(int argc, char **argv)
     const char *base_dir = NULL;
     bool keep = false;
     int order[SYS_COUNT] = {SYS_OURS, SYS_OURS_SETS, SYS_SQLITE, SYS_LMDB, SYS_ARRAY};
-    int system_count = SYS_COUNT;
+    int system_count = SYS_ARRAY + 1; /* the default run: all but ours-nosum */
     for (int a = 1; a < argc; a++) {
         if (strcmp(argv[a], "--count") == 0 && a + 1 < argc) {
             cfg.count = strtoull(argv[++a], NULL, 10);

@@ -7,7 +7,9 @@
  *     authentication.
  *   - Round trip: objects and a list written encrypted read back the same
  *     after reopening; the file holds none of the plaintext and none of the
- *     key; the handle keeps no byte of the key once open.
+ *     key; the handle keeps no byte of the key once open; key words
+ *     left in the dead stack below the derivation (planted there, where a
+ *     hash's frames lie) are overwritten before crypt_create returns.
  *   - Every key error at open, each with its own message: a wrong key (any
  *     one byte different), no key on an encrypted file, a key on a plain
  *     file, a key that is not 64 bytes; also for a second handle attaching
@@ -395,6 +397,64 @@ TEST(key_leaves_no_trace_on_the_stack)
     free(path);
     test_cleanup_dir(dir);
     free(dir);
+}
+
+/* The dead stack crypt_create's callees may leave key words in: from
+ * PLANT_SKIP_BYTES below the caller's frame (crypt_create's own frame and
+ * its caller's lie above) down PLANT_BYTES more, well inside the 32 KiB
+ * crypt_create overwrites below its frame. */
+#define PLANT_SKIP_BYTES (2u << 10)
+#define PLANT_BYTES (16u << 10)
+
+/* Fills the stack from PLANT_SKIP_BYTES below the caller's frame down
+ * PLANT_BYTES with copies of the key: what a SHA-256 block function that
+ * keeps its message schedule in its frame leaves there (the residue
+ * OpenSSL left on the machine that found it, and that does not reproduce
+ * on every CPU: SHA-NI keeps the schedule in registers). */
+static __attribute__((noinline)) void plant_key_below(const uint8_t key[CRYPT_KEY_SIZE])
+{
+    volatile uint8_t region[PLANT_SKIP_BYTES + PLANT_BYTES];
+    for (size_t i = 0; i < PLANT_BYTES; i++) region[i] = key[i % CRYPT_KEY_SIZE]; /* the lowest addresses */
+    __asm__ volatile("" : : "r"(region) : "memory");
+}
+
+/* Derives keys with crypt_create from a frame at the planter's depth. */
+static __attribute__((noinline)) crypt_state *derive_keys(const uint8_t key[CRYPT_KEY_SIZE])
+{
+    uint8_t salt[CRYPT_SALT_SIZE], check[CRYPT_CHECK_SIZE];
+    for (size_t i = 0; i < sizeof salt; i++) salt[i] = (uint8_t)(0xC0 + i);
+    crypt_state *crypt = NULL;
+    CHECK(crypt_create(key, salt, &crypt, check));
+    return crypt;
+}
+
+/* Any 8 bytes of the key, plain or as SHA-256's big-endian words, in the
+ * dead stack below the caller (dead_stack_holds). */
+static bool dead_stack_holds_key(const uint8_t key[CRYPT_KEY_SIZE])
+{
+    for (size_t from = 0; from + 8 <= CRYPT_KEY_SIZE; from += 4) {
+        uint8_t swapped[8];
+        for (int k = 0; k < 4; k++) swapped[k] = key[from + 3 - k], swapped[4 + k] = key[from + 7 - k];
+        if (dead_stack_holds(key + from, 8) || dead_stack_holds(swapped, 8)) return true;
+    }
+    return false;
+}
+
+/* Invariant 7, whatever the hash leaves: key words in the dead stack where
+ * the derivation's callees run are gone once crypt_create returns (it
+ * overwrites 32 KiB below its frame). The planted copies are found when
+ * nothing overwrites them, so the check can fail: removing the wipe from
+ * crypt_create fails this test. */
+TEST(key_derivation_wipes_the_stack_below)
+{
+    const uint8_t *key = test_fixed_key(7);
+    plant_key_below(key);
+    CHECK(dead_stack_holds_key(key)); /* planted where the scan looks */
+    plant_key_below(key);
+    crypt_state *crypt = derive_keys(key);
+    bool held = dead_stack_holds_key(key);
+    crypt_destroy(crypt);
+    CHECK(!held);
 }
 
 TEST(key_errors)

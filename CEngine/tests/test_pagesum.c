@@ -9,10 +9,15 @@
  * truncated file refused, the pages of checksums growing with the file,
  * a commit whose rewritten page of checksums did not reach the disk
  * losing to the previous slot at open, and copies and compaction writing
- * page checksums (the handle verifying on after compacting in place).
- * Never: damages a file while a handle has it open (test_truncate does).
+ * page checksums (the handle verifying on after compacting in place);
+ * a page the handle verified, then rewritten by a later commit, verified
+ * again for the new version (the one test that damages the file while a
+ * handle has it open, between its transactions).
+ * Never: truncates a file a handle has open (test_truncate does).
  */
+#include "db_internal.h"
 #include "node.h"
+#include "pager.h"
 #include "test_support.h"
 
 #include <fcntl.h>
@@ -165,6 +170,61 @@ TEST(checksums_grow_with_the_file)
     bool changed;
     CHECK(read_all(t.db, 2400000, &changed) && !changed);
     CHECK(ce_db_verify(t.db, &stats));
+    test_db_close(&t);
+}
+
+/* A handle remembers the pages it verified (the version each was verified
+ * for), so that later transactions do not hash them again; a page a later
+ * commit rewrote must still be hashed for the version that rewrote it.
+ * Here the handle verifies every page, commits until a value lands on a
+ * page it verified before (space freed by earlier commits is reused),
+ * then that value is damaged on disk: the next read of it is
+ * CE_ERR_CORRUPT, not the damaged value. */
+TEST(rewritten_page_is_verified_again)
+{
+    test_db t = test_db_open("pagesum-rewritten");
+    append_values(t.db, 0, 20000);
+    bool changed;
+    CHECK(read_all(t.db, 20000, &changed) && !changed);
+    uint64_t pages;
+    const _Atomic uint64_t *verified = pager_page_sums_verified(t.db->pager, &pages);
+    CHECK(verified != NULL);
+    /* Each round writes a value of its own (older rounds' copies stay in
+     * freed space) and looks where the commit put it. */
+    size_t found = SIZE_MAX;
+    for (int64_t round = 0; round < 64 && found == SIZE_MAX; round++) {
+        const int64_t mark = INT64_C(0x0FEDCBA987654321) + round;
+        ce_txn *txn;
+        CHECK(ce_txn_begin_write(t.db, &txn));
+        test_list_set(txn, (size_t)(round * 300), mark);
+        CHECK(ce_txn_commit(txn));
+        size_t size;
+        uint8_t *bytes = read_file(t.path, &size);
+        for (size_t i = 0; i + 8 <= size; i += 8) {
+            if (memcmp(bytes + i, &mark, 8) != 0 || i / 4096 >= pages) continue;
+            /* A page this handle verified (for an older version: none of
+             * the new one was read yet). */
+            if (atomic_load(&verified[i / 4096]) != 0) found = i;
+        }
+        free(bytes);
+        if (found != SIZE_MAX) break;
+        /* Not there yet: undo, and verify every page of the new version. */
+        CHECK(ce_txn_begin_write(t.db, &txn));
+        test_list_set(txn, (size_t)(round * 300), value_at(round * 300));
+        CHECK(ce_txn_commit(txn));
+        CHECK(read_all(t.db, 20000, &changed) && !changed);
+    }
+    CHECK(found != SIZE_MAX);
+    /* Damaged before any transaction of the new version read the page. */
+    uint8_t byte;
+    int fd = open(t.path, O_RDWR);
+    CHECK(fd >= 0 && pread(fd, &byte, 1, (off_t)found) == 1);
+    byte ^= 1;
+    CHECK(pwrite(fd, &byte, 1, (off_t)found) == 1);
+    close(fd);
+    CHECK(!read_all(t.db, 20000, &changed));
+    CHECK(ce_last_error_code() == CE_ERR_CORRUPT);
+    CHECK(strstr(ce_last_error_message(), "fails its checksum") != NULL);
     test_db_close(&t);
 }
 

@@ -113,11 +113,17 @@ struct pager_state {
      * size it found. */
     _Atomic uint64_t checked_at_ns;
     _Atomic uint64_t checked_size;
-    /* A plain file with page checksums whose reads are verified: one entry
-     * per page (valid_through, and in nonce_check the checksum it was
-     * verified against), reserved at open like an encrypted file's. */
-    pager_page_entry *sum_entries;
-    uint64_t sum_entries_reserved; /* bytes */
+    /* A plain file with page checksums whose reads are verified, two dense
+     * arrays indexed by page in one mapping reserved at open (address space
+     * only, as an encrypted file's entries): the newest version each page
+     * was verified for (0: never; read without a lock by the inline read
+     * barrier, space_bytes) and the checksum it was verified against
+     * (under the mutex). Dense, so that the barrier's one load per node
+     * read stays in cache: 8 bytes a page where an entry takes 32. */
+    _Atomic uint64_t *sum_verified;
+    uint32_t *sum_checked;
+    uint64_t sum_pages;    /* pages both arrays cover */
+    uint64_t sum_reserved; /* bytes of their mapping */
 };
 
 static bool open_with_flags(const char *path, int flags, bool read_only, pager_state **out_pager)
@@ -181,7 +187,7 @@ static void close_pager(pager_state *pager, bool descriptor_in_background)
     }
     free(pager->mappings);
     free_cipher(pager->cipher);
-    if (pager->sum_entries) os_active->munmap(pager->sum_entries, (size_t)pager->sum_entries_reserved);
+    if (pager->sum_verified) os_active->munmap((void *)pager->sum_verified, (size_t)pager->sum_reserved);
     if (descriptor_in_background) {
         os_close_in_background(pager->fd);
     } else {
@@ -202,7 +208,7 @@ bool pager_read_only(const pager_state *pager) { return pager->read_only; }
 bool pager_is_encrypted(const pager_state *pager) { return pager->cipher != NULL; }
 pager_page_entry *pager_page_entries(const pager_state *pager)
 {
-    return pager->cipher ? pager->cipher->entries : pager->sum_entries;
+    return pager->cipher ? pager->cipher->entries : NULL;
 }
 
 /* The power of two at or above `value` (at least MINIMUM_MAPPING);
@@ -983,23 +989,32 @@ bool pager_ensure_size_for_runs(pager_state *pager, uint64_t logical_size, const
 
 bool pager_enable_page_sums(pager_state *pager)
 {
-    if (pager->cipher || pager->sum_entries) return true;
+    if (pager->cipher || pager->sum_verified) return true;
     /* Address space only (MAP_NORESERVE): the entries of pages never read
      * cost nothing. Less where address space is limited. */
     for (uint64_t size = VIEW_RESERVATION; size >= VIEW_MINIMUM_RESERVATION; size /= 2) {
-        uint64_t bytes = entries_bytes_for(size);
+        uint64_t pages = size / PAGER_PAGE_SIZE;
+        uint64_t bytes = pages * (sizeof(uint64_t) + sizeof(uint32_t));
         void *memory = os_active->mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE,
                                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (memory == MAP_FAILED) continue;
-        pager->sum_entries = memory;
-        pager->sum_entries_reserved = bytes;
+        pager->sum_verified = memory;
+        pager->sum_checked = (uint32_t *)((uint8_t *)memory + pages * sizeof(uint64_t));
+        pager->sum_pages = pages;
+        pager->sum_reserved = bytes;
         return true;
     }
     return error_fail(CE_ERR_ADDRESS_SPACE_EXHAUSTED, "cannot reserve address space for the page checks of '%s'",
                       pager->path);
 }
 
-bool pager_verifies_page_sums(const pager_state *pager) { return pager->sum_entries != NULL; }
+bool pager_verifies_page_sums(const pager_state *pager) { return pager->sum_verified != NULL; }
+
+const _Atomic uint64_t *pager_page_sums_verified(const pager_state *pager, uint64_t *out_pages)
+{
+    *out_pages = pager->sum_pages;
+    return pager->sum_verified;
+}
 
 uint32_t pager_page_sum(const uint8_t *page)
 {
@@ -1010,23 +1025,24 @@ uint32_t pager_page_sum(const uint8_t *page)
 
 bool pager_verify_page(pager_state *pager, const uint8_t *base, uint64_t page, uint64_t version, uint32_t expected)
 {
-    if ((page + 1) * sizeof(pager_page_entry) > pager->sum_entries_reserved)
+    if (page >= pager->sum_pages)
         return error_fail(CE_ERR_ADDRESS_SPACE_EXHAUSTED,
                           "'%s' grew beyond the %llu pages whose checks this handle reserved at open; close and "
                           "reopen the file",
-                          pager->path, (unsigned long long)(pager->sum_entries_reserved / sizeof(pager_page_entry)));
-    pager_page_entry *entry = &pager->sum_entries[page];
+                          pager->path, (unsigned long long)pager->sum_pages);
+    _Atomic uint64_t *verified = &pager->sum_verified[page];
+    uint32_t *checked = &pager->sum_checked[page];
     pthread_mutex_lock(&pager->mutex);
-    uint64_t valid = atomic_load(&entry->valid_through);
+    uint64_t valid = atomic_load(verified);
     bool ok = true;
     if (valid != 0 && valid >= version) {
         /* Another transaction of the handle verified it meanwhile. */
-    } else if (expected == 0 || (valid != 0 && entry->nonce_check == expected)) {
+    } else if (expected == 0 || (valid != 0 && *checked == expected)) {
         /* A page of checksums (verified entry by entry: a wrong entry only
          * fails the page it describes), or a page verified before and not
          * rewritten since: good for this version too. */
-        entry->nonce_check = expected;
-        atomic_store(&entry->valid_through, version);
+        *checked = expected;
+        atomic_store(verified, version);
     } else {
         uint32_t actual = pager_page_sum(base + page * PAGER_PAGE_SIZE);
         if (atomic_load(&pager->truncated)) {
@@ -1037,8 +1053,8 @@ bool pager_verify_page(pager_state *pager, const uint8_t *base, uint64_t page, u
                             "damaged",
                             (unsigned long long)page, pager->path, (unsigned long long)(page * PAGER_PAGE_SIZE));
         } else {
-            entry->nonce_check = expected;
-            atomic_store(&entry->valid_through, version);
+            *checked = expected;
+            atomic_store(verified, version);
         }
     }
     pthread_mutex_unlock(&pager->mutex);

@@ -224,6 +224,13 @@ bool pager_make_readable(pager_state *pager, uint64_t offset, size_t length, uin
 bool pager_enable_page_sums(pager_state *pager);
 bool pager_verifies_page_sums(const pager_state *pager);
 
+/* The verifying handle's array of the newest version each page was
+ * verified for (0: never), indexed by page, `*out_pages` long (NULL: the
+ * handle does not verify). A page whose element is at least a
+ * transaction's version holds bytes good for that version: read without a
+ * lock (acquire), written by pager_verify_page. */
+const _Atomic uint64_t *pager_page_sums_verified(const pager_state *pager, uint64_t *out_pages);
+
 /* The checksum of a page's 4096 bytes (never 0: 0 marks a page that has
  * none, a page of checksums). */
 uint32_t pager_page_sum(const uint8_t *page);

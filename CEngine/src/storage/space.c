@@ -88,6 +88,13 @@ void space_set_page_sums(space_state *space, pager_state *verifier, uint64_t ver
     space->sum_directory = directory;
     space->sum_count = count;
     space->page_aligned = true;
+    space->sum_verified = NULL;
+    uint64_t pages;
+    const _Atomic uint64_t *verified = verifier ? pager_page_sums_verified(verifier, &pages) : NULL;
+    /* Every ref of the version then indexes the array (version 0 never has
+     * checksums; an element 0 is a page never verified). */
+    if (verified && version != 0 && (space->logical_size + PAGER_PAGE_SIZE - 1) / PAGER_PAGE_SIZE <= pages)
+        space->sum_verified = verified;
 }
 
 bool space_page_sum(const space_state *space, uint64_t page, uint32_t *out_sum)
@@ -128,7 +135,7 @@ bool space_page_sum(const space_state *space, uint64_t page, uint32_t *out_sum)
 static bool verify_plain_pages(const space_state *space, uint64_t first, uint64_t last)
 {
     for (uint64_t page = first; page <= last; page++) {
-        if (pager_page_ready(&space->page_entries[page], space->read_version, 0)) continue;
+        if (space->sum_verified && atomic_load(&space->sum_verified[page]) >= space->read_version) continue;
         uint32_t expected;
         if (!space_page_sum(space, page, &expected) ||
             !pager_verify_page(space->cipher_pager, space->base, page, space->read_version, expected))
@@ -225,6 +232,7 @@ void space_release(space_state *space)
     if (kept.cipher_pager) space_set_cipher_reader(space, kept.cipher_pager, kept.read_version, kept.read_epoch);
     space->sum_directory = kept.sum_directory;
     space->sum_count = kept.sum_count;
+    space->sum_verified = kept.sum_verified;
     space->page_aligned = kept.page_aligned;
     space->ready_first = kept.ready_first;
     space->ready_last = kept.ready_last;
@@ -255,6 +263,11 @@ bool space_bytes_general(const space_state *space, space_ref ref, size_t length,
             if (space->sum_directory) {
                 /* A plain file with page checksums. */
                 if (!verify_plain_pages(space, first, last)) return false;
+                /* Remembered in the handle's array when there is one. */
+                if (space->sum_verified) {
+                    *out_bytes = space->base + ref;
+                    return true;
+                }
             } else {
                 for (uint64_t page = first; page <= last; page++) {
                     if (!pager_page_ready(&space->page_entries[page], space->read_version, space->read_epoch)) {

@@ -99,6 +99,14 @@ typedef struct space_state {
      * decrypts an encrypted file's; placement is page_aligned either way. */
     const uint8_t *sum_directory;
     uint64_t sum_count;
+    /* And when the handle verifies: its array of the version each page was
+     * verified for (pager_page_sums_verified), shared by the handle's
+     * transactions, so that a page is hashed once per handle and every
+     * later read of it, in any transaction, costs one load and a compare.
+     * Set only when every page of the version has an element (then no
+     * bound check is needed); NULL otherwise, and the barrier takes the
+     * ready range and bits below. */
+    const _Atomic uint64_t *sum_verified;
     /* A run of pages this transaction found ready: those it last found,
      * widened over their neighbours already found (first > last: none). A
      * page stays ready for the transaction that found it so (its epoch keeps
@@ -203,9 +211,14 @@ bool space_bytes_general(const space_state *space, space_ref ref, size_t length,
 
 /* Every node read starts here, so the common cases stay inline: a committed
  * ref in bounds (a temporary ref has bit 62 set and so fails the bounds test)
- * of a plain file, or of an encrypted file in the pages found ready; and a
- * dirty node of the transaction. */
-static inline bool space_bytes(const space_state *space, space_ref ref, size_t length, const uint8_t **out_bytes)
+ * of a plain file, of a plain file with checksums in pages the handle
+ * verified, or of an encrypted file in the pages found ready; and a dirty
+ * node of the transaction. Always inlined: node_read's constant header
+ * length folds the page arithmetic, and gcc stopped inlining it once the
+ * checksum test was added (W2 +2 % instructions, with or without
+ * checksums). */
+static inline __attribute__((always_inline)) bool space_bytes(const space_state *space, space_ref ref, size_t length,
+                                                            const uint8_t **out_bytes)
 {
     if (ref % 8 == 0 && ref >= CE_HEADER_SIZE && ref <= space->logical_size && length <= space->logical_size - ref) {
         if (!space->cipher_pager) {
@@ -213,11 +226,25 @@ static inline bool space_bytes(const space_state *space, space_ref ref, size_t l
             *out_bytes = space->base + ref;
             return true;
         }
-        uint64_t first = ref / PAGER_PAGE_SIZE, last = (ref + (length ? length - 1 : 0)) / PAGER_PAGE_SIZE;
-        /* A node spans one page or, when larger, often two. */
-        if ((first >= space->ready_first && last <= space->ready_last) ||
-            (last - first <= 1 && (last >> 6) < space->ready_words &&
-             ((space->ready_bits[first >> 6] >> (first & 63)) & (space->ready_bits[last >> 6] >> (last & 63)) & 1))) {
+        /* A read of at most 8 bytes at a multiple of 8 (a node's header)
+         * lies in one page: known when `length` is a constant. */
+        uint64_t first = ref / PAGER_PAGE_SIZE;
+        uint64_t last = length <= 8 ? first : (ref + length - 1) / PAGER_PAGE_SIZE;
+        const _Atomic uint64_t *verified = space->sum_verified;
+        if (verified) {
+            /* A plain file with page checksums (see sum_verified). */
+            uint64_t version = space->read_version;
+            if (atomic_load_explicit(&verified[first], memory_order_acquire) >= version &&
+                (last == first ||
+                 (last - first == 1 && atomic_load_explicit(&verified[last], memory_order_acquire) >= version))) {
+                *out_bytes = space->base + ref;
+                return true;
+            }
+        } else if ((first >= space->ready_first && last <= space->ready_last) ||
+                   /* A node spans one page or, when larger, often two. */
+                   (last - first <= 1 && (last >> 6) < space->ready_words &&
+                    ((space->ready_bits[first >> 6] >> (first & 63)) & (space->ready_bits[last >> 6] >> (last & 63)) &
+                     1))) {
             *out_bytes = space->base + ref;
             return true;
         }
