@@ -31,10 +31,13 @@
  *        per repetition; first and last ids are checked.
  *
  * --systems picks a subset (the scale runs: one system per process, so the
- * peak RSS printed last is that system's); --no-sort leaves W3s out.
+ * peak RSS printed last is that system's); --no-sort leaves W3s out. The
+ * system "ours-nosum" (not in the default list) runs what "ours" runs on a
+ * file of its own opened with ce_db_options.disable_page_checksums: the
+ * cost of plain-file page checksums, as a ratio in the same run.
  *
  * Usage: bench_queries [--count N] [--reps N] [--w3-runs N] [--lookups N] [--dir DIR]
- *                      [--systems ours,sqlite,sqlite-prep,lmdb,array] [--no-sort]
+ *                      [--systems ours,sqlite,sqlite-prep,lmdb,array,ours-nosum] [--no-sort]
  * Build it in Release and run it under `chrt -f 1` (Benchmarks/run_queries.sh).
  */
 #include "bench_common.h"
@@ -126,11 +129,12 @@ typedef struct ours {
     char *path;
 } ours;
 
-static void ours_load(ours *o, const char *dir, const config *cfg)
+static void ours_load(ours *o, const char *dir, const config *cfg, bool page_checksums)
 {
-    o->path = join_path(dir, "person.realm");
+    o->path = join_path(dir, page_checksums ? "person.realm" : "person-nosum.realm");
     ce_db_options options;
     ce_db_options_init(&options);
+    options.disable_page_checksums = !page_checksums;
     ours_check(ce_db_open(o->path, &options, &o->db), "ce_db_open");
     ce_txn *txn;
     ce_column_key column;
@@ -520,8 +524,8 @@ static NOINLINE void array_w3s(arrays *a, const config *cfg, result *r)
 /* Main                                                                      */
 /* ------------------------------------------------------------------------ */
 
-enum { SYS_OURS, SYS_SQLITE, SYS_SQLITE_PREPARE, SYS_LMDB, SYS_ARRAY, SYS_COUNT };
-static const char *const SYSTEM_NAMES[SYS_COUNT] = {"ours", "sqlite", "sqlite-prep", "lmdb", "array"};
+enum { SYS_OURS, SYS_SQLITE, SYS_SQLITE_PREPARE, SYS_LMDB, SYS_ARRAY, SYS_OURS_NOSUM, SYS_COUNT };
+static const char *const SYSTEM_NAMES[SYS_COUNT] = {"ours", "sqlite", "sqlite-prep", "lmdb", "array", "ours-nosum"};
 
 static void usage(const char *program)
 {
@@ -532,8 +536,9 @@ static void usage(const char *program)
             "  --w3-runs N  W3 counts per repetition, the median is the figure (default 20, at most %d)\n"
             "  --lookups N  W3i indexed equality queries per repetition (default 100000)\n"
             "  --dir DIR    where the files go (default: a temp dir on the same file system as /work)\n"
-            "  --systems L  a comma-separated subset of ours,sqlite,sqlite-prep,lmdb,array (default all;\n"
-            "               sqlite-prep needs sqlite)\n"
+            "  --systems L  a comma-separated subset of ours,sqlite,sqlite-prep,lmdb,array,ours-nosum\n"
+            "               (default all but ours-nosum; sqlite-prep needs sqlite; ours-nosum runs\n"
+            "               what ours runs, with disable_page_checksums)\n"
             "  --no-sort    leave W3s out\n",
             program, MAX_W3_RUNS);
     exit(2);
@@ -551,7 +556,7 @@ int main(int argc, char **argv)
 {
     config cfg = {.count = 1000000, .reps = 5, .w3_runs = 20, .lookups = 100000, .sort = true};
     const char *base_dir = NULL;
-    bool ran[SYS_COUNT] = {true, true, true, true, true};
+    bool ran[SYS_COUNT] = {true, true, true, true, true, false};
     for (int a = 1; a < argc; a++) {
         if (strcmp(argv[a], "--count") == 0 && a + 1 < argc) cfg.count = strtoull(argv[++a], NULL, 10);
         else if (strcmp(argv[a], "--reps") == 0 && a + 1 < argc) cfg.reps = strtoull(argv[++a], NULL, 10);
@@ -604,13 +609,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot create directories in %s: %s\n", run_dir, strerror(errno));
         return 1;
     }
-    ours o = {0};
+    ours o = {0}, o_nosum = {0};
     lite l = {0};
     lm m = {0};
     arrays a = {0};
     printf("loaded");
     uint64_t t0 = now_ns();
-    if (ran[SYS_OURS]) ours_load(&o, ours_dir, &cfg), printf(" OpenRealm in %.2f s", (double)(now_ns() - t0) / 1e9);
+    if (ran[SYS_OURS]) ours_load(&o, ours_dir, &cfg, true), printf(" OpenRealm in %.2f s", (double)(now_ns() - t0) / 1e9);
+    t0 = now_ns();
+    if (ran[SYS_OURS_NOSUM])
+        ours_load(&o_nosum, ours_dir, &cfg, false), printf(" OpenRealm without checksums in %.2f s", (double)(now_ns() - t0) / 1e9);
     t0 = now_ns();
     if (ran[SYS_SQLITE]) sqlite_load(&l, sqlite_dir, &cfg), printf(" SQLite in %.2f s", (double)(now_ns() - t0) / 1e9);
     t0 = now_ns();
@@ -637,6 +645,9 @@ int main(int argc, char **argv)
                 break;
             }
             case SYS_LMDB: lmdb_w3(&m, &cfg, r), lmdb_w3i(&m, &cfg, r), cfg.sort ? lmdb_w3s(&m, &cfg, r) : (void)0; break;
+            case SYS_OURS_NOSUM:
+                ours_w3(&o_nosum, &cfg, r), ours_w3i(&o_nosum, &cfg, r), cfg.sort ? ours_w3s(&o_nosum, &cfg, r) : (void)0;
+                break;
             default: array_w3(&a, &cfg, r), array_w3i(&a, &cfg, r), cfg.sort ? array_w3s(&a, &cfg, r) : (void)0; break;
             }
             printf("%-4zu %-12s %10.3f %10.3f - %9.3f %10.3f %10.1f\n", rep + 1, SYSTEM_NAMES[s], r->w3_ms, r->w3_min,
@@ -699,6 +710,7 @@ int main(int argc, char **argv)
     printf("\npeak RSS of this process (getrusage ru_maxrss, every system run): %.1f MiB\n", peak_rss_mib());
 
     if (ran[SYS_OURS]) ours_close(&o);
+    if (ran[SYS_OURS_NOSUM]) ours_close(&o_nosum);
     if (ran[SYS_SQLITE]) sqlite_close(&l);
     if (ran[SYS_LMDB]) mdb_env_close(m.env);
     free(a.id), free(a.age), free(a.score);
