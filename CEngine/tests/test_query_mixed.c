@@ -186,6 +186,18 @@ TEST(mixed_type_of)
     EXPECT_MATCHES(&d, txn, "v.@type != 'list' AND v.@type != 'dictionary'", 2, 3, 7);
     EXPECT_MATCHES(&d, txn, "v[LAST].@type == 'list'", 0);
     EXPECT_MATCHES(&d, txn, "ANY v[*].@type == 'list'", 0, 1);
+    /* Realm's names: case-insensitive, aliases, groups; != is none of them. */
+    EXPECT_MATCHES(&d, txn, "v.@type == 'INTEGER'", 2);
+    EXPECT_MATCHES(&d, txn, "v.@type == 'numeric'", 2);
+    EXPECT_MATCHES(&d, txn, "v.@type == 'collection'", 0, 1, 4, 5, 6, 8);
+    EXPECT_MATCHES(&d, txn, "v.@type != 'collection'", 2, 3, 7);
+    EXPECT_MATCHES(&d, txn, "'string' == v.@type", 7);
+    EXPECT_MATCHES(&d, txn, "v.@type IN {'numeric', 'null'}", 2, 3);
+    EXPECT_MATCHES(&d, txn, "ALL v[*].@type == 'numeric' AND v.@type == 'list'", 4, 6);
+    EXPECT_MATCHES(&d, txn, "ANY v[*].@type != 'numeric'", 0, 1, 8);
+    EXPECT_MATCHES(&d, txn, "v[1].@type == 'string'", 0);
+    EXPECT_MATCHES(&d, txn, "v.@type == v.@type", 0, 1, 2, 3, 4, 5, 6, 7, 8);
+    EXPECT_NONE(&d, txn, "v.@type == v[0].@type");
     /* The whole value still compares. */
     EXPECT_MATCHES(&d, txn, "v == 5", 2);
     finish(&d, txn);
@@ -283,7 +295,11 @@ TEST(mixed_path_errors)
     expect_invalid(&d, txn, "v[1.5] == 1", NULL, 0, "an index in '[...]' is a whole number from 0");
     expect_invalid(&d, txn, "v[foo] == 1", NULL, 0, "expected a string, an index, FIRST, LAST, '*' or an argument");
     expect_invalid(&d, txn, "v[] == 1", NULL, 0, "expected a string, an index, FIRST, LAST, '*' or an argument");
-    expect_invalid(&d, txn, "v.@type == 5", NULL, 0, "Holder.v");
+    expect_invalid(&d, txn, "v.@type == 5", NULL, 0, "compares with type names (strings), not int values");
+    expect_invalid(&d, txn, "v.@type == 'word'", NULL, 0,
+                   "Unable to parse the type attribute string 'word', supported case insensitive values are: [null, int,");
+    expect_invalid(&d, txn, "v.@type > 'int'", NULL, 0, "compares only by ==, != and IN, not >");
+    expect_invalid(&d, txn, "ANY v.@type == 'int'", NULL, 0, "ANY, ALL and NONE need the key path of a collection");
     expect_invalid(&d, txn, "v.@size == 'x'", NULL, 0, "Holder.v");
     ce_query_argument real = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_DOUBLE, .double_value = 1.5}};
     expect_invalid(&d, txn, "v[%@] == 1", &real, 1, "must be a string or an index from 0");
