@@ -56,6 +56,9 @@ static void build(mixed_data *d)
     CHECK(ce_txn_begin_write(d->t.db, &txn));
     d->table = add_table(txn, "Holder", false);
     d->v = add_scalar(txn, d->table, "v", CE_TYPE_MIXED, true);
+    /* Typed collections, for the errors of index subscripts on them. */
+    add_property(txn, d->table, "ints", CE_TYPE_INT, false, CE_COLLECTION_LIST, 0);
+    add_property(txn, d->table, "map", CE_TYPE_INT, false, CE_COLLECTION_DICTIONARY, 0);
     for (int i = 0; i < OBJECTS; i++) d->keys[i] = create_object(txn, d->table);
     ce_collection *top, *inner;
 
@@ -304,5 +307,9 @@ TEST(mixed_path_errors)
     ce_query_argument real = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_DOUBLE, .double_value = 1.5}};
     expect_invalid(&d, txn, "v[%@] == 1", &real, 1, "must be a string or an index from 0");
     expect_invalid(&d, txn, "v * 2 == 1", NULL, 0, "");
+    expect_invalid(&d, txn, "ints[0] == 1", NULL, 0, "indexes, FIRST, LAST and [*] reach into the list or dictionary a mixed");
+    expect_invalid(&d, txn, "ints[*] == 1", NULL, 0, "indexes, FIRST, LAST and [*] reach into the list or dictionary a mixed");
+    expect_invalid(&d, txn, "map[LAST] == 1", NULL, 0, "indexes, FIRST, LAST and [*] reach into the list or dictionary a mixed");
+    expect_invalid(&d, txn, "map['a'][0] == 1", NULL, 0, "'[...]' here");
     finish(&d, txn);
 }

@@ -585,6 +585,11 @@ static bool bind_property_step(key_path_walk *w)
 static bool bind_collection_aggregate(key_path_walk *w)
 {
     const parse_component *component = &w->components[w->i];
+    if (component->kind == PARSE_COMPONENT_INDEX || component->kind == PARSE_COMPONENT_ALL ||
+        component->kind == PARSE_COMPONENT_SUBSCRIPT)
+        return bind_error(w->b, walk_at(w, w->i),
+                          "'[...]' here: indexes, FIRST, LAST and [*] reach into the list or dictionary a mixed "
+                          "property holds, and ['key'] into a dictionary or a mixed value");
     if (component->kind != PARSE_COMPONENT_OPERATOR ||
         (strcmp(component->name, "count") != 0 && strcmp(component->name, "size") != 0 && !is_aggregate_name(component->name)))
         return bind_error(w->b, walk_at(w, w->i), "only @count, @size, @sum, @avg, @min or @max may follow a collection here");
