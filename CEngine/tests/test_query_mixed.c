@@ -234,6 +234,9 @@ TEST(mixed_subscripts)
     EXPECT_MATCHES(&d, txn, "v[3][LAST] == 2", 0);
     EXPECT_MATCHES(&d, txn, "v['inner']['k'] == 'x'", 8);
     EXPECT_MATCHES(&d, txn, "v['sub'][1] == 8", 1);
+    /* A sort key: objects whose path reaches nothing sort as null, first. */
+    EXPECT_MATCHES(&d, txn, "TRUEPREDICATE SORT(v[0] ASC)", 1, 2, 3, 4, 5, 7, 8, 6, 0);
+    EXPECT_MATCHES(&d, txn, "v.@type == 'dictionary' SORT(v['key'] DESC)", 8, 1, 5);
     /* Keys and indexes from arguments, and a key path from %K. */
     ce_query_argument arguments[2] = {{.kind = CE_QUERY_ARGUMENT_VALUE, .value = int_value(1)},
                                       {.kind = CE_QUERY_ARGUMENT_VALUE, .value = string_value("a")}};

@@ -1,7 +1,8 @@
 /*
  * bind.c — binding a parsed predicate to the queried table: key paths
  * resolved to columns through links, collections, backlinks and
- * dictionaries (with @count, @sum, @avg, @min, @max), the memory the bound
+ * dictionaries (with @count, @sum, @avg, @min, @max) and into the lists and
+ * dictionaries a mixed property holds (with @type, @size), the memory the bound
  * tree owns, and the messages of bind errors.
  *
  * Owns: bound paths (bind_key_path), a core's bound tree for one schema
