@@ -27,7 +27,7 @@ enum { OBJECTS = 9 };
 typedef struct mixed_data {
     test_db t;
     ce_table_key table;
-    ce_column_key v;
+    ce_column_key v, anys, any_map;
     ce_object_key keys[OBJECTS];
 } mixed_data;
 
@@ -56,6 +56,8 @@ static void build(mixed_data *d)
     CHECK(ce_txn_begin_write(d->t.db, &txn));
     d->table = add_table(txn, "Holder", false);
     d->v = add_scalar(txn, d->table, "v", CE_TYPE_MIXED, true);
+    d->anys = add_property(txn, d->table, "anys", CE_TYPE_MIXED, true, CE_COLLECTION_LIST, 0);
+    d->any_map = add_property(txn, d->table, "anyMap", CE_TYPE_MIXED, true, CE_COLLECTION_DICTIONARY, 0);
     /* Typed collections, for the errors of index subscripts on them. */
     add_property(txn, d->table, "ints", CE_TYPE_INT, false, CE_COLLECTION_LIST, 0);
     add_property(txn, d->table, "map", CE_TYPE_INT, false, CE_COLLECTION_DICTIONARY, 0);
@@ -107,6 +109,38 @@ static void build(mixed_data *d)
     set_key(top, "inner", nested_value(CE_TYPE_DICTIONARY));
     inner = nested(top, string_value("inner"));
     set_key(inner, "k", string_value("x"));
+    ce_collection_close(inner);
+    ce_collection_close(top);
+    /* Collections of mixed values holding collections:
+     *   0: anys [1, {"k": "x"}, [4, 5]], anyMap {"a": [1, 2], "b": 3}
+     *   1: anys [2], anyMap {"a": {"k": "y"}} */
+    CHECK(ce_collection_open(txn, d->table, d->keys[0], d->anys, &top));
+    append(top, int_value(1));
+    append(top, nested_value(CE_TYPE_DICTIONARY));
+    append(top, nested_value(CE_TYPE_LIST));
+    inner = nested(top, int_value(1));
+    set_key(inner, "k", string_value("x"));
+    ce_collection_close(inner);
+    inner = nested(top, int_value(2));
+    append(inner, int_value(4));
+    append(inner, int_value(5));
+    ce_collection_close(inner);
+    ce_collection_close(top);
+    CHECK(ce_collection_open(txn, d->table, d->keys[0], d->any_map, &top));
+    set_key(top, "a", nested_value(CE_TYPE_LIST));
+    set_key(top, "b", int_value(3));
+    inner = nested(top, string_value("a"));
+    append(inner, int_value(1));
+    append(inner, int_value(2));
+    ce_collection_close(inner);
+    ce_collection_close(top);
+    CHECK(ce_collection_open(txn, d->table, d->keys[1], d->anys, &top));
+    append(top, int_value(2));
+    ce_collection_close(top);
+    CHECK(ce_collection_open(txn, d->table, d->keys[1], d->any_map, &top));
+    set_key(top, "a", nested_value(CE_TYPE_DICTIONARY));
+    inner = nested(top, string_value("a"));
+    set_key(inner, "k", string_value("y"));
     ce_collection_close(inner);
     ce_collection_close(top);
     CHECK(ce_txn_commit(txn));
@@ -287,6 +321,32 @@ TEST(mixed_size)
     EXPECT_MATCHES(&d, txn, "ANY v[*].@size == 1", 8);
     /* A value that holds no collection has no size. */
     EXPECT_NONE(&d, txn, "v.@size == 0 AND v.@type == 'int'");
+    finish(&d, txn);
+}
+
+TEST(mixed_collections_of_mixed)
+{
+    mixed_data d;
+    build(&d);
+    ce_txn *txn = read_txn(&d);
+    EXPECT_MATCHES(&d, txn, "anys[0] == 1", 0);
+    EXPECT_MATCHES(&d, txn, "anys[0] == 2", 1);
+    EXPECT_MATCHES(&d, txn, "anys[1]['k'] == 'x'", 0);
+    EXPECT_MATCHES(&d, txn, "anys[LAST][0] == 4", 0);
+    EXPECT_MATCHES(&d, txn, "anys[LAST] == 2", 1);
+    EXPECT_MATCHES(&d, txn, "anys[*][*] == 5", 0);
+    EXPECT_MATCHES(&d, txn, "anys[*] == 2", 1);
+    EXPECT_MATCHES(&d, txn, "anys[2].@size == 2", 0);
+    EXPECT_MATCHES(&d, txn, "anys[1].@type == 'dictionary'", 0);
+    EXPECT_MATCHES(&d, txn, "anyMap['a'][1] == 2", 0);
+    EXPECT_MATCHES(&d, txn, "anyMap['a']['k'] == 'y'", 1);
+    EXPECT_MATCHES(&d, txn, "anyMap['a'].@type == 'list'", 0);
+    EXPECT_MATCHES(&d, txn, "anyMap['a'].@size == 2", 0);
+    EXPECT_MATCHES(&d, txn, "anyMap['a'][*] == 2", 0);
+    /* What was there before: an entry, the elements, the count. */
+    EXPECT_MATCHES(&d, txn, "anyMap['b'] == 3", 0);
+    EXPECT_MATCHES(&d, txn, "anys == 2", 1);
+    EXPECT_MATCHES(&d, txn, "anys.@count == 3", 0);
     finish(&d, txn);
 }
 

@@ -87,11 +87,13 @@ typedef struct mixed_place {
     ce_column_key column;
     const ce_collection *parent;
     const ce_value *at;
+    bool property_collection; /* the property is a list or dictionary of mixed values */
 } mixed_place;
 
 static bool mixed_open(const mixed_place *place, ce_collection **out)
 {
     if (place->parent) return ce_collection_open_nested(place->parent, place->at, out);
+    if (place->property_collection) return ce_collection_open(place->txn, place->table, place->key, place->column, out);
     return ce_collection_open_mixed(place->txn, place->table, place->key, place->column, out);
 }
 
@@ -132,7 +134,7 @@ static bool mixed_walk(const bound_path *path, size_t step, const mixed_place *p
         if (ok && dictionary) {
             if (!found) element = (ce_value){.type = CE_TYPE_NULL};
             ce_value at = {.type = CE_TYPE_STRING, .string = {s->key, s->key_size}};
-            mixed_place next = {place->txn, 0, 0, 0, collection, &at};
+            mixed_place next = {place->txn, 0, 0, 0, collection, &at, false};
             ok = mixed_walk(path, step + 1, &next, &element, bag);
         }
     } else if (s->kind == MIXED_STEP_INDEX) {
@@ -140,7 +142,7 @@ static bool mixed_walk(const bound_path *path, size_t step, const mixed_place *p
         if (!dictionary && index >= 0 && (uint64_t)index < size) {
             ok = ce_collection_get(collection, (size_t)index, &element);
             ce_value at = {.type = CE_TYPE_INT, .integer = index};
-            mixed_place next = {place->txn, 0, 0, 0, collection, &at};
+            mixed_place next = {place->txn, 0, 0, 0, collection, &at, false};
             if (ok) ok = mixed_walk(path, step + 1, &next, &element, bag);
         }
     } else {
@@ -158,7 +160,7 @@ static bool mixed_walk(const bound_path *path, size_t step, const mixed_place *p
                 }
             }
             if (ok) ok = ce_collection_get(collection, i, &element);
-            mixed_place next = {place->txn, 0, 0, 0, collection, &at};
+            mixed_place next = {place->txn, 0, 0, 0, collection, &at, false};
             if (ok) ok = mixed_walk(path, step + 1, &next, &element, bag);
             free(key);
         }
@@ -185,8 +187,10 @@ static bool gather_final(ce_txn *txn, const bound_path *path, ce_table_key table
         }
         return gather_bag_push(bag, &value);
     case FINAL_MIXED: {
-        if (!ce_object_get(txn, table, key, path->column, &value)) return false;
-        mixed_place place = {txn, table, key, path->column, NULL, NULL};
+        /* A list or dictionary of mixed values: the steps start at it. */
+        mixed_place place = {txn, table, key, path->column, NULL, NULL, path->mixed_root != CE_TYPE_NULL};
+        if (path->mixed_root != CE_TYPE_NULL) value = (ce_value){.type = path->mixed_root};
+        else if (!ce_object_get(txn, table, key, path->column, &value)) return false;
         return mixed_walk(path, 0, &place, &value, bag);
     }
     case FINAL_COLLECTION:

@@ -100,6 +100,8 @@ typedef struct bound_path {
     const mixed_step *mixed_steps; /* FINAL_MIXED, owned by the bound query */
     size_t mixed_step_count;
     mixed_final mixed_final;
+    ce_type mixed_root;  /* FINAL_MIXED: CE_TYPE_LIST or _DICTIONARY when the property is a list or
+                            dictionary of mixed values the steps start at, else CE_TYPE_NULL */
 } bound_path;
 
 /* The type of what a path yields (after its aggregate). */
