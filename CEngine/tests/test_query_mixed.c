@@ -61,6 +61,7 @@ static void build(mixed_data *d)
     /* Typed collections, for the errors of index subscripts on them. */
     add_property(txn, d->table, "ints", CE_TYPE_INT, false, CE_COLLECTION_LIST, 0);
     add_property(txn, d->table, "map", CE_TYPE_INT, false, CE_COLLECTION_DICTIONARY, 0);
+    add_scalar(txn, d->table, "n", CE_TYPE_INT, false);
     for (int i = 0; i < OBJECTS; i++) d->keys[i] = create_object(txn, d->table);
     ce_collection *top, *inner;
 
@@ -374,5 +375,8 @@ TEST(mixed_path_errors)
     expect_invalid(&d, txn, "ints[*] == 1", NULL, 0, "indexes, FIRST, LAST and [*] reach into the list or dictionary a mixed");
     expect_invalid(&d, txn, "map[LAST] == 1", NULL, 0, "indexes, FIRST, LAST and [*] reach into the list or dictionary a mixed");
     expect_invalid(&d, txn, "map['a'][0] == 1", NULL, 0, "'[...]' here");
+    expect_invalid(&d, txn, "n.@type == 'int'", NULL, 0,
+                   "'@type' applies to mixed (AnyRealmValue) values, and 'Holder.n' is of type int");
+    expect_invalid(&d, txn, "n[0] == 1", NULL, 0, "property 'Holder.n' is not a link/collection");
     finish(&d, txn);
 }

@@ -576,6 +576,9 @@ static bool bind_value_step(key_path_walk *w, const table_property *property)
         describe_more(&w->builder, ".@", next->name);
         w->i++;
     }
+    if (is_operator(next, "type"))
+        return bind_error(w->b, walk_at(w, w->i), "'@type' applies to mixed (AnyRealmValue) values, and '%s.%s' is of type %s",
+                          w->table_name, property->name, kind_name(property));
     if (w->i < w->count) return not_a_collection(w->b, w->position, w->table_name, property->name);
     return true;
 }
