@@ -96,7 +96,8 @@ static const struct {
     {"SUBQUERY(i, $x, $x > 1) > 0", "'.@count' after SUBQUERY"},
     {"SUBQUERY(i, $x, $x > 1).@avg > 0", "expected '@count' or '@size'"},
     {"s['k' == 'a'", "expected ']' after the key"},
-    {"s[3] == 'a'", "expected a string or an argument as a key"},
+    {"s[x] == 'a'", "expected a string, an index, FIRST, LAST, '*' or an argument in '[...]'"},
+    {"s[-1] == 'a'", "an index in '[...]' is a whole number from 0"},
     {"@ == 1", "expected a name after '@'"},
     {"i.", "expected a property name or an @operator after '.'"},
     {"i == -", "unexpected character"},
@@ -173,6 +174,8 @@ static void check_path_kinds(ce_txn *txn)
     expect_query_error(txn, "s.@allKeys == 'a'", NULL, 0, not_collection);
     expect_query_error(txn, "s.@allValues == 'a'", NULL, 0, not_collection);
     expect_query_error(txn, "s['key'] == 'a'", NULL, 0, not_collection);
+    expect_query_error(txn, "s[3] == 'a'", NULL, 0, not_collection);
+    expect_query_error(txn, "s[*] == 'a'", NULL, 0, not_collection);
     expect_query_error(txn, "'x' IN s", NULL, 0, not_collection);
     expect_query_error(txn, "SUBQUERY(s, $x, $x.name == 'a').@count > 0", NULL, 0, not_collection);
     expect_query_error(txn, "i.@count > 0", NULL, 0, "property 'Thing.i' is not a link/collection");

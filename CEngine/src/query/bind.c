@@ -1,7 +1,8 @@
 /*
  * bind.c — binding a parsed predicate to the queried table: key paths
  * resolved to columns through links, collections, backlinks and
- * dictionaries (with @count, @sum, @avg, @min, @max), the memory the bound
+ * dictionaries (with @count, @sum, @avg, @min, @max) and into the lists and
+ * dictionaries a mixed property holds (with @type, @size), the memory the bound
  * tree owns, and the messages of bind errors.
  *
  * Owns: bound paths (bind_key_path), a core's bound tree for one schema
@@ -372,6 +373,108 @@ static bool bind_link_step(key_path_walk *w, const table_property *property)
     return true;
 }
 
+/* Whether component i is [0], [FIRST], [LAST], [*] or ['key']. */
+static bool is_subscript(const key_path_walk *w, size_t i)
+{
+    if (i >= w->count) return false;
+    parse_component_kind kind = w->components[i].kind;
+    return kind == PARSE_COMPONENT_SUBSCRIPT || kind == PARSE_COMPONENT_INDEX || kind == PARSE_COMPONENT_ALL;
+}
+
+/* A mixed property with what follows it: ['key'], [0], [FIRST], [LAST],
+ * [*] into the lists and dictionaries it holds (nested to any depth), then
+ * optionally @type or @size/@count. Without any of them it is a value
+ * (bind_value_step). A list or dictionary of mixed values followed by
+ * such steps is walked the same way from the collection itself. */
+static bool bind_mixed_step(key_path_walk *w, const table_property *property)
+{
+    binder *b = w->b;
+    bound_path *out = w->out;
+    mixed_step steps[32];
+    size_t count = 0;
+    size_t i = w->i + 1;
+    for (; i < w->count; i++) {
+        const parse_component *c = &w->components[i];
+        if (c->kind != PARSE_COMPONENT_SUBSCRIPT && c->kind != PARSE_COMPONENT_INDEX && c->kind != PARSE_COMPONENT_ALL) break;
+        if (count == sizeof steps / sizeof *steps)
+            return bind_error(b, walk_at(w, i), "a key path goes at most %zu levels into a mixed value",
+                              sizeof steps / sizeof *steps);
+        mixed_step *step = &steps[count++];
+        memset(step, 0, sizeof *step);
+        if (c->kind == PARSE_COMPONENT_ALL) {
+            step->kind = MIXED_STEP_ALL;
+            out->multi = true;
+        } else if (c->kind == PARSE_COMPONENT_INDEX) {
+            step->kind = MIXED_STEP_INDEX;
+            step->index = c->index;
+        } else if (c->argument >= 0) {
+            const ce_query_argument *argument =
+                (size_t)c->argument < b->core->argument_count ? &b->core->arguments[c->argument] : NULL;
+            if (!argument || argument->kind != CE_QUERY_ARGUMENT_VALUE ||
+                (argument->value.type != CE_TYPE_STRING && argument->value.type != CE_TYPE_INT) ||
+                (argument->value.type == CE_TYPE_INT && argument->value.integer < 0))
+                return bind_error(b, walk_at(w, i), "the key in [...] must be a string or an index from 0 (argument %d is neither)",
+                                  c->argument);
+            if (argument->value.type == CE_TYPE_INT) {
+                step->kind = MIXED_STEP_INDEX;
+                step->index = argument->value.integer;
+            } else {
+                step->kind = MIXED_STEP_KEY;
+                step->key = argument->value.string.data;
+                step->key_size = argument->value.string.size;
+            }
+        } else {
+            step->kind = MIXED_STEP_KEY;
+            step->key = c->name;
+            step->key_size = c->name_length;
+        }
+    }
+    out->final = FINAL_MIXED;
+    out->mixed_root = property->collection == CE_COLLECTION_LIST         ? CE_TYPE_LIST
+                      : property->collection == CE_COLLECTION_DICTIONARY ? CE_TYPE_DICTIONARY
+                                                                         : CE_TYPE_NULL;
+    out->column = property->column;
+    out->final_table = w->table;
+    out->type = CE_TYPE_MIXED;
+    out->nullable = true;
+    out->mixed_final = MIXED_FINAL_VALUE;
+    if (count) describe_more(&w->builder, "[...]", "");
+    const parse_component *next = i < w->count ? &w->components[i] : NULL;
+    if (is_operator(next, "type")) {
+        out->mixed_final = MIXED_FINAL_TYPE;
+        out->type = CE_TYPE_STRING;
+        out->nullable = false;
+    } else if (is_operator(next, "size") || is_operator(next, "count")) {
+        out->mixed_final = MIXED_FINAL_SIZE;
+        out->type = CE_TYPE_INT;
+        out->nullable = false;
+    } else if (next && next->kind == PARSE_COMPONENT_OPERATOR) {
+        return bind_error(b, walk_at(w, i), "'@%s' does not apply to a mixed value: @type, @size and @count do", next->name);
+    } else if (next) {
+        return bind_error(b, walk_at(w, i), "a mixed value has no properties: use [...] to reach into the list or dictionary it holds");
+    }
+    if (next) {
+        describe_more(&w->builder, ".@", next->name);
+        i++;
+    }
+    if (count) {
+        char *kept;
+        /* Keys are kept by the bound query: a %K argument's tree is freed
+         * once bound. */
+        for (size_t s = 0; s < count; s++) {
+            if (steps[s].kind != MIXED_STEP_KEY) continue;
+            if (!bind_keep_bytes(b->out, steps[s].key, steps[s].key_size, &kept)) return false;
+            steps[s].key = kept;
+        }
+        if (!bind_keep_bytes(b->out, steps, count * sizeof *steps, &kept)) return false;
+        out->mixed_steps = (const mixed_step *)(const void *)kept;
+        out->mixed_step_count = count;
+    }
+    w->ended = true;
+    w->i = i;
+    return true;
+}
+
 /* dict['key'], dict.@allKeys, dict.@allValues, dict.@count, dict.@sum, ...,
  * dict (its values); a dictionary of links leads on to the objects its
  * values link to (null values skipped), though its @count counts entries. */
@@ -385,6 +488,10 @@ static bool bind_dictionary_step(key_path_walk *w, const table_property *propert
     out->final_table = w->table;
     out->nullable = property->nullable;
     bool links = property->type == CE_TYPE_LINK;
+    if (property->type == CE_TYPE_MIXED && next && next->kind == PARSE_COMPONENT_SUBSCRIPT &&
+        (is_subscript(w, i + 2) || is_operator(i + 2 < w->count ? &w->components[i + 2] : NULL, "type") ||
+         is_operator(i + 2 < w->count ? &w->components[i + 2] : NULL, "size")))
+        return bind_mixed_step(w, property); /* anyMap['k'][0], anyMap['k'].@type */
     if (next && next->kind == PARSE_COMPONENT_SUBSCRIPT) {
         if (next->argument >= 0) {
             if ((size_t)next->argument >= b->core->argument_count ||
@@ -434,6 +541,8 @@ static bool bind_dictionary_step(key_path_walk *w, const table_property *propert
 /* A list or set of values: its elements. */
 static bool bind_collection_step(key_path_walk *w, const table_property *property)
 {
+    if (property->type == CE_TYPE_MIXED && property->collection == CE_COLLECTION_LIST && is_subscript(w, w->i + 1))
+        return bind_mixed_step(w, property); /* anyList[0], anyList[*]['k'] */
     bound_path *out = w->out;
     out->final = FINAL_COLLECTION;
     out->column = property->column;
@@ -467,6 +576,9 @@ static bool bind_value_step(key_path_walk *w, const table_property *property)
         describe_more(&w->builder, ".@", next->name);
         w->i++;
     }
+    if (is_operator(next, "type"))
+        return bind_error(w->b, walk_at(w, w->i), "'@type' applies to mixed (AnyRealmValue) values, and '%s.%s' is of type %s",
+                          w->table_name, property->name, kind_name(property));
     if (w->i < w->count) return not_a_collection(w->b, w->position, w->table_name, property->name);
     return true;
 }
@@ -487,6 +599,7 @@ static bool bind_property_step(key_path_walk *w)
     if (property.type == CE_TYPE_LINK && property.collection != CE_COLLECTION_DICTIONARY) return bind_link_step(w, &property);
     if (property.collection == CE_COLLECTION_DICTIONARY) return bind_dictionary_step(w, &property);
     if (property.collection != CE_COLLECTION_NONE) return bind_collection_step(w, &property);
+    if (property.type == CE_TYPE_MIXED && w->i + 1 < w->count) return bind_mixed_step(w, &property);
     return bind_value_step(w, &property);
 }
 
@@ -494,6 +607,11 @@ static bool bind_property_step(key_path_walk *w)
 static bool bind_collection_aggregate(key_path_walk *w)
 {
     const parse_component *component = &w->components[w->i];
+    if (component->kind == PARSE_COMPONENT_INDEX || component->kind == PARSE_COMPONENT_ALL ||
+        component->kind == PARSE_COMPONENT_SUBSCRIPT)
+        return bind_error(w->b, walk_at(w, w->i),
+                          "'[...]' here: indexes, FIRST, LAST and [*] reach into the list or dictionary a mixed "
+                          "property holds, and ['key'] into a dictionary or a mixed value");
     if (component->kind != PARSE_COMPONENT_OPERATOR ||
         (strcmp(component->name, "count") != 0 && strcmp(component->name, "size") != 0 && !is_aggregate_name(component->name)))
         return bind_error(w->b, walk_at(w, w->i), "only @count, @size, @sum, @avg, @min or @max may follow a collection here");

@@ -20,6 +20,7 @@
 #include "parse.h"
 #include "query_internal.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -871,6 +872,102 @@ static bool bind_simple(binder *b, operand *left, parse_op op, unsigned flags, o
     return generic_node(b, left, op, flags, right, position, out);
 }
 
+/* Realm's names for the types @type tells (realm-core's TypeOfValue,
+ * query_value.cpp: case-insensitive, MongoDB's aliases, 'numeric' for any
+ * number; 'list', 'dictionary' and 'collection' for the collections a mixed
+ * value holds), each with the names @type yields (gather.c). */
+typedef struct type_name_entry {
+    const char *name;
+    const char *yields[4];
+} type_name_entry;
+
+static const type_name_entry type_names[] = {
+    {"null", {"null"}},           {"int", {"int"}},
+    {"integer", {"int"}},         {"int16", {"int"}},
+    {"int32", {"int"}},           {"int64", {"int"}},
+    {"short", {"int"}},           {"long", {"int"}},
+    {"byte", {"int"}},            {"char", {"int"}},
+    {"bool", {"bool"}},           {"boolean", {"bool"}},
+    {"string", {"string"}},       {"binary", {"binary"}},
+    {"data", {"binary"}},         {"bytearray", {"binary"}},
+    {"byte[]", {"binary"}},       {"date", {"date"}},
+    {"datetimeoffset", {"date"}}, {"timestamp", {"date"}},
+    {"float", {"float"}},         {"double", {"double"}},
+    {"decimal128", {"decimal"}},  {"decimal", {"decimal"}},
+    {"object", {"object"}},       {"link", {"object"}},
+    {"objectid", {"objectid"}},   {"uuid", {"uuid"}},
+    {"guid", {"uuid"}},           {"numeric", {"int", "double", "float", "decimal"}},
+    {"bindata", {"binary"}},      {"list", {"list"}},
+    {"dictionary", {"dictionary"}}, {"collection", {"list", "dictionary"}},
+};
+
+enum { COUNT_OF_TYPE_NAMES = sizeof type_names / sizeof *type_names * 4 };
+
+static bool is_type_of(const operand *o)
+{
+    return o->kind == OPERAND_PATH && o->path.final == FINAL_MIXED && o->path.mixed_final == MIXED_FINAL_TYPE;
+}
+
+/* `v.@type op names`: == and IN match a value whose type one of the names
+ * (a string or a list of strings) stands for, != one whose type none does;
+ * the names become the list of what @type yields. */
+static bool bind_type_of(binder *b, operand *path, parse_op op, operand *names, parse_quantifier quantifier,
+                         size_t position, size_t *out)
+{
+    if (op != PARSE_OP_EQUAL && op != PARSE_OP_NOT_EQUAL && op != PARSE_OP_IN)
+        return bind_error(b, position, "'%s' compares only by ==, != and IN, not %s", path->path.description,
+                          parse_op_name(op));
+    if (names->kind != OPERAND_VALUE && names->kind != OPERAND_LIST)
+        return bind_error(b, names->position, "'%s' compares with a type name like 'int', or a list of them",
+                          path->path.description);
+    size_t count = names->kind == OPERAND_LIST ? names->list_count : 1;
+    const ce_value *given = names->kind == OPERAND_LIST ? names->list : &names->value;
+    ce_value yields[COUNT_OF_TYPE_NAMES];
+    size_t yield_count = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (given[i].type != CE_TYPE_STRING)
+            return bind_error(b, names->position, "'%s' compares with type names (strings), not %s values",
+                              path->path.description, ce_type_name(given[i].type));
+        const type_name_entry *entry = NULL;
+        for (size_t t = 0; t < sizeof type_names / sizeof *type_names && !entry; t++) {
+            const char *name = type_names[t].name;
+            size_t n = strlen(name);
+            if (n != given[i].string.size) continue;
+            size_t c = 0;
+            while (c < n && (char)tolower((unsigned char)given[i].string.data[c]) == name[c]) c++;
+            if (c == n) entry = &type_names[t];
+        }
+        if (!entry) {
+            char all[512] = "";
+            for (size_t t = 0; t < sizeof type_names / sizeof *type_names; t++) {
+                size_t used = strlen(all);
+                snprintf(all + used, sizeof all - used, "%s%s", t ? ", " : "", type_names[t].name);
+            }
+            /* realm-core's words (query_value.cpp, get_single_from). */
+            return bind_error(b, names->position,
+                              "Unable to parse the type attribute string '%.*s', supported case insensitive values are: [%s]",
+                              (int)(given[i].string.size > 64 ? 64 : given[i].string.size), given[i].string.data, all);
+        }
+        for (size_t y = 0; y < 4 && entry->yields[y]; y++) {
+            bool seen = false;
+            for (size_t k = 0; k < yield_count && !seen; k++) seen = strcmp(yields[k].string.data, entry->yields[y]) == 0;
+            if (!seen)
+                yields[yield_count++] = (ce_value){.type = CE_TYPE_STRING, .string = {entry->yields[y], strlen(entry->yields[y])}};
+        }
+    }
+    char *kept;
+    if (!bind_keep_bytes(b->out, yields, yield_count * sizeof *yields, &kept)) return false;
+    operand list = *names;
+    list.kind = OPERAND_LIST;
+    list.list = (const ce_value *)(const void *)kept;
+    list.texts = NULL;
+    list.list_count = yield_count;
+    if (!generic_node(b, path, PARSE_OP_IN, 0, &list, position, out)) return false;
+    b->out->nodes[*out].quantifier = quantifier;
+    b->out->nodes[*out].negate = op == PARSE_OP_NOT_EQUAL;
+    return true;
+}
+
 static bool bind_compare(binder *b, const parse_node *node, size_t *out)
 {
     operand left, right;
@@ -891,6 +988,14 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
         right.value = (ce_value){.type = CE_TYPE_INT, .integer = 0};
         right.text = NULL;
         return bind_simple(b, &left, node->op, 0, &right, node->position, out);
+    }
+    if (is_type_of(&left) || is_type_of(&right)) {
+        if (node->quantifier != PARSE_QUANTIFIER_NONE_GIVEN && (!is_type_of(&left) || !left.path.multi))
+            return bind_error(b, node->position, "ANY, ALL and NONE need the key path of a collection after them");
+        if (is_type_of(&left) && !is_type_of(&right))
+            return bind_type_of(b, &left, node->op, &right, node->quantifier, node->position, out);
+        if (is_type_of(&right) && !is_type_of(&left) && node->op != PARSE_OP_IN)
+            return bind_type_of(b, &right, node->op, &left, node->quantifier, node->position, out);
     }
     if (node->quantifier != PARSE_QUANTIFIER_NONE_GIVEN) {
         static const char *const names[] = {"", "ANY", "ALL", "NONE"};

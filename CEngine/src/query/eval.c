@@ -802,6 +802,7 @@ static bool generic_match(evaluation *e, const bound_node *node, const object_co
     for (size_t i = 0; ok && i < left.count; i++) {
         bool match;
         ok = matches_right(e, node, &left.values[i], &right, &match);
+        match = match != node->negate; /* v.@type != 'numeric' (bind_type_of) */
         any = any || match;
         all = all && match;
     }

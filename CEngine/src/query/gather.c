@@ -2,7 +2,8 @@
  * gather.c — the values a bound path yields from one object, read through
  * the object API: its own property, or through to-one links, lists, sets
  * and dictionaries of links and backlinks, to a property, the objects
- * reached, a collection's elements or a dictionary's keys or entry; and
+ * reached, a collection's elements or a dictionary's keys or entry, or
+ * into the lists and dictionaries a mixed value holds; and
  * those values reduced by the path's @count, @sum, @avg, @min or @max.
  *
  * Owns: value bags (values with copies of their bytes, which outlive the
@@ -55,6 +56,119 @@ bool gather_bag_push(value_bag *bag, const ce_value *value)
     return true;
 }
 
+/* Realm's @type name of a mixed value. */
+static const char *mixed_type_name(ce_type type)
+{
+    switch (type) {
+    case CE_TYPE_NULL: return "null";
+    case CE_TYPE_INT: return "int";
+    case CE_TYPE_BOOL: return "bool";
+    case CE_TYPE_STRING: return "string";
+    case CE_TYPE_BINARY: return "binary";
+    case CE_TYPE_TIMESTAMP: return "date";
+    case CE_TYPE_FLOAT: return "float";
+    case CE_TYPE_DOUBLE: return "double";
+    case CE_TYPE_DECIMAL128: return "decimal";
+    case CE_TYPE_OBJECT_ID: return "objectid";
+    case CE_TYPE_UUID: return "uuid";
+    case CE_TYPE_LINK: return "object";
+    case CE_TYPE_LIST: return "list";
+    case CE_TYPE_DICTIONARY: return "dictionary";
+    default: return "mixed";
+    }
+}
+
+/* Where a mixed value lies, to open the collection it holds: the property
+ * itself (parent NULL), or the element `at` of a nested collection. */
+typedef struct mixed_place {
+    ce_txn *txn;
+    ce_table_key table;
+    ce_object_key key;
+    ce_column_key column;
+    const ce_collection *parent;
+    const ce_value *at;
+    bool property_collection; /* the property is a list or dictionary of mixed values */
+} mixed_place;
+
+static bool mixed_open(const mixed_place *place, ce_collection **out)
+{
+    if (place->parent) return ce_collection_open_nested(place->parent, place->at, out);
+    if (place->property_collection) return ce_collection_open(place->txn, place->table, place->key, place->column, out);
+    return ce_collection_open_mixed(place->txn, place->table, place->key, place->column, out);
+}
+
+/* What the path's mixed steps from `step` on reach from `value` (found at
+ * `place`), added to the bag. */
+static bool mixed_walk(const bound_path *path, size_t step, const mixed_place *place, const ce_value *value, value_bag *bag)
+{
+    bool nested = value->type == CE_TYPE_LIST || value->type == CE_TYPE_DICTIONARY;
+    if (step == path->mixed_step_count) {
+        if (path->mixed_final == MIXED_FINAL_TYPE) {
+            const char *name = mixed_type_name(value->type);
+            ce_value text = {.type = CE_TYPE_STRING, .string = {name, strlen(name)}};
+            return gather_bag_push(bag, &text);
+        }
+        if (path->mixed_final == MIXED_FINAL_VALUE) return gather_bag_push(bag, value);
+        if (!nested) return true;
+    } else if (!nested) {
+        return true; /* a step into a value that holds no collection reaches nothing */
+    }
+    ce_collection *collection;
+    if (!mixed_open(place, &collection)) return false;
+    size_t size;
+    bool ok = ce_collection_size(collection, &size);
+    if (ok && step == path->mixed_step_count) {
+        ce_value count = {.type = CE_TYPE_INT, .integer = (int64_t)size};
+        ok = gather_bag_push(bag, &count);
+        ce_collection_close(collection);
+        return ok;
+    }
+    const mixed_step *s = &path->mixed_steps[step];
+    bool dictionary = value->type == CE_TYPE_DICTIONARY;
+    ce_value element;
+    if (!ok) {
+    } else if (s->kind == MIXED_STEP_KEY) {
+        /* A list has no keys; a dictionary without the key reads null. */
+        bool found = false;
+        if (dictionary) ok = ce_dictionary_get(collection, s->key, s->key_size, &element, &found);
+        if (ok && dictionary) {
+            if (!found) element = (ce_value){.type = CE_TYPE_NULL};
+            ce_value at = {.type = CE_TYPE_STRING, .string = {s->key, s->key_size}};
+            mixed_place next = {place->txn, 0, 0, 0, collection, &at, false};
+            ok = mixed_walk(path, step + 1, &next, &element, bag);
+        }
+    } else if (s->kind == MIXED_STEP_INDEX) {
+        int64_t index = s->index < 0 ? (int64_t)size - 1 : s->index;
+        if (!dictionary && index >= 0 && (uint64_t)index < size) {
+            ok = ce_collection_get(collection, (size_t)index, &element);
+            ce_value at = {.type = CE_TYPE_INT, .integer = index};
+            mixed_place next = {place->txn, 0, 0, 0, collection, &at, false};
+            if (ok) ok = mixed_walk(path, step + 1, &next, &element, bag);
+        }
+    } else {
+        for (size_t i = 0; ok && i < size; i++) {
+            /* A dictionary's key is copied: the reads below reuse the bytes. */
+            char *key = NULL;
+            ce_value at = {.type = CE_TYPE_INT, .integer = (int64_t)i};
+            if (dictionary) {
+                ce_value read;
+                ok = ce_dictionary_key_at(collection, i, &read);
+                if (ok && !(key = malloc(read.string.size + 1))) ok = query_out_of_memory();
+                if (ok) {
+                    if (read.string.size) memcpy(key, read.string.data, read.string.size);
+                    at = (ce_value){.type = CE_TYPE_STRING, .string = {key, read.string.size}};
+                }
+            }
+            if (ok) ok = ce_collection_get(collection, i, &element);
+            mixed_place next = {place->txn, 0, 0, 0, collection, &at, false};
+            if (ok) ok = mixed_walk(path, step + 1, &next, &element, bag);
+            free(key);
+        }
+    }
+    ce_collection_close(collection);
+    return ok;
+}
+
 /* The values of a path's final step at object (table, key). */
 static bool gather_final(ce_txn *txn, const bound_path *path, ce_table_key table, ce_object_key key, value_bag *bag)
 {
@@ -72,6 +186,13 @@ static bool gather_final(ce_txn *txn, const bound_path *path, ce_table_key table
             value = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)size};
         }
         return gather_bag_push(bag, &value);
+    case FINAL_MIXED: {
+        /* A list or dictionary of mixed values: the steps start at it. */
+        mixed_place place = {txn, table, key, path->column, NULL, NULL, path->mixed_root != CE_TYPE_NULL};
+        if (path->mixed_root != CE_TYPE_NULL) value = (ce_value){.type = path->mixed_root};
+        else if (!ce_object_get(txn, table, key, path->column, &value)) return false;
+        return mixed_walk(path, 0, &place, &value, bag);
+    }
     case FINAL_COLLECTION:
     case FINAL_KEYS:
     case FINAL_ENTRY: {

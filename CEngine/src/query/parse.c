@@ -60,6 +60,7 @@ typedef enum token_kind {
     TOKEN_RIGHT_BRACKET,
     TOKEN_COMMA,
     TOKEN_DOT,
+    TOKEN_STAR,          /* '*' in a subscript: [*] */
     TOKEN_MODIFIER       /* [c] [d] [cd] [dc] */
 } token_kind;
 
@@ -367,6 +368,7 @@ static bool tokenize(parser *p)
             case ']': kind = TOKEN_RIGHT_BRACKET; break;
             case ',': kind = TOKEN_COMMA; break;
             case '.': kind = TOKEN_DOT; break;
+            case '*': kind = TOKEN_STAR; break;
             default: return syntax_error_at(p, start, "unexpected character");
             }
         }
@@ -835,7 +837,8 @@ static bool push_component(parser *p, parse_component_kind kind, size_t position
     parse_tree *tree = p->tree;
     if (!buf_reserve((void **)&tree->components, &tree->component_capacity, tree->component_count + 1, sizeof *tree->components))
         return false;
-    tree->components[tree->component_count++] = (parse_component){kind, position, name, length, argument};
+    tree->components[tree->component_count++] =
+        (parse_component){.kind = kind, .position = position, .name = name, .name_length = length, .argument = argument};
     return true;
 }
 
@@ -861,7 +864,7 @@ static bool parse_key_path_value(parser *p, int *out)
     for (;;) {
         const token *t = peek(p);
         if (t->kind == TOKEN_LEFT_BRACKET) {
-            /* name['key'], name[%@], name[$0] */
+            /* name['key'], name[%@], name[$0], name[0], name[FIRST], name[LAST], name[*] */
             advance(p);
             const token *key = advance(p);
             if (key->kind == TOKEN_STRING) {
@@ -875,8 +878,27 @@ static bool parse_key_path_value(parser *p, int *out)
                 if (!new_argument_index(p, key, &argument) ||
                     !push_component(p, PARSE_COMPONENT_SUBSCRIPT, key->start, "", 0, argument))
                     return false;
+            } else if (key->kind == TOKEN_STAR) {
+                if (!push_component(p, PARSE_COMPONENT_ALL, key->start, "*", 1, -1)) return false;
+            } else if (key->kind == TOKEN_NUMBER || key->kind == TOKEN_NAME) {
+                /* [0], [FIRST], [LAST]: a position in a list held by a mixed value. */
+                int64_t position = 0;
+                if (key->kind == TOKEN_NAME) {
+                    if (is_keyword(p, key, "last")) position = -1;
+                    else if (!is_keyword(p, key, "first"))
+                        return syntax_error_at(p, key->start, "expected a string, an index, FIRST, LAST, '*' or an argument in '[...]'");
+                } else {
+                    for (size_t i = key->start; i < key->end; i++) {
+                        if (!is_digit(p->text[i]))
+                            return syntax_error_at(p, key->start, "an index in '[...]' is a whole number from 0");
+                        position = position * 10 + (p->text[i] - '0');
+                        if (position > 1000000000) return syntax_error_at(p, key->start, "an index in '[...]' goes up to 1000000000");
+                    }
+                }
+                if (!push_component(p, PARSE_COMPONENT_INDEX, key->start, "", 0, -1)) return false;
+                p->tree->components[p->tree->component_count - 1].index = position;
             } else {
-                return syntax_error_at(p, key->start, "expected a string or an argument as a key in '[...]'");
+                return syntax_error_at(p, key->start, "expected a string, an index, FIRST, LAST, '*' or an argument in '[...]'");
             }
             const token *close = peek(p);
             if (!expect(p, TOKEN_RIGHT_BRACKET, "']' after the key")) return false;

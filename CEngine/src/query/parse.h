@@ -29,7 +29,7 @@
  *   value       := literal | '%@' | '$' digits | '{' [value (',' value)*] '}'
  *                | key-path | '%K' | SUBQUERY '(' key-path ',' '$' name ',' predicate ')' '.' ('@count' | '@size')
  *   key-path    := component ('.' component)*   (the first may be '$' name, a SUBQUERY variable)
- *   component   := name | '@' name | name '[' (string | '%@' | '$' digits) ']'
+ *   component   := name | '@' name | name ('[' (string | '%@' | '$' digits | digits | FIRST | LAST | '*') ']')*
  *   literal     := number | string | TRUE | FALSE | NIL | NULL | timestamp | oid(hex) | uuid(text) | B64"..."
  *
  * Arguments: each '%@' and '%K' takes the next argument in order of
@@ -95,7 +95,9 @@ typedef enum parse_component_kind {
     PARSE_COMPONENT_NAME,      /* a property or class name */
     PARSE_COMPONENT_OPERATOR,  /* '@count', '@size', '@sum', '@avg', '@min', '@max', '@allKeys', '@allValues', '@links', ... */
     PARSE_COMPONENT_VARIABLE,  /* '$x' (first component only) */
-    PARSE_COMPONENT_SUBSCRIPT  /* ['key'] after a name: name holds the key, or argument >= 0 */
+    PARSE_COMPONENT_SUBSCRIPT, /* ['key'] after a name: name holds the key, or argument >= 0 */
+    PARSE_COMPONENT_INDEX,     /* [0], [FIRST], [LAST]: index (-1: LAST) */
+    PARSE_COMPONENT_ALL        /* [*]: every element */
 } parse_component_kind;
 
 typedef struct parse_component {
@@ -104,6 +106,7 @@ typedef struct parse_component {
     const char *name; /* NUL-terminated (for an operator, without the '@'; for a variable, without the '$') */
     size_t name_length;
     int argument;     /* SUBSCRIPT: the argument index, or -1 for a literal key */
+    int64_t index;    /* INDEX: the position, -1 for LAST */
 } parse_component;
 
 /* A literal. Numbers keep their text (a decimal128 property converts it

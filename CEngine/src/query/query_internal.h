@@ -45,8 +45,31 @@ typedef enum path_final {
     FINAL_OBJECT,     /* the objects reached (a path ending at a link, or a SUBQUERY variable) */
     FINAL_COLLECTION, /* the elements of a list or set of values, or a dictionary's values */
     FINAL_KEYS,       /* a dictionary's keys */
-    FINAL_ENTRY       /* a dictionary's value under one key (null when the key is absent) */
+    FINAL_ENTRY,      /* a dictionary's value under one key (null when the key is absent) */
+    FINAL_MIXED       /* a mixed property's value, or what its steps reach in the lists and
+                         dictionaries it holds (mixed_steps), or its @type or @size */
 } path_final;
+
+/* A step into the list or dictionary a mixed value holds. */
+typedef enum mixed_step_kind {
+    MIXED_STEP_KEY,   /* ['key']: a dictionary's value (null when the key is absent) */
+    MIXED_STEP_INDEX, /* [0], [FIRST], [LAST]: a list's element (nothing when out of range) */
+    MIXED_STEP_ALL    /* [*]: every element of a list, every value of a dictionary */
+} mixed_step_kind;
+
+typedef struct mixed_step {
+    mixed_step_kind kind;
+    const char *key; /* KEY, owned by the bound query or the core's arguments */
+    size_t key_size;
+    int64_t index;   /* INDEX: -1 for LAST */
+} mixed_step;
+
+/* What a FINAL_MIXED path yields from the value its steps reach. */
+typedef enum mixed_final {
+    MIXED_FINAL_VALUE, /* the value */
+    MIXED_FINAL_TYPE,  /* @type: its type's name, a string ("int", "list", ...) */
+    MIXED_FINAL_SIZE   /* @size, @count: a list's or dictionary's size (nothing for other values) */
+} mixed_final;
 
 typedef enum path_aggregate { PATH_ALL_VALUES, PATH_COUNT, PATH_SUM, PATH_AVG, PATH_MIN, PATH_MAX } path_aggregate;
 
@@ -74,6 +97,11 @@ typedef struct bound_path {
     const char *entry_key; /* FINAL_ENTRY */
     size_t entry_key_size;
     bool link_column;    /* a to-one link of the object itself, compared as its stored key + 1 */
+    const mixed_step *mixed_steps; /* FINAL_MIXED, owned by the bound query */
+    size_t mixed_step_count;
+    mixed_final mixed_final;
+    ce_type mixed_root;  /* FINAL_MIXED: CE_TYPE_LIST or _DICTIONARY when the property is a list or
+                            dictionary of mixed values the steps start at, else CE_TYPE_NULL */
 } bound_path;
 
 /* The type of what a path yields (after its aggregate). */

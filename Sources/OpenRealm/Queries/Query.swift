@@ -245,6 +245,30 @@ extension Query where T: _QueryableCollection, T.Element: _QueryNumeric {
     public var avg: Query<T.Element> { suffixed(".@avg") }
 }
 
+extension Query where T == AnyRealmValue {
+    /// The element at `position` of the list the value holds (a value that holds no list, or a
+    /// shorter one, matches nothing).
+    ///
+    ///     things.where { $0.anyValue[0] == .int(5) }
+    public subscript(position: Int) -> Query<AnyRealmValue> {
+        suffixed("[\(position)]")
+    }
+
+    /// The value under `key` of the dictionary the value holds (null when the key is absent).
+    ///
+    ///     things.where { $0.anyValue["name"] == .string("Rex") }
+    public subscript(key: String) -> Query<AnyRealmValue> {
+        let escaped = key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+        return suffixed("['\(escaped)']")
+    }
+
+    /// Every element of the list, or every value of the dictionary, the value holds (`[*]`): a
+    /// comparison holds when any of them matches.
+    ///
+    ///     things.where { $0.anyValue.any == .int(5) }
+    public var any: Query<AnyRealmValue> { suffixed("[*]") }
+}
+
 extension Query where T: _QueryableMap {
     /// The value stored under `key` (null when there is none).
     ///

@@ -1,6 +1,6 @@
 // QuerySurfaceTests.swift — the rest of Realm's Query<T>: string operators against another
 // property and on Data, aggregates on collection key paths, PersistableEnum raw values and their
-// ordering, AnyRealmValue properties.
+// ordering, AnyRealmValue properties and the lists and dictionaries they hold.
 
 import Foundation
 import Testing
@@ -89,6 +89,40 @@ struct QuerySurfaceTests {
         #expect(titles(tasks.where { $0.mixed > .int(5) }) == ["Write the report"])
         #expect(titles(tasks.where { $0.mixed != .int(7) }) == ["Call Ann", "Plan"])
         #expect(titles(tasks.where { $0.mixed.in([AnyRealmValue.int(7), .string("seven")]) }) == ["Call Ann", "Write the report"])
+    }
+
+    @Test("AnyRealmValue queries reach into the lists and dictionaries it holds")
+    func anyRealmValueCollections() throws {
+        let realm = try tasksRealm()
+        let inner = List<AnyRealmValue>()
+        inner.append(objectsIn: [AnyRealmValue.int(7), .int(8)])
+        let list = List<AnyRealmValue>()
+        list.append(objectsIn: [AnyRealmValue.int(5), .string("a"), .list(inner)])
+        let map = Map<String, AnyRealmValue>()
+        map["name"] = .string("Rex")
+        map["age"] = .int(3)
+        let tasks = realm.objects(QueryTask.self)
+        try realm.write {
+            tasks.filter("title == 'Call Ann'").first!.mixed = .list(list)
+            tasks.filter("title == 'Plan'").first!.mixed = .dictionary(map)
+        }
+        // Write the report: 7; Call Ann: [5, "a", [7, 8]]; Plan: {"name": "Rex", "age": 3}.
+        #expect(titles(tasks.where { $0.mixed[0] == .int(5) }) == ["Call Ann"])
+        #expect(titles(tasks.where { $0.mixed[1] == .string("a") }) == ["Call Ann"])
+        #expect(titles(tasks.where { $0.mixed[2][1] == .int(8) }) == ["Call Ann"])
+        #expect(titles(tasks.where { $0.mixed["name"] == .string("Rex") }) == ["Plan"])
+        #expect(titles(tasks.where { $0.mixed["age"] > .int(2) }) == ["Plan"])
+        #expect(titles(tasks.where { $0.mixed["it's"] == .none }) == ["Plan"])
+        #expect(titles(tasks.where { $0.mixed.any == .int(5) }) == ["Call Ann"])
+        #expect(titles(tasks.where { $0.mixed.any == .int(3) }) == ["Plan"])
+        #expect(titles(tasks.where { $0.mixed.any.any == .int(7) }) == ["Call Ann"])
+        #expect(titles(tasks.where { $0.mixed == .int(7) }) == ["Write the report"])
+        #expect(titles(tasks.filter("mixed[*] == 5")) == ["Call Ann"])
+        #expect(titles(tasks.filter("mixed[LAST][FIRST] == 7")) == ["Call Ann"])
+        #expect(titles(tasks.filter("mixed.@type == 'dictionary'")) == ["Plan"])
+        #expect(titles(tasks.filter("mixed.@type == 'numeric'")) == ["Write the report"])
+        #expect(titles(tasks.filter("mixed.@size == 2")) == ["Plan"])
+        #expect(titles(tasks.filter("mixed[%@] == %@", "name", "Rex")) == ["Plan"])
     }
 
     @Test("aggregates on a key path through a collection")
