@@ -348,6 +348,11 @@ TEST(mixed_collections_of_mixed)
     EXPECT_MATCHES(&d, txn, "anyMap['b'] == 3", 0);
     EXPECT_MATCHES(&d, txn, "anys == 2", 1);
     EXPECT_MATCHES(&d, txn, "anys.@count == 3", 0);
+    /* An entry's key from a %K key path: the bound query keeps its own
+     * copy (the argument's parse tree is freed once bound; ASan). */
+    ce_query_argument arguments[2] = {{.kind = CE_QUERY_ARGUMENT_VALUE, .value = string_value("anyMap['b']")},
+                                      {.kind = CE_QUERY_ARGUMENT_VALUE, .value = int_value(3)}};
+    expect_matches_with(&d, txn, "%K == %@", arguments, 2, (const int[]){0, -1});
     finish(&d, txn);
 }
 

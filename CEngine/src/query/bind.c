@@ -502,7 +502,11 @@ static bool bind_dictionary_step(key_path_walk *w, const table_property *propert
             out->entry_key = b->core->arguments[next->argument].value.string.data;
             out->entry_key_size = b->core->arguments[next->argument].value.string.size;
         } else {
-            out->entry_key = next->name;
+            /* The bound query keeps its own copy: a %K argument's tree
+             * (where next->name points) is freed once bound. */
+            char *kept;
+            if (!bind_keep_bytes(b->out, next->name, next->name_length, &kept)) return false;
+            out->entry_key = kept;
             out->entry_key_size = next->name_length;
         }
         if (links)
