@@ -837,7 +837,8 @@ bool ce_table_sum(ce_txn *txn, ce_table_key table, ce_column_key column, ce_valu
  * at the end of the table, 0 when first == ce_object_count. Errors:
  * CE_ERR_INDEX_OUT_OF_BOUNDS when first is past the end,
  * CE_ERR_INVALID_ARGUMENT for a NULL argument (columns and out_values may
- * be NULL only when column_count or count is 0).
+ * be NULL only when column_count or count is 0), CE_ERR_CORRUPT when the
+ * objects read are not in strictly ascending key order (a damaged file).
  *
  *     ce_column_key columns[2] = {name, age};
  *     ce_value values[256 * 2];

@@ -176,6 +176,7 @@ bool ce_object_get_range(ce_txn *txn, ce_table_key key, size_t first, size_t cou
     loaded->range_size = 0;
     bool ok = true;
     size_t done = 0;
+    ce_object_key previous = 0;
     while (ok && done < count) {
         ce_object_key object;
         if (!(ok = cluster_key_at(space, refs.cluster, first + done, hint, &object))) break;
@@ -185,8 +186,16 @@ bool ce_object_get_range(ce_txn *txn, ce_table_key key, size_t first, size_t cou
         if (run > count - done) run = count - done;
         ok = range_read_leaf(space, loaded, table, &leaf, at, run, columns, column_count, out_values, &scratch, &moved,
                              &moved_count, &moved_capacity, done * column_count);
-        if (ok && out_objects)
-            for (size_t i = 0; i < run; i++) out_objects[done + i] = cluster_leaf_key(&leaf, at + i);
+        /* Keys ascend strictly: a damaged leaf that repeats or reorders
+         * them would name one object's values with another's key. */
+        for (size_t i = 0; ok && i < run; i++) {
+            ce_object_key next = cluster_leaf_key(&leaf, at + i);
+            if (done + i > 0 && next <= previous)
+                ok = error_fail(CE_ERR_CORRUPT, "invalid database: the objects of table '%s' are out of key order at index %zu",
+                                table->name, first + done + i);
+            previous = next;
+            if (out_objects) out_objects[done + i] = next;
+        }
         done += run;
     }
     for (size_t m = 0; ok && m < moved_count; m++) {
