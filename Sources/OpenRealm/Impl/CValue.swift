@@ -102,12 +102,33 @@ public final class _CArena {
 }
 
 extension ce_value {
-    static var null: ce_value { ce_value() }
+    @usableFromInline static var null: ce_value { ce_value() }
 
-    static func int(_ integer: Int64) -> ce_value {
+    @usableFromInline static func int(_ integer: Int64) -> ce_value {
         var value = ce_value()
         value.type = CE_TYPE_INT
         value.integer = integer
+        return value
+    }
+
+    @usableFromInline static func bool(_ boolean: Bool) -> ce_value {
+        var value = ce_value()
+        value.type = CE_TYPE_BOOL
+        value.boolean = boolean
+        return value
+    }
+
+    @usableFromInline static func float(_ float: Float) -> ce_value {
+        var value = ce_value()
+        value.type = CE_TYPE_FLOAT
+        value.float_value = float
+        return value
+    }
+
+    @usableFromInline static func double(_ double: Double) -> ce_value {
+        var value = ce_value()
+        value.type = CE_TYPE_DOUBLE
+        value.double_value = double
         return value
     }
 

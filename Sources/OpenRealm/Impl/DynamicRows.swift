@@ -103,35 +103,15 @@ package final class DynamicRow {
         arena.reset()
     }
 
-    @inlinable package func setNull(_ property: Int) { values[slots[property]] = ce_value() }
+    @inlinable package func setNull(_ property: Int) { values[slots[property]] = .null }
 
-    @inlinable package func setInt(_ property: Int, _ value: Int64) {
-        var raw = ce_value()
-        raw.type = CE_TYPE_INT
-        raw.integer = value
-        values[slots[property]] = raw
-    }
+    @inlinable package func setInt(_ property: Int, _ value: Int64) { values[slots[property]] = .int(value) }
 
-    @inlinable package func setBool(_ property: Int, _ value: Bool) {
-        var raw = ce_value()
-        raw.type = CE_TYPE_BOOL
-        raw.boolean = value
-        values[slots[property]] = raw
-    }
+    @inlinable package func setBool(_ property: Int, _ value: Bool) { values[slots[property]] = .bool(value) }
 
-    @inlinable package func setFloat(_ property: Int, _ value: Float) {
-        var raw = ce_value()
-        raw.type = CE_TYPE_FLOAT
-        raw.float_value = value
-        values[slots[property]] = raw
-    }
+    @inlinable package func setFloat(_ property: Int, _ value: Float) { values[slots[property]] = .float(value) }
 
-    @inlinable package func setDouble(_ property: Int, _ value: Double) {
-        var raw = ce_value()
-        raw.type = CE_TYPE_DOUBLE
-        raw.double_value = value
-        values[slots[property]] = raw
-    }
+    @inlinable package func setDouble(_ property: Int, _ value: Double) { values[slots[property]] = .double(value) }
 
     /// A string by its UTF-8 bytes (not copied, not checked here: the engine checks UTF-8).
     @inlinable package func setString(_ property: Int, _ bytes: UnsafeRawBufferPointer) {
