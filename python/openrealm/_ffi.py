@@ -153,6 +153,7 @@ _SIGNATURES = {
     "ce_db_compact": (_B, [c_void_p, P(CopyOptions)]),
     "ce_txn_begin_read": (_B, [c_void_p, P(c_void_p)]),
     "ce_txn_begin_write": (_B, [c_void_p, P(c_void_p)]),
+    "ce_txn_try_begin_write": (_B, [c_void_p, P(c_void_p)]),
     "ce_txn_commit": (_B, [c_void_p]),
     "ce_txn_end": (None, [c_void_p]),
     "ce_txn_advance": (_B, [c_void_p]),

@@ -193,10 +193,16 @@ class Database:
             with self._lock:
                 self._busy -= 1
 
-    def _begin(self, write):
+    def _begin(self, write, wait=True):
         def begin(handle):
             txn_handle = ctypes.c_void_p()
-            _ffi.check((lib.ce_txn_begin_write if write else lib.ce_txn_begin_read)(handle, ctypes.byref(txn_handle)))
+            if not write:
+                call = lib.ce_txn_begin_read
+            else:
+                call = lib.ce_txn_begin_write if wait else lib.ce_txn_try_begin_write
+            _ffi.check(call(handle, ctypes.byref(txn_handle)))
+            if not txn_handle:
+                return None  # busy: another writer holds the write lock
             txn = Transaction(self, txn_handle, write)
             with self._lock:
                 self._transactions.add(txn)
@@ -213,6 +219,20 @@ class Database:
         `with` block it commits when the block ends normally and rolls back
         when an exception leaves it."""
         return self._begin(True)
+
+    def try_write(self):
+        """Begins the write transaction only if no other writer (a thread,
+        another handle, another process, a compaction) holds the write lock;
+        otherwise returns None at once, without waiting.
+
+            txn = db.try_write()
+            if txn is None:
+                ...  # busy: try again later
+            else:
+                with txn:
+                    txn.create("Note", {"text": "hi"})
+        """
+        return self._begin(True, wait=False)
 
     # -- whole-file operations -------------------------------------------
 

@@ -123,3 +123,24 @@ def test_in_memory(tmp_path):
             txn.update_schema({"Note": {"text": "string"}})
         with b.read() as txn:
             assert "Note" in txn.schema
+
+
+def test_try_write_returns_none_while_another_writer_holds_the_lock(people_db, path):
+    with openrealm.open(path) as other:
+        with other.write() as holder:
+            holder.create("Person", {"id": 600, "name": "Holder"})
+            # Another handle holds the write lock: no wait, no transaction.
+            assert people_db.try_write() is None
+        # The lock is free again: a transaction that commits.
+        txn = people_db.try_write()
+        assert txn is not None
+        with txn:
+            txn.create("Person", {"id": 601, "name": "Tried"})
+    assert count(people_db) == 12
+
+
+def test_try_write_on_a_read_only_database_is_refused(people_db, path):
+    people_db.close()
+    with openrealm.open(path, read_only=True) as db:
+        with pytest.raises(openrealm.ReadOnlyError):
+            db.try_write()
