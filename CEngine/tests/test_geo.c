@@ -295,6 +295,42 @@ TEST(polygon_checks)
     CHECK(strcmp(refusal(&shape), "Polygon isn't valid: 'Duplicate edge: ring 1, edge 0 and ring 0, edge 0'") == 0);
 }
 
+TEST(large_rings_and_the_first_fault)
+{
+    /* 20000 vertices on a circle of 10 degrees around (0, 0): checked by a
+     * sweep over latitude, not pair by pair. */
+    enum { N = 20000 };
+    ce_geo_point *ring = malloc((N + 1) * sizeof *ring);
+    for (size_t i = 0; i < N; i++) {
+        double angle = 2 * 3.14159265358979323846 * (double)i / N;
+        ring[i] = (ce_geo_point){10 * cos(angle), 10 * sin(angle)};
+    }
+    ring[N] = ring[0];
+    size_t sizes[] = {N + 1};
+    ce_geo shape = polygon(ring, sizes, 1);
+    geo_region *r = region_of(&shape);
+    IN(r, 0, 0);
+    IN(r, 9.9, 0);
+    OUT(r, 10.1, 0);
+    OUT(r, 0, 15);
+    free(r);
+    /* Vertices 100 and 200 swapped: edge 99 is now the chord v99-v200 and
+     * edge 200 the chord v100-v201; on the circle v99 < v100 < v200 < v201,
+     * so they cross (edge 199, v199-v100, nests inside edge 99 and does
+     * not). The first crossing pair in ring order is reported. */
+    ce_geo_point saved = ring[100];
+    ring[100] = ring[200];
+    ring[200] = saved;
+    CHECK(strncmp(refusal(&shape), "Ring 0 is not valid: 'Edges 99 and 200 cross.", 45) == 0);
+    ring[200] = ring[100];
+    ring[100] = saved;
+    /* Vertices 7 and 3000 repeat 5 and 9 (the smallest later index first). */
+    ring[3000] = ring[9];
+    ring[7] = ring[5];
+    CHECK(strcmp(refusal(&shape), "Ring 0 is not valid: 'Duplicate vertices: 5 and 7'") == 0);
+    free(ring);
+}
+
 TEST(shapes_as_realm_core_prints_them)
 {
     char text[256];

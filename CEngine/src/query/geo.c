@@ -216,20 +216,116 @@ static bool loop_contains(const geo_loop *loop, vec p)
     return loop_on_boundary(loop, p) || loop_interior_contains(loop, p);
 }
 
-/* Whether any edge of a properly crosses an edge of b. */
-static bool loops_cross(const geo_loop *a, const geo_loop *b)
+/* An edge in a sweep over z (the sine of the latitude): only edges whose
+ * z ranges overlap can cross, so a ring's pairs of edges are not all
+ * tested (realm-core's S2 indexes edges for the same reason). */
+typedef struct sweep_edge {
+    double low, high; /* the z range of the arc, widened by 1e-12 */
+    size_t loop, index;
+} sweep_edge;
+
+static int sweep_order(const void *x, const void *y)
 {
-    for (size_t i = 0; i < a->count; i++)
-        for (size_t j = 0; j < b->count; j++)
-            if (crossing(loop_vertex(b, j), loop_vertex(b, j + 1), loop_vertex(a, i), loop_vertex(a, i + 1), false) > 0)
-                return true;
-    return false;
+    const sweep_edge *a = x, *b = y;
+    return (a->low > b->low) - (a->low < b->low);
 }
 
-/* Whether loop `inner` lies within loop `outer`. */
-static bool loop_holds(const geo_loop *outer, const geo_loop *inner)
+/* The z range of the arc a->b: its ends', or the top or bottom of its great
+ * circle when the arc passes there. */
+static sweep_edge sweep_edge_of(vec a, vec b, size_t loop, size_t index)
 {
-    if (loops_cross(outer, inner)) return false;
+    sweep_edge e = {fmin(a.z, b.z), fmax(a.z, b.z), loop, index};
+    vec n = cross(a, b);
+    double length = norm(n);
+    if (length > 0) {
+        vec unit_n = scale(n, 1 / length);
+        vec top = {-unit_n.z * unit_n.x, -unit_n.z * unit_n.y, 1 - unit_n.z * unit_n.z};
+        double top_length = norm(top);
+        if (top_length > 0) {
+            top = scale(top, 1 / top_length);
+            vec bottom = scale(top, -1);
+            if (dot(cross(a, top), n) >= 0 && dot(cross(top, b), n) >= 0) e.high = fmax(e.high, top.z);
+            if (dot(cross(a, bottom), n) >= 0 && dot(cross(bottom, b), n) >= 0) e.low = fmin(e.low, bottom.z);
+        }
+    }
+    e.low -= 1e-12;
+    e.high += 1e-12;
+    return e;
+}
+
+/* The first pair (in (loop, index) order) of edges of `loops` that
+ * properly cross, among those `pair_allowed` lets through; false when none
+ * does (or memory ran out: *out_failed). */
+static bool first_crossing(const geo_loop *const *loops, size_t loop_count,
+                           bool (*pair_allowed)(const sweep_edge *, const sweep_edge *, const geo_loop *const *),
+                           sweep_edge *out_first, sweep_edge *out_second, bool *out_failed)
+{
+    size_t total = 0;
+    for (size_t l = 0; l < loop_count; l++) total += loops[l]->count;
+    *out_failed = false;
+    sweep_edge *edges = malloc((total + 1) * sizeof *edges);
+    if (!edges) {
+        *out_failed = true;
+        return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory checking a geospatial shape");
+    }
+    size_t n = 0;
+    for (size_t l = 0; l < loop_count; l++)
+        for (size_t i = 0; i < loops[l]->count; i++)
+            edges[n++] = sweep_edge_of(loop_vertex(loops[l], i), loop_vertex(loops[l], i + 1), l, i);
+    qsort(edges, n, sizeof *edges, sweep_order);
+    bool found = false;
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = i + 1; j < n && edges[j].low <= edges[i].high; j++) {
+            const sweep_edge *x = &edges[i], *y = &edges[j];
+            if (x->loop > y->loop || (x->loop == y->loop && x->index > y->index)) {
+                const sweep_edge *t = x;
+                x = y;
+                y = t;
+            }
+            if (!pair_allowed(x, y, loops)) continue;
+            const geo_loop *lx = loops[x->loop], *ly = loops[y->loop];
+            if (crossing(loop_vertex(lx, x->index), loop_vertex(lx, x->index + 1), loop_vertex(ly, y->index),
+                         loop_vertex(ly, y->index + 1), false) <= 0)
+                continue;
+            if (!found || x->loop < out_first->loop || (x->loop == out_first->loop && x->index < out_first->index) ||
+                (x->loop == out_first->loop && x->index == out_first->index &&
+                 (y->loop < out_second->loop || (y->loop == out_second->loop && y->index < out_second->index)))) {
+                *out_first = *x;
+                *out_second = *y;
+            }
+            found = true;
+        }
+    }
+    free(edges);
+    return found;
+}
+
+/* Edges of one ring that do not share a vertex. */
+static bool same_ring_apart(const sweep_edge *x, const sweep_edge *y, const geo_loop *const *loops)
+{
+    if (x->loop != y->loop) return false;
+    size_t count = loops[x->loop]->count;
+    return y->index >= x->index + 2 && !(x->index == 0 && y->index == count - 1);
+}
+
+static bool other_rings(const sweep_edge *x, const sweep_edge *y, const geo_loop *const *loops)
+{
+    (void)loops;
+    return x->loop != y->loop;
+}
+
+/* Whether any edge of a properly crosses an edge of b (*out_failed: out of memory). */
+static bool loops_cross(const geo_loop *a, const geo_loop *b, bool *out_failed)
+{
+    const geo_loop *both[2] = {a, b};
+    sweep_edge first, second;
+    return first_crossing(both, 2, other_rings, &first, &second, out_failed);
+}
+
+/* Whether loop `inner` lies within loop `outer` (*out_failed: out of memory). */
+static bool loop_holds(const geo_loop *outer, const geo_loop *inner, bool *out_failed)
+{
+    if (loops_cross(outer, inner, out_failed) || *out_failed) return false;
     for (size_t i = 0; i < inner->count; i++)
         if (!loop_contains(outer, inner->vertices[i])) return false;
     return true;
@@ -262,9 +358,50 @@ static void describe_point(ce_geo_point point, char *out, size_t size)
     snprintf(out, size, "[%g, %g]", point.longitude, point.latitude);
 }
 
+typedef struct indexed_vertex {
+    vec v;
+    size_t index;
+} indexed_vertex;
+
+static int vertex_order(const void *x, const void *y)
+{
+    const indexed_vertex *a = x, *b = y;
+    if (a->v.x != b->v.x) return a->v.x < b->v.x ? -1 : 1;
+    if (a->v.y != b->v.y) return a->v.y < b->v.y ? -1 : 1;
+    if (a->v.z != b->v.z) return a->v.z < b->v.z ? -1 : 1;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+/* The first repeated vertex as S2Loop::IsValid finds it: the smallest
+ * index j whose vertex appeared before, and that earlier index i. */
+static bool find_duplicate(const vec *vertices, size_t n, size_t *out_i, size_t *out_j, bool *failed)
+{
+    indexed_vertex *sorted = malloc((n + 1) * sizeof *sorted);
+    if (!sorted) {
+        *failed = true;
+        return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory checking a geospatial shape");
+    }
+    for (size_t i = 0; i < n; i++) sorted[i] = (indexed_vertex){vertices[i], i};
+    qsort(sorted, n, sizeof *sorted, vertex_order);
+    bool found = false;
+    for (size_t k = 0; k < n;) {
+        size_t end = k + 1;
+        while (end < n && same(sorted[k].v, sorted[end].v)) end++;
+        if (end - k >= 2 && (!found || sorted[k + 1].index < *out_j)) {
+            *out_i = sorted[k].index;
+            *out_j = sorted[k + 1].index;
+            found = true;
+        }
+        k = end;
+    }
+    free(sorted);
+    return found;
+}
+
 /* A ring's points as a loop (realm-core's parse_polygon_coordinates and
  * S2Loop::IsValid, then S2Loop::Normalize). */
-static bool make_loop(const ce_geo_point *points, size_t count, size_t ring, geo_loop *loop, char *reason, size_t size)
+static bool make_loop(const ce_geo_point *points, size_t count, size_t ring, geo_loop *loop, char *reason, size_t size,
+                      bool *failed)
 {
     for (size_t i = 0; i < count; i++)
         if (!check_point(points[i], reason, size)) return false;
@@ -286,28 +423,30 @@ static bool make_loop(const ce_geo_point *points, size_t count, size_t ring, geo
         return reason_of(reason, size, "Ring %zu must have at least 3 different vertices, %zu unique vertices were provided",
                          ring, n);
     loop->count = n;
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = i + 1; j < n; j++)
-            if (same(loop->vertices[i], loop->vertices[j]))
-                return reason_of(reason, size, "Ring %zu is not valid: 'Duplicate vertices: %zu and %zu'", ring, i, j);
-    for (size_t i = 0; i < n; i++) {
-        for (size_t j = i + 2; j < n; j++) {
-            if (i == 0 && j == n - 1) continue; /* adjacent through the closing edge */
-            vec a = loop_vertex(loop, i), b = loop_vertex(loop, i + 1), c = loop_vertex(loop, j), d = loop_vertex(loop, j + 1);
-            if (crossing(a, b, c, d, false) > 0) {
-                double at[4][2];
-                vec ends[4] = {a, b, c, d};
-                for (int k = 0; k < 4; k++) {
-                    at[k][0] = atan2(ends[k].z, sqrt(ends[k].x * ends[k].x + ends[k].y * ends[k].y)) * (180 / pi);
-                    at[k][1] = atan2(ends[k].y, ends[k].x) * (180 / pi);
-                }
-                return reason_of(reason, size,
-                                 "Ring %zu is not valid: 'Edges %zu and %zu cross. Edge locations in degrees: "
-                                 "[%.7f, %.7f]-[%.7f, %.7f] and [%.7f, %.7f]-[%.7f, %.7f]'",
-                                 ring, i, j, at[0][0], at[0][1], at[1][0], at[1][1], at[2][0], at[2][1], at[3][0], at[3][1]);
-            }
-        }
+    size_t first_duplicate = 0, second_duplicate = 0;
+    if (!find_duplicate(loop->vertices, n, &first_duplicate, &second_duplicate, failed)) {
+        if (*failed) return false;
+    } else {
+        return reason_of(reason, size, "Ring %zu is not valid: 'Duplicate vertices: %zu and %zu'", ring, first_duplicate,
+                         second_duplicate);
     }
+    const geo_loop *self[1] = {loop};
+    sweep_edge x, y;
+    if (first_crossing(self, 1, same_ring_apart, &x, &y, failed)) {
+        double at[4][2];
+        vec ends[4] = {loop_vertex(loop, x.index), loop_vertex(loop, x.index + 1), loop_vertex(loop, y.index),
+                       loop_vertex(loop, y.index + 1)};
+        for (int k = 0; k < 4; k++) {
+            at[k][0] = atan2(ends[k].z, sqrt(ends[k].x * ends[k].x + ends[k].y * ends[k].y)) * (180 / pi);
+            at[k][1] = atan2(ends[k].y, ends[k].x) * (180 / pi);
+        }
+        return reason_of(reason, size,
+                         "Ring %zu is not valid: 'Edges %zu and %zu cross. Edge locations in degrees: "
+                         "[%.7f, %.7f]-[%.7f, %.7f] and [%.7f, %.7f]-[%.7f, %.7f]'",
+                         ring, x.index, y.index, at[0][0], at[0][1], at[1][0], at[1][1], at[2][0], at[2][1], at[3][0],
+                         at[3][1]);
+    }
+    if (*failed) return false;
     double turning = 0;
     for (size_t i = 0; i < n; i++) turning += turn_angle(loop_vertex(loop, i + n - 1), loop_vertex(loop, i), loop_vertex(loop, i + 1));
     if (turning < -1e-14) {
@@ -328,9 +467,10 @@ static bool make_loop(const ce_geo_point *points, size_t count, size_t ring, geo
 static bool check_rings(const geo_region *region, char *reason, size_t size)
 {
     const geo_loop *loops = region->loops;
+    bool failed = false;
     for (size_t i = 1; i < region->loop_count; i++)
-        if (!loop_holds(&loops[0], &loops[i]))
-            return reason_of(reason, size,
+        if (!loop_holds(&loops[0], &loops[i], &failed))
+            return failed ? false : reason_of(reason, size,
                              "Secondary ring %zu not contained by first exterior ring - secondary rings must be holes in "
                              "the first ring",
                              i);
@@ -349,8 +489,8 @@ static bool check_rings(const geo_region *region, char *reason, size_t size)
     }
     for (size_t i = 1; i < region->loop_count; i++)
         for (size_t j = i + 1; j < region->loop_count; j++)
-            if (loops_cross(&loops[i], &loops[j]))
-                return reason_of(reason, size, "Polygon isn't valid: 'Ring %zu crosses ring %zu'", i, j);
+            if (loops_cross(&loops[i], &loops[j], &failed) || failed)
+                return failed ? false : reason_of(reason, size, "Polygon isn't valid: 'Ring %zu crosses ring %zu'", i, j);
     for (size_t i = 1; i < region->loop_count; i++) {
         size_t shared = 0;
         for (size_t j = 0; j < loops[i].count; j++)
@@ -364,12 +504,13 @@ static bool check_rings(const geo_region *region, char *reason, size_t size)
     size_t position = 1;
     for (size_t i = 1; i < region->loop_count; i++) {
         bool nested = false;
-        for (size_t k = 1; k < region->loop_count && !nested; k++) nested = k != i && loop_holds(&loops[k], &loops[i]);
+        for (size_t k = 1; k < region->loop_count && !nested; k++) nested = k != i && loop_holds(&loops[k], &loops[i], &failed);
+        if (failed) return false;
         if (nested) continue;
         position++;
         for (size_t j = 1; j < region->loop_count; j++)
-            if (j != i && loop_holds(&loops[i], &loops[j]))
-                return reason_of(reason, size, "Polygon interior rings cannot be nested: %zu", position);
+            if (j != i && (loop_holds(&loops[i], &loops[j], &failed) || failed))
+                return failed ? false : reason_of(reason, size, "Polygon interior rings cannot be nested: %zu", position);
     }
     return true;
 }
@@ -394,7 +535,7 @@ bool geo_region_make(const ce_geo *shape, geo_region **out_region, char *reason,
     geo_region *region = calloc(1, bytes);
     if (!region) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory preparing a geospatial shape");
     region->kind = shape->kind;
-    bool ok = true;
+    bool ok = true, failed = false;
     switch (shape->kind) {
     case CE_GEO_BOX: {
         /* S2LatLngRect(lo, hi): a latitude interval and a longitude
@@ -432,7 +573,7 @@ bool geo_region_make(const ce_geo *shape, geo_region **out_region, char *reason,
         const ce_geo_point *points = shape->points;
         for (size_t i = 0; ok && i < loop_count; i++) {
             region->loops[i].vertices = vertices;
-            ok = make_loop(points, shape->ring_sizes[i], i, &region->loops[i], reason, reason_size);
+            ok = make_loop(points, shape->ring_sizes[i], i, &region->loops[i], reason, reason_size, &failed);
             points += shape->ring_sizes[i];
             vertices += shape->ring_sizes[i];
         }
@@ -442,6 +583,7 @@ bool geo_region_make(const ce_geo *shape, geo_region **out_region, char *reason,
     }
     if (!ok) {
         free(region);
+        if (failed && reason_size) reason[0] = 0; /* out of memory: the error is set */
         return false;
     }
     *out_region = region;
