@@ -30,6 +30,7 @@ let package = Package(
                 .linkedLibrary("crypto"),
                 .linkedLibrary("zstd"),
                 .linkedLibrary("pthread"),
+                .linkedLibrary("m"),
             ]
         ),
         // What the Swift layer needs from C besides the engine: a thread-local counter.

@@ -1055,9 +1055,68 @@ bool ce_dictionary_insert_embedded(ce_collection *dictionary, const char *key, s
 typedef struct ce_query ce_query;
 typedef struct ce_results ce_results;
 
+/*
+ * A geospatial shape, for `geoWithin` (Realm's geospatial queries): a box,
+ * a circle or a polygon on the sphere, in degrees of longitude and latitude
+ * (longitude first, as GeoJSON and Realm Query Language write a point).
+ *   CE_GEO_BOX      corners[0] the bottom-left (south-west) corner,
+ *                   corners[1] the top-right (north-east) one: the points
+ *                   whose latitude lies between the corners' and whose
+ *                   longitude lies from the first corner's eastwards to the
+ *                   second's (across the antimeridian when the first is
+ *                   east of the second), edges included;
+ *   CE_GEO_CIRCLE   center and radius_radians (an angle at the centre of
+ *                   the sphere: kilometres / 6378.1), the edge included;
+ *   CE_GEO_POLYGON  ring_count rings, ring_sizes[i] points each, one after
+ *                   another in `points`: ring 0 the outer ring, the others
+ *                   holes in it; each ring closed (its last point equals its
+ *                   first) with at least 3 different points, edges are
+ *                   great-circle arcs, and a ring is the smaller of the two
+ *                   regions it bounds (whatever its orientation); points on
+ *                   an edge, a hole's too, are within.
+ * A shape is checked when a query binds it, as realm-core checks it
+ * (coordinates within +-180 and +-90, rings closed, not crossing
+ * themselves or one another, holes inside the outer ring and not nested,
+ * a radius >= 0): an invalid one is CE_ERR_INVALID_QUERY with realm-core's
+ * words ("Invalid region in GEOWITHIN query for parameter 'GeoBox([0, 0],
+ * [1, 1])': 'Invalid rectangle'").
+ *
+ * `location geoWithin $0` (or `location IN %@`, Realm Swift's form) with a
+ * CE_QUERY_ARGUMENT_GEO argument, or a shape written in the predicate:
+ *     location geoWithin geoBox([-122.5, 37.5], [-122.0, 38.0])
+ *     location geoWithin geoCircle([-122.4, 37.8], 0.01)
+ *     location geoWithin geoPolygon({[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]},
+ *                                   {[2, 2], [4, 2], [4, 4], [2, 2]})
+ * (a coordinate may be an argument, $1). The key path ends at a link (or
+ * a list of links, with ANY, ALL or NONE) to an embedded class with a
+ * string property `type` and a list of doubles `coordinates`: an object
+ * whose embedded object has type "Point" (any case) and coordinates
+ * [longitude, latitude] (a third value, the altitude, is ignored) matches
+ * when the point is within the shape; a null link or fewer than two
+ * coordinates never matches; another type string fails the evaluation
+ * with realm-core's "The only Geospatial type currently supported is
+ * 'point'".
+ */
+typedef struct ce_geo_point {
+    double longitude, latitude;
+} ce_geo_point;
+
+typedef enum ce_geo_kind { CE_GEO_BOX = 1, CE_GEO_CIRCLE = 2, CE_GEO_POLYGON = 3 } ce_geo_kind;
+
+typedef struct ce_geo {
+    ce_geo_kind kind;
+    ce_geo_point corners[2];   /* CE_GEO_BOX */
+    ce_geo_point center;       /* CE_GEO_CIRCLE */
+    double radius_radians;
+    const ce_geo_point *points; /* CE_GEO_POLYGON: the rings' points in turn */
+    const size_t *ring_sizes;
+    size_t ring_count;
+} ce_geo;
+
 typedef enum ce_query_argument_kind {
     CE_QUERY_ARGUMENT_VALUE = 0, /* one value (for %K: a string holding a key path) */
-    CE_QUERY_ARGUMENT_LIST = 1   /* a list of values, for IN %@ and BETWEEN %@ */
+    CE_QUERY_ARGUMENT_LIST = 1,  /* a list of values, for IN %@ and BETWEEN %@ */
+    CE_QUERY_ARGUMENT_GEO = 2    /* a geospatial shape, for geoWithin $0 and IN %@ */
 } ce_query_argument_kind;
 
 typedef struct ce_query_argument {
@@ -1065,6 +1124,7 @@ typedef struct ce_query_argument {
     ce_value value;       /* CE_QUERY_ARGUMENT_VALUE */
     const ce_value *list; /* CE_QUERY_ARGUMENT_LIST: list_count values */
     size_t list_count;
+    const ce_geo *geo;    /* CE_QUERY_ARGUMENT_GEO */
 } ce_query_argument;
 
 /* Parses `predicate` (NUL-terminated UTF-8) and binds it to `table` in the

@@ -101,7 +101,8 @@ class PropertyInfo(ctypes.Structure):
 
 
 class QueryArgument(ctypes.Structure):
-    _fields_ = [("kind", c_int), ("value", Value), ("list", ctypes.POINTER(Value)), ("list_count", c_size_t)]
+    _fields_ = [("kind", c_int), ("value", Value), ("list", ctypes.POINTER(Value)), ("list_count", c_size_t),
+                ("geo", ctypes.c_void_p)]
 
 
 class SortKey(ctypes.Structure):

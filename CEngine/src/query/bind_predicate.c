@@ -17,6 +17,7 @@
 #include "compare.h"
 #include "decimal.h"
 #include "fold.h"
+#include "geo.h"
 #include "parse.h"
 #include "query_internal.h"
 
@@ -54,6 +55,57 @@ static void describe_operand_value(const operand *o, const ce_value *value, char
     else snprintf(out, size, "%s", shown);
 }
 
+/* A shape written in the predicate (geoBox(...), ...) as a ce_geo owned
+ * by the bound query, its $N coordinates read from the arguments. */
+static bool bind_geo_literal(binder *b, const parse_node *node, const ce_geo **out)
+{
+    const parse_geo_coordinate *c = &b->core->tree.geo[node->first_item];
+    size_t n = node->item_count;
+    char *bytes;
+    if (!bind_keep_bytes(b->out, NULL, (n + 1) * sizeof(double), &bytes)) return false;
+    double *v = (double *)(void *)bytes;
+    for (size_t i = 0; i < n; i++) {
+        v[i] = c[i].value;
+        if (c[i].argument < 0) continue;
+        if ((size_t)c[i].argument >= b->core->argument_count)
+            return bind_error(b, c[i].position, "argument %d is missing (%zu arguments were given)", c[i].argument,
+                              b->core->argument_count);
+        const ce_query_argument *a = &b->core->arguments[c[i].argument];
+        ce_type type = a->kind == CE_QUERY_ARGUMENT_VALUE ? a->value.type : CE_TYPE_NULL;
+        if (type != CE_TYPE_INT && type != CE_TYPE_FLOAT && type != CE_TYPE_DOUBLE)
+            return bind_error(b, c[i].position, "argument %d is a coordinate and must be a number, not %s", c[i].argument,
+                              a->kind == CE_QUERY_ARGUMENT_VALUE ? ce_type_name(type) : "a list or a shape");
+        v[i] = type == CE_TYPE_INT ? (double)a->value.integer : type == CE_TYPE_FLOAT ? a->value.float_value : a->value.double_value;
+    }
+    ce_geo geo = {.kind = (ce_geo_kind)node->geo_kind};
+    if (geo.kind == CE_GEO_BOX) {
+        geo.corners[0] = (ce_geo_point){v[0], v[1]};
+        geo.corners[1] = (ce_geo_point){v[2], v[3]};
+    } else if (geo.kind == CE_GEO_CIRCLE) {
+        geo.center = (ce_geo_point){v[0], v[1]};
+        geo.radius_radians = v[2];
+    } else {
+        /* The ring count, then per ring its point count and its points. */
+        geo.ring_count = (size_t)v[0];
+        char *sizes, *points;
+        if (!bind_keep_bytes(b->out, NULL, (geo.ring_count + 1) * sizeof(size_t), &sizes) ||
+            !bind_keep_bytes(b->out, NULL, (n / 2 + 1) * sizeof(ce_geo_point), &points))
+            return false;
+        size_t *ring_sizes = (size_t *)(void *)sizes, at = 1, used = 0;
+        ce_geo_point *kept = (ce_geo_point *)(void *)points;
+        for (size_t r = 0; r < geo.ring_count; r++) {
+            ring_sizes[r] = (size_t)v[at++];
+            for (size_t k = 0; k < ring_sizes[r]; k++, at += 2) kept[used++] = (ce_geo_point){v[at], v[at + 1]};
+        }
+        geo.ring_sizes = ring_sizes;
+        geo.points = kept;
+    }
+    char *kept_geo;
+    if (!bind_keep_bytes(b->out, &geo, sizeof geo, &kept_geo)) return false;
+    *out = (const ce_geo *)(const void *)kept_geo;
+    return true;
+}
+
 static bool bind_operand(binder *b, int index, operand *out)
 {
     const parse_tree *tree = &b->core->tree;
@@ -78,6 +130,9 @@ static bool bind_operand(binder *b, int index, operand *out)
             out->kind = OPERAND_LIST;
             out->list = argument->list;
             out->list_count = argument->list_count;
+        } else if (argument->kind == CE_QUERY_ARGUMENT_GEO) {
+            out->kind = OPERAND_GEO;
+            out->geo = argument->geo;
         } else {
             out->kind = OPERAND_VALUE;
             out->value = argument->value;
@@ -106,6 +161,9 @@ static bool bind_operand(binder *b, int index, operand *out)
         out->texts = list_texts;
         return true;
     }
+    case PARSE_GEO:
+        out->kind = OPERAND_GEO;
+        return bind_geo_literal(b, node, &out->geo);
     case PARSE_KEY_PATH:
         out->kind = OPERAND_PATH;
         return bind_key_path(b, tree, node, 0, false, &out->path);
@@ -968,10 +1026,84 @@ static bool bind_type_of(binder *b, operand *path, parse_op op, operand *names, 
     return true;
 }
 
+/* `path GEOWITHIN shape`, or Realm Swift's `path IN shape`: the checks
+ * and words of realm-core (parser/driver.cpp's GeoWithinNode, the
+ * GeoWithinCompare expression) and the region prepared once (geo.c). */
+static bool bind_geo(binder *b, const parse_node *node, const operand *left, const operand *right, size_t *out)
+{
+    if (left->kind == OPERAND_GEO) return bind_error(b, left->position, "a geospatial shape goes on the right of GEOWITHIN or IN");
+    if (right->kind != OPERAND_GEO)
+        return bind_error(b, right->position,
+                          "The right hand side of 'geoWithin' must be a geospatial constant value. But the provided type is '%s'",
+                          right->kind == OPERAND_LIST     ? "list"
+                          : right->kind == OPERAND_VALUE ? ce_type_name(right->value.type)
+                                                         : "property");
+    if (node->op != PARSE_OP_GEO_WITHIN && node->op != PARSE_OP_IN)
+        return bind_error(b, node->op_position, "a geospatial shape is compared only by GEOWITHIN or IN, not %s",
+                          parse_op_name(node->op));
+    if (left->kind != OPERAND_PATH || path_value_type(&left->path) != CE_TYPE_LINK || left->path.final != FINAL_OBJECT)
+        return bind_error(b, left->position,
+                          "The left hand side of 'geoWithin' must be a link to geoJSON formatted data. But the provided type is '%s'",
+                          left->kind == OPERAND_PATH    ? ce_type_name(path_value_type(&left->path))
+                          : left->kind == OPERAND_VALUE ? ce_type_name(left->value.type)
+                                                        : "list");
+    if (node->quantifier != PARSE_QUANTIFIER_NONE_GIVEN && !left->path.multi) {
+        static const char *const names[] = {"", "ANY", "ALL", "NONE"};
+        return bind_error(b, left->position, "property '%s' is not a link/collection (%s needs one)", left->path.description,
+                          names[node->quantifier]);
+    }
+    char shape[256];
+    geo_describe(right->geo, shape, sizeof shape);
+    const char *dot = strchr(left->path.description, '.');
+    const char *key_path = dot ? dot + 1 : left->path.description;
+    ce_table_key target = left->path.final_table;
+    ce_column_key columns[2];
+    static const char *const names[2] = {"type", "coordinates"};
+    bool shaped = true;
+    for (int i = 0; i < 2 && shaped; i++) {
+        ce_property_info info;
+        if (!ce_property_find(b->txn, target, names[i], &columns[i], &shaped)) return false;
+        if (shaped && !ce_property_get_info(b->txn, target, columns[i], &info)) return false;
+        if (shaped)
+            shaped = i == 0 ? info.type == CE_TYPE_STRING && info.collection == CE_COLLECTION_NONE
+                            : info.type == CE_TYPE_DOUBLE && info.collection == CE_COLLECTION_LIST;
+    }
+    if (!shaped)
+        return bind_error(b, node->position, "Query '%s GEOWITHIN %s' links to data in the wrong format for a geoWithin query",
+                          key_path, shape);
+    bool embedded;
+    const char *target_name;
+    if (!ce_table_is_embedded(b->txn, target, &embedded) || !ce_table_name(b->txn, target, &target_name)) return false;
+    if (!embedded)
+        return bind_error(b, node->position,
+                          "A GEOWITHIN query can only operate on a link to an embedded class but '%s' is at the top level",
+                          target_name);
+    geo_region *region;
+    char reason[512];
+    if (!buf_reserve((void **)&b->out->blocks, &b->out->block_capacity, b->out->block_count + 1, sizeof *b->out->blocks))
+        return false;
+    if (!geo_region_make(right->geo, &region, reason, sizeof reason)) {
+        if (!reason[0]) return false;
+        if (right->from_argument && node->op == PARSE_OP_GEO_WITHIN)
+            return bind_error(b, right->position, "The Geospatial query argument region is invalid: '%s'", reason);
+        return bind_error(b, right->position, "Invalid region in GEOWITHIN query for parameter '%s': '%s'", shape, reason);
+    }
+    b->out->blocks[b->out->block_count++] = (char *)region;
+    if (!kernel_node(b, KERNEL_GEO, &left->path, node->op, 0, node->position, out)) return false;
+    bound_node *bound = &b->out->nodes[*out];
+    bound->geo = region;
+    bound->geo_type_column = columns[0];
+    bound->geo_coordinates_column = columns[1];
+    bound->quantifier = node->quantifier;
+    return true;
+}
+
 static bool bind_compare(binder *b, const parse_node *node, size_t *out)
 {
     operand left, right;
     if (!bind_operand(b, node->left, &left) || !bind_operand(b, node->right, &right)) return false;
+    if (node->op == PARSE_OP_GEO_WITHIN || left.kind == OPERAND_GEO || right.kind == OPERAND_GEO)
+        return bind_geo(b, node, &left, &right, out);
     unsigned flags = (node->flags & PARSE_CASE_INSENSITIVE ? FOLD_CASE : 0) |
                      (node->flags & PARSE_DIACRITIC_INSENSITIVE ? FOLD_DIACRITICS : 0);
     /* Realm Swift refuses LIKE[d] and LIKE[cd] (RLMQueryUtil.mm,

@@ -22,6 +22,7 @@
 #include "error.h"
 #include "fold.h"
 #include "gather.h"
+#include "geo.h"
 #include "node.h"
 #include "query_internal.h"
 #include "table.h"
@@ -740,6 +741,7 @@ static bool operand_bag(evaluation *e, const operand *o, const object_context *c
     *out_many = false;
     switch (o->kind) {
     case OPERAND_VALUE: return gather_bag_push(bag, &o->value);
+    case OPERAND_GEO: return error_fail(CE_ERR_FAIL, "internal error: a shape outside GEOWITHIN");
     case OPERAND_LIST:
         *out_many = true;
         for (size_t i = 0; i < o->list_count; i++)
@@ -818,6 +820,60 @@ static bool generic_match(evaluation *e, const bound_node *node, const object_co
     return ok;
 }
 
+/* Whether the embedded object (table, key) holds a point within the
+ * node's region (realm-core's Geospatial::point_from_obj and
+ * GeoRegion::contains): type "Point" in any case (another type fails the
+ * query, in realm-core's words), coordinates [longitude, latitude, ...];
+ * fewer than two coordinates is no point. */
+static bool geo_point_within(evaluation *e, const bound_node *node, ce_table_key table, ce_object_key key, bool *out)
+{
+    *out = false;
+    ce_value type;
+    if (!ce_object_get(e->txn, table, key, node->geo_type_column, &type)) return false;
+    static const char point[] = "point";
+    bool is_point = type.type == CE_TYPE_STRING && type.string.size == 5;
+    for (size_t i = 0; is_point && i < 5; i++) is_point = (type.string.data[i] | 0x20) == point[i];
+    if (!is_point) return error_fail(CE_ERR_INVALID_QUERY, "The only Geospatial type currently supported is 'point'");
+    ce_collection *coordinates;
+    if (!ce_collection_open(e->txn, table, key, node->geo_coordinates_column, &coordinates)) return false;
+    size_t size;
+    ce_value longitude, latitude;
+    bool ok = ce_collection_size(coordinates, &size);
+    if (ok && size >= 2) {
+        ok = ce_collection_get(coordinates, 0, &longitude) && ce_collection_get(coordinates, 1, &latitude);
+        if (ok && longitude.type == CE_TYPE_DOUBLE && latitude.type == CE_TYPE_DOUBLE)
+            *out = geo_region_contains(node->geo, longitude.double_value, latitude.double_value);
+    }
+    ce_collection_close(coordinates);
+    return ok;
+}
+
+/* A GEOWITHIN comparison for one object: ANY of the embedded objects its
+ * path reaches within the region (ALL: at least one, and every one; NONE:
+ * not one), as realm-core's GeoWithinCompare maps the links. */
+static bool geo_match(evaluation *e, const bound_node *node, const object_context *context, bool *out)
+{
+    value_bag objects = {0};
+    bool ok = gather_path(e->txn, &node->path, 0, context->table, context->key, &objects);
+    size_t reached = 0, within = 0;
+    for (size_t i = 0; ok && i < objects.count; i++) {
+        if (objects.values[i].type != CE_TYPE_LINK) continue;
+        bool match;
+        ok = geo_point_within(e, node, objects.values[i].link.table, objects.values[i].link.key, &match);
+        reached++;
+        within += ok && match;
+        if (ok && node->quantifier != PARSE_QUANTIFIER_ALL && match) break;
+    }
+    gather_bag_free(&objects);
+    if (!ok) return false;
+    switch (node->quantifier) {
+    case PARSE_QUANTIFIER_ALL: *out = reached > 0 && within == reached; break;
+    case PARSE_QUANTIFIER_NONE: *out = within == 0; break;
+    default: *out = within > 0; break;
+    }
+    return true;
+}
+
 /* A predicate inside a SUBQUERY, for one object. */
 static bool eval_object(evaluation *e, size_t index, const object_context *context, bool *out)
 {
@@ -837,6 +893,7 @@ static bool eval_object(evaluation *e, size_t index, const object_context *conte
         return true;
     case BOUND_COMPARE:
         if (node->kernel == KERNEL_GENERIC) return generic_match(e, node, context, out);
+        if (node->kernel == KERNEL_GEO) return geo_match(e, node, context, out);
         break;
     }
     return error_fail(CE_ERR_FAIL, "internal error: a SUBQUERY holds a comparison of kind %d", (int)node->kernel);
@@ -844,12 +901,13 @@ static bool eval_object(evaluation *e, size_t index, const object_context *conte
 
 static bool eval_compare(evaluation *e, const bound_node *node, const mask *in, mask *out)
 {
-    if (node->kernel == KERNEL_GENERIC) {
+    if (node->kernel == KERNEL_GENERIC || node->kernel == KERNEL_GEO) {
         mask_clear(out);
         FOR_EACH_BIT(in, i, {
             object_context context = {e->core->table, cluster_leaf_key(e->leaf, i), i};
             bool result;
-            if (!generic_match(e, node, &context, &result)) return false;
+            if (!(node->kernel == KERNEL_GEO ? geo_match(e, node, &context, &result) : generic_match(e, node, &context, &result)))
+                return false;
             if (result) mask_set(out, i);
         })
         return true;

@@ -433,6 +433,7 @@ void parse_tree_free(parse_tree *tree)
     free(tree->components);
     free(tree->descriptors);
     free(tree->keys);
+    free(tree->geo);
     free((char *)tree->text);
     memset(tree, 0, sizeof *tree);
     tree->root = -1;
@@ -453,6 +454,7 @@ const char *parse_op_name(parse_op op)
     case PARSE_OP_LIKE: return "LIKE";
     case PARSE_OP_IN: return "IN";
     case PARSE_OP_BETWEEN: return "BETWEEN";
+    case PARSE_OP_GEO_WITHIN: return "GEOWITHIN";
     }
     return "?";
 }
@@ -1117,7 +1119,8 @@ static bool comparison_operator(const parser *p, const token *t, parse_op *out)
         const char *word;
         parse_op op;
     } words[] = {{"beginswith", PARSE_OP_BEGINS_WITH}, {"endswith", PARSE_OP_ENDS_WITH}, {"contains", PARSE_OP_CONTAINS},
-                 {"like", PARSE_OP_LIKE}, {"in", PARSE_OP_IN}, {"between", PARSE_OP_BETWEEN}};
+                 {"like", PARSE_OP_LIKE}, {"in", PARSE_OP_IN}, {"between", PARSE_OP_BETWEEN},
+                 {"geowithin", PARSE_OP_GEO_WITHIN}};
     for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
         if (is_keyword(p, t, words[i].word)) {
             *out = words[i].op;
@@ -1125,6 +1128,84 @@ static bool comparison_operator(const parser *p, const token *t, parse_op *out)
         }
     }
     return false;
+}
+
+/* A coordinate of a shape (a number or $N) appended to tree->geo. */
+static bool parse_coordinate(parser *p, double value, bool use_value)
+{
+    parse_tree *tree = p->tree;
+    if (!buf_reserve((void **)&tree->geo, &tree->geo_capacity, tree->geo_count + 1, sizeof *tree->geo)) return false;
+    parse_geo_coordinate *c = &tree->geo[tree->geo_count];
+    *c = (parse_geo_coordinate){value, -1, peek(p)->start};
+    if (!use_value) {
+        const token *t = peek(p);
+        parse_literal literal = {0};
+        if (t->kind == TOKEN_DOLLAR_NUMBER) {
+            if (!new_argument_index(p, t, &c->argument)) return false;
+        } else if (t->kind != TOKEN_NUMBER || !decode_number(p, t, &literal)) {
+            if (ce_last_error_code() == CE_ERR_OUT_OF_MEMORY) return false;
+            return syntax_error_at(p, t->start, "expected a number (a coordinate) or an argument like $0");
+        } else {
+            c->value = literal.value.type == CE_TYPE_INT ? (double)literal.value.integer : literal.value.double_value;
+        }
+        advance(p);
+    }
+    tree->geo_count++;
+    return true;
+}
+
+/* '[' longitude ',' latitude [',' altitude] ']' (the altitude is read and dropped, as realm-core ignores it). */
+static bool parse_geo_point(parser *p)
+{
+    if (!expect(p, TOKEN_LEFT_BRACKET, "'[' to start a point [longitude, latitude]") || !parse_coordinate(p, 0, false) ||
+        !expect(p, TOKEN_COMMA, "',' between a point's longitude and latitude") || !parse_coordinate(p, 0, false))
+        return false;
+    if (peek(p)->kind == TOKEN_COMMA) {
+        advance(p);
+        if (!parse_coordinate(p, 0, false)) return false;
+        p->tree->geo_count--;
+    }
+    return expect(p, TOKEN_RIGHT_BRACKET, "']' at the end of a point");
+}
+
+/* geoBox(point, point), geoCircle(point, radius), geoPolygon({point, ...}, ...). */
+static bool parse_geo(parser *p, int *out)
+{
+    const token *name = advance(p);
+    int index;
+    if (!new_node(p->tree, PARSE_GEO, name->start, &index)) return false;
+    size_t first = p->tree->geo_count;
+    int kind = is_keyword(p, name, "geobox") ? CE_GEO_BOX : is_keyword(p, name, "geocircle") ? CE_GEO_CIRCLE : CE_GEO_POLYGON;
+    if (!expect(p, TOKEN_LEFT_PAREN, "'(' after the shape's name")) return false;
+    if (kind != CE_GEO_POLYGON) {
+        if (!parse_geo_point(p) || !expect(p, TOKEN_COMMA, "',' between the shape's parts") ||
+            !(kind == CE_GEO_BOX ? parse_geo_point(p) : parse_coordinate(p, 0, false)))
+            return false;
+    } else {
+        if (!parse_coordinate(p, 0, true)) return false; /* the ring count, set below */
+        size_t rings = 0;
+        do {
+            if (rings++ && !expect(p, TOKEN_COMMA, "',' between rings")) return false;
+            size_t count_at = p->tree->geo_count, points = 0;
+            if (!expect(p, TOKEN_LEFT_BRACE, "'{' to start a ring of points") || !parse_coordinate(p, 0, true)) return false;
+            do {
+                if (points++ && !expect(p, TOKEN_COMMA, "',' between points")) return false;
+                if (!parse_geo_point(p)) return false;
+            } while (peek(p)->kind == TOKEN_COMMA);
+            if (!expect(p, TOKEN_RIGHT_BRACE, "'}' at the end of a ring")) return false;
+            p->tree->geo[count_at].value = (double)points;
+        } while (peek(p)->kind == TOKEN_COMMA);
+        p->tree->geo[first].value = (double)rings;
+    }
+    const token *close = peek(p);
+    if (!expect(p, TOKEN_RIGHT_PAREN, "')' at the end of the shape")) return false;
+    parse_node *node = &p->tree->nodes[index];
+    node->geo_kind = kind;
+    node->first_item = first;
+    node->item_count = p->tree->geo_count - first;
+    node->length = close->end - name->start;
+    *out = index;
+    return true;
 }
 
 static bool parse_comparison(parser *p, int *out)
@@ -1150,7 +1231,17 @@ static bool parse_comparison(parser *p, int *out)
     unsigned flags = 0;
     if (peek(p)->kind == TOKEN_MODIFIER) flags = advance(p)->flags;
     int right;
-    if (!parse_value(p, &right)) return false;
+    const token *t = peek(p);
+    if (op == PARSE_OP_GEO_WITHIN) {
+        bool shape = (is_keyword(p, t, "geobox") || is_keyword(p, t, "geocircle") || is_keyword(p, t, "geopolygon")) &&
+                     peek_at(p, 1)->kind == TOKEN_LEFT_PAREN;
+        if (flags) return syntax_error_at(p, op_token->start, "[c] and [d] do not apply to GEOWITHIN");
+        if (!shape && t->kind != TOKEN_PERCENT_AT && t->kind != TOKEN_DOLLAR_NUMBER)
+            return syntax_error_at(p, t->start, "GEOWITHIN needs a shape: geoBox(...), geoCircle(...), geoPolygon(...) or an argument");
+        if (!(shape ? parse_geo(p, &right) : parse_value(p, &right))) return false;
+    } else if (!parse_value(p, &right)) {
+        return false;
+    }
     const parse_node *right_node = &p->tree->nodes[right];
     if (op == PARSE_OP_BETWEEN) {
         if (right_node->kind == PARSE_LIST && right_node->item_count != 2)

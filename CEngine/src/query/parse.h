@@ -25,6 +25,12 @@
  *   comparison  := [ANY | SOME | ALL | NONE] value operator [modifier] value
  *   operator    := '==' | '=' | '!=' | '<>' | '<' | '<=' | '=<' | '>' | '>=' | '=>'
  *                | BEGINSWITH | ENDSWITH | CONTAINS | LIKE | IN | BETWEEN
+ *   comparison  := ... | [ANY | ALL | NONE] key-path GEOWITHIN (shape | '%@' | '$' digits)
+ *   shape       := GEOBOX '(' point ',' point ')' | GEOCIRCLE '(' point ',' coordinate ')'
+ *                | GEOPOLYGON '(' ring (',' ring)* ')'
+ *   ring        := '{' point (',' point)* '}'
+ *   point       := '[' coordinate ',' coordinate [',' coordinate] ']'   (longitude, latitude, altitude)
+ *   coordinate  := number | '$' digits
  *   modifier    := '[c]' | '[d]' | '[cd]' | '[dc]'  (case / diacritic insensitive)
  *   value       := literal | '%@' | '$' digits | '{' [value (',' value)*] '}'
  *                | key-path | '%K' | SUBQUERY '(' key-path ',' '$' name ',' predicate ')' '.' ('@count' | '@size')
@@ -64,7 +70,8 @@ typedef enum parse_kind {
     PARSE_LITERAL,           /* literal */
     PARSE_ARGUMENT,          /* '%@' or '$N' */
     PARSE_LIST,              /* items: values */
-    PARSE_SUBQUERY           /* left: collection key path, right: predicate, variable; then @count */
+    PARSE_SUBQUERY,          /* left: collection key path, right: predicate, variable; then @count */
+    PARSE_GEO                /* a shape: geo_kind, coordinates tree->geo[first_item, +item_count) */
 } parse_kind;
 
 typedef enum parse_op {
@@ -79,7 +86,8 @@ typedef enum parse_op {
     PARSE_OP_CONTAINS,
     PARSE_OP_LIKE,
     PARSE_OP_IN,
-    PARSE_OP_BETWEEN
+    PARSE_OP_BETWEEN,
+    PARSE_OP_GEO_WITHIN
 } parse_op;
 
 typedef enum parse_quantifier {
@@ -109,6 +117,16 @@ typedef struct parse_component {
     int64_t index;    /* INDEX: the position, -1 for LAST */
 } parse_component;
 
+/* A coordinate of a shape: a number, or argument N ($N) when argument >= 0.
+ * A PARSE_GEO node's coordinates: a box's four (longitude, latitude of each
+ * corner), a circle's three (the centre, then the radius), a polygon's
+ * ring count, then per ring its point count and two per point. */
+typedef struct parse_geo_coordinate {
+    double value;
+    int argument;
+    size_t position;
+} parse_geo_coordinate;
+
 /* A literal. Numbers keep their text (a decimal128 property converts it
  * exactly); strings and binaries point into the tree. */
 typedef struct parse_literal {
@@ -136,6 +154,8 @@ typedef struct parse_node {
     /* PARSE_SUBQUERY: the variable (without '$') and the operator after it ("count" or "size") */
     const char *variable;
     const char *suffix;
+    /* PARSE_GEO: a ce_geo_kind */
+    int geo_kind;
 } parse_node;
 
 typedef enum parse_descriptor_kind { PARSE_SORT, PARSE_DISTINCT, PARSE_LIMIT } parse_descriptor_kind;
@@ -166,6 +186,8 @@ typedef struct parse_tree {
     size_t descriptor_count, descriptor_capacity;
     parse_key *keys;
     size_t key_count, key_capacity;
+    parse_geo_coordinate *geo; /* the coordinates of PARSE_GEO nodes */
+    size_t geo_count, geo_capacity;
     char **blocks; /* decoded strings and names, freed with the tree */
     size_t block_count, block_capacity;
     int root;            /* the predicate */

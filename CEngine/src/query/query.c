@@ -117,6 +117,41 @@ static bool copy_argument_value(query_core *core, const ce_value *value, size_t 
     return true;
 }
 
+/* A copy of a shape (its rings' points and sizes too) that the core owns. */
+static bool copy_geo_argument(query_core *core, const ce_geo *geo, size_t index, const ce_geo **out)
+{
+    if (!geo) return error_fail(CE_ERR_INVALID_ARGUMENT, "query argument %zu: a geospatial shape without a shape", index);
+    const void *kept;
+    if (!keep_argument_bytes(core, geo, sizeof *geo, &kept)) return false;
+    ce_geo *copy = (ce_geo *)kept;
+    if (geo->kind == CE_GEO_POLYGON) {
+        if (geo->ring_count && !geo->ring_sizes)
+            return error_fail(CE_ERR_INVALID_ARGUMENT, "query argument %zu: a polygon of %zu rings without their sizes", index,
+                              geo->ring_count);
+        size_t points = 0;
+        for (size_t r = 0; r < geo->ring_count; r++) {
+            if (geo->ring_sizes[r] > SIZE_MAX / 2 / sizeof(ce_geo_point) - points)
+                return error_fail(CE_ERR_INVALID_ARGUMENT, "query argument %zu: a polygon of too many points", index);
+            points += geo->ring_sizes[r];
+        }
+        if (points && !geo->points)
+            return error_fail(CE_ERR_INVALID_ARGUMENT, "query argument %zu: a polygon of %zu points without points", index,
+                              points);
+        const void *sizes, *values;
+        if (!keep_argument_bytes(core, geo->ring_sizes, geo->ring_count * sizeof(size_t), &sizes) ||
+            !keep_argument_bytes(core, geo->points, points * sizeof(ce_geo_point), &values))
+            return false;
+        copy->ring_sizes = sizes;
+        copy->points = values;
+    } else {
+        copy->ring_sizes = NULL;
+        copy->points = NULL;
+        copy->ring_count = 0;
+    }
+    *out = copy;
+    return true;
+}
+
 static bool copy_arguments(query_core *core, const ce_query_argument *arguments, size_t count)
 {
     if (count && !arguments) return error_fail(CE_ERR_INVALID_ARGUMENT, "%zu query arguments were announced but none given", count);
@@ -142,6 +177,8 @@ static bool copy_arguments(query_core *core, const ce_query_argument *arguments,
             }
             copy->list = list;
             copy->list_count = argument->list_count;
+        } else if (argument->kind == CE_QUERY_ARGUMENT_GEO) {
+            if (!copy_geo_argument(core, argument->geo, i, &copy->geo)) return false;
         } else {
             return error_fail(CE_ERR_INVALID_ARGUMENT, "query argument %zu has an unknown kind %d", i, (int)argument->kind);
         }

@@ -113,7 +113,7 @@ static inline ce_type path_value_type(const bound_path *path)
     return path->type;
 }
 
-typedef enum operand_kind { OPERAND_VALUE, OPERAND_LIST, OPERAND_PATH, OPERAND_SUBQUERY } operand_kind;
+typedef enum operand_kind { OPERAND_VALUE, OPERAND_LIST, OPERAND_PATH, OPERAND_SUBQUERY, OPERAND_GEO } operand_kind;
 
 typedef struct operand {
     operand_kind kind;
@@ -127,6 +127,7 @@ typedef struct operand {
     int argument;
     bound_path path;       /* PATH; SUBQUERY: the collection of objects */
     size_t subquery;       /* SUBQUERY: the bound predicate over the collection's objects */
+    const ce_geo *geo;     /* GEO: a shape, owned by the bound query or the core's arguments */
 } operand;
 
 typedef enum kernel_kind {
@@ -139,7 +140,8 @@ typedef enum kernel_kind {
     KERNEL_FIXED,     /* decimal128, object id, uuid: values op constant */
     KERNEL_TEXT,      /* string or binary: values op constant (folded with flags) */
     KERNEL_IN_SET,    /* any column: value in a set of constants */
-    KERNEL_GENERIC    /* per object: left op right, each a path or a value */
+    KERNEL_GENERIC,   /* per object: left op right, each a path or a value */
+    KERNEL_GEO        /* per object: the embedded objects `path` reaches, their point within `geo` (geo.h) */
 } kernel_kind;
 
 /* A hash set of values (KERNEL_IN_SET): open addressing, slots hold index + 1. */
@@ -184,7 +186,9 @@ typedef struct bound_node {
     size_t integer_count;
     value_set set;     /* KERNEL_IN_SET */
     operand left, right; /* KERNEL_GENERIC */
-    parse_quantifier quantifier; /* KERNEL_GENERIC: over the left side's values */
+    parse_quantifier quantifier; /* KERNEL_GENERIC: over the left side's values; KERNEL_GEO: over the objects */
+    const struct geo_region *geo; /* KERNEL_GEO: the region, owned by the bound query's blocks */
+    ce_column_key geo_type_column, geo_coordinates_column; /* KERNEL_GEO: `type` and `coordinates` */
 } bound_node;
 
 typedef struct bound_query {

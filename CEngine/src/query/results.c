@@ -977,6 +977,14 @@ static bool reads_of_view(ce_results *r, ce_txn *txn, ce_table_key **tables, siz
     for (size_t n = 0; n < bound->node_count; n++) {
         const bound_node *node = &bound->nodes[n];
         if (node->kind != BOUND_COMPARE) continue;
+        if (node->kernel == KERNEL_GEO) {
+            /* The points lie in the embedded objects the path reaches. */
+            *local = false;
+            if (!reads_of_path(&node->path, tables, count, capacity, local) ||
+                !reads_add(tables, count, capacity, node->path.final_table))
+                return false;
+            continue;
+        }
         if (node->kernel != KERNEL_GENERIC) {
             if (!reads_of_path(&node->path, tables, count, capacity, local)) return false;
             continue;

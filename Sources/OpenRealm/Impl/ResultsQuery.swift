@@ -39,6 +39,7 @@ func aggregateValue(_ value: ce_value, as type: ce_type) -> ce_value {
 final class QueryArguments {
     private let arena = _CArena()
     private var lists: [UnsafeMutableBufferPointer<ce_value>] = []
+    private var shapes: [(UnsafeMutablePointer<ce_geo>, UnsafeMutableBufferPointer<ce_geo_point>, UnsafeMutableBufferPointer<Int>)] = []
     private(set) var arguments: [ce_query_argument] = []
     private let core: RealmCore
 
@@ -52,10 +53,20 @@ final class QueryArguments {
 
     deinit {
         for list in lists { list.deallocate() }
+        for (shape, points, sizes) in shapes {
+            shape.deallocate()
+            points.deallocate()
+            sizes.deallocate()
+        }
     }
 
     private func argument(_ value: Any) -> ce_query_argument {
         var argument = ce_query_argument()
+        if let shape = unwrapOptional(value) as? any RLMGeospatial {
+            argument.kind = CE_QUERY_ARGUMENT_GEO
+            argument.geo = UnsafePointer(geo(shape))
+            return argument
+        }
         if let unwrapped = unwrapOptional(value), !(unwrapped is String), !(unwrapped is Data),
             !(unwrapped is any _CValueConvertible), !(unwrapped is ObjectBase), let sequence = unwrapped as? any Sequence
         {
@@ -71,6 +82,47 @@ final class QueryArguments {
         argument.kind = CE_QUERY_ARGUMENT_VALUE
         argument.value = scalar(value)
         return argument
+    }
+
+    /// A shape as the engine takes it (points as longitude, latitude), owned by these arguments.
+    private func geo(_ shape: any RLMGeospatial) -> UnsafeMutablePointer<ce_geo> {
+        var value = ce_geo()
+        var rings: [[GeoPoint]] = []
+        func point(_ p: GeoPoint) -> ce_geo_point { ce_geo_point(longitude: p.longitude, latitude: p.latitude) }
+        switch shape {
+        case let box as GeoBox:
+            value.kind = CE_GEO_BOX
+            value.corners = (point(box.bottomLeft), point(box.topRight))
+        case let circle as GeoCircle:
+            value.kind = CE_GEO_CIRCLE
+            value.center = point(circle.center)
+            value.radius_radians = circle.radians
+        case let polygon as GeoPolygon:
+            value.kind = CE_GEO_POLYGON
+            rings = [polygon.outerRing] + (polygon.holes ?? [])
+        default:
+            throwRealmException("Unsupported predicate value type '\(type(of: shape))': a geospatial query takes a GeoBox, "
+                + "GeoPolygon or GeoCircle.")
+        }
+        let points = UnsafeMutableBufferPointer<ce_geo_point>.allocate(capacity: max(rings.joined().count, 1))
+        let sizes = UnsafeMutableBufferPointer<Int>.allocate(capacity: max(rings.count, 1))
+        var used = 0
+        for (index, ring) in rings.enumerated() {
+            sizes[index] = ring.count
+            for p in ring {
+                points[used] = point(p)
+                used += 1
+            }
+        }
+        if value.kind == CE_GEO_POLYGON {
+            value.points = UnsafePointer(points.baseAddress)
+            value.ring_sizes = UnsafePointer(sizes.baseAddress)
+            value.ring_count = rings.count
+        }
+        let kept = UnsafeMutablePointer<ce_geo>.allocate(capacity: 1)
+        kept.initialize(to: value)
+        shapes.append((kept, points, sizes))
+        return kept
     }
 
     private func scalar(_ value: Any) -> ce_value {

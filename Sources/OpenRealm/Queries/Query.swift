@@ -123,6 +123,22 @@ public struct Query<T> {
     }
 }
 
+// MARK: Geospatial
+
+extension Query {
+    /// The objects whose location lies within a shape (`GeoBox`, `GeoPolygon` or `GeoCircle`), as
+    /// Realm's `geoWithin`: the property is an embedded object of the GeoJSON point shape (a
+    /// `String` property `type` holding `"Point"` and a `List<Double>` property `coordinates`
+    /// holding the longitude, then the latitude; see `GeoPoint`). An object without a location,
+    /// or whose location has fewer than two coordinates, is within no shape.
+    ///
+    ///     let box = GeoBox(bottomLeft: (37.2, -122.6), topRight: (38.0, -121.8))!
+    ///     let places = realm.objects(Place.self).where { $0.location.geoWithin(box) }
+    public func geoWithin<O: EmbeddedObject, U: RLMGeospatial>(_ value: U) -> Query<Bool> where T == O? {
+        condition({ "\($0) IN %@" }, { $0 + [value] })
+    }
+}
+
 // MARK: Subqueries
 
 extension Query where T == Bool {

@@ -1,0 +1,49 @@
+/*
+ * geo.h — geospatial regions on the sphere (geo.c): a ce_geo shape
+ * checked and prepared once, then asked whether points lie within it.
+ *
+ * Owns: the prepared region (a latitude/longitude box, a spherical cap, a
+ * polygon of great-circle edges with holes), its checks with realm-core's
+ * messages, containment of a point, and the shape's text for messages.
+ * Never: reads the database, binds a predicate or knows what a property
+ * holds (bind_predicate.c and eval.c do).
+ *
+ * The model is realm-core's (src/realm/geospatial.cpp over S2): a box is an
+ * S2LatLngRect (edges along parallels and meridians, not great circles;
+ * the longitude range wraps across the antimeridian when the bottom-left
+ * corner lies east of the top-right one), a circle an S2Cap (the points
+ * within `radius` radians of arc of the centre), a polygon an S2Polygon
+ * (edges are great-circle arcs; each ring, whatever its orientation, is
+ * the smaller of the two regions it bounds; holes are subtracted). One
+ * difference: S2 gives points exactly on a polygon's edge to one side or
+ * the other by symbolic perturbation; here every region is closed, a
+ * point on an edge or vertex is within (on a hole's edge too).
+ */
+#ifndef CE_GEO_H
+#define CE_GEO_H
+
+#include "cengine.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct geo_region geo_region;
+
+/* Checks `shape` and prepares it (one heap block: free with free()). An
+ * invalid shape returns false with *out_region NULL and realm-core's
+ * reason in `reason` ("Invalid rectangle", "Ring 0 must have at least 3
+ * different vertices, 2 unique vertices were provided", ...); running out
+ * of memory returns false with an empty reason and the error set. */
+bool geo_region_make(const ce_geo *shape, geo_region **out_region, char *reason, size_t reason_size);
+
+/* Whether the point (degrees) lies within the region. A point outside the
+ * ranges is taken where realm-core puts it (S2LatLng::ToPoint: longitudes
+ * wrap, latitudes past a pole come down the other side); NaN is nowhere. */
+bool geo_region_contains(const geo_region *region, double longitude, double latitude);
+
+/* The shape as realm-core prints it: "GeoBox([0, 0], [1, 1])",
+ * "GeoCircle([2, 3], 0.5)", "GeoPolygon({[0, 0], [1, 0], [1, 1], [0, 0]})"
+ * (truncated to `size`). */
+void geo_describe(const ce_geo *shape, char *out, size_t size);
+
+#endif
