@@ -880,13 +880,16 @@ static bool parse_key_path_value(parser *p, int *out)
                     return false;
             } else if (key->kind == TOKEN_STAR) {
                 if (!push_component(p, PARSE_COMPONENT_ALL, key->start, "*", 1, -1)) return false;
+            } else if (key->kind == TOKEN_NAME && is_keyword(p, key, "size")) {
+                /* [SIZE]: the same as .@size (realm-core's post_op). */
+                if (!push_component(p, PARSE_COMPONENT_OPERATOR, key->start, "size", 4, -1)) return false;
             } else if (key->kind == TOKEN_NUMBER || key->kind == TOKEN_NAME) {
-                /* [0], [FIRST], [LAST]: a position in a list held by a mixed value. */
+                /* [0], [FIRST], [LAST]: a position in a list. */
                 int64_t position = 0;
                 if (key->kind == TOKEN_NAME) {
                     if (is_keyword(p, key, "last")) position = -1;
                     else if (!is_keyword(p, key, "first"))
-                        return syntax_error_at(p, key->start, "expected a string, an index, FIRST, LAST, '*' or an argument in '[...]'");
+                        return syntax_error_at(p, key->start, "expected a string, an index, FIRST, LAST, SIZE, '*' or an argument in '[...]'");
                 } else {
                     for (size_t i = key->start; i < key->end; i++) {
                         if (!is_digit(p->text[i]))
@@ -898,7 +901,7 @@ static bool parse_key_path_value(parser *p, int *out)
                 if (!push_component(p, PARSE_COMPONENT_INDEX, key->start, "", 0, -1)) return false;
                 p->tree->components[p->tree->component_count - 1].index = position;
             } else {
-                return syntax_error_at(p, key->start, "expected a string, an index, FIRST, LAST, '*' or an argument in '[...]'");
+                return syntax_error_at(p, key->start, "expected a string, an index, FIRST, LAST, SIZE, '*' or an argument in '[...]'");
             }
             const token *close = peek(p);
             if (!expect(p, TOKEN_RIGHT_BRACKET, "']' after the key")) return false;

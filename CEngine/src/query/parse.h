@@ -29,7 +29,7 @@
  *   value       := literal | '%@' | '$' digits | '{' [value (',' value)*] '}'
  *                | key-path | '%K' | SUBQUERY '(' key-path ',' '$' name ',' predicate ')' '.' ('@count' | '@size')
  *   key-path    := component ('.' component)*   (the first may be '$' name, a SUBQUERY variable)
- *   component   := name | '@' name | name ('[' (string | '%@' | '$' digits | digits | FIRST | LAST | '*') ']')*
+ *   component   := name | '@' name | name ('[' (string | '%@' | '$' digits | digits | FIRST | LAST | SIZE | '*') ']')*
  *   literal     := number | string | TRUE | FALSE | NIL | NULL | timestamp | oid(hex) | uuid(text) | B64"..."
  *
  * Arguments: each '%@' and '%K' takes the next argument in order of
@@ -96,7 +96,7 @@ typedef enum parse_component_kind {
     PARSE_COMPONENT_OPERATOR,  /* '@count', '@size', '@sum', '@avg', '@min', '@max', '@allKeys', '@allValues', '@links', ... */
     PARSE_COMPONENT_VARIABLE,  /* '$x' (first component only) */
     PARSE_COMPONENT_SUBSCRIPT, /* ['key'] after a name: name holds the key, or argument >= 0 */
-    PARSE_COMPONENT_INDEX,     /* [0], [FIRST], [LAST]: index (-1: LAST) */
+    PARSE_COMPONENT_INDEX,     /* [0], [FIRST], [LAST]: index (-1: LAST); [SIZE] is the operator @size */
     PARSE_COMPONENT_ALL        /* [*]: every element */
 } parse_component_kind;
 
