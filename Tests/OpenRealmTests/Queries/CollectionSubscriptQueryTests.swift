@@ -55,6 +55,7 @@ struct CollectionSubscriptQueryTests {
         #expect(firstInts(all.filter("ALL ints[*] < 5")) == [1])
         #expect(firstInts(all.filter("ints[SIZE] == 1")) == [9])
         #expect(firstInts(all.filter("ints[%@] == 2", 1)) == [1])     // an index argument
+        #expect(firstInts(all.filter("%K[LAST] == 9", "ints")) == [9])  // a key path argument, then a subscript
     }
 
     @Test("map['key'], map.key and map[*] on a map of values")
