@@ -285,6 +285,19 @@ TEST(subscripts_through_links)
     arguments[0].value = string_value("ints[SIZE]");
     arguments[1].value = int_value(1);
     expect_with(&p, txn, "%K == %@", arguments, 2, (const int[]){1, -1});
+    /* A key path argument followed by more of the path (query_bison.yy:
+     * path: "keypath" | path '[' ... ']' | path '.' id). */
+    arguments[0].value = string_value("ints");
+    arguments[1].value = int_value(7);
+    expect_with(&p, txn, "%K[0] == %@", arguments, 2, (const int[]){1, -1});
+    expect_with(&p, txn, "%K[SIZE] == 3", arguments, 1, (const int[]){0, -1});
+    arguments[0].value = string_value("dogs");
+    arguments[1].value = string_value("Ace");
+    expect_with(&p, txn, "%K[LAST].name == %@", arguments, 2, (const int[]){1, -1});
+    arguments[0].value = string_value("owner");
+    expect_with(&p, txn, "%K.name == %@", arguments, 2, (const int[]){0, -1});
+    /* Descending, objects without the link first (test_query_rules). */
+    expect_with(&p, txn, "TRUEPREDICATE SORT(%K.age DESC)", arguments, 1, (const int[]){1, 0, 2, -1});
     finish(&p, txn);
 }
 

@@ -889,7 +889,30 @@ bool bind_key_path_argument(binder *b, const parse_node *node, bound_path *out)
         return bind_error(b, node->position, "argument %d for %%K is not a key path: %s", node->argument,
                           reason + (strncmp(reason, "Invalid predicate: ", 19) == 0 ? 19 : 0));
     }
-    bool ok = bind_key_path(b, &path, &path.nodes[path.root], node->position, true, out);
+    /* %K[0], %K.name: the argument's components, then those after %K
+     * in the predicate. */
+    const parse_node *root = &path.nodes[path.root];
+    if (node->item_count) {
+        size_t count = root->item_count + node->item_count;
+        parse_component *joined = malloc(count * sizeof *joined);
+        if (!joined) {
+            parse_tree_free(&path);
+            return query_out_of_memory();
+        }
+        memcpy(joined, &path.components[root->first_item], root->item_count * sizeof *joined);
+        memcpy(joined + root->item_count, &b->core->tree.components[node->first_item], node->item_count * sizeof *joined);
+        parse_tree combined = path;
+        combined.components = joined;
+        combined.component_count = count;
+        parse_node whole = *root;
+        whole.first_item = 0;
+        whole.item_count = count;
+        bool ok = bind_key_path(b, &combined, &whole, node->position, true, out);
+        free(joined);
+        parse_tree_free(&path);
+        return ok;
+    }
+    bool ok = bind_key_path(b, &path, root, node->position, true, out);
     parse_tree_free(&path);
     return ok;
 }

@@ -849,6 +849,8 @@ static bool push_name_component(parser *p, parse_component_kind kind, const toke
     return push_component(p, kind, t->start, name, t->end - t->start - skip, -1);
 }
 
+static bool parse_path_tail(parser *p, size_t *end_out);
+
 /* key-path := component ('.' component)*, from a name, '@name' or '$name'. */
 static bool parse_key_path_value(parser *p, int *out)
 {
@@ -861,6 +863,20 @@ static bool parse_key_path_value(parser *p, int *out)
                                                                : PARSE_COMPONENT_NAME;
     if (!push_name_component(p, kind, first, kind == PARSE_COMPONENT_NAME ? 0 : 1)) return false;
     size_t end = advance(p)->end;
+    if (!parse_path_tail(p, &end)) return false;
+    parse_node *node = &p->tree->nodes[index];
+    node->first_item = first_component;
+    node->item_count = p->tree->component_count - first_component;
+    node->length = end - node->position;
+    *out = index;
+    return true;
+}
+
+/* The rest of a key path: ('[' key ']' | '.' component)*, its components
+ * pushed; *end moves past the last one. */
+static bool parse_path_tail(parser *p, size_t *end_out)
+{
+    size_t end = *end_out;
     for (;;) {
         const token *t = peek(p);
         if (t->kind == TOKEN_LEFT_BRACKET) {
@@ -920,11 +936,7 @@ static bool parse_key_path_value(parser *p, int *out)
         }
         end = advance(p)->end;
     }
-    parse_node *node = &p->tree->nodes[index];
-    node->first_item = first_component;
-    node->item_count = p->tree->component_count - first_component;
-    node->length = end - node->position;
-    *out = index;
+    *end_out = end;
     return true;
 }
 
@@ -1089,7 +1101,17 @@ static bool parse_value(parser *p, int *out)
             return false;
         p->tree->nodes[index].argument = argument;
         p->tree->nodes[index].length = t->end - t->start;
-        advance(p);
+        size_t end = advance(p)->end;
+        if (t->kind == TOKEN_PERCENT_K) {
+            /* %K[0], %K.name: realm-core's path rules go on from a key
+             * path argument (query_bison.yy, path: "keypath" | path '[' ...). */
+            size_t first = p->tree->component_count;
+            if (!parse_path_tail(p, &end)) return false;
+            parse_node *node = &p->tree->nodes[index];
+            node->first_item = first;
+            node->item_count = p->tree->component_count - first;
+            node->length = end - node->position;
+        }
         *out = index;
         return true;
     }

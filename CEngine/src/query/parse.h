@@ -27,7 +27,8 @@
  *                | BEGINSWITH | ENDSWITH | CONTAINS | LIKE | IN | BETWEEN
  *   modifier    := '[c]' | '[d]' | '[cd]' | '[dc]'  (case / diacritic insensitive)
  *   value       := literal | '%@' | '$' digits | '{' [value (',' value)*] '}'
- *                | key-path | '%K' | SUBQUERY '(' key-path ',' '$' name ',' predicate ')' '.' ('@count' | '@size')
+ *                | key-path | '%K' tail | SUBQUERY '(' key-path ',' '$' name ',' predicate ')' '.' ('@count' | '@size')
+ *   tail        := ('[' key ']' | '.' component)*   (after %K: components that follow the argument's key path)
  *   key-path    := component ('.' component)*   (the first may be '$' name, a SUBQUERY variable)
  *   component   := name | '@' name | name ('[' (string | '%@' | '$' digits | digits | FIRST | LAST | SIZE | '*') ']')*
  *   literal     := number | string | TRUE | FALSE | NIL | NULL | timestamp | oid(hex) | uuid(text) | B64"..."
@@ -60,7 +61,7 @@ typedef enum parse_kind {
     PARSE_COMPARE, /* left op right */
     /* values */
     PARSE_KEY_PATH,          /* items: components (tree->components) */
-    PARSE_KEY_PATH_ARGUMENT, /* '%K': argument holds a key path string */
+    PARSE_KEY_PATH_ARGUMENT, /* '%K': argument holds a key path string; items: the components after it */
     PARSE_LITERAL,           /* literal */
     PARSE_ARGUMENT,          /* '%@' or '$N' */
     PARSE_LIST,              /* items: values */
