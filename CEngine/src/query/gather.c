@@ -1,10 +1,12 @@
 /*
  * gather.c — the values a bound path yields from one object, read through
  * the object API: its own property, or through to-one links, lists, sets
- * and dictionaries of links and backlinks, to a property, the objects
- * reached, a collection's elements or a dictionary's keys or entry, or
- * into the lists and dictionaries a mixed value holds; and
- * those values reduced by the path's @count, @sum, @avg, @min or @max.
+ * and dictionaries of links (every target, or the one a subscript names)
+ * and backlinks, to a property, the objects reached, a collection's
+ * elements (or the one an index names) or a dictionary's keys or entry,
+ * their @type names, or into the lists and dictionaries a mixed value
+ * holds; and those values reduced by the path's @count, @sum, @avg, @min
+ * or @max.
  *
  * Owns: value bags (values with copies of their bytes, which outlive the
  * next read).
