@@ -355,7 +355,6 @@ TEST(link_path_errors)
     expect_query_error(txn, "dogs.@avg > 1", NULL, 0, "needs one property of the objects after it");
     expect_query_error(txn, "dogs.@count.age > 1", NULL, 0, "nothing may follow '@count'");
     expect_query_error(txn, "scores.@count.x > 1", NULL, 0, "nothing may follow '@count'");
-    expect_query_error(txn, "friends['a'] == nil", NULL, 0, "dictionary of links");
     expect_query_error(txn, "best.nope == 1", NULL, 0, "class 'Dog' has no property 'nope'");
     expect_query_error(txn, "@links.Vet.name.@count > 0", NULL, 0, "property 'Vet.name' is not a link/collection");
     expect_query_error(txn, "@links.Dog.vet.@count > 0", NULL, 0, "'Dog.vet' does not link to class 'Person'");

@@ -257,9 +257,11 @@ TEST(mixed_subscripts)
     EXPECT_MATCHES(&d, txn, "v['key'] ==[c] 'X'", 1);
     EXPECT_MATCHES(&d, txn, "v['key'] BEGINSWITH 'x'", 1);
     EXPECT_MATCHES(&d, txn, "v[\"n\"] > 4", 1);
-    /* A key a dictionary lacks reads null; a list has no keys, a
-     * dictionary no indexes, and a value holding no collection neither. */
-    EXPECT_MATCHES(&d, txn, "v['missing'] == nil", 1, 5, 8);
+    /* A key a non-empty dictionary lacks reads null (an empty one reaches
+     * nothing: realm-core's Collection::get_any, collection.cpp, looks a
+     * key up only `if (size_t finish = keys.size())`); a list has no keys,
+     * a dictionary no indexes, and a value holding no collection neither. */
+    EXPECT_MATCHES(&d, txn, "v['missing'] == nil", 1, 8);
     EXPECT_NONE(&d, txn, "v[9] == 5");
     EXPECT_NONE(&d, txn, "v[0] == nil");
     EXPECT_NONE(&d, txn, "v['key'] == nil AND v.@type == 'list'");
@@ -361,27 +363,106 @@ TEST(mixed_path_errors)
     mixed_data d;
     build(&d);
     ce_txn *txn = read_txn(&d);
-    expect_invalid(&d, txn, "v.name == 1", NULL, 0, "a mixed value has no properties");
     expect_invalid(&d, txn, "v.@sum > 1", NULL, 0, "'@sum' does not apply to a mixed value");
     expect_invalid(&d, txn, "v[-1] == 1", NULL, 0, "an index in '[...]' is a whole number from 0");
     expect_invalid(&d, txn, "v[1.5] == 1", NULL, 0, "an index in '[...]' is a whole number from 0");
-    expect_invalid(&d, txn, "v[foo] == 1", NULL, 0, "expected a string, an index, FIRST, LAST, '*' or an argument");
-    expect_invalid(&d, txn, "v[] == 1", NULL, 0, "expected a string, an index, FIRST, LAST, '*' or an argument");
+    expect_invalid(&d, txn, "v[foo] == 1", NULL, 0, "expected a string, an index, FIRST, LAST, SIZE, '*' or an argument");
+    expect_invalid(&d, txn, "v[] == 1", NULL, 0, "expected a string, an index, FIRST, LAST, SIZE, '*' or an argument");
     expect_invalid(&d, txn, "v.@type == 5", NULL, 0, "compares with type names (strings), not int values");
     expect_invalid(&d, txn, "v.@type == 'word'", NULL, 0,
                    "Unable to parse the type attribute string 'word', supported case insensitive values are: [null, int,");
-    expect_invalid(&d, txn, "v.@type > 'int'", NULL, 0, "compares only by ==, != and IN, not >");
+    expect_invalid(&d, txn, "v.@type > 'int'", NULL, 0,
+                   "Unsupported operator > in query. Only equal (==) and not equal (!=) are supported for this type.");
     expect_invalid(&d, txn, "ANY v.@type == 'int'", NULL, 0, "ANY, ALL and NONE need the key path of a collection");
     expect_invalid(&d, txn, "v.@size == 'x'", NULL, 0, "Holder.v");
     ce_query_argument real = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_DOUBLE, .double_value = 1.5}};
-    expect_invalid(&d, txn, "v[%@] == 1", &real, 1, "must be a string or an index from 0");
+    expect_invalid(&d, txn, "v[%@] == 1", &real, 1, "Invalid index type");
     expect_invalid(&d, txn, "v * 2 == 1", NULL, 0, "");
-    expect_invalid(&d, txn, "ints[0] == 1", NULL, 0, "indexes, FIRST, LAST and [*] reach into the list or dictionary a mixed");
-    expect_invalid(&d, txn, "ints[*] == 1", NULL, 0, "indexes, FIRST, LAST and [*] reach into the list or dictionary a mixed");
-    expect_invalid(&d, txn, "map[LAST] == 1", NULL, 0, "indexes, FIRST, LAST and [*] reach into the list or dictionary a mixed");
-    expect_invalid(&d, txn, "map['a'][0] == 1", NULL, 0, "'[...]' here");
-    expect_invalid(&d, txn, "n.@type == 'int'", NULL, 0,
-                   "'@type' applies to mixed (AnyRealmValue) values, and 'Holder.n' is of type int");
-    expect_invalid(&d, txn, "n[0] == 1", NULL, 0, "property 'Holder.n' is not a link/collection");
+    /* Subscripts on properties that are not mixed: realm-core's words
+     * (PropertyNode::visit, src/realm/parser/driver.cpp; an index prints
+     * as PathElement's << does: FIRST for 0, LAST). */
+    expect_invalid(&d, txn, "ints[0][1] == 1", NULL, 0, "Only Property of type 'any' can have nested collections");
+    expect_invalid(&d, txn, "map['a'][0] == 1", NULL, 0, "Only Property of type 'any' can have nested collections");
+    expect_invalid(&d, txn, "map[LAST] == 1", NULL, 0, "Property 'Holder.map' does not support index 'LAST'");
+    expect_invalid(&d, txn, "ints['a'] == 1", NULL, 0, "Property 'Holder.ints' has no property 'a'");
+    expect_invalid(&d, txn, "n[0] == 1", NULL, 0, "Property 'Holder.n' does not support index 'FIRST'");
+    expect_invalid(&d, txn, "n['k'] == 1", NULL, 0, "Property 'Holder.n' has no property 'k'");
+    /* @type of a property that is not mixed is a constant of its type,
+     * which realm-core will not compare with another constant
+     * (verify_conditions, driver.cpp). */
+    expect_invalid(&d, txn, "n.@type == 'int'", NULL, 0, "Comparison between two constants is not supported ('\"int\"' and '\"int\"')");
+    expect_invalid(&d, txn, "ints.@type == 'int'", NULL, 0, "Operation '@type' is not supported on property of type 'int'");
+    /* An argument as an index (ParserDriver::get_arg_for_index). */
+    ce_query_argument null_argument = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_NULL}};
+    expect_invalid(&d, txn, "v[%@] == 1", &null_argument, 1, "Invalid index parameter");
+    finish(&d, txn);
+}
+
+/* What realm-core's Collection::get_any (src/realm/collection.cpp) reaches
+ * along a path into a mixed value, the rules these cases check:
+ *   - a step into a value that holds no collection reaches nothing (no
+ *     branch takes it);
+ *   - an index past the end reaches nothing (`if (start < sz) finish =
+ *     start + 1;` else the loop runs from start >= sz);
+ *   - a key on a list, an index on a dictionary reach nothing (a
+ *     dictionary takes `pe.is_key() || pe.is_all()`, a list
+ *     `pe.is_ndx() || pe.is_all()`);
+ *   - a key a non-empty dictionary lacks reads null at the end of the
+ *     path, nothing before it; an empty dictionary reaches nothing;
+ *   - a key on a value linking to an object reaches the object's property
+ *     of that name (`val.is_type(type_TypedLink) && pe.is_key()`).
+ * Nothing reached is no value: ANY (the default) of none is false, ALL and
+ * NONE of none are true; realm-core takes ANY, ALL and NONE before such a
+ * path ("Having a path implies a collection", LinkChain::column,
+ * src/realm/parser/driver.cpp). @type names are realm-core's
+ * (query_value.cpp, attribute_map), 'list', 'dictionary' and 'collection'
+ * for the collections a mixed value holds. */
+TEST(mixed_paths_reaching_nothing)
+{
+    mixed_data d;
+    build(&d);
+    ce_txn *txn = read_txn(&d);
+    /* Object 2 holds 5, object 7 "abc", object 3 null. */
+    EXPECT_NONE(&d, txn, "v[0] == 5 AND v.@type != 'list'");
+    EXPECT_NONE(&d, txn, "v['k'] == nil AND v.@type != 'dictionary'");
+    EXPECT_MATCHES(&d, txn, "ALL v[0] == 99 AND v.@type != 'list'", 1, 2, 3, 5, 7, 8);
+    EXPECT_MATCHES(&d, txn, "NONE v[0] == 5", 1, 2, 3, 4, 5, 6, 7, 8);
+    /* Out of range. */
+    EXPECT_NONE(&d, txn, "v[4] != 0");
+    EXPECT_MATCHES(&d, txn, "ALL v[2] == 'x' AND v.@type == 'list'", 4, 6);
+    /* A key on a list, an index on a dictionary. */
+    EXPECT_NONE(&d, txn, "v['key'] != 'q' AND v.@type == 'list'");
+    EXPECT_MATCHES(&d, txn, "NONE v['key'] == 'x'", 0, 2, 3, 4, 5, 6, 7, 8);
+    EXPECT_NONE(&d, txn, "v[0] != 'q' AND v.@type == 'dictionary'");
+    /* A key a dictionary lacks: null at the end, nothing before it. */
+    EXPECT_MATCHES(&d, txn, "v['nope'] == nil", 1, 8);
+    EXPECT_NONE(&d, txn, "v['nope'][0] == nil");
+    EXPECT_NONE(&d, txn, "v['nope']['x'] == nil");
+    /* .key is ['key'] (a path element realm-core reads as a key). */
+    EXPECT_MATCHES(&d, txn, "v.key == 'x'", 1);
+    EXPECT_MATCHES(&d, txn, "v.inner.k == 'x'", 8);
+    finish(&d, txn);
+}
+
+TEST(mixed_link_paths)
+{
+    mixed_data d;
+    build(&d);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(d.t.db, &txn));
+    /* Object 3's value links to an object of Other {label: "L", count: 4}. */
+    ce_table_key other = add_table(txn, "Other", false);
+    ce_column_key label = add_scalar(txn, other, "label", CE_TYPE_STRING, false);
+    ce_column_key count = add_scalar(txn, other, "count", CE_TYPE_INT, false);
+    ce_object_key target = create_object(txn, other);
+    set_value(txn, other, target, label, string_value("L"));
+    set_value(txn, other, target, count, int_value(4));
+    set_value(txn, d.table, d.keys[3], d.v, link_value(other, target));
+    CHECK(ce_txn_commit(txn));
+    txn = read_txn(&d);
+    EXPECT_MATCHES(&d, txn, "v.label == 'L'", 3);
+    EXPECT_MATCHES(&d, txn, "v['count'] > 3", 3);
+    EXPECT_MATCHES(&d, txn, "v.@type == 'object'", 3);
+    EXPECT_NONE(&d, txn, "v.nothing == nil AND v.@type == 'object'");
     finish(&d, txn);
 }

@@ -1,8 +1,10 @@
 /*
  * bind.c — binding a parsed predicate to the queried table: key paths
  * resolved to columns through links, collections, backlinks and
- * dictionaries (with @count, @sum, @avg, @min, @max) and into the lists and
- * dictionaries a mixed property holds (with @type, @size), the memory the bound
+ * dictionaries (with @count, @sum, @avg, @min, @max), with subscripts
+ * ([0], [FIRST], [LAST], [*], ['key']) on lists, sets and dictionaries of
+ * values or links and into the lists and dictionaries a mixed property
+ * holds (with @type, @size), @type of every property, the memory the bound
  * tree owns, and the messages of bind errors.
  *
  * Owns: bound paths (bind_key_path), a core's bound tree for one schema
@@ -19,6 +21,7 @@
 #include "compare.h"
 #include "db.h"
 #include "error.h"
+#include "gather.h"
 #include "parse.h"
 #include "query_internal.h"
 #include "table.h"
@@ -186,7 +189,7 @@ static bool add_hop(binder *b, path_builder *builder, size_t position, hop_kind 
     if (builder->hop_count == sizeof builder->hops / sizeof *builder->hops)
         return bind_error(b, position, "the key path goes through more than %zu links",
                           sizeof builder->hops / sizeof *builder->hops);
-    builder->hops[builder->hop_count++] = (path_hop){kind, from, column, to};
+    builder->hops[builder->hop_count++] = (path_hop){kind, from, column, to, {.kind = STEP_ALL}};
     return true;
 }
 
@@ -309,6 +312,8 @@ static bool bind_backlinks_step(key_path_walk *w)
     return true;
 }
 
+static void end_at_type(key_path_walk *w, ce_type type);
+
 /* @count, @sum, ... after objects reached through a collection: their
  * number, or an aggregate of one property of theirs (dogs.@avg.age). */
 static bool bind_objects_aggregate_step(key_path_walk *w)
@@ -317,6 +322,12 @@ static bool bind_objects_aggregate_step(key_path_walk *w)
     bound_path *out = w->out;
     const parse_component *components = w->components, *component = &components[w->i];
     size_t i = w->i;
+    if (strcmp(component->name, "type") == 0 && i + 1 == w->count && w->builder.hop_count &&
+        w->builder.hops[w->builder.hop_count - 1].kind != HOP_BACKLINKS) {
+        end_at_type(w, CE_TYPE_LINK); /* owner.@type, dogs.@type: 'object' */
+        w->i++;
+        return true;
+    }
     if (w->builder.hop_count == 0 || !out->multi)
         return bind_error(b, walk_at(w, i), "'@%s' must follow the key path of a collection (like list.@%s)",
                           component->name, component->name);
@@ -359,16 +370,42 @@ static bool bind_objects_aggregate_step(key_path_walk *w)
     return true;
 }
 
-/* A to-one link, or a list or set of links: on to the objects it links to. */
+static bool subscript_refused(key_path_walk *w, size_t i, const table_property *property);
+static bool is_subscript(const key_path_walk *w, size_t i);
+static size_t subscripts_from(const key_path_walk *w, size_t i);
+static bool bind_subscript(key_path_walk *w, size_t i, path_step *out);
+static void describe_step(const path_step *step, char *out, size_t size);
+
+/* A to-one link, or a list or set of links: on to the objects it links
+ * to, or (dogs[0].name, dogs[LAST].name) to the one an index names; [*]
+ * is all of them. realm-core takes one subscript after a collection of
+ * links (PathNode::visit and LinkChain::index, driver.cpp), refuses one
+ * after a to-one link ("[FIRST] not expected") and an index that ends the
+ * path (ParserDriver::column). */
 static bool bind_link_step(key_path_walk *w, const table_property *property)
 {
     bool many = property->collection != CE_COLLECTION_NONE;
-    if (!add_hop(w->b, &w->builder, walk_at(w, w->i), many ? HOP_LINKS : HOP_LINK, w->table, property->column,
+    path_step step = {0};
+    size_t i = w->i;
+    bool subscript = is_subscript(w, i + 1);
+    if (subscript) {
+        if (!bind_subscript(w, i + 1, &step)) return false;
+        if (!many) {
+            char text[96];
+            describe_step(&step, text, sizeof text);
+            return bind_error(w->b, walk_at(w, i + 1), "[%s] not expected", text);
+        }
+        if (subscripts_from(w, i + 1) > 1 || step.kind == STEP_KEY || (step.kind == STEP_INDEX && i + 2 == w->count))
+            return subscript_refused(w, i + 1, property);
+    }
+    if (!add_hop(w->b, &w->builder, walk_at(w, i), many ? HOP_LINKS : HOP_LINK, w->table, property->column,
                  property->link_target))
         return false;
+    w->builder.hops[w->builder.hop_count - 1].select = step;
+    if (subscript) describe_more(&w->builder, step.kind == STEP_ALL ? "[*]" : "[...]", "");
     w->out->multi = w->out->multi || many;
     if (!walk_to(w, property->link_target)) return false;
-    w->i++;
+    w->i += subscript ? 2 : 1;
     end_at_objects_if_last(w);
     return true;
 }
@@ -381,53 +418,120 @@ static bool is_subscript(const key_path_walk *w, size_t i)
     return kind == PARSE_COMPONENT_SUBSCRIPT || kind == PARSE_COMPONENT_INDEX || kind == PARSE_COMPONENT_ALL;
 }
 
-/* A mixed property with what follows it: ['key'], [0], [FIRST], [LAST],
- * [*] into the lists and dictionaries it holds (nested to any depth), then
- * optionally @type or @size/@count. Without any of them it is a value
- * (bind_value_step). A list or dictionary of mixed values followed by
- * such steps is walked the same way from the collection itself. */
-static bool bind_mixed_step(key_path_walk *w, const table_property *property)
+/* The subscripts (or, where a key is meant, names) from component i on. */
+static size_t subscripts_from(const key_path_walk *w, size_t i)
+{
+    size_t n = 0;
+    while (is_subscript(w, i + n)) n++;
+    return n;
+}
+
+/* realm-core's name of a type in its query messages (get_data_type_name). */
+static const char *core_type_name(ce_type type)
+{
+    switch (type) {
+    case CE_TYPE_INT: return "int";
+    case CE_TYPE_BOOL: return "bool";
+    case CE_TYPE_STRING: return "string";
+    case CE_TYPE_BINARY: return "binary";
+    case CE_TYPE_TIMESTAMP: return "timestamp";
+    case CE_TYPE_FLOAT: return "float";
+    case CE_TYPE_DOUBLE: return "double";
+    case CE_TYPE_DECIMAL128: return "decimal128";
+    case CE_TYPE_OBJECT_ID: return "objectId";
+    case CE_TYPE_UUID: return "uuid";
+    case CE_TYPE_LINK: return "link";
+    case CE_TYPE_MIXED: return "mixed";
+    default: return ce_type_name(type);
+    }
+}
+
+/* A subscript as realm-core prints it in messages (PathElement's <<,
+ * collection_parent.cpp): FIRST for index 0, LAST, the index, *, 'key'. */
+static void describe_step(const path_step *step, char *out, size_t size)
+{
+    if (step->kind == STEP_ALL) snprintf(out, size, "*");
+    else if (step->kind == STEP_KEY) snprintf(out, size, "'%.*s'", (int)(step->key_size > 64 ? 64 : step->key_size), step->key);
+    else if (step->index == 0) snprintf(out, size, "FIRST");
+    else if (step->index == -1) snprintf(out, size, "LAST");
+    else snprintf(out, size, "%lld", (long long)step->index);
+}
+
+/* Component i ([0], [FIRST], [LAST], [*], ['key'], [%@], [$0], or a name
+ * where a key is meant) as a step; its key kept by the bound query (a %K
+ * argument's tree, where names point, is freed once bound). An argument
+ * holds an index or a key: realm-core's ParserDriver::get_arg_for_index
+ * (driver.cpp) refuses a null or a list ("Invalid index parameter") and
+ * any other type ("Invalid index type"), and takes -1 as LAST (it casts
+ * the index to size_t); other negative indexes name no element. */
+static bool bind_subscript(key_path_walk *w, size_t i, path_step *out)
+{
+    binder *b = w->b;
+    const parse_component *c = &w->components[i];
+    memset(out, 0, sizeof *out);
+    const char *key = c->name;
+    size_t key_size = c->name_length;
+    if (c->kind == PARSE_COMPONENT_ALL) {
+        out->kind = STEP_ALL;
+        return true;
+    }
+    if (c->kind == PARSE_COMPONENT_INDEX) {
+        out->kind = STEP_INDEX;
+        out->index = c->index;
+        return true;
+    }
+    if (c->kind == PARSE_COMPONENT_SUBSCRIPT && c->argument >= 0) {
+        const ce_query_argument *argument =
+            (size_t)c->argument < b->core->argument_count ? &b->core->arguments[c->argument] : NULL;
+        if (!argument)
+            return bind_error(b, walk_at(w, i), "argument %d is missing (%zu arguments were given)", c->argument,
+                              b->core->argument_count);
+        if (argument->kind != CE_QUERY_ARGUMENT_VALUE || argument->value.type == CE_TYPE_NULL)
+            return bind_error(b, walk_at(w, i), "Invalid index parameter");
+        if (argument->value.type == CE_TYPE_INT) {
+            out->kind = STEP_INDEX;
+            out->index = argument->value.integer >= -1 ? argument->value.integer : INT64_MAX;
+            return true;
+        }
+        if (argument->value.type != CE_TYPE_STRING) return bind_error(b, walk_at(w, i), "Invalid index type");
+        key = argument->value.string.data;
+        key_size = argument->value.string.size;
+    }
+    char *kept;
+    if (!bind_keep_bytes(b->out, key, key_size, &kept)) return false;
+    out->kind = STEP_KEY;
+    out->key = kept;
+    out->key_size = key_size;
+    return true;
+}
+
+/* A mixed property with what follows it: ['key'] (or .key), [0], [FIRST],
+ * [LAST], [*] into the lists and dictionaries it holds (nested to any
+ * depth; a key on a value linking to an object reaches the object's
+ * property of that name), then optionally @type or @size/@count ([SIZE]).
+ * Without any of them it is a value (bind_value_step). A list or
+ * dictionary of mixed values followed by such steps is walked the same way
+ * from the collection itself; `all_first` starts with [*] (anys.@type). */
+static bool bind_mixed_walk(key_path_walk *w, const table_property *property, bool all_first)
 {
     binder *b = w->b;
     bound_path *out = w->out;
-    mixed_step steps[32];
+    path_step steps[32];
     size_t count = 0;
     size_t i = w->i + 1;
+    if (all_first) {
+        memset(&steps[0], 0, sizeof steps[0]);
+        steps[count++].kind = STEP_ALL;
+        out->multi = true;
+    }
     for (; i < w->count; i++) {
         const parse_component *c = &w->components[i];
-        if (c->kind != PARSE_COMPONENT_SUBSCRIPT && c->kind != PARSE_COMPONENT_INDEX && c->kind != PARSE_COMPONENT_ALL) break;
+        if (!is_subscript(w, i) && c->kind != PARSE_COMPONENT_NAME) break;
         if (count == sizeof steps / sizeof *steps)
             return bind_error(b, walk_at(w, i), "a key path goes at most %zu levels into a mixed value",
                               sizeof steps / sizeof *steps);
-        mixed_step *step = &steps[count++];
-        memset(step, 0, sizeof *step);
-        if (c->kind == PARSE_COMPONENT_ALL) {
-            step->kind = MIXED_STEP_ALL;
-            out->multi = true;
-        } else if (c->kind == PARSE_COMPONENT_INDEX) {
-            step->kind = MIXED_STEP_INDEX;
-            step->index = c->index;
-        } else if (c->argument >= 0) {
-            const ce_query_argument *argument =
-                (size_t)c->argument < b->core->argument_count ? &b->core->arguments[c->argument] : NULL;
-            if (!argument || argument->kind != CE_QUERY_ARGUMENT_VALUE ||
-                (argument->value.type != CE_TYPE_STRING && argument->value.type != CE_TYPE_INT) ||
-                (argument->value.type == CE_TYPE_INT && argument->value.integer < 0))
-                return bind_error(b, walk_at(w, i), "the key in [...] must be a string or an index from 0 (argument %d is neither)",
-                                  c->argument);
-            if (argument->value.type == CE_TYPE_INT) {
-                step->kind = MIXED_STEP_INDEX;
-                step->index = argument->value.integer;
-            } else {
-                step->kind = MIXED_STEP_KEY;
-                step->key = argument->value.string.data;
-                step->key_size = argument->value.string.size;
-            }
-        } else {
-            step->kind = MIXED_STEP_KEY;
-            step->key = c->name;
-            step->key_size = c->name_length;
-        }
+        if (!bind_subscript(w, i, &steps[count])) return false;
+        if (steps[count++].kind == STEP_ALL) out->multi = true;
     }
     out->final = FINAL_MIXED;
     out->mixed_root = property->collection == CE_COLLECTION_LIST         ? CE_TYPE_LIST
@@ -459,15 +563,8 @@ static bool bind_mixed_step(key_path_walk *w, const table_property *property)
     }
     if (count) {
         char *kept;
-        /* Keys are kept by the bound query: a %K argument's tree is freed
-         * once bound. */
-        for (size_t s = 0; s < count; s++) {
-            if (steps[s].kind != MIXED_STEP_KEY) continue;
-            if (!bind_keep_bytes(b->out, steps[s].key, steps[s].key_size, &kept)) return false;
-            steps[s].key = kept;
-        }
         if (!bind_keep_bytes(b->out, steps, count * sizeof *steps, &kept)) return false;
-        out->mixed_steps = (const mixed_step *)(const void *)kept;
+        out->mixed_steps = (const path_step *)(const void *)kept;
         out->mixed_step_count = count;
     }
     w->ended = true;
@@ -475,9 +572,47 @@ static bool bind_mixed_step(key_path_walk *w, const table_property *property)
     return true;
 }
 
-/* dict['key'], dict.@allKeys, dict.@allValues, dict.@count, dict.@sum, ...,
- * dict (its values); a dictionary of links leads on to the objects its
- * values link to (null values skipped), though its @count counts entries. */
+/* A subscript (or several) after a property that takes none, or not
+ * this one, refused in realm-core's words (PropertyNode::visit,
+ * driver.cpp): more than one on a property that is not mixed, then a key
+ * ("has no property") or an index ("does not support index"). */
+static bool subscript_refused(key_path_walk *w, size_t i, const table_property *property)
+{
+    if (property->type != CE_TYPE_MIXED && subscripts_from(w, i) > 1)
+        return bind_error(w->b, walk_at(w, i), "Only Property of type 'any' can have nested collections");
+    path_step step;
+    if (!bind_subscript(w, i, &step)) return false;
+    if (step.kind == STEP_KEY)
+        return bind_error(w->b, walk_at(w, i), "Property '%s.%s' has no property '%.*s'", w->table_name, property->name,
+                          (int)(step.key_size > 64 ? 64 : step.key_size), step.key);
+    char text[96];
+    describe_step(&step, text, sizeof text);
+    return bind_error(w->b, walk_at(w, i), "Property '%s.%s' does not support index '%s'", w->table_name, property->name,
+                      text);
+}
+
+/* `.@type` after a collection whose values may be of any type (a
+ * dictionary's, a mixed list's or set's): each value's type name
+ * (realm-core's ColumnsCollection<Mixed>::type_of_value); a list or set
+ * of one type refuses it (PostOpNode::visit). */
+static bool bind_element_type(key_path_walk *w, const table_property *property, size_t at)
+{
+    bound_path *out = w->out;
+    if (property->collection != CE_COLLECTION_DICTIONARY && property->type != CE_TYPE_MIXED)
+        return bind_error(w->b, walk_at(w, at), "Operation '@type' is not supported on property of type '%s'",
+                          core_type_name(property->type));
+    out->element_type = true;
+    out->type = CE_TYPE_STRING;
+    out->nullable = false;
+    describe_more(&w->builder, ".@", "type");
+    return true;
+}
+
+/* dict['key'] (or dict.key), dict[*], dict.@allKeys, dict.@allValues,
+ * dict.@count, dict.@sum, ..., dict.@type, dict (its values); a dictionary
+ * of links leads on to the objects its values link to (null values
+ * skipped), or to the one ['key'] names, though its @count counts
+ * entries. */
 static bool bind_dictionary_step(key_path_walk *w, const table_property *property)
 {
     binder *b = w->b;
@@ -488,31 +623,46 @@ static bool bind_dictionary_step(key_path_walk *w, const table_property *propert
     out->final_table = w->table;
     out->nullable = property->nullable;
     bool links = property->type == CE_TYPE_LINK;
-    if (property->type == CE_TYPE_MIXED && next && next->kind == PARSE_COMPONENT_SUBSCRIPT &&
-        (is_subscript(w, i + 2) || is_operator(i + 2 < w->count ? &w->components[i + 2] : NULL, "type") ||
-         is_operator(i + 2 < w->count ? &w->components[i + 2] : NULL, "size")))
-        return bind_mixed_step(w, property); /* anyMap['k'][0], anyMap['k'].@type */
-    if (next && next->kind == PARSE_COMPONENT_SUBSCRIPT) {
-        if (next->argument >= 0) {
-            if ((size_t)next->argument >= b->core->argument_count ||
-                b->core->arguments[next->argument].kind != CE_QUERY_ARGUMENT_VALUE ||
-                b->core->arguments[next->argument].value.type != CE_TYPE_STRING)
-                return bind_error(b, walk_at(w, i + 1), "the key in [...] must be a string (argument %d is not one)",
-                                  next->argument);
-            out->entry_key = b->core->arguments[next->argument].value.string.data;
-            out->entry_key_size = b->core->arguments[next->argument].value.string.size;
-        } else {
-            /* The bound query keeps its own copy: a %K argument's tree
-             * (where next->name points) is freed once bound. */
-            char *kept;
-            if (!bind_keep_bytes(b->out, next->name, next->name_length, &kept)) return false;
-            out->entry_key = kept;
-            out->entry_key_size = next->name_length;
-        }
-        if (links)
-            return bind_error(b, walk_at(w, i + 1), "'%s.%s' is a dictionary of links: compare its values with ANY %s.@allValues",
-                              w->table_name, property->name, property->name);
+    /* Keys: ['key'], [%@], or (not for links, whose names are their
+     * objects' properties) .key. */
+    size_t keys = subscripts_from(w, i + 1);
+    if (!links && !keys && next && next->kind == PARSE_COMPONENT_NAME) keys = 1;
+    const parse_component *after = i + 1 + keys < w->count ? &w->components[i + 1 + keys] : NULL;
+    if (property->type == CE_TYPE_MIXED && keys &&
+        (keys > 1 || (after && after->kind == PARSE_COMPONENT_NAME) || is_operator(after, "type") ||
+         is_operator(after, "size") || is_operator(after, "count")))
+        return bind_mixed_walk(w, property, false); /* anyMap['k'][0], anyMap['k'].@type */
+    if (keys > 1) return subscript_refused(w, i + 1, property);
+    path_step step;
+    if (keys && !bind_subscript(w, i + 1, &step)) return false;
+    if (keys && step.kind == STEP_INDEX) return subscript_refused(w, i + 1, property);
+    if (links && (!keys || step.kind == STEP_ALL) && !is_operator(next, "count") && !is_operator(next, "size") &&
+        !is_operator(next, "allKeys")) {
+        if (!add_hop(b, &w->builder, walk_at(w, i), HOP_LINKS, w->table, property->column, property->link_target))
+            return false;
+        out->multi = true;
+        if (!walk_to(w, property->link_target)) return false;
+        w->i += is_operator(next, "allValues") || keys ? 2 : 1;
+        if (keys) describe_more(&w->builder, "[*]", "");
+        end_at_objects_if_last(w);
+        return true;
+    }
+    if (links && keys) {
+        /* dict['key'].name, dict['key'] == obj: the one object (null when
+         * the key is absent or its link null). */
+        if (!add_hop(b, &w->builder, walk_at(w, i), HOP_LINKS, w->table, property->column, property->link_target))
+            return false;
+        w->builder.hops[w->builder.hop_count - 1].select = step;
+        describe_more(&w->builder, "[...]", "");
+        if (!walk_to(w, property->link_target)) return false;
+        w->i += 2;
+        end_at_objects_if_last(w);
+        return true;
+    }
+    if (keys && step.kind == STEP_KEY) {
         out->final = FINAL_ENTRY;
+        out->entry_key = step.key;
+        out->entry_key_size = step.key_size;
         out->type = property->type;
         out->nullable = true; /* an absent key reads as null */
         describe_more(&w->builder, "[...]", "");
@@ -524,29 +674,30 @@ static bool bind_dictionary_step(key_path_walk *w, const table_property *propert
         out->multi = true;
         describe_more(&w->builder, ".@", "allKeys");
         w->i += 2;
-    } else if (links && !is_operator(next, "count") && !is_operator(next, "size")) {
-        if (!add_hop(b, &w->builder, walk_at(w, i), HOP_LINKS, w->table, property->column, property->link_target))
-            return false;
-        out->multi = true;
-        if (!walk_to(w, property->link_target)) return false;
-        w->i += is_operator(next, "allValues") ? 2 : 1;
-        end_at_objects_if_last(w);
+        w->ended = true;
         return true;
     } else {
         out->final = FINAL_COLLECTION;
         out->type = property->type;
         out->multi = true;
-        w->i += is_operator(next, "allValues") ? 2 : 1;
+        if (keys) describe_more(&w->builder, "[*]", "");
+        w->i += is_operator(next, "allValues") || keys ? 2 : 1;
     }
     w->ended = true;
+    if (is_operator(w->i < w->count ? &w->components[w->i] : NULL, "type")) {
+        if (!bind_element_type(w, property, w->i)) return false;
+        w->i++;
+    }
     return true;
 }
 
-/* A list or set of values: its elements. */
+/* A list or set of values: its elements, or the one [0], [FIRST] or
+ * [LAST] names ([*]: all of them); or of a mixed list, what the steps
+ * into the lists and dictionaries it holds reach. */
 static bool bind_collection_step(key_path_walk *w, const table_property *property)
 {
     if (property->type == CE_TYPE_MIXED && property->collection == CE_COLLECTION_LIST && is_subscript(w, w->i + 1))
-        return bind_mixed_step(w, property); /* anyList[0], anyList[*]['k'] */
+        return bind_mixed_walk(w, property, false); /* anyList[0], anyList[*]['k'] */
     bound_path *out = w->out;
     out->final = FINAL_COLLECTION;
     out->column = property->column;
@@ -556,11 +707,54 @@ static bool bind_collection_step(key_path_walk *w, const table_property *propert
     out->multi = true;
     w->ended = true;
     w->i++;
+    if (is_subscript(w, w->i)) {
+        /* realm-core: one subscript on a list or set of values, an index
+         * or [*] (ColumnListBase::index, driver.cpp's PropertyNode::visit). */
+        path_step step;
+        if (subscripts_from(w, w->i) > 1 || !bind_subscript(w, w->i, &step) || step.kind == STEP_KEY)
+            return subscript_refused(w, w->i, property);
+        out->element = step;
+        describe_more(&w->builder, step.kind == STEP_ALL ? "[*]" : "[...]", "");
+        w->i++;
+    }
+    if (is_operator(w->i < w->count ? &w->components[w->i] : NULL, "type")) {
+        if (!bind_element_type(w, property, w->i)) return false;
+        w->i++;
+    }
     return true;
 }
 
+/* realm-core's name of a property type that @type yields on a property
+ * that is not mixed (TypeOfValue(ColKey)::to_string, query_value.cpp: the
+ * first name of its attribute), for messages. */
+static const char *type_text(ce_type type)
+{
+    switch (type) {
+    case CE_TYPE_TIMESTAMP: return "date";
+    case CE_TYPE_DECIMAL128: return "decimal128";
+    default: return gather_type_name(type);
+    }
+}
+
+/* `.@type` of a property that is not mixed, or of the objects a link
+ * reaches: realm-core makes it a constant of the property's type
+ * (PostOpNode::visit, TypeOfValue(ColKey)), whatever each object holds. */
+static void end_at_type(key_path_walk *w, ce_type type)
+{
+    bound_path *out = w->out;
+    out->final = FINAL_TYPE;
+    out->type = CE_TYPE_STRING;
+    out->nullable = false;
+    out->multi = false;
+    out->type_name = gather_type_name(type);
+    out->type_text = type_text(type);
+    out->final_table = w->table;
+    describe_more(&w->builder, ".@", "type");
+    w->ended = true;
+}
+
 /* A property holding one value (mixed included), or a string's or
- * binary's length (.@count, .@size). */
+ * binary's length (.@count, .@size), or its type (.@type). */
 static bool bind_value_step(key_path_walk *w, const table_property *property)
 {
     bound_path *out = w->out;
@@ -580,9 +774,12 @@ static bool bind_value_step(key_path_walk *w, const table_property *property)
         describe_more(&w->builder, ".@", next->name);
         w->i++;
     }
-    if (is_operator(next, "type"))
-        return bind_error(w->b, walk_at(w, w->i), "'@type' applies to mixed (AnyRealmValue) values, and '%s.%s' is of type %s",
-                          w->table_name, property->name, kind_name(property));
+    if (is_operator(next, "type") && property->type != CE_TYPE_MIXED) {
+        end_at_type(w, property->type);
+        w->i++;
+        return true;
+    }
+    if (is_subscript(w, w->i)) return subscript_refused(w, w->i, property);
     if (w->i < w->count) return not_a_collection(w->b, w->position, w->table_name, property->name);
     return true;
 }
@@ -603,7 +800,7 @@ static bool bind_property_step(key_path_walk *w)
     if (property.type == CE_TYPE_LINK && property.collection != CE_COLLECTION_DICTIONARY) return bind_link_step(w, &property);
     if (property.collection == CE_COLLECTION_DICTIONARY) return bind_dictionary_step(w, &property);
     if (property.collection != CE_COLLECTION_NONE) return bind_collection_step(w, &property);
-    if (property.type == CE_TYPE_MIXED && w->i + 1 < w->count) return bind_mixed_step(w, &property);
+    if (property.type == CE_TYPE_MIXED && w->i + 1 < w->count) return bind_mixed_walk(w, &property, false);
     return bind_value_step(w, &property);
 }
 
@@ -613,13 +810,12 @@ static bool bind_collection_aggregate(key_path_walk *w)
     const parse_component *component = &w->components[w->i];
     if (component->kind == PARSE_COMPONENT_INDEX || component->kind == PARSE_COMPONENT_ALL ||
         component->kind == PARSE_COMPONENT_SUBSCRIPT)
-        return bind_error(w->b, walk_at(w, w->i),
-                          "'[...]' here: indexes, FIRST, LAST and [*] reach into the list or dictionary a mixed "
-                          "property holds, and ['key'] into a dictionary or a mixed value");
+        return bind_error(w->b, walk_at(w, w->i), "a subscript ('[...]') must follow the name of a collection property");
     if (component->kind != PARSE_COMPONENT_OPERATOR ||
         (strcmp(component->name, "count") != 0 && strcmp(component->name, "size") != 0 && !is_aggregate_name(component->name)))
         return bind_error(w->b, walk_at(w, w->i), "only @count, @size, @sum, @avg, @min or @max may follow a collection here");
-    if (!w->out->multi || w->out->aggregate != PATH_ALL_VALUES)
+    if (!w->out->multi || w->out->aggregate != PATH_ALL_VALUES || w->out->element.kind == STEP_INDEX ||
+        w->out->element_type)
         return bind_error(w->b, walk_at(w, w->i), "'@%s' must follow the key path of a collection", component->name);
     if (w->i + 1 != w->count) return bind_error(w->b, walk_at(w, w->i + 1), "nothing may follow '@%s'", component->name);
     w->out->aggregate = aggregate_of_name(component->name);
@@ -693,7 +889,30 @@ bool bind_key_path_argument(binder *b, const parse_node *node, bound_path *out)
         return bind_error(b, node->position, "argument %d for %%K is not a key path: %s", node->argument,
                           reason + (strncmp(reason, "Invalid predicate: ", 19) == 0 ? 19 : 0));
     }
-    bool ok = bind_key_path(b, &path, &path.nodes[path.root], node->position, true, out);
+    /* %K[0], %K.name: the argument's components, then those after %K
+     * in the predicate. */
+    const parse_node *root = &path.nodes[path.root];
+    if (node->item_count) {
+        size_t count = root->item_count + node->item_count;
+        parse_component *joined = malloc(count * sizeof *joined);
+        if (!joined) {
+            parse_tree_free(&path);
+            return query_out_of_memory();
+        }
+        memcpy(joined, &path.components[root->first_item], root->item_count * sizeof *joined);
+        memcpy(joined + root->item_count, &b->core->tree.components[node->first_item], node->item_count * sizeof *joined);
+        parse_tree combined = path;
+        combined.components = joined;
+        combined.component_count = count;
+        parse_node whole = *root;
+        whole.first_item = 0;
+        whole.item_count = count;
+        bool ok = bind_key_path(b, &combined, &whole, node->position, true, out);
+        free(joined);
+        parse_tree_free(&path);
+        return ok;
+    }
+    bool ok = bind_key_path(b, &path, root, node->position, true, out);
     parse_tree_free(&path);
     return ok;
 }

@@ -46,9 +46,11 @@ bool bind_predicate(binder *b, int index, size_t *out);
  * to the queried table: property names, through to-one links, lists, sets
  * and dictionaries of links, and @links.Class.property backlinks, to a
  * property, the objects reached, a collection's elements, a dictionary's
- * keys, values or entry, with @count/@size, @sum, @avg, @min, @max; or a
- * mixed property's value, into the lists and dictionaries it holds
- * ([0], ['key'], [FIRST], [LAST], [*]), with @type or @size. Positions
+ * keys, values or entry, with @count/@size, @sum, @avg, @min, @max; with
+ * one subscript on a collection of values or links ([0], [FIRST], [LAST],
+ * [*], ['key']: list[0], dogs[LAST].name, dict['key']); or a mixed
+ * property's value, into the lists and dictionaries it holds (subscripts
+ * and keys, nested), with @type or @size; @type of any property. Positions
  * in messages are the predicate's: `at` overrides the tree's own positions
  * for a %K argument.
  */

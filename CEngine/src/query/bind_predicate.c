@@ -961,9 +961,25 @@ static const type_name_entry type_names[] = {
 
 enum { COUNT_OF_TYPE_NAMES = sizeof type_names / sizeof *type_names * 4 };
 
+/* Whether an operand is a key path ending in @type: a mixed value's (or
+ * the values' of a collection that holds any type), or the constant one
+ * of a property that is not mixed (FINAL_TYPE). */
 static bool is_type_of(const operand *o)
 {
-    return o->kind == OPERAND_PATH && o->path.final == FINAL_MIXED && o->path.mixed_final == MIXED_FINAL_TYPE;
+    return o->kind == OPERAND_PATH && ((o->path.final == FINAL_MIXED && o->path.mixed_final == MIXED_FINAL_TYPE) ||
+                                       o->path.element_type || o->path.final == FINAL_TYPE);
+}
+
+static bool is_constant_type(const operand *o) { return o->kind == OPERAND_PATH && o->path.final == FINAL_TYPE; }
+
+/* realm-core compares a property's constant @type with nothing but a
+ * mixed value's @type: with a constant (a type name, a list of them, or
+ * another property's constant @type) it refuses "Comparison between two
+ * constants is not supported" (verify_conditions, driver.cpp), quoting
+ * each as it prints a TypeOfValue ("int", serializer.cpp). */
+static bool constant_types_refused(binder *b, size_t position, const char *left, const char *right)
+{
+    return bind_error(b, position, "Comparison between two constants is not supported ('%s' and '%s')", left, right);
 }
 
 /* `v.@type op names`: == and IN match a value whose type one of the names
@@ -972,6 +988,10 @@ static bool is_type_of(const operand *o)
 static bool bind_type_of(binder *b, operand *path, parse_op op, operand *names, parse_quantifier quantifier,
                          size_t position, size_t *out)
 {
+    if (compare_is_ordered_operator(op))
+        return bind_error(b, position,
+                          "Unsupported operator %s in query. Only equal (==) and not equal (!=) are supported for this type.",
+                          parse_op_name(op));
     if (op != PARSE_OP_EQUAL && op != PARSE_OP_NOT_EQUAL && op != PARSE_OP_IN)
         return bind_error(b, position, "'%s' compares only by ==, != and IN, not %s", path->path.description,
                           parse_op_name(op));
@@ -982,6 +1002,7 @@ static bool bind_type_of(binder *b, operand *path, parse_op op, operand *names, 
     const ce_value *given = names->kind == OPERAND_LIST ? names->list : &names->value;
     ce_value yields[COUNT_OF_TYPE_NAMES];
     size_t yield_count = 0;
+    char described[384] = "";
     for (size_t i = 0; i < count; i++) {
         if (given[i].type != CE_TYPE_STRING)
             return bind_error(b, names->position, "'%s' compares with type names (strings), not %s values",
@@ -1006,12 +1027,26 @@ static bool bind_type_of(binder *b, operand *path, parse_op op, operand *names, 
                               "Unable to parse the type attribute string '%.*s', supported case insensitive values are: [%s]",
                               (int)(given[i].string.size > 64 ? 64 : given[i].string.size), given[i].string.data, all);
         }
+        if (is_constant_type(path)) {
+            /* The name as realm-core prints the type it stands for: the
+             * first name of the same types. */
+            const type_name_entry *first = type_names;
+            while (memcmp(first->yields, entry->yields, sizeof entry->yields) != 0) first++;
+            size_t used = strlen(described);
+            snprintf(described + used, sizeof described - used, "%s\"%s\"", i ? ", " : "", first->name);
+        }
         for (size_t y = 0; y < 4 && entry->yields[y]; y++) {
             bool seen = false;
             for (size_t k = 0; k < yield_count && !seen; k++) seen = strcmp(yields[k].string.data, entry->yields[y]) == 0;
             if (!seen)
                 yields[yield_count++] = (ce_value){.type = CE_TYPE_STRING, .string = {entry->yields[y], strlen(entry->yields[y])}};
         }
+    }
+    if (is_constant_type(path)) {
+        char quoted[64], text[sizeof described + 2];
+        snprintf(quoted, sizeof quoted, "\"%s\"", path->path.type_text);
+        snprintf(text, sizeof text, names->kind == OPERAND_LIST ? "{%s}" : "%s", described);
+        return constant_types_refused(b, position, quoted, text);
     }
     char *kept;
     if (!bind_keep_bytes(b->out, yields, yield_count * sizeof *yields, &kept)) return false;
@@ -1124,6 +1159,17 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
     if (is_type_of(&left) || is_type_of(&right)) {
         if (node->quantifier != PARSE_QUANTIFIER_NONE_GIVEN && (!is_type_of(&left) || !left.path.multi))
             return bind_error(b, node->position, "ANY, ALL and NONE need the key path of a collection after them");
+        if (is_constant_type(&left) && is_constant_type(&right)) {
+            char first[64], second[64];
+            snprintf(first, sizeof first, "\"%s\"", right.path.type_text);
+            snprintf(second, sizeof second, "\"%s\"", left.path.type_text);
+            return constant_types_refused(b, node->position, first, second);
+        }
+        if (is_type_of(&left) && is_type_of(&right) && node->op != PARSE_OP_EQUAL && node->op != PARSE_OP_NOT_EQUAL)
+            return bind_error(b, node->op_position,
+                              "Unsupported operator %s in query. Only equal (==) and not equal (!=) are supported for "
+                              "this type.",
+                              parse_op_name(node->op));
         if (is_type_of(&left) && !is_type_of(&right))
             return bind_type_of(b, &left, node->op, &right, node->quantifier, node->position, out);
         if (is_type_of(&right) && !is_type_of(&left) && node->op != PARSE_OP_IN)
@@ -1133,7 +1179,11 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
         static const char *const names[] = {"", "ANY", "ALL", "NONE"};
         if (left.kind != OPERAND_PATH)
             return bind_error(b, node->position, "%s needs the key path of a collection after it", names[node->quantifier]);
-        if (!left.path.multi || left.path.aggregate != PATH_ALL_VALUES)
+        /* A path into the lists and dictionaries a mixed value holds is a
+         * collection's for realm-core ("Having a path implies a
+         * collection", LinkChain::column, driver.cpp). */
+        bool into_mixed = left.path.final == FINAL_MIXED && left.path.mixed_step_count > 0;
+        if ((!left.path.multi && !into_mixed) || left.path.aggregate != PATH_ALL_VALUES)
             return bind_error(b, left.position, "property '%s' is not a link/collection (%s needs one)",
                               left.path.description, names[node->quantifier]);
         return bind_generic(b, &left, node->op, flags, &right, node->quantifier, node->position, out);

@@ -1,10 +1,12 @@
 /*
  * gather.c — the values a bound path yields from one object, read through
  * the object API: its own property, or through to-one links, lists, sets
- * and dictionaries of links and backlinks, to a property, the objects
- * reached, a collection's elements or a dictionary's keys or entry, or
- * into the lists and dictionaries a mixed value holds; and
- * those values reduced by the path's @count, @sum, @avg, @min or @max.
+ * and dictionaries of links (every target, or the one a subscript names)
+ * and backlinks, to a property, the objects reached, a collection's
+ * elements (or the one an index names) or a dictionary's keys or entry,
+ * their @type names, or into the lists and dictionaries a mixed value
+ * holds; and those values reduced by the path's @count, @sum, @avg, @min
+ * or @max.
  *
  * Owns: value bags (values with copies of their bytes, which outlive the
  * next read).
@@ -56,8 +58,7 @@ bool gather_bag_push(value_bag *bag, const ce_value *value)
     return true;
 }
 
-/* Realm's @type name of a mixed value. */
-static const char *mixed_type_name(ce_type type)
+const char *gather_type_name(ce_type type)
 {
     switch (type) {
     case CE_TYPE_NULL: return "null";
@@ -97,6 +98,24 @@ static bool mixed_open(const mixed_place *place, ce_collection **out)
     return ce_collection_open_mixed(place->txn, place->table, place->key, place->column, out);
 }
 
+static bool mixed_walk(const bound_path *path, size_t step, const mixed_place *place, const ce_value *value, value_bag *bag);
+
+/* A key step from a mixed value that links to an object: the object's
+ * property of that name, if it has one holding one value (realm-core's
+ * Collection::get_any goes on from a typed link by property name). */
+static bool mixed_walk_object(const bound_path *path, size_t step, ce_txn *txn, const ce_link *link, value_bag *bag)
+{
+    const path_step *s = &path->mixed_steps[step];
+    table_property property;
+    bool found;
+    if (!table_find_property(txn, link->table, s->key, s->key_size, &property, &found)) return false;
+    if (!found || property.collection != CE_COLLECTION_NONE) return true;
+    ce_value value;
+    if (!ce_object_get(txn, link->table, link->key, property.column, &value)) return false;
+    mixed_place next = {txn, link->table, link->key, property.column, NULL, NULL, false};
+    return mixed_walk(path, step + 1, &next, &value, bag);
+}
+
 /* What the path's mixed steps from `step` on reach from `value` (found at
  * `place`), added to the bag. */
 static bool mixed_walk(const bound_path *path, size_t step, const mixed_place *place, const ce_value *value, value_bag *bag)
@@ -104,12 +123,14 @@ static bool mixed_walk(const bound_path *path, size_t step, const mixed_place *p
     bool nested = value->type == CE_TYPE_LIST || value->type == CE_TYPE_DICTIONARY;
     if (step == path->mixed_step_count) {
         if (path->mixed_final == MIXED_FINAL_TYPE) {
-            const char *name = mixed_type_name(value->type);
+            const char *name = gather_type_name(value->type);
             ce_value text = {.type = CE_TYPE_STRING, .string = {name, strlen(name)}};
             return gather_bag_push(bag, &text);
         }
         if (path->mixed_final == MIXED_FINAL_VALUE) return gather_bag_push(bag, value);
         if (!nested) return true;
+    } else if (value->type == CE_TYPE_LINK && path->mixed_steps[step].kind == STEP_KEY) {
+        return mixed_walk_object(path, step, place->txn, &value->link, bag);
     } else if (!nested) {
         return true; /* a step into a value that holds no collection reaches nothing */
     }
@@ -123,25 +144,28 @@ static bool mixed_walk(const bound_path *path, size_t step, const mixed_place *p
         ce_collection_close(collection);
         return ok;
     }
-    const mixed_step *s = &path->mixed_steps[step];
+    const path_step *s = &path->mixed_steps[step];
     bool dictionary = value->type == CE_TYPE_DICTIONARY;
     ce_value element;
     if (!ok) {
-    } else if (s->kind == MIXED_STEP_KEY) {
-        /* A list has no keys; a dictionary without the key reads null. */
+    } else if (s->kind == STEP_KEY) {
+        /* A list has no keys. A dictionary without the key reads null at
+         * the end of the path, and reaches nothing before it; an empty
+         * dictionary reaches nothing (realm-core's Collection::get_any,
+         * collection.cpp). */
         bool found = false;
-        if (dictionary) ok = ce_dictionary_get(collection, s->key, s->key_size, &element, &found);
-        if (ok && dictionary) {
+        if (dictionary && size) ok = ce_dictionary_get(collection, s->key, s->key_size, &element, &found);
+        if (ok && dictionary && size && (found || step + 1 == path->mixed_step_count)) {
             if (!found) element = (ce_value){.type = CE_TYPE_NULL};
             ce_value at = {.type = CE_TYPE_STRING, .string = {s->key, s->key_size}};
             mixed_place next = {place->txn, 0, 0, 0, collection, &at, false};
             ok = mixed_walk(path, step + 1, &next, &element, bag);
         }
-    } else if (s->kind == MIXED_STEP_INDEX) {
-        int64_t index = s->index < 0 ? (int64_t)size - 1 : s->index;
-        if (!dictionary && index >= 0 && (uint64_t)index < size) {
-            ok = ce_collection_get(collection, (size_t)index, &element);
-            ce_value at = {.type = CE_TYPE_INT, .integer = index};
+    } else if (s->kind == STEP_INDEX) {
+        size_t index;
+        if (!dictionary && path_step_position(s, size, &index)) {
+            ok = ce_collection_get(collection, index, &element);
+            ce_value at = {.type = CE_TYPE_INT, .integer = (int64_t)index};
             mixed_place next = {place->txn, 0, 0, 0, collection, &at, false};
             if (ok) ok = mixed_walk(path, step + 1, &next, &element, bag);
         }
@@ -177,6 +201,9 @@ static bool gather_final(ce_txn *txn, const bound_path *path, ce_table_key table
     case FINAL_OBJECT:
         value = (ce_value){.type = CE_TYPE_LINK, .link = {table, key}};
         return gather_bag_push(bag, &value);
+    case FINAL_TYPE:
+        value = (ce_value){.type = CE_TYPE_STRING, .string = {path->type_name, strlen(path->type_name)}};
+        return gather_bag_push(bag, &value);
     case FINAL_COLUMN:
         if (!ce_object_get(txn, table, key, path->column, &value)) return false;
         if (path->size_of && compare_is_text(value.type)) {
@@ -203,13 +230,29 @@ static bool gather_final(ce_txn *txn, const bound_path *path, ce_table_key table
             bool found;
             ok = ce_dictionary_get(collection, path->entry_key, path->entry_key_size, &value, &found);
             if (ok && !found) value = (ce_value){.type = CE_TYPE_NULL};
+            if (ok && path->element_type) {
+                const char *name = gather_type_name(value.type);
+                value = (ce_value){.type = CE_TYPE_STRING, .string = {name, strlen(name)}};
+            }
             if (ok) ok = gather_bag_push(bag, &value);
         } else {
             table_collection_reader *reader = NULL;
-            size_t size;
+            size_t size, first = 0, end = 0;
             ok = table_collection_reader_open(collection, path->final == FINAL_KEYS, &reader, &size);
-            for (size_t i = 0; ok && i < size; i++)
-                ok = table_collection_reader_get(reader, i, &value) && gather_bag_push(bag, &value);
+            if (ok) end = size;
+            /* list[0], list[LAST]: the one element (nothing out of range). */
+            if (ok && path->element.kind == STEP_INDEX) {
+                if (path_step_position(&path->element, size, &first)) end = first + 1;
+                else end = 0;
+            }
+            for (size_t i = first; ok && i < end; i++) {
+                ok = table_collection_reader_get(reader, i, &value);
+                if (ok && path->element_type) {
+                    const char *name = gather_type_name(value.type);
+                    value = (ce_value){.type = CE_TYPE_STRING, .string = {name, strlen(name)}};
+                }
+                if (ok) ok = gather_bag_push(bag, &value);
+            }
             table_collection_reader_close(reader);
         }
         ce_collection_close(collection);
@@ -236,10 +279,28 @@ bool gather_path(ce_txn *txn, const bound_path *path, size_t hop, ce_table_key t
     case HOP_LINKS: {
         ce_collection *collection;
         table_collection_reader *reader = NULL;
-        size_t size;
+        size_t size, first = 0;
         if (!ce_collection_open(txn, table, key, h->column, &collection)) return false;
+        if (h->select.kind == STEP_KEY) {
+            /* dict['key'].property: the one object (null when the key is
+             * absent or its link null, as a to-one link reads). */
+            ce_value link;
+            bool found;
+            bool ok = ce_dictionary_get(collection, h->select.key, h->select.key_size, &link, &found);
+            ce_collection_close(collection);
+            if (!ok) return false;
+            if (found && link.type == CE_TYPE_LINK) return gather_path(txn, path, hop + 1, h->to, link.link.key, bag);
+            if (path->multi) return true;
+            ce_value null = {.type = CE_TYPE_NULL};
+            return gather_bag_push(bag, &null);
+        }
         bool ok = table_collection_reader_open(collection, false, &reader, &size);
-        for (size_t i = 0; ok && i < size; i++) {
+        /* list[0].property, list[LAST].property: the one object. */
+        if (ok && h->select.kind == STEP_INDEX) {
+            if (path_step_position(&h->select, size, &first)) size = first + 1;
+            else size = 0;
+        }
+        for (size_t i = first; ok && i < size; i++) {
             ce_value link;
             ok = table_collection_reader_get(reader, i, &link);
             if (ok && link.type == CE_TYPE_LINK) ok = gather_path(txn, path, hop + 1, h->to, link.link.key, bag);

@@ -33,6 +33,9 @@ bool gather_bag_push(value_bag *bag, const ce_value *value);
 bool gather_path(ce_txn *txn, const bound_path *path, size_t hop, ce_table_key table, ce_object_key key,
                  value_bag *bag);
 
+/* Realm's @type name of a value of `type` ("int", "string", "list", ...). */
+const char *gather_type_name(ce_type type);
+
 /* A path's values reduced by its aggregate (@count, @sum, ...) to one. */
 bool gather_aggregate(const bound_path *path, value_bag *bag);
 

@@ -851,6 +851,8 @@ static bool push_name_component(parser *p, parse_component_kind kind, const toke
     return push_component(p, kind, t->start, name, t->end - t->start - skip, -1);
 }
 
+static bool parse_path_tail(parser *p, size_t *end_out);
+
 /* key-path := component ('.' component)*, from a name, '@name' or '$name'. */
 static bool parse_key_path_value(parser *p, int *out)
 {
@@ -863,6 +865,20 @@ static bool parse_key_path_value(parser *p, int *out)
                                                                : PARSE_COMPONENT_NAME;
     if (!push_name_component(p, kind, first, kind == PARSE_COMPONENT_NAME ? 0 : 1)) return false;
     size_t end = advance(p)->end;
+    if (!parse_path_tail(p, &end)) return false;
+    parse_node *node = &p->tree->nodes[index];
+    node->first_item = first_component;
+    node->item_count = p->tree->component_count - first_component;
+    node->length = end - node->position;
+    *out = index;
+    return true;
+}
+
+/* The rest of a key path: ('[' key ']' | '.' component)*, its components
+ * pushed; *end moves past the last one. */
+static bool parse_path_tail(parser *p, size_t *end_out)
+{
+    size_t end = *end_out;
     for (;;) {
         const token *t = peek(p);
         if (t->kind == TOKEN_LEFT_BRACKET) {
@@ -882,13 +898,16 @@ static bool parse_key_path_value(parser *p, int *out)
                     return false;
             } else if (key->kind == TOKEN_STAR) {
                 if (!push_component(p, PARSE_COMPONENT_ALL, key->start, "*", 1, -1)) return false;
+            } else if (key->kind == TOKEN_NAME && is_keyword(p, key, "size")) {
+                /* [SIZE]: the same as .@size (realm-core's post_op). */
+                if (!push_component(p, PARSE_COMPONENT_OPERATOR, key->start, "size", 4, -1)) return false;
             } else if (key->kind == TOKEN_NUMBER || key->kind == TOKEN_NAME) {
-                /* [0], [FIRST], [LAST]: a position in a list held by a mixed value. */
+                /* [0], [FIRST], [LAST]: a position in a list. */
                 int64_t position = 0;
                 if (key->kind == TOKEN_NAME) {
                     if (is_keyword(p, key, "last")) position = -1;
                     else if (!is_keyword(p, key, "first"))
-                        return syntax_error_at(p, key->start, "expected a string, an index, FIRST, LAST, '*' or an argument in '[...]'");
+                        return syntax_error_at(p, key->start, "expected a string, an index, FIRST, LAST, SIZE, '*' or an argument in '[...]'");
                 } else {
                     for (size_t i = key->start; i < key->end; i++) {
                         if (!is_digit(p->text[i]))
@@ -900,7 +919,7 @@ static bool parse_key_path_value(parser *p, int *out)
                 if (!push_component(p, PARSE_COMPONENT_INDEX, key->start, "", 0, -1)) return false;
                 p->tree->components[p->tree->component_count - 1].index = position;
             } else {
-                return syntax_error_at(p, key->start, "expected a string, an index, FIRST, LAST, '*' or an argument in '[...]'");
+                return syntax_error_at(p, key->start, "expected a string, an index, FIRST, LAST, SIZE, '*' or an argument in '[...]'");
             }
             const token *close = peek(p);
             if (!expect(p, TOKEN_RIGHT_BRACKET, "']' after the key")) return false;
@@ -919,11 +938,7 @@ static bool parse_key_path_value(parser *p, int *out)
         }
         end = advance(p)->end;
     }
-    parse_node *node = &p->tree->nodes[index];
-    node->first_item = first_component;
-    node->item_count = p->tree->component_count - first_component;
-    node->length = end - node->position;
-    *out = index;
+    *end_out = end;
     return true;
 }
 
@@ -1088,7 +1103,17 @@ static bool parse_value(parser *p, int *out)
             return false;
         p->tree->nodes[index].argument = argument;
         p->tree->nodes[index].length = t->end - t->start;
-        advance(p);
+        size_t end = advance(p)->end;
+        if (t->kind == TOKEN_PERCENT_K) {
+            /* %K[0], %K.name: realm-core's path rules go on from a key
+             * path argument (query_bison.yy, path: "keypath" | path '[' ...). */
+            size_t first = p->tree->component_count;
+            if (!parse_path_tail(p, &end)) return false;
+            parse_node *node = &p->tree->nodes[index];
+            node->first_item = first;
+            node->item_count = p->tree->component_count - first;
+            node->length = end - node->position;
+        }
         *out = index;
         return true;
     }

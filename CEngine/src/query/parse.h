@@ -33,9 +33,10 @@
  *   coordinate  := number | '$' digits
  *   modifier    := '[c]' | '[d]' | '[cd]' | '[dc]'  (case / diacritic insensitive)
  *   value       := literal | '%@' | '$' digits | '{' [value (',' value)*] '}'
- *                | key-path | '%K' | SUBQUERY '(' key-path ',' '$' name ',' predicate ')' '.' ('@count' | '@size')
+ *                | key-path | '%K' tail | SUBQUERY '(' key-path ',' '$' name ',' predicate ')' '.' ('@count' | '@size')
+ *   tail        := ('[' key ']' | '.' component)*   (after %K: components that follow the argument's key path)
  *   key-path    := component ('.' component)*   (the first may be '$' name, a SUBQUERY variable)
- *   component   := name | '@' name | name ('[' (string | '%@' | '$' digits | digits | FIRST | LAST | '*') ']')*
+ *   component   := name | '@' name | name ('[' (string | '%@' | '$' digits | digits | FIRST | LAST | SIZE | '*') ']')*
  *   literal     := number | string | TRUE | FALSE | NIL | NULL | timestamp | oid(hex) | uuid(text) | B64"..."
  *
  * Arguments: each '%@' and '%K' takes the next argument in order of
@@ -66,7 +67,7 @@ typedef enum parse_kind {
     PARSE_COMPARE, /* left op right */
     /* values */
     PARSE_KEY_PATH,          /* items: components (tree->components) */
-    PARSE_KEY_PATH_ARGUMENT, /* '%K': argument holds a key path string */
+    PARSE_KEY_PATH_ARGUMENT, /* '%K': argument holds a key path string; items: the components after it */
     PARSE_LITERAL,           /* literal */
     PARSE_ARGUMENT,          /* '%@' or '$N' */
     PARSE_LIST,              /* items: values */
@@ -104,7 +105,7 @@ typedef enum parse_component_kind {
     PARSE_COMPONENT_OPERATOR,  /* '@count', '@size', '@sum', '@avg', '@min', '@max', '@allKeys', '@allValues', '@links', ... */
     PARSE_COMPONENT_VARIABLE,  /* '$x' (first component only) */
     PARSE_COMPONENT_SUBSCRIPT, /* ['key'] after a name: name holds the key, or argument >= 0 */
-    PARSE_COMPONENT_INDEX,     /* [0], [FIRST], [LAST]: index (-1: LAST) */
+    PARSE_COMPONENT_INDEX,     /* [0], [FIRST], [LAST]: index (-1: LAST); [SIZE] is the operator @size */
     PARSE_COMPONENT_ALL        /* [*]: every element */
 } parse_component_kind;
 

@@ -32,12 +32,6 @@ typedef enum hop_kind {
     HOP_BACKLINKS /* the objects of origin.origin_column that link to the object (in `from`) */
 } hop_kind;
 
-typedef struct path_hop {
-    hop_kind kind;
-    ce_table_key from;
-    ce_column_key column;
-    ce_table_key to;
-} path_hop;
 
 /* What a key path ends at, in the last table it reaches. */
 typedef enum path_final {
@@ -46,23 +40,46 @@ typedef enum path_final {
     FINAL_COLLECTION, /* the elements of a list or set of values, or a dictionary's values */
     FINAL_KEYS,       /* a dictionary's keys */
     FINAL_ENTRY,      /* a dictionary's value under one key (null when the key is absent) */
-    FINAL_MIXED       /* a mixed property's value, or what its steps reach in the lists and
+    FINAL_MIXED,      /* a mixed property's value, or what its steps reach in the lists and
                          dictionaries it holds (mixed_steps), or its @type or @size */
+    FINAL_TYPE        /* `.@type` of a property that is not mixed: its type's name, the
+                         same for every object (realm-core's constant TypeOfValue) */
 } path_final;
 
-/* A step into the list or dictionary a mixed value holds. */
-typedef enum mixed_step_kind {
-    MIXED_STEP_KEY,   /* ['key']: a dictionary's value (null when the key is absent) */
-    MIXED_STEP_INDEX, /* [0], [FIRST], [LAST]: a list's element (nothing when out of range) */
-    MIXED_STEP_ALL    /* [*]: every element of a list, every value of a dictionary */
-} mixed_step_kind;
+/* A subscript: which elements of a list, set or dictionary a path goes on
+ * with (into the lists and dictionaries a mixed value holds, from a
+ * collection of links, or the elements of a collection of values). */
+typedef enum path_step_kind {
+    STEP_ALL,   /* [*], or no subscript: every element of a list or set, every value of a dictionary */
+    STEP_KEY,   /* ['key']: a dictionary's value (null when the key is absent) */
+    STEP_INDEX  /* [0], [FIRST], [LAST]: a list's (or set's) element (nothing when out of range) */
+} path_step_kind;
 
-typedef struct mixed_step {
-    mixed_step_kind kind;
-    const char *key; /* KEY, owned by the bound query or the core's arguments */
+typedef struct path_step {
+    path_step_kind kind;
+    const char *key; /* KEY, owned by the bound query */
     size_t key_size;
     int64_t index;   /* INDEX: -1 for LAST */
-} mixed_step;
+} path_step;
+
+/* The position a STEP_INDEX step names in a collection of `size` elements
+ * (LAST: the last one); false when it names none. */
+static inline bool path_step_position(const path_step *step, size_t size, size_t *out)
+{
+    if (size == 0) return false;
+    uint64_t index = step->index < 0 ? (uint64_t)size - 1 : (uint64_t)step->index;
+    if (index >= size) return false;
+    *out = (size_t)index;
+    return true;
+}
+
+typedef struct path_hop {
+    hop_kind kind;
+    ce_table_key from;
+    ce_column_key column;
+    ce_table_key to;
+    path_step select; /* HOP_LINKS: every target, or the one [0], [LAST] or ['key'] names */
+} path_hop;
 
 /* What a FINAL_MIXED path yields from the value its steps reach. */
 typedef enum mixed_final {
@@ -97,7 +114,11 @@ typedef struct bound_path {
     const char *entry_key; /* FINAL_ENTRY */
     size_t entry_key_size;
     bool link_column;    /* a to-one link of the object itself, compared as its stored key + 1 */
-    const mixed_step *mixed_steps; /* FINAL_MIXED, owned by the bound query */
+    path_step element;   /* FINAL_COLLECTION: every element, or the one [0], [FIRST] or [LAST] names */
+    bool element_type;   /* FINAL_COLLECTION: each element's @type name instead of the element */
+    const char *type_name; /* FINAL_TYPE: the name @type yields (gather.c's names) */
+    const char *type_text; /* FINAL_TYPE: realm-core's name of it, for messages */
+    const path_step *mixed_steps; /* FINAL_MIXED, owned by the bound query */
     size_t mixed_step_count;
     mixed_final mixed_final;
     ce_type mixed_root;  /* FINAL_MIXED: CE_TYPE_LIST or _DICTIONARY when the property is a list or

@@ -60,64 +60,114 @@ extension DynamicContext {
         return key
     }
 
-    /// Copies the values of column `oldColumn` of the objects of `oldTable` in `old` to column
-    /// `newColumn` of the objects with the same keys in `newTable` of this context (objects that
-    /// no longer exist here are skipped): `ce_object_key_at`, `ce_object_get`, `ce_object_exists`
-    /// and `ce_object_set` for each object. A value that cannot be written stops with `failure`.
-    func copyColumn(_ oldColumn: ColumnKey, of oldTable: TableKey, in old: DynamicContext, to newColumn: ColumnKey,
-                    of newTable: TableKey, failure: @autoclosure () -> String) {
-        var count = 0
-        guard ce_object_count(old.txn, oldTable, &count) else { engineFailure() }
-        for index in 0..<count {
-            var key: ObjectKey = 0
-            var value = ce_value()
-            var exists = false
-            guard ce_object_key_at(old.txn, oldTable, index, &key),
-                ce_object_get(old.txn, oldTable, key, oldColumn, &value),
-                ce_object_exists(txn, newTable, key, &exists)
-            else { engineFailure() }
-            if exists, !ce_object_set(txn, newTable, key, newColumn, &value) {
-                engineFailure(failure())
-            }
+    /// Copies the values of column `oldColumn` (a `property` holding one value) of the objects of
+    /// `oldTable` in `old` to column `newColumn` of the objects with the same keys in `newTable`
+    /// of this context (objects that no longer exist here are skipped), an embedded object as a
+    /// new one of the same values (`copyProperty`). A value that cannot be written stops with
+    /// `failure`.
+    func copyColumn(_ oldColumn: ColumnKey, _ property: StoredProperty, of oldTable: TableKey, in old: DynamicContext,
+                    to newColumn: ColumnKey, of newTable: TableKey, failure: @autoclosure () -> String) {
+        for index in 0..<old.objectCount(oldTable) {
+            let key = old.objectKey(oldTable, at: index)
+            guard objectExists(newTable, key) == true else { continue }
+            copyProperty(oldColumn, property, of: oldTable, key, in: old, to: newColumn, of: newTable, key, failure: failure())
         }
     }
 }
 
 extension DynamicContext {
-    /// Copies the elements of the collection column `oldColumn` of the objects of `oldTable` in
-    /// `old` to the collection column `newColumn` of the objects with the same keys here (objects
-    /// that no longer exist here are skipped), replacing what the new collections hold: lists in
-    /// order (`ce_list_insert`), sets (`ce_set_insert`), dictionaries by key
-    /// (`ce_dictionary_set`). Links keep their target's key. A value that cannot be written stops
-    /// with `failure`.
-    func copyCollection(_ oldColumn: ColumnKey, of oldTable: TableKey, in old: DynamicContext, to newColumn: ColumnKey,
-                        of newTable: TableKey, kind: ce_collection_type, failure: @autoclosure () -> String) {
+    /// Copies the elements of the collection column `oldColumn` (`property`) of the objects of
+    /// `oldTable` in `old` to the collection column `newColumn` of the objects with the same keys
+    /// here (objects that no longer exist here are skipped), replacing what the new collections
+    /// hold (`copyProperty`). A value that cannot be written stops with `failure`.
+    func copyCollection(_ oldColumn: ColumnKey, _ property: StoredProperty, of oldTable: TableKey, in old: DynamicContext,
+                        to newColumn: ColumnKey, of newTable: TableKey, failure: @autoclosure () -> String) {
         for index in 0..<old.objectCount(oldTable) {
             let key = old.objectKey(oldTable, at: index)
             guard objectExists(newTable, key) == true else { continue }
-            var source: OpaquePointer?
-            var target: OpaquePointer?
-            guard ce_collection_open(old.txn, oldTable, key, oldColumn, &source), let source else { engineFailure() }
-            defer { ce_collection_close(source) }
-            guard ce_collection_open(txn, newTable, key, newColumn, &target), let target else { engineFailure() }
-            defer { ce_collection_close(target) }
-            var count = 0
-            guard ce_collection_size(source, &count), ce_collection_clear(target) else { engineFailure() }
-            for position in 0..<count {
-                var value = ce_value()
-                guard ce_collection_get(source, position, &value) else { engineFailure() }
-                let ok: Bool
-                switch kind {
-                case CE_COLLECTION_LIST: ok = ce_list_insert(target, position, &value)
-                case CE_COLLECTION_SET: ok = ce_set_insert(target, &value, nil)
-                default:
-                    var name = ce_value()
-                    guard ce_dictionary_key_at(source, position, &name) else { engineFailure() }
-                    let string = name.stringValue
-                    ok = string.withCString { ce_dictionary_set(target, $0, string.utf8.count, &value) }
-                }
-                if !ok { engineFailure(failure()) }
+            copyProperty(oldColumn, property, of: oldTable, key, in: old, to: newColumn, of: newTable, key, failure: failure())
+        }
+    }
+
+    /// The embedded class a property links to, here and in `old` (nil for any other property).
+    private func embeddedTargets(_ property: StoredProperty, in old: DynamicContext) -> (old: StoredTable, new: StoredTable)? {
+        guard property.type == CE_TYPE_LINK, let name = property.targetName, let target = table(named: name), target.isEmbedded,
+            let oldTarget = old.table(named: name)
+        else { return nil }
+        return (oldTarget, target)
+    }
+
+    /// Copies property `oldColumn` (`property`) of object `oldKey` of `oldTable` in `old` to
+    /// property `newColumn` of object `newKey` of `newTable` here: a value (`ce_object_get`,
+    /// `ce_object_set`; links keep their target's key), or the elements of a list in order
+    /// (`ce_list_insert`), of a set (`ce_set_insert`), of a dictionary by key
+    /// (`ce_dictionary_set`), replacing what the new collection holds. An embedded object is made
+    /// again with the same values (`ce_object_create_embedded`, `ce_list_insert_embedded`,
+    /// `ce_dictionary_insert_embedded`, then `copyEmbedded`): Realm renames the column and keeps
+    /// its embedded objects, while here the old column, and its embedded objects with it, were
+    /// removed from the new schema before the migration block runs.
+    func copyProperty(_ oldColumn: ColumnKey, _ property: StoredProperty, of oldTable: TableKey, _ oldKey: ObjectKey,
+                      in old: DynamicContext, to newColumn: ColumnKey, of newTable: TableKey, _ newKey: ObjectKey,
+                      failure: @autoclosure () -> String) {
+        let embedded = embeddedTargets(property, in: old)
+        if !property.isCollection {
+            var value = ce_value()
+            guard ce_object_get(old.txn, oldTable, oldKey, oldColumn, &value) else { engineFailure() }
+            if let embedded, value.type == CE_TYPE_LINK {
+                var child: ObjectKey = 0
+                guard ce_object_create_embedded(txn, newTable, newKey, newColumn, &child) else { engineFailure(failure()) }
+                copyEmbedded(value.link.key, of: embedded.old, in: old, to: child, of: embedded.new, failure: failure())
+            } else if !ce_object_set(txn, newTable, newKey, newColumn, &value) {
+                engineFailure(failure())
             }
+            return
+        }
+        var source: OpaquePointer?
+        var target: OpaquePointer?
+        guard ce_collection_open(old.txn, oldTable, oldKey, oldColumn, &source), let source else { engineFailure() }
+        defer { ce_collection_close(source) }
+        guard ce_collection_open(txn, newTable, newKey, newColumn, &target), let target else { engineFailure() }
+        defer { ce_collection_close(target) }
+        var count = 0
+        guard ce_collection_size(source, &count), ce_collection_clear(target) else { engineFailure() }
+        for position in 0..<count {
+            var value = ce_value()
+            guard ce_collection_get(source, position, &value) else { engineFailure() }
+            var name = ""
+            if property.collection == CE_COLLECTION_DICTIONARY {
+                var key = ce_value()
+                guard ce_dictionary_key_at(source, position, &key) else { engineFailure() }
+                name = key.stringValue
+            }
+            let ok: Bool
+            var child: ObjectKey = 0
+            let makesEmbedded = embedded != nil && value.type == CE_TYPE_LINK
+            switch property.collection {
+            case CE_COLLECTION_LIST:
+                ok = makesEmbedded ? ce_list_insert_embedded(target, position, &child) : ce_list_insert(target, position, &value)
+            case CE_COLLECTION_SET: ok = ce_set_insert(target, &value, nil)
+            default:
+                ok = name.withCString {
+                    makesEmbedded ? ce_dictionary_insert_embedded(target, $0, name.utf8.count, &child)
+                        : ce_dictionary_set(target, $0, name.utf8.count, &value)
+                }
+            }
+            if !ok { engineFailure(failure()) }
+            if makesEmbedded, let embedded {
+                copyEmbedded(value.link.key, of: embedded.old, in: old, to: child, of: embedded.new, failure: failure())
+            }
+        }
+    }
+
+    /// Gives the new embedded object `newKey` of `newTable` the values of the embedded object
+    /// `oldKey` of `oldTable` in `old`: each property both classes have, by name and of the same
+    /// type (the embedded objects it holds made again the same way).
+    private func copyEmbedded(_ oldKey: ObjectKey, of oldTable: StoredTable, in old: DynamicContext, to newKey: ObjectKey,
+                              of newTable: StoredTable, failure: @autoclosure () -> String) {
+        for (name, (oldColumn, oldProperty)) in oldTable.properties {
+            guard let (newColumn, newProperty) = newTable.properties[name], oldProperty.hasSameType(as: newProperty) else { continue }
+            copyProperty(oldColumn, oldProperty, of: oldTable.key, oldKey, in: old, to: newColumn, of: newTable.key, newKey,
+                         failure: failure())
         }
     }
 }

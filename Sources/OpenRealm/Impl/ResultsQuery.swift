@@ -213,6 +213,8 @@ func engineKeyPath(_ path: String, _ schema: ObjectSchemaInfo) -> String {
 ///   `$<offset + N>`: every argument is then named by position, so filters joined with AND
 ///   each take their own;
 /// - each `%K` is replaced by its argument, a key path (checked to be one);
+/// - `path == %@` and `path != %@` with a value compared member by member (a CustomPersistable
+///   mapped to an embedded object) become comparisons of each member (`memberwiseRewrite`);
 /// - the arguments are those the placeholders name (NSPredicate ignores extra ones).
 func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ arguments: [Any], offset: Int = 0)
     -> (predicate: String, arguments: [Any])
@@ -223,6 +225,10 @@ func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ argument
     var placeholder = 0
     var used = 0
     var index = 0
+    // A value compared member by member becomes comparisons with its members' values, appended
+    // after the arguments (MemberwiseQuery.swift).
+    var finalArguments = arguments
+    var expanded = false
     func isWordByte(_ byte: UInt8) -> Bool {
         byte >= 0x80 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: ".") || isDigit(byte)
             || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
@@ -238,7 +244,13 @@ func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ argument
             output += bytes[index..<end]
             index = end
         } else if byte == UInt8(ascii: "%"), let length = valueSpecifierLength(bytes, index) {
-            output += Array("$\(offset + placeholder)".utf8)
+            if placeholder < arguments.count, let object = memberwiseObject(arguments[placeholder]) {
+                finalArguments[placeholder] = NSNull()
+                memberwiseRewrite(&output, with: object, values: &finalArguments, offset: offset, schema: schema, predicate: predicate)
+                expanded = true
+            } else {
+                output += Array("$\(offset + placeholder)".utf8)
+            }
             placeholder += 1
             used = Swift.max(used, placeholder)
             index += length
@@ -257,7 +269,13 @@ func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ argument
             var end = index + 1
             while end < bytes.count && isDigit(bytes[end]) { end += 1 }
             let number = Int(String(decoding: bytes[(index + 1)..<end], as: UTF8.self)) ?? 0
-            output += Array("$\(offset + number)".utf8)
+            if number < arguments.count, let object = memberwiseObject(arguments[number]) {
+                finalArguments[number] = NSNull()
+                memberwiseRewrite(&output, with: object, values: &finalArguments, offset: offset, schema: schema, predicate: predicate)
+                expanded = true
+            } else {
+                output += Array("$\(offset + number)".utf8)
+            }
             used = Swift.max(used, number + 1)
             index = end
         } else if isWordByte(byte) || byte == UInt8(ascii: "$") {
@@ -274,7 +292,7 @@ func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ argument
             index += 1
         }
     }
-    return (String(decoding: output, as: UTF8.self), Array(arguments.prefix(used)))
+    return (String(decoding: output, as: UTF8.self), expanded ? finalArguments : Array(arguments.prefix(used)))
 }
 
 /// The length of the value placeholder at `index` (a `%`): `%@`, or a printf-style specifier of

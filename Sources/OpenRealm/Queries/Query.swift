@@ -438,6 +438,18 @@ extension Query where T: _QueryNumeric & Comparable {
     }
 }
 
+// MARK: CustomPersistable
+
+extension Query where T: _Persistable {
+    /// The value as it is stored (a `CustomPersistable`'s or `PersistableEnum`'s persisted
+    /// value) rather than the value itself: for conditions the persisted type takes, such as the
+    /// members of an embedded object a `CustomPersistable` is stored as. For other types it is
+    /// the same key path.
+    ///
+    ///     shapes.where { $0.center.persistableValue.x > 5 }
+    public var persistableValue: Query<T.PersistedType> { suffixed("") }
+}
+
 // MARK: Strings
 
 /// String and Data properties, and custom types stored as strings or data (`CustomPersistable`).

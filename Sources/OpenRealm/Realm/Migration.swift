@@ -143,12 +143,13 @@ public final class Migration {
             throwRealmException(
                 "Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because it would change from type '\(oldProperty.typeText)' to '\(newProperty.typeText)'.")
         }
-        // Links keep their target's key; the target table of the same name has the same key.
+        // Links keep their target's key (the target table of the same name has the same key);
+        // embedded objects are made again with their values.
         if oldProperty.isCollection {
-            new.copyCollection(oldColumn, of: oldTable.key, in: old, to: newColumn, of: newTable.key, kind: oldProperty.collection,
+            new.copyCollection(oldColumn, oldProperty, of: oldTable.key, in: old, to: newColumn, of: newTable.key,
                                failure: "Cannot rename '\(typeName).\(oldName)' to '\(newName)'")
         } else {
-            new.copyColumn(oldColumn, of: oldTable.key, in: old, to: newColumn, of: newTable.key,
+            new.copyColumn(oldColumn, oldProperty, of: oldTable.key, in: old, to: newColumn, of: newTable.key,
                            failure: "Cannot rename '\(typeName).\(oldName)' to '\(newName)'")
         }
     }
