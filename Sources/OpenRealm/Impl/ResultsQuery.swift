@@ -128,8 +128,10 @@ func parseQuery(_ core: RealmCore, _ table: TableInfo, _ predicate: String, _ va
 
 // MARK: - LinkingObjects in key paths
 
-/// `path` with each LinkingObjects property on its way (as the model names it: `owners`) written
-/// as the engine names the links it follows back (`@links.Person.dogs`); anything else as it is.
+/// `path` as the engine names it: each property on its way by its name in the file (its
+/// persisted name, `propertiesMapping()`), and each LinkingObjects property (as the model names
+/// it: `owners`) written as the links it follows back (`@links.Person.dogs`); anything else as
+/// it is.
 ///
 ///     engineKeyPath("owners.name", dogSchema) == "@links.Person.dogs.name"
 func engineKeyPath(_ path: String, _ schema: ObjectSchemaInfo) -> String {
@@ -137,14 +139,19 @@ func engineKeyPath(_ path: String, _ schema: ObjectSchemaInfo) -> String {
     var parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     var changed = false
     for index in parts.indices {
-        guard let property = info.indexByName[parts[index]].map({ info.properties[$0] }),
-            let target = property.shape.linkTarget
-        else { break }
-        if property.shape.isLinkingObjects, let origin = property.originProperty {
-            parts[index] = "@links.\(ObjectSchemaInfo.className(of: target)).\(origin)"
+        guard let property = info.indexByName[parts[index]].map({ info.properties[$0] }) else { break }
+        if property.columnName != property.name {
+            parts[index] = property.columnName
             changed = true
         }
-        info = ObjectSchemaInfo.of(target)
+        guard let target = property.shape.linkTarget else { break }
+        let targetInfo = ObjectSchemaInfo.of(target)
+        if property.shape.isLinkingObjects, let origin = property.originProperty {
+            let originColumn = targetInfo.indexByName[origin].map { targetInfo.properties[$0].columnName } ?? origin
+            parts[index] = "@links.\(targetInfo.className).\(originColumn)"
+            changed = true
+        }
+        info = targetInfo
     }
     return changed ? parts.joined(separator: ".") : path
 }
