@@ -30,12 +30,20 @@ public struct Property: Sendable, Hashable, CustomStringConvertible {
     public let linkOriginPropertyName: String?
 
 
-    /// Realm's form: `name { type = int; indexed = NO; ... }`.
+    /// For links and linking objects, the lines Realm's description gives their target and origin
+    /// (`(null)` for none).
+    private var linkText: String {
+        guard type == .object || type == .linkingObjects else { return "" }
+        return "\tobjectClassName = \(objectClassName ?? "(null)");\n\tlinkOriginPropertyName = \(linkOriginPropertyName ?? "(null)");\n"
+    }
+
+    /// Realm's form: `name { type = int; columnName = name; indexed = NO; ... }`; links and
+    /// linking objects also give `objectClassName` and `linkOriginPropertyName`.
     public var description: String {
         """
         \(name) {
         \ttype = \(type);
-        \tcolumnName = \(columnName);
+        \(linkText)\tcolumnName = \(columnName);
         \tindexed = \(isIndexed ? "YES" : "NO");
         \tisPrimary = \(isPrimaryKey ? "YES" : "NO");
         \tarray = \(isArray ? "YES" : "NO");

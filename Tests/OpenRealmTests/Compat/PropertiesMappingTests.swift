@@ -114,6 +114,23 @@ struct PropertiesMappingTests {
         #expect(realm.schema["MappedAddress"]?["streetName"]?.columnName == "street_name")
         #expect(person["firstName"]?.description.contains("columnName = first_name;") == true)
         #expect(person["age"]?.columnName == "age")
+        // Realm's description (RLMProperty.mm): links give their target and origin.
+        #expect(person["bestFriend"]?.description == """
+            bestFriend {
+            \ttype = object;
+            \tobjectClassName = MappedDog;
+            \tlinkOriginPropertyName = (null);
+            \tcolumnName = best_friend;
+            \tindexed = NO;
+            \tisPrimary = NO;
+            \tarray = NO;
+            \tset = NO;
+            \tdictionary = NO;
+            \toptional = YES;
+            }
+            """)
+        #expect(realm.schema["MappedDog"]?["owners"]?.description.contains(
+            "\ttype = linking objects;\n\tobjectClassName = MappedPerson;\n\tlinkOriginPropertyName = pets;\n\tcolumnName = owners;") == true)
     }
 
     @Test("the file stores the persisted names: a class with those names reads the same table")
