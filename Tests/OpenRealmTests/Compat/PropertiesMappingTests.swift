@@ -14,7 +14,7 @@ final class MappedDog: Object {
     @Persisted var age: Int
     @Persisted(originProperty: "pets") var owners: LinkingObjects<MappedPerson>
 
-    override class func propertiesMapping() -> [String: String] { ["dogName": "dog_name"] }
+    override class func propertiesMapping() -> [String: String] { ["dogName": "dog_name", "age": "dog_age"] }
 }
 
 final class MappedAddress: EmbeddedObject {
@@ -161,6 +161,9 @@ struct PropertiesMappingTests {
         #expect(people.filter("address.streetName == 'Side'").first?.firstName == "Bob")
         #expect(people.filter("pets.@count == 2 AND pets.@sum.age == 8").count == 1)
         #expect(people.filter("scores['math'] == 9").count == 1)
+        #expect(people.filter("SUBQUERY(pets, $dog, $dog.dogName == 'Ace' AND $dog.age > 4).@count == 1").count == 1)
+        #expect(people.filter("pets.@max.age == 5 AND pets.@min.age == 3").count == 1)
+        #expect(people.where { $0.pets.age.max == 5 }.count == 1)
         #expect(people.filter("%K BEGINSWITH 'B'", "firstName").count == 1)
         #expect(people.where { $0.firstName == "Ada" && $0.age > 30 }.count == 1)
         #expect(people.where { $0.pets.dogName == "Rex" }.count == 1)
