@@ -74,6 +74,16 @@ enum MappedModel {
     }
 }
 
+enum MappedRenamed {
+    final class Ledger: Object {
+        @Persisted(primaryKey: true) var id: Int
+        @Persisted var amount: Int
+        @Persisted var note: String
+
+        override class func propertiesMapping() -> [String: String] { ["id": "_id", "amount": "amount_total"] }
+    }
+}
+
 final class MappingRecord: @unchecked Sendable {
     var oldNames: [String] = []
     var newColumns: [String: String] = [:]
@@ -257,6 +267,22 @@ struct PropertiesMappingTests {
             let ledgers = realm.objects(MappedModel.LedgerV2.self).sorted(byKeyPath: "id")
             #expect(ledgers.map(\.total) == [100, 5])
             #expect(ledgers.map(\.label) == ["total 50", "made"])
+        }
+    }
+
+    @Test("renameProperty takes the old schema's name and the new Swift name")
+    func rename() throws {
+        try withDirectory { directory in
+            let url = directory.appendingPathComponent("ledger.realm")
+            do {
+                let realm = try Realm(configuration: .init(fileURL: url, objectTypes: [MappedFileView.Ledger.self]))
+                try realm.write { realm.add(MappedFileView.Ledger(value: ["_id": 3, "entry_total": 42, "note": "n"] as [String: Any])) }
+            }
+            let realm = try Realm(configuration: .init(fileURL: url, schemaVersion: 1, migrationBlock: { migration, _ in
+                migration.renameProperty(onType: "Ledger", from: "entry_total", to: "amount")
+            }, objectTypes: [MappedRenamed.Ledger.self]))
+            #expect(realm.object(ofType: MappedRenamed.Ledger.self, forPrimaryKey: 3)?.amount == 42)
+            #expect(realm.schema["Ledger"]?["amount"]?.columnName == "amount_total")
         }
     }
 
