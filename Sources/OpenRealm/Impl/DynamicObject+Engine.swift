@@ -9,7 +9,9 @@ extension DynamicObject {
     private func column(_ name: String) -> (context: DynamicContext, table: TableKey, key: ObjectKey, column: ColumnKey, property: StoredProperty) {
         guard let dynamic else { throwRealmException("This DynamicObject is not bound to an object.") }
         let context = dynamic.context
-        guard let (column, property) = context.table(dynamic.table).properties[context.columnName(objectTypeName, name)] else {
+        // A new object of a migration takes the Swift name of a property with a persisted name.
+        let stored = context.persistedNames.isEmpty ? name : context.columnName(objectTypeName, name)
+        guard let (column, property) = context.table(dynamic.table).properties[stored] else {
             throwRealmException("Invalid property name '\(name)' for class '\(objectTypeName)'.")
         }
         return (dynamic.context, dynamic.table, dynamic.key, column, property)
