@@ -433,6 +433,11 @@ TEST(realm_swift_refuses_nil_for_required)
         {"dog.age == nil", "Expected object of type int for property 'dog.age' on object of type 'Person'"},
         {"age > 2.5", "Expected object of type int for property 'age' on object of type 'Person', but received: 2.5"},
         {"3.0 == age", "Expected object of type int for property 'age' on object of type 'Person', but received: 3"},
+        /* IN {...} is ORed == for Realm Swift, each element checked (RLMQueryUtil.mm,
+         * apply_value_expression: "... in IN clause for property ..."). */
+        {"age IN {1, nil}", "Expected object of type int in IN clause for property 'age' on object of type 'Person', but received: (null)"},
+        {"age IN {nil}", "Expected object of type int in IN clause for property 'age'"},
+        {"dog.age IN {2.5, 1}", "Expected object of type int in IN clause for property 'dog.age' on object of type 'Person', but received: 2.5"},
     };
     ce_query_argument null_argument = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_NULL}};
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
@@ -455,6 +460,14 @@ TEST(realm_swift_refuses_nil_for_required)
     }
     EXPECT_COUNT(txn, table, "age == nil", 0);
     EXPECT_COUNT(txn, table, "age != nil", 1);
+    /* realm-core's parser (query_ast.cpp, ListNode::visit) keeps nil in a
+     * constant list as a null element; EqualityNode compares the list
+     * element by element, and a required column holds no null: nil matches
+     * nothing, the other elements still match. */
+    EXPECT_COUNT(txn, table, "age IN {0, nil}", 1);
+    EXPECT_COUNT(txn, table, "age IN {nil}", 0);
+    EXPECT_COUNT(txn, table, "NOT age IN {nil, 5}", 1);
+    EXPECT_COUNT(txn, table, "name IN {nil}", 1);
     CHECK(ce_txn_commit(txn));
     test_db_close(&t);
 }

@@ -255,9 +255,12 @@ static bool null_comparable(const bound_path *path)
 
 /* A value Realm Swift does not compare with the values of `path`, refused
  * in its words (RLMQueryUtil.mm, validate_property_value: "Expected object
- * of type %@ for property '%@' on object of type '%@', but received: %@"),
- * at the value's position; `received` is the value as Realm prints it. */
-static bool realm_swift_value_error(binder *b, const bound_path *path, size_t position, const char *received)
+ * of type %@ for property '%@' on object of type '%@', but received: %@";
+ * for an element of an IN list, which it turns into ORed ==, "Expected
+ * object of type %@ in IN clause for property '%@' on object of type '%@',
+ * but received: %@"), at the value's position; `received` is the value as
+ * Realm prints it. */
+static bool realm_swift_value_error(binder *b, const bound_path *path, parse_op op, size_t position, const char *received)
 {
     /* The description is "Class.key.path" from the queried class. */
     const char *dot = strchr(path->description, '.');
@@ -265,8 +268,8 @@ static bool realm_swift_value_error(binder *b, const bound_path *path, size_t po
     const char *type = path->type == CE_TYPE_OBJECT_ID ? "object id" : path->type == CE_TYPE_TIMESTAMP ? "date"
                        : path->type == CE_TYPE_BINARY  ? "data"
                                                        : ce_type_name(path->type);
-    return bind_error(b, position, "Expected object of type %s for property '%s' on object of type '%s', but received: %s",
-                      type, key_path, b->table_name, received);
+    return bind_error(b, position, "Expected object of type %s%s for property '%s' on object of type '%s', but received: %s",
+                      type, op == PARSE_OP_IN ? " in IN clause" : "", key_path, b->table_name, received);
 }
 
 /* The checks of `path op value` that do not depend on the value's content. */
@@ -278,7 +281,7 @@ static bool check_comparison(binder *b, const bound_path *path, parse_op op, uns
     const char *type_name = path->size_of ? "length of a" : ce_type_name(path->type);
     if (value->type == CE_TYPE_NULL) {
         /* nil printed as Objective-C prints it. */
-        if (b->core->realm_swift_values && !null_comparable(path)) return realm_swift_value_error(b, path, position, "(null)");
+        if (b->core->realm_swift_values && !null_comparable(path)) return realm_swift_value_error(b, path, op, position, "(null)");
         /* Realm compares nil with every operator (realm-core's conditions,
          * query_conditions.hpp, take a null on either side): what a path
          * of objects or of non-text values cannot take with a value, it
@@ -299,7 +302,7 @@ static bool check_comparison(binder *b, const bound_path *path, parse_op op, uns
         char received[40];
         snprintf(received, sizeof received, "%.16g",
                  value->type == CE_TYPE_FLOAT ? (double)value->float_value : value->double_value);
-        return realm_swift_value_error(b, path, position, received);
+        return realm_swift_value_error(b, path, op, position, received);
     }
     if (type == CE_TYPE_MIXED) return true; /* a mixed value compares with anything */
     if (type == CE_TYPE_LINK) {

@@ -8,6 +8,9 @@ final class DynamicContext {
     let txn: OpaquePointer
     let writable: Bool
     private var tables: [ce_table_key: StoredTable] = [:]
+    /// By class name, the persisted name of each property whose Swift name differs
+    /// (`propertiesMapping()`): the new objects of a migration take the Swift names.
+    var persistedNames: [String: [String: String]] = [:]
 
     init(txn: OpaquePointer, writable: Bool) {
         self.txn = txn
@@ -37,6 +40,9 @@ final class DynamicContext {
         guard ce_table_name(txn, key, &cName), let cName else { return "?" }
         return String(cString: cName)
     }
+
+    /// The name in the file of the property `name` of the class `typeName`.
+    func columnName(_ typeName: String, _ name: String) -> String { persistedNames[typeName]?[name] ?? name }
 
     /// Forgets what it read (after the schema of its transaction changed).
     func invalidateTables() { tables.removeAll() }

@@ -8,7 +8,10 @@ import Foundation
 extension DynamicObject {
     private func column(_ name: String) -> (context: DynamicContext, table: TableKey, key: ObjectKey, column: ColumnKey, property: StoredProperty) {
         guard let dynamic else { throwRealmException("This DynamicObject is not bound to an object.") }
-        guard let (column, property) = dynamic.context.table(dynamic.table).properties[name] else {
+        let context = dynamic.context
+        // A new object of a migration takes the Swift name of a property with a persisted name.
+        let stored = context.persistedNames.isEmpty ? name : context.columnName(objectTypeName, name)
+        guard let (column, property) = context.table(dynamic.table).properties[stored] else {
             throwRealmException("Invalid property name '\(name)' for class '\(objectTypeName)'.")
         }
         return (dynamic.context, dynamic.table, dynamic.key, column, property)

@@ -198,8 +198,10 @@ extension DynamicContext {
                     var targetName: UnsafePointer<CChar>?
                     if ce_table_name(txn, info.link_target, &targetName), let targetName { target = String(cString: targetName) }
                 }
+                let name = String(cString: info.name)
+                // The file's own names (the persisted names), as Realm's old schema has them.
                 properties.append(Property(
-                    name: String(cString: info.name), type: PropertyType(info.type),
+                    name: name, columnName: name, type: PropertyType(info.type),
                     isIndexed: info.indexed || info.primary_key, isOptional: info.nullable && info.type != CE_TYPE_MIXED,
                     isArray: info.collection == CE_COLLECTION_LIST, isSet: info.collection == CE_COLLECTION_SET,
                     isMap: info.collection == CE_COLLECTION_DICTIONARY, isPrimaryKey: info.primary_key,

@@ -130,7 +130,13 @@ extension _Persistable where Self: _CValueConvertible {
         guard let linked = self as Any as? ObjectBase else { return }
         if !linked.isManaged(by: core) {
             Self._rlmSet(object, column, self)
+            return
         }
+        // A target that was unmanaged when the values were taken (its link written as null) may
+        // have been added since, by an earlier property (a list holding it too): link it now.
+        var current = ce_value()
+        guard ce_object_get(core.writeTxn(for: object), object._tableKey, object._key, column.key, &current) else { engineFailure() }
+        if current.type == CE_TYPE_NULL { Self._rlmSet(object, column, self) }
     }
 }
 

@@ -140,12 +140,12 @@ extension RealmCore {
                 "Migration is required due to the following errors:\n" + differences.map { "- " + $0 }.joined(separator: "\n")
                     + "\nOpenRealm cannot change a primary key, or make a class embedded or top-level, yet.")
         }
-        let modelNames = Set(info.properties.filter(\.isStored).map(\.name))
+        let modelNames = Set(info.properties.filter(\.isStored).map(\.columnName))
         for (name, stored) in table.properties where !modelNames.contains(name) {
             guard ce_property_remove(txn, table.key, stored.column) else { throw Realm.Error.last() }
         }
         for property in info.properties where property.isStored {
-            if let (column, stored) = table.properties[property.name] {
+            if let (column, stored) = table.properties[property.columnName] {
                 let same = stored.type == property.shape.type && stored.collection == property.shape.collection
                     && (stored.type != CE_TYPE_LINK || stored.targetName == property.linkTargetName)
                     && (stored.type == CE_TYPE_MIXED || stored.type == CE_TYPE_LINK || stored.nullable == property.shape.nullable)

@@ -786,7 +786,7 @@ final class RealmCore {
                 throwRealmException(message)
             }
             let columns = info.properties.enumerated().map { index, property in
-                _ManagedColumn(key: stored.properties[property.name]?.column ?? 0, property: index)
+                _ManagedColumn(key: stored.properties[property.columnName]?.column ?? 0, property: index)
             }
             let table = TableInfo(schema: info, tableKey: stored.key, columns: columns, slotCount: stored.slotCount)
             tables[ObjectIdentifier(cls)] = table

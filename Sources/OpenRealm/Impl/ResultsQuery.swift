@@ -180,25 +180,45 @@ func parseQuery(_ core: RealmCore, _ table: TableInfo, _ predicate: String, _ va
 
 // MARK: - LinkingObjects in key paths
 
-/// `path` with each LinkingObjects property on its way (as the model names it: `owners`) written
-/// as the engine names the links it follows back (`@links.Person.dogs`); anything else as it is.
+/// `path` as the engine names it: each property on its way by its name in the file (its
+/// persisted name, `propertiesMapping()`), and each LinkingObjects property (as the model names
+/// it: `owners`) written as the links it follows back (`@links.Person.dogs`); anything else as
+/// it is.
 ///
 ///     engineKeyPath("owners.name", dogSchema) == "@links.Person.dogs.name"
 func engineKeyPath(_ path: String, _ schema: ObjectSchemaInfo) -> String {
+    engineKeyPathAndTarget(path, schema).path
+}
+
+/// The collection operators a key path may have between its properties (`dogs.@sum.age`).
+private let keyPathOperators: Set<String> = ["@count", "@size", "@sum", "@avg", "@min", "@max"]
+
+/// `engineKeyPath`, and the class the path ends at when it ends at objects (the target of its
+/// last link), for a SUBQUERY's variable.
+func engineKeyPathAndTarget(_ path: String, _ schema: ObjectSchemaInfo) -> (path: String, target: ObjectSchemaInfo?) {
     var info = schema
+    var reached: ObjectSchemaInfo?
     var parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     var changed = false
     for index in parts.indices {
-        guard let property = info.indexByName[parts[index]].map({ info.properties[$0] }),
-            let target = property.shape.linkTarget
-        else { break }
-        if property.shape.isLinkingObjects, let origin = property.originProperty {
-            parts[index] = "@links.\(ObjectSchemaInfo.className(of: target)).\(origin)"
+        reached = nil
+        if keyPathOperators.contains(parts[index]) { continue }
+        guard let property = info.indexByName[parts[index]].map({ info.properties[$0] }) else { break }
+        if property.columnName != property.name {
+            parts[index] = property.columnName
             changed = true
         }
-        info = ObjectSchemaInfo.of(target)
+        guard let target = property.shape.linkTarget else { break }
+        let targetInfo = ObjectSchemaInfo.of(target)
+        if property.shape.isLinkingObjects, let origin = property.originProperty {
+            let originColumn = targetInfo.indexByName[origin].map { targetInfo.properties[$0].columnName } ?? origin
+            parts[index] = "@links.\(targetInfo.className).\(originColumn)"
+            changed = true
+        }
+        info = targetInfo
+        reached = targetInfo
     }
-    return changed ? parts.joined(separator: ".") : path
+    return (changed ? parts.joined(separator: ".") : path, reached)
 }
 
 /// A predicate as the engine takes it, with its arguments, to be joined after `offset` earlier
@@ -229,6 +249,9 @@ func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ argument
     // after the arguments (MemberwiseQuery.swift).
     var finalArguments = arguments
     var expanded = false
+    // SUBQUERY(collection, $x, ...): the class of $x's objects, for its key paths.
+    var subqueryTarget: ObjectSchemaInfo?
+    var variables: [String: ObjectSchemaInfo] = [:]
     func isWordByte(_ byte: UInt8) -> Bool {
         byte >= 0x80 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: ".") || isDigit(byte)
             || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
@@ -281,9 +304,17 @@ func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ argument
         } else if isWordByte(byte) || byte == UInt8(ascii: "$") {
             var end = index + 1
             while end < bytes.count && isWordByte(bytes[end]) { end += 1 }
-            if byte != UInt8(ascii: "$") && !isDigit(byte), let word = String(bytes: bytes[index..<end], encoding: .utf8) {
-                output += Array(engineKeyPath(word, schema).utf8)
+            let word = String(decoding: bytes[index..<end], as: UTF8.self)
+            if byte != UInt8(ascii: "$") && !isDigit(byte) {
+                // The collection of a SUBQUERY: its objects' class names the variable's properties.
+                let translated = engineKeyPathAndTarget(word, schema)
+                subqueryTarget = endsWithSubqueryOpening(output) ? translated.target : nil
+                output += Array(translated.path.utf8)
+            } else if byte == UInt8(ascii: "$"), let dot = word.firstIndex(of: "."), let info = variables[String(word[..<dot])] {
+                output += Array((String(word[..<dot]) + "." + engineKeyPath(String(word[word.index(after: dot)...]), info)).utf8)
             } else {
+                if byte == UInt8(ascii: "$"), let target = subqueryTarget, !word.contains(".") { variables[word] = target }
+                subqueryTarget = nil
                 output += bytes[index..<end]
             }
             index = end
@@ -293,6 +324,19 @@ func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ argument
         }
     }
     return (String(decoding: output, as: UTF8.self), expanded ? finalArguments : Array(arguments.prefix(used)))
+}
+
+/// Whether `output` ends with `SUBQUERY(` (any case, spaces allowed): the next word is the
+/// collection a subquery's variable walks.
+private func endsWithSubqueryOpening(_ output: [UInt8]) -> Bool {
+    var end = output.count
+    while end > 0 && (output[end - 1] == UInt8(ascii: " ") || output[end - 1] == UInt8(ascii: "\t")) { end -= 1 }
+    guard end > 0, output[end - 1] == UInt8(ascii: "(") else { return false }
+    end -= 1
+    while end > 0 && (output[end - 1] == UInt8(ascii: " ") || output[end - 1] == UInt8(ascii: "\t")) { end -= 1 }
+    let keyword = Array("SUBQUERY".utf8)
+    guard end >= keyword.count else { return false }
+    return zip(output[(end - keyword.count)..<end], keyword).allSatisfy { $0 & 0xDF == $1 }
 }
 
 /// The length of the value placeholder at `index` (a `%`): `%@`, or a printf-style specifier of

@@ -9,7 +9,10 @@ import Synchronization
 
 /// One persisted property of a class: where its wrapper lives in an instance, and what it holds.
 struct PropertyInfo: @unchecked Sendable {
+    /// The Swift name: what queries, key-value coding and the schema use.
     let name: String
+    /// The name in the file (`propertiesMapping()`, else `name`).
+    let columnName: String
     /// Byte offset of the `Persisted` wrapper within an instance.
     let offset: Int
     /// The position of the wrapper in the order instances initialise them (its token).
@@ -35,6 +38,7 @@ struct PropertyInfo: @unchecked Sendable {
     var publicProperty: Property {
         Property(
             name: name,
+            columnName: columnName,
             type: shape.isLinkingObjects ? .linkingObjects : PropertyType(shape.type),
             isIndexed: isIndexed || isPrimaryKey,
             isOptional: shape.nullable && shape.type != CE_TYPE_MIXED,
@@ -80,6 +84,7 @@ final class ObjectSchemaInfo: @unchecked Sendable {
 
         // A probe instance: its wrappers tell their tokens, options and default values.
         resetPersistedTokens()
+        let mapping = cls.propertiesMapping()
         let probe = cls.init()
         var found: [PropertyInfo] = []
         withExtendedLifetime(probe) {
@@ -93,7 +98,7 @@ final class ObjectSchemaInfo: @unchecked Sendable {
                 if name.hasPrefix("_") { name.removeFirst() }
                 let described = field._rlmDescribeField(at: base + offset)
                 found.append(PropertyInfo(
-                    name: name, offset: offset, token: described.token, field: field, shape: described.shape,
+                    name: name, columnName: mapping[name] ?? name, offset: offset, token: described.token, field: field, shape: described.shape,
                     isPrimaryKey: described.primaryKey, isIndexed: described.indexed, originProperty: described.originProperty))
                 return true
             }

@@ -70,20 +70,22 @@ enum SchemaReader {
         let c = schema.className
         var modelKey: String?
         for property in schema.properties where property.isStored {
-            if property.isPrimaryKey { modelKey = property.name }
-            guard let (_, stored) = table.properties[property.name] else {
-                messages.append("Property '\(c).\(property.name)' has been added.")
+            // The file's names: persisted names (propertiesMapping()), as Realm's messages give them.
+            let name = property.columnName
+            if property.isPrimaryKey { modelKey = name }
+            guard let (_, stored) = table.properties[name] else {
+                messages.append("Property '\(c).\(name)' has been added.")
                 continue
             }
             let sameKind = stored.type == property.shape.type && stored.collection == property.shape.collection
                 && (stored.type != CE_TYPE_LINK || stored.targetName == property.linkTargetName)
             if !sameKind {
-                messages.append("Property '\(c).\(property.name)' has been changed from '\(stored.typeText)' to '\(property.typeText)'.")
+                messages.append("Property '\(c).\(name)' has been changed from '\(stored.typeText)' to '\(property.typeText)'.")
             } else if stored.type != CE_TYPE_MIXED && stored.type != CE_TYPE_LINK && stored.nullable != property.shape.nullable {
-                messages.append("Property '\(c).\(property.name)' has been made \(property.shape.nullable ? "optional" : "required").")
+                messages.append("Property '\(c).\(name)' has been made \(property.shape.nullable ? "optional" : "required").")
             }
         }
-        let modelNames = Set(schema.properties.filter(\.isStored).map(\.name))
+        let modelNames = Set(schema.properties.filter(\.isStored).map(\.columnName))
         for name in table.properties.keys.sorted() where !modelNames.contains(name) {
             messages.append("Property '\(c).\(name)' has been removed.")
         }
@@ -105,7 +107,7 @@ enum SchemaReader {
 
     /// The engine's definition of a property.
     static func withPropertyInfo<R>(_ property: PropertyInfo, target: ce_table_key, _ body: (inout ce_property_info) -> R) -> R {
-        property.name.withCString { cName in
+        property.columnName.withCString { cName in
             var info = ce_property_info()
             info.name = cName
             info.type = property.shape.type

@@ -50,6 +50,17 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     ///     override class func _realmIgnoreClass() -> Bool { true }
     open class func _realmIgnoreClass() -> Bool { false }
 
+    /// Override to give properties another name in the file than their Swift name (Swift name
+    /// to persisted name); properties left out keep their Swift name. Everything else (queries,
+    /// sorting, key-value coding, observation, `objectSchema`) uses the Swift name; the schema's
+    /// `Property.columnName` is the persisted one.
+    ///
+    ///     class Person: Object {
+    ///         @Persisted var firstName: String
+    ///         override class func propertiesMapping() -> [String: String] { ["firstName": "first_name"] }
+    ///     }
+    open class func propertiesMapping() -> [String: String] { [:] }
+
     var _tableKey: TableKey { _table.unsafelyUnwrapped.tableKey }
 
     /// Stops for a write to the primary key of a managed object (Realm's message), after the

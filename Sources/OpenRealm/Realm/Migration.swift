@@ -49,6 +49,13 @@ public final class Migration {
         self.new = DynamicContext(txn: new, writable: true)
         self.oldSchema = self.old.fileSchema()
         self.newSchema = newSchema
+        // The old objects read the file's names; the new ones the models' Swift names.
+        for objectSchema in newSchema.objectSchema {
+            let mapped = objectSchema.properties.filter { $0.columnName != $0.name }
+            if !mapped.isEmpty {
+                self.new.persistedNames[objectSchema.className] = Dictionary(uniqueKeysWithValues: mapped.map { ($0.name, $0.columnName) })
+            }
+        }
     }
 
     /// Calls `block` for every object the class named `typeName` had before the migration,
@@ -91,9 +98,12 @@ public final class Migration {
         } else {
             throwRealmException("Invalid value '\(value)' to initialize object of type '\(typeName)': an array or a dictionary is required.")
         }
-        let key = new.createObject(table, values: dictionary, typeName: typeName)
+        let stored = Dictionary(dictionary.map { (new.columnName(typeName, $0.key), $0.value) }) { first, _ in first }
+        let key = new.createObject(table, values: stored, typeName: typeName)
         let object = new.object(table.key, key)
-        for (name, given) in dictionary where table.properties[name]?.info.isCollection == true { object[name] = given }
+        for (name, given) in dictionary where table.properties[new.columnName(typeName, name)]?.info.isCollection == true {
+            object[name] = given
+        }
         return object
     }
 
@@ -136,7 +146,9 @@ public final class Migration {
         guard let oldTable = old.table(named: typeName), let (oldColumn, oldProperty) = oldTable.properties[oldName] else {
             throwRealmException("Cannot rename property '\(typeName).\(oldName)' because it does not exist.")
         }
-        guard let newTable = new.table(named: typeName), let (newColumn, newProperty) = newTable.properties[newName] else {
+        guard let newTable = new.table(named: typeName),
+            let (newColumn, newProperty) = newTable.properties[new.columnName(typeName, newName)]
+        else {
             throwRealmException("Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because the destination property does not exist.")
         }
         guard oldProperty.hasSameType(as: newProperty) else {

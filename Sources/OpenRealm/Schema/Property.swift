@@ -7,6 +7,9 @@
 public struct Property: Sendable, Hashable, CustomStringConvertible {
     /// The property's name.
     public let name: String
+    /// The property's name in the file: the persisted name `propertiesMapping()` gives it, else
+    /// the same as `name`.
+    public let columnName: String
     /// The type of the property (of its elements, for collections).
     public let type: PropertyType
     /// Whether the property is indexed (primary keys are).
@@ -26,15 +29,21 @@ public struct Property: Sendable, Hashable, CustomStringConvertible {
     /// For `.linkingObjects`: the property of `objectClassName` whose links are listed.
     public let linkOriginPropertyName: String?
 
-    /// The name in the file (the same as `name`).
-    public var columnName: String { name }
 
-    /// Realm's form: `name { type = int; indexed = NO; ... }`.
+    /// For links and linking objects, the lines Realm's description gives their target and origin
+    /// (`(null)` for none).
+    private var linkText: String {
+        guard type == .object || type == .linkingObjects else { return "" }
+        return "\tobjectClassName = \(objectClassName ?? "(null)");\n\tlinkOriginPropertyName = \(linkOriginPropertyName ?? "(null)");\n"
+    }
+
+    /// Realm's form: `name { type = int; columnName = name; indexed = NO; ... }`; links and
+    /// linking objects also give `objectClassName` and `linkOriginPropertyName`.
     public var description: String {
         """
         \(name) {
         \ttype = \(type);
-        \tcolumnName = \(name);
+        \(linkText)\tcolumnName = \(columnName);
         \tindexed = \(isIndexed ? "YES" : "NO");
         \tisPrimary = \(isPrimaryKey ? "YES" : "NO");
         \tarray = \(isArray ? "YES" : "NO");

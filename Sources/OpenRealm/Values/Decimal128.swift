@@ -87,8 +87,12 @@ public final class Decimal128: RealmCollectionValue, Comparable, CustomStringCon
     /// Whether the value is not a number: `Decimal128(stringLiteral: "NaN").isNaN`.
     public var isNaN: Bool { engineIsNaN }
 
-    /// The value as a decimal string: `"1.5"`, `"-0.001"`, `"1.2E+40"`, `"NaN"`, `"Inf"`.
-    public var stringValue: String { engineText }
+    /// The value as a decimal string in Realm's form: the coefficient's digits with the point
+    /// after the first digit and an exponent for the rest, or positional when that makes the
+    /// exponent 0: `"1.5"`, `"-0.001"` is `"-1E-3"`, `"150"`, `"1.5E2"` (15E1), `"1E-1"`,
+    /// `"1.2E41"`, `"-0"`, `"NaN"`, `"Inf"`, `"-Inf"`; a coefficient beyond 64 bits as
+    /// `"+1234567890123456789012345678901234E-33"`.
+    public var stringValue: String { realmText }
 
     /// The same as `stringValue`.
     public var description: String { stringValue }

@@ -85,7 +85,7 @@ struct ValueProtocolTests {
         #expect(Decimal128(1).distance(to: Decimal128(4)) == Decimal128(3))
         #expect(Decimal128(1).advanced(by: Decimal128(2)) == Decimal128(3))
         #expect(Decimal128.min < Decimal128(0) && Decimal128.max > Decimal128(0))
-        #expect(Decimal128.max.stringValue == "9.999999999999999999999999999999999E+6144")
+        #expect(Decimal128.max.stringValue == "+9999999999999999999999999999999999E+6111")
         var negated = Decimal128(2)
         negated.negate()
         #expect(negated == Decimal128(-2) && (-negated).magnitude == Decimal128(2))
