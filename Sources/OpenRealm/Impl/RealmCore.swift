@@ -576,7 +576,7 @@ final class RealmCore {
         if isInWriteTransaction { throwRealmException("The Realm is already in a write transaction") }
         if configuration.readOnly { throwRealmException("Can't perform transactions on read-only Realms.") }
         if !notify.isDelivering {
-            deliverPending()
+            deliverPending(runningWork: false)
             _ = advance()
             // A notification block may have begun a write of its own.
             if isInWriteTransaction { throwRealmException("The Realm is already in a write transaction") }
