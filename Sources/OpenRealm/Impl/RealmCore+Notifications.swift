@@ -225,12 +225,13 @@ extension RealmCore {
     // MARK: Delivering
 
     /// Tells the observers (but those of `skipping`) that the instance moved from `old` to its
-    /// current transaction.
+    /// current transaction. As in Realm, every set of a property is a change, even to the value
+    /// it had (CE_CHANGES_EVERY_SET).
     func notifyObservers(old: OpaquePointer, skipping: [ObjectIdentifier]) {
         let tokens = NotificationState.live(&notify.observers).filter { !skipping.contains(ObjectIdentifier($0)) }
         guard !tokens.isEmpty else { return }
         var computed: OpaquePointer?
-        guard ce_changes_compute(old, currentTxn(), &computed), let changes = computed else {
+        guard ce_changes_compute_with_options(old, currentTxn(), UInt32(CE_CHANGES_EVERY_SET), &computed), let changes = computed else {
             engineFailure("Cannot compute the changes of the Realm")
         }
         delivering {
