@@ -32,14 +32,14 @@ private func observeNames<T: Object>(_ object: T) -> (NotificationToken, Changes
 
 private func policyRealm() throws -> Realm {
     try Realm(configuration: .init(inMemoryIdentifier: "semantics-\(UUID().uuidString)",
-                                   objectTypes: [PolicyItem.self, Dog.self, Person.self, Address.self]))
+                                   objectTypes: [PolicyItem.self, Dog.self, Person.self, Address.self, Collections.self]))
 }
 
 @Suite("Realm's notification semantics")
 struct NotificationSemanticsTests {
-    // Realm's transaction log records every set: realm-core's notifications report a property
-    // set to the value it had (realm-java #5451: "Yes, this is by design"; the UpdatePolicy
-    // documentation below relies on it).
+    // Object.observe: "The block will be asynchronously called after each write transaction
+    // which deletes the object or modifies any of the managed properties of the object,
+    // including self-assignments that set a property to its existing value."
     @Test("setting a property to the value it has notifies its observers")
     func sameValueIsAChange() throws {
         let realm = try policyRealm()
@@ -59,6 +59,24 @@ struct NotificationSemanticsTests {
         try realm.write { item.dog = dog }
         realm.refresh()
         #expect(changes.take() == [["dog"]])
+        // A list element and a dictionary value set to the values they have.
+        let holder = try realm.write { realm.create(Collections.self, value: ["ints": [1, 2], "doubles": ["a": 1.0]]) }
+        let (listToken, list) = record(holder.ints)
+        defer { listToken.invalidate() }
+        let maps = Changes<[String]>()
+        let mapToken = holder.doubles.observe { change in
+            if case .update(_, _, _, let modifications) = change { maps.append(modifications) }
+        }
+        defer { mapToken.invalidate() }
+        realm.refresh()
+        _ = list.take()
+        try realm.write {
+            holder.ints[0] = 1
+            holder.doubles["a"] = 1.0
+        }
+        realm.refresh()
+        #expect(list.take() == [.update(2, deletions: [], insertions: [], modifications: [0])])
+        #expect(maps.take() == [["a"]])
         // Set to another value and back in one transaction.
         try realm.write {
             item.name = "b"
