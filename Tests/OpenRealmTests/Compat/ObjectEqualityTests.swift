@@ -50,6 +50,19 @@ struct ObjectEqualityTests {
         #expect([a].firstIndex(of: b) == nil)
     }
 
+    // Realm's AnyRealmValue compares its objects with Object's ==; its hash agrees.
+    @Test("AnyRealmValue.object compares as Object's ==")
+    func mixedObjects() throws {
+        let realm = try realmWithObjects()
+        let keyed = realm.objects(KeyedThing.self)
+        #expect(AnyRealmValue.object(keyed[0]) == AnyRealmValue.object(keyed[0]))
+        #expect(Set([AnyRealmValue.object(keyed[0]), .object(keyed[0])]).count == 1)
+        let dogs = realm.objects(Dog.self)
+        #expect(AnyRealmValue.object(dogs[0]) != AnyRealmValue.object(dogs[0]))
+        let dog = dogs[0]
+        #expect(AnyRealmValue.object(dog) == AnyRealmValue.object(dog))
+    }
+
     // RLMObjectBase's isEqual: objects of a frozen Realm compare by row (their key never
     // changes), with or without a primary key.
     @Test("frozen objects compare by row")
