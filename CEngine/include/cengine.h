@@ -1529,6 +1529,24 @@ bool ce_db_wake_waiters(ce_db *db);
 typedef struct ce_changes ce_changes;
 bool ce_changes_compute(ce_txn *old_txn, ce_txn *new_txn, ce_changes **out_changes);
 
+/* Options of ce_changes_compute_with_options. */
+enum {
+    /* Realm's meaning of "modified": a property counts as changed whenever it
+     * was set, even to the value it had (Realm's transaction log records
+     * every set, and its `.all` update policy marks every property changed).
+     * This needs the history: when it does not cover the range (see above),
+     * the snapshots are compared and only values that differ count. */
+    CE_CHANGES_EVERY_SET = 1u << 0
+};
+
+/* ce_changes_compute with `options` (CE_CHANGES_* flags; 0 is
+ * ce_changes_compute). Errors: those of ce_changes_compute,
+ * CE_ERR_INVALID_ARGUMENT for an unknown flag.
+ *
+ *     ce_changes_compute_with_options(before, after, CE_CHANGES_EVERY_SET, &changes);
+ */
+bool ce_changes_compute_with_options(ce_txn *old_txn, ce_txn *new_txn, uint32_t options, ce_changes **out_changes);
+
 /* Releases a change set. NULL is ignored.
  * A second release sets CE_ERR_INVALID_ARGUMENT and does nothing (docs/DESIGN.md §8). */
 void ce_changes_free(ce_changes *changes);

@@ -625,6 +625,64 @@ TEST(equal_values_that_differ)
     test_db_close(&t);
 }
 
+/* CE_CHANGES_EVERY_SET: Realm's meaning of a change. Realm's transaction
+ * log records every set, so its notifications report a property set to the
+ * value it had (realm-swift's UpdatePolicy.all: "Overwrite all properties in
+ * the existing object with the new values, even if they have not changed.
+ * This results in change notifications reporting all properties as
+ * changed"). Without the option the values are compared, as above. */
+TEST(every_set_counts_with_the_option)
+{
+    test_db t = test_db_open("changes-every-set");
+    ce_txn *write, *old_txn, *new_txn;
+    CHECK(ce_txn_begin_write(t.db, &write));
+    ce_table_key table = add_table(write, "Thing", false);
+    ce_column_key number = add_scalar(write, table, "number", CE_TYPE_INT, false);
+    ce_column_key link = add_property(write, table, "link", CE_TYPE_LINK, true, CE_COLLECTION_NONE, table);
+    ce_object_key object = create_object(write, table), other = create_object(write, table);
+    ce_value seven = int_value(7), target = {.type = CE_TYPE_LINK, .link = {table, other}};
+    CHECK(ce_object_set(write, table, object, number, &seven));
+    CHECK(ce_object_set(write, table, object, link, &target));
+    CHECK(ce_txn_commit(write));
+    for (int step = 0; step < 2; step++) {
+        CHECK(ce_txn_begin_read(t.db, &old_txn));
+        CHECK(ce_txn_begin_write(t.db, &write));
+        if (step == 0) {
+            /* The values it has: the number, the link to the same object. */
+            CHECK(ce_object_set(write, table, object, number, &seven));
+            CHECK(ce_object_set(write, table, object, link, &target));
+        } else {
+            /* Set to another value and back, in one transaction. */
+            ce_value eight = int_value(8);
+            CHECK(ce_object_set(write, table, object, number, &eight));
+            CHECK(ce_object_set(write, table, object, number, &seven));
+        }
+        CHECK(ce_txn_commit(write));
+        CHECK(ce_txn_begin_read(t.db, &new_txn));
+        ce_changes *changes;
+        CHECK(compute_and_check(old_txn, new_txn, NULL) == 0);
+        CHECK(ce_changes_compute_with_options(old_txn, new_txn, CE_CHANGES_EVERY_SET, &changes));
+        CHECK(ce_changes_used_history(changes));
+        ce_object_change_kind kind;
+        ce_column_key columns[4];
+        size_t count;
+        CHECK(ce_changes_object(changes, table, object, &kind, columns, 4, &count));
+        CHECK(kind == CE_OBJECT_MODIFIED);
+        CHECK(count == (step == 0 ? 2u : 1u) && columns[0] == number && (step == 1 || columns[1] == link));
+        CHECK(ce_changes_object(changes, table, other, &kind, NULL, 0, &count) && kind == CE_OBJECT_UNCHANGED);
+        ce_changes_free(changes);
+        ce_txn_end(old_txn);
+        ce_txn_end(new_txn);
+    }
+    /* An unknown option. */
+    CHECK(ce_txn_begin_read(t.db, &old_txn));
+    ce_changes *changes = NULL;
+    CHECK(!ce_changes_compute_with_options(old_txn, old_txn, 1u << 7, &changes) && changes == NULL);
+    CHECK(ce_last_error_code() == CE_ERR_INVALID_ARGUMENT);
+    ce_txn_end(old_txn);
+    test_db_close(&t);
+}
+
 TEST(embedded_cascades_and_deleted_targets)
 {
     test_db t = test_db_open("changes-cascade");

@@ -23,7 +23,8 @@
  * definition) holds a different value, one that reads back otherwise
  * (value_identical: floats and decimals bit for bit; a collection: another
  * size or another element; a mixed value: another value). Setting a
- * property to the value it had is no change; backlinks are not columns of
+ * property to the value it had is no change (with CE_CHANGES_EVERY_SET and
+ * the history: each set is, as in Realm); backlinks are not columns of
  * their object (a new link to it modifies the origin). Columns added or
  * removed are a schema change, not a modification.
  */
@@ -57,6 +58,7 @@ struct ce_changes {
     uint64_t magic; /* live or freed (handle.h): the first field */
     ce_txn *old_txn, *new_txn;
     bool used_history;
+    bool every_set; /* CE_CHANGES_EVERY_SET: a column the history lists is modified, whatever its value */
     history_delta *delta; /* the history's delta of the range (NULL: from the snapshots) */
     bool schema_changed;
     size_t table_count; /* slots: the larger of the two versions' table counts */
@@ -379,9 +381,11 @@ static bool compared_columns_of(ce_txn *old_txn, ce_txn *new_txn, ce_table_key t
  * keys as they are; each modified object's columns read in both versions
  * and kept when their values differ (so that a property set to the value it
  * had, or set and set back, is no change, exactly as a comparison of the
- * snapshots finds). *out_consistent false when the history names an object
- * that one version lacks: the caller compares the snapshots instead. */
-static bool table_from_history(const history_table_changes *listed, const history_delta *delta, ce_table_key table,
+ * snapshots finds), or, with `every_set` (CE_CHANGES_EVERY_SET), each
+ * column the history lists, as Realm reports every set. *out_consistent
+ * false when the history names an object that one version lacks: the caller
+ * compares the snapshots instead. */
+static bool table_from_history(bool every_set, const history_table_changes *listed, const history_delta *delta, ce_table_key table,
                                changes_table *out, const compared_column *columns, size_t column_count,
                                const space_state *old_space, space_ref old_root, const cluster_schema *old_schema,
                                const space_state *new_space, space_ref new_root, const cluster_schema *new_schema,
@@ -427,6 +431,10 @@ static bool table_from_history(const history_table_changes *listed, const histor
         for (size_t l = 0; ok && l < count; l++) {
             while (c < column_count && columns[c].column < listed_columns[l]) c++;
             if (c == column_count || columns[c].column != listed_columns[l]) continue; /* not compared */
+            if (every_set) {
+                changed[changed_count++] = listed_columns[l];
+                continue;
+            }
             ce_value old_value, new_value;
             bool equal = true;
             ok = cluster_get(old_space, old_root, old_schema, key, columns[c].column, &old_scratch, NULL, &old_value) &&
@@ -472,7 +480,7 @@ static bool compare_table(ce_changes *changes, const history_delta *delta, ce_ta
     const history_table_changes *listed = NULL;
     if (ok && delta && out->in_old && out->in_new && (listed = history_delta_find_table(delta, table)) != NULL) {
         bool consistent;
-        ok = table_from_history(listed, delta, table, out, columns, column_count, db_txn_space(changes->old_txn),
+        ok = table_from_history(changes->every_set, listed, delta, table, out, columns, column_count, db_txn_space(changes->old_txn),
                                 old_root, &old_schema, db_txn_space(changes->new_txn), new_root, &new_schema,
                                 &consistent);
         if (ok && consistent) {
@@ -591,7 +599,7 @@ static bool check_transactions(ce_txn *old_txn, ce_txn *new_txn)
     return true;
 }
 
-static bool compute(ce_txn *old_txn, ce_txn *new_txn, bool use_history, ce_changes **out_changes)
+static bool compute(ce_txn *old_txn, ce_txn *new_txn, bool use_history, bool every_set, ce_changes **out_changes)
 {
     if (!out_changes) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_changes_compute: out_changes is required");
     *out_changes = NULL;
@@ -602,6 +610,7 @@ static bool compute(ce_txn *old_txn, ce_txn *new_txn, bool use_history, ce_chang
     if (!changes) return changes_out_of_memory();
     changes->old_txn = old_txn;
     changes->new_txn = new_txn;
+    changes->every_set = every_set;
     changes->table_count = old_tables > new_tables ? old_tables : new_tables;
     changes->tables = calloc(changes->table_count ? changes->table_count : 1, sizeof *changes->tables);
     if (!changes->tables) {
@@ -634,12 +643,20 @@ static bool compute(ce_txn *old_txn, ce_txn *new_txn, bool use_history, ce_chang
 
 bool ce_changes_compute(ce_txn *old_txn, ce_txn *new_txn, ce_changes **out_changes)
 {
-    return compute(old_txn, new_txn, true, out_changes);
+    return compute(old_txn, new_txn, true, false, out_changes);
+}
+
+bool ce_changes_compute_with_options(ce_txn *old_txn, ce_txn *new_txn, uint32_t options, ce_changes **out_changes)
+{
+    if (options & ~(uint32_t)CE_CHANGES_EVERY_SET)
+        return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_changes_compute_with_options: unknown options 0x%x",
+                          (unsigned)(options & ~(uint32_t)CE_CHANGES_EVERY_SET));
+    return compute(old_txn, new_txn, true, (options & CE_CHANGES_EVERY_SET) != 0, out_changes);
 }
 
 bool changes_compute_from_snapshots(ce_txn *old_txn, ce_txn *new_txn, ce_changes **out_changes)
 {
-    return compute(old_txn, new_txn, false, out_changes);
+    return compute(old_txn, new_txn, false, false, out_changes);
 }
 
 bool ce_changes_used_history(const ce_changes *changes)

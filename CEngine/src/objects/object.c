@@ -841,7 +841,9 @@ static bool set_link_holder(ce_txn *txn, schema *loaded, ce_table_key key, ce_ob
     if (!object_read_stored(txn, loaded, key, object, column, &old_stored)) return false;
     if (spec.type == CE_TYPE_LINK &&
         old_stored.integer == (value->type == CE_TYPE_NULL ? 0 : value->link.key + 1))
-        return true; /* the same link: nothing changes (an embedded target stays) */
+        /* The same link: nothing changes (an embedded target stays), but the
+         * set is recorded, as Realm's transaction log records every set. */
+        return history_object_modified(txn, key, object, column);
     link_list added = {0}, removed = {0};
     link_origin origin = {key, column, object};
     bool ok = record_replaced_collection(txn, &spec, key, object, column, &old_stored) &&

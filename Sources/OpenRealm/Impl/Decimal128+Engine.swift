@@ -66,7 +66,7 @@ extension Decimal128 {
         return value
     }
     public static func _ceFromAny(_ value: Any) -> Self? {
-        guard let decimal = Decimal128(value: value) else { return nil }
+        guard let decimal = Decimal128.converted(from: value) else { return nil }
         return Self(bits: decimal.bits)
     }
 }

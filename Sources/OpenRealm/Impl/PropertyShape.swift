@@ -24,4 +24,10 @@ public struct _PropertyShape {
         self.init(type: T._ceType, nullable: T._ceNullable, linkTarget: T._ceLinkTarget)
         self.collection = collection
     }
+
+    /// Whether the property holds one value that is not a link (no collection, no object).
+    var holdsOneScalar: Bool { collection == CE_COLLECTION_NONE && type != CE_TYPE_LINK && !isLinkingObjects }
+
+    /// Whether the property is a to-one link (an object or an embedded object).
+    var holdsOneLink: Bool { collection == CE_COLLECTION_NONE && type == CE_TYPE_LINK && !isLinkingObjects }
 }

@@ -108,8 +108,9 @@ extension RealmCore {
     // MARK: Scheduling
 
     /// Runs `block` later on the instance's context (its queue, or its thread's run loop), before
-    /// any later delivery; or at the next `refresh()` or `beginWrite()` if that comes first (a
-    /// thread that never runs its run loop). Never inside a write transaction.
+    /// any later delivery; or at the next `refresh()` if that comes first (a thread that never
+    /// runs its run loop). Never inside a write transaction; not at `beginWrite()` (so an
+    /// `.initial` pending then reflects the write, as Realm documents).
     func perform(_ block: @escaping () -> Void) {
         checkThread()
         notify.pendingWork.append(block)
@@ -131,9 +132,13 @@ extension RealmCore {
 
     /// Runs the pending work, then delivers a pending local commit, unless in a write
     /// transaction or a delivery (then the next refresh, write or scheduled run does).
-    func deliverPending() {
+    /// `runningWork` false (`beginWrite`): only the commit is delivered; the pending work (the
+    /// `.initial` of observations registered since the context last ran) waits for the context,
+    /// so that, as Realm documents for a write made right after `observe`, the initial
+    /// notification reflects the Realm after the write and no `.update` is sent for it.
+    func deliverPending(runningWork: Bool = true) {
         guard !isInWriteTransaction, !notify.isDelivering else { return }
-        while !notify.pendingWork.isEmpty {
+        while runningWork, !notify.pendingWork.isEmpty {
             let work = notify.pendingWork
             notify.pendingWork.removeAll()
             for block in work { block() }
@@ -220,12 +225,13 @@ extension RealmCore {
     // MARK: Delivering
 
     /// Tells the observers (but those of `skipping`) that the instance moved from `old` to its
-    /// current transaction.
+    /// current transaction. As in Realm, every set of a property is a change, even to the value
+    /// it had (CE_CHANGES_EVERY_SET).
     func notifyObservers(old: OpaquePointer, skipping: [ObjectIdentifier]) {
         let tokens = NotificationState.live(&notify.observers).filter { !skipping.contains(ObjectIdentifier($0)) }
         guard !tokens.isEmpty else { return }
         var computed: OpaquePointer?
-        guard ce_changes_compute(old, currentTxn(), &computed), let changes = computed else {
+        guard ce_changes_compute_with_options(old, currentTxn(), UInt32(CE_CHANGES_EVERY_SET), &computed), let changes = computed else {
             engineFailure("Cannot compute the changes of the Realm")
         }
         delivering {

@@ -576,7 +576,7 @@ final class RealmCore {
         if isInWriteTransaction { throwRealmException("The Realm is already in a write transaction") }
         if configuration.readOnly { throwRealmException("Can't perform transactions on read-only Realms.") }
         if !notify.isDelivering {
-            deliverPending()
+            deliverPending(runningWork: false)
             _ = advance()
             // A notification block may have begun a write of its own.
             if isInWriteTransaction { throwRealmException("The Realm is already in a write transaction") }
@@ -763,7 +763,7 @@ final class RealmCore {
         if let allowedClasses, !allowedClasses.contains(ObjectIdentifier(cls)) {
             let name = ObjectSchemaInfo.className(of: cls)
             throwRealmException(
-                "Object type '\(name)' is not managed by the Realm. If using a custom `objectClassNames` / `objectTypes` array in your configuration, add `\(name)` to the list of `objectClassNames` / `objectTypes`.")
+                "Object type '\(name)' is not managed by the Realm. If using a custom `objectClasses` / `objectTypes` array in your configuration, add `\(name)` to the list of `objectClasses` / `objectTypes`.")
         }
         let info = ObjectSchemaInfo.of(cls)
         info.validateLinkingObjects()
@@ -886,6 +886,12 @@ final class RealmCore {
         } else {
             if object is EmbeddedObject {
                 throwRealmException("Cannot add an embedded object to a Realm directly: assign it to a property of an object instead.")
+            }
+            // Realm's RLMAddObjectToRealm words a class outside the schema this way.
+            if let allowedClasses, !allowedClasses.contains(ObjectIdentifier(type(of: object))) {
+                let name = ObjectSchemaInfo.className(of: type(of: object))
+                throwRealmException(
+                    "Object type '\(name)' is not persisted in the Realm. If using a custom `objectClasses` / `objectTypes` array in your configuration, add `\(name)` to the list of `objectClasses` / `objectTypes`.")
             }
             table = requireTableInfo(for: type(of: object))
         }

@@ -103,6 +103,7 @@ final class ObjectSchemaInfo: @unchecked Sendable {
                 return true
             }
         }
+        found = ObjectSchemaInfo.applyingLegacyCustomization(of: cls, className: className, to: found)
         properties = found
         var byToken = [Int](repeating: -1, count: found.count)
         for (index, property) in found.enumerated() {
@@ -132,6 +133,31 @@ final class ObjectSchemaInfo: @unchecked Sendable {
             if isEmbedded {
                 throwRealmException("Embedded object type '\(className)' cannot have a primary key.")
             }
+        }
+    }
+
+    /// `properties` with the primary key named by `Object.primaryKey()` and the indexes named by
+    /// `indexedProperties()`, when a class overrides them (Realm reads both for every class,
+    /// `@Persisted` ones included): an unknown primary key, or one that differs from a
+    /// `@Persisted(primaryKey: true)` property, stops with Realm's message.
+    private static func applyingLegacyCustomization(of cls: ObjectBase.Type, className: String,
+                                                    to properties: [PropertyInfo]) -> [PropertyInfo] {
+        let primaryKey = (cls as? Object.Type)?.primaryKey()
+        let indexed = Set((cls as? Object.Type)?.indexedProperties() ?? [])
+        guard primaryKey != nil || !indexed.isEmpty else { return properties }
+        if let primaryKey {
+            guard properties.contains(where: { $0.name == primaryKey }) else {
+                throwRealmException("Primary key property '\(primaryKey)' does not exist on object '\(className)'")
+            }
+            if let marked = properties.first(where: { $0.isPrimaryKey && $0.name != primaryKey }) {
+                throwRealmException("Properties '\(marked.name)' and '\(primaryKey)' are both marked as the primary key of '\(className)'.")
+            }
+        }
+        return properties.map { property in
+            let isKey = property.isPrimaryKey || property.name == primaryKey
+            return PropertyInfo(name: property.name, offset: property.offset, token: property.token, field: property.field,
+                                shape: property.shape, isPrimaryKey: isKey,
+                                isIndexed: property.isIndexed || indexed.contains(property.name), originProperty: property.originProperty)
         }
     }
 

@@ -34,6 +34,24 @@ open class Object: ObjectBase, RealmCollectionValue {
 
     /// The class name in the file: `Person.className() == "Person"`.
     open class func className() -> String { ObjectSchemaInfo.className(of: self) }
+
+    /// Realm's legacy way to name the primary key: nil unless overridden. With `@Persisted`, use
+    /// `@Persisted(primaryKey: true)`; an override is read as Realm reads it (the named
+    /// `@Persisted` property becomes the primary key).
+    ///
+    ///     override class func primaryKey() -> String? { "id" }
+    open class func primaryKey() -> String? { nil }
+
+    /// Realm's legacy list of properties not to persist: empty unless overridden. With
+    /// `@Persisted`, the properties not marked `@Persisted` are the ignored ones, and this list is
+    /// not read.
+    open class func ignoredProperties() -> [String] { [] }
+
+    /// Realm's legacy list of indexed properties: empty unless overridden. With `@Persisted`, use
+    /// `@Persisted(indexed: true)`; the `@Persisted` properties an override names are indexed.
+    ///
+    ///     override class func indexedProperties() -> [String] { ["name"] }
+    open class func indexedProperties() -> [String] { [] }
 }
 
 extension Object: ThreadConfined {}

@@ -114,7 +114,8 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     ///     person.objectSchema.className == "Person"
     public var objectSchema: ObjectSchema { _schemaInfo.publicSchema }
 
-    /// Whether `object` is this object: the same instance, or the same object of the same Realm.
+    /// Whether `object` is this object: the same instance, or the same object of the same Realm,
+    /// neither deleted nor invalidated (as Realm's `isSameObject(as:)`).
     ///
     ///     let a = realm.object(ofType: Person.self, forPrimaryKey: 1)!
     ///     let b = realm.object(ofType: Person.self, forPrimaryKey: 1)!
@@ -124,14 +125,31 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         if object === self { return true }
         guard let core = _core, let table = _table, let otherTable = object._table else { return false }
         return object._core === core && table.tableKey == otherTable.tableKey && object._key == _key
+            && !isInvalidated && !object.isInvalidated
     }
 
-    /// Two objects are equal when they are the same object (see `isSameObject(as:)`).
-    public static func == (lhs: ObjectBase, rhs: ObjectBase) -> Bool { lhs.isSameObject(as: rhs) }
+    /// Whether equality and hashing follow the row (Realm's `isEqual:`): a managed object of a
+    /// class with a primary key, or a frozen object. Others compare by identity.
+    private var _equatesByRow: Bool {
+        _table != nil && (_schemaInfo.primaryKey != nil || _core?.frozen != nil)
+    }
 
-    /// Hashes the object's identity (its row once managed).
+    /// As Realm documents for `isSameObject(as:)`: "If the object type is defined with a primary
+    /// key, `isEqual(_:)` behaves identically to this method. If the object type is not defined
+    /// with a primary key, `isEqual(_:)` uses the `NSObject` behavior of comparing object
+    /// identity" (frozen objects compare as the same object too).
+    ///
+    ///     realm.object(ofType: Person.self, forPrimaryKey: 1)! == realm.object(ofType: Person.self, forPrimaryKey: 1)!   // true
+    ///     realm.objects(Dog.self)[0] == realm.objects(Dog.self)[0]     // false: two accessors, no primary key
+    public static func == (lhs: ObjectBase, rhs: ObjectBase) -> Bool {
+        if lhs === rhs { return true }
+        return lhs._equatesByRow && lhs.isSameObject(as: rhs)
+    }
+
+    /// Hashes what `==` compares: the row of a managed object with a primary key or of a frozen
+    /// object, otherwise the instance.
     public func hash(into hasher: inout Hasher) {
-        if let table = _table {
+        if _equatesByRow, let table = _table {
             hasher.combine(table.tableKey)
             hasher.combine(_key)
         } else {

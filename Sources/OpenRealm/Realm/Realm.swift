@@ -258,18 +258,25 @@ public struct Realm: Equatable {
                 keyValue = object[info.properties[pk].name]
             }
             if let keyValue, let existing = object(ofType: type, forPrimaryKey: keyValue) {
+                let copy = T()
+                copy._assign(from: value)
+                // As Realm's policies: `.all` sets every property given (each set is a change for
+                // the observers, even to the value it had); `.modified` only those whose values
+                // differ.
+                func apply(_ index: Int, _ newValue: Any) {
+                    if update == .modified, Realm.holdsSameValue(existing, copy, index) { return }
+                    existing._setValue(newValue, of: index)
+                }
                 switch value {
                 case let dictionary as [String: Any]:
                     // Keys that name no persisted property are ignored, as Realm does.
                     for (name, propertyValue) in dictionary where name != info.properties[pk].name {
                         guard let index = info.indexByName[name], info.properties[index].isStored else { continue }
-                        existing._setValue(propertyValue, of: index)
+                        apply(index, propertyValue)
                     }
                 default:
-                    let copy = T()
-                    copy._assign(from: value)
                     for (index, property) in info.properties.enumerated() where property.isStored && index != pk {
-                        existing._setValue(copy._value(of: index), of: index)
+                        apply(index, copy._value(of: index))
                     }
                 }
                 return existing
@@ -279,6 +286,23 @@ public struct Realm: Equatable {
         object._assign(from: value)
         core.add(object, policy: update.cValue)
         return object
+    }
+
+    /// Whether the property at `index`, a scalar or a to-one link (not a collection), holds the
+    /// same value in `existing` and `copy` (`.modified` then leaves it alone): equal values, or
+    /// no object in both, or the same managed object.
+    private static func holdsSameValue(_ existing: ObjectBase, _ copy: ObjectBase, _ index: Int) -> Bool {
+        let shape = existing._schemaInfo.properties[index].shape
+        if shape.holdsOneLink {
+            let old = unwrapOptional(existing._value(of: index)) as? ObjectBase
+            let new = unwrapOptional(copy._value(of: index)) as? ObjectBase
+            guard let old, let new else { return old == nil && new == nil }
+            return new._table != nil && old.isSameObject(as: new)
+        }
+        guard shape.holdsOneScalar,
+              let old = existing._value(of: index) as? AnyHashable, let new = copy._value(of: index) as? AnyHashable
+        else { return false }
+        return old == new
     }
 
     /// Whether `value` holds an object that is not managed by this Realm (unmanaged, or of

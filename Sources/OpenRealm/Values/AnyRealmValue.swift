@@ -77,7 +77,8 @@ public enum AnyRealmValue: RealmCollectionValue, _Persistable {
     /// The linked object, or nil for another case.
     public var dynamicObject: Object? { if case .object(let v) = self { v } else { nil } }
 
-    /// Equal cases with equal values (objects: the same object; collections: the same instance).
+    /// Equal cases with equal values (objects: as `Object`'s `==`, so by row with a primary key
+    /// or frozen, otherwise by identity, as Realm's; collections: the same instance).
     public static func == (lhs: AnyRealmValue, rhs: AnyRealmValue) -> Bool {
         switch (lhs, rhs) {
         case (.none, .none): true
@@ -88,7 +89,7 @@ public enum AnyRealmValue: RealmCollectionValue, _Persistable {
         case (.string(let a), .string(let b)): a == b
         case (.data(let a), .data(let b)): a == b
         case (.date(let a), .date(let b)): a == b
-        case (.object(let a), .object(let b)): a.isSameObject(as: b)
+        case (.object(let a), .object(let b)): a == b
         case (.objectId(let a), .objectId(let b)): a == b
         case (.decimal128(let a), .decimal128(let b)): a == b
         case (.uuid(let a), .uuid(let b)): a == b

@@ -58,18 +58,33 @@ public final class Decimal128: RealmCollectionValue, Comparable, CustomStringCon
         self.init(parsed)
     }
 
-    /// A value from Int, Double, Float, String or Decimal128; nil otherwise.
+    /// Converts `value` to a Decimal128, as Realm does: an integer of any size, a `Float`, a
+    /// `Double`, a `String`, an `NSNumber`, a `Decimal` or a `Decimal128`. As Realm documents,
+    /// another type, or a string that is not a decimal, is a fatal error.
     ///
-    ///     Decimal128(value: 3)?.stringValue == "3"
-    public convenience init?(value: Any) {
+    ///     Decimal128(value: 3).stringValue == "3"
+    public convenience init(value: Any) {
+        guard let converted = Decimal128.converted(from: value) else {
+            throwRealmException("Cannot convert value '\(value)' of type '\(type(of: value))' to decimal128")
+        }
+        self.init(converted)
+    }
+
+    /// `value` as a Decimal128 (the types `init(value:)` takes); nil for another type or a
+    /// string that is not a decimal.
+    static func converted(from value: Any) -> Decimal128? {
         switch value {
-        case let decimal as Decimal128: self.init(decimal)
-        case let int as Int: self.init(int)
-        case let double as Double: self.init(number: double)
-        case let float as Float: self.init(number: Double(float))
-        case let string as String:
-            guard let parsed = Decimal128.parse(string) else { return nil }
-            self.init(parsed)
+        case let decimal as Decimal128: return Decimal128(decimal)
+        case let int as Int: return Decimal128(int)
+        case let double as Double: return Decimal128(number: double)
+        case let float as Float: return Decimal128(number: Double(float))
+        case let string as String: return Decimal128.parse(string)
+        case let decimal as Decimal: return Decimal128.parse(decimal.description)
+        case let integer as any BinaryInteger:
+            return Int(exactly: integer).map { Decimal128($0) } ?? Decimal128.parse("\(integer)")
+        case let number as NSNumber:
+            // Booleans and other NSNumbers through their exact decimal text.
+            return Decimal128.parse(number.decimalValue.description)
         default: return nil
         }
     }

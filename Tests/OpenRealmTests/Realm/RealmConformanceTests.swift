@@ -377,7 +377,8 @@ struct RealmConformanceObjectTests {
             let object = try realm.write { realm.create(ConfValues.self, value: ["arrayCol": list]) }
             #expect(object.arrayCol.map(\.boolCol) == [true, false])
         }
-        let viaPersisted = realm.objects(ConfValues.self).filter { $0.objectCol == persisted }
+        // ConfPlain has no primary key: == is identity (as Realm's isEqual), isSameObject the row.
+        let viaPersisted = realm.objects(ConfValues.self).filter { $0.objectCol?.isSameObject(as: persisted) == true }
         #expect(viaPersisted.count == 1)
     }
 
