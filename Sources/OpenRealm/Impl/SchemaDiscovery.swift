@@ -155,7 +155,7 @@ final class ObjectSchemaInfo: @unchecked Sendable {
         }
         return properties.map { property in
             let isKey = property.isPrimaryKey || property.name == primaryKey
-            return PropertyInfo(name: property.name, offset: property.offset, token: property.token, field: property.field,
+            return PropertyInfo(name: property.name, columnName: property.columnName, offset: property.offset, token: property.token, field: property.field,
                                 shape: property.shape, isPrimaryKey: isKey,
                                 isIndexed: property.isIndexed || indexed.contains(property.name), originProperty: property.originProperty)
         }
