@@ -1016,8 +1016,29 @@ void ce_txn_end(ce_txn *txn)
 /* Commit                                                                    */
 /* ------------------------------------------------------------------------ */
 
+size_t db_commit_stream_window = DB_COMMIT_STREAM_WINDOW;
+
+/* The sink of a streamed commit (space_set_stream): writes a piece of the
+ * new version's nodes into free space while the rest is placed. Nothing
+ * reads those pages until a slot names the version, and the commit syncs
+ * them before its slot (write_new_version). */
+static bool write_streamed(void *context, const pager_write_run *runs, size_t count)
+{
+    ce_txn *txn = context;
+    ce_db *db = txn->db;
+    if (!space_streamed(&txn->space)) {
+        /* The first piece: as write_new_version checks and marks before it
+         * writes. */
+        if (!pager_check_file(db->pager, txn->info.logical_size, false)) return false;
+        atomic_store(&db->shared->committing_version, txn->info.version + 1);
+    }
+    return db->cipher.page_sums ? pagesum_write_runs(txn, runs, count, false)
+                                : pager_write_runs(db->pager, runs, count);
+}
+
 /* Places every dirty node of the new version and fills in the free list.
- * On return the space holds the bytes to write and `out_info` the version. */
+ * On return the space holds the bytes to write and `out_info` the version;
+ * a large commit has written part of them already (write_streamed). */
 static bool build_new_version(ce_txn *txn, version_info *out_info)
 {
     space_state *space = &txn->space;
@@ -1031,14 +1052,20 @@ static bool build_new_version(ce_txn *txn, version_info *out_info)
     if (!space_commit_prepare(space)) return false;
     size_t free_count;
     space_free_list(space, &free_count);
+    space_set_stream(space, db_commit_stream_window, write_streamed, txn);
     /* The free list may gain the gap entry of space_plan_placement: +2. */
     if (!space_plan_placement(space, node_dirty_size_bound(space) + node_size_for(64, TOP_COUNT) +
                                          node_size_for(64, 3 * (free_count + 2)) + sums_bytes))
         return false;
     if (txn->db->cipher.page_sums && !pagesum_place(txn)) return false;
+    /* The nodes of the trees are written as they are placed once a window
+     * of them is staged; the pages of checksums placed above and the free
+     * list and top placed below are written last (they are filled late). */
     space_ref root = 0, history = 0;
+    space_stream_begin(space);
     if (txn->user_root && !node_finalize_tree(space, txn->user_root, &root)) return false;
     if (txn->history_ref && !node_finalize_tree(space, txn->history_ref, &history)) return false;
+    space_stream_end(space);
 
     /* The free list describes the space after every placement, including its
      * own: reserve it first, place the top, then fill it in. Placing adds at
@@ -1099,12 +1126,14 @@ static bool write_new_version(ce_txn *txn, const version_info *info, bool groupe
     if (ok) {
         atomic_store(&db->shared->committing_version, info->version);
         ok = pager_ensure_size_for_runs(db->pager, info->logical_size, runs, run_count) &&
-             (db->cipher.page_sums ? pagesum_write_runs(txn, runs, run_count)
+             (db->cipher.page_sums ? pagesum_write_runs(txn, runs, run_count, true)
                                    : pager_write_runs(db->pager, runs, run_count));
     }
     /* New pages of checksums are rewritten in place by the commits after
-     * this one: no slot may list them as this commit's bytes. */
-    bool listable = !(db->cipher.page_sums && pagesum_places_pages(txn));
+     * this one: no slot may list them as this commit's bytes. Nor the runs
+     * of a streamed commit, whose bytes are no longer at hand for the
+     * slot's checksum: either is synced before its slot. */
+    bool listable = !(db->cipher.page_sums && pagesum_places_pages(txn)) && !space_streamed(&txn->space);
     if (ok)
         ok = grouped ? group_add_commit(db, &txn->info, info, runs, run_count, listable)
                      : group_commit_durably(db, &txn->info, info, runs, run_count, listable);

@@ -38,6 +38,7 @@ struct pagesum_commit {
     size_t placed_until; /* the rest of the directory is 0 (room to grow) */
     uint64_t directory;  /* the ref the new top names */
     bool grows;
+    uint8_t **copies;    /* existing pages of checksums being rewritten, by k (a streamed commit fills them in pieces) */
 };
 
 static bool damaged_directory(const space_state *space, uint64_t ref)
@@ -88,6 +89,9 @@ uint64_t pagesum_bytes(const space_state *space)
 void pagesum_release(ce_txn *txn)
 {
     if (!txn->page_sums) return;
+    if (txn->page_sums->copies)
+        for (size_t k = 0; k < txn->page_sums->count; k++) free(txn->page_sums->copies[k]);
+    free(txn->page_sums->copies);
     free(txn->page_sums->pages);
     free(txn->page_sums);
     txn->page_sums = NULL;
@@ -191,14 +195,15 @@ typedef struct composed_page {
     uint8_t bytes[PAGER_PAGE_SIZE];
 } composed_page;
 
-bool pagesum_write_runs(ce_txn *txn, const pager_write_run *runs, size_t count)
+bool pagesum_write_runs(ce_txn *txn, const pager_write_run *runs, size_t count, bool last)
 {
     struct pagesum_commit *commit = txn->page_sums;
     space_state *space = &txn->space;
     pager_state *pager = txn->db->pager;
     const char *path = txn->db->path;
     composed_page *composed = malloc((2 * count + 1) * sizeof *composed);
-    uint8_t **copies = calloc(commit->count ? commit->count : 1, sizeof *copies); /* rewritten existing pages */
+    if (!commit->copies) commit->copies = calloc(commit->count ? commit->count : 1, sizeof *commit->copies);
+    uint8_t **copies = commit->copies; /* rewritten existing pages */
     uint8_t **fresh = calloc(commit->count ? commit->count : 1, sizeof *fresh);   /* placed by this commit */
     bool ok = composed && copies && fresh;
     if (!ok) error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory committing to '%s'", path);
@@ -261,17 +266,17 @@ bool pagesum_write_runs(ce_txn *txn, const pager_write_run *runs, size_t count)
         }
     }
     /* The runs (with the new pages of checksums), the pages they cover in
-     * part (whole, with zeros), then the rewritten pages of checksums; the
-     * commit's one sync covers them all. */
+     * part (whole, with zeros), then, with the last runs of the commit, the
+     * rewritten pages of checksums; the commit's sync covers them all. */
     ok = ok && pager_write_runs(pager, runs, count);
     for (size_t i = 0; ok && i < composed_count; i++)
         ok = pager_write(pager, composed[i].position, composed[i].bytes, PAGER_PAGE_SIZE);
-    for (size_t k = 0; k < commit->count; k++) {
-        if (ok && copies && copies[k]) ok = pager_write(pager, commit->pages[k], copies[k], PAGER_PAGE_SIZE);
-        if (copies) free(copies[k]);
+    for (size_t k = 0; last && copies && k < commit->count; k++) {
+        if (ok && copies[k]) ok = pager_write(pager, commit->pages[k], copies[k], PAGER_PAGE_SIZE);
+        free(copies[k]);
+        copies[k] = NULL;
     }
     free(composed);
-    free(copies);
     free(fresh);
     return ok;
 }
