@@ -1029,7 +1029,9 @@ static bool write_streamed(void *context, const pager_write_run *runs, size_t co
     if (!space_streamed(&txn->space)) {
         /* The first piece: as write_new_version checks and marks before it
          * writes. */
-        if (!pager_check_file(db->pager, txn->info.logical_size, false)) return false;
+        if (!pager_check_file(db->pager, txn->info.logical_size, false) ||
+            !pager_file_size(db->pager, &txn->streamed_from))
+            return false;
         atomic_store(&db->shared->committing_version, txn->info.version + 1);
     }
     return db->cipher.page_sums ? pagesum_write_runs(txn, runs, count, false)
@@ -1125,7 +1127,8 @@ static bool write_new_version(ce_txn *txn, const version_info *info, bool groupe
     bool ok = space_write_runs(&txn->space, &runs, &run_count);
     if (ok) {
         atomic_store(&db->shared->committing_version, info->version);
-        ok = pager_ensure_size_for_runs(db->pager, info->logical_size, runs, run_count) &&
+        ok = pager_ensure_size_for_runs(db->pager, info->logical_size, runs, run_count,
+                                        space_streamed(&txn->space) ? txn->streamed_from : 0) &&
              (db->cipher.page_sums ? pagesum_write_runs(txn, runs, run_count, true)
                                    : pager_write_runs(db->pager, runs, run_count));
     }

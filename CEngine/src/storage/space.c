@@ -599,7 +599,9 @@ static bool stream_flush(space_state *space);
 bool space_place(space_state *space, uint64_t size, bool fresh, uint64_t *out_position, uint8_t **out_buffer)
 {
     /* The piece placed before this call is filled: what may be written now is. */
-    if (space->stream_active && space->stage_length >= space->stream_window && !stream_flush(space)) return false;
+    if (space->stream_active && space->stage_length - space->stream_held_bytes >= space->stream_window &&
+        !stream_flush(space))
+        return false;
     size_t chosen = space->current_extent;
     if (!space->appending && (chosen == SIZE_MAX || usable_size(space, chosen) < size)) {
         /* More than planned: the largest reusable range that holds this node,
