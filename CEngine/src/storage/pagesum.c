@@ -209,8 +209,13 @@ bool pagesum_write_runs(ce_txn *txn, const pager_write_run *runs, size_t count, 
     if (!ok) error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory committing to '%s'", path);
     size_t composed_count = 0, first_run = 0;
     uint64_t previous_page = UINT64_MAX;
-    for (size_t k = commit->first_new; ok && k < commit->placed_until; k++)
-        fresh[k] = space_placed_buffer(space, commit->pages[k]);
+    /* The new pages of checksums lie between these (placed one after the
+     * other as a rule): a page outside is none of them. */
+    uint64_t lowest_new = UINT64_MAX, highest_new = 0;
+    for (size_t k = commit->first_new; k < commit->placed_until; k++) {
+        if (commit->pages[k] < lowest_new) lowest_new = commit->pages[k];
+        if (commit->pages[k] > highest_new) highest_new = commit->pages[k];
+    }
     for (size_t r = 0; ok && r < count; r++) {
         uint64_t first = runs[r].position / PAGER_PAGE_SIZE;
         uint64_t last = (runs[r].position + runs[r].length - 1) / PAGER_PAGE_SIZE;
@@ -225,7 +230,8 @@ bool pagesum_write_runs(ce_txn *txn, const pager_write_run *runs, size_t count, 
                 break;
             }
             bool is_sum_page = false;
-            for (size_t k = commit->first_new; k < commit->placed_until; k++) is_sum_page |= commit->pages[k] == start;
+            if (start >= lowest_new && start <= highest_new)
+                for (size_t k = commit->first_new; k < commit->placed_until; k++) is_sum_page |= commit->pages[k] == start;
             uint32_t sum = 0; /* a page of checksums is not checked as a page */
             if (!is_sum_page) {
                 while (first_run < count && runs[first_run].position + runs[first_run].length <= start) first_run++;
@@ -244,8 +250,15 @@ bool pagesum_write_runs(ce_txn *txn, const pager_write_run *runs, size_t count, 
                     sum = pager_page_sum(page_bytes->bytes);
                 }
             }
+            /* A new page of checksums: its buffer, looked up once per call
+             * (a streamed commit's pieces reach a few of them each). */
+            bool placed_here = index >= commit->first_new && index < commit->placed_until;
+            if (placed_here && !fresh[index] && !(fresh[index] = space_placed_buffer(space, commit->pages[index]))) {
+                ok = error_fail(CE_ERR_FAIL, "internal error: a new page of checksums of '%s' is not staged", path);
+                break;
+            }
             uint8_t *target = fresh[index];
-            if (!target) {
+            if (!placed_here) {
                 if (!copies[index]) {
                     copies[index] = malloc(PAGER_PAGE_SIZE);
                     if (!copies[index]) {
