@@ -26,6 +26,7 @@
  * transaction through db_internal.h.
  */
 #include "db.h"
+#include "backwrite.h"
 #include "checksum.h"
 #include "db_internal.h"
 #include "error.h"
@@ -1033,9 +1034,28 @@ static bool write_streamed(void *context, const pager_write_run *runs, size_t co
             !pager_file_size(db->pager, &txn->streamed_from))
             return false;
         atomic_store(&db->shared->committing_version, txn->info.version + 1);
+        /* A plain file's pieces are written on a thread of their own while
+         * the next are placed (an encrypted file's need the cipher, which
+         * this thread may use meanwhile); without the thread, here. */
+        if (!pager_is_encrypted(db->pager) && !backwrite_start(db->pager, &txn->background))
+            txn->background = NULL;
     }
-    return db->cipher.page_sums ? pagesum_write_runs(txn, runs, count, false)
-                                : pager_write_runs(db->pager, runs, count);
+    if (db->cipher.page_sums) return pagesum_write_runs(txn, runs, count, false, txn->background);
+    return txn->background ? backwrite_put(txn->background, runs, count) : pager_write_runs(db->pager, runs, count);
+}
+
+/* After build_new_version, whether it succeeded or not: the streamed
+ * pieces are all written (or one failed) and the writer's thread ended.
+ * `ok`: build_new_version's result, whose error stays first. */
+static bool finish_streamed_pieces(ce_txn *txn, bool ok)
+{
+    if (!txn->background) return ok;
+    error_saved saved;
+    error_save(&saved);
+    bool written = backwrite_finish(txn->background);
+    txn->background = NULL;
+    if (!ok) return error_restore(&saved);
+    return written;
 }
 
 /* Places every dirty node of the new version and fills in the free list.
@@ -1129,7 +1149,7 @@ static bool write_new_version(ce_txn *txn, const version_info *info, bool groupe
         atomic_store(&db->shared->committing_version, info->version);
         ok = pager_ensure_size_for_runs(db->pager, info->logical_size, runs, run_count,
                                         space_streamed(&txn->space) ? txn->streamed_from : 0) &&
-             (db->cipher.page_sums ? pagesum_write_runs(txn, runs, run_count, true)
+             (db->cipher.page_sums ? pagesum_write_runs(txn, runs, run_count, true, NULL)
                                    : pager_write_runs(db->pager, runs, run_count));
     }
     /* New pages of checksums are rewritten in place by the commits after
@@ -1160,7 +1180,8 @@ static bool commit(ce_txn *txn, bool grouped, uint64_t *out_version)
     /* pager_check_file: nothing this transaction read came from past the
      * end of a truncated file (zeros would be committed as data). The
      * version is published by write_new_version (group.c). */
-    bool ok = (!txn->before_commit || txn->before_commit(txn, txn->layer_state)) && build_new_version(txn, &info) &&
+    bool ok = (!txn->before_commit || txn->before_commit(txn, txn->layer_state)) &&
+              finish_streamed_pieces(txn, build_new_version(txn, &info)) &&
               pager_check_file(db->pager, txn->info.logical_size, false) &&
               write_new_version(txn, &info, grouped);
     atomic_store(&db->shared->committing_version, 0);

@@ -21,6 +21,7 @@
  * and only when the file outgrows its pages of checksums.
  */
 #include "pagesum.h"
+#include "backwrite.h"
 #include "error.h"
 #include "node.h"
 #include "pager.h"
@@ -195,7 +196,7 @@ typedef struct composed_page {
     uint8_t bytes[PAGER_PAGE_SIZE];
 } composed_page;
 
-bool pagesum_write_runs(ce_txn *txn, const pager_write_run *runs, size_t count, bool last)
+bool pagesum_write_runs(ce_txn *txn, const pager_write_run *runs, size_t count, bool last, backwrite_state *background)
 {
     struct pagesum_commit *commit = txn->page_sums;
     space_state *space = &txn->space;
@@ -281,9 +282,11 @@ bool pagesum_write_runs(ce_txn *txn, const pager_write_run *runs, size_t count, 
     /* The runs (with the new pages of checksums), the pages they cover in
      * part (whole, with zeros), then, with the last runs of the commit, the
      * rewritten pages of checksums; the commit's sync covers them all. */
-    ok = ok && pager_write_runs(pager, runs, count);
-    for (size_t i = 0; ok && i < composed_count; i++)
-        ok = pager_write(pager, composed[i].position, composed[i].bytes, PAGER_PAGE_SIZE);
+    ok = ok && (background ? backwrite_put(background, runs, count) : pager_write_runs(pager, runs, count));
+    for (size_t i = 0; ok && i < composed_count; i++) {
+        pager_write_run page = {composed[i].position, composed[i].bytes, PAGER_PAGE_SIZE};
+        ok = background ? backwrite_put(background, &page, 1) : pager_write_runs(pager, &page, 1);
+    }
     for (size_t k = 0; last && copies && k < commit->count; k++) {
         if (ok && copies[k]) ok = pager_write(pager, commit->pages[k], copies[k], PAGER_PAGE_SIZE);
         free(copies[k]);
