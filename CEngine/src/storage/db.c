@@ -16,7 +16,8 @@
  * without some of the data: at the next open the slot's checksum over the
  * runs it lists fails and the other slot (the previous, durable commit)
  * wins. A commit that wrote more runs than a slot lists syncs its data
- * first and the slot second. A grouped commit writes its nodes and joins
+ * first and the slot second, and so does a large commit written in pieces
+ * while it is placed (write_streamed). A grouped commit writes its nodes and joins
  * the pending group; ce_db_sync writes the group's one slot (group.c).
  *
  * The rest of the layer: header.c (the four header pages, and the version a

@@ -6,9 +6,11 @@
  * placement of a commit (one run where it fits, a gap after an appended
  * commit, whole pages for an encrypted file), the staging buffer of the
  * placed bytes, and the pages a reader found ready.
- * Never: writes to the file (space_write_runs lists the staged runs; the
- * db layer has the pager write them), or places a node in a range freed
- * by a version newer than the oldest pinned one.
+ * Never: writes to the file (space_write_runs lists the staged runs, and
+ * a streamed commit hands finished runs to the db layer's sink: the db
+ * layer has the pager write them), hands out a page that later pieces may
+ * still reach, or places a node in a range freed by a version newer than
+ * the oldest pinned one.
  */
 #include "space.h"
 #include "buf.h"
