@@ -80,6 +80,7 @@ typedef struct config {
 typedef struct result {
     double w1_seconds;
     double w1_commit_seconds; /* of which the commit call (the stores) */
+    double w1_peak_rss_mib;   /* ours: the process's peak RSS right after W1 (its first repetition: the insert's own) */
     uint64_t w1_bytes;     /* the file after W1 (SQLite: the db after a TRUNCATE checkpoint, WAL empty) */
     uint64_t w1_bytes_raw; /* SQLite: db + WAL as the commit left them; others: = w1_bytes */
     double w2_us;          /* per lookup */
@@ -397,6 +398,7 @@ static void run_ours_with(const char *dir, const config *cfg, result *r, bool pa
     ours_create_schema(db, &s);
 
     ours_w1(db, &s, cfg, r);
+    r->w1_peak_rss_mib = peak_rss_mib();
     r->w1_bytes = r->w1_bytes_raw = file_size_or_zero(path);
     ours_check(ce_db_verify(db, &r->stats_w1), "ce_db_verify after W1");
     ours_verify(db, &s, cfg, false);
@@ -1191,6 +1193,8 @@ int main(int argc, char **argv)
             else
                 printf("   (W4 runs %.2f-%.2f ms; commit calls: W1 %.3f s, W6 %.3f s)\n", r->w4_min_ms,
                        r->w4_max_ms, r->w1_commit_seconds, r->w6_commit_seconds);
+            if (s == SYS_OURS || s == SYS_OURS_NOSUM)
+                printf("      peak RSS after W1: %.1f MiB\n", r->w1_peak_rss_mib);
             if (s == SYS_OURS && cfg.opens > 0) printf("      W9 (open + read one object, page cache warm): %.3f ms\n", r->w9_ms);
             if (r->ran_cold)
                 printf("      cold (file %.1f%% in the page cache, %.1f%% after the drop): open %.3f ms (median of %d), "

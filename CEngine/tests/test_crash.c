@@ -20,6 +20,9 @@
  * whole groups 1..m (a multiple of nine elements: no partial group is ever
  * visible) and m >= the last acknowledged group.
  *
+ * The streamed mode is the first in a file without page checksums, its
+ * commits written in pieces while they are placed (a kill between pieces).
+ *
  * CE_CRASH_KILLS sets the number of kills of each mode (default 200).
  */
 #include "test_support.h"
@@ -54,9 +57,18 @@ static void change(ce_txn *txn, int64_t number)
     }
 }
 
+/* The streamed mode's files have no page checksums (placement is then not
+ * page aligned: every piece is written as it comes). */
+static bool without_page_checksums;
+
 static void run_child(const char *path, int64_t first_number, int ack_fd)
 {
-    ce_db *db = test_open(path);
+    ce_db_options options;
+    ce_db_options_init(&options);
+    test_set_key(&options);
+    options.disable_page_checksums = without_page_checksums;
+    ce_db *db;
+    CHECK(ce_db_open(path, &options, &db));
     for (int64_t number = first_number;; number++) {
         ce_txn *txn;
         CHECK(ce_txn_begin_write(db, &txn));
@@ -118,7 +130,9 @@ static int64_t check_file(const char *path, int64_t acknowledged, int64_t per_un
     return last;
 }
 
-static void kill_children(bool grouped)
+/* `stream_window`: 0, the default; else the children write commits
+ * larger than it in pieces while they are placed (db_commit_stream_window). */
+static void kill_children(bool grouped, size_t stream_window)
 {
     const char *kills_text = getenv("CE_CRASH_KILLS");
     int kills = kills_text ? atoi(kills_text) : 200;
@@ -133,6 +147,10 @@ static void kill_children(bool grouped)
         CHECK(child >= 0);
         if (child == 0) {
             close(pipe_fds[0]);
+            if (stream_window) {
+                db_commit_stream_window = stream_window;
+                without_page_checksums = true;
+            }
             if (grouped) run_grouped_child(path, last + 1, pipe_fds[1]);
             else run_child(path, last + 1, pipe_fds[1]);
             _exit(0);
@@ -165,6 +183,11 @@ static void kill_children(bool grouped)
     free(dir);
 }
 
-TEST(kill_during_commits) { kill_children(false); }
+TEST(kill_during_commits) { kill_children(false, 0); }
 
-TEST(kill_during_grouped_commits) { kill_children(true); }
+TEST(kill_during_grouped_commits) { kill_children(true, 0); }
+
+/* Commits written in pieces as small as they come (a node or two), in a
+ * file without page checksums (encrypted: whole pages, as the commit has
+ * them; killpoints and faults cover larger streamed commits). */
+TEST(kill_during_streamed_commits) { kill_children(false, 64); }

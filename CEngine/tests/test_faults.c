@@ -231,6 +231,7 @@ typedef struct scenario {
     const char *name;
     void (*change)(ce_txn *txn); /* the commit under test */
     size_t slot_run_limit;       /* below the commit's runs: data and slot synced apart */
+    size_t stream_window;        /* 0: the default; small: the commit is written in pieces as it is placed */
 } scenario;
 
 static void small_change(ce_txn *txn)
@@ -313,8 +314,9 @@ static uint64_t reopen_and_fingerprint(const char *work)
 
 static void run_scenario(const char *base, const char *work, const scenario *s, int expected_syncs)
 {
-    size_t saved_limit = group_slot_run_limit;
+    size_t saved_limit = group_slot_run_limit, saved_window = db_commit_stream_window;
     group_slot_run_limit = s->slot_run_limit;
+    if (s->stream_window) db_commit_stream_window = s->stream_window;
     uint64_t old_print, new_print;
     int syncs;
     int calls = measure(base, work, s, &old_print, &new_print, &syncs);
@@ -392,6 +394,7 @@ static void run_scenario(const char *base, const char *work, const scenario *s, 
         }
     }
     group_slot_run_limit = saved_limit;
+    db_commit_stream_window = saved_window;
     printf("faults: %s commit: %d calls, %d sync(s), %d fault cases passed\n", s->name, calls, syncs, cases);
 }
 
@@ -572,21 +575,41 @@ TEST(grouped_commits_two_syncs)
 }
 
 /* Small: one sync. Large: one sync, then the sync record (over 1 MiB).
- * Two-sync: the large commit with data and slot synced apart. */
+ * Two-sync: the large commit with data and slot synced apart. Streamed:
+ * the large commit (many runs) and a large append (one run) written in
+ * pieces while they are placed, a failure or crash between any two of
+ * them; data and slot synced apart. */
 TEST(small_commit)
 {
-    scenario small = {"small", small_change, group_slot_run_limit};
+    scenario small = {"small", small_change, group_slot_run_limit, 0};
     run_fault_case(&small, 1);
 }
 
 TEST(large_commit)
 {
-    scenario large = {"large", large_change, group_slot_run_limit};
+    scenario large = {"large", large_change, group_slot_run_limit, 0};
     run_fault_case(&large, 1);
 }
 
 TEST(two_sync_commit)
 {
-    scenario two_sync = {"two-sync", large_change, 0};
+    scenario two_sync = {"two-sync", large_change, 0, 0};
     run_fault_case(&two_sync, 2);
+}
+
+TEST(streamed_commit)
+{
+    scenario streamed = {"streamed", large_change, group_slot_run_limit, 16384};
+    run_fault_case(&streamed, 2);
+}
+
+static void large_append(ce_txn *txn)
+{
+    for (int i = 0; i < 20000; i++) test_list_append(txn, (int64_t)i * 0x100000001ll);
+}
+
+TEST(streamed_append)
+{
+    scenario streamed = {"streamed append", large_append, group_slot_run_limit, 16384};
+    run_fault_case(&streamed, 2);
 }

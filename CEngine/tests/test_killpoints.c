@@ -25,8 +25,9 @@
  * its last call returned.
  *
  * Cases: page checksums (the default for a plain file; encrypted with
- * --encrypted), and the same with slots that list at most 3 runs (groups
- * that overflow a slot: data synced first). `--seed N` changes the run.
+ * --encrypted), the same with slots that list at most 3 runs (groups
+ * that overflow a slot: data synced first), and with commits over 16 KiB
+ * written in pieces as they are placed (db_commit_stream_window). `--seed N` changes the run.
  */
 #include "test_support.h"
 #include "group.h"
@@ -367,6 +368,17 @@ TEST(kill_at_every_call) { run_kills(group_slot_run_limit, units_to_run(100)); }
 
 /* Slots list at most 3 runs: most groups sync their data first. */
 TEST(kill_at_every_call_small_slots) { run_kills(3, units_to_run(40)); }
+
+/* Commits of more than 16 KiB written in pieces while they are placed
+ * (the ballast, its rewrites, the larger groups' commits): a kill between
+ * any two pieces. */
+TEST(kill_at_every_call_streamed)
+{
+    size_t saved = db_commit_stream_window;
+    db_commit_stream_window = 16384;
+    run_kills(group_slot_run_limit, units_to_run(40));
+    db_commit_stream_window = saved;
+}
 
 /* A commit that adds a page of checksums lists it among its runs; the
  * commits after it rewrite that page in place (the entries of the pages

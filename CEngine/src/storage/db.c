@@ -16,7 +16,8 @@
  * without some of the data: at the next open the slot's checksum over the
  * runs it lists fails and the other slot (the previous, durable commit)
  * wins. A commit that wrote more runs than a slot lists syncs its data
- * first and the slot second. A grouped commit writes its nodes and joins
+ * first and the slot second, and so does a large commit written in pieces
+ * while it is placed (write_streamed). A grouped commit writes its nodes and joins
  * the pending group; ce_db_sync writes the group's one slot (group.c).
  *
  * The rest of the layer: header.c (the four header pages, and the version a
@@ -26,6 +27,7 @@
  * transaction through db_internal.h.
  */
 #include "db.h"
+#include "backwrite.h"
 #include "checksum.h"
 #include "db_internal.h"
 #include "error.h"
@@ -1016,8 +1018,50 @@ void ce_txn_end(ce_txn *txn)
 /* Commit                                                                    */
 /* ------------------------------------------------------------------------ */
 
+size_t db_commit_stream_window = DB_COMMIT_STREAM_WINDOW;
+
+/* The sink of a streamed commit (space_set_stream): writes a piece of the
+ * new version's nodes into free space while the rest is placed. Nothing
+ * reads those pages until a slot names the version, and the commit syncs
+ * them before its slot (write_new_version). */
+static bool write_streamed(void *context, const pager_write_run *runs, size_t count)
+{
+    ce_txn *txn = context;
+    ce_db *db = txn->db;
+    if (!space_streamed(&txn->space)) {
+        /* The first piece: as write_new_version checks and marks before it
+         * writes. */
+        if (!pager_check_file(db->pager, txn->info.logical_size, false) ||
+            !pager_file_size(db->pager, &txn->streamed_from))
+            return false;
+        atomic_store(&db->shared->committing_version, txn->info.version + 1);
+        /* A plain file's pieces are written on a thread of their own while
+         * the next are placed (an encrypted file's need the cipher, which
+         * this thread may use meanwhile); without the thread, here. */
+        if (!pager_is_encrypted(db->pager) && !backwrite_start(db->pager, &txn->background))
+            txn->background = NULL;
+    }
+    if (db->cipher.page_sums) return pagesum_write_runs(txn, runs, count, false, txn->background);
+    return txn->background ? backwrite_put(txn->background, runs, count) : pager_write_runs(db->pager, runs, count);
+}
+
+/* After build_new_version, whether it succeeded or not: the streamed
+ * pieces are all written (or one failed) and the writer's thread ended.
+ * `ok`: build_new_version's result, whose error stays first. */
+static bool finish_streamed_pieces(ce_txn *txn, bool ok)
+{
+    if (!txn->background) return ok;
+    error_saved saved;
+    error_save(&saved);
+    bool written = backwrite_finish(txn->background);
+    txn->background = NULL;
+    if (!ok) return error_restore(&saved);
+    return written;
+}
+
 /* Places every dirty node of the new version and fills in the free list.
- * On return the space holds the bytes to write and `out_info` the version. */
+ * On return the space holds the bytes to write and `out_info` the version;
+ * a large commit has written part of them already (write_streamed). */
 static bool build_new_version(ce_txn *txn, version_info *out_info)
 {
     space_state *space = &txn->space;
@@ -1031,14 +1075,20 @@ static bool build_new_version(ce_txn *txn, version_info *out_info)
     if (!space_commit_prepare(space)) return false;
     size_t free_count;
     space_free_list(space, &free_count);
+    space_set_stream(space, db_commit_stream_window, write_streamed, txn);
     /* The free list may gain the gap entry of space_plan_placement: +2. */
     if (!space_plan_placement(space, node_dirty_size_bound(space) + node_size_for(64, TOP_COUNT) +
                                          node_size_for(64, 3 * (free_count + 2)) + sums_bytes))
         return false;
     if (txn->db->cipher.page_sums && !pagesum_place(txn)) return false;
+    /* The nodes of the trees are written as they are placed once a window
+     * of them is staged; the pages of checksums placed above and the free
+     * list and top placed below are written last (they are filled late). */
     space_ref root = 0, history = 0;
+    space_stream_begin(space);
     if (txn->user_root && !node_finalize_tree(space, txn->user_root, &root)) return false;
     if (txn->history_ref && !node_finalize_tree(space, txn->history_ref, &history)) return false;
+    space_stream_end(space);
 
     /* The free list describes the space after every placement, including its
      * own: reserve it first, place the top, then fill it in. Placing adds at
@@ -1098,13 +1148,16 @@ static bool write_new_version(ce_txn *txn, const version_info *info, bool groupe
     bool ok = space_write_runs(&txn->space, &runs, &run_count);
     if (ok) {
         atomic_store(&db->shared->committing_version, info->version);
-        ok = pager_ensure_size_for_runs(db->pager, info->logical_size, runs, run_count) &&
-             (db->cipher.page_sums ? pagesum_write_runs(txn, runs, run_count)
+        ok = pager_ensure_size_for_runs(db->pager, info->logical_size, runs, run_count,
+                                        space_streamed(&txn->space) ? txn->streamed_from : 0) &&
+             (db->cipher.page_sums ? pagesum_write_runs(txn, runs, run_count, true, NULL)
                                    : pager_write_runs(db->pager, runs, run_count));
     }
     /* New pages of checksums are rewritten in place by the commits after
-     * this one: no slot may list them as this commit's bytes. */
-    bool listable = !(db->cipher.page_sums && pagesum_places_pages(txn));
+     * this one: no slot may list them as this commit's bytes. Nor the runs
+     * of a streamed commit, whose bytes are no longer at hand for the
+     * slot's checksum: either is synced before its slot. */
+    bool listable = !(db->cipher.page_sums && pagesum_places_pages(txn)) && !space_streamed(&txn->space);
     if (ok)
         ok = grouped ? group_add_commit(db, &txn->info, info, runs, run_count, listable)
                      : group_commit_durably(db, &txn->info, info, runs, run_count, listable);
@@ -1128,7 +1181,8 @@ static bool commit(ce_txn *txn, bool grouped, uint64_t *out_version)
     /* pager_check_file: nothing this transaction read came from past the
      * end of a truncated file (zeros would be committed as data). The
      * version is published by write_new_version (group.c). */
-    bool ok = (!txn->before_commit || txn->before_commit(txn, txn->layer_state)) && build_new_version(txn, &info) &&
+    bool ok = (!txn->before_commit || txn->before_commit(txn, txn->layer_state)) &&
+              finish_streamed_pieces(txn, build_new_version(txn, &info)) &&
               pager_check_file(db->pager, txn->info.logical_size, false) &&
               write_new_version(txn, &info, grouped);
     atomic_store(&db->shared->committing_version, 0);

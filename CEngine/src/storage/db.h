@@ -105,4 +105,12 @@ bool db_holds_key(const ce_db *db);
 bool db_begin_exclusive(ce_db *db);
 void db_end_exclusive(ce_db *db);
 
+/* A commit whose placed bytes reach this many is written in pieces of
+ * about this size while it is placed (space_set_stream), instead of from
+ * one staging buffer the size of the commit; its data is then synced
+ * before its slot, which lists no runs. Tests lower it to stream small
+ * commits. */
+#define DB_COMMIT_STREAM_WINDOW (8u << 20)
+extern size_t db_commit_stream_window;
+
 #endif

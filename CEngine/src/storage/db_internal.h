@@ -128,6 +128,8 @@ struct ce_txn {
     bool commit_failed; /* a commit failed: only ce_txn_end may follow (it rolls back) */
     ce_txn *next_reader, *previous_reader;           /* ce_db.readers */
     struct pagesum_commit *page_sums; /* a commit's page checksums (pagesum.c) */
+    uint64_t streamed_from;           /* a streamed commit: the file's size before its first piece */
+    struct backwrite_state *background; /* a streamed commit: the thread writing its pieces (backwrite.h), or NULL */
 };
 
 /* The free list of the version a transaction reads (NULL and 0 if it has

@@ -941,11 +941,11 @@ static bool write_zeros(pager_state *pager, uint64_t from, uint64_t to)
 
 bool pager_ensure_size(pager_state *pager, uint64_t logical_size)
 {
-    return pager_ensure_size_for_runs(pager, logical_size, NULL, 0);
+    return pager_ensure_size_for_runs(pager, logical_size, NULL, 0, 0);
 }
 
 bool pager_ensure_size_for_runs(pager_state *pager, uint64_t logical_size, const pager_write_run *runs,
-                                 size_t count)
+                                 size_t count, uint64_t grown_from)
 {
     uint64_t size = pager_physical_size(pager, logical_size);
     pthread_mutex_lock(&pager->mutex);
@@ -955,7 +955,7 @@ bool pager_ensure_size_for_runs(pager_state *pager, uint64_t logical_size, const
     uint64_t current;
     if (!pager_file_size(pager, &current)) return false;
     if (current >= size) return true;
-    uint64_t growth = current / 8;
+    uint64_t growth = (grown_from && grown_from < current ? grown_from : current) / 8;
     if (growth < MINIMUM_GROWTH) growth = MINIMUM_GROWTH;
     uint64_t target = size + growth;
     target = (target + 4095) & ~4095ull;

@@ -149,9 +149,12 @@ bool pager_ensure_size(pager_state *pager, uint64_t logical_size);
 /* pager_ensure_size for a commit about to write `runs` (as
  * pager_write_runs takes them): a plain file's new blocks that the runs
  * cover are not zeroed first (their write makes them written blocks just
- * as well). */
+ * as well). `grown_from`: the file's size before the commit wrote the
+ * pieces it wrote already (a streamed commit, which grew the file by
+ * writing past its end), or 0; the eighth preallocated ahead is of that
+ * size, as it would be had the commit written nothing yet. */
 bool pager_ensure_size_for_runs(pager_state *pager, uint64_t logical_size, const pager_write_run *runs,
-                                 size_t count);
+                                 size_t count, uint64_t grown_from);
 
 /* --- encryption --- */
 

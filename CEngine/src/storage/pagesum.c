@@ -21,6 +21,7 @@
  * and only when the file outgrows its pages of checksums.
  */
 #include "pagesum.h"
+#include "backwrite.h"
 #include "error.h"
 #include "node.h"
 #include "pager.h"
@@ -38,6 +39,7 @@ struct pagesum_commit {
     size_t placed_until; /* the rest of the directory is 0 (room to grow) */
     uint64_t directory;  /* the ref the new top names */
     bool grows;
+    uint8_t **copies;    /* existing pages of checksums being rewritten, by k (a streamed commit fills them in pieces) */
 };
 
 static bool damaged_directory(const space_state *space, uint64_t ref)
@@ -88,6 +90,9 @@ uint64_t pagesum_bytes(const space_state *space)
 void pagesum_release(ce_txn *txn)
 {
     if (!txn->page_sums) return;
+    if (txn->page_sums->copies)
+        for (size_t k = 0; k < txn->page_sums->count; k++) free(txn->page_sums->copies[k]);
+    free(txn->page_sums->copies);
     free(txn->page_sums->pages);
     free(txn->page_sums);
     txn->page_sums = NULL;
@@ -191,21 +196,27 @@ typedef struct composed_page {
     uint8_t bytes[PAGER_PAGE_SIZE];
 } composed_page;
 
-bool pagesum_write_runs(ce_txn *txn, const pager_write_run *runs, size_t count)
+bool pagesum_write_runs(ce_txn *txn, const pager_write_run *runs, size_t count, bool last, backwrite_state *background)
 {
     struct pagesum_commit *commit = txn->page_sums;
     space_state *space = &txn->space;
     pager_state *pager = txn->db->pager;
     const char *path = txn->db->path;
     composed_page *composed = malloc((2 * count + 1) * sizeof *composed);
-    uint8_t **copies = calloc(commit->count ? commit->count : 1, sizeof *copies); /* rewritten existing pages */
+    if (!commit->copies) commit->copies = calloc(commit->count ? commit->count : 1, sizeof *commit->copies);
+    uint8_t **copies = commit->copies; /* rewritten existing pages */
     uint8_t **fresh = calloc(commit->count ? commit->count : 1, sizeof *fresh);   /* placed by this commit */
     bool ok = composed && copies && fresh;
     if (!ok) error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory committing to '%s'", path);
     size_t composed_count = 0, first_run = 0;
     uint64_t previous_page = UINT64_MAX;
-    for (size_t k = commit->first_new; ok && k < commit->placed_until; k++)
-        fresh[k] = space_placed_buffer(space, commit->pages[k]);
+    /* The new pages of checksums lie between these (placed one after the
+     * other as a rule): a page outside is none of them. */
+    uint64_t lowest_new = UINT64_MAX, highest_new = 0;
+    for (size_t k = commit->first_new; k < commit->placed_until; k++) {
+        if (commit->pages[k] < lowest_new) lowest_new = commit->pages[k];
+        if (commit->pages[k] > highest_new) highest_new = commit->pages[k];
+    }
     for (size_t r = 0; ok && r < count; r++) {
         uint64_t first = runs[r].position / PAGER_PAGE_SIZE;
         uint64_t last = (runs[r].position + runs[r].length - 1) / PAGER_PAGE_SIZE;
@@ -220,7 +231,8 @@ bool pagesum_write_runs(ce_txn *txn, const pager_write_run *runs, size_t count)
                 break;
             }
             bool is_sum_page = false;
-            for (size_t k = commit->first_new; k < commit->placed_until; k++) is_sum_page |= commit->pages[k] == start;
+            if (start >= lowest_new && start <= highest_new)
+                for (size_t k = commit->first_new; k < commit->placed_until; k++) is_sum_page |= commit->pages[k] == start;
             uint32_t sum = 0; /* a page of checksums is not checked as a page */
             if (!is_sum_page) {
                 while (first_run < count && runs[first_run].position + runs[first_run].length <= start) first_run++;
@@ -239,8 +251,15 @@ bool pagesum_write_runs(ce_txn *txn, const pager_write_run *runs, size_t count)
                     sum = pager_page_sum(page_bytes->bytes);
                 }
             }
+            /* A new page of checksums: its buffer, looked up once per call
+             * (a streamed commit's pieces reach a few of them each). */
+            bool placed_here = index >= commit->first_new && index < commit->placed_until;
+            if (placed_here && !fresh[index] && !(fresh[index] = space_placed_buffer(space, commit->pages[index]))) {
+                ok = error_fail(CE_ERR_FAIL, "internal error: a new page of checksums of '%s' is not staged", path);
+                break;
+            }
             uint8_t *target = fresh[index];
-            if (!target) {
+            if (!placed_here) {
                 if (!copies[index]) {
                     copies[index] = malloc(PAGER_PAGE_SIZE);
                     if (!copies[index]) {
@@ -261,17 +280,19 @@ bool pagesum_write_runs(ce_txn *txn, const pager_write_run *runs, size_t count)
         }
     }
     /* The runs (with the new pages of checksums), the pages they cover in
-     * part (whole, with zeros), then the rewritten pages of checksums; the
-     * commit's one sync covers them all. */
-    ok = ok && pager_write_runs(pager, runs, count);
-    for (size_t i = 0; ok && i < composed_count; i++)
-        ok = pager_write(pager, composed[i].position, composed[i].bytes, PAGER_PAGE_SIZE);
-    for (size_t k = 0; k < commit->count; k++) {
-        if (ok && copies && copies[k]) ok = pager_write(pager, commit->pages[k], copies[k], PAGER_PAGE_SIZE);
-        if (copies) free(copies[k]);
+     * part (whole, with zeros), then, with the last runs of the commit, the
+     * rewritten pages of checksums; the commit's sync covers them all. */
+    ok = ok && (background ? backwrite_put(background, runs, count) : pager_write_runs(pager, runs, count));
+    for (size_t i = 0; ok && i < composed_count; i++) {
+        pager_write_run page = {composed[i].position, composed[i].bytes, PAGER_PAGE_SIZE};
+        ok = background ? backwrite_put(background, &page, 1) : pager_write_runs(pager, &page, 1);
+    }
+    for (size_t k = 0; last && copies && k < commit->count; k++) {
+        if (ok && copies[k]) ok = pager_write(pager, commit->pages[k], copies[k], PAGER_PAGE_SIZE);
+        free(copies[k]);
+        copies[k] = NULL;
     }
     free(composed);
-    free(copies);
     free(fresh);
     return ok;
 }

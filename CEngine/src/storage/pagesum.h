@@ -62,8 +62,12 @@ bool pagesum_places_pages(const ce_txn *txn);
 /* Writes the commit's runs as whole pages (zeros where nothing was
  * placed) with the checksum of each page in its page of checksums (a new
  * one in the runs; an existing one rewritten whole, its other entries
- * unchanged). */
-bool pagesum_write_runs(ce_txn *txn, const pager_write_run *runs, size_t count);
+ * unchanged). A streamed commit (space_set_stream) calls it for each
+ * piece, every page in one call only, and `last` for the final runs: the
+ * existing pages of checksums are written with those. `background`: the
+ * runs go to that writer (backwrite.h) instead of the pager, or NULL. */
+bool pagesum_write_runs(ce_txn *txn, const pager_write_run *runs, size_t count, bool last,
+                        struct backwrite_state *background);
 
 /* Frees what the commit's bookkeeping holds (when the transaction ends). */
 void pagesum_release(ce_txn *txn);

@@ -6,9 +6,11 @@
  * placement of a commit (one run where it fits, a gap after an appended
  * commit, whole pages for an encrypted file), the staging buffer of the
  * placed bytes, and the pages a reader found ready.
- * Never: writes to the file (space_write_runs lists the staged runs; the
- * db layer has the pager write them), or places a node in a range freed
- * by a version newer than the oldest pinned one.
+ * Never: writes to the file (space_write_runs lists the staged runs, and
+ * a streamed commit hands finished runs to the db layer's sink: the db
+ * layer has the pager write them), hands out a page that later pieces may
+ * still reach, or places a node in a range freed by a version newer than
+ * the oldest pinned one.
  */
 #include "space.h"
 #include "buf.h"
@@ -553,6 +555,9 @@ static bool leave_gap(space_state *space)
  * it as it can. */
 static void reserve_stage(space_state *space, uint64_t expected_size)
 {
+    /* A streamed commit stages about its window at a time. */
+    if (space->stream_sink && expected_size > 2 * (uint64_t)space->stream_window)
+        expected_size = 2 * (uint64_t)space->stream_window;
     if (expected_size < (4u << 20) || expected_size > SIZE_MAX / 2 || space->stage_capacity >= expected_size) return;
     uint8_t *stage = realloc(space->stage, (size_t)expected_size);
     if (!stage) return;
@@ -591,8 +596,14 @@ bool space_plan_placement(space_state *space, uint64_t expected_size)
     return true;
 }
 
+static bool stream_flush(space_state *space);
+
 bool space_place(space_state *space, uint64_t size, bool fresh, uint64_t *out_position, uint8_t **out_buffer)
 {
+    /* The piece placed before this call is filled: what may be written now is. */
+    if (space->stream_active && space->stage_length - space->stream_held_bytes >= space->stream_window &&
+        !stream_flush(space))
+        return false;
     size_t chosen = space->current_extent;
     if (!space->appending && (chosen == SIZE_MAX || usable_size(space, chosen) < size)) {
         /* More than planned: the largest reusable range that holds this node,
@@ -672,4 +683,94 @@ bool space_write_runs(space_state *space, pager_write_run **out_runs, size_t *ou
     *out_runs = runs;
     *out_count = count;
     return true;
+}
+
+void space_set_stream(space_state *space, size_t window, space_stream_sink sink, void *context)
+{
+    space->stream_window = window;
+    space->stream_sink = sink;
+    space->stream_context = context;
+}
+
+void space_stream_begin(space_state *space)
+{
+    space->stream_held = space->piece_count;
+    space->stream_held_bytes = space->stage_length;
+    space->stream_active = space->stream_sink && space->stream_window > 0;
+}
+
+void space_stream_end(space_state *space) { space->stream_active = false; }
+
+/* Gives the sink the staged bytes a streamed commit may write now and
+ * keeps the rest: the held pieces (at the front of the stage, as placed)
+ * and what is left of each run. A run is the placed bytes that follow one
+ * another in the file; when placement is page aligned (encrypted, page
+ * checksums) its first and last pages stay unless it covers them whole,
+ * as they may hold bytes of a held piece or of pieces to come (the page
+ * placement is in), and a page is written once, whole. Every other page
+ * of a run is final: placement never comes back to a page it left (a
+ * range it enters again starts on a page boundary). */
+static bool stream_flush(space_state *space)
+{
+    size_t held = space->stream_held, count = space->piece_count - held;
+    space_staged_piece *pieces = space->pieces + held;
+    if (count == 0) return true;
+    bool sorted = true;
+    for (size_t i = 1; i < count && sorted; i++) sorted = pieces[i - 1].position < pieces[i].position;
+    if (!sorted) qsort(pieces, count, sizeof *pieces, compare_pieces);
+    pager_write_run *writes = malloc(count * sizeof *writes);
+    space_staged_piece *kept = malloc(2 * count * sizeof *kept);
+    if (!writes || !kept) {
+        free(writes);
+        free(kept);
+        return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory writing a commit");
+    }
+    size_t write_count = 0, kept_count = 0, kept_bytes = 0;
+    for (size_t i = 0; i < count;) {
+        uint64_t start = pieces[i].position, end = start + pieces[i].length;
+        size_t offset = pieces[i].buffer_offset, next = offset + pieces[i].length;
+        for (i++; i < count && pieces[i].position == end && pieces[i].buffer_offset == next; i++) {
+            end += pieces[i].length;
+            next += pieces[i].length;
+        }
+        uint64_t from = space->page_aligned ? page_up(start) : start;
+        uint64_t to = space->page_aligned ? page_down(end) : end;
+        if (from >= to) from = to = end; /* kept whole */
+        if (from < to) writes[write_count++] = (pager_write_run){from, space->stage + offset + (from - start), (size_t)(to - from)};
+        if (start < from) {
+            kept[kept_count++] = (space_staged_piece){start, offset, (size_t)(from - start)};
+            kept_bytes += (size_t)(from - start);
+        }
+        if (to < end) {
+            kept[kept_count++] = (space_staged_piece){to, offset + (size_t)(to - start), (size_t)(end - to)};
+            kept_bytes += (size_t)(end - to);
+        }
+    }
+    bool ok = write_count == 0 || space->stream_sink(space->stream_context, writes, write_count);
+    free(writes);
+    /* The kept bytes move to the front, after the held pieces. */
+    uint8_t *copy = ok && kept_bytes ? malloc(kept_bytes) : NULL;
+    if (ok && kept_bytes && !copy) ok = error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory writing a commit");
+    if (ok) {
+        size_t at = 0;
+        for (size_t k = 0; k < kept_count; k++) {
+            memcpy(copy + at, space->stage + kept[k].buffer_offset, kept[k].length);
+            at += kept[k].length;
+        }
+        if (kept_bytes) memcpy(space->stage + space->stream_held_bytes, copy, kept_bytes);
+        at = space->stream_held_bytes;
+        for (size_t k = 0; k < kept_count; k++) {
+            pieces[k] = (space_staged_piece){kept[k].position, at, kept[k].length};
+            at += kept[k].length;
+        }
+        space->piece_count = held + kept_count;
+        space->stage_length = at;
+        space->streamed = space->streamed || write_count > 0;
+        /* Runs too short to write stay: a window that fills up with them
+         * doubles, so that each byte is copied a bounded number of times. */
+        if (kept_bytes > space->stream_window / 2) space->stream_window *= 2;
+    }
+    free(copy);
+    free(kept);
+    return ok;
 }

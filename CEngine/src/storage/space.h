@@ -69,6 +69,9 @@ typedef struct space_staged_piece {
     size_t length;
 } space_staged_piece;
 
+/* Writes placed bytes of a commit before it ends (see space_set_stream). */
+typedef bool (*space_stream_sink)(void *context, const pager_write_run *runs, size_t count);
+
 typedef struct space_state {
     /* The committed version this transaction reads. */
     const uint8_t *base;    /* a mapping of the file, at least logical_size long */
@@ -151,6 +154,16 @@ typedef struct space_state {
     size_t stage_length, stage_capacity;
     space_staged_piece *pieces;
     size_t piece_count, piece_capacity;
+    /* A large commit written in pieces (space_set_stream): the sink, the
+     * staged bytes that start a write, the pieces held for the final write
+     * (the first stream_held), whether space_place writes now, and whether
+     * it wrote. */
+    space_stream_sink stream_sink;
+    void *stream_context;
+    size_t stream_window;
+    size_t stream_held, stream_held_bytes;
+    bool stream_active;
+    bool streamed;
 } space_state;
 
 /* A read-only view of a committed version. */
@@ -310,7 +323,28 @@ uint8_t *space_placed_buffer(space_state *space, uint64_t position);
 const space_free_extent *space_free_list(const space_state *space, size_t *out_count);
 
 /* The placed bytes as contiguous runs sorted by position; the array is
- * allocated and owned by the caller (free()). */
+ * allocated and owned by the caller (free()). After a streamed commit:
+ * the bytes the sink was not given. */
 bool space_write_runs(space_state *space, pager_write_run **out_runs, size_t *out_count);
+
+/* --- a large commit, written in pieces --- */
+
+/* Before space_plan_placement: a commit whose staged bytes reach `window`
+ * is written in pieces while it is placed, so that its staging buffer
+ * stays near `window` instead of the commit's size. Nothing is written
+ * until space_stream_begin. */
+void space_set_stream(space_state *space, size_t window, space_stream_sink sink, void *context);
+
+/* From here to space_stream_end, space_place first gives the sink what it
+ * may write already whenever `window` bytes are staged: runs of bytes
+ * whose placement is final and, when placement is page aligned, only
+ * whole pages no later piece reaches (a page is written once, whole). The
+ * pieces placed before this call are held for the final write (their
+ * buffers are filled late: space_placed_buffer). */
+void space_stream_begin(space_state *space);
+void space_stream_end(space_state *space);
+
+/* Whether the sink wrote part of this commit. */
+static inline bool space_streamed(const space_state *space) { return space->streamed; }
 
 #endif
