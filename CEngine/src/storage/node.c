@@ -101,6 +101,12 @@ void node_prefetch_header(const space_state *space, int64_t element)
     if (prefetch_ref(space, element, NODE_HEADER_SIZE)) prefetch_line(space->base + (space_ref)element);
 }
 
+void node_prefetch_at(const space_state *space, int64_t element, uint64_t offset)
+{
+    if (offset < space->logical_size && prefetch_ref(space, element, (size_t)offset + 1))
+        prefetch_line(space->base + (space_ref)element + offset);
+}
+
 /* --- searching ascending elements --- */
 
 /* A packed element plus the node's base (unsigned: a damaged base wraps). */
