@@ -833,7 +833,8 @@ uint64_t node_dirty_size_bound(const space_state *space)
 }
 
 /* The first pass: places the new nodes that have no children (new values,
- * new leaves) before everything else. A commit's nodes then lie as
+ * new leaves) before everything else, each new node whose children are all
+ * such nodes right after them (see below). A commit's nodes then lie as
  * [new data][copies of changed nodes]; the copies are what the next commits
  * rewrite and free, and with the new data kept out of their way, the space
  * they free stays one range that the next commit can use whole. */
