@@ -298,6 +298,7 @@ static bool descend_to_leaf(const space_state *space, space_ref root, ce_object_
     for (unsigned depth = 0; depth <= CLUSTER_MAX_DEPTH; depth++) {
         inner_view view;
         size_t guess;
+        bool child_fetched = false; /* the guessed child's header */
         if (depth == 0 && hint && hint->root == root) {
             view.node = hint->root_node;
             view.first_keys = hint->root_first_keys;
@@ -315,18 +316,20 @@ static bool descend_to_leaf(const space_state *space, space_ref root, ce_object_
             if (!check_inner_header(ref, &view)) return false;
             if (spanned && high > low) {
                 guess = guess_child_in_span(view.children, key, low, high);
-                /* The first keys' header, and the line of the guess among
-                 * them as the span packs them (from its low end, at the
-                 * width its length needs), are fetched before the guessed
-                 * child's ref is read (its line was fetched with this
-                 * node's header when the shape was remembered), and the
-                 * child's header before the first keys are. */
+                /* The line of the guessed child's ref (already on its way
+                 * when the hint knew the node's shape), the first keys'
+                 * header and the line of the guess among them as the span
+                 * packs them (from its low end, at the width its length
+                 * needs) are fetched together; then the child's header,
+                 * before the first keys are read. */
                 int64_t keys = node_get(&view.node, INNER_FIRST_KEYS);
                 uint64_t length = (uint64_t)high - (uint64_t)low;
                 uint64_t key_bytes = length <= INT8_MAX ? 1 : length <= INT16_MAX ? 2 : length <= INT32_MAX ? 4 : 8;
+                node_prefetch_element(&view.node, INNER_FIRST_CHILD + guess);
                 node_prefetch_header(space, keys);
                 node_prefetch_at(space, keys, NODE_HEADER_SIZE + NODE_BASE_SIZE + guess * key_bytes);
                 node_prefetch_header(space, node_get(&view.node, INNER_FIRST_CHILD + guess));
+                child_fetched = true;
                 if (!read_inner_keys(space, ref, &view)) return false;
             } else {
                 if (!read_inner_keys(space, ref, &view)) return false;
@@ -340,7 +343,7 @@ static bool descend_to_leaf(const space_state *space, space_ref root, ce_object_
             if (hint && depth < CLUSTER_HINT_SHAPES)
                 hint->shapes[depth] = (cluster_inner_shape){(uint16_t)view.children, view.node.width};
         }
-        if (depth == 0 || !spanned) node_prefetch_header(space, node_get(&view.node, INNER_FIRST_CHILD + guess));
+        if (!child_fetched) node_prefetch_header(space, node_get(&view.node, INNER_FIRST_CHILD + guess));
         size_t index = child_for_key_near(&view, key, guess);
         int64_t child = node_get(&view.node, INNER_FIRST_CHILD + index);
         if (!node_value_is_ref(child)) return corrupt_cluster(ref, "bad child");
