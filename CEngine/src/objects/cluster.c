@@ -284,8 +284,13 @@ static cluster_hint *hint_for_read(const space_state *space, cluster_hint *hint)
  * is made from the node's header alone: the child's ref is fetched together
  * with the first keys, and the child's header (at the guess) while the
  * guess is checked. A wrong guess costs only a useless prefetch. */
+typedef struct key_span {
+    bool known; /* the keys under the node lie in [low, high) */
+    int64_t low, high;
+} key_span;
+
 static bool descend_to_leaf(const space_state *space, space_ref root, ce_object_key key, cluster_hint *hint,
-                            space_ref *out_leaf, node_view *out_leaf_node)
+                            space_ref *out_leaf, node_view *out_leaf_node, key_span *out_span)
 {
     space_ref ref = root;
     bool spanned = false; /* the keys under `ref` lie in [low, high) */
@@ -293,6 +298,7 @@ static bool descend_to_leaf(const space_state *space, space_ref root, ce_object_
     for (unsigned depth = 0; depth <= CLUSTER_MAX_DEPTH; depth++) {
         inner_view view;
         size_t guess;
+        bool child_fetched = false; /* the guessed child's header */
         if (depth == 0 && hint && hint->root == root) {
             view.node = hint->root_node;
             view.first_keys = hint->root_first_keys;
@@ -303,13 +309,27 @@ static bool descend_to_leaf(const space_state *space, space_ref root, ce_object_
             if (!(view.node.flags & NODE_INNER)) {
                 *out_leaf = ref;
                 *out_leaf_node = view.node;
+                *out_span = (key_span){spanned && high > low, low, high};
                 return true;
             }
             /* A lookup needs the first keys, not the counts. */
             if (!check_inner_header(ref, &view)) return false;
             if (spanned && high > low) {
                 guess = guess_child_in_span(view.children, key, low, high);
+                /* The line of the guessed child's ref (already on its way
+                 * when the hint knew the node's shape), the first keys'
+                 * header and the line of the guess among them as the span
+                 * packs them (from its low end, at the width its length
+                 * needs) are fetched together; then the child's header,
+                 * before the first keys are read. */
+                int64_t keys = node_get(&view.node, INNER_FIRST_KEYS);
+                uint64_t length = (uint64_t)high - (uint64_t)low;
+                uint64_t key_bytes = length <= INT8_MAX ? 1 : length <= INT16_MAX ? 2 : length <= INT32_MAX ? 4 : 8;
                 node_prefetch_element(&view.node, INNER_FIRST_CHILD + guess);
+                node_prefetch_header(space, keys);
+                node_prefetch_at(space, keys, NODE_HEADER_SIZE + NODE_BASE_SIZE + guess * key_bytes);
+                node_prefetch_header(space, node_get(&view.node, INNER_FIRST_CHILD + guess));
+                child_fetched = true;
                 if (!read_inner_keys(space, ref, &view)) return false;
             } else {
                 if (!read_inner_keys(space, ref, &view)) return false;
@@ -320,8 +340,10 @@ static bool descend_to_leaf(const space_state *space, space_ref root, ce_object_
                 hint->root_node = view.node;
                 hint->root_first_keys = view.first_keys;
             }
+            if (hint && depth < CLUSTER_HINT_SHAPES)
+                hint->shapes[depth] = (cluster_inner_shape){(uint16_t)view.children, view.node.width};
         }
-        node_prefetch_header(space, node_get(&view.node, INNER_FIRST_CHILD + guess));
+        if (!child_fetched) node_prefetch_header(space, node_get(&view.node, INNER_FIRST_CHILD + guess));
         size_t index = child_for_key_near(&view, key, guess);
         int64_t child = node_get(&view.node, INNER_FIRST_CHILD + index);
         if (!node_value_is_ref(child)) return corrupt_cluster(ref, "bad child");
@@ -333,6 +355,15 @@ static bool descend_to_leaf(const space_state *space, space_ref root, ce_object_
             spanned = true;
         }
         ref = (space_ref)child;
+        /* The line of the child's ref that the next step will guess, if
+         * the child is an inner node shaped like the last one seen at its
+         * depth (in a table that grew in key order they all are): fetched
+         * with the child's header rather than after it. */
+        if (hint && spanned && high > low && depth + 1 < CLUSTER_HINT_SHAPES && hint->shapes[depth + 1].children) {
+            const cluster_inner_shape *shape = &hint->shapes[depth + 1];
+            size_t next_guess = guess_child_in_span(shape->children, key, low, high);
+            node_prefetch_at(space, child, NODE_HEADER_SIZE + (INNER_FIRST_CHILD + next_guess) * (shape->width / 8u));
+        }
     }
     return corrupt_cluster(root, "tree too deep");
 }
@@ -348,6 +379,26 @@ static void prefetch_leaf_columns(const space_state *space, const node_view *lea
     size_t end = leaf->count < LEAF_FIRST_COLUMN + PREFETCH_LEAF_COLUMNS ? leaf->count
                                                                          : LEAF_FIRST_COLUMN + PREFETCH_LEAF_COLUMNS;
     for (size_t slot = LEAF_FIRST_COLUMN; slot < end; slot++) node_prefetch_header(space, node_get(leaf, slot));
+}
+
+/* What a lookup reads next in a leaf whose node just arrived, fetched at
+ * once so that the misses overlap instead of following one another: the
+ * arrays of its first columns, its key offsets' header, and the line of
+ * the offset of `key` if the leaf has no gaps (its offsets are then 0, 1,
+ * 2, ...: at position key - base, at the width the leaf's span needs). */
+static void prefetch_leaf(const space_state *space, const node_view *leaf, ce_object_key key, const key_span *span)
+{
+    if (leaf->count < LEAF_FIRST_COLUMN) return;
+    int64_t offsets = node_get(leaf, LEAF_KEY_OFFSETS);
+    int64_t base = node_untag(node_get(leaf, LEAF_BASE_KEY));
+    node_prefetch_header(space, offsets);
+    if (key >= base && (uint64_t)key - (uint64_t)base <= CLUSTER_LEAF_MAX) {
+        /* The largest offset is below the span's width (a guess without it). */
+        uint64_t largest = span->known && span->high > base ? (uint64_t)span->high - (uint64_t)base - 1 : CLUSTER_LEAF_MAX;
+        uint64_t bytes = largest <= INT8_MAX ? 1 : largest <= INT16_MAX ? 2 : 4;
+        node_prefetch_at(space, offsets, NODE_HEADER_SIZE + ((uint64_t)key - (uint64_t)base) * bytes);
+    }
+    prefetch_leaf_columns(space, leaf);
 }
 
 /* Whether the hint's leaf may stand for a leaf of this table in this read. */
@@ -373,9 +424,10 @@ bool cluster_find(const space_state *space, space_ref root, ce_object_key key, c
 {
     cluster_leaf leaf = {0};
     hint = hint_for_read(space, hint);
-    if (!descend_to_leaf(space, root, key, hint, &leaf.ref, &leaf.slots)) return false;
+    key_span span;
+    if (!descend_to_leaf(space, root, key, hint, &leaf.ref, &leaf.slots, &span)) return false;
+    prefetch_leaf(space, &leaf.slots, key, &span);
     if (!leaf_keys_of(space, leaf.ref, &leaf.slots, &leaf.base_key, &leaf.key_offsets)) return false;
-    prefetch_leaf_columns(space, &leaf.slots);
     int64_t base = leaf.base_key;
     size_t index = key >= base ? lower_bound(&leaf.key_offsets, key - base) : 0;
     *out_found = key >= base && index < leaf.key_offsets.count && node_get(&leaf.key_offsets, index) == key - base;
@@ -447,9 +499,10 @@ bool cluster_get(const space_state *space, space_ref root, const cluster_schema 
         found = &hint->leaf;
     } else {
         /* One descent, and the leaf read once. */
-        if (!descend_to_leaf(space, root, key, hint, &leaf.ref, &leaf.slots) ||
-            !check_leaf(space, leaf.ref, schema->column_count, &leaf))
-            return false;
+        key_span span;
+        if (!descend_to_leaf(space, root, key, hint, &leaf.ref, &leaf.slots, &span)) return false;
+        prefetch_leaf(space, &leaf.slots, key, &span);
+        if (!check_leaf(space, leaf.ref, schema->column_count, &leaf)) return false;
         if (!leaf_index_of(&leaf, key, &index))
             return error_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
         remember_leaf(hint, &leaf, SIZE_MAX);

@@ -138,12 +138,24 @@ typedef struct cluster_leaf {
     size_t first_index;  /* position of the leaf's first object in the table */
 } cluster_leaf;
 
+/* The shape of an inner node a lookup read (children 0: none). */
+typedef struct cluster_inner_shape {
+    uint16_t children;
+    uint8_t width; /* bits per element */
+} cluster_inner_shape;
+
+#define CLUSTER_HINT_SHAPES 8
+
 struct cluster_hint {
     uint64_t read_epoch;
     cluster_leaf leaf;        /* leaf.ref == 0: none remembered */
     size_t leaf_first_index;  /* the position of its first object; SIZE_MAX: not known */
     space_ref root;              /* 0: none remembered */
     node_view root_node, root_first_keys;
+    /* Per depth, the last inner node read there: where the next lookup's
+     * child ref probably lies, fetched before that node's header arrives
+     * (a prefetch only; nothing is read from it). */
+    cluster_inner_shape shapes[CLUSTER_HINT_SHAPES];
 };
 
 /* Forgets everything a hint remembers (NULL: nothing to forget). Every

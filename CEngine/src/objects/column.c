@@ -683,6 +683,9 @@ static bool get_variable(const space_state *space, const column_view *view, size
                          ce_value *out_value)
 {
     size_t start, end;
+    /* The line of the bytes if the values have about one size, fetched while the ends are read. */
+    const node_view *bytes = &view->parts[PART_BYTES];
+    if (index < view->count && bytes->count > 0) prefetch_line(bytes->payload + (uint64_t)index * bytes->count / view->count);
     if (!range_at(view, index, &start, &end)) return false;
     const uint8_t *data = view->parts[PART_BYTES].payload + start;
     size_t size = end - start;

@@ -101,6 +101,12 @@ void node_prefetch_header(const space_state *space, int64_t element)
     if (prefetch_ref(space, element, NODE_HEADER_SIZE)) prefetch_line(space->base + (space_ref)element);
 }
 
+void node_prefetch_at(const space_state *space, int64_t element, uint64_t offset)
+{
+    if (offset < space->logical_size && prefetch_ref(space, element, (size_t)offset + 1))
+        prefetch_line(space->base + (space_ref)element + offset);
+}
+
 /* --- searching ascending elements --- */
 
 /* A packed element plus the node's base (unsigned: a damaged base wraps). */
@@ -827,7 +833,8 @@ uint64_t node_dirty_size_bound(const space_state *space)
 }
 
 /* The first pass: places the new nodes that have no children (new values,
- * new leaves) before everything else. A commit's nodes then lie as
+ * new leaves) before everything else, each new node whose children are all
+ * such nodes right after them (see below). A commit's nodes then lie as
  * [new data][copies of changed nodes]; the copies are what the next commits
  * rewrite and free, and with the new data kept out of their way, the space
  * they free stays one range that the next commit can use whole. */
@@ -843,13 +850,29 @@ static bool place_fresh_leaves(space_state *space, space_ref ref, unsigned depth
         space_ref final;
         return !space_dirty_is_fresh(space, ref) || finalize(space, ref, &final, depth);
     }
+    /* A new node whose children are all new nodes without children (a
+     * cluster leaf of new objects: its keys and its columns) goes right
+     * after them, so that a lookup finds the node and its children on the
+     * same pages (one TLB entry and page walk fewer per lookup in a large
+     * file). */
+    bool beside_children = space_dirty_is_fresh(space, ref);
     for (size_t i = 0; i < node.count; i++) {
         int64_t value = node_get(&node, i);
-        if (node_value_is_ref(value) && ref_is_temporary((space_ref)value) &&
-            !place_fresh_leaves(space, (space_ref)value, depth + 1))
-            return false;
+        if (!node_value_is_ref(value)) continue;
+        if (!ref_is_temporary((space_ref)value)) {
+            beside_children = false;
+            continue;
+        }
+        if (beside_children && !space_dirty_placed_at(space, (space_ref)value)) {
+            node_view child;
+            uint8_t *child_bytes;
+            if (!dirty_view(space, (space_ref)value, &child, &child_bytes)) return false;
+            beside_children = !(child.flags & NODE_HAS_REFS) && space_dirty_is_fresh(space, (space_ref)value);
+        }
+        if (!place_fresh_leaves(space, (space_ref)value, depth + 1)) return false;
     }
-    return true;
+    space_ref final;
+    return !beside_children || finalize(space, ref, &final, depth);
 }
 
 bool node_finalize_tree(space_state *space, space_ref ref, space_ref *out_final)

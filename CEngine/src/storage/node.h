@@ -180,6 +180,13 @@ const uint8_t *node_prefetchable(const space_state *space, int64_t element, size
  * a useless hint, and a hot scan skips a page check per hint. */
 void node_prefetch_header(const space_state *space, int64_t element);
 
+/* Prefetches the line `offset` bytes into the committed node whose ref is
+ * `element`, when that byte lies inside the version (as
+ * node_prefetch_header, for a node whose header is not read yet: the offset
+ * is a guess at where an element will be, so that its line is fetched
+ * together with the header). */
+void node_prefetch_at(const space_state *space, int64_t element, uint64_t offset);
+
 /* --- searching ascending elements ---
  *
  * Item i of a search is element i * stride: stride 1 searches a sorted
