@@ -141,7 +141,8 @@ typedef enum ce_durability {
      * for small commits, two for large ones). */
     CE_DURABILITY_FULL = 0,
     /* The file lives only while open: it is removed when the last handle
-     * closes, and commits never fsync (Realm's in-memory realms). */
+     * closes, a file left by a process that died is discarded by the next
+     * first open, and commits never fsync (Realm's in-memory realms). */
     CE_DURABILITY_MEMORY_ONLY = 1,
     /* Commits reach the OS page cache but are not fsynced: a process crash
      * loses nothing, a power failure may lose the latest commits (never

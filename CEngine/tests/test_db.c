@@ -467,6 +467,49 @@ TEST(in_memory)
     free(dir);
 }
 
+/* An in-memory database a process left behind when it died (no close)
+ * starts empty at the next first open, as Realm's in-memory realms start
+ * empty at each launch; a handle open elsewhere keeps it shared. */
+TEST(in_memory_left_by_dead_process_starts_empty)
+{
+    ce_db_options options;
+    ce_db_options_init(&options);
+    options.durability = CE_DURABILITY_MEMORY_ONLY;
+    char identifier[64];
+    snprintf(identifier, sizeof identifier, "test-dead-%d", (int)getpid());
+    options.in_memory_identifier = identifier;
+    pid_t child = fork();
+    CHECK(child >= 0);
+    if (child == 0) {
+        ce_db *db;
+        ce_txn *txn;
+        if (!ce_db_open(NULL, &options, &db) || !ce_txn_begin_write(db, &txn)) _exit(2);
+        test_list_append(txn, 42);
+        _exit(ce_txn_commit(txn) ? 0 : 3); /* dies holding the database */
+    }
+    int status;
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    ce_db *db, *second;
+    CHECK(ce_db_open(NULL, &options, &db));
+    char *file = strdup(ce_db_path(db));
+    ce_txn *txn;
+    CHECK(ce_txn_begin_read(db, &txn));
+    CHECK(test_list_size(txn) == 0);
+    ce_txn_end(txn);
+    /* A second handle while the first is open shares its data. */
+    CHECK(ce_txn_begin_write(db, &txn));
+    test_list_append(txn, 7);
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_db_open(NULL, &options, &second));
+    CHECK(ce_txn_begin_read(second, &txn));
+    CHECK(test_list_size(txn) == 1 && test_list_get(txn, 0) == 7);
+    ce_txn_end(txn);
+    CHECK(ce_db_close(second));
+    CHECK(ce_db_close(db));
+    CHECK(access(file, F_OK) != 0);
+    free(file);
+}
+
 /* The one-fsync commit: a newest slot whose data did not all reach the disk
  * (simulated by damaging one byte the commit wrote, with a sync record that
  * does not vouch for it) loses to the previous slot at open. */

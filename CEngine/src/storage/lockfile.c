@@ -488,6 +488,17 @@ bool lockfile_open(ce_db *db)
                 lockfile_close(db);
                 continue;
             }
+            /* A memory-only database lives only while a handle holds it:
+             * a file left by a process that died holding it is stale, and
+             * the first handle starts empty (Realm's in-memory realms do
+             * not keep data across launches). No one else has it open:
+             * others attach only after this handle lets them. */
+            if (db->options.durability == CE_DURABILITY_MEMORY_ONLY && os_active->unlink(db->path) != 0 &&
+                errno != ENOENT) {
+                error_fail_errno(errno, "remove the stale in-memory file", db->path);
+                os_active->unlink(db->lock_path);
+                return false;
+            }
             if (!open_data_file(db) ||
                 !lockfile_hold_data_file(pager_fd(db->pager), true, db->path, db->lock_path) ||
                 !initialize_as_first(db)) {
