@@ -297,6 +297,11 @@ extension Object {
     }
     public static func _ceFromAny(_ value: Any) -> Self? {
         if let object = value as? Self { return object }
+        if Self.self == DynamicObject.self {
+            // As Realm's dynamic setters: a managed object of any class, read as a DynamicObject.
+            guard let object = value as? ObjectBase, let core = object._core, object._table != nil else { return nil }
+            return core.dynamicObject(of: object) as? Self
+        }
         if value is [String: Any] || value is [Any] {
             let object = Self()
             object._assign(from: value)

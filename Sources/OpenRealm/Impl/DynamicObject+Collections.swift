@@ -25,45 +25,61 @@ extension List: _WriteBackCollection {}
 extension MutableSet: _WriteBackCollection {}
 extension Map: _WriteBackCollection {}
 
+/// The kinds of collection `dynamicList(_:)`, `dynamicMutableSet(_:)` and `dynamicMap(_:)` give.
+enum DynamicCollectionKind {
+    case list, set, map
+
+    var engineKind: ce_collection_type {
+        switch self {
+        case .list: CE_COLLECTION_LIST
+        case .set: CE_COLLECTION_SET
+        case .map: CE_COLLECTION_DICTIONARY
+        }
+    }
+}
+
+extension Object {
+    /// The collection of links `propertyName` of this object as a collection `C` of
+    /// DynamicObjects: a migration object's typed collection; a managed object's own, through
+    /// `make` (live). Stops, with Realm's message, for an unknown name; for a property that is
+    /// no collection of `kind` of links; for an unmanaged object.
+    func dynamicCollection<C>(_ propertyName: String, _ kind: DynamicCollectionKind, make: (ManagedCollection) -> C) -> C {
+        if let migrated = self as? DynamicObject, migrated.dynamic != nil {
+            let value = self[propertyName]
+            guard let collection = value as? C else { dynamicCollectionFailure(propertyName, value, C.self) }
+            return collection
+        }
+        let info = _schemaInfo
+        guard let index = info.indexByName[propertyName] else {
+            throwRealmException("Invalid property name '\(propertyName)' for class '\(info.className)'.")
+        }
+        let shape = info.properties[index].shape
+        guard shape.collection == kind.engineKind, shape.type == CE_TYPE_LINK, !shape.isLinkingObjects else {
+            dynamicCollectionFailure(propertyName, _value(of: index), C.self)
+        }
+        guard let table = _table else {
+            throwRealmException("Dynamic collections of objects are only available on managed objects: property "
+                + "'\(info.className).\(propertyName)' of an unmanaged object.")
+        }
+        if isInvalidated { throwRealmException(invalidatedObjectMessage) }
+        return make(ManagedCollection(owner: self, column: table.columns[index].key))
+    }
+
+    /// Stops: the property holds no collection of the type asked for.
+    private func dynamicCollectionFailure(_ propertyName: String, _ value: Any?, _ type: Any.Type) -> Never {
+        let className = (self as? DynamicObject)?.objectTypeName ?? _schemaInfo.className
+        throwRealmException("Could not cast value of type '\(value.map { "\(Swift.type(of: $0))" } ?? "nil")' to '\(type)': "
+            + "property '\(className).\(propertyName)' holds no \(type).")
+    }
+}
+
 extension DynamicObject {
     /// A migration object's collection as Realm types it: the elements (or entries) read from the
     /// file in a collection of the property's type (a new object's writes back each change:
     /// DynamicObject+Engine.swift).
     static func typedCollection(_ property: StoredProperty, elements: [Any], entries: [String: Any]) -> Any {
-        func build<T: RealmCollectionValue>(_: T.Type) -> Any {
-            func convert(_ value: Any) -> T { T._ceFromAny(value) ?? T._ceDefault() }
-            switch property.collection {
-            case CE_COLLECTION_LIST:
-                let list = List<T>()
-                list.append(objectsIn: elements.map(convert))
-                return list
-            case CE_COLLECTION_SET:
-                let set = MutableSet<T>()
-                set.insert(objectsIn: elements.map(convert))
-                return set
-            default:
-                let map = Map<String, T>()
-                for (key, value) in entries { map[key] = convert(value) }
-                return map
-            }
-        }
-        let nullable = property.nullable
-        switch property.type {
-        case CE_TYPE_INT: return nullable ? build(Int?.self) : build(Int.self)
-        case CE_TYPE_BOOL: return nullable ? build(Bool?.self) : build(Bool.self)
-        case CE_TYPE_FLOAT: return nullable ? build(Float?.self) : build(Float.self)
-        case CE_TYPE_DOUBLE: return nullable ? build(Double?.self) : build(Double.self)
-        case CE_TYPE_STRING: return nullable ? build(String?.self) : build(String.self)
-        case CE_TYPE_BINARY: return nullable ? build(Data?.self) : build(Data.self)
-        case CE_TYPE_TIMESTAMP: return nullable ? build(Date?.self) : build(Date.self)
-        case CE_TYPE_DECIMAL128: return nullable ? build(Decimal128?.self) : build(Decimal128.self)
-        case CE_TYPE_OBJECT_ID: return nullable ? build(ObjectId?.self) : build(ObjectId.self)
-        case CE_TYPE_UUID: return nullable ? build(UUID?.self) : build(UUID.self)
-        case CE_TYPE_MIXED: return build(AnyRealmValue.self)
-        default:
-            // Links: a map's values may be nil, a list's and set's may not.
-            return property.collection == CE_COLLECTION_DICTIONARY ? build(DynamicObject?.self) : build(DynamicObject.self)
-        }
+        visitElementType(property.type, nullable: property.type == CE_TYPE_LINK ? property.linksMayBeNil : property.nullable,
+                         TypedCollection(collection: property.collection, elements: elements, entries: entries))
     }
 
     /// A value given to a collection property: an array, a dictionary, or one of Realm's
@@ -74,5 +90,30 @@ extension DynamicObject {
         if let map = value as? _AnyMapEntries { return map._anyEntries }
         if let sequence = value as? any Sequence { return Array(sequence) as [Any] }
         return value
+    }
+}
+
+/// An unmanaged collection of a migration object's property holding what the file holds.
+private struct TypedCollection: _ElementTypeVisitor {
+    let collection: ce_collection_type
+    let elements: [Any]
+    let entries: [String: Any]
+
+    func visit<T: RealmCollectionValue>(_: T.Type) -> Any {
+        func convert(_ value: Any) -> T { T._ceFromAny(value) ?? T._ceDefault() }
+        switch collection {
+        case CE_COLLECTION_LIST:
+            let list = List<T>()
+            list.append(objectsIn: elements.map(convert))
+            return list
+        case CE_COLLECTION_SET:
+            let set = MutableSet<T>()
+            set.insert(objectsIn: elements.map(convert))
+            return set
+        default:
+            let map = Map<String, T>()
+            for (key, value) in entries { map[key] = convert(value) }
+            return map
+        }
     }
 }
