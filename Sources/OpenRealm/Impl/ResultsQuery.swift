@@ -25,7 +25,7 @@ func aggregateValue(_ value: ce_value, as type: ce_type) -> ce_value {
     case CE_TYPE_FLOAT: result.float_value = Float(number)
     case CE_TYPE_DOUBLE: result.double_value = number
     case CE_TYPE_DECIMAL128:
-        let decimal = value.type == CE_TYPE_INT ? Decimal128(Int(value.integer)) : Decimal128(number: number)
+        let decimal = value.type == CE_TYPE_INT ? Decimal128(Int(value.integer)) : Decimal128.fromDouble(number)
         result.decimal = decimal.bits
     default: return value
     }
