@@ -44,6 +44,7 @@ extension Object {
     /// `make` (live). Stops, with Realm's message, for an unknown name; for a property that is
     /// no collection of `kind` of links; for an unmanaged object.
     func dynamicCollection<C>(_ propertyName: String, _ kind: DynamicCollectionKind, make: (ManagedCollection) -> C) -> C {
+        if let proxied = (self as? DynamicObject)?.proxied as? Object { return proxied.dynamicCollection(propertyName, kind, make: make) }
         if let migrated = self as? DynamicObject, migrated.dynamic != nil {
             let value = self[propertyName]
             guard let collection = value as? C else { dynamicCollectionFailure(propertyName, value, C.self) }
@@ -57,12 +58,58 @@ extension Object {
         guard shape.collection == kind.engineKind, shape.type == CE_TYPE_LINK, !shape.isLinkingObjects else {
             dynamicCollectionFailure(propertyName, _value(of: index), C.self)
         }
-        guard let table = _table else {
-            throwRealmException("Dynamic collections of objects are only available on managed objects: property "
-                + "'\(info.className).\(propertyName)' of an unmanaged object.")
-        }
+        guard let table = _table else { return unmanagedDynamicCollection(index, kind) as! C }
         if isInvalidated { throwRealmException(invalidatedObjectMessage) }
         return make(ManagedCollection(owner: self, column: table.columns[index].key))
+    }
+
+    /// The collection `index` of an unmanaged object as a collection of DynamicObjects: its
+    /// objects as DynamicObjects (an unmanaged one through one that stands for it, `proxied`),
+    /// each change written back to the object's collection.
+    private func unmanagedDynamicCollection(_ index: Int, _ kind: DynamicCollectionKind) -> Any {
+        let property = _schemaInfo.properties[index]
+        let value = _value(of: index)
+        func dynamic(_ element: Any) -> DynamicObject? {
+            guard let object = unwrapOptional(element) as? ObjectBase else { return nil }
+            if let dynamic = object as? DynamicObject { return dynamic }
+            if let core = object._core, object._table != nil { return core.dynamicObject(of: object) }
+            let proxy = DynamicObject()
+            proxy.proxied = object
+            return proxy
+        }
+        // The object a DynamicObject stands for, as the property's class has it.
+        func typed(_ element: DynamicObject?) -> Any {
+            guard let element else { return NSNull() }
+            if let proxied = element.proxied { return proxied }
+            if let core = element._core, element._table != nil, let target = property.shape.linkTarget,
+                let table = core.tableInfo(for: target), table.tableKey == element._tableKey
+            {
+                return core.makeObject(table, element._key)
+            }
+            return element
+        }
+        let name = property.name
+        switch kind {
+        case .list, .set:
+            let elements = ((value as? any Sequence).map { Array($0) as [Any] } ?? []).compactMap(dynamic)
+            if kind == .list {
+                let list = List<DynamicObject>()
+                list.append(objectsIn: elements)
+                list._writeBack = { [unowned list] in self[name] = list.map(typed) }
+                return list
+            }
+            let set = MutableSet<DynamicObject>()
+            set.insert(objectsIn: elements)
+            set._writeBack = { [unowned set] in self[name] = set.map(typed) }
+            return set
+        case .map:
+            let map = Map<String, DynamicObject?>()
+            for (key, element) in (value as? _AnyMapEntries)?._anyEntries ?? [:] { map[key] = .some(dynamic(element)) }
+            map._writeBack = { [unowned map] in
+                self[name] = Dictionary(uniqueKeysWithValues: map.asKeyValueSequence().map { ($0.key, typed($0.value)) })
+            }
+            return map
+        }
     }
 
     /// Stops: the property holds no collection of the type asked for.

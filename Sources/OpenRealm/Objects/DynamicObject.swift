@@ -24,6 +24,10 @@ public typealias MigrationObject = DynamicObject
 public final class DynamicObject: Object {
     /// The transaction, table and row the object reads.
     var dynamic: (context: DynamicContext, table: TableKey, key: ObjectKey)?
+    /// The unmanaged object this one stands for, in the collections `dynamicList(_:)`,
+    /// `dynamicMutableSet(_:)` and `dynamicMap(_:)` give of an unmanaged object (Realm's are the
+    /// object's own, its objects typed as DynamicObject): reads and writes go to it.
+    var proxied: ObjectBase?
 
     /// The property named `member`, as `subscript(key:)`.
     ///
@@ -35,6 +39,7 @@ public final class DynamicObject: Object {
 
     /// The name of the object's table: `old?.objectTypeName == "Person"`.
     public var objectTypeName: String {
+        if let proxied { return proxied._schemaInfo.className }
         guard let dynamic else { return _schemaInfo.className }
         return dynamic.context.name(of: dynamic.table)
     }

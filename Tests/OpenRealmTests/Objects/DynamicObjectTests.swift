@@ -211,6 +211,52 @@ struct DynamicObjectTests {
         #expect(frozen.thaw()?.count == 3)
     }
 
+    @Test("dynamicList, dynamicMutableSet and dynamicMap of an unmanaged object write through to it")
+    func unmanagedObjectCollections() throws {
+        let rex = DynPetDog(value: ["name": "Rex", "age": 3])
+        let ace = DynPetDog(value: ["name": "Ace", "age": 5])
+        let keeper = DynKeeper(value: ["id": 7, "name": "Cy"])
+        keeper.dogs.append(rex)
+        keeper.pets["first"] = rex
+        let dogs = keeper.dynamicList("dogs")
+        #expect(dogs.count == 1)
+        #expect(dogs[0]["name"] as? String == "Rex")
+        #expect(dogs[0].isSameObject(as: rex))
+        #expect(dogs[0].objectTypeName == "DynPetDog")
+        #expect(dogs[0].objectSchema.className == "DynPetDog")
+        #expect(dogs[0].description == rex.description)
+        // Writes reach the unmanaged objects: a property, then the list itself.
+        dogs[0]["age"] = 4
+        #expect(rex.age == 4)
+        // Each call gives DynamicObjects of the same objects.
+        #expect(keeper.dynamicList("dogs")[0] == dogs[0])
+        dogs.append(DynamicObjectTests.dynamic(ace))
+        #expect(keeper.dogs.map(\.name) == ["Rex", "Ace"])
+        dogs.remove(at: 0)
+        #expect(keeper.dogs.map(\.name) == ["Ace"])
+        let friends = keeper.dynamicMutableSet("friends")
+        friends.insert(dogs[0])
+        #expect(keeper.friends.map(\.name) == ["Ace"])
+        let pets: Map<String, DynamicObject?> = keeper.dynamicMap("pets")
+        #expect(pets["first"]??["name"] as? String == "Rex")
+        pets["second"] = dogs[0]
+        #expect(keeper.pets["second"]??.name == "Ace")
+        #expect(keeper.pets.count == 2)
+        // Added to a Realm, the object keeps what its dynamic collections wrote.
+        let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-dyn-unmanaged",
+                                                   objectTypes: [DynKeeper.self, DynPetDog.self, DynNote.self]))
+        try realm.write { realm.add(keeper) }
+        #expect(keeper.dynamicList("dogs").map { $0["name"] as? String } == ["Ace"])
+        #expect(keeper.dynamicMutableSet("friends").count == 1)
+    }
+
+    /// A DynamicObject of the unmanaged `object`, as the dynamic collections give it.
+    private static func dynamic(_ object: DynPetDog) -> DynamicObject {
+        let holder = DynKeeper()
+        holder.dogs.append(object)
+        return holder.dynamicList("dogs")[0]
+    }
+
     @Test("an unknown class name stops with Realm's message")
     func unknownType() async {
         defer { removeInMemoryRealm("openrealm-dyn-unknown") }
