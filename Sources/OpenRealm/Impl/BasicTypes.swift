@@ -302,6 +302,14 @@ extension Object {
             guard let object = value as? ObjectBase, let core = object._core, object._table != nil else { return nil }
             return core.dynamicObject(of: object) as? Self
         }
+        if let dynamic = value as? DynamicObject {
+            // A DynamicObject of this class: the object it stands for, or its row read as this class.
+            if let proxied = dynamic.proxied as? Self { return proxied }
+            guard let core = dynamic._core, dynamic._table != nil, let table = core.tableInfo(for: Self.self),
+                table.tableKey == dynamic._tableKey
+            else { return nil }
+            return core.makeObject(table, dynamic._key) as? Self
+        }
         if value is [String: Any] || value is [Any] {
             let object = Self()
             object._assign(from: value)

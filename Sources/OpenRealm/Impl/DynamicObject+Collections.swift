@@ -77,17 +77,9 @@ extension Object {
             proxy.proxied = object
             return proxy
         }
-        // The object a DynamicObject stands for, as the property's class has it.
-        func typed(_ element: DynamicObject?) -> Any {
-            guard let element else { return NSNull() }
-            if let proxied = element.proxied { return proxied }
-            if let core = element._core, element._table != nil, let target = property.shape.linkTarget,
-                let table = core.tableInfo(for: target), table.tableKey == element._tableKey
-            {
-                return core.makeObject(table, element._key)
-            }
-            return element
-        }
+        // The object a DynamicObject stands for (a managed one converts as the property's
+        // class reads it: Object._ceFromAny).
+        func typed(_ element: DynamicObject?) -> Any { element.map { $0.proxied ?? $0 } ?? NSNull() }
         let name = property.name
         switch kind {
         case .list, .set:

@@ -1,5 +1,6 @@
-// Realm+Dynamic.swift — reading a Realm by class name: `dynamicObjects(_:)` and
-// `dynamicObject(ofType:forPrimaryKey:)`, whose objects are DynamicObjects.
+// Realm+Dynamic.swift — a Realm by class name: `dynamicObjects(_:)`,
+// `dynamicObject(ofType:forPrimaryKey:)` and `dynamicCreate(_:value:update:)`, whose objects are
+// DynamicObjects.
 
 import Foundation
 
@@ -31,5 +32,29 @@ extension Realm {
             return info.flatMap { object(ofSchema: $0, in: { nil }, forPrimaryKey: key, of: type(of: key)) } as? DynamicObject
         }
         return object(ofSchema: table.schema, in: { table }, forPrimaryKey: key, of: type(of: key)) as? DynamicObject
+    }
+
+    /// Creates an object of the class named `typeName` from a dictionary, an array in property
+    /// order or another object, as `create(_:value:update:)` creates one of its model class,
+    /// and returns it as a `DynamicObject`. With `.modified` or `.all`, an existing object with
+    /// the primary key is updated instead. Only in a write transaction; an unknown class, or an
+    /// update policy for a class without a primary key, is a programmer error (Realm's
+    /// messages).
+    ///
+    ///     let rex = try realm.write { realm.dynamicCreate("Dog", value: ["name": "Rex", "age": 3]) }
+    @discardableResult
+    public func dynamicCreate(_ typeName: String, value: Any = [String: Any](), update: UpdatePolicy = .error) -> DynamicObject {
+        core.checkThread()
+        // The class of that name: its table's (the model class the Realm reads it with), or
+        // the schema's while the table is not written yet.
+        let info = core.dynamicTableInfo(named: typeName).map { core.tableInfo(forKey: $0.tableKey).schema }
+            ?? (configuration.objectTypes?.map(ObjectSchemaInfo.of) ?? ObjectSchemaInfo.defaultSchema).first { $0.className == typeName }
+        if update != .error && info?.primaryKey == nil {
+            throwRealmException("'\(typeName)' does not have a primary key and can not be updated")
+        }
+        guard let type = info?.objectClass as? Object.Type else {
+            throwRealmException("Embedded objects cannot be created directly.")
+        }
+        return core.dynamicObject(of: create(type, value: value, update: update))
     }
 }

@@ -258,7 +258,7 @@ public struct Realm: Equatable {
                 keyValue = object[info.properties[pk].name]
             }
             if let keyValue, let existing = object(ofType: type, forPrimaryKey: keyValue) {
-                let copy = T()
+                let copy = type.init()
                 copy._assign(from: value)
                 // As Realm's policies: `.all` sets every property given (each set is a change for
                 // the observers, even to the value it had); `.modified` only those whose values
@@ -282,7 +282,7 @@ public struct Realm: Equatable {
                 return existing
             }
         }
-        let object = T()
+        let object = type.init()
         object._assign(from: value)
         core.add(object, policy: update.cValue)
         return object

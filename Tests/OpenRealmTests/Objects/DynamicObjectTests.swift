@@ -34,6 +34,7 @@ final class DynNote: Object {
 private func keepersRealm(_ identifier: String) throws -> Realm {
     let realm = try Realm(configuration: .init(inMemoryIdentifier: identifier, objectTypes: [DynKeeper.self, DynPetDog.self, DynNote.self]))
     try realm.write {
+        realm.deleteAll()  // what a stopped test process may have left in the in-memory file
         let rex = DynPetDog(value: ["name": "Rex", "age": 3])
         let ace = DynPetDog(value: ["name": "Ace", "age": 5])
         let bolt = DynPetDog(value: ["name": "Bolt", "age": 1])
@@ -255,6 +256,38 @@ struct DynamicObjectTests {
         let holder = DynKeeper()
         holder.dogs.append(object)
         return holder.dynamicList("dogs")[0]
+    }
+
+    @Test("dynamicCreate creates and updates objects by class name")
+    func dynamicCreate() throws {
+        let realm = try keepersRealm("openrealm-dyn-create")
+        let rex = try #require(realm.dynamicObject(ofType: "DynPetDog", forPrimaryKey: "Rex"))
+        let created = try realm.write {
+            realm.dynamicCreate("DynKeeper", value: ["id": 3, "name": "Cy", "best": rex, "dogs": [["name": "Dot", "age": 2]], "scores": [1, 2]])
+        }
+        #expect(created.objectTypeName == "DynKeeper")
+        #expect(created["name"] as? String == "Cy")
+        #expect((created["best"] as? DynamicObject)?.isSameObject(as: rex) == true)
+        #expect((created["dogs"] as? List<DynamicObject>)?.first?["name"] as? String == "Dot")
+        let typed = try #require(realm.object(ofType: DynKeeper.self, forPrimaryKey: 3))
+        #expect(Array(typed.scores) == [1, 2])
+        // An array in property order; an update by primary key.
+        let note = try realm.write { realm.dynamicCreate("DynNote", value: ["hello"]) }
+        #expect(note["text"] as? String == "hello")
+        try realm.write { realm.dynamicCreate("DynKeeper", value: ["id": 3, "name": "Cy B."], update: .modified) }
+        #expect(typed.name == "Cy B.")
+        #expect(typed.best?.name == "Rex")
+        #expect(realm.dynamicObjects("DynKeeper").count == 3)
+    }
+
+    @Test("dynamicCreate with an update policy for a class without a primary key stops")
+    func dynamicCreateWithoutPrimaryKey() async {
+        defer { removeInMemoryRealm("openrealm-dyn-create-nokey") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try keepersRealm("openrealm-dyn-create-nokey")
+            try realm.write { realm.dynamicCreate("DynNote", value: ["text": "x"], update: .all) }
+        }
+        expectStop("'DynNote' does not have a primary key and can not be updated", result)
     }
 
     @Test("an unknown class name stops with Realm's message")
