@@ -72,6 +72,13 @@ struct DynamicObjectTests {
         #expect(dogs.filter("age > %@", 2).count == 3)
         // A class whose table holds no object yet.
         #expect(realm.dynamicObjects("DynNote").isEmpty)
+        // Described as Realm describes them: by the class of their table.
+        #expect(dogs.description.hasPrefix("Results<DynPetDog> <0x"))
+        #expect(dogs.description.contains("[0] DynPetDog {\n\t\tname = Rex;"))
+        let ada = try #require(realm.object(ofType: DynKeeper.self, forPrimaryKey: 1))
+        #expect(ada.dynamicList("dogs").description.hasPrefix("List<DynPetDog> <0x"))
+        #expect(ada.dynamicMutableSet("friends").description.hasPrefix("MutableSet<DynPetDog> <0x"))
+        #expect((ada.dynamicMap("pets") as Map<String, DynamicObject?>).description.hasPrefix("Map<string, DynPetDog> <0x"))
     }
 
     @Test("dynamicObject(ofType:forPrimaryKey:) finds an object by its primary key")
