@@ -3,6 +3,7 @@
 // read from the file once, by table key.
 
 import CEngine
+import Foundation
 
 extension RealmCore {
     /// The table named `name` as DynamicObjects read it; nil while the file has no such table
@@ -55,5 +56,44 @@ extension RealmCore {
     func dynamicObject(of object: ObjectBase) -> DynamicObject {
         if let dynamic = object as? DynamicObject { return dynamic }
         return makeObject(dynamicTableInfo(forKey: object._tableKey), object._key) as! DynamicObject
+    }
+
+    /// Writes the to-one link `index` of the managed DynamicObject `object` when it links to an
+    /// embedded table, as Realm does: a new embedded object from a dictionary, an array in
+    /// property order or an unmanaged object (nil or NSNull: none). False when the property is
+    /// no such link: the value is written as any other.
+    func setDynamicEmbedded(_ object: DynamicObject, _ index: Int, _ value: Any?) -> Bool {
+        guard let table = object._table else { return false }
+        let property = table.schema.properties[index]
+        guard property.shape.holdsOneLink, let targetName = property.linkTargetName,
+            let target = dynamicTableInfo(named: targetName), target.schema.isEmbedded
+        else { return false }
+        let txn = writeTxn(for: object)
+        let column = table.columns[index].key
+        guard let given = value.flatMap(unwrapOptional), !(given is NSNull) else {
+            var null = ce_value.null
+            guard ce_object_set(txn, object._tableKey, object._key, column, &null) else { engineFailure() }
+            return true
+        }
+        if let linked = given as? ObjectBase, linked._table != nil {
+            throwRealmException("Cannot set a link to an existing managed embedded object")
+        }
+        let values: [(String, Any)]
+        switch given {
+        case let dictionary as [String: Any]: values = dictionary.filter { target.schema.indexByName[$0.key] != nil }.map { ($0.key, $0.value) }
+        case let array as [Any]: values = zip(target.schema.properties.map(\.name), array).map { ($0, $1) }
+        case let unmanaged as ObjectBase:
+            values = target.schema.properties.compactMap { property in
+                unmanaged._schemaInfo.indexByName[property.name].map { (property.name, unmanaged._value(of: $0)) }
+            }
+        default:
+            throwRealmException("Invalid value '\(given)' of type '\(type(of: given))' for '\(property.typeText)' property "
+                + "'\(table.schema.className).\(property.name)'.")
+        }
+        var key: ce_object_key = 0
+        guard ce_object_create_embedded(txn, object._tableKey, object._key, column, &key) else { engineFailure() }
+        let embedded = makeObject(target, key)
+        for (name, propertyValue) in values { embedded[name] = propertyValue }
+        return true
     }
 }

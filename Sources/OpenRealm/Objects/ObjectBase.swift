@@ -186,6 +186,10 @@ open class ObjectBase: CustomStringConvertible, Hashable {
                     proxied[key] = newValue
                     return
                 }
+                // A link to an embedded object takes a dictionary, an array or an unmanaged object.
+                if let core = _core, let index = _schemaInfo.indexByName[key], core.setDynamicEmbedded(dynamic, index, newValue) {
+                    return
+                }
             }
             let info = _schemaInfo
             guard let index = info.indexByName[key] else {

@@ -12,8 +12,14 @@ final class DynPetDog: Object {
     @Persisted var age: Int
 }
 
+final class DynAddress: EmbeddedObject {
+    @Persisted var street: String
+    @Persisted var number: Int
+}
+
 final class DynKeeper: Object {
     @Persisted(primaryKey: true) var id: Int
+    @Persisted var address: DynAddress?
     @Persisted var name: String
     @Persisted var nickname: String?
     @Persisted var best: DynPetDog?
@@ -32,7 +38,7 @@ final class DynNote: Object {
 /// Rex; pet "first" Rex; scores 3, 5) and Bo (id 2: no best, dog Bolt), dogs Rex 3, Ace 5,
 /// Bolt 1.
 private func keepersRealm(_ identifier: String) throws -> Realm {
-    let realm = try Realm(configuration: .init(inMemoryIdentifier: identifier, objectTypes: [DynKeeper.self, DynPetDog.self, DynNote.self]))
+    let realm = try Realm(configuration: .init(inMemoryIdentifier: identifier, objectTypes: [DynKeeper.self, DynPetDog.self, DynNote.self, DynAddress.self]))
     try realm.write {
         realm.deleteAll()  // what a stopped test process may have left in the in-memory file
         let rex = DynPetDog(value: ["name": "Rex", "age": 3])
@@ -163,6 +169,27 @@ struct DynamicObjectTests {
         #expect(realm.dynamicObjects("DynPetDog").count == 2)
     }
 
+    @Test("a link to an embedded object takes a dictionary, an array or an unmanaged object")
+    func embeddedObjects() throws {
+        let realm = try keepersRealm("openrealm-dyn-embedded")
+        let ada = try #require(realm.dynamicObject(ofType: "DynKeeper", forPrimaryKey: 1))
+        let typed = try #require(realm.object(ofType: DynKeeper.self, forPrimaryKey: 1))
+        try realm.write { ada["address"] = ["street": "Main", "number": 3] }
+        #expect(typed.address?.street == "Main" && typed.address?.number == 3)
+        let address = try #require(ada["address"] as? DynamicObject)
+        #expect(address.objectTypeName == "DynAddress")
+        #expect(address["street"] as? String == "Main")
+        try realm.write { address["number"] = 4 }
+        #expect(typed.address?.number == 4)
+        try realm.write { ada["address"] = ["High", 9] }
+        #expect(typed.address?.street == "High" && typed.address?.number == 9)
+        try realm.write { ada.address = DynAddress(value: ["street": "Low", "number": 1]) }
+        #expect(typed.address?.street == "Low")
+        try realm.write { ada["address"] = nil }
+        #expect(typed.address == nil)
+        #expect(realm.dynamicObjects("DynKeeper").filter("address == nil").count == 2)
+    }
+
     @Test("dynamicList, dynamicMutableSet and dynamicMap of a model object")
     func modelObjectCollections() throws {
         let realm = try keepersRealm("openrealm-dyn-model")
@@ -252,7 +279,7 @@ struct DynamicObjectTests {
         #expect(keeper.pets.count == 2)
         // Added to a Realm, the object keeps what its dynamic collections wrote.
         let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-dyn-unmanaged",
-                                                   objectTypes: [DynKeeper.self, DynPetDog.self, DynNote.self]))
+                                                   objectTypes: [DynKeeper.self, DynPetDog.self, DynNote.self, DynAddress.self]))
         try realm.write { realm.add(keeper) }
         #expect(keeper.dynamicList("dogs").map { $0["name"] as? String } == ["Ace"])
         #expect(keeper.dynamicMutableSet("friends").count == 1)
