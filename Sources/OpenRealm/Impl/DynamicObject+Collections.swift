@@ -1,6 +1,7 @@
 // DynamicObject+Collections.swift — the collection properties of a migration's objects as
 // Realm's typed collections (`List<MigrationObject>`, `List<Int>`, `MutableSet<String?>`,
-// `Map<String, MigrationObject?>`, ...), and collections given to a new object's property.
+// `Map<String, MigrationObject?>`, ...), collections given to a new object's property, and the
+// collections of objects of any object as collections of DynamicObjects (`dynamicList(_:)`).
 
 import CEngine
 import Foundation
@@ -16,7 +17,8 @@ extension Map: _AnyMapEntries {
     }
 }
 
-/// The collections a migration's new objects give: each change is written back to the object.
+/// The collections a migration's new objects give, and the dynamic collections of an unmanaged
+/// object: each change is written back to the object.
 protocol _WriteBackCollection: AnyObject {
     var _writeBack: (() -> Void)? { get set }
 }
@@ -41,8 +43,8 @@ enum DynamicCollectionKind {
 extension Object {
     /// The collection of links `propertyName` of this object as a collection `C` of
     /// DynamicObjects: a migration object's typed collection; a managed object's own, through
-    /// `make` (live). Stops, with Realm's message, for an unknown name; for a property that is
-    /// no collection of `kind` of links; for an unmanaged object.
+    /// `make` (live); an unmanaged object's written back to it. Stops, with Realm's message, for
+    /// an unknown name; for a property that is no collection of `kind` of links.
     func dynamicCollection<C>(_ propertyName: String, _ kind: DynamicCollectionKind, make: (ManagedCollection) -> C) -> C {
         if let proxied = (self as? DynamicObject)?.proxied as? Object { return proxied.dynamicCollection(propertyName, kind, make: make) }
         if let migrated = self as? DynamicObject, migrated.dynamic != nil {

@@ -7,7 +7,8 @@ extension Object {
     /// The list of objects in the property `propertyName`, its objects read as `DynamicObject`s
     /// (Realm's `dynamicList(_:)`): the object's own list, live and writable in a write
     /// transaction as the typed one. An unknown name, or a property that is no list of objects,
-    /// is a programmer error. A migration's new object's list writes each change back to it.
+    /// is a programmer error. The list of a migration's new object, or of an unmanaged object,
+    /// holds DynamicObjects of its objects and writes each change back to the object.
     ///
     ///     let dogs = person.dynamicList("dogs")
     ///     dogs[0]["name"] as? String
