@@ -71,15 +71,6 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         return Results(values: collection, steps: steps + [step])
     }
 
-    /// The class of the objects.
-    private var objectClass: ObjectBase.Type {
-        switch source {
-        case .table(let objectClass): objectClass
-        case .query(let query): query.objectClass
-        case .values(let collection, _): valuesQueryFailure(collection, Element.self)
-        }
-    }
-
     /// The query of these results: theirs, or one that matches every object of the class.
     var resultsQuery: ResultsQuery {
         switch source {
