@@ -71,15 +71,6 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         return Results(values: collection, steps: steps + [step])
     }
 
-    /// The class of the objects.
-    private var objectClass: ObjectBase.Type {
-        switch source {
-        case .table(let objectClass): objectClass
-        case .query(let query): query.objectClass
-        case .values(let collection, _): valuesQueryFailure(collection, Element.self)
-        }
-    }
-
     /// The query of these results: theirs, or one that matches every object of the class.
     var resultsQuery: ResultsQuery {
         switch source {
@@ -226,8 +217,8 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     /// These results with one more predicate (checked now if the class has a table).
     func filtered(_ predicate: String, _ arguments: [Any]) -> Results<Element> {
         let query = resultsQuery
-        let (text, taken) = enginePredicate(predicate, ObjectSchemaInfo.of(objectClass), arguments, offset: query.arguments.count)
-        if let table = core.tableInfo(for: objectClass) {
+        let (text, taken) = enginePredicate(predicate, query.schemaInfo(core), arguments, offset: query.arguments.count)
+        if let table = query.tableInfo(core) {
             // Parsed alone first (its arguments after the earlier filters'): a bad predicate
             // stops where it is written.
             core.checkPredicate(table, text, query.arguments + taken, shown: predicate)
@@ -283,7 +274,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
             return addingValuesStep(collection, steps, descriptors.map(\.keyPath), .sort(ascending: descriptors.first?.ascending ?? true))
         }
         if descriptors.isEmpty { return self }  // as realm-core's Results::sort
-        for descriptor in descriptors { refuseDataKeyPath(descriptor.keyPath, ObjectSchemaInfo.of(objectClass)) }
+        for descriptor in descriptors { refuseDataKeyPath(descriptor.keyPath, resultsQuery.schemaInfo(core)) }
         return adding(.sort(descriptors))
     }
 
@@ -301,7 +292,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         }
         // No key path leaves the results as they are (realm-core's Results::distinct).
         if paths.isEmpty { return self }
-        for path in paths { refuseDataKeyPath(path, ObjectSchemaInfo.of(objectClass)) }
+        for path in paths { refuseDataKeyPath(path, resultsQuery.schemaInfo(core)) }
         return adding(.distinct(paths))
     }
 

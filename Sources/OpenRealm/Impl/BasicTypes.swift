@@ -297,6 +297,19 @@ extension Object {
     }
     public static func _ceFromAny(_ value: Any) -> Self? {
         if let object = value as? Self { return object }
+        if Self.self == DynamicObject.self {
+            // As Realm's dynamic setters: a managed object of any class, read as a DynamicObject.
+            guard let object = value as? ObjectBase, let core = object._core, object._table != nil else { return nil }
+            return core.dynamicObject(of: object) as? Self
+        }
+        if let dynamic = value as? DynamicObject {
+            // A DynamicObject of this class: the object it stands for, or its row read as this class.
+            if let proxied = dynamic.proxied as? Self { return proxied }
+            guard let core = dynamic._core, dynamic._table != nil, let table = core.tableInfo(for: Self.self),
+                table.tableKey == dynamic._tableKey
+            else { return nil }
+            return core.makeObject(table, dynamic._key) as? Self
+        }
         if value is [String: Any] || value is [Any] {
             let object = Self()
             object._assign(from: value)

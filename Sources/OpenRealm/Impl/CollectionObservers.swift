@@ -270,7 +270,7 @@ final class ResultsObserver<C>: CollectionObserverBase {
         self.keyPaths = keyPaths?.isEmpty == true ? nil : keyPaths
         self.block = block
         super.init()
-        if let keyPaths = self.keyPaths, let table = core.tableInfo(for: query.objectClass) {
+        if let keyPaths = self.keyPaths, let table = query.tableInfo(core) {
             filter = KeyPathFilter(core.currentTxn(), table, keyPaths: keyPaths)
         }
     }
@@ -296,7 +296,7 @@ final class ResultsObserver<C>: CollectionObserverBase {
     private func hasTable(_ txn: OpaquePointer) -> Bool {
         var key: ce_table_key = 0
         var found = false
-        return ce_table_find(txn, ObjectSchemaInfo.className(of: query.objectClass), &key, &found) && found
+        return ce_table_find(txn, query.className, &key, &found) && found
     }
 
     override func start(_ core: RealmCore) {

@@ -19,7 +19,9 @@ func unmanagedQueryFailure(_ kind: String) -> Never {
 func objectsView<Element: RealmCollectionValue>(_ managed: ManagedCollection?, _ kind: String) -> Results<Element> {
     guard let managed else { unmanagedQueryFailure(kind) }
     guard let objectClass = Element._ceLinkTarget else { return Results(values: managed) }
-    return Results(core: managed.core, query: ResultsQuery(objectClass: objectClass, base: .collection(managed)))
+    // DynamicObjects (`dynamicList(_:)`) are read with their table's schema.
+    let typeName = objectClass == DynamicObject.self ? managed.linkTargetName : nil
+    return Results(core: managed.core, query: ResultsQuery(objectClass: objectClass, typeName: typeName, base: .collection(managed)))
 }
 
 /// Stops: a collection of values cannot be filtered. Realm's message (its plural names the

@@ -169,6 +169,12 @@ final class ManagedCollection {
     }
 
     var isInvalidated: Bool { !core.objectExists(epoch: epoch, table: table, key: key) }
+
+    /// The name of the class the collection's links point to (nil for values).
+    var linkTargetName: String? {
+        guard let index = table.columns.firstIndex(where: { $0.key == column }) else { return nil }
+        return table.schema.properties[index].linkTargetName
+    }
 }
 
 extension ManagedCollection {

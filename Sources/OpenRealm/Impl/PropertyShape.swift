@@ -12,6 +12,9 @@ public struct _PropertyShape {
     var nullable: Bool
     var collection: ce_collection_type = CE_COLLECTION_NONE
     var linkTarget: ObjectBase.Type?
+    /// The name of the link target's table when it is no model class's (a `DynamicObject`
+    /// property read from the file: `linkTarget` is then `DynamicObject`).
+    var linkTargetName: String?
     var isLinkingObjects = false
 
     init(type: ce_type, nullable: Bool, linkTarget: ObjectBase.Type?) {

@@ -45,7 +45,7 @@ extension RealmCore {
     /// same row, if it exists in this instance's version.
     func importObject(_ object: ObjectBase) -> ObjectBase? {
         if object._core === self { return object }
-        guard let table = tableInfo(for: type(of: object)),
+        guard let table = tableInfo(of: object),
             objectExists(epoch: epoch, table: table, key: object._key)
         else { return nil }
         return makeObject(table, object._key)

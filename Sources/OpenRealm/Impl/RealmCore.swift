@@ -96,6 +96,8 @@ final class RealmCore {
     /// The tables of model classes, resolved once per class.
     private var tables: [ObjectIdentifier: TableInfo] = [:]
     private var tablesByKey: [ce_table_key: TableInfo] = [:]
+    /// The tables read as DynamicObjects (`Realm.dynamicObjects(_:)`), by key: RealmCore+Dynamic.swift.
+    var dynamicTables: [ce_table_key: TableInfo] = [:]
     /// With `objectTypes`: the classes the Realm may hold (their links included).
     private let allowedClasses: Set<ObjectIdentifier>?
     /// What the thread's or queue's instance cache refers to (see `RealmCoreCacheHandle`).
@@ -665,6 +667,7 @@ final class RealmCore {
         // Tables created in the cancelled transaction are gone.
         tables.removeAll()
         tablesByKey.removeAll()
+        dynamicTables.removeAll()
         lastTable = nil
     }
 
@@ -760,7 +763,9 @@ final class RealmCore {
     /// Looks up the table of `cls` in the file (created in a write transaction if missing) and
     /// checks it against the class; remembers it.
     private func resolveTable(for cls: ObjectBase.Type) -> TableInfo? {
-        if let allowedClasses, !allowedClasses.contains(ObjectIdentifier(cls)) {
+        // DynamicObjects read a table of their own name (RealmCore+Dynamic.swift), not one named
+        // after their class.
+        if cls == DynamicObject.self || allowedClasses.map({ !$0.contains(ObjectIdentifier(cls)) }) ?? false {
             let name = ObjectSchemaInfo.className(of: cls)
             throwRealmException(
                 "Object type '\(name)' is not managed by the Realm. If using a custom `objectClasses` / `objectTypes` array in your configuration, add `\(name)` to the list of `objectClasses` / `objectTypes`.")
@@ -856,6 +861,7 @@ final class RealmCore {
 
     /// The accessor of a link's target, typed as `cls` (or its table's class).
     func object(ofClass cls: ObjectBase.Type, link: ce_link) -> ObjectBase {
+        if cls == DynamicObject.self { return makeObject(dynamicTableInfo(forKey: link.table), link.key) }
         if let table = tables[ObjectIdentifier(cls)], table.tableKey == link.table {
             return makeObject(table, link.key)
         }

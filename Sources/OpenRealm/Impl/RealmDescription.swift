@@ -16,6 +16,12 @@ protocol RealmDepthDescribable {
     func realmDescription(depth: Int) -> String
 }
 
+/// `realmTypeName`, a managed collection's DynamicObjects named by the class of their table.
+func realmTypeName<T: _CValueConvertible>(_ type: T.Type, dynamicClass: String?) -> String {
+    if T._ceLinkTarget == DynamicObject.self, let dynamicClass { return dynamicClass }
+    return realmTypeName(type)
+}
+
 /// Realm's text for a description cut at the maximum depth.
 let maximumDepthExceeded = "<Maximum depth exceeded>"
 
@@ -157,28 +163,29 @@ extension ObjectBase: RealmDepthDescribable {}
 
 extension List: RealmDepthDescribable {
     func realmDescription(depth: Int) -> String {
-        realmCollectionDescription("List<\(realmTypeName(Element.self))>", address: realmAddress(self), self,
+        realmCollectionDescription("List<\(realmTypeName(Element.self, dynamicClass: managed?.linkTargetName))>", address: realmAddress(self), self,
                                    count: count, depth: depth)
     }
 }
 
 extension MutableSet: RealmDepthDescribable {
     func realmDescription(depth: Int) -> String {
-        realmCollectionDescription("MutableSet<\(realmTypeName(Element.self))>", address: realmAddress(self), self,
+        realmCollectionDescription("MutableSet<\(realmTypeName(Element.self, dynamicClass: managed?.linkTargetName))>", address: realmAddress(self), self,
                                    count: count, depth: depth)
     }
 }
 
 extension Map: RealmDepthDescribable {
     func realmDescription(depth: Int) -> String {
-        realmMapDescription("Map<string, \(realmTypeName(Value.self))>", address: realmAddress(self),
+        realmMapDescription("Map<string, \(realmTypeName(Value.self, dynamicClass: managed?.linkTargetName))>", address: realmAddress(self),
                             asKeyValueSequence(), count: count, depth: depth)
     }
 }
 
 extension Results: RealmDepthDescribable {
     func realmDescription(depth: Int) -> String {
-        realmCollectionDescription("Results<\(realmTypeName(Element.self))>", address: realmAddress(core), self,
+        let dynamicClass: String? = if case .query(let query) = source { query.typeName } else { nil }
+        return realmCollectionDescription("Results<\(realmTypeName(Element.self, dynamicClass: dynamicClass))>", address: realmAddress(core), self,
                                    count: count, depth: depth)
     }
 }

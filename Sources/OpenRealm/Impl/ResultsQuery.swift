@@ -25,7 +25,7 @@ func aggregateValue(_ value: ce_value, as type: ce_type) -> ce_value {
     case CE_TYPE_FLOAT: result.float_value = Float(number)
     case CE_TYPE_DOUBLE: result.double_value = number
     case CE_TYPE_DECIMAL128:
-        let decimal = value.type == CE_TYPE_INT ? Decimal128(Int(value.integer)) : Decimal128(number: number)
+        let decimal = value.type == CE_TYPE_INT ? Decimal128(Int(value.integer)) : Decimal128.fromDouble(number)
         result.decimal = decimal.bits
     default: return value
     }
@@ -396,6 +396,8 @@ final class ResultsQuery {
     }
 
     let objectClass: ObjectBase.Type
+    /// For DynamicObjects (`objectClass` is `DynamicObject`): the name of their table.
+    let typeName: String?
     let base: Base
     let predicate: String?
     let arguments: [Any]
@@ -407,9 +409,10 @@ final class ResultsQuery {
     private var views: [OpaquePointer] = []
     private var table: TableInfo?
 
-    init(objectClass: ObjectBase.Type, base: Base = .table, predicate: String? = nil, arguments: [Any] = [],
-         descriptors: [Descriptor] = []) {
+    init(objectClass: ObjectBase.Type, typeName: String? = nil, base: Base = .table, predicate: String? = nil,
+         arguments: [Any] = [], descriptors: [Descriptor] = []) {
         self.objectClass = objectClass
+        self.typeName = typeName
         self.base = base
         self.predicate = predicate
         self.arguments = arguments
@@ -425,19 +428,20 @@ final class ResultsQuery {
     /// its filters with AND.
     func filtered(_ predicate: String, _ arguments: [Any]) -> ResultsQuery {
         let joined = self.predicate.map { "(\($0)) AND (\(predicate))" } ?? predicate
-        return ResultsQuery(objectClass: objectClass, base: base, predicate: joined, arguments: self.arguments + arguments,
-                            descriptors: descriptors)
+        return ResultsQuery(objectClass: objectClass, typeName: typeName, base: base, predicate: joined,
+                            arguments: self.arguments + arguments, descriptors: descriptors)
     }
 
     /// This query with one more descriptor.
     func adding(_ descriptor: Descriptor) -> ResultsQuery {
-        ResultsQuery(objectClass: objectClass, base: base, predicate: predicate, arguments: arguments,
+        ResultsQuery(objectClass: objectClass, typeName: typeName, base: base, predicate: predicate, arguments: arguments,
                      descriptors: descriptors + [descriptor])
     }
 
     /// The same query with engine handles of its own (a frozen Realm's thread reads with one).
     func copy() -> ResultsQuery {
-        ResultsQuery(objectClass: objectClass, base: base, predicate: predicate, arguments: arguments, descriptors: descriptors)
+        ResultsQuery(objectClass: objectClass, typeName: typeName, base: base, predicate: predicate, arguments: arguments,
+                     descriptors: descriptors)
     }
 
     /// The same query over the data of `core` (a frozen or thawed Realm of the same file); nil
@@ -453,8 +457,24 @@ final class ResultsQuery {
             guard let moved = core.importObject(owner) else { return nil }
             newBase = .backlinks(owner: moved, property: property)
         }
-        return ResultsQuery(objectClass: objectClass, base: newBase, predicate: predicate, arguments: arguments,
-                            descriptors: descriptors)
+        return ResultsQuery(objectClass: objectClass, typeName: typeName, base: newBase, predicate: predicate,
+                            arguments: arguments, descriptors: descriptors)
+    }
+
+    /// The name of the objects' class (their table's).
+    var className: String { typeName ?? ObjectSchemaInfo.className(of: objectClass) }
+
+    /// The table of the objects' class in `core` (DynamicObjects': their table's); nil while the
+    /// file has none.
+    func tableInfo(_ core: RealmCore) -> TableInfo? {
+        guard let typeName else { return core.tableInfo(for: objectClass) }
+        return core.dynamicTableInfo(named: typeName)
+    }
+
+    /// The schema the objects are read with (DynamicObjects': their table's; an empty one while
+    /// the file has no table).
+    func schemaInfo(_ core: RealmCore) -> ObjectSchemaInfo {
+        typeName == nil ? ObjectSchemaInfo.of(objectClass) : tableInfo(core)?.schema ?? ObjectSchemaInfo.of(objectClass)
     }
 
     var hasDistinct: Bool {
@@ -471,7 +491,7 @@ final class ResultsQuery {
     private func ownView(_ core: RealmCore) -> (view: OpaquePointer, table: TableInfo)? {
         // The class's table as the Realm knows it now: a write that created it may have been
         // cancelled since the handles were made.
-        guard let table = core.tableInfo(for: objectClass) else { return nil }
+        guard let table = tableInfo(core) else { return nil }
         if let last = views.last, let built = self.table {
             if built.tableKey == table.tableKey { return (last, built) }
             for view in views.reversed() { ce_results_free(view) }

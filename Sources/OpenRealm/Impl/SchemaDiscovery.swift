@@ -33,7 +33,7 @@ struct PropertyInfo: @unchecked Sendable {
         shape.collection != CE_COLLECTION_NONE || shape.type == CE_TYPE_LINK || shape.type == CE_TYPE_MIXED
     }
 
-    var linkTargetName: String? { shape.linkTarget.map { ObjectSchemaInfo.className(of: $0) } }
+    var linkTargetName: String? { shape.linkTargetName ?? shape.linkTarget.map { ObjectSchemaInfo.className(of: $0) } }
 
     var publicProperty: Property {
         Property(
@@ -76,6 +76,19 @@ final class ObjectSchemaInfo: @unchecked Sendable {
     let propertyIndexByToken: [Int]
     let indexByName: [String: Int]
     let primaryKey: Int?
+
+    /// The schema of a table read from a file rather than discovered from a class (the
+    /// `DynamicObject`s of `Realm.dynamicObjects(_:)`: DynamicSchema.swift). Each property's
+    /// token is its index.
+    init(objectClass: ObjectBase.Type, className: String, isEmbedded: Bool, properties: [PropertyInfo]) {
+        self.objectClass = objectClass
+        self.className = className
+        self.isEmbedded = isEmbedded
+        self.properties = properties
+        propertyIndexByToken = Array(properties.indices)
+        indexByName = Dictionary(properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        primaryKey = properties.firstIndex(where: \.isPrimaryKey)
+    }
 
     private init(_ cls: ObjectBase.Type) {
         objectClass = cls

@@ -19,6 +19,8 @@ struct StoredProperty {
     let primaryKey: Bool
     let collection: ce_collection_type
     let targetName: String?
+    /// Whether the property has a search index (its primary key's aside).
+    var indexed = false
 
     var typeText: String { PropertyInfo.typeText(type: type, nullable: nullable, collection: collection, target: targetName) }
 
@@ -58,7 +60,7 @@ enum SchemaReader {
             let name = String(cString: info.name)
             properties[name] = (ce_column_key(column), StoredProperty(
                 type: info.type, nullable: info.nullable, primaryKey: info.primary_key, collection: info.collection,
-                targetName: targetName))
+                targetName: targetName, indexed: info.indexed))
         }
         return StoredTable(key: key, isEmbedded: embedded, properties: properties, slotCount: count)
     }

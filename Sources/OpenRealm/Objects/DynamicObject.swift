@@ -5,18 +5,29 @@ import Foundation
 /// An object in a migration, read and written by property name (Realm's `MigrationObject`).
 public typealias MigrationObject = DynamicObject
 
-/// An object read and written by property name, without a model class: the objects of a
-/// migration (Realm's `DynamicObject`).
+/// An object read and written by property name, without a model class (Realm's
+/// `DynamicObject`): the objects of a migration, of `Realm.dynamicObjects(_:)` and
+/// `dynamicObject(ofType:forPrimaryKey:)`, and of `dynamicList(_:)`, `dynamicMutableSet(_:)` and
+/// `dynamicMap(_:)`. Its subscripts and key-value coding read a property (a link as a
+/// `DynamicObject`, a collection as a `List`, `MutableSet` or `Map` of the property's element
+/// type) and write one in a write transaction.
 ///
 ///     migration.enumerateObjects(ofType: "Person") { old, new in
 ///         let age = old?["age"] as? Int ?? 0
 ///         new?["isAdult"] = age >= 18
 ///         new?.nickname = "none"          // dynamic member lookup
 ///     }
+///
+///     let rex = realm.dynamicObject(ofType: "Dog", forPrimaryKey: "Rex")!
+///     try realm.write { rex["age"] = 4 }
 @dynamicMemberLookup
 public final class DynamicObject: Object {
     /// The transaction, table and row the object reads.
     var dynamic: (context: DynamicContext, table: TableKey, key: ObjectKey)?
+    /// The unmanaged object this one stands for, in the collections `dynamicList(_:)`,
+    /// `dynamicMutableSet(_:)` and `dynamicMap(_:)` give of an unmanaged object (Realm's are the
+    /// object's own, its objects typed as DynamicObject): reads and writes go to it.
+    var proxied: ObjectBase?
 
     /// The property named `member`, as `subscript(key:)`.
     ///
@@ -26,42 +37,10 @@ public final class DynamicObject: Object {
         set { self[member] = newValue }
     }
 
-    /// The list of objects in the property `propertyName` (Realm's `dynamicList(_:)`); an
-    /// unknown name, or a property that is no list of objects, is a programmer error. A new
-    /// object's list writes each change back to the object.
-    ///
-    ///     new?.dynamicList("dogs").append(migration.create("Dog", value: ["name": "Rex"]))
-    public func dynamicList(_ propertyName: String) -> List<DynamicObject> {
-        collection(propertyName, as: List<DynamicObject>.self)
-    }
-
-    /// The set of objects in the property `propertyName` (Realm's `dynamicMutableSet(_:)`).
-    ///
-    ///     old?.dynamicMutableSet("friends").count
-    public func dynamicMutableSet(_ propertyName: String) -> MutableSet<DynamicObject> {
-        collection(propertyName, as: MutableSet<DynamicObject>.self)
-    }
-
-    /// The map of objects in the property `propertyName` (Realm's `dynamicMap(_:)`); its values
-    /// are nil where the map holds no object.
-    ///
-    ///     let pets: Map<String, DynamicObject?> = old!.dynamicMap("pets")
-    public func dynamicMap<Key: _MapKey>(_ propertyName: String) -> Map<Key, DynamicObject?> {
-        collection(propertyName, as: Map<Key, DynamicObject?>.self)
-    }
-
-    private func collection<C>(_ propertyName: String, as type: C.Type) -> C {
-        let value = self[propertyName]
-        guard let collection = value as? C else {
-            throwRealmException("Could not cast value of type '\(value.map { "\(Swift.type(of: $0))" } ?? "nil")' to '\(C.self)': "
-                + "property '\(objectTypeName).\(propertyName)' holds no \(C.self).")
-        }
-        return collection
-    }
-
     /// The name of the object's table: `old?.objectTypeName == "Person"`.
     public var objectTypeName: String {
-        guard let dynamic else { return "DynamicObject" }
+        if let proxied { return proxied._schemaInfo.className }
+        guard let dynamic else { return _schemaInfo.className }
         return dynamic.context.name(of: dynamic.table)
     }
 }

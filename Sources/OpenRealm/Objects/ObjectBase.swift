@@ -112,7 +112,10 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     /// The schema of the object's class.
     ///
     ///     person.objectSchema.className == "Person"
-    public var objectSchema: ObjectSchema { _schemaInfo.publicSchema }
+    public var objectSchema: ObjectSchema { _unproxied._schemaInfo.publicSchema }
+
+    /// The object a DynamicObject stands for (`DynamicObject.proxied`), or this one.
+    var _unproxied: ObjectBase { (self as? DynamicObject)?.proxied ?? self }
 
     /// Whether `object` is this object: the same instance, or the same object of the same Realm,
     /// neither deleted nor invalidated (as Realm's `isSameObject(as:)`).
@@ -122,7 +125,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     ///     a.isSameObject(as: b)    // true (two accessors, one object)
     public func isSameObject(as object: ObjectBase?) -> Bool {
         guard let object else { return false }
-        if object === self { return true }
+        if object._unproxied === _unproxied { return true }
         guard let core = _core, let table = _table, let otherTable = object._table else { return false }
         return object._core === core && table.tableKey == otherTable.tableKey && object._key == _key
             && !isInvalidated && !object.isInvalidated
@@ -142,7 +145,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     ///     realm.object(ofType: Person.self, forPrimaryKey: 1)! == realm.object(ofType: Person.self, forPrimaryKey: 1)!   // true
     ///     realm.objects(Dog.self)[0] == realm.objects(Dog.self)[0]     // false: two accessors, no primary key
     public static func == (lhs: ObjectBase, rhs: ObjectBase) -> Bool {
-        if lhs === rhs { return true }
+        if lhs === rhs || ((lhs is DynamicObject || rhs is DynamicObject) && lhs._unproxied === rhs._unproxied) { return true }
         return lhs._equatesByRow && lhs.isSameObject(as: rhs)
     }
 
@@ -153,7 +156,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
             hasher.combine(table.tableKey)
             hasher.combine(_key)
         } else {
-            hasher.combine(ObjectIdentifier(self))
+            hasher.combine(ObjectIdentifier(_unproxied))
         }
     }
 
@@ -165,7 +168,10 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     ///     person["age"] as? Int
     public subscript(key: String) -> Any? {
         get {
-            if let dynamic = self as? DynamicObject, dynamic.dynamic != nil { return dynamic.dynamicValue(key) }
+            if let dynamic = self as? DynamicObject {
+                if dynamic.dynamic != nil { return dynamic.dynamicValue(key) }
+                if let proxied = dynamic.proxied { return proxied[key] }
+            }
             let info = _schemaInfo
             guard let index = info.indexByName[key] else {
                 throwRealmException("Invalid property name '\(key)' for class '\(info.className)'.")
@@ -174,9 +180,16 @@ open class ObjectBase: CustomStringConvertible, Hashable {
             return unwrapOptional(value)
         }
         set {
-            if let dynamic = self as? DynamicObject, dynamic.dynamic != nil {
-                dynamic.setDynamicValue(newValue, key)
-                return
+            if let dynamic = self as? DynamicObject {
+                if dynamic.dynamic != nil { return dynamic.setDynamicValue(newValue, key) }
+                if let proxied = dynamic.proxied {
+                    proxied[key] = newValue
+                    return
+                }
+                // A link to an embedded object takes a dictionary, an array or an unmanaged object.
+                if let core = _core, let index = _schemaInfo.indexByName[key], core.setDynamicEmbedded(dynamic, index, newValue) {
+                    return
+                }
             }
             let info = _schemaInfo
             guard let index = info.indexByName[key] else {
@@ -243,6 +256,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     open var description: String { realmDescription(depth: realmDescriptionMaxDepth) }
 
     func realmDescription(depth: Int) -> String {
+        if let proxied = (self as? DynamicObject)?.proxied { return proxied.realmDescription(depth: depth) }
         if let dynamic = self as? DynamicObject, let binding = dynamic.dynamic {
             let names = binding.context.table(binding.table).properties.keys.sorted()
             return realmObjectDescription(className: dynamic.objectTypeName,

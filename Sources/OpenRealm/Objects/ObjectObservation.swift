@@ -20,8 +20,10 @@ private func observeObject<T: ObjectBase>(_ object: ObjectBase, keyPaths: [Strin
     _ = ObjectObserver(typed, core, keyPaths: keyPaths, block)
     let objectClass = type(of: object)
     let key = object._key
+    let tableKey = object._tableKey
     return observeOnQueue(queue, from: core, register: { target in
-        guard let table = target.tableInfo(for: objectClass), target.objectExists(epoch: target.epoch, table: table, key: key),
+        let table = objectClass == DynamicObject.self ? target.dynamicTableInfo(forKey: tableKey) : target.tableInfo(for: objectClass)
+        guard let table, target.objectExists(epoch: target.epoch, table: table, key: key),
             let moved = target.makeObject(table, key) as? T
         else {
             // Deleted before the queue's Realm could read it.

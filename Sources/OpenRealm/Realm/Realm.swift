@@ -258,7 +258,7 @@ public struct Realm: Equatable {
                 keyValue = object[info.properties[pk].name]
             }
             if let keyValue, let existing = object(ofType: type, forPrimaryKey: keyValue) {
-                let copy = T()
+                let copy = type.init()
                 copy._assign(from: value)
                 // As Realm's policies: `.all` sets every property given (each set is a change for
                 // the observers, even to the value it had); `.modified` only those whose values
@@ -282,7 +282,7 @@ public struct Realm: Equatable {
                 return existing
             }
         }
-        let object = T()
+        let object = type.init()
         object._assign(from: value)
         core.add(object, policy: update.cValue)
         return object
@@ -397,23 +397,29 @@ public struct Realm: Equatable {
     ///
     ///     let rex = realm.object(ofType: Dog.self, forPrimaryKey: "Rex")
     public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
-        let info = ObjectSchemaInfo.of(type)
+        object(ofSchema: ObjectSchemaInfo.of(type), in: { core.tableInfo(for: type) }, forPrimaryKey: key, of: KeyType.self) as! Element?
+    }
+
+    /// The object of the class `info` (whose table `table` gives, nil while the file has none)
+    /// whose primary key is `key` (of the static type `keyType`, for messages), or nil; Realm's
+    /// messages for a class without a primary key and a key of the wrong type.
+    func object(ofSchema info: ObjectSchemaInfo, in table: () -> TableInfo?, forPrimaryKey key: Any, of keyType: Any.Type) -> ObjectBase? {
         guard let pk = info.primaryKey else {
             throwRealmException("\(info.className) does not have a primary key")
         }
         let property = info.properties[pk]
-        if !property.shape.nullable, key as Any is NSNull || unwrapOptional(key as Any) == nil {
+        if !property.shape.nullable, key is NSNull || unwrapOptional(key) == nil {
             throwRealmException("Invalid null value for non-nullable primary key.")
         }
         // A frozen Realm's threads read at once: not its shared scratch arena.
         let arena = core.frozen == nil ? core.borrowArena() : _CArena()
         defer { core.returnArena(arena) }
-        guard var value = property.field._rlmCValue(fromAny: key as Any, arena, self) else {
+        guard var value = property.field._rlmCValue(fromAny: key, arena, self) else {
             throwRealmException(
-                "Invalid value '\(key)' of type '\(KeyType.self)' for '\(property.typeText)' property '\(info.className).\(property.name)'.")
+                "Invalid value '\(key)' of type '\(keyType)' for '\(property.typeText)' property '\(info.className).\(property.name)'.")
         }
-        guard let table = core.tableInfo(for: type) else { return nil }
+        guard let table = table() else { return nil }
         guard let objectKey = core.findObject(table, primaryKey: &value, className: info.className) else { return nil }
-        return (core.makeObject(table, objectKey) as! Element)
+        return core.makeObject(table, objectKey)
     }
 }

@@ -16,7 +16,7 @@ extension Decimal128: Codable {
         } else if let integer = try? container.decode(Int64.self) {
             self.init(Int(integer))
         } else if let double = try? container.decode(Double.self) {
-            self.init(number: double)
+            self.init(Decimal128.fromDouble(double))
         } else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "Cannot convert value to Decimal128")
         }

@@ -14,12 +14,15 @@ import Foundation
 ///     let price: Decimal128 = "19.99"
 ///     price.stringValue      // "19.99"
 ///     Decimal128(1) < price  // true
-public final class Decimal128: RealmCollectionValue, Comparable, CustomStringConvertible, Sendable,
+///
+/// As Realm's, a Decimal128 is a reference whose value only `negate()` changes (in place): share
+/// one between threads only if none negates it.
+public final class Decimal128: RealmCollectionValue, Comparable, CustomStringConvertible, @unchecked Sendable,
     ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByStringLiteral
 {
     /// The 128 bits as two little-endian 64-bit words, as the engine stores them.
-    let low: UInt64
-    let high: UInt64
+    private(set) var low: UInt64
+    private(set) var high: UInt64
 
     init(low: UInt64, high: UInt64) {
         self.low = low
@@ -32,18 +35,30 @@ public final class Decimal128: RealmCollectionValue, Comparable, CustomStringCon
     /// An exact integer: `Decimal128(42).stringValue == "42"`.
     public convenience init(_ value: Int) { self.init(Decimal128.integer(value)) }
 
-    /// The decimal nearest to a `Double` (its shortest decimal representation):
-    /// `Decimal128(number: 0.1).stringValue == "0.1"`.
-    public convenience init(number: Double) { self.init(Decimal128.parse("\(number)") ?? Decimal128.nan) }
+    /// A number as Realm converts it: an integer exactly; a `Double` (or `Float`) as realm-core
+    /// does, its exact value when it has at most 15 significant digits, otherwise its value
+    /// rounded to 15 significant digits.
+    ///
+    ///     Decimal128(number: 2.5).stringValue == "2.5"
+    ///     Decimal128(number: 0.1).stringValue == "1.00000000000000E-1"
+    ///     Decimal128(number: 42).stringValue == "42"
+    public convenience init(number: NSNumber) {
+        switch UInt8(bitPattern: number.objCType.pointee) {
+        case UInt8(ascii: "d"), UInt8(ascii: "f"): self.init(Decimal128.fromDouble(number.doubleValue))
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): self.init(Decimal128.parse(String(number.uint64Value)) ?? Decimal128(Decimal128.nan))
+        default: self.init(Decimal128.integer(Int(number.int64Value)))
+        }
+    }
 
     /// An integer literal: `let d: Decimal128 = 5`.
     public convenience init(integerLiteral value: Int) { self.init(value) }
 
-    /// A floating point literal, through its shortest decimal form: `let d: Decimal128 = 1.5`.
-    public convenience init(floatLiteral value: Double) { self.init(number: value) }
+    /// A floating point literal, as `init(number:)` converts a `Double`:
+    /// `let d: Decimal128 = 1.5`; `(0.1 as Decimal128).stringValue == "1.00000000000000E-1"`.
+    public convenience init(floatLiteral value: Double) { self.init(Decimal128.fromDouble(value)) }
 
     /// A string literal; an invalid one is NaN: `let d: Decimal128 = "1.25E+3"`.
-    public convenience init(stringLiteral value: String) { self.init(Decimal128.parse(value) ?? Decimal128.nan) }
+    public convenience init(stringLiteral value: String) { self.init(Decimal128.parse(value) ?? Decimal128(Decimal128.nan)) }
 
     /// Parses a decimal string (`"-1.5"`, `"12E-3"`, `"NaN"`, `"Inf"`), throwing `Realm.Error`
     /// (`.fail`, "Invalid Decimal128 string") for anything else. Spaces around it are ignored;
@@ -76,15 +91,16 @@ public final class Decimal128: RealmCollectionValue, Comparable, CustomStringCon
         switch value {
         case let decimal as Decimal128: return Decimal128(decimal)
         case let int as Int: return Decimal128(int)
-        case let double as Double: return Decimal128(number: double)
-        case let float as Float: return Decimal128(number: Double(float))
+        case let double as Double: return Decimal128.fromDouble(double)
+        case let float as Float: return Decimal128.fromDouble(Double(float))
+        // Realm's null decimal (a NaN).
+        case is NSNull: return Decimal128(low: 0xAA, high: 0x7C00_0000_0000_0000)
         case let string as String: return Decimal128.parse(string)
         case let decimal as Decimal: return Decimal128.parse(decimal.description)
         case let integer as any BinaryInteger:
             return Int(exactly: integer).map { Decimal128($0) } ?? Decimal128.parse("\(integer)")
         case let number as NSNumber:
-            // Booleans and other NSNumbers through their exact decimal text.
-            return Decimal128.parse(number.decimalValue.description)
+            return Decimal128(number: number)
         default: return nil
         }
     }
@@ -140,7 +156,7 @@ public final class Decimal128: RealmCollectionValue, Comparable, CustomStringCon
 
     /// The quotient, rounded to 34 digits; dividing by zero gives NaN.
     public static func / (lhs: Decimal128, rhs: Decimal128) -> Decimal128 {
-        if !rhs.isNaN && rhs == Decimal128() { return nan }
+        if !rhs.isNaN && rhs == Decimal128() { return Decimal128(nan) }
         return engineDivide(lhs, rhs)
     }
 
@@ -160,6 +176,13 @@ public final class Decimal128: RealmCollectionValue, Comparable, CustomStringCon
 
     /// The absolute value.
     public var magnitude: Decimal128 { Decimal128(low: low, high: high & ~(UInt64(1) << 63)) }
+
+    /// Replaces the value with its additive inverse, in place (as Realm's: every reference to
+    /// this Decimal128 sees the change).
+    ///
+    ///     let d: Decimal128 = 1.5
+    ///     d.negate()             // d == -1.5
+    public func negate() { high ^= 1 << 63 }
 
     /// Hashes the numeric value (equal numbers hash equally).
     public func hash(into hasher: inout Hasher) {

@@ -86,7 +86,7 @@ struct ValueProtocolTests {
         #expect(Decimal128(1).advanced(by: Decimal128(2)) == Decimal128(3))
         #expect(Decimal128.min < Decimal128(0) && Decimal128.max > Decimal128(0))
         #expect(Decimal128.max.stringValue == "+9999999999999999999999999999999999E+6111")
-        var negated = Decimal128(2)
+        let negated = Decimal128(2)
         negated.negate()
         #expect(negated == Decimal128(-2) && (-negated).magnitude == Decimal128(2))
         #expect((try Decimal128(string: "NaN")).isSignalingNaN)

@@ -631,7 +631,7 @@ struct ObjectTests {
         #expect(d.stringValue == "-12.500")
         #expect(d == Decimal128(stringLiteral: "-12.5"))
         #expect(Decimal128(1) > d)
-        #expect(Decimal128(number: 0.1).stringValue == "1E-1")
+        #expect(Decimal128(number: 0.1).stringValue == "1.00000000000000E-1")
         #expect(throws: Realm.Error.self) { _ = try Decimal128(string: "abc") }
         let price: Decimal128 = "19.99"
         #expect(price * 3 == Decimal128(stringLiteral: "59.97"))

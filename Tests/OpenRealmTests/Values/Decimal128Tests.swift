@@ -23,8 +23,8 @@ struct Decimal128Tests {
         }
         #expect(Decimal128(42).stringValue == "42")
         #expect(Decimal128(Int.min).stringValue == "-9223372036854775808")
-        #expect(Decimal128(number: 0.1).stringValue == "1E-1")
-        #expect(Decimal128(number: 1e-7).stringValue == "1E-7")
+        #expect(Decimal128(number: 0.1).stringValue == "1.00000000000000E-1")
+        #expect(Decimal128(number: 1e-7).stringValue == "1.00000000000000E-7")
     }
 
     @Test("order and equality by value; NaN equals nothing; equal values hash equally")
