@@ -785,8 +785,9 @@ final class RealmCore {
             if !differences.isEmpty {
                 var message = "Migration is required due to the following errors:\n" + differences.map { "- " + $0 }.joined(separator: "\n")
                 if configuration.objectTypes == nil {
-                    message += "\n'\(info.className)' is not in the default schema (another model class has its name, or its "
-                        + "_realmIgnoreClass() is true): list it in Realm.Configuration.objectTypes to migrate it when the Realm opens."
+                    message += "\n'\(info.className)' is not in the default schema (another model class has its name, its "
+                        + "_realmIgnoreClass() is true or its shouldIncludeInDefaultSchema() false): list it in "
+                        + "Realm.Configuration.objectTypes to migrate it when the Realm opens."
                 }
                 throwRealmException(message)
             }

@@ -50,6 +50,17 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     ///     override class func _realmIgnoreClass() -> Bool { true }
     open class func _realmIgnoreClass() -> Bool { false }
 
+    /// Whether the class is in the default schema (the schema of a Realm whose configuration has
+    /// no `objectTypes`); true unless overridden. Override it to return false for a class no
+    /// Realm should manage unless its configuration lists it in `objectTypes` (a base class
+    /// of models, for instance).
+    ///
+    ///     class Versioned: Object {
+    ///         @Persisted var updated = Date()
+    ///         override class func shouldIncludeInDefaultSchema() -> Bool { self != Versioned.self }
+    ///     }
+    open class func shouldIncludeInDefaultSchema() -> Bool { true }
+
     /// Override to give properties another name in the file than their Swift name (Swift name
     /// to persisted name); properties left out keep their Swift name. Everything else (queries,
     /// sorting, key-value coding, observation, `objectSchema`) uses the Swift name; the schema's
