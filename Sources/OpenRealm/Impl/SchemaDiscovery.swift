@@ -42,7 +42,8 @@ struct PropertyInfo: @unchecked Sendable {
             type: shape.isLinkingObjects ? .linkingObjects : PropertyType(shape.type),
             isIndexed: isIndexed || isPrimaryKey,
             isOptional: shape.nullable && shape.type != CE_TYPE_MIXED,
-            isArray: shape.collection == CE_COLLECTION_LIST,
+            // Realm's linking objects are arrays (realm-core's PropertyType::Array).
+            isArray: shape.collection == CE_COLLECTION_LIST || shape.isLinkingObjects,
             isSet: shape.collection == CE_COLLECTION_SET,
             isMap: shape.collection == CE_COLLECTION_DICTIONARY,
             isPrimaryKey: isPrimaryKey,
