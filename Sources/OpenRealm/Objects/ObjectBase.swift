@@ -306,8 +306,15 @@ open class ObjectBase: CustomStringConvertible, Hashable {
                 guard let sourceIndex = source.indexByName[property.name] else { continue }
                 _setValue(object._value(of: sourceIndex), of: index)
             }
+        case is NSNull:
+            throwRealmException("Must provide a non-nil value.")
         default:
-            throwRealmException("Invalid value '\(value)' to initialize object of type '\(info.className)': an object, a dictionary or an array is required.")
+            // Realm reads a value's properties by key-value coding: any other value lacks the
+            // first property's key.
+            guard let first = info.properties.first(where: \.isStored) else {
+                throwRealmException("Invalid value '\(value)' to initialize object of type '\(info.className)'.")
+            }
+            throwRealmException("Invalid value '\(value)' to initialize object of type '\(info.className)': missing key '\(first.name)'")
         }
     }
 }
