@@ -203,7 +203,7 @@ final class RealmCore {
     }
 
     private static func differentKeyError(_ path: String) -> Realm.Error {
-        Realm.Error(code: .fail, message: "Realm at path '\(path)' already opened with different encryption key.")
+        Realm.Error(code: .fail, message: "Realm at path '\(path)' already opened with a different encryption key.")
     }
 
     private convenience init(configuration: Realm.Configuration, queue: DispatchQueue?, marker: QueueMarker?) throws(Realm.Error) {
@@ -287,16 +287,20 @@ final class RealmCore {
         return core
     }
 
-    /// Throws Realm's errors when the cached instance `core` was opened with other options.
+    /// Checks a configuration against the instance `core` this thread (queue, actor) has cached
+    /// for its file. As Realm's cache of a thread's Realms, other read permissions or another key
+    /// are programmer errors (Realm's messages, with its `fileURL.path`); another schema version
+    /// is thrown.
     private static func checkSameOptions(_ core: RealmCore, _ configuration: Realm.Configuration) throws(Realm.Error) {
+        let path = configuration.fileURL?.path ?? "(null)"
         if core.configuration.readOnly != configuration.readOnly {
-            throw Realm.Error(code: .fail, message: "Realm at path '\(core.engine.path)' already opened with different read permissions.")
+            throwRealmException("Realm at path '\(path)' already opened with different read permissions")
+        }
+        if core.configuration.encryptionKey != configuration.encryptionKey {
+            throwRealmException("Realm at path '\(path)' already opened with different encryption key")
         }
         if core.configuration.schemaVersion != configuration.schemaVersion {
             throw Realm.Error(code: .fail, message: "Realm at path '\(core.engine.path)' already opened with different schema version.")
-        }
-        if core.configuration.encryptionKey != configuration.encryptionKey {
-            throw differentKeyError(core.engine.path)
         }
     }
 
