@@ -182,16 +182,27 @@ final class RealmCore {
         return core
     }
 
-    /// Stops with Realm's message for a configuration Realm refuses as a programmer error: a key
-    /// that is not 64 bytes, `shouldCompactOnLaunch` or `deleteRealmIfMigrationNeeded` with
-    /// `readOnly`.
+    /// Stops with Realm's message for a configuration Realm refuses as a programmer error, in the
+    /// order Realm applies the settings: no file and no identifier, an empty path or identifier,
+    /// a key that is not 64 bytes, `deleteRealmIfMigrationNeeded` with `readOnly`, the schema
+    /// version Realm reserves (`UInt64.max`), `shouldCompactOnLaunch` with `readOnly`.
     static func validate(_ configuration: Realm.Configuration) {
-        validateEncryptionKey(configuration.encryptionKey)
-        if configuration.readOnly && configuration.shouldCompactOnLaunch != nil {
-            throwRealmException("Cannot set `shouldCompactOnLaunch` when `readOnly` is set.")
+        if let fileURL = configuration.fileURL {
+            if fileURL.path.isEmpty { throwRealmException("Realm path must not be empty") }
+        } else if let identifier = configuration.inMemoryIdentifier {
+            if identifier.isEmpty { throwRealmException("In-memory identifier must not be empty") }
+        } else {
+            throwRealmException("A Realm Configuration must specify a path or an in-memory identifier.")
         }
+        validateEncryptionKey(configuration.encryptionKey)
         if configuration.readOnly && configuration.deleteRealmIfMigrationNeeded {
             throwRealmException("Cannot set `deleteRealmIfMigrationNeeded` when `readOnly` is set.")
+        }
+        if configuration.schemaVersion == UInt64.max {
+            throwRealmException("Cannot set schema version to \(UInt64.max) (RLMNotVersioned)")
+        }
+        if configuration.readOnly && configuration.shouldCompactOnLaunch != nil {
+            throwRealmException("Cannot set `shouldCompactOnLaunch` when `readOnly` is set.")
         }
     }
 
