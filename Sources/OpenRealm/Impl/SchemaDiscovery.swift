@@ -181,11 +181,14 @@ final class ObjectSchemaInfo: @unchecked Sendable {
         for property in properties where property.shape.isLinkingObjects {
             guard let origin = property.originProperty, let target = property.shape.linkTarget else { continue }
             let targetInfo = ObjectSchemaInfo.of(target)
-            guard let originIndex = targetInfo.indexByName[origin],
-                targetInfo.properties[originIndex].shape.linkTarget.map({ isSubclass(objectClass, of: $0) }) ?? false
-            else {
-                throwRealmException(
-                    "Property '\(targetInfo.className).\(origin)' declared as origin of linking objects property '\(className).\(property.name)' does not exist or does not link to '\(className)'.")
+            // realm-core's three messages (ObjectSchema::validate).
+            let prefix = "Property '\(targetInfo.className).\(origin)' declared as origin of linking objects property '\(className).\(property.name)'"
+            guard let originIndex = targetInfo.indexByName[origin] else { throwRealmException("\(prefix) does not exist") }
+            guard let originTarget = targetInfo.properties[originIndex].shape.linkTarget else {
+                throwRealmException("\(prefix) is not a link")
+            }
+            if !isSubclass(objectClass, of: originTarget) {
+                throwRealmException("\(prefix) links to type '\(ObjectSchemaInfo.className(of: originTarget))'")
             }
         }
     }
