@@ -28,6 +28,18 @@ struct ThreadSafeReferenceInWriteTests {
         #expect(here.isInvalidated && elsewhere.isInvalidated)
     }
 
+    @Test("a reference to a DynamicObject created in the write resolves after the commit")
+    func dynamicCreatedInWrite() throws {
+        let configuration = Realm.Configuration(inMemoryIdentifier: "tsr-dynamic-\(UUID().uuidString)")
+        let realm = try Realm(configuration: configuration)
+        try realm.write { realm.add(Dog(value: ["name": "typed"])) }
+        realm.beginWrite()
+        let reference = ThreadSafeReference(to: realm.dynamicCreate("Dog", value: ["name": "dynamic"]))
+        try realm.commitWrite()
+        let resolved = try onOtherThread { try Realm(configuration: configuration).resolve(reference)?["name"] as? String }
+        #expect(resolved == "dynamic")
+    }
+
     @Test("a reference made in a write that is cancelled resolves to nil")
     func cancelledWrite() throws {
         let configuration = Realm.Configuration(inMemoryIdentifier: "tsr-cancel-\(UUID().uuidString)")
