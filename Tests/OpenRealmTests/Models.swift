@@ -185,3 +185,15 @@ final class BadLinks: Object {
     override class func _realmIgnoreClass() -> Bool { true }
     @Persisted(originProperty: "nope") var owners: LinkingObjects<Person>
 }
+
+/// Its origin property is an int (ProgrammerErrorTests).
+final class BadLinksNotALink: Object {
+    override class func _realmIgnoreClass() -> Bool { true }
+    @Persisted(originProperty: "age") var owners: LinkingObjects<Person>
+}
+
+/// Its origin property links to Dog (ProgrammerErrorTests).
+final class BadLinksElsewhere: Object {
+    override class func _realmIgnoreClass() -> Bool { true }
+    @Persisted(originProperty: "dog") var owners: LinkingObjects<Person>
+}

@@ -23,7 +23,9 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     /// Set on the collections a migration's new objects give (DynamicObject+Collections.swift):
     /// writes the contents back to the object after each change.
     var _writeBack: (() -> Void)?
-    let managed: ManagedCollection?
+    /// Set once: by the initialiser, or when the object holding the unmanaged collection is
+    /// added to a Realm (`_rlmPromote`).
+    var managed: ManagedCollection?
 
     /// An empty unmanaged list.
     ///

@@ -101,14 +101,16 @@ enum ModelClassDiscovery {
 
 extension ObjectSchemaInfo {
     /// The schema of a Realm whose configuration has no `objectTypes`: every model class of
-    /// the program whose `_realmIgnoreClass()` is false, with the classes they link to, less
+    /// the program whose `_realmIgnoreClass()` is false and `shouldIncludeInDefaultSchema()`
+    /// true, with the classes they link to, less
     /// the classes whose name another of them has (nested types, or two modules, may share one:
     /// each is checked when first used instead) and those that link to them. Discovered once;
     /// each class checked as Realm checks its schema.
     static var defaultSchema: [ObjectSchemaInfo] { defaultSchemaClasses }
 
     private static let defaultSchemaClasses: [ObjectSchemaInfo] = {
-        let classes = RealmCore.closure(ModelClassDiscovery.all.filter { !$0._realmIgnoreClass() }.map(ObjectSchemaInfo.of))
+        let included = ModelClassDiscovery.all.filter { !$0._realmIgnoreClass() && $0.shouldIncludeInDefaultSchema() }
+        let classes = RealmCore.closure(included.map(ObjectSchemaInfo.of))
         // A name two classes have has no one class: leave both out, and the classes that link
         // to either (their tables would link to a table the schema does not describe).
         var left = Set(Dictionary(grouping: classes, by: \.className).filter { $0.value.count > 1 }.keys)

@@ -36,6 +36,16 @@ extension List: _Persistable {
     }
 }
 
+extension List {
+    public func _rlmPromote(_ object: ObjectBase, _ column: _ManagedColumn) -> Bool {
+        // A collection already managed (another object's), or one a migration writes back, stays.
+        guard managed == nil, _writeBack == nil else { return false }
+        managed = ManagedCollection(owner: object, column: column.key)
+        unmanaged = []
+        return true
+    }
+}
+
 extension List: _AssignableCollection {
     func _assign(from value: Any) -> Bool {
         guard let elements = collectionElements(value, Element.self) else { return false }
@@ -76,6 +86,16 @@ extension MutableSet: _Persistable {
     }
 }
 
+extension MutableSet {
+    public func _rlmPromote(_ object: ObjectBase, _ column: _ManagedColumn) -> Bool {
+        // A collection already managed (another object's), or one a migration writes back, stays.
+        guard managed == nil, _writeBack == nil else { return false }
+        managed = ManagedCollection(owner: object, column: column.key)
+        unmanaged = []
+        return true
+    }
+}
+
 extension MutableSet: _AssignableCollection {
     func _assign(from value: Any) -> Bool {
         guard let elements = collectionElements(value, Element.self) else { return false }
@@ -113,6 +133,16 @@ extension Map: _Persistable {
         let map = Map()
         guard map._assign(from: value) else { return nil }
         return map
+    }
+}
+
+extension Map {
+    public func _rlmPromote(_ object: ObjectBase, _ column: _ManagedColumn) -> Bool {
+        // A collection already managed (another object's), or one a migration writes back, stays.
+        guard managed == nil, _writeBack == nil else { return false }
+        managed = ManagedCollection(owner: object, column: column.key)
+        unmanaged = [:]
+        return true
     }
 }
 

@@ -30,6 +30,10 @@ public protocol _Persistable: _RealmSchemaDiscoverable {
     /// Writes what `_rlmCreationValue` could not, once the object exists. `replace`: the object
     /// existed (an update): collections are replaced rather than appended to.
     func _rlmAfterCreate(_ object: ObjectBase, _ column: _ManagedColumn, replace: Bool)
+    /// After `_rlmAfterCreate`: an unmanaged collection becomes the managed collection of the
+    /// new object's property (as Realm, the instance the object held stays its collection);
+    /// false if the value is not such a collection.
+    func _rlmPromote(_ object: ObjectBase, _ column: _ManagedColumn) -> Bool
     /// This type from a loosely typed value (`init(value:)`, `create(_:value:)`).
     static func _rlmFromAny(_ value: Any) -> Self?
     /// The origin property of a `LinkingObjects` value.
@@ -75,6 +79,7 @@ extension _Persistable {
     }
     public static var _rlmCachesManagedValue: Bool { false }
     public func _rlmAfterCreate(_ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {}
+    public func _rlmPromote(_ object: ObjectBase, _ column: _ManagedColumn) -> Bool { false }
     public var _rlmOriginProperty: String? { nil }
     public static var _rlmHoldsObjects: Bool { false }
 }
@@ -195,6 +200,9 @@ extension _Persistable {
         let value = wrapper(pointer).pointee.unmanagedValue()
         wrapper(pointer).pointee.storage = .unset
         value._rlmAfterCreate(object, column, replace: replace)
+        if _rlmCachesManagedValue && value._rlmPromote(object, column) {
+            wrapper(pointer).pointee.storage = .managedCache(value)
+        }
     }
 
     public static func _rlmUnmanagedValue(at pointer: UnsafeMutableRawPointer) -> Any {

@@ -27,6 +27,10 @@ func engineFailure(_ context: @autoclosure () -> String = "", file: StaticString
     switch code {
     case CE_ERR_NO_SUCH_OBJECT where !message.contains("linked object"):
         throwRealmException(invalidatedObjectMessage, file: file, line: line)
+    case CE_ERR_NO_SUCH_OBJECT:
+        // A link (a property, or an element of a list, set or map) to a deleted object: Realm
+        // refuses the deleted object as it refuses adding one.
+        throwRealmException("Adding a deleted or invalidated object to a Realm is not permitted", file: file, line: line)
     case CE_ERR_PRIMARY_KEY_IMMUTABLE:
         throwRealmException("Primary key can't be changed after an object is inserted.", file: file, line: line)
     case CE_ERR_INDEX_OUT_OF_BOUNDS:

@@ -51,6 +51,14 @@ extension RealmCore {
         return makeObject(table, object._key)
     }
 
+    /// The object `key` of class `cls` (a `DynamicObject`: of the table `tableKey`) in this
+    /// instance's version, if it exists.
+    func importObject(of cls: ObjectBase.Type, table tableKey: TableKey, key: ObjectKey) -> ObjectBase? {
+        let table = cls == DynamicObject.self ? dynamicTableInfo(forKey: tableKey) : tableInfo(for: cls)
+        guard let table, objectExists(epoch: epoch, table: table, key: key) else { return nil }
+        return makeObject(table, key)
+    }
+
     /// The live instance of this thread that thawed values of this frozen instance belong to.
     func thawedCore() -> RealmCore {
         guard let frozen else { return self }

@@ -182,16 +182,27 @@ final class RealmCore {
         return core
     }
 
-    /// Stops with Realm's message for a configuration Realm refuses as a programmer error: a key
-    /// that is not 64 bytes, `shouldCompactOnLaunch` or `deleteRealmIfMigrationNeeded` with
-    /// `readOnly`.
+    /// Stops with Realm's message for a configuration Realm refuses as a programmer error, in the
+    /// order Realm applies the settings: no file and no identifier, an empty path or identifier,
+    /// a key that is not 64 bytes, `deleteRealmIfMigrationNeeded` with `readOnly`, the schema
+    /// version Realm reserves (`UInt64.max`), `shouldCompactOnLaunch` with `readOnly`.
     static func validate(_ configuration: Realm.Configuration) {
-        validateEncryptionKey(configuration.encryptionKey)
-        if configuration.readOnly && configuration.shouldCompactOnLaunch != nil {
-            throwRealmException("Cannot set `shouldCompactOnLaunch` when `readOnly` is set.")
+        if let fileURL = configuration.fileURL {
+            if fileURL.path.isEmpty { throwRealmException("Realm path must not be empty") }
+        } else if let identifier = configuration.inMemoryIdentifier {
+            if identifier.isEmpty { throwRealmException("In-memory identifier must not be empty") }
+        } else {
+            throwRealmException("A Realm Configuration must specify a path or an in-memory identifier.")
         }
+        validateEncryptionKey(configuration.encryptionKey)
         if configuration.readOnly && configuration.deleteRealmIfMigrationNeeded {
             throwRealmException("Cannot set `deleteRealmIfMigrationNeeded` when `readOnly` is set.")
+        }
+        if configuration.schemaVersion == UInt64.max {
+            throwRealmException("Cannot set schema version to \(UInt64.max) (RLMNotVersioned)")
+        }
+        if configuration.readOnly && configuration.shouldCompactOnLaunch != nil {
+            throwRealmException("Cannot set `shouldCompactOnLaunch` when `readOnly` is set.")
         }
     }
 
@@ -203,7 +214,7 @@ final class RealmCore {
     }
 
     private static func differentKeyError(_ path: String) -> Realm.Error {
-        Realm.Error(code: .fail, message: "Realm at path '\(path)' already opened with different encryption key.")
+        Realm.Error(code: .fail, message: "Realm at path '\(path)' already opened with a different encryption key.")
     }
 
     private convenience init(configuration: Realm.Configuration, queue: DispatchQueue?, marker: QueueMarker?) throws(Realm.Error) {
@@ -287,16 +298,20 @@ final class RealmCore {
         return core
     }
 
-    /// Throws Realm's errors when the cached instance `core` was opened with other options.
+    /// Checks a configuration against the instance `core` this thread (queue, actor) has cached
+    /// for its file. As Realm's cache of a thread's Realms, other read permissions or another key
+    /// are programmer errors (Realm's messages, with its `fileURL.path`); another schema version
+    /// is thrown.
     private static func checkSameOptions(_ core: RealmCore, _ configuration: Realm.Configuration) throws(Realm.Error) {
+        let path = configuration.fileURL?.path ?? "(null)"
         if core.configuration.readOnly != configuration.readOnly {
-            throw Realm.Error(code: .fail, message: "Realm at path '\(core.engine.path)' already opened with different read permissions.")
+            throwRealmException("Realm at path '\(path)' already opened with different read permissions")
+        }
+        if core.configuration.encryptionKey != configuration.encryptionKey {
+            throwRealmException("Realm at path '\(path)' already opened with different encryption key")
         }
         if core.configuration.schemaVersion != configuration.schemaVersion {
             throw Realm.Error(code: .fail, message: "Realm at path '\(core.engine.path)' already opened with different schema version.")
-        }
-        if core.configuration.encryptionKey != configuration.encryptionKey {
-            throw differentKeyError(core.engine.path)
         }
     }
 
@@ -785,8 +800,9 @@ final class RealmCore {
             if !differences.isEmpty {
                 var message = "Migration is required due to the following errors:\n" + differences.map { "- " + $0 }.joined(separator: "\n")
                 if configuration.objectTypes == nil {
-                    message += "\n'\(info.className)' is not in the default schema (another model class has its name, or its "
-                        + "_realmIgnoreClass() is true): list it in Realm.Configuration.objectTypes to migrate it when the Realm opens."
+                    message += "\n'\(info.className)' is not in the default schema (another model class has its name, its "
+                        + "_realmIgnoreClass() is true or its shouldIncludeInDefaultSchema() false): list it in "
+                        + "Realm.Configuration.objectTypes to migrate it when the Realm opens."
                 }
                 throwRealmException(message)
             }

@@ -42,7 +42,8 @@ struct PropertyInfo: @unchecked Sendable {
             type: shape.isLinkingObjects ? .linkingObjects : PropertyType(shape.type),
             isIndexed: isIndexed || isPrimaryKey,
             isOptional: shape.nullable && shape.type != CE_TYPE_MIXED,
-            isArray: shape.collection == CE_COLLECTION_LIST,
+            // Realm's linking objects are arrays (realm-core's PropertyType::Array).
+            isArray: shape.collection == CE_COLLECTION_LIST || shape.isLinkingObjects,
             isSet: shape.collection == CE_COLLECTION_SET,
             isMap: shape.collection == CE_COLLECTION_DICTIONARY,
             isPrimaryKey: isPrimaryKey,
@@ -180,11 +181,14 @@ final class ObjectSchemaInfo: @unchecked Sendable {
         for property in properties where property.shape.isLinkingObjects {
             guard let origin = property.originProperty, let target = property.shape.linkTarget else { continue }
             let targetInfo = ObjectSchemaInfo.of(target)
-            guard let originIndex = targetInfo.indexByName[origin],
-                targetInfo.properties[originIndex].shape.linkTarget.map({ isSubclass(objectClass, of: $0) }) ?? false
-            else {
-                throwRealmException(
-                    "Property '\(targetInfo.className).\(origin)' declared as origin of linking objects property '\(className).\(property.name)' does not exist or does not link to '\(className)'.")
+            // realm-core's three messages (ObjectSchema::validate).
+            let prefix = "Property '\(targetInfo.className).\(origin)' declared as origin of linking objects property '\(className).\(property.name)'"
+            guard let originIndex = targetInfo.indexByName[origin] else { throwRealmException("\(prefix) does not exist") }
+            guard let originTarget = targetInfo.properties[originIndex].shape.linkTarget else {
+                throwRealmException("\(prefix) is not a link")
+            }
+            if !isSubclass(objectClass, of: originTarget) {
+                throwRealmException("\(prefix) links to type '\(ObjectSchemaInfo.className(of: originTarget))'")
             }
         }
     }

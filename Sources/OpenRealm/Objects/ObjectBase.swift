@@ -50,6 +50,17 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     ///     override class func _realmIgnoreClass() -> Bool { true }
     open class func _realmIgnoreClass() -> Bool { false }
 
+    /// Whether the class is in the default schema (the schema of a Realm whose configuration has
+    /// no `objectTypes`); true unless overridden. Override it to return false for a class no
+    /// Realm should manage unless its configuration lists it in `objectTypes` (a base class
+    /// of models, for instance).
+    ///
+    ///     class Versioned: Object {
+    ///         @Persisted var updated = Date()
+    ///         override class func shouldIncludeInDefaultSchema() -> Bool { self != Versioned.self }
+    ///     }
+    open class func shouldIncludeInDefaultSchema() -> Bool { true }
+
     /// Override to give properties another name in the file than their Swift name (Swift name
     /// to persisted name); properties left out keep their Swift name. Everything else (queries,
     /// sorting, key-value coding, observation, `objectSchema`) uses the Swift name; the schema's
@@ -295,8 +306,15 @@ open class ObjectBase: CustomStringConvertible, Hashable {
                 guard let sourceIndex = source.indexByName[property.name] else { continue }
                 _setValue(object._value(of: sourceIndex), of: index)
             }
+        case is NSNull:
+            throwRealmException("Must provide a non-nil value.")
         default:
-            throwRealmException("Invalid value '\(value)' to initialize object of type '\(info.className)': an object, a dictionary or an array is required.")
+            // Realm reads a value's properties by key-value coding: any other value lacks the
+            // first property's key.
+            guard let first = info.properties.first(where: \.isStored) else {
+                throwRealmException("Invalid value '\(value)' to initialize object of type '\(info.className)'.")
+            }
+            throwRealmException("Invalid value '\(value)' to initialize object of type '\(info.className)': missing key '\(first.name)'")
         }
     }
 }

@@ -183,18 +183,37 @@ extension Realm {
             if let inMemoryIdentifier { self.inMemoryIdentifier = inMemoryIdentifier }
         }
 
-        /// A readable summary: `Realm.Configuration(fileURL: ..., schemaVersion: 0, ...)`.
+        /// Realm's form (its RLMRealmConfiguration's, renamed): one line per setting, nil as
+        /// `(null)` and flags as `0`/`1`; with `objectTypes`, their schema as `customSchema`.
+        ///
+        ///     Realm.Configuration {
+        ///         fileURL = file:///path/default.realm;
+        ///         inMemoryIdentifier = (null);
+        ///         ...
+        ///     }
+        ///
+        /// A key is described by its length, a closure as `<closure>` (Realm gives Objective-C's
+        /// descriptions of its NSData and blocks).
         public var description: String {
-            var parts: [String] = []
-            if let fileURL { parts.append("fileURL: \(fileURL.path)") }
-            if let inMemoryIdentifier { parts.append("inMemoryIdentifier: \(inMemoryIdentifier)") }
-            if let seedFilePath { parts.append("seedFilePath: \(seedFilePath.path)") }
-            parts.append("readOnly: \(readOnly)")
-            parts.append("schemaVersion: \(schemaVersion)")
-            parts.append("deleteRealmIfMigrationNeeded: \(deleteRealmIfMigrationNeeded)")
-            if let objectTypes { parts.append("objectTypes: [\(objectTypes.map { "\($0)" }.joined(separator: ", "))]") }
-            if let maximumNumberOfActiveVersions { parts.append("maximumNumberOfActiveVersions: \(maximumNumberOfActiveVersions)") }
-            return "Realm.Configuration(\(parts.joined(separator: ", ")))"
+            let customSchema = objectTypes.map { types in
+                Schema(objectSchema: RealmCore.closure(types.map(ObjectSchemaInfo.of)).map(\.publicSchema)).description
+            }
+            let settings: [(String, String?)] = [
+                ("fileURL", inMemoryIdentifier == nil ? (fileURL ?? Configuration.defaultFileURL).absoluteString : nil),
+                ("inMemoryIdentifier", inMemoryIdentifier),
+                ("encryptionKey", encryptionKey.map { "{length = \($0.count)}" }),
+                ("readOnly", readOnly ? "1" : "0"),
+                ("schemaVersion", String(schemaVersion)),
+                ("migrationBlock", migrationBlock == nil ? nil : "<closure>"),
+                ("deleteRealmIfMigrationNeeded", deleteRealmIfMigrationNeeded ? "1" : "0"),
+                ("shouldCompactOnLaunch", shouldCompactOnLaunch == nil ? nil : "<closure>"),
+                ("dynamic", "0"),
+                ("customSchema", customSchema),
+            ]
+            let lines = settings.map { name, value in
+                "\t\(name) = \((value ?? "(null)").split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n\t"));\n"
+            }
+            return "Realm.Configuration {\n\(lines.joined())}"
         }
 
         /// Copies `seedFilePath` to the file when the file does not exist (Realm copies the seed

@@ -7,8 +7,13 @@
 ///     schema.primaryKeyProperty?.name == "id"
 ///     schema["name"]?.type == .string
 public struct ObjectSchema: Sendable, Hashable, CustomStringConvertible {
-    /// The persisted properties, superclass properties first, in declaration order.
+    /// The persisted properties, superclass properties first, in declaration order. As in
+    /// Realm, `LinkingObjects` properties are computed, not persisted: they are not listed
+    /// here, but `schema["owners"]` finds them.
     public let properties: [Property]
+
+    /// The `LinkingObjects` properties (Realm's computed properties), in declaration order.
+    let computedProperties: [Property]
 
     /// The name of the class (without its module).
     public let className: String
@@ -27,22 +32,27 @@ public struct ObjectSchema: Sendable, Hashable, CustomStringConvertible {
                   isEmbedded: info.isEmbedded, objectClass: info.objectClass)
     }
 
+    /// `properties` may hold linking objects properties: they become computed properties.
     init(className: String, properties: [Property], isEmbedded: Bool, objectClass: ObjectBase.Type) {
         self.className = className
-        self.properties = properties
+        self.properties = properties.filter { $0.type != .linkingObjects }
+        self.computedProperties = properties.filter { $0.type == .linkingObjects }
         self.isEmbedded = isEmbedded
         self.objectClass = objectClass
     }
 
-    /// The property named `propertyName`, or nil: `schema["age"]`.
+    /// The property named `propertyName` (persisted or linking objects), or nil: `schema["age"]`.
     public subscript(propertyName: String) -> Property? {
-        properties.first { $0.name == propertyName }
+        properties.first { $0.name == propertyName } ?? computedProperties.first { $0.name == propertyName }
     }
 
-    /// Realm's form: `Person {\n\tname { ... }\n}`.
+    /// Realm's form: `Person {\n\tname {\n\t\ttype = string;\n ... \t}\n}`, the persisted
+    /// properties, then the linking objects; `Address (embedded) {` for an embedded class.
     public var description: String {
-        let body = properties.map { $0.description.split(separator: "\n").map { "\t" + $0 }.joined(separator: "\n") }
-        return "\(className) {\n\(body.joined(separator: "\n"))\n}"
+        let body = (properties + computedProperties).map {
+            "\t" + $0.description.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n\t") + "\n"
+        }
+        return "\(className) \(isEmbedded ? "(embedded) " : ""){\n\(body.joined())}"
     }
 
     /// Whether two schemas describe the same class: the same name, kind and properties (in any
@@ -50,8 +60,9 @@ public struct ObjectSchema: Sendable, Hashable, CustomStringConvertible {
     ///
     ///     Dog().objectSchema == realm.schema["Dog"]   // true
     public static func == (lhs: ObjectSchema, rhs: ObjectSchema) -> Bool {
-        lhs.className == rhs.className && lhs.isEmbedded == rhs.isEmbedded && lhs.properties.count == rhs.properties.count
-            && lhs.properties.allSatisfy { property in rhs[property.name] == property }
+        let left = lhs.properties + lhs.computedProperties, right = rhs.properties + rhs.computedProperties
+        return lhs.className == rhs.className && lhs.isEmbedded == rhs.isEmbedded && left.count == right.count
+            && left.allSatisfy { property in rhs[property.name] == property }
     }
 
     /// Hashes the class name.

@@ -13,10 +13,11 @@ public struct Schema: Sendable, CustomStringConvertible, Equatable {
         objectSchema.first { $0.className == className }
     }
 
-    /// Realm's form: `Schema {\n\tPerson {...}\n}`.
+    /// Realm's form: `Schema {\n\tPerson {...}\n}`, the classes sorted by name.
     public var description: String {
-        "Schema {\n" + objectSchema.map { $0.description.split(separator: "\n").map { "\t" + $0 }.joined(separator: "\n") }
-            .joined(separator: "\n") + "\n}"
+        let body = objectSchema.sorted { $0.className < $1.className }
+            .map { "\t" + $0.description.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n\t") + "\n" }
+        return "Schema {\n\(body.joined())}"
     }
 
     /// Whether two schemas have the same object schemas (in any order), as Realm compares them.

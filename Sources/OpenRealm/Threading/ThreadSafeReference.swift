@@ -38,6 +38,14 @@ public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
             throwRealmException("Cannot construct reference to unmanaged object, which can be passed across threads directly")
         }
         if threadConfined.isInvalidated { throwRealmException("Cannot construct reference to invalidated object") }
+        // An object created in the current write transaction has no committed version to freeze:
+        // as Realm's, the reference holds its key, and resolves to it once the write is committed.
+        if let object = threadConfined as Any as? ObjectBase, realm.isInWriteTransaction,
+           realm.core.frozenCore().importObject(object) == nil {
+            box = Box(NewObjectReference(objectClass: type(of: object), table: object._tableKey, key: object._key),
+                      realm.core.readVersion)
+            return
+        }
         guard let frozen = threadConfined.freeze() as Any as? RealmMovable else {
             throwRealmException("Only OpenRealm's objects and collections can be passed with a ThreadSafeReference")
         }
@@ -63,4 +71,14 @@ public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
         guard let taken else { throwRealmException("Can only resolve a thread safe reference once.") }
         return (taken, box.version)
     }
+}
+
+/// A reference to an object created in a write transaction not yet committed: its class, table
+/// and key.
+private struct NewObjectReference: RealmMovable {
+    let objectClass: ObjectBase.Type
+    let table: TableKey
+    let key: ObjectKey
+
+    func moved(to core: RealmCore) -> Any? { core.importObject(of: objectClass, table: table, key: key) }
 }

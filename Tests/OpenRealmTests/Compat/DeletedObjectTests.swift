@@ -106,3 +106,47 @@ struct DeletedObjectTests {
         expectStop("Unmanaged objects cannot be thawed.", result)
     }
 }
+
+@Suite("Linking a deleted object")
+struct LinkDeletedObjectTests {
+    /// Runs `link` in a write transaction with a deleted `Dog` and a managed `Person`.
+    private static func linkDeleted(_ link: (Person, Dog) -> Void) throws {
+        let realm = try Realm(configuration: .init(inMemoryIdentifier: "link-deleted-\(UUID().uuidString)"))
+        let dog = Dog(value: ["name": "Rex"])
+        try realm.write {
+            realm.add(dog)
+            realm.delete(dog)
+            link(realm.create(Person.self, value: ["id": 1]), dog)
+        }
+    }
+
+    @Test("setting a link to a deleted object stops with Realm's message")
+    func linkProperty() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            try LinkDeletedObjectTests.linkDeleted { person, dog in person.dog = dog }
+        }
+        expectStop("Adding a deleted or invalidated object to a Realm is not permitted", result)
+    }
+
+    @Test("appending a deleted object to a list stops with Realm's message")
+    func listAppend() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            try LinkDeletedObjectTests.linkDeleted { person, dog in person.dogs.append(dog) }
+        }
+        expectStop("Adding a deleted or invalidated object to a Realm is not permitted", result)
+    }
+
+    @Test("a deleted object of another accessor: deleteAll keeps the Realm, the link is still refused")
+    func deleteAllAccessor() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "link-deleted-all"))
+            let dog = Dog(value: ["name": "Rex"])
+            try realm.write { realm.add(dog) }
+            try realm.write {
+                realm.deleteAll()
+                realm.create(Person.self, value: ["id": 1]).dog = dog
+            }
+        }
+        expectStop("Adding a deleted or invalidated object to a Realm is not permitted", result)
+    }
+}

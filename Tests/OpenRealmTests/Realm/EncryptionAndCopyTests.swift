@@ -113,18 +113,28 @@ struct EncryptionTests {
         }
     }
 
-    @Test("a second key for a file open in this process: .fail, as in Realm")
+    @Test("a second key for a file open on this thread stops, as Realm's cache of the thread's Realms")
+    func differentKeyOnThisThread() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("key-\(UUID().uuidString).realm")
+            let first = Realm.Configuration(fileURL: url, encryptionKey: Data(repeating: 1, count: 64))
+            let realm = try Realm(configuration: first)
+            var second = first
+            second.encryptionKey = Data(repeating: 2, count: 64)
+            _ = try Realm(configuration: second)
+            withExtendedLifetime(realm) {}
+        }
+        expectStop("already opened with different encryption key", result)
+    }
+
+    @Test("a second key for a file open on another thread: .fail, as in Realm")
     func differentKeyWhileOpen() throws {
         try withDirectory { directory in
             let first = config(directory, "open.realm", key: key(1))
             let realm = try Realm(configuration: first)
             var second = first
             second.encryptionKey = key(2)
-            #expect { _ = try Realm(configuration: second) } throws: { error in
-                (error as? Realm.Error)?.code == .fail
-                    && "\(error)".hasSuffix("already opened with different encryption key.")
-            }
-            // From another thread too (the file's handle is shared by the threads).
+            // The file's handle is shared by the threads: realm-core's error.
             let other = second
             let message = try onOtherThread { () -> String in
                 do {
@@ -134,7 +144,7 @@ struct EncryptionTests {
                     return "\(error)"
                 }
             }
-            #expect(message.hasSuffix("already opened with different encryption key."))
+            #expect(message.hasSuffix("already opened with a different encryption key."))
             withExtendedLifetime(realm) {}
         }
     }
@@ -148,7 +158,17 @@ struct EncryptionTests {
         #expect(realm.objects(Dog.self).first?.name == "Rex")
         var other = configuration
         other.encryptionKey = key(4)
-        #expect { _ = try Realm(configuration: other) } throws: { ($0 as? Realm.Error)?.code == .fail }
+        let otherKey = other
+        let code = try onOtherThread { () -> Realm.Error.Code? in
+            do {
+                _ = try Realm(configuration: otherKey)
+                return nil
+            } catch {
+                return (error as? Realm.Error)?.code
+            }
+        }
+        #expect(code == .fail)
+        withExtendedLifetime(realm) {}
     }
 
     @Test("readOnly opens an encrypted file with its key, and refuses it without")
@@ -162,10 +182,18 @@ struct EncryptionTests {
             #expect(realm.configuration.readOnly)
             var noKey = reader
             noKey.encryptionKey = nil
-            #expect { _ = try Realm(configuration: noKey) } throws: { error in
-                // Open already with its key: refused before the file is read.
-                (error as? Realm.Error)?.code == .fail && "\(error)".hasSuffix("already opened with different encryption key.")
+            // Open already with its key (on another thread: on this one it is a programmer
+            // error): refused before the file is read.
+            let withoutKey = noKey
+            let message = try onOtherThread { () -> String in
+                do {
+                    _ = try Realm(configuration: withoutKey)
+                    return "opened"
+                } catch {
+                    return (error as? Realm.Error)?.code == .fail ? "\(error)" : "other error"
+                }
             }
+            #expect(message.hasSuffix("already opened with a different encryption key."))
             withExtendedLifetime(realm) {}
         }
         try withDirectory { directory in

@@ -236,7 +236,23 @@ struct MoreProgrammerErrorTests {
         }
         let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
         #expect(stderr.contains(
-            "Property 'Person.nope' declared as origin of linking objects property 'BadLinks.owners' does not exist or does not link to 'BadLinks'."))
+            "Property 'Person.nope' declared as origin of linking objects property 'BadLinks.owners' does not exist"))
+    }
+
+    @Test("a LinkingObjects property whose origin property is not a link, or links to another class")
+    func linkingObjectsOriginOfOtherType() async {
+        let notALink = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-originNotALink"))
+            _ = realm.objects(BadLinksNotALink.self).count
+        }
+        expectStop("Property 'Person.age' declared as origin of linking objects property 'BadLinksNotALink.owners' is not a link",
+                   notALink)
+        let elsewhere = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-originElsewhere"))
+            _ = realm.objects(BadLinksElsewhere.self).count
+        }
+        expectStop("Property 'Person.dog' declared as origin of linking objects property 'BadLinksElsewhere.owners' links to type 'Dog'",
+                   elsewhere)
     }
 
     @Test("deleting an unmanaged object")

@@ -720,7 +720,7 @@ struct PrimaryKeyTests {
         let results = realm.objects(Person.self)
         #expect(results.description.hasPrefix("Results<Person> <0x"))
         #expect(results[0].nicknames.description.contains("[0] x"))
-        #expect(realm.configuration.description.contains("inMemoryIdentifier: test-"))
+        #expect(realm.configuration.description.contains("\tinMemoryIdentifier = test-"))
     }
 
     @Test("ObjectKeyIdentifiable gives managed objects their key as id")
