@@ -18,6 +18,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 /* The flag of a space that has no pager: never set. */
 static _Atomic bool no_pager_truncated;
@@ -219,8 +222,19 @@ static void widen_ready_range(space_state *space)
     space->ready_first = page > floor ? page : floor;
 }
 
+uint64_t space_return_heap_bytes = SPACE_RETURN_HEAP_BYTES;
+
+/* Gives the heap's free memory back to the system (see space_release). */
+static void return_heap(void)
+{
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
 void space_release(space_state *space)
 {
+    bool large = space->dirty_allocated >= space_return_heap_bytes;
     for (size_t i = 0; i < space->dirty_count; i++) free(space->dirty[i].bytes);
     free(space->dirty);
     free(space->unused_entries);
@@ -238,6 +252,7 @@ void space_release(space_state *space)
     space->page_aligned = kept.page_aligned;
     space->ready_first = kept.ready_first;
     space->ready_last = kept.ready_last;
+    if (large) return_heap();
 }
 
 
@@ -299,6 +314,7 @@ bool space_dirty_create(space_state *space, size_t size, bool fresh, space_ref *
     size_t capacity = size < 64 ? 64 : size;
     uint8_t *bytes = malloc(capacity);
     if (!bytes) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", capacity);
+    space->dirty_allocated += capacity;
     size_t index;
     if (space->unused_count > 0) {
         index = space->unused_entries[--space->unused_count];
@@ -342,6 +358,7 @@ bool space_dirty_reserve(space_state *space, space_ref ref, size_t size, uint8_t
         if (capacity < size) capacity = size;
         uint8_t *grown = realloc(node->bytes, capacity);
         if (!grown) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", capacity);
+        space->dirty_allocated += capacity - node->capacity;
         node->bytes = grown;
         node->capacity = capacity;
     }

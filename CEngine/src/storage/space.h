@@ -127,6 +127,7 @@ typedef struct space_state {
     size_t ready_words; /* allocated words; 0 while none */
 
     /* Dirty nodes (write transactions only). */
+    uint64_t dirty_allocated; /* bytes of their buffers allocated so far (only grows; see space_release) */
     space_dirty_node *dirty;
     size_t dirty_count;     /* entries in use or free */
     size_t dirty_capacity;
@@ -209,8 +210,19 @@ void space_set_read_epoch(space_state *space, uint64_t epoch);
 /* Frees the ready-page bits (when the transaction ends). */
 void space_free_ready_pages(space_state *space);
 
-/* Releases every dirty node and buffer (the rollback of a write). */
+/* Releases every dirty node and buffer (the rollback of a write, and the
+ * end of a commit). A transaction that allocated at least
+ * space_return_heap_bytes of dirty-node buffers then gives the heap's free
+ * memory back to the system (glibc: malloc_trim; elsewhere the allocator
+ * decides): the allocator would otherwise keep them, and the file's pages
+ * mapped by later reads would come on top (a 100M-object insert: 4.2 GB of
+ * buffers). Smaller ones keep it for the next transaction's nodes, which
+ * then need no page faults. */
 void space_release(space_state *space);
+
+/* The threshold of space_release (SPACE_RETURN_HEAP_BYTES; tests lower it). */
+#define SPACE_RETURN_HEAP_BYTES (UINT64_C(256) << 20)
+extern uint64_t space_return_heap_bytes;
 
 /* The bytes at a ref: a dirty node's buffer, or the mapped file after a
  * bounds check that `length` bytes from `ref` lie inside the version. For
