@@ -13,6 +13,7 @@
  * the heap makes the resident size drop.
  */
 #include "test_support.h"
+#include "arena.h"
 #include "node.h"
 
 #include <stdio.h>
@@ -166,5 +167,161 @@ TEST(growth_is_counted)
     CHECK(ce_txn_begin_write(t.db, &txn));
     CHECK(db_txn_space(txn)->dirty_allocated == 0);
     ce_txn_end(txn);
+    test_db_close(&t);
+}
+
+/* --- the arena (storage/arena.h) --- */
+
+TEST(arena_serves_past_threshold)
+{
+    test_db t = test_db_open("heap");
+    uint64_t saved = space_arena_bytes;
+    space_arena_bytes = 4096;
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    space_state *space = db_txn_space(txn);
+    static uint8_t bytes[2000];
+    enum { NODES = 10000 }; /* about 20 MB: three chunks */
+    space_ref *refs = malloc(NODES * sizeof *refs);
+    CHECK(refs != NULL);
+    for (size_t i = 0; i < NODES; i++) {
+        memset(bytes, (int)(i & 0xFF), sizeof bytes);
+        CHECK(node_create_bytes(space, 0, bytes, sizeof bytes, &refs[i]));
+        /* Below the threshold from malloc, past it from the arena. */
+        CHECK(space->dirty[temporary_index(refs[i])].in_arena == (i >= 3));
+    }
+    CHECK(space->arena != NULL);
+    size_t chunks = arena_mapped_chunks(space->arena);
+    CHECK(chunks >= 3);
+    CHECK(arena_live_bytes(space->arena) >= (NODES - 3) * sizeof bytes);
+    /* Every buffer holds its own bytes (none overlaps another). */
+    for (size_t i = 0; i < NODES; i++) {
+        node_view node;
+        CHECK(node_read(space, refs[i], &node));
+        CHECK(node.count == sizeof bytes && node.payload[0] == (uint8_t)(i & 0xFF) &&
+              node.payload[sizeof bytes - 1] == (uint8_t)(i & 0xFF));
+    }
+    /* Freeing the first half gives their chunks back (not the current one). */
+    for (size_t i = 0; i < NODES / 2; i++) CHECK(node_free(space, refs[i]));
+    CHECK(arena_mapped_chunks(space->arena) < chunks);
+    CHECK(arena_freed_bytes(space->arena) >= (NODES / 2 - 3) * sizeof bytes);
+    for (size_t i = NODES / 2; i < NODES; i++) {
+        node_view node;
+        CHECK(node_read(space, refs[i], &node));
+        CHECK(node.payload[100] == (uint8_t)(i & 0xFF));
+    }
+    ce_txn_end(txn);
+    free(refs);
+    space_arena_bytes = saved;
+    test_db_close(&t);
+}
+
+TEST(arena_growth_moves_to_malloc)
+{
+    test_db t = test_db_open("heap");
+    uint64_t saved = space_arena_bytes;
+    space_arena_bytes = 0;
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    space_state *space = db_txn_space(txn);
+    space_ref ref;
+    CHECK(node_create(space, 0, 0, 0, &ref));
+    CHECK(space->dirty[temporary_index(ref)].in_arena);
+    for (int64_t i = 0; i < 20000; i++) CHECK(node_append(space, ref, INT64_MAX - i));
+    CHECK(!space->dirty[temporary_index(ref)].in_arena);
+    node_view node;
+    CHECK(node_read(space, ref, &node));
+    CHECK(node.count == 20000);
+    for (int64_t i = 0; i < 20000; i++) CHECK(node_get(&node, (size_t)i) == INT64_MAX - i);
+    /* Its arena buffer was freed when it moved. */
+    CHECK(arena_live_bytes(space->arena) == 0 && arena_freed_bytes(space->arena) > 0);
+    CHECK(ce_txn_commit(txn));
+    space_arena_bytes = saved;
+    test_db_close(&t);
+}
+
+/* A transaction that creates and frees nodes over and over: the arena
+ * never reuses freed bytes, so it declines once they outweigh the live
+ * ones by a chunk, and malloc (which reuses them) serves the rest. */
+TEST(arena_declines_after_churn)
+{
+    test_db t = test_db_open("heap");
+    uint64_t saved = space_arena_bytes;
+    space_arena_bytes = 0;
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    space_state *space = db_txn_space(txn);
+    static uint8_t bytes[16000];
+    bool declined = false;
+    for (int i = 0; i < 4000; i++) { /* 64 MB created and freed */
+        space_ref ref;
+        CHECK(node_create_bytes(space, 0, bytes, sizeof bytes, &ref));
+        if (!space->dirty[temporary_index(ref)].in_arena) declined = true;
+        CHECK(node_free(space, ref));
+    }
+    CHECK(declined);
+    CHECK(arena_freed_bytes(space->arena) <= arena_live_bytes(space->arena) + (16u << 20));
+    /* No chunk stays mapped for the freed buffers but the current one (and
+     * those faulted in ahead). */
+    CHECK(arena_mapped_chunks(space->arena) <= 3);
+    ce_txn_end(txn);
+    space_arena_bytes = saved;
+    test_db_close(&t);
+}
+
+/* Objects created through the public API, their nodes in the arena:
+ * committed and read back, and a second transaction rolled back. */
+TEST(arena_objects_commit_and_rollback)
+{
+    test_db t = test_db_open("heap");
+    uint64_t saved = space_arena_bytes;
+    space_arena_bytes = 0;
+    ce_txn *txn;
+    ce_table_key table;
+    ce_column_key id_column, name_column;
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    CHECK(ce_table_add(txn, "Person", &table));
+    const ce_property_info id = {.name = "id", .type = CE_TYPE_INT, .primary_key = true};
+    const ce_property_info name = {.name = "name", .type = CE_TYPE_STRING};
+    CHECK(ce_property_add(txn, table, &id, &id_column));
+    CHECK(ce_property_add(txn, table, &name, &name_column));
+    enum { OBJECTS = 100000 };
+    char text[32];
+    for (int i = 0; i < OBJECTS; i++) {
+        int length = snprintf(text, sizeof text, "name-%d", i);
+        ce_value values[2];
+        values[id_column] = (ce_value){.type = CE_TYPE_INT, .integer = i + 1};
+        values[name_column] = (ce_value){.type = CE_TYPE_STRING, .string = {text, (size_t)length}};
+        ce_object_key object;
+        CHECK(ce_object_create_with_values(txn, table, values, 2, &object));
+    }
+    CHECK(db_txn_space(txn)->arena != NULL);
+    CHECK(ce_txn_commit(txn));
+    test_verify(t.db);
+    /* A rollback of more objects leaves the committed ones as they were. */
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    for (int i = OBJECTS; i < 2 * OBJECTS; i++) {
+        ce_value values[2];
+        values[id_column] = (ce_value){.type = CE_TYPE_INT, .integer = i + 1};
+        values[name_column] = (ce_value){.type = CE_TYPE_STRING, .string = {"x", 1}};
+        ce_object_key object;
+        CHECK(ce_object_create_with_values(txn, table, values, 2, &object));
+    }
+    ce_txn_end(txn);
+    CHECK(ce_txn_begin_read(t.db, &txn));
+    size_t count;
+    CHECK(ce_object_count(txn, table, &count) && count == OBJECTS);
+    for (int i = 0; i < OBJECTS; i += 997) {
+        ce_value key = {.type = CE_TYPE_INT, .integer = i + 1}, value;
+        ce_object_key object;
+        bool found;
+        CHECK(ce_object_find_primary_key(txn, table, &key, &object, &found) && found);
+        CHECK(ce_object_get(txn, table, object, name_column, &value));
+        int length = snprintf(text, sizeof text, "name-%d", i);
+        CHECK(value.type == CE_TYPE_STRING && value.string.size == (size_t)length &&
+              memcmp(value.string.data, text, (size_t)length) == 0);
+    }
+    ce_txn_end(txn);
+    space_arena_bytes = saved;
     test_db_close(&t);
 }

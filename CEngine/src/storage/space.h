@@ -60,6 +60,7 @@ typedef struct space_dirty_node {
     uint8_t *bytes;    /* header + payload, the same layout as on disk */
     size_t capacity;   /* bytes allocated; 0 marks an unused (or placed) entry */
     bool fresh;        /* created in this transaction, not a copy of a committed node */
+    bool in_arena;     /* `bytes` came from the transaction's arena (storage/arena.h), not malloc */
     uint64_t placed_at; /* at commit: where the node went (0 until then) */
 } space_dirty_node;
 
@@ -128,6 +129,8 @@ typedef struct space_state {
 
     /* Dirty nodes (write transactions only). */
     uint64_t dirty_allocated; /* bytes of their buffers allocated so far (only grows; see space_release) */
+    struct arena_state *arena; /* past space_arena_bytes of them: where new buffers come from (NULL: none) */
+    bool arena_failed;         /* arena_create failed: malloc only */
     space_dirty_node *dirty;
     size_t dirty_count;     /* entries in use or free */
     size_t dirty_capacity;
@@ -219,6 +222,13 @@ void space_free_ready_pages(space_state *space);
  * buffers). Smaller ones keep it for the next transaction's nodes, which
  * then need no page faults. */
 void space_release(space_state *space);
+
+/* A write transaction's dirty-node buffers come from malloc until it has
+ * allocated this many bytes of them, then from an arena of its own
+ * (storage/arena.h: its pages faulted in ahead on a thread, and each chunk
+ * unmapped once its buffers are freed). Tests lower it. */
+#define SPACE_ARENA_BYTES (UINT64_C(64) << 20)
+extern uint64_t space_arena_bytes;
 
 /* The threshold of space_release (SPACE_RETURN_HEAP_BYTES; tests lower it). */
 #define SPACE_RETURN_HEAP_BYTES (UINT64_C(256) << 20)
