@@ -216,14 +216,7 @@ uint64_t arena_live_bytes(const arena_state *arena) { return arena->live_bytes; 
 
 uint64_t arena_freed_bytes(const arena_state *arena) { return arena->freed_bytes; }
 
-size_t arena_mapped_chunks(const arena_state *arena)
-{
-    arena_state *mutable_arena = (arena_state *)arena;
-    pthread_mutex_lock(&mutable_arena->mutex);
-    size_t count = arena->chunks_mapped + arena->ahead_count;
-    pthread_mutex_unlock(&mutable_arena->mutex);
-    return count;
-}
+size_t arena_mapped_chunks(const arena_state *arena) { return arena->chunks_mapped; }
 
 void arena_release(arena_state *arena)
 {

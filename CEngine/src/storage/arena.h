@@ -46,7 +46,8 @@ void arena_free(arena_state *arena, uint8_t *bytes, size_t size);
 /* Bytes of buffers live, and freed, in the arena (tests). */
 uint64_t arena_live_bytes(const arena_state *arena);
 uint64_t arena_freed_bytes(const arena_state *arena);
-/* Chunks mapped now, those faulted in ahead included (tests). */
+/* Chunks the transaction took and that are still mapped (not those
+ * faulted in ahead, which the thread adds at any time) (tests). */
 size_t arena_mapped_chunks(const arena_state *arena);
 
 /* Ends the thread and unmaps every chunk (NULL: nothing). Every buffer
