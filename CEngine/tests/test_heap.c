@@ -324,3 +324,36 @@ TEST(arena_objects_commit_and_rollback)
     space_arena_bytes = saved;
     test_db_close(&t);
 }
+
+/* Buffers of two lanes, allocated in turn: freeing all of one lane gives
+ * back every chunk of it but the current one, as the chunks hold no
+ * buffer of the other lane. */
+TEST(arena_lanes_keep_chunks_apart)
+{
+    arena_state *arena = arena_create();
+    CHECK(arena != NULL);
+    enum { BUFFERS_PER_LANE = 4096, SIZE = 6000 }; /* 24 MiB each: three chunks or more per lane */
+    uint8_t **buffers[ARENA_LANES];
+    for (unsigned lane = 0; lane < ARENA_LANES; lane++) {
+        buffers[lane] = malloc(BUFFERS_PER_LANE * sizeof *buffers[lane]);
+        CHECK(buffers[lane] != NULL);
+    }
+    for (size_t i = 0; i < BUFFERS_PER_LANE; i++)
+        for (unsigned lane = 0; lane < ARENA_LANES; lane++) {
+            buffers[lane][i] = arena_alloc(arena, SIZE, lane);
+            CHECK(buffers[lane][i] != NULL);
+            memset(buffers[lane][i], (int)(lane + 1), SIZE);
+        }
+    size_t mapped = arena_mapped_chunks(arena);
+    CHECK(mapped >= 2 * 3);
+    CHECK(arena_alloc(arena, SIZE, ARENA_LANES) == NULL); /* no such lane */
+    for (size_t i = 0; i < BUFFERS_PER_LANE; i++) arena_free(arena, buffers[0][i], SIZE);
+    /* Lane 1's chunks and lane 0's current one stay. */
+    CHECK(arena_mapped_chunks(arena) <= mapped / 2 + 1);
+    for (size_t i = 0; i < BUFFERS_PER_LANE; i++) CHECK(buffers[1][i][0] == 2 && buffers[1][i][SIZE - 1] == 2);
+    for (size_t i = 0; i < BUFFERS_PER_LANE; i++) arena_free(arena, buffers[1][i], SIZE);
+    CHECK(arena_mapped_chunks(arena) <= 2); /* the current chunk of each lane */
+    CHECK(arena_live_bytes(arena) == 0);
+    arena_release(arena);
+    for (unsigned lane = 0; lane < ARENA_LANES; lane++) free(buffers[lane]);
+}

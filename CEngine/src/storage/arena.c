@@ -9,8 +9,8 @@
  *
  * A chunk is ARENA_CHUNK bytes aligned to its size, so the chunk of a
  * buffer is its address rounded down. Its first bytes hold a header: the
- * bytes of buffers live in it and its slot in the list of chunks. Buffers
- * follow one after another (16-byte aligned; under AddressSanitizer with a
+ * bytes of buffers live in it and its slot in the list of chunks. Each
+ * lane carves from a chunk of its own; buffers follow one after another (16-byte aligned; under AddressSanitizer with a
  * poisoned gap after each, and every byte not in a live buffer poisoned).
  *
  * The thread keeps ARENA_AHEAD chunks mapped and faulted in
@@ -64,8 +64,8 @@ typedef struct chunk_header {
 } chunk_header;
 
 struct arena_state {
-    uint8_t *current; /* the chunk buffers are carved from (NULL: none yet) */
-    size_t used;      /* bytes of it used */
+    uint8_t *current[ARENA_LANES]; /* the chunk each lane carves buffers from (NULL: none yet) */
+    size_t used[ARENA_LANES];      /* bytes of it used */
     uint64_t live_bytes, freed_bytes;
     uint8_t **chunks; /* every chunk taken, NULL once unmapped */
     size_t chunk_count, chunk_capacity, chunks_mapped;
@@ -157,8 +157,16 @@ static void unmap_chunk(arena_state *arena, uint8_t *chunk)
     os_active->munmap(chunk, ARENA_CHUNK);
 }
 
-/* Makes a new chunk current: one faulted in ahead, else a new mapping. */
-static bool next_chunk(arena_state *arena)
+static bool is_current(const arena_state *arena, const uint8_t *chunk)
+{
+    for (unsigned lane = 0; lane < ARENA_LANES; lane++)
+        if (arena->current[lane] == chunk) return true;
+    return false;
+}
+
+/* Makes a new chunk current in `lane`: one faulted in ahead, else a new
+ * mapping. */
+static bool next_chunk(arena_state *arena, unsigned lane)
 {
     if (!buf_reserve((void **)&arena->chunks, &arena->chunk_capacity, arena->chunk_count + 1, sizeof *arena->chunks))
         return false;
@@ -175,27 +183,29 @@ static bool next_chunk(arena_state *arena)
         if (!chunk) return false;
         ARENA_POISON(chunk, ARENA_CHUNK);
     }
-    uint8_t *previous = arena->current;
+    uint8_t *previous = arena->current[lane];
     ARENA_UNPOISON(chunk, ARENA_HEADER);
     *header_of(chunk) = (chunk_header){.live = 0, .slot = arena->chunk_count};
     arena->chunks[arena->chunk_count++] = chunk;
     arena->chunks_mapped++;
-    arena->current = chunk;
-    arena->used = ARENA_HEADER;
+    arena->current[lane] = chunk;
+    arena->used[lane] = ARENA_HEADER;
     if (previous && header_of(previous)->live == 0) unmap_chunk(arena, previous);
     return true;
 }
 
-uint8_t *arena_alloc(arena_state *arena, size_t size)
+uint8_t *arena_alloc(arena_state *arena, size_t size, unsigned lane)
 {
-    if (size == 0 || size > ARENA_MAX_BUFFER || arena->freed_bytes > arena->live_bytes + ARENA_CHUNK) return NULL;
+    if (size == 0 || size > ARENA_MAX_BUFFER || lane >= ARENA_LANES ||
+        arena->freed_bytes > arena->live_bytes + ARENA_CHUNK)
+        return NULL;
     size_t block = block_size(size);
-    if (!arena->current || ARENA_CHUNK - arena->used < block) {
-        if (!next_chunk(arena)) return NULL;
+    if (!arena->current[lane] || ARENA_CHUNK - arena->used[lane] < block) {
+        if (!next_chunk(arena, lane)) return NULL;
     }
-    uint8_t *bytes = arena->current + arena->used;
-    arena->used += block;
-    header_of(arena->current)->live += block;
+    uint8_t *bytes = arena->current[lane] + arena->used[lane];
+    arena->used[lane] += block;
+    header_of(arena->current[lane])->live += block;
     arena->live_bytes += block;
     ARENA_UNPOISON(bytes, size);
     return bytes;
@@ -209,7 +219,7 @@ void arena_free(arena_state *arena, uint8_t *bytes, size_t size)
     header_of(chunk)->live -= block;
     arena->live_bytes -= block;
     arena->freed_bytes += block;
-    if (header_of(chunk)->live == 0 && chunk != arena->current) unmap_chunk(arena, chunk);
+    if (header_of(chunk)->live == 0 && !is_current(arena, chunk)) unmap_chunk(arena, chunk);
 }
 
 uint64_t arena_live_bytes(const arena_state *arena) { return arena->live_bytes; }

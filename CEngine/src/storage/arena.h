@@ -34,10 +34,18 @@ typedef struct arena_state arena_state;
  * cannot start). NULL when out of memory: the caller uses malloc. */
 arena_state *arena_create(void);
 
-/* A buffer of `size` bytes (<= ARENA_MAX_BUFFER, 16-byte aligned), or NULL
- * if the arena declines (out of memory, or too much of it freed): the
- * caller uses malloc then. */
-uint8_t *arena_alloc(arena_state *arena, size_t size);
+/* Lanes: the buffers of each lane come from chunks of their own. Nodes
+ * that a commit places at different times (a table's cluster, placed
+ * first, and its primary-key index, placed after it, whose leaves a bulk
+ * insert creates one per leaf of the cluster) then leave whole chunks
+ * free, given back while the commit goes on, instead of every chunk
+ * holding some of both until the end. */
+#define ARENA_LANES 2
+
+/* A buffer of `size` bytes (<= ARENA_MAX_BUFFER, 16-byte aligned) in lane
+ * `lane` (< ARENA_LANES), or NULL if the arena declines (out of memory, or
+ * too much of it freed): the caller uses malloc then. */
+uint8_t *arena_alloc(arena_state *arena, size_t size, unsigned lane);
 
 /* Frees a buffer arena_alloc returned, with the size it was asked for. A
  * chunk whose buffers are all freed goes back to the system at once. */

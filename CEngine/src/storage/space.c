@@ -233,7 +233,7 @@ static uint8_t *new_dirty_buffer(space_state *space, size_t capacity, bool *out_
     *out_in_arena = false;
     if (space->dirty_allocated >= space_arena_bytes && capacity <= ARENA_MAX_BUFFER && !space->arena_failed) {
         if (!space->arena && !(space->arena = arena_create())) space->arena_failed = true;
-        uint8_t *bytes = space->arena ? arena_alloc(space->arena, capacity) : NULL;
+        uint8_t *bytes = space->arena ? arena_alloc(space->arena, capacity, space->arena_lane) : NULL;
         if (bytes) {
             space->dirty_allocated += capacity;
             *out_in_arena = true;

@@ -131,6 +131,7 @@ typedef struct space_state {
     uint64_t dirty_allocated; /* bytes of their buffers allocated so far (only grows; see space_release) */
     struct arena_state *arena; /* past space_arena_bytes of them: where new buffers come from (NULL: none) */
     bool arena_failed;         /* arena_create failed: malloc only */
+    unsigned arena_lane;       /* the arena's lane new buffers come from (space_set_arena_lane) */
     space_dirty_node *dirty;
     size_t dirty_count;     /* entries in use or free */
     size_t dirty_capacity;
@@ -229,6 +230,11 @@ void space_release(space_state *space);
  * unmapped once its buffers are freed). Tests lower it. */
 #define SPACE_ARENA_BYTES (UINT64_C(64) << 20)
 extern uint64_t space_arena_bytes;
+
+/* Puts the dirty nodes created from here on in arena lane `lane` (<
+ * ARENA_LANES; 0 is the default): see arena.h. A hint only: what a node
+ * holds, and where the commit places it, do not change. */
+static inline void space_set_arena_lane(space_state *space, unsigned lane) { space->arena_lane = lane; }
 
 /* The threshold of space_release (SPACE_RETURN_HEAP_BYTES; tests lower it). */
 #define SPACE_RETURN_HEAP_BYTES (UINT64_C(256) << 20)
