@@ -10,8 +10,9 @@
  * A chunk is ARENA_CHUNK bytes aligned to its size, so the chunk of a
  * buffer is its address rounded down. Its first bytes hold a header: the
  * bytes of buffers live in it and its slot in the list of chunks. Each
- * lane carves from a chunk of its own; buffers follow one after another (16-byte aligned; under AddressSanitizer with a
- * poisoned gap after each, and every byte not in a live buffer poisoned).
+ * lane carves from a chunk of its own, buffers one after another, 16-byte
+ * aligned. Under AddressSanitizer every byte outside the headers and the
+ * live buffers is poisoned, a gap of 16 bytes after each buffer too.
  *
  * The thread keeps ARENA_AHEAD chunks mapped and faulted in
  * (MADV_POPULATE_WRITE, else a write per page); the transaction takes one
