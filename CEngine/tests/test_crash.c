@@ -131,7 +131,8 @@ static int64_t check_file(const char *path, int64_t acknowledged, int64_t per_un
 }
 
 /* `stream_window`: 0, the default; else the children write commits
- * larger than it in pieces while they are placed (db_commit_stream_window). */
+ * larger than it in pieces while they are placed (db_commit_stream_window),
+ * with their nodes in the arena (storage/arena.h) from the first byte. */
 static void kill_children(bool grouped, size_t stream_window)
 {
     const char *kills_text = getenv("CE_CRASH_KILLS");
@@ -150,6 +151,7 @@ static void kill_children(bool grouped, size_t stream_window)
             if (stream_window) {
                 db_commit_stream_window = stream_window;
                 without_page_checksums = true;
+                space_arena_bytes = 0; /* the nodes in the arena, as a large transaction's */
             }
             if (grouped) run_grouped_child(path, last + 1, pipe_fds[1]);
             else run_child(path, last + 1, pipe_fds[1]);

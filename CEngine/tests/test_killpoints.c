@@ -371,13 +371,17 @@ TEST(kill_at_every_call_small_slots) { run_kills(3, units_to_run(40)); }
 
 /* Commits of more than 16 KiB written in pieces while they are placed
  * (the ballast, its rewrites, the larger groups' commits): a kill between
- * any two pieces. */
+ * any two pieces. Their nodes are in the arena (storage/arena.h) from the
+ * first byte, as a large transaction's are. */
 TEST(kill_at_every_call_streamed)
 {
     size_t saved = db_commit_stream_window;
+    uint64_t saved_arena = space_arena_bytes;
     db_commit_stream_window = 16384;
+    space_arena_bytes = 0;
     run_kills(group_slot_run_limit, units_to_run(40));
     db_commit_stream_window = saved;
+    space_arena_bytes = saved_arena;
 }
 
 /* A commit that adds a page of checksums lists it among its runs; the

@@ -451,9 +451,13 @@ static bool store_buffered_objects(ce_txn *txn, schema *loaded)
         if (!object_index_root(txn, &refs, table->primary_key, &root)) return false;
         if (!root) return error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' has a primary key but no index",
                                   table->name);
-        if (!index_append(space, &root, pairs, count) ||
-            !object_index_set_root(txn, &refs, table, table->primary_key, root))
-            return false;
+        /* The index's leaves in a lane of the arena apart from the
+         * cluster's (storage/arena.h): the commit places the cluster
+         * first, and its memory goes back while the index is placed. */
+        space_set_arena_lane(space, 1);
+        bool appended = index_append(space, &root, pairs, count);
+        space_set_arena_lane(space, 0);
+        if (!appended || !object_index_set_root(txn, &refs, table, table->primary_key, root)) return false;
     }
     refs.next_key = buffer->first_key + (int64_t)count;
     return schema_store_table_refs(txn, &refs) && history_objects_inserted(txn, key, buffer->first_key, count);

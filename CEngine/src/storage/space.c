@@ -13,11 +13,15 @@
  * the oldest pinned one.
  */
 #include "space.h"
+#include "arena.h"
 #include "buf.h"
 #include "error.h"
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 /* The flag of a space that has no pager: never set. */
 static _Atomic bool no_pager_truncated;
@@ -219,9 +223,52 @@ static void widen_ready_range(space_state *space)
     space->ready_first = page > floor ? page : floor;
 }
 
+uint64_t space_return_heap_bytes = SPACE_RETURN_HEAP_BYTES;
+uint64_t space_arena_bytes = SPACE_ARENA_BYTES;
+
+/* A buffer for a dirty node: from the arena once the transaction has
+ * allocated space_arena_bytes (NULL: out of memory, the error set). */
+static uint8_t *new_dirty_buffer(space_state *space, size_t capacity, bool *out_in_arena)
+{
+    *out_in_arena = false;
+    if (space->dirty_allocated >= space_arena_bytes && capacity <= ARENA_MAX_BUFFER && !space->arena_failed) {
+        if (!space->arena && !(space->arena = arena_create())) space->arena_failed = true;
+        uint8_t *bytes = space->arena ? arena_alloc(space->arena, capacity, space->arena_lane) : NULL;
+        if (bytes) {
+            space->dirty_allocated += capacity;
+            *out_in_arena = true;
+            return bytes;
+        }
+    }
+    uint8_t *bytes = malloc(capacity);
+    if (!bytes) {
+        error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", capacity);
+        return NULL;
+    }
+    space->dirty_allocated += capacity;
+    return bytes;
+}
+
+static void free_dirty_buffer(space_state *space, space_dirty_node *node)
+{
+    if (node->in_arena) arena_free(space->arena, node->bytes, node->capacity);
+    else free(node->bytes);
+}
+
+/* Gives the heap's free memory back to the system (see space_release). */
+static void return_heap(void)
+{
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
 void space_release(space_state *space)
 {
-    for (size_t i = 0; i < space->dirty_count; i++) free(space->dirty[i].bytes);
+    bool large = space->dirty_allocated >= space_return_heap_bytes;
+    for (size_t i = 0; i < space->dirty_count; i++)
+        if (space->dirty[i].bytes) free_dirty_buffer(space, &space->dirty[i]);
+    arena_release(space->arena);
     free(space->dirty);
     free(space->unused_entries);
     free(space->freed);
@@ -238,6 +285,7 @@ void space_release(space_state *space)
     space->page_aligned = kept.page_aligned;
     space->ready_first = kept.ready_first;
     space->ready_last = kept.ready_last;
+    if (large) return_heap();
 }
 
 
@@ -297,19 +345,21 @@ bool space_dirty_create(space_state *space, size_t size, bool fresh, space_ref *
 {
     if (!space->writable) return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot modify data outside a write transaction");
     size_t capacity = size < 64 ? 64 : size;
-    uint8_t *bytes = malloc(capacity);
-    if (!bytes) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", capacity);
+    bool in_arena;
+    uint8_t *bytes = new_dirty_buffer(space, capacity, &in_arena);
+    if (!bytes) return false;
     size_t index;
     if (space->unused_count > 0) {
         index = space->unused_entries[--space->unused_count];
     } else {
         if (!buf_reserve((void **)&space->dirty, &space->dirty_capacity, space->dirty_count + 1, sizeof *space->dirty)) {
-            free(bytes);
+            space_dirty_node unused = {.bytes = bytes, .capacity = capacity, .in_arena = in_arena};
+            free_dirty_buffer(space, &unused);
             return false;
         }
         index = space->dirty_count++;
     }
-    space->dirty[index] = (space_dirty_node){bytes, capacity, fresh, 0};
+    space->dirty[index] = (space_dirty_node){.bytes = bytes, .capacity = capacity, .fresh = fresh, .in_arena = in_arena};
     *out_ref = CE_TEMP_REF_BIT | ((uint64_t)index << 3);
     *out_bytes = bytes;
     return true;
@@ -322,9 +372,10 @@ bool space_dirty_is_fresh(const space_state *space, space_ref ref) { return spac
 void space_dirty_mark_placed(space_state *space, space_ref ref, uint64_t position)
 {
     space_dirty_node *node = &space->dirty[temporary_index(ref)];
-    free(node->bytes);
+    free_dirty_buffer(space, node);
     node->bytes = NULL;
     node->capacity = 0;
+    node->in_arena = false;
     node->placed_at = position;
 }
 
@@ -340,9 +391,21 @@ bool space_dirty_reserve(space_state *space, space_ref ref, size_t size, uint8_t
     if (node->capacity < size) {
         size_t capacity = node->capacity * 2;
         if (capacity < size) capacity = size;
-        uint8_t *grown = realloc(node->bytes, capacity);
-        if (!grown) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", capacity);
-        node->bytes = grown;
+        if (node->in_arena) {
+            /* The arena does not grow buffers: a growing node moves to malloc. */
+            uint8_t *moved = malloc(capacity);
+            if (!moved) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", capacity);
+            memcpy(moved, node->bytes, node->capacity);
+            arena_free(space->arena, node->bytes, node->capacity);
+            space->dirty_allocated += capacity;
+            node->bytes = moved;
+            node->in_arena = false;
+        } else {
+            uint8_t *grown = realloc(node->bytes, capacity);
+            if (!grown) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory (%zu bytes)", capacity);
+            space->dirty_allocated += capacity - node->capacity;
+            node->bytes = grown;
+        }
         node->capacity = capacity;
     }
     *out_bytes = node->bytes;
@@ -353,8 +416,8 @@ bool space_free(space_state *space, space_ref ref, uint64_t size)
 {
     if (ref_is_temporary(ref)) {
         size_t index = temporary_index(ref);
-        free(space->dirty[index].bytes);
-        space->dirty[index] = (space_dirty_node){NULL, 0, false, 0};
+        if (space->dirty[index].bytes) free_dirty_buffer(space, &space->dirty[index]);
+        space->dirty[index] = (space_dirty_node){0};
         if (!buf_reserve((void **)&space->unused_entries, &space->unused_capacity, space->unused_count + 1,
                         sizeof *space->unused_entries))
             return false;

@@ -60,6 +60,7 @@ typedef struct space_dirty_node {
     uint8_t *bytes;    /* header + payload, the same layout as on disk */
     size_t capacity;   /* bytes allocated; 0 marks an unused (or placed) entry */
     bool fresh;        /* created in this transaction, not a copy of a committed node */
+    bool in_arena;     /* `bytes` came from the transaction's arena (storage/arena.h), not malloc */
     uint64_t placed_at; /* at commit: where the node went (0 until then) */
 } space_dirty_node;
 
@@ -127,6 +128,10 @@ typedef struct space_state {
     size_t ready_words; /* allocated words; 0 while none */
 
     /* Dirty nodes (write transactions only). */
+    uint64_t dirty_allocated; /* bytes of their buffers allocated so far (only grows; see space_release) */
+    struct arena_state *arena; /* past space_arena_bytes of them: where new buffers come from (NULL: none) */
+    bool arena_failed;         /* arena_create failed: malloc only */
+    unsigned arena_lane;       /* the arena's lane new buffers come from (space_set_arena_lane) */
     space_dirty_node *dirty;
     size_t dirty_count;     /* entries in use or free */
     size_t dirty_capacity;
@@ -209,8 +214,31 @@ void space_set_read_epoch(space_state *space, uint64_t epoch);
 /* Frees the ready-page bits (when the transaction ends). */
 void space_free_ready_pages(space_state *space);
 
-/* Releases every dirty node and buffer (the rollback of a write). */
+/* Releases every dirty node and buffer (the rollback of a write, and the
+ * end of a commit). A transaction that allocated at least
+ * space_return_heap_bytes of dirty-node buffers then gives the heap's free
+ * memory back to the system (glibc: malloc_trim; elsewhere the allocator
+ * decides): the allocator would otherwise keep them, and the file's pages
+ * mapped by later reads would come on top (a 100M-object insert: 4.2 GB of
+ * buffers). Smaller ones keep it for the next transaction's nodes, which
+ * then need no page faults. */
 void space_release(space_state *space);
+
+/* A write transaction's dirty-node buffers come from malloc until it has
+ * allocated this many bytes of them, then from an arena of its own
+ * (storage/arena.h: its pages faulted in ahead on a thread, and each chunk
+ * unmapped once its buffers are freed). Tests lower it. */
+#define SPACE_ARENA_BYTES (UINT64_C(64) << 20)
+extern uint64_t space_arena_bytes;
+
+/* Puts the dirty nodes created from here on in arena lane `lane` (<
+ * ARENA_LANES; 0 is the default): see arena.h. A hint only: what a node
+ * holds, and where the commit places it, do not change. */
+static inline void space_set_arena_lane(space_state *space, unsigned lane) { space->arena_lane = lane; }
+
+/* The threshold of space_release (SPACE_RETURN_HEAP_BYTES; tests lower it). */
+#define SPACE_RETURN_HEAP_BYTES (UINT64_C(256) << 20)
+extern uint64_t space_return_heap_bytes;
 
 /* The bytes at a ref: a dirty node's buffer, or the mapped file after a
  * bounds check that `length` bytes from `ref` lie inside the version. For
