@@ -6,9 +6,10 @@
  * `list[0]`, `list[FIRST]`, `list[LAST]`, `list[*]`, `list[SIZE]` on lists
  * and sets of values, `dict['key']`, `dict.key`, `dict[*]` on
  * dictionaries, `dogs[0].name`, `dogs[LAST].age`, `dogMap['a'].name` through
- * collections of links, with ANY/ALL/NONE and arguments; `.@type` of
- * properties that are not mixed and of collections of any values; and
- * realm-core's messages for what it refuses.
+ * collections of links, with ANY/ALL/NONE and arguments (before a
+ * dictionary's key too); `.@type` of properties that are not mixed and of
+ * collections of any values; and realm-core's messages for what it
+ * refuses.
  *
  * Owns: the cases on subscripts of typed collections and @type of typed
  * properties.
@@ -323,6 +324,41 @@ TEST(type_of_typed_properties)
     EXPECT_NONE(&p, txn, "anyMap['k'].@type == n.@type");
     EXPECT_MATCHES(&p, txn, "n.@type != anyMap['k'].@type", 0, 1); /* person 2's map is empty */
     EXPECT_MATCHES(&p, txn, "anyMap.@type == dogs[0].name.@type", 1);
+    finish(&p, txn);
+}
+
+/* ANY, ALL and NONE before a key path whose link chain passes a
+ * collection, though a subscript picks one element of it: realm-core
+ * checks only that the chain holds a list, set, dictionary or backlinks
+ * ("The keypath following 'ANY' must contain a list", LinkChain::column,
+ * src/realm/parser/driver.cpp), and a dictionary's entry is never checked
+ * (Columns<Dictionary>). A link column that is a collection is never
+ * unary in realm-core's LinkMap (LinkMap::set_base_table,
+ * query_expression.cpp), so a key with no object under it reaches none:
+ * ALL and NONE of nothing hold. */
+TEST(quantifiers_before_subscripts)
+{
+    people p;
+    build(&p);
+    ce_txn *txn = read_txn(&p);
+    EXPECT_MATCHES(&p, txn, "ANY dogMap['a'].age == 5", 0);
+    EXPECT_MATCHES(&p, txn, "SOME dogMap['a'].name == 'Rex'", 0);
+    EXPECT_MATCHES(&p, txn, "ALL dogMap['a'].age == 5", 0, 1, 2);
+    EXPECT_MATCHES(&p, txn, "NONE dogMap['a'].age == 5", 1, 2);
+    EXPECT_MATCHES(&p, txn, "ALL dogMap['b'].name == nil", 0, 2); /* person 0's 'b' holds a null link */
+    EXPECT_MATCHES(&p, txn, "NONE dogMap['b'].name == nil", 0, 1, 2);
+    EXPECT_MATCHES(&p, txn, "ANY dogMap['b'].age < dogs[0].age", 1);
+    ce_query_argument key = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = string_value("b")};
+    expect_with(&p, txn, "ANY dogMap[%@].age == 2", &key, 1, (const int[]){1, -1});
+    expect_with(&p, txn, "ALL dogMap[$0].age == 2", &key, 1, (const int[]){0, 1, 2, -1});
+    /* A dictionary of values: its entry, null when the key is absent. */
+    EXPECT_MATCHES(&p, txn, "ANY scores['x'] == 1", 0);
+    EXPECT_MATCHES(&p, txn, "ALL scores['y'] == nil", 1, 2);
+    EXPECT_MATCHES(&p, txn, "NONE scores['y'] == 5", 1, 2);
+    EXPECT_MATCHES(&p, txn, "ANY scores.x > 2", 1);
+    /* A to-one link holds no list: refused as before. */
+    EXPECT_REFUSED(&p, txn, "ANY owner.age == 5", "is not a link/collection (ANY needs one)");
+    EXPECT_REFUSED(&p, txn, "ALL n == 5", "is not a link/collection (ALL needs one)");
     finish(&p, txn);
 }
 

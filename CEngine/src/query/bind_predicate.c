@@ -1136,6 +1136,23 @@ static bool bind_geo(binder *b, const parse_node *node, const operand *left, con
     return true;
 }
 
+/* Whether ANY, ALL or NONE may precede a path that yields one value:
+ * realm-core takes them before a key path whose link chain passes a list,
+ * set or dictionary of links or backlinks (LinkChain::column, driver.cpp:
+ * "The keypath following 'ANY' must contain a list" otherwise), as
+ * `ANY dogMap['a'].age` does, and before a dictionary's entry
+ * (`ANY scores['x']`: Columns<Dictionary>, never checked). The path is
+ * then a collection's: a key with no object under it reaches none. */
+static bool quantifier_allowed(bound_path *path)
+{
+    if (path->multi) return true;
+    bool collection = path->final == FINAL_ENTRY;
+    for (size_t i = 0; i < path->hop_count && !collection; i++)
+        collection = path->hops[i].kind != HOP_LINK;
+    if (collection) path->multi = true;
+    return collection;
+}
+
 static bool bind_compare(binder *b, const parse_node *node, size_t *out)
 {
     operand left, right;
@@ -1186,7 +1203,7 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
          * collection's for realm-core ("Having a path implies a
          * collection", LinkChain::column, driver.cpp). */
         bool into_mixed = left.path.final == FINAL_MIXED && left.path.mixed_step_count > 0;
-        if ((!left.path.multi && !into_mixed) || left.path.aggregate != PATH_ALL_VALUES)
+        if ((!into_mixed && !quantifier_allowed(&left.path)) || left.path.aggregate != PATH_ALL_VALUES)
             return bind_error(b, left.position, "property '%s' is not a link/collection (%s needs one)",
                               left.path.description, names[node->quantifier]);
         return bind_generic(b, &left, node->op, flags, &right, node->quantifier, node->position, out);
