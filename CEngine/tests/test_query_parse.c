@@ -88,7 +88,7 @@ static const struct {
     {"i == %x", "'%' must be followed by '@'"},
     {"i == 3 SORT(i)", "expected ASC or DESC"},
     {"i == 3 SORT(nope ASC)", "class 'Thing' has no property 'nope'"},
-    {"i == 3 DISTINCT(i.x)", "property 'Thing.i' is not a link/collection"},
+    {"i == 3 DISTINCT(i.x)", "Property 'Thing.i' has no property 'x'"},
     {"i == 3 LIMIT(-1)", "LIMIT needs a number of objects"},
     {"i == 3 LIMIT(x)", "LIMIT needs a number of objects"},
     {"AND == 3", "expected a value or a key path, not a keyword"},
@@ -162,7 +162,9 @@ TEST(argument_errors) { things_in_read(check_argument_errors); }
 static void check_path_kinds(ce_txn *txn)
 {
     const char *not_collection = "property 'Thing.s' is not a link/collection";
-    expect_query_error(txn, "s.name == 'x'", NULL, 0, not_collection);
+    /* A name after a value is a key realm-core refuses (PropertyNode::visit,
+     * src/realm/parser/driver.cpp). */
+    expect_query_error(txn, "s.name == 'x'", NULL, 0, "Property 'Thing.s' has no property 'name'");
     expect_query_error(txn, "ANY s == 'x'", NULL, 0, not_collection);
     expect_query_error(txn, "SOME s == 'x'", NULL, 0, not_collection);
     expect_query_error(txn, "ALL s == 'x'", NULL, 0, not_collection);
@@ -189,7 +191,7 @@ static void check_path_kinds(ce_txn *txn)
     expect_query_error(txn, "dogs.name == 'x'", NULL, 0, "class 'Thing' has no property 'dogs'");
     expect_query_error(txn, "SUBQUERY(dogs, $d, $d.age > 1).@count > 0", NULL, 0, "class 'Thing' has no property 'dogs'");
     ce_query_argument key = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_STRING, .string = {"s.first", 7}}};
-    expect_query_error(txn, "%K == 'x'", &key, 1, not_collection);
+    expect_query_error(txn, "%K == 'x'", &key, 1, "Property 'Thing.s' has no property 'first'");
     /* Object equality needs a link property. */
     ce_query_argument object = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_LINK, .link = {things, 1}}};
     expect_query_error(txn, "i == $0", &object, 1, "object equality needs a link");

@@ -9,7 +9,8 @@
  * collections of links, with ANY/ALL/NONE and arguments (before a
  * dictionary's key too); `.@type` of properties that are not mixed and of
  * collections of any values; and realm-core's messages for what it
- * refuses.
+ * refuses (an index on links followed by an operator, names after
+ * values).
  *
  * Owns: the cases on subscripts of typed collections and @type of typed
  * properties.
@@ -359,6 +360,26 @@ TEST(quantifiers_before_subscripts)
     /* A to-one link holds no list: refused as before. */
     EXPECT_REFUSED(&p, txn, "ANY owner.age == 5", "is not a link/collection (ANY needs one)");
     EXPECT_REFUSED(&p, txn, "ALL n == 5", "is not a link/collection (ALL needs one)");
+    finish(&p, txn);
+}
+
+/* An index on a list or set of links followed by @count, @size, @type
+ * or an aggregate: realm-core makes the collection's column and then
+ * finds the index on it, which it refuses before the operator applies
+ * (ParserDriver::column, PropertyNode::visit, LinkAggrNode::visit,
+ * src/realm/parser/driver.cpp); [*] is all of them and stays. */
+TEST(index_of_links_before_operator)
+{
+    people p;
+    build(&p);
+    ce_txn *txn = read_txn(&p);
+    EXPECT_REFUSED(&p, txn, "dogs[0].@count == 1", "Property 'Person.dogs' does not support index 'FIRST'");
+    EXPECT_REFUSED(&p, txn, "dogs[LAST].@size == 1", "Property 'Person.dogs' does not support index 'LAST'");
+    EXPECT_REFUSED(&p, txn, "dogs[1].@type == 'object'", "Property 'Person.dogs' does not support index '1'");
+    EXPECT_REFUSED(&p, txn, "dogs[0].@max.age == 5", "Property 'Person.dogs' does not support index 'FIRST'");
+    EXPECT_REFUSED(&p, txn, "dogSet[FIRST].@size == 1", "Property 'Person.dogSet' does not support index 'FIRST'");
+    EXPECT_MATCHES(&p, txn, "dogs[*].@count == 2", 0);
+    EXPECT_MATCHES(&p, txn, "dogs[*].@max.age == 9", 1);
     finish(&p, txn);
 }
 

@@ -381,7 +381,7 @@ static void describe_step(const path_step *step, char *out, size_t size);
  * is all of them. realm-core takes one subscript after a collection of
  * links (PathNode::visit and LinkChain::index, driver.cpp), refuses one
  * after a to-one link ("[FIRST] not expected") and an index that ends the
- * path (ParserDriver::column). */
+ * path or is followed by an operator (ParserDriver::column). */
 static bool bind_link_step(key_path_walk *w, const table_property *property)
 {
     bool many = property->collection != CE_COLLECTION_NONE;
@@ -395,7 +395,14 @@ static bool bind_link_step(key_path_walk *w, const table_property *property)
             describe_step(&step, text, sizeof text);
             return bind_error(w->b, walk_at(w, i + 1), "[%s] not expected", text);
         }
-        if (subscripts_from(w, i + 1) > 1 || step.kind == STEP_KEY || (step.kind == STEP_INDEX && i + 2 == w->count))
+        /* An index followed by @count, @size, @type or an aggregate ends
+         * the link chain there too: realm-core makes the collection's
+         * column and finds an index on it (ParserDriver::column, then
+         * PropertyNode::visit), before the operator. */
+        const parse_component *after = i + 2 < w->count ? &w->components[i + 2] : NULL;
+        bool operator_after = after && after->kind == PARSE_COMPONENT_OPERATOR && !is_operator(after, "links");
+        if (subscripts_from(w, i + 1) > 1 || step.kind == STEP_KEY ||
+            (step.kind == STEP_INDEX && (i + 2 == w->count || operator_after)))
             return subscript_refused(w, i + 1, property);
     }
     if (!add_hop(w->b, &w->builder, walk_at(w, i), many ? HOP_LINKS : HOP_LINK, w->table, property->column,
@@ -780,6 +787,11 @@ static bool bind_value_step(key_path_walk *w, const table_property *property)
         return true;
     }
     if (is_subscript(w, w->i)) return subscript_refused(w, w->i, property);
+    /* A name after a value: realm-core takes it as a key and refuses it
+     * (PropertyNode::visit, driver.cpp). */
+    if (w->i < w->count && w->components[w->i].kind == PARSE_COMPONENT_NAME)
+        return bind_error(w->b, walk_at(w, w->i), "Property '%s.%s' has no property '%s'", w->table_name, property->name,
+                          w->components[w->i].name);
     if (w->i < w->count) return not_a_collection(w->b, w->position, w->table_name, property->name);
     return true;
 }
