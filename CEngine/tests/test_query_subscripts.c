@@ -8,9 +8,9 @@
  * dictionaries, `dogs[0].name`, `dogs[LAST].age`, `dogMap['a'].name` through
  * collections of links, with ANY/ALL/NONE and arguments (before a
  * dictionary's key too); `.@type` of properties that are not mixed and of
- * collections of any values; and realm-core's messages for what it
- * refuses (an index on links followed by an operator, names after
- * values).
+ * collections of any values; `.length` of lists and sets of strings and
+ * binaries; and realm-core's messages for what it refuses (an index on
+ * links followed by an operator, names after values).
  *
  * Owns: the cases on subscripts of typed collections and @type of typed
  * properties.
@@ -23,9 +23,11 @@
  * People, in key order:
  *   0: ints [1, 2, 3], tags {"b", "a"}, scores {"x": 1, "y": 5},
  *      dogs [Rex, Fido], dogSet {Fido, Ace}, dogMap {"a": Rex, "b": null},
- *      owner Ace, n 4, anySet {2, "s"}, anyMap {"k": 1.5}
+ *      owner Ace, n 4, anySet {2, "s"}, anyMap {"k": 1.5},
+ *      words ["alpha", "be"], blobs {3 bytes}
  *   1: ints [7], tags {"c"}, scores {"x": 3}, dogs [Ace], dogSet {Rex},
- *      dogMap {"b": Fido}, owner null, n 7, anySet {}, anyMap {"k": "t"}
+ *      dogMap {"b": Fido}, owner null, n 7, anySet {}, anyMap {"k": "t"},
+ *      words ["", null], blobs {}
  *   2: all collections empty, owner Rex, n 0 */
 enum { DOGS = 3, PEOPLE = 3 };
 
@@ -33,7 +35,7 @@ typedef struct people {
     test_db t;
     ce_table_key dog, person;
     ce_column_key name, age;
-    ce_column_key ints, tags, scores, dogs, dog_set, dog_map, owner, n, any_set, any_map;
+    ce_column_key ints, tags, scores, dogs, dog_set, dog_map, owner, n, any_set, any_map, words, blobs;
     ce_object_key dog_keys[DOGS], keys[PEOPLE];
 } people;
 
@@ -81,6 +83,8 @@ static void build(people *p)
     p->n = add_scalar(txn, p->person, "n", CE_TYPE_INT, false);
     p->any_set = add_property(txn, p->person, "anySet", CE_TYPE_MIXED, true, CE_COLLECTION_SET, 0);
     p->any_map = add_property(txn, p->person, "anyMap", CE_TYPE_MIXED, true, CE_COLLECTION_DICTIONARY, 0);
+    p->words = add_property(txn, p->person, "words", CE_TYPE_STRING, true, CE_COLLECTION_LIST, 0);
+    p->blobs = add_property(txn, p->person, "blobs", CE_TYPE_BINARY, false, CE_COLLECTION_SET, 0);
     static const char *const names[DOGS] = {"Rex", "Fido", "Ace"};
     static const int64_t ages[DOGS] = {5, 2, 9};
     for (int i = 0; i < DOGS; i++) {
@@ -107,6 +111,10 @@ static void build(people *p)
     add_to_set(txn, pt, k[0], p->any_set, int_value(2));
     add_to_set(txn, pt, k[0], p->any_set, string_value("s"));
     put(txn, pt, k[0], p->any_map, "k", (ce_value){.type = CE_TYPE_DOUBLE, .double_value = 1.5});
+    append(txn, pt, k[0], p->words, string_value("alpha"));
+    append(txn, pt, k[0], p->words, string_value("be"));
+    static const uint8_t bytes[3] = {1, 2, 3};
+    add_to_set(txn, pt, k[0], p->blobs, (ce_value){.type = CE_TYPE_BINARY, .binary = {bytes, 3}});
 
     append(txn, pt, k[1], p->ints, int_value(7));
     add_to_set(txn, pt, k[1], p->tags, string_value("c"));
@@ -116,6 +124,8 @@ static void build(people *p)
     put(txn, pt, k[1], p->dog_map, "b", link_value(p->dog, d[1]));
     set_value(txn, pt, k[1], p->n, int_value(7));
     put(txn, pt, k[1], p->any_map, "k", string_value("t"));
+    append(txn, pt, k[1], p->words, string_value(""));
+    append(txn, pt, k[1], p->words, null_value());
 
     set_value(txn, pt, k[2], p->owner, link_value(p->dog, d[0]));
     CHECK(ce_txn_commit(txn));
@@ -380,6 +390,41 @@ TEST(index_of_links_before_operator)
     EXPECT_REFUSED(&p, txn, "dogSet[FIRST].@size == 1", "Property 'Person.dogSet' does not support index 'FIRST'");
     EXPECT_MATCHES(&p, txn, "dogs[*].@count == 2", 0);
     EXPECT_MATCHES(&p, txn, "dogs[*].@max.age == 9", 1);
+    finish(&p, txn);
+}
+
+/* `length` after a list or set of strings or binaries: each element's
+ * length (realm-core: is_length_suffix and
+ * ColumnListBase::get_element_length in PropertyNode::visit,
+ * src/realm/parser/driver.cpp; the name in any case), compared as any
+ * collection's values; a null element's length is null (SizeOperator). */
+TEST(length_of_collection_elements)
+{
+    people p;
+    build(&p);
+    ce_txn *txn = read_txn(&p);
+    EXPECT_MATCHES(&p, txn, "words.length == 5", 0);
+    EXPECT_MATCHES(&p, txn, "words.length == 0", 1);
+    EXPECT_MATCHES(&p, txn, "words.LENGTH < 3", 0, 1);
+    EXPECT_MATCHES(&p, txn, "ALL words.length > 1", 0, 2);
+    EXPECT_MATCHES(&p, txn, "NONE words.Length == 2", 1, 2);
+    EXPECT_MATCHES(&p, txn, "words.length == nil", 1);
+    EXPECT_MATCHES(&p, txn, "words.length IN {5, 9}", 0);
+    EXPECT_MATCHES(&p, txn, "words.length BETWEEN {2, 3}", 0);
+    EXPECT_MATCHES(&p, txn, "words.length < n", 0, 1);
+    EXPECT_MATCHES(&p, txn, "blobs.length == 3", 0);
+    EXPECT_MATCHES(&p, txn, "tags.length == 1", 0, 1);
+    ce_query_argument five = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = int_value(5)};
+    expect_with(&p, txn, "words.length >= $0", &five, 1, (const int[]){0, -1});
+    /* realm-core's words for what it refuses: `length` of other types,
+     * of a value (a key it does not find), followed by an operator (a
+     * post-op makes it a key) or by an aggregate (AggrNode::aggregate). */
+    EXPECT_REFUSED(&p, txn, "ints.length == 1", "Property 'Person.ints' has no property 'length'");
+    EXPECT_REFUSED(&p, txn, "words.size == 1", "Property 'Person.words' has no property 'size'");
+    EXPECT_REFUSED(&p, txn, "words.length.@size == 1", "Property 'Person.words' has no property 'length'");
+    EXPECT_REFUSED(&p, txn, "words.length.@max == 1", "Cannot use aggregate '.@max' for this type of property");
+    EXPECT_REFUSED(&p, txn, "owner.name.length == 3", "Property 'Dog.name' has no property 'length'");
+    EXPECT_REFUSED(&p, txn, "dogs.name.length == 3", "Property 'Dog.name' has no property 'length'");
     finish(&p, txn);
 }
 

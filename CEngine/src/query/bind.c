@@ -698,6 +698,30 @@ static bool bind_dictionary_step(key_path_walk *w, const table_property *propert
     return true;
 }
 
+/* A name after a list or set of values: `length` (any case) ending the
+ * path gives each string's or binary's length (realm-core's
+ * ColumnListBase::get_element_length, reached by is_length_suffix in
+ * PropertyNode::visit, driver.cpp: `strings.length > 3` is ANY element
+ * longer than 3); realm-core refuses any other name, and `length` on
+ * other types or followed by more of the path, in these words. */
+static bool bind_element_length(key_path_walk *w, const table_property *property)
+{
+    const parse_component *c = &w->components[w->i];
+    bool length = c->name_length == 6;
+    for (size_t k = 0; length && k < 6; k++) length = (c->name[k] | 0x20) == "length"[k];
+    const parse_component *next = w->i + 1 < w->count ? &w->components[w->i + 1] : NULL;
+    if (length && next && next->kind == PARSE_COMPONENT_OPERATOR && is_aggregate_name(next->name))
+        return bind_error(w->b, walk_at(w, w->i + 1), "Cannot use aggregate '.@%s' for this type of property", next->name);
+    if (!length || w->i + 1 != w->count || property->type == CE_TYPE_MIXED ||
+        (property->type != CE_TYPE_STRING && property->type != CE_TYPE_BINARY))
+        return bind_error(w->b, walk_at(w, w->i), "Property '%s.%s' has no property '%s'", w->table_name, property->name,
+                          c->name);
+    w->out->size_of = true;
+    describe_more(&w->builder, ".", c->name);
+    w->i++;
+    return true;
+}
+
 /* A list or set of values: its elements, or the one [0], [FIRST] or
  * [LAST] names ([*]: all of them); or of a mixed list, what the steps
  * into the lists and dictionaries it holds reach. */
@@ -723,6 +747,8 @@ static bool bind_collection_step(key_path_walk *w, const table_property *propert
         out->element = step;
         describe_more(&w->builder, step.kind == STEP_ALL ? "[*]" : "[...]", "");
         w->i++;
+    } else if (w->i < w->count && w->components[w->i].kind == PARSE_COMPONENT_NAME) {
+        return bind_element_length(w, property);
     }
     if (is_operator(w->i < w->count ? &w->components[w->i] : NULL, "type")) {
         if (!bind_element_type(w, property, w->i)) return false;

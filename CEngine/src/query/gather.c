@@ -247,6 +247,13 @@ static bool gather_final(ce_txn *txn, const bound_path *path, ce_table_key table
             }
             for (size_t i = first; ok && i < end; i++) {
                 ok = table_collection_reader_get(reader, i, &value);
+                /* strings.length: each element's length (null stays null). */
+                if (ok && path->size_of && compare_is_text(value.type)) {
+                    const char *data;
+                    size_t text_size;
+                    compare_text_of(&value, &data, &text_size);
+                    value = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)text_size};
+                }
                 if (ok && path->element_type) {
                     const char *name = gather_type_name(value.type);
                     value = (ce_value){.type = CE_TYPE_STRING, .string = {name, strlen(name)}};

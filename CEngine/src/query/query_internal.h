@@ -100,7 +100,7 @@ typedef struct bound_path {
     bool nullable;
     bool indexed;
     bool primary_key;
-    bool size_of;        /* `.@count` / `.@size` of a string or binary: its length (an int) */
+    bool size_of;        /* `.@count` / `.@size` of a string or binary, `.length` of a list or set of them: the length (an int) */
     unsigned slot;       /* the column's slot in an evaluation (local paths) */
     const char *description; /* "Table.property", owned by the bound query */
     bool local;
