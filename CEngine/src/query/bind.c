@@ -433,8 +433,7 @@ static size_t subscripts_from(const key_path_walk *w, size_t i)
     return n;
 }
 
-/* realm-core's name of a type in its query messages (get_data_type_name). */
-static const char *core_type_name(ce_type type)
+const char *bind_core_type_name(ce_type type)
 {
     switch (type) {
     case CE_TYPE_INT: return "int";
@@ -607,7 +606,7 @@ static bool bind_element_type(key_path_walk *w, const table_property *property, 
     bound_path *out = w->out;
     if (property->collection != CE_COLLECTION_DICTIONARY && property->type != CE_TYPE_MIXED)
         return bind_error(w->b, walk_at(w, at), "Operation '@type' is not supported on property of type '%s'",
-                          core_type_name(property->type));
+                          bind_core_type_name(property->type));
     out->element_type = true;
     out->type = CE_TYPE_STRING;
     out->nullable = false;

@@ -295,6 +295,15 @@ static bool check_comparison(binder *b, const bound_path *path, parse_op op, uns
                               path->size_of ? "length of a text" : type_name);
         return true;
     }
+    /* realm-core converts a constant to the property's type and refuses
+     * an infinity for a type that is not a number, or an int
+     * (ConstantNode::visit, driver.cpp: "Infinity not supported for
+     * int"); a mixed property is no number type there either. */
+    if (!b->core->realm_swift_values &&
+        ((value->type == CE_TYPE_DOUBLE && isinf(value->double_value)) ||
+         (value->type == CE_TYPE_FLOAT && isinf(value->float_value))) &&
+        (type == CE_TYPE_INT || (type != CE_TYPE_DOUBLE && type != CE_TYPE_FLOAT && type != CE_TYPE_DECIMAL128)))
+        return bind_error(b, position, "Infinity not supported for %s", bind_core_type_name(type));
     if (b->core->realm_swift_values && path->type == CE_TYPE_INT && !path->size_of && path->aggregate == PATH_ALL_VALUES &&
         (value->type == CE_TYPE_FLOAT || value->type == CE_TYPE_DOUBLE)) {
         /* Realm Swift takes only integers for an int property (its
