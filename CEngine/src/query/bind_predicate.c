@@ -1145,6 +1145,14 @@ static bool bind_geo(binder *b, const parse_node *node, const operand *left, con
     return true;
 }
 
+/* `path` reaches several objects (a list, set or dictionary of links, or
+ * backlinks, on the way) and `value` is null. */
+static bool objects_with_null(const operand *path, const operand *value)
+{
+    return path->kind == OPERAND_PATH && path->path.final == FINAL_OBJECT && path->path.multi &&
+           path->path.aggregate == PATH_ALL_VALUES && value->kind == OPERAND_VALUE && value->value.type == CE_TYPE_NULL;
+}
+
 /* Whether ANY, ALL or NONE may precede a path that yields one value:
  * realm-core takes them before a key path whose link chain passes a list,
  * set or dictionary of links or backlinks (LinkChain::column, driver.cpp:
@@ -1184,6 +1192,16 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
         right.value = (ce_value){.type = CE_TYPE_INT, .integer = 0};
         right.text = NULL;
         return bind_simple(b, &left, node->op, 0, &right, node->position, out);
+    }
+    if (!b->core->realm_swift_values && (objects_with_null(&left, &right) || objects_with_null(&right, &left))) {
+        /* realm-core compares no collection of links with null
+         * (verify_conditions, driver.cpp), in these words; the key path
+         * as it describes one, after the quantifier if any. */
+        const operand *objects = left.kind == OPERAND_PATH ? &left : &right;
+        static const char *const names[] = {"", "ANY ", "ALL ", "NONE "};
+        const char *dot = strchr(objects->path.description, '.');
+        return bind_error(b, node->position, "Cannot compare linklist ('%s%s') with NULL", names[node->quantifier],
+                          dot ? dot + 1 : objects->path.description);
     }
     if (is_type_of(&left) || is_type_of(&right)) {
         if (node->quantifier != PARSE_QUANTIFIER_NONE_GIVEN && (!is_type_of(&left) || !left.path.multi))

@@ -1,0 +1,179 @@
+/*
+ * test_query_core.c — constructs of realm-core's query language checked
+ * one by one against its parser's rules (src/realm/parser/driver.cpp,
+ * query_bison.yy) and tests (test/test_parser.cpp): a collection of links
+ * compared with null.
+ *
+ * Owns: these cases, on a small table of people and dogs of their own.
+ * Never: asks the engine what a predicate should match: every expected
+ * result is written out from the objects built here.
+ */
+#include "test_links_support.h"
+
+/* Dogs, in key order: 0 Rex (5), 1 Fido (2), 2 Ace (9).
+ * People, in key order:
+ *   0 Ann: dogs [Rex, Fido, Rex], best Ace, scores {"x": 1, "y": 5},
+ *          pets {"a": Rex}
+ *   1 Bob: dogs [Ace], best null, scores {"x": 3}, pets {"b": null}
+ *   2 Cy:  dogs [], best Rex, scores {}, pets {}
+ * Links into each dog: Rex 4 (twice from Ann's list, Cy's best, Ann's
+ * pets), Fido 1, Ace 2; none into people. */
+enum { DOGS = 3, PEOPLE = 3 };
+
+typedef struct fixture {
+    test_db t;
+    ce_table_key dog, person;
+    ce_column_key dog_name, age, name, dogs, best, scores, pets, spaced;
+    ce_object_key dog_keys[DOGS], keys[PEOPLE];
+} fixture;
+
+static void edit(ce_txn *txn, ce_table_key table, ce_object_key key, ce_column_key column, const char *entry,
+                 ce_value value)
+{
+    ce_collection *c;
+    CHECK(ce_collection_open(txn, table, key, column, &c));
+    if (entry) {
+        CHECK(ce_dictionary_set(c, entry, strlen(entry), &value));
+    } else {
+        size_t size;
+        CHECK(ce_collection_size(c, &size) && ce_list_insert(c, size, &value));
+    }
+    ce_collection_close(c);
+}
+
+static void build(fixture *f)
+{
+    f->t = test_db_open("query_core");
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(f->t.db, &txn));
+    f->dog = add_table(txn, "Dog", false);
+    f->dog_name = add_scalar(txn, f->dog, "name", CE_TYPE_STRING, false);
+    f->age = add_scalar(txn, f->dog, "age", CE_TYPE_INT, false);
+    f->person = add_table(txn, "Person", false);
+    f->name = add_scalar(txn, f->person, "name", CE_TYPE_STRING, false);
+    f->dogs = add_property(txn, f->person, "dogs", CE_TYPE_LINK, false, CE_COLLECTION_LIST, f->dog);
+    f->best = add_property(txn, f->person, "best", CE_TYPE_LINK, true, CE_COLLECTION_NONE, f->dog);
+    f->scores = add_property(txn, f->person, "scores", CE_TYPE_INT, true, CE_COLLECTION_DICTIONARY, 0);
+    f->pets = add_property(txn, f->person, "pets", CE_TYPE_LINK, true, CE_COLLECTION_DICTIONARY, f->dog);
+    f->spaced = add_scalar(txn, f->person, "shoe size", CE_TYPE_INT, false);
+    static const char *const dog_names[DOGS] = {"Rex", "Fido", "Ace"};
+    static const int64_t ages[DOGS] = {5, 2, 9};
+    for (int i = 0; i < DOGS; i++) {
+        f->dog_keys[i] = create_object(txn, f->dog);
+        set_value(txn, f->dog, f->dog_keys[i], f->dog_name, string_value(dog_names[i]));
+        set_value(txn, f->dog, f->dog_keys[i], f->age, int_value(ages[i]));
+    }
+    static const char *const names[PEOPLE] = {"Ann", "Bob", "Cy"};
+    for (int i = 0; i < PEOPLE; i++) {
+        f->keys[i] = create_object(txn, f->person);
+        set_value(txn, f->person, f->keys[i], f->name, string_value(names[i]));
+        set_value(txn, f->person, f->keys[i], f->spaced, int_value(40 + i));
+    }
+    ce_table_key pt = f->person;
+    ce_object_key *k = f->keys, *d = f->dog_keys;
+    edit(txn, pt, k[0], f->dogs, NULL, link_value(f->dog, d[0]));
+    edit(txn, pt, k[0], f->dogs, NULL, link_value(f->dog, d[1]));
+    edit(txn, pt, k[0], f->dogs, NULL, link_value(f->dog, d[0]));
+    set_value(txn, pt, k[0], f->best, link_value(f->dog, d[2]));
+    edit(txn, pt, k[0], f->scores, "x", int_value(1));
+    edit(txn, pt, k[0], f->scores, "y", int_value(5));
+    edit(txn, pt, k[0], f->pets, "a", link_value(f->dog, d[0]));
+    edit(txn, pt, k[1], f->dogs, NULL, link_value(f->dog, d[2]));
+    edit(txn, pt, k[1], f->scores, "x", int_value(3));
+    edit(txn, pt, k[1], f->pets, "b", null_value());
+    set_value(txn, pt, k[2], f->best, link_value(f->dog, d[0]));
+    CHECK(ce_txn_commit(txn));
+}
+
+/* The predicate on `table` matches exactly the objects whose numbers are
+ * listed (ending with -1), in key order. */
+static void expect_in(const fixture *f, ce_txn *txn, ce_table_key table, const char *predicate,
+                      const ce_query_argument *arguments, size_t argument_count, const int *expected)
+{
+    const ce_object_key *keys = table == f->person ? f->keys : f->dog_keys;
+    ce_query *query;
+    if (!ce_query_parse(txn, table, predicate, arguments, argument_count, &query)) {
+        fprintf(stderr, "'%s': %s\n", predicate, ce_last_error_message());
+        exit(1);
+    }
+    ce_results *results;
+    CHECK(ce_query_find_all(query, &results));
+    size_t count, want = 0;
+    while (expected[want] >= 0) want++;
+    CHECK(ce_results_count(results, txn, &count));
+    if (count != want) {
+        fprintf(stderr, "'%s': %zu objects match, expected %zu\n", predicate, count, want);
+        exit(1);
+    }
+    for (size_t i = 0; i < count; i++) {
+        ce_object_key key;
+        CHECK(ce_results_get(results, txn, i, &key));
+        if (key != keys[expected[i]]) {
+            fprintf(stderr, "'%s': match %zu is object %lld, expected object %d\n", predicate, i, (long long)key,
+                    expected[i]);
+            exit(1);
+        }
+    }
+    ce_results_free(results);
+    ce_query_free(query);
+}
+
+#define EXPECT_PEOPLE(f, txn, predicate, ...) \
+    expect_in((f), (txn), (f)->person, (predicate), NULL, 0, (const int[]){__VA_ARGS__, -1})
+#define EXPECT_NO_PEOPLE(f, txn, predicate) expect_in((f), (txn), (f)->person, (predicate), NULL, 0, (const int[]){-1})
+#define EXPECT_DOGS(f, txn, predicate, ...) \
+    expect_in((f), (txn), (f)->dog, (predicate), NULL, 0, (const int[]){__VA_ARGS__, -1})
+
+static void expect_refused(const fixture *f, ce_txn *txn, const char *predicate, const ce_query_argument *arguments,
+                           size_t argument_count, const char *fragment)
+{
+    ce_query *query = NULL;
+    bool ok = ce_query_parse(txn, f->person, predicate, arguments, argument_count, &query);
+    if (ok) ce_query_free(query);
+    if (ok || ce_last_error_code() != CE_ERR_INVALID_QUERY || !strstr(ce_last_error_message(), fragment)) {
+        fprintf(stderr, "'%s': expected an invalid query error containing \"%s\", got %s: %s\n", predicate, fragment,
+                ok ? "success" : "failure", ce_last_error_message());
+        exit(1);
+    }
+}
+#define EXPECT_REFUSED(f, txn, predicate, fragment) expect_refused((f), (txn), (predicate), NULL, 0, (fragment))
+
+static ce_txn *read_txn(const fixture *f)
+{
+    ce_txn *txn;
+    CHECK(ce_txn_begin_read(f->t.db, &txn));
+    return txn;
+}
+
+static void finish(fixture *f, ce_txn *txn)
+{
+    ce_txn_end(txn);
+    test_verify(f->t.db);
+    test_db_close(&f->t);
+}
+
+/* realm-core compares no collection of links with null: "Cannot compare
+ * linklist ('items') with NULL" (verify_conditions, driver.cpp; the
+ * description is Columns<Link>'s, after its quantifier), whichever side
+ * the null is on; test_parser.cpp, Parser_LinksToDifferentTable: "items ==
+ * NULL", "items != NULL" and "items.discount == NULL" throw. A to-one link
+ * and a property through a list compare with null as before. */
+TEST(collection_of_links_with_null)
+{
+    fixture f;
+    build(&f);
+    ce_txn *txn = read_txn(&f);
+    EXPECT_REFUSED(&f, txn, "dogs == NULL", "Cannot compare linklist ('dogs') with NULL");
+    EXPECT_REFUSED(&f, txn, "dogs != nil", "Cannot compare linklist ('dogs') with NULL");
+    EXPECT_REFUSED(&f, txn, "NULL == dogs", "Cannot compare linklist ('dogs') with NULL");
+    EXPECT_REFUSED(&f, txn, "ANY dogs == nil", "Cannot compare linklist ('ANY dogs') with NULL");
+    EXPECT_REFUSED(&f, txn, "pets == nil", "Cannot compare linklist ('pets') with NULL");
+    EXPECT_REFUSED(&f, txn, "dogs.@links.Person.dogs == nil", "Cannot compare linklist ('dogs.@links.Person.dogs') with NULL");
+    ce_query_argument null_argument = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = null_value()};
+    expect_refused(&f, txn, "dogs == $0", &null_argument, 1, "Cannot compare linklist ('dogs') with NULL");
+    EXPECT_PEOPLE(&f, txn, "best == nil", 1);
+    EXPECT_PEOPLE(&f, txn, "best != NULL", 0, 2);
+    EXPECT_NO_PEOPLE(&f, txn, "dogs.name == nil");
+    EXPECT_PEOPLE(&f, txn, "pets['b'] == nil", 0, 1, 2);
+    finish(&f, txn);
+}
