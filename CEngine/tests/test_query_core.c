@@ -2,7 +2,7 @@
  * test_query_core.c — constructs of realm-core's query language checked
  * one by one against its parser's rules (src/realm/parser/driver.cpp,
  * query_bison.yy) and tests (test/test_parser.cpp): a collection of links
- * compared with null.
+ * compared with null, `@links.@count` (every link into an object).
  *
  * Owns: these cases, on a small table of people and dogs of their own.
  * Never: asks the engine what a predicate should match: every expected
@@ -175,5 +175,36 @@ TEST(collection_of_links_with_null)
     EXPECT_PEOPLE(&f, txn, "best != NULL", 0, 2);
     EXPECT_NO_PEOPLE(&f, txn, "dogs.name == nil");
     EXPECT_PEOPLE(&f, txn, "pets['b'] == nil", 0, 1, 2);
+    finish(&f, txn);
+}
+
+/* `@links.@count` (or @size): every link into the object, from any table
+ * and property (BacklinkCount, made by PropertyNode::visit for a path
+ * ending at "@links", driver.cpp; Obj::get_backlink_count); after links,
+ * one number: the sum over the objects reached, 0 when none
+ * (LinkMap::count_all_backlinks, query_expression.hpp). test_parser.cpp's
+ * valid queries list "p.@links.class.prop.@count > 2" beside it. */
+TEST(count_of_every_link_into_an_object)
+{
+    fixture f;
+    build(&f);
+    ce_txn *txn = read_txn(&f);
+    EXPECT_DOGS(&f, txn, "@links.@count == 4", 0);
+    EXPECT_DOGS(&f, txn, "@links.@size == 1", 1);
+    EXPECT_DOGS(&f, txn, "@links.@count >= 2", 0, 2);
+    EXPECT_DOGS(&f, txn, "@links.@count > @links.Person.dogs.@count", 0, 2);
+    EXPECT_PEOPLE(&f, txn, "@links.@count == 0", 0, 1, 2);
+    EXPECT_PEOPLE(&f, txn, "best.@links.@count == 2", 0);
+    EXPECT_PEOPLE(&f, txn, "best.@links.@count == 4", 2);
+    EXPECT_PEOPLE(&f, txn, "best.@links.@count == 0", 1);
+    EXPECT_PEOPLE(&f, txn, "dogs.@links.@count == 9", 0);
+    EXPECT_PEOPLE(&f, txn, "dogs.@links.@count == 2", 1);
+    EXPECT_PEOPLE(&f, txn, "dogs.@links.@size == 0", 2);
+    ce_query_argument nine = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = int_value(9)};
+    expect_in(&f, txn, f.person, "dogs.@links.@count BETWEEN {3, $0}", &nine, 1, (const int[]){0, -1});
+    /* Sorted by it: Bob's none (0), Ann's Ace (2), Cy's Rex (4). */
+    expect_in(&f, txn, f.person, "TRUEPREDICATE SORT(best.@links.@count ASC)", NULL, 0, (const int[]){1, 0, 2, -1});
+    EXPECT_REFUSED(&f, txn, "@links.@max > 1", "'@links' is followed by a class and a property");
+    EXPECT_REFUSED(&f, txn, "@links.@count.x > 1", "'@links' is followed by a class and a property");
     finish(&f, txn);
 }

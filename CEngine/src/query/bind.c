@@ -277,12 +277,31 @@ static bool is_operator(const parse_component *component, const char *name)
     return component && component->kind == PARSE_COMPONENT_OPERATOR && strcmp(component->name, name) == 0;
 }
 
-/* @links.Class.property: the objects of Class whose `property` links here. */
+/* @links.Class.property: the objects of Class whose `property` links here.
+ * `@links.@count` (or @size) alone: the number of links into the object
+ * from every table and property (realm-core's BacklinkCount, made by
+ * PropertyNode::visit, driver.cpp); after links, one number, their sum
+ * over the objects reached (LinkMap::count_all_backlinks: 0 when none). */
 static bool bind_backlinks_step(key_path_walk *w)
 {
     binder *b = w->b;
     const parse_component *components = w->components;
     size_t i = w->i;
+    if (i + 2 == w->count && (is_operator(&components[i + 1], "count") || is_operator(&components[i + 1], "size"))) {
+        bound_path *out = w->out;
+        out->final = FINAL_BACKLINKS;
+        out->type = CE_TYPE_INT;
+        out->nullable = false;
+        out->final_table = w->table;
+        if (w->builder.hop_count) {
+            out->multi = true;
+            out->aggregate = PATH_SUM;
+        }
+        describe_more(&w->builder, ".@links.@", components[i + 1].name);
+        w->ended = true;
+        w->i += 2;
+        return true;
+    }
     if (i + 2 >= w->count || components[i + 1].kind != PARSE_COMPONENT_NAME || components[i + 2].kind != PARSE_COMPONENT_NAME)
         return bind_error(b, walk_at(w, i), "'@links' is followed by a class and a property: @links.Class.property");
     ce_table_key origin;

@@ -204,6 +204,12 @@ static bool gather_final(ce_txn *txn, const bound_path *path, ce_table_key table
     case FINAL_TYPE:
         value = (ce_value){.type = CE_TYPE_STRING, .string = {path->type_name, strlen(path->type_name)}};
         return gather_bag_push(bag, &value);
+    case FINAL_BACKLINKS: {
+        size_t count;
+        if (!ce_object_backlink_total(txn, table, key, &count)) return false;
+        value = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)count};
+        return gather_bag_push(bag, &value);
+    }
     case FINAL_COLUMN:
         if (!ce_object_get(txn, table, key, path->column, &value)) return false;
         if (path->size_of && compare_is_text(value.type)) {
