@@ -2,7 +2,8 @@
  * test_query_core.c — constructs of realm-core's query language checked
  * one by one against its parser's rules (src/realm/parser/driver.cpp,
  * query_bison.yy) and tests (test/test_parser.cpp): a collection of links
- * compared with null, `@links.@count` (every link into an object).
+ * compared with null, `@links.@count` (every link into an object),
+ * `@keys` and `@values` of dictionaries.
  *
  * Owns: these cases, on a small table of people and dogs of their own.
  * Never: asks the engine what a predicate should match: every expected
@@ -206,5 +207,28 @@ TEST(count_of_every_link_into_an_object)
     expect_in(&f, txn, f.person, "TRUEPREDICATE SORT(best.@links.@count ASC)", NULL, 0, (const int[]){1, 0, 2, -1});
     EXPECT_REFUSED(&f, txn, "@links.@max > 1", "'@links' is followed by a class and a property");
     EXPECT_REFUSED(&f, txn, "@links.@count.x > 1", "'@links' is followed by a class and a property");
+    finish(&f, txn);
+}
+
+/* `dict.@keys` and `dict.@values` (realm-core's keywords: KEY_VAL in
+ * query_flex.ll; ColumnDictionaryKeys for @keys in PropertyNode::visit,
+ * @values passed over by PathNode::visit, driver.cpp), as NSPredicate's
+ * @allKeys and @allValues; through a dictionary of links @values leads
+ * on to the objects. */
+TEST(keys_and_values_of_dictionaries)
+{
+    fixture f;
+    build(&f);
+    ce_txn *txn = read_txn(&f);
+    EXPECT_PEOPLE(&f, txn, "scores.@keys == 'y'", 0);
+    EXPECT_PEOPLE(&f, txn, "ALL scores.@keys == 'x'", 1, 2);
+    EXPECT_PEOPLE(&f, txn, "scores.@keys BEGINSWITH 'x'", 0, 1);
+    EXPECT_PEOPLE(&f, txn, "scores.@values > 2", 0, 1);
+    EXPECT_PEOPLE(&f, txn, "NONE scores.@values == 3", 0, 2);
+    EXPECT_PEOPLE(&f, txn, "scores.@values.@sum == 6", 0);
+    EXPECT_PEOPLE(&f, txn, "scores.@values.@count == 1", 1);
+    EXPECT_PEOPLE(&f, txn, "pets.@keys == 'b'", 1);
+    EXPECT_PEOPLE(&f, txn, "pets.@values.name == 'Rex'", 0);
+    EXPECT_PEOPLE(&f, txn, "pets.@values.@max.age == 5", 0);
     finish(&f, txn);
 }

@@ -648,6 +648,11 @@ static bool bind_dictionary_step(key_path_walk *w, const table_property *propert
     out->final_table = w->table;
     out->nullable = property->nullable;
     bool links = property->type == CE_TYPE_LINK;
+    /* @allKeys and @allValues (NSPredicate's), @keys and @values (realm-core's
+     * query language: ColumnDictionaryKeys, and PathNode::visit passing over
+     * @values, driver.cpp). */
+    bool all_keys = is_operator(next, "allKeys") || is_operator(next, "keys");
+    bool all_values = is_operator(next, "allValues") || is_operator(next, "values");
     /* Keys: ['key'], [%@], or (not for links, whose names are their
      * objects' properties) .key. */
     size_t keys = subscripts_from(w, i + 1);
@@ -662,12 +667,12 @@ static bool bind_dictionary_step(key_path_walk *w, const table_property *propert
     if (keys && !bind_subscript(w, i + 1, &step)) return false;
     if (keys && step.kind == STEP_INDEX) return subscript_refused(w, i + 1, property);
     if (links && (!keys || step.kind == STEP_ALL) && !is_operator(next, "count") && !is_operator(next, "size") &&
-        !is_operator(next, "allKeys")) {
+        !all_keys) {
         if (!add_hop(b, &w->builder, walk_at(w, i), HOP_LINKS, w->table, property->column, property->link_target))
             return false;
         out->multi = true;
         if (!walk_to(w, property->link_target)) return false;
-        w->i += is_operator(next, "allValues") || keys ? 2 : 1;
+        w->i += all_values || keys ? 2 : 1;
         if (keys) describe_more(&w->builder, "[*]", "");
         end_at_objects_if_last(w);
         return true;
@@ -692,12 +697,12 @@ static bool bind_dictionary_step(key_path_walk *w, const table_property *propert
         out->nullable = true; /* an absent key reads as null */
         describe_more(&w->builder, "[...]", "");
         w->i += 2;
-    } else if (is_operator(next, "allKeys")) {
+    } else if (all_keys) {
         out->final = FINAL_KEYS;
         out->type = CE_TYPE_STRING;
         out->nullable = false;
         out->multi = true;
-        describe_more(&w->builder, ".@", "allKeys");
+        describe_more(&w->builder, ".@", next->name);
         w->i += 2;
         w->ended = true;
         return true;
@@ -706,7 +711,7 @@ static bool bind_dictionary_step(key_path_walk *w, const table_property *propert
         out->type = property->type;
         out->multi = true;
         if (keys) describe_more(&w->builder, "[*]", "");
-        w->i += is_operator(next, "allValues") || keys ? 2 : 1;
+        w->i += all_values || keys ? 2 : 1;
     }
     w->ended = true;
     if (is_operator(w->i < w->count ? &w->components[w->i] : NULL, "type")) {
