@@ -3,7 +3,8 @@
  * one by one against its parser's rules (src/realm/parser/driver.cpp,
  * query_bison.yy) and tests (test/test_parser.cpp): a collection of links
  * compared with null, `@links.@count` (every link into an object),
- * `@keys` and `@values` of dictionaries.
+ * `@keys` and `@values` of dictionaries, a dictionary of links counting
+ * its links.
  *
  * Owns: these cases, on a small table of people and dogs of their own.
  * Never: asks the engine what a predicate should match: every expected
@@ -230,5 +231,24 @@ TEST(keys_and_values_of_dictionaries)
     EXPECT_PEOPLE(&f, txn, "pets.@keys == 'b'", 1);
     EXPECT_PEOPLE(&f, txn, "pets.@values.name == 'Rex'", 0);
     EXPECT_PEOPLE(&f, txn, "pets.@values.@max.age == 5", 0);
+    finish(&f, txn);
+}
+
+/* A dictionary of links counts the links it holds: realm-core's @count of
+ * a link column is LinkCount, and LinkMap::map_links takes only the
+ * dictionary's values that are links (query_expression.cpp); Realm
+ * Swift's map.@count is the same LinkCount (RLMQueryUtil.mm). Bob's pets
+ * hold one null value. */
+TEST(dictionary_of_links_counts_links)
+{
+    fixture f;
+    build(&f);
+    ce_txn *txn = read_txn(&f);
+    EXPECT_PEOPLE(&f, txn, "pets.@count == 0", 1, 2);
+    EXPECT_PEOPLE(&f, txn, "pets.@size == 1", 0);
+    EXPECT_PEOPLE(&f, txn, "pets.@values.@count == 1", 0);
+    EXPECT_PEOPLE(&f, txn, "pets[*].@count == 0", 1, 2);
+    /* A dictionary of values counts its entries, nulls too. */
+    EXPECT_PEOPLE(&f, txn, "scores.@count == 1", 1);
     finish(&f, txn);
 }

@@ -133,7 +133,14 @@ static bool model_case(int number, const person_model *m)
             if (!m->rating_null[i] && m->ratings[i] > high) high = m->ratings[i];
         return high > 3;
     }
-    case 43: return m->friend_count > 0;
+    case 43:
+        /* A dictionary of links counts the links it holds, not its null
+         * values (LinkCount: LinkMap::map_links takes only the values that
+         * are links, query_expression.cpp; Realm Swift's map.@count is the
+         * same LinkCount, RLMQueryUtil.mm). */
+        for (int i = 0; i < m->friend_count; i++)
+            if (m->friends[i] >= 0) return true;
+        return false;
     case 44:
         for (int i = 0; i < m->friend_count; i++)
             if (m->friends[i] >= 0 && dogs[m->friends[i]].age > 3) return true;

@@ -636,8 +636,8 @@ static bool bind_element_type(key_path_walk *w, const table_property *property, 
 /* dict['key'] (or dict.key), dict[*], dict.@allKeys, dict.@allValues,
  * dict.@count, dict.@sum, ..., dict.@type, dict (its values); a dictionary
  * of links leads on to the objects its values link to (null values
- * skipped), or to the one ['key'] names, though its @count counts
- * entries. */
+ * skipped, its @count too: realm-core's LinkCount counts links), or to the
+ * one ['key'] names. */
 static bool bind_dictionary_step(key_path_walk *w, const table_property *property)
 {
     binder *b = w->b;
@@ -666,8 +666,7 @@ static bool bind_dictionary_step(key_path_walk *w, const table_property *propert
     path_step step;
     if (keys && !bind_subscript(w, i + 1, &step)) return false;
     if (keys && step.kind == STEP_INDEX) return subscript_refused(w, i + 1, property);
-    if (links && (!keys || step.kind == STEP_ALL) && !is_operator(next, "count") && !is_operator(next, "size") &&
-        !all_keys) {
+    if (links && (!keys || step.kind == STEP_ALL) && !all_keys) {
         if (!add_hop(b, &w->builder, walk_at(w, i), HOP_LINKS, w->table, property->column, property->link_target))
             return false;
         out->multi = true;
