@@ -4,7 +4,7 @@
  * query_bison.yy) and tests (test/test_parser.cpp): a collection of links
  * compared with null, `@links.@count` (every link into an object),
  * `@keys` and `@values` of dictionaries, a dictionary of links counting
- * its links.
+ * its links, and names escaped with a backslash.
  *
  * Owns: these cases, on a small table of people and dogs of their own.
  * Never: asks the engine what a predicate should match: every expected
@@ -250,5 +250,25 @@ TEST(dictionary_of_links_counts_links)
     EXPECT_PEOPLE(&f, txn, "pets[*].@count == 0", 1, 2);
     /* A dictionary of values counts its entries, nulls too. */
     EXPECT_PEOPLE(&f, txn, "scores.@count == 1", 1);
+    finish(&f, txn);
+}
+
+/* A property name with a space, written with a backslash before it
+ * (query_flex.ll takes `\ `, `\t`, `\r` and `\n` in an identifier, and
+ * '-' and '$' after its first character; check_escapes, driver.cpp, turns
+ * them into the white space; test_parser.cpp, Parser_basic_serialisation:
+ * "float\ fees > 2.0E0"; valid_queries: "a$a = a", "not-1=1"). */
+TEST(escaped_names)
+{
+    fixture f;
+    build(&f);
+    ce_txn *txn = read_txn(&f);
+    EXPECT_PEOPLE(&f, txn, "shoe\\ size == 41", 1);
+    EXPECT_PEOPLE(&f, txn, "shoe\\ size > 40 AND name != 'Cy'", 1);
+    expect_in(&f, txn, f.person, "TRUEPREDICATE SORT(shoe\\ size DESC)", NULL, 0, (const int[]){2, 1, 0, -1});
+    EXPECT_REFUSED(&f, txn, "shoe size == 41", "");
+    /* '-' and '$' go on a name too (query_flex.ll's id_char): no minus here. */
+    EXPECT_REFUSED(&f, txn, "shoe\\ size-1 == 41", "has no property 'shoe size-1'");
+    EXPECT_REFUSED(&f, txn, "name$x == 'Ann'", "has no property 'name$x'");
     finish(&f, txn);
 }

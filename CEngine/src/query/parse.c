@@ -495,9 +495,18 @@ static bool push_component(parser *p, parse_component_kind kind, size_t position
 
 static bool push_name_component(parser *p, parse_component_kind kind, const token *t, size_t skip)
 {
-    const char *name;
-    if (!copy_span(p->tree, p->text, t->start + skip, t->end, &name)) return false;
-    return push_component(p, kind, t->start, name, t->end - t->start - skip, -1);
+    size_t start = t->start + skip;
+    if (!memchr(p->text + start, '\\', t->end - start)) {
+        const char *name;
+        if (!copy_span(p->tree, p->text, start, t->end, &name)) return false;
+        return push_component(p, kind, t->start, name, t->end - start, -1);
+    }
+    /* `shoe\ size`: the name with its escapes decoded (parse_decode_name). */
+    char *block;
+    if (!new_block(p->tree, t->end - start, &block)) return false;
+    size_t length = parse_decode_name(p->text, start, t->end, block);
+    block[length] = 0;
+    return push_component(p, kind, t->start, block, length, -1);
 }
 
 static bool parse_path_tail(parser *p, size_t *end_out);

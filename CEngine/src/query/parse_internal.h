@@ -76,6 +76,12 @@ bool parse_out_of_memory(void);
  * otherwise. */
 bool parse_tokenize(parser *p);
 
+/* A name token's text as the name it stands for: a backslash before a
+ * space, 't', 'r' or 'n' is that white space (realm-core's identifiers,
+ * query_flex.ll's `ws`, decoded by check_escapes, driver.cpp). Writes at
+ * most `end - start` bytes to `out` and returns their number. */
+size_t parse_decode_name(const char *text, size_t start, size_t end, char *out);
+
 static inline bool parse_is_digit(char c) { return c >= '0' && c <= '9'; }
 static inline bool parse_is_hex_digit(char c)
 {

@@ -4,8 +4,8 @@
  * them; and the messages of syntax errors.
  *
  * Owns: tokenizing (the whole text at once, every token bounded by the
- * text's length), the character classes of names and numbers, syntax
- * error messages.
+ * text's length), the character classes of names and numbers, the
+ * decoding of escaped names, syntax error messages.
  * Never: builds the tree or decodes a literal's value (parse.c does), or
  * looks at a schema.
  */
@@ -203,7 +203,13 @@ bool parse_tokenize(parser *p)
                 kind = TOKEN_NUMBER;
             }
         } else if (is_name_start(c)) {
-            while (i < length && is_name_char(text[i])) i++;
+            /* realm-core's identifiers go on over '-', '$' and a white space
+             * escaped with a backslash (query_flex.ll: id_char, ws). */
+            while (i < length) {
+                if (is_name_char(text[i]) || text[i] == '-' || text[i] == '$') i++;
+                else if (text[i] == '\\' && i + 1 < length && text[i + 1] && strchr(" trn", text[i + 1])) i += 2;
+                else break;
+            }
             kind = TOKEN_NAME;
             /* oid(...) and uuid(...) are literals: the text inside is taken whole. */
             if ((parse_span_is(text, start, i, "oid") || parse_span_is(text, start, i, "uuid")) && i < length && text[i] == '(') {
@@ -300,3 +306,16 @@ bool parse_tokenize(parser *p)
     return push_token(p, TOKEN_END, length, length, 0);
 }
 
+size_t parse_decode_name(const char *text, size_t start, size_t end, char *out)
+{
+    size_t used = 0;
+    for (size_t i = start; i < end; i++) {
+        char c = text[i];
+        if (c == '\\' && i + 1 < end) {
+            char escaped = text[++i];
+            c = escaped == 't' ? '\t' : escaped == 'r' ? '\r' : escaped == 'n' ? '\n' : escaped;
+        }
+        out[used++] = c;
+    }
+    return used;
+}
