@@ -4,7 +4,7 @@
  * query_bison.yy) and tests (test/test_parser.cpp): a collection of links
  * compared with null, `@links.@count` (every link into an object),
  * `@keys` and `@values` of dictionaries, a dictionary of links counting
- * its links, and names escaped with a backslash.
+ * its links, names escaped with a backslash, keywords as names.
  *
  * Owns: these cases, on a small table of people and dogs of their own.
  * Never: asks the engine what a predicate should match: every expected
@@ -18,6 +18,7 @@
  *          pets {"a": Rex}
  *   1 Bob: dogs [Ace], best null, scores {"x": 3}, pets {"b": null}
  *   2 Cy:  dogs [], best Rex, scores {}, pets {}
+ * and "shoe size" 40, 41, 42; "limit" 1, 0, 3; "contains" "ab", "b/", "".
  * Links into each dog: Rex 4 (twice from Ann's list, Cy's best, Ann's
  * pets), Fido 1, Ace 2; none into people. */
 enum { DOGS = 3, PEOPLE = 3 };
@@ -25,7 +26,7 @@ enum { DOGS = 3, PEOPLE = 3 };
 typedef struct fixture {
     test_db t;
     ce_table_key dog, person;
-    ce_column_key dog_name, age, name, dogs, best, scores, pets, spaced;
+    ce_column_key dog_name, age, name, dogs, best, scores, pets, spaced, limit, contains;
     ce_object_key dog_keys[DOGS], keys[PEOPLE];
 } fixture;
 
@@ -58,6 +59,8 @@ static void build(fixture *f)
     f->scores = add_property(txn, f->person, "scores", CE_TYPE_INT, true, CE_COLLECTION_DICTIONARY, 0);
     f->pets = add_property(txn, f->person, "pets", CE_TYPE_LINK, true, CE_COLLECTION_DICTIONARY, f->dog);
     f->spaced = add_scalar(txn, f->person, "shoe size", CE_TYPE_INT, false);
+    f->limit = add_scalar(txn, f->person, "limit", CE_TYPE_INT, false);
+    f->contains = add_scalar(txn, f->person, "contains", CE_TYPE_STRING, false);
     static const char *const dog_names[DOGS] = {"Rex", "Fido", "Ace"};
     static const int64_t ages[DOGS] = {5, 2, 9};
     for (int i = 0; i < DOGS; i++) {
@@ -70,6 +73,10 @@ static void build(fixture *f)
         f->keys[i] = create_object(txn, f->person);
         set_value(txn, f->person, f->keys[i], f->name, string_value(names[i]));
         set_value(txn, f->person, f->keys[i], f->spaced, int_value(40 + i));
+        static const int64_t limits[PEOPLE] = {1, 0, 3};
+        static const char *const texts[PEOPLE] = {"ab", "b/", ""};
+        set_value(txn, f->person, f->keys[i], f->limit, int_value(limits[i]));
+        set_value(txn, f->person, f->keys[i], f->contains, string_value(texts[i]));
     }
     ce_table_key pt = f->person;
     ce_object_key *k = f->keys, *d = f->dog_keys;
@@ -270,5 +277,26 @@ TEST(escaped_names)
     /* '-' and '$' go on a name too (query_flex.ll's id_char): no minus here. */
     EXPECT_REFUSED(&f, txn, "shoe\\ size-1 == 41", "has no property 'shoe size-1'");
     EXPECT_REFUSED(&f, txn, "name$x == 'Ann'", "has no property 'name$x'");
+    finish(&f, txn);
+}
+
+/* realm-core takes the words of its operators and descriptors as names
+ * (query_bison.yy's `id`: beginswith, endswith, contains, like, between,
+ * in, text, sort, distinct, limit, ascending, descending; test_parser.cpp's
+ * valid queries: "sort > 0", "contains contains 'contains'",
+ * "TRUEPREDICATE SORT(limit ASC)"). */
+TEST(keywords_as_names)
+{
+    fixture f;
+    build(&f);
+    ce_txn *txn = read_txn(&f);
+    EXPECT_PEOPLE(&f, txn, "limit > 0", 0, 2);
+    EXPECT_PEOPLE(&f, txn, "limit IN {1, 3}", 0, 2);
+    EXPECT_PEOPLE(&f, txn, "contains contains 'b'", 0, 1);
+    EXPECT_PEOPLE(&f, txn, "contains BEGINSWITH 'a' OR limit == 0", 0, 1);
+    EXPECT_PEOPLE(&f, txn, "NOT contains == ''", 0, 1);
+    expect_in(&f, txn, f.person, "TRUEPREDICATE SORT(limit DESC)", NULL, 0, (const int[]){2, 0, 1, -1});
+    expect_in(&f, txn, f.person, "limit >= 0 SORT(contains ASC) LIMIT(2)", NULL, 0, (const int[]){2, 0, -1});
+    EXPECT_REFUSED(&f, txn, "and > 0", "expected a value or a key path, not a keyword");
     finish(&f, txn);
 }

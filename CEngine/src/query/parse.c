@@ -434,13 +434,16 @@ static bool is_keyword(const parser *p, const token *t, const char *word)
     return t->kind == TOKEN_NAME && parse_span_is(p->text, t->start, t->end, word);
 }
 
-/* Words that cannot start a key path (they mean something else there). */
+/* Words that cannot start a key path (they mean something else there).
+ * realm-core takes the operators' and the descriptors' words as names
+ * (query_bison.yy's `id`: beginswith, endswith, contains, like, between,
+ * in, text, sort, distinct, limit, ascending, descending; test_parser.cpp:
+ * "sort > 0", "contains contains 'contains'", "SORT(limit ASC)"). */
 static bool is_reserved(const parser *p, const token *t)
 {
-    static const char *const words[] = {"and", "or", "not", "any", "some", "all", "none", "in", "between",
-                                        "beginswith", "endswith", "contains", "like", "truepredicate",
-                                        "falsepredicate", "subquery", "true", "false", "nil", "null", "sort",
-                                        "distinct", "limit", "inf", "infinity", "nan"};
+    static const char *const words[] = {"and", "or", "not", "any", "some", "all", "none", "truepredicate",
+                                        "falsepredicate", "subquery", "true", "false", "nil", "null", "inf",
+                                        "infinity", "nan"};
     for (size_t i = 0; i < sizeof words / sizeof *words; i++)
         if (is_keyword(p, t, words[i])) return true;
     return false;
