@@ -4,7 +4,8 @@
  * query_bison.yy) and tests (test/test_parser.cpp): a collection of links
  * compared with null, `@links.@count` (every link into an object),
  * `@keys` and `@values` of dictionaries, a dictionary of links counting
- * its links, names escaped with a backslash, keywords as names.
+ * its links, names escaped with a backslash, keywords as names, and
+ * realm-core's number and string literals.
  *
  * Owns: these cases, on a small table of people and dogs of their own.
  * Never: asks the engine what a predicate should match: every expected
@@ -298,5 +299,32 @@ TEST(keywords_as_names)
     expect_in(&f, txn, f.person, "TRUEPREDICATE SORT(limit DESC)", NULL, 0, (const int[]){2, 0, 1, -1});
     expect_in(&f, txn, f.person, "limit >= 0 SORT(contains ASC) LIMIT(2)", NULL, 0, (const int[]){2, 0, -1});
     EXPECT_REFUSED(&f, txn, "and > 0", "expected a value or a key path, not a keyword");
+    finish(&f, txn);
+}
+
+/* realm-core's number literals (query_flex.ll: NUMBER, FLOAT with
+ * `{int}"."{optint}` and `{optint}"."{int}`, an optional exponent and 'f'
+ * for a float; a letter after a number starts the next token:
+ * test_parser.cpp's valid "10. = -.034" and "a=1AND NOTb=2"), its
+ * string escapes (`escape`: \/ \b \f besides \n \r \t \0 \\ \' \"),
+ * and LIMIT of decimal digits only (LIMIT '(' NATURAL0 ')'; invalid
+ * "a=b LIMIT(0xFFEE)"). */
+TEST(number_and_string_literals)
+{
+    fixture f;
+    build(&f);
+    ce_txn *txn = read_txn(&f);
+    EXPECT_PEOPLE(&f, txn, "limit == 1.", 0);
+    EXPECT_PEOPLE(&f, txn, "limit < .5", 1);
+    EXPECT_PEOPLE(&f, txn, "limit > -.5", 0, 1, 2);
+    EXPECT_PEOPLE(&f, txn, "limit == 3f", 2);
+    EXPECT_PEOPLE(&f, txn, "limit == 1.0f OR limit == .0e1f", 0, 1);
+    EXPECT_PEOPLE(&f, txn, "limit == 1AND contains == 'ab'", 0);
+    EXPECT_PEOPLE(&f, txn, "contains == 'b\\/'", 1);
+    EXPECT_PEOPLE(&f, txn, "contains != '\\b\\f'", 0, 1, 2);
+    EXPECT_REFUSED(&f, txn, "limit == 12abc", "at position 11 ('abc')");
+    EXPECT_REFUSED(&f, txn, "contains == '\\q'", "unknown escape");
+    EXPECT_REFUSED(&f, txn, "TRUEPREDICATE LIMIT(0x2)", "LIMIT needs a number of objects");
+    EXPECT_REFUSED(&f, txn, "TRUEPREDICATE LIMIT(1.)", "LIMIT needs a number of objects");
     finish(&f, txn);
 }

@@ -155,6 +155,10 @@ static bool decode_string(parser *p, const token *t, const char **out_data, size
         case 'r': out[used++] = '\r'; break;
         case 't': out[used++] = '\t'; break;
         case '0': out[used++] = '\0'; break;
+        /* realm-core's string escapes take these too (query_flex.ll's `escape`). */
+        case '/': out[used++] = '/'; break;
+        case 'b': out[used++] = '\b'; break;
+        case 'f': out[used++] = '\f'; break;
         case 'u': {
             long unit = hex4(text, end, i);
             if (unit < 0) return parse_syntax_error(p, escape, "\\u must be followed by four hexadecimal digits");
@@ -175,7 +179,7 @@ static bool decode_string(parser *p, const token *t, const char **out_data, size
             used += utf8_encode(code_point, out + used);
             break;
         }
-        default: return parse_syntax_error(p, escape, "unknown escape '\\%c' (known: \\\\ \\' \\\" \\n \\r \\t \\0 \\uXXXX)", c);
+        default: return parse_syntax_error(p, escape, "unknown escape '\\%c' (known: \\\\ \\' \\\" \\/ \\b \\f \\n \\r \\t \\0 \\uXXXX)", c);
         }
     }
     out[used] = 0;
@@ -235,6 +239,16 @@ static bool decode_number(parser *p, const token *t, parse_literal *out)
     if (c_locale == (locale_t)0) return parse_out_of_memory();
     char *end;
     errno = 0;
+    size_t size = strlen(copy);
+    if (size > 1 && copy[size - 1] == 'f' && (parse_is_digit(copy[size - 2]) || copy[size - 2] == '.')) {
+        /* `1.5f`: a float (realm-core's FLOAT ending in 'f', read with strtof). */
+        float single = strtof_l(copy, &end, c_locale);
+        if (end != copy + size - 1) return parse_syntax_error(p, t->start, "not a number");
+        if (errno == ERANGE && isinf(single)) return parse_syntax_error(p, t->start, "the number is too large for a float");
+        out->value.type = CE_TYPE_FLOAT;
+        out->value.float_value = single;
+        return true;
+    }
     double value = strtod_l(copy, &end, c_locale);
     if (*end != 0) return parse_syntax_error(p, t->start, "not a number");
     if (errno == ERANGE && isinf(value)) return parse_syntax_error(p, t->start, "the number is too large for a double");
@@ -1060,7 +1074,10 @@ static bool parse_descriptors(parser *p)
             const token *number = advance(p);
             parse_literal literal;
             memset(&literal, 0, sizeof literal);
-            if (number->kind != TOKEN_NUMBER || !decode_number(p, number, &literal) || literal.value.type != CE_TYPE_INT ||
+            /* Decimal digits only (realm-core: LIMIT '(' NATURAL0 ')'). */
+            bool natural = number->kind == TOKEN_NUMBER;
+            for (size_t i = number->start; natural && i < number->end; i++) natural = parse_is_digit(p->text[i]);
+            if (!natural || !decode_number(p, number, &literal) || literal.value.type != CE_TYPE_INT ||
                 literal.value.integer < 0) {
                 if (ce_last_error_code() == CE_ERR_OUT_OF_MEMORY) return false;
                 return parse_syntax_error(p, number->start, "LIMIT needs a number of objects (0 or more)");

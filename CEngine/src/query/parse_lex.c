@@ -129,8 +129,10 @@ static size_t t_timestamp_end(const char *text, size_t length, size_t start)
     return after;
 }
 
-/* A number from `start` (a digit, or '-'/'+' then a digit): decimal with
- * optional fraction and exponent, or hexadecimal. */
+/* A number from `start` (a digit, '.' then a digit, or a sign before
+ * either): hexadecimal, or decimal with an optional fraction (`10.`, `.5`
+ * too), exponent and 'f' (a float), as realm-core's NUMBER and FLOAT
+ * (query_flex.ll). */
 static size_t number_end(const char *text, size_t length, size_t start)
 {
     size_t i = start;
@@ -140,14 +142,31 @@ static size_t number_end(const char *text, size_t length, size_t start)
         while (i < length && parse_is_hex_digit(text[i])) i++;
         return i;
     }
-    i = digits_end(text, length, i);
-    if (i + 1 < length && text[i] == '.' && parse_is_digit(text[i + 1])) i = digits_end(text, length, i + 1);
-    if (i < length && (text[i] == 'e' || text[i] == 'E')) {
+    size_t integer_end = digits_end(text, length, i);
+    bool digits = integer_end > i;
+    i = integer_end;
+    if (i < length && text[i] == '.') {
+        size_t fraction_end = digits_end(text, length, i + 1);
+        if (digits || fraction_end > i + 1) {
+            digits = true;
+            i = fraction_end;
+        }
+    }
+    if (digits && i < length && (text[i] == 'e' || text[i] == 'E')) {
         size_t j = i + 1;
         if (j < length && (text[j] == '+' || text[j] == '-')) j++;
         if (j < length && parse_is_digit(text[j])) i = digits_end(text, length, j);
     }
+    if (digits && i < length && text[i] == 'f') i++;
     return i;
+}
+/* Whether a number starts at i: a digit, or '.' then a digit, after an
+ * optional sign. */
+static bool starts_number(const char *text, size_t length, size_t i)
+{
+    if (text[i] == '-' || text[i] == '+') i++;
+    if (i < length && text[i] == '.') i++;
+    return i < length && parse_is_digit(text[i]);
 }
 
 bool parse_tokenize(parser *p)
@@ -191,15 +210,15 @@ bool parse_tokenize(parser *p)
                 !parse_span_is(text, start + 1, i, "nan"))
                 return parse_syntax_error(p, start, "a sign must be followed by a number");
             kind = TOKEN_NUMBER;
-        } else if (parse_is_digit(c) || ((c == '-' || c == '+') && i + 1 < length && parse_is_digit(text[i + 1]))) {
+        } else if (starts_number(text, length, i)) {
             size_t date = parse_is_digit(c) ? date_end(text, length, i) : 0;
             if (date) {
                 i = date;
                 kind = TOKEN_TIMESTAMP;
             } else {
+                /* A letter after it starts the next token (`1AND`), as in
+                 * realm-core's lexer; the parser refuses what does not fit. */
                 i = number_end(text, length, i);
-                if (i < length && is_name_char(text[i]))
-                    return parse_syntax_error(p, start, "a number cannot be followed by a letter");
                 kind = TOKEN_NUMBER;
             }
         } else if (is_name_start(c)) {
