@@ -393,11 +393,11 @@ TEST(index_of_links_before_operator)
     finish(&p, txn);
 }
 
-/* `length` after a list or set of strings or binaries: each element's
- * length (realm-core: is_length_suffix and
+/* `length` after a list or set of strings, binaries or mixed values: each
+ * element's length (realm-core: is_length_suffix and
  * ColumnListBase::get_element_length in PropertyNode::visit,
  * src/realm/parser/driver.cpp; the name in any case), compared as any
- * collection's values; a null element's length is null (SizeOperator). */
+ * collection's values. */
 TEST(length_of_collection_elements)
 {
     people p;
@@ -408,7 +408,16 @@ TEST(length_of_collection_elements)
     EXPECT_MATCHES(&p, txn, "words.LENGTH < 3", 0, 1);
     EXPECT_MATCHES(&p, txn, "ALL words.length > 1", 0, 2);
     EXPECT_MATCHES(&p, txn, "NONE words.Length == 2", 1, 2);
-    EXPECT_MATCHES(&p, txn, "words.length == nil", 1);
+    /* A null string's length is 0 (realm-core's ColumnListElementLength;
+     * test/test_parser.cpp, Parser_list_of_primitive_strings: "strings.length
+     * == 0" matches {""} and {null}). */
+    EXPECT_MATCHES(&p, txn, "ALL words.length == 0", 1, 2);
+    EXPECT_NONE(&p, txn, "words.length == nil");
+    /* A set of mixed values: its strings' lengths; its int 2 has none
+     * (Parser_list_of_primitive_mixed: "values.length == 3" counts the
+     * strings). */
+    EXPECT_MATCHES(&p, txn, "anySet.length == 1", 0);
+    EXPECT_NONE(&p, txn, "anySet.length == 2");
     EXPECT_MATCHES(&p, txn, "words.length IN {5, 9}", 0);
     EXPECT_MATCHES(&p, txn, "words.length BETWEEN {2, 3}", 0);
     EXPECT_MATCHES(&p, txn, "words.length < n", 0, 1);

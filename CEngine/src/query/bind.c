@@ -724,8 +724,9 @@ static bool bind_dictionary_step(key_path_walk *w, const table_property *propert
  * path gives each string's or binary's length (realm-core's
  * ColumnListBase::get_element_length, reached by is_length_suffix in
  * PropertyNode::visit, driver.cpp: `strings.length > 3` is ANY element
- * longer than 3); realm-core refuses any other name, and `length` on
- * other types or followed by more of the path, in these words. */
+ * longer than 3; of a list of mixed values, its strings' and binaries');
+ * realm-core refuses any other name, and `length` on other types or
+ * followed by more of the path, in these words. */
 static bool bind_element_length(key_path_walk *w, const table_property *property)
 {
     const parse_component *c = &w->components[w->i];
@@ -734,8 +735,8 @@ static bool bind_element_length(key_path_walk *w, const table_property *property
     const parse_component *next = w->i + 1 < w->count ? &w->components[w->i + 1] : NULL;
     if (length && next && next->kind == PARSE_COMPONENT_OPERATOR && is_aggregate_name(next->name))
         return bind_error(w->b, walk_at(w, w->i + 1), "Cannot use aggregate '.@%s' for this type of property", next->name);
-    if (!length || w->i + 1 != w->count || property->type == CE_TYPE_MIXED ||
-        (property->type != CE_TYPE_STRING && property->type != CE_TYPE_BINARY))
+    if (!length || w->i + 1 != w->count ||
+        (property->type != CE_TYPE_STRING && property->type != CE_TYPE_BINARY && property->type != CE_TYPE_MIXED))
         return bind_error(w->b, walk_at(w, w->i), "Property '%s.%s' has no property '%s'", w->table_name, property->name,
                           c->name);
     w->out->size_of = true;
