@@ -4,8 +4,9 @@
  * query_bison.yy) and tests (test/test_parser.cpp): a collection of links
  * compared with null, `@links.@count` (every link into an object),
  * `@keys` and `@values` of dictionaries, a dictionary of links counting
- * its links, names escaped with a backslash, keywords as names, and
- * realm-core's number and string literals.
+ * its links, names escaped with a backslash, keywords as names,
+ * realm-core's number and string literals, and @count after a to-one
+ * link.
  *
  * Owns: these cases, on a small table of people and dogs of their own.
  * Never: asks the engine what a predicate should match: every expected
@@ -326,5 +327,28 @@ TEST(number_and_string_literals)
     EXPECT_REFUSED(&f, txn, "contains == '\\q'", "unknown escape");
     EXPECT_REFUSED(&f, txn, "TRUEPREDICATE LIMIT(0x2)", "LIMIT needs a number of objects");
     EXPECT_REFUSED(&f, txn, "TRUEPREDICATE LIMIT(1.)", "LIMIT needs a number of objects");
+    finish(&f, txn);
+}
+
+/* @count, @size and the aggregates after a to-one link: the one object or
+ * none (realm-core: PostOpNode::visit takes any Columns<Link>, its count
+ * LinkCount; LinkAggrNode::visit the same; test_parser.cpp,
+ * Parser_TwoColumnExpressionBasics: "ints == link.@count" matches row 0
+ * with no link and row 1 with one; Parser_TwoColumnAggregates:
+ * "discount.@count < name.@count"). */
+TEST(count_and_aggregates_of_a_to_one_link)
+{
+    fixture f;
+    build(&f);
+    ce_txn *txn = read_txn(&f);
+    EXPECT_PEOPLE(&f, txn, "best.@count == 1", 0, 2);
+    EXPECT_PEOPLE(&f, txn, "best.@size == 0", 1);
+    EXPECT_PEOPLE(&f, txn, "best.@count < dogs.@count", 0, 1);
+    EXPECT_PEOPLE(&f, txn, "limit == best.@count", 0, 1);
+    EXPECT_PEOPLE(&f, txn, "best.@max.age == 9", 0);
+    EXPECT_PEOPLE(&f, txn, "best.@sum.age == 0", 1);
+    EXPECT_PEOPLE(&f, txn, "best.@avg.age == nil", 1);
+    EXPECT_PEOPLE(&f, txn, "best.@min.age < 6", 2);
+    expect_in(&f, txn, f.person, "TRUEPREDICATE SORT(best.@count ASC, name DESC)", NULL, 0, (const int[]){1, 2, 0, -1});
     finish(&f, txn);
 }

@@ -333,8 +333,8 @@ static bool bind_backlinks_step(key_path_walk *w)
 
 static void end_at_type(key_path_walk *w, ce_type type);
 
-/* @count, @sum, ... after objects reached through a collection: their
- * number, or an aggregate of one property of theirs (dogs.@avg.age). */
+/* @count, @sum, ... after objects reached through links: their number,
+ * or an aggregate of one property of theirs (dogs.@avg.age, best.@count). */
 static bool bind_objects_aggregate_step(key_path_walk *w)
 {
     binder *b = w->b;
@@ -347,9 +347,14 @@ static bool bind_objects_aggregate_step(key_path_walk *w)
         w->i++;
         return true;
     }
-    if (w->builder.hop_count == 0 || !out->multi)
+    if (w->builder.hop_count == 0)
         return bind_error(b, walk_at(w, i), "'@%s' must follow the key path of a collection (like list.@%s)",
                           component->name, component->name);
+    /* After a to-one link too: the one object or none (realm-core's
+     * LinkCount and link aggregates take any Columns<Link>; test_parser.cpp,
+     * Parser_TwoColumnExpressionBasics: "ints == link.@count"). A null link
+     * reaches nothing. */
+    out->multi = true;
     if (strcmp(component->name, "count") == 0 || strcmp(component->name, "size") == 0) {
         if (i + 1 != w->count) return bind_error(b, walk_at(w, i + 1), "nothing may follow '@%s'", component->name);
         out->final = FINAL_OBJECT;
