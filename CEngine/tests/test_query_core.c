@@ -5,8 +5,8 @@
  * compared with null, `@links.@count` (every link into an object),
  * `@keys` and `@values` of dictionaries, a dictionary of links counting
  * its links, names escaped with a backslash, keywords as names,
- * realm-core's number and string literals, and @count after a to-one
- * link.
+ * realm-core's number and string literals, @count after a to-one link,
+ * and BETWEEN over several values.
  *
  * Owns: these cases, on a small table of people and dogs of their own.
  * Never: asks the engine what a predicate should match: every expected
@@ -350,5 +350,27 @@ TEST(count_and_aggregates_of_a_to_one_link)
     EXPECT_PEOPLE(&f, txn, "best.@avg.age == nil", 1);
     EXPECT_PEOPLE(&f, txn, "best.@min.age < 6", 2);
     expect_in(&f, txn, f.person, "TRUEPREDICATE SORT(best.@count ASC, name DESC)", NULL, 0, (const int[]){1, 2, 0, -1});
+    finish(&f, txn);
+}
+
+/* BETWEEN after a path of several values: realm-core's BetweenNode::visit
+ * (driver.cpp) joins `>= low` and `<= high` with AND, each with the path's
+ * quantifier, so through links different objects may satisfy each; and it
+ * takes only ALL before a list, set or dictionary of values ("Only 'ALL'
+ * supported for operator 'BETWEEN' when applied to lists."). */
+TEST(between_over_several_values)
+{
+    fixture f;
+    build(&f);
+    ce_txn *txn = read_txn(&f);
+    EXPECT_PEOPLE(&f, txn, "dogs.age BETWEEN {3, 4}", 0); /* Rex 5 >= 3, Fido 2 <= 4 */
+    EXPECT_PEOPLE(&f, txn, "ANY dogs.age BETWEEN {6, 9}", 1);
+    EXPECT_PEOPLE(&f, txn, "ALL dogs.age BETWEEN {2, 5}", 0, 2);
+    EXPECT_PEOPLE(&f, txn, "NONE dogs.age BETWEEN {3, 4}", 2);
+    EXPECT_PEOPLE(&f, txn, "ALL scores BETWEEN {1, 3}", 1, 2);
+    EXPECT_PEOPLE(&f, txn, "best.age BETWEEN {5, 9}", 0, 2);
+    EXPECT_REFUSED(&f, txn, "scores BETWEEN {1, 3}", "Only 'ALL' supported for operator 'BETWEEN' when applied to lists.");
+    EXPECT_REFUSED(&f, txn, "NONE scores BETWEEN {1, 3}", "Only 'ALL' supported for operator 'BETWEEN' when applied to lists.");
+    EXPECT_REFUSED(&f, txn, "ANY scores['x'] BETWEEN {1, 3}", "Only 'ALL' supported for operator 'BETWEEN'");
     finish(&f, txn);
 }

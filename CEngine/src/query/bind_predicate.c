@@ -1170,6 +1170,58 @@ static bool quantifier_allowed(bound_path *path)
     return collection;
 }
 
+/* Joins two bound comparisons with AND into *out. */
+static bool and_node(binder *b, const size_t children[2], size_t position, size_t *out)
+{
+    size_t first = b->out->child_count;
+    for (int i = 0; i < 2; i++) {
+        if (!buf_reserve((void **)&b->out->children, &b->out->child_capacity, b->out->child_count + 1,
+                         sizeof *b->out->children))
+            return false;
+        b->out->children[b->out->child_count++] = children[i];
+    }
+    if (!new_bound_node(b->out, BOUND_AND, position, out)) return false;
+    b->out->nodes[*out].first_child = first;
+    b->out->nodes[*out].child_count = 2;
+    return true;
+}
+
+/* BETWEEN after a path of several values: realm-core makes it two
+ * comparisons joined with AND, each with the path's quantifier (ANY when
+ * none is given): `>= low` and `<= high` (BetweenNode::visit, driver.cpp),
+ * so `dogs.age BETWEEN {3, 4}` holds when one dog is 3 or older and one
+ * (maybe another) 4 or younger; and it takes only ALL before a list of
+ * values ("Only 'ALL' supported for operator 'BETWEEN' when applied to
+ * lists."). */
+static bool bind_between_of_many(binder *b, operand *left, unsigned flags, operand *right, parse_quantifier quantifier,
+                                  const parse_node *node, size_t *out)
+{
+    const bound_path *path = &left->path;
+    bool values = (path->final == FINAL_COLLECTION && !path->size_of) || path->final == FINAL_ENTRY ||
+                  (path->final == FINAL_MIXED && path->mixed_root != CE_TYPE_NULL);
+    if (values && quantifier != PARSE_QUANTIFIER_ALL)
+        return bind_error(b, node->position, "Only 'ALL' supported for operator 'BETWEEN' when applied to lists.");
+    if (right->kind != OPERAND_LIST || right->list_count != 2)
+        return bind_error(b, right->position, "BETWEEN needs a list of two values, like {1, 10}%s",
+                          right->from_argument ? " (the argument is not one)" : "");
+    if (flags) return bind_error(b, node->op_position, "[c] and [d] do not apply to BETWEEN");
+    for (int i = 0; i < 2; i++)
+        if (right->list[i].type == CE_TYPE_NULL)
+            return bind_error(b, right->position, "BETWEEN cannot compare '%s' with nil", path->description);
+    operand low = *right, high = *right;
+    low.kind = high.kind = OPERAND_VALUE;
+    low.value = right->list[0];
+    high.value = right->list[1];
+    low.text = right->texts ? right->texts[0] : NULL;
+    high.text = right->texts ? right->texts[1] : NULL;
+    if (quantifier == PARSE_QUANTIFIER_NONE_GIVEN) quantifier = PARSE_QUANTIFIER_ANY;
+    size_t children[2];
+    operand left_copy = *left;
+    return bind_generic(b, left, PARSE_OP_GREATER_EQUAL, 0, &low, quantifier, node->position, &children[0]) &&
+           bind_generic(b, &left_copy, PARSE_OP_LESS_EQUAL, 0, &high, quantifier, node->position, &children[1]) &&
+           and_node(b, children, node->position, out);
+}
+
 static bool bind_compare(binder *b, const parse_node *node, size_t *out)
 {
     operand left, right;
@@ -1233,10 +1285,12 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
         if ((!into_mixed && !quantifier_allowed(&left.path)) || left.path.aggregate != PATH_ALL_VALUES)
             return bind_error(b, left.position, "property '%s' is not a link/collection (%s needs one)",
                               left.path.description, names[node->quantifier]);
+        if (node->op == PARSE_OP_BETWEEN) return bind_between_of_many(b, &left, flags, &right, node->quantifier, node, out);
         return bind_generic(b, &left, node->op, flags, &right, node->quantifier, node->position, out);
     }
-    if (left.kind == OPERAND_PATH && left.path.multi && node->op == PARSE_OP_BETWEEN)
-        return bind_generic(b, &left, node->op, flags, &right, PARSE_QUANTIFIER_ANY, node->position, out);
+    if (left.kind == OPERAND_PATH && left.path.multi && left.path.aggregate == PATH_ALL_VALUES &&
+        node->op == PARSE_OP_BETWEEN)
+        return bind_between_of_many(b, &left, flags, &right, PARSE_QUANTIFIER_NONE_GIVEN, node, out);
     if (node->op == PARSE_OP_BETWEEN) {
         if (right.kind != OPERAND_LIST || right.list_count != 2)
             return bind_error(b, right.position, "BETWEEN needs a list of two values, like {1, 10}%s",
@@ -1250,20 +1304,9 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
         high.text = right.texts ? right.texts[1] : NULL;
         size_t children[2];
         operand left_copy = left;
-        if (!bind_simple(b, &left, PARSE_OP_GREATER_EQUAL, 0, &low, node->position, &children[0]) ||
-            !bind_simple(b, &left_copy, PARSE_OP_LESS_EQUAL, 0, &high, node->position, &children[1]))
-            return false;
-        size_t first = b->out->child_count;
-        for (int i = 0; i < 2; i++) {
-            if (!buf_reserve((void **)&b->out->children, &b->out->child_capacity, b->out->child_count + 1,
-                            sizeof *b->out->children))
-                return false;
-            b->out->children[b->out->child_count++] = children[i];
-        }
-        if (!new_bound_node(b->out, BOUND_AND, node->position, out)) return false;
-        b->out->nodes[*out].first_child = first;
-        b->out->nodes[*out].child_count = 2;
-        return true;
+        return bind_simple(b, &left, PARSE_OP_GREATER_EQUAL, 0, &low, node->position, &children[0]) &&
+               bind_simple(b, &left_copy, PARSE_OP_LESS_EQUAL, 0, &high, node->position, &children[1]) &&
+               and_node(b, children, node->position, out);
     }
     return bind_simple(b, &left, node->op, flags, &right, node->position, out);
 }
