@@ -1192,15 +1192,26 @@ static bool and_node(binder *b, const size_t children[2], size_t position, size_
  * so `dogs.age BETWEEN {3, 4}` holds when one dog is 3 or older and one
  * (maybe another) 4 or younger; and it takes only ALL before a list of
  * values ("Only 'ALL' supported for operator 'BETWEEN' when applied to
- * lists."). */
+ * lists."). Realm Swift's predicates differ through links to many
+ * objects (below). */
 static bool bind_between_of_many(binder *b, operand *left, unsigned flags, operand *right, parse_quantifier quantifier,
                                   const parse_node *node, size_t *out)
 {
     const bound_path *path = &left->path;
-    bool values = (path->final == FINAL_COLLECTION && !path->size_of) || path->final == FINAL_ENTRY ||
-                  (path->final == FINAL_MIXED && path->mixed_root != CE_TYPE_NULL);
-    if (values && quantifier != PARSE_QUANTIFIER_ALL)
-        return bind_error(b, node->position, "Only 'ALL' supported for operator 'BETWEEN' when applied to lists.");
+    if (quantifier == PARSE_QUANTIFIER_NONE_GIVEN) quantifier = PARSE_QUANTIFIER_ANY;
+    if (b->core->realm_swift_values) {
+        /* Realm Swift (RLMQueryUtil.mm, add_between_constraint): through
+         * links to many objects, one object within both bounds (a
+         * subquery); otherwise the two comparisons, as realm-core. */
+        for (size_t i = 0; i < path->hop_count; i++)
+            if (path->hops[i].kind != HOP_LINK)
+                return bind_generic(b, left, PARSE_OP_BETWEEN, flags, right, quantifier, node->position, out);
+    } else {
+        bool values = (path->final == FINAL_COLLECTION && !path->size_of) || path->final == FINAL_ENTRY ||
+                      (path->final == FINAL_MIXED && path->mixed_root != CE_TYPE_NULL);
+        if (values && quantifier != PARSE_QUANTIFIER_ALL)
+            return bind_error(b, node->position, "Only 'ALL' supported for operator 'BETWEEN' when applied to lists.");
+    }
     if (right->kind != OPERAND_LIST || right->list_count != 2)
         return bind_error(b, right->position, "BETWEEN needs a list of two values, like {1, 10}%s",
                           right->from_argument ? " (the argument is not one)" : "");
@@ -1214,7 +1225,6 @@ static bool bind_between_of_many(binder *b, operand *left, unsigned flags, opera
     high.value = right->list[1];
     low.text = right->texts ? right->texts[0] : NULL;
     high.text = right->texts ? right->texts[1] : NULL;
-    if (quantifier == PARSE_QUANTIFIER_NONE_GIVEN) quantifier = PARSE_QUANTIFIER_ANY;
     size_t children[2];
     operand left_copy = *left;
     return bind_generic(b, left, PARSE_OP_GREATER_EQUAL, 0, &low, quantifier, node->position, &children[0]) &&
