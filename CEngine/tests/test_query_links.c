@@ -97,9 +97,30 @@ static bool model_case(int number, const person_model *m)
             if (!m->score_null[i] && m->scores[i] == 3) return true;
         return false;
     case 32:
+        /* A list of values takes BETWEEN only after ALL (realm-core's
+         * BetweenNode::visit): every score >= 2 and every score <= 4. */
         for (int i = 0; i < m->score_count; i++)
-            if (!m->score_null[i] && m->scores[i] >= 2 && m->scores[i] <= 4) return true;
-        return false;
+            if (m->score_null[i] || m->scores[i] < 2 || m->scores[i] > 4) return false;
+        return true;
+    case 57: {
+        /* BETWEEN through links is >= and <= each with ANY, joined with
+         * AND (BetweenNode::visit): one dog 3 or older and one 4 or
+         * younger, maybe two dogs. */
+        bool low = false, high = false;
+        for (int i = 0; i < m->dog_count; i++) {
+            low = low || dogs[m->dogs[i]].age >= 3;
+            high = high || dogs[m->dogs[i]].age <= 4;
+        }
+        return low && high;
+    }
+    case 58: {
+        bool low = false, high = false;
+        for (int i = 0; i < m->dog_count; i++) {
+            low = low || dogs[m->dogs[i]].age >= 3;
+            high = high || dogs[m->dogs[i]].age <= 4;
+        }
+        return !low && !high;
+    }
     case 33: return m->tag_count >= 2;
     case 34:
         for (int i = 0; i < m->tag_count; i++)
@@ -133,7 +154,14 @@ static bool model_case(int number, const person_model *m)
             if (!m->rating_null[i] && m->ratings[i] > high) high = m->ratings[i];
         return high > 3;
     }
-    case 43: return m->friend_count > 0;
+    case 43:
+        /* A dictionary of links counts the links it holds, not its null
+         * values (LinkCount: LinkMap::map_links takes only the values that
+         * are links, query_expression.cpp; Realm Swift's map.@count is the
+         * same LinkCount, RLMQueryUtil.mm). */
+        for (int i = 0; i < m->friend_count; i++)
+            if (m->friends[i] >= 0) return true;
+        return false;
     case 44:
         for (int i = 0; i < m->friend_count; i++)
             if (m->friends[i] >= 0 && dogs[m->friends[i]].age > 3) return true;
@@ -171,14 +199,15 @@ static const char *const link_predicates[] = {
     "dogs.@sum.age >= 10", "dogs.@min.age < 2", "dogs.@max.age == 9", "ANY dogs.vet.fee < 50", "$0 IN dogs",
     "ANY dogs == $0", "pets.@count >= 2", "ANY pets.name CONTAINS 'a'", "scores.@count >= 3", "ANY scores > 5",
     "ALL scores > 5", "NONE scores == nil", "scores.@sum > 10", "scores.@avg > 3.5", "scores.@min == 0",
-    "scores.@max < 5", "3 IN scores", "ANY scores BETWEEN {2, 4}", "tags.@count >= 2", "'red' IN tags",
+    "scores.@max < 5", "3 IN scores", "ALL scores BETWEEN {2, 4}", "tags.@count >= 2", "'red' IN tags",
     "ANY tags BEGINSWITH[c] 'R'", "ratings['a'] > 1.5", "ratings['b'] == nil", "ratings.@count > 1",
     "ANY ratings.@allKeys == 'b'", "ANY ratings.@allValues > 2", "ANY ratings > 2", "ratings.@max > 3",
     "friends.@count > 0", "ANY friends.@allValues.age > 3",
     "SUBQUERY(dogs, $d, $d.age > 3 AND $d.vet.fee < 50).@count > 1",
     "SUBQUERY(pets, $p, $p.name BEGINSWITH[c] 'r').@count == 0", "extra == 5", "extra == 'five'", "extra > 2",
     "extra == nil", "extra == $2", "age > 30 AND ANY dogs.age > 5", "NOT best.age > 5 OR dogs.@count == 1",
-    "best.vet == nil", "best.age != 5", "best.vet != nil AND dogs.@count > 0",
+    "best.vet == nil", "best.age != 5", "best.vet != nil AND dogs.@count > 0", "dogs.age BETWEEN {3, 4}",
+    "NONE dogs.age BETWEEN {3, 4}",
 };
 
 /* Every predicate of link_predicates, counted and found, against
@@ -347,7 +376,9 @@ TEST(link_path_errors)
     ce_table_key saved = things;
     things = person_table;
     expect_query_error(txn, "ANY best.age > 5", NULL, 0, "property 'Person.best.age' is not a link/collection (ANY needs one)");
-    expect_query_error(txn, "best.@count > 1", NULL, 0, "'@count' must follow the key path of a collection");
+    /* A to-one link counts its object (test_query_core), but a value
+     * holds no objects. */
+    expect_query_error(txn, "age.@count > 1", NULL, 0, "is not a link/collection");
     expect_query_error(txn, "dogs > 5", NULL, 0, "objects ('Person.dogs') compare only by ==, != and IN");
     expect_query_error(txn, "best.age == 'x'", NULL, 0, "cannot compare int property 'Person.best.age' with a string");
     expect_query_error(txn, "dogs.@avg.name > 1", NULL, 0, "'@avg' needs numbers");

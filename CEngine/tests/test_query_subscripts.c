@@ -6,9 +6,11 @@
  * `list[0]`, `list[FIRST]`, `list[LAST]`, `list[*]`, `list[SIZE]` on lists
  * and sets of values, `dict['key']`, `dict.key`, `dict[*]` on
  * dictionaries, `dogs[0].name`, `dogs[LAST].age`, `dogMap['a'].name` through
- * collections of links, with ANY/ALL/NONE and arguments; `.@type` of
- * properties that are not mixed and of collections of any values; and
- * realm-core's messages for what it refuses.
+ * collections of links, with ANY/ALL/NONE and arguments (before a
+ * dictionary's key too); `.@type` of properties that are not mixed and of
+ * collections of any values; `.length` of lists and sets of strings and
+ * binaries; and realm-core's messages for what it refuses (an index on
+ * links followed by an operator, names after values).
  *
  * Owns: the cases on subscripts of typed collections and @type of typed
  * properties.
@@ -21,9 +23,11 @@
  * People, in key order:
  *   0: ints [1, 2, 3], tags {"b", "a"}, scores {"x": 1, "y": 5},
  *      dogs [Rex, Fido], dogSet {Fido, Ace}, dogMap {"a": Rex, "b": null},
- *      owner Ace, n 4, anySet {2, "s"}, anyMap {"k": 1.5}
+ *      owner Ace, n 4, anySet {2, "s"}, anyMap {"k": 1.5},
+ *      words ["alpha", "be"], blobs {3 bytes}
  *   1: ints [7], tags {"c"}, scores {"x": 3}, dogs [Ace], dogSet {Rex},
- *      dogMap {"b": Fido}, owner null, n 7, anySet {}, anyMap {"k": "t"}
+ *      dogMap {"b": Fido}, owner null, n 7, anySet {}, anyMap {"k": "t"},
+ *      words ["", null], blobs {}
  *   2: all collections empty, owner Rex, n 0 */
 enum { DOGS = 3, PEOPLE = 3 };
 
@@ -31,7 +35,7 @@ typedef struct people {
     test_db t;
     ce_table_key dog, person;
     ce_column_key name, age;
-    ce_column_key ints, tags, scores, dogs, dog_set, dog_map, owner, n, any_set, any_map;
+    ce_column_key ints, tags, scores, dogs, dog_set, dog_map, owner, n, any_set, any_map, words, blobs;
     ce_object_key dog_keys[DOGS], keys[PEOPLE];
 } people;
 
@@ -79,6 +83,8 @@ static void build(people *p)
     p->n = add_scalar(txn, p->person, "n", CE_TYPE_INT, false);
     p->any_set = add_property(txn, p->person, "anySet", CE_TYPE_MIXED, true, CE_COLLECTION_SET, 0);
     p->any_map = add_property(txn, p->person, "anyMap", CE_TYPE_MIXED, true, CE_COLLECTION_DICTIONARY, 0);
+    p->words = add_property(txn, p->person, "words", CE_TYPE_STRING, true, CE_COLLECTION_LIST, 0);
+    p->blobs = add_property(txn, p->person, "blobs", CE_TYPE_BINARY, false, CE_COLLECTION_SET, 0);
     static const char *const names[DOGS] = {"Rex", "Fido", "Ace"};
     static const int64_t ages[DOGS] = {5, 2, 9};
     for (int i = 0; i < DOGS; i++) {
@@ -105,6 +111,10 @@ static void build(people *p)
     add_to_set(txn, pt, k[0], p->any_set, int_value(2));
     add_to_set(txn, pt, k[0], p->any_set, string_value("s"));
     put(txn, pt, k[0], p->any_map, "k", (ce_value){.type = CE_TYPE_DOUBLE, .double_value = 1.5});
+    append(txn, pt, k[0], p->words, string_value("alpha"));
+    append(txn, pt, k[0], p->words, string_value("be"));
+    static const uint8_t bytes[3] = {1, 2, 3};
+    add_to_set(txn, pt, k[0], p->blobs, (ce_value){.type = CE_TYPE_BINARY, .binary = {bytes, 3}});
 
     append(txn, pt, k[1], p->ints, int_value(7));
     add_to_set(txn, pt, k[1], p->tags, string_value("c"));
@@ -114,6 +124,8 @@ static void build(people *p)
     put(txn, pt, k[1], p->dog_map, "b", link_value(p->dog, d[1]));
     set_value(txn, pt, k[1], p->n, int_value(7));
     put(txn, pt, k[1], p->any_map, "k", string_value("t"));
+    append(txn, pt, k[1], p->words, string_value(""));
+    append(txn, pt, k[1], p->words, null_value());
 
     set_value(txn, pt, k[2], p->owner, link_value(p->dog, d[0]));
     CHECK(ce_txn_commit(txn));
@@ -323,6 +335,108 @@ TEST(type_of_typed_properties)
     EXPECT_NONE(&p, txn, "anyMap['k'].@type == n.@type");
     EXPECT_MATCHES(&p, txn, "n.@type != anyMap['k'].@type", 0, 1); /* person 2's map is empty */
     EXPECT_MATCHES(&p, txn, "anyMap.@type == dogs[0].name.@type", 1);
+    finish(&p, txn);
+}
+
+/* ANY, ALL and NONE before a key path whose link chain passes a
+ * collection, though a subscript picks one element of it: realm-core
+ * checks only that the chain holds a list, set, dictionary or backlinks
+ * ("The keypath following 'ANY' must contain a list", LinkChain::column,
+ * src/realm/parser/driver.cpp), and a dictionary's entry is never checked
+ * (Columns<Dictionary>). A link column that is a collection is never
+ * unary in realm-core's LinkMap (LinkMap::set_base_table,
+ * query_expression.cpp), so a key with no object under it reaches none:
+ * ALL and NONE of nothing hold. */
+TEST(quantifiers_before_subscripts)
+{
+    people p;
+    build(&p);
+    ce_txn *txn = read_txn(&p);
+    EXPECT_MATCHES(&p, txn, "ANY dogMap['a'].age == 5", 0);
+    EXPECT_MATCHES(&p, txn, "SOME dogMap['a'].name == 'Rex'", 0);
+    EXPECT_MATCHES(&p, txn, "ALL dogMap['a'].age == 5", 0, 1, 2);
+    EXPECT_MATCHES(&p, txn, "NONE dogMap['a'].age == 5", 1, 2);
+    EXPECT_MATCHES(&p, txn, "ALL dogMap['b'].name == nil", 0, 2); /* person 0's 'b' holds a null link */
+    EXPECT_MATCHES(&p, txn, "NONE dogMap['b'].name == nil", 0, 1, 2);
+    EXPECT_MATCHES(&p, txn, "ANY dogMap['b'].age < dogs[0].age", 1);
+    ce_query_argument key = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = string_value("b")};
+    expect_with(&p, txn, "ANY dogMap[%@].age == 2", &key, 1, (const int[]){1, -1});
+    expect_with(&p, txn, "ALL dogMap[$0].age == 2", &key, 1, (const int[]){0, 1, 2, -1});
+    /* A dictionary of values: its entry, null when the key is absent. */
+    EXPECT_MATCHES(&p, txn, "ANY scores['x'] == 1", 0);
+    EXPECT_MATCHES(&p, txn, "ALL scores['y'] == nil", 1, 2);
+    EXPECT_MATCHES(&p, txn, "NONE scores['y'] == 5", 1, 2);
+    EXPECT_MATCHES(&p, txn, "ANY scores.x > 2", 1);
+    /* A to-one link holds no list: refused as before. */
+    EXPECT_REFUSED(&p, txn, "ANY owner.age == 5", "is not a link/collection (ANY needs one)");
+    EXPECT_REFUSED(&p, txn, "ALL n == 5", "is not a link/collection (ALL needs one)");
+    finish(&p, txn);
+}
+
+/* An index on a list or set of links followed by @count, @size, @type
+ * or an aggregate: realm-core makes the collection's column and then
+ * finds the index on it, which it refuses before the operator applies
+ * (ParserDriver::column, PropertyNode::visit, LinkAggrNode::visit,
+ * src/realm/parser/driver.cpp); [*] is all of them and stays. */
+TEST(index_of_links_before_operator)
+{
+    people p;
+    build(&p);
+    ce_txn *txn = read_txn(&p);
+    EXPECT_REFUSED(&p, txn, "dogs[0].@count == 1", "Property 'Person.dogs' does not support index 'FIRST'");
+    EXPECT_REFUSED(&p, txn, "dogs[LAST].@size == 1", "Property 'Person.dogs' does not support index 'LAST'");
+    EXPECT_REFUSED(&p, txn, "dogs[1].@type == 'object'", "Property 'Person.dogs' does not support index '1'");
+    EXPECT_REFUSED(&p, txn, "dogs[0].@max.age == 5", "Property 'Person.dogs' does not support index 'FIRST'");
+    EXPECT_REFUSED(&p, txn, "dogSet[FIRST].@size == 1", "Property 'Person.dogSet' does not support index 'FIRST'");
+    EXPECT_MATCHES(&p, txn, "dogs[*].@count == 2", 0);
+    EXPECT_MATCHES(&p, txn, "dogs[*].@max.age == 9", 1);
+    finish(&p, txn);
+}
+
+/* `length` after a list or set of strings, binaries or mixed values: each
+ * element's length (realm-core: is_length_suffix and
+ * ColumnListBase::get_element_length in PropertyNode::visit,
+ * src/realm/parser/driver.cpp; the name in any case), compared as any
+ * collection's values. */
+TEST(length_of_collection_elements)
+{
+    people p;
+    build(&p);
+    ce_txn *txn = read_txn(&p);
+    EXPECT_MATCHES(&p, txn, "words.length == 5", 0);
+    EXPECT_MATCHES(&p, txn, "words.length == 0", 1);
+    EXPECT_MATCHES(&p, txn, "words.LENGTH < 3", 0, 1);
+    EXPECT_MATCHES(&p, txn, "ALL words.length > 1", 0, 2);
+    EXPECT_MATCHES(&p, txn, "NONE words.Length == 2", 1, 2);
+    /* A null string's length is 0 (realm-core's ColumnListElementLength;
+     * test/test_parser.cpp, Parser_list_of_primitive_strings: "strings.length
+     * == 0" matches {""} and {null}). */
+    EXPECT_MATCHES(&p, txn, "ALL words.length == 0", 1, 2);
+    EXPECT_NONE(&p, txn, "words.length == nil");
+    /* A set of mixed values: its strings' lengths; its int 2 has none
+     * (Parser_list_of_primitive_mixed: "values.length == 3" counts the
+     * strings). */
+    EXPECT_MATCHES(&p, txn, "anySet.length == 1", 0);
+    EXPECT_NONE(&p, txn, "anySet.length == 2");
+    EXPECT_MATCHES(&p, txn, "words.length IN {5, 9}", 0);
+    EXPECT_MATCHES(&p, txn, "words.length BETWEEN {2, 3}", 0);
+    /* BETWEEN is >= and <= each over the values (BetweenNode::visit):
+     * "be" (2) is at most 3 and "alpha" (5) at least 3. */
+    EXPECT_MATCHES(&p, txn, "words.length BETWEEN {3, 3}", 0);
+    EXPECT_MATCHES(&p, txn, "words.length < n", 0, 1);
+    EXPECT_MATCHES(&p, txn, "blobs.length == 3", 0);
+    EXPECT_MATCHES(&p, txn, "tags.length == 1", 0, 1);
+    ce_query_argument five = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = int_value(5)};
+    expect_with(&p, txn, "words.length >= $0", &five, 1, (const int[]){0, -1});
+    /* realm-core's words for what it refuses: `length` of other types,
+     * of a value (a key it does not find), followed by an operator (a
+     * post-op makes it a key) or by an aggregate (AggrNode::aggregate). */
+    EXPECT_REFUSED(&p, txn, "ints.length == 1", "Property 'Person.ints' has no property 'length'");
+    EXPECT_REFUSED(&p, txn, "words.size == 1", "Property 'Person.words' has no property 'size'");
+    EXPECT_REFUSED(&p, txn, "words.length.@size == 1", "Property 'Person.words' has no property 'length'");
+    EXPECT_REFUSED(&p, txn, "words.length.@max == 1", "Cannot use aggregate '.@max' for this type of property");
+    EXPECT_REFUSED(&p, txn, "owner.name.length == 3", "Property 'Dog.name' has no property 'length'");
+    EXPECT_REFUSED(&p, txn, "dogs.name.length == 3", "Property 'Dog.name' has no property 'length'");
     finish(&p, txn);
 }
 

@@ -277,12 +277,31 @@ static bool is_operator(const parse_component *component, const char *name)
     return component && component->kind == PARSE_COMPONENT_OPERATOR && strcmp(component->name, name) == 0;
 }
 
-/* @links.Class.property: the objects of Class whose `property` links here. */
+/* @links.Class.property: the objects of Class whose `property` links here.
+ * `@links.@count` (or @size) alone: the number of links into the object
+ * from every table and property (realm-core's BacklinkCount, made by
+ * PropertyNode::visit, driver.cpp); after links, one number, their sum
+ * over the objects reached (LinkMap::count_all_backlinks: 0 when none). */
 static bool bind_backlinks_step(key_path_walk *w)
 {
     binder *b = w->b;
     const parse_component *components = w->components;
     size_t i = w->i;
+    if (i + 2 == w->count && (is_operator(&components[i + 1], "count") || is_operator(&components[i + 1], "size"))) {
+        bound_path *out = w->out;
+        out->final = FINAL_BACKLINKS;
+        out->type = CE_TYPE_INT;
+        out->nullable = false;
+        out->final_table = w->table;
+        if (w->builder.hop_count) {
+            out->multi = true;
+            out->aggregate = PATH_SUM;
+        }
+        describe_more(&w->builder, ".@links.@", components[i + 1].name);
+        w->ended = true;
+        w->i += 2;
+        return true;
+    }
     if (i + 2 >= w->count || components[i + 1].kind != PARSE_COMPONENT_NAME || components[i + 2].kind != PARSE_COMPONENT_NAME)
         return bind_error(b, walk_at(w, i), "'@links' is followed by a class and a property: @links.Class.property");
     ce_table_key origin;
@@ -314,8 +333,8 @@ static bool bind_backlinks_step(key_path_walk *w)
 
 static void end_at_type(key_path_walk *w, ce_type type);
 
-/* @count, @sum, ... after objects reached through a collection: their
- * number, or an aggregate of one property of theirs (dogs.@avg.age). */
+/* @count, @sum, ... after objects reached through links: their number,
+ * or an aggregate of one property of theirs (dogs.@avg.age, best.@count). */
 static bool bind_objects_aggregate_step(key_path_walk *w)
 {
     binder *b = w->b;
@@ -328,9 +347,14 @@ static bool bind_objects_aggregate_step(key_path_walk *w)
         w->i++;
         return true;
     }
-    if (w->builder.hop_count == 0 || !out->multi)
+    if (w->builder.hop_count == 0)
         return bind_error(b, walk_at(w, i), "'@%s' must follow the key path of a collection (like list.@%s)",
                           component->name, component->name);
+    /* After a to-one link too: the one object or none (realm-core's
+     * LinkCount and link aggregates take any Columns<Link>; test_parser.cpp,
+     * Parser_TwoColumnExpressionBasics: "ints == link.@count"). A null link
+     * reaches nothing. */
+    out->multi = true;
     if (strcmp(component->name, "count") == 0 || strcmp(component->name, "size") == 0) {
         if (i + 1 != w->count) return bind_error(b, walk_at(w, i + 1), "nothing may follow '@%s'", component->name);
         out->final = FINAL_OBJECT;
@@ -381,7 +405,7 @@ static void describe_step(const path_step *step, char *out, size_t size);
  * is all of them. realm-core takes one subscript after a collection of
  * links (PathNode::visit and LinkChain::index, driver.cpp), refuses one
  * after a to-one link ("[FIRST] not expected") and an index that ends the
- * path (ParserDriver::column). */
+ * path or is followed by an operator (ParserDriver::column). */
 static bool bind_link_step(key_path_walk *w, const table_property *property)
 {
     bool many = property->collection != CE_COLLECTION_NONE;
@@ -395,7 +419,14 @@ static bool bind_link_step(key_path_walk *w, const table_property *property)
             describe_step(&step, text, sizeof text);
             return bind_error(w->b, walk_at(w, i + 1), "[%s] not expected", text);
         }
-        if (subscripts_from(w, i + 1) > 1 || step.kind == STEP_KEY || (step.kind == STEP_INDEX && i + 2 == w->count))
+        /* An index followed by @count, @size, @type or an aggregate ends
+         * the link chain there too: realm-core makes the collection's
+         * column and finds an index on it (ParserDriver::column, then
+         * PropertyNode::visit), before the operator. */
+        const parse_component *after = i + 2 < w->count ? &w->components[i + 2] : NULL;
+        bool operator_after = after && after->kind == PARSE_COMPONENT_OPERATOR && !is_operator(after, "links");
+        if (subscripts_from(w, i + 1) > 1 || step.kind == STEP_KEY ||
+            (step.kind == STEP_INDEX && (i + 2 == w->count || operator_after)))
             return subscript_refused(w, i + 1, property);
     }
     if (!add_hop(w->b, &w->builder, walk_at(w, i), many ? HOP_LINKS : HOP_LINK, w->table, property->column,
@@ -426,8 +457,7 @@ static size_t subscripts_from(const key_path_walk *w, size_t i)
     return n;
 }
 
-/* realm-core's name of a type in its query messages (get_data_type_name). */
-static const char *core_type_name(ce_type type)
+const char *bind_core_type_name(ce_type type)
 {
     switch (type) {
     case CE_TYPE_INT: return "int";
@@ -600,7 +630,7 @@ static bool bind_element_type(key_path_walk *w, const table_property *property, 
     bound_path *out = w->out;
     if (property->collection != CE_COLLECTION_DICTIONARY && property->type != CE_TYPE_MIXED)
         return bind_error(w->b, walk_at(w, at), "Operation '@type' is not supported on property of type '%s'",
-                          core_type_name(property->type));
+                          bind_core_type_name(property->type));
     out->element_type = true;
     out->type = CE_TYPE_STRING;
     out->nullable = false;
@@ -611,8 +641,8 @@ static bool bind_element_type(key_path_walk *w, const table_property *property, 
 /* dict['key'] (or dict.key), dict[*], dict.@allKeys, dict.@allValues,
  * dict.@count, dict.@sum, ..., dict.@type, dict (its values); a dictionary
  * of links leads on to the objects its values link to (null values
- * skipped), or to the one ['key'] names, though its @count counts
- * entries. */
+ * skipped, its @count too: realm-core's LinkCount counts links), or to the
+ * one ['key'] names. */
 static bool bind_dictionary_step(key_path_walk *w, const table_property *property)
 {
     binder *b = w->b;
@@ -623,6 +653,11 @@ static bool bind_dictionary_step(key_path_walk *w, const table_property *propert
     out->final_table = w->table;
     out->nullable = property->nullable;
     bool links = property->type == CE_TYPE_LINK;
+    /* @allKeys and @allValues (NSPredicate's), @keys and @values (realm-core's
+     * query language: ColumnDictionaryKeys, and PathNode::visit passing over
+     * @values, driver.cpp). */
+    bool all_keys = is_operator(next, "allKeys") || is_operator(next, "keys");
+    bool all_values = is_operator(next, "allValues") || is_operator(next, "values");
     /* Keys: ['key'], [%@], or (not for links, whose names are their
      * objects' properties) .key. */
     size_t keys = subscripts_from(w, i + 1);
@@ -636,13 +671,12 @@ static bool bind_dictionary_step(key_path_walk *w, const table_property *propert
     path_step step;
     if (keys && !bind_subscript(w, i + 1, &step)) return false;
     if (keys && step.kind == STEP_INDEX) return subscript_refused(w, i + 1, property);
-    if (links && (!keys || step.kind == STEP_ALL) && !is_operator(next, "count") && !is_operator(next, "size") &&
-        !is_operator(next, "allKeys")) {
+    if (links && (!keys || step.kind == STEP_ALL) && !all_keys) {
         if (!add_hop(b, &w->builder, walk_at(w, i), HOP_LINKS, w->table, property->column, property->link_target))
             return false;
         out->multi = true;
         if (!walk_to(w, property->link_target)) return false;
-        w->i += is_operator(next, "allValues") || keys ? 2 : 1;
+        w->i += all_values || keys ? 2 : 1;
         if (keys) describe_more(&w->builder, "[*]", "");
         end_at_objects_if_last(w);
         return true;
@@ -667,12 +701,12 @@ static bool bind_dictionary_step(key_path_walk *w, const table_property *propert
         out->nullable = true; /* an absent key reads as null */
         describe_more(&w->builder, "[...]", "");
         w->i += 2;
-    } else if (is_operator(next, "allKeys")) {
+    } else if (all_keys) {
         out->final = FINAL_KEYS;
         out->type = CE_TYPE_STRING;
         out->nullable = false;
         out->multi = true;
-        describe_more(&w->builder, ".@", "allKeys");
+        describe_more(&w->builder, ".@", next->name);
         w->i += 2;
         w->ended = true;
         return true;
@@ -681,13 +715,38 @@ static bool bind_dictionary_step(key_path_walk *w, const table_property *propert
         out->type = property->type;
         out->multi = true;
         if (keys) describe_more(&w->builder, "[*]", "");
-        w->i += is_operator(next, "allValues") || keys ? 2 : 1;
+        w->i += all_values || keys ? 2 : 1;
     }
     w->ended = true;
     if (is_operator(w->i < w->count ? &w->components[w->i] : NULL, "type")) {
         if (!bind_element_type(w, property, w->i)) return false;
         w->i++;
     }
+    return true;
+}
+
+/* A name after a list or set of values: `length` (any case) ending the
+ * path gives each string's or binary's length (realm-core's
+ * ColumnListBase::get_element_length, reached by is_length_suffix in
+ * PropertyNode::visit, driver.cpp: `strings.length > 3` is ANY element
+ * longer than 3; of a list of mixed values, its strings' and binaries');
+ * realm-core refuses any other name, and `length` on other types or
+ * followed by more of the path, in these words. */
+static bool bind_element_length(key_path_walk *w, const table_property *property)
+{
+    const parse_component *c = &w->components[w->i];
+    bool length = c->name_length == 6;
+    for (size_t k = 0; length && k < 6; k++) length = (c->name[k] | 0x20) == "length"[k];
+    const parse_component *next = w->i + 1 < w->count ? &w->components[w->i + 1] : NULL;
+    if (length && next && next->kind == PARSE_COMPONENT_OPERATOR && is_aggregate_name(next->name))
+        return bind_error(w->b, walk_at(w, w->i + 1), "Cannot use aggregate '.@%s' for this type of property", next->name);
+    if (!length || w->i + 1 != w->count ||
+        (property->type != CE_TYPE_STRING && property->type != CE_TYPE_BINARY && property->type != CE_TYPE_MIXED))
+        return bind_error(w->b, walk_at(w, w->i), "Property '%s.%s' has no property '%s'", w->table_name, property->name,
+                          c->name);
+    w->out->size_of = true;
+    describe_more(&w->builder, ".", c->name);
+    w->i++;
     return true;
 }
 
@@ -716,6 +775,8 @@ static bool bind_collection_step(key_path_walk *w, const table_property *propert
         out->element = step;
         describe_more(&w->builder, step.kind == STEP_ALL ? "[*]" : "[...]", "");
         w->i++;
+    } else if (w->i < w->count && w->components[w->i].kind == PARSE_COMPONENT_NAME) {
+        return bind_element_length(w, property);
     }
     if (is_operator(w->i < w->count ? &w->components[w->i] : NULL, "type")) {
         if (!bind_element_type(w, property, w->i)) return false;
@@ -780,6 +841,11 @@ static bool bind_value_step(key_path_walk *w, const table_property *property)
         return true;
     }
     if (is_subscript(w, w->i)) return subscript_refused(w, w->i, property);
+    /* A name after a value: realm-core takes it as a key and refuses it
+     * (PropertyNode::visit, driver.cpp). */
+    if (w->i < w->count && w->components[w->i].kind == PARSE_COMPONENT_NAME)
+        return bind_error(w->b, walk_at(w, w->i), "Property '%s.%s' has no property '%s'", w->table_name, property->name,
+                          w->components[w->i].name);
     if (w->i < w->count) return not_a_collection(w->b, w->position, w->table_name, property->name);
     return true;
 }

@@ -64,6 +64,10 @@ bool bind_key_path_argument(binder *b, const parse_node *node, bound_path *out);
  * path) with b->subject; always returns false. */
 bool bind_error(const binder *b, size_t position, const char *format, ...) CE_PRINTF(3, 4);
 
+/* realm-core's name of a type in its query messages (get_data_type_name):
+ * "int", "string", "timestamp", "decimal128", "objectId", "mixed", ... */
+const char *bind_core_type_name(ce_type type);
+
 /* Frees what a bound tree owns and empties it. */
 void bind_query_free(bound_query *bound);
 

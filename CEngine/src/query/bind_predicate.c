@@ -295,6 +295,15 @@ static bool check_comparison(binder *b, const bound_path *path, parse_op op, uns
                               path->size_of ? "length of a text" : type_name);
         return true;
     }
+    /* realm-core converts a constant to the property's type and refuses
+     * an infinity for a type that is not a number, or an int
+     * (ConstantNode::visit, driver.cpp: "Infinity not supported for
+     * int"); a mixed property is no number type there either. */
+    if (!b->core->realm_swift_values &&
+        ((value->type == CE_TYPE_DOUBLE && isinf(value->double_value)) ||
+         (value->type == CE_TYPE_FLOAT && isinf(value->float_value))) &&
+        (type == CE_TYPE_INT || (type != CE_TYPE_DOUBLE && type != CE_TYPE_FLOAT && type != CE_TYPE_DECIMAL128)))
+        return bind_error(b, position, "Infinity not supported for %s", bind_core_type_name(type));
     if (b->core->realm_swift_values && path->type == CE_TYPE_INT && !path->size_of && path->aggregate == PATH_ALL_VALUES &&
         (value->type == CE_TYPE_FLOAT || value->type == CE_TYPE_DOUBLE)) {
         /* Realm Swift takes only integers for an int property (its
@@ -1136,6 +1145,93 @@ static bool bind_geo(binder *b, const parse_node *node, const operand *left, con
     return true;
 }
 
+/* `path` reaches several objects (a list, set or dictionary of links, or
+ * backlinks, on the way) and `value` is null. */
+static bool objects_with_null(const operand *path, const operand *value)
+{
+    return path->kind == OPERAND_PATH && path->path.final == FINAL_OBJECT && path->path.multi &&
+           path->path.aggregate == PATH_ALL_VALUES && value->kind == OPERAND_VALUE && value->value.type == CE_TYPE_NULL;
+}
+
+/* Whether ANY, ALL or NONE may precede a path that yields one value:
+ * realm-core takes them before a key path whose link chain passes a list,
+ * set or dictionary of links or backlinks (LinkChain::column, driver.cpp:
+ * "The keypath following 'ANY' must contain a list" otherwise), as
+ * `ANY dogMap['a'].age` does, and before a dictionary's entry
+ * (`ANY scores['x']`: Columns<Dictionary>, never checked). The path is
+ * then a collection's: a key with no object under it reaches none. */
+static bool quantifier_allowed(bound_path *path)
+{
+    if (path->multi) return true;
+    bool collection = path->final == FINAL_ENTRY;
+    for (size_t i = 0; i < path->hop_count && !collection; i++)
+        collection = path->hops[i].kind != HOP_LINK;
+    if (collection) path->multi = true;
+    return collection;
+}
+
+/* Joins two bound comparisons with AND into *out. */
+static bool and_node(binder *b, const size_t children[2], size_t position, size_t *out)
+{
+    size_t first = b->out->child_count;
+    for (int i = 0; i < 2; i++) {
+        if (!buf_reserve((void **)&b->out->children, &b->out->child_capacity, b->out->child_count + 1,
+                         sizeof *b->out->children))
+            return false;
+        b->out->children[b->out->child_count++] = children[i];
+    }
+    if (!new_bound_node(b->out, BOUND_AND, position, out)) return false;
+    b->out->nodes[*out].first_child = first;
+    b->out->nodes[*out].child_count = 2;
+    return true;
+}
+
+/* BETWEEN after a path of several values: realm-core makes it two
+ * comparisons joined with AND, each with the path's quantifier (ANY when
+ * none is given): `>= low` and `<= high` (BetweenNode::visit, driver.cpp),
+ * so `dogs.age BETWEEN {3, 4}` holds when one dog is 3 or older and one
+ * (maybe another) 4 or younger; and it takes only ALL before a list of
+ * values ("Only 'ALL' supported for operator 'BETWEEN' when applied to
+ * lists."). Realm Swift's predicates differ through links to many
+ * objects (below). */
+static bool bind_between_of_many(binder *b, operand *left, unsigned flags, operand *right, parse_quantifier quantifier,
+                                  const parse_node *node, size_t *out)
+{
+    const bound_path *path = &left->path;
+    if (quantifier == PARSE_QUANTIFIER_NONE_GIVEN) quantifier = PARSE_QUANTIFIER_ANY;
+    if (b->core->realm_swift_values) {
+        /* Realm Swift (RLMQueryUtil.mm, add_between_constraint): through
+         * links to many objects, one object within both bounds (a
+         * subquery); otherwise the two comparisons, as realm-core. */
+        for (size_t i = 0; i < path->hop_count; i++)
+            if (path->hops[i].kind != HOP_LINK)
+                return bind_generic(b, left, PARSE_OP_BETWEEN, flags, right, quantifier, node->position, out);
+    } else {
+        bool values = (path->final == FINAL_COLLECTION && !path->size_of) || path->final == FINAL_ENTRY ||
+                      (path->final == FINAL_MIXED && path->mixed_root != CE_TYPE_NULL);
+        if (values && quantifier != PARSE_QUANTIFIER_ALL)
+            return bind_error(b, node->position, "Only 'ALL' supported for operator 'BETWEEN' when applied to lists.");
+    }
+    if (right->kind != OPERAND_LIST || right->list_count != 2)
+        return bind_error(b, right->position, "BETWEEN needs a list of two values, like {1, 10}%s",
+                          right->from_argument ? " (the argument is not one)" : "");
+    if (flags) return bind_error(b, node->op_position, "[c] and [d] do not apply to BETWEEN");
+    for (int i = 0; i < 2; i++)
+        if (right->list[i].type == CE_TYPE_NULL)
+            return bind_error(b, right->position, "BETWEEN cannot compare '%s' with nil", path->description);
+    operand low = *right, high = *right;
+    low.kind = high.kind = OPERAND_VALUE;
+    low.value = right->list[0];
+    high.value = right->list[1];
+    low.text = right->texts ? right->texts[0] : NULL;
+    high.text = right->texts ? right->texts[1] : NULL;
+    size_t children[2];
+    operand left_copy = *left;
+    return bind_generic(b, left, PARSE_OP_GREATER_EQUAL, 0, &low, quantifier, node->position, &children[0]) &&
+           bind_generic(b, &left_copy, PARSE_OP_LESS_EQUAL, 0, &high, quantifier, node->position, &children[1]) &&
+           and_node(b, children, node->position, out);
+}
+
 static bool bind_compare(binder *b, const parse_node *node, size_t *out)
 {
     operand left, right;
@@ -1158,6 +1254,16 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
         right.value = (ce_value){.type = CE_TYPE_INT, .integer = 0};
         right.text = NULL;
         return bind_simple(b, &left, node->op, 0, &right, node->position, out);
+    }
+    if (!b->core->realm_swift_values && (objects_with_null(&left, &right) || objects_with_null(&right, &left))) {
+        /* realm-core compares no collection of links with null
+         * (verify_conditions, driver.cpp), in these words; the key path
+         * as it describes one, after the quantifier if any. */
+        const operand *objects = left.kind == OPERAND_PATH ? &left : &right;
+        static const char *const names[] = {"", "ANY ", "ALL ", "NONE "};
+        const char *dot = strchr(objects->path.description, '.');
+        return bind_error(b, node->position, "Cannot compare linklist ('%s%s') with NULL", names[node->quantifier],
+                          dot ? dot + 1 : objects->path.description);
     }
     if (is_type_of(&left) || is_type_of(&right)) {
         if (node->quantifier != PARSE_QUANTIFIER_NONE_GIVEN && (!is_type_of(&left) || !left.path.multi))
@@ -1186,13 +1292,15 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
          * collection's for realm-core ("Having a path implies a
          * collection", LinkChain::column, driver.cpp). */
         bool into_mixed = left.path.final == FINAL_MIXED && left.path.mixed_step_count > 0;
-        if ((!left.path.multi && !into_mixed) || left.path.aggregate != PATH_ALL_VALUES)
+        if ((!into_mixed && !quantifier_allowed(&left.path)) || left.path.aggregate != PATH_ALL_VALUES)
             return bind_error(b, left.position, "property '%s' is not a link/collection (%s needs one)",
                               left.path.description, names[node->quantifier]);
+        if (node->op == PARSE_OP_BETWEEN) return bind_between_of_many(b, &left, flags, &right, node->quantifier, node, out);
         return bind_generic(b, &left, node->op, flags, &right, node->quantifier, node->position, out);
     }
-    if (left.kind == OPERAND_PATH && left.path.multi && node->op == PARSE_OP_BETWEEN)
-        return bind_generic(b, &left, node->op, flags, &right, PARSE_QUANTIFIER_ANY, node->position, out);
+    if (left.kind == OPERAND_PATH && left.path.multi && left.path.aggregate == PATH_ALL_VALUES &&
+        node->op == PARSE_OP_BETWEEN)
+        return bind_between_of_many(b, &left, flags, &right, PARSE_QUANTIFIER_NONE_GIVEN, node, out);
     if (node->op == PARSE_OP_BETWEEN) {
         if (right.kind != OPERAND_LIST || right.list_count != 2)
             return bind_error(b, right.position, "BETWEEN needs a list of two values, like {1, 10}%s",
@@ -1206,20 +1314,9 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
         high.text = right.texts ? right.texts[1] : NULL;
         size_t children[2];
         operand left_copy = left;
-        if (!bind_simple(b, &left, PARSE_OP_GREATER_EQUAL, 0, &low, node->position, &children[0]) ||
-            !bind_simple(b, &left_copy, PARSE_OP_LESS_EQUAL, 0, &high, node->position, &children[1]))
-            return false;
-        size_t first = b->out->child_count;
-        for (int i = 0; i < 2; i++) {
-            if (!buf_reserve((void **)&b->out->children, &b->out->child_capacity, b->out->child_count + 1,
-                            sizeof *b->out->children))
-                return false;
-            b->out->children[b->out->child_count++] = children[i];
-        }
-        if (!new_bound_node(b->out, BOUND_AND, node->position, out)) return false;
-        b->out->nodes[*out].first_child = first;
-        b->out->nodes[*out].child_count = 2;
-        return true;
+        return bind_simple(b, &left, PARSE_OP_GREATER_EQUAL, 0, &low, node->position, &children[0]) &&
+               bind_simple(b, &left_copy, PARSE_OP_LESS_EQUAL, 0, &high, node->position, &children[1]) &&
+               and_node(b, children, node->position, out);
     }
     return bind_simple(b, &left, node->op, flags, &right, node->position, out);
 }

@@ -204,6 +204,12 @@ static bool gather_final(ce_txn *txn, const bound_path *path, ce_table_key table
     case FINAL_TYPE:
         value = (ce_value){.type = CE_TYPE_STRING, .string = {path->type_name, strlen(path->type_name)}};
         return gather_bag_push(bag, &value);
+    case FINAL_BACKLINKS: {
+        size_t count;
+        if (!ce_object_backlink_total(txn, table, key, &count)) return false;
+        value = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)count};
+        return gather_bag_push(bag, &value);
+    }
     case FINAL_COLUMN:
         if (!ce_object_get(txn, table, key, path->column, &value)) return false;
         if (path->size_of && compare_is_text(value.type)) {
@@ -247,6 +253,23 @@ static bool gather_final(ce_txn *txn, const bound_path *path, ce_table_key table
             }
             for (size_t i = first; ok && i < end; i++) {
                 ok = table_collection_reader_get(reader, i, &value);
+                /* strings.length: each element's length, a null string's 0
+                 * (realm-core's ColumnListElementLength; test_parser.cpp,
+                 * Parser_list_of_primitive_strings: {null} has length 0); of
+                 * a list of mixed values, its strings' and binaries' lengths
+                 * (nothing else has one: null). */
+                if (ok && path->size_of) {
+                    if (compare_is_text(value.type)) {
+                        const char *data;
+                        size_t text_size;
+                        compare_text_of(&value, &data, &text_size);
+                        value = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)text_size};
+                    } else if (value.type == CE_TYPE_NULL && path->type != CE_TYPE_MIXED) {
+                        value = (ce_value){.type = CE_TYPE_INT, .integer = 0};
+                    } else {
+                        value = (ce_value){.type = CE_TYPE_NULL};
+                    }
+                }
                 if (ok && path->element_type) {
                     const char *name = gather_type_name(value.type);
                     value = (ce_value){.type = CE_TYPE_STRING, .string = {name, strlen(name)}};

@@ -2,15 +2,16 @@
  * parse.c — the predicate language: text in, syntax tree out (see parse.h
  * for the grammar).
  *
- * Owns: tokenizing (the whole text first, so the parser can look ahead),
- * decoding literals, a recursive-descent parser with a depth limit, and the
- * messages of syntax errors.
+ * Owns: decoding literals and a recursive-descent parser with a depth
+ * limit over the tokens parse_lex.c cuts the whole text into first (so the
+ * parser can look ahead).
  * Never: touches a schema, a transaction, argument values or data, and never
  * trusts the text: it is checked as UTF-8 first, every token is bounded by
  * the text's length, every number conversion checks its range, and nesting
  * deeper than PARSE_MAX_DEPTH is an error, not a stack overflow.
  */
 #include "parse.h"
+#include "parse_internal.h"
 #include "buf.h"
 #include "error.h"
 #include "utf8.h"
@@ -26,364 +27,12 @@
 #include <string.h>
 
 /* ------------------------------------------------------------------------ */
-/* Tokens                                                                    */
-/* ------------------------------------------------------------------------ */
-
-typedef enum token_kind {
-    TOKEN_END,
-    TOKEN_NAME,          /* a name or a keyword */
-    TOKEN_AT_NAME,       /* @count, @links, ... */
-    TOKEN_NUMBER,
-    TOKEN_STRING,        /* '...' or "..." */
-    TOKEN_TIMESTAMP,     /* T1:2 or 2024-01-02@03:04:05 */
-    TOKEN_OBJECT_ID,     /* oid(...) */
-    TOKEN_UUID,          /* uuid(...) */
-    TOKEN_BINARY,        /* B64"..." */
-    TOKEN_PERCENT_AT,    /* %@ */
-    TOKEN_PERCENT_K,     /* %K */
-    TOKEN_DOLLAR_NUMBER, /* $0 */
-    TOKEN_DOLLAR_NAME,   /* $x */
-    TOKEN_EQUAL,         /* == = */
-    TOKEN_NOT_EQUAL,     /* != <> */
-    TOKEN_LESS,
-    TOKEN_LESS_EQUAL,    /* <= =< */
-    TOKEN_GREATER,
-    TOKEN_GREATER_EQUAL, /* >= => */
-    TOKEN_AND_AND,
-    TOKEN_OR_OR,
-    TOKEN_BANG,
-    TOKEN_LEFT_PAREN,
-    TOKEN_RIGHT_PAREN,
-    TOKEN_LEFT_BRACE,
-    TOKEN_RIGHT_BRACE,
-    TOKEN_LEFT_BRACKET,
-    TOKEN_RIGHT_BRACKET,
-    TOKEN_COMMA,
-    TOKEN_DOT,
-    TOKEN_STAR,          /* '*' in a subscript: [*] */
-    TOKEN_MODIFIER       /* [c] [d] [cd] [dc] */
-} token_kind;
-
-typedef struct token {
-    token_kind kind;
-    size_t start, end; /* bytes of the text */
-    unsigned flags;    /* TOKEN_MODIFIER */
-} token;
-
-typedef struct parser {
-    const char *text;
-    size_t length;
-    token *tokens;
-    size_t token_count, token_capacity;
-    size_t next; /* the current token */
-    parse_tree *tree;
-    int next_percent_argument;
-    unsigned depth;
-} parser;
-
-static bool out_of_memory(void) { return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory parsing a predicate"); }
-
-void parse_describe_token(const char *text, size_t length, size_t position, char *out, size_t size)
-{
-    if (size == 0) return;
-    if (position >= length) {
-        snprintf(out, size, "end of predicate");
-        return;
-    }
-    /* The token: up to the next space or 24 bytes, whichever comes first;
-     * at least one byte. */
-    size_t end = position + 1;
-    static const char *const delimiters = " \t\r\n()[]{},";
-    if (!strchr(delimiters, text[position]))
-        while (end < length && end - position < 24 && !strchr(delimiters, text[end]) && text[end] != 0) end++;
-    size_t used = 0;
-    out[0] = 0;
-    for (size_t i = position; i < end && used + 5 < size; i++) {
-        unsigned char byte = (unsigned char)text[i];
-        if (byte >= 0x20 && byte < 0x7F) {
-            out[used++] = (char)byte;
-        } else {
-            snprintf(out + used, size - used, "\\x%02X", byte);
-            used += 4;
-        }
-        out[used] = 0;
-    }
-    if (end < length && end - position >= 24 && used + 4 < size) {
-        memcpy(out + used, "...", 4);
-    }
-}
-
-/* Every syntax error: "Invalid predicate: at position P ('token'): what". */
-static bool syntax_error_at(const parser *p, size_t position, const char *format, ...) CE_PRINTF(3, 4);
-static bool syntax_error_at(const parser *p, size_t position, const char *format, ...)
-{
-    char what[256], token_text[128];
-    va_list arguments;
-    va_start(arguments, format);
-    vsnprintf(what, sizeof what, format, arguments);
-    va_end(arguments);
-    parse_describe_token(p->text, p->length, position, token_text, sizeof token_text);
-    if (position >= p->length)
-        return error_fail(CE_ERR_INVALID_QUERY, "Invalid predicate: at position %zu (end of predicate): %s", position, what);
-    return error_fail(CE_ERR_INVALID_QUERY, "Invalid predicate: at position %zu ('%s'): %s", position, token_text, what);
-}
-
-static bool push_token(parser *p, token_kind kind, size_t start, size_t end, unsigned flags)
-{
-    if (p->token_count == p->token_capacity) {
-        size_t capacity = p->token_capacity ? 2 * p->token_capacity : 32;
-        token *grown = realloc(p->tokens, capacity * sizeof *grown);
-        if (!grown) return out_of_memory();
-        p->tokens = grown;
-        p->token_capacity = capacity;
-    }
-    p->tokens[p->token_count++] = (token){kind, start, end, flags};
-    return true;
-}
-
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
-static bool is_hex_digit(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-static bool is_name_start(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (unsigned char)c >= 0x80;
-}
-static bool is_name_char(char c) { return is_name_start(c) || is_digit(c); }
-static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
-
-/* Whether text[start, end) is `word`, ignoring ASCII case. */
-static bool span_is(const char *text, size_t start, size_t end, const char *word)
-{
-    size_t length = strlen(word);
-    if (end - start != length) return false;
-    for (size_t i = 0; i < length; i++)
-        if (lower(text[start + i]) != word[i]) return false;
-    return true;
-}
-
-/* The end of a run of digits from `i`. */
-static size_t digits_end(const char *text, size_t length, size_t i)
-{
-    while (i < length && is_digit(text[i])) i++;
-    return i;
-}
-
-/* `YYYY-MM-DD@HH:MM:SS[:N]` (or 'T' for '@') from `start`; 0 if the text there is not one. */
-static size_t date_end(const char *text, size_t length, size_t start)
-{
-    size_t i = digits_end(text, length, start);
-    if (i - start != 4 || i >= length || text[i] != '-') return 0;
-    size_t j = digits_end(text, length, i + 1);
-    if (j == i + 1 || j - i - 1 > 2 || j >= length || text[j] != '-') return 0;
-    size_t k = digits_end(text, length, j + 1);
-    if (k == j + 1 || k - j - 1 > 2 || k >= length || (text[k] != '@' && text[k] != 'T')) return 0;
-    size_t position = k;
-    for (int part = 0; part < 3; part++) { /* @HH :MM :SS */
-        size_t after = digits_end(text, length, position + 1);
-        if (after == position + 1 || after - position - 1 > 2) return 0;
-        position = after;
-        if (part < 2 && (position >= length || text[position] != ':')) return 0;
-    }
-    if (position < length && text[position] == ':') {
-        size_t after = digits_end(text, length, position + 1);
-        if (after == position + 1) return 0;
-        position = after;
-    }
-    return position;
-}
-
-/* `T<seconds>:<nanoseconds>` (each with an optional '-') from `start`; 0 if
- * the text there is not one (then it is a name, like a property `T1`). */
-static size_t t_timestamp_end(const char *text, size_t length, size_t start)
-{
-    size_t i = start + 1;
-    if (i < length && text[i] == '-') i++;
-    size_t after = digits_end(text, length, i);
-    if (after == i || after >= length || text[after] != ':') return 0;
-    i = after + 1;
-    if (i < length && text[i] == '-') i++;
-    after = digits_end(text, length, i);
-    if (after == i || (after < length && is_name_char(text[after]))) return 0;
-    return after;
-}
-
-/* A number from `start` (a digit, or '-'/'+' then a digit): decimal with
- * optional fraction and exponent, or hexadecimal. */
-static size_t number_end(const char *text, size_t length, size_t start)
-{
-    size_t i = start;
-    if (text[i] == '-' || text[i] == '+') i++;
-    if (i + 1 < length && text[i] == '0' && (text[i + 1] == 'x' || text[i + 1] == 'X')) {
-        i += 2;
-        while (i < length && is_hex_digit(text[i])) i++;
-        return i;
-    }
-    i = digits_end(text, length, i);
-    if (i + 1 < length && text[i] == '.' && is_digit(text[i + 1])) i = digits_end(text, length, i + 1);
-    if (i < length && (text[i] == 'e' || text[i] == 'E')) {
-        size_t j = i + 1;
-        if (j < length && (text[j] == '+' || text[j] == '-')) j++;
-        if (j < length && is_digit(text[j])) i = digits_end(text, length, j);
-    }
-    return i;
-}
-
-static bool tokenize(parser *p)
-{
-    const char *text = p->text;
-    size_t length = p->length;
-    size_t i = 0;
-    while (i < length) {
-        char c = text[i];
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
-            i++;
-            continue;
-        }
-        size_t start = i, timestamp;
-        token_kind kind;
-        unsigned flags = 0;
-        if (c == '\'' || c == '"') {
-            i++;
-            while (i < length && text[i] != c) i += (text[i] == '\\' && i + 1 < length) ? 2 : 1;
-            if (i >= length) return syntax_error_at(p, start, "the string is not closed (a %c is missing)", c);
-            i++;
-            kind = TOKEN_STRING;
-        } else if ((c == 'B' || c == 'b') && i + 3 < length && span_is(text, i, i + 3, "b64") &&
-                   (text[i + 3] == '"' || text[i + 3] == '\'')) {
-            char quote = text[i + 3];
-            i += 4;
-            while (i < length && text[i] != quote) i++;
-            if (i >= length) return syntax_error_at(p, start, "the base64 literal is not closed (a %c is missing)", quote);
-            i++;
-            kind = TOKEN_BINARY;
-        } else if (c == 'T' && (timestamp = t_timestamp_end(text, length, i)) != 0) {
-            i = timestamp;
-            kind = TOKEN_TIMESTAMP;
-        } else if ((c == '-' || c == '+') && i + 1 < length &&
-                   (text[i + 1] == 'i' || text[i + 1] == 'I' || text[i + 1] == 'n' || text[i + 1] == 'N')) {
-            /* -inf, -infinity, -nan (realm-core's lexer takes a sign before
-             * them: src/realm/parser/query_flex.ll, `[+-]?(?i:nan)`) */
-            i++;
-            while (i < length && is_name_char(text[i])) i++;
-            if (!span_is(text, start + 1, i, "inf") && !span_is(text, start + 1, i, "infinity") &&
-                !span_is(text, start + 1, i, "nan"))
-                return syntax_error_at(p, start, "a sign must be followed by a number");
-            kind = TOKEN_NUMBER;
-        } else if (is_digit(c) || ((c == '-' || c == '+') && i + 1 < length && is_digit(text[i + 1]))) {
-            size_t date = is_digit(c) ? date_end(text, length, i) : 0;
-            if (date) {
-                i = date;
-                kind = TOKEN_TIMESTAMP;
-            } else {
-                i = number_end(text, length, i);
-                if (i < length && is_name_char(text[i]))
-                    return syntax_error_at(p, start, "a number cannot be followed by a letter");
-                kind = TOKEN_NUMBER;
-            }
-        } else if (is_name_start(c)) {
-            while (i < length && is_name_char(text[i])) i++;
-            kind = TOKEN_NAME;
-            /* oid(...) and uuid(...) are literals: the text inside is taken whole. */
-            if ((span_is(text, start, i, "oid") || span_is(text, start, i, "uuid")) && i < length && text[i] == '(') {
-                bool is_oid = span_is(text, start, i, "oid");
-                while (i < length && text[i] != ')') i++;
-                if (i >= length)
-                    return syntax_error_at(p, start, "the %s literal is not closed (a ')' is missing)", is_oid ? "oid" : "uuid");
-                i++;
-                kind = is_oid ? TOKEN_OBJECT_ID : TOKEN_UUID;
-            }
-        } else if (c == '@') {
-            i++;
-            if (i >= length || !is_name_start(text[i])) return syntax_error_at(p, start, "expected a name after '@'");
-            while (i < length && is_name_char(text[i])) i++;
-            kind = TOKEN_AT_NAME;
-        } else if (c == '%') {
-            if (i + 1 < length && text[i + 1] == '@') kind = TOKEN_PERCENT_AT;
-            else if (i + 1 < length && text[i + 1] == 'K') kind = TOKEN_PERCENT_K;
-            else return syntax_error_at(p, start, "'%%' must be followed by '@' (a value) or 'K' (a key path)");
-            i += 2;
-        } else if (c == '$') {
-            i++;
-            if (i < length && is_digit(text[i])) {
-                i = digits_end(text, length, i);
-                if (i < length && is_name_char(text[i]))
-                    return syntax_error_at(p, start, "an argument is '$' and a number, like $0");
-                kind = TOKEN_DOLLAR_NUMBER;
-            } else if (i < length && is_name_start(text[i])) {
-                while (i < length && is_name_char(text[i])) i++;
-                kind = TOKEN_DOLLAR_NAME;
-            } else {
-                return syntax_error_at(p, start, "'$' must be followed by an argument number ($0) or a variable name ($x)");
-            }
-        } else if (c == '[') {
-            /* [c] [d] [cd] [dc]: modifiers; anything else opens a subscript. */
-            size_t j = i + 1;
-            while (j < length && j - i <= 3 && (lower(text[j]) == 'c' || lower(text[j]) == 'd')) {
-                flags |= lower(text[j]) == 'c' ? PARSE_CASE_INSENSITIVE : PARSE_DIACRITIC_INSENSITIVE;
-                j++;
-            }
-            if (j > i + 1 && j - i - 1 <= 2 && j < length && text[j] == ']' &&
-                (j - i - 1 == 1 || flags == (PARSE_CASE_INSENSITIVE | PARSE_DIACRITIC_INSENSITIVE))) {
-                i = j + 1;
-                kind = TOKEN_MODIFIER;
-            } else {
-                flags = 0;
-                i++;
-                kind = TOKEN_LEFT_BRACKET;
-            }
-        } else {
-            char next = i + 1 < length ? text[i + 1] : 0;
-            i++;
-            switch (c) {
-            case '=':
-                if (next == '=') i++, kind = TOKEN_EQUAL;
-                else if (next == '<') i++, kind = TOKEN_LESS_EQUAL;
-                else if (next == '>') i++, kind = TOKEN_GREATER_EQUAL;
-                else kind = TOKEN_EQUAL;
-                break;
-            case '!':
-                if (next == '=') i++, kind = TOKEN_NOT_EQUAL;
-                else kind = TOKEN_BANG;
-                break;
-            case '<':
-                if (next == '=') i++, kind = TOKEN_LESS_EQUAL;
-                else if (next == '>') i++, kind = TOKEN_NOT_EQUAL;
-                else kind = TOKEN_LESS;
-                break;
-            case '>':
-                if (next == '=') i++, kind = TOKEN_GREATER_EQUAL;
-                else kind = TOKEN_GREATER;
-                break;
-            case '&':
-                if (next != '&') return syntax_error_at(p, start, "'&' must be doubled: '&&' (AND)");
-                i++, kind = TOKEN_AND_AND;
-                break;
-            case '|':
-                if (next != '|') return syntax_error_at(p, start, "'|' must be doubled: '||' (OR)");
-                i++, kind = TOKEN_OR_OR;
-                break;
-            case '(': kind = TOKEN_LEFT_PAREN; break;
-            case ')': kind = TOKEN_RIGHT_PAREN; break;
-            case '{': kind = TOKEN_LEFT_BRACE; break;
-            case '}': kind = TOKEN_RIGHT_BRACE; break;
-            case ']': kind = TOKEN_RIGHT_BRACKET; break;
-            case ',': kind = TOKEN_COMMA; break;
-            case '.': kind = TOKEN_DOT; break;
-            case '*': kind = TOKEN_STAR; break;
-            default: return syntax_error_at(p, start, "unexpected character");
-            }
-        }
-        if (!push_token(p, kind, start, i, flags)) return false;
-    }
-    return push_token(p, TOKEN_END, length, length, 0);
-}
-
-/* ------------------------------------------------------------------------ */
 /* The tree                                                                  */
 /* ------------------------------------------------------------------------ */
 
 static bool new_node(parse_tree *tree, parse_kind kind, size_t position, int *out_index)
 {
-    if (tree->node_count >= (size_t)INT32_MAX) return out_of_memory();
+    if (tree->node_count >= (size_t)INT32_MAX) return parse_out_of_memory();
     if (!buf_reserve((void **)&tree->nodes, &tree->node_capacity, tree->node_count + 1, sizeof *tree->nodes)) return false;
     parse_node *node = &tree->nodes[tree->node_count];
     memset(node, 0, sizeof *node);
@@ -407,7 +56,7 @@ static bool new_block(parse_tree *tree, size_t size, char **out_block)
 {
     if (!buf_reserve((void **)&tree->blocks, &tree->block_capacity, tree->block_count + 1, sizeof *tree->blocks)) return false;
     char *block = malloc(size + 1);
-    if (!block) return out_of_memory();
+    if (!block) return parse_out_of_memory();
     block[size] = 0;
     tree->blocks[tree->block_count++] = block;
     *out_block = block;
@@ -465,8 +114,8 @@ const char *parse_op_name(parse_op op)
 
 static int hex_value(char c)
 {
-    if (is_digit(c)) return c - '0';
-    return lower(c) - 'a' + 10;
+    if (parse_is_digit(c)) return c - '0';
+    return parse_lower(c) - 'a' + 10;
 }
 
 /* Four hex digits at text[i]; -1 if they are not. */
@@ -475,7 +124,7 @@ static long hex4(const char *text, size_t end, size_t i)
     if (end < 4 || i > end - 4) return -1;
     long value = 0;
     for (size_t k = 0; k < 4; k++) {
-        if (!is_hex_digit(text[i + k])) return -1;
+        if (!parse_is_hex_digit(text[i + k])) return -1;
         value = value * 16 + hex_value(text[i + k]);
     }
     return value;
@@ -506,17 +155,21 @@ static bool decode_string(parser *p, const token *t, const char **out_data, size
         case 'r': out[used++] = '\r'; break;
         case 't': out[used++] = '\t'; break;
         case '0': out[used++] = '\0'; break;
+        /* realm-core's string escapes take these too (query_flex.ll's `escape`). */
+        case '/': out[used++] = '/'; break;
+        case 'b': out[used++] = '\b'; break;
+        case 'f': out[used++] = '\f'; break;
         case 'u': {
             long unit = hex4(text, end, i);
-            if (unit < 0) return syntax_error_at(p, escape, "\\u must be followed by four hexadecimal digits");
+            if (unit < 0) return parse_syntax_error(p, escape, "\\u must be followed by four hexadecimal digits");
             i += 4;
             uint32_t code_point = (uint32_t)unit;
             if (unit >= 0xDC00 && unit <= 0xDFFF)
-                return syntax_error_at(p, escape, "\\u%04lX is a low surrogate without a high one", unit);
+                return parse_syntax_error(p, escape, "\\u%04lX is a low surrogate without a high one", unit);
             if (unit >= 0xD800 && unit <= 0xDBFF) {
                 long low = (i + 1 < end && text[i] == '\\' && text[i + 1] == 'u') ? hex4(text, end, i + 2) : -1;
                 if (low < 0xDC00 || low > 0xDFFF)
-                    return syntax_error_at(p, escape, "\\u%04lX is a high surrogate without a low one after it", unit);
+                    return parse_syntax_error(p, escape, "\\u%04lX is a high surrogate without a low one after it", unit);
                 i += 6;
                 code_point = 0x10000 + (((uint32_t)unit - 0xD800) << 10) + ((uint32_t)low - 0xDC00);
             }
@@ -526,7 +179,7 @@ static bool decode_string(parser *p, const token *t, const char **out_data, size
             used += utf8_encode(code_point, out + used);
             break;
         }
-        default: return syntax_error_at(p, escape, "unknown escape '\\%c' (known: \\\\ \\' \\\" \\n \\r \\t \\0 \\uXXXX)", c);
+        default: return parse_syntax_error(p, escape, "unknown escape '\\%c' (known: \\\\ \\' \\\" \\/ \\b \\f \\n \\r \\t \\0 \\uXXXX)", c);
         }
     }
     out[used] = 0;
@@ -550,20 +203,20 @@ static bool decode_number(parser *p, const token *t, parse_literal *out)
     bool negative = false;
     if (*digits == '-' || *digits == '+') negative = *digits++ == '-';
     if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
-        if (!digits[2]) return syntax_error_at(p, t->start, "a hexadecimal number needs digits after '0x'");
+        if (!digits[2]) return parse_syntax_error(p, t->start, "a hexadecimal number needs digits after '0x'");
         uint64_t magnitude = 0;
         for (const char *d = digits + 2; *d; d++) {
-            if (magnitude > (UINT64_MAX >> 4)) return syntax_error_at(p, t->start, "the number does not fit in 64 bits");
+            if (magnitude > (UINT64_MAX >> 4)) return parse_syntax_error(p, t->start, "the number does not fit in 64 bits");
             magnitude = magnitude * 16 + (uint64_t)hex_value(*d);
         }
         if (magnitude > (negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX))
-            return syntax_error_at(p, t->start, "the number does not fit in a 64-bit signed integer");
+            return parse_syntax_error(p, t->start, "the number does not fit in a 64-bit signed integer");
         out->value.type = CE_TYPE_INT;
         out->value.integer = negative ? (int64_t)(0 - magnitude) : (int64_t)magnitude;
         return true;
     }
     bool integral = *digits != 0;
-    for (const char *d = digits; *d && integral; d++) integral = is_digit(*d);
+    for (const char *d = digits; *d && integral; d++) integral = parse_is_digit(*d);
     if (integral) {
         uint64_t magnitude = 0;
         bool fits = true;
@@ -575,7 +228,7 @@ static bool decode_number(parser *p, const token *t, parse_literal *out)
         /* An integer literal is an int or an error: never silently a
          * double that compares with rounded values. */
         if (!fits || magnitude > (negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX))
-            return syntax_error_at(p, t->start,
+            return parse_syntax_error(p, t->start,
                                    "the integer does not fit in a 64-bit signed integer (-9223372036854775808 to "
                                    "9223372036854775807); write a double with a decimal point or an exponent");
         out->value.type = CE_TYPE_INT;
@@ -583,12 +236,22 @@ static bool decode_number(parser *p, const token *t, parse_literal *out)
         return true;
     }
     pthread_once(&c_locale_once, make_c_locale);
-    if (c_locale == (locale_t)0) return out_of_memory();
+    if (c_locale == (locale_t)0) return parse_out_of_memory();
     char *end;
     errno = 0;
+    size_t size = strlen(copy);
+    if (size > 1 && copy[size - 1] == 'f' && (parse_is_digit(copy[size - 2]) || copy[size - 2] == '.')) {
+        /* `1.5f`: a float (realm-core's FLOAT ending in 'f', read with strtof). */
+        float single = strtof_l(copy, &end, c_locale);
+        if (end != copy + size - 1) return parse_syntax_error(p, t->start, "not a number");
+        if (errno == ERANGE && isinf(single)) return parse_syntax_error(p, t->start, "the number is too large for a float");
+        out->value.type = CE_TYPE_FLOAT;
+        out->value.float_value = single;
+        return true;
+    }
     double value = strtod_l(copy, &end, c_locale);
-    if (*end != 0) return syntax_error_at(p, t->start, "not a number");
-    if (errno == ERANGE && isinf(value)) return syntax_error_at(p, t->start, "the number is too large for a double");
+    if (*end != 0) return parse_syntax_error(p, t->start, "not a number");
+    if (errno == ERANGE && isinf(value)) return parse_syntax_error(p, t->start, "the number is too large for a double");
     out->value.type = CE_TYPE_DOUBLE;
     out->value.double_value = value;
     return true;
@@ -612,7 +275,7 @@ static uint64_t read_digits(const char *text, size_t *i, size_t end, unsigned ma
 {
     uint64_t value = 0;
     unsigned count = 0;
-    while (*i < end && is_digit(text[*i]) && count < max) {
+    while (*i < end && parse_is_digit(text[*i]) && count < max) {
         value = value * 10 + (uint64_t)(text[*i] - '0');
         (*i)++;
         count++;
@@ -632,17 +295,17 @@ static bool decode_timestamp(parser *p, const token *t, ce_timestamp *out)
         if (negative_seconds) i++;
         uint64_t seconds = read_digits(text, &i, t->end, 19, &count);
         if (text[i] != ':' || seconds > (negative_seconds ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX))
-            return syntax_error_at(p, t->start, "the seconds of the timestamp do not fit in 64 bits");
+            return parse_syntax_error(p, t->start, "the seconds of the timestamp do not fit in 64 bits");
         i++;
         bool negative_nanoseconds = text[i] == '-';
         if (negative_nanoseconds) i++;
         uint64_t nanoseconds = read_digits(text, &i, t->end, 10, &count);
         if (i != t->end || nanoseconds > 999999999)
-            return syntax_error_at(p, t->start, "the nanoseconds of a timestamp lie within -999999999 and 999999999");
+            return parse_syntax_error(p, t->start, "the nanoseconds of a timestamp lie within -999999999 and 999999999");
         out->seconds = negative_seconds ? (int64_t)(0 - seconds) : (int64_t)seconds;
         out->nanoseconds = negative_nanoseconds ? -(int32_t)nanoseconds : (int32_t)nanoseconds;
         if (!value_timestamp_is_valid(*out))
-            return syntax_error_at(p, t->start, "the nanoseconds of a timestamp must have the sign of its seconds");
+            return parse_syntax_error(p, t->start, "the nanoseconds of a timestamp must have the sign of its seconds");
         return true;
     }
     unsigned year = (unsigned)read_digits(text, &i, t->end, 4, &count);
@@ -661,19 +324,19 @@ static bool decode_timestamp(parser *p, const token *t, ce_timestamp *out)
         i++;
         nanoseconds = read_digits(text, &i, t->end, 10, &count);
         if (i != t->end || nanoseconds > 999999999)
-            return syntax_error_at(p, t->start, "the nanoseconds of a date lie within 0 and 999999999");
+            return parse_syntax_error(p, t->start, "the nanoseconds of a date lie within 0 and 999999999");
     }
     /* realm-core's query parser (src/realm/parser, the YYYY-MM-DD@HH:MM:SS
      * conversion) refuses years before 1900, whose timegm it cannot trust:
      * "Conversion of dates before 1900 is not supported." (T<seconds>:<ns>
      * reaches them.) */
-    if (year < 1900) return syntax_error_at(p, t->start, "Conversion of dates before 1900 is not supported.");
+    if (year < 1900) return parse_syntax_error(p, t->start, "Conversion of dates before 1900 is not supported.");
     static const unsigned month_days[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
     if (month < 1 || month > 12 || day < 1 || day > month_days[month - 1] || (month == 2 && day == 29 && !leap))
-        return syntax_error_at(p, t->start, "not a valid date (year-month-day)");
+        return parse_syntax_error(p, t->start, "not a valid date (year-month-day)");
     if (hour > 23 || minute > 59 || second > 59)
-        return syntax_error_at(p, t->start, "not a valid time of day (hours 0-23, minutes and seconds 0-59)");
+        return parse_syntax_error(p, t->start, "not a valid time of day (hours 0-23, minutes and seconds 0-59)");
     int64_t seconds = days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
     /* As realm-core's query parser reads a date (src/realm/parser, the
      * YYYY-MM-DD@HH:MM:SS:NS conversion: "seconds determines the sign of
@@ -689,11 +352,11 @@ static bool decode_object_id(parser *p, const token *t, ce_object_id *out)
 {
     /* oid(<24 hex digits>) */
     size_t open = t->start + 3, close = t->end - 1;
-    if (close - open - 1 != 24) return syntax_error_at(p, t->start, "an object id is oid() around 24 hexadecimal digits");
+    if (close - open - 1 != 24) return parse_syntax_error(p, t->start, "an object id is oid() around 24 hexadecimal digits");
     for (size_t k = 0; k < 12; k++) {
         char high = p->text[open + 1 + 2 * k], low = p->text[open + 2 + 2 * k];
-        if (!is_hex_digit(high) || !is_hex_digit(low))
-            return syntax_error_at(p, t->start, "an object id is oid() around 24 hexadecimal digits");
+        if (!parse_is_hex_digit(high) || !parse_is_hex_digit(low))
+            return parse_syntax_error(p, t->start, "an object id is oid() around 24 hexadecimal digits");
         out->bytes[k] = (uint8_t)(hex_value(high) * 16 + hex_value(low));
     }
     return true;
@@ -707,15 +370,15 @@ static bool decode_uuid(parser *p, const token *t, ce_uuid *out)
     size_t length = close - open - 1;
     static const char *const message =
         "a uuid is uuid() around 32 hexadecimal digits in groups of 8-4-4-4-12, like uuid(3b241101-e2bb-4255-8caf-4136c566a962)";
-    if (length != 36) return syntax_error_at(p, t->start, "%s", message);
+    if (length != 36) return parse_syntax_error(p, t->start, "%s", message);
     size_t byte = 0;
     for (size_t k = 0; k < 36;) {
         if (k == 8 || k == 13 || k == 18 || k == 23) {
-            if (inside[k] != '-') return syntax_error_at(p, t->start, "%s", message);
+            if (inside[k] != '-') return parse_syntax_error(p, t->start, "%s", message);
             k++;
             continue;
         }
-        if (!is_hex_digit(inside[k]) || !is_hex_digit(inside[k + 1])) return syntax_error_at(p, t->start, "%s", message);
+        if (!parse_is_hex_digit(inside[k]) || !parse_is_hex_digit(inside[k + 1])) return parse_syntax_error(p, t->start, "%s", message);
         out->bytes[byte++] = (uint8_t)(hex_value(inside[k]) * 16 + hex_value(inside[k + 1]));
         k += 2;
     }
@@ -726,7 +389,7 @@ static int base64_value(char c)
 {
     if (c >= 'A' && c <= 'Z') return c - 'A';
     if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (is_digit(c)) return c - '0' + 52;
+    if (parse_is_digit(c)) return c - '0' + 52;
     if (c == '+') return 62;
     if (c == '/') return 63;
     return -1;
@@ -737,7 +400,7 @@ static bool decode_binary(parser *p, const token *t, const uint8_t **out_data, s
     size_t start = t->start + 4, end = t->end - 1;
     size_t length = end - start;
     static const char *const message = "B64\"...\" holds base64 (A-Z a-z 0-9 + /, '=' padding, a multiple of 4 characters)";
-    if (length % 4 != 0) return syntax_error_at(p, t->start, "%s", message);
+    if (length % 4 != 0) return parse_syntax_error(p, t->start, "%s", message);
     char *out;
     if (!new_block(p->tree, length / 4 * 3, &out)) return false;
     size_t used = 0;
@@ -750,7 +413,7 @@ static bool decode_binary(parser *p, const token *t, const uint8_t **out_data, s
                 values[k] = 0;
                 padding++;
             } else if (padding > 0 || (values[k] = base64_value(c)) < 0) {
-                return syntax_error_at(p, t->start, "%s", message);
+                return parse_syntax_error(p, t->start, "%s", message);
             }
         }
         uint32_t group = (uint32_t)(values[0] << 18 | values[1] << 12 | values[2] << 6 | values[3]);
@@ -782,16 +445,19 @@ static const token *advance(parser *p)
 
 static bool is_keyword(const parser *p, const token *t, const char *word)
 {
-    return t->kind == TOKEN_NAME && span_is(p->text, t->start, t->end, word);
+    return t->kind == TOKEN_NAME && parse_span_is(p->text, t->start, t->end, word);
 }
 
-/* Words that cannot start a key path (they mean something else there). */
+/* Words that cannot start a key path (they mean something else there).
+ * realm-core takes the operators' and the descriptors' words as names
+ * (query_bison.yy's `id`: beginswith, endswith, contains, like, between,
+ * in, text, sort, distinct, limit, ascending, descending; test_parser.cpp:
+ * "sort > 0", "contains contains 'contains'", "SORT(limit ASC)"). */
 static bool is_reserved(const parser *p, const token *t)
 {
-    static const char *const words[] = {"and", "or", "not", "any", "some", "all", "none", "in", "between",
-                                        "beginswith", "endswith", "contains", "like", "truepredicate",
-                                        "falsepredicate", "subquery", "true", "false", "nil", "null", "sort",
-                                        "distinct", "limit", "inf", "infinity", "nan"};
+    static const char *const words[] = {"and", "or", "not", "any", "some", "all", "none", "truepredicate",
+                                        "falsepredicate", "subquery", "true", "false", "nil", "null", "inf",
+                                        "infinity", "nan"};
     for (size_t i = 0; i < sizeof words / sizeof *words; i++)
         if (is_keyword(p, t, words[i])) return true;
     return false;
@@ -800,7 +466,7 @@ static bool is_reserved(const parser *p, const token *t)
 static bool expect(parser *p, token_kind kind, const char *what)
 {
     const token *t = peek(p);
-    if (t->kind != kind) return syntax_error_at(p, t->start, "expected %s", what);
+    if (t->kind != kind) return parse_syntax_error(p, t->start, "expected %s", what);
     advance(p);
     return true;
 }
@@ -808,7 +474,7 @@ static bool expect(parser *p, token_kind kind, const char *what)
 static bool enter(parser *p, size_t position)
 {
     if (++p->depth > PARSE_MAX_DEPTH)
-        return syntax_error_at(p, position, "the predicate is nested too deeply (more than %d levels)", PARSE_MAX_DEPTH);
+        return parse_syntax_error(p, position, "the predicate is nested too deeply (more than %d levels)", PARSE_MAX_DEPTH);
     return true;
 }
 
@@ -822,11 +488,11 @@ static bool new_argument_index(parser *p, const token *t, int *out_index)
         uint64_t value = 0;
         for (size_t i = t->start + 1; i < t->end; i++) {
             value = value * 10 + (uint64_t)(p->text[i] - '0');
-            if (value > 1000000) return syntax_error_at(p, t->start, "argument numbers go up to $1000000");
+            if (value > 1000000) return parse_syntax_error(p, t->start, "argument numbers go up to $1000000");
         }
         *out_index = (int)value;
     } else {
-        if (p->next_percent_argument > 1000000) return syntax_error_at(p, t->start, "too many arguments");
+        if (p->next_percent_argument > 1000000) return parse_syntax_error(p, t->start, "too many arguments");
         *out_index = p->next_percent_argument++;
     }
     if (*out_index + 1 > p->tree->argument_count) p->tree->argument_count = *out_index + 1;
@@ -846,9 +512,18 @@ static bool push_component(parser *p, parse_component_kind kind, size_t position
 
 static bool push_name_component(parser *p, parse_component_kind kind, const token *t, size_t skip)
 {
-    const char *name;
-    if (!copy_span(p->tree, p->text, t->start + skip, t->end, &name)) return false;
-    return push_component(p, kind, t->start, name, t->end - t->start - skip, -1);
+    size_t start = t->start + skip;
+    if (!memchr(p->text + start, '\\', t->end - start)) {
+        const char *name;
+        if (!copy_span(p->tree, p->text, start, t->end, &name)) return false;
+        return push_component(p, kind, t->start, name, t->end - start, -1);
+    }
+    /* `shoe\ size`: the name with its escapes decoded (parse_decode_name). */
+    char *block;
+    if (!new_block(p->tree, t->end - start, &block)) return false;
+    size_t length = parse_decode_name(p->text, start, t->end, block);
+    block[length] = 0;
+    return push_component(p, kind, t->start, block, length, -1);
 }
 
 static bool parse_path_tail(parser *p, size_t *end_out);
@@ -907,19 +582,19 @@ static bool parse_path_tail(parser *p, size_t *end_out)
                 if (key->kind == TOKEN_NAME) {
                     if (is_keyword(p, key, "last")) position = -1;
                     else if (!is_keyword(p, key, "first"))
-                        return syntax_error_at(p, key->start, "expected a string, an index, FIRST, LAST, SIZE, '*' or an argument in '[...]'");
+                        return parse_syntax_error(p, key->start, "expected a string, an index, FIRST, LAST, SIZE, '*' or an argument in '[...]'");
                 } else {
                     for (size_t i = key->start; i < key->end; i++) {
-                        if (!is_digit(p->text[i]))
-                            return syntax_error_at(p, key->start, "an index in '[...]' is a whole number from 0");
+                        if (!parse_is_digit(p->text[i]))
+                            return parse_syntax_error(p, key->start, "an index in '[...]' is a whole number from 0");
                         position = position * 10 + (p->text[i] - '0');
-                        if (position > 1000000000) return syntax_error_at(p, key->start, "an index in '[...]' goes up to 1000000000");
+                        if (position > 1000000000) return parse_syntax_error(p, key->start, "an index in '[...]' goes up to 1000000000");
                     }
                 }
                 if (!push_component(p, PARSE_COMPONENT_INDEX, key->start, "", 0, -1)) return false;
                 p->tree->components[p->tree->component_count - 1].index = position;
             } else {
-                return syntax_error_at(p, key->start, "expected a string, an index, FIRST, LAST, SIZE, '*' or an argument in '[...]'");
+                return parse_syntax_error(p, key->start, "expected a string, an index, FIRST, LAST, SIZE, '*' or an argument in '[...]'");
             }
             const token *close = peek(p);
             if (!expect(p, TOKEN_RIGHT_BRACKET, "']' after the key")) return false;
@@ -934,7 +609,7 @@ static bool parse_path_tail(parser *p, size_t *end_out)
         } else if (name->kind == TOKEN_AT_NAME) {
             if (!push_name_component(p, PARSE_COMPONENT_OPERATOR, name, 1)) return false;
         } else {
-            return syntax_error_at(p, name->start, "expected a property name or an @operator after '.'");
+            return parse_syntax_error(p, name->start, "expected a property name or an @operator after '.'");
         }
         end = advance(p)->end;
     }
@@ -1024,7 +699,7 @@ static bool parse_list(parser *p, int *out)
         for (;;) {
             const token *t = peek(p);
             if (!is_literal_start(p, t) && t->kind != TOKEN_PERCENT_AT && t->kind != TOKEN_DOLLAR_NUMBER) {
-                ok = syntax_error_at(p, t->start, "a list '{...}' holds literals and arguments, separated by ','");
+                ok = parse_syntax_error(p, t->start, "a list '{...}' holds literals and arguments, separated by ','");
                 break;
             }
             int element;
@@ -1058,13 +733,13 @@ static bool parse_subquery(parser *p, int *out)
     if (!expect(p, TOKEN_LEFT_PAREN, "'(' after SUBQUERY")) return false;
     const token *t = peek(p);
     if ((t->kind != TOKEN_NAME || is_reserved(p, t)) && t->kind != TOKEN_AT_NAME && t->kind != TOKEN_DOLLAR_NAME)
-        return syntax_error_at(p, t->start, "expected the key path of a collection as the first part of SUBQUERY");
+        return parse_syntax_error(p, t->start, "expected the key path of a collection as the first part of SUBQUERY");
     int collection;
     if (!parse_key_path_value(p, &collection) || !expect(p, TOKEN_COMMA, "',' after the collection of SUBQUERY"))
         return false;
     const token *variable = peek(p);
     if (variable->kind != TOKEN_DOLLAR_NAME)
-        return syntax_error_at(p, variable->start, "expected a variable like $x as the second part of SUBQUERY");
+        return parse_syntax_error(p, variable->start, "expected a variable like $x as the second part of SUBQUERY");
     const char *name;
     if (!copy_span(p->tree, p->text, variable->start + 1, variable->end, &name)) return false;
     advance(p);
@@ -1075,15 +750,15 @@ static bool parse_subquery(parser *p, int *out)
     if (!expect(p, TOKEN_DOT, "'.@count' after SUBQUERY(...)")) return false;
     const token *suffix = peek(p);
     if (suffix->kind != TOKEN_AT_NAME ||
-        !(span_is(p->text, suffix->start, suffix->end, "@count") || span_is(p->text, suffix->start, suffix->end, "@size")))
-        return syntax_error_at(p, suffix->start, "expected '@count' or '@size' after SUBQUERY(...).");
+        !(parse_span_is(p->text, suffix->start, suffix->end, "@count") || parse_span_is(p->text, suffix->start, suffix->end, "@size")))
+        return parse_syntax_error(p, suffix->start, "expected '@count' or '@size' after SUBQUERY(...).");
     advance(p);
     leave(p);
     parse_node *node = &p->tree->nodes[index];
     node->left = collection;
     node->right = predicate;
     node->variable = name;
-    node->suffix = span_is(p->text, suffix->start, suffix->end, "@count") ? "count" : "size";
+    node->suffix = parse_span_is(p->text, suffix->start, suffix->end, "@count") ? "count" : "size";
     node->length = suffix->end - keyword->start;
     *out = index;
     return true;
@@ -1122,11 +797,11 @@ static bool parse_value(parser *p, int *out)
     case TOKEN_DOLLAR_NAME: return parse_key_path_value(p, out);
     case TOKEN_NAME:
         if (is_keyword(p, t, "subquery") && peek_at(p, 1)->kind == TOKEN_LEFT_PAREN) return parse_subquery(p, out);
-        if (is_reserved(p, t)) return syntax_error_at(p, t->start, "expected a value or a key path, not a keyword");
+        if (is_reserved(p, t)) return parse_syntax_error(p, t->start, "expected a value or a key path, not a keyword");
         return parse_key_path_value(p, out);
     default: break;
     }
-    return syntax_error_at(p, t->start, "expected a value or a key path");
+    return parse_syntax_error(p, t->start, "expected a value or a key path");
 }
 
 static bool comparison_operator(const parser *p, const token *t, parse_op *out)
@@ -1169,7 +844,7 @@ static bool parse_coordinate(parser *p, double value, bool use_value)
             if (!new_argument_index(p, t, &c->argument)) return false;
         } else if (t->kind != TOKEN_NUMBER || !decode_number(p, t, &literal)) {
             if (ce_last_error_code() == CE_ERR_OUT_OF_MEMORY) return false;
-            return syntax_error_at(p, t->start, "expected a number (a coordinate) or an argument like $0");
+            return parse_syntax_error(p, t->start, "expected a number (a coordinate) or an argument like $0");
         } else {
             c->value = literal.value.type == CE_TYPE_INT ? (double)literal.value.integer : literal.value.double_value;
         }
@@ -1247,7 +922,7 @@ static bool parse_comparison(parser *p, int *out)
     parse_op op;
     if (!comparison_operator(p, op_token, &op)) {
         const parse_node *value = &p->tree->nodes[left];
-        return syntax_error_at(p, op_token->start,
+        return parse_syntax_error(p, op_token->start,
                                "expected an operator (==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, IN, "
                                "BETWEEN) after the value at position %zu",
                                value->position);
@@ -1260,9 +935,9 @@ static bool parse_comparison(parser *p, int *out)
     if (op == PARSE_OP_GEO_WITHIN) {
         bool shape = (is_keyword(p, t, "geobox") || is_keyword(p, t, "geocircle") || is_keyword(p, t, "geopolygon")) &&
                      peek_at(p, 1)->kind == TOKEN_LEFT_PAREN;
-        if (flags) return syntax_error_at(p, op_token->start, "[c] and [d] do not apply to GEOWITHIN");
+        if (flags) return parse_syntax_error(p, op_token->start, "[c] and [d] do not apply to GEOWITHIN");
         if (!shape && t->kind != TOKEN_PERCENT_AT && t->kind != TOKEN_DOLLAR_NUMBER)
-            return syntax_error_at(p, t->start, "GEOWITHIN needs a shape: geoBox(...), geoCircle(...), geoPolygon(...) or an argument");
+            return parse_syntax_error(p, t->start, "GEOWITHIN needs a shape: geoBox(...), geoCircle(...), geoPolygon(...) or an argument");
         if (!(shape ? parse_geo(p, &right) : parse_value(p, &right))) return false;
     } else if (!parse_value(p, &right)) {
         return false;
@@ -1270,9 +945,9 @@ static bool parse_comparison(parser *p, int *out)
     const parse_node *right_node = &p->tree->nodes[right];
     if (op == PARSE_OP_BETWEEN) {
         if (right_node->kind == PARSE_LIST && right_node->item_count != 2)
-            return syntax_error_at(p, right_node->position, "BETWEEN needs a list of two values, like {1, 10}");
+            return parse_syntax_error(p, right_node->position, "BETWEEN needs a list of two values, like {1, 10}");
         if (right_node->kind != PARSE_LIST && right_node->kind != PARSE_ARGUMENT)
-            return syntax_error_at(p, right_node->position, "BETWEEN needs a list of two values, like {1, 10}, or an argument");
+            return parse_syntax_error(p, right_node->position, "BETWEEN needs a list of two values, like {1, 10}, or an argument");
     }
     int index;
     if (!new_node(p->tree, PARSE_COMPARE, first->start, &index)) return false;
@@ -1332,7 +1007,7 @@ static bool parse_chain(parser *p, bool is_or, int *out)
     }
     int *children = malloc(4 * sizeof *children);
     size_t count = 0, capacity = 4;
-    if (!children) return out_of_memory();
+    if (!children) return parse_out_of_memory();
     children[count++] = first;
     bool ok = true;
     while (ok) {
@@ -1377,7 +1052,7 @@ static bool parse_descriptor_key_path(parser *p, int *out)
     const token *t = peek(p);
     if (t->kind == TOKEN_PERCENT_K) return parse_value(p, out);
     if ((t->kind != TOKEN_NAME || is_reserved(p, t)) && t->kind != TOKEN_AT_NAME)
-        return syntax_error_at(p, t->start, "expected a key path");
+        return parse_syntax_error(p, t->start, "expected a key path");
     return parse_key_path_value(p, out);
 }
 
@@ -1392,17 +1067,20 @@ static bool parse_descriptors(parser *p)
         else if (is_keyword(p, t, "distinct")) descriptor.kind = PARSE_DISTINCT;
         else if (is_keyword(p, t, "limit")) descriptor.kind = PARSE_LIMIT;
         else if (t->kind == TOKEN_END) return true;
-        else return syntax_error_at(p, t->start, "expected AND, OR, SORT, DISTINCT, LIMIT or the end of the predicate");
+        else return parse_syntax_error(p, t->start, "expected AND, OR, SORT, DISTINCT, LIMIT or the end of the predicate");
         advance(p);
         if (!expect(p, TOKEN_LEFT_PAREN, "'(' after SORT, DISTINCT or LIMIT")) return false;
         if (descriptor.kind == PARSE_LIMIT) {
             const token *number = advance(p);
             parse_literal literal;
             memset(&literal, 0, sizeof literal);
-            if (number->kind != TOKEN_NUMBER || !decode_number(p, number, &literal) || literal.value.type != CE_TYPE_INT ||
+            /* Decimal digits only (realm-core: LIMIT '(' NATURAL0 ')'). */
+            bool natural = number->kind == TOKEN_NUMBER;
+            for (size_t i = number->start; natural && i < number->end; i++) natural = parse_is_digit(p->text[i]);
+            if (!natural || !decode_number(p, number, &literal) || literal.value.type != CE_TYPE_INT ||
                 literal.value.integer < 0) {
                 if (ce_last_error_code() == CE_ERR_OUT_OF_MEMORY) return false;
-                return syntax_error_at(p, number->start, "LIMIT needs a number of objects (0 or more)");
+                return parse_syntax_error(p, number->start, "LIMIT needs a number of objects (0 or more)");
             }
             descriptor.limit = (uint64_t)literal.value.integer;
         } else {
@@ -1418,7 +1096,7 @@ static bool parse_descriptors(parser *p)
                         ascending = false;
                         advance(p);
                     } else {
-                        return syntax_error_at(p, direction->start, "expected ASC or DESC after the key path of SORT");
+                        return parse_syntax_error(p, direction->start, "expected ASC or DESC after the key path of SORT");
                     }
                 }
                 if (!push_key(p, key_path, ascending)) return false;
@@ -1443,7 +1121,7 @@ static bool start(const char *text, size_t length, parse_tree *tree, parser *p)
     p->tree = tree;
     if (!text) return error_fail(CE_ERR_INVALID_ARGUMENT, "a predicate is required");
     char *copy = malloc(length + 1);
-    if (!copy) return out_of_memory();
+    if (!copy) return parse_out_of_memory();
     memcpy(copy, text, length);
     copy[length] = 0;
     tree->text = copy;
@@ -1451,10 +1129,10 @@ static bool start(const char *text, size_t length, parse_tree *tree, parser *p)
     p->text = copy;
     p->length = length;
     size_t valid = utf8_valid_prefix(text, length);
-    if (valid != length) return syntax_error_at(p, valid, "the predicate is not valid UTF-8");
+    if (valid != length) return parse_syntax_error(p, valid, "the predicate is not valid UTF-8");
     for (size_t i = 0; i < length; i++)
-        if (text[i] == 0) return syntax_error_at(p, i, "the predicate holds a NUL byte");
-    return tokenize(p);
+        if (text[i] == 0) return parse_syntax_error(p, i, "the predicate holds a NUL byte");
+    return parse_tokenize(p);
 }
 
 static bool finish(parser *p, bool ok)
@@ -1469,7 +1147,7 @@ bool parse_predicate(const char *text, size_t length, parse_tree *out_tree)
 {
     parser p;
     if (!start(text, length, out_tree, &p)) return finish(&p, false);
-    if (peek(&p)->kind == TOKEN_END) return finish(&p, syntax_error_at(&p, 0, "the predicate is empty"));
+    if (peek(&p)->kind == TOKEN_END) return finish(&p, parse_syntax_error(&p, 0, "the predicate is empty"));
     int root;
     bool ok = parse_or(&p, &root) && parse_descriptors(&p);
     if (ok) out_tree->root = root;
@@ -1482,11 +1160,11 @@ bool parse_key_path(const char *text, size_t length, parse_tree *out_tree)
     if (!start(text, length, out_tree, &p)) return finish(&p, false);
     const token *t = peek(&p);
     if ((t->kind != TOKEN_NAME && t->kind != TOKEN_AT_NAME) || is_reserved(&p, t))
-        return finish(&p, syntax_error_at(&p, t->start, "expected a key path (names separated by '.')"));
+        return finish(&p, parse_syntax_error(&p, t->start, "expected a key path (names separated by '.')"));
     int root;
     bool ok = parse_key_path_value(&p, &root);
     if (ok && peek(&p)->kind != TOKEN_END)
-        ok = syntax_error_at(&p, peek(&p)->start, "expected the end of the key path");
+        ok = parse_syntax_error(&p, peek(&p)->start, "expected the end of the key path");
     if (ok) out_tree->root = root;
     return finish(&p, ok);
 }

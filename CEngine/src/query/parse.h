@@ -38,6 +38,8 @@
  *   key-path    := component ('.' component)*   (the first may be '$' name, a SUBQUERY variable)
  *   component   := name | '@' name | name ('[' (string | '%@' | '$' digits | digits | FIRST | LAST | SIZE | '*') ']')*
  *   literal     := number | string | TRUE | FALSE | NIL | NULL | timestamp | oid(hex) | uuid(text) | B64"..."
+ *   name        := (letter | '_' | non-ASCII) (letter | digit | '_' | '-' | '$' | non-ASCII | '\ ' | '\t' | '\r' | '\n')*
+ *                  (a backslash before a space, t, r or n is that white space, as realm-core's identifiers)
  *
  * Arguments: each '%@' and '%K' takes the next argument in order of
  * appearance (counting only '%' placeholders); '$N' names argument N. A

@@ -42,8 +42,10 @@ typedef enum path_final {
     FINAL_ENTRY,      /* a dictionary's value under one key (null when the key is absent) */
     FINAL_MIXED,      /* a mixed property's value, or what its steps reach in the lists and
                          dictionaries it holds (mixed_steps), or its @type or @size */
-    FINAL_TYPE        /* `.@type` of a property that is not mixed: its type's name, the
+    FINAL_TYPE,       /* `.@type` of a property that is not mixed: its type's name, the
                          same for every object (realm-core's constant TypeOfValue) */
+    FINAL_BACKLINKS   /* `@links.@count`: the number of links into the object, from every
+                         table and property */
 } path_final;
 
 /* A subscript: which elements of a list, set or dictionary a path goes on
@@ -100,7 +102,7 @@ typedef struct bound_path {
     bool nullable;
     bool indexed;
     bool primary_key;
-    bool size_of;        /* `.@count` / `.@size` of a string or binary: its length (an int) */
+    bool size_of;        /* `.@count` / `.@size` of a string or binary, `.length` of a list or set of them: the length (an int) */
     unsigned slot;       /* the column's slot in an evaluation (local paths) */
     const char *description; /* "Table.property", owned by the bound query */
     bool local;

@@ -156,7 +156,7 @@ final class QueryArguments {
 }
 
 /// The elements of a sequence, boxed.
-private func sequenceElements<S: Sequence>(_ sequence: S) -> [Any] {
+func sequenceElements<S: Sequence>(_ sequence: S) -> [Any] {
     sequence.map { $0 as Any }
 }
 
@@ -233,8 +233,9 @@ func engineKeyPathAndTarget(_ path: String, _ schema: ObjectSchemaInfo) -> (path
 ///   `$<offset + N>`: every argument is then named by position, so filters joined with AND
 ///   each take their own;
 /// - each `%K` is replaced by its argument, a key path (checked to be one);
-/// - `path == %@` and `path != %@` with a value compared member by member (a CustomPersistable
-///   mapped to an embedded object) become comparisons of each member (`memberwiseRewrite`);
+/// - `path == %@`, `path != %@`, `%@ == path`, `%@ IN collection` with a value compared member
+///   by member (a CustomPersistable mapped to an embedded object), and `path IN %@` with several,
+///   become comparisons of each member (`memberwiseRewrite`, `memberwiseInRewrite`);
 /// - the arguments are those the placeholders name (NSPredicate ignores extra ones).
 func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ arguments: [Any], offset: Int = 0)
     -> (predicate: String, arguments: [Any])
@@ -257,6 +258,29 @@ func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ argument
             || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
     }
     func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    // Argument `number`, whose placeholder ends at `end`, if it is compared member by member
+    // (MemberwiseQuery.swift): the comparison it ends (`path == %@`, `path IN %@` with several)
+    // or starts (`%@ == path`) becomes comparisons of its members; returns where the predicate
+    // goes on, nil for any other value.
+    func memberwise(_ number: Int, after end: Int) -> Int? {
+        guard number < arguments.count else { return nil }
+        if let objects = memberwiseObjects(arguments[number]) {
+            finalArguments[number] = NSNull()
+            memberwiseInRewrite(&output, with: objects, values: &finalArguments, offset: offset, schema: schema, predicate: predicate)
+            return end
+        }
+        guard let object = memberwiseObject(arguments[number]) else { return nil }
+        finalArguments[number] = NSNull()
+        if !memberwiseEndsWithComparison(output), let reversed = memberwiseReversed(bytes, from: end) {
+            let path = reversed.path.hasPrefix("$") ? reversed.path : engineKeyPath(reversed.path, schema)
+            var comparison = Array((reversed.op == "IN" ? "ANY \(path) ==" : "\(path) \(reversed.op)").utf8)
+            memberwiseRewrite(&comparison, with: object, values: &finalArguments, offset: offset, schema: schema, predicate: predicate)
+            output += comparison
+            return reversed.end
+        }
+        memberwiseRewrite(&output, with: object, values: &finalArguments, offset: offset, schema: schema, predicate: predicate)
+        return end
+    }
     while index < bytes.count {
         let byte = bytes[index]
         if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") {
@@ -267,16 +291,15 @@ func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ argument
             output += bytes[index..<end]
             index = end
         } else if byte == UInt8(ascii: "%"), let length = valueSpecifierLength(bytes, index) {
-            if placeholder < arguments.count, let object = memberwiseObject(arguments[placeholder]) {
-                finalArguments[placeholder] = NSNull()
-                memberwiseRewrite(&output, with: object, values: &finalArguments, offset: offset, schema: schema, predicate: predicate)
+            used = Swift.max(used, placeholder + 1)
+            if let next = memberwise(placeholder, after: index + length) {
                 expanded = true
+                index = next
             } else {
                 output += Array("$\(offset + placeholder)".utf8)
+                index += length
             }
             placeholder += 1
-            used = Swift.max(used, placeholder)
-            index += length
         } else if byte == UInt8(ascii: "%"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "K") {
             guard placeholder < arguments.count, let path = unwrapOptional(arguments[placeholder]) as? String,
                 !path.isEmpty, path.utf8.allSatisfy(isWordByte)
@@ -292,15 +315,14 @@ func enginePredicate(_ predicate: String, _ schema: ObjectSchemaInfo, _ argument
             var end = index + 1
             while end < bytes.count && isDigit(bytes[end]) { end += 1 }
             let number = Int(String(decoding: bytes[(index + 1)..<end], as: UTF8.self)) ?? 0
-            if number < arguments.count, let object = memberwiseObject(arguments[number]) {
-                finalArguments[number] = NSNull()
-                memberwiseRewrite(&output, with: object, values: &finalArguments, offset: offset, schema: schema, predicate: predicate)
+            used = Swift.max(used, number + 1)
+            if let next = memberwise(number, after: end) {
                 expanded = true
+                index = next
             } else {
                 output += Array("$\(offset + number)".utf8)
+                index = end
             }
-            used = Swift.max(used, number + 1)
-            index = end
         } else if isWordByte(byte) || byte == UInt8(ascii: "$") {
             var end = index + 1
             while end < bytes.count && isWordByte(bytes[end]) { end += 1 }

@@ -2,14 +2,15 @@
 // EmbeddedObject, which Realm Swift compares member by member (its QueryTests:
 // testEqualMappedToEmbeddedObject, testMemberwiseEquality, testInvalidMemberwiseEquality):
 // `==` and `!=` through `where` and `filter("... == %@")`, through links, lists and maps (one
-// element matching every member), `persistableValue`, and the members it cannot compare.
+// element matching every member), `IN` with several values, the value on the left,
+// `persistableValue`, and the members it cannot compare (links, embedded ones too; collections).
 
 import Foundation
 import Testing
 
 import OpenRealm
 
-/// A segment: a label and an embedded start point (nested member by member).
+/// A segment: a label and an embedded start point (a link: not compared member by member).
 final class SegmentObject: EmbeddedObject {
     @Persisted var label: String
     @Persisted var start: PointObject?
@@ -130,13 +131,70 @@ struct CustomPersistableEmbeddedQueryTests {
         #expect(points.filter("ANY line == %@", Point(x: 1, y: 2)).count == 1)
     }
 
-    @Test("nested embedded objects compare member by member too")
-    func nested() throws {
+    @Test("IN with several values: == with each, ORed")
+    func inValues() throws {
+        // Realm Swift turns `key.path IN collection` into `==` with each item, ORed
+        // (RLMQueryUtil.mm, apply_value_expression and process_or_group), each compared member by
+        // member (add_link_constraint).
         let realm = try realm()
+        let points = realm.objects(PointModel.self)
+        #expect(points.where { $0.point.in([Point(x: 1, y: 2), Point(x: 2, y: 2)]) }.count == 2)
+        #expect(points.filter("point IN %@", [Point(x: 1, y: 3)]).count == 1)
+        #expect(points.filter("point IN %@", [Point(x: 9, y: 9), Point(x: 2, y: 1)]).isEmpty)
+        #expect(points.filter("NOT point IN %@", [Point(x: 1, y: 2)]).count == 2)
+        #expect(points.where { $0.optPoint.in([Point(x: 1, y: 2), Point(x: 5, y: 5)]) }.count == 1)
+        #expect(points.filter("point IN %@ AND optPoint == nil", [Point(x: 1, y: 3), Point(x: 2, y: 2)]).count == 2)
+        // The arguments after it keep their places.
+        #expect(points.filter("point IN %@ OR point == %@", [Point(x: 1, y: 2)], Point(x: 2, y: 2)).count == 2)
+        #expect(points.filter("point IN $0 OR point == $1", [Point(x: 1, y: 3)], Point(x: 2, y: 2)).count == 2)
+        // Through a list: one element matching one of the values.
+        #expect(points.filter("line IN %@", [Point(x: 2, y: 2)]).count == 1)
         let segments = realm.objects(SegmentModel.self)
-        #expect(names(segments.where { $0.segment == Segment(label: "s", start: Point(x: 0, y: 0)) }) == ["a"])
-        #expect(names(segments.where { $0.segment == Segment(label: "s", start: nil) }) == ["b"])
-        #expect(names(segments.filter("segment != %@", Segment(label: "t", start: Point(x: 0, y: 0)))) == ["a", "b"])
+        #expect(names(segments.filter("ANY path IN %@", [Point(x: 5, y: 5), Point(x: 6, y: 5)])) == ["a", "b"])
+        #expect(names(segments.filter("NONE path IN %@", [Point(x: 5, y: 5)])) == ["b", "c"])
+        #expect(names(segments.filter("owner.point IN %@", [Point(x: 1, y: 3), Point(x: 7, y: 7)])) == ["b"])
+    }
+
+    @Test("the value on the left: %@ == path, %@ IN collection")
+    func valueOnTheLeft() throws {
+        // RLMQueryUtil.mm puts the constant on the right (invert_comparison_operator keeps == and
+        // !=); `value IN collection` is ANY collection == value.
+        let realm = try realm()
+        let points = realm.objects(PointModel.self)
+        #expect(points.filter("%@ == point", Point(x: 1, y: 2)).count == 1)
+        #expect(points.filter("%@ = point", Point(x: 2, y: 2)).count == 1)
+        #expect(points.filter("%@ != point", Point(x: 1, y: 2)).count == 2)
+        #expect(points.filter("%@ <> optPoint", Point(x: 1, y: 2)).count == 2)
+        #expect(points.filter("%@ IN line", Point(x: 1, y: 2)).count == 1)
+        #expect(points.filter("$0 == point AND $0 == optPoint", Point(x: 1, y: 2)).count == 1)
+        #expect(points.filter("NOT (%@ == point) AND %@ IN line", Point(x: 1, y: 3), Point(x: 2, y: 2)).count == 1)
+        let segments = realm.objects(SegmentModel.self)
+        #expect(names(segments.filter("%@ == owner.point", Point(x: 1, y: 3))) == ["b"])
+        #expect(names(segments.filter("%@ IN path", Point(x: 5, y: 6))) == ["b"])
+    }
+
+    @Test("ALL before IN with values compared member by member stops")
+    func allIn() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "custom-embedded-query-all-in",
+                                                       objectTypes: [PointModel.self, PointObject.self]))
+            _ = realm.objects(PointModel.self).filter("ALL line IN %@", [Point(x: 1, y: 2)]).count
+        }
+        expectStop("is compared member by member, with '==', '!=' or 'IN' after a key path", result)
+    }
+
+    @Test("a member linking to an embedded object stops with Realm's message")
+    func nestedMember() async {
+        // Realm Swift refuses every link among the members, to an embedded object too
+        // (RLMQueryUtil.mm, add_memberwise_equality_constraint).
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "custom-embedded-query-nested",
+                                                       objectTypes: [PointModel.self, PointObject.self, SegmentModel.self,
+                                                                     SegmentObject.self]))
+            _ = realm.objects(SegmentModel.self).where { $0.segment == Segment(label: "s", start: nil) }.count
+        }
+        expectStop("Unsupported property 'SegmentObject.start' for memberwise equality query: object links are not implemented.",
+                   result)
     }
 
     @Test("a member linking to an object stops with Realm's message")
