@@ -1,0 +1,88 @@
+// CollectionParityTests.swift — List, MutableSet, Map and Results behaving as Realm Swift's own
+// tests (ListTests, MapTests, RealmCollectionTypeTests) say they do.
+
+import Foundation
+import Testing
+
+import OpenRealm
+
+final class ParityItem: Object {
+    @Persisted var intCol = 0
+    @Persisted var doubleCol = 0.0
+    @Persisted var stringCol = ""
+    @Persisted var boolCol = false
+    @Persisted var dateCol = Date(timeIntervalSince1970: 0)
+}
+
+final class ParityHolder: Object {
+    @Persisted var list: List<ParityItem>
+    @Persisted var set: MutableSet<ParityItem>
+    @Persisted var map: Map<String, ParityItem?>
+    @Persisted var ints: List<Int>
+    @Persisted var intSet: MutableSet<Int>
+    @Persisted var intMap: Map<String, Int>
+}
+
+@Suite("Collections as Realm")
+struct CollectionParityTests {
+    private func items() -> [ParityItem] {
+        [ParityItem(value: [1, 1.11, "1", false, Date(timeIntervalSince1970: 1)]),
+         ParityItem(value: [2, 2.22, "2", false, Date(timeIntervalSince1970: 2)]),
+         ParityItem(value: [3, 2.22, "3", true, Date(timeIntervalSince1970: 2)])]
+    }
+
+    private func realm() throws -> Realm { try memoryRealm([ParityItem.self, ParityHolder.self]) }
+
+    @Test("unmanaged collections are equal by contents (ListTests.testUnmanagedListComparison)")
+    func unmanagedEquality() {
+        let objects = items()
+        let list1 = List<ParityItem>(), list2 = List<ParityItem>(), list3 = List<ParityItem>()
+        #expect(list1 == list2)
+        list1.append(objectsIn: objects)
+        list2.append(objectsIn: objects)
+        list3.append(objectsIn: objects.prefix(2))
+        #expect(list1 !== list2)
+        #expect(list1 == list2)
+        #expect(list1 != list3)
+        #expect(list1.isEqual(list2))
+        #expect(!list1.isEqual(list3))
+        list3.append(objects[2])
+        #expect(list1 == list3)
+
+        let map1 = Map<String, ParityItem?>(), map2 = Map<String, ParityItem?>(), map3 = Map<String, ParityItem?>()
+        #expect(map1 == map2)
+        map1.merge(["a": objects[0], "b": objects[1]]) { old, _ in old }
+        map2.merge(["a": objects[0], "b": objects[1]]) { old, _ in old }
+        map3["a"] = objects[0]
+        #expect(map1 == map2)
+        #expect(map1 != map3)
+        map3["b"] = objects[1]
+        #expect(map1.isEqual(map3))
+
+        let set1 = MutableSet<Int>(), set2 = MutableSet<Int>()
+        set1.insert(objectsIn: [1, 2, 3])
+        set2.insert(objectsIn: [3, 2])
+        #expect(set1 != set2)
+        set2.insert(1)
+        #expect(set1 == set2)
+        #expect(Set([set1, set2]).count == 1)
+    }
+
+    @Test("managed collections are equal when they are the same collection of the same Realm")
+    func managedEquality() throws {
+        let realm = try realm()
+        let (first, second) = try realm.write {
+            (realm.create(ParityHolder.self, value: ["ints": [1]]), realm.create(ParityHolder.self, value: ["ints": [1]]))
+        }
+        #expect(first.ints == first.ints)
+        #expect(first.ints == realm.objects(ParityHolder.self)[0].ints)
+        #expect(first.ints != second.ints)
+        #expect(first.intSet == first.intSet)
+        #expect(first.intMap == first.intMap)
+        #expect(first.intMap != second.intMap)
+        let unmanaged = List<Int>()
+        unmanaged.append(1)
+        #expect(first.ints != unmanaged)
+        #expect(Set([first.ints, realm.objects(ParityHolder.self)[0].ints]).count == 1)
+    }
+}
