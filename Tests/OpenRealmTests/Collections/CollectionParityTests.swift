@@ -86,3 +86,29 @@ struct CollectionParityTests {
         #expect(Set([first.ints, realm.objects(ParityHolder.self)[0].ints]).count == 1)
     }
 }
+
+@Suite("Maps of objects as Realm")
+struct MapParityTests {
+    @Test("aggregates of a map of objects, unmanaged and managed (MapTests.testKeyedAggregatable)")
+    func keyedAggregates() throws {
+        let holder = ParityHolder()
+        for (index, value) in [1, 2, 3].enumerated() {
+            holder.map["key\(index)"] = ParityItem(value: ["intCol": value, "doubleCol": Double(value) / 2])
+        }
+        func check() {
+            #expect(holder.map.min(of: \.intCol) == 1)
+            #expect(holder.map.max(of: \.intCol) == 3)
+            #expect(holder.map.sum(of: \.intCol) == 6)
+            #expect(holder.map.average(of: \.intCol) == 2)
+            #expect(holder.map.min(ofProperty: "doubleCol") as Double? == 0.5)
+            #expect(holder.map.sum(ofProperty: "doubleCol") as Double == 3)
+            #expect(holder.map.average(ofProperty: "intCol") as Double? == 2)
+        }
+        check()
+        let realm = try memoryRealm([ParityItem.self, ParityHolder.self])
+        try realm.write { realm.add(holder) }
+        check()
+        let sorted = holder.map.sorted(by: \.intCol, ascending: false)
+        #expect(sorted.map { $0?.intCol } == [3, 2, 1])
+    }
+}
