@@ -112,3 +112,35 @@ struct MapParityTests {
         #expect(sorted.map { $0?.intCol } == [3, 2, 1])
     }
 }
+
+@Suite("Key-value coding operators of collections as Realm")
+struct CollectionOperatorTests {
+    @Test("@count, @min, @max, @sum, @avg and @unionOfObjects (RealmCollectionTypeTests.testValueForKeyPath)")
+    func operators() throws {
+        let holder = ParityHolder()
+        let values = [(1, 1.11, "1"), (2, 2.22, "2"), (3, 2.22, "2")]
+        for (int, double, string) in values {
+            holder.list.append(ParityItem(value: ["intCol": int, "doubleCol": double, "stringCol": string,
+                                                  "dateCol": Date(timeIntervalSince1970: Double(int))]))
+        }
+        func check<C: RealmCollection>(_ collection: C) where C.Element == ParityItem {
+            #expect(collection.value(forKeyPath: "@count") as? Int == 3)
+            #expect(collection.value(forKeyPath: "@max.intCol") as? Int == 3)
+            #expect(collection.value(forKeyPath: "@min.intCol") as? Int == 1)
+            #expect(collection.value(forKeyPath: "@sum.intCol") as? Int == 6)
+            #expect(collection.value(forKeyPath: "@avg.intCol") as? Double == 2)
+            #expect(collection.value(forKeyPath: "@max.doubleCol") as? Double == 2.22)
+            #expect(collection.value(forKeyPath: "@min.dateCol") as? Date == Date(timeIntervalSince1970: 1))
+            #expect(collection.value(forKeyPath: "@unionOfObjects.stringCol") as? [String] == ["1", "2", "2"])
+            #expect(collection.value(forKeyPath: "@distinctUnionOfObjects.stringCol") as? [String] == ["1", "2"])
+        }
+        check(holder.list)
+        let realm = try memoryRealm([ParityItem.self, ParityHolder.self])
+        try realm.write { realm.add(holder) }
+        check(holder.list)
+        check(realm.objects(ParityItem.self))
+        let none = realm.objects(ParityItem.self).filter("intCol > 10")
+        #expect(none.value(forKeyPath: "@max.intCol") == nil)
+        #expect(none.value(forKeyPath: "@sum.intCol") as? Int == 0)
+    }
+}
