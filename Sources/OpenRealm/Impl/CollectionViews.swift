@@ -7,9 +7,17 @@ import Foundation
 
 // MARK: - Collections of objects
 
-/// Realm's message for a query on an unmanaged collection.
+/// Realm's message for a query, a sort or an observation of an unmanaged collection: it names
+/// the Objective-C class behind the Swift one (`RLMArray` for List, `RLMSet` for MutableSet,
+/// `RLMDictionary` for Map), as Realm's unmanaged collections do.
 func unmanagedQueryFailure(_ kind: String) -> Never {
-    throwRealmException("This method may only be called on \(kind) instances retrieved from a Realm.")
+    let name = switch kind {
+    case "List": "RLMArray"
+    case "MutableSet": "RLMSet"
+    case "Map": "RLMDictionary"
+    default: kind
+    }
+    throwRealmException("This method may only be called on \(name) instances retrieved from an RLMRealm")
 }
 
 /// A live `Results` of a managed list, set or map: of its objects (the list's or set's in its

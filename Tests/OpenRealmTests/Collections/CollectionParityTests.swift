@@ -144,3 +144,26 @@ struct CollectionOperatorTests {
         #expect(none.value(forKeyPath: "@sum.intCol") as? Int == 0)
     }
 }
+
+@Suite("Unmanaged collections: Realm's messages")
+struct UnmanagedCollectionMessageTests {
+    @Test("sorting an unmanaged set names RLMSet, as Realm's message does")
+    func unmanagedSetSort() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let holder = ParityHolder()
+            holder.set.insert(ParityItem())
+            _ = holder.set.sorted(byKeyPath: "intCol")
+        }
+        expectStop("This method may only be called on RLMSet instances retrieved from an RLMRealm", result)
+    }
+
+    @Test("filtering an unmanaged map names RLMDictionary, as Realm's message does")
+    func unmanagedMapFilter() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let holder = ParityHolder()
+            holder.map["a"] = ParityItem()
+            _ = holder.map.filter("intCol = 1")
+        }
+        expectStop("This method may only be called on RLMDictionary instances retrieved from an RLMRealm", result)
+    }
+}

@@ -142,7 +142,7 @@ struct MapQueryTests {
             map["rex"] = Dog()
             _ = map.filter("age > 1")
         }
-        expectStop("This method may only be called on Map instances retrieved from a Realm.", result)
+        expectStop("This method may only be called on RLMDictionary instances retrieved from an RLMRealm", result)
     }
 
     @Test("filtering a map of values stops with Realm's message: it holds no objects")

@@ -791,7 +791,7 @@ struct CollectionQueryTests {
             _ = Person().dogs.filter("age > 1")
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(stderr.contains("This method may only be called on List instances retrieved from a Realm."), "\(stderr)")
+        #expect(stderr.contains("This method may only be called on RLMArray instances retrieved from an RLMRealm"), "\(stderr)")
     }
 }
 
