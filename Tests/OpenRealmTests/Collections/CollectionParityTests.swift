@@ -167,3 +167,32 @@ struct UnmanagedCollectionMessageTests {
         expectStop("This method may only be called on RLMDictionary instances retrieved from an RLMRealm", result)
     }
 }
+
+@Suite("Invalidated collections as Realm")
+struct InvalidatedCollectionTests {
+    @Test("invalidate() invalidates the results and collections made before it (testInvalidate)")
+    func invalidateRealm() throws {
+        let realm = try memoryRealm([ParityItem.self, ParityHolder.self])
+        let holder = try realm.write { realm.create(ParityHolder.self, value: ["ints": [1, 2], "list": [[1]]]) }
+        let results = realm.objects(ParityItem.self)
+        let filtered = results.filter("intCol > 0")
+        let ints = holder.ints, sortedInts = holder.ints.sorted()
+        #expect(!results.isInvalidated && !filtered.isInvalidated && !ints.isInvalidated && !sortedInts.isInvalidated)
+        realm.invalidate()
+        #expect(results.isInvalidated)
+        #expect(filtered.isInvalidated)
+        #expect(ints.isInvalidated)
+        #expect(sortedInts.isInvalidated)
+        #expect(!realm.objects(ParityItem.self).isInvalidated)
+        #expect(!realm.objects(ParityItem.self).freeze().isInvalidated)
+    }
+
+    @Test("deleting the object invalidates its collections and their results (ListTests.testInvalidated)")
+    func deleteParent() throws {
+        let realm = try memoryRealm([ParityItem.self, ParityHolder.self])
+        let holder = try realm.write { realm.create(ParityHolder.self, value: ["ints": [1, 2]]) }
+        let ints = holder.ints, map = holder.intMap, set = holder.intSet, sorted = holder.ints.sorted()
+        try realm.write { realm.delete(holder) }
+        #expect(ints.isInvalidated && map.isInvalidated && set.isInvalidated && sorted.isInvalidated)
+    }
+}
