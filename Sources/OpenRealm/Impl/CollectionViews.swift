@@ -81,8 +81,16 @@ func valuesMin<Element: _CValueConvertible, T: _CValueConvertible>(_ managed: Ma
 func valuesMax<Element: _CValueConvertible, T: _CValueConvertible>(_ managed: ManagedCollection?, _ unmanaged: [Element], as _: T.Type) -> T? {
     valuesAggregate(managed, unmanaged, CE_AGGREGATE_MAX, as: T.self)
 }
+/// The sum is nil (the caller's zero of its type: `.int(0)` for mixed values) for an empty
+/// unmanaged collection and an empty managed map, as Realm gives them; the engine's otherwise
+/// (an empty managed list or set of mixed values sums to `.decimal128(0)`, as realm-core's).
 func valuesSum<Element: _CValueConvertible, T: _CValueConvertible>(_ managed: ManagedCollection?, _ unmanaged: [Element], as _: T.Type) -> T? {
-    valuesAggregate(managed, unmanaged, CE_AGGREGATE_SUM, as: T.self)
+    if let managed {
+        if managed.kind == CE_COLLECTION_DICTIONARY && managed.count == 0 { return nil }
+    } else if unmanaged.isEmpty {
+        return nil
+    }
+    return valuesAggregate(managed, unmanaged, CE_AGGREGATE_SUM, as: T.self)
 }
 func valuesAverage<Element: _CValueConvertible, T: _CValueConvertible>(_ managed: ManagedCollection?, _ unmanaged: [Element], as _: T.Type) -> T? {
     valuesAggregate(managed, unmanaged, CE_AGGREGATE_AVG, as: T.self)

@@ -88,6 +88,27 @@ public enum AnyRealmValue: RealmCollectionValue, _Persistable {
         return .list(list)
     }
 
+    /// What the value holds, as key-value coding gives it: the Int, String, object... of its
+    /// case; nil for `.none`.
+    var keyValueCodingValue: Any? {
+        switch self {
+        case .none: nil
+        case .int(let v): v
+        case .bool(let v): v
+        case .float(let v): v
+        case .double(let v): v
+        case .string(let v): v
+        case .data(let v): v
+        case .date(let v): v
+        case .object(let v): v
+        case .objectId(let v): v
+        case .decimal128(let v): v
+        case .uuid(let v): v
+        case .list(let v): v
+        case .dictionary(let v): v
+        }
+    }
+
     /// The linked object as `type`, or nil: `item.value.object(Dog.self)?.name`.
     public func object<T: Object>(_ type: T.Type) -> T? {
         if case .object(let object) = self { return object as? T }

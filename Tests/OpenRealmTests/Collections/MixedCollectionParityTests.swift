@@ -143,3 +143,46 @@ struct MixedCollectionParityTests {
         #expect(reachedLeaf)
     }
 }
+
+final class MixedCollectionsHolder: Object {
+    @Persisted var map: Map<String, AnyRealmValue>
+    @Persisted var set: MutableSet<AnyRealmValue>
+}
+
+@Suite("Collections of AnyRealmValue as Realm")
+struct MixedValueCollectionTests {
+    @Test("a map's value(forKey:) gives what the value holds; .none keeps the key, nil removes it (AnyRealmValueMapTests)")
+    func mapKeyValueCoding() throws {
+        for managed in [false, true] {
+            let holder = MixedCollectionsHolder()
+            let realm = try memoryRealm([MixedCollectionsHolder.self])
+            if managed { realm.beginWrite(); realm.add(holder) }
+            let map = holder.map
+            map["a"] = .int(1)
+            map["b"] = .string("two")
+            map["c"] = .int(3)
+            #expect(map.value(forKey: "a") as? Int == 1)
+            #expect(map.value(forKey: "b") as? String == "two")
+            #expect(map.value(forKey: "zz") == nil)
+            map["a"] = AnyRealmValue.none
+            #expect(map.count == 3)
+            #expect(map.value(forKey: "a") == nil)
+            map.setValue(nil, forKey: "b")
+            #expect(map.count == 2)
+            if managed { realm.cancelWrite() }
+        }
+    }
+
+    @Test("the sum of no values is .int(0), except a managed set's (Addable AnyRealmValue tests)")
+    func emptySums() throws {
+        let holder = MixedCollectionsHolder()
+        #expect(holder.map.sum().intValue == 0)
+        #expect(holder.set.sum().intValue == 0)
+        let realm = try memoryRealm([MixedCollectionsHolder.self])
+        try realm.write { realm.add(holder) }
+        #expect(holder.map.sum().intValue == 0)
+        #expect(holder.set.sum().intValue == nil)
+        try realm.write { holder.set.insert(objectsIn: [.int(1), .double(2.5)]) }
+        #expect(holder.set.sum().decimal128Value == Decimal128(number: 3.5))
+    }
+}
