@@ -196,3 +196,23 @@ struct InvalidatedCollectionTests {
         #expect(ints.isInvalidated && map.isInvalidated && set.isInvalidated && sorted.isInvalidated)
     }
 }
+
+/// Generic code over Realm's keyed collection protocol, as ports write it.
+private func describeKeyed<M: RealmKeyedCollection>(_ map: M) -> (count: Int, top: Int?, frozen: Bool) where M.Value == ParityItem? {
+    (map.count, map.max(ofProperty: "intCol"), map.freeze().isFrozen)
+}
+
+@Suite("RealmKeyedCollection as Realm's protocol")
+struct KeyedCollectionProtocolTests {
+    @Test("generic code reads, sorts, aggregates and freezes through RealmKeyedCollection")
+    func genericKeyedCollection() throws {
+        let realm = try memoryRealm([ParityItem.self, ParityHolder.self])
+        let holder = try realm.write {
+            realm.create(ParityHolder.self, value: ["map": ["a": ["intCol": 4], "b": ["intCol": 7]]])
+        }
+        let summary = describeKeyed(holder.map)
+        #expect(summary.count == 2 && summary.top == 7 && summary.frozen)
+        func sortedValues<M: RealmKeyedCollection>(_ map: M) -> Results<M.Value> { map.sorted(byKeyPath: "intCol", ascending: false) }
+        #expect(sortedValues(holder.map).map { $0?.intCol } == [7, 4])
+    }
+}
