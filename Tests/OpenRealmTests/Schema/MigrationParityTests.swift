@@ -36,6 +36,31 @@ enum TallyV3 {
     }
 }
 
+enum KennelV1 {
+    final class Kennel: Object {
+        @Persisted var name: String
+        @Persisted var pet: Pup?
+        @Persisted var pets: List<Pup>
+    }
+
+    final class Pup: Object {
+        @Persisted var good: Bool
+    }
+}
+
+enum KennelV2 {
+    final class Kennel: Object {
+        @Persisted var name: String
+        @Persisted var pet: Pup?
+        @Persisted var pets: List<Pup>
+        @Persisted var size: Int
+    }
+
+    final class Pup: Object {
+        @Persisted var good: Bool
+    }
+}
+
 /// What a migration block saw, for checking after it ran.
 final class EnumerationRecord: @unchecked Sendable {
     var visits: [String: [String]] = [:]
@@ -157,5 +182,42 @@ struct MigrationParityTests {
             }
         }
         expectStop("Cannot rename properties for type 'Retired' because it has been removed from the Realm.", removed)
+    }
+
+    @Test("a new object's link and list take model objects and created objects (MigrationTests.testMigrationObject)")
+    func migrationObjectLinks() throws {
+        try withDirectory { directory in
+            let url = directory.appendingPathComponent("kennel.realm")
+            do {
+                let realm = try Realm(configuration: .init(fileURL: url, objectTypes: [KennelV1.Kennel.self, KennelV1.Pup.self]))
+                try realm.write {
+                    let kennel = KennelV1.Kennel(value: ["name": "Tim", "pet": ["good": true]])
+                    kennel.pets.append(KennelV1.Pup(value: ["good": false]))
+                    realm.add(kennel)
+                }
+            }
+            let record = EnumerationRecord()
+            let config = Realm.Configuration(fileURL: url, schemaVersion: 1, migrationBlock: { migration, _ in
+                migration.enumerateObjects(ofType: "Kennel") { _, new in
+                    guard let new else { return }
+                    let falseObject = KennelV2.Pup(value: ["good": false])
+                    new["pet"] = falseObject
+                    let list = new["pets"] as! List<MigrationObject>
+                    list[0]["good"] = true
+                    list.append(new["pet"] as! MigrationObject)
+                    let trueObject = migration.create("Pup", value: [true])
+                    list.append(trueObject)
+                    record.visits["count", default: []].append("\((new["pets"] as! List<MigrationObject>).count)")
+                    new["pets"] = [falseObject, trueObject]
+                }
+            }, objectTypes: [KennelV2.Kennel.self, KennelV2.Pup.self])
+            let realm = try Realm(configuration: config)
+            #expect(record.visits["count"] == ["3"])
+            let kennel = try #require(realm.objects(KennelV2.Kennel.self).first)
+            #expect(kennel.pet?.good == false)
+            #expect(kennel.pets.map(\.good) == [false, true])
+            #expect(kennel.pets.first?.isSameObject(as: kennel.pet) == true)
+            #expect(realm.objects(KennelV2.Pup.self).count == 4)
+        }
     }
 }
