@@ -32,16 +32,15 @@ func objectsView<Element: RealmCollectionValue>(_ managed: ManagedCollection?, _
     return Results(core: managed.core, query: ResultsQuery(objectClass: objectClass, typeName: typeName, base: .collection(managed)))
 }
 
-/// Stops: a collection of values cannot be filtered. Realm's message (its plural names the
-/// collection: "arrays", "sets", "dictionaries"), then what holds values.
+/// Stops: a collection of values cannot be filtered. Realm's message, word for word (its plural
+/// names the collection: "arrays", "sets", "dictionaries").
 func valuesQueryFailure<Element>(_ collection: ManagedCollection, _: Element.Type) -> Never {
-    let (plural, type) = switch collection.kind {
-    case CE_COLLECTION_SET: ("sets", "MutableSet<\(Element.self)>")
-    case CE_COLLECTION_DICTIONARY: ("dictionaries", "Map<String, \(Element.self)>")
-    default: ("arrays", "List<\(Element.self)>")
+    let plural = switch collection.kind {
+    case CE_COLLECTION_SET: "sets"
+    case CE_COLLECTION_DICTIONARY: "dictionaries"
+    default: "arrays"
     }
-    throwRealmException("Querying is currently only implemented for \(plural) of Realm Objects "
-        + "(\(type) holds values, not objects: it cannot be filtered).")
+    throwRealmException("Querying is currently only implemented for \(plural) of Realm Objects")
 }
 
 // MARK: - Collections of values

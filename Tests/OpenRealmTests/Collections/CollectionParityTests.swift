@@ -157,6 +157,17 @@ struct UnmanagedCollectionMessageTests {
         expectStop("This method may only be called on RLMSet instances retrieved from an RLMRealm", result)
     }
 
+    @Test("filtering a managed list of values stops with Realm's message and nothing after it")
+    func filterValues() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try memoryRealm([ParityItem.self, ParityHolder.self])
+            let holder = try realm.write { realm.create(ParityHolder.self, value: ["ints": [1, 2]]) }
+            _ = holder.ints.filter("self > 1")
+        }
+        let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(stderr.contains("Querying is currently only implemented for arrays of Realm Objects\n"), "\(stderr)")
+    }
+
     @Test("filtering an unmanaged map names RLMDictionary, as Realm's message does")
     func unmanagedMapFilter() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
