@@ -213,11 +213,32 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     /// Realm's form: `List<string> <0x...> (\n\t[0] Ada\n)`.
     public var description: String { realmDescription(depth: realmDescriptionMaxDepth) }
 
-    /// Lists are equal when they are the same instance.
-    public static func == (lhs: List, rhs: List) -> Bool { lhs === rhs }
+    /// As Realm's `isEqual`: two unmanaged lists are equal when they hold equal elements in the
+    /// same order; two managed lists when they are the same list (of the same object) of the same
+    /// Realm instance; a managed and an unmanaged list never.
+    ///
+    ///     List<Int>() == List<Int>()          // true
+    ///     person.nicknames == person.nicknames // true
+    public static func == (lhs: List, rhs: List) -> Bool {
+        switch (lhs.managed, rhs.managed) {
+        case (nil, nil): lhs.unmanaged == rhs.unmanaged
+        case let (left?, right?): left.isSameCollection(as: right)
+        default: false
+        }
+    }
 
-    /// Hashes the instance.
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    /// Whether `object` is a list equal to this one (see `==`), as Realm's `NSObject.isEqual(_:)`.
+    ///
+    ///     list1.isEqual(list2)
+    public func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? List else { return false }
+        return self == other
+    }
+
+    /// Hashes what `==` compares: a managed list's identity, an unmanaged list's count.
+    public func hash(into hasher: inout Hasher) {
+        if let managed { managed.hashIdentity(into: &hasher) } else { hasher.combine(unmanaged.count) }
+    }
 }
 
 extension List {

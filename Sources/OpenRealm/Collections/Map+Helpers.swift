@@ -43,11 +43,15 @@ extension Map {
     }
 
     /// The value stored for the key `key` (a string, as key-value coding has it), nil if the
-    /// map has none.
+    /// map has none. An `AnyRealmValue` gives what it holds (nil for `.none`), as Realm's
+    /// key-value coding does.
     ///
     ///     person.scores.value(forKey: "math") as? Int    // 90
+    ///     mixedMap.value(forKey: "count") as? Int         // 3 for .int(3)
     public func value(forKey key: String) -> AnyObject? {
-        self[Key(_mapKeyString: key)].flatMap(unwrapOptional).map { $0 as AnyObject }
+        guard let stored = self[Key(_mapKeyString: key)].flatMap(unwrapOptional) else { return nil }
+        guard let mixed = stored as? AnyRealmValue else { return stored as AnyObject }
+        return mixed.keyValueCodingValue.map { $0 as AnyObject }
     }
 
     /// Sets the value of the key `key` (key-value coding, as Realm's `setValue(_:forKey:)` on a

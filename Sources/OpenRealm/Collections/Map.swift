@@ -158,11 +158,31 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
         realmDescription(depth: realmDescriptionMaxDepth)
     }
 
-    /// Maps are equal when they are the same instance.
-    public static func == (lhs: Map, rhs: Map) -> Bool { lhs === rhs }
+    /// As Realm's `isEqual`: two unmanaged maps are equal when they hold equal values for the same
+    /// keys; two managed maps when they are the same map (of the same object) of the same Realm
+    /// instance; a managed and an unmanaged map never.
+    ///
+    ///     Map<String, Int>() == Map<String, Int>()    // true
+    public static func == (lhs: Map, rhs: Map) -> Bool {
+        switch (lhs.managed, rhs.managed) {
+        case (nil, nil): lhs.unmanaged == rhs.unmanaged
+        case let (left?, right?): left.isSameCollection(as: right)
+        default: false
+        }
+    }
 
-    /// Hashes the instance.
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    /// Whether `object` is a map equal to this one (see `==`), as Realm's `NSObject.isEqual(_:)`.
+    ///
+    ///     map1.isEqual(map2)
+    public func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? Map else { return false }
+        return self == other
+    }
+
+    /// Hashes what `==` compares: a managed map's identity, an unmanaged map's count.
+    public func hash(into hasher: inout Hasher) {
+        if let managed { managed.hashIdentity(into: &hasher) } else { hasher.combine(unmanaged.count) }
+    }
 }
 
 // MARK: - Maps of objects

@@ -172,11 +172,32 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
         realmDescription(depth: realmDescriptionMaxDepth)
     }
 
-    /// Sets are equal when they are the same instance.
-    public static func == (lhs: MutableSet, rhs: MutableSet) -> Bool { lhs === rhs }
+    /// As Realm's `isEqual`: two unmanaged sets are equal when they hold the same elements (in
+    /// any order); two managed sets when they are the same set (of the same object) of the same
+    /// Realm instance; a managed and an unmanaged set never.
+    ///
+    ///     MutableSet<Int>() == MutableSet<Int>()    // true
+    public static func == (lhs: MutableSet, rhs: MutableSet) -> Bool {
+        switch (lhs.managed, rhs.managed) {
+        case (nil, nil):
+            lhs.unmanaged.count == rhs.unmanaged.count && lhs.unmanaged.allSatisfy { rhs.unmanaged.contains($0) }
+        case let (left?, right?): left.isSameCollection(as: right)
+        default: false
+        }
+    }
 
-    /// Hashes the instance.
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    /// Whether `object` is a set equal to this one (see `==`), as Realm's `NSObject.isEqual(_:)`.
+    ///
+    ///     set1.isEqual(set2)
+    public func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? MutableSet else { return false }
+        return self == other
+    }
+
+    /// Hashes what `==` compares: a managed set's identity, an unmanaged set's count.
+    public func hash(into hasher: inout Hasher) {
+        if let managed { managed.hashIdentity(into: &hasher) } else { hasher.combine(unmanaged.count) }
+    }
 }
 
 extension MutableSet {

@@ -14,11 +14,16 @@ extension RealmCollection {
     }
 
     /// The values of a key path (`"owner.name"`) of the collection's objects, as an array; nil
-    /// on the way (a missing link) gives `NSNull`. `"@count"` gives the count.
+    /// on the way (a missing link) gives `NSNull`. `"@count"` gives the count; the collection
+    /// operators `@min`, `@max`, `@sum` and `@avg` (nil for `@min`, `@max` and `@avg` of no
+    /// objects) and `@unionOfObjects` and `@distinctUnionOfObjects` (without nil values) apply
+    /// to the property after them.
     ///
     ///     let ownerNames = realm.objects(Dog.self).value(forKeyPath: "owner.name") as! [Any]
+    ///     let oldest = person.dogs.value(forKeyPath: "@max.age") as? Int
     public func value(forKeyPath keyPath: String) -> Any? {
         if keyPath == "@count" { return count }
+        if let result = collectionOperatorValue(self, keyPath) { return result }
         let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         return map { element -> Any in
             var current: Any? = element

@@ -37,20 +37,26 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
 
     let core: RealmCore
     let source: Source
+    /// The Realm's epoch when the results were made: `invalidate()` starts a new one, and the
+    /// results made before it are invalidated (`isInvalidated`).
+    let epoch: UInt64
 
     init(core: RealmCore, objectClass: ObjectBase.Type) {
         self.core = core
         self.source = .table(objectClass)
+        self.epoch = core.epoch
     }
 
     init(core: RealmCore, query: ResultsQuery) {
         self.core = core
         self.source = .query(query)
+        self.epoch = core.epoch
     }
 
     init(values collection: ManagedCollection, steps: [ValuesStep] = []) {
         self.core = collection.core
         self.source = .values(collection, steps: steps)
+        self.epoch = collection.epoch
     }
 
     /// The values of results of values, in order, read now.
@@ -92,8 +98,15 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     /// The Realm of the results.
     public var realm: Realm? { Realm(core) }
 
-    /// Whether the results can no longer be used (never: a Results reads the current version).
-    public var isInvalidated: Bool { false }
+    /// Whether the results were invalidated: `invalidate()` was called on their Realm since they
+    /// were made, or the object whose collection they read was deleted (as Realm documents).
+    ///
+    ///     realm.invalidate()
+    ///     dogs.isInvalidated    // true
+    public var isInvalidated: Bool {
+        if case .values(let collection, _) = source { return collection.isInvalidated }
+        return epoch != core.epoch
+    }
 
     /// The number of objects.
     ///

@@ -7,9 +7,17 @@ import Foundation
 
 // MARK: - Collections of objects
 
-/// Realm's message for a query on an unmanaged collection.
+/// Realm's message for a query, a sort or an observation of an unmanaged collection: it names
+/// the Objective-C class behind the Swift one (`RLMArray` for List, `RLMSet` for MutableSet,
+/// `RLMDictionary` for Map), as Realm's unmanaged collections do.
 func unmanagedQueryFailure(_ kind: String) -> Never {
-    throwRealmException("This method may only be called on \(kind) instances retrieved from a Realm.")
+    let name = switch kind {
+    case "List": "RLMArray"
+    case "MutableSet": "RLMSet"
+    case "Map": "RLMDictionary"
+    default: kind
+    }
+    throwRealmException("This method may only be called on \(name) instances retrieved from an RLMRealm")
 }
 
 /// A live `Results` of a managed list, set or map: of its objects (the list's or set's in its
@@ -24,16 +32,15 @@ func objectsView<Element: RealmCollectionValue>(_ managed: ManagedCollection?, _
     return Results(core: managed.core, query: ResultsQuery(objectClass: objectClass, typeName: typeName, base: .collection(managed)))
 }
 
-/// Stops: a collection of values cannot be filtered. Realm's message (its plural names the
-/// collection: "arrays", "sets", "dictionaries"), then what holds values.
+/// Stops: a collection of values cannot be filtered. Realm's message, word for word (its plural
+/// names the collection: "arrays", "sets", "dictionaries").
 func valuesQueryFailure<Element>(_ collection: ManagedCollection, _: Element.Type) -> Never {
-    let (plural, type) = switch collection.kind {
-    case CE_COLLECTION_SET: ("sets", "MutableSet<\(Element.self)>")
-    case CE_COLLECTION_DICTIONARY: ("dictionaries", "Map<String, \(Element.self)>")
-    default: ("arrays", "List<\(Element.self)>")
+    let plural = switch collection.kind {
+    case CE_COLLECTION_SET: "sets"
+    case CE_COLLECTION_DICTIONARY: "dictionaries"
+    default: "arrays"
     }
-    throwRealmException("Querying is currently only implemented for \(plural) of Realm Objects "
-        + "(\(type) holds values, not objects: it cannot be filtered).")
+    throwRealmException("Querying is currently only implemented for \(plural) of Realm Objects")
 }
 
 // MARK: - Collections of values
@@ -73,8 +80,16 @@ func valuesMin<Element: _CValueConvertible, T: _CValueConvertible>(_ managed: Ma
 func valuesMax<Element: _CValueConvertible, T: _CValueConvertible>(_ managed: ManagedCollection?, _ unmanaged: [Element], as _: T.Type) -> T? {
     valuesAggregate(managed, unmanaged, CE_AGGREGATE_MAX, as: T.self)
 }
+/// The sum is nil (the caller's zero of its type: `.int(0)` for mixed values) for an empty
+/// unmanaged collection and an empty managed map, as Realm gives them; the engine's otherwise
+/// (an empty managed list or set of mixed values sums to `.decimal128(0)`, as realm-core's).
 func valuesSum<Element: _CValueConvertible, T: _CValueConvertible>(_ managed: ManagedCollection?, _ unmanaged: [Element], as _: T.Type) -> T? {
-    valuesAggregate(managed, unmanaged, CE_AGGREGATE_SUM, as: T.self)
+    if let managed {
+        if managed.kind == CE_COLLECTION_DICTIONARY && managed.count == 0 { return nil }
+    } else if unmanaged.isEmpty {
+        return nil
+    }
+    return valuesAggregate(managed, unmanaged, CE_AGGREGATE_SUM, as: T.self)
 }
 func valuesAverage<Element: _CValueConvertible, T: _CValueConvertible>(_ managed: ManagedCollection?, _ unmanaged: [Element], as _: T.Type) -> T? {
     valuesAggregate(managed, unmanaged, CE_AGGREGATE_AVG, as: T.self)

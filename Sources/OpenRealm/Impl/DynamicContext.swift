@@ -11,6 +11,10 @@ final class DynamicContext {
     /// By class name, the persisted name of each property whose Swift name differs
     /// (`propertiesMapping()`): the new objects of a migration take the Swift names.
     var persistedNames: [String: [String: String]] = [:]
+    /// The objects made for the model objects a migration linked (`createLinkedObject`), by
+    /// instance (held, so that an identifier is not reused): the same instance linked again
+    /// links the same object, as in Realm, where the instance became that object.
+    var linkedModels: [ObjectIdentifier: (model: AnyObject, table: ce_table_key, key: ce_object_key)] = [:]
 
     init(txn: OpaquePointer, writable: Bool) {
         self.txn = txn

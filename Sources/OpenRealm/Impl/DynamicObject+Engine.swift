@@ -164,8 +164,15 @@ extension DynamicObject {
         case CE_TYPE_OBJECT_ID: return convert(ObjectId.self)
         case CE_TYPE_UUID: return convert(UUID.self)
         case CE_TYPE_LINK:
-            guard let object = unwrapped as? DynamicObject, let target = object.dynamic, target.context === context else { fail() }
-            return .link(target.table, target.key)
+            if let object = unwrapped as? DynamicObject {
+                guard let target = object.dynamic, target.context === context else { fail() }
+                return .link(target.table, target.key)
+            }
+            // As Realm: a model object, or the values of a new one, becomes a new object.
+            guard let targetName = property.targetName,
+                let (table, key) = context.createLinkedObject(unwrapped, typeName: targetName)
+            else { fail() }
+            return .link(table, key)
         case CE_TYPE_MIXED:
             guard let mixed = AnyRealmValue._ceFromAny(unwrapped) else { fail() }
             if case .object = mixed { fail() }

@@ -178,6 +178,20 @@ final class ManagedCollection {
 }
 
 extension ManagedCollection {
+    /// Whether `other` is this collection (of the same object's same property, or the same
+    /// nested position) in the same Realm instance: Realm's `==` of managed collections.
+    func isSameCollection(as other: ManagedCollection) -> Bool {
+        core === other.core && frozenKey == other.frozenKey
+    }
+
+    /// Hashes what `isSameCollection(as:)` compares.
+    func hashIdentity(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(core))
+        hasher.combine(frozenKey)
+    }
+}
+
+extension ManagedCollection {
     /// The collection frozen at its Realm's current version.
     func frozen() -> ManagedCollection {
         if core.frozen != nil { return self }

@@ -60,6 +60,35 @@ extension DynamicContext {
         return key
     }
 
+    /// A new object of the class named `typeName` for a link a migration sets, as Realm adds what
+    /// it is given: from an unmanaged (or another Realm's) model object's properties, or from a
+    /// dictionary of values by property name; nil for another value, an embedded class or a
+    /// read-only context.
+    func createLinkedObject(_ value: Any, typeName: String) -> (TableKey, ObjectKey)? {
+        guard writable, let table = table(named: typeName), !table.isEmbedded else { return nil }
+        var values: [String: Any] = [:]
+        if let model = value as? ObjectBase, !(model is DynamicObject) {
+            if let known = linkedModels[ObjectIdentifier(model)], objectExists(known.table, known.key) == true {
+                return (known.table, known.key)
+            }
+            for (index, property) in model._schemaInfo.properties.enumerated() where property.isStored {
+                values[property.name] = model._value(of: index)
+            }
+        } else if let dictionary = value as? [String: Any] {
+            values = dictionary
+        } else {
+            return nil
+        }
+        let stored = Dictionary(values.map { (columnName(typeName, $0.key), $0.value) }) { first, _ in first }
+        let key = createObject(table, values: stored, typeName: typeName)
+        let created = object(table.key, key)
+        for (name, given) in values where table.properties[columnName(typeName, name)]?.info.isCollection == true {
+            created[name] = given
+        }
+        if let model = value as? ObjectBase { linkedModels[ObjectIdentifier(model)] = (model, table.key, key) }
+        return (table.key, key)
+    }
+
     /// Copies the values of column `oldColumn` (a `property` holding one value) of the objects of
     /// `oldTable` in `old` to column `newColumn` of the objects with the same keys in `newTable`
     /// of this context (objects that no longer exist here are skipped), an embedded object as a

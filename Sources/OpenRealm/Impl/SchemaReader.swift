@@ -24,6 +24,10 @@ struct StoredProperty {
 
     var typeText: String { PropertyInfo.typeText(type: type, nullable: nullable, collection: collection, target: targetName) }
 
+    /// The type without its optionality, as realm-core's `Property::type_string()` names it in
+    /// the messages of a rename (`int`, `array<string>`, `<Dog>`).
+    var baseTypeText: String { PropertyInfo.typeText(type: type, nullable: false, collection: collection, target: targetName) }
+
     /// Whether the property is a list, set or dictionary.
     var isCollection: Bool { collection != CE_COLLECTION_NONE }
 

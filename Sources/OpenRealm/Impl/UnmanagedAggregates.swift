@@ -5,7 +5,7 @@
 import CEngine
 import Foundation
 
-/// A collection that may hold unmanaged objects: List and MutableSet.
+/// A collection that may hold unmanaged objects: List, MutableSet and Map (its values).
 protocol UnmanagedObjectsHolder {
     /// The collection's objects while it is unmanaged and holds objects; nil when managed (its
     /// aggregates are then the engine's, through its `Results` view) or holding values.
@@ -23,6 +23,14 @@ extension MutableSet: UnmanagedObjectsHolder {
     var unmanagedObjects: [ObjectBase]? {
         guard managed == nil, Element._ceLinkTarget != nil else { return nil }
         return unmanaged.compactMap { $0 as Any as? ObjectBase }
+    }
+}
+
+extension Map: UnmanagedObjectsHolder {
+    /// The objects of an unmanaged map's values (nil values skipped).
+    var unmanagedObjects: [ObjectBase]? {
+        guard managed == nil, Value._ceLinkTarget != nil else { return nil }
+        return unmanaged.values.compactMap { $0 as Any as? ObjectBase }
     }
 }
 

@@ -58,20 +58,33 @@ public final class Migration {
         }
     }
 
-    /// Calls `block` for every object the class named `typeName` had before the migration,
-    /// with the object as it was (read only) and as it is in the new schema (nil if deleted, or if
-    /// the class is not in the new schema).
+    /// Calls `block` for every object the class named `typeName` had before the migration, with
+    /// the object as it was (read only) and as it is in the new schema, as Realm does: an object
+    /// deleted during the migration is skipped; a class the new schema lacks gives its old
+    /// objects, last first, with nil; a class the file lacked gives the objects the migration
+    /// created, last first, with nil as the old object; an unknown class gives nothing.
     ///
     ///     migration.enumerateObjects(ofType: "Dog") { old, new in new?["age"] = 1 }
     public func enumerateObjects(ofType typeName: String, _ block: MigrationObjectEnumerateBlock) {
-        guard let oldTable = old.table(named: typeName) else { return }
-        let newTable = new.table(named: typeName)
-        let count = old.objectCount(oldTable.key)
-        for index in 0..<count {
-            let key = old.objectKey(oldTable.key, at: index)
-            var newObject: DynamicObject?
-            if let newTable, new.objectExists(newTable.key, key) == true { newObject = new.object(newTable.key, key) }
-            block(old.object(oldTable.key, key), newObject)
+        let oldTable = old.table(named: typeName)
+        let newTable = newSchema[typeName] == nil ? nil : new.table(named: typeName)
+        switch (oldTable, newTable) {
+        case (nil, nil):
+            return
+        case (nil, let newTable?):
+            for index in stride(from: new.objectCount(newTable.key) - 1, through: 0, by: -1) {
+                block(nil, new.object(newTable.key, new.objectKey(newTable.key, at: index)))
+            }
+        case (let oldTable?, nil):
+            for index in stride(from: old.objectCount(oldTable.key) - 1, through: 0, by: -1) {
+                block(old.object(oldTable.key, old.objectKey(oldTable.key, at: index)), nil)
+            }
+        case (let oldTable?, let newTable?):
+            for index in 0..<old.objectCount(oldTable.key) {
+                let key = old.objectKey(oldTable.key, at: index)
+                guard new.objectExists(newTable.key, key) == true else { continue }
+                block(old.object(oldTable.key, key), new.object(newTable.key, key))
+            }
         }
     }
 
@@ -84,7 +97,8 @@ public final class Migration {
     @discardableResult
     public func create(_ typeName: String, value: Any = [String: Any]()) -> MigrationObject {
         guard let table = new.table(named: typeName) else {
-            throwRealmException("Object type '\(typeName)' is not in the new schema.")
+            throwRealmException(
+                "Object type '\(typeName)' is not managed by the Realm. If using a custom `objectClasses` / `objectTypes` array in your configuration, add `\(typeName)` to the list of `objectClasses` / `objectTypes`.")
         }
         let dictionary: [String: Any]
         if let given = value as? [String: Any] {
@@ -143,17 +157,29 @@ public final class Migration {
     ///
     ///     migration.renameProperty(onType: "Person", from: "name", to: "fullName")
     public func renameProperty(onType typeName: String, from oldName: String, to newName: String) {
-        guard let oldTable = old.table(named: typeName), let (oldColumn, oldProperty) = oldTable.properties[oldName] else {
+        guard let oldTable = old.table(named: typeName) else {
+            throwRealmException("Cannot rename properties for type '\(typeName)' because it does not exist.")
+        }
+        guard let newObjectSchema = newSchema[typeName], let newTable = new.table(named: typeName) else {
+            throwRealmException("Cannot rename properties for type '\(typeName)' because it has been removed from the Realm.")
+        }
+        if newObjectSchema[oldName] != nil {
+            throwRealmException(
+                "Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because the source property still exists.")
+        }
+        guard let (oldColumn, oldProperty) = oldTable.properties[oldName] else {
             throwRealmException("Cannot rename property '\(typeName).\(oldName)' because it does not exist.")
         }
-        guard let newTable = new.table(named: typeName),
-            let (newColumn, newProperty) = newTable.properties[new.columnName(typeName, newName)]
-        else {
+        guard let (newColumn, newProperty) = newTable.properties[new.columnName(typeName, newName)] else {
             throwRealmException("Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because the destination property does not exist.")
         }
         guard oldProperty.hasSameType(as: newProperty) else {
             throwRealmException(
-                "Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because it would change from type '\(oldProperty.typeText)' to '\(newProperty.typeText)'.")
+                "Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because it would change from type '\(oldProperty.baseTypeText)' to '\(newProperty.baseTypeText)'.")
+        }
+        if oldProperty.nullable && !newProperty.nullable {
+            throwRealmException(
+                "Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because it would change from optional to required.")
         }
         // Links keep their target's key (the target table of the same name has the same key);
         // embedded objects are made again with their values.

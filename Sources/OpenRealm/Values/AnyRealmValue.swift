@@ -68,6 +68,47 @@ public enum AnyRealmValue: RealmCollectionValue, _Persistable {
     /// The dictionary, or nil for another case.
     public var dictionaryValue: Map<String, AnyRealmValue>? { if case .dictionary(let v) = self { v } else { nil } }
 
+    /// A `.dictionary` of a new unmanaged map holding `dictionary`'s entries (Realm's
+    /// `fromDictionary`); stored in a property, it becomes a nested dictionary.
+    ///
+    ///     item.value = .fromDictionary(["name": .string("Rex"), "age": .int(3)])
+    public static func fromDictionary(_ dictionary: [String: AnyRealmValue]) -> AnyRealmValue {
+        let map = Map<String, AnyRealmValue>()
+        map.merge(dictionary) { _, new in new }
+        return .dictionary(map)
+    }
+
+    /// A `.list` of a new unmanaged list holding `array`'s values (Realm's `fromArray`); stored
+    /// in a property, it becomes a nested list.
+    ///
+    ///     item.value = .fromArray([.int(1), .fromArray([.string("nested")])])
+    public static func fromArray(_ array: [AnyRealmValue]) -> AnyRealmValue {
+        let list = List<AnyRealmValue>()
+        list.append(objectsIn: array)
+        return .list(list)
+    }
+
+    /// What the value holds, as key-value coding gives it: the Int, String, object... of its
+    /// case; nil for `.none`.
+    var keyValueCodingValue: Any? {
+        switch self {
+        case .none: nil
+        case .int(let v): v
+        case .bool(let v): v
+        case .float(let v): v
+        case .double(let v): v
+        case .string(let v): v
+        case .data(let v): v
+        case .date(let v): v
+        case .object(let v): v
+        case .objectId(let v): v
+        case .decimal128(let v): v
+        case .uuid(let v): v
+        case .list(let v): v
+        case .dictionary(let v): v
+        }
+    }
+
     /// The linked object as `type`, or nil: `item.value.object(Dog.self)?.name`.
     public func object<T: Object>(_ type: T.Type) -> T? {
         if case .object(let object) = self { return object as? T }

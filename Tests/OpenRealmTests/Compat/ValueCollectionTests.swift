@@ -265,7 +265,7 @@ struct ValueCollectionErrorTests {
             ints.append(1)
             _ = ints.distinct()
         }
-        expectStop("This method may only be called on List instances retrieved from a Realm.", result)
+        expectStop("This method may only be called on RLMArray instances retrieved from an RLMRealm", result)
     }
 
     @Test("sorting or distinct by a collection operator stops with Realm's message")

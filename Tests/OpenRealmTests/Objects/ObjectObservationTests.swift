@@ -224,7 +224,7 @@ struct ObservationErrorTests {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = List<Int>().observe { _ in }
         }
-        expectStop("This method may only be called on List instances retrieved from a Realm", result)
+        expectStop("This method may only be called on RLMArray instances retrieved from an RLMRealm", result)
     }
 
     @Test("registering inside a write transaction")
