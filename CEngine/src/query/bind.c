@@ -107,15 +107,12 @@ bool bind_set_index(value_set *set)
 
 bool bind_error(const binder *b, size_t position, const char *format, ...)
 {
-    char what[384], token[128];
+    char what[384];
     va_list arguments;
     va_start(arguments, format);
     vsnprintf(what, sizeof what, format, arguments);
     va_end(arguments);
-    parse_describe_token(b->text, b->text_length, position, token, sizeof token);
-    if (position >= b->text_length)
-        return error_fail(CE_ERR_INVALID_QUERY, "%s: at position %zu (end of predicate): %s", b->subject, position, what);
-    return error_fail(CE_ERR_INVALID_QUERY, "%s: at position %zu ('%s'): %s", b->subject, position, token, what);
+    return parse_fail_at(b->text, b->text_length, position, b->subject, what);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -212,9 +212,10 @@ void parse_tree_free(parse_tree *tree);
 /* "==", "BEGINSWITH", ... as written in the language. */
 const char *parse_op_name(parse_op op);
 
-/* A short, printable excerpt of the text at `position` (at most 24 bytes of
- * the token there, control and non-ASCII bytes escaped), or "end of
- * predicate": for messages. */
-void parse_describe_token(const char *text, size_t length, size_t position, char *out, size_t size);
+/* Fails with CE_ERR_INVALID_QUERY: "<subject>: at position N ('<token>'):
+ * <what>", the token a short, printable excerpt of the text at `position`
+ * (at most 24 bytes, control and non-ASCII bytes escaped), or "(end of
+ * predicate)" past its end. Always false. */
+bool parse_fail_at(const char *text, size_t length, size_t position, const char *subject, const char *what);
 
 #endif

@@ -20,7 +20,7 @@
 
 bool parse_out_of_memory(void) { return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory parsing a predicate"); }
 
-void parse_describe_token(const char *text, size_t length, size_t position, char *out, size_t size)
+static void describe_token(const char *text, size_t length, size_t position, char *out, size_t size)
 {
     if (size == 0) return;
     if (position >= length) {
@@ -50,17 +50,23 @@ void parse_describe_token(const char *text, size_t length, size_t position, char
     }
 }
 
+bool parse_fail_at(const char *text, size_t length, size_t position, const char *subject, const char *what)
+{
+    char token[128];
+    describe_token(text, length, position, token, sizeof token);
+    if (position >= length)
+        return error_fail(CE_ERR_INVALID_QUERY, "%s: at position %zu (end of predicate): %s", subject, position, what);
+    return error_fail(CE_ERR_INVALID_QUERY, "%s: at position %zu ('%s'): %s", subject, position, token, what);
+}
+
 bool parse_syntax_error(const parser *p, size_t position, const char *format, ...)
 {
-    char what[256], token_text[128];
+    char what[256];
     va_list arguments;
     va_start(arguments, format);
     vsnprintf(what, sizeof what, format, arguments);
     va_end(arguments);
-    parse_describe_token(p->text, p->length, position, token_text, sizeof token_text);
-    if (position >= p->length)
-        return error_fail(CE_ERR_INVALID_QUERY, "Invalid predicate: at position %zu (end of predicate): %s", position, what);
-    return error_fail(CE_ERR_INVALID_QUERY, "Invalid predicate: at position %zu ('%s'): %s", position, token_text, what);
+    return parse_fail_at(p->text, p->length, position, "Invalid predicate", what);
 }
 
 static bool push_token(parser *p, token_kind kind, size_t start, size_t end, unsigned flags)
