@@ -301,9 +301,14 @@ open class ObjectBase: CustomStringConvertible, Hashable {
             }
             for (index, propertyValue) in zip(stored, array) { _setValue(propertyValue, of: index) }
         case let object as ObjectBase:
+            // As Realm, which reads each property by key-value coding: an object of another
+            // class must have every persisted property of this one.
             let source = object._schemaInfo
             for (index, property) in info.properties.enumerated() where property.isStored {
-                guard let sourceIndex = source.indexByName[property.name] else { continue }
+                guard let sourceIndex = source.indexByName[property.name] else {
+                    throwRealmException(
+                        "Invalid value '\(value)' to initialize object of type '\(info.className)': missing key '\(property.name)'")
+                }
                 _setValue(object._value(of: sourceIndex), of: index)
             }
         case is NSNull:
