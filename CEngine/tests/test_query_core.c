@@ -138,14 +138,7 @@ static void expect_in(const fixture *f, ce_txn *txn, ce_table_key table, const c
 static void expect_refused(const fixture *f, ce_txn *txn, const char *predicate, const ce_query_argument *arguments,
                            size_t argument_count, const char *fragment)
 {
-    ce_query *query = NULL;
-    bool ok = ce_query_parse(txn, f->person, predicate, arguments, argument_count, &query);
-    if (ok) ce_query_free(query);
-    if (ok || ce_last_error_code() != CE_ERR_INVALID_QUERY || !strstr(ce_last_error_message(), fragment)) {
-        fprintf(stderr, "'%s': expected an invalid query error containing \"%s\", got %s: %s\n", predicate, fragment,
-                ok ? "success" : "failure", ce_last_error_message());
-        exit(1);
-    }
+    test_expect_query_refused(txn, f->person, predicate, arguments, argument_count, fragment);
 }
 #define EXPECT_REFUSED(f, txn, predicate, fragment) expect_refused((f), (txn), (predicate), NULL, 0, (fragment))
 

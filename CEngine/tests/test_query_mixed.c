@@ -186,14 +186,7 @@ static void expect_matches_with(const mixed_data *d, ce_txn *txn, const char *pr
 static void expect_invalid(const mixed_data *d, ce_txn *txn, const char *predicate, const ce_query_argument *arguments,
                            size_t argument_count, const char *fragment)
 {
-    ce_query *query = NULL;
-    bool ok = ce_query_parse(txn, d->table, predicate, arguments, argument_count, &query);
-    if (ok) ce_query_free(query);
-    if (ok || ce_last_error_code() != CE_ERR_INVALID_QUERY || !strstr(ce_last_error_message(), fragment)) {
-        fprintf(stderr, "'%s': expected an invalid query error containing \"%s\", got %s: %s\n", predicate, fragment,
-                ok ? "success" : "failure", ce_last_error_message());
-        exit(1);
-    }
+    test_expect_query_refused(txn, d->table, predicate, arguments, argument_count, fragment);
 }
 
 static ce_txn *read_txn(const mixed_data *d)

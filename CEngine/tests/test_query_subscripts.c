@@ -170,14 +170,7 @@ static void expect_with(const people *p, ce_txn *txn, const char *predicate, con
 static void expect_refused(const people *p, ce_txn *txn, const char *predicate, const ce_query_argument *arguments,
                            size_t argument_count, const char *fragment)
 {
-    ce_query *query = NULL;
-    bool ok = ce_query_parse(txn, p->person, predicate, arguments, argument_count, &query);
-    if (ok) ce_query_free(query);
-    if (ok || ce_last_error_code() != CE_ERR_INVALID_QUERY || !strstr(ce_last_error_message(), fragment)) {
-        fprintf(stderr, "'%s': expected an invalid query error containing \"%s\", got %s: %s\n", predicate, fragment,
-                ok ? "success" : "failure", ce_last_error_message());
-        exit(1);
-    }
+    test_expect_query_refused(txn, p->person, predicate, arguments, argument_count, fragment);
 }
 #define EXPECT_REFUSED(p, txn, predicate, fragment) expect_refused((p), (txn), (predicate), NULL, 0, (fragment))
 

@@ -215,6 +215,23 @@ static inline bool test_same_value(const ce_value *a, const ce_value *b)
     }
 }
 
+/* Expects ce_query_parse of `predicate` on `table` to fail with
+ * CE_ERR_INVALID_QUERY and a message containing `fragment`; otherwise prints
+ * what happened and stops the program. */
+static inline void test_expect_query_refused(ce_txn *txn, ce_table_key table, const char *predicate,
+                                             const ce_query_argument *arguments, size_t argument_count,
+                                             const char *fragment)
+{
+    ce_query *query = NULL;
+    bool ok = ce_query_parse(txn, table, predicate, arguments, argument_count, &query);
+    if (ok) ce_query_free(query);
+    if (ok || ce_last_error_code() != CE_ERR_INVALID_QUERY || !strstr(ce_last_error_message(), fragment)) {
+        fprintf(stderr, "'%s': expected an invalid query error containing \"%s\", got %s: %s\n", predicate, fragment,
+                ok ? "success" : "failure", ce_last_error_message());
+        exit(1);
+    }
+}
+
 static inline void test_verify(ce_db *db)
 {
     ce_db_stats stats;
