@@ -59,3 +59,25 @@ extension RealmSectionedResult {
         observe(keyPaths: keyPaths, on: queue, block)
     }
 }
+
+extension RealmSectionedResult where Element: RealmSectionedResult, Element.Element: ObjectBase {
+    /// Observes the sections, the properties of `keyPaths` (Swift key paths of the objects)
+    /// only, on the Realm's thread (or `queue`).
+    ///
+    ///     let token = sections.observe(keyPaths: [\Dog.name]) { change in print(change) }
+    public func observe(keyPaths: [PartialKeyPath<Element.Element>], on queue: DispatchQueue? = nil,
+                        _ block: @escaping (SectionedResultsChange<Self>) -> Void) -> NotificationToken {
+        observe(keyPaths: propertyPaths(keyPaths), on: queue, block)
+    }
+}
+
+extension RealmSectionedResult where Element: ObjectBase {
+    /// Observes the section, the properties of `keyPaths` (Swift key paths of the objects)
+    /// only, on the Realm's thread (or `queue`).
+    ///
+    ///     let token = sections[0].observe(keyPaths: [\Dog.name]) { change in print(change) }
+    public func observe(keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
+                        _ block: @escaping (SectionedResultsChange<Self>) -> Void) -> NotificationToken {
+        observe(keyPaths: propertyPaths(keyPaths), on: queue, block)
+    }
+}
