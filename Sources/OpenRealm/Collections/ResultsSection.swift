@@ -92,3 +92,10 @@ public struct ResultsSection<Key: _Persistable & Hashable, T: RealmCollectionVal
     /// Whether two values are the same section of the same sectioned results.
     public static func == (lhs: ResultsSection, rhs: ResultsSection) -> Bool { lhs.layout === rhs.layout && lhs.key == rhs.key }
 }
+
+extension ResultsSection: RealmMovable {
+    /// The section of the same key of the results read in `core` (for ThreadSafeReference).
+    func moved(to core: RealmCore) -> Any? {
+        layout.results.rebased(onto: core).map { ResultsSection(layout: SectionLayout(results: $0, sectionKey: layout.sectionKey), key: key) }
+    }
+}

@@ -98,6 +98,13 @@ public struct SectionedResults<Key: _Persistable & Hashable, SectionElement: Rea
     public static func == (lhs: SectionedResults, rhs: SectionedResults) -> Bool { lhs.layout === rhs.layout }
 }
 
+extension SectionedResults: RealmMovable {
+    /// The same sections of the results read in `core` (for ThreadSafeReference).
+    func moved(to core: RealmCore) -> Any? {
+        layout.results.rebased(onto: core).map { SectionedResults(results: $0, sectionKey: layout.sectionKey) }
+    }
+}
+
 /// What changed in a sectioned results between two versions, in index paths.
 struct SectionChanges {
     var deletions: [IndexPath] = []
