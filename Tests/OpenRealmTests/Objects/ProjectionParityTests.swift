@@ -69,11 +69,41 @@ final class ProjBundleView: Projection<ProjBundle> {
     @Projected(\ProjBundle.counterSet.projectTo.flag) var flags: ProjectedCollection<Bool>
 }
 
+/// Projections of every kind of property: optional, enum, mixed, list, set, map, backlinks.
+final class ProjKinds: Object {
+    @Persisted var optionalInt: Int?
+    @Persisted var mood: ProjMood
+    @Persisted var mixed: AnyRealmValue
+    @Persisted var decimal: Decimal128
+    @Persisted var numbers: List<Int?>
+    @Persisted var names: MutableSet<String>
+    @Persisted var scores: Map<String, Double>
+    @Persisted var link: ProjCounter?
+    @Persisted var parent: ProjKinds?
+    @Persisted(originProperty: "parent") var children: LinkingObjects<ProjKinds>
+}
+
+enum ProjMood: String, PersistableEnum {
+    case calm, busy
+}
+
+final class ProjKindsView: Projection<ProjKinds> {
+    @Projected(\ProjKinds.optionalInt) var optionalInt
+    @Projected(\ProjKinds.mood) var mood
+    @Projected(\ProjKinds.mixed) var mixed
+    @Projected(\ProjKinds.decimal) var decimal
+    @Projected(\ProjKinds.numbers) var numbers
+    @Projected(\ProjKinds.names) var names
+    @Projected(\ProjKinds.scores) var scores
+    @Projected(\ProjKinds.link?.count) var linkCount
+    @Projected(\ProjKinds.children) var children
+}
+
 /// An in-memory Realm of the projection models, with Jon Snow (born at 10 s, in Winterfell,
 /// friend of Daenerys) and Daenerys (born at 0 s, friend of Jon).
 func projectionRealm(_ identifier: String = "proj-\(UUID().uuidString)") throws -> Realm {
     let realm = try Realm(configuration: .init(inMemoryIdentifier: identifier,
-                                               objectTypes: [ProjTown.self, ProjCitizen.self, ProjCounter.self, ProjBundle.self]))
+                                               objectTypes: [ProjTown.self, ProjCitizen.self, ProjCounter.self, ProjBundle.self, ProjKinds.self]))
     guard realm.isEmpty else { return realm }
     try realm.write {
         let jon = realm.create(ProjCitizen.self, value: ["first": "Jon", "last": "Snow", "born": Date(timeIntervalSince1970: 10),
@@ -157,6 +187,48 @@ struct ProjectionParityTests {
         #expect(Array(view.summaries) == ["1 - true", "2 - false"])
         #expect(view.firstNumber == 1)
         #expect(Array(view.flags) == [true, false])
+    }
+
+    @Test("projections of optional, enum, mixed, decimal, collection, map and backlink properties")
+    func allKinds() throws {
+        let realm = try projectionRealm()
+        try realm.write {
+            let kinds = realm.create(ProjKinds.self, value: ["optionalInt": 30, "mood": ProjMood.busy, "mixed": AnyRealmValue.int(20),
+                                                            "decimal": Decimal128(18), "numbers": [1, nil, 3], "names": ["a", "b"],
+                                                            "scores": ["x": 1.5], "link": ["count": 7]])
+            realm.create(ProjKinds.self, value: ["link": kinds.link!, "parent": kinds])
+        }
+        let view = try #require(realm.objects(ProjKindsView.self).first)
+        #expect(view.optionalInt == 30)
+        #expect(view.mood == .busy)
+        #expect(view.mixed == .int(20))
+        #expect(view.decimal == Decimal128(18))
+        #expect(Array(view.numbers) == [1, nil, 3])
+        #expect(Set(view.names) == ["a", "b"])
+        #expect(view.scores["x"] == 1.5)
+        #expect(view.linkCount == 7)
+        #expect(view.children.count == 1)
+        try realm.write { view.optionalInt = nil }
+        #expect(view.rootObject.optionalInt == nil)
+        let changes = Changes<String>()
+        let token = view.observe(keyPaths: [\ProjKindsView.numbers, \ProjKindsView.scores]) { change in
+            if case .change(let view, let properties) = change {
+                for property in properties {
+                    // The new value is the projection's own collection, as Realm's test checks.
+                    let current: AnyObject = property.name == "numbers" ? view.numbers : view.scores
+                    changes.append("\(property.name) old:\(property.oldValue == nil) same:\((property.newValue as AnyObject?) === current)")
+                }
+            }
+        }
+        defer { token.invalidate() }
+        try realm.write {
+            view.rootObject.mood = .calm   // not observed
+            view.numbers.append(4)
+        }
+        realm.refresh()
+        try realm.write { view.scores["y"] = 2 }
+        realm.refresh()
+        #expect(changes.take() == ["numbers old:true same:true", "scores old:true same:true"])
     }
 
     @Test("observe with Swift key paths of the projection gives the projected old and new values")
