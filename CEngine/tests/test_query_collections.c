@@ -173,6 +173,37 @@ static int model_value_order(const ce_value *a, const ce_value *b)
     }
 }
 
+/* The rank of a type among a mixed collection's values when two differ
+ * (realm-core's Mixed::compare): bools, numbers, strings and binaries,
+ * dates, object ids, UUIDs, links. */
+static int model_type_rank(ce_type type)
+{
+    switch (type) {
+    case CE_TYPE_BOOL: return 0;
+    case CE_TYPE_INT:
+    case CE_TYPE_FLOAT:
+    case CE_TYPE_DOUBLE:
+    case CE_TYPE_DECIMAL128: return 1;
+    case CE_TYPE_STRING:
+    case CE_TYPE_BINARY: return 2;
+    case CE_TYPE_TIMESTAMP: return 3;
+    case CE_TYPE_OBJECT_ID: return 4;
+    case CE_TYPE_UUID: return 5;
+    default: return 6;
+    }
+}
+
+/* The model's sort order (realm-core's): null first; values of one type
+ * as model_value_order; of two types by rank, numbers of two types by
+ * value (NaN first). Distinct compares with model_value_order. */
+static int model_sort_order(const ce_value *a, const ce_value *b)
+{
+    if (a->type == b->type || a->type == CE_TYPE_NULL || b->type == CE_TYPE_NULL) return model_value_order(a, b);
+    int a_rank = model_type_rank(a->type), b_rank = model_type_rank(b->type);
+    if (a_rank != b_rank) return a_rank < b_rank ? -1 : 1;
+    return model_aggregate_order(a, b);
+}
+
 /* ce_collection_sorted_indices against a stable insertion sort. */
 static void check_sorted_indices(ce_collection *collection, const ce_value *elements, size_t count)
 {
@@ -182,7 +213,7 @@ static void check_sorted_indices(ce_collection *collection, const ce_value *elem
         for (size_t i = 0; i < count; i++) {
             size_t j = i;
             while (j > 0) {
-                int order = model_value_order(&elements[expected[j - 1]], &elements[i]);
+                int order = model_sort_order(&elements[expected[j - 1]], &elements[i]);
                 if (!(ascending ? order > 0 : order < 0)) break;
                 expected[j] = expected[j - 1];
                 j--;
@@ -240,7 +271,7 @@ static void check_ordered_indices(ce_collection *collection, const ce_value *ele
             for (size_t i = 1; i < n; i++) {
                 size_t moving = expected[i], j = i;
                 while (j > 0) {
-                    int order = model_value_order(&elements[expected[j - 1]], &elements[moving]);
+                    int order = model_sort_order(&elements[expected[j - 1]], &elements[moving]);
                     if (!(step == CE_VALUES_ASCENDING ? order > 0 : order < 0)) break;
                     expected[j] = expected[j - 1];
                     j--;

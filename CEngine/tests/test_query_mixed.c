@@ -459,3 +459,39 @@ TEST(mixed_link_paths)
     EXPECT_NONE(&d, txn, "v.nothing == nil AND v.@type == 'object'");
     finish(&d, txn);
 }
+
+/* Sorting a mixed property whose values have several types, as realm-core's
+ * Mixed::compare orders them (realm-core src/realm/mixed.cpp, sorting_rank
+ * and Mixed::compare; Realm Swift's SectionedResultsTests section a
+ * List<AnyRealmValue> sorted this way): null, booleans, numbers of any
+ * type by value, strings and binaries by their bytes, dates, object ids. */
+TEST(mixed_sort_across_types)
+{
+    mixed_data d = {0};
+    d.t = test_db_open("query_mixed_sort");
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(d.t.db, &txn));
+    d.table = add_table(txn, "Holder", false);
+    d.v = add_scalar(txn, d.table, "v", CE_TYPE_MIXED, true);
+    static const uint8_t one[] = {1};
+    ce_value values[] = {
+        string_value("apple"),
+        int_value(2),
+        (ce_value){.type = CE_TYPE_BOOL, .boolean = true},
+        (ce_value){.type = CE_TYPE_BINARY, .binary = {one, 1}},
+        (ce_value){.type = CE_TYPE_DOUBLE, .double_value = 1.5},
+        (ce_value){.type = CE_TYPE_TIMESTAMP, .timestamp = {0, 0}},
+        null_value(),
+        (ce_value){.type = CE_TYPE_FLOAT, .float_value = 2.5f},
+        (ce_value){.type = CE_TYPE_BOOL, .boolean = false},
+    };
+    for (int i = 0; i < 9; i++) {
+        d.keys[i] = create_object(txn, d.table);
+        set_value(txn, d.table, d.keys[i], d.v, values[i]);
+    }
+    CHECK(ce_txn_commit(txn));
+    txn = read_txn(&d);
+    EXPECT_MATCHES(&d, txn, "TRUEPREDICATE SORT(v ASC)", 6, 8, 2, 4, 1, 7, 3, 0, 5);
+    EXPECT_MATCHES(&d, txn, "TRUEPREDICATE SORT(v DESC)", 5, 0, 3, 7, 1, 4, 2, 8, 6);
+    finish(&d, txn);
+}

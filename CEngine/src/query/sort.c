@@ -153,12 +153,50 @@ bool sort_reader_get(entry_reader *r, const entry *en, size_t p, ce_value *out)
 /* Orders and sorts                                                          */
 /* ------------------------------------------------------------------------ */
 
-/* Null first, then the order of value.h. */
+/* The rank of a value's type among the values of a mixed property, as
+ * realm-core's Mixed::compare orders them: booleans, numbers, strings and
+ * binaries, dates, object ids, UUIDs, links. */
+static int sort_rank(ce_type type)
+{
+    switch (type) {
+    case CE_TYPE_BOOL: return 0;
+    case CE_TYPE_INT:
+    case CE_TYPE_FLOAT:
+    case CE_TYPE_DOUBLE:
+    case CE_TYPE_DECIMAL128: return 1;
+    case CE_TYPE_STRING:
+    case CE_TYPE_BINARY: return 2;
+    case CE_TYPE_TIMESTAMP: return 3;
+    case CE_TYPE_OBJECT_ID: return 4;
+    case CE_TYPE_UUID: return 5;
+    default: return 6;
+    }
+}
+
+/* Null first, then the order of value.h for values of one type. Values of
+ * two types (a mixed property) as realm-core's Mixed::compare orders them:
+ * numbers of any types by value (NaN first), a string and a binary by their
+ * bytes, otherwise by sort_rank. */
 static int sort_order(const ce_value *a, const ce_value *b)
 {
     bool a_null = a->type == CE_TYPE_NULL, b_null = b->type == CE_TYPE_NULL;
     if (a_null || b_null) return a_null == b_null ? 0 : a_null ? -1 : 1;
-    return value_compare(a, b);
+    if (a->type == b->type) return value_compare(a, b);
+    if (compare_is_number(a->type) && compare_is_number(b->type)) {
+        int order = compare_numbers(a, b);
+        if (order != COMPARE_UNORDERED) return order;
+        bool a_nan = compare_is_nan(a), b_nan = compare_is_nan(b);
+        return a_nan == b_nan ? 0 : a_nan ? -1 : 1;
+    }
+    if (compare_is_text(a->type) && compare_is_text(b->type)) {
+        const char *a_data, *b_data;
+        size_t a_size, b_size;
+        compare_text_of(a, &a_data, &a_size);
+        compare_text_of(b, &b_data, &b_size);
+        return value_compare_bytes(a_data, a_size, b_data, b_size);
+    }
+    int a_rank = sort_rank(a->type), b_rank = sort_rank(b->type);
+    return a_rank == b_rank ? value_compare(a, b) : a_rank < b_rank ? -1 : 1;
 }
 
 typedef struct row_order {

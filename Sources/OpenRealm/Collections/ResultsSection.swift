@@ -72,7 +72,9 @@ public struct ResultsSection<Key: _Persistable & Hashable, T: RealmCollectionVal
     }
 
     /// Observes the section: `.initial`, then `.update` after each commit that changed its
-    /// objects (index paths name the section by its index among all sections).
+    /// objects, inserted it or deleted it (index paths and section indices name the section by
+    /// its index among all sections: the old one for deletions and modifications, the new one
+    /// for insertions), as Realm reports a section's changes.
     ///
     ///     let token = section.observe(keyPaths: nil, on: nil) { change in print(change) }
     public func observe(keyPaths: [String]?, on queue: DispatchQueue?,
@@ -80,22 +82,20 @@ public struct ResultsSection<Key: _Persistable & Hashable, T: RealmCollectionVal
         let key = self.key
         return observeSections(layout, keyPaths: keyPaths, on: queue) { layout, change, previousKeys in
             let section = ResultsSection(layout: layout, key: key)
-            guard var change else { return block(.initial(section)) }
-            // Only what concerns this section: deletions and modifications name it by its old
-            // index, insertions by its new one.
-            let oldIndex = previousKeys.firstIndex(of: key)
-            let newIndex = layout.sections.firstIndex { $0.key == key }
-            change.deletions = change.deletions.filter { $0[0] == oldIndex }
-            change.modifications = change.modifications.filter { $0[0] == oldIndex }
-            change.insertions = change.insertions.filter { $0[0] == newIndex }
-            if oldIndex == nil && newIndex == nil { return }
-            guard oldIndex != newIndex || !change.insertions.isEmpty || !change.deletions.isEmpty || !change.modifications.isEmpty
-            else { return }
-            block(.update(section, deletions: change.deletions, insertions: change.insertions, modifications: change.modifications,
-                          sectionsToInsert: IndexSet(), sectionsToDelete: IndexSet()))
+            guard let change else { return block(.initial(section)) }
+            guard let own = sectionChanges(change, of: key, oldKeys: previousKeys, newKeys: layout.sections.map(\.key)) else { return }
+            block(.update(section, deletions: own.deletions, insertions: own.insertions, modifications: own.modifications,
+                          sectionsToInsert: own.sectionsToInsert, sectionsToDelete: own.sectionsToDelete))
         }
     }
 
     /// Whether two values are the same section of the same sectioned results.
     public static func == (lhs: ResultsSection, rhs: ResultsSection) -> Bool { lhs.layout === rhs.layout && lhs.key == rhs.key }
+}
+
+extension ResultsSection: RealmMovable {
+    /// The section of the same key of the results read in `core` (for ThreadSafeReference).
+    func moved(to core: RealmCore) -> Any? {
+        layout.results.rebased(onto: core).map { ResultsSection(layout: SectionLayout(results: $0, sectionKey: layout.sectionKey), key: key) }
+    }
 }

@@ -98,6 +98,13 @@ public struct SectionedResults<Key: _Persistable & Hashable, SectionElement: Rea
     public static func == (lhs: SectionedResults, rhs: SectionedResults) -> Bool { lhs.layout === rhs.layout }
 }
 
+extension SectionedResults: RealmMovable {
+    /// The same sections of the results read in `core` (for ThreadSafeReference).
+    func moved(to core: RealmCore) -> Any? {
+        layout.results.rebased(onto: core).map { SectionedResults(results: $0, sectionKey: layout.sectionKey) }
+    }
+}
+
 /// What changed in a sectioned results between two versions, in index paths.
 struct SectionChanges {
     var deletions: [IndexPath] = []
@@ -141,47 +148,82 @@ func observeSections<Key, Element>(
 }
 
 /// The index-path changes between two groupings of a results, given the results' own changes
-/// (deletions and modifications at old positions, insertions at new ones).
+/// (deletions and modifications at old positions, insertions at new ones; a moved object is a
+/// deletion and an insertion), as realm-core's SectionedResults computes them: deletions at old
+/// index paths and insertions at new ones (those of new sections included, those of deleted
+/// sections left out: the section's deletion says it); a modified object stays a modification
+/// (at its old index path) only when its item index is the same in both versions and its
+/// section still exists, otherwise it is deleted and inserted.
 func sectionChanges<Key: Hashable>(from old: [(key: Key, positions: [Int])], to new: [(key: Key, positions: [Int])],
                                    deletions: [Int], insertions: [Int], modifications: [Int]) -> SectionChanges {
-    func paths(_ sections: [(key: Key, positions: [Int])]) -> [Int: IndexPath] {
-        var result: [Int: IndexPath] = [:]
+    func paths(_ sections: [(key: Key, positions: [Int])]) -> [Int: (section: Int, item: Int)] {
+        var result: [Int: (section: Int, item: Int)] = [:]
         for (section, entry) in sections.enumerated() {
-            for (item, position) in entry.positions.enumerated() { result[position] = IndexPath(indexes: [section, item]) }
+            for (item, position) in entry.positions.enumerated() { result[position] = (section, item) }
+        }
+        return result
+    }
+    func group(_ positions: [Int], _ paths: [Int: (section: Int, item: Int)]) -> [Int: Set<Int>] {
+        var result: [Int: Set<Int>] = [:]
+        for position in positions {
+            if let path = paths[position] { result[path.section, default: []].insert(path.item) }
         }
         return result
     }
     let oldPaths = paths(old)
     let newPaths = paths(new)
-    let oldKeys = Set(old.map(\.key))
-    let newKeys = Set(new.map(\.key))
+    let oldIndexByKey = Dictionary(old.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { first, _ in first })
+    let newIndexByKey = Dictionary(new.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { first, _ in first })
     var changes = SectionChanges()
-    for (index, entry) in old.enumerated() where !newKeys.contains(entry.key) { changes.sectionsToDelete.insert(index) }
-    for (index, entry) in new.enumerated() where !oldKeys.contains(entry.key) { changes.sectionsToInsert.insert(index) }
+    for (index, entry) in old.enumerated() where newIndexByKey[entry.key] == nil { changes.sectionsToDelete.insert(index) }
+    for (index, entry) in new.enumerated() where oldIndexByKey[entry.key] == nil { changes.sectionsToInsert.insert(index) }
+
+    // The new position of each modified object: the objects in both versions keep their order,
+    // so the i-th old position not deleted is the i-th new one not inserted.
     let deleted = Set(deletions)
     let inserted = Set(insertions)
-    let modified = Set(modifications)
-    for position in deletions.sorted() {
-        if let path = oldPaths[position], !changes.sectionsToDelete.contains(path[0]) { changes.deletions.append(path) }
-    }
-    for position in insertions.sorted() {
-        if let path = newPaths[position], !changes.sectionsToInsert.contains(path[0]) { changes.insertions.append(path) }
-    }
-    // The objects in both versions, in order: the i-th kept old position is the i-th kept new one.
     let oldKept = (0..<oldPaths.count).filter { !deleted.contains($0) }
     let newKept = (0..<newPaths.count).filter { !inserted.contains($0) }
-    for (oldPosition, newPosition) in zip(oldKept, newKept) {
-        guard let from = oldPaths[oldPosition], let to = newPaths[newPosition] else { continue }
-        if old[from[0]].key != new[to[0]].key {
-            // The object changed section: it leaves one and enters the other.
-            if !changes.sectionsToDelete.contains(from[0]) { changes.deletions.append(from) }
-            if !changes.sectionsToInsert.contains(to[0]) { changes.insertions.append(to) }
-        } else if modified.contains(oldPosition) {
-            changes.modifications.append(from)
-        }
+    let newPositionOf = Dictionary(zip(oldKept, newKept), uniquingKeysWith: { first, _ in first })
+
+    var deletedItems = group(deletions, oldPaths)
+    var insertedItems = group(insertions, newPaths)
+    let modifiedOld = group(modifications, oldPaths)
+    var modifiedNew = group(modifications.compactMap { newPositionOf[$0] }, newPaths)
+    var kept: [Int: Set<Int>] = [:]
+    for (oldSection, oldItems) in modifiedOld {
+        guard let newSection = newIndexByKey[old[oldSection].key] else { continue }
+        let same = oldItems.intersection(modifiedNew[newSection] ?? [])
+        if !same.isEmpty { kept[oldSection] = same }
+        modifiedNew[newSection]?.subtract(same)
+        let moved = oldItems.subtracting(same)
+        if !moved.isEmpty { deletedItems[oldSection, default: []].formUnion(moved) }
     }
-    changes.deletions.sort()
-    changes.insertions.sort()
-    changes.modifications.sort()
+    for (newSection, items) in modifiedNew where !items.isEmpty { insertedItems[newSection, default: []].formUnion(items) }
+    for section in changes.sectionsToDelete { deletedItems[section] = nil }
+
+    func indexPaths(_ grouped: [Int: Set<Int>]) -> [IndexPath] {
+        grouped.flatMap { section, items in items.map { IndexPath(indexes: [section, $0]) } }.sorted()
+    }
+    changes.deletions = indexPaths(deletedItems)
+    changes.insertions = indexPaths(insertedItems)
+    changes.modifications = indexPaths(kept)
     return changes
+}
+
+/// The part of `changes` that concerns the section of `key` (as realm-core filters a section's
+/// notification): insertions in its new section, deletions and modifications in its old one,
+/// and its own insertion or deletion as a section; nil when nothing concerns it.
+func sectionChanges<Key: Hashable>(_ changes: SectionChanges, of key: Key, oldKeys: [Key], newKeys: [Key]) -> SectionChanges? {
+    let oldIndex = oldKeys.firstIndex(of: key)
+    let newIndex = newKeys.firstIndex(of: key)
+    var filtered = SectionChanges()
+    filtered.insertions = changes.insertions.filter { $0[0] == newIndex }
+    filtered.deletions = changes.deletions.filter { $0[0] == oldIndex }
+    filtered.modifications = changes.modifications.filter { $0[0] == oldIndex }
+    if let newIndex, changes.sectionsToInsert.contains(newIndex) { filtered.sectionsToInsert.insert(newIndex) }
+    if let oldIndex, changes.sectionsToDelete.contains(oldIndex) { filtered.sectionsToDelete.insert(oldIndex) }
+    guard !filtered.insertions.isEmpty || !filtered.deletions.isEmpty || !filtered.modifications.isEmpty
+            || !filtered.sectionsToInsert.isEmpty || !filtered.sectionsToDelete.isEmpty else { return nil }
+    return filtered
 }

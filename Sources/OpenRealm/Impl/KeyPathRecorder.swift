@@ -82,13 +82,22 @@ private let propertyPaths = Mutex<[KeyPathKey: String]>([:])
 func propertyPath<Root: ObjectBase>(of keyPath: PartialKeyPath<Root>) -> String {
     let key = KeyPathKey(keyPath: keyPath)
     if let known = propertyPaths.withLock({ $0[key] }) { return known }
+    let (names, isPath) = recordedPropertyNames(of: keyPath)
+    guard !names.isEmpty, isPath else {
+        throwRealmException("Key path '\(keyPath)' does not reach a persisted property of '\(ObjectSchemaInfo.className(of: Root.self))'.")
+    }
+    let path = names.joined(separator: ".")
+    propertyPaths.withLock { $0[key] = path }
+    return path
+}
+
+/// The names of the `@Persisted` properties reading `keyPath` reaches, in order (none: it reads
+/// no persisted property), and whether they form one path.
+///
+///     recordedPropertyNames(of: \Person.name.count) == (["name"], true)
+func recordedPropertyNames<Root: ObjectBase>(of keyPath: PartialKeyPath<Root>) -> (names: [String], isPath: Bool) {
     let recorder = KeyPathRecorder()
     let root = recorder.instance(of: Root.self) as! Root
     withExtendedLifetime(root) { _ = $0[keyPath: keyPath] }
-    guard !recorder.names.isEmpty, recorder.isPath else {
-        throwRealmException("Key path '\(keyPath)' does not reach a persisted property of '\(ObjectSchemaInfo.className(of: Root.self))'.")
-    }
-    let path = recorder.names.joined(separator: ".")
-    propertyPaths.withLock { $0[key] = path }
-    return path
+    return (recorder.names, recorder.isPath)
 }

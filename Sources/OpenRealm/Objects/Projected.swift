@@ -5,9 +5,10 @@ import Foundation
 
 /// What a `@Projected` wrapper is to the projection's description.
 protocol _AnyProjected {
-    func _value(of root: Any) -> Any
-    /// The property path of the object the key path reads (`"dog.name"`).
-    func _path(_ root: ObjectBase.Type) -> String
+    /// The key path of the object the property reads.
+    var _keyPath: AnyKeyPath { get }
+    /// The names of the persisted properties that key path reads (none: it reads none).
+    func _recordedNames() -> [String]
 }
 
 /// A property of a `Projection`: the value at a key path of its object (Realm's `@Projected`).
@@ -53,10 +54,7 @@ public struct Projected<T: ObjectBase, Value>: _AnyProjected {
         }
     }
 
-    func _path(_ root: ObjectBase.Type) -> String { propertyPath(of: projectedKeyPath as PartialKeyPath<T>) }
+    var _keyPath: AnyKeyPath { projectedKeyPath }
 
-    func _value(of root: Any) -> Any {
-        guard let object = root as? T else { return "<?>" }
-        return object[keyPath: projectedKeyPath]
-    }
+    func _recordedNames() -> [String] { recordedPropertyNames(of: projectedKeyPath as PartialKeyPath<T>).names }
 }

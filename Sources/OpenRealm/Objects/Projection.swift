@@ -25,6 +25,8 @@ open class Projection<Root: ObjectBase & RealmCollectionValue>: RealmCollectionV
     ///     let projection = PersonProjection(projecting: person)
     public required init(projecting object: Root) {
         rootObject = object
+        // As Realm: a @Projected key path that reads no persisted property stops here.
+        _ = projectionSchema(of: self)
     }
 
     /// The Realm of the object; nil while it is unmanaged.
@@ -46,25 +48,38 @@ open class Projection<Root: ObjectBase & RealmCollectionValue>: RealmCollectionV
     ///     let live = frozen.thaw()
     public func thaw() -> Self? { rootObject.thaw().map { Self(projecting: $0) } }
 
-    /// The projected properties and their values, as Realm prints a projection.
+    /// The projected properties, each with the key path of the object it reads and its value,
+    /// in Realm's format (the address is the object's; the first property is indented twice, as
+    /// Realm prints it).
     ///
-    ///     print(projection)   // PersonProjection<Person> <0x...> { name = Ann; ... }
+    ///     print(projection)   // PersonProjection<Person> <0x...> {\n\t\tname(\.name) = Ann;\n\tcity(\.address.city) = ...
     open var description: String {
-        var lines = ["\(type(of: self))<\(Root.self)> <\(Unmanaged.passUnretained(self).toOpaque())> {"]
-        for child in Mirror(reflecting: self).children {
-            guard let label = child.label, let projected = child.value as? _AnyProjected else { continue }
-            let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
-            lines.append("\t\(name) = \(projected._value(of: rootObject));")
+        let properties = projectionSchema(of: self).map { property in
+            "\t\(property.label)(\\.\(property.originPath)) = \(rootObject[keyPath: property.keyPath]!);"
         }
-        lines.append("}")
-        return lines.joined(separator: "\n")
+        return "\(type(of: self))<\(type(of: rootObject))> <\(Unmanaged.passUnretained(rootObject).toOpaque())> {\n\t"
+            + properties.joined(separator: "\n") + "\n}"
     }
 
-    /// Two projections are equal when they project the same object.
-    public static func == (lhs: Projection, rhs: Projection) -> Bool { lhs.rootObject == rhs.rootObject }
+    /// Two projections are equal when they project the same object of the same Realm (as
+    /// Realm compares them, whether or not the class has a primary key): a live and a frozen
+    /// projection differ, two frozen at one version are equal.
+    public static func == (lhs: Projection, rhs: Projection) -> Bool { lhs.rootObject.isSameObject(as: rhs.rootObject) }
 
-    /// Hashes the object.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rootObject) }
+    /// Hashes what `==` compares: the object's row, or the unmanaged instance.
+    public func hash(into hasher: inout Hasher) {
+        if let table = rootObject._table {
+            hasher.combine(table.tableKey)
+            hasher.combine(rootObject._key)
+        } else {
+            hasher.combine(ObjectIdentifier(rootObject))
+        }
+    }
+}
+
+extension Projection: RealmMovable {
+    /// A projection of the object read in `core` (for ThreadSafeReference).
+    func moved(to core: RealmCore) -> Any? { (rootObject.moved(to: core) as? Root).map { Self(projecting: $0) } }
 }
 
 /// How Results make a projection of each object they read.

@@ -7,7 +7,7 @@ import Foundation
 /// conforms).
 ///
 ///     let token = projection.observe(keyPaths: ["name"]) { change in print(change) }
-public protocol ProjectionObservable: AnyObject {
+public protocol ProjectionObservable: AnyObject, ThreadConfined {
     /// The class of the projected object.
     associatedtype Root: ObjectBase
     /// The projected object.
@@ -17,47 +17,70 @@ public protocol ProjectionObservable: AnyObject {
 }
 
 extension ProjectionObservable {
-    /// The projected properties: each name with the property path of the object it reads
-    /// (`"dogName"`, `"dog.name"`), and the wrapper.
-    private var projectedProperties: [(name: String, path: String)] {
-        Mirror(reflecting: self).children.compactMap { child in
-            guard let label = child.label, let projected = child.value as? _AnyProjected else { return nil }
-            return (label.hasPrefix("_") ? String(label.dropFirst()) : label, projected._path(Root.self))
-        }
-    }
-
-    /// Observes the projection: `.change` with the projected properties that changed after each
-    /// commit that changed what they read, `.deleted` when the object is deleted. `keyPaths`
-    /// are property paths of the object (`"name"`, `"dog.name"`), as in Realm; empty: every
-    /// projected property. Keep the token.
+    /// Observes the projection: after each commit that changed a projected property of the
+    /// object, `.change` with a `PropertyChange` for each projected property whose object
+    /// property (the first name of its key path) changed, named as the projection names it, its
+    /// values read through the projected key path (the old value when the commit came from
+    /// another thread); `.deleted` when the object is deleted. `keyPaths` are property paths of
+    /// the object (`"lastName"`, `"address.city"`), as in Realm; nil or empty: every projected
+    /// property. No initial notification. Keep the token.
     ///
-    ///     let token = projection.observe(keyPaths: ["name"]) { change in
+    ///     let token = projection.observe(keyPaths: ["lastName"]) { change in
     ///         if case .change(let projection, let properties) = change { print(projection.rootObject, properties.map(\.name)) }
     ///     }
-    public func observe(keyPaths: [String] = [], on queue: DispatchQueue? = nil,
-                        _ block: @escaping (ProjectionChange<Self>) -> Void) -> NotificationToken {
-        let all = projectedProperties
-        let chosen = keyPaths.isEmpty ? all : all.filter { keyPaths.contains($0.path) }
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+        let schema = projectionSchema(of: self)
+        let filter = keyPaths?.isEmpty == false ? keyPaths : nil
+        let paths = schema.map(\.originPath).filter { filter?.contains($0) ?? true }
+        // Without a queue the projection delivered is this one, as in Realm.
+        let same: Self? = queue == nil ? self : nil
         let handler: (ObjectChange<Root>) -> Void = { change in
             switch change {
             case .error(let error): block(.error(error))
             case .deleted: block(.deleted)
             case .change(let root, let properties):
-                let projection = Self(projecting: root)
-                let changed = Set(properties.map(\.name))
-                let named = chosen.filter { changed.contains(String($0.path.split(separator: ".")[0])) }.map { entry in
-                    let own = properties.first { $0.name == entry.path }
-                    let current = Mirror(reflecting: projection).children
-                        .first { $0.label == "_" + entry.name }
-                        .flatMap { ($0.value as? _AnyProjected)?._value(of: root) }
-                    return PropertyChange(name: entry.name, oldValue: own?.oldValue, newValue: own?.newValue ?? current)
-                }
-                if !named.isEmpty { block(.change(projection, named)) }
+                let changes = projectedChanges(root, properties, schema, filter)
+                if !changes.isEmpty { block(.change(same ?? Self(projecting: root), changes)) }
             }
         }
-        let paths = chosen.map(\.path)
+        if let object = rootObject as? Object { return object.observe(keyPaths: paths, on: queue, handler) }
         if let embedded = rootObject as? EmbeddedObject { return embedded.observe(keyPaths: paths, on: queue, handler) }
-        guard let object = rootObject as? Object else { throwRealmException("Only managed objects support change notifications") }
-        return object.observe(keyPaths: paths, on: queue, handler)
+        throwRealmException("Only objects which are managed by a Realm support change notifications")
     }
+
+    /// Observes the projection through Swift key paths of the projection
+    /// (`[\PersonProjection.lastNameCaps]` observes the object's `lastName`); empty: every
+    /// projected property.
+    ///
+    ///     let token = projection.observe(keyPaths: [\PersonProjection.homeCity]) { change in print(change) }
+    public func observe(keyPaths: [PartialKeyPath<Self>], on queue: DispatchQueue? = nil,
+                        _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+        observe(keyPaths: originPaths(of: keyPaths, in: self), on: queue, block)
+    }
+}
+
+/// The projection's changes for the object's `properties` (as Realm builds them): for each
+/// changed property, a change of each projected property whose path starts with it (and is in
+/// `keyPaths`), its old value read on an unmanaged object holding the old values (when the
+/// change has them), its new value on the object.
+private func projectedChanges<Root: ObjectBase>(_ root: Root, _ properties: [PropertyChange],
+                                                _ schema: [ProjectionProperty], _ keyPaths: [String]?) -> [PropertyChange] {
+    var oldRoot: Root?
+    if properties.contains(where: { $0.oldValue != nil }) {
+        let old = Root()
+        for property in properties {
+            if let value = property.oldValue { old.setValue(value, forKey: property.name) }
+        }
+        oldRoot = old
+    }
+    var changes: [PropertyChange] = []
+    for property in properties {
+        for projected in schema where projected.originPath.split(separator: ".").first.map(String.init) == property.name
+            && keyPaths?.contains(projected.originPath) ?? true {
+            changes.append(PropertyChange(name: projected.label, oldValue: oldRoot.flatMap { $0[keyPath: projected.keyPath] },
+                                          newValue: root[keyPath: projected.keyPath]))
+        }
+    }
+    return changes
 }
