@@ -720,6 +720,46 @@ static void integer_range(const node_view *node, int64_t *out_minimum, int64_t *
     *out_maximum = maximum;
 }
 
+/* The width, and the base if any, a committed integer node of `count`
+ * values in [minimum, maximum] is written with (`may_base`: a node
+ * without refs). A base when the offsets from it pack enough narrower to
+ * pay for its 8 bytes: the minimum for the unsigned widths 1, 2 and 4; for
+ * the signed ones the middle of the range, so that 256 values fit 8 bits. */
+static void packing_for(int64_t minimum, int64_t maximum, size_t count, bool may_base, uint8_t *out_width,
+                        bool *out_based, int64_t *out_base)
+{
+    uint8_t width = node_width_for(minimum);
+    uint8_t width_of_maximum = node_width_for(maximum);
+    if (width_of_maximum > width) width = width_of_maximum;
+    if (minimum < 0 && width < 8) width = 8;
+    *out_based = false;
+    *out_base = 0;
+    uint64_t range = (uint64_t)maximum - (uint64_t)minimum;
+    if (may_base && count > 0 && (minimum != 0 || range >= 128)) {
+        static const uint8_t candidates[] = {1, 2, 4, 8, 16, 32};
+        for (size_t c = 0; c < sizeof candidates; c++) {
+            uint8_t candidate = candidates[c];
+            if (range >= (1ull << candidate)) continue;
+            if (node_size_for(candidate, count) + NODE_BASE_SIZE < node_size_for(width, count)) {
+                *out_based = true;
+                *out_base = candidate < 8 ? minimum : (int64_t)((uint64_t)minimum + (1ull << (candidate - 1)));
+                width = candidate;
+            }
+            break;
+        }
+    }
+    *out_width = width;
+}
+
+uint64_t node_guess_offset(int64_t minimum, int64_t maximum, size_t count, size_t index)
+{
+    uint8_t width;
+    bool based;
+    int64_t base;
+    packing_for(minimum, maximum, count, true, &width, &based, &base);
+    return NODE_HEADER_SIZE + (based ? NODE_BASE_SIZE : 0) + (uint64_t)index * width / 8;
+}
+
 /* Whether `value` is the ref of a dirty node not placed yet that has refs
  * (`with_refs`) or has none. Committed children are not read: that would
  * verify their pages, and cost a read, in a commit. */
@@ -789,31 +829,10 @@ static bool finalize(space_state *space, space_ref ref, space_ref *out_final, un
         if (value > maximum) maximum = value;
     }
     uint8_t width = 8;
-    if (!(node.flags & NODE_BYTES)) {
-        width = node_width_for(minimum);
-        uint8_t width_of_maximum = node_width_for(maximum);
-        if (width_of_maximum > width) width = width_of_maximum;
-        if (minimum < 0 && width < 8) width = 8;
-    }
-    /* A base when the offsets from it pack enough narrower to pay for its 8
-     * bytes: the minimum for the unsigned widths 1, 2 and 4; for the signed
-     * ones the middle of the range, so that 256 values fit 8 bits. */
     bool based = false;
     int64_t base = 0;
-    uint64_t range = (uint64_t)maximum - (uint64_t)minimum;
-    if (!(node.flags & (NODE_BYTES | NODE_HAS_REFS)) && node.count > 0 && (minimum != 0 || range >= 128)) {
-        static const uint8_t candidates[] = {1, 2, 4, 8, 16, 32};
-        for (size_t c = 0; c < sizeof candidates; c++) {
-            uint8_t candidate = candidates[c];
-            if (range >= (1ull << candidate)) continue;
-            if (node_size_for(candidate, node.count) + NODE_BASE_SIZE < node_size_for(width, node.count)) {
-                based = true;
-                base = candidate < 8 ? minimum : (int64_t)((uint64_t)minimum + (1ull << (candidate - 1)));
-                width = candidate;
-            }
-            break;
-        }
-    }
+    if (!(node.flags & NODE_BYTES))
+        packing_for(minimum, maximum, node.count, (node.flags & NODE_HAS_REFS) == 0, &width, &based, &base);
     uint64_t size = node_size_for(width, node.count) + (based ? NODE_BASE_SIZE : 0);
     uint64_t position;
     uint8_t *target;
