@@ -475,3 +475,65 @@ TEST(find_run)
     test_verify(db);
     test_db_close(&t);
 }
+
+/* The commit places a new inner node's side arrays (the leading plain
+ * children of a node with the inner flag whose later children have refs)
+ * right before the node, the last one first: [counts][first keys][node];
+ * a new node whose children are all new plain nodes right after them. And
+ * node_guess_offset finds an element where the commit packed it. */
+TEST(side_arrays_placed_before_their_inner_node)
+{
+    test_db t = test_db_open("node");
+    ce_db *db = t.db;
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    space_state *space = db_txn_space(txn);
+    enum { CHILDREN = 40 };
+    int64_t first_keys[CHILDREN], counts[CHILDREN], inner_elements[2 + CHILDREN];
+    for (int c = 0; c < CHILDREN; c++) {
+        int64_t values[256];
+        for (int i = 0; i < 256; i++) values[i] = i;
+        space_ref values_ref, leaf;
+        CHECK(node_create_from(space, 0, values, 256, &values_ref));
+        int64_t leaf_elements[2] = {node_tag(1000000 + 256 * c), (int64_t)values_ref};
+        CHECK(node_create_from(space, NODE_HAS_REFS, leaf_elements, 2, &leaf));
+        first_keys[c] = 1000000 + 256 * c;
+        counts[c] = 256;
+        inner_elements[2 + c] = (int64_t)leaf;
+    }
+    space_ref keys_ref, counts_ref, inner;
+    CHECK(node_create_from(space, 0, first_keys, CHILDREN, &keys_ref));
+    CHECK(node_create_from(space, 0, counts, CHILDREN, &counts_ref));
+    inner_elements[0] = (int64_t)keys_ref;
+    inner_elements[1] = (int64_t)counts_ref;
+    CHECK(node_create_from(space, NODE_INNER | NODE_HAS_REFS, inner_elements, 2 + CHILDREN, &inner));
+    if (db_txn_root(txn)) CHECK(node_free_tree(space, db_txn_root(txn)));
+    CHECK(db_txn_set_root(txn, inner));
+    CHECK(ce_txn_commit(txn));
+
+    CHECK(ce_txn_begin_read(db, &txn));
+    space = db_txn_space(txn);
+    space_ref root = db_txn_root(txn);
+    node_view node, keys, count_view;
+    CHECK(node_read(space, root, &node));
+    CHECK(node.flags == (NODE_INNER | NODE_HAS_REFS) && node.count == 2 + CHILDREN);
+    CHECK(node_read(space, (space_ref)node_get(&node, 0), &keys));
+    CHECK(node_read(space, (space_ref)node_get(&node, 1), &count_view));
+    CHECK((space_ref)node_get(&node, 0) + node_size(&keys) == root);
+    CHECK((space_ref)node_get(&node, 1) + node_size(&count_view) == (space_ref)node_get(&node, 0));
+    for (int c = 0; c < CHILDREN; c++) {
+        CHECK(node_get(&keys, (size_t)c) == first_keys[c]);
+        /* The guess from the span [first key, first key + CHILDREN * 256). */
+        uint64_t offset = node_guess_offset(first_keys[0], first_keys[CHILDREN - 1], CHILDREN, (size_t)c);
+        CHECK(node_start(&keys) + offset == keys.payload + (size_t)c * keys.width / 8);
+        node_view leaf, values;
+        space_ref leaf_ref = (space_ref)node_get(&node, 2 + (size_t)c);
+        CHECK(node_read(space, leaf_ref, &leaf));
+        CHECK(node_read(space, (space_ref)node_get(&leaf, 1), &values));
+        CHECK((space_ref)node_get(&leaf, 1) + node_size(&values) == leaf_ref);
+        CHECK(node_start(&values) + node_guess_offset(0, 255, 256, 77) == values.payload + 77 * values.width / 8);
+    }
+    ce_txn_end(txn);
+    test_verify(db);
+    test_db_close(&t);
+}

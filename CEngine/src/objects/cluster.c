@@ -195,6 +195,25 @@ static size_t child_for_key(const inner_view *inner, ce_object_key key)
     return child_for_key_near(inner, key, guess_child(inner, key));
 }
 
+/* Where the guess's first key probably lies in an inner node's first keys
+ * (bytes from the node's start), from the span [low, high) of the node's
+ * keys: its first keys then run from low to about a child's share below
+ * high, packed as a commit packs them. */
+static uint64_t first_key_offset(size_t children, size_t guess, int64_t low, int64_t high)
+{
+    double share = ((double)high - (double)low) * (double)(children - 1) / (double)children;
+    return node_guess_offset(low, (int64_t)((double)low + share), children, guess);
+}
+
+/* Where the offset at `position` lies in the key offsets of a leaf
+ * without gaps whose keys span `length` (0: not known): its offsets are
+ * then 0 .. length - 1. */
+static uint64_t key_offset_offset(uint64_t length, uint64_t position)
+{
+    if (length == 0 || length > CLUSTER_LEAF_MAX + 1) length = CLUSTER_LEAF_MAX;
+    return node_guess_offset(0, (int64_t)length - 1, (size_t)length, (size_t)position);
+}
+
 /* Position of the first offset >= target in a leaf: where target lies when
  * the leaf's keys have no gaps, else near it. */
 static size_t lower_bound(const node_view *offsets, int64_t target)
@@ -287,14 +306,20 @@ static cluster_hint *hint_for_read(const space_state *space, cluster_hint *hint)
 typedef struct key_span {
     bool known; /* the keys under the node lie in [low, high) */
     int64_t low, high;
+    int64_t fetched_offsets; /* the key offsets fetched with the leaf (0: none) */
 } key_span;
 
+static int64_t prefetch_leaf_arrays_at(const space_state *space, const cluster_hint *hint, uint32_t columns,
+                                       int64_t leaf, ce_object_key key, int64_t low, int64_t high);
+
 static bool descend_to_leaf(const space_state *space, space_ref root, ce_object_key key, cluster_hint *hint,
-                            space_ref *out_leaf, node_view *out_leaf_node, key_span *out_span)
+                            uint32_t columns, space_ref *out_leaf, node_view *out_leaf_node, key_span *out_span)
 {
     space_ref ref = root;
     bool spanned = false; /* the keys under `ref` lie in [low, high) */
     int64_t low = 0, high = 0;
+    int64_t fetched_keys = 0;    /* the first keys whose line was fetched with `ref` */
+    int64_t fetched_offsets = 0; /* the key offsets fetched with `ref` */
     for (unsigned depth = 0; depth <= CLUSTER_MAX_DEPTH; depth++) {
         inner_view view;
         size_t guess;
@@ -307,9 +332,10 @@ static bool descend_to_leaf(const space_state *space, space_ref root, ce_object_
         } else {
             if (!node_read(space, ref, &view.node)) return false;
             if (!(view.node.flags & NODE_INNER)) {
+                if (hint) hint->leaf_depth = depth;
                 *out_leaf = ref;
                 *out_leaf_node = view.node;
-                *out_span = (key_span){spanned && high > low, low, high};
+                *out_span = (key_span){spanned && high > low, low, high, fetched_offsets};
                 return true;
             }
             /* A lookup needs the first keys, not the counts. */
@@ -319,15 +345,14 @@ static bool descend_to_leaf(const space_state *space, space_ref root, ce_object_
                 /* The line of the guessed child's ref (already on its way
                  * when the hint knew the node's shape), the first keys'
                  * header and the line of the guess among them as the span
-                 * packs them (from its low end, at the width its length
-                 * needs) are fetched together; then the child's header,
-                 * before the first keys are read. */
+                 * packs them (first_key_offset) are fetched together; then
+                 * the child's header, before the first keys are read. */
                 int64_t keys = node_get(&view.node, INNER_FIRST_KEYS);
-                uint64_t length = (uint64_t)high - (uint64_t)low;
-                uint64_t key_bytes = length <= INT8_MAX ? 1 : length <= INT16_MAX ? 2 : length <= INT32_MAX ? 4 : 8;
                 node_prefetch_element(&view.node, INNER_FIRST_CHILD + guess);
-                node_prefetch_header(space, keys);
-                node_prefetch_at(space, keys, NODE_HEADER_SIZE + NODE_BASE_SIZE + guess * key_bytes);
+                if (keys != fetched_keys) {
+                    node_prefetch_header(space, keys);
+                    node_prefetch_at(space, keys, first_key_offset(view.children, guess, low, high));
+                }
                 node_prefetch_header(space, node_get(&view.node, INNER_FIRST_CHILD + guess));
                 child_fetched = true;
                 if (!read_inner_keys(space, ref, &view)) return false;
@@ -340,8 +365,13 @@ static bool descend_to_leaf(const space_state *space, space_ref root, ce_object_
                 hint->root_node = view.node;
                 hint->root_first_keys = view.first_keys;
             }
-            if (hint && depth < CLUSTER_HINT_SHAPES)
-                hint->shapes[depth] = (cluster_inner_shape){(uint16_t)view.children, view.node.width};
+            if (hint && depth < CLUSTER_HINT_SHAPES) {
+                int64_t keys = node_get(&view.node, INNER_FIRST_KEYS);
+                int64_t delta = ref_is_temporary(ref) || ref_is_temporary((space_ref)keys)
+                                    ? 0
+                                    : (int64_t)((uint64_t)keys - (uint64_t)ref);
+                hint->shapes[depth] = (cluster_inner_shape){(uint16_t)view.children, view.node.width, delta};
+            }
         }
         if (!child_fetched) node_prefetch_header(space, node_get(&view.node, INNER_FIRST_CHILD + guess));
         size_t index = child_for_key_near(&view, key, guess);
@@ -355,6 +385,7 @@ static bool descend_to_leaf(const space_state *space, space_ref root, ce_object_
             spanned = true;
         }
         ref = (space_ref)child;
+        fetched_keys = fetched_offsets = 0;
         /* The line of the child's ref that the next step will guess, if
          * the child is an inner node shaped like the last one seen at its
          * depth (in a table that grew in key order they all are): fetched
@@ -363,7 +394,20 @@ static bool descend_to_leaf(const space_state *space, space_ref root, ce_object_
             const cluster_inner_shape *shape = &hint->shapes[depth + 1];
             size_t next_guess = guess_child_in_span(shape->children, key, low, high);
             node_prefetch_at(space, child, NODE_HEADER_SIZE + (INNER_FIRST_CHILD + next_guess) * (shape->width / 8u));
+            /* And the line of that guess among its first keys, where the
+             * last node's lay from it (node.c places them right before
+             * the node). */
+            if (shape->keys_delta && !ref_is_temporary((space_ref)child)) {
+                fetched_keys = (int64_t)((uint64_t)child + (uint64_t)shape->keys_delta);
+                node_prefetch_header(space, fetched_keys);
+                node_prefetch_at(space, fetched_keys, first_key_offset(shape->children, next_guess, low, high));
+            }
         }
+        /* The child is probably a leaf laid out like the last one found:
+         * its arrays are fetched with it, the line of the key's offset too
+         * (as prefetch_leaf does once the leaf is read). */
+        if (hint && hint->leaf_depth == depth + 1)
+            fetched_offsets = prefetch_leaf_arrays_at(space, hint, columns, child, key, low, spanned ? high : low);
     }
     return corrupt_cluster(root, "tree too deep");
 }
@@ -374,31 +418,77 @@ static bool descend_to_leaf(const space_state *space, space_ref root, ce_object_
  * PREFETCH_LEAF_COLUMNS: a wide table's reads touch few of its columns. */
 #define PREFETCH_LEAF_COLUMNS 8
 
-static void prefetch_leaf_columns(const space_state *space, const node_view *leaf)
+static void prefetch_leaf_columns(const space_state *space, const node_view *leaf, uint32_t columns)
 {
     size_t end = leaf->count < LEAF_FIRST_COLUMN + PREFETCH_LEAF_COLUMNS ? leaf->count
                                                                          : LEAF_FIRST_COLUMN + PREFETCH_LEAF_COLUMNS;
-    for (size_t slot = LEAF_FIRST_COLUMN; slot < end; slot++) node_prefetch_header(space, node_get(leaf, slot));
+    for (size_t slot = LEAF_FIRST_COLUMN; slot < end; slot++)
+        if (columns & (1u << (slot - LEAF_FIRST_COLUMN))) node_prefetch_header(space, node_get(leaf, slot));
+}
+
+/* The columns a lookup fetches with its leaf: those read since the last
+ * descent, else all (of the first PREFETCH_LEAF_COLUMNS); forgotten for
+ * the next one. A fetch to another page is not free (it may wait for a
+ * page walk), so columns nobody reads are left alone. */
+static uint32_t columns_to_fetch(cluster_hint *hint)
+{
+    uint32_t columns = hint && hint->columns_read ? hint->columns_read : (1u << PREFETCH_LEAF_COLUMNS) - 1;
+    if (hint) hint->columns_read = 0;
+    return columns;
 }
 
 /* What a lookup reads next in a leaf whose node just arrived, fetched at
  * once so that the misses overlap instead of following one another: the
- * arrays of its first columns, its key offsets' header, and the line of
- * the offset of `key` if the leaf has no gaps (its offsets are then 0, 1,
- * 2, ...: at position key - base, at the width the leaf's span needs). */
-static void prefetch_leaf(const space_state *space, const node_view *leaf, ce_object_key key, const key_span *span)
+ * arrays of its first columns (`columns`), its key offsets' header, and
+ * the line of the offset of `key` if the leaf has no gaps (its offsets are
+ * then 0, 1, 2, ...: at position key - base, key_offset_offset). */
+static void prefetch_leaf(const space_state *space, const node_view *leaf, ce_object_key key, const key_span *span,
+                          uint32_t columns)
 {
     if (leaf->count < LEAF_FIRST_COLUMN) return;
     int64_t offsets = node_get(leaf, LEAF_KEY_OFFSETS);
+    /* Fetched with the leaf already (its arrays lay as guessed). */
+    if (offsets == span->fetched_offsets) return;
     int64_t base = node_untag(node_get(leaf, LEAF_BASE_KEY));
     node_prefetch_header(space, offsets);
     if (key >= base && (uint64_t)key - (uint64_t)base <= CLUSTER_LEAF_MAX) {
-        /* The largest offset is below the span's width (a guess without it). */
-        uint64_t largest = span->known && span->high > base ? (uint64_t)span->high - (uint64_t)base - 1 : CLUSTER_LEAF_MAX;
-        uint64_t bytes = largest <= INT8_MAX ? 1 : largest <= INT16_MAX ? 2 : 4;
-        node_prefetch_at(space, offsets, NODE_HEADER_SIZE + ((uint64_t)key - (uint64_t)base) * bytes);
+        uint64_t length = span->known && span->high > base ? (uint64_t)span->high - (uint64_t)base : 0;
+        node_prefetch_at(space, offsets, key_offset_offset(length, (uint64_t)key - (uint64_t)base));
     }
-    prefetch_leaf_columns(space, leaf);
+    prefetch_leaf_columns(space, leaf, columns);
+}
+
+/* The arrays of `leaf`, not read yet, where the hint's leaf has its own
+ * from it (a wrong guess costs a useless prefetch): its key offsets, with
+ * the line of the offset of `key` if its keys [low, high) have no gaps,
+ * and the columns in `columns`. Returns the key offsets' guessed ref (0:
+ * none fetched). */
+static int64_t prefetch_leaf_arrays_at(const space_state *space, const cluster_hint *hint, uint32_t columns,
+                                       int64_t leaf, ce_object_key key, int64_t low, int64_t high)
+{
+    const cluster_leaf *last = &hint->leaf;
+    if (!last->ref || ref_is_temporary(last->ref) || !node_value_is_ref(leaf) || ref_is_temporary((space_ref)leaf) ||
+        last->slots.count < LEAF_FIRST_COLUMN)
+        return 0;
+    uint64_t shift = (uint64_t)leaf - (uint64_t)last->ref;
+    int64_t offsets = node_get(&last->slots, LEAF_KEY_OFFSETS);
+    if (!node_value_is_ref(offsets) || ref_is_temporary((space_ref)offsets)) return 0;
+    offsets = (int64_t)((uint64_t)offsets + shift);
+    node_prefetch_header(space, offsets);
+    if (key >= low && (uint64_t)key - (uint64_t)low <= CLUSTER_LEAF_MAX) {
+        uint64_t length = high > low ? (uint64_t)high - (uint64_t)low : 0;
+        node_prefetch_at(space, offsets, key_offset_offset(length, (uint64_t)key - (uint64_t)low));
+    }
+    size_t end = last->slots.count < LEAF_FIRST_COLUMN + PREFETCH_LEAF_COLUMNS ? last->slots.count
+                                                                              : LEAF_FIRST_COLUMN + PREFETCH_LEAF_COLUMNS;
+    for (size_t slot = LEAF_FIRST_COLUMN; slot < end; slot++) {
+        int64_t array = node_get(&last->slots, slot);
+        if (!(columns & (1u << (slot - LEAF_FIRST_COLUMN))) || !node_value_is_ref(array) ||
+            ref_is_temporary((space_ref)array))
+            continue;
+        node_prefetch_header(space, (int64_t)((uint64_t)array + shift));
+    }
+    return offsets;
 }
 
 /* Whether the hint's leaf may stand for a leaf of this table in this read. */
@@ -425,8 +515,9 @@ bool cluster_find(const space_state *space, space_ref root, ce_object_key key, c
     cluster_leaf leaf = {0};
     hint = hint_for_read(space, hint);
     key_span span;
-    if (!descend_to_leaf(space, root, key, hint, &leaf.ref, &leaf.slots, &span)) return false;
-    prefetch_leaf(space, &leaf.slots, key, &span);
+    uint32_t columns = columns_to_fetch(hint);
+    if (!descend_to_leaf(space, root, key, hint, columns, &leaf.ref, &leaf.slots, &span)) return false;
+    prefetch_leaf(space, &leaf.slots, key, &span, columns);
     if (!leaf_keys_of(space, leaf.ref, &leaf.slots, &leaf.base_key, &leaf.key_offsets)) return false;
     int64_t base = leaf.base_key;
     size_t index = key >= base ? lower_bound(&leaf.key_offsets, key - base) : 0;
@@ -500,14 +591,16 @@ bool cluster_get(const space_state *space, space_ref root, const cluster_schema 
     } else {
         /* One descent, and the leaf read once. */
         key_span span;
-        if (!descend_to_leaf(space, root, key, hint, &leaf.ref, &leaf.slots, &span)) return false;
-        prefetch_leaf(space, &leaf.slots, key, &span);
+        uint32_t columns = columns_to_fetch(hint);
+        if (!descend_to_leaf(space, root, key, hint, columns, &leaf.ref, &leaf.slots, &span)) return false;
+        prefetch_leaf(space, &leaf.slots, key, &span, columns);
         if (!check_leaf(space, leaf.ref, schema->column_count, &leaf)) return false;
         if (!leaf_index_of(&leaf, key, &index))
             return error_fail(CE_ERR_NO_SUCH_OBJECT, "object %lld does not exist", (long long)key);
         remember_leaf(hint, &leaf, SIZE_MAX);
         found = &leaf;
     }
+    if (hint && column < PREFETCH_LEAF_COLUMNS) hint->columns_read |= 1u << column;
     const cluster_column *spec = &schema->columns[column];
     return column_get(space, cluster_leaf_column(found, column), spec->type, spec->nullable, index, scratch,
                       out_value);

@@ -141,7 +141,8 @@ typedef struct cluster_leaf {
 /* The shape of an inner node a lookup read (children 0: none). */
 typedef struct cluster_inner_shape {
     uint16_t children;
-    uint8_t width; /* bits per element */
+    uint8_t width;      /* bits per element */
+    int64_t keys_delta; /* its first keys' ref less its own (0: not known) */
 } cluster_inner_shape;
 
 #define CLUSTER_HINT_SHAPES 8
@@ -156,6 +157,16 @@ struct cluster_hint {
      * child ref probably lies, fetched before that node's header arrives
      * (a prefetch only; nothing is read from it). */
     cluster_inner_shape shapes[CLUSTER_HINT_SHAPES];
+    /* The depth of the last leaf a descent reached (0: none): the leaves of
+     * a table that grew in key order lie alike (node.c places each right
+     * after its arrays), so the next lookup fetches the arrays of the leaf
+     * it descends to where `leaf`'s lay from it, together with the leaf (a
+     * prefetch only). */
+    unsigned leaf_depth;
+    /* The columns (of the first 8) read since the last descent (bit c:
+     * column c): the arrays the next descent fetches with its leaf (0: all
+     * of them). */
+    uint32_t columns_read;
 };
 
 /* Forgets everything a hint remembers (NULL: nothing to forget). Every

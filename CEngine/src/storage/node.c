@@ -720,6 +720,75 @@ static void integer_range(const node_view *node, int64_t *out_minimum, int64_t *
     *out_maximum = maximum;
 }
 
+/* The width, and the base if any, a committed integer node of `count`
+ * values in [minimum, maximum] is written with (`may_base`: a node
+ * without refs). A base when the offsets from it pack enough narrower to
+ * pay for its 8 bytes: the minimum for the unsigned widths 1, 2 and 4; for
+ * the signed ones the middle of the range, so that 256 values fit 8 bits. */
+static void packing_for(int64_t minimum, int64_t maximum, size_t count, bool may_base, uint8_t *out_width,
+                        bool *out_based, int64_t *out_base)
+{
+    uint8_t width = node_width_for(minimum);
+    uint8_t width_of_maximum = node_width_for(maximum);
+    if (width_of_maximum > width) width = width_of_maximum;
+    if (minimum < 0 && width < 8) width = 8;
+    *out_based = false;
+    *out_base = 0;
+    uint64_t range = (uint64_t)maximum - (uint64_t)minimum;
+    if (may_base && count > 0 && (minimum != 0 || range >= 128)) {
+        static const uint8_t candidates[] = {1, 2, 4, 8, 16, 32};
+        for (size_t c = 0; c < sizeof candidates; c++) {
+            uint8_t candidate = candidates[c];
+            if (range >= (1ull << candidate)) continue;
+            if (node_size_for(candidate, count) + NODE_BASE_SIZE < node_size_for(width, count)) {
+                *out_based = true;
+                *out_base = candidate < 8 ? minimum : (int64_t)((uint64_t)minimum + (1ull << (candidate - 1)));
+                width = candidate;
+            }
+            break;
+        }
+    }
+    *out_width = width;
+}
+
+uint64_t node_guess_offset(int64_t minimum, int64_t maximum, size_t count, size_t index)
+{
+    uint8_t width;
+    bool based;
+    int64_t base;
+    packing_for(minimum, maximum, count, true, &width, &based, &base);
+    return NODE_HEADER_SIZE + (based ? NODE_BASE_SIZE : 0) + (uint64_t)index * width / 8;
+}
+
+/* Whether `value` is the ref of a dirty node not placed yet that has refs
+ * (`with_refs`) or has none. Committed children are not read: that would
+ * verify their pages, and cost a read, in a commit. */
+static bool unplaced_dirty(const space_state *space, int64_t value, bool with_refs)
+{
+    return node_value_is_ref(value) && ref_is_temporary((space_ref)value) &&
+           !space_dirty_placed_at(space, (space_ref)value) &&
+           ((space_dirty_bytes(space, (space_ref)value)[0] & NODE_HAS_REFS) != 0) == with_refs;
+}
+
+/* How many leading elements of an inner node not placed yet are the refs
+ * of its new or changed side arrays (tree.h: a cluster's first keys and
+ * counts, an index's separators): the dirty plain nodes it starts with,
+ * when a later child is a dirty node with refs. 0 for any other node, and
+ * for an inner node whose children have no refs (a chunked collection's
+ * root: its chunks are plain). The first pass leaves them, and finalize
+ * places them right before the node, so that a descent finds a node and
+ * the side array it searches on the same or neighbouring pages. */
+static size_t side_arrays_of(const space_state *space, const node_view *node)
+{
+    if ((node->flags & (NODE_INNER | NODE_HAS_REFS)) != (NODE_INNER | NODE_HAS_REFS)) return 0;
+    size_t sides = 0;
+    while (sides < node->count && unplaced_dirty(space, node_get(node, sides), false)) sides++;
+    if (sides == 0) return 0;
+    for (size_t i = sides; i < node->count; i++)
+        if (unplaced_dirty(space, node_get(node, i), true)) return sides;
+    return 0;
+}
+
 static bool finalize(space_state *space, space_ref ref, space_ref *out_final, unsigned depth)
 {
     if (!ref_is_temporary(ref)) {
@@ -738,8 +807,17 @@ static bool finalize(space_state *space, space_ref ref, space_ref *out_final, un
     if (!dirty_view(space, ref, &node, &bytes)) return false;
     int64_t minimum = 0, maximum = 0;
     if (!(node.flags & (NODE_BYTES | NODE_HAS_REFS))) integer_range(&node, &minimum, &maximum);
-    for (size_t i = 0; i < node.count && (node.flags & NODE_HAS_REFS); i++) {
+    /* An inner node's children without refs not placed yet (its new side
+     * arrays, which the first pass leaves, and changed copies of them or,
+     * in a chunked collection, of chunks) go last, the last one first: they
+     * then lie right before the node, the first side array (what a descent
+     * searches) nearest. */
+    bool inner = (node.flags & (NODE_INNER | NODE_HAS_REFS)) == (NODE_INNER | NODE_HAS_REFS);
+    for (size_t k = 0; k < 2 * (size_t)node.count && (node.flags & NODE_HAS_REFS); k++) {
+        bool last_round = k >= node.count;
+        size_t i = last_round ? 2 * (size_t)node.count - 1 - k : k;
         int64_t value = node_get(&node, i);
+        if (inner && unplaced_dirty(space, value, false) != last_round) continue;
         if ((node.flags & NODE_HAS_REFS) && ref_is_temporary((space_ref)value) && node_value_is_ref(value)) {
             space_ref child_final;
             if (!finalize(space, (space_ref)value, &child_final, depth + 1)) return false;
@@ -751,31 +829,10 @@ static bool finalize(space_state *space, space_ref ref, space_ref *out_final, un
         if (value > maximum) maximum = value;
     }
     uint8_t width = 8;
-    if (!(node.flags & NODE_BYTES)) {
-        width = node_width_for(minimum);
-        uint8_t width_of_maximum = node_width_for(maximum);
-        if (width_of_maximum > width) width = width_of_maximum;
-        if (minimum < 0 && width < 8) width = 8;
-    }
-    /* A base when the offsets from it pack enough narrower to pay for its 8
-     * bytes: the minimum for the unsigned widths 1, 2 and 4; for the signed
-     * ones the middle of the range, so that 256 values fit 8 bits. */
     bool based = false;
     int64_t base = 0;
-    uint64_t range = (uint64_t)maximum - (uint64_t)minimum;
-    if (!(node.flags & (NODE_BYTES | NODE_HAS_REFS)) && node.count > 0 && (minimum != 0 || range >= 128)) {
-        static const uint8_t candidates[] = {1, 2, 4, 8, 16, 32};
-        for (size_t c = 0; c < sizeof candidates; c++) {
-            uint8_t candidate = candidates[c];
-            if (range >= (1ull << candidate)) continue;
-            if (node_size_for(candidate, node.count) + NODE_BASE_SIZE < node_size_for(width, node.count)) {
-                based = true;
-                base = candidate < 8 ? minimum : (int64_t)((uint64_t)minimum + (1ull << (candidate - 1)));
-                width = candidate;
-            }
-            break;
-        }
-    }
+    if (!(node.flags & NODE_BYTES))
+        packing_for(minimum, maximum, node.count, (node.flags & NODE_HAS_REFS) == 0, &width, &based, &base);
     uint64_t size = node_size_for(width, node.count) + (based ? NODE_BASE_SIZE : 0);
     uint64_t position;
     uint8_t *target;
@@ -856,7 +913,9 @@ static bool place_fresh_leaves(space_state *space, space_ref ref, unsigned depth
      * same pages (one TLB entry and page walk fewer per lookup in a large
      * file). */
     bool beside_children = space_dirty_is_fresh(space, ref);
-    for (size_t i = 0; i < node.count; i++) {
+    /* An inner node's side arrays are placed with the node (finalize). */
+    size_t sides = side_arrays_of(space, &node);
+    for (size_t i = sides; i < node.count; i++) {
         int64_t value = node_get(&node, i);
         if (!node_value_is_ref(value)) continue;
         if (!ref_is_temporary((space_ref)value)) {

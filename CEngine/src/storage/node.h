@@ -210,6 +210,13 @@ size_t node_lower_bound_near(const node_view *node, size_t stride, size_t items,
  * from a counter (object keys, auto-incremented ids) land on their item. */
 size_t node_guess_position(int64_t key, int64_t lower, int64_t upper, size_t items);
 
+/* Where element `index` probably lies, in bytes from the node's start, in
+ * a committed integer node (no refs) of `count` values in [minimum,
+ * maximum]: as a commit packs such a node (its width, and its base when it
+ * has one). For a prefetch before the node's header is read: a node's
+ * side array, or a leaf's key offsets, from the span its parent gives. */
+uint64_t node_guess_offset(int64_t minimum, int64_t maximum, size_t count, size_t index);
+
 /* For a node whose elements are the lengths of consecutive runs (an inner
  * node's object counts, a collection's chunk counts): the run among the
  * first `runs` that holds position *position, which becomes the position
