@@ -55,7 +55,7 @@ extension Query where T: _QueryString {
 
 // MARK: Aggregates over a key path through a collection
 
-extension Query where T: _QueryNumeric {
+extension Query where T: _HasPersistedType, T.PersistedType: _QueryNumeric {
     /// `collection.@op.property` for a key path through a collection (`$0.dogs.age`); anything
     /// else is a programmer error, as in Realm.
     private func collectionAggregate<V>(_ op: String) -> Query<V> {

@@ -239,7 +239,7 @@ extension Query where T: _QueryableCollection, T.Element: _QueryComparable {
     public static func >= (lhs: Query, rhs: T.Element) -> Query<Bool> { lhs.compare(">=", rhs) }
 }
 
-extension Query where T: _QueryableCollection, T.Element: _QueryNumeric {
+extension Query where T: _QueryableCollection, T.Element: _HasPersistedType, T.Element.PersistedType: _QueryNumeric {
     /// The smallest element of a collection of numbers or dates (`@min`).
     ///
     ///     people.where { $0.scores.min > 3 }
@@ -325,7 +325,7 @@ extension Query where T: _QueryableMap {
     }
 }
 
-extension Query where T: _QueryableMap, T.Value: _QueryNumeric {
+extension Query where T: _QueryableMap, T.Value.PersistedType: _QueryNumeric {
     /// The smallest value (`@min`).
     ///
     ///     people.where { $0.scores.min >= 5 }
