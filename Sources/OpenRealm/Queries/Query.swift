@@ -93,6 +93,8 @@ public struct Query<T> {
     /// The property `name` of this expression's objects.
     func member<V>(_ name: String) -> Query<V> {
         if case .root = node { return Query<V>(keyPath: queryRootMark + name) }
+        // A map's value under a key (`$0.dogs["a"]`) is compared as a whole, as in Realm.
+        if keyPath.hasSuffix("']") { throwRealmException("Cannot apply key path to Map subscripts.") }
         return Query<V>(keyPath: keyPath + "." + name, keyPathArguments,
                         element: element.map { QueryElement(collection: $0.collection, expression: $0.expression + "." + name) })
     }

@@ -546,4 +546,13 @@ struct TypedQueryAuditTests {
         }
         expectStop("Subqueries must contain a keypath starting with a collection.", result)
     }
+
+    @Test("a property after a map's key stops with Realm's message")
+    func mapSubscriptMember() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try memoryRealm([TQItem.self, TQHolder.self, TQCircle.self])
+            _ = realm.objects(TQHolder.self).where { $0.map["foo"].number == 3 }
+        }
+        expectStop("Cannot apply key path to Map subscripts.", result)
+    }
 }
