@@ -193,3 +193,21 @@ extension Query where T: _QueryableMap, T.Value: OptionalProtocol, T.Value.Wrapp
         elementsWithin(range.lowerBound, range.upperBound, closed: false)
     }
 }
+
+// MARK: Persisted values of collections
+
+extension Query where T: _QueryableCollection, T.Element: _HasPersistedType, T.Element.PersistedType: RealmCollectionValue {
+    /// The persisted values of the collection's elements (a `CustomPersistable`'s persisted
+    /// value, an enum's raw value): for conditions the persisted type takes, such as ranges.
+    ///
+    ///     items.where { $0.ranks.persistableValue.contains(1...3) }
+    public var persistableValue: Query<AnyRealmCollection<T.Element.PersistedType>> { suffixed("") }
+}
+
+extension Query where T: _QueryableMap, T.Value.PersistedType: RealmCollectionValue {
+    /// The persisted values of the map's values (a `CustomPersistable`'s persisted value, an
+    /// enum's raw value): for conditions the persisted type takes, such as ranges.
+    ///
+    ///     items.where { $0.rankByDay.persistableValue.contains(1...3) }
+    public var persistableValue: Query<Map<T.Key, T.Value.PersistedType>> { suffixed("") }
+}

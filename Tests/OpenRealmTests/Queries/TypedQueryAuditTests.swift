@@ -309,6 +309,10 @@ struct TypedQueryAuditTests {
         #expect(count(realm) { $0.intMap.contains(1...3) } == 1)
         #expect(count(realm) { $0.optIntMap.contains(1..<3) } == 0)
         #expect(count(realm) { $0.dates.contains(Date(timeIntervalSince1970: 1_000_000)...Date(timeIntervalSince1970: 2_000_000)) } == 1)
+        #expect(count(realm) { $0.scores.persistableValue.contains(1...3) } == 1)
+        #expect(count(realm) { $0.scores.persistableValue.contains(1..<3) } == 0)
+        #expect(count(realm) { $0.levels.rawValue.contains(1...2) } == 1)
+        #expect(count(realm) { $0.levelMap.rawValue.contains(1..<2) } == 0)
     }
 
     @Test("containsAny(in:) on lists, sets and maps of values and of objects")
@@ -413,6 +417,8 @@ struct TypedQueryAuditTests {
         #expect(count(realm) { $0.levels.rawValue.sum == 3 } == 1)
         #expect(count(realm) { $0.levelMap.max == .two } == 1)
         #expect(count(realm) { $0.scores.sum == TQScore(points: 4) } == 1)
+        #expect(count(realm) { $0.scores.persistableValue.sum == 4 } == 1)
+        #expect(count(realm) { $0.scores.persistableValue.avg == 2 } == 1)
         #expect(count(realm) { $0.scores.min == TQScore(points: 1) } == 1)
         #expect(count(realm) { $0.dates.max == Date(timeIntervalSince1970: 2_000_000) } == 1)
     }
