@@ -94,7 +94,7 @@ public struct Query<T> {
     func member<V>(_ name: String) -> Query<V> {
         if case .root = node { return Query<V>(keyPath: queryRootMark + name) }
         // A map's value under a key (`$0.dogs["a"]`) is compared as a whole, as in Realm.
-        if keyPath.hasSuffix("']") { throwRealmException("Cannot apply key path to Map subscripts.") }
+        if keyPath.hasSuffix("[%@]") { throwRealmException("Cannot apply key path to Map subscripts.") }
         return Query<V>(keyPath: keyPath + "." + name, keyPathArguments,
                         element: element.map { QueryElement(collection: $0.collection, expression: $0.expression + "." + name) })
     }
@@ -104,9 +104,10 @@ public struct Query<T> {
         Query<V>(keyPath: keyPath + "." + name, keyPathArguments, element: QueryElement(collection: keyPath, expression: "$obj." + name))
     }
 
-    /// This key path followed by `suffix` (`.@count`, `['key']`).
-    func suffixed<V>(_ suffix: String) -> Query<V> {
-        Query<V>(keyPath: keyPath + suffix, keyPathArguments,
+    /// This key path followed by `suffix` (`.@count`, `[%@]`), with the arguments of the
+    /// placeholders `suffix` has.
+    func suffixed<V>(_ suffix: String, _ arguments: [Any] = []) -> Query<V> {
+        Query<V>(keyPath: keyPath + suffix, keyPathArguments + arguments,
                  element: element.map { QueryElement(collection: $0.collection, expression: $0.expression + suffix) })
     }
 
@@ -301,8 +302,7 @@ extension Query where T == AnyRealmValue {
     ///
     ///     things.where { $0.anyValue["name"] == .string("Rex") }
     public subscript(key: String) -> Query<AnyRealmValue> {
-        let escaped = key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
-        return suffixed("['\(escaped)']")
+        suffixed("[%@]", [key])
     }
 
     /// Every element of the list, or every value of the dictionary, the value holds (`[*]`): a
@@ -317,8 +317,7 @@ extension Query where T: _QueryableMap {
     ///
     ///     people.where { $0.scores["math"] > 5 }
     public subscript(key: T.Key) -> Query<T.Value> {
-        let escaped = key._mapKeyString.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
-        return suffixed("['\(escaped)']")
+        suffixed("[%@]", [key._mapKeyString])
     }
 
     /// The keys of the dictionary: a comparison holds when any key matches (`@allKeys`).

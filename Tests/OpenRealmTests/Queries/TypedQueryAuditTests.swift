@@ -389,6 +389,10 @@ struct TypedQueryAuditTests {
         #expect(count(realm) { $0.stringMap["foo"].starts(with: "foo", options: [.caseInsensitive]) } == 1)
         #expect(count(realm) { $0.stringMap["foo"].like("Foo") } == 1)
         #expect(count(realm) { $0.number != 1 && $0.intMap["foo"] == 1 && $0.intMap["bar"] == 3 } == 1)
+        let odd = "it's \\ a$obj\u{1}"
+        try realm.write { realm.objects(TQItem.self).first!.intMap[odd] = 7 }
+        #expect(count(realm) { $0.intMap[odd] == 7 } == 1)
+        #expect(count(realm) { $0.intMap["it's"] == 7 } == 0)
         #expect(count(realm) { $0.number != 1 && $0.intMap["foo"] == 3 } == 0)
     }
 
