@@ -77,6 +77,8 @@ extension Query where T: _HasPersistedType, T.PersistedType: _QueryNumeric {
     /// `collection.@op.property` for a key path through a collection (`$0.dogs.age`); anything
     /// else is a programmer error, as in Realm.
     private func collectionAggregate<V>(_ op: String) -> Query<V> {
+        // A map's value under a key is no key path (Realm's message names what was built).
+        if keyPath.hasSuffix("[%@]") { throwRealmException("Cannot apply a keypath to \(fromQueriedObject(keyPath))") }
         guard let element, element.expression.hasPrefix("$obj."), !element.expression.dropFirst(5).contains(" ") else {
             let path = fromQueriedObject(keyPath)
             throwRealmException("Invalid keypath '\(path).\(op)': Property '\(QueryRoot.owner(of: path))' is not a link or collection "

@@ -565,4 +565,13 @@ struct TypedQueryAuditTests {
         }
         expectStop("Cannot apply key path to Map subscripts.", result)
     }
+
+    @Test("an aggregate of a map's value under a key stops, as in Realm")
+    func aggregateOfMapValue() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try memoryRealm([TQItem.self, TQHolder.self, TQCircle.self])
+            _ = realm.objects(TQHolder.self).where { $0.list.intMap["foo"].max == 4 }
+        }
+        expectStop("Cannot apply a keypath to list.intMap[%@]", result)
+    }
 }
