@@ -223,7 +223,8 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     ///     let adults = people.where { $0.age >= 18 && $0.name.starts(with: "A", options: .caseInsensitive) }
     ///     let dogOwners = people.where { $0.dogs.count > 0 }
     public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
-        let (predicate, arguments) = isIncluded(Query<Element>(root: ())).predicate()
+        let root = (Element.self as? ObjectBase.Type).map { ObjectSchemaInfo.of($0) }
+        let (predicate, arguments) = QueryRoot.$schema.withValue(root) { isIncluded(Query<Element>(root: ())).predicate() }
         return filtered(predicate, arguments)
     }
 

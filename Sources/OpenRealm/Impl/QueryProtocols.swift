@@ -24,7 +24,8 @@ public protocol _QueryString: _QueryComparable {}
 /// Internal machinery of OpenRealm.
 public protocol _QueryBinary: _CValueConvertible {}
 
-/// The collections a query reaches into: `List`, `MutableSet` and `LinkingObjects` properties.
+/// The collections a query reaches into: `List`, `MutableSet` and `LinkingObjects` properties (and
+/// `AnyRealmCollection`, the type `rawValue` of a collection of enums has).
 /// Internal machinery of OpenRealm.
 public protocol _QueryableCollection: Sequence {}
 
@@ -39,6 +40,7 @@ public protocol _QueryableMap {
 extension List: _QueryableCollection {}
 extension MutableSet: _QueryableCollection {}
 extension LinkingObjects: _QueryableCollection {}
+extension AnyRealmCollection: _QueryableCollection {}
 extension Map: _QueryableMap {}
 extension String: _QueryBinary {}
 extension Data: _QueryBinary {}

@@ -55,12 +55,34 @@ extension Query where T: _QueryString {
 
 // MARK: Aggregates over a key path through a collection
 
-extension Query where T: _QueryNumeric {
+/// The class whose objects `Results.where` queries, while its closure builds the query: Realm's
+/// messages for a query name a property with its class (`'Person.age'`).
+enum QueryRoot {
+    @TaskLocal static var schema: ObjectSchemaInfo?
+
+    /// `Class.property` for the last property of `path`, found through the links of the queried
+    /// class (the property's name alone when the class is not known).
+    static func owner(of path: String) -> String {
+        let names = path.split(separator: ".").map(String.init)
+        guard var schema, let last = names.last else { return path }
+        for name in names.dropLast() {
+            guard let index = schema.indexByName[name], let target = schema.properties[index].shape.linkTarget else { return last }
+            schema = ObjectSchemaInfo.of(target)
+        }
+        return "\(schema.className).\(last)"
+    }
+}
+
+extension Query where T: _HasPersistedType, T.PersistedType: _QueryNumeric {
     /// `collection.@op.property` for a key path through a collection (`$0.dogs.age`); anything
     /// else is a programmer error, as in Realm.
     private func collectionAggregate<V>(_ op: String) -> Query<V> {
+        // A map's value under a key is no key path (Realm's message names what was built).
+        if keyPath.hasSuffix("[%@]") { throwRealmException("Cannot apply a keypath to \(fromQueriedObject(keyPath))") }
         guard let element, element.expression.hasPrefix("$obj."), !element.expression.dropFirst(5).contains(" ") else {
-            throwRealmException("Invalid keypath '\(keyPath)': aggregate operations like '\(op)' can only be applied to a key path through a collection.")
+            let path = fromQueriedObject(keyPath)
+            throwRealmException("Invalid keypath '\(path).\(op)': Property '\(QueryRoot.owner(of: path))' is not a link or collection "
+                + "and can only appear at the end of a keypath.")
         }
         return Query<V>(keyPath: "\(element.collection).\(op).\(element.expression.dropFirst(5))")
     }

@@ -13,6 +13,23 @@ struct QueryElement {
     let expression: String
 }
 
+/// Marks where a key path from the queried object starts in the text a `Query` builds, so that a
+/// condition can also be written from one object of a collection inside a subquery: there, as in
+/// Realm Swift (whose subqueries look a key path without the subquery's variable up on the
+/// collection's object), `$0.name` means the object's `name`. Never reaches the engine.
+let queryRootMark = "\u{1}"
+
+/// `text` (a condition or key path a `Query` built) without its marks: from the queried object.
+func fromQueriedObject(_ text: String) -> String {
+    text.replacingOccurrences(of: queryRootMark, with: "")
+}
+
+/// `text` (a condition or key path a `Query` built) from `$obj`, one object of the collection of
+/// a subquery: its key paths start at `$obj`, and its own subqueries take other variable names.
+func fromSubqueryObject(_ text: String) -> String {
+    text.replacingOccurrences(of: "$obj", with: "$obj1").replacingOccurrences(of: queryRootMark, with: "$obj.")
+}
+
 /// A type-safe query expression, as Realm's `Query`: the parameter of `where` and
 /// `index(matching:)`. Its members are the properties of the model (`$0.age`, `$0.dog.name`,
 /// `$0.dogs.age`), and operators on them make the conditions; they become the predicate string
@@ -62,7 +79,8 @@ public struct Query<T> {
         switch node {
         case .keyPath(let path, _): return path
         case .root: return "SELF"
-        case .predicate(let predicate, _): throwRealmException("A condition (\(predicate)) was used where a property was expected.")
+        case .predicate(let predicate, _):
+            throwRealmException("A condition (\(fromQueriedObject(predicate))) was used where a property was expected.")
         }
     }
 
@@ -74,7 +92,9 @@ public struct Query<T> {
 
     /// The property `name` of this expression's objects.
     func member<V>(_ name: String) -> Query<V> {
-        if case .root = node { return Query<V>(keyPath: name) }
+        if case .root = node { return Query<V>(keyPath: queryRootMark + name) }
+        // A map's value under a key (`$0.dogs["a"]`) is compared as a whole, as in Realm.
+        if keyPath.hasSuffix("[%@]") { throwRealmException("Cannot apply key path to Map subscripts.") }
         return Query<V>(keyPath: keyPath + "." + name, keyPathArguments,
                         element: element.map { QueryElement(collection: $0.collection, expression: $0.expression + "." + name) })
     }
@@ -84,9 +104,10 @@ public struct Query<T> {
         Query<V>(keyPath: keyPath + "." + name, keyPathArguments, element: QueryElement(collection: keyPath, expression: "$obj." + name))
     }
 
-    /// This key path followed by `suffix` (`.@count`, `['key']`).
-    func suffixed<V>(_ suffix: String) -> Query<V> {
-        Query<V>(keyPath: keyPath + suffix, keyPathArguments,
+    /// This key path followed by `suffix` (`.@count`, `[%@]`), with the arguments of the
+    /// placeholders `suffix` has.
+    func suffixed<V>(_ suffix: String, _ arguments: [Any] = []) -> Query<V> {
+        Query<V>(keyPath: keyPath + suffix, keyPathArguments + arguments,
                  element: element.map { QueryElement(collection: $0.collection, expression: $0.expression + suffix) })
     }
 
@@ -97,8 +118,15 @@ public struct Query<T> {
                     element: element.map { QueryElement(collection: $0.collection, expression: build($0.expression)) })
     }
 
-    /// The predicate of a condition: a Bool property alone means `property == true`.
+    /// The predicate of a condition, as `filter(_:_:)` takes it: a Bool property alone means
+    /// `property == true`.
     func predicate() -> (String, [Any]) {
+        let (predicate, arguments) = markedPredicate()
+        return (fromQueriedObject(predicate), arguments)
+    }
+
+    /// The predicate with its marks (see `queryRootMark`), for building larger conditions.
+    func markedPredicate() -> (String, [Any]) {
         switch node {
         case .predicate(let predicate, let arguments): return (predicate, arguments)
         case .keyPath(let path, let arguments): return ("\(path) == true", arguments)
@@ -117,7 +145,7 @@ public struct Query<T> {
         let otherArguments = other.keyPathArguments
         let element = self.element.map { mine in
             QueryElement(collection: mine.collection,
-                    expression: "\(mine.expression) \(op) \(other.element.flatMap { $0.collection == mine.collection ? $0.expression : nil } ?? otherPath)")
+                    expression: "\(mine.expression) \(op) \(other.element.flatMap { $0.collection == mine.collection ? $0.expression : nil } ?? fromSubqueryObject(otherPath))")
         }
         return Query<Bool>(predicate: "\(keyPath) \(op) \(otherPath)", keyPathArguments + otherArguments, element: element)
     }
@@ -149,7 +177,7 @@ extension Query where T == Bool {
     ///     people.where { ($0.dogs.age > 5 && $0.dogs.name.starts(with: "R")).count > 0 }
     public var count: Query<Int> {
         guard let element, case .predicate(_, let arguments) = node else {
-            throwRealmException("A subquery's count needs a condition on the properties of a collection's objects (such as `($0.dogs.age > 5).count`).")
+            throwRealmException("Subqueries must contain a keypath starting with a collection.")
         }
         return Query<Int>(keyPath: "SUBQUERY(\(element.collection), $obj, \(element.expression)).@count", arguments)
     }
@@ -239,7 +267,7 @@ extension Query where T: _QueryableCollection, T.Element: _QueryComparable {
     public static func >= (lhs: Query, rhs: T.Element) -> Query<Bool> { lhs.compare(">=", rhs) }
 }
 
-extension Query where T: _QueryableCollection, T.Element: _QueryNumeric {
+extension Query where T: _QueryableCollection, T.Element: _HasPersistedType, T.Element.PersistedType: _QueryNumeric {
     /// The smallest element of a collection of numbers or dates (`@min`).
     ///
     ///     people.where { $0.scores.min > 3 }
@@ -274,8 +302,7 @@ extension Query where T == AnyRealmValue {
     ///
     ///     things.where { $0.anyValue["name"] == .string("Rex") }
     public subscript(key: String) -> Query<AnyRealmValue> {
-        let escaped = key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
-        return suffixed("['\(escaped)']")
+        suffixed("[%@]", [key])
     }
 
     /// Every element of the list, or every value of the dictionary, the value holds (`[*]`): a
@@ -290,8 +317,7 @@ extension Query where T: _QueryableMap {
     ///
     ///     people.where { $0.scores["math"] > 5 }
     public subscript(key: T.Key) -> Query<T.Value> {
-        let escaped = key._mapKeyString.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
-        return suffixed("['\(escaped)']")
+        suffixed("[%@]", [key._mapKeyString])
     }
 
     /// The keys of the dictionary: a comparison holds when any key matches (`@allKeys`).
@@ -325,7 +351,7 @@ extension Query where T: _QueryableMap {
     }
 }
 
-extension Query where T: _QueryableMap, T.Value: _QueryNumeric {
+extension Query where T: _QueryableMap, T.Value.PersistedType: _QueryNumeric {
     /// The smallest value (`@min`).
     ///
     ///     people.where { $0.scores.min >= 5 }
@@ -507,13 +533,21 @@ extension Query where T: _HasPersistedType, T.PersistedType: _QueryString {
 // MARK: Logic
 
 extension Query where T == Bool {
-    /// `lhs` and `rhs` joined by `op`; their subquery forms too when both are on one collection.
+    /// `lhs` and `rhs` joined by `op`; their subquery forms too when one of them is on a
+    /// collection's objects (the other one, on the same collection or none, read from its object).
     private static func join(_ lhs: Query<Bool>, _ op: String, _ rhs: Query<Bool>) -> Query<Bool> {
-        let (l, lArguments) = lhs.predicate()
-        let (r, rArguments) = rhs.predicate()
+        let (l, lArguments) = lhs.markedPredicate()
+        let (r, rArguments) = rhs.markedPredicate()
         var element: QueryElement?
-        if let a = lhs.element, let b = rhs.element, a.collection == b.collection {
+        switch (lhs.element, rhs.element) {
+        case let (a?, b?) where a.collection == b.collection:
             element = QueryElement(collection: a.collection, expression: "(\(a.expression)) \(op) (\(b.expression))")
+        case let (a?, nil):
+            element = QueryElement(collection: a.collection, expression: "(\(a.expression)) \(op) (\(fromSubqueryObject(r)))")
+        case let (nil, b?):
+            element = QueryElement(collection: b.collection, expression: "(\(fromSubqueryObject(l))) \(op) (\(b.expression))")
+        default:
+            break
         }
         return Query<Bool>(predicate: "(\(l)) \(op) (\(r))", lArguments + rArguments, element: element)
     }
@@ -532,7 +566,7 @@ extension Query where T == Bool {
     ///
     ///     people.where { !$0.name.starts(with: "A") }
     public static prefix func ! (query: Query<Bool>) -> Query<Bool> {
-        let (predicate, arguments) = query.predicate()
+        let (predicate, arguments) = query.markedPredicate()
         let element = query.element.map { QueryElement(collection: $0.collection, expression: "NOT (\($0.expression))") }
         return Query<Bool>(predicate: "NOT (\(predicate))", arguments, element: element)
     }

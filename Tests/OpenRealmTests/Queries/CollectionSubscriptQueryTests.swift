@@ -82,8 +82,6 @@ struct CollectionSubscriptQueryTests {
         let all = realm.objects(Collections.self)
         #expect(firstInts(all.filter("dogMap['a'].name == 'Max'")) == [9])
         #expect(firstInts(all.filter("dogMap['n'] == nil")) == [1, 9])
-        #expect(firstInts(all.where { $0.dogMap["a"].name == "Rex" }) == [1])
-        #expect(firstInts(all.where { $0.dogMap["a"].age > 2 }) == [1])
     }
 
     @Test("@type of a map's values, and of properties that are not AnyRealmValue compared with one")
