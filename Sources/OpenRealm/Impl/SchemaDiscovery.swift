@@ -118,6 +118,11 @@ final class ObjectSchemaInfo: @unchecked Sendable {
             }
         }
         found = ObjectSchemaInfo.applyingLegacyCustomization(of: cls, className: className, to: found)
+        for property in found where property.shape.isLinkingObjects && property.originProperty == nil {
+            // Realm's message (its LinkingObjects schema discovery).
+            let target = property.shape.linkTarget.map(ObjectSchemaInfo.className(of:)) ?? ""
+            throwRealmException("LinkingObjects<\(target)> property '\(property.name)' must set the origin property name with @Persisted(originProperty: \"name\").")
+        }
         properties = found
         var byToken = [Int](repeating: -1, count: found.count)
         for (index, property) in found.enumerated() {
