@@ -311,6 +311,68 @@ struct AnyRealmValueAuditTests {
         }
     }
 
+    @Test("each case is found by a query on the property, by format string and by where", arguments: 0..<10)
+    func queriedByCase(index: Int) throws {
+        let values = auditCases()[index]
+        let realm = try auditRealm()
+        try realm.write {
+            for value in values { realm.create(AuditAnyHolder.self, value: ["value": value]) }
+        }
+        let all = realm.objects(AuditAnyHolder.self)
+        for value in values {
+            #expect(all.filter("value == %@", value).map(\.value) == [value], "\(value)")
+            #expect(all.where { $0.value == value }.map(\.value) == [value], "\(value)")
+            #expect(all.filter("value != %@", value).count == 2, "\(value)")
+        }
+        #expect(all.filter("value == nil").count == values.filter { $0 == .none }.count)
+    }
+
+    @Test("numbers of different cases compare by value; strings, data and dates by their own kind")
+    func crossTypeQueries() throws {
+        let realm = try auditRealm()
+        let date = Date(timeIntervalSince1970: 1614445927)
+        try realm.write {
+            for value: AnyRealmValue in [.int(1), .double(1.0), .float(1.0), .decimal128(Decimal128(1)), .bool(true),
+                                         .string("1"), .int(3), .date(date), .none] {
+                realm.create(AuditAnyHolder.self, value: ["value": value])
+            }
+        }
+        let all = realm.objects(AuditAnyHolder.self)
+        // realm-core compares numeric mixed values numerically; a bool or a string is no number.
+        #expect(all.filter("value == 1").count == 4)
+        #expect(all.filter("value == %@", 1.0).count == 4)
+        #expect(all.filter("value > 1").map(\.value) == [.int(3)])
+        #expect(all.filter("value == true").count == 1)
+        #expect(all.filter("value == '1'").count == 1)
+        #expect(all.filter("value == %@", date).count == 1)
+        #expect(all.filter("value.@type == 'int'").count == 2)
+        #expect(all.filter("value.@type == 'numeric'").count == 5)
+        #expect(all.filter("value.@type == 'null'").count == 1)
+        #expect(all.where { $0.value == .int(1) }.count == 4)
+    }
+
+    @Test("a query on a list or a map of mixed values finds each case")
+    func collectionQueries() throws {
+        let realm = try auditRealm()
+        try realm.write {
+            for values in auditCases() {
+                let holder = realm.create(AuditAnyHolder.self)
+                holder.list.append(objectsIn: values)
+                for (key, value) in zip(["a", "b", "c"], values) { holder.map[key] = value }
+            }
+        }
+        let all = realm.objects(AuditAnyHolder.self)
+        for values in auditCases() {
+            for value in values where value != .none {
+                #expect(all.filter("ANY list == %@", value).count >= 1, "\(value)")
+                #expect(all.filter("ANY map == %@", value).count >= 1, "\(value)")
+            }
+            #expect(all.filter("map['a'] == %@", values[0]).count >= 1, "\(values[0])")
+        }
+        #expect(all.filter("ANY list == %@", AnyRealmValue.string("This is")).count == 1)
+        #expect(all.filter("list.@count == 3").count == 10)
+    }
+
     @Test("a list's and a set's rows go with their deleted object")
     func invalidated() throws {
         let holder = try auditHolder(managed: true)
