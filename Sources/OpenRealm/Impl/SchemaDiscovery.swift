@@ -118,11 +118,7 @@ final class ObjectSchemaInfo: @unchecked Sendable {
             }
         }
         found = ObjectSchemaInfo.applyingLegacyCustomization(of: cls, className: className, to: found)
-        for property in found where property.shape.isLinkingObjects && property.originProperty == nil {
-            // Realm's message (its LinkingObjects schema discovery).
-            let target = property.shape.linkTarget.map(ObjectSchemaInfo.className(of:)) ?? ""
-            throwRealmException("LinkingObjects<\(target)> property '\(property.name)' must set the origin property name with @Persisted(originProperty: \"name\").")
-        }
+        ObjectSchemaInfo.checkLinkShapes(found, className: className)
         properties = found
         var byToken = [Int](repeating: -1, count: found.count)
         for (index, property) in found.enumerated() {
@@ -151,6 +147,37 @@ final class ObjectSchemaInfo: @unchecked Sendable {
             }
             if isEmbedded {
                 throwRealmException("Embedded object type '\(className)' cannot have a primary key.")
+            }
+        }
+    }
+
+    /// Stops with Realm's message for a link property Realm refuses when it reads the class (its
+    /// `_rlmPopulateProperty` checks, and realm-core's for a set of embedded objects): a
+    /// LinkingObjects property without an origin, a list or set of optional objects, a map of
+    /// non-optional objects, a set of embedded objects.
+    private static func checkLinkShapes(_ properties: [PropertyInfo], className: String) {
+        for property in properties {
+            let shape = property.shape
+            guard shape.type == CE_TYPE_LINK, let target = property.linkTargetName else { continue }
+            let name = property.name
+            if shape.isLinkingObjects {
+                if property.originProperty == nil {
+                    throwRealmException("LinkingObjects<\(target)> property '\(name)' must set the origin property name with @Persisted(originProperty: \"name\").")
+                }
+                continue
+            }
+            switch shape.collection {
+            case CE_COLLECTION_LIST where shape.nullable:
+                throwRealmException("List<\(target)> property '\(name)' must not be marked as optional.")
+            case CE_COLLECTION_SET where shape.nullable:
+                throwRealmException("MutableSet<\(target)> property '\(name)' must not be marked as optional.")
+            case CE_COLLECTION_SET where shape.linkTarget is EmbeddedObject.Type:
+                throwRealmException("Set property '\(className).\(name)' cannot contain embedded object type '\(target)'. "
+                    + "Set semantics are not applicable to embedded objects.")
+            case CE_COLLECTION_DICTIONARY where !shape.nullable:
+                throwRealmException("Map<String, \(target)> property '\(name)' must be marked as optional.")
+            default:
+                break
             }
         }
     }

@@ -75,6 +75,30 @@ final class AuditNoOrigin: Object {
     @Persisted var owners: LinkingObjects<AuditFlag>
 }
 
+final class AuditListOfOptionals: Object {
+    override class func _realmIgnoreClass() -> Bool { true }
+    @Persisted var flags: List<AuditFlag?>
+}
+
+final class AuditSetOfOptionals: Object {
+    override class func _realmIgnoreClass() -> Bool { true }
+    @Persisted var flags: MutableSet<AuditFlag?>
+}
+
+final class AuditMapOfRequired: Object {
+    override class func _realmIgnoreClass() -> Bool { true }
+    @Persisted var flags: Map<String, AuditFlag>
+}
+
+final class AuditPart: EmbeddedObject {
+    @Persisted var size: Int
+}
+
+final class AuditSetOfEmbedded: Object {
+    override class func _realmIgnoreClass() -> Bool { true }
+    @Persisted var parts: MutableSet<AuditPart>
+}
+
 private let auditUTF8 = "值значен™👍☞⎠‱௹♣︎☐▼❒∑⨌⧭иеمرحبا"
 
 @Suite("Models, schema and Realm as Realm's object, property-type, unicode and Realm tests")
@@ -317,6 +341,43 @@ struct ObjectSurfaceAuditTests {
                                                objectTypes: [AuditNoOrigin.self, AuditFlag.self]))
         }
         expectStop("LinkingObjects<AuditFlag> property 'owners' must set the origin property name with @Persisted(originProperty: \"name\").", result)
+    }
+
+    @Test("a list of optional objects stops with Realm's message")
+    func listOfOptionalObjects() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-listOfOptionals",
+                                               objectTypes: [AuditListOfOptionals.self, AuditFlag.self]))
+        }
+        expectStop("List<AuditFlag> property 'flags' must not be marked as optional.", result)
+    }
+
+    @Test("a set of optional objects stops with Realm's message")
+    func setOfOptionalObjects() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-setOfOptionals",
+                                               objectTypes: [AuditSetOfOptionals.self, AuditFlag.self]))
+        }
+        expectStop("MutableSet<AuditFlag> property 'flags' must not be marked as optional.", result)
+    }
+
+    @Test("a map of non-optional objects stops with Realm's message")
+    func mapOfRequiredObjects() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-mapOfRequired",
+                                               objectTypes: [AuditMapOfRequired.self, AuditFlag.self]))
+        }
+        expectStop("Map<String, AuditFlag> property 'flags' must be marked as optional.", result)
+    }
+
+    @Test("a set of embedded objects stops with realm-core's message")
+    func setOfEmbeddedObjects() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-setOfEmbedded",
+                                               objectTypes: [AuditSetOfEmbedded.self, AuditPart.self]))
+        }
+        expectStop("Set property 'AuditSetOfEmbedded.parts' cannot contain embedded object type 'AuditPart'. "
+            + "Set semantics are not applicable to embedded objects.", result)
     }
 
     @Test("primary key property: none by default, the marked one otherwise (testPrimaryKey)")
