@@ -373,6 +373,62 @@ struct AnyRealmValueAuditTests {
         #expect(all.filter("list.@count == 3").count == 10)
     }
 
+    @Test("a managed list of mixed values: an index past the end stops with Realm's message")
+    func managedIndexPastEnd() async {
+        removeInMemoryRealm("openrealm-exit-anyListPastEnd")
+        defer { removeInMemoryRealm("openrealm-exit-anyListPastEnd") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-anyListPastEnd",
+                                                       objectTypes: [AuditAnyHolder.self, AuditAnyText.self]))
+            try realm.write {
+                let holder = realm.create(AuditAnyHolder.self)
+                holder.list.append(objectsIn: [.int(1), .string("a"), .none])
+                _ = holder.list[3]
+            }
+        }
+        expectStop("Index 3 is out of bounds", result)
+    }
+
+    @Test("an unmanaged list of mixed values: replace in an empty list stops with Realm's message")
+    func unmanagedReplaceEmpty() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            List<AnyRealmValue>().replace(index: 0, object: .int(1))
+        }
+        expectStop("Index 0 is out of bounds", result)
+    }
+
+    @Test("a managed list of mixed values: a negative index to move stops with Realm's message")
+    func managedMoveNegative() async {
+        removeInMemoryRealm("openrealm-exit-anyListMoveNegative")
+        defer { removeInMemoryRealm("openrealm-exit-anyListMoveNegative") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-anyListMoveNegative",
+                                                       objectTypes: [AuditAnyHolder.self, AuditAnyText.self]))
+            try realm.write {
+                let holder = realm.create(AuditAnyHolder.self)
+                holder.list.append(objectsIn: [.int(1), .string("a"), .none])
+                holder.list.move(from: -1, to: 0)
+            }
+        }
+        expectStop("Cannot pass a negative value", result)
+    }
+
+    @Test("a managed list of mixed values: swapAt past the end stops with Realm's message")
+    func managedSwapPastEnd() async {
+        removeInMemoryRealm("openrealm-exit-anyListSwapPastEnd")
+        defer { removeInMemoryRealm("openrealm-exit-anyListSwapPastEnd") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-anyListSwapPastEnd",
+                                                       objectTypes: [AuditAnyHolder.self, AuditAnyText.self]))
+            try realm.write {
+                let holder = realm.create(AuditAnyHolder.self)
+                holder.list.append(objectsIn: [.int(1), .string("a"), .none])
+                holder.list.swapAt(0, 3)
+            }
+        }
+        expectStop("Index 3 is out of bounds", result)
+    }
+
     @Test("a list's and a set's rows go with their deleted object")
     func invalidated() throws {
         let holder = try auditHolder(managed: true)
