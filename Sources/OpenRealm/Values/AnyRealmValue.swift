@@ -68,6 +68,11 @@ public enum AnyRealmValue: RealmCollectionValue, _Persistable {
     /// The dictionary, or nil for another case.
     public var dictionaryValue: Map<String, AnyRealmValue>? { if case .dictionary(let v) = self { v } else { nil } }
 
+    /// No value: `AnyRealmValue() == .none` (Realm's initializer, for `AddableType` code).
+    public init() {
+        self = .none
+    }
+
     /// A `.dictionary` of a new unmanaged map holding `dictionary`'s entries (Realm's
     /// `fromDictionary`); stored in a property, it becomes a nested dictionary.
     ///

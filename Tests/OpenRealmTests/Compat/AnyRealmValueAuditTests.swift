@@ -93,6 +93,12 @@ struct AnyRealmValueAuditTests {
         #expect(holder.value.object(AuditAnyHolder.self) == nil)
     }
 
+    @Test("AnyRealmValue() is .none, as Realm's initializer")
+    func emptyInitializer() {
+        #expect(AnyRealmValue() == .none)
+        #expect(AnyRealmValue().intValue == nil)
+    }
+
     @Test("one value reused for every case, unmanaged and managed (testAssortment)")
     func assortment() throws {
         let holder = AuditAnyHolder()
