@@ -250,6 +250,41 @@ struct AnyRealmValueAuditTests {
         }
     }
 
+    @Test("objects in lists, sets and maps of mixed values: added with them, read back, changed")
+    func objectsInCollections() throws {
+        func text(_ value: String) -> AnyRealmValue { .object(AuditAnyText(value: ["text": value])) }
+        let holder = AuditAnyHolder()
+        holder.list.append(objectsIn: [text("Hello"), text("I am"), text("an object")])
+        holder.set.insert(text("in a set"))
+        holder.map["key1"] = text("in a map")
+        #expect(holder.list[1].object(AuditAnyText.self)?.text == "I am")
+        let realm = try auditRealm()
+        try realm.write { realm.add(holder) }
+        #expect(realm.objects(AuditAnyText.self).count == 5)
+        #expect(holder.list.map { $0.object(AuditAnyText.self)?.text } == ["Hello", "I am", "an object"])
+        #expect(holder.set.first?.object(AuditAnyText.self)?.text == "in a set")
+        #expect(holder.map["key1"]?.object(AuditAnyText.self)?.text == "in a map")
+        try realm.write {
+            holder.list.append(text("appended"))
+            holder.map["key2"] = text("set managed")
+            holder.list[0].object(AuditAnyText.self)?.text = "changed"
+        }
+        #expect(realm.objects(AuditAnyText.self).count == 7)
+        #expect(holder.list.first?.object(AuditAnyText.self)?.text == "changed")
+        #expect(holder.list.last?.object(AuditAnyText.self)?.text == "appended")
+        #expect(holder.map["key2"]?.object(AuditAnyText.self)?.text == "set managed")
+        // Deleting an object removes it from a list of mixed values and leaves null under its key
+        // in a map (realm-core's Lst<Mixed>::nullify erases, Dictionary::nullify sets null).
+        let hello = try #require(holder.list.first?.object(AuditAnyText.self))
+        let inMap = try #require(holder.map["key1"]?.object(AuditAnyText.self))
+        try realm.write {
+            realm.delete(hello)
+            realm.delete(inMap)
+        }
+        #expect(holder.list.count == 3 && holder.list.first?.object(AuditAnyText.self)?.text == "I am")
+        #expect(holder.map.count == 2 && holder.map["key1"] == AnyRealmValue.none)
+    }
+
     @Test("min and max of lists, sets and maps of ordered values", arguments: [false, true])
     func minMax(managed: Bool) throws {
         for values in auditOrderedCases() {
