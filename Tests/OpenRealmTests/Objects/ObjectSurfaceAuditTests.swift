@@ -445,6 +445,36 @@ struct CompactionAuditTests {
         #expect(realm.objects(AuditString.self).count == 1002)
     }
 
+    @Test("an encrypted file compacts and stays readable with its key; an in-memory Realm never asks")
+    func encryptedAndInMemory() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("audit-compact-key-\(UUID().uuidString).realm")
+        defer { _ = try? Realm.deleteFiles(for: .init(fileURL: url)) }
+        let key = Data((0..<64).map { UInt8($0) })
+        do {
+            let realm = try Realm(configuration: .init(fileURL: url, encryptionKey: key, objectTypes: [AuditString.self]))
+            let big = String(repeating: "y", count: 400_000)
+            try realm.write { for text in ["A", big, "B"] { realm.create(AuditString.self, value: [text]) } }
+            try realm.write { realm.delete(realm.objects(AuditString.self).filter("stringCol == %@", big)) }
+        }
+        let before = try fileSize(url)
+        let seen = LockedPair()
+        let realm = try Realm(configuration: .init(fileURL: url, encryptionKey: key, shouldCompactOnLaunch: { total, used in
+            seen.set(total, used)
+            return true
+        }, objectTypes: [AuditString.self]))
+        #expect(seen.get().0 == before)
+        #expect(try fileSize(url) < before)
+        #expect(realm.objects(AuditString.self).map(\.stringCol) == ["A", "B"])
+        let memorySeen = LockedPair()
+        let memory = try Realm(configuration: .init(inMemoryIdentifier: "audit-compact-\(UUID().uuidString)",
+                                                    shouldCompactOnLaunch: { total, used in
+            memorySeen.set(total, used)
+            return true
+        }, objectTypes: [AuditString.self]))
+        #expect(memorySeen.get() == (-1, -1))
+        #expect(memory.objects(AuditString.self).isEmpty)
+    }
+
     @Test("the block is asked only when the file is first opened in the process")
     func onlyFirstOpen() throws {
         let url = try makeFile()
