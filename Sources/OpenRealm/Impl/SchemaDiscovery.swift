@@ -154,9 +154,13 @@ final class ObjectSchemaInfo: @unchecked Sendable {
     /// Stops with Realm's message for a link property Realm refuses when it reads the class (its
     /// `_rlmPopulateProperty` checks, and realm-core's for a set of embedded objects): a
     /// LinkingObjects property without an origin, a list or set of optional objects, a map of
-    /// non-optional objects, a set of embedded objects.
+    /// non-optional objects, a set of embedded objects, an optional AnyRealmValue (also as a
+    /// collection's element).
     private static func checkLinkShapes(_ properties: [PropertyInfo], className: String) {
         for property in properties {
+            if let type = optionalMixedTypes.first(where: { $0.0 == ObjectIdentifier(property.field) })?.1 {
+                throwRealmException("\(type) property '\(property.name)' must not be marked as optional: nil values are represented as AnyRealmValue.none")
+            }
             let shape = property.shape
             guard shape.type == CE_TYPE_LINK, let target = property.linkTargetName else { continue }
             let name = property.name
@@ -181,6 +185,14 @@ final class ObjectSchemaInfo: @unchecked Sendable {
             }
         }
     }
+
+    /// The optional AnyRealmValue property types Realm refuses, as its message names them.
+    private static let optionalMixedTypes: [(ObjectIdentifier, String)] = [
+        (ObjectIdentifier(AnyRealmValue?.self), "AnyRealmValue"),
+        (ObjectIdentifier(List<AnyRealmValue?>.self), "List<AnyRealmValue>"),
+        (ObjectIdentifier(MutableSet<AnyRealmValue?>.self), "MutableSet<AnyRealmValue>"),
+        (ObjectIdentifier(Map<String, AnyRealmValue?>.self), "Map<String, AnyRealmValue>"),
+    ]
 
     /// `properties` with the primary key named by `Object.primaryKey()` and the indexes named by
     /// `indexedProperties()`, when a class overrides them (Realm reads both for every class,

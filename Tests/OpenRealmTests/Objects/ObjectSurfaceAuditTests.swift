@@ -47,6 +47,22 @@ final class AuditEverything: Object {
     var computed: Int { intCol * 2 }
 }
 
+final class AuditIndexed: Object {
+    @Persisted(indexed: true) var string: String
+    @Persisted(indexed: true) var int: Int
+    @Persisted(indexed: true) var int8: Int8
+    @Persisted(indexed: true) var int16: Int16
+    @Persisted(indexed: true) var int32: Int32
+    @Persisted(indexed: true) var int64: Int64
+    @Persisted(indexed: true) var bool: Bool
+    @Persisted(indexed: true) var date: Date
+    @Persisted(indexed: true) var objectId: ObjectId
+    @Persisted(indexed: true) var uuid: UUID
+    @Persisted var mixed: AnyRealmValue
+    @Persisted(indexed: true) var optString: String?
+    @Persisted var double: Double
+}
+
 final class AuditPrimaryString: Object {
     @Persisted(primaryKey: true) var stringCol: String
     @Persisted var intCol: Int
@@ -88,6 +104,11 @@ final class AuditSetOfOptionals: Object {
 final class AuditMapOfRequired: Object {
     override class func _realmIgnoreClass() -> Bool { true }
     @Persisted var flags: Map<String, AuditFlag>
+}
+
+final class AuditOptionalAny: Object {
+    override class func _realmIgnoreClass() -> Bool { true }
+    @Persisted var value: AnyRealmValue?
 }
 
 final class AuditPart: EmbeddedObject {
@@ -370,6 +391,15 @@ struct ObjectSurfaceAuditTests {
         expectStop("Map<String, AuditFlag> property 'flags' must be marked as optional.", result)
     }
 
+    @Test("an optional AnyRealmValue property stops with Realm's message")
+    func optionalAnyRealmValue() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-optionalAny",
+                                               objectTypes: [AuditOptionalAny.self]))
+        }
+        expectStop("AnyRealmValue property 'value' must not be marked as optional: nil values are represented as AnyRealmValue.none", result)
+    }
+
     @Test("a set of embedded objects stops with realm-core's message")
     func setOfEmbeddedObjects() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -378,6 +408,24 @@ struct ObjectSurfaceAuditTests {
         }
         expectStop("Set property 'AuditSetOfEmbedded.parts' cannot contain embedded object type 'AuditPart'. "
             + "Set semantics are not applicable to embedded objects.", result)
+    }
+
+    @Test("indexable types are indexed in the schema and queried through the index (testIndexedProperties)")
+    func indexedProperties() throws {
+        let schema = AuditIndexed().objectSchema
+        for name in ["string", "int", "int8", "int16", "int32", "int64", "bool", "date", "objectId", "uuid", "optString"] {
+            #expect(schema[name]?.isIndexed == true, "\(name)")
+        }
+        #expect(schema["double"]?.isIndexed == false)
+        let realm = try memoryRealm([AuditIndexed.self])
+        try realm.write {
+            realm.create(AuditIndexed.self, value: ["string": "a", "int": 1, "bool": true, "mixed": AnyRealmValue.string("x")])
+            realm.create(AuditIndexed.self, value: ["string": "b", "int": 2, "mixed": AnyRealmValue.int(5)])
+        }
+        let all = realm.objects(AuditIndexed.self)
+        #expect(all.filter("string == 'b'").first?.int == 2)
+        #expect(all.filter("bool == true").count == 1 && all.filter("mixed == 5").count == 1)
+        #expect(all.filter("mixed == 'x'").first?.string == "a")
     }
 
     @Test("primary key property: none by default, the marked one otherwise (testPrimaryKey)")
