@@ -23,7 +23,7 @@ extension AnyRealmValue {
         case CE_TYPE_OBJECT_ID: .objectId(ObjectId(value.object_id))
         case CE_TYPE_UUID: .uuid(UUID(ceUUID: value.uuid))
         case CE_TYPE_LINK:
-            if let realm, let object = realm.core.object(ofClass: Object.self, link: value.link) as? Object { .object(object) } else { .none }
+            if let realm { .object(realm.core.mixedLinkTarget(value.link)) } else { .none }
         default: .none
         }
     }

@@ -89,8 +89,16 @@ func valuesSum<Element: _CValueConvertible, T: _CValueConvertible>(_ managed: Ma
     } else if unmanaged.isEmpty {
         return nil
     }
-    return valuesAggregate(managed, unmanaged, CE_AGGREGATE_SUM, as: T.self)
+    return unmanagedMixedAsDouble(valuesAggregate(managed, unmanaged, CE_AGGREGATE_SUM, as: T.self), managed)
 }
 func valuesAverage<Element: _CValueConvertible, T: _CValueConvertible>(_ managed: ManagedCollection?, _ unmanaged: [Element], as _: T.Type) -> T? {
-    valuesAggregate(managed, unmanaged, CE_AGGREGATE_AVG, as: T.self)
+    unmanagedMixedAsDouble(valuesAggregate(managed, unmanaged, CE_AGGREGATE_AVG, as: T.self), managed)
+}
+
+/// The sum or average of an unmanaged collection of mixed values as Realm gives it: a
+/// `.double` (Realm aggregates unmanaged collections with Foundation's `@sum` and `@avg`, whose
+/// decimal number reads back as a double); a managed collection's is realm-core's Decimal128.
+private func unmanagedMixedAsDouble<T>(_ result: T?, _ managed: ManagedCollection?) -> T? {
+    guard managed == nil, let mixed = result as? AnyRealmValue, case .decimal128(let decimal) = mixed else { return result }
+    return AnyRealmValue.double(decimal.doubleValue) as? T
 }

@@ -52,6 +52,20 @@ extension RealmCore {
         object is DynamicObject ? dynamicTableInfo(forKey: object._tableKey) : tableInfo(for: type(of: object))
     }
 
+    /// The object a mixed value links to, typed by its model class; a DynamicObject when this
+    /// Realm has no class for its table (one left out of `objectTypes`, or no class of the
+    /// program), as Realm reads it (`AnyRealmValue.dynamicObject`).
+    func mixedLinkTarget(_ link: ce_link) -> Object {
+        let typed: ObjectSchemaInfo?
+        if let frozen {
+            typed = frozen.lock.withLock { modelClass(forKey: link.table).info }
+        } else {
+            typed = modelClass(forKey: link.table).info
+        }
+        let table = typed == nil ? dynamicTableInfo(forKey: link.table) : tableInfo(forKey: link.table)
+        return makeObject(table, link.key) as! Object
+    }
+
     /// A DynamicObject accessor of the managed object `object` of this Realm (the same row).
     func dynamicObject(of object: ObjectBase) -> DynamicObject {
         if let dynamic = object as? DynamicObject { return dynamic }

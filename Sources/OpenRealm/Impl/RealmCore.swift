@@ -834,20 +834,27 @@ final class RealmCore {
 
     private func resolveTable(forKey key: ce_table_key) -> TableInfo {
         if let known = tablesByKey[key] { return known }
-        var cName: UnsafePointer<CChar>?
-        guard ce_table_name(currentTxn(), key, &cName), let cName else { engineFailure() }
-        let name = String(cString: cName)
-        // The configuration's class of that name, else one whose properties match the table
-        // (two classes of a program may have one name).
-        let named = ((configuration.objectTypes?.map(ObjectSchemaInfo.of) ?? []) + ObjectSchemaInfo.defaultSchema + ObjectSchemaInfo.known)
-            .filter { $0.className == name }
-        let stored = try? SchemaReader.table(currentTxn(), key: key)
-        let matching = configuration.objectTypes == nil
-            ? named.first { info in stored.map { SchemaReader.differences(info, $0).isEmpty } ?? false } : nil
-        guard let info = matching ?? named.first else {
+        let (name, info) = modelClass(forKey: key)
+        guard let info else {
             throwRealmException("No model class for the objects of type '\(name)' in this program.")
         }
         return requireTableInfo(for: info.objectClass)
+    }
+
+    /// The name of the table `key` and the model class this Realm reads it as: the
+    /// configuration's class of that name, else one whose properties match the table (two classes
+    /// of a program may have one name); nil when the program has none or `objectTypes` leaves it out.
+    func modelClass(forKey key: ce_table_key) -> (name: String, info: ObjectSchemaInfo?) {
+        if let known = tablesByKey[key] { return (known.schema.className, known.schema) }
+        var cName: UnsafePointer<CChar>?
+        guard ce_table_name(currentTxn(), key, &cName), let cName else { engineFailure() }
+        let name = String(cString: cName)
+        let named = ((configuration.objectTypes?.map(ObjectSchemaInfo.of) ?? []) + ObjectSchemaInfo.defaultSchema + ObjectSchemaInfo.known)
+            .filter { $0.className == name && (allowedClasses?.contains(ObjectIdentifier($0.objectClass)) ?? true) }
+        let stored = try? SchemaReader.table(currentTxn(), key: key)
+        let matching = configuration.objectTypes == nil
+            ? named.first { info in stored.map { SchemaReader.differences(info, $0).isEmpty } ?? false } : nil
+        return (name, matching ?? named.first)
     }
 
     /// The classes whose tables this Realm has resolved, and those of its configuration.

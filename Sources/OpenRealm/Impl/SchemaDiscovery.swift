@@ -118,6 +118,7 @@ final class ObjectSchemaInfo: @unchecked Sendable {
             }
         }
         found = ObjectSchemaInfo.applyingLegacyCustomization(of: cls, className: className, to: found)
+        ObjectSchemaInfo.checkLinkShapes(found, className: className)
         properties = found
         var byToken = [Int](repeating: -1, count: found.count)
         for (index, property) in found.enumerated() {
@@ -149,6 +150,49 @@ final class ObjectSchemaInfo: @unchecked Sendable {
             }
         }
     }
+
+    /// Stops with Realm's message for a link property Realm refuses when it reads the class (its
+    /// `_rlmPopulateProperty` checks, and realm-core's for a set of embedded objects): a
+    /// LinkingObjects property without an origin, a list or set of optional objects, a map of
+    /// non-optional objects, a set of embedded objects, an optional AnyRealmValue (also as a
+    /// collection's element).
+    private static func checkLinkShapes(_ properties: [PropertyInfo], className: String) {
+        for property in properties {
+            if let type = optionalMixedTypes.first(where: { $0.0 == ObjectIdentifier(property.field) })?.1 {
+                throwRealmException("\(type) property '\(property.name)' must not be marked as optional: nil values are represented as AnyRealmValue.none")
+            }
+            let shape = property.shape
+            guard shape.type == CE_TYPE_LINK, let target = property.linkTargetName else { continue }
+            let name = property.name
+            if shape.isLinkingObjects {
+                if property.originProperty == nil {
+                    throwRealmException("LinkingObjects<\(target)> property '\(name)' must set the origin property name with @Persisted(originProperty: \"name\").")
+                }
+                continue
+            }
+            switch shape.collection {
+            case CE_COLLECTION_LIST where shape.nullable:
+                throwRealmException("List<\(target)> property '\(name)' must not be marked as optional.")
+            case CE_COLLECTION_SET where shape.nullable:
+                throwRealmException("MutableSet<\(target)> property '\(name)' must not be marked as optional.")
+            case CE_COLLECTION_SET where shape.linkTarget is EmbeddedObject.Type:
+                throwRealmException("Set property '\(className).\(name)' cannot contain embedded object type '\(target)'. "
+                    + "Set semantics are not applicable to embedded objects.")
+            case CE_COLLECTION_DICTIONARY where !shape.nullable:
+                throwRealmException("Map<String, \(target)> property '\(name)' must be marked as optional.")
+            default:
+                break
+            }
+        }
+    }
+
+    /// The optional AnyRealmValue property types Realm refuses, as its message names them.
+    private static let optionalMixedTypes: [(ObjectIdentifier, String)] = [
+        (ObjectIdentifier(AnyRealmValue?.self), "AnyRealmValue"),
+        (ObjectIdentifier(List<AnyRealmValue?>.self), "List<AnyRealmValue>"),
+        (ObjectIdentifier(MutableSet<AnyRealmValue?>.self), "MutableSet<AnyRealmValue>"),
+        (ObjectIdentifier(Map<String, AnyRealmValue?>.self), "Map<String, AnyRealmValue>"),
+    ]
 
     /// `properties` with the primary key named by `Object.primaryKey()` and the indexes named by
     /// `indexedProperties()`, when a class overrides them (Realm reads both for every class,

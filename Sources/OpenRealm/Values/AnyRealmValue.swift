@@ -68,6 +68,11 @@ public enum AnyRealmValue: RealmCollectionValue, _Persistable {
     /// The dictionary, or nil for another case.
     public var dictionaryValue: Map<String, AnyRealmValue>? { if case .dictionary(let v) = self { v } else { nil } }
 
+    /// No value: `AnyRealmValue() == .none` (Realm's initializer, for `AddableType` code).
+    public init() {
+        self = .none
+    }
+
     /// A `.dictionary` of a new unmanaged map holding `dictionary`'s entries (Realm's
     /// `fromDictionary`); stored in a property, it becomes a nested dictionary.
     ///
@@ -115,8 +120,18 @@ public enum AnyRealmValue: RealmCollectionValue, _Persistable {
         return nil
     }
 
-    /// The linked object, or nil for another case.
-    public var dynamicObject: Object? { if case .object(let v) = self { v } else { nil } }
+    /// The linked object as a `DynamicObject`, or nil for another case: its properties read by
+    /// name, also when its class is not in the Realm's schema (left out of `objectTypes`).
+    ///
+    ///     let name = holder.value.dynamicObject?.name as? String
+    public var dynamicObject: DynamicObject? {
+        guard case .object(let object) = self else { return nil }
+        if let dynamic = object as? DynamicObject { return dynamic }
+        if let core = object._core, object._table != nil { return core.dynamicObject(of: object) }
+        let proxy = DynamicObject()
+        proxy.proxied = object
+        return proxy
+    }
 
     /// Equal cases with equal values (objects: as `Object`'s `==`, so by row with a primary key
     /// or frozen, otherwise by identity, as Realm's; collections: the same instance).
