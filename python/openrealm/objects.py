@@ -25,6 +25,7 @@ from .containers import plain, read_property, write_property
 from .errors import ErrorCode, InvalidArgumentError, ObjectStoreError, WrongTransactionStateError, WrongTypeError
 
 _CHUNK = 256
+_SIZE_MAX = (1 << (8 * ctypes.sizeof(ctypes.c_size_t))) - 1  # larger ints reach C modulo 2**64
 _AGGREGATE_MIN, _AGGREGATE_MAX, _AGGREGATE_SUM, _AGGREGATE_AVG, _AGGREGATE_COUNT = range(5)
 
 
@@ -330,10 +331,14 @@ class Results:
             return [Object(self._txn, self._table, key) for key in self._keys(start, stop - start)]
         if not isinstance(index, int):
             raise TypeError(f"results indices are integers or slices, not {type(index).__name__}")
-        if index < 0:
-            index += len(self)
-            if index < 0:
-                raise IndexError("results index out of range")
+        if index < 0 or index > _SIZE_MAX:
+            # Beyond size_t the engine would see the index modulo 2**64.
+            size = len(self)
+            at = index + size if index < 0 else index
+            if not 0 <= at < size:
+                raise _ffi.error_for(ErrorCode.INDEX_OUT_OF_BOUNDS,
+                                     f"Index {index} is out of bounds (must be less than {size}).")
+            index = at
         with self._txn._guard() as handle:
             keys = (ctypes.c_int64 * 1)()
             got = ctypes.c_size_t()
@@ -406,7 +411,8 @@ class Results:
             raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT, f"a limit is an int >= 0, not {count!r}")
         with self._txn._guard():
             results = ctypes.c_void_p()
-            _ffi.check(lib.ce_results_limit(self._handle(), count, ctypes.byref(results)))
+            # A limit past size_t's range limits nothing, as size_t's largest does.
+            _ffi.check(lib.ce_results_limit(self._handle(), min(count, _SIZE_MAX), ctypes.byref(results)))
             return Results(self._txn, results, self._table)
 
     def _aggregate(self, key_path, aggregate):

@@ -113,3 +113,19 @@ def test_close_refused_while_a_call_is_in_progress(people_db, tmp_path):
     people_db.write_copy(str(tmp_path / "copy.realm"), progress=progress)
     assert "in progress" in seen[0] and seen[1] == 10
     people_db.close()
+
+
+def test_indices_and_limits_past_size_t_are_not_wrapped(people_db):
+    # ctypes passes an int to a size_t modulo 2**64: 2**64 would read as
+    # index 0 (the first object, silently) and limit(2**64) as limit(0).
+    with people_db.read() as txn:
+        results = txn.objects("Person")
+        for index in (2**64, 2**64 + 1, -(2**64)):
+            with pytest.raises(openrealm.IndexOutOfBoundsError) as error:
+                results[index]
+            assert str(index) in error.value.message and error.value.code == ErrorCode.INDEX_OUT_OF_BOUNDS
+        assert results[-10].id == 0
+        with pytest.raises(openrealm.IndexOutOfBoundsError):
+            results[-11]
+        assert results.limit(2**64).count() == 10 and results.limit(2**64 + 1).count() == 10
+
