@@ -38,8 +38,19 @@ _DURABILITY_FULL = 0
 _DURABILITY_MEMORY_ONLY = 1
 
 
-def _path_bytes(path):
-    return os.fsencode(path)
+def _path_bytes(path, where):
+    """`path` (str, bytes or os.PathLike) as the bytes the engine takes. A
+    NUL would end the C string early: the engine would use another file
+    (the part before it), so such a path is refused."""
+    try:
+        encoded = os.fsencode(path)
+    except TypeError:
+        raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT, f"{where}: a path is a str, bytes or "
+                                   f"os.PathLike, not {type(path).__name__}") from None
+    if b"\0" in encoded:
+        raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT,
+                                   f"{where}: a path cannot contain a NUL character: {path!r}")
+    return encoded
 
 
 def _key_buffer(key, where):
@@ -90,7 +101,7 @@ def delete_files(path):
     deleteFiles(for:)); refused while any process has it open. Returns
     whether the file existed."""
     deleted = ctypes.c_bool()
-    _ffi.check(lib.ce_db_delete_files(_path_bytes(path), ctypes.byref(deleted)))
+    _ffi.check(lib.ce_db_delete_files(_path_bytes(path, "delete_files"), ctypes.byref(deleted)))
     return deleted.value
 
 
@@ -117,12 +128,12 @@ class Database:
             options.durability = _DURABILITY_MEMORY_ONLY
             if path is None:
                 identifier = in_memory if isinstance(in_memory, str) else f"openrealm-python-{_uuid.uuid4().hex}"
-                keep.append(identifier.encode("utf-8"))
+                keep.append(_path_bytes(identifier, "open (in_memory)"))
                 options.in_memory_identifier = keep[-1]
         elif path is None:
             raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT, "open: a path is required (or in_memory=True)")
         handle = ctypes.c_void_p()
-        _ffi.check(lib.ce_db_open(None if path is None else _path_bytes(path), ctypes.byref(options),
+        _ffi.check(lib.ce_db_open(None if path is None else _path_bytes(path, "open"), ctypes.byref(options),
                                   ctypes.byref(handle)))
         self._handle = handle
         self.path = path
@@ -266,7 +277,8 @@ class Database:
         `progress(done, total)` is called as it goes."""
         errors = []
         options, keep = _copy_options(key, progress, errors)
-        self._using(lambda h: _ffi.check(lib.ce_db_write_copy(h, _path_bytes(path), ctypes.byref(options))))
+        encoded = _path_bytes(path, "write_copy")
+        self._using(lambda h: _ffi.check(lib.ce_db_write_copy(h, encoded, ctypes.byref(options))))
         if errors:
             raise errors[0]
 
@@ -709,6 +721,6 @@ class Transaction:
         errors = []
         options, keep = _copy_options(key, progress, errors)
         with self._guard() as handle:
-            _ffi.check(lib.ce_txn_write_copy(handle, _path_bytes(path), ctypes.byref(options)))
+            _ffi.check(lib.ce_txn_write_copy(handle, _path_bytes(path, "write_copy"), ctypes.byref(options)))
         if errors:
             raise errors[0]

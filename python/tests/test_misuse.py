@@ -129,3 +129,22 @@ def test_indices_and_limits_past_size_t_are_not_wrapped(people_db):
             results[-11]
         assert results.limit(2**64).count() == 10 and results.limit(2**64 + 1).count() == 10
 
+
+def test_paths_with_a_nul_or_of_another_type_are_refused(tmp_path):
+    # A NUL ends the C string: the engine would open (create, copy to,
+    # delete) the file named by the part before it.
+    cut = tmp_path / "a"
+    for call in (lambda: openrealm.open(str(tmp_path / "a\0b.realm")),
+                 lambda: openrealm.delete_files(str(tmp_path / "a\0b")),
+                 lambda: openrealm.open(in_memory="name\0more"),
+                 lambda: openrealm.open(5)):
+        with pytest.raises(openrealm.InvalidArgumentError) as error:
+            call()
+        assert error.value.code == ErrorCode.INVALID_ARGUMENT
+    with openrealm.open(str(tmp_path / "db.realm")) as db:
+        with pytest.raises(openrealm.InvalidArgumentError) as error:
+            db.write_copy(str(tmp_path / "a\0copy"))
+        assert "NUL" in error.value.message
+        with db.read() as txn, pytest.raises(openrealm.InvalidArgumentError):
+            txn.write_copy(str(tmp_path / "a\0copy"))
+    assert not cut.exists()
