@@ -1161,7 +1161,10 @@ bool ce_query_parse_with(ce_txn *txn, ce_table_key table, const char *predicate,
  * A second release sets CE_ERR_INVALID_ARGUMENT and does nothing (docs/DESIGN.md §8). */
 void ce_query_free(ce_query *query);
 
-/* The number of objects that match. */
+/* The number of objects that match. `txn` must read the file the query was
+ * made on (any handle of it): a transaction of another file is
+ * CE_ERR_INVALID_ARGUMENT, here and in every call that takes a query or a
+ * results view with a transaction (docs/DESIGN.md §8). */
 bool ce_query_count(ce_query *query, ce_txn *txn, size_t *out_count);
 
 /* The first matching object in key order (creation order); *out_found is

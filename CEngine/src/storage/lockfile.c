@@ -469,6 +469,10 @@ static bool open_data_file(ce_db *db)
     bool create = !db->options.read_only && !db->options.no_create;
     if (!pager_open(db->path, db->options.read_only, create, &db->pager)) return false;
     pager_set_early_writeback(db->pager, db->options.durability == CE_DURABILITY_FULL);
+    struct stat status;
+    if (os_active->fstat(pager_fd(db->pager), &status) != 0) return error_fail_errno(errno, "stat", db->path);
+    db->file_device = (uint64_t)status.st_dev;
+    db->file_inode = (uint64_t)status.st_ino;
     return true;
 }
 
