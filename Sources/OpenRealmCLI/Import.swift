@@ -142,6 +142,19 @@ struct Importing {
                         objectsAt = reader.index
                         _ = try reader.value(depth: 1)
                     }
+                case "format":
+                    let format = try reader.value(depth: 1)
+                    guard case .string("openrealm-export") = format else {
+                        throw ToolError.failure("'\(name)' is not an export: its \"format\" is \(format.shown), not \"openrealm-export\"")
+                    }
+                case "version":
+                    let version = try reader.value(depth: 1)
+                    guard case .number(let text) = version else {
+                        throw ToolError.failure("'\(name)' is not an export: its \"version\" is \(version.shown), not a number")
+                    }
+                    guard text == "1" else {
+                        throw ToolError.failure("'\(name)' is an export of version \(text): this openrealm reads version 1 (upgrade openrealm)")
+                    }
                 default:
                     _ = try reader.value(depth: 1)
                 }
