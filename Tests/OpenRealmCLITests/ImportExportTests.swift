@@ -212,4 +212,28 @@ import Testing
         try Data(bare.utf8).write(to: directory.appendingPathComponent("bare.json"))
         #expect(try tool(["import", "bare.realm", "bare.json"], in: directory).status == 0)
     }
+
+    /// An import into a FILE that does not exist creates it; one that fails left it behind,
+    /// an empty database where there was nothing. It is removed again; an existing file is
+    /// kept, unchanged.
+    @Test func failedImportLeavesNoNewFile() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(#"{"format":"openrealm-export","version":1,"schema":[{"name":"P","properties":[{"name":"n","type":"int"}]}],"objects":{"P":[{"n":"x"}]}}"#.utf8)
+            .write(to: directory.appendingPathComponent("bad.json"))
+        try Data(#"{"format":"openrealm-export""#.utf8).write(to: directory.appendingPathComponent("cut.json"))
+        for input in ["bad.json", "cut.json"] {
+            let run = try tool(["import", "new.realm", input], in: directory)
+            #expect(run.status == 1, "\(run.stderr)")
+            for name in ["new.realm", "new.realm.lock"] {
+                #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path), "\(name) after \(input)")
+            }
+        }
+        let good = Self.document([Self.record(1)])
+        try Data(good.utf8).write(to: directory.appendingPathComponent("good.json"))
+        #expect(try tool(["import", "old.realm", "good.json"], in: directory).status == 0)
+        let before = try tool(["export", "old.realm"], in: directory).stdout
+        #expect(try tool(["import", "old.realm", "bad.json"], in: directory).status == 1)
+        #expect(try tool(["export", "old.realm"], in: directory).stdout == before)
+    }
 }
