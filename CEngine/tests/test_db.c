@@ -151,6 +151,22 @@ TEST(open_errors)
     patch_file(slots, 8192 + 8, garbage, 8);
     expect_open_error(slots, &options, CE_ERR_INVALID_DATABASE, "no intact commit");
 
+    /* Cut after the header, its slots whole: the message says truncated,
+     * not that the header slots are damaged (no sync record, so that the
+     * open reaches that message rather than the sync record's). */
+    char *cut = test_path(dir, "cut.realm");
+    db = test_open(cut);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    for (int i = 0; i < 5000; i++) test_list_append(txn, i);
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_db_close(db));
+    uint8_t no_record[24] = {0};
+    patch_file(cut, 3 * 4096, no_record, sizeof no_record);
+    CHECK(truncate(cut, 16384 + 4096) == 0);
+    expect_open_error(cut, &options, CE_ERR_INVALID_DATABASE, "was truncated: it holds 20480 bytes");
+    free(cut);
+
     /* A durability out of range once opened a handle that never synced. */
     char *unknown = test_path(dir, "durability.realm");
     options.durability = (ce_durability)7;

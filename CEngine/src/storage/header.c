@@ -485,8 +485,21 @@ bool header_choose_version(ce_db *db, bool verify_data, header_state *out_state,
             goto done;
         }
     }
-    error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' has no intact commit (both header slots are damaged)",
-            db->path);
+    /* Slots that are whole but reach past the end of the file: the file was
+     * cut, which the message says (its header is not what is damaged). */
+    uint64_t needed = 0;
+    for (int i = 0; i < 2; i++)
+        if (!valid[i] && header_decode_slot_page(pages + (size_t)(1 + i) * PAGE_SIZE_BYTES, HEADER_MAX_LOGICAL_SIZE,
+                                                 &slots[i], db->pager) &&
+            slots[i].info.logical_size > file_size && slots[i].info.logical_size > needed)
+            needed = slots[i].info.logical_size;
+    if (needed != 0)
+        error_fail(CE_ERR_INVALID_DATABASE,
+                   "invalid database: '%s' was truncated: it holds %llu bytes, and its newest commit needs %llu",
+                   db->path, (unsigned long long)file_size, (unsigned long long)needed);
+    else
+        error_fail(CE_ERR_INVALID_DATABASE,
+                   "invalid database: '%s' has no intact commit (both header slots are damaged)", db->path);
 done:
     /* Pages read while checking a commit that lost are not the chosen
      * version's: forget them. */
