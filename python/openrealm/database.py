@@ -22,6 +22,7 @@ and the release of the results handles a transaction owns when it ends.
 Never: converts values (_values.py) or reads objects (objects.py).
 """
 
+import collections.abc
 import ctypes
 import os
 import threading
@@ -30,8 +31,9 @@ import weakref
 
 from . import _ffi
 from ._ffi import lib
+from ._values import c_text
 from .errors import (ErrorCode, InvalidArgumentError, NoSuchPropertyError, NoSuchTableError, ObjectStoreError,
-                     WrongTransactionStateError)
+                     WrongTransactionStateError, WrongTypeError)
 from .types import Collection, ObjectSchema, Property, Type, as_property
 
 _DURABILITY_FULL = 0
@@ -535,7 +537,7 @@ class Transaction:
             raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT, f"a class name is a string, not {name!r}")
         table = ctypes.c_uint32()
         found = ctypes.c_bool()
-        _ffi.check(lib.ce_table_find(handle, name.encode("utf-8"), ctypes.byref(table), ctypes.byref(found)))
+        _ffi.check(lib.ce_table_find(handle, c_text(name, "a class name"), ctypes.byref(table), ctypes.byref(found)))
         if not found.value:
             raise NoSuchTableError(ErrorCode.NO_SUCH_TABLE, f"Class '{name}' does not exist in the schema")
         return self._load_class(handle, table.value, name)
@@ -593,6 +595,18 @@ class Transaction:
         (else ObjectStoreError SCHEMA_MISMATCH). Running it again with the
         same definition changes nothing."""
         self._require_write("update_schema")
+        if not isinstance(classes, collections.abc.Mapping):
+            raise WrongTypeError(ErrorCode.WRONG_TYPE, f"update_schema takes a dict of class name to properties, "
+                                                       f"not {type(classes).__name__} {classes!r:.60}")
+        for name, properties in classes.items():
+            if not isinstance(properties, collections.abc.Mapping):
+                raise WrongTypeError(ErrorCode.WRONG_TYPE, f"the properties of class {name!r} are a dict of property "
+                                                           f"name to type, not {type(properties).__name__} "
+                                                           f"{properties!r:.60}")
+            # Names checked before anything changes (not class by class).
+            c_text(name, "a class name")
+            for property_name in properties:
+                c_text(property_name, "a property name")
         embedded = set(embedded)
         unknown = embedded - set(classes)
         if unknown:
@@ -604,7 +618,7 @@ class Transaction:
                 for name in classes:
                     table = ctypes.c_uint32()
                     found = ctypes.c_bool()
-                    _ffi.check(lib.ce_table_find(handle, name.encode("utf-8"), ctypes.byref(table),
+                    _ffi.check(lib.ce_table_find(handle, c_text(name, "a class name"), ctypes.byref(table),
                                                  ctypes.byref(found)))
                     if found.value:
                         is_embedded = ctypes.c_bool()
@@ -614,7 +628,7 @@ class Transaction:
                                                  f"an embedded class")
                     else:
                         add = lib.ce_table_add_embedded if name in embedded else lib.ce_table_add
-                        _ffi.check(add(handle, name.encode("utf-8"), ctypes.byref(table)))
+                        _ffi.check(add(handle, c_text(name, "a class name"), ctypes.byref(table)))
                     tables[name] = table.value
                 self._schema_changed()
                 for name, properties in classes.items():
@@ -644,7 +658,7 @@ class Transaction:
                 raise self._mismatch(f"property '{existing.name}.{name}' exists with another definition")
             return
         info = _ffi.PropertyInfo()
-        encoded = name.encode("utf-8")
+        encoded = c_text(name, "a property name")
         info.name = encoded
         info.type = prop.type
         info.nullable = prop.optional
@@ -689,6 +703,9 @@ class Transaction:
         if update not in (None, False, "modified", "all"):
             raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT,
                                        f"update is None, 'modified' or 'all', not {update!r}")
+        if values is not None and not isinstance(values, collections.abc.Mapping):
+            raise WrongTypeError(ErrorCode.WRONG_TYPE, f"create takes a dict of property name to value, not "
+                                                       f"{type(values).__name__} {values!r:.60}")
         with self._guard() as handle:
             return create_object(self, handle, class_name, dict(values or {}), update or None)
 
