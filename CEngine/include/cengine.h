@@ -237,7 +237,10 @@ typedef struct ce_txn ce_txn;
  * ce_durability's values), CE_ERR_ALREADY_OPEN (handles in this or another
  * process have the file open through a lock file that was deleted or
  * replaced since: a second set of handles would overwrite their commits;
- * the message names the lock file; the file opens again once they close).
+ * the message names the lock file; the file opens again once they close),
+ * CE_ERR_INCOMPATIBLE_LOCK_FILE (`<path>.lock` is a symbolic link, a FIFO
+ * or a device: never written through, never removed; or a lock file of an
+ * incompatible engine version that another handle is using).
  * An open that may write (not read_only, not CE_DURABILITY_MEMORY_ONLY)
  * and finds no other handle on the file also removes the temporaries that a ce_db_write_copy to `path` left when
  * its process died (see ce_db_write_copy).
@@ -1158,7 +1161,10 @@ bool ce_query_parse_with(ce_txn *txn, ce_table_key table, const char *predicate,
  * A second release sets CE_ERR_INVALID_ARGUMENT and does nothing (docs/DESIGN.md §8). */
 void ce_query_free(ce_query *query);
 
-/* The number of objects that match. */
+/* The number of objects that match. `txn` must read the file the query was
+ * made on (any handle of it): a transaction of another file is
+ * CE_ERR_INVALID_ARGUMENT, here and in every call that takes a query or a
+ * results view with a transaction (docs/DESIGN.md §8). */
 bool ce_query_count(ce_query *query, ce_txn *txn, size_t *out_count);
 
 /* The first matching object in key order (creation order); *out_found is

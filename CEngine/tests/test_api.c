@@ -343,3 +343,88 @@ TEST(stale_other_handles)
     ce_txn_end(txn);
     test_db_close(&t);
 }
+
+/* A query or results view made on one database file, used with a
+ * transaction of another: the table key of the first file was looked up in
+ * the second (another class, or the same name with other data) and the
+ * calls answered from it as if nothing were wrong. Each is refused with
+ * CE_ERR_INVALID_ARGUMENT naming the file; a second handle on the same file,
+ * and a handle opened again after a close, go on working. */
+static void make_people(ce_db *db, ce_table_key *out_table, int64_t first)
+{
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    ce_column_key column;
+    ce_property_info age = {.name = "age", .type = CE_TYPE_INT};
+    CHECK(ce_table_add(txn, "Person", out_table) && ce_property_add(txn, *out_table, &age, &column));
+    for (int64_t i = 0; i < 4; i++) {
+        ce_object_key key;
+        ce_value value = {.type = CE_TYPE_INT, .integer = first + i};
+        CHECK(ce_object_create(txn, *out_table, NULL, &key) && ce_object_set(txn, *out_table, key, column, &value));
+    }
+    CHECK(ce_txn_commit(txn));
+}
+
+static void expect_other_file(bool result)
+{
+    CHECK(!result);
+    CHECK(ce_last_error_code() == CE_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(ce_last_error_message(), "another database file") != NULL);
+}
+
+TEST(handles_of_another_file_are_refused)
+{
+    char *dir = test_make_dir("api-other-file");
+    char *path_a = test_path(dir, "a.realm"), *path_b = test_path(dir, "b.realm");
+    ce_db *a = test_open(path_a), *b = test_open(path_b);
+    ce_table_key table_a, table_b;
+    make_people(a, &table_a, 0);
+    make_people(b, &table_b, 100);
+    CHECK(table_a == table_b);
+    ce_txn *txn_a, *txn_b;
+    CHECK(ce_txn_begin_read(a, &txn_a) && ce_txn_begin_read(b, &txn_b));
+    ce_query *query;
+    ce_results *results;
+    CHECK(ce_query_parse(txn_a, table_a, "age >= 1", NULL, 0, &query) && ce_query_find_all(query, &results));
+    size_t count;
+    CHECK(ce_results_count(results, txn_a, &count) && count == 3);
+    ce_object_key key;
+    bool found;
+    ce_value value;
+    size_t counted;
+    ce_results *derived;
+    ce_sort_key by_age = {.key_path = "age", .ascending = true};
+    const char *paths[] = {"age"};
+    ce_results_observer *observer;
+    expect_other_file(ce_query_count(query, txn_b, &count));
+    expect_other_file(ce_query_find_first(query, txn_b, &key, &found));
+    expect_other_file(ce_results_count(results, txn_b, &count));
+    expect_other_file(ce_results_get(results, txn_b, 0, &key));
+    expect_other_file(ce_results_aggregate(results, txn_b, "age", CE_AGGREGATE_SUM, &value, &counted));
+    expect_other_file(ce_results_sort(txn_b, results, &by_age, 1, &derived));
+    expect_other_file(ce_results_distinct(txn_b, results, paths, 1, &derived));
+    expect_other_file(ce_results_filter(txn_b, results, query, &derived));
+    expect_other_file(ce_results_observer_create(results, txn_b, NULL, &observer));
+    /* A second handle on the same file, and the file opened again. */
+    ce_db *a2 = test_open(path_a);
+    ce_txn *txn_a2;
+    CHECK(ce_txn_begin_read(a2, &txn_a2));
+    CHECK(ce_results_count(results, txn_a2, &count) && count == 3);
+    CHECK(ce_query_count(query, txn_a2, &count) && count == 3);
+    ce_txn_end(txn_a2);
+    CHECK(ce_db_close(a2));
+    ce_txn_end(txn_a);
+    CHECK(ce_db_close(a));
+    a = test_open(path_a);
+    CHECK(ce_txn_begin_read(a, &txn_a));
+    CHECK(ce_results_count(results, txn_a, &count) && count == 3);
+    ce_txn_end(txn_a);
+    ce_results_free(results);
+    ce_query_free(query);
+    ce_txn_end(txn_b);
+    CHECK(ce_db_close(a) && ce_db_close(b));
+    free(path_a);
+    free(path_b);
+    test_cleanup_dir(dir);
+    free(dir);
+}

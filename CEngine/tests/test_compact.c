@@ -570,9 +570,13 @@ TEST(copy_destination_exists)
     CHECK(!ce_db_write_copy(db, source, NULL)); /* its own path */
     CHECK(ce_last_error_code() == CE_ERR_FILE_EXISTS);
     CHECK(!ce_db_write_copy(db, NULL, NULL) && ce_last_error_code() == CE_ERR_INVALID_ARGUMENT);
-    /* A missing directory: the error names the path, nothing is left. */
+    /* A missing directory: the error names the path (not only the
+     * temporary beside it, which the caller never gave), nothing is left. */
     char *nowhere = test_path(dir, "no-such-dir/copy.realm");
     CHECK(!ce_db_write_copy(db, nowhere, NULL) && ce_last_error_code() == CE_ERR_FILE_NOT_FOUND);
+    char expected[4200];
+    snprintf(expected, sizeof expected, "cannot write a copy to '%s': ", nowhere);
+    CHECK(strncmp(ce_last_error_message(), expected, strlen(expected)) == 0);
     CHECK(ce_db_close(db));
     char text[16] = {0};
     file = fopen(other, "r");

@@ -151,6 +151,22 @@ TEST(open_errors)
     patch_file(slots, 8192 + 8, garbage, 8);
     expect_open_error(slots, &options, CE_ERR_INVALID_DATABASE, "no intact commit");
 
+    /* Cut after the header, its slots whole: the message says truncated,
+     * not that the header slots are damaged (no sync record, so that the
+     * open reaches that message rather than the sync record's). */
+    char *cut = test_path(dir, "cut.realm");
+    db = test_open(cut);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    for (int i = 0; i < 5000; i++) test_list_append(txn, i);
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_db_close(db));
+    uint8_t no_record[24] = {0};
+    patch_file(cut, 3 * 4096, no_record, sizeof no_record);
+    CHECK(truncate(cut, 16384 + 4096) == 0);
+    expect_open_error(cut, &options, CE_ERR_INVALID_DATABASE, "was truncated: it holds 20480 bytes");
+    free(cut);
+
     /* A durability out of range once opened a handle that never synced. */
     char *unknown = test_path(dir, "durability.realm");
     options.durability = (ce_durability)7;
@@ -556,6 +572,78 @@ TEST(torn_commit_detected)
     CHECK(ce_txn_commit(txn));
     test_verify(db);
     CHECK(ce_db_close(db));
+    free(path);
+    test_cleanup_dir(dir);
+    free(dir);
+}
+
+/* Zeros over the header of a file that holds commits: both slots blank
+ * (8 KiB of zeros at 4 KiB), or the whole header blank (16 KiB at 0).
+ * A new file whose first commit never reached the disk looks like that
+ * too, and opens as a new, empty database, whose first commit overwrites
+ * what follows the header; a file that held commits must be refused, not
+ * emptied. The sync record (written once a file's first slot is durable)
+ * tells the two apart when the static page survives; when it does not,
+ * the bytes after the header do (a new file has none but zeros). The file
+ * is left as it was, and opens with every value once the header is back.
+ * A file of zeros only still opens as a new database: nothing is lost. */
+static void expect_refused_untouched(const char *path, const uint8_t *bytes, size_t size)
+{
+    ce_db_options options;
+    ce_db_options_init(&options);
+    test_set_key(&options);
+    expect_open_error(path, &options, CE_ERR_INVALID_DATABASE, "header");
+    uint8_t *now = malloc(size + 1);
+    FILE *file = fopen(path, "rb");
+    CHECK(file != NULL);
+    CHECK(fread(now, 1, size + 1, file) == size);
+    fclose(file);
+    CHECK(memcmp(now, bytes, size) == 0);
+    free(now);
+}
+
+TEST(zeroed_header_is_refused_not_emptied)
+{
+    char *dir = test_make_dir("db");
+    char *path = test_path(dir, "zeroed.realm");
+    char *lock_path = test_path(dir, "zeroed.realm.lock");
+    ce_db *db = test_open(path);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    for (int i = 0; i < 3000; i++) test_list_append(txn, i);
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_db_close(db));
+    struct stat status;
+    CHECK(stat(path, &status) == 0 && status.st_size > 16384);
+    size_t size = (size_t)status.st_size;
+    uint8_t *original = malloc(size), *damaged = malloc(size);
+    read_file_range(path, 0, original, size);
+    static const struct { size_t from, length; } damage[] = {{4096, 8192}, {0, 16384}, {0, 12288}};
+    for (size_t d = 0; d < sizeof damage / sizeof damage[0]; d++) {
+        memcpy(damaged, original, size);
+        memset(damaged + damage[d].from, 0, damage[d].length);
+        write_file(path, damaged, size);
+        unlink(lock_path);
+        expect_refused_untouched(path, damaged, size);
+    }
+    write_file(path, original, size);
+    db = test_open(path);
+    CHECK(ce_txn_begin_read(db, &txn));
+    CHECK(test_list_size(txn) == 3000 && test_list_get(txn, 2999) == 2999);
+    ce_txn_end(txn);
+    CHECK(ce_db_close(db));
+    /* Zeros only, longer than a header: a new database. */
+    memset(damaged, 0, size);
+    write_file(path, damaged, size);
+    unlink(lock_path);
+    db = test_open(path);
+    CHECK(ce_txn_begin_write(db, &txn));
+    test_list_append(txn, 5);
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_db_close(db));
+    free(original);
+    free(damaged);
+    free(lock_path);
     free(path);
     test_cleanup_dir(dir);
     free(dir);

@@ -16,6 +16,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <dirent.h>
 
 enum { VALUE_COUNT = 2000 };
 
@@ -196,6 +197,125 @@ TEST(full_tmpfs_open)
     }
     test_cleanup_dir(dir);
     free(dir);
+}
+
+/* A database that fills a 4 MiB tmpfs: commits until one fails, then in
+ * the same handle a read, one more small commit, a ce_db_write_copy and a
+ * ce_db_compact on the full file system; each failure is
+ * CE_ERR_OUT_OF_DISK_SPACE, leaves no partial copy or temporary behind
+ * (the directory holds the data file and its lock file only), and the
+ * file reopens at the last commit that returned true, verifies, and takes
+ * commits again once there is room. Plain and encrypted (`key`). Exit
+ * status: 0 passed, 77 no tmpfs. */
+static int fill_child(const char *dir, const uint8_t *key)
+{
+    if (unshare(CLONE_NEWNS | (geteuid() == 0 ? 0 : CLONE_NEWUSER)) != 0) return 77;
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+        mount("test-disk", dir, "tmpfs", 0, "size=4m") != 0)
+        return 77;
+    char *path = test_path(dir, "data.realm");
+    char *copy = test_path(dir, "copy.realm");
+    ce_db_options options;
+    ce_db_options_init(&options);
+    options.encryption_key = key;
+    options.encryption_key_size = key ? 64 : 0;
+    ce_db *db;
+    CHECK(ce_db_open(path, &options, &db));
+    size_t committed = 0;
+    ce_txn *txn;
+    for (;;) {
+        CHECK(ce_txn_begin_write(db, &txn));
+        for (int i = 0; i < 20000; i++) test_list_append(txn, (int64_t)(committed + (size_t)i) * 7);
+        if (!ce_txn_commit(txn)) {
+            CHECK(ce_last_error_code() == CE_ERR_OUT_OF_DISK_SPACE);
+            ce_txn_end(txn);
+            break;
+        }
+        committed += 20000;
+        CHECK(committed < 10000000); /* the file system must fill */
+    }
+    CHECK(committed > 0);
+    CHECK(ce_txn_begin_read(db, &txn));
+    CHECK(test_list_size(txn) == committed);
+    ce_txn_end(txn);
+    CHECK(ce_txn_begin_write(db, &txn));
+    test_list_append(txn, (int64_t)committed * 7);
+    if (ce_txn_commit(txn)) {
+        committed++;
+    } else {
+        CHECK(ce_last_error_code() == CE_ERR_OUT_OF_DISK_SPACE);
+        ce_txn_end(txn);
+    }
+    ce_copy_options copy_options;
+    ce_copy_options_init(&copy_options);
+    copy_options.encryption_key = key;
+    copy_options.encryption_key_size = key ? 64 : 0;
+    CHECK(!ce_db_write_copy(db, copy, &copy_options));
+    CHECK(ce_last_error_code() == CE_ERR_OUT_OF_DISK_SPACE);
+    CHECK(!ce_db_compact(db, NULL));
+    CHECK(ce_last_error_code() == CE_ERR_OUT_OF_DISK_SPACE);
+    DIR *listing = opendir(dir);
+    CHECK(listing != NULL);
+    struct dirent *entry;
+    size_t entries = 0;
+    while ((entry = readdir(listing)) != NULL) {
+        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
+        if (strcmp(entry->d_name, "data.realm") != 0 && strcmp(entry->d_name, "data.realm.lock") != 0)
+            fprintf(stderr, "  left on the full file system: %s\n", entry->d_name);
+        entries++;
+    }
+    closedir(listing);
+    CHECK(entries == 2);
+    CHECK(ce_txn_begin_read(db, &txn));
+    CHECK(test_list_size(txn) == committed);
+    ce_txn_end(txn);
+    CHECK(ce_db_close(db));
+
+    CHECK(ce_db_open(path, &options, &db));
+    CHECK(ce_txn_begin_read(db, &txn));
+    CHECK(test_list_size(txn) == committed);
+    for (size_t i = 0; i < committed; i += 997) CHECK(test_list_get(txn, i) == (int64_t)i * 7);
+    CHECK(test_list_get(txn, committed - 1) == (int64_t)(committed - 1) * 7);
+    ce_txn_end(txn);
+    CHECK(ce_db_verify(db, NULL));
+    CHECK(ce_db_close(db));
+    /* Room again (the mount grows): commits, a copy and a compaction work. */
+    CHECK(mount(NULL, dir, NULL, MS_REMOUNT, "size=64m") == 0);
+    CHECK(ce_db_open(path, &options, &db));
+    CHECK(ce_txn_begin_write(db, &txn));
+    test_list_append(txn, (int64_t)committed * 7);
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_db_write_copy(db, copy, &copy_options));
+    CHECK(ce_db_compact(db, NULL));
+    CHECK(ce_txn_begin_read(db, &txn));
+    CHECK(test_list_size(txn) == committed + 1);
+    ce_txn_end(txn);
+    CHECK(ce_db_close(db));
+    free(copy);
+    free(path);
+    return 0;
+}
+
+TEST(full_tmpfs_commit_copy_compact)
+{
+    for (int variant = 0; variant < 2; variant++) {
+        char *dir = test_make_dir("disk-fill");
+        fflush(NULL);
+        pid_t child = fork();
+        CHECK(child >= 0);
+        if (child == 0) _exit(fill_child(dir, variant ? test_fixed_key(1) : NULL));
+        int status;
+        CHECK(waitpid(child, &status, 0) == child);
+        if (WIFSIGNALED(status))
+            fprintf(stderr, "  filling a file system died with signal %d (%s)\n", WTERMSIG(status),
+                    strsignal(WTERMSIG(status)));
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
+            fprintf(stderr, "  full_tmpfs_commit_copy_compact: SKIPPED (no tmpfs could be mounted)\n");
+        else
+            CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        test_cleanup_dir(dir);
+        free(dir);
+    }
 }
 
 /* ------------------------------------------------------------------------ */

@@ -478,6 +478,81 @@ TEST(deleted_lock_file_after_compaction_refuses_a_second_set_of_handles)
     test_db_close(&t);
 }
 
+/* A lock file path that holds something other than a regular file: the
+ * engine writes the lock file through a shared mapping and rebuilds it on
+ * the first open, so following a symbolic link would overwrite the file it
+ * names (here a database's own data file), and a FIFO or a device failed
+ * with an errno ("Illegal seek") that did not say what was wrong. Each is
+ * refused with CE_ERR_INCOMPATIBLE_LOCK_FILE naming the lock file, the
+ * thing at the path is left as it was (not written, not removed), and once
+ * it is gone the file opens with every value. */
+static void expect_lock_path_refused(const char *path, const char *lock_path, const char *says)
+{
+    ce_db_options options;
+    ce_db_options_init(&options);
+    test_set_key(&options);
+    ce_db *db = NULL;
+    CHECK(!ce_db_open(path, &options, &db) && db == NULL);
+    CHECK(ce_last_error_code() == CE_ERR_INCOMPATIBLE_LOCK_FILE);
+    CHECK(strstr(ce_last_error_message(), lock_path) != NULL);
+    CHECK(strstr(ce_last_error_message(), says) != NULL);
+    struct stat status;
+    CHECK(lstat(lock_path, &status) == 0); /* still there */
+}
+
+TEST(lock_file_that_is_not_a_regular_file_is_refused)
+{
+    test_db t = test_db_open("lockfile-kind");
+    start_deadline();
+    commit_values(t.db);
+    CHECK(ce_db_close(t.db));
+    t.db = NULL;
+    char *lock_path = lock_path_of(t.path);
+    char *other = test_path(t.dir, "other.realm");
+    ce_db *other_db = test_open(other);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(other_db, &txn));
+    test_list_append(txn, 42);
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_db_close(other_db));
+    struct stat before, after;
+    CHECK(stat(other, &before) == 0);
+    uint8_t *other_bytes = malloc((size_t)before.st_size), *other_now = malloc((size_t)before.st_size);
+    int fd = open(other, O_RDONLY);
+    CHECK(fd >= 0 && read(fd, other_bytes, (size_t)before.st_size) == before.st_size);
+    close(fd);
+
+    /* A symbolic link to another database's data file. */
+    CHECK(unlink(lock_path) == 0 && symlink(other, lock_path) == 0);
+    expect_lock_path_refused(t.path, lock_path, "symbolic link");
+    CHECK(stat(other, &after) == 0 && after.st_size == before.st_size);
+    fd = open(other, O_RDONLY);
+    CHECK(fd >= 0 && read(fd, other_now, (size_t)after.st_size) == after.st_size);
+    close(fd);
+    CHECK(memcmp(other_bytes, other_now, (size_t)before.st_size) == 0);
+    /* A link to a device, a dangling link, a FIFO. */
+    CHECK(unlink(lock_path) == 0 && symlink("/dev/null", lock_path) == 0);
+    expect_lock_path_refused(t.path, lock_path, "symbolic link");
+    CHECK(unlink(lock_path) == 0 && symlink("/nonexistent-dir/x.lock", lock_path) == 0);
+    expect_lock_path_refused(t.path, lock_path, "symbolic link");
+    CHECK(unlink(lock_path) == 0 && mkfifo(lock_path, 0644) == 0);
+    expect_lock_path_refused(t.path, lock_path, "not a regular file");
+    CHECK(unlink(lock_path) == 0);
+    /* Then the file opens with every value and the other is intact. */
+    expect_reopens(t.path, COMMITS * PER_COMMIT);
+    other_db = test_open(other);
+    CHECK(ce_txn_begin_read(other_db, &txn));
+    CHECK(test_list_size(txn) == 1 && test_list_get(txn, 0) == 42);
+    ce_txn_end(txn);
+    CHECK(ce_db_close(other_db));
+    stop_deadline();
+    free(other_bytes);
+    free(other_now);
+    free(other);
+    free(lock_path);
+    test_db_close(&t);
+}
+
 /* Two handles on one lock file are not affected: the second attaches, and
  * neither is refused. */
 TEST(handles_on_one_lock_file_share_the_data_file)

@@ -31,13 +31,29 @@ let importCommand = Subcommand(
         let parsed = try Arguments(arguments, valueOptions: keyOptions)
         let paths = try parsed.expect(2, "FILE and JSON")
         let input = try InputText(paths[1])
-        let (file, _) = try openFile(paths[0], parsed, readOnly: false, create: true)
-        let counts = try file.write { txn in
-            var importing = Importing(txn, input, name: paths[1])
-            return try importing.run()
+        // A FILE the import creates is removed again when the import fails: nothing of a failed
+        // import stays, not even an empty database.
+        var status = stat()
+        let existed = lstat(paths[0], &status) == 0
+        let counts: (created: Int, updated: Int)
+        do {
+            counts = try importFile(paths[0], parsed, input, name: paths[1])
+        } catch {
+            if !existed { _ = try? Realm.deleteFiles(for: Realm.Configuration(fileURL: URL(fileURLWithPath: paths[0]))) }
+            throw error
         }
         print("imported into \(paths[0]): \(counts.created) created, \(counts.updated) updated")
     })
+
+/// Opens (or creates) `path` and imports `input` in one write transaction; the file is closed
+/// when this returns.
+private func importFile(_ path: String, _ arguments: Arguments, _ input: InputText, name: String) throws -> (created: Int, updated: Int) {
+    let (file, _) = try openFile(path, arguments, readOnly: false, create: true)
+    return try file.write { txn in
+        var importing = Importing(txn, input, name: name)
+        return try importing.run()
+    }
+}
 
 /// A whole file (or standard input) in memory, followed by a NUL byte (see `JSONReader`).
 /// Read, never mapped: a file another process truncates during the import then reads as
@@ -141,6 +157,19 @@ struct Importing {
                         reader.skipSpace()
                         objectsAt = reader.index
                         _ = try reader.value(depth: 1)
+                    }
+                case "format":
+                    let format = try reader.value(depth: 1)
+                    guard case .string("openrealm-export") = format else {
+                        throw ToolError.failure("'\(name)' is not an export: its \"format\" is \(format.shown), not \"openrealm-export\"")
+                    }
+                case "version":
+                    let version = try reader.value(depth: 1)
+                    guard case .number(let text) = version else {
+                        throw ToolError.failure("'\(name)' is not an export: its \"version\" is \(version.shown), not a number")
+                    }
+                    guard text == "1" else {
+                        throw ToolError.failure("'\(name)' is an export of version \(text): this openrealm reads version 1 (upgrade openrealm)")
                     }
                 default:
                     _ = try reader.value(depth: 1)

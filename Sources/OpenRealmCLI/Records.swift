@@ -24,23 +24,51 @@ enum Records {
         guard case .string(let name)? = json["name"], case .array(let properties)? = json["properties"] else {
             throw ToolError.failure("a class of the schema needs a name and properties: \(json.shown)")
         }
-        var embedded = false
-        if case .bool(let value)? = json["embedded"] { embedded = value }
+        // A key the format does not have, or a flag that is not a boolean, is an error: read as
+        // absent or false, a misspelt or misplaced one would change the schema without a word.
+        try checkKeys(json, ["name", "embedded", "properties"], "class '\(name)'")
+        let embedded = try flag(json, "embedded", "class '\(name)'")
         return DynamicClass(name: name, embedded: embedded, properties: try properties.map { property in
             guard case .string(let propertyName)? = property["name"], case .string(let typeName)? = property["type"],
                 let type = DynamicType(rawValue: typeName)
             else { throw ToolError.failure("a property of class '\(name)' needs a name and a type: \(property.shown)") }
-            func flag(_ key: String) -> Bool { if case .bool(let value)? = property[key] { value } else { false } }
+            let place = "property '\(propertyName)' of class '\(name)'"
+            try checkKeys(property, ["name", "type", "collection", "optional", "primaryKey", "indexed", "target"], place)
+            func flag(_ key: String) throws -> Bool { try Records.flag(property, key, place) }
+            func text(_ key: String) throws -> String? {
+                switch property[key] {
+                case nil: return nil
+                case .string(let text)?: return text
+                case let other?: throw ToolError.failure("\(place): \"\(key)\" is a string, not \(other.shown)")
+                }
+            }
             var collection = DynamicCollection.none
-            if case .string(let text)? = property["collection"] {
+            if let text = try text("collection") {
                 guard let parsed = DynamicCollection(rawValue: text) else { throw ToolError.failure("unknown collection '\(text)'") }
                 collection = parsed
             }
-            var target: String?
-            if case .string(let text)? = property["target"] { target = text }
-            return DynamicProperty(name: propertyName, type: type, collection: collection, optional: flag("optional"),
-                                   primaryKey: flag("primaryKey"), indexed: flag("indexed") || flag("primaryKey"), target: target)
+            let target = try text("target")
+            return DynamicProperty(name: propertyName, type: type, collection: collection, optional: try flag("optional"),
+                                   primaryKey: try flag("primaryKey"), indexed: try flag("indexed") || flag("primaryKey"),
+                                   target: target)
         })
+    }
+
+    /// Refuses a key of `json` (an object of the schema) that is not one of `known`.
+    private static func checkKeys(_ json: JSONValue, _ known: Set<String>, _ place: String) throws {
+        guard case .object(let entries) = json else { return }
+        if let unknown = entries.first(where: { !known.contains($0.key) }) {
+            throw ToolError.failure("\(place): unknown key \"\(unknown.key)\" (the keys are \(known.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    /// The boolean `key` of `json`: false when absent, an error when not a boolean.
+    private static func flag(_ json: JSONValue, _ key: String, _ place: String) throws -> Bool {
+        switch json[key] {
+        case nil: return false
+        case .bool(let value)?: return value
+        case let other?: throw ToolError.failure("\(place): \"\(key)\" is true or false, not \(other.shown)")
+        }
     }
 
     /// References of exported objects: primary keys, or the position in key order ("@key").

@@ -175,4 +175,65 @@ import Testing
         #expect(folder.status == 1 && folder.stderr.contains("cannot read '.': Is a directory"), "\(folder.stderr)")
         #expect(try tool(["export", "t.realm"], in: directory).stdout == before)
     }
+
+    /// A header of another format or a newer version, and schema entries with a flag that is
+    /// not a boolean or a key the format does not have, were imported as if they were right (a
+    /// newer export read as version 1, `"primaryKey":"id"` on a class dropped the primary key
+    /// without a word): each is an error naming it, and nothing is committed.
+    @Test func headersAndSchemaEntriesAreChecked() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = Self.document((1...3).map { Self.record(Int64($0)) }, plain: [#"{"@key":0,"name":"a","n":1}"#])
+        try Data(good.utf8).write(to: directory.appendingPathComponent("good.json"))
+        #expect(try tool(["import", "t.realm", "good.json"], in: directory).status == 0)
+        let before = try tool(["export", "t.realm"], in: directory).stdout
+        func refused(_ text: String, _ fragment: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            try Data(text.utf8).write(to: directory.appendingPathComponent("bad.json"))
+            let run = try tool(["import", "t.realm", "bad.json"], in: directory)
+            #expect(run.status == 1 && run.stderr.contains(fragment), "\(run.stderr)", sourceLocation: sourceLocation)
+            #expect(try tool(["export", "t.realm"], in: directory).stdout == before, sourceLocation: sourceLocation)
+        }
+        try refused(good.replacingOccurrences(of: #""format":"openrealm-export""#, with: #""format":"sqlite""#),
+                    #"'bad.json' is not an export: its "format" is "sqlite", not "openrealm-export""#)
+        try refused(good.replacingOccurrences(of: #""version":1"#, with: #""version":2"#),
+                    "'bad.json' is an export of version 2: this openrealm reads version 1 (upgrade openrealm)")
+        try refused(good.replacingOccurrences(of: #""version":1"#, with: #""version":"1""#),
+                    #"'bad.json' is not an export: its "version" is "1", not a number"#)
+        try refused(good.replacingOccurrences(of: #""primaryKey":true"#, with: #""primaryKey":"yes""#),
+                    #"property 'id' of class 'Scalars': "primaryKey" is true or false, not "yes""#)
+        try refused(good.replacingOccurrences(of: #""optional":true"#, with: #""optional":1"#),
+                    #"property 'os' of class 'Scalars': "optional" is true or false, not 1"#)
+        try refused(good.replacingOccurrences(of: #"{"name":"Plain","#, with: #"{"name":"Plain","primaryKey":"name","#),
+                    #"class 'Plain': unknown key "primaryKey""#)
+        try refused(good.replacingOccurrences(of: #"{"name":"n","type":"int"}"#, with: #"{"name":"n","type":"int","indexd":true}"#),
+                    #"property 'n' of class 'Plain': unknown key "indexd""#)
+        // Without "format" and "version" (JSON written by hand): read as version 1.
+        let bare = good.replacingOccurrences(of: #""format":"openrealm-export","version":1,"#, with: "")
+        try Data(bare.utf8).write(to: directory.appendingPathComponent("bare.json"))
+        #expect(try tool(["import", "bare.realm", "bare.json"], in: directory).status == 0)
+    }
+
+    /// An import into a FILE that does not exist creates it; one that fails left it behind,
+    /// an empty database where there was nothing. It is removed again; an existing file is
+    /// kept, unchanged.
+    @Test func failedImportLeavesNoNewFile() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(#"{"format":"openrealm-export","version":1,"schema":[{"name":"P","properties":[{"name":"n","type":"int"}]}],"objects":{"P":[{"n":"x"}]}}"#.utf8)
+            .write(to: directory.appendingPathComponent("bad.json"))
+        try Data(#"{"format":"openrealm-export""#.utf8).write(to: directory.appendingPathComponent("cut.json"))
+        for input in ["bad.json", "cut.json"] {
+            let run = try tool(["import", "new.realm", input], in: directory)
+            #expect(run.status == 1, "\(run.stderr)")
+            for name in ["new.realm", "new.realm.lock"] {
+                #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path), "\(name) after \(input)")
+            }
+        }
+        let good = Self.document([Self.record(1)])
+        try Data(good.utf8).write(to: directory.appendingPathComponent("good.json"))
+        #expect(try tool(["import", "old.realm", "good.json"], in: directory).status == 0)
+        let before = try tool(["export", "old.realm"], in: directory).stdout
+        #expect(try tool(["import", "old.realm", "bad.json"], in: directory).status == 1)
+        #expect(try tool(["export", "old.realm"], in: directory).stdout == before)
+    }
 }

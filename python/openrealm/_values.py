@@ -39,6 +39,23 @@ _TYPE_WORDS = {
 }
 
 
+def c_text(text, what):
+    """`text` as the UTF-8 bytes of a C string parameter (a class or
+    property name, a predicate, a key path). A NUL would end the C string
+    early: the engine would use a shorter name or predicate than the one
+    given (another class, another query), so it is refused, as are a value
+    that is not a str and one that UTF-8 cannot encode."""
+    if not isinstance(text, str):
+        raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT, f"{what} is a string, not {type(text).__name__} "
+                                                               f"{text!r:.60}")
+    if "\0" in text:
+        raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT, f"{what} cannot contain a NUL character: {text!r:.60}")
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT, f"{what} is not valid UTF-8: {error}") from None
+
+
 def wrong_type(value, expected, where):
     return WrongTypeError(ErrorCode.WRONG_TYPE,
                           f"{where} takes {_TYPE_WORDS.get(expected, expected.name)}, not "
@@ -186,10 +203,15 @@ def to_value(txn, value, expected, keep, where="this value"):
     elif kind in (Type.FLOAT, Type.DOUBLE):
         if actual not in (Type.INT, Type.DOUBLE):
             raise wrong_type(value, kind, where)
+        try:
+            number = float(value)
+        except OverflowError:
+            raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT,
+                                       f"{where}: {value!r:.40} does not fit in a double") from None
         if kind == Type.FLOAT:
-            out.float_value = float(value)
+            out.float_value = number
         else:
-            out.double_value = float(value)
+            out.double_value = number
     elif kind == Type.STRING:
         if actual != Type.STRING:
             raise wrong_type(value, kind, where)

@@ -29,7 +29,7 @@ import ctypes
 from . import _ffi
 from ._ffi import Value, lib
 from ._values import is_nested, to_python, to_value
-from .errors import ErrorCode, IndexOutOfBoundsError, WrongTypeError
+from .errors import ErrorCode, IndexOutOfBoundsError, InvalidArgumentError, WrongTypeError
 from .types import Collection, Type
 
 
@@ -77,7 +77,11 @@ def _materialize(value, kind, where):
 def _encode_key(name, where):
     if not isinstance(name, str):
         raise WrongTypeError(ErrorCode.WRONG_TYPE, f"{where}: dictionary keys are strings, not {name!r}")
-    return name.encode("utf-8")
+    try:
+        return name.encode("utf-8")  # passed with its length: a NUL is part of the key
+    except UnicodeEncodeError as error:
+        raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT, f"{where}: a dictionary key is not valid UTF-8: "
+                                                               f"{error}") from None
 
 
 def _put(txn, handle, collection, kind, element, embedded_table, at, item, where, replace=False):

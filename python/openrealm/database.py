@@ -22,6 +22,7 @@ and the release of the results handles a transaction owns when it ends.
 Never: converts values (_values.py) or reads objects (objects.py).
 """
 
+import collections.abc
 import ctypes
 import os
 import threading
@@ -30,16 +31,28 @@ import weakref
 
 from . import _ffi
 from ._ffi import lib
+from ._values import c_text
 from .errors import (ErrorCode, InvalidArgumentError, NoSuchPropertyError, NoSuchTableError, ObjectStoreError,
-                     WrongTransactionStateError)
+                     WrongTransactionStateError, WrongTypeError)
 from .types import Collection, ObjectSchema, Property, Type, as_property
 
 _DURABILITY_FULL = 0
 _DURABILITY_MEMORY_ONLY = 1
 
 
-def _path_bytes(path):
-    return os.fsencode(path)
+def _path_bytes(path, where):
+    """`path` (str, bytes or os.PathLike) as the bytes the engine takes. A
+    NUL would end the C string early: the engine would use another file
+    (the part before it), so such a path is refused."""
+    try:
+        encoded = os.fsencode(path)
+    except TypeError:
+        raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT, f"{where}: a path is a str, bytes or "
+                                   f"os.PathLike, not {type(path).__name__}") from None
+    if b"\0" in encoded:
+        raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT,
+                                   f"{where}: a path cannot contain a NUL character: {path!r}")
+    return encoded
 
 
 def _key_buffer(key, where):
@@ -90,7 +103,7 @@ def delete_files(path):
     deleteFiles(for:)); refused while any process has it open. Returns
     whether the file existed."""
     deleted = ctypes.c_bool()
-    _ffi.check(lib.ce_db_delete_files(_path_bytes(path), ctypes.byref(deleted)))
+    _ffi.check(lib.ce_db_delete_files(_path_bytes(path, "delete_files"), ctypes.byref(deleted)))
     return deleted.value
 
 
@@ -117,12 +130,12 @@ class Database:
             options.durability = _DURABILITY_MEMORY_ONLY
             if path is None:
                 identifier = in_memory if isinstance(in_memory, str) else f"openrealm-python-{_uuid.uuid4().hex}"
-                keep.append(identifier.encode("utf-8"))
+                keep.append(_path_bytes(identifier, "open (in_memory)"))
                 options.in_memory_identifier = keep[-1]
         elif path is None:
             raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT, "open: a path is required (or in_memory=True)")
         handle = ctypes.c_void_p()
-        _ffi.check(lib.ce_db_open(None if path is None else _path_bytes(path), ctypes.byref(options),
+        _ffi.check(lib.ce_db_open(None if path is None else _path_bytes(path, "open"), ctypes.byref(options),
                                   ctypes.byref(handle)))
         self._handle = handle
         self.path = path
@@ -266,7 +279,8 @@ class Database:
         `progress(done, total)` is called as it goes."""
         errors = []
         options, keep = _copy_options(key, progress, errors)
-        self._using(lambda h: _ffi.check(lib.ce_db_write_copy(h, _path_bytes(path), ctypes.byref(options))))
+        encoded = _path_bytes(path, "write_copy")
+        self._using(lambda h: _ffi.check(lib.ce_db_write_copy(h, encoded, ctypes.byref(options))))
         if errors:
             raise errors[0]
 
@@ -523,7 +537,7 @@ class Transaction:
             raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT, f"a class name is a string, not {name!r}")
         table = ctypes.c_uint32()
         found = ctypes.c_bool()
-        _ffi.check(lib.ce_table_find(handle, name.encode("utf-8"), ctypes.byref(table), ctypes.byref(found)))
+        _ffi.check(lib.ce_table_find(handle, c_text(name, "a class name"), ctypes.byref(table), ctypes.byref(found)))
         if not found.value:
             raise NoSuchTableError(ErrorCode.NO_SUCH_TABLE, f"Class '{name}' does not exist in the schema")
         return self._load_class(handle, table.value, name)
@@ -581,6 +595,18 @@ class Transaction:
         (else ObjectStoreError SCHEMA_MISMATCH). Running it again with the
         same definition changes nothing."""
         self._require_write("update_schema")
+        if not isinstance(classes, collections.abc.Mapping):
+            raise WrongTypeError(ErrorCode.WRONG_TYPE, f"update_schema takes a dict of class name to properties, "
+                                                       f"not {type(classes).__name__} {classes!r:.60}")
+        for name, properties in classes.items():
+            if not isinstance(properties, collections.abc.Mapping):
+                raise WrongTypeError(ErrorCode.WRONG_TYPE, f"the properties of class {name!r} are a dict of property "
+                                                           f"name to type, not {type(properties).__name__} "
+                                                           f"{properties!r:.60}")
+            # Names checked before anything changes (not class by class).
+            c_text(name, "a class name")
+            for property_name in properties:
+                c_text(property_name, "a property name")
         embedded = set(embedded)
         unknown = embedded - set(classes)
         if unknown:
@@ -592,7 +618,7 @@ class Transaction:
                 for name in classes:
                     table = ctypes.c_uint32()
                     found = ctypes.c_bool()
-                    _ffi.check(lib.ce_table_find(handle, name.encode("utf-8"), ctypes.byref(table),
+                    _ffi.check(lib.ce_table_find(handle, c_text(name, "a class name"), ctypes.byref(table),
                                                  ctypes.byref(found)))
                     if found.value:
                         is_embedded = ctypes.c_bool()
@@ -602,7 +628,7 @@ class Transaction:
                                                  f"an embedded class")
                     else:
                         add = lib.ce_table_add_embedded if name in embedded else lib.ce_table_add
-                        _ffi.check(add(handle, name.encode("utf-8"), ctypes.byref(table)))
+                        _ffi.check(add(handle, c_text(name, "a class name"), ctypes.byref(table)))
                     tables[name] = table.value
                 self._schema_changed()
                 for name, properties in classes.items():
@@ -632,7 +658,7 @@ class Transaction:
                 raise self._mismatch(f"property '{existing.name}.{name}' exists with another definition")
             return
         info = _ffi.PropertyInfo()
-        encoded = name.encode("utf-8")
+        encoded = c_text(name, "a property name")
         info.name = encoded
         info.type = prop.type
         info.nullable = prop.optional
@@ -677,6 +703,9 @@ class Transaction:
         if update not in (None, False, "modified", "all"):
             raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT,
                                        f"update is None, 'modified' or 'all', not {update!r}")
+        if values is not None and not isinstance(values, collections.abc.Mapping):
+            raise WrongTypeError(ErrorCode.WRONG_TYPE, f"create takes a dict of property name to value, not "
+                                                       f"{type(values).__name__} {values!r:.60}")
         with self._guard() as handle:
             return create_object(self, handle, class_name, dict(values or {}), update or None)
 
@@ -709,6 +738,6 @@ class Transaction:
         errors = []
         options, keep = _copy_options(key, progress, errors)
         with self._guard() as handle:
-            _ffi.check(lib.ce_txn_write_copy(handle, _path_bytes(path), ctypes.byref(options)))
+            _ffi.check(lib.ce_txn_write_copy(handle, _path_bytes(path, "write_copy"), ctypes.byref(options)))
         if errors:
             raise errors[0]

@@ -20,11 +20,12 @@ import ctypes
 
 from . import _ffi
 from ._ffi import Value, lib
-from ._values import to_python, to_value
+from ._values import c_text, to_python, to_value
 from .containers import plain, read_property, write_property
 from .errors import ErrorCode, InvalidArgumentError, ObjectStoreError, WrongTransactionStateError, WrongTypeError
 
 _CHUNK = 256
+_SIZE_MAX = (1 << (8 * ctypes.sizeof(ctypes.c_size_t))) - 1  # larger ints reach C modulo 2**64
 _AGGREGATE_MIN, _AGGREGATE_MAX, _AGGREGATE_SUM, _AGGREGATE_AVG, _AGGREGATE_COUNT = range(5)
 
 
@@ -249,7 +250,7 @@ def query_results(txn, handle, loaded, predicate, arguments, base):
             converted[index].kind = 0
             converted[index].value = to_value(txn, argument, None, keep, where)
     query = ctypes.c_void_p()
-    _ffi.check(lib.ce_query_parse(handle, loaded.table, predicate.encode("utf-8"), converted, count,
+    _ffi.check(lib.ce_query_parse(handle, loaded.table, c_text(predicate, "a predicate"), converted, count,
                                   ctypes.byref(query)))
     try:
         results = ctypes.c_void_p()
@@ -330,10 +331,14 @@ class Results:
             return [Object(self._txn, self._table, key) for key in self._keys(start, stop - start)]
         if not isinstance(index, int):
             raise TypeError(f"results indices are integers or slices, not {type(index).__name__}")
-        if index < 0:
-            index += len(self)
-            if index < 0:
-                raise IndexError("results index out of range")
+        if index < 0 or index > _SIZE_MAX:
+            # Beyond size_t the engine would see the index modulo 2**64.
+            size = len(self)
+            at = index + size if index < 0 else index
+            if not 0 <= at < size:
+                raise _ffi.error_for(ErrorCode.INDEX_OUT_OF_BOUNDS,
+                                     f"Index {index} is out of bounds (must be less than {size}).")
+            index = at
         with self._txn._guard() as handle:
             keys = (ctypes.c_int64 * 1)()
             got = ctypes.c_size_t()
@@ -379,9 +384,14 @@ class Results:
     def sorted(self, key_path, ascending=True):
         """Sorted by a key path, or by several: sorted([("age", False),
         "name"]) (a name alone is ascending). The sort is stable."""
-        keys = [(key_path, ascending)] if isinstance(key_path, str) else \
-            [(k, True) if isinstance(k, str) else tuple(k) for k in key_path]
-        encoded = [k.encode("utf-8") for k, _ in keys]
+        if isinstance(key_path, str):
+            keys = [(key_path, ascending)]
+        elif isinstance(key_path, collections.abc.Iterable):
+            keys = [(k, True) if isinstance(k, str) else tuple(k) for k in key_path]
+        else:
+            raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT, f"sorted takes a key path or a list of them, not "
+                                                                   f"{type(key_path).__name__} {key_path!r:.60}")
+        encoded = [c_text(k, "a key path") for k, _ in keys]
         sort_keys = (_ffi.SortKey * max(len(keys), 1))()
         for index, (path, up) in enumerate(keys):
             sort_keys[index].key_path = encoded[index]
@@ -393,7 +403,7 @@ class Results:
 
     def distinct(self, *key_paths):
         """The first object of each distinct combination of the key paths."""
-        encoded = [k.encode("utf-8") for k in key_paths]
+        encoded = [c_text(k, "a key path") for k in key_paths]
         paths = (ctypes.c_char_p * max(len(encoded), 1))(*encoded)
         with self._txn._guard() as handle:
             results = ctypes.c_void_p()
@@ -406,13 +416,14 @@ class Results:
             raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT, f"a limit is an int >= 0, not {count!r}")
         with self._txn._guard():
             results = ctypes.c_void_p()
-            _ffi.check(lib.ce_results_limit(self._handle(), count, ctypes.byref(results)))
+            # A limit past size_t's range limits nothing, as size_t's largest does.
+            _ffi.check(lib.ce_results_limit(self._handle(), min(count, _SIZE_MAX), ctypes.byref(results)))
             return Results(self._txn, results, self._table)
 
     def _aggregate(self, key_path, aggregate):
         with self._txn._guard() as handle:
             value = Value()
-            _ffi.check(lib.ce_results_aggregate(self._handle(), handle, key_path.encode("utf-8"), aggregate,
+            _ffi.check(lib.ce_results_aggregate(self._handle(), handle, c_text(key_path, "a key path"), aggregate,
                                                 ctypes.byref(value), None))
             return to_python(self._txn, value)
 

@@ -113,3 +113,79 @@ def test_close_refused_while_a_call_is_in_progress(people_db, tmp_path):
     people_db.write_copy(str(tmp_path / "copy.realm"), progress=progress)
     assert "in progress" in seen[0] and seen[1] == 10
     people_db.close()
+
+
+def test_indices_and_limits_past_size_t_are_not_wrapped(people_db):
+    # ctypes passes an int to a size_t modulo 2**64: 2**64 would read as
+    # index 0 (the first object, silently) and limit(2**64) as limit(0).
+    with people_db.read() as txn:
+        results = txn.objects("Person")
+        for index in (2**64, 2**64 + 1, -(2**64)):
+            with pytest.raises(openrealm.IndexOutOfBoundsError) as error:
+                results[index]
+            assert str(index) in error.value.message and error.value.code == ErrorCode.INDEX_OUT_OF_BOUNDS
+        assert results[-10].id == 0
+        with pytest.raises(openrealm.IndexOutOfBoundsError):
+            results[-11]
+        assert results.limit(2**64).count() == 10 and results.limit(2**64 + 1).count() == 10
+
+
+def test_paths_with_a_nul_or_of_another_type_are_refused(tmp_path):
+    # A NUL ends the C string: the engine would open (create, copy to,
+    # delete) the file named by the part before it.
+    cut = tmp_path / "a"
+    for call in (lambda: openrealm.open(str(tmp_path / "a\0b.realm")),
+                 lambda: openrealm.delete_files(str(tmp_path / "a\0b")),
+                 lambda: openrealm.open(in_memory="name\0more"),
+                 lambda: openrealm.open(5)):
+        with pytest.raises(openrealm.InvalidArgumentError) as error:
+            call()
+        assert error.value.code == ErrorCode.INVALID_ARGUMENT
+    with openrealm.open(str(tmp_path / "db.realm")) as db:
+        with pytest.raises(openrealm.InvalidArgumentError) as error:
+            db.write_copy(str(tmp_path / "a\0copy"))
+        assert "NUL" in error.value.message
+        with db.read() as txn, pytest.raises(openrealm.InvalidArgumentError):
+            txn.write_copy(str(tmp_path / "a\0copy"))
+    assert not cut.exists()
+
+
+def test_names_predicates_and_key_paths_with_a_nul_are_refused(people_db):
+    # A NUL ends the C string: "Person\0x" named the class Person (so
+    # remove_class removed it), and a predicate lost everything after it.
+    with people_db.write() as txn:
+        for call in (lambda: txn.update_schema({"Q\0junk": {"a": "int"}}),
+                     lambda: txn.update_schema({"R": {"a\0b": "int"}}),
+                     lambda: txn.objects("Person\0x"),
+                     lambda: txn.remove_class("Person\0x"),
+                     lambda: txn.query("Person", "age > 20\0 AND age < 0"),
+                     lambda: txn.objects("Person").sorted("age\0x"),
+                     lambda: txn.objects("Person").distinct("age\0x"),
+                     lambda: txn.objects("Person").sum("age\0x"),
+                     lambda: txn.query("Person", "name == '\ud800'")):
+            with pytest.raises(openrealm.InvalidArgumentError) as error:
+                call()
+            assert error.value.code == ErrorCode.INVALID_ARGUMENT
+        assert len(txn.objects("Person")) == 10
+        assert "Q" not in txn.schema and "R" not in txn.schema
+
+
+def test_values_and_arguments_of_wrong_python_types(people_db):
+    # Each was a bare OverflowError, TypeError, AttributeError or
+    # UnicodeEncodeError from inside the package.
+    with people_db.write() as txn:
+        txn.update_schema({"Kinds": {"d": "double", "m": "int{}"}})
+        kinds = txn.create("Kinds", {"d": 1.0})
+        for call, kind in ((lambda: setattr(kinds, "d", 10**400), openrealm.InvalidArgumentError),
+                           (lambda: txn.create("Kinds", 5), openrealm.WrongTypeError),
+                           (lambda: txn.create("Kinds", [("d", 1.0)]), openrealm.WrongTypeError),
+                           (lambda: txn.update_schema(5), openrealm.WrongTypeError),
+                           (lambda: txn.update_schema({"Kinds": 5}), openrealm.WrongTypeError),
+                           (lambda: txn.update_schema({5: {"a": "int"}}), openrealm.InvalidArgumentError),
+                           (lambda: txn.objects("Person").sorted(5), openrealm.InvalidArgumentError),
+                           (lambda: txn.objects("Person").distinct(5), openrealm.InvalidArgumentError),
+                           (lambda: txn.objects("Person").sum(5), openrealm.InvalidArgumentError),
+                           (lambda: kinds.m.__setitem__("\ud800", 1), openrealm.InvalidArgumentError)):
+            with pytest.raises(kind):
+                call()
+        assert kinds.d == 1.0 and len(kinds.m) == 0

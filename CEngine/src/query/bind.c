@@ -986,6 +986,7 @@ bool bind_key_path_argument(binder *b, const parse_node *node, bound_path *out)
 
 bool bind_core(query_core *core, ce_txn *txn)
 {
+    if (!db_txn_check_file(txn, &core->file)) return false;
     uint64_t stamp = db_txn_stamp(txn);
     if (core->is_bound && core->bound_stamp == stamp) return true;
     bind_query_free(&core->bound);

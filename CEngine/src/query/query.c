@@ -192,6 +192,7 @@ bool query_core_clone(const query_core *core, query_core **out_core)
     if (!copy) return query_out_of_memory();
     atomic_init(&copy->references, 1);
     copy->table = core->table;
+    copy->file = core->file;
     /* The same text parses to the same tree (descriptors name its nodes). */
     if (!parse_predicate(core->tree.text, core->tree.text_length, &copy->tree) ||
         !copy_arguments(copy, core->arguments, core->argument_count)) {
@@ -233,6 +234,7 @@ bool ce_query_parse_with(ce_txn *txn, ce_table_key table, const char *predicate,
     atomic_init(&core->references, 1);
     core->table = table;
     core->realm_swift_values = options && options->realm_swift_values;
+    core->file = db_txn_file_id(txn);
     query->core = core;
     bool ok = parse_predicate(predicate, strlen(predicate), &core->tree) &&
               copy_arguments(core, arguments, argument_count) && bind_core(core, txn);

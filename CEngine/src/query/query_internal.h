@@ -10,6 +10,7 @@
 #define CE_QUERY_INTERNAL_H
 
 #include "cengine.h"
+#include "db.h"
 #include "error.h"
 #include "parse.h"
 #include "value.h"
@@ -244,6 +245,7 @@ typedef struct query_core {
     uint64_t bound_stamp;
     size_t column_count; /* the table's column slots when bound */
     bool realm_swift_values; /* ce_query_options.realm_swift_values */
+    db_file_id file;         /* the file it was made on (bind_core refuses another's transaction) */
 } query_core;
 
 /* Whether `query` is a live query handle (not freed): otherwise

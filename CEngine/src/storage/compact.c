@@ -179,6 +179,12 @@ static bool write_copy(ce_db *db, ce_txn *given, const char *path, const ce_copy
         /* A name left behind by an earlier process of the same pid: next. */
         if (!ok && ce_last_error_code() == CE_ERR_FILE_EXISTS && attempt < 100) ok = true;
     }
+    /* The caller gave `path`, not the temporary: the error names it first. */
+    if (!ok && !writer && ce_last_error_code() != CE_ERR_OUT_OF_MEMORY) {
+        error_saved saved;
+        error_save(&saved);
+        error_fail(saved.code, "cannot write a copy to '%s': %s", path, saved.message);
+    }
     ok = ok && copy_version(txn, given != NULL, writer, options);
     if (txn && !given) ce_txn_end(txn);
     ok = ok && writer_install(writer, path);

@@ -133,6 +133,20 @@ static void new_stamp(ce_txn *txn) { txn->stamp = atomic_fetch_add(&last_stamp, 
 
 uint64_t db_txn_stamp(const ce_txn *txn) { return txn->stamp; }
 
+db_file_id db_txn_file_id(const ce_txn *txn)
+{
+    return (db_file_id){txn->db, txn->db->file_device, txn->db->file_inode};
+}
+
+bool db_txn_check_file(const ce_txn *txn, const db_file_id *id)
+{
+    const ce_db *db = txn->db;
+    if (id->db == db || (id->device == db->file_device && id->inode == db->file_inode)) return true;
+    return error_fail(CE_ERR_INVALID_ARGUMENT,
+                      "a query or results view made on another database file was used with a transaction of '%s'",
+                      db->path ? db->path : "(in memory)");
+}
+
 static void release_layer_state(ce_txn *txn)
 {
     if (txn->release_layer_state) txn->release_layer_state(txn->layer_state);

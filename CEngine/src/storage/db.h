@@ -57,6 +57,19 @@ void db_txn_set_before_commit(ce_txn *txn, bool (*before_commit)(ce_txn *txn, vo
 /* The database of a transaction. */
 ce_db *db_txn_db(const ce_txn *txn);
 
+/* What a query or results view remembers of the database file it was made
+ * on: the handle, and the data file's device and inode at its open. */
+typedef struct db_file_id {
+    const ce_db *db;
+    uint64_t device, inode;
+} db_file_id;
+db_file_id db_txn_file_id(const ce_txn *txn);
+
+/* Whether `txn` reads the file `id` names (the same handle, or another
+ * handle on the same data file); otherwise CE_ERR_INVALID_ARGUMENT naming
+ * the transaction's file: a table key of one file means nothing in another. */
+bool db_txn_check_file(const ce_txn *txn, const db_file_id *id);
+
 /* Write transactions: runs the before-commit call now (the objects layer
  * puts the objects it buffered into its trees), so that the transaction's
  * trees hold every change, as a copy of it must. The transaction goes on. */

@@ -106,6 +106,11 @@ struct ce_db {
      * file's group byte, for the same reason. */
     bool sync_busy;
     pthread_cond_t sync_free;
+    /* The sync record holds a version (this handle read or wrote it after
+     * a durable slot: group.c, vouch_first_slot); under the sync lock. */
+    bool sync_record_seen;
+    /* The data file's device and inode when the handle opened it (db_file_id). */
+    uint64_t file_device, file_inode;
     pthread_mutex_t group_mutex;
 };
 

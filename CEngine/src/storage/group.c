@@ -190,6 +190,23 @@ static void invalidate_slot(ce_db *db, uint32_t page_index)
         pager_sync(db->pager);
 }
 
+/* After the slot of `slot` is written and synced: a file whose sync record
+ * names no version gets one, so that two blank slots are seen at an open
+ * as a damaged header, not as a new file (header_choose_version). Once per
+ * handle; written without a sync (the slot is durable already, and a
+ * record lost in a power failure only leaves the file as before). A
+ * failure costs only that check: not an error. */
+static void vouch_first_slot(ce_db *db, const slot_record *slot)
+{
+    if (db->sync_record_seen || db->options.durability != CE_DURABILITY_FULL) return;
+    error_saved saved;
+    error_save(&saved);
+    uint64_t synced = 0;
+    if (header_read_sync_record(db->pager, &synced))
+        db->sync_record_seen = synced != 0 || group_write_sync_record(db, slot->info.version);
+    error_restore(&saved);
+}
+
 /* Writes `slot` to the page that does not hold the newest durable slot
  * (`durable_page`; 0: none, and then the page of its version's parity, so
  * that commits without groups keep the slot of version v on page
@@ -213,6 +230,7 @@ static bool write_slot(ce_db *db, const slot_record *slot, uint32_t durable_page
         invalidate_slot(db, page_index);
         error_restore(&saved);
     }
+    if (ok) vouch_first_slot(db, slot);
     return ok;
 }
 

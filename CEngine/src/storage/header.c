@@ -185,11 +185,43 @@ static uint64_t decode_sync_page(const uint8_t *page)
     return load_u64(page + 8);
 }
 
+bool header_read_sync_record(pager_state *pager, uint64_t *out_version)
+{
+    uint8_t *page = malloc(PAGE_SIZE_BYTES);
+    if (!page) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory reading a file's header");
+    bool ok = pager_read(pager, SYNC_PAGE * PAGE_SIZE_BYTES, page, PAGE_SIZE_BYTES);
+    if (ok) *out_version = decode_sync_page(page);
+    free(page);
+    return ok;
+}
+
 static bool page_is_blank(const uint8_t *page)
 {
     for (size_t i = 0; i < PAGE_SIZE_BYTES; i++)
         if (page[i]) return false;
     return true;
+}
+
+/* Whether every byte of the file after the header is zero (read only for a
+ * file whose header is blank: a new file, or a damaged one). */
+static bool tail_is_blank(ce_db *db, uint64_t file_size, bool *out_blank)
+{
+    enum { CHUNK = 1 << 20 };
+    uint8_t *chunk = malloc(CHUNK);
+    if (!chunk) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory opening '%s'", db->path);
+    *out_blank = true;
+    bool ok = true;
+    for (uint64_t at = CE_HEADER_SIZE; ok && *out_blank && at < file_size; at += CHUNK) {
+        size_t length = file_size - at < CHUNK ? (size_t)(file_size - at) : CHUNK;
+        ok = pager_read(db->pager, at, chunk, length);
+        for (size_t i = 0; ok && i < length; i++)
+            if (chunk[i]) {
+                *out_blank = false;
+                break;
+            }
+    }
+    free(chunk);
+    return ok;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -358,8 +390,31 @@ bool header_choose_version(ce_db *db, bool verify_data, header_state *out_state,
     if (!pager_read(db->pager, 0, pages, CE_HEADER_SIZE)) goto done;
     const uint8_t *static_page = pages;
     bool slots_blank = page_is_blank(pages + PAGE_SIZE_BYTES) && page_is_blank(pages + 2 * PAGE_SIZE_BYTES);
+    uint64_t synced_version = decode_sync_page(pages + SYNC_PAGE * PAGE_SIZE_BYTES);
+    /* Blank slots are a new file whose first commit never reached the disk
+     * (and which that commit's bytes may follow), unless the sync record
+     * says a commit did: then the header was zeroed, and opening the file
+     * as new would overwrite its data. */
+    if (slots_blank && synced_version != 0) {
+        error_fail(CE_ERR_INVALID_DATABASE,
+                   "invalid database: the header slots of '%s' are blank, but its sync record says version %llu "
+                   "reached the disk: the header was damaged (the file is left as it is)",
+                   db->path, (unsigned long long)synced_version);
+        goto done;
+    }
     if (memcmp(static_page, FILE_MAGIC, 8) != 0 && page_is_blank(static_page) && slots_blank) {
-        /* Created, but the first commit never reached the disk. */
+        /* Created, but the first commit never reached the disk: the static
+         * page is made durable before any commit writes after the header,
+         * so bytes there mean that a header that existed was zeroed. */
+        bool tail_blank = true;
+        if (file_size > CE_HEADER_SIZE && !tail_is_blank(db, file_size, &tail_blank)) goto done;
+        if (!tail_blank) {
+            error_fail(CE_ERR_INVALID_DATABASE,
+                       "invalid database: the header of '%s' is blank, but the file holds data after it: the header "
+                       "was damaged (the file is left as it is)",
+                       db->path);
+            goto done;
+        }
         *out_state = HEADER_EMPTY;
         ok = true;
         goto done;
@@ -375,7 +430,6 @@ bool header_choose_version(ce_db *db, bool verify_data, header_state *out_state,
     bool valid[2];
     for (int i = 0; i < 2; i++)
         valid[i] = header_decode_slot_page(pages + (size_t)(1 + i) * PAGE_SIZE_BYTES, file_size, &slots[i], db->pager);
-    uint64_t synced_version = decode_sync_page(pages + SYNC_PAGE * PAGE_SIZE_BYTES);
     /* The sync record names a version that reached the disk, and a slot of
      * that version or a newer one is never overwritten before a newer one
      * is durable: if no valid slot is that new, a slot was damaged after the
@@ -431,8 +485,21 @@ bool header_choose_version(ce_db *db, bool verify_data, header_state *out_state,
             goto done;
         }
     }
-    error_fail(CE_ERR_INVALID_DATABASE, "invalid database: '%s' has no intact commit (both header slots are damaged)",
-            db->path);
+    /* Slots that are whole but reach past the end of the file: the file was
+     * cut, which the message says (its header is not what is damaged). */
+    uint64_t needed = 0;
+    for (int i = 0; i < 2; i++)
+        if (!valid[i] && header_decode_slot_page(pages + (size_t)(1 + i) * PAGE_SIZE_BYTES, HEADER_MAX_LOGICAL_SIZE,
+                                                 &slots[i], db->pager) &&
+            slots[i].info.logical_size > file_size && slots[i].info.logical_size > needed)
+            needed = slots[i].info.logical_size;
+    if (needed != 0)
+        error_fail(CE_ERR_INVALID_DATABASE,
+                   "invalid database: '%s' was truncated: it holds %llu bytes, and its newest commit needs %llu",
+                   db->path, (unsigned long long)file_size, (unsigned long long)needed);
+    else
+        error_fail(CE_ERR_INVALID_DATABASE,
+                   "invalid database: '%s' has no intact commit (both header slots are damaged)", db->path);
 done:
     /* Pages read while checking a commit that lost are not the chosen
      * version's: forget them. */

@@ -61,6 +61,9 @@ bool header_decode_slot_page(const uint8_t *page, uint64_t file_size, slot_recor
 /* The sync record saying that `version` is on stable storage. */
 void header_encode_sync_page(uint8_t *page, uint64_t version);
 
+/* The version the file's sync record names (0: none, or not intact). */
+bool header_read_sync_record(pager_state *pager, uint64_t *out_version);
+
 /* Wipes the handle's copy of the user's key: once derived (or refused),
  * it is not needed again. */
 void header_wipe_key(ce_db *db);

@@ -469,15 +469,44 @@ static bool open_data_file(ce_db *db)
     bool create = !db->options.read_only && !db->options.no_create;
     if (!pager_open(db->path, db->options.read_only, create, &db->pager)) return false;
     pager_set_early_writeback(db->pager, db->options.durability == CE_DURABILITY_FULL);
+    struct stat status;
+    if (os_active->fstat(pager_fd(db->pager), &status) != 0) return error_fail_errno(errno, "stat", db->path);
+    db->file_device = (uint64_t)status.st_dev;
+    db->file_inode = (uint64_t)status.st_ino;
     return true;
+}
+
+/* A FIFO or a device at the lock file's path (opened, not created) cannot
+ * be sized and mapped: refused by what it is, and left as it is. */
+static bool lock_file_is_regular(ce_db *db)
+{
+    struct stat status;
+    if (os_active->fstat(db->lock_fd, &status) != 0) {
+        int saved = errno;
+        lockfile_close(db);
+        return error_fail_errno(saved, "stat lock file", db->lock_path);
+    }
+    if (S_ISREG(status.st_mode)) return true;
+    lockfile_close(db);
+    return error_fail(CE_ERR_INCOMPATIBLE_LOCK_FILE,
+                      "the lock file '%s' is not a regular file (a FIFO, a socket or a device): refused (remove it)",
+                      db->lock_path);
 }
 
 bool lockfile_open(ce_db *db)
 {
     db->shared_size = (sizeof(shared_state) + 4095) & ~(size_t)4095;
     for (int attempt = 0; attempt < 100; attempt++) {
-        db->lock_fd = os_active->open(db->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        /* Not through a symbolic link: the first opener rebuilds the lock
+         * file in place, which would overwrite the file a link names. */
+        db->lock_fd = os_active->open(db->lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+        if (db->lock_fd < 0 && errno == ELOOP)
+            return error_fail(CE_ERR_INCOMPATIBLE_LOCK_FILE,
+                              "the lock file '%s' is a symbolic link: refused, since the lock file is rebuilt in "
+                              "place and that would overwrite the file the link names (remove the link)",
+                              db->lock_path);
         if (db->lock_fd < 0) return error_fail_errno(errno, "open lock file", db->lock_path);
+        if (!lock_file_is_regular(db)) return false;
         bool busy;
         if (os_lock_range(db->lock_fd, INIT_LOCK_BYTE, 1, true, false, &busy, db->lock_path)) {
             /* Deleted since it was opened (ce_db_delete_files, the last close

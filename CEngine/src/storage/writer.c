@@ -373,6 +373,11 @@ bool writer_replace_file(ce_db *db, writer_state *writer)
      * alone, so the latest version is simply republished. */
     pager_close_replaced(db->pager);
     db->pager = writer->pager;
+    struct stat status; /* the identity queries made from now on remember (db_file_id) */
+    if (os_active->fstat(pager_fd(db->pager), &status) == 0) {
+        db->file_device = (uint64_t)status.st_dev;
+        db->file_inode = (uint64_t)status.st_ino;
+    }
     db->cipher.page_sums = writer->page_sums; /* and the handle verifies them (above) */
     atomic_store(&db->shared->committing_version, 0);
     lockfile_publish_latest(db->shared, &writer->info);
