@@ -286,6 +286,36 @@ struct ModernCreationTests {
         realm.cancelWrite()
     }
 
+    @Test("add with update .modified updates the existing embedded objects in place")
+    func addUpdateModifiedEmbedded() throws {
+        let (first, second, made) = twoTrees()
+        let realm = try realm("update-modified-embedded")
+        realm.beginWrite()
+        realm.add(first)
+        realm.add(second, update: .modified)
+        // Booleans first: describing an invalidated object for a failed expectation would stop.
+        let invalidated = made.map(\.isInvalidated)
+        #expect(invalidated == Array(repeating: false, count: made.count))
+        let values = made.map { $0.isInvalidated ? -1 : $0.value }
+        #expect(values == [6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11])
+        #expect(first.isSameObject(as: second))
+        verifySecondTree(first)
+        realm.cancelWrite()
+    }
+
+    @Test("add with update .modified and no embedded object removes the one the object had")
+    func addUpdateModifiedRemovesEmbedded() throws {
+        let (first, _, _) = twoTrees()
+        let realm = try realm("update-modified-none")
+        realm.beginWrite()
+        realm.add(first)
+        let replacement = KeyedTrunk()
+        realm.add(replacement, update: .modified)
+        #expect(first.branch == nil && first.branches.isEmpty)
+        #expect(realm.objects(KeyedTrunk.self).count == 1)
+        realm.cancelWrite()
+    }
+
     @Test("add with update .modified of an unmanaged link with an existing key updates that object")
     func addUpdateExistingNested() throws {
         let realm = try realm("nested-update")
