@@ -736,7 +736,11 @@ bool ce_object_create_with_values(ce_txn *txn, ce_table_key table, const ce_valu
 typedef enum ce_update_policy {
     CE_UPDATE_ERROR = 0,    /* fail with CE_ERR_DUPLICATE_PRIMARY_KEY */
     CE_UPDATE_MODIFIED = 1, /* update the existing object's properties whose values differ */
-    CE_UPDATE_ALL = 2       /* write every property of the existing object */
+    CE_UPDATE_ALL = 2,      /* write every property of the existing object */
+    /* As CE_UPDATE_MODIFIED, but a null given for a to-one link to an embedded
+     * table keeps the existing object's embedded object, for the caller to
+     * update in place (Realm Swift's add(_:update: .modified) does). */
+    CE_UPDATE_MODIFIED_KEEP_EMBEDDED = 3
 } ce_update_policy;
 
 /* Creates an object with all its values, or, when the table's primary key

@@ -646,6 +646,44 @@ TEST(update_policies)
     test_db_close(&t);
 }
 
+/* CE_UPDATE_MODIFIED_KEEP_EMBEDDED: a null for a link to an embedded table
+ * keeps the embedded object (Realm Swift's add(_:update: .modified) then
+ * updates it in place: realm-core's CreatePolicy::UpdateModified keeps
+ * embedded objects, RealmSwift/Tests/ModernObjectCreationTests.swift
+ * testAddAndUpdateChangedEmbedded); CE_UPDATE_MODIFIED replaces it. */
+TEST(update_keeps_embedded)
+{
+    test_db t = test_db_open("table");
+    ce_db *db = t.db;
+    ce_txn *txn;
+    ce_table_key parent, child;
+    ce_column_key id, part, value;
+    CHECK(ce_txn_begin_write(db, &txn));
+    CHECK(ce_table_add(txn, "KeptParent", &parent) && ce_table_add_embedded(txn, "KeptChild", &child));
+    CHECK(ce_property_add(txn, parent, &(ce_property_info){.name = "id", .type = CE_TYPE_INT, .primary_key = true}, &id));
+    CHECK(ce_property_add(txn, parent, &(ce_property_info){.name = "part", .type = CE_TYPE_LINK, .nullable = true, .link_target = child}, &part));
+    value = add_property(txn, child, "value", CE_TYPE_INT, false);
+    ce_value values[2] = {int_value(1), {.type = CE_TYPE_NULL}};
+    ce_object_key key, again, embedded;
+    bool created;
+    CHECK(ce_object_create_or_update(txn, parent, values, 2, CE_UPDATE_ALL, &key, &created) && created);
+    CHECK(ce_object_create_embedded(txn, parent, key, part, &embedded));
+    ce_value seven = int_value(7);
+    CHECK(ce_object_set(txn, child, embedded, value, &seven));
+    CHECK(ce_object_create_or_update(txn, parent, values, 2, CE_UPDATE_MODIFIED_KEEP_EMBEDDED, &again, &created));
+    CHECK(!created && again == key);
+    ce_value link;
+    CHECK(ce_object_get(txn, parent, key, part, &link) && link.type == CE_TYPE_LINK && link.link.key == embedded);
+    size_t count;
+    CHECK(ce_object_count(txn, child, &count) && count == 1);
+    CHECK(ce_object_create_or_update(txn, parent, values, 2, CE_UPDATE_MODIFIED, &again, &created) && !created);
+    CHECK(ce_object_get(txn, parent, key, part, &link) && link.type == CE_TYPE_NULL);
+    CHECK(ce_object_count(txn, child, &count) && count == 0);
+    CHECK(ce_txn_commit(txn));
+    test_verify(db);
+    test_db_close(&t);
+}
+
 /* A malformed timestamp is refused before anything changes (found by
  * Fuzz/fuzz_ops). The column layer refused it only when it wrote the value:
  * create_with_values had by then inserted the object's key into a leaf this

@@ -686,7 +686,8 @@ bool ce_object_create_or_update(ce_txn *txn, ce_table_key key, const ce_value *v
     table_refs refs;
     if (!values || !out_object || !out_created)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_object_create_or_update: arguments are required");
-    if (policy != CE_UPDATE_ERROR && policy != CE_UPDATE_MODIFIED && policy != CE_UPDATE_ALL)
+    if (policy != CE_UPDATE_ERROR && policy != CE_UPDATE_MODIFIED && policy != CE_UPDATE_ALL &&
+        policy != CE_UPDATE_MODIFIED_KEEP_EMBEDDED)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "unknown update policy %d", (int)policy);
     if (!db_txn_require_write(txn) || !schema_find_table(txn, key, &loaded, &table)) return false;
     *out_created = true;
@@ -716,7 +717,10 @@ bool ce_object_create_or_update(ce_txn *txn, ce_table_key key, const ce_value *v
     for (size_t c = 0; c < table->property_count; c++) {
         const schema_property *property = &table->properties[c];
         if (c == table->primary_key || !schema_property_is_live(property) || !holds_one_value(property)) continue;
-        if (policy == CE_UPDATE_MODIFIED) {
+        if (policy == CE_UPDATE_MODIFIED_KEEP_EMBEDDED && values[c].type == CE_TYPE_NULL && property->type == CE_TYPE_LINK &&
+            (loaded->tables[property->link_target].flags & TABLE_EMBEDDED))
+            continue;
+        if (policy == CE_UPDATE_MODIFIED || policy == CE_UPDATE_MODIFIED_KEEP_EMBEDDED) {
             ce_value current;
             if (!ce_object_get(txn, key, existing, (ce_column_key)c, &current)) return false;
             if (value_equal(&current, &values[c]) && current.type == values[c].type &&

@@ -18,6 +18,8 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
     /// The property of `Element` whose links are listed.
     public let propertyName: String
     let owner: ObjectBase?
+    /// The one element of the linking objects a key path recorder reads (KeyPathRecorder.swift).
+    let recording: Element?
 
     /// The objects of `type` that link to this one through `propertyName`.
     ///
@@ -25,11 +27,20 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
     public init(fromType type: Element.Type, property propertyName: String) {
         self.propertyName = propertyName
         self.owner = nil
+        self.recording = nil
     }
 
     init(propertyName: String, owner: ObjectBase) {
         self.propertyName = propertyName
         self.owner = owner
+        self.recording = nil
+    }
+
+    /// Linking objects of an unmanaged recording instance: `element` alone.
+    init(recording element: Element) {
+        self.propertyName = ""
+        self.owner = nil
+        self.recording = element
     }
 
     /// The Realm of a managed object's linking objects; nil while unmanaged.
@@ -48,7 +59,7 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
 
     /// The number of linking objects.
     public var count: Int {
-        guard let owner, let origin else { return 0 }
+        guard let owner, let origin else { return recording == nil ? 0 : 1 }
         return origin.core.backlinkCount(owner, origin.table, origin.column)
     }
 
@@ -60,7 +71,10 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
 
     /// The linking object at `position`.
     public subscript(position: Int) -> Element {
-        guard let owner, let origin else { indexFailure(position, 0) }
+        guard let owner, let origin else {
+            if let recording, position == 0 { return recording }
+            indexFailure(position, count)
+        }
         guard let key = origin.core.backlink(owner, origin.table, origin.column, at: position) else { indexFailure(position, count) }
         return origin.core.makeObject(origin.table, key) as! Element
     }

@@ -30,6 +30,8 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
     /// Set once: by the initialiser, or when the object holding the unmanaged collection is
     /// added to a Realm (`_rlmPromote`).
     var managed: ManagedCollection?
+    /// The value every key reads in the map of a key path recorder (KeyPathRecorder.swift).
+    var recordingValue: Value?
 
     /// An empty unmanaged map.
     ///
@@ -78,7 +80,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
     ///     person.scores["math"] = 90
     public subscript(key: Key) -> Value? {
         get {
-            guard let managed else { return unmanaged[key] }
+            guard let managed else { return recordingValue ?? unmanaged[key] }
             let string = key._mapKeyString
             guard let value = managed.dictionaryValue(forKey: string) else { return nil }
             return managed.element(value, at: .key(string), as: Value.self)

@@ -188,9 +188,9 @@ extension Optional: _CValueConvertible where Wrapped: _CValueConvertible {
         let mirror = Mirror(reflecting: value)
         if mirror.displayStyle == .optional {
             guard let child = mirror.children.first else { return .some(nil) }
-            return Wrapped._ceFromAny(child.value).map { .some($0) }
+            return Wrapped._ceFromAnyInsideOptional(child.value)
         }
-        return Wrapped._ceFromAny(value).map { .some($0) }
+        return Wrapped._ceFromAnyInsideOptional(value)
     }
 }
 
@@ -271,10 +271,19 @@ extension PersistableEnum {
         }
         return result
     }
+    /// As Realm: in an optional context a raw value no case has reads as nil.
+    public static func _ceReadInsideOptional(_ value: ce_value, _ realm: Realm?) -> Self? {
+        value.isNull ? nil : Self(rawValue: RawValue._ceRead(value, realm))
+    }
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value { rawValue._ceValue(arena, realm) }
     public static func _ceFromAny(_ value: Any) -> Self? {
         if let same = value as? Self { return same }
         return RawValue._ceFromAny(value).flatMap(Self.init(rawValue:))
+    }
+    /// A raw value no case has is nil in an optional context (Realm reads it so).
+    public static func _ceFromAnyInsideOptional(_ value: Any) -> Self?? {
+        if let converted = _ceFromAny(value) { return .some(converted) }
+        return RawValue._ceFromAny(value) == nil ? nil : .some(nil)
     }
 }
 

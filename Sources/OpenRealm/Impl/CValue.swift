@@ -171,6 +171,17 @@ extension ce_value {
 
 /// The value inside an Optional boxed in Any, unwrapped through nested optionals (nil for nil);
 /// any other value as it is.
+/// A property's value as Realm's key-value coding gives it (`object[key]`,
+/// `value(forKey:)`): nil for nil, a `PersistableEnum`'s raw value, a `CustomPersistable`
+/// type's persisted value, what an `AnyRealmValue` holds; other values as they are.
+func keyValueCodingValue(_ value: Any) -> Any? {
+    guard let unwrapped = unwrapOptional(value) else { return nil }
+    if let mixed = unwrapped as? AnyRealmValue { return mixed.keyValueCodingValue }
+    if let custom = unwrapped as? any _CustomPersistable { return unwrapOptional(custom._rlmPersistableValue) }
+    if let persistableEnum = unwrapped as? any PersistableEnum { return persistableEnum.rawValue }
+    return unwrapped
+}
+
 func unwrapOptional(_ value: Any) -> Any? {
     let mirror = Mirror(reflecting: value)
     guard mirror.displayStyle == .optional else { return value }

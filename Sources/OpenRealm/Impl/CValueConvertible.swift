@@ -30,12 +30,18 @@ public protocol _CValueConvertible {
     func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value
     /// This type from a loosely typed value (`init(value:)`, `create(_:value:)`).
     static func _ceFromAny(_ value: Any) -> Self?
+    /// This type from a loosely typed value for an optional of this type: nil when the value
+    /// does not convert, `.some(nil)` for a value that reads as nil there (for enums and
+    /// `FailableCustomPersistable` types, a persisted value no value of the type has, as Realm
+    /// reads it in an optional context).
+    static func _ceFromAnyInsideOptional(_ value: Any) -> Self??
 }
 
 extension _CValueConvertible {
     public static var _ceNullable: Bool { false }
     public static var _ceLinkTarget: ObjectBase.Type? { nil }
     public static func _ceFromAny(_ value: Any) -> Self? { value as? Self }
+    public static func _ceFromAnyInsideOptional(_ value: Any) -> Self?? { _ceFromAny(value).map { .some($0) } }
     public static func _ceReadInsideOptional(_ value: ce_value, _ realm: Realm?) -> Self? {
         value.isNull ? nil : _ceRead(value, realm)
     }

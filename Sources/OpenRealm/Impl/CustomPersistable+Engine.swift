@@ -38,6 +38,8 @@ extension CustomPersistable {
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value { persistableValue._ceValue(arena, realm) }
     public static func _ceFromAny(_ value: Any) -> Self? {
         if let same = value as? Self { return same }
+        // Mapped to an embedded object, null is no embedded object: the default, as reading it.
+        if value is NSNull && PersistedType._ceLinkTarget != nil { return _ceDefault() }
         return PersistedType._ceFromAny(value).map(Self.init(persistedValue:))
     }
     /// Hashes the persisted value.
@@ -62,9 +64,22 @@ extension FailableCustomPersistable {
         value.isNull ? nil : Self(persistedValue: PersistedType._ceRead(value, realm))
     }
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value { persistableValue._ceValue(arena, realm) }
+    /// A persisted value that does not convert stops with Realm's message (where the type is not
+    /// optional: see `_ceFromAnyInsideOptional`).
     public static func _ceFromAny(_ value: Any) -> Self? {
         if let same = value as? Self { return same }
-        return PersistedType._ceFromAny(value).flatMap(Self.init(persistedValue:))
+        if value is NSNull && PersistedType._ceLinkTarget != nil { return _ceDefault() }
+        guard let persisted = PersistedType._ceFromAny(value) else { return nil }
+        guard let converted = Self(persistedValue: persisted) else {
+            throwRealmException("Could not convert value '\(persisted)' to type '\(Self.self)'.")
+        }
+        return converted
+    }
+    /// In an optional context a persisted value that does not convert is nil (Realm reads it so).
+    public static func _ceFromAnyInsideOptional(_ value: Any) -> Self?? {
+        if let same = value as? Self { return .some(same) }
+        guard let persisted = PersistedType._ceFromAny(value) else { return nil }
+        return .some(Self(persistedValue: persisted))
     }
     /// Hashes the persisted value.
     public func hash(into hasher: inout Hasher) { persistableValue.hash(into: &hasher) }

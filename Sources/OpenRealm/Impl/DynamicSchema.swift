@@ -62,14 +62,16 @@ extension ObjectSchemaInfo {
     /// The schema of the table `stored`, named `name`, as DynamicObjects read it: its properties
     /// in column order, by their names in the file, typed by `dynamicFieldType`; its class is
     /// `DynamicObject`.
-    static func dynamic(_ stored: StoredTable, named name: String) -> ObjectSchemaInfo {
+    /// `swiftNames` gives the Swift names of the properties whose persisted names differ
+    /// (`propertiesMapping()` of the Realm's class of that name), as Realm's dynamic schema has them.
+    static func dynamic(_ stored: StoredTable, named name: String, swiftNames: [String: String] = [:]) -> ObjectSchemaInfo {
         let columns = stored.properties.sorted { $0.value.column < $1.value.column }
         let properties = columns.enumerated().map { index, entry in
             let info = entry.value.info
             let field = info.dynamicFieldType
             var shape = field._rlmShape()
             shape.linkTargetName = info.targetName
-            return PropertyInfo(name: entry.key, columnName: entry.key, offset: 0, token: index, field: field, shape: shape,
+            return PropertyInfo(name: swiftNames[entry.key] ?? entry.key, columnName: entry.key, offset: 0, token: index, field: field, shape: shape,
                                 isPrimaryKey: info.primaryKey, isIndexed: info.indexed, originProperty: nil)
         }
         return ObjectSchemaInfo(objectClass: DynamicObject.self, className: name, isEmbedded: stored.isEmbedded, properties: properties)

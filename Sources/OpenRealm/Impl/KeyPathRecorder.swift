@@ -10,10 +10,11 @@ import Synchronization
 /// Reads a key path on an unmanaged instance whose accessors report the properties they reach:
 /// each `@Persisted` getter of such an instance records its property's name (through its token,
 /// as schema discovery maps it) and, for a to-one link, returns another recording instance so
-/// that the key path can go on (`\Person.dog?.name` is `dog.name`); for a `List` or
-/// `MutableSet` of objects, a collection whose one element is a recording instance, so that a
-/// path through an element goes on as in Realm (`\Person.dogs[0].name` and
-/// `\Person.dogSet.first?.name` are `dogs.name` and `dogSet.name`).
+/// that the key path can go on (`\Person.dog?.name` is `dog.name`); for a `List`, `MutableSet`,
+/// `Map` or `LinkingObjects` of objects, a collection whose one element is a recording instance,
+/// so that a path through an element goes on as in Realm (`\Person.dogs[0].name`,
+/// `\Person.dogSet.first?.name`, `\Person.dogMap["a"]??.name` and `\Dog.owners[0].name` are
+/// `dogs.name`, `dogSet.name`, `dogMap.name` and `owners.name`).
 @usableFromInline
 final class KeyPathRecorder {
     private(set) var names: [String] = []
@@ -42,7 +43,10 @@ final class KeyPathRecorder {
         let property = info.properties[info.propertyIndexByToken[Int(token)]]
         let shape = Value._rlmShape()
         names.append(property.name)
-        guard let target = shape.linkTarget, !shape.isLinkingObjects else { return nil }
+        guard let target = shape.linkTarget else { return nil }
+        if shape.isLinkingObjects {
+            return (Value.self as? _KeyPathRecordingLinks.Type)?._recording(instance(of: target)) as? Value
+        }
         if shape.collection == CE_COLLECTION_NONE { return instance(of: target) as? Value }
         guard let collection = Value._rlmDefault() as? _KeyPathRecordingCollection else { return nil }
         collection._holdForRecording(instance(of: target))
@@ -64,6 +68,23 @@ extension List: _KeyPathRecordingCollection {
 extension MutableSet: _KeyPathRecordingCollection {
     func _holdForRecording(_ element: ObjectBase) {
         if let element = element as? Element { unmanaged = [element] }
+    }
+}
+
+extension Map: _KeyPathRecordingCollection {
+    func _holdForRecording(_ element: ObjectBase) {
+        if let element = element as? Value { recordingValue = element }
+    }
+}
+
+/// Linking objects whose one element is a recording instance.
+protocol _KeyPathRecordingLinks {
+    static func _recording(_ element: ObjectBase) -> Self
+}
+
+extension LinkingObjects: _KeyPathRecordingLinks {
+    static func _recording(_ element: ObjectBase) -> LinkingObjects {
+        LinkingObjects(recording: element as! Element)
     }
 }
 
@@ -96,8 +117,14 @@ func propertyPath<Root: ObjectBase>(of keyPath: PartialKeyPath<Root>) -> String 
 ///
 ///     recordedPropertyNames(of: \Person.name.count) == (["name"], true)
 func recordedPropertyNames<Root: ObjectBase>(of keyPath: PartialKeyPath<Root>) -> (names: [String], isPath: Bool) {
+    recordedPropertyNames(Root.self) { _ = ($0 as! Root)[keyPath: keyPath] }
+}
+
+/// The names of the `@Persisted` properties `read` reaches on a recording instance of
+/// `objectClass` (a projection's key path reads through one), and whether they form one path.
+func recordedPropertyNames(_ objectClass: ObjectBase.Type, _ read: (ObjectBase) -> Void) -> (names: [String], isPath: Bool) {
     let recorder = KeyPathRecorder()
-    let root = recorder.instance(of: Root.self) as! Root
-    withExtendedLifetime(root) { _ = $0[keyPath: keyPath] }
+    let root = recorder.instance(of: objectClass)
+    withExtendedLifetime(root) { read($0) }
     return (recorder.names, recorder.isPath)
 }

@@ -27,7 +27,31 @@ extension List: _Persistable {
     /// The new object's collection gets this one's elements: kept here while unmanaged, or read
     /// from the managed collection it was given (`new.dogs = old.dogs`), snapshot first.
     public func _rlmAfterCreate(_ object: ObjectBase, _ column: _ManagedColumn, replace: Bool) {
+        if replace, isEmbedded(Element.self), let core = object._core, core.isAddingModified {
+            List._rlmUpdateEmbedded(object, column, Array(self), core)
+            return
+        }
         List._rlmSet(object, column, self)
+    }
+    /// `add(_:update: .modified)` of a list of embedded objects, as realm-core's List::assign
+    /// with a diffing policy: the embedded objects already at the new elements' positions take
+    /// their values (the unmanaged elements become their accessors), the rest are appended,
+    /// the extra ones removed.
+    static func _rlmUpdateEmbedded(_ object: ObjectBase, _ column: _ManagedColumn, _ elements: [Element], _ core: RealmCore) {
+        let list = _rlmGet(object, column)
+        guard let managed = list.managed else { return list.append(objectsIn: elements) }
+        let existing = list.count
+        for (index, element) in elements.enumerated() {
+            let current = index < existing ? managed.get(index) : ce_value.null
+            if current.type == CE_TYPE_LINK, let embedded = embeddedObject(element), embedded._table == nil {
+                core.update(embedded, core.requireTableInfo(for: type(of: embedded)), current.link.key)
+            } else if index < existing {
+                list.replace(index: index, object: element)
+            } else {
+                list.append(element)
+            }
+        }
+        while list.count > elements.count { list.remove(at: list.count - 1) }
     }
     public static func _rlmFromAny(_ value: Any) -> List? {
         let list = List()

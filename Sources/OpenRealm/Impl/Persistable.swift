@@ -129,7 +129,11 @@ extension _Persistable where Self: _CValueConvertible {
         let core = object._core.unsafelyUnwrapped
         if target is EmbeddedObject.Type {
             // An embedded object, or a custom persistable value mapped to one.
-            if let embedded = embeddedObject(self) { core.setEmbedded(object, column, embedded) }
+            if let embedded = embeddedObject(self) {
+                core.setEmbedded(object, column, embedded, updateExisting: replace && core.isAddingModified)
+            } else if replace {
+                Self._rlmSet(object, column, self)  // none: the one the object had goes
+            }
             return
         }
         guard let linked = self as Any as? ObjectBase else { return }

@@ -37,9 +37,16 @@ extension RealmCore {
         } catch {
             throwRealmException(error.message)
         }
-        let info = ObjectSchemaInfo.dynamic(stored, named: String(cString: cName))
+        let name = String(cString: cName)
+        // The Realm's class of that name, if any, names the properties it maps (Swift names).
+        let model = configuration.objectTypes.map { $0.map { ObjectSchemaInfo.of($0) } } ?? ObjectSchemaInfo.defaultSchema
+        var swiftNames: [String: String] = [:]
+        for property in model.first(where: { $0.className == name })?.properties ?? [] where property.columnName != property.name {
+            swiftNames[property.columnName] = property.name
+        }
+        let info = ObjectSchemaInfo.dynamic(stored, named: name, swiftNames: swiftNames)
         let columns = info.properties.enumerated().map { index, property in
-            _ManagedColumn(key: stored.properties[property.name]?.column ?? 0, property: index)
+            _ManagedColumn(key: stored.properties[property.columnName]?.column ?? 0, property: index)
         }
         let table = TableInfo(schema: info, tableKey: key, columns: columns, slotCount: stored.slotCount)
         dynamicTables[key] = table

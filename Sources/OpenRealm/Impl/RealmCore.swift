@@ -976,8 +976,10 @@ final class RealmCore {
             }
             // With `.error`, ce_object_create_or_update only calls ce_object_create_with_values
             // (after looking up the table once more): called directly.
+            // `.modified` keeps the embedded objects, updated in place after (see setEmbedded).
+            let enginePolicy = policy == CE_UPDATE_MODIFIED && table.hasEmbeddedLink ? CE_UPDATE_MODIFIED_KEEP_EMBEDDED : policy
             let ok = schema.primaryKey != nil && policy != CE_UPDATE_ERROR
-                ? ce_object_create_or_update(txn, table.tableKey, values.baseAddress, values.count, policy, &key, &created)
+                ? ce_object_create_or_update(txn, table.tableKey, values.baseAddress, values.count, enginePolicy, &key, &created)
                 : ce_object_create_with_values(txn, table.tableKey, values.baseAddress, values.count, &key)
             if !ok, ce_last_error_code() == CE_ERR_DUPLICATE_PRIMARY_KEY, let pk = schema.primaryKey {
                 let value = values[Int(table.columns[pk].key)]
@@ -1002,9 +1004,23 @@ final class RealmCore {
         add(object, policy: addPolicy)
     }
 
-    /// Writes an embedded object (or nil) into a link property of `object`.
-    func setEmbedded(_ object: ObjectBase, _ column: _ManagedColumn, _ value: Any) {
+    /// Whether the add in progress updates existing objects with `.modified`: their embedded
+    /// objects are then updated in place, as Realm's (realm-core's CreatePolicy::UpdateModified).
+    var isAddingModified: Bool { addPolicy == CE_UPDATE_MODIFIED }
+
+    /// Writes an embedded object (or nil) into a link property of `object`. With
+    /// `updateExisting`, an embedded object the property already holds takes the new values
+    /// (and the unmanaged object becomes its accessor) instead of being replaced.
+    func setEmbedded(_ object: ObjectBase, _ column: _ManagedColumn, _ value: Any, updateExisting: Bool = false) {
         let txn = writeTxn(for: object)
+        if updateExisting, let embedded = embeddedObject(value), embedded._table == nil {
+            var current = ce_value()
+            guard ce_object_get(txn, object._tableKey, object._key, column.key, &current) else { engineFailure() }
+            if current.type == CE_TYPE_LINK {
+                update(embedded, requireTableInfo(for: type(of: embedded)), current.link.key)
+                return
+            }
+        }
         guard let embedded = embeddedObject(value) else {
             var null = ce_value.null
             guard ce_object_set(txn, object._tableKey, object._key, column.key, &null) else { engineFailure() }
@@ -1035,6 +1051,29 @@ final class RealmCore {
         object.bind(self, table, key)
         for field in table.creationFields where field.needsAfterCreate {
             field.field._rlmAfterCreateField(at: base + field.offset, object, field.column, replace: false)
+        }
+        withExtendedLifetime(object) {}
+    }
+
+    /// Writes the values of an unmanaged embedded object into the existing embedded object `key`
+    /// and binds it (`add(_:update: .modified)`): its own embedded objects and lists of them are
+    /// updated in place too.
+    func update(_ object: ObjectBase, _ table: TableInfo, _ key: ce_object_key) {
+        let realm = Realm(self)
+        let arena = _CArena()
+        defer { withExtendedLifetime(arena) {} }  // the C calls below read its bytes
+        let base = Unmanaged.passUnretained(object).toOpaque()
+        for field in table.creationFields {
+            var value = field.field._rlmTakeCreationValue(at: base + field.offset, arena, realm, keep: field.needsAfterCreate, token: field.token)
+            // Collections and links are written after (a null here would delete an embedded object).
+            if value.isNull && field.needsAfterCreate { continue }
+            guard ce_object_set(txn, table.tableKey, key, field.column.key, &value) else {
+                engineFailure("Property '\(table.schema.className).\(table.schema.properties[field.column.property].name)'")
+            }
+        }
+        object.bind(self, table, key)
+        for field in table.creationFields where field.needsAfterCreate {
+            field.field._rlmAfterCreateField(at: base + field.offset, object, field.column, replace: true)
         }
         withExtendedLifetime(object) {}
     }

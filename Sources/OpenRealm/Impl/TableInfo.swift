@@ -34,6 +34,9 @@ final class TableInfo {
     /// Whether any stored property is written after the object is created (`needsAfterCreate`):
     /// `add` walks the fields a second time only then.
     let anyNeedsAfterCreate: Bool
+    /// Whether a property is a to-one link to embedded objects (`add(_:update: .modified)`
+    /// keeps and updates those).
+    let hasEmbeddedLink: Bool
 
     /// One stored property, for adding an object.
     struct CreationField {
@@ -86,6 +89,7 @@ final class TableInfo {
         _ = buffer.initialize(from: fields)
         self.creationFields = buffer
         self.anyNeedsAfterCreate = fields.contains { $0.needsAfterCreate }
+        self.hasEmbeddedLink = schema.properties.contains { $0.shape.holdsOneLink && $0.shape.linkTarget is EmbeddedObject.Type }
     }
 
     deinit {

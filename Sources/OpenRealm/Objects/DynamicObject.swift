@@ -37,6 +37,21 @@ public final class DynamicObject: Object {
         set { self[member] = newValue }
     }
 
+    /// The value of the property named `key`, as `subscript(key:)` (Realm's DynamicObject
+    /// answers Foundation's undefined-key reads this way).
+    ///
+    ///     old.value(forUndefinedKey: "name") as? String
+    public func value(forUndefinedKey key: String) -> Any? {
+        self[key]
+    }
+
+    /// Sets the property named `key`, as `subscript(key:)`.
+    ///
+    ///     try realm.write { rex.setValue(4, forUndefinedKey: "age") }
+    public func setValue(_ value: Any?, forUndefinedKey key: String) {
+        self[key] = value
+    }
+
     /// The name of the object's table: `old?.objectTypeName == "Person"`.
     public var objectTypeName: String {
         if let proxied { return proxied._schemaInfo.className }

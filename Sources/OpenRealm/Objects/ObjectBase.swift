@@ -187,8 +187,9 @@ open class ObjectBase: CustomStringConvertible, Hashable {
             guard let index = info.indexByName[key] else {
                 throwRealmException("Invalid property name '\(key)' for class '\(info.className)'.")
             }
-            let value = _value(of: index)
-            return unwrapOptional(value)
+            // As Realm's: enums give their raw values, CustomPersistable types their persisted
+            // values, AnyRealmValue what it holds.
+            return keyValueCodingValue(_value(of: index))
         }
         set {
             if let dynamic = self as? DynamicObject {

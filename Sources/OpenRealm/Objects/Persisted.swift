@@ -237,6 +237,13 @@ public struct Persisted<Value: _Persistable> {
         }
         @inline(__always) set {
             guard let table = observed._table else {
+                // As Realm's: a collection assigned to an unmanaged object's property gives its
+                // elements to the collection the property holds (which stays the same object).
+                if Value._rlmCachesManagedValue, case .value(let current) = observed[keyPath: storageKeyPath].storage,
+                    _assignElements(of: newValue, to: current)
+                {
+                    return
+                }
                 // Swapped in, the old value released after the access to the wrapper ends (an
                 // assignment retains the object and the value around the old value's release).
                 var replaced = Storage.value(newValue)
@@ -250,4 +257,13 @@ public struct Persisted<Value: _Persistable> {
             Value._rlmSet(observed, column, newValue)
         }
     }
+}
+
+/// Gives the elements of `value` to the unmanaged collection `current` (nothing when both are
+/// the same collection); false when `current` is no collection.
+@usableFromInline
+func _assignElements(of value: Any, to current: Any) -> Bool {
+    guard let collection = current as? _AssignableCollection else { return false }
+    if let same = value as? _AssignableCollection, same === collection { return true }
+    return collection._assign(from: value)
 }
