@@ -44,7 +44,7 @@ extension List: _Persistable {
         for (index, element) in elements.enumerated() {
             let current = index < existing ? managed.get(index) : ce_value.null
             if current.type == CE_TYPE_LINK, let embedded = embeddedObject(element), embedded._table == nil {
-                core.update(embedded, core.requireTableInfo(for: type(of: embedded)), current.link.key)
+                core.fill(embedded, core.requireTableInfo(for: type(of: embedded)), current.link.key, inPlace: true)
             } else if index < existing {
                 list.replace(index: index, object: element)
             } else {

@@ -1017,7 +1017,7 @@ final class RealmCore {
             var current = ce_value()
             guard ce_object_get(txn, object._tableKey, object._key, column.key, &current) else { engineFailure() }
             if current.type == CE_TYPE_LINK {
-                update(embedded, requireTableInfo(for: type(of: embedded)), current.link.key)
+                fill(embedded, requireTableInfo(for: type(of: embedded)), current.link.key, inPlace: true)
                 return
             }
         }
@@ -1034,46 +1034,26 @@ final class RealmCore {
         fill(embedded, requireTableInfo(for: type(of: embedded)), key)
     }
 
-    /// Writes the values of an unmanaged object into the existing (new, embedded) object `key`
-    /// and binds it.
-    func fill(_ object: ObjectBase, _ table: TableInfo, _ key: ce_object_key) {
+    /// Writes the values of an unmanaged object into the existing embedded object `key` and binds
+    /// it: a new one (`inPlace` false), or one being updated by `add(_:update: .modified)`
+    /// (`inPlace` true), whose own embedded objects and lists of them are updated in place too.
+    func fill(_ object: ObjectBase, _ table: TableInfo, _ key: ce_object_key, inPlace: Bool = false) {
         let realm = Realm(self)
         let arena = _CArena()
         defer { withExtendedLifetime(arena) {} }  // the C calls below read its bytes
         let base = Unmanaged.passUnretained(object).toOpaque()
         for field in table.creationFields {
             var value = field.field._rlmTakeCreationValue(at: base + field.offset, arena, realm, keep: field.needsAfterCreate, token: field.token)
-            if value.isNull && field.isCollection { continue }
+            // Collections (and, in place, links) are written after: a null set here would delete
+            // the embedded object being updated.
+            if value.isNull && (inPlace ? field.needsAfterCreate : field.isCollection) { continue }
             guard ce_object_set(txn, table.tableKey, key, field.column.key, &value) else {
                 engineFailure("Property '\(table.schema.className).\(table.schema.properties[field.column.property].name)'")
             }
         }
         object.bind(self, table, key)
         for field in table.creationFields where field.needsAfterCreate {
-            field.field._rlmAfterCreateField(at: base + field.offset, object, field.column, replace: false)
-        }
-        withExtendedLifetime(object) {}
-    }
-
-    /// Writes the values of an unmanaged embedded object into the existing embedded object `key`
-    /// and binds it (`add(_:update: .modified)`): its own embedded objects and lists of them are
-    /// updated in place too.
-    func update(_ object: ObjectBase, _ table: TableInfo, _ key: ce_object_key) {
-        let realm = Realm(self)
-        let arena = _CArena()
-        defer { withExtendedLifetime(arena) {} }  // the C calls below read its bytes
-        let base = Unmanaged.passUnretained(object).toOpaque()
-        for field in table.creationFields {
-            var value = field.field._rlmTakeCreationValue(at: base + field.offset, arena, realm, keep: field.needsAfterCreate, token: field.token)
-            // Collections and links are written after (a null here would delete an embedded object).
-            if value.isNull && field.needsAfterCreate { continue }
-            guard ce_object_set(txn, table.tableKey, key, field.column.key, &value) else {
-                engineFailure("Property '\(table.schema.className).\(table.schema.properties[field.column.property].name)'")
-            }
-        }
-        object.bind(self, table, key)
-        for field in table.creationFields where field.needsAfterCreate {
-            field.field._rlmAfterCreateField(at: base + field.offset, object, field.column, replace: true)
+            field.field._rlmAfterCreateField(at: base + field.offset, object, field.column, replace: inPlace)
         }
         withExtendedLifetime(object) {}
     }
