@@ -127,8 +127,18 @@ func hexBytes(_ text: String) -> [UInt8]? {
 /// The key the user gave: `--key-file`, else OPENREALM_KEY, else nil.
 func givenKey(_ arguments: Arguments, option: String = "--key-file", environment: String? = "OPENREALM_KEY") throws -> [UInt8]? {
     if let path = arguments.values[option] {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // open(2) gives the reason a read fails (FileManager's errno is not reliable); a
+        // directory opens, so it is named apart.
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
             throw ToolError.failure("cannot read the key file '\(path)': \(String(cString: strerror(errno)))")
+        }
+        var info = stat()
+        let isDirectory = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        close(fd)
+        guard !isDirectory else { throw ToolError.failure("cannot read the key file '\(path)': it is a directory") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ToolError.failure("cannot read the key file '\(path)'")
         }
         return try parseKey([UInt8](data), source: "key file '\(path)'")
     }

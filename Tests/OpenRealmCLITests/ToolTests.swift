@@ -107,6 +107,10 @@ func demoDirectory() throws -> URL {
         #expect(wrongKey.status == 1 && wrongKey.stderr.contains("decryption failed"), "\(wrongKey.stderr)")
         let badKey = try tool(["info", "d.realm"], environment: ["OPENREALM_KEY": "abc"], in: directory)
         #expect(badKey.status == 1 && badKey.stderr.contains("128 hexadecimal digits"))
+        let directoryKey = try tool(["info", "d.realm", "--key-file", "."], in: directory)
+        #expect(directoryKey.status == 1 && directoryKey.stderr.contains("cannot read the key file '.': it is a directory"), "\(directoryKey.stderr)")
+        let missingKey = try tool(["info", "d.realm", "--key-file", "none.bin"], in: directory)
+        #expect(missingKey.status == 1 && missingKey.stderr.contains("cannot read the key file 'none.bin': No such file or directory"), "\(missingKey.stderr)")
     }
 
     @Test func query() throws {
