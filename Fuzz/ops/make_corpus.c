@@ -547,7 +547,10 @@ static void seed_rows(void)
         timestamp_value(-3, 4);
     operation(OP_CREATE_OR_UPDATE), table_rank(0), put(0x02), text_value("k4"), null_value(), double_value(4),
         timestamp_value(4, 4);
-    operation(OP_CREATE_OR_UPDATE), table_rank(0), put(0x13), put(0), null_value(), double_value(1), timestamp_value(1, 1);
+    operation(OP_CREATE_OR_UPDATE), table_rank(0), put(0x13), put(0), null_value(), double_value(1),
+        timestamp_value(1, 1); /* modified, keeping embedded objects */
+    operation(OP_CREATE_OR_UPDATE), table_rank(0), put(0x53), put(0), null_value(), double_value(1),
+        timestamp_value(1, 1); /* an unknown policy */
     operation(OP_REMOVE_PROPERTY), table_rank(0), column_rank(1);
     operation(OP_CREATE_OR_UPDATE), table_rank(0), put(0x01), text_value("k5"), wrong_string_value(), double_value(5),
         timestamp_value(5, 5); /* anything in a removed slot */

@@ -161,8 +161,9 @@ void ops_objects_create_with_values(runner *run)
 }
 
 /* Create or update by primary key under a policy (flags & 3: error,
- * modified, all, or an unknown one), mostly with the key of an existing
- * object (bits 4-5 not both clear). */
+ * modified, all, or 3 + flags >> 6: modified keeping embedded objects, or
+ * an unknown one), mostly with the key of an existing object (bits 4-5 not
+ * both clear). */
 void ops_objects_create_or_update(runner *run)
 {
     ce_table_key key = decode_table(&run->in);
@@ -185,7 +186,7 @@ void ops_objects_create_or_update(runner *run)
         }
     } else {
         long primary = model_primary_key_of(table);
-        error_set expected = policy > CE_UPDATE_ALL ? ERR(CE_ERR_INVALID_ARGUMENT) : 0;
+        error_set expected = policy > CE_UPDATE_MODIFIED_KEEP_EMBEDDED ? ERR(CE_ERR_INVALID_ARGUMENT) : 0;
         expected |= ops_write_errors(run);
         if (!table) expected |= ERR(CE_ERR_NO_SUCH_TABLE);
         else if (primary < 0 || row.count != table->property_count) expected |= ERR(CE_ERR_INVALID_ARGUMENT);
@@ -212,7 +213,14 @@ void ops_objects_create_or_update(runner *run)
                 for (size_t p = 0; p < row.count; p++) {
                     if ((long)p == primary || table->properties[p].removed || !model_holds_one_value(&table->properties[p]))
                         continue;
-                    if (policy == CE_UPDATE_MODIFIED && !model_is_nested_type(row.values[p].type) &&
+                    /* "modified, keeping embedded objects": a null for a to-one
+                     * link to an embedded table leaves the embedded object. */
+                    if (policy == CE_UPDATE_MODIFIED_KEEP_EMBEDDED && row.values[p].type == CE_TYPE_NULL &&
+                        table->properties[p].type == CE_TYPE_LINK &&
+                        run->current.tables[table->properties[p].link_target].embedded)
+                        continue;
+                    if ((policy == CE_UPDATE_MODIFIED || policy == CE_UPDATE_MODIFIED_KEEP_EMBEDDED) &&
+                        !model_is_nested_type(row.values[p].type) &&
                         model_equal_value(&model_value_at(table, (size_t)existing, p)->value, &row.values[p]))
                         continue;
                     model_set_value(&run->current, key, (size_t)existing, p, &row.values[p]);
