@@ -37,3 +37,10 @@ let docsTypes: [ObjectBase.Type] = [DocsPet.self, DocsContact.self, DocsKeeper.s
 func docsRealm(_ identifier: String = "docs-\(UUID().uuidString)") throws -> Realm {
     try Realm(configuration: .init(inMemoryIdentifier: identifier, objectTypes: docsTypes))
 }
+
+/// A chain of objects, for how deep a collection's notifications look.
+final class DocsLink: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var value: Int
+    @Persisted var next: DocsLink?
+}

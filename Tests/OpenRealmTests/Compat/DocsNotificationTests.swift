@@ -261,4 +261,78 @@ struct DocsNotificationTests {
         realm.refresh()
         #expect(changes.take() == [.update(2, deletions: [], insertions: [1], modifications: [])])
     }
+
+    // "Change Notification Limits": "Changes in nested documents deeper than four levels down
+    // do not trigger change notifications." realm-core's DeepChangeChecker looks at the root
+    // object and the objects up to three links away (a path of four).
+    @Test("a collection hears changes up to three links away, not four")
+    func nestedDepthLimit() throws {
+        let realm = try Realm(configuration: .init(inMemoryIdentifier: "docs-\(UUID().uuidString)", objectTypes: [DocsLink.self]))
+        let chain = try realm.write {
+            realm.create(DocsLink.self, value: ["id": 0, "next": ["id": 1, "next": ["id": 2, "next": ["id": 3, "next": ["id": 4]]]]])
+        }
+        let links = (0..<5).map { realm.object(ofType: DocsLink.self, forPrimaryKey: $0)! }
+        #expect(chain.next?.next?.next?.next?.id == 4)
+        let (token, changes) = record(realm.objects(DocsLink.self).filter("id == 0"))
+        defer { token.invalidate() }
+        realm.refresh()
+        #expect(changes.take() == [.initial(1)])
+        try realm.write { links[3].value = 1 }
+        realm.refresh()
+        #expect(changes.take() == [.update(1, deletions: [], insertions: [], modifications: [0])])
+        try realm.write { links[4].value = 1 }
+        realm.refresh()
+        #expect(changes.take().isEmpty)
+        // A key path reaches as deep as it names.
+        let (deepToken, deep) = record(realm.objects(DocsLink.self).filter("id == 0"), keyPaths: ["next.next.next.next.value"])
+        defer { deepToken.invalidate() }
+        realm.refresh()
+        _ = deep.take()
+        try realm.write { links[4].value = 2 }
+        realm.refresh()
+        #expect(deep.take() == [.update(1, deletions: [], insertions: [], modifications: [0])])
+    }
+
+    // Collection notifications come only for writes that change the collection: a change to
+    // an object outside a filtered Results does not notify it.
+    @Test("a write that leaves a filtered Results alone does not notify it")
+    func unrelatedWriteIsSilent() throws {
+        let realm = try docsRealm()
+        let (young, old) = try realm.write {
+            (realm.create(DocsPet.self, value: ["name": "Pup", "age": 1]), realm.create(DocsPet.self, value: ["name": "Old", "age": 9]))
+        }
+        let (token, changes) = record(realm.objects(DocsPet.self).filter("age > 5"))
+        defer { token.invalidate() }
+        realm.refresh()
+        #expect(changes.take() == [.initial(1)])
+        try realm.write { young.name = "Puppy" }
+        realm.refresh()
+        #expect(changes.take().isEmpty)
+        try realm.write { old.name = "Elder" }
+        realm.refresh()
+        #expect(changes.take() == [.update(1, deletions: [], insertions: [], modifications: [0])])
+    }
+
+    // "Perform Writes Inside of Notifications": a write in a notification block is allowed and
+    // notifies in turn.
+    @Test("a write inside a notification block commits and notifies again")
+    func writeInsideNotification() throws {
+        let realm = try docsRealm()
+        let pets = realm.objects(DocsPet.self)
+        let changes = Changes<Seen>()
+        let token = pets.observe { change in
+            changes.append(seen(change))
+            if case .update(let pets, _, let insertions, _) = change, insertions == [0] {
+                try! pets.realm!.write { pets.realm!.create(DocsPet.self, value: ["name": "Echo"]) }
+            }
+        }
+        defer { token.invalidate() }
+        realm.refresh()
+        try realm.write { realm.create(DocsPet.self, value: ["name": "First"]) }
+        realm.refresh()
+        realm.refresh()
+        #expect(changes.take() == [.initial(0), .update(1, deletions: [], insertions: [0], modifications: []),
+                                   .update(2, deletions: [], insertions: [1], modifications: [])])
+        #expect(pets.count == 2)
+    }
 }
