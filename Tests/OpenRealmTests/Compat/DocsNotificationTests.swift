@@ -335,4 +335,38 @@ struct DocsNotificationTests {
                                    .update(2, deletions: [], insertions: [1], modifications: [])])
         #expect(pets.count == 2)
     }
+
+    // Object.observe: the block is called for changes of the object's own properties; a change
+    // of a linked object (or of an object in one of its lists) reaches it only through a key
+    // path naming it, reported as a change of the link or list property.
+    @Test("object observers: linked objects' changes only through key paths")
+    func objectLinkedChanges() throws {
+        let realm = try docsRealm()
+        let keeper = try realm.write {
+            realm.create(DocsKeeper.self, value: ["id": 1, "favourite": ["name": "Rex"], "pets": [["name": "a"]]])
+        }
+        let (plain, plainChanges) = observeObject(keeper)
+        let (listed, listedChanges) = observeObject(keeper, keyPaths: ["pets"])
+        let (deep, deepChanges) = observeObject(keeper, keyPaths: ["favourite.name", "pets.name"])
+        defer {
+            plain.invalidate()
+            listed.invalidate()
+            deep.invalidate()
+        }
+        try realm.write { keeper.favourite!.name = "Max" }
+        realm.refresh()
+        #expect(plainChanges.take().isEmpty)
+        #expect(listedChanges.take().isEmpty)
+        #expect(deepChanges.take() == [.change(["favourite"])])
+        try realm.write { keeper.pets[0].name = "b" }
+        realm.refresh()
+        #expect(plainChanges.take().isEmpty)
+        #expect(listedChanges.take().isEmpty)
+        #expect(deepChanges.take() == [.change(["pets"])])
+        try realm.write { keeper.pets.append(DocsPet()) }
+        realm.refresh()
+        #expect(plainChanges.take() == [.change(["pets"])])
+        #expect(listedChanges.take() == [.change(["pets"])])
+        #expect(deepChanges.take() == [.change(["pets"])])
+    }
 }
