@@ -63,10 +63,11 @@ final class ObjectObserver<T: ObjectBase>: RealmObserver {
                                   below: below.isEmpty ? nil : KeyPathFilter(txn, table, keyPaths: below)))
             }
         } else {
+            // Realm's default: the object's own properties only (a link or list changed, not the
+            // objects it reaches), unlike a collection's default.
             for (index, property) in schema.properties.enumerated() where property.isStored {
-                let below = defaultKeyPaths(below: property)
                 roots.append(Root(index: index, column: table.columns[index].key, isCollection: property.shape.collection != CE_COLLECTION_NONE,
-                                  below: below.isEmpty ? nil : KeyPathFilter(txn, table, keyPaths: below)))
+                                  below: nil))
             }
         }
         self.roots = roots

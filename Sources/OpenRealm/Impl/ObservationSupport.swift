@@ -68,20 +68,6 @@ func propertyPaths<Root: ObjectBase>(_ keyPaths: [PartialKeyPath<Root>]) -> [Str
     keyPaths.map { propertyPath(of: $0) }
 }
 
-/// Realm's default key paths below a link property, for telling which property of an observed
-/// object a change came through: the properties of the objects it reaches, through links and
-/// collections of links, to depth 4 counted from the observed object (`"dogs.name"`,
-/// `"dogs.age"`, ...). LinkingObjects are not followed.
-func defaultKeyPaths(below property: PropertyInfo, depth: Int = 1) -> [String] {
-    guard let target = property.shape.linkTarget, !property.shape.isLinkingObjects, depth < 4 else { return [] }
-    var paths: [String] = []
-    for linked in ObjectSchemaInfo.of(target).properties where linked.isStored {
-        paths.append(property.name + "." + linked.name)
-        paths += defaultKeyPaths(below: linked, depth: depth + 1).map { property.name + "." + $0 }
-    }
-    return paths
-}
-
 // MARK: - Delivering on another queue
 
 /// A value handed to a queue's block: thread-confined values cross only in ways Realm allows

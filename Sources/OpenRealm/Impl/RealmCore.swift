@@ -657,13 +657,12 @@ final class RealmCore {
         }
         if allowGrouping { asyncWrites.groupedVersion = version }
         writeTransactionEnded()
-        // With notifications registered, the instance reads the new version now (the observers
-        // will hear of base -> it; a later refresh has a version to move from).
-        if notify.writeBase != nil || notify.hasRealmBlocks {
-            var raw: OpaquePointer?
-            guard ce_txn_begin_read(engine.handle, &raw), let raw else { engineFailure("Cannot begin a read transaction") }
-            self.txn = raw
-        }
+        // The instance reads the new version now and stays there until it refreshes, as Realm's
+        // does (another thread's later commit must not show before that); the observers will
+        // hear of base -> it.
+        var raw: OpaquePointer?
+        guard ce_txn_begin_read(engine.handle, &raw), let raw else { engineFailure("Cannot begin a read transaction") }
+        self.txn = raw
         if let base = notify.writeBase {
             notify.writeBase = nil
             keepPendingVersion(base, skipping: tokens, schedule: true, ownCommit: true)
@@ -674,10 +673,18 @@ final class RealmCore {
     func cancelWrite() {
         checkThread()
         guard isInWriteTransaction else { throwRealmException("Can't cancel a non-existing write transaction") }
+        // Back to the version the write began on, which the instance reads until it refreshes
+        // (as Realm's does): with observers the read transaction kept for them; without, one
+        // begun while the write lock still holds that version the newest.
+        var pinned = notify.writeBase
+        if pinned == nil {
+            var raw: OpaquePointer?
+            guard ce_txn_begin_read(engine.handle, &raw), let raw else { engineFailure("Cannot begin a read transaction") }
+            pinned = raw
+        }
         endTransaction()
         writeTransactionEnded()
-        // Back to the version the write began from.
-        txn = notify.writeBase
+        txn = pinned
         notify.writeBase = nil
         // Tables created in the cancelled transaction are gone.
         tables.removeAll()

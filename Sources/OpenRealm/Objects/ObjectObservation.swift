@@ -40,7 +40,8 @@ private func observeObject<T: ObjectBase>(_ object: ObjectBase, keyPaths: [Strin
 // `PropertyChange` for the values). Delivered when the Realm moves to the commit (autorefresh,
 // `refresh()`, the next write; its own commits later on its context), or on `queue`. `keyPaths`:
 // `["name"]` (only that property), `["dogs"]` (the list itself, not its dogs), `["dogs.name"]`
-// (the list, and its dogs' names); nil: every property, and those of linked objects to depth 4.
+// (the list, and its dogs' names); nil: every property of the object itself (a link or list
+// set or changed, not a change inside the objects it reaches: Realm's documented default).
 // An unmanaged or deleted object, a frozen Realm, a write transaction (without a queue), an
 // unknown key path: Realm's message.
 
