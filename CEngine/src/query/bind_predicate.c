@@ -295,11 +295,13 @@ static bool check_comparison(binder *b, const bound_path *path, parse_op op, uns
                               path->size_of ? "length of a text" : type_name);
         return true;
     }
-    /* realm-core converts a constant to the property's type and refuses
-     * an infinity for a type that is not a number, or an int
-     * (ConstantNode::visit, driver.cpp: "Infinity not supported for
-     * int"); a mixed property is no number type there either. */
-    if (!b->core->realm_swift_values &&
+    /* realm-core converts a literal to the property's type and refuses
+     * the literal `inf` for a type that is not a number, or an int
+     * (ConstantNode::visit, driver.cpp, case Type::INFINITY_VAL: "Infinity
+     * not supported for int"); a mixed property is no number type there
+     * either. An argument holding an infinity is no such literal: its case
+     * (Type::ARG) compares the double as it is. */
+    if (!b->core->realm_swift_values && !o->from_argument &&
         ((value->type == CE_TYPE_DOUBLE && isinf(value->double_value)) ||
          (value->type == CE_TYPE_FLOAT && isinf(value->float_value))) &&
         (type == CE_TYPE_INT || (type != CE_TYPE_DOUBLE && type != CE_TYPE_FLOAT && type != CE_TYPE_DECIMAL128)))
