@@ -40,6 +40,8 @@ import uuid
 from openrealm import ObjectId
 
 UTC = datetime.timezone.utc
+# IEEE 754 decimal128: 34 significant digits (sums and averages round there).
+DEC128 = decimal.Context(prec=34, Emax=6144, Emin=-6143)
 
 # ---------------------------------------------------------------------------
 # Values of each type, edge cases first
@@ -305,6 +307,11 @@ def like(text, pattern):
     return go(0, 0)
 
 
+def as_text(value):
+    """A string or binary as text, byte for byte (invalid UTF-8 kept)."""
+    return value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else value
+
+
 def string_op(op, flags, value, needle):
     """BEGINSWITH, ENDSWITH, CONTAINS, LIKE, ==, != with [c]/[d] on strings
     or binaries (binaries: no flags)."""
@@ -322,14 +329,23 @@ def string_op(op, flags, value, needle):
         if needle is None or value is None:
             return needle is None and value is None
         if type(value) is not type(needle):
-            return False
+            if not isinstance(value, (str, bytes)) or not isinstance(needle, (str, bytes)):
+                return False
+            value, needle = as_text(value), as_text(needle)
         if isinstance(value, bytes):
             return like(value.decode("latin-1"), needle.decode("latin-1"))
         return like(fold(value, flags), fold(needle, flags))
     # Substring operators: an empty or null needle matches nothing (Realm
     # Swift RLMQueryUtil.mm add_substring_constraint).
-    if needle is None or len(needle) == 0 or value is None or type(value) is not type(needle):
+    if needle is None or len(needle) == 0 or value is None:
         return False
+    if type(value) is not type(needle):
+        # A mixed value: a string and a binary are comparable
+        # (Mixed::types_are_comparable) and the string operators read both
+        # as bytes (query_conditions.hpp, the QueryValue/Mixed overloads).
+        if not isinstance(value, (str, bytes)) or not isinstance(needle, (str, bytes)):
+            return False
+        value, needle = as_text(value), as_text(needle)
     if isinstance(value, str):
         value, needle = fold(value, flags), fold(needle, flags)
     if op == "BEGINSWITH":
@@ -569,7 +585,10 @@ class Aggregate(Node):
             raise Undefined("rounding of a sum of huge doubles")
         if self.agg == "@sum":
             if kind == "decimal128":
-                return sum(vals, decimal.Decimal(0))
+                total = decimal.Decimal(0)
+                for v in vals:
+                    total = DEC128.add(total, v)
+                return total
             if kind == "int":
                 return sum(vals)
             return math.fsum(vals) if not any(math.isinf(v) for v in vals) else sum(vals)
@@ -577,7 +596,10 @@ class Aggregate(Node):
             return None
         if self.agg == "@avg":
             if kind == "decimal128":
-                return sum(vals, decimal.Decimal(0)) / len(vals)
+                total = decimal.Decimal(0)
+                for v in vals:
+                    total = DEC128.add(total, v)
+                return DEC128.divide(total, len(vals))
             return sum(vals) / len(vals) if kind != "int" else decimal.Decimal(sum(vals)) / len(vals)
         key = lambda v: v.binary if isinstance(v, ObjectId) else v
         return (min if self.agg == "@min" else max)(vals, key=key)
