@@ -809,3 +809,66 @@ def random_predicate(rng, props, depth=0, allow_links=True):
                 return leaf
         return Compare("", Path([], rng.choice(local)), "!=", "", Const(None, "", True))
     return random_leaf(rng, props, depth)
+
+
+# ---------------------------------------------------------------------------
+# SORT / DISTINCT / LIMIT after a predicate
+# ---------------------------------------------------------------------------
+
+SORTABLE = {"int", "date", "decimal128", "objectId", "bool"}
+
+
+def sort_key(value):
+    """realm-core's sort order within one type: null first (Mixed::compare
+    puts null below every value)."""
+    if value is None:
+        return (0, 0)
+    if isinstance(value, ObjectId):
+        return (1, value.binary)
+    if isinstance(value, decimal.Decimal) and value == 0:
+        return (1, decimal.Decimal(0))  # -0 equals 0
+    if isinstance(value, decimal.Decimal):
+        return (1, value.normalize(DEC128))  # 2.30 equals 2.3
+    return (1, value)
+
+
+class Ordering:
+    """`SORT(prop dir, id ASC) [DISTINCT(prop)] [LIMIT(n)]`, applied in the
+    order written (realm-core DescriptorOrdering); the tie on `id` makes the
+    order total."""
+
+    def __init__(self, prop, ascending, distinct, limit):
+        self.prop, self.ascending, self.distinct, self.limit = prop, ascending, distinct, limit
+
+    def render(self):
+        text = f" SORT({self.prop.name} {'ASC' if self.ascending else 'DESC'}, id ASC)"
+        if self.distinct:
+            text += f" DISTINCT({self.prop.name})"
+        if self.limit is not None:
+            text += f" LIMIT({self.limit})"
+        return text
+
+    def apply(self, matched):
+        rows = sorted(matched, key=lambda r: r["id"])
+        # Python's sort is stable also with reverse=True: ids stay ascending
+        # among equal values.
+        rows = sorted(rows, key=lambda r: sort_key(r[self.prop.name]), reverse=not self.ascending)
+        if self.distinct:
+            seen, kept = set(), []
+            for r in rows:
+                k = repr(sort_key(r[self.prop.name]))
+                if k not in seen:
+                    seen.add(k)
+                    kept.append(r)
+            rows = kept
+        if self.limit is not None:
+            rows = rows[:self.limit]
+        return [r["id"] for r in rows]
+
+
+def random_ordering(rng, props):
+    cands = [p for p in props if p.collection == "" and p.kind in SORTABLE]
+    if not cands or rng.random() < 0.7:
+        return None
+    return Ordering(rng.choice(cands), rng.random() < 0.5, rng.random() < 0.3,
+                    rng.choice([None, 0, 1, 2, 5]))

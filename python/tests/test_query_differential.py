@@ -38,17 +38,19 @@ def build(path, props, rows):
     return db
 
 
-def engine_ids(db, predicate, args):
+def engine_ids(db, predicate, args, ordered=False):
     with db.read() as txn:
         try:
-            return sorted(o.id for o in txn.query("Obj", predicate, *args))
+            ids = [o.id for o in txn.query("Obj", predicate, *args)]
+            return ids if ordered else sorted(ids)
         except openrealm.OpenRealmError as error:
             return f"error: {error}"
 
 
-def model_ids(rows, node):
+def model_ids(rows, node, ordering=None):
     by_id = {r["id"]: r for r in rows}
-    return sorted(r["id"] for r in rows if node.test(by_id, r))
+    matched = [r for r in rows if node.test(by_id, r)]
+    return ordering.apply(matched) if ordering else sorted(r["id"] for r in matched)
 
 
 def subset_rows(rows, keep):
@@ -59,23 +61,24 @@ def subset_rows(rows, keep):
     return kept
 
 
-def disagrees(tmp_path, props, rows, node, counter):
+def disagrees(tmp_path, props, rows, node, counter, ordering=None):
+    """The disagreement of engine and model on this case, or None."""
     path = str(tmp_path / f"shrink{next(_files)}.realm")
     db = build(path, props, rows)
     try:
         ctx = qm.Ctx()
-        text = node.render(ctx)
+        text = node.render(ctx) + (ordering.render() if ordering else "")
         try:
-            want = model_ids(rows, node)
+            want = model_ids(rows, node, ordering)
         except qm.Undefined:
             return None
-        got = engine_ids(db, text, ctx.args)
+        got = engine_ids(db, text, ctx.args, ordering is not None)
         return None if got == want else (text, ctx.args, got, want)
     finally:
         db.close()
 
 
-def shrink(tmp_path, props, rows, node):
+def shrink(tmp_path, props, rows, node, ordering):
     """Drop rows and sub-predicates while the disagreement stays."""
     counter = [0]
     changed = True
@@ -83,7 +86,7 @@ def shrink(tmp_path, props, rows, node):
         changed = False
         if isinstance(node, qm.Logic):
             for kid in node.kids:
-                if disagrees(tmp_path, props, rows, kid, counter):
+                if disagrees(tmp_path, props, rows, kid, counter, ordering):
                     node, changed = kid, True
                     break
             if changed:
@@ -91,7 +94,7 @@ def shrink(tmp_path, props, rows, node):
         for row in list(rows):
             keep = {r["id"] for r in rows} - {row["id"]}
             smaller = subset_rows(rows, keep)
-            if len(smaller) > 0 and disagrees(tmp_path, props, smaller, node, counter):
+            if len(smaller) > 0 and disagrees(tmp_path, props, smaller, node, counter, ordering):
                 rows, changed = smaller, True
                 break
     return rows, node
@@ -106,23 +109,24 @@ def run_seed(tmp_path, seed, count=PREDICATES_PER_SEED):
     try:
         for _ in range(count):
             node = qm.random_predicate(rng, props)
+            ordering = qm.random_ordering(rng, props)
             ctx = qm.Ctx()
-            text = node.render(ctx)
+            text = node.render(ctx) + (ordering.render() if ordering else "")
             try:
-                want = model_ids(rows, node)
+                want = model_ids(rows, node, ordering)
             except qm.Undefined:
                 continue
-            got = engine_ids(db, text, ctx.args)
+            got = engine_ids(db, text, ctx.args, ordering is not None)
             if got != want:
-                failures.append(node)
+                failures.append((node, ordering))
                 if len(failures) >= 3:
                     break
     finally:
         db.close()
     reports = []
-    for node in failures[:1]:
-        small_rows, small_node = shrink(tmp_path, props, rows, node)
-        result = disagrees(tmp_path, props, small_rows, small_node, [1000])
+    for node, ordering in failures[:1]:
+        small_rows, small_node = shrink(tmp_path, props, rows, node, ordering)
+        result = disagrees(tmp_path, props, small_rows, small_node, [1000], ordering)
         text, args, got, want = result or (node.render(qm.Ctx()), [], "?", "?")
         used = {p.name for p in props if p.name in text}
         reports.append(
