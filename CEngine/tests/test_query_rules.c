@@ -532,3 +532,49 @@ TEST(realm_swift_no_object_in_a_collection)
     CHECK(ce_txn_commit(txn));
     test_db_close(&t);
 }
+
+/* ------------------------------------------------------------------------ */
+/* Mixed values: a string needle in a binary                                 */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * realm-core's string operators on mixed values (src/realm/query_conditions.hpp,
+ * the QueryValue overloads of Contains, BeginsWith, EndsWith, Like and
+ * ContainsIns, BeginsWithIns, EndsWithIns, LikeIns) take a string with a
+ * string or a binary with a binary and are false otherwise; Equal and
+ * EqualIns compare a string with a binary as bytes
+ * (Mixed::types_are_comparable, src/realm/mixed.cpp; EqualIns falls back to
+ * `m1 == m2`, unfolded). Found by the differential query test
+ * (python/tests/test_query_differential.py).
+ *
+ * Rows of m: binary 'abc', string 'abc', string 'ABC', int 1.
+ */
+TEST(mixed_string_operators_take_one_kind)
+{
+    test_db t = test_db_open("query-rules-mixed-text");
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Any", &table));
+    ce_column_key m = add_property(txn, table, "m", CE_TYPE_MIXED, true, 0);
+    ce_value rows[4] = {bytes_value("abc"), text_value("abc"), text_value("ABC"), {.type = CE_TYPE_INT, .integer = 1}};
+    for (int r = 0; r < 4; r++) {
+        ce_object_key object;
+        CHECK(ce_object_create(txn, table, NULL, &object) && ce_object_set(txn, table, object, m, &rows[r]));
+    }
+    EXPECT_COUNT(txn, table, "m BEGINSWITH 'a'", 1);
+    EXPECT_COUNT(txn, table, "m ENDSWITH 'c'", 1);
+    EXPECT_COUNT(txn, table, "m CONTAINS 'b'", 1);
+    EXPECT_COUNT(txn, table, "m LIKE 'a*'", 1);
+    EXPECT_COUNT(txn, table, "m CONTAINS[c] 'B'", 2);
+    EXPECT_COUNT(txn, table, "m LIKE[c] '*B*'", 2);
+    EXPECT_COUNT(txn, table, "m BEGINSWITH B64\"YQ==\"", 1); /* binary 'a' finds the binary only */
+    ce_query_argument a = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = bytes_value("a")};
+    CHECK(count_of(txn, table, "m BEGINSWITH $0", &a, 1) == 1);
+    /* == compares a string with a binary as bytes; ==[c] folds two strings only. */
+    EXPECT_COUNT(txn, table, "m == 'abc'", 2);
+    EXPECT_COUNT(txn, table, "m ==[c] 'abc'", 3);
+    EXPECT_COUNT(txn, table, "m ==[c] 'ABC'", 2);
+    EXPECT_COUNT(txn, table, "m != 'abc'", 2);
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}
