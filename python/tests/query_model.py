@@ -319,7 +319,9 @@ def string_op(op, flags, value, needle):
         if value is None or needle is None:
             r = value is None and needle is None
         elif type(value) is not type(needle):
-            r = not flags and equal(value, needle)
+            # EqualIns on mixed values (query_conditions.hpp): a string and
+            # a binary are comparable and compare as bytes, unfolded.
+            r = equal(value, needle)
         elif isinstance(value, str):
             r = fold(value, flags) == fold(needle, flags)
         else:
@@ -329,9 +331,7 @@ def string_op(op, flags, value, needle):
         if needle is None or value is None:
             return needle is None and value is None
         if type(value) is not type(needle):
-            if not isinstance(value, (str, bytes)) or not isinstance(needle, (str, bytes)):
-                return False
-            value, needle = as_text(value), as_text(needle)
+            return False  # Like/LikeIns on mixed values: same types only
         if isinstance(value, bytes):
             return like(value.decode("latin-1"), needle.decode("latin-1"))
         return like(fold(value, flags), fold(needle, flags))
@@ -340,12 +340,11 @@ def string_op(op, flags, value, needle):
     if needle is None or len(needle) == 0 or value is None:
         return False
     if type(value) is not type(needle):
-        # A mixed value: a string and a binary are comparable
-        # (Mixed::types_are_comparable) and the string operators read both
-        # as bytes (query_conditions.hpp, the QueryValue/Mixed overloads).
-        if not isinstance(value, (str, bytes)) or not isinstance(needle, (str, bytes)):
-            return False
-        value, needle = as_text(value), as_text(needle)
+        # A mixed value: the string operators' QueryValue overloads
+        # (realm-core query_conditions.hpp: Contains, BeginsWith, EndsWith
+        # and their [c] forms) take a string with a string or a binary with
+        # a binary, and give false otherwise.
+        return False
     if isinstance(value, str):
         value, needle = fold(value, flags), fold(needle, flags)
     if op == "BEGINSWITH":
@@ -606,8 +605,12 @@ class Aggregate(Node):
 
     def test(self, rows, row):
         v = self.value(rows, row)
-        return compare(self.op, v, adjust(self.const.value, "double" if self.path.prop.kind == "float" else
-                                          self.path.prop.kind))
+        # @min and @max of floats are floats (the constant is rounded to
+        # float, as for the property); @sum and @avg of floats are doubles.
+        kind = self.path.prop.kind
+        if kind == "float" and self.agg in ("@sum", "@avg"):
+            kind = "double"
+        return compare(self.op, v, adjust(self.const.value, kind))
 
 
 class Subquery(Node):
