@@ -73,6 +73,7 @@ DECIMALS = [decimal.Decimal(x) for x in ("0", "-0", "1", "-1", "1.5", "0.1", "2.
 OBJECT_IDS = [ObjectId("%024x" % n) for n in (0, 1, 2, 0xABCDEF, 16**24 - 1, 0x5F8D0D55B54764421B7156C3)]
 UUIDS = [uuid.UUID(int=n) for n in (0, 1, 2, 2**128 - 1, 0x1234567890ABCDEF1234567890ABCDEF)]
 
+DICT_KEYS = ["a", "b", "K", "é", "key two"]
 POOLS = {"int": INTS, "bool": [False, True], "float": FLOATS, "double": DOUBLES, "string": STRINGS,
          "data": BINARIES, "date": DATES, "decimal128": DECIMALS, "objectId": OBJECT_IDS, "uuid": UUIDS}
 MIXED_TYPES = ["int", "bool", "double", "string", "data", "date", "decimal128", "objectId", "uuid"]
@@ -122,6 +123,10 @@ def random_schema(rng):
                 props.append(Prop(f"{kind[:3]}{'o' if optional else ''}", kind, optional, ""))
             if kind != "bool" and rng.random() < 0.35:
                 props.append(Prop(f"{kind[:3]}{'o' if optional else ''}_l", kind, optional, "list"))
+            if kind not in ("bool", "float", "double") and rng.random() < 0.2:
+                props.append(Prop(f"{kind[:3]}{'o' if optional else ''}_s", kind, optional, "set"))
+            if kind != "bool" and rng.random() < 0.2:
+                props.append(Prop(f"{kind[:3]}{'o' if optional else ''}_d", kind, optional, "dict"))
     props.append(Prop("link", "link", True, ""))
     props.append(Prop("links", "link", False, "list"))
     # Names must be unique: objectId and... share no 3-letter prefix, but make sure.
@@ -143,6 +148,21 @@ def random_rows(rng, props, count):
                 continue
             if p.collection == "list":
                 row[p.name] = [random_value(rng, p.kind, p.optional) for _ in range(rng.choice([0, 0, 1, 2, 3, 4]))]
+            elif p.collection == "set":
+                # Distinct by Realm's equality, so that the set holds all of them.
+                chosen = []
+                for _ in range(rng.choice([0, 0, 1, 2, 3, 4])):
+                    v = random_value(rng, p.kind, p.optional)
+                    if isinstance(v, float) and (math.isnan(v) or v == 0.0):
+                        continue
+                    if isinstance(v, decimal.Decimal) and (v == 0 or v != v.normalize()):
+                        continue
+                    if all(not equal(v, c) and comparable(v, c) != "bool" for c in chosen):
+                        chosen.append(v)
+                row[p.name] = chosen
+            elif p.collection == "dict":
+                row[p.name] = {k: random_value(rng, p.kind, p.optional)
+                               for k in rng.sample(DICT_KEYS, rng.choice([0, 1, 2, 3]))}
             else:
                 row[p.name] = random_value(rng, p.kind, p.optional)
         rows.append(row)
@@ -423,16 +443,23 @@ class Const(Node):
 class Path:
     """A key path from the row: [link.]prop, with to-one or to-many hops."""
 
-    def __init__(self, hops, prop):
-        self.hops, self.prop = hops, prop  # hops: list of "link" / "links"
+    def __init__(self, hops, prop, sub=None):
+        # hops: "link" / "links"; sub (dictionaries): "@keys", "@values",
+        # or a key to look up.
+        self.hops, self.prop, self.sub = hops, prop, sub
 
     @property
     def many(self):
-        return "links" in self.hops or self.prop.collection == "list"
+        return "links" in self.hops or (self.prop.collection != "" and self.sub not in DICT_KEYS)
 
     def text(self, var=None):
         parts = ([var] if var else []) + self.hops + [self.prop.name]
-        return ".".join(parts)
+        text = ".".join(parts)
+        if self.sub in ("@keys", "@values"):
+            return f"{text}.{self.sub}"
+        if self.sub is not None:
+            return f"{text}['{self.sub}']"
+        return text
 
     def values(self, rows, row):
         """The values the path reaches, and whether it is a single value."""
@@ -449,7 +476,14 @@ class Path:
             objs = nxt
         out = []
         for o in objs:
-            if self.prop.collection == "list":
+            if self.prop.collection == "dict" and self.sub in DICT_KEYS:
+                # A key the dictionary lacks reads as null (realm-core
+                # Columns<Dictionary> with a key).
+                out.append(None if o is None else o[self.prop.name].get(self.sub))
+            elif self.prop.collection == "dict":
+                if o is not None:
+                    out.extend(o[self.prop.name] if self.sub == "@keys" else o[self.prop.name].values())
+            elif self.prop.collection != "":
                 if o is not None:
                     out.extend(o[self.prop.name])
             else:
@@ -572,6 +606,8 @@ class Aggregate(Node):
             vals = [rows[k][self.path.prop.name] for k in row["links"]]
         else:
             vals = row[self.path.prop.name]
+            if isinstance(vals, dict):
+                vals = list(vals.values())
             if self.agg in ("@count", "@size"):
                 return len(vals)
         vals = [v for v in vals if v is not None]
@@ -699,7 +735,17 @@ def random_path(rng, props, allow_many=True, filt=None):
         hops = ["links"]
     elif r < 0.35:
         hops = ["link", "link"]
-    return Path(hops, prop)
+    sub = None
+    if prop.collection == "dict":
+        r = rng.random()
+        if r < 0.3:
+            sub = rng.choice(DICT_KEYS)
+        elif r < 0.5:
+            sub = "@values"
+        elif r < 0.7 and (filt is None or filt(Prop(prop.name, "string", False, "dict"))):
+            sub = "@keys"
+            prop = Prop(prop.name, "string", False, "dict")
+    return Path(hops, prop, sub)
 
 
 def random_leaf(rng, props, depth=0):
@@ -745,7 +791,7 @@ def random_leaf(rng, props, depth=0):
         hi = random_constant(rng, path.prop.kind, False)
         if lo.value is None or hi.value is None:
             return Fixed(False)
-        if path.prop.collection == "list":
+        if path.prop.collection != "" and path.sub not in DICT_KEYS:
             quant = "ALL"
         else:
             quant = rng.choice(["", "ANY", "ALL", "NONE"]) if path.many else ""
@@ -768,7 +814,7 @@ def random_leaf(rng, props, depth=0):
         pa = Path(["link"] if rng.random() < 0.2 else [], a)
         return PropCompare(pa, rng.choice(ops), Path([], b))
     if r < 0.88:
-        lists = [p for p in props if p.collection == "list" and p.kind != "link"]
+        lists = [p for p in props if p.collection != "" and p.kind != "link"]
         nums = [p for p in props if p.collection == "" and p.kind in NUMERIC]
         if lists and rng.random() < 0.6:
             p = rng.choice(lists)
