@@ -474,6 +474,10 @@ class Path:
                 else:
                     nxt.extend(rows[k] for k in o["links"])
             objs = nxt
+        if "links" in self.hops:
+            # realm-core LinkMap: only a chain of to-one links yields null for
+            # a missing link; through a to-many link it yields nothing.
+            objs = [o for o in objs if o is not None]
         out = []
         for o in objs:
             if self.prop.collection == "dict" and self.sub in DICT_KEYS:
@@ -689,6 +693,58 @@ class Fixed(Node):
         return self.value
 
 
+class ObjRef:
+    """An object of class Obj as a query argument (the test turns it into
+    the engine's object by primary key)."""
+
+    def __init__(self, pk):
+        self.pk = pk
+
+    def __repr__(self):
+        return f"Obj(id={self.pk})"
+
+
+class LinkCompare(Node):
+    """[ANY|ALL|NONE] link / links / link.link ==|!= object or nil: links
+    compare by identity; a null to-one link equals nil."""
+
+    def __init__(self, quant, hops, op, target):
+        self.quant, self.hops, self.op, self.target = quant, hops, op, target
+
+    def render(self, ctx, var=None):
+        q = f"{self.quant} " if self.quant else ""
+        path = ".".join(([var] if var else []) + self.hops)
+        rhs = "nil" if self.target is None else ctx.arg(self.target)
+        return f"{q}{path} {self.op} {rhs}"
+
+    def test(self, rows, row):
+        objs = [row["id"]]
+        for i, hop in enumerate(self.hops):
+            nxt = []
+            for k in objs:
+                if k is None:
+                    nxt.append(None)
+                elif hop == "link":
+                    nxt.append(rows[k]["link"])
+                else:
+                    nxt.extend(rows[k]["links"])
+            objs = nxt
+        if "links" in self.hops:
+            objs = [k for k in objs if k is not None]  # as Path.values
+        want = None if self.target is None else self.target.pk
+        results = [(k == want) == (self.op == "==") for k in objs]
+        return quantify(self.quant, results)
+
+
+def random_link_compare(rng, rows_count):
+    hops = rng.choice([["link"], ["links"], ["link", "link"], ["link", "links"]])
+    target = ObjRef(rng.randrange(rows_count)) if rng.random() < 0.85 else None
+    if "links" in hops and target is None:
+        target = ObjRef(0)  # realm-core refuses a list of links compared with nil
+    quant = rng.choice(["", "ANY", "ALL", "NONE"]) if "links" in hops else ""
+    return LinkCompare(quant, hops, rng.choice(["==", "!="]), target)
+
+
 # ---------------------------------------------------------------------------
 # Random predicates
 # ---------------------------------------------------------------------------
@@ -837,6 +893,8 @@ def random_leaf(rng, props, depth=0):
             if agg in ("@sum", "@avg") and const.value is not None and p.kind in ("int", "float", "double"):
                 const = Const(rng.choice([0, 1, 2, 3, 1.5, -1, 0.5, 42]), "double", True)
         return Aggregate(path, agg, rng.choice(OPS["ordered"]), const)
+    if r < 0.92:
+        return random_link_compare(rng, 4)
     if depth < 1:
         inner = random_predicate(rng, props, depth + 1, allow_links=False)
         return Subquery(inner, rng.choice(["==", ">", ">=", "<"]), rng.choice([0, 1, 2]))

@@ -41,6 +41,7 @@ def build(path, props, rows):
 def engine_ids(db, predicate, args, ordered=False):
     with db.read() as txn:
         try:
+            args = [txn.object("Obj", a.pk) if isinstance(a, qm.ObjRef) else a for a in args]
             ids = [o.id for o in txn.query("Obj", predicate, *args)]
             return ids if ordered else sorted(ids)
         except openrealm.OpenRealmError as error:
@@ -91,7 +92,12 @@ def shrink(tmp_path, props, rows, node, ordering):
                     break
             if changed:
                 continue
+        ctx = qm.Ctx()
+        node.render(ctx)
+        targets = {a.pk for a in ctx.args if isinstance(a, qm.ObjRef)}  # objects the arguments name stay
         for row in list(rows):
+            if row["id"] in targets:
+                continue
             keep = {r["id"] for r in rows} - {row["id"]}
             smaller = subset_rows(rows, keep)
             if len(smaller) > 0 and disagrees(tmp_path, props, smaller, node, counter, ordering):
