@@ -573,6 +573,21 @@ class In(Node):
         return any(compare("==", v, adjust(c.value, k)) for v in self.path.values(rows, row) for c in self.consts)
 
 
+class ConstIn(Node):
+    """constant IN collection: the collection holds a value equal to the
+    constant (realm-core: `value IN list` is ANY list == value)."""
+
+    def __init__(self, const, path):
+        self.const, self.path = const, path
+
+    def render(self, ctx, var=None):
+        return f"{self.const.render(ctx)} IN {self.path.text(var)}"
+
+    def test(self, rows, row):
+        c = adjust(self.const.value, self.path.prop.kind)
+        return any(compare("==", v, c) for v in self.path.values(rows, row))
+
+
 class PropCompare(Node):
     """prop OP prop on one object (both single values)."""
 
@@ -861,12 +876,16 @@ def random_leaf(rng, props, depth=0):
             consts = [Const(rng.choice(BINARIES), "data", False) for _ in consts]
         return In(path, consts, rng.random() < 0.3)
     if r < 0.76:
-        single = [p for p in props if p.kind != "link" and p.collection == "" and p.kind != "mixed"]
+        single = [p for p in props if p.kind != "link" and p.collection == ""]
         a = rng.choice(single)
-        group = NUMERIC if a.kind in NUMERIC else {a.kind}
-        same = [p for p in single if p.kind in group]
-        b = rng.choice(same)
-        ops = OPS["ordered"] if a.kind in ORDERED else OPS["eq"]
+        if a.kind == "mixed":
+            b = rng.choice(single)
+            ops = OPS["eq"]
+        else:
+            group = NUMERIC if a.kind in NUMERIC else {a.kind}
+            same = [p for p in single if p.kind in group or p.kind == "mixed"]
+            b = rng.choice(same)
+            ops = OPS["ordered"] if a.kind in ORDERED and b.kind != "mixed" else OPS["eq"]
         pa = Path(["link"] if rng.random() < 0.2 else [], a)
         return PropCompare(pa, rng.choice(ops), Path([], b))
     if r < 0.88:
@@ -895,6 +914,16 @@ def random_leaf(rng, props, depth=0):
         return Aggregate(path, agg, rng.choice(OPS["ordered"]), const)
     if r < 0.92:
         return random_link_compare(rng, 4)
+    if r < 0.95:
+        colls = [p for p in props if p.collection in ("list", "set") and p.kind not in ("mixed", "link")]
+        if colls:
+            p = rng.choice(colls)
+            const = random_constant(rng, p.kind, True)
+            if p.kind == "string" and not isinstance(const.value, (str, type(None))):
+                const = Const("abc", "string", True)
+            if p.kind == "data":
+                const = Const(rng.choice(BINARIES), "data", False)
+            return ConstIn(const, Path([], p))
     if depth < 1:
         inner = random_predicate(rng, props, depth + 1, allow_links=False)
         return Subquery(inner, rng.choice(["==", ">", ">=", "<"]), rng.choice([0, 1, 2]))
@@ -948,7 +977,7 @@ class Ordering:
         self.prop, self.ascending, self.distinct, self.limit = prop, ascending, distinct, limit
 
     def render(self):
-        text = f" SORT({self.prop.name} {'ASC' if self.ascending else 'DESC'}, id ASC)"
+        text = f" SORT({self.prop.name} {'ASC' if self.ascending else 'DESC'}, id ASC)" if self.sort else ""
         if self.distinct:
             text += f" DISTINCT({self.prop.name})"
         if self.limit is not None:
@@ -956,10 +985,11 @@ class Ordering:
         return text
 
     def apply(self, matched):
-        rows = sorted(matched, key=lambda r: r["id"])
+        rows = sorted(matched, key=lambda r: r["id"])  # table order: objects were created by id
         # Python's sort is stable also with reverse=True: ids stay ascending
         # among equal values.
-        rows = sorted(rows, key=lambda r: sort_key(r[self.prop.name]), reverse=not self.ascending)
+        if self.sort:
+            rows = sorted(rows, key=lambda r: sort_key(r[self.prop.name]), reverse=not self.ascending)
         if self.distinct:
             seen, kept = set(), []
             for r in rows:
@@ -977,5 +1007,7 @@ def random_ordering(rng, props):
     cands = [p for p in props if p.collection == "" and p.kind in SORTABLE]
     if not cands or rng.random() < 0.7:
         return None
-    return Ordering(rng.choice(cands), rng.random() < 0.5, rng.random() < 0.3,
-                    rng.choice([None, 0, 1, 2, 5]))
+    ordering = Ordering(rng.choice(cands), rng.random() < 0.5, rng.random() < 0.3,
+                        rng.choice([None, 0, 1, 2, 5]))
+    ordering.sort = rng.random() < 0.8 or not (ordering.distinct or ordering.limit is not None)
+    return ordering
