@@ -78,7 +78,9 @@ POOLS = {"int": INTS, "bool": [False, True], "float": FLOATS, "double": DOUBLES,
          "data": BINARIES, "date": DATES, "decimal128": DECIMALS, "objectId": OBJECT_IDS, "uuid": UUIDS}
 MIXED_TYPES = ["int", "bool", "double", "string", "data", "date", "decimal128", "objectId", "uuid"]
 NUMERIC = {"int", "float", "double", "decimal128"}
-ORDERED = NUMERIC | {"date", "objectId"}
+# Realm orders strings and binaries byte by byte (case-sensitive only),
+# and object ids and UUIDs by their bytes.
+ORDERED = NUMERIC | {"date", "objectId", "uuid", "string", "data"}
 SCALAR_TYPES = list(POOLS)
 
 
@@ -827,6 +829,13 @@ def random_leaf(rng, props, depth=0):
         path = random_path(rng, props)
         kind = path.prop.kind
         quant = rng.choice(["ANY", "ALL", "NONE"]) if path.many and rng.random() < 0.6 else ""
+        if kind in ("string", "data") and rng.random() < 0.25:
+            const = random_constant(rng, kind, path.prop.optional)
+            if kind == "data":
+                const = Const(rng.choice(BINARIES), kind, False)
+            elif const.value is not None and not isinstance(const.value, str):
+                const = Const("b", kind, True)
+            return Compare(quant, path, rng.choice(["<", "<=", ">", ">="]), "", const)
         if kind in ("string", "data") or (kind == "mixed" and rng.random() < 0.3):
             op = rng.choice(STRING_OPS)
             flags = rng.choice(["", "", "c", "d", "cd"]) if kind == "string" else ""
@@ -850,8 +859,7 @@ def random_leaf(rng, props, depth=0):
         ops = OPS["ordered"] if kind in ORDERED else OPS["eq"]
         if kind == "mixed":
             const = random_constant(rng, "mixed", True)
-            if const.value is None or kind_of(const.value) in NUMERIC:
-                ops = OPS["ordered"]
+            ops = OPS["ordered"]
             return Compare(quant, path, rng.choice(ops), "", const)
         return Compare(quant, path, rng.choice(ops), "", random_constant(rng, kind, path.prop.optional))
     if r < 0.58:
