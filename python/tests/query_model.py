@@ -959,7 +959,7 @@ def random_predicate(rng, props, depth=0, allow_links=True):
 # SORT / DISTINCT / LIMIT after a predicate
 # ---------------------------------------------------------------------------
 
-SORTABLE = {"int", "date", "decimal128", "objectId", "bool"}
+SORTABLE = {"int", "date", "decimal128", "objectId", "bool", "float", "double", "uuid"}
 
 
 def sort_key(value):
@@ -967,6 +967,12 @@ def sort_key(value):
     puts null below every value)."""
     if value is None:
         return (0, 0)
+    if isinstance(value, float) and math.isnan(value):
+        raise Undefined("NaN in a sort")
+    if isinstance(value, float) and value == 0.0:
+        return (1, 0.0)  # -0.0 sorts with 0.0
+    if isinstance(value, uuid.UUID):
+        return (1, value.bytes)
     if isinstance(value, ObjectId):
         return (1, value.binary)
     if isinstance(value, decimal.Decimal) and value == 0:
