@@ -498,10 +498,15 @@ class Path:
         return out
 
 
-def adjust(value, prop_kind):
+def adjust(value, prop_kind, literal=False):
     """The constant as the engine compares it with a property of prop_kind:
     a double rounded to float for a float property (issue 18 §9; realm-core
-    converts the constant to the column's type)."""
+    converts the constant to the column's type). Against a decimal128
+    property a double literal is read as decimal text (realm-core
+    ConstantNode::visit with hint type_Decimal: Decimal128(text)), but a
+    double argument is the binary double (Decimal128(double): 34 digits)."""
+    if prop_kind == "decimal128" and isinstance(value, float) and math.isfinite(value):
+        return decimal.Decimal(repr(value)) if literal else DEC128.plus(decimal.Decimal(value))
     if prop_kind == "float" and isinstance(value, float):
         return f32(value)
     if prop_kind == "float" and isinstance(value, int) and not isinstance(value, bool):
@@ -521,7 +526,7 @@ class Compare(Node):
         return f"{q}{self.path.text(var)} {self.op}{fl} {self.const.render(ctx)}"
 
     def one(self, v):
-        c = adjust(self.const.value, self.path.prop.kind)
+        c = adjust(self.const.value, self.path.prop.kind, self.const.as_literal)
         if self.op in ("BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE") or self.flags:
             if self.path.prop.kind == "mixed" and not isinstance(v, (str, bytes)):
                 return self.op == "!="
@@ -555,7 +560,8 @@ class Between(Node):
 
     def test(self, rows, row):
         k = self.path.prop.kind
-        lo, hi = adjust(self.low.value, k), adjust(self.high.value, k)
+        lo = adjust(self.low.value, k, self.low.as_literal)
+        hi = adjust(self.high.value, k, self.high.as_literal)
         vals = self.path.values(rows, row)
         return (quantify(self.quant, [compare(">=", v, lo) for v in vals]) and
                 quantify(self.quant, [compare("<=", v, hi) for v in vals]))
@@ -572,7 +578,8 @@ class In(Node):
 
     def test(self, rows, row):
         k = self.path.prop.kind
-        return any(compare("==", v, adjust(c.value, k)) for v in self.path.values(rows, row) for c in self.consts)
+        return any(compare("==", v, adjust(c.value, k, c.as_literal and not self.as_arg))
+                   for v in self.path.values(rows, row) for c in self.consts)
 
 
 class ConstIn(Node):
@@ -586,7 +593,7 @@ class ConstIn(Node):
         return f"{self.const.render(ctx)} IN {self.path.text(var)}"
 
     def test(self, rows, row):
-        c = adjust(self.const.value, self.path.prop.kind)
+        c = adjust(self.const.value, self.path.prop.kind, self.const.as_literal)
         return any(compare("==", v, c) for v in self.path.values(rows, row))
 
 
@@ -667,7 +674,7 @@ class Aggregate(Node):
         kind = self.path.prop.kind
         if kind == "float" and self.agg in ("@sum", "@avg"):
             kind = "double"
-        return compare(self.op, v, adjust(self.const.value, kind))
+        return compare(self.op, v, adjust(self.const.value, kind, self.const.as_literal))
 
 
 class Subquery(Node):
@@ -785,7 +792,7 @@ def random_constant(rng, kind, optional):
     elif kind == "int":
         value = rng.choice(INTS + [1.5, 2.0, -0.5])
     elif kind == "decimal128":
-        value = rng.choice(DECIMALS + [1, 42, -1])
+        value = rng.choice(DECIMALS + [1, 42, -1, 0.1, 1.5, 2.3, -0.0, 1e300, 5e-324, math.inf, -math.inf])
     elif kind == "string":
         value = rng.choice(STRINGS + ["a*", "*c", "?b?", "*", "?", "*é*", "ab*c", "*a*c*"])
     else:
