@@ -24,6 +24,23 @@ The rules, and where Realm states them:
   @sum of an empty list is 0, @avg/@min/@max of an empty list are null;
   nulls inside a list are skipped by the aggregates.
 - ALL over an empty list is true; NONE over an empty list is true.
+- realm-core src/realm/mixed.cpp (Mixed::types_are_comparable): numbers
+  compare with numbers, a string with a binary (as bytes), other types only
+  with their own; the string operators' Mixed overloads
+  (query_conditions.hpp) take a string with a string or a binary with a
+  binary only.
+- realm-core src/realm/parser/driver.cpp (ConstantNode::visit): a literal is
+  read with the other side's type as its hint (a number against decimals is
+  Decimal128(text); `inf` against an int or a mixed is refused), an
+  argument keeps its own type; BETWEEN is `>=` AND `<=`, each with the
+  quantifier, and takes only ALL before a collection of values; LIKE
+  refuses [d].
+- Sorting: null first ascending, the descriptors applied in the order
+  written (realm-core DescriptorOrdering).
+
+What Realm leaves undefined (the order of NaN, a bool ordered against
+another number in a mixed value, rounding of huge sums) raises Undefined
+and the predicate is skipped.
 
 Owns: the generator and the evaluator.
 Never: calls the engine (the test does).
