@@ -232,14 +232,6 @@ def comparable(a, b):
     return ka == kb or {ka, kb} == {"string", "data"}
 
 
-def as_number(x):
-    if isinstance(x, decimal.Decimal):
-        return x
-    if isinstance(x, float):
-        return x
-    return x
-
-
 def num_cmp(a, b):
     """-1, 0, 1, or None when a NaN makes them unordered."""
     if isinstance(a, float) and math.isnan(a) or isinstance(b, float) and math.isnan(b):
@@ -344,11 +336,6 @@ def like(text, pattern):
         memo[i, j] = r
         return r
     return go(0, 0)
-
-
-def as_text(value):
-    """A string or binary as text, byte for byte (invalid UTF-8 kept)."""
-    return value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else value
 
 
 def string_op(op, flags, value, needle):
