@@ -604,15 +604,20 @@ class ConstIn(Node):
 class PropCompare(Node):
     """prop OP prop on one object (both single values)."""
 
-    def __init__(self, left, op, right):
-        self.left, self.op, self.right = left, op, right
+    def __init__(self, left, op, right, flags=""):
+        self.left, self.op, self.right, self.flags = left, op, right, flags
 
     def render(self, ctx, var=None):
-        return f"{self.left.text(var)} {self.op} {self.right.text(var)}"
+        fl = f"[{self.flags}]" if self.flags else ""
+        return f"{self.left.text(var)} {self.op}{fl} {self.right.text(var)}"
 
     def test(self, rows, row):
         a = self.left.values(rows, row)
         b = self.right.values(rows, row)
+        if self.op in STRING_OPS[2:] or self.flags:
+            # Against another property too, an empty needle matches
+            # nothing (RLMQueryUtil.mm: `value.size() != 0 && condition`).
+            return any(string_op(self.op, self.flags, x, y) for x in a for y in b)
         return any(compare(self.op, x, y) for x in a for y in b)
 
 
@@ -906,6 +911,10 @@ def random_leaf(rng, props, depth=0):
             b = rng.choice(same)
             ops = OPS["ordered"] if a.kind in ORDERED and b.kind != "mixed" else OPS["eq"]
         pa = Path(["link"] if rng.random() < 0.2 else [], a)
+        if a.kind == b.kind == "string" and rng.random() < 0.5:
+            op = rng.choice(STRING_OPS)
+            flags = rng.choice(["", "c", "d", "cd"]) if op != "LIKE" else rng.choice(["", "c"])
+            return PropCompare(pa, op, Path([], b), flags)
         return PropCompare(pa, rng.choice(ops), Path([], b))
     if r < 0.88:
         lists = [p for p in props if p.collection != "" and p.kind != "link"]
