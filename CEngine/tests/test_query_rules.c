@@ -532,3 +532,107 @@ TEST(realm_swift_no_object_in_a_collection)
     CHECK(ce_txn_commit(txn));
     test_db_close(&t);
 }
+
+/* ------------------------------------------------------------------------ */
+/* Mixed values: a string needle in a binary                                 */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * realm-core's string operators on mixed values (src/realm/query_conditions.hpp,
+ * the QueryValue overloads of Contains, BeginsWith, EndsWith, Like and
+ * ContainsIns, BeginsWithIns, EndsWithIns, LikeIns) take a string with a
+ * string or a binary with a binary and are false otherwise; Equal and
+ * EqualIns compare a string with a binary as bytes
+ * (Mixed::types_are_comparable, src/realm/mixed.cpp; EqualIns falls back to
+ * `m1 == m2`, unfolded). Found by the differential query test
+ * (python/tests/test_query_differential.py).
+ *
+ * Rows of m: binary 'abc', string 'abc', string 'ABC', int 1.
+ */
+TEST(mixed_string_operators_take_one_kind)
+{
+    test_db t = test_db_open("query-rules-mixed-text");
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Any", &table));
+    ce_column_key m = add_property(txn, table, "m", CE_TYPE_MIXED, true, 0);
+    ce_value rows[4] = {bytes_value("abc"), text_value("abc"), text_value("ABC"), {.type = CE_TYPE_INT, .integer = 1}};
+    for (int r = 0; r < 4; r++) {
+        ce_object_key object;
+        CHECK(ce_object_create(txn, table, NULL, &object) && ce_object_set(txn, table, object, m, &rows[r]));
+    }
+    EXPECT_COUNT(txn, table, "m BEGINSWITH 'a'", 1);
+    EXPECT_COUNT(txn, table, "m ENDSWITH 'c'", 1);
+    EXPECT_COUNT(txn, table, "m CONTAINS 'b'", 1);
+    EXPECT_COUNT(txn, table, "m LIKE 'a*'", 1);
+    EXPECT_COUNT(txn, table, "m CONTAINS[c] 'B'", 2);
+    EXPECT_COUNT(txn, table, "m LIKE[c] '*B*'", 2);
+    EXPECT_COUNT(txn, table, "m BEGINSWITH B64\"YQ==\"", 1); /* binary 'a' finds the binary only */
+    ce_query_argument a = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = bytes_value("a")};
+    CHECK(count_of(txn, table, "m BEGINSWITH $0", &a, 1) == 1);
+    /* == compares a string with a binary as bytes; ==[c] folds two strings only. */
+    EXPECT_COUNT(txn, table, "m == 'abc'", 2);
+    EXPECT_COUNT(txn, table, "m ==[c] 'abc'", 3);
+    EXPECT_COUNT(txn, table, "m ==[c] 'ABC'", 2);
+    EXPECT_COUNT(txn, table, "m != 'abc'", 2);
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}
+
+/* ------------------------------------------------------------------------ */
+/* A number literal against decimals, whatever the path                      */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * realm-core reads a constant with the other side's type as its hint
+ * (src/realm/parser/driver.cpp, ConstantNode::visit: a number with hint
+ * type_Decimal is Decimal128(text)), so `0.1` against decimals is the
+ * decimal 0.1, not the double nearest 0.1, through links, in lists, in
+ * dictionaries and in `IN`; an argument is the double it holds
+ * (Decimal128(double)). Found by the differential query test
+ * (python/tests/test_query_differential.py): the engine read the literal as
+ * text only for a decimal property of the object itself.
+ *
+ * Rows: d = 0.1, with decimals = [0.1, 7] and a link to itself; d = 2,
+ * decimals = [] and no link.
+ */
+TEST(decimal_literals_through_every_path)
+{
+    test_db t = test_db_open("query-rules-decimal-literals");
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Money", &table));
+    ce_column_key d = add_property(txn, table, "d", CE_TYPE_DECIMAL128, false, 0);
+    ce_column_key link = add_property(txn, table, "link", CE_TYPE_LINK, true, table);
+    ce_property_info list_info = {.name = "decimals", .type = CE_TYPE_DECIMAL128, .collection = CE_COLLECTION_LIST};
+    ce_column_key decimals;
+    CHECK(ce_property_add(txn, table, &list_info, &decimals));
+    ce_value tenth = {.type = CE_TYPE_DECIMAL128}, seven = {.type = CE_TYPE_DECIMAL128}, two = {.type = CE_TYPE_DECIMAL128};
+    CHECK(ce_decimal128_from_string("0.1", &tenth.decimal) && ce_decimal128_from_string("7", &seven.decimal) &&
+          ce_decimal128_from_string("2", &two.decimal));
+    ce_object_key first, second;
+    CHECK(ce_object_create(txn, table, NULL, &first) && ce_object_set(txn, table, first, d, &tenth) &&
+          ce_object_create(txn, table, NULL, &second) && ce_object_set(txn, table, second, d, &two));
+    ce_value self = {.type = CE_TYPE_LINK, .link = {table, first}};
+    CHECK(ce_object_set(txn, table, first, link, &self));
+    ce_collection *list;
+    CHECK(ce_collection_open(txn, table, first, decimals, &list) && ce_list_insert(list, 0, &tenth) &&
+          ce_list_insert(list, 1, &seven));
+    ce_collection_close(list);
+    EXPECT_COUNT(txn, table, "d == 0.1", 1);
+    EXPECT_COUNT(txn, table, "link.d == 0.1", 1);
+    EXPECT_COUNT(txn, table, "decimals == 0.1", 1);
+    EXPECT_COUNT(txn, table, "ALL decimals != 0.1", 1); /* the second's empty list */
+    EXPECT_COUNT(txn, table, "decimals IN {0.1, 3}", 1);
+    EXPECT_COUNT(txn, table, "0.1 IN decimals", 1);
+    EXPECT_COUNT(txn, table, "decimals.@min == 0.1", 1);
+    EXPECT_COUNT(txn, table, "decimals.@sum == 7.1", 1);
+    EXPECT_COUNT(txn, table, "link.d BETWEEN {0.1, 0.1}", 1);
+    /* An argument is the double nearest 0.1, which no decimal 0.1 equals. */
+    ce_query_argument double_tenth = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_DOUBLE, .double_value = 0.1}};
+    CHECK(count_of(txn, table, "decimals == $0", &double_tenth, 1) == 0);
+    CHECK(count_of(txn, table, "link.d == $0", &double_tenth, 1) == 0);
+    CHECK(count_of(txn, table, "link.d < $0", &double_tenth, 1) == 1); /* 0.1 < 0.1000000000000000055... */
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}

@@ -295,11 +295,13 @@ static bool check_comparison(binder *b, const bound_path *path, parse_op op, uns
                               path->size_of ? "length of a text" : type_name);
         return true;
     }
-    /* realm-core converts a constant to the property's type and refuses
-     * an infinity for a type that is not a number, or an int
-     * (ConstantNode::visit, driver.cpp: "Infinity not supported for
-     * int"); a mixed property is no number type there either. */
-    if (!b->core->realm_swift_values &&
+    /* realm-core converts a literal to the property's type and refuses
+     * the literal `inf` for a type that is not a number, or an int
+     * (ConstantNode::visit, driver.cpp, case Type::INFINITY_VAL: "Infinity
+     * not supported for int"); a mixed property is no number type there
+     * either. An argument holding an infinity is no such literal: its case
+     * (Type::ARG) compares the double as it is. */
+    if (!b->core->realm_swift_values && !o->from_argument &&
         ((value->type == CE_TYPE_DOUBLE && isinf(value->double_value)) ||
          (value->type == CE_TYPE_FLOAT && isinf(value->float_value))) &&
         (type == CE_TYPE_INT || (type != CE_TYPE_DOUBLE && type != CE_TYPE_FLOAT && type != CE_TYPE_DECIMAL128)))
@@ -481,17 +483,51 @@ static bool text_constant(binder *b, ce_type property_type, const ce_value *valu
     return true;
 }
 
+static ce_decimal128 constant_decimal(const ce_value *value, const char *text);
+
+/* A number literal compared with decimals is read as a decimal from its
+ * text, as realm-core reads a constant with the other side's type as its
+ * hint (ConstantNode::visit, driver.cpp: Decimal128(text) for type_Decimal),
+ * whatever the path: a property, one through links, a list, a set, a
+ * dictionary or an aggregate; `0.1 IN decimals` too. An argument stays
+ * the double it is. The values (and a list's copy) are owned by the query. */
+static bool decimal_literals(binder *b, const operand *path, operand *constant)
+{
+    if (path->kind != OPERAND_PATH || path_value_type(&path->path) != CE_TYPE_DECIMAL128 || path->path.size_of)
+        return true;
+    if (constant->kind == OPERAND_VALUE) {
+        if (constant->text && compare_is_number(constant->value.type) && constant->value.type != CE_TYPE_DECIMAL128) {
+            ce_value decimal = {.type = CE_TYPE_DECIMAL128, .decimal = constant_decimal(&constant->value, constant->text)};
+            constant->value = decimal;
+        }
+        return true;
+    }
+    if (constant->kind != OPERAND_LIST || !constant->texts || !constant->list_count) return true;
+    char *bytes;
+    if (!bind_keep_bytes(b->out, NULL, constant->list_count * sizeof(ce_value), &bytes)) return false;
+    ce_value *values = (ce_value *)(void *)bytes;
+    for (size_t i = 0; i < constant->list_count; i++) {
+        values[i] = constant->list[i];
+        if (constant->texts[i] && compare_is_number(values[i].type) && values[i].type != CE_TYPE_DECIMAL128)
+            values[i] = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = constant_decimal(&values[i], constant->texts[i])};
+    }
+    constant->list = values;
+    return true;
+}
+
 /* A generic comparison: `left op right` evaluated object by object. */
 static bool generic_node(binder *b, const operand *left, parse_op op, unsigned flags, const operand *right,
                          size_t position, size_t *out)
 {
+    operand left_copy = *left, right_copy = *right;
+    if (!decimal_literals(b, left, &right_copy) || !decimal_literals(b, right, &left_copy)) return false;
     if (!new_bound_node(b->out, BOUND_COMPARE, position, out)) return false;
     bound_node *node = &b->out->nodes[*out];
     node->kernel = KERNEL_GENERIC;
     node->op = op;
     node->flags = flags;
-    node->left = *left;
-    node->right = *right;
+    node->left = left_copy;
+    node->right = right_copy;
     return true;
 }
 

@@ -787,8 +787,19 @@ static bool matches_right(evaluation *e, const bound_node *node, const ce_value 
         return true;
     }
     parse_op op = node->op == PARSE_OP_IN ? PARSE_OP_EQUAL : node->op;
-    for (size_t i = 0; i < right->count && !*out; i++)
+    /* realm-core's string operators on mixed values (the QueryValue
+     * overloads of Contains, BeginsWith, EndsWith, Like and their [c]
+     * forms, src/realm/query_conditions.hpp) take a string with a string or
+     * a binary with a binary and are false otherwise; == and != compare a
+     * string with a binary as bytes (Mixed::types_are_comparable). */
+    bool one_text_kind = compare_is_string_operator(op) &&
+                         node->left.kind == OPERAND_PATH && path_value_type(&node->left.path) == CE_TYPE_MIXED;
+    for (size_t i = 0; i < right->count && !*out; i++) {
+        if (one_text_kind && compare_is_text(value->type) && compare_is_text(right->values[i].type) &&
+            value->type != right->values[i].type)
+            continue;
         if (!compare_values(value, op, &right->values[i], node->flags, &e->folder, out)) return false;
+    }
     return true;
 }
 

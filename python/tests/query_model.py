@@ -1,0 +1,1047 @@
+"""query_model.py — an independent model of Realm's query rules, for the
+differential test of the engine (test_query_differential.py): a seeded
+generator of schemas, rows and predicates, and an evaluator of predicates
+over plain Python rows written from Realm's documented semantics, not from
+the engine's code.
+
+The rules, and where Realm states them:
+- Realm Query Language reference (docs: "Realm Query Language"): operators,
+  [c] and [d], LIKE with ? and *, ANY/ALL/NONE, @count/@size, @sum, @avg,
+  @min, @max, SUBQUERY, BETWEEN, IN, TRUEPREDICATE/FALSEPREDICATE.
+- realm-core src/realm/query_conditions.hpp: Less/Greater are false when
+  either side is null; LessEqual/GreaterEqual are true when both are null;
+  Equal treats null == null as true.
+- realm-core src/realm/query_expression.hpp (Columns<T>::evaluate): a path
+  through a null to-one link yields a single null value; through to-many
+  links, one value per linked object (ANY by default).
+- Realm Swift RLMQueryUtil.mm (add_substring_constraint): "Foundation always
+  returns false for substring operations with a RHS of null or \"\"", so
+  BEGINSWITH/ENDSWITH/CONTAINS with an empty needle match nothing.
+- realm-core test/test_query.cpp (Query_FloatVsDouble rounding) and this
+  repository's issue 18 §9: a double constant compared with a float
+  property is rounded to float first.
+- realm-core aggregate rules (query_expression.hpp, aggregate_ops.hpp):
+  @sum of an empty list is 0, @avg/@min/@max of an empty list are null;
+  nulls inside a list are skipped by the aggregates.
+- ALL over an empty list is true; NONE over an empty list is true.
+- realm-core src/realm/mixed.cpp (Mixed::types_are_comparable): numbers
+  compare with numbers, a string with a binary (as bytes), other types only
+  with their own; the string operators' Mixed overloads
+  (query_conditions.hpp) take a string with a string or a binary with a
+  binary only.
+- realm-core src/realm/parser/driver.cpp (ConstantNode::visit): a literal is
+  read with the other side's type as its hint (a number against decimals is
+  Decimal128(text); `inf` against an int or a mixed is refused), an
+  argument keeps its own type; BETWEEN is `>=` AND `<=`, each with the
+  quantifier, and takes only ALL before a collection of values; LIKE
+  refuses [d].
+- Sorting: null first ascending, the descriptors applied in the order
+  written (realm-core DescriptorOrdering).
+
+What Realm leaves undefined (the order of NaN, a bool ordered against
+another number in a mixed value, rounding of huge sums) raises Undefined
+and the predicate is skipped.
+
+Owns: the generator and the evaluator.
+Never: calls the engine (the test does).
+"""
+
+import datetime
+import decimal
+import math
+import random
+import struct
+import unicodedata
+import uuid
+
+from openrealm import ObjectId
+
+UTC = datetime.timezone.utc
+# IEEE 754 decimal128: 34 significant digits (sums and averages round there).
+DEC128 = decimal.Context(prec=34, Emax=6144, Emin=-6143)
+
+# ---------------------------------------------------------------------------
+# Values of each type, edge cases first
+# ---------------------------------------------------------------------------
+
+
+def f32(x):
+    """A Python float rounded to IEEE single precision (a float property)."""
+    try:
+        return struct.unpack("f", struct.pack("f", x))[0]
+    except OverflowError:
+        return math.copysign(math.inf, x)
+
+
+INTS = [0, 1, -1, 2, 3, 7, 42, -42, 100, 2**63 - 1, -(2**63), 2**31, -(2**31) - 1]
+DOUBLES = [0.0, -0.0, 1.0, -1.0, 0.1, 0.5, 1.5, 2.3, -2.25, 2.0, 3.0, 7.0, 42.0, 1e300, -1e300,
+           5e-324, math.inf, -math.inf, math.nan, 3.4e38, 1e-45]
+FLOATS = [f32(x) for x in DOUBLES]
+STRINGS = ["", "a", "abc", "ABC", "Abc", "aBc", "ab", "bc", "c", "é", "É", "e", "E", "école", "ÉCOLE",
+           "ecole", "Ecole", "e\u0301cole", "über", "Über", "uber", "straße", "STRASSE", "ά", "α", "Α",
+           "дом", "ДОМ", "日本", "a*c", "a?c", "a c", "abcabc", "cab", "xyz", "ab\\c", "'q\"", "naïve"]
+BINARIES = [b"", b"a", b"ab", b"abc", b"ABC", b"bc", b"c", b"\x00", b"\x00\xff", b"\xff", b"abcabc"]
+DATES = [datetime.datetime(1970, 1, 1, tzinfo=UTC), datetime.datetime(1969, 12, 31, 23, 59, 59, 500000, tzinfo=UTC),
+         datetime.datetime(2000, 1, 1, tzinfo=UTC), datetime.datetime(2020, 2, 29, 12, 0, 0, 1, tzinfo=UTC),
+         datetime.datetime(1900, 6, 1, tzinfo=UTC), datetime.datetime(2038, 1, 19, 3, 14, 8, tzinfo=UTC),
+         datetime.datetime(1970, 1, 1, 0, 0, 0, 1, tzinfo=UTC)]
+DECIMALS = [decimal.Decimal(x) for x in ("0", "-0", "1", "-1", "1.5", "0.1", "2.30", "42", "-2.25", "1E+20",
+                                         "1234567890123456789012345678901234", "1E-30", "7")]
+OBJECT_IDS = [ObjectId("%024x" % n) for n in (0, 1, 2, 0xABCDEF, 16**24 - 1, 0x5F8D0D55B54764421B7156C3)]
+UUIDS = [uuid.UUID(int=n) for n in (0, 1, 2, 2**128 - 1, 0x1234567890ABCDEF1234567890ABCDEF)]
+
+DICT_KEYS = ["a", "b", "K", "é", "key two"]
+POOLS = {"int": INTS, "bool": [False, True], "float": FLOATS, "double": DOUBLES, "string": STRINGS,
+         "data": BINARIES, "date": DATES, "decimal128": DECIMALS, "objectId": OBJECT_IDS, "uuid": UUIDS}
+MIXED_TYPES = ["int", "bool", "double", "string", "data", "date", "decimal128", "objectId", "uuid"]
+NUMERIC = {"int", "float", "double", "decimal128"}
+# Realm orders strings and binaries byte by byte (case-sensitive only),
+# and object ids and UUIDs by their bytes.
+ORDERED = NUMERIC | {"date", "objectId", "uuid", "string", "data"}
+SCALAR_TYPES = list(POOLS)
+
+
+def random_value(rng, kind, optional):
+    if optional and rng.random() < 0.2:
+        return None
+    if kind == "mixed":
+        if rng.random() < 0.15:
+            return None
+        kind = rng.choice(MIXED_TYPES)
+    pool = POOLS[kind]
+    # Edge cases sit first in each pool: favour them.
+    return pool[min(int(rng.expovariate(0.25)), len(pool) - 1)] if rng.random() < 0.5 else rng.choice(pool)
+
+
+# ---------------------------------------------------------------------------
+# Schema: class Obj, primary key `id`, random properties, links to itself
+# ---------------------------------------------------------------------------
+
+class Prop:
+    def __init__(self, name, kind, optional, collection):
+        self.name, self.kind, self.optional, self.collection = name, kind, optional, collection
+
+    @property
+    def spec(self):
+        if self.kind == "link":
+            return "Obj[]" if self.collection == "list" else "Obj"
+        base = self.kind + ("?" if self.optional and self.kind != "mixed" else "")
+        return base + {"": "", "list": "[]", "set": "<>", "dict": "{}"}[self.collection]
+
+    def __repr__(self):
+        return f"{self.name}: {self.spec}"
+
+
+def random_schema(rng):
+    props = []
+    for kind in SCALAR_TYPES + ["mixed"]:
+        for optional in (False, True):
+            if kind == "mixed" and optional:
+                continue
+            if rng.random() < 0.85:
+                props.append(Prop(f"{kind[:3]}{'o' if optional else ''}", kind, optional, ""))
+            if kind != "bool" and rng.random() < 0.35:
+                props.append(Prop(f"{kind[:3]}{'o' if optional else ''}_l", kind, optional, "list"))
+            if kind not in ("bool", "float", "double") and rng.random() < 0.2:
+                props.append(Prop(f"{kind[:3]}{'o' if optional else ''}_s", kind, optional, "set"))
+            if kind != "bool" and rng.random() < 0.2:
+                props.append(Prop(f"{kind[:3]}{'o' if optional else ''}_d", kind, optional, "dict"))
+    props.append(Prop("link", "link", True, ""))
+    props.append(Prop("links", "link", False, "list"))
+    # Names must be unique: objectId and... share no 3-letter prefix, but make sure.
+    seen = set()
+    unique = []
+    for p in props:
+        if p.name not in seen:
+            seen.add(p.name)
+            unique.append(p)
+    return unique
+
+
+def random_rows(rng, props, count):
+    rows = []
+    for pk in range(count):
+        row = {"id": pk}
+        for p in props:
+            if p.kind == "link":
+                continue
+            if p.collection == "list":
+                row[p.name] = [random_value(rng, p.kind, p.optional) for _ in range(rng.choice([0, 0, 1, 2, 3, 4]))]
+            elif p.collection == "set":
+                # Distinct by Realm's equality, so that the set holds all of them.
+                chosen = []
+                for _ in range(rng.choice([0, 0, 1, 2, 3, 4])):
+                    v = random_value(rng, p.kind, p.optional)
+                    if isinstance(v, float) and (math.isnan(v) or v == 0.0):
+                        continue
+                    if isinstance(v, decimal.Decimal) and (v == 0 or v != v.normalize()):
+                        continue
+                    if all(not equal(v, c) and comparable(v, c) != "bool" for c in chosen):
+                        chosen.append(v)
+                row[p.name] = chosen
+            elif p.collection == "dict":
+                row[p.name] = {k: random_value(rng, p.kind, p.optional)
+                               for k in rng.sample(DICT_KEYS, rng.choice([0, 1, 2, 3]))}
+            else:
+                row[p.name] = random_value(rng, p.kind, p.optional)
+        rows.append(row)
+    for row in rows:
+        row["link"] = rng.randrange(count) if rng.random() < 0.7 else None
+        row["links"] = [rng.randrange(count) for _ in range(rng.choice([0, 0, 1, 2, 3]))]
+    return rows
+
+
+# ---------------------------------------------------------------------------
+# Comparison rules
+# ---------------------------------------------------------------------------
+
+def kind_of(value):
+    """The Realm type of a Python value held in a mixed property."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "double"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, bytes):
+        return "data"
+    if isinstance(value, datetime.datetime):
+        return "date"
+    if isinstance(value, decimal.Decimal):
+        return "decimal128"
+    if isinstance(value, ObjectId):
+        return "objectId"
+    return "uuid"
+
+
+def comparable(a, b):
+    """Realm compares two non-null values when they are both numbers, of
+    one type, or a string and a binary (realm-core
+    Mixed::types_are_comparable, src/realm/mixed.cpp). A bool is a number
+    there, but Mixed::compare orders it by type rank against other numbers:
+    the model leaves that order undefined."""
+    ka, kb = kind_of(a), kind_of(b)
+    if (ka == "bool") != (kb == "bool") and {ka, kb} <= NUMERIC | {"bool"}:
+        return "bool"
+    if ka in NUMERIC and kb in NUMERIC:
+        return True
+    return ka == kb or {ka, kb} == {"string", "data"}
+
+
+def num_cmp(a, b):
+    """-1, 0, 1, or None when a NaN makes them unordered."""
+    if isinstance(a, float) and math.isnan(a) or isinstance(b, float) and math.isnan(b):
+        return None
+    if isinstance(a, decimal.Decimal) or isinstance(b, decimal.Decimal):
+        if isinstance(a, float) and math.isinf(a):
+            return -1 if a < 0 else 1
+        if isinstance(b, float) and math.isinf(b):
+            return 1 if b < 0 else -1
+        a, b = decimal.Decimal(a), decimal.Decimal(b)
+    elif isinstance(a, float) or isinstance(b, float):
+        # Exact comparison of an int with a double (realm-core compares int64
+        # and double values by value).
+        if isinstance(a, int):
+            if math.isinf(b):
+                return -1 if b > 0 else 1
+            b = decimal.Decimal(b)
+            a = decimal.Decimal(a)
+        elif isinstance(b, int):
+            if math.isinf(a):
+                return 1 if a > 0 else -1
+            a = decimal.Decimal(a)
+            b = decimal.Decimal(b)
+    return (a > b) - (a < b)
+
+
+def cmp(a, b):
+    """Order of two comparable non-null values; None when unordered."""
+    ka = kind_of(a)
+    if ka in NUMERIC:
+        return num_cmp(a, b)
+    if ka == "objectId":
+        a, b = a.binary, b.binary
+    elif ka == "uuid":
+        a, b = a.bytes, b.bytes
+    elif ka in ("string", "data"):
+        # A string and a binary compare as bytes (Mixed::compare).
+        a = a.encode() if isinstance(a, str) else a
+        b = b.encode() if isinstance(b, str) else b
+    return (a > b) - (a < b)
+
+
+def equal(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    c = comparable(a, b)
+    if c == "bool":
+        return False  # a bool equals no other number (Mixed::compare)
+    if not c:
+        return False
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True  # realm-core: NaN == NaN in queries (Query_NaN in test_query.cpp)
+    return cmp(a, b) == 0
+
+
+def compare(op, a, b):
+    """realm-core query_conditions.hpp: Equal, NotEqual, Less, LessEqual,
+    Greater, GreaterEqual on two values that may be null."""
+    if op == "==":
+        return equal(a, b)
+    if op == "!=":
+        return not equal(a, b)
+    if a is None or b is None:
+        if op in ("<=", ">="):
+            return a is None and b is None
+        return False
+    c = comparable(a, b)
+    if c == "bool":
+        raise Undefined("a bool ordered against another number type")
+    if not c:
+        return False
+    c = cmp(a, b)
+    if c is None:
+        return False
+    return {"<": c < 0, "<=": c <= 0, ">": c > 0, ">=": c >= 0}[op]
+
+
+def fold(text, flags):
+    if "d" in flags:
+        text = "".join(ch for ch in unicodedata.normalize("NFD", text) if unicodedata.category(ch) != "Mn")
+    if "c" in flags:
+        # One-to-one case mapping (ß stays ß: no multi-letter mappings).
+        text = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
+    return text
+
+
+def like(text, pattern):
+    """LIKE: ? one character, * any run of characters, the whole text."""
+    memo = {}
+
+    def go(i, j):
+        if (i, j) in memo:
+            return memo[i, j]
+        if j == len(pattern):
+            r = i == len(text)
+        elif pattern[j] == "*":
+            r = go(i, j + 1) or (i < len(text) and go(i + 1, j))
+        elif i < len(text) and (pattern[j] == "?" or pattern[j] == text[i]):
+            r = go(i + 1, j + 1)
+        else:
+            r = False
+        memo[i, j] = r
+        return r
+    return go(0, 0)
+
+
+def string_op(op, flags, value, needle):
+    """BEGINSWITH, ENDSWITH, CONTAINS, LIKE, ==, != with [c]/[d] on strings
+    or binaries (binaries: no flags)."""
+    if op in ("==", "!="):
+        if value is None or needle is None:
+            r = value is None and needle is None
+        elif type(value) is not type(needle):
+            # EqualIns on mixed values (query_conditions.hpp): a string and
+            # a binary are comparable and compare as bytes, unfolded.
+            r = equal(value, needle)
+        elif isinstance(value, str):
+            r = fold(value, flags) == fold(needle, flags)
+        else:
+            r = value == needle
+        return r if op == "==" else not r
+    if op == "LIKE":
+        if needle is None or value is None:
+            return needle is None and value is None
+        if type(value) is not type(needle):
+            return False  # Like/LikeIns on mixed values: same types only
+        if isinstance(value, bytes):
+            return like(value.decode("latin-1"), needle.decode("latin-1"))
+        return like(fold(value, flags), fold(needle, flags))
+    # Substring operators: an empty or null needle matches nothing (Realm
+    # Swift RLMQueryUtil.mm add_substring_constraint).
+    if needle is None or len(needle) == 0 or value is None:
+        return False
+    if type(value) is not type(needle):
+        # A mixed value: the string operators' QueryValue overloads
+        # (realm-core query_conditions.hpp: Contains, BeginsWith, EndsWith
+        # and their [c] forms) take a string with a string or a binary with
+        # a binary, and give false otherwise.
+        return False
+    if isinstance(value, str):
+        value, needle = fold(value, flags), fold(needle, flags)
+    if op == "BEGINSWITH":
+        return value.startswith(needle)
+    if op == "ENDSWITH":
+        return value.endswith(needle)
+    return needle in value
+
+
+# ---------------------------------------------------------------------------
+# Predicates: a tree with render() (text + arguments) and test(row)
+# ---------------------------------------------------------------------------
+
+class Ctx:
+    """Renders a predicate: the text and the arguments it refers to."""
+
+    def __init__(self):
+        self.args = []
+
+    def arg(self, value):
+        self.args.append(value)
+        return f"${len(self.args) - 1}"
+
+
+def literal(ctx, value, kind, rng_bit):
+    """A constant as a literal where the language has one, else an argument."""
+    if value is None:
+        return rng_bit and "nil" or "NULL"
+    if not rng_bit or kind == "mixed" and isinstance(value, float) and math.isinf(value):
+        # realm-core refuses the literal inf for a mixed property
+        # (ConstantNode::visit, Type::INFINITY_VAL); an argument is fine.
+        return ctx.arg(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, ObjectId):
+        return f"oid({value.binary.hex()})"
+    if isinstance(value, uuid.UUID):
+        return f"uuid({value})"
+    if isinstance(value, datetime.datetime):
+        delta = value - datetime.datetime(1970, 1, 1, tzinfo=UTC)
+        micro = (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+        s, ns = divmod(micro * 1000, 1_000_000_000)
+        if s < 0 and ns:
+            s, ns = s + 1, ns - 1_000_000_000  # sign of seconds and nanoseconds agree
+        return f"T{s}:{ns}"
+    return ctx.arg(value)
+
+
+class Undefined(Exception):
+    """A case Realm documents no result for (e.g. the order of NaN in
+    @min): the test skips the predicate."""
+
+
+class Node:
+    pass
+
+
+class Const(Node):
+    def __init__(self, value, kind, as_literal):
+        self.value, self.kind, self.as_literal = value, kind, as_literal
+
+    def render(self, ctx):
+        return literal(ctx, self.value, self.kind, self.as_literal)
+
+
+class Path:
+    """A key path from the row: [link.]prop, with to-one or to-many hops."""
+
+    def __init__(self, hops, prop, sub=None):
+        # hops: "link" / "links"; sub (dictionaries): "@keys", "@values",
+        # or a key to look up.
+        self.hops, self.prop, self.sub = hops, prop, sub
+
+    @property
+    def many(self):
+        return "links" in self.hops or (self.prop.collection != "" and self.sub not in DICT_KEYS)
+
+    def text(self, var=None):
+        parts = ([var] if var else []) + self.hops + [self.prop.name]
+        text = ".".join(parts)
+        if self.sub in ("@keys", "@values"):
+            return f"{text}.{self.sub}"
+        if self.sub is not None:
+            return f"{text}['{self.sub}']"
+        return text
+
+    def values(self, rows, row):
+        """The values the path reaches, and whether it is a single value."""
+        objs = [row]
+        for hop in self.hops:
+            nxt = []
+            for o in objs:
+                if o is None:
+                    nxt.append(None)
+                elif hop == "link":
+                    nxt.append(None if o["link"] is None else rows[o["link"]])
+                else:
+                    nxt.extend(rows[k] for k in o["links"])
+            objs = nxt
+        if "links" in self.hops:
+            # realm-core LinkMap: only a chain of to-one links yields null for
+            # a missing link; through a to-many link it yields nothing.
+            objs = [o for o in objs if o is not None]
+        out = []
+        for o in objs:
+            if self.prop.collection == "dict" and self.sub in DICT_KEYS:
+                # A key the dictionary lacks reads as null (realm-core
+                # Columns<Dictionary> with a key).
+                out.append(None if o is None else o[self.prop.name].get(self.sub))
+            elif self.prop.collection == "dict":
+                if o is not None:
+                    out.extend(o[self.prop.name] if self.sub == "@keys" else o[self.prop.name].values())
+            elif self.prop.collection != "":
+                if o is not None:
+                    out.extend(o[self.prop.name])
+            else:
+                # realm-core Columns<T>::evaluate: a null to-one link gives null.
+                out.append(None if o is None else o[self.prop.name])
+        return out
+
+
+def adjust(value, prop_kind, literal=False):
+    """The constant as the engine compares it with a property of prop_kind:
+    a double rounded to float for a float property (issue 18 §9; realm-core
+    converts the constant to the column's type). Against a decimal128
+    property a double literal is read as decimal text (realm-core
+    ConstantNode::visit with hint type_Decimal: Decimal128(text)), but a
+    double argument is the binary double (Decimal128(double): 34 digits)."""
+    if prop_kind == "decimal128" and isinstance(value, float) and math.isfinite(value):
+        return decimal.Decimal(repr(value)) if literal else DEC128.plus(decimal.Decimal(value))
+    if prop_kind == "float" and isinstance(value, float):
+        return f32(value)
+    if prop_kind == "float" and isinstance(value, int) and not isinstance(value, bool):
+        return f32(float(value))
+    return value
+
+
+class Compare(Node):
+    """[ANY|ALL|NONE] path OP constant, or OP on strings with flags."""
+
+    def __init__(self, quant, path, op, flags, const):
+        self.quant, self.path, self.op, self.flags, self.const = quant, path, op, flags, const
+
+    def render(self, ctx, var=None):
+        q = f"{self.quant} " if self.quant else ""
+        fl = f"[{self.flags}]" if self.flags else ""
+        return f"{q}{self.path.text(var)} {self.op}{fl} {self.const.render(ctx)}"
+
+    def one(self, v):
+        c = adjust(self.const.value, self.path.prop.kind, self.const.as_literal)
+        if self.op in ("BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE") or self.flags:
+            if self.path.prop.kind == "mixed" and not isinstance(v, (str, bytes)):
+                return self.op == "!="
+            return string_op(self.op, self.flags, v, c)
+        return compare(self.op, v, c)
+
+    def test(self, rows, row):
+        return quantify(self.quant, [self.one(v) for v in self.path.values(rows, row)])
+
+
+def quantify(quant, results):
+    if quant == "ALL":
+        return all(results)
+    if quant == "NONE":
+        return not any(results)
+    return any(results)
+
+
+class Between(Node):
+    """realm-core BetweenNode::visit (src/realm/parser/driver.cpp): `>= low`
+    AND `<= high`, each with the path's quantifier (ANY when none), so
+    through links two different objects may satisfy the two bounds; a list
+    of values takes BETWEEN only after ALL."""
+
+    def __init__(self, quant, path, low, high):
+        self.quant, self.path, self.low, self.high = quant, path, low, high
+
+    def render(self, ctx, var=None):
+        q = f"{self.quant} " if self.quant else ""
+        return f"{q}{self.path.text(var)} BETWEEN {{{self.low.render(ctx)}, {self.high.render(ctx)}}}"
+
+    def test(self, rows, row):
+        k = self.path.prop.kind
+        lo = adjust(self.low.value, k, self.low.as_literal)
+        hi = adjust(self.high.value, k, self.high.as_literal)
+        vals = self.path.values(rows, row)
+        return (quantify(self.quant, [compare(">=", v, lo) for v in vals]) and
+                quantify(self.quant, [compare("<=", v, hi) for v in vals]))
+
+
+class In(Node):
+    def __init__(self, path, consts, as_arg):
+        self.path, self.consts, self.as_arg = path, consts, as_arg
+
+    def render(self, ctx, var=None):
+        if self.as_arg:
+            return f"{self.path.text(var)} IN {ctx.arg([c.value for c in self.consts])}"
+        return f"{self.path.text(var)} IN {{{', '.join(c.render(ctx) for c in self.consts)}}}"
+
+    def test(self, rows, row):
+        k = self.path.prop.kind
+        return any(compare("==", v, adjust(c.value, k, c.as_literal and not self.as_arg))
+                   for v in self.path.values(rows, row) for c in self.consts)
+
+
+class ConstIn(Node):
+    """constant IN collection: the collection holds a value equal to the
+    constant (realm-core: `value IN list` is ANY list == value)."""
+
+    def __init__(self, const, path):
+        self.const, self.path = const, path
+
+    def render(self, ctx, var=None):
+        return f"{self.const.render(ctx)} IN {self.path.text(var)}"
+
+    def test(self, rows, row):
+        c = adjust(self.const.value, self.path.prop.kind, self.const.as_literal)
+        return any(compare("==", v, c) for v in self.path.values(rows, row))
+
+
+class PropCompare(Node):
+    """prop OP prop on one object (both single values)."""
+
+    def __init__(self, left, op, right, flags=""):
+        self.left, self.op, self.right, self.flags = left, op, right, flags
+
+    def render(self, ctx, var=None):
+        fl = f"[{self.flags}]" if self.flags else ""
+        return f"{self.left.text(var)} {self.op}{fl} {self.right.text(var)}"
+
+    def test(self, rows, row):
+        a = self.left.values(rows, row)
+        b = self.right.values(rows, row)
+        if self.op in STRING_OPS[2:] or self.flags:
+            # Against another property too, an empty needle matches
+            # nothing (RLMQueryUtil.mm: `value.size() != 0 && condition`).
+            return any(string_op(self.op, self.flags, x, y) for x in a for y in b)
+        return any(compare(self.op, x, y) for x in a for y in b)
+
+
+class Aggregate(Node):
+    """list.@count / @size / @sum / @avg / @min / @max OP constant; or
+    links.@count, links.@sum.prop."""
+
+    def __init__(self, path, agg, op, const):
+        self.path, self.agg, self.op, self.const = path, agg, op, const
+
+    def render(self, ctx, var=None):
+        if self.path.hops == ["links"]:
+            base = "links" if var is None else f"{var}.links"
+            text = f"{base}.{self.agg}" + (f".{self.path.prop.name}" if self.agg not in ("@count", "@size") else "")
+        else:
+            text = f"{self.path.text(var)}.{self.agg}"
+        return f"{text} {self.op} {self.const.render(ctx)}"
+
+    def value(self, rows, row):
+        if self.path.hops == ["links"]:
+            if self.agg in ("@count", "@size"):
+                return len(row["links"])
+            vals = [rows[k][self.path.prop.name] for k in row["links"]]
+        else:
+            vals = row[self.path.prop.name]
+            if isinstance(vals, dict):
+                vals = list(vals.values())
+            if self.agg in ("@count", "@size"):
+                return len(vals)
+        vals = [v for v in vals if v is not None]
+        kind = self.path.prop.kind
+        if any(isinstance(v, float) and (math.isnan(v) or math.isinf(v)) for v in vals):
+            raise Undefined("an aggregate over NaN or an infinity")
+        if kind == "int" and self.agg in ("@sum", "@avg") and not -(2**63) <= sum(vals) < 2**63:
+            raise Undefined("an int sum past 64 bits")
+        if kind in ("float", "double") and self.agg in ("@sum", "@avg") and any(abs(v) > 1e200 for v in vals):
+            raise Undefined("rounding of a sum of huge doubles")
+        if self.agg == "@sum":
+            if kind == "decimal128":
+                total = decimal.Decimal(0)
+                for v in vals:
+                    total = DEC128.add(total, v)
+                return total
+            if kind == "int":
+                return sum(vals)
+            return math.fsum(vals) if not any(math.isinf(v) for v in vals) else sum(vals)
+        if not vals:
+            return None
+        if self.agg == "@avg":
+            if kind == "decimal128":
+                total = decimal.Decimal(0)
+                for v in vals:
+                    total = DEC128.add(total, v)
+                return DEC128.divide(total, len(vals))
+            return sum(vals) / len(vals) if kind != "int" else decimal.Decimal(sum(vals)) / len(vals)
+        key = lambda v: v.binary if isinstance(v, ObjectId) else v
+        return (min if self.agg == "@min" else max)(vals, key=key)
+
+    def test(self, rows, row):
+        v = self.value(rows, row)
+        # @min and @max of floats are floats (the constant is rounded to
+        # float, as for the property); @sum and @avg of floats are doubles.
+        kind = self.path.prop.kind
+        if kind == "float" and self.agg in ("@sum", "@avg"):
+            kind = "double"
+        return compare(self.op, v, adjust(self.const.value, kind, self.const.as_literal))
+
+
+class Subquery(Node):
+    def __init__(self, pred, op, count):
+        self.pred, self.op, self.count = pred, op, count
+
+    def render(self, ctx, var=None):
+        return f"SUBQUERY(links, $x, {self.pred.render(ctx, '$x')}).@count {self.op} {self.count}"
+
+    def test(self, rows, row):
+        n = sum(1 for k in row["links"] if self.pred.test(rows, rows[k]))
+        return compare(self.op, n, self.count)
+
+
+class Logic(Node):
+    def __init__(self, op, kids):
+        self.op, self.kids = op, kids
+
+    def render(self, ctx, var=None):
+        if self.op == "NOT":
+            return f"NOT ({self.kids[0].render(ctx, var)})"
+        return "(" + f" {self.op} ".join(k.render(ctx, var) for k in self.kids) + ")"
+
+    def test(self, rows, row):
+        if self.op == "NOT":
+            return not self.kids[0].test(rows, row)
+        if self.op == "AND":
+            return all(k.test(rows, row) for k in self.kids)
+        return any(k.test(rows, row) for k in self.kids)
+
+
+class Fixed(Node):
+    def __init__(self, value):
+        self.value = value
+
+    def render(self, ctx, var=None):
+        return "TRUEPREDICATE" if self.value else "FALSEPREDICATE"
+
+    def test(self, rows, row):
+        return self.value
+
+
+class ObjRef:
+    """An object of class Obj as a query argument (the test turns it into
+    the engine's object by primary key)."""
+
+    def __init__(self, pk):
+        self.pk = pk
+
+    def __repr__(self):
+        return f"Obj(id={self.pk})"
+
+
+class LinkCompare(Node):
+    """[ANY|ALL|NONE] link / links / link.link ==|!= object or nil: links
+    compare by identity; a null to-one link equals nil."""
+
+    def __init__(self, quant, hops, op, target):
+        self.quant, self.hops, self.op, self.target = quant, hops, op, target
+
+    def render(self, ctx, var=None):
+        q = f"{self.quant} " if self.quant else ""
+        path = ".".join(([var] if var else []) + self.hops)
+        rhs = "nil" if self.target is None else ctx.arg(self.target)
+        return f"{q}{path} {self.op} {rhs}"
+
+    def test(self, rows, row):
+        objs = [row["id"]]
+        for i, hop in enumerate(self.hops):
+            nxt = []
+            for k in objs:
+                if k is None:
+                    nxt.append(None)
+                elif hop == "link":
+                    nxt.append(rows[k]["link"])
+                else:
+                    nxt.extend(rows[k]["links"])
+            objs = nxt
+        if "links" in self.hops:
+            objs = [k for k in objs if k is not None]  # as Path.values
+        want = None if self.target is None else self.target.pk
+        results = [(k == want) == (self.op == "==") for k in objs]
+        return quantify(self.quant, results)
+
+
+def random_link_compare(rng, rows_count):
+    hops = rng.choice([["link"], ["links"], ["link", "link"], ["link", "links"]])
+    target = ObjRef(rng.randrange(rows_count)) if rng.random() < 0.85 else None
+    if "links" in hops and target is None:
+        target = ObjRef(0)  # realm-core refuses a list of links compared with nil
+    quant = rng.choice(["", "ANY", "ALL", "NONE"]) if "links" in hops else ""
+    return LinkCompare(quant, hops, rng.choice(["==", "!="]), target)
+
+
+# ---------------------------------------------------------------------------
+# Random predicates
+# ---------------------------------------------------------------------------
+
+OPS = {"ordered": ["==", "!=", "<", "<=", ">", ">="], "eq": ["==", "!="]}
+STRING_OPS = ["==", "!=", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE"]
+
+
+def random_constant(rng, kind, optional):
+    """A constant to compare with a property of `kind`: mostly of its type,
+    sometimes another number type, sometimes null."""
+    if rng.random() < 0.08:
+        return Const(None, kind, rng.random() < 0.5)
+    target = kind
+    if kind == "mixed":
+        kind = rng.choice(MIXED_TYPES)
+    if kind == "float":
+        value = rng.choice(DOUBLES + INTS[:8])
+    elif kind == "double":
+        value = rng.choice(DOUBLES + INTS[:8])
+    elif kind == "int":
+        value = rng.choice(INTS + [1.5, 2.0, -0.5])
+    elif kind == "decimal128":
+        value = rng.choice(DECIMALS + [1, 42, -1, 0.1, 1.5, 2.3, -0.0, 1e300, 5e-324, math.inf, -math.inf])
+    elif kind == "string":
+        value = rng.choice(STRINGS + ["a*", "*c", "?b?", "*", "?", "*é*", "ab*c", "*a*c*"])
+    else:
+        value = rng.choice(POOLS[kind])
+    as_literal = rng.random() < 0.5 and not isinstance(value, (decimal.Decimal, bytes))
+    return Const(value, target, as_literal)
+
+
+def random_path(rng, props, allow_many=True, filt=None):
+    cands = [p for p in props if p.kind != "link" and (filt is None or filt(p))
+             and (allow_many or p.collection == "")]
+    if not cands:
+        return None
+    prop = rng.choice(cands)
+    hops = []
+    r = rng.random()
+    if r < 0.2:
+        hops = ["link"]
+    elif r < 0.3 and allow_many and prop.collection == "":
+        hops = ["links"]
+    elif r < 0.35:
+        hops = ["link", "link"]
+    sub = None
+    if prop.collection == "dict":
+        r = rng.random()
+        if r < 0.3:
+            sub = rng.choice(DICT_KEYS)
+        elif r < 0.5:
+            sub = "@values"
+        elif r < 0.7 and (filt is None or filt(Prop(prop.name, "string", False, "dict"))):
+            sub = "@keys"
+            prop = Prop(prop.name, "string", False, "dict")
+    return Path(hops, prop, sub)
+
+
+def random_leaf(rng, props, depth=0):
+    r = rng.random()
+    if r < 0.03:
+        return Fixed(rng.random() < 0.5)
+    if r < 0.50:
+        path = random_path(rng, props)
+        kind = path.prop.kind
+        quant = rng.choice(["ANY", "ALL", "NONE"]) if path.many and rng.random() < 0.6 else ""
+        if kind in ("string", "data") and rng.random() < 0.25:
+            const = random_constant(rng, kind, path.prop.optional)
+            if kind == "data":
+                const = Const(rng.choice(BINARIES), kind, False)
+            elif const.value is not None and not isinstance(const.value, str):
+                const = Const("b", kind, True)
+            return Compare(quant, path, rng.choice(["<", "<=", ">", ">="]), "", const)
+        if kind in ("string", "data") or (kind == "mixed" and rng.random() < 0.3):
+            op = rng.choice(STRING_OPS)
+            flags = rng.choice(["", "", "c", "d", "cd"]) if kind == "string" else ""
+            if kind == "data":
+                const = Const(rng.choice(BINARIES), kind, False)
+            elif kind == "mixed":
+                const = Const(rng.choice(STRINGS), "string", rng.random() < 0.5)
+                flags = rng.choice(["", "c"])
+            else:
+                const = random_constant(rng, "string", path.prop.optional)
+                if const.value is not None and not isinstance(const.value, str):
+                    const = Const(None, kind, True)
+            if op == "LIKE" and kind == "string" and const.value is not None and rng.random() < 0.7:
+                const = Const(rng.choice(["a*", "*c", "?b?", "*", "?", "*é*", "ab*c", "*a*c*", "a?c", "*C"]),
+                              kind, rng.random() < 0.5)
+            if op == "LIKE" and "d" in flags:
+                # realm-core driver.cpp: "Operator 'LIKE' not supported with
+                # diacritic-insensitive modifier."
+                flags = flags.replace("d", "")
+            return Compare(quant, path, op, flags, const)
+        ops = OPS["ordered"] if kind in ORDERED else OPS["eq"]
+        if kind == "mixed":
+            const = random_constant(rng, "mixed", True)
+            ops = OPS["ordered"]
+            return Compare(quant, path, rng.choice(ops), "", const)
+        return Compare(quant, path, rng.choice(ops), "", random_constant(rng, kind, path.prop.optional))
+    if r < 0.58:
+        path = random_path(rng, props, filt=lambda p: p.kind in ORDERED)
+        if path is None:
+            return Fixed(True)
+        lo = random_constant(rng, path.prop.kind, False)
+        hi = random_constant(rng, path.prop.kind, False)
+        if lo.value is None or hi.value is None:
+            return Fixed(False)
+        if path.prop.collection != "" and path.sub not in DICT_KEYS:
+            quant = "ALL"
+        else:
+            quant = rng.choice(["", "ANY", "ALL", "NONE"]) if path.many else ""
+        return Between(quant, path, lo, hi)
+    if r < 0.66:
+        path = random_path(rng, props, filt=lambda p: p.kind != "mixed")
+        consts = [random_constant(rng, path.prop.kind, True) for _ in range(rng.randint(1, 4))]
+        if path.prop.kind == "string":
+            consts = [c for c in consts if c.value is None or isinstance(c.value, str)] or [Const("a", "string", 1)]
+        if path.prop.kind == "data":
+            consts = [Const(rng.choice(BINARIES), "data", False) for _ in consts]
+        return In(path, consts, rng.random() < 0.3)
+    if r < 0.76:
+        single = [p for p in props if p.kind != "link" and p.collection == ""]
+        a = rng.choice(single)
+        if a.kind == "mixed":
+            b = rng.choice(single)
+            ops = OPS["eq"]
+        else:
+            group = NUMERIC if a.kind in NUMERIC else {a.kind}
+            same = [p for p in single if p.kind in group or p.kind == "mixed"]
+            b = rng.choice(same)
+            ops = OPS["ordered"] if a.kind in ORDERED and b.kind != "mixed" else OPS["eq"]
+        pa = Path(["link"] if rng.random() < 0.2 else [], a)
+        if a.kind == b.kind == "string" and rng.random() < 0.5:
+            op = rng.choice(STRING_OPS)
+            flags = rng.choice(["", "c", "d", "cd"]) if op != "LIKE" else rng.choice(["", "c"])
+            return PropCompare(pa, op, Path([], b), flags)
+        return PropCompare(pa, rng.choice(ops), Path([], b))
+    if r < 0.88:
+        lists = [p for p in props if p.collection != "" and p.kind != "link"]
+        nums = [p for p in props if p.collection == "" and p.kind in NUMERIC]
+        if lists and rng.random() < 0.6:
+            p = rng.choice(lists)
+            path = Path([], p)
+        elif nums:
+            p = rng.choice(nums)
+            path = Path(["links"], p)
+        else:
+            return Fixed(True)
+        aggs = ["@count", "@size"]
+        if p.kind in NUMERIC:
+            aggs += ["@sum", "@avg", "@min", "@max"]
+        elif p.kind in ("date",):
+            aggs += ["@min", "@max"]
+        agg = rng.choice(aggs)
+        if agg in ("@count", "@size"):
+            const = Const(rng.choice([0, 1, 2, 3]), "int", rng.random() < 0.7)
+        else:
+            const = random_constant(rng, p.kind if p.kind != "float" else "double", True)
+            if agg in ("@sum", "@avg") and const.value is not None and p.kind in ("int", "float", "double"):
+                const = Const(rng.choice([0, 1, 2, 3, 1.5, -1, 0.5, 42]), "double", True)
+        return Aggregate(path, agg, rng.choice(OPS["ordered"]), const)
+    if r < 0.92:
+        return random_link_compare(rng, 4)
+    if r < 0.95:
+        colls = [p for p in props if p.collection in ("list", "set") and p.kind not in ("mixed", "link")]
+        if colls:
+            p = rng.choice(colls)
+            const = random_constant(rng, p.kind, True)
+            if p.kind == "string" and not isinstance(const.value, (str, type(None))):
+                const = Const("abc", "string", True)
+            if p.kind == "data":
+                const = Const(rng.choice(BINARIES), "data", False)
+            return ConstIn(const, Path([], p))
+    if depth < 1:
+        inner = random_predicate(rng, props, depth + 1, allow_links=False)
+        return Subquery(inner, rng.choice(["==", ">", ">=", "<"]), rng.choice([0, 1, 2]))
+    return Fixed(rng.random() < 0.5)
+
+
+def random_predicate(rng, props, depth=0, allow_links=True):
+    r = rng.random()
+    if depth < 3 and r < 0.35:
+        op = rng.choice(["AND", "OR", "NOT"])
+        if op == "NOT":
+            return Logic("NOT", [random_predicate(rng, props, depth + 1, allow_links)])
+        return Logic(op, [random_predicate(rng, props, depth + 1, allow_links) for _ in range(rng.randint(2, 3))])
+    if not allow_links:
+        local = [p for p in props if p.kind != "link" and p.collection == ""]
+        for _ in range(20):
+            leaf = random_leaf(rng, props, depth=9)
+            if isinstance(leaf, (Compare, Between, In)) and not leaf.path.hops:
+                return leaf
+        return Compare("", Path([], rng.choice(local)), "!=", "", Const(None, "", True))
+    return random_leaf(rng, props, depth)
+
+
+# ---------------------------------------------------------------------------
+# SORT / DISTINCT / LIMIT after a predicate
+# ---------------------------------------------------------------------------
+
+SORTABLE = {"int", "date", "decimal128", "objectId", "bool", "float", "double", "uuid"}
+
+
+def sort_key(value):
+    """realm-core's sort order within one type: null first (Mixed::compare
+    puts null below every value)."""
+    if value is None:
+        return (0, 0)
+    if isinstance(value, float) and math.isnan(value):
+        raise Undefined("NaN in a sort")
+    if isinstance(value, float) and value == 0.0:
+        return (1, 0.0)  # -0.0 sorts with 0.0
+    if isinstance(value, uuid.UUID):
+        return (1, value.bytes)
+    if isinstance(value, ObjectId):
+        return (1, value.binary)
+    if isinstance(value, decimal.Decimal) and value == 0:
+        return (1, decimal.Decimal(0))  # -0 equals 0
+    if isinstance(value, decimal.Decimal):
+        return (1, value.normalize(DEC128))  # 2.30 equals 2.3
+    return (1, value)
+
+
+class Ordering:
+    """`SORT(prop dir, id ASC) [DISTINCT(prop)] [LIMIT(n)]`, applied in the
+    order written (realm-core DescriptorOrdering); the tie on `id` makes the
+    order total."""
+
+    def __init__(self, prop, ascending, distinct, limit):
+        self.prop, self.ascending, self.distinct, self.limit = prop, ascending, distinct, limit
+
+    def render(self):
+        text = f" SORT({self.prop.name} {'ASC' if self.ascending else 'DESC'}, id ASC)" if self.sort else ""
+        if self.distinct:
+            text += f" DISTINCT({self.prop.name})"
+        if self.limit is not None:
+            text += f" LIMIT({self.limit})"
+        return text
+
+    def apply(self, matched):
+        rows = sorted(matched, key=lambda r: r["id"])  # table order: objects were created by id
+        # Python's sort is stable also with reverse=True: ids stay ascending
+        # among equal values.
+        if self.sort:
+            rows = sorted(rows, key=lambda r: sort_key(r[self.prop.name]), reverse=not self.ascending)
+        if self.distinct:
+            seen, kept = set(), []
+            for r in rows:
+                k = repr(sort_key(r[self.prop.name]))
+                if k not in seen:
+                    seen.add(k)
+                    kept.append(r)
+            rows = kept
+        if self.limit is not None:
+            rows = rows[:self.limit]
+        return [r["id"] for r in rows]
+
+
+def random_ordering(rng, props):
+    cands = [p for p in props if p.collection == "" and p.kind in SORTABLE]
+    if not cands or rng.random() < 0.7:
+        return None
+    ordering = Ordering(rng.choice(cands), rng.random() < 0.5, rng.random() < 0.3,
+                        rng.choice([None, 0, 1, 2, 5]))
+    ordering.sort = rng.random() < 0.8 or not (ordering.distinct or ordering.limit is not None)
+    return ordering
