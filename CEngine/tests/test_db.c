@@ -6,6 +6,7 @@
  */
 #include "test_support.h"
 #include "checksum.h"
+#include "header.h"
 #include "os.h"
 
 #include <errno.h>
@@ -641,6 +642,67 @@ TEST(zeroed_header_is_refused_not_emptied)
     test_list_append(txn, 5);
     CHECK(ce_txn_commit(txn));
     CHECK(ce_db_close(db));
+    free(original);
+    free(damaged);
+    free(lock_path);
+    free(path);
+    test_cleanup_dir(dir);
+    free(dir);
+}
+
+/* Blank slots and no sync record (a file that was never synced in full
+ * durability, or whose record was zeroed with its slots): a creation whose
+ * first commit did not reach the disk only if nothing but zeros follows that
+ * commit's pages (HEADER_FIRST_COMMIT_END); data past them is a damaged
+ * file, refused and left as it was, and whole again once its header is. */
+TEST(zeroed_slots_without_sync_record_are_refused)
+{
+    char *dir = test_make_dir("db");
+    char *path = test_path(dir, "slots.realm");
+    char *lock_path = test_path(dir, "slots.realm.lock");
+    ce_db *db = test_open(path);
+    CHECK(ce_db_close(db));
+    /* The premise of the rule: a new file holds nothing past the bound. */
+    struct stat status;
+    CHECK(stat(path, &status) == 0 && status.st_size > (off_t)HEADER_FIRST_COMMIT_END);
+    size_t size = (size_t)status.st_size;
+    uint8_t *bytes = malloc(size);
+    read_file_range(path, 0, bytes, size);
+    for (size_t i = HEADER_FIRST_COMMIT_END; i < size; i++)
+        if (bytes[i]) {
+            fprintf(stderr, "a new file has byte %zu non-zero, past HEADER_FIRST_COMMIT_END\n", i);
+            exit(1);
+        }
+    /* Its slots and sync record zeroed: a creation that was interrupted. */
+    uint8_t zeros[3 * 4096] = {0};
+    patch_file(path, 4096, zeros, sizeof zeros);
+    unlink(lock_path);
+    db = test_open(path);
+    uint64_t version;
+    CHECK(ce_db_latest_version(db, &version) && version == 1);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    for (int i = 0; i < 3000; i++) test_list_append(txn, i);
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_db_close(db));
+    /* A file with commits, the same three pages zeroed: refused. */
+    CHECK(stat(path, &status) == 0);
+    size = (size_t)status.st_size;
+    uint8_t *original = malloc(size), *damaged = malloc(size);
+    read_file_range(path, 0, original, size);
+    memcpy(damaged, original, size);
+    memset(damaged + 4096, 0, sizeof zeros);
+    write_file(path, damaged, size);
+    unlink(lock_path);
+    expect_refused_untouched(path, damaged, size);
+    CHECK(strstr(ce_last_error_message(), "data past its first commit") != NULL);
+    write_file(path, original, size);
+    db = test_open(path);
+    CHECK(ce_txn_begin_read(db, &txn));
+    CHECK(test_list_size(txn) == 3000 && test_list_get(txn, 2999) == 2999);
+    ce_txn_end(txn);
+    CHECK(ce_db_close(db));
+    free(bytes);
     free(original);
     free(damaged);
     free(lock_path);
