@@ -3,7 +3,8 @@
  * language relies on: ce_value's stated layout and ce_value_size, the last
  * error after successful calls (unchanged, per thread), and
  * ce_results_get_range's bounds (its keys are checked against the model by
- * check_keys in every query program).
+ * check_keys in every query program), and a value whose type tag is none of
+ * ce_type's refused by every call that takes a value.
  *
  * Owns: the cases on those conventions.
  * Never: tests what a call does beyond them.
@@ -427,4 +428,81 @@ TEST(handles_of_another_file_are_refused)
     free(path_b);
     test_cleanup_dir(dir);
     free(dir);
+}
+
+/* A value whose type tag is none of ce_type's (memory the caller did not
+ * initialize, a header from a newer engine) is refused by every call that
+ * takes a value, with one message that names the number, and changes
+ * nothing. */
+static void expect_not_a_type(const char *call, bool ok)
+{
+    if (ok || ce_last_error_code() != CE_ERR_INVALID_ARGUMENT ||
+        strcmp(ce_last_error_message(), "the value's type 99 is not a ce_type") != 0) {
+        fprintf(stderr, "%s: expected the unknown type 99 refused, got %s [%d] %s\n", call, ok ? "success" : "failure",
+                (int)ce_last_error_code(), ce_last_error_message());
+        exit(1);
+    }
+}
+
+TEST(unknown_value_type_is_named)
+{
+    test_db t = test_db_open("api-unknown-type");
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(t.db, &txn));
+    ce_table_key people;
+    ce_column_key id_column, age_column, any_column, tags_column, names_column, labels_column;
+    CHECK(ce_table_add(txn, "Person", &people));
+    ce_property_info id = {.name = "id", .type = CE_TYPE_INT, .primary_key = true};
+    ce_property_info age = {.name = "age", .type = CE_TYPE_INT, .nullable = true};
+    ce_property_info any = {.name = "any", .type = CE_TYPE_MIXED, .nullable = true};
+    ce_property_info tags = {.name = "tags", .type = CE_TYPE_MIXED, .nullable = true, .collection = CE_COLLECTION_LIST};
+    ce_property_info names = {.name = "names", .type = CE_TYPE_STRING, .collection = CE_COLLECTION_SET};
+    ce_property_info labels = {.name = "labels", .type = CE_TYPE_INT, .collection = CE_COLLECTION_DICTIONARY};
+    CHECK(ce_property_add(txn, people, &id, &id_column));
+    CHECK(ce_property_add(txn, people, &age, &age_column));
+    CHECK(ce_property_add(txn, people, &any, &any_column));
+    CHECK(ce_property_add(txn, people, &tags, &tags_column));
+    CHECK(ce_property_add(txn, people, &names, &names_column));
+    CHECK(ce_property_add(txn, people, &labels, &labels_column));
+    ce_value bad = {.type = (ce_type)99, .integer = 5};
+    ce_value one = {.type = CE_TYPE_INT, .integer = 1};
+    ce_object_key object, found_key;
+    bool found, changed;
+    expect_not_a_type("ce_object_create", ce_object_create(txn, people, &bad, &object));
+    ce_value row[6] = {{.type = CE_TYPE_INT, .integer = 2}, bad};
+    expect_not_a_type("ce_object_create_with_values", ce_object_create_with_values(txn, people, row, 6, &object));
+    size_t count;
+    CHECK(ce_object_count(txn, people, &count) && count == 0);
+    CHECK(ce_object_create(txn, people, &one, &object));
+    expect_not_a_type("ce_object_set (int)", ce_object_set(txn, people, object, age_column, &bad));
+    expect_not_a_type("ce_object_set (mixed)", ce_object_set(txn, people, object, any_column, &bad));
+    expect_not_a_type("ce_object_set_many", ce_object_set_many(txn, people, &object, 1, age_column, &bad));
+    expect_not_a_type("ce_object_find_primary_key", ce_object_find_primary_key(txn, people, &bad, &found_key, &found));
+    expect_not_a_type("ce_object_find_first", ce_object_find_first(txn, people, age_column, &bad, &found_key, &found));
+    ce_collection *list, *set, *dictionary;
+    CHECK(ce_collection_open(txn, people, object, tags_column, &list));
+    CHECK(ce_collection_open(txn, people, object, names_column, &set));
+    CHECK(ce_collection_open(txn, people, object, labels_column, &dictionary));
+    expect_not_a_type("ce_list_insert", ce_list_insert(list, 0, &bad));
+    CHECK(ce_list_insert(list, 0, &one));
+    expect_not_a_type("ce_list_set", ce_list_set(list, 0, &bad));
+    size_t index;
+    expect_not_a_type("ce_collection_find", ce_collection_find(list, &bad, &index, &found));
+    expect_not_a_type("ce_set_insert", ce_set_insert(set, &bad, &changed));
+    expect_not_a_type("ce_set_erase", ce_set_erase(set, &bad, &changed));
+    expect_not_a_type("ce_dictionary_set", ce_dictionary_set(dictionary, "a", 1, &bad));
+    ce_value first;
+    CHECK(ce_collection_get(list, 0, &first) && first.type == CE_TYPE_INT && first.integer == 1);
+    ce_collection_close(list);
+    ce_collection_close(set);
+    ce_collection_close(dictionary);
+    ce_query_argument argument = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = bad};
+    ce_query *query;
+    expect_not_a_type("ce_query_parse", ce_query_parse(txn, people, "age == $0", &argument, 1, &query));
+    ce_value values[2] = {one, bad}, total;
+    expect_not_a_type("ce_values_aggregate", ce_values_aggregate(values, 2, CE_TYPE_INT, CE_AGGREGATE_SUM, &total));
+    ce_value age_now;
+    CHECK(ce_object_get(txn, people, object, age_column, &age_now) && age_now.type == CE_TYPE_NULL);
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
 }

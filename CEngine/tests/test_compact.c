@@ -18,6 +18,9 @@
  *     one) has the file open, and while a transaction of the handle is open;
  *     a handle that opens during compaction waits and then sees the
  *     compacted file.
+ *   - Queries and results views made before a compaction of the same
+ *     handle work after it; one made before another process compacted the
+ *     file is refused, saying so.
  *   - Faults: every system call of a compaction fails in turn (EIO, ENOSPC,
  *     a short write): the error is reported and the file and handle are as
  *     before. A crash at every call, followed by a power loss that undoes
@@ -1043,6 +1046,91 @@ TEST(compact_faults)
     free(base);
     free(work);
     free(temporary);
+    test_cleanup_dir(dir);
+    free(dir);
+}
+
+/* A query and its results views made before a compaction of the same
+ * handle keep working after it: the file is the same one, compacted by
+ * this handle (its identity token goes on). A query made on the file
+ * before another process compacted it is refused, with a message that says
+ * the file was compacted or replaced since. */
+static void query_people(ce_db *db, ce_query **out_query, ce_results **out_results, ce_results **out_sorted)
+{
+    ce_txn *txn;
+    CHECK(ce_txn_begin_read(db, &txn));
+    ce_table_key table;
+    bool found;
+    CHECK(ce_table_find(txn, "Person", &table, &found) && found);
+    CHECK(ce_query_parse(txn, table, "age >= 90", NULL, 0, out_query) && ce_query_find_all(*out_query, out_results));
+    ce_sort_key by_id = {.key_path = "id", .ascending = false};
+    CHECK(ce_results_sort(txn, *out_results, &by_id, 1, out_sorted));
+    ce_txn_end(txn);
+}
+
+static void expect_people(ce_db *db, ce_query *query, ce_results *results, ce_results *sorted, size_t expected)
+{
+    ce_txn *txn;
+    CHECK(ce_txn_begin_read(db, &txn));
+    size_t count;
+    CHECK(ce_query_count(query, txn, &count) && count == expected);
+    CHECK(ce_results_count(results, txn, &count) && count == expected);
+    CHECK(ce_results_count(sorted, txn, &count) && count == expected);
+    ce_object_key first;
+    CHECK(ce_results_get(sorted, txn, 0, &first));
+    ce_value id;
+    ce_table_key table;
+    bool found;
+    CHECK(ce_table_find(txn, "Person", &table, &found) && found);
+    CHECK(ce_object_get(txn, table, first, 0, &id) && id.type == CE_TYPE_INT && id.integer == 3000);
+    ce_txn_end(txn);
+}
+
+TEST(queries_survive_compaction)
+{
+    char *dir = test_make_dir("compact");
+    char *path = test_path(dir, "queries.realm");
+    make_object_file(path);
+    ce_db *db = test_open(path);
+    ce_query *query;
+    ce_results *results, *sorted;
+    query_people(db, &query, &results, &sorted);
+    size_t expected;
+    ce_txn *txn;
+    CHECK(ce_txn_begin_read(db, &txn));
+    CHECK(ce_query_count(query, txn, &expected) && expected > 0);
+    ce_txn_end(txn);
+    CHECK(ce_db_compact(db, NULL));
+    expect_people(db, query, results, sorted, expected);
+    CHECK(ce_db_compact(db, NULL)); /* twice: the token goes on */
+    expect_people(db, query, results, sorted, expected);
+    ce_results_free(sorted);
+    ce_results_free(results);
+    ce_query_free(query);
+
+    /* Made before another process compacted the file: refused, saying so. */
+    query_people(db, &query, &results, &sorted);
+    CHECK(ce_db_close(db));
+    pid_t child = fork();
+    CHECK(child >= 0);
+    if (child == 0) {
+        ce_db *other = test_open(path);
+        _exit(other && ce_db_compact(other, NULL) && ce_db_close(other) ? 0 : 1);
+    }
+    int status;
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    db = test_open(path);
+    CHECK(ce_txn_begin_read(db, &txn));
+    size_t count;
+    CHECK(!ce_query_count(query, txn, &count) && ce_last_error_code() == CE_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(ce_last_error_message(), "compacted or replaced") != NULL);
+    CHECK(!ce_results_count(sorted, txn, &count) && strstr(ce_last_error_message(), "compacted or replaced") != NULL);
+    ce_txn_end(txn);
+    ce_results_free(sorted);
+    ce_results_free(results);
+    ce_query_free(query);
+    CHECK(ce_db_close(db));
+    free(path);
     test_cleanup_dir(dir);
     free(dir);
 }

@@ -171,7 +171,8 @@ static void mixed_scalars(ce_db *db, mixed_fixture *m)
     value = (ce_value){.type = CE_TYPE_MIXED};
     EXPECT_ERROR(ce_object_set(txn, s.holder, h0, s.any, &value), CE_ERR_WRONG_TYPE, "'MixedHolder.any'");
     value = (ce_value){.type = (ce_type)99};
-    EXPECT_ERROR(ce_object_set(txn, s.holder, h0, s.any, &value), CE_ERR_WRONG_TYPE, NULL);
+    EXPECT_ERROR(ce_object_set(txn, s.holder, h0, s.any, &value), CE_ERR_INVALID_ARGUMENT,
+                 "the value's type 99 is not a ce_type");
     value = (ce_value){.type = CE_TYPE_STRING, .string = {"\xFF", 1}};
     EXPECT_ERROR(ce_object_set(txn, s.holder, h0, s.any, &value), CE_ERR_INVALID_ARGUMENT, "UTF-8");
     value = (ce_value){.type = CE_TYPE_TIMESTAMP, .timestamp = {1, -1}};

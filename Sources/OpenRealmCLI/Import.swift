@@ -19,7 +19,8 @@ let importCommand = Subcommand(
         Reads JSON in the form `openrealm export` writes ("-" for standard input) and, in one
         write transaction, adds the classes and properties of its schema that FILE lacks (FILE
         is created if missing: encrypted when a key is given), then creates each object, or
-        updates the object with the same primary key. Objects of classes without a primary key
+        updates the object with the same primary key (a primary key given by two records of the
+        JSON is an error naming both). Objects of classes without a primary key
         are always created; links to them use their "@key" within the JSON. A record that does
         not fit (a wrong type, a missing property, a link to nothing) or JSON that is not
         well-formed is an error naming it, and nothing of the import is committed. Imports of
@@ -119,6 +120,10 @@ struct Importing {
     private var pending: [(cls: DynamicClass, key: Int64, record: JSONValue, name: String)] = []
     private var created = 0
     private var updated = 0
+    /// The objects of classes with a primary key this import has created or updated, by class,
+    /// with the record (index) and its offset in the input: a second record with the same
+    /// primary key is an error naming both, not an update of the first.
+    private var recordsByKey: [String: [Int64: (index: Int, at: Int)]] = [:]
 
     /// The objects of classes without a primary key by their "@key" in the JSON (its text).
     final class Ordinals { var keys: [String: [String: Int64]] = [:] }
@@ -242,10 +247,32 @@ struct Importing {
         } while try reader.next(UInt8(ascii: "}"))
     }
 
+    /// The line (from 1) of a byte offset of the input.
+    private func line(at offset: Int) -> Int {
+        var line = 1
+        for byte in input.bytes[..<min(offset, input.bytes.count)] where byte == UInt8(ascii: "\n") { line += 1 }
+        return line
+    }
+
+    /// Notes that record `index` (at `offset`) made or updated object `key` of `cls`; an error if
+    /// an earlier record of this import did, with the same primary key.
+    private mutating func noteRecord(_ cls: DynamicClass, _ key: Int64, _ index: Int, at offset: Int) throws {
+        guard cls.primaryKey != nil else { return }
+        if let first = recordsByKey[cls.name]?[key] {
+            throw ToolError.failure(
+                "line \(line(at: offset)): the same primary key as record \(first.index + 1) of '\(cls.name)' (line "
+                    + "\(line(at: first.at))): an object appears once in an import")
+        }
+        recordsByKey[cls.name, default: [:]][key] = (index, offset)
+    }
+
     /// A record of a class whose properties are all scalars: its object created or updated.
     private mutating func record(_ reader: inout JSONReader, _ importer: Rows.Importer, _ index: Int) throws {
+        reader.skipSpace()
+        let offset = reader.index
         do {
             let result = try importer.record(&reader)
+            try noteRecord(importer.cls, result.key, index, at: offset)
             if result.created { created += 1 } else { updated += 1 }
             if importer.cls.primaryKey == nil, let reference = result.reference {
                 ordinals.keys[importer.cls.name, default: [:]][JSONValue.write(reference)] = result.key
@@ -268,6 +295,8 @@ struct Importing {
     /// A record of a class with links, collections, embedded objects or mixed values: its
     /// object found or created now, its values set once every object exists (`setPending`).
     private mutating func record(_ reader: inout JSONReader, _ cls: DynamicClass, _ index: Int) throws {
+        reader.skipSpace()
+        let offset = reader.index
         let record = try reader.value(depth: 2)
         var name = "record \(index + 1) of '\(cls.name)'"
         do {
@@ -278,9 +307,11 @@ struct Importing {
                 let value = try ValueCoding.decodeScalar(given, property.type, primaryKey)
                 if let existing = try txn.find(cls.name, primaryKey: value) {
                     key = existing
+                    try noteRecord(cls, key, index, at: offset)
                     updated += 1
                 } else {
                     key = try txn.create(cls.name, primaryKey: value)
+                    try noteRecord(cls, key, index, at: offset)
                     created += 1
                 }
             } else {

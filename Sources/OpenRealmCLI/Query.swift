@@ -38,7 +38,13 @@ let queryCommand = Subcommand(
         }
         var sort: [(keyPath: String, ascending: Bool)] = []
         if let text = parsed.values["--sort"] {
-            for part in text.split(separator: ",") {
+            // Every part names a key: an empty value or an empty part (",age", "age,,name") is
+            // a mistake to report, not a key to skip.
+            guard !text.isEmpty else { throw ToolError.usage("--sort needs KEY[:desc][,KEY...], not an empty value") }
+            for (position, part) in text.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
+                guard !part.isEmpty else {
+                    throw ToolError.usage("--sort '\(text)' has an empty key at position \(position + 1) (keys are separated by one comma)")
+                }
                 let pieces = part.split(separator: ":", omittingEmptySubsequences: false)
                 guard pieces.count <= 2, !pieces[0].isEmpty, pieces.count == 1 || ["asc", "desc"].contains(pieces[1]) else {
                     throw ToolError.usage("--sort takes KEY or KEY:desc, not '\(part)'")

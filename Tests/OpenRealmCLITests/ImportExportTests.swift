@@ -176,6 +176,46 @@ import Testing
         #expect(try tool(["export", "t.realm"], in: directory).stdout == before)
     }
 
+    /// Two records of one import with the same primary key: the second silently updated the
+    /// object the first made. Each is an error naming both records and their lines, in the
+    /// scalar path and in the path of classes with links or collections, and nothing is
+    /// committed.
+    @Test func aPrimaryKeyTwiceInOneImportNamesBothRecords() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Scalars (the lines of records 1 and 3 counted from the text itself).
+        let scalars = Self.document([Self.record(1), Self.record(2), Self.record(1, ["s": #""again""#])])
+        try Data(scalars.utf8).write(to: directory.appendingPathComponent("twice.json"))
+        let lines = scalars.split(separator: "\n", omittingEmptySubsequences: false)
+        let first = lines.firstIndex { $0.hasPrefix(#"{"id":1,"#) }! + 1
+        let third = lines.lastIndex { $0.hasPrefix(#"{"id":1,"#) }! + 1
+        let run = try tool(["import", "t.realm", "twice.json"], in: directory)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("record 3 of 'Scalars' (id 1): line \(third): the same primary key as record 1 of 'Scalars' (line \(first))"),
+                "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("t.realm").path))
+        // A class with a list (the two-pass path), the file existing: nothing is committed.
+        let withList = #"""
+            {"format":"openrealm-export","version":1,"schema":[
+            {"name":"Tagged","properties":[{"name":"id","type":"string","primaryKey":true},{"name":"tags","type":"string","collection":"list"}]}
+            ],"objects":{"Tagged":[
+            {"id":"a","tags":["x"]},
+            {"id":"b","tags":[]},
+            {"id":"a","tags":["y"]}
+            ]}}
+            """#
+        try Data(withList.utf8).write(to: directory.appendingPathComponent("list.json"))
+        let good = Self.document([Self.record(7)])
+        try Data(good.utf8).write(to: directory.appendingPathComponent("good.json"))
+        #expect(try tool(["import", "t.realm", "good.json"], in: directory).status == 0)
+        let before = try tool(["export", "t.realm"], in: directory).stdout
+        let listRun = try tool(["import", "t.realm", "list.json"], in: directory)
+        #expect(listRun.status == 1, "\(listRun.stderr)")
+        #expect(listRun.stderr.contains(#"record 3 of 'Tagged' (id "a"): line 6: the same primary key as record 1 of 'Tagged' (line 4)"#),
+                "\(listRun.stderr)")
+        #expect(try tool(["export", "t.realm"], in: directory).stdout == before)
+    }
+
     /// A header of another format or a newer version, and schema entries with a flag that is
     /// not a boolean or a key the format does not have, were imported as if they were right (a
     /// newer export read as version 1, `"primaryKey":"id"` on a class dropped the primary key

@@ -130,6 +130,26 @@ func demoDirectory() throws -> URL {
         #expect(bad.status == 1 && bad.stderr.contains("agee"), "\(bad.stderr)")
     }
 
+    /// `--sort ""` ordered nothing, and empty parts ("age,", ",age", "age,,name") were skipped
+    /// without a word: each is a usage error (exit 2) that says what is wrong.
+    @Test func sortWithEmptyPartsIsAUsageError() throws {
+        let directory = try demoDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let env = ["OPENREALM_KEY": demoKeyHex]
+        let empty = try tool(["query", "d.realm", "Person", "--sort", ""], environment: env, in: directory)
+        #expect(empty.status == 2 && empty.stderr.contains("--sort needs KEY[:desc][,KEY...], not an empty value"), "\(empty.stderr)")
+        for (spec, position) in [("age,", 2), (",age", 1), ("age,,name", 2), (",", 1)] {
+            let run = try tool(["query", "d.realm", "Person", "--sort", spec], environment: env, in: directory)
+            #expect(run.status == 2 && run.stderr.contains("--sort '\(spec)' has an empty key at position \(position)"),
+                    "\(spec): \(run.stderr)")
+            #expect(run.stdout.isEmpty, "\(spec): \(run.stdout)")
+        }
+        let noKey = try tool(["query", "d.realm", "Person", "--sort", "age,:desc"], environment: env, in: directory)
+        #expect(noKey.status == 2 && noKey.stderr.contains("--sort takes KEY or KEY:desc, not ':desc'"), "\(noKey.stderr)")
+        let good = try tool(["query", "d.realm", "Person", "--sort", "age:desc,name", "--limit", "1"], environment: env, in: directory)
+        #expect(good.status == 0 && good.stdout.contains("Frank"), "\(good.stderr)")
+    }
+
     @Test func demoExportImportExportIsByteIdentical() throws {
         let directory = try demoDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

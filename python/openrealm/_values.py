@@ -9,7 +9,8 @@ Dates: a naive datetime is taken as UTC; dates read back are aware UTC
 datetimes. The engine keeps nanoseconds, a datetime microseconds: reading
 drops the nanoseconds below a microsecond (rounding toward the past).
 Decimals go through the engine's text form (34 significant digits, half to
-even beyond). A value is checked against the property's type before it
+even beyond); a finite Decimal above decimal128's range is an
+InvalidArgumentError. A value is checked against the property's type before it
 reaches the engine, so that a mismatch is a WrongTypeError naming both.
 
 Owns: the conversions, and keeping the bytes a ce_value points at alive
@@ -89,7 +90,15 @@ def timestamp_to_datetime(seconds, nanoseconds):
                                    f"datetime (years 1 to 9999)") from None
 
 
+DECIMAL128_LARGEST = "9.999999999999999999999999999999999E+6144"
+
+
 def decimal_to_engine(value):
+    """A Decimal as decimal128, rounded to 34 digits (half to even); one
+    whose magnitude is above decimal128's largest (it would round to an
+    infinity) is an InvalidArgumentError, not an infinity stored in its
+    place. NaN and the infinities themselves are kept."""
+    finite = value.is_finite()
     if value.is_nan():
         text = "nan"
     elif value.is_infinite():
@@ -98,6 +107,10 @@ def decimal_to_engine(value):
         text = str(value)
     out = _ffi.Decimal128()
     _ffi.check(lib.ce_decimal128_from_string(text.encode("ascii"), ctypes.byref(out)))
+    if finite and decimal_from_engine(out).is_infinite():
+        raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT,
+                                   f"the Decimal {text:.60} is outside decimal128's range (the largest magnitude is "
+                                   f"{DECIMAL128_LARGEST})")
     return out
 
 

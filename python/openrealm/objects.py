@@ -81,13 +81,21 @@ def create_object(txn, handle, class_name, values, update):
             raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT,
                                        f"update needs a class with a primary key; '{class_name}' has none")
         _ffi.check(lib.ce_object_create(handle, loaded.table, None, ctypes.byref(key)))
-    for column, value in columns:
-        if column is primary:
-            continue
-        if not created and update == "modified" and \
-                _same(plain(read_property(txn, handle, loaded, key.value, column)), value):
-            continue
-        write_property(txn, handle, loaded, key.value, column, value)
+    try:
+        for column, value in columns:
+            if column is primary:
+                continue
+            if not created and update == "modified" and \
+                    _same(plain(read_property(txn, handle, loaded, key.value, column)), value):
+                continue
+            write_property(txn, handle, loaded, key.value, column, value)
+    except BaseException:
+        # A refused value (wrong type, null for a required property, a bad
+        # element) leaves no half-created object: the new one goes, its
+        # embedded objects with it, and the error is the caller's.
+        if created:
+            lib.ce_object_delete(handle, loaded.table, key.value)
+        raise
     return Object(txn, loaded.table, key.value)
 
 

@@ -131,3 +131,26 @@ def test_values_checked_against_property_types(people_db):
         assert ann.score == 3.0
         with pytest.raises(openrealm.WrongTypeError):
             ann.dogs = "not a list"
+
+
+@pytest.mark.parametrize("values, error", [
+    ({"id": 50, "name": "Zed", "age": "old"}, openrealm.WrongTypeError),           # a wrong type after others
+    ({"id": 51, "name": None}, openrealm.NullNotAllowedError),                       # null for a required value
+    ({"id": 52, "dogs": ["not a dog"]}, openrealm.WrongTypeError),                   # a bad element of a list
+    ({"id": 53, "balance": decimal.Decimal("1E+6145")}, openrealm.InvalidArgumentError),  # above decimal128
+    ({"name": "no key"}, openrealm.InvalidArgumentError),                            # no primary key
+])
+def test_a_refused_create_leaves_no_object(people_db, values, error):
+    """A create refused part-way (its object made, a later value refused)
+    leaves nothing behind, in the transaction or after its commit; the same
+    holds for a create with update that would have made the object."""
+    for update in (None, "modified"):
+        with people_db.write() as txn:
+            with pytest.raises(error):
+                txn.create("Person", values, update=update)
+            assert len(txn.objects("Person")) == 10
+            if "id" in values:
+                assert txn.object("Person", values["id"]) is None
+        with people_db.read() as txn:
+            assert len(txn.objects("Person")) == 10
+            assert sorted(p.id for p in txn.objects("Person")) == list(range(10))

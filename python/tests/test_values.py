@@ -213,3 +213,26 @@ def test_object_id_class():
         ObjectId("xyz")
     with pytest.raises(openrealm.InvalidArgumentError):
         ObjectId(b"short")
+
+
+@pytest.mark.parametrize("text", ["1E+6145", "-1E+6145", "99999999999999999999999999999999999E+6111",
+                                  "1E+999999999999999999"])
+def test_a_decimal_above_decimal128_range_is_refused(typed_db, text):
+    """A finite Decimal above decimal128's largest magnitude would round
+    to an infinity: refused, and nothing is written or created."""
+    with decimal.localcontext() as context:
+        context.Emax = decimal.MAX_EMAX
+        value = decimal.Decimal(text)
+    with typed_db.write() as txn:
+        obj = txn.create("AllTypes", {"id": 1})
+        with pytest.raises(openrealm.InvalidArgumentError, match="outside decimal128's range"):
+            obj.decimal128_value = value
+        with pytest.raises(openrealm.InvalidArgumentError, match="outside decimal128's range"):
+            txn.create("AllTypes", {"id": 2, "decimal128_optional": value})
+        assert obj.decimal128_value == decimal.Decimal(0)
+        assert [o.id for o in txn.objects("AllTypes")] == [1]
+        # The largest and the infinities themselves are values.
+        obj.decimal128_value = decimal.Decimal("9.999999999999999999999999999999999E+6144")
+        assert obj.decimal128_value == decimal.Decimal("9.999999999999999999999999999999999E+6144")
+        obj.decimal128_value = decimal.Decimal("-Infinity")
+        assert obj.decimal128_value.is_infinite()

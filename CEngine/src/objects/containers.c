@@ -763,7 +763,7 @@ bool ce_collection_find(const ce_collection *collection, const ce_value *value, 
     found_collection found;
     if (!value || !out_index || !out_found)
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_collection_find: arguments are required");
-    if (!containers_find(collection, &loaded, &found)) return false;
+    if (!value_check_type(value) || !containers_find(collection, &loaded, &found)) return false;
     if (value_bytes_missing(value)) return object_bytes_missing(&found.spec, value);
     const space_state *space = db_txn_space(collection->txn);
     ce_type type;
@@ -890,6 +890,7 @@ bool ce_set_insert(ce_collection *set, const ce_value *value, bool *out_changed)
 bool ce_set_erase(ce_collection *set, const ce_value *value, bool *out_changed)
 {
     if (!value) return error_fail(CE_ERR_INVALID_ARGUMENT, "a value is required");
+    if (!value_check_type(value)) return false;
     if (value_bytes_missing(value)) {
         schema *loaded;
         found_collection found;

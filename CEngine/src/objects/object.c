@@ -133,12 +133,13 @@ static bool check_link_target(ce_txn *txn, schema *loaded, const element_spec *s
 bool object_check_element(ce_txn *txn, schema *loaded, const element_spec *spec, const ce_value *value)
 {
     if (!value) return error_fail(CE_ERR_INVALID_ARGUMENT, "a value is required");
+    if (!value_check_type(value)) return false;
     if (value->type == CE_TYPE_NULL) {
         if (spec->nullable) return true;
         return error_fail(CE_ERR_NULL_NOT_ALLOWED, "property '%s.%s' is required: it cannot be null", SPEC_WHERE(spec));
     }
     if (spec->type == CE_TYPE_MIXED) {
-        if ((unsigned)value->type > CE_TYPE_DICTIONARY || value->type == CE_TYPE_MIXED)
+        if (value->type == CE_TYPE_MIXED)
             return error_fail(CE_ERR_WRONG_TYPE, "property '%s.%s' is mixed: it cannot hold a value of type %d", SPEC_WHERE(spec),
                            (int)value->type);
         if (spec->in_set && (value->type == CE_TYPE_LIST || value->type == CE_TYPE_DICTIONARY))

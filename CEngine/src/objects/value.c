@@ -2,7 +2,8 @@
  * value.c — type names, timestamps, defaults, order, equality and hashing
  * of values (see value.h for the order).
  *
- * Owns: what value.h promises: ce_type_name, ce_value_size, the validity of a timestamp,
+ * Owns: what value.h promises: ce_type_name, ce_value_size, the check of a
+ * value's type tag (value_check_type), the validity of a timestamp,
  * a property's default value, value_compare, value_equal and value_hash.
  * Never: allocates, or reads the file.
  *
@@ -14,6 +15,7 @@
 #include "value.h"
 #include "checksum.h"
 #include "decimal.h"
+#include "error.h"
 
 #include <math.h>
 #include <string.h>
@@ -52,6 +54,12 @@ bool value_timestamp_is_valid(ce_timestamp timestamp)
     if (timestamp.seconds > 0 && timestamp.nanoseconds < 0) return false;
     if (timestamp.seconds < 0 && timestamp.nanoseconds > 0) return false;
     return true;
+}
+
+bool value_check_type(const ce_value *value)
+{
+    if ((unsigned)value->type <= CE_TYPE_DICTIONARY) return true;
+    return error_fail(CE_ERR_INVALID_ARGUMENT, "the value's type %d is not a ce_type", (int)value->type);
 }
 
 bool value_bytes_missing(const ce_value *value)

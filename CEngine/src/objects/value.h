@@ -47,6 +47,12 @@
  * has the sign of seconds (either sign when seconds is 0). */
 bool value_timestamp_is_valid(ce_timestamp timestamp);
 
+/* Whether a value's type tag is one of ce_type's; if not, fails with
+ * CE_ERR_INVALID_ARGUMENT, "the value's type N is not a ce_type" (a value
+ * a caller built from memory it did not initialize, or from a newer
+ * header). Every call that takes a ce_value checks it first. */
+bool value_check_type(const ce_value *value);
+
 /* Whether a string or binary value claims bytes it has no data for
  * (size > 0, data == NULL): a value no call may read. */
 bool value_bytes_missing(const ce_value *value);

@@ -230,6 +230,7 @@ bool ce_values_aggregate(const ce_value *values, size_t count, ce_type element, 
     aggregator a;
     if (!values_aggregator_start(&a, aggregate, element)) return false;
     for (size_t i = 0; i < count; i++) {
+        if (!value_check_type(&values[i])) return false;
         ce_type type = values[i].type;
         if (type != CE_TYPE_NULL && element != CE_TYPE_MIXED && type != element)
             return error_fail(CE_ERR_WRONG_TYPE, "ce_values_aggregate: value %zu is a %s, not a %s", i, ce_type_name(type),

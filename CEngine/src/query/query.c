@@ -72,6 +72,7 @@ static bool keep_argument_bytes(query_core *core, const void *data, size_t size,
 
 static bool check_argument_value(const ce_value *value, size_t index)
 {
+    if (!value_check_type(value)) return false;
     switch (value->type) {
     case CE_TYPE_NULL:
     case CE_TYPE_INT:

@@ -133,18 +133,29 @@ static void new_stamp(ce_txn *txn) { txn->stamp = atomic_fetch_add(&last_stamp, 
 
 uint64_t db_txn_stamp(const ce_txn *txn) { return txn->stamp; }
 
+/* Handles' identity tokens: unique in the process, never reused. */
+static _Atomic uint64_t last_file_token;
+
+#define PATH_HASH_SEED 0x50415448ull
+
 db_file_id db_txn_file_id(const ce_txn *txn)
 {
-    return (db_file_id){txn->db, txn->db->file_device, txn->db->file_inode};
+    const ce_db *db = txn->db;
+    return (db_file_id){db->file_token, db->file_device, db->file_inode, db->path_hash};
 }
 
 bool db_txn_check_file(const ce_txn *txn, const db_file_id *id)
 {
     const ce_db *db = txn->db;
-    if (id->db == db || (id->device == db->file_device && id->inode == db->file_inode)) return true;
+    if (id->token == db->file_token || (id->device == db->file_device && id->inode == db->file_inode)) return true;
+    if (id->path_hash == db->path_hash)
+        return error_fail(CE_ERR_INVALID_ARGUMENT,
+                          "a query or results view made on '%s' was used after the file was compacted or replaced "
+                          "by another handle or process: make it again on the file as it is now",
+                          db->path);
     return error_fail(CE_ERR_INVALID_ARGUMENT,
                       "a query or results view made on another database file was used with a transaction of '%s'",
-                      db->path ? db->path : "(in memory)");
+                      db->path);
 }
 
 static void release_layer_state(ce_txn *txn)
@@ -326,6 +337,8 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
         free_db(db);
         return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_open: a path is required (or an in-memory identifier)");
     }
+    db->file_token = atomic_fetch_add(&last_file_token, 1) + 1;
+    if (db->path) db->path_hash = checksum_of(db->path, strlen(db->path), PATH_HASH_SEED);
     if (!db->path || !(db->lock_path = malloc(strlen(db->path) + 6))) {
         free_db(db);
         return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory");

@@ -58,16 +58,20 @@ void db_txn_set_before_commit(ce_txn *txn, bool (*before_commit)(ce_txn *txn, vo
 ce_db *db_txn_db(const ce_txn *txn);
 
 /* What a query or results view remembers of the database file it was made
- * on: the handle, and the data file's device and inode at its open. */
+ * on: the handle's identity token (which the handle keeps through its own
+ * compactions), the data file's device and inode then, and a hash of its
+ * path. */
 typedef struct db_file_id {
-    const ce_db *db;
-    uint64_t device, inode;
+    uint64_t token, device, inode, path_hash;
 } db_file_id;
 db_file_id db_txn_file_id(const ce_txn *txn);
 
-/* Whether `txn` reads the file `id` names (the same handle, or another
- * handle on the same data file); otherwise CE_ERR_INVALID_ARGUMENT naming
- * the transaction's file: a table key of one file means nothing in another. */
+/* Whether `txn` reads the file `id` names: the same handle (before or after
+ * it compacted the file), or another handle on the same data file.
+ * Otherwise CE_ERR_INVALID_ARGUMENT naming the transaction's file (a table
+ * key of one file means nothing in another), saying so when the path is
+ * the same but the file is not: compacted by another handle or process, or
+ * replaced, since. */
 bool db_txn_check_file(const ce_txn *txn, const db_file_id *id);
 
 /* Write transactions: runs the before-commit call now (the objects layer

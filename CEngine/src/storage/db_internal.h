@@ -109,8 +109,14 @@ struct ce_db {
     /* The sync record holds a version (this handle read or wrote it after
      * a durable slot: group.c, vouch_first_slot); under the sync lock. */
     bool sync_record_seen;
-    /* The data file's device and inode when the handle opened it (db_file_id). */
+    /* The data file's device and inode: at open, and after each compaction
+     * of this handle (writer_replace_file) (db_file_id). */
     uint64_t file_device, file_inode;
+    /* This handle's identity token: unique in the process (never reused,
+     * unlike the handle's address) and kept when the handle compacts its
+     * file, so that what was made on the file before the compaction is
+     * known as made on it; and a hash of the path (db_txn_check_file). */
+    uint64_t file_token, path_hash;
     pthread_mutex_t group_mutex;
 };
 

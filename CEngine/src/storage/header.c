@@ -202,16 +202,16 @@ static bool page_is_blank(const uint8_t *page)
     return true;
 }
 
-/* Whether every byte of the file after the header is zero (read only for a
- * file whose header is blank: a new file, or a damaged one). */
-static bool tail_is_blank(ce_db *db, uint64_t file_size, bool *out_blank)
+/* Whether every byte of the file from `from` on is zero (read only for a
+ * file whose slots are blank: a new file, or a damaged one). */
+static bool tail_is_blank(ce_db *db, uint64_t from, uint64_t file_size, bool *out_blank)
 {
     enum { CHUNK = 1 << 20 };
     uint8_t *chunk = malloc(CHUNK);
     if (!chunk) return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory opening '%s'", db->path);
     *out_blank = true;
     bool ok = true;
-    for (uint64_t at = CE_HEADER_SIZE; ok && *out_blank && at < file_size; at += CHUNK) {
+    for (uint64_t at = from; ok && *out_blank && at < file_size; at += CHUNK) {
         size_t length = file_size - at < CHUNK ? (size_t)(file_size - at) : CHUNK;
         ok = pager_read(db->pager, at, chunk, length);
         for (size_t i = 0; ok && i < length; i++)
@@ -407,7 +407,7 @@ bool header_choose_version(ce_db *db, bool verify_data, header_state *out_state,
          * page is made durable before any commit writes after the header,
          * so bytes there mean that a header that existed was zeroed. */
         bool tail_blank = true;
-        if (file_size > CE_HEADER_SIZE && !tail_is_blank(db, file_size, &tail_blank)) goto done;
+        if (file_size > CE_HEADER_SIZE && !tail_is_blank(db, CE_HEADER_SIZE, file_size, &tail_blank)) goto done;
         if (!tail_blank) {
             error_fail(CE_ERR_INVALID_DATABASE,
                        "invalid database: the header of '%s' is blank, but the file holds data after it: the header "
@@ -422,7 +422,21 @@ bool header_choose_version(ce_db *db, bool verify_data, header_state *out_state,
     cipher_header cipher;
     if (!check_static_page(db, static_page, &cipher)) goto done;
     if (slots_blank) {
-        *out_state = HEADER_EMPTY; /* the header was written, the first commit was not */
+        /* The header was written, the first commit was not, or not whole:
+         * that commit writes nothing past HEADER_FIRST_COMMIT_END, so bytes
+         * there mean commits that a damaged header no longer names (a file
+         * without a sync record: not durable, or its record zeroed too). */
+        bool tail_blank = true;
+        if (file_size > HEADER_FIRST_COMMIT_END && !tail_is_blank(db, HEADER_FIRST_COMMIT_END, file_size, &tail_blank))
+            goto done;
+        if (!tail_blank) {
+            error_fail(CE_ERR_INVALID_DATABASE,
+                       "invalid database: the header slots of '%s' are blank, but the file holds data past its first "
+                       "commit: the header was damaged (the file is left as it is)",
+                       db->path);
+            goto done;
+        }
+        *out_state = HEADER_EMPTY;
         ok = true;
         goto done;
     }

@@ -36,6 +36,12 @@
 #define SLOT_MAC_OFFSET (SLOT_CHECKSUM_OFFSET - 40u)
 #define SLOT_MAX_RUNS_ENCRYPTED ((SLOT_MAC_OFFSET - SLOT_HEADER_SIZE) / 16u)
 #define CHECKSUM_SEED_DATA 0x44415441ull
+/* A new file's first commit (version 1, an empty top: under a page of
+ * nodes) writes no byte at or past this offset: its page follows a page of
+ * checksums (a plain file with page checksums) or its group's metadata page
+ * (an encrypted file). A file with blank slots and a non-zero byte here or
+ * later is a damaged file, not a creation that was interrupted. */
+#define HEADER_FIRST_COMMIT_END (CE_HEADER_SIZE + 2u * PAGE_SIZE_BYTES)
 /* No slot names a logical size beyond this. */
 #define HEADER_MAX_LOGICAL_SIZE (1ull << 48)
 

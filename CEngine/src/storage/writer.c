@@ -373,7 +373,9 @@ bool writer_replace_file(ce_db *db, writer_state *writer)
      * alone, so the latest version is simply republished. */
     pager_close_replaced(db->pager);
     db->pager = writer->pager;
-    struct stat status; /* the identity queries made from now on remember (db_file_id) */
+    /* The identity queries made from now on remember (db_file_id); the
+     * handle's token stays, so those made before go on working. */
+    struct stat status;
     if (os_active->fstat(pager_fd(db->pager), &status) == 0) {
         db->file_device = (uint64_t)status.st_dev;
         db->file_inode = (uint64_t)status.st_ino;
