@@ -146,6 +146,7 @@ typedef struct operand {
     const char *text;      /* VALUE: a number literal as written, else NULL */
     const ce_value *list;  /* LIST */
     const char **texts;    /* LIST: each element's number text or NULL */
+    const bool *arguments; /* LIST '{...}': whether each element is an argument ($n), else NULL */
     size_t list_count;
     bool from_argument;    /* for messages */
     int argument;
