@@ -3,8 +3,8 @@
  * reader would not guess, each case with the source of the rule in Realm:
  * an empty or nil needle, nil with every operator, nulls on both sides of
  * <= and >=, a number compared with a float property, sorting and
- * distinct through a missing to-one link, date literals before 1970 and
- * signed NaN literals.
+ * distinct through a missing to-one link, date literals before 1970,
+ * signed NaN literals, and [c] on binaries.
  *
  * Owns: the cases on these rules, on small tables of their own.
  * Never: asks the engine what a predicate should match; the expected
@@ -28,6 +28,21 @@ static size_t count_of(ce_txn *txn, ce_table_key table, const char *predicate, c
     CHECK(ce_query_count(query, txn, &count));
     ce_query_free(query);
     return count;
+}
+
+/* The predicate fails to parse with a message containing `words`. */
+static void expect_error_containing(ce_txn *txn, ce_table_key table, const char *predicate,
+                                    const ce_query_argument *arguments, size_t n, const char *words)
+{
+    ce_query *query;
+    if (ce_query_parse(txn, table, predicate, arguments, n, &query)) {
+        fprintf(stderr, "'%s' parsed; expected an error with '%s'\n", predicate, words);
+        exit(1);
+    }
+    if (!strstr(ce_last_error_message(), words)) {
+        fprintf(stderr, "'%s': '%s' lacks '%s'\n", predicate, ce_last_error_message(), words);
+        exit(1);
+    }
 }
 
 #define EXPECT_COUNT(txn, table, predicate, expected)                                                         \
@@ -633,6 +648,51 @@ TEST(decimal_literals_through_every_path)
     CHECK(count_of(txn, table, "decimals == $0", &double_tenth, 1) == 0);
     CHECK(count_of(txn, table, "link.d == $0", &double_tenth, 1) == 0);
     CHECK(count_of(txn, table, "link.d < $0", &double_tenth, 1) == 1); /* 0.1 < 0.1000000000000000055... */
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}
+
+/* ------------------------------------------------------------------------ */
+/* [c] on binaries                                                           */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * realm-core takes [c] with a binary on the right (src/realm/parser/driver.cpp,
+ * verify_only_string_types: "right side must be a string or binary type"),
+ * and EqualityNode::visit and StringOpsNode::visit pass case_sensitive on to
+ * Query::equal, begins_with, ends_with, contains and like of a binary
+ * column: the bytes compare case-insensitively, as text. Its parser has
+ * no [d], which stays refused for binaries. The engine refused [c] on a
+ * binary ("[c] and [d] compare strings"). Found by the differential query
+ * test (python/tests/test_query_differential.py).
+ *
+ * Rows: bin = 'abc', 'ABC', 'xyz', nil, each with a link to the first.
+ */
+TEST(binary_case_insensitive)
+{
+    test_db t = test_db_open("query-rules-binary-case");
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Blob", &table));
+    ce_column_key bin = add_property(txn, table, "bin", CE_TYPE_BINARY, true, 0);
+    ce_column_key link = add_property(txn, table, "link", CE_TYPE_LINK, true, table);
+    ce_value rows[4] = {bytes_value("abc"), bytes_value("ABC"), bytes_value("xyz"), null_value};
+    ce_object_key objects[4];
+    for (int r = 0; r < 4; r++)
+        CHECK(ce_object_create(txn, table, NULL, &objects[r]) && ce_object_set(txn, table, objects[r], bin, &rows[r]));
+    ce_value first = {.type = CE_TYPE_LINK, .link = {table, objects[0]}};
+    for (int r = 0; r < 4; r++) CHECK(ce_object_set(txn, table, objects[r], link, &first));
+    ce_query_argument upper = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = bytes_value("aBC")};
+    ce_query_argument b = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = bytes_value("B")};
+    CHECK(count_of(txn, table, "bin == $0", &upper, 1) == 0);
+    CHECK(count_of(txn, table, "bin ==[c] $0", &upper, 1) == 2);
+    CHECK(count_of(txn, table, "bin !=[c] $0", &upper, 1) == 2); /* 'xyz' and nil */
+    CHECK(count_of(txn, table, "bin CONTAINS[c] $0", &b, 1) == 2);
+    CHECK(count_of(txn, table, "bin BEGINSWITH[c] $0", &upper, 1) == 2);
+    CHECK(count_of(txn, table, "bin IN[c] {$0}", &upper, 1) == 2);
+    CHECK(count_of(txn, table, "link.bin ==[c] $0", &upper, 1) == 4); /* through a link: the generic path */
+    EXPECT_COUNT(txn, table, "bin LIKE[c] B64\"KkIq\"", 2);            /* '*B*' */
+    expect_error_containing(txn, table, "bin ==[d] $0", &upper, 1, "[c] and [d] compare strings");
     CHECK(ce_txn_commit(txn));
     test_db_close(&t);
 }

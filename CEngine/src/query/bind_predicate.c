@@ -368,7 +368,14 @@ static bool check_comparison(binder *b, const bound_path *path, parse_op op, uns
                           ce_type_name(path->type), path->description, shown);
     }
     if (flags) {
-        if (type != CE_TYPE_STRING || value->type != CE_TYPE_STRING)
+        /* realm-core takes [c] with a binary on the right
+         * (verify_only_string_types, driver.cpp: "right side must be a
+         * string or binary type") and a binary property then compares
+         * case-insensitively (EqualityNode and StringOpsNode::visit pass
+         * case_sensitive to Query::equal, begins_with, ... on the binary
+         * column): the bytes fold as UTF-8 text. Its parser has no [d]. */
+        bool binaries = type == CE_TYPE_BINARY && value->type == CE_TYPE_BINARY && flags == FOLD_CASE;
+        if ((type != CE_TYPE_STRING || value->type != CE_TYPE_STRING) && !binaries)
             return bind_error(b, position, "[c] and [d] compare strings, and '%s' is %s %s", path->description,
                               path->size_of ? "the length of a" : "of type", ce_type_name(path->type));
         if (compare_is_ordered_operator(op)) return ordered_flags_error(b, position, op, flags);

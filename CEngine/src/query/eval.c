@@ -604,6 +604,16 @@ static bool set_probe(evaluation *e, const bound_node *node, size_t i, ce_value 
             out->string.size = size;
         }
         break;
+    case CE_TYPE_BINARY: /* [c] on a binary: its bytes folded as text */
+        if (node->flags) {
+            size_t size;
+            if (!fold_text((const char *)out->binary.data, out->binary.size, node->flags, &e->folder.buffers[0],
+                           &e->folder.capacities[0], &size))
+                return false;
+            out->binary.data = (const uint8_t *)e->folder.buffers[0];
+            out->binary.size = size;
+        }
+        break;
     default: break;
     }
     return true;
