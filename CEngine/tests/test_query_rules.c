@@ -696,3 +696,57 @@ TEST(binary_case_insensitive)
     CHECK(ce_txn_commit(txn));
     test_db_close(&t);
 }
+
+/* ------------------------------------------------------------------------ */
+/* A string property and a binary argument (or the reverse)                  */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * realm-core's StringOpsNode::visit (src/realm/parser/driver.cpp) takes
+ * the column's own begins_with/ends_with/contains/like only when the
+ * argument has the property's type; otherwise it builds Compare<BeginsWith>
+ * (EndsWith, Contains, Like) over the values, whose QueryValue overloads
+ * (src/realm/query_conditions.hpp) take a string with a string or a binary
+ * with a binary and are false otherwise, as on a mixed value
+ * (mixed_string_operators_take_one_kind above). == and != still compare a
+ * string with a binary as bytes. The engine compared the bytes. Found by
+ * the differential query test (python/tests/test_query_differential.py).
+ *
+ * Rows: s = 'abc' with strings = ['abc'] and bin = 'abc'; s = nil with
+ * strings = [] and bin = nil.
+ */
+TEST(string_operators_with_an_argument_of_the_other_kind)
+{
+    test_db t = test_db_open("query-rules-other-kind");
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Text", &table));
+    ce_column_key s = add_property(txn, table, "s", CE_TYPE_STRING, true, 0);
+    ce_column_key bin = add_property(txn, table, "bin", CE_TYPE_BINARY, true, 0);
+    ce_property_info list_info = {.name = "strings", .type = CE_TYPE_STRING, .collection = CE_COLLECTION_LIST};
+    ce_column_key strings;
+    CHECK(ce_property_add(txn, table, &list_info, &strings));
+    ce_object_key first, second;
+    ce_value abc = text_value("abc"), abc_bytes = bytes_value("abc");
+    CHECK(ce_object_create(txn, table, NULL, &first) && ce_object_set(txn, table, first, s, &abc) &&
+          ce_object_set(txn, table, first, bin, &abc_bytes) && ce_object_create(txn, table, NULL, &second));
+    ce_collection *list;
+    CHECK(ce_collection_open(txn, table, first, strings, &list) && ce_list_insert(list, 0, &abc));
+    ce_collection_close(list);
+    ce_query_argument b_bytes = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = bytes_value("b")};
+    ce_query_argument b_text = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = text_value("b")};
+    ce_query_argument all_bytes = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = bytes_value("abc")};
+    CHECK(count_of(txn, table, "s CONTAINS $0", &b_bytes, 1) == 0);
+    CHECK(count_of(txn, table, "s BEGINSWITH $0", &all_bytes, 1) == 0);
+    CHECK(count_of(txn, table, "s LIKE $0", &all_bytes, 1) == 0);
+    CHECK(count_of(txn, table, "NOT s ENDSWITH $0", &all_bytes, 1) == 2);
+    CHECK(count_of(txn, table, "ANY strings CONTAINS $0", &b_bytes, 1) == 0);
+    CHECK(count_of(txn, table, "ALL strings CONTAINS $0", &b_bytes, 1) == 1); /* the empty list */
+    CHECK(count_of(txn, table, "bin CONTAINS $0", &b_text, 1) == 0);
+    /* One kind still finds it; == compares a string with a binary as bytes. */
+    CHECK(count_of(txn, table, "s CONTAINS $0", &b_text, 1) == 1);
+    CHECK(count_of(txn, table, "bin CONTAINS $0", &b_bytes, 1) == 1);
+    CHECK(count_of(txn, table, "s == $0", &all_bytes, 1) == 1);
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}

@@ -575,6 +575,16 @@ static bool bind_path_value(binder *b, const operand *left, parse_op op, unsigne
     const ce_value *value = &rounded;
     if (!check_comparison(b, path, op, flags, right, value, right->position)) return false;
     if (compare_empty_needle(op, value)) return constant_node(b, false, position, out);
+    if (compare_is_string_operator(op) && compare_is_text(path_value_type(path)) && compare_is_text(value->type) &&
+        path_value_type(path) != value->type && value_is_argument(right, &right->value))
+        /* A string property and a binary argument, or the reverse:
+         * realm-core's StringOpsNode::visit (driver.cpp) takes its column
+         * fast path only for one type and otherwise builds
+         * Compare<Contains> (BeginsWith, ...) over the values, whose
+         * QueryValue overloads (query_conditions.hpp) take a string with a
+         * string or a binary with a binary and are false otherwise, as on
+         * a mixed value (eval.c, matches_right). */
+        return constant_node(b, false, position, out);
     if (path->link_column) {
         /* A to-one link of the object: its column holds the target's key + 1 (0: null). */
         int64_t stored = 0;

@@ -801,9 +801,14 @@ static bool matches_right(evaluation *e, const bound_node *node, const ce_value 
      * overloads of Contains, BeginsWith, EndsWith, Like and their [c]
      * forms, src/realm/query_conditions.hpp) take a string with a string or
      * a binary with a binary and are false otherwise; == and != compare a
-     * string with a binary as bytes (Mixed::types_are_comparable). */
+     * string with a binary as bytes (Mixed::types_are_comparable). So do
+     * a string or binary property's values with an argument of the other
+     * kind (StringOpsNode::visit, driver.cpp, uses the same overloads when
+     * the two types differ; see bind_path_value). */
+    ce_type left_type = node->left.kind == OPERAND_PATH ? path_value_type(&node->left.path) : CE_TYPE_NULL;
     bool one_text_kind = compare_is_string_operator(op) &&
-                         node->left.kind == OPERAND_PATH && path_value_type(&node->left.path) == CE_TYPE_MIXED;
+                         (left_type == CE_TYPE_MIXED || (compare_is_text(left_type) && node->right.kind == OPERAND_VALUE &&
+                                                         node->right.from_argument));
     for (size_t i = 0; i < right->count && !*out; i++) {
         if (one_text_kind && compare_is_text(value->type) && compare_is_text(right->values[i].type) &&
             value->type != right->values[i].type)
