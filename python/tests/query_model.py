@@ -385,14 +385,22 @@ def string_op(op, flags, value, needle):
 # ---------------------------------------------------------------------------
 
 class Ctx:
-    """Renders a predicate: the text and the arguments it refers to."""
+    """Renders a predicate: the text and the arguments it refers to. With
+    printf=True, arguments are NSPredicate's specifiers taken in order:
+    values as %@ and the key paths of comparisons as %K (Realm Swift's
+    filter(_:_:) format; the engine takes %@ and %K in order)."""
 
-    def __init__(self):
+    def __init__(self, printf=False):
         self.args = []
+        self.printf = printf
 
     def arg(self, value):
         self.args.append(value)
-        return f"${len(self.args) - 1}"
+        return "%@" if self.printf else f"${len(self.args) - 1}"
+
+    def key(self, path):
+        self.args.append(path)
+        return "%K"
 
 
 def literal(ctx, value, kind, rng_bit):
@@ -458,9 +466,11 @@ class Path:
     def many(self):
         return "links" in self.hops or (self.prop.collection != "" and self.sub not in DICT_KEYS)
 
-    def text(self, var=None):
+    def text(self, var=None, ctx=None):
         parts = ([var] if var else []) + self.hops + [self.prop.name]
         text = ".".join(parts)
+        if ctx is not None and ctx.printf and var is None and self.sub is None:
+            return ctx.key(text)  # the whole key path as one %K argument
         if self.sub in ("@keys", "@values"):
             return f"{text}.{self.sub}"
         if self.sub is not None:
@@ -527,7 +537,7 @@ class Compare(Node):
     def render(self, ctx, var=None):
         q = f"{self.quant} " if self.quant else ""
         fl = f"[{self.flags}]" if self.flags else ""
-        return f"{q}{self.path.text(var)} {self.op}{fl} {self.const.render(ctx)}"
+        return f"{q}{self.path.text(var, ctx)} {self.op}{fl} {self.const.render(ctx)}"
 
     def one(self, v):
         c = adjust(self.const.value, self.path.prop.kind, self.const.as_literal)
@@ -560,7 +570,7 @@ class Between(Node):
 
     def render(self, ctx, var=None):
         q = f"{self.quant} " if self.quant else ""
-        return f"{q}{self.path.text(var)} BETWEEN {{{self.low.render(ctx)}, {self.high.render(ctx)}}}"
+        return f"{q}{self.path.text(var, ctx)} BETWEEN {{{self.low.render(ctx)}, {self.high.render(ctx)}}}"
 
     def test(self, rows, row):
         k = self.path.prop.kind
@@ -577,8 +587,8 @@ class In(Node):
 
     def render(self, ctx, var=None):
         if self.as_arg:
-            return f"{self.path.text(var)} IN {ctx.arg([c.value for c in self.consts])}"
-        return f"{self.path.text(var)} IN {{{', '.join(c.render(ctx) for c in self.consts)}}}"
+            return f"{self.path.text(var, ctx)} IN {ctx.arg([c.value for c in self.consts])}"
+        return f"{self.path.text(var, ctx)} IN {{{', '.join(c.render(ctx) for c in self.consts)}}}"
 
     def test(self, rows, row):
         k = self.path.prop.kind
@@ -594,7 +604,7 @@ class ConstIn(Node):
         self.const, self.path = const, path
 
     def render(self, ctx, var=None):
-        return f"{self.const.render(ctx)} IN {self.path.text(var)}"
+        return f"{self.const.render(ctx)} IN {self.path.text(var, ctx)}"
 
     def test(self, rows, row):
         c = adjust(self.const.value, self.path.prop.kind, self.const.as_literal)
@@ -609,7 +619,7 @@ class PropCompare(Node):
 
     def render(self, ctx, var=None):
         fl = f"[{self.flags}]" if self.flags else ""
-        return f"{self.left.text(var)} {self.op}{fl} {self.right.text(var)}"
+        return f"{self.left.text(var, ctx)} {self.op}{fl} {self.right.text(var, ctx)}"
 
     def test(self, rows, row):
         a = self.left.values(rows, row)

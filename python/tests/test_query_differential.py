@@ -62,12 +62,12 @@ def subset_rows(rows, keep):
     return kept
 
 
-def disagrees(tmp_path, props, rows, node, counter, ordering=None):
+def disagrees(tmp_path, props, rows, node, counter, ordering=None, printf=False):
     """The disagreement of engine and model on this case, or None."""
     path = str(tmp_path / f"shrink{next(_files)}.realm")
     db = build(path, props, rows)
     try:
-        ctx = qm.Ctx()
+        ctx = qm.Ctx(printf)
         text = node.render(ctx) + (ordering.render() if ordering else "")
         try:
             want = model_ids(rows, node, ordering)
@@ -79,7 +79,7 @@ def disagrees(tmp_path, props, rows, node, counter, ordering=None):
         db.close()
 
 
-def shrink(tmp_path, props, rows, node, ordering):
+def shrink(tmp_path, props, rows, node, ordering, printf):
     """Drop rows and sub-predicates while the disagreement stays."""
     counter = [0]
     changed = True
@@ -87,7 +87,7 @@ def shrink(tmp_path, props, rows, node, ordering):
         changed = False
         if isinstance(node, qm.Logic):
             for kid in node.kids:
-                if disagrees(tmp_path, props, rows, kid, counter, ordering):
+                if disagrees(tmp_path, props, rows, kid, counter, ordering, printf):
                     node, changed = kid, True
                     break
             if changed:
@@ -100,7 +100,7 @@ def shrink(tmp_path, props, rows, node, ordering):
                 continue
             keep = {r["id"] for r in rows} - {row["id"]}
             smaller = subset_rows(rows, keep)
-            if len(smaller) > 0 and disagrees(tmp_path, props, smaller, node, counter, ordering):
+            if len(smaller) > 0 and disagrees(tmp_path, props, smaller, node, counter, ordering, printf):
                 rows, changed = smaller, True
                 break
     return rows, node
@@ -116,7 +116,8 @@ def run_seed(tmp_path, seed, count=PREDICATES_PER_SEED):
         for _ in range(count):
             node = qm.random_predicate(rng, props)
             ordering = qm.random_ordering(rng, props)
-            ctx = qm.Ctx()
+            printf = rng.random() < 0.15  # %@ and %K instead of $0, $1, ...
+            ctx = qm.Ctx(printf)
             text = node.render(ctx) + (ordering.render() if ordering else "")
             try:
                 want = model_ids(rows, node, ordering)
@@ -124,15 +125,15 @@ def run_seed(tmp_path, seed, count=PREDICATES_PER_SEED):
                 continue
             got = engine_ids(db, text, ctx.args, ordering is not None)
             if got != want:
-                failures.append((node, ordering))
+                failures.append((node, ordering, printf))
                 if len(failures) >= 3:
                     break
     finally:
         db.close()
     reports = []
-    for node, ordering in failures[:1]:
-        small_rows, small_node = shrink(tmp_path, props, rows, node, ordering)
-        result = disagrees(tmp_path, props, small_rows, small_node, [1000], ordering)
+    for node, ordering, printf in failures[:1]:
+        small_rows, small_node = shrink(tmp_path, props, rows, node, ordering, printf)
+        result = disagrees(tmp_path, props, small_rows, small_node, [1000], ordering, printf)
         text, args, got, want = result or (node.render(qm.Ctx()), [], "?", "?")
         used = {p.name for p in props if p.name in text}
         reports.append(
