@@ -4,7 +4,8 @@
  * an empty or nil needle, nil with every operator, nulls on both sides of
  * <= and >=, a number compared with a float property, sorting and
  * distinct through a missing to-one link, date literals before 1970,
- * signed NaN literals, and [c] on binaries.
+ * signed NaN literals, [c] on binaries, string operators with an argument
+ * of the other kind, and a collection's @count through links to many.
  *
  * Owns: the cases on these rules, on small tables of their own.
  * Never: asks the engine what a predicate should match; the expected
@@ -747,6 +748,69 @@ TEST(string_operators_with_an_argument_of_the_other_kind)
     CHECK(count_of(txn, table, "s CONTAINS $0", &b_text, 1) == 1);
     CHECK(count_of(txn, table, "bin CONTAINS $0", &b_bytes, 1) == 1);
     CHECK(count_of(txn, table, "s == $0", &all_bytes, 1) == 1);
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}
+
+/* ------------------------------------------------------------------------ */
+/* A collection's @count and aggregates through a link to many objects       */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * realm-core reads one list per object a link to many reaches
+ * (src/realm/query_expression.cpp, ColumnListBase::get_lists: one list ref
+ * per linked object) and sizes or aggregates each (SizeOperator and
+ * ListColumnAggregate in query_expression.hpp): `links.nums.@count == 2`
+ * holds when one linked object has two numbers, ANY of them. Through
+ * to-one links only, a null link reads list ref 0, the empty list. A list
+ * of links (`links.@count`, `links.@sum.n`) still counts or aggregates
+ * every object reached (LinkCount, the link aggregates). The engine counted
+ * all the linked objects' numbers together. Found by the differential query
+ * test (python/tests/test_query_differential.py).
+ *
+ * Rows: o0 nums [1, 2], links []; o1 nums [], links [o0, o2];
+ * o2 nums [5], links [o0]; no to-one link.
+ */
+TEST(collection_sizes_per_linked_object)
+{
+    test_db t = test_db_open("query-rules-per-collection");
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Node", &table));
+    add_property(txn, table, "link", CE_TYPE_LINK, true, table);
+    ce_property_info nums_info = {.name = "nums", .type = CE_TYPE_INT, .collection = CE_COLLECTION_LIST};
+    ce_property_info links_info = {.name = "links", .type = CE_TYPE_LINK, .collection = CE_COLLECTION_LIST,
+                                   .link_target = table};
+    ce_column_key nums, links;
+    CHECK(ce_property_add(txn, table, &nums_info, &nums) && ce_property_add(txn, table, &links_info, &links));
+    ce_object_key o[3];
+    for (int r = 0; r < 3; r++) CHECK(ce_object_create(txn, table, NULL, &o[r]));
+    const int64_t numbers[3][2] = {{1, 2}, {0, 0}, {5, 0}};
+    const size_t number_count[3] = {2, 0, 1};
+    const int targets[3][2] = {{0, 0}, {0, 2}, {0, 0}};
+    const size_t target_count[3] = {0, 2, 1};
+    for (int r = 0; r < 3; r++) {
+        ce_collection *list;
+        CHECK(ce_collection_open(txn, table, o[r], nums, &list));
+        for (size_t k = 0; k < number_count[r]; k++) {
+            ce_value v = {.type = CE_TYPE_INT, .integer = numbers[r][k]};
+            CHECK(ce_list_insert(list, k, &v));
+        }
+        ce_collection_close(list);
+        CHECK(ce_collection_open(txn, table, o[r], links, &list));
+        for (size_t k = 0; k < target_count[r]; k++) {
+            ce_value v = {.type = CE_TYPE_LINK, .link = {table, o[targets[r][k]]}};
+            CHECK(ce_list_insert(list, k, &v));
+        }
+        ce_collection_close(list);
+    }
+    EXPECT_COUNT(txn, table, "links.nums.@count == 2", 2); /* o1 and o2, through o0 */
+    EXPECT_COUNT(txn, table, "links.nums.@count == 3", 0); /* no one list holds 3 */
+    EXPECT_COUNT(txn, table, "links.nums.@size == 0", 0);  /* o0 links to nothing: no list */
+    EXPECT_COUNT(txn, table, "links.nums.@sum == 5", 1);   /* o1, through o2 */
+    EXPECT_COUNT(txn, table, "links.nums.@max == 2", 2);
+    EXPECT_COUNT(txn, table, "links.@count == 2", 1);      /* links themselves: the total */
+    EXPECT_COUNT(txn, table, "link.nums.@count == 0", 3);  /* a null link: the empty list */
     CHECK(ce_txn_commit(txn));
     test_db_close(&t);
 }

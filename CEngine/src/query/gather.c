@@ -193,6 +193,16 @@ static bool mixed_walk(const bound_path *path, size_t step, const mixed_place *p
     return ok;
 }
 
+bool gather_per_collection(const bound_path *path)
+{
+    if (path->aggregate == PATH_ALL_VALUES || path->size_of || path->element.kind == STEP_INDEX) return false;
+    if (path->final != FINAL_COLLECTION && path->final != FINAL_KEYS) return false;
+    for (size_t i = 0; i < path->hop_count; i++)
+        if (path->hops[i].kind == HOP_BACKLINKS || (path->hops[i].kind == HOP_LINKS && path->hops[i].select.kind == STEP_ALL))
+            return true;
+    return false;
+}
+
 /* The values of a path's final step at object (table, key). */
 static bool gather_final(ce_txn *txn, const bound_path *path, ce_table_key table, ce_object_key key, value_bag *bag)
 {
@@ -229,6 +239,19 @@ static bool gather_final(ce_txn *txn, const bound_path *path, ce_table_key table
     case FINAL_COLLECTION:
     case FINAL_KEYS:
     case FINAL_ENTRY: {
+        if (gather_per_collection(path)) {
+            /* realm-core reads one list per object a link to many reaches
+             * (ColumnListBase::get_lists, query_expression.cpp: one list
+             * ref per linked object) and sizes or aggregates each (SizeOperator,
+             * ListColumnAggregate): one value per collection, compared ANY. */
+            bound_path whole = *path;
+            whole.hop_count = 0;
+            value_bag own = {0};
+            bool ok = gather_final(txn, &whole, table, key, &own) && gather_aggregate(&whole, &own) &&
+                      gather_bag_push(bag, &own.values[0]);
+            gather_bag_free(&own);
+            return ok;
+        }
         ce_collection *collection;
         if (!ce_collection_open(txn, table, key, path->column, &collection)) return false;
         bool ok = true;
@@ -349,7 +372,7 @@ bool gather_path(ce_txn *txn, const bound_path *path, size_t hop, ce_table_key t
 
 bool gather_aggregate(const bound_path *path, value_bag *bag)
 {
-    if (path->aggregate == PATH_ALL_VALUES) return true;
+    if (path->aggregate == PATH_ALL_VALUES || gather_per_collection(path)) return true;
     ce_value result;
     if (path->aggregate == PATH_COUNT) {
         result = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)bag->count};
