@@ -341,6 +341,16 @@ def like(text, pattern):
 def string_op(op, flags, value, needle):
     """BEGINSWITH, ENDSWITH, CONTAINS, LIKE, ==, != with [c]/[d] on strings
     or binaries (binaries: no flags)."""
+    if isinstance(value, bytes) and isinstance(needle, bytes) and "c" in flags:
+        # [c] on two binaries (realm-core driver.cpp: verify_only_string_types
+        # takes a binary on the right, and EqualityNode/StringOpsNode::visit
+        # pass case_sensitive to the binary column's conditions): the bytes
+        # compare case-insensitively as UTF-8 text. Bytes that are no UTF-8
+        # are left undefined.
+        try:
+            value, needle = value.decode("utf-8"), needle.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Undefined("[c] on bytes that are no UTF-8")
     if op in ("==", "!="):
         if value is None or needle is None:
             r = value is None and needle is None
@@ -407,9 +417,11 @@ def literal(ctx, value, kind, rng_bit):
     """A constant as a literal where the language has one, else an argument."""
     if value is None:
         return rng_bit and "nil" or "NULL"
-    if not rng_bit or kind == "mixed" and isinstance(value, float) and math.isinf(value):
-        # realm-core refuses the literal inf for a mixed property
-        # (ConstantNode::visit, Type::INFINITY_VAL); an argument is fine.
+    if not rng_bit or kind in ("mixed", "int") and isinstance(value, float) and math.isinf(value):
+        # realm-core refuses the literal inf for a mixed or an int property
+        # (ConstantNode::visit, Type::INFINITY_VAL: "Infinity not supported
+        # for int"); an argument is fine (Type::ARG), inside {...} too
+        # (ListNode::visit visits each element as its own constant).
         return ctx.arg(value)
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -476,6 +488,24 @@ class Path:
         if self.sub is not None:
             return f"{text}['{self.sub}']"
         return text
+
+    def objects(self, rows, row):
+        """The objects the hops reach: through a chain of to-one links, one
+        (None for a null link); through a to-many link, only real objects."""
+        objs = [row]
+        for hop in self.hops:
+            nxt = []
+            for o in objs:
+                if o is None:
+                    nxt.append(None)
+                elif hop == "link":
+                    nxt.append(None if o["link"] is None else rows[o["link"]])
+                else:
+                    nxt.extend(rows[k] for k in o["links"])
+            objs = nxt
+        if "links" in self.hops:
+            objs = [o for o in objs if o is not None]
+        return objs
 
     def values(self, rows, row):
         """The values the path reaches, and whether it is a single value."""
@@ -780,12 +810,138 @@ class LinkCompare(Node):
 
 
 def random_link_compare(rng, rows_count):
-    hops = rng.choice([["link"], ["links"], ["link", "link"], ["link", "links"]])
+    hops = rng.choice([["link"], ["links"], ["link", "link"], ["link", "links"], ["links", "links"], ["links", "link"]])
     target = ObjRef(rng.randrange(rows_count)) if rng.random() < 0.85 else None
     if "links" in hops and target is None:
         target = ObjRef(0)  # realm-core refuses a list of links compared with nil
     quant = rng.choice(["", "ANY", "ALL", "NONE"]) if "links" in hops else ""
     return LinkCompare(quant, hops, rng.choice(["==", "!="]), target)
+
+
+class SizeOf(Node):
+    """[ANY|ALL|NONE] [hops.]prop.@count / @size / .length OP number:
+    - a list, set or dictionary: its size (realm-core PostOpNode::visit,
+      driver.cpp: ColumnListBase::size()). Through a chain of to-one links
+      ending at a null link the size is 0: ColumnListBase::get_lists
+      (query_expression.cpp) reads list ref 0 there, an empty list; through
+      a to-many link, one size per linked object.
+    - a string or binary: its size in bytes (PostOpNode::visit:
+      Columns<StringData>/Columns<BinaryData>::size()); null for a null
+      value or a null to-one link (SizeOperator keeps null).
+    - `.length` after a list of strings or binaries: each element's size
+      (PropNode::visit, driver.cpp, is_length_suffix and
+      get_element_length), 0 for a null element; realm-core has no
+      `.length` on a single string (it looks up a property 'length')."""
+
+    def __init__(self, quant, hops, prop, form, op, const):
+        self.quant, self.hops, self.prop, self.form, self.op, self.const = quant, hops, prop, form, op, const
+
+    def render(self, ctx, var=None):
+        q = f"{self.quant} " if self.quant else ""
+        path = ".".join(([var] if var else []) + self.hops + [self.prop.name, self.form])
+        return f"{q}{path} {self.op} {self.const.render(ctx)}"
+
+    def values(self, rows, row):
+        objs = Path(self.hops, Prop("id", "int", False, "")).objects(rows, row)
+        out = []
+        for o in objs:
+            if self.form == "length":
+                if o is not None:
+                    # A null element's length is 0 (realm-core
+                    # ColumnListElementLength; test_parser.cpp,
+                    # Parser_list_of_primitive_strings).
+                    out.extend(0 if v is None else len(v.encode() if isinstance(v, str) else v)
+                               for v in o[self.prop.name])
+            elif self.prop.collection != "":
+                out.append(0 if o is None else len(o[self.prop.name]))
+            else:
+                v = None if o is None else o[self.prop.name]
+                out.append(None if v is None else len(v.encode() if isinstance(v, str) else v))
+        return out
+
+    def test(self, rows, row):
+        return quantify(self.quant, [compare(self.op, v, self.const.value) for v in self.values(rows, row)])
+
+
+def random_size_of(rng, props):
+    texts = [p for p in props if p.kind in ("string", "data") and p.collection in ("", "list")]
+    colls = [p for p in props if p.collection != "" and p.kind != "link"]
+    r = rng.random()
+    if r < 0.45 and colls:
+        prop, form = rng.choice(colls), rng.choice(["@count", "@size"])
+    elif texts:
+        prop = rng.choice(texts)
+        form = "length" if prop.collection == "list" else rng.choice(["@count", "@size"])
+    else:
+        return None
+    hops = rng.choice([[], [], ["link"], ["link", "link"], ["links"], ["links", "link"]])
+    # A quantifier before the size of a collection through links is refused
+    # (the engine: "not a link/collection"); without one it is ANY.
+    many = ("links" in hops and prop.collection == "") or form == "length"
+    quant = rng.choice(["", "ANY", "ALL", "NONE"]) if many else ""
+    return SizeOf(quant, hops, prop, form, rng.choice(OPS["ordered"]), Const(rng.choice([0, 1, 2, 3, 5]), "int", True))
+
+
+class Backlinks(Node):
+    """@links: the objects linking to this one (realm-core PropNode::visit,
+    driver.cpp: `@links` alone is get_backlink_count, every link of every
+    class; `@links.Obj.link` and `@links.Obj.links` are the backlinks of
+    one property, ANY by default). A list holding this object twice links
+    to it twice (a backlink per entry)."""
+
+    def __init__(self, form, quant, prop, op, const):
+        # form: "count" (@links.@count), "one" (@links.Obj.P.@count with
+        # P = link or links), "values" (@links.Obj.P.prop OP const)
+        self.form, self.quant, self.prop, self.op, self.const = form, quant, prop, op, const
+        self.via = None
+
+    def render(self, ctx, var=None):
+        base = f"{var}.@links" if var else "@links"
+        if self.form == "count":
+            return f"{base}.@count {self.op} {self.const.render(ctx)}"
+        if self.form == "one":
+            return f"{base}.Obj.{self.via}.@count {self.op} {self.const.render(ctx)}"
+        q = f"{self.quant} " if self.quant else ""
+        return f"{q}{base}.Obj.{self.via}.{self.prop.name} {self.op} {self.const.render(ctx)}"
+
+    def sources(self, rows, row, via):
+        out = []
+        for r in rows.values():
+            if via in ("link", None) and r["link"] == row["id"]:
+                out.append(r)
+            if via in ("links", None):
+                out.extend(r for k in r["links"] if k == row["id"])
+        return out
+
+    def test(self, rows, row):
+        if self.form == "count":
+            return compare(self.op, len(self.sources(rows, row, None)), self.const.value)
+        srcs = self.sources(rows, row, self.via)
+        if self.form == "one":
+            return compare(self.op, len(srcs), self.const.value)
+        c = adjust(self.const.value, self.prop.kind, self.const.as_literal)
+        return quantify(self.quant, [compare(self.op, r[self.prop.name], c) for r in srcs])
+
+
+def random_backlinks(rng, props):
+    r = rng.random()
+    count = Const(rng.choice([0, 1, 2, 3]), "int", rng.random() < 0.7)
+    if r < 0.3:
+        node = Backlinks("count", "", None, rng.choice(OPS["ordered"]), count)
+    elif r < 0.6:
+        node = Backlinks("one", "", None, rng.choice(OPS["ordered"]), count)
+    else:
+        single = [p for p in props if p.collection == "" and p.kind in NUMERIC | {"string", "date", "bool"}]
+        if not single:
+            return None
+        prop = rng.choice(single)
+        ops = OPS["ordered"] if prop.kind in ORDERED else OPS["eq"]
+        node = Backlinks("values", rng.choice(["", "ANY", "ALL", "NONE"]), prop, rng.choice(ops),
+                         random_constant(rng, prop.kind, prop.optional))
+        if prop.kind == "string" and not isinstance(node.const.value, (str, type(None))):
+            node.const = Const("abc", "string", True)
+    node.via = rng.choice(["link", "links"])
+    return node
 
 
 # ---------------------------------------------------------------------------
@@ -809,7 +965,7 @@ def random_constant(rng, kind, optional):
     elif kind == "double":
         value = rng.choice(DOUBLES + INTS[:8])
     elif kind == "int":
-        value = rng.choice(INTS + [1.5, 2.0, -0.5])
+        value = rng.choice(INTS + [1.5, 2.0, -0.5, math.inf, -math.inf])
     elif kind == "decimal128":
         value = rng.choice(DECIMALS + [1, 42, -1, 0.1, 1.5, 2.3, -0.0, 1e300, 5e-324, math.inf, -math.inf])
     elif kind == "string":
@@ -834,6 +990,8 @@ def random_path(rng, props, allow_many=True, filt=None):
         hops = ["links"]
     elif r < 0.35:
         hops = ["link", "link"]
+    elif r < 0.39 and allow_many and prop.collection == "":
+        hops = ["links", "link"]
     sub = None
     if prop.collection == "dict":
         r = rng.random()
@@ -849,6 +1007,11 @@ def random_path(rng, props, allow_many=True, filt=None):
 
 def random_leaf(rng, props, depth=0):
     r = rng.random()
+    if r < 0.12:
+        leaf = random_size_of(rng, props) if r < 0.06 else random_backlinks(rng, props)
+        if leaf is not None:
+            return leaf
+        r = rng.random()
     if r < 0.03:
         return Fixed(rng.random() < 0.5)
     if r < 0.50:
@@ -867,6 +1030,17 @@ def random_leaf(rng, props, depth=0):
             flags = rng.choice(["", "", "c", "d", "cd"]) if kind == "string" else ""
             if kind == "data":
                 const = Const(rng.choice(BINARIES), kind, False)
+                r2 = rng.random()
+                if r2 < 0.3:
+                    flags = "c"  # [c] on binaries (string_op)
+                elif r2 < 0.45:
+                    # A string argument against a binary property: the string
+                    # operators take one kind (string_op).
+                    const = Const(rng.choice(STRINGS[:9]), "string", False)
+            elif kind == "string" and rng.random() < 0.1:
+                # A binary argument against a string property (string_op).
+                const = Const(rng.choice(BINARIES), "data", False)
+                flags = ""
             elif kind == "mixed":
                 const = Const(rng.choice(STRINGS), "string", rng.random() < 0.5)
                 flags = rng.choice(["", "c"])
@@ -874,7 +1048,7 @@ def random_leaf(rng, props, depth=0):
                 const = random_constant(rng, "string", path.prop.optional)
                 if const.value is not None and not isinstance(const.value, str):
                     const = Const(None, kind, True)
-            if op == "LIKE" and kind == "string" and const.value is not None and rng.random() < 0.7:
+            if op == "LIKE" and kind == "string" and isinstance(const.value, str) and rng.random() < 0.7:
                 const = Const(rng.choice(["a*", "*c", "?b?", "*", "?", "*é*", "ab*c", "*a*c*", "a?c", "*C"]),
                               kind, rng.random() < 0.5)
             if op == "LIKE" and "d" in flags:
@@ -989,7 +1163,10 @@ def random_predicate(rng, props, depth=0, allow_links=True):
 # SORT / DISTINCT / LIMIT after a predicate
 # ---------------------------------------------------------------------------
 
-SORTABLE = {"int", "date", "decimal128", "objectId", "bool", "float", "double", "uuid"}
+# Strings sort by their UTF-8 bytes here, as OpenRealm sorts them; realm-core
+# orders them with utf8_compare's collation table (src/realm/unicode.cpp,
+# Mixed::compare -> compare_string): a README "Differences" entry.
+SORTABLE = {"int", "date", "decimal128", "objectId", "bool", "float", "double", "uuid", "string"}
 
 
 def sort_key(value):
@@ -1009,6 +1186,8 @@ def sort_key(value):
         return (1, decimal.Decimal(0))  # -0 equals 0
     if isinstance(value, decimal.Decimal):
         return (1, value.normalize(DEC128))  # 2.30 equals 2.3
+    if isinstance(value, str):
+        return (1, value.encode())
     return (1, value)
 
 
