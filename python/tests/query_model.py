@@ -188,7 +188,21 @@ def random_rows(rng, props, count):
     for row in rows:
         row["link"] = rng.randrange(count) if rng.random() < 0.7 else None
         row["links"] = [rng.randrange(count) for _ in range(rng.choice([0, 0, 1, 2, 3]))]
+        # ldict: Obj{} (a dictionary of links, null values allowed); emb:
+        # Part and embs: Part[] (embedded objects of class Part {w: int?,
+        # s: string}).
+        row["ldict"] = {k: (rng.randrange(count) if rng.random() < 0.8 else None)
+                        for k in rng.sample(DICT_KEYS, rng.choice([0, 1, 2, 3]))}
+        row["emb"] = random_part(rng) if rng.random() < 0.7 else None
+        row["embs"] = [random_part(rng) for _ in range(rng.choice([0, 0, 1, 2, 3]))]
     return rows
+
+
+PART_STRINGS = ["", "a", "abc", "ABC", "bc", "é"]
+
+
+def random_part(rng):
+    return {"w": rng.choice([None, 0, 1, 2, 3, -1, 42]), "s": rng.choice(PART_STRINGS)}
 
 
 # ---------------------------------------------------------------------------
@@ -911,6 +925,8 @@ class Backlinks(Node):
                 out.append(r)
             if via in ("links", None):
                 out.extend(r for k in r["links"] if k == row["id"])
+            if via in ("ldict", None):
+                out.extend(r for k in r["ldict"].values() if k == row["id"])
         return out
 
     def test(self, rows, row):
@@ -940,8 +956,104 @@ def random_backlinks(rng, props):
                          random_constant(rng, prop.kind, prop.optional))
         if prop.kind == "string" and not isinstance(node.const.value, (str, type(None))):
             node.const = Const("abc", "string", True)
-    node.via = rng.choice(["link", "links"])
+    node.via = rng.choice(["link", "links", "ldict"])
     return node
+
+
+class DictLinks(Node):
+    """The dictionary of links `ldict` (Obj{}):
+    - "count": ldict.@count OP n counts its links, not its null values
+      (realm-core LinkCount over the dictionary's LinkMap);
+    - "values": [ANY|ALL|NONE] ldict.prop OP c over the linked objects (a
+      null value links to nothing: LinkMap skips it);
+    - "key": ldict['k'].prop OP c, one value: null for a missing key or a
+      null link (realm-core Columns<Dictionary> with a key, then a null
+      link yields null, Columns<T>::evaluate)."""
+
+    def __init__(self, form, quant, key, prop, op, const):
+        self.form, self.quant, self.key, self.prop, self.op, self.const = form, quant, key, prop, op, const
+
+    def render(self, ctx, var=None):
+        base = f"{var}.ldict" if var else "ldict"
+        if self.form == "count":
+            return f"{base}.@count {self.op} {self.const.render(ctx)}"
+        q = f"{self.quant} " if self.quant else ""
+        sub = f"['{self.key}']" if self.form == "key" else ""
+        return f"{q}{base}{sub}.{self.prop.name} {self.op} {self.const.render(ctx)}"
+
+    def test(self, rows, row):
+        if self.form == "count":
+            return compare(self.op, sum(1 for v in row["ldict"].values() if v is not None), self.const.value)
+        c = adjust(self.const.value, self.prop.kind, self.const.as_literal)
+        if self.form == "key":
+            target = row["ldict"].get(self.key)
+            return compare(self.op, None if target is None else rows[target][self.prop.name], c)
+        vals = [rows[k][self.prop.name] for k in row["ldict"].values() if k is not None]
+        return quantify(self.quant, [compare(self.op, v, c) for v in vals])
+
+
+class Embedded(Node):
+    """Embedded objects: emb (Part, to-one) and embs (Part[]), Part
+    {w: int?, s: string}. emb.f reads null when emb is null (as a null
+    to-one link, Columns<T>::evaluate); embs.f one value per element, ANY
+    by default; embs.@count its size; emb == nil / != nil."""
+
+    def __init__(self, form, quant, field, op, const):
+        self.form, self.quant, self.field, self.op, self.const = form, quant, field, op, const
+
+    def render(self, ctx, var=None):
+        base = f"{var}." if var else ""
+        if self.form == "nil":
+            return f"{base}emb {self.op} nil"
+        if self.form == "count":
+            return f"{base}embs.@count {self.op} {self.const.render(ctx)}"
+        q = f"{self.quant} " if self.quant else ""
+        return f"{q}{base}{self.form}.{self.field} {self.op} {self.const.render(ctx)}"
+
+    def test(self, rows, row):
+        if self.form == "nil":
+            return (row["emb"] is None) == (self.op == "==")
+        if self.form == "count":
+            return compare(self.op, len(row["embs"]), self.const.value)
+        parts = [row["emb"]] if self.form == "emb" else row["embs"]
+        vals = [None if p is None else p[self.field] for p in parts]
+        if self.op in ("BEGINSWITH", "ENDSWITH", "CONTAINS"):
+            return quantify(self.quant, [string_op(self.op, "", v, self.const.value) for v in vals])
+        return quantify(self.quant, [compare(self.op, v, self.const.value) for v in vals])
+
+
+def random_dict_links(rng, props):
+    r = rng.random()
+    if r < 0.3:
+        return DictLinks("count", "", None, None, rng.choice(OPS["ordered"]),
+                         Const(rng.choice([0, 1, 2, 3]), "int", rng.random() < 0.7))
+    single = [p for p in props if p.collection == "" and p.kind in NUMERIC | {"string", "date", "bool", "uuid"}]
+    if not single:
+        return None
+    prop = rng.choice(single)
+    const = random_constant(rng, prop.kind, prop.optional)
+    if prop.kind == "string" and not isinstance(const.value, (str, type(None))):
+        const = Const("abc", "string", True)
+    ops = OPS["ordered"] if prop.kind in ORDERED else OPS["eq"]
+    if r < 0.65:
+        return DictLinks("values", rng.choice(["", "ANY", "ALL", "NONE"]), None, prop, rng.choice(ops), const)
+    return DictLinks("key", "", rng.choice(DICT_KEYS), prop, rng.choice(ops), const)
+
+
+def random_embedded(rng):
+    r = rng.random()
+    if r < 0.15:
+        return Embedded("nil", "", None, rng.choice(OPS["eq"]), None)
+    if r < 0.3:
+        return Embedded("count", "", None, rng.choice(OPS["ordered"]),
+                        Const(rng.choice([0, 1, 2, 3]), "int", rng.random() < 0.7))
+    form = rng.choice(["emb", "embs"])
+    quant = rng.choice(["", "ANY", "ALL", "NONE"]) if form == "embs" else ""
+    if rng.random() < 0.5:
+        return Embedded(form, quant, "w", rng.choice(OPS["ordered"]),
+                        Const(rng.choice([None, 0, 1, 2, 3, -1, 42]), "int", rng.random() < 0.7))
+    return Embedded(form, quant, "s", rng.choice(["==", "!=", "BEGINSWITH", "ENDSWITH", "CONTAINS"]),
+                    Const(rng.choice(PART_STRINGS[1:] + [None]), "string", rng.random() < 0.7))
 
 
 # ---------------------------------------------------------------------------
@@ -1007,8 +1119,9 @@ def random_path(rng, props, allow_many=True, filt=None):
 
 def random_leaf(rng, props, depth=0):
     r = rng.random()
-    if r < 0.12:
-        leaf = random_size_of(rng, props) if r < 0.06 else random_backlinks(rng, props)
+    if r < 0.18:
+        leaf = (random_size_of(rng, props) if r < 0.06 else random_backlinks(rng, props) if r < 0.11
+                else random_dict_links(rng, props) if r < 0.145 else random_embedded(rng))
         if leaf is not None:
             return leaf
         r = rng.random()

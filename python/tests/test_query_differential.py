@@ -18,6 +18,7 @@ import openrealm
 import query_model as qm
 
 PREDICATES_PER_SEED = 150
+LINKS = ("link", "links", "ldict")  # set after every object exists
 _files = itertools.count()
 
 
@@ -26,15 +27,17 @@ def build(path, props, rows):
     with db.write() as txn:
         schema = {"id": openrealm.Property(int, primary_key=True)}
         schema.update({p.name: p.spec for p in props})
-        txn.update_schema({"Obj": schema})
+        schema.update({"ldict": "Obj{}", "emb": "Part", "embs": "Part[]"})
+        txn.update_schema({"Obj": schema, "Part": {"w": "int?", "s": "string"}}, embedded=["Part"])
         objs = {}
         for row in rows:
-            values = {k: v for k, v in row.items() if k not in ("link", "links")}
+            values = {k: v for k, v in row.items() if k not in LINKS}
             objs[row["id"]] = txn.create("Obj", values)
         for row in rows:
             obj = objs[row["id"]]
             obj.link = None if row["link"] is None else objs[row["link"]]
             obj.links = [objs[k] for k in row["links"]]
+            obj.ldict = {key: None if k is None else objs[k] for key, k in row["ldict"].items()}
     return db
 
 
@@ -59,6 +62,7 @@ def subset_rows(rows, keep):
     for r in kept:
         r["link"] = r["link"] if r["link"] in keep else None
         r["links"] = [k for k in r["links"] if k in keep]
+        r["ldict"] = {key: k if k in keep else None for key, k in r["ldict"].items()}  # the entry stays, null
     return kept
 
 
@@ -138,7 +142,7 @@ def run_seed(tmp_path, seed, count=PREDICATES_PER_SEED):
         used = {p.name for p in props if p.name in text}
         reports.append(
             f"seed {seed}\nschema: {[p for p in props if p.name in used or p.kind == 'link']}\n"
-            f"rows: {[{k: v for k, v in r.items() if k in used or k in ('id', 'link', 'links')} for r in small_rows]}\n"
+            f"rows: {[{k: v for k, v in r.items() if k in used or k in ('id',) + LINKS + ('emb', 'embs')} for r in small_rows]}\n"
             f"predicate: {text}\narguments: {args!r}\nengine: {got}\nmodel:  {want}")
     return reports
 
