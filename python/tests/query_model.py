@@ -36,7 +36,22 @@ The rules, and where Realm states them:
   quantifier, and takes only ALL before a collection of values; LIKE
   refuses [d].
 - Sorting: null first ascending, the descriptors applied in the order
-  written (realm-core DescriptorOrdering).
+  written (realm-core DescriptorOrdering). Strings sort and compare by
+  their UTF-8 bytes, OpenRealm's order; realm-core uses utf8_compare's
+  collation table (src/realm/unicode.cpp), a difference README lists.
+- realm-core src/realm/parser/driver.cpp: [c] takes a binary on the right
+  (verify_only_string_types) and a binary column then compares
+  case-insensitively; StringOpsNode::visit with an argument of the other
+  text kind falls back to the QueryValue overloads (false); `{$0}` keeps an
+  argument's infinity (ListNode::visit); PropNode::visit and
+  PostOpNode::visit: @count/@size of a collection, a string or a binary
+  (bytes), `.length` of a list of them (a null element 0), `@links`.
+- realm-core src/realm/query_expression.cpp (ColumnListBase::get_lists):
+  a collection through a link to many objects is one collection per
+  object; through a null to-one link, the empty list.
+- Dictionaries of links count their links, not null values; embedded
+  objects read as to-one links and lists of links.
+- Arguments may be NSPredicate's %@ and %K, taken in order.
 
 What Realm leaves undefined (the order of NaN, a bool ordered against
 another number in a mixed value, rounding of huge sums) raises Undefined
@@ -95,8 +110,9 @@ POOLS = {"int": INTS, "bool": [False, True], "float": FLOATS, "double": DOUBLES,
          "data": BINARIES, "date": DATES, "decimal128": DECIMALS, "objectId": OBJECT_IDS, "uuid": UUIDS}
 MIXED_TYPES = ["int", "bool", "double", "string", "data", "date", "decimal128", "objectId", "uuid"]
 NUMERIC = {"int", "float", "double", "decimal128"}
-# Realm orders strings and binaries byte by byte (case-sensitive only),
-# and object ids and UUIDs by their bytes.
+# OpenRealm orders strings and binaries byte by byte (realm-core orders
+# strings by its collation table: README "Differences"), and object ids and
+# UUIDs by their bytes.
 ORDERED = NUMERIC | {"date", "objectId", "uuid", "string", "data"}
 SCALAR_TYPES = list(POOLS)
 

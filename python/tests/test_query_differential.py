@@ -2,7 +2,8 @@
 independent model of Realm's rules (query_model.py): seeded random schemas,
 rows and predicates; each predicate's result set from the engine must equal
 the model's. A disagreement prints the smallest case found (schema, rows,
-predicate, arguments, both results).
+predicate, arguments, both results). One predicate in seven takes its
+arguments as %@ and %K (in order) instead of $0, $1.
 
 CI mode: fixed seeds, a few seconds. OPENREALM_QUERYDIFF_SEEDS=N runs N
 seeds (from OPENREALM_QUERYDIFF_FIRST, default 1000) for a long run.
