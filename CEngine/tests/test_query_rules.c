@@ -586,6 +586,8 @@ TEST(mixed_string_operators_take_one_kind)
     EXPECT_COUNT(txn, table, "m BEGINSWITH B64\"YQ==\"", 1); /* binary 'a' finds the binary only */
     ce_query_argument a = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = bytes_value("a")};
     CHECK(count_of(txn, table, "m BEGINSWITH $0", &a, 1) == 1);
+    ce_query_argument haystack = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = text_value("xabcx")};
+    CHECK(count_of(txn, table, "$0 CONTAINS m", &haystack, 1) == 1); /* the string 'abc' only */
     /* == compares a string with a binary as bytes; ==[c] folds two strings only. */
     EXPECT_COUNT(txn, table, "m == 'abc'", 2);
     EXPECT_COUNT(txn, table, "m ==[c] 'abc'", 3);
@@ -748,6 +750,13 @@ TEST(string_operators_with_an_argument_of_the_other_kind)
     CHECK(count_of(txn, table, "s CONTAINS $0", &b_text, 1) == 1);
     CHECK(count_of(txn, table, "bin CONTAINS $0", &b_bytes, 1) == 1);
     CHECK(count_of(txn, table, "s == $0", &all_bytes, 1) == 1);
+    /* The value before the operator too ('xabcx' CONTAINS s). */
+    ce_query_argument haystack_bytes = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = bytes_value("xabcx")};
+    ce_query_argument haystack_text = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = text_value("xabcx")};
+    CHECK(count_of(txn, table, "$0 CONTAINS s", &haystack_bytes, 1) == 0);
+    CHECK(count_of(txn, table, "$0 CONTAINS s", &haystack_text, 1) == 1);
+    CHECK(count_of(txn, table, "$0 CONTAINS bin", &haystack_text, 1) == 0);
+    CHECK(count_of(txn, table, "$0 CONTAINS bin", &haystack_bytes, 1) == 1);
     CHECK(ce_txn_commit(txn));
     test_db_close(&t);
 }

@@ -806,9 +806,11 @@ static bool matches_right(evaluation *e, const bound_node *node, const ce_value 
      * kind (StringOpsNode::visit, driver.cpp, uses the same overloads when
      * the two types differ; see bind_path_value). */
     ce_type left_type = node->left.kind == OPERAND_PATH ? path_value_type(&node->left.path) : CE_TYPE_NULL;
+    ce_type right_type = node->right.kind == OPERAND_PATH ? path_value_type(&node->right.path) : CE_TYPE_NULL;
     bool one_text_kind = compare_is_string_operator(op) &&
-                         (left_type == CE_TYPE_MIXED || (compare_is_text(left_type) && node->right.kind == OPERAND_VALUE &&
-                                                         node->right.from_argument));
+                         (left_type == CE_TYPE_MIXED || right_type == CE_TYPE_MIXED ||
+                          (compare_is_text(left_type) && node->right.kind == OPERAND_VALUE && node->right.from_argument) ||
+                          (compare_is_text(right_type) && node->left.kind == OPERAND_VALUE && node->left.from_argument));
     for (size_t i = 0; i < right->count && !*out; i++) {
         if (one_text_kind && compare_is_text(value->type) && compare_is_text(right->values[i].type) &&
             value->type != right->values[i].type)
