@@ -820,6 +820,11 @@ TEST(collection_sizes_per_linked_object)
     EXPECT_COUNT(txn, table, "links.nums.@max == 2", 2);
     EXPECT_COUNT(txn, table, "links.@count == 2", 1);      /* links themselves: the total */
     EXPECT_COUNT(txn, table, "link.nums.@count == 0", 3);  /* a null link: the empty list */
+    /* A quantifier takes each object's count (driver.cpp accepts ANY, ALL
+     * and NONE before a key path through a list). */
+    EXPECT_COUNT(txn, table, "ALL links.nums.@count >= 1", 3); /* o0: no linked object */
+    EXPECT_COUNT(txn, table, "NONE links.nums.@count == 1", 2);
+    EXPECT_COUNT(txn, table, "ANY links.nums.@sum == 5", 1);
     CHECK(ce_txn_commit(txn));
     test_db_close(&t);
 }

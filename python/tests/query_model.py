@@ -905,9 +905,8 @@ def random_size_of(rng, props):
     else:
         return None
     hops = rng.choice([[], [], ["link"], ["link", "link"], ["links"], ["links", "link"]])
-    # A quantifier before the size of a collection through links is refused
-    # (the engine: "not a link/collection"); without one it is ANY.
-    many = ("links" in hops and prop.collection == "") or form == "length"
+    # Through a link to many objects: one size per object, ANY by default.
+    many = "links" in hops or form == "length"
     quant = rng.choice(["", "ANY", "ALL", "NONE"]) if many else ""
     return SizeOf(quant, hops, prop, form, rng.choice(OPS["ordered"]), Const(rng.choice([0, 1, 2, 3, 5]), "int", True))
 

@@ -1368,7 +1368,11 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
          * collection's for realm-core ("Having a path implies a
          * collection", LinkChain::column, driver.cpp). */
         bool into_mixed = left.path.final == FINAL_MIXED && left.path.mixed_step_count > 0;
-        if ((!into_mixed && !quantifier_allowed(&left.path)) || left.path.aggregate != PATH_ALL_VALUES)
+        /* A collection's @count or aggregate through a link to many
+         * objects is one value per object: ANY, ALL or NONE of them
+         * (path_per_collection). */
+        if ((!into_mixed && !quantifier_allowed(&left.path)) ||
+            (left.path.aggregate != PATH_ALL_VALUES && !path_per_collection(&left.path)))
             return bind_error(b, left.position, "property '%s' is not a link/collection (%s needs one)",
                               left.path.description, names[node->quantifier]);
         if (node->op == PARSE_OP_BETWEEN) return bind_between_of_many(b, &left, flags, &right, node->quantifier, node, out);

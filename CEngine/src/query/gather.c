@@ -193,16 +193,6 @@ static bool mixed_walk(const bound_path *path, size_t step, const mixed_place *p
     return ok;
 }
 
-bool gather_per_collection(const bound_path *path)
-{
-    if (path->aggregate == PATH_ALL_VALUES || path->size_of || path->element.kind == STEP_INDEX) return false;
-    if (path->final != FINAL_COLLECTION && path->final != FINAL_KEYS) return false;
-    for (size_t i = 0; i < path->hop_count; i++)
-        if (path->hops[i].kind == HOP_BACKLINKS || (path->hops[i].kind == HOP_LINKS && path->hops[i].select.kind == STEP_ALL))
-            return true;
-    return false;
-}
-
 /* The values of a path's final step at object (table, key). */
 static bool gather_final(ce_txn *txn, const bound_path *path, ce_table_key table, ce_object_key key, value_bag *bag)
 {
@@ -239,7 +229,7 @@ static bool gather_final(ce_txn *txn, const bound_path *path, ce_table_key table
     case FINAL_COLLECTION:
     case FINAL_KEYS:
     case FINAL_ENTRY: {
-        if (gather_per_collection(path)) {
+        if (path_per_collection(path)) {
             /* realm-core reads one list per object a link to many reaches
              * (ColumnListBase::get_lists, query_expression.cpp: one list
              * ref per linked object) and sizes or aggregates each (SizeOperator,
@@ -372,7 +362,7 @@ bool gather_path(ce_txn *txn, const bound_path *path, size_t hop, ce_table_key t
 
 bool gather_aggregate(const bound_path *path, value_bag *bag)
 {
-    if (path->aggregate == PATH_ALL_VALUES || gather_per_collection(path)) return true;
+    if (path->aggregate == PATH_ALL_VALUES || path_per_collection(path)) return true;
     ce_value result;
     if (path->aggregate == PATH_COUNT) {
         result = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)bag->count};

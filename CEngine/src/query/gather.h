@@ -37,12 +37,7 @@ bool gather_path(ce_txn *txn, const bound_path *path, size_t hop, ce_table_key t
 const char *gather_type_name(ce_type type);
 
 /* A path's values reduced by its aggregate (@count, @sum, ...) to one;
- * nothing to do when gather_per_collection (the values are the aggregates). */
+ * nothing to do when path_per_collection (the values are the aggregates). */
 bool gather_aggregate(const bound_path *path, value_bag *bag);
-
-/* Whether a path's aggregate applies to each collection of values it
- * reaches through a link to many objects (`dogs.ages.@count`: one count per
- * dog, compared ANY), rather than to all of its values at once. */
-bool gather_per_collection(const bound_path *path);
 
 #endif
