@@ -1037,6 +1037,35 @@ class Embedded(Node):
         return quantify(self.quant, [compare(self.op, v, self.const.value) for v in vals])
 
 
+class ValueFirst(Node):
+    """argument BEGINSWITH|ENDSWITH|CONTAINS path: the argument is the
+    haystack, each of the path's values the needle (realm-core
+    Compare<Contains> over the two sides). A string and a binary never match
+    (the QueryValue overloads, string_op); an empty or null needle matches
+    nothing (RLMQueryUtil.mm, as string_op)."""
+
+    def __init__(self, value, op, path):
+        self.value, self.op, self.path = value, op, path
+
+    def render(self, ctx, var=None):
+        return f"{ctx.arg(self.value)} {self.op} {self.path.text(var)}"
+
+    def test(self, rows, row):
+        return any(string_op(self.op, "", self.value, v) if isinstance(v, (str, bytes)) else False
+                   for v in self.path.values(rows, row))
+
+
+def random_value_first(rng, props):
+    texts = [p for p in props if p.collection == "" and p.kind in ("string", "data", "mixed")]
+    if not texts:
+        return None
+    prop = rng.choice(texts)
+    value = rng.choice(["xabcx", "abcabc", "ABC", "école", "a?c"]) if rng.random() < 0.5 else \
+        rng.choice([b"xabcx", b"abcabc", b"\x00\xff", b"ABC"])
+    return ValueFirst(value, rng.choice(["BEGINSWITH", "ENDSWITH", "CONTAINS"]),
+                      Path(["link"] if rng.random() < 0.2 else [], prop))
+
+
 def random_dict_links(rng, props):
     r = rng.random()
     if r < 0.3:
@@ -1134,9 +1163,10 @@ def random_path(rng, props, allow_many=True, filt=None):
 
 def random_leaf(rng, props, depth=0):
     r = rng.random()
-    if r < 0.18:
+    if r < 0.20:
         leaf = (random_size_of(rng, props) if r < 0.06 else random_backlinks(rng, props) if r < 0.11
-                else random_dict_links(rng, props) if r < 0.145 else random_embedded(rng))
+                else random_dict_links(rng, props) if r < 0.145 else random_embedded(rng) if r < 0.18
+                else random_value_first(rng, props))
         if leaf is not None:
             return leaf
         r = rng.random()
