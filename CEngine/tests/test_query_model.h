@@ -526,6 +526,13 @@ static inline void put_atom(text *t, argument_list *arguments, const atom *a)
     switch (a->kind) {
     case ATOM_COMPARE:
         put(t, "%s %s%s ", name, o, flags_text(a->flags));
+        if (a->o >= OP_BEGINS && properties[a->property].type == CE_TYPE_BINARY && a->constants[0].type == CE_TYPE_STRING) {
+            /* A string literal against a binary is its bytes; a string
+             * argument finds nothing there (test_query_rules.c,
+             * string_operators_with_an_argument_of_the_other_kind). */
+            put_literal(t, &a->constants[0], false);
+            break;
+        }
         put_atom_constant(t, arguments, &a->constants[0]);
         break;
     case ATOM_REVERSED:

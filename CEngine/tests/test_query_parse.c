@@ -379,6 +379,18 @@ static void int_literals(ce_txn *txn, ce_table_key events)
      * Type::ARG) keeps the double infinity and compares it. */
     CHECK(count_of(txn, events, "n == $0", &infinite, 1) == 0);
     CHECK(count_of(txn, events, "n < $0", &infinite, 1) == 4);
+    /* Inside a list too: realm-core's ListNode::visit visits each element
+     * as its own ConstantNode, so `{$0}` keeps the argument's double
+     * (Type::ARG) while `{inf}` is the refused literal. Found by the
+     * differential query test (python/tests/test_query_differential.py). */
+    ce_query_argument infinities[2] = {
+        infinite, {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_DOUBLE, .double_value = -INFINITY}}};
+    CHECK(count_of(txn, events, "n IN {$0}", &infinite, 1) == 0);
+    CHECK(count_of(txn, events, "n IN {$0, 31}", &infinite, 1) == 1);
+    CHECK(count_of(txn, events, "NOT n IN {$0}", &infinite, 1) == 4);
+    CHECK(count_of(txn, events, "n BETWEEN {$1, $0}", infinities, 2) == 4);
+    CHECK(count_of(txn, events, "n BETWEEN {$1, 31}", infinities, 2) == 3);
+    expect_query_error(txn, "n BETWEEN {-inf, $0}", &infinite, 1, "Infinity not supported for int");
     CHECK(count_of(txn, events, "real < inf", NULL, 0) == 3);
     CHECK(count_of(txn, events, "amount < inf", NULL, 0) == 4);
 }

@@ -3,8 +3,9 @@
  * reader would not guess, each case with the source of the rule in Realm:
  * an empty or nil needle, nil with every operator, nulls on both sides of
  * <= and >=, a number compared with a float property, sorting and
- * distinct through a missing to-one link, date literals before 1970 and
- * signed NaN literals.
+ * distinct through a missing to-one link, date literals before 1970,
+ * signed NaN literals, [c] on binaries, string operators with an argument
+ * of the other kind, and a collection's @count through links to many.
  *
  * Owns: the cases on these rules, on small tables of their own.
  * Never: asks the engine what a predicate should match; the expected
@@ -28,6 +29,21 @@ static size_t count_of(ce_txn *txn, ce_table_key table, const char *predicate, c
     CHECK(ce_query_count(query, txn, &count));
     ce_query_free(query);
     return count;
+}
+
+/* The predicate fails to parse with a message containing `words`. */
+static void expect_error_containing(ce_txn *txn, ce_table_key table, const char *predicate,
+                                    const ce_query_argument *arguments, size_t n, const char *words)
+{
+    ce_query *query;
+    if (ce_query_parse(txn, table, predicate, arguments, n, &query)) {
+        fprintf(stderr, "'%s' parsed; expected an error with '%s'\n", predicate, words);
+        exit(1);
+    }
+    if (!strstr(ce_last_error_message(), words)) {
+        fprintf(stderr, "'%s': '%s' lacks '%s'\n", predicate, ce_last_error_message(), words);
+        exit(1);
+    }
 }
 
 #define EXPECT_COUNT(txn, table, predicate, expected)                                                         \
@@ -570,6 +586,8 @@ TEST(mixed_string_operators_take_one_kind)
     EXPECT_COUNT(txn, table, "m BEGINSWITH B64\"YQ==\"", 1); /* binary 'a' finds the binary only */
     ce_query_argument a = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = bytes_value("a")};
     CHECK(count_of(txn, table, "m BEGINSWITH $0", &a, 1) == 1);
+    ce_query_argument haystack = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = text_value("xabcx")};
+    CHECK(count_of(txn, table, "$0 CONTAINS m", &haystack, 1) == 1); /* the string 'abc' only */
     /* == compares a string with a binary as bytes; ==[c] folds two strings only. */
     EXPECT_COUNT(txn, table, "m == 'abc'", 2);
     EXPECT_COUNT(txn, table, "m ==[c] 'abc'", 3);
@@ -633,6 +651,180 @@ TEST(decimal_literals_through_every_path)
     CHECK(count_of(txn, table, "decimals == $0", &double_tenth, 1) == 0);
     CHECK(count_of(txn, table, "link.d == $0", &double_tenth, 1) == 0);
     CHECK(count_of(txn, table, "link.d < $0", &double_tenth, 1) == 1); /* 0.1 < 0.1000000000000000055... */
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}
+
+/* ------------------------------------------------------------------------ */
+/* [c] on binaries                                                           */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * realm-core takes [c] with a binary on the right (src/realm/parser/driver.cpp,
+ * verify_only_string_types: "right side must be a string or binary type"),
+ * and EqualityNode::visit and StringOpsNode::visit pass case_sensitive on to
+ * Query::equal, begins_with, ends_with, contains and like of a binary
+ * column: the bytes compare case-insensitively, as text. Its parser has
+ * no [d], which stays refused for binaries. The engine refused [c] on a
+ * binary ("[c] and [d] compare strings"). Found by the differential query
+ * test (python/tests/test_query_differential.py).
+ *
+ * Rows: bin = 'abc', 'ABC', 'xyz', nil, each with a link to the first.
+ */
+TEST(binary_case_insensitive)
+{
+    test_db t = test_db_open("query-rules-binary-case");
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Blob", &table));
+    ce_column_key bin = add_property(txn, table, "bin", CE_TYPE_BINARY, true, 0);
+    ce_column_key link = add_property(txn, table, "link", CE_TYPE_LINK, true, table);
+    ce_value rows[4] = {bytes_value("abc"), bytes_value("ABC"), bytes_value("xyz"), null_value};
+    ce_object_key objects[4];
+    for (int r = 0; r < 4; r++)
+        CHECK(ce_object_create(txn, table, NULL, &objects[r]) && ce_object_set(txn, table, objects[r], bin, &rows[r]));
+    ce_value first = {.type = CE_TYPE_LINK, .link = {table, objects[0]}};
+    for (int r = 0; r < 4; r++) CHECK(ce_object_set(txn, table, objects[r], link, &first));
+    ce_query_argument upper = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = bytes_value("aBC")};
+    ce_query_argument b = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = bytes_value("B")};
+    CHECK(count_of(txn, table, "bin == $0", &upper, 1) == 0);
+    CHECK(count_of(txn, table, "bin ==[c] $0", &upper, 1) == 2);
+    CHECK(count_of(txn, table, "bin !=[c] $0", &upper, 1) == 2); /* 'xyz' and nil */
+    CHECK(count_of(txn, table, "bin CONTAINS[c] $0", &b, 1) == 2);
+    CHECK(count_of(txn, table, "bin BEGINSWITH[c] $0", &upper, 1) == 2);
+    CHECK(count_of(txn, table, "bin IN[c] {$0}", &upper, 1) == 2);
+    CHECK(count_of(txn, table, "link.bin ==[c] $0", &upper, 1) == 4); /* through a link: the generic path */
+    EXPECT_COUNT(txn, table, "bin LIKE[c] B64\"KkIq\"", 2);            /* '*B*' */
+    expect_error_containing(txn, table, "bin ==[d] $0", &upper, 1, "[c] and [d] compare strings");
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}
+
+/* ------------------------------------------------------------------------ */
+/* A string property and a binary argument (or the reverse)                  */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * realm-core's StringOpsNode::visit (src/realm/parser/driver.cpp) takes
+ * the column's own begins_with/ends_with/contains/like only when the
+ * argument has the property's type; otherwise it builds Compare<BeginsWith>
+ * (EndsWith, Contains, Like) over the values, whose QueryValue overloads
+ * (src/realm/query_conditions.hpp) take a string with a string or a binary
+ * with a binary and are false otherwise, as on a mixed value
+ * (mixed_string_operators_take_one_kind above). == and != still compare a
+ * string with a binary as bytes. The engine compared the bytes. Found by
+ * the differential query test (python/tests/test_query_differential.py).
+ *
+ * Rows: s = 'abc' with strings = ['abc'] and bin = 'abc'; s = nil with
+ * strings = [] and bin = nil.
+ */
+TEST(string_operators_with_an_argument_of_the_other_kind)
+{
+    test_db t = test_db_open("query-rules-other-kind");
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Text", &table));
+    ce_column_key s = add_property(txn, table, "s", CE_TYPE_STRING, true, 0);
+    ce_column_key bin = add_property(txn, table, "bin", CE_TYPE_BINARY, true, 0);
+    ce_property_info list_info = {.name = "strings", .type = CE_TYPE_STRING, .collection = CE_COLLECTION_LIST};
+    ce_column_key strings;
+    CHECK(ce_property_add(txn, table, &list_info, &strings));
+    ce_object_key first, second;
+    ce_value abc = text_value("abc"), abc_bytes = bytes_value("abc");
+    CHECK(ce_object_create(txn, table, NULL, &first) && ce_object_set(txn, table, first, s, &abc) &&
+          ce_object_set(txn, table, first, bin, &abc_bytes) && ce_object_create(txn, table, NULL, &second));
+    ce_collection *list;
+    CHECK(ce_collection_open(txn, table, first, strings, &list) && ce_list_insert(list, 0, &abc));
+    ce_collection_close(list);
+    ce_query_argument b_bytes = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = bytes_value("b")};
+    ce_query_argument b_text = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = text_value("b")};
+    ce_query_argument all_bytes = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = bytes_value("abc")};
+    CHECK(count_of(txn, table, "s CONTAINS $0", &b_bytes, 1) == 0);
+    CHECK(count_of(txn, table, "s BEGINSWITH $0", &all_bytes, 1) == 0);
+    CHECK(count_of(txn, table, "s LIKE $0", &all_bytes, 1) == 0);
+    CHECK(count_of(txn, table, "NOT s ENDSWITH $0", &all_bytes, 1) == 2);
+    CHECK(count_of(txn, table, "ANY strings CONTAINS $0", &b_bytes, 1) == 0);
+    CHECK(count_of(txn, table, "ALL strings CONTAINS $0", &b_bytes, 1) == 1); /* the empty list */
+    CHECK(count_of(txn, table, "bin CONTAINS $0", &b_text, 1) == 0);
+    /* One kind still finds it; == compares a string with a binary as bytes. */
+    CHECK(count_of(txn, table, "s CONTAINS $0", &b_text, 1) == 1);
+    CHECK(count_of(txn, table, "bin CONTAINS $0", &b_bytes, 1) == 1);
+    CHECK(count_of(txn, table, "s == $0", &all_bytes, 1) == 1);
+    /* The value before the operator too ('xabcx' CONTAINS s). */
+    ce_query_argument haystack_bytes = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = bytes_value("xabcx")};
+    ce_query_argument haystack_text = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = text_value("xabcx")};
+    CHECK(count_of(txn, table, "$0 CONTAINS s", &haystack_bytes, 1) == 0);
+    CHECK(count_of(txn, table, "$0 CONTAINS s", &haystack_text, 1) == 1);
+    CHECK(count_of(txn, table, "$0 CONTAINS bin", &haystack_text, 1) == 0);
+    CHECK(count_of(txn, table, "$0 CONTAINS bin", &haystack_bytes, 1) == 1);
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}
+
+/* ------------------------------------------------------------------------ */
+/* A collection's @count and aggregates through a link to many objects       */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * realm-core reads one list per object a link to many reaches
+ * (src/realm/query_expression.cpp, ColumnListBase::get_lists: one list ref
+ * per linked object) and sizes or aggregates each (SizeOperator and
+ * ListColumnAggregate in query_expression.hpp): `links.nums.@count == 2`
+ * holds when one linked object has two numbers, ANY of them. Through
+ * to-one links only, a null link reads list ref 0, the empty list. A list
+ * of links (`links.@count`, `links.@sum.n`) still counts or aggregates
+ * every object reached (LinkCount, the link aggregates). The engine counted
+ * all the linked objects' numbers together. Found by the differential query
+ * test (python/tests/test_query_differential.py).
+ *
+ * Rows: o0 nums [1, 2], links []; o1 nums [], links [o0, o2];
+ * o2 nums [5], links [o0]; no to-one link.
+ */
+TEST(collection_sizes_per_linked_object)
+{
+    test_db t = test_db_open("query-rules-per-collection");
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Node", &table));
+    add_property(txn, table, "link", CE_TYPE_LINK, true, table);
+    ce_property_info nums_info = {.name = "nums", .type = CE_TYPE_INT, .collection = CE_COLLECTION_LIST};
+    ce_property_info links_info = {.name = "links", .type = CE_TYPE_LINK, .collection = CE_COLLECTION_LIST,
+                                   .link_target = table};
+    ce_column_key nums, links;
+    CHECK(ce_property_add(txn, table, &nums_info, &nums) && ce_property_add(txn, table, &links_info, &links));
+    ce_object_key o[3];
+    for (int r = 0; r < 3; r++) CHECK(ce_object_create(txn, table, NULL, &o[r]));
+    const int64_t numbers[3][2] = {{1, 2}, {0, 0}, {5, 0}};
+    const size_t number_count[3] = {2, 0, 1};
+    const int targets[3][2] = {{0, 0}, {0, 2}, {0, 0}};
+    const size_t target_count[3] = {0, 2, 1};
+    for (int r = 0; r < 3; r++) {
+        ce_collection *list;
+        CHECK(ce_collection_open(txn, table, o[r], nums, &list));
+        for (size_t k = 0; k < number_count[r]; k++) {
+            ce_value v = {.type = CE_TYPE_INT, .integer = numbers[r][k]};
+            CHECK(ce_list_insert(list, k, &v));
+        }
+        ce_collection_close(list);
+        CHECK(ce_collection_open(txn, table, o[r], links, &list));
+        for (size_t k = 0; k < target_count[r]; k++) {
+            ce_value v = {.type = CE_TYPE_LINK, .link = {table, o[targets[r][k]]}};
+            CHECK(ce_list_insert(list, k, &v));
+        }
+        ce_collection_close(list);
+    }
+    EXPECT_COUNT(txn, table, "links.nums.@count == 2", 2); /* o1 and o2, through o0 */
+    EXPECT_COUNT(txn, table, "links.nums.@count == 3", 0); /* no one list holds 3 */
+    EXPECT_COUNT(txn, table, "links.nums.@size == 0", 0);  /* o0 links to nothing: no list */
+    EXPECT_COUNT(txn, table, "links.nums.@sum == 5", 1);   /* o1, through o2 */
+    EXPECT_COUNT(txn, table, "links.nums.@max == 2", 2);
+    EXPECT_COUNT(txn, table, "links.@count == 2", 1);      /* links themselves: the total */
+    EXPECT_COUNT(txn, table, "link.nums.@count == 0", 3);  /* a null link: the empty list */
+    /* A quantifier takes each object's count (driver.cpp accepts ANY, ALL
+     * and NONE before a key path through a list). */
+    EXPECT_COUNT(txn, table, "ALL links.nums.@count >= 1", 3); /* o0: no linked object */
+    EXPECT_COUNT(txn, table, "NONE links.nums.@count == 1", 2);
+    EXPECT_COUNT(txn, table, "ANY links.nums.@sum == 5", 1);
     CHECK(ce_txn_commit(txn));
     test_db_close(&t);
 }

@@ -36,7 +36,22 @@ The rules, and where Realm states them:
   quantifier, and takes only ALL before a collection of values; LIKE
   refuses [d].
 - Sorting: null first ascending, the descriptors applied in the order
-  written (realm-core DescriptorOrdering).
+  written (realm-core DescriptorOrdering). Strings sort and compare by
+  their UTF-8 bytes, OpenRealm's order; realm-core uses utf8_compare's
+  collation table (src/realm/unicode.cpp), a difference README lists.
+- realm-core src/realm/parser/driver.cpp: [c] takes a binary on the right
+  (verify_only_string_types) and a binary column then compares
+  case-insensitively; StringOpsNode::visit with an argument of the other
+  text kind falls back to the QueryValue overloads (false); `{$0}` keeps an
+  argument's infinity (ListNode::visit); PropNode::visit and
+  PostOpNode::visit: @count/@size of a collection, a string or a binary
+  (bytes), `.length` of a list of them (a null element 0), `@links`.
+- realm-core src/realm/query_expression.cpp (ColumnListBase::get_lists):
+  a collection through a link to many objects is one collection per
+  object; through a null to-one link, the empty list.
+- Dictionaries of links count their links, not null values; embedded
+  objects read as to-one links and lists of links.
+- Arguments may be NSPredicate's %@ and %K, taken in order.
 
 What Realm leaves undefined (the order of NaN, a bool ordered against
 another number in a mixed value, rounding of huge sums) raises Undefined
@@ -95,8 +110,9 @@ POOLS = {"int": INTS, "bool": [False, True], "float": FLOATS, "double": DOUBLES,
          "data": BINARIES, "date": DATES, "decimal128": DECIMALS, "objectId": OBJECT_IDS, "uuid": UUIDS}
 MIXED_TYPES = ["int", "bool", "double", "string", "data", "date", "decimal128", "objectId", "uuid"]
 NUMERIC = {"int", "float", "double", "decimal128"}
-# Realm orders strings and binaries byte by byte (case-sensitive only),
-# and object ids and UUIDs by their bytes.
+# OpenRealm orders strings and binaries byte by byte (realm-core orders
+# strings by its collation table: README "Differences"), and object ids and
+# UUIDs by their bytes.
 ORDERED = NUMERIC | {"date", "objectId", "uuid", "string", "data"}
 SCALAR_TYPES = list(POOLS)
 
@@ -188,7 +204,21 @@ def random_rows(rng, props, count):
     for row in rows:
         row["link"] = rng.randrange(count) if rng.random() < 0.7 else None
         row["links"] = [rng.randrange(count) for _ in range(rng.choice([0, 0, 1, 2, 3]))]
+        # ldict: Obj{} (a dictionary of links, null values allowed); emb:
+        # Part and embs: Part[] (embedded objects of class Part {w: int?,
+        # s: string}).
+        row["ldict"] = {k: (rng.randrange(count) if rng.random() < 0.8 else None)
+                        for k in rng.sample(DICT_KEYS, rng.choice([0, 1, 2, 3]))}
+        row["emb"] = random_part(rng) if rng.random() < 0.7 else None
+        row["embs"] = [random_part(rng) for _ in range(rng.choice([0, 0, 1, 2, 3]))]
     return rows
+
+
+PART_STRINGS = ["", "a", "abc", "ABC", "bc", "é"]
+
+
+def random_part(rng):
+    return {"w": rng.choice([None, 0, 1, 2, 3, -1, 42]), "s": rng.choice(PART_STRINGS)}
 
 
 # ---------------------------------------------------------------------------
@@ -341,6 +371,16 @@ def like(text, pattern):
 def string_op(op, flags, value, needle):
     """BEGINSWITH, ENDSWITH, CONTAINS, LIKE, ==, != with [c]/[d] on strings
     or binaries (binaries: no flags)."""
+    if isinstance(value, bytes) and isinstance(needle, bytes) and "c" in flags:
+        # [c] on two binaries (realm-core driver.cpp: verify_only_string_types
+        # takes a binary on the right, and EqualityNode/StringOpsNode::visit
+        # pass case_sensitive to the binary column's conditions): the bytes
+        # compare case-insensitively as UTF-8 text. Bytes that are no UTF-8
+        # are left undefined.
+        try:
+            value, needle = value.decode("utf-8"), needle.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Undefined("[c] on bytes that are no UTF-8")
     if op in ("==", "!="):
         if value is None or needle is None:
             r = value is None and needle is None
@@ -385,23 +425,33 @@ def string_op(op, flags, value, needle):
 # ---------------------------------------------------------------------------
 
 class Ctx:
-    """Renders a predicate: the text and the arguments it refers to."""
+    """Renders a predicate: the text and the arguments it refers to. With
+    printf=True, arguments are NSPredicate's specifiers taken in order:
+    values as %@ and the key paths of comparisons as %K (Realm Swift's
+    filter(_:_:) format; the engine takes %@ and %K in order)."""
 
-    def __init__(self):
+    def __init__(self, printf=False):
         self.args = []
+        self.printf = printf
 
     def arg(self, value):
         self.args.append(value)
-        return f"${len(self.args) - 1}"
+        return "%@" if self.printf else f"${len(self.args) - 1}"
+
+    def key(self, path):
+        self.args.append(path)
+        return "%K"
 
 
 def literal(ctx, value, kind, rng_bit):
     """A constant as a literal where the language has one, else an argument."""
     if value is None:
         return rng_bit and "nil" or "NULL"
-    if not rng_bit or kind == "mixed" and isinstance(value, float) and math.isinf(value):
-        # realm-core refuses the literal inf for a mixed property
-        # (ConstantNode::visit, Type::INFINITY_VAL); an argument is fine.
+    if not rng_bit or kind in ("mixed", "int") and isinstance(value, float) and math.isinf(value):
+        # realm-core refuses the literal inf for a mixed or an int property
+        # (ConstantNode::visit, Type::INFINITY_VAL: "Infinity not supported
+        # for int"); an argument is fine (Type::ARG), inside {...} too
+        # (ListNode::visit visits each element as its own constant).
         return ctx.arg(value)
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -458,14 +508,34 @@ class Path:
     def many(self):
         return "links" in self.hops or (self.prop.collection != "" and self.sub not in DICT_KEYS)
 
-    def text(self, var=None):
+    def text(self, var=None, ctx=None):
         parts = ([var] if var else []) + self.hops + [self.prop.name]
         text = ".".join(parts)
+        if ctx is not None and ctx.printf and var is None and self.sub is None:
+            return ctx.key(text)  # the whole key path as one %K argument
         if self.sub in ("@keys", "@values"):
             return f"{text}.{self.sub}"
         if self.sub is not None:
             return f"{text}['{self.sub}']"
         return text
+
+    def objects(self, rows, row):
+        """The objects the hops reach: through a chain of to-one links, one
+        (None for a null link); through a to-many link, only real objects."""
+        objs = [row]
+        for hop in self.hops:
+            nxt = []
+            for o in objs:
+                if o is None:
+                    nxt.append(None)
+                elif hop == "link":
+                    nxt.append(None if o["link"] is None else rows[o["link"]])
+                else:
+                    nxt.extend(rows[k] for k in o["links"])
+            objs = nxt
+        if "links" in self.hops:
+            objs = [o for o in objs if o is not None]
+        return objs
 
     def values(self, rows, row):
         """The values the path reaches, and whether it is a single value."""
@@ -527,7 +597,7 @@ class Compare(Node):
     def render(self, ctx, var=None):
         q = f"{self.quant} " if self.quant else ""
         fl = f"[{self.flags}]" if self.flags else ""
-        return f"{q}{self.path.text(var)} {self.op}{fl} {self.const.render(ctx)}"
+        return f"{q}{self.path.text(var, ctx)} {self.op}{fl} {self.const.render(ctx)}"
 
     def one(self, v):
         c = adjust(self.const.value, self.path.prop.kind, self.const.as_literal)
@@ -560,7 +630,7 @@ class Between(Node):
 
     def render(self, ctx, var=None):
         q = f"{self.quant} " if self.quant else ""
-        return f"{q}{self.path.text(var)} BETWEEN {{{self.low.render(ctx)}, {self.high.render(ctx)}}}"
+        return f"{q}{self.path.text(var, ctx)} BETWEEN {{{self.low.render(ctx)}, {self.high.render(ctx)}}}"
 
     def test(self, rows, row):
         k = self.path.prop.kind
@@ -577,8 +647,8 @@ class In(Node):
 
     def render(self, ctx, var=None):
         if self.as_arg:
-            return f"{self.path.text(var)} IN {ctx.arg([c.value for c in self.consts])}"
-        return f"{self.path.text(var)} IN {{{', '.join(c.render(ctx) for c in self.consts)}}}"
+            return f"{self.path.text(var, ctx)} IN {ctx.arg([c.value for c in self.consts])}"
+        return f"{self.path.text(var, ctx)} IN {{{', '.join(c.render(ctx) for c in self.consts)}}}"
 
     def test(self, rows, row):
         k = self.path.prop.kind
@@ -594,7 +664,7 @@ class ConstIn(Node):
         self.const, self.path = const, path
 
     def render(self, ctx, var=None):
-        return f"{self.const.render(ctx)} IN {self.path.text(var)}"
+        return f"{self.const.render(ctx)} IN {self.path.text(var, ctx)}"
 
     def test(self, rows, row):
         c = adjust(self.const.value, self.path.prop.kind, self.const.as_literal)
@@ -609,7 +679,7 @@ class PropCompare(Node):
 
     def render(self, ctx, var=None):
         fl = f"[{self.flags}]" if self.flags else ""
-        return f"{self.left.text(var)} {self.op}{fl} {self.right.text(var)}"
+        return f"{self.left.text(var, ctx)} {self.op}{fl} {self.right.text(var, ctx)}"
 
     def test(self, rows, row):
         a = self.left.values(rows, row)
@@ -770,12 +840,264 @@ class LinkCompare(Node):
 
 
 def random_link_compare(rng, rows_count):
-    hops = rng.choice([["link"], ["links"], ["link", "link"], ["link", "links"]])
+    hops = rng.choice([["link"], ["links"], ["link", "link"], ["link", "links"], ["links", "links"], ["links", "link"]])
     target = ObjRef(rng.randrange(rows_count)) if rng.random() < 0.85 else None
     if "links" in hops and target is None:
         target = ObjRef(0)  # realm-core refuses a list of links compared with nil
     quant = rng.choice(["", "ANY", "ALL", "NONE"]) if "links" in hops else ""
     return LinkCompare(quant, hops, rng.choice(["==", "!="]), target)
+
+
+class SizeOf(Node):
+    """[ANY|ALL|NONE] [hops.]prop.@count / @size / .length OP number:
+    - a list, set or dictionary: its size (realm-core PostOpNode::visit,
+      driver.cpp: ColumnListBase::size()). Through a chain of to-one links
+      ending at a null link the size is 0: ColumnListBase::get_lists
+      (query_expression.cpp) reads list ref 0 there, an empty list; through
+      a to-many link, one size per linked object.
+    - a string or binary: its size in bytes (PostOpNode::visit:
+      Columns<StringData>/Columns<BinaryData>::size()); null for a null
+      value or a null to-one link (SizeOperator keeps null).
+    - `.length` after a list of strings or binaries: each element's size
+      (PropNode::visit, driver.cpp, is_length_suffix and
+      get_element_length), 0 for a null element; realm-core has no
+      `.length` on a single string (it looks up a property 'length')."""
+
+    def __init__(self, quant, hops, prop, form, op, const):
+        self.quant, self.hops, self.prop, self.form, self.op, self.const = quant, hops, prop, form, op, const
+
+    def render(self, ctx, var=None):
+        q = f"{self.quant} " if self.quant else ""
+        path = ".".join(([var] if var else []) + self.hops + [self.prop.name, self.form])
+        return f"{q}{path} {self.op} {self.const.render(ctx)}"
+
+    def values(self, rows, row):
+        objs = Path(self.hops, Prop("id", "int", False, "")).objects(rows, row)
+        out = []
+        for o in objs:
+            if self.form == "length":
+                if o is not None:
+                    # A null element's length is 0 (realm-core
+                    # ColumnListElementLength; test_parser.cpp,
+                    # Parser_list_of_primitive_strings).
+                    out.extend(0 if v is None else len(v.encode() if isinstance(v, str) else v)
+                               for v in o[self.prop.name])
+            elif self.prop.collection != "":
+                out.append(0 if o is None else len(o[self.prop.name]))
+            else:
+                v = None if o is None else o[self.prop.name]
+                out.append(None if v is None else len(v.encode() if isinstance(v, str) else v))
+        return out
+
+    def test(self, rows, row):
+        return quantify(self.quant, [compare(self.op, v, self.const.value) for v in self.values(rows, row)])
+
+
+def random_size_of(rng, props):
+    texts = [p for p in props if p.kind in ("string", "data") and p.collection in ("", "list")]
+    colls = [p for p in props if p.collection != "" and p.kind != "link"]
+    r = rng.random()
+    if r < 0.45 and colls:
+        prop, form = rng.choice(colls), rng.choice(["@count", "@size"])
+    elif texts:
+        prop = rng.choice(texts)
+        form = "length" if prop.collection == "list" else rng.choice(["@count", "@size"])
+    else:
+        return None
+    hops = rng.choice([[], [], ["link"], ["link", "link"], ["links"], ["links", "link"]])
+    # Through a link to many objects: one size per object, ANY by default.
+    many = "links" in hops or form == "length"
+    quant = rng.choice(["", "ANY", "ALL", "NONE"]) if many else ""
+    return SizeOf(quant, hops, prop, form, rng.choice(OPS["ordered"]), Const(rng.choice([0, 1, 2, 3, 5]), "int", True))
+
+
+class Backlinks(Node):
+    """@links: the objects linking to this one (realm-core PropNode::visit,
+    driver.cpp: `@links` alone is get_backlink_count, every link of every
+    class; `@links.Obj.link` and `@links.Obj.links` are the backlinks of
+    one property, ANY by default). A list holding this object twice links
+    to it twice (a backlink per entry)."""
+
+    def __init__(self, form, quant, prop, op, const):
+        # form: "count" (@links.@count), "one" (@links.Obj.P.@count with
+        # P = link or links), "values" (@links.Obj.P.prop OP const)
+        self.form, self.quant, self.prop, self.op, self.const = form, quant, prop, op, const
+        self.via = None
+
+    def render(self, ctx, var=None):
+        base = f"{var}.@links" if var else "@links"
+        if self.form == "count":
+            return f"{base}.@count {self.op} {self.const.render(ctx)}"
+        if self.form == "one":
+            return f"{base}.Obj.{self.via}.@count {self.op} {self.const.render(ctx)}"
+        q = f"{self.quant} " if self.quant else ""
+        return f"{q}{base}.Obj.{self.via}.{self.prop.name} {self.op} {self.const.render(ctx)}"
+
+    def sources(self, rows, row, via):
+        out = []
+        for r in rows.values():
+            if via in ("link", None) and r["link"] == row["id"]:
+                out.append(r)
+            if via in ("links", None):
+                out.extend(r for k in r["links"] if k == row["id"])
+            if via in ("ldict", None):
+                out.extend(r for k in r["ldict"].values() if k == row["id"])
+        return out
+
+    def test(self, rows, row):
+        if self.form == "count":
+            return compare(self.op, len(self.sources(rows, row, None)), self.const.value)
+        srcs = self.sources(rows, row, self.via)
+        if self.form == "one":
+            return compare(self.op, len(srcs), self.const.value)
+        c = adjust(self.const.value, self.prop.kind, self.const.as_literal)
+        return quantify(self.quant, [compare(self.op, r[self.prop.name], c) for r in srcs])
+
+
+def random_backlinks(rng, props):
+    r = rng.random()
+    count = Const(rng.choice([0, 1, 2, 3]), "int", rng.random() < 0.7)
+    if r < 0.3:
+        node = Backlinks("count", "", None, rng.choice(OPS["ordered"]), count)
+    elif r < 0.6:
+        node = Backlinks("one", "", None, rng.choice(OPS["ordered"]), count)
+    else:
+        single = [p for p in props if p.collection == "" and p.kind in NUMERIC | {"string", "date", "bool"}]
+        if not single:
+            return None
+        prop = rng.choice(single)
+        ops = OPS["ordered"] if prop.kind in ORDERED else OPS["eq"]
+        node = Backlinks("values", rng.choice(["", "ANY", "ALL", "NONE"]), prop, rng.choice(ops),
+                         random_constant(rng, prop.kind, prop.optional))
+        if prop.kind == "string" and not isinstance(node.const.value, (str, type(None))):
+            node.const = Const("abc", "string", True)
+    node.via = rng.choice(["link", "links", "ldict"])
+    return node
+
+
+class DictLinks(Node):
+    """The dictionary of links `ldict` (Obj{}):
+    - "count": ldict.@count OP n counts its links, not its null values
+      (realm-core LinkCount over the dictionary's LinkMap);
+    - "values": [ANY|ALL|NONE] ldict.prop OP c over the linked objects (a
+      null value links to nothing: LinkMap skips it);
+    - "key": ldict['k'].prop OP c, one value: null for a missing key or a
+      null link (realm-core Columns<Dictionary> with a key, then a null
+      link yields null, Columns<T>::evaluate)."""
+
+    def __init__(self, form, quant, key, prop, op, const):
+        self.form, self.quant, self.key, self.prop, self.op, self.const = form, quant, key, prop, op, const
+
+    def render(self, ctx, var=None):
+        base = f"{var}.ldict" if var else "ldict"
+        if self.form == "count":
+            return f"{base}.@count {self.op} {self.const.render(ctx)}"
+        q = f"{self.quant} " if self.quant else ""
+        sub = f"['{self.key}']" if self.form == "key" else ""
+        return f"{q}{base}{sub}.{self.prop.name} {self.op} {self.const.render(ctx)}"
+
+    def test(self, rows, row):
+        if self.form == "count":
+            return compare(self.op, sum(1 for v in row["ldict"].values() if v is not None), self.const.value)
+        c = adjust(self.const.value, self.prop.kind, self.const.as_literal)
+        if self.form == "key":
+            target = row["ldict"].get(self.key)
+            return compare(self.op, None if target is None else rows[target][self.prop.name], c)
+        vals = [rows[k][self.prop.name] for k in row["ldict"].values() if k is not None]
+        return quantify(self.quant, [compare(self.op, v, c) for v in vals])
+
+
+class Embedded(Node):
+    """Embedded objects: emb (Part, to-one) and embs (Part[]), Part
+    {w: int?, s: string}. emb.f reads null when emb is null (as a null
+    to-one link, Columns<T>::evaluate); embs.f one value per element, ANY
+    by default; embs.@count its size; emb == nil / != nil."""
+
+    def __init__(self, form, quant, field, op, const):
+        self.form, self.quant, self.field, self.op, self.const = form, quant, field, op, const
+
+    def render(self, ctx, var=None):
+        base = f"{var}." if var else ""
+        if self.form == "nil":
+            return f"{base}emb {self.op} nil"
+        if self.form == "count":
+            return f"{base}embs.@count {self.op} {self.const.render(ctx)}"
+        q = f"{self.quant} " if self.quant else ""
+        return f"{q}{base}{self.form}.{self.field} {self.op} {self.const.render(ctx)}"
+
+    def test(self, rows, row):
+        if self.form == "nil":
+            return (row["emb"] is None) == (self.op == "==")
+        if self.form == "count":
+            return compare(self.op, len(row["embs"]), self.const.value)
+        parts = [row["emb"]] if self.form == "emb" else row["embs"]
+        vals = [None if p is None else p[self.field] for p in parts]
+        if self.op in ("BEGINSWITH", "ENDSWITH", "CONTAINS"):
+            return quantify(self.quant, [string_op(self.op, "", v, self.const.value) for v in vals])
+        return quantify(self.quant, [compare(self.op, v, self.const.value) for v in vals])
+
+
+class ValueFirst(Node):
+    """argument BEGINSWITH|ENDSWITH|CONTAINS path: the argument is the
+    haystack, each of the path's values the needle (realm-core
+    Compare<Contains> over the two sides). A string and a binary never match
+    (the QueryValue overloads, string_op); an empty or null needle matches
+    nothing (RLMQueryUtil.mm, as string_op)."""
+
+    def __init__(self, value, op, path):
+        self.value, self.op, self.path = value, op, path
+
+    def render(self, ctx, var=None):
+        return f"{ctx.arg(self.value)} {self.op} {self.path.text(var)}"
+
+    def test(self, rows, row):
+        return any(string_op(self.op, "", self.value, v) if isinstance(v, (str, bytes)) else False
+                   for v in self.path.values(rows, row))
+
+
+def random_value_first(rng, props):
+    texts = [p for p in props if p.collection == "" and p.kind in ("string", "data", "mixed")]
+    if not texts:
+        return None
+    prop = rng.choice(texts)
+    value = rng.choice(["xabcx", "abcabc", "ABC", "école", "a?c"]) if rng.random() < 0.5 else \
+        rng.choice([b"xabcx", b"abcabc", b"\x00\xff", b"ABC"])
+    return ValueFirst(value, rng.choice(["BEGINSWITH", "ENDSWITH", "CONTAINS"]),
+                      Path(["link"] if rng.random() < 0.2 else [], prop))
+
+
+def random_dict_links(rng, props):
+    r = rng.random()
+    if r < 0.3:
+        return DictLinks("count", "", None, None, rng.choice(OPS["ordered"]),
+                         Const(rng.choice([0, 1, 2, 3]), "int", rng.random() < 0.7))
+    single = [p for p in props if p.collection == "" and p.kind in NUMERIC | {"string", "date", "bool", "uuid"}]
+    if not single:
+        return None
+    prop = rng.choice(single)
+    const = random_constant(rng, prop.kind, prop.optional)
+    if prop.kind == "string" and not isinstance(const.value, (str, type(None))):
+        const = Const("abc", "string", True)
+    ops = OPS["ordered"] if prop.kind in ORDERED else OPS["eq"]
+    if r < 0.65:
+        return DictLinks("values", rng.choice(["", "ANY", "ALL", "NONE"]), None, prop, rng.choice(ops), const)
+    return DictLinks("key", "", rng.choice(DICT_KEYS), prop, rng.choice(ops), const)
+
+
+def random_embedded(rng):
+    r = rng.random()
+    if r < 0.15:
+        return Embedded("nil", "", None, rng.choice(OPS["eq"]), None)
+    if r < 0.3:
+        return Embedded("count", "", None, rng.choice(OPS["ordered"]),
+                        Const(rng.choice([0, 1, 2, 3]), "int", rng.random() < 0.7))
+    form = rng.choice(["emb", "embs"])
+    quant = rng.choice(["", "ANY", "ALL", "NONE"]) if form == "embs" else ""
+    if rng.random() < 0.5:
+        return Embedded(form, quant, "w", rng.choice(OPS["ordered"]),
+                        Const(rng.choice([None, 0, 1, 2, 3, -1, 42]), "int", rng.random() < 0.7))
+    return Embedded(form, quant, "s", rng.choice(["==", "!=", "BEGINSWITH", "ENDSWITH", "CONTAINS"]),
+                    Const(rng.choice(PART_STRINGS[1:] + [None]), "string", rng.random() < 0.7))
 
 
 # ---------------------------------------------------------------------------
@@ -799,7 +1121,7 @@ def random_constant(rng, kind, optional):
     elif kind == "double":
         value = rng.choice(DOUBLES + INTS[:8])
     elif kind == "int":
-        value = rng.choice(INTS + [1.5, 2.0, -0.5])
+        value = rng.choice(INTS + [1.5, 2.0, -0.5, math.inf, -math.inf])
     elif kind == "decimal128":
         value = rng.choice(DECIMALS + [1, 42, -1, 0.1, 1.5, 2.3, -0.0, 1e300, 5e-324, math.inf, -math.inf])
     elif kind == "string":
@@ -824,6 +1146,8 @@ def random_path(rng, props, allow_many=True, filt=None):
         hops = ["links"]
     elif r < 0.35:
         hops = ["link", "link"]
+    elif r < 0.39 and allow_many and prop.collection == "":
+        hops = ["links", "link"]
     sub = None
     if prop.collection == "dict":
         r = rng.random()
@@ -839,6 +1163,13 @@ def random_path(rng, props, allow_many=True, filt=None):
 
 def random_leaf(rng, props, depth=0):
     r = rng.random()
+    if r < 0.20:
+        leaf = (random_size_of(rng, props) if r < 0.06 else random_backlinks(rng, props) if r < 0.11
+                else random_dict_links(rng, props) if r < 0.145 else random_embedded(rng) if r < 0.18
+                else random_value_first(rng, props))
+        if leaf is not None:
+            return leaf
+        r = rng.random()
     if r < 0.03:
         return Fixed(rng.random() < 0.5)
     if r < 0.50:
@@ -857,6 +1188,17 @@ def random_leaf(rng, props, depth=0):
             flags = rng.choice(["", "", "c", "d", "cd"]) if kind == "string" else ""
             if kind == "data":
                 const = Const(rng.choice(BINARIES), kind, False)
+                r2 = rng.random()
+                if r2 < 0.3:
+                    flags = "c"  # [c] on binaries (string_op)
+                elif r2 < 0.45:
+                    # A string argument against a binary property: the string
+                    # operators take one kind (string_op).
+                    const = Const(rng.choice(STRINGS[:9]), "string", False)
+            elif kind == "string" and rng.random() < 0.1:
+                # A binary argument against a string property (string_op).
+                const = Const(rng.choice(BINARIES), "data", False)
+                flags = ""
             elif kind == "mixed":
                 const = Const(rng.choice(STRINGS), "string", rng.random() < 0.5)
                 flags = rng.choice(["", "c"])
@@ -864,7 +1206,7 @@ def random_leaf(rng, props, depth=0):
                 const = random_constant(rng, "string", path.prop.optional)
                 if const.value is not None and not isinstance(const.value, str):
                     const = Const(None, kind, True)
-            if op == "LIKE" and kind == "string" and const.value is not None and rng.random() < 0.7:
+            if op == "LIKE" and kind == "string" and isinstance(const.value, str) and rng.random() < 0.7:
                 const = Const(rng.choice(["a*", "*c", "?b?", "*", "?", "*é*", "ab*c", "*a*c*", "a?c", "*C"]),
                               kind, rng.random() < 0.5)
             if op == "LIKE" and "d" in flags:
@@ -979,7 +1321,10 @@ def random_predicate(rng, props, depth=0, allow_links=True):
 # SORT / DISTINCT / LIMIT after a predicate
 # ---------------------------------------------------------------------------
 
-SORTABLE = {"int", "date", "decimal128", "objectId", "bool", "float", "double", "uuid"}
+# Strings sort by their UTF-8 bytes here, as OpenRealm sorts them; realm-core
+# orders them with utf8_compare's collation table (src/realm/unicode.cpp,
+# Mixed::compare -> compare_string): a README "Differences" entry.
+SORTABLE = {"int", "date", "decimal128", "objectId", "bool", "float", "double", "uuid", "string"}
 
 
 def sort_key(value):
@@ -999,6 +1344,8 @@ def sort_key(value):
         return (1, decimal.Decimal(0))  # -0 equals 0
     if isinstance(value, decimal.Decimal):
         return (1, value.normalize(DEC128))  # 2.30 equals 2.3
+    if isinstance(value, str):
+        return (1, value.encode())
     return (1, value)
 
 

@@ -2,7 +2,8 @@
 independent model of Realm's rules (query_model.py): seeded random schemas,
 rows and predicates; each predicate's result set from the engine must equal
 the model's. A disagreement prints the smallest case found (schema, rows,
-predicate, arguments, both results).
+predicate, arguments, both results). One predicate in seven takes its
+arguments as %@ and %K (in order) instead of $0, $1.
 
 CI mode: fixed seeds, a few seconds. OPENREALM_QUERYDIFF_SEEDS=N runs N
 seeds (from OPENREALM_QUERYDIFF_FIRST, default 1000) for a long run.
@@ -18,6 +19,7 @@ import openrealm
 import query_model as qm
 
 PREDICATES_PER_SEED = 150
+LINKS = ("link", "links", "ldict")  # set after every object exists
 _files = itertools.count()
 
 
@@ -26,15 +28,17 @@ def build(path, props, rows):
     with db.write() as txn:
         schema = {"id": openrealm.Property(int, primary_key=True)}
         schema.update({p.name: p.spec for p in props})
-        txn.update_schema({"Obj": schema})
+        schema.update({"ldict": "Obj{}", "emb": "Part", "embs": "Part[]"})
+        txn.update_schema({"Obj": schema, "Part": {"w": "int?", "s": "string"}}, embedded=["Part"])
         objs = {}
         for row in rows:
-            values = {k: v for k, v in row.items() if k not in ("link", "links")}
+            values = {k: v for k, v in row.items() if k not in LINKS}
             objs[row["id"]] = txn.create("Obj", values)
         for row in rows:
             obj = objs[row["id"]]
             obj.link = None if row["link"] is None else objs[row["link"]]
             obj.links = [objs[k] for k in row["links"]]
+            obj.ldict = {key: None if k is None else objs[k] for key, k in row["ldict"].items()}
     return db
 
 
@@ -59,15 +63,16 @@ def subset_rows(rows, keep):
     for r in kept:
         r["link"] = r["link"] if r["link"] in keep else None
         r["links"] = [k for k in r["links"] if k in keep]
+        r["ldict"] = {key: k if k in keep else None for key, k in r["ldict"].items()}  # the entry stays, null
     return kept
 
 
-def disagrees(tmp_path, props, rows, node, counter, ordering=None):
+def disagrees(tmp_path, props, rows, node, counter, ordering=None, printf=False):
     """The disagreement of engine and model on this case, or None."""
     path = str(tmp_path / f"shrink{next(_files)}.realm")
     db = build(path, props, rows)
     try:
-        ctx = qm.Ctx()
+        ctx = qm.Ctx(printf)
         text = node.render(ctx) + (ordering.render() if ordering else "")
         try:
             want = model_ids(rows, node, ordering)
@@ -79,7 +84,7 @@ def disagrees(tmp_path, props, rows, node, counter, ordering=None):
         db.close()
 
 
-def shrink(tmp_path, props, rows, node, ordering):
+def shrink(tmp_path, props, rows, node, ordering, printf):
     """Drop rows and sub-predicates while the disagreement stays."""
     counter = [0]
     changed = True
@@ -87,7 +92,7 @@ def shrink(tmp_path, props, rows, node, ordering):
         changed = False
         if isinstance(node, qm.Logic):
             for kid in node.kids:
-                if disagrees(tmp_path, props, rows, kid, counter, ordering):
+                if disagrees(tmp_path, props, rows, kid, counter, ordering, printf):
                     node, changed = kid, True
                     break
             if changed:
@@ -100,7 +105,7 @@ def shrink(tmp_path, props, rows, node, ordering):
                 continue
             keep = {r["id"] for r in rows} - {row["id"]}
             smaller = subset_rows(rows, keep)
-            if len(smaller) > 0 and disagrees(tmp_path, props, smaller, node, counter, ordering):
+            if len(smaller) > 0 and disagrees(tmp_path, props, smaller, node, counter, ordering, printf):
                 rows, changed = smaller, True
                 break
     return rows, node
@@ -116,7 +121,8 @@ def run_seed(tmp_path, seed, count=PREDICATES_PER_SEED):
         for _ in range(count):
             node = qm.random_predicate(rng, props)
             ordering = qm.random_ordering(rng, props)
-            ctx = qm.Ctx()
+            printf = rng.random() < 0.15  # %@ and %K instead of $0, $1, ...
+            ctx = qm.Ctx(printf)
             text = node.render(ctx) + (ordering.render() if ordering else "")
             try:
                 want = model_ids(rows, node, ordering)
@@ -124,20 +130,20 @@ def run_seed(tmp_path, seed, count=PREDICATES_PER_SEED):
                 continue
             got = engine_ids(db, text, ctx.args, ordering is not None)
             if got != want:
-                failures.append((node, ordering))
+                failures.append((node, ordering, printf))
                 if len(failures) >= 3:
                     break
     finally:
         db.close()
     reports = []
-    for node, ordering in failures[:1]:
-        small_rows, small_node = shrink(tmp_path, props, rows, node, ordering)
-        result = disagrees(tmp_path, props, small_rows, small_node, [1000], ordering)
+    for node, ordering, printf in failures[:1]:
+        small_rows, small_node = shrink(tmp_path, props, rows, node, ordering, printf)
+        result = disagrees(tmp_path, props, small_rows, small_node, [1000], ordering, printf)
         text, args, got, want = result or (node.render(qm.Ctx()), [], "?", "?")
         used = {p.name for p in props if p.name in text}
         reports.append(
             f"seed {seed}\nschema: {[p for p in props if p.name in used or p.kind == 'link']}\n"
-            f"rows: {[{k: v for k, v in r.items() if k in used or k in ('id', 'link', 'links')} for r in small_rows]}\n"
+            f"rows: {[{k: v for k, v in r.items() if k in used or k in ('id',) + LINKS + ('emb', 'embs')} for r in small_rows]}\n"
             f"predicate: {text}\narguments: {args!r}\nengine: {got}\nmodel:  {want}")
     return reports
 

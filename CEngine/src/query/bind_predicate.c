@@ -147,8 +147,11 @@ static bool bind_operand(binder *b, int index, operand *out)
         if (!bind_keep_bytes(b->out, NULL, (node->item_count + 1) * sizeof(ce_value), &values) ||
             !bind_keep_bytes(b->out, NULL, (node->item_count + 1) * sizeof(char *), &texts))
             return false;
+        char *arguments;
+        if (!bind_keep_bytes(b->out, NULL, (node->item_count + 1) * sizeof(bool), &arguments)) return false;
         ce_value *list = (ce_value *)(void *)values;
         const char **list_texts = (const char **)(void *)texts;
+        bool *list_arguments = (bool *)(void *)arguments;
         for (size_t i = 0; i < node->item_count; i++) {
             operand element;
             if (!bind_operand(b, tree->items[node->first_item + i], &element)) return false;
@@ -156,9 +159,11 @@ static bool bind_operand(binder *b, int index, operand *out)
                 return bind_error(b, element.position, "a list '{...}' holds values, not lists");
             list[i] = element.value;
             list_texts[i] = element.text;
+            list_arguments[i] = element.from_argument;
         }
         out->list = list;
         out->texts = list_texts;
+        out->arguments = list_arguments;
         return true;
     }
     case PARSE_GEO:
@@ -272,6 +277,28 @@ static bool realm_swift_value_error(binder *b, const bound_path *path, parse_op 
                       type, op == PARSE_OP_IN ? " in IN clause" : "", key_path, b->table_name, received);
 }
 
+/* Whether `value`, the operand itself or an element of its list, came
+ * from an argument ($n) rather than a literal: `{$0, 1}` holds both. */
+static bool value_is_argument(const operand *o, const ce_value *value)
+{
+    if (o->kind == OPERAND_LIST && o->arguments && value >= o->list && value < o->list + o->list_count)
+        return o->arguments[value - o->list];
+    return o->from_argument;
+}
+
+/* Element i of a list operand as a value operand of its own (a bound of
+ * BETWEEN): its text, and whether it is an argument. */
+static operand list_element(const operand *list, size_t i)
+{
+    operand element = *list;
+    element.kind = OPERAND_VALUE;
+    element.value = list->list[i];
+    element.text = list->texts ? list->texts[i] : NULL;
+    element.from_argument = value_is_argument(list, &list->list[i]);
+    element.arguments = NULL;
+    return element;
+}
+
 /* The checks of `path op value` that do not depend on the value's content. */
 static bool check_comparison(binder *b, const bound_path *path, parse_op op, unsigned flags, const operand *o,
                              const ce_value *value, size_t position)
@@ -300,8 +327,9 @@ static bool check_comparison(binder *b, const bound_path *path, parse_op op, uns
      * (ConstantNode::visit, driver.cpp, case Type::INFINITY_VAL: "Infinity
      * not supported for int"); a mixed property is no number type there
      * either. An argument holding an infinity is no such literal: its case
-     * (Type::ARG) compares the double as it is. */
-    if (!b->core->realm_swift_values && !o->from_argument &&
+     * (Type::ARG) compares the double as it is, inside a list `{$0}` too
+     * (ListNode::visit visits each element as its own ConstantNode). */
+    if (!b->core->realm_swift_values && !value_is_argument(o, value) &&
         ((value->type == CE_TYPE_DOUBLE && isinf(value->double_value)) ||
          (value->type == CE_TYPE_FLOAT && isinf(value->float_value))) &&
         (type == CE_TYPE_INT || (type != CE_TYPE_DOUBLE && type != CE_TYPE_FLOAT && type != CE_TYPE_DECIMAL128)))
@@ -340,7 +368,14 @@ static bool check_comparison(binder *b, const bound_path *path, parse_op op, uns
                           ce_type_name(path->type), path->description, shown);
     }
     if (flags) {
-        if (type != CE_TYPE_STRING || value->type != CE_TYPE_STRING)
+        /* realm-core takes [c] with a binary on the right
+         * (verify_only_string_types, driver.cpp: "right side must be a
+         * string or binary type") and a binary property then compares
+         * case-insensitively (EqualityNode and StringOpsNode::visit pass
+         * case_sensitive to Query::equal, begins_with, ... on the binary
+         * column): the bytes fold as UTF-8 text. Its parser has no [d]. */
+        bool binaries = type == CE_TYPE_BINARY && value->type == CE_TYPE_BINARY && flags == FOLD_CASE;
+        if ((type != CE_TYPE_STRING || value->type != CE_TYPE_STRING) && !binaries)
             return bind_error(b, position, "[c] and [d] compare strings, and '%s' is %s %s", path->description,
                               path->size_of ? "the length of a" : "of type", ce_type_name(path->type));
         if (compare_is_ordered_operator(op)) return ordered_flags_error(b, position, op, flags);
@@ -540,6 +575,16 @@ static bool bind_path_value(binder *b, const operand *left, parse_op op, unsigne
     const ce_value *value = &rounded;
     if (!check_comparison(b, path, op, flags, right, value, right->position)) return false;
     if (compare_empty_needle(op, value)) return constant_node(b, false, position, out);
+    if (compare_is_string_operator(op) && compare_is_text(path_value_type(path)) && compare_is_text(value->type) &&
+        path_value_type(path) != value->type && value_is_argument(right, &right->value))
+        /* A string property and a binary argument, or the reverse:
+         * realm-core's StringOpsNode::visit (driver.cpp) takes its column
+         * fast path only for one type and otherwise builds
+         * Compare<Contains> (BeginsWith, ...) over the values, whose
+         * QueryValue overloads (query_conditions.hpp) take a string with a
+         * string or a binary with a binary and are false otherwise, as on
+         * a mixed value (eval.c, matches_right). */
+        return constant_node(b, false, position, out);
     if (path->link_column) {
         /* A to-one link of the object: its column holds the target's key + 1 (0: null). */
         int64_t stored = 0;
@@ -1255,12 +1300,7 @@ static bool bind_between_of_many(binder *b, operand *left, unsigned flags, opera
     for (int i = 0; i < 2; i++)
         if (right->list[i].type == CE_TYPE_NULL)
             return bind_error(b, right->position, "BETWEEN cannot compare '%s' with nil", path->description);
-    operand low = *right, high = *right;
-    low.kind = high.kind = OPERAND_VALUE;
-    low.value = right->list[0];
-    high.value = right->list[1];
-    low.text = right->texts ? right->texts[0] : NULL;
-    high.text = right->texts ? right->texts[1] : NULL;
+    operand low = list_element(right, 0), high = list_element(right, 1);
     size_t children[2];
     operand left_copy = *left;
     return bind_generic(b, left, PARSE_OP_GREATER_EQUAL, 0, &low, quantifier, node->position, &children[0]) &&
@@ -1328,7 +1368,11 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
          * collection's for realm-core ("Having a path implies a
          * collection", LinkChain::column, driver.cpp). */
         bool into_mixed = left.path.final == FINAL_MIXED && left.path.mixed_step_count > 0;
-        if ((!into_mixed && !quantifier_allowed(&left.path)) || left.path.aggregate != PATH_ALL_VALUES)
+        /* A collection's @count or aggregate through a link to many
+         * objects is one value per object: ANY, ALL or NONE of them
+         * (path_per_collection). */
+        if ((!into_mixed && !quantifier_allowed(&left.path)) ||
+            (left.path.aggregate != PATH_ALL_VALUES && !path_per_collection(&left.path)))
             return bind_error(b, left.position, "property '%s' is not a link/collection (%s needs one)",
                               left.path.description, names[node->quantifier]);
         if (node->op == PARSE_OP_BETWEEN) return bind_between_of_many(b, &left, flags, &right, node->quantifier, node, out);
@@ -1342,12 +1386,7 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
             return bind_error(b, right.position, "BETWEEN needs a list of two values, like {1, 10}%s",
                               right.from_argument ? " (the argument is not one)" : "");
         if (flags) return bind_error(b, node->op_position, "[c] and [d] do not apply to BETWEEN");
-        operand low = right, high = right;
-        low.kind = high.kind = OPERAND_VALUE;
-        low.value = right.list[0];
-        high.value = right.list[1];
-        low.text = right.texts ? right.texts[0] : NULL;
-        high.text = right.texts ? right.texts[1] : NULL;
+        operand low = list_element(&right, 0), high = list_element(&right, 1);
         size_t children[2];
         operand left_copy = left;
         return bind_simple(b, &left, PARSE_OP_GREATER_EQUAL, 0, &low, node->position, &children[0]) &&

@@ -168,7 +168,11 @@ bool compare_values(const ce_value *a, parse_op op, const ce_value *b, unsigned 
         compare_text_of(a, &x, &x_size);
         compare_text_of(b, &y, &y_size);
         bool strings = a->type == CE_TYPE_STRING && b->type == CE_TYPE_STRING;
-        if (flags && strings) {
+        /* [c] folds two binaries as UTF-8 text too (realm-core's case
+         * insensitive conditions on a binary column; see check_comparison,
+         * bind_predicate.c); a string and a binary stay bytes. */
+        bool binaries = a->type == CE_TYPE_BINARY && b->type == CE_TYPE_BINARY;
+        if (flags && (strings || binaries)) {
             if (!fold_text(x, x_size, flags, &f->buffers[0], &f->capacities[0], &x_size) ||
                 !fold_text(y, y_size, flags, &f->buffers[1], &f->capacities[1], &y_size))
                 return false;

@@ -604,6 +604,16 @@ static bool set_probe(evaluation *e, const bound_node *node, size_t i, ce_value 
             out->string.size = size;
         }
         break;
+    case CE_TYPE_BINARY: /* [c] on a binary: its bytes folded as text */
+        if (node->flags) {
+            size_t size;
+            if (!fold_text((const char *)out->binary.data, out->binary.size, node->flags, &e->folder.buffers[0],
+                           &e->folder.capacities[0], &size))
+                return false;
+            out->binary.data = (const uint8_t *)e->folder.buffers[0];
+            out->binary.size = size;
+        }
+        break;
     default: break;
     }
     return true;
@@ -753,7 +763,7 @@ static bool operand_bag(evaluation *e, const operand *o, const object_context *c
             return path_value(e, &o->path, context->leaf_index, &e->scratch[0], &value) && gather_bag_push(bag, &value);
         }
         if (!gather_path(e->txn, &o->path, 0, context->table, context->key, bag)) return false;
-        *out_many = o->path.multi && o->path.aggregate == PATH_ALL_VALUES;
+        *out_many = o->path.multi && (o->path.aggregate == PATH_ALL_VALUES || path_per_collection(&o->path));
         return gather_aggregate(&o->path, bag);
     case OPERAND_SUBQUERY: {
         value_bag objects = {0};
@@ -791,9 +801,16 @@ static bool matches_right(evaluation *e, const bound_node *node, const ce_value 
      * overloads of Contains, BeginsWith, EndsWith, Like and their [c]
      * forms, src/realm/query_conditions.hpp) take a string with a string or
      * a binary with a binary and are false otherwise; == and != compare a
-     * string with a binary as bytes (Mixed::types_are_comparable). */
+     * string with a binary as bytes (Mixed::types_are_comparable). So do
+     * a string or binary property's values with an argument of the other
+     * kind (StringOpsNode::visit, driver.cpp, uses the same overloads when
+     * the two types differ; see bind_path_value). */
+    ce_type left_type = node->left.kind == OPERAND_PATH ? path_value_type(&node->left.path) : CE_TYPE_NULL;
+    ce_type right_type = node->right.kind == OPERAND_PATH ? path_value_type(&node->right.path) : CE_TYPE_NULL;
     bool one_text_kind = compare_is_string_operator(op) &&
-                         node->left.kind == OPERAND_PATH && path_value_type(&node->left.path) == CE_TYPE_MIXED;
+                         (left_type == CE_TYPE_MIXED || right_type == CE_TYPE_MIXED ||
+                          (compare_is_text(left_type) && node->right.kind == OPERAND_VALUE && node->right.from_argument) ||
+                          (compare_is_text(right_type) && node->left.kind == OPERAND_VALUE && node->left.from_argument));
     for (size_t i = 0; i < right->count && !*out; i++) {
         if (one_text_kind && compare_is_text(value->type) && compare_is_text(right->values[i].type) &&
             value->type != right->values[i].type)

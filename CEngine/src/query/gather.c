@@ -229,6 +229,19 @@ static bool gather_final(ce_txn *txn, const bound_path *path, ce_table_key table
     case FINAL_COLLECTION:
     case FINAL_KEYS:
     case FINAL_ENTRY: {
+        if (path_per_collection(path)) {
+            /* realm-core reads one list per object a link to many reaches
+             * (ColumnListBase::get_lists, query_expression.cpp: one list
+             * ref per linked object) and sizes or aggregates each (SizeOperator,
+             * ListColumnAggregate): one value per collection, compared ANY. */
+            bound_path whole = *path;
+            whole.hop_count = 0;
+            value_bag own = {0};
+            bool ok = gather_final(txn, &whole, table, key, &own) && gather_aggregate(&whole, &own) &&
+                      gather_bag_push(bag, &own.values[0]);
+            gather_bag_free(&own);
+            return ok;
+        }
         ce_collection *collection;
         if (!ce_collection_open(txn, table, key, path->column, &collection)) return false;
         bool ok = true;
@@ -349,7 +362,7 @@ bool gather_path(ce_txn *txn, const bound_path *path, size_t hop, ce_table_key t
 
 bool gather_aggregate(const bound_path *path, value_bag *bag)
 {
-    if (path->aggregate == PATH_ALL_VALUES) return true;
+    if (path->aggregate == PATH_ALL_VALUES || path_per_collection(path)) return true;
     ce_value result;
     if (path->aggregate == PATH_COUNT) {
         result = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)bag->count};

@@ -36,7 +36,8 @@ bool gather_path(ce_txn *txn, const bound_path *path, size_t hop, ce_table_key t
 /* Realm's @type name of a value of `type` ("int", "string", "list", ...). */
 const char *gather_type_name(ce_type type);
 
-/* A path's values reduced by its aggregate (@count, @sum, ...) to one. */
+/* A path's values reduced by its aggregate (@count, @sum, ...) to one;
+ * nothing to do when path_per_collection (the values are the aggregates). */
 bool gather_aggregate(const bound_path *path, value_bag *bag);
 
 #endif

@@ -128,6 +128,20 @@ typedef struct bound_path {
                             dictionary of mixed values the steps start at, else CE_TYPE_NULL */
 } bound_path;
 
+/* Whether a path's aggregate applies to each collection of values it
+ * reaches through a link to many objects (`dogs.ages.@count`: one count
+ * per dog, compared ANY, as realm-core's ColumnListBase::get_lists reads
+ * one list per linked object), rather than to all of its values at once. */
+static inline bool path_per_collection(const bound_path *path)
+{
+    if (path->aggregate == PATH_ALL_VALUES || path->size_of || path->element.kind == STEP_INDEX) return false;
+    if (path->final != FINAL_COLLECTION && path->final != FINAL_KEYS) return false;
+    for (size_t i = 0; i < path->hop_count; i++)
+        if (path->hops[i].kind == HOP_BACKLINKS || (path->hops[i].kind == HOP_LINKS && path->hops[i].select.kind == STEP_ALL))
+            return true;
+    return false;
+}
+
 /* The type of what a path yields (after its aggregate). */
 static inline ce_type path_value_type(const bound_path *path)
 {
@@ -146,6 +160,7 @@ typedef struct operand {
     const char *text;      /* VALUE: a number literal as written, else NULL */
     const ce_value *list;  /* LIST */
     const char **texts;    /* LIST: each element's number text or NULL */
+    const bool *arguments; /* LIST '{...}': whether each element is an argument ($n), else NULL */
     size_t list_count;
     bool from_argument;    /* for messages */
     int argument;
