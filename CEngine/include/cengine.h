@@ -1100,10 +1100,10 @@ typedef struct ce_results ce_results;
  * string property `type` and a list of doubles `coordinates`: an object
  * whose embedded object has type "Point" (any case) and coordinates
  * [longitude, latitude] (a third value, the altitude, is ignored) matches
- * when the point is within the shape; a null link or fewer than two
- * coordinates never matches; another type string fails the evaluation
- * with realm-core's "The only Geospatial type currently supported is
- * 'point'".
+ * when the point is within the shape. As in realm-core, an object that
+ * holds no valid point never matches: a null link, another type string
+ * ("Polygon", ""), fewer than two coordinates, or a stored point out of
+ * range (a latitude beyond +-90, a longitude beyond +-180, NaN).
  */
 typedef struct ce_geo_point {
     double longitude, latitude;

@@ -101,11 +101,34 @@ TEST(box_across_the_antimeridian_and_at_a_pole)
     IN(r, -180, 80);
     OUT(r, 0, 79.9);
     free(r);
-    /* A point past the ranges is where S2 puts it: longitude 190 is -170. */
+}
+
+TEST(points_out_of_range_lie_nowhere)
+{
+    /* realm-core refuses an invalid S2LatLng: a point past the ranges is in
+     * no shape, not where S2 would put it (longitude 190 is not -170). */
     ce_geo west = box(-175, -5, -165, 5);
-    r = region_of(&west);
-    IN(r, 190, 0);
-    OUT(r, 170, 0);
+    ce_geo everywhere = circle(0, 0, 4); /* more than pi: the whole sphere */
+    static const ce_geo_point ring[] = {{-175, -5}, {-165, -5}, {-165, 5}, {-175, 5}, {-175, -5}};
+    size_t sizes[] = {5};
+    ce_geo around = polygon(ring, sizes, 1);
+    geo_region *regions[] = {region_of(&west), region_of(&everywhere), region_of(&around)};
+    for (int i = 0; i < 3; i++) {
+        IN(regions[i], -170, 0);
+        IN(regions[i], -170, 0.5);
+        OUT(regions[i], 190, 0);
+        OUT(regions[i], -170, 180.5); /* past the pole */
+        OUT(regions[i], -170, 90.0001);
+        OUT(regions[i], -180.0001, 0);
+        OUT(regions[i], NAN, 0);
+        OUT(regions[i], -170, NAN);
+        OUT(regions[i], INFINITY, 0);
+        free(regions[i]);
+    }
+    /* The ranges' ends are in range. */
+    geo_region *r = region_of(&everywhere);
+    IN(r, 180, 90);
+    IN(r, -180, -90);
     free(r);
 }
 
@@ -584,10 +607,32 @@ TEST(geo_within_errors)
     (void)point_link;
     expect_error(write, p.place, "plain geoWithin geoBox([0, 0], [1, 1])", NULL, 0,
                  "Query 'plain GEOWITHIN GeoBox([0, 0], [1, 1])' links to data in the wrong format for a geoWithin query");
-    static const double at[] = {5, 5};
-    add_place(write, &p, "G", "Polygon", at, 2, NULL, 0);
-    expect_error(write, p.place, "location geoWithin geoBox([0, 0], [10, 10])", NULL, 0,
-                 "The only Geospatial type currently supported is 'point'");
+    ce_txn_end(write);
+    test_db_close(&p.t);
+}
+
+TEST(geo_within_skips_objects_without_a_valid_point)
+{
+    places p = places_open();
+    ce_txn *write;
+    CHECK(ce_txn_begin_write(p.t.db, &write));
+    /* Each of these is at (5, 5) but for one fault, and matches nothing
+     * (realm-core's point_from_obj and GeoRegion::contains). */
+    static const double at[] = {5, 5}, none[] = {0}, north[] = {5, 95}, east[] = {185, 5}, nan_lat[] = {5, NAN};
+    add_place(write, &p, "G", "Polygon", at, 2, NULL, 0); /* another type: no match, not an error */
+    add_place(write, &p, "H", "", at, 2, NULL, 0);
+    add_place(write, &p, "I", "Points", at, 2, NULL, 0);
+    add_place(write, &p, "J", "Point", none, 0, NULL, 0); /* no coordinates */
+    add_place(write, &p, "K", "Point", north, 2, NULL, 0); /* latitude 95 */
+    add_place(write, &p, "L", "Point", east, 2, NULL, 0);  /* longitude 185 */
+    add_place(write, &p, "M", "Point", nan_lat, 2, NULL, 0);
+    /* A and E only, whatever the shape; the whole sphere too. */
+    EXPECT(write, p.place, "location geoWithin geoCircle([5, 5], 0.01)", 2);
+    EXPECT(write, p.place, "location geoWithin geoCircle([0, 0], 4)", 4); /* A, B, E, F */
+    EXPECT(write, p.place, "location geoWithin geoPolygon({[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]})", 2);
+    EXPECT(write, p.place, "location geoWithin geoCircle([5, 5], 0.01) AND name == 'G'", 0);
+    EXPECT(write, p.place, "NOT location geoWithin geoCircle([5, 5], 0.01)", 11);
+    EXPECT(write, p.place, "NOT location geoWithin geoCircle([0, 0], 4)", 9);
     ce_txn_end(write);
     test_db_close(&p.t);
 }

@@ -592,16 +592,11 @@ bool geo_region_make(const ce_geo *shape, geo_region **out_region, char *reason,
 
 bool geo_region_contains(const geo_region *region, double longitude, double latitude)
 {
-    if (isnan(longitude) || isnan(latitude) || isinf(longitude) || isinf(latitude)) return false;
+    /* realm-core's S2LatLng::is_valid (NaN fails it too). */
+    if (!(fabs(longitude) <= 180 && fabs(latitude) <= 90)) return false;
     switch (region->kind) {
     case CE_GEO_BOX: {
         if (region->empty) return false;
-        if (fabs(latitude) > 90 || fabs(longitude) > 180) {
-            /* Where S2 puts it: the point's own latitude and longitude. */
-            vec p = vec_of(latitude, longitude);
-            latitude = atan2(p.z, sqrt(p.x * p.x + p.y * p.y)) * (180 / pi);
-            longitude = atan2(p.y, p.x) * (180 / pi);
-        }
         if (latitude < region->lat_lo || latitude > region->lat_hi) return false;
         if (longitude == -180) longitude = 180;
         if (region->lng_lo <= region->lng_hi) return longitude >= region->lng_lo && longitude <= region->lng_hi;

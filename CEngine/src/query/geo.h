@@ -37,8 +37,9 @@ typedef struct geo_region geo_region;
 bool geo_region_make(const ce_geo *shape, geo_region **out_region, char *reason, size_t reason_size);
 
 /* Whether the point (degrees) lies within the region. A point outside the
- * ranges is taken where realm-core puts it (S2LatLng::ToPoint: longitudes
- * wrap, latitudes past a pole come down the other side); NaN is nowhere. */
+ * ranges (a latitude beyond +-90, a longitude beyond +-180, NaN) lies
+ * nowhere, as realm-core's GeoRegion::contains refuses an invalid
+ * S2LatLng. */
 bool geo_region_contains(const geo_region *region, double longitude, double latitude);
 
 /* The shape as realm-core prints it: "GeoBox([0, 0], [1, 1])",
