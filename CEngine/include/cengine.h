@@ -1068,11 +1068,14 @@ typedef struct ce_results ce_results;
  * a circle or a polygon on the sphere, in degrees of longitude and latitude
  * (longitude first, as GeoJSON and Realm Query Language write a point).
  *   CE_GEO_BOX      corners[0] the bottom-left (south-west) corner,
- *                   corners[1] the top-right (north-east) one: the points
- *                   whose latitude lies between the corners' and whose
- *                   longitude lies from the first corner's eastwards to the
- *                   second's (across the antimeridian when the first is
- *                   east of the second), edges included;
+ *                   corners[1] the top-right (north-east) one: as
+ *                   realm-core, the polygon through the four corners
+ *                   (corners[0], [corners[0].longitude, corners[1].latitude],
+ *                   corners[1], [corners[1].longitude, corners[0].latitude]),
+ *                   so its edges are great-circle arcs (a north edge
+ *                   bulges poleward of its parallel), the corners' order
+ *                   does not matter, and it is checked and printed as
+ *                   that polygon;
  *   CE_GEO_CIRCLE   center and radius_radians (an angle at the centre of
  *                   the sphere: kilometres / 6378.1), the edge included;
  *   CE_GEO_POLYGON  ring_count rings, ring_sizes[i] points each, one after
@@ -1086,8 +1089,9 @@ typedef struct ce_results ce_results;
  * (coordinates within +-180 and +-90, rings closed, not crossing
  * themselves or one another, holes inside the outer ring and not nested,
  * a radius >= 0): an invalid one is CE_ERR_INVALID_QUERY with realm-core's
- * words ("Invalid region in GEOWITHIN query for parameter 'GeoBox([0, 0],
- * [1, 1])': 'Invalid rectangle'").
+ * words ("Invalid region in GEOWITHIN query for parameter 'GeoPolygon({[0,
+ * 0], [0, 0], [1, 0], [1, 0], [0, 0]})': 'Ring 0 must have at least 3
+ * different vertices, 2 unique vertices were provided'").
  *
  * `location geoWithin $0` (or `location IN %@`, Realm Swift's form) with a
  * CE_QUERY_ARGUMENT_GEO argument, or a shape written in the predicate:

@@ -60,28 +60,54 @@ static ce_geo polygon(const ce_geo_point *points, const size_t *sizes, size_t ri
     return (ce_geo){.kind = CE_GEO_POLYGON, .points = points, .ring_sizes = sizes, .ring_count = rings};
 }
 
-TEST(box_edges_are_parallels_and_meridians)
+TEST(box_is_the_polygon_through_its_corners)
 {
+    /* realm-core's GeoBox::to_polygon: the ring (lo, [lo.lng, hi.lat], hi,
+     * [hi.lng, lo.lat], lo) with great-circle edges, not a rectangle of
+     * latitudes and longitudes. */
     ce_geo shape = box(0, 0, 10, 10);
     geo_region *r = region_of(&shape);
     IN(r, 5, 5);
     IN(r, 0, 0);   /* a corner */
     IN(r, 10, 10); /* the other */
-    IN(r, 0, 5);   /* on the west edge */
-    IN(r, 5, 10);  /* on the north edge */
+    IN(r, 0, 5);   /* on the west edge, a meridian */
+    IN(r, 5, 0);   /* on the south edge, the equator */
     OUT(r, 10.0001, 5);
     OUT(r, 5, -0.0001);
-    /* The north edge is the parallel 10, not the great circle from (0, 10)
-     * to (10, 10), which reaches atan(tan 10 / cos 5) = 10.038 at lng 5. */
-    OUT(r, 5, 10.02);
+    /* The north edge is the great circle from (0, 10) to (10, 10), which
+     * reaches atan(tan 10 / cos 5) = 10.038 at lng 5: (5, 10.02) is within,
+     * though north of the parallel 10 (a rectangle would leave it out). */
+    IN(r, 5, 10.02);
+    OUT(r, 5, 10.05);
     OUT(r, -175, 5);
+    /* The same as the polygon through the corners, point for point. */
+    static const ce_geo_point ring[] = {{0, 0}, {0, 10}, {10, 10}, {10, 0}, {0, 0}};
+    size_t sizes[] = {5};
+    ce_geo same = polygon(ring, sizes, 1);
+    geo_region *q = region_of(&same);
+    for (double lng = -1; lng <= 11; lng += 0.25)
+        for (double lat = -1; lat <= 11; lat += 0.01)
+            CHECK(geo_region_contains(r, lng, lat) == geo_region_contains(q, lng, lat));
+    free(q);
     free(r);
+    /* The corners in any order give the same (smaller) region: a box whose
+     * bottom-left corner is north of, or east of, its top-right one is
+     * the same square, not an error or the band the long way round. */
+    ce_geo upside_down = box(0, 10, 10, 0), east_first = box(10, 0, 0, 10);
+    geo_region *regions[] = {region_of(&upside_down), region_of(&east_first)};
+    for (int k = 0; k < 2; k++) {
+        IN(regions[k], 5, 5);
+        IN(regions[k], 5, 10.02);
+        OUT(regions[k], -175, 5);
+        OUT(regions[k], 15, 5);
+        free(regions[k]);
+    }
 }
 
-TEST(box_across_the_antimeridian_and_at_a_pole)
+TEST(box_across_the_antimeridian_and_near_a_pole)
 {
-    /* The bottom-left corner east of the top-right one: the longitudes
-     * from 170 eastwards to -170. */
+    /* The bottom-left corner east of the top-right one: the 20 degrees
+     * across the antimeridian (the smaller region), edges great circles. */
     ce_geo across = box(170, -10, -170, 10);
     geo_region *r = region_of(&across);
     IN(r, 180, 0);
@@ -89,18 +115,38 @@ TEST(box_across_the_antimeridian_and_at_a_pole)
     IN(r, 175, 5);
     IN(r, -175, -5);
     IN(r, -170, 10);
+    IN(r, 180, 10.1); /* the north edge bulges to 10.15 at the antimeridian */
     OUT(r, 0, 0);
     OUT(r, 169.9, 0);
     OUT(r, -169.9, 0);
     free(r);
-    /* Every longitude from latitude 80 to the pole. */
-    ce_geo cap = box(-180, 80, 180, 90);
-    r = region_of(&cap);
-    IN(r, 0, 90);
-    IN(r, 123, 85);
-    IN(r, -180, 80);
-    OUT(r, 0, 79.9);
+    /* Near the pole the north edge, from (-10, 80) to (10, 80), passes
+     * atan(tan 80 / cos 10) = atan(5.6713 / 0.98481) = 80.149 at lng 0. */
+    ce_geo polar = box(-10, 70, 10, 80);
+    r = region_of(&polar);
+    IN(r, 0, 75);
+    IN(r, 0, 80.14);
+    OUT(r, 0, 80.16);
+    OUT(r, 0, 90);
     free(r);
+}
+
+TEST(box_checks)
+{
+    ce_geo out_of_bounds = box(181, 0, 10, 10);
+    CHECK(strcmp(refusal(&out_of_bounds), "Longitude/latitude is out of bounds, lng: 181 lat: 0") == 0);
+    /* The corners in the ring's order: lo, then [lo.lng, hi.lat]. */
+    ce_geo too_far_north = box(0, 0, 10, 90.5);
+    CHECK(strcmp(refusal(&too_far_north), "Longitude/latitude is out of bounds, lng: 0 lat: 90.5") == 0);
+    ce_geo not_a_number = box(0, NAN, 10, 10);
+    CHECK(strncmp(refusal(&not_a_number), "Longitude/latitude is out of bounds, lng: 0 lat: ", 49) == 0);
+    /* Corners on one parallel or meridian: a ring of 2 different points. */
+    ce_geo flat = box(0, 0, 10, 0);
+    CHECK(strcmp(refusal(&flat), "Ring 0 must have at least 3 different vertices, 2 unique vertices were provided") == 0);
+    ce_geo thin = box(3, 0, 3, 10);
+    CHECK(strcmp(refusal(&thin), "Ring 0 must have at least 3 different vertices, 2 unique vertices were provided") == 0);
+    ce_geo dot = box(3, 4, 3, 4);
+    CHECK(strcmp(refusal(&dot), "Ring 0 must have at least 3 different vertices, 0 unique vertices were provided") == 0);
 }
 
 TEST(points_out_of_range_lie_nowhere)
@@ -129,25 +175,6 @@ TEST(points_out_of_range_lie_nowhere)
     geo_region *r = region_of(&everywhere);
     IN(r, 180, 90);
     IN(r, -180, -90);
-    free(r);
-}
-
-TEST(box_checks)
-{
-    ce_geo upside_down = box(0, 10, 10, 0); /* latitudes empty, longitudes not */
-    CHECK(strcmp(refusal(&upside_down), "Invalid rectangle") == 0);
-    ce_geo no_longitudes = box(180, 0, -180, 10); /* S1Interval(180, -180) is empty */
-    CHECK(strcmp(refusal(&no_longitudes), "Invalid rectangle") == 0);
-    ce_geo out_of_bounds = box(181, 0, 10, 10);
-    CHECK(strcmp(refusal(&out_of_bounds), "Longitude/latitude is out of bounds, lng: 181 lat: 0") == 0);
-    ce_geo too_far_north = box(0, 0, 10, 90.5);
-    CHECK(strcmp(refusal(&too_far_north), "Longitude/latitude is out of bounds, lng: 10 lat: 90.5") == 0);
-    ce_geo not_a_number = box(0, NAN, 10, 10);
-    CHECK(strncmp(refusal(&not_a_number), "Longitude/latitude is out of bounds, lng: 0 lat: ", 49) == 0);
-    /* Both intervals empty: valid, and nothing is within. */
-    ce_geo empty = box(180, 10, -180, 0);
-    geo_region *r = region_of(&empty);
-    OUT(r, 180, 5);
     free(r);
 }
 
@@ -359,7 +386,7 @@ TEST(shapes_as_realm_core_prints_them)
     char text[256];
     ce_geo b = box(-122.5, 37.5, -122, 38);
     geo_describe(&b, text, sizeof text);
-    CHECK(strcmp(text, "GeoBox([-122.5, 37.5], [-122, 38])") == 0);
+    CHECK(strcmp(text, "GeoPolygon({[-122.5, 37.5], [-122.5, 38], [-122, 38], [-122, 37.5], [-122.5, 37.5]})") == 0);
     ce_geo c = circle(1, 2, 0.25);
     geo_describe(&c, text, sizeof text);
     CHECK(strcmp(text, "GeoCircle([1, 2], 0.25)") == 0);
@@ -501,6 +528,11 @@ TEST(geo_within_literal_shapes)
     EXPECT(txn, p.place, "location GEOWITHIN GEOBOX([0.0, 0.0], [10.0, 10.0])", 2);
     EXPECT(txn, p.place, "location geoWithin geoBox([0, 0], [20, 10])", 3);
     EXPECT(txn, p.place, "location geoWithin geoBox([170, -10], [-170, 10])", 1); /* F, across the antimeridian */
+    /* A box's north edge is a great circle: from (0, 4.99) to (10, 4.99) it
+     * passes atan(tan 4.99 / cos 5) = 5.009 at lng 5, north of A and E. */
+    EXPECT(txn, p.place, "location geoWithin geoBox([0, 0], [10, 4.99])", 2);
+    EXPECT(txn, p.place, "location geoWithin geoBox([0, 0], [10, 4.98])", 0); /* 4.999 */
+    EXPECT(txn, p.place, "location geoWithin geoBox([10, 10], [0, 0])", 2); /* the corners in any order */
     EXPECT(txn, p.place, "location geoWithin geoBox([-180, -90], [180, 90])", 4);
     /* 0.01 rad = 0.57 degrees around A and E; 0.2 rad (11.5 degrees) reaches B at 10 degrees. */
     EXPECT(txn, p.place, "location geoWithin geoCircle([5, 5], 0.01)", 2);
@@ -566,19 +598,22 @@ TEST(geo_within_errors)
                  "The left hand side of 'geoWithin' must be a link to geoJSON formatted data. But the provided type is 'string'");
     expect_error(txn, p.place, "shop geoWithin geoBox([0, 0], [1, 1])", NULL, 0,
                  "A GEOWITHIN query can only operate on a link to an embedded class but 'Shop' is at the top level");
-    expect_error(txn, p.place, "location geoWithin geoBox([0, 10], [10, 0])", NULL, 0,
-                 "Invalid region in GEOWITHIN query for parameter 'GeoBox([0, 10], [10, 0])': 'Invalid rectangle'");
+    expect_error(txn, p.place, "location geoWithin geoBox([0, 10], [10, 10])", NULL, 0,
+                 "Invalid region in GEOWITHIN query for parameter 'GeoPolygon({[0, 10], [0, 10], [10, 10], [10, 10], [0, 10]})': "
+                 "'Ring 0 must have at least 3 different vertices, 2 unique vertices were provided'");
     expect_error(txn, p.place, "location geoWithin geoCircle([0, 0], -1)", NULL, 0,
                  "Invalid region in GEOWITHIN query for parameter 'GeoCircle([0, 0], -1)': 'The radius of a circle must be a "
                  "non-negative number'");
     expect_error(txn, p.place, "location geoWithin geoPolygon({[0, 0], [1, 0], [1, 1]})", NULL, 0,
                  "Ring is not closed, first vertex '[0, 0]' does not equal last vertex '[1, 1]'");
-    ce_geo upside_down = box(0, 10, 10, 0);
-    ce_query_argument shape = {.kind = CE_QUERY_ARGUMENT_GEO, .geo = &upside_down};
+    ce_geo flat = box(0, 10, 10, 10);
+    ce_query_argument shape = {.kind = CE_QUERY_ARGUMENT_GEO, .geo = &flat};
     expect_error(txn, p.place, "location geoWithin $0", &shape, 1,
-                 "The Geospatial query argument region is invalid: 'Invalid rectangle'");
+                 "The Geospatial query argument region is invalid: 'Ring 0 must have at least 3 different vertices, 2 unique "
+                 "vertices were provided'");
     expect_error(txn, p.place, "location IN $0", &shape, 1,
-                 "Invalid region in GEOWITHIN query for parameter 'GeoBox([0, 10], [10, 0])': 'Invalid rectangle'");
+                 "Invalid region in GEOWITHIN query for parameter 'GeoPolygon({[0, 10], [0, 10], [10, 10], [10, 10], [0, 10]})': "
+                 "'Ring 0 must have at least 3 different vertices, 2 unique vertices were provided'");
     ce_query_argument five = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_INT, .integer = 5}};
     expect_error(txn, p.place, "location geoWithin $0", &five, 1,
                  "The right hand side of 'geoWithin' must be a geospatial constant value. But the provided type is 'int'");
@@ -606,7 +641,8 @@ TEST(geo_within_errors)
     CHECK(ce_property_add(write, p.place, &info, &link));
     (void)point_link;
     expect_error(write, p.place, "plain geoWithin geoBox([0, 0], [1, 1])", NULL, 0,
-                 "Query 'plain GEOWITHIN GeoBox([0, 0], [1, 1])' links to data in the wrong format for a geoWithin query");
+                 "Query 'plain GEOWITHIN GeoPolygon({[0, 0], [0, 1], [1, 1], [1, 0], [0, 0]})' links to data in the wrong "
+                 "format for a geoWithin query");
     ce_txn_end(write);
     test_db_close(&p.t);
 }

@@ -47,10 +47,7 @@ typedef struct geo_loop {
 } geo_loop;
 
 struct geo_region {
-    ce_geo_kind kind;
-    /* CE_GEO_BOX: degrees; the longitude interval is inverted (wraps) when lng_lo > lng_hi */
-    double lat_lo, lat_hi, lng_lo, lng_hi;
-    bool empty;
+    ce_geo_kind kind; /* CE_GEO_CIRCLE or CE_GEO_POLYGON (a box is made a polygon) */
     /* CE_GEO_CIRCLE: the squared chord length the cap reaches (4 sin^2(r/2)) */
     vec axis;
     double chord2;
@@ -519,6 +516,22 @@ bool geo_region_make(const ce_geo *shape, geo_region **out_region, char *reason,
 {
     *out_region = NULL;
     if (reason_size) reason[0] = 0;
+    /* realm-core's GeoBox::to_polygon: the ring through the four corners,
+     * its edges great-circle arcs; the inversion rule (a ring is the
+     * smaller region it bounds) makes the corners' order not matter. */
+    ce_geo_point box_ring[5];
+    size_t box_size = 5;
+    ce_geo box_polygon;
+    if (shape->kind == CE_GEO_BOX) {
+        ce_geo_point lo = shape->corners[0], hi = shape->corners[1];
+        box_ring[0] = lo;
+        box_ring[1] = (ce_geo_point){lo.longitude, hi.latitude};
+        box_ring[2] = hi;
+        box_ring[3] = (ce_geo_point){hi.longitude, lo.latitude};
+        box_ring[4] = lo;
+        box_polygon = (ce_geo){.kind = CE_GEO_POLYGON, .points = box_ring, .ring_sizes = &box_size, .ring_count = 1};
+        shape = &box_polygon;
+    }
     size_t loop_count = 0, vertex_count = 0;
     if (shape->kind == CE_GEO_POLYGON) {
         loop_count = shape->ring_count;
@@ -528,7 +541,7 @@ bool geo_region_make(const ce_geo *shape, geo_region **out_region, char *reason,
                 return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory: a polygon of too many points");
             vertex_count += shape->ring_sizes[i];
         }
-    } else if (shape->kind != CE_GEO_BOX && shape->kind != CE_GEO_CIRCLE) {
+    } else if (shape->kind != CE_GEO_CIRCLE) {
         return reason_of(reason, reason_size, "not a geospatial shape (kind %d)", (int)shape->kind);
     }
     size_t bytes = sizeof(geo_region) + loop_count * sizeof(geo_loop) + vertex_count * sizeof(vec);
@@ -537,22 +550,6 @@ bool geo_region_make(const ce_geo *shape, geo_region **out_region, char *reason,
     region->kind = shape->kind;
     bool ok = true, failed = false;
     switch (shape->kind) {
-    case CE_GEO_BOX: {
-        /* S2LatLngRect(lo, hi): a latitude interval and a longitude
-         * S1Interval, which takes -180 for 180 unless the other end is 180. */
-        ce_geo_point lo = shape->corners[0], hi = shape->corners[1];
-        ok = check_point(lo, reason, reason_size) && check_point(hi, reason, reason_size);
-        if (!ok) break;
-        region->lat_lo = lo.latitude;
-        region->lat_hi = hi.latitude;
-        region->lng_lo = lo.longitude == -180 && hi.longitude != 180 ? 180 : lo.longitude;
-        region->lng_hi = hi.longitude == -180 && lo.longitude != 180 ? 180 : hi.longitude;
-        bool lat_empty = region->lat_lo > region->lat_hi;
-        bool lng_empty = region->lng_lo == 180 && region->lng_hi == -180;
-        if (lat_empty != lng_empty) ok = reason_of(reason, reason_size, "Invalid rectangle");
-        region->empty = lat_empty;
-        break;
-    }
     case CE_GEO_CIRCLE: {
         ok = check_point(shape->center, reason, reason_size);
         if (!ok) break;
@@ -580,6 +577,7 @@ bool geo_region_make(const ce_geo *shape, geo_region **out_region, char *reason,
         if (ok) ok = check_rings(region, reason, reason_size);
         break;
     }
+    case CE_GEO_BOX: break; /* made a polygon above */
     }
     if (!ok) {
         free(region);
@@ -595,13 +593,6 @@ bool geo_region_contains(const geo_region *region, double longitude, double lati
     /* realm-core's S2LatLng::is_valid (NaN fails it too). */
     if (!(fabs(longitude) <= 180 && fabs(latitude) <= 90)) return false;
     switch (region->kind) {
-    case CE_GEO_BOX: {
-        if (region->empty) return false;
-        if (latitude < region->lat_lo || latitude > region->lat_hi) return false;
-        if (longitude == -180) longitude = 180;
-        if (region->lng_lo <= region->lng_hi) return longitude >= region->lng_lo && longitude <= region->lng_hi;
-        return longitude >= region->lng_lo || longitude <= region->lng_hi;
-    }
     case CE_GEO_CIRCLE: {
         vec p = vec_of(latitude, longitude);
         vec d = {region->axis.x - p.x, region->axis.y - p.y, region->axis.z - p.z};
@@ -614,6 +605,7 @@ bool geo_region_contains(const geo_region *region, double longitude, double lati
             if (!loop_on_boundary(&region->loops[i], p) && loop_interior_contains(&region->loops[i], p)) return false;
         return true;
     }
+    case CE_GEO_BOX: break; /* never: boxes are made polygons */
     }
     return false;
 }
@@ -636,10 +628,14 @@ void geo_describe(const ce_geo *shape, char *out, size_t size)
     size_t used = 0;
     out[0] = 0;
     switch (shape->kind) {
-    case CE_GEO_BOX:
-        append(out, size, &used, "GeoBox([%g, %g], [%g, %g])", shape->corners[0].longitude, shape->corners[0].latitude,
-               shape->corners[1].longitude, shape->corners[1].latitude);
+    case CE_GEO_BOX: {
+        /* As realm-core prints a box: the polygon through its corners. */
+        ce_geo_point lo = shape->corners[0], hi = shape->corners[1];
+        append(out, size, &used, "GeoPolygon({[%g, %g], [%g, %g], [%g, %g], [%g, %g], [%g, %g]})", lo.longitude,
+               lo.latitude, lo.longitude, hi.latitude, hi.longitude, hi.latitude, hi.longitude, lo.latitude, lo.longitude,
+               lo.latitude);
         return;
+    }
     case CE_GEO_CIRCLE:
         append(out, size, &used, "GeoCircle([%g, %g], %g)", shape->center.longitude, shape->center.latitude,
                shape->radius_radians);

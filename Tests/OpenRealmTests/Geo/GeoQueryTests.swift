@@ -92,6 +92,21 @@ struct GeoQueryTests {
         #expect(names(places.where { $0.location.geoWithin(box) || $0.name == "C" }) == ["A", "C", "E"])
     }
 
+    @Test("a box is the polygon through its corners, its edges great circles")
+    func boxEdgesAreGreatCircles() throws {
+        let places = try placesRealm().objects(GeoTestPlace.self)
+        // The north edge from (4.99, 0) to (4.99, 10) passes atan(tan 4.99 / cos 5) = 5.009 at
+        // longitude 5: A and E at (5, 5) are within, though north of the parallel 4.99.
+        let box = GeoBox(bottomLeft: (0, 0), topRight: (4.99, 10))!
+        #expect(names(places.where { $0.location.geoWithin(box) }) == ["A", "E"])
+        #expect(names(places.filter("location geoWithin geoBox([0, 0], [10, 4.99])")) == ["A", "E"])
+        // 4.98 passes 4.999 there: not within.
+        #expect(places.where { $0.location.geoWithin(GeoBox(bottomLeft: (0, 0), topRight: (4.98, 10))!) }.isEmpty)
+        // The corners in either order are the same square.
+        let swapped = GeoBox(bottomLeft: (10, 10), topRight: (0, 0))!
+        #expect(names(places.where { $0.location.geoWithin(swapped) }) == ["A", "E"])
+    }
+
     @Test("filter with IN %@, geoWithin $0 and shapes written in the predicate")
     func stringQueries() throws {
         let places = try placesRealm().objects(GeoTestPlace.self)
@@ -174,10 +189,12 @@ struct GeoQueryErrorTests {
         defer { removeInMemoryRealm("openrealm-exit-geoInvalidBox") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-geoInvalidBox"))
-            let upsideDown = GeoBox(bottomLeft: (10, 0), topRight: (0, 10))!
-            _ = realm.objects(GeoTestPlace.self).where { $0.location.geoWithin(upsideDown) }.count
+            // Both corners on the parallel 10: the ring through them has 2 different points.
+            let flat = GeoBox(bottomLeft: (10, 0), topRight: (10, 10))!
+            _ = realm.objects(GeoTestPlace.self).where { $0.location.geoWithin(flat) }.count
         }
-        expectStop("Invalid region in GEOWITHIN query for parameter 'GeoBox([0, 10], [10, 0])': 'Invalid rectangle'", result)
+        expectStop("Invalid region in GEOWITHIN query for parameter 'GeoPolygon({[0, 10], [0, 10], [10, 10], [10, 10], [0, 10]})': "
+            + "'Ring 0 must have at least 3 different vertices, 2 unique vertices were provided'", result)
     }
 
     @Test("a polygon whose edges cross")
@@ -200,7 +217,8 @@ struct GeoQueryErrorTests {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-geoWrongShape"))
             _ = realm.objects(GeoTestPlace.self).filter("label geoWithin geoBox([0, 0], [1, 1])").count
         }
-        expectStop("Query 'label GEOWITHIN GeoBox([0, 0], [1, 1])' links to data in the wrong format for a geoWithin query", result)
+        expectStop("Query 'label GEOWITHIN GeoPolygon({[0, 0], [0, 1], [1, 1], [1, 0], [0, 0]})' links to data in the wrong format "
+            + "for a geoWithin query", result)
         removeInMemoryRealm("openrealm-exit-geoTopLevel")
         defer { removeInMemoryRealm("openrealm-exit-geoTopLevel") }
         let top = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
