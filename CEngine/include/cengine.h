@@ -1123,6 +1123,15 @@ typedef struct ce_geo {
     const ce_geo_point *points; /* CE_GEO_POLYGON: the rings' points in turn */
     const size_t *ring_sizes;
     size_t ring_count;
+    /* Optional altitudes (NULL: no point has one): one for each point
+     * above, in order (CE_GEO_BOX: the 2 corners, CE_GEO_CIRCLE: the
+     * center, CE_GEO_POLYGON: every ring's points in turn), NaN for a point
+     * without one. As realm-core's GeoPoint altitude, no query uses them:
+     * a ring is closed only if its first and last altitudes agree too, and
+     * messages print a point with one as [longitude, latitude, altitude]
+     * ("Invalid region in GEOWITHIN query for parameter 'GeoCircle([1, 2,
+     * 0], 0.5)': ..."). */
+    const double *altitudes;
 } ce_geo;
 
 typedef enum ce_query_argument_kind {

@@ -307,7 +307,7 @@ TEST(polygon_checks)
     size_t one[] = {5};
     static const ce_geo_point open_ring[] = {{0, 0}, {10, 0}, {10, 10}, {0, 10}, {0, 10}};
     ce_geo shape = polygon(open_ring, one, 1);
-    CHECK(strcmp(refusal(&shape), "Ring is not closed, first vertex '[0, 0]' does not equal last vertex '[0, 10]'") == 0);
+    CHECK(strcmp(refusal(&shape), "Ring is not closed, first vertex 'GeoPoint([0, 0])' does not equal last vertex 'GeoPoint([0, 10])'") == 0);
     static const ce_geo_point two_unique[] = {{0, 0}, {1, 1}, {0, 0}, {0, 0}};
     size_t four[] = {4};
     shape = polygon(two_unique, four, 1);
@@ -398,6 +398,51 @@ TEST(shapes_as_realm_core_prints_them)
     char small[12];
     geo_describe(&p, small, sizeof small);
     CHECK(strlen(small) == 11);
+}
+
+TEST(altitudes_are_printed_and_close_rings)
+{
+    char text[256];
+    /* realm-core's point_str: a point with an altitude prints it. */
+    static const double center_altitude[] = {0};
+    ce_geo c = circle(1, 2, 0.25);
+    c.altitudes = center_altitude;
+    geo_describe(&c, text, sizeof text);
+    CHECK(strcmp(text, "GeoCircle([1, 2, 0], 0.25)") == 0);
+    /* A box's own corners keep theirs; the two added corners have none. */
+    static const double corner_altitudes[] = {5, 7};
+    ce_geo b = box(0, 0, 1, 1);
+    b.altitudes = corner_altitudes;
+    geo_describe(&b, text, sizeof text);
+    CHECK(strcmp(text, "GeoPolygon({[0, 0, 5], [0, 1], [1, 1, 7], [1, 0], [0, 0, 5]})") == 0);
+    /* NaN is no altitude. */
+    static const double ring_altitudes[] = {1.5, NAN, 2, 1.5};
+    static const ce_geo_point points[] = {{0, 0}, {1, 0}, {1, 1}, {0, 0}};
+    size_t sizes[] = {4};
+    ce_geo p = polygon(points, sizes, 1);
+    p.altitudes = ring_altitudes;
+    geo_describe(&p, text, sizeof text);
+    CHECK(strcmp(text, "GeoPolygon({[0, 0, 1.5], [1, 0], [1, 1, 2], [0, 0, 1.5]})") == 0);
+    geo_region *r = region_of(&p); /* altitudes play no part in containment */
+    IN(r, 0.6, 0.3);
+    free(r);
+    /* A ring whose ends differ only in altitude is not closed (GeoPoint ==). */
+    static const double open_altitudes[] = {1, 1, 1, 2};
+    p.altitudes = open_altitudes;
+    CHECK(strcmp(refusal(&p), "Ring is not closed, first vertex 'GeoPoint([0, 0, 1])' does not equal last vertex "
+                              "'GeoPoint([0, 0, 2])'") == 0);
+    static const double one_sided[] = {1, 1, 1, NAN};
+    p.altitudes = one_sided;
+    CHECK(strcmp(refusal(&p), "Ring is not closed, first vertex 'GeoPoint([0, 0, 1])' does not equal last vertex "
+                              "'GeoPoint([0, 0])'") == 0);
+    /* The altitudes of a hole follow the outer ring's. */
+    static const ce_geo_point holed[] = {{0, 0}, {10, 0}, {10, 10}, {0, 0}, {6, 2}, {8, 2}, {8, 4}, {6, 2}};
+    static const double holed_altitudes[] = {0, 0, 0, 0, 3, 3, 3, 4};
+    size_t holed_sizes[] = {4, 4};
+    ce_geo h = polygon(holed, holed_sizes, 2);
+    h.altitudes = holed_altitudes;
+    CHECK(strcmp(refusal(&h), "Ring is not closed, first vertex 'GeoPoint([6, 2, 3])' does not equal last vertex "
+                              "'GeoPoint([6, 2, 4])'") == 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -605,7 +650,7 @@ TEST(geo_within_errors)
                  "Invalid region in GEOWITHIN query for parameter 'GeoCircle([0, 0], -1)': 'The radius of a circle must be a "
                  "non-negative number'");
     expect_error(txn, p.place, "location geoWithin geoPolygon({[0, 0], [1, 0], [1, 1]})", NULL, 0,
-                 "Ring is not closed, first vertex '[0, 0]' does not equal last vertex '[1, 1]'");
+                 "Ring is not closed, first vertex 'GeoPoint([0, 0])' does not equal last vertex 'GeoPoint([1, 1])'");
     ce_geo flat = box(0, 10, 10, 10);
     ce_query_argument shape = {.kind = CE_QUERY_ARGUMENT_GEO, .geo = &flat};
     expect_error(txn, p.place, "location geoWithin $0", &shape, 1,

@@ -350,9 +350,16 @@ static bool check_point(ce_geo_point point, char *reason, size_t size)
     return reason_of(reason, size, "Longitude/latitude is out of bounds, lng: %g lat: %g", point.longitude, point.latitude);
 }
 
-static void describe_point(ce_geo_point point, char *out, size_t size)
+/* The i-th point's altitude, NaN when it has none (realm-core's
+ * GeoPoint::has_altitude). */
+static double altitude_at(const double *altitudes, size_t i) { return altitudes ? altitudes[i] : NAN; }
+
+/* realm-core's point_str: [longitude, latitude], and the altitude when the
+ * point has one. */
+static void describe_point(ce_geo_point point, double altitude, char *out, size_t size)
 {
-    snprintf(out, size, "[%g, %g]", point.longitude, point.latitude);
+    if (isnan(altitude)) snprintf(out, size, "[%g, %g]", point.longitude, point.latitude);
+    else snprintf(out, size, "[%g, %g, %g]", point.longitude, point.latitude, altitude);
 }
 
 typedef struct indexed_vertex {
@@ -397,18 +404,22 @@ static bool find_duplicate(const vec *vertices, size_t n, size_t *out_i, size_t 
 
 /* A ring's points as a loop (realm-core's parse_polygon_coordinates and
  * S2Loop::IsValid, then S2Loop::Normalize). */
-static bool make_loop(const ce_geo_point *points, size_t count, size_t ring, geo_loop *loop, char *reason, size_t size,
-                      bool *failed)
+static bool make_loop(const ce_geo_point *points, const double *altitudes, size_t count, size_t ring, geo_loop *loop,
+                      char *reason, size_t size, bool *failed)
 {
     for (size_t i = 0; i < count; i++)
         if (!check_point(points[i], reason, size)) return false;
     if (count == 0) return reason_of(reason, size, "Ring has no vertices");
     ce_geo_point first = points[0], last = points[count - 1];
-    if (first.longitude != last.longitude || first.latitude != last.latitude) {
-        char a[64], b[64];
-        describe_point(first, a, sizeof a);
-        describe_point(last, b, sizeof b);
-        return reason_of(reason, size, "Ring is not closed, first vertex '%s' does not equal last vertex '%s'", a, b);
+    /* realm-core's GeoPoint ==: the altitudes too (both absent, or equal). */
+    double first_altitude = altitude_at(altitudes, 0), last_altitude = altitude_at(altitudes, count - 1);
+    bool same_altitude = (isnan(first_altitude) && isnan(last_altitude)) || first_altitude == last_altitude;
+    if (first.longitude != last.longitude || first.latitude != last.latitude || !same_altitude) {
+        char a[96], b[96];
+        describe_point(first, first_altitude, a, sizeof a);
+        describe_point(last, last_altitude, b, sizeof b);
+        return reason_of(reason, size, "Ring is not closed, first vertex 'GeoPoint(%s)' does not equal last vertex 'GeoPoint(%s)'",
+                         a, b);
     }
     size_t n = 0;
     for (size_t i = 0; i < count; i++) {
@@ -512,24 +523,35 @@ static bool check_rings(const geo_region *region, char *reason, size_t size)
     return true;
 }
 
+/* realm-core's GeoBox::to_polygon: the ring (lo, [lo.lng, hi.lat], hi,
+ * [hi.lng, lo.lat], lo), its edges great-circle arcs; the inversion rule
+ * (a ring is the smaller region it bounds) makes the corners' order not
+ * matter. The two added corners have no altitude. */
+static ce_geo geo_box_polygon(const ce_geo *box, ce_geo_point ring[5], double altitudes[5], const size_t *size)
+{
+    ce_geo_point lo = box->corners[0], hi = box->corners[1];
+    ring[0] = lo;
+    ring[1] = (ce_geo_point){lo.longitude, hi.latitude};
+    ring[2] = hi;
+    ring[3] = (ce_geo_point){hi.longitude, lo.latitude};
+    ring[4] = lo;
+    double lo_altitude = altitude_at(box->altitudes, 0), hi_altitude = altitude_at(box->altitudes, 1);
+    altitudes[0] = altitudes[4] = lo_altitude;
+    altitudes[2] = hi_altitude;
+    altitudes[1] = altitudes[3] = NAN;
+    return (ce_geo){.kind = CE_GEO_POLYGON, .points = ring, .ring_sizes = size, .ring_count = 1, .altitudes = altitudes};
+}
+
 bool geo_region_make(const ce_geo *shape, geo_region **out_region, char *reason, size_t reason_size)
 {
     *out_region = NULL;
     if (reason_size) reason[0] = 0;
-    /* realm-core's GeoBox::to_polygon: the ring through the four corners,
-     * its edges great-circle arcs; the inversion rule (a ring is the
-     * smaller region it bounds) makes the corners' order not matter. */
     ce_geo_point box_ring[5];
+    double box_altitudes[5];
     size_t box_size = 5;
     ce_geo box_polygon;
     if (shape->kind == CE_GEO_BOX) {
-        ce_geo_point lo = shape->corners[0], hi = shape->corners[1];
-        box_ring[0] = lo;
-        box_ring[1] = (ce_geo_point){lo.longitude, hi.latitude};
-        box_ring[2] = hi;
-        box_ring[3] = (ce_geo_point){hi.longitude, lo.latitude};
-        box_ring[4] = lo;
-        box_polygon = (ce_geo){.kind = CE_GEO_POLYGON, .points = box_ring, .ring_sizes = &box_size, .ring_count = 1};
+        box_polygon = geo_box_polygon(shape, box_ring, box_altitudes, &box_size);
         shape = &box_polygon;
     }
     size_t loop_count = 0, vertex_count = 0;
@@ -568,10 +590,12 @@ bool geo_region_make(const ce_geo *shape, geo_region **out_region, char *reason,
         region->loop_count = loop_count;
         vec *vertices = (vec *)(void *)(region->loops + loop_count);
         const ce_geo_point *points = shape->points;
+        const double *altitudes = shape->altitudes;
         for (size_t i = 0; ok && i < loop_count; i++) {
             region->loops[i].vertices = vertices;
-            ok = make_loop(points, shape->ring_sizes[i], i, &region->loops[i], reason, reason_size, &failed);
+            ok = make_loop(points, altitudes, shape->ring_sizes[i], i, &region->loops[i], reason, reason_size, &failed);
             points += shape->ring_sizes[i];
+            if (altitudes) altitudes += shape->ring_sizes[i];
             vertices += shape->ring_sizes[i];
         }
         if (ok) ok = check_rings(region, reason, reason_size);
@@ -627,28 +651,32 @@ void geo_describe(const ce_geo *shape, char *out, size_t size)
     if (!size) return;
     size_t used = 0;
     out[0] = 0;
+    char point[96];
     switch (shape->kind) {
-    case CE_GEO_BOX: {
-        /* As realm-core prints a box: the polygon through its corners. */
-        ce_geo_point lo = shape->corners[0], hi = shape->corners[1];
-        append(out, size, &used, "GeoPolygon({[%g, %g], [%g, %g], [%g, %g], [%g, %g], [%g, %g]})", lo.longitude,
-               lo.latitude, lo.longitude, hi.latitude, hi.longitude, hi.latitude, hi.longitude, lo.latitude, lo.longitude,
-               lo.latitude);
-        return;
-    }
     case CE_GEO_CIRCLE:
-        append(out, size, &used, "GeoCircle([%g, %g], %g)", shape->center.longitude, shape->center.latitude,
-               shape->radius_radians);
+        describe_point(shape->center, altitude_at(shape->altitudes, 0), point, sizeof point);
+        append(out, size, &used, "GeoCircle(%s, %g)", point, shape->radius_radians);
         return;
+    case CE_GEO_BOX:
     case CE_GEO_POLYGON: {
+        /* realm-core prints a box as its polygon. */
+        ce_geo_point box_ring[5];
+        double box_altitudes[5];
+        size_t box_size = 5;
+        ce_geo box_polygon;
+        if (shape->kind == CE_GEO_BOX) {
+            box_polygon = geo_box_polygon(shape, box_ring, box_altitudes, &box_size);
+            shape = &box_polygon;
+        }
         append(out, size, &used, "GeoPolygon(");
-        const ce_geo_point *points = shape->points;
+        size_t at = 0;
         for (size_t i = 0; i < shape->ring_count; i++) {
             append(out, size, &used, "%s{", i ? ", " : "");
-            for (size_t j = 0; j < shape->ring_sizes[i]; j++)
-                append(out, size, &used, "%s[%g, %g]", j ? ", " : "", points[j].longitude, points[j].latitude);
+            for (size_t j = 0; j < shape->ring_sizes[i]; j++, at++) {
+                describe_point(shape->points[at], altitude_at(shape->altitudes, at), point, sizeof point);
+                append(out, size, &used, "%s%s", j ? ", " : "", point);
+            }
             append(out, size, &used, "}");
-            points += shape->ring_sizes[i];
         }
         append(out, size, &used, ")");
         return;

@@ -193,8 +193,38 @@ struct GeoQueryErrorTests {
             let flat = GeoBox(bottomLeft: (10, 0), topRight: (10, 10))!
             _ = realm.objects(GeoTestPlace.self).where { $0.location.geoWithin(flat) }.count
         }
-        expectStop("Invalid region in GEOWITHIN query for parameter 'GeoPolygon({[0, 10], [0, 10], [10, 10], [10, 10], [0, 10]})': "
+        // Realm Swift passes every point's altitude (0 unless given) and realm-core prints it; the
+        // two corners the box adds have none.
+        expectStop("Invalid region in GEOWITHIN query for parameter 'GeoPolygon({[0, 10, 0], [0, 10], [10, 10, 0], [10, 10], [0, 10, 0]})': "
             + "'Ring 0 must have at least 3 different vertices, 2 unique vertices were provided'", result)
+    }
+
+    @Test("a shape's points print their altitudes, as Realm Swift's messages do")
+    func altitudesInMessages() async {
+        removeInMemoryRealm("openrealm-exit-geoAltitudes")
+        defer { removeInMemoryRealm("openrealm-exit-geoAltitudes") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-geoAltitudes"))
+            let center = GeoPoint(latitude: 2, longitude: 1, altitude: 30)!
+            _ = realm.objects(GeoTestPlace.self).where { $0.label.geoWithin(GeoCircle(center: center, radiusInRadians: 0.5)!) }.count
+        }
+        expectStop("Query 'label GEOWITHIN GeoCircle([1, 2, 30], 0.5)' links to data in the wrong format for a geoWithin query",
+            result)
+    }
+
+    @Test("a polygon's hole outside its outer ring, with the altitudes Realm prints")
+    func holeOutside() async {
+        removeInMemoryRealm("openrealm-exit-geoHoleOutside")
+        defer { removeInMemoryRealm("openrealm-exit-geoHoleOutside") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-geoHoleOutside"))
+            let polygon = GeoPolygon(outerRing: [(0, 0), (0, 1), (1, 1), (1, 0), (0, 0)],
+                                     holes: [[(2, 2), (2, 3), (3, 3), (3, 2), (2, 2)]])!
+            _ = realm.objects(GeoTestPlace.self).where { $0.location.geoWithin(polygon) }.count
+        }
+        expectStop("Invalid region in GEOWITHIN query for parameter 'GeoPolygon({[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], "
+            + "[0, 0, 0]}, {[2, 2, 0], [3, 2, 0], [3, 3, 0], [2, 3, 0], [2, 2, 0]})': 'Secondary ring 1 not contained by first "
+            + "exterior ring - secondary rings must be holes in the first ring", result)
     }
 
     @Test("a polygon whose edges cross")
