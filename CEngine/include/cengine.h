@@ -1099,7 +1099,9 @@ typedef struct ce_results ce_results;
  *     location geoWithin geoCircle([-122.4, 37.8], 0.01)
  *     location geoWithin geoPolygon({[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]},
  *                                   {[2, 2], [4, 2], [4, 4], [2, 2]})
- * (a coordinate may be an argument, $1). The key path ends at a link (or
+ * (a coordinate may be an argument, $1; a point may have a third
+ * coordinate, its altitude, which no query uses but messages print and a
+ * ring's closure compares, as `altitudes` above). The key path ends at a link (or
  * a list of links, with ANY, ALL or NONE) to an embedded class with a
  * string property `type` and a list of doubles `coordinates`: an object
  * whose embedded object has type "Point" (any case) and coordinates

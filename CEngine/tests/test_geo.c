@@ -589,6 +589,8 @@ TEST(geo_within_literal_shapes)
            "location geoWithin geoPolygon({[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]}, {[4, 4], [6, 4], [6, 6], [4, 6], [4, 4]})",
            0);
     EXPECT(txn, p.place, "location geoWithin geoPolygon({[0, 0, 1], [20, 0, 1], [20, 10], [0, 10], [0, 0, 1]})", 3);
+    EXPECT(txn, p.place, "location geoWithin geoBox([0, 0, 7], [10, 10, 8])", 2);      /* altitudes: no part in matching */
+    EXPECT(txn, p.place, "location geoWithin geoCircle([5, 5, 1000], 0.01)", 2);
     EXPECT(txn, p.place, "NOT location geoWithin geoBox([0, 0], [10, 10])", 4);
     EXPECT(txn, p.place, "location geoWithin geoBox([0, 0], [10, 10]) AND name == 'E'", 1);
     EXPECT(txn, p.place, "location geoWithin geoBox([0, 0], [10, 10]) OR name == 'C'", 3);
@@ -651,6 +653,15 @@ TEST(geo_within_errors)
                  "non-negative number'");
     expect_error(txn, p.place, "location geoWithin geoPolygon({[0, 0], [1, 0], [1, 1]})", NULL, 0,
                  "Ring is not closed, first vertex 'GeoPoint([0, 0])' does not equal last vertex 'GeoPoint([1, 1])'");
+    /* Altitudes written in the predicate are kept and printed, as realm-core. */
+    expect_error(txn, p.place, "location geoWithin geoCircle([1, 2, 30], -1)", NULL, 0,
+                 "Invalid region in GEOWITHIN query for parameter 'GeoCircle([1, 2, 30], -1)'");
+    expect_error(txn, p.place, "location geoWithin geoBox([0, 10, 5], [10, 10])", NULL, 0,
+                 "parameter 'GeoPolygon({[0, 10, 5], [0, 10], [10, 10], [10, 10], [0, 10, 5]})'");
+    expect_error(txn, p.place, "location geoWithin geoPolygon({[0, 0, 1], [1, 0], [1, 1], [0, 0, 2]})", NULL, 0,
+                 "Ring is not closed, first vertex 'GeoPoint([0, 0, 1])' does not equal last vertex 'GeoPoint([0, 0, 2])'");
+    expect_error(txn, p.place, "location geoWithin geoPolygon({[0, 0, 1], [1, 0], [1, 1], [0, 0]})", NULL, 0,
+                 "Ring is not closed, first vertex 'GeoPoint([0, 0, 1])' does not equal last vertex 'GeoPoint([0, 0])'");
     ce_geo flat = box(0, 10, 10, 10);
     ce_query_argument shape = {.kind = CE_QUERY_ARGUMENT_GEO, .geo = &flat};
     expect_error(txn, p.place, "location geoWithin $0", &shape, 1,
