@@ -1068,11 +1068,14 @@ typedef struct ce_results ce_results;
  * a circle or a polygon on the sphere, in degrees of longitude and latitude
  * (longitude first, as GeoJSON and Realm Query Language write a point).
  *   CE_GEO_BOX      corners[0] the bottom-left (south-west) corner,
- *                   corners[1] the top-right (north-east) one: the points
- *                   whose latitude lies between the corners' and whose
- *                   longitude lies from the first corner's eastwards to the
- *                   second's (across the antimeridian when the first is
- *                   east of the second), edges included;
+ *                   corners[1] the top-right (north-east) one: as
+ *                   realm-core, the polygon through the four corners
+ *                   (corners[0], [corners[0].longitude, corners[1].latitude],
+ *                   corners[1], [corners[1].longitude, corners[0].latitude]),
+ *                   so its edges are great-circle arcs (a north edge
+ *                   bulges poleward of its parallel), the corners' order
+ *                   does not matter, and it is checked and printed as
+ *                   that polygon;
  *   CE_GEO_CIRCLE   center and radius_radians (an angle at the centre of
  *                   the sphere: kilometres / 6378.1), the edge included;
  *   CE_GEO_POLYGON  ring_count rings, ring_sizes[i] points each, one after
@@ -1086,8 +1089,9 @@ typedef struct ce_results ce_results;
  * (coordinates within +-180 and +-90, rings closed, not crossing
  * themselves or one another, holes inside the outer ring and not nested,
  * a radius >= 0): an invalid one is CE_ERR_INVALID_QUERY with realm-core's
- * words ("Invalid region in GEOWITHIN query for parameter 'GeoBox([0, 0],
- * [1, 1])': 'Invalid rectangle'").
+ * words ("Invalid region in GEOWITHIN query for parameter 'GeoPolygon({[0,
+ * 0], [0, 0], [1, 0], [1, 0], [0, 0]})': 'Ring 0 must have at least 3
+ * different vertices, 2 unique vertices were provided'").
  *
  * `location geoWithin $0` (or `location IN %@`, Realm Swift's form) with a
  * CE_QUERY_ARGUMENT_GEO argument, or a shape written in the predicate:
@@ -1095,15 +1099,17 @@ typedef struct ce_results ce_results;
  *     location geoWithin geoCircle([-122.4, 37.8], 0.01)
  *     location geoWithin geoPolygon({[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]},
  *                                   {[2, 2], [4, 2], [4, 4], [2, 2]})
- * (a coordinate may be an argument, $1). The key path ends at a link (or
+ * (a coordinate may be an argument, $1; a point may have a third
+ * coordinate, its altitude, which no query uses but messages print and a
+ * ring's closure compares, as `altitudes` above). The key path ends at a link (or
  * a list of links, with ANY, ALL or NONE) to an embedded class with a
  * string property `type` and a list of doubles `coordinates`: an object
  * whose embedded object has type "Point" (any case) and coordinates
  * [longitude, latitude] (a third value, the altitude, is ignored) matches
- * when the point is within the shape; a null link or fewer than two
- * coordinates never matches; another type string fails the evaluation
- * with realm-core's "The only Geospatial type currently supported is
- * 'point'".
+ * when the point is within the shape. As in realm-core, an object that
+ * holds no valid point never matches: a null link, another type string
+ * ("Polygon", ""), fewer than two coordinates, or a stored point out of
+ * range (a latitude beyond +-90, a longitude beyond +-180, NaN).
  */
 typedef struct ce_geo_point {
     double longitude, latitude;
@@ -1119,6 +1125,15 @@ typedef struct ce_geo {
     const ce_geo_point *points; /* CE_GEO_POLYGON: the rings' points in turn */
     const size_t *ring_sizes;
     size_t ring_count;
+    /* Optional altitudes (NULL: no point has one): one for each point
+     * above, in order (CE_GEO_BOX: the 2 corners, CE_GEO_CIRCLE: the
+     * center, CE_GEO_POLYGON: every ring's points in turn), NaN for a point
+     * without one. As realm-core's GeoPoint altitude, no query uses them:
+     * a ring is closed only if its first and last altitudes agree too, and
+     * messages print a point with one as [longitude, latitude, altitude]
+     * ("Invalid region in GEOWITHIN query for parameter 'GeoCircle([1, 2,
+     * 0], 0.5)': ..."). */
+    const double *altitudes;
 } ce_geo;
 
 typedef enum ce_query_argument_kind {

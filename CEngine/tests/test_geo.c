@@ -60,28 +60,54 @@ static ce_geo polygon(const ce_geo_point *points, const size_t *sizes, size_t ri
     return (ce_geo){.kind = CE_GEO_POLYGON, .points = points, .ring_sizes = sizes, .ring_count = rings};
 }
 
-TEST(box_edges_are_parallels_and_meridians)
+TEST(box_is_the_polygon_through_its_corners)
 {
+    /* realm-core's GeoBox::to_polygon: the ring (lo, [lo.lng, hi.lat], hi,
+     * [hi.lng, lo.lat], lo) with great-circle edges, not a rectangle of
+     * latitudes and longitudes. */
     ce_geo shape = box(0, 0, 10, 10);
     geo_region *r = region_of(&shape);
     IN(r, 5, 5);
     IN(r, 0, 0);   /* a corner */
     IN(r, 10, 10); /* the other */
-    IN(r, 0, 5);   /* on the west edge */
-    IN(r, 5, 10);  /* on the north edge */
+    IN(r, 0, 5);   /* on the west edge, a meridian */
+    IN(r, 5, 0);   /* on the south edge, the equator */
     OUT(r, 10.0001, 5);
     OUT(r, 5, -0.0001);
-    /* The north edge is the parallel 10, not the great circle from (0, 10)
-     * to (10, 10), which reaches atan(tan 10 / cos 5) = 10.038 at lng 5. */
-    OUT(r, 5, 10.02);
+    /* The north edge is the great circle from (0, 10) to (10, 10), which
+     * reaches atan(tan 10 / cos 5) = 10.038 at lng 5: (5, 10.02) is within,
+     * though north of the parallel 10 (a rectangle would leave it out). */
+    IN(r, 5, 10.02);
+    OUT(r, 5, 10.05);
     OUT(r, -175, 5);
+    /* The same as the polygon through the corners, point for point. */
+    static const ce_geo_point ring[] = {{0, 0}, {0, 10}, {10, 10}, {10, 0}, {0, 0}};
+    size_t sizes[] = {5};
+    ce_geo same = polygon(ring, sizes, 1);
+    geo_region *q = region_of(&same);
+    for (double lng = -1; lng <= 11; lng += 0.25)
+        for (double lat = -1; lat <= 11; lat += 0.01)
+            CHECK(geo_region_contains(r, lng, lat) == geo_region_contains(q, lng, lat));
+    free(q);
     free(r);
+    /* The corners in any order give the same (smaller) region: a box whose
+     * bottom-left corner is north of, or east of, its top-right one is
+     * the same square, not an error or the band the long way round. */
+    ce_geo upside_down = box(0, 10, 10, 0), east_first = box(10, 0, 0, 10);
+    geo_region *regions[] = {region_of(&upside_down), region_of(&east_first)};
+    for (int k = 0; k < 2; k++) {
+        IN(regions[k], 5, 5);
+        IN(regions[k], 5, 10.02);
+        OUT(regions[k], -175, 5);
+        OUT(regions[k], 15, 5);
+        free(regions[k]);
+    }
 }
 
-TEST(box_across_the_antimeridian_and_at_a_pole)
+TEST(box_across_the_antimeridian_and_near_a_pole)
 {
-    /* The bottom-left corner east of the top-right one: the longitudes
-     * from 170 eastwards to -170. */
+    /* The bottom-left corner east of the top-right one: the 20 degrees
+     * across the antimeridian (the smaller region), edges great circles. */
     ce_geo across = box(170, -10, -170, 10);
     geo_region *r = region_of(&across);
     IN(r, 180, 0);
@@ -89,42 +115,66 @@ TEST(box_across_the_antimeridian_and_at_a_pole)
     IN(r, 175, 5);
     IN(r, -175, -5);
     IN(r, -170, 10);
+    IN(r, 180, 10.1); /* the north edge bulges to 10.15 at the antimeridian */
     OUT(r, 0, 0);
     OUT(r, 169.9, 0);
     OUT(r, -169.9, 0);
     free(r);
-    /* Every longitude from latitude 80 to the pole. */
-    ce_geo cap = box(-180, 80, 180, 90);
-    r = region_of(&cap);
-    IN(r, 0, 90);
-    IN(r, 123, 85);
-    IN(r, -180, 80);
-    OUT(r, 0, 79.9);
-    free(r);
-    /* A point past the ranges is where S2 puts it: longitude 190 is -170. */
-    ce_geo west = box(-175, -5, -165, 5);
-    r = region_of(&west);
-    IN(r, 190, 0);
-    OUT(r, 170, 0);
+    /* Near the pole the north edge, from (-10, 80) to (10, 80), passes
+     * atan(tan 80 / cos 10) = atan(5.6713 / 0.98481) = 80.149 at lng 0. */
+    ce_geo polar = box(-10, 70, 10, 80);
+    r = region_of(&polar);
+    IN(r, 0, 75);
+    IN(r, 0, 80.14);
+    OUT(r, 0, 80.16);
+    OUT(r, 0, 90);
     free(r);
 }
 
 TEST(box_checks)
 {
-    ce_geo upside_down = box(0, 10, 10, 0); /* latitudes empty, longitudes not */
-    CHECK(strcmp(refusal(&upside_down), "Invalid rectangle") == 0);
-    ce_geo no_longitudes = box(180, 0, -180, 10); /* S1Interval(180, -180) is empty */
-    CHECK(strcmp(refusal(&no_longitudes), "Invalid rectangle") == 0);
     ce_geo out_of_bounds = box(181, 0, 10, 10);
     CHECK(strcmp(refusal(&out_of_bounds), "Longitude/latitude is out of bounds, lng: 181 lat: 0") == 0);
+    /* The corners in the ring's order: lo, then [lo.lng, hi.lat]. */
     ce_geo too_far_north = box(0, 0, 10, 90.5);
-    CHECK(strcmp(refusal(&too_far_north), "Longitude/latitude is out of bounds, lng: 10 lat: 90.5") == 0);
+    CHECK(strcmp(refusal(&too_far_north), "Longitude/latitude is out of bounds, lng: 0 lat: 90.5") == 0);
     ce_geo not_a_number = box(0, NAN, 10, 10);
     CHECK(strncmp(refusal(&not_a_number), "Longitude/latitude is out of bounds, lng: 0 lat: ", 49) == 0);
-    /* Both intervals empty: valid, and nothing is within. */
-    ce_geo empty = box(180, 10, -180, 0);
-    geo_region *r = region_of(&empty);
-    OUT(r, 180, 5);
+    /* Corners on one parallel or meridian: a ring of 2 different points. */
+    ce_geo flat = box(0, 0, 10, 0);
+    CHECK(strcmp(refusal(&flat), "Ring 0 must have at least 3 different vertices, 2 unique vertices were provided") == 0);
+    ce_geo thin = box(3, 0, 3, 10);
+    CHECK(strcmp(refusal(&thin), "Ring 0 must have at least 3 different vertices, 2 unique vertices were provided") == 0);
+    ce_geo dot = box(3, 4, 3, 4);
+    CHECK(strcmp(refusal(&dot), "Ring 0 must have at least 3 different vertices, 0 unique vertices were provided") == 0);
+}
+
+TEST(points_out_of_range_lie_nowhere)
+{
+    /* realm-core refuses an invalid S2LatLng: a point past the ranges is in
+     * no shape, not where S2 would put it (longitude 190 is not -170). */
+    ce_geo west = box(-175, -5, -165, 5);
+    ce_geo everywhere = circle(0, 0, 4); /* more than pi: the whole sphere */
+    static const ce_geo_point ring[] = {{-175, -5}, {-165, -5}, {-165, 5}, {-175, 5}, {-175, -5}};
+    size_t sizes[] = {5};
+    ce_geo around = polygon(ring, sizes, 1);
+    geo_region *regions[] = {region_of(&west), region_of(&everywhere), region_of(&around)};
+    for (int i = 0; i < 3; i++) {
+        IN(regions[i], -170, 0);
+        IN(regions[i], -170, 0.5);
+        OUT(regions[i], 190, 0);
+        OUT(regions[i], -170, 180.5); /* past the pole */
+        OUT(regions[i], -170, 90.0001);
+        OUT(regions[i], -180.0001, 0);
+        OUT(regions[i], NAN, 0);
+        OUT(regions[i], -170, NAN);
+        OUT(regions[i], INFINITY, 0);
+        free(regions[i]);
+    }
+    /* The ranges' ends are in range. */
+    geo_region *r = region_of(&everywhere);
+    IN(r, 180, 90);
+    IN(r, -180, -90);
     free(r);
 }
 
@@ -257,7 +307,7 @@ TEST(polygon_checks)
     size_t one[] = {5};
     static const ce_geo_point open_ring[] = {{0, 0}, {10, 0}, {10, 10}, {0, 10}, {0, 10}};
     ce_geo shape = polygon(open_ring, one, 1);
-    CHECK(strcmp(refusal(&shape), "Ring is not closed, first vertex '[0, 0]' does not equal last vertex '[0, 10]'") == 0);
+    CHECK(strcmp(refusal(&shape), "Ring is not closed, first vertex 'GeoPoint([0, 0])' does not equal last vertex 'GeoPoint([0, 10])'") == 0);
     static const ce_geo_point two_unique[] = {{0, 0}, {1, 1}, {0, 0}, {0, 0}};
     size_t four[] = {4};
     shape = polygon(two_unique, four, 1);
@@ -336,7 +386,7 @@ TEST(shapes_as_realm_core_prints_them)
     char text[256];
     ce_geo b = box(-122.5, 37.5, -122, 38);
     geo_describe(&b, text, sizeof text);
-    CHECK(strcmp(text, "GeoBox([-122.5, 37.5], [-122, 38])") == 0);
+    CHECK(strcmp(text, "GeoPolygon({[-122.5, 37.5], [-122.5, 38], [-122, 38], [-122, 37.5], [-122.5, 37.5]})") == 0);
     ce_geo c = circle(1, 2, 0.25);
     geo_describe(&c, text, sizeof text);
     CHECK(strcmp(text, "GeoCircle([1, 2], 0.25)") == 0);
@@ -348,6 +398,51 @@ TEST(shapes_as_realm_core_prints_them)
     char small[12];
     geo_describe(&p, small, sizeof small);
     CHECK(strlen(small) == 11);
+}
+
+TEST(altitudes_are_printed_and_close_rings)
+{
+    char text[256];
+    /* realm-core's point_str: a point with an altitude prints it. */
+    static const double center_altitude[] = {0};
+    ce_geo c = circle(1, 2, 0.25);
+    c.altitudes = center_altitude;
+    geo_describe(&c, text, sizeof text);
+    CHECK(strcmp(text, "GeoCircle([1, 2, 0], 0.25)") == 0);
+    /* A box's own corners keep theirs; the two added corners have none. */
+    static const double corner_altitudes[] = {5, 7};
+    ce_geo b = box(0, 0, 1, 1);
+    b.altitudes = corner_altitudes;
+    geo_describe(&b, text, sizeof text);
+    CHECK(strcmp(text, "GeoPolygon({[0, 0, 5], [0, 1], [1, 1, 7], [1, 0], [0, 0, 5]})") == 0);
+    /* NaN is no altitude. */
+    static const double ring_altitudes[] = {1.5, NAN, 2, 1.5};
+    static const ce_geo_point points[] = {{0, 0}, {1, 0}, {1, 1}, {0, 0}};
+    size_t sizes[] = {4};
+    ce_geo p = polygon(points, sizes, 1);
+    p.altitudes = ring_altitudes;
+    geo_describe(&p, text, sizeof text);
+    CHECK(strcmp(text, "GeoPolygon({[0, 0, 1.5], [1, 0], [1, 1, 2], [0, 0, 1.5]})") == 0);
+    geo_region *r = region_of(&p); /* altitudes play no part in containment */
+    IN(r, 0.6, 0.3);
+    free(r);
+    /* A ring whose ends differ only in altitude is not closed (GeoPoint ==). */
+    static const double open_altitudes[] = {1, 1, 1, 2};
+    p.altitudes = open_altitudes;
+    CHECK(strcmp(refusal(&p), "Ring is not closed, first vertex 'GeoPoint([0, 0, 1])' does not equal last vertex "
+                              "'GeoPoint([0, 0, 2])'") == 0);
+    static const double one_sided[] = {1, 1, 1, NAN};
+    p.altitudes = one_sided;
+    CHECK(strcmp(refusal(&p), "Ring is not closed, first vertex 'GeoPoint([0, 0, 1])' does not equal last vertex "
+                              "'GeoPoint([0, 0])'") == 0);
+    /* The altitudes of a hole follow the outer ring's. */
+    static const ce_geo_point holed[] = {{0, 0}, {10, 0}, {10, 10}, {0, 0}, {6, 2}, {8, 2}, {8, 4}, {6, 2}};
+    static const double holed_altitudes[] = {0, 0, 0, 0, 3, 3, 3, 4};
+    size_t holed_sizes[] = {4, 4};
+    ce_geo h = polygon(holed, holed_sizes, 2);
+    h.altitudes = holed_altitudes;
+    CHECK(strcmp(refusal(&h), "Ring is not closed, first vertex 'GeoPoint([6, 2, 3])' does not equal last vertex "
+                              "'GeoPoint([6, 2, 4])'") == 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -478,6 +573,11 @@ TEST(geo_within_literal_shapes)
     EXPECT(txn, p.place, "location GEOWITHIN GEOBOX([0.0, 0.0], [10.0, 10.0])", 2);
     EXPECT(txn, p.place, "location geoWithin geoBox([0, 0], [20, 10])", 3);
     EXPECT(txn, p.place, "location geoWithin geoBox([170, -10], [-170, 10])", 1); /* F, across the antimeridian */
+    /* A box's north edge is a great circle: from (0, 4.99) to (10, 4.99) it
+     * passes atan(tan 4.99 / cos 5) = 5.009 at lng 5, north of A and E. */
+    EXPECT(txn, p.place, "location geoWithin geoBox([0, 0], [10, 4.99])", 2);
+    EXPECT(txn, p.place, "location geoWithin geoBox([0, 0], [10, 4.98])", 0); /* 4.999 */
+    EXPECT(txn, p.place, "location geoWithin geoBox([10, 10], [0, 0])", 2); /* the corners in any order */
     EXPECT(txn, p.place, "location geoWithin geoBox([-180, -90], [180, 90])", 4);
     /* 0.01 rad = 0.57 degrees around A and E; 0.2 rad (11.5 degrees) reaches B at 10 degrees. */
     EXPECT(txn, p.place, "location geoWithin geoCircle([5, 5], 0.01)", 2);
@@ -489,6 +589,8 @@ TEST(geo_within_literal_shapes)
            "location geoWithin geoPolygon({[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]}, {[4, 4], [6, 4], [6, 6], [4, 6], [4, 4]})",
            0);
     EXPECT(txn, p.place, "location geoWithin geoPolygon({[0, 0, 1], [20, 0, 1], [20, 10], [0, 10], [0, 0, 1]})", 3);
+    EXPECT(txn, p.place, "location geoWithin geoBox([0, 0, 7], [10, 10, 8])", 2);      /* altitudes: no part in matching */
+    EXPECT(txn, p.place, "location geoWithin geoCircle([5, 5, 1000], 0.01)", 2);
     EXPECT(txn, p.place, "NOT location geoWithin geoBox([0, 0], [10, 10])", 4);
     EXPECT(txn, p.place, "location geoWithin geoBox([0, 0], [10, 10]) AND name == 'E'", 1);
     EXPECT(txn, p.place, "location geoWithin geoBox([0, 0], [10, 10]) OR name == 'C'", 3);
@@ -543,19 +645,31 @@ TEST(geo_within_errors)
                  "The left hand side of 'geoWithin' must be a link to geoJSON formatted data. But the provided type is 'string'");
     expect_error(txn, p.place, "shop geoWithin geoBox([0, 0], [1, 1])", NULL, 0,
                  "A GEOWITHIN query can only operate on a link to an embedded class but 'Shop' is at the top level");
-    expect_error(txn, p.place, "location geoWithin geoBox([0, 10], [10, 0])", NULL, 0,
-                 "Invalid region in GEOWITHIN query for parameter 'GeoBox([0, 10], [10, 0])': 'Invalid rectangle'");
+    expect_error(txn, p.place, "location geoWithin geoBox([0, 10], [10, 10])", NULL, 0,
+                 "Invalid region in GEOWITHIN query for parameter 'GeoPolygon({[0, 10], [0, 10], [10, 10], [10, 10], [0, 10]})': "
+                 "'Ring 0 must have at least 3 different vertices, 2 unique vertices were provided'");
     expect_error(txn, p.place, "location geoWithin geoCircle([0, 0], -1)", NULL, 0,
                  "Invalid region in GEOWITHIN query for parameter 'GeoCircle([0, 0], -1)': 'The radius of a circle must be a "
                  "non-negative number'");
     expect_error(txn, p.place, "location geoWithin geoPolygon({[0, 0], [1, 0], [1, 1]})", NULL, 0,
-                 "Ring is not closed, first vertex '[0, 0]' does not equal last vertex '[1, 1]'");
-    ce_geo upside_down = box(0, 10, 10, 0);
-    ce_query_argument shape = {.kind = CE_QUERY_ARGUMENT_GEO, .geo = &upside_down};
+                 "Ring is not closed, first vertex 'GeoPoint([0, 0])' does not equal last vertex 'GeoPoint([1, 1])'");
+    /* Altitudes written in the predicate are kept and printed, as realm-core. */
+    expect_error(txn, p.place, "location geoWithin geoCircle([1, 2, 30], -1)", NULL, 0,
+                 "Invalid region in GEOWITHIN query for parameter 'GeoCircle([1, 2, 30], -1)'");
+    expect_error(txn, p.place, "location geoWithin geoBox([0, 10, 5], [10, 10])", NULL, 0,
+                 "parameter 'GeoPolygon({[0, 10, 5], [0, 10], [10, 10], [10, 10], [0, 10, 5]})'");
+    expect_error(txn, p.place, "location geoWithin geoPolygon({[0, 0, 1], [1, 0], [1, 1], [0, 0, 2]})", NULL, 0,
+                 "Ring is not closed, first vertex 'GeoPoint([0, 0, 1])' does not equal last vertex 'GeoPoint([0, 0, 2])'");
+    expect_error(txn, p.place, "location geoWithin geoPolygon({[0, 0, 1], [1, 0], [1, 1], [0, 0]})", NULL, 0,
+                 "Ring is not closed, first vertex 'GeoPoint([0, 0, 1])' does not equal last vertex 'GeoPoint([0, 0])'");
+    ce_geo flat = box(0, 10, 10, 10);
+    ce_query_argument shape = {.kind = CE_QUERY_ARGUMENT_GEO, .geo = &flat};
     expect_error(txn, p.place, "location geoWithin $0", &shape, 1,
-                 "The Geospatial query argument region is invalid: 'Invalid rectangle'");
+                 "The Geospatial query argument region is invalid: 'Ring 0 must have at least 3 different vertices, 2 unique "
+                 "vertices were provided'");
     expect_error(txn, p.place, "location IN $0", &shape, 1,
-                 "Invalid region in GEOWITHIN query for parameter 'GeoBox([0, 10], [10, 0])': 'Invalid rectangle'");
+                 "Invalid region in GEOWITHIN query for parameter 'GeoPolygon({[0, 10], [0, 10], [10, 10], [10, 10], [0, 10]})': "
+                 "'Ring 0 must have at least 3 different vertices, 2 unique vertices were provided'");
     ce_query_argument five = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_INT, .integer = 5}};
     expect_error(txn, p.place, "location geoWithin $0", &five, 1,
                  "The right hand side of 'geoWithin' must be a geospatial constant value. But the provided type is 'int'");
@@ -583,11 +697,34 @@ TEST(geo_within_errors)
     CHECK(ce_property_add(write, p.place, &info, &link));
     (void)point_link;
     expect_error(write, p.place, "plain geoWithin geoBox([0, 0], [1, 1])", NULL, 0,
-                 "Query 'plain GEOWITHIN GeoBox([0, 0], [1, 1])' links to data in the wrong format for a geoWithin query");
-    static const double at[] = {5, 5};
-    add_place(write, &p, "G", "Polygon", at, 2, NULL, 0);
-    expect_error(write, p.place, "location geoWithin geoBox([0, 0], [10, 10])", NULL, 0,
-                 "The only Geospatial type currently supported is 'point'");
+                 "Query 'plain GEOWITHIN GeoPolygon({[0, 0], [0, 1], [1, 1], [1, 0], [0, 0]})' links to data in the wrong "
+                 "format for a geoWithin query");
+    ce_txn_end(write);
+    test_db_close(&p.t);
+}
+
+TEST(geo_within_skips_objects_without_a_valid_point)
+{
+    places p = places_open();
+    ce_txn *write;
+    CHECK(ce_txn_begin_write(p.t.db, &write));
+    /* Each of these is at (5, 5) but for one fault, and matches nothing
+     * (realm-core's point_from_obj and GeoRegion::contains). */
+    static const double at[] = {5, 5}, none[] = {0}, north[] = {5, 95}, east[] = {185, 5}, nan_lat[] = {5, NAN};
+    add_place(write, &p, "G", "Polygon", at, 2, NULL, 0); /* another type: no match, not an error */
+    add_place(write, &p, "H", "", at, 2, NULL, 0);
+    add_place(write, &p, "I", "Points", at, 2, NULL, 0);
+    add_place(write, &p, "J", "Point", none, 0, NULL, 0); /* no coordinates */
+    add_place(write, &p, "K", "Point", north, 2, NULL, 0); /* latitude 95 */
+    add_place(write, &p, "L", "Point", east, 2, NULL, 0);  /* longitude 185 */
+    add_place(write, &p, "M", "Point", nan_lat, 2, NULL, 0);
+    /* A and E only, whatever the shape; the whole sphere too. */
+    EXPECT(write, p.place, "location geoWithin geoCircle([5, 5], 0.01)", 2);
+    EXPECT(write, p.place, "location geoWithin geoCircle([0, 0], 4)", 4); /* A, B, E, F */
+    EXPECT(write, p.place, "location geoWithin geoPolygon({[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]})", 2);
+    EXPECT(write, p.place, "location geoWithin geoCircle([5, 5], 0.01) AND name == 'G'", 0);
+    EXPECT(write, p.place, "NOT location geoWithin geoCircle([5, 5], 0.01)", 11);
+    EXPECT(write, p.place, "NOT location geoWithin geoCircle([0, 0], 4)", 9);
     ce_txn_end(write);
     test_db_close(&p.t);
 }

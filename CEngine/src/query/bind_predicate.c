@@ -77,29 +77,40 @@ static bool bind_geo_literal(binder *b, const parse_node *node, const ce_geo **o
                               a->kind == CE_QUERY_ARGUMENT_VALUE ? ce_type_name(type) : "a list or a shape");
         v[i] = type == CE_TYPE_INT ? (double)a->value.integer : type == CE_TYPE_FLOAT ? a->value.float_value : a->value.double_value;
     }
+    /* A point is three coordinates: longitude, latitude, altitude (NaN: none). */
     ce_geo geo = {.kind = (ce_geo_kind)node->geo_kind};
+    char *altitude_bytes;
+    if (!bind_keep_bytes(b->out, NULL, (n / 3 + 1) * sizeof(double), &altitude_bytes)) return false;
+    double *altitudes = (double *)(void *)altitude_bytes;
     if (geo.kind == CE_GEO_BOX) {
         geo.corners[0] = (ce_geo_point){v[0], v[1]};
-        geo.corners[1] = (ce_geo_point){v[2], v[3]};
+        geo.corners[1] = (ce_geo_point){v[3], v[4]};
+        altitudes[0] = v[2];
+        altitudes[1] = v[5];
     } else if (geo.kind == CE_GEO_CIRCLE) {
         geo.center = (ce_geo_point){v[0], v[1]};
-        geo.radius_radians = v[2];
+        altitudes[0] = v[2];
+        geo.radius_radians = v[3];
     } else {
         /* The ring count, then per ring its point count and its points. */
         geo.ring_count = (size_t)v[0];
         char *sizes, *points;
         if (!bind_keep_bytes(b->out, NULL, (geo.ring_count + 1) * sizeof(size_t), &sizes) ||
-            !bind_keep_bytes(b->out, NULL, (n / 2 + 1) * sizeof(ce_geo_point), &points))
+            !bind_keep_bytes(b->out, NULL, (n / 3 + 1) * sizeof(ce_geo_point), &points))
             return false;
         size_t *ring_sizes = (size_t *)(void *)sizes, at = 1, used = 0;
         ce_geo_point *kept = (ce_geo_point *)(void *)points;
         for (size_t r = 0; r < geo.ring_count; r++) {
             ring_sizes[r] = (size_t)v[at++];
-            for (size_t k = 0; k < ring_sizes[r]; k++, at += 2) kept[used++] = (ce_geo_point){v[at], v[at + 1]};
+            for (size_t k = 0; k < ring_sizes[r]; k++, at += 3) {
+                altitudes[used] = v[at + 2];
+                kept[used++] = (ce_geo_point){v[at], v[at + 1]};
+            }
         }
         geo.ring_sizes = ring_sizes;
         geo.points = kept;
     }
+    geo.altitudes = altitudes;
     char *kept_geo;
     if (!bind_keep_bytes(b->out, &geo, sizeof geo, &kept_geo)) return false;
     *out = (const ce_geo *)(const void *)kept_geo;

@@ -850,9 +850,10 @@ static bool generic_match(evaluation *e, const bound_node *node, const object_co
 
 /* Whether the embedded object (table, key) holds a point within the
  * node's region (realm-core's Geospatial::point_from_obj and
- * GeoRegion::contains): type "Point" in any case (another type fails the
- * query, in realm-core's words), coordinates [longitude, latitude, ...];
- * fewer than two coordinates is no point. */
+ * GeoRegion::contains): type "Point" in any case, coordinates
+ * [longitude, latitude, ...]. Another type, fewer than two coordinates
+ * or a point out of range (geo_region_contains) is no point and matches
+ * nothing. */
 static bool geo_point_within(evaluation *e, const bound_node *node, ce_table_key table, ce_object_key key, bool *out)
 {
     *out = false;
@@ -861,7 +862,7 @@ static bool geo_point_within(evaluation *e, const bound_node *node, ce_table_key
     static const char point[] = "point";
     bool is_point = type.type == CE_TYPE_STRING && type.string.size == 5;
     for (size_t i = 0; is_point && i < 5; i++) is_point = (type.string.data[i] | 0x20) == point[i];
-    if (!is_point) return error_fail(CE_ERR_INVALID_QUERY, "The only Geospatial type currently supported is 'point'");
+    if (!is_point) return true;
     ce_collection *coordinates;
     if (!ce_collection_open(e->txn, table, key, node->geo_coordinates_column, &coordinates)) return false;
     size_t size;

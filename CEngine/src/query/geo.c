@@ -47,10 +47,7 @@ typedef struct geo_loop {
 } geo_loop;
 
 struct geo_region {
-    ce_geo_kind kind;
-    /* CE_GEO_BOX: degrees; the longitude interval is inverted (wraps) when lng_lo > lng_hi */
-    double lat_lo, lat_hi, lng_lo, lng_hi;
-    bool empty;
+    ce_geo_kind kind; /* CE_GEO_CIRCLE or CE_GEO_POLYGON (a box is made a polygon) */
     /* CE_GEO_CIRCLE: the squared chord length the cap reaches (4 sin^2(r/2)) */
     vec axis;
     double chord2;
@@ -353,9 +350,16 @@ static bool check_point(ce_geo_point point, char *reason, size_t size)
     return reason_of(reason, size, "Longitude/latitude is out of bounds, lng: %g lat: %g", point.longitude, point.latitude);
 }
 
-static void describe_point(ce_geo_point point, char *out, size_t size)
+/* The i-th point's altitude, NaN when it has none (realm-core's
+ * GeoPoint::has_altitude). */
+static double altitude_at(const double *altitudes, size_t i) { return altitudes ? altitudes[i] : NAN; }
+
+/* realm-core's point_str: [longitude, latitude], and the altitude when the
+ * point has one. */
+static void describe_point(ce_geo_point point, double altitude, char *out, size_t size)
 {
-    snprintf(out, size, "[%g, %g]", point.longitude, point.latitude);
+    if (isnan(altitude)) snprintf(out, size, "[%g, %g]", point.longitude, point.latitude);
+    else snprintf(out, size, "[%g, %g, %g]", point.longitude, point.latitude, altitude);
 }
 
 typedef struct indexed_vertex {
@@ -400,18 +404,22 @@ static bool find_duplicate(const vec *vertices, size_t n, size_t *out_i, size_t 
 
 /* A ring's points as a loop (realm-core's parse_polygon_coordinates and
  * S2Loop::IsValid, then S2Loop::Normalize). */
-static bool make_loop(const ce_geo_point *points, size_t count, size_t ring, geo_loop *loop, char *reason, size_t size,
-                      bool *failed)
+static bool make_loop(const ce_geo_point *points, const double *altitudes, size_t count, size_t ring, geo_loop *loop,
+                      char *reason, size_t size, bool *failed)
 {
     for (size_t i = 0; i < count; i++)
         if (!check_point(points[i], reason, size)) return false;
     if (count == 0) return reason_of(reason, size, "Ring has no vertices");
     ce_geo_point first = points[0], last = points[count - 1];
-    if (first.longitude != last.longitude || first.latitude != last.latitude) {
-        char a[64], b[64];
-        describe_point(first, a, sizeof a);
-        describe_point(last, b, sizeof b);
-        return reason_of(reason, size, "Ring is not closed, first vertex '%s' does not equal last vertex '%s'", a, b);
+    /* realm-core's GeoPoint ==: the altitudes too (both absent, or equal). */
+    double first_altitude = altitude_at(altitudes, 0), last_altitude = altitude_at(altitudes, count - 1);
+    bool same_altitude = (isnan(first_altitude) && isnan(last_altitude)) || first_altitude == last_altitude;
+    if (first.longitude != last.longitude || first.latitude != last.latitude || !same_altitude) {
+        char a[96], b[96];
+        describe_point(first, first_altitude, a, sizeof a);
+        describe_point(last, last_altitude, b, sizeof b);
+        return reason_of(reason, size, "Ring is not closed, first vertex 'GeoPoint(%s)' does not equal last vertex 'GeoPoint(%s)'",
+                         a, b);
     }
     size_t n = 0;
     for (size_t i = 0; i < count; i++) {
@@ -515,10 +523,37 @@ static bool check_rings(const geo_region *region, char *reason, size_t size)
     return true;
 }
 
+/* realm-core's GeoBox::to_polygon: the ring (lo, [lo.lng, hi.lat], hi,
+ * [hi.lng, lo.lat], lo), its edges great-circle arcs; the inversion rule
+ * (a ring is the smaller region it bounds) makes the corners' order not
+ * matter. The two added corners have no altitude. */
+static ce_geo geo_box_polygon(const ce_geo *box, ce_geo_point ring[5], double altitudes[5], const size_t *size)
+{
+    ce_geo_point lo = box->corners[0], hi = box->corners[1];
+    ring[0] = lo;
+    ring[1] = (ce_geo_point){lo.longitude, hi.latitude};
+    ring[2] = hi;
+    ring[3] = (ce_geo_point){hi.longitude, lo.latitude};
+    ring[4] = lo;
+    double lo_altitude = altitude_at(box->altitudes, 0), hi_altitude = altitude_at(box->altitudes, 1);
+    altitudes[0] = altitudes[4] = lo_altitude;
+    altitudes[2] = hi_altitude;
+    altitudes[1] = altitudes[3] = NAN;
+    return (ce_geo){.kind = CE_GEO_POLYGON, .points = ring, .ring_sizes = size, .ring_count = 1, .altitudes = altitudes};
+}
+
 bool geo_region_make(const ce_geo *shape, geo_region **out_region, char *reason, size_t reason_size)
 {
     *out_region = NULL;
     if (reason_size) reason[0] = 0;
+    ce_geo_point box_ring[5];
+    double box_altitudes[5];
+    size_t box_size = 5;
+    ce_geo box_polygon;
+    if (shape->kind == CE_GEO_BOX) {
+        box_polygon = geo_box_polygon(shape, box_ring, box_altitudes, &box_size);
+        shape = &box_polygon;
+    }
     size_t loop_count = 0, vertex_count = 0;
     if (shape->kind == CE_GEO_POLYGON) {
         loop_count = shape->ring_count;
@@ -528,7 +563,7 @@ bool geo_region_make(const ce_geo *shape, geo_region **out_region, char *reason,
                 return error_fail(CE_ERR_OUT_OF_MEMORY, "out of memory: a polygon of too many points");
             vertex_count += shape->ring_sizes[i];
         }
-    } else if (shape->kind != CE_GEO_BOX && shape->kind != CE_GEO_CIRCLE) {
+    } else if (shape->kind != CE_GEO_CIRCLE) {
         return reason_of(reason, reason_size, "not a geospatial shape (kind %d)", (int)shape->kind);
     }
     size_t bytes = sizeof(geo_region) + loop_count * sizeof(geo_loop) + vertex_count * sizeof(vec);
@@ -537,22 +572,6 @@ bool geo_region_make(const ce_geo *shape, geo_region **out_region, char *reason,
     region->kind = shape->kind;
     bool ok = true, failed = false;
     switch (shape->kind) {
-    case CE_GEO_BOX: {
-        /* S2LatLngRect(lo, hi): a latitude interval and a longitude
-         * S1Interval, which takes -180 for 180 unless the other end is 180. */
-        ce_geo_point lo = shape->corners[0], hi = shape->corners[1];
-        ok = check_point(lo, reason, reason_size) && check_point(hi, reason, reason_size);
-        if (!ok) break;
-        region->lat_lo = lo.latitude;
-        region->lat_hi = hi.latitude;
-        region->lng_lo = lo.longitude == -180 && hi.longitude != 180 ? 180 : lo.longitude;
-        region->lng_hi = hi.longitude == -180 && lo.longitude != 180 ? 180 : hi.longitude;
-        bool lat_empty = region->lat_lo > region->lat_hi;
-        bool lng_empty = region->lng_lo == 180 && region->lng_hi == -180;
-        if (lat_empty != lng_empty) ok = reason_of(reason, reason_size, "Invalid rectangle");
-        region->empty = lat_empty;
-        break;
-    }
     case CE_GEO_CIRCLE: {
         ok = check_point(shape->center, reason, reason_size);
         if (!ok) break;
@@ -571,15 +590,18 @@ bool geo_region_make(const ce_geo *shape, geo_region **out_region, char *reason,
         region->loop_count = loop_count;
         vec *vertices = (vec *)(void *)(region->loops + loop_count);
         const ce_geo_point *points = shape->points;
+        const double *altitudes = shape->altitudes;
         for (size_t i = 0; ok && i < loop_count; i++) {
             region->loops[i].vertices = vertices;
-            ok = make_loop(points, shape->ring_sizes[i], i, &region->loops[i], reason, reason_size, &failed);
+            ok = make_loop(points, altitudes, shape->ring_sizes[i], i, &region->loops[i], reason, reason_size, &failed);
             points += shape->ring_sizes[i];
+            if (altitudes) altitudes += shape->ring_sizes[i];
             vertices += shape->ring_sizes[i];
         }
         if (ok) ok = check_rings(region, reason, reason_size);
         break;
     }
+    case CE_GEO_BOX: break; /* made a polygon above */
     }
     if (!ok) {
         free(region);
@@ -592,21 +614,9 @@ bool geo_region_make(const ce_geo *shape, geo_region **out_region, char *reason,
 
 bool geo_region_contains(const geo_region *region, double longitude, double latitude)
 {
-    if (isnan(longitude) || isnan(latitude) || isinf(longitude) || isinf(latitude)) return false;
+    /* realm-core's S2LatLng::is_valid (NaN fails it too). */
+    if (!(fabs(longitude) <= 180 && fabs(latitude) <= 90)) return false;
     switch (region->kind) {
-    case CE_GEO_BOX: {
-        if (region->empty) return false;
-        if (fabs(latitude) > 90 || fabs(longitude) > 180) {
-            /* Where S2 puts it: the point's own latitude and longitude. */
-            vec p = vec_of(latitude, longitude);
-            latitude = atan2(p.z, sqrt(p.x * p.x + p.y * p.y)) * (180 / pi);
-            longitude = atan2(p.y, p.x) * (180 / pi);
-        }
-        if (latitude < region->lat_lo || latitude > region->lat_hi) return false;
-        if (longitude == -180) longitude = 180;
-        if (region->lng_lo <= region->lng_hi) return longitude >= region->lng_lo && longitude <= region->lng_hi;
-        return longitude >= region->lng_lo || longitude <= region->lng_hi;
-    }
     case CE_GEO_CIRCLE: {
         vec p = vec_of(latitude, longitude);
         vec d = {region->axis.x - p.x, region->axis.y - p.y, region->axis.z - p.z};
@@ -619,6 +629,7 @@ bool geo_region_contains(const geo_region *region, double longitude, double lati
             if (!loop_on_boundary(&region->loops[i], p) && loop_interior_contains(&region->loops[i], p)) return false;
         return true;
     }
+    case CE_GEO_BOX: break; /* never: boxes are made polygons */
     }
     return false;
 }
@@ -640,24 +651,32 @@ void geo_describe(const ce_geo *shape, char *out, size_t size)
     if (!size) return;
     size_t used = 0;
     out[0] = 0;
+    char point[96];
     switch (shape->kind) {
-    case CE_GEO_BOX:
-        append(out, size, &used, "GeoBox([%g, %g], [%g, %g])", shape->corners[0].longitude, shape->corners[0].latitude,
-               shape->corners[1].longitude, shape->corners[1].latitude);
-        return;
     case CE_GEO_CIRCLE:
-        append(out, size, &used, "GeoCircle([%g, %g], %g)", shape->center.longitude, shape->center.latitude,
-               shape->radius_radians);
+        describe_point(shape->center, altitude_at(shape->altitudes, 0), point, sizeof point);
+        append(out, size, &used, "GeoCircle(%s, %g)", point, shape->radius_radians);
         return;
+    case CE_GEO_BOX:
     case CE_GEO_POLYGON: {
+        /* realm-core prints a box as its polygon. */
+        ce_geo_point box_ring[5];
+        double box_altitudes[5];
+        size_t box_size = 5;
+        ce_geo box_polygon;
+        if (shape->kind == CE_GEO_BOX) {
+            box_polygon = geo_box_polygon(shape, box_ring, box_altitudes, &box_size);
+            shape = &box_polygon;
+        }
         append(out, size, &used, "GeoPolygon(");
-        const ce_geo_point *points = shape->points;
+        size_t at = 0;
         for (size_t i = 0; i < shape->ring_count; i++) {
             append(out, size, &used, "%s{", i ? ", " : "");
-            for (size_t j = 0; j < shape->ring_sizes[i]; j++)
-                append(out, size, &used, "%s[%g, %g]", j ? ", " : "", points[j].longitude, points[j].latitude);
+            for (size_t j = 0; j < shape->ring_sizes[i]; j++, at++) {
+                describe_point(shape->points[at], altitude_at(shape->altitudes, at), point, sizeof point);
+                append(out, size, &used, "%s%s", j ? ", " : "", point);
+            }
             append(out, size, &used, "}");
-            points += shape->ring_sizes[i];
         }
         append(out, size, &used, ")");
         return;

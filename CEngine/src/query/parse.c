@@ -854,7 +854,9 @@ static bool parse_coordinate(parser *p, double value, bool use_value)
     return true;
 }
 
-/* '[' longitude ',' latitude [',' altitude] ']' (the altitude is read and dropped, as realm-core ignores it). */
+/* '[' longitude ',' latitude [',' altitude] ']': three coordinates, the
+ * altitude NaN when absent (realm-core keeps a point's altitude: no query
+ * uses it, messages print it and a ring's closure compares it). */
 static bool parse_geo_point(parser *p)
 {
     if (!expect(p, TOKEN_LEFT_BRACKET, "'[' to start a point [longitude, latitude]") || !parse_coordinate(p, 0, false) ||
@@ -863,7 +865,8 @@ static bool parse_geo_point(parser *p)
     if (peek(p)->kind == TOKEN_COMMA) {
         advance(p);
         if (!parse_coordinate(p, 0, false)) return false;
-        p->tree->geo_count--;
+    } else if (!parse_coordinate(p, NAN, true)) {
+        return false;
     }
     return expect(p, TOKEN_RIGHT_BRACKET, "']' at the end of a point");
 }

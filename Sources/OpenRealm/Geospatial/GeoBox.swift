@@ -1,16 +1,17 @@
-// GeoBox.swift — a rectangle of latitudes and longitudes, for Realm's geospatial queries.
+// GeoBox.swift — a box between two corners, for Realm's geospatial queries.
 
-/// A rectangle between two corners, for a geospatial `geoWithin` query, as Realm's `GeoBox`:
-/// the points whose latitude lies between the corners' latitudes and whose longitude lies from
-/// the bottom-left corner's eastwards to the top-right corner's (across the antimeridian when the
-/// first lies east of the second). Its edges follow parallels and meridians; points on them are
-/// within.
+/// A rectangle between two corners, for a geospatial `geoWithin` query, as Realm's `GeoBox`.
+/// As realm-core, a query takes it as the polygon through its four corners (bottom-left,
+/// top-left, top-right, bottom-right): its edges are great-circle arcs, so a north edge bulges
+/// poleward of its parallel, and the order of the corners does not matter (the polygon is the
+/// smaller region they bound, across the antimeridian too). Points on an edge are within.
 ///
 ///     let bayArea = GeoBox(bottomLeft: (37.2, -122.6), topRight: (38.0, -121.8))!
 ///     let places = realm.objects(Place.self).where { $0.location.geoWithin(bayArea) }
 ///
-/// A box whose bottom-left corner lies north of its top-right one is refused when the query
-/// runs ("Invalid rectangle"). It cannot be stored.
+/// A box whose corners share a latitude or a longitude is refused when the query runs, with
+/// realm-core's words for the polygon ("Ring 0 must have at least 3 different vertices"). It
+/// cannot be stored.
 public final class GeoBox: RLMGeospatial, Hashable, Sendable {
     /// The bottom-left (south-west) corner.
     public let bottomLeft: GeoPoint

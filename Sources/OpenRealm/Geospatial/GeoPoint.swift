@@ -57,6 +57,15 @@ public final class GeoPoint: Hashable, Sendable, CustomStringConvertible {
         self.altitude = altitude
     }
 
+    /// A point from an unlabelled latitude, longitude and altitude (0 unless given), as Realm
+    /// Swift's extension, or `nil` if one is out of range.
+    ///
+    ///     let point = GeoPoint(40.7128, -74.0060)
+    ///     let summit = GeoPoint(27.9881, 86.9250, 8849)
+    public convenience init?(_ latitude: Double, _ longitude: Double, _ altitude: Double = 0) {
+        self.init(latitude: latitude, longitude: longitude, altitude: altitude)
+    }
+
     /// Points are equal when their latitude, longitude and altitude are.
     ///
     ///     GeoPoint(latitude: 1, longitude: 2) == GeoPoint(latitude: 1, longitude: 2)   // true

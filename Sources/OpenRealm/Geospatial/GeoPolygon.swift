@@ -41,15 +41,23 @@ public final class GeoPolygon: RLMGeospatial, Hashable, Sendable {
     }
 
     /// A polygon from points given as (latitude, longitude), or `nil` if a point is out of range,
-    /// or a ring has fewer than 4 points or is not closed.
+    /// or a ring has fewer than 4 points or is not closed. Without holes (`nil`, the default),
+    /// `holes` is `nil`.
     ///
     ///     let polygon = GeoPolygon(outerRing: [(0, 0), (0, 10), (10, 10), (0, 0)],
     ///                              holes: [[(2, 2), (2, 3), (3, 3), (2, 2)]])
-    public convenience init?(outerRing: [(Double, Double)], holes: [[(Double, Double)]] = []) {
-        let outerRingPoints = outerRing.compactMap { GeoPoint(latitude: $0.0, longitude: $0.1) }
-        let holesPoints = holes.map { $0.compactMap { GeoPoint(latitude: $0.0, longitude: $0.1) } }
-        guard outerRingPoints.count == outerRing.count, zip(holes, holesPoints).allSatisfy({ $0.count == $1.count })
-        else { return nil }
+    public convenience init?(outerRing: [(Double, Double)], holes: [[(Double, Double)]]? = nil) {
+        func points(_ pairs: [(Double, Double)]) -> [GeoPoint]? {
+            let points = pairs.compactMap { GeoPoint(latitude: $0.0, longitude: $0.1) }
+            return points.count == pairs.count ? points : nil
+        }
+        guard let outerRingPoints = points(outerRing) else { return nil }
+        var holesPoints: [[GeoPoint]]?
+        if let holes {
+            let converted = holes.compactMap(points)
+            guard converted.count == holes.count else { return nil }
+            holesPoints = converted
+        }
         self.init(outerRing: outerRingPoints, holes: holesPoints)
     }
 
@@ -58,7 +66,7 @@ public final class GeoPolygon: RLMGeospatial, Hashable, Sendable {
     ///     let polygon = GeoPolygon(outerRing: [(0, 0), (0, 10), (10, 10), (0, 0)],
     ///                              holes: [(2, 2), (2, 3), (3, 3), (2, 2)], [(5, 5), (5, 6), (6, 6), (5, 5)])
     public convenience init?(outerRing: [(Double, Double)], holes: [(Double, Double)]...) {
-        self.init(outerRing: outerRing, holes: holes.map { $0 })
+        self.init(outerRing: outerRing, holes: Optional(holes))
     }
 
     /// Polygons are equal when their rings are.

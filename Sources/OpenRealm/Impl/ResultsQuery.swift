@@ -39,7 +39,8 @@ func aggregateValue(_ value: ce_value, as type: ce_type) -> ce_value {
 final class QueryArguments {
     private let arena = _CArena()
     private var lists: [UnsafeMutableBufferPointer<ce_value>] = []
-    private var shapes: [(UnsafeMutablePointer<ce_geo>, UnsafeMutableBufferPointer<ce_geo_point>, UnsafeMutableBufferPointer<Int>)] = []
+    private var shapes: [(UnsafeMutablePointer<ce_geo>, UnsafeMutableBufferPointer<ce_geo_point>, UnsafeMutableBufferPointer<Int>,
+        UnsafeMutableBufferPointer<Double>)] = []
     private(set) var arguments: [ce_query_argument] = []
     private let core: RealmCore
 
@@ -53,10 +54,11 @@ final class QueryArguments {
 
     deinit {
         for list in lists { list.deallocate() }
-        for (shape, points, sizes) in shapes {
+        for (shape, points, sizes, altitudes) in shapes {
             shape.deallocate()
             points.deallocate()
             sizes.deallocate()
+            altitudes.deallocate()
         }
     }
 
@@ -84,22 +86,28 @@ final class QueryArguments {
         return argument
     }
 
-    /// A shape as the engine takes it (points as longitude, latitude), owned by these arguments.
+    /// A shape as the engine takes it (points as longitude, latitude, and every point's altitude,
+    /// as Realm Swift passes them to realm-core, which prints them in its messages), owned by
+    /// these arguments.
     private func geo(_ shape: any RLMGeospatial) -> UnsafeMutablePointer<ce_geo> {
         var value = ce_geo()
         var rings: [[GeoPoint]] = []
+        var cornerAltitudes: [Double] = []
         func point(_ p: GeoPoint) -> ce_geo_point { ce_geo_point(longitude: p.longitude, latitude: p.latitude) }
         switch shape {
         case let box as GeoBox:
             value.kind = CE_GEO_BOX
             value.corners = (point(box.bottomLeft), point(box.topRight))
+            cornerAltitudes = [box.bottomLeft.altitude, box.topRight.altitude]
         case let circle as GeoCircle:
             value.kind = CE_GEO_CIRCLE
             value.center = point(circle.center)
             value.radius_radians = circle.radians
+            cornerAltitudes = [circle.center.altitude]
         case let polygon as GeoPolygon:
             value.kind = CE_GEO_POLYGON
             rings = [polygon.outerRing] + (polygon.holes ?? [])
+            cornerAltitudes = rings.joined().map(\.altitude)
         default:
             throwRealmException("Unsupported predicate value type '\(type(of: shape))': a geospatial query takes a GeoBox, "
                 + "GeoPolygon or GeoCircle.")
@@ -119,9 +127,12 @@ final class QueryArguments {
             value.ring_sizes = UnsafePointer(sizes.baseAddress)
             value.ring_count = rings.count
         }
+        let altitudes = UnsafeMutableBufferPointer<Double>.allocate(capacity: max(cornerAltitudes.count, 1))
+        _ = altitudes.initialize(from: cornerAltitudes)
+        value.altitudes = UnsafePointer(altitudes.baseAddress)
         let kept = UnsafeMutablePointer<ce_geo>.allocate(capacity: 1)
         kept.initialize(to: value)
-        shapes.append((kept, points, sizes))
+        shapes.append((kept, points, sizes, altitudes))
         return kept
     }
 

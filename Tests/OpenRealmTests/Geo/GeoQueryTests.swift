@@ -92,6 +92,21 @@ struct GeoQueryTests {
         #expect(names(places.where { $0.location.geoWithin(box) || $0.name == "C" }) == ["A", "C", "E"])
     }
 
+    @Test("a box is the polygon through its corners, its edges great circles")
+    func boxEdgesAreGreatCircles() throws {
+        let places = try placesRealm().objects(GeoTestPlace.self)
+        // The north edge from (4.99, 0) to (4.99, 10) passes atan(tan 4.99 / cos 5) = 5.009 at
+        // longitude 5: A and E at (5, 5) are within, though north of the parallel 4.99.
+        let box = GeoBox(bottomLeft: (0, 0), topRight: (4.99, 10))!
+        #expect(names(places.where { $0.location.geoWithin(box) }) == ["A", "E"])
+        #expect(names(places.filter("location geoWithin geoBox([0, 0], [10, 4.99])")) == ["A", "E"])
+        // 4.98 passes 4.999 there: not within.
+        #expect(places.where { $0.location.geoWithin(GeoBox(bottomLeft: (0, 0), topRight: (4.98, 10))!) }.isEmpty)
+        // The corners in either order are the same square.
+        let swapped = GeoBox(bottomLeft: (10, 10), topRight: (0, 0))!
+        #expect(names(places.where { $0.location.geoWithin(swapped) }) == ["A", "E"])
+    }
+
     @Test("filter with IN %@, geoWithin $0 and shapes written in the predicate")
     func stringQueries() throws {
         let places = try placesRealm().objects(GeoTestPlace.self)
@@ -127,6 +142,32 @@ struct GeoQueryTests {
         try realm.write { b.location = nil }
         #expect(names(inside) == ["A", "E"])
     }
+
+    @Test("a location that is not a valid point matches nothing, as in realm-core")
+    func notAPoint() throws {
+        let realm = try placesRealm()
+        try realm.write {
+            func place(_ name: String, type: String, _ coordinates: [Double]) {
+                let location = GeoTestLocation()
+                location.type = type
+                location.coordinates.append(objectsIn: coordinates)
+                let place = GeoTestPlace()
+                place.name = name
+                place.location = location
+                realm.add(place)
+            }
+            place("Polygon", type: "Polygon", [5, 5])
+            place("Empty type", type: "", [5, 5])
+            place("No coordinates", type: "Point", [])
+            place("Latitude 95", type: "Point", [5, 95])
+            place("Longitude 185", type: "Point", [185, 5])
+        }
+        let places = realm.objects(GeoTestPlace.self)
+        let around = GeoCircle(center: (5, 5), radiusInRadians: 0.01)!
+        #expect(names(places.where { $0.location.geoWithin(around) }) == ["A", "E"])
+        #expect(names(places.filter("location geoWithin geoCircle([0, 0], 4)")) == ["A", "B", "E", "F"])
+        #expect(places.where { !$0.location.geoWithin(around) }.count == 9)
+    }
 }
 
 @Suite("Geospatial queries: errors stop with Realm's message")
@@ -148,10 +189,42 @@ struct GeoQueryErrorTests {
         defer { removeInMemoryRealm("openrealm-exit-geoInvalidBox") }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-geoInvalidBox"))
-            let upsideDown = GeoBox(bottomLeft: (10, 0), topRight: (0, 10))!
-            _ = realm.objects(GeoTestPlace.self).where { $0.location.geoWithin(upsideDown) }.count
+            // Both corners on the parallel 10: the ring through them has 2 different points.
+            let flat = GeoBox(bottomLeft: (10, 0), topRight: (10, 10))!
+            _ = realm.objects(GeoTestPlace.self).where { $0.location.geoWithin(flat) }.count
         }
-        expectStop("Invalid region in GEOWITHIN query for parameter 'GeoBox([0, 10], [10, 0])': 'Invalid rectangle'", result)
+        // Realm Swift passes every point's altitude (0 unless given) and realm-core prints it; the
+        // two corners the box adds have none.
+        expectStop("Invalid region in GEOWITHIN query for parameter 'GeoPolygon({[0, 10, 0], [0, 10], [10, 10, 0], [10, 10], [0, 10, 0]})': "
+            + "'Ring 0 must have at least 3 different vertices, 2 unique vertices were provided'", result)
+    }
+
+    @Test("a shape's points print their altitudes, as Realm Swift's messages do")
+    func altitudesInMessages() async {
+        removeInMemoryRealm("openrealm-exit-geoAltitudes")
+        defer { removeInMemoryRealm("openrealm-exit-geoAltitudes") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-geoAltitudes"))
+            let center = GeoPoint(latitude: 2, longitude: 1, altitude: 30)!
+            _ = realm.objects(GeoTestPlace.self).where { $0.label.geoWithin(GeoCircle(center: center, radiusInRadians: 0.5)!) }.count
+        }
+        expectStop("Query 'label GEOWITHIN GeoCircle([1, 2, 30], 0.5)' links to data in the wrong format for a geoWithin query",
+            result)
+    }
+
+    @Test("a polygon's hole outside its outer ring, with the altitudes Realm prints")
+    func holeOutside() async {
+        removeInMemoryRealm("openrealm-exit-geoHoleOutside")
+        defer { removeInMemoryRealm("openrealm-exit-geoHoleOutside") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-geoHoleOutside"))
+            let polygon = GeoPolygon(outerRing: [(0, 0), (0, 1), (1, 1), (1, 0), (0, 0)],
+                                     holes: [[(2, 2), (2, 3), (3, 3), (3, 2), (2, 2)]])!
+            _ = realm.objects(GeoTestPlace.self).where { $0.location.geoWithin(polygon) }.count
+        }
+        expectStop("Invalid region in GEOWITHIN query for parameter 'GeoPolygon({[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], "
+            + "[0, 0, 0]}, {[2, 2, 0], [3, 2, 0], [3, 3, 0], [2, 3, 0], [2, 2, 0]})': 'Secondary ring 1 not contained by first "
+            + "exterior ring - secondary rings must be holes in the first ring", result)
     }
 
     @Test("a polygon whose edges cross")
@@ -174,7 +247,8 @@ struct GeoQueryErrorTests {
             let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-geoWrongShape"))
             _ = realm.objects(GeoTestPlace.self).filter("label geoWithin geoBox([0, 0], [1, 1])").count
         }
-        expectStop("Query 'label GEOWITHIN GeoBox([0, 0], [1, 1])' links to data in the wrong format for a geoWithin query", result)
+        expectStop("Query 'label GEOWITHIN GeoPolygon({[0, 0], [0, 1], [1, 1], [1, 0], [0, 0]})' links to data in the wrong format "
+            + "for a geoWithin query", result)
         removeInMemoryRealm("openrealm-exit-geoTopLevel")
         defer { removeInMemoryRealm("openrealm-exit-geoTopLevel") }
         let top = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -182,22 +256,5 @@ struct GeoQueryErrorTests {
             _ = realm.objects(GeoTestPlace.self).filter("top geoWithin geoBox([0, 0], [1, 1])").count
         }
         expectStop("A GEOWITHIN query can only operate on a link to an embedded class but 'GeoTestTopLocation' is at the top level", top)
-    }
-
-    @Test("a stored point of another type than Point")
-    func notAPoint() async {
-        removeInMemoryRealm("openrealm-exit-geoNotAPoint")
-        defer { removeInMemoryRealm("openrealm-exit-geoNotAPoint") }
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-geoNotAPoint"))
-            try realm.write {
-                let place = GeoTestPlace()
-                place.location = GeoTestLocation(1, 1)
-                place.location!.type = "Polygon"
-                realm.add(place)
-            }
-            _ = realm.objects(GeoTestPlace.self).filter("location geoWithin geoBox([0, 0], [2, 2])").count
-        }
-        expectStop("The only Geospatial type currently supported is 'point'", result)
     }
 }

@@ -28,6 +28,33 @@ struct GeoShapeTests {
         #expect(GeoPoint(latitude: 1, longitude: 2, altitude: .nan) == nil)
     }
 
+    @Test("GeoPoint's unlabelled initializer, as Realm Swift's: latitude, longitude, altitude 0 unless given")
+    func unlabelledPoint() {
+        #expect(GeoPoint(37.5, -122.25) == GeoPoint(latitude: 37.5, longitude: -122.25))
+        #expect(GeoPoint(37.5, -122.25)?.altitude == 0)
+        #expect(GeoPoint(1, 2, 30) == GeoPoint(latitude: 1, longitude: 2, altitude: 30))
+        #expect(GeoPoint(91, 0) == nil)
+        #expect(GeoPoint(0, -180.5) == nil)
+        #expect(GeoPoint(1, 2, -1) == nil)
+        let make: (Double, Double, Double) -> GeoPoint? = GeoPoint.init
+        #expect(make(3, 4, 5)?.latitude == 3)
+    }
+
+    @Test("GeoPolygon from pairs: holes optional, nil by default, as Realm Swift's")
+    func polygonPairsHolesOptional() {
+        let ring: [(Double, Double)] = [(0, 0), (0, 10), (10, 10), (0, 0)]
+        let hole: [(Double, Double)] = [(2, 2), (2, 3), (3, 3), (2, 2)]
+        #expect(GeoPolygon(outerRing: ring, holes: nil)?.holes == nil)
+        let noHoles: [[(Double, Double)]]? = nil
+        #expect(GeoPolygon(outerRing: ring, holes: noHoles)?.holes == nil)
+        let someHoles: [[(Double, Double)]]? = [hole]
+        #expect(GeoPolygon(outerRing: ring, holes: someHoles)?.holes?.count == 1)
+        let emptyHoles: [[(Double, Double)]]? = []
+        #expect(GeoPolygon(outerRing: ring, holes: emptyHoles)?.holes == [])
+        #expect(GeoPolygon(outerRing: ring, holes: [[(2, 2), (2, 3), (3, 300), (2, 2)]]) == nil)
+        #expect(GeoPolygon(outerRing: [(0, 0), (0, 10), (100, 10), (0, 0)], holes: nil) == nil)
+    }
+
     @Test("points, boxes, polygons, circles and distances compare by value")
     func equality() {
         #expect(GeoPoint(latitude: 1, longitude: 2) == GeoPoint(latitude: 1, longitude: 2))
