@@ -54,6 +54,15 @@ extension Map {
         return mixed.keyValueCodingValue.map { $0 as AnyObject }
     }
 
+    /// The value stored for `key` (which must be a string, as Realm's `NSDictionary`-style
+    /// `object(forKey:)` on a Map takes it), nil if the map has none or `key` is not a string.
+    ///
+    ///     person.scores.object(forKey: "math" as NSString) as? Int    // 90
+    public func object(forKey key: AnyObject) -> AnyObject? {
+        guard let string = key as? String else { return nil }
+        return value(forKey: string)
+    }
+
     /// Sets the value of the key `key` (key-value coding, as Realm's `setValue(_:forKey:)` on a
     /// Map): inserts or replaces it; nil or `NSNull` removes the key. A map of objects takes an
     /// object (an unmanaged one is added to the Realm) or the values of a new one (a
@@ -94,3 +103,4 @@ extension Map {
         return current.map { $0 as AnyObject }
     }
 }
+
