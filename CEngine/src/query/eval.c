@@ -753,7 +753,7 @@ static bool operand_bag(evaluation *e, const operand *o, const object_context *c
             return path_value(e, &o->path, context->leaf_index, &e->scratch[0], &value) && gather_bag_push(bag, &value);
         }
         if (!gather_path(e->txn, &o->path, 0, context->table, context->key, bag)) return false;
-        *out_many = o->path.multi && o->path.aggregate == PATH_ALL_VALUES;
+        *out_many = o->path.multi && (o->path.aggregate == PATH_ALL_VALUES || gather_aggregates_each(&o->path));
         return gather_aggregate(&o->path, bag);
     case OPERAND_SUBQUERY: {
         value_bag objects = {0};

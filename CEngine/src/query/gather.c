@@ -285,10 +285,44 @@ static bool gather_final(ce_txn *txn, const bound_path *path, ce_table_key table
     return true;
 }
 
+/* Whether the path's @count, @sum, @avg, @min or @max reduces each collection
+ * it reaches on its own: a collection of values reached through a list, set
+ * or dictionary of links or through backlinks (arrayCol.arrayInt.@count)
+ * gives one result per object reached, compared as any of them, as
+ * realm-core's SizeOperator and aggregate operators over a link chain do
+ * (an object reaching no collection gives none). */
+bool gather_aggregates_each(const bound_path *path)
+{
+    if (path->aggregate == PATH_ALL_VALUES || path->final != FINAL_COLLECTION) return false;
+    for (size_t i = 0; i < path->hop_count; i++) {
+        const path_hop *h = &path->hops[i];
+        if (h->kind == HOP_BACKLINKS || (h->kind == HOP_LINKS && h->select.kind == STEP_ALL)) return true;
+    }
+    return false;
+}
+
+static bool gather_reduce(const bound_path *path, value_bag *bag);
+
+/* One reached collection's values reduced by the path's aggregate, added to
+ * `bag` (gather_aggregates_each). */
+static bool gather_final_reduced(ce_txn *txn, const bound_path *path, ce_table_key table, ce_object_key key,
+                                 value_bag *bag)
+{
+    value_bag each;
+    memset(&each, 0, sizeof each);
+    bool ok = gather_final(txn, path, table, key, &each) && gather_reduce(path, &each) &&
+              gather_bag_push(bag, &each.values[0]);
+    gather_bag_free(&each);
+    return ok;
+}
+
 bool gather_path(ce_txn *txn, const bound_path *path, size_t hop, ce_table_key table, ce_object_key key,
                  value_bag *bag)
 {
-    if (hop == path->hop_count) return gather_final(txn, path, table, key, bag);
+    if (hop == path->hop_count) {
+        if (gather_aggregates_each(path)) return gather_final_reduced(txn, path, table, key, bag);
+        return gather_final(txn, path, table, key, bag);
+    }
     const path_hop *h = &path->hops[hop];
     switch (h->kind) {
     case HOP_LINK: {
@@ -349,7 +383,12 @@ bool gather_path(ce_txn *txn, const bound_path *path, size_t hop, ce_table_key t
 
 bool gather_aggregate(const bound_path *path, value_bag *bag)
 {
-    if (path->aggregate == PATH_ALL_VALUES) return true;
+    if (path->aggregate == PATH_ALL_VALUES || gather_aggregates_each(path)) return true;
+    return gather_reduce(path, bag);
+}
+
+static bool gather_reduce(const bound_path *path, value_bag *bag)
+{
     ce_value result;
     if (path->aggregate == PATH_COUNT) {
         result = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)bag->count};

@@ -36,7 +36,14 @@ bool gather_path(ce_txn *txn, const bound_path *path, size_t hop, ce_table_key t
 /* Realm's @type name of a value of `type` ("int", "string", "list", ...). */
 const char *gather_type_name(ce_type type);
 
-/* A path's values reduced by its aggregate (@count, @sum, ...) to one. */
+/* A path's values reduced by its aggregate (@count, @sum, ...) to one; a path
+ * whose aggregate reduces each collection it reaches (gather_aggregates_each)
+ * already holds one result per collection, left as they are. */
 bool gather_aggregate(const bound_path *path, value_bag *bag);
+
+/* Whether gather_path reduces each collection of values the path reaches
+ * through a to-many link by the path's aggregate (arrayCol.arrayInt.@count:
+ * one count per object of arrayCol, compared as any of them). */
+bool gather_aggregates_each(const bound_path *path);
 
 #endif
