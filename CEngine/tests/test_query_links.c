@@ -285,6 +285,47 @@ TEST(backlink_paths)
     close_verified(&t);
 }
 
+/* A collection of values reached through a to-many link is reduced by its
+ * @count, @sum or @max one reached object at a time, and the object matches
+ * when any of them does (realm-core's SizeOperator over a link chain:
+ * arrayCol.arrayInt.@count < 2); a dog no person lists matches none. */
+TEST(aggregate_of_each_collection_through_backlinks)
+{
+    test_db t = link_data_open();
+    ce_txn *txn;
+    CHECK(ce_txn_begin_read(t.db, &txn));
+    static const char *const predicates[] = {"@links.Person.dogs.scores.@count < 2", "@links.Person.dogs.scores.@count > 3",
+                                             "@links.Person.dogs.scores.@sum >= 12", "@links.Person.dogs.scores.@max == 7"};
+    for (size_t k = 0; k < COUNT_OF(predicates); k++) {
+        size_t count = 0;
+        for (int d = 0; d < DOGS; d++) {
+            bool match = false;
+            for (int p = 0; p < PEOPLE; p++) {
+                const person_model *m = &people[p];
+                bool lists = false;
+                for (int i = 0; i < m->dog_count; i++) lists = lists || m->dogs[i] == d;
+                if (!lists) continue;
+                int64_t sum = 0, max = INT64_MIN;
+                for (int i = 0; i < m->score_count; i++) {
+                    if (m->score_null[i]) continue;
+                    sum += m->scores[i];
+                    max = m->scores[i] > max ? m->scores[i] : max;
+                }
+                match = match || (k == 0 ? m->score_count < 2 : k == 1 ? m->score_count > 3 : k == 2 ? sum >= 12 : max == 7);
+            }
+            count += match;
+        }
+        size_t found = count_of(txn, dog_table, predicates[k], NULL, 0);
+        if (found != count) {
+            fprintf(stderr, "'%s': count %zu, the model %zu\n", predicates[k], found, count);
+            exit(1);
+        }
+        checked_queries++;
+    }
+    ce_txn_end(txn);
+    close_verified(&t);
+}
+
 /* Sorting and distinct through links, aggregates of the results, and
  * the keys they refuse. */
 TEST(sort_distinct_aggregate_through_links)

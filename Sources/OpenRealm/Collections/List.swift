@@ -79,12 +79,18 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         set { replace(index: position, object: newValue) }
     }
 
-    /// The position of the first element equal to `object`, or nil.
+    /// The position of the first element equal to `object`, or nil. A value of a
+    /// `CustomPersistable` type stored as an embedded object is found by its value (its embedded
+    /// object is a new one each time, not one the list holds).
     ///
     ///     person.nicknames.index(of: "Ada")    // 0
     public func index(of object: Element) -> Int? {
         guard let managed else { return unmanaged.firstIndex(of: object) }
-        if let linked = object as Any as? ObjectBase, !linked.isManaged(by: managed.core) { return nil }
+        if let linked = object as Any as? ObjectBase {
+            if !linked.isManaged(by: managed.core) { return nil }
+        } else if isEmbedded(Element.self) {
+            return indices.first { self[$0] == object }
+        }
         return managed.find(object)
     }
 

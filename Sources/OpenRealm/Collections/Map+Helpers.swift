@@ -1,5 +1,5 @@
 // Map+Helpers.swift — Realm Swift's helpers of Map: merging, searching entries, reading and
-// setting a value by key-value coding.
+// setting a value by key-value coding, positions of entries (MapIndex).
 
 import Foundation
 
@@ -54,6 +54,15 @@ extension Map {
         return mixed.keyValueCodingValue.map { $0 as AnyObject }
     }
 
+    /// The value stored for `key` (which must be a string, as Realm's `NSDictionary`-style
+    /// `object(forKey:)` on a Map takes it), nil if the map has none or `key` is not a string.
+    ///
+    ///     person.scores.object(forKey: "math" as NSString) as? Int    // 90
+    public func object(forKey key: AnyObject) -> AnyObject? {
+        guard let string = key as? String else { return nil }
+        return value(forKey: string)
+    }
+
     /// Sets the value of the key `key` (key-value coding, as Realm's `setValue(_:forKey:)` on a
     /// Map): inserts or replaces it; nil or `NSNull` removes the key. A map of objects takes an
     /// object (an unmanaged one is added to the Realm) or the values of a new one (a
@@ -94,3 +103,35 @@ extension Map {
         return current.map { $0 as AnyObject }
     }
 }
+
+// MARK: - Positions
+
+extension Map {
+    /// The type of a position of an entry (`MapIndex`), as Realm's `Map.Index`.
+    public typealias Index = MapIndex
+
+    /// The position, in key order, of the first entry whose value equals `object`; nil if no
+    /// entry holds it.
+    ///
+    ///     person.scores.index(of: 90)    // MapIndex(offset: 1)
+    public func index(of object: Value) -> MapIndex? {
+        values.firstIndex(of: object).map { MapIndex(offset: UInt($0)) }
+    }
+
+    /// The entry at `position` (in key order). A position past the end is a programmer error
+    /// with Realm's message.
+    ///
+    ///     let (key, value) = person.scores[MapIndex(offset: 0)]
+    public subscript(position: MapIndex) -> (key: Key, value: Value) {
+        let keys = self.keys
+        guard position.offset < UInt(keys.count) else {
+            throwRealmException("Attempting to access Map elements using an invalid index.")
+        }
+        let key = keys[Int(position.offset)]
+        guard let value = self[key] else {
+            throwRealmException("Attempting to access Map elements using an invalid index.")
+        }
+        return (key: key, value: value)
+    }
+}
+

@@ -170,6 +170,16 @@ extension Map {
     }
 }
 
+/// A map of any key and value types, read as (key string, value) entries: what a Map property
+/// takes from a Map of another value type.
+protocol _MapEntriesReadable {
+    var _entriesAsAny: [(String, Any)] { get }
+}
+
+extension Map: _MapEntriesReadable {
+    var _entriesAsAny: [(String, Any)] { map { ($0.key._mapKeyString, $0.value as Any) } }
+}
+
 extension Map: _AssignableCollection {
     func _assign(from value: Any) -> Bool {
         var entries: [(Key, Value)] = []
@@ -179,6 +189,13 @@ extension Map: _AssignableCollection {
             // Realm takes nil and NSNull for a collection as no entries.
         } else if let dictionary = value as? [String: Any] {
             for (key, item) in dictionary {
+                guard let converted = Value._ceFromAny(item) else { return false }
+                entries.append((Key(_mapKeyString: key), converted))
+            }
+        } else if let other = value as? _MapEntriesReadable {
+            // A map of another value type (Map<String, Int> for Map<String, Int?>): Realm takes
+            // any dictionary's entries, each converted as a value of this map.
+            for (key, item) in other._entriesAsAny {
                 guard let converted = Value._ceFromAny(item) else { return false }
                 entries.append((Key(_mapKeyString: key), converted))
             }

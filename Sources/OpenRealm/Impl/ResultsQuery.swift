@@ -14,6 +14,9 @@ func aggregateValue(_ value: ce_value, as type: ce_type) -> ce_value {
     case CE_TYPE_INT: number = Double(value.integer)
     case CE_TYPE_FLOAT: number = Double(value.float_value)
     case CE_TYPE_DOUBLE: number = value.double_value
+    // A Decimal128 average or sum read as a number of another type (`let mean: Double? =
+    // decimals.average()`): the decimal's value, not its bits.
+    case CE_TYPE_DECIMAL128: number = Decimal128(bits: value.decimal).doubleValue
     default: return value
     }
     var result = ce_value()
