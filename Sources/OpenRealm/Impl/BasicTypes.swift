@@ -255,15 +255,10 @@ extension Optional: _CValueConvertible where Wrapped: _CValueConvertible {
         }
     }
     public static func _ceFromAny(_ value: Any) -> Wrapped?? {
-        if value is NSNull { return .some(nil) }
-        if case Optional<Any>.none = value as Any? { return .some(nil) }
-        // `value` may itself be an Optional boxed in Any.
-        let mirror = Mirror(reflecting: value)
-        if mirror.displayStyle == .optional {
-            guard let child = mirror.children.first else { return .some(nil) }
-            return Wrapped._ceFromAnyInsideOptional(child.value)
-        }
-        return Wrapped._ceFromAnyInsideOptional(value)
+        // `value` may itself be an Optional boxed in Any, or several (an optional given to
+        // `setValue(_:forKey:)`, which boxes it once more): nil at any level is nil.
+        guard let unwrapped = unwrapOptional(value), !(unwrapped is NSNull) else { return .some(nil) }
+        return Wrapped._ceFromAnyInsideOptional(unwrapped)
     }
 }
 
