@@ -1,6 +1,7 @@
 // Realm+Update.swift — create(_:value:update:) of an object that exists: the values given are
 // written to it, and with `.modified` its embedded objects (and lists of them) are updated in
-// place, as realm-core's Object::create with a diffing policy.
+// place and its dictionaries take the keys given, as realm-core's Object::create with a
+// diffing policy.
 
 import Foundation
 
@@ -11,7 +12,8 @@ extension Realm {
     /// change for the observers, even to the value it had) and replaces embedded objects;
     /// `.modified` leaves equal values alone and updates the embedded objects already there in
     /// place (those of a list position by position: extra values are appended, extra objects
-    /// removed), so that they keep their identity and the values not given.
+    /// removed), so that they keep their identity and the values not given; a dictionary
+    /// property takes the keys given and keeps the others (realm-core's Dictionary::assign).
     static func update(_ existing: ObjectBase, from value: Any, policy: UpdatePolicy) {
         let info = existing._schemaInfo
         let copy = type(of: existing).init()
@@ -36,6 +38,10 @@ extension Realm {
         for (index, newValue) in given {
             if policy == .modified {
                 if updateEmbeddedInPlace(existing, index, newValue) { continue }
+                if let map = existing._value(of: index) as? _MergingMap, let entries = newValue as? [String: Any],
+                   map._merge(entries, updateEmbedded: { update($0, from: $1, policy: .modified) }) {
+                    continue
+                }
                 if holdsSameValue(existing, copy, index) { continue }
             }
             existing._setValue(newValue, of: index)
@@ -96,4 +102,35 @@ extension List: _EmbeddedObjectList {
         return true
     }
     func _removeLastEmbedded() { removeLast() }
+}
+
+/// A dictionary property seen without its types, for `create(_:value:update: .modified)`.
+protocol _MergingMap: AnyObject {
+    /// Sets the entries given and keeps the others; an embedded object at a key given is updated
+    /// in place by `updateEmbedded`, an equal value left alone. False, with nothing changed, when
+    /// a value does not convert to the map's value type.
+    func _merge(_ entries: [String: Any], updateEmbedded: (ObjectBase, Any) -> Void) -> Bool
+}
+
+extension Map: _MergingMap {
+    func _merge(_ entries: [String: Any], updateEmbedded: (ObjectBase, Any) -> Void) -> Bool {
+        var converted: [(key: Key, value: Value, source: Any?)] = []
+        for (name, value) in entries {
+            // Null is nil in a map of optionals (the key stays), as Realm.
+            let source = unwrapOptional(value).flatMap { $0 is NSNull ? nil : $0 }
+            guard let element = Value._ceFromAny(source ?? NSNull()) else { return false }
+            converted.append((Key(_mapKeyString: name), element, source))
+        }
+        for (key, element, source) in converted {
+            let current = self[key].flatMap { unwrapOptional($0) }
+            if let embedded = current as? EmbeddedObject, let source {
+                if let object = source as? ObjectBase, object === embedded { continue }
+                updateEmbedded(embedded, source)
+                continue
+            }
+            if let old = current as? AnyHashable, let new = unwrapOptional(element) as? AnyHashable, old == new { continue }
+            updateValue(element, forKey: key)
+        }
+        return true
+    }
 }

@@ -152,3 +152,38 @@ struct CreateUpdateEmbeddedTests {
         #expect(person.name == "Cy" && person.age == 40)
     }
 }
+
+@Suite("create(_:value:update:) and dictionaries, as Realm")
+struct CreateUpdateMapTests {
+    @Test(".modified sets the keys given and keeps the others; .all replaces the dictionary")
+    func modifiedMergesDictionary() throws {
+        let realm = try openRealm()
+        realm.beginWrite()
+        defer { realm.cancelWrite() }
+        let person = realm.create(Person.self, value: ["id": 1, "scores": ["art": 1, "math": 2]])
+        realm.create(Person.self, value: ["id": 1, "scores": ["math": 5, "music": 3]], update: .modified)
+        #expect(person.scores["art"] == 1 && person.scores["math"] == 5 && person.scores["music"] == 3)
+        realm.create(Person.self, value: ["id": 1, "scores": ["math": 6]], update: .all)
+        #expect(person.scores.count == 1 && person.scores["math"] == 6)
+    }
+
+    @Test(".modified updates an embedded object of a dictionary in place")
+    func modifiedUpdatesEmbeddedInDictionary() throws {
+        let realm = try openRealm()
+        realm.beginWrite()
+        defer { realm.cancelWrite() }
+        let owner = realm.create(UpdAtlas.self, value: ["id": 1, "places": ["home": ["street": "Main", "city": "Oslo"]]])
+        let home = try #require(owner.places["home"] ?? nil)
+        realm.create(UpdAtlas.self, value: ["id": 1, "places": ["home": ["street": "High"], "work": ["city": "Rome"]]],
+                     update: .modified)
+        #expect(!home.isInvalidated && home.street == "High" && home.city == "Oslo")
+        #expect(owner.places.count == 2 && (owner.places["work"] ?? nil)?.city == "Rome")
+        realm.create(UpdAtlas.self, value: ["id": 1, "places": ["home": NSNull()]], update: .modified)
+        #expect(owner.places.count == 2 && (owner.places["home"] ?? nil) == nil)
+    }
+}
+
+final class UpdAtlas: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var places: Map<String, Address?>
+}
