@@ -72,7 +72,15 @@ extension AnyRealmValue {
             Map<String, AnyRealmValue>._rlmFromAny(dictionary).map(AnyRealmValue.dictionary)
         case let array as [Any]:
             List<AnyRealmValue>._rlmFromAny(array).map(AnyRealmValue.list)
-        default: nil
+        default:
+            // The other numbers, as Realm stores any NSNumber in a mixed property.
+            switch LooseNumber(value) {
+            case .integer(let integer): .int(Int(integer))
+            case .bool(let bool): .bool(bool)
+            case .float(let float): .float(float)
+            case .double(let double): .double(double)
+            case .largeUnsigned, nil: nil
+            }
         }
     }
 

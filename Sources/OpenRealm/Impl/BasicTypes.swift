@@ -11,10 +11,65 @@ extension FixedWidthInteger where Self: _CValueConvertible {
     public static func _ceDefault() -> Self { 0 }
     public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Self { Self(truncatingIfNeeded: value.integer) }
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value { .int(Int64(self)) }
+    /// As Realm's integer properties: an integer of any width that fits, or a Bool (0 or 1);
+    /// never a floating-point number, even a whole one.
     public static func _ceFromAny(_ value: Any) -> Self? {
         if let same = value as? Self { return same }
-        if let int = value as? Int { return Self(exactly: int) }
-        return nil
+        switch LooseNumber(value) {
+        case .integer(let integer): return Self(exactly: integer)
+        case .largeUnsigned(let integer): return Self(exactly: integer)
+        case .bool(let bool): return bool ? 1 : 0
+        case .float, .double, nil: return nil
+        }
+    }
+}
+
+// MARK: - Numbers from loosely typed values
+
+/// A number given to `init(value:)`, `create(_:value:)`, `setValue(_:forKey:)` or a subscript,
+/// by its kind: Realm (RLMValidateValue) decides by the kind of number it is given, not by its
+/// value, and so does each numeric type's `_ceFromAny` from this.
+enum LooseNumber {
+    /// An integer of any width (signed, or unsigned up to `Int64.max`).
+    case integer(Int64)
+    /// An unsigned integer above `Int64.max`.
+    case largeUnsigned(UInt64)
+    case bool(Bool)
+    case float(Float)
+    case double(Double)
+
+    /// The kind of `value`; nil for a value that is no number.
+    init?(_ value: Any) {
+        switch value {
+        case let number as Int: self = .integer(Int64(number))
+        case let number as Int64: self = .integer(number)
+        case let number as Int32: self = .integer(Int64(number))
+        case let number as Int16: self = .integer(Int64(number))
+        case let number as Int8: self = .integer(Int64(number))
+        case let number as UInt: self.init(unsigned: UInt64(number))
+        case let number as UInt64: self.init(unsigned: number)
+        case let number as UInt32: self = .integer(Int64(number))
+        case let number as UInt16: self = .integer(Int64(number))
+        case let number as UInt8: self = .integer(Int64(number))
+        case let bool as Bool: self = .bool(bool)
+        case let number as Float: self = .float(number)
+        case let number as Double: self = .double(number)
+        default:
+            // An NSNumber (not a Swift number bridged to one): by its Objective-C type, as Realm.
+            guard type(of: value) is NSNumber.Type, let number = value as? NSNumber else { return nil }
+            switch UInt8(bitPattern: number.objCType.pointee) {
+            case UInt8(ascii: "f"): self = .float(number.floatValue)
+            case UInt8(ascii: "d"): self = .double(number.doubleValue)
+            case UInt8(ascii: "B"): self = .bool(number.boolValue)
+            case UInt8(ascii: "c") where number.int64Value == 0 || number.int64Value == 1: self = .bool(number.boolValue)
+            case UInt8(ascii: "Q"), UInt8(ascii: "L"): self.init(unsigned: number.uint64Value)
+            default: self = .integer(number.int64Value)
+            }
+        }
+    }
+
+    private init(unsigned: UInt64) {
+        self = unsigned <= UInt64(Int64.max) ? .integer(Int64(unsigned)) : .largeUnsigned(unsigned)
     }
 }
 
@@ -27,6 +82,14 @@ extension Int64: RealmCollectionValue {}
 extension Bool: RealmCollectionValue {
     public static var _ceType: ce_type { CE_TYPE_BOOL }
     public static func _ceDefault() -> Bool { false }
+    /// As Realm's bool properties: a Bool, or an integer of any width that is 0 or 1.
+    public static func _ceFromAny(_ value: Any) -> Bool? {
+        switch LooseNumber(value) {
+        case .bool(let bool): return bool
+        case .integer(let integer) where integer == 0 || integer == 1: return integer == 1
+        default: return nil
+        }
+    }
     public static func _ceRead(_ value: ce_value, _ realm: Realm?) -> Bool { value.boolean }
     public func _ceValue(_ arena: _CArena, _ realm: Realm?) -> ce_value {
         var value = ce_value()
@@ -46,11 +109,17 @@ extension Float: RealmCollectionValue {
         value.float_value = self
         return value
     }
+    /// As Realm's float properties: a Float, an integer, or a Double within Float's range (or
+    /// NaN); not a Bool.
     public static func _ceFromAny(_ value: Any) -> Float? {
-        if let float = value as? Float { return float }
-        if let double = value as? Double { return Float(double) }
-        if let int = value as? Int { return Float(int) }
-        return nil
+        switch LooseNumber(value) {
+        case .float(let float): return float
+        case .double(let double) where double.isNaN || double.magnitude <= Double(Float.greatestFiniteMagnitude):
+            return Float(double)
+        case .integer(let integer): return Float(integer)
+        case .largeUnsigned(let integer): return Float(integer)
+        default: return nil
+        }
     }
 }
 
@@ -64,11 +133,15 @@ extension Double: RealmCollectionValue {
         value.double_value = self
         return value
     }
+    /// As Realm's double properties: a Double, a Float or an integer; not a Bool.
     public static func _ceFromAny(_ value: Any) -> Double? {
-        if let double = value as? Double { return double }
-        if let float = value as? Float { return Double(float) }
-        if let int = value as? Int { return Double(int) }
-        return nil
+        switch LooseNumber(value) {
+        case .double(let double): return double
+        case .float(let float): return Double(float)
+        case .integer(let integer): return Double(integer)
+        case .largeUnsigned(let integer): return Double(integer)
+        default: return nil
+        }
     }
 }
 
@@ -182,15 +255,10 @@ extension Optional: _CValueConvertible where Wrapped: _CValueConvertible {
         }
     }
     public static func _ceFromAny(_ value: Any) -> Wrapped?? {
-        if value is NSNull { return .some(nil) }
-        if case Optional<Any>.none = value as Any? { return .some(nil) }
-        // `value` may itself be an Optional boxed in Any.
-        let mirror = Mirror(reflecting: value)
-        if mirror.displayStyle == .optional {
-            guard let child = mirror.children.first else { return .some(nil) }
-            return Wrapped._ceFromAnyInsideOptional(child.value)
-        }
-        return Wrapped._ceFromAnyInsideOptional(value)
+        // `value` may itself be an Optional boxed in Any, or several (an optional given to
+        // `setValue(_:forKey:)`, which boxes it once more): nil at any level is nil.
+        guard let unwrapped = unwrapOptional(value), !(unwrapped is NSNull) else { return .some(nil) }
+        return Wrapped._ceFromAnyInsideOptional(unwrapped)
     }
 }
 

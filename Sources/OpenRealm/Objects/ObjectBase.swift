@@ -246,8 +246,11 @@ open class ObjectBase: CustomStringConvertible, Hashable {
             ok = withUnsafeMutableFieldPointer(property) { property.field._rlmSetUnmanaged(at: $0, value) }
         }
         if !ok {
+            // The value given, not the optional that `setValue(_:forKey:)` and the subscript box.
+            let given = unwrapOptional(value)
             throwRealmException(
-                "Invalid value '\(value)' of type '\(type(of: value))' for '\(property.typeText)' property '\(info.className).\(property.name)'.")
+                "Invalid value '\(given.map { "\($0)" } ?? "nil")' of type '\(type(of: given ?? value))' for "
+                    + "'\(property.typeText)' property '\(info.className).\(property.name)'.")
         }
     }
 

@@ -258,27 +258,7 @@ public struct Realm: Equatable {
                 keyValue = object[info.properties[pk].name]
             }
             if let keyValue, let existing = object(ofType: type, forPrimaryKey: keyValue) {
-                let copy = type.init()
-                copy._assign(from: value)
-                // As Realm's policies: `.all` sets every property given (each set is a change for
-                // the observers, even to the value it had); `.modified` only those whose values
-                // differ.
-                func apply(_ index: Int, _ newValue: Any) {
-                    if update == .modified, Realm.holdsSameValue(existing, copy, index) { return }
-                    existing._setValue(newValue, of: index)
-                }
-                switch value {
-                case let dictionary as [String: Any]:
-                    // Keys that name no persisted property are ignored, as Realm does.
-                    for (name, propertyValue) in dictionary where name != info.properties[pk].name {
-                        guard let index = info.indexByName[name], info.properties[index].isStored else { continue }
-                        apply(index, propertyValue)
-                    }
-                default:
-                    for (index, property) in info.properties.enumerated() where property.isStored && index != pk {
-                        apply(index, copy._value(of: index))
-                    }
-                }
+                Realm.update(existing, from: value, policy: update)
                 return existing
             }
         }
@@ -291,7 +271,7 @@ public struct Realm: Equatable {
     /// Whether the property at `index`, a scalar or a to-one link (not a collection), holds the
     /// same value in `existing` and `copy` (`.modified` then leaves it alone): equal values, or
     /// no object in both, or the same managed object.
-    private static func holdsSameValue(_ existing: ObjectBase, _ copy: ObjectBase, _ index: Int) -> Bool {
+    static func holdsSameValue(_ existing: ObjectBase, _ copy: ObjectBase, _ index: Int) -> Bool {
         let shape = existing._schemaInfo.properties[index].shape
         if shape.holdsOneLink {
             let old = unwrapOptional(existing._value(of: index)) as? ObjectBase
