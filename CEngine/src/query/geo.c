@@ -542,18 +542,30 @@ static ce_geo geo_box_polygon(const ce_geo *box, ce_geo_point ring[5], double al
     return (ce_geo){.kind = CE_GEO_POLYGON, .points = ring, .ring_sizes = size, .ring_count = 1, .altitudes = altitudes};
 }
 
+/* A box's polygon and what it points into. */
+typedef struct geo_box_storage {
+    ce_geo_point ring[5];
+    double altitudes[5];
+    size_t size;
+    ce_geo polygon;
+} geo_box_storage;
+
+/* `shape` itself, or for a box the polygon through its corners, held in
+ * `storage` (which must outlive the use of the result). */
+static const ce_geo *geo_as_polygon(const ce_geo *shape, geo_box_storage *storage)
+{
+    if (shape->kind != CE_GEO_BOX) return shape;
+    storage->size = 5;
+    storage->polygon = geo_box_polygon(shape, storage->ring, storage->altitudes, &storage->size);
+    return &storage->polygon;
+}
+
 bool geo_region_make(const ce_geo *shape, geo_region **out_region, char *reason, size_t reason_size)
 {
     *out_region = NULL;
     if (reason_size) reason[0] = 0;
-    ce_geo_point box_ring[5];
-    double box_altitudes[5];
-    size_t box_size = 5;
-    ce_geo box_polygon;
-    if (shape->kind == CE_GEO_BOX) {
-        box_polygon = geo_box_polygon(shape, box_ring, box_altitudes, &box_size);
-        shape = &box_polygon;
-    }
+    geo_box_storage box;
+    shape = geo_as_polygon(shape, &box);
     size_t loop_count = 0, vertex_count = 0;
     if (shape->kind == CE_GEO_POLYGON) {
         loop_count = shape->ring_count;
@@ -660,14 +672,8 @@ void geo_describe(const ce_geo *shape, char *out, size_t size)
     case CE_GEO_BOX:
     case CE_GEO_POLYGON: {
         /* realm-core prints a box as its polygon. */
-        ce_geo_point box_ring[5];
-        double box_altitudes[5];
-        size_t box_size = 5;
-        ce_geo box_polygon;
-        if (shape->kind == CE_GEO_BOX) {
-            box_polygon = geo_box_polygon(shape, box_ring, box_altitudes, &box_size);
-            shape = &box_polygon;
-        }
+        geo_box_storage box;
+        shape = geo_as_polygon(shape, &box);
         append(out, size, &used, "GeoPolygon(");
         size_t at = 0;
         for (size_t i = 0; i < shape->ring_count; i++) {
