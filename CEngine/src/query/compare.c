@@ -1,7 +1,8 @@
 /*
  * compare.c — how a query compares two values: numbers across types
  * (int, float, double, decimal128 by value), strings and binaries by bytes
- * with the string operators, and null, NaN and [c]/[d] as query.h says.
+ * with the string operators ([c] folds two binaries as text too), and
+ * null, NaN and [c]/[d] as query.h says.
  *
  * Owns: the semantics of `a op b` for two values of any types
  * (compare_values), which the binder uses to fold constants and the

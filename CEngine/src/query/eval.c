@@ -4,7 +4,7 @@
  * and doubles (SSE2, and AVX or POPCNT where the CPU has them, checked at
  * run time), per-leaf answers from a node's width, strings read in place,
  * and the comparisons that go object by object (paths through links and
- * collections, mixed values, SUBQUERY).
+ * collections, mixed values, SUBQUERY, geoWithin).
  *
  * Owns: the evaluation state of a leaf (its columns opened on first use),
  * the leaf kernels, and AND/OR/NOT over masks.

@@ -6,7 +6,8 @@
  * elements (or the one an index names) or a dictionary's keys or entry,
  * their @type names, or into the lists and dictionaries a mixed value
  * holds; and those values reduced by the path's @count, @sum, @avg, @min
- * or @max.
+ * or @max (once per collection when the path reaches collections through
+ * a link to many objects: path_per_collection, query_internal.h).
  *
  * Owns: value bags (values with copies of their bytes, which outlive the
  * next read).

@@ -4,8 +4,10 @@
  * (ce_db_wait_for_change, on lockfile.c's change word).
  *
  * Owns: who may write, which version each transaction of a handle reads,
- * the top node of a version, and the order in which a commit reaches the
- * disk.
+ * the top node of a version, the order in which a commit reaches the
+ * disk, and a handle's identity token: what a query remembers of its file
+ * (db_file_id) and whether a transaction reads that file
+ * (db_txn_check_file).
  * Never: overwrites a node a durable version uses (docs/DESIGN.md
  * invariant 1), lets a reader see a partial commit (invariant 2), or
  * reports a commit that did not reach the disk (invariant 4).

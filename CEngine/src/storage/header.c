@@ -3,8 +3,9 @@
  * record, and the choice of the version a file opens at.
  *
  * Owns: the four header pages (see header.h): their bytes, the match of
- * the user's key with the static page, and which slot names the latest
- * whole commit.
+ * the user's key with the static page, which slot names the latest
+ * whole commit, and whether blank slots are a new file or a damaged
+ * header (data past the first commit's pages).
  * Never: writes a slot that names a version (the commit in db.c and the
  * writer in writer.c do, with header_encode_slot_page), or accepts a slot
  * whose checksum, HMAC or fields fail: a damaged slot is no slot, and the

@@ -1,5 +1,6 @@
 // Map+Helpers.swift — Realm Swift's helpers of Map: merging, searching entries, reading and
-// setting a value by key-value coding, positions of entries (MapIndex).
+// setting a value by key-value coding, positions of entries (`index(of:)` and the subscript by
+// a MapIndex, which MapIndex.swift declares).
 
 import Foundation
 

@@ -1,6 +1,7 @@
 // BasicTypes.swift — the conformances of Int, Bool, Float, Double, String, Data, Date, UUID,
 // Decimal128, ObjectId, AnyRealmValue and Optional to OpenRealm's internal protocols
-// (_CValueConvertible, _Persistable, the query markers, _HasPersistedType, _MapKey), in one place.
+// (_CValueConvertible, _Persistable, the query markers, _HasPersistedType, _MapKey), in one place;
+// and LooseNumber, the kind of a loosely typed number, which every numeric conversion reads.
 
 import CEngine
 import Foundation
