@@ -3,7 +3,8 @@
  * reader would not guess, each case with the source of the rule in Realm:
  * an empty or nil needle, nil with every operator, nulls on both sides of
  * <= and >=, a number compared with a float property, sorting and
- * distinct through a missing to-one link, date literals before 1970,
+ * distinct through a missing to-one link, the order of strings (code
+ * point order, as realm-core 14), date literals before 1970,
  * signed NaN literals, [c] on binaries, string operators with an argument
  * of the other kind, and a collection's @count through links to many.
  *
@@ -355,6 +356,49 @@ TEST(sort_and_distinct_through_missing_links)
     ce_results_free(distinct);
     ce_results_free(all);
     ce_query_free(query);
+    ce_txn_end(txn);
+    test_db_close(&t);
+}
+
+/*
+ * The order of strings: Unicode code point order, which for UTF-8 is the
+ * order of the bytes as unsigned values. realm-core 14.0.0 (CHANGELOG.md,
+ * 14.0.0-beta.0, Breaking changes): "Sorting order of strings has changed
+ * to use standard unicode codepoint order instead of grouping similar
+ * english letters together. A noticeable change will be from "aAbBzZ" to
+ * "ABZabz"" (realm-core#2573, PR #6670, which dropped utf8_compare's
+ * collation table from sorting); 13.27.0 made string <, <=, >, >= "a case
+ * sensitive lexicographical comparison" (realm-core#3939).
+ *
+ * Rows name: a, A, b, B, z, Z, é (U+00E9).
+ */
+TEST(strings_order_by_code_point)
+{
+    test_db t = test_db_open("query-rules-string-order");
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Word", &table));
+    ce_column_key name = add_property(txn, table, "name", CE_TYPE_STRING, false, 0);
+    const char *names[] = {"a", "A", "b", "B", "z", "Z", "\xC3\xA9"};
+    ce_object_key o[7];
+    for (int i = 0; i < 7; i++) {
+        ce_value value = text_value(names[i]);
+        CHECK(ce_object_create(txn, table, NULL, &o[i]) && ce_object_set(txn, table, o[i], name, &value));
+    }
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_txn_begin_read(t.db, &txn));
+    ce_query *query;
+    ce_results *sorted;
+    CHECK(ce_query_parse(txn, table, "TRUEPREDICATE SORT(name ASC)", NULL, 0, &query) &&
+          ce_query_find_all(query, &sorted));
+    /* "ABZabz", then é: not "aAbBzZ" (utf8_compare's table before 14). */
+    expect_order(txn, sorted, (ce_object_key[]){o[1], o[3], o[5], o[0], o[2], o[4], o[6]}, 7);
+    ce_results_free(sorted);
+    ce_query_free(query);
+    EXPECT_COUNT(txn, table, "name < 'a'", 3);             /* A B Z */
+    EXPECT_COUNT(txn, table, "name > 'z'", 1);             /* é */
+    EXPECT_COUNT(txn, table, "name BETWEEN {'B', 'b'}", 4); /* B Z a b */
+    EXPECT_COUNT(txn, table, "name >= 'Z' AND name <= 'a'", 2);
     ce_txn_end(txn);
     test_db_close(&t);
 }

@@ -37,8 +37,9 @@ The rules, and where Realm states them:
   refuses [d].
 - Sorting: null first ascending, the descriptors applied in the order
   written (realm-core DescriptorOrdering). Strings sort and compare by
-  their UTF-8 bytes, OpenRealm's order; realm-core uses utf8_compare's
-  collation table (src/realm/unicode.cpp), a difference README lists.
+  their UTF-8 bytes, which is Unicode code point order, realm-core 14's
+  order (CHANGELOG 14.0.0: "standard unicode codepoint order", "ABZabz";
+  the utf8_compare collation table of earlier versions is gone).
 - realm-core src/realm/parser/driver.cpp: [c] takes a binary on the right
   (verify_only_string_types) and a binary column then compares
   case-insensitively; StringOpsNode::visit with an argument of the other
@@ -110,9 +111,8 @@ POOLS = {"int": INTS, "bool": [False, True], "float": FLOATS, "double": DOUBLES,
          "data": BINARIES, "date": DATES, "decimal128": DECIMALS, "objectId": OBJECT_IDS, "uuid": UUIDS}
 MIXED_TYPES = ["int", "bool", "double", "string", "data", "date", "decimal128", "objectId", "uuid"]
 NUMERIC = {"int", "float", "double", "decimal128"}
-# OpenRealm orders strings and binaries byte by byte (realm-core orders
-# strings by its collation table: README "Differences"), and object ids and
-# UUIDs by their bytes.
+# Strings and binaries order byte by byte (for strings, code point order, as
+# realm-core 14 orders them), and object ids and UUIDs by their bytes.
 ORDERED = NUMERIC | {"date", "objectId", "uuid", "string", "data"}
 SCALAR_TYPES = list(POOLS)
 
@@ -1321,9 +1321,9 @@ def random_predicate(rng, props, depth=0, allow_links=True):
 # SORT / DISTINCT / LIMIT after a predicate
 # ---------------------------------------------------------------------------
 
-# Strings sort by their UTF-8 bytes here, as OpenRealm sorts them; realm-core
-# orders them with utf8_compare's collation table (src/realm/unicode.cpp,
-# Mixed::compare -> compare_string): a README "Differences" entry.
+# Strings sort by their UTF-8 bytes, which is code point order: realm-core
+# 14's order (CHANGELOG 14.0.0-beta.0, realm-core#2573: "aAbBzZ" became
+# "ABZabz" when utf8_compare's collation table left sorting).
 SORTABLE = {"int", "date", "decimal128", "objectId", "bool", "float", "double", "uuid", "string"}
 
 
