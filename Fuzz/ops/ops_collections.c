@@ -235,6 +235,8 @@ void ops_collections_set_edit(runner *run)
     }
     bool is_set = view.kind == CE_COLLECTION_SET, changed = false, found;
     error_set expected = ops_write_errors(run) | (is_set ? 0 : ERR(CE_ERR_WRONG_TYPE));
+    /* An unknown type tag is refused before the collection's kind is looked at. */
+    if ((unsigned)buffer.value.type > CE_TYPE_DICTIONARY) expected |= ERR(CE_ERR_INVALID_ARGUMENT);
     size_t position = model_set_position(view.elements, &buffer.value, &found);
     if (insert) {
         expected |= check_element_errors(&run->current, &view.element, &buffer.value);
@@ -363,6 +365,10 @@ void ops_collections_read(runner *run)
             check_same_value(&value, &view.elements->elements[index].value, "ce_collection_get");
         break;
     case 2:
+        if ((unsigned)buffer.value.type > CE_TYPE_DICTIONARY) {
+            EXPECT(ERR(CE_ERR_INVALID_ARGUMENT), ce_collection_find(handle, &buffer.value, &engine_index, &found));
+            break;
+        }
         MUST(ce_collection_find(handle, &buffer.value, &engine_index, &found));
         CHECK(found == model_find(view.kind, view.elements, &buffer.value, &model_index) &&
                   (!found || engine_index == model_index),
