@@ -49,6 +49,7 @@ public final class ThreadSafe<T: ThreadConfined> {
                 configuration = nil
                 return
             }
+            if newValue.isInvalidated { throwRealmException("Cannot construct reference to invalidated object") }
             guard let realm = newValue.realm else {
                 throwRealmException("Cannot construct reference to unmanaged object, which can be passed across threads directly")
             }

@@ -34,10 +34,11 @@ public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
     ///
     ///     let reference = ThreadSafeReference(to: dog)
     public init(to threadConfined: Confined) {
+        // A deleted object has no Realm any more: it is invalidated, not unmanaged.
+        if threadConfined.isInvalidated { throwRealmException("Cannot construct reference to invalidated object") }
         guard let realm = threadConfined.realm else {
             throwRealmException("Cannot construct reference to unmanaged object, which can be passed across threads directly")
         }
-        if threadConfined.isInvalidated { throwRealmException("Cannot construct reference to invalidated object") }
         // An object created in the current write transaction has no committed version to freeze:
         // as Realm's, the reference holds its key, and resolves to it once the write is committed.
         if let object = threadConfined as Any as? ObjectBase, realm.isInWriteTransaction,

@@ -355,6 +355,33 @@ struct FreezeErrorTests {
         expectStop("Can only resolve a thread safe reference once.", result)
     }
 
+    @Test("a reference to a deleted object")
+    func referenceToDeleted() async {
+        removeInMemoryRealm("openrealm-exit-referenceToDeleted")
+        defer { removeInMemoryRealm("openrealm-exit-referenceToDeleted") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-referenceToDeleted"))
+            let dog = try realm.write { realm.create(Dog.self) }
+            try realm.write { realm.delete(dog) }
+            _ = ThreadSafeReference(to: dog)
+        }
+        expectStop("Cannot construct reference to invalidated object", result)
+    }
+
+    @Test("@ThreadSafe set to a deleted object")
+    func threadSafeWrapperOfDeleted() async {
+        removeInMemoryRealm("openrealm-exit-threadSafeWrapperOfDeleted")
+        defer { removeInMemoryRealm("openrealm-exit-threadSafeWrapperOfDeleted") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-threadSafeWrapperOfDeleted"))
+            let dog = try realm.write { realm.create(Dog.self) }
+            try realm.write { realm.delete(dog) }
+            @ThreadSafe var held: Dog? = nil
+            held = dog
+        }
+        expectStop("Cannot construct reference to invalidated object", result)
+    }
+
     @Test("a reference to an unmanaged object")
     func referenceToUnmanaged() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
