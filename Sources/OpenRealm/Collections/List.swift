@@ -282,6 +282,29 @@ extension List where Element: AddableType {
     }
 }
 
+extension List where Element: OptionalProtocol, Element.Wrapped: MinMaxType {
+    /// The smallest element (nil elements skipped) as the wrapped type, nil if there is none; as
+    /// Realm's, a bare `let m = person.optionalScores.min()` is ambiguous between this and the optional form.
+    ///
+    ///     let lowest: Int? = person.optionalScores.min()    // List<Int?>
+    public func min() -> Element.Wrapped? { valuesMin(managed, unmanaged, as: Element.self)?._rlmOptional }
+
+    /// The largest element (nil elements skipped) as the wrapped type, nil if there is none.
+    ///
+    ///     let highest: Int? = person.optionalScores.max()
+    public func max() -> Element.Wrapped? { valuesMax(managed, unmanaged, as: Element.self)?._rlmOptional }
+}
+
+extension List where Element: OptionalProtocol, Element.Wrapped: AddableType {
+    /// The sum of the elements as the wrapped type (0 for none; nil elements skipped).
+    ///
+    ///     let total: Int = person.optionalScores.sum()
+    public func sum() -> Element.Wrapped {
+        let zero = Element._ceFromAny(0)!
+        return (valuesSum(managed, unmanaged, as: Element.self) ?? zero)._rlmOptional ?? zero._rlmOptional!
+    }
+}
+
 extension List {
     /// Whether the list belongs to a frozen Realm.
     ///

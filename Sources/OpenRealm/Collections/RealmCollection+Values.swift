@@ -1,6 +1,7 @@
 // RealmCollection+Values.swift — what Realm offers on every collection of values (Results, List,
 // MutableSet, AnyRealmCollection, and a Map's values): sorted(ascending:), distinct(), min(),
-// max(), sum() and average(), through the key path `self`, as Realm's own are.
+// max(), sum() and average(), through the key path `self`, as Realm's own are (min, max and sum
+// of optional values also as the wrapped type, as Realm's).
 
 import Foundation
 
@@ -53,6 +54,33 @@ extension RealmCollection where Element.PersistedType: AddableType {
     ///     let mean: Double? = person.scores.distinct().average()
     public func average<T: _HasPersistedType>() -> T? where T.PersistedType: AddableType {
         average(ofProperty: "self")
+    }
+}
+
+extension RealmCollection where Element: OptionalProtocol, Element.Wrapped: _HasPersistedType,
+    Element.Wrapped.PersistedType: MinMaxType {
+    /// The smallest value (nil values skipped) as the wrapped type, nil if there is none.
+    ///
+    ///     let lowest: Int? = person.optionalScores.sorted(ascending: true).min()
+    public func min() -> Element.Wrapped? {
+        min(ofProperty: "self")
+    }
+
+    /// The largest value (nil values skipped) as the wrapped type, nil if there is none.
+    ///
+    ///     let highest: Int? = person.optionalScores.distinct().max()
+    public func max() -> Element.Wrapped? {
+        max(ofProperty: "self")
+    }
+}
+
+extension RealmCollection where Element: OptionalProtocol, Element.Wrapped: _HasPersistedType,
+    Element.Wrapped.PersistedType: AddableType {
+    /// The sum of the values as the wrapped type (0 for none; nil values skipped).
+    ///
+    ///     let total: Int = person.optionalScores.distinct().sum()
+    public func sum() -> Element.Wrapped {
+        sum(ofProperty: "self")
     }
 }
 

@@ -378,6 +378,32 @@ struct ValueMatrixTests {
         if let realm { try sorting(realm, holder.optUuidList, holder.optUuidSet, holder.optUuidMap, [nil, UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, UUID(uuidString: "00000000-0000-0000-0000-000000000002")!, UUID(uuidString: "00000000-0000-0000-0000-000000000003")!]) }
     }
 
+    @Test("min, max and sum of optional values give the wrapped type", arguments: [false, true])
+    func optionalAggregatesAsWrapped(managed: Bool) throws {
+        let (realm, holder) = try matrixHolder(managed)
+        try fill(realm, holder.optIntList, holder.optIntSet, holder.optIntMap, [2, nil, 1, 3])
+        let kind = managed ? "managed" : "unmanaged"
+        let mins: [Int?] = [holder.optIntList.min(), holder.optIntSet.min(), holder.optIntMap.min()]
+        let maxes: [Int?] = [holder.optIntList.max(), holder.optIntSet.max(), holder.optIntMap.max()]
+        let sums: [Int] = [holder.optIntList.sum(), holder.optIntSet.sum(), holder.optIntMap.sum()]
+        #expect(mins == [1, 1, 1], "\(kind) min of List, MutableSet and Map of Int?")
+        #expect(maxes == [3, 3, 3], "\(kind) max of List, MutableSet and Map of Int?")
+        #expect(sums == [6, 6, 6], "\(kind) sum of List, MutableSet and Map of Int?")
+        try fill(realm, holder.optDoubleList, holder.optDoubleSet, holder.optDoubleMap, [nil, nil])
+        let none: [Double?] = [holder.optDoubleList.min(), holder.optDoubleSet.max(), holder.optDoubleMap.min()]
+        let zeros: [Double] = [holder.optDoubleList.sum(), holder.optDoubleSet.sum(), holder.optDoubleMap.sum()]
+        #expect(none == [nil, nil, nil], "\(kind) min/max of only nils is nil")
+        #expect(zeros == [0, 0, 0], "\(kind) sum of only nils is 0")
+        if let realm {
+            let results = holder.optIntList.sorted(ascending: true)
+            let lowest: Int? = results.min()
+            let highest: Int? = AnyRealmCollection(results).max()
+            let total: Int = results.sum()
+            #expect(lowest == 1 && highest == 3 && total == 6, "Results and AnyRealmCollection of Int?")
+            _ = realm
+        }
+    }
+
     @Test("AnyRealmValue: List, MutableSet and Map operations", arguments: [false, true])
     func mixed(managed: Bool) throws {
         let (realm, holder) = try matrixHolder(managed)
