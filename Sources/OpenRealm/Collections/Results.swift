@@ -108,10 +108,20 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         return epoch != core.epoch
     }
 
+    /// Stops with Realm's message when the results were made before `invalidate()` was called on
+    /// their Realm: they can no longer be read (realm-core's `Results::validate_read`). Results of
+    /// a collection's values leave the check to their collection.
+    private func checkNotInvalidated() {
+        guard epoch != core.epoch else { return }
+        if case .values = source { return }
+        throwRealmException("Access to invalidated Results objects")
+    }
+
     /// The number of objects.
     ///
     ///     realm.objects(Dog.self).count
     public var count: Int {
+        checkNotInvalidated()
         switch source {
         case .table:
             guard let table else { return 0 }
@@ -154,6 +164,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
             guard position >= 0, position < count else { indexFailure(position, count) }
             return collection.element(at: order?[position] ?? position, as: Element.self)
         }
+        checkNotInvalidated()
         guard let (key, table) = key(at: position) else { indexFailure(position, count) }
         return resultsElement(core.makeObject(table, key), as: Element.self)
     }
@@ -165,6 +176,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         if case .values(let collection, let steps) = source {
             return valuesElements(collection, steps).firstIndex(of: object)
         }
+        checkNotInvalidated()
         guard let object = object as Any as? ObjectBase, object.isManaged(by: core), let table,
             object._table?.tableKey == table.tableKey
         else { return nil }
@@ -187,7 +199,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         if case .values(let collection, let steps) = source {
             return ResultsIterator(values: valuesElements(collection, steps))
         }
-        let count = self.count
+        let count = self.count    // stops if the results were invalidated
         guard count > 0, let table else { return ResultsIterator(core: core, table: nil, keys: []) }
         var keys = [ObjectKey](repeating: 0, count: count)
         for index in 0..<count {
@@ -230,6 +242,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
 
     /// These results with one more predicate (checked now if the class has a table).
     func filtered(_ predicate: String, _ arguments: [Any]) -> Results<Element> {
+        checkNotInvalidated()
         let query = resultsQuery
         let (text, taken) = enginePredicate(predicate, query.schemaInfo(core), arguments, offset: query.arguments.count)
         if let table = query.tableInfo(core) {
@@ -287,6 +300,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         if case .values(let collection, let steps) = source {
             return addingValuesStep(collection, steps, descriptors.map(\.keyPath), .sort(ascending: descriptors.first?.ascending ?? true))
         }
+        checkNotInvalidated()
         if descriptors.isEmpty { return self }  // as realm-core's Results::sort
         for descriptor in descriptors { refuseDataKeyPath(descriptor.keyPath, resultsQuery.schemaInfo(core)) }
         return adding(.sort(descriptors))
@@ -304,6 +318,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         if case .values(let collection, let steps) = source {
             return addingValuesStep(collection, steps, paths, .distinct)
         }
+        checkNotInvalidated()
         // No key path leaves the results as they are (realm-core's Results::distinct).
         if paths.isEmpty { return self }
         for path in paths { refuseDataKeyPath(path, resultsQuery.schemaInfo(core)) }
@@ -324,28 +339,32 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     ///
     ///     let youngest: Int? = people.min(ofProperty: "age")
     public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        propertyMin(property)
+        checkNotInvalidated()
+        return propertyMin(property)
     }
 
     /// The largest value of a property, nil if there are no objects (or only nil values).
     ///
     ///     let oldest: Int? = people.max(ofProperty: "age")
     public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        propertyMax(property)
+        checkNotInvalidated()
+        return propertyMax(property)
     }
 
     /// The sum of a numeric property (0 if there are no objects; nil values are skipped).
     ///
     ///     let totalAge: Int = people.sum(ofProperty: "age")
     public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
-        propertySum(property)
+        checkNotInvalidated()
+        return propertySum(property)
     }
 
     /// The average of a numeric property, nil if there are no objects (or only nil values).
     ///
     ///     let meanAge: Double? = people.average(ofProperty: "age")
     public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
-        propertyAverage(property)
+        checkNotInvalidated()
+        return propertyAverage(property)
     }
 }
 
@@ -410,6 +429,7 @@ extension Results {
     ///     DispatchQueue.global().async { print(frozen.count) }
     public func freeze() -> Results {
         if core.frozen != nil { return self }
+        checkNotInvalidated()
         guard let frozen = rebased(onto: core.frozenCore()) else { throwRealmException(invalidatedObjectMessage) }
         return frozen
     }

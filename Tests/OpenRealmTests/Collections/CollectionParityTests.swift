@@ -196,6 +196,8 @@ struct InvalidatedCollectionTests {
         #expect(sortedInts.isInvalidated)
         #expect(!realm.objects(ParityItem.self).isInvalidated)
         #expect(!realm.objects(ParityItem.self).freeze().isInvalidated)
+        // Results made after invalidate() read the version the Realm reads next.
+        #expect(realm.objects(ParityItem.self).filter("intCol > 0").count == 1)
     }
 
     @Test("deleting the object invalidates its collections and their results (ListTests.testInvalidated)")

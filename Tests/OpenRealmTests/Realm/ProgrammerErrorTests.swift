@@ -94,6 +94,96 @@ struct ProgrammerErrorTests {
         expectStop("Object has been deleted or invalidated.", result)
     }
 
+    @Test("results made before invalidate(): count (testInvalidateInvalidatesResults)")
+    func resultsCountAfterInvalidate() async {
+        removeInMemoryRealm("openrealm-exit-resultsCountAfterInvalidate")
+        defer { removeInMemoryRealm("openrealm-exit-resultsCountAfterInvalidate") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-resultsCountAfterInvalidate"))
+            try realm.write { realm.create(Dog.self, value: ["age": 2]) }
+            let results = realm.objects(Dog.self).filter("age > 0")
+            _ = results.first
+            realm.invalidate()
+            _ = results.count
+        }
+        expectStop("Access to invalidated Results objects", result)
+    }
+
+    @Test("results made before invalidate(): first (testInvalidateInvalidatesResults)")
+    func resultsFirstAfterInvalidate() async {
+        removeInMemoryRealm("openrealm-exit-resultsFirstAfterInvalidate")
+        defer { removeInMemoryRealm("openrealm-exit-resultsFirstAfterInvalidate") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-resultsFirstAfterInvalidate"))
+            try realm.write { realm.create(Dog.self, value: ["age": 2]) }
+            let results = realm.objects(Dog.self).filter("age > 0")
+            _ = results.first
+            realm.invalidate()
+            _ = results.first
+        }
+        expectStop("Access to invalidated Results objects", result)
+    }
+
+    @Test("results made before invalidate(): filter (testInvalidateInvalidatesResults)")
+    func resultsFilterAfterInvalidate() async {
+        removeInMemoryRealm("openrealm-exit-resultsFilterAfterInvalidate")
+        defer { removeInMemoryRealm("openrealm-exit-resultsFilterAfterInvalidate") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-resultsFilterAfterInvalidate"))
+            try realm.write { realm.create(Dog.self, value: ["age": 2]) }
+            let results = realm.objects(Dog.self).filter("age > 0")
+            _ = results.first
+            realm.invalidate()
+            _ = results.filter("age > 1")
+        }
+        expectStop("Access to invalidated Results objects", result)
+    }
+
+    @Test("results made before invalidate(): sorted (testInvalidateInvalidatesResults)")
+    func resultsSortedAfterInvalidate() async {
+        removeInMemoryRealm("openrealm-exit-resultsSortedAfterInvalidate")
+        defer { removeInMemoryRealm("openrealm-exit-resultsSortedAfterInvalidate") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-resultsSortedAfterInvalidate"))
+            try realm.write { realm.create(Dog.self, value: ["age": 2]) }
+            let results = realm.objects(Dog.self).filter("age > 0")
+            _ = results.first
+            realm.invalidate()
+            _ = results.sorted(byKeyPath: "age")
+        }
+        expectStop("Access to invalidated Results objects", result)
+    }
+
+    @Test("results made before invalidate(): sum (testInvalidateInvalidatesResults)")
+    func resultsSumAfterInvalidate() async {
+        removeInMemoryRealm("openrealm-exit-resultsSumAfterInvalidate")
+        defer { removeInMemoryRealm("openrealm-exit-resultsSumAfterInvalidate") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-resultsSumAfterInvalidate"))
+            try realm.write { realm.create(Dog.self, value: ["age": 2]) }
+            let results = realm.objects(Dog.self).filter("age > 0")
+            _ = results.first
+            realm.invalidate()
+            let total: Int = results.sum(ofProperty: "age"); _ = total
+        }
+        expectStop("Access to invalidated Results objects", result)
+    }
+
+    @Test("results made before invalidate(): iteration (testInvalidateInvalidatesResults)")
+    func resultsIterationAfterInvalidate() async {
+        removeInMemoryRealm("openrealm-exit-resultsIterationAfterInvalidate")
+        defer { removeInMemoryRealm("openrealm-exit-resultsIterationAfterInvalidate") }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-resultsIterationAfterInvalidate"))
+            try realm.write { realm.create(Dog.self, value: ["age": 2]) }
+            let results = realm.objects(Dog.self).filter("age > 0")
+            _ = results.first
+            realm.invalidate()
+            for dog in results { _ = dog }
+        }
+        expectStop("Access to invalidated Results objects", result)
+    }
+
     @Test("changing a primary key")
     func primaryKeyChange() async {
         removeInMemoryRealm("openrealm-exit-primaryKeyChange")
