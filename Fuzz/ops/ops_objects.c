@@ -39,19 +39,23 @@ static error_set create_errors(const runner *run, const model_table *table, cons
 /* The errors of creating an object in `table` from `values` (`count` of
  * them). Several apply at once (a malformed value in one column, a
  * duplicate key in another): any of them will do. */
+/* Whether a row of `count` values gives every slot the engine needs: all of
+ * them, or all but backlink (and removed) slots left out at the end. */
+static bool row_has_every_slot(const model_table *table, size_t count)
+{
+    if (count > table->property_count) return false;
+    for (size_t p = count; p < table->property_count; p++)
+        if (!table->properties[p].removed && !table->properties[p].backlink) return false;
+    return true;
+}
+
 static error_set create_with_values_errors(const runner *run, const model_table *table, const ce_value *values,
                                            size_t count)
 {
     error_set expected = ops_write_errors(run);
     if (!table) return expected | ERR(CE_ERR_NO_SUCH_TABLE);
     if (table->embedded) return expected | ERR(CE_ERR_EMBEDDED_OBJECT);
-    if (count != table->property_count) {
-        /* Backlink (and removed) slots may be left out at the end. */
-        bool only_backlinks_left_out = count < table->property_count;
-        for (size_t p = count; p < table->property_count && only_backlinks_left_out; p++)
-            only_backlinks_left_out = table->properties[p].removed || table->properties[p].backlink;
-        if (!only_backlinks_left_out) return expected | ERR(CE_ERR_INVALID_ARGUMENT);
-    }
+    if (!row_has_every_slot(table, count)) return expected | ERR(CE_ERR_INVALID_ARGUMENT);
     for (size_t p = 0; p < count; p++)
         if (!table->properties[p].removed) expected |= check_row_value_errors(&run->current, &table->properties[p], &values[p]);
     long primary = model_primary_key_of(table);
@@ -189,7 +193,7 @@ void ops_objects_create_or_update(runner *run)
         error_set expected = policy > CE_UPDATE_MODIFIED_KEEP_EMBEDDED ? ERR(CE_ERR_INVALID_ARGUMENT) : 0;
         expected |= ops_write_errors(run);
         if (!table) expected |= ERR(CE_ERR_NO_SUCH_TABLE);
-        else if (primary < 0 || row.count != table->property_count) expected |= ERR(CE_ERR_INVALID_ARGUMENT);
+        else if (primary < 0 || !row_has_every_slot(table, row.count)) expected |= ERR(CE_ERR_INVALID_ARGUMENT);
         else
             for (size_t p = 0; p < row.count; p++)
                 if (!table->properties[p].removed) expected |= check_row_value_errors(&run->current, &table->properties[p], &row.values[p]);
@@ -232,7 +236,7 @@ void ops_objects_create_or_update(runner *run)
         size_t count;
         MUST(ce_object_count(txn, key, &count));
         CHECK(count == table->object_count, "ce_object_count differs from the model");
-        long position = row.count == table->property_count && model_primary_key_of(table) >= 0
+        long position = row_has_every_slot(table, row.count) && model_primary_key_of(table) >= 0
                             ? model_position_of_primary_key(table, &row.values[model_primary_key_of(table)])
                             : -1;
         if (position >= 0) check_object(txn, &run->current, table, key, (size_t)position);
