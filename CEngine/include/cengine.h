@@ -1008,7 +1008,11 @@ bool ce_dictionary_insert_embedded(ce_collection *dictionary, const char *key, s
  *   - Comparisons: null equals only null (`x != 5` matches null); nil
  *     takes every operator, as in Realm: null <= null, null >= null and
  *     null LIKE null hold, < and > never hold with a null (`i <= nil`
- *     matches the nulls); BEGINSWITH, ENDSWITH and CONTAINS with nil or an
+ *     matches the nulls), except that a null string property of the
+ *     object (or of a SUBQUERY's variable) orders before every string
+ *     value, as in Realm (`s < 'a'` and `s <= 'a'` match a null s;
+ *     through links and lists, or against another property, a null
+ *     string matches no ordering); BEGINSWITH, ENDSWITH and CONTAINS with nil or an
  *     empty string or binary match nothing; a number compared with a float
  *     property is made a float first (`f == 0.1` matches 0.1f); numbers of
  *     any types compare by value; == on

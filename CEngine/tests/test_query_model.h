@@ -342,14 +342,30 @@ static inline ce_value model_constant_for(ce_type type, const ce_value *c)
     return *c;
 }
 
+/* Whether `v op c` (or `c op v`) is a null string property's value against
+ * a non-null string constant by an ordering without [c]/[d]: the null then
+ * orders before every string, '' too (realm-core string_data.hpp,
+ * operator< of StringData: "Null strings are smaller than all other
+ * strings"; realm-core PR 7273 has string queries follow it). */
+static inline bool model_null_string_first(ce_type type, const ce_value *v, op o, const ce_value *c, unsigned flags)
+{
+    return type == CE_TYPE_STRING && v->type == CE_TYPE_NULL && c->type == CE_TYPE_STRING && !flags &&
+           (o == OP_LT || o == OP_LE || o == OP_GT || o == OP_GE);
+}
+
 static inline bool model_atom(const model_table *table, size_t position, const atom *a)
 {
     const ce_value *v = &model_value_at(table, position, (size_t)a->property)->value;
     ce_type type = properties[a->property].type;
     ce_value c0 = model_constant_for(type, &a->constants[0]), c1 = model_constant_for(type, &a->constants[1]);
     switch (a->kind) {
-    case ATOM_COMPARE: return model_match(v, a->o, &c0, a->flags);
-    case ATOM_REVERSED: return model_match(&c0, a->o, v, a->flags);
+    case ATOM_COMPARE:
+        if (model_null_string_first(type, v, a->o, &c0, a->flags)) return a->o == OP_LT || a->o == OP_LE;
+        return model_match(v, a->o, &c0, a->flags);
+    case ATOM_REVERSED:
+        /* `c op v` is `v op' c` with op mirrored: `'a' > s` is `s < 'a'`. */
+        if (model_null_string_first(type, v, a->o, &c0, a->flags)) return a->o == OP_GT || a->o == OP_GE;
+        return model_match(&c0, a->o, v, a->flags);
     case ATOM_IN:
         for (size_t k = 0; k < a->constant_count; k++) {
             ce_value c = model_constant_for(type, &a->constants[k]);

@@ -4,8 +4,9 @@
  * an empty or nil needle, nil with every operator, nulls on both sides of
  * <= and >=, a number compared with a float property, sorting and
  * distinct through a missing to-one link, the order of strings (code
- * point order, as realm-core 14), date literals before 1970,
- * signed NaN literals, [c] on binaries, string operators with an argument
+ * point order, as realm-core 14), a null string before every string,
+ * date literals before 1970, signed NaN literals, [c] on binaries (two
+ * binary properties too), string operators with an argument
  * of the other kind, and a collection's @count through links to many.
  *
  * Owns: the cases on these rules, on small tables of their own.
@@ -403,6 +404,89 @@ TEST(strings_order_by_code_point)
     test_db_close(&t);
 }
 
+/*
+ * A null string orders before every string, the empty string too:
+ * realm-core's operator< of StringData (src/realm/string_data.hpp: "Null
+ * strings are smaller than all other strings, and not equal to empty
+ * strings"), which its string queries <, <=, >, >= follow since realm-core
+ * PR 7273 ("Lexicographical comparison for string queries"). So for a
+ * string property of the queried object (or of a SUBQUERY's variable)
+ * against a non-null string, `s < 'a'` and `s <= 'a'` match a null s and
+ * `s > 'a'`, `s >= 'a'` do not; `'a' > s` is `s < 'a'`. The engine matched
+ * no null by an ordering. Unchanged (README.md, "Differences from Realm
+ * Swift"): nil on the other side, paths through links and lists, and two
+ * properties, where a null still matches no ordering.
+ *
+ * Rows r0..r3: s (and si, indexed) = nil, '', 'a', 'b'; other = 'a';
+ * link = r0; links = [the row itself].
+ */
+TEST(null_string_below_every_string)
+{
+    test_db t = test_db_open("query-rules-null-string-first");
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Word", &table));
+    ce_column_key s = add_property(txn, table, "s", CE_TYPE_STRING, true, 0);
+    ce_property_info si_info = {.name = "si", .type = CE_TYPE_STRING, .nullable = true, .indexed = true};
+    ce_column_key si;
+    CHECK(ce_property_add(txn, table, &si_info, &si));
+    ce_column_key other = add_property(txn, table, "other", CE_TYPE_STRING, true, 0);
+    ce_column_key link = add_property(txn, table, "link", CE_TYPE_LINK, true, table);
+    ce_property_info links_info = {.name = "links", .type = CE_TYPE_LINK, .collection = CE_COLLECTION_LIST,
+                                   .link_target = table};
+    ce_column_key links;
+    CHECK(ce_property_add(txn, table, &links_info, &links));
+    ce_value rows[4] = {null_value, text_value(""), text_value("a"), text_value("b")};
+    ce_value a = text_value("a");
+    ce_object_key o[4];
+    for (int r = 0; r < 4; r++)
+        CHECK(ce_object_create(txn, table, NULL, &o[r]) && ce_object_set(txn, table, o[r], s, &rows[r]) &&
+              ce_object_set(txn, table, o[r], si, &rows[r]) && ce_object_set(txn, table, o[r], other, &a));
+    for (int r = 0; r < 4; r++) {
+        ce_value first = {.type = CE_TYPE_LINK, .link = {table, o[0]}};
+        ce_value self = {.type = CE_TYPE_LINK, .link = {table, o[r]}};
+        ce_collection *list;
+        CHECK(ce_object_set(txn, table, o[r], link, &first) && ce_collection_open(txn, table, o[r], links, &list));
+        CHECK(ce_list_insert(list, 0, &self));
+        ce_collection_close(list);
+    }
+    static const struct {
+        const char *predicate;
+        size_t count;
+    } cases[] = {
+        /* The property on the left: nil counts below 'a' and below ''. */
+        {"s < 'a'", 2}, {"s <= 'a'", 3}, {"s > 'a'", 1}, {"s >= 'a'", 2},
+        {"s < ''", 1}, {"s <= ''", 2}, {"s > ''", 2}, {"s >= ''", 3},
+        {"si < 'a'", 2}, {"si <= 'a'", 3}, {"si > 'a'", 1}, {"si >= ''", 3},
+        /* The constant on the left: mirrored. */
+        {"'a' > s", 2}, {"'a' >= s", 3}, {"'a' < s", 1}, {"'a' <= s", 2}, {"'' > si", 1},
+        {"NOT (s < 'a')", 2}, {"s < 'a' AND s != nil", 1},
+        /* Inside a SUBQUERY: the variable's own string. */
+        {"SUBQUERY(links, $x, $x.s < 'a').@count == 1", 2},
+        {"SUBQUERY(links, $x, $x.s <= 'a').@count == 1", 3},
+        {"SUBQUERY(links, $x, $x.s > 'a').@count == 1", 1},
+        {"SUBQUERY(links, $x, 'a' > $x.s).@count == 1", 2},
+        {"SUBQUERY(links, $x, $x.s >= '').@count == 1", 3},
+        /* Unchanged: nil, links and lists, two properties, ==, !=. */
+        {"s < nil", 0}, {"s <= nil", 1}, {"s > nil", 0},
+        {"link.s < 'a'", 0}, {"link.s <= 'a'", 0}, {"link.s >= ''", 0},
+        {"ANY links.s < 'a'", 1}, {"ANY links.s <= 'a'", 2},
+        {"SUBQUERY(links, $x, $x.link.s < 'a').@count == 1", 0},
+        {"s < other", 1}, {"s <= other", 2}, {"other > s", 1},
+        {"s == 'a'", 1}, {"s != 'a'", 3}, {"s == ''", 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) EXPECT_COUNT(txn, table, cases[i].predicate, cases[i].count);
+    /* An argument is a constant too. */
+    ce_query_argument arg = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = text_value("a")};
+    CHECK(count_of(txn, table, "s < $0", &arg, 1) == 2);
+    CHECK(count_of(txn, table, "$0 > s", &arg, 1) == 2);
+    CHECK(count_of(txn, table, "s >= $0", &arg, 1) == 2);
+    CHECK(count_of(txn, table, "SUBQUERY(links, $x, $x.s <= $0).@count == 1", &arg, 1) == 3);
+    /* [c] and [d] take no ordering (Realm Swift's words). */
+    expect_error_containing(txn, table, "s <[c] 'a'", NULL, 0, "Lexicographical comparisons must be case-sensitive");
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Literals                                                                  */
 /* ------------------------------------------------------------------------ */
@@ -711,9 +795,15 @@ TEST(decimal_literals_through_every_path)
  * column: the bytes compare case-insensitively, as text. Its parser has
  * no [d], which stays refused for binaries. The engine refused [c] on a
  * binary ("[c] and [d] compare strings"). Found by the differential query
- * test (python/tests/test_query_differential.py).
+ * test (python/tests/test_query_differential.py). Between two binary
+ * properties the same: EqualityNode::visit and StringOpsNode::visit check
+ * only the right side's type and build EqualIns, BeginsWithIns, ... over
+ * the two columns; the engine still refused [c] there until the same fix
+ * reached two properties (bind_predicate.c, folds_both_sides). A binary
+ * and a string property stay refused, as do [d] and orderings with [c].
  *
- * Rows: bin = 'abc', 'ABC', 'xyz', nil, each with a link to the first.
+ * Rows: bin = 'abc', 'ABC', 'xyz', nil, each with a link to the first;
+ * other = 'ABC', 'abc', 'XY', nil; s = 'abc' in each.
  */
 TEST(binary_case_insensitive)
 {
@@ -740,6 +830,36 @@ TEST(binary_case_insensitive)
     CHECK(count_of(txn, table, "link.bin ==[c] $0", &upper, 1) == 4); /* through a link: the generic path */
     EXPECT_COUNT(txn, table, "bin LIKE[c] B64\"KkIq\"", 2);            /* '*B*' */
     expect_error_containing(txn, table, "bin ==[d] $0", &upper, 1, "[c] and [d] compare strings");
+    /* Two binary properties. */
+    ce_column_key other = add_property(txn, table, "other", CE_TYPE_BINARY, true, 0);
+    ce_column_key s = add_property(txn, table, "s", CE_TYPE_STRING, false, 0);
+    ce_value others[4] = {bytes_value("ABC"), bytes_value("abc"), bytes_value("XY"), null_value};
+    for (int r = 0; r < 4; r++) {
+        ce_value abc = text_value("abc");
+        CHECK(ce_object_set(txn, table, objects[r], other, &others[r]) && ce_object_set(txn, table, objects[r], s, &abc));
+    }
+    static const struct {
+        const char *predicate;
+        size_t count;
+    } two[] = {
+        {"bin == other", 1},              /* nil == nil only */
+        {"bin ==[c] other", 3},           /* 'abc' 'ABC', 'ABC' 'abc', nil nil */
+        {"bin !=[c] other", 1},           /* 'xyz' 'XY' */
+        {"other ==[c] bin", 3},
+        {"bin BEGINSWITH[c] other", 3},   /* nil needle: no match */
+        {"bin BEGINSWITH other", 0},
+        {"bin ENDSWITH[c] other", 2},
+        {"bin CONTAINS[c] other", 3},
+        {"bin LIKE[c] other", 3},         /* nil LIKE nil */
+        {"NOT bin ==[c] other", 1},
+        {"link.bin ==[c] other", 2},      /* 'abc' against each: the generic path */
+        {"other CONTAINS[c] link.bin", 2},
+    };
+    for (size_t i = 0; i < sizeof two / sizeof *two; i++) EXPECT_COUNT(txn, table, two[i].predicate, two[i].count);
+    expect_error_containing(txn, table, "bin ==[d] other", NULL, 0, "[c] and [d] compare strings");
+    expect_error_containing(txn, table, "bin ==[c] s", NULL, 0, "[c] and [d] compare strings");
+    expect_error_containing(txn, table, "link.bin ==[cd] other", NULL, 0, "[c] and [d] compare strings");
+    expect_error_containing(txn, table, "bin <[c] other", NULL, 0, "Lexicographical comparisons must be case-sensitive");
     CHECK(ce_txn_commit(txn));
     test_db_close(&t);
 }

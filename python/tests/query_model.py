@@ -11,6 +11,13 @@ The rules, and where Realm states them:
 - realm-core src/realm/query_conditions.hpp: Less/Greater are false when
   either side is null; LessEqual/GreaterEqual are true when both are null;
   Equal treats null == null as true.
+- realm-core src/realm/string_data.hpp (operator< of StringData: "Null
+  strings are smaller than all other strings") and realm-core PR 7273
+  (string queries by <, <=, >, >=): a null string property of the object
+  itself (or of a SUBQUERY's variable) against a non-null string constant
+  without [c]/[d] orders first, so `s < 'a'` and `s <= 'a'` match it;
+  through links and lists, and between two properties, a null still
+  matches no ordering (README.md, "Differences from Realm Swift").
 - realm-core src/realm/query_expression.hpp (Columns<T>::evaluate): a path
   through a null to-one link yields a single null value; through to-many
   links, one value per linked object (ANY by default).
@@ -605,7 +612,18 @@ class Compare(Node):
             if self.path.prop.kind == "mixed" and not isinstance(v, (str, bytes)):
                 return self.op == "!="
             return string_op(self.op, self.flags, v, c)
+        if self.op in ("<", "<=", ">", ">=") and v is None and isinstance(c, str) and self.own_string():
+            # realm-core string_data.hpp (operator< of StringData): "Null
+            # strings are smaller than all other strings"; PR 7273 has the
+            # string queries <, <=, >, >= follow it.
+            return self.op in ("<", "<=")
         return compare(self.op, v, c)
+
+    def own_string(self):
+        """A string property of the object itself (or of the SUBQUERY's
+        variable): not through links, not a collection."""
+        p = self.path
+        return not p.hops and p.prop.kind == "string" and p.prop.collection == "" and p.sub is None
 
     def test(self, rows, row):
         return quantify(self.quant, [self.one(v) for v in self.path.values(rows, row)])

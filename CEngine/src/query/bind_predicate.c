@@ -405,6 +405,17 @@ static parse_op mirror(parse_op op)
     }
 }
 
+/* Whether `path op value` orders a null before the string (compare.h,
+ * compare_null_string_result): a string property of the queried object or
+ * of a SUBQUERY's variable, not reached through links or collections,
+ * against a non-null string, by <, <=, >, >= without [c] or [d]. */
+static bool null_string_first(const bound_path *path, parse_op op, unsigned flags, const ce_value *value)
+{
+    return compare_is_ordered_operator(op) && !flags && value->type == CE_TYPE_STRING && path->type == CE_TYPE_STRING &&
+           path->hop_count == 0 && path->final == FINAL_COLUMN && path->aggregate == PATH_ALL_VALUES && !path->size_of &&
+           !path->multi;
+}
+
 /* `int op c` for a real c, as an int comparison: 0 none match, 1 all
  * (non-null) match, 2 compare with *out_op and *out_integer. */
 static int int_domain(parse_op op, double c, parse_op *out_op, int64_t *out_integer)
@@ -677,6 +688,8 @@ static bool bind_path_value(binder *b, const operand *left, parse_op op, unsigne
             !kernel_node(b, KERNEL_TEXT, path, op, flags, position, out))
             return false;
         b->out->nodes[*out].constant = constant;
+        if (null_string_first(path, op, flags, value))
+            b->out->nodes[*out].nulls_match = path->nullable && compare_null_string_result(op, true);
         return true;
     }
     default: break;
@@ -887,6 +900,20 @@ static const char *operand_description(const operand *o)
     return o->kind == OPERAND_PATH ? o->path.description : o->kind == OPERAND_SUBQUERY ? "SUBQUERY(...).@count" : "a value";
 }
 
+/* Whether [c]/[d] in `flags` apply between values of types a and c: two
+ * strings; or two binaries with [c] alone, folded as UTF-8 text as
+ * against a binary constant (check_comparison): realm-core's
+ * EqualityNode::visit and StringOpsNode::visit (src/realm/parser/driver.cpp)
+ * check only that the right side is a string or binary
+ * (verify_only_string_types) and build the case-insensitive condition
+ * (EqualIns, BeginsWithIns, ...) for two columns as for a column and a
+ * constant. A string and a binary stay refused. */
+static bool folds_both_sides(ce_type a, ce_type c, unsigned flags)
+{
+    if (a == CE_TYPE_STRING && c == CE_TYPE_STRING) return true;
+    return a == CE_TYPE_BINARY && c == CE_TYPE_BINARY && flags == FOLD_CASE;
+}
+
 /* Two operands that both yield values from objects: whether they compare. */
 static bool check_two_sides(binder *b, const operand *left, parse_op op, unsigned flags, const operand *right,
                             size_t position)
@@ -905,10 +932,9 @@ static bool check_two_sides(binder *b, const operand *left, parse_op op, unsigne
     if (compare_is_string_operator(op) && !compare_is_text(a))
         return bind_error(b, position, "%s needs strings or binaries, and '%s' holds %s values", parse_op_name(op),
                           operand_description(left), ce_type_name(a));
-    if (flags && a == CE_TYPE_STRING && c == CE_TYPE_STRING && compare_is_ordered_operator(op))
-        return ordered_flags_error(b, position, op, flags);
-    if (flags && (a != CE_TYPE_STRING || c != CE_TYPE_STRING))
+    if (flags && !folds_both_sides(a, c, flags))
         return bind_error(b, position, "[c] and [d] compare strings with ==, !=, IN, BEGINSWITH, ENDSWITH, CONTAINS and LIKE");
+    if (flags && compare_is_ordered_operator(op)) return ordered_flags_error(b, position, op, flags);
     return true;
 }
 
@@ -973,6 +999,11 @@ static bool bind_generic(binder *b, operand *left, parse_op op, unsigned flags, 
     }
     if (!generic_node(b, left, op, flags, right, position, out)) return false;
     b->out->nodes[*out].quantifier = quantifier;
+    b->out->nodes[*out].null_string_first =
+        (left->kind == OPERAND_PATH && right->kind == OPERAND_VALUE &&
+         null_string_first(&left->path, op, flags, &right->value)) ||
+        (right->kind == OPERAND_PATH && left->kind == OPERAND_VALUE &&
+         null_string_first(&right->path, mirror(op), flags, &left->value));
     return true;
 }
 
@@ -1026,10 +1057,9 @@ static bool bind_simple(binder *b, operand *left, parse_op op, unsigned flags, o
         if (compare_is_string_operator(op) && !compare_is_text(a))
             return bind_error(b, position, "%s needs strings or binaries, and '%s' is of type %s", parse_op_name(op),
                               left->path.description, ce_type_name(a));
-        if (flags && a == CE_TYPE_STRING && c == CE_TYPE_STRING && compare_is_ordered_operator(op))
-            return ordered_flags_error(b, position, op, flags);
-        if (flags && (a != CE_TYPE_STRING || c != CE_TYPE_STRING))
+        if (flags && !folds_both_sides(a, c, flags))
             return bind_error(b, position, "[c] and [d] compare strings with ==, !=, BEGINSWITH, ENDSWITH, CONTAINS and LIKE");
+        if (flags && compare_is_ordered_operator(op)) return ordered_flags_error(b, position, op, flags);
     }
     return generic_node(b, left, op, flags, right, position, out);
 }

@@ -2,7 +2,8 @@
  * compare.c — how a query compares two values: numbers across types
  * (int, float, double, decimal128 by value), strings and binaries by bytes
  * with the string operators ([c] folds two binaries as text too), and
- * null, NaN and [c]/[d] as query.h says.
+ * null, NaN and [c]/[d] as query.h says; a null string of the object
+ * before every string constant (compare_null_string_result).
  *
  * Owns: the semantics of `a op b` for two values of any types
  * (compare_values), which the binder uses to fold constants and the
@@ -134,6 +135,18 @@ bool compare_null_result(parse_op op, bool a_null, bool b_null)
     case PARSE_OP_LIKE: return a_null && b_null;
     case PARSE_OP_NOT_EQUAL: return !(a_null && b_null);
     default: return false;
+    }
+}
+
+bool compare_null_string_result(parse_op op, bool null_on_left)
+{
+    if (!compare_is_ordered_operator(op)) return compare_null_result(op, null_on_left, !null_on_left);
+    int order = null_on_left ? -1 : 1; /* null < every string, '' too */
+    switch (op) {
+    case PARSE_OP_LESS: return order < 0;
+    case PARSE_OP_LESS_EQUAL: return order <= 0;
+    case PARSE_OP_GREATER: return order > 0;
+    default: return order >= 0;
     }
 }
 

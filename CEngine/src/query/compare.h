@@ -91,6 +91,21 @@ bool compare_text_operator(parse_op op, const char *a, size_t a_size, const char
  * <, > and BEGINSWITH, ENDSWITH, CONTAINS never. */
 bool compare_null_result(parse_op op, bool a_null, bool b_null);
 
+/* `a op b` (op: ==, !=, <, <=, >, >=, BEGINSWITH, ...) for a null string
+ * and a non-null string, the null on the left when `null_on_left`: the
+ * null orders before every string, the empty string too, as realm-core's
+ * operator< of StringData orders them (src/realm/string_data.hpp: "Null
+ * strings are smaller than all other strings, and not equal to empty
+ * strings") and, since realm-core PR 7273 ("Lexicographical
+ * comparison for string queries"), its query comparisons of strings
+ * <, <=, >, >= do: `s < 'a'` and `s <= 'a'` hold for a null s, `s > 'a'`
+ * and `s >= 'a'` do not. Other operators as compare_null_result. The
+ * binder applies it to a string property of the queried object (or of a
+ * SUBQUERY's variable) against a non-null string constant without [c] or
+ * [d] (bind_predicate.c, null_string_first); elsewhere a null still
+ * matches no ordering (compare_null_result). */
+bool compare_null_string_result(parse_op op, bool null_on_left);
+
 /* Whether `needle` makes BEGINSWITH, ENDSWITH or CONTAINS false for every
  * value: nil or an empty string or binary. Realm Swift's query builder
  * (Realm/RLMQueryUtil.mm, add_substring_constraint: "Foundation always

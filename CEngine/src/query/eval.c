@@ -815,6 +815,12 @@ static bool matches_right(evaluation *e, const bound_node *node, const ce_value 
         if (one_text_kind && compare_is_text(value->type) && compare_is_text(right->values[i].type) &&
             value->type != right->values[i].type)
             continue;
+        bool value_null = value->type == CE_TYPE_NULL, right_null = right->values[i].type == CE_TYPE_NULL;
+        if (node->null_string_first && value_null != right_null) {
+            /* $x.s < 'a' inside a SUBQUERY: the null string first (bind_predicate.c). */
+            *out = compare_null_string_result(op, value_null);
+            continue;
+        }
         if (!compare_values(value, op, &right->values[i], node->flags, &e->folder, out)) return false;
     }
     return true;

@@ -14,7 +14,10 @@
  *     nulls too; as realm-core's conditions (query_conditions.hpp), null <=
  *     null, null >= null and null LIKE null hold, < > BEGINSWITH ENDSWITH
  *     CONTAINS never hold with a null; nil takes every operator the
- *     property's type takes (compare_null_result).
+ *     property's type takes (compare_null_result). Except: a null string
+ *     of the object (or of a SUBQUERY's variable) against a non-null
+ *     string orders before it, as realm-core's string queries: `s < 'a'`
+ *     and `s <= 'a'` hold for a null s (compare_null_string_result).
  *   - BEGINSWITH, ENDSWITH and CONTAINS with nil or an empty needle match
  *     nothing, as in Realm Swift (RLMQueryUtil.mm,
  *     add_substring_constraint; compare_empty_needle).
