@@ -1,8 +1,10 @@
 """Misuse never reaches the engine with a dead handle: a closed database,
 an ended transaction, objects and results of one, objects of another
-transaction. Each raises WrongTransactionStateError (code 21)."""
+transaction, a database opened before fork(). Each raises
+WrongTransactionStateError (code 21)."""
 
 import gc
+import os
 
 import pytest
 
@@ -189,3 +191,36 @@ def test_values_and_arguments_of_wrong_python_types(people_db):
             with pytest.raises(kind):
                 call()
         assert kinds.d == 1.0 and len(kinds.m) == 0
+
+
+def test_database_opened_before_fork_is_refused_in_the_child(people_db):
+    # The child shares the parent's locks (OFD locks, the lock file's shared
+    # memory): it gets an error naming the fork, and its close leaves the
+    # parent's locks alone. The child reports through its exit code.
+    parent = os.getpid()
+    child = os.fork()
+    if child == 0:
+        code = 0
+        try:
+            for step, call in enumerate((people_db.read, people_db.write)):
+                try:
+                    call()
+                    code = 10 + step
+                    break
+                except openrealm.WrongTransactionStateError as error:
+                    if error.code != ErrorCode.WRONG_TRANSACTION_STATE or "fork()" not in error.message or \
+                            f"process {parent}" not in error.message or "open the file again" not in error.message:
+                        code = 20 + step
+                        break
+            if code == 0:
+                people_db.close()
+        except BaseException:
+            code = 30
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    with people_db.write() as txn:
+        txn.create("Dog", {"name": "Rex", "age": 3})
+    with people_db.read() as txn:
+        assert len(txn.objects("Person")) == 10 and txn.object("Dog", "Rex").age == 3
