@@ -77,7 +77,8 @@ def _materialize(value, kind, where):
 
 def _encode_key(name, where):
     if not isinstance(name, str):
-        raise WrongTypeError(ErrorCode.WRONG_TYPE, f"{where}: dictionary keys are strings, not {name!r}")
+        raise WrongTypeError(ErrorCode.WRONG_TYPE, f"{where}: dictionary keys are strings, not "
+                                                   f"{type(name).__name__} {name!r:.60}")
     try:
         return name.encode("utf-8")  # passed with its length: a NUL is part of the key
     except UnicodeEncodeError as error:
