@@ -257,6 +257,12 @@ typedef struct ce_txn ce_txn;
  * and passes every other SIGBUS to the disposition it replaced: a program
  * that installs its own SIGBUS handler should do so before opening a
  * database). The handle then fails every transaction until it is closed.
+ * A handle belongs to the process that opened it: in a child of fork(),
+ * beginning a transaction, writing and committing through an inherited
+ * handle are CE_ERR_WRONG_TRANSACTION_STATE ("... opened in process P; it
+ * cannot be used after fork() in process C: open the file again"), and
+ * ce_db_close / ce_txn_end there free only the child's memory, leaving the
+ * parent's locks and file as they are.
  *
  *     uint8_t key[64];                      // from the keychain, never a constant
  *     ce_db_options options;

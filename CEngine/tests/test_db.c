@@ -3,7 +3,7 @@
  * reopening, each open error, read-only handles, snapshots and advance,
  * rollback, the version limit, in-memory databases, and the detection of a
  * torn last commit at open; with --encrypted (ctest db_encrypted), every
- * case on encrypted files.
+ * case on encrypted files; a handle used in a child of fork().
  */
 #include "test_support.h"
 #include "checksum.h"
@@ -785,6 +785,79 @@ TEST(dead_reader_reclaimed)
     CHECK(stats.logical_size <= logical_before + 64 * 1024);
     close(ready[0]);
     close(ready[1]);
+    CHECK(ce_db_close(db));
+    free(path);
+    test_cleanup_dir(dir);
+    free(dir);
+}
+
+/* In a child of fork(), the step of the inherited handle that failed (0: all
+ * refused as they should be). */
+static int use_inherited_handle(ce_db *db, ce_txn *writing, pid_t parent)
+{
+    char parent_pid[32];
+    snprintf(parent_pid, sizeof parent_pid, "process %ld", (long)parent);
+    ce_txn *txn = NULL;
+    if (ce_txn_begin_read(db, &txn) || ce_last_error_code() != CE_ERR_WRONG_TRANSACTION_STATE) return 10;
+    if (!strstr(ce_last_error_message(), "fork()") || !strstr(ce_last_error_message(), parent_pid) ||
+        !strstr(ce_last_error_message(), "open the file again"))
+        return 11;
+    if (ce_txn_begin_write(db, &txn) || ce_last_error_code() != CE_ERR_WRONG_TRANSACTION_STATE) return 12;
+    if (ce_txn_try_begin_write(db, &txn) || ce_last_error_code() != CE_ERR_WRONG_TRANSACTION_STATE) return 13;
+    /* The parent's write transaction: no write, no commit. */
+    if (db_txn_set_root(writing, 0) || ce_last_error_code() != CE_ERR_WRONG_TRANSACTION_STATE) return 14;
+    if (ce_txn_commit(writing) || ce_last_error_code() != CE_ERR_WRONG_TRANSACTION_STATE) return 15;
+    /* Ending and closing free the child's memory only. */
+    ce_txn_end(writing);
+    if (!ce_db_close(db)) return 16;
+    return 0;
+}
+
+/* A handle opened before fork() is refused in the child, and the child's
+ * close neither unlocks nor syncs what the parent holds: the parent's
+ * write transaction keeps the writer lock (an OFD lock the child shares),
+ * then commits, and the file reads back. */
+TEST(handle_refused_in_forked_child)
+{
+    char *dir = test_make_dir("db");
+    char *path = test_path(dir, "fork.realm");
+    ce_db *db = test_open(path);
+    ce_txn *txn;
+    CHECK(ce_txn_begin_write(db, &txn));
+    test_list_append(txn, 1);
+    CHECK(ce_txn_commit(txn));
+    ce_txn *writing;
+    CHECK(ce_txn_begin_write(db, &writing));
+    test_list_append(writing, 2);
+    pid_t parent = getpid();
+    pid_t child = fork();
+    CHECK(child >= 0);
+    if (child == 0) {
+        alarm(20); /* a handle that waits for the parent's writer lock: fail, not hang */
+        _exit(use_inherited_handle(db, writing, parent));
+    }
+    int status = 0;
+    CHECK(waitpid(child, &status, 0) == child);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fprintf(stderr, "child: %s %d\n", WIFEXITED(status) ? "exit" : "signal",
+                WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    /* The parent still holds the writer lock: another handle is busy. */
+    ce_db *other = test_open(path);
+    ce_txn *other_txn = NULL;
+    CHECK(ce_txn_try_begin_write(other, &other_txn) && other_txn == NULL);
+    CHECK(ce_txn_commit(writing));
+    CHECK(ce_txn_begin_read(other, &txn));
+    CHECK(test_list_size(txn) == 2 && test_list_get(txn, 0) == 1 && test_list_get(txn, 1) == 2);
+    ce_txn_end(txn);
+    CHECK(ce_txn_begin_write(db, &txn));
+    test_list_append(txn, 3);
+    CHECK(ce_txn_commit(txn));
+    CHECK(ce_txn_begin_read(db, &txn));
+    CHECK(test_list_size(txn) == 3 && test_list_get(txn, 2) == 3);
+    ce_txn_end(txn);
+    test_verify(db);
+    CHECK(ce_db_close(other));
     CHECK(ce_db_close(db));
     free(path);
     test_cleanup_dir(dir);

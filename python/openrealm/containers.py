@@ -17,8 +17,9 @@ in a mixed value reads as a view too (of the element it is). An embedded
 object is created by giving a dict where it goes: `part.inner = {...}`,
 `parts.append({...})`.
 
-Owns: reading and writing properties, filling collections, List, Set,
-Dictionary, and plain (deep) copies of values.
+Owns: reading and writing properties (several of an existing object all
+or nothing: write_properties), filling collections, List, Set, Dictionary,
+and plain (deep) copies of values.
 Never: keeps a collection handle across calls: each operation opens the
 collection, uses it and closes it within the transaction's guard.
 """
@@ -76,7 +77,8 @@ def _materialize(value, kind, where):
 
 def _encode_key(name, where):
     if not isinstance(name, str):
-        raise WrongTypeError(ErrorCode.WRONG_TYPE, f"{where}: dictionary keys are strings, not {name!r}")
+        raise WrongTypeError(ErrorCode.WRONG_TYPE, f"{where}: dictionary keys are strings, not "
+                                                   f"{type(name).__name__} {name!r:.60}")
     try:
         return name.encode("utf-8")  # passed with its length: a NUL is part of the key
     except UnicodeEncodeError as error:
@@ -193,6 +195,87 @@ def write_property(txn, handle, loaded, key, column, value):
     keep = []
     converted = to_value(txn, value, column.type, keep, where)
     _ffi.check(lib.ce_object_set(handle, loaded.table, key, column.key, ctypes.byref(converted)))
+
+
+def _checked_in_advance(txn, column, value, where):
+    """Converts `value` for `column` without writing it, raising what
+    writing it would raise for a wrong type. Returns (checked, value):
+    checked when the write can then no longer be refused part-way (a
+    scalar, or a collection of scalars without nulls), not when only
+    writing it tells (embedded objects, nested mixed values, null
+    elements); the value to write (the items of a list or set read out, so
+    that a generator is read once)."""
+    keep = []
+    if column.collection == Collection.NONE:
+        if column.target_embedded or column.type == Type.MIXED and is_nested(value):
+            return False, value
+        to_value(txn, value, column.type, keep, where)
+        return True, value
+    if value is None:
+        return True, value
+    items = _materialize(value, column.collection, where)
+    if column.collection != Collection.DICTIONARY:
+        value = items
+    if column.target_embedded or column.type == Type.MIXED:
+        return False, value
+    for item in items:
+        if column.collection == Collection.DICTIONARY:
+            name, item = item
+            _encode_key(name, where)
+        if item is None:
+            return False, value
+        to_value(txn, item, column.type, keep, where)
+    return True, value
+
+
+def _restorable(txn, handle, value):
+    """A copy of a value read from a property that write_property writes
+    back as it was: views as lists, sets and dicts, embedded objects as
+    dicts of their properties (deeply); links stay Objects."""
+    from .objects import Object
+    if isinstance(value, Set):
+        return set(value)
+    if isinstance(value, (List, list, tuple)):
+        return [_restorable(txn, handle, item) for item in value]
+    if isinstance(value, (Dictionary, dict)):
+        return {name: _restorable(txn, handle, item) for name, item in value.items()}
+    if isinstance(value, Object):
+        loaded = txn._class_by_key(handle, value._table)
+        if loaded.embedded:
+            return {c.name: _restorable(txn, handle, read_property(txn, handle, loaded, value._key, c))
+                    for c in loaded.columns.values() if not c.backlink}
+    return value
+
+
+def write_properties(txn, handle, loaded, key, pairs):
+    """Writes (column, value) pairs to an existing object, all or nothing:
+    every value is checked before the first write (a wrong type changes
+    nothing), and a value the engine refuses part-way puts back what was
+    written before it (the old values; an embedded object as a new one with
+    the old properties). The error is the caller's; the transaction stays
+    usable."""
+    checked = []
+    for index, (column, value) in enumerate(pairs):
+        ok, value = _checked_in_advance(txn, column, value, f"'{loaded.name}.{column.name}'")
+        checked.append(ok)
+        pairs[index] = (column, value)
+    # One checked value alone cannot fail part-way: nothing to put back.
+    if len(pairs) == 1 and checked[0]:
+        write_property(txn, handle, loaded, key, pairs[0][0], pairs[0][1])
+        return
+    written = []
+    try:
+        for column, value in pairs:
+            old = _restorable(txn, handle, read_property(txn, handle, loaded, key, column))
+            written.append((column, old))
+            write_property(txn, handle, loaded, key, column, value)
+    except BaseException:
+        for column, old in reversed(written):
+            try:
+                write_property(txn, handle, loaded, key, column, old)
+            except Exception:  # best effort: the original error is the one to report
+                pass
+        raise
 
 
 # ---------------------------------------------------------------------------

@@ -58,10 +58,14 @@ def _path_bytes(path, where):
 def _key_buffer(key, where):
     if key is None:
         return None
-    if not isinstance(key, (bytes, bytearray, memoryview)) or len(key) != 64:
+    if not isinstance(key, (bytes, bytearray, memoryview)):
+        # A str of 64 characters was "64 bytes, not 64"; a float, a bare
+        # "64 bytes". The type is the mistake: say so.
+        raise WrongTypeError(ErrorCode.WRONG_TYPE, f"{where}: an encryption key is 64 bytes (bytes, bytearray or "
+                                                   f"memoryview), not {type(key).__name__}")
+    if len(key) != 64:
         raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT,
-                                   f"{where}: an encryption key is 64 bytes"
-                                   + ("" if key is None or not hasattr(key, "__len__") else f", not {len(key)}"))
+                                   f"{where}: an encryption key is 64 bytes, not {len(key)}")
     return ctypes.create_string_buffer(bytes(key), 64)
 
 
@@ -347,6 +351,9 @@ class _Class:
         self.primary_key = next((c for c in columns if c.primary_key), None)
 
     def column(self, name):
+        if not isinstance(name, str):
+            raise WrongTypeError(ErrorCode.WRONG_TYPE, f"property names of '{self.name}' are strings, not "
+                                                       f"{type(name).__name__} {name!r:.60}")
         column = self.columns.get(name)
         if column is None or column.backlink:
             raise NoSuchPropertyError(ErrorCode.NO_SUCH_PROPERTY,
@@ -711,6 +718,10 @@ class Transaction:
 
     def delete(self, obj):
         """Deletes an object (its embedded objects with it)."""
+        from .objects import Object
+        if not isinstance(obj, Object):
+            raise WrongTypeError(ErrorCode.WRONG_TYPE, f"delete takes an Object, not {type(obj).__name__} {obj!r:.60}")
+        obj._check_usable_in(self)
         obj.delete()
 
     def object(self, class_name, primary_key):

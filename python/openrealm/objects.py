@@ -21,7 +21,7 @@ import ctypes
 from . import _ffi
 from ._ffi import Value, lib
 from ._values import c_text, to_python, to_value
-from .containers import plain, read_property, write_property
+from .containers import plain, read_property, write_properties, write_property
 from .errors import ErrorCode, InvalidArgumentError, ObjectStoreError, WrongTransactionStateError, WrongTypeError
 
 _CHUNK = 256
@@ -81,20 +81,22 @@ def create_object(txn, handle, class_name, values, update):
             raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT,
                                        f"update needs a class with a primary key; '{class_name}' has none")
         _ffi.check(lib.ce_object_create(handle, loaded.table, None, ctypes.byref(key)))
+    if not created:
+        # An update of an existing object: all or nothing (write_properties).
+        changed = [(column, value) for column, value in columns if column is not primary and not (
+            update == "modified" and _same(plain(read_property(txn, handle, loaded, key.value, column)), value))]
+        write_properties(txn, handle, loaded, key.value, changed)
+        return Object(txn, loaded.table, key.value)
     try:
         for column, value in columns:
             if column is primary:
-                continue
-            if not created and update == "modified" and \
-                    _same(plain(read_property(txn, handle, loaded, key.value, column)), value):
                 continue
             write_property(txn, handle, loaded, key.value, column, value)
     except BaseException:
         # A refused value (wrong type, null for a required property, a bad
         # element) leaves no half-created object: the new one goes, its
         # embedded objects with it, and the error is the caller's.
-        if created:
-            lib.ce_object_delete(handle, loaded.table, key.value)
+        lib.ce_object_delete(handle, loaded.table, key.value)
         raise
     return Object(txn, loaded.table, key.value)
 
@@ -173,7 +175,7 @@ class Object:
         self._txn._require_write(f"setting '{name}'")
         with self._txn._guard() as handle:
             loaded = self._txn._class_by_key(handle, self._table)
-            write_property(self._txn, handle, loaded, self._key, loaded.column(name), value)
+            write_properties(self._txn, handle, loaded, self._key, [(loaded.column(name), value)])
 
     def __getattr__(self, name):
         if name.startswith("_"):

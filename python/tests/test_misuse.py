@@ -1,8 +1,10 @@
 """Misuse never reaches the engine with a dead handle: a closed database,
 an ended transaction, objects and results of one, objects of another
-transaction. Each raises WrongTransactionStateError (code 21)."""
+transaction, a database opened before fork(). Each raises
+WrongTransactionStateError (code 21)."""
 
 import gc
+import os
 
 import pytest
 
@@ -189,3 +191,73 @@ def test_values_and_arguments_of_wrong_python_types(people_db):
             with pytest.raises(kind):
                 call()
         assert kinds.d == 1.0 and len(kinds.m) == 0
+
+
+def test_database_opened_before_fork_is_refused_in_the_child(people_db):
+    # The child shares the parent's locks (OFD locks, the lock file's shared
+    # memory): it gets an error naming the fork, and its close leaves the
+    # parent's locks alone. The child reports through its exit code.
+    parent = os.getpid()
+    child = os.fork()
+    if child == 0:
+        code = 0
+        try:
+            for step, call in enumerate((people_db.read, people_db.write)):
+                try:
+                    call()
+                    code = 10 + step
+                    break
+                except openrealm.WrongTransactionStateError as error:
+                    if error.code != ErrorCode.WRONG_TRANSACTION_STATE or "fork()" not in error.message or \
+                            f"process {parent}" not in error.message or "open the file again" not in error.message:
+                        code = 20 + step
+                        break
+            if code == 0:
+                people_db.close()
+        except BaseException:
+            code = 30
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    with people_db.write() as txn:
+        txn.create("Dog", {"name": "Rex", "age": 3})
+    with people_db.read() as txn:
+        assert len(txn.objects("Person")) == 10 and txn.object("Dog", "Rex").age == 3
+
+
+def test_keys_of_the_wrong_type_name_the_type_given_and_expected(people_db, tmp_path):
+    # A primary key, a property name, a dictionary key, an object to delete
+    # or an encryption key of the wrong type: WrongTypeError (a TypeError)
+    # naming what was given and what is expected, never a bare TypeError or
+    # AttributeError from inside the package, a ctypes error or a lookup.
+    with people_db.write() as txn:
+        txn.update_schema({"Keyed": {"id": openrealm.Property(str, primary_key=True), "m": "int{}"}})
+        keyed = txn.create("Keyed", {"id": "k"})
+        ann = txn.object("Person", 0)
+        cases = [(lambda: txn.object("Person", 1.0), ("int", "float")),
+                 (lambda: txn.object("Person", [1]), ("int", "list")),
+                 (lambda: txn.object("Keyed", 5), ("string", "int")),
+                 (lambda: txn.object("Keyed", ["k"]), ("string", "list")),
+                 (lambda: txn.create("Person", {"id": 2.5, "name": "X"}), ("int", "float")),
+                 (lambda: txn.create("Keyed", {"id": b"k"}, update="all"), ("string", "bytes")),
+                 (lambda: ann[5], ("strings", "int")),
+                 (lambda: ann[["name"]], ("strings", "list")),
+                 (lambda: ann.__setitem__(1.5, 1), ("strings", "float")),
+                 (lambda: keyed.m.__setitem__(5, 1), ("strings", "int")),
+                 (lambda: keyed.m[1.5], ("strings", "float")),
+                 (lambda: txn.delete(5), ("Object", "int")),
+                 (lambda: txn.delete([ann]), ("Object", "list"))]
+        for call, (expected, given) in cases:
+            with pytest.raises(openrealm.WrongTypeError) as error:
+                call()
+            assert isinstance(error.value, TypeError) and error.value.code == ErrorCode.WRONG_TYPE
+            assert expected in error.value.message and given in error.value.message, error.value.message
+        assert txn.object("Person", 1).name == "Bo" and ann.is_valid  # nothing was looked up or changed
+    for key in ("k" * 64, 1.5, [1] * 64):
+        with pytest.raises(openrealm.WrongTypeError) as error:
+            openrealm.open(str(tmp_path / "keyed.realm"), key=key)
+        assert "64 bytes" in error.value.message and type(key).__name__ in error.value.message
+    with pytest.raises(openrealm.InvalidArgumentError) as error:
+        openrealm.open(str(tmp_path / "keyed.realm"), key=b"short")
+    assert "64 bytes, not 5" in error.value.message

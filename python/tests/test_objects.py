@@ -83,6 +83,49 @@ def test_schema_is_read_back(people_db):
     assert [p.backlink for p in backlinks] == [("Person", "dogs")]
 
 
+def test_refused_update_changes_nothing(db):
+    # An update of an existing object that is refused part-way (a bad value
+    # after good ones, checked by the package or refused by the engine)
+    # leaves every property as it was, and the transaction goes on.
+    with db.write() as txn:
+        txn.update_schema({"P": {"id": Property(int, primary_key=True), "name": "string", "age": "int",
+                                 "tags": "string[]", "part": "E", "parts": "E[]", "mixed": "mixed"},
+                           "E": {"label": "string", "n": "int"}}, embedded=["E"])
+        txn.create("P", {"id": 1, "name": "Ann", "age": 3, "tags": ["a"], "part": {"label": "x", "n": 1},
+                         "parts": [{"label": "y", "n": 2}], "mixed": [1, {"k": 2}]})
+
+    def state(txn):
+        obj = txn.object("P", 1)
+        values = obj.to_dict()
+        values["part"] = values["part"].to_dict()
+        values["parts"] = [part.to_dict() for part in values["parts"]]
+        return values
+
+    refused = [{"name": "Bob", "age": "x"},                                   # checked before writing
+               {"name": "Bob", "tags": ["b", 5]},
+               {"tags": ["b"], "age": None},                                  # refused by the engine
+               {"name": "Bob", "tags": ["b", None]},
+               {"name": "Bob", "part": {"label": "z", "n": "bad"}},
+               {"parts": [{"label": "q", "n": 1}, {"n": None}], "name": "Bob"},
+               {"name": "Bob", "mixed": [5, [6, {"x": object()}]]}]
+    with db.write() as txn:
+        before = state(txn)
+        for values in refused:
+            for update in ("modified", "all"):
+                with pytest.raises((openrealm.WrongTypeError, openrealm.NullNotAllowedError)):
+                    txn.create("P", {"id": 1, **values}, update=update)
+                assert state(txn) == before, values
+        obj = txn.object("P", 1)
+        for name, value in (("tags", ["z", None]), ("part", {"label": "k", "n": None}),
+                            ("parts", [{"label": "w", "n": 1}, 5])):
+            with pytest.raises((openrealm.WrongTypeError, openrealm.NullNotAllowedError)):
+                obj[name] = value
+            assert state(txn) == before, name
+        txn.create("P", {"id": 1, "name": "Cy", "tags": ["t"]}, update="modified")  # still usable
+    with db.read() as txn:
+        assert state(txn) == dict(before, name="Cy", tags=["t"])
+
+
 def test_update_schema_is_idempotent_and_checks(people_db):
     definition = {"Person": {"id": Property(int, primary_key=True), "name": "string", "nick": "string?"}}
     with people_db.write() as txn:

@@ -127,6 +127,47 @@ bool db_txn_check(const ce_txn *txn, const char *call)
     return true;
 }
 
+/* A handle belongs to the process that opened it (db->pid). A child of
+ * fork() shares the parent's open file descriptions, and with them the
+ * parent's OFD locks (os.c), and the lock file's shared mapping: a child
+ * that began, committed or ended a transaction through an inherited handle
+ * would unlock the parent's writer lock or free its reader slot. So those
+ * entry points refuse such a handle, and ce_db_close / ce_txn_end in the
+ * child only release the child's memory (db_forked). */
+static bool db_forked(const ce_db *db, uint64_t pid) { return db->pid != pid; }
+
+static bool fork_refused(const ce_db *db, uint64_t pid, const char *call)
+{
+    return error_fail(CE_ERR_WRONG_TRANSACTION_STATE,
+                      "%s: this handle of '%s' was opened in process %llu; it cannot be used after fork() in process "
+                      "%llu: open the file again",
+                      call, db->path ? db->path : "", (unsigned long long)db->pid, (unsigned long long)pid);
+}
+
+bool db_check_process(const ce_db *db, const char *call)
+{
+    uint64_t pid = (uint64_t)getpid();
+    return !db_forked(db, pid) || fork_refused(db, pid, call);
+}
+
+/* The pid for the per-write check (db_txn_require_write): getpid() once,
+ * then a load; a child of fork() forgets it (pthread_atfork), so the child
+ * reads its own pid again. */
+static _Atomic uint64_t cached_pid;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+static void forget_pid_in_child(void) { atomic_store(&cached_pid, 0); }
+static void register_atfork(void) { pthread_atfork(NULL, NULL, forget_pid_in_child); }
+
+static uint64_t current_pid(void)
+{
+    uint64_t pid = atomic_load_explicit(&cached_pid, memory_order_relaxed);
+    if (pid == 0) {
+        pid = (uint64_t)getpid();
+        atomic_store_explicit(&cached_pid, pid, memory_order_relaxed);
+    }
+    return pid;
+}
+
 /* Stamps are unique in the process: a new one for every begin, advance and
  * change of the root. */
 static _Atomic uint64_t last_stamp;
@@ -325,6 +366,7 @@ bool ce_db_open(const char *path, const ce_db_options *options, ce_db **out_db)
     }
     db->options.encryption_key = NULL;
     db->pid = (uint64_t)getpid();
+    pthread_once(&atfork_once, register_atfork);
     pthread_mutex_init(&db->mutex, NULL);
     pthread_cond_init(&db->writer_free, NULL);
     pthread_cond_init(&db->exclusive_over, NULL);
@@ -398,6 +440,18 @@ bool ce_db_close(ce_db *db)
 {
     if (!db) return true;
     if (!db_check_handle(db, "ce_db_close")) return false;
+    if (db_forked(db, (uint64_t)getpid())) {
+        /* A child of fork(): the locks, the lock file's shared memory and
+         * the pending sync are the parent's. Only this process's memory
+         * and descriptors go (closing a descriptor releases no OFD lock
+         * while the parent keeps its own). The mutex is not taken: a thread
+         * of the parent may have held it at the fork. */
+        if (db->open_transactions > 0)
+            return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot close '%s': %zu transactions are still open",
+                              db->path, db->open_transactions);
+        free_db(db);
+        return true;
+    }
     pthread_mutex_lock(&db->mutex);
     size_t open_transactions = db->open_transactions;
     size_t waiters = db->waiters;
@@ -739,21 +793,21 @@ static bool begin_read(ce_db *db, const uint64_t *at, ce_txn **out_txn)
 
 bool ce_txn_begin_read(ce_db *db, ce_txn **out_txn)
 {
-    if (!db_check_handle(db, "ce_txn_begin_read")) return false;
+    if (!db_check_handle(db, "ce_txn_begin_read") || !db_check_process(db, "ce_txn_begin_read")) return false;
     if (!out_txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_read: arguments are required");
     return begin_read(db, NULL, out_txn);
 }
 
 bool ce_txn_begin_read_at(ce_db *db, uint64_t version, ce_txn **out_txn)
 {
-    if (!db_check_handle(db, "ce_txn_begin_read_at")) return false;
+    if (!db_check_handle(db, "ce_txn_begin_read_at") || !db_check_process(db, "ce_txn_begin_read_at")) return false;
     if (!out_txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_txn_begin_read_at: arguments are required");
     return begin_read(db, &version, out_txn);
 }
 
 bool ce_txn_advance(ce_txn *txn)
 {
-    if (!db_txn_check(txn, "ce_txn_advance")) return false;
+    if (!db_txn_check(txn, "ce_txn_advance") || !db_check_process(txn->db, "ce_txn_advance")) return false;
     if (txn->write) return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot advance a write transaction");
     ce_db *db = txn->db;
     release_layer_state(txn);
@@ -913,7 +967,7 @@ static bool catch_up_with_header(ce_db *db, version_info *latest)
  * held lock returns false with *out_busy set and no error. */
 static bool begin_write(ce_db *db, ce_txn **out_txn, const char *name, bool *out_busy)
 {
-    if (!db_check_handle(db, name)) return false;
+    if (!db_check_handle(db, name) || !db_check_process(db, name)) return false;
     if (!out_txn) return error_fail(CE_ERR_INVALID_ARGUMENT, "%s: arguments are required", name);
     if (db->options.immutable)
         return error_fail(CE_ERR_READ_ONLY, "cannot write to '%s': it was opened immutable (read-only, without a lock file)",
@@ -1008,7 +1062,8 @@ bool db_txn_require_write(const ce_txn *txn)
 {
     if (!txn || !txn->write)
         return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "Cannot modify managed objects outside of a write transaction.");
-    return true;
+    uint64_t pid = current_pid();
+    return !db_forked(txn->db, pid) || fork_refused(txn->db, pid, "writing");
 }
 
 bool db_txn_set_root(ce_txn *txn, space_ref root)
@@ -1023,6 +1078,15 @@ static void end_transaction(ce_txn *txn)
 {
     ce_db *db = txn->db;
     release_layer_state(txn);
+    if (db_forked(db, (uint64_t)getpid())) {
+        /* Begun by the parent before fork(): its writer lock and reader
+         * slot stay the parent's; the child frees only its memory. */
+        if (txn->write) space_release(&txn->space);
+        space_free_ready_pages(&txn->space);
+        db->open_transactions--;
+        delete_txn_handle(txn);
+        return;
+    }
     if (txn->write) {
         pagesum_release(txn);
         space_release(&txn->space);
@@ -1196,7 +1260,7 @@ static bool write_new_version(ce_txn *txn, const version_info *info, bool groupe
 
 static bool commit(ce_txn *txn, bool grouped, uint64_t *out_version)
 {
-    if (!db_txn_check(txn, "ce_txn_commit")) return false;
+    if (!db_txn_check(txn, "ce_txn_commit") || !db_check_process(txn->db, "ce_txn_commit")) return false;
     /* A failed commit never ends the transaction: the caller still ends it. */
     if (!txn->write) return error_fail(CE_ERR_WRONG_TRANSACTION_STATE, "cannot commit a read transaction");
     if (txn->commit_failed)
@@ -1234,6 +1298,7 @@ bool ce_txn_commit_grouped(ce_txn *txn, uint64_t *out_version) { return commit(t
 bool ce_db_sync(ce_db *db, uint64_t version)
 {
     if (!db) return error_fail(CE_ERR_INVALID_ARGUMENT, "ce_db_sync: db is required");
+    if (!db_check_process(db, "ce_db_sync")) return false;
     /* Counted as a transaction: a compaction (which replaces the file)
      * neither starts during a sync nor lets one start. */
     enter_transaction(db);
@@ -1296,6 +1361,7 @@ bool db_holds_key(const ce_db *db)
 
 bool db_begin_exclusive(ce_db *db)
 {
+    if (!db_check_process(db, "compacting")) return false;
     if (db->options.read_only)
         return error_fail(CE_ERR_READ_ONLY, "cannot compact '%s': it was opened read-only", db->path);
     pthread_mutex_lock(&db->mutex);

@@ -40,6 +40,9 @@ void *db_txn_layer_state(const ce_txn *txn);
  * memory a new handle took is that new handle and cannot be told apart. */
 bool db_check_handle(const ce_db *db, const char *call);
 bool db_txn_check(const ce_txn *txn, const char *call);
+/* Whether `db` was opened by this process: a handle inherited through
+ * fork() is CE_ERR_WRONG_TRANSACTION_STATE naming both pids (db.c). */
+bool db_check_process(const ce_db *db, const char *call);
 void db_txn_set_layer_state(ce_txn *txn, void *state, void (*release)(void *state));
 
 /* A number that changes whenever what the transaction sees may have
