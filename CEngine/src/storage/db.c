@@ -144,15 +144,9 @@ static bool fork_refused(const ce_db *db, uint64_t pid, const char *call)
                       call, db->path ? db->path : "", (unsigned long long)db->pid, (unsigned long long)pid);
 }
 
-bool db_check_process(const ce_db *db, const char *call)
-{
-    uint64_t pid = (uint64_t)getpid();
-    return !db_forked(db, pid) || fork_refused(db, pid, call);
-}
-
-/* The pid for the per-write check (db_txn_require_write): getpid() once,
- * then a load; a child of fork() forgets it (pthread_atfork), so the child
- * reads its own pid again. */
+/* The pid for these checks: getpid() once (a system call: glibc does not
+ * cache it), then a load; a child of fork() forgets it (pthread_atfork), so
+ * the child reads its own pid again. */
 static _Atomic uint64_t cached_pid;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 static void forget_pid_in_child(void) { atomic_store(&cached_pid, 0); }
@@ -166,6 +160,12 @@ static uint64_t current_pid(void)
         atomic_store_explicit(&cached_pid, pid, memory_order_relaxed);
     }
     return pid;
+}
+
+bool db_check_process(const ce_db *db, const char *call)
+{
+    uint64_t pid = current_pid();
+    return !db_forked(db, pid) || fork_refused(db, pid, call);
 }
 
 /* Stamps are unique in the process: a new one for every begin, advance and
@@ -440,7 +440,7 @@ bool ce_db_close(ce_db *db)
 {
     if (!db) return true;
     if (!db_check_handle(db, "ce_db_close")) return false;
-    if (db_forked(db, (uint64_t)getpid())) {
+    if (db_forked(db, current_pid())) {
         /* A child of fork(): the locks, the lock file's shared memory and
          * the pending sync are the parent's. Only this process's memory
          * and descriptors go (closing a descriptor releases no OFD lock
@@ -1078,7 +1078,7 @@ static void end_transaction(ce_txn *txn)
 {
     ce_db *db = txn->db;
     release_layer_state(txn);
-    if (db_forked(db, (uint64_t)getpid())) {
+    if (db_forked(db, current_pid())) {
         /* Begun by the parent before fork(): its writer lock and reader
          * slot stay the parent's; the child frees only its memory. */
         if (txn->write) space_release(&txn->space);
