@@ -171,6 +171,14 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         }
     }
 
+    /// The hash value `==` goes by, as `NSObject`'s `hash` of a Realm object: equal objects (the
+    /// same row of a class with a primary key, or of a frozen object) have equal hashes.
+    ///
+    ///     let a = realm.object(ofType: Person.self, forPrimaryKey: 1)!
+    ///     let b = realm.object(ofType: Person.self, forPrimaryKey: 1)!
+    ///     a.hash == b.hash    // true
+    public var hash: Int { hashValue }
+
     /// The value of the property named `key`, boxed; nil for a nil value. Setting it writes the
     /// property (in a write transaction if the object is managed). An unknown name is a
     /// programmer error.
