@@ -27,4 +27,20 @@ struct PortSurfaceTests {
         #expect(a.hash == a.hashValue)
         #expect(a.hash != other.hash)
     }
+
+    // ObjectTests.testRealm and others wrap Realm work in autoreleasepool { }.
+    @Test("autoreleasepool runs its block once and returns its result")
+    func autoreleasepoolRunsBlock() throws {
+        var runs = 0
+        let count = try autoreleasepool { () throws -> Int in
+            runs += 1
+            let realm = try realm()
+            try realm.write { realm.create(Dog.self, value: ["Rex"]) }
+            return realm.objects(Dog.self).count
+        }
+        #expect(runs == 1)
+        #expect(count == 1)
+        struct Failure: Error {}
+        #expect(throws: Failure.self) { try autoreleasepool { throw Failure() } }
+    }
 }
