@@ -43,4 +43,43 @@ struct PortSurfaceTests {
         struct Failure: Error {}
         #expect(throws: Failure.self) { try autoreleasepool { throw Failure() } }
     }
+
+    // ListTests.ListRRCMethodsTests: the range subscript and the range methods of a list.
+    @Test("a list's range methods work on a let list, managed and unmanaged, as Realm's")
+    func listRangeMethods() throws {
+        func check(_ person: Person, in realm: Realm?) throws {
+            let list = person.nicknames
+            func write(_ block: () -> Void) throws {
+                if let realm { try realm.write(block) } else { block() }
+            }
+            try write { list.append(objectsIn: ["a", "b", "c", "d", "e", "f", "g"]) }
+            #expect(Array(list[1..<3]) == ["b", "c"])
+            let other = List<String>()
+            other.append(objectsIn: ["x", "y", "z"])
+            try write { list[1..<4] = other[0..<2] }                // three replaced by two
+            #expect(Array(list) == ["a", "x", "y", "e", "f", "g"])
+            try write { list.insert(contentsOf: ["1", "2"], at: 1) }
+            #expect(Array(list) == ["a", "1", "2", "x", "y", "e", "f", "g"])
+            try write { list.removeSubrange(1...2) }
+            #expect(Array(list) == ["a", "x", "y", "e", "f", "g"])
+            try write { list.removeSubrange(0..<1) }
+            #expect(Array(list) == ["x", "y", "e", "f", "g"])
+            try write { list.removeFirst(2) }
+            #expect(Array(list) == ["e", "f", "g"])
+            try write { list.removeLast(2) }
+            #expect(Array(list) == ["e"])
+            try write { list.append(objectsIn: ["h", "i", "j"]); list.remove(atOffsets: IndexSet([0, 2])) }
+            #expect(Array(list) == ["h", "j"])
+            try write { list.move(fromOffsets: IndexSet(integer: 0), toOffset: 2) }
+            #expect(Array(list) == ["j", "h"])
+            try write { list.removeFirst(0); list.removeLast(0) }
+            #expect(list.count == 2)
+        }
+        try check(Person(), in: nil)
+        let realm = try realm()
+        let person = Person()
+        try realm.write { realm.add(person) }
+        try check(person, in: realm)
+        #expect(Array(realm.objects(Person.self).first!.nicknames) == ["j", "h"])
+    }
 }
