@@ -82,4 +82,41 @@ struct PortSurfaceTests {
         try check(person, in: realm)
         #expect(Array(realm.objects(Person.self).first!.nicknames) == ["j", "h"])
     }
+
+    // RealmCollectionTypeTests.testMin/testMax/testSum: `collection.min(ofProperty: "intCol") as NSNumber?`,
+    // `as NSDate?`, `(collection.sum(ofProperty: "floatCol") as NSNumber).floatValue`.
+    @Test("aggregates by property name read as NSNumber and NSDate, managed and unmanaged")
+    func aggregatesAsNSNumberAndNSDate() throws {
+        let realm = try Realm(configuration: .init(inMemoryIdentifier: "port-surface-\(UUID().uuidString)",
+                                                   objectTypes: [AllTypes.self, Collections.self]))
+        let results = realm.objects(AllTypes.self)
+        #expect(results.min(ofProperty: "int") as NSNumber? == nil)
+        #expect(results.sum(ofProperty: "int") as NSNumber == 0)
+        #expect(results.max(ofProperty: "date") as NSDate? == nil)
+        try realm.write {
+            for (int, float, seconds) in [(1, 1.5 as Float, 10.0), (2, 2.5, 20), (3, 2.5, 30)] {
+                realm.create(AllTypes.self, value: ["int": int, "float": float, "double": Double(int) + 0.25,
+                                                    "date": Date(timeIntervalSince1970: seconds),
+                                                    "decimal": Decimal128(int)])
+            }
+        }
+        #expect(results.min(ofProperty: "int") as NSNumber? == 1)
+        #expect(results.max(ofProperty: "int") as NSNumber? == 3)
+        #expect(results.sum(ofProperty: "int") as NSNumber == 6)
+        #expect(results.average(ofProperty: "int") as NSNumber? == 2)
+        #expect((results.sum(ofProperty: "float") as NSNumber).floatValue == 6.5)
+        #expect((results.max(ofProperty: "double") as NSNumber?)?.doubleValue == 3.25)
+        #expect((results.sum(ofProperty: "decimal") as NSNumber).doubleValue == 6)
+        #expect(results.min(ofProperty: "date") as NSDate? == NSDate(timeIntervalSince1970: 10))
+        #expect(results.max(ofProperty: "date") as NSDate? == NSDate(timeIntervalSince1970: 30))
+        let any = AnyRealmCollection(results)
+        #expect(any.max(ofProperty: "int") as NSNumber? == 3)
+
+        // An unmanaged list of objects aggregates the same way.
+        let list = List<AllTypes>()
+        list.append(objectsIn: results.map { AllTypes(value: $0) })
+        #expect(list.min(ofProperty: "int") as NSNumber? == 1)
+        #expect(list.sum(ofProperty: "int") as NSNumber == 6)
+        #expect(list.max(ofProperty: "date") as NSDate? == NSDate(timeIntervalSince1970: 30))
+    }
 }
