@@ -44,6 +44,15 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     ///     override class func _realmObjectName() -> String? { "Person" }
     open class func _realmObjectName() -> String? { nil }
 
+    /// The class name in the file, as Realm's `className()` of every model class (`Object` and
+    /// `EmbeddedObject` subclasses alike): the name `_realmObjectName()` gives, or the class's
+    /// own name.
+    ///
+    ///     Person.className()     // "Person"
+    ///     Address.className()    // "Address" (an EmbeddedObject)
+    ///     realm.configuration.objectTypes!.map { $0.className() }
+    open class func className() -> String { ObjectSchemaInfo.className(of: self) }
+
     /// Whether the class is left out of the default schema (the schema of a Realm whose
     /// configuration has no `objectTypes`). A class listed in `objectTypes` is used all the same.
     ///

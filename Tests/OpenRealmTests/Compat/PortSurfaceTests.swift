@@ -119,4 +119,19 @@ struct PortSurfaceTests {
         #expect(list.sum(ofProperty: "int") as NSNumber == 6)
         #expect(list.max(ofProperty: "date") as NSDate? == NSDate(timeIntervalSince1970: 30))
     }
+
+    // RealmTests.testInitCustomClassList: configuration.objectTypes!.sorted { $0.className() < $1.className() }.
+    @Test("className() is the file's class name for Object and EmbeddedObject classes alike")
+    func classNameOfEveryModelClass() throws {
+        #expect(Address.className() == "Address")
+        #expect(Person.className() == "Person")
+        let types: [ObjectBase.Type] = [Person.self, Address.self, Dog.self]
+        #expect(types.map { $0.className() }.sorted() == ["Address", "Dog", "Person"])
+        let configuration = Realm.Configuration(inMemoryIdentifier: "port-surface-\(UUID().uuidString)",
+                                                objectTypes: [Person.self, Address.self, Dog.self])
+        let sorted = configuration.objectTypes!.sorted { $0.className() < $1.className() }
+        #expect(sorted[0] is Address.Type)
+        let realm = try Realm(configuration: configuration)
+        #expect(Set(realm.schema.objectSchema.map(\.className)) == Set(sorted.map { $0.className() }))
+    }
 }
