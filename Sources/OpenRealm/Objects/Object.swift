@@ -32,9 +32,6 @@ open class Object: ObjectBase, RealmCollectionValue {
         _assign(from: value)
     }
 
-    /// The class name in the file: `Person.className() == "Person"`.
-    open class func className() -> String { ObjectSchemaInfo.className(of: self) }
-
     /// Realm's legacy way to name the primary key: nil unless overridden. With `@Persisted`, use
     /// `@Persisted(primaryKey: true)`; an override is read as Realm reads it (the named
     /// `@Persisted` property becomes the primary key).

@@ -44,6 +44,15 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     ///     override class func _realmObjectName() -> String? { "Person" }
     open class func _realmObjectName() -> String? { nil }
 
+    /// The class name in the file, as Realm's `className()` of every model class (`Object` and
+    /// `EmbeddedObject` subclasses alike): the name `_realmObjectName()` gives, or the class's
+    /// own name.
+    ///
+    ///     Person.className()     // "Person"
+    ///     Address.className()    // "Address" (an EmbeddedObject)
+    ///     realm.configuration.objectTypes!.map { $0.className() }
+    open class func className() -> String { ObjectSchemaInfo.className(of: self) }
+
     /// Whether the class is left out of the default schema (the schema of a Realm whose
     /// configuration has no `objectTypes`). A class listed in `objectTypes` is used all the same.
     ///
@@ -170,6 +179,14 @@ open class ObjectBase: CustomStringConvertible, Hashable {
             hasher.combine(ObjectIdentifier(_unproxied))
         }
     }
+
+    /// The hash value `==` goes by, as `NSObject`'s `hash` of a Realm object: equal objects (the
+    /// same row of a class with a primary key, or of a frozen object) have equal hashes.
+    ///
+    ///     let a = realm.object(ofType: Person.self, forPrimaryKey: 1)!
+    ///     let b = realm.object(ofType: Person.self, forPrimaryKey: 1)!
+    ///     a.hash == b.hash    // true
+    public var hash: Int { hashValue }
 
     /// The value of the property named `key`, boxed; nil for a nil value. Setting it writes the
     /// property (in a write transaction if the object is managed). An unknown name is a

@@ -159,7 +159,7 @@ struct AnyRealmValueAuditTests {
     @Test("a list of each case: index(of:), insert, remove, replace, move, swap, assign", arguments: [false, true])
     func listOperations(managed: Bool) throws {
         for values in auditCases() {
-            var list = try auditHolder(managed: managed).list
+            let list = try auditHolder(managed: managed).list
             #expect(list.index(of: values[0]) == nil)
             list.append(values[0])
             #expect(list.index(of: values[0]) == 0)
