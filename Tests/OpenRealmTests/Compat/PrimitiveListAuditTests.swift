@@ -68,6 +68,7 @@ final class PrimitiveAuditHolder: Object {
     @Persisted var objectIdMap: Map<String, ObjectId>
     @Persisted var optBoolMap: Map<String, Bool?>
     @Persisted var rankMap: Map<String, PrimitiveAuditRank>
+    @Persisted var optRankMap: Map<String, PrimitiveAuditRank?>
     @Persisted var optTagMap: Map<String, PrimitiveAuditTag?>
     @Persisted var countMap: Map<String, PrimitiveAuditCount>
     @Persisted var optLabelMap: Map<String, PrimitiveAuditLabel?>

@@ -120,17 +120,43 @@ struct PrimitiveMapAuditTests {
         let (realm, h) = try primitiveAuditHolder(managed)
         #expect(h.intMap.min() == nil && h.intMap.max() == nil)
         #expect(h.intMap.sum() == 0 && h.intMap.average() as Double? == nil)
+        #expect(h.countMap.min() == nil && h.countMap.sum() == PrimitiveAuditCount(0))
         let noDecimal: Decimal128? = h.optDecimalMap.min()
         #expect(noDecimal == nil && h.optDecimalMap.sum() == 0 && h.optDecimalMap.average() as Decimal128? == nil)
         try primitiveAuditWrite(realm) {
             h.intMap.merge(["a": 1, "b": 2, "c": 6]) { $1 }
             h.intMap.merge(["a": 1, "b": 2, "c": 6]) { $1 }
+            h.countMap.merge(["a": PrimitiveAuditCount(4), "b": PrimitiveAuditCount(2)]) { $1 }
             h.optDecimalMap.merge(["a": nil, "b": "1.5", "c": "2.5"]) { $1 }
+            h.rankMap.merge(["a": .high, "b": .middle]) { $1 }
         }
         #expect(h.intMap.min() == 1 && h.intMap.max() == 6 && h.intMap.sum() == 9 && h.intMap.average() as Double? == 3)
+        #expect(h.countMap.min() == PrimitiveAuditCount(2) && h.countMap.max() == PrimitiveAuditCount(4))
+        #expect(h.countMap.sum() == PrimitiveAuditCount(6) && h.countMap.average() as Double? == 3)
         let decimals: [Decimal128?] = [h.optDecimalMap.min(), h.optDecimalMap.max(), h.optDecimalMap.sum(),
                                        h.optDecimalMap.average()]
         #expect(decimals == ["1.5", "2.5", "4", "2"])
+        #expect(h.rankMap.min() == .middle && h.rankMap.max() == .high)
+    }
+
+    @Test("maps of enums and wrappers aggregate by their persisted type (MinMaxPrimitiveMapTests)",
+          arguments: [false, true])
+    func enumAndWrapperAggregates(managed: Bool) throws {
+        let (realm, h) = try primitiveAuditHolder(managed)
+        #expect(h.rankMap.min() == nil && h.rankMap.max() == nil)
+        let noRank: PrimitiveAuditRank? = h.optRankMap.min()
+        #expect(noRank == nil)
+        #expect(h.countMap.sum() == PrimitiveAuditCount(0) && h.countMap.average() as Double? == nil)
+        try primitiveAuditWrite(realm) {
+            h.rankMap.merge(["a": .middle, "b": .low, "c": .high]) { $1 }
+            h.optRankMap.merge(["a": nil, "b": .high, "c": .middle]) { $1 }
+            h.countMap.merge(["a": PrimitiveAuditCount(5), "b": PrimitiveAuditCount(1)]) { $1 }
+        }
+        #expect(h.rankMap.min() == .low && h.rankMap.max() == .high)
+        let ranks: [PrimitiveAuditRank?] = [h.optRankMap.min(), h.optRankMap.max()]
+        #expect(ranks == [.middle, .high])
+        #expect(h.countMap.min() == PrimitiveAuditCount(1) && h.countMap.max() == PrimitiveAuditCount(5))
+        #expect(h.countMap.sum() == PrimitiveAuditCount(6) && h.countMap.average() as Double? == 3)
     }
 
     @Test("sorted() and sorted(ascending:) of a managed map's values, enums and wrappers included")
