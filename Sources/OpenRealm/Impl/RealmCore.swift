@@ -474,6 +474,19 @@ final class RealmCore {
         return raw
     }
 
+    /// Begins the read transaction at `version` when the (live) instance has none; whether it did.
+    /// For `resolve(_:)`: a Realm that is not reading yet reads a reference's version. The engine
+    /// begins at an older version only while a transaction of the same handle pins it (the
+    /// reference's frozen Realm does when both share the handle); otherwise the Realm reads the
+    /// latest version, as if the reference had been made there.
+    func beginReadIfIdle(at version: UInt64) -> Bool {
+        guard frozen == nil, !isInWriteTransaction, isOnOwnThread, txn == nil else { return false }
+        var raw: OpaquePointer?
+        guard ce_txn_begin_read_at(engine.handle, version, &raw), let raw else { return false }
+        txn = raw
+        return true
+    }
+
     /// The transaction of a frozen instance for a thread other than its own; stops for a live one.
     private func otherThreadTxn() -> OpaquePointer {
         guard let frozen else { wrongThread() }

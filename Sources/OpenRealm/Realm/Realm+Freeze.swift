@@ -50,10 +50,13 @@ extension Realm {
     ///     let liveDogs = realm.thaw(frozenDogs)
     public func thaw<Collection: RealmCollection>(_ collection: Collection) -> Collection? { collection.thaw() }
 
-    /// Resolves a `ThreadSafeReference` in this Realm: the object (nil if it was deleted since
-    /// the reference was made) or collection it refers to, read in this Realm, which is first
-    /// refreshed if it reads an older version than the reference's. A reference resolves once;
-    /// a second `resolve` stops with Realm's message.
+    /// Resolves a `ThreadSafeReference` in this Realm: the object (nil if it was deleted) or
+    /// collection it refers to, read in this Realm. A Realm that has not read anything yet (just
+    /// opened, or invalidated) begins reading at the reference's version, as Realm's does, so
+    /// an object deleted since the reference was made resolves until `refresh()`; a Realm that
+    /// reads an older version is first refreshed (and for a reference made in a write
+    /// transaction, one at the version the write began on: the write's changes are seen). A reference resolves once; a second
+    /// `resolve` stops with Realm's message.
     ///
     ///     let reference = ThreadSafeReference(to: dog)
     ///     DispatchQueue.global().async {
@@ -63,8 +66,17 @@ extension Realm {
     ///     }
     public func resolve<Confined: ThreadConfined>(_ reference: ThreadSafeReference<Confined>) -> Confined? {
         core.checkThread()
-        let (value, version) = reference.take()
-        if core.frozen == nil && !core.isInWriteTransaction && core.readVersion < version { _ = core.refresh() }
+        let (value, version, madeInWrite) = reference.take()
+        if core.frozen == nil && !core.isInWriteTransaction {
+            // As realm-core's ThreadSafeReference (Payload::refresh_target_realm): a Realm that is
+            // not reading yet begins at the reference's version (refresh() then shows what was
+            // written since); one that reads an older version is refreshed, and so is one at the
+            // version a reference made in a write transaction began on.
+            if madeInWrite || !core.beginReadIfIdle(at: version) {
+                let current = core.readVersion
+                if current < version || (current == version && madeInWrite) { _ = core.refresh() }
+            }
+        }
         return value.moved(to: core) as! Confined?
     }
 }

@@ -21,9 +21,13 @@ public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
         let lock = NSLock()
         var value: RealmMovable?
         let version: UInt64
-        init(_ value: RealmMovable, _ version: UInt64) {
+        /// Made in a write transaction: resolving it reads the latest version (realm-core's
+        /// rule), so the write's changes are seen once it is committed.
+        let madeInWrite: Bool
+        init(_ value: RealmMovable, _ version: UInt64, madeInWrite: Bool) {
             self.value = value
             self.version = version
+            self.madeInWrite = madeInWrite
         }
     }
 
@@ -44,13 +48,13 @@ public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
         if let object = threadConfined as Any as? ObjectBase, realm.isInWriteTransaction,
            realm.core.frozenCore().importObject(object) == nil {
             box = Box(NewObjectReference(objectClass: type(of: object), table: object._tableKey, key: object._key),
-                      realm.core.readVersion)
+                      realm.core.readVersion, madeInWrite: true)
             return
         }
         guard let frozen = threadConfined.freeze() as Any as? RealmMovable else {
             throwRealmException("Only OpenRealm's objects and collections can be passed with a ThreadSafeReference")
         }
-        box = Box(frozen, realm.core.frozenCore().frozen.unsafelyUnwrapped.version)
+        box = Box(frozen, realm.core.frozenCore().frozen.unsafelyUnwrapped.version, madeInWrite: realm.isInWriteTransaction)
     }
 
     /// Whether the reference was resolved (it can no longer be).
@@ -63,14 +67,15 @@ public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
         return box.value == nil
     }
 
-    /// The frozen value and its version; the reference is spent. Stops if it was resolved already.
-    func take() -> (RealmMovable, UInt64) {
+    /// The frozen value, its version, and whether it was made in a write transaction; the
+    /// reference is spent. Stops if it was resolved already.
+    func take() -> (value: RealmMovable, version: UInt64, madeInWrite: Bool) {
         box.lock.lock()
         let taken = box.value
         box.value = nil
         box.lock.unlock()
         guard let taken else { throwRealmException("Can only resolve a thread safe reference once.") }
-        return (taken, box.version)
+        return (taken, box.version, box.madeInWrite)
     }
 }
 

@@ -133,7 +133,10 @@ struct DocsThreadingTests {
         #expect(count == 1)
     }
 
-    @Test("a ThreadSafeReference to an object deleted since resolves to nil")
+    // "Returns nil if this object was deleted after the reference was created": in a Realm
+    // that reads a version past the deletion. A Realm that has not read yet reads the
+    // reference's version (Realm's testPassThreadSafeReferenceToDeletedObject; FreezeTests).
+    @Test("a ThreadSafeReference to an object deleted since resolves to nil in a Realm past the deletion")
     func threadSafeReferenceDeleted() throws {
         let configuration = sharedConfiguration()
         let realm = try Realm(configuration: configuration)
@@ -142,6 +145,7 @@ struct DocsThreadingTests {
         try realm.write { realm.delete(keeper) }
         let resolved = try onOtherThread { () -> Bool in
             let other = try Realm(configuration: configuration)
+            _ = other.objects(DocsKeeper.self).count    // reads the latest version
             return other.resolve(reference) != nil
         }
         #expect(!resolved)
@@ -179,7 +183,14 @@ struct DocsThreadingTests {
         let name = try onOtherThread { () -> String? in holder.keeper?.name }
         #expect(name == "Cy")
         try realm.write { realm.delete(realm.objects(DocsKeeper.self)) }
-        let after = try onOtherThread { () -> Bool in holder.keeper == nil }
+        let after = try onOtherThread { () -> Bool in
+            // A Realm reading past the deletion (one not reading yet would read the version the
+            // wrapper's reference was made at, as Realm's).
+            let other = try Realm(configuration: configuration)
+            _ = other.objects(DocsKeeper.self).count
+            return withExtendedLifetime(other) { holder.keeper == nil }
+        }
         #expect(after)
+        #expect(holder.keeper == nil, "the wrapper forgets a deleted object")
     }
 }

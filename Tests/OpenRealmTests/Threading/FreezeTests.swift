@@ -244,19 +244,64 @@ struct FreezeTests {
         }
     }
 
-    @Test("a reference to an object deleted before it is resolved resolves to nil")
+    @Test("a Realm not reading yet resolves at the reference's version (testPassThreadSafeReferenceToDeletedObject)")
     func resolveDeleted() throws {
         try withFileRealm { configuration in
             let realm = try Realm(configuration: configuration)
             try addDogs(realm, ["Rex"])
             let dog = realm.objects(Dog.self).first!
-            let reference = ThreadSafeReference(to: dog)
+            let first = ThreadSafeReference(to: dog), second = ThreadSafeReference(to: dog)
             try realm.write { realm.delete(dog) }
-            let resolved = try onOtherThread { () -> Bool in
-                try Realm(configuration: configuration).resolve(reference) == nil
+            let (name, invalidatedAfterRefresh, secondIsNil) = try onOtherThread { () -> (String?, Bool, Bool) in
+                let other = try Realm(configuration: configuration)
+                let resolved = other.resolve(first)
+                let name = resolved?.name
+                other.refresh()
+                return (name, resolved?.isInvalidated == true, other.resolve(second) == nil)
             }
-            #expect(resolved)
-            #expect(reference.isInvalidated)
+            #expect(name == "Rex", "the new Realm reads the reference's version, where the dog exists")
+            #expect(invalidatedAfterRefresh, "refresh() reaches the deletion")
+            #expect(secondIsNil, "a Realm past the deletion resolves nil")
+            #expect(first.isInvalidated && second.isInvalidated)
+        }
+    }
+
+    @Test("@ThreadSafe of an object deleted through it on another thread reads nil (testThreadSafeWrapperDeleteObject)")
+    func threadSafeWrapperDeletedElsewhere() throws {
+        final class Holder: @unchecked Sendable {
+            @ThreadSafe var dog: Dog?
+        }
+        try withFileRealm { configuration in
+            let realm = try Realm(configuration: configuration)
+            let holder = Holder()
+            holder.dog = try realm.write { realm.create(Dog.self, value: ["name": "Rex"]) }
+            #expect(holder.dog?.name == "Rex")
+            try onOtherThread {
+                let other = try Realm(configuration: configuration)
+                try other.write { other.delete(holder.dog!) }
+            }
+            // The reference the getter made inside the other thread's write resolves in a Realm
+            // refreshed past that write.
+            #expect(holder.dog == nil)
+        }
+    }
+
+    @Test("Results resolved in a new Realm read the reference's version until refresh (testPassThreadSafeReferenceToResults)")
+    func resolveResultsAtReferenceVersion() throws {
+        try withFileRealm { configuration in
+            let realm = try Realm(configuration: configuration)
+            let named = realm.objects(Dog.self).filter("name != 'C'").sorted(byKeyPath: "name", ascending: false)
+            let reference = ThreadSafeReference(to: named)
+            try addDogs(realm, ["A", "B", "C", "D"])
+            let (before, after) = try onOtherThread { () -> ([String], [String]) in
+                let other = try Realm(configuration: configuration)
+                let results = try #require(other.resolve(reference))
+                let before = results.map(\.name) + ["all: \(other.objects(Dog.self).count)"]
+                other.refresh()
+                return (before, results.map(\.name) + ["all: \(other.objects(Dog.self).count)"])
+            }
+            #expect(before == ["all: 0"])
+            #expect(after == ["D", "B", "A", "all: 4"])
         }
     }
 
