@@ -1052,6 +1052,15 @@ static bool parse_comparison(parser *p, int *out)
         return false;
     }
     const parse_node *right_node = &p->tree->nodes[right];
+    /* realm-core's grammar takes arithmetic only around ==, !=, IN, <, <=,
+     * > and >= (query_bison.yy: `expr equality expr`, `expr relational
+     * expr`; `value stringop value`, `value BETWEEN list`). */
+    if (op != PARSE_OP_EQUAL && op != PARSE_OP_NOT_EQUAL && op != PARSE_OP_IN && op != PARSE_OP_LESS &&
+        op != PARSE_OP_LESS_EQUAL && op != PARSE_OP_GREATER && op != PARSE_OP_GREATER_EQUAL &&
+        (p->tree->nodes[left].kind == PARSE_ARITH || right_node->kind == PARSE_ARITH))
+        return parse_syntax_error(p, op_token->start,
+                                  "%s does not take an arithmetic expression (only ==, !=, IN, <, <=, > and >= do)",
+                                  parse_op_name(op));
     if (op == PARSE_OP_BETWEEN) {
         if (right_node->kind == PARSE_LIST && right_node->item_count != 2)
             return parse_syntax_error(p, right_node->position, "BETWEEN needs a list of two values, like {1, 10}");
