@@ -272,6 +272,12 @@ TEST(arith_errors)
     /* query_bison.yy: `value BETWEEN list`, `value stringop value`. */
     expect_error_containing(x.txn, x.table, "n * 2 BETWEEN {15, 25}", "BETWEEN does not take an arithmetic expression");
     expect_error_containing(x.txn, x.table, "s BEGINSWITH n + 1", "BEGINSWITH does not take an arithmetic expression");
+    /* A chain too deep to bind and evaluate by recursion is refused. */
+    char chain[1024] = "n";
+    for (int k = 0; k < 150; k++) strcat(chain, " + 1");
+    strcat(chain, " > 0");
+    expect_error_containing(x.txn, x.table, chain, "nested too deeply");
+    EXPECT_COUNT(x.txn, x.table, "n + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 == 20", 1);
     /* No unary minus in realm-core's grammar either. */
     expect_error_containing(x.txn, x.table, "-n > 0", "");
     close_items(&x);

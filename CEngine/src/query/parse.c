@@ -922,13 +922,20 @@ static bool is_signed_number(const parser *p, const token *t)
 
 static bool new_arith(parser *p, char op, int left, int right, int *out)
 {
-    const parse_node *l = &p->tree->nodes[left];
+    const parse_node *l = &p->tree->nodes[left], *r0 = &p->tree->nodes[right];
     size_t position = l->position;
+    unsigned depth_left = l->kind == PARSE_ARITH ? l->arith_depth : 0;
+    unsigned depth_right = r0->kind == PARSE_ARITH ? r0->arith_depth : 0;
+    unsigned depth = 1 + (depth_left > depth_right ? depth_left : depth_right);
+    if (depth > PARSE_MAX_DEPTH)
+        return parse_syntax_error(p, position, "the arithmetic expression is nested too deeply (more than %d operators deep)",
+                                  PARSE_MAX_DEPTH);
     int index;
     if (!new_node(p->tree, PARSE_ARITH, position, &index)) return false;
     parse_node *node = &p->tree->nodes[index];
     const parse_node *r = &p->tree->nodes[right];
     node->arith_op = op;
+    node->arith_depth = depth;
     node->left = left;
     node->right = right;
     node->length = r->position + r->length - position;

@@ -170,8 +170,11 @@ typedef struct parse_node {
     const char *suffix;
     /* PARSE_GEO: a ce_geo_kind */
     int geo_kind;
-    /* PARSE_ARITH: '+', '-', '*' or '/' (left and right: the operands) */
+    /* PARSE_ARITH: '+', '-', '*' or '/' (left and right: the operands), and
+     * how deep the expression nests (at most PARSE_MAX_DEPTH: binding and
+     * evaluating it recurse) */
     char arith_op;
+    unsigned arith_depth;
 } parse_node;
 
 typedef enum parse_descriptor_kind { PARSE_SORT, PARSE_DISTINCT, PARSE_LIMIT } parse_descriptor_kind;
