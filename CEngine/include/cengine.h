@@ -988,6 +988,13 @@ bool ce_dictionary_insert_embedded(ce_collection *dictionary, const char *key, s
  *     (diacritic-insensitive) and [cd] after the operator, for strings.
  *     AND (&&), OR (||), NOT (!), parentheses, TRUEPREDICATE,
  *     FALSEPREDICATE. Keywords are case-insensitive.
+ *   - Arithmetic on numbers on either side of a comparison: +, -, *, /
+ *     (* and / first, left to right, parentheses group): `age + 1 > 5`,
+ *     `(a - b) * 2 <= $0`, `items.@sum.price * 2 > 30`. int op int is an
+ *     int (integer division; int / 0 is INT64_MAX, or INT64_MIN for a
+ *     negative dividend), float, double and decimal128 widen in that
+ *     order, nil gives nil; other types are refused. Names may hold '-'
+ *     (`a-b` is one name): write `a - b`.
  *   - Literals: numbers (42, -7, 2.5, 1e-3, 0x1F, inf, -inf, nan, -nan),
  *     strings in '...' or "..." (escapes \\ \' \" \n \r \t \0 \uXXXX), true,
  *     false, nil, NULL, timestamps T<seconds>:<nanoseconds> and

@@ -102,8 +102,8 @@ static const struct {
     {"s[-1] == 'a'", "an index in '[...]' is a whole number from 0"},
     {"@ == 1", "expected a name after '@'"},
     {"i.", "expected a property name or an @operator after '.'"},
-    {"i == -", "unexpected character"},
-    {"i == -x", "unexpected character"},
+    {"i == -", "expected a value or a key path"}, /* a minus sign alone (arithmetic needs two operands) */
+    {"i == -x", "expected a value or a key path"},
 };
 
 static void check_parse_errors(ce_txn *txn)

@@ -121,3 +121,24 @@ def test_links_in_queries(people_db):
         assert names(txn.query("Person", "ANY dogs == $0", rex)) == ["Cy"]
         assert names(txn.query("Person", "dogs.age > 2")) == ["Cy"]
         assert names(rex.linking_objects("Person", "dogs").filter("age > 1")) == ["Cy"]
+
+
+def test_query_arithmetic(people_db):
+    # The predicate text goes to the engine unchanged: realm-core's
+    # arithmetic (+ - * /, '*' and '/' first, integer division of ints,
+    # nil in gives nil out).
+    with people_db.read() as txn:
+        assert names(txn.query("Person", "age + 5 == 20")) == ["Bo"]
+        assert names(txn.query("Person", "age / 10 == 2")) == ["Cy", "Di"]
+        assert names(txn.query("Person", "age / 10.0 == 2.5")) == ["Di"]
+        assert names(txn.query("Person", "(age - 10) * 2 == $0", 20)) == ["Cy"]
+        assert names(txn.query("Person", "10 + age * 2 == 40")) == ["Bo"]
+        assert names(txn.query("Person", "score * 2 == 7")) == ["Hal"]
+        assert names(txn.query("Person", "score * 2 == nil")) == ["Ann", "Di", "Gus", "Jo"]
+        assert names(txn.query("Person", "balance * 2 == 4.5")) == ["Cy"]
+        assert names(txn.query("Person", "age + 1 > score * 10")) == ["Bo", "Cy", "Ed", "Flo", "Hal", "Ivy"]
+        assert len(txn.query("Person", "dogs.@count + 1 == 1")) == 10
+        assert names(txn.objects("Person").filter("age * 2 > $0", 100)) == ["Jo"]
+        with pytest.raises(openrealm.QueryError) as error:
+            txn.query("Person", "name + 1 == 2")
+        assert "Cannot perform '+' operation on 'name' and '1'" in error.value.message

@@ -12,6 +12,7 @@
  * Never: evaluates a predicate (eval.c), or binds a key path itself
  * (bind.c's bind_key_path).
  */
+#include "arith.h"
 #include "bind.h"
 #include "buf.h"
 #include "compare.h"
@@ -117,6 +118,8 @@ static bool bind_geo_literal(binder *b, const parse_node *node, const ce_geo **o
     return true;
 }
 
+static bool bind_arith(binder *b, int index, operand *out);
+
 static bool bind_operand(binder *b, int index, operand *out)
 {
     const parse_tree *tree = &b->core->tree;
@@ -180,6 +183,7 @@ static bool bind_operand(binder *b, int index, operand *out)
     case PARSE_GEO:
         out->kind = OPERAND_GEO;
         return bind_geo_literal(b, node, &out->geo);
+    case PARSE_ARITH: return bind_arith(b, index, out);
     case PARSE_KEY_PATH:
         out->kind = OPERAND_PATH;
         return bind_key_path(b, tree, node, 0, false, &out->path);
@@ -210,6 +214,110 @@ static bool bind_operand(binder *b, int index, operand *out)
     default: break;
     }
     return bind_error(b, node->position, "expected a value or a key path");
+}
+
+static ce_decimal128 constant_decimal(const ce_value *value, const char *text);
+
+/* The type an operand of an arithmetic expression yields. */
+static ce_type arith_operand_type(const operand *o)
+{
+    switch (o->kind) {
+    case OPERAND_VALUE: return o->value.type;
+    case OPERAND_PATH: return path_value_type(&o->path);
+    case OPERAND_SUBQUERY: return CE_TYPE_INT;
+    case OPERAND_ARITH: return o->arith->type;
+    default: return CE_TYPE_NULL;
+    }
+}
+
+/* The text of a parse node, quoted in messages (at most 40 bytes). */
+static void node_text(const binder *b, const parse_node *node, char *out, size_t size)
+{
+    size_t length = node->length;
+    if (node->position >= b->text_length) length = 0;
+    else if (length > b->text_length - node->position) length = b->text_length - node->position;
+    bool cut = length > 40;
+    if (cut) length = 40;
+    snprintf(out, size, "%.*s%s", (int)length, b->text + node->position, cut ? "..." : "");
+}
+
+/* An arithmetic expression `left op right` (parse.c's PARSE_ARITH) bound:
+ * folded to a value when both sides are constants, as realm-core's
+ * OperationNode::visit (src/realm/parser/driver.cpp) folds them with
+ * Mixed's operators; else an OPERAND_ARITH evaluated object by object.
+ * Each side must yield one number (int, float, double, decimal128, mixed;
+ * nil gives nil): realm-core refuses other types with "Cannot perform '%1'
+ * operation on '%2' and '%3'" (Mixed::is_numeric); a list or a collection
+ * without an aggregate is refused here too. A number literal takes the
+ * other side's type as realm-core's ConstantNode::visit(drv, hint) does: a
+ * decimal read exactly from its text, a float for a float side; a double
+ * argument that is a whole number next to an int side is that int
+ * ("Only return an integer if it precisely represents val"). */
+static bool bind_arith(binder *b, int index, operand *out)
+{
+    const parse_node *node = &b->core->tree.nodes[index];
+    const parse_node *children[2] = {&b->core->tree.nodes[node->left], &b->core->tree.nodes[node->right]};
+    operand sides[2];
+    if (!bind_operand(b, node->left, &sides[0]) || !bind_operand(b, node->right, &sides[1])) return false;
+    for (int s = 0; s < 2; s++) {
+        const operand *o = &sides[s];
+        ce_type type = arith_operand_type(o);
+        char reason[96] = "";
+        if (o->kind == OPERAND_LIST || o->kind == OPERAND_GEO) snprintf(reason, sizeof reason, "it is a list");
+        else if (o->kind == OPERAND_PATH && o->path.multi &&
+                 (o->path.aggregate == PATH_ALL_VALUES || path_per_collection(&o->path)))
+            snprintf(reason, sizeof reason, "it has several values (an aggregate such as @sum makes one)");
+        else if (!(o->kind == OPERAND_VALUE && type == CE_TYPE_NULL) && !arith_type_allowed(type))
+            snprintf(reason, sizeof reason, "it is of type %s", bind_core_type_name(type));
+        if (reason[0]) {
+            char left[64], right[64], side[64];
+            node_text(b, children[0], left, sizeof left);
+            node_text(b, children[1], right, sizeof right);
+            node_text(b, children[s], side, sizeof side);
+            return bind_error(b, node->position, "Cannot perform '%c' operation on '%s' and '%s': '%s' is not a number (%s)",
+                              node->arith_op, left, right, side, reason);
+        }
+    }
+    for (int s = 0; s < 2; s++) {
+        operand *o = &sides[s];
+        ce_type other = arith_operand_type(&sides[1 - s]);
+        if (o->kind != OPERAND_VALUE || !compare_is_number(o->value.type)) continue;
+        if (o->text && other == CE_TYPE_DECIMAL128 && o->value.type != CE_TYPE_DECIMAL128)
+            o->value = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = constant_decimal(&o->value, o->text)};
+        else if (o->text && other == CE_TYPE_FLOAT && o->value.type == CE_TYPE_DOUBLE)
+            o->value = (ce_value){.type = CE_TYPE_FLOAT, .float_value = (float)o->value.double_value};
+        else if (o->from_argument && other == CE_TYPE_INT && o->value.type == CE_TYPE_DOUBLE &&
+                 o->value.double_value >= -9223372036854775808.0 && o->value.double_value < 9223372036854775808.0 &&
+                 (double)(int64_t)o->value.double_value == o->value.double_value)
+            o->value = (ce_value){.type = CE_TYPE_INT, .integer = (int64_t)o->value.double_value};
+    }
+    memset(out, 0, sizeof *out);
+    out->position = node->position;
+    out->argument = -1;
+    if (sides[0].kind == OPERAND_VALUE && sides[1].kind == OPERAND_VALUE) {
+        out->kind = OPERAND_VALUE;
+        arith_apply(node->arith_op, &sides[0].value, &sides[1].value, &out->value);
+        return true;
+    }
+    char *bytes;
+    if (!bind_keep_bytes(b->out, NULL, 3 * sizeof(arith_expr), &bytes)) return false;
+    arith_expr *expr = (arith_expr *)(void *)bytes;
+    for (int s = 0; s < 2; s++) {
+        if (sides[s].kind == OPERAND_ARITH) {
+            (s ? &expr->right : &expr->left)[0] = sides[s].arith;
+        } else {
+            arith_expr *leaf = &expr[1 + s];
+            leaf->type = arith_operand_type(&sides[s]);
+            leaf->leaf = sides[s];
+            (s ? &expr->right : &expr->left)[0] = leaf;
+        }
+    }
+    expr->op = node->arith_op;
+    expr->type = arith_result_type(expr->left->type, expr->right->type);
+    if (expr->type == CE_TYPE_NULL) expr->type = CE_TYPE_MIXED; /* nil, whatever the object (see arith.c) */
+    out->kind = OPERAND_ARITH;
+    out->arith = expr;
+    return true;
 }
 
 static bool new_bound_node(bound_query *bound, bound_kind kind, size_t position, size_t *out_index)
@@ -885,19 +993,23 @@ static bool bind_in(binder *b, const operand *left, unsigned flags, const operan
  * collections, a mixed property, a SUBQUERY, anything inside a SUBQUERY). */
 static bool is_generic_operand(const binder *b, const operand *o)
 {
-    return o->kind == OPERAND_SUBQUERY || (o->kind == OPERAND_PATH && (b->variable || !o->path.local));
+    return o->kind == OPERAND_SUBQUERY || o->kind == OPERAND_ARITH || (o->kind == OPERAND_PATH && (b->variable || !o->path.local));
 }
 
 static ce_type operand_type(const operand *o)
 {
     if (o->kind == OPERAND_SUBQUERY) return CE_TYPE_INT;
+    if (o->kind == OPERAND_ARITH) return o->arith->type;
     if (o->kind == OPERAND_PATH) return path_value_type(&o->path);
     return o->value.type;
 }
 
 static const char *operand_description(const operand *o)
 {
-    return o->kind == OPERAND_PATH ? o->path.description : o->kind == OPERAND_SUBQUERY ? "SUBQUERY(...).@count" : "a value";
+    return o->kind == OPERAND_PATH       ? o->path.description
+           : o->kind == OPERAND_SUBQUERY ? "SUBQUERY(...).@count"
+           : o->kind == OPERAND_ARITH    ? "an arithmetic expression"
+                                         : "a value";
 }
 
 /* Whether [c]/[d] in `flags` apply between values of types a and c: two
@@ -938,6 +1050,19 @@ static bool check_two_sides(binder *b, const operand *left, parse_op op, unsigne
     return true;
 }
 
+/* A number literal compared with an arithmetic expression takes the
+ * expression's type as its hint (realm-core's ConstantNode::visit: a
+ * decimal from the text, a float for a float), as it does with a path. */
+static void arith_literal(const operand *expr, operand *constant)
+{
+    if (expr->kind != OPERAND_ARITH || constant->kind != OPERAND_VALUE || !constant->text) return;
+    if (expr->arith->type == CE_TYPE_DECIMAL128 && compare_is_number(constant->value.type) &&
+        constant->value.type != CE_TYPE_DECIMAL128)
+        constant->value = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = constant_decimal(&constant->value, constant->text)};
+    else if (expr->arith->type == CE_TYPE_FLOAT && constant->value.type == CE_TYPE_DOUBLE)
+        constant->value = (ce_value){.type = CE_TYPE_FLOAT, .float_value = (float)constant->value.double_value};
+}
+
 /* A comparison evaluated object by object: `left op right`, each side a
  * value, a list (IN, BETWEEN), a path (several values: ANY unless the
  * quantifier says ALL or NONE) or a SUBQUERY count. */
@@ -947,6 +1072,8 @@ static bool bind_generic(binder *b, operand *left, parse_op op, unsigned flags, 
     if (left->kind == OPERAND_PATH && right->kind == OPERAND_VALUE) right->value = float_constant(&left->path, &right->value);
     if (right->kind == OPERAND_PATH && left->kind == OPERAND_VALUE) left->value = float_constant(&right->path, &left->value);
     if (left->kind == OPERAND_PATH && right->kind == OPERAND_LIST && !float_list(b, &left->path, right)) return false;
+    arith_literal(left, right);
+    arith_literal(right, left);
     if (op == PARSE_OP_BETWEEN) {
         if (right->kind != OPERAND_LIST || right->list_count != 2)
             return bind_error(b, right->position, "BETWEEN needs a list of two values, like {1, 10}");
@@ -992,7 +1119,8 @@ static bool bind_generic(binder *b, operand *left, parse_op op, unsigned flags, 
             const operand *other = left->kind == OPERAND_VALUE ? left : right;
             const operand *count = left->kind == OPERAND_VALUE ? right : left;
             if (other->value.type != CE_TYPE_NULL && !compare_is_number(other->value.type))
-                return bind_error(b, other->position, "a SUBQUERY count compares with numbers, not a %s",
+                return bind_error(b, other->position, "%s compares with numbers, not a %s",
+                                  count->kind == OPERAND_ARITH ? "an arithmetic expression" : "a SUBQUERY count",
                                   ce_type_name(other->value.type));
             (void)count;
         }

@@ -13,6 +13,7 @@
  * bits are checked before use (a damaged file is CE_ERR_CORRUPT).
  */
 #include "eval.h"
+#include "arith.h"
 #include "bind.h"
 #include "cluster.h"
 #include "column.h"
@@ -746,11 +747,38 @@ static bool eval_object(evaluation *e, size_t index, const object_context *conte
 
 /* The values of one side of a comparison for an object; *out_many when they
  * are several values (a collection's) rather than one. */
+static bool operand_bag(evaluation *e, const operand *o, const object_context *context, value_bag *bag, bool *out_many);
+
+/* The value of an arithmetic expression for an object (arith.h): each leaf
+ * yields one value (nothing read is null), each operator arith_apply. */
+static bool arith_value(evaluation *e, const arith_expr *x, const object_context *context, ce_value *out)
+{
+    if (!x->op) {
+        value_bag bag = {0};
+        bool many;
+        bool ok = operand_bag(e, &x->leaf, context, &bag, &many);
+        *out = (ce_value){.type = CE_TYPE_NULL};
+        /* Only numbers go on (a mixed value holding a string gives null),
+         * so nothing points into the bag's copies once it is freed. */
+        if (ok && bag.count && compare_is_number(bag.values[0].type)) *out = bag.values[0];
+        gather_bag_free(&bag);
+        return ok;
+    }
+    ce_value a, b;
+    if (!arith_value(e, x->left, context, &a) || !arith_value(e, x->right, context, &b)) return false;
+    arith_apply(x->op, &a, &b, out);
+    return true;
+}
+
 static bool operand_bag(evaluation *e, const operand *o, const object_context *context, value_bag *bag, bool *out_many)
 {
     *out_many = false;
     switch (o->kind) {
     case OPERAND_VALUE: return gather_bag_push(bag, &o->value);
+    case OPERAND_ARITH: {
+        ce_value value;
+        return arith_value(e, o->arith, context, &value) && gather_bag_push(bag, &value);
+    }
     case OPERAND_GEO: return error_fail(CE_ERR_FAIL, "internal error: a shape outside GEOWITHIN");
     case OPERAND_LIST:
         *out_many = true;

@@ -685,6 +685,7 @@ static bool is_literal_start(const parser *p, const token *t)
 }
 
 static bool parse_value(parser *p, int *out);
+static bool parse_expr(parser *p, int *out);
 
 static bool parse_list(parser *p, int *out)
 {
@@ -911,6 +912,118 @@ static bool parse_geo(parser *p, int *out)
     return true;
 }
 
+/* A signed number token after a value: `age -1` is `age - 1` (the lexer
+ * signs a number it finds after '-' or '+'). */
+static bool is_signed_number(const parser *p, const token *t)
+{
+    return t->kind == TOKEN_NUMBER && (p->text[t->start] == '-' || p->text[t->start] == '+') &&
+           t->end > t->start + 1 && (parse_is_digit(p->text[t->start + 1]) || p->text[t->start + 1] == '.');
+}
+
+static bool new_arith(parser *p, char op, int left, int right, int *out)
+{
+    const parse_node *l = &p->tree->nodes[left], *r0 = &p->tree->nodes[right];
+    size_t position = l->position;
+    unsigned depth_left = l->kind == PARSE_ARITH ? l->arith_depth : 0;
+    unsigned depth_right = r0->kind == PARSE_ARITH ? r0->arith_depth : 0;
+    unsigned depth = 1 + (depth_left > depth_right ? depth_left : depth_right);
+    if (depth > PARSE_MAX_DEPTH)
+        return parse_syntax_error(p, position, "the arithmetic expression is nested too deeply (more than %d operators deep)",
+                                  PARSE_MAX_DEPTH);
+    int index;
+    if (!new_node(p->tree, PARSE_ARITH, position, &index)) return false;
+    parse_node *node = &p->tree->nodes[index];
+    const parse_node *r = &p->tree->nodes[right];
+    node->arith_op = op;
+    node->arith_depth = depth;
+    node->left = left;
+    node->right = right;
+    node->length = r->position + r->length - position;
+    *out = index;
+    return true;
+}
+
+/* factor := value | '(' expr ')' */
+static bool parse_factor(parser *p, int *out)
+{
+    const token *t = peek(p);
+    if (t->kind != TOKEN_LEFT_PAREN) return parse_value(p, out);
+    if (!enter(p, t->start)) return false;
+    advance(p);
+    int inner;
+    if (!parse_expr(p, &inner) || !expect(p, TOKEN_RIGHT_PAREN, "')' or an arithmetic operator (+, -, *, /) here"))
+        return false;
+    leave(p);
+    *out = inner;
+    return true;
+}
+
+/* term := factor (('*' | '/') factor)* */
+static bool parse_term(parser *p, int *out)
+{
+    int left;
+    if (!parse_factor(p, &left)) return false;
+    for (;;) {
+        const token *t = peek(p);
+        if (t->kind != TOKEN_STAR && t->kind != TOKEN_SLASH) break;
+        advance(p);
+        int right;
+        if (!parse_factor(p, &right) || !new_arith(p, t->kind == TOKEN_STAR ? '*' : '/', left, right, &left)) return false;
+    }
+    *out = left;
+    return true;
+}
+
+/* expr := term (('+' | '-') term)* — realm-core's query_bison.yy gives
+ * '*' and '/' precedence over '+' and '-', all left-associative. */
+static bool parse_expr(parser *p, int *out)
+{
+    int left;
+    if (!parse_term(p, &left)) return false;
+    for (;;) {
+        const token *t = peek(p);
+        char op;
+        if (t->kind == TOKEN_PLUS || t->kind == TOKEN_MINUS) {
+            op = t->kind == TOKEN_PLUS ? '+' : '-';
+            advance(p);
+        } else if (is_signed_number(p, t)) {
+            /* The sign is the operator; the number after it the operand. */
+            op = p->text[t->start];
+            token *number = &p->tokens[p->next];
+            number->start++;
+        } else {
+            break;
+        }
+        int right;
+        if (!parse_term(p, &right) || !new_arith(p, op, left, right, &left)) return false;
+    }
+    *out = left;
+    return true;
+}
+
+/* Whether the '(' at the current token opens an arithmetic expression
+ * rather than a predicate: what follows its ')' is an arithmetic or a
+ * comparison operator. */
+static bool paren_opens_expr(const parser *p)
+{
+    size_t depth = 0, i = p->next;
+    for (; i < p->token_count && p->tokens[i].kind != TOKEN_END; i++) {
+        if (p->tokens[i].kind == TOKEN_LEFT_PAREN) depth++;
+        else if (p->tokens[i].kind == TOKEN_RIGHT_PAREN && --depth == 0) break;
+    }
+    if (i + 1 >= p->token_count) return false;
+    const token *after = &p->tokens[i + 1];
+    parse_op op;
+    switch (after->kind) {
+    case TOKEN_PLUS:
+    case TOKEN_MINUS:
+    case TOKEN_STAR:
+    case TOKEN_SLASH: return true;
+    default: break;
+    }
+    return is_signed_number(p, after) || comparison_operator(p, after, &op);
+}
+
 static bool parse_comparison(parser *p, int *out)
 {
     const token *first = peek(p);
@@ -920,7 +1033,7 @@ static bool parse_comparison(parser *p, int *out)
     else if (is_keyword(p, first, "none")) quantifier = PARSE_QUANTIFIER_NONE;
     if (quantifier != PARSE_QUANTIFIER_NONE_GIVEN) advance(p);
     int left;
-    if (!parse_value(p, &left)) return false;
+    if (!parse_expr(p, &left)) return false;
     const token *op_token = peek(p);
     parse_op op;
     if (!comparison_operator(p, op_token, &op)) {
@@ -942,10 +1055,19 @@ static bool parse_comparison(parser *p, int *out)
         if (!shape && t->kind != TOKEN_PERCENT_AT && t->kind != TOKEN_DOLLAR_NUMBER)
             return parse_syntax_error(p, t->start, "GEOWITHIN needs a shape: geoBox(...), geoCircle(...), geoPolygon(...) or an argument");
         if (!(shape ? parse_geo(p, &right) : parse_value(p, &right))) return false;
-    } else if (!parse_value(p, &right)) {
+    } else if (!parse_expr(p, &right)) {
         return false;
     }
     const parse_node *right_node = &p->tree->nodes[right];
+    /* realm-core's grammar takes arithmetic only around ==, !=, IN, <, <=,
+     * > and >= (query_bison.yy: `expr equality expr`, `expr relational
+     * expr`; `value stringop value`, `value BETWEEN list`). */
+    if (op != PARSE_OP_EQUAL && op != PARSE_OP_NOT_EQUAL && op != PARSE_OP_IN && op != PARSE_OP_LESS &&
+        op != PARSE_OP_LESS_EQUAL && op != PARSE_OP_GREATER && op != PARSE_OP_GREATER_EQUAL &&
+        (p->tree->nodes[left].kind == PARSE_ARITH || right_node->kind == PARSE_ARITH))
+        return parse_syntax_error(p, op_token->start,
+                                  "%s does not take an arithmetic expression (only ==, !=, IN, <, <=, > and >= do)",
+                                  parse_op_name(op));
     if (op == PARSE_OP_BETWEEN) {
         if (right_node->kind == PARSE_LIST && right_node->item_count != 2)
             return parse_syntax_error(p, right_node->position, "BETWEEN needs a list of two values, like {1, 10}");
@@ -982,6 +1104,8 @@ static bool parse_not(parser *p, int *out)
             node->length = p->tree->nodes[child].position + p->tree->nodes[child].length - t->start;
             *out = index;
         }
+    } else if (t->kind == TOKEN_LEFT_PAREN && paren_opens_expr(p)) {
+        ok = parse_comparison(p, out);
     } else if (t->kind == TOKEN_LEFT_PAREN) {
         advance(p);
         ok = parse_or(p, out) && expect(p, TOKEN_RIGHT_PAREN, "')' or an operator (AND, OR) here");

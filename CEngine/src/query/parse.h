@@ -22,7 +22,17 @@
  *   predicate   := and ((OR | '||') and)*
  *   and         := not ((AND | '&&') not)*
  *   not         := (NOT | '!') not | '(' predicate ')' | TRUEPREDICATE | FALSEPREDICATE | comparison
- *   comparison  := [ANY | SOME | ALL | NONE] value operator [modifier] value
+ *   comparison  := [ANY | SOME | ALL | NONE] expr operator [modifier] expr
+ *   expr        := term (('+' | '-') term)*          (left to right)
+ *   term        := factor (('*' | '/') factor)*       (binds tighter than + and -)
+ *   factor      := value | '(' expr ')'
+ *                  (realm-core's query_bison.yy: %left '+' '-', %left '*' '/',
+ *                  expr: '(' expr ')'. A '(' where a predicate may start opens
+ *                  an expr when what follows its ')' is an arithmetic or a
+ *                  comparison operator: `(age + 1) * 2 > 5`. A signed number
+ *                  after a value is an operator and a number: `age -1` is
+ *                  `age - 1`. Names may hold '-', as realm-core's do: `a-b` is
+ *                  one name, `a - b` a subtraction.)
  *   operator    := '==' | '=' | '!=' | '<>' | '<' | '<=' | '=<' | '>' | '>=' | '=>'
  *                | BEGINSWITH | ENDSWITH | CONTAINS | LIKE | IN | BETWEEN
  *   comparison  := ... | [ANY | ALL | NONE] key-path GEOWITHIN (shape | '%@' | '$' digits)
@@ -74,7 +84,8 @@ typedef enum parse_kind {
     PARSE_ARGUMENT,          /* '%@' or '$N' */
     PARSE_LIST,              /* items: values */
     PARSE_SUBQUERY,          /* left: collection key path, right: predicate, variable; then @count */
-    PARSE_GEO                /* a shape: geo_kind, coordinates tree->geo[first_item, +item_count) */
+    PARSE_GEO,               /* a shape: geo_kind, coordinates tree->geo[first_item, +item_count) */
+    PARSE_ARITH              /* left arith_op right: '+', '-', '*' or '/' */
 } parse_kind;
 
 typedef enum parse_op {
@@ -146,7 +157,7 @@ typedef struct parse_node {
     unsigned flags; /* PARSE_CASE_INSENSITIVE, PARSE_DIACRITIC_INSENSITIVE */
     parse_quantifier quantifier;
     size_t op_position;
-    /* children: PARSE_NOT (left), PARSE_COMPARE (left, right), PARSE_SUBQUERY (left, right) */
+    /* children: PARSE_NOT (left), PARSE_COMPARE, PARSE_SUBQUERY and PARSE_ARITH (left, right) */
     int left, right;
     /* PARSE_AND, PARSE_OR, PARSE_LIST: node indexes; PARSE_KEY_PATH: component indexes */
     size_t first_item, item_count;
@@ -159,6 +170,11 @@ typedef struct parse_node {
     const char *suffix;
     /* PARSE_GEO: a ce_geo_kind */
     int geo_kind;
+    /* PARSE_ARITH: '+', '-', '*' or '/' (left and right: the operands), and
+     * how deep the expression nests (at most PARSE_MAX_DEPTH: binding and
+     * evaluating it recurse) */
+    char arith_op;
+    unsigned arith_depth;
 } parse_node;
 
 typedef enum parse_descriptor_kind { PARSE_SORT, PARSE_DISTINCT, PARSE_LIMIT } parse_descriptor_kind;

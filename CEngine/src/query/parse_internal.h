@@ -46,7 +46,10 @@ typedef enum token_kind {
     TOKEN_RIGHT_BRACKET,
     TOKEN_COMMA,
     TOKEN_DOT,
-    TOKEN_STAR,          /* '*' in a subscript: [*] */
+    TOKEN_STAR,          /* '*': [*] in a subscript, or multiplication */
+    TOKEN_PLUS,          /* '+' (before a digit it signs a number instead) */
+    TOKEN_MINUS,         /* '-' (likewise) */
+    TOKEN_SLASH,         /* '/' */
     TOKEN_MODIFIER       /* [c] [d] [cd] [dc] */
 } token_kind;
 

@@ -323,6 +323,11 @@ bool parse_tokenize(parser *p)
             case ',': kind = TOKEN_COMMA; break;
             case '.': kind = TOKEN_DOT; break;
             case '*': kind = TOKEN_STAR; break;
+            /* Arithmetic (realm-core's query_bison.yy: expr '+' expr, ...;
+             * query_flex.ll passes '+', '-', '*', '/' as themselves). */
+            case '+': kind = TOKEN_PLUS; break;
+            case '-': kind = TOKEN_MINUS; break;
+            case '/': kind = TOKEN_SLASH; break;
             default: return parse_syntax_error(p, start, "unexpected character");
             }
         }

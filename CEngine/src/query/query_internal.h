@@ -151,7 +151,16 @@ static inline ce_type path_value_type(const bound_path *path)
     return path->type;
 }
 
-typedef enum operand_kind { OPERAND_VALUE, OPERAND_LIST, OPERAND_PATH, OPERAND_SUBQUERY, OPERAND_GEO } operand_kind;
+typedef enum operand_kind {
+    OPERAND_VALUE,
+    OPERAND_LIST,
+    OPERAND_PATH,
+    OPERAND_SUBQUERY,
+    OPERAND_GEO,
+    OPERAND_ARITH /* `age + 1`: an arithmetic expression (arith), one value per object */
+} operand_kind;
+
+struct arith_expr;
 
 typedef struct operand {
     operand_kind kind;
@@ -167,7 +176,18 @@ typedef struct operand {
     bound_path path;       /* PATH; SUBQUERY: the collection of objects */
     size_t subquery;       /* SUBQUERY: the bound predicate over the collection's objects */
     const ce_geo *geo;     /* GEO: a shape, owned by the bound query or the core's arguments */
+    const struct arith_expr *arith; /* ARITH: the expression, owned by the bound query */
 } operand;
+
+/* An arithmetic expression bound (bind_predicate.c) and evaluated per
+ * object (eval.c, arith.c): an operator over two expressions, or a leaf
+ * (op 0): a value, a path yielding one value, or a SUBQUERY count. */
+typedef struct arith_expr {
+    char op;      /* '+', '-', '*', '/'; 0 for a leaf */
+    ce_type type; /* what it yields: CE_TYPE_INT, _FLOAT, _DOUBLE, _DECIMAL128, or _MIXED (known per object) */
+    const struct arith_expr *left, *right;
+    operand leaf;
+} arith_expr;
 
 typedef enum kernel_kind {
     KERNEL_INT,       /* int or bool column (or a length): values op integer */

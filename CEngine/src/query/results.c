@@ -969,6 +969,18 @@ static bool reads_of_path(const bound_path *path, ce_table_key **tables, size_t 
     return true;
 }
 
+/* The tables the paths of an arithmetic expression reach (its leaves). */
+static bool reads_of_arith(const arith_expr *x, ce_table_key **tables, size_t *count, size_t *capacity, bool *local)
+{
+    if (x->op)
+        return reads_of_arith(x->left, tables, count, capacity, local) &&
+               reads_of_arith(x->right, tables, count, capacity, local);
+    if (x->leaf.kind == OPERAND_SUBQUERY) *local = false;
+    if (x->leaf.kind == OPERAND_PATH || x->leaf.kind == OPERAND_SUBQUERY)
+        return reads_of_path(&x->leaf.path, tables, count, capacity, local);
+    return true;
+}
+
 static bool reads_of_view(ce_results *r, ce_txn *txn, ce_table_key **tables, size_t *count, size_t *capacity, bool *local)
 {
     if (!table_flush(txn, r->core->table) || !bind_core(r->core, txn)) return false;
@@ -991,6 +1003,10 @@ static bool reads_of_view(ce_results *r, ce_txn *txn, ce_table_key **tables, siz
         }
         const operand *sides[2] = {&node->left, &node->right};
         for (int side = 0; side < 2; side++) {
+            if (sides[side]->kind == OPERAND_ARITH) {
+                if (!reads_of_arith(sides[side]->arith, tables, count, capacity, local)) return false;
+                continue;
+            }
             if (sides[side]->kind == OPERAND_SUBQUERY) *local = false;
             if ((sides[side]->kind == OPERAND_PATH || sides[side]->kind == OPERAND_SUBQUERY) &&
                 !reads_of_path(&sides[side]->path, tables, count, capacity, local))
