@@ -22,6 +22,7 @@ let encryptCommand = Subcommand(
         guard let newKey = try givenKey(parsed, option: "--new-key", environment: "OPENREALM_NEW_KEY") else {
             throw ToolError.usage("encrypt needs the new key: --new-key PATH or OPENREALM_NEW_KEY")
         }
+        try refuseEmptyFile(path)
         let file = try DynamicFile(path: path, encryptionKey: nil, readOnly: false)
         try replaceThroughCopy(file, path, newKey: newKey, label: "encrypt")
         print("encrypted \(path)")

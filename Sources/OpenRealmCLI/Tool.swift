@@ -176,6 +176,7 @@ func promptKey(for path: String) throws -> [UInt8]? {
 /// Read-only, a file whose lock file cannot be created (a read-only directory or file system)
 /// opens as an immutable snapshot, without a lock file, and a note on standard error says so.
 func openFile(_ path: String, _ arguments: Arguments, readOnly: Bool, create: Bool = false) throws -> (DynamicFile, key: [UInt8]?) {
+    if !readOnly && !create { try refuseEmptyFile(path) }
     let key = try givenKey(arguments)
     var failure: EngineError
     do {
@@ -189,6 +190,16 @@ func openFile(_ path: String, _ arguments: Arguments, readOnly: Bool, create: Bo
         throw ToolError.failure("\(failure) (give its key with --key-file PATH or OPENREALM_KEY)")
     }
     return (try openHandle(path, key: typed, readOnly: readOnly, create: create), typed)
+}
+
+/// Refuses an empty file before a command that rewrites a database (compact, encrypt, decrypt,
+/// rekey) opens it read-write: the engine would make it a new, empty database, changing a file
+/// the command then refuses (or "compacting" what was never one).
+func refuseEmptyFile(_ path: String) throws {
+    var status = stat()
+    if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size == 0 {
+        throw ToolError.failure("invalid database: '\(path)' is empty: nothing was changed")
+    }
 }
 
 /// Opens `path`; read-only, falls back to an immutable snapshot when the lock file cannot be

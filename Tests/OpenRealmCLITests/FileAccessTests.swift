@@ -112,6 +112,31 @@ func toolInReadOnlyDirectory(_ arguments: [String], environment: [String: String
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("c.realm").path))
         #expect(try Data(contentsOf: path) == Data(bytes))
     }
+
+    /// An empty file: every subcommand that reads or rewrites a database fails with exit status 1
+    /// and one line naming the file, and leaves it empty (a read-write open would make it a new
+    /// database).
+    @Test func emptyFileIsRefusedAndStaysEmpty() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(String(repeating: "a1", count: 64).utf8).write(to: directory.appendingPathComponent("a.hex"))
+        let path = directory.appendingPathComponent("empty.realm")
+        try Data().write(to: path)
+        let commands: [[String]] = [
+            ["info", "empty.realm"], ["schema", "empty.realm"], ["verify", "empty.realm"], ["query", "empty.realm", "Person"],
+            ["export", "empty.realm"], ["copy", "empty.realm", "c.realm"], ["compact", "empty.realm"],
+            ["encrypt", "empty.realm", "--new-key", "a.hex"], ["decrypt", "empty.realm"],
+            ["rekey", "empty.realm", "--key-file", "a.hex", "--new-key", "a.hex"],
+        ]
+        for arguments in commands {
+            let run = try tool(arguments, in: directory)
+            #expect(run.status == 1, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("'empty.realm' is empty"), "\(arguments): \(run.stderr)")
+            #expect(run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run.stderr)")
+            #expect(try Data(contentsOf: path).isEmpty, "\(arguments) changed the file")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("c.realm").path))
+    }
 }
 
 /// The engine's header checksum (CEngine/src/base/checksum.c), for patching a header in tests.
