@@ -23,7 +23,13 @@ let encryptCommand = Subcommand(
             throw ToolError.usage("encrypt needs the new key: --new-key PATH or OPENREALM_NEW_KEY")
         }
         try refuseEmptyFile(path)
-        let file = try DynamicFile(path: path, encryptionKey: nil, readOnly: false)
+        let file: DynamicFile
+        do {
+            file = try DynamicFile(path: path, encryptionKey: nil, readOnly: false)
+        } catch let error as EngineError where error.code == .invalidDatabase
+                    && error.message.contains("is encrypted and no encryption key was given") {
+            throw ToolError.failure("'\(path)' is already encrypted: use rekey")
+        }
         try replaceThroughCopy(file, path, newKey: newKey, label: "encrypt")
         print("encrypted \(path)")
     })

@@ -106,7 +106,9 @@ func parseKey(_ bytes: [UInt8], source: String) throws -> [UInt8] {
     if bytes.count == 64 { return bytes }
     let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     guard text.utf8.count == 128, let key = hexBytes(text) else {
-        throw ToolError.failure("\(source): a key is 64 bytes, or 128 hexadecimal digits (found \(bytes.count) bytes)")
+        // 128 characters that are not all hexadecimal digits: say so, not only the count.
+        let found = text.utf8.count == 128 ? "128 characters, not all hexadecimal digits" : "\(bytes.count) bytes"
+        throw ToolError.failure("\(source): a key is 64 bytes, or 128 hexadecimal digits (found \(found))")
     }
     return key
 }
