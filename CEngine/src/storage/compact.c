@@ -179,11 +179,19 @@ static bool write_copy(ce_db *db, ce_txn *given, const char *path, const ce_copy
         /* A name left behind by an earlier process of the same pid: next. */
         if (!ok && ce_last_error_code() == CE_ERR_FILE_EXISTS && attempt < 100) ok = true;
     }
-    /* The caller gave `path`, not the temporary: the error names it first. */
+    /* The caller gave `path`, not the temporary: the error names it, with
+     * the reason alone ("No such file or directory" of a missing directory
+     * says the directory; the system's text otherwise), never the
+     * temporary's name, which the caller never gave. */
     if (!ok && !writer && ce_last_error_code() != CE_ERR_OUT_OF_MEMORY) {
         error_saved saved;
         error_save(&saved);
-        error_fail(saved.code, "cannot write a copy to '%s': %s", path, saved.message);
+        const char *reason = saved.message;
+        const char *named = strstr(saved.message, temporary);
+        const char *after = named ? strstr(named + strlen(temporary), "': ") : NULL;
+        if (saved.code == CE_ERR_FILE_NOT_FOUND) reason = "its directory does not exist";
+        else if (after) reason = after + 3;
+        error_fail(saved.code, "cannot write a copy to '%s': %s", path, reason);
     }
     ok = ok && copy_version(txn, given != NULL, writer, options);
     if (txn && !given) ce_txn_end(txn);
