@@ -113,6 +113,31 @@ func toolInReadOnlyDirectory(_ arguments: [String], environment: [String: String
         #expect(try Data(contentsOf: path) == Data(bytes))
     }
 
+    /// Standard output on a full disk (/dev/full): info, schema and verify, whose output is
+    /// printed, fail with exit status 1 and one line saying so (they exited 0, the output lost).
+    @Test(.enabled(if: FileManager.default.isWritableFile(atPath: "/dev/full")))
+    func printedOutputToAFullDiskFails() throws {
+        let directory = try demoDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for command in ["info", "schema", "verify"] {
+            let process = Process()
+            process.executableURL = toolURL
+            process.arguments = [command, "d.realm", "--key-file", "k.bin"]
+            process.currentDirectoryURL = directory
+            process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+            let err = Pipe()
+            process.standardError = err
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 1, "\(command): \(stderr)")
+            // One line of error (verify's progress, on standard error too, aside).
+            let lines = stderr.split(separator: "\n").filter { !$0.contains("% ") }
+            #expect(lines == ["openrealm \(command): cannot write the output: \(String(cString: strerror(ENOSPC)))"], "\(command): \(stderr)")
+        }
+    }
+
     /// An empty file: every subcommand that reads or rewrites a database fails with exit status 1
     /// and one line naming the file, and leaves it empty (a read-write open would make it a new
     /// database).
