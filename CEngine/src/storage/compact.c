@@ -143,6 +143,23 @@ bool compact_copy_version(ce_txn *txn, writer_state *writer, const ce_copy_optio
     return copy_version(txn, false, writer, options);
 }
 
+/* The caller gave `path`, not the temporary beside it: the last error
+ * (creating the temporary when `creating`, else writing it) names `path`,
+ * with the reason alone ("No such file or directory" while creating says
+ * the directory; the system's text otherwise), never the temporary's name,
+ * which the caller never gave. */
+static void name_destination(const char *path, const char *temporary, bool creating)
+{
+    error_saved saved;
+    error_save(&saved);
+    const char *reason = saved.message;
+    const char *named = strstr(saved.message, temporary);
+    const char *after = named ? strstr(named + strlen(temporary), "': ") : NULL;
+    if (creating && saved.code == CE_ERR_FILE_NOT_FOUND) reason = "its directory does not exist";
+    else if (after) reason = after + 3;
+    error_fail(saved.code, "cannot write a copy to '%s': %s", path, reason);
+}
+
 /* ce_db_write_copy (given == NULL: a read transaction of its own) and
  * ce_txn_write_copy (the caller's transaction `given`). */
 static bool write_copy(ce_db *db, ce_txn *given, const char *path, const ce_copy_options *options)
@@ -179,23 +196,12 @@ static bool write_copy(ce_db *db, ce_txn *given, const char *path, const ce_copy
         /* A name left behind by an earlier process of the same pid: next. */
         if (!ok && ce_last_error_code() == CE_ERR_FILE_EXISTS && attempt < 100) ok = true;
     }
-    /* The caller gave `path`, not the temporary: the error names it, with
-     * the reason alone ("No such file or directory" of a missing directory
-     * says the directory; the system's text otherwise), never the
-     * temporary's name, which the caller never gave. */
-    if (!ok && !writer && ce_last_error_code() != CE_ERR_OUT_OF_MEMORY) {
-        error_saved saved;
-        error_save(&saved);
-        const char *reason = saved.message;
-        const char *named = strstr(saved.message, temporary);
-        const char *after = named ? strstr(named + strlen(temporary), "': ") : NULL;
-        if (saved.code == CE_ERR_FILE_NOT_FOUND) reason = "its directory does not exist";
-        else if (after) reason = after + 3;
-        error_fail(saved.code, "cannot write a copy to '%s': %s", path, reason);
-    }
+    if (!ok && !writer && ce_last_error_code() != CE_ERR_OUT_OF_MEMORY) name_destination(path, temporary, true);
     ok = ok && copy_version(txn, given != NULL, writer, options);
     if (txn && !given) ce_txn_end(txn);
     ok = ok && writer_install(writer, path);
+    /* A write of the temporary that failed (a full disk) names it too. */
+    if (!ok && writer && strstr(ce_last_error_message(), temporary)) name_destination(path, temporary, false);
     if (!ok) writer_discard(writer);
     free(temporary);
     return ok;
