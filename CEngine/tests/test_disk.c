@@ -258,6 +258,8 @@ static int fill_child(const char *dir, const uint8_t *key)
     CHECK(strcmp(ce_last_error_message(), expected) == 0);
     CHECK(!ce_db_compact(db, NULL));
     CHECK(ce_last_error_code() == CE_ERR_OUT_OF_DISK_SPACE);
+    snprintf(expected, sizeof expected, "cannot compact '%s': %s", path, strerror(ENOSPC));
+    CHECK(strcmp(ce_last_error_message(), expected) == 0);
     DIR *listing = opendir(dir);
     CHECK(listing != NULL);
     struct dirent *entry;
