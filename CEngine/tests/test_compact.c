@@ -578,8 +578,15 @@ TEST(copy_destination_exists)
     char *nowhere = test_path(dir, "no-such-dir/copy.realm");
     CHECK(!ce_db_write_copy(db, nowhere, NULL) && ce_last_error_code() == CE_ERR_FILE_NOT_FOUND);
     char expected[4200];
-    snprintf(expected, sizeof expected, "cannot write a copy to '%s': ", nowhere);
-    CHECK(strncmp(ce_last_error_message(), expected, strlen(expected)) == 0);
+    snprintf(expected, sizeof expected, "cannot write a copy to '%s': its directory does not exist", nowhere);
+    CHECK(strcmp(ce_last_error_message(), expected) == 0);
+    /* Under a regular file (ENOTDIR): nothing exists there, so not
+     * CE_ERR_FILE_EXISTS; the error names the path. */
+    char *under_file = test_path(dir, "exists-other.realm/copy.realm");
+    CHECK(!ce_db_write_copy(db, under_file, NULL) && ce_last_error_code() != CE_ERR_FILE_EXISTS);
+    snprintf(expected, sizeof expected, "cannot write a copy to '%s': %s", under_file, strerror(ENOTDIR));
+    CHECK(strcmp(ce_last_error_message(), expected) == 0);
+    free(under_file);
     CHECK(ce_db_close(db));
     char text[16] = {0};
     file = fopen(other, "r");

@@ -252,8 +252,14 @@ static int fill_child(const char *dir, const uint8_t *key)
     copy_options.encryption_key_size = key ? 64 : 0;
     CHECK(!ce_db_write_copy(db, copy, &copy_options));
     CHECK(ce_last_error_code() == CE_ERR_OUT_OF_DISK_SPACE);
+    /* The error names the copy, not the temporary written beside it. */
+    char expected[4200];
+    snprintf(expected, sizeof expected, "cannot write a copy to '%s': %s", copy, strerror(ENOSPC));
+    CHECK(strcmp(ce_last_error_message(), expected) == 0);
     CHECK(!ce_db_compact(db, NULL));
     CHECK(ce_last_error_code() == CE_ERR_OUT_OF_DISK_SPACE);
+    snprintf(expected, sizeof expected, "cannot compact '%s': %s", path, strerror(ENOSPC));
+    CHECK(strcmp(ce_last_error_message(), expected) == 0);
     DIR *listing = opendir(dir);
     CHECK(listing != NULL);
     struct dirent *entry;

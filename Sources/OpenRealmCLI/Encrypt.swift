@@ -22,7 +22,14 @@ let encryptCommand = Subcommand(
         guard let newKey = try givenKey(parsed, option: "--new-key", environment: "OPENREALM_NEW_KEY") else {
             throw ToolError.usage("encrypt needs the new key: --new-key PATH or OPENREALM_NEW_KEY")
         }
-        let file = try DynamicFile(path: path, encryptionKey: nil, readOnly: false)
+        try refuseEmptyFile(path)
+        let file: DynamicFile
+        do {
+            file = try DynamicFile(path: path, encryptionKey: nil, readOnly: false)
+        } catch let error as EngineError where error.code == .invalidDatabase
+                    && error.message.contains("is encrypted and no encryption key was given") {
+            throw ToolError.failure("'\(path)' is already encrypted: use rekey")
+        }
         try replaceThroughCopy(file, path, newKey: newKey, label: "encrypt")
         print("encrypted \(path)")
     })

@@ -106,7 +106,9 @@ func parseKey(_ bytes: [UInt8], source: String) throws -> [UInt8] {
     if bytes.count == 64 { return bytes }
     let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     guard text.utf8.count == 128, let key = hexBytes(text) else {
-        throw ToolError.failure("\(source): a key is 64 bytes, or 128 hexadecimal digits (found \(bytes.count) bytes)")
+        // 128 characters that are not all hexadecimal digits: say so, not only the count.
+        let found = text.utf8.count == 128 ? "128 characters, not all hexadecimal digits" : "\(bytes.count) bytes"
+        throw ToolError.failure("\(source): a key is 64 bytes, or 128 hexadecimal digits (found \(found))")
     }
     return key
 }
@@ -176,6 +178,7 @@ func promptKey(for path: String) throws -> [UInt8]? {
 /// Read-only, a file whose lock file cannot be created (a read-only directory or file system)
 /// opens as an immutable snapshot, without a lock file, and a note on standard error says so.
 func openFile(_ path: String, _ arguments: Arguments, readOnly: Bool, create: Bool = false) throws -> (DynamicFile, key: [UInt8]?) {
+    if !readOnly && !create { try refuseEmptyFile(path) }
     let key = try givenKey(arguments)
     var failure: EngineError
     do {
@@ -189,6 +192,16 @@ func openFile(_ path: String, _ arguments: Arguments, readOnly: Bool, create: Bo
         throw ToolError.failure("\(failure) (give its key with --key-file PATH or OPENREALM_KEY)")
     }
     return (try openHandle(path, key: typed, readOnly: readOnly, create: create), typed)
+}
+
+/// Refuses an empty file before a command that rewrites a database (compact, encrypt, decrypt,
+/// rekey) opens it read-write: the engine would make it a new, empty database, changing a file
+/// the command then refuses (or "compacting" what was never one).
+func refuseEmptyFile(_ path: String) throws {
+    var status = stat()
+    if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size == 0 {
+        throw ToolError.failure("invalid database: '\(path)' is empty: nothing was changed")
+    }
 }
 
 /// Opens `path`; read-only, falls back to an immutable snapshot when the lock file cannot be

@@ -49,6 +49,13 @@ func run(_ arguments: [String]) -> Int32 {
     }
     do {
         try command.run(rest)
+        // What `print` wrote sits in stdio's buffer: a full disk or a closed pipe shows only when
+        // it is flushed, and a result lost there (info, schema, verify) is an error, not exit 0.
+        // (fflush(nil) flushes every stream, standard output among them, and fails if one fails.)
+        if fflush(nil) != 0 {
+            printError("openrealm \(command.name): cannot write the output: \(String(cString: strerror(errno)))")
+            return 1
+        }
         return 0
     } catch let error as ToolError where error.isUsage {
         printError("openrealm \(command.name): \(error)")

@@ -112,6 +112,56 @@ func toolInReadOnlyDirectory(_ arguments: [String], environment: [String: String
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("c.realm").path))
         #expect(try Data(contentsOf: path) == Data(bytes))
     }
+
+    /// Standard output on a full disk (/dev/full): info, schema and verify, whose output is
+    /// printed, fail with exit status 1 and one line saying so (they exited 0, the output lost).
+    @Test(.enabled(if: FileManager.default.isWritableFile(atPath: "/dev/full")))
+    func printedOutputToAFullDiskFails() throws {
+        let directory = try demoDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for command in ["info", "schema", "verify"] {
+            let process = Process()
+            process.executableURL = toolURL
+            process.arguments = [command, "d.realm", "--key-file", "k.bin"]
+            process.currentDirectoryURL = directory
+            process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+            let err = Pipe()
+            process.standardError = err
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 1, "\(command): \(stderr)")
+            // One line of error (verify's progress, on standard error too, aside).
+            let lines = stderr.split(separator: "\n").filter { !$0.contains("% ") }
+            #expect(lines == ["openrealm \(command): cannot write the output: \(String(cString: strerror(ENOSPC)))"], "\(command): \(stderr)")
+        }
+    }
+
+    /// An empty file: every subcommand that reads or rewrites a database fails with exit status 1
+    /// and one line naming the file, and leaves it empty (a read-write open would make it a new
+    /// database).
+    @Test func emptyFileIsRefusedAndStaysEmpty() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(String(repeating: "a1", count: 64).utf8).write(to: directory.appendingPathComponent("a.hex"))
+        let path = directory.appendingPathComponent("empty.realm")
+        try Data().write(to: path)
+        let commands: [[String]] = [
+            ["info", "empty.realm"], ["schema", "empty.realm"], ["verify", "empty.realm"], ["query", "empty.realm", "Person"],
+            ["export", "empty.realm"], ["copy", "empty.realm", "c.realm"], ["compact", "empty.realm"],
+            ["encrypt", "empty.realm", "--new-key", "a.hex"], ["decrypt", "empty.realm"],
+            ["rekey", "empty.realm", "--key-file", "a.hex", "--new-key", "a.hex"],
+        ]
+        for arguments in commands {
+            let run = try tool(arguments, in: directory)
+            #expect(run.status == 1, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("'empty.realm' is empty"), "\(arguments): \(run.stderr)")
+            #expect(run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run.stderr)")
+            #expect(try Data(contentsOf: path).isEmpty, "\(arguments) changed the file")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("c.realm").path))
+    }
 }
 
 /// The engine's header checksum (CEngine/src/base/checksum.c), for patching a header in tests.

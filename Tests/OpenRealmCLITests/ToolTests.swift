@@ -113,6 +113,22 @@ func demoDirectory() throws -> URL {
         #expect(missingKey.status == 1 && missingKey.stderr.contains("cannot read the key file 'none.bin': No such file or directory"), "\(missingKey.stderr)")
     }
 
+    /// 128 characters that are not hexadecimal: the message says so (not "found 128 bytes", which
+    /// reads as the wrong length); encrypting an encrypted file points to rekey. Nothing changes.
+    @Test func notHexadecimalKeyAndEncryptingAnEncryptedFile() throws {
+        let directory = try demoDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("d.realm")
+        let before = try Data(contentsOf: path)
+        try Data(String(repeating: "zz", count: 64).utf8).write(to: directory.appendingPathComponent("z.hex"))
+        let notHex = try tool(["info", "d.realm", "--key-file", "z.hex"], in: directory)
+        #expect(notHex.status == 1 && notHex.stderr == "openrealm info: key file 'z.hex': a key is 64 bytes, or 128 hexadecimal digits "
+            + "(found 128 characters, not all hexadecimal digits)\n", "\(notHex.stderr)")
+        let encrypt = try tool(["encrypt", "d.realm", "--new-key", "k.bin"], in: directory)
+        #expect(encrypt.status == 1 && encrypt.stderr == "openrealm encrypt: 'd.realm' is already encrypted: use rekey\n", "\(encrypt.stderr)")
+        #expect(try Data(contentsOf: path) == before)
+    }
+
     @Test func query() throws {
         let directory = try demoDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -143,6 +143,23 @@ bool compact_copy_version(ce_txn *txn, writer_state *writer, const ce_copy_optio
     return copy_version(txn, false, writer, options);
 }
 
+/* The caller gave `path`, not the temporary beside it: the last error
+ * (creating the temporary when `creating`, else writing it) becomes "<what>
+ * '<path>': <reason>", the reason alone ("No such file or directory" while
+ * creating says the directory; the system's text otherwise), never the
+ * temporary's name, which the caller never gave. */
+static void name_instead(const char *what, const char *path, const char *temporary, bool creating)
+{
+    error_saved saved;
+    error_save(&saved);
+    const char *reason = saved.message;
+    const char *named = strstr(saved.message, temporary);
+    const char *after = named ? strstr(named + strlen(temporary), "': ") : NULL;
+    if (creating && saved.code == CE_ERR_FILE_NOT_FOUND) reason = "its directory does not exist";
+    else if (after) reason = after + 3;
+    error_fail(saved.code, "%s '%s': %s", what, path, reason);
+}
+
 /* ce_db_write_copy (given == NULL: a read transaction of its own) and
  * ce_txn_write_copy (the caller's transaction `given`). */
 static bool write_copy(ce_db *db, ce_txn *given, const char *path, const ce_copy_options *options)
@@ -179,15 +196,14 @@ static bool write_copy(ce_db *db, ce_txn *given, const char *path, const ce_copy
         /* A name left behind by an earlier process of the same pid: next. */
         if (!ok && ce_last_error_code() == CE_ERR_FILE_EXISTS && attempt < 100) ok = true;
     }
-    /* The caller gave `path`, not the temporary: the error names it first. */
-    if (!ok && !writer && ce_last_error_code() != CE_ERR_OUT_OF_MEMORY) {
-        error_saved saved;
-        error_save(&saved);
-        error_fail(saved.code, "cannot write a copy to '%s': %s", path, saved.message);
-    }
+    if (!ok && !writer && ce_last_error_code() != CE_ERR_OUT_OF_MEMORY)
+        name_instead("cannot write a copy to", path, temporary, true);
     ok = ok && copy_version(txn, given != NULL, writer, options);
     if (txn && !given) ce_txn_end(txn);
     ok = ok && writer_install(writer, path);
+    /* A write of the temporary that failed (a full disk) names it too. */
+    if (!ok && writer && strstr(ce_last_error_message(), temporary))
+        name_instead("cannot write a copy to", path, temporary, false);
     if (!ok) writer_discard(writer);
     free(temporary);
     return ok;
@@ -234,6 +250,9 @@ bool ce_db_compact(ce_db *db, const ce_copy_options *options)
     } else {
         writer_discard(writer);
     }
+    /* A full disk while writing '<path>.compact' names the file compacted. */
+    if (!ok && temporary && strstr(ce_last_error_message(), temporary))
+        name_instead("cannot compact", path, temporary, false);
     db_end_exclusive(db);
     free(temporary);
     return ok;

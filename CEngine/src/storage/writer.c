@@ -70,7 +70,9 @@ bool writer_path_exists(const char *path)
         os_active->close(fd);
         return true;
     }
-    return errno != ENOENT; /* a name that cannot be opened (a link, no permission) is there */
+    /* A name that cannot be opened (a link, no permission) is there; under
+     * a missing directory or a regular file (ENOTDIR) nothing is. */
+    return errno != ENOENT && errno != ENOTDIR;
 }
 
 bool writer_create(ce_db *source, const char *temporary_path, bool replace_stale, const writer_encryption *encryption,

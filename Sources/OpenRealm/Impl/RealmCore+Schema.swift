@@ -42,9 +42,13 @@ extension RealmCore {
                 }
             }
         } catch let error as Realm.Error {
-            throw error
+            // The engine's error reading the schema (a damaged page) concerns the file: it names it.
+            throw error.fileURL != nil ? error : Realm.Error(code: error.code, message: error.message, fileURL: configuration.fileURL)
+        } catch let error as EngineError {
+            // A damaged page read for the schema: the engine's code (.invalidDatabase), not .fail.
+            throw Realm.Error(error, fileURL: configuration.fileURL)
         } catch {
-            throw Realm.Error(code: .fail, message: "\(error)")
+            throw Realm.Error(code: .fail, message: "\(error)", fileURL: configuration.fileURL)
         }
         let isNew = tableCount == 0 && fileVersion == 0
         if !isNew && configuration.schemaVersion < fileVersion {

@@ -225,6 +225,13 @@ extension Realm {
             }
             let url = fileURL ?? Configuration.defaultFileURL
             if FileManager.default.fileExists(atPath: url.path) { return }
+            // A directory (or other non-file) as the seed: copyItem would copy the whole tree to
+            // the Realm's path (into itself, when the file is inside it).
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: seedFilePath.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw Realm.Error(code: .fileAccess, message: "Unable to copy seed file '\(seedFilePath.path)' to '\(url.path)': it is a directory",
+                                  fileURL: seedFilePath)
+            }
             do {
                 try FileManager.default.copyItem(at: seedFilePath, to: url)
             } catch {

@@ -247,6 +247,23 @@ struct SeedFileTests {
         }
     }
 
+    @Test("a directory as the seed throws fileAccess and copies nothing (not the tree, into itself)")
+    func directorySeed() throws {
+        try withDirectory { directory in
+            let fileURL = directory.appendingPathComponent("app.realm")
+            var configuration = Realm.Configuration(fileURL: fileURL, objectTypes: [Dog.self, Person.self, Address.self])
+            configuration.seedFilePath = directory
+            #expect {
+                _ = try Realm(configuration: configuration)
+            } throws: { error in
+                guard let error = error as? Realm.Error else { return false }
+                return error.code == .fileAccess
+                    && error.message == "Unable to copy seed file '\(directory.path)' to '\(fileURL.path)': it is a directory"
+            }
+            #expect(!FileManager.default.fileExists(atPath: fileURL.path))
+        }
+    }
+
     @Test("inMemoryIdentifier clears seedFilePath; both set at open throws")
     func inMemoryExcludesSeed() throws {
         var configuration = Realm.Configuration(seedFilePath: URL(fileURLWithPath: "/tmp/seed.realm"))
