@@ -232,14 +232,26 @@ extension Realm {
                 throw Realm.Error(code: .fileAccess, message: "Unable to copy seed file '\(seedFilePath.path)' to '\(url.path)': it is a directory",
                                   fileURL: seedFilePath)
             }
+            // Copied beside the file under a temporary name, then linked into place (link(2) never
+            // replaces a file): a process killed during the copy leaves no partial Realm file, and
+            // of two that copy at once the first wins and the other opens its file.
+            let temporary = url.deletingLastPathComponent()
+                .appendingPathComponent(".\(url.lastPathComponent).seed-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: temporary) }
             do {
-                try FileManager.default.copyItem(at: seedFilePath, to: url)
+                try FileManager.default.copyItem(at: seedFilePath, to: temporary)
             } catch {
-                // Another thread or process copied it first: open what is there.
-                if FileManager.default.fileExists(atPath: url.path) { return }
                 let reason = FileManager.default.fileExists(atPath: seedFilePath.path)
                     ? error.localizedDescription : "no file exists at '\(seedFilePath.path)'"
                 throw Realm.Error(code: .fileAccess, message: "Unable to copy seed file '\(seedFilePath.path)' to '\(url.path)': \(reason)",
+                                  fileURL: seedFilePath)
+            }
+            if link(temporary.path, url.path) != 0 {
+                let code = errno
+                // Another thread or process copied it first: open what is there.
+                if code == EEXIST { return }
+                throw Realm.Error(code: .fileAccess,
+                                  message: "Unable to copy seed file '\(seedFilePath.path)' to '\(url.path)': \(String(cString: strerror(code)))",
                                   fileURL: seedFilePath)
             }
         }

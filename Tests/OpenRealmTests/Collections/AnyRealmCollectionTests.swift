@@ -223,6 +223,9 @@ struct SeedFileTests {
             }
             #expect(first == ["Rex", "Fido"])
             #expect(FileManager.default.fileExists(atPath: seed.path))
+            // The copy is made under a temporary name and linked into place; none is left.
+            let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".seed-") }
+            #expect(left.isEmpty, "temporary seed copies left: \(left)")
             // A changed seed: the existing file is opened as it is.
             try writeSeed(seed, ["A", "B", "C", "D"])
             let second = try onOtherThread { names(try Realm(configuration: configuration).objects(Dog.self)) }
@@ -244,6 +247,7 @@ struct SeedFileTests {
                     && error.message.contains("missing.realm")
             }
             #expect(!FileManager.default.fileExists(atPath: fileURL.path))
+            #expect((try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.isEmpty == true)
         }
     }
 
