@@ -1,5 +1,5 @@
 /*
- * bind.h — binding (bind.c, bind_predicate.c): a core's parsed predicate,
+ * bind.h — binding (bind.c, bind_predicate.c, bind_operand.c): a core's parsed predicate,
  * or a key path on its own, bound to the schema of a transaction's state.
  *
  * Owns: the binder (the state of one binding) and the calls that bind a
@@ -40,6 +40,14 @@ bool bind_core(query_core *core, ce_txn *txn);
 /* Binds the predicate node `index` of the core's tree and what is under
  * it; *out is the bound node's index (bind_predicate.c). */
 bool bind_predicate(binder *b, int index, size_t *out);
+
+/* Binds the operand node `index` (one side of a comparison, or of an
+ * arithmetic expression) into *out (bind_operand.c). */
+bool bind_operand(binder *b, int index, operand *out);
+
+/* A decimal for a numeric constant: from a literal's text when there is
+ * one (exact), else converted (bind_predicate.c). */
+ce_decimal128 bind_constant_decimal(const ce_value *value, const char *text);
 
 /*
  * Binds a key path of `tree` (the predicate's, or a %K argument's own tree)
