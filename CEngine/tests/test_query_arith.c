@@ -10,23 +10,9 @@
  * counts are written out.
  */
 #include "cengine.h"
-#include "test_support.h"
+#include "test_query_support.h"
 
 #include <string.h>
-
-static size_t count_of(ce_txn *txn, ce_table_key table, const char *predicate, const ce_query_argument *arguments,
-                       size_t n)
-{
-    ce_query *query;
-    if (!ce_query_parse(txn, table, predicate, arguments, n, &query)) {
-        fprintf(stderr, "'%s': %s\n", predicate, ce_last_error_message());
-        exit(1);
-    }
-    size_t count;
-    CHECK(ce_query_count(query, txn, &count));
-    ce_query_free(query);
-    return count;
-}
 
 static void expect_error_containing(ce_txn *txn, ce_table_key table, const char *predicate, const char *words)
 {
