@@ -231,29 +231,6 @@ extension Map where Value: AddableType {
     }
 }
 
-extension Map where Value: OptionalProtocol, Value.Wrapped: MinMaxType {
-    /// The smallest value (nil values skipped) as the wrapped type, nil if there is none; as
-    /// Realm's, a bare `let m = person.optionalScores.min()` is ambiguous between this and the optional form.
-    ///
-    ///     let lowest: Int? = person.optionalScores.min()    // Map<String, Int?>
-    public func min() -> Value.Wrapped? { valuesMin(managed, Array(unmanaged.values), as: Value.self)?._rlmOptional }
-
-    /// The largest value (nil values skipped) as the wrapped type, nil if there is none.
-    ///
-    ///     let highest: Int? = person.optionalScores.max()
-    public func max() -> Value.Wrapped? { valuesMax(managed, Array(unmanaged.values), as: Value.self)?._rlmOptional }
-}
-
-extension Map where Value: OptionalProtocol, Value.Wrapped: AddableType {
-    /// The sum of the values as the wrapped type (0 for none; nil values skipped).
-    ///
-    ///     let total: Int = person.optionalScores.sum()
-    public func sum() -> Value.Wrapped {
-        let zero = Value._ceFromAny(0)!
-        return (valuesSum(managed, Array(unmanaged.values), as: Value.self) ?? zero)._rlmOptional ?? zero._rlmOptional!
-    }
-}
-
 extension Map {
     /// Whether the map belongs to a frozen Realm.
     ///
