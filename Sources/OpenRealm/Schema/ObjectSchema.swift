@@ -56,7 +56,7 @@ public struct ObjectSchema: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether two schemas describe the same class: the same name, kind and properties (in any
-    /// order), as Realm compares them.
+    /// order). Realm compares only the properties, in order (README, "Differences").
     ///
     ///     Dog().objectSchema == realm.schema["Dog"]   // true
     public static func == (lhs: ObjectSchema, rhs: ObjectSchema) -> Bool {
