@@ -135,8 +135,8 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     ///
     ///     set.formIntersection(["a"])
     public func formIntersection<S: Sequence>(_ other: S) where S.Element == Element {
-        let keep = Array(other)
-        for object in Array(self) where !keep.contains(object) { remove(object) }
+        let keep = Self.membership(in: other)
+        for object in Array(self) where !keep(object) { remove(object) }
     }
 
     /// Removes every element that `other` holds.
@@ -156,15 +156,27 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     ///
     ///     set.isSubset(of: ["a", "b", "c"])
     public func isSubset<S: Sequence>(of other: S) -> Bool where S.Element == Element {
-        let all = Array(other)
-        return allSatisfy { all.contains($0) }
+        allSatisfy(Self.membership(in: other))
     }
 
     /// Whether the set and `other` have an element in common.
     ///
     ///     set.intersects(["a"])
     public func intersects<S: Sequence>(_ other: S) -> Bool where S.Element == Element {
-        other.contains { contains($0) }
+        contains(where: Self.membership(in: other))
+    }
+
+    /// Whether `other` holds an element, as the set algebra compares them: a managed set by its
+    /// stored values (as realm-core compares two managed sets), so two accessors of one object
+    /// are one element; otherwise a value by `==` and an object also by `isSameObject(as:)`.
+    private static func membership<S: Sequence>(in other: S) -> (Element) -> Bool where S.Element == Element {
+        if let set = other as? MutableSet<Element>, set.managed != nil { return set.contains }
+        let elements = Array(other)
+        guard Element._ceLinkTarget != nil else { return { elements.contains($0) } }
+        return { element in
+            let object = element as Any as? ObjectBase
+            return elements.contains { $0 == element || ($0 as Any as? ObjectBase)?.isSameObject(as: object) == true }
+        }
     }
 
     /// Realm's form: `MutableSet<string> <0x...> (\n\t[0] a\n)`.
