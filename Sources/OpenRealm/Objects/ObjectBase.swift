@@ -267,7 +267,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
             let given = unwrapOptional(value)
             throwRealmException(
                 "Invalid value '\(given.map { "\($0)" } ?? "nil")' of type '\(type(of: given ?? value))' for "
-                    + "'\(property.typeText)' property '\(info.className).\(property.name)'.")
+                    + "\(property.valueTypeText) property '\(info.className).\(property.name)'.")
         }
     }
 
