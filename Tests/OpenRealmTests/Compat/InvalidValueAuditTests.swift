@@ -52,6 +52,25 @@ struct InvalidValueAuditTests {
                    result)
     }
 
+    @Test("a value that holds no elements for a list, a set or a map is not enumerable")
+    func notEnumerable() async {
+        let list = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            InvalidValueAuditHolder().setValue(5, forKey: "dogs")
+        }
+        expectStop("Invalid value (5) for 'InvalidValueAuditDog' array property 'InvalidValueAuditHolder.dogs': "
+                   + "value is not enumerable.", list)
+        // A string is a Swift sequence, but no NSFastEnumeration: Realm refuses it too.
+        let set = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            InvalidValueAuditHolder()["numbers"] = "one"
+        }
+        expectStop("Invalid value (one) for 'int' set property 'InvalidValueAuditHolder.numbers': value is not enumerable.", set)
+        let map = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            InvalidValueAuditHolder().setValue(2.5, forKey: "labels")
+        }
+        expectStop("Invalid value (2.5) for 'string?' dictionary property 'InvalidValueAuditHolder.labels': "
+                   + "value is not enumerable.", map)
+    }
+
     @Test("an ObjectId property is an 'object id' one")
     func objectIdName() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
