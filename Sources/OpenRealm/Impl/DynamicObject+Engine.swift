@@ -146,7 +146,7 @@ extension DynamicObject {
         guard let unwrapped else { return .null }
         func fail() -> Never {
             throwRealmException(
-                "Invalid value '\(unwrapped)' of type '\(type(of: unwrapped))' for '\(property.typeText)' property '\(typeName).\(name)'.")
+                "Invalid value '\(unwrapped)' of type '\(type(of: unwrapped))' for \(property.valueTypeText) property '\(typeName).\(name)'.")
         }
         func convert<T: _CValueConvertible>(_ type: T.Type) -> ce_value {
             guard let converted = T._ceFromAny(unwrapped) else { fail() }

@@ -33,4 +33,7 @@ public struct _PropertyShape {
 
     /// Whether the property is a to-one link (an object or an embedded object).
     var holdsOneLink: Bool { collection == CE_COLLECTION_NONE && type == CE_TYPE_LINK && !isLinkingObjects }
+
+    /// A list, set or map property.
+    var isCollection: Bool { collection != CE_COLLECTION_NONE }
 }

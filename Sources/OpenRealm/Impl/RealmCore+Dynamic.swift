@@ -108,7 +108,7 @@ extension RealmCore {
                 unmanaged._schemaInfo.indexByName[property.name].map { (property.name, unmanaged._value(of: $0)) }
             }
         default:
-            throwRealmException("Invalid value '\(given)' of type '\(type(of: given))' for '\(property.typeText)' property "
+            throwRealmException("Invalid value '\(given)' of type '\(type(of: given))' for \(property.valueTypeText) property "
                 + "'\(table.schema.className).\(property.name)'.")
         }
         var key: ce_object_key = 0

@@ -148,6 +148,9 @@ final class QueryArguments {
             // An unmanaged or deleted object equals no stored object (Realm's rule): a link to
             // no key, which `==` never matches and `!=` always does.
             guard object._table != nil, !object.isInvalidated else { return .link(0, -1) }
+            // An object of another Realm (another file, or a frozen version) has keys of its own
+            // file or version: Realm refuses it rather than compare them.
+            guard object._core === core else { throwRealmException("Object must be from the Realm being queried") }
             return .link(object._tableKey, object._key)
         case let string as String:
             return arena.string(string)

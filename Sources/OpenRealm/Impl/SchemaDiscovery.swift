@@ -54,6 +54,35 @@ struct PropertyInfo: @unchecked Sendable {
     /// Realm's name of the type for messages: `int`, `string?`, `array<Dog>`, `<Dog>`.
     var typeText: String { Self.typeText(type: shape.type, nullable: shape.nullable, collection: shape.collection, target: linkTargetName) }
 
+    /// The type as Realm Swift's "Invalid value" messages name it (see `valueTypeText`).
+    var valueTypeText: String {
+        Self.valueTypeText(type: shape.type, nullable: shape.nullable, collection: shape.collection, target: linkTargetName)
+    }
+
+    /// The type as Realm Swift names it between "for " and " property" in its "Invalid value"
+    /// messages (RLMThrowTypeError), quotes included: the linked class or Realm's name of the type
+    /// (`data`, `date`, `object id`...), `?` when optional, and the kind of collection after the
+    /// quotes: `'int'`, `'Dog?'`, `'string?' array`, `'Dog' set`, `'date' dictionary`.
+    static func valueTypeText(type: ce_type, nullable: Bool, collection: ce_collection_type, target: String?) -> String {
+        let name = switch type {
+        case CE_TYPE_LINK: target ?? "object"
+        case CE_TYPE_BINARY: "data"
+        case CE_TYPE_TIMESTAMP: "date"
+        case CE_TYPE_OBJECT_ID: "object id"
+        default: String(cString: ce_type_name(type))
+        }
+        // A to-one link is always optional; a mixed value never is.
+        let linkToOne = type == CE_TYPE_LINK && collection == CE_COLLECTION_NONE
+        let optional = (nullable || linkToOne) && type != CE_TYPE_MIXED ? "?" : ""
+        let kind = switch collection {
+        case CE_COLLECTION_LIST: " array"
+        case CE_COLLECTION_SET: " set"
+        case CE_COLLECTION_DICTIONARY: " dictionary"
+        default: ""
+        }
+        return "'\(name)\(optional)'\(kind)"
+    }
+
     static func typeText(type: ce_type, nullable: Bool, collection: ce_collection_type, target: String?) -> String {
         var base = type == CE_TYPE_LINK ? "<\(target ?? "?")>" : (type == CE_TYPE_MIXED ? "mixed" : String(cString: ce_type_name(type)))
         if nullable && type != CE_TYPE_MIXED && type != CE_TYPE_LINK { base += "?" }

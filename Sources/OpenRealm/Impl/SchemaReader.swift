@@ -24,6 +24,11 @@ struct StoredProperty {
 
     var typeText: String { PropertyInfo.typeText(type: type, nullable: nullable, collection: collection, target: targetName) }
 
+    /// The type as Realm Swift's "Invalid value" messages name it (`PropertyInfo.valueTypeText`).
+    var valueTypeText: String {
+        PropertyInfo.valueTypeText(type: type, nullable: nullable, collection: collection, target: targetName)
+    }
+
     /// The type without its optionality, as realm-core's `Property::type_string()` names it in
     /// the messages of a rename (`int`, `array<string>`, `<Dog>`).
     var baseTypeText: String { PropertyInfo.typeText(type: type, nullable: false, collection: collection, target: targetName) }

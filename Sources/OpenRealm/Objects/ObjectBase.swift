@@ -265,10 +265,21 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         if !ok {
             // The value given, not the optional that `setValue(_:forKey:)` and the subscript box.
             let given = unwrapOptional(value)
+            if property.shape.isCollection, let given, !Self.isEnumerable(given) {
+                throwRealmException(
+                    "Invalid value (\(given)) for \(property.valueTypeText) property '\(info.className).\(property.name)': "
+                        + "value is not enumerable.")
+            }
             throwRealmException(
                 "Invalid value '\(given.map { "\($0)" } ?? "nil")' of type '\(type(of: given ?? value))' for "
-                    + "'\(property.typeText)' property '\(info.className).\(property.name)'.")
+                    + "\(property.valueTypeText) property '\(info.className).\(property.name)'.")
         }
+    }
+
+    /// Whether a value given for a list, set or map property holds elements, as Realm's
+    /// RLMAsFastEnumeration sees it: a sequence, but not a string or data.
+    private static func isEnumerable(_ value: Any) -> Bool {
+        value is any Sequence && !(value is String) && !(value is Substring) && !(value is Data)
     }
 
     /// Runs `body` with a pointer to the wrapper of `property` in this instance.

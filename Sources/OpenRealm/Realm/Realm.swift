@@ -396,7 +396,7 @@ public struct Realm: Equatable {
         defer { core.returnArena(arena) }
         guard var value = property.field._rlmCValue(fromAny: key, arena, self) else {
             throwRealmException(
-                "Invalid value '\(key)' of type '\(keyType)' for '\(property.typeText)' property '\(info.className).\(property.name)'.")
+                "Invalid value '\(key)' of type '\(keyType)' for \(property.valueTypeText) property '\(info.className).\(property.name)'.")
         }
         guard let table = table() else { return nil }
         guard let objectKey = core.findObject(table, primaryKey: &value, className: info.className) else { return nil }

@@ -198,7 +198,7 @@ struct DocsValueRefusalTests {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             DVCEverything().setValue("2024-01-01", forKey: "date")
         }
-        expectStop("Invalid value '2024-01-01' of type 'String' for 'timestamp' property 'DVCEverything.date'.", result)
+        expectStop("Invalid value '2024-01-01' of type 'String' for 'date' property 'DVCEverything.date'.", result)
     }
 
     @Test("a string that is no UUID for a uuid property")
@@ -214,7 +214,7 @@ struct DocsValueRefusalTests {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             DVCEverything()["data"] = 1.5
         }
-        expectStop("Invalid value '1.5' of type 'Double' for 'binary' property 'DVCEverything.data'.", result)
+        expectStop("Invalid value '1.5' of type 'Double' for 'data' property 'DVCEverything.data'.", result)
     }
 
     @Test("more values than properties in an array")

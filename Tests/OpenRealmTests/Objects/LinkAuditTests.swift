@@ -80,4 +80,36 @@ struct LinkAuditTests {
         try realm.write { tim.dog = nil }
         #expect(owners.count == 0)
     }
+
+    @Test("a query compares a link with an object of the same Realm; an unmanaged one matches nothing")
+    func queryWithObjectArgument() throws {
+        let realm = try realm()
+        let tim = owner()
+        try realm.write { realm.add(tim) }
+        let harvie = try #require(tim.dog)
+        #expect(realm.objects(AuditLinkOwner.self).filter("dog == %@", harvie).count == 1)
+        #expect(realm.objects(AuditLinkOwner.self).where { $0.dog == harvie }.count == 1)
+        #expect(realm.objects(AuditLinkOwner.self).filter("dog == %@", AuditLinkDog()).count == 0)
+        #expect(realm.objects(AuditLinkOwner.self).filter("dog != %@", AuditLinkDog()).count == 1)
+    }
+
+    @Test("an object of another Realm in a query stops, even where its key is one of this file's")
+    func queryWithObjectOfAnotherRealm() async {
+        removeInMemoryRealm("openrealm-exit-queryOtherRealm-a")
+        removeInMemoryRealm("openrealm-exit-queryOtherRealm-b")
+        defer {
+            removeInMemoryRealm("openrealm-exit-queryOtherRealm-a")
+            removeInMemoryRealm("openrealm-exit-queryOtherRealm-b")
+        }
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let types: [ObjectBase.Type] = [AuditLinkDog.self, AuditLinkOwner.self]
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryOtherRealm-a", objectTypes: types))
+            let other = try Realm(configuration: .init(inMemoryIdentifier: "openrealm-exit-queryOtherRealm-b", objectTypes: types))
+            try realm.write { realm.add(AuditLinkOwner(value: ["name": "Tim", "dog": ["dogName": "Harvie"]])) }
+            // The first dog of each file: the same key in both.
+            let stranger = try other.write { other.create(AuditLinkDog.self, value: ["dogName": "Rex"]) }
+            _ = realm.objects(AuditLinkOwner.self).filter("dog == %@", stranger).count
+        }
+        expectStop("Object must be from the Realm being queried", result)
+    }
 }
