@@ -1,0 +1,68 @@
+// ObjectAccessorAuditTests.swift — object accessors against Realm Swift's ObjectAccessorTests:
+// setting a link to the embedded object it already holds.
+
+import Foundation
+import Testing
+
+import OpenRealm
+
+/// A parent of an embedded object, held by a link and by a list.
+final class AccessorAuditParent: Object {
+    @Persisted var child: AccessorAuditChild?
+    @Persisted var children: List<AccessorAuditChild>
+}
+
+/// The embedded object.
+final class AccessorAuditChild: EmbeddedObject {
+    @Persisted var value: Int
+}
+
+private func accessorRealm(_ types: [ObjectBase.Type]) throws -> Realm {
+    try Realm(configuration: .init(inMemoryIdentifier: "accessor-audit-\(UUID().uuidString)", objectTypes: types))
+}
+
+@Suite("Object accessors as Realm (ObjectAccessorTests)")
+struct ObjectAccessorAuditTests {
+    @Test("setting a link to the embedded object it already holds keeps that object")
+    func sameEmbeddedObjectAgain() throws {
+        let realm = try accessorRealm([AccessorAuditParent.self, AccessorAuditChild.self])
+        try realm.write {
+            let parent = realm.create(AccessorAuditParent.self)
+            parent.child = AccessorAuditChild(value: ["value": 7])
+            let child = try #require(parent.child)
+            parent.child = child
+            parent["child"] = child
+            parent.setValue(child, forKey: "child")
+            #expect(!child.isInvalidated, "the embedded object was replaced")
+            #expect(parent.child?.value == 7)
+            #expect(realm.objects(AccessorAuditParent.self).count == 1)
+        }
+    }
+
+    @Test("a dynamic object's link set to the embedded object it holds keeps that object")
+    func sameEmbeddedObjectAgainDynamic() throws {
+        let realm = try accessorRealm([AccessorAuditParent.self, AccessorAuditChild.self])
+        try realm.write {
+            realm.create(AccessorAuditParent.self, value: ["child": ["value": 3]])
+            let parent = try #require(realm.dynamicObjects("AccessorAuditParent").first)
+            let child = try #require(parent["child"] as? DynamicObject)
+            parent["child"] = child
+            #expect(!child.isInvalidated, "the embedded object was replaced")
+            #expect(child["value"] as? Int == 3)
+        }
+    }
+
+    @Test("setting a link to an embedded object another property holds stops with Realm's message")
+    func otherEmbeddedObjectStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: .init(inMemoryIdentifier: "accessor-audit-exit-embedded",
+                                                       objectTypes: [AccessorAuditParent.self, AccessorAuditChild.self]))
+            try realm.write {
+                let parent = realm.create(AccessorAuditParent.self)
+                parent.children.append(AccessorAuditChild())
+                parent.child = parent.children[0]
+            }
+        }
+        expectStop("Can't set link to existing managed embedded object", result)
+    }
+}
