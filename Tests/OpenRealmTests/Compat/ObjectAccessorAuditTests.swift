@@ -1,5 +1,6 @@
 // ObjectAccessorAuditTests.swift — object accessors against Realm Swift's ObjectAccessorTests:
-// setting a link to the embedded object it already holds.
+// setting a link to the embedded object it already holds, and a LinkingObjects property whose
+// origin class shares its Realm name with another model class.
 
 import Foundation
 import Testing
@@ -15,6 +16,34 @@ final class AccessorAuditParent: Object {
 /// The embedded object.
 final class AccessorAuditChild: EmbeddedObject {
     @Persisted var value: Int
+}
+
+/// Two classes of one Realm class (`_realmObjectName()`), each naming its properties in the file.
+final class AccessorAuditItemA: Object {
+    @Persisted var number: Int
+    @Persisted(originProperty: "itemB") var holdersB: LinkingObjects<AccessorAuditHolderB>
+    override class func _realmObjectName() -> String? { "AccessorAuditItem" }
+    override class func propertiesMapping() -> [String: String] { ["number": "n"] }
+}
+
+final class AccessorAuditItemB: Object {
+    @Persisted var count: Int
+    @Persisted(originProperty: "itemA") var holdersA: LinkingObjects<AccessorAuditHolderA>
+    override class func _realmObjectName() -> String? { "AccessorAuditItem" }
+    override class func propertiesMapping() -> [String: String] { ["count": "n"] }
+}
+
+/// Two classes of one Realm class that link to the item class, under their two Swift names.
+final class AccessorAuditHolderA: Object {
+    @Persisted var itemA: AccessorAuditItemA?
+    override class func _realmObjectName() -> String? { "AccessorAuditHolder" }
+    override class func propertiesMapping() -> [String: String] { ["itemA": "item"] }
+}
+
+final class AccessorAuditHolderB: Object {
+    @Persisted var itemB: AccessorAuditItemB?
+    override class func _realmObjectName() -> String? { "AccessorAuditHolder" }
+    override class func propertiesMapping() -> [String: String] { ["itemB": "item"] }
 }
 
 private func accessorRealm(_ types: [ObjectBase.Type]) throws -> Realm {
@@ -64,5 +93,22 @@ struct ObjectAccessorAuditTests {
             }
         }
         expectStop("Can't set link to existing managed embedded object", result)
+    }
+
+    @Test("a LinkingObjects property whose origin links to another class of the same Realm name")
+    func linkingObjectsThroughSharedName() throws {
+        let realm = try accessorRealm([AccessorAuditItemA.self, AccessorAuditHolderA.self])
+        let item = AccessorAuditItemA(value: ["number": 5])
+        try realm.write {
+            realm.add(AccessorAuditHolderA(value: ["itemA": item]))
+        }
+        let itemB = try #require(realm.objects(AccessorAuditItemB.self).first)
+        #expect(itemB.count == 5)
+        #expect(itemB.isSameObject(as: item))
+        let holderB = try #require(realm.objects(AccessorAuditHolderB.self).first)
+        #expect(holderB.itemB?.isSameObject(as: item) == true)
+        #expect(item.holdersB.count == 1)
+        #expect(item.holdersB.first?.isSameObject(as: holderB) == true)
+        #expect(itemB.holdersA.count == 1)
     }
 }
