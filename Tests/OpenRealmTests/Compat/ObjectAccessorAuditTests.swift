@@ -1,6 +1,7 @@
 // ObjectAccessorAuditTests.swift — object accessors against Realm Swift's ObjectAccessorTests:
-// setting a link to the embedded object it already holds, and a LinkingObjects property whose
-// origin class shares its Realm name with another model class.
+// setting a link to the embedded object it already holds, a LinkingObjects property whose
+// origin class shares its Realm name with another model class, and a managed object's
+// collections read by name.
 
 import Foundation
 import Testing
@@ -44,6 +45,13 @@ final class AccessorAuditHolderB: Object {
     @Persisted var itemB: AccessorAuditItemB?
     override class func _realmObjectName() -> String? { "AccessorAuditHolder" }
     override class func propertiesMapping() -> [String: String] { ["itemB": "item"] }
+}
+
+/// An object with a list, a set and a map.
+final class AccessorAuditCollections: Object {
+    @Persisted var numbers: List<Int>
+    @Persisted var numberSet: MutableSet<Int>
+    @Persisted var numberMap: Map<String, Int>
 }
 
 private func accessorRealm(_ types: [ObjectBase.Type]) throws -> Realm {
@@ -110,5 +118,34 @@ struct ObjectAccessorAuditTests {
         #expect(item.holdersB.count == 1)
         #expect(item.holdersB.first?.isSameObject(as: holderB) == true)
         #expect(itemB.holdersA.count == 1)
+    }
+
+    @Test("a managed object's list, set and map read by name are the ones its properties give")
+    func collectionsByNameAreTheProperties() throws {
+        let realm = try accessorRealm([AccessorAuditCollections.self])
+        try realm.write {
+            let object = realm.create(AccessorAuditCollections.self)
+            #expect(object.value(forKey: "numbers") as AnyObject === object.value(forKey: "numbers") as AnyObject,
+                    "value(forKey:) gave a new List each time")
+            #expect(object["numbers"] as? List<Int> === object.numbers, "the subscript's List is not the property's")
+            #expect(object["numberSet"] as? MutableSet<Int> === object.numberSet)
+            #expect(object.value(forKey: "numberMap") as? Map<String, Int> === object.numberMap)
+            // Read by name first, then through the property.
+            let other = realm.create(AccessorAuditCollections.self)
+            let byName = try #require(other["numbers"] as? List<Int>)
+            #expect(byName === other.numbers)
+            other.setValue([1, 2], forKey: "numbers")
+            #expect(Array(byName) == [1, 2])
+        }
+    }
+
+    @Test("a frozen object's collections read by name are frozen")
+    func frozenCollectionsByName() throws {
+        let realm = try accessorRealm([AccessorAuditCollections.self])
+        let object = try realm.write { realm.create(AccessorAuditCollections.self, value: ["numbers": [3]]) }
+        let frozen = object.freeze()
+        let list = try #require(frozen["numbers"] as? List<Int>)
+        #expect(list.isFrozen)
+        #expect(Array(list) == [3])
     }
 }
