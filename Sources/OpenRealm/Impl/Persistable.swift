@@ -59,8 +59,9 @@ public protocol _Persistable: _RealmSchemaDiscoverable {
     static func _rlmUnmanagedValue(at pointer: UnsafeMutableRawPointer) -> Any
     /// Sets the unmanaged value from a loosely typed value; false if it has the wrong type.
     static func _rlmSetUnmanaged(at pointer: UnsafeMutableRawPointer, _ value: Any) -> Bool
-    /// The managed value, boxed.
-    static func _rlmManagedValue(_ object: ObjectBase, _ column: _ManagedColumn) -> Any
+    /// The managed value, boxed: for a collection, the instance the property's getter gives
+    /// (cached in the wrapper at `pointer`, if any), so that every read gives the same one.
+    static func _rlmManagedValue(at pointer: UnsafeMutableRawPointer?, _ object: ObjectBase, _ column: _ManagedColumn) -> Any
     /// Sets the managed value from a loosely typed value; false if it has the wrong type.
     static func _rlmSetManaged(_ object: ObjectBase, _ column: _ManagedColumn, _ value: Any) -> Bool
     /// The engine value of a loosely typed value (a primary key to look up); nil if it has the
@@ -222,8 +223,12 @@ extension _Persistable {
         return true
     }
 
-    public static func _rlmManagedValue(_ object: ObjectBase, _ column: _ManagedColumn) -> Any {
-        _rlmGet(object, column)
+    public static func _rlmManagedValue(at pointer: UnsafeMutableRawPointer?, _ object: ObjectBase, _ column: _ManagedColumn) -> Any {
+        guard _rlmCachesManagedValue && !object._isFrozenObject, let pointer else { return _rlmGet(object, column) }
+        if case .managedCache(let value) = wrapper(pointer).pointee.storage { return value }
+        let value = _rlmGet(object, column)
+        wrapper(pointer).pointee.storage = .managedCache(value)
+        return value
     }
 
     public static func _rlmSetManaged(_ object: ObjectBase, _ column: _ManagedColumn, _ value: Any) -> Bool {

@@ -97,7 +97,9 @@ extension RealmCore {
             return true
         }
         if let linked = given as? ObjectBase, linked._table != nil {
-            throwRealmException("Cannot set a link to an existing managed embedded object")
+            let linkedObject = linked._unproxied
+            if linkedObject._core === self, linkedKey(txn, object, column) == linkedObject._key { return true }
+            throwRealmException("Can't set link to existing managed embedded object")
         }
         let values: [(String, Any)]
         switch given {

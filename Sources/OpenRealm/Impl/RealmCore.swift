@@ -1047,11 +1047,20 @@ final class RealmCore {
             return
         }
         if embedded._table != nil {
-            throwRealmException("Cannot set a link to an existing managed embedded object")
+            // Realm's setLink: the embedded object the property already holds may be set again.
+            if embedded._core === self, linkedKey(txn, object, column.key) == embedded._key { return }
+            throwRealmException("Can't set link to existing managed embedded object")
         }
         var key: ce_object_key = 0
         guard ce_object_create_embedded(txn, object._tableKey, object._key, column.key, &key) else { engineFailure() }
         fill(embedded, requireTableInfo(for: type(of: embedded)), key)
+    }
+
+    /// The key of the object a to-one link property of `object` holds, or nil when it is null.
+    func linkedKey(_ txn: OpaquePointer, _ object: ObjectBase, _ column: ce_column_key) -> ObjectKey? {
+        var current = ce_value()
+        guard ce_object_get(txn, object._tableKey, object._key, column, &current) else { engineFailure() }
+        return current.type == CE_TYPE_LINK ? current.link.key : nil
     }
 
     /// Writes the values of an unmanaged object into the existing embedded object `key` and binds

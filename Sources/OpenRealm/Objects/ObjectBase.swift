@@ -243,7 +243,9 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     func _value(of index: Int) -> Any {
         let property = _schemaInfo.properties[index]
         if let table = _table {
-            return property.field._rlmManagedValue(self, table.columns[index])
+            // A DynamicObject has no wrappers: its schema is the table's, not its class's.
+            if self is DynamicObject { return property.field._rlmManagedValue(at: nil, self, table.columns[index]) }
+            return withUnsafeMutableFieldPointer(property) { property.field._rlmManagedValue(at: $0, self, table.columns[index]) }
         }
         return withUnsafeMutableFieldPointer(property) { property.field._rlmUnmanagedValue(at: $0) }
     }

@@ -243,7 +243,7 @@ struct ProgrammerErrorTests {
                 b.address = a.address
             }
         }
-        expectStop("Cannot set a link to an existing managed embedded object", result)
+        expectStop("Can't set link to existing managed embedded object", result)
     }
 
     @Test("a primary key of the wrong type")
