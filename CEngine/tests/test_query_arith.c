@@ -141,9 +141,16 @@ TEST(arith_precedence_and_parentheses)
     EXPECT_COUNT(x.txn, x.table, "(n + 1 == 11) OR (n * 2 == 40)", 2);
     EXPECT_COUNT(x.txn, x.table, "11 == n + 1", 1);      /* either side */
     EXPECT_COUNT(x.txn, x.table, "n + 1 > i * 2", 1);    /* both sides: r0 11 > 2; r1 i nil; r2 -6 > 10 */
-    /* A signed number after a value is an operator: the lexer's "+1". */
-    EXPECT_COUNT(x.txn, x.table, "n+1 == 11", 1);
-    EXPECT_COUNT(x.txn, x.table, "n -1 == 9", 1);
+    /* A sign before digits belongs to the number (query_flex.ll: NUMBER
+     * is `[+-]?{int}`, and flex takes the longest match), so `n+1` is a
+     * value after a value, which query_bison.yy's `expr` refuses; a space
+     * after the operator, or none before a name, is fine. */
+    expect_error_containing(x.txn, x.table, "n+1 == 11", "write 'a + 1', not 'a +1'");
+    expect_error_containing(x.txn, x.table, "n -1 == 9", "after the value at position 0");
+    expect_error_containing(x.txn, x.table, "n == 5 +5", "'+5'");
+    EXPECT_COUNT(x.txn, x.table, "n+ 1 == 11", 1);
+    EXPECT_COUNT(x.txn, x.table, "n*-1 == -10", 1);
+    EXPECT_COUNT(x.txn, x.table, "n - 1 == 9", 1);
     /* Names go on over '-' (query_flex.ll's identifiers): n-1 is a name. */
     expect_error_containing(x.txn, x.table, "n-1 == 9", "n-1");
     close_items(&x);
