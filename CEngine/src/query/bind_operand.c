@@ -16,6 +16,7 @@
 #include "parse.h"
 #include "query_internal.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -179,11 +180,13 @@ bool bind_operand(binder *b, int index, operand *out)
     return bind_error(b, node->position, "expected a value or a key path");
 }
 
-/* The type an operand of an arithmetic expression yields. */
+/* The type an operand of an arithmetic expression yields (a list's
+ * elements are of any type, as realm-core's ConstantMixedList is Mixed). */
 static ce_type arith_operand_type(const operand *o)
 {
     switch (o->kind) {
     case OPERAND_VALUE: return o->value.type;
+    case OPERAND_LIST: return CE_TYPE_MIXED;
     case OPERAND_PATH: return path_value_type(&o->path);
     case OPERAND_SUBQUERY: return CE_TYPE_INT;
     case OPERAND_ARITH: return o->arith->type;
@@ -203,13 +206,18 @@ static void node_text(const binder *b, const parse_node *node, char *out, size_t
 }
 
 /* An arithmetic expression `left op right` (parse.c's PARSE_ARITH) bound:
- * folded to a value when both sides are constants, as realm-core's
+ * folded to a value when both sides are single constants, as realm-core's
  * OperationNode::visit (src/realm/parser/driver.cpp) folds them with
  * Mixed's operators; else an OPERAND_ARITH evaluated object by object.
- * Each side must yield one number (int, float, double, decimal128, mixed;
- * nil gives nil): realm-core refuses other types with "Cannot perform '%1'
- * operation on '%2' and '%3'" (Mixed::is_numeric); a list or a collection
- * without an aggregate is refused here too. A number literal takes the
+ * Each side yields numbers (int, float, double, decimal128, mixed; nil
+ * gives nil): realm-core refuses other types with "Cannot perform '%1'
+ * operation on '%2' and '%3'" (Mixed::is_numeric). A side may yield
+ * several values, a list '{...}' or argument, or a path of several values
+ * (`scores`, `dogs.age`): the operator applies to each of them with the
+ * other side's one value (query_expression.hpp, ValueBase::fun and
+ * fun_const), and the comparison takes ANY, ALL or NONE of the results;
+ * two sides of several values are refused when evaluated (eval.c). A
+ * number literal takes the
  * other side's type as realm-core's ConstantNode::visit(drv, hint) does: a
  * decimal read exactly from its text, a float for a float side; a double
  * argument that is a whole number next to an int side is that int
@@ -221,13 +229,20 @@ static bool bind_arith(binder *b, int index, operand *out)
     operand sides[2];
     if (!bind_operand(b, node->left, &sides[0]) || !bind_operand(b, node->right, &sides[1])) return false;
     for (int s = 0; s < 2; s++) {
+        /* A list of one value is that value (realm-core's Operator takes a
+         * side whose Value has_single_value as its constant). */
+        operand *o = &sides[s];
+        if (o->kind != OPERAND_LIST || o->list_count != 1) continue;
+        o->kind = OPERAND_VALUE;
+        o->value = o->list[0];
+        o->text = o->texts ? o->texts[0] : NULL;
+        if (o->arguments && o->arguments[0]) o->from_argument = true;
+    }
+    for (int s = 0; s < 2; s++) {
         const operand *o = &sides[s];
         ce_type type = arith_operand_type(o);
         char reason[96] = "";
-        if (o->kind == OPERAND_LIST || o->kind == OPERAND_GEO) snprintf(reason, sizeof reason, "it is a list");
-        else if (o->kind == OPERAND_PATH && o->path.multi &&
-                 (o->path.aggregate == PATH_ALL_VALUES || path_per_collection(&o->path)))
-            snprintf(reason, sizeof reason, "it has several values (an aggregate such as @sum makes one)");
+        if (o->kind == OPERAND_GEO) snprintf(reason, sizeof reason, "it is a shape");
         else if (!(o->kind == OPERAND_VALUE && type == CE_TYPE_NULL) && !arith_type_allowed(type))
             snprintf(reason, sizeof reason, "it is of type %s", bind_core_type_name(type));
         if (reason[0]) {
@@ -242,6 +257,19 @@ static bool bind_arith(binder *b, int index, operand *out)
     for (int s = 0; s < 2; s++) {
         operand *o = &sides[s];
         ce_type other = arith_operand_type(&sides[1 - s]);
+        if (o->kind == OPERAND_LIST && o->texts) {
+            /* A list literal's numbers take the hint too (ListNode::visit
+             * visits each constant with it); the list is the bound query's. */
+            ce_value *elements = (ce_value *)(uintptr_t)o->list;
+            for (size_t i = 0; i < o->list_count; i++) {
+                if (!o->texts[i] || !compare_is_number(elements[i].type)) continue;
+                if (other == CE_TYPE_DECIMAL128 && elements[i].type != CE_TYPE_DECIMAL128)
+                    elements[i] = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = bind_constant_decimal(&elements[i], o->texts[i])};
+                else if (other == CE_TYPE_FLOAT && elements[i].type == CE_TYPE_DOUBLE)
+                    elements[i] = (ce_value){.type = CE_TYPE_FLOAT, .float_value = (float)elements[i].double_value};
+            }
+            continue;
+        }
         if (o->kind != OPERAND_VALUE || !compare_is_number(o->value.type)) continue;
         if (o->text && other == CE_TYPE_DECIMAL128 && o->value.type != CE_TYPE_DECIMAL128)
             o->value = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = bind_constant_decimal(&o->value, o->text)};
@@ -255,6 +283,7 @@ static bool bind_arith(binder *b, int index, operand *out)
     memset(out, 0, sizeof *out);
     out->position = node->position;
     out->argument = -1;
+    /* A list is not folded ("produces_multiple_values", OperationNode::visit). */
     if (sides[0].kind == OPERAND_VALUE && sides[1].kind == OPERAND_VALUE) {
         out->kind = OPERAND_VALUE;
         arith_apply(node->arith_op, &sides[0].value, &sides[1].value, &out->value);

@@ -24,6 +24,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -786,14 +787,20 @@ static bool check_two_sides(binder *b, const operand *left, parse_op op, unsigne
 
 /* A number literal compared with an arithmetic expression takes the
  * expression's type as its hint (realm-core's ConstantNode::visit: a
- * decimal from the text, a float for a float), as it does with a path. */
+ * decimal from the text, a float for a float), as it does with a path.
+ * That type is the first operand's (Operator::get_type is its left
+ * side's): `dec + {0.2, 0.5} == 0.3` reads 0.3 as a decimal, a list
+ * first (any type, Mixed) leaves it a double. */
 static void arith_literal(const operand *expr, operand *constant)
 {
     if (expr->kind != OPERAND_ARITH || constant->kind != OPERAND_VALUE || !constant->text) return;
-    if (expr->arith->type == CE_TYPE_DECIMAL128 && compare_is_number(constant->value.type) &&
+    const arith_expr *first = expr->arith;
+    while (first->op) first = first->left;
+    ce_type hint = first->type;
+    if (hint == CE_TYPE_DECIMAL128 && compare_is_number(constant->value.type) &&
         constant->value.type != CE_TYPE_DECIMAL128)
         constant->value = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = bind_constant_decimal(&constant->value, constant->text)};
-    else if (expr->arith->type == CE_TYPE_FLOAT && constant->value.type == CE_TYPE_DOUBLE)
+    else if (hint == CE_TYPE_FLOAT && constant->value.type == CE_TYPE_DOUBLE)
         constant->value = (ce_value){.type = CE_TYPE_FLOAT, .float_value = (float)constant->value.double_value};
 }
 
@@ -1211,6 +1218,30 @@ static bool bind_between_of_many(binder *b, operand *left, unsigned flags, opera
            and_node(b, children, node->position, out);
 }
 
+/* `ALL scores * 2 > 5`: the quantifier belongs to the key path it
+ * precedes, the expression's first operand (query_bison.yy: `prop :
+ * comp_type path post_op`), which must be a collection's; the expression
+ * takes it (realm-core's Operator::get_comparison_type gives its left
+ * side's when that is not a constant) and the comparison applies it to
+ * the expression's values. */
+static bool bind_quantified_arith(binder *b, operand *left, const parse_node *node, unsigned flags, operand *right,
+                                  size_t *out)
+{
+    static const char *const names[] = {"", "ANY", "ALL", "NONE"};
+    const arith_expr *first = left->arith;
+    while (first->op) first = first->left;
+    /* The expression's leaves are the bound query's (bind_arith). */
+    operand *leaf = (operand *)(uintptr_t)&first->leaf;
+    if (leaf->kind != OPERAND_PATH)
+        return bind_error(b, node->position, "%s needs the key path of a collection after it", names[node->quantifier]);
+    bool into_mixed = leaf->path.final == FINAL_MIXED && leaf->path.mixed_step_count > 0;
+    if ((!into_mixed && !quantifier_allowed(&leaf->path)) ||
+        (leaf->path.aggregate != PATH_ALL_VALUES && !path_per_collection(&leaf->path)))
+        return bind_error(b, leaf->position, "property '%s' is not a link/collection (%s needs one)",
+                          leaf->path.description, names[node->quantifier]);
+    return bind_generic(b, left, node->op, flags, right, node->quantifier, node->position, out);
+}
+
 static bool bind_compare(binder *b, const parse_node *node, size_t *out)
 {
     operand left, right;
@@ -1263,6 +1294,8 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
         if (is_type_of(&right) && !is_type_of(&left) && node->op != PARSE_OP_IN)
             return bind_type_of(b, &right, node->op, &left, node->quantifier, node->position, out);
     }
+    if (node->quantifier != PARSE_QUANTIFIER_NONE_GIVEN && left.kind == OPERAND_ARITH)
+        return bind_quantified_arith(b, &left, node, flags, &right, out);
     if (node->quantifier != PARSE_QUANTIFIER_NONE_GIVEN) {
         static const char *const names[] = {"", "ANY", "ALL", "NONE"};
         if (left.kind != OPERAND_PATH)

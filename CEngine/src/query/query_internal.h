@@ -157,7 +157,8 @@ typedef enum operand_kind {
     OPERAND_PATH,
     OPERAND_SUBQUERY,
     OPERAND_GEO,
-    OPERAND_ARITH /* `age + 1`: an arithmetic expression (arith), one value per object */
+    OPERAND_ARITH /* `age + 1`: an arithmetic expression (arith), one value per object, or
+                     several when an operand has several (`scores * 2`) */
 } operand_kind;
 
 struct arith_expr;
@@ -179,9 +180,10 @@ typedef struct operand {
     const struct arith_expr *arith; /* ARITH: the expression, owned by the bound query */
 } operand;
 
-/* An arithmetic expression bound (bind_predicate.c) and evaluated per
+/* An arithmetic expression bound (bind_operand.c) and evaluated per
  * object (eval.c, arith.c): an operator over two expressions, or a leaf
- * (op 0): a value, a path yielding one value, or a SUBQUERY count. */
+ * (op 0): a value, a list, a path (one value or several), or a SUBQUERY
+ * count. */
 typedef struct arith_expr {
     char op;      /* '+', '-', '*', '/'; 0 for a leaf */
     ce_type type; /* what it yields: CE_TYPE_INT, _FLOAT, _DOUBLE, _DECIMAL128, or _MIXED (known per object) */
