@@ -89,7 +89,13 @@ static const struct {
     {"i == $", "'$' must be followed by an argument number"},
     {"i == %x", "'%' must be followed by '@'"},
     {"i == 3 SORT(i)", "expected ASC or DESC"},
-    {"i == 3 SORT(nope ASC)", "class 'Thing' has no property 'nope'"},
+    /* realm-core's words for a missing property in SORT or DISTINCT
+     * (DescriptorOrderingNode::visit, driver.cpp; test_parser.cpp,
+     * Parser_SortAndDistinct: "No property 'balance' found on object type
+     * 'person' specified in 'distinct' clause"). */
+    {"i == 3 SORT(nope ASC)", "No property 'nope' found on object type 'Thing' specified in 'sort' clause"},
+    {"i == 3 DISTINCT(nope)", "No property 'nope' found on object type 'Thing' specified in 'distinct' clause"},
+    {"nope == 3 SORT(i ASC)", "class 'Thing' has no property 'nope'"},
     {"i == 3 DISTINCT(i.x)", "Property 'Thing.i' has no property 'x'"},
     {"i == 3 LIMIT(-1)", "LIMIT needs a number of objects"},
     {"i == 3 LIMIT(x)", "LIMIT needs a number of objects"},

@@ -857,6 +857,10 @@ static bool bind_property_step(key_path_walk *w)
     bool found;
     if (!table_find_property(w->b->txn, w->table, component->name, component->name_length, &property, &found))
         return false;
+    if (!found && w->b->clause)
+        /* realm-core's words (DescriptorOrderingNode::visit, driver.cpp). */
+        return bind_error(w->b, walk_at(w, w->i), "No property '%s' found on object type '%s' specified in '%s' clause",
+                          component->name, w->table_name, w->b->clause);
     if (!found)
         return bind_error(w->b, walk_at(w, w->i), "class '%s' has no property '%s'", w->table_name, component->name);
     describe_more(&w->builder, ".", property.name);

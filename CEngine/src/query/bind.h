@@ -31,6 +31,9 @@ typedef struct binder {
      * of variable_table, and every comparison is evaluated object by object. */
     const char *variable;
     ce_table_key variable_table;
+    /* A key path of SORT(...) or DISTINCT(...) in the predicate: "sort" or
+     * "distinct", which a missing property's message names; else NULL. */
+    const char *clause;
 } binder;
 
 /* Binds the core's tree to the schema of the transaction's state, unless it
