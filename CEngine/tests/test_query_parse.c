@@ -192,8 +192,15 @@ static void check_path_kinds(ce_txn *txn)
     expect_query_error(txn, "SUBQUERY(s, $x, $x.name == 'a').@count > 0", NULL, 0, not_collection);
     expect_query_error(txn, "i.@count > 0", NULL, 0, "property 'Thing.i' is not a link/collection");
     expect_query_error(txn, "@links.Owner.name.@count > 0", NULL, 0, "property 'Owner.name' is not a link/collection");
-    expect_query_error(txn, "@links.Nobody.name.@count > 0", NULL, 0, "no class named 'Nobody'");
-    expect_query_error(txn, "@links.Owner.nothing.@count > 0", NULL, 0, "class 'Owner' has no property 'nothing'");
+    /* realm-core's words (ParserDriver::backlink, driver.cpp; test_parser.cpp,
+     * Parser_Backlinks: "@links.class_Person.artifacts > 0" gives "No property
+     * 'artifacts' found in type 'Person' which links to type 'Items'"). */
+    expect_query_error(txn, "@links.Nobody.name.@count > 0", NULL, 0,
+                       "No property 'name' found in type 'Nobody' which links to type 'Thing'");
+    expect_query_error(txn, "@links.Thing.nope.@count > 0", NULL, 0,
+                       "No property 'nope' found in type 'Thing' which links to type 'Thing'");
+    expect_query_error(txn, "@links.Owner.nothing.@count > 0", NULL, 0,
+                       "No property 'nothing' found in type 'Owner' which links to type 'Thing'");
     expect_query_error(txn, "@count > 0", NULL, 0, "'@count' must follow the key path of a collection");
     expect_query_error(txn, "$x.name == 'a'", NULL, 0, "'$x' is not defined here");
     expect_query_error(txn, "dogs.name == 'x'", NULL, 0, "class 'Thing' has no property 'dogs'");
