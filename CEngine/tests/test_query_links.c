@@ -430,7 +430,14 @@ TEST(link_path_errors)
     expect_query_error(txn, "best.nope == 1", NULL, 0, "class 'Dog' has no property 'nope'");
     expect_query_error(txn, "@links.Vet.name.@count > 0", NULL, 0, "property 'Vet.name' is not a link/collection");
     expect_query_error(txn, "@links.Dog.vet.@count > 0", NULL, 0, "'Dog.vet' does not link to class 'Person'");
-    expect_query_error(txn, "SUBQUERY(best, $d, $d.age > 1).@count > 0", NULL, 0, "SUBQUERY needs a list");
+    /* realm-core's words (SubqueryNode::visit, driver.cpp). */
+    expect_query_error(txn, "SUBQUERY(best, $d, $d.age > 1).@count > 0", NULL, 0,
+                       "A subquery must operate on a list property, but 'best' is type 'link'");
+    expect_query_error(txn, "SUBQUERY(best.age, $d, $d.age > 1).@count > 0", NULL, 0,
+                       "A subquery must operate on a list property, but 'age' is type 'int'");
+    expect_query_error(txn, "SUBQUERY(dogs.age, $d, $d.age > 1).@count > 0", NULL, 0, "SUBQUERY needs a list");
+    expect_query_error(txn, "SUBQUERY(scores, $s, $s > 1).@count > 0", NULL, 0,
+                       "A subquery can not operate on a list of primitive values (property 'scores')");
     expect_query_error(txn, "SUBQUERY(dogs, $d, age > 1).@count > 0", NULL, 0, "a key path starts with its variable ($d)");
     expect_query_error(txn, "SUBQUERY(dogs, $d, $e.age > 1).@count > 0", NULL, 0, "this SUBQUERY's variable is $d");
     expect_query_error(txn, "SUBQUERY(dogs, $d, $d.age > 1).@count > 'x'", NULL, 0, "a SUBQUERY count compares with numbers");

@@ -189,7 +189,11 @@ static void check_path_kinds(ce_txn *txn)
     expect_query_error(txn, "s[3] == 'a'", NULL, 0, "Property 'Thing.s' does not support index '3'");
     expect_query_error(txn, "s[*] == 'a'", NULL, 0, "Property 'Thing.s' does not support index '*'");
     expect_query_error(txn, "'x' IN s", NULL, 0, not_collection);
-    expect_query_error(txn, "SUBQUERY(s, $x, $x.name == 'a').@count > 0", NULL, 0, not_collection);
+    /* realm-core's words (SubqueryNode::visit, driver.cpp; test_parser.cpp,
+     * Parser_Subquery: "A subquery must operate on a list property, but
+     * 'account_balance' is type ..."). */
+    expect_query_error(txn, "SUBQUERY(s, $x, $x.name == 'a').@count > 0", NULL, 0,
+                       "A subquery must operate on a list property, but 's' is type 'string'");
     expect_query_error(txn, "i.@count > 0", NULL, 0, "property 'Thing.i' is not a link/collection");
     expect_query_error(txn, "@links.Owner.name.@count > 0", NULL, 0, "property 'Owner.name' is not a link/collection");
     /* realm-core's words (ParserDriver::backlink, driver.cpp; test_parser.cpp,

@@ -159,6 +159,17 @@ bool bind_operand(binder *b, int index, operand *out)
          * objects for which the predicate holds, with $x each of them. */
         const parse_node *collection = &tree->nodes[node->left];
         if (!bind_key_path(b, tree, collection, 0, false, &out->path)) return false;
+        /* What is no collection of objects, in realm-core's words
+         * (SubqueryNode::visit, driver.cpp), naming the last property. */
+        const char *dot = strrchr(out->path.description, '.');
+        const char *property = dot ? dot + 1 : out->path.description;
+        if (out->path.final == FINAL_COLLECTION && out->path.aggregate == PATH_ALL_VALUES && !out->path.size_of)
+            return bind_error(b, collection->position,
+                              "A subquery can not operate on a list of primitive values (property '%s')", property);
+        if (!out->path.multi && out->path.aggregate == PATH_ALL_VALUES && !out->path.size_of &&
+            (out->path.final == FINAL_COLUMN || out->path.final == FINAL_OBJECT))
+            return bind_error(b, collection->position, "A subquery must operate on a list property, but '%s' is type '%s'",
+                              property, bind_core_type_name(out->path.final == FINAL_OBJECT ? CE_TYPE_LINK : out->path.type));
         if (out->path.local && !out->path.link_column)
             return bind_error(b, collection->position, "property '%s' is not a link/collection", out->path.description);
         if (out->path.final != FINAL_OBJECT || !out->path.multi || out->path.aggregate != PATH_ALL_VALUES)
