@@ -17,6 +17,13 @@
 #include <stddef.h>
 
 /* What a binding works with, and where it puts what it binds. */
+/* The SUBQUERY variables a key path is bound inside, innermost first. */
+typedef struct subquery_scope {
+    const char *variable;
+    ce_table_key table;
+    const struct subquery_scope *outer;
+} subquery_scope;
+
 typedef struct binder {
     query_core *core;
     ce_txn *txn;
@@ -31,6 +38,7 @@ typedef struct binder {
      * of variable_table, and every comparison is evaluated object by object. */
     const char *variable;
     ce_table_key variable_table;
+    const subquery_scope *scopes; /* every enclosing SUBQUERY's variable, innermost first */
     /* A key path of SORT(...) or DISTINCT(...) in the predicate: "sort" or
      * "distinct", which a missing property's message names; else NULL. */
     const char *clause;

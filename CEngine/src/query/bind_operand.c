@@ -176,13 +176,25 @@ bool bind_operand(binder *b, int index, operand *out)
             return bind_error(b, collection->position,
                               "SUBQUERY needs a list, set or dictionary of links or backlinks, and '%s' is not one",
                               out->path.description);
+        /* A variable may not be declared again for objects of the same
+         * class inside its SUBQUERY (SubqueryNode::visit, driver.cpp: the
+         * key path mapping takes one name per table), in realm-core's words. */
+        for (const subquery_scope *s = b->scopes; s; s = s->outer)
+            if (s->table == out->path.final_table && strcmp(s->variable, node->variable) == 0)
+                return bind_error(b, node->position,
+                                  "Unable to create a subquery expression with variable '$%s' since an identical "
+                                  "variable already exists in this context",
+                                  node->variable);
         const char *outer_variable = b->variable;
         ce_table_key outer_table = b->variable_table;
+        subquery_scope scope = {node->variable, out->path.final_table, b->scopes};
         b->variable = node->variable;
         b->variable_table = out->path.final_table;
+        b->scopes = &scope;
         bool ok = bind_predicate(b, node->right, &out->subquery);
         b->variable = outer_variable;
         b->variable_table = outer_table;
+        b->scopes = scope.outer;
         out->kind = OPERAND_SUBQUERY;
         return ok;
     }
