@@ -851,6 +851,76 @@ TEST(binary_case_insensitive)
 }
 
 /* ------------------------------------------------------------------------ */
+/* A string compared with numbers                                            */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * realm-core reads a string constant compared with numbers as a number of
+ * the other side's type when its text reads as one (ConstantNode::visit,
+ * src/realm/parser/driver.cpp, convert_if_needed: string_to<T>, an
+ * istringstream in the classic locale, then NaN and infinities for
+ * floating types; Decimal128 from the whole text): test_parser.cpp,
+ * Parser_ChainedIntEqualQueries, matches "a == '5'" on an int column. A
+ * literal or an argument, alone or in a list; a text that reads as no
+ * number stays a string and is refused. Realm Swift's predicates
+ * (realm_swift_values) keep refusing a string for a number.
+ *
+ * Rows: i = 5, 7, -3; d = 1.5, 2.0, nil; dec = 0.1, 2, 3; f = 0.5, 1, 2.
+ */
+TEST(numeric_strings)
+{
+    test_db t = test_db_open("query-rules-numeric-strings");
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Row", &table));
+    ce_column_key i = add_property(txn, table, "i", CE_TYPE_INT, false, 0);
+    ce_column_key d = add_property(txn, table, "d", CE_TYPE_DOUBLE, true, 0);
+    ce_column_key dec = add_property(txn, table, "dec", CE_TYPE_DECIMAL128, false, 0);
+    ce_column_key f = add_property(txn, table, "f", CE_TYPE_FLOAT, false, 0);
+    ce_value rows[3][4] = {
+        {{.type = CE_TYPE_INT, .integer = 5}, {.type = CE_TYPE_DOUBLE, .double_value = 1.5},
+         {.type = CE_TYPE_DECIMAL128, .decimal = decimal(1, -1)}, {.type = CE_TYPE_FLOAT, .float_value = 0.5f}},
+        {{.type = CE_TYPE_INT, .integer = 7}, {.type = CE_TYPE_DOUBLE, .double_value = 2.0},
+         {.type = CE_TYPE_DECIMAL128, .decimal = decimal(2, 0)}, {.type = CE_TYPE_FLOAT, .float_value = 1.0f}},
+        {{.type = CE_TYPE_INT, .integer = -3}, null_value, {.type = CE_TYPE_DECIMAL128, .decimal = decimal(3, 0)},
+         {.type = CE_TYPE_FLOAT, .float_value = 2.0f}}};
+    ce_column_key columns[4] = {i, d, dec, f};
+    for (int r = 0; r < 3; r++) {
+        ce_object_key object;
+        CHECK(ce_object_create(txn, table, NULL, &object));
+        for (int c = 0; c < 4; c++) CHECK(ce_object_set(txn, table, object, columns[c], &rows[r][c]));
+    }
+    static const struct {
+        const char *predicate;
+        size_t count;
+    } cases[] = {
+        {"i == '5'", 1},        {"i == ' 7'", 1},       {"i > '0'", 2},           {"i == '-3'", 1},
+        {"i == '5abc'", 1},     /* the longest number first, as an istringstream reads */
+        {"i == '1.9'", 0},      /* reads 1 */
+        {"i IN {'5', '7'}", 2}, {"i BETWEEN {'0', '6'}", 1}, {"'7' == i", 1},      {"i != '5'", 2},
+        {"d == '1.5'", 1},      {"d < '2e0'", 1},       {"d == 'inf'", 0},        {"d > '-Infinity'", 2},
+        {"dec == '0.1'", 1},    {"dec >= '2'", 2},      {"f == '0.5'", 1},        {"f IN {'1', 2}", 2},
+        {"i + 1 == '6'", 1},    /* an expression's type is its first operand's */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) EXPECT_COUNT(txn, table, cases[k].predicate, cases[k].count);
+    ce_query_argument seven = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = text_value("7")};
+    CHECK(count_of(txn, table, "i == $0", &seven, 1) == 1);
+    ce_value texts[2] = {text_value("5"), text_value("-3")};
+    ce_query_argument list = {.kind = CE_QUERY_ARGUMENT_LIST, .list = texts, .list_count = 2};
+    CHECK(count_of(txn, table, "i IN $0", &list, 1) == 2);
+    /* A text that reads as no number stays a string. */
+    expect_error_containing(txn, table, "i == 'x'", NULL, 0, "cannot compare int property 'Row.i' with a string");
+    expect_error_containing(txn, table, "dec == '1.5x'", NULL, 0, "cannot compare decimal128 property");
+    expect_error_containing(txn, table, "i == '99999999999999999999'", NULL, 0, "cannot compare int property");
+    /* Realm Swift's predicates refuse a string for a number. */
+    ce_query_options swift = {.realm_swift_values = true};
+    ce_query *query;
+    CHECK(!ce_query_parse_with(txn, table, "i == '5'", NULL, 0, &swift, &query));
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}
+
+/* ------------------------------------------------------------------------ */
 /* A string property and a binary argument (or the reverse)                  */
 /* ------------------------------------------------------------------------ */
 

@@ -56,6 +56,13 @@ bool bind_predicate(binder *b, int index, size_t *out);
  * arithmetic expression) into *out (bind_operand.c). */
 bool bind_operand(binder *b, int index, operand *out);
 
+/* A string literal or argument (or list element) compared with numbers
+ * of `other` (an int, float, double or decimal128 property, @count, an
+ * arithmetic expression) becomes that number when its text reads as one,
+ * as realm-core's ConstantNode::visit converts it for its hint
+ * (bind_operand.c). Not with ce_query_options.realm_swift_values. */
+bool bind_numeric_strings(binder *b, operand *constant, const operand *other);
+
 /* A decimal for a numeric constant: from a literal's text when there is
  * one (exact), else converted (bind_predicate.c). */
 ce_decimal128 bind_constant_decimal(const ce_value *value, const char *text);

@@ -5,19 +5,25 @@
  *
  * Owns: bind_operand (bind.h) and the binding of arithmetic expressions
  * (their operand types, realm-core's refusals, constants folded at bind
- * time).
+ * time), and the constants a comparison converts for the other side's
+ * type (bind_numeric_strings).
  * Never: decides how a comparison is evaluated (bind_predicate.c), binds
  * a key path itself (bind.c), or computes an operator (arith.c).
  */
 #include "arith.h"
 #include "bind.h"
 #include "compare.h"
+#include "decimal.h"
 #include "geo.h"
 #include "parse.h"
 #include "query_internal.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A shape written in the predicate (geoBox(...), ...) as a ce_geo owned
@@ -330,5 +336,125 @@ static bool bind_arith(binder *b, int index, operand *out)
     if (expr->type == CE_TYPE_NULL) expr->type = CE_TYPE_MIXED; /* nil, whatever the object (see arith.c) */
     out->kind = OPERAND_ARITH;
     out->arith = expr;
+    return true;
+}
+
+/* The number type a side compares as, for a constant on the other side:
+ * a numeric property's (or @count's), an arithmetic expression's first
+ * operand's (realm-core's Operator::get_type), a SUBQUERY count's; else
+ * CE_TYPE_NULL (no conversion). */
+static ce_type numeric_hint(const operand *o)
+{
+    ce_type type = CE_TYPE_NULL;
+    if (o->kind == OPERAND_PATH) type = path_value_type(&o->path);
+    else if (o->kind == OPERAND_SUBQUERY) type = CE_TYPE_INT;
+    else if (o->kind == OPERAND_ARITH) {
+        const arith_expr *first = o->arith;
+        while (first->op) first = first->left;
+        type = first->type;
+    }
+    return type == CE_TYPE_INT || type == CE_TYPE_FLOAT || type == CE_TYPE_DOUBLE || type == CE_TYPE_DECIMAL128
+               ? type
+               : CE_TYPE_NULL;
+}
+
+/* `text` read as realm-core's string_to<T> reads it (driver.cpp: an
+ * istringstream in the classic locale, then NaN and infinities for
+ * floating types; a decimal from the whole text, not NaN): white space
+ * first, then the longest number; false when there is none. */
+static bool number_of_text(ce_type type, const char *data, size_t size, ce_value *out)
+{
+    char text[128];
+    if (size >= sizeof text) return false;
+    memcpy(text, data, size);
+    text[size] = 0;
+    if (type == CE_TYPE_DECIMAL128) {
+        ce_decimal128 d;
+        if (!decimal_from_text(text, &d) || ce_decimal128_is_nan(d)) return false;
+        *out = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = d};
+        return true;
+    }
+    const char *p = text;
+    while (isspace((unsigned char)*p)) p++;
+    size_t n = 0;
+    if (p[n] == '+' || p[n] == '-') n++;
+    size_t digits = 0;
+    while (isdigit((unsigned char)p[n + digits])) digits++;
+    if (type == CE_TYPE_INT) {
+        if (!digits) return false;
+        errno = 0;
+        char number[128];
+        memcpy(number, p, n + digits);
+        number[n + digits] = 0;
+        long long value = strtoll(number, NULL, 10);
+        if (errno == ERANGE) return false;
+        *out = (ce_value){.type = CE_TYPE_INT, .integer = value};
+        return true;
+    }
+    size_t end = n + digits;
+    if (p[end] == '.') {
+        size_t fraction = 0;
+        while (isdigit((unsigned char)p[end + 1 + fraction])) fraction++;
+        if (digits || fraction) end += 1 + fraction, digits += fraction;
+    }
+    if (digits && (p[end] == 'e' || p[end] == 'E')) {
+        size_t e = end + 1;
+        if (p[e] == '+' || p[e] == '-') e++;
+        size_t exponent = 0;
+        while (isdigit((unsigned char)p[e + exponent])) exponent++;
+        if (exponent) end = e + exponent;
+    }
+    double value;
+    if (digits) {
+        char number[128];
+        memcpy(number, p, end);
+        number[end] = 0;
+        value = strtod(number, NULL);
+        if (isinf(value) || (type == CE_TYPE_FLOAT && isinf((float)value))) return false; /* out of range: failbit */
+    } else {
+        /* try_parse_specials: the whole text, any case. */
+        char lower[128];
+        size_t i = 0;
+        for (; text[i]; i++) lower[i] = (char)tolower((unsigned char)text[i]);
+        lower[i] = 0;
+        if (!strcmp(lower, "nan") || !strcmp(lower, "+nan")) value = NAN;
+        else if (!strcmp(lower, "-nan")) value = -NAN;
+        else if (!strcmp(lower, "inf") || !strcmp(lower, "+inf") || !strcmp(lower, "infinity") || !strcmp(lower, "+infinity"))
+            value = INFINITY;
+        else if (!strcmp(lower, "-inf") || !strcmp(lower, "-infinity")) value = -INFINITY;
+        else return false;
+    }
+    *out = type == CE_TYPE_FLOAT ? (ce_value){.type = CE_TYPE_FLOAT, .float_value = (float)value}
+                                 : (ce_value){.type = CE_TYPE_DOUBLE, .double_value = value};
+    return true;
+}
+
+bool bind_numeric_strings(binder *b, operand *constant, const operand *other)
+{
+    ce_type type = numeric_hint(other);
+    if (b->core->realm_swift_values || type == CE_TYPE_NULL) return true;
+    if (constant->kind == OPERAND_VALUE) {
+        ce_value number;
+        if (constant->value.type == CE_TYPE_STRING &&
+            number_of_text(type, constant->value.string.data, constant->value.string.size, &number)) {
+            constant->value = number;
+            constant->text = NULL;
+        }
+        return true;
+    }
+    if (constant->kind != OPERAND_LIST) return true;
+    size_t strings = 0;
+    for (size_t i = 0; i < constant->list_count; i++) strings += constant->list[i].type == CE_TYPE_STRING;
+    if (!strings) return true;
+    /* A copy the bound query owns (an argument's list is the caller's). */
+    char *bytes;
+    if (!bind_keep_bytes(b->out, constant->list, constant->list_count * sizeof(ce_value), &bytes)) return false;
+    ce_value *values = (ce_value *)(void *)bytes;
+    for (size_t i = 0; i < constant->list_count; i++) {
+        ce_value number;
+        if (values[i].type == CE_TYPE_STRING && number_of_text(type, values[i].string.data, values[i].string.size, &number))
+            values[i] = number;
+    }
+    constant->list = values;
     return true;
 }

@@ -1248,6 +1248,10 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
     if (!bind_operand(b, node->left, &left) || !bind_operand(b, node->right, &right)) return false;
     if (node->op == PARSE_OP_GEO_WITHIN || left.kind == OPERAND_GEO || right.kind == OPERAND_GEO)
         return bind_geo(b, node, &left, &right, out);
+    /* `age == '5'`: a string that reads as a number of the other side's type. */
+    if (!compare_is_string_operator(node->op) &&
+        (!bind_numeric_strings(b, &right, &left) || !bind_numeric_strings(b, &left, &right)))
+        return false;
     unsigned flags = (node->flags & PARSE_CASE_INSENSITIVE ? FOLD_CASE : 0) |
                      (node->flags & PARSE_DIACRITIC_INSENSITIVE ? FOLD_DIACRITICS : 0);
     /* Realm Swift refuses LIKE[d] and LIKE[cd] (RLMQueryUtil.mm,
