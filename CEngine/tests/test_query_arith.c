@@ -294,7 +294,8 @@ TEST(arith_over_several_values)
     EXPECT_COUNT(x.txn, x.table, "nums + n == 13", 1);      /* r0: 11, 12, 13 */
     EXPECT_COUNT(x.txn, x.table, "n * 2 < nums", 1);        /* r2: -14 < 10; r0: 20 against 1..3 */
     EXPECT_COUNT(x.txn, x.table, "25 < nums * 3", 1);       /* either side */
-    EXPECT_COUNT(x.txn, x.table, "nums - 1 IN {0, 9}", 2);
+    EXPECT_COUNT(x.txn, x.table, "ANY nums - 1 IN {0, 9}", 2);
+    EXPECT_COUNT(x.txn, x.table, "nums - 1 IN {0, 1, 2}", 1); /* no ANY: element by element, r0 */
     EXPECT_COUNT(x.txn, x.table, "nums / 0 == 9223372036854775807", 2);
     EXPECT_COUNT(x.txn, x.table, "link.nums * 2 == 4", 1);  /* r2 -> r0: 2, 4, 6; r0 -> r1: none */
     close_items(&x);

@@ -755,7 +755,8 @@ TEST(decimal_literals_through_every_path)
     EXPECT_COUNT(txn, table, "link.d == 0.1", 1);
     EXPECT_COUNT(txn, table, "decimals == 0.1", 1);
     EXPECT_COUNT(txn, table, "ALL decimals != 0.1", 1); /* the second's empty list */
-    EXPECT_COUNT(txn, table, "decimals IN {0.1, 3}", 1);
+    EXPECT_COUNT(txn, table, "ANY decimals IN {0.1, 3}", 1);
+    EXPECT_COUNT(txn, table, "decimals == {0.1, 7}", 1); /* element by element (test_query_rules lists_in_order) */
     EXPECT_COUNT(txn, table, "0.1 IN decimals", 1);
     EXPECT_COUNT(txn, table, "decimals.@min == 0.1", 1);
     EXPECT_COUNT(txn, table, "decimals.@sum == 7.1", 1);
@@ -846,6 +847,95 @@ TEST(binary_case_insensitive)
     expect_error_containing(txn, table, "bin ==[c] s", NULL, 0, "[c] and [d] compare strings");
     expect_error_containing(txn, table, "link.bin ==[cd] other", NULL, 0, "[c] and [d] compare strings");
     expect_error_containing(txn, table, "bin <[c] other", NULL, 0, "Lexicographical comparisons must be case-sensitive");
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Two sides of several values                                               */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * realm-core compares two sides of several values (each "from a list": a
+ * collection's values, values through a to-many link, a list '{...}' or a
+ * list argument) with no ANY, ALL or NONE on either element by element,
+ * in order: the same number of values, each pair matching (query_
+ * expression.hpp, ValueBase::compare: "Both lists and no ANY, NONE, ALL
+ * specified - simple element by element comparison"; != holds for lists
+ * of different sizes, and otherwise needs every pair to differ). So
+ * `scores IN {1, 2}` and `scores == {1, 2}` hold for the list [1, 2]
+ * only; with ANY (or ALL, NONE) each value is looked up in the list. Two
+ * lists of values of the objects themselves are refused
+ * (verify_conditions, driver.cpp). Realm Swift's predicates keep ANY.
+ *
+ * Rows: scores = [1, 2], [2, 1], [], [1, 2, 3]; dogs (ages) = [1, 2], [2], [], [].
+ */
+TEST(lists_in_order)
+{
+    test_db t = test_db_open("query-rules-lists-in-order");
+    ce_txn *txn;
+    ce_table_key table, dogs_table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Owner", &table) && ce_table_add(txn, "Dog", &dogs_table));
+    ce_column_key age = add_property(txn, dogs_table, "age", CE_TYPE_INT, false, 0);
+    ce_property_info scores_info = {.name = "scores", .type = CE_TYPE_INT, .collection = CE_COLLECTION_LIST};
+    ce_property_info dogs_info = {.name = "dogs", .type = CE_TYPE_LINK, .collection = CE_COLLECTION_LIST, .link_target = dogs_table};
+    ce_property_info other_info = {.name = "other", .type = CE_TYPE_INT, .collection = CE_COLLECTION_LIST};
+    ce_column_key scores, dogs, other;
+    CHECK(ce_property_add(txn, table, &scores_info, &scores) && ce_property_add(txn, table, &dogs_info, &dogs) &&
+          ce_property_add(txn, table, &other_info, &other));
+    ce_object_key dog[2];
+    for (int k = 0; k < 2; k++) {
+        ce_value years = {.type = CE_TYPE_INT, .integer = k + 1};
+        CHECK(ce_object_create(txn, dogs_table, NULL, &dog[k]) && ce_object_set(txn, dogs_table, dog[k], age, &years));
+    }
+    static const int64_t lists[4][3] = {{1, 2}, {2, 1}, {0}, {1, 2, 3}};
+    static const size_t sizes[4] = {2, 2, 0, 3};
+    static const int dog_lists[4][2] = {{0, 1}, {1}, {0}, {0}};
+    static const size_t dog_sizes[4] = {2, 1, 0, 0};
+    for (int r = 0; r < 4; r++) {
+        ce_object_key object;
+        CHECK(ce_object_create(txn, table, NULL, &object));
+        ce_collection *list;
+        CHECK(ce_collection_open(txn, table, object, scores, &list));
+        for (size_t k = 0; k < sizes[r]; k++) {
+            ce_value v = {.type = CE_TYPE_INT, .integer = lists[r][k]};
+            CHECK(ce_list_insert(list, k, &v));
+        }
+        ce_collection_close(list);
+        CHECK(ce_collection_open(txn, table, object, dogs, &list));
+        for (size_t k = 0; k < dog_sizes[r]; k++) {
+            ce_value v = {.type = CE_TYPE_LINK, .link = {dogs_table, dog[dog_lists[r][k]]}};
+            CHECK(ce_list_insert(list, k, &v));
+        }
+        ce_collection_close(list);
+    }
+    static const struct {
+        const char *predicate;
+        size_t count;
+    } cases[] = {
+        {"scores IN {1, 2}", 1},       {"scores == {1, 2}", 1},      {"{1, 2} == scores", 1},
+        {"scores != {1, 2}", 3},       /* [2, 1] differs at each place; [] and [1, 2, 3] in size */
+        {"scores == {}", 1},           {"scores < {2, 3}", 1},       {"scores == {1, 2, 3}", 1},
+        {"ANY scores IN {1, 2}", 3},   {"ALL scores IN {1, 2}", 3},  {"NONE scores IN {1, 2}", 1},
+        {"ANY scores == {2}", 3},      {"dogs.age IN {1, 2}", 1},    {"dogs.age == {2}", 1},
+        {"scores == dogs.age", 2},     /* [1, 2] and [1, 2]; [] and [] */
+        {"scores * 10 == {10, 20}", 1}, {"2 IN scores", 3},          {"scores IN {2}", 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) EXPECT_COUNT(txn, table, cases[k].predicate, cases[k].count);
+    ce_value pair[2] = {{.type = CE_TYPE_INT, .integer = 2}, {.type = CE_TYPE_INT, .integer = 1}};
+    ce_query_argument list_argument = {.kind = CE_QUERY_ARGUMENT_LIST, .list = pair, .list_count = 2};
+    CHECK(count_of(txn, table, "scores IN $0", &list_argument, 1) == 1);
+    CHECK(count_of(txn, table, "ANY scores IN $0", &list_argument, 1) == 3);
+    expect_error_containing(txn, table, "scores == other", NULL, 0,
+                            "Ordered comparison between two primitive lists is not implemented yet ('scores' and 'other')");
+    expect_error_containing(txn, table, "scores BEGINSWITH {1}", NULL, 0, "a list is compared only by IN or BETWEEN");
+    /* Realm Swift's predicates: a list's values looked up one by one. */
+    ce_query_options swift = {.realm_swift_values = true};
+    ce_query *query;
+    size_t count;
+    CHECK(ce_query_parse_with(txn, table, "ANY scores IN {1, 2}", NULL, 0, &swift, &query));
+    CHECK(ce_query_count(query, txn, &count) && count == 3);
+    ce_query_free(query);
     CHECK(ce_txn_commit(txn));
     test_db_close(&t);
 }

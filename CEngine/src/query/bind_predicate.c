@@ -804,6 +804,38 @@ static void arith_literal(const operand *expr, operand *constant)
         constant->value = (ce_value){.type = CE_TYPE_FLOAT, .float_value = (float)constant->value.double_value};
 }
 
+/* Whether an operand yields several values for an object (a collection's,
+ * realm-core's m_from_list): a list, a path through a collection without
+ * an aggregate, or an expression over one. */
+static bool several_values(const operand *o)
+{
+    if (o->kind == OPERAND_LIST) return true;
+    if (o->kind == OPERAND_PATH)
+        return o->path.multi && (o->path.aggregate == PATH_ALL_VALUES || path_per_collection(&o->path));
+    if (o->kind == OPERAND_ARITH) {
+        const arith_expr *stack[64];
+        size_t n = 0;
+        stack[n++] = o->arith;
+        while (n) {
+            const arith_expr *x = stack[--n];
+            if (!x->op) {
+                if (several_values(&x->leaf)) return true;
+            } else if (n + 2 <= sizeof stack / sizeof *stack) {
+                stack[n++] = x->left;
+                stack[n++] = x->right;
+            }
+        }
+    }
+    return false;
+}
+
+/* A list or set of values (realm-core's ColumnListBase): its elements. */
+static bool primitive_list(const bound_path *path)
+{
+    return path->final == FINAL_COLLECTION && path->aggregate == PATH_ALL_VALUES && !path->size_of &&
+           path->element.kind == STEP_ALL && !path->element_type;
+}
+
 /* A comparison evaluated object by object: `left op right`, each side a
  * value, a list (IN, BETWEEN), a path (several values: ANY unless the
  * quantifier says ALL or NONE) or a SUBQUERY count. */
@@ -846,9 +878,18 @@ static bool bind_generic(binder *b, operand *left, parse_op op, unsigned flags, 
     } else {
         if (left->kind == OPERAND_LIST || right->kind == OPERAND_LIST) {
             const operand *list = left->kind == OPERAND_LIST ? left : right;
-            return bind_error(b, list->position, "a list is compared only by IN or BETWEEN, not by %s", parse_op_name(op));
-        }
-        if (left->kind == OPERAND_PATH && right->kind == OPERAND_VALUE) {
+            const operand *other = list == left ? right : left;
+            /* A list against several values compares element by element
+             * (realm-core's ValueBase::compare); against one value it is
+             * refused. */
+            if (b->core->realm_swift_values || !several_values(other) || compare_is_string_operator(op))
+                return bind_error(b, list->position, "a list is compared only by IN or BETWEEN, not by %s", parse_op_name(op));
+            if (other->kind == OPERAND_PATH)
+                for (size_t i = 0; i < list->list_count; i++)
+                    if (!check_comparison(b, &other->path, list == right ? op : mirror(op), flags, list, &list->list[i],
+                                          list->position))
+                        return false;
+        } else if (left->kind == OPERAND_PATH && right->kind == OPERAND_VALUE) {
             if (!check_comparison(b, &left->path, op, flags, right, &right->value, right->position)) return false;
         } else if (right->kind == OPERAND_PATH && left->kind == OPERAND_VALUE) {
             if (!check_comparison(b, &right->path, compare_is_string_operator(op) ? op : mirror(op), flags, left, &left->value,
@@ -866,8 +907,16 @@ static bool bind_generic(binder *b, operand *left, parse_op op, unsigned flags, 
             (void)count;
         }
     }
+    if (!b->core->realm_swift_values && left->kind == OPERAND_PATH && right->kind == OPERAND_PATH &&
+        primitive_list(&left->path) && primitive_list(&right->path)) {
+        /* realm-core's words (verify_conditions, driver.cpp). */
+        const char *l = strchr(left->path.description, '.'), *r = strchr(right->path.description, '.');
+        return bind_error(b, position, "Ordered comparison between two primitive lists is not implemented yet ('%s' and '%s')",
+                          l ? l + 1 : left->path.description, r ? r + 1 : right->path.description);
+    }
     if (!generic_node(b, left, op, flags, right, position, out)) return false;
     b->out->nodes[*out].quantifier = quantifier;
+    b->out->nodes[*out].in_order = !b->core->realm_swift_values && quantifier == PARSE_QUANTIFIER_NONE_GIVEN;
     b->out->nodes[*out].null_string_first =
         (left->kind == OPERAND_PATH && right->kind == OPERAND_VALUE &&
          null_string_first(&left->path, op, flags, &right->value)) ||

@@ -887,6 +887,20 @@ static bool generic_match(evaluation *e, const bound_node *node, const object_co
     bool left_many, right_many;
     bool ok = operand_bag(e, &node->left, context, &left, &left_many) &&
               operand_bag(e, &node->right, context, &right, &right_many);
+    if (ok && node->in_order && left_many && right_many) {
+        /* Two collections' values with no ANY, ALL or NONE: the same
+         * number of them, each pair matching in order (realm-core's
+         * ValueBase::compare: "simple element by element comparison";
+         * != holds for lists of different sizes). */
+        *out = left.count == right.count || node->op == PARSE_OP_NOT_EQUAL;
+        for (size_t i = 0; ok && *out && left.count == right.count && i < left.count; i++) {
+            value_bag one = {.values = &right.values[i], .count = 1};
+            ok = matches_right(e, node, &left.values[i], &one, out);
+        }
+        gather_bag_free(&left);
+        gather_bag_free(&right);
+        return ok;
+    }
     bool any = false, all = true;
     for (size_t i = 0; ok && i < left.count; i++) {
         bool match;

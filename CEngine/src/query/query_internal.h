@@ -239,6 +239,8 @@ typedef struct bound_node {
     unsigned flags;   /* FOLD_CASE, FOLD_DIACRITICS */
     bool nulls_match; /* objects whose value is null match too (x != 5) */
     bool negate;      /* KERNEL_NULL, KERNEL_REAL_NAN */
+    bool in_order;    /* KERNEL_GENERIC: two sides of several values with no ANY, ALL or NONE compare
+                         element by element, in order (realm-core's ValueBase::compare) */
     bool null_string_first; /* KERNEL_GENERIC: a null string of the object orders before the string constant
                                (compare_null_string_result) */
     bound_path path;  /* every kernel but GENERIC */
