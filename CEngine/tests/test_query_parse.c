@@ -60,7 +60,9 @@ static const struct {
     {"i BETWEEN {1}", "BETWEEN needs a list of two values"},
     {"i BETWEEN 3", "BETWEEN needs a list of two values"},
     {"i IN 3", "IN needs a list on its right"},
-    {"i == {1, 2}", "a list is compared only by IN or BETWEEN"},
+    /* `i == {1, 2}` is `i IN {1, 2}` (test_query_rules one_value_against_a_list);
+     * a string operator takes no list. */
+    {"s CONTAINS {'a', 'b'}", "a list is compared only by IN or BETWEEN"},
     {"i IN {1, {2}}", "a list '{...}' holds literals and arguments"},
     {"i IN {1, i}", "a list '{...}' holds literals and arguments"},
     {"nope == 1", "at position 0 ('nope'): class 'Thing' has no property 'nope'"},
@@ -139,7 +141,9 @@ static void check_nesting_and_encoding_errors(ce_txn *txn)
 static void check_argument_errors(ce_txn *txn)
 {
     ce_query_argument list = {.kind = CE_QUERY_ARGUMENT_LIST, .list = NULL, .list_count = 0};
-    expect_query_error(txn, "i == $0", &list, 1, "a list is compared only by IN or BETWEEN");
+    expect_query_error(txn, "s CONTAINS $0", &list, 1, "a list is compared only by IN or BETWEEN");
+    /* `i == $0` with a list is `i IN $0` (test_query_rules one_value_against_a_list). */
+    CHECK(count_of(txn, things, "i == $0", &list, 1) == 0);
     ce_query_argument number = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_INT, .integer = 3}};
     expect_query_error(txn, "%K == 3", &number, 1, "argument 0 for %K must be a string holding a key path");
     expect_query_error(txn, "i IN $0", &number, 1, "IN needs a list on its right");

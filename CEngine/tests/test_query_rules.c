@@ -940,6 +940,51 @@ TEST(lists_in_order)
     test_db_close(&t);
 }
 
+/*
+ * One value against a list: realm-core takes ANY for a side without a
+ * comparison type (ValueBase::compare: "if one side omitted a comparison
+ * type, assume ANY"), with every comparison operator, and EqualityNode::
+ * visit (driver.cpp) builds Query::in for `property == {...}`: so `n ==
+ * {1, 2}` is `n IN {1, 2}`, `n != {1, 2}` holds when one of them differs,
+ * `n < {2, 3}` when n is below one of them; an empty list matches
+ * nothing. The engine refused a list with any operator but IN and
+ * BETWEEN. Realm Swift's predicates still refuse it.
+ *
+ * Rows: n = 1, 2, 3; link -> the first row from the second.
+ */
+TEST(one_value_against_a_list)
+{
+    test_db t = test_db_open("query-rules-value-list");
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Row", &table));
+    ce_column_key n = add_property(txn, table, "n", CE_TYPE_INT, false, 0);
+    ce_column_key link = add_property(txn, table, "link", CE_TYPE_LINK, true, table);
+    ce_object_key objects[3];
+    for (int r = 0; r < 3; r++) {
+        ce_value v = {.type = CE_TYPE_INT, .integer = r + 1};
+        CHECK(ce_object_create(txn, table, NULL, &objects[r]) && ce_object_set(txn, table, objects[r], n, &v));
+    }
+    ce_value first = {.type = CE_TYPE_LINK, .link = {table, objects[0]}};
+    CHECK(ce_object_set(txn, table, objects[1], link, &first));
+    static const struct {
+        const char *predicate;
+        size_t count;
+    } cases[] = {
+        {"n == {1, 2}", 2}, {"{1, 2} == n", 2}, {"n != {1, 2}", 3}, {"n != {1, 1}", 2}, {"n < {2, 3}", 2},
+        {"n >= {3}", 1},    {"n == {}", 0},     {"n != {}", 0},     {"link.n == {1, 5}", 1}, {"n + 1 == {2, 3}", 2},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) EXPECT_COUNT(txn, table, cases[k].predicate, cases[k].count);
+    ce_value pair[2] = {{.type = CE_TYPE_INT, .integer = 1}, {.type = CE_TYPE_INT, .integer = 3}};
+    ce_query_argument list = {.kind = CE_QUERY_ARGUMENT_LIST, .list = pair, .list_count = 2};
+    CHECK(count_of(txn, table, "n == $0", &list, 1) == 2);
+    ce_query_options swift = {.realm_swift_values = true};
+    ce_query *query;
+    CHECK(!ce_query_parse_with(txn, table, "n == {1, 2}", NULL, 0, &swift, &query));
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}
+
 /* ------------------------------------------------------------------------ */
 /* A string compared with numbers                                            */
 /* ------------------------------------------------------------------------ */

@@ -804,31 +804,6 @@ static void arith_literal(const operand *expr, operand *constant)
         constant->value = (ce_value){.type = CE_TYPE_FLOAT, .float_value = (float)constant->value.double_value};
 }
 
-/* Whether an operand yields several values for an object (a collection's,
- * realm-core's m_from_list): a list, a path through a collection without
- * an aggregate, or an expression over one. */
-static bool several_values(const operand *o)
-{
-    if (o->kind == OPERAND_LIST) return true;
-    if (o->kind == OPERAND_PATH)
-        return o->path.multi && (o->path.aggregate == PATH_ALL_VALUES || path_per_collection(&o->path));
-    if (o->kind == OPERAND_ARITH) {
-        const arith_expr *stack[64];
-        size_t n = 0;
-        stack[n++] = o->arith;
-        while (n) {
-            const arith_expr *x = stack[--n];
-            if (!x->op) {
-                if (several_values(&x->leaf)) return true;
-            } else if (n + 2 <= sizeof stack / sizeof *stack) {
-                stack[n++] = x->left;
-                stack[n++] = x->right;
-            }
-        }
-    }
-    return false;
-}
-
 /* A list or set of values (realm-core's ColumnListBase): its elements. */
 static bool primitive_list(const bound_path *path)
 {
@@ -882,7 +857,8 @@ static bool bind_generic(binder *b, operand *left, parse_op op, unsigned flags, 
             /* A list against several values compares element by element
              * (realm-core's ValueBase::compare); against one value it is
              * refused. */
-            if (b->core->realm_swift_values || !several_values(other) || compare_is_string_operator(op))
+            if (b->core->realm_swift_values || other->kind == OPERAND_VALUE || other->kind == OPERAND_LIST ||
+                compare_is_string_operator(op))
                 return bind_error(b, list->position, "a list is compared only by IN or BETWEEN, not by %s", parse_op_name(op));
             if (other->kind == OPERAND_PATH)
                 for (size_t i = 0; i < list->list_count; i++)
@@ -947,6 +923,15 @@ static bool bind_simple(binder *b, operand *left, parse_op op, unsigned flags, o
     }
     if (left->kind == OPERAND_LIST || right->kind == OPERAND_LIST) {
         const operand *list = left->kind == OPERAND_LIST ? left : right;
+        const operand *other = list == left ? right : left;
+        /* One value against a list: ANY of the list's values (realm-core's
+         * ValueBase::compare takes ANY for a side without a comparison
+         * type), so `n == {1, 2}` is `n IN {1, 2}` (EqualityNode::visit
+         * builds Query::in for it). */
+        if (!b->core->realm_swift_values && !compare_is_string_operator(op) && other->kind == OPERAND_PATH) {
+            if (op == PARSE_OP_EQUAL && list == right) return bind_simple(b, left, PARSE_OP_IN, flags, right, position, out);
+            return bind_generic(b, left, op, flags, right, PARSE_QUANTIFIER_NONE_GIVEN, position, out);
+        }
         return bind_error(b, list->position, "a list is compared only by IN or BETWEEN, not by %s", parse_op_name(op));
     }
     if (left->kind == OPERAND_VALUE && right->kind == OPERAND_VALUE) {
