@@ -985,6 +985,64 @@ TEST(one_value_against_a_list)
     test_db_close(&t);
 }
 
+/*
+ * ANY, ALL or NONE before a list or an argument on the right
+ * (query_bison.yy: `list : comp_type '{' list_content '}'`, `constant :
+ * comp_type ARG`): the comparison takes ANY, ALL or NONE of the list's
+ * values (ValueBase::compare, right_matches), with the left side's own
+ * quantifier over its values. An argument that is no list is refused in
+ * realm-core's words (ConstantNode::visit). The engine refused the
+ * keyword there ("expected a value or a key path, not a keyword").
+ *
+ * Rows: n = 1, 2, 3; scores = [1, 2], [3], [].
+ */
+TEST(list_quantifiers)
+{
+    test_db t = test_db_open("query-rules-list-quantifiers");
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Row", &table));
+    ce_column_key n = add_property(txn, table, "n", CE_TYPE_INT, false, 0);
+    ce_property_info scores_info = {.name = "scores", .type = CE_TYPE_INT, .collection = CE_COLLECTION_LIST};
+    ce_column_key scores;
+    CHECK(ce_property_add(txn, table, &scores_info, &scores));
+    static const int64_t lists[3][2] = {{1, 2}, {3}, {0}};
+    static const size_t sizes[3] = {2, 1, 0};
+    for (int r = 0; r < 3; r++) {
+        ce_object_key object;
+        ce_value v = {.type = CE_TYPE_INT, .integer = r + 1};
+        CHECK(ce_object_create(txn, table, NULL, &object) && ce_object_set(txn, table, object, n, &v));
+        ce_collection *list;
+        CHECK(ce_collection_open(txn, table, object, scores, &list));
+        for (size_t k = 0; k < sizes[r]; k++) {
+            ce_value s = {.type = CE_TYPE_INT, .integer = lists[r][k]};
+            CHECK(ce_list_insert(list, k, &s));
+        }
+        ce_collection_close(list);
+    }
+    static const struct {
+        const char *predicate;
+        size_t count;
+    } cases[] = {
+        {"n == ANY {1, 2}", 2},          {"n == SOME {1, 2}", 2},         {"n == ALL {1, 1}", 1},
+        {"n == NONE {1, 2}", 1},         {"n < ALL {3, 4}", 2},           {"n IN ALL {1, 1}", 1},
+        {"n IN NONE {1, 2}", 1},         {"n == ALL {}", 3},              {"n == NONE {}", 3},
+        {"n == ANY {}", 0},              {"scores == ANY {1, 3}", 2},     {"ALL scores == ANY {1, 2}", 2},
+        {"NONE scores == ANY {1, 2}", 2}, {"scores == ALL {1, 1}", 1},    {"n + 1 > ALL {1, 2}", 2},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) EXPECT_COUNT(txn, table, cases[k].predicate, cases[k].count);
+    ce_value pair[2] = {{.type = CE_TYPE_INT, .integer = 2}, {.type = CE_TYPE_INT, .integer = 2}};
+    ce_query_argument list = {.kind = CE_QUERY_ARGUMENT_LIST, .list = pair, .list_count = 2};
+    CHECK(count_of(txn, table, "n == ALL $0", &list, 1) == 1);
+    CHECK(count_of(txn, table, "n != ANY %@", &list, 1) == 2);
+    ce_query_argument one = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_INT, .integer = 1}};
+    expect_error_containing(txn, table, "n == ALL $0", &one, 1,
+                            "ANY/ALL/NONE are only allowed on arguments which contain a list but '$0' is not a list.");
+    expect_error_containing(txn, table, "ANY n == ALL {1}", NULL, 0, "ANY needs the key path of a collection after it");
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}
+
 /* ------------------------------------------------------------------------ */
 /* A string compared with numbers                                            */
 /* ------------------------------------------------------------------------ */

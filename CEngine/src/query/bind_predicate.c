@@ -1276,6 +1276,36 @@ static bool bind_quantified_arith(binder *b, operand *left, const parse_node *no
     return bind_generic(b, left, node->op, flags, right, node->quantifier, node->position, out);
 }
 
+/* `n == ALL {1, 2}`, `n IN NONE $0`: ANY, ALL or NONE of the list on the
+ * right (realm-core's ValueBase::compare takes each side's comparison
+ * type; query_bison.yy puts one before a list or an argument), with the
+ * left side's own quantifier if it has several values. An argument that
+ * is no list is refused in realm-core's words (ConstantNode::visit). */
+static bool bind_quantified_list(binder *b, operand *left, const parse_node *node, unsigned flags, operand *right,
+                                 size_t *out)
+{
+    static const char *const names[] = {"", "ANY", "ALL", "NONE"};
+    if (right->kind != OPERAND_LIST) {
+        if (right->from_argument)
+            return bind_error(b, right->position,
+                              "ANY/ALL/NONE are only allowed on arguments which contain a list but '$%d' is not a list.",
+                              right->argument);
+        return bind_error(b, right->position, "%s needs a list or a list argument after it", names[node->right_quantifier]);
+    }
+    if (left->kind != OPERAND_PATH && left->kind != OPERAND_ARITH && left->kind != OPERAND_SUBQUERY)
+        return bind_error(b, left->position, "%s {...} needs a key path on the other side", names[node->right_quantifier]);
+    if (node->op == PARSE_OP_BETWEEN || compare_is_string_operator(node->op))
+        return bind_error(b, node->op_position, "%s takes no list", parse_op_name(node->op));
+    if (node->quantifier != PARSE_QUANTIFIER_NONE_GIVEN &&
+        (left->kind != OPERAND_PATH || !quantifier_allowed(&left->path) ||
+         (left->path.aggregate != PATH_ALL_VALUES && !path_per_collection(&left->path))))
+        return bind_error(b, left->position, "%s needs the key path of a collection after it", names[node->quantifier]);
+    if (!bind_generic(b, left, node->op, flags, right, node->quantifier, node->position, out)) return false;
+    b->out->nodes[*out].right_quantifier = node->right_quantifier;
+    b->out->nodes[*out].in_order = false;
+    return true;
+}
+
 static bool bind_compare(binder *b, const parse_node *node, size_t *out)
 {
     operand left, right;
@@ -1332,6 +1362,7 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
         if (is_type_of(&right) && !is_type_of(&left) && node->op != PARSE_OP_IN)
             return bind_type_of(b, &right, node->op, &left, node->quantifier, node->position, out);
     }
+    if (node->right_quantifier != PARSE_QUANTIFIER_NONE_GIVEN) return bind_quantified_list(b, &left, node, flags, &right, out);
     if (node->quantifier != PARSE_QUANTIFIER_NONE_GIVEN && left.kind == OPERAND_ARITH)
         return bind_quantified_arith(b, &left, node, flags, &right, out);
     if (node->quantifier != PARSE_QUANTIFIER_NONE_GIVEN) {

@@ -864,18 +864,25 @@ static bool matches_right(evaluation *e, const bound_node *node, const ce_value 
                          (left_type == CE_TYPE_MIXED || right_type == CE_TYPE_MIXED ||
                           (compare_is_text(left_type) && node->right.kind == OPERAND_VALUE && node->right.from_argument) ||
                           (compare_is_text(right_type) && node->left.kind == OPERAND_VALUE && node->left.from_argument));
-    for (size_t i = 0; i < right->count && !*out; i++) {
+    /* ANY of the right side's values, unless a quantifier before a list
+     * says ALL or NONE (realm-core's ValueBase::compare, right_matches). */
+    parse_quantifier quantifier = node->right_quantifier;
+    bool any = false, all = true;
+    for (size_t i = 0; i < right->count && (quantifier == PARSE_QUANTIFIER_ALL ? all : !any); i++) {
+        bool match = false;
+        bool value_null = value->type == CE_TYPE_NULL, right_null = right->values[i].type == CE_TYPE_NULL;
         if (one_text_kind && compare_is_text(value->type) && compare_is_text(right->values[i].type) &&
             value->type != right->values[i].type)
-            continue;
-        bool value_null = value->type == CE_TYPE_NULL, right_null = right->values[i].type == CE_TYPE_NULL;
-        if (node->null_string_first && value_null != right_null) {
+            match = false;
+        else if (node->null_string_first && value_null != right_null)
             /* $x.s < 'a' inside a SUBQUERY: the null string first (bind_predicate.c). */
-            *out = compare_null_string_result(op, value_null);
-            continue;
-        }
-        if (!compare_values(value, op, &right->values[i], node->flags, &e->folder, out)) return false;
+            match = compare_null_string_result(op, value_null);
+        else if (!compare_values(value, op, &right->values[i], node->flags, &e->folder, &match))
+            return false;
+        any = any || match;
+        all = all && match;
     }
+    *out = quantifier == PARSE_QUANTIFIER_ALL ? all : quantifier == PARSE_QUANTIFIER_NONE ? !any : any;
     return true;
 }
 

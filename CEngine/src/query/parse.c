@@ -1036,6 +1036,18 @@ static bool parse_comparison(parser *p, int *out)
     advance(p);
     unsigned flags = 0;
     if (peek(p)->kind == TOKEN_MODIFIER) flags = advance(p)->flags;
+    /* ANY, ALL or NONE before a list or an argument on the right
+     * (query_bison.yy: `list : comp_type '{' list_content '}'`, `constant :
+     * comp_type ARG`). */
+    parse_quantifier right_quantifier = PARSE_QUANTIFIER_NONE_GIVEN;
+    const token *q = peek(p), *after = peek_at(p, 1);
+    if ((after->kind == TOKEN_LEFT_BRACE || after->kind == TOKEN_PERCENT_AT || after->kind == TOKEN_DOLLAR_NUMBER) &&
+        (is_keyword(p, q, "any") || is_keyword(p, q, "some") || is_keyword(p, q, "all") || is_keyword(p, q, "none"))) {
+        right_quantifier = is_keyword(p, q, "all")    ? PARSE_QUANTIFIER_ALL
+                           : is_keyword(p, q, "none") ? PARSE_QUANTIFIER_NONE
+                                                      : PARSE_QUANTIFIER_ANY;
+        advance(p);
+    }
     int right;
     const token *t = peek(p);
     if (op == PARSE_OP_GEO_WITHIN) {
@@ -1071,6 +1083,7 @@ static bool parse_comparison(parser *p, int *out)
     node->op = op;
     node->flags = flags;
     node->quantifier = quantifier;
+    node->right_quantifier = right_quantifier;
     node->op_position = op_token->start;
     node->left = left;
     node->right = right;

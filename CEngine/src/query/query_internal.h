@@ -252,6 +252,7 @@ typedef struct bound_node {
     value_set set;     /* KERNEL_IN_SET */
     operand left, right; /* KERNEL_GENERIC */
     parse_quantifier quantifier; /* KERNEL_GENERIC: over the left side's values; KERNEL_GEO: over the objects */
+    parse_quantifier right_quantifier; /* KERNEL_GENERIC: over the right side's values (a list) */
     const struct geo_region *geo; /* KERNEL_GEO: the region, owned by the bound query's blocks */
     ce_column_key geo_type_column, geo_coordinates_column; /* KERNEL_GEO: `type` and `coordinates` */
 } bound_node;
