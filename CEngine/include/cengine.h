@@ -993,8 +993,12 @@ bool ce_dictionary_insert_embedded(ce_collection *dictionary, const char *key, s
  *     `(a - b) * 2 <= $0`, `items.@sum.price * 2 > 30`. int op int is an
  *     int (integer division; int / 0 is INT64_MAX, or INT64_MIN for a
  *     negative dividend), float, double and decimal128 widen in that
- *     order, nil gives nil; other types are refused. Names may hold '-'
- *     (`a-b` is one name): write `a - b`.
+ *     order, nil gives nil; other types are refused. An operand of several
+ *     values (`scores * 2 > 5`, `ALL dogs.age + 1 > 3`, `n + {1, 2}`) gives
+ *     each value with the other operand; two such operands stop the
+ *     evaluation ("Operations involving two lists are not supported").
+ *     Names may hold '-' (`a-b` is one name) and a sign before digits is
+ *     the number's (`a +1` is refused): write `a - b`, `a + 1`.
  *   - Literals: numbers (42, -7, 2.5, 1e-3, 0x1F, inf, -inf, nan, -nan),
  *     strings in '...' or "..." (escapes \\ \' \" \n \r \t \0 \uXXXX), true,
  *     false, nil, NULL, timestamps T<seconds>:<nanoseconds> and
@@ -1012,7 +1016,13 @@ bool ce_dictionary_insert_embedded(ce_collection *dictionary, const char *key, s
  *     `ratings.@allKeys`, `ratings['key']`: null when absent). A path through
  *     a collection yields several values: a comparison holds when ANY of
  *     them matches (the default, also ANY or SOME), ALL of them (true for
- *     none), or NONE. `@count`/`@size` (elements, entries, objects), `@sum`,
+ *     none), or NONE. Against a list or another side of several values,
+ *     without ANY, ALL or NONE, they compare element by element in order
+ *     (`scores == {1, 2}` and `scores IN {1, 2}` hold for [1, 2] only);
+ *     one value against a list takes ANY of the list, or ANY, ALL or NONE
+ *     written before it (`n == {1, 2}`, `n < ALL {3, 4}`, `n IN NONE $0`).
+ *     Not with ce_query_options.realm_swift_values. A string compared
+ *     with numbers reads as a number when its text is one (`age == '5'`). `@count`/`@size` (elements, entries, objects), `@sum`,
  *     `@avg`, `@min`, `@max` (of numbers; min and max also of timestamps;
  *     nulls skipped) make one value of them: `scores.@avg > 3`,
  *     `dogs.@max.age == 9`. SUBQUERY(dogs, $d, $d.age > 3 AND $d.vet != nil)
@@ -1183,7 +1193,9 @@ bool ce_query_parse(ce_txn *txn, ce_table_key table, const char *predicate, cons
  * dictionary's entry, an aggregate or a length) is CE_ERR_INVALID_QUERY
  * "Expected object of type int for property 'age' on object of type
  * 'Person', but received: (null)", where ce_query_parse matches no object
- * (every object with !=).
+ * (every object with !=). It also keeps Realm Swift's readings where
+ * realm-core's differ: a string is no number, a list compares only by IN
+ * and BETWEEN, and several values against a list are each looked up in it.
  */
 typedef struct ce_query_options {
     bool realm_swift_values;

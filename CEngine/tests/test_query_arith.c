@@ -141,9 +141,16 @@ TEST(arith_precedence_and_parentheses)
     EXPECT_COUNT(x.txn, x.table, "(n + 1 == 11) OR (n * 2 == 40)", 2);
     EXPECT_COUNT(x.txn, x.table, "11 == n + 1", 1);      /* either side */
     EXPECT_COUNT(x.txn, x.table, "n + 1 > i * 2", 1);    /* both sides: r0 11 > 2; r1 i nil; r2 -6 > 10 */
-    /* A signed number after a value is an operator: the lexer's "+1". */
-    EXPECT_COUNT(x.txn, x.table, "n+1 == 11", 1);
-    EXPECT_COUNT(x.txn, x.table, "n -1 == 9", 1);
+    /* A sign before digits belongs to the number (query_flex.ll: NUMBER
+     * is `[+-]?{int}`, and flex takes the longest match), so `n+1` is a
+     * value after a value, which query_bison.yy's `expr` refuses; a space
+     * after the operator, or none before a name, is fine. */
+    expect_error_containing(x.txn, x.table, "n+1 == 11", "write 'a + 1', not 'a +1'");
+    expect_error_containing(x.txn, x.table, "n -1 == 9", "after the value at position 0");
+    expect_error_containing(x.txn, x.table, "n == 5 +5", "'+5'");
+    EXPECT_COUNT(x.txn, x.table, "n+ 1 == 11", 1);
+    EXPECT_COUNT(x.txn, x.table, "n*-1 == -10", 1);
+    EXPECT_COUNT(x.txn, x.table, "n - 1 == 9", 1);
     /* Names go on over '-' (query_flex.ll's identifiers): n-1 is a name. */
     expect_error_containing(x.txn, x.table, "n-1 == 9", "n-1");
     close_items(&x);
@@ -247,14 +254,16 @@ TEST(arith_errors)
     expect_error_containing(x.txn, x.table, "b * 2 == 2", "Cannot perform '*' operation on 'b' and '2'");
     expect_error_containing(x.txn, x.table, "when - 1 > 0", "timestamp");
     expect_error_containing(x.txn, x.table, "link + 1 == 1", "Cannot perform '+'");
-    expect_error_containing(x.txn, x.table, "nums * 2 == 2", "several values");
     expect_error_containing(x.txn, x.table, "n + 'a' == 1", "string");
-    expect_error_containing(x.txn, x.table, "n + {1, 2} == 3", "list");
     expect_error_containing(x.txn, x.table, "n + 1 == 'a'", "an arithmetic expression compares with numbers");
     expect_error_containing(x.txn, x.table, "n + == 3", "expected a value");
     expect_error_containing(x.txn, x.table, "(n + 1 == 3", "')'");
     expect_error_containing(x.txn, x.table, "n * (1 + 2 == 3", "')'");
-    expect_error_containing(x.txn, x.table, "ALL nums + 1 > 0", "Cannot perform '+'");
+    /* ANY, ALL and NONE belong to the key path after them, which must be a
+     * collection's ("The keypath following 'ALL' must contain a list"). */
+    expect_error_containing(x.txn, x.table, "ALL n + 1 > 0", "is not a link/collection (ALL needs one)");
+    expect_error_containing(x.txn, x.table, "ANY link.n + nums.@count > 0", "is not a link/collection (ANY needs one)");
+    expect_error_containing(x.txn, x.table, "NONE 1 + nums > 0", "NONE needs the key path of a collection");
     /* query_bison.yy: `value BETWEEN list`, `value stringop value`. */
     expect_error_containing(x.txn, x.table, "n * 2 BETWEEN {15, 25}", "BETWEEN does not take an arithmetic expression");
     expect_error_containing(x.txn, x.table, "s BEGINSWITH n + 1", "BEGINSWITH does not take an arithmetic expression");
@@ -266,5 +275,80 @@ TEST(arith_errors)
     EXPECT_COUNT(x.txn, x.table, "n + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 == 20", 1);
     /* No unary minus in realm-core's grammar either. */
     expect_error_containing(x.txn, x.table, "-n > 0", "");
+    close_items(&x);
+}
+
+/* Arithmetic over several values applies to each value (query_expression.hpp,
+ * ValueBase::fun and fun_const: a side from a list, with the other side's
+ * one value), and the comparison takes ANY of the results unless the key
+ * path's ANY, ALL or NONE says otherwise (Operator::get_comparison_type
+ * gives its non-constant side's). nums: r0 {1, 2, 3}, r1 {}, r2 {10}. */
+TEST(arith_over_several_values)
+{
+    items x = open_items("query-arith-several");
+    EXPECT_COUNT(x.txn, x.table, "nums * 2 > 5", 2);        /* r0: 6; r2: 20 */
+    EXPECT_COUNT(x.txn, x.table, "ANY nums * 2 > 5", 2);
+    EXPECT_COUNT(x.txn, x.table, "ALL nums * 2 > 5", 2);    /* r0: 2, 4 fail; r1: none to fail */
+    EXPECT_COUNT(x.txn, x.table, "NONE nums * 2 > 5", 1);   /* r1 */
+    EXPECT_COUNT(x.txn, x.table, "ALL nums * 2 + 1 > 2", 3); /* the first operand's quantifier, however deep */
+    EXPECT_COUNT(x.txn, x.table, "nums + n == 13", 1);      /* r0: 11, 12, 13 */
+    EXPECT_COUNT(x.txn, x.table, "n * 2 < nums", 1);        /* r2: -14 < 10; r0: 20 against 1..3 */
+    EXPECT_COUNT(x.txn, x.table, "25 < nums * 3", 1);       /* either side */
+    EXPECT_COUNT(x.txn, x.table, "ANY nums - 1 IN {0, 9}", 2);
+    EXPECT_COUNT(x.txn, x.table, "nums - 1 IN {0, 1, 2}", 1); /* no ANY: element by element, r0 */
+    EXPECT_COUNT(x.txn, x.table, "nums / 0 == 9223372036854775807", 2);
+    EXPECT_COUNT(x.txn, x.table, "link.nums * 2 == 4", 1);  /* r2 -> r0: 2, 4, 6; r0 -> r1: none */
+    close_items(&x);
+}
+
+/* A list '{...}' in an expression is several values too (realm-core does
+ * not fold it: OperationNode::visit, "produces_multiple_values"), but a
+ * list of one value is that value (Operator takes a side whose value
+ * has_single_value as its constant); a list argument the same. */
+TEST(arith_with_lists)
+{
+    items x = open_items("query-arith-lists");
+    EXPECT_COUNT(x.txn, x.table, "n + {1, 2} == 12", 1);    /* r0: 11, 12 */
+    EXPECT_COUNT(x.txn, x.table, "{1, 2} * 10 == n", 2);     /* r0 10, r1 20 */
+    EXPECT_COUNT(x.txn, x.table, "{1, 'a'} + n == nil", 3); /* 'a' + n is nil */
+    EXPECT_COUNT(x.txn, x.table, "nums + {1} == 11", 1);     /* one value: r2's 10 + 1 */
+    EXPECT_COUNT(x.txn, x.table, "dec + {0.2, 0.5} == 0.3", 1); /* the decimal hint reaches the elements */
+    ce_value pair[2] = {int_value(-7), int_value(3)};
+    ce_query_argument list = {.kind = CE_QUERY_ARGUMENT_LIST, .list = pair, .list_count = 2};
+    EXPECT_COUNT_WITH(x.txn, x.table, "$0 * 2 == n * 2", &list, 1, 1); /* r2: -7 */
+    close_items(&x);
+}
+
+/* Two sides of several values: realm-core throws "Operations involving two
+ * lists are not supported" (ValueBase::fun) when it evaluates them, so a
+ * table with no object matches nothing. */
+TEST(arith_two_lists_refused)
+{
+    items x = open_items("query-arith-two-lists");
+    ce_query *query;
+    CHECK(ce_query_parse(x.txn, x.table, "nums * nums > 0", NULL, 0, &query));
+    size_t count;
+    expect_error(ce_query_count(query, x.txn, &count), CE_ERR_INVALID_QUERY,
+                 "Operations involving two lists are not supported");
+    ce_query_free(query);
+    expect_error_containing(x.txn, x.table, "nums + {1, 2} > 0", "Operations involving two lists are not supported");
+    expect_error_containing(x.txn, x.table, "(nums + 1) * {2, 3} > 0", "Operations involving two lists are not supported");
+    ce_table_key empty;
+    CHECK(ce_table_add(x.txn, "Empty", &empty));
+    add_property(x.txn, empty, "ints", CE_TYPE_INT, false, CE_COLLECTION_LIST, 0);
+    EXPECT_COUNT(x.txn, empty, "ints * ints > 0", 0);
+    close_items(&x);
+}
+
+/* Decimal division by zero is IEEE 754's (realm-core's Decimal128::operator/
+ * is bid128_div): a signed infinity, and NaN for 0 / 0. dec: 0.1, 0.2, 0.3. */
+TEST(arith_decimal_division_by_zero)
+{
+    items x = open_items("query-arith-decimal-zero");
+    EXPECT_COUNT(x.txn, x.table, "dec / 0 > 1000000", 3);
+    EXPECT_COUNT(x.txn, x.table, "(0 - dec) / 0 < -1000000", 3);
+    EXPECT_COUNT(x.txn, x.table, "dec / 0 == dec / 0", 3);
+    EXPECT_COUNT(x.txn, x.table, "(dec - dec) / 0 == 0", 0);
+    EXPECT_COUNT(x.txn, x.table, "(dec - dec) / 0 > 0", 0);
     close_items(&x);
 }

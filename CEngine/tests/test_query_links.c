@@ -285,6 +285,44 @@ TEST(backlink_paths)
     close_verified(&t);
 }
 
+/* SUBQUERY variables as realm-core takes them (SubqueryNode::visit and
+ * query_flex.ll; test_parser.cpp, Parser_Subquery): a variable is an
+ * identifier, so it goes on over '-' and '$' ("$anyNAME_-0123456789"); an
+ * inner SUBQUERY may reuse a variable for objects of another class, but
+ * not for the class an enclosing SUBQUERY's same variable stands for,
+ * however deep ("Unable to create a subquery expression with variable
+ * '$x' since an identical variable already exists in this context"). */
+TEST(subquery_variables)
+{
+    test_db t = link_data_open();
+    ce_txn *txn;
+    CHECK(ce_txn_begin_read(t.db, &txn));
+    size_t plain = count_of(txn, person_table, "SUBQUERY(dogs, $d, $d.age > 3).@count > 0", NULL, 0);
+    CHECK(plain > 0 && plain < PEOPLE);
+    CHECK(count_of(txn, person_table, "SUBQUERY(dogs, $d-1$, $d-1$.age > 3).@count > 0", NULL, 0) == plain);
+    CHECK(count_of(txn, person_table, "SUBQUERY(dogs, $any_NAME-09, $any_NAME-09.age > 3).@count > 0", NULL, 0) == plain);
+    /* $d for the dogs, then $d for their owners (another class): allowed. */
+    size_t owners = count_of(txn, person_table,
+                             "SUBQUERY(dogs, $d, SUBQUERY($d.@links.Person.dogs, $d, $d.age > 30).@count > 0).@count > 0",
+                             NULL, 0);
+    CHECK(owners == count_of(txn, person_table,
+                             "SUBQUERY(dogs, $d, SUBQUERY($d.@links.Person.dogs, $p, $p.age > 30).@count > 0).@count > 0",
+                             NULL, 0));
+    static const char identical[] = "Unable to create a subquery expression with variable '$d' since an identical variable "
+                                    "already exists in this context";
+    ce_table_key saved = things;
+    things = person_table;
+    expect_query_error(txn, "SUBQUERY(dogs, $d, SUBQUERY($d.@links.Person.dogs.dogs, $d, $d.age > 1).@count > 0).@count > 0",
+                       NULL, 0, identical);
+    expect_query_error(txn,
+                       "SUBQUERY(dogs, $d, SUBQUERY($d.@links.Person.dogs, $p, "
+                       "SUBQUERY($p.dogs, $d, $d.age > 1).@count > 0).@count > 0).@count > 0",
+                       NULL, 0, identical);
+    things = saved;
+    ce_txn_end(txn);
+    close_verified(&t);
+}
+
 /* A collection of values reached through a to-many link is reduced by its
  * @count, @sum or @max one reached object at a time, and the object matches
  * when any of them does (realm-core's SizeOperator over a link chain:
@@ -430,7 +468,14 @@ TEST(link_path_errors)
     expect_query_error(txn, "best.nope == 1", NULL, 0, "class 'Dog' has no property 'nope'");
     expect_query_error(txn, "@links.Vet.name.@count > 0", NULL, 0, "property 'Vet.name' is not a link/collection");
     expect_query_error(txn, "@links.Dog.vet.@count > 0", NULL, 0, "'Dog.vet' does not link to class 'Person'");
-    expect_query_error(txn, "SUBQUERY(best, $d, $d.age > 1).@count > 0", NULL, 0, "SUBQUERY needs a list");
+    /* realm-core's words (SubqueryNode::visit, driver.cpp). */
+    expect_query_error(txn, "SUBQUERY(best, $d, $d.age > 1).@count > 0", NULL, 0,
+                       "A subquery must operate on a list property, but 'best' is type 'link'");
+    expect_query_error(txn, "SUBQUERY(best.age, $d, $d.age > 1).@count > 0", NULL, 0,
+                       "A subquery must operate on a list property, but 'age' is type 'int'");
+    expect_query_error(txn, "SUBQUERY(dogs.age, $d, $d.age > 1).@count > 0", NULL, 0, "SUBQUERY needs a list");
+    expect_query_error(txn, "SUBQUERY(scores, $s, $s > 1).@count > 0", NULL, 0,
+                       "A subquery can not operate on a list of primitive values (property 'scores')");
     expect_query_error(txn, "SUBQUERY(dogs, $d, age > 1).@count > 0", NULL, 0, "a key path starts with its variable ($d)");
     expect_query_error(txn, "SUBQUERY(dogs, $d, $e.age > 1).@count > 0", NULL, 0, "this SUBQUERY's variable is $d");
     expect_query_error(txn, "SUBQUERY(dogs, $d, $d.age > 1).@count > 'x'", NULL, 0, "a SUBQUERY count compares with numbers");

@@ -298,7 +298,7 @@ TEST(mixed_wildcards)
     /* Nested: [*] of [*], and a step after [*]. */
     EXPECT_MATCHES(&d, txn, "v[*][*] == 8", 1);
     EXPECT_MATCHES(&d, txn, "v[*][*] == 3", 0);
-    EXPECT_MATCHES(&d, txn, "v[*][*] IN {1, 8}", 0, 1);
+    EXPECT_MATCHES(&d, txn, "ANY v[*][*] IN {1, 8}", 0, 1);
     EXPECT_MATCHES(&d, txn, "v[*]['k'] == 'x'", 0, 8);
     EXPECT_MATCHES(&d, txn, "v[*][0] == 7", 1);
     finish(&d, txn);

@@ -60,7 +60,9 @@ static const struct {
     {"i BETWEEN {1}", "BETWEEN needs a list of two values"},
     {"i BETWEEN 3", "BETWEEN needs a list of two values"},
     {"i IN 3", "IN needs a list on its right"},
-    {"i == {1, 2}", "a list is compared only by IN or BETWEEN"},
+    /* `i == {1, 2}` is `i IN {1, 2}` (test_query_rules one_value_against_a_list);
+     * a string operator takes no list. */
+    {"s CONTAINS {'a', 'b'}", "a list is compared only by IN or BETWEEN"},
     {"i IN {1, {2}}", "a list '{...}' holds literals and arguments"},
     {"i IN {1, i}", "a list '{...}' holds literals and arguments"},
     {"nope == 1", "at position 0 ('nope'): class 'Thing' has no property 'nope'"},
@@ -89,7 +91,13 @@ static const struct {
     {"i == $", "'$' must be followed by an argument number"},
     {"i == %x", "'%' must be followed by '@'"},
     {"i == 3 SORT(i)", "expected ASC or DESC"},
-    {"i == 3 SORT(nope ASC)", "class 'Thing' has no property 'nope'"},
+    /* realm-core's words for a missing property in SORT or DISTINCT
+     * (DescriptorOrderingNode::visit, driver.cpp; test_parser.cpp,
+     * Parser_SortAndDistinct: "No property 'balance' found on object type
+     * 'person' specified in 'distinct' clause"). */
+    {"i == 3 SORT(nope ASC)", "No property 'nope' found on object type 'Thing' specified in 'sort' clause"},
+    {"i == 3 DISTINCT(nope)", "No property 'nope' found on object type 'Thing' specified in 'distinct' clause"},
+    {"nope == 3 SORT(i ASC)", "class 'Thing' has no property 'nope'"},
     {"i == 3 DISTINCT(i.x)", "Property 'Thing.i' has no property 'x'"},
     {"i == 3 LIMIT(-1)", "LIMIT needs a number of objects"},
     {"i == 3 LIMIT(x)", "LIMIT needs a number of objects"},
@@ -133,7 +141,9 @@ static void check_nesting_and_encoding_errors(ce_txn *txn)
 static void check_argument_errors(ce_txn *txn)
 {
     ce_query_argument list = {.kind = CE_QUERY_ARGUMENT_LIST, .list = NULL, .list_count = 0};
-    expect_query_error(txn, "i == $0", &list, 1, "a list is compared only by IN or BETWEEN");
+    expect_query_error(txn, "s CONTAINS $0", &list, 1, "a list is compared only by IN or BETWEEN");
+    /* `i == $0` with a list is `i IN $0` (test_query_rules one_value_against_a_list). */
+    CHECK(count_of(txn, things, "i == $0", &list, 1) == 0);
     ce_query_argument number = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_INT, .integer = 3}};
     expect_query_error(txn, "%K == 3", &number, 1, "argument 0 for %K must be a string holding a key path");
     expect_query_error(txn, "i IN $0", &number, 1, "IN needs a list on its right");
@@ -183,11 +193,22 @@ static void check_path_kinds(ce_txn *txn)
     expect_query_error(txn, "s[3] == 'a'", NULL, 0, "Property 'Thing.s' does not support index '3'");
     expect_query_error(txn, "s[*] == 'a'", NULL, 0, "Property 'Thing.s' does not support index '*'");
     expect_query_error(txn, "'x' IN s", NULL, 0, not_collection);
-    expect_query_error(txn, "SUBQUERY(s, $x, $x.name == 'a').@count > 0", NULL, 0, not_collection);
+    /* realm-core's words (SubqueryNode::visit, driver.cpp; test_parser.cpp,
+     * Parser_Subquery: "A subquery must operate on a list property, but
+     * 'account_balance' is type ..."). */
+    expect_query_error(txn, "SUBQUERY(s, $x, $x.name == 'a').@count > 0", NULL, 0,
+                       "A subquery must operate on a list property, but 's' is type 'string'");
     expect_query_error(txn, "i.@count > 0", NULL, 0, "property 'Thing.i' is not a link/collection");
     expect_query_error(txn, "@links.Owner.name.@count > 0", NULL, 0, "property 'Owner.name' is not a link/collection");
-    expect_query_error(txn, "@links.Nobody.name.@count > 0", NULL, 0, "no class named 'Nobody'");
-    expect_query_error(txn, "@links.Owner.nothing.@count > 0", NULL, 0, "class 'Owner' has no property 'nothing'");
+    /* realm-core's words (ParserDriver::backlink, driver.cpp; test_parser.cpp,
+     * Parser_Backlinks: "@links.class_Person.artifacts > 0" gives "No property
+     * 'artifacts' found in type 'Person' which links to type 'Items'"). */
+    expect_query_error(txn, "@links.Nobody.name.@count > 0", NULL, 0,
+                       "No property 'name' found in type 'Nobody' which links to type 'Thing'");
+    expect_query_error(txn, "@links.Thing.nope.@count > 0", NULL, 0,
+                       "No property 'nope' found in type 'Thing' which links to type 'Thing'");
+    expect_query_error(txn, "@links.Owner.nothing.@count > 0", NULL, 0,
+                       "No property 'nothing' found in type 'Owner' which links to type 'Thing'");
     expect_query_error(txn, "@count > 0", NULL, 0, "'@count' must follow the key path of a collection");
     expect_query_error(txn, "$x.name == 'a'", NULL, 0, "'$x' is not defined here");
     expect_query_error(txn, "dogs.name == 'x'", NULL, 0, "class 'Thing' has no property 'dogs'");

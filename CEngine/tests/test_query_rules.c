@@ -755,7 +755,8 @@ TEST(decimal_literals_through_every_path)
     EXPECT_COUNT(txn, table, "link.d == 0.1", 1);
     EXPECT_COUNT(txn, table, "decimals == 0.1", 1);
     EXPECT_COUNT(txn, table, "ALL decimals != 0.1", 1); /* the second's empty list */
-    EXPECT_COUNT(txn, table, "decimals IN {0.1, 3}", 1);
+    EXPECT_COUNT(txn, table, "ANY decimals IN {0.1, 3}", 1);
+    EXPECT_COUNT(txn, table, "decimals == {0.1, 7}", 1); /* element by element (test_query_rules lists_in_order) */
     EXPECT_COUNT(txn, table, "0.1 IN decimals", 1);
     EXPECT_COUNT(txn, table, "decimals.@min == 0.1", 1);
     EXPECT_COUNT(txn, table, "decimals.@sum == 7.1", 1);
@@ -846,6 +847,268 @@ TEST(binary_case_insensitive)
     expect_error_containing(txn, table, "bin ==[c] s", NULL, 0, "[c] and [d] compare strings");
     expect_error_containing(txn, table, "link.bin ==[cd] other", NULL, 0, "[c] and [d] compare strings");
     expect_error_containing(txn, table, "bin <[c] other", NULL, 0, "Lexicographical comparisons must be case-sensitive");
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Two sides of several values                                               */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * realm-core compares two sides of several values (each "from a list": a
+ * collection's values, values through a to-many link, a list '{...}' or a
+ * list argument) with no ANY, ALL or NONE on either element by element,
+ * in order: the same number of values, each pair matching (query_
+ * expression.hpp, ValueBase::compare: "Both lists and no ANY, NONE, ALL
+ * specified - simple element by element comparison"; != holds for lists
+ * of different sizes, and otherwise needs every pair to differ). So
+ * `scores IN {1, 2}` and `scores == {1, 2}` hold for the list [1, 2]
+ * only; with ANY (or ALL, NONE) each value is looked up in the list. Two
+ * lists of values of the objects themselves are refused
+ * (verify_conditions, driver.cpp). Realm Swift's predicates keep ANY.
+ *
+ * Rows: scores = [1, 2], [2, 1], [], [1, 2, 3]; dogs (ages) = [1, 2], [2], [], [].
+ */
+TEST(lists_in_order)
+{
+    test_db t = test_db_open("query-rules-lists-in-order");
+    ce_txn *txn;
+    ce_table_key table, dogs_table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Owner", &table) && ce_table_add(txn, "Dog", &dogs_table));
+    ce_column_key age = add_property(txn, dogs_table, "age", CE_TYPE_INT, false, 0);
+    ce_property_info scores_info = {.name = "scores", .type = CE_TYPE_INT, .collection = CE_COLLECTION_LIST};
+    ce_property_info dogs_info = {.name = "dogs", .type = CE_TYPE_LINK, .collection = CE_COLLECTION_LIST, .link_target = dogs_table};
+    ce_property_info other_info = {.name = "other", .type = CE_TYPE_INT, .collection = CE_COLLECTION_LIST};
+    ce_column_key scores, dogs, other;
+    CHECK(ce_property_add(txn, table, &scores_info, &scores) && ce_property_add(txn, table, &dogs_info, &dogs) &&
+          ce_property_add(txn, table, &other_info, &other));
+    ce_object_key dog[2];
+    for (int k = 0; k < 2; k++) {
+        ce_value years = {.type = CE_TYPE_INT, .integer = k + 1};
+        CHECK(ce_object_create(txn, dogs_table, NULL, &dog[k]) && ce_object_set(txn, dogs_table, dog[k], age, &years));
+    }
+    static const int64_t lists[4][3] = {{1, 2}, {2, 1}, {0}, {1, 2, 3}};
+    static const size_t sizes[4] = {2, 2, 0, 3};
+    static const int dog_lists[4][2] = {{0, 1}, {1}, {0}, {0}};
+    static const size_t dog_sizes[4] = {2, 1, 0, 0};
+    for (int r = 0; r < 4; r++) {
+        ce_object_key object;
+        CHECK(ce_object_create(txn, table, NULL, &object));
+        ce_collection *list;
+        CHECK(ce_collection_open(txn, table, object, scores, &list));
+        for (size_t k = 0; k < sizes[r]; k++) {
+            ce_value v = {.type = CE_TYPE_INT, .integer = lists[r][k]};
+            CHECK(ce_list_insert(list, k, &v));
+        }
+        ce_collection_close(list);
+        CHECK(ce_collection_open(txn, table, object, dogs, &list));
+        for (size_t k = 0; k < dog_sizes[r]; k++) {
+            ce_value v = {.type = CE_TYPE_LINK, .link = {dogs_table, dog[dog_lists[r][k]]}};
+            CHECK(ce_list_insert(list, k, &v));
+        }
+        ce_collection_close(list);
+    }
+    static const struct {
+        const char *predicate;
+        size_t count;
+    } cases[] = {
+        {"scores IN {1, 2}", 1},       {"scores == {1, 2}", 1},      {"{1, 2} == scores", 1},
+        {"scores != {1, 2}", 3},       /* [2, 1] differs at each place; [] and [1, 2, 3] in size */
+        {"scores == {}", 1},           {"scores < {2, 3}", 1},       {"scores == {1, 2, 3}", 1},
+        {"ANY scores IN {1, 2}", 3},   {"ALL scores IN {1, 2}", 3},  {"NONE scores IN {1, 2}", 1},
+        {"ANY scores == {2}", 3},      {"dogs.age IN {1, 2}", 1},    {"dogs.age == {2}", 1},
+        {"scores == dogs.age", 2},     /* [1, 2] and [1, 2]; [] and [] */
+        {"scores * 10 == {10, 20}", 1}, {"2 IN scores", 3},          {"scores IN {2}", 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) EXPECT_COUNT(txn, table, cases[k].predicate, cases[k].count);
+    ce_value pair[2] = {{.type = CE_TYPE_INT, .integer = 2}, {.type = CE_TYPE_INT, .integer = 1}};
+    ce_query_argument list_argument = {.kind = CE_QUERY_ARGUMENT_LIST, .list = pair, .list_count = 2};
+    CHECK(count_of(txn, table, "scores IN $0", &list_argument, 1) == 1);
+    CHECK(count_of(txn, table, "ANY scores IN $0", &list_argument, 1) == 3);
+    expect_error_containing(txn, table, "scores == other", NULL, 0,
+                            "Ordered comparison between two primitive lists is not implemented yet ('scores' and 'other')");
+    expect_error_containing(txn, table, "scores BEGINSWITH {1}", NULL, 0, "a list is compared only by IN or BETWEEN");
+    /* Realm Swift's predicates: a list's values looked up one by one. */
+    ce_query_options swift = {.realm_swift_values = true};
+    ce_query *query;
+    size_t count;
+    CHECK(ce_query_parse_with(txn, table, "ANY scores IN {1, 2}", NULL, 0, &swift, &query));
+    CHECK(ce_query_count(query, txn, &count) && count == 3);
+    ce_query_free(query);
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}
+
+/*
+ * One value against a list: realm-core takes ANY for a side without a
+ * comparison type (ValueBase::compare: "if one side omitted a comparison
+ * type, assume ANY"), with every comparison operator, and EqualityNode::
+ * visit (driver.cpp) builds Query::in for `property == {...}`: so `n ==
+ * {1, 2}` is `n IN {1, 2}`, `n != {1, 2}` holds when one of them differs,
+ * `n < {2, 3}` when n is below one of them; an empty list matches
+ * nothing. The engine refused a list with any operator but IN and
+ * BETWEEN. Realm Swift's predicates still refuse it.
+ *
+ * Rows: n = 1, 2, 3; link -> the first row from the second.
+ */
+TEST(one_value_against_a_list)
+{
+    test_db t = test_db_open("query-rules-value-list");
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Row", &table));
+    ce_column_key n = add_property(txn, table, "n", CE_TYPE_INT, false, 0);
+    ce_column_key link = add_property(txn, table, "link", CE_TYPE_LINK, true, table);
+    ce_object_key objects[3];
+    for (int r = 0; r < 3; r++) {
+        ce_value v = {.type = CE_TYPE_INT, .integer = r + 1};
+        CHECK(ce_object_create(txn, table, NULL, &objects[r]) && ce_object_set(txn, table, objects[r], n, &v));
+    }
+    ce_value first = {.type = CE_TYPE_LINK, .link = {table, objects[0]}};
+    CHECK(ce_object_set(txn, table, objects[1], link, &first));
+    static const struct {
+        const char *predicate;
+        size_t count;
+    } cases[] = {
+        {"n == {1, 2}", 2}, {"{1, 2} == n", 2}, {"n != {1, 2}", 3}, {"n != {1, 1}", 2}, {"n < {2, 3}", 2},
+        {"n >= {3}", 1},    {"n == {}", 0},     {"n != {}", 0},     {"link.n == {1, 5}", 1}, {"n + 1 == {2, 3}", 2},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) EXPECT_COUNT(txn, table, cases[k].predicate, cases[k].count);
+    ce_value pair[2] = {{.type = CE_TYPE_INT, .integer = 1}, {.type = CE_TYPE_INT, .integer = 3}};
+    ce_query_argument list = {.kind = CE_QUERY_ARGUMENT_LIST, .list = pair, .list_count = 2};
+    CHECK(count_of(txn, table, "n == $0", &list, 1) == 2);
+    ce_query_options swift = {.realm_swift_values = true};
+    ce_query *query;
+    CHECK(!ce_query_parse_with(txn, table, "n == {1, 2}", NULL, 0, &swift, &query));
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}
+
+/*
+ * ANY, ALL or NONE before a list or an argument on the right
+ * (query_bison.yy: `list : comp_type '{' list_content '}'`, `constant :
+ * comp_type ARG`): the comparison takes ANY, ALL or NONE of the list's
+ * values (ValueBase::compare, right_matches), with the left side's own
+ * quantifier over its values. An argument that is no list is refused in
+ * realm-core's words (ConstantNode::visit). The engine refused the
+ * keyword there ("expected a value or a key path, not a keyword").
+ *
+ * Rows: n = 1, 2, 3; scores = [1, 2], [3], [].
+ */
+TEST(list_quantifiers)
+{
+    test_db t = test_db_open("query-rules-list-quantifiers");
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Row", &table));
+    ce_column_key n = add_property(txn, table, "n", CE_TYPE_INT, false, 0);
+    ce_property_info scores_info = {.name = "scores", .type = CE_TYPE_INT, .collection = CE_COLLECTION_LIST};
+    ce_column_key scores;
+    CHECK(ce_property_add(txn, table, &scores_info, &scores));
+    static const int64_t lists[3][2] = {{1, 2}, {3}, {0}};
+    static const size_t sizes[3] = {2, 1, 0};
+    for (int r = 0; r < 3; r++) {
+        ce_object_key object;
+        ce_value v = {.type = CE_TYPE_INT, .integer = r + 1};
+        CHECK(ce_object_create(txn, table, NULL, &object) && ce_object_set(txn, table, object, n, &v));
+        ce_collection *list;
+        CHECK(ce_collection_open(txn, table, object, scores, &list));
+        for (size_t k = 0; k < sizes[r]; k++) {
+            ce_value s = {.type = CE_TYPE_INT, .integer = lists[r][k]};
+            CHECK(ce_list_insert(list, k, &s));
+        }
+        ce_collection_close(list);
+    }
+    static const struct {
+        const char *predicate;
+        size_t count;
+    } cases[] = {
+        {"n == ANY {1, 2}", 2},          {"n == SOME {1, 2}", 2},         {"n == ALL {1, 1}", 1},
+        {"n == NONE {1, 2}", 1},         {"n < ALL {3, 4}", 2},           {"n IN ALL {1, 1}", 1},
+        {"n IN NONE {1, 2}", 1},         {"n == ALL {}", 3},              {"n == NONE {}", 3},
+        {"n == ANY {}", 0},              {"scores == ANY {1, 3}", 2},     {"ALL scores == ANY {1, 2}", 2},
+        {"NONE scores == ANY {1, 2}", 2}, {"scores == ALL {1, 1}", 1},    {"n + 1 > ALL {1, 2}", 2},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) EXPECT_COUNT(txn, table, cases[k].predicate, cases[k].count);
+    ce_value pair[2] = {{.type = CE_TYPE_INT, .integer = 2}, {.type = CE_TYPE_INT, .integer = 2}};
+    ce_query_argument list = {.kind = CE_QUERY_ARGUMENT_LIST, .list = pair, .list_count = 2};
+    CHECK(count_of(txn, table, "n == ALL $0", &list, 1) == 1);
+    CHECK(count_of(txn, table, "n != ANY %@", &list, 1) == 2);
+    ce_query_argument one = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = {.type = CE_TYPE_INT, .integer = 1}};
+    expect_error_containing(txn, table, "n == ALL $0", &one, 1,
+                            "ANY/ALL/NONE are only allowed on arguments which contain a list but '$0' is not a list.");
+    expect_error_containing(txn, table, "ANY n == ALL {1}", NULL, 0, "ANY needs the key path of a collection after it");
+    CHECK(ce_txn_commit(txn));
+    test_db_close(&t);
+}
+
+/* ------------------------------------------------------------------------ */
+/* A string compared with numbers                                            */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * realm-core reads a string constant compared with numbers as a number of
+ * the other side's type when its text reads as one (ConstantNode::visit,
+ * src/realm/parser/driver.cpp, convert_if_needed: string_to<T>, an
+ * istringstream in the classic locale, then NaN and infinities for
+ * floating types; Decimal128 from the whole text): test_parser.cpp,
+ * Parser_ChainedIntEqualQueries, matches "a == '5'" on an int column. A
+ * literal or an argument, alone or in a list; a text that reads as no
+ * number stays a string and is refused. Realm Swift's predicates
+ * (realm_swift_values) keep refusing a string for a number.
+ *
+ * Rows: i = 5, 7, -3; d = 1.5, 2.0, nil; dec = 0.1, 2, 3; f = 0.5, 1, 2.
+ */
+TEST(numeric_strings)
+{
+    test_db t = test_db_open("query-rules-numeric-strings");
+    ce_txn *txn;
+    ce_table_key table;
+    CHECK(ce_txn_begin_write(t.db, &txn) && ce_table_add(txn, "Row", &table));
+    ce_column_key i = add_property(txn, table, "i", CE_TYPE_INT, false, 0);
+    ce_column_key d = add_property(txn, table, "d", CE_TYPE_DOUBLE, true, 0);
+    ce_column_key dec = add_property(txn, table, "dec", CE_TYPE_DECIMAL128, false, 0);
+    ce_column_key f = add_property(txn, table, "f", CE_TYPE_FLOAT, false, 0);
+    ce_value rows[3][4] = {
+        {{.type = CE_TYPE_INT, .integer = 5}, {.type = CE_TYPE_DOUBLE, .double_value = 1.5},
+         {.type = CE_TYPE_DECIMAL128, .decimal = decimal(1, -1)}, {.type = CE_TYPE_FLOAT, .float_value = 0.5f}},
+        {{.type = CE_TYPE_INT, .integer = 7}, {.type = CE_TYPE_DOUBLE, .double_value = 2.0},
+         {.type = CE_TYPE_DECIMAL128, .decimal = decimal(2, 0)}, {.type = CE_TYPE_FLOAT, .float_value = 1.0f}},
+        {{.type = CE_TYPE_INT, .integer = -3}, null_value, {.type = CE_TYPE_DECIMAL128, .decimal = decimal(3, 0)},
+         {.type = CE_TYPE_FLOAT, .float_value = 2.0f}}};
+    ce_column_key columns[4] = {i, d, dec, f};
+    for (int r = 0; r < 3; r++) {
+        ce_object_key object;
+        CHECK(ce_object_create(txn, table, NULL, &object));
+        for (int c = 0; c < 4; c++) CHECK(ce_object_set(txn, table, object, columns[c], &rows[r][c]));
+    }
+    static const struct {
+        const char *predicate;
+        size_t count;
+    } cases[] = {
+        {"i == '5'", 1},        {"i == ' 7'", 1},       {"i > '0'", 2},           {"i == '-3'", 1},
+        {"i == '5abc'", 1},     /* the longest number first, as an istringstream reads */
+        {"i == '1.9'", 0},      /* reads 1 */
+        {"i IN {'5', '7'}", 2}, {"i BETWEEN {'0', '6'}", 1}, {"'7' == i", 1},      {"i != '5'", 2},
+        {"d == '1.5'", 1},      {"d < '2e0'", 1},       {"d == 'inf'", 0},        {"d > '-Infinity'", 2},
+        {"dec == '0.1'", 1},    {"dec >= '2'", 2},      {"f == '0.5'", 1},        {"f IN {'1', 2}", 2},
+        {"i + 1 == '6'", 1},    /* an expression's type is its first operand's */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) EXPECT_COUNT(txn, table, cases[k].predicate, cases[k].count);
+    ce_query_argument seven = {.kind = CE_QUERY_ARGUMENT_VALUE, .value = text_value("7")};
+    CHECK(count_of(txn, table, "i == $0", &seven, 1) == 1);
+    ce_value texts[2] = {text_value("5"), text_value("-3")};
+    ce_query_argument list = {.kind = CE_QUERY_ARGUMENT_LIST, .list = texts, .list_count = 2};
+    CHECK(count_of(txn, table, "i IN $0", &list, 1) == 2);
+    /* A text that reads as no number stays a string. */
+    expect_error_containing(txn, table, "i == 'x'", NULL, 0, "cannot compare int property 'Row.i' with a string");
+    expect_error_containing(txn, table, "dec == '1.5x'", NULL, 0, "cannot compare decimal128 property");
+    expect_error_containing(txn, table, "i == '99999999999999999999'", NULL, 0, "cannot compare int property");
+    /* Realm Swift's predicates refuse a string for a number. */
+    ce_query_options swift = {.realm_swift_values = true};
+    ce_query *query;
+    CHECK(!ce_query_parse_with(txn, table, "i == '5'", NULL, 0, &swift, &query));
     CHECK(ce_txn_commit(txn));
     test_db_close(&t);
 }

@@ -411,7 +411,7 @@ TEST(length_of_collection_elements)
      * strings). */
     EXPECT_MATCHES(&p, txn, "anySet.length == 1", 0);
     EXPECT_NONE(&p, txn, "anySet.length == 2");
-    EXPECT_MATCHES(&p, txn, "words.length IN {5, 9}", 0);
+    EXPECT_MATCHES(&p, txn, "ANY words.length IN {5, 9}", 0);
     EXPECT_MATCHES(&p, txn, "words.length BETWEEN {2, 3}", 0);
     /* BETWEEN is >= and <= each over the values (BetweenNode::visit):
      * "be" (2) is at most 3 and "alpha" (5) at least 3. */

@@ -660,18 +660,33 @@ class Between(Node):
 
 
 class In(Node):
-    def __init__(self, path, consts, as_arg):
-        self.path, self.consts, self.as_arg = path, consts, as_arg
+    """[ANY|ALL|NONE] path IN {constants}. A path of several values with no
+    quantifier against the list compares element by element, in order: the
+    same number of values, each equal to the constant at its place
+    (realm-core query_expression.hpp, ValueBase::compare: both sides from
+    a list and no comparison type). With a quantifier, each value is in the
+    list or not (ANY unless ALL or NONE)."""
+
+    def __init__(self, path, consts, as_arg, quant=""):
+        self.path, self.consts, self.as_arg, self.quant = path, consts, as_arg, quant
 
     def render(self, ctx, var=None):
+        q = f"{self.quant} " if self.quant else ""
         if self.as_arg:
-            return f"{self.path.text(var, ctx)} IN {ctx.arg([c.value for c in self.consts])}"
-        return f"{self.path.text(var, ctx)} IN {{{', '.join(c.render(ctx) for c in self.consts)}}}"
+            return f"{q}{self.path.text(var, ctx)} IN {ctx.arg([c.value for c in self.consts])}"
+        return f"{q}{self.path.text(var, ctx)} IN {{{', '.join(c.render(ctx) for c in self.consts)}}}"
 
     def test(self, rows, row):
         k = self.path.prop.kind
-        return any(compare("==", v, adjust(c.value, k, c.as_literal and not self.as_arg))
-                   for v in self.path.values(rows, row) for c in self.consts)
+        consts = [adjust(c.value, k, c.as_literal and not self.as_arg) for c in self.consts]
+        values = self.path.values(rows, row)
+        if self.path.many and not self.quant:
+            if self.path.prop.collection in ("set", "dict"):
+                # The engine reads a set's or a dictionary's values in its
+                # own order, which the model does not keep.
+                raise Undefined("element by element against a set or dictionary")
+            return len(values) == len(consts) and all(compare("==", v, c) for v, c in zip(values, consts))
+        return quantify(self.quant, [any(compare("==", v, c) for c in consts) for v in values])
 
 
 class ConstIn(Node):
@@ -1258,7 +1273,8 @@ def random_leaf(rng, props, depth=0):
             consts = [c for c in consts if c.value is None or isinstance(c.value, str)] or [Const("a", "string", 1)]
         if path.prop.kind == "data":
             consts = [Const(rng.choice(BINARIES), "data", False) for _ in consts]
-        return In(path, consts, rng.random() < 0.3)
+        quant = rng.choice(["", "ANY", "ANY", "ALL", "NONE"]) if path.many else ""
+        return In(path, consts, rng.random() < 0.3, quant)
     if r < 0.76:
         single = [p for p in props if p.kind != "link" and p.collection == ""]
         a = rng.choice(single)

@@ -142,3 +142,26 @@ def test_query_arithmetic(people_db):
         with pytest.raises(openrealm.QueryError) as error:
             txn.query("Person", "name + 1 == 2")
         assert "Cannot perform '+' operation on 'name' and '1'" in error.value.message
+
+
+def test_query_arithmetic_over_several_values(people_db):
+    # realm-core applies an operator to each value of a collection or of a
+    # path through a to-many link; the comparison takes ANY of them unless
+    # the key path's ALL or NONE says otherwise. Two sides of several
+    # values with no ANY, ALL or NONE compare element by element.
+    with people_db.write() as txn:
+        rex = txn.create("Dog", {"name": "Rex", "age": 3})
+        fido = txn.create("Dog", {"name": "Fido", "age": 7})
+        txn.object("Person", 1).dogs = [rex, fido]
+        txn.object("Person", 2).dogs = [fido]
+    with people_db.read() as txn:
+        assert names(txn.query("Person", "dogs.age * 2 > 10")) == ["Bo", "Cy"]
+        assert names(txn.query("Person", "ALL dogs.age * 2 > 10")) == ["Ann", "Cy", "Di", "Ed", "Flo", "Gus", "Hal",
+                                                                         "Ivy", "Jo"]
+        assert names(txn.query("Person", "NONE dogs.age + 1 == 4")) == ["Ann", "Cy", "Di", "Ed", "Flo", "Gus", "Hal",
+                                                                          "Ivy", "Jo"]
+        assert names(txn.query("Person", "dogs.age IN {3, 7}")) == ["Bo"]
+        assert names(txn.query("Person", "ANY dogs.age IN {7}")) == ["Bo", "Cy"]
+        with pytest.raises(openrealm.OpenRealmError) as error:
+            len(txn.query("Person", "dogs.age * dogs.age > 0"))
+        assert "Operations involving two lists are not supported" in error.value.message

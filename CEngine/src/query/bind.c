@@ -304,14 +304,18 @@ static bool bind_backlinks_step(key_path_walk *w)
     ce_table_key origin;
     bool found;
     if (!table_find_by_name(b->txn, components[i + 1].name, components[i + 1].name_length, &origin, &found)) return false;
-    if (!found) return bind_error(b, walk_at(w, i + 1), "no class named '%s'", components[i + 1].name);
+    /* A missing class or property: realm-core's words (ParserDriver::backlink,
+     * driver.cpp; test_parser.cpp, Parser_Backlinks). */
+    if (!found)
+        return bind_error(b, walk_at(w, i + 1), "No property '%s' found in type '%s' which links to type '%s'",
+                          components[i + 2].name, components[i + 1].name, w->table_name);
     table_property origin_property, backlink;
     if (!table_find_property(b->txn, origin, components[i + 2].name, components[i + 2].name_length, &origin_property,
                              &found))
         return false;
     if (!found)
-        return bind_error(b, walk_at(w, i + 2), "class '%s' has no property '%s'", components[i + 1].name,
-                          components[i + 2].name);
+        return bind_error(b, walk_at(w, i + 2), "No property '%s' found in type '%s' which links to type '%s'",
+                          components[i + 2].name, components[i + 1].name, w->table_name);
     if (origin_property.type != CE_TYPE_LINK && origin_property.type != CE_TYPE_MIXED)
         return not_a_collection(b, walk_at(w, i + 2), components[i + 1].name, components[i + 2].name);
     if (!table_find_backlink(b->txn, w->table, origin, origin_property.column, &backlink, &found)) return false;
@@ -857,6 +861,10 @@ static bool bind_property_step(key_path_walk *w)
     bool found;
     if (!table_find_property(w->b->txn, w->table, component->name, component->name_length, &property, &found))
         return false;
+    if (!found && w->b->clause)
+        /* realm-core's words (DescriptorOrderingNode::visit, driver.cpp). */
+        return bind_error(w->b, walk_at(w, w->i), "No property '%s' found on object type '%s' specified in '%s' clause",
+                          component->name, w->table_name, w->b->clause);
     if (!found)
         return bind_error(w->b, walk_at(w, w->i), "class '%s' has no property '%s'", w->table_name, component->name);
     describe_more(&w->builder, ".", property.name);

@@ -17,6 +17,13 @@
 #include <stddef.h>
 
 /* What a binding works with, and where it puts what it binds. */
+/* The SUBQUERY variables a key path is bound inside, innermost first. */
+typedef struct subquery_scope {
+    const char *variable;
+    ce_table_key table;
+    const struct subquery_scope *outer;
+} subquery_scope;
+
 typedef struct binder {
     query_core *core;
     ce_txn *txn;
@@ -31,6 +38,10 @@ typedef struct binder {
      * of variable_table, and every comparison is evaluated object by object. */
     const char *variable;
     ce_table_key variable_table;
+    const subquery_scope *scopes; /* every enclosing SUBQUERY's variable, innermost first */
+    /* A key path of SORT(...) or DISTINCT(...) in the predicate: "sort" or
+     * "distinct", which a missing property's message names; else NULL. */
+    const char *clause;
 } binder;
 
 /* Binds the core's tree to the schema of the transaction's state, unless it
@@ -44,6 +55,13 @@ bool bind_predicate(binder *b, int index, size_t *out);
 /* Binds the operand node `index` (one side of a comparison, or of an
  * arithmetic expression) into *out (bind_operand.c). */
 bool bind_operand(binder *b, int index, operand *out);
+
+/* A string literal or argument (or list element) compared with numbers
+ * of `other` (an int, float, double or decimal128 property, @count, an
+ * arithmetic expression) becomes that number when its text reads as one,
+ * as realm-core's ConstantNode::visit converts it for its hint
+ * (bind_operand.c). Not with ce_query_options.realm_swift_values. */
+bool bind_numeric_strings(binder *b, operand *constant, const operand *other);
 
 /* A decimal for a numeric constant: from a literal's text when there is
  * one (exact), else converted (bind_predicate.c). */

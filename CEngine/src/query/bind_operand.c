@@ -5,18 +5,25 @@
  *
  * Owns: bind_operand (bind.h) and the binding of arithmetic expressions
  * (their operand types, realm-core's refusals, constants folded at bind
- * time).
+ * time), and the constants a comparison converts for the other side's
+ * type (bind_numeric_strings).
  * Never: decides how a comparison is evaluated (bind_predicate.c), binds
  * a key path itself (bind.c), or computes an operator (arith.c).
  */
 #include "arith.h"
 #include "bind.h"
 #include "compare.h"
+#include "decimal.h"
 #include "geo.h"
 #include "parse.h"
 #include "query_internal.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A shape written in the predicate (geoBox(...), ...) as a ce_geo owned
@@ -158,19 +165,42 @@ bool bind_operand(binder *b, int index, operand *out)
          * objects for which the predicate holds, with $x each of them. */
         const parse_node *collection = &tree->nodes[node->left];
         if (!bind_key_path(b, tree, collection, 0, false, &out->path)) return false;
+        /* What is no collection of objects, in realm-core's words
+         * (SubqueryNode::visit, driver.cpp), naming the last property. */
+        const char *dot = strrchr(out->path.description, '.');
+        const char *property = dot ? dot + 1 : out->path.description;
+        if (out->path.final == FINAL_COLLECTION && out->path.aggregate == PATH_ALL_VALUES && !out->path.size_of)
+            return bind_error(b, collection->position,
+                              "A subquery can not operate on a list of primitive values (property '%s')", property);
+        if (!out->path.multi && out->path.aggregate == PATH_ALL_VALUES && !out->path.size_of &&
+            (out->path.final == FINAL_COLUMN || out->path.final == FINAL_OBJECT))
+            return bind_error(b, collection->position, "A subquery must operate on a list property, but '%s' is type '%s'",
+                              property, bind_core_type_name(out->path.final == FINAL_OBJECT ? CE_TYPE_LINK : out->path.type));
         if (out->path.local && !out->path.link_column)
             return bind_error(b, collection->position, "property '%s' is not a link/collection", out->path.description);
         if (out->path.final != FINAL_OBJECT || !out->path.multi || out->path.aggregate != PATH_ALL_VALUES)
             return bind_error(b, collection->position,
                               "SUBQUERY needs a list, set or dictionary of links or backlinks, and '%s' is not one",
                               out->path.description);
+        /* A variable may not be declared again for objects of the same
+         * class inside its SUBQUERY (SubqueryNode::visit, driver.cpp: the
+         * key path mapping takes one name per table), in realm-core's words. */
+        for (const subquery_scope *s = b->scopes; s; s = s->outer)
+            if (s->table == out->path.final_table && strcmp(s->variable, node->variable) == 0)
+                return bind_error(b, node->position,
+                                  "Unable to create a subquery expression with variable '$%s' since an identical "
+                                  "variable already exists in this context",
+                                  node->variable);
         const char *outer_variable = b->variable;
         ce_table_key outer_table = b->variable_table;
+        subquery_scope scope = {node->variable, out->path.final_table, b->scopes};
         b->variable = node->variable;
         b->variable_table = out->path.final_table;
+        b->scopes = &scope;
         bool ok = bind_predicate(b, node->right, &out->subquery);
         b->variable = outer_variable;
         b->variable_table = outer_table;
+        b->scopes = scope.outer;
         out->kind = OPERAND_SUBQUERY;
         return ok;
     }
@@ -179,11 +209,13 @@ bool bind_operand(binder *b, int index, operand *out)
     return bind_error(b, node->position, "expected a value or a key path");
 }
 
-/* The type an operand of an arithmetic expression yields. */
+/* The type an operand of an arithmetic expression yields (a list's
+ * elements are of any type, as realm-core's ConstantMixedList is Mixed). */
 static ce_type arith_operand_type(const operand *o)
 {
     switch (o->kind) {
     case OPERAND_VALUE: return o->value.type;
+    case OPERAND_LIST: return CE_TYPE_MIXED;
     case OPERAND_PATH: return path_value_type(&o->path);
     case OPERAND_SUBQUERY: return CE_TYPE_INT;
     case OPERAND_ARITH: return o->arith->type;
@@ -203,13 +235,18 @@ static void node_text(const binder *b, const parse_node *node, char *out, size_t
 }
 
 /* An arithmetic expression `left op right` (parse.c's PARSE_ARITH) bound:
- * folded to a value when both sides are constants, as realm-core's
+ * folded to a value when both sides are single constants, as realm-core's
  * OperationNode::visit (src/realm/parser/driver.cpp) folds them with
  * Mixed's operators; else an OPERAND_ARITH evaluated object by object.
- * Each side must yield one number (int, float, double, decimal128, mixed;
- * nil gives nil): realm-core refuses other types with "Cannot perform '%1'
- * operation on '%2' and '%3'" (Mixed::is_numeric); a list or a collection
- * without an aggregate is refused here too. A number literal takes the
+ * Each side yields numbers (int, float, double, decimal128, mixed; nil
+ * gives nil): realm-core refuses other types with "Cannot perform '%1'
+ * operation on '%2' and '%3'" (Mixed::is_numeric). A side may yield
+ * several values, a list '{...}' or argument, or a path of several values
+ * (`scores`, `dogs.age`): the operator applies to each of them with the
+ * other side's one value (query_expression.hpp, ValueBase::fun and
+ * fun_const), and the comparison takes ANY, ALL or NONE of the results;
+ * two sides of several values are refused when evaluated (eval.c). A
+ * number literal takes the
  * other side's type as realm-core's ConstantNode::visit(drv, hint) does: a
  * decimal read exactly from its text, a float for a float side; a double
  * argument that is a whole number next to an int side is that int
@@ -221,13 +258,20 @@ static bool bind_arith(binder *b, int index, operand *out)
     operand sides[2];
     if (!bind_operand(b, node->left, &sides[0]) || !bind_operand(b, node->right, &sides[1])) return false;
     for (int s = 0; s < 2; s++) {
+        /* A list of one value is that value (realm-core's Operator takes a
+         * side whose Value has_single_value as its constant). */
+        operand *o = &sides[s];
+        if (o->kind != OPERAND_LIST || o->list_count != 1) continue;
+        o->kind = OPERAND_VALUE;
+        o->value = o->list[0];
+        o->text = o->texts ? o->texts[0] : NULL;
+        if (o->arguments && o->arguments[0]) o->from_argument = true;
+    }
+    for (int s = 0; s < 2; s++) {
         const operand *o = &sides[s];
         ce_type type = arith_operand_type(o);
         char reason[96] = "";
-        if (o->kind == OPERAND_LIST || o->kind == OPERAND_GEO) snprintf(reason, sizeof reason, "it is a list");
-        else if (o->kind == OPERAND_PATH && o->path.multi &&
-                 (o->path.aggregate == PATH_ALL_VALUES || path_per_collection(&o->path)))
-            snprintf(reason, sizeof reason, "it has several values (an aggregate such as @sum makes one)");
+        if (o->kind == OPERAND_GEO) snprintf(reason, sizeof reason, "it is a shape");
         else if (!(o->kind == OPERAND_VALUE && type == CE_TYPE_NULL) && !arith_type_allowed(type))
             snprintf(reason, sizeof reason, "it is of type %s", bind_core_type_name(type));
         if (reason[0]) {
@@ -242,6 +286,19 @@ static bool bind_arith(binder *b, int index, operand *out)
     for (int s = 0; s < 2; s++) {
         operand *o = &sides[s];
         ce_type other = arith_operand_type(&sides[1 - s]);
+        if (o->kind == OPERAND_LIST && o->texts) {
+            /* A list literal's numbers take the hint too (ListNode::visit
+             * visits each constant with it); the list is the bound query's. */
+            ce_value *elements = (ce_value *)(uintptr_t)o->list;
+            for (size_t i = 0; i < o->list_count; i++) {
+                if (!o->texts[i] || !compare_is_number(elements[i].type)) continue;
+                if (other == CE_TYPE_DECIMAL128 && elements[i].type != CE_TYPE_DECIMAL128)
+                    elements[i] = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = bind_constant_decimal(&elements[i], o->texts[i])};
+                else if (other == CE_TYPE_FLOAT && elements[i].type == CE_TYPE_DOUBLE)
+                    elements[i] = (ce_value){.type = CE_TYPE_FLOAT, .float_value = (float)elements[i].double_value};
+            }
+            continue;
+        }
         if (o->kind != OPERAND_VALUE || !compare_is_number(o->value.type)) continue;
         if (o->text && other == CE_TYPE_DECIMAL128 && o->value.type != CE_TYPE_DECIMAL128)
             o->value = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = bind_constant_decimal(&o->value, o->text)};
@@ -255,6 +312,7 @@ static bool bind_arith(binder *b, int index, operand *out)
     memset(out, 0, sizeof *out);
     out->position = node->position;
     out->argument = -1;
+    /* A list is not folded ("produces_multiple_values", OperationNode::visit). */
     if (sides[0].kind == OPERAND_VALUE && sides[1].kind == OPERAND_VALUE) {
         out->kind = OPERAND_VALUE;
         arith_apply(node->arith_op, &sides[0].value, &sides[1].value, &out->value);
@@ -278,5 +336,125 @@ static bool bind_arith(binder *b, int index, operand *out)
     if (expr->type == CE_TYPE_NULL) expr->type = CE_TYPE_MIXED; /* nil, whatever the object (see arith.c) */
     out->kind = OPERAND_ARITH;
     out->arith = expr;
+    return true;
+}
+
+/* The number type a side compares as, for a constant on the other side:
+ * a numeric property's (or @count's), an arithmetic expression's first
+ * operand's (realm-core's Operator::get_type), a SUBQUERY count's; else
+ * CE_TYPE_NULL (no conversion). */
+static ce_type numeric_hint(const operand *o)
+{
+    ce_type type = CE_TYPE_NULL;
+    if (o->kind == OPERAND_PATH) type = path_value_type(&o->path);
+    else if (o->kind == OPERAND_SUBQUERY) type = CE_TYPE_INT;
+    else if (o->kind == OPERAND_ARITH) {
+        const arith_expr *first = o->arith;
+        while (first->op) first = first->left;
+        type = first->type;
+    }
+    return type == CE_TYPE_INT || type == CE_TYPE_FLOAT || type == CE_TYPE_DOUBLE || type == CE_TYPE_DECIMAL128
+               ? type
+               : CE_TYPE_NULL;
+}
+
+/* `text` read as realm-core's string_to<T> reads it (driver.cpp: an
+ * istringstream in the classic locale, then NaN and infinities for
+ * floating types; a decimal from the whole text, not NaN): white space
+ * first, then the longest number; false when there is none. */
+static bool number_of_text(ce_type type, const char *data, size_t size, ce_value *out)
+{
+    char text[128];
+    if (size >= sizeof text) return false;
+    memcpy(text, data, size);
+    text[size] = 0;
+    if (type == CE_TYPE_DECIMAL128) {
+        ce_decimal128 d;
+        if (!decimal_from_text(text, &d) || ce_decimal128_is_nan(d)) return false;
+        *out = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = d};
+        return true;
+    }
+    const char *p = text;
+    while (isspace((unsigned char)*p)) p++;
+    size_t n = 0;
+    if (p[n] == '+' || p[n] == '-') n++;
+    size_t digits = 0;
+    while (isdigit((unsigned char)p[n + digits])) digits++;
+    if (type == CE_TYPE_INT) {
+        if (!digits) return false;
+        errno = 0;
+        char number[128];
+        memcpy(number, p, n + digits);
+        number[n + digits] = 0;
+        long long value = strtoll(number, NULL, 10);
+        if (errno == ERANGE) return false;
+        *out = (ce_value){.type = CE_TYPE_INT, .integer = value};
+        return true;
+    }
+    size_t end = n + digits;
+    if (p[end] == '.') {
+        size_t fraction = 0;
+        while (isdigit((unsigned char)p[end + 1 + fraction])) fraction++;
+        if (digits || fraction) end += 1 + fraction, digits += fraction;
+    }
+    if (digits && (p[end] == 'e' || p[end] == 'E')) {
+        size_t e = end + 1;
+        if (p[e] == '+' || p[e] == '-') e++;
+        size_t exponent = 0;
+        while (isdigit((unsigned char)p[e + exponent])) exponent++;
+        if (exponent) end = e + exponent;
+    }
+    double value;
+    if (digits) {
+        char number[128];
+        memcpy(number, p, end);
+        number[end] = 0;
+        value = strtod(number, NULL);
+        if (isinf(value) || (type == CE_TYPE_FLOAT && isinf((float)value))) return false; /* out of range: failbit */
+    } else {
+        /* try_parse_specials: the whole text, any case. */
+        char lower[128];
+        size_t i = 0;
+        for (; text[i]; i++) lower[i] = (char)tolower((unsigned char)text[i]);
+        lower[i] = 0;
+        if (!strcmp(lower, "nan") || !strcmp(lower, "+nan")) value = NAN;
+        else if (!strcmp(lower, "-nan")) value = -NAN;
+        else if (!strcmp(lower, "inf") || !strcmp(lower, "+inf") || !strcmp(lower, "infinity") || !strcmp(lower, "+infinity"))
+            value = INFINITY;
+        else if (!strcmp(lower, "-inf") || !strcmp(lower, "-infinity")) value = -INFINITY;
+        else return false;
+    }
+    *out = type == CE_TYPE_FLOAT ? (ce_value){.type = CE_TYPE_FLOAT, .float_value = (float)value}
+                                 : (ce_value){.type = CE_TYPE_DOUBLE, .double_value = value};
+    return true;
+}
+
+bool bind_numeric_strings(binder *b, operand *constant, const operand *other)
+{
+    ce_type type = numeric_hint(other);
+    if (b->core->realm_swift_values || type == CE_TYPE_NULL) return true;
+    if (constant->kind == OPERAND_VALUE) {
+        ce_value number;
+        if (constant->value.type == CE_TYPE_STRING &&
+            number_of_text(type, constant->value.string.data, constant->value.string.size, &number)) {
+            constant->value = number;
+            constant->text = NULL;
+        }
+        return true;
+    }
+    if (constant->kind != OPERAND_LIST) return true;
+    size_t strings = 0;
+    for (size_t i = 0; i < constant->list_count; i++) strings += constant->list[i].type == CE_TYPE_STRING;
+    if (!strings) return true;
+    /* A copy the bound query owns (an argument's list is the caller's). */
+    char *bytes;
+    if (!bind_keep_bytes(b->out, constant->list, constant->list_count * sizeof(ce_value), &bytes)) return false;
+    ce_value *values = (ce_value *)(void *)bytes;
+    for (size_t i = 0; i < constant->list_count; i++) {
+        ce_value number;
+        if (values[i].type == CE_TYPE_STRING && number_of_text(type, values[i].string.data, values[i].string.size, &number))
+            values[i] = number;
+    }
+    constant->list = values;
     return true;
 }

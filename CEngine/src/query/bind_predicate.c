@@ -24,6 +24,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -786,15 +787,28 @@ static bool check_two_sides(binder *b, const operand *left, parse_op op, unsigne
 
 /* A number literal compared with an arithmetic expression takes the
  * expression's type as its hint (realm-core's ConstantNode::visit: a
- * decimal from the text, a float for a float), as it does with a path. */
+ * decimal from the text, a float for a float), as it does with a path.
+ * That type is the first operand's (Operator::get_type is its left
+ * side's): `dec + {0.2, 0.5} == 0.3` reads 0.3 as a decimal, a list
+ * first (any type, Mixed) leaves it a double. */
 static void arith_literal(const operand *expr, operand *constant)
 {
     if (expr->kind != OPERAND_ARITH || constant->kind != OPERAND_VALUE || !constant->text) return;
-    if (expr->arith->type == CE_TYPE_DECIMAL128 && compare_is_number(constant->value.type) &&
+    const arith_expr *first = expr->arith;
+    while (first->op) first = first->left;
+    ce_type hint = first->type;
+    if (hint == CE_TYPE_DECIMAL128 && compare_is_number(constant->value.type) &&
         constant->value.type != CE_TYPE_DECIMAL128)
         constant->value = (ce_value){.type = CE_TYPE_DECIMAL128, .decimal = bind_constant_decimal(&constant->value, constant->text)};
-    else if (expr->arith->type == CE_TYPE_FLOAT && constant->value.type == CE_TYPE_DOUBLE)
+    else if (hint == CE_TYPE_FLOAT && constant->value.type == CE_TYPE_DOUBLE)
         constant->value = (ce_value){.type = CE_TYPE_FLOAT, .float_value = (float)constant->value.double_value};
+}
+
+/* A list or set of values (realm-core's ColumnListBase): its elements. */
+static bool primitive_list(const bound_path *path)
+{
+    return path->final == FINAL_COLLECTION && path->aggregate == PATH_ALL_VALUES && !path->size_of &&
+           path->element.kind == STEP_ALL && !path->element_type;
 }
 
 /* A comparison evaluated object by object: `left op right`, each side a
@@ -839,9 +853,19 @@ static bool bind_generic(binder *b, operand *left, parse_op op, unsigned flags, 
     } else {
         if (left->kind == OPERAND_LIST || right->kind == OPERAND_LIST) {
             const operand *list = left->kind == OPERAND_LIST ? left : right;
-            return bind_error(b, list->position, "a list is compared only by IN or BETWEEN, not by %s", parse_op_name(op));
-        }
-        if (left->kind == OPERAND_PATH && right->kind == OPERAND_VALUE) {
+            const operand *other = list == left ? right : left;
+            /* A list against several values compares element by element
+             * (realm-core's ValueBase::compare); against one value it is
+             * refused. */
+            if (b->core->realm_swift_values || other->kind == OPERAND_VALUE || other->kind == OPERAND_LIST ||
+                compare_is_string_operator(op))
+                return bind_error(b, list->position, "a list is compared only by IN or BETWEEN, not by %s", parse_op_name(op));
+            if (other->kind == OPERAND_PATH)
+                for (size_t i = 0; i < list->list_count; i++)
+                    if (!check_comparison(b, &other->path, list == right ? op : mirror(op), flags, list, &list->list[i],
+                                          list->position))
+                        return false;
+        } else if (left->kind == OPERAND_PATH && right->kind == OPERAND_VALUE) {
             if (!check_comparison(b, &left->path, op, flags, right, &right->value, right->position)) return false;
         } else if (right->kind == OPERAND_PATH && left->kind == OPERAND_VALUE) {
             if (!check_comparison(b, &right->path, compare_is_string_operator(op) ? op : mirror(op), flags, left, &left->value,
@@ -859,8 +883,16 @@ static bool bind_generic(binder *b, operand *left, parse_op op, unsigned flags, 
             (void)count;
         }
     }
+    if (!b->core->realm_swift_values && left->kind == OPERAND_PATH && right->kind == OPERAND_PATH &&
+        primitive_list(&left->path) && primitive_list(&right->path)) {
+        /* realm-core's words (verify_conditions, driver.cpp). */
+        const char *l = strchr(left->path.description, '.'), *r = strchr(right->path.description, '.');
+        return bind_error(b, position, "Ordered comparison between two primitive lists is not implemented yet ('%s' and '%s')",
+                          l ? l + 1 : left->path.description, r ? r + 1 : right->path.description);
+    }
     if (!generic_node(b, left, op, flags, right, position, out)) return false;
     b->out->nodes[*out].quantifier = quantifier;
+    b->out->nodes[*out].in_order = !b->core->realm_swift_values && quantifier == PARSE_QUANTIFIER_NONE_GIVEN;
     b->out->nodes[*out].null_string_first =
         (left->kind == OPERAND_PATH && right->kind == OPERAND_VALUE &&
          null_string_first(&left->path, op, flags, &right->value)) ||
@@ -891,6 +923,15 @@ static bool bind_simple(binder *b, operand *left, parse_op op, unsigned flags, o
     }
     if (left->kind == OPERAND_LIST || right->kind == OPERAND_LIST) {
         const operand *list = left->kind == OPERAND_LIST ? left : right;
+        const operand *other = list == left ? right : left;
+        /* One value against a list: ANY of the list's values (realm-core's
+         * ValueBase::compare takes ANY for a side without a comparison
+         * type), so `n == {1, 2}` is `n IN {1, 2}` (EqualityNode::visit
+         * builds Query::in for it). */
+        if (!b->core->realm_swift_values && !compare_is_string_operator(op) && other->kind == OPERAND_PATH) {
+            if (op == PARSE_OP_EQUAL && list == right) return bind_simple(b, left, PARSE_OP_IN, flags, right, position, out);
+            return bind_generic(b, left, op, flags, right, PARSE_QUANTIFIER_NONE_GIVEN, position, out);
+        }
         return bind_error(b, list->position, "a list is compared only by IN or BETWEEN, not by %s", parse_op_name(op));
     }
     if (left->kind == OPERAND_VALUE && right->kind == OPERAND_VALUE) {
@@ -1211,12 +1252,70 @@ static bool bind_between_of_many(binder *b, operand *left, unsigned flags, opera
            and_node(b, children, node->position, out);
 }
 
+/* `ALL scores * 2 > 5`: the quantifier belongs to the key path it
+ * precedes, the expression's first operand (query_bison.yy: `prop :
+ * comp_type path post_op`), which must be a collection's; the expression
+ * takes it (realm-core's Operator::get_comparison_type gives its left
+ * side's when that is not a constant) and the comparison applies it to
+ * the expression's values. */
+static bool bind_quantified_arith(binder *b, operand *left, const parse_node *node, unsigned flags, operand *right,
+                                  size_t *out)
+{
+    static const char *const names[] = {"", "ANY", "ALL", "NONE"};
+    const arith_expr *first = left->arith;
+    while (first->op) first = first->left;
+    /* The expression's leaves are the bound query's (bind_arith). */
+    operand *leaf = (operand *)(uintptr_t)&first->leaf;
+    if (leaf->kind != OPERAND_PATH)
+        return bind_error(b, node->position, "%s needs the key path of a collection after it", names[node->quantifier]);
+    bool into_mixed = leaf->path.final == FINAL_MIXED && leaf->path.mixed_step_count > 0;
+    if ((!into_mixed && !quantifier_allowed(&leaf->path)) ||
+        (leaf->path.aggregate != PATH_ALL_VALUES && !path_per_collection(&leaf->path)))
+        return bind_error(b, leaf->position, "property '%s' is not a link/collection (%s needs one)",
+                          leaf->path.description, names[node->quantifier]);
+    return bind_generic(b, left, node->op, flags, right, node->quantifier, node->position, out);
+}
+
+/* `n == ALL {1, 2}`, `n IN NONE $0`: ANY, ALL or NONE of the list on the
+ * right (realm-core's ValueBase::compare takes each side's comparison
+ * type; query_bison.yy puts one before a list or an argument), with the
+ * left side's own quantifier if it has several values. An argument that
+ * is no list is refused in realm-core's words (ConstantNode::visit). */
+static bool bind_quantified_list(binder *b, operand *left, const parse_node *node, unsigned flags, operand *right,
+                                 size_t *out)
+{
+    static const char *const names[] = {"", "ANY", "ALL", "NONE"};
+    if (right->kind != OPERAND_LIST) {
+        if (right->from_argument)
+            return bind_error(b, right->position,
+                              "ANY/ALL/NONE are only allowed on arguments which contain a list but '$%d' is not a list.",
+                              right->argument);
+        return bind_error(b, right->position, "%s needs a list or a list argument after it", names[node->right_quantifier]);
+    }
+    if (left->kind != OPERAND_PATH && left->kind != OPERAND_ARITH && left->kind != OPERAND_SUBQUERY)
+        return bind_error(b, left->position, "%s {...} needs a key path on the other side", names[node->right_quantifier]);
+    if (node->op == PARSE_OP_BETWEEN || compare_is_string_operator(node->op))
+        return bind_error(b, node->op_position, "%s takes no list", parse_op_name(node->op));
+    if (node->quantifier != PARSE_QUANTIFIER_NONE_GIVEN &&
+        (left->kind != OPERAND_PATH || !quantifier_allowed(&left->path) ||
+         (left->path.aggregate != PATH_ALL_VALUES && !path_per_collection(&left->path))))
+        return bind_error(b, left->position, "%s needs the key path of a collection after it", names[node->quantifier]);
+    if (!bind_generic(b, left, node->op, flags, right, node->quantifier, node->position, out)) return false;
+    b->out->nodes[*out].right_quantifier = node->right_quantifier;
+    b->out->nodes[*out].in_order = false;
+    return true;
+}
+
 static bool bind_compare(binder *b, const parse_node *node, size_t *out)
 {
     operand left, right;
     if (!bind_operand(b, node->left, &left) || !bind_operand(b, node->right, &right)) return false;
     if (node->op == PARSE_OP_GEO_WITHIN || left.kind == OPERAND_GEO || right.kind == OPERAND_GEO)
         return bind_geo(b, node, &left, &right, out);
+    /* `age == '5'`: a string that reads as a number of the other side's type. */
+    if (!compare_is_string_operator(node->op) &&
+        (!bind_numeric_strings(b, &right, &left) || !bind_numeric_strings(b, &left, &right)))
+        return false;
     unsigned flags = (node->flags & PARSE_CASE_INSENSITIVE ? FOLD_CASE : 0) |
                      (node->flags & PARSE_DIACRITIC_INSENSITIVE ? FOLD_DIACRITICS : 0);
     /* Realm Swift refuses LIKE[d] and LIKE[cd] (RLMQueryUtil.mm,
@@ -1263,6 +1362,9 @@ static bool bind_compare(binder *b, const parse_node *node, size_t *out)
         if (is_type_of(&right) && !is_type_of(&left) && node->op != PARSE_OP_IN)
             return bind_type_of(b, &right, node->op, &left, node->quantifier, node->position, out);
     }
+    if (node->right_quantifier != PARSE_QUANTIFIER_NONE_GIVEN) return bind_quantified_list(b, &left, node, flags, &right, out);
+    if (node->quantifier != PARSE_QUANTIFIER_NONE_GIVEN && left.kind == OPERAND_ARITH)
+        return bind_quantified_arith(b, &left, node, flags, &right, out);
     if (node->quantifier != PARSE_QUANTIFIER_NONE_GIVEN) {
         static const char *const names[] = {"", "ANY", "ALL", "NONE"};
         if (left.kind != OPERAND_PATH)

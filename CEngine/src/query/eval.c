@@ -749,25 +749,53 @@ static bool eval_object(evaluation *e, size_t index, const object_context *conte
  * are several values (a collection's) rather than one. */
 static bool operand_bag(evaluation *e, const operand *o, const object_context *context, value_bag *bag, bool *out_many);
 
-/* The value of an arithmetic expression for an object (arith.h): each leaf
- * yields one value (nothing read is null), each operator arith_apply. */
-static bool arith_value(evaluation *e, const arith_expr *x, const object_context *context, ce_value *out)
+/* Keeps the numbers of `from` in `to` (anything else becomes null), so
+ * nothing in `to` points into `from`'s copies once it is freed. */
+static bool keep_numbers(const value_bag *from, size_t count, value_bag *to)
+{
+    static const ce_value null_value = {.type = CE_TYPE_NULL};
+    for (size_t i = 0; i < count; i++)
+        if (!gather_bag_push(to, compare_is_number(from->values[i].type) ? &from->values[i] : &null_value)) return false;
+    return true;
+}
+
+/* The values of an arithmetic expression for an object (arith.h), in
+ * `out`; *out_many when they are a collection's (realm-core's m_from_list)
+ * rather than one value. A leaf of one value yields it (null when it
+ * reads nothing); a leaf of several values (a list, a path through a
+ * collection) yields each. An operator applies to each value of its side
+ * of several values with the other side's one value (query_expression.hpp,
+ * ValueBase::fun and fun_const); two sides of several values are refused,
+ * in realm-core's words ("Operations involving two lists are not
+ * supported", ValueBase::fun), as realm-core does when it evaluates them. */
+static bool arith_values(evaluation *e, const arith_expr *x, const object_context *context, value_bag *out,
+                         bool *out_many)
 {
     if (!x->op) {
         value_bag bag = {0};
-        bool many;
-        bool ok = operand_bag(e, &x->leaf, context, &bag, &many);
-        *out = (ce_value){.type = CE_TYPE_NULL};
-        /* Only numbers go on (a mixed value holding a string gives null),
-         * so nothing points into the bag's copies once it is freed. */
-        if (ok && bag.count && compare_is_number(bag.values[0].type)) *out = bag.values[0];
+        bool ok = operand_bag(e, &x->leaf, context, &bag, out_many);
+        if (ok && *out_many) ok = keep_numbers(&bag, bag.count, out);
+        else if (ok && bag.count) ok = keep_numbers(&bag, 1, out);
+        else if (ok) ok = gather_bag_push(out, &(ce_value){.type = CE_TYPE_NULL});
         gather_bag_free(&bag);
         return ok;
     }
-    ce_value a, b;
-    if (!arith_value(e, x->left, context, &a) || !arith_value(e, x->right, context, &b)) return false;
-    arith_apply(x->op, &a, &b, out);
-    return true;
+    value_bag sides[2] = {{0}, {0}};
+    bool many[2];
+    bool ok = arith_values(e, x->left, context, &sides[0], &many[0]) &&
+              arith_values(e, x->right, context, &sides[1], &many[1]);
+    if (ok && many[0] && many[1])
+        ok = error_fail(CE_ERR_INVALID_QUERY, "Operations involving two lists are not supported");
+    *out_many = ok && (many[0] || many[1]);
+    size_t count = *out_many ? sides[many[0] ? 0 : 1].count : 1;
+    for (size_t i = 0; ok && i < count; i++) {
+        ce_value value;
+        arith_apply(x->op, &sides[0].values[many[0] ? i : 0], &sides[1].values[many[1] ? i : 0], &value);
+        ok = gather_bag_push(out, &value);
+    }
+    gather_bag_free(&sides[0]);
+    gather_bag_free(&sides[1]);
+    return ok;
 }
 
 static bool operand_bag(evaluation *e, const operand *o, const object_context *context, value_bag *bag, bool *out_many)
@@ -775,10 +803,7 @@ static bool operand_bag(evaluation *e, const operand *o, const object_context *c
     *out_many = false;
     switch (o->kind) {
     case OPERAND_VALUE: return gather_bag_push(bag, &o->value);
-    case OPERAND_ARITH: {
-        ce_value value;
-        return arith_value(e, o->arith, context, &value) && gather_bag_push(bag, &value);
-    }
+    case OPERAND_ARITH: return arith_values(e, o->arith, context, bag, out_many);
     case OPERAND_GEO: return error_fail(CE_ERR_FAIL, "internal error: a shape outside GEOWITHIN");
     case OPERAND_LIST:
         *out_many = true;
@@ -839,18 +864,25 @@ static bool matches_right(evaluation *e, const bound_node *node, const ce_value 
                          (left_type == CE_TYPE_MIXED || right_type == CE_TYPE_MIXED ||
                           (compare_is_text(left_type) && node->right.kind == OPERAND_VALUE && node->right.from_argument) ||
                           (compare_is_text(right_type) && node->left.kind == OPERAND_VALUE && node->left.from_argument));
-    for (size_t i = 0; i < right->count && !*out; i++) {
+    /* ANY of the right side's values, unless a quantifier before a list
+     * says ALL or NONE (realm-core's ValueBase::compare, right_matches). */
+    parse_quantifier quantifier = node->right_quantifier;
+    bool any = false, all = true;
+    for (size_t i = 0; i < right->count && (quantifier == PARSE_QUANTIFIER_ALL ? all : !any); i++) {
+        bool match = false;
+        bool value_null = value->type == CE_TYPE_NULL, right_null = right->values[i].type == CE_TYPE_NULL;
         if (one_text_kind && compare_is_text(value->type) && compare_is_text(right->values[i].type) &&
             value->type != right->values[i].type)
-            continue;
-        bool value_null = value->type == CE_TYPE_NULL, right_null = right->values[i].type == CE_TYPE_NULL;
-        if (node->null_string_first && value_null != right_null) {
+            match = false;
+        else if (node->null_string_first && value_null != right_null)
             /* $x.s < 'a' inside a SUBQUERY: the null string first (bind_predicate.c). */
-            *out = compare_null_string_result(op, value_null);
-            continue;
-        }
-        if (!compare_values(value, op, &right->values[i], node->flags, &e->folder, out)) return false;
+            match = compare_null_string_result(op, value_null);
+        else if (!compare_values(value, op, &right->values[i], node->flags, &e->folder, &match))
+            return false;
+        any = any || match;
+        all = all && match;
     }
+    *out = quantifier == PARSE_QUANTIFIER_ALL ? all : quantifier == PARSE_QUANTIFIER_NONE ? !any : any;
     return true;
 }
 
@@ -862,6 +894,20 @@ static bool generic_match(evaluation *e, const bound_node *node, const object_co
     bool left_many, right_many;
     bool ok = operand_bag(e, &node->left, context, &left, &left_many) &&
               operand_bag(e, &node->right, context, &right, &right_many);
+    if (ok && node->in_order && left_many && right_many) {
+        /* Two collections' values with no ANY, ALL or NONE: the same
+         * number of them, each pair matching in order (realm-core's
+         * ValueBase::compare: "simple element by element comparison";
+         * != holds for lists of different sizes). */
+        *out = left.count == right.count || node->op == PARSE_OP_NOT_EQUAL;
+        for (size_t i = 0; ok && *out && left.count == right.count && i < left.count; i++) {
+            value_bag one = {.values = &right.values[i], .count = 1};
+            ok = matches_right(e, node, &left.values[i], &one, out);
+        }
+        gather_bag_free(&left);
+        gather_bag_free(&right);
+        return ok;
+    }
     bool any = false, all = true;
     for (size_t i = 0; ok && i < left.count; i++) {
         bool match;

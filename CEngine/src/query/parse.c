@@ -912,14 +912,6 @@ static bool parse_geo(parser *p, int *out)
     return true;
 }
 
-/* A signed number token after a value: `age -1` is `age - 1` (the lexer
- * signs a number it finds after '-' or '+'). */
-static bool is_signed_number(const parser *p, const token *t)
-{
-    return t->kind == TOKEN_NUMBER && (p->text[t->start] == '-' || p->text[t->start] == '+') &&
-           t->end > t->start + 1 && (parse_is_digit(p->text[t->start + 1]) || p->text[t->start + 1] == '.');
-}
-
 static bool new_arith(parser *p, char op, int left, int right, int *out)
 {
     const parse_node *l = &p->tree->nodes[left], *r0 = &p->tree->nodes[right];
@@ -983,17 +975,12 @@ static bool parse_expr(parser *p, int *out)
     for (;;) {
         const token *t = peek(p);
         char op;
-        if (t->kind == TOKEN_PLUS || t->kind == TOKEN_MINUS) {
-            op = t->kind == TOKEN_PLUS ? '+' : '-';
-            advance(p);
-        } else if (is_signed_number(p, t)) {
-            /* The sign is the operator; the number after it the operand. */
-            op = p->text[t->start];
-            token *number = &p->tokens[p->next];
-            number->start++;
-        } else {
-            break;
-        }
+        /* A sign before digits belongs to the number (query_flex.ll's
+         * `[+-]?{int}`, the longest match): `age +1` is a value after a
+         * value, refused as realm-core's grammar refuses it. */
+        if (t->kind != TOKEN_PLUS && t->kind != TOKEN_MINUS) break;
+        op = t->kind == TOKEN_PLUS ? '+' : '-';
+        advance(p);
         int right;
         if (!parse_term(p, &right) || !new_arith(p, op, left, right, &left)) return false;
     }
@@ -1021,7 +1008,7 @@ static bool paren_opens_expr(const parser *p)
     case TOKEN_SLASH: return true;
     default: break;
     }
-    return is_signed_number(p, after) || comparison_operator(p, after, &op);
+    return comparison_operator(p, after, &op);
 }
 
 static bool parse_comparison(parser *p, int *out)
@@ -1038,14 +1025,29 @@ static bool parse_comparison(parser *p, int *out)
     parse_op op;
     if (!comparison_operator(p, op_token, &op)) {
         const parse_node *value = &p->tree->nodes[left];
+        bool signed_number = op_token->kind == TOKEN_NUMBER &&
+                             (p->text[op_token->start] == '+' || p->text[op_token->start] == '-');
         return parse_syntax_error(p, op_token->start,
                                "expected an operator (==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, IN, "
-                               "BETWEEN) after the value at position %zu",
-                               value->position);
+                               "BETWEEN) after the value at position %zu%s",
+                               value->position,
+                               signed_number ? " (a sign before digits belongs to the number: write 'a + 1', not 'a +1')" : "");
     }
     advance(p);
     unsigned flags = 0;
     if (peek(p)->kind == TOKEN_MODIFIER) flags = advance(p)->flags;
+    /* ANY, ALL or NONE before a list or an argument on the right
+     * (query_bison.yy: `list : comp_type '{' list_content '}'`, `constant :
+     * comp_type ARG`). */
+    parse_quantifier right_quantifier = PARSE_QUANTIFIER_NONE_GIVEN;
+    const token *q = peek(p), *after = peek_at(p, 1);
+    if ((after->kind == TOKEN_LEFT_BRACE || after->kind == TOKEN_PERCENT_AT || after->kind == TOKEN_DOLLAR_NUMBER) &&
+        (is_keyword(p, q, "any") || is_keyword(p, q, "some") || is_keyword(p, q, "all") || is_keyword(p, q, "none"))) {
+        right_quantifier = is_keyword(p, q, "all")    ? PARSE_QUANTIFIER_ALL
+                           : is_keyword(p, q, "none") ? PARSE_QUANTIFIER_NONE
+                                                      : PARSE_QUANTIFIER_ANY;
+        advance(p);
+    }
     int right;
     const token *t = peek(p);
     if (op == PARSE_OP_GEO_WITHIN) {
@@ -1081,6 +1083,7 @@ static bool parse_comparison(parser *p, int *out)
     node->op = op;
     node->flags = flags;
     node->quantifier = quantifier;
+    node->right_quantifier = right_quantifier;
     node->op_position = op_token->start;
     node->left = left;
     node->right = right;

@@ -156,6 +156,7 @@ typedef struct parse_node {
     parse_op op;
     unsigned flags; /* PARSE_CASE_INSENSITIVE, PARSE_DIACRITIC_INSENSITIVE */
     parse_quantifier quantifier;
+    parse_quantifier right_quantifier; /* `n == ALL {1, 2}`, `n == ANY $0`: of the list on the right */
     size_t op_position;
     /* children: PARSE_NOT (left), PARSE_COMPARE, PARSE_SUBQUERY and PARSE_ARITH (left, right) */
     int left, right;

@@ -263,7 +263,10 @@ bool parse_tokenize(parser *p)
                     return parse_syntax_error(p, start, "an argument is '$' and a number, like $0");
                 kind = TOKEN_DOLLAR_NUMBER;
             } else if (i < length && is_name_start(text[i])) {
-                while (i < length && is_name_char(text[i])) i++;
+                /* A variable is an identifier too: it goes on over '-' and
+                 * '$' (query_flex.ll's id_char; test_parser.cpp,
+                 * Parser_Subquery: "$anyNAME_-0123456789"). */
+                while (i < length && (is_name_char(text[i]) || text[i] == '-' || text[i] == '$')) i++;
                 kind = TOKEN_DOLLAR_NAME;
             } else {
                 return parse_syntax_error(p, start, "'$' must be followed by an argument number ($0) or a variable name ($x)");

@@ -157,7 +157,8 @@ typedef enum operand_kind {
     OPERAND_PATH,
     OPERAND_SUBQUERY,
     OPERAND_GEO,
-    OPERAND_ARITH /* `age + 1`: an arithmetic expression (arith), one value per object */
+    OPERAND_ARITH /* `age + 1`: an arithmetic expression (arith), one value per object, or
+                     several when an operand has several (`scores * 2`) */
 } operand_kind;
 
 struct arith_expr;
@@ -179,9 +180,10 @@ typedef struct operand {
     const struct arith_expr *arith; /* ARITH: the expression, owned by the bound query */
 } operand;
 
-/* An arithmetic expression bound (bind_predicate.c) and evaluated per
+/* An arithmetic expression bound (bind_operand.c) and evaluated per
  * object (eval.c, arith.c): an operator over two expressions, or a leaf
- * (op 0): a value, a path yielding one value, or a SUBQUERY count. */
+ * (op 0): a value, a list, a path (one value or several), or a SUBQUERY
+ * count. */
 typedef struct arith_expr {
     char op;      /* '+', '-', '*', '/'; 0 for a leaf */
     ce_type type; /* what it yields: CE_TYPE_INT, _FLOAT, _DOUBLE, _DECIMAL128, or _MIXED (known per object) */
@@ -237,6 +239,8 @@ typedef struct bound_node {
     unsigned flags;   /* FOLD_CASE, FOLD_DIACRITICS */
     bool nulls_match; /* objects whose value is null match too (x != 5) */
     bool negate;      /* KERNEL_NULL, KERNEL_REAL_NAN */
+    bool in_order;    /* KERNEL_GENERIC: two sides of several values with no ANY, ALL or NONE compare
+                         element by element, in order (realm-core's ValueBase::compare) */
     bool null_string_first; /* KERNEL_GENERIC: a null string of the object orders before the string constant
                                (compare_null_string_result) */
     bound_path path;  /* every kernel but GENERIC */
@@ -248,6 +252,7 @@ typedef struct bound_node {
     value_set set;     /* KERNEL_IN_SET */
     operand left, right; /* KERNEL_GENERIC */
     parse_quantifier quantifier; /* KERNEL_GENERIC: over the left side's values; KERNEL_GEO: over the objects */
+    parse_quantifier right_quantifier; /* KERNEL_GENERIC: over the right side's values (a list) */
     const struct geo_region *geo; /* KERNEL_GEO: the region, owned by the bound query's blocks */
     ce_column_key geo_type_column, geo_coordinates_column; /* KERNEL_GEO: `type` and `coordinates` */
 } bound_node;

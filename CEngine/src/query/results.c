@@ -224,8 +224,8 @@ static bool check_realm_key_path(ce_txn *txn, ce_table_key table, const char *te
 
 /* Binds a descriptor's key path to a column of the table (temporary slots
  * and descriptions go to `scratch`). */
-static bool bind_descriptor_key(query_core *core, ce_txn *txn, const descriptor_key *key, bound_query *scratch,
-                                bound_path *out)
+static bool bind_descriptor_key(query_core *core, ce_txn *txn, const descriptor_key *key, const char *clause,
+                                bound_query *scratch, bound_path *out)
 {
     binder b;
     memset(&b, 0, sizeof b);
@@ -234,6 +234,7 @@ static bool bind_descriptor_key(query_core *core, ce_txn *txn, const descriptor_
     b.out = scratch;
     if (!table_name_of(txn, core->table, &b.table_name)) return false;
     if (key->node >= 0) {
+        b.clause = clause;
         b.text = core->tree.text;
         b.text_length = core->tree.text_length;
         b.subject = "Invalid predicate";
@@ -284,7 +285,7 @@ static bool bind_descriptor(query_core *core, ce_txn *txn, const descriptor *d, 
     for (size_t k = 0; k < d->key_count; k++) {
         ascending[k] = d->keys[k].ascending;
         if ((d->keys[k].node < 0 && !check_realm_key_path(txn, core->table, d->keys[k].text)) ||
-            !bind_descriptor_key(core, txn, &d->keys[k], scratch, &paths[k]) ||
+            !bind_descriptor_key(core, txn, &d->keys[k], d->kind == DESCRIPTOR_SORT ? "sort" : "distinct", scratch, &paths[k]) ||
             !check_single_value(&paths[k], d->kind == DESCRIPTOR_SORT ? "sort" : "make results distinct")) {
             free(paths);
             free(ascending);
@@ -669,7 +670,7 @@ bool ce_results_aggregate(ce_results *results, ce_txn *txn, const char *key_path
     memset(&scratch, 0, sizeof scratch);
     bound_path path;
     if (!table_flush(txn, results->core->table) || !bind_core(results->core, txn) ||
-        !bind_descriptor_key(results->core, txn, &key, &scratch, &path)) {
+        !bind_descriptor_key(results->core, txn, &key, NULL, &scratch, &path)) {
         bind_query_free(&scratch);
         return false;
     }
