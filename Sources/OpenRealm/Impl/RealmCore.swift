@@ -387,6 +387,8 @@ final class RealmCore {
         }
         // The first open of the file in this process (no handle of either mode is open).
         if open == nil, configuration.inMemoryIdentifier == nil, let shouldCompact = configuration.shouldCompactOnLaunch {
+            // The process's previous engine of the file may still be closing on another thread.
+            StorageEngine.waitForClosing(path: engine.path)
             try compactOnLaunch(engine, shouldCompact, configuration)
         }
         openEngines.withLock { $0[key] = WeakEngine(engine: engine, encryptionKey: configuration.encryptionKey) }

@@ -4,6 +4,7 @@
 // `package`-access: users of OpenRealm never see it, the command-line tool and the tests do.
 
 import CEngine
+import Foundation
 
 /// An error reported by the C storage engine: its stable numeric code and its message.
 ///
@@ -325,11 +326,26 @@ package final class StorageEngine: @unchecked Sendable {
     }
 
     deinit {
+        // A weak reference to this engine already reads nil while the handle below is still open
+        // (its file lock held): the close is announced so that a first open of the same file in
+        // this process can wait for it (`waitForClosing(path:)`).
+        Self.closing.begin(path)
+        defer { Self.closing.end(path) }
         // Transactions cannot outlive the `read`/`write` call that began them, so none is open and
         // closing cannot fail with CE_ERR_WRONG_TRANSACTION_STATE (its only failure).
         let closed = ce_db_close(handle)
         assert(closed, "ce_db_close failed: \(EngineError.last())")
     }
+
+    /// The closes of this process that are running, by file path.
+    private static let closing = ClosingFiles()
+
+    /// Returns once no engine of `path` is closing on another thread. The first open of a file in
+    /// the process calls it before it compacts or deletes the file, which need the process's last
+    /// handle of the file to be gone, not only unreachable.
+    ///
+    ///     StorageEngine.waitForClosing(path: url.path)
+    package static func waitForClosing(path: String) { closing.wait(path) }
 
     /// The engine's version string: `StorageEngine.engineVersion == "0.1.0"`.
     package static var engineVersion: String { String(cString: ce_engine_version()) }
@@ -440,3 +456,30 @@ extension StorageEngine {
 
 @available(*, unavailable, message: "a transaction belongs to the thread that began it")
 extension StorageEngine.Transaction: Sendable {}
+
+/// Counts the engines of each file path whose `deinit` is closing the handle, and lets a thread
+/// wait until there are none.
+private final class ClosingFiles: @unchecked Sendable {
+    // Guarded by `condition`.
+    private var counts: [String: Int] = [:]
+    private let condition = NSCondition()
+
+    func begin(_ path: String) {
+        condition.lock()
+        counts[path, default: 0] += 1
+        condition.unlock()
+    }
+
+    func end(_ path: String) {
+        condition.lock()
+        if let count = counts[path], count > 1 { counts[path] = count - 1 } else { counts[path] = nil }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func wait(_ path: String) {
+        condition.lock()
+        while counts[path] != nil { condition.wait() }
+        condition.unlock()
+    }
+}
