@@ -49,6 +49,8 @@ public final class Migration {
         self.new = DynamicContext(txn: new, writable: true)
         self.oldSchema = self.old.fileSchema()
         self.newSchema = newSchema
+        self.old.schema = oldSchema
+        self.new.schema = newSchema
         // The old objects read the file's names; the new ones the models' Swift names.
         for objectSchema in newSchema.objectSchema {
             let mapped = objectSchema.properties.filter { $0.columnName != $0.name }

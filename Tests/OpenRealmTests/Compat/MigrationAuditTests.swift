@@ -1,0 +1,95 @@
+// MigrationAuditTests.swift — migrations against Realm Swift's MigrationTests: the class a
+// migration's objects report and the order their descriptions list properties in.
+
+import Foundation
+import Testing
+
+import OpenRealm
+
+enum MigAuditMood: Int, PersistableEnum {
+    case calm = 1
+    case cross = 4
+}
+
+enum MigAuditV1 {
+    final class MigAuditCrate: Object {
+        @Persisted var label: String
+        @Persisted var weight: Int
+    }
+
+    final class MigAuditTag: Object {
+        @Persisted var text: String
+    }
+}
+
+enum MigAuditV2 {
+    final class MigAuditCrate: Object {
+        @Persisted var label = "unnamed"
+        @Persisted var weight = 12
+        @Persisted var mood = MigAuditMood.calm
+        @Persisted var opened = Date(timeIntervalSince1970: 5)
+        @Persisted var tag: MigAuditTag? = MigAuditTag()
+        @Persisted var tags: List<MigAuditTag>
+    }
+
+    final class MigAuditTag: Object {
+        @Persisted var text = "fresh"
+    }
+}
+
+/// What a migration block saw, read after it ran.
+private final class MigAuditSeen: @unchecked Sendable {
+    var texts: [String] = []
+}
+
+private func writeVersion0(_ url: URL) throws {
+    let v1 = try Realm(configuration: .init(fileURL: url, objectTypes: [MigAuditV1.MigAuditCrate.self, MigAuditV1.MigAuditTag.self]))
+    try v1.write { v1.add(MigAuditV1.MigAuditCrate(value: ["label": "a", "weight": 3])) }
+}
+
+/// Writes one crate ("a", 3) at schema version 0, then opens the file at version 1 with the
+/// V2 models, running `block`; the Realm opened.
+private func migrateCrates(_ url: URL, _ block: @escaping MigrationBlock) throws -> Realm {
+    try writeVersion0(url)
+    let config = Realm.Configuration(fileURL: url, schemaVersion: 1, migrationBlock: block,
+                                     objectTypes: [MigAuditV2.MigAuditCrate.self, MigAuditV2.MigAuditTag.self])
+    return try Realm(configuration: config)
+}
+
+@Suite("Migration audit")
+struct MigrationAuditTests {
+    @Test("a migration's old and new objects report their class, not DynamicObject, in objectSchema")
+    func objectSchemaNamesTheClass() throws {
+        try withDirectory { directory in
+            let seen = MigAuditSeen()
+            _ = try migrateCrates(directory.appendingPathComponent("crates.realm")) { migration, _ in
+                migration.enumerateObjects(ofType: "MigAuditCrate") { old, new in
+                    for object in [old, new].compactMap({ $0 }) {
+                        let schema = object.objectSchema
+                        seen.texts.append(schema.className + ":" + schema.properties.map(\.name).joined(separator: ","))
+                    }
+                }
+            }
+            #expect(seen.texts == ["MigAuditCrate:label,weight", "MigAuditCrate:label,weight,mood,opened,tag,tags"])
+        }
+    }
+
+    @Test("a migration object's description lists its properties in its class's order")
+    func descriptionInSchemaOrder() throws {
+        try withDirectory { directory in
+            let seen = MigAuditSeen()
+            _ = try migrateCrates(directory.appendingPathComponent("crates.realm")) { migration, _ in
+                migration.enumerateObjects(ofType: "MigAuditCrate") { old, new in
+                    seen.texts.append(old!.description)
+                    let names = new!.description.split(separator: "\n").compactMap { line -> String? in
+                        line.hasPrefix("\t") && !line.hasPrefix("\t\t") && line.contains(" = ")
+                            ? String(line.dropFirst().prefix { $0 != " " }) : nil
+                    }
+                    seen.texts.append(names.joined(separator: ","))
+                }
+            }
+            #expect(seen.texts.first == "MigAuditCrate {\n\tlabel = a;\n\tweight = 3;\n}")
+            #expect(seen.texts.last == "label,weight,mood,opened,tag,tags")
+        }
+    }
+}
