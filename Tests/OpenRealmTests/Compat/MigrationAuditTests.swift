@@ -1,5 +1,6 @@
 // MigrationAuditTests.swift — migrations against Realm Swift's MigrationTests: the class a
-// migration's objects report and the order their descriptions list properties in.
+// migration's objects report, the order their descriptions list properties in, and enums given
+// to a new object's properties.
 
 import Foundation
 import Testing
@@ -90,6 +91,19 @@ struct MigrationAuditTests {
             }
             #expect(seen.texts.first == "MigAuditCrate {\n\tlabel = a;\n\tweight = 3;\n}")
             #expect(seen.texts.last == "label,weight,mood,opened,tag,tags")
+        }
+    }
+
+    @Test("an enum set on a new object is stored as its raw value")
+    func enumStoredAsRawValue() throws {
+        try withDirectory { directory in
+            let realm = try migrateCrates(directory.appendingPathComponent("crates.realm")) { migration, _ in
+                migration.enumerateObjects(ofType: "MigAuditCrate") { _, new in
+                    new!["mood"] = MigAuditMood.cross
+                }
+                migration.create("MigAuditCrate", value: ["label": "b", "mood": MigAuditMood.cross])
+            }
+            #expect(realm.objects(MigAuditV2.MigAuditCrate.self).map(\.mood) == [.cross, .cross])
         }
     }
 }
