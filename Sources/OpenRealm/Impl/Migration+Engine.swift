@@ -71,9 +71,7 @@ extension DynamicContext {
             if let known = linkedModels[ObjectIdentifier(model)], objectExists(known.table, known.key) == true {
                 return (known.table, known.key)
             }
-            for (index, property) in model._schemaInfo.properties.enumerated() where property.isStored {
-                values[property.name] = model._value(of: index)
-            }
+            values = DynamicContext.storedValues(of: model)
         } else if let dictionary = value as? [String: Any] {
             values = dictionary
         } else {
@@ -87,6 +85,15 @@ extension DynamicContext {
         }
         if let model = value as? ObjectBase { linkedModels[ObjectIdentifier(model)] = (model, table.key, key) }
         return (table.key, key)
+    }
+
+    /// The values of the stored properties of a model object, by property name.
+    static func storedValues(of model: ObjectBase) -> [String: Any] {
+        var values: [String: Any] = [:]
+        for (index, property) in model._schemaInfo.properties.enumerated() where property.isStored {
+            values[property.name] = model._value(of: index)
+        }
+        return values
     }
 
     /// Copies the values of column `oldColumn` (a `property` holding one value) of the objects of

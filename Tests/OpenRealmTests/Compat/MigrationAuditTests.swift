@@ -1,6 +1,6 @@
 // MigrationAuditTests.swift — migrations against Realm Swift's MigrationTests: the class a
-// migration's objects report, the order their descriptions list properties in, and enums given
-// to a new object's properties.
+// migration's objects report, the order their descriptions list properties in, the default
+// values of the objects `create` makes, and enums given to a new object's properties.
 
 import Foundation
 import Testing
@@ -91,6 +91,26 @@ struct MigrationAuditTests {
             }
             #expect(seen.texts.first == "MigAuditCrate {\n\tlabel = a;\n\tweight = 3;\n}")
             #expect(seen.texts.last == "label,weight,mood,opened,tag,tags")
+        }
+    }
+
+    @Test("create without values gives the model's default values, a default linked object among them")
+    func createTakesModelDefaults() throws {
+        try withDirectory { directory in
+            let realm = try migrateCrates(directory.appendingPathComponent("crates.realm")) { migration, _ in
+                migration.create("MigAuditCrate")
+                migration.create("MigAuditCrate", value: ["label": "given"])
+            }
+            let crates = realm.objects(MigAuditV2.MigAuditCrate.self).sorted(byKeyPath: "label")
+            #expect(crates.map(\.label) == ["a", "given", "unnamed"])
+            let made = try #require(crates.last)
+            #expect(made.weight == 12)
+            #expect(made.mood == .calm)
+            #expect(made.opened == Date(timeIntervalSince1970: 5))
+            #expect(made.tag?.text == "fresh")
+            #expect(crates[1].weight == 12)
+            // Each created crate linked a new tag of its own.
+            #expect(realm.objects(MigAuditV2.MigAuditTag.self).count == 2)
         }
     }
 
