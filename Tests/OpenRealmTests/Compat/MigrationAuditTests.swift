@@ -1,6 +1,7 @@
 // MigrationAuditTests.swift — migrations against Realm Swift's MigrationTests: the class a
-// migration's objects report, the order their descriptions list properties in, the default
-// values of the objects `create` makes, and enums given to a new object's properties.
+// migration's objects report, the order their descriptions list properties in (and the class
+// their lists name), the default values of the objects `create` makes, and enums given to a new
+// object's properties.
 
 import Foundation
 import Testing
@@ -91,6 +92,26 @@ struct MigrationAuditTests {
             }
             #expect(seen.texts.first == "MigAuditCrate {\n\tlabel = a;\n\tweight = 3;\n}")
             #expect(seen.texts.last == "label,weight,mood,opened,tag,tags")
+        }
+    }
+
+    @Test("a migration object's list of objects names their class in its description")
+    func listDescriptionNamesClass() throws {
+        try withDirectory { directory in
+            let seen = MigAuditSeen()
+            _ = try migrateCrates(directory.appendingPathComponent("crates.realm")) { migration, _ in
+                migration.enumerateObjects(ofType: "MigAuditCrate") { _, new in
+                    let tags = new!["tags"] as! List<MigrationObject>
+                    tags.append(migration.create("MigAuditTag", value: ["text": "t"]))
+                    seen.texts.append((new!["tags"] as! List<MigrationObject>).description)
+                    seen.texts.append(new!.dynamicList("tags").description)
+                }
+            }
+            #expect(seen.texts.count == 2)
+            for text in seen.texts {
+                #expect(text.hasPrefix("List<MigAuditTag> <0x"), "\(text)")
+                #expect(text.hasSuffix("(\n\t[0] MigAuditTag {\n\t\ttext = t;\n\t}\n)"), "\(text)")
+            }
         }
     }
 
