@@ -252,14 +252,16 @@ extension DynamicContext {
 
 extension RealmCore {
     /// The schema version stored in the file at `url` (`ce_schema_version`), read through a
-    /// read-only handle. A file without a schema (no class, version 0) is Realm's "not
-    /// versioned" error.
+    /// read-only handle. A file without a schema (no class, version 0), or no file, is Realm's
+    /// "not versioned" error (`.fail`: Realm opens a missing file, which has no schema then).
     static func schemaVersion(at url: URL, encryptionKey: Data?) throws(Realm.Error) -> UInt64 {
+        let notVersioned = Realm.Error(code: .fail, message: "Cannot open an uninitialized realm in read-only mode", fileURL: url)
         let engine: StorageEngine
         do {
             engine = try StorageEngine(path: url.path, options: .init(readOnly: true, encryptionKey: encryptionKey.map { [UInt8]($0) }))
         } catch {
-            throw Realm.Error(opening: error, path: url.path, fileURL: url)
+            let opening = Realm.Error(opening: error, path: url.path, fileURL: url)
+            throw opening.code == .fileNotFound ? notVersioned : opening
         }
         var version: UInt64 = 0
         var tableCount = 0
@@ -273,7 +275,7 @@ extension RealmCore {
             throw Realm.Error(code: .fail, message: "\(error)", fileURL: url)
         }
         if version == 0 && tableCount == 0 {
-            throw Realm.Error(code: .fail, message: "Cannot open an uninitialized realm in read-only mode", fileURL: url)
+            throw notVersioned
         }
         return version
     }

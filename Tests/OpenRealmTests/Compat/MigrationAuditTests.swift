@@ -147,4 +147,19 @@ struct MigrationAuditTests {
             #expect(realm.objects(MigAuditV2.MigAuditCrate.self).map(\.mood) == [.cross, .cross])
         }
     }
+
+    @Test("schemaVersionAtURL of a missing file throws Realm's not-versioned .fail, and creates nothing")
+    func schemaVersionOfMissingFile() throws {
+        try withDirectory { directory in
+            let url = directory.appendingPathComponent("absent.realm")
+            do {
+                _ = try schemaVersionAtURL(url)
+                Issue.record("no error thrown")
+            } catch let error as Realm.Error {
+                #expect(error.code == .fail)
+                #expect(error.localizedDescription.contains("Cannot open an uninitialized realm in read-only mode"))
+            }
+            #expect(!FileManager.default.fileExists(atPath: url.path))
+        }
+    }
 }
