@@ -27,6 +27,9 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
     /// Set on the collections a migration's new objects give (DynamicObject+Collections.swift):
     /// writes the contents back to the object after each change.
     var _writeBack: (() -> Void)?
+    /// Set on the collections of a migration object's link property (DynamicObject+Collections.swift):
+    /// the class their DynamicObjects are of, which the description names.
+    var _dynamicClassName: String?
     /// Set once: by the initialiser, or when the object holding the unmanaged collection is
     /// added to a Realm (`_rlmPromote`).
     var managed: ManagedCollection?

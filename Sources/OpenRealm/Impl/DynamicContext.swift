@@ -15,6 +15,9 @@ final class DynamicContext {
     /// instance (held, so that an identifier is not reused): the same instance linked again
     /// links the same object, as in Realm, where the instance became that object.
     var linkedModels: [ObjectIdentifier: (model: AnyObject, table: ce_table_key, key: ce_object_key)] = [:]
+    /// The schema its objects answer `objectSchema` with and describe their properties in (in
+    /// its order): the file's for a migration's old objects, the models' for its new ones.
+    var schema: Schema?
 
     init(txn: OpaquePointer, writable: Bool) {
         self.txn = txn

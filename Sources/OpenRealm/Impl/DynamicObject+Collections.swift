@@ -21,6 +21,7 @@ extension Map: _AnyMapEntries {
 /// object: each change is written back to the object.
 protocol _WriteBackCollection: AnyObject {
     var _writeBack: (() -> Void)? { get set }
+    var _dynamicClassName: String? { get set }
 }
 
 extension List: _WriteBackCollection {}
@@ -119,8 +120,13 @@ extension DynamicObject {
     /// file in a collection of the property's type (a new object's writes back each change:
     /// DynamicObject+Engine.swift).
     static func typedCollection(_ property: StoredProperty, elements: [Any], entries: [String: Any]) -> Any {
-        visitElementType(property.type, nullable: property.type == CE_TYPE_LINK ? property.linksMayBeNil : property.nullable,
-                         TypedCollection(collection: property.collection, elements: elements, entries: entries))
+        let typed = visitElementType(property.type, nullable: property.type == CE_TYPE_LINK ? property.linksMayBeNil : property.nullable,
+                                     TypedCollection(collection: property.collection, elements: elements, entries: entries))
+        // Its DynamicObjects are of the link's target class, as its description says.
+        if property.type == CE_TYPE_LINK, let collection = typed as? _WriteBackCollection {
+            collection._dynamicClassName = property.targetName
+        }
+        return typed
     }
 
     /// A value given to a collection property: an array, a dictionary, or one of Realm's

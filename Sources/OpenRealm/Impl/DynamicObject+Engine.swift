@@ -144,6 +144,10 @@ extension DynamicObject {
             return mirror.children.first?.value
         }()
         guard let unwrapped else { return .null }
+        // An enum is stored as its raw value, as Realm bridges it.
+        if let enumValue = unwrapped as? any PersistableEnum {
+            return DynamicObject.convert(enumValue.rawValue, property, context, arena, name, typeName: typeName)
+        }
         func fail() -> Never {
             throwRealmException(
                 "Invalid value '\(unwrapped)' of type '\(type(of: unwrapped))' for \(property.valueTypeText) property '\(typeName).\(name)'.")

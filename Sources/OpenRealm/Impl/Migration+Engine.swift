@@ -71,9 +71,7 @@ extension DynamicContext {
             if let known = linkedModels[ObjectIdentifier(model)], objectExists(known.table, known.key) == true {
                 return (known.table, known.key)
             }
-            for (index, property) in model._schemaInfo.properties.enumerated() where property.isStored {
-                values[property.name] = model._value(of: index)
-            }
+            values = DynamicContext.storedValues(of: model)
         } else if let dictionary = value as? [String: Any] {
             values = dictionary
         } else {
@@ -87,6 +85,15 @@ extension DynamicContext {
         }
         if let model = value as? ObjectBase { linkedModels[ObjectIdentifier(model)] = (model, table.key, key) }
         return (table.key, key)
+    }
+
+    /// The values of the stored properties of a model object, by property name.
+    static func storedValues(of model: ObjectBase) -> [String: Any] {
+        var values: [String: Any] = [:]
+        for (index, property) in model._schemaInfo.properties.enumerated() where property.isStored {
+            values[property.name] = model._value(of: index)
+        }
+        return values
     }
 
     /// Copies the values of column `oldColumn` (a `property` holding one value) of the objects of
@@ -245,14 +252,16 @@ extension DynamicContext {
 
 extension RealmCore {
     /// The schema version stored in the file at `url` (`ce_schema_version`), read through a
-    /// read-only handle. A file without a schema (no class, version 0) is Realm's "not
-    /// versioned" error.
+    /// read-only handle. A file without a schema (no class, version 0), or no file, is Realm's
+    /// "not versioned" error (`.fail`: Realm opens a missing file, which has no schema then).
     static func schemaVersion(at url: URL, encryptionKey: Data?) throws(Realm.Error) -> UInt64 {
+        let notVersioned = Realm.Error(code: .fail, message: "Cannot open an uninitialized realm in read-only mode", fileURL: url)
         let engine: StorageEngine
         do {
             engine = try StorageEngine(path: url.path, options: .init(readOnly: true, encryptionKey: encryptionKey.map { [UInt8]($0) }))
         } catch {
-            throw Realm.Error(opening: error, path: url.path, fileURL: url)
+            let opening = Realm.Error(opening: error, path: url.path, fileURL: url)
+            throw opening.code == .fileNotFound ? notVersioned : opening
         }
         var version: UInt64 = 0
         var tableCount = 0
@@ -266,7 +275,7 @@ extension RealmCore {
             throw Realm.Error(code: .fail, message: "\(error)", fileURL: url)
         }
         if version == 0 && tableCount == 0 {
-            throw Realm.Error(code: .fail, message: "Cannot open an uninitialized realm in read-only mode", fileURL: url)
+            throw notVersioned
         }
         return version
     }

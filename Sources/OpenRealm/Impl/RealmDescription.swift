@@ -163,21 +163,21 @@ extension ObjectBase: RealmDepthDescribable {}
 
 extension List: RealmDepthDescribable {
     func realmDescription(depth: Int) -> String {
-        realmCollectionDescription("List<\(realmTypeName(Element.self, dynamicClass: managed?.linkTargetName))>", address: realmAddress(self), self,
+        realmCollectionDescription("List<\(realmTypeName(Element.self, dynamicClass: managed?.linkTargetName ?? _dynamicClassName))>", address: realmAddress(self), self,
                                    count: count, depth: depth)
     }
 }
 
 extension MutableSet: RealmDepthDescribable {
     func realmDescription(depth: Int) -> String {
-        realmCollectionDescription("MutableSet<\(realmTypeName(Element.self, dynamicClass: managed?.linkTargetName))>", address: realmAddress(self), self,
+        realmCollectionDescription("MutableSet<\(realmTypeName(Element.self, dynamicClass: managed?.linkTargetName ?? _dynamicClassName))>", address: realmAddress(self), self,
                                    count: count, depth: depth)
     }
 }
 
 extension Map: RealmDepthDescribable {
     func realmDescription(depth: Int) -> String {
-        realmMapDescription("Map<string, \(realmTypeName(Value.self, dynamicClass: managed?.linkTargetName))>", address: realmAddress(self),
+        realmMapDescription("Map<string, \(realmTypeName(Value.self, dynamicClass: managed?.linkTargetName ?? _dynamicClassName))>", address: realmAddress(self),
                             asKeyValueSequence(), count: count, depth: depth)
     }
 }

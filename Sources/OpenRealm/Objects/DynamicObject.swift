@@ -52,6 +52,13 @@ public final class DynamicObject: Object {
         self[key] = value
     }
 
+    /// The class of the object's table in the schema of the transaction it reads (a
+    /// migration's old or new schema), if it has one.
+    var bindingSchema: ObjectSchema? {
+        guard let dynamic else { return nil }
+        return dynamic.context.schema?[dynamic.context.name(of: dynamic.table)]
+    }
+
     /// The name of the object's table: `old?.objectTypeName == "Person"`.
     public var objectTypeName: String {
         if let proxied { return proxied._schemaInfo.className }

@@ -132,7 +132,11 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     /// The schema of the object's class.
     ///
     ///     person.objectSchema.className == "Person"
-    public var objectSchema: ObjectSchema { _unproxied._schemaInfo.publicSchema }
+    public var objectSchema: ObjectSchema {
+        // A migration's object: its class in the migration's old or new schema.
+        if let dynamic = self as? DynamicObject, dynamic.proxied == nil, let schema = dynamic.bindingSchema { return schema }
+        return _unproxied._schemaInfo.publicSchema
+    }
 
     /// The object a DynamicObject stands for (`DynamicObject.proxied`), or this one.
     var _unproxied: ObjectBase { (self as? DynamicObject)?.proxied ?? self }
@@ -303,7 +307,9 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     func realmDescription(depth: Int) -> String {
         if let proxied = (self as? DynamicObject)?.proxied { return proxied.realmDescription(depth: depth) }
         if let dynamic = self as? DynamicObject, let binding = dynamic.dynamic {
-            let names = binding.context.table(binding.table).properties.keys.sorted()
+            // In the order of the class's schema (as Realm lists them), else by name.
+            let names = dynamic.bindingSchema.map { $0.properties.filter { $0.type != .linkingObjects }.map(\.name) }
+                ?? binding.context.table(binding.table).properties.keys.sorted()
             return realmObjectDescription(className: dynamic.objectTypeName,
                                           names.map { ($0, dynamic.dynamicValue($0) as Any) }, depth: depth)
         }

@@ -49,6 +49,8 @@ public final class Migration {
         self.new = DynamicContext(txn: new, writable: true)
         self.oldSchema = self.old.fileSchema()
         self.newSchema = newSchema
+        self.old.schema = oldSchema
+        self.new.schema = newSchema
         // The old objects read the file's names; the new ones the models' Swift names.
         for objectSchema in newSchema.objectSchema {
             let mapped = objectSchema.properties.filter { $0.columnName != $0.name }
@@ -90,7 +92,7 @@ public final class Migration {
 
     /// Creates an object of the class named `typeName` in the new schema, with the values of a
     /// dictionary (by property name) or an array (one value for each property, in the order of
-    /// the new schema; properties without a value get their defaults); returns it.
+    /// the new schema; properties without a value get the model class's default values); returns it.
     ///
     ///     migration.create("Dog", value: ["name": "Rex"])
     ///     migration.create("Dog", value: ["Rex", 3])
@@ -100,7 +102,7 @@ public final class Migration {
             throwRealmException(
                 "Object type '\(typeName)' is not managed by the Realm. If using a custom `objectClasses` / `objectTypes` array in your configuration, add `\(typeName)` to the list of `objectClasses` / `objectTypes`.")
         }
-        let dictionary: [String: Any]
+        var dictionary: [String: Any]
         if let given = value as? [String: Any] {
             dictionary = given
         } else if let array = value as? [Any] {
@@ -111,6 +113,10 @@ public final class Migration {
             dictionary = Dictionary(uniqueKeysWithValues: zip(names, array))
         } else {
             throwRealmException("Invalid value '\(value)' to initialize object of type '\(typeName)': an array or a dictionary is required.")
+        }
+        // The properties not given take the model class's default values, as in Realm.
+        if let model = newSchema[typeName]?.objectClass, !(model is DynamicObject.Type) {
+            dictionary.merge(DynamicContext.storedValues(of: model.init())) { given, _ in given }
         }
         let stored = Dictionary(dictionary.map { (new.columnName(typeName, $0.key), $0.value) }) { first, _ in first }
         let key = new.createObject(table, values: stored, typeName: typeName)
