@@ -13,8 +13,13 @@ extension List: RangeReplaceableCollection {
     public func replaceSubrange<C: Collection, R: RangeExpression>(_ subrange: R, with newElements: C)
     where C.Element == Element, R.Bound == Int {
         let range = subrange.relative(to: self)
-        if range.lowerBound < 0 { indexFailure(range.lowerBound, count) }
-        if range.upperBound > count { indexFailure(range.upperBound, count + 1) }
+        // Realm removes at the lower bound once per element of the range, so a bad range stops
+        // with the message of the first removal that fails: the lower bound against the count
+        // left by then. Checked before anything changes.
+        if !range.isEmpty {
+            if range.lowerBound < 0 { indexFailure(range.lowerBound, count) }
+            if range.upperBound > count { indexFailure(range.lowerBound, Swift.min(count, range.lowerBound)) }
+        }
         for _ in range { remove(at: range.lowerBound) }
         for (offset, element) in newElements.enumerated() { insert(element, at: range.lowerBound + offset) }
     }
