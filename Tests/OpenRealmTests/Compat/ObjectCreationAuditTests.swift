@@ -1,0 +1,47 @@
+// ObjectCreationAuditTests.swift — creating objects (Object(value:), create, add) as Realm Swift
+// does, for what the audit against its ObjectCreationTests, ModernObjectCreationTests and
+// CustomObjectCreationTests found.
+
+import Foundation
+import Testing
+
+import OpenRealm
+
+/// Made by another class's default value with `init(value:)`, which reads this class's schema.
+final class CreationAuditBadge: Object {
+    @Persisted var label = ""
+    @Persisted var level = 0
+}
+
+/// Its default value builds a `CreationAuditBadge` from a dictionary, between two other properties.
+final class CreationAuditHolder: Object {
+    @Persisted var before = 1
+    @Persisted var badge: CreationAuditBadge? = CreationAuditBadge(value: ["label": "gold", "level": 3])
+    @Persisted var after = "x"
+}
+
+@Suite("Object creation, as Realm Swift's creation tests")
+struct ObjectCreationAuditTests {
+    @Test("a default value made with init(value:) while the holder's schema is first read")
+    func defaultValueMadeFromDictionary() throws {
+        // The holder is read first: its probe instance runs the default value, whose
+        // init(value:) reads the badge's schema in the middle of the holder's properties.
+        let config = Realm.Configuration(inMemoryIdentifier: "creation-audit-\(UUID().uuidString)",
+                                         objectTypes: [CreationAuditHolder.self, CreationAuditBadge.self])
+        let realm = try Realm(configuration: config)
+        let names = realm.schema["CreationAuditHolder"]?.properties.map(\.name)
+        #expect(names == ["before", "badge", "after"])
+        let holder = CreationAuditHolder()
+        #expect(holder.before == 1 && holder.after == "x")
+        #expect(holder.badge?.label == "gold" && holder.badge?.level == 3)
+        try realm.write {
+            realm.add(holder)
+            holder.after = "y"
+        }
+        let stored = try #require(realm.objects(CreationAuditHolder.self).first)
+        #expect(stored.before == 1 && stored.after == "y")
+        #expect(stored.badge?.label == "gold" && stored.badge?.level == 3)
+        let made = try realm.write { realm.create(CreationAuditHolder.self, value: ["before": 7]) }
+        #expect(made.before == 7 && made.after == "x" && made.badge?.level == 3)
+    }
+}
