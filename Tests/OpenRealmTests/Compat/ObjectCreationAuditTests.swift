@@ -20,6 +20,25 @@ final class CreationAuditHolder: Object {
     @Persisted var after = "x"
 }
 
+/// An embedded object that a CustomPersistable value is stored as.
+final class CreationAuditPoint: EmbeddedObject {
+    @Persisted var x = 0
+}
+
+/// Stored as a `CreationAuditPoint`.
+struct CreationAuditCoordinate: CustomPersistable {
+    typealias PersistedType = CreationAuditPoint
+    var x: Int
+    init(x: Int) { self.x = x }
+    init(persistedValue: CreationAuditPoint) { x = persistedValue.x }
+    var persistableValue: CreationAuditPoint { CreationAuditPoint(value: [x]) }
+}
+
+/// A map of a CustomPersistable mapped to an embedded object, not marked optional (Realm allows it).
+final class CreationAuditRoute: Object {
+    @Persisted var stops: Map<String, CreationAuditCoordinate>
+}
+
 @Suite("Object creation, as Realm Swift's creation tests")
 struct ObjectCreationAuditTests {
     @Test("a default value made with init(value:) while the holder's schema is first read")
@@ -43,5 +62,22 @@ struct ObjectCreationAuditTests {
         #expect(stored.badge?.label == "gold" && stored.badge?.level == 3)
         let made = try realm.write { realm.create(CreationAuditHolder.self, value: ["before": 7]) }
         #expect(made.before == 7 && made.after == "x" && made.badge?.level == 3)
+    }
+
+    @Test("a map of CustomPersistable values stored as embedded objects need not be optional")
+    func mapOfCustomEmbeddedValues() throws {
+        let config = Realm.Configuration(inMemoryIdentifier: "creation-audit-\(UUID().uuidString)",
+                                         objectTypes: [CreationAuditRoute.self, CreationAuditPoint.self])
+        let realm = try Realm(configuration: config)
+        #expect(realm.schema["CreationAuditRoute"]?["stops"]?.isOptional == true)
+        let unmanaged = CreationAuditRoute(value: ["stops": ["a": NSNull(), "b": CreationAuditCoordinate(x: 4)]])
+        #expect(unmanaged.stops["a"]?.x == 0 && unmanaged.stops["b"]?.x == 4)
+        let route = try realm.write {
+            realm.create(CreationAuditRoute.self, value: ["stops": ["a": NSNull(), "b": CreationAuditCoordinate(x: 4)]])
+        }
+        #expect(route.stops.count == 2)
+        #expect(route.stops["a"]?.x == 0 && route.stops["b"]?.x == 4)
+        try realm.write { route.stops["c"] = CreationAuditCoordinate(x: 9) }
+        #expect(route.stops["c"]?.x == 9)
     }
 }
