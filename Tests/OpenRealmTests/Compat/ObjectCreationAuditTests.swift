@@ -80,4 +80,22 @@ struct ObjectCreationAuditTests {
         try realm.write { route.stops["c"] = CreationAuditCoordinate(x: 9) }
         #expect(route.stops["c"]?.x == 9)
     }
+
+    @Test("a write begun on a Realm() not kept is the thread's next Realm()'s, until it ends")
+    func writeBegunOnTemporaryRealm() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("creation-audit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = Realm.Configuration(fileURL: dir.appendingPathComponent("t.realm"), objectTypes: [CreationAuditBadge.self])
+        try Realm(configuration: config).beginWrite()
+        #expect(try Realm(configuration: config).isInWriteTransaction)
+        try Realm(configuration: config).create(CreationAuditBadge.self, value: ["label": "a"])
+        try Realm(configuration: config).commitWrite()
+        #expect(try Realm(configuration: config).isInWriteTransaction == false)
+        try Realm(configuration: config).beginWrite()
+        try Realm(configuration: config).create(CreationAuditBadge.self, value: ["label": "b"])
+        try Realm(configuration: config).cancelWrite()
+        let labels = try Realm(configuration: config).objects(CreationAuditBadge.self).map(\.label)
+        #expect(labels == ["a"])
+    }
 }
