@@ -39,6 +39,13 @@ final class CreationAuditRoute: Object {
     @Persisted var stops: Map<String, CreationAuditCoordinate>
 }
 
+/// Links to badges through a map (and a list), to be copied from one Realm into another.
+final class CreationAuditBoard: Object {
+    @Persisted var name = ""
+    @Persisted var byRank: Map<String, CreationAuditBadge?>
+    @Persisted var all: List<CreationAuditBadge>
+}
+
 @Suite("Object creation, as Realm Swift's creation tests")
 struct ObjectCreationAuditTests {
     @Test("a default value made with init(value:) while the holder's schema is first read")
@@ -97,5 +104,26 @@ struct ObjectCreationAuditTests {
         try Realm(configuration: config).cancelWrite()
         let labels = try Realm(configuration: config).objects(CreationAuditBadge.self).map(\.label)
         #expect(labels == ["a"])
+    }
+
+    @Test("create(_:value:) with an object of another Realm copies the objects its map links to")
+    func createCopiesMapLinksFromAnotherRealm() throws {
+        func open() throws -> Realm {
+            try Realm(configuration: .init(inMemoryIdentifier: "creation-audit-\(UUID().uuidString)",
+                                           objectTypes: [CreationAuditBoard.self, CreationAuditBadge.self]))
+        }
+        let source = try open(), target = try open()
+        let board = try source.write {
+            source.create(CreationAuditBoard.self, value: ["name": "b", "byRank": ["gold": ["label": "g", "level": 1], "none": NSNull()],
+                                                         "all": [["label": "s", "level": 2]]])
+        }
+        let copy = try target.write { target.create(CreationAuditBoard.self, value: board) }
+        #expect(copy.realm == target && copy.name == "b")
+        #expect(copy.byRank.count == 2)
+        let gold = try #require(copy.byRank["gold"] ?? nil)
+        #expect(gold.realm == target && gold.label == "g" && gold.level == 1)
+        #expect(copy.byRank["none"] == .some(nil))
+        #expect(copy.all.first?.realm == target && copy.all.first?.label == "s")
+        #expect(target.objects(CreationAuditBadge.self).count == 2 && source.objects(CreationAuditBadge.self).count == 2)
     }
 }
