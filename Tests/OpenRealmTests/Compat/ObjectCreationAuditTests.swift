@@ -46,6 +46,11 @@ final class CreationAuditBoard: Object {
     @Persisted var all: List<CreationAuditBadge>
 }
 
+/// A list of CustomPersistable values stored as embedded objects (no null element).
+final class CreationAuditPath: Object {
+    @Persisted var points: List<CreationAuditCoordinate>
+}
+
 @Suite("Object creation, as Realm Swift's creation tests")
 struct ObjectCreationAuditTests {
     @Test("a default value made with init(value:) while the holder's schema is first read")
@@ -125,5 +130,14 @@ struct ObjectCreationAuditTests {
         #expect(copy.byRank["none"] == .some(nil))
         #expect(copy.all.first?.realm == target && copy.all.first?.label == "s")
         #expect(target.objects(CreationAuditBadge.self).count == 2 && source.objects(CreationAuditBadge.self).count == 2)
+    }
+
+    @Test("a null element for a list of CustomPersistable values stored as embedded objects stops")
+    func nullInListOfCustomEmbeddedValuesStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = CreationAuditPath(value: ["points": [CreationAuditCoordinate(x: 1), NSNull()]])
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("Invalid value") && stderr.contains("'CreationAuditPath.points'"))
     }
 }
