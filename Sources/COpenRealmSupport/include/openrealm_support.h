@@ -46,6 +46,23 @@ static inline void openrealm_continue_tokens(int32_t next) {
     openrealm_reset_by = 0;
 }
 
+/// This thread's whole token state: the count and its last restart.
+typedef struct {
+    int32_t counter;
+    int32_t at_reset;
+    const void *reset_by;
+} openrealm_token_state;
+/// The token state, to give back with `openrealm_restore_tokens` once a nested count (a schema
+/// discovery's probe instance) is done.
+static inline openrealm_token_state openrealm_save_tokens(void) {
+    openrealm_token_state state = {openrealm_token_counter, openrealm_tokens_at_reset, openrealm_reset_by};
+    return state;
+}
+static inline void openrealm_restore_tokens(openrealm_token_state state) {
+    openrealm_token_counter = state.counter;
+    openrealm_tokens_at_reset = state.at_reset;
+    openrealm_reset_by = state.reset_by;
+}
 /// Option bits that every @Persisted wrapper initialised on this thread adds to its own: set
 /// while RealmCore.makeObject initialises a managed accessor, so that its wrappers know they
 /// belong to a managed object (Persisted.swift: Codable refuses to encode them, as Realm does).

@@ -84,6 +84,9 @@ func collectionElements<T: _CValueConvertible>(_ value: Any, _: T.Type) -> [T]? 
     var result: [T] = []
     result.reserveCapacity(items.count)
     for item in items {
+        // A list holds no null link: not even for a CustomPersistable stored as an embedded
+        // object, whose `_ceFromAny` reads null as its default (right for a property or a map).
+        if T._ceLinkTarget != nil, !T._ceNullable, isNoValue(item) { return nil }
         guard let converted = T._ceFromAny(item) else { return nil }
         result.append(converted)
     }

@@ -135,7 +135,14 @@ extension Map: _Persistable {
     /// A collection is stored as itself.
     public typealias PersistedType = Map<Key, Value>
 
-    public static func _rlmShape() -> _PropertyShape { _PropertyShape(Value.self, collection: CE_COLLECTION_DICTIONARY) }
+    /// A map of CustomPersistable values mapped to an embedded object holds links, which may be
+    /// null: as in Realm, its values are optional in the schema whether the Swift type's are or
+    /// not (null reads as the default). A map of objects must say so (`Map<String, Dog?>`).
+    public static func _rlmShape() -> _PropertyShape {
+        var shape = _PropertyShape(Value.self, collection: CE_COLLECTION_DICTIONARY)
+        if Value.self is any _CustomPersistable.Type, shape.linkTarget != nil { shape.nullable = true }
+        return shape
+    }
     public static func _rlmDefault() -> Map { Map() }
     public static var _rlmCachesManagedValue: Bool { true }
     public static func _rlmGet(_ object: ObjectBase, _ column: _ManagedColumn) -> Map {

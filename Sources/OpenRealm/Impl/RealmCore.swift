@@ -84,7 +84,15 @@ final class RealmCore {
 
     /// The current transaction: a read transaction pinning a version, or the write transaction.
     @exclusivity(unchecked) private(set) var txn: OpaquePointer?
-    @exclusivity(unchecked) private(set) var isInWriteTransaction = false
+    @exclusivity(unchecked) private(set) var isInWriteTransaction = false {
+        // In a write transaction the instance keeps itself, so that the thread's next `Realm()`
+        // gets it: `try Realm().beginWrite()`, then `try Realm().create(...)` and
+        // `try Realm().commitWrite()` are one transaction, as in Realm (whose instances live
+        // on in the thread's autorelease pool). Released when the transaction ends.
+        didSet { keptForWrite = isInWriteTransaction ? self : nil }
+    }
+    /// Self while in a write transaction (see `isInWriteTransaction`).
+    private var keptForWrite: RealmCore?
     /// Incremented by `invalidate()`: objects bound before are invalidated.
     @exclusivity(unchecked) private(set) var epoch: UInt64 = 0
 

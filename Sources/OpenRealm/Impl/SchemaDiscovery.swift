@@ -272,7 +272,7 @@ final class ObjectSchemaInfo: @unchecked Sendable {
     /// The schema of `cls`, discovered on first use.
     static func of(_ cls: ObjectBase.Type) -> ObjectSchemaInfo {
         if let known = registry.withLock({ $0[ObjectIdentifier(cls)] }) { return known }
-        let info = ObjectSchemaInfo(cls)
+        let info = withSavedPersistedTokens { ObjectSchemaInfo(cls) }
         return registry.withLock { registry in
             if let raced = registry[ObjectIdentifier(cls)] { return raced }
             registry[ObjectIdentifier(cls)] = info

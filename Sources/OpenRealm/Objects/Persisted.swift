@@ -43,6 +43,16 @@ func resetPersistedTokens() {
     openrealm_reset_tokens()
 }
 
+/// Runs `body` (schema discovery, whose probe instance counts tokens of its own) and gives the
+/// thread back the token count it had: a class discovered while another object initialises its
+/// wrappers (`@Persisted var dog: Dog? = Dog(value: ["Rex"])`, whose `init(value:)` reads Dog's
+/// schema) leaves that object's count as it was.
+func withSavedPersistedTokens<R>(_ body: () -> R) -> R {
+    let saved = openrealm_save_tokens()
+    defer { openrealm_restore_tokens(saved) }
+    return body()
+}
+
 /// Restarts the token count at the end of `object`'s initialisation (ObjectBase.init),
 /// remembering where it was (see `tokenAfterCreatedDefault`).
 @inline(__always)

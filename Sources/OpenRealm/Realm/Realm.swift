@@ -293,6 +293,8 @@ public struct Realm: Equatable {
         if value is String || value is Data { return false }
         if let dictionary = value as? [String: Any] { return dictionary.values.contains { holdsForeignObject($0) } }
         if let array = value as? [Any] { return array.contains { holdsForeignObject($0) } }
+        // A map's values (its elements are key-value entries, not the objects).
+        if let map = value as? _MapEntriesReadable { return map._entriesAsAny.contains { holdsForeignObject($0.1) } }
         if let sequence = value as? any Sequence { return sequence.contains { holdsForeignObject($0) } }
         return false
     }
@@ -326,6 +328,11 @@ public struct Realm: Equatable {
         if !holdsForeignObject(value) { return value }
         if let dictionary = value as? [String: Any] { return dictionary.mapValues { copyingForeignObjects($0, &copies) } }
         if let array = value as? [Any] { return array.map { copyingForeignObjects($0, &copies) } }
+        if let map = value as? _MapEntriesReadable {
+            var entries: [String: Any] = [:]
+            for (key, item) in map._entriesAsAny { entries[key] = copyingForeignObjects(item, &copies) }
+            return entries
+        }
         if let sequence = value as? any Sequence {
             var items: [Any] = []
             for item in sequence { items.append(copyingForeignObjects(item, &copies)) }
